@@ -1,0 +1,49 @@
+/*
+ * Action lists (both versions) and instruction lists (1.3): validation on
+ * FLOW_MOD / PACKET_OUT, and the queries the flow table needs for the
+ * out_port / out_group filters (OpenFlow 1.3 section 7.3.4.2).
+ * "prog" below is the raw wire bytes: instructions for 1.3 flows, actions
+ * for 1.0 flows and for PACKET_OUT of either version.
+ */
+#ifndef SBSIM_OF_ACTIONS_H
+#define SBSIM_OF_ACTIONS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "of_types.h"
+
+/* Port numbers in 32-bit form; 1.0's 16-bit ports are widened. */
+#define OF_PORT_MAX		0xffffff00u
+#define OF_PORT_IN_PORT		0xfffffff8u
+#define OF_PORT_TABLE		0xfffffff9u
+#define OF_PORT_NORMAL		0xfffffffau
+#define OF_PORT_FLOOD		0xfffffffbu
+#define OF_PORT_ALL		0xfffffffcu
+#define OF_PORT_CONTROLLER	0xfffffffdu
+#define OF_PORT_LOCAL		0xfffffffeu
+#define OF_PORT_ANY		0xffffffffu	/* OFPP_NONE in 1.0 */
+#define OF_GROUP_ANY		0xffffffffu
+
+uint32_t of_port_widen10(uint16_t);	/* 1.0 port number to 32-bit form */
+uint16_t of_port_narrow10(uint32_t);
+
+/*
+ * Check an action list: known types, lengths that are multiples of 8 and
+ * inside the list, output ports that exist (1..n_ports or a reserved port).
+ */
+int	 of_actions_validate(uint8_t version, const uint8_t *, size_t,
+	    uint32_t n_ports, enum of_err *err);
+/* Check a 1.3 instruction list (and the action lists inside it). */
+int	 of_instructions_validate(const uint8_t *, size_t, uint8_t table_id,
+	    uint8_t n_tables, uint32_t n_ports, enum of_err *err);
+/* Output ports named by an action list, at most max; -1 if malformed. */
+int	 of_actions_output_ports(uint8_t version, const uint8_t *, size_t,
+	    uint32_t *ports, size_t max);
+/* Filters for flow stats and delete (prog as stored in the flow). */
+int	 of_prog_outputs_to(uint8_t version, const uint8_t *, size_t,
+	    uint32_t port);
+int	 of_prog_uses_group(uint8_t version, const uint8_t *, size_t,
+	    uint32_t group);
+
+#endif

@@ -1,0 +1,793 @@
+/*
+ * OpenFlow multipart (1.3 section 7.3.5) and stats (1.0 section 5.3.5)
+ * requests and replies, including the builder that splits long replies
+ * over several messages with the MORE flag.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "buf.h"
+#include "of_actions.h"
+#include "of_codec.h"
+#include "of_oxm.h"
+#include "of_wire_actions.h"
+#include "ofp.h"
+
+#define NOWIRE	(-1)
+
+static const struct {
+	const char	*name;
+	int32_t		 wire10;
+	int32_t		 wire13;
+} of_mps[OF_MP_UNKNOWN] = {
+	[OF_MP_DESC] = { "DESC", OFP10_ST_DESC, OFP13_MP_DESC },
+	[OF_MP_FLOW] = { "FLOW", OFP10_ST_FLOW, OFP13_MP_FLOW },
+	[OF_MP_AGGREGATE] = { "AGGREGATE", OFP10_ST_AGGREGATE,
+	    OFP13_MP_AGGREGATE },
+	[OF_MP_TABLE] = { "TABLE", OFP10_ST_TABLE, OFP13_MP_TABLE },
+	[OF_MP_PORT_STATS] = { "PORT_STATS", OFP10_ST_PORT,
+	    OFP13_MP_PORT_STATS },
+	[OF_MP_QUEUE] = { "QUEUE", OFP10_ST_QUEUE, OFP13_MP_QUEUE },
+	[OF_MP_GROUP] = { "GROUP", NOWIRE, OFP13_MP_GROUP },
+	[OF_MP_GROUP_DESC] = { "GROUP_DESC", NOWIRE, OFP13_MP_GROUP_DESC },
+	[OF_MP_GROUP_FEATURES] = { "GROUP_FEATURES", NOWIRE,
+	    OFP13_MP_GROUP_FEATURES },
+	[OF_MP_METER] = { "METER", NOWIRE, OFP13_MP_METER },
+	[OF_MP_METER_CONFIG] = { "METER_CONFIG", NOWIRE,
+	    OFP13_MP_METER_CONFIG },
+	[OF_MP_METER_FEATURES] = { "METER_FEATURES", NOWIRE,
+	    OFP13_MP_METER_FEATURES },
+	[OF_MP_TABLE_FEATURES] = { "TABLE_FEATURES", NOWIRE,
+	    OFP13_MP_TABLE_FEATURES },
+	[OF_MP_PORT_DESC] = { "PORT_DESC", OFP10_ST_PORT_DESC,
+	    OFP13_MP_PORT_DESC },
+	[OF_MP_EXPERIMENTER] = { "EXPERIMENTER", OFP10_ST_VENDOR,
+	    OFP13_MP_EXPERIMENTER },
+};
+
+static int
+bad(enum of_err *err, enum of_err e)
+{
+	if (err != NULL)
+		*err = e;
+	return -1;
+}
+
+static int32_t
+mp_wire(uint8_t version, int mp)
+{
+	return version == OF_VERSION_10 ? of_mps[mp].wire10 :
+	    of_mps[mp].wire13;
+}
+
+enum of_mp
+of_mp_from_wire(uint8_t version, uint16_t wire)
+{
+	int	mp;
+
+	for (mp = 0; mp < OF_MP_UNKNOWN; mp++)
+		if (mp_wire(version, mp) == wire)
+			return mp;
+	return OF_MP_UNKNOWN;
+}
+
+int
+of_mp_to_wire(uint8_t version, enum of_mp mp)
+{
+	if ((unsigned)mp >= OF_MP_UNKNOWN)
+		return -1;
+	return mp_wire(version, mp);
+}
+
+const char *
+of_mp_name(enum of_mp mp)
+{
+	if ((unsigned)mp >= OF_MP_UNKNOWN)
+		return "UNKNOWN";
+	return of_mps[mp].name;
+}
+
+/*
+ * Multipart header: type, flags and (1.3 only) 4 pad bytes after the
+ * ofp_header (1.3 section 7.3.5; 1.0's ofp_stats_request has no pad).
+ */
+static size_t
+mp_begin(struct wbuf *w, uint8_t version, enum of_type t, uint32_t xid,
+    enum of_mp mp, uint16_t flags)
+{
+	size_t	start;
+	int	wire = of_mp_to_wire(version, mp);
+
+	if (wire == -1) {
+		w->err = 1;
+		return w->len;
+	}
+	start = of_msg_begin(w, version, t, xid);
+	wbuf_put_u16(w, (uint16_t)wire);
+	wbuf_put_u16(w, flags);
+	if (version != OF_VERSION_10)
+		wbuf_put_zero(w, 4);
+	return start;
+}
+
+/* Requests (switch side decode, controller side encode). */
+
+static int
+mp_hdr_decode(uint8_t version, struct rbuf *r, uint16_t *type,
+    uint16_t *flags)
+{
+	if (rbuf_get_u16(r, type) == -1 || rbuf_get_u16(r, flags) == -1)
+		return -1;
+	if (version != OF_VERSION_10 && rbuf_skip(r, 4) == -1)
+		return -1;
+	return 0;
+}
+
+/*
+ * Kinds this version does not define are BAD_MULTIPART (BAD_STAT in 1.0);
+ * sbsim implements no experimenter multipart, so that is BAD_EXPERIMENTER.
+ */
+int
+of_mp_request_decode(uint8_t version, struct rbuf *r,
+    struct of_mp_request *req, enum of_err *err)
+{
+	if (mp_hdr_decode(version, r, &req->wire_type, &req->flags) == -1)
+		return bad(err, OF_ERR_BAD_LEN);
+	req->mp = of_mp_from_wire(version, req->wire_type);
+	rbuf_sub(r, &req->body, rbuf_left(r));
+	if (req->mp == OF_MP_UNKNOWN)
+		return bad(err, OF_ERR_BAD_MULTIPART);
+	if (req->mp == OF_MP_EXPERIMENTER)
+		return bad(err, OF_ERR_BAD_EXPERIMENTER);
+	return 0;
+}
+
+static uint32_t
+port10_filter(uint16_t p)
+{
+	return p == OFP10_PP_NONE ? OF_PORT_ANY : of_port_widen10(p);
+}
+
+static uint16_t
+port10_filter_out(uint32_t p)
+{
+	return p == OF_PORT_ANY ? OFP10_PP_NONE : of_port_narrow10(p);
+}
+
+/* ofp_flow_stats_request, 1.0 section 5.3.5: match, table_id, pad, port. */
+static int
+flow_req10_decode(struct rbuf *r, struct of_flow_filter *f, enum of_err *err)
+{
+	uint16_t	port;
+
+	if (rbuf_left(r) < OFP10_FLOW_STATS_REQ_BODY)
+		return bad(err, OF_ERR_BAD_LEN);
+	if (of_match_decode10(r, &f->match, err) == -1)
+		return -1;
+	rbuf_get_u8(r, &f->table_id);
+	rbuf_skip(r, 1);
+	rbuf_get_u16(r, &port);
+	f->out_port = port10_filter(port);
+	f->out_group = OF_GROUP_ANY;
+	return 0;
+}
+
+/* ofp_flow_stats_request / ofp_aggregate_stats_request, 1.3 7.3.5.2-3. */
+static int
+flow_req13_decode(struct rbuf *r, struct of_flow_filter *f, enum of_err *err)
+{
+	if (rbuf_left(r) < OFP13_FLOW_STATS_REQ_FIXED)
+		return bad(err, OF_ERR_BAD_LEN);
+	rbuf_get_u8(r, &f->table_id);
+	rbuf_skip(r, 3);
+	rbuf_get_u32(r, &f->out_port);
+	rbuf_get_u32(r, &f->out_group);
+	rbuf_skip(r, 4);
+	rbuf_get_u64(r, &f->cookie);
+	rbuf_get_u64(r, &f->cookie_mask);
+	return of_match_decode13(r, &f->match, err);
+}
+
+int
+of_flow_stats_request_decode(uint8_t version, struct rbuf *r,
+    struct of_flow_filter *f, enum of_err *err)
+{
+	memset(f, 0, sizeof(*f));
+	if (version == OF_VERSION_10)
+		return flow_req10_decode(r, f, err);
+	return flow_req13_decode(r, f, err);
+}
+
+int
+of_flow_stats_request_encode(struct wbuf *w, uint8_t version, uint32_t xid,
+    enum of_mp mp, const struct of_flow_filter *f)
+{
+	size_t	start;
+
+	if (mp != OF_MP_FLOW && mp != OF_MP_AGGREGATE) {
+		w->err = 1;
+		return -1;
+	}
+	start = mp_begin(w, version, OF_MULTIPART_REQUEST, xid, mp, 0);
+	if (version == OF_VERSION_10) {
+		ofp_match_put(w, version, &f->match);
+		wbuf_put_u8(w, f->table_id);
+		wbuf_put_zero(w, 1);
+		wbuf_put_u16(w, port10_filter_out(f->out_port));
+	} else {
+		wbuf_put_u8(w, f->table_id);
+		wbuf_put_zero(w, 3);
+		wbuf_put_u32(w, f->out_port);
+		wbuf_put_u32(w, f->out_group);
+		wbuf_put_zero(w, 4);
+		wbuf_put_u64(w, f->cookie);
+		wbuf_put_u64(w, f->cookie_mask);
+		ofp_match_put(w, version, &f->match);
+	}
+	return of_msg_end(w, start);
+}
+
+/*
+ * ofp_port_stats_request and ofp_queue_stats_request both start with the
+ * port and are 8 bytes in both versions (1.3 7.3.5.6 and 7.3.5.8; 1.0
+ * 5.3.5).  1.0's OFPP_NONE (all ports) becomes OF_PORT_ANY.
+ */
+int
+of_port_stats_request_decode(uint8_t version, struct rbuf *r,
+    uint32_t *port_no, enum of_err *err)
+{
+	uint16_t	p10;
+
+	if (rbuf_left(r) < OFP_PORT_STATS_REQ_BODY)
+		return bad(err, OF_ERR_BAD_LEN);
+	if (version != OF_VERSION_10)
+		return rbuf_get_u32(r, port_no);
+	rbuf_get_u16(r, &p10);
+	*port_no = port10_filter(p10);
+	return 0;
+}
+
+int
+of_mp_request_encode(struct wbuf *w, uint8_t version, uint32_t xid,
+    enum of_mp mp, const void *body, size_t len)
+{
+	size_t	start;
+
+	start = mp_begin(w, version, OF_MULTIPART_REQUEST, xid, mp, 0);
+	if (body != NULL)
+		wbuf_put_bytes(w, body, len);
+	return of_msg_end(w, start);
+}
+
+/* Single-message replies. */
+
+/* ofp_desc, 1.3 section 7.3.5.1 / 1.0 ofp_desc_stats. */
+int
+of_mp_desc_encode(struct wbuf *w, uint8_t version, uint32_t xid,
+    const struct of_desc *d)
+{
+	size_t	start;
+
+	start = mp_begin(w, version, OF_MULTIPART_REPLY, xid, OF_MP_DESC, 0);
+	ofp_put_str(w, d->mfr_desc, OFP_DESC_STR_LEN);
+	ofp_put_str(w, d->hw_desc, OFP_DESC_STR_LEN);
+	ofp_put_str(w, d->sw_desc, OFP_DESC_STR_LEN);
+	ofp_put_str(w, d->serial_num, OFP_SERIAL_NUM_LEN);
+	ofp_put_str(w, d->dp_desc, OFP_DESC_STR_LEN);
+	return of_msg_end(w, start);
+}
+
+/* ofp_aggregate_stats_reply, same 24 bytes in 1.3 7.3.5.3 and 1.0. */
+int
+of_mp_aggregate_encode(struct wbuf *w, uint8_t version, uint32_t xid,
+    uint64_t packets, uint64_t bytes, uint32_t flows)
+{
+	size_t	start;
+
+	start = mp_begin(w, version, OF_MULTIPART_REPLY, xid,
+	    OF_MP_AGGREGATE, 0);
+	wbuf_put_u64(w, packets);
+	wbuf_put_u64(w, bytes);
+	wbuf_put_u32(w, flows);
+	wbuf_put_zero(w, 4);
+	return of_msg_end(w, start);
+}
+
+/*
+ * ofp_group_features (7.3.5.11, 40 bytes) and ofp_meter_features
+ * (7.3.5.14, 16 bytes) all zero say "no groups, no meters"; the other
+ * kinds answer with no entries.
+ */
+int
+of_mp_empty_encode(struct wbuf *w, uint8_t version, uint32_t xid,
+    enum of_mp mp)
+{
+	size_t	start;
+
+	start = mp_begin(w, version, OF_MULTIPART_REPLY, xid, mp, 0);
+	if (mp == OF_MP_GROUP_FEATURES)
+		wbuf_put_zero(w, OFP13_GROUP_FEATURES_LEN);
+	else if (mp == OF_MP_METER_FEATURES)
+		wbuf_put_zero(w, OFP13_METER_FEATURES_LEN);
+	return of_msg_end(w, start);
+}
+
+/* Entries of multi-entry replies. */
+
+/* ofp_flow_stats, 1.3 section 7.3.5.2. */
+static void
+flow13_entry(struct wbuf *w, const struct of_flow_info *fi)
+{
+	wbuf_put_u8(w, fi->table_id);
+	wbuf_put_zero(w, 1);
+	wbuf_put_u32(w, fi->duration_sec);
+	wbuf_put_u32(w, fi->duration_nsec);
+	wbuf_put_u16(w, fi->priority);
+	wbuf_put_u16(w, fi->idle_timeout);
+	wbuf_put_u16(w, fi->hard_timeout);
+	wbuf_put_u16(w, fi->flags);
+	wbuf_put_zero(w, 4);
+	wbuf_put_u64(w, fi->cookie);
+	wbuf_put_u64(w, fi->packet_count);
+	wbuf_put_u64(w, fi->byte_count);
+	ofp_match_put(w, OF_VERSION_13, fi->match);
+}
+
+/* ofp_flow_stats, 1.0 section 5.3.5 (no flags, match first). */
+static void
+flow10_entry(struct wbuf *w, const struct of_flow_info *fi)
+{
+	wbuf_put_u8(w, fi->table_id);
+	wbuf_put_zero(w, 1);
+	ofp_match_put(w, OF_VERSION_10, fi->match);
+	wbuf_put_u32(w, fi->duration_sec);
+	wbuf_put_u32(w, fi->duration_nsec);
+	wbuf_put_u16(w, fi->priority);
+	wbuf_put_u16(w, fi->idle_timeout);
+	wbuf_put_u16(w, fi->hard_timeout);
+	wbuf_put_zero(w, 6);
+	wbuf_put_u64(w, fi->cookie);
+	wbuf_put_u64(w, fi->packet_count);
+	wbuf_put_u64(w, fi->byte_count);
+}
+
+static void
+flow_entry(struct wbuf *w, uint8_t version, const void *arg)
+{
+	const struct of_flow_info	*fi = arg;
+	size_t				 start = w->len;
+
+	wbuf_put_u16(w, 0);		/* length, patched below */
+	if (version == OF_VERSION_10)
+		flow10_entry(w, fi);
+	else
+		flow13_entry(w, fi);
+	if (fi->prog_len > 0)
+		wbuf_put_bytes(w, fi->prog, fi->prog_len);
+	if (w->err || w->len - start > UINT16_MAX) {
+		w->err = 1;
+		return;
+	}
+	wbuf_set_u16(w, start, (uint16_t)(w->len - start));
+}
+
+/* ofp_table_stats: 1.3 section 7.3.5.4 (24 bytes), 1.0 (64 bytes). */
+static void
+table_entry(struct wbuf *w, uint8_t version, const void *arg)
+{
+	const struct of_table_stats	*ts = arg;
+
+	wbuf_put_u8(w, ts->table_id);
+	wbuf_put_zero(w, 3);
+	if (version == OF_VERSION_10) {
+		ofp_put_str(w, OFP10_TABLE_NAME, OFP10_TABLE_NAME_LEN);
+		wbuf_put_u32(w, OF10_FW_ALL);
+		wbuf_put_u32(w, ts->max_entries);
+	}
+	wbuf_put_u32(w, ts->active_count);
+	wbuf_put_u64(w, ts->lookup_count);
+	wbuf_put_u64(w, ts->matched_count);
+}
+
+/* ofp_port_stats: 1.3 section 7.3.5.6 (112 bytes), 1.0 (104 bytes). */
+static void
+port_stats_entry(struct wbuf *w, uint8_t version, const void *arg)
+{
+	const struct of_port_stats	*ps = arg;
+
+	if (version == OF_VERSION_10) {
+		wbuf_put_u16(w, of_port_narrow10(ps->port_no));
+		wbuf_put_zero(w, 6);
+	} else {
+		wbuf_put_u32(w, ps->port_no);
+		wbuf_put_zero(w, 4);
+	}
+	wbuf_put_u64(w, ps->rx_packets);
+	wbuf_put_u64(w, ps->tx_packets);
+	wbuf_put_u64(w, ps->rx_bytes);
+	wbuf_put_u64(w, ps->tx_bytes);
+	wbuf_put_u64(w, ps->rx_dropped);
+	wbuf_put_u64(w, ps->tx_dropped);
+	wbuf_put_u64(w, ps->rx_errors);
+	wbuf_put_u64(w, ps->tx_errors);
+	wbuf_put_u64(w, ps->rx_frame_err);
+	wbuf_put_u64(w, ps->rx_over_err);
+	wbuf_put_u64(w, ps->rx_crc_err);
+	wbuf_put_u64(w, ps->collisions);
+	if (version != OF_VERSION_10) {
+		wbuf_put_u32(w, ps->duration_sec);
+		wbuf_put_u32(w, ps->duration_nsec);
+	}
+}
+
+/* PORT_DESC entries are ofp_port (1.3 section 7.3.5.7). */
+static void
+port_entry(struct wbuf *w, uint8_t version, const void *arg)
+{
+	ofp_port_encode(w, version, arg);
+}
+
+/* TABLE_FEATURES entries, 1.3 section 7.3.5.5. */
+
+struct tf_arg {
+	uint8_t		table_id;
+	uint8_t		n_tables;
+	uint32_t	max_entries;
+};
+
+/* A property: type, length without padding, body, padding to 8. */
+static size_t
+tf_prop_begin(struct wbuf *w, uint16_t type)
+{
+	size_t	start = w->len;
+
+	wbuf_put_u16(w, type);
+	wbuf_put_u16(w, 0);		/* length, tf_prop_end */
+	return start;
+}
+
+static void
+tf_prop_end(struct wbuf *w, size_t start)
+{
+	size_t	len = w->len - start;
+
+	wbuf_set_u16(w, start + 2, (uint16_t)len);
+	if (len % 8 != 0)
+		wbuf_put_zero(w, 8 - len % 8);
+}
+
+/* Ids are the 4-byte headers: type, length 4 (7.3.5.5.2). */
+static void
+tf_ids(struct wbuf *w, uint16_t prop, const uint16_t *ids, size_t n)
+{
+	size_t	start = tf_prop_begin(w, prop), i;
+
+	for (i = 0; i < n; i++) {
+		wbuf_put_u16(w, ids[i]);
+		wbuf_put_u16(w, OFP13_TFP_ID_LEN);
+	}
+	tf_prop_end(w, start);
+}
+
+/* GOTO_TABLE only where a later table exists (it must go forward). */
+static void
+tf_instructions(struct wbuf *w, const struct tf_arg *a)
+{
+	static const uint16_t	all[] = { OF13_IT_GOTO_TABLE,
+	    OF13_IT_WRITE_METADATA, OF13_IT_WRITE_ACTIONS,
+	    OF13_IT_APPLY_ACTIONS, OF13_IT_CLEAR_ACTIONS };
+	int			last = a->table_id + 1 >= a->n_tables;
+
+	tf_ids(w, OFP13_TFPT_INSTRUCTIONS, all + last,
+	    sizeof(all) / sizeof(all[0]) - last);
+}
+
+static void
+tf_next_tables(struct wbuf *w, const struct tf_arg *a)
+{
+	size_t		start = tf_prop_begin(w, OFP13_TFPT_NEXT_TABLES);
+	unsigned	t;
+
+	for (t = a->table_id + 1u; t < a->n_tables; t++)
+		wbuf_put_u8(w, (uint8_t)t);
+	tf_prop_end(w, start);
+}
+
+/* The actions of_actions.c accepts (experimenter aside). */
+static void
+tf_actions(struct wbuf *w, uint16_t prop)
+{
+	static const uint16_t	acts[] = { OF13_AT_OUTPUT,
+	    OF13_AT_COPY_TTL_OUT, OF13_AT_COPY_TTL_IN, OF13_AT_SET_MPLS_TTL,
+	    OF13_AT_DEC_MPLS_TTL, OF13_AT_PUSH_VLAN, OF13_AT_POP_VLAN,
+	    OF13_AT_PUSH_MPLS, OF13_AT_POP_MPLS, OF13_AT_SET_QUEUE,
+	    OF13_AT_GROUP, OF13_AT_SET_NW_TTL, OF13_AT_DEC_NW_TTL,
+	    OF13_AT_SET_FIELD, OF13_AT_PUSH_PBB, OF13_AT_POP_PBB };
+
+	tf_ids(w, prop, acts, sizeof(acts) / sizeof(acts[0]));
+}
+
+/*
+ * OXM headers of the basic fields: with HASMASK for the maskable ones in
+ * MATCH; without the pipeline fields for SET_FIELD (as of_actions.c).
+ */
+static void
+tf_oxms(struct wbuf *w, uint16_t prop)
+{
+	const struct oxm_field	*f;
+	size_t			 start = tf_prop_begin(w, prop);
+	unsigned		 n;
+	int			 hm;
+
+	for (n = 0; n < OXM_N_FIELDS; n++) {
+		if ((f = oxm_field_get((uint8_t)n)) == NULL)
+			continue;
+		if ((prop == OFP13_TFPT_WRITE_SETFIELD ||
+		    prop == OFP13_TFPT_APPLY_SETFIELD) && (n == OXM_IN_PORT ||
+		    n == OXM_IN_PHY_PORT || n == OXM_METADATA))
+			continue;
+		hm = prop == OFP13_TFPT_MATCH && f->maskable;
+		wbuf_put_u32(w, OXM_HEADER(n, hm, hm ? 2 * f->len : f->len));
+	}
+	tf_prop_end(w, start);
+}
+
+static void
+table_features_entry(struct wbuf *w, uint8_t version, const void *arg)
+{
+	const struct tf_arg	*a = arg;
+	size_t			 start = w->len;
+	char			 name[OFP13_TABLE_NAME_LEN];
+
+	snprintf(name, sizeof(name), "table%u", a->table_id);
+	wbuf_put_u16(w, 0);		/* length, patched below */
+	wbuf_put_u8(w, a->table_id);
+	wbuf_put_zero(w, 5);
+	ofp_put_str(w, name, OFP13_TABLE_NAME_LEN);
+	wbuf_put_u64(w, UINT64_MAX);	/* metadata_match */
+	wbuf_put_u64(w, UINT64_MAX);	/* metadata_write */
+	wbuf_put_u32(w, 0);		/* config */
+	wbuf_put_u32(w, a->max_entries);
+	tf_instructions(w, a);
+	tf_next_tables(w, a);
+	tf_actions(w, OFP13_TFPT_WRITE_ACTIONS);
+	tf_actions(w, OFP13_TFPT_APPLY_ACTIONS);
+	tf_oxms(w, OFP13_TFPT_MATCH);
+	tf_oxms(w, OFP13_TFPT_WILDCARDS);
+	tf_oxms(w, OFP13_TFPT_WRITE_SETFIELD);
+	tf_oxms(w, OFP13_TFPT_APPLY_SETFIELD);
+	if (w->err || w->len - start > UINT16_MAX || version == OF_VERSION_10) {
+		w->err = 1;
+		return;
+	}
+	wbuf_set_u16(w, start, (uint16_t)(w->len - start));
+}
+
+/* The reply builder, 1.3 section 7.3.5. */
+
+void
+of_mp_reply_begin(struct of_mp_reply *r, struct wbuf *w, uint8_t version,
+    uint32_t xid, enum of_mp mp, size_t max_msg,
+    void (*flush)(void *, struct wbuf *), void *arg)
+{
+	r->w = w;
+	r->version = version;
+	r->xid = xid;
+	r->mp = mp;
+	r->max_msg = max_msg == 0 || max_msg > OF_MAX_MSG ? OF_MAX_MSG :
+	    max_msg;
+	r->entries = 0;
+	r->flush = flush;
+	r->arg = arg;
+	r->start = mp_begin(w, version, OF_MULTIPART_REPLY, xid, mp, 0);
+}
+
+/*
+ * Close the current message with flags and hand it to flush().  With no
+ * flush callback the messages simply pile up in the wbuf.  A wbuf in error
+ * is never flushed: the caller sees err and drops it.
+ */
+static int
+mp_reply_close(struct of_mp_reply *r, uint16_t flags)
+{
+	struct wbuf	*w = r->w;
+	size_t		 off;
+
+	off = r->start + OFP_HEADER_LEN + sizeof(uint16_t);	/* flags */
+	if (flags != 0)
+		wbuf_set_u16(w, off, flags);
+	if (of_msg_end(w, r->start) == -1)
+		return -1;
+	if (r->flush != NULL)
+		r->flush(r->arg, w);
+	return 0;
+}
+
+/*
+ * A message may pass max_msg only to carry a single entry that is larger
+ * on its own; OF_MAX_MSG and the wbuf's capacity are hard limits.
+ */
+static int
+mp_reply_fits(const struct of_mp_reply *r)
+{
+	size_t	len = r->w->len - r->start;
+
+	if (r->w->err)
+		return 0;
+	return len <= r->max_msg || (r->entries == 0 && len <= OF_MAX_MSG);
+}
+
+typedef void	(*mp_entry_fn)(struct wbuf *, uint8_t, const void *);
+
+static int
+mp_reply_add(struct of_mp_reply *r, enum of_mp mp, mp_entry_fn fn,
+    const void *entry)
+{
+	struct wbuf	*w = r->w;
+	size_t		 mark = w->len;
+
+	if (w->err || r->mp != mp) {
+		w->err = 1;
+		return -1;
+	}
+	fn(w, r->version, entry);
+	if (mp_reply_fits(r))
+		goto added;
+	if (r->entries == 0) {
+		w->err = 1;		/* too large for any message */
+		return -1;
+	}
+	/* Undo the entry, send what we have with MORE, start over. */
+	w->len = mark;
+	w->err = 0;
+	if (mp_reply_close(r, OF_MPF_MORE) == -1)
+		return -1;
+	r->entries = 0;
+	r->start = mp_begin(w, r->version, OF_MULTIPART_REPLY, r->xid, mp, 0);
+	fn(w, r->version, entry);
+	if (!mp_reply_fits(r)) {
+		w->err = 1;
+		return -1;
+	}
+ added:
+	r->entries++;
+	return 0;
+}
+
+int
+of_mp_reply_add_flow(struct of_mp_reply *r, const struct of_flow_info *fi)
+{
+	return mp_reply_add(r, OF_MP_FLOW, flow_entry, fi);
+}
+
+int
+of_mp_reply_add_table(struct of_mp_reply *r, const struct of_table_stats *ts)
+{
+	return mp_reply_add(r, OF_MP_TABLE, table_entry, ts);
+}
+
+int
+of_mp_reply_add_port_stats(struct of_mp_reply *r,
+    const struct of_port_stats *ps)
+{
+	return mp_reply_add(r, OF_MP_PORT_STATS, port_stats_entry, ps);
+}
+
+int
+of_mp_reply_add_port(struct of_mp_reply *r, const struct of_port *p)
+{
+	return mp_reply_add(r, OF_MP_PORT_DESC, port_entry, p);
+}
+
+int
+of_mp_reply_add_table_features(struct of_mp_reply *r, uint8_t table_id,
+    uint8_t n_tables, uint32_t max_entries)
+{
+	struct tf_arg	a = { table_id, n_tables, max_entries };
+
+	return mp_reply_add(r, OF_MP_TABLE_FEATURES, table_features_entry, &a);
+}
+
+int
+of_mp_reply_end(struct of_mp_reply *r)
+{
+	return mp_reply_close(r, 0);
+}
+
+/* Controller side. */
+
+int
+of_mp_reply_decode(uint8_t version, struct rbuf *r, enum of_mp *mp,
+    uint16_t *flags, struct rbuf *entries)
+{
+	uint16_t	type;
+
+	if (mp_hdr_decode(version, r, &type, flags) == -1)
+		return -1;
+	*mp = of_mp_from_wire(version, type);
+	return rbuf_sub(r, entries, rbuf_left(r));
+}
+
+static int
+flow13_next(struct rbuf *e, struct of_flow_info *fi, struct of_match *store)
+{
+	enum of_err	err;
+
+	if (rbuf_left(e) < OFP13_FLOW_STATS_FIXED - sizeof(uint16_t))
+		return -1;
+	rbuf_get_u8(e, &fi->table_id);
+	rbuf_skip(e, 1);
+	rbuf_get_u32(e, &fi->duration_sec);
+	rbuf_get_u32(e, &fi->duration_nsec);
+	rbuf_get_u16(e, &fi->priority);
+	rbuf_get_u16(e, &fi->idle_timeout);
+	rbuf_get_u16(e, &fi->hard_timeout);
+	rbuf_get_u16(e, &fi->flags);
+	rbuf_skip(e, 4);
+	rbuf_get_u64(e, &fi->cookie);
+	rbuf_get_u64(e, &fi->packet_count);
+	rbuf_get_u64(e, &fi->byte_count);
+	return of_match_decode13(e, store, &err);
+}
+
+static int
+flow10_next(struct rbuf *e, struct of_flow_info *fi, struct of_match *store)
+{
+	enum of_err	err;
+
+	if (rbuf_left(e) < OFP10_FLOW_STATS_FIXED - sizeof(uint16_t))
+		return -1;
+	rbuf_get_u8(e, &fi->table_id);
+	rbuf_skip(e, 1);
+	if (of_match_decode10(e, store, &err) == -1)
+		return -1;
+	rbuf_get_u32(e, &fi->duration_sec);
+	rbuf_get_u32(e, &fi->duration_nsec);
+	rbuf_get_u16(e, &fi->priority);
+	rbuf_get_u16(e, &fi->idle_timeout);
+	rbuf_get_u16(e, &fi->hard_timeout);
+	rbuf_skip(e, 6);
+	rbuf_get_u64(e, &fi->cookie);
+	rbuf_get_u64(e, &fi->packet_count);
+	rbuf_get_u64(e, &fi->byte_count);
+	return 0;
+}
+
+int
+of_flow_stats_next(uint8_t version, struct rbuf *entries,
+    struct of_flow_info *fi, struct of_match *store)
+{
+	struct rbuf	e;
+	uint16_t	len;
+	int		rv;
+
+	if (rbuf_left(entries) == 0)
+		return 0;
+	memset(fi, 0, sizeof(*fi));
+	if (rbuf_get_u16(entries, &len) == -1 || len < sizeof(len) ||
+	    rbuf_sub(entries, &e, len - sizeof(len)) == -1)
+		return -1;
+	if (version == OF_VERSION_10)
+		rv = flow10_next(&e, fi, store);
+	else
+		rv = flow13_next(&e, fi, store);
+	if (rv == -1)
+		return -1;
+	fi->match = store;
+	fi->prog = rbuf_ptr(&e);
+	fi->prog_len = rbuf_left(&e);
+	return 1;
+}
+
+int
+of_aggregate_decode(struct rbuf *entries, uint64_t *packets, uint64_t *bytes,
+    uint32_t *flows)
+{
+	if (rbuf_left(entries) < OFP_AGGREGATE_REPLY_BODY)
+		return -1;
+	rbuf_get_u64(entries, packets);
+	rbuf_get_u64(entries, bytes);
+	rbuf_get_u32(entries, flows);
+	rbuf_skip(entries, 4);
+	return 0;
+}

@@ -1,0 +1,629 @@
+/*
+ * The embedded controller's OpenFlow role (see of_ctl.h).  One listener,
+ * one struct per switch connection, the same codec as the switches.
+ */
+#include <sys/queue.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <event2/buffer.h>
+#include <event2/bufferevent.h>
+#include <event2/listener.h>
+
+#include "engine.h"
+#include "log.h"
+#include "metrics.h"
+#include "of_actions.h"
+#include "of_codec.h"
+#include "of_ctl.h"
+#include "of_oxm.h"
+
+#define CTL_NO_BUFFER	0xffffffffu
+#define CTL_PRIORITY	100
+#define CTL_OUTBUF_MAX	(1024 * 1024)
+#define CTL_LLDP_TYPE	0x88cc
+
+enum ctl_state {
+	CTL_HELLO,		/* HELLO sent, waiting for theirs */
+	CTL_FEATURES,		/* FEATURES_REQUEST sent */
+	CTL_READY,		/* handshake done, waiting to program */
+	CTL_PROGRAM,
+	CTL_STATS,
+	CTL_DELETE,
+	CTL_DONE,
+};
+
+struct ctl_conn {
+	TAILQ_ENTRY(ctl_conn)	 entry;
+	struct bufferevent	*bev;
+	uint8_t			 state;
+	uint8_t			 version;
+	uint64_t		 dpid;
+	uint32_t		 nports;
+	uint32_t		 xid;
+	uint32_t		 next_flow;	/* next to push or delete */
+	uint32_t		 barriers_out;	/* in flight */
+	uint32_t		 stats_xid;
+};
+
+TAILQ_HEAD(ctl_list, ctl_conn);
+
+static struct of_ctl_config	 cfg;
+static struct of_ctl_stats	 st;
+static struct ctl_list		 conns = TAILQ_HEAD_INITIALIZER(conns);
+static struct evconnlistener	*listener;
+static uint8_t			 obuf_mem[OF_MAX_MSG + 1024];
+static struct wbuf		 obuf = { obuf_mem, 0, sizeof(obuf_mem), 0 };
+
+static void	ctl_advance(struct ctl_conn *);
+
+void
+of_ctl_config_defaults(struct of_ctl_config *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->version_bitmap = (1u << OF_VERSION_13) | (1u << OF_VERSION_10);
+	c->batch = 100;
+	c->window = 4;
+}
+
+const struct of_ctl_stats *
+of_ctl_stats(void)
+{
+	return &st;
+}
+
+static struct wbuf *
+ctl_buf(void)
+{
+	wbuf_reset(&obuf);
+	return &obuf;
+}
+
+static void
+ctl_send(struct ctl_conn *c)
+{
+	if (!obuf.err && obuf.len > 0)
+		bufferevent_write(c->bev, obuf.data, obuf.len);
+	wbuf_reset(&obuf);
+}
+
+static uint8_t
+ctl_highest(uint32_t bitmap)
+{
+	return bitmap & (1u << OF_VERSION_13) ? OF_VERSION_13 : OF_VERSION_10;
+}
+
+/* Flow i of a switch: ip,nw_dst=10.x.y.z (i), priority 100, output:1. */
+static void
+ctl_flow(const struct ctl_conn *c, uint32_t i, uint8_t command,
+    struct of_flow_mod *fm, uint8_t *prog)
+{
+	uint8_t		ethtype[2] = { 0x08, 0x00 };
+	uint32_t	dst = 0x0a000000u + i;
+	uint8_t		ip[4] = { dst >> 24, dst >> 16, dst >> 8, dst };
+	struct wbuf	w;
+
+	memset(fm, 0, sizeof(*fm));
+	of_match_init(&fm->match);
+	of_match_set(&fm->match, OXM_ETH_TYPE, ethtype, NULL, 2);
+	of_match_set(&fm->match, OXM_IPV4_DST, ip, NULL, 4);
+	fm->cookie = i + 1;
+	fm->cookie_mask = command >= OF_FC_DELETE ? ~0ull : 0;
+	fm->command = command;
+	fm->priority = CTL_PRIORITY;
+	fm->buffer_id = CTL_NO_BUFFER;
+	fm->out_port = OF_PORT_ANY;
+	fm->out_group = OF_GROUP_ANY;
+	if (command >= OF_FC_DELETE)
+		return;
+	wbuf_init(&w, prog, 32);
+	if (c->version == OF_VERSION_13) {
+		wbuf_put_u16(&w, 4);		/* OFPIT_APPLY_ACTIONS */
+		wbuf_put_u16(&w, 24);
+		wbuf_put_zero(&w, 4);
+		wbuf_put_u16(&w, 0);		/* OFPAT_OUTPUT */
+		wbuf_put_u16(&w, 16);
+		wbuf_put_u32(&w, 1);
+		wbuf_put_u16(&w, 0xffff);	/* OFPCML_NO_BUFFER */
+		wbuf_put_zero(&w, 6);
+	} else {
+		wbuf_put_u16(&w, 0);		/* OFPAT_OUTPUT */
+		wbuf_put_u16(&w, 8);
+		wbuf_put_u16(&w, 1);
+		wbuf_put_u16(&w, 0xffff);
+	}
+	fm->prog = prog;
+	fm->prog_len = w.len;
+}
+
+static void
+ctl_barrier(struct ctl_conn *c)
+{
+	of_simple_encode(ctl_buf(), c->version, OF_BARRIER_REQUEST, ++c->xid);
+	ctl_send(c);
+	c->barriers_out++;
+}
+
+/* Push the next batch of adds (or strict deletes) and a barrier. */
+static void
+ctl_push_batch(struct ctl_conn *c, uint8_t command)
+{
+	struct of_flow_mod	fm;
+	uint8_t			prog[32];
+	uint32_t		n;
+
+	for (n = 0; n < cfg.batch && c->next_flow < cfg.flows_per_switch;
+	    n++, c->next_flow++) {
+		ctl_flow(c, c->next_flow, command, &fm, prog);
+		of_flow_mod_encode(ctl_buf(), c->version, ++c->xid, &fm);
+		ctl_send(c);
+		st.flow_mods_sent++;
+	}
+	ctl_barrier(c);
+}
+
+static void
+ctl_delete_all(struct ctl_conn *c)
+{
+	struct of_flow_mod	fm;
+
+	memset(&fm, 0, sizeof(fm));
+	of_match_init(&fm.match);
+	fm.command = OF_FC_DELETE;
+	fm.table_id = OF_TABLE_ALL;
+	fm.buffer_id = CTL_NO_BUFFER;
+	fm.out_port = OF_PORT_ANY;
+	fm.out_group = OF_GROUP_ANY;
+	of_flow_mod_encode(ctl_buf(), c->version, ++c->xid, &fm);
+	ctl_send(c);
+	st.flow_mods_sent++;
+	c->next_flow = cfg.flows_per_switch;
+	ctl_barrier(c);
+}
+
+static void
+ctl_request_stats(struct ctl_conn *c)
+{
+	struct of_flow_filter	f;
+
+	memset(&f, 0, sizeof(f));
+	f.table_id = OF_TABLE_ALL;
+	f.out_port = OF_PORT_ANY;
+	f.out_group = OF_GROUP_ANY;
+	of_match_init(&f.match);
+	c->stats_xid = ++c->xid;
+	of_flow_stats_request_encode(ctl_buf(), c->version, c->stats_xid,
+	    OF_MP_FLOW, &f);
+	ctl_send(c);
+}
+
+static int
+ctl_all_programmed(void)
+{
+	uint64_t	want = cfg.expect_switches ? cfg.expect_switches :
+	    st.switches_now;
+
+	return st.switches_programmed >= want;
+}
+
+static void
+ctl_enter(struct ctl_conn *c, enum ctl_state s)
+{
+	c->state = s;
+	c->next_flow = 0;
+	c->barriers_out = 0;
+}
+
+/* Move a connection through program, stats and delete as allowed. */
+static void
+ctl_advance(struct ctl_conn *c)
+{
+	switch (c->state) {
+	case CTL_READY:
+		if (cfg.flows_per_switch == 0 || (cfg.expect_switches &&
+		    st.switches < cfg.expect_switches))
+			return;
+		if (st.program_start_ns == 0)
+			st.program_start_ns = clock_ns();
+		ctl_enter(c, CTL_PROGRAM);
+		/* FALLTHROUGH */
+	case CTL_PROGRAM:
+		while (c->barriers_out < cfg.window &&
+		    c->next_flow < cfg.flows_per_switch)
+			ctl_push_batch(c, OF_FC_ADD);
+		if (c->next_flow < cfg.flows_per_switch || c->barriers_out)
+			return;
+		st.switches_programmed++;
+		if (ctl_all_programmed())
+			st.program_end_ns = clock_ns();
+		ctl_enter(c, CTL_STATS);
+		if (cfg.read_stats) {
+			ctl_request_stats(c);
+			return;
+		}
+		/* FALLTHROUGH */
+	case CTL_STATS:
+		if (cfg.read_stats && c->stats_xid != 0)
+			return;
+		if (cfg.delete_mode == OF_CTL_DELETE_NONE ||
+		    !ctl_all_programmed())
+			return;
+		ctl_enter(c, CTL_DELETE);
+		if (cfg.delete_mode == OF_CTL_DELETE_ALL) {
+			ctl_delete_all(c);
+			return;
+		}
+		/* FALLTHROUGH */
+	case CTL_DELETE:
+		while (cfg.delete_mode == OF_CTL_DELETE_STRICT &&
+		    c->barriers_out < cfg.window &&
+		    c->next_flow < cfg.flows_per_switch)
+			ctl_push_batch(c, OF_FC_DELETE_STRICT);
+		if (c->next_flow < cfg.flows_per_switch || c->barriers_out)
+			return;
+		ctl_enter(c, CTL_DONE);
+		if (++st.switches_deleted >= st.switches_programmed)
+			st.delete_end_ns = clock_ns();
+		return;
+	default:
+		return;
+	}
+}
+
+static void
+ctl_advance_all(void)
+{
+	struct ctl_conn	*c;
+
+	TAILQ_FOREACH(c, &conns, entry)
+		ctl_advance(c);
+}
+
+static void
+ctl_lldp(struct ctl_conn *c, uint32_t port)
+{
+	struct of_packet_out	po;
+	uint8_t			frame[64], act[16];
+	struct wbuf		w;
+	char			id[32];
+	int			n;
+
+	wbuf_init(&w, frame, sizeof(frame));
+	wbuf_put_bytes(&w, "\x01\x80\xc2\x00\x00\x0e", 6);
+	wbuf_put_bytes(&w, "\x02\x00\x00\x00\x00\x01", 6);
+	wbuf_put_u16(&w, CTL_LLDP_TYPE);
+	/* Chassis ID TLV (IEEE 802.1AB 8.5.2), subtype 7: local. */
+	n = snprintf(id, sizeof(id), "dpid:%016llx",
+	    (unsigned long long)c->dpid);
+	wbuf_put_u16(&w, (1 << 9) | (n + 1));
+	wbuf_put_u8(&w, 7);
+	wbuf_put_bytes(&w, id, n);
+	wbuf_put_u16(&w, (2 << 9) | 5);		/* port ID, subtype 7 */
+	wbuf_put_u8(&w, 7);
+	wbuf_put_u32(&w, port);
+	wbuf_put_u16(&w, (3 << 9) | 2);		/* TTL 120 s */
+	wbuf_put_u16(&w, 120);
+	wbuf_put_u16(&w, 0);			/* End */
+	wbuf_init(&w, act, sizeof(act));
+	wbuf_put_u16(&w, 0);
+	if (c->version == OF_VERSION_13) {
+		wbuf_put_u16(&w, 16);
+		wbuf_put_u32(&w, port);
+		wbuf_put_u16(&w, 0xffff);
+		wbuf_put_zero(&w, 6);
+	} else {
+		wbuf_put_u16(&w, 8);
+		wbuf_put_u16(&w, (uint16_t)port);
+		wbuf_put_u16(&w, 0xffff);
+	}
+	memset(&po, 0, sizeof(po));
+	po.buffer_id = CTL_NO_BUFFER;
+	po.in_port = OF_PORT_CONTROLLER;
+	po.actions = act;
+	po.actions_len = w.len;
+	po.data = frame;
+	po.data_len = 14 + 2 + 1 + n + 2 + 5 + 4 + 2;
+	of_packet_out_encode(ctl_buf(), c->version, ++c->xid, &po);
+	ctl_send(c);
+	st.lldp_sent++;
+}
+
+static void
+ctl_on_features(struct ctl_conn *c, const struct of_header *h,
+    struct rbuf *body)
+{
+	struct of_features	f;
+	uint32_t		p;
+
+	if (of_features_reply_decode(c->version, body, &f) == -1) {
+		st.bad_messages++;
+		return;
+	}
+	c->dpid = f.datapath_id;
+	/* 1.0 lists its 48-byte ports after the 32-byte reply. */
+	c->nports = c->version == OF_VERSION_10 ? (h->length - 32) / 48 : 0;
+	if (c->state != CTL_FEATURES)
+		return;
+	c->state = CTL_READY;
+	st.switches++;
+	st.switches_now++;
+	of_switch_config_encode(ctl_buf(), c->version, OF_SET_CONFIG,
+	    ++c->xid, 0, 0xffff);
+	ctl_send(c);
+	if (cfg.lldp && c->version == OF_VERSION_13) {
+		of_mp_request_encode(ctl_buf(), c->version, ++c->xid,
+		    OF_MP_PORT_DESC, NULL, 0);
+		ctl_send(c);
+	}
+	for (p = 1; cfg.lldp && p <= c->nports; p++)
+		ctl_lldp(c, p);
+	if (cfg.expect_switches && st.switches == cfg.expect_switches)
+		ctl_advance_all();
+	else
+		ctl_advance(c);
+}
+
+static void
+ctl_on_multipart(struct ctl_conn *c, const struct of_header *h,
+    struct rbuf *body)
+{
+	struct rbuf		entries;
+	struct of_flow_info	fi;
+	struct of_match		store;
+	enum of_mp		mp;
+	uint16_t		flags;
+	int			rc;
+
+	if (of_mp_reply_decode(c->version, body, &mp, &flags, &entries)
+	    == -1) {
+		st.bad_messages++;
+		return;
+	}
+	if (mp == OF_MP_PORT_DESC) {
+		c->nports = (uint32_t)(rbuf_left(&entries) / 64);
+		for (uint32_t p = 1; cfg.lldp && p <= c->nports; p++)
+			ctl_lldp(c, p);
+		return;
+	}
+	if (mp != OF_MP_FLOW || h->xid != c->stats_xid)
+		return;
+	while ((rc = of_flow_stats_next(c->version, &entries, &fi, &store))
+	    == 1)
+		st.flows_in_stats++;
+	if (rc == -1)
+		st.bad_messages++;
+	if ((flags & OF_MPF_MORE) == 0) {
+		c->stats_xid = 0;
+		ctl_advance(c);
+	}
+}
+
+static void
+ctl_on_packet_in(struct ctl_conn *c, struct rbuf *body)
+{
+	struct of_packet_in	pi;
+	struct of_packet_out	po;
+	struct of_flow_mod	fm;
+	enum of_err		err;
+	uint8_t			act[16];
+	struct wbuf		w;
+
+	if (of_packet_in_decode(c->version, body, &pi, &err) == -1) {
+		st.bad_messages++;
+		return;
+	}
+	st.packet_ins++;
+	if (pi.data_len >= 14 && pi.data[12] == 0x88 && pi.data[13] == 0xcc) {
+		st.links_seen++;
+		return;
+	}
+	if (cfg.pktin_reply == OF_CTL_PKTIN_IGNORE ||
+	    pi.buffer_id == CTL_NO_BUFFER)
+		return;
+	wbuf_init(&w, act, sizeof(act));
+	wbuf_put_u16(&w, 0);
+	if (c->version == OF_VERSION_13) {
+		wbuf_put_u16(&w, 16);
+		wbuf_put_u32(&w, OF_PORT_FLOOD);
+		wbuf_put_u16(&w, 0);
+		wbuf_put_zero(&w, 6);
+	} else {
+		wbuf_put_u16(&w, 8);
+		wbuf_put_u16(&w, of_port_narrow10(OF_PORT_FLOOD));
+		wbuf_put_u16(&w, 0);
+	}
+	if (cfg.pktin_reply == OF_CTL_PKTIN_PACKET_OUT) {
+		memset(&po, 0, sizeof(po));
+		po.buffer_id = pi.buffer_id;
+		po.in_port = pi.in_port;
+		po.actions = act;
+		po.actions_len = w.len;
+		of_packet_out_encode(ctl_buf(), c->version, ++c->xid, &po);
+	} else {
+		ctl_flow(c, pi.buffer_id & 0xffffff, OF_FC_ADD, &fm, act);
+		fm.buffer_id = pi.buffer_id;
+		fm.idle_timeout = 60;
+		of_flow_mod_encode(ctl_buf(), c->version, ++c->xid, &fm);
+	}
+	ctl_send(c);
+}
+
+static void
+ctl_on_hello(struct ctl_conn *c, const struct of_header *h, struct rbuf *b)
+{
+	uint32_t	bitmap = 0;
+
+	if (of_hello_decode(b, &bitmap) == -1)
+		bitmap = 0;
+	c->version = of_negotiate(h->version, bitmap, cfg.version_bitmap);
+	if (c->version == 0) {
+		of_error_encode(ctl_buf(), ctl_highest(cfg.version_bitmap),
+		    h->xid, OF_ERR_HELLO_INCOMPATIBLE, NULL, 0);
+		ctl_send(c);
+		st.bad_messages++;
+		return;
+	}
+	c->state = CTL_FEATURES;
+	of_simple_encode(ctl_buf(), c->version, OF_FEATURES_REQUEST, ++c->xid);
+	ctl_send(c);
+}
+
+static void
+ctl_dispatch(struct ctl_conn *c, const struct of_header *h,
+    const uint8_t *msg)
+{
+	struct rbuf	body;
+	enum of_type	t = of_type_from_wire(h->version, h->type);
+
+	rbuf_init(&body, msg + OF_HEADER_LEN, h->length - OF_HEADER_LEN);
+	if (c->state == CTL_HELLO) {
+		if (t == OF_HELLO)
+			ctl_on_hello(c, h, &body);
+		return;
+	}
+	switch (t) {
+	case OF_ECHO_REQUEST:
+		of_echo_encode(ctl_buf(), c->version, OF_ECHO_REPLY, h->xid,
+		    rbuf_ptr(&body), rbuf_left(&body));
+		ctl_send(c);
+		return;
+	case OF_FEATURES_REPLY:
+		ctl_on_features(c, h, &body);
+		return;
+	case OF_BARRIER_REPLY:
+		if (c->barriers_out > 0)
+			c->barriers_out--;
+		st.barriers_acked++;
+		ctl_advance(c);
+		return;
+	case OF_MULTIPART_REPLY:
+		ctl_on_multipart(c, h, &body);
+		return;
+	case OF_PACKET_IN:
+		ctl_on_packet_in(c, &body);
+		return;
+	case OF_ERROR:
+		st.errors_received++;
+		return;
+	default:
+		return;
+	}
+}
+
+static void
+ctl_close(struct ctl_conn *c)
+{
+	if (c->state >= CTL_READY && st.switches_now > 0)
+		st.switches_now--;
+	TAILQ_REMOVE(&conns, c, entry);
+	bufferevent_free(c->bev);
+	free(c);
+}
+
+static void
+ctl_read(struct bufferevent *bev, void *arg)
+{
+	struct ctl_conn		*c = arg;
+	struct evbuffer		*in = bufferevent_get_input(bev);
+	uint8_t			 hb[OF_HEADER_LEN];
+	struct of_header	 h;
+	struct rbuf		 r;
+
+	while (evbuffer_get_length(in) >= OF_HEADER_LEN) {
+		evbuffer_copyout(in, hb, sizeof(hb));
+		rbuf_init(&r, hb, sizeof(hb));
+		of_header_decode(&r, &h);
+		if (h.length < OF_HEADER_LEN) {
+			log_warnx("controller: switch %016llx sent a message "
+			    "of length %u; closing", (unsigned long long)c->dpid,
+			    h.length);
+			ctl_close(c);
+			return;
+		}
+		if (evbuffer_get_length(in) < h.length)
+			return;
+		ctl_dispatch(c, &h, evbuffer_pullup(in, h.length));
+		evbuffer_drain(in, h.length);
+	}
+}
+
+static void
+ctl_event(struct bufferevent *bev, short what, void *arg)
+{
+	(void)bev;
+	if (what & (BEV_EVENT_EOF | BEV_EVENT_ERROR))
+		ctl_close(arg);
+}
+
+static void
+ctl_accept(struct evconnlistener *l, evutil_socket_t fd, struct sockaddr *sa,
+    int salen, void *arg)
+{
+	struct ctl_conn	*c;
+	int		 one = 1;
+
+	(void)l;
+	(void)sa;
+	(void)salen;
+	(void)arg;
+	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	c = xcalloc(1, sizeof(*c));
+	c->bev = bufferevent_socket_new(engine_base(), fd,
+	    BEV_OPT_CLOSE_ON_FREE);
+	if (c->bev == NULL) {
+		evutil_closesocket(fd);
+		free(c);
+		return;
+	}
+	TAILQ_INSERT_TAIL(&conns, c, entry);
+	bufferevent_setcb(c->bev, ctl_read, NULL, ctl_event, c);
+	bufferevent_enable(c->bev, EV_READ | EV_WRITE);
+	of_hello_encode(ctl_buf(), ctl_highest(cfg.version_bitmap), 0,
+	    cfg.version_bitmap);
+	ctl_send(c);
+}
+
+int
+of_ctl_start(const struct of_ctl_config *c, char *err, size_t errlen)
+{
+	cfg = *c;
+	memset(&st, 0, sizeof(st));
+	listener = evconnlistener_new_bind(engine_base(), ctl_accept, NULL,
+	    LEV_OPT_REUSEABLE | LEV_OPT_CLOSE_ON_FREE, 1024,
+	    (const struct sockaddr *)&cfg.listen.ss, cfg.listen.sslen);
+	if (listener == NULL) {
+		snprintf(err, errlen, "cannot listen on %s: %s",
+		    cfg.listen.text, evutil_socket_error_to_string(
+		    EVUTIL_SOCKET_ERROR()));
+		return -1;
+	}
+	return 0;
+}
+
+int
+of_ctl_finished(void)
+{
+	if (cfg.flows_per_switch == 0 || cfg.expect_switches == 0)
+		return 0;
+	if (st.switches_programmed < cfg.expect_switches)
+		return 0;
+	if (cfg.delete_mode != OF_CTL_DELETE_NONE)
+		return st.switches_deleted >= cfg.expect_switches;
+	return 1;
+}
+
+void
+of_ctl_stop(void)
+{
+	struct ctl_conn	*c;
+
+	while ((c = TAILQ_FIRST(&conns)) != NULL)
+		ctl_close(c);
+	if (listener != NULL)
+		evconnlistener_free(listener);
+	listener = NULL;
+}

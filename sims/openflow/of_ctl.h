@@ -1,0 +1,65 @@
+/*
+ * The OpenFlow side of the embedded reference controller: accepts switches
+ * on one port, answers their handshakes, pushes FLOW_MODs in batches closed
+ * by barriers, reads flow stats back, deletes, answers PACKET_INs and
+ * discovers links with LLDP.
+ */
+#ifndef SBSIM_OF_CTL_H
+#define SBSIM_OF_CTL_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "endpoint.h"
+
+enum of_ctl_delete {
+	OF_CTL_DELETE_NONE,
+	OF_CTL_DELETE_STRICT,	/* one DELETE_STRICT per flow */
+	OF_CTL_DELETE_ALL,	/* one non-strict delete of everything */
+};
+
+enum of_ctl_pktin_reply {
+	OF_CTL_PKTIN_IGNORE,
+	OF_CTL_PKTIN_PACKET_OUT,
+	OF_CTL_PKTIN_FLOW_MOD,
+};
+
+struct of_ctl_config {
+	struct endpoint		listen;
+	uint32_t		version_bitmap;
+	uint32_t		flows_per_switch;
+	uint32_t		batch;		/* FLOW_MODs per barrier */
+	uint32_t		window;		/* barriers in flight */
+	int			read_stats;	/* flow stats after programming */
+	enum of_ctl_delete	delete_mode;
+	enum of_ctl_pktin_reply	pktin_reply;
+	int			lldp;
+	uint32_t		expect_switches; /* program when this many */
+};
+
+struct of_ctl_stats {
+	uint64_t	switches;	/* FEATURES_REPLY received */
+	uint64_t	switches_now;
+	uint64_t	flow_mods_sent;
+	uint64_t	barriers_acked;
+	uint64_t	switches_programmed;
+	uint64_t	flows_in_stats;
+	uint64_t	switches_deleted;
+	uint64_t	errors_received;
+	uint64_t	packet_ins;
+	uint64_t	lldp_sent;
+	uint64_t	links_seen;
+	uint64_t	bad_messages;
+	uint64_t	program_start_ns;
+	uint64_t	program_end_ns;
+	uint64_t	delete_end_ns;
+};
+
+void	of_ctl_config_defaults(struct of_ctl_config *);
+int	of_ctl_start(const struct of_ctl_config *, char *err, size_t errlen);
+/* Non-zero when every phase it was asked to drive has finished. */
+int	of_ctl_finished(void);
+const struct of_ctl_stats *of_ctl_stats(void);
+void	of_ctl_stop(void);
+
+#endif

@@ -1,0 +1,842 @@
+/*
+ * Flow tables: FLOW_MOD semantics of OpenFlow 1.3.5 section 6.4 and 1.0.0
+ * section 4.6, flow timeouts (1.3.5 section 5.5, 1.0.0 section 3.5) and
+ * the selection rules of flow stats (1.3.5 section 7.3.5.2).
+ *
+ * Each table has a chained hash on (priority, canonical match) for ADD and
+ * the strict commands, and a list in insertion order for the non-strict
+ * commands and stats.  A flow is one allocation: this header, then its
+ * match bytes, then its instructions (1.3) or actions (1.0).  No traffic
+ * is simulated, so packet and byte counters are always 0 and are not
+ * stored; the idle timeout counts from install (or from the last
+ * RESET_COUNTS modify, 1.3).  Flows with a timeout sit in a min-heap on
+ * their expiry time, so expiry costs nothing when no flow has one.
+ *
+ * Choices: an ADD that replaces an identical flow counts in "modified";
+ * a 1.0 MODIFY sets the cookie too (1.0 has no cookie mask, the cookie is
+ * the new value, as in Open vSwitch); 1.0 MODIFY and DELETE reach all
+ * tables; an ADD with the 1.0 EMERG flag answers TABLE_FULL, as Open
+ * vSwitch does (no emergency cache); unknown 1.3 flags are BAD_FLAGS.
+ */
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/queue.h>
+
+#include "log.h"
+#include "of_actions.h"
+#include "of_flowtable.h"
+
+#define NSEC_PER_SEC		1000000000ULL
+#define NSEC_PER_MSEC		1000000ULL
+#define FT_MIN_BUCKETS		16
+#define FT_HEAP_NONE		UINT32_MAX
+#define FT_FLAGS13		(OF_FF_SEND_FLOW_REM | OF_FF_CHECK_OVERLAP | \
+				 OF_FF_RESET_COUNTS | OF_FF_NO_PKT_COUNTS | \
+				 OF_FF_NO_BYT_COUNTS)
+
+struct of_flow {
+	struct of_flow		*hnext;		/* hash chain */
+	TAILQ_ENTRY(of_flow)	 link;		/* table list */
+	uint64_t		 cookie;
+	uint64_t		 install_ns;	/* duration, hard timeout */
+	uint32_t		 idle_ms;	/* idle restarted, after install */
+	uint32_t		 hash;
+	uint32_t		 heap_idx;	/* FT_HEAP_NONE: no timeout */
+	uint16_t		 priority;
+	uint16_t		 idle_timeout;
+	uint16_t		 hard_timeout;
+	uint16_t		 flags;
+	uint16_t		 match_len;
+	uint16_t		 prog_len;
+	uint8_t			 table_id;
+	uint8_t			 data[];	/* match, then prog */
+};
+
+TAILQ_HEAD(of_flow_list, of_flow);
+
+struct of_ft_table {
+	struct of_flow		**buckets;
+	uint32_t		 nbuckets;	/* power of two */
+	uint32_t		 count;
+	struct of_flow_list	 flows;
+};
+
+struct of_flowtable {
+	uint8_t			 version;
+	uint8_t			 n_tables;
+	uint32_t		 max_per_table;
+	uint64_t		 total;
+	struct of_flow		**heap;		/* flows with a timeout */
+	uint32_t		 heap_n;
+	uint32_t		 heap_cap;
+	struct of_ft_table	*tables[];	/* NULL until first used */
+};
+
+/* What one FLOW_MOD is doing, passed down the helpers. */
+struct ft_op {
+	struct of_flowtable		*ft;
+	const struct of_flow_mod	*mod;
+	uint64_t			 now;
+	of_flow_removed_cb		 cb;
+	void				*arg;
+	struct of_ft_result		*res;
+	enum of_err			*err;
+};
+
+static int
+ft_fail(enum of_err *err, enum of_err e)
+{
+	if (err != NULL)
+		*err = e;
+	return -1;
+}
+
+static const uint8_t *
+flow_prog(const struct of_flow *f)
+{
+	return f->data + f->match_len;
+}
+
+static void
+flow_match(const struct of_flow *f, struct of_match *m)
+{
+	m->len = f->match_len;
+	memcpy(m->oxm, f->data, f->match_len);
+}
+
+/* ---- timeouts: a min-heap on expiry time ---- */
+
+static uint64_t
+flow_expiry(const struct of_flow *f, uint8_t *reason)
+{
+	uint64_t	idle = 0, hard = 0;
+
+	if (f->idle_timeout)
+		idle = f->install_ns + f->idle_ms * NSEC_PER_MSEC +
+		    f->idle_timeout * NSEC_PER_SEC;
+	if (f->hard_timeout)
+		hard = f->install_ns + f->hard_timeout * NSEC_PER_SEC;
+	/* Both due: the hard timeout wins, as in Open vSwitch. */
+	if (hard != 0 && (idle == 0 || hard <= idle)) {
+		if (reason != NULL)
+			*reason = OF_RR_HARD_TIMEOUT;
+		return hard;
+	}
+	if (reason != NULL)
+		*reason = OF_RR_IDLE_TIMEOUT;
+	return idle;
+}
+
+static void
+heap_set(struct of_flowtable *ft, uint32_t i, struct of_flow *f)
+{
+	ft->heap[i] = f;
+	f->heap_idx = i;
+}
+
+static int
+heap_less(struct of_flowtable *ft, uint32_t a, uint32_t b)
+{
+	return flow_expiry(ft->heap[a], NULL) < flow_expiry(ft->heap[b], NULL);
+}
+
+static void
+heap_swap(struct of_flowtable *ft, uint32_t a, uint32_t b)
+{
+	struct of_flow	*fa = ft->heap[a];
+
+	heap_set(ft, a, ft->heap[b]);
+	heap_set(ft, b, fa);
+}
+
+static void
+heap_fix(struct of_flowtable *ft, uint32_t i)
+{
+	uint32_t	c;
+
+	while (i > 0 && heap_less(ft, i, (i - 1) / 2)) {
+		heap_swap(ft, i, (i - 1) / 2);
+		i = (i - 1) / 2;
+	}
+	while ((c = 2 * i + 1) < ft->heap_n) {
+		if (c + 1 < ft->heap_n && heap_less(ft, c + 1, c))
+			c++;
+		if (!heap_less(ft, c, i))
+			break;
+		heap_swap(ft, i, c);
+		i = c;
+	}
+}
+
+static void
+heap_add(struct of_flowtable *ft, struct of_flow *f)
+{
+	if (f->idle_timeout == 0 && f->hard_timeout == 0) {
+		f->heap_idx = FT_HEAP_NONE;
+		return;
+	}
+	if (ft->heap_n == ft->heap_cap) {
+		ft->heap_cap = ft->heap_cap ? ft->heap_cap * 2 : 64;
+		ft->heap = xreallocarray(ft->heap, ft->heap_cap,
+		    sizeof(*ft->heap));
+	}
+	heap_set(ft, ft->heap_n++, f);
+	heap_fix(ft, f->heap_idx);
+}
+
+static void
+heap_del(struct of_flowtable *ft, struct of_flow *f)
+{
+	uint32_t	i = f->heap_idx;
+
+	if (i == FT_HEAP_NONE)
+		return;
+	f->heap_idx = FT_HEAP_NONE;
+	if (i != --ft->heap_n) {
+		heap_set(ft, i, ft->heap[ft->heap_n]);
+		heap_fix(ft, i);
+	}
+}
+
+/* ---- one table: hash and list ---- */
+
+static uint32_t
+flow_key_hash(uint16_t priority, const struct of_match *m)
+{
+	return of_match_hash(m, 0x9e3779b9u * (priority + 1u));
+}
+
+static struct of_ft_table *
+table_get(struct of_flowtable *ft, uint8_t id)
+{
+	struct of_ft_table	*t = ft->tables[id];
+
+	if (t == NULL) {
+		t = xcalloc(1, sizeof(*t));
+		TAILQ_INIT(&t->flows);
+		ft->tables[id] = t;
+	}
+	return t;
+}
+
+static void
+table_rehash(struct of_ft_table *t, uint32_t n)
+{
+	struct of_flow	**b = xcalloc(n, sizeof(*b));
+	struct of_flow	 *f;
+
+	TAILQ_FOREACH(f, &t->flows, link) {
+		f->hnext = b[f->hash & (n - 1)];
+		b[f->hash & (n - 1)] = f;
+	}
+	free(t->buckets);
+	t->buckets = b;
+	t->nbuckets = n;
+}
+
+static struct of_flow **
+table_slot(struct of_ft_table *t, const struct of_flow *f)
+{
+	struct of_flow	**pp = &t->buckets[f->hash & (t->nbuckets - 1)];
+
+	while (*pp != f)
+		pp = &(*pp)->hnext;
+	return pp;
+}
+
+static struct of_flow *
+table_find(const struct of_ft_table *t, uint16_t priority,
+    const struct of_match *m, uint32_t hash)
+{
+	struct of_flow	*f;
+
+	if (t == NULL || t->nbuckets == 0)
+		return NULL;
+	for (f = t->buckets[hash & (t->nbuckets - 1)]; f; f = f->hnext)
+		if (f->hash == hash && f->priority == priority &&
+		    f->match_len == m->len &&
+		    memcmp(f->data, m->oxm, m->len) == 0)
+			return f;
+	return NULL;
+}
+
+static void
+table_link(struct of_flowtable *ft, struct of_ft_table *t, struct of_flow *f)
+{
+	uint32_t	b;
+
+	TAILQ_INSERT_TAIL(&t->flows, f, link);
+	t->count++;
+	ft->total++;
+	if (t->count > t->nbuckets)
+		table_rehash(t, t->nbuckets ? t->nbuckets * 2 : FT_MIN_BUCKETS);
+	else {
+		b = f->hash & (t->nbuckets - 1);
+		f->hnext = t->buckets[b];
+		t->buckets[b] = f;
+	}
+	heap_add(ft, f);
+}
+
+/* Unlink and free; the caller reports it first if it has to. */
+static void
+table_drop(struct of_flowtable *ft, struct of_ft_table *t, struct of_flow *f)
+{
+	*table_slot(t, f) = f->hnext;
+	TAILQ_REMOVE(&t->flows, f, link);
+	heap_del(ft, f);
+	t->count--;
+	ft->total--;
+	free(f);
+	/* Shrink so a table emptied after a big run gives memory back. */
+	if (t->nbuckets > FT_MIN_BUCKETS && t->count < t->nbuckets / 4)
+		table_rehash(t, t->nbuckets / 2);
+}
+
+/* Put nf where old was (hash chain, list, heap) and free old. */
+static void
+table_swap(struct of_flowtable *ft, struct of_ft_table *t,
+    struct of_flow *old, struct of_flow *nf)
+{
+	struct of_flow	**pp = table_slot(t, old);
+
+	nf->hnext = old->hnext;
+	*pp = nf;
+	TAILQ_INSERT_BEFORE(old, nf, link);
+	TAILQ_REMOVE(&t->flows, old, link);
+	heap_del(ft, old);
+	heap_add(ft, nf);
+	free(old);
+}
+
+/* ---- flows ---- */
+
+static struct of_flow *
+flow_alloc(const struct of_match *m, const uint8_t *prog, size_t prog_len)
+{
+	struct of_flow	*f;
+
+	f = xmalloc(offsetof(struct of_flow, data) + m->len + prog_len);
+	f->match_len = m->len;
+	f->prog_len = prog_len;
+	memcpy(f->data, m->oxm, m->len);
+	if (prog_len > 0)
+		memcpy(f->data + m->len, prog, prog_len);
+	return f;
+}
+
+static struct of_flow *
+flow_new(const struct ft_op *op, uint32_t hash)
+{
+	const struct of_flow_mod	*mod = op->mod;
+	struct of_flow			*f;
+
+	f = flow_alloc(&mod->match, mod->prog, mod->prog_len);
+	f->hnext = NULL;
+	f->cookie = mod->cookie;
+	f->install_ns = op->now;
+	f->idle_ms = 0;
+	f->hash = hash;
+	f->heap_idx = FT_HEAP_NONE;
+	f->priority = mod->priority;
+	f->idle_timeout = mod->idle_timeout;
+	f->hard_timeout = mod->hard_timeout;
+	f->flags = mod->flags & ~OF_FF_EMERG;
+	f->table_id = mod->table_id;
+	return f;
+}
+
+/* Everything but links, match and prog, for a flow reallocated. */
+static void
+flow_copy_state(struct of_flow *nf, const struct of_flow *f)
+{
+	nf->hnext = NULL;
+	nf->cookie = f->cookie;
+	nf->install_ns = f->install_ns;
+	nf->idle_ms = f->idle_ms;
+	nf->hash = f->hash;
+	nf->heap_idx = FT_HEAP_NONE;
+	nf->priority = f->priority;
+	nf->idle_timeout = f->idle_timeout;
+	nf->hard_timeout = f->hard_timeout;
+	nf->flags = f->flags;
+	nf->table_id = f->table_id;
+}
+
+static void
+flow_info(const struct of_flow *f, uint64_t now, uint8_t reason,
+    struct of_flow_info *fi, struct of_match *m)
+{
+	uint64_t	d = now > f->install_ns ? now - f->install_ns : 0;
+
+	flow_match(f, m);
+	memset(fi, 0, sizeof(*fi));
+	fi->table_id = f->table_id;
+	fi->priority = f->priority;
+	fi->idle_timeout = f->idle_timeout;
+	fi->hard_timeout = f->hard_timeout;
+	fi->flags = f->flags;
+	fi->cookie = f->cookie;
+	fi->duration_sec = d / NSEC_PER_SEC;
+	fi->duration_nsec = d % NSEC_PER_SEC;
+	fi->reason = reason;
+	fi->match = m;
+	fi->prog = flow_prog(f);
+	fi->prog_len = f->prog_len;
+}
+
+/* Remove a flow, telling the controller when it asked to be told. */
+static void
+flow_remove(struct of_flowtable *ft, struct of_ft_table *t, struct of_flow *f,
+    uint64_t now, uint8_t reason, of_flow_removed_cb cb, void *arg)
+{
+	struct of_flow_info	fi;
+	struct of_match		m;
+
+	if (cb != NULL && (f->flags & OF_FF_SEND_FLOW_REM)) {
+		flow_info(f, now, reason, &fi, &m);
+		cb(arg, &fi);
+	}
+	table_drop(ft, t, f);
+}
+
+static int
+cookie_ok(const struct of_flow *f, uint64_t cookie, uint64_t mask)
+{
+	return (f->cookie & mask) == (cookie & mask);
+}
+
+/* Non-strict selection (1.3.5 section 6.4, 7.3.5.2). */
+static int
+flow_selected(const struct of_flowtable *ft, const struct of_flow *f,
+    const struct of_match *match, uint64_t cookie, uint64_t cookie_mask,
+    uint32_t out_port, uint32_t out_group)
+{
+	struct of_match	m;
+
+	if (!cookie_ok(f, cookie, cookie_mask))
+		return 0;
+	if (match->len > 0) {
+		flow_match(f, &m);
+		if (!of_match_covers(match, &m))
+			return 0;
+	}
+	return of_prog_outputs_to(ft->version, flow_prog(f), f->prog_len,
+	    out_port) && of_prog_uses_group(ft->version, flow_prog(f),
+	    f->prog_len, out_group);
+}
+
+/* ---- FLOW_MOD commands ---- */
+
+/* CHECK_OVERLAP: another flow at this priority some packet could hit. */
+static int
+table_overlaps(const struct of_ft_table *t, const struct of_flow_mod *mod)
+{
+	const struct of_flow	*f;
+	struct of_match		 m;
+
+	TAILQ_FOREACH(f, &t->flows, link) {
+		if (f->priority != mod->priority)
+			continue;
+		flow_match(f, &m);
+		if (of_match_overlaps(&mod->match, &m))
+			return 1;
+	}
+	return 0;
+}
+
+static int
+ft_add(struct ft_op *op)
+{
+	const struct of_flow_mod	*mod = op->mod;
+	struct of_ft_table		*t;
+	struct of_flow			*old, *f;
+	uint32_t			 h;
+
+	if (mod->table_id >= op->ft->n_tables)
+		return ft_fail(op->err, OF_ERR_FLOW_BAD_TABLE_ID);
+	if (mod->flags & OF_FF_EMERG)
+		return ft_fail(op->err, OF_ERR_FLOW_TABLE_FULL);
+	t = table_get(op->ft, mod->table_id);
+	if ((mod->flags & OF_FF_CHECK_OVERLAP) && table_overlaps(t, mod))
+		return ft_fail(op->err, OF_ERR_FLOW_OVERLAP);
+	h = flow_key_hash(mod->priority, &mod->match);
+	old = table_find(t, mod->priority, &mod->match, h);
+	if (old == NULL && t->count >= op->ft->max_per_table)
+		return ft_fail(op->err, OF_ERR_FLOW_TABLE_FULL);
+	f = flow_new(op, h);
+	if (old != NULL) {
+		/* Identical match and priority: replaced, duration too. */
+		table_swap(op->ft, t, old, f);
+		op->res->modified++;
+	} else {
+		table_link(op->ft, t, f);
+		op->res->added++;
+	}
+	return 0;
+}
+
+/*
+ * Counters reset: with no traffic the idle timer counts from here.  Kept
+ * as milliseconds after install (timeouts are whole seconds) to keep the
+ * flow header small.
+ */
+static void
+idle_restart(struct of_flow *f, uint64_t now)
+{
+	uint64_t	ms = now > f->install_ns ?
+			    (now - f->install_ns) / NSEC_PER_MSEC : 0;
+
+	f->idle_ms = ms > UINT32_MAX ? UINT32_MAX : ms;
+}
+
+/* New instructions (and, in 1.0, cookie) for one flow; others stay. */
+static void
+flow_modify(struct ft_op *op, struct of_ft_table *t, struct of_flow *f)
+{
+	const struct of_flow_mod	*mod = op->mod;
+	struct of_flow			*nf = f;
+	struct of_match			 m;
+
+	if (f->prog_len == mod->prog_len) {
+		if (mod->prog_len > 0)
+			memcpy(f->data + f->match_len, mod->prog,
+			    mod->prog_len);
+	} else {
+		flow_match(f, &m);
+		nf = flow_alloc(&m, mod->prog, mod->prog_len);
+		flow_copy_state(nf, f);
+		table_swap(op->ft, t, f, nf);
+	}
+	if (op->ft->version == OF_VERSION_10)
+		nf->cookie = mod->cookie;
+	else if (mod->flags & OF_FF_RESET_COUNTS) {
+		idle_restart(nf, op->now);
+		if (nf->heap_idx != FT_HEAP_NONE)
+			heap_fix(op->ft, nf->heap_idx);
+	}
+	op->res->modified++;
+}
+
+static void
+table_modify(struct ft_op *op, struct of_ft_table *t, int strict)
+{
+	const struct of_flow_mod	*mod = op->mod;
+	struct of_flow			*f, *next;
+
+	if (t == NULL)
+		return;
+	if (strict) {
+		f = table_find(t, mod->priority, &mod->match,
+		    flow_key_hash(mod->priority, &mod->match));
+		if (f != NULL && cookie_ok(f, mod->cookie, mod->cookie_mask))
+			flow_modify(op, t, f);
+		return;
+	}
+	/* A swapped-in flow takes its place before next: seen once. */
+	for (f = TAILQ_FIRST(&t->flows); f != NULL; f = next) {
+		next = TAILQ_NEXT(f, link);
+		if (flow_selected(op->ft, f, &mod->match, mod->cookie,
+		    mod->cookie_mask, OF_PORT_ANY, OF_GROUP_ANY))
+			flow_modify(op, t, f);
+	}
+}
+
+static void
+table_delete(struct ft_op *op, struct of_ft_table *t, int strict)
+{
+	const struct of_flow_mod	*mod = op->mod;
+	struct of_flow			*f, *next;
+
+	if (t == NULL)
+		return;
+	if (strict) {
+		f = table_find(t, mod->priority, &mod->match,
+		    flow_key_hash(mod->priority, &mod->match));
+		if (f == NULL || !cookie_ok(f, mod->cookie, mod->cookie_mask) ||
+		    !of_prog_outputs_to(op->ft->version, flow_prog(f),
+		    f->prog_len, mod->out_port) ||
+		    !of_prog_uses_group(op->ft->version, flow_prog(f),
+		    f->prog_len, mod->out_group))
+			return;
+		flow_remove(op->ft, t, f, op->now, OF_RR_DELETE, op->cb,
+		    op->arg);
+		op->res->deleted++;
+		return;
+	}
+	for (f = TAILQ_FIRST(&t->flows); f != NULL; f = next) {
+		next = TAILQ_NEXT(f, link);
+		if (!flow_selected(op->ft, f, &mod->match, mod->cookie,
+		    mod->cookie_mask, mod->out_port, mod->out_group))
+			continue;
+		flow_remove(op->ft, t, f, op->now, OF_RR_DELETE, op->cb,
+		    op->arg);
+		op->res->deleted++;
+	}
+}
+
+/*
+ * Tables a MODIFY or DELETE reaches: 1.0 has no table id and means all;
+ * 1.3 names one, or OFPTT_ALL for a DELETE only (section 7.3.4.1).
+ */
+static int
+op_tables(const struct ft_op *op, int all_ok, uint8_t *first, uint8_t *last)
+{
+	uint8_t	id = op->mod->table_id;
+
+	if (op->ft->version == OF_VERSION_10 ||
+	    (all_ok && id == OF_TABLE_ALL)) {
+		*first = 0;
+		*last = op->ft->n_tables - 1;
+		return 0;
+	}
+	if (id >= op->ft->n_tables)
+		return ft_fail(op->err, OF_ERR_FLOW_BAD_TABLE_ID);
+	*first = *last = id;
+	return 0;
+}
+
+static int
+ft_modify(struct ft_op *op, int strict)
+{
+	uint8_t		first, last;
+	uint32_t	before = op->res->modified;
+	int		i;
+
+	if (op_tables(op, 0, &first, &last) == -1)
+		return -1;
+	for (i = first; i <= last; i++)
+		table_modify(op, op->ft->tables[i], strict);
+	/* 1.0 section 4.6: a MODIFY that finds nothing is an ADD. */
+	if (op->res->modified == before && op->ft->version == OF_VERSION_10)
+		return ft_add(op);
+	return 0;
+}
+
+static int
+ft_delete(struct ft_op *op, int strict)
+{
+	uint8_t	first, last;
+	int	i;
+
+	if (op_tables(op, 1, &first, &last) == -1)
+		return -1;
+	for (i = first; i <= last; i++)
+		table_delete(op, op->ft->tables[i], strict);
+	return 0;
+}
+
+int
+of_flowtable_apply(struct of_flowtable *ft, const struct of_flow_mod *mod,
+    uint64_t now_ns, of_flow_removed_cb cb, void *arg,
+    struct of_ft_result *res, enum of_err *err)
+{
+	struct of_ft_result	local;
+	struct ft_op		op = { ft, mod, now_ns, cb, arg, res, err };
+
+	if (res == NULL)
+		op.res = &local;
+	memset(op.res, 0, sizeof(*op.res));
+	if (ft->version != OF_VERSION_10 && (mod->flags & ~FT_FLAGS13))
+		return ft_fail(err, OF_ERR_FLOW_BAD_FLAGS);
+	if (mod->match.len > OF_MATCH_MAX || mod->prog_len > UINT16_MAX)
+		return ft_fail(err, OF_ERR_BAD_LEN);
+	switch (mod->command) {
+	case OF_FC_ADD:
+		return ft_add(&op);
+	case OF_FC_MODIFY:
+	case OF_FC_MODIFY_STRICT:
+		return ft_modify(&op, mod->command == OF_FC_MODIFY_STRICT);
+	case OF_FC_DELETE:
+	case OF_FC_DELETE_STRICT:
+		return ft_delete(&op, mod->command == OF_FC_DELETE_STRICT);
+	}
+	return ft_fail(err, OF_ERR_FLOW_BAD_COMMAND);
+}
+
+/* ---- whole switch ---- */
+
+struct of_flowtable *
+of_flowtable_new(uint8_t version, uint8_t n_tables, uint32_t max_per_table)
+{
+	struct of_flowtable	*ft;
+
+	if (n_tables == 0)
+		n_tables = 1;
+	ft = xcalloc(1, offsetof(struct of_flowtable, tables) +
+	    n_tables * sizeof(ft->tables[0]));
+	ft->version = version;
+	ft->n_tables = n_tables;
+	ft->max_per_table = max_per_table;
+	return ft;
+}
+
+void
+of_flowtable_free(struct of_flowtable *ft)
+{
+	struct of_ft_table	*t;
+	struct of_flow		*f;
+	int			 i;
+
+	if (ft == NULL)
+		return;
+	for (i = 0; i < ft->n_tables; i++) {
+		if ((t = ft->tables[i]) == NULL)
+			continue;
+		while ((f = TAILQ_FIRST(&t->flows)) != NULL) {
+			TAILQ_REMOVE(&t->flows, f, link);
+			free(f);
+		}
+		free(t->buckets);
+		free(t);
+	}
+	free(ft->heap);
+	free(ft);
+}
+
+/* Tables a stats filter reaches; -1 for a table that does not exist. */
+static int
+filter_tables(const struct of_flowtable *ft, uint8_t id, uint8_t *first,
+    uint8_t *last)
+{
+	if (id == OF_TABLE_ALL) {
+		*first = 0;
+		*last = ft->n_tables - 1;
+		return 0;
+	}
+	if (id >= ft->n_tables)
+		return -1;
+	*first = *last = id;
+	return 0;
+}
+
+static int
+filter_selects(const struct of_flowtable *ft, const struct of_flow_filter *fl,
+    const struct of_flow *f)
+{
+	return flow_selected(ft, f, &fl->match, fl->cookie, fl->cookie_mask,
+	    fl->out_port, fl->out_group);
+}
+
+/* Returns the flows visited, or -1 for a table id that does not exist. */
+int
+of_flowtable_walk(struct of_flowtable *ft, const struct of_flow_filter *fl,
+    uint64_t now_ns, of_flow_visit_cb cb, void *arg)
+{
+	struct of_flow_info	 fi;
+	struct of_match		 m;
+	struct of_flow		*f;
+	uint8_t			 first, last;
+	int			 i, n = 0;
+
+	if (filter_tables(ft, fl->table_id, &first, &last) == -1)
+		return -1;
+	for (i = first; i <= last; i++) {
+		if (ft->tables[i] == NULL)
+			continue;
+		TAILQ_FOREACH(f, &ft->tables[i]->flows, link) {
+			if (!filter_selects(ft, fl, f))
+				continue;
+			n++;
+			flow_info(f, now_ns, 0, &fi, &m);
+			if (cb(arg, &fi) != 0)
+				return n;
+		}
+	}
+	return n;
+}
+
+void
+of_flowtable_aggregate(struct of_flowtable *ft,
+    const struct of_flow_filter *fl, uint64_t *packets, uint64_t *bytes,
+    uint32_t *flows)
+{
+	struct of_flow	*f;
+	uint8_t		 first, last;
+	int		 i;
+
+	*packets = *bytes = 0;
+	*flows = 0;
+	if (filter_tables(ft, fl->table_id, &first, &last) == -1)
+		return;
+	for (i = first; i <= last; i++) {
+		if (ft->tables[i] == NULL)
+			continue;
+		TAILQ_FOREACH(f, &ft->tables[i]->flows, link)
+			if (filter_selects(ft, fl, f))
+				(*flows)++;
+	}
+}
+
+uint32_t
+of_flowtable_count(const struct of_flowtable *ft, uint8_t table_id)
+{
+	if (table_id == OF_TABLE_ALL)
+		return ft->total;
+	if (table_id >= ft->n_tables || ft->tables[table_id] == NULL)
+		return 0;
+	return ft->tables[table_id]->count;
+}
+
+uint64_t
+of_flowtable_total(const struct of_flowtable *ft)
+{
+	return ft->total;
+}
+
+uint8_t
+of_flowtable_n_tables(const struct of_flowtable *ft)
+{
+	return ft->n_tables;
+}
+
+uint32_t
+of_flowtable_max_entries(const struct of_flowtable *ft)
+{
+	return ft->max_per_table;
+}
+
+/* No traffic is simulated: no lookups, no matches. */
+uint64_t
+of_flowtable_lookups(const struct of_flowtable *ft, uint8_t table_id)
+{
+	(void)ft;
+	(void)table_id;
+	return 0;
+}
+
+uint64_t
+of_flowtable_matched(const struct of_flowtable *ft, uint8_t table_id)
+{
+	(void)ft;
+	(void)table_id;
+	return 0;
+}
+
+int
+of_flowtable_expire(struct of_flowtable *ft, uint64_t now_ns,
+    of_flow_removed_cb cb, void *arg)
+{
+	struct of_flow	*f;
+	uint8_t		 reason;
+	int		 n = 0;
+
+	while (ft->heap_n > 0) {
+		f = ft->heap[0];
+		if (flow_expiry(f, &reason) > now_ns)
+			break;
+		flow_remove(ft, ft->tables[f->table_id], f, now_ns, reason,
+		    cb, arg);
+		n++;
+	}
+	return n;
+}
+
+uint64_t
+of_flowtable_next_expiry(const struct of_flowtable *ft)
+{
+	if (ft->heap_n == 0)
+		return 0;
+	return flow_expiry(ft->heap[0], NULL);
+}

@@ -1,0 +1,687 @@
+/*
+ * What a switch does with each controller-to-switch message (OpenFlow
+ * 1.3.5 section 7.3, 1.0.0 section 5.3).  Anything a switch does not take
+ * gets the ERROR a real one sends; the session always carries on.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "log.h"
+#include "of_actions.h"
+#include "of_sim.h"
+
+#ifndef PACKAGE_VERSION
+#define PACKAGE_VERSION "unknown"
+#endif
+
+#define OF_NO_BUFFER		0xffffffffu
+#define OF_CAPABILITIES		0x00000007u	/* flow, table, port stats */
+#define OF10_ACTIONS		0x00000fffu	/* all 1.0 actions */
+#define OF_PPF_10GB_FD		(1u << 6)	/* 1.3 port feature bits */
+#define OF_PPF_COPPER		(1u << 11)
+#define OF10_PPF_10GB_FD	(1u << 6)
+#define OF10_PPF_COPPER		(1u << 7)
+#define OF_PS_LIVE		(1u << 2)	/* 1.3 port state */
+#define OF_PC_PORT_DOWN		(1u << 0)
+#define OF_PS_LINK_DOWN		(1u << 0)
+
+struct of_ctx {
+	struct of_switch		*sw;
+	const struct of_header		*h;
+	struct rbuf			*body;
+	const uint8_t			*msg;
+};
+
+static void
+of_reply(struct of_switch *sw, struct wbuf *w)
+{
+	of_switch_send(sw, w);
+}
+
+static void
+of_refuse(const struct of_ctx *c, enum of_err err)
+{
+	of_switch_error(c->sw, c->h->xid, err, c->msg, c->h->length);
+}
+
+/* A slave may only read (section 6.3.5). */
+static int
+of_slave_refuse(const struct of_ctx *c)
+{
+	if (c->sw->role != OF_ROLE_SLAVE)
+		return 0;
+	of_refuse(c, OF_ERR_IS_SLAVE);
+	return 1;
+}
+
+/* Port i (1-based) of a switch: addresses and names derived from the dpid. */
+static void
+of_port_fill(const struct of_switch *sw, uint32_t no, struct of_port *p)
+{
+	uint64_t	dpid = sw->sim->cfg.dpid_base + sw->idx;
+	int		v13 = sw->version == OF_VERSION_13;
+
+	memset(p, 0, sizeof(*p));
+	p->port_no = no;
+	p->hw_addr[0] = 0x02;		/* locally administered */
+	p->hw_addr[1] = (uint8_t)(dpid >> 24);
+	p->hw_addr[2] = (uint8_t)(dpid >> 16);
+	p->hw_addr[3] = (uint8_t)(dpid >> 8);
+	p->hw_addr[4] = (uint8_t)dpid;
+	p->hw_addr[5] = (uint8_t)no;
+	snprintf(p->name, sizeof(p->name), "s%u-eth%u", sw->idx + 1, no);
+	p->config = sw->ports[no - 1].config;
+	p->state = sw->ports[no - 1].state | (v13 ? OF_PS_LIVE : 0);
+	p->curr = v13 ? OF_PPF_10GB_FD | OF_PPF_COPPER :
+	    OF10_PPF_10GB_FD | OF10_PPF_COPPER;
+	p->advertised = p->supported = p->curr;
+	p->curr_speed = p->max_speed = 10000000;
+}
+
+static void
+of_on_echo_request(const struct of_ctx *c)
+{
+	struct wbuf	*w = of_scratch();
+
+	of_echo_encode(w, c->sw->version, OF_ECHO_REPLY, c->h->xid,
+	    rbuf_ptr(c->body), rbuf_left(c->body));
+	of_reply(c->sw, w);
+}
+
+static void
+of_on_echo_reply(const struct of_ctx *c)
+{
+	if (c->h->xid == c->sw->echo_xid)
+		(*c->sw->sim->c.echo_rtt_samples)++;
+}
+
+static void
+of_on_error(const struct of_ctx *c)
+{
+	uint16_t	type = 0, code = 0;
+
+	of_error_decode(c->body, &type, &code);
+	(*c->sw->sim->c.errors_received)++;
+	if ((c->sw->logged & 0x80000000u) == 0) {
+		c->sw->logged |= 0x80000000u;
+		log_info("switch %u: controller sent ERROR type %u code %u "
+		    "(further ones counted, not logged)", c->sw->idx, type,
+		    code);
+	}
+}
+
+static void
+of_on_features_request(const struct of_ctx *c)
+{
+	struct of_switch	*sw = c->sw;
+	struct of_features	 f;
+	struct of_port		 ports[64];
+	struct wbuf		*w = of_scratch();
+	uint32_t		 i, n = 0;
+
+	memset(&f, 0, sizeof(f));
+	f.datapath_id = sw->sim->cfg.dpid_base + sw->idx;
+	f.n_buffers = 256;
+	f.n_tables = sw->sim->cfg.tables;
+	f.capabilities = OF_CAPABILITIES;
+	f.actions = OF10_ACTIONS;
+	/* 1.0 lists the ports here; a reply must fit in one message. */
+	if (sw->version == OF_VERSION_10)
+		for (i = 1; i <= sw->sim->cfg.ports && n < 64; i++)
+			of_port_fill(sw, i, &ports[n++]);
+	of_features_reply_encode(w, sw->version, c->h->xid, &f, ports, n);
+	of_reply(sw, w);
+}
+
+static void
+of_on_get_config(const struct of_ctx *c)
+{
+	struct wbuf	*w = of_scratch();
+
+	of_switch_config_encode(w, c->sw->version, OF_GET_CONFIG_REPLY,
+	    c->h->xid, c->sw->config_flags, c->sw->miss_send_len);
+	of_reply(c->sw, w);
+}
+
+static void
+of_on_set_config(const struct of_ctx *c)
+{
+	uint16_t	flags, miss;
+
+	if (of_switch_config_decode(c->body, &flags, &miss) == -1) {
+		of_refuse(c, OF_ERR_BAD_LEN);
+		return;
+	}
+	c->sw->config_flags = flags;
+	c->sw->miss_send_len = miss;
+}
+
+static int
+of_is_lldp(const uint8_t *data, size_t len)
+{
+	size_t	off = 12;
+
+	if (len < 14)
+		return 0;
+	if (data[off] == 0x81 && data[off + 1] == 0x00 && len >= 18)
+		off += 4;		/* one 802.1Q tag */
+	return data[off] == 0x88 && data[off + 1] == 0xcc;
+}
+
+static void
+of_on_packet_out(const struct of_ctx *c)
+{
+	struct of_switch	*sw = c->sw;
+	struct of_packet_out	 po;
+	enum of_err		 err = OF_ERR_NONE;
+
+	if (of_slave_refuse(c))
+		return;
+	if (of_packet_out_decode(sw->version, c->body, &po, &err) == -1 ||
+	    of_actions_validate(sw->version, po.actions, po.actions_len,
+	    sw->sim->cfg.ports, &err) == -1) {
+		of_refuse(c, err);
+		return;
+	}
+	(*sw->sim->c.packet_outs)++;
+	if (po.buffer_id != OF_NO_BUFFER)
+		of_pktin_response(sw, po.buffer_id, clock_ns());
+	if (of_is_lldp(po.data, po.data_len))
+		of_lldp_forward(sw, &po);
+}
+
+/*
+ * Flow counts moved by delta: drives the program, confirm and delete
+ * phases (see of_main.c for when each completes).
+ */
+void
+of_flows_changed(struct of_switch *sw, int64_t delta, uint64_t now)
+{
+	struct of_sim	*sim = sw->sim;
+	struct phase	*prog = sim->ph[OFP_PROGRAM];
+	struct phase	*del = sim->ph[OFP_DELETE];
+	uint64_t	 n;
+
+	sim->total_flows += delta;
+	if (delta > 0) {
+		if (prog->state == PHASE_PENDING) {
+			phase_start(prog, now);
+			/* Confirm is timed from the same trigger: how long
+			 * until the controller has read every flow back. */
+			if (sim->cfg.expect_flows > 0)
+				phase_start(sim->ph[OFP_CONFIRM], now);
+		}
+		if (prog->state != PHASE_RUNNING)
+			return;
+		phase_items(prog, now, (uint64_t)delta);
+		phase_latency(prog, (now - sw->up_ns) / 1000);
+		return;
+	}
+	if (delta == 0 || prog->state == PHASE_PENDING)
+		return;
+	n = (uint64_t)-delta;
+	if (sw->confirmed > of_flowtable_total(sw->ft))
+		sw->confirmed = of_flowtable_total(sw->ft);
+	if (del->state == PHASE_PENDING &&
+	    (prog->state == PHASE_DONE || sim->cfg.expect_flows == 0))
+		phase_start(del, now);
+	if (del->state == PHASE_RUNNING) {
+		phase_items(del, now, n);
+		phase_latency(del, (now - del->trigger_ns) / 1000);
+	}
+}
+
+static void
+of_flow_removed(void *arg, const struct of_flow_info *fi)
+{
+	struct of_switch	*sw = arg;
+	struct wbuf		*w = of_scratch();
+
+	if ((sw->async.flow_removed[sw->role == OF_ROLE_SLAVE] &
+	    (1u << fi->reason)) == 0)
+		return;
+	of_flow_removed_encode(w, sw->version, 0, fi);
+	of_switch_send(sw, w);
+	(*sw->sim->c.flow_removed_sent)++;
+}
+
+static int
+of_flow_mod_validate(struct of_switch *sw, const struct of_flow_mod *fm,
+    enum of_err *err)
+{
+	if (fm->command == OF_FC_DELETE || fm->command == OF_FC_DELETE_STRICT)
+		return 0;
+	/* The table first: a bad table id is what the controller must hear
+	 * about, not the instructions that name it. */
+	if (fm->table_id >= sw->sim->cfg.tables) {
+		*err = OF_ERR_FLOW_BAD_TABLE_ID;
+		return -1;
+	}
+	if (sw->version == OF_VERSION_13)
+		return of_instructions_validate(fm->prog, fm->prog_len,
+		    fm->table_id, sw->sim->cfg.tables, sw->sim->cfg.ports, err);
+	return of_actions_validate(sw->version, fm->prog, fm->prog_len,
+	    sw->sim->cfg.ports, err);
+}
+
+static void
+of_on_flow_mod(const struct of_ctx *c)
+{
+	struct of_switch	*sw = c->sw;
+	struct of_counters	*cn = &sw->sim->c;
+	struct of_flow_mod	 fm;
+	struct of_ft_result	 res;
+	enum of_err		 err = OF_ERR_NONE;
+	uint64_t		 now = clock_ns();
+
+	if (of_slave_refuse(c))
+		return;
+	(*cn->flow_mods)++;
+	memset(&res, 0, sizeof(res));
+	if (of_flow_mod_decode(sw->version, c->body, &fm, &err) == -1 ||
+	    of_flow_mod_validate(sw, &fm, &err) == -1 ||
+	    of_flowtable_apply(sw->ft, &fm, now, of_flow_removed, sw, &res,
+	    &err) == -1) {
+		(*cn->flow_mod_errors)++;
+		of_refuse(c, err);
+		return;
+	}
+	*cn->flows_added += res.added;
+	*cn->flows_modified += res.modified;
+	*cn->flows_deleted += res.deleted;
+	if (fm.buffer_id != OF_NO_BUFFER && fm.command <= OF_FC_MODIFY_STRICT)
+		of_pktin_response(sw, fm.buffer_id, now);
+	if (res.added > 0)
+		of_flows_changed(sw, res.added, now);
+	if (res.deleted > 0)
+		of_flows_changed(sw, -(int64_t)res.deleted, now);
+}
+
+static void
+of_on_port_mod(const struct of_ctx *c)
+{
+	struct of_switch	*sw = c->sw;
+	struct of_port_mod	 pm;
+	struct of_port		 p;
+	struct wbuf		*w;
+	enum of_err		 err = OF_ERR_NONE;
+	uint32_t		 old;
+
+	if (of_slave_refuse(c))
+		return;
+	if (of_port_mod_decode(sw->version, c->body, &pm, &err) == -1) {
+		of_refuse(c, err);
+		return;
+	}
+	if (pm.port_no == 0 || pm.port_no > sw->sim->cfg.ports) {
+		of_refuse(c, OF_ERR_PORT_MOD_BAD_PORT);
+		return;
+	}
+	of_port_fill(sw, pm.port_no, &p);
+	if (memcmp(p.hw_addr, pm.hw_addr, sizeof(p.hw_addr)) != 0) {
+		of_refuse(c, OF_ERR_PORT_MOD_BAD_HW_ADDR);
+		return;
+	}
+	old = sw->ports[pm.port_no - 1].config;
+	sw->ports[pm.port_no - 1].config = (old & ~pm.mask) |
+	    (pm.config & pm.mask);
+	if (sw->ports[pm.port_no - 1].config == old)
+		return;
+	/* An administratively downed port reports its link down too. */
+	if (sw->ports[pm.port_no - 1].config & OF_PC_PORT_DOWN)
+		sw->ports[pm.port_no - 1].state |= OF_PS_LINK_DOWN;
+	else
+		sw->ports[pm.port_no - 1].state &= ~OF_PS_LINK_DOWN;
+	of_port_fill(sw, pm.port_no, &p);
+	w = of_scratch();
+	of_port_status_encode(w, sw->version, 0, OF_PR_MODIFY, &p);
+	of_reply(sw, w);
+}
+
+static void
+of_on_barrier(const struct of_ctx *c)
+{
+	struct wbuf	*w = of_scratch();
+
+	/* Messages are applied in order as they arrive: all are done. */
+	(*c->sw->sim->c.barriers)++;
+	of_simple_encode(w, c->sw->version, OF_BARRIER_REPLY, c->h->xid);
+	of_reply(c->sw, w);
+}
+
+static void
+of_on_queue_get_config(const struct of_ctx *c)
+{
+	struct wbuf	*w;
+	uint32_t	 port;
+	enum of_err	 err = OF_ERR_NONE;
+
+	if (of_queue_get_config_decode(c->sw->version, c->body, &port,
+	    &err) == -1) {
+		of_refuse(c, err);
+		return;
+	}
+	w = of_scratch();
+	of_queue_get_config_reply_encode(w, c->sw->version, c->h->xid, port);
+	of_reply(c->sw, w);
+}
+
+/* ROLE_REQUEST (1.3 section 6.3.5): generation ids order master claims. */
+static void
+of_on_role(const struct of_ctx *c)
+{
+	struct of_switch	*sw = c->sw;
+	struct wbuf		*w;
+	uint32_t		 role;
+	uint64_t		 gen;
+	enum of_err		 err = OF_ERR_NONE;
+
+	if (of_role_decode(c->body, &role, &gen, &err) == -1) {
+		of_refuse(c, err);
+		return;
+	}
+	if (role > OF_ROLE_SLAVE) {
+		of_refuse(c, OF_ERR_ROLE_BAD_ROLE);
+		return;
+	}
+	if (role == OF_ROLE_MASTER || role == OF_ROLE_SLAVE) {
+		if (sw->gen_valid && (int64_t)(gen - sw->generation) < 0) {
+			of_refuse(c, OF_ERR_ROLE_STALE);
+			return;
+		}
+		sw->generation = gen;
+		sw->gen_valid = 1;
+	}
+	if (role != OF_ROLE_NOCHANGE && role != sw->role) {
+		sw->role = (uint8_t)role;
+		(*sw->sim->c.role_changes)++;
+	}
+	w = of_scratch();
+	of_role_encode(w, sw->version, OF_ROLE_REPLY, c->h->xid, sw->role,
+	    sw->gen_valid ? sw->generation : 0);
+	of_reply(sw, w);
+}
+
+static void
+of_on_get_async(const struct of_ctx *c)
+{
+	struct wbuf	*w = of_scratch();
+
+	of_async_encode(w, c->sw->version, OF_GET_ASYNC_REPLY, c->h->xid,
+	    &c->sw->async);
+	of_reply(c->sw, w);
+}
+
+static void
+of_on_set_async(const struct of_ctx *c)
+{
+	struct of_async	a;
+	enum of_err	err = OF_ERR_NONE;
+
+	if (of_async_decode(c->body, &a, &err) == -1) {
+		of_refuse(c, err);
+		return;
+	}
+	c->sw->async = a;
+}
+
+/* Multipart replies go out as they fill (several with the MORE flag). */
+static void
+of_mp_flush(void *arg, struct wbuf *w)
+{
+	of_switch_send(arg, w);
+}
+
+struct of_flow_walk {
+	struct of_mp_reply	*mr;
+	uint64_t		 n;
+};
+
+static int
+of_flow_visit(void *arg, const struct of_flow_info *fi)
+{
+	struct of_flow_walk	*fw = arg;
+
+	fw->n++;
+	return of_mp_reply_add_flow(fw->mr, fi) == -1;
+}
+
+/* The controller has now seen n flows of this switch in stats: confirm. */
+static void
+of_confirm(struct of_switch *sw, const struct of_flow_filter *f, uint64_t n,
+    uint64_t now)
+{
+	struct phase	*conf = sw->sim->ph[OFP_CONFIRM];
+
+	if (conf->state != PHASE_RUNNING || f->table_id != OF_TABLE_ALL ||
+	    f->match.len != 0 || f->cookie_mask != 0 || n <= sw->confirmed)
+		return;
+	phase_items(conf, now, n - sw->confirmed);
+	phase_latency(conf, (now - conf->trigger_ns) / 1000);
+	sw->confirmed = n;
+}
+
+static int
+of_table_ok(const struct of_switch *sw, uint8_t table_id)
+{
+	return table_id == OF_TABLE_ALL || table_id < sw->sim->cfg.tables;
+}
+
+static void
+of_mp_flow(const struct of_ctx *c, struct rbuf *body)
+{
+	struct of_switch	*sw = c->sw;
+	struct of_flow_filter	 f;
+	struct of_mp_reply	 mr;
+	struct of_flow_walk	 fw = { &mr, 0 };
+	enum of_err		 err = OF_ERR_NONE;
+	uint64_t		 now = clock_ns();
+
+	if (of_flow_stats_request_decode(sw->version, body, &f, &err) == -1) {
+		of_refuse(c, err);
+		return;
+	}
+	if (!of_table_ok(sw, f.table_id)) {
+		of_refuse(c, OF_ERR_BAD_TABLE_ID);
+		return;
+	}
+	of_mp_reply_begin(&mr, of_scratch(), sw->version, c->h->xid,
+	    OF_MP_FLOW, sw->sim->cfg.mp_max_bytes, of_mp_flush, sw);
+	of_flowtable_walk(sw->ft, &f, now, of_flow_visit, &fw);
+	of_mp_reply_end(&mr);
+	of_confirm(sw, &f, fw.n, now);
+}
+
+static void
+of_mp_aggregate(const struct of_ctx *c, struct rbuf *body)
+{
+	struct of_switch	*sw = c->sw;
+	struct of_flow_filter	 f;
+	enum of_err		 err = OF_ERR_NONE;
+	uint64_t		 packets, bytes;
+	uint32_t		 flows;
+	struct wbuf		*w;
+
+	if (of_flow_stats_request_decode(sw->version, body, &f, &err) == -1) {
+		of_refuse(c, err);
+		return;
+	}
+	if (!of_table_ok(sw, f.table_id)) {
+		of_refuse(c, OF_ERR_BAD_TABLE_ID);
+		return;
+	}
+	of_flowtable_aggregate(sw->ft, &f, &packets, &bytes, &flows);
+	w = of_scratch();
+	of_mp_aggregate_encode(w, sw->version, c->h->xid, packets, bytes,
+	    flows);
+	of_reply(sw, w);
+}
+
+static void
+of_mp_table(const struct of_ctx *c)
+{
+	struct of_switch	*sw = c->sw;
+	struct of_mp_reply	 mr;
+	struct of_table_stats	 ts;
+	unsigned		 t;
+
+	of_mp_reply_begin(&mr, of_scratch(), sw->version, c->h->xid,
+	    OF_MP_TABLE, sw->sim->cfg.mp_max_bytes, of_mp_flush, sw);
+	for (t = 0; t < sw->sim->cfg.tables; t++) {
+		memset(&ts, 0, sizeof(ts));
+		ts.table_id = (uint8_t)t;
+		ts.active_count = of_flowtable_count(sw->ft, (uint8_t)t);
+		ts.lookup_count = of_flowtable_lookups(sw->ft, (uint8_t)t);
+		ts.matched_count = of_flowtable_matched(sw->ft, (uint8_t)t);
+		ts.max_entries = sw->sim->cfg.table_size;
+		of_mp_reply_add_table(&mr, &ts);
+	}
+	of_mp_reply_end(&mr);
+}
+
+/* Requests that set features (a non-empty body) are not taken: the
+ * pipeline is fixed (1.3 section 7.3.5.5.1). */
+static void
+of_mp_table_features(const struct of_ctx *c)
+{
+	struct of_switch	*sw = c->sw;
+	struct of_mp_reply	 mr;
+	unsigned		 t;
+
+	of_mp_reply_begin(&mr, of_scratch(), sw->version, c->h->xid,
+	    OF_MP_TABLE_FEATURES, sw->sim->cfg.mp_max_bytes, of_mp_flush, sw);
+	for (t = 0; t < sw->sim->cfg.tables; t++)
+		of_mp_reply_add_table_features(&mr, (uint8_t)t,
+		    sw->sim->cfg.tables, sw->sim->cfg.table_size);
+	of_mp_reply_end(&mr);
+}
+
+static void
+of_mp_ports(const struct of_ctx *c, struct rbuf *body, enum of_mp mp)
+{
+	struct of_switch	*sw = c->sw;
+	struct of_mp_reply	 mr;
+	struct of_port_stats	 ps;
+	struct of_port		 p;
+	enum of_err		 err = OF_ERR_NONE;
+	uint32_t		 want = OF_PORT_ANY, i;
+	uint64_t		 up = clock_ns() - sw->up_ns;
+
+	if (mp == OF_MP_PORT_STATS && of_port_stats_request_decode(
+	    sw->version, body, &want, &err) == -1) {
+		of_refuse(c, err);
+		return;
+	}
+	if (want != OF_PORT_ANY && (want == 0 || want > sw->sim->cfg.ports)) {
+		of_refuse(c, OF_ERR_BAD_PORT);
+		return;
+	}
+	of_mp_reply_begin(&mr, of_scratch(), sw->version, c->h->xid, mp,
+	    sw->sim->cfg.mp_max_bytes, of_mp_flush, sw);
+	for (i = 1; i <= sw->sim->cfg.ports; i++) {
+		if (want != OF_PORT_ANY && want != i)
+			continue;
+		if (mp == OF_MP_PORT_DESC) {
+			of_port_fill(sw, i, &p);
+			of_mp_reply_add_port(&mr, &p);
+			continue;
+		}
+		memset(&ps, 0, sizeof(ps));
+		ps.port_no = i;
+		ps.duration_sec = (uint32_t)(up / 1000000000ull);
+		ps.duration_nsec = (uint32_t)(up % 1000000000ull);
+		of_mp_reply_add_port_stats(&mr, &ps);
+	}
+	of_mp_reply_end(&mr);
+}
+
+static void
+of_mp_desc(const struct of_ctx *c)
+{
+	struct of_switch	*sw = c->sw;
+	struct wbuf		*w = of_scratch();
+	char			 serial[32], dp[64];
+	struct of_desc		 d = { "sbsim", "sbsim simulated switch",
+	    "sbsim " PACKAGE_VERSION, serial, dp };
+
+	snprintf(serial, sizeof(serial), "%u", sw->idx + 1);
+	snprintf(dp, sizeof(dp), "sbsim switch %u dpid %016llx", sw->idx + 1,
+	    (unsigned long long)(sw->sim->cfg.dpid_base + sw->idx));
+	of_mp_desc_encode(w, sw->version, c->h->xid, &d);
+	of_reply(sw, w);
+}
+
+static void
+of_on_multipart(const struct of_ctx *c)
+{
+	struct of_mp_request	 req;
+	enum of_err		 err = OF_ERR_NONE;
+	struct wbuf		*w;
+
+	(*c->sw->sim->c.stats_requests)++;
+	if (of_mp_request_decode(c->sw->version, c->body, &req, &err) == -1) {
+		of_refuse(c, err);
+		return;
+	}
+	switch (req.mp) {
+	case OF_MP_DESC:	of_mp_desc(c); return;
+	case OF_MP_FLOW:	of_mp_flow(c, &req.body); return;
+	case OF_MP_AGGREGATE:	of_mp_aggregate(c, &req.body); return;
+	case OF_MP_TABLE:	of_mp_table(c); return;
+	case OF_MP_PORT_STATS:
+	case OF_MP_PORT_DESC:	of_mp_ports(c, &req.body, req.mp); return;
+	case OF_MP_TABLE_FEATURES: of_mp_table_features(c); return;
+	case OF_MP_QUEUE:
+	case OF_MP_GROUP:
+	case OF_MP_GROUP_DESC:
+	case OF_MP_GROUP_FEATURES:
+	case OF_MP_METER:
+	case OF_MP_METER_CONFIG:
+	case OF_MP_METER_FEATURES:
+		/* No queues, groups or meters: an empty answer, as a
+		 * switch without any configured. */
+		w = of_scratch();
+		of_mp_empty_encode(w, c->sw->version, c->h->xid, req.mp);
+		of_reply(c->sw, w);
+		return;
+	case OF_MP_EXPERIMENTER:
+		of_refuse(c, OF_ERR_BAD_EXPERIMENTER);
+		return;
+	default:
+		of_refuse(c, OF_ERR_BAD_MULTIPART);
+		return;
+	}
+}
+
+void
+of_handle(struct of_switch *sw, const struct of_header *h, struct rbuf *body,
+    const uint8_t *msg)
+{
+	struct of_ctx	c = { sw, h, body, msg };
+
+	switch (of_type_from_wire(h->version, h->type)) {
+	case OF_ECHO_REQUEST:		of_on_echo_request(&c); return;
+	case OF_ECHO_REPLY:		of_on_echo_reply(&c); return;
+	case OF_ERROR:			of_on_error(&c); return;
+	case OF_EXPERIMENTER:		of_refuse(&c, OF_ERR_BAD_EXPERIMENTER);
+					return;
+	case OF_FEATURES_REQUEST:	of_on_features_request(&c); return;
+	case OF_GET_CONFIG_REQUEST:	of_on_get_config(&c); return;
+	case OF_SET_CONFIG:		of_on_set_config(&c); return;
+	case OF_PACKET_OUT:		of_on_packet_out(&c); return;
+	case OF_FLOW_MOD:		of_on_flow_mod(&c); return;
+	case OF_PORT_MOD:		of_on_port_mod(&c); return;
+	case OF_TABLE_MOD:		return;	/* table-miss config: 1.1 only */
+	case OF_MULTIPART_REQUEST:	of_on_multipart(&c); return;
+	case OF_BARRIER_REQUEST:	of_on_barrier(&c); return;
+	case OF_QUEUE_GET_CONFIG_REQUEST: of_on_queue_get_config(&c); return;
+	case OF_ROLE_REQUEST:		of_on_role(&c); return;
+	case OF_GET_ASYNC_REQUEST:	of_on_get_async(&c); return;
+	case OF_SET_ASYNC:		of_on_set_async(&c); return;
+	default:
+		/* Switch-to-controller messages, groups and meters (not
+		 * simulated) and unknown types. */
+		of_refuse(&c, OF_ERR_BAD_TYPE);
+		return;
+	}
+}

@@ -1,0 +1,61 @@
+/*
+ * Flow matches in one canonical form for both OpenFlow versions.
+ *
+ * The canonical form is a run of OXM TLVs of class OFPXMC_OPENFLOW_BASIC
+ * (OpenFlow 1.3 section 7.2.3.2), sorted by field number, each field at most
+ * once, values already ANDed with their mask, masks that are all ones dropped
+ * (the field becomes exact) and fields whose mask is all zeros dropped
+ * altogether.  Two matches are then equal exactly when their bytes are equal,
+ * which makes strict FLOW_MOD lookups a hash and a memcmp.  An OpenFlow 1.0
+ * ofp_match (40 bytes, wildcard bits) converts into the same form and back.
+ */
+#ifndef SBSIM_OF_MATCH_H
+#define SBSIM_OF_MATCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "buf.h"
+#include "of_types.h"
+
+#define OF_MATCH_MAX	512	/* canonical TLV bytes; longer is BAD_LEN */
+#define OF10_MATCH_LEN	40
+
+struct of_match {
+	uint16_t	len;			/* bytes used in oxm[] */
+	uint8_t		oxm[OF_MATCH_MAX];
+};
+
+void	 of_match_init(struct of_match *);	/* the match-all (empty) */
+
+/*
+ * Decode an OpenFlow 1.3 ofp_match (type OFPMT_OXM, length, TLVs, padding
+ * to 8) from r, consuming it including the padding.  Checks field lengths,
+ * maskability, duplicate fields, prerequisites (section 7.2.3.6) and value
+ * bits outside the mask.  On error returns -1 and sets *err.
+ */
+int	 of_match_decode13(struct rbuf *r, struct of_match *, enum of_err *err);
+/* Decode the 40-byte OpenFlow 1.0 ofp_match from r. */
+int	 of_match_decode10(struct rbuf *r, struct of_match *, enum of_err *err);
+/* Encode a full ofp_match for 1.3 (with padding) or 1.0 (40 bytes). */
+int	 of_match_encode13(struct wbuf *, const struct of_match *);
+int	 of_match_encode10(struct wbuf *, const struct of_match *);
+
+/* Add one exact or masked field (mask NULL: exact) keeping the form canonical. */
+int	 of_match_set(struct of_match *, uint8_t field, const void *value,
+	    const void *mask, size_t len);
+
+int	 of_match_equal(const struct of_match *, const struct of_match *);
+/*
+ * True when every packet that specific matches is matched by general too:
+ * the non-strict FLOW_MOD/stats rule (OpenFlow 1.3 section 6.4).
+ */
+int	 of_match_covers(const struct of_match *general,
+	    const struct of_match *specific);
+/* True when some packet could match both (OFPFF_CHECK_OVERLAP). */
+int	 of_match_overlaps(const struct of_match *, const struct of_match *);
+uint32_t of_match_hash(const struct of_match *, uint32_t seed);
+/* Human form like ovs-ofctl's, for logs and tests; returns chars needed. */
+int	 of_match_format(const struct of_match *, char *, size_t);
+
+#endif

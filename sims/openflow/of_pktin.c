@@ -1,0 +1,288 @@
+/*
+ * Traffic the switches make up: cbench-style PACKET_IN load and LLDP
+ * carried over a configured topology so the controller discovers links.
+ *
+ * PACKET_IN: each packet names a buffer id equal to its sequence number;
+ * a FLOW_MOD or PACKET_OUT naming that buffer is the controller's answer,
+ * and its round trip goes into the packet_in phase.  Latency mode keeps one
+ * packet outstanding per switch (cbench's default), throughput mode keeps
+ * a window of them and the socket busy.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <event2/buffer.h>
+#include <event2/bufferevent.h>
+
+#include "log.h"
+#include "of_actions.h"
+#include "of_sim.h"
+
+#define OF_PKTIN_FRAME		60
+#define OF_PKTIN_OUTBUF_MAX	(256 * 1024)
+#define OF_REASON_NO_MATCH	0
+#define OF_REASON_ACTION	1
+#define OF_NO_BUFFER		0xffffffffu
+
+struct of_pktin_state {
+	uint32_t	seq;		/* next buffer id */
+	uint32_t	outstanding;
+	uint32_t	mask;		/* ring size - 1 */
+	uint64_t	sent;
+	uint64_t	*sent_ns;	/* by seq & mask; 0: answered */
+	uint32_t	*sent_seq;
+};
+
+static uint32_t
+of_pow2(uint32_t n)
+{
+	uint32_t	p = 1;
+
+	while (p < n)
+		p <<= 1;
+	return p;
+}
+
+void
+of_pktin_start(struct of_switch *sw)
+{
+	struct of_config	*cfg = &sw->sim->cfg;
+	struct of_pktin_state	*ps;
+	uint32_t		 ring;
+
+	if (cfg->pktin == OF_PKTIN_OFF || sw->pktin != NULL)
+		return;
+	ring = of_pow2(cfg->pktin == OF_PKTIN_LATENCY ? 1 : cfg->pktin_window);
+	ps = xcalloc(1, sizeof(*ps));
+	ps->mask = ring - 1;
+	ps->sent_ns = xcalloc(ring, sizeof(*ps->sent_ns));
+	ps->sent_seq = xcalloc(ring, sizeof(*ps->sent_seq));
+	sw->pktin = ps;
+	if (sw->sim->ph[OFP_PACKET_IN]->state == PHASE_PENDING)
+		phase_start(sw->sim->ph[OFP_PACKET_IN], clock_ns());
+	of_pktin_pump(sw);
+}
+
+void
+of_pktin_stop(struct of_switch *sw)
+{
+	if (sw->pktin == NULL)
+		return;
+	free(sw->pktin->sent_ns);
+	free(sw->pktin->sent_seq);
+	free(sw->pktin);
+	sw->pktin = NULL;
+}
+
+/* A 60-byte UDP/IPv4 frame from MAC number mac of this switch. */
+static void
+of_pktin_frame(const struct of_switch *sw, uint32_t mac, uint8_t *f)
+{
+	static const uint8_t	tmpl[OF_PKTIN_FRAME] = {
+		0x00, 0x00, 0x00, 0x00, 0x00, 0x01,	/* dst */
+		0x02, 0x00, 0x00, 0x00, 0x00, 0x00,	/* src, filled */
+		0x08, 0x00,				/* IPv4 */
+		0x45, 0x00, 0x00, 0x2e, 0x00, 0x00, 0x40, 0x00,
+		0x40, 0x11, 0x00, 0x00,			/* UDP */
+		10, 0, 0, 1, 10, 0, 0, 2,
+		0x30, 0x39, 0x00, 0x35, 0x00, 0x1a, 0x00, 0x00,
+	};
+
+	memcpy(f, tmpl, sizeof(tmpl));
+	f[7] = (uint8_t)(sw->idx >> 16);
+	f[8] = (uint8_t)(sw->idx >> 8);
+	f[9] = (uint8_t)sw->idx;
+	f[10] = (uint8_t)(mac >> 8);
+	f[11] = (uint8_t)mac;
+}
+
+static int
+of_pktin_may_send(const struct of_switch *sw, uint8_t reason)
+{
+	return sw->state == OFS_UP && sw->pd.bev != NULL &&
+	    (sw->async.packet_in[sw->role == OF_ROLE_SLAVE] &
+	    (1u << reason)) != 0;
+}
+
+static void
+of_pktin_send_one(struct of_switch *sw, uint64_t now)
+{
+	struct of_pktin_state	*ps = sw->pktin;
+	struct of_packet_in	 pi;
+	uint8_t			 frame[OF_PKTIN_FRAME];
+	struct wbuf		*w = of_scratch();
+	uint32_t		 slot = ps->seq & ps->mask;
+
+	of_pktin_frame(sw, (uint32_t)(ps->sent % sw->sim->cfg.macs), frame);
+	memset(&pi, 0, sizeof(pi));
+	pi.buffer_id = ps->seq;
+	pi.total_len = sizeof(frame);
+	pi.reason = OF_REASON_NO_MATCH;
+	pi.in_port = 1 + (uint32_t)(ps->sent % sw->sim->cfg.ports);
+	pi.data = frame;
+	pi.data_len = sizeof(frame);
+	of_packet_in_encode(w, sw->version, 0, &pi);
+	of_switch_send(sw, w);
+	if (ps->sent_ns[slot] == 0)
+		ps->outstanding++;
+	ps->sent_ns[slot] = now;
+	ps->sent_seq[slot] = ps->seq;
+	ps->seq = ps->seq + 1 == OF_NO_BUFFER ? 0 : ps->seq + 1;
+	ps->sent++;
+	(*sw->sim->c.packet_ins_sent)++;
+}
+
+void
+of_pktin_pump(struct of_switch *sw)
+{
+	struct of_pktin_state	*ps = sw->pktin;
+	struct evbuffer		*out;
+	uint64_t		 limit = sw->sim->cfg.pktin_count;
+	uint64_t		 now = clock_ns();
+
+	if (ps == NULL || !of_pktin_may_send(sw, OF_REASON_NO_MATCH))
+		return;
+	out = bufferevent_get_output(sw->pd.bev);
+	while (ps->outstanding <= ps->mask && (limit == 0 || ps->sent < limit)
+	    && evbuffer_get_length(out) < OF_PKTIN_OUTBUF_MAX)
+		of_pktin_send_one(sw, now);
+}
+
+void
+of_pktin_response(struct of_switch *sw, uint32_t buffer_id, uint64_t now)
+{
+	struct of_pktin_state	*ps = sw->pktin;
+	struct phase		*ph = sw->sim->ph[OFP_PACKET_IN];
+	uint32_t		 slot;
+
+	if (ps == NULL)
+		return;
+	slot = buffer_id & ps->mask;
+	if (ps->sent_ns[slot] == 0 || ps->sent_seq[slot] != buffer_id)
+		return;		/* answered already, or overwritten */
+	phase_latency(ph, (now - ps->sent_ns[slot]) / 1000);
+	phase_items(ph, now, 1);
+	ps->sent_ns[slot] = 0;
+	ps->outstanding--;
+}
+
+/*
+ * The port of the switch at the other end of (idx, port), if any.
+ * linear/ring: port 1 faces the previous switch, port 2 the next.
+ * tree: port 1 faces the parent, ports 2..fanout+1 the children.
+ */
+static int
+of_topo_peer(const struct of_config *cfg, uint32_t idx, uint32_t port,
+    uint32_t *peer, uint32_t *peer_port)
+{
+	uint32_t	n = cfg->switches, k = cfg->tree_fanout;
+	int		ring = cfg->topo == OF_TOPO_RING;
+
+	switch (cfg->topo) {
+	case OF_TOPO_LINEAR:
+	case OF_TOPO_RING:
+		if (port == 1 && (idx > 0 || ring)) {
+			*peer = idx > 0 ? idx - 1 : n - 1;
+			*peer_port = 2;
+			return 0;
+		}
+		if (port == 2 && (idx + 1 < n || ring)) {
+			*peer = idx + 1 < n ? idx + 1 : 0;
+			*peer_port = 1;
+			return 0;
+		}
+		return -1;
+	case OF_TOPO_TREE:
+		if (port == 1 && idx > 0) {
+			*peer = (idx - 1) / k;
+			*peer_port = 2 + (idx - 1) % k;
+			return 0;
+		}
+		if (port >= 2 && port <= k + 1 &&
+		    (uint64_t)idx * k + port - 1 < n) {
+			*peer = idx * k + port - 1;
+			*peer_port = 1;
+			return 0;
+		}
+		return -1;
+	default:
+		return -1;
+	}
+}
+
+int
+of_topo_check(const struct of_config *cfg, char *err, size_t errlen)
+{
+	uint32_t	need = 0;
+
+	if (cfg->topo == OF_TOPO_LINEAR || cfg->topo == OF_TOPO_RING)
+		need = 2;
+	else if (cfg->topo == OF_TOPO_TREE)
+		need = cfg->tree_fanout + 1;
+	if (cfg->ports < need) {
+		snprintf(err, errlen, "--topology needs at least %u ports per "
+		    "switch (--ports %u)", need, cfg->ports);
+		return -1;
+	}
+	if (cfg->topo == OF_TOPO_RING && cfg->switches < 3) {
+		snprintf(err, errlen, "--topology ring needs 3 switches or "
+		    "more");
+		return -1;
+	}
+	return 0;
+}
+
+static void
+of_lldp_deliver(struct of_switch *from, uint32_t port,
+    const struct of_packet_out *po)
+{
+	struct of_sim		*sim = from->sim;
+	struct of_switch	*to;
+	struct of_packet_in	 pi;
+	struct wbuf		*w;
+	uint32_t		 peer, peer_port;
+
+	if (of_topo_peer(&sim->cfg, from->idx, port, &peer, &peer_port) == -1)
+		return;
+	to = &sim->sw[peer];
+	if (!of_pktin_may_send(to, OF_REASON_ACTION) ||
+	    (from->ports[port - 1].config & 1) ||
+	    (to->ports[peer_port - 1].config & 1))
+		return;		/* peer away, or a port administratively down */
+	memset(&pi, 0, sizeof(pi));
+	pi.buffer_id = OF_NO_BUFFER;
+	pi.total_len = (uint16_t)po->data_len;
+	pi.reason = OF_REASON_ACTION;
+	pi.in_port = peer_port;
+	pi.data = po->data;
+	pi.data_len = po->data_len;
+	w = of_scratch();
+	of_packet_in_encode(w, to->version, 0, &pi);
+	of_switch_send(to, w);
+	(*sim->c.lldp_forwarded)++;
+}
+
+/* The controller sent LLDP out of some ports: it arrives at their peers. */
+void
+of_lldp_forward(struct of_switch *sw, const struct of_packet_out *po)
+{
+	uint32_t	ports[16], i, p;
+	int		n;
+
+	if (sw->sim->cfg.topo == OF_TOPO_NONE)
+		return;
+	n = of_actions_output_ports(sw->version, po->actions, po->actions_len,
+	    ports, 16);
+	for (i = 0; n > 0 && i < (uint32_t)n; i++) {
+		if (ports[i] == OF_PORT_FLOOD || ports[i] == OF_PORT_ALL) {
+			for (p = 1; p <= sw->sim->cfg.ports; p++)
+				if (p != po->in_port)
+					of_lldp_deliver(sw, p, po);
+		} else if (ports[i] == OF_PORT_IN_PORT) {
+			if (po->in_port >= 1 && po->in_port <= sw->sim->cfg.ports)
+				of_lldp_deliver(sw, po->in_port, po);
+		} else if (ports[i] >= 1 && ports[i] <= sw->sim->cfg.ports)
+			of_lldp_deliver(sw, ports[i], po);
+	}
+}

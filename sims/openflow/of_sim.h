@@ -1,0 +1,170 @@
+/*
+ * Simulated OpenFlow switches: configuration, per-switch state, and the
+ * entry points shared by the files of sims/openflow/.
+ *
+ *   of_main.c      `sbsim openflow`: options, phases, run hooks
+ *   of_switch.c    connection, session FSM, framing, dispatch
+ *   of_handlers.c  one handler per controller-to-switch message
+ *   of_pktin.c     cbench-style PACKET_IN load, LLDP topology
+ */
+#ifndef SBSIM_OF_SIM_H
+#define SBSIM_OF_SIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "buf.h"
+#include "metrics.h"
+#include "of_codec.h"
+#include "of_flowtable.h"
+#include "pool.h"
+
+enum of_topo {
+	OF_TOPO_NONE,
+	OF_TOPO_LINEAR,
+	OF_TOPO_RING,
+	OF_TOPO_TREE,
+};
+
+enum of_pktin_mode {
+	OF_PKTIN_OFF,
+	OF_PKTIN_THROUGHPUT,	/* keep the pipe full (cbench -t) */
+	OF_PKTIN_LATENCY,	/* one outstanding per switch (cbench) */
+};
+
+struct of_config {
+	uint32_t		switches;
+	uint32_t		version_bitmap;	/* bit v: wire version v */
+	uint64_t		dpid_base;
+	uint32_t		ports;
+	uint8_t			tables;
+	uint32_t		table_size;
+	uint64_t		expect_flows;	/* 0: no program/delete target */
+	enum of_topo		topo;
+	uint32_t		tree_fanout;
+	enum of_pktin_mode	pktin;
+	uint32_t		macs;		/* source MACs per switch */
+	uint32_t		pktin_window;	/* throughput: outstanding */
+	uint64_t		pktin_count;	/* per switch, 0: until the end */
+	double			echo_interval;	/* seconds, 0: never */
+	uint32_t		mp_max_bytes;	/* multipart message size */
+};
+
+/* Phases of an OpenFlow run, in report order. */
+enum of_phase {
+	OFP_CONNECT,
+	OFP_PROGRAM,
+	OFP_CONFIRM,
+	OFP_DELETE,
+	OFP_PACKET_IN,
+	OFP__MAX
+};
+
+enum of_state {
+	OFS_DOWN,
+	OFS_HELLO_WAIT,		/* our HELLO sent, waiting for theirs */
+	OFS_FEATURES_WAIT,	/* version agreed, FEATURES_REQUEST due */
+	OFS_UP,			/* FEATURES_REPLY sent: connected */
+};
+
+struct of_port_state {
+	uint32_t	config;
+	uint32_t	state;
+};
+
+struct of_pktin_state;
+
+struct of_switch {
+	struct pool_dev		 pd;		/* first: pool_dev -> switch */
+	struct of_sim		*sim;
+	uint32_t		 idx;
+	uint8_t			 state;		/* enum of_state */
+	uint8_t			 version;	/* negotiated, 0 before */
+	uint8_t			 role;
+	uint8_t			 gen_valid;
+	uint16_t		 config_flags;
+	uint16_t		 miss_send_len;
+	uint32_t		 logged;	/* error kinds logged once */
+	uint32_t		 echo_xid;
+	uint64_t		 echo_sent_ns;
+	uint64_t		 last_rx_ns;
+	uint64_t		 generation;
+	uint64_t		 up_ns;		/* FEATURES_REPLY sent */
+	uint64_t		 confirmed;	/* flows seen in stats after program */
+	struct of_async		 async;
+	struct of_flowtable	*ft;
+	struct of_port_state	*ports;
+	struct of_pktin_state	*pktin;
+};
+
+/* Counters an OpenFlow run keeps (names in the report). */
+struct of_counters {
+	uint64_t	*rx_msgs;
+	uint64_t	*tx_msgs;
+	uint64_t	*errors_sent;
+	uint64_t	*errors_received;
+	uint64_t	*decode_errors;
+	uint64_t	*flow_mods;
+	uint64_t	*flow_mod_errors;
+	uint64_t	*flows_added;
+	uint64_t	*flows_modified;
+	uint64_t	*flows_deleted;
+	uint64_t	*flows_expired;
+	uint64_t	*flow_removed_sent;
+	uint64_t	*stats_requests;
+	uint64_t	*barriers;
+	uint64_t	*packet_outs;
+	uint64_t	*lldp_forwarded;
+	uint64_t	*packet_ins_sent;
+	uint64_t	*echo_rtt_samples;
+	uint64_t	*disconnects;
+	uint64_t	*role_changes;
+};
+
+struct of_sim {
+	struct of_config	 cfg;
+	struct pool_config	 pcfg;
+	struct pool		 pool;
+	struct of_switch	*sw;		/* cfg.switches of them */
+	struct pool_dev		**pdevs;
+	struct metrics		*m;
+	struct phase		*ph[OFP__MAX];
+	struct of_counters	 c;
+	uint64_t		 total_flows;	/* held by all switches now */
+	uint32_t		 up;		/* switches connected now */
+	uint64_t		 last_sweep_ns;
+	uint64_t		 program_done_ns;
+	double			 phase_timeout;
+	int			 has_timeouts;
+};
+
+/* Scratch space for building replies; every message fits. */
+#define OF_SCRATCH	(OF_MAX_MSG + 1024)
+
+/* of_switch.c */
+void	 of_switch_up(struct pool_dev *, struct bufferevent *);
+void	 of_switch_down(struct pool_dev *, const char *);
+void	 of_switch_send(struct of_switch *, struct wbuf *);
+void	 of_switch_error(struct of_switch *, uint32_t xid, enum of_err,
+	    const uint8_t *msg, size_t len);
+void	 of_switch_sweep(struct of_sim *, uint64_t now_ns);
+void	 of_switch_free(struct of_switch *);
+struct wbuf *of_scratch(void);
+int	 of_switch_connected(const struct of_switch *);
+
+/* of_handlers.c: body is the message after the header. */
+void	 of_handle(struct of_switch *, const struct of_header *,
+	    struct rbuf *body, const uint8_t *msg);
+void	 of_flows_changed(struct of_switch *, int64_t delta, uint64_t now);
+
+/* of_pktin.c */
+void	 of_pktin_start(struct of_switch *);
+void	 of_pktin_stop(struct of_switch *);
+void	 of_pktin_pump(struct of_switch *);
+/* A PACKET_OUT or FLOW_MOD named buffer_id: a cbench response. */
+void	 of_pktin_response(struct of_switch *, uint32_t buffer_id,
+	    uint64_t now);
+void	 of_lldp_forward(struct of_switch *, const struct of_packet_out *);
+int	 of_topo_check(const struct of_config *, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,366 @@
+/*
+ * One simulated switch's connection: the session state machine (OpenFlow
+ * 1.3.5 section 6.3.1: HELLO, version negotiation, then the controller's
+ * FEATURES_REQUEST), message framing on the byte stream, keepalive ECHOs
+ * and the periodic sweep (flow timeouts).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <event2/buffer.h>
+#include <event2/bufferevent.h>
+#include <event2/event.h>
+
+#include "log.h"
+#include "of_sim.h"
+
+static const char *const of_state_names[] = {
+	[OFS_DOWN] = "DOWN",
+	[OFS_HELLO_WAIT] = "HELLO_WAIT",
+	[OFS_FEATURES_WAIT] = "FEATURES_WAIT",
+	[OFS_UP] = "UP",
+};
+
+static uint8_t	scratch_mem[OF_SCRATCH];
+static struct wbuf scratch = { scratch_mem, 0, sizeof(scratch_mem), 0 };
+
+struct wbuf *
+of_scratch(void)
+{
+	wbuf_reset(&scratch);
+	return &scratch;
+}
+
+int
+of_switch_connected(const struct of_switch *sw)
+{
+	return sw->pd.bev != NULL && sw->state >= OFS_FEATURES_WAIT;
+}
+
+static void
+of_change_state(struct of_switch *sw, enum of_state next, const char *why)
+{
+	if (sw->state == next)
+		return;
+	log_debug("switch %u: %s -> %s (%s)", sw->idx,
+	    of_state_names[sw->state], of_state_names[next], why);
+	if (next == OFS_UP)
+		sw->sim->up++;
+	else if (sw->state == OFS_UP)
+		sw->sim->up--;
+	sw->state = next;
+}
+
+void
+of_switch_send(struct of_switch *sw, struct wbuf *w)
+{
+	if (w->err) {
+		log_warnx("switch %u: reply did not fit; dropped", sw->idx);
+		wbuf_reset(w);
+		return;
+	}
+	if (sw->pd.bev != NULL && w->len > 0) {
+		bufferevent_write(sw->pd.bev, w->data, w->len);
+		(*sw->sim->c.tx_msgs)++;
+	}
+	wbuf_reset(w);
+}
+
+/* Each kind of error is logged once per switch; all are counted. */
+void
+of_switch_error(struct of_switch *sw, uint32_t xid, enum of_err err,
+    const uint8_t *msg, size_t len)
+{
+	struct wbuf	*w = of_scratch();
+	uint32_t	 bit = 1u << (err % 32);
+	uint8_t		 version = sw->version ? sw->version : OF_VERSION_13;
+
+	(*sw->sim->c.errors_sent)++;
+	if ((sw->logged & bit) == 0) {
+		sw->logged |= bit;
+		log_info("switch %u: answering %s (further ones counted, not "
+		    "logged)", sw->idx, of_err_name(err));
+	}
+	of_error_encode(w, version, xid, err, msg, len);
+	of_switch_send(sw, w);
+}
+
+static uint32_t
+of_our_bitmap(const struct of_switch *sw)
+{
+	return sw->sim->cfg.version_bitmap;
+}
+
+static uint8_t
+of_highest(uint32_t bitmap)
+{
+	uint8_t	v;
+
+	for (v = 31; v > 0; v--)
+		if (bitmap & (1u << v))
+			return v;
+	return 0;
+}
+
+/* Settle on version v; flows of another version cannot be kept. */
+static void
+of_agree(struct of_switch *sw, uint8_t v)
+{
+	uint64_t	held;
+
+	if (sw->ft != NULL && sw->version != 0 && v != sw->version) {
+		held = of_flowtable_total(sw->ft);
+		of_flowtable_free(sw->ft);
+		sw->ft = NULL;
+		of_flows_changed(sw, -(int64_t)held, clock_ns());
+	}
+	sw->version = v;
+	if (sw->ft == NULL)
+		sw->ft = of_flowtable_new(v, sw->sim->cfg.tables,
+		    sw->sim->cfg.table_size);
+	of_change_state(sw, OFS_FEATURES_WAIT, "version agreed");
+}
+
+/*
+ * HELLO from the controller (section 6.3.1): agree on a version, or send
+ * HELLO_FAILED/INCOMPATIBLE and close.  Returns -1 when closing.
+ */
+static int
+of_fsm_hello(struct of_switch *sw, const struct of_header *h,
+    struct rbuf *body, const uint8_t *msg)
+{
+	uint32_t	bitmap = 0;
+	uint8_t		v;
+	struct wbuf	*w;
+
+	if (of_hello_decode(body, &bitmap) == -1)
+		bitmap = 0;
+	v = of_negotiate(h->version, bitmap, of_our_bitmap(sw));
+	if (v == 0) {
+		w = of_scratch();
+		of_error_encode(w, of_highest(of_our_bitmap(sw)), h->xid,
+		    OF_ERR_HELLO_INCOMPATIBLE, msg, h->length);
+		of_switch_send(sw, w);
+		(*sw->sim->c.errors_sent)++;
+		log_warnx("switch %u: no common OpenFlow version with the "
+		    "controller (it offered 0x%02x, bitmap 0x%x)", sw->idx,
+		    h->version, bitmap);
+		return -1;
+	}
+	of_agree(sw, v);
+	return 0;
+}
+
+/* Dispatch one complete message; returns -1 when the session must end. */
+static int
+of_fsm(struct of_switch *sw, const struct of_header *h, const uint8_t *msg)
+{
+	struct rbuf	body;
+	enum of_type	t = of_type_from_wire(h->version, h->type);
+
+	rbuf_init(&body, msg + OF_HEADER_LEN, h->length - OF_HEADER_LEN);
+	(*sw->sim->c.rx_msgs)++;
+	if (sw->state == OFS_HELLO_WAIT) {
+		if (t == OF_HELLO)
+			return of_fsm_hello(sw, h, &body, msg);
+		/* A controller that skips HELLO gets its header version,
+		 * as Open vSwitch does, if we speak it. */
+		if (of_negotiate(h->version, 0, of_our_bitmap(sw)) !=
+		    h->version) {
+			of_switch_error(sw, h->xid, OF_ERR_BAD_VERSION, msg,
+			    h->length);
+			return 0;
+		}
+		of_agree(sw, h->version);
+	}
+	if (h->version != sw->version) {
+		of_switch_error(sw, h->xid, OF_ERR_BAD_VERSION, msg,
+		    h->length);
+		return 0;
+	}
+	if (t == OF_HELLO)
+		return 0;	/* a repeated HELLO changes nothing */
+	of_handle(sw, h, &body, msg);
+	if (t == OF_FEATURES_REQUEST && sw->state == OFS_FEATURES_WAIT) {
+		sw->up_ns = clock_ns();
+		of_change_state(sw, OFS_UP, "features reply sent");
+		phase_items(sw->sim->ph[OFP_CONNECT], sw->up_ns, 1);
+		phase_latency(sw->sim->ph[OFP_CONNECT],
+		    (sw->up_ns - sw->pd.attempt_ns) / 1000);
+		of_pktin_start(sw);
+	}
+	return 0;
+}
+
+/*
+ * Frame messages off the input.  A header whose length is under 8 cannot
+ * be skipped by its own length: answer BAD_LEN and drop those 8 bytes, so
+ * the connection survives as the issue asks (a real switch would close).
+ */
+static void
+of_read(struct bufferevent *bev, void *arg)
+{
+	struct of_switch	*sw = arg;
+	struct evbuffer		*in = bufferevent_get_input(bev);
+	uint8_t			 hb[OF_HEADER_LEN];
+	struct rbuf		 r;
+	struct of_header	 h;
+	const uint8_t		*msg;
+	int			 closing = 0;
+
+	sw->last_rx_ns = clock_ns();
+	while (!closing && evbuffer_get_length(in) >= OF_HEADER_LEN) {
+		evbuffer_copyout(in, hb, sizeof(hb));
+		rbuf_init(&r, hb, sizeof(hb));
+		of_header_decode(&r, &h);
+		if (h.length < OF_HEADER_LEN) {
+			(*sw->sim->c.decode_errors)++;
+			of_switch_error(sw, h.xid, OF_ERR_BAD_LEN, hb,
+			    sizeof(hb));
+			evbuffer_drain(in, OF_HEADER_LEN);
+			continue;
+		}
+		if (evbuffer_get_length(in) < h.length)
+			break;
+		msg = evbuffer_pullup(in, h.length);
+		closing = of_fsm(sw, &h, msg) == -1;
+		evbuffer_drain(in, h.length);
+	}
+	if (closing)
+		pool_lost(&sw->pd, "version negotiation failed");
+	else if (sw->pktin != NULL)
+		of_pktin_pump(sw);
+}
+
+static void
+of_write_drained(struct bufferevent *bev, void *arg)
+{
+	struct of_switch	*sw = arg;
+
+	(void)bev;
+	if (sw->pktin != NULL)
+		of_pktin_pump(sw);
+}
+
+static void
+of_event(struct bufferevent *bev, short what, void *arg)
+{
+	struct of_switch	*sw = arg;
+
+	(void)bev;
+	if (what & BEV_EVENT_EOF)
+		pool_lost(&sw->pd, "controller closed the connection");
+	else if (what & BEV_EVENT_ERROR)
+		pool_lost(&sw->pd, evutil_socket_error_to_string(
+		    EVUTIL_SOCKET_ERROR()));
+}
+
+/* Connected: we speak first with a HELLO offering our versions. */
+void
+of_switch_up(struct pool_dev *pd, struct bufferevent *bev)
+{
+	struct of_switch	*sw = (struct of_switch *)pd;
+	struct wbuf		*w = of_scratch();
+
+	sw->version = 0;
+	sw->role = OF_ROLE_EQUAL;
+	sw->gen_valid = 0;
+	sw->last_rx_ns = clock_ns();
+	of_change_state(sw, OFS_HELLO_WAIT, "connected");
+	bufferevent_setcb(bev, of_read, of_write_drained, of_event, sw);
+	bufferevent_enable(bev, EV_READ | EV_WRITE);
+	of_hello_encode(w, of_highest(of_our_bitmap(sw)), 0,
+	    of_our_bitmap(sw));
+	of_switch_send(sw, w);
+}
+
+void
+of_switch_down(struct pool_dev *pd, const char *why)
+{
+	struct of_switch	*sw = (struct of_switch *)pd;
+
+	if (sw->state == OFS_UP || sw->state == OFS_FEATURES_WAIT) {
+		(*sw->sim->c.disconnects)++;
+		log_info("switch %u: disconnected: %s", sw->idx, why);
+	}
+	of_pktin_stop(sw);
+	of_change_state(sw, OFS_DOWN, why);
+}
+
+static void
+of_switch_echo(struct of_switch *sw, uint64_t now)
+{
+	struct wbuf	*w = of_scratch();
+	uint8_t		 stamp[8];
+	int		 i;
+
+	/* The payload carries our send time, so the reply times itself. */
+	for (i = 0; i < 8; i++)
+		stamp[i] = (uint8_t)(now >> (56 - 8 * i));
+	sw->echo_xid++;
+	sw->echo_sent_ns = now;
+	of_echo_encode(w, sw->version, OF_ECHO_REQUEST, sw->echo_xid, stamp,
+	    sizeof(stamp));
+	of_switch_send(sw, w);
+}
+
+static void
+of_flow_expired(void *arg, const struct of_flow_info *fi)
+{
+	struct of_switch	*sw = arg;
+	struct wbuf		*w = of_scratch();
+
+	if ((sw->async.flow_removed[sw->role == OF_ROLE_SLAVE] &
+	    (1u << fi->reason)) == 0)
+		return;
+	of_flow_removed_encode(w, sw->version, 0, fi);
+	of_switch_send(sw, w);
+	(*sw->sim->c.flow_removed_sent)++;
+}
+
+static void
+of_switch_expire(struct of_switch *sw, uint64_t now)
+{
+	uint64_t	next = of_flowtable_next_expiry(sw->ft);
+	int		n;
+
+	if (next == 0 || next > now)
+		return;
+	n = of_flowtable_expire(sw->ft, now, of_flow_expired, sw);
+	if (n > 0) {
+		*sw->sim->c.flows_expired += n;
+		of_flows_changed(sw, -n, now);
+	}
+}
+
+/* Once a second: keepalives and flow timeouts. */
+void
+of_switch_sweep(struct of_sim *sim, uint64_t now)
+{
+	uint64_t		 every = (uint64_t)(sim->cfg.echo_interval * 1e9);
+	uint32_t		 i;
+	struct of_switch	*sw;
+
+	for (i = 0; i < sim->cfg.switches; i++) {
+		sw = &sim->sw[i];
+		if (sw->ft != NULL)
+			of_switch_expire(sw, now);
+		if (sw->state != OFS_UP || every == 0)
+			continue;
+		if (now - sw->last_rx_ns >= every &&
+		    now - sw->echo_sent_ns >= every)
+			of_switch_echo(sw, now);
+	}
+}
+
+void
+of_switch_free(struct of_switch *sw)
+{
+	of_pktin_stop(sw);
+	if (sw->ft != NULL)
+		of_flowtable_free(sw->ft);
+	sw->ft = NULL;
+	free(sw->ports);
+	sw->ports = NULL;
+}

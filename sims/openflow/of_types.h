@@ -1,0 +1,116 @@
+/*
+ * Version-neutral names for OpenFlow messages, multipart kinds and errors.
+ * The codec maps them to and from the wire values of OpenFlow 1.0 (0x01)
+ * and 1.3 (0x04); the rest of sbsim only ever sees these.
+ */
+#ifndef SBSIM_OF_TYPES_H
+#define SBSIM_OF_TYPES_H
+
+#include <stdint.h>
+
+#define OF_VERSION_10	0x01
+#define OF_VERSION_13	0x04
+#define OF_HEADER_LEN	8
+#define OF_MAX_MSG	65535
+
+enum of_type {
+	OF_HELLO,
+	OF_ERROR,
+	OF_ECHO_REQUEST,
+	OF_ECHO_REPLY,
+	OF_EXPERIMENTER,		/* VENDOR in 1.0 */
+	OF_FEATURES_REQUEST,
+	OF_FEATURES_REPLY,
+	OF_GET_CONFIG_REQUEST,
+	OF_GET_CONFIG_REPLY,
+	OF_SET_CONFIG,
+	OF_PACKET_IN,
+	OF_FLOW_REMOVED,
+	OF_PORT_STATUS,
+	OF_PACKET_OUT,
+	OF_FLOW_MOD,
+	OF_GROUP_MOD,			/* 1.3 only */
+	OF_PORT_MOD,
+	OF_TABLE_MOD,			/* 1.3 only */
+	OF_MULTIPART_REQUEST,		/* STATS_REQUEST in 1.0 */
+	OF_MULTIPART_REPLY,		/* STATS_REPLY in 1.0 */
+	OF_BARRIER_REQUEST,
+	OF_BARRIER_REPLY,
+	OF_QUEUE_GET_CONFIG_REQUEST,
+	OF_QUEUE_GET_CONFIG_REPLY,
+	OF_ROLE_REQUEST,		/* 1.3 only */
+	OF_ROLE_REPLY,			/* 1.3 only */
+	OF_GET_ASYNC_REQUEST,		/* 1.3 only */
+	OF_GET_ASYNC_REPLY,		/* 1.3 only */
+	OF_SET_ASYNC,			/* 1.3 only */
+	OF_METER_MOD,			/* 1.3 only */
+	OF_TYPE_UNKNOWN
+};
+
+/* Multipart (1.3) / stats (1.0) kinds. */
+enum of_mp {
+	OF_MP_DESC,
+	OF_MP_FLOW,
+	OF_MP_AGGREGATE,
+	OF_MP_TABLE,
+	OF_MP_PORT_STATS,
+	OF_MP_QUEUE,
+	OF_MP_GROUP,			/* 1.3 only from here ... */
+	OF_MP_GROUP_DESC,
+	OF_MP_GROUP_FEATURES,
+	OF_MP_METER,
+	OF_MP_METER_CONFIG,
+	OF_MP_METER_FEATURES,
+	OF_MP_TABLE_FEATURES,
+	OF_MP_PORT_DESC,		/* ... to here */
+	OF_MP_EXPERIMENTER,		/* VENDOR in 1.0 */
+	OF_MP_UNKNOWN
+};
+
+/*
+ * Errors a switch sends, by meaning.  of_err_to_wire() picks the type and
+ * code for the negotiated version (1.0 lacks some; it maps to the nearest).
+ */
+enum of_err {
+	OF_ERR_NONE = 0,
+	OF_ERR_HELLO_INCOMPATIBLE,
+	OF_ERR_BAD_VERSION,
+	OF_ERR_BAD_TYPE,
+	OF_ERR_BAD_MULTIPART,
+	OF_ERR_BAD_EXPERIMENTER,
+	OF_ERR_BAD_LEN,
+	OF_ERR_BAD_TABLE_ID,		/* bad request: table id in a request */
+	OF_ERR_IS_SLAVE,
+	OF_ERR_BAD_PORT,
+	OF_ERR_BUFFER_UNKNOWN,
+	OF_ERR_BAD_ACTION_TYPE,
+	OF_ERR_BAD_ACTION_LEN,
+	OF_ERR_BAD_OUT_PORT,
+	OF_ERR_BAD_ACTION_ARGUMENT,
+	OF_ERR_BAD_OUT_GROUP,
+	OF_ERR_BAD_INST_UNKNOWN,
+	OF_ERR_BAD_INST_LEN,
+	OF_ERR_BAD_INST_TABLE_ID,	/* goto-table to a bad table */
+	OF_ERR_BAD_MATCH_TYPE,
+	OF_ERR_BAD_MATCH_LEN,
+	OF_ERR_BAD_MATCH_FIELD,
+	OF_ERR_BAD_MATCH_VALUE,
+	OF_ERR_BAD_MATCH_MASK,
+	OF_ERR_BAD_MATCH_PREREQ,
+	OF_ERR_BAD_MATCH_DUP_FIELD,
+	OF_ERR_BAD_MATCH_WILDCARDS,
+	OF_ERR_FLOW_TABLE_FULL,
+	OF_ERR_FLOW_BAD_TABLE_ID,
+	OF_ERR_FLOW_OVERLAP,
+	OF_ERR_FLOW_BAD_TIMEOUT,
+	OF_ERR_FLOW_BAD_COMMAND,
+	OF_ERR_FLOW_BAD_FLAGS,
+	OF_ERR_PORT_MOD_BAD_PORT,
+	OF_ERR_PORT_MOD_BAD_HW_ADDR,
+	OF_ERR_ROLE_STALE,
+	OF_ERR_ROLE_BAD_ROLE,
+	OF_ERR_SWITCH_CONFIG_BAD_FLAGS,
+	OF_ERR__MAX
+};
+
+#endif

@@ -1,0 +1,213 @@
+#include <string.h>
+
+#include "buf.h"
+
+void
+rbuf_init(struct rbuf *r, const void *data, size_t len)
+{
+	r->data = data;
+	r->len = len;
+	r->off = 0;
+}
+
+size_t
+rbuf_left(const struct rbuf *r)
+{
+	return r->len - r->off;
+}
+
+const uint8_t *
+rbuf_ptr(const struct rbuf *r)
+{
+	return r->data + r->off;
+}
+
+int
+rbuf_get_bytes(struct rbuf *r, void *out, size_t n)
+{
+	if (rbuf_left(r) < n)
+		return -1;
+	if (n > 0)
+		memcpy(out, r->data + r->off, n);
+	r->off += n;
+	return 0;
+}
+
+int
+rbuf_skip(struct rbuf *r, size_t n)
+{
+	if (rbuf_left(r) < n)
+		return -1;
+	r->off += n;
+	return 0;
+}
+
+int
+rbuf_sub(struct rbuf *r, struct rbuf *sub, size_t n)
+{
+	if (rbuf_left(r) < n)
+		return -1;
+	rbuf_init(sub, r->data + r->off, n);
+	r->off += n;
+	return 0;
+}
+
+int
+rbuf_get_u8(struct rbuf *r, uint8_t *v)
+{
+	if (rbuf_left(r) < 1)
+		return -1;
+	*v = r->data[r->off++];
+	return 0;
+}
+
+int
+rbuf_get_u16(struct rbuf *r, uint16_t *v)
+{
+	const uint8_t	*p;
+
+	if (rbuf_left(r) < 2)
+		return -1;
+	p = r->data + r->off;
+	*v = (uint16_t)(p[0] << 8 | p[1]);
+	r->off += 2;
+	return 0;
+}
+
+int
+rbuf_get_u32(struct rbuf *r, uint32_t *v)
+{
+	const uint8_t	*p;
+
+	if (rbuf_left(r) < 4)
+		return -1;
+	p = r->data + r->off;
+	*v = (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
+	    (uint32_t)p[2] << 8 | p[3];
+	r->off += 4;
+	return 0;
+}
+
+int
+rbuf_get_u64(struct rbuf *r, uint64_t *v)
+{
+	uint32_t	hi = 0, lo = 0;
+
+	if (rbuf_left(r) < 8)
+		return -1;
+	rbuf_get_u32(r, &hi);
+	rbuf_get_u32(r, &lo);
+	*v = (uint64_t)hi << 32 | lo;
+	return 0;
+}
+
+void
+wbuf_init(struct wbuf *w, void *mem, size_t cap)
+{
+	w->data = mem;
+	w->cap = cap;
+	w->len = 0;
+	w->err = 0;
+}
+
+void
+wbuf_reset(struct wbuf *w)
+{
+	w->len = 0;
+	w->err = 0;
+}
+
+static int
+wbuf_room(struct wbuf *w, size_t n)
+{
+	if (w->err || w->cap - w->len < n) {
+		w->err = 1;
+		return -1;
+	}
+	return 0;
+}
+
+int
+wbuf_put_bytes(struct wbuf *w, const void *src, size_t n)
+{
+	if (wbuf_room(w, n) == -1)
+		return -1;
+	if (n > 0)
+		memcpy(w->data + w->len, src, n);
+	w->len += n;
+	return 0;
+}
+
+int
+wbuf_put_zero(struct wbuf *w, size_t n)
+{
+	if (wbuf_room(w, n) == -1)
+		return -1;
+	memset(w->data + w->len, 0, n);
+	w->len += n;
+	return 0;
+}
+
+int
+wbuf_pad(struct wbuf *w, size_t align)
+{
+	size_t	rem = w->len % align;
+
+	return rem == 0 ? 0 : wbuf_put_zero(w, align - rem);
+}
+
+int
+wbuf_put_u8(struct wbuf *w, uint8_t v)
+{
+	return wbuf_put_bytes(w, &v, 1);
+}
+
+int
+wbuf_put_u16(struct wbuf *w, uint16_t v)
+{
+	uint8_t	b[2] = { v >> 8, v & 0xff };
+
+	return wbuf_put_bytes(w, b, 2);
+}
+
+int
+wbuf_put_u32(struct wbuf *w, uint32_t v)
+{
+	uint8_t	b[4] = { v >> 24, v >> 16, v >> 8, v };
+
+	return wbuf_put_bytes(w, b, 4);
+}
+
+int
+wbuf_put_u64(struct wbuf *w, uint64_t v)
+{
+	if (wbuf_put_u32(w, v >> 32) == -1)
+		return -1;
+	return wbuf_put_u32(w, (uint32_t)v);
+}
+
+int
+wbuf_set_u16(struct wbuf *w, size_t off, uint16_t v)
+{
+	if (off > w->len || w->len - off < 2) {
+		w->err = 1;
+		return -1;
+	}
+	w->data[off] = v >> 8;
+	w->data[off + 1] = v & 0xff;
+	return 0;
+}
+
+int
+wbuf_set_u32(struct wbuf *w, size_t off, uint32_t v)
+{
+	if (off > w->len || w->len - off < 4) {
+		w->err = 1;
+		return -1;
+	}
+	w->data[off] = v >> 24;
+	w->data[off + 1] = v >> 16;
+	w->data[off + 2] = v >> 8;
+	w->data[off + 3] = v;
+	return 0;
+}

@@ -1,0 +1,17 @@
+/*
+ * Subcommands.  A device kind adds one struct here and one line in the
+ * table in main.c; the engine knows nothing else about it.
+ */
+#ifndef SBSIM_CMD_H
+#define SBSIM_CMD_H
+
+struct sbsim_cmd {
+	const char	*name;
+	const char	*summary;
+	int		(*main)(int argc, char **argv);
+};
+
+extern const struct sbsim_cmd openflow_cmd;	/* sims/openflow */
+extern const struct sbsim_cmd controller_cmd;	/* sims/openflow (for now) */
+
+#endif

@@ -1,0 +1,256 @@
+#include <arpa/inet.h>
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "endpoint.h"
+
+static int
+parse_port(const char *s, uint16_t *port)
+{
+	char		*end;
+	unsigned long	 v;
+
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (*s == '\0' || *end != '\0' || errno != 0 || v == 0 || v > 65535)
+		return -1;
+	*port = (uint16_t)v;
+	return 0;
+}
+
+static int
+parse_ip(const char *s, uint16_t port, struct sockaddr_storage *ss,
+    socklen_t *len)
+{
+	struct sockaddr_in	*sin = (struct sockaddr_in *)ss;
+	struct sockaddr_in6	*sin6 = (struct sockaddr_in6 *)ss;
+	char			 buf[INET6_ADDRSTRLEN + 2];
+	size_t			 n = strlen(s);
+
+	memset(ss, 0, sizeof(*ss));
+	if (inet_pton(AF_INET, s, &sin->sin_addr) == 1) {
+		sin->sin_family = AF_INET;
+		sin->sin_port = htons(port);
+		*len = sizeof(*sin);
+		return 0;
+	}
+	if (n >= 2 && s[0] == '[' && s[n - 1] == ']' && n - 2 < sizeof(buf)) {
+		memcpy(buf, s + 1, n - 2);
+		buf[n - 2] = '\0';
+		s = buf;
+	}
+	if (inet_pton(AF_INET6, s, &sin6->sin6_addr) == 1) {
+		sin6->sin6_family = AF_INET6;
+		sin6->sin6_port = htons(port);
+		*len = sizeof(*sin6);
+		return 0;
+	}
+	return -1;
+}
+
+/* tcp:IP:PORT or ssl:IP:PORT; the port follows the last colon. */
+static int
+parse_active(const char *rest, struct endpoint *ep, char *err, size_t errlen)
+{
+	const char	*colon = strrchr(rest, ':');
+	char		 ip[INET6_ADDRSTRLEN + 2];
+
+	if (colon == NULL || (size_t)(colon - rest) >= sizeof(ip)) {
+		snprintf(err, errlen, "'%s': expected IP:PORT", rest);
+		return -1;
+	}
+	memcpy(ip, rest, colon - rest);
+	ip[colon - rest] = '\0';
+	if (parse_port(colon + 1, &ep->port) == -1) {
+		snprintf(err, errlen, "'%s': bad port '%s' (1-65535)", rest,
+		    colon + 1);
+		return -1;
+	}
+	if (parse_ip(ip, ep->port, &ep->ss, &ep->sslen) == -1) {
+		snprintf(err, errlen, "'%s': bad IP address '%s'", rest, ip);
+		return -1;
+	}
+	return 0;
+}
+
+/* ptcp:PORT[:IP]; the address defaults to 127.0.0.1. */
+static int
+parse_passive(const char *rest, struct endpoint *ep, char *err, size_t errlen)
+{
+	const char	*colon = strchr(rest, ':');
+	char		 port[8];
+	const char	*ip = colon ? colon + 1 : "127.0.0.1";
+	size_t		 plen = colon ? (size_t)(colon - rest) : strlen(rest);
+
+	if (plen == 0 || plen >= sizeof(port)) {
+		snprintf(err, errlen, "'%s': expected PORT[:IP]", rest);
+		return -1;
+	}
+	memcpy(port, rest, plen);
+	port[plen] = '\0';
+	if (parse_port(port, &ep->port) == -1) {
+		snprintf(err, errlen, "'%s': bad port '%s' (1-65535)", rest,
+		    port);
+		return -1;
+	}
+	if (parse_ip(ip, ep->port, &ep->ss, &ep->sslen) == -1) {
+		snprintf(err, errlen, "'%s': bad IP address '%s'", rest, ip);
+		return -1;
+	}
+	return 0;
+}
+
+int
+endpoint_parse(const char *s, struct endpoint *ep, char *err, size_t errlen)
+{
+	memset(ep, 0, sizeof(*ep));
+	snprintf(ep->text, sizeof(ep->text), "%s", s);
+	if (strncmp(s, "tcp:", 4) == 0) {
+		ep->kind = EP_TCP;
+		return parse_active(s + 4, ep, err, errlen);
+	}
+	if (strncmp(s, "ssl:", 4) == 0) {
+		ep->kind = EP_SSL;
+		return parse_active(s + 4, ep, err, errlen);
+	}
+	if (strncmp(s, "ptcp:", 5) == 0) {
+		ep->kind = EP_PTCP;
+		return parse_passive(s + 5, ep, err, errlen);
+	}
+	snprintf(err, errlen, "'%s': expected tcp:IP:PORT, ssl:IP:PORT or "
+	    "ptcp:PORT[:IP]", s);
+	return -1;
+}
+
+int
+endpoint_passive(const struct endpoint *ep)
+{
+	return ep->kind == EP_PTCP;
+}
+
+int
+endpoint_is_loopback(const struct endpoint *ep)
+{
+	const struct sockaddr_in	*sin;
+	const struct sockaddr_in6	*sin6;
+
+	if (ep->ss.ss_family == AF_INET) {
+		sin = (const struct sockaddr_in *)&ep->ss;
+		return (ntohl(sin->sin_addr.s_addr) >> 24) == 127;
+	}
+	sin6 = (const struct sockaddr_in6 *)&ep->ss;
+	return IN6_IS_ADDR_LOOPBACK(&sin6->sin6_addr);
+}
+
+void
+endpoint_with_port(const struct endpoint *ep, uint32_t port,
+    struct sockaddr_storage *ss, socklen_t *len)
+{
+	*ss = ep->ss;
+	*len = ep->sslen;
+	if (ss->ss_family == AF_INET)
+		((struct sockaddr_in *)ss)->sin_port = htons(port);
+	else
+		((struct sockaddr_in6 *)ss)->sin6_port = htons(port);
+}
+
+static int
+source_parse4(struct source_range *r, const char *ip, unsigned bits)
+{
+	uint32_t	addr, mask;
+
+	if (inet_pton(AF_INET, ip, &r->base4) != 1 || bits > 32)
+		return -1;
+	mask = bits == 0 ? 0 : 0xffffffffu << (32 - bits);
+	addr = ntohl(r->base4.s_addr) & mask;
+	r->family = AF_INET;
+	if (bits >= 31) {
+		r->count = bits == 32 ? 1 : 2;
+	} else {
+		/* Skip the network and broadcast addresses. */
+		r->count = ((uint64_t)1 << (32 - bits)) - 2;
+		addr++;
+	}
+	r->base4.s_addr = htonl(addr);
+	return 0;
+}
+
+static int
+source_parse6(struct source_range *r, const char *ip, unsigned bits)
+{
+	if (inet_pton(AF_INET6, ip, &r->base6) != 1 || bits > 128)
+		return -1;
+	r->family = AF_INET6;
+	/* Only the last 32 bits vary: more addresses than fds anyway. */
+	r->count = bits >= 96 ? (uint64_t)1 << (128 - bits) :
+	    (uint64_t)1 << 32;
+	if (bits < 128) {
+		uint32_t	low, keep;
+
+		/* Clear the host bits of the varying low 32 bits. */
+		memcpy(&low, r->base6.s6_addr + 12, 4);
+		keep = bits > 96 ? 0xffffffffu << (128 - bits) : 0;
+		low = htonl(ntohl(low) & keep);
+		memcpy(r->base6.s6_addr + 12, &low, 4);
+	}
+	return 0;
+}
+
+int
+source_parse(const char *s, struct source_range *r, char *err, size_t errlen)
+{
+	char		 ip[INET6_ADDRSTRLEN];
+	const char	*slash = strchr(s, '/');
+	char		*end;
+	unsigned long	 bits;
+	size_t		 n = slash ? (size_t)(slash - s) : strlen(s);
+	int		 v6 = strchr(s, ':') != NULL;
+
+	memset(r, 0, sizeof(*r));
+	snprintf(r->text, sizeof(r->text), "%s", s);
+	if (n == 0 || n >= sizeof(ip))
+		goto bad;
+	memcpy(ip, s, n);
+	ip[n] = '\0';
+	bits = v6 ? 128 : 32;
+	if (slash != NULL) {
+		errno = 0;
+		bits = strtoul(slash + 1, &end, 10);
+		if (slash[1] == '\0' || *end != '\0' || errno != 0)
+			goto bad;
+	}
+	if ((v6 ? source_parse6(r, ip, bits) : source_parse4(r, ip, bits))
+	    == 0)
+		return 0;
+bad:
+	snprintf(err, errlen, "'%s': expected an address range like "
+	    "127.1.0.0/16 or fd00::/64", s);
+	return -1;
+}
+
+void
+source_addr(const struct source_range *r, uint64_t i,
+    struct sockaddr_storage *ss, socklen_t *len)
+{
+	struct sockaddr_in	*sin = (struct sockaddr_in *)ss;
+	struct sockaddr_in6	*sin6 = (struct sockaddr_in6 *)ss;
+	uint32_t		 off = (uint32_t)(i % r->count), low;
+
+	memset(ss, 0, sizeof(*ss));
+	if (r->family == AF_INET) {
+		sin->sin_family = AF_INET;
+		sin->sin_addr.s_addr = htonl(ntohl(r->base4.s_addr) + off);
+		*len = sizeof(*sin);
+		return;
+	}
+	sin6->sin6_family = AF_INET6;
+	sin6->sin6_addr = r->base6;
+	memcpy(&low, sin6->sin6_addr.s6_addr + 12, 4);
+	low = htonl(ntohl(low) + off);
+	memcpy(sin6->sin6_addr.s6_addr + 12, &low, 4);
+	*len = sizeof(*sin6);
+}

@@ -1,0 +1,52 @@
+/*
+ * Endpoints in the OVS style and source address ranges.
+ *   tcp:IP:PORT   ssl:IP:PORT    connect (IPv6 as [addr]:PORT)
+ *   ptcp:PORT[:IP]                listen (device i on PORT+i)
+ * A source range is a CIDR whose host addresses are handed out in turn, so
+ * that each device connects from its own address and one controller port can
+ * take far more connections than one source address has ephemeral ports.
+ */
+#ifndef SBSIM_ENDPOINT_H
+#define SBSIM_ENDPOINT_H
+
+#include <sys/socket.h>
+#include <netinet/in.h>
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum ep_kind {
+	EP_TCP,
+	EP_SSL,
+	EP_PTCP,
+};
+
+struct endpoint {
+	enum ep_kind		kind;
+	struct sockaddr_storage	ss;	/* port included */
+	socklen_t		sslen;
+	uint16_t		port;
+	char			text[128];
+};
+
+int	 endpoint_parse(const char *, struct endpoint *, char *err, size_t);
+int	 endpoint_passive(const struct endpoint *);
+int	 endpoint_is_loopback(const struct endpoint *);
+/* The endpoint's address with another port (passive device i). */
+void	 endpoint_with_port(const struct endpoint *, uint32_t port,
+	    struct sockaddr_storage *, socklen_t *);
+
+struct source_range {
+	int		family;		/* AF_UNSPEC: let the kernel choose */
+	struct in_addr	base4;		/* first host address */
+	struct in6_addr	base6;
+	uint64_t	count;		/* host addresses in the range */
+	char		text[64];
+};
+
+int	 source_parse(const char *, struct source_range *, char *err, size_t);
+/* Address number i (wrapping) of the range, port 0. */
+void	 source_addr(const struct source_range *, uint64_t i,
+	    struct sockaddr_storage *, socklen_t *);
+
+#endif

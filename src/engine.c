@@ -1,0 +1,162 @@
+#include <sys/resource.h>
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <event2/event.h>
+
+#include "engine.h"
+#include "log.h"
+
+/* Descriptors the process needs beside the devices: stdio, logs, reports,
+ * the listener of the embedded controller, DNS, /proc reads. */
+#define ENGINE_FD_RESERVE	32
+
+static struct event_base	*base;
+static struct event		*ev_sigint, *ev_sigterm;
+static int			 interrupted;
+
+struct event_base *
+engine_base(void)
+{
+	return base;
+}
+
+static void
+engine_signal(evutil_socket_t sig, short what, void *arg)
+{
+	(void)what;
+	(void)arg;
+	interrupted = 1;
+	engine_stop(sig == SIGINT ? "interrupted (SIGINT)" :
+	    "terminated (SIGTERM)");
+}
+
+void
+engine_init(void)
+{
+	if (base != NULL)
+		return;
+	if ((base = event_base_new()) == NULL)
+		fatalx("event_base_new failed");
+	/* A peer closing mid-write must be an error return, not a death. */
+	signal(SIGPIPE, SIG_IGN);
+	ev_sigint = evsignal_new(base, SIGINT, engine_signal, NULL);
+	ev_sigterm = evsignal_new(base, SIGTERM, engine_signal, NULL);
+	if (ev_sigint == NULL || ev_sigterm == NULL ||
+	    evsignal_add(ev_sigint, NULL) == -1 ||
+	    evsignal_add(ev_sigterm, NULL) == -1)
+		fatalx("cannot install signal handlers");
+	interrupted = 0;
+}
+
+void
+engine_free(void)
+{
+	if (base == NULL)
+		return;
+	event_free(ev_sigint);
+	event_free(ev_sigterm);
+	event_base_free(base);
+	base = NULL;
+}
+
+int
+engine_run(void)
+{
+	return event_base_dispatch(base);
+}
+
+void
+engine_stop(const char *why)
+{
+	if (why != NULL)
+		log_info("stopping: %s", why);
+	event_base_loopbreak(base);
+}
+
+int
+engine_interrupted(void)
+{
+	return interrupted;
+}
+
+struct engine_cb {
+	void	(*fn)(void *);
+	void	*arg;
+};
+
+static void
+engine_timer_fire(evutil_socket_t fd, short what, void *arg)
+{
+	struct engine_cb	*cb = arg;
+
+	(void)fd;
+	(void)what;
+	cb->fn(cb->arg);
+}
+
+static struct event *
+engine_timer(unsigned ms, short flags, void (*fn)(void *), void *arg)
+{
+	struct engine_cb	*cb;
+	struct event		*ev;
+	struct timeval		 tv = { ms / 1000, (ms % 1000) * 1000 };
+
+	/* The callback record lives as long as the process: timers made
+	 * here are few (progress, sweeps, run deadline). */
+	cb = xmalloc(sizeof(*cb));
+	cb->fn = fn;
+	cb->arg = arg;
+	if ((ev = event_new(base, -1, flags, engine_timer_fire, cb)) == NULL)
+		fatalx("event_new failed");
+	event_add(ev, &tv);
+	return ev;
+}
+
+struct event *
+engine_every(unsigned interval_ms, void (*fn)(void *), void *arg)
+{
+	return engine_timer(interval_ms, EV_PERSIST, fn, arg);
+}
+
+struct event *
+engine_after(unsigned delay_ms, void (*fn)(void *), void *arg)
+{
+	return engine_timer(delay_ms, 0, fn, arg);
+}
+
+size_t
+engine_raise_fd_limit(void)
+{
+	struct rlimit	rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) == -1) {
+		log_warn("getrlimit");
+		return 1024;
+	}
+	if (rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		if (setrlimit(RLIMIT_NOFILE, &rl) == -1)
+			log_warn("setrlimit to %llu",
+			    (unsigned long long)rl.rlim_max);
+		getrlimit(RLIMIT_NOFILE, &rl);
+	}
+	return rl.rlim_cur;
+}
+
+int
+engine_check_fds(size_t needed, const char *what, char *err, size_t errlen)
+{
+	size_t	limit = engine_raise_fd_limit();
+
+	if (needed + ENGINE_FD_RESERVE <= limit)
+		return 0;
+	snprintf(err, errlen, "%s need %zu open files (plus %d reserved) but "
+	    "this process may have at most %zu (ulimit -Hn); run fewer per "
+	    "process or raise the hard limit", what, needed,
+	    ENGINE_FD_RESERVE, limit);
+	return -1;
+}

@@ -1,0 +1,39 @@
+/*
+ * The engine: one libevent event_base per process, the signals that end a
+ * run cleanly, the run's clock and the descriptor budget.
+ */
+#ifndef SBSIM_ENGINE_H
+#define SBSIM_ENGINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct event_base;
+struct event;
+
+struct event_base *engine_base(void);
+/* Create the event_base and the SIGINT/SIGTERM/SIGPIPE handling. */
+void	 engine_init(void);
+void	 engine_free(void);
+/* Run the loop until engine_stop() or nothing is left to do. */
+int	 engine_run(void);
+/* Leave the loop at the end of this iteration; why is logged. */
+void	 engine_stop(const char *why);
+/* Non-zero once a signal asked the run to end. */
+int	 engine_interrupted(void);
+/* Run fn every interval_ms until engine_free; for progress and sweeps. */
+struct event *engine_every(unsigned interval_ms, void (*fn)(void *),
+	    void *arg);
+/* Run fn once after delay_ms. */
+struct event *engine_after(unsigned delay_ms, void (*fn)(void *), void *arg);
+
+/*
+ * Raise the open-file soft limit to the hard limit and return it.  A run
+ * that needs more descriptors than that fails before it starts, with a
+ * message saying how many it needs and how many it may have.
+ */
+size_t	 engine_raise_fd_limit(void);
+int	 engine_check_fds(size_t needed, const char *what, char *err,
+	    size_t errlen);
+
+#endif

@@ -1,0 +1,262 @@
+/*
+ * Thresholds on a run's metrics: parsing 'phase.metric OP value' and the
+ * comparison.  Evaluation against runs lives in report.c, which knows how
+ * repeats are summarized.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "expect.h"
+
+const char *const report_metric_names[RM_COUNT] = {
+	[RM_ITEMS] = "items",
+	[RM_SECONDS] = "seconds",
+	[RM_RATE] = "rate_per_s",
+	[RM_P50] = "latency_us.p50",
+	[RM_P90] = "latency_us.p90",
+	[RM_P99] = "latency_us.p99",
+	[RM_MAX] = "latency_us.max",
+};
+
+/* Longest first so ">=" is not read as ">". */
+static const struct {
+	const char	*text;
+	enum expect_op	 op;
+} expect_ops[] = {
+	{ ">=", EXPECT_GE }, { "<=", EXPECT_LE }, { "==", EXPECT_EQ },
+	{ "!=", EXPECT_NE }, { ">", EXPECT_GT }, { "<", EXPECT_LT },
+};
+#define N_OPS	(sizeof(expect_ops) / sizeof(expect_ops[0]))
+
+int
+report_metric_lookup(const char *name)
+{
+	int	i;
+
+	for (i = 0; i < RM_COUNT; i++)
+		if (strcmp(report_metric_names[i], name) == 0)
+			return i;
+	return -1;
+}
+
+double
+report_metric_value(const struct phase *p, enum report_metric m)
+{
+	switch (m) {
+	case RM_ITEMS:
+		return (double)p->items;
+	case RM_SECONDS:
+		return phase_seconds(p);
+	case RM_RATE:
+		return phase_rate(p);
+	case RM_P50:
+		return (double)hist_percentile(&p->latency, 50);
+	case RM_P90:
+		return (double)hist_percentile(&p->latency, 90);
+	case RM_P99:
+		return (double)hist_percentile(&p->latency, 99);
+	case RM_MAX:
+		return (double)p->latency.max;
+	case RM_COUNT:
+		break;
+	}
+	return 0;
+}
+
+const char *
+expect_op_name(enum expect_op op)
+{
+	size_t	i;
+
+	for (i = 0; i < N_OPS; i++)
+		if (expect_ops[i].op == op)
+			return expect_ops[i].text;
+	return "?";
+}
+
+int
+expect_holds(const struct expect *e, double v)
+{
+	switch (e->op) {
+	case EXPECT_GE:
+		return v >= e->value;
+	case EXPECT_LE:
+		return v <= e->value;
+	case EXPECT_GT:
+		return v > e->value;
+	case EXPECT_LT:
+		return v < e->value;
+	case EXPECT_EQ:
+		return v == e->value;
+	case EXPECT_NE:
+		return v != e->value;
+	}
+	return 0;
+}
+
+/* One-line error "--expect 'ARG': WHAT"; always returns -1. */
+static int __attribute__((format(printf, 4, 5)))
+expect_error(const char *arg, char *errbuf, size_t errlen,
+    const char *fmt, ...)
+{
+	char	what[256];
+	va_list	ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	if (errbuf != NULL && errlen > 0)
+		snprintf(errbuf, errlen, "--expect '%s': %s", arg, what);
+	return -1;
+}
+
+/* Copy s[0..n) without surrounding blanks into dst; -1 if it won't fit. */
+static int
+copy_trimmed(char *dst, size_t dstlen, const char *s, size_t n)
+{
+	while (n > 0 && isspace((unsigned char)*s)) {
+		s++;
+		n--;
+	}
+	while (n > 0 && isspace((unsigned char)s[n - 1]))
+		n--;
+	if (n >= dstlen)
+		return -1;
+	memcpy(dst, s, n);
+	dst[n] = '\0';
+	return 0;
+}
+
+/*
+ * Find the operator: the first of < > = ! in s.  -1 when there is none,
+ * -2 when those characters do not make an operator (a lone '=' or '!').
+ */
+static int
+find_op(const char *s, size_t *pos, size_t *len, enum expect_op *op)
+{
+	size_t	i, at = strcspn(s, "<>=!");
+
+	if (s[at] == '\0')
+		return -1;
+	for (i = 0; i < N_OPS; i++)
+		if (strncmp(s + at, expect_ops[i].text,
+		    strlen(expect_ops[i].text)) == 0) {
+			*pos = at;
+			*len = strlen(expect_ops[i].text);
+			*op = expect_ops[i].op;
+			return 0;
+		}
+	*pos = at;
+	return -2;
+}
+
+static void
+metric_list(char *buf, size_t len)
+{
+	size_t	off = 0;
+	int	i, n;
+
+	buf[0] = '\0';
+	for (i = 0; i < RM_COUNT; i++) {
+		n = snprintf(buf + off, len - off, "%s%s", i ? ", " : "",
+		    report_metric_names[i]);
+		if (n < 0 || (size_t)n >= len - off)
+			return;
+		off += (size_t)n;
+	}
+}
+
+/* "phase.metric" into out->phase and out->metric or out->counter. */
+static int
+parse_lhs(const char *arg, const char *lhs, struct expect *out,
+    char *errbuf, size_t errlen)
+{
+	const char	*dot = strchr(lhs, '.');
+	char		 list[160];
+	size_t		 plen;
+
+	if (dot == NULL || dot == lhs || dot[1] == '\0')
+		return expect_error(arg, errbuf, errlen,
+		    "expected 'phase.metric OP value' or "
+		    "'counters.NAME OP value'");
+	plen = (size_t)(dot - lhs);
+	if (plen >= sizeof(out->phase))
+		return expect_error(arg, errbuf, errlen,
+		    "phase name longer than %zu characters",
+		    sizeof(out->phase) - 1);
+	memcpy(out->phase, lhs, plen);
+	out->phase[plen] = '\0';
+	if (strcmp(out->phase, EXPECT_PHASE_COUNTERS) == 0) {
+		out->metric = -1;
+		if (copy_trimmed(out->counter, sizeof(out->counter), dot + 1,
+		    strlen(dot + 1)) == -1)
+			return expect_error(arg, errbuf, errlen,
+			    "counter name longer than %zu characters",
+			    sizeof(out->counter) - 1);
+		return 0;
+	}
+	if ((out->metric = report_metric_lookup(dot + 1)) == -1) {
+		metric_list(list, sizeof(list));
+		return expect_error(arg, errbuf, errlen,
+		    "unknown metric '%s' (one of %s)", dot + 1, list);
+	}
+	return 0;
+}
+
+static int
+parse_value(const char *arg, const char *text, double *v, char *errbuf,
+    size_t errlen)
+{
+	char	*end;
+
+	if (*text == '\0')
+		return expect_error(arg, errbuf, errlen,
+		    "missing value after the operator");
+	errno = 0;
+	*v = strtod(text, &end);
+	if (*end != '\0' || errno == ERANGE || !isfinite(*v))
+		return expect_error(arg, errbuf, errlen,
+		    "value '%s' is not a finite number", text);
+	return 0;
+}
+
+int
+expect_parse(const char *s, struct expect *out, char *errbuf,
+    size_t errlen)
+{
+	char	lhs[EXPECT_NAME_MAX + PHASE_NAME_MAX + 2], rhs[64];
+	size_t	pos, oplen;
+	int	n;
+
+	memset(out, 0, sizeof(*out));
+	switch (find_op(s, &pos, &oplen, &out->op)) {
+	case -1:
+		return expect_error(s, errbuf, errlen,
+		    "no operator (one of >= <= > < == !=)");
+	case -2:
+		return expect_error(s, errbuf, errlen,
+		    "bad operator at '%s' (one of >= <= > < == !=)", s + pos);
+	}
+	if (copy_trimmed(lhs, sizeof(lhs), s, pos) == -1)
+		return expect_error(s, errbuf, errlen, "name too long");
+	if (copy_trimmed(rhs, sizeof(rhs), s + pos + oplen,
+	    strlen(s + pos + oplen)) == -1)
+		return expect_error(s, errbuf, errlen, "value too long");
+	if (strpbrk(rhs, "<>=!") != NULL)
+		return expect_error(s, errbuf, errlen,
+		    "more than one operator (one of >= <= > < == !=)");
+	if (parse_lhs(s, lhs, out, errbuf, errlen) == -1 ||
+	    parse_value(s, rhs, &out->value, errbuf, errlen) == -1)
+		return -1;
+	/* Keep the user's spelling of the value, minus blanks. */
+	n = snprintf(out->expr, sizeof(out->expr), "%s%s%s", lhs,
+	    expect_op_name(out->op), rhs);
+	if (n < 0 || (size_t)n >= sizeof(out->expr))
+		return expect_error(s, errbuf, errlen, "expression too long");
+	return 0;
+}

@@ -1,0 +1,64 @@
+/*
+ * Thresholds: --expect 'phase.metric OP value' turns a slow run into exit
+ * status 1 and a JUnit failure (see "Interfaces" in DESIGN.md).
+ *	program.rate_per_s>=1000	connect.latency_us.p99 < 5000
+ *	counters.decode_errors==0	(a counter; absent counts as 0)
+ */
+#ifndef SBSIM_EXPECT_H
+#define SBSIM_EXPECT_H
+
+#include <stddef.h>
+
+#include "metrics.h"
+
+/* The per-phase metrics a report shows and an expectation may test. */
+enum report_metric {
+	RM_ITEMS,
+	RM_SECONDS,
+	RM_RATE,
+	RM_P50,
+	RM_P90,
+	RM_P99,
+	RM_MAX,
+	RM_COUNT
+};
+/* "items", "seconds", "rate_per_s", "latency_us.p50", ... */
+extern const char *const report_metric_names[RM_COUNT];
+/* The metric of that name, or -1. */
+int	 report_metric_lookup(const char *name);
+/* The metric's value in one phase; latencies in microseconds. */
+double	 report_metric_value(const struct phase *, enum report_metric);
+
+enum expect_op {
+	EXPECT_GE,
+	EXPECT_LE,
+	EXPECT_GT,
+	EXPECT_LT,
+	EXPECT_EQ,
+	EXPECT_NE,
+};
+
+#define EXPECT_PHASE_COUNTERS	"counters"
+#define EXPECT_NAME_MAX		64
+#define EXPECT_EXPR_MAX		192
+
+struct expect {
+	char		 expr[EXPECT_EXPR_MAX];	/* normalized "a.b>=1" */
+	char		 phase[PHASE_NAME_MAX];	/* or "counters" */
+	int		 metric;		/* enum report_metric, -1 counter */
+	char		 counter[EXPECT_NAME_MAX];	/* when metric == -1 */
+	enum expect_op	 op;
+	double		 value;
+};
+
+/*
+ * Parse s into out.  On bad syntax return -1 with a one-line message in
+ * errbuf naming the argument and what is wrong; 0 on success.
+ */
+int	 expect_parse(const char *s, struct expect *out, char *errbuf,
+	    size_t errlen);
+const char *expect_op_name(enum expect_op);
+/* Whether value satisfies the expectation's operator and threshold. */
+int	 expect_holds(const struct expect *, double value);
+
+#endif

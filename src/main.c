@@ -1,0 +1,61 @@
+/*
+ * sbsim: one process that looks like a whole network to an SDN controller.
+ * main() picks the subcommand; each device kind registers one line below.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "cmd.h"
+#include "log.h"
+
+#ifndef PACKAGE_VERSION
+#define PACKAGE_VERSION "unknown"
+#endif
+
+static const struct sbsim_cmd *const commands[] = {
+	&openflow_cmd,
+	&controller_cmd,
+};
+#define N_COMMANDS	(sizeof(commands) / sizeof(commands[0]))
+
+static void
+usage(FILE *f)
+{
+	size_t	i;
+
+	fprintf(f, "usage: sbsim COMMAND [options]   (sbsim COMMAND --help)\n"
+	    "commands:\n");
+	for (i = 0; i < N_COMMANDS; i++)
+		fprintf(f, "  %-12s %s\n", commands[i]->name,
+		    commands[i]->summary);
+	fprintf(f, "  %-12s %s\n", "version", "print the version");
+}
+
+int
+main(int argc, char **argv)
+{
+	size_t	i;
+
+	log_init("sbsim", LOG_QUIET);
+	if (argc < 2) {
+		usage(stderr);
+		return CLI_EXIT_USAGE;
+	}
+	if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0 ||
+	    strcmp(argv[1], "help") == 0) {
+		usage(stdout);
+		return 0;
+	}
+	if (strcmp(argv[1], "version") == 0 ||
+	    strcmp(argv[1], "--version") == 0) {
+		printf("sbsim %s\n", PACKAGE_VERSION);
+		return 0;
+	}
+	for (i = 0; i < N_COMMANDS; i++)
+		if (strcmp(argv[1], commands[i]->name) == 0)
+			return commands[i]->main(argc - 1, argv + 1);
+	fprintf(stderr, "sbsim: unknown command '%s'\n", argv[1]);
+	usage(stderr);
+	return CLI_EXIT_USAGE;
+}

@@ -1,0 +1,98 @@
+/*
+ * Measurement: the phase clock, counters, per-second timelines and latency
+ * histograms of one run (see "Actors and phases" in DESIGN.md).
+ * Times are monotonic nanoseconds from clock_ns(); latencies microseconds.
+ */
+#ifndef SBSIM_METRICS_H
+#define SBSIM_METRICS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+uint64_t clock_ns(void);		/* CLOCK_MONOTONIC */
+
+/*
+ * Log-linear histogram (HdrHistogram style): values up to 2^40 us with
+ * under 1% relative error in a fixed few kilobytes; no allocation on add.
+ */
+#define HIST_SUB_BITS	7
+#define HIST_SUB	(1 << HIST_SUB_BITS)
+#define HIST_BUCKETS	34
+struct hist {
+	uint64_t	count;
+	uint64_t	max;
+	uint64_t	min;
+	uint64_t	sum;
+	uint32_t	bins[HIST_BUCKETS][HIST_SUB];
+};
+void	 hist_init(struct hist *);
+void	 hist_add(struct hist *, uint64_t value);
+void	 hist_merge(struct hist *, const struct hist *);
+/* Value at percentile p in [0,100]; 0 when empty. */
+uint64_t hist_percentile(const struct hist *, double p);
+
+enum phase_state {
+	PHASE_PENDING,		/* not triggered yet */
+	PHASE_RUNNING,
+	PHASE_DONE,		/* completion condition met */
+	PHASE_TIMEOUT,		/* ended by its timeout or the run's end */
+};
+
+#define PHASE_NAME_MAX	32
+
+struct phase {
+	char		 name[PHASE_NAME_MAX];
+	char		 protocol[PHASE_NAME_MAX];
+	enum phase_state state;
+	uint64_t	 trigger_ns;	/* when the phase started */
+	uint64_t	 first_ns;	/* first item, 0 if none */
+	uint64_t	 last_ns;	/* last item, 0 if none */
+	uint64_t	 end_ns;	/* when it was ended */
+	uint64_t	 items;
+	uint64_t	 target;	/* items expected, 0 unknown */
+	struct hist	 latency;	/* microseconds */
+	uint32_t	*timeline;	/* items per second since trigger */
+	size_t		 timeline_len;
+	size_t		 timeline_cap;
+};
+
+#define METRICS_MAX_PHASES	16
+#define METRICS_MAX_COUNTERS	128
+
+struct counter {
+	const char	*name;		/* static string */
+	uint64_t	 value;
+};
+
+/* One run: its phases in order of creation, its counters by name. */
+struct metrics {
+	uint64_t	 start_ns;
+	uint64_t	 end_ns;
+	struct phase	*phases[METRICS_MAX_PHASES];
+	size_t		 n_phases;
+	struct counter	 counters[METRICS_MAX_COUNTERS];
+	size_t		 n_counters;
+};
+
+void	 metrics_init(struct metrics *);
+void	 metrics_free(struct metrics *);
+/* The phase of that name, created PENDING on first use. */
+struct phase *metrics_phase(struct metrics *, const char *name,
+	    const char *protocol);
+struct phase *metrics_find_phase(const struct metrics *, const char *name);
+/* A counter's storage, created at 0 on first use; name must be static. */
+uint64_t *metrics_counter(struct metrics *, const char *name);
+uint64_t metrics_counter_value(const struct metrics *, const char *name);
+
+void	 phase_start(struct phase *, uint64_t now_ns);
+/* n items happened at now: first/last, timeline, and DONE at target. */
+void	 phase_items(struct phase *, uint64_t now_ns, uint64_t n);
+void	 phase_latency(struct phase *, uint64_t us);
+void	 phase_end(struct phase *, uint64_t now_ns, enum phase_state);
+/* Seconds from trigger to last item (or to end when there was none). */
+double	 phase_seconds(const struct phase *);
+/* items / seconds, 0 when seconds is 0. */
+double	 phase_rate(const struct phase *);
+const char *phase_state_name(enum phase_state);
+
+#endif

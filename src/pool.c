@@ -1,0 +1,407 @@
+#include <sys/socket.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <event2/bufferevent.h>
+#include <event2/bufferevent_ssl.h>
+#include <event2/event.h>
+#include <event2/listener.h>
+#include <openssl/err.h>
+
+#include "engine.h"
+#include "log.h"
+#include "metrics.h"
+#include "pool.h"
+
+#define POOL_TICK_MS	10
+#ifndef IP_BIND_ADDRESS_NO_PORT
+#define IP_BIND_ADDRESS_NO_PORT	24
+#endif
+
+static void	pool_connect(struct pool_dev *);
+static void	pool_ramp_tick(evutil_socket_t, short, void *);
+
+void
+pool_config_defaults(struct pool_config *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->src.family = AF_UNSPEC;
+	c->connect_rate = 0;
+	c->max_inflight = 256;
+	c->backoff_min_ms = 100;
+	c->backoff_max_ms = 5000;
+	c->reconnect = 1;
+}
+
+void
+pool_init(struct pool *p, const struct pool_config *cfg,
+    const struct pool_ops *ops, struct pool_dev **devs, uint32_t n)
+{
+	uint32_t	i;
+
+	memset(p, 0, sizeof(*p));
+	p->cfg = *cfg;
+	p->ops = ops;
+	p->devs = devs;
+	p->n_devs = n;
+	for (i = 0; i < n; i++) {
+		devs[i]->pool = p;
+		devs[i]->index = i;
+		devs[i]->state = PD_IDLE;
+	}
+}
+
+uint32_t
+pool_fds_needed(const struct pool *p)
+{
+	/* A passive device holds its listener and one connection. */
+	return endpoint_passive(&p->cfg.ep) ? 2 * p->n_devs : p->n_devs;
+}
+
+/* Exponential backoff with +-25% jitter so that devices dropped together
+ * do not all come back in the same millisecond. */
+static unsigned
+pool_backoff_ms(const struct pool *p, unsigned attempts)
+{
+	uint64_t	ms = p->cfg.backoff_min_ms;
+	double		jitter = 0.75 + 0.5 * ((double)random() / RAND_MAX);
+
+	while (attempts-- > 1 && ms < p->cfg.backoff_max_ms)
+		ms *= 2;
+	if (ms > p->cfg.backoff_max_ms)
+		ms = p->cfg.backoff_max_ms;
+	return (unsigned)(ms * jitter);
+}
+
+static void
+pool_retry_fire(evutil_socket_t fd, short what, void *arg)
+{
+	struct pool_dev	*d = arg;
+
+	(void)fd;
+	(void)what;
+	if (d->state == PD_BACKOFF && !d->pool->stopped)
+		pool_connect(d);
+}
+
+static void
+pool_schedule_retry(struct pool_dev *d)
+{
+	struct pool	*p = d->pool;
+	unsigned	 ms;
+	struct timeval	 tv;
+
+	if (p->stopped || !p->cfg.reconnect) {
+		d->state = PD_STOPPED;
+		return;
+	}
+	if (d->attempts < 255)
+		d->attempts++;
+	ms = pool_backoff_ms(p, d->attempts);
+	tv.tv_sec = ms / 1000;
+	tv.tv_usec = (ms % 1000) * 1000;
+	if (d->retry == NULL &&
+	    (d->retry = evtimer_new(engine_base(), pool_retry_fire, d)) == NULL)
+		fatalx("evtimer_new");
+	d->state = PD_BACKOFF;
+	evtimer_add(d->retry, &tv);
+}
+
+static void
+pool_free_bev(struct pool_dev *d)
+{
+	if (d->bev != NULL) {
+		bufferevent_free(d->bev);
+		d->bev = NULL;
+	}
+}
+
+static void
+pool_connect_event(struct bufferevent *bev, short what, void *arg)
+{
+	struct pool_dev	*d = arg;
+	struct pool	*p = d->pool;
+	int		 one = 1;
+
+	(void)bev;
+	p->inflight--;
+	if (what & BEV_EVENT_CONNECTED) {
+		setsockopt(bufferevent_getfd(d->bev), IPPROTO_TCP, TCP_NODELAY,
+		    &one, sizeof(one));
+		d->state = PD_UP;
+		d->attempts = 0;
+		p->ops->up(d, d->bev);
+		return;
+	}
+	p->stats.failures++;
+	if (d->attempts == 0)
+		log_info("device %u: connect to %s failed: %s; will retry",
+		    d->index, p->cfg.ep.text,
+		    evutil_socket_error_to_string(EVUTIL_SOCKET_ERROR()));
+	pool_free_bev(d);
+	pool_schedule_retry(d);
+}
+
+static int
+pool_socket(struct pool_dev *d)
+{
+	struct pool		*p = d->pool;
+	struct sockaddr_storage	 ss;
+	socklen_t		 len;
+	int			 fd, one = 1;
+
+	fd = socket(p->cfg.ep.ss.ss_family, SOCK_STREAM | SOCK_NONBLOCK, 0);
+	if (fd == -1)
+		return -1;
+	if (p->cfg.src.family == AF_UNSPEC)
+		return fd;
+	/* Defer the port choice to connect(): with a source address per
+	 * device, a port per (source, destination) pair is plenty. */
+	setsockopt(fd, IPPROTO_IP, IP_BIND_ADDRESS_NO_PORT, &one, sizeof(one));
+	source_addr(&p->cfg.src, d->index, &ss, &len);
+	if (bind(fd, (struct sockaddr *)&ss, len) == -1) {
+		if (p->stats.bind_errors++ == 0)
+			log_warn("bind to source %s", p->cfg.src.text);
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static struct bufferevent *
+pool_bev_new(struct pool *p, int fd, int connecting)
+{
+	SSL	*ssl;
+
+	if (p->cfg.ep.kind != EP_SSL)
+		return bufferevent_socket_new(engine_base(), fd,
+		    BEV_OPT_CLOSE_ON_FREE);
+	if ((ssl = SSL_new(p->cfg.ssl)) == NULL)
+		return NULL;
+	return bufferevent_openssl_socket_new(engine_base(), fd, ssl,
+	    connecting ? BUFFEREVENT_SSL_CONNECTING : BUFFEREVENT_SSL_ACCEPTING,
+	    BEV_OPT_CLOSE_ON_FREE);
+}
+
+static void
+pool_connect(struct pool_dev *d)
+{
+	struct pool	*p = d->pool;
+	int		 fd;
+
+	p->stats.attempts++;
+	d->attempt_ns = clock_ns();
+	if ((fd = pool_socket(d)) == -1) {
+		p->stats.failures++;
+		if (errno == EMFILE || errno == ENFILE)
+			log_warn("device %u: socket", d->index);
+		pool_schedule_retry(d);
+		return;
+	}
+	if ((d->bev = pool_bev_new(p, fd, 1)) == NULL) {
+		close(fd);
+		p->stats.failures++;
+		pool_schedule_retry(d);
+		return;
+	}
+	bufferevent_setcb(d->bev, NULL, NULL, pool_connect_event, d);
+	d->state = PD_CONNECTING;
+	p->inflight++;
+	if (bufferevent_socket_connect(d->bev,
+	    (struct sockaddr *)&p->cfg.ep.ss, p->cfg.ep.sslen) == -1) {
+		/* libevent already reported it through the event callback
+		 * when the error was immediate; only clean up otherwise. */
+		if (d->state == PD_CONNECTING) {
+			p->inflight--;
+			p->stats.failures++;
+			pool_free_bev(d);
+			pool_schedule_retry(d);
+		}
+	}
+}
+
+/* Hand out connects at cfg.connect_rate per second, keeping at most
+ * max_inflight handshakes under way so the listen backlog never overflows. */
+static void
+pool_ramp_tick(evutil_socket_t fd, short what, void *arg)
+{
+	struct pool	*p = arg;
+	uint64_t	 now = clock_ns();
+
+	(void)fd;
+	(void)what;
+	if (p->cfg.connect_rate > 0) {
+		p->credit += p->cfg.connect_rate *
+		    (double)(now - p->ramp_last_ns) / 1e9;
+		if (p->credit > p->cfg.max_inflight)
+			p->credit = p->cfg.max_inflight;
+	} else
+		p->credit = p->cfg.max_inflight;
+	p->ramp_last_ns = now;
+	while (p->cursor < p->n_devs && p->credit >= 1 &&
+	    p->inflight < p->cfg.max_inflight && !p->stopped) {
+		p->credit -= 1;
+		pool_connect(p->devs[p->cursor++]);
+	}
+	if (p->cursor >= p->n_devs) {
+		event_free(p->ramp);
+		p->ramp = NULL;
+	}
+}
+
+static void
+pool_accept(struct evconnlistener *l, evutil_socket_t fd,
+    struct sockaddr *sa, int salen, void *arg)
+{
+	struct pool_dev	*d = arg;
+	struct pool	*p = d->pool;
+	int		 one = 1;
+
+	(void)l;
+	(void)sa;
+	(void)salen;
+	if (p->stopped) {
+		close(fd);
+		return;
+	}
+	if (d->bev != NULL) {
+		/* One connection per device: the newest wins, since a
+		 * tool that connects right after another (ovs-ofctl runs)
+		 * may arrive before the old close is read. */
+		p->stats.replaced++;
+		pool_lost(d, "replaced by a new connection");
+	}
+	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	evutil_make_socket_nonblocking(fd);
+	if ((d->bev = bufferevent_socket_new(engine_base(), fd,
+	    BEV_OPT_CLOSE_ON_FREE)) == NULL) {
+		close(fd);
+		return;
+	}
+	d->attempt_ns = clock_ns();
+	d->state = PD_UP;
+	p->ops->up(d, d->bev);
+}
+
+static int
+pool_listen(struct pool *p, struct pool_dev *d, char *err, size_t errlen)
+{
+	struct sockaddr_storage	ss;
+	socklen_t		len;
+	uint32_t		port = p->cfg.ep.port + d->index;
+
+	if (port > 65535) {
+		snprintf(err, errlen, "device %u would listen on port %u, "
+		    "past 65535: lower the base port or the device count",
+		    d->index, port);
+		return -1;
+	}
+	endpoint_with_port(&p->cfg.ep, port, &ss, &len);
+	d->listener = evconnlistener_new_bind(engine_base(), pool_accept, d,
+	    LEV_OPT_REUSEABLE | LEV_OPT_CLOSE_ON_FREE, 16,
+	    (struct sockaddr *)&ss, len);
+	if (d->listener == NULL) {
+		snprintf(err, errlen, "cannot listen on port %u: %s", port,
+		    strerror(errno));
+		return -1;
+	}
+	d->state = PD_LISTENING;
+	return 0;
+}
+
+int
+pool_start(struct pool *p, char *err, size_t errlen)
+{
+	uint32_t	i;
+	struct timeval	tv = { 0, POOL_TICK_MS * 1000 };
+
+	if (endpoint_passive(&p->cfg.ep)) {
+		for (i = 0; i < p->n_devs; i++)
+			if (pool_listen(p, p->devs[i], err, errlen) == -1)
+				return -1;
+		return 0;
+	}
+	p->ramp_last_ns = clock_ns();
+	p->ramp = event_new(engine_base(), -1, EV_PERSIST, pool_ramp_tick, p);
+	if (p->ramp == NULL)
+		fatalx("event_new");
+	event_add(p->ramp, &tv);
+	pool_ramp_tick(-1, 0, p);
+	return 0;
+}
+
+void
+pool_lost(struct pool_dev *d, const char *why)
+{
+	struct pool	*p = d->pool;
+
+	if (d->state != PD_UP)
+		return;
+	p->stats.drops++;
+	pool_free_bev(d);
+	if (endpoint_passive(&p->cfg.ep))
+		d->state = p->stopped ? PD_STOPPED : PD_LISTENING;
+	else
+		pool_schedule_retry(d);
+	p->ops->down(d, why);
+}
+
+void
+pool_stop(struct pool *p)
+{
+	uint32_t	i;
+	struct pool_dev	*d;
+
+	p->stopped = 1;
+	if (p->ramp != NULL) {
+		event_free(p->ramp);
+		p->ramp = NULL;
+	}
+	for (i = 0; i < p->n_devs; i++) {
+		d = p->devs[i];
+		if (d->retry != NULL) {
+			event_free(d->retry);
+			d->retry = NULL;
+		}
+		if (d->listener != NULL) {
+			evconnlistener_free(d->listener);
+			d->listener = NULL;
+		}
+		pool_free_bev(d);
+		d->state = PD_STOPPED;
+	}
+}
+
+SSL_CTX *
+pool_ssl_ctx(const char *key, const char *cert, const char *ca, char *err,
+    size_t errlen)
+{
+	SSL_CTX	*ctx;
+
+	if ((ctx = SSL_CTX_new(TLS_client_method())) == NULL)
+		goto fail;
+	if (cert != NULL &&
+	    SSL_CTX_use_certificate_chain_file(ctx, cert) != 1)
+		goto fail;
+	if (key != NULL &&
+	    SSL_CTX_use_PrivateKey_file(ctx, key, SSL_FILETYPE_PEM) != 1)
+		goto fail;
+	if (ca != NULL) {
+		if (SSL_CTX_load_verify_locations(ctx, ca, NULL) != 1)
+			goto fail;
+		SSL_CTX_set_verify(ctx, SSL_VERIFY_PEER, NULL);
+	} else
+		SSL_CTX_set_verify(ctx, SSL_VERIFY_NONE, NULL);
+	return ctx;
+fail:
+	snprintf(err, errlen, "TLS setup: %s",
+	    ERR_reason_error_string(ERR_get_error()));
+	SSL_CTX_free(ctx);
+	return NULL;
+}

@@ -1,0 +1,101 @@
+/*
+ * The device pool: how simulated devices reach the controller.
+ *
+ * Active devices connect at a set rate from their own source address, with
+ * at most max_inflight connects under way; when a connection fails or drops,
+ * the device tries again after an exponential backoff with jitter, and the
+ * others carry on.  Passive devices each listen on a port of their own
+ * (PORT+i) and take one connection at a time (a newer one replaces it).  The protocol sees a
+ * connected bufferevent through up() and hands it back through pool_lost().
+ */
+#ifndef SBSIM_POOL_H
+#define SBSIM_POOL_H
+
+#include <stdint.h>
+
+#include <openssl/ssl.h>
+
+#include "endpoint.h"
+
+struct bufferevent;
+struct evconnlistener;
+struct event;
+struct pool;
+
+enum pool_dev_state {
+	PD_IDLE,		/* waiting for its turn in the ramp */
+	PD_CONNECTING,
+	PD_UP,
+	PD_BACKOFF,		/* waiting to try again */
+	PD_LISTENING,
+	PD_STOPPED,
+};
+
+struct pool_dev {
+	struct pool		*pool;
+	uint32_t		 index;
+	uint8_t			 state;		/* enum pool_dev_state */
+	uint8_t			 attempts;	/* failures since last up */
+	struct bufferevent	*bev;
+	struct evconnlistener	*listener;
+	struct event		*retry;		/* made on first backoff */
+	uint64_t		 attempt_ns;	/* when this attempt began */
+};
+
+struct pool_ops {
+	/* Connected (and TLS handshake done); set callbacks on bev. */
+	void	(*up)(struct pool_dev *, struct bufferevent *);
+	/* The connection is gone; the pool has freed the bufferevent. */
+	void	(*down)(struct pool_dev *, const char *why);
+};
+
+struct pool_config {
+	struct endpoint		 ep;
+	struct source_range	 src;		/* family AF_UNSPEC: none */
+	double			 connect_rate;	/* per second, 0: no limit */
+	unsigned		 max_inflight;
+	unsigned		 backoff_min_ms;
+	unsigned		 backoff_max_ms;
+	int			 reconnect;	/* try again after a drop */
+	SSL_CTX			*ssl;		/* for ssl: */
+};
+
+struct pool_stats {
+	uint64_t	attempts;
+	uint64_t	failures;	/* connects that did not succeed */
+	uint64_t	drops;		/* established connections lost */
+	uint64_t	replaced;	/* passive: a newer connection won */
+	uint64_t	bind_errors;
+};
+
+struct pool {
+	struct pool_config	 cfg;
+	const struct pool_ops	*ops;
+	struct pool_dev		**devs;
+	uint32_t		 n_devs;
+	uint32_t		 cursor;	/* next device in the ramp */
+	uint32_t		 inflight;
+	double			 credit;
+	struct event		*ramp;
+	uint64_t		 ramp_last_ns;
+	struct pool_stats	 stats;
+	int			 stopped;
+};
+
+/* Fill defaults (no rate limit, 256 in flight, 100 ms .. 5 s backoff). */
+void	 pool_config_defaults(struct pool_config *);
+void	 pool_init(struct pool *, const struct pool_config *,
+	    const struct pool_ops *, struct pool_dev **devs, uint32_t n);
+/* Begin: listen on every port, or start the connect ramp. */
+int	 pool_start(struct pool *, char *err, size_t errlen);
+/* The protocol is done with this connection (error, EOF, fatal error). */
+void	 pool_lost(struct pool_dev *, const char *why);
+/* Close everything; no more reconnects. */
+void	 pool_stop(struct pool *);
+/* Descriptors the pool will need at most. */
+uint32_t pool_fds_needed(const struct pool *);
+/* Create an SSL_CTX for ssl: with optional key, certificate and CA. */
+SSL_CTX	*pool_ssl_ctx(const char *key, const char *cert, const char *ca,
+	    char *err, size_t errlen);
+
+#endif

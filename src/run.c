@@ -1,0 +1,161 @@
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <event2/event.h>
+
+#include "engine.h"
+#include "log.h"
+#include "report.h"
+#include "run.h"
+
+#define RUN_TICK_MS		100
+#define RUN_PROGRESS_MS		500
+
+#ifndef PACKAGE_VERSION
+#define PACKAGE_VERSION "unknown"
+#endif
+
+struct run_state {
+	const struct sim_ops	*ops;
+	void			*cfg;
+	const struct run_opts	*ro;
+	struct metrics		*m;
+	uint64_t		 deadline_ns;	/* --duration, 0: none */
+	uint64_t		 last_progress_ns;
+	int			 progress;	/* stderr is a terminal */
+	int			 done;
+};
+
+int
+run_phase_timed_out(const struct phase *ph, uint64_t now, double timeout_s)
+{
+	uint64_t	since;
+
+	if (ph->state != PHASE_RUNNING)
+		return 0;
+	since = ph->last_ns > ph->trigger_ns ? ph->last_ns : ph->trigger_ns;
+	return now > since && (double)(now - since) / 1e9 > timeout_s;
+}
+
+void
+run_close_phases(struct metrics *m, uint64_t now)
+{
+	size_t		 i;
+	struct phase	*ph;
+
+	for (i = 0; i < m->n_phases; i++) {
+		ph = m->phases[i];
+		if (ph->state != PHASE_RUNNING)
+			continue;
+		phase_end(ph, now, ph->target > 0 && ph->items < ph->target ?
+		    PHASE_TIMEOUT : PHASE_DONE);
+	}
+}
+
+static void
+run_tick(evutil_socket_t fd, short what, void *arg)
+{
+	struct run_state	*rs = arg;
+	uint64_t		 now = clock_ns();
+
+	(void)fd;
+	(void)what;
+	if (rs->ops->tick(rs->cfg, now) == 1 && rs->deadline_ns == 0) {
+		rs->done = 1;
+		engine_stop("all phases complete");
+	}
+	if (rs->deadline_ns != 0 && now >= rs->deadline_ns) {
+		rs->done = 1;
+		engine_stop("--duration reached");
+	}
+	if (rs->progress && now - rs->last_progress_ns >=
+	    RUN_PROGRESS_MS * 1000000ull) {
+		rs->last_progress_ns = now;
+		report_progress(rs->m, stderr);
+	}
+}
+
+static int
+run_once(struct run_state *rs)
+{
+	struct event	*tick;
+	struct timeval	 tv = { 0, RUN_TICK_MS * 1000 };
+	char		 err[512];
+
+	engine_init();
+	metrics_init(rs->m);
+	rs->m->start_ns = clock_ns();
+	rs->deadline_ns = rs->ro->duration > 0 ? rs->m->start_ns +
+	    (uint64_t)(rs->ro->duration * 1e9) : 0;
+	if (rs->ops->start(rs->cfg, rs->m, err, sizeof(err)) == -1) {
+		fprintf(stderr, "sbsim %s: %s\n", rs->ops->name, err);
+		rs->ops->stop(rs->cfg);
+		engine_free();
+		return -1;
+	}
+	tick = event_new(engine_base(), -1, EV_PERSIST, run_tick, rs);
+	event_add(tick, &tv);
+	engine_run();
+	event_free(tick);
+	if (rs->progress)
+		report_progress_clear(stderr);
+	rs->m->end_ns = clock_ns();
+	run_close_phases(rs->m, rs->m->end_ns);
+	rs->ops->stop(rs->cfg);
+	engine_free();
+	return 0;
+}
+
+int
+run_main(const struct sim_ops *ops, void *cfg, const struct run_opts *ro)
+{
+	struct run_state	 rs;
+	struct metrics		*runs;
+	struct report_opts	 rep;
+	char			 err[512];
+	unsigned		 i, n = 0;
+	int			 rc;
+
+	if (engine_check_fds(ops->fds_needed(cfg), "these devices", err,
+	    sizeof(err)) == -1) {
+		fprintf(stderr, "sbsim %s: %s\n", ops->name, err);
+		return 2;
+	}
+	srandom(ro->seed);
+	memset(&rs, 0, sizeof(rs));
+	rs.ops = ops;
+	rs.cfg = cfg;
+	rs.ro = ro;
+	rs.progress = isatty(STDERR_FILENO);
+	runs = xcalloc(ro->repeat, sizeof(*runs));
+	for (i = 0; i < ro->repeat; i++) {
+		rs.m = &runs[i];
+		if (ro->repeat > 1)
+			log_info("run %u of %u", i + 1, ro->repeat);
+		if (run_once(&rs) == -1) {
+			if (n == 0) {
+				free(runs);
+				return 2;
+			}
+			break;
+		}
+		n++;
+		if (engine_interrupted())
+			break;
+	}
+	memset(&rep, 0, sizeof(rep));
+	rep.version = PACKAGE_VERSION;
+	rep.scenario = ro->scenario;
+	rep.json_path = ro->report;
+	rep.csv_path = ro->csv;
+	rep.junit_path = ro->junit;
+	rep.expects = ro->expects;
+	rep.n_expects = ro->n_expects;
+	rc = report_emit(runs, n, &rep, ro->quiet ? NULL : stdout);
+	for (i = 0; i < n; i++)
+		metrics_free(&runs[i]);
+	free(runs);
+	return rc == 0 ? 0 : 1;
+}

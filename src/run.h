@@ -1,0 +1,44 @@
+/*
+ * The run driver shared by every device kind: descriptor check, --repeat,
+ * the 100 ms tick (completion, timeouts, --duration, progress line),
+ * signals, and the reports at the end.
+ */
+#ifndef SBSIM_RUN_H
+#define SBSIM_RUN_H
+
+#include <stdint.h>
+
+#include "cli.h"
+#include "metrics.h"
+
+struct sim_ops {
+	const char	*name;		/* "openflow" */
+	/* Descriptors one run needs. */
+	uint32_t	(*fds_needed)(void *cfg);
+	/* Build and start one run's devices; -1 with a message in err. */
+	int		(*start)(void *cfg, struct metrics *, char *err,
+			    size_t errlen);
+	/* Every tick: 1 when the run is complete. */
+	int		(*tick)(void *cfg, uint64_t now_ns);
+	/* Stop and free the run's devices, fold their stats into counters. */
+	void		(*stop)(void *cfg);
+};
+
+/*
+ * Run the simulation ro->repeat times and report.  Returns the process exit
+ * status: 0 all phases done and expectations met, 1 otherwise, 2 when the
+ * run could not start (too many descriptors, cannot listen, ...).
+ */
+int	 run_main(const struct sim_ops *, void *cfg, const struct run_opts *);
+
+/*
+ * End a running phase that waited longer than timeout_s since its trigger
+ * (or since it_last item): TIMEOUT.  Helper for tick().
+ */
+int	 run_phase_timed_out(const struct phase *, uint64_t now_ns,
+	    double timeout_s);
+/* At the run's end: a running phase with a target it did not reach timed
+ * out; one without a target is done; pending ones stay pending. */
+void	 run_close_phases(struct metrics *, uint64_t now_ns);
+
+#endif

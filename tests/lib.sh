@@ -1,0 +1,95 @@
+# Shared helpers for the scripted tests (sourced).  Every test cleans up
+# the processes it started, by PID, and stops by itself.
+set -u
+
+SBSIM=${SBSIM:-$(pwd)/src/sbsim}
+TMPD=$(mktemp -d "${TMPDIR:-/tmp}/sbsim-test.XXXXXX")
+PIDS=""
+
+cleanup() {
+	for p in $PIDS; do
+		kill "$p" 2>/dev/null
+	done
+	for p in $PIDS; do
+		wait "$p" 2>/dev/null
+	done
+	rm -rf "$TMPD"
+}
+trap cleanup EXIT
+
+fail() {
+	echo "FAIL: $*" >&2
+	for f in "$TMPD"/*.log; do
+		[ -f "$f" ] || continue
+		echo "--- $f" >&2
+		tail -n 30 "$f" >&2
+	done
+	exit 1
+}
+
+skip() {
+	echo "SKIP: $*" >&2
+	exit 77
+}
+
+need() {
+	command -v "$1" >/dev/null 2>&1 || skip "$1 is not installed"
+}
+
+# A free TCP port range of n ports starting at a pseudo-random base in
+# [20000, 60000), so parallel tests do not collide.
+free_ports() {
+	local n=$1 base tries=0
+	while [ $tries -lt 50 ]; do
+		base=$(( 20000 + (RANDOM * 32768 + RANDOM) % 40000 ))
+		if ! ss -Htan 2>/dev/null | awk '{print $4}' |
+		    grep -qE ":($base|$((base + n - 1)))\$"; then
+			echo "$base"
+			return 0
+		fi
+		tries=$((tries + 1))
+	done
+	echo 29999
+}
+
+# Wait until something listens on port $1 (5 s at most).
+wait_listen() {
+	local i=0
+	while [ $i -lt 100 ]; do
+		ss -Hltn 2>/dev/null | awk '{print $4}' | grep -qE ":$1\$" &&
+		    return 0
+		sleep 0.05
+		i=$((i + 1))
+	done
+	return 1
+}
+
+# Start a background command, remember its PID.
+start_bg() {
+	local log=$1
+	shift
+	"$@" >"$log" 2>&1 &
+	PIDS="$PIDS $!"
+	LAST_PID=$!
+}
+
+# Stop a PID with SIGINT and wait for it (10 s at most); its exit status
+# is left in STOP_RC.
+stop_pid() {
+	local pid=$1 i=0
+	kill -INT "$pid" 2>/dev/null
+	while kill -0 "$pid" 2>/dev/null && [ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	kill -KILL "$pid" 2>/dev/null
+	wait "$pid"
+	STOP_RC=$?
+}
+
+PY=/usr/bin/python3
+
+# json_get FILE EXPR: evaluate a Python expression on the parsed report r.
+json_get() {
+	"$PY" -c 'import json,sys; r=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
+}
