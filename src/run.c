@@ -1,3 +1,5 @@
+#include <sys/resource.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,13 +79,40 @@ run_tick(evutil_socket_t fd, short what, void *arg)
 	}
 }
 
+static uint64_t
+run_tv_ms(const struct timeval *tv)
+{
+	return (uint64_t)tv->tv_sec * 1000 + (uint64_t)tv->tv_usec / 1000;
+}
+
+/*
+ * sbsim's own cost as counters, so that every report carries it and
+ * --expect can bound it: CPU of this run (from getrusage deltas) and the
+ * process's peak RSS so far (it only grows across --repeat runs).
+ */
+static void
+run_resources(struct metrics *m, const struct rusage *before)
+{
+	struct rusage	after;
+
+	if (getrusage(RUSAGE_SELF, &after) == -1)
+		return;
+	*metrics_counter(m, "sbsim_cpu_user_ms") = run_tv_ms(&after.ru_utime) -
+	    run_tv_ms(&before->ru_utime);
+	*metrics_counter(m, "sbsim_cpu_system_ms") =
+	    run_tv_ms(&after.ru_stime) - run_tv_ms(&before->ru_stime);
+	*metrics_counter(m, "sbsim_max_rss_kb") = (uint64_t)after.ru_maxrss;
+}
+
 static int
 run_once(struct run_state *rs)
 {
+	struct rusage	 usage;
 	struct event	*tick;
 	struct timeval	 tv = { 0, RUN_TICK_MS * 1000 };
 	char		 err[512];
 
+	getrusage(RUSAGE_SELF, &usage);
 	engine_init();
 	metrics_init(rs->m);
 	rs->m->start_ns = clock_ns();
@@ -105,6 +134,7 @@ run_once(struct run_state *rs)
 	run_close_phases(rs->m, rs->m->end_ns);
 	rs->ops->stop(rs->cfg);
 	engine_free();
+	run_resources(rs->m, &usage);
 	return 0;
 }
 

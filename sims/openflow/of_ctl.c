@@ -60,6 +60,7 @@ static uint8_t			 obuf_mem[OF_MAX_MSG + 1024];
 static struct wbuf		 obuf = { obuf_mem, 0, sizeof(obuf_mem), 0 };
 
 static void	ctl_advance(struct ctl_conn *);
+static int	kick_all;	/* every switch may move on: see ctl_read */
 
 void
 of_ctl_config_defaults(struct of_ctl_config *c)
@@ -238,8 +239,10 @@ ctl_advance(struct ctl_conn *c)
 		if (c->next_flow < cfg.flows_per_switch || c->barriers_out)
 			return;
 		st.switches_programmed++;
-		if (ctl_all_programmed())
+		if (ctl_all_programmed()) {
 			st.program_end_ns = clock_ns();
+			kick_all = 1;	/* the others wait in CTL_STATS */
+		}
 		ctl_enter(c, CTL_STATS);
 		if (cfg.read_stats) {
 			ctl_request_stats(c);
@@ -548,6 +551,10 @@ ctl_read(struct bufferevent *bev, void *arg)
 			return;
 		ctl_dispatch(c, &h, evbuffer_pullup(in, h.length));
 		evbuffer_drain(in, h.length);
+		if (kick_all) {
+			kick_all = 0;
+			ctl_advance_all();
+		}
 	}
 }
 

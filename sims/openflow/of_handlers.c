@@ -654,12 +654,12 @@ of_on_multipart(const struct of_ctx *c)
 }
 
 void
-of_handle(struct of_switch *sw, const struct of_header *h, struct rbuf *body,
-    const uint8_t *msg)
+of_handle(struct of_switch *sw, enum of_type t, const struct of_header *h,
+    struct rbuf *body, const uint8_t *msg)
 {
 	struct of_ctx	c = { sw, h, body, msg };
 
-	switch (of_type_from_wire(h->version, h->type)) {
+	switch (t) {
 	case OF_ECHO_REQUEST:		of_on_echo_request(&c); return;
 	case OF_ECHO_REPLY:		of_on_echo_reply(&c); return;
 	case OF_ERROR:			of_on_error(&c); return;

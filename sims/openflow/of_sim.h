@@ -153,7 +153,7 @@ struct wbuf *of_scratch(void);
 int	 of_switch_connected(const struct of_switch *);
 
 /* of_handlers.c: body is the message after the header. */
-void	 of_handle(struct of_switch *, const struct of_header *,
+void	 of_handle(struct of_switch *, enum of_type, const struct of_header *,
 	    struct rbuf *body, const uint8_t *msg);
 void	 of_flows_changed(struct of_switch *, int64_t delta, uint64_t now);
 

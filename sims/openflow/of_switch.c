@@ -181,7 +181,7 @@ of_fsm(struct of_switch *sw, const struct of_header *h, const uint8_t *msg)
 	}
 	if (t == OF_HELLO)
 		return 0;	/* a repeated HELLO changes nothing */
-	of_handle(sw, h, &body, msg);
+	of_handle(sw, t, h, &body, msg);
 	if (t == OF_FEATURES_REQUEST && sw->state == OFS_FEATURES_WAIT) {
 		sw->up_ns = clock_ns();
 		of_change_state(sw, OFS_UP, "features reply sent");
