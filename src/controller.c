@@ -61,7 +61,7 @@ static const char ctl_help[] =
 "  --window W             barriers in flight per switch (default 4)\n"
 "  --read-stats           read flow stats back after programming\n"
 "  --delete MODE          after programming: none, strict or all\n"
-"  --packet-in-reply R    ignore, packet-out or flow-mod (cbench answer)\n"
+"  --packet-in-reply R    ignore, packet-out (default) or flow-mod\n"
 "  --lldp                 send LLDP on every port to discover links\n"
 "  --duration S           stop after S seconds\n"
 "  --exit-when-done       stop once programming (and deletion) is done\n"

@@ -20,6 +20,7 @@
 #include "pool.h"
 
 #define POOL_TICK_MS	10
+#define POOL_LOG_FAILURES	5
 #ifndef IP_BIND_ADDRESS_NO_PORT
 #define IP_BIND_ADDRESS_NO_PORT	24
 #endif
@@ -139,11 +140,14 @@ pool_connect_event(struct bufferevent *bev, short what, void *arg)
 		p->ops->up(d, d->bev);
 		return;
 	}
-	p->stats.failures++;
-	if (d->attempts == 0)
-		log_info("device %u: connect to %s failed: %s; will retry",
+	/* A controller that is down fails every device: say it a few
+	 * times, count the rest. */
+	if (p->stats.failures++ < POOL_LOG_FAILURES)
+		log_info("device %u: connect to %s failed: %s; will retry%s",
 		    d->index, p->cfg.ep.text,
-		    evutil_socket_error_to_string(EVUTIL_SOCKET_ERROR()));
+		    evutil_socket_error_to_string(EVUTIL_SOCKET_ERROR()),
+		    p->stats.failures == POOL_LOG_FAILURES ?
+		    " (further failures counted, not logged)" : "");
 	pool_free_bev(d);
 	pool_schedule_retry(d);
 }

@@ -13,6 +13,15 @@ cleanup() {
 	for p in $PIDS; do
 		wait "$p" 2>/dev/null
 	done
+	# A sanitizer report from any process the test ran fails the test
+	# (configure --enable-sanitizers builds).
+	if grep -lE 'ERROR: (Address|Leak)Sanitizer|runtime error:' \
+	    "$TMPD"/*.log 2>/dev/null; then
+		grep -hE -A20 'ERROR: (Address|Leak)Sanitizer|runtime error:' \
+		    "$TMPD"/*.log >&2
+		rm -rf "$TMPD"
+		exit 1
+	fi
 	rm -rf "$TMPD"
 }
 trap cleanup EXIT

@@ -69,6 +69,7 @@ of_ctl_config_defaults(struct of_ctl_config *c)
 	c->version_bitmap = (1u << OF_VERSION_13) | (1u << OF_VERSION_10);
 	c->batch = 100;
 	c->window = 4;
+	c->pktin_reply = OF_CTL_PKTIN_PACKET_OUT;
 }
 
 const struct of_ctl_stats *

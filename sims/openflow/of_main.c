@@ -304,6 +304,7 @@ of_start(void *arg, struct metrics *m, char *err, size_t errlen)
 	sim->total_flows = 0;
 	sim->up = 0;
 	sim->program_done_ns = 0;
+	sim->warned_version = 0;
 	sim->last_sweep_ns = clock_ns();
 	of_counters_init(sim);
 	of_phases_init(sim);

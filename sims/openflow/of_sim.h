@@ -135,7 +135,7 @@ struct of_sim {
 	uint64_t		 last_sweep_ns;
 	uint64_t		 program_done_ns;
 	double			 phase_timeout;
-	int			 has_timeouts;
+	int			 warned_version;
 };
 
 /* Scratch space for building replies; every message fits. */

@@ -142,10 +142,14 @@ of_fsm_hello(struct of_switch *sw, const struct of_header *h,
 		of_error_encode(w, of_highest(of_our_bitmap(sw)), h->xid,
 		    OF_ERR_HELLO_INCOMPATIBLE, msg, h->length);
 		of_switch_send(sw, w);
+		/* Every switch fails alike: warn once per run. */
 		(*sw->sim->c.errors_sent)++;
-		log_warnx("switch %u: no common OpenFlow version with the "
-		    "controller (it offered 0x%02x, bitmap 0x%x)", sw->idx,
-		    h->version, bitmap);
+		if (!sw->sim->warned_version)
+			log_warnx("switch %u: no common OpenFlow version with "
+			    "the controller (it offered 0x%02x, bitmap 0x%x); "
+			    "further ones are counted", sw->idx, h->version,
+			    bitmap);
+		sw->sim->warned_version = 1;
 		return -1;
 	}
 	of_agree(sw, v);
