@@ -83,51 +83,6 @@ engine_interrupted(void)
 	return interrupted;
 }
 
-struct engine_cb {
-	void	(*fn)(void *);
-	void	*arg;
-};
-
-static void
-engine_timer_fire(evutil_socket_t fd, short what, void *arg)
-{
-	struct engine_cb	*cb = arg;
-
-	(void)fd;
-	(void)what;
-	cb->fn(cb->arg);
-}
-
-static struct event *
-engine_timer(unsigned ms, short flags, void (*fn)(void *), void *arg)
-{
-	struct engine_cb	*cb;
-	struct event		*ev;
-	struct timeval		 tv = { ms / 1000, (ms % 1000) * 1000 };
-
-	/* The callback record lives as long as the process: timers made
-	 * here are few (progress, sweeps, run deadline). */
-	cb = xmalloc(sizeof(*cb));
-	cb->fn = fn;
-	cb->arg = arg;
-	if ((ev = event_new(base, -1, flags, engine_timer_fire, cb)) == NULL)
-		fatalx("event_new failed");
-	event_add(ev, &tv);
-	return ev;
-}
-
-struct event *
-engine_every(unsigned interval_ms, void (*fn)(void *), void *arg)
-{
-	return engine_timer(interval_ms, EV_PERSIST, fn, arg);
-}
-
-struct event *
-engine_after(unsigned delay_ms, void (*fn)(void *), void *arg)
-{
-	return engine_timer(delay_ms, 0, fn, arg);
-}
-
 size_t
 engine_raise_fd_limit(void)
 {

@@ -21,11 +21,6 @@ int	 engine_run(void);
 void	 engine_stop(const char *why);
 /* Non-zero once a signal asked the run to end. */
 int	 engine_interrupted(void);
-/* Run fn every interval_ms until engine_free; for progress and sweeps. */
-struct event *engine_every(unsigned interval_ms, void (*fn)(void *),
-	    void *arg);
-/* Run fn once after delay_ms. */
-struct event *engine_after(unsigned delay_ms, void (*fn)(void *), void *arg);
 
 /*
  * Raise the open-file soft limit to the hard limit and return it.  A run

@@ -59,10 +59,10 @@ pool_init(struct pool *p, const struct pool_config *cfg,
 }
 
 uint32_t
-pool_fds_needed(const struct pool *p)
+pool_fds_needed(const struct pool_config *cfg, uint32_t n_devs)
 {
 	/* A passive device holds its listener and one connection. */
-	return endpoint_passive(&p->cfg.ep) ? 2 * p->n_devs : p->n_devs;
+	return endpoint_passive(&cfg->ep) ? 2 * n_devs : n_devs;
 }
 
 /* Exponential backoff with +-25% jitter so that devices dropped together

@@ -92,8 +92,8 @@ int	 pool_start(struct pool *, char *err, size_t errlen);
 void	 pool_lost(struct pool_dev *, const char *why);
 /* Close everything; no more reconnects. */
 void	 pool_stop(struct pool *);
-/* Descriptors the pool will need at most. */
-uint32_t pool_fds_needed(const struct pool *);
+/* Descriptors n devices of this configuration need at most. */
+uint32_t pool_fds_needed(const struct pool_config *, uint32_t n_devs);
 /* Create an SSL_CTX for ssl: with optional key, certificate and CA. */
 SSL_CTX	*pool_ssl_ctx(const char *key, const char *cert, const char *ca,
 	    char *err, size_t errlen);

@@ -61,6 +61,7 @@ static struct wbuf		 obuf = { obuf_mem, 0, sizeof(obuf_mem), 0 };
 
 static void	ctl_advance(struct ctl_conn *);
 static int	kick_all;	/* every switch may move on: see ctl_read */
+static int	round_over;	/* see ctl_round_check */
 
 void
 of_ctl_config_defaults(struct of_ctl_config *c)
@@ -212,6 +213,39 @@ ctl_all_programmed(void)
 	return st.switches_programmed >= want;
 }
 
+/* A round is over once every switch is programmed (and emptied again
+ * when asked to delete); of_ctl_finished() reports it. */
+static void
+ctl_round_check(void)
+{
+	uint64_t	want = cfg.expect_switches;
+
+	if (want == 0 || cfg.flows_per_switch == 0 || round_over ||
+	    st.switches_programmed < want ||
+	    (cfg.delete_mode != OF_CTL_DELETE_NONE &&
+	    st.switches_deleted < want))
+		return;
+	round_over = 1;
+	st.rounds++;
+}
+
+/*
+ * The first switch after a finished round starts the next one (sbsim
+ * --repeat connects them all again): programming waits for --switches
+ * anew.  The last round's figures stay until then for the summary.
+ */
+static void
+ctl_maybe_new_round(void)
+{
+	if (!round_over)
+		return;
+	round_over = 0;
+	st.switches = 0;
+	st.switches_programmed = 0;
+	st.switches_deleted = 0;
+	st.program_start_ns = st.program_end_ns = st.delete_end_ns = 0;
+}
+
 static void
 ctl_enter(struct ctl_conn *c, enum ctl_state s)
 {
@@ -244,6 +278,7 @@ ctl_advance(struct ctl_conn *c)
 			st.program_end_ns = clock_ns();
 			kick_all = 1;	/* the others wait in CTL_STATS */
 		}
+		ctl_round_check();
 		ctl_enter(c, CTL_STATS);
 		if (cfg.read_stats) {
 			ctl_request_stats(c);
@@ -272,6 +307,7 @@ ctl_advance(struct ctl_conn *c)
 		ctl_enter(c, CTL_DONE);
 		if (++st.switches_deleted >= st.switches_programmed)
 			st.delete_end_ns = clock_ns();
+		ctl_round_check();
 		return;
 	default:
 		return;
@@ -352,6 +388,7 @@ ctl_on_features(struct ctl_conn *c, const struct of_header *h,
 	c->nports = c->version == OF_VERSION_10 ? (h->length - 32) / 48 : 0;
 	if (c->state != CTL_FEATURES)
 		return;
+	ctl_maybe_new_round();
 	c->state = CTL_READY;
 	st.switches++;
 	st.switches_now++;
@@ -615,13 +652,7 @@ of_ctl_start(const struct of_ctl_config *c, char *err, size_t errlen)
 int
 of_ctl_finished(void)
 {
-	if (cfg.flows_per_switch == 0 || cfg.expect_switches == 0)
-		return 0;
-	if (st.switches_programmed < cfg.expect_switches)
-		return 0;
-	if (cfg.delete_mode != OF_CTL_DELETE_NONE)
-		return st.switches_deleted >= cfg.expect_switches;
-	return 1;
+	return st.rounds > 0;
 }
 
 void

@@ -38,26 +38,29 @@ struct of_ctl_config {
 };
 
 struct of_ctl_stats {
+	/* This round (a round ends when every switch has gone): */
 	uint64_t	switches;	/* FEATURES_REPLY received */
+	uint64_t	switches_programmed;
+	uint64_t	switches_deleted;
+	uint64_t	program_start_ns;
+	uint64_t	program_end_ns;
+	uint64_t	delete_end_ns;
+	/* All rounds: */
+	uint64_t	rounds;		/* finished */
 	uint64_t	switches_now;
 	uint64_t	flow_mods_sent;
 	uint64_t	barriers_acked;
-	uint64_t	switches_programmed;
 	uint64_t	flows_in_stats;
-	uint64_t	switches_deleted;
 	uint64_t	errors_received;
 	uint64_t	packet_ins;
 	uint64_t	lldp_sent;
 	uint64_t	links_seen;
 	uint64_t	bad_messages;
-	uint64_t	program_start_ns;
-	uint64_t	program_end_ns;
-	uint64_t	delete_end_ns;
 };
 
 void	of_ctl_config_defaults(struct of_ctl_config *);
 int	of_ctl_start(const struct of_ctl_config *, char *err, size_t errlen);
-/* Non-zero when every phase it was asked to drive has finished. */
+/* Non-zero once a round (program, then delete if asked) has finished. */
 int	of_ctl_finished(void);
 const struct of_ctl_stats *of_ctl_stats(void);
 void	of_ctl_stop(void);

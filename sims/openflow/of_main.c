@@ -218,7 +218,7 @@ of_fds_needed(void *arg)
 {
 	struct of_sim	*sim = arg;
 
-	return sim->cfg.switches * (sim->pcfg.ep.kind == EP_PTCP ? 2 : 1);
+	return pool_fds_needed(&sim->pcfg, sim->cfg.switches);
 }
 
 static void
