@@ -453,7 +453,8 @@ of_confirm(struct of_switch *sw, const struct of_flow_filter *f, uint64_t n,
 {
 	struct phase	*conf = sw->sim->ph[OFP_CONFIRM];
 
-	if (conf->state != PHASE_RUNNING || f->table_id != OF_TABLE_ALL ||
+	if (conf == NULL || conf->state != PHASE_RUNNING ||
+	    f->table_id != OF_TABLE_ALL ||
 	    f->match.len != 0 || f->cookie_mask != 0 || n <= sw->confirmed)
 		return;
 	phase_items(conf, now, n - sw->confirmed);

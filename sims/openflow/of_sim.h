@@ -128,7 +128,7 @@ struct of_sim {
 	struct of_switch	*sw;		/* cfg.switches of them */
 	struct pool_dev		**pdevs;
 	struct metrics		*m;
-	struct phase		*ph[OFP__MAX];
+	struct phase		*ph[OFP__MAX];	/* NULL: not in this run */
 	struct of_counters	 c;
 	uint64_t		 total_flows;	/* held by all switches now */
 	uint32_t		 up;		/* switches connected now */
