@@ -70,10 +70,15 @@ cli_uint(const char *name, const char *arg, uint64_t min, uint64_t max,
 	char			*end;
 	unsigned long long	 v;
 
+	/* Decimal, or hexadecimal with 0x (datapath ids): never octal, so
+	 * that 010 is ten. */
 	errno = 0;
-	v = strtoull(arg, &end, 0);
-	if (*arg == '\0' || *arg == '-' || *end != '\0' || errno != 0 ||
-	    v < min || v > max) {
+	if (arg[0] == '0' && (arg[1] == 'x' || arg[1] == 'X'))
+		v = strtoull(arg + 2, &end, 16);
+	else
+		v = strtoull(arg, &end, 10);
+	if (*arg == '\0' || *arg == '-' || *arg == '+' || *end != '\0' ||
+	    end == arg || errno != 0 || v < min || v > max) {
 		snprintf(err, errlen, "--%s: '%s' is not a whole number from "
 		    "%llu to %llu", name, arg, (unsigned long long)min,
 		    (unsigned long long)max);

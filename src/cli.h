@@ -43,11 +43,13 @@ struct run_opts {
 #define CLI_COMMON_OPTS_HELP \
 "common options:\n" \
 "  --controller EP        tcp:IP:PORT, ssl:IP:PORT or ptcp:PORT[:IP]\n" \
+"                         (ptcp: device i listens on PORT+i, all addresses\n" \
+"                         unless IP is given)\n" \
 "  --source CIDR          local addresses to spread devices over\n" \
 "  --connect-rate N       devices connecting per second (0: no limit)\n" \
 "  --connect-inflight N   connects under way at once (default 256)\n" \
 "  --backoff MIN:MAX      reconnect backoff in ms (default 100:5000)\n" \
-"  --duration S           end the run after S seconds\n" \
+"  --duration S           run for S seconds, even when the phases end sooner\n" \
 "  --timeout S            how long a phase may wait (default 60)\n" \
 "  --report FILE          JSON report\n" \
 "  --csv FILE             Jenkins plot CSV (header row + value row)\n" \

@@ -15,6 +15,7 @@
 #include "engine.h"
 #include "log.h"
 #include "metrics.h"
+#include "of_codec.h"
 #include "of_ctl.h"
 
 enum {
@@ -100,18 +101,6 @@ ctl_parse_enum(const char *opt, const char *arg, const char *const *names,
 }
 
 static void
-ctl_parse_version(const char *arg, uint32_t *bitmap)
-{
-	*bitmap = 0;
-	if (strstr(arg, "1.3") != NULL)
-		*bitmap |= 1u << 4;
-	if (strstr(arg, "1.0") != NULL)
-		*bitmap |= 1u << 1;
-	if (*bitmap == 0)
-		ctl_die("--of-version: expected 1.3, 1.0 or 1.3,1.0");
-}
-
-static void
 ctl_option(struct ctl_run *r, int c, const char *arg)
 {
 	static const char *const del[] = { "none", "strict", "all" };
@@ -139,7 +128,9 @@ ctl_option(struct ctl_run *r, int c, const char *arg)
 		r->of.pktin_reply = e;
 		return;
 	case CO_VERSION:
-		ctl_parse_version(arg, &r->of.version_bitmap);
+		if (of_version_parse(arg, &r->of.version_bitmap, err,
+		    sizeof(err)) == -1)
+			ctl_die(err);
 		return;
 	case CO_DURATION:
 		if (cli_double("duration", arg, 0.001, 1e7, &r->duration, err,

@@ -77,13 +77,13 @@ parse_active(const char *rest, struct endpoint *ep, char *err, size_t errlen)
 	return 0;
 }
 
-/* ptcp:PORT[:IP]; the address defaults to 127.0.0.1. */
+/* ptcp:PORT[:IP]; as in Open vSwitch, no IP means every address. */
 static int
 parse_passive(const char *rest, struct endpoint *ep, char *err, size_t errlen)
 {
 	const char	*colon = strchr(rest, ':');
 	char		 port[8];
-	const char	*ip = colon ? colon + 1 : "127.0.0.1";
+	const char	*ip = colon ? colon + 1 : "0.0.0.0";
 	size_t		 plen = colon ? (size_t)(colon - rest) : strlen(rest);
 
 	if (plen == 0 || plen >= sizeof(port)) {

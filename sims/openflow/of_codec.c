@@ -10,6 +10,7 @@
  * config/state/feature bits and capabilities pass through as they are:
  * the caller gives them in the negotiated version's numbering (ofp.h).
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "buf.h"
@@ -1121,4 +1122,34 @@ of_queue_get_config_reply_encode(struct wbuf *w, uint8_t version,
 		wbuf_put_zero(w, 4);
 	}
 	return of_msg_end(w, start);	/* no queues */
+}
+
+/*
+ * "1.3", "1.0" or a comma list of them (also "13", "10") to a bitmap with
+ * bit v set for wire version v, the form HELLO carries (section 7.5.1).
+ */
+int
+of_version_parse(const char *arg, uint32_t *bitmap, char *err, size_t errlen)
+{
+	char	buf[64], *tok, *save = NULL;
+
+	snprintf(buf, sizeof(buf), "%s", arg);
+	*bitmap = 0;
+	for (tok = strtok_r(buf, ",", &save); tok != NULL;
+	    tok = strtok_r(NULL, ",", &save)) {
+		if (strcmp(tok, "1.3") == 0 || strcmp(tok, "13") == 0)
+			*bitmap |= 1u << OF_VERSION_13;
+		else if (strcmp(tok, "1.0") == 0 || strcmp(tok, "10") == 0)
+			*bitmap |= 1u << OF_VERSION_10;
+		else {
+			snprintf(err, errlen, "--of-version: '%s' is not 1.3 "
+			    "or 1.0", tok);
+			return -1;
+		}
+	}
+	if (*bitmap == 0) {
+		snprintf(err, errlen, "--of-version: no version given");
+		return -1;
+	}
+	return 0;
 }

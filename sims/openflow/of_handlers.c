@@ -540,8 +540,9 @@ of_mp_table(const struct of_ctx *c)
 	of_mp_reply_end(&mr);
 }
 
-/* Requests that set features (a non-empty body) are not taken: the
- * pipeline is fixed (1.3 section 7.3.5.5.1). */
+/* The pipeline is fixed: a request that would set features (a non-empty
+ * body, 1.3 section 7.3.5.5.1) is answered with the features as they are,
+ * as a switch that cannot change them. */
 static void
 of_mp_table_features(const struct of_ctx *c)
 {

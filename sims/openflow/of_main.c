@@ -66,39 +66,14 @@ static const char of_help[] =
 "  --topology T           none, linear, ring or tree[:FANOUT] (LLDP links)\n"
 "  --packet-in MODE       latency or throughput (cbench-style load)\n"
 "  --macs N               source MACs per switch for PACKET_IN (default 1000)\n"
-"  --packet-in-window N   outstanding PACKET_INs in throughput mode (64)\n"
+"  --packet-in-window N   outstanding PACKET_INs in throughput mode (64;\n"
+"                         rounded up to a power of two)\n"
 "  --packet-in-count N    PACKET_INs per switch (default: until the end)\n"
 "  --echo-interval S      ECHO the controller after S idle seconds (5)\n"
 "  --multipart-bytes N    largest multipart reply message (default 65535)\n"
 CLI_COMMON_OPTS_HELP;
 
 static struct of_sim	the_sim;
-
-static int
-of_parse_version(const char *arg, uint32_t *bitmap, char *err, size_t errlen)
-{
-	char	buf[64], *tok, *save = NULL;
-
-	snprintf(buf, sizeof(buf), "%s", arg);
-	*bitmap = 0;
-	for (tok = strtok_r(buf, ",", &save); tok != NULL;
-	    tok = strtok_r(NULL, ",", &save)) {
-		if (strcmp(tok, "1.3") == 0 || strcmp(tok, "13") == 0)
-			*bitmap |= 1u << OF_VERSION_13;
-		else if (strcmp(tok, "1.0") == 0 || strcmp(tok, "10") == 0)
-			*bitmap |= 1u << OF_VERSION_10;
-		else {
-			snprintf(err, errlen, "--of-version: '%s' is not 1.3 "
-			    "or 1.0", tok);
-			return -1;
-		}
-	}
-	if (*bitmap == 0) {
-		snprintf(err, errlen, "--of-version: no version given");
-		return -1;
-	}
-	return 0;
-}
 
 static int
 of_parse_topology(const char *arg, struct of_config *cfg, char *err,
@@ -141,7 +116,7 @@ of_option(int opt, const char *arg, void *ctx, char *err, size_t errlen)
 		cfg->switches = (uint32_t)u;
 		break;
 	case OO_VERSION:
-		return of_parse_version(arg, &cfg->version_bitmap, err, errlen);
+		return of_version_parse(arg, &cfg->version_bitmap, err, errlen);
 	case OO_DPID:
 		return cli_uint("dpid-base", arg, 0, UINT64_MAX, &cfg->dpid_base,
 		    err, errlen);
@@ -392,6 +367,23 @@ of_tick_flows(struct of_sim *sim, uint64_t now)
 	return conf->state != PHASE_RUNNING && of_phase_over(del);
 }
 
+/*
+ * A phase the run needs that never began (no FLOW_MOD ever came, no
+ * switch ever made PACKET_INs): once connect is over and --timeout more
+ * seconds have passed, it is over too, timed out with nothing.
+ */
+static void
+of_never_began(struct phase *ph, const struct phase *connect, uint64_t now,
+    double timeout)
+{
+	if (ph == NULL || ph->state != PHASE_PENDING ||
+	    !of_phase_over(connect) ||
+	    (double)(now - connect->end_ns) / 1e9 <= timeout)
+		return;
+	phase_start(ph, connect->end_ns);
+	phase_end(ph, now, PHASE_TIMEOUT);
+}
+
 static int
 of_tick(void *arg, uint64_t now)
 {
@@ -406,6 +398,11 @@ of_tick(void *arg, uint64_t now)
 	if (run_phase_timed_out(ph[OFP_CONNECT], now, sim->phase_timeout))
 		phase_end(ph[OFP_CONNECT], now, PHASE_TIMEOUT);
 	complete = of_phase_over(ph[OFP_CONNECT]);
+	if (sim->cfg.expect_flows > 0)
+		of_never_began(ph[OFP_PROGRAM], ph[OFP_CONNECT], now,
+		    sim->phase_timeout);
+	of_never_began(ph[OFP_PACKET_IN], ph[OFP_CONNECT], now,
+	    sim->phase_timeout);
 	if (sim->cfg.expect_flows > 0)
 		complete = of_tick_flows(sim, now) && complete;
 	if (sim->cfg.pktin != OF_PKTIN_OFF) {

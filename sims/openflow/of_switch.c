@@ -271,6 +271,9 @@ of_switch_up(struct pool_dev *pd, struct bufferevent *bev)
 	sw->role = OF_ROLE_EQUAL;
 	sw->gen_valid = 0;
 	sw->last_rx_ns = clock_ns();
+	/* Until a FEATURES_REPLY (a tool like ovs-ofctl may never ask),
+	 * program latency counts from the connection. */
+	sw->up_ns = sw->last_rx_ns;
 	of_change_state(sw, OFS_HELLO_WAIT, "connected");
 	bufferevent_setcb(bev, of_read, of_write_drained, of_event, sw);
 	bufferevent_enable(bev, EV_READ | EV_WRITE);
