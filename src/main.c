@@ -39,7 +39,7 @@ main(int argc, char **argv)
 
 	log_init("sbsim", LOG_QUIET);
 	if (argc < 2) {
-		usage(stderr);
+		fprintf(stderr, "sbsim: missing command (see sbsim --help)\n");
 		return CLI_EXIT_USAGE;
 	}
 	if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0 ||
@@ -55,7 +55,7 @@ main(int argc, char **argv)
 	for (i = 0; i < N_COMMANDS; i++)
 		if (strcmp(argv[1], commands[i]->name) == 0)
 			return commands[i]->main(argc - 1, argv + 1);
-	fprintf(stderr, "sbsim: unknown command '%s'\n", argv[1]);
-	usage(stderr);
+	fprintf(stderr, "sbsim: unknown command '%s' (see sbsim --help)\n",
+	    argv[1]);
 	return CLI_EXIT_USAGE;
 }

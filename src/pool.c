@@ -117,10 +117,17 @@ pool_schedule_retry(struct pool_dev *d)
 static void
 pool_free_bev(struct pool_dev *d)
 {
-	if (d->bev != NULL) {
-		bufferevent_free(d->bev);
-		d->bev = NULL;
-	}
+	SSL	*ssl;
+
+	if (d->bev == NULL)
+		return;
+	/* Say goodbye properly (close_notify, RFC 8446 section 6.1) when
+	 * the handshake got that far; best effort, the socket may be gone. */
+	if (d->pool->cfg.ep.kind == EP_SSL && d->state == PD_UP &&
+	    (ssl = bufferevent_openssl_get_ssl(d->bev)) != NULL)
+		SSL_shutdown(ssl);
+	bufferevent_free(d->bev);
+	d->bev = NULL;
 }
 
 static void
@@ -382,30 +389,65 @@ pool_stop(struct pool *p)
 	}
 }
 
+/* What went wrong loading a TLS file: a system error (no such file) if
+ * the queue holds one (OpenSSL 3 gives it no reason string), else the
+ * first reason queued, the most specific (PEM "no start line" rather
+ * than SSL "PEM lib"). */
+static void
+pool_ssl_error(char *err, size_t errlen, const char *what, const char *file)
+{
+	unsigned long	 e, first = 0;
+	const char	*why = NULL;
+	char		 buf[256];
+
+	while ((e = ERR_get_error()) != 0) {
+#ifdef ERR_SYSTEM_ERROR
+		if (why == NULL && ERR_SYSTEM_ERROR(e))
+			why = strerror(ERR_GET_REASON(e));
+#endif
+		if (first == 0)
+			first = e;
+	}
+	if (why == NULL && first != 0)
+		why = ERR_reason_error_string(first);
+	if (why == NULL) {
+		ERR_error_string_n(first, buf, sizeof(buf));
+		why = buf;
+	}
+	snprintf(err, errlen, "TLS setup: %s%s%s: %s", what, file ? " " : "",
+	    file ? file : "", why);
+}
+
 SSL_CTX *
 pool_ssl_ctx(const char *key, const char *cert, const char *ca, char *err,
     size_t errlen)
 {
 	SSL_CTX	*ctx;
 
-	if ((ctx = SSL_CTX_new(TLS_client_method())) == NULL)
-		goto fail;
+	if ((ctx = SSL_CTX_new(TLS_client_method())) == NULL) {
+		pool_ssl_error(err, errlen, "SSL_CTX_new", NULL);
+		return NULL;
+	}
 	if (cert != NULL &&
-	    SSL_CTX_use_certificate_chain_file(ctx, cert) != 1)
+	    SSL_CTX_use_certificate_chain_file(ctx, cert) != 1) {
+		pool_ssl_error(err, errlen, "--ssl-cert", cert);
 		goto fail;
+	}
 	if (key != NULL &&
-	    SSL_CTX_use_PrivateKey_file(ctx, key, SSL_FILETYPE_PEM) != 1)
+	    SSL_CTX_use_PrivateKey_file(ctx, key, SSL_FILETYPE_PEM) != 1) {
+		pool_ssl_error(err, errlen, "--ssl-key", key);
 		goto fail;
+	}
 	if (ca != NULL) {
-		if (SSL_CTX_load_verify_locations(ctx, ca, NULL) != 1)
+		if (SSL_CTX_load_verify_locations(ctx, ca, NULL) != 1) {
+			pool_ssl_error(err, errlen, "--ssl-ca", ca);
 			goto fail;
+		}
 		SSL_CTX_set_verify(ctx, SSL_VERIFY_PEER, NULL);
 	} else
 		SSL_CTX_set_verify(ctx, SSL_VERIFY_NONE, NULL);
 	return ctx;
 fail:
-	snprintf(err, errlen, "TLS setup: %s",
-	    ERR_reason_error_string(ERR_get_error()));
 	SSL_CTX_free(ctx);
 	return NULL;
 }

@@ -138,6 +138,38 @@ run_once(struct run_state *rs)
 	return 0;
 }
 
+/* An --expect naming a phase this kind of run never has is a typo. */
+static int
+run_check_expects(const struct sim_ops *ops, const struct run_opts *ro)
+{
+	const char *const	*p;
+	size_t			 i, used = 0;
+	char			 names[256] = "";
+
+	for (i = 0; i < ro->n_expects; i++) {
+		if (strcmp(ro->expects[i].phase, EXPECT_PHASE_COUNTERS) == 0)
+			continue;
+		for (p = ops->phases; *p != NULL; p++)
+			if (strcmp(*p, ro->expects[i].phase) == 0)
+				break;
+		if (*p != NULL)
+			continue;
+		for (p = ops->phases; *p != NULL; p++) {
+			used = strlen(names);
+			snprintf(names + used, sizeof(names) - used, "%s, ",
+			    *p);
+		}
+		used = strlen(names);
+		snprintf(names + used, sizeof(names) - used, "%s",
+		    EXPECT_PHASE_COUNTERS);
+		fprintf(stderr, "sbsim %s: --expect '%s': unknown phase '%s' "
+		    "(one of %s)\n", ops->name, ro->expects[i].expr,
+		    ro->expects[i].phase, names);
+		return -1;
+	}
+	return 0;
+}
+
 int
 run_main(const struct sim_ops *ops, void *cfg, const struct run_opts *ro)
 {
@@ -148,6 +180,8 @@ run_main(const struct sim_ops *ops, void *cfg, const struct run_opts *ro)
 	unsigned		 i, n = 0;
 	int			 rc;
 
+	if (run_check_expects(ops, ro) == -1)
+		return 2;
 	if (engine_check_fds(ops->fds_needed(cfg), "these devices", err,
 	    sizeof(err)) == -1) {
 		fprintf(stderr, "sbsim %s: %s\n", ops->name, err);

@@ -13,6 +13,9 @@
 
 struct sim_ops {
 	const char	*name;		/* "openflow" */
+	/* Every phase name a run may have, NULL-terminated, so that an
+	 * --expect on an unknown phase is refused before the run. */
+	const char *const *phases;
 	/* Descriptors one run needs. */
 	uint32_t	(*fds_needed)(void *cfg);
 	/* Build and start one run's devices; -1 with a message in err. */

@@ -102,3 +102,23 @@ PY=/usr/bin/python3
 json_get() {
 	"$PY" -c 'import json,sys; r=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
 }
+
+# Wait (at most $2 seconds, default 30) for a PID started by start_bg to
+# exit by itself; its exit status is left in EXIT_RC (124: still running,
+# then killed).
+wait_exit() {
+	local pid=$1 max=$(( ${2:-30} * 10 )) i=0
+	while kill -0 "$pid" 2>/dev/null && [ $i -lt "$max" ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	if kill -0 "$pid" 2>/dev/null; then
+		kill -KILL "$pid" 2>/dev/null
+		wait "$pid" 2>/dev/null
+		EXIT_RC=124
+		return 1
+	fi
+	wait "$pid"
+	EXIT_RC=$?
+	return 0
+}

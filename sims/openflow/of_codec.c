@@ -1133,7 +1133,12 @@ of_version_parse(const char *arg, uint32_t *bitmap, char *err, size_t errlen)
 {
 	char	buf[64], *tok, *save = NULL;
 
-	snprintf(buf, sizeof(buf), "%s", arg);
+	/* A longer list would be cut short, and its tail never checked. */
+	if ((size_t)snprintf(buf, sizeof(buf), "%s", arg) >= sizeof(buf)) {
+		snprintf(err, errlen, "--of-version: '%.20s...' is too long "
+		    "(1.3, 1.0 or 1.3,1.0)", arg);
+		return -1;
+	}
 	*bitmap = 0;
 	for (tok = strtok_r(buf, ",", &save); tok != NULL;
 	    tok = strtok_r(NULL, ",", &save)) {

@@ -12,6 +12,7 @@
 
 #include <event2/buffer.h>
 #include <event2/bufferevent.h>
+#include <event2/event.h>
 #include <event2/listener.h>
 
 #include "engine.h"
@@ -26,6 +27,8 @@
 #define CTL_PRIORITY	100
 #define CTL_OUTBUF_MAX	(1024 * 1024)
 #define CTL_LLDP_TYPE	0x88cc
+#define CTL_LLDP_PORTS	64	/* ports whose discovery is tracked */
+#define CTL_LLDP_PERIOD	1	/* seconds between LLDP rounds */
 
 enum ctl_state {
 	CTL_HELLO,		/* HELLO sent, waiting for theirs */
@@ -48,6 +51,8 @@ struct ctl_conn {
 	uint32_t		 next_flow;	/* next to push or delete */
 	uint32_t		 barriers_out;	/* in flight */
 	uint32_t		 stats_xid;
+	uint64_t		 lldp_found;	/* bit p-1: our port p's LLDP
+						   reached a peer */
 };
 
 TAILQ_HEAD(ctl_list, ctl_conn);
@@ -56,6 +61,7 @@ static struct of_ctl_config	 cfg;
 static struct of_ctl_stats	 st;
 static struct ctl_list		 conns = TAILQ_HEAD_INITIALIZER(conns);
 static struct evconnlistener	*listener;
+static struct event		*lldp_timer;
 static uint8_t			 obuf_mem[OF_MAX_MSG + 1024];
 static struct wbuf		 obuf = { obuf_mem, 0, sizeof(obuf_mem), 0 };
 
@@ -372,6 +378,74 @@ ctl_lldp(struct ctl_conn *c, uint32_t port)
 	st.lldp_sent++;
 }
 
+/*
+ * One of our LLDP frames came back in a PACKET_IN: the link from (chassis
+ * dpid, port) is found.  Each directed link counts once, however often its
+ * LLDP comes round; a frame that is not ours counts every time.
+ */
+static void
+ctl_lldp_seen(const uint8_t *f, size_t len)
+{
+	struct ctl_conn	*c;
+	char		 id[17];
+	uint64_t	 dpid, bit;
+	uint32_t	 port;
+	size_t		 n;
+
+	/* Ethernet header, chassis TLV (type 1, subtype 7, "dpid:" + 16
+	 * hex digits), port TLV (type 2, length 5, subtype 7, u32). */
+	n = 14 + 2 + 1 + 21;
+	if (len < n + 7 || f[14] != (1 << 1) || f[15] != 22 || f[16] != 7 ||
+	    memcmp(f + 17, "dpid:", 5) != 0 || f[n] != (2 << 1) ||
+	    f[n + 1] != 5 || f[n + 2] != 7) {
+		st.links_seen++;
+		return;
+	}
+	memcpy(id, f + 22, 16);
+	id[16] = '\0';
+	dpid = strtoull(id, NULL, 16);
+	port = (uint32_t)f[n + 3] << 24 | (uint32_t)f[n + 4] << 16 |
+	    (uint32_t)f[n + 5] << 8 | f[n + 6];
+	TAILQ_FOREACH(c, &conns, entry)
+		if (c->state >= CTL_READY && c->dpid == dpid)
+			break;
+	if (c == NULL || port == 0 || port > CTL_LLDP_PORTS) {
+		st.links_seen++;
+		return;
+	}
+	bit = 1ull << (port - 1);
+	if ((c->lldp_found & bit) == 0) {
+		c->lldp_found |= bit;
+		st.links_seen++;
+	}
+}
+
+/*
+ * LLDP goes out when a switch connects, but its peer may not be connected
+ * yet: every CTL_LLDP_PERIOD, send it again on the ports whose link has not
+ * been found (as real controllers probe periodically).  Edge ports keep
+ * being probed; found links are not re-sent, so each is delivered once.
+ */
+static void
+ctl_lldp_tick(evutil_socket_t fd, short what, void *arg)
+{
+	struct ctl_conn	*c;
+	uint32_t	 p;
+
+	(void)fd;
+	(void)what;
+	(void)arg;
+	TAILQ_FOREACH(c, &conns, entry) {
+		if (c->state < CTL_READY ||
+		    evbuffer_get_length(bufferevent_get_output(c->bev)) >
+		    CTL_OUTBUF_MAX)
+			continue;
+		for (p = 1; p <= c->nports && p <= CTL_LLDP_PORTS; p++)
+			if ((c->lldp_found & (1ull << (p - 1))) == 0)
+				ctl_lldp(c, p);
+	}
+}
+
 static void
 ctl_on_features(struct ctl_conn *c, const struct of_header *h,
     struct rbuf *body)
@@ -459,7 +533,7 @@ ctl_on_packet_in(struct ctl_conn *c, struct rbuf *body)
 	}
 	st.packet_ins++;
 	if (pi.data_len >= 14 && pi.data[12] == 0x88 && pi.data[13] == 0xcc) {
-		st.links_seen++;
+		ctl_lldp_seen(pi.data, pi.data_len);
 		return;
 	}
 	if (cfg.pktin_reply == OF_CTL_PKTIN_IGNORE ||
@@ -646,6 +720,15 @@ of_ctl_start(const struct of_ctl_config *c, char *err, size_t errlen)
 		    EVUTIL_SOCKET_ERROR()));
 		return -1;
 	}
+	if (cfg.lldp) {
+		struct timeval	tv = { CTL_LLDP_PERIOD, 0 };
+
+		lldp_timer = event_new(engine_base(), -1, EV_PERSIST,
+		    ctl_lldp_tick, NULL);
+		if (lldp_timer == NULL)
+			fatalx("event_new");
+		event_add(lldp_timer, &tv);
+	}
 	return 0;
 }
 
@@ -665,4 +748,7 @@ of_ctl_stop(void)
 	if (listener != NULL)
 		evconnlistener_free(listener);
 	listener = NULL;
+	if (lldp_timer != NULL)
+		event_free(lldp_timer);
+	lldp_timer = NULL;
 }

@@ -436,8 +436,13 @@ of_stop(void *arg)
 	sim->pdevs = NULL;
 }
 
+static const char *const of_phase_names[] = {
+	"connect", "program", "confirm", "delete", "packet_in", NULL
+};
+
 static const struct sim_ops of_sim_ops = {
 	"openflow",
+	of_phase_names,
 	of_fds_needed,
 	of_start,
 	of_tick,
