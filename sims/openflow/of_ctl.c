@@ -106,10 +106,29 @@ ctl_highest(uint32_t bitmap)
 	return bitmap & (1u << OF_VERSION_13) ? OF_VERSION_13 : OF_VERSION_10;
 }
 
-/* Flow i of a switch: ip,nw_dst=10.x.y.z (i), priority 100, output:1. */
+/* An OUTPUT action (1.3 section 7.2.5; 1.0 section 5.2.4). */
+static void
+ctl_output_action(struct wbuf *w, uint8_t version, uint32_t port)
+{
+	wbuf_put_u16(w, 0);			/* OFPAT_OUTPUT */
+	if (version == OF_VERSION_13) {
+		wbuf_put_u16(w, 16);
+		wbuf_put_u32(w, port);
+		wbuf_put_u16(w, 0xffff);	/* OFPCML_NO_BUFFER */
+		wbuf_put_zero(w, 6);
+	} else {
+		wbuf_put_u16(w, 8);
+		wbuf_put_u16(w, of_port_narrow10(port));
+		wbuf_put_u16(w, 0xffff);
+	}
+}
+
+#define CTL_PROG_MAX	32	/* apply-actions with one output */
+
+/* Flow i of a switch: ip,nw_dst=10.x.y.z (i), priority 100, output:port. */
 static void
 ctl_flow(const struct ctl_conn *c, uint32_t i, uint8_t command,
-    struct of_flow_mod *fm, uint8_t *prog)
+    uint32_t port, struct of_flow_mod *fm, uint8_t prog[CTL_PROG_MAX])
 {
 	uint8_t		ethtype[2] = { 0x08, 0x00 };
 	uint32_t	dst = 0x0a000000u + i;
@@ -129,22 +148,13 @@ ctl_flow(const struct ctl_conn *c, uint32_t i, uint8_t command,
 	fm->out_group = OF_GROUP_ANY;
 	if (command >= OF_FC_DELETE)
 		return;
-	wbuf_init(&w, prog, 32);
+	wbuf_init(&w, prog, CTL_PROG_MAX);
 	if (c->version == OF_VERSION_13) {
 		wbuf_put_u16(&w, 4);		/* OFPIT_APPLY_ACTIONS */
 		wbuf_put_u16(&w, 24);
 		wbuf_put_zero(&w, 4);
-		wbuf_put_u16(&w, 0);		/* OFPAT_OUTPUT */
-		wbuf_put_u16(&w, 16);
-		wbuf_put_u32(&w, 1);
-		wbuf_put_u16(&w, 0xffff);	/* OFPCML_NO_BUFFER */
-		wbuf_put_zero(&w, 6);
-	} else {
-		wbuf_put_u16(&w, 0);		/* OFPAT_OUTPUT */
-		wbuf_put_u16(&w, 8);
-		wbuf_put_u16(&w, 1);
-		wbuf_put_u16(&w, 0xffff);
 	}
+	ctl_output_action(&w, c->version, port);
 	fm->prog = prog;
 	fm->prog_len = w.len;
 }
@@ -162,12 +172,12 @@ static void
 ctl_push_batch(struct ctl_conn *c, uint8_t command)
 {
 	struct of_flow_mod	fm;
-	uint8_t			prog[32];
+	uint8_t			prog[CTL_PROG_MAX];
 	uint32_t		n;
 
 	for (n = 0; n < cfg.batch && c->next_flow < cfg.flows_per_switch;
 	    n++, c->next_flow++) {
-		ctl_flow(c, c->next_flow, command, &fm, prog);
+		ctl_flow(c, c->next_flow, command, 1, &fm, prog);
 		of_flow_mod_encode(ctl_buf(), c->version, ++c->xid, &fm);
 		ctl_send(c);
 		st.flow_mods_sent++;
@@ -228,6 +238,7 @@ ctl_round_check(void)
 
 	if (want == 0 || cfg.flows_per_switch == 0 || round_over ||
 	    st.switches_programmed < want ||
+	    (cfg.read_stats && st.switches_read < want) ||
 	    (cfg.delete_mode != OF_CTL_DELETE_NONE &&
 	    st.switches_deleted < want))
 		return;
@@ -248,6 +259,7 @@ ctl_maybe_new_round(void)
 	round_over = 0;
 	st.switches = 0;
 	st.switches_programmed = 0;
+	st.switches_read = 0;
 	st.switches_deleted = 0;
 	st.program_start_ns = st.program_end_ns = st.delete_end_ns = 0;
 }
@@ -355,17 +367,7 @@ ctl_lldp(struct ctl_conn *c, uint32_t port)
 	wbuf_put_u16(&w, 120);
 	wbuf_put_u16(&w, 0);			/* End */
 	wbuf_init(&w, act, sizeof(act));
-	wbuf_put_u16(&w, 0);
-	if (c->version == OF_VERSION_13) {
-		wbuf_put_u16(&w, 16);
-		wbuf_put_u32(&w, port);
-		wbuf_put_u16(&w, 0xffff);
-		wbuf_put_zero(&w, 6);
-	} else {
-		wbuf_put_u16(&w, 8);
-		wbuf_put_u16(&w, (uint16_t)port);
-		wbuf_put_u16(&w, 0xffff);
-	}
+	ctl_output_action(&w, c->version, port);
 	memset(&po, 0, sizeof(po));
 	po.buffer_id = CTL_NO_BUFFER;
 	po.in_port = OF_PORT_CONTROLLER;
@@ -513,6 +515,8 @@ ctl_on_multipart(struct ctl_conn *c, const struct of_header *h,
 		st.bad_messages++;
 	if ((flags & OF_MPF_MORE) == 0) {
 		c->stats_xid = 0;
+		st.switches_read++;
+		ctl_round_check();
 		ctl_advance(c);
 	}
 }
@@ -524,7 +528,7 @@ ctl_on_packet_in(struct ctl_conn *c, struct rbuf *body)
 	struct of_packet_out	po;
 	struct of_flow_mod	fm;
 	enum of_err		err;
-	uint8_t			act[16];
+	uint8_t			act[16], prog[CTL_PROG_MAX];
 	struct wbuf		w;
 
 	if (of_packet_in_decode(c->version, body, &pi, &err) == -1) {
@@ -539,19 +543,9 @@ ctl_on_packet_in(struct ctl_conn *c, struct rbuf *body)
 	if (cfg.pktin_reply == OF_CTL_PKTIN_IGNORE ||
 	    pi.buffer_id == CTL_NO_BUFFER)
 		return;
-	wbuf_init(&w, act, sizeof(act));
-	wbuf_put_u16(&w, 0);
-	if (c->version == OF_VERSION_13) {
-		wbuf_put_u16(&w, 16);
-		wbuf_put_u32(&w, OF_PORT_FLOOD);
-		wbuf_put_u16(&w, 0);
-		wbuf_put_zero(&w, 6);
-	} else {
-		wbuf_put_u16(&w, 8);
-		wbuf_put_u16(&w, of_port_narrow10(OF_PORT_FLOOD));
-		wbuf_put_u16(&w, 0);
-	}
 	if (cfg.pktin_reply == OF_CTL_PKTIN_PACKET_OUT) {
+		wbuf_init(&w, act, sizeof(act));
+		ctl_output_action(&w, c->version, OF_PORT_FLOOD);
 		memset(&po, 0, sizeof(po));
 		po.buffer_id = pi.buffer_id;
 		po.in_port = pi.in_port;
@@ -559,10 +553,12 @@ ctl_on_packet_in(struct ctl_conn *c, struct rbuf *body)
 		po.actions_len = w.len;
 		of_packet_out_encode(ctl_buf(), c->version, ++c->xid, &po);
 	} else {
-		ctl_flow(c, pi.buffer_id & 0xffffff, OF_FC_ADD, &fm, act);
+		ctl_flow(c, pi.buffer_id & 0xffffff, OF_FC_ADD, OF_PORT_FLOOD,
+		    &fm, prog);
 		fm.buffer_id = pi.buffer_id;
 		fm.idle_timeout = 60;
 		of_flow_mod_encode(ctl_buf(), c->version, ++c->xid, &fm);
+		st.flow_mods_sent++;
 	}
 	ctl_send(c);
 }

@@ -41,6 +41,7 @@ struct of_ctl_stats {
 	/* This round (a round ends when every switch has gone): */
 	uint64_t	switches;	/* FEATURES_REPLY received */
 	uint64_t	switches_programmed;
+	uint64_t	switches_read;	/* flow stats read back */
 	uint64_t	switches_deleted;
 	uint64_t	program_start_ns;
 	uint64_t	program_end_ns;
