@@ -835,14 +835,14 @@ ff13_to_10(uint16_t f)
 }
 
 /* 1.0's OFPP_NONE means "no port" where 1.3 says OFPP_ANY. */
-static uint32_t
-port10_filter(uint16_t p)
+uint32_t
+ofp_port10_filter(uint16_t p)
 {
 	return p == OFP10_PP_NONE ? OF_PORT_ANY : of_port_widen10(p);
 }
 
-static uint16_t
-port10_filter_out(uint32_t p)
+uint16_t
+ofp_port10_filter_out(uint32_t p)
 {
 	return p == OF_PORT_ANY ? OFP10_PP_NONE : of_port_narrow10(p);
 }
@@ -865,7 +865,7 @@ flow_mod10_decode(struct rbuf *r, struct of_flow_mod *fm, enum of_err *err)
 	rbuf_get_u16(r, &flags);
 	/* Keep a too-large command invalid rather than let it wrap. */
 	fm->command = cmd > UINT8_MAX ? UINT8_MAX : (uint8_t)cmd;
-	fm->out_port = port10_filter(port);
+	fm->out_port = ofp_port10_filter(port);
 	fm->out_group = OF_GROUP_ANY;
 	fm->table_id = 0;
 	fm->cookie_mask = 0;
@@ -933,7 +933,7 @@ of_flow_mod_encode(struct wbuf *w, uint8_t version, uint32_t xid,
 	wbuf_put_u16(w, fm->priority);
 	wbuf_put_u32(w, fm->buffer_id);
 	if (version == OF_VERSION_10) {
-		wbuf_put_u16(w, port10_filter_out(fm->out_port));
+		wbuf_put_u16(w, ofp_port10_filter_out(fm->out_port));
 		wbuf_put_u16(w, ff13_to_10(fm->flags));
 	} else {
 		wbuf_put_u32(w, fm->out_port);

@@ -142,18 +142,6 @@ of_mp_request_decode(uint8_t version, struct rbuf *r,
 	return 0;
 }
 
-static uint32_t
-port10_filter(uint16_t p)
-{
-	return p == OFP10_PP_NONE ? OF_PORT_ANY : of_port_widen10(p);
-}
-
-static uint16_t
-port10_filter_out(uint32_t p)
-{
-	return p == OF_PORT_ANY ? OFP10_PP_NONE : of_port_narrow10(p);
-}
-
 /* ofp_flow_stats_request, 1.0 section 5.3.5: match, table_id, pad, port. */
 static int
 flow_req10_decode(struct rbuf *r, struct of_flow_filter *f, enum of_err *err)
@@ -167,7 +155,7 @@ flow_req10_decode(struct rbuf *r, struct of_flow_filter *f, enum of_err *err)
 	rbuf_get_u8(r, &f->table_id);
 	rbuf_skip(r, 1);
 	rbuf_get_u16(r, &port);
-	f->out_port = port10_filter(port);
+	f->out_port = ofp_port10_filter(port);
 	f->out_group = OF_GROUP_ANY;
 	return 0;
 }
@@ -213,7 +201,7 @@ of_flow_stats_request_encode(struct wbuf *w, uint8_t version, uint32_t xid,
 		ofp_match_put(w, version, &f->match);
 		wbuf_put_u8(w, f->table_id);
 		wbuf_put_zero(w, 1);
-		wbuf_put_u16(w, port10_filter_out(f->out_port));
+		wbuf_put_u16(w, ofp_port10_filter_out(f->out_port));
 	} else {
 		wbuf_put_u8(w, f->table_id);
 		wbuf_put_zero(w, 3);
@@ -243,7 +231,7 @@ of_port_stats_request_decode(uint8_t version, struct rbuf *r,
 	if (version != OF_VERSION_10)
 		return rbuf_get_u32(r, port_no);
 	rbuf_get_u16(r, &p10);
-	*port_no = port10_filter(p10);
+	*port_no = ofp_port10_filter(p10);
 	return 0;
 }
 

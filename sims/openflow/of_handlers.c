@@ -231,20 +231,6 @@ of_flows_changed(struct of_switch *sw, int64_t delta, uint64_t now)
 	}
 }
 
-static void
-of_flow_removed(void *arg, const struct of_flow_info *fi)
-{
-	struct of_switch	*sw = arg;
-	struct wbuf		*w = of_scratch();
-
-	if ((sw->async.flow_removed[sw->role == OF_ROLE_SLAVE] &
-	    (1u << fi->reason)) == 0)
-		return;
-	of_flow_removed_encode(w, sw->version, 0, fi);
-	of_switch_send(sw, w);
-	(*sw->sim->c.flow_removed_sent)++;
-}
-
 static int
 of_flow_mod_validate(struct of_switch *sw, const struct of_flow_mod *fm,
     enum of_err *err)
@@ -280,7 +266,7 @@ of_on_flow_mod(const struct of_ctx *c)
 	memset(&res, 0, sizeof(res));
 	if (of_flow_mod_decode(sw->version, c->body, &fm, &err) == -1 ||
 	    of_flow_mod_validate(sw, &fm, &err) == -1 ||
-	    of_flowtable_apply(sw->ft, &fm, now, of_flow_removed, sw, &res,
+	    of_flowtable_apply(sw->ft, &fm, now, of_switch_flow_removed, sw, &res,
 	    &err) == -1) {
 		(*cn->flow_mod_errors)++;
 		of_refuse(c, err);
@@ -462,10 +448,23 @@ of_confirm(struct of_switch *sw, const struct of_flow_filter *f, uint64_t n,
 	sw->confirmed = n;
 }
 
+/* The body of a FLOW or AGGREGATE request, refused when bad. */
 static int
-of_table_ok(const struct of_switch *sw, uint8_t table_id)
+of_flow_filter_decode(const struct of_ctx *c, struct rbuf *body,
+    struct of_flow_filter *f)
 {
-	return table_id == OF_TABLE_ALL || table_id < sw->sim->cfg.tables;
+	enum of_err	err = OF_ERR_NONE;
+
+	if (of_flow_stats_request_decode(c->sw->version, body, f, &err) == -1) {
+		of_refuse(c, err);
+		return -1;
+	}
+	if (f->table_id != OF_TABLE_ALL &&
+	    f->table_id >= c->sw->sim->cfg.tables) {
+		of_refuse(c, OF_ERR_BAD_TABLE_ID);
+		return -1;
+	}
+	return 0;
 }
 
 static void
@@ -475,17 +474,10 @@ of_mp_flow(const struct of_ctx *c, struct rbuf *body)
 	struct of_flow_filter	 f;
 	struct of_mp_reply	 mr;
 	struct of_flow_walk	 fw = { &mr, 0 };
-	enum of_err		 err = OF_ERR_NONE;
 	uint64_t		 now = clock_ns();
 
-	if (of_flow_stats_request_decode(sw->version, body, &f, &err) == -1) {
-		of_refuse(c, err);
+	if (of_flow_filter_decode(c, body, &f) == -1)
 		return;
-	}
-	if (!of_table_ok(sw, f.table_id)) {
-		of_refuse(c, OF_ERR_BAD_TABLE_ID);
-		return;
-	}
 	of_mp_reply_begin(&mr, of_scratch(), sw->version, c->h->xid,
 	    OF_MP_FLOW, sw->sim->cfg.mp_max_bytes, of_mp_flush, sw);
 	of_flowtable_walk(sw->ft, &f, now, of_flow_visit, &fw);
@@ -498,19 +490,12 @@ of_mp_aggregate(const struct of_ctx *c, struct rbuf *body)
 {
 	struct of_switch	*sw = c->sw;
 	struct of_flow_filter	 f;
-	enum of_err		 err = OF_ERR_NONE;
 	uint64_t		 packets, bytes;
 	uint32_t		 flows;
 	struct wbuf		*w;
 
-	if (of_flow_stats_request_decode(sw->version, body, &f, &err) == -1) {
-		of_refuse(c, err);
+	if (of_flow_filter_decode(c, body, &f) == -1)
 		return;
-	}
-	if (!of_table_ok(sw, f.table_id)) {
-		of_refuse(c, OF_ERR_BAD_TABLE_ID);
-		return;
-	}
 	of_flowtable_aggregate(sw->ft, &f, &packets, &bytes, &flows);
 	w = of_scratch();
 	of_mp_aggregate_encode(w, sw->version, c->h->xid, packets, bytes,

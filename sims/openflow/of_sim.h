@@ -148,6 +148,7 @@ void	 of_switch_send(struct of_switch *, struct wbuf *);
 void	 of_switch_error(struct of_switch *, uint32_t xid, enum of_err,
 	    const uint8_t *msg, size_t len);
 void	 of_switch_sweep(struct of_sim *, uint64_t now_ns);
+void	 of_switch_flow_removed(void *sw, const struct of_flow_info *);
 void	 of_switch_free(struct of_switch *);
 struct wbuf *of_scratch(void);
 int	 of_switch_connected(const struct of_switch *);

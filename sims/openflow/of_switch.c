@@ -312,8 +312,10 @@ of_switch_echo(struct of_switch *sw, uint64_t now)
 	of_switch_send(sw, w);
 }
 
-static void
-of_flow_expired(void *arg, const struct of_flow_info *fi)
+/* FLOW_REMOVED for a flow asked to say so, if the async config lets
+ * this reason through (1.3 section 7.4.2). */
+void
+of_switch_flow_removed(void *arg, const struct of_flow_info *fi)
 {
 	struct of_switch	*sw = arg;
 	struct wbuf		*w = of_scratch();
@@ -334,7 +336,7 @@ of_switch_expire(struct of_switch *sw, uint64_t now)
 
 	if (next == 0 || next > now)
 		return;
-	n = of_flowtable_expire(sw->ft, now, of_flow_expired, sw);
+	n = of_flowtable_expire(sw->ft, now, of_switch_flow_removed, sw);
 	if (n > 0) {
 		*sw->sim->c.flows_expired += n;
 		of_flows_changed(sw, -n, now);

@@ -405,6 +405,10 @@ int	 ofp_port_encode(struct wbuf *, uint8_t version,
  */
 void	 ofp_match_put(struct wbuf *, uint8_t version,
 	    const struct of_match *);
+/* 1.0 port fields of filters: OFPP_NONE <-> OF_PORT_ANY, else widened. */
+uint32_t ofp_port10_filter(uint16_t);
+uint16_t ofp_port10_filter_out(uint32_t);
+
 /* A string field of n bytes: at most n - 1 characters, NUL-padded. */
 void	 ofp_put_str(struct wbuf *, const char *, size_t n);
 
