@@ -146,8 +146,8 @@ version_known(uint8_t version)
 	return version == OF_VERSION_10 || version == OF_VERSION_13;
 }
 
-enum of_type
-of_type_from_wire(uint8_t version, uint8_t wire)
+static enum of_type
+type_search(uint8_t version, uint8_t wire)
 {
 	int	col = ver_col(version);
 	int	t;
@@ -159,6 +159,27 @@ of_type_from_wire(uint8_t version, uint8_t wire)
 			return t;
 	}
 	return OF_TYPE_UNKNOWN;
+}
+
+/* Every message goes through here: the two known versions are looked up
+ * in tables filled on first use, others searched. */
+enum of_type
+of_type_from_wire(uint8_t version, uint8_t wire)
+{
+	static uint8_t	by_wire[2][256];
+	static int	filled;
+	int		v, w;
+
+	if (!version_known(version))
+		return type_search(version, wire);
+	if (!filled) {
+		for (v = 0; v < 2; v++)
+			for (w = 0; w < 256; w++)
+				by_wire[v][w] = (uint8_t)type_search(v == 0 ?
+				    OF_VERSION_10 : OF_VERSION_13, (uint8_t)w);
+		filled = 1;
+	}
+	return by_wire[version == OF_VERSION_13][wire];
 }
 
 int

@@ -341,11 +341,12 @@ match_prereqs(const struct of_match *m)
 {
 	struct oxm_slots	s;
 	uint8_t			i;
+	uint64_t		bits;
 
 	match_index(m, &s);
-	for (i = 0; i < OXM_N_FIELDS; i++) {
-		if (!(s.present & 1ULL << i))
-			continue;
+	/* Only the fields present, lowest first (a FLOW_MOD hot path). */
+	for (bits = s.present; bits != 0; bits &= bits - 1) {
+		i = (uint8_t)__builtin_ctzll(bits);
 		/* Prerequisites chain: checking each field covers them all. */
 		if (!prereq_ok(&s, &oxm_fields[i]))
 			return 0;
@@ -411,13 +412,13 @@ static int
 match_build(struct of_match *m, const struct oxm_slots *s)
 {
 	uint8_t	tlv[OXM_HDR_LEN + 2 * OXM_MAX_VALUE_LEN];
-	size_t	n;
-	uint8_t	i;
+	size_t		n;
+	uint8_t		i;
+	uint64_t	bits;
 
 	of_match_init(m);
-	for (i = 0; i < OXM_N_FIELDS; i++) {
-		if (!(s->present & 1ULL << i))
-			continue;
+	for (bits = s->present; bits != 0; bits &= bits - 1) {
+		i = (uint8_t)__builtin_ctzll(bits);
 		n = oxm_canon(&oxm_fields[i], i, s->f[i].val, s->f[i].mask,
 		    tlv);
 		if (match_append(m, tlv, n) == -1)
