@@ -71,7 +71,10 @@ of_port_fill(const struct of_switch *sw, uint32_t no, struct of_port *p)
 	p->hw_addr[5] = (uint8_t)no;
 	snprintf(p->name, sizeof(p->name), "s%u-eth%u", sw->idx + 1, no);
 	p->config = sw->ports[no - 1].config;
-	p->state = sw->ports[no - 1].state | (v13 ? OF_PS_LIVE : 0);
+	p->state = sw->ports[no - 1].state;
+	/* LIVE (fast failover may use it) only while the link is up. */
+	if (v13 && !(p->state & OF_PS_LINK_DOWN))
+		p->state |= OF_PS_LIVE;
 	p->curr = v13 ? OF_PPF_10GB_FD | OF_PPF_COPPER :
 	    OF10_PPF_10GB_FD | OF10_PPF_COPPER;
 	p->advertised = p->supported = p->curr;
@@ -318,6 +321,11 @@ of_on_port_mod(const struct of_ctx *c)
 		sw->ports[pm.port_no - 1].state |= OF_PS_LINK_DOWN;
 	else
 		sw->ports[pm.port_no - 1].state &= ~OF_PS_LINK_DOWN;
+	/* PORT_STATUS is asynchronous: the async config may mask it
+	 * (1.3 section 7.3.10; 1.0 has no SET_ASYNC, the default passes). */
+	if ((sw->async.port_status[sw->role == OF_ROLE_SLAVE] &
+	    (1u << OF_PR_MODIFY)) == 0)
+		return;
 	of_port_fill(sw, pm.port_no, &p);
 	w = of_scratch();
 	of_port_status_encode(w, sw->version, 0, OF_PR_MODIFY, &p);

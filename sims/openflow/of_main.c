@@ -254,19 +254,11 @@ of_phases_init(struct of_sim *sim)
 static void
 of_switch_init(struct of_sim *sim, struct of_switch *sw, uint32_t i)
 {
-	uint32_t	p;
-
 	memset(sw, 0, sizeof(*sw));
 	sw->sim = sim;
 	sw->idx = i;
 	sw->miss_send_len = 128;
 	sw->ports = xcalloc(sim->cfg.ports, sizeof(*sw->ports));
-	for (p = 0; p < sim->cfg.ports; p++)
-		sw->ports[p].state = 0;
-	/* Default asynchronous configuration (1.3 section 7.3.10). */
-	sw->async.packet_in[0] = 0x3;
-	sw->async.port_status[0] = sw->async.port_status[1] = 0x7;
-	sw->async.flow_removed[0] = 0xf;
 	sim->pdevs[i] = &sw->pd;
 }
 

@@ -260,6 +260,21 @@ of_event(struct bufferevent *bev, short what, void *arg)
 		    EVUTIL_SOCKET_ERROR()));
 }
 
+/*
+ * The asynchronous configuration belongs to the connection (1.3 section
+ * 7.3.10): every new one starts from the defaults of section 6.1.1, or a
+ * controller (a 1.0 one cannot even SET_ASYNC) would inherit the masks
+ * of the one before it.
+ */
+static void
+of_async_default(struct of_async *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->packet_in[0] = 0x3;		/* NO_MATCH, ACTION */
+	a->port_status[0] = a->port_status[1] = 0x7;	/* all reasons */
+	a->flow_removed[0] = 0xf;	/* all reasons, master/equal only */
+}
+
 /* Connected: we speak first with a HELLO offering our versions. */
 void
 of_switch_up(struct pool_dev *pd, struct bufferevent *bev)
@@ -270,6 +285,7 @@ of_switch_up(struct pool_dev *pd, struct bufferevent *bev)
 	sw->version = 0;
 	sw->role = OF_ROLE_EQUAL;
 	sw->gen_valid = 0;
+	of_async_default(&sw->async);
 	sw->last_rx_ns = clock_ns();
 	/* Until a FEATURES_REPLY (a tool like ovs-ofctl may never ask),
 	 * program latency counts from the connection. */
@@ -312,14 +328,20 @@ of_switch_echo(struct of_switch *sw, uint64_t now)
 	of_switch_send(sw, w);
 }
 
-/* FLOW_REMOVED for a flow asked to say so, if the async config lets
- * this reason through (1.3 section 7.4.2). */
+/*
+ * FLOW_REMOVED for a flow asked to say so, if the async config lets
+ * this reason through (1.3 section 7.4.2).  Flows outlive connections:
+ * one that expires while none is up, or before the new one has agreed
+ * on a version (there is none to encode in), goes unreported.
+ */
 void
 of_switch_flow_removed(void *arg, const struct of_flow_info *fi)
 {
 	struct of_switch	*sw = arg;
 	struct wbuf		*w = of_scratch();
 
+	if (!of_switch_connected(sw))
+		return;
 	if ((sw->async.flow_removed[sw->role == OF_ROLE_SLAVE] &
 	    (1u << fi->reason)) == 0)
 		return;
