@@ -1,7 +1,8 @@
 /*
  * `sbsim controller`: the embedded reference controller in its own
- * process, on the same engine.  For now it has its OpenFlow role; the
- * northbound (RESTCONF) and the other protocols join it here.
+ * process, on the same engine and event loop: its OpenFlow role and its
+ * RESTCONF northbound (OpenDaylight's shapes); the other protocols join it
+ * here.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -13,10 +14,13 @@
 #include "cli.h"
 #include "cmd.h"
 #include "engine.h"
+#include "http_server.h"
 #include "log.h"
 #include "metrics.h"
 #include "of_codec.h"
 #include "of_ctl.h"
+#include "of_restconf.h"
+#include "restconf.h"
 
 enum {
 	CO_OPENFLOW = 256,
@@ -31,6 +35,10 @@ enum {
 	CO_DURATION,
 	CO_EXIT,
 	CO_VERSION,
+	CO_RESTCONF,
+	CO_RC_USER,
+	CO_RC_PASSWORD,
+	CO_RC_MAX_BODY,
 };
 
 static const struct option ctl_opts[] = {
@@ -46,15 +54,26 @@ static const struct option ctl_opts[] = {
 	{ "duration",		required_argument, NULL, CO_DURATION },
 	{ "exit-when-done",	no_argument,	   NULL, CO_EXIT },
 	{ "of-version",		required_argument, NULL, CO_VERSION },
+	{ "restconf",		required_argument, NULL, CO_RESTCONF },
+	{ "restconf-user",	required_argument, NULL, CO_RC_USER },
+	{ "restconf-password",	required_argument, NULL, CO_RC_PASSWORD },
+	{ "restconf-max-body",	required_argument, NULL, CO_RC_MAX_BODY },
 	{ "verbose",		no_argument,	   NULL, 'v' },
 	{ "help",		no_argument,	   NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
 
 static const char ctl_help[] =
-"usage: sbsim controller [--openflow ptcp:PORT[:IP]] [options]\n"
+"usage: sbsim controller [--openflow ptcp:PORT[:IP]] [--restconf [IP:]PORT]\n"
+"                        [options]\n"
 "The embedded reference controller.\n"
-"  --openflow EP          where switches connect (default ptcp:6653)\n"
+"  --openflow EP          where switches connect (default ptcp:6653, or\n"
+"                         none when only --restconf is given)\n"
+"  --restconf [IP:]PORT   serve RESTCONF (OpenDaylight's inventory) on PORT,\n"
+"                         every address unless IP ([IPv6] in brackets)\n"
+"  --restconf-user U      basic auth user (default admin)\n"
+"  --restconf-password P  basic auth password (default admin)\n"
+"  --restconf-max-body B  largest request body in bytes (default 16 MiB)\n"
 "  --of-version V[,V]     1.3, 1.0 or both (default both)\n"
 "  --switches N           wait for N switches, then program them all\n"
 "  --flows-per-switch K   FLOW_MODs (adds) to push into each switch\n"
@@ -70,6 +89,13 @@ static const char ctl_help[] =
 
 struct ctl_run {
 	struct of_ctl_config	 of;
+	int			 openflow;	/* --openflow given */
+	int			 of_options;	/* OpenFlow-only options given */
+	struct http_server_config http;
+	int			 restconf;	/* --restconf given */
+	int			 rc_options;	/* --restconf-* given */
+	char			 rc_addr[64];
+	struct http_server	*hs;
 	double			 duration;
 	int			 exit_when_done;
 	int			 verbose;
@@ -100,6 +126,70 @@ ctl_parse_enum(const char *opt, const char *arg, const char *const *names,
 	ctl_die(err);
 }
 
+/* --restconf [IP:]PORT, with IPv6 in brackets. */
+static void
+ctl_restconf_addr(struct ctl_run *r, const char *arg)
+{
+	const char	*colon = strrchr(arg, ':'), *a = arg;
+	char		 err[256];
+	uint64_t	 port;
+	size_t		 len;
+
+	if (cli_uint("restconf", colon ? colon + 1 : arg, 1, 65535, &port, err,
+	    sizeof(err)) == -1)
+		ctl_die(err);
+	r->http.port = (uint16_t)port;
+	r->restconf = 1;
+	if (colon == NULL)
+		return;
+	len = (size_t)(colon - arg);
+	if (len >= 2 && arg[0] == '[' && arg[len - 1] == ']') {
+		a++;
+		len -= 2;
+	}
+	if (len == 0 || len >= sizeof(r->rc_addr))
+		ctl_die("--restconf: expected [IP:]PORT");
+	memcpy(r->rc_addr, a, len);
+	r->rc_addr[len] = '\0';
+	r->http.address = r->rc_addr;
+}
+
+/* The RESTCONF options; 0 when c is not one. */
+static int
+ctl_restconf_option(struct ctl_run *r, int c, const char *arg)
+{
+	char		err[256];
+	uint64_t	u;
+
+	if (c == CO_RC_USER || c == CO_RC_PASSWORD || c == CO_RC_MAX_BODY)
+		r->rc_options = 1;
+	switch (c) {
+	case CO_RESTCONF:
+		ctl_restconf_addr(r, arg);
+		return 1;
+	case CO_RC_USER:
+	case CO_RC_PASSWORD:
+		/* RFC 7617 section 2: no colon in the user-id. */
+		if (strlen(arg) >= HTTP_MAX_CRED || (c == CO_RC_USER &&
+		    (arg[0] == '\0' || strchr(arg, ':') != NULL)))
+			ctl_die(c == CO_RC_USER ? "--restconf-user: 1 to 255 "
+			    "characters, no ':'" : "--restconf-password: at "
+			    "most 255 characters");
+		if (c == CO_RC_USER)
+			r->http.user = arg;
+		else
+			r->http.password = arg;
+		return 1;
+	case CO_RC_MAX_BODY:
+		if (cli_uint("restconf-max-body", arg, 1, 1024u * 1024 * 1024,
+		    &u, err, sizeof(err)) == -1)
+			ctl_die(err);
+		r->http.max_body = (size_t)u;
+		return 1;
+	}
+	return 0;
+}
+
 static void
 ctl_option(struct ctl_run *r, int c, const char *arg)
 {
@@ -111,8 +201,13 @@ ctl_option(struct ctl_run *r, int c, const char *arg)
 	int		 e;
 
 	err[0] = '\0';
+	if (ctl_restconf_option(r, c, arg))
+		return;
+	if (c != CO_OPENFLOW && c != CO_DURATION)
+		r->of_options = 1;
 	switch (c) {
 	case CO_OPENFLOW:
+		r->openflow = 1;
 		if (endpoint_parse(arg, &r->of.listen, err, sizeof(err)) == -1)
 			ctl_die(err);
 		if (r->of.listen.kind != EP_PTCP)
@@ -153,6 +248,23 @@ ctl_option(struct ctl_run *r, int c, const char *arg)
 		r->of.expect_switches = (uint32_t)u;
 }
 
+/* Which roles run: OpenFlow unless only RESTCONF was asked for. */
+static void
+ctl_check(struct ctl_run *r)
+{
+	if (!r->restconf)
+		r->openflow = 1;
+	if (!r->openflow && r->of_options)
+		ctl_die("OpenFlow options need --openflow when --restconf is "
+		    "given");
+	if (!r->restconf && r->rc_options)
+		ctl_die("the --restconf-* options need --restconf");
+	if (r->exit_when_done && (r->of.flows_per_switch == 0 ||
+	    r->of.expect_switches == 0))
+		ctl_die("--exit-when-done needs --switches and "
+		    "--flows-per-switch");
+}
+
 static void
 ctl_parse(int argc, char **argv, struct ctl_run *r)
 {
@@ -161,6 +273,7 @@ ctl_parse(int argc, char **argv, struct ctl_run *r)
 
 	of_ctl_config_defaults(&r->of);
 	endpoint_parse("ptcp:6653", &r->of.listen, err, sizeof(err));
+	http_server_config_defaults(&r->http);
 	opterr = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, ":vh", ctl_opts, NULL)) != -1) {
@@ -173,12 +286,15 @@ ctl_parse(int argc, char **argv, struct ctl_run *r)
 			exit(0);
 		case CO_STATS:
 			r->of.read_stats = 1;
+			r->of_options = 1;
 			break;
 		case CO_LLDP:
 			r->of.lldp = 1;
+			r->of_options = 1;
 			break;
 		case CO_EXIT:
 			r->exit_when_done = 1;
+			r->of_options = 1;
 			break;
 		case ':':
 			snprintf(err, sizeof(err), "%s needs an argument",
@@ -197,10 +313,7 @@ ctl_parse(int argc, char **argv, struct ctl_run *r)
 		    argv[optind]);
 		ctl_die(err);
 	}
-	if (r->exit_when_done && (r->of.flows_per_switch == 0 ||
-	    r->of.expect_switches == 0))
-		ctl_die("--exit-when-done needs --switches and "
-		    "--flows-per-switch");
+	ctl_check(r);
 }
 
 static void
@@ -257,6 +370,50 @@ ctl_summary(const struct ctl_run *r)
 	fflush(stdout);
 }
 
+/* The roles asked for, on the engine's event_base; -1 with err. */
+static int
+ctl_start(struct ctl_run *r, char *err, size_t errlen)
+{
+	if (r->openflow) {
+		if (of_ctl_start(&r->of, err, errlen) == -1)
+			return -1;
+		log_info("listening for OpenFlow switches on %s",
+		    r->of.listen.text);
+	}
+	if (!r->restconf)
+		return 0;
+	r->hs = http_server_new(engine_base(), &r->http, err, errlen);
+	if (r->hs == NULL)
+		return -1;
+	restconf_start(r->hs);
+	of_restconf_register();
+	log_info("serving RESTCONF on %s port %u", r->http.address ?
+	    r->http.address : "every address", r->http.port);
+	return 0;
+}
+
+static void
+ctl_stop(struct ctl_run *r)
+{
+	const struct http_server_stats	*h;
+
+	if (r->openflow)
+		ctl_summary(r);
+	if (r->hs != NULL) {
+		h = http_server_stats(r->hs);
+		printf("restconf: %llu requests, %llu 2xx, %llu 4xx, "
+		    "%llu 5xx\n", (unsigned long long)h->requests,
+		    (unsigned long long)h->status_2xx,
+		    (unsigned long long)h->status_4xx,
+		    (unsigned long long)h->status_5xx);
+		fflush(stdout);
+		http_server_free(r->hs);
+		r->hs = NULL;
+	}
+	if (r->openflow)
+		of_ctl_stop();
+}
+
 static int
 controller_main(int argc, char **argv)
 {
@@ -270,19 +427,19 @@ controller_main(int argc, char **argv)
 	log_init("sbsim controller", r.verbose);
 	engine_raise_fd_limit();
 	engine_init();
-	if (of_ctl_start(&r.of, err, sizeof(err)) == -1) {
+	if (ctl_start(&r, err, sizeof(err)) == -1) {
 		fprintf(stderr, "sbsim controller: %s\n", err);
+		if (r.openflow)
+			of_ctl_stop();
 		engine_free();
 		return 1;
 	}
 	r.start_ns = clock_ns();
 	tick = event_new(engine_base(), -1, EV_PERSIST, ctl_tick, &r);
 	event_add(tick, &tv);
-	log_info("listening for OpenFlow switches on %s", r.of.listen.text);
 	engine_run();
 	event_free(tick);
-	ctl_summary(&r);
-	of_ctl_stop();
+	ctl_stop(&r);
 	engine_free();
 	return 0;
 }

@@ -51,6 +51,7 @@ struct ctl_conn {
 	uint32_t		 next_flow;	/* next to push or delete */
 	uint32_t		 barriers_out;	/* in flight */
 	uint32_t		 stats_xid;
+	uint32_t		 active_flows;	/* table 0, see of_ctl.h */
 	uint64_t		 lldp_found;	/* bit p-1: our port p's LLDP
 						   reached a peer */
 };
@@ -181,6 +182,10 @@ ctl_push_batch(struct ctl_conn *c, uint8_t command)
 		of_flow_mod_encode(ctl_buf(), c->version, ++c->xid, &fm);
 		ctl_send(c);
 		st.flow_mods_sent++;
+		if (command == OF_FC_ADD)
+			c->active_flows++;
+		else if (c->active_flows > 0)
+			c->active_flows--;
 	}
 	ctl_barrier(c);
 }
@@ -200,6 +205,7 @@ ctl_delete_all(struct ctl_conn *c)
 	of_flow_mod_encode(ctl_buf(), c->version, ++c->xid, &fm);
 	ctl_send(c);
 	st.flow_mods_sent++;
+	c->active_flows = 0;
 	c->next_flow = cfg.flows_per_switch;
 	ctl_barrier(c);
 }
@@ -726,6 +732,45 @@ of_ctl_start(const struct of_ctl_config *c, char *err, size_t errlen)
 		event_add(lldp_timer, &tv);
 	}
 	return 0;
+}
+
+static void
+ctl_switch_info(const struct ctl_conn *c, struct of_ctl_switch *sw)
+{
+	sw->dpid = c->dpid;
+	sw->version = c->version;
+	sw->nports = c->nports;
+	sw->active_flows = c->active_flows;
+}
+
+int
+of_ctl_switches(of_ctl_switch_fn fn, void *arg)
+{
+	struct of_ctl_switch	 sw;
+	struct ctl_conn		*c;
+	int			 rc;
+
+	TAILQ_FOREACH(c, &conns, entry) {
+		if (c->state < CTL_READY)
+			continue;
+		ctl_switch_info(c, &sw);
+		if ((rc = fn(&sw, arg)) != 0)
+			return rc;
+	}
+	return 0;
+}
+
+int
+of_ctl_switch_find(uint64_t dpid, struct of_ctl_switch *sw)
+{
+	struct ctl_conn	*c;
+
+	TAILQ_FOREACH(c, &conns, entry)
+		if (c->state >= CTL_READY && c->dpid == dpid) {
+			ctl_switch_info(c, sw);
+			return 0;
+		}
+	return -1;
 }
 
 int

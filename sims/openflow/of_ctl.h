@@ -59,11 +59,31 @@ struct of_ctl_stats {
 	uint64_t	bad_messages;
 };
 
+/*
+ * What the controller knows of one switch whose handshake is done, for
+ * the northbound.  active_flows counts the flows it pushed into table 0
+ * and has not deleted since (reactive FLOW_MODs answering PACKET_INs, which
+ * expire by themselves, are not counted).
+ */
+struct of_ctl_switch {
+	uint64_t	dpid;
+	uint8_t		version;	/* negotiated, wire value */
+	uint32_t	nports;		/* 0 until known */
+	uint64_t	active_flows;
+};
+
+typedef int (*of_ctl_switch_fn)(const struct of_ctl_switch *, void *arg);
+
 void	of_ctl_config_defaults(struct of_ctl_config *);
 int	of_ctl_start(const struct of_ctl_config *, char *err, size_t errlen);
 /* Non-zero once a round (program, then delete if asked) has finished. */
 int	of_ctl_finished(void);
 const struct of_ctl_stats *of_ctl_stats(void);
+/* Call fn for each switch in the order they connected; stop at the first
+ * non-zero return and return it. */
+int	of_ctl_switches(of_ctl_switch_fn, void *arg);
+/* The switch of datapath id dpid: 0, or -1 when none is connected. */
+int	of_ctl_switch_find(uint64_t dpid, struct of_ctl_switch *);
 void	of_ctl_stop(void);
 
 #endif
