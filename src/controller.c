@@ -19,6 +19,7 @@
 #include "metrics.h"
 #include "of_codec.h"
 #include "of_ctl.h"
+#include "of_flowcfg.h"
 #include "of_restconf.h"
 #include "restconf.h"
 
@@ -39,6 +40,7 @@ enum {
 	CO_RC_USER,
 	CO_RC_PASSWORD,
 	CO_RC_MAX_BODY,
+	CO_STATS_INTERVAL,
 };
 
 static const struct option ctl_opts[] = {
@@ -58,6 +60,7 @@ static const struct option ctl_opts[] = {
 	{ "restconf-user",	required_argument, NULL, CO_RC_USER },
 	{ "restconf-password",	required_argument, NULL, CO_RC_PASSWORD },
 	{ "restconf-max-body",	required_argument, NULL, CO_RC_MAX_BODY },
+	{ "stats-interval",	required_argument, NULL, CO_STATS_INTERVAL },
 	{ "verbose",		no_argument,	   NULL, 'v' },
 	{ "help",		no_argument,	   NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -74,6 +77,9 @@ static const char ctl_help[] =
 "  --restconf-user U      basic auth user (default admin)\n"
 "  --restconf-password P  basic auth password (default admin)\n"
 "  --restconf-max-body B  largest request body in bytes (default 16 MiB)\n"
+"  --stats-interval S     poll every switch's flow stats each S seconds for\n"
+"                         the operational inventory (default 1 with\n"
+"                         --restconf, else 0: none)\n"
 "  --of-version V[,V]     1.3, 1.0 or both (default both)\n"
 "  --switches N           wait for N switches, then program them all\n"
 "  --flows-per-switch K   FLOW_MODs (adds) to push into each switch\n"
@@ -94,6 +100,7 @@ struct ctl_run {
 	struct http_server_config http;
 	int			 restconf;	/* --restconf given */
 	int			 rc_options;	/* --restconf-* given */
+	int			 stats_given;	/* --stats-interval given */
 	char			 rc_addr[64];
 	struct http_server	*hs;
 	double			 duration;
@@ -232,6 +239,15 @@ ctl_option(struct ctl_run *r, int c, const char *arg)
 		    sizeof(err)) == -1)
 			ctl_die(err);
 		return;
+	case CO_STATS_INTERVAL:
+		if (cli_double("stats-interval", arg, 0, 86400,
+		    &r->of.stats_interval, err, sizeof(err)) == -1)
+			ctl_die(err);
+		if (r->of.stats_interval > 0 && r->of.stats_interval < 0.01)
+			ctl_die("--stats-interval: 0 (none) or at least "
+			    "0.01 s");
+		r->stats_given = 1;
+		return;
 	}
 	if (cli_uint(c == CO_FLOWS ? "flows-per-switch" : c == CO_BATCH ?
 	    "batch" : c == CO_WINDOW ? "window" : "switches", arg,
@@ -254,6 +270,9 @@ ctl_check(struct ctl_run *r)
 {
 	if (!r->restconf)
 		r->openflow = 1;
+	/* The operational inventory is the switches' view: poll it. */
+	if (r->restconf && !r->stats_given)
+		r->of.stats_interval = 1;
 	if (!r->openflow && r->of_options)
 		ctl_die("OpenFlow options need --openflow when --restconf is "
 		    "given");
@@ -387,6 +406,7 @@ ctl_start(struct ctl_run *r, char *err, size_t errlen)
 		return -1;
 	restconf_start(r->hs);
 	of_restconf_register();
+	fc_start();
 	log_info("serving RESTCONF on %s port %u", r->http.address ?
 	    r->http.address : "every address", r->http.port);
 	return 0;
@@ -412,6 +432,8 @@ ctl_stop(struct ctl_run *r)
 	}
 	if (r->openflow)
 		of_ctl_stop();
+	if (r->restconf)
+		fc_stop();
 }
 
 static int

@@ -54,7 +54,15 @@ struct ctl_conn {
 	uint32_t		 active_flows;	/* table 0, see of_ctl.h */
 	uint64_t		 lldp_found;	/* bit p-1: our port p's LLDP
 						   reached a peer */
+	LIST_ENTRY(ctl_conn)	 hentry;	/* by dpid, once READY */
+	int			 hashed;
+	uint32_t		 poll_xid;	/* stats poll in flight */
+	void			*poll_ctx;	/* from hooks.stats_begin */
 };
+
+#define CTL_NB_XID	0x80000000u	/* xid bit of northbound barriers */
+#define CTL_HASH_BUCKETS 16384	/* dpid -> switch, for the northbound */
+LIST_HEAD(ctl_bucket, ctl_conn);
 
 TAILQ_HEAD(ctl_list, ctl_conn);
 
@@ -63,6 +71,9 @@ static struct of_ctl_stats	 st;
 static struct ctl_list		 conns = TAILQ_HEAD_INITIALIZER(conns);
 static struct evconnlistener	*listener;
 static struct event		*lldp_timer;
+static struct event		*poll_timer;
+static struct of_ctl_hooks	 hooks;
+static struct ctl_bucket	*dpid_hash;
 static uint8_t			 obuf_mem[OF_MAX_MSG + 1024];
 static struct wbuf		 obuf = { obuf_mem, 0, sizeof(obuf_mem), 0 };
 
@@ -454,6 +465,37 @@ ctl_lldp_tick(evutil_socket_t fd, short what, void *arg)
 	}
 }
 
+static struct ctl_bucket *
+ctl_bucket_of(uint64_t dpid)
+{
+	uint64_t	h = dpid * 0x9e3779b97f4a7c15ull;
+
+	if (dpid_hash == NULL)
+		dpid_hash = xcalloc(CTL_HASH_BUCKETS, sizeof(*dpid_hash));
+	return &dpid_hash[(h >> 32) % CTL_HASH_BUCKETS];
+}
+
+static void
+ctl_hash_add(struct ctl_conn *c)
+{
+	if (c->hashed)
+		return;
+	LIST_INSERT_HEAD(ctl_bucket_of(c->dpid), c, hentry);
+	c->hashed = 1;
+}
+
+/* The connected switch of datapath id dpid, or NULL. */
+static struct ctl_conn *
+ctl_by_dpid(uint64_t dpid)
+{
+	struct ctl_conn	*c;
+
+	LIST_FOREACH(c, ctl_bucket_of(dpid), hentry)
+		if (c->dpid == dpid && c->state >= CTL_READY)
+			return c;
+	return NULL;
+}
+
 static void
 ctl_on_features(struct ctl_conn *c, const struct of_header *h,
     struct rbuf *body)
@@ -477,6 +519,9 @@ ctl_on_features(struct ctl_conn *c, const struct of_header *h,
 	of_switch_config_encode(ctl_buf(), c->version, OF_SET_CONFIG,
 	    ++c->xid, 0, 0xffff);
 	ctl_send(c);
+	ctl_hash_add(c);
+	if (hooks.connected != NULL)
+		hooks.connected(c->dpid, c->version, hooks.arg);
 	if (cfg.lldp && c->version == OF_VERSION_13) {
 		of_mp_request_encode(ctl_buf(), c->version, ++c->xid,
 		    OF_MP_PORT_DESC, NULL, 0);
@@ -488,6 +533,58 @@ ctl_on_features(struct ctl_conn *c, const struct of_header *h,
 		ctl_advance_all();
 	else
 		ctl_advance(c);
+}
+
+/* A part of the periodic flow stats reply: handed to the hooks. */
+static void
+ctl_on_poll(struct ctl_conn *c, uint16_t flags, struct rbuf *entries)
+{
+	struct of_flow_info	fi;
+	struct of_match		store;
+	int			rc;
+
+	while ((rc = of_flow_stats_next(c->version, entries, &fi, &store))
+	    == 1)
+		if (c->poll_ctx != NULL && hooks.stats_flow != NULL)
+			hooks.stats_flow(c->poll_ctx, &fi);
+	if (rc == -1)
+		st.bad_messages++;
+	if ((flags & OF_MPF_MORE) != 0)
+		return;
+	if (c->poll_ctx != NULL && hooks.stats_end != NULL)
+		hooks.stats_end(c->poll_ctx);
+	c->poll_ctx = NULL;
+	c->poll_xid = 0;
+}
+
+/* Every stats_interval: ask each ready switch for all its flows, unless
+ * its last poll is still being answered or its output is backed up. */
+static void
+ctl_poll_tick(evutil_socket_t fd, short what, void *arg)
+{
+	struct of_flow_filter	 f;
+	struct ctl_conn		*c;
+
+	(void)fd;
+	(void)what;
+	(void)arg;
+	memset(&f, 0, sizeof(f));
+	f.table_id = OF_TABLE_ALL;
+	f.out_port = OF_PORT_ANY;
+	f.out_group = OF_GROUP_ANY;
+	of_match_init(&f.match);
+	TAILQ_FOREACH(c, &conns, entry) {
+		if (c->state < CTL_READY || c->poll_xid != 0 ||
+		    evbuffer_get_length(bufferevent_get_output(c->bev)) >
+		    CTL_OUTBUF_MAX)
+			continue;
+		c->poll_xid = ++c->xid;
+		c->poll_ctx = hooks.stats_begin != NULL ?
+		    hooks.stats_begin(c->dpid, hooks.arg) : NULL;
+		of_flow_stats_request_encode(ctl_buf(), c->version,
+		    c->poll_xid, OF_MP_FLOW, &f);
+		ctl_send(c);
+	}
 }
 
 static void
@@ -510,6 +607,10 @@ ctl_on_multipart(struct ctl_conn *c, const struct of_header *h,
 		c->nports = (uint32_t)(rbuf_left(&entries) / 64);
 		for (uint32_t p = 1; cfg.lldp && p <= c->nports; p++)
 			ctl_lldp(c, p);
+		return;
+	}
+	if (mp == OF_MP_FLOW && h->xid == c->poll_xid && c->poll_xid != 0) {
+		ctl_on_poll(c, flags, &entries);
 		return;
 	}
 	if (mp != OF_MP_FLOW || h->xid != c->stats_xid)
@@ -612,6 +713,8 @@ ctl_dispatch(struct ctl_conn *c, const struct of_header *h,
 		ctl_on_features(c, h, &body);
 		return;
 	case OF_BARRIER_REPLY:
+		if (h->xid & CTL_NB_XID)
+			return;		/* of_ctl_barrier's */
 		if (c->barriers_out > 0)
 			c->barriers_out--;
 		st.barriers_acked++;
@@ -637,6 +740,8 @@ ctl_close(struct ctl_conn *c)
 	if (c->state >= CTL_READY && st.switches_now > 0)
 		st.switches_now--;
 	TAILQ_REMOVE(&conns, c, entry);
+	if (c->hashed)
+		LIST_REMOVE(c, hentry);
 	bufferevent_free(c->bev);
 	free(c);
 }
@@ -731,6 +836,18 @@ of_ctl_start(const struct of_ctl_config *c, char *err, size_t errlen)
 			fatalx("event_new");
 		event_add(lldp_timer, &tv);
 	}
+	if (cfg.stats_interval > 0) {
+		struct timeval	tv;
+
+		tv.tv_sec = (time_t)cfg.stats_interval;
+		tv.tv_usec = (suseconds_t)((cfg.stats_interval -
+		    (double)tv.tv_sec) * 1e6);
+		poll_timer = event_new(engine_base(), -1, EV_PERSIST,
+		    ctl_poll_tick, NULL);
+		if (poll_timer == NULL)
+			fatalx("event_new");
+		event_add(poll_timer, &tv);
+	}
 	return 0;
 }
 
@@ -792,4 +909,51 @@ of_ctl_stop(void)
 	if (lldp_timer != NULL)
 		event_free(lldp_timer);
 	lldp_timer = NULL;
+	if (poll_timer != NULL)
+		event_free(poll_timer);
+	poll_timer = NULL;
+	free(dpid_hash);
+	dpid_hash = NULL;
+}
+
+void
+of_ctl_set_hooks(const struct of_ctl_hooks *h)
+{
+	if (h == NULL)
+		memset(&hooks, 0, sizeof(hooks));
+	else
+		hooks = *h;
+}
+
+int
+of_ctl_push(uint64_t dpid, const struct of_flow_mod *fm)
+{
+	struct ctl_conn	*c = ctl_by_dpid(dpid);
+	struct wbuf	*w;
+
+	if (c == NULL)
+		return -1;
+	w = ctl_buf();
+	if (of_flow_mod_encode(w, c->version, ++c->xid, fm) == -1 || w->err) {
+		wbuf_reset(&obuf);
+		return -1;
+	}
+	ctl_send(c);
+	st.flow_mods_sent++;
+	return 0;
+}
+
+int
+of_ctl_barrier(uint64_t dpid)
+{
+	struct ctl_conn	*c = ctl_by_dpid(dpid);
+
+	if (c == NULL)
+		return -1;
+	/* Not counted in barriers_out: the programming rounds wait on
+	 * their own barriers only. */
+	of_simple_encode(ctl_buf(), c->version, OF_BARRIER_REQUEST,
+	    (++c->xid & ~CTL_NB_XID) | CTL_NB_XID);
+	ctl_send(c);
+	return 0;
 }

@@ -35,6 +35,8 @@ struct of_ctl_config {
 	enum of_ctl_pktin_reply	pktin_reply;
 	int			lldp;
 	uint32_t		expect_switches; /* program when this many */
+	double			stats_interval;	/* s between flow stats polls
+						   of every switch; 0: none */
 };
 
 struct of_ctl_stats {
@@ -74,6 +76,25 @@ struct of_ctl_switch {
 
 typedef int (*of_ctl_switch_fn)(const struct of_ctl_switch *, void *arg);
 
+struct of_flow_info;
+struct of_flow_mod;
+
+/*
+ * What the northbound's datastores hear of the switches.  connected: a
+ * switch finished its handshake (reconciliation pushes its config flows
+ * from here).  A periodic flow stats poll (stats_interval) is reported as
+ * stats_begin (its return value is handed to the others), one stats_flow
+ * per flow of every table, and stats_end once the last part (no MORE
+ * flag) came; a poll cut short by a disconnect gets no stats_end.
+ */
+struct of_ctl_hooks {
+	void	 (*connected)(uint64_t dpid, uint8_t version, void *arg);
+	void	*(*stats_begin)(uint64_t dpid, void *arg);
+	void	 (*stats_flow)(void *ctx, const struct of_flow_info *);
+	void	 (*stats_end)(void *ctx);
+	void	*arg;
+};
+
 void	of_ctl_config_defaults(struct of_ctl_config *);
 int	of_ctl_start(const struct of_ctl_config *, char *err, size_t errlen);
 /* Non-zero once a round (program, then delete if asked) has finished. */
@@ -85,5 +106,13 @@ int	of_ctl_switches(of_ctl_switch_fn, void *arg);
 /* The switch of datapath id dpid: 0, or -1 when none is connected. */
 int	of_ctl_switch_find(uint64_t dpid, struct of_ctl_switch *);
 void	of_ctl_stop(void);
+
+/* Hooks stay in force until replaced; NULL removes them. */
+void	of_ctl_set_hooks(const struct of_ctl_hooks *);
+/* Encode fm (match, prog already for the switch's version) and queue it
+ * to switch dpid: 0, or -1 when none is connected or it does not encode. */
+int	of_ctl_push(uint64_t dpid, const struct of_flow_mod *);
+/* Close what was pushed with a BARRIER_REQUEST; -1: not connected. */
+int	of_ctl_barrier(uint64_t dpid);
 
 #endif

@@ -3,15 +3,19 @@
  * in the operational datastore: one node "openflow:DPID" (decimal) per
  * connected switch, its flow tables (flow-node-inventory) and each table's
  * opendaylight-flow-table-statistics, whose active-flows is what ODL's
- * tools read to decide that flows are in place.  Read only for now.
+ * tools read to decide that flows are in place; and the config datastore
+ * of flows (of_flowcfg.h), written with PUT, POST and DELETE.
  */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <event2/http.h>
 
+#include "log.h"
 #include "of_ctl.h"
+#include "of_flowcfg.h"
 #include "of_restconf.h"
 #include "restconf.h"
 
@@ -76,36 +80,78 @@ inv_table_id(const char *s, unsigned *id)
 	return 0;
 }
 
+/* The switch's view of a table (its last flow stats reply). */
 static void
-inv_stats(struct doc_writer *w, const struct of_ctl_switch *sw)
+inv_stats(struct doc_writer *w, const struct fc_node *fn, unsigned table)
 {
 	doc_container(w, &fts_mod, "flow-table-statistics");
-	doc_leaf_uint(w, "active-flows", sw->active_flows);
+	doc_leaf_uint(w, "active-flows", fn ? fc_reported_flows(fn, table) :
+	    0);
 	doc_leaf_uint(w, "packets-looked-up", 0);
 	doc_leaf_uint(w, "packets-matched", 0);
 	doc_end(w);
 }
 
-/* One entry of the table list; only table 0 exists so far. */
 static void
-inv_table(struct doc_writer *w, const struct of_ctl_switch *sw)
+inv_flow_cb(struct fc_node *fn, const struct fc_flow *f, void *arg)
+{
+	fc_render(arg, fn, f);
+}
+
+/* The flows the switch reported: the config ones it holds by their ids,
+ * the others as openflowplugin names them ("#UF$TABLE*" table "-" n). */
+static void
+inv_oper_flows(struct doc_writer *w, struct fc_node *fn, unsigned table)
+{
+	char		id[48];
+	uint32_t	i, unk;
+
+	if (fn == NULL || !fc_reported(fn))
+		return;
+	unk = fc_reported_unknown(fn, table);
+	if (unk == 0 && fc_reported_flows(fn, table) == 0)
+		return;
+	doc_list(w, NULL, "flow");
+	fc_foreach(fn, (int)table, 1, inv_flow_cb, w);
+	for (i = 0; i < unk; i++) {
+		snprintf(id, sizeof(id), "#UF$TABLE*%u-%" PRIu32, table, i + 1);
+		doc_entry(w);
+		doc_leaf_str(w, "id", id);
+		doc_leaf_uint(w, "table_id", table);
+		doc_end(w);
+	}
+	doc_end(w);
+}
+
+/* One entry of the table list; flows only when the table itself is
+ * asked for (a node or the node list stays small). */
+static void
+inv_table(struct doc_writer *w, struct fc_node *fn, unsigned table,
+    int flows)
 {
 	doc_entry(w);
-	doc_leaf_uint(w, "id", INV_TABLE);
-	inv_stats(w, sw);
+	doc_leaf_uint(w, "id", table);
+	if (flows)
+		inv_oper_flows(w, fn, table);
+	inv_stats(w, fn, table);
 	doc_end(w);
 }
 
 static void
 inv_node(struct doc_writer *w, const struct of_ctl_switch *sw)
 {
-	char	id[32];
+	struct fc_node	*fn = fc_node_get(sw->dpid, 0);
+	char		 id[32];
+	unsigned	 t;
 
 	snprintf(id, sizeof(id), "openflow:%" PRIu64, sw->dpid);
 	doc_entry(w);
 	doc_leaf_str(w, "id", id);
 	doc_list(w, &fni_mod, "table");
-	inv_table(w, sw);
+	/* Table 0 always, the others when the switch has flows there. */
+	for (t = 0; t < 255; t++)
+		if (t == INV_TABLE || (fn && fc_reported_flows(fn, t) > 0))
+			inv_table(w, fn, t, 0);
 	doc_end(w);
 	doc_end(w);
 }
@@ -129,13 +175,12 @@ inv_get_nodes(struct rc_req *rq)
 	rc_send(rq, &w, b);
 }
 
-/* Is the path below one node one we serve?  0 yes; otherwise the error
- * is sent and -1 returned. */
+/* Is the path below one node one we serve?  0 yes, with the table in
+ * *table; otherwise the error is sent and -1 returned. */
 static int
-inv_check_below(struct rc_req *rq)
+inv_check_below(struct rc_req *rq, struct fc_node *fn, unsigned *table)
 {
 	const struct rc_path	*p = &rq->path;
-	unsigned		 table;
 
 	if (p->n == 2)
 		return 0;
@@ -148,34 +193,162 @@ inv_check_below(struct rc_req *rq)
 		rc_unknown(rq, &p->e[3]);
 		return -1;
 	}
-	/* Only table 0 holds flows, and flows are not listed yet. */
-	if (inv_table_id(p->e[2].key[0], &table) == -1 ||
-	    table != INV_TABLE || p->n > 4 ||
-	    (p->n == 4 && rc_elem_is(&p->e[3], "flow"))) {
+	/* The switch's tables: 0, and those it reported flows in. */
+	if (inv_table_id(p->e[2].key[0], table) == -1 || p->n > 4 ||
+	    (*table != INV_TABLE && (fn == NULL ||
+	    fc_reported_flows(fn, *table) == 0))) {
 		rc_data_missing(rq);
 		return -1;
 	}
 	return 0;
 }
 
-/* A path below one node: the node itself, one table, its statistics. */
+/* A path below one node: the node itself, one table, its statistics,
+ * one flow of it. */
 static void
 inv_get_below(struct rc_req *rq, const struct of_ctl_switch *sw)
 {
+	struct fc_node		*fn = fc_node_get(sw->dpid, 0);
+	const struct rc_path	*p = &rq->path;
+	struct fc_flow		*f = NULL;
 	struct doc_writer	 w;
 	struct evbuffer		*b;
+	unsigned		 table = 0;
 
-	if (inv_check_below(rq) == -1)
+	if (inv_check_below(rq, fn, &table) == -1)
 		return;
+	if (p->n == 4 && rc_elem_is(&p->e[3], "flow")) {
+		f = fn ? fc_find(fn, table, p->e[3].key[0]) : NULL;
+		if (f == NULL || !fc_oper_visible(fn, f)) {
+			rc_data_missing(rq);
+			return;
+		}
+	}
 	b = rc_writer(rq, &w);
-	if (rq->path.n == 2) {
+	if (p->n == 2) {
 		doc_list(&w, &inv_mod, "node");
 		inv_node(&w, sw);
-	} else if (rq->path.n == 3) {
+	} else if (p->n == 3) {
 		doc_list(&w, &fni_mod, "table");
-		inv_table(&w, sw);
+		inv_table(&w, fn, table, 1);
+	} else if (f != NULL) {
+		doc_list(&w, &fni_mod, "flow");
+		fc_render(&w, fn, f);
 	} else
-		inv_stats(&w, sw);
+		inv_stats(&w, fn, table);
+	rc_send(rq, &w, b);
+}
+
+/* ---- the config datastore ---- */
+
+static void
+inv_cfg_table(struct doc_writer *w, struct fc_node *fn, unsigned t)
+{
+	doc_entry(w);
+	doc_leaf_uint(w, "id", t);
+	doc_list(w, NULL, "flow");
+	fc_foreach(fn, (int)t, 0, inv_flow_cb, w);
+	doc_end(w);
+	doc_end(w);
+}
+
+static void
+inv_cfg_node(struct doc_writer *w, struct fc_node *fn, uint64_t dpid)
+{
+	uint8_t		set[32];
+	char		id[32];
+	unsigned	t;
+
+	fc_tables(fn, set);
+	snprintf(id, sizeof(id), "openflow:%" PRIu64, dpid);
+	doc_entry(w);
+	doc_leaf_str(w, "id", id);
+	doc_list(w, &fni_mod, "table");
+	for (t = 0; t < 255; t++)
+		if (set[t / 8] & (1u << (t % 8)))
+			inv_cfg_table(w, fn, t);
+	doc_end(w);
+	doc_end(w);
+}
+
+static int
+inv_cfg_node_cb(const struct of_ctl_switch *sw, void *arg)
+{
+	struct fc_node	*fn = fc_node_get(sw->dpid, 0);
+
+	if (fn != NULL && fc_node_count(fn, -1) > 0)
+		inv_cfg_node(arg, fn, sw->dpid);
+	return 0;
+}
+
+static int
+inv_cfg_any_cb(const struct of_ctl_switch *sw, void *arg)
+{
+	struct fc_node	*fn = fc_node_get(sw->dpid, 0);
+
+	(void)arg;
+	return fn != NULL && fc_node_count(fn, -1) > 0;
+}
+
+/* GET of the config datastore.  The node list shows connected nodes
+ * with config flows (flows kept for a node not connected yet are read
+ * through its own path). */
+static void
+inv_get_config(struct rc_req *rq)
+{
+	const struct rc_path	*p = &rq->path;
+	struct fc_node		*fn = NULL;
+	struct fc_flow		*f = NULL;
+	struct doc_writer	 w;
+	struct evbuffer		*b;
+	uint64_t		 dpid;
+	unsigned		 t = 0;
+
+	if (p->n == 1) {
+		if (!of_ctl_switches(inv_cfg_any_cb, NULL)) {
+			rc_data_missing(rq);
+			return;
+		}
+		b = rc_writer(rq, &w);
+		doc_container(&w, &inv_mod, "nodes");
+		doc_list(&w, NULL, "node");
+		of_ctl_switches(inv_cfg_node_cb, &w);
+		rc_send(rq, &w, b);
+		return;
+	}
+	if (!rc_elem_is(&p->e[1], "node")) {
+		rc_unknown(rq, &p->e[1]);
+		return;
+	}
+	if (inv_node_id(p->e[1].key[0], &dpid) == -1 ||
+	    (fn = fc_node_get(dpid, 0)) == NULL ||
+	    fc_node_count(fn, -1) == 0) {
+		rc_data_missing(rq);
+		return;
+	}
+	if (p->n > 2 && (!rc_elem_is(&p->e[2], "table") ||
+	    (p->n > 3 && !rc_elem_is(&p->e[3], "flow")))) {
+		rc_unknown(rq, &p->e[p->n > 3 && rc_elem_is(&p->e[2], "table") ?
+		    3 : 2]);
+		return;
+	}
+	if (p->n > 4 || (p->n > 2 && (inv_table_id(p->e[2].key[0], &t) ==
+	    -1 || fc_node_count(fn, (int)t) == 0)) ||
+	    (p->n == 4 && (f = fc_find(fn, t, p->e[3].key[0])) == NULL)) {
+		rc_data_missing(rq);
+		return;
+	}
+	b = rc_writer(rq, &w);
+	if (p->n == 2) {
+		doc_list(&w, &inv_mod, "node");
+		inv_cfg_node(&w, fn, dpid);
+	} else if (p->n == 3) {
+		doc_list(&w, &fni_mod, "table");
+		inv_cfg_table(&w, fn, t);
+	} else {
+		doc_list(&w, &fni_mod, "flow");
+		fc_render(&w, fn, f);
+	}
 	rc_send(rq, &w, b);
 }
 
@@ -186,9 +359,8 @@ inv_get(struct rc_req *rq)
 	struct of_ctl_switch	 sw;
 	uint64_t		 dpid;
 
-	/* Nothing is configured yet: the config datastore is empty. */
 	if (rq->content == RC_CONTENT_CONFIG) {
-		rc_data_missing(rq);
+		inv_get_config(rq);
 		return;
 	}
 	if (p->n == 1) {
@@ -207,23 +379,186 @@ inv_get(struct rc_req *rq)
 	inv_get_below(rq, &sw);
 }
 
-/*
- * Writes are the next step (flows into the config datastore).  Until then
- * a body is still checked, so that a client learns of a malformed one
- * (400) before it learns that the write itself is not supported (405).
- */
+/* ---- writes: flows into the config datastore ---- */
+
+/* A body's flows (one for PUT, any number for POST), each checked
+ * against the URL; -1 when an error was sent. */
+static int
+inv_body_flows(struct rc_req *rq, unsigned table, const char *id,
+    struct fc_spec **specs, size_t *n)
+{
+	struct doc	 d;
+	struct doc_node	 root, fl;
+	struct doc_iter	 it;
+	char		 err[256];
+	size_t		 cnt = 0;
+
+	if (rc_body(rq, &d) == -1)
+		return -1;
+	doc_root(&d, &root);
+	doc_iter_init(&it, &root, "flow");
+	while (doc_iter_next(&it, &fl) == 1)
+		cnt++;
+	if (cnt == 0 || (id != NULL && cnt != 1)) {
+		doc_free(&d);
+		http_error(rq->http, 400, "protocol", "malformed-message",
+		    "Expected %s flow-node-inventory:flow list entr%s",
+		    id ? "one" : "at least one", id ? "y" : "ies");
+		return -1;
+	}
+	*specs = xcalloc(cnt, sizeof(**specs));
+	*n = 0;
+	doc_iter_init(&it, &root, "flow");
+	while (doc_iter_next(&it, &fl) == 1) {
+		struct fc_spec	*s = &(*specs)[(*n)++];
+
+		if (fc_parse(&fl, s, err, sizeof(err)) == -1) {
+			http_error(rq->http, 400, "protocol", "invalid-value",
+			    "flow %zu: %s", *n, err);
+			goto bad;
+		}
+		if (s->table >= 0 && (unsigned)s->table != table) {
+			http_error(rq->http, 400, "protocol", "invalid-value",
+			    "flow %s: table_id %d does not match table %u of "
+			    "the URL", s->id, s->table, table);
+			goto bad;
+		}
+		if (id != NULL && strcmp(s->id, id) != 0) {
+			http_error(rq->http, 400, "protocol", "invalid-value",
+			    "flow id '%s' does not match '%s' of the URL",
+			    s->id, id);
+			goto bad;
+		}
+		s->table = (int)table;
+	}
+	doc_free(&d);
+	return 0;
+bad:
+	doc_free(&d);
+	free(*specs);
+	*specs = NULL;
+	return -1;
+}
+
+/* Which node and table a write addresses: the table and flow level only
+ * (p->n 3 or 4); -1 when an error was sent. */
+static int
+inv_write_target(struct rc_req *rq, uint64_t *dpid, unsigned *table)
+{
+	const struct rc_path	*p = &rq->path;
+
+	if (p->n < 3 || p->n > 4 || !rc_elem_is(&p->e[1], "node") ||
+	    !rc_elem_is(&p->e[2], "table") ||
+	    (p->n == 4 && !rc_elem_is(&p->e[3], "flow"))) {
+		struct doc	d;
+
+		/* A malformed body is told (400) before the write itself
+		 * is refused (405). */
+		if (rq->http->method != EVHTTP_REQ_DELETE) {
+			if (rc_body(rq, &d) == -1)
+				return -1;
+			doc_free(&d);
+		}
+		if (p->n >= 3 && !rc_elem_is(&p->e[2], "table")) {
+			rc_unknown(rq, &p->e[2]);
+			return -1;
+		}
+		evhttp_add_header(evhttp_request_get_output_headers(
+		    rq->http->ev), "Allow", "GET, HEAD, OPTIONS");
+		http_error(rq->http, 405, "protocol",
+		    "operation-not-supported", "Only flows (a table's flow "
+		    "list or one flow) can be written");
+		return -1;
+	}
+	if (inv_node_id(p->e[1].key[0], dpid) == -1) {
+		http_error(rq->http, 404, "protocol", "data-missing",
+		    "Node '%s' is not an OpenFlow node (openflow:DPID)",
+		    p->e[1].key[0]);
+		return -1;
+	}
+	if (inv_table_id(p->e[2].key[0], table) == -1) {
+		http_error(rq->http, 400, "protocol", "invalid-value",
+		    "Table '%s' is not a table id (0 to 254)",
+		    p->e[2].key[0]);
+		return -1;
+	}
+	return 0;
+}
+
+static void
+inv_put_post(struct rc_req *rq, uint64_t dpid, unsigned table)
+{
+	const struct rc_path	*p = &rq->path;
+	struct fc_spec		*specs = NULL;
+	struct fc_node		*fn;
+	size_t			 n, dup;
+	int			 put = rq->http->method == EVHTTP_REQ_PUT;
+
+	if ((put && p->n != 4) || (!put && p->n != 3)) {
+		http_error(rq->http, 405, "protocol",
+		    "operation-not-supported", put ? "PUT one flow "
+		    "(.../table/T/flow/ID)" : "POST flows to a table "
+		    "(.../table/T)");
+		return;
+	}
+	if (inv_body_flows(rq, table, put ? p->e[3].key[0] : NULL, &specs,
+	    &n) == -1)
+		return;
+	fn = fc_node_get(dpid, 1);
+	if (put) {
+		int	created = fc_put(fn, &specs[0]);
+
+		fc_barrier(fn);
+		http_reply(rq->http, created ? 201 : 204, NULL);
+	} else if (fc_post(fn, specs, n, &dup) == -1)
+		/* RFC 8040 section 4.4.1: the resource exists. */
+		http_error(rq->http, 409, "protocol", "data-exists",
+		    "Data already exists for flow '%s' in table %u",
+		    specs[dup].id, table);
+	else {
+		fc_barrier(fn);
+		http_reply(rq->http, 201, NULL);
+	}
+	free(specs);
+}
+
+static void
+inv_delete(struct rc_req *rq, uint64_t dpid, unsigned table)
+{
+	const struct rc_path	*p = &rq->path;
+	struct fc_node		*fn = fc_node_get(dpid, 0);
+	int			 rc;
+
+	if (fn == NULL)
+		rc = -1;
+	else if (p->n == 4)
+		rc = fc_delete(fn, table, p->e[3].key[0]);
+	else
+		rc = fc_delete_table(fn, table);
+	if (rc == -1) {
+		rc_data_missing(rq);
+		return;
+	}
+	fc_barrier(fn);
+	http_reply(rq->http, 204, NULL);	/* RFC 8040 section 4.7 */
+}
+
 static void
 inv_write(struct rc_req *rq)
 {
-	struct doc	d;
+	uint64_t	dpid;
+	unsigned	table;
 
-	if (rq->http->body != NULL || (rq->http->method &
-	    (EVHTTP_REQ_POST | EVHTTP_REQ_PUT | EVHTTP_REQ_PATCH))) {
-		if (rc_body(rq, &d) == -1)
-			return;
-		doc_free(&d);
+	if (rq->http->method == EVHTTP_REQ_PATCH) {
+		rc_read_only(rq);
+		return;
 	}
-	rc_read_only(rq);
+	if (inv_write_target(rq, &dpid, &table) == -1)
+		return;
+	if (rq->http->method == EVHTTP_REQ_DELETE)
+		inv_delete(rq, dpid, table);
+	else
+		inv_put_post(rq, dpid, table);
 }
 
 static void

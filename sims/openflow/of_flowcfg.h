@@ -1,0 +1,97 @@
+/*
+ * The embedded controller's config datastore of flows, as OpenDaylight's
+ * opendaylight-inventory / flow-node-inventory model holds them: per node
+ * (openflow:DPID) the flows keyed by (table, id), each pushed to its switch
+ * as a FLOW_MOD when written or deleted, and again when the switch
+ * (re)connects.  The switch's own view (its last flow stats reply) is kept
+ * beside it for the operational datastore.
+ *
+ * Memory: one compact allocation per flow (id, name, canonical match and
+ * outputs packed after a small header) and two hash chains; about 150
+ * bytes per flow with short ids.
+ */
+#ifndef SBSIM_OF_FLOWCFG_H
+#define SBSIM_OF_FLOWCFG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "doc.h"
+#include "of_match.h"
+
+#define FC_MAX_ID	255	/* bytes of a flow id or flow-name */
+#define FC_MAX_OUT	16	/* output actions of a flow */
+#define FC_NO_TABLE	0xff
+#define FC_DEFAULT_PRIORITY 0x8000	/* openflowplugin's default */
+
+struct fc_out {
+	uint32_t	port;
+	uint16_t	max_len;
+};
+
+/* A flow as a request body gave it (opendaylight-flow-types). */
+struct fc_spec {
+	char		id[FC_MAX_ID + 1];
+	char		name[FC_MAX_ID + 1];
+	int		table;		/* -1: not given */
+	uint16_t	priority;
+	uint16_t	idle;
+	uint16_t	hard;
+	uint64_t	cookie;
+	struct of_match	match;
+	uint8_t		nout;
+	uint8_t		apply;		/* an apply-actions was given */
+	uint8_t		go_to;		/* FC_NO_TABLE: none */
+	struct fc_out	out[FC_MAX_OUT];
+};
+
+struct fc_node;
+struct fc_flow;
+
+/* Parse one flow entry; -1 with a message naming the field in err. */
+int	 fc_parse(const struct doc_node *, struct fc_spec *, char *err,
+	    size_t errlen);
+
+/* Hook the store to the OpenFlow role (reconciliation, stats). */
+void	 fc_start(void);
+void	 fc_stop(void);
+
+struct fc_node *fc_node_get(uint64_t dpid, int create);
+/* The node has config flows (in table t; -1 any). */
+uint64_t fc_node_count(const struct fc_node *, int table);
+
+/* Writes; each pushes FLOW_MODs to the switch when it is connected.
+ * fc_barrier closes a request's batch. */
+/* 1 created, 0 replaced. */
+int	 fc_put(struct fc_node *, const struct fc_spec *);
+/* All or none: -1 with *dup the index of a spec whose id exists. */
+int	 fc_post(struct fc_node *, const struct fc_spec *, size_t n,
+	    size_t *dup);
+/* 0, or -1 when there is no such flow / no flow in the table. */
+int	 fc_delete(struct fc_node *, unsigned table, const char *id);
+int	 fc_delete_table(struct fc_node *, unsigned table);
+void	 fc_barrier(struct fc_node *);
+
+/* Reads. */
+struct fc_flow *fc_find(struct fc_node *, unsigned table, const char *id);
+typedef void (*fc_flow_fn)(struct fc_node *, const struct fc_flow *,
+	    void *arg);
+/* Config flows of a table (-1: all), in no particular order; oper: only
+ * those the switch reported in its last flow stats reply. */
+void	 fc_foreach(struct fc_node *, int table, int oper, fc_flow_fn,
+	    void *arg);
+/* Bit t set: table t has config flows. */
+void	 fc_tables(struct fc_node *, uint8_t set[32]);
+/* From the last stats reply: 0 when none came yet. */
+int	 fc_reported(const struct fc_node *);
+/* The switch reported the flow in its last flow stats reply. */
+int	 fc_oper_visible(const struct fc_node *, const struct fc_flow *);
+uint32_t fc_reported_flows(const struct fc_node *, unsigned table);
+/* Flows the switch has in table that are not in the config. */
+uint32_t fc_reported_unknown(const struct fc_node *, unsigned table);
+unsigned fc_flow_table(const struct fc_flow *);
+/* Write a flow entry (inside a list) in flow-node-inventory's shape. */
+void	 fc_render(struct doc_writer *, const struct fc_node *,
+	    const struct fc_flow *);
+
+#endif
