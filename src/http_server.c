@@ -6,6 +6,7 @@
  */
 #include <sys/socket.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 
 #include <errno.h>
 #include <netdb.h>
@@ -17,6 +18,7 @@
 #include <unistd.h>
 
 #include <event2/buffer.h>
+#include <event2/bufferevent.h>
 #include <event2/event.h>
 #include <event2/http.h>
 #include <event2/keyvalq_struct.h>
@@ -737,11 +739,32 @@ http_check_body(struct http_server *s, struct http_req *r)
 	return 0;
 }
 
+/*
+ * evhttp writes headers and body apart: with Nagle's algorithm and the
+ * peer's delayed ACK a reply waits ~40 ms.  Both ends of the northbound
+ * turn it off (cheap to repeat on a kept-alive connection).
+ */
+void
+http_conn_nodelay(struct evhttp_connection *conn)
+{
+	struct bufferevent	*bev;
+	evutil_socket_t		 fd;
+	int			 one = 1;
+
+	if (conn == NULL ||
+	    (bev = evhttp_connection_get_bufferevent(conn)) == NULL ||
+	    (fd = bufferevent_getfd(bev)) == -1)
+		return;
+	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+}
+
 static void
 http_dispatch(struct evhttp_request *ev, void *arg)
 {
 	struct http_server	*s = arg;
 	struct http_req		*r;
+
+	http_conn_nodelay(evhttp_request_get_connection(ev));
 
 	/* struct http_req holds the decoded path: keep it off the stack. */
 	r = xcalloc(1, sizeof(*r));

@@ -125,4 +125,8 @@ void	 http_error_render(struct evbuffer *out, enum http_fmt,
 int	 http_query_get(const char *query, const char *key, char *out,
 	    size_t cap);
 
+/* TCP_NODELAY on an evhttp connection (server or client side). */
+struct evhttp_connection;
+void	 http_conn_nodelay(struct evhttp_connection *);
+
 #endif

@@ -211,7 +211,7 @@ of_flows_changed(struct of_switch *sw, int64_t delta, uint64_t now)
 			phase_start(prog, now);
 			/* Confirm is timed from the same trigger: how long
 			 * until the controller has read every flow back. */
-			if (sim->cfg.expect_flows > 0)
+			if (sim->ph[OFP_CONFIRM] != NULL)
 				phase_start(sim->ph[OFP_CONFIRM], now);
 		}
 		if (prog->state != PHASE_RUNNING)

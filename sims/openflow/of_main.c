@@ -7,6 +7,13 @@
  *              back in full-table flow stats replies (--expect-flows)
  *   delete     after program: flows removed until none are left
  *   packet_in  cbench-style answered PACKET_INs (--packet-in)
+ * With --northbound, sbsim pushes --flows F itself through the
+ * controller's REST API once connect is done (src/northbound.h): program
+ * and delete are then triggered by the first add / delete request and
+ * still count FLOW_MODs at the switches; confirm polls the controller's
+ * operational inventory instead of watching flow stats; nb_program and
+ * nb_delete time the HTTP requests; confirm_delete polls the inventory
+ * until it is empty.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +39,15 @@ enum {
 	OO_PKTIN_COUNT,
 	OO_ECHO,
 	OO_MP_BYTES,
+	OO_NB,
+	OO_NB_FLOWS,
+	OO_NB_PER_REQ,
+	OO_NB_PARALLEL,
+	OO_NB_USER,
+	OO_NB_PASSWORD,
+	OO_NB_STYLE,
+	OO_NB_FORMAT,
+	OO_NB_TABLE,
 };
 
 static const struct option of_opts[] = {
@@ -49,6 +65,15 @@ static const struct option of_opts[] = {
 	{ "packet-in-count",	required_argument, NULL, OO_PKTIN_COUNT },
 	{ "echo-interval",	required_argument, NULL, OO_ECHO },
 	{ "multipart-bytes",	required_argument, NULL, OO_MP_BYTES },
+	{ "northbound",		required_argument, NULL, OO_NB },
+	{ "flows",		required_argument, NULL, OO_NB_FLOWS },
+	{ "flows-per-request",	required_argument, NULL, OO_NB_PER_REQ },
+	{ "northbound-parallel", required_argument, NULL, OO_NB_PARALLEL },
+	{ "northbound-user",	required_argument, NULL, OO_NB_USER },
+	{ "northbound-password", required_argument, NULL, OO_NB_PASSWORD },
+	{ "northbound-style",	required_argument, NULL, OO_NB_STYLE },
+	{ "northbound-format",	required_argument, NULL, OO_NB_FORMAT },
+	{ "flow-table",		required_argument, NULL, OO_NB_TABLE },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -71,6 +96,16 @@ static const char of_help[] =
 "  --packet-in-count N    PACKET_INs per switch (default: until the end)\n"
 "  --echo-interval S      ECHO the controller after S idle seconds (5)\n"
 "  --multipart-bytes N    largest multipart reply message (default 65535)\n"
+"northbound (sbsim pushes the flows through the controller's REST API):\n"
+"  --northbound URL       odl:http://IP:PORT (OpenDaylight RESTCONF)\n"
+"  --flows F              flows to push, spread evenly over the switches\n"
+"  --flows-per-request K  1: PUT each flow; more: POST batches of K (1)\n"
+"  --northbound-parallel P  requests in flight (default 1)\n"
+"  --northbound-user U    basic auth user (default admin)\n"
+"  --northbound-password P  basic auth password (default admin)\n"
+"  --northbound-style S   rfc8040 (/rests/data) or draft (/restconf)\n"
+"  --northbound-format F  json or xml (default json; xml: K must be 1)\n"
+"  --flow-table T         table the flows go to (default 0)\n"
 CLI_COMMON_OPTS_HELP;
 
 static struct of_sim	the_sim;
@@ -104,12 +139,95 @@ of_parse_topology(const char *arg, struct of_config *cfg, char *err,
 }
 
 static int
+of_nb_cred(const char *name, const char *arg, const char **out, char *err,
+    size_t errlen)
+{
+	if (strlen(arg) >= NB_CRED_MAX) {
+		snprintf(err, errlen, "--%s: longer than %d characters", name,
+		    NB_CRED_MAX - 1);
+		return -1;
+	}
+	*out = arg;
+	return 0;
+}
+
+/* The --northbound options; 1 when opt is not one of them. */
+static int
+of_nb_option(int opt, const char *arg, struct of_config *cfg, char *err,
+    size_t errlen)
+{
+	struct nb_opts	*o = &cfg->nb;
+	uint64_t	 u;
+	int		 rc = 0;
+
+	cfg->nb_any = 1;
+	switch (opt) {
+	case OO_NB:
+		cfg->nb_url = arg;
+		return nb_parse_url(arg, o, err, errlen);
+	case OO_NB_FLOWS:
+		/* Each flow gets its own 10.x.y.z/32. */
+		return cli_uint("flows", arg, 1, 0xfffffe, &o->flows, err,
+		    errlen);
+	case OO_NB_PER_REQ:
+		rc = cli_uint("flows-per-request", arg, 1, 100000, &u, err,
+		    errlen);
+		o->per_request = (uint32_t)u;
+		break;
+	case OO_NB_PARALLEL:
+		rc = cli_uint("northbound-parallel", arg, 1, 1024, &u, err,
+		    errlen);
+		o->parallel = (uint32_t)u;
+		break;
+	case OO_NB_USER:
+		return of_nb_cred("northbound-user", arg, &o->user, err,
+		    errlen);
+	case OO_NB_PASSWORD:
+		return of_nb_cred("northbound-password", arg, &o->password,
+		    err, errlen);
+	case OO_NB_STYLE:
+		if (strcmp(arg, "rfc8040") == 0)
+			o->style = NB_STYLE_RFC8040;
+		else if (strcmp(arg, "draft") == 0)
+			o->style = NB_STYLE_DRAFT;
+		else {
+			snprintf(err, errlen, "--northbound-style: '%s' is not "
+			    "rfc8040 or draft", arg);
+			return -1;
+		}
+		break;
+	case OO_NB_FORMAT:
+		if (strcmp(arg, "json") == 0)
+			o->format = NB_FMT_JSON;
+		else if (strcmp(arg, "xml") == 0)
+			o->format = NB_FMT_XML;
+		else {
+			snprintf(err, errlen, "--northbound-format: '%s' is not "
+			    "json or xml", arg);
+			return -1;
+		}
+		break;
+	case OO_NB_TABLE:
+		rc = cli_uint("flow-table", arg, 0, 253, &u, err, errlen);
+		o->table = (uint8_t)u;
+		break;
+	default:
+		return 1;
+	}
+	return rc;
+}
+
+static int
 of_option(int opt, const char *arg, void *ctx, char *err, size_t errlen)
 {
 	struct of_config	*cfg = ctx;
 	uint64_t		 u;
 	int			 rc = 0;
 
+	if (opt >= OO_NB && (rc = of_nb_option(opt, arg, cfg, err,
+	    errlen)) != 1)
+		return rc;
+	rc = 0;
 	switch (opt) {
 	case OO_SWITCHES:
 		rc = cli_uint("switches", arg, 1, 1000000, &u, err, errlen);
@@ -186,6 +304,7 @@ of_config_defaults(struct of_config *cfg)
 	cfg->pktin_window = 64;
 	cfg->echo_interval = 5;
 	cfg->mp_max_bytes = 65535;
+	nb_opts_defaults(&cfg->nb);
 }
 
 static uint32_t
@@ -193,7 +312,8 @@ of_fds_needed(void *arg)
 {
 	struct of_sim	*sim = arg;
 
-	return pool_fds_needed(&sim->pcfg, sim->cfg.switches);
+	return pool_fds_needed(&sim->pcfg, sim->cfg.switches) +
+	    (sim->cfg.nb_url != NULL ? sim->cfg.nb.parallel : 0);
 }
 
 static void
@@ -234,16 +354,25 @@ of_phases_init(struct of_sim *sim)
 	 * reach, packet_in a load to make. */
 	sim->ph[OFP_CONNECT] = metrics_phase(m, "connect", "openflow");
 	sim->ph[OFP_PROGRAM] = metrics_phase(m, "program", "openflow");
-	if (sim->cfg.expect_flows > 0)
+	if (sim->cfg.nb_url != NULL) {
+		/* Each southbound phase beside its northbound side; confirm
+		 * belongs to the northbound driver (the inventory). */
+		metrics_phase(m, NB_PHASE_PROGRAM, "northbound");
+		metrics_phase(m, NB_PHASE_CONFIRM, "northbound");
+	} else if (sim->cfg.expect_flows > 0)
 		sim->ph[OFP_CONFIRM] = metrics_phase(m, "confirm", "openflow");
 	sim->ph[OFP_DELETE] = metrics_phase(m, "delete", "openflow");
+	if (sim->cfg.nb_url != NULL) {
+		metrics_phase(m, NB_PHASE_DELETE, "northbound");
+		metrics_phase(m, NB_PHASE_CONFIRM_DELETE, "northbound");
+	}
 	if (sim->cfg.pktin != OF_PKTIN_OFF)
 		sim->ph[OFP_PACKET_IN] = metrics_phase(m, "packet_in",
 		    "openflow");
 	sim->ph[OFP_CONNECT]->target = sim->cfg.switches;
 	sim->ph[OFP_PROGRAM]->target = sim->cfg.expect_flows;
 	sim->ph[OFP_DELETE]->target = sim->cfg.expect_flows;
-	if (sim->cfg.expect_flows > 0)
+	if (sim->ph[OFP_CONFIRM] != NULL)
 		sim->ph[OFP_CONFIRM]->target = sim->cfg.expect_flows;
 	if (sim->cfg.pktin_count > 0)
 		sim->ph[OFP_PACKET_IN]->target =
@@ -260,6 +389,36 @@ of_switch_init(struct of_sim *sim, struct of_switch *sw, uint32_t i)
 	sw->miss_send_len = 128;
 	sw->ports = xcalloc(sim->cfg.ports, sizeof(*sw->ports));
 	sim->pdevs[i] = &sw->pd;
+}
+
+/* The first add (deleting 0) or delete request: the southbound side of
+ * program or delete is timed from it. */
+static void
+of_nb_hook(void *arg, int deleting, uint64_t now)
+{
+	struct of_sim	*sim = arg;
+	struct phase	*ph = sim->ph[deleting ? OFP_DELETE : OFP_PROGRAM];
+
+	if (ph->state == PHASE_PENDING)
+		phase_start(ph, now);
+}
+
+static void
+of_nb_new(struct of_sim *sim)
+{
+	uint32_t	i;
+	char		id[NB_NODE_MAX];
+
+	sim->nb_begun = 0;
+	sim->nb_nodes = xcalloc(sim->cfg.switches, sizeof(*sim->nb_nodes));
+	for (i = 0; i < sim->cfg.switches; i++) {
+		snprintf(id, sizeof(id), "openflow:%llu",
+		    (unsigned long long)(sim->cfg.dpid_base + i));
+		if ((sim->nb_nodes[i] = strdup(id)) == NULL)
+			fatal("strdup");
+	}
+	sim->nb = nb_new(&sim->cfg.nb, sim->m, sim->nb_nodes,
+	    sim->cfg.switches, of_nb_hook, sim);
 }
 
 static const struct pool_ops of_pool_ops = {
@@ -281,6 +440,8 @@ of_start(void *arg, struct metrics *m, char *err, size_t errlen)
 	sim->last_sweep_ns = clock_ns();
 	of_counters_init(sim);
 	of_phases_init(sim);
+	if (sim->cfg.nb_url != NULL)
+		of_nb_new(sim);
 	sim->sw = xcalloc(sim->cfg.switches, sizeof(*sim->sw));
 	sim->pdevs = xcalloc(sim->cfg.switches, sizeof(*sim->pdevs));
 	for (i = 0; i < sim->cfg.switches; i++)
@@ -376,6 +537,43 @@ of_never_began(struct phase *ph, const struct phase *connect, uint64_t now,
 	phase_end(ph, now, PHASE_TIMEOUT);
 }
 
+/*
+ * With --northbound: the driver runs its own sequence once connect is
+ * done; the switches' side of program and delete ends when they hold F
+ * flows, then none.  1: over.
+ */
+static int
+of_tick_nb(struct of_sim *sim, uint64_t now)
+{
+	struct phase	*conn = sim->ph[OFP_CONNECT];
+	struct phase	*prog = sim->ph[OFP_PROGRAM];
+	struct phase	*del = sim->ph[OFP_DELETE];
+	char		 err[256];
+
+	if (!sim->nb_begun) {
+		if (conn->state == PHASE_TIMEOUT)
+			return 1;
+		if (conn->state != PHASE_DONE)
+			return 0;
+		sim->nb_begun = 1;
+		if (nb_begin(sim->nb, now, err, sizeof(err)) == -1) {
+			log_warnx("%s", err);
+			return 1;
+		}
+	}
+	if (prog->state == PHASE_RUNNING &&
+	    sim->total_flows >= sim->cfg.expect_flows)
+		phase_end(prog, now, PHASE_DONE);
+	if (run_phase_timed_out(prog, now, sim->phase_timeout))
+		phase_end(prog, now, PHASE_TIMEOUT);
+	if (del->state == PHASE_RUNNING && sim->total_flows == 0)
+		phase_end(del, now, PHASE_DONE);
+	if (run_phase_timed_out(del, now, sim->phase_timeout))
+		phase_end(del, now, PHASE_TIMEOUT);
+	return nb_tick(sim->nb, now) && prog->state != PHASE_RUNNING &&
+	    del->state != PHASE_RUNNING;
+}
+
 static int
 of_tick(void *arg, uint64_t now)
 {
@@ -390,12 +588,14 @@ of_tick(void *arg, uint64_t now)
 	if (run_phase_timed_out(ph[OFP_CONNECT], now, sim->phase_timeout))
 		phase_end(ph[OFP_CONNECT], now, PHASE_TIMEOUT);
 	complete = of_phase_over(ph[OFP_CONNECT]);
-	if (sim->cfg.expect_flows > 0)
+	if (sim->nb != NULL)
+		complete = of_tick_nb(sim, now) && complete;
+	else if (sim->cfg.expect_flows > 0)
 		of_never_began(ph[OFP_PROGRAM], ph[OFP_CONNECT], now,
 		    sim->phase_timeout);
 	of_never_began(ph[OFP_PACKET_IN], ph[OFP_CONNECT], now,
 	    sim->phase_timeout);
-	if (sim->cfg.expect_flows > 0)
+	if (sim->nb == NULL && sim->cfg.expect_flows > 0)
 		complete = of_tick_flows(sim, now) && complete;
 	if (sim->cfg.pktin != OF_PKTIN_OFF) {
 		if (run_phase_timed_out(ph[OFP_PACKET_IN], now,
@@ -413,6 +613,14 @@ of_stop(void *arg)
 	struct of_sim	*sim = arg;
 	uint32_t	 i;
 
+	if (sim->nb != NULL) {
+		nb_free(sim->nb);
+		sim->nb = NULL;
+		for (i = 0; i < sim->cfg.switches; i++)
+			free(sim->nb_nodes[i]);
+		free(sim->nb_nodes);
+		sim->nb_nodes = NULL;
+	}
 	if (sim->sw == NULL)
 		return;
 	pool_stop(&sim->pool);
@@ -429,7 +637,8 @@ of_stop(void *arg)
 }
 
 static const char *const of_phase_names[] = {
-	"connect", "program", "confirm", "delete", "packet_in", NULL
+	"connect", "program", "confirm", "delete", "packet_in",
+	NB_PHASE_PROGRAM, NB_PHASE_DELETE, NB_PHASE_CONFIRM_DELETE, NULL
 };
 
 static const struct sim_ops of_sim_ops = {
@@ -475,6 +684,27 @@ of_pool_config(struct of_sim *sim, const struct run_opts *ro)
 		cli_die(ro, "%s", err);
 }
 
+/* The --northbound options checked together (exit 2 when bad). */
+static void
+of_nb_config(struct of_config *cfg, const struct run_opts *ro)
+{
+	char	err[256];
+
+	if (!cfg->nb_any)
+		return;
+	if (nb_check(&cfg->nb, err, sizeof(err)) == -1)
+		cli_die(ro, "%s", err);
+	if (cfg->expect_flows != 0 && cfg->expect_flows != cfg->nb.flows)
+		cli_die(ro, "--expect-flows %llu and --flows %llu differ",
+		    (unsigned long long)cfg->expect_flows,
+		    (unsigned long long)cfg->nb.flows);
+	if (cfg->nb.table >= cfg->tables)
+		cli_die(ro, "--flow-table %u: the switches have %u tables",
+		    cfg->nb.table, cfg->tables);
+	cfg->expect_flows = cfg->nb.flows;
+	cfg->nb.timeout_s = ro->phase_timeout;
+}
+
 static int
 openflow_main(int argc, char **argv)
 {
@@ -498,6 +728,7 @@ openflow_main(int argc, char **argv)
 		cli_die(&ro, "ptcp:%u with %u switches would need ports past "
 		    "65535", sim->pcfg.ep.port, sim->cfg.switches);
 	sim->phase_timeout = ro.phase_timeout;
+	of_nb_config(&sim->cfg, &ro);
 	rc = run_main(&of_sim_ops, sim, &ro);
 	if (sim->pcfg.ssl != NULL)
 		SSL_CTX_free(sim->pcfg.ssl);

@@ -15,6 +15,7 @@
 
 #include "buf.h"
 #include "metrics.h"
+#include "northbound.h"
 #include "of_codec.h"
 #include "of_flowtable.h"
 #include "pool.h"
@@ -48,6 +49,9 @@ struct of_config {
 	uint64_t		pktin_count;	/* per switch, 0: until the end */
 	double			echo_interval;	/* seconds, 0: never */
 	uint32_t		mp_max_bytes;	/* multipart message size */
+	const char		*nb_url;	/* --northbound, NULL: none */
+	int			 nb_any;	/* some --northbound-* given */
+	struct nb_opts		 nb;
 };
 
 /* Phases of an OpenFlow run, in report order. */
@@ -136,6 +140,9 @@ struct of_sim {
 	uint64_t		 program_done_ns;
 	double			 phase_timeout;
 	int			 warned_version;
+	struct nb_run		*nb;		/* --northbound, else NULL */
+	char			**nb_nodes;	/* "openflow:<dpid>" */
+	int			 nb_begun;
 };
 
 /* Scratch space for building replies; every message fits. */

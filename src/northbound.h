@@ -1,0 +1,142 @@
+/*
+ * The northbound driver: sbsim as the controller's REST client, pushing F
+ * flows over N nodes, polling the controller's operational view until it
+ * shows them, deleting them and polling again (see "Actors and phases" in
+ * DESIGN.md).  The generic part (this file, northbound.c) owns the HTTP
+ * client (libevent evhttp, one keep-alive connection per parallel slot,
+ * basic auth, no retries), the job order and the phases; one driver per
+ * controller family builds the requests and reads the replies (nb_odl.c:
+ * OpenDaylight RESTCONF; ONOS /onos/v1/flows would be another).
+ *
+ * Phases (all with target and items as below):
+ *   nb_program      requests answered 2xx, of the add requests (target);
+ *                   latency = HTTP round trip; rate = requests/s
+ *   confirm         flows the operational view shows (sum over nodes),
+ *                   timed from the first add request; target F
+ *   nb_delete       as nb_program, for the delete requests
+ *   confirm_delete  flows gone from the operational view, timed from the
+ *                   first delete request; target F
+ * Counters: nb_requests, nb_http_2xx, nb_http_4xx, nb_http_5xx (other
+ * statuses count as 5xx), nb_transport_errors, nb_polls.
+ */
+#ifndef SBSIM_NORTHBOUND_H
+#define SBSIM_NORTHBOUND_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "metrics.h"
+
+struct evbuffer;
+
+enum nb_style {
+	NB_STYLE_RFC8040,	/* /rests/data/... */
+	NB_STYLE_DRAFT,		/* /restconf/config|operational/... */
+};
+
+enum nb_format {
+	NB_FMT_JSON,
+	NB_FMT_XML,
+};
+
+#define NB_HOST_MAX	256
+#define NB_PATH_MAX	512
+#define NB_NODE_MAX	64
+#define NB_CRED_MAX	128
+
+struct nb_driver;
+
+struct nb_opts {
+	const struct nb_driver	*driver;
+	char		 host[NB_HOST_MAX];	/* no brackets for IPv6 */
+	uint16_t	 port;
+	uint64_t	 flows;			/* F */
+	uint32_t	 per_request;		/* K */
+	uint32_t	 parallel;		/* P */
+	const char	*user;
+	const char	*password;
+	enum nb_style	 style;
+	enum nb_format	 format;
+	uint8_t		 table;
+	double		 timeout_s;		/* phases and HTTP requests */
+	double		 poll_s;		/* between confirm rounds */
+};
+
+/* One HTTP request built by a driver. */
+enum nb_method {
+	NB_GET,
+	NB_PUT,
+	NB_POST,
+	NB_DELETE,
+};
+
+struct nb_msg {
+	enum nb_method	 method;
+	char		 path[NB_PATH_MAX];	/* with query */
+	const char	*ctype;			/* NULL: no body */
+	const char	*accept;
+	struct evbuffer	*body;			/* caller's, appended to */
+};
+
+struct nb_driver {
+	const char	*name;		/* "odl", the URL scheme prefix */
+	/* Add flows first .. first+n-1 (global flow numbers) to node: one
+	 * flow per request when o->per_request is 1, else a batch. */
+	int	(*add)(const struct nb_opts *, const char *node,
+		    uint64_t first, uint32_t n, struct nb_msg *);
+	/* Delete one flow (n == 1 and per_request 1) or all of the node's
+	 * flows in the table (n == 0). */
+	int	(*del)(const struct nb_opts *, const char *node,
+		    uint64_t first, uint32_t n, struct nb_msg *);
+	/* Read the node's flow count from the operational view. */
+	int	(*count)(const struct nb_opts *, const char *node,
+		    struct nb_msg *);
+	/* The count from a reply to count(): 0, or -1 unreadable.  A 404
+	 * (no such table yet, or no longer) is 0 flows. */
+	int	(*parse_count)(const struct nb_opts *, int status,
+		    const char *body, size_t len, uint64_t *out);
+};
+
+extern const struct nb_driver nb_odl_driver;
+
+/* Defaults: admin/admin, rfc8040, json, K 1, P 1, table 0, poll 0.5 s. */
+void	 nb_opts_defaults(struct nb_opts *);
+/* "odl:http://IP:PORT" into o->driver, host, port; -1 with err. */
+int	 nb_parse_url(const char *, struct nb_opts *, char *err,
+	    size_t errlen);
+/* Options checked together (format with batches, ...); -1 with err. */
+int	 nb_check(const struct nb_opts *, char *err, size_t errlen);
+
+/* Pure helpers (tested). */
+/* RFC 3986 section 2.1: all but unreserved characters as %XX. */
+int	 nb_pct_encode(const char *in, char *out, size_t cap);
+/* "Basic base64(user:password)" (RFC 7617 section 2). */
+int	 nb_basic_auth(const char *user, const char *password, char *out,
+	    size_t cap);
+/* Flow number n as a distinct IPv4 /32: 10.a.b.c from n+1 (n < 2^24-1). */
+void	 nb_flow_ipv4(uint64_t n, char *out, size_t cap);
+/* The nodes' flows: node j of nnodes holds [first, end). */
+void	 nb_node_range(uint64_t flows, uint32_t nnodes, uint32_t j,
+	    uint64_t *first, uint64_t *end);
+
+/*
+ * One run of the sequence.  The caller (a sim's tick) calls nb_begin once
+ * the devices are connected, then nb_tick every tick until it returns 1.
+ */
+struct nb_run;
+typedef void (*nb_hook)(void *arg, int deleting, uint64_t now_ns);
+
+/* nodes: node ids, borrowed for the run.  begin is called with the first
+ * add request (deleting 0) and the first delete request (deleting 1). */
+struct nb_run *nb_new(const struct nb_opts *, struct metrics *,
+	    char **nodes, uint32_t nnodes, nb_hook begin, void *arg);
+int	 nb_begin(struct nb_run *, uint64_t now_ns, char *err, size_t errlen);
+int	 nb_tick(struct nb_run *, uint64_t now_ns);
+void	 nb_free(struct nb_run *);
+/* Phase names, in report order, for a sim's name table. */
+#define NB_PHASE_PROGRAM	"nb_program"
+#define NB_PHASE_CONFIRM	"confirm"
+#define NB_PHASE_DELETE		"nb_delete"
+#define NB_PHASE_CONFIRM_DELETE	"confirm_delete"
+
+#endif
