@@ -16,6 +16,7 @@
 static const struct sbsim_cmd *const commands[] = {
 	&openflow_cmd,
 	&controller_cmd,
+	&demo_cmd,
 };
 #define N_COMMANDS	(sizeof(commands) / sizeof(commands[0]))
 
