@@ -40,6 +40,9 @@ odl_media(const struct nb_opts *o)
 	    "application/yang-data+json" : "application/json";
 }
 
+#define ODL_TABLE_STATS	\
+	"opendaylight-flow-table-statistics:flow-table-statistics"
+
 /* The table's path; config 0 reads the operational datastore. */
 static int
 odl_table_path(const struct nb_opts *o, const char *node, int config,
@@ -164,10 +167,12 @@ odl_count(const struct nb_opts *o, const char *node, struct nb_msg *m)
 	m->accept = odl_media(o);
 	if (odl_table_path(o, node, 0, m->path, sizeof(m->path)) == -1)
 		return -1;
+	/* Only the table's statistics: active-flows is all the count needs,
+	 * and the whole flow list of a big table costs both sides dearly. */
 	len = strlen(m->path);
-	if (o->style == NB_STYLE_RFC8040 && snprintf(m->path + len,
-	    sizeof(m->path) - len, "?content=nonconfig") >=
-	    (int)(sizeof(m->path) - len))
+	if (snprintf(m->path + len, sizeof(m->path) - len, "/%s%s",
+	    ODL_TABLE_STATS, o->style == NB_STYLE_RFC8040 ?
+	    "?content=nonconfig" : "") >= (int)(sizeof(m->path) - len))
 		return -1;
 	return 0;
 }

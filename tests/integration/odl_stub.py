@@ -20,11 +20,13 @@ from urllib.parse import unquote
 
 FNI = "{urn:opendaylight:flow:inventory}"
 NODES = "opendaylight-inventory:nodes"
+STATS = r"(?:/opendaylight-flow-table-statistics:flow-table-statistics)?"
 RFC = re.compile(r"^/rests/data/" + NODES +
                  r"/node=([^/?]+)/flow-node-inventory:table=(\d+)"
-                 r"(?:/flow=([^/?]+))?(\?content=nonconfig)?$")
+                 r"(?:/flow=([^/?]+))?" + STATS + r"(\?content=nonconfig)?$")
 DRAFT = re.compile(r"^/restconf/(config|operational)/" + NODES +
-                   r"/node/([^/?]+)/table/(\d+)(?:/flow/([^/?]+))?$")
+                   r"/node/([^/?]+)/table/(\d+)(?:/flow/([^/?]+))?" + STATS +
+                   r"$")
 
 lock = threading.Lock()
 tables = {}     # (node, table) -> set of flow ids

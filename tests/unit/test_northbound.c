@@ -202,12 +202,14 @@ test_odl(void)
 	    m.path);
 	b = build(2, &o, 0, 0, &m, &len);
 	CHECK(b != NULL && m.method == NB_GET &&
-	    strcmp(m.path, RFC_TABLE "?content=nonconfig") == 0,
+	    strcmp(m.path, RFC_TABLE "/opendaylight-flow-table-statistics:"
+	    "flow-table-statistics?content=nonconfig") == 0,
 	    "GET %s", m.path);
 	opts(&o, NB_STYLE_DRAFT, NB_FMT_JSON, 1);
 	b = build(2, &o, 0, 0, &m, &len);
 	CHECK(b != NULL && strcmp(m.path, "/restconf/operational"
-	    DRAFT_NODE) == 0, "draft GET %s", m.path);
+	    DRAFT_NODE "/opendaylight-flow-table-statistics:"
+	    "flow-table-statistics") == 0, "draft GET %s", m.path);
 	b = build(1, &o, 0, 0, &m, &len);
 	CHECK(b != NULL && strcmp(m.path, "/restconf/config" DRAFT_NODE) == 0,
 	    "draft DELETE table %s", m.path);
