@@ -123,3 +123,19 @@ wait_exit() {
 	EXIT_RC=$?
 	return 0
 }
+
+# start_capture LOG FILTER FILE: dumpcap on loopback into FILE, waiting
+# (10 s at most) until it really captures; skips the test when it cannot.
+# Its PID is left in LAST_PID.
+start_capture() {
+	local log=$1 filter=$2 file=$3 i=0
+	start_bg "$log" dumpcap -q -i lo -B 16 -f "$filter" -w "$file"
+	while ! grep -q '^File:' "$log" && [ $i -lt 100 ]; do
+		kill -0 "$LAST_PID" 2>/dev/null || break
+		sleep 0.1
+		i=$((i + 1))
+	done
+	grep -q '^File:' "$log" ||
+	    skip "dumpcap cannot capture on lo: $(cat "$log")"
+	sleep 0.5
+}

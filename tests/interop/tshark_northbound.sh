@@ -14,17 +14,8 @@ OF=$base
 RC=$((base + 1))
 cap="$TMPD/nb.pcapng"
 
-start_bg "$TMPD/dumpcap.log" dumpcap -q -i lo -B 16 -f "tcp port $OF" -w "$cap"
+start_capture "$TMPD/dumpcap.log" "tcp port $OF" "$cap"
 dc=$LAST_PID
-i=0
-while ! grep -q '^File:' "$TMPD/dumpcap.log" && [ $i -lt 100 ]; do
-	kill -0 "$dc" 2>/dev/null || break
-	sleep 0.1
-	i=$((i + 1))
-done
-grep -q '^File:' "$TMPD/dumpcap.log" ||
-    skip "dumpcap cannot capture on lo: $(cat "$TMPD/dumpcap.log")"
-sleep 0.5
 
 start_bg "$TMPD/ctl.log" "$SBSIM" controller --openflow ptcp:$OF:127.0.0.1 \
     --of-version 1.3 --restconf 127.0.0.1:$RC --stats-interval 0.2
