@@ -1,0 +1,1270 @@
+/*
+ * PCEP codec: framing, objects, TLVs and the messages a PCC exchanges with
+ * a stateful PCE.  Every field is read or written in order through the
+ * bounds-checked rbuf/wbuf; offsets are never computed by hand except the
+ * length fields patched with wbuf_set_u16 at a recorded start.
+ *
+ * Object order inside requests is taken leniently (attributes in any
+ * order after the LSP), as the grammars of RFC 8231 6.1 allow several
+ * attribute lists; mandatory objects are checked once a request ends.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "buf.h"
+#include "pcep_codec.h"
+#include "pcep_wire.h"
+
+static int
+bad(struct pcep_err *err, enum pcep_error e)
+{
+	if (err != NULL)
+		pcep_err_set(err, e);
+	return -1;
+}
+
+/* Framing is lost: answer 10/11 if at all, then close (RFC 5440 7.17). */
+static int
+bad_frame(struct pcep_err *err, enum pcep_error e)
+{
+	bad(err, e);
+	if (err != NULL)
+		err->close_reason = PCEP_CLOSE_MALFORMED;
+	return -1;
+}
+
+void
+pcep_err_set(struct pcep_err *err, enum pcep_error e)
+{
+	err->type = (uint8_t)(e >> 8);
+	err->value = (uint8_t)(e & 0xff);
+	err->close_reason = 0;
+}
+
+enum pcep_error
+pcep_err_code(const struct pcep_err *err)
+{
+	return (enum pcep_error)PCEP_E(err->type, err->value);
+}
+
+static const struct {
+	enum pcep_error	 e;
+	const char	*name;
+} pcep_errors[] = {
+	{ PCEP_E_OPEN_INVALID, "invalid Open message" },
+	{ PCEP_E_OPENWAIT_EXPIRED, "no Open before OpenWait expired" },
+	{ PCEP_E_OPEN_UNACCEPTABLE, "unacceptable session characteristics" },
+	{ PCEP_E_OPEN_NEGOTIABLE, "negotiable session characteristics" },
+	{ PCEP_E_OPEN_SECOND_UNACCEPTABLE, "second Open still unacceptable" },
+	{ PCEP_E_OPEN_PCERR_UNACCEPTABLE, "PCErr proposes unacceptable" },
+	{ PCEP_E_KEEPWAIT_EXPIRED, "no Keepalive before KeepWait expired" },
+	{ PCEP_E_VERSION, "PCEP version not supported" },
+	{ PCEP_E_CAPABILITY, "capability not supported" },
+	{ PCEP_E_UNKNOWN_CLASS, "unrecognized object class" },
+	{ PCEP_E_UNKNOWN_TYPE, "unrecognized object type" },
+	{ PCEP_E_UNSUPP_CLASS, "not supported object class" },
+	{ PCEP_E_UNSUPP_TYPE, "not supported object type" },
+	{ PCEP_E_POLICY_METRIC_C, "policy: C bit of METRIC set" },
+	{ PCEP_E_POLICY_RP_O, "policy: O bit of RP set" },
+	{ PCEP_E_MISSING_RP, "RP object missing" },
+	{ PCEP_E_MISSING_RRO, "RRO missing for reoptimization" },
+	{ PCEP_E_MISSING_ENDPOINTS, "END-POINTS object missing" },
+	{ PCEP_E_MISSING_LSP, "LSP object missing" },
+	{ PCEP_E_MISSING_ERO, "ERO object missing" },
+	{ PCEP_E_MISSING_SRP, "SRP object missing" },
+	{ PCEP_E_MISSING_LSP_IDS, "LSP-IDENTIFIERS TLV missing" },
+	{ PCEP_E_MISSING_DB_VERSION, "LSP-DB-VERSION TLV missing" },
+	{ PCEP_E_SYNC_REQ_MISSING, "synchronized request missing" },
+	{ PCEP_E_UNKNOWN_REQ_REF, "unknown request reference" },
+	{ PCEP_E_SECOND_SESSION, "second PCEP session" },
+	{ PCEP_E_INVALID_P_FLAG, "P flag not set where required" },
+	{ PCEP_E_BAD_LABEL, "bad label value" },
+	{ PCEP_E_SR_ERO_COUNT, "unsupported number of SR-ERO subobjects" },
+	{ PCEP_E_BAD_LABEL_FORMAT, "bad label format" },
+	{ PCEP_E_ERO_SR_MIX, "ERO mixes SR-ERO and other subobjects" },
+	{ PCEP_E_SR_SID_NAI_ABSENT, "SR-ERO with neither SID nor NAI" },
+	{ PCEP_E_SYMBOLIC_NAME_MISSING, "SYMBOLIC-PATH-NAME TLV missing" },
+	{ PCEP_E_MALFORMED_OBJECT, "malformed object" },
+	{ PCEP_E_UNSUPPORTED_NAI, "unsupported NAI type" },
+	{ PCEP_E_UPDATE_NOT_DELEGATED, "update for a non-delegated LSP" },
+	{ PCEP_E_UPDATE_NOT_STATEFUL, "update without stateful capability" },
+	{ PCEP_E_UPDATE_UNKNOWN_PLSP, "update for an unknown PLSP-ID" },
+	{ PCEP_E_REPORT_NOT_STATEFUL, "report without stateful capability" },
+	{ PCEP_E_INIT_LIMIT, "PCE-initiated LSP limit reached" },
+	{ PCEP_E_INIT_DELEGATION_REVOKE, "delegation cannot be revoked" },
+	{ PCEP_E_INIT_NONZERO_PLSP, "non-zero PLSP-ID in initiate" },
+	{ PCEP_E_NOT_PCE_INITIATED, "LSP is not PCE-initiated" },
+	{ PCEP_E_INIT_FREQUENCY, "initiate frequency limit reached" },
+	{ PCEP_E_SYNC_CANNOT_PROCESS, "PCE cannot process the report" },
+	{ PCEP_E_SYNC_DB_MISMATCH, "LSP-DB-VERSION mismatch" },
+	{ PCEP_E_SYNC_TRIGGER_EARLY, "sync triggered before PCE trigger" },
+	{ PCEP_E_SYNC_TRIGGER_NO_CAP, "sync triggered without capability" },
+	{ PCEP_E_SYNC_PCC_CANNOT, "PCC cannot complete synchronization" },
+	{ PCEP_E_SYNC_BAD_DB_VERSION, "invalid LSP-DB-VERSION" },
+	{ PCEP_E_SYNC_BAD_SPEAKER_ID, "invalid speaker entity identifier" },
+	{ PCEP_E_PST_UNSUPPORTED, "unsupported path setup type" },
+	{ PCEP_E_PST_MISMATCH, "mismatched path setup type" },
+	{ PCEP_E_NAME_IN_USE, "symbolic path name in use" },
+	{ PCEP_E_SPEAKER_NOT_INITIATED, "speaker id for a PCC LSP" },
+	{ PCEP_E_INIT_UNACCEPTABLE, "unacceptable instantiation parameters" },
+	{ PCEP_E_INIT_INTERNAL, "instantiation internal error" },
+	{ PCEP_E_INIT_SIGNALING, "instantiation signaling error" },
+};
+
+const char *
+pcep_error_name(uint8_t type, uint8_t value)
+{
+	enum pcep_error	e = (enum pcep_error)PCEP_E(type, value);
+	size_t		i;
+
+	for (i = 0; i < sizeof(pcep_errors) / sizeof(pcep_errors[0]); i++)
+		if (pcep_errors[i].e == e)
+			return pcep_errors[i].name;
+	return "unknown error";
+}
+
+const char *
+pcep_msg_name(uint8_t type)
+{
+	switch (type) {
+	case PCEP_MSG_OPEN:		return "Open";
+	case PCEP_MSG_KEEPALIVE:	return "Keepalive";
+	case PCEP_MSG_PCREQ:		return "PCReq";
+	case PCEP_MSG_PCREP:		return "PCRep";
+	case PCEP_MSG_PCNTF:		return "PCNtf";
+	case PCEP_MSG_PCERR:		return "PCErr";
+	case PCEP_MSG_CLOSE:		return "Close";
+	case PCEP_MSG_PCRPT:		return "PCRpt";
+	case PCEP_MSG_PCUPD:		return "PCUpd";
+	case PCEP_MSG_PCINITIATE:	return "PCInitiate";
+	default:			return "unknown";
+	}
+}
+
+/* ---- framing ---- */
+
+int
+pcep_header_decode(struct rbuf *r, struct pcep_header *h, struct pcep_err *err)
+{
+	uint8_t	vf;
+
+	if (rbuf_get_u8(r, &vf) == -1 || rbuf_get_u8(r, &h->type) == -1 ||
+	    rbuf_get_u16(r, &h->length) == -1)
+		return bad_frame(err, PCEP_E_MALFORMED_OBJECT);
+	h->version = vf >> PCEP_VER_SHIFT;
+	h->flags = vf & PCEP_HDR_FLAGS_MASK;
+	if (h->version != PCEP_VERSION)
+		return bad_frame(err, PCEP_E_VERSION);
+	if (h->length < PCEP_HDR_LEN)
+		return bad_frame(err, PCEP_E_MALFORMED_OBJECT);
+	return 0;
+}
+
+int
+pcep_msg_split(struct rbuf *stream, struct pcep_header *h, struct rbuf *body,
+    struct pcep_err *err)
+{
+	struct rbuf	peek = *stream;
+
+	if (rbuf_left(stream) < PCEP_HDR_LEN)
+		return 0;
+	if (pcep_header_decode(&peek, h, err) == -1)
+		return -1;
+	if (rbuf_left(stream) < h->length)
+		return 0;
+	rbuf_skip(stream, PCEP_HDR_LEN);
+	rbuf_sub(stream, body, h->length - PCEP_HDR_LEN);
+	return 1;
+}
+
+int
+pcep_obj_next(struct rbuf *r, struct pcep_obj *o, struct pcep_err *err)
+{
+	uint16_t	len;
+	uint8_t		tf;
+
+	if (rbuf_left(r) == 0)
+		return 0;
+	if (rbuf_get_u8(r, &o->oclass) == -1 || rbuf_get_u8(r, &tf) == -1 ||
+	    rbuf_get_u16(r, &len) == -1)
+		return bad_frame(err, PCEP_E_MALFORMED_OBJECT);
+	o->otype = tf >> PCEP_OBJ_TYPE_SHIFT;
+	o->flags = tf & (PCEP_OBJ_FLAG_P | PCEP_OBJ_FLAG_I);
+	/* RFC 5440 7.2: a multiple of 4, header included. */
+	if (len < PCEP_OBJ_HDR_LEN || len % PCEP_ALIGN != 0 ||
+	    rbuf_sub(r, &o->body, len - PCEP_OBJ_HDR_LEN) == -1)
+		return bad_frame(err, PCEP_E_MALFORMED_OBJECT);
+	return 1;
+}
+
+/* ---- encoding frames ---- */
+
+size_t
+pcep_msg_begin(struct wbuf *w, uint8_t type)
+{
+	size_t	start = w->len;
+
+	wbuf_put_u8(w, PCEP_VERSION << PCEP_VER_SHIFT);
+	wbuf_put_u8(w, type);
+	wbuf_put_u16(w, 0);		/* patched by pcep_msg_end */
+	return start;
+}
+
+/* Patch the 16-bit length of a message, object or TLV begun at start. */
+static int
+patch_len(struct wbuf *w, size_t start, size_t len)
+{
+	if (w->err)
+		return -1;
+	if (len > PCEP_MAX_MSG) {
+		w->err = 1;
+		return -1;
+	}
+	return wbuf_set_u16(w, start + PCEP_LEN_OFF, (uint16_t)len);
+}
+
+int
+pcep_msg_end(struct wbuf *w, size_t start)
+{
+	return patch_len(w, start, w->len - start);
+}
+
+size_t
+pcep_obj_begin(struct wbuf *w, uint8_t oclass, uint8_t otype, uint8_t flags)
+{
+	size_t	start = w->len;
+
+	wbuf_put_u8(w, oclass);
+	wbuf_put_u8(w, (uint8_t)(otype << PCEP_OBJ_TYPE_SHIFT |
+	    (flags & (PCEP_OBJ_FLAG_P | PCEP_OBJ_FLAG_I))));
+	wbuf_put_u16(w, 0);
+	return start;
+}
+
+static void
+pad_from(struct wbuf *w, size_t start)
+{
+	while (!w->err && (w->len - start) % PCEP_ALIGN != 0)
+		wbuf_put_u8(w, 0);
+}
+
+int
+pcep_obj_end(struct wbuf *w, size_t start)
+{
+	pad_from(w, start);
+	return patch_len(w, start, w->len - start);
+}
+
+static size_t
+tlv_begin(struct wbuf *w, uint16_t type)
+{
+	size_t	start = w->len;
+
+	wbuf_put_u16(w, type);
+	wbuf_put_u16(w, 0);
+	return start;
+}
+
+/* RFC 5440 7.1: the TLV length leaves the padding out. */
+static void
+tlv_end(struct wbuf *w, size_t start)
+{
+	patch_len(w, start, w->len - start - PCEP_TLV_HDR_LEN);
+	pad_from(w, start);
+}
+
+static void
+tlv_u32(struct wbuf *w, uint16_t type, uint32_t v)
+{
+	size_t	t = tlv_begin(w, type);
+
+	wbuf_put_u32(w, v);
+	tlv_end(w, t);
+}
+
+static void
+tlv_u64(struct wbuf *w, uint16_t type, uint64_t v)
+{
+	size_t	t = tlv_begin(w, type);
+
+	wbuf_put_u64(w, v);
+	tlv_end(w, t);
+}
+
+/* ---- TLV and field decoding ---- */
+
+/* Next TLV of an object body: 1, 0 at the end, -1 malformed (10/11). */
+static int
+tlv_next(struct rbuf *r, uint16_t *type, struct rbuf *val,
+    struct pcep_err *err)
+{
+	uint16_t	len;
+	size_t		pad;
+
+	if (rbuf_left(r) == 0)
+		return 0;
+	if (rbuf_get_u16(r, type) == -1 || rbuf_get_u16(r, &len) == -1 ||
+	    rbuf_sub(r, val, len) == -1)
+		return bad(err, PCEP_E_MALFORMED_OBJECT);
+	pad = (PCEP_ALIGN - len % PCEP_ALIGN) % PCEP_ALIGN;
+	rbuf_skip(r, pad < rbuf_left(r) ? pad : rbuf_left(r));
+	return 1;
+}
+
+static int
+need_len(const struct rbuf *v, size_t len, struct pcep_err *err)
+{
+	if (rbuf_left(v) != len)
+		return bad(err, PCEP_E_MALFORMED_OBJECT);
+	return 0;
+}
+
+static float
+float_of(uint32_t u)
+{
+	float	f;
+
+	memcpy(&f, &u, sizeof(f));
+	return f;
+}
+
+static uint32_t
+bits_of(float f)
+{
+	uint32_t	u;
+
+	memcpy(&u, &f, sizeof(u));
+	return u;
+}
+
+static int
+get_float(struct rbuf *r, float *f)
+{
+	uint32_t	u;
+
+	if (rbuf_get_u32(r, &u) == -1)
+		return -1;
+	*f = float_of(u);
+	return 0;
+}
+
+/* ---- OPEN (RFC 5440 7.3) ---- */
+
+static int
+sr_cap_decode(struct rbuf *v, struct pcep_open *op, struct pcep_err *err)
+{
+	if (need_len(v, PCEP_SR_PCE_CAP_LEN, err) == -1)
+		return -1;
+	rbuf_skip(v, 2);			/* Reserved */
+	rbuf_get_u8(v, &op->sr_flags);
+	rbuf_get_u8(v, &op->msd);
+	op->has_sr = 1;
+	return 0;
+}
+
+/* RFC 8408 3: Reserved(24) Num, the PSTs padded to 4, then sub-TLVs. */
+static int
+pst_cap_decode(struct rbuf *v, struct pcep_open *op, struct pcep_err *err)
+{
+	struct rbuf	val;
+	uint16_t	type;
+	uint8_t		n, pst, i;
+	int		rc;
+
+	if (rbuf_skip(v, 3) == -1 || rbuf_get_u8(v, &n) == -1 || n == 0)
+		return bad(err, PCEP_E_MALFORMED_OBJECT);
+	for (i = 0; i < n; i++) {
+		if (rbuf_get_u8(v, &pst) == -1)
+			return bad(err, PCEP_E_MALFORMED_OBJECT);
+		if (op->n_pst < PCEP_MAX_PST)
+			op->pst[op->n_pst++] = pst;
+	}
+	rbuf_skip(v, (PCEP_ALIGN - n % PCEP_ALIGN) % PCEP_ALIGN);
+	while ((rc = tlv_next(v, &type, &val, err)) == 1)
+		if (type == PCEP_TLV_SR_PCE_CAP &&
+		    sr_cap_decode(&val, op, err) == -1)
+			return -1;
+	return rc;
+}
+
+static int
+open_tlv(uint16_t type, struct rbuf *v, struct pcep_open *op,
+    struct pcep_err *err)
+{
+	switch (type) {
+	case PCEP_TLV_STATEFUL_CAP:
+		if (need_len(v, PCEP_STATEFUL_CAP_LEN, err) == -1)
+			return -1;
+		op->has_stateful = 1;
+		return rbuf_get_u32(v, &op->stateful_flags);
+	case PCEP_TLV_SR_PCE_CAP:
+		return sr_cap_decode(v, op, err);
+	case PCEP_TLV_PST_CAP:
+		return pst_cap_decode(v, op, err);
+	case PCEP_TLV_LSP_DB_VERSION:
+		if (need_len(v, PCEP_DB_VERSION_LEN, err) == -1)
+			return -1;
+		op->has_db_version = 1;
+		return rbuf_get_u64(v, &op->db_version);
+	default:
+		return 0;		/* RFC 5440 7.1: ignore unknown TLVs */
+	}
+}
+
+static int
+open_obj_decode(struct rbuf *b, struct pcep_open *op, struct pcep_err *err)
+{
+	struct rbuf	val;
+	uint16_t	type;
+	uint8_t		vf;
+	int		rc;
+
+	memset(op, 0, sizeof(*op));
+	if (rbuf_get_u8(b, &vf) == -1 || rbuf_get_u8(b, &op->keepalive) == -1 ||
+	    rbuf_get_u8(b, &op->deadtimer) == -1 ||
+	    rbuf_get_u8(b, &op->sid) == -1)
+		return bad(err, PCEP_E_OPEN_INVALID);
+	if (vf >> PCEP_OPEN_VER_SHIFT != PCEP_VERSION)
+		return bad(err, PCEP_E_VERSION);
+	while ((rc = tlv_next(b, &type, &val, err)) == 1)
+		if (open_tlv(type, &val, op, err) == -1)
+			return -1;
+	return rc;
+}
+
+static void
+open_obj_encode(struct wbuf *w, const struct pcep_open *op)
+{
+	size_t	o = pcep_obj_begin(w, PCEP_OC_OPEN, PCEP_OT_DEFAULT, 0);
+	size_t	t;
+	uint8_t	i;
+
+	wbuf_put_u8(w, PCEP_VERSION << PCEP_OPEN_VER_SHIFT);
+	wbuf_put_u8(w, op->keepalive);
+	wbuf_put_u8(w, op->deadtimer);
+	wbuf_put_u8(w, op->sid);
+	if (op->has_stateful)
+		tlv_u32(w, PCEP_TLV_STATEFUL_CAP, op->stateful_flags);
+	if (op->n_pst > 0) {
+		t = tlv_begin(w, PCEP_TLV_PST_CAP);
+		wbuf_put_zero(w, 3);
+		wbuf_put_u8(w, op->n_pst);
+		for (i = 0; i < op->n_pst && i < PCEP_MAX_PST; i++)
+			wbuf_put_u8(w, op->pst[i]);
+		pad_from(w, t);
+		/* RFC 8664 4.1.2: SR-PCE-CAPABILITY as a sub-TLV. */
+		if (op->has_sr)
+			tlv_u32(w, PCEP_TLV_SR_PCE_CAP,
+			    (uint32_t)op->sr_flags << 8 | op->msd);
+		tlv_end(w, t);
+	} else if (op->has_sr)
+		tlv_u32(w, PCEP_TLV_SR_PCE_CAP,
+		    (uint32_t)op->sr_flags << 8 | op->msd);
+	if (op->has_db_version)
+		tlv_u64(w, PCEP_TLV_LSP_DB_VERSION, op->db_version);
+	pcep_obj_end(w, o);
+}
+
+int
+pcep_open_encode(struct wbuf *w, const struct pcep_open *op)
+{
+	size_t	m = pcep_msg_begin(w, PCEP_MSG_OPEN);
+
+	open_obj_encode(w, op);
+	return pcep_msg_end(w, m);
+}
+
+/* RFC 5440 6.2: <Open Message> ::= <Common Header> <OPEN>. */
+int
+pcep_open_decode(struct rbuf *body, struct pcep_open *op,
+    struct pcep_err *err)
+{
+	struct pcep_obj	o;
+	struct rbuf	rest;
+
+	if (pcep_obj_next(body, &o, err) != 1 || o.oclass != PCEP_OC_OPEN ||
+	    o.otype != PCEP_OT_DEFAULT || rbuf_left(body) != 0)
+		return bad(err, PCEP_E_OPEN_INVALID);
+	rest = o.body;
+	if (open_obj_decode(&rest, op, err) == -1) {
+		if (err != NULL && err->type != 1)
+			pcep_err_set(err, PCEP_E_OPEN_INVALID);
+		return -1;
+	}
+	return 0;
+}
+
+int
+pcep_keepalive_encode(struct wbuf *w)
+{
+	return pcep_msg_end(w, pcep_msg_begin(w, PCEP_MSG_KEEPALIVE));
+}
+
+/* ---- CLOSE (RFC 5440 7.17) ---- */
+
+int
+pcep_close_encode(struct wbuf *w, uint8_t reason)
+{
+	size_t	m = pcep_msg_begin(w, PCEP_MSG_CLOSE);
+	size_t	o = pcep_obj_begin(w, PCEP_OC_CLOSE, PCEP_OT_DEFAULT, 0);
+
+	wbuf_put_u16(w, 0);		/* Reserved */
+	wbuf_put_u8(w, 0);		/* Flags */
+	wbuf_put_u8(w, reason);
+	pcep_obj_end(w, o);
+	return pcep_msg_end(w, m);
+}
+
+int
+pcep_close_decode(struct rbuf *body, uint8_t *reason, struct pcep_err *err)
+{
+	struct pcep_obj	o;
+	int		rc;
+
+	while ((rc = pcep_obj_next(body, &o, err)) == 1) {
+		if (o.oclass != PCEP_OC_CLOSE)
+			continue;
+		if (rbuf_skip(&o.body, 3) == -1 ||
+		    rbuf_get_u8(&o.body, reason) == -1)
+			return bad(err, PCEP_E_MALFORMED_OBJECT);
+		return 0;
+	}
+	if (rc == 0)
+		return bad_frame(err, PCEP_E_MALFORMED_OBJECT);
+	return -1;
+}
+
+/* ---- SRP (RFC 8231 7.2) and LSP (RFC 8231 7.3) ---- */
+
+static int
+srp_decode(struct rbuf *b, struct pcep_srp *srp, struct pcep_err *err)
+{
+	struct rbuf	val;
+	uint16_t	type;
+	int		rc;
+
+	memset(srp, 0, sizeof(*srp));
+	if (rbuf_get_u32(b, &srp->flags) == -1 ||
+	    rbuf_get_u32(b, &srp->srp_id) == -1)
+		return bad(err, PCEP_E_MALFORMED_OBJECT);
+	while ((rc = tlv_next(b, &type, &val, err)) == 1) {
+		if (type != PCEP_TLV_PST)
+			continue;
+		if (need_len(&val, PCEP_PST_LEN, err) == -1)
+			return -1;
+		rbuf_skip(&val, 3);
+		rbuf_get_u8(&val, &srp->pst);
+		srp->has_pst = 1;
+	}
+	return rc;
+}
+
+static void
+srp_encode(struct wbuf *w, const struct pcep_srp *srp)
+{
+	size_t	o = pcep_obj_begin(w, PCEP_OC_SRP, PCEP_OT_DEFAULT,
+	    PCEP_OBJ_FLAG_P);
+
+	wbuf_put_u32(w, srp->flags);
+	wbuf_put_u32(w, srp->srp_id);
+	if (srp->has_pst)
+		tlv_u32(w, PCEP_TLV_PST, srp->pst);
+	pcep_obj_end(w, o);
+}
+
+static int
+lsp_ids_decode(struct rbuf *v, int af, struct pcep_lsp_ids *ids,
+    struct pcep_err *err)
+{
+	if (need_len(v, af == 4 ? PCEP_IPV4_LSP_IDS_LEN :
+	    PCEP_IPV6_LSP_IDS_LEN, err) == -1)
+		return -1;
+	ids->af = (uint8_t)af;
+	if (af == 4) {
+		rbuf_get_u32(v, &ids->sender4);
+		rbuf_get_u16(v, &ids->lsp_id);
+		rbuf_get_u16(v, &ids->tunnel_id);
+		rbuf_get_u32(v, &ids->ext_id4);
+		return rbuf_get_u32(v, &ids->endpoint4);
+	}
+	rbuf_get_bytes(v, ids->sender6, sizeof(ids->sender6));
+	rbuf_get_u16(v, &ids->lsp_id);
+	rbuf_get_u16(v, &ids->tunnel_id);
+	rbuf_get_bytes(v, ids->ext_id6, sizeof(ids->ext_id6));
+	return rbuf_get_bytes(v, ids->endpoint6, sizeof(ids->endpoint6));
+}
+
+static int
+lsp_tlv(uint16_t type, struct rbuf *v, struct pcep_lsp *lsp,
+    struct pcep_err *err)
+{
+	size_t	n = rbuf_left(v);
+
+	switch (type) {
+	case PCEP_TLV_IPV4_LSP_IDS:
+		return lsp_ids_decode(v, 4, &lsp->ids, err);
+	case PCEP_TLV_IPV6_LSP_IDS:
+		return lsp_ids_decode(v, 6, &lsp->ids, err);
+	case PCEP_TLV_SYMBOLIC_NAME:
+		if (n == 0 || n > PCEP_NAME_MAX)
+			return bad(err, PCEP_E_MALFORMED_OBJECT);
+		lsp->name_len = (uint16_t)n;
+		rbuf_get_bytes(v, lsp->name, n);
+		lsp->name[n] = '\0';
+		return 0;
+	case PCEP_TLV_LSP_ERROR_CODE:
+		if (need_len(v, PCEP_LSP_ERROR_CODE_LEN, err) == -1)
+			return -1;
+		lsp->has_error_code = 1;
+		return rbuf_get_u32(v, &lsp->error_code);
+	case PCEP_TLV_LSP_DB_VERSION:
+		if (need_len(v, PCEP_DB_VERSION_LEN, err) == -1)
+			return -1;
+		lsp->has_db_version = 1;
+		return rbuf_get_u64(v, &lsp->db_version);
+	default:
+		return 0;
+	}
+}
+
+static int
+lsp_decode(struct rbuf *b, struct pcep_lsp *lsp, struct pcep_err *err)
+{
+	struct rbuf	val;
+	uint32_t	word;
+	uint16_t	type;
+	int		rc;
+
+	memset(lsp, 0, sizeof(*lsp));
+	if (rbuf_get_u32(b, &word) == -1)
+		return bad(err, PCEP_E_MALFORMED_OBJECT);
+	lsp->plsp_id = word >> PCEP_LSP_PLSP_SHIFT;
+	lsp->oper = (word & PCEP_LSP_OPER_MASK) >> PCEP_LSP_OPER_SHIFT;
+	lsp->flags = word & PCEP_LSP_FLAGS_MASK & ~PCEP_LSP_OPER_MASK;
+	while ((rc = tlv_next(b, &type, &val, err)) == 1)
+		if (lsp_tlv(type, &val, lsp, err) == -1)
+			return -1;
+	return rc;
+}
+
+static void
+lsp_ids_encode(struct wbuf *w, const struct pcep_lsp_ids *ids)
+{
+	size_t	t;
+
+	if (ids->af == 4) {
+		t = tlv_begin(w, PCEP_TLV_IPV4_LSP_IDS);
+		wbuf_put_u32(w, ids->sender4);
+		wbuf_put_u16(w, ids->lsp_id);
+		wbuf_put_u16(w, ids->tunnel_id);
+		wbuf_put_u32(w, ids->ext_id4);
+		wbuf_put_u32(w, ids->endpoint4);
+		tlv_end(w, t);
+	} else if (ids->af == 6) {
+		t = tlv_begin(w, PCEP_TLV_IPV6_LSP_IDS);
+		wbuf_put_bytes(w, ids->sender6, sizeof(ids->sender6));
+		wbuf_put_u16(w, ids->lsp_id);
+		wbuf_put_u16(w, ids->tunnel_id);
+		wbuf_put_bytes(w, ids->ext_id6, sizeof(ids->ext_id6));
+		wbuf_put_bytes(w, ids->endpoint6, sizeof(ids->endpoint6));
+		tlv_end(w, t);
+	}
+}
+
+static void
+lsp_encode(struct wbuf *w, const struct pcep_lsp *lsp)
+{
+	size_t	o = pcep_obj_begin(w, PCEP_OC_LSP, PCEP_OT_DEFAULT,
+	    PCEP_OBJ_FLAG_P);
+	size_t	t;
+
+	wbuf_put_u32(w, (lsp->plsp_id & PCEP_PLSP_ID_MAX) <<
+	    PCEP_LSP_PLSP_SHIFT | (lsp->flags & PCEP_LSP_FLAGS_MASK &
+	    ~PCEP_LSP_OPER_MASK) | ((uint32_t)lsp->oper <<
+	    PCEP_LSP_OPER_SHIFT & PCEP_LSP_OPER_MASK));
+	lsp_ids_encode(w, &lsp->ids);
+	if (lsp->name_len > 0) {
+		t = tlv_begin(w, PCEP_TLV_SYMBOLIC_NAME);
+		wbuf_put_bytes(w, lsp->name, lsp->name_len <= PCEP_NAME_MAX ?
+		    lsp->name_len : PCEP_NAME_MAX);
+		tlv_end(w, t);
+	}
+	if (lsp->has_db_version)
+		tlv_u64(w, PCEP_TLV_LSP_DB_VERSION, lsp->db_version);
+	if (lsp->has_error_code)
+		tlv_u32(w, PCEP_TLV_LSP_ERROR_CODE, lsp->error_code);
+	pcep_obj_end(w, o);
+}
+
+/* ---- ERO (RFC 5440 7.9, RFC 3209 4.3.3, RFC 8664 4.3.1) ---- */
+
+static int
+nai_len(uint8_t nt)
+{
+	switch (nt) {
+	case PCEP_NAI_ABSENT:		return 0;
+	case PCEP_NAI_IPV4_NODE:	return 4;
+	case PCEP_NAI_IPV6_NODE:	return 16;
+	case PCEP_NAI_IPV4_ADJ:		return 8;
+	case PCEP_NAI_IPV6_ADJ:		return 32;
+	case PCEP_NAI_UNNUMBERED:	return 16;
+	case PCEP_NAI_IPV6_LL_ADJ:	return 40;
+	default:			return -1;
+	}
+}
+
+void
+pcep_hop_sr_ipv4(struct pcep_hop *h, uint32_t label, uint32_t local,
+    uint32_t remote, int adjacency)
+{
+	struct wbuf	w;
+
+	memset(h, 0, sizeof(*h));
+	h->kind = PCEP_SUBOBJ_SR;
+	h->nt = adjacency ? PCEP_NAI_IPV4_ADJ : PCEP_NAI_IPV4_NODE;
+	h->sr_flags = PCEP_SR_FLAG_M;
+	h->sid = label << PCEP_SR_LABEL_SHIFT;
+	wbuf_init(&w, h->nai, sizeof(h->nai));
+	wbuf_put_u32(&w, local);
+	if (adjacency)
+		wbuf_put_u32(&w, remote);
+	h->nai_len = (uint8_t)w.len;
+}
+
+/* which 0: the (local) node address, 1: the remote one of an adjacency. */
+uint32_t
+pcep_hop_nai_ipv4(const struct pcep_hop *h, int which)
+{
+	struct rbuf	r;
+	uint32_t	a = 0;
+
+	rbuf_init(&r, h->nai, h->nai_len);
+	rbuf_skip(&r, which ? 4 : 0);
+	rbuf_get_u32(&r, &a);
+	return a;
+}
+
+static int
+sr_hop_decode(struct rbuf *s, struct pcep_hop *h, struct pcep_err *err)
+{
+	uint16_t	ntf;
+	int		n;
+
+	if (rbuf_get_u16(s, &ntf) == -1)
+		return bad(err, PCEP_E_MALFORMED_OBJECT);
+	h->nt = ntf >> PCEP_SR_NT_SHIFT;
+	h->sr_flags = ntf & PCEP_SR_FLAGS_MASK;
+	if ((h->sr_flags & PCEP_SR_FLAG_S) && (h->sr_flags & PCEP_SR_FLAG_F))
+		return bad(err, PCEP_E_SR_SID_NAI_ABSENT);
+	if (!(h->sr_flags & PCEP_SR_FLAG_S)) {
+		if (rbuf_get_u32(s, &h->sid) == -1)
+			return bad(err, PCEP_E_MALFORMED_OBJECT);
+		/* RFC 8664 5.2.1: labels 0-15 are reserved. */
+		if ((h->sr_flags & PCEP_SR_FLAG_M) &&
+		    h->sid >> PCEP_SR_LABEL_SHIFT < 16)
+			return bad(err, PCEP_E_BAD_LABEL);
+	}
+	if (!(h->sr_flags & PCEP_SR_FLAG_F)) {
+		if ((n = nai_len(h->nt)) == -1)
+			return bad(err, PCEP_E_UNSUPPORTED_NAI);
+		h->nai_len = (uint8_t)n;
+		if (rbuf_get_bytes(s, h->nai, h->nai_len) == -1)
+			return bad(err, PCEP_E_MALFORMED_OBJECT);
+	}
+	return need_len(s, 0, err);
+}
+
+static int
+hop_decode(uint8_t ltype, struct rbuf *s, struct pcep_hop *h,
+    struct pcep_err *err)
+{
+	memset(h, 0, sizeof(*h));
+	h->kind = ltype & PCEP_SUBOBJ_TYPE_MASK;
+	h->loose = (ltype & PCEP_SUBOBJ_L) != 0;
+	if (h->kind == PCEP_SUBOBJ_SR)
+		return sr_hop_decode(s, h, err);
+	/* IPv4 prefix: address, prefix length, flags (RFC 3209 4.3.3.3). */
+	if (need_len(s, PCEP_SUBOBJ_IPV4_LEN - PCEP_SUBOBJ_HDR_LEN,
+	    err) == -1)
+		return -1;
+	rbuf_get_u32(s, &h->addr);
+	return rbuf_get_u8(s, &h->prefix_len);
+}
+
+/* Other subobject kinds (IPv6, label, unnumbered, AS) are skipped. */
+static int
+ero_decode(struct rbuf *b, struct pcep_ero *ero, struct pcep_err *err)
+{
+	struct rbuf	s;
+	uint8_t		ltype, len, kind;
+	int		seen_sr = 0, seen_ip = 0;
+
+	ero->n = 0;
+	while (rbuf_left(b) > 0) {
+		if (rbuf_get_u8(b, &ltype) == -1 ||
+		    rbuf_get_u8(b, &len) == -1 || len < PCEP_SUBOBJ_HDR_LEN ||
+		    rbuf_sub(b, &s, len - PCEP_SUBOBJ_HDR_LEN) == -1)
+			return bad(err, PCEP_E_MALFORMED_OBJECT);
+		kind = ltype & PCEP_SUBOBJ_TYPE_MASK;
+		if (kind != PCEP_SUBOBJ_SR && kind != PCEP_SUBOBJ_IPV4)
+			continue;
+		seen_sr |= kind == PCEP_SUBOBJ_SR;
+		seen_ip |= kind != PCEP_SUBOBJ_SR;
+		if (seen_sr && seen_ip)
+			return bad(err, PCEP_E_ERO_SR_MIX);
+		if (ero->n == PCEP_ERO_MAX)
+			return bad(err, PCEP_E_SR_ERO_COUNT);
+		if (hop_decode(ltype, &s, &ero->hop[ero->n], err) == -1)
+			return -1;
+		ero->n++;
+	}
+	return 0;
+}
+
+static void
+hop_encode(struct wbuf *w, const struct pcep_hop *h)
+{
+	size_t	start = w->len;
+	uint8_t	l = h->loose ? PCEP_SUBOBJ_L : 0;
+
+	wbuf_put_u8(w, l | h->kind);
+	wbuf_put_u8(w, 0);		/* length, set below */
+	if (h->kind == PCEP_SUBOBJ_SR) {
+		wbuf_put_u16(w, (uint16_t)(h->nt << PCEP_SR_NT_SHIFT |
+		    (h->sr_flags & PCEP_SR_FLAGS_MASK)));
+		if (!(h->sr_flags & PCEP_SR_FLAG_S))
+			wbuf_put_u32(w, h->sid);
+		if (!(h->sr_flags & PCEP_SR_FLAG_F))
+			wbuf_put_bytes(w, h->nai, h->nai_len <= PCEP_NAI_MAX ?
+			    h->nai_len : PCEP_NAI_MAX);
+	} else {
+		wbuf_put_u32(w, h->addr);
+		wbuf_put_u8(w, h->prefix_len);
+		wbuf_put_u8(w, 0);	/* flags */
+	}
+	if (!w->err)
+		w->data[start + PCEP_SUBOBJ_LEN_OFF] =
+		    (uint8_t)(w->len - start);
+}
+
+static void
+ero_encode(struct wbuf *w, const struct pcep_ero *ero)
+{
+	size_t	o = pcep_obj_begin(w, PCEP_OC_ERO, PCEP_OT_DEFAULT,
+	    PCEP_OBJ_FLAG_P);
+	uint8_t	i;
+
+	for (i = 0; i < ero->n && i < PCEP_ERO_MAX; i++)
+		hop_encode(w, &ero->hop[i]);
+	pcep_obj_end(w, o);
+}
+
+/* ---- attributes: BANDWIDTH 7.7, METRIC 7.8, LSPA 7.11 ---- */
+
+static int
+lspa_decode(struct rbuf *b, struct pcep_lspa *a, struct pcep_err *err)
+{
+	if (rbuf_get_u32(b, &a->exclude_any) == -1 ||
+	    rbuf_get_u32(b, &a->include_any) == -1 ||
+	    rbuf_get_u32(b, &a->include_all) == -1 ||
+	    rbuf_get_u8(b, &a->setup_prio) == -1 ||
+	    rbuf_get_u8(b, &a->hold_prio) == -1 ||
+	    rbuf_get_u8(b, &a->flags) == -1 || rbuf_skip(b, 1) == -1)
+		return bad(err, PCEP_E_MALFORMED_OBJECT);
+	return 0;			/* optional TLVs ignored */
+}
+
+static int
+metric_decode(struct rbuf *b, struct pcep_metric *m, struct pcep_err *err)
+{
+	if (rbuf_skip(b, 2) == -1 || rbuf_get_u8(b, &m->flags) == -1 ||
+	    rbuf_get_u8(b, &m->type) == -1 || get_float(b, &m->value) == -1)
+		return bad(err, PCEP_E_MALFORMED_OBJECT);
+	return 0;
+}
+
+static void
+attrs_encode(struct wbuf *w, const struct pcep_attrs *a)
+{
+	size_t	o;
+	uint8_t	i;
+
+	if (a->has_lspa) {
+		o = pcep_obj_begin(w, PCEP_OC_LSPA, PCEP_OT_DEFAULT, 0);
+		wbuf_put_u32(w, a->lspa.exclude_any);
+		wbuf_put_u32(w, a->lspa.include_any);
+		wbuf_put_u32(w, a->lspa.include_all);
+		wbuf_put_u8(w, a->lspa.setup_prio);
+		wbuf_put_u8(w, a->lspa.hold_prio);
+		wbuf_put_u8(w, a->lspa.flags);
+		wbuf_put_u8(w, 0);	/* Reserved */
+		pcep_obj_end(w, o);
+	}
+	if (a->bw_type != 0) {
+		o = pcep_obj_begin(w, PCEP_OC_BANDWIDTH, a->bw_type, 0);
+		wbuf_put_u32(w, bits_of(a->bandwidth));
+		pcep_obj_end(w, o);
+	}
+	for (i = 0; i < a->n_metric && i < PCEP_METRIC_MAX; i++) {
+		o = pcep_obj_begin(w, PCEP_OC_METRIC, PCEP_OT_DEFAULT, 0);
+		wbuf_put_u16(w, 0);	/* Reserved */
+		wbuf_put_u8(w, a->metric[i].flags);
+		wbuf_put_u8(w, a->metric[i].type);
+		wbuf_put_u32(w, bits_of(a->metric[i].value));
+		pcep_obj_end(w, o);
+	}
+}
+
+/* ---- requests: PCRpt, PCUpd, PCInitiate ---- */
+
+/* Object classes RFC 5440 and RFC 8231 define, decoded or not. */
+static int
+class_known(uint8_t oclass)
+{
+	return (oclass >= PCEP_OC_OPEN && oclass <= PCEP_OC_CLOSE) ||
+	    oclass == PCEP_OC_LSP || oclass == PCEP_OC_SRP;
+}
+
+static int
+type_known(uint8_t oclass, uint8_t otype)
+{
+	switch (oclass) {
+	case PCEP_OC_ENDPOINTS:
+		return otype == PCEP_OT_ENDPOINTS_IPV4 ||
+		    otype == PCEP_OT_ENDPOINTS_IPV6;
+	case PCEP_OC_BANDWIDTH:
+		return otype == PCEP_OT_BW_REQUESTED ||
+		    otype == PCEP_OT_BW_REOPT;
+	default:
+		return otype == PCEP_OT_DEFAULT;
+	}
+}
+
+/*
+ * RFC 5440 7.2: an unknown object with P set is an error (3/1 or 3/2);
+ * without P it is skipped and counted for the caller.
+ */
+static int
+unknown_object(const struct pcep_obj *o, struct pcep_lsp_req *req,
+    struct pcep_err *err)
+{
+	if (class_known(o->oclass) && type_known(o->oclass, o->otype))
+		return 0;
+	if (o->flags & PCEP_OBJ_FLAG_P)
+		return bad(err, class_known(o->oclass) ?
+		    PCEP_E_UNKNOWN_TYPE : PCEP_E_UNKNOWN_CLASS);
+	if (req != NULL && req->n_unknown++ == 0) {
+		req->unknown_class = o->oclass;
+		req->unknown_type = o->otype;
+	}
+	return 1;
+}
+
+static int
+endpoints_decode(struct pcep_obj *o, struct pcep_lsp_req *req,
+    struct pcep_err *err)
+{
+	if (o->otype != PCEP_OT_ENDPOINTS_IPV4)
+		return bad(err, PCEP_E_UNSUPP_TYPE);
+	if (need_len(&o->body, PCEP_EP4_BODY_LEN, err) == -1)
+		return -1;
+	rbuf_get_u32(&o->body, &req->ep_src);
+	rbuf_get_u32(&o->body, &req->ep_dst);
+	req->has_endpoints = 1;
+	return 0;
+}
+
+/* One object after the LSP: path and attributes. */
+static int
+req_object(struct pcep_obj *o, struct pcep_lsp_req *req,
+    struct pcep_err *err)
+{
+	struct pcep_attrs *a = &req->attrs;
+
+	switch (o->oclass) {
+	case PCEP_OC_ENDPOINTS:
+		return endpoints_decode(o, req, err);
+	case PCEP_OC_ERO:
+		req->has_ero = 1;
+		return ero_decode(&o->body, &req->ero, err);
+	case PCEP_OC_RRO:
+		req->has_rro = 1;
+		return 0;
+	case PCEP_OC_LSPA:
+		a->has_lspa = 1;
+		return lspa_decode(&o->body, &a->lspa, err);
+	case PCEP_OC_BANDWIDTH:
+		a->bw_type = o->otype;
+		if (get_float(&o->body, &a->bandwidth) == -1)
+			return bad(err, PCEP_E_MALFORMED_OBJECT);
+		return 0;
+	case PCEP_OC_METRIC:
+		if (a->n_metric == PCEP_METRIC_MAX)
+			return 0;
+		return metric_decode(&o->body, &a->metric[a->n_metric++], err);
+	default:
+		return 0;		/* known elsewhere, not here: skip */
+	}
+}
+
+/* Mandatory objects once a request is complete (RFC 8231 8.5). */
+static int
+req_check(uint8_t msg_type, const struct pcep_lsp_req *req, int saw_lsp,
+    struct pcep_err *err)
+{
+	int	remove = req->has_srp && (req->srp.flags & PCEP_SRP_FLAG_R);
+
+	if (msg_type != PCEP_MSG_PCRPT && !req->has_srp)
+		return bad(err, PCEP_E_MISSING_SRP);
+	if (!saw_lsp)
+		return bad(err, PCEP_E_MISSING_LSP);
+	if (msg_type == PCEP_MSG_PCINITIATE && remove)
+		return 0;
+	if (!req->has_ero && !(msg_type == PCEP_MSG_PCRPT &&
+	    pcep_req_is_eos(req)))
+		return bad(err, PCEP_E_MISSING_ERO);
+	/* RFC 8281 5.3: a new LSP has no PLSP-ID yet. */
+	if (msg_type == PCEP_MSG_PCINITIATE && req->lsp.plsp_id != 0)
+		return bad(err, PCEP_E_INIT_NONZERO_PLSP);
+	return 0;
+}
+
+void
+pcep_req_iter_init(struct pcep_req_iter *it, uint8_t msg_type,
+    const struct rbuf *body)
+{
+	it->msg_type = msg_type;
+	it->body = *body;
+	it->count = 0;
+}
+
+int
+pcep_req_next(struct pcep_req_iter *it, struct pcep_lsp_req *req,
+    struct pcep_err *err)
+{
+	struct pcep_obj	o;
+	struct rbuf	peek;
+	int		saw_lsp = 0, rc;
+
+	if (rbuf_left(&it->body) == 0 && it->count > 0)
+		return 0;
+	memset(req, 0, sizeof(*req));
+	for (;;) {
+		peek = it->body;
+		if ((rc = pcep_obj_next(&peek, &o, err)) == -1)
+			return -1;
+		if (rc == 0)
+			break;
+		/* An SRP, or a second LSP, starts the next request. */
+		if ((o.oclass == PCEP_OC_SRP && (req->has_srp || saw_lsp)) ||
+		    (o.oclass == PCEP_OC_LSP && saw_lsp))
+			break;
+		it->body = peek;
+		if ((rc = unknown_object(&o, req, err)) == -1)
+			return -1;
+		if (rc == 1)
+			continue;
+		if (o.oclass == PCEP_OC_SRP) {
+			req->has_srp = 1;
+			rc = srp_decode(&o.body, &req->srp, err);
+		} else if (o.oclass == PCEP_OC_LSP) {
+			saw_lsp = 1;
+			rc = lsp_decode(&o.body, &req->lsp, err);
+		} else
+			rc = req_object(&o, req, err);
+		if (rc == -1)
+			return -1;
+	}
+	if (req_check(it->msg_type, req, saw_lsp, err) == -1)
+		return -1;
+	it->count++;
+	return 1;
+}
+
+int
+pcep_req_is_eos(const struct pcep_lsp_req *req)
+{
+	return req->lsp.plsp_id == 0 && !(req->lsp.flags & PCEP_LSP_FLAG_S);
+}
+
+int
+pcep_req_put(struct wbuf *w, uint8_t msg_type, const struct pcep_lsp_req *req)
+{
+	if (req->has_srp)
+		srp_encode(w, &req->srp);
+	lsp_encode(w, &req->lsp);
+	if (msg_type == PCEP_MSG_PCINITIATE && req->has_srp &&
+	    (req->srp.flags & PCEP_SRP_FLAG_R))
+		return w->err ? -1 : 0;	/* deletion: SRP and LSP only */
+	if (req->has_endpoints) {
+		size_t	o = pcep_obj_begin(w, PCEP_OC_ENDPOINTS,
+		    PCEP_OT_ENDPOINTS_IPV4, PCEP_OBJ_FLAG_P);
+
+		wbuf_put_u32(w, req->ep_src);
+		wbuf_put_u32(w, req->ep_dst);
+		pcep_obj_end(w, o);
+	}
+	if (req->has_ero)
+		ero_encode(w, &req->ero);
+	attrs_encode(w, &req->attrs);
+	return w->err ? -1 : 0;
+}
+
+int
+pcep_reqs_encode(struct wbuf *w, uint8_t msg_type,
+    const struct pcep_lsp_req *reqs, size_t n)
+{
+	size_t	m = pcep_msg_begin(w, msg_type);
+	size_t	i;
+
+	for (i = 0; i < n; i++)
+		pcep_req_put(w, msg_type, &reqs[i]);
+	return pcep_msg_end(w, m);
+}
+
+/* RFC 8231 5.6: LSP with PLSP-ID 0 and S clear, and an empty ERO. */
+int
+pcep_eos_encode(struct wbuf *w)
+{
+	static const struct pcep_lsp_req eos = { .has_ero = 1 };
+
+	return pcep_reqs_encode(w, PCEP_MSG_PCRPT, &eos, 1);
+}
+
+/* ---- PCErr (RFC 5440 6.7, RFC 8231 6.3) and PCNtf (RFC 5440 6.6) ---- */
+
+static void
+typeval_encode(struct wbuf *w, uint8_t oclass, uint8_t type, uint8_t value)
+{
+	size_t	o = pcep_obj_begin(w, oclass, PCEP_OT_DEFAULT, 0);
+
+	wbuf_put_u8(w, 0);		/* Reserved */
+	wbuf_put_u8(w, 0);		/* Flags */
+	wbuf_put_u8(w, type);
+	wbuf_put_u8(w, value);
+	pcep_obj_end(w, o);
+}
+
+static int
+errmsg_encode(struct wbuf *w, uint8_t msg_type, uint8_t oclass,
+    const struct pcep_errmsg *em)
+{
+	size_t	m = pcep_msg_begin(w, msg_type);
+	size_t	o;
+	uint8_t	i;
+
+	if (em->has_rp) {
+		o = pcep_obj_begin(w, PCEP_OC_RP, PCEP_OT_DEFAULT,
+		    PCEP_OBJ_FLAG_P);
+		wbuf_put_u32(w, 0);	/* Flags */
+		wbuf_put_u32(w, em->rp_id);
+		pcep_obj_end(w, o);
+	}
+	if (em->has_srp) {
+		struct pcep_srp	srp = { .srp_id = em->srp_id };
+
+		srp_encode(w, &srp);
+	}
+	for (i = 0; i < em->n && i < PCEP_ERRS_MAX; i++)
+		typeval_encode(w, oclass, em->item[i].type, em->item[i].value);
+	if (em->has_open)
+		open_obj_encode(w, &em->open);
+	return pcep_msg_end(w, m);
+}
+
+static int
+errmsg_object(struct pcep_obj *o, uint8_t oclass, struct pcep_errmsg *em,
+    struct pcep_err *err)
+{
+	uint8_t	t, v;
+
+	if (o->oclass == oclass) {
+		if (rbuf_skip(&o->body, 2) == -1 ||
+		    rbuf_get_u8(&o->body, &t) == -1 ||
+		    rbuf_get_u8(&o->body, &v) == -1)
+			return bad(err, PCEP_E_MALFORMED_OBJECT);
+		if (em->n < PCEP_ERRS_MAX) {
+			em->item[em->n].type = t;
+			em->item[em->n++].value = v;
+		}
+		return 0;
+	}
+	switch (o->oclass) {
+	case PCEP_OC_RP:
+		if (!em->has_rp && (rbuf_skip(&o->body, 4) == -1 ||
+		    rbuf_get_u32(&o->body, &em->rp_id) == -1))
+			return bad(err, PCEP_E_MALFORMED_OBJECT);
+		em->has_rp = 1;
+		return 0;
+	case PCEP_OC_SRP:
+		if (!em->has_srp && (rbuf_skip(&o->body, 4) == -1 ||
+		    rbuf_get_u32(&o->body, &em->srp_id) == -1))
+			return bad(err, PCEP_E_MALFORMED_OBJECT);
+		em->has_srp = 1;
+		return 0;
+	case PCEP_OC_OPEN:
+		em->has_open = 1;
+		return open_obj_decode(&o->body, &em->open, err);
+	default:
+		return unknown_object(o, NULL, err) == -1 ? -1 : 0;
+	}
+}
+
+static int
+errmsg_decode(struct rbuf *body, uint8_t oclass, struct pcep_errmsg *em,
+    struct pcep_err *err)
+{
+	struct pcep_obj	o;
+	int		rc;
+
+	memset(em, 0, sizeof(*em));
+	while ((rc = pcep_obj_next(body, &o, err)) == 1)
+		if (errmsg_object(&o, oclass, em, err) == -1)
+			return -1;
+	if (rc == -1)
+		return -1;
+	/* Nothing to report: no PCErr answers that, the message is bad. */
+	if (em->n == 0)
+		return bad_frame(err, PCEP_E_MALFORMED_OBJECT);
+	return 0;
+}
+
+int
+pcep_pcerr_encode(struct wbuf *w, const struct pcep_errmsg *em)
+{
+	return errmsg_encode(w, PCEP_MSG_PCERR, PCEP_OC_ERROR, em);
+}
+
+int
+pcep_pcerr_decode(struct rbuf *body, struct pcep_errmsg *em,
+    struct pcep_err *err)
+{
+	return errmsg_decode(body, PCEP_OC_ERROR, em, err);
+}
+
+int
+pcep_ntf_encode(struct wbuf *w, const struct pcep_errmsg *em)
+{
+	return errmsg_encode(w, PCEP_MSG_PCNTF, PCEP_OC_NOTIFICATION, em);
+}
+
+int
+pcep_ntf_decode(struct rbuf *body, struct pcep_errmsg *em,
+    struct pcep_err *err)
+{
+	return errmsg_decode(body, PCEP_OC_NOTIFICATION, em, err);
+}
+
+int
+pcep_pcerr_simple(struct wbuf *w, const struct pcep_err *err, uint32_t srp_id)
+{
+	struct pcep_errmsg	em;
+
+	memset(&em, 0, sizeof(em));
+	em.n = 1;
+	em.item[0].type = err->type;
+	em.item[0].value = err->value;
+	em.has_srp = srp_id != 0;
+	em.srp_id = srp_id;
+	return pcep_pcerr_encode(w, &em);
+}

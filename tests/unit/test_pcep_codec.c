@@ -1,0 +1,828 @@
+/*
+ * PCEP codec against byte vectors written out by hand, one field per line,
+ * from the layouts of RFC 5440 (6.1 header, 7.2 object header, 7.x
+ * objects), RFC 8231 7 (SRP, LSP, TLVs), RFC 8281 5 (PCInitiate), RFC
+ * 8232 (LSP-DB-VERSION), RFC 8408 (PST) and RFC 8664 4 (SR), plus
+ * malformed input and the PCErr each one calls for.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "check.h"
+#include "pcep_codec.h"
+#include "pcep_wire.h"
+
+static uint8_t		 out[1 << 17];
+static struct wbuf	 w;
+
+/* Hex pairs separated by spaces into bytes; anything else is a bug here. */
+static size_t
+unhex(const char *s, uint8_t *dst, size_t cap)
+{
+	size_t		n = 0;
+	unsigned	v;
+
+	while (*s != '\0') {
+		if (*s == ' ') {
+			s++;
+			continue;
+		}
+		if (sscanf(s, "%2x", &v) != 1 || n == cap) {
+			fprintf(stderr, "bad vector at \"%s\"\n", s);
+			exit(2);
+		}
+		dst[n++] = (uint8_t)v;
+		s += 2;
+	}
+	return n;
+}
+
+struct vec {
+	uint8_t	b[2048];
+	size_t	len;
+};
+
+static void
+vec(struct vec *v, const char *hex)
+{
+	v->len = unhex(hex, v->b, sizeof(v->b));
+}
+
+static void
+start(void)
+{
+	wbuf_init(&w, out, sizeof(out));
+}
+
+/* A reader over the body (after the 4-byte header) of a message. */
+static void
+body_of(struct rbuf *r, const struct vec *v)
+{
+	rbuf_init(r, v->b + PCEP_HDR_LEN, v->len - PCEP_HDR_LEN);
+}
+
+#define CHECK_OUT(v, ...) CHECK_BYTES(w.data, w.len, (v)->b, (v)->len,	\
+	__VA_ARGS__)
+#define CHECK_ERR(e, t, v, what) CHECK((e).type == (t) &&		\
+	(e).value == (v), "%s: PCErr %u/%u (%s)", what, (e).type,	\
+	(e).value, pcep_error_name((e).type, (e).value))
+
+#define IP(a, b, c, d)	((uint32_t)(a) << 24 | (b) << 16 | (c) << 8 | (d))
+
+/* ---- vectors ---- */
+
+#define OPEN_FULL							\
+	"20 01 00 34 "		/* ver 1, Open, length 52 */		\
+	"01 10 00 30 "		/* OPEN class 1 type 1, length 48 */	\
+	"20 "			/* ver 1, flags 0 */			\
+	"1e "			/* keepalive 30 */			\
+	"78 "			/* deadtimer 120 */			\
+	"01 "			/* SID 1 */				\
+	"00 10 00 04 "		/* STATEFUL-PCE-CAPABILITY, 4 */	\
+	"00 00 00 25 "		/* flags F, I, U */			\
+	"00 22 00 10 "		/* PATH-SETUP-TYPE-CAPABILITY, 16 */	\
+	"00 00 00 "		/* reserved */				\
+	"02 "			/* 2 PSTs */				\
+	"00 01 00 00 "		/* RSVP-TE, SR, padding */		\
+	"00 1a 00 04 "		/* sub-TLV SR-PCE-CAPABILITY, 4 */	\
+	"00 00 "		/* reserved */				\
+	"02 "			/* flags N */				\
+	"0a "			/* MSD 10 */				\
+	"00 17 00 08 "		/* LSP-DB-VERSION, 8 */			\
+	"00 00 00 00 00 00 00 2a " /* version 42 */
+
+#define OPEN_SR_TLV26							\
+	"20 01 00 14 "		/* Open, length 20 */			\
+	"01 10 00 10 "		/* OPEN, length 16 */			\
+	"20 1e 78 02 "		/* ver 1, keepalive 30, dead 120, SID 2 */ \
+	"00 1a 00 04 "		/* SR-PCE-CAPABILITY (draft place) */	\
+	"00 00 "		/* reserved */				\
+	"03 "			/* flags N, X */			\
+	"05 "			/* MSD 5 */
+
+/* A report without SRP: RSVP LSP with every attribute. */
+#define RPT_A								\
+	"20 12 00 28 "		/* LSP class 32, P, length 40 */	\
+	"00 00 10 1b "		/* PLSP-ID 1, O=UP, A, S, D */		\
+	"00 12 00 10 "		/* IPV4-LSP-IDENTIFIERS, 16 */		\
+	"0a 00 00 01 "		/* tunnel sender 10.0.0.1 */		\
+	"00 02 "		/* LSP ID 2 */				\
+	"00 03 "		/* tunnel ID 3 */			\
+	"0a 00 00 01 "		/* extended tunnel ID 10.0.0.1 */	\
+	"0a 00 00 02 "		/* tunnel endpoint 10.0.0.2 */		\
+	"00 11 00 05 "		/* SYMBOLIC-PATH-NAME, 5 */		\
+	"6c 73 70 2d 31 00 00 00 " /* "lsp-1", padding */		\
+	"07 12 00 14 "		/* ERO, P, length 20 */			\
+	"01 08 "		/* strict IPv4 prefix, length 8 */	\
+	"0a 00 00 02 20 00 "	/* 10.0.0.2/32, flags */		\
+	"81 08 "		/* loose IPv4 prefix, length 8 */	\
+	"0a 00 00 03 20 00 "	/* 10.0.0.3/32, flags */		\
+	"09 10 00 14 "		/* LSPA, length 20 */			\
+	"00 00 00 00 "		/* exclude-any */			\
+	"00 00 00 00 "		/* include-any */			\
+	"00 00 00 00 "		/* include-all */			\
+	"07 07 "		/* setup, holding priority */		\
+	"01 00 "		/* flags L, reserved */			\
+	"05 10 00 08 "		/* BANDWIDTH type 1, length 8 */	\
+	"49 98 96 80 "		/* 1.25e6 bytes/s */			\
+	"06 10 00 0c "		/* METRIC, length 12 */			\
+	"00 00 "		/* reserved */				\
+	"00 "			/* flags */				\
+	"02 "			/* type TE */				\
+	"41 20 00 00 "		/* 10.0 */
+
+/* A report with SRP and a segment-routed path. */
+#define RPT_B								\
+	"21 12 00 14 "		/* SRP class 33, P, length 20 */	\
+	"00 00 00 00 "		/* flags */				\
+	"00 00 00 09 "		/* SRP-ID 9 */				\
+	"00 1c 00 04 "		/* PATH-SETUP-TYPE, 4 */		\
+	"00 00 00 01 "		/* reserved, PST 1 (SR) */		\
+	"20 12 00 08 "		/* LSP, P, length 8 */			\
+	"00 00 20 19 "		/* PLSP-ID 2, O=UP, A, D */		\
+	"07 12 00 20 "		/* ERO, P, length 32 */			\
+	"24 0c "		/* SR-ERO (36), length 12 */		\
+	"10 01 "		/* NT 1 IPv4 node, flags M */		\
+	"00 3e 80 00 "		/* SID: label 1000 */			\
+	"0a 00 00 02 "		/* NAI 10.0.0.2 */			\
+	"24 10 "		/* SR-ERO (36), length 16 */		\
+	"30 01 "		/* NT 3 IPv4 adjacency, flags M */	\
+	"00 3e 90 00 "		/* SID: label 1001 */			\
+	"0a 00 00 02 "		/* local 10.0.0.2 */			\
+	"0a 00 00 03 "		/* remote 10.0.0.3 */
+
+#define PCUPD								\
+	"20 0b 00 2c "		/* PCUpd, length 44 */			\
+	"21 12 00 0c "		/* SRP, P, length 12 */			\
+	"00 00 00 00 "		/* flags */				\
+	"00 00 00 05 "		/* SRP-ID 5 */				\
+	"20 12 00 08 "		/* LSP, P, length 8 */			\
+	"00 00 10 09 "		/* PLSP-ID 1, O=DOWN, A, D */		\
+	"07 12 00 0c "		/* ERO, P, length 12 */			\
+	"01 08 0a 00 00 05 20 00 " /* strict 10.0.0.5/32 */		\
+	"05 10 00 08 "		/* BANDWIDTH type 1, length 8 */	\
+	"00 00 00 00 "		/* 0.0 */
+
+#define PCINIT								\
+	"20 0c 00 5c "		/* PCInitiate, length 92 */		\
+	"21 12 00 14 "		/* SRP, P, length 20 */			\
+	"00 00 00 00 "		/* flags */				\
+	"00 00 00 0b "		/* SRP-ID 11 */				\
+	"00 1c 00 04 "		/* PATH-SETUP-TYPE, 4 */		\
+	"00 00 00 01 "		/* PST SR */				\
+	"20 12 00 14 "		/* LSP, P, length 20 */			\
+	"00 00 00 09 "		/* PLSP-ID 0, A, D */			\
+	"00 11 00 08 "		/* SYMBOLIC-PATH-NAME, 8 */		\
+	"73 72 2d 6c 73 70 2d 31 " /* "sr-lsp-1" */			\
+	"04 12 00 0c "		/* END-POINTS IPv4, P, length 12 */	\
+	"0a 00 00 01 "		/* source 10.0.0.1 */			\
+	"0a 00 00 09 "		/* destination 10.0.0.9 */		\
+	"07 12 00 10 "		/* ERO, P, length 16 */			\
+	"24 0c 10 01 "		/* SR-ERO, 12, IPv4 node, M */		\
+	"00 3e 80 00 "		/* label 1000 */			\
+	"0a 00 00 09 "		/* NAI 10.0.0.9 */			\
+	"21 12 00 0c "		/* SRP, P, length 12 */			\
+	"00 00 00 01 "		/* flags R (remove) */			\
+	"00 00 00 0c "		/* SRP-ID 12 */				\
+	"20 12 00 08 "		/* LSP, P, length 8 */			\
+	"00 00 70 00 "		/* PLSP-ID 7 */
+
+/* ---- tests ---- */
+
+static void
+test_header(void)
+{
+	struct pcep_header	h;
+	struct pcep_err		e;
+	struct rbuf		r, s, b;
+	struct vec		v;
+
+	vec(&v, "20 02 00 04");
+	rbuf_init(&r, v.b, v.len);
+	CHECK(pcep_header_decode(&r, &h, &e) == 0 && h.version == 1 &&
+	    h.flags == 0 && h.type == PCEP_MSG_KEEPALIVE && h.length == 4,
+	    "header decode");
+	rbuf_init(&r, v.b, 3);
+	CHECK(pcep_header_decode(&r, &h, &e) == -1 &&
+	    e.close_reason == PCEP_CLOSE_MALFORMED, "truncated header");
+	vec(&v, "40 02 00 04");		/* version 2 */
+	rbuf_init(&r, v.b, v.len);
+	CHECK(pcep_header_decode(&r, &h, &e) == -1, "version 2 refused");
+	CHECK_ERR(e, 1, 8, "bad version");
+	vec(&v, "20 02 00 03");		/* length below the header */
+	rbuf_init(&r, v.b, v.len);
+	CHECK(pcep_header_decode(&r, &h, &e) == -1 &&
+	    e.close_reason == PCEP_CLOSE_MALFORMED, "length 3 refused");
+
+	/* A stream: Keepalive, Close, then 3 bytes of the next header. */
+	vec(&v, "20 02 00 04 "
+	    "20 07 00 0c 0f 10 00 08 00 00 00 01 "
+	    "20 02 00");
+	rbuf_init(&s, v.b, v.len);
+	CHECK(pcep_msg_split(&s, &h, &b, &e) == 1 &&
+	    h.type == PCEP_MSG_KEEPALIVE && rbuf_left(&b) == 0,
+	    "split: keepalive");
+	CHECK(pcep_msg_split(&s, &h, &b, &e) == 1 &&
+	    h.type == PCEP_MSG_CLOSE && rbuf_left(&b) == 8, "split: close");
+	CHECK(pcep_msg_split(&s, &h, &b, &e) == 0 && rbuf_left(&s) == 3,
+	    "split: partial header waits");
+	vec(&v, "20 0a 00 40 20 12 00 08");	/* says 64, has 8 */
+	rbuf_init(&s, v.b, v.len);
+	CHECK(pcep_msg_split(&s, &h, &b, &e) == 0 && rbuf_left(&s) == 8,
+	    "split: partial body waits");
+	CHECK(strcmp(pcep_msg_name(PCEP_MSG_PCINITIATE), "PCInitiate") == 0 &&
+	    strcmp(pcep_msg_name(99), "unknown") == 0, "message names");
+	CHECK(strcmp(pcep_error_name(6, 10), "SRP object missing") == 0 &&
+	    strcmp(pcep_error_name(99, 1), "unknown error") == 0,
+	    "error names");
+}
+
+static void
+test_open(void)
+{
+	struct pcep_open	op, back;
+	struct pcep_err		e;
+	struct rbuf		r;
+	struct vec		v;
+
+	memset(&op, 0, sizeof(op));
+	op.keepalive = 30;
+	op.deadtimer = 120;
+	op.sid = 1;
+	op.has_stateful = 1;
+	op.stateful_flags = PCEP_STATEFUL_U | PCEP_STATEFUL_I |
+	    PCEP_STATEFUL_F;
+	op.n_pst = 2;
+	op.pst[0] = PCEP_PST_RSVP_TE;
+	op.pst[1] = PCEP_PST_SR;
+	op.has_sr = 1;
+	op.sr_flags = PCEP_SR_CAP_N;
+	op.msd = 10;
+	op.has_db_version = 1;
+	op.db_version = 42;
+	start();
+	vec(&v, OPEN_FULL);
+	CHECK(pcep_open_encode(&w, &op) == 0, "open encode");
+	CHECK_OUT(&v, "open bytes");
+	body_of(&r, &v);
+	CHECK(pcep_open_decode(&r, &back, &e) == 0, "open decode");
+	CHECK(back.keepalive == 30 && back.deadtimer == 120 && back.sid == 1 &&
+	    back.has_stateful && back.stateful_flags == 0x25, "open fields");
+	CHECK(back.n_pst == 2 && back.pst[1] == PCEP_PST_SR && back.has_sr &&
+	    back.sr_flags == PCEP_SR_CAP_N && back.msd == 10,
+	    "open PST and SR capability");
+	CHECK(back.has_db_version && back.db_version == 42,
+	    "open LSP-DB-VERSION");
+
+	vec(&v, OPEN_SR_TLV26);
+	body_of(&r, &v);
+	CHECK(pcep_open_decode(&r, &back, &e) == 0 && back.has_sr &&
+	    back.sr_flags == (PCEP_SR_CAP_N | PCEP_SR_CAP_X) &&
+	    back.msd == 5 && back.n_pst == 0 && !back.has_stateful,
+	    "open with SR-PCE-CAPABILITY as a TLV of its own");
+
+	/* Unknown TLV (type 99, length 3) is skipped with its padding. */
+	vec(&v, "20 01 00 14 01 10 00 10 20 1e 78 03 "
+	    "00 63 00 03 "		/* TLV 99, length 3 */
+	    "aa bb cc 00");		/* value, padding */
+	body_of(&r, &v);
+	CHECK(pcep_open_decode(&r, &back, &e) == 0 && back.sid == 3,
+	    "open skips an unknown TLV");
+
+	vec(&v, "20 01 00 0c 01 10 00 08 40 1e 78 01");	/* OPEN ver 2 */
+	body_of(&r, &v);
+	CHECK(pcep_open_decode(&r, &back, &e) == -1, "open version 2");
+	CHECK_ERR(e, 1, 8, "open version 2");
+	vec(&v, "20 01 00 0c 0f 10 00 08 00 00 00 01");	/* a CLOSE */
+	body_of(&r, &v);
+	CHECK(pcep_open_decode(&r, &back, &e) == -1, "open without OPEN");
+	CHECK_ERR(e, 1, 1, "open without OPEN");
+	vec(&v, "20 01 00 10 01 10 00 0c 20 1e 78 01 "
+	    "00 10 00 08");		/* TLV says 8, object has 0 left */
+	body_of(&r, &v);
+	CHECK(pcep_open_decode(&r, &back, &e) == -1, "open TLV past end");
+	CHECK_ERR(e, 1, 1, "open TLV past end");
+	vec(&v, "20 01 00 04");
+	body_of(&r, &v);
+	CHECK(pcep_open_decode(&r, &back, &e) == -1, "empty open");
+	CHECK_ERR(e, 1, 1, "empty open");
+}
+
+static void
+test_keepalive_close(void)
+{
+	struct pcep_err	e;
+	struct rbuf	r;
+	struct vec	v;
+	uint8_t		reason = 0;
+
+	start();
+	vec(&v, "20 02 00 04");		/* ver 1, Keepalive, length 4 */
+	CHECK(pcep_keepalive_encode(&w) == 0, "keepalive encode");
+	CHECK_OUT(&v, "keepalive bytes");
+
+	start();
+	vec(&v, "20 07 00 0c "		/* Close, length 12 */
+	    "0f 10 00 08 "		/* CLOSE class 15, length 8 */
+	    "00 00 "			/* reserved */
+	    "00 "			/* flags */
+	    "03");			/* reason: malformed message */
+	CHECK(pcep_close_encode(&w, PCEP_CLOSE_MALFORMED) == 0,
+	    "close encode");
+	CHECK_OUT(&v, "close bytes");
+	body_of(&r, &v);
+	CHECK(pcep_close_decode(&r, &reason, &e) == 0 && reason == 3,
+	    "close decode");
+	vec(&v, "20 07 00 04");
+	body_of(&r, &v);
+	CHECK(pcep_close_decode(&r, &reason, &e) == -1 &&
+	    e.close_reason == PCEP_CLOSE_MALFORMED, "close without CLOSE");
+}
+
+static void
+test_pcerr(void)
+{
+	struct pcep_errmsg	em;
+	struct pcep_err		e, want;
+	struct rbuf		r;
+	struct vec		v;
+
+	start();
+	vec(&v, "20 06 00 18 "		/* PCErr, length 24 */
+	    "21 12 00 0c "		/* SRP, P, length 12 */
+	    "00 00 00 00 "		/* flags */
+	    "00 00 00 07 "		/* SRP-ID 7 */
+	    "0d 10 00 08 "		/* PCEP-ERROR, length 8 */
+	    "00 00 "			/* reserved, flags */
+	    "06 "			/* type 6: mandatory object missing */
+	    "08");			/* value 8: LSP object missing */
+	pcep_err_set(&want, PCEP_E_MISSING_LSP);
+	CHECK(pcep_pcerr_simple(&w, &want, 7) == 0, "pcerr encode");
+	CHECK_OUT(&v, "pcerr bytes");
+	body_of(&r, &v);
+	CHECK(pcep_pcerr_decode(&r, &em, &e) == 0 && em.n == 1 &&
+	    em.item[0].type == 6 && em.item[0].value == 8 && em.has_srp &&
+	    em.srp_id == 7 && !em.has_open, "pcerr decode");
+
+	/* Negotiation (RFC 5440 6.2): 1/4 with the Open we would accept. */
+	memset(&em, 0, sizeof(em));
+	em.n = 1;
+	em.item[0].type = 1;
+	em.item[0].value = 4;
+	em.has_open = 1;
+	em.open.keepalive = 30;
+	em.open.deadtimer = 120;
+	em.open.has_stateful = 1;
+	em.open.stateful_flags = PCEP_STATEFUL_U;
+	start();
+	vec(&v, "20 06 00 1c "		/* PCErr, length 28 */
+	    "0d 10 00 08 "		/* PCEP-ERROR */
+	    "00 00 01 04 "		/* 1/4 negotiable characteristics */
+	    "01 10 00 10 "		/* OPEN, length 16 */
+	    "20 1e 78 00 "		/* ver 1, 30, 120, SID 0 */
+	    "00 10 00 04 "		/* STATEFUL-PCE-CAPABILITY */
+	    "00 00 00 01");		/* U */
+	CHECK(pcep_pcerr_encode(&w, &em) == 0, "pcerr with open encode");
+	CHECK_OUT(&v, "pcerr with open bytes");
+	body_of(&r, &v);
+	memset(&em, 0, sizeof(em));
+	CHECK(pcep_pcerr_decode(&r, &em, &e) == 0 && em.n == 1 &&
+	    em.has_open && em.open.keepalive == 30 &&
+	    em.open.stateful_flags == PCEP_STATEFUL_U,
+	    "pcerr with open decode");
+
+	vec(&v, "20 06 00 04");
+	body_of(&r, &v);
+	CHECK(pcep_pcerr_decode(&r, &em, &e) == -1 &&
+	    e.close_reason == PCEP_CLOSE_MALFORMED, "pcerr without errors");
+}
+
+static void
+test_pcntf(void)
+{
+	struct pcep_errmsg	em;
+	struct pcep_err		e;
+	struct rbuf		r;
+	struct vec		v;
+
+	memset(&em, 0, sizeof(em));
+	em.n = 1;
+	em.item[0].type = 2;		/* PCE overloaded */
+	em.item[0].value = 1;
+	start();
+	vec(&v, "20 05 00 0c "		/* PCNtf, length 12 */
+	    "0c 10 00 08 "		/* NOTIFICATION class 12, length 8 */
+	    "00 00 "			/* reserved, flags */
+	    "02 01");			/* type 2, value 1 */
+	CHECK(pcep_ntf_encode(&w, &em) == 0, "pcntf encode");
+	CHECK_OUT(&v, "pcntf bytes");
+	body_of(&r, &v);
+	memset(&em, 0, sizeof(em));
+	CHECK(pcep_ntf_decode(&r, &em, &e) == 0 && em.n == 1 &&
+	    em.item[0].type == 2 && em.item[0].value == 1, "pcntf decode");
+}
+
+static void
+fill_rpt_a(struct pcep_lsp_req *q)
+{
+	memset(q, 0, sizeof(*q));
+	q->lsp.plsp_id = 1;
+	q->lsp.flags = PCEP_LSP_FLAG_D | PCEP_LSP_FLAG_S | PCEP_LSP_FLAG_A;
+	q->lsp.oper = PCEP_OPER_UP;
+	q->lsp.ids.af = 4;
+	q->lsp.ids.sender4 = IP(10, 0, 0, 1);
+	q->lsp.ids.lsp_id = 2;
+	q->lsp.ids.tunnel_id = 3;
+	q->lsp.ids.ext_id4 = IP(10, 0, 0, 1);
+	q->lsp.ids.endpoint4 = IP(10, 0, 0, 2);
+	q->lsp.name_len = 5;
+	memcpy(q->lsp.name, "lsp-1", 5);
+	q->has_ero = 1;
+	q->ero.n = 2;
+	q->ero.hop[0].kind = PCEP_SUBOBJ_IPV4;
+	q->ero.hop[0].addr = IP(10, 0, 0, 2);
+	q->ero.hop[0].prefix_len = 32;
+	q->ero.hop[1] = q->ero.hop[0];
+	q->ero.hop[1].addr = IP(10, 0, 0, 3);
+	q->ero.hop[1].loose = 1;
+	q->attrs.has_lspa = 1;
+	q->attrs.lspa.setup_prio = 7;
+	q->attrs.lspa.hold_prio = 7;
+	q->attrs.lspa.flags = PCEP_LSPA_FLAG_L;
+	q->attrs.bw_type = PCEP_OT_BW_REQUESTED;
+	q->attrs.bandwidth = 1.25e6f;
+	q->attrs.n_metric = 1;
+	q->attrs.metric[0].type = PCEP_METRIC_TE;
+	q->attrs.metric[0].value = 10.0f;
+}
+
+static void
+fill_rpt_b(struct pcep_lsp_req *q)
+{
+	memset(q, 0, sizeof(*q));
+	q->has_srp = 1;
+	q->srp.srp_id = 9;
+	q->srp.has_pst = 1;
+	q->srp.pst = PCEP_PST_SR;
+	q->lsp.plsp_id = 2;
+	q->lsp.flags = PCEP_LSP_FLAG_D | PCEP_LSP_FLAG_A;
+	q->lsp.oper = PCEP_OPER_UP;
+	q->has_ero = 1;
+	q->ero.n = 2;
+	pcep_hop_sr_ipv4(&q->ero.hop[0], 1000, IP(10, 0, 0, 2), 0, 0);
+	pcep_hop_sr_ipv4(&q->ero.hop[1], 1001, IP(10, 0, 0, 2),
+	    IP(10, 0, 0, 3), 1);
+}
+
+static void
+test_pcrpt(void)
+{
+	struct pcep_lsp_req	q[2], d;
+	struct pcep_req_iter	it;
+	struct pcep_err		e;
+	struct rbuf		r;
+	struct vec		v;
+
+	fill_rpt_a(&q[0]);
+	fill_rpt_b(&q[1]);
+	start();
+	vec(&v, "20 0a 00 a4 "		/* PCRpt, length 164 */
+	    RPT_A RPT_B);
+	CHECK(pcep_reqs_encode(&w, PCEP_MSG_PCRPT, q, 2) == 0,
+	    "pcrpt encode");
+	CHECK_OUT(&v, "pcrpt bytes (two reports)");
+
+	body_of(&r, &v);
+	pcep_req_iter_init(&it, PCEP_MSG_PCRPT, &r);
+	CHECK(pcep_req_next(&it, &d, &e) == 1, "pcrpt report 1");
+	CHECK(!d.has_srp && d.lsp.plsp_id == 1 &&
+	    d.lsp.flags == (PCEP_LSP_FLAG_D | PCEP_LSP_FLAG_S |
+	    PCEP_LSP_FLAG_A) && d.lsp.oper == PCEP_OPER_UP, "report 1 LSP");
+	CHECK(d.lsp.ids.af == 4 && d.lsp.ids.sender4 == IP(10, 0, 0, 1) &&
+	    d.lsp.ids.lsp_id == 2 && d.lsp.ids.tunnel_id == 3 &&
+	    d.lsp.ids.ext_id4 == IP(10, 0, 0, 1) &&
+	    d.lsp.ids.endpoint4 == IP(10, 0, 0, 2),
+	    "report 1 IPV4-LSP-IDENTIFIERS");
+	CHECK(d.lsp.name_len == 5 && strcmp(d.lsp.name, "lsp-1") == 0,
+	    "report 1 symbolic name");
+	CHECK(d.has_ero && d.ero.n == 2 &&
+	    d.ero.hop[0].kind == PCEP_SUBOBJ_IPV4 && !d.ero.hop[0].loose &&
+	    d.ero.hop[0].addr == IP(10, 0, 0, 2) &&
+	    d.ero.hop[0].prefix_len == 32 && d.ero.hop[1].loose &&
+	    d.ero.hop[1].addr == IP(10, 0, 0, 3), "report 1 ERO");
+	CHECK(d.attrs.has_lspa && d.attrs.lspa.setup_prio == 7 &&
+	    d.attrs.lspa.flags == PCEP_LSPA_FLAG_L &&
+	    d.attrs.bw_type == PCEP_OT_BW_REQUESTED &&
+	    d.attrs.bandwidth == 1.25e6f && d.attrs.n_metric == 1 &&
+	    d.attrs.metric[0].type == PCEP_METRIC_TE &&
+	    d.attrs.metric[0].value == 10.0f, "report 1 attributes");
+	CHECK(pcep_req_next(&it, &d, &e) == 1, "pcrpt report 2");
+	CHECK(d.has_srp && d.srp.srp_id == 9 && d.srp.has_pst &&
+	    d.srp.pst == PCEP_PST_SR && d.lsp.plsp_id == 2, "report 2 SRP");
+	CHECK(d.ero.n == 2 && d.ero.hop[0].kind == PCEP_SUBOBJ_SR &&
+	    d.ero.hop[0].nt == PCEP_NAI_IPV4_NODE &&
+	    d.ero.hop[0].sr_flags == PCEP_SR_FLAG_M &&
+	    d.ero.hop[0].sid >> PCEP_SR_LABEL_SHIFT == 1000 &&
+	    pcep_hop_nai_ipv4(&d.ero.hop[0], 0) == IP(10, 0, 0, 2),
+	    "report 2 SR-ERO node");
+	CHECK(d.ero.hop[1].nt == PCEP_NAI_IPV4_ADJ &&
+	    d.ero.hop[1].sid >> PCEP_SR_LABEL_SHIFT == 1001 &&
+	    pcep_hop_nai_ipv4(&d.ero.hop[1], 0) == IP(10, 0, 0, 2) &&
+	    pcep_hop_nai_ipv4(&d.ero.hop[1], 1) == IP(10, 0, 0, 3),
+	    "report 2 SR-ERO adjacency");
+	CHECK(pcep_req_next(&it, &d, &e) == 0, "pcrpt: two reports, done");
+}
+
+static void
+test_eos(void)
+{
+	struct pcep_lsp_req	d;
+	struct pcep_req_iter	it;
+	struct pcep_err		e;
+	struct rbuf		r;
+	struct vec		v;
+
+	start();
+	vec(&v, "20 0a 00 10 "		/* PCRpt, length 16 */
+	    "20 12 00 08 "		/* LSP, P, length 8 */
+	    "00 00 00 00 "		/* PLSP-ID 0, S clear */
+	    "07 12 00 04");		/* empty ERO */
+	CHECK(pcep_eos_encode(&w) == 0, "end-of-sync encode");
+	CHECK_OUT(&v, "end-of-sync bytes");
+	body_of(&r, &v);
+	pcep_req_iter_init(&it, PCEP_MSG_PCRPT, &r);
+	CHECK(pcep_req_next(&it, &d, &e) == 1 && pcep_req_is_eos(&d) &&
+	    d.has_ero && d.ero.n == 0, "end-of-sync decode");
+	/* Without the empty ERO it is still the marker. */
+	vec(&v, "20 0a 00 0c 20 12 00 08 00 00 00 00");
+	body_of(&r, &v);
+	pcep_req_iter_init(&it, PCEP_MSG_PCRPT, &r);
+	CHECK(pcep_req_next(&it, &d, &e) == 1 && pcep_req_is_eos(&d),
+	    "end-of-sync without ERO");
+	fill_rpt_a(&d);
+	CHECK(!pcep_req_is_eos(&d), "a sync report is no marker");
+}
+
+static void
+test_pcupd(void)
+{
+	struct pcep_lsp_req	q, d;
+	struct pcep_req_iter	it;
+	struct pcep_err		e;
+	struct rbuf		r;
+	struct vec		v;
+
+	memset(&q, 0, sizeof(q));
+	q.has_srp = 1;
+	q.srp.srp_id = 5;
+	q.lsp.plsp_id = 1;
+	q.lsp.flags = PCEP_LSP_FLAG_D | PCEP_LSP_FLAG_A;
+	q.has_ero = 1;
+	q.ero.n = 1;
+	q.ero.hop[0].kind = PCEP_SUBOBJ_IPV4;
+	q.ero.hop[0].addr = IP(10, 0, 0, 5);
+	q.ero.hop[0].prefix_len = 32;
+	q.attrs.bw_type = PCEP_OT_BW_REQUESTED;
+	start();
+	vec(&v, PCUPD);
+	CHECK(pcep_reqs_encode(&w, PCEP_MSG_PCUPD, &q, 1) == 0,
+	    "pcupd encode");
+	CHECK_OUT(&v, "pcupd bytes");
+	body_of(&r, &v);
+	pcep_req_iter_init(&it, PCEP_MSG_PCUPD, &r);
+	CHECK(pcep_req_next(&it, &d, &e) == 1 && d.has_srp &&
+	    d.srp.srp_id == 5 && d.lsp.plsp_id == 1 &&
+	    (d.lsp.flags & PCEP_LSP_FLAG_D) && d.ero.n == 1 &&
+	    d.ero.hop[0].addr == IP(10, 0, 0, 5) &&
+	    d.attrs.bw_type == PCEP_OT_BW_REQUESTED &&
+	    d.attrs.bandwidth == 0.0f, "pcupd decode");
+	CHECK(pcep_req_next(&it, &d, &e) == 0, "pcupd: one request");
+}
+
+static void
+test_pcinitiate(void)
+{
+	struct pcep_lsp_req	q[2], d;
+	struct pcep_req_iter	it;
+	struct pcep_err		e;
+	struct rbuf		r;
+	struct vec		v;
+
+	memset(q, 0, sizeof(q));
+	q[0].has_srp = 1;
+	q[0].srp.srp_id = 11;
+	q[0].srp.has_pst = 1;
+	q[0].srp.pst = PCEP_PST_SR;
+	q[0].lsp.flags = PCEP_LSP_FLAG_D | PCEP_LSP_FLAG_A;
+	q[0].lsp.name_len = 8;
+	memcpy(q[0].lsp.name, "sr-lsp-1", 8);
+	q[0].has_endpoints = 1;
+	q[0].ep_src = IP(10, 0, 0, 1);
+	q[0].ep_dst = IP(10, 0, 0, 9);
+	q[0].has_ero = 1;
+	q[0].ero.n = 1;
+	pcep_hop_sr_ipv4(&q[0].ero.hop[0], 1000, IP(10, 0, 0, 9), 0, 0);
+	q[1].has_srp = 1;
+	q[1].srp.flags = PCEP_SRP_FLAG_R;
+	q[1].srp.srp_id = 12;
+	q[1].lsp.plsp_id = 7;
+	q[1].has_ero = 1;		/* dropped: a deletion has none */
+	start();
+	vec(&v, PCINIT);
+	CHECK(pcep_reqs_encode(&w, PCEP_MSG_PCINITIATE, q, 2) == 0,
+	    "pcinitiate encode");
+	CHECK_OUT(&v, "pcinitiate bytes (instantiate, delete)");
+	body_of(&r, &v);
+	pcep_req_iter_init(&it, PCEP_MSG_PCINITIATE, &r);
+	CHECK(pcep_req_next(&it, &d, &e) == 1 && d.srp.srp_id == 11 &&
+	    d.lsp.plsp_id == 0 && strcmp(d.lsp.name, "sr-lsp-1") == 0 &&
+	    d.has_endpoints && d.ep_src == IP(10, 0, 0, 1) &&
+	    d.ep_dst == IP(10, 0, 0, 9) && d.ero.n == 1 &&
+	    d.ero.hop[0].kind == PCEP_SUBOBJ_SR, "pcinitiate instantiate");
+	CHECK(pcep_req_next(&it, &d, &e) == 1 &&
+	    (d.srp.flags & PCEP_SRP_FLAG_R) && d.srp.srp_id == 12 &&
+	    d.lsp.plsp_id == 7 && !d.has_ero, "pcinitiate delete");
+	CHECK(pcep_req_next(&it, &d, &e) == 0, "pcinitiate: done");
+}
+
+/* Decode every request of a message; the first error's PCErr. */
+static int
+decode_all(uint8_t type, const char *hex, struct pcep_err *e,
+    struct pcep_lsp_req *last)
+{
+	struct pcep_req_iter	it;
+	struct rbuf		r;
+	struct vec		v;
+	int			rc;
+
+	vec(&v, hex);
+	/* The vectors must say their own length right. */
+	if (v.len < PCEP_HDR_LEN || (size_t)(v.b[2] << 8 | v.b[3]) != v.len) {
+		printf("# vector length %zu: %s\n", v.len, hex);
+		return -2;
+	}
+	body_of(&r, &v);
+	memset(e, 0, sizeof(*e));
+	pcep_req_iter_init(&it, type, &r);
+	while ((rc = pcep_req_next(&it, last, e)) == 1)
+		;
+	return rc;
+}
+
+#define LSP1	"20 12 00 08 00 00 10 09 "	/* LSP PLSP-ID 1, A, D */
+#define SRP5	"21 12 00 0c 00 00 00 00 00 00 00 05 "	/* SRP-ID 5 */
+#define ERO1	"07 12 00 0c 01 08 0a 00 00 05 20 00 "	/* ERO 1 hop */
+
+static void
+test_malformed(void)
+{
+	struct pcep_lsp_req	d;
+	struct pcep_err		e;
+
+	CHECK(decode_all(PCEP_MSG_PCRPT, "20 0a 00 08 20 10 00 00", &e,
+	    &d) == -1 && e.close_reason == PCEP_CLOSE_MALFORMED,
+	    "object length 0");
+	CHECK_ERR(e, 10, 11, "object length 0");
+	CHECK(decode_all(PCEP_MSG_PCRPT, "20 0a 00 0c 20 10 00 06 00 00 00 00",
+	    &e, &d) == -1 && e.close_reason == PCEP_CLOSE_MALFORMED,
+	    "object length 6 (not a multiple of 4)");
+	CHECK(decode_all(PCEP_MSG_PCRPT, "20 0a 00 0c 20 10 00 0c 00 00 10 00",
+	    &e, &d) == -1 && e.close_reason == PCEP_CLOSE_MALFORMED,
+	    "object past the message end");
+	CHECK(decode_all(PCEP_MSG_PCRPT, "20 0a 00 06 20 10", &e, &d) == -1 &&
+	    e.close_reason == PCEP_CLOSE_MALFORMED, "truncated object header");
+
+	CHECK(decode_all(PCEP_MSG_PCUPD, "20 0b 00 18 " LSP1 ERO1, &e,
+	    &d) == -1, "pcupd without SRP");
+	CHECK_ERR(e, 6, 10, "pcupd without SRP");
+	CHECK(decode_all(PCEP_MSG_PCUPD, "20 0b 00 1c " SRP5 ERO1, &e,
+	    &d) == -1, "pcupd without LSP");
+	CHECK_ERR(e, 6, 8, "pcupd without LSP");
+	CHECK(decode_all(PCEP_MSG_PCUPD, "20 0b 00 18 " SRP5 LSP1, &e,
+	    &d) == -1, "pcupd without ERO");
+	CHECK_ERR(e, 6, 9, "pcupd without ERO");
+	CHECK(d.has_srp && d.srp.srp_id == 5,
+	    "a failed request still gives its SRP-ID for the PCErr");
+	CHECK(decode_all(PCEP_MSG_PCUPD, "20 0b 00 04", &e, &d) == -1,
+	    "empty pcupd");
+	CHECK_ERR(e, 6, 10, "empty pcupd");
+	CHECK(decode_all(PCEP_MSG_PCRPT, "20 0a 00 10 " ERO1, &e, &d) == -1,
+	    "pcrpt without LSP");
+	CHECK_ERR(e, 6, 8, "pcrpt without LSP");
+	CHECK(decode_all(PCEP_MSG_PCRPT, "20 0a 00 04", &e, &d) == -1,
+	    "empty pcrpt");
+	CHECK_ERR(e, 6, 8, "empty pcrpt");
+	CHECK(decode_all(PCEP_MSG_PCRPT, "20 0a 00 0c " LSP1, &e, &d) == -1,
+	    "pcrpt report without path");
+	CHECK_ERR(e, 6, 9, "pcrpt report without path");
+	CHECK(decode_all(PCEP_MSG_PCINITIATE, "20 0c 00 18 " LSP1 ERO1, &e,
+	    &d) == -1, "pcinitiate without SRP");
+	CHECK_ERR(e, 6, 10, "pcinitiate without SRP");
+	CHECK(decode_all(PCEP_MSG_PCINITIATE, "20 0c 00 24 " SRP5 LSP1 ERO1,
+	    &e, &d) == -1, "pcinitiate with a PLSP-ID");
+	CHECK_ERR(e, 19, 8, "pcinitiate with a PLSP-ID");
+	CHECK(decode_all(PCEP_MSG_PCINITIATE, "20 0c 00 18 " SRP5
+	    "20 12 00 08 00 00 00 09", &e, &d) == -1,
+	    "pcinitiate without ERO");
+	CHECK_ERR(e, 6, 9, "pcinitiate without ERO");
+
+	/* Unknown objects: error with P set, skipped and counted without. */
+	CHECK(decode_all(PCEP_MSG_PCRPT, "20 0a 00 20 " LSP1 ERO1
+	    "c8 12 00 08 00 00 00 00", &e, &d) == -1,
+	    "unknown class with P");
+	CHECK_ERR(e, 3, 1, "unknown class with P");
+	CHECK(decode_all(PCEP_MSG_PCRPT, "20 0a 00 20 " LSP1 ERO1
+	    "c8 10 00 08 00 00 00 00", &e, &d) == 0 && d.n_unknown == 1 &&
+	    d.unknown_class == 200 && d.unknown_type == 1,
+	    "unknown class without P is skipped");
+	CHECK(decode_all(PCEP_MSG_PCRPT, "20 0a 00 18 "
+	    "20 52 00 08 00 00 10 09 " ERO1, &e, &d) == -1,
+	    "LSP object type 5 with P");
+	CHECK_ERR(e, 3, 2, "LSP object type 5 with P");
+	CHECK(decode_all(PCEP_MSG_PCINITIATE, "20 0c 00 48 " SRP5
+	    "20 12 00 08 00 00 00 09 "
+	    "04 22 00 24 "		/* END-POINTS IPv6, P */
+	    "20 01 0d b8 00 00 00 00 00 00 00 00 00 00 00 01 "
+	    "20 01 0d b8 00 00 00 00 00 00 00 00 00 00 00 02 " ERO1,
+	    &e, &d) == -1, "IPv6 END-POINTS");
+	CHECK_ERR(e, 4, 2, "IPv6 END-POINTS");
+
+	/* TLVs and subobjects. */
+	CHECK(decode_all(PCEP_MSG_PCRPT, "20 0a 00 1c "
+	    "20 12 00 0c 00 00 10 09 "
+	    "00 12 00 10 "		/* LSP-IDENTIFIERS past the object */
+	    ERO1, &e, &d) == -1 && e.close_reason == 0,
+	    "TLV past its object");
+	CHECK_ERR(e, 10, 11, "TLV past its object");
+	CHECK(decode_all(PCEP_MSG_PCRPT, "20 0a 00 14 " LSP1
+	    "07 12 00 08 "		/* ERO */
+	    "24 04 "			/* SR-ERO, length 4 */
+	    "10 0c",			/* NT 1, flags F and S */
+	    &e, &d) == -1, "SR-ERO with neither SID nor NAI");
+	CHECK_ERR(e, 10, 6, "SR-ERO with neither SID nor NAI");
+	CHECK(decode_all(PCEP_MSG_PCRPT, "20 0a 00 24 " LSP1
+	    "07 12 00 18 "
+	    "24 0c 10 01 00 3e 80 00 0a 00 00 02 "	/* SR-ERO */
+	    "01 08 0a 00 00 05 20 00",			/* IPv4 */
+	    &e, &d) == -1, "ERO mixing SR and IPv4");
+	CHECK_ERR(e, 10, 5, "ERO mixing SR and IPv4");
+	CHECK(decode_all(PCEP_MSG_PCRPT, "20 0a 00 18 " LSP1
+	    "07 12 00 0c 24 08 10 09 00 00 f0 00",	/* label 15, no NAI */
+	    &e, &d) == -1, "SR-ERO with a reserved label");
+	CHECK_ERR(e, 10, 2, "SR-ERO with a reserved label");
+	CHECK(decode_all(PCEP_MSG_PCRPT, "20 0a 00 18 " LSP1
+	    "07 12 00 0c 24 08 f0 01 00 3e 80 00",	/* NT 15 */
+	    &e, &d) == -1, "SR-ERO with an unknown NAI type");
+	CHECK_ERR(e, 10, 13, "SR-ERO with an unknown NAI type");
+	CHECK(decode_all(PCEP_MSG_PCRPT, "20 0a 00 14 " LSP1
+	    "07 12 00 08 01 09 0a 00",			/* length 9 */
+	    &e, &d) == -1, "subobject past the ERO");
+	CHECK_ERR(e, 10, 11, "subobject past the ERO");
+	CHECK(decode_all(PCEP_MSG_PCRPT, "20 0a 00 18 " LSP1
+	    "07 12 00 0c 24 08 10 01 00 3e 80 00",	/* NAI missing */
+	    &e, &d) == -1, "SR-ERO shorter than its NAI");
+	CHECK_ERR(e, 10, 11, "SR-ERO shorter than its NAI");
+}
+
+static void
+test_limits(void)
+{
+	static struct pcep_lsp_req	q[1200];
+	uint8_t				small[10];
+	size_t				i;
+
+	/* 1200 reports of 68 bytes do not fit in 65535. */
+	for (i = 0; i < 1200; i++)
+		fill_rpt_b(&q[i]);
+	start();
+	CHECK(pcep_reqs_encode(&w, PCEP_MSG_PCRPT, q, 1200) == -1 && w.err,
+	    "a message over 65535 bytes sets err");
+	start();
+	CHECK(pcep_reqs_encode(&w, PCEP_MSG_PCRPT, q, 900) == 0 && !w.err &&
+	    w.len == 4 + 900 * 60, "900 reports in one message");
+	wbuf_init(&w, small, sizeof(small));
+	CHECK(pcep_keepalive_encode(&w) == 0 && w.len == 4,
+	    "keepalive fits in 10 bytes");
+	CHECK(pcep_close_encode(&w, 1) == -1 && w.err,
+	    "close does not fit in the 6 left");
+}
+
+int
+main(void)
+{
+	test_header();
+	test_open();
+	test_keepalive_close();
+	test_pcerr();
+	test_pcntf();
+	test_pcrpt();
+	test_eos();
+	test_pcupd();
+	test_pcinitiate();
+	test_malformed();
+	test_limits();
+	return check_done();
+}
