@@ -4,6 +4,8 @@
  * RESTCONF northbound (OpenDaylight's shapes); the other protocols join it
  * here.
  */
+#include <arpa/inet.h>
+
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +13,8 @@
 
 #include <event2/event.h>
 
+#include "bgp_restconf.h"
+#include "bgp_spk.h"
 #include "cli.h"
 #include "cmd.h"
 #include "engine.h"
@@ -41,6 +45,11 @@ enum {
 	CO_RC_PASSWORD,
 	CO_RC_MAX_BODY,
 	CO_STATS_INTERVAL,
+	CO_BGP,
+	CO_AS,
+	CO_BGP_ID,
+	CO_BGP_MONITOR,
+	CO_BGP_HOLD,
 };
 
 static const struct option ctl_opts[] = {
@@ -61,6 +70,11 @@ static const struct option ctl_opts[] = {
 	{ "restconf-password",	required_argument, NULL, CO_RC_PASSWORD },
 	{ "restconf-max-body",	required_argument, NULL, CO_RC_MAX_BODY },
 	{ "stats-interval",	required_argument, NULL, CO_STATS_INTERVAL },
+	{ "bgp",		required_argument, NULL, CO_BGP },
+	{ "as",			required_argument, NULL, CO_AS },
+	{ "bgp-id",		required_argument, NULL, CO_BGP_ID },
+	{ "bgp-monitor",	required_argument, NULL, CO_BGP_MONITOR },
+	{ "bgp-hold-time",	required_argument, NULL, CO_BGP_HOLD },
 	{ "verbose",		no_argument,	   NULL, 'v' },
 	{ "help",		no_argument,	   NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -71,7 +85,7 @@ static const char ctl_help[] =
 "                        [options]\n"
 "The embedded reference controller.\n"
 "  --openflow EP          where switches connect (default ptcp:6653, or\n"
-"                         none when only --restconf is given)\n"
+"                         none when --restconf or --bgp is given)\n"
 "  --restconf [IP:]PORT   serve RESTCONF (OpenDaylight's inventory) on PORT,\n"
 "                         every address unless IP ([IPv6] in brackets)\n"
 "  --restconf-user U      basic auth user (default admin)\n"
@@ -89,6 +103,12 @@ static const char ctl_help[] =
 "  --delete MODE          after programming: none, strict or all\n"
 "  --packet-in-reply R    ignore, packet-out (default) or flow-mod\n"
 "  --lldp                 send LLDP on every port to discover links\n"
+"  --bgp EP               BGP speaker: peers connect to ptcp:PORT[:IP]\n"
+"  --as ASN               the speaker's AS (default 64496)\n"
+"  --bgp-id IP            its BGP identifier (default 192.0.2.1)\n"
+"  --bgp-monitor IP[,IP]  advertise the Loc-RIB only to these peers\n"
+"                         (default: to every peer, as a route server)\n"
+"  --bgp-hold-time S      hold time it proposes (default 90)\n"
 "  --duration S           stop after S seconds\n"
 "  --exit-when-done       stop once programming (and deletion) is done\n"
 "  -v, --verbose          more logging\n";
@@ -97,6 +117,9 @@ struct ctl_run {
 	struct of_ctl_config	 of;
 	int			 openflow;	/* --openflow given */
 	int			 of_options;	/* OpenFlow-only options given */
+	struct bgp_spk_config	 bgp;
+	int			 bgp_on;	/* --bgp given */
+	int			 bgp_options;	/* --as, --bgp-* given */
 	struct http_server_config http;
 	int			 restconf;	/* --restconf given */
 	int			 rc_options;	/* --restconf-* given */
@@ -197,6 +220,56 @@ ctl_restconf_option(struct ctl_run *r, int c, const char *arg)
 	return 0;
 }
 
+/* The BGP options; 0 when c is not one. */
+static int
+ctl_bgp_option(struct ctl_run *r, int c, const char *arg)
+{
+	char		err[256];
+	uint64_t	u;
+	struct in_addr	id;
+
+	switch (c) {
+	case CO_BGP:
+		r->bgp_on = 1;
+		if (endpoint_parse(arg, &r->bgp.listen, err, sizeof(err)) == -1)
+			ctl_die(err);
+		if (r->bgp.listen.kind != EP_PTCP)
+			ctl_die("--bgp: the controller listens: use "
+			    "ptcp:PORT[:IP]");
+		return 1;
+	case CO_AS:
+		if (cli_uint("as", arg, 1, UINT32_MAX, &u, err,
+		    sizeof(err)) == -1)
+			ctl_die(err);
+		r->bgp.as = (uint32_t)u;
+		break;
+	case CO_BGP_ID:
+		if (inet_pton(AF_INET, arg, &id) != 1 || id.s_addr == 0)
+			ctl_die("--bgp-id: an IPv4 address other than 0.0.0.0 "
+			    "(RFC 6286)");
+		r->bgp.bgp_id = ntohl(id.s_addr);
+		break;
+	case CO_BGP_MONITOR:
+		if (bgp_spk_parse_monitors(&r->bgp, arg, err,
+		    sizeof(err)) == -1)
+			ctl_die(err);
+		break;
+	case CO_BGP_HOLD:
+		if (cli_uint("bgp-hold-time", arg, 0, 65535, &u, err,
+		    sizeof(err)) == -1)
+			ctl_die(err);
+		if (u == 1 || u == 2)
+			ctl_die("--bgp-hold-time: 1 and 2 are not allowed "
+			    "(RFC 4271 section 4.2)");
+		r->bgp.hold = (uint16_t)u;
+		break;
+	default:
+		return 0;
+	}
+	r->bgp_options = 1;
+	return 1;
+}
+
 static void
 ctl_option(struct ctl_run *r, int c, const char *arg)
 {
@@ -208,7 +281,7 @@ ctl_option(struct ctl_run *r, int c, const char *arg)
 	int		 e;
 
 	err[0] = '\0';
-	if (ctl_restconf_option(r, c, arg))
+	if (ctl_restconf_option(r, c, arg) || ctl_bgp_option(r, c, arg))
 		return;
 	if (c != CO_OPENFLOW && c != CO_DURATION)
 		r->of_options = 1;
@@ -268,8 +341,10 @@ ctl_option(struct ctl_run *r, int c, const char *arg)
 static void
 ctl_check(struct ctl_run *r)
 {
-	if (!r->restconf)
+	if (!r->restconf && !r->bgp_on)
 		r->openflow = 1;
+	if (!r->bgp_on && r->bgp_options)
+		ctl_die("--as and the --bgp-* options need --bgp");
 	/* The operational inventory is the switches' view: poll it. */
 	if (r->restconf && !r->stats_given)
 		r->of.stats_interval = 1;
@@ -292,6 +367,7 @@ ctl_parse(int argc, char **argv, struct ctl_run *r)
 
 	of_ctl_config_defaults(&r->of);
 	endpoint_parse("ptcp:6653", &r->of.listen, err, sizeof(err));
+	bgp_spk_config_defaults(&r->bgp);
 	http_server_config_defaults(&r->http);
 	opterr = 0;
 	optind = 1;
@@ -389,6 +465,31 @@ ctl_summary(const struct ctl_run *r)
 	fflush(stdout);
 }
 
+static void
+ctl_bgp_summary(void)
+{
+	const struct bgp_spk_stats	*s = bgp_spk_stats();
+
+	printf("bgp: %llu sessions, %llu UPDATEs received, %llu prefixes and "
+	    "%llu withdrawals received, Loc-RIB %llu IPv4 %llu IPv6, "
+	    "%llu UPDATEs sent, %llu prefixes and %llu withdrawals "
+	    "advertised, %llu NOTIFICATIONs sent, %llu received, "
+	    "%llu treated as withdraw\n",
+	    (unsigned long long)s->sessions,
+	    (unsigned long long)s->updates_received,
+	    (unsigned long long)s->prefixes_received,
+	    (unsigned long long)s->withdrawals_received,
+	    (unsigned long long)bgp_spk_loc_rib_count(BGP_AF_IPV4),
+	    (unsigned long long)bgp_spk_loc_rib_count(BGP_AF_IPV6),
+	    (unsigned long long)s->updates_sent,
+	    (unsigned long long)s->prefixes_advertised,
+	    (unsigned long long)s->withdrawals_advertised,
+	    (unsigned long long)s->notifications_sent,
+	    (unsigned long long)s->notifications_received,
+	    (unsigned long long)s->treat_as_withdraw);
+	fflush(stdout);
+}
+
 /* The roles asked for, on the engine's event_base; -1 with err. */
 static int
 ctl_start(struct ctl_run *r, char *err, size_t errlen)
@@ -399,6 +500,12 @@ ctl_start(struct ctl_run *r, char *err, size_t errlen)
 		log_info("listening for OpenFlow switches on %s",
 		    r->of.listen.text);
 	}
+	if (r->bgp_on) {
+		if (bgp_spk_start(&r->bgp, err, errlen) == -1)
+			return -1;
+		log_info("listening for BGP peers on %s, AS %u",
+		    r->bgp.listen.text, r->bgp.as);
+	}
 	if (!r->restconf)
 		return 0;
 	r->hs = http_server_new(engine_base(), &r->http, err, errlen);
@@ -406,6 +513,8 @@ ctl_start(struct ctl_run *r, char *err, size_t errlen)
 		return -1;
 	restconf_start(r->hs);
 	of_restconf_register();
+	if (r->bgp_on)
+		bgp_restconf_register();
 	fc_start();
 	log_info("serving RESTCONF on %s port %u", r->http.address ?
 	    r->http.address : "every address", r->http.port);
@@ -419,6 +528,8 @@ ctl_stop(struct ctl_run *r)
 
 	if (r->openflow)
 		ctl_summary(r);
+	if (r->bgp_on)
+		ctl_bgp_summary();
 	if (r->hs != NULL) {
 		h = http_server_stats(r->hs);
 		printf("restconf: %llu requests, %llu 2xx, %llu 4xx, "
@@ -432,6 +543,8 @@ ctl_stop(struct ctl_run *r)
 	}
 	if (r->openflow)
 		of_ctl_stop();
+	if (r->bgp_on)
+		bgp_spk_stop();
 	if (r->restconf)
 		fc_stop();
 }
@@ -453,6 +566,8 @@ controller_main(int argc, char **argv)
 		fprintf(stderr, "sbsim controller: %s\n", err);
 		if (r.openflow)
 			of_ctl_stop();
+		if (r.bgp_on)
+			bgp_spk_stop();
 		engine_free();
 		return 1;
 	}

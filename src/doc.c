@@ -674,6 +674,34 @@ doc_leaf_uint(struct doc_writer *w, const char *name, uint64_t v)
 	doc_leaf(w, name, num, 0);
 }
 
+/* A leaf-list of numbers: a JSON array (RFC 7951 section 5.3), or one
+ * element per value in XML (RFC 7950 section 7.7.8); nothing when empty. */
+void
+doc_leaf_list_uint(struct doc_writer *w, const char *name,
+    const uint32_t *v, size_t n)
+{
+	size_t	i;
+
+	if (doc_in_list(w) || w->depth == 0) {
+		w->err = 1;
+		return;
+	}
+	if (n == 0)
+		return;
+	if (w->fmt == HTTP_FMT_JSON) {
+		doc_json_name(w, NULL, name);
+		evbuffer_add(w->out, "[", 1);
+		for (i = 0; i < n; i++)
+			evbuffer_add_printf(w->out, "%s%lu", i ? "," : "",
+			    (unsigned long)v[i]);
+		evbuffer_add(w->out, "]", 1);
+		return;
+	}
+	for (i = 0; i < n; i++)
+		evbuffer_add_printf(w->out, "<%s>%lu</%s>", name,
+		    (unsigned long)v[i], name);
+}
+
 int
 doc_finish(struct doc_writer *w)
 {

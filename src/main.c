@@ -15,6 +15,7 @@
 
 static const struct sbsim_cmd *const commands[] = {
 	&openflow_cmd,
+	&bgp_cmd,
 	&controller_cmd,
 	&demo_cmd,
 };

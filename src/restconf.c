@@ -311,13 +311,16 @@ rc_send(struct rc_req *rq, struct doc_writer *w, struct evbuffer *b)
 static const struct rc_resource *
 rc_find(const char *seg)
 {
-	size_t	i, ml;
+	size_t	i, ml, nl;
 
+	/* A top-level list carries its keys: "module:name=key". */
 	for (i = 0; i < nresources; i++) {
 		ml = strlen(resources[i]->module);
+		nl = strlen(resources[i]->name);
 		if (strncmp(seg, resources[i]->module, ml) == 0 &&
 		    seg[ml] == ':' &&
-		    strcmp(seg + ml + 1, resources[i]->name) == 0)
+		    strncmp(seg + ml + 1, resources[i]->name, nl) == 0 &&
+		    (seg[ml + 1 + nl] == '\0' || seg[ml + 1 + nl] == '='))
 			return resources[i];
 	}
 	return NULL;

@@ -460,6 +460,23 @@ test_doc_write(void)
 	CHECK(doc_finish(&w) == 0 && strstr(text(b), "<nodes xmlns=\"urn:"
 	    "opendaylight:inventory\"></nodes>") != NULL,
 	    "XML: an empty list is no element");
+	{
+		static const uint32_t	as[] = { 65001, 4200000000u };
+
+		doc_writer_init(&w, HTTP_FMT_JSON, b);
+		doc_container(&w, &m_inv, "seg");
+		doc_leaf_list_uint(&w, "as-sequence", as, 2);
+		doc_leaf_list_uint(&w, "none", as, 0);
+		CHECK(doc_finish(&w) == 0 && strcmp(text(b), "{\"opendaylight-"
+		    "inventory:seg\":{\"as-sequence\":[65001,4200000000]}}\n")
+		    == 0, "JSON: a leaf-list is an array, an empty one nothing");
+		doc_writer_init(&w, HTTP_FMT_XML, b);
+		doc_container(&w, &m_inv, "seg");
+		doc_leaf_list_uint(&w, "as-sequence", as, 2);
+		CHECK(doc_finish(&w) == 0 && strstr(text(b), "<as-sequence>65001"
+		    "</as-sequence><as-sequence>4200000000</as-sequence>") !=
+		    NULL, "XML: a leaf-list is one element per value");
+	}
 	doc_writer_init(&w, HTTP_FMT_JSON, b);
 	doc_leaf_str(&w, "top", "x");
 	CHECK(doc_finish(&w) == -1, "a leaf at the top is misuse");

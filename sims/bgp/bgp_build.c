@@ -1,0 +1,504 @@
+/*
+ * Building UPDATEs (RFC 4271 section 4.3, RFC 4760 sections 3 and 4):
+ * as many prefixes as fit one message, attributes encoded once per
+ * message; End-of-RIB (RFC 4724 section 2); prefix arithmetic and text.
+ */
+#include <arpa/inet.h>
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bgp_codec.h"
+
+#define UB_MP_HDR	4	/* flags, type, 2-byte length */
+
+static void
+bgp_attr_hdr(struct wbuf *w, uint8_t flags, uint8_t type, size_t len)
+{
+	if (len > 255) {
+		wbuf_put_u8(w, flags | BGP_ATTR_EXTLEN);
+		wbuf_put_u8(w, type);
+		wbuf_put_u16(w, (uint16_t)len);
+	} else {
+		wbuf_put_u8(w, flags);
+		wbuf_put_u8(w, type);
+		wbuf_put_u8(w, (uint8_t)len);
+	}
+}
+
+/* AS_PATH as one AS_SEQUENCE; a 2-octet session gets AS_TRANS for the
+ * big ones (RFC 6793 section 4.2.2). */
+static void
+bgp_aspath_put(struct wbuf *w, const struct bgp_attrs *a, int as4)
+{
+	uint8_t	i;
+
+	bgp_attr_hdr(w, BGP_ATTR_TRANSITIVE, BGP_ATTR_AS_PATH,
+	    a->n_as ? 2u + a->n_as * (as4 ? 4u : 2u) : 0);
+	if (a->n_as > 0) {
+		wbuf_put_u8(w, BGP_ASPATH_SEQUENCE);
+		wbuf_put_u8(w, a->n_as);
+	}
+	for (i = 0; i < a->n_as; i++) {
+		if (as4)
+			wbuf_put_u32(w, a->as_path[i]);
+		else
+			wbuf_put_u16(w, a->as_path[i] > 0xffff ? BGP_AS_TRANS :
+			    (uint16_t)a->as_path[i]);
+	}
+}
+
+/* The real path in AS4_PATH when a 2-octet session got AS_TRANS, and only
+ * then (RFC 6793 section 4.2.2). */
+static void
+bgp_as4path_put(struct wbuf *w, const struct bgp_attrs *a, int as4)
+{
+	uint8_t	i, big = 0;
+
+	for (i = 0; i < a->n_as; i++)
+		if (a->as_path[i] > 0xffff)
+			big = 1;
+	if (as4 || !big)
+		return;
+	bgp_attr_hdr(w, BGP_ATTR_OPTIONAL | BGP_ATTR_TRANSITIVE,
+	    BGP_ATTR_AS4_PATH, 2u + a->n_as * 4u);
+	wbuf_put_u8(w, BGP_ASPATH_SEQUENCE);
+	wbuf_put_u8(w, a->n_as);
+	for (i = 0; i < a->n_as; i++)
+		wbuf_put_u32(w, a->as_path[i]);
+}
+
+/* The attributes other than MP_REACH, in type order. */
+static size_t
+bgp_attrs_put(uint8_t *buf, size_t cap, const struct bgp_attrs *a,
+    int next_hop, int as4)
+{
+	struct wbuf	w;
+	uint8_t		i;
+
+	wbuf_init(&w, buf, cap);
+	bgp_attr_hdr(&w, BGP_ATTR_TRANSITIVE, BGP_ATTR_ORIGIN, 1);
+	wbuf_put_u8(&w, a->origin);
+	bgp_aspath_put(&w, a, as4);
+	if (next_hop) {
+		bgp_attr_hdr(&w, BGP_ATTR_TRANSITIVE, BGP_ATTR_NEXT_HOP, 4);
+		wbuf_put_bytes(&w, a->next_hop4, 4);
+	}
+	if (a->has_med) {
+		bgp_attr_hdr(&w, BGP_ATTR_OPTIONAL, BGP_ATTR_MED, 4);
+		wbuf_put_u32(&w, a->med);
+	}
+	if (a->has_local_pref) {
+		bgp_attr_hdr(&w, BGP_ATTR_TRANSITIVE, BGP_ATTR_LOCAL_PREF, 4);
+		wbuf_put_u32(&w, a->local_pref);
+	}
+	if (a->n_comm > 0) {
+		bgp_attr_hdr(&w, BGP_ATTR_OPTIONAL | BGP_ATTR_TRANSITIVE,
+		    BGP_ATTR_COMMUNITIES, a->n_comm * 4u);
+		for (i = 0; i < a->n_comm; i++)
+			wbuf_put_u32(&w, a->comm[i]);
+	}
+	/* RFC 4271 section 5: ascending type order, AS4_PATH (17) too. */
+	bgp_as4path_put(&w, a, as4);
+	if (a->n_lcomm > 0) {
+		bgp_attr_hdr(&w, BGP_ATTR_OPTIONAL | BGP_ATTR_TRANSITIVE,
+		    BGP_ATTR_LARGE_COMMUNITIES, a->n_lcomm * 12u);
+		for (i = 0; i < a->n_lcomm; i++) {
+			wbuf_put_u32(&w, a->lcomm[i][0]);
+			wbuf_put_u32(&w, a->lcomm[i][1]);
+			wbuf_put_u32(&w, a->lcomm[i][2]);
+		}
+	}
+	return w.err ? 0 : w.len;
+}
+
+static void
+bgp_ub_withdraw_begin(struct bgp_ub *b)
+{
+	struct wbuf	*w = b->w;
+
+	if (!b->mp) {
+		/* IPv4 withdrawn routes, then an empty attribute list. */
+		b->len_off = w->len;
+		wbuf_put_u16(w, 0);
+		b->limit -= 2;
+		return;
+	}
+	wbuf_put_u16(w, 0);
+	b->attrlen_off = w->len;
+	wbuf_put_u16(w, 0);
+	wbuf_put_u8(w, BGP_ATTR_OPTIONAL | BGP_ATTR_EXTLEN);
+	wbuf_put_u8(w, BGP_ATTR_MP_UNREACH);
+	b->len_off = w->len;
+	wbuf_put_u16(w, 0);
+	wbuf_put_u16(w, bgp_af_afi(b->af));
+	wbuf_put_u8(w, BGP_SAFI_UNICAST);
+}
+
+/*
+ * MP_REACH_NLRI first (RFC 7606 section 5.1 asks for it there), its
+ * prefixes appended as they come; the other attributes follow at the end.
+ */
+static void
+bgp_ub_mp_reach_begin(struct bgp_ub *b, const struct bgp_attrs *a)
+{
+	struct wbuf	*w = b->w;
+
+	wbuf_put_u8(w, BGP_ATTR_OPTIONAL | BGP_ATTR_EXTLEN);
+	wbuf_put_u8(w, BGP_ATTR_MP_REACH);
+	b->len_off = w->len;
+	wbuf_put_u16(w, 0);
+	wbuf_put_u16(w, bgp_af_afi(b->af));
+	wbuf_put_u8(w, BGP_SAFI_UNICAST);
+	if (b->af == BGP_AF_IPV6) {
+		wbuf_put_u8(w, 16);
+		wbuf_put_bytes(w, a->next_hop6, 16);
+	} else {
+		wbuf_put_u8(w, 4);
+		wbuf_put_bytes(w, a->next_hop4, 4);
+	}
+	wbuf_put_u8(w, 0);		/* reserved */
+}
+
+int
+bgp_ub_begin(struct bgp_ub *b, struct wbuf *w, enum bgp_af af, int use_mp,
+    int addpath, const struct bgp_attrs *announce,
+    const struct bgp_sess_caps *sc, size_t limit)
+{
+	b->w = w;
+	b->af = (uint8_t)af;
+	b->mp = af == BGP_AF_IPV6 || use_mp;
+	b->withdraw = announce == NULL;
+	b->addpath = addpath != 0;
+	b->count = 0;
+	b->tail = NULL;
+	b->tail_len = 0;
+	b->start = bgp_msg_begin(w, BGP_UPDATE);
+	b->limit = b->start + limit;
+	if (b->withdraw) {
+		bgp_ub_withdraw_begin(b);
+		return w->err ? -1 : 0;
+	}
+	b->tail_len = bgp_attrs_put(b->own, sizeof(b->own), announce, !b->mp,
+	    sc->as4);
+	if (b->tail_len == 0)
+		return -1;
+	b->tail = b->own;
+	wbuf_put_u16(w, 0);		/* no withdrawn routes */
+	b->attrlen_off = w->len;
+	wbuf_put_u16(w, 0);
+	if (!b->mp) {
+		wbuf_put_bytes(w, b->tail, b->tail_len);
+		wbuf_set_u16(w, b->attrlen_off, (uint16_t)b->tail_len);
+		b->tail_len = 0;
+	} else {
+		bgp_ub_mp_reach_begin(b, announce);
+		b->limit -= b->tail_len;
+	}
+	return w->err || w->len > b->limit ? -1 : 0;
+}
+
+int
+bgp_ub_add(struct bgp_ub *b, const struct bgp_prefix *p)
+{
+	size_t	bytes = (p->len + 7u) / 8u;
+
+	if (b->w->len + (b->addpath ? 4 : 0) + 1 + bytes > b->limit)
+		return 1;
+	if (b->addpath)
+		wbuf_put_u32(b->w, p->path_id);
+	wbuf_put_u8(b->w, p->len);
+	wbuf_put_bytes(b->w, p->addr, bytes);
+	b->count++;
+	return 0;
+}
+
+int
+bgp_ub_end(struct bgp_ub *b)
+{
+	struct wbuf	*w = b->w;
+
+	if (b->withdraw && !b->mp) {
+		wbuf_set_u16(w, b->len_off, (uint16_t)(w->len - b->len_off - 2));
+		wbuf_put_u16(w, 0);
+	} else if (b->mp) {
+		wbuf_set_u16(w, b->len_off, (uint16_t)(w->len - b->len_off - 2));
+		if (b->tail_len > 0)
+			wbuf_put_bytes(w, b->tail, b->tail_len);
+		wbuf_set_u16(w, b->attrlen_off,
+		    (uint16_t)(w->len - b->attrlen_off - 2));
+	}
+	return bgp_msg_end(w, b->start);
+}
+
+/* IPv4: an UPDATE with nothing in it; others: an empty MP_UNREACH. */
+int
+bgp_eor_encode(struct wbuf *w, enum bgp_af af)
+{
+	size_t	start = bgp_msg_begin(w, BGP_UPDATE);
+
+	wbuf_put_u16(w, 0);
+	if (af == BGP_AF_IPV4) {
+		wbuf_put_u16(w, 0);
+		return bgp_msg_end(w, start);
+	}
+	wbuf_put_u16(w, 6);
+	bgp_attr_hdr(w, BGP_ATTR_OPTIONAL, BGP_ATTR_MP_UNREACH, 3);
+	wbuf_put_u16(w, bgp_af_afi(af));
+	wbuf_put_u8(w, BGP_SAFI_UNICAST);
+	return bgp_msg_end(w, start);
+}
+
+static uint32_t
+bgp_get32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
+	    (uint32_t)p[2] << 8 | p[3];
+}
+
+/* ASes in an AS_PATH-like attribute, segments flattened; -1 malformed
+ * (RFC 7606 section 7.2). */
+static long
+bgp_aspath_count(struct rbuf v, int as4)
+{
+	uint8_t	type, segn;
+	long	n = 0;
+
+	while (rbuf_left(&v) > 0) {
+		if (rbuf_get_u8(&v, &type) == -1 ||
+		    rbuf_get_u8(&v, &segn) == -1 || segn == 0 ||
+		    type < BGP_ASPATH_SET || type > BGP_ASPATH_CONFED_SET ||
+		    rbuf_skip(&v, (size_t)segn * (as4 ? 4u : 2u)) == -1)
+			return -1;
+		n += segn;
+	}
+	return n;
+}
+
+/* The ASes from..to-1 of an AS_PATH-like attribute appended to
+ * a->as_path; 1 when some did not fit. */
+static int
+bgp_aspath_copy(struct rbuf v, int as4, long from, long to,
+    struct bgp_attrs *a)
+{
+	uint8_t		type, segn, i;
+	uint16_t	a16;
+	uint32_t	as;
+	long		k = 0;
+	int		cut = 0;
+
+	while (rbuf_get_u8(&v, &type) == 0 && rbuf_get_u8(&v, &segn) == 0) {
+		for (i = 0; i < segn; i++, k++) {
+			if (as4 ? rbuf_get_u32(&v, &as) == -1 :
+			    rbuf_get_u16(&v, &a16) == -1)
+				return cut;
+			if (!as4)
+				as = a16;
+			if (k < from || k >= to)
+				continue;
+			if (a->n_as < BGP_MAX_ASPATH)
+				a->as_path[a->n_as++] = as;
+			else
+				cut = 1;
+		}
+	}
+	return cut;
+}
+
+/*
+ * The AS path: from a 2-octet session, AS_PATH merged with AS4_PATH as
+ * RFC 6793 section 4.2.3 says (the leading AS_PATH ASes the AS4_PATH
+ * lacks, then the AS4_PATH; AS4_PATH ignored when longer or malformed);
+ * else AS_PATH as it is.
+ */
+static int
+bgp_aspath_merge(const struct rbuf *asp, const struct rbuf *as4p, int as4,
+    struct bgp_attrs *a)
+{
+	long	n2, n4;
+	int	cut;
+
+	a->n_as = 0;
+	if (asp == NULL)
+		return 0;
+	if (!as4 && as4p != NULL && (n4 = bgp_aspath_count(*as4p, 1)) >= 0 &&
+	    (n2 = bgp_aspath_count(*asp, 0)) >= n4) {
+		cut = bgp_aspath_copy(*asp, 0, 0, n2 - n4, a);
+		return cut | bgp_aspath_copy(*as4p, 1, 0, n4, a);
+	}
+	return bgp_aspath_copy(*asp, as4, 0, LONG_MAX, a);
+}
+
+static int
+bgp_attr_copy(struct bgp_attrs *a, uint8_t type, struct rbuf v)
+{
+	const uint8_t	*p = rbuf_ptr(&v);
+	size_t		 len = rbuf_left(&v), i;
+	int		 cut = 0;
+
+	switch (type) {
+	case BGP_ATTR_COMMUNITIES:
+		for (i = 0; i + 4 <= len; i += 4) {
+			if (a->n_comm < BGP_MAX_COMM)
+				a->comm[a->n_comm++] = bgp_get32(p + i);
+			else
+				cut = 1;
+		}
+		break;
+	case BGP_ATTR_LARGE_COMMUNITIES:
+		for (i = 0; i + 12 <= len; i += 12) {
+			if (a->n_lcomm >= BGP_MAX_COMM) {
+				cut = 1;
+				break;
+			}
+			a->lcomm[a->n_lcomm][0] = bgp_get32(p + i);
+			a->lcomm[a->n_lcomm][1] = bgp_get32(p + i + 4);
+			a->lcomm[a->n_lcomm++][2] = bgp_get32(p + i + 8);
+		}
+		break;
+	}
+	return cut;
+}
+
+int
+bgp_update_attrs(const struct bgp_update *u, const struct bgp_sess_caps *sc,
+    struct bgp_attrs *a)
+{
+	struct rbuf	r, v, asp, as4p;
+	uint64_t	seen[4] = { 0, 0, 0, 0 };
+	uint8_t		flags, type, l8, has_asp = 0, has_as4p = 0;
+	uint16_t	len;
+	int		cut = 0;
+
+	memset(a, 0, sizeof(*a));
+	a->origin = u->origin;
+	a->has_med = u->has_med;
+	a->med = u->med;
+	a->has_local_pref = u->has_local_pref;
+	a->local_pref = u->local_pref;
+	memcpy(a->next_hop4, u->next_hop, 4);
+	if (u->mp_reach_af == BGP_AF_IPV6 && u->mp_nh_len >= 16)
+		memcpy(a->next_hop6, u->mp_nh, 16);
+	else if (u->mp_reach_af == BGP_AF_IPV4 && u->mp_nh_len == 4)
+		memcpy(a->next_hop4, u->mp_nh, 4);
+	rbuf_init(&r, u->attrs, u->attrs_len);
+	while (rbuf_get_u8(&r, &flags) == 0 && rbuf_get_u8(&r, &type) == 0) {
+		if (flags & BGP_ATTR_EXTLEN) {
+			if (rbuf_get_u16(&r, &len) == -1)
+				break;
+		} else {
+			if (rbuf_get_u8(&r, &l8) == -1)
+				break;
+			len = l8;
+		}
+		if (rbuf_sub(&r, &v, len) == -1)
+			break;
+		/* Only the first of a repeated attribute counts, as in
+		 * bgp_update_decode (RFC 7606 section 3 g). */
+		if (seen[type / 64] & 1ull << (type % 64))
+			continue;
+		seen[type / 64] |= 1ull << (type % 64);
+		if (type == BGP_ATTR_AS_PATH) {
+			asp = v;
+			has_asp = 1;
+		} else if (type == BGP_ATTR_AS4_PATH) {
+			as4p = v;
+			has_as4p = 1;
+		} else
+			cut |= bgp_attr_copy(a, type, v);
+	}
+	cut |= bgp_aspath_merge(has_asp ? &asp : NULL,
+	    has_as4p ? &as4p : NULL, sc->as4, a);
+	return cut;
+}
+
+/* first + n * 2^(bits - len): the n-th block of first's size, wrapping
+ * at the end of the address space. */
+void
+bgp_prefix_nth(const struct bgp_prefix *first, uint64_t n,
+    struct bgp_prefix *out)
+{
+	unsigned	shift, i;
+	uint64_t	hi = 0, lo = 0, add_hi, add_lo, old;
+
+	*out = *first;
+	if (first->af == BGP_AF_IPV4) {
+		shift = 32u - first->len;
+		lo = (uint64_t)first->addr[0] << 24 | first->addr[1] << 16 |
+		    first->addr[2] << 8 | first->addr[3];
+		lo += shift >= 32 ? 0 : n << shift;
+		for (i = 0; i < 4; i++)
+			out->addr[i] = (uint8_t)(lo >> (24 - 8 * i));
+		return;
+	}
+	shift = 128u - first->len;
+	for (i = 0; i < 8; i++) {
+		hi = hi << 8 | first->addr[i];
+		lo = lo << 8 | first->addr[8 + i];
+	}
+	add_lo = shift >= 64 ? 0 : n << shift;
+	add_hi = shift >= 128 ? 0 : shift >= 64 ? n << (shift - 64) :
+	    shift == 0 ? 0 : n >> (64 - shift);
+	old = lo;
+	lo += add_lo;
+	hi += add_hi + (lo < old);
+	for (i = 0; i < 8; i++) {
+		out->addr[i] = (uint8_t)(hi >> (56 - 8 * i));
+		out->addr[8 + i] = (uint8_t)(lo >> (56 - 8 * i));
+	}
+}
+
+static int
+bgp_host_bits_clear(const struct bgp_prefix *p)
+{
+	unsigned	i, bits = p->af == BGP_AF_IPV6 ? 128 : 32;
+
+	for (i = p->len; i < bits; i++)
+		if (p->addr[i / 8] & (0x80 >> (i % 8)))
+			return 0;
+	return 1;
+}
+
+int
+bgp_prefix_parse(const char *s, struct bgp_prefix *p)
+{
+	char		 addr[64], *end;
+	const char	*slash = strchr(s, '/');
+	long		 len;
+
+	memset(p, 0, sizeof(*p));
+	if (slash == NULL || (size_t)(slash - s) >= sizeof(addr))
+		return -1;
+	memcpy(addr, s, (size_t)(slash - s));
+	addr[slash - s] = '\0';
+	if (slash[1] < '0' || slash[1] > '9')
+		return -1;
+	len = strtol(slash + 1, &end, 10);
+	if (*end != '\0')
+		return -1;
+	if (inet_pton(AF_INET, addr, p->addr) == 1) {
+		p->af = BGP_AF_IPV4;
+		if (len > 32)
+			return -1;
+	} else if (inet_pton(AF_INET6, addr, p->addr) == 1) {
+		p->af = BGP_AF_IPV6;
+		if (len > 128)
+			return -1;
+	} else
+		return -1;
+	p->len = (uint8_t)len;
+	return bgp_host_bits_clear(p) ? 0 : -1;
+}
+
+char *
+bgp_prefix_str(const struct bgp_prefix *p, char *buf, size_t len)
+{
+	char	a[INET6_ADDRSTRLEN];
+
+	inet_ntop(p->af == BGP_AF_IPV6 ? AF_INET6 : AF_INET, p->addr, a,
+	    sizeof(a));
+	snprintf(buf, len, "%s/%u", a, p->len);
+	return buf;
+}

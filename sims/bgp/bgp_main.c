@@ -1,0 +1,726 @@
+/*
+ * `sbsim bgp`: N BGP peers against a controller (any BGP speaker), each
+ * announcing P prefixes, and the phases that time the controller:
+ *   connect    peers Established (target N)
+ *   announce   prefixes sent, from the moment all peers are up (N x P)
+ *   learn      prefixes the monitor peer received back (--monitor)
+ *   churn      one-prefix UPDATEs at --churn-rate for --churn-duration
+ *   withdraw   after learn (or announce): every prefix withdrawn, done
+ *              when the monitor holds none (or when all were sent)
+ */
+#include <arpa/inet.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bgp_sim.h"
+#include "cmd.h"
+#include "log.h"
+#include "run.h"
+
+enum {
+	BO_PEERS = 256,
+	BO_PREFIXES,
+	BO_AS,
+	BO_PEER_AS,
+	BO_FIRST,
+	BO_PER_UPDATE,
+	BO_AFI,
+	BO_IPV4_MP,
+	BO_WITHDRAW,
+	BO_MONITOR,
+	BO_MONITOR_AS,
+	BO_HOLD,
+	BO_NEXT_HOP,
+	BO_AS_PATH_LEN,
+	BO_MED,
+	BO_LOCAL_PREF,
+	BO_COMMUNITIES,
+	BO_LARGE,
+	BO_ADD_PATH,
+	BO_NO_GR,
+	BO_CHURN_RATE,
+	BO_CHURN_DURATION,
+};
+
+static const struct option bgp_opts[] = {
+	{ "peers",		required_argument, NULL, BO_PEERS },
+	{ "prefixes",		required_argument, NULL, BO_PREFIXES },
+	{ "as",			required_argument, NULL, BO_AS },
+	{ "peer-as",		required_argument, NULL, BO_PEER_AS },
+	{ "first-prefix",	required_argument, NULL, BO_FIRST },
+	{ "per-update",		required_argument, NULL, BO_PER_UPDATE },
+	{ "afi",		required_argument, NULL, BO_AFI },
+	{ "ipv4-mp",		no_argument,	   NULL, BO_IPV4_MP },
+	{ "withdraw",		no_argument,	   NULL, BO_WITHDRAW },
+	{ "monitor",		required_argument, NULL, BO_MONITOR },
+	{ "monitor-as",		required_argument, NULL, BO_MONITOR_AS },
+	{ "hold-time",		required_argument, NULL, BO_HOLD },
+	{ "next-hop",		required_argument, NULL, BO_NEXT_HOP },
+	{ "as-path-len",	required_argument, NULL, BO_AS_PATH_LEN },
+	{ "med",		required_argument, NULL, BO_MED },
+	{ "local-pref",		required_argument, NULL, BO_LOCAL_PREF },
+	{ "communities",	required_argument, NULL, BO_COMMUNITIES },
+	{ "large-communities",	required_argument, NULL, BO_LARGE },
+	{ "add-path",		required_argument, NULL, BO_ADD_PATH },
+	{ "no-graceful-restart", no_argument,	   NULL, BO_NO_GR },
+	{ "churn-rate",		required_argument, NULL, BO_CHURN_RATE },
+	{ "churn-duration",	required_argument, NULL, BO_CHURN_DURATION },
+	{ NULL, 0, NULL, 0 },
+};
+
+static const char bgp_help[] =
+"usage: sbsim bgp --peers N --as ASN --controller EP [options]\n"
+"BGP-4 peers announcing prefixes to a controller or any BGP speaker.\n"
+"  --peers N              peers to simulate (required); peer i connects\n"
+"                         from the i-th address of --source\n"
+"  --prefixes P           prefixes each peer announces (default 0)\n"
+"  --as ASN               the peers' AS (required; 4-octet allowed)\n"
+"  --peer-as ASN          the controller's AS (default: accept any)\n"
+"  --first-prefix PFX     first prefix (default 10.0.0.0/24, or\n"
+"                         2001:db8::/64 with --afi ipv6); the others follow\n"
+"                         it in blocks of its size\n"
+"  --per-update K         prefixes per UPDATE (default: as many as fit\n"
+"                         in 4096 bytes; 1 is play.py's single mode)\n"
+"  --afi F                ipv4 or ipv6 (default ipv4)\n"
+"  --ipv4-mp              IPv4 in MP_REACH_NLRI / MP_UNREACH_NLRI too\n"
+"  --withdraw             withdraw every prefix once they are learned\n"
+"  --monitor EP           a monitor peer (announces nothing) at EP, usually\n"
+"                         the same as --controller; it times learn and\n"
+"                         withdraw by what the controller re-advertises\n"
+"  --monitor-as ASN       the monitor's AS (default --as)\n"
+"  --hold-time S          hold time proposed (default 90; 0 or 3..65535)\n"
+"  --next-hop IP|self     NEXT_HOP (default self: each peer's address)\n"
+"  --as-path-len N        ASes in AS_PATH (default 1 for eBGP, 0 iBGP)\n"
+"  --med N                MULTI_EXIT_DISC on every route\n"
+"  --local-pref N         LOCAL_PREF (default 100 on iBGP)\n"
+"  --communities N        N communities (ASN:i) on every route\n"
+"  --large-communities N  N large communities (ASN:1:i) on every route\n"
+"  --add-path M           none, send, receive or both (RFC 7911)\n"
+"  --no-graceful-restart  no graceful restart capability, no End-of-RIB\n"
+"  --churn-rate R         after learning: R prefixes/s withdrawn and\n"
+"                         announced again, one per UPDATE\n"
+"  --churn-duration S     seconds of churn (default 10)\n"
+CLI_COMMON_OPTS_HELP;
+
+static struct bgp_sim	the_sim;
+
+static int
+bgp_next_hop_opt(struct bgp_config *cfg, const char *arg, char *err,
+    size_t errlen)
+{
+	if (strcmp(arg, "self") == 0) {
+		cfg->next_hop_self = 1;
+		return 0;
+	}
+	cfg->next_hop_self = 0;
+	if (inet_pton(AF_INET, arg, cfg->next_hop4) == 1) {
+		/* IPv4-mapped when the routes are IPv6. */
+		memset(cfg->next_hop6, 0, 16);
+		cfg->next_hop6[10] = cfg->next_hop6[11] = 0xff;
+		memcpy(cfg->next_hop6 + 12, cfg->next_hop4, 4);
+		return 0;
+	}
+	if (inet_pton(AF_INET6, arg, cfg->next_hop6) == 1)
+		return 0;
+	snprintf(err, errlen, "--next-hop: '%s' is not an address or self",
+	    arg);
+	return -1;
+}
+
+static int
+bgp_add_path_opt(struct bgp_config *cfg, const char *arg, char *err,
+    size_t errlen)
+{
+	static const char *const names[] = { "none", "receive", "send",
+	    "both" };
+	int	i;
+
+	for (i = 0; i < 4; i++)
+		if (strcmp(arg, names[i]) == 0) {
+			cfg->addpath = (uint8_t)i;
+			return 0;
+		}
+	snprintf(err, errlen, "--add-path: '%s' is not none, send, receive "
+	    "or both", arg);
+	return -1;
+}
+
+static int
+bgp_u32(const char *name, const char *arg, uint64_t min, uint64_t max,
+    uint32_t *out, char *err, size_t errlen)
+{
+	uint64_t	u;
+
+	if (cli_uint(name, arg, min, max, &u, err, errlen) == -1)
+		return -1;
+	*out = (uint32_t)u;
+	return 0;
+}
+
+/* Options that shape the routes; 1 when opt is not one of them. */
+static int
+bgp_route_option(int opt, const char *arg, struct bgp_config *cfg,
+    char *err, size_t errlen)
+{
+	switch (opt) {
+	case BO_NEXT_HOP:
+		return bgp_next_hop_opt(cfg, arg, err, errlen);
+	case BO_AS_PATH_LEN:
+		return bgp_u32("as-path-len", arg, 1, BGP_MAX_ASPATH,
+		    &cfg->as_path_len, err, errlen);
+	case BO_MED:
+		cfg->has_med = 1;
+		return bgp_u32("med", arg, 0, UINT32_MAX, &cfg->med, err,
+		    errlen);
+	case BO_LOCAL_PREF:
+		cfg->has_local_pref = 1;
+		return bgp_u32("local-pref", arg, 0, UINT32_MAX,
+		    &cfg->local_pref, err, errlen);
+	case BO_COMMUNITIES:
+		return bgp_u32("communities", arg, 0, BGP_MAX_COMM,
+		    &cfg->communities, err, errlen);
+	case BO_LARGE:
+		return bgp_u32("large-communities", arg, 0, BGP_MAX_COMM,
+		    &cfg->large_communities, err, errlen);
+	case BO_ADD_PATH:
+		return bgp_add_path_opt(cfg, arg, err, errlen);
+	case BO_NO_GR:
+		cfg->graceful = 0;
+		return 0;
+	case BO_CHURN_RATE:
+		return cli_double("churn-rate", arg, 0, 1e9, &cfg->churn_rate,
+		    err, errlen);
+	case BO_CHURN_DURATION:
+		return cli_double("churn-duration", arg, 0.1, 86400,
+		    &cfg->churn_seconds, err, errlen);
+	}
+	return 1;
+}
+
+static int
+bgp_option(int opt, const char *arg, void *ctx, char *err, size_t errlen)
+{
+	struct bgp_config	*cfg = ctx;
+	uint32_t		 hold;
+	int			 rc;
+
+	if ((rc = bgp_route_option(opt, arg, cfg, err, errlen)) != 1)
+		return rc;
+	switch (opt) {
+	case BO_PEERS:
+		return bgp_u32("peers", arg, 1, 1000000, &cfg->peers, err,
+		    errlen);
+	case BO_PREFIXES:
+		return cli_uint("prefixes", arg, 0, 100000000, &cfg->prefixes,
+		    err, errlen);
+	case BO_AS:
+		return bgp_u32("as", arg, 1, UINT32_MAX, &cfg->as, err,
+		    errlen);
+	case BO_PEER_AS:
+		return bgp_u32("peer-as", arg, 1, UINT32_MAX, &cfg->peer_as,
+		    err, errlen);
+	case BO_MONITOR_AS:
+		return bgp_u32("monitor-as", arg, 1, UINT32_MAX,
+		    &cfg->monitor_as, err, errlen);
+	case BO_FIRST:
+		if (bgp_prefix_parse(arg, &cfg->first) == -1) {
+			snprintf(err, errlen, "--first-prefix: '%s' is not a "
+			    "prefix (ADDR/LEN, no host bits set)", arg);
+			return -1;
+		}
+		return 0;
+	case BO_PER_UPDATE:
+		return bgp_u32("per-update", arg, 1, 4096, &cfg->per_update,
+		    err, errlen);
+	case BO_AFI:
+		if (strcmp(arg, "ipv4") == 0)
+			cfg->af = BGP_AF_IPV4;
+		else if (strcmp(arg, "ipv6") == 0)
+			cfg->af = BGP_AF_IPV6;
+		else {
+			snprintf(err, errlen, "--afi: '%s' is not ipv4 or "
+			    "ipv6", arg);
+			return -1;
+		}
+		return 0;
+	case BO_IPV4_MP:
+		cfg->use_mp = 1;
+		return 0;
+	case BO_WITHDRAW:
+		cfg->withdraw = 1;
+		return 0;
+	case BO_MONITOR:
+		cfg->monitor = arg;
+		return 0;
+	case BO_HOLD:
+		if (bgp_u32("hold-time", arg, 0, 65535, &hold, err,
+		    errlen) == -1)
+			return -1;
+		if (hold == 1 || hold == 2) {
+			snprintf(err, errlen, "--hold-time: 1 and 2 are not "
+			    "allowed (RFC 4271 section 4.2)");
+			return -1;
+		}
+		cfg->hold = (uint16_t)hold;
+		return 0;
+	}
+	return 0;
+}
+
+static void
+bgp_config_defaults(struct bgp_config *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->first.af = BGP_AF_MAX;	/* by --afi once parsed */
+	cfg->hold = 90;
+	cfg->graceful = 1;
+	cfg->next_hop_self = 1;
+	cfg->churn_seconds = 10;
+}
+
+/* The attributes every peer announces (next hop set per peer). */
+static void
+bgp_attrs_init(struct bgp_sim *sim)
+{
+	const struct bgp_config	*cfg = &sim->cfg;
+	struct bgp_attrs	*a = &sim->attrs;
+	int			 ibgp = cfg->peer_as == cfg->as;
+	uint32_t		 i, n = cfg->as_path_len;
+
+	memset(a, 0, sizeof(*a));
+	a->origin = BGP_ORIGIN_IGP;
+	if (n == 0)
+		n = ibgp ? 0 : 1;
+	/* Our AS first (section 5.1.2), then private ones as padding. */
+	for (i = 0; i < n; i++)
+		a->as_path[a->n_as++] = i == 0 ? cfg->as : 64512 + i;
+	a->has_med = cfg->has_med;
+	a->med = cfg->med;
+	a->has_local_pref = cfg->has_local_pref || ibgp;
+	a->local_pref = cfg->has_local_pref ? cfg->local_pref : 100;
+	for (i = 0; i < cfg->communities; i++)
+		a->comm[a->n_comm++] = (cfg->as & 0xffff) << 16 | (i + 1);
+	for (i = 0; i < cfg->large_communities; i++) {
+		a->lcomm[a->n_lcomm][0] = cfg->as;
+		a->lcomm[a->n_lcomm][1] = 1;
+		a->lcomm[a->n_lcomm++][2] = i + 1;
+	}
+	memcpy(a->next_hop4, cfg->next_hop4, 4);
+	memcpy(a->next_hop6, cfg->next_hop6, 16);
+}
+
+static uint32_t
+bgp_fds_needed(void *arg)
+{
+	struct bgp_sim	*sim = arg;
+
+	return pool_fds_needed(&sim->pcfg, sim->cfg.peers) +
+	    (sim->cfg.monitor != NULL ? pool_fds_needed(&sim->mcfg, 1) : 0);
+}
+
+static void
+bgp_counters_init(struct bgp_sim *sim)
+{
+	struct metrics		*m = sim->m;
+	struct bgp_counters	*c = &sim->c;
+
+	c->rx_msgs = metrics_counter(m, "rx_messages");
+	c->tx_msgs = metrics_counter(m, "tx_messages");
+	c->updates_sent = metrics_counter(m, "updates_sent");
+	c->updates_received = metrics_counter(m, "updates_received");
+	c->prefixes_sent = metrics_counter(m, "prefixes_sent");
+	c->withdrawals_sent = metrics_counter(m, "withdrawals_sent");
+	c->rx_announced[BGP_AF_IPV4] = metrics_counter(m,
+	    "ipv4_prefixes_received");
+	c->rx_withdrawn[BGP_AF_IPV4] = metrics_counter(m,
+	    "ipv4_withdrawals_received");
+	c->rx_announced[BGP_AF_IPV6] = metrics_counter(m,
+	    "ipv6_prefixes_received");
+	c->rx_withdrawn[BGP_AF_IPV6] = metrics_counter(m,
+	    "ipv6_withdrawals_received");
+	c->keepalives_sent = metrics_counter(m, "keepalives_sent");
+	c->keepalives_received = metrics_counter(m, "keepalives_received");
+	c->notifications_sent = metrics_counter(m, "notifications_sent");
+	c->notifications_received = metrics_counter(m,
+	    "notifications_received");
+	c->treat_as_withdraw = metrics_counter(m, "treat_as_withdraw");
+	c->attr_discarded = metrics_counter(m, "attributes_discarded");
+	c->eor_received = metrics_counter(m, "end_of_rib_received");
+	c->route_refresh_received = metrics_counter(m,
+	    "route_refresh_received");
+	c->sessions_lost = metrics_counter(m, "sessions_lost");
+	c->hold_expired = metrics_counter(m, "hold_timer_expired");
+}
+
+static void
+bgp_phases_init(struct bgp_sim *sim)
+{
+	struct metrics		*m = sim->m;
+	const struct bgp_config	*cfg = &sim->cfg;
+
+	memset(sim->ph, 0, sizeof(sim->ph));
+	sim->ph[BGPP_CONNECT] = metrics_phase(m, "connect", "bgp");
+	sim->ph[BGPP_CONNECT]->target = cfg->peers;
+	sim->ph[BGPP_ANNOUNCE] = metrics_phase(m, "announce", "bgp");
+	/* Ended when the last peer's output drained (bgp_drained). */
+	sim->ph[BGPP_ANNOUNCE]->target = 0;
+	if (cfg->monitor != NULL && sim->total > 0) {
+		sim->ph[BGPP_LEARN] = metrics_phase(m, "learn", "bgp");
+		sim->ph[BGPP_LEARN]->target = sim->total;
+	}
+	if (cfg->churn_rate > 0 && sim->total > 0)
+		sim->ph[BGPP_CHURN] = metrics_phase(m, "churn", "bgp");
+	if (cfg->withdraw && sim->total > 0) {
+		sim->ph[BGPP_WITHDRAW] = metrics_phase(m, "withdraw", "bgp");
+		sim->ph[BGPP_WITHDRAW]->target = cfg->monitor != NULL ?
+		    sim->total : 0;
+	}
+	phase_start(sim->ph[BGPP_CONNECT], clock_ns());
+}
+
+static void
+bgp_peer_init(struct bgp_sim *sim, struct bgp_peer *p, uint32_t i)
+{
+	memset(p, 0, sizeof(*p));
+	p->sim = sim;
+	p->idx = i;
+}
+
+static const struct pool_ops bgp_pool_ops = {
+	bgp_peer_up,
+	bgp_peer_down,
+};
+
+static int
+bgp_start(void *arg, struct metrics *m, char *err, size_t errlen)
+{
+	struct bgp_sim	*sim = arg;
+	uint32_t	 i;
+
+	sim->m = m;
+	sim->established = 0;
+	sim->announced = sim->withdrawn = 0;
+	sim->mon_high = sim->mon_low = 0;
+	sim->drained_ann = sim->drained_wd = 0;
+	sim->churn_sent = 0;
+	sim->churn_credit = 0;
+	sim->total = (uint64_t)sim->cfg.peers * sim->cfg.prefixes;
+	sim->last_tick_ns = clock_ns();
+	bgp_counters_init(sim);
+	bgp_phases_init(sim);
+	sim->peers = xcalloc(sim->cfg.peers, sizeof(*sim->peers));
+	sim->pdevs = xcalloc(sim->cfg.peers, sizeof(*sim->pdevs));
+	for (i = 0; i < sim->cfg.peers; i++) {
+		bgp_peer_init(sim, &sim->peers[i], i);
+		sim->pdevs[i] = &sim->peers[i].pd;
+	}
+	pool_init(&sim->pool, &sim->pcfg, &bgp_pool_ops, sim->pdevs,
+	    sim->cfg.peers);
+	if (sim->cfg.monitor != NULL) {
+		bgp_peer_init(sim, &sim->mon, sim->cfg.peers);
+		sim->mon.monitor = 1;
+		sim->mdev[0] = &sim->mon.pd;
+		pool_init(&sim->mpool, &sim->mcfg, &bgp_pool_ops, sim->mdev, 1);
+		if (pool_start(&sim->mpool, err, errlen) == -1)
+			return -1;
+	}
+	return pool_start(&sim->pool, err, errlen);
+}
+
+static int
+bgp_over(const struct phase *ph)
+{
+	return ph == NULL || ph->state == PHASE_DONE ||
+	    ph->state == PHASE_TIMEOUT;
+}
+
+static uint64_t
+bgp_monitor_held(const struct bgp_sim *sim)
+{
+	return sim->mon.rib_in != NULL ? bgp_pmap_count(sim->mon.rib_in) : 0;
+}
+
+static void
+bgp_kick_all(struct bgp_sim *sim)
+{
+	uint32_t	i;
+
+	for (i = 0; i < sim->cfg.peers; i++)
+		bgp_peer_kick(&sim->peers[i]);
+}
+
+/* Connect over: every peer announces; the monitor's learning counts from
+ * what it holds now. */
+static void
+bgp_begin_announce(struct bgp_sim *sim, uint64_t now)
+{
+	phase_start(sim->ph[BGPP_ANNOUNCE], now);
+	if (sim->ph[BGPP_LEARN] != NULL) {
+		sim->mon_high = bgp_monitor_held(sim);
+		phase_start(sim->ph[BGPP_LEARN], now);
+	}
+	bgp_kick_all(sim);
+}
+
+static void
+bgp_begin_withdraw(struct bgp_sim *sim, uint64_t now)
+{
+	struct phase	*wd = sim->ph[BGPP_WITHDRAW];
+
+	if (sim->cfg.monitor != NULL) {
+		sim->mon_low = bgp_monitor_held(sim);
+		wd->target = sim->mon_low;
+	}
+	phase_start(wd, now);
+	if (sim->cfg.monitor != NULL && wd->target == 0)
+		phase_end(wd, now, PHASE_DONE);	/* it holds nothing */
+	bgp_kick_all(sim);
+}
+
+/* Churn for its duration: the credit of this tick spread over the
+ * peers in turn. */
+static void
+bgp_tick_churn(struct bgp_sim *sim, uint64_t now)
+{
+	struct phase	*ch = sim->ph[BGPP_CHURN];
+	uint64_t	 n, sent, i, per;
+
+	if ((double)(now - ch->trigger_ns) / 1e9 >= sim->cfg.churn_seconds) {
+		phase_end(ch, now, PHASE_DONE);
+		return;
+	}
+	sim->churn_credit += sim->cfg.churn_rate *
+	    (double)(now - sim->last_tick_ns) / 1e9;
+	n = (uint64_t)sim->churn_credit;
+	if (n == 0)
+		return;
+	per = n / sim->cfg.peers + 1;
+	for (i = 0, sent = 0; i < sim->cfg.peers && sent < n; i++)
+		sent += bgp_peer_churn(&sim->peers[(sim->churn_sent + i) %
+		    sim->cfg.peers], n - sent < per ? n - sent : per);
+	sim->churn_sent += sent;
+	sim->churn_credit -= (double)sent;
+	if (sim->churn_credit > sim->cfg.churn_rate)
+		sim->churn_credit = sim->cfg.churn_rate;	/* no bursts */
+	if (sent > 0)
+		phase_items(ch, now, sent);
+}
+
+static void
+bgp_phase_timeouts(struct bgp_sim *sim, uint64_t now)
+{
+	int	i;
+
+	for (i = 0; i < BGPP_MAX; i++)
+		if (i != BGPP_CHURN && sim->ph[i] != NULL &&
+		    run_phase_timed_out(sim->ph[i], now, sim->phase_timeout))
+			phase_end(sim->ph[i], now, PHASE_TIMEOUT);
+}
+
+/* The sequence connect, announce (+ learn), churn, withdraw; 1: over. */
+static int
+bgp_tick(void *arg, uint64_t now)
+{
+	struct bgp_sim	*sim = arg;
+	struct phase	**ph = sim->ph;
+	uint32_t	 i;
+
+	for (i = 0; i < sim->cfg.peers; i++)
+		bgp_peer_timers(&sim->peers[i], now);
+	if (sim->cfg.monitor != NULL)
+		bgp_peer_timers(&sim->mon, now);
+	bgp_phase_timeouts(sim, now);
+	if (!bgp_over(ph[BGPP_CONNECT]))
+		goto out;
+	if (sim->total == 0)
+		return 1;
+	if (ph[BGPP_ANNOUNCE]->state == PHASE_PENDING)
+		bgp_begin_announce(sim, now);
+	if (!bgp_over(ph[BGPP_ANNOUNCE]) || !bgp_over(ph[BGPP_LEARN]))
+		goto out;
+	if (ph[BGPP_CHURN] != NULL && !bgp_over(ph[BGPP_CHURN])) {
+		if (ph[BGPP_CHURN]->state == PHASE_PENDING)
+			phase_start(ph[BGPP_CHURN], now);
+		bgp_tick_churn(sim, now);
+		goto out;
+	}
+	if (ph[BGPP_WITHDRAW] != NULL &&
+	    ph[BGPP_WITHDRAW]->state == PHASE_PENDING)
+		bgp_begin_withdraw(sim, now);
+	sim->last_tick_ns = now;
+	return bgp_over(ph[BGPP_WITHDRAW]);
+out:
+	sim->last_tick_ns = now;
+	return 0;
+}
+
+static void
+bgp_stop(void *arg)
+{
+	struct bgp_sim	*sim = arg;
+	uint32_t	 i;
+
+	if (sim->peers == NULL)
+		return;
+	/* What the monitor holds, before closing its session clears it. */
+	if (sim->cfg.monitor != NULL) {
+		*metrics_counter(sim->m, "monitor_prefixes") =
+		    bgp_monitor_held(sim);
+		pool_stop(&sim->mpool);
+		bgp_peer_free(&sim->mon);
+	}
+	pool_stop(&sim->pool);
+	*metrics_counter(sim->m, "connect_attempts") = sim->pool.stats.attempts;
+	*metrics_counter(sim->m, "connect_failures") = sim->pool.stats.failures;
+	for (i = 0; i < sim->cfg.peers; i++)
+		bgp_peer_free(&sim->peers[i]);
+	free(sim->peers);
+	free(sim->pdevs);
+	sim->peers = NULL;
+	sim->pdevs = NULL;
+}
+
+static const char *const bgp_phase_names[] = {
+	"connect", "announce", "learn", "churn", "withdraw",
+	"advertise", "unadvertise", NULL
+};
+
+static const struct sim_ops bgp_sim_ops = {
+	"bgp",
+	bgp_phase_names,
+	bgp_fds_needed,
+	bgp_start,
+	bgp_tick,
+	bgp_stop,
+};
+
+static void
+bgp_endpoint(const struct run_opts *ro, const char *what, const char *arg,
+    struct pool_config *pc)
+{
+	char	err[256];
+
+	pool_config_defaults(pc);
+	if (endpoint_parse(arg, &pc->ep, err, sizeof(err)) == -1)
+		cli_die(ro, "%s: %s", what, err);
+	if (pc->ep.kind == EP_SSL)
+		cli_die(ro, "%s: BGP runs over plain TCP (tcp: or ptcp:)",
+		    what);
+	pc->connect_rate = ro->connect_rate;
+	pc->max_inflight = ro->max_inflight;
+	pc->backoff_min_ms = ro->backoff_min_ms;
+	pc->backoff_max_ms = ro->backoff_max_ms;
+}
+
+/* --source, or 127.1.0.0/16 towards a loopback controller so that each
+ * peer has the address the controller tells it apart by. */
+static void
+bgp_sources(struct bgp_sim *sim, const struct run_opts *ro)
+{
+	struct pool_config	*pc = &sim->pcfg;
+	char			 err[256];
+
+	if (ro->source != NULL) {
+		if (endpoint_passive(&pc->ep))
+			cli_die(ro, "--source makes no sense with ptcp: (the "
+			    "peers listen)");
+		if (source_parse(ro->source, &pc->src, err, sizeof(err)) == -1)
+			cli_die(ro, "--source: %s", err);
+	} else if (!endpoint_passive(&pc->ep) && endpoint_is_loopback(&pc->ep)
+	    && pc->ep.ss.ss_family == AF_INET)
+		source_parse("127.1.0.0/16", &pc->src, err, sizeof(err));
+	if (pc->src.family != AF_UNSPEC &&
+	    pc->src.family != pc->ep.ss.ss_family)
+		cli_die(ro, "--source %s and --controller %s are of different "
+		    "address families", ro->source, ro->controller);
+	if (pc->src.family != AF_UNSPEC && pc->src.count < sim->cfg.peers +
+	    (sim->cfg.monitor != NULL))
+		cli_die(ro, "--source %s has %llu addresses for %u peers%s",
+		    pc->src.text, (unsigned long long)pc->src.count,
+		    sim->cfg.peers, sim->cfg.monitor ? " and the monitor" : "");
+}
+
+/* The monitor connects from the address after the last peer's. */
+static void
+bgp_monitor_config(struct bgp_sim *sim, const struct run_opts *ro)
+{
+	struct pool_config	*mc = &sim->mcfg;
+	const struct source_range *src = &sim->pcfg.src;
+
+	bgp_endpoint(ro, "--monitor", sim->cfg.monitor, mc);
+	if (src->family == AF_UNSPEC || src->family != mc->ep.ss.ss_family ||
+	    endpoint_passive(&mc->ep))
+		return;
+	mc->src = *src;
+	if (src->family == AF_INET)
+		mc->src.base4.s_addr = htonl(ntohl(src->base4.s_addr) +
+		    sim->cfg.peers);
+	else {
+		struct sockaddr_storage	ss;
+		socklen_t		len;
+
+		source_addr(src, sim->cfg.peers, &ss, &len);
+		mc->src.base6 = ((struct sockaddr_in6 *)&ss)->sin6_addr;
+	}
+	mc->src.count = 1;
+}
+
+static void
+bgp_check(struct bgp_sim *sim, const struct run_opts *ro)
+{
+	struct bgp_config	*cfg = &sim->cfg;
+
+	if (cfg->peers == 0)
+		cli_die(ro, "--peers N is required");
+	if (cfg->as == 0)
+		cli_die(ro, "--as ASN is required");
+	if (ro->controller == NULL)
+		cli_die(ro, "--controller is required (tcp:IP:PORT or "
+		    "ptcp:PORT[:IP])");
+	if (cfg->first.af == BGP_AF_MAX)
+		bgp_prefix_parse(cfg->af == BGP_AF_IPV6 ? "2001:db8::/64" :
+		    "10.0.0.0/24", &cfg->first);
+	else if (cfg->first.af != cfg->af)
+		cli_die(ro, "--first-prefix is not an %s prefix (see --afi)",
+		    cfg->af == BGP_AF_IPV6 ? "IPv6" : "IPv4");
+	if (cfg->first.len == 0 && cfg->prefixes > 1)
+		cli_die(ro, "--first-prefix of length 0 leaves room for one "
+		    "prefix");
+	if ((cfg->withdraw || cfg->churn_rate > 0) && cfg->prefixes == 0)
+		cli_die(ro, "--withdraw and --churn-rate need --prefixes");
+	if (!cfg->next_hop_self && cfg->af == BGP_AF_IPV4 &&
+	    memcmp(cfg->next_hop4, "\0\0\0\0", 4) == 0)
+		cli_die(ro, "--next-hop: an IPv6 next hop for IPv4 routes");
+}
+
+static int
+bgp_main(int argc, char **argv)
+{
+	struct bgp_sim	*sim = &the_sim;
+	struct run_opts	 ro;
+
+	memset(sim, 0, sizeof(*sim));
+	bgp_config_defaults(&sim->cfg);
+	cli_parse(argc, argv, bgp_opts, bgp_option, &sim->cfg, &ro, bgp_help);
+	log_init("sbsim", ro.verbose);
+	bgp_check(sim, &ro);
+	bgp_endpoint(&ro, "--controller", ro.controller, &sim->pcfg);
+	if (endpoint_passive(&sim->pcfg.ep) &&
+	    (uint64_t)sim->pcfg.ep.port + sim->cfg.peers - 1 > 65535)
+		cli_die(&ro, "ptcp:%u with %u peers would need ports past "
+		    "65535", sim->pcfg.ep.port, sim->cfg.peers);
+	bgp_sources(sim, &ro);
+	if (sim->cfg.monitor != NULL)
+		bgp_monitor_config(sim, &ro);
+	sim->phase_timeout = ro.phase_timeout;
+	bgp_attrs_init(sim);
+	return run_main(&bgp_sim_ops, sim, &ro);
+}
+
+const struct sbsim_cmd bgp_cmd = {
+	"bgp",
+	"simulate BGP-4 peers",
+	bgp_main,
+};

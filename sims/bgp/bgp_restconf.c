@@ -1,0 +1,551 @@
+/*
+ * The speaker's RIBs in OpenDaylight's RESTCONF shapes (bgp-rib.yang and
+ * bgp-inet.yang of openflow's sibling project bgpcep):
+ *
+ *   bgp-rib:bgp-rib/rib=example-bgp-rib/loc-rib/tables=AFI,SAFI/
+ *       bgp-inet:ipv4-routes/ipv4-route=PREFIX,PATH-ID        (GET)
+ *   .../rib=example-bgp-rib/peer=bgp:%2F%2FIP/adj-rib-in/tables=...  (GET)
+ *   bgp-rib:application-rib=example-app-rib/tables=AFI,SAFI/
+ *       bgp-inet:ipv4-routes[/ipv4-route=PREFIX,PATH-ID]
+ *                                 (GET, PUT, POST, DELETE: routes the
+ *                                  speaker originates and advertises)
+ *
+ * AFI and SAFI are identities: bgp-types:ipv4-address-family (or ipv6)
+ * and bgp-types:unicast-subsequent-address-family.
+ */
+#include <arpa/inet.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <event2/buffer.h>
+#include <event2/http.h>
+
+#include "bgp_restconf.h"
+#include "bgp_spk.h"
+#include "log.h"
+#include "restconf.h"
+
+#define RIB_ID		"example-bgp-rib"
+#define APP_RIB_ID	"example-app-rib"
+
+static const struct doc_module rib_mod = {
+	"bgp-rib", "urn:opendaylight:params:xml:ns:yang:bgp-rib"
+};
+static const struct doc_module inet_mod = {
+	"bgp-inet", "urn:opendaylight:params:xml:ns:yang:bgp-inet"
+};
+
+static const struct rc_list rib_lists[] = {
+	{ "rib", 1 },
+	{ "peer", 1 },
+	{ "tables", 2 },
+	{ "ipv4-route", 2 },
+	{ "ipv6-route", 2 },
+	{ "application-rib", 1 },
+	{ NULL, 0 },
+};
+
+static const char *const origin_names[] = { "igp", "egp", "incomplete" };
+
+/* "bgp-types:ipv4-address-family" (prefix optional) and the unicast
+ * SAFI: the family, or BGP_AF_MAX. */
+static uint8_t
+rc_family(const struct rc_elem *e)
+{
+	const char	*afi = e->key[0], *safi = e->key[1], *c;
+
+	if (e->nkeys != 2)
+		return BGP_AF_MAX;
+	if ((c = strchr(afi, ':')) != NULL)
+		afi = c + 1;
+	if ((c = strchr(safi, ':')) != NULL)
+		safi = c + 1;
+	if (strcmp(safi, "unicast-subsequent-address-family") != 0)
+		return BGP_AF_MAX;
+	if (strcmp(afi, "ipv4-address-family") == 0)
+		return BGP_AF_IPV4;
+	if (strcmp(afi, "ipv6-address-family") == 0)
+		return BGP_AF_IPV6;
+	return BGP_AF_MAX;
+}
+
+static const char *
+rc_routes_name(uint8_t af)
+{
+	return af == BGP_AF_IPV6 ? "ipv6-routes" : "ipv4-routes";
+}
+
+static const char *
+rc_route_name(uint8_t af)
+{
+	return af == BGP_AF_IPV6 ? "ipv6-route" : "ipv4-route";
+}
+
+static void
+rc_attrs(struct doc_writer *w, const struct bgp_attrs *a, uint8_t af)
+{
+	char	nh[INET6_ADDRSTRLEN];
+	size_t	i;
+
+	doc_container(w, NULL, "attributes");
+	doc_container(w, NULL, "origin");
+	doc_leaf_str(w, "value", origin_names[a->origin % 3]);
+	doc_end(w);
+	doc_container(w, NULL, "as-path");
+	if (a->n_as > 0) {
+		doc_list(w, NULL, "segments");
+		doc_entry(w);
+		doc_leaf_list_uint(w, "as-sequence", a->as_path, a->n_as);
+		doc_end(w);
+		doc_end(w);
+	}
+	doc_end(w);
+	if (af == BGP_AF_IPV6) {
+		inet_ntop(AF_INET6, a->next_hop6, nh, sizeof(nh));
+		doc_container(w, NULL, "ipv6-next-hop");
+	} else {
+		inet_ntop(AF_INET, a->next_hop4, nh, sizeof(nh));
+		doc_container(w, NULL, "ipv4-next-hop");
+	}
+	doc_leaf_str(w, "global", nh);
+	doc_end(w);
+	if (a->has_med) {
+		doc_container(w, NULL, "multi-exit-disc");
+		doc_leaf_uint(w, "med", a->med);
+		doc_end(w);
+	}
+	if (a->has_local_pref) {
+		doc_container(w, NULL, "local-pref");
+		doc_leaf_uint(w, "pref", a->local_pref);
+		doc_end(w);
+	}
+	if (a->n_comm > 0) {
+		doc_list(w, NULL, "communities");
+		for (i = 0; i < a->n_comm; i++) {
+			doc_entry(w);
+			doc_leaf_uint(w, "as-number", a->comm[i] >> 16);
+			doc_leaf_uint(w, "semantics", a->comm[i] & 0xffff);
+			doc_end(w);
+		}
+		doc_end(w);
+	}
+	doc_end(w);
+}
+
+static void
+rc_route(struct doc_writer *w, const struct bgp_spk_route *r)
+{
+	char	pfx[64];
+
+	bgp_prefix_str(&r->prefix, pfx, sizeof(pfx));
+	doc_entry(w);
+	doc_leaf_str(w, "route-key", pfx);
+	doc_leaf_uint(w, "path-id", r->prefix.path_id);
+	doc_leaf_str(w, "prefix", pfx);
+	rc_attrs(w, r->attrs, r->prefix.af);
+	doc_end(w);
+}
+
+/* Which routes a table shows. */
+enum rc_src {
+	RC_LOC_RIB,
+	RC_ADJ_RIB_IN,		/* of one peer */
+	RC_APP_RIB,
+};
+
+static int
+rc_next(enum rc_src src, const char *peer, uint8_t af, uint64_t *cursor,
+    struct bgp_spk_route *r)
+{
+	for (;;) {
+		if (src == RC_ADJ_RIB_IN)
+			return bgp_spk_adj_rib_in_next(peer, af, cursor, r);
+		if (!bgp_spk_loc_rib_next(af, cursor, r))
+			return 0;
+		/* The application RIB: the Loc-RIB's application routes. */
+		if (src != RC_APP_RIB ||
+		    strcmp(r->peer, "example-app-rib") == 0)
+			return 1;
+	}
+}
+
+/* The routes container (one route when key is not NULL). */
+static int
+rc_routes(struct doc_writer *w, enum rc_src src, const char *peer,
+    uint8_t af, const struct bgp_prefix *key)
+{
+	struct bgp_spk_route	r;
+	uint64_t		cursor = 0;
+	int			found = 0;
+
+	if (key == NULL)
+		doc_container(w, &inet_mod, rc_routes_name(af));
+	doc_list(w, &inet_mod, rc_route_name(af));
+	while (rc_next(src, peer, af, &cursor, &r)) {
+		if (key != NULL && (memcmp(r.prefix.addr, key->addr, 16) != 0 ||
+		    r.prefix.len != key->len))
+			continue;
+		rc_route(w, &r);
+		found = 1;
+	}
+	doc_end(w);
+	if (key == NULL)
+		doc_end(w);
+	return found;
+}
+
+static void
+rc_table(struct doc_writer *w, enum rc_src src, const char *peer, uint8_t af)
+{
+	doc_entry(w);
+	doc_leaf_str(w, "afi", af == BGP_AF_IPV6 ?
+	    "bgp-types:ipv6-address-family" : "bgp-types:ipv4-address-family");
+	doc_leaf_str(w, "safi", "bgp-types:unicast-subsequent-address-family");
+	doc_container(w, NULL, "attributes");
+	doc_leaf_str(w, "uptodate", "true");
+	doc_end(w);
+	rc_routes(w, src, peer, af, NULL);
+	doc_end(w);
+}
+
+static void
+rc_tables(struct doc_writer *w, enum rc_src src, const char *peer)
+{
+	doc_list(w, NULL, "tables");
+	rc_table(w, src, peer, BGP_AF_IPV4);
+	rc_table(w, src, peer, BGP_AF_IPV6);
+	doc_end(w);
+}
+
+/* "10.0.0.0/24" and "0" of ipv4-route=KEY,PATH-ID; -1 when bad. */
+static int
+rc_route_key(const struct rc_elem *e, uint8_t af, struct bgp_prefix *p)
+{
+	if (e->nkeys != 2 || bgp_prefix_parse(e->key[0], p) == -1 ||
+	    p->af != af)
+		return -1;
+	return strcmp(e->key[1], "0") == 0 ? 0 : -1;
+}
+
+/*
+ * Below tables=AFI,SAFI (at index t of the path): the table, its routes,
+ * or one route.  Sends the reply or the error.
+ */
+static void
+rc_get_table(struct rc_req *rq, size_t t, enum rc_src src, const char *peer)
+{
+	const struct rc_path	*p = &rq->path;
+	struct doc_writer	 w;
+	struct evbuffer		*b;
+	struct bgp_prefix	 key;
+	uint8_t			 af = rc_family(&p->e[t]);
+
+	if (af == BGP_AF_MAX || p->n > t + 3 || (p->n > t + 1 &&
+	    !rc_elem_is(&p->e[t + 1], rc_routes_name(af))) ||
+	    (p->n == t + 3 && (!rc_elem_is(&p->e[t + 2], rc_route_name(af)) ||
+	    rc_route_key(&p->e[t + 2], af, &key) == -1))) {
+		rc_data_missing(rq);
+		return;
+	}
+	b = rc_writer(rq, &w);
+	if (p->n == t + 1) {
+		doc_list(&w, &rib_mod, "tables");
+		rc_table(&w, src, peer, af);
+		doc_end(&w);
+	} else if (p->n == t + 2)
+		rc_routes(&w, src, peer, af, NULL);
+	else if (!rc_routes(&w, src, peer, af, &key)) {
+		evbuffer_free(b);
+		rc_data_missing(rq);
+		return;
+	}
+	rc_send(rq, &w, b);
+}
+
+static void
+rc_peer(struct doc_writer *w, const char *name)
+{
+	doc_entry(w);
+	doc_leaf_str(w, "peer-id", name);
+	doc_leaf_str(w, "peer-role", "ebgp");
+	doc_container(w, NULL, "adj-rib-in");
+	rc_tables(w, RC_ADJ_RIB_IN, name);
+	doc_end(w);
+	doc_end(w);
+}
+
+static void
+rc_rib(struct doc_writer *w)
+{
+	char		name[64];
+	uint64_t	n;
+	unsigned	i;
+
+	doc_entry(w);
+	doc_leaf_str(w, "id", RIB_ID);
+	doc_list(w, NULL, "peer");
+	for (i = 0; bgp_spk_peer(i, name, sizeof(name), &n); i++)
+		rc_peer(w, name);
+	doc_end(w);
+	doc_container(w, NULL, "loc-rib");
+	rc_tables(w, RC_LOC_RIB, NULL);
+	doc_end(w);
+	doc_end(w);
+}
+
+/* GET below bgp-rib/rib=example-bgp-rib. */
+static void
+rc_get_rib(struct rc_req *rq)
+{
+	const struct rc_path	*p = &rq->path;
+	const char		*peer;
+	struct doc_writer	 w;
+	struct evbuffer		*b;
+
+	if (strcmp(p->e[1].key[0], RIB_ID) != 0) {
+		rc_data_missing(rq);
+		return;
+	}
+	if (p->n == 2) {
+		b = rc_writer(rq, &w);
+		doc_list(&w, &rib_mod, "rib");
+		rc_rib(&w);
+		doc_end(&w);
+		rc_send(rq, &w, b);
+	} else if (rc_elem_is(&p->e[2], "loc-rib")) {
+		if (p->n == 3) {
+			b = rc_writer(rq, &w);
+			doc_container(&w, &rib_mod, "loc-rib");
+			rc_tables(&w, RC_LOC_RIB, NULL);
+			rc_send(rq, &w, b);
+		} else if (rc_elem_is(&p->e[3], "tables"))
+			rc_get_table(rq, 3, RC_LOC_RIB, NULL);
+		else
+			rc_unknown(rq, &p->e[3]);
+	} else if (rc_elem_is(&p->e[2], "peer")) {
+		peer = p->e[2].key[0];
+		if (!bgp_spk_peer_exists(peer))
+			rc_data_missing(rq);
+		else if (p->n == 3) {
+			b = rc_writer(rq, &w);
+			doc_list(&w, &rib_mod, "peer");
+			rc_peer(&w, peer);
+			doc_end(&w);
+			rc_send(rq, &w, b);
+		} else if (p->n >= 5 && rc_elem_is(&p->e[3], "adj-rib-in") &&
+		    rc_elem_is(&p->e[4], "tables"))
+			rc_get_table(rq, 4, RC_ADJ_RIB_IN, peer);
+		else
+			rc_unknown(rq, &p->e[3]);
+	} else
+		rc_unknown(rq, &p->e[2]);
+}
+
+static void
+rc_bgp_rib(struct rc_req *rq, void *arg)
+{
+	const struct rc_path	*p = &rq->path;
+	struct doc_writer	 w;
+	struct evbuffer		*b;
+
+	(void)arg;
+	if (!(rq->http->method & (EVHTTP_REQ_GET | EVHTTP_REQ_HEAD))) {
+		rc_read_only(rq);
+		return;
+	}
+	if (p->n == 1) {
+		b = rc_writer(rq, &w);
+		doc_container(&w, &rib_mod, "bgp-rib");
+		doc_list(&w, NULL, "rib");
+		rc_rib(&w);
+		rc_send(rq, &w, b);
+	} else if (!rc_elem_is(&p->e[1], "rib"))
+		rc_unknown(rq, &p->e[1]);
+	else
+		rc_get_rib(rq);
+}
+
+/* ---- the application RIB ---- */
+
+/* One route of a request body into prefix and attributes; -1 with a
+ * message in err. */
+static int
+rc_parse_route(const struct doc_node *n, uint8_t af, struct bgp_prefix *p,
+    struct bgp_attrs *a, char *err, size_t errlen)
+{
+	struct doc_node	 at, c, seg, v;
+	struct doc_iter	 it, vit;
+	char		 s[64];
+	uint64_t	 u;
+	int		 i;
+
+	memset(a, 0, sizeof(*a));
+	if (doc_get_string(n, "prefix", s, sizeof(s)) == -1 &&
+	    doc_get_string(n, "route-key", s, sizeof(s)) == -1) {
+		snprintf(err, errlen, "a route without prefix");
+		return -1;
+	}
+	if (bgp_prefix_parse(s, p) == -1 || p->af != af) {
+		snprintf(err, errlen, "'%s' is not an %s prefix", s,
+		    af == BGP_AF_IPV6 ? "IPv6" : "IPv4");
+		return -1;
+	}
+	if (doc_child(n, "attributes", &at) == -1)
+		return 0;	/* IGP origin, empty AS_PATH, no next hop */
+	if (doc_child(&at, "origin", &c) == 0 &&
+	    doc_get_string(&c, "value", s, sizeof(s)) == 0) {
+		for (i = 0; i < 3 && strcmp(s, origin_names[i]) != 0; i++)
+			;
+		if (i == 3) {
+			snprintf(err, errlen, "origin '%s' is not igp, egp or "
+			    "incomplete", s);
+			return -1;
+		}
+		a->origin = (uint8_t)i;
+	}
+	if (doc_child(&at, af == BGP_AF_IPV6 ? "ipv6-next-hop" :
+	    "ipv4-next-hop", &c) == 0 &&
+	    (doc_get_string(&c, "global", s, sizeof(s)) == -1 ||
+	    inet_pton(af == BGP_AF_IPV6 ? AF_INET6 : AF_INET, s,
+	    af == BGP_AF_IPV6 ? (void *)a->next_hop6 :
+	    (void *)a->next_hop4) != 1)) {
+		snprintf(err, errlen, "a next hop that is not an address");
+		return -1;
+	}
+	if (doc_child(&at, "local-pref", &c) == 0 &&
+	    doc_get_uint(&c, "pref", UINT32_MAX, &u) == 0) {
+		a->has_local_pref = 1;
+		a->local_pref = (uint32_t)u;
+	}
+	if (doc_child(&at, "multi-exit-disc", &c) == 0 &&
+	    doc_get_uint(&c, "med", UINT32_MAX, &u) == 0) {
+		a->has_med = 1;
+		a->med = (uint32_t)u;
+	}
+	if (doc_child(&at, "as-path", &c) == 0) {
+		doc_iter_init(&it, &c, "segments");
+		while (doc_iter_next(&it, &seg) == 1) {
+			doc_iter_init(&vit, &seg, "as-sequence");
+			while (doc_iter_next(&vit, &v) == 1 &&
+			    a->n_as < BGP_MAX_ASPATH)
+				if (doc_uint(&v, UINT32_MAX, &u) == 0)
+					a->as_path[a->n_as++] = (uint32_t)u;
+		}
+	}
+	return 0;
+}
+
+/* The routes of a body: the routes container, or one route.  Adds them
+ * (after a clear for PUT of the container); -1 when an error was sent. */
+static int
+rc_app_write(struct rc_req *rq, uint8_t af, int container, int replace,
+    uint64_t *added)
+{
+	struct doc		 d;
+	struct doc_node		 root, top, n;
+	struct doc_iter		 it;
+	struct bgp_prefix	 p;
+	struct bgp_attrs	 a;
+	char			 err[160];
+	int			 rc = 0;
+
+	if (rc_body(rq, &d) == -1)
+		return -1;
+	doc_root(&d, &root);
+	top = root;
+	if (container && doc_child(&root, rc_routes_name(af), &top) == -1) {
+		doc_free(&d);
+		http_error(rq->http, 400, "protocol", "malformed-message",
+		    "Expected a bgp-inet:%s container", rc_routes_name(af));
+		return -1;
+	}
+	if (replace)
+		bgp_spk_app_clear();
+	*added = 0;
+	doc_iter_init(&it, &top, rc_route_name(af));
+	while (rc == 0 && doc_iter_next(&it, &n) == 1) {
+		if (rc_parse_route(&n, af, &p, &a, err, sizeof(err)) == -1) {
+			http_error(rq->http, 400, "protocol", "invalid-value",
+			    "%s", err);
+			rc = -1;
+		} else
+			*added += (uint64_t)bgp_spk_app_add(&p, &a);
+	}
+	doc_free(&d);
+	return rc;
+}
+
+static void
+rc_app_table(struct rc_req *rq, size_t t)
+{
+	const struct rc_path	*p = &rq->path;
+	struct bgp_prefix	 key;
+	uint8_t			 af = rc_family(&p->e[t]);
+	uint64_t		 added;
+	int			 one = p->n == t + 3;
+	enum evhttp_cmd_type	 m = rq->http->method;
+
+	if (af == BGP_AF_MAX || p->n < t + 2 || p->n > t + 3 ||
+	    !rc_elem_is(&p->e[t + 1], rc_routes_name(af)) || (one &&
+	    (!rc_elem_is(&p->e[t + 2], rc_route_name(af)) ||
+	    rc_route_key(&p->e[t + 2], af, &key) == -1))) {
+		rc_data_missing(rq);
+		return;
+	}
+	if (m & (EVHTTP_REQ_GET | EVHTTP_REQ_HEAD)) {
+		rc_get_table(rq, t, RC_APP_RIB, NULL);
+		return;
+	}
+	if (m == EVHTTP_REQ_DELETE) {
+		if (one ? !bgp_spk_app_del(&key) : bgp_spk_app_count(af) == 0)
+			rc_data_missing(rq);
+		else {
+			if (!one)
+				bgp_spk_app_clear();
+			http_reply(rq->http, 204, NULL);
+		}
+		return;
+	}
+	if (m != EVHTTP_REQ_PUT && m != EVHTTP_REQ_POST) {
+		rc_read_only(rq);
+		return;
+	}
+	if (rc_app_write(rq, af, !one, !one && m == EVHTTP_REQ_PUT,
+	    &added) == -1)
+		return;
+	http_reply(rq->http, added > 0 ? 201 : 204, NULL);
+}
+
+static void
+rc_app_rib(struct rc_req *rq, void *arg)
+{
+	const struct rc_path	*p = &rq->path;
+
+	(void)arg;
+	if (p->e[0].nkeys != 1 || strcmp(p->e[0].key[0], APP_RIB_ID) != 0 ||
+	    p->n < 2) {
+		rc_data_missing(rq);
+		return;
+	}
+	if (!rc_elem_is(&p->e[1], "tables")) {
+		rc_unknown(rq, &p->e[1]);
+		return;
+	}
+	rc_app_table(rq, 1);
+}
+
+static const struct rc_resource rib_resource = {
+	"bgp-rib", "bgp-rib", rib_lists, rc_bgp_rib, NULL
+};
+static const struct rc_resource app_resource = {
+	"bgp-rib", "application-rib", rib_lists, rc_app_rib, NULL
+};
+
+void
+bgp_restconf_register(void)
+{
+	restconf_register(&rib_resource);
+	restconf_register(&app_resource);
+}

@@ -1,0 +1,157 @@
+/*
+ * `sbsim bgp`: simulated BGP peers (bgp_peer.c) and their run
+ * (bgp_main.c).  Each peer is a BGP-4 speaker on its own source address
+ * that announces its share of prefixes, keeps an adj-RIB-in of what it
+ * receives, and a monitor peer (announcing nothing) times what the
+ * controller re-advertises.
+ */
+#ifndef SBSIM_BGP_SIM_H
+#define SBSIM_BGP_SIM_H
+
+#include <stdint.h>
+
+#include "bgp_codec.h"
+#include "bgp_rib.h"
+#include "metrics.h"
+#include "pool.h"
+
+/* Session states (RFC 4271 section 8.2.2); Connect and Active are the
+ * pool's (connecting, backing off). */
+enum bgp_state {
+	BGPS_IDLE,
+	BGPS_CONNECT,
+	BGPS_OPENSENT,
+	BGPS_OPENCONFIRM,
+	BGPS_ESTABLISHED,
+};
+
+enum bgp_phase {
+	BGPP_CONNECT,
+	BGPP_ANNOUNCE,
+	BGPP_LEARN,
+	BGPP_WITHDRAW,
+	BGPP_CHURN,
+	BGPP_MAX,
+};
+
+/* What a peer is sending. */
+enum bgp_send {
+	BGP_SEND_NONE,
+	BGP_SEND_ANNOUNCE,	/* prefixes ann_next.. */
+	BGP_SEND_WITHDRAW,	/* prefixes wd_next.. */
+};
+
+struct bgp_config {
+	uint32_t	 peers;
+	uint64_t	 prefixes;	/* per peer */
+	uint32_t	 as;
+	uint32_t	 peer_as;	/* 0: accept any */
+	uint32_t	 monitor_as;	/* 0: --as */
+	struct bgp_prefix first;
+	uint32_t	 per_update;	/* 0: as many as fit */
+	uint8_t		 af;		/* enum bgp_af */
+	uint8_t		 use_mp;	/* IPv4 in MP_REACH too */
+	uint8_t		 withdraw;	/* withdraw all once learned */
+	uint8_t		 addpath;	/* BGP_ADDPATH_* we offer */
+	uint8_t		 graceful;	/* offer graceful restart, send EoR */
+	uint8_t		 next_hop_self;
+	uint8_t		 has_med, has_local_pref;
+	uint16_t	 hold;		/* seconds we propose */
+	uint32_t	 med, local_pref;
+	uint32_t	 as_path_len;	/* 0: default (1 eBGP, 0 iBGP) */
+	uint32_t	 communities;
+	uint32_t	 large_communities;
+	uint8_t		 next_hop4[4];
+	uint8_t		 next_hop6[16];
+	double		 churn_rate;	/* prefixes per second, 0: none */
+	double		 churn_seconds;
+	const char	*monitor;	/* endpoint, NULL: none */
+};
+
+struct bgp_counters {
+	uint64_t	*rx_msgs, *tx_msgs;
+	uint64_t	*updates_sent, *updates_received;
+	uint64_t	*prefixes_sent, *withdrawals_sent;
+	uint64_t	*rx_announced[BGP_AF_MAX];
+	uint64_t	*rx_withdrawn[BGP_AF_MAX];
+	uint64_t	*keepalives_sent, *keepalives_received;
+	uint64_t	*notifications_sent, *notifications_received;
+	uint64_t	*treat_as_withdraw, *attr_discarded;
+	uint64_t	*eor_received, *route_refresh_received;
+	uint64_t	*sessions_lost, *hold_expired;
+};
+
+struct bgp_sim;
+
+struct bgp_peer {
+	struct pool_dev	 pd;		/* first: the pool hands it back */
+	struct bgp_sim	*sim;
+	uint32_t	 idx;
+	uint8_t		 state;		/* enum bgp_state */
+	uint8_t		 monitor;
+	uint8_t		 sending;	/* enum bgp_send */
+	uint8_t		 eor_sent;
+	uint8_t		 drain_wait;	/* enum bgp_send: waiting to drain */
+	uint32_t	 logged;	/* kinds of trouble logged once */
+	struct bgp_sess_caps sc;
+	uint8_t		 af_ok;		/* the family was negotiated */
+	uint16_t	 hold;		/* negotiated seconds, 0: none */
+	uint32_t	 bgp_id;
+	uint8_t		 local4[4];	/* our address, for next-hop self */
+	uint8_t		 local6[16];
+	uint64_t	 up_ns;
+	uint64_t	 closing_ns;	/* NOTIFICATION sent, draining */
+	uint64_t	 last_rx_ns;
+	uint64_t	 last_ka_ns;
+	uint64_t	 ann_next;	/* next prefix index to announce */
+	uint64_t	 ann_high;	/* announced at least once up to here */
+	uint64_t	 wd_next;
+	uint64_t	 churn_next;
+	struct bgp_pmap	*rib_in;	/* what the controller sent us */
+};
+
+struct bgp_sim {
+	struct bgp_config	 cfg;
+	struct pool_config	 pcfg;
+	struct pool_config	 mcfg;		/* the monitor's */
+	struct pool		 pool;
+	struct pool		 mpool;
+	struct bgp_peer		*peers;
+	struct bgp_peer		 mon;
+	struct pool_dev		**pdevs;
+	struct pool_dev		*mdev[1];
+	struct metrics		*m;
+	struct phase		*ph[BGPP_MAX];
+	struct bgp_counters	 c;
+	struct bgp_attrs	 attrs;		/* what every peer announces */
+	uint32_t		 established;
+	uint64_t		 announced;	/* first-time announcements */
+	uint64_t		 withdrawn;	/* withdrawals sent */
+	uint64_t		 total;		/* peers x prefixes */
+	uint32_t		 drained_ann;	/* peers whose output drained */
+	uint32_t		 drained_wd;
+	uint64_t		 mon_high;	/* most the monitor held */
+	uint64_t		 mon_low;	/* least since withdraw began */
+	double			 phase_timeout;
+	uint64_t		 churn_start_ns;
+	uint64_t		 churn_sent;
+	double			 churn_credit;
+	uint64_t		 last_tick_ns;
+};
+
+/* bgp_peer.c */
+void	bgp_peer_up(struct pool_dev *, struct bufferevent *);
+void	bgp_peer_down(struct pool_dev *, const char *why);
+/* Every tick: hold timers, keepalives. */
+void	bgp_peer_timers(struct bgp_peer *, uint64_t now);
+/* Start sending what the peer must (announce or withdraw) if it can. */
+void	bgp_peer_kick(struct bgp_peer *);
+/* Toggle up to n prefixes of the peer (withdraw one announced, announce
+ * one withdrawn) for churn; returns how many went out. */
+uint64_t bgp_peer_churn(struct bgp_peer *, uint64_t n);
+void	bgp_peer_free(struct bgp_peer *);
+/* The prefix a peer announces as its i-th. */
+void	bgp_peer_prefix(const struct bgp_peer *, uint64_t i,
+	    struct bgp_prefix *);
+
+#endif

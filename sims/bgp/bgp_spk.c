@@ -1,0 +1,1211 @@
+/*
+ * The embedded controller's BGP speaker (bgp_spk.h).
+ *
+ * Loc-RIB: a prefix map whose value is the list of paths for the prefix,
+ * best first (RFC 4271 section 9.1.2, reduced to LOCAL_PREF, AS_PATH
+ * length, ORIGIN, MED, then the lower BGP identifier).  Attribute sets are
+ * interned: the routes of one UPDATE share one.
+ *
+ * Advertising: a peer that should hear our routes first walks the whole
+ * Loc-RIB, then follows a log of changed prefixes from the point it began;
+ * for each logged prefix it sends what the Loc-RIB holds now (the best
+ * path, or a withdrawal), so a prefix that changed twice goes out once
+ * with its latest state or twice with the same one, never stale.  Output
+ * is built only while the peer's socket buffer is below a high-water mark.
+ */
+#include <sys/socket.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <arpa/inet.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <event2/buffer.h>
+#include <event2/bufferevent.h>
+#include <event2/event.h>
+#include <event2/listener.h>
+
+#include "bgp_rib.h"
+#include "bgp_spk.h"
+#include "engine.h"
+#include "log.h"
+#include "metrics.h"
+
+#define SPK_OUT_HIGH	(512 * 1024)
+#define SPK_OUT_LOW	(128 * 1024)
+#define SPK_SCRATCH	(64 * 1024)
+#define SPK_APP		UINT32_MAX	/* peer id of application routes */
+#define SPK_ATTR_BUCKETS 4096
+#define SPK_OPEN_HOLD_S	240
+
+enum spk_state {
+	SPK_OPENSENT,
+	SPK_OPENCONFIRM,
+	SPK_ESTABLISHED,
+	SPK_CLOSING,		/* NOTIFICATION sent, draining */
+};
+
+struct spk_attr {
+	struct spk_attr	*next;		/* hash chain */
+	uint64_t	 hash;
+	uint32_t	 refs;
+	struct bgp_attrs a;
+};
+
+struct spk_path {
+	struct spk_path	*next;
+	struct spk_attr	*attr;
+	uint32_t	 peer;		/* peer id, SPK_APP */
+	uint32_t	 bgp_id;	/* tie breaker */
+};
+
+struct spk_peer {
+	uint32_t		 id;
+	uint8_t			 state;
+	uint8_t			 advertise;	/* gets our routes */
+	uint8_t			 dumping;	/* walking the Loc-RIB */
+	uint8_t			 dump_af;
+	uint8_t			 af_ok[BGP_AF_MAX];
+	uint8_t			 eor[BGP_AF_MAX];	/* peer does GR */
+	uint8_t			 ibgp;
+	struct bufferevent	*bev;
+	struct sockaddr_storage	 addr;
+	char			 name[64];
+	uint32_t		 remote_as;
+	uint32_t		 bgp_id;
+	uint16_t		 hold;
+	struct bgp_sess_caps	 sc;
+	uint8_t			 local4[4];
+	uint8_t			 local6[16];
+	uint64_t		 last_rx_ns;
+	uint64_t		 last_ka_ns;
+	uint64_t		 closing_ns;
+	size_t			 dump_slot;
+	uint32_t		 dump_gen;
+	uint64_t		 log_pos;	/* next log entry to send */
+	uint64_t		 prefixes;	/* paths it gave us */
+};
+
+/* Prefixes whose best path changed, in order. */
+struct spk_log {
+	struct bgp_prefix	*e;
+	uint64_t		 base;		/* sequence number of e[0] */
+	size_t			 n;
+	size_t			 cap;
+};
+
+static struct bgp_spk_config	 cfg;
+static struct bgp_spk_stats	 st;
+static struct evconnlistener	*listener;
+static struct event		*timer;
+static struct bgp_pmap		 rib;		/* value: struct spk_path * */
+static struct spk_attr		*attr_tab[SPK_ATTR_BUCKETS];
+static struct spk_peer		**peers;
+static uint32_t			 n_peers;	/* slots in peers */
+static struct spk_log		 chlog;
+static uint64_t			 app_count[BGP_AF_MAX];
+static uint8_t			 scratch_mem[SPK_SCRATCH];
+
+static void	spk_fill(struct spk_peer *);
+
+/* ---- attribute sets ---- */
+
+static uint64_t
+spk_attr_hash(const struct bgp_attrs *a)
+{
+	const uint8_t	*p = (const uint8_t *)a;
+	uint64_t	 h = 1469598103934665603ull;
+	size_t		 i;
+
+	for (i = 0; i < sizeof(*a); i++)
+		h = (h ^ p[i]) * 1099511628211ull;
+	return h;
+}
+
+static struct spk_attr *
+spk_attr_get(const struct bgp_attrs *a)
+{
+	uint64_t	 h = spk_attr_hash(a);
+	struct spk_attr	*s;
+
+	for (s = attr_tab[h % SPK_ATTR_BUCKETS]; s != NULL; s = s->next)
+		if (s->hash == h && memcmp(&s->a, a, sizeof(*a)) == 0) {
+			s->refs++;
+			return s;
+		}
+	s = xcalloc(1, sizeof(*s));
+	s->hash = h;
+	s->refs = 1;
+	s->a = *a;
+	s->next = attr_tab[h % SPK_ATTR_BUCKETS];
+	attr_tab[h % SPK_ATTR_BUCKETS] = s;
+	return s;
+}
+
+static void
+spk_attr_put(struct spk_attr *s)
+{
+	struct spk_attr	**pp;
+
+	if (--s->refs > 0)
+		return;
+	for (pp = &attr_tab[s->hash % SPK_ATTR_BUCKETS]; *pp != s;
+	    pp = &(*pp)->next)
+		;
+	*pp = s->next;
+	free(s);
+}
+
+/* ---- Loc-RIB ---- */
+
+static uint32_t
+spk_lp(const struct bgp_attrs *a)
+{
+	return a->has_local_pref ? a->local_pref : 100;
+}
+
+/* <0 when x is the better path (RFC 4271 section 9.1.2.2, reduced). */
+static int
+spk_path_cmp(const struct spk_path *x, const struct spk_path *y)
+{
+	const struct bgp_attrs	*a = &x->attr->a, *b = &y->attr->a;
+
+	if ((x->peer == SPK_APP) != (y->peer == SPK_APP))
+		return x->peer == SPK_APP ? -1 : 1;
+	if (spk_lp(a) != spk_lp(b))
+		return spk_lp(a) > spk_lp(b) ? -1 : 1;
+	if (a->n_as != b->n_as)
+		return a->n_as < b->n_as ? -1 : 1;
+	if (a->origin != b->origin)
+		return a->origin < b->origin ? -1 : 1;
+	if (a->has_med && b->has_med && a->med != b->med)
+		return a->med < b->med ? -1 : 1;
+	if (x->bgp_id != y->bgp_id)
+		return x->bgp_id < y->bgp_id ? -1 : 1;
+	return 0;
+}
+
+static void
+spk_log_change(const struct bgp_prefix *p)
+{
+	uint32_t	i;
+	int		any = 0;
+
+	st.last_change_ns = clock_ns();
+	for (i = 0; i < n_peers; i++)
+		if (peers[i] != NULL && peers[i]->advertise &&
+		    peers[i]->state == SPK_ESTABLISHED)
+			any = 1;
+	if (!any)
+		return;		/* a peer that comes later dumps the RIB */
+	if (chlog.n == chlog.cap) {
+		chlog.cap = chlog.cap ? chlog.cap * 2 : 4096;
+		chlog.e = xreallocarray(chlog.e, chlog.cap, sizeof(*chlog.e));
+	}
+	chlog.e[chlog.n++] = *p;
+}
+
+/* Drop log entries every advertising peer has sent. */
+static void
+spk_log_trim(void)
+{
+	uint64_t	min = chlog.base + chlog.n, drop;
+	uint32_t	i;
+
+	for (i = 0; i < n_peers; i++)
+		if (peers[i] != NULL && peers[i]->advertise &&
+		    peers[i]->state == SPK_ESTABLISHED &&
+		    peers[i]->log_pos < min)
+			min = peers[i]->log_pos;
+	drop = min - chlog.base;
+	if (drop == 0 || drop * 2 < chlog.n)
+		return;
+	memmove(chlog.e, chlog.e + drop, (chlog.n - drop) * sizeof(*chlog.e));
+	chlog.n -= drop;
+	chlog.base = min;
+}
+
+/* The prefix's key in the Loc-RIB: path ids are not kept. */
+static void
+spk_key(const struct bgp_prefix *in, struct bgp_prefix *out)
+{
+	*out = *in;
+	out->path_id = 0;
+}
+
+/*
+ * The path list of a prefix lives in the map's 64-bit value; it is read
+ * into a pointer and written back, never accessed through a cast of the
+ * value's address (that would break C's aliasing rules).
+ */
+static struct spk_path *
+spk_paths(const uint64_t *val)
+{
+	return (struct spk_path *)(uintptr_t)*val;
+}
+
+/* Unlink the peer's path from the list; NULL when it has none. */
+static struct spk_path *
+spk_unlink(struct spk_path **head, uint32_t peer)
+{
+	struct spk_path	**pp, *p;
+
+	for (pp = head; *pp != NULL; pp = &(*pp)->next)
+		if ((*pp)->peer == peer) {
+			p = *pp;
+			*pp = p->next;
+			return p;
+		}
+	return NULL;
+}
+
+static void
+spk_path_add(const struct bgp_prefix *pfx, uint32_t peer, uint32_t bgp_id,
+    struct spk_attr *attr)
+{
+	struct bgp_prefix	 k;
+	struct spk_path		**pp, *p, *head, *old;
+	uint64_t		*val;
+
+	spk_key(pfx, &k);
+	bgp_pmap_put(&rib, &k, &val);
+	head = old = spk_paths(val);
+	if ((p = spk_unlink(&head, peer)) != NULL) {
+		if (p->attr == attr) {
+			*val = (uint64_t)(uintptr_t)old;	/* unchanged */
+			return;
+		}
+		spk_attr_put(p->attr);
+	} else {
+		p = xmalloc(sizeof(*p));
+		if (peer != SPK_APP)
+			peers[peer]->prefixes++;
+		else
+			app_count[k.af]++;
+	}
+	attr->refs++;
+	p->attr = attr;
+	p->peer = peer;
+	p->bgp_id = bgp_id;
+	for (pp = &head; *pp != NULL && spk_path_cmp(*pp, p) <= 0;
+	    pp = &(*pp)->next)
+		;
+	p->next = *pp;
+	*pp = p;
+	*val = (uint64_t)(uintptr_t)head;
+	/* A new best path, or the best one with new attributes. */
+	if (head != old || head == p)
+		spk_log_change(&k);
+}
+
+/* 1 when the peer had a path for the prefix. */
+static int
+spk_path_del(const struct bgp_prefix *pfx, uint32_t peer)
+{
+	struct bgp_prefix	 k;
+	struct spk_path		*p, *head, *old;
+	uint64_t		*val;
+
+	spk_key(pfx, &k);
+	if ((val = bgp_pmap_get(&rib, &k)) == NULL)
+		return 0;
+	head = old = spk_paths(val);
+	if ((p = spk_unlink(&head, peer)) == NULL)
+		return 0;
+	spk_attr_put(p->attr);
+	free(p);
+	if (peer != SPK_APP)
+		peers[peer]->prefixes--;
+	else
+		app_count[k.af]--;
+	*val = (uint64_t)(uintptr_t)head;
+	if (head == NULL)
+		bgp_pmap_del(&rib, &k, NULL);
+	if (old == p)
+		spk_log_change(&k);
+	return 1;
+}
+
+/* A peer went away: its paths go (section 9.1 and 8.2.2, drop routes). */
+static void
+spk_flush_peer(uint32_t peer)
+{
+	struct bgp_prefix	 pfx, *gone = NULL;
+	size_t			 slot, n = 0, cap = 0, i;
+	uint64_t		 val;
+	const struct spk_path	*p;
+	int			 af;
+
+	for (af = 0; af < BGP_AF_MAX; af++) {
+		slot = 0;
+		while (bgp_pmap_next(&rib, af, &slot, &pfx, &val)) {
+			for (p = (const struct spk_path *)(uintptr_t)val;
+			    p != NULL && p->peer != peer; p = p->next)
+				;
+			if (p == NULL)
+				continue;
+			if (n == cap) {
+				cap = cap ? cap * 2 : 1024;
+				gone = xreallocarray(gone, cap, sizeof(*gone));
+			}
+			gone[n++] = pfx;
+		}
+	}
+	/* Deleting moves entries between slots: not during the walk. */
+	for (i = 0; i < n; i++)
+		spk_path_del(&gone[i], peer);
+	free(gone);
+}
+
+/* ---- sessions ---- */
+
+static struct wbuf *
+spk_scratch(void)
+{
+	static struct wbuf	w;
+
+	wbuf_init(&w, scratch_mem, sizeof(scratch_mem));
+	return &w;
+}
+
+static void
+spk_send(struct spk_peer *pe, struct wbuf *w)
+{
+	if (!w->err && w->len > 0 && pe->bev != NULL)
+		bufferevent_write(pe->bev, w->data, w->len);
+}
+
+static void
+spk_peer_free(struct spk_peer *pe)
+{
+	if (pe->state == SPK_ESTABLISHED)
+		st.established--;
+	if (pe->prefixes > 0)
+		spk_flush_peer(pe->id);
+	if (pe->bev != NULL)
+		bufferevent_free(pe->bev);
+	peers[pe->id] = NULL;
+	free(pe);
+}
+
+static void
+spk_close(struct spk_peer *pe, const char *why)
+{
+	log_info("bgp %s: closed: %s", pe->name, why);
+	spk_peer_free(pe);
+	spk_log_trim();
+}
+
+static void
+spk_notify_close(struct spk_peer *pe, uint8_t code, uint8_t subcode,
+    const void *data, size_t len, const char *why)
+{
+	struct wbuf	*w = spk_scratch();
+
+	if (pe->state == SPK_CLOSING)
+		return;
+	bgp_notification_encode(w, code, subcode, data, len);
+	spk_send(pe, w);
+	st.notifications_sent++;
+	log_warnx("bgp %s: sending NOTIFICATION %s: %s", pe->name,
+	    bgp_err_name(code, subcode), why);
+	if (pe->state == SPK_ESTABLISHED)
+		st.established--;
+	pe->state = SPK_CLOSING;
+	pe->closing_ns = clock_ns();
+	if (pe->prefixes > 0)
+		spk_flush_peer(pe->id);
+	bufferevent_setwatermark(pe->bev, EV_WRITE, 0, 0);
+}
+
+static void
+spk_notify_err(struct spk_peer *pe, const struct bgp_err *e)
+{
+	spk_notify_close(pe, e->code, e->subcode, e->wire ? e->wire : e->data,
+	    e->wire ? e->wirelen : e->datalen,
+	    e->why);
+}
+
+static void
+spk_send_open(struct spk_peer *pe)
+{
+	struct bgp_open	 o;
+	struct wbuf	*w = spk_scratch();
+
+	memset(&o, 0, sizeof(o));
+	o.version = BGP_VERSION;
+	o.my_as = cfg.as > 0xffff ? BGP_AS_TRANS : (uint16_t)cfg.as;
+	o.hold = cfg.hold;
+	o.bgp_id = cfg.bgp_id;
+	o.caps.mp[BGP_AF_IPV4] = o.caps.mp[BGP_AF_IPV6] = 1;
+	o.caps.route_refresh = 1;
+	o.caps.as4 = 1;
+	o.caps.as4_number = cfg.as;
+	o.caps.graceful = 1;
+	o.caps.gr_time = 120;
+	o.caps.gr_af[BGP_AF_IPV4] = o.caps.gr_af[BGP_AF_IPV6] = 1;
+	/* Path ids may come in; each peer's best path is kept. */
+	o.caps.addpath[BGP_AF_IPV4] = o.caps.addpath[BGP_AF_IPV6] =
+	    BGP_ADDPATH_RECEIVE;
+	bgp_open_encode(w, &o);
+	spk_send(pe, w);
+}
+
+static void
+spk_fsm_open(struct spk_peer *pe, const uint8_t *msg, size_t len)
+{
+	struct bgp_open	 o;
+	struct bgp_err	 e;
+	struct wbuf	*w;
+	int		 af;
+
+	if (bgp_open_decode(msg, len, &o, &e) == -1) {
+		spk_notify_err(pe, &e);
+		return;
+	}
+	if (o.bgp_id == cfg.bgp_id) {
+		spk_notify_close(pe, BGP_ERR_OPEN, BGP_ERR_OPEN_BGPID, NULL, 0,
+		    "the peer has our BGP identifier");
+		return;
+	}
+	pe->remote_as = o.caps.as4 ? o.caps.as4_number : o.my_as;
+	pe->bgp_id = o.bgp_id;
+	pe->ibgp = pe->remote_as == cfg.as;
+	pe->hold = o.hold < cfg.hold ? o.hold : cfg.hold;
+	memset(&pe->sc, 0, sizeof(pe->sc));
+	pe->sc.as4 = o.caps.as4;
+	for (af = 0; af < BGP_AF_MAX; af++) {
+		pe->sc.addpath_rx[af] = (o.caps.addpath[af] &
+		    BGP_ADDPATH_SEND) != 0;
+		pe->af_ok[af] = o.caps.mp[af] || (af == BGP_AF_IPV4 &&
+		    !o.caps.mp[BGP_AF_IPV4] && !o.caps.mp[BGP_AF_IPV6]);
+		pe->eor[af] = o.caps.graceful;
+	}
+	w = spk_scratch();
+	bgp_keepalive_encode(w);
+	spk_send(pe, w);
+	pe->last_ka_ns = clock_ns();
+	pe->state = SPK_OPENCONFIRM;
+}
+
+static void
+spk_established(struct spk_peer *pe)
+{
+	pe->state = SPK_ESTABLISHED;
+	st.established++;
+	st.sessions++;
+	log_info("bgp %s: established (AS %u%s)", pe->name, pe->remote_as,
+	    pe->advertise ? ", advertising to it" : "");
+	if (!pe->advertise)
+		return;
+	pe->dumping = 1;
+	pe->dump_af = 0;
+	pe->dump_slot = 0;
+	pe->dump_gen = rib.generation;
+	pe->log_pos = chlog.base + chlog.n;
+	spk_fill(pe);
+}
+
+static void
+spk_rib_apply(struct spk_peer *pe, struct rbuf span, enum bgp_af af,
+    struct spk_attr *attr)
+{
+	struct bgp_prefix	pfx;
+
+	while (bgp_nlri_next(&span, af, pe->sc.addpath_rx[af], &pfx) == 1) {
+		if (attr != NULL) {
+			st.prefixes_received++;
+			spk_path_add(&pfx, pe->id, pe->bgp_id, attr);
+		} else {
+			st.withdrawals_received++;
+			spk_path_del(&pfx, pe->id);
+		}
+	}
+}
+
+static void
+spk_fsm_update(struct spk_peer *pe, const uint8_t *msg, size_t len)
+{
+	struct bgp_update	 u;
+	struct bgp_err		 e;
+	struct bgp_attrs	 a;
+	struct spk_attr		*attr = NULL;
+
+	st.updates_received++;
+	if (st.first_update_ns == 0)
+		st.first_update_ns = clock_ns();
+	if (bgp_update_decode(msg, len, &pe->sc, &u, &e) == -1) {
+		spk_notify_err(pe, &e);
+		return;
+	}
+	if (u.treat_as_withdraw)
+		st.treat_as_withdraw++;
+	spk_rib_apply(pe, u.withdrawn, BGP_AF_IPV4, NULL);
+	if (u.mp_unreach_af != BGP_AF_MAX)
+		spk_rib_apply(pe, u.mp_unreach, u.mp_unreach_af, NULL);
+	if (!u.treat_as_withdraw && (rbuf_left(&u.nlri) > 0 ||
+	    u.mp_reach_af != BGP_AF_MAX)) {
+		bgp_update_attrs(&u, &pe->sc, &a);
+		attr = spk_attr_get(&a);
+	}
+	spk_rib_apply(pe, u.nlri, BGP_AF_IPV4, attr);
+	if (u.mp_reach_af != BGP_AF_MAX)
+		spk_rib_apply(pe, u.mp_reach, u.mp_reach_af, attr);
+	if (attr != NULL)
+		spk_attr_put(attr);
+}
+
+static void
+spk_fsm(struct spk_peer *pe, uint8_t type, const uint8_t *msg, size_t len)
+{
+	uint8_t	code = 0, subcode = 0;
+
+	if (type == BGP_NOTIFICATION) {
+		st.notifications_received++;
+		bgp_notification_decode(msg, len, &code, &subcode);
+		log_warnx("bgp %s: NOTIFICATION received: %s", pe->name,
+		    bgp_err_name(code, subcode));
+		spk_close(pe, "NOTIFICATION received");
+		return;
+	}
+	if (pe->state == SPK_OPENSENT && type == BGP_OPEN)
+		spk_fsm_open(pe, msg, len);
+	else if (pe->state == SPK_OPENCONFIRM && type == BGP_KEEPALIVE)
+		spk_established(pe);
+	else if (pe->state == SPK_ESTABLISHED && type == BGP_UPDATE)
+		spk_fsm_update(pe, msg, len);
+	else if (pe->state == SPK_ESTABLISHED && (type == BGP_KEEPALIVE ||
+	    type == BGP_ROUTE_REFRESH)) {
+		if (type == BGP_ROUTE_REFRESH && pe->advertise) {
+			/* RFC 2918 section 4: everything again. */
+			pe->dumping = 1;
+			pe->dump_af = 0;
+			pe->dump_slot = 0;
+			pe->dump_gen = rib.generation;
+			spk_fill(pe);
+		}
+	} else
+		spk_notify_close(pe, BGP_ERR_FSM, pe->state == SPK_OPENSENT ?
+		    BGP_ERR_FSM_OPENSENT : pe->state == SPK_OPENCONFIRM ?
+		    BGP_ERR_FSM_OPENCONFIRM : BGP_ERR_FSM_ESTABLISHED, NULL, 0,
+		    "unexpected message");
+}
+
+static void
+spk_read(struct bufferevent *bev, void *arg)
+{
+	struct spk_peer	*pe = arg;
+	struct evbuffer	*in = bufferevent_get_input(bev);
+	uint8_t		 hb[BGP_HEADER_LEN], type;
+	uint16_t	 len;
+	struct bgp_err	 e;
+	uint32_t	 id = pe->id;
+
+	pe->last_rx_ns = clock_ns();
+	while (pe->state != SPK_CLOSING &&
+	    evbuffer_get_length(in) >= BGP_HEADER_LEN) {
+		evbuffer_copyout(in, hb, sizeof(hb));
+		if (bgp_header_decode(hb, sizeof(hb), &len, &type, &e) == -1) {
+			spk_notify_err(pe, &e);
+			break;
+		}
+		if (evbuffer_get_length(in) < len)
+			break;
+		spk_fsm(pe, type, evbuffer_pullup(in, len), len);
+		if (peers[id] != pe)
+			return;		/* closed and freed */
+		evbuffer_drain(in, len);
+	}
+	if (pe->state == SPK_CLOSING)
+		evbuffer_drain(in, evbuffer_get_length(in));
+}
+
+static void
+spk_write(struct bufferevent *bev, void *arg)
+{
+	struct spk_peer	*pe = arg;
+
+	if (pe->state == SPK_CLOSING) {
+		if (evbuffer_get_length(bufferevent_get_output(bev)) == 0)
+			spk_close(pe, "NOTIFICATION sent");
+		return;
+	}
+	spk_fill(pe);
+}
+
+static void
+spk_event(struct bufferevent *bev, short what, void *arg)
+{
+	(void)bev;
+	if (what & BEV_EVENT_EOF)
+		spk_close(arg, "the peer closed the connection");
+	else if (what & BEV_EVENT_ERROR)
+		spk_close(arg, evutil_socket_error_to_string(
+		    EVUTIL_SOCKET_ERROR()));
+}
+
+/* ---- advertising ---- */
+
+/* What one peer is told about one prefix: the attributes with our AS in
+ * front and ourselves as next hop on eBGP (section 5.1.2, 5.1.3). */
+static void
+spk_out_attrs(const struct spk_peer *pe, const struct spk_path *best,
+    struct bgp_attrs *a)
+{
+	*a = best->attr->a;
+	if (pe->ibgp) {
+		if (!a->has_local_pref) {
+			a->has_local_pref = 1;
+			a->local_pref = 100;
+		}
+		return;
+	}
+	a->has_local_pref = 0;
+	if (a->n_as == BGP_MAX_ASPATH)
+		a->n_as--;
+	memmove(a->as_path + 1, a->as_path, a->n_as * sizeof(uint32_t));
+	a->as_path[0] = cfg.as;
+	a->n_as++;
+	memcpy(a->next_hop4, pe->local4, 4);
+	memcpy(a->next_hop6, pe->local6, 16);
+}
+
+/* An UPDATE being built for one peer: announcements with one attribute
+ * set, or withdrawals, of one family. */
+struct spk_out {
+	struct spk_peer		*pe;
+	struct wbuf		*w;
+	struct bgp_ub		 ub;
+	int			 open;
+	uint8_t			 af;
+	const struct spk_attr	*attr;		/* NULL: withdrawals */
+	uint32_t		 msgs;
+};
+
+static void
+spk_out_close(struct spk_out *o)
+{
+	if (!o->open)
+		return;
+	bgp_ub_end(&o->ub);
+	o->open = 0;
+	o->msgs++;
+	if (o->attr != NULL)
+		st.prefixes_advertised += o->ub.count;
+	else
+		st.withdrawals_advertised += o->ub.count;
+}
+
+/* Add one prefix's current state; 0 when the scratch is full. */
+static int
+spk_out_prefix(struct spk_out *o, const struct bgp_prefix *pfx,
+    const struct spk_path *best)
+{
+	const struct spk_attr	*attr = best != NULL ? best->attr : NULL;
+	struct bgp_attrs	 a;
+
+	if (!o->pe->af_ok[pfx->af])
+		return 1;
+	if (best != NULL && best->peer == o->pe->id)
+		attr = NULL;	/* its own route: not back to it */
+	if (o->open && (o->af != pfx->af || o->attr != attr ||
+	    bgp_ub_add(&o->ub, pfx) == 1))
+		spk_out_close(o);
+	if (o->open)
+		return 1;
+	if (o->w->len + BGP_MAX_LEN > o->w->cap)
+		return 0;
+	if (attr != NULL)
+		spk_out_attrs(o->pe, best, &a);
+	bgp_ub_begin(&o->ub, o->w, pfx->af, 0, 0, attr != NULL ? &a : NULL,
+	    &o->pe->sc, BGP_MAX_LEN);
+	o->open = 1;
+	o->af = pfx->af;
+	o->attr = attr;
+	bgp_ub_add(&o->ub, pfx);
+	return 1;
+}
+
+static void
+spk_send_eors(struct spk_out *o)
+{
+	int	af;
+
+	spk_out_close(o);
+	for (af = 0; af < BGP_AF_MAX; af++)
+		if (o->pe->af_ok[af] && o->pe->eor[af]) {
+			bgp_eor_encode(o->w, af);
+			o->msgs++;
+		}
+}
+
+/* The next stretch of the Loc-RIB walk; 0 when the scratch is full. */
+static int
+spk_fill_dump(struct spk_out *o)
+{
+	struct spk_peer		*pe = o->pe;
+	struct bgp_prefix	 pfx;
+	uint64_t		 val;
+	size_t			 slot;
+
+	if (pe->dump_gen != rib.generation) {
+		/* The table grew under the walk: start over. */
+		pe->dump_gen = rib.generation;
+		pe->dump_af = 0;
+		pe->dump_slot = 0;
+	}
+	while (pe->dump_af < BGP_AF_MAX) {
+		slot = pe->dump_slot;
+		if (!bgp_pmap_next(&rib, pe->dump_af, &slot, &pfx, &val)) {
+			pe->dump_af++;
+			pe->dump_slot = 0;
+			continue;
+		}
+		if (!spk_out_prefix(o, &pfx,
+		    (const struct spk_path *)(uintptr_t)val))
+			return 0;
+		pe->dump_slot = slot;
+	}
+	pe->dumping = 0;
+	if (o->w->len + 2 * BGP_MAX_LEN > o->w->cap)
+		return 0;
+	spk_send_eors(o);
+	return 1;
+}
+
+static int
+spk_fill_log(struct spk_out *o)
+{
+	struct spk_peer		*pe = o->pe;
+	const struct bgp_prefix	*pfx;
+	uint64_t		*val;
+
+	while (pe->log_pos < chlog.base + chlog.n) {
+		pfx = &chlog.e[pe->log_pos - chlog.base];
+		val = bgp_pmap_get(&rib, pfx);
+		if (!spk_out_prefix(o, pfx, val != NULL ?
+		    (const struct spk_path *)(uintptr_t)*val : NULL))
+			return 0;
+		pe->log_pos++;
+	}
+	return 1;
+}
+
+static void
+spk_fill(struct spk_peer *pe)
+{
+	struct evbuffer	*out;
+	struct spk_out	 o;
+	int		 more;
+
+	if (pe->state != SPK_ESTABLISHED || !pe->advertise)
+		return;
+	out = bufferevent_get_output(pe->bev);
+	do {
+		if (evbuffer_get_length(out) >= SPK_OUT_HIGH)
+			break;
+		memset(&o, 0, sizeof(o));
+		o.pe = pe;
+		o.w = spk_scratch();
+		more = pe->dumping ? !spk_fill_dump(&o) : !spk_fill_log(&o);
+		spk_out_close(&o);
+		spk_send(pe, o.w);
+		st.updates_sent += o.msgs;
+	} while (more || (pe->dumping == 0 && pe->log_pos < chlog.base +
+	    chlog.n));
+	spk_log_trim();
+}
+
+/* Announcements of a change reach every advertising peer. */
+static void
+spk_fill_all(void)
+{
+	uint32_t	i;
+
+	for (i = 0; i < n_peers; i++)
+		if (peers[i] != NULL)
+			spk_fill(peers[i]);
+}
+
+/* ---- accepting ---- */
+
+static int
+spk_is_monitor(const struct sockaddr_storage *ss)
+{
+	const struct sockaddr_in	*a = (const void *)ss, *b;
+	const struct sockaddr_in6	*a6 = (const void *)ss, *b6;
+	unsigned			 i;
+
+	if (cfg.n_monitors == 0)
+		return 1;
+	for (i = 0; i < cfg.n_monitors; i++) {
+		if (cfg.monitors[i].ss_family != ss->ss_family)
+			continue;
+		b = (const void *)&cfg.monitors[i];
+		b6 = (const void *)&cfg.monitors[i];
+		if (ss->ss_family == AF_INET &&
+		    a->sin_addr.s_addr == b->sin_addr.s_addr)
+			return 1;
+		if (ss->ss_family == AF_INET6 && memcmp(&a6->sin6_addr,
+		    &b6->sin6_addr, 16) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+static void
+spk_local_addr(struct spk_peer *pe, int fd)
+{
+	struct sockaddr_storage	 ss;
+	socklen_t		 len = sizeof(ss);
+
+	if (getsockname(fd, (struct sockaddr *)&ss, &len) == -1)
+		return;
+	if (ss.ss_family == AF_INET) {
+		memcpy(pe->local4, &((struct sockaddr_in *)&ss)->sin_addr, 4);
+		pe->local6[10] = pe->local6[11] = 0xff;
+		memcpy(pe->local6 + 12, pe->local4, 4);
+	} else
+		memcpy(pe->local6, &((struct sockaddr_in6 *)&ss)->sin6_addr,
+		    16);
+}
+
+static uint32_t
+spk_slot(void)
+{
+	uint32_t	i;
+
+	for (i = 0; i < n_peers; i++)
+		if (peers[i] == NULL)
+			return i;
+	peers = xreallocarray(peers, n_peers + 64, sizeof(*peers));
+	memset(peers + n_peers, 0, 64 * sizeof(*peers));
+	n_peers += 64;
+	return i;
+}
+
+static void
+spk_accept(struct evconnlistener *l, evutil_socket_t fd, struct sockaddr *sa,
+    int salen, void *arg)
+{
+	struct spk_peer	*pe;
+	char		 host[INET6_ADDRSTRLEN];
+	int		 one = 1;
+
+	(void)l;
+	(void)arg;
+	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	pe = xcalloc(1, sizeof(*pe));
+	memcpy(&pe->addr, sa, (size_t)salen < sizeof(pe->addr) ?
+	    (size_t)salen : sizeof(pe->addr));
+	if (sa->sa_family == AF_INET6)
+		inet_ntop(AF_INET6, &((struct sockaddr_in6 *)sa)->sin6_addr,
+		    host, sizeof(host));
+	else
+		inet_ntop(AF_INET, &((struct sockaddr_in *)sa)->sin_addr, host,
+		    sizeof(host));
+	snprintf(pe->name, sizeof(pe->name), "bgp://%s", host);
+	pe->bev = bufferevent_socket_new(engine_base(), fd,
+	    BEV_OPT_CLOSE_ON_FREE);
+	if (pe->bev == NULL) {
+		evutil_closesocket(fd);
+		free(pe);
+		return;
+	}
+	pe->id = spk_slot();
+	peers[pe->id] = pe;
+	pe->advertise = (uint8_t)spk_is_monitor(&pe->addr);
+	pe->hold = SPK_OPEN_HOLD_S;
+	pe->last_rx_ns = pe->last_ka_ns = clock_ns();
+	spk_local_addr(pe, fd);
+	pe->state = SPK_OPENSENT;
+	bufferevent_setcb(pe->bev, spk_read, spk_write, spk_event, pe);
+	bufferevent_setwatermark(pe->bev, EV_WRITE, SPK_OUT_LOW, 0);
+	bufferevent_enable(pe->bev, EV_READ | EV_WRITE);
+	spk_send_open(pe);
+}
+
+/* Hold timers, keepalives, NOTIFICATIONs not taken; changes out. */
+static void
+spk_tick(evutil_socket_t fd, short what, void *arg)
+{
+	uint64_t	 now = clock_ns(), hold_ns;
+	struct spk_peer	*pe;
+	struct wbuf	*w;
+	uint32_t	 i;
+
+	(void)fd;
+	(void)what;
+	(void)arg;
+	for (i = 0; i < n_peers; i++) {
+		if ((pe = peers[i]) == NULL)
+			continue;
+		hold_ns = (uint64_t)pe->hold * 1000000000ull;
+		if (pe->state == SPK_CLOSING) {
+			if (now - pe->closing_ns > 2000000000ull)
+				spk_close(pe, "NOTIFICATION not taken");
+			continue;
+		}
+		if (hold_ns == 0)
+			continue;
+		if (now - pe->last_rx_ns >= hold_ns) {
+			spk_notify_close(pe, BGP_ERR_HOLD, 0, NULL, 0,
+			    "hold timer expired");
+			continue;
+		}
+		if (pe->state != SPK_OPENSENT &&
+		    now - pe->last_ka_ns >= hold_ns / 3) {
+			w = spk_scratch();
+			bgp_keepalive_encode(w);
+			spk_send(pe, w);
+			pe->last_ka_ns = now;
+		}
+	}
+	spk_fill_all();
+}
+
+/* ---- the interface ---- */
+
+void
+bgp_spk_config_defaults(struct bgp_spk_config *c)
+{
+	char	err[64];
+
+	memset(c, 0, sizeof(*c));
+	endpoint_parse("ptcp:179", &c->listen, err, sizeof(err));
+	c->as = 64496;		/* what OpenDaylight's examples use */
+	c->bgp_id = 0xc0000201;	/* 192.0.2.1 */
+	c->hold = 90;
+}
+
+int
+bgp_spk_parse_monitors(struct bgp_spk_config *c, const char *arg,
+    char *err, size_t errlen)
+{
+	char	*copy = xstrdup(arg), *tok, *save = NULL;
+	struct sockaddr_in	*sin;
+	struct sockaddr_in6	*sin6;
+
+	for (tok = strtok_r(copy, ",", &save); tok != NULL;
+	    tok = strtok_r(NULL, ",", &save)) {
+		if (c->n_monitors == BGP_SPK_MAX_MONITORS) {
+			snprintf(err, errlen, "--bgp-monitor: at most %d "
+			    "addresses", BGP_SPK_MAX_MONITORS);
+			free(copy);
+			return -1;
+		}
+		sin = (struct sockaddr_in *)&c->monitors[c->n_monitors];
+		sin6 = (struct sockaddr_in6 *)&c->monitors[c->n_monitors];
+		if (inet_pton(AF_INET, tok, &sin->sin_addr) == 1)
+			sin->sin_family = AF_INET;
+		else if (inet_pton(AF_INET6, tok, &sin6->sin6_addr) == 1)
+			sin6->sin6_family = AF_INET6;
+		else {
+			snprintf(err, errlen, "--bgp-monitor: '%s' is not an "
+			    "address", tok);
+			free(copy);
+			return -1;
+		}
+		c->n_monitors++;
+	}
+	free(copy);
+	return 0;
+}
+
+int
+bgp_spk_start(const struct bgp_spk_config *c, char *err, size_t errlen)
+{
+	struct timeval	tv = { 0, 200000 };
+
+	cfg = *c;
+	memset(&st, 0, sizeof(st));
+	bgp_pmap_init(&rib, 1);
+	listener = evconnlistener_new_bind(engine_base(), spk_accept, NULL,
+	    LEV_OPT_REUSEABLE | LEV_OPT_CLOSE_ON_FREE, 1024,
+	    (const struct sockaddr *)&cfg.listen.ss, cfg.listen.sslen);
+	if (listener == NULL) {
+		snprintf(err, errlen, "cannot listen for BGP on %s: %s",
+		    cfg.listen.text, evutil_socket_error_to_string(
+		    EVUTIL_SOCKET_ERROR()));
+		return -1;
+	}
+	timer = event_new(engine_base(), -1, EV_PERSIST, spk_tick, NULL);
+	if (timer == NULL)
+		fatalx("event_new");
+	event_add(timer, &tv);
+	return 0;
+}
+
+void
+bgp_spk_stop(void)
+{
+	uint32_t	i;
+
+	if (timer != NULL)
+		event_free(timer);
+	timer = NULL;
+	if (listener != NULL)
+		evconnlistener_free(listener);
+	listener = NULL;
+	for (i = 0; i < n_peers; i++)
+		if (peers[i] != NULL)
+			spk_peer_free(peers[i]);
+	bgp_spk_app_clear();
+	free(peers);
+	peers = NULL;
+	n_peers = 0;
+	bgp_pmap_free(&rib);
+	free(chlog.e);
+	memset(&chlog, 0, sizeof(chlog));
+}
+
+const struct bgp_spk_stats *
+bgp_spk_stats(void)
+{
+	return &st;
+}
+
+uint64_t
+bgp_spk_loc_rib_count(enum bgp_af af)
+{
+	return bgp_pmap_count_af(&rib, af);
+}
+
+int
+bgp_spk_loc_rib_next(enum bgp_af af, uint64_t *cursor,
+    struct bgp_spk_route *r)
+{
+	size_t			 slot = (size_t)*cursor;
+	uint64_t		 val;
+	const struct spk_path	*p;
+
+	if (!bgp_pmap_next(&rib, af, &slot, &r->prefix, &val))
+		return 0;
+	*cursor = slot;
+	p = (const struct spk_path *)(uintptr_t)val;
+	r->attrs = &p->attr->a;
+	if (p->peer == SPK_APP)
+		snprintf(r->peer, sizeof(r->peer), "example-app-rib");
+	else
+		snprintf(r->peer, sizeof(r->peer), "%s", peers[p->peer]->name);
+	return 1;
+}
+
+static struct spk_peer *
+spk_peer_by_name(const char *name)
+{
+	uint32_t	i;
+
+	for (i = 0; i < n_peers; i++)
+		if (peers[i] != NULL && peers[i]->state == SPK_ESTABLISHED &&
+		    strcmp(peers[i]->name, name) == 0)
+			return peers[i];
+	return NULL;
+}
+
+int
+bgp_spk_peer_exists(const char *peer)
+{
+	return spk_peer_by_name(peer) != NULL;
+}
+
+int
+bgp_spk_adj_rib_in_next(const char *peer, enum bgp_af af, uint64_t *cursor,
+    struct bgp_spk_route *r)
+{
+	const struct spk_peer	*pe = spk_peer_by_name(peer);
+	const struct spk_path	*p;
+	size_t			 slot = (size_t)*cursor;
+	uint64_t		 val;
+
+	if (pe == NULL)
+		return 0;
+	while (bgp_pmap_next(&rib, af, &slot, &r->prefix, &val)) {
+		for (p = (const struct spk_path *)(uintptr_t)val; p != NULL &&
+		    p->peer != pe->id; p = p->next)
+			;
+		if (p == NULL)
+			continue;
+		*cursor = slot;
+		r->attrs = &p->attr->a;
+		snprintf(r->peer, sizeof(r->peer), "%s", pe->name);
+		return 1;
+	}
+	return 0;
+}
+
+int
+bgp_spk_peer(unsigned i, char *addr, size_t len, uint64_t *prefixes)
+{
+	uint32_t	k;
+	unsigned	seen = 0;
+
+	for (k = 0; k < n_peers; k++) {
+		if (peers[k] == NULL || peers[k]->state != SPK_ESTABLISHED)
+			continue;
+		if (seen++ == i) {
+			snprintf(addr, len, "%s", peers[k]->name);
+			*prefixes = peers[k]->prefixes;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+int
+bgp_spk_app_add(const struct bgp_prefix *pfx, const struct bgp_attrs *a)
+{
+	struct spk_attr	*attr = spk_attr_get(a);
+	uint64_t	 before = app_count[pfx->af];
+
+	spk_path_add(pfx, SPK_APP, 0, attr);
+	spk_attr_put(attr);
+	spk_fill_all();
+	return app_count[pfx->af] != before;
+}
+
+int
+bgp_spk_app_del(const struct bgp_prefix *pfx)
+{
+	int	rc = spk_path_del(pfx, SPK_APP);
+
+	spk_fill_all();
+	return rc;
+}
+
+uint64_t
+bgp_spk_app_count(enum bgp_af af)
+{
+	return app_count[af];
+}
+
+void
+bgp_spk_app_clear(void)
+{
+	struct bgp_prefix	 pfx, *gone = NULL;
+	size_t			 slot, n = 0, cap = 0, i;
+	uint64_t		 val;
+	const struct spk_path	*p;
+	int			 af;
+
+	for (af = 0; af < BGP_AF_MAX; af++) {
+		slot = 0;
+		while (bgp_pmap_next(&rib, af, &slot, &pfx, &val)) {
+			for (p = (const struct spk_path *)(uintptr_t)val;
+			    p != NULL && p->peer != SPK_APP; p = p->next)
+				;
+			if (p == NULL)
+				continue;
+			if (n == cap) {
+				cap = cap ? cap * 2 : 1024;
+				gone = xreallocarray(gone, cap, sizeof(*gone));
+			}
+			gone[n++] = pfx;
+		}
+	}
+	for (i = 0; i < n; i++)
+		spk_path_del(&gone[i], SPK_APP);
+	free(gone);
+}

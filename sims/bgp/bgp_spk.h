@@ -1,0 +1,82 @@
+/*
+ * The BGP speaker of the embedded reference controller: accepts peers on
+ * one port (told apart by address), keeps a Loc-RIB with a best path per
+ * prefix, and re-advertises it, route-server style, to every peer (or to
+ * the --bgp-monitor addresses only), each at its own pace.  Routes the
+ * application RIB injects (RESTCONF) are advertised the same way.
+ */
+#ifndef SBSIM_BGP_SPK_H
+#define SBSIM_BGP_SPK_H
+
+#include <sys/socket.h>
+
+#include <stdint.h>
+
+#include "bgp_codec.h"
+#include "endpoint.h"
+
+#define BGP_SPK_MAX_MONITORS	16
+
+struct bgp_spk_config {
+	struct endpoint		listen;
+	uint32_t		as;
+	uint32_t		bgp_id;		/* host order */
+	uint16_t		hold;
+	/* Advertise only to these; none: to every peer. */
+	struct sockaddr_storage	monitors[BGP_SPK_MAX_MONITORS];
+	unsigned		n_monitors;
+};
+
+struct bgp_spk_stats {
+	uint64_t	sessions;		/* ever Established */
+	uint64_t	established;		/* now */
+	uint64_t	updates_received;
+	uint64_t	prefixes_received;
+	uint64_t	withdrawals_received;
+	uint64_t	updates_sent;
+	uint64_t	prefixes_advertised;
+	uint64_t	withdrawals_advertised;
+	uint64_t	notifications_sent;
+	uint64_t	notifications_received;
+	uint64_t	treat_as_withdraw;
+	uint64_t	first_update_ns;	/* first UPDATE received */
+	uint64_t	last_change_ns;		/* last Loc-RIB change */
+};
+
+/* One path of the Loc-RIB, for the northbound. */
+struct bgp_spk_route {
+	struct bgp_prefix	 prefix;
+	const struct bgp_attrs	*attrs;
+	char			 peer[64];	/* "bgp://127.1.0.1" style */
+};
+
+void	 bgp_spk_config_defaults(struct bgp_spk_config *);
+/* Parse "IP[,IP...]" into the monitor list; -1 with err. */
+int	 bgp_spk_parse_monitors(struct bgp_spk_config *, const char *,
+	    char *err, size_t errlen);
+int	 bgp_spk_start(const struct bgp_spk_config *, char *err,
+	    size_t errlen);
+void	 bgp_spk_stop(void);
+const struct bgp_spk_stats *bgp_spk_stats(void);
+uint64_t bgp_spk_loc_rib_count(enum bgp_af);
+/* Walk the Loc-RIB's best paths: from *cursor on; 0 when done. */
+int	 bgp_spk_loc_rib_next(enum bgp_af, uint64_t *cursor,
+	    struct bgp_spk_route *);
+/* The paths one peer ("bgp://IP") gave us, its adj-RIB-in: from *cursor
+ * on; 0 when done or no such peer. */
+int	 bgp_spk_adj_rib_in_next(const char *peer, enum bgp_af,
+	    uint64_t *cursor, struct bgp_spk_route *);
+/* 1 when an established peer of that name exists. */
+int	 bgp_spk_peer_exists(const char *peer);
+/* Peers, for the northbound: i-th established peer's address and the
+ * prefixes it has sent us now; 0 when there is no i-th. */
+int	 bgp_spk_peer(unsigned i, char *addr, size_t len, uint64_t *prefixes);
+
+/* The application RIB (ODL's application-rib): routes the controller
+ * originates; 1 added or changed, 0 the same, -1 bad. */
+int	 bgp_spk_app_add(const struct bgp_prefix *, const struct bgp_attrs *);
+int	 bgp_spk_app_del(const struct bgp_prefix *);
+uint64_t bgp_spk_app_count(enum bgp_af);
+void	 bgp_spk_app_clear(void);
+
+#endif
