@@ -60,6 +60,7 @@ struct nb_opts {
 	uint8_t		 table;
 	double		 timeout_s;		/* phases and HTTP requests */
 	double		 poll_s;		/* between confirm rounds */
+	const void	*ctx;			/* the driver's own settings */
 };
 
 /* One HTTP request built by a driver. */

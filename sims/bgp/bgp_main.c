@@ -42,6 +42,15 @@ enum {
 	BO_NO_GR,
 	BO_CHURN_RATE,
 	BO_CHURN_DURATION,
+	BO_NB,
+	BO_ADVERTISE,
+	BO_ADV_FIRST,
+	BO_NB_PER_REQ,
+	BO_NB_PARALLEL,
+	BO_NB_USER,
+	BO_NB_PASSWORD,
+	BO_NB_STYLE,
+	BO_NB_FORMAT,
 };
 
 static const struct option bgp_opts[] = {
@@ -67,6 +76,15 @@ static const struct option bgp_opts[] = {
 	{ "no-graceful-restart", no_argument,	   NULL, BO_NO_GR },
 	{ "churn-rate",		required_argument, NULL, BO_CHURN_RATE },
 	{ "churn-duration",	required_argument, NULL, BO_CHURN_DURATION },
+	{ "northbound",		required_argument, NULL, BO_NB },
+	{ "advertise",		required_argument, NULL, BO_ADVERTISE },
+	{ "advertise-first-prefix", required_argument, NULL, BO_ADV_FIRST },
+	{ "routes-per-request",	required_argument, NULL, BO_NB_PER_REQ },
+	{ "northbound-parallel", required_argument, NULL, BO_NB_PARALLEL },
+	{ "northbound-user",	required_argument, NULL, BO_NB_USER },
+	{ "northbound-password", required_argument, NULL, BO_NB_PASSWORD },
+	{ "northbound-style",	required_argument, NULL, BO_NB_STYLE },
+	{ "northbound-format",	required_argument, NULL, BO_NB_FORMAT },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -102,6 +120,18 @@ static const char bgp_help[] =
 "  --churn-rate R         after learning: R prefixes/s withdrawn and\n"
 "                         announced again, one per UPDATE\n"
 "  --churn-duration S     seconds of churn (default 10)\n"
+"the advertise test (sbsim writes routes into the controller's application\n"
+"RIB; the monitor times their arrival):\n"
+"  --northbound URL       odl:http://IP:PORT (OpenDaylight RESTCONF)\n"
+"  --advertise N          routes to write (needs --monitor)\n"
+"  --advertise-first-prefix PFX  first of them (default 172.16.0.0/24, or\n"
+"                         2001:db8:8000::/64 with --afi ipv6)\n"
+"  --routes-per-request K 1: PUT each route; more: POST batches of K (1)\n"
+"  --northbound-parallel P  requests in flight (default 1)\n"
+"  --northbound-user U    basic auth user (default admin)\n"
+"  --northbound-password P  basic auth password (default admin)\n"
+"  --northbound-style S   rfc8040 (/rests/data) or draft (/restconf)\n"
+"  --northbound-format F  json or xml (default json; xml: K must be 1)\n"
 CLI_COMMON_OPTS_HELP;
 
 static struct bgp_sim	the_sim;
@@ -159,6 +189,79 @@ bgp_u32(const char *name, const char *arg, uint64_t min, uint64_t max,
 	return 0;
 }
 
+static int
+bgp_nb_cred(const char *name, const char *arg, const char **out, char *err,
+    size_t errlen)
+{
+	if (strlen(arg) >= NB_CRED_MAX) {
+		snprintf(err, errlen, "--%s: longer than %d characters", name,
+		    NB_CRED_MAX - 1);
+		return -1;
+	}
+	*out = arg;
+	return 0;
+}
+
+/* The northbound options; 1 when opt is not one of them. */
+static int
+bgp_nb_option(int opt, const char *arg, struct bgp_config *cfg, char *err,
+    size_t errlen)
+{
+	struct nb_opts	*o = &cfg->nb;
+
+	if (opt < BO_NB)
+		return 1;
+	cfg->nb_any = 1;
+	switch (opt) {
+	case BO_NB:
+		cfg->nb_url = arg;
+		if (nb_parse_url(arg, o, err, errlen) == -1)
+			return -1;
+		o->driver = &bgp_nb_odl_driver;
+		return 0;
+	case BO_ADVERTISE:
+		return cli_uint("advertise", arg, 1, 100000000, &o->flows, err,
+		    errlen);
+	case BO_ADV_FIRST:
+		if (bgp_prefix_parse(arg, &cfg->nb_ctx.first) == -1) {
+			snprintf(err, errlen, "--advertise-first-prefix: '%s' "
+			    "is not a prefix (ADDR/LEN, no host bits set)", arg);
+			return -1;
+		}
+		return 0;
+	case BO_NB_PER_REQ:
+		return bgp_u32("routes-per-request", arg, 1, 100000,
+		    &o->per_request, err, errlen);
+	case BO_NB_PARALLEL:
+		return bgp_u32("northbound-parallel", arg, 1, 1024,
+		    &o->parallel, err, errlen);
+	case BO_NB_USER:
+		return bgp_nb_cred("northbound-user", arg, &o->user, err,
+		    errlen);
+	case BO_NB_PASSWORD:
+		return bgp_nb_cred("northbound-password", arg, &o->password,
+		    err, errlen);
+	case BO_NB_STYLE:
+		if (strcmp(arg, "rfc8040") == 0 || strcmp(arg, "draft") == 0) {
+			o->style = arg[0] == 'r' ? NB_STYLE_RFC8040 :
+			    NB_STYLE_DRAFT;
+			return 0;
+		}
+		snprintf(err, errlen, "--northbound-style: '%s' is not rfc8040 "
+		    "or draft", arg);
+		return -1;
+	case BO_NB_FORMAT:
+		if (strcmp(arg, "json") == 0 || strcmp(arg, "xml") == 0) {
+			o->format = arg[0] == 'j' ? NB_FMT_JSON : NB_FMT_XML;
+			return 0;
+		}
+		snprintf(err, errlen, "--northbound-format: '%s' is not json or "
+		    "xml", arg);
+		return -1;
+	}
+	return 1;
+}
+
 /* Options that shape the routes; 1 when opt is not one of them. */
 static int
 bgp_route_option(int opt, const char *arg, struct bgp_config *cfg,
@@ -206,7 +309,8 @@ bgp_option(int opt, const char *arg, void *ctx, char *err, size_t errlen)
 	uint32_t		 hold;
 	int			 rc;
 
-	if ((rc = bgp_route_option(opt, arg, cfg, err, errlen)) != 1)
+	if ((rc = bgp_route_option(opt, arg, cfg, err, errlen)) != 1 ||
+	    (rc = bgp_nb_option(opt, arg, cfg, err, errlen)) != 1)
 		return rc;
 	switch (opt) {
 	case BO_PEERS:
@@ -278,6 +382,8 @@ bgp_config_defaults(struct bgp_config *cfg)
 	cfg->graceful = 1;
 	cfg->next_hop_self = 1;
 	cfg->churn_seconds = 10;
+	cfg->nb_ctx.first.af = BGP_AF_MAX;
+	nb_opts_defaults(&cfg->nb);
 }
 
 /* The attributes every peer announces (next hop set per peer). */
@@ -317,7 +423,8 @@ bgp_fds_needed(void *arg)
 	struct bgp_sim	*sim = arg;
 
 	return pool_fds_needed(&sim->pcfg, sim->cfg.peers) +
-	    (sim->cfg.monitor != NULL ? pool_fds_needed(&sim->mcfg, 1) : 0);
+	    (sim->cfg.monitor != NULL ? pool_fds_needed(&sim->mcfg, 1) : 0) +
+	    (sim->cfg.nb_url != NULL ? sim->cfg.nb.parallel : 0);
 }
 
 static void
@@ -377,6 +484,17 @@ bgp_phases_init(struct bgp_sim *sim)
 		sim->ph[BGPP_WITHDRAW]->target = cfg->monitor != NULL ?
 		    sim->total : 0;
 	}
+	if (cfg->nb_url != NULL) {
+		sim->ph[BGPP_ADVERTISE] = metrics_phase(m, "advertise", "bgp");
+		sim->ph[BGPP_ADVERTISE]->target = cfg->nb.flows;
+		metrics_phase(m, NB_PHASE_PROGRAM, "northbound");
+		metrics_phase(m, NB_PHASE_CONFIRM, "northbound");
+		sim->ph[BGPP_UNADVERTISE] = metrics_phase(m, "unadvertise",
+		    "bgp");
+		sim->ph[BGPP_UNADVERTISE]->target = cfg->nb.flows;
+		metrics_phase(m, NB_PHASE_DELETE, "northbound");
+		metrics_phase(m, NB_PHASE_CONFIRM_DELETE, "northbound");
+	}
 	phase_start(sim->ph[BGPP_CONNECT], clock_ns());
 }
 
@@ -386,6 +504,24 @@ bgp_peer_init(struct bgp_sim *sim, struct bgp_peer *p, uint32_t i)
 	memset(p, 0, sizeof(*p));
 	p->sim = sim;
 	p->idx = i;
+}
+
+/* The first write (deleting 0) or delete request to the application RIB:
+ * the monitor's side of advertise or unadvertise counts from it. */
+static void
+bgp_nb_hook(void *arg, int deleting, uint64_t now)
+{
+	struct bgp_sim	*sim = arg;
+	uint64_t	 held = sim->mon.rib_in != NULL ?
+	    bgp_pmap_count(sim->mon.rib_in) : 0;
+
+	if (deleting) {
+		sim->mon_low = held;
+		phase_start(sim->ph[BGPP_UNADVERTISE], now);
+	} else {
+		sim->mon_high = held;
+		phase_start(sim->ph[BGPP_ADVERTISE], now);
+	}
 }
 
 static const struct pool_ops bgp_pool_ops = {
@@ -418,6 +554,12 @@ bgp_start(void *arg, struct metrics *m, char *err, size_t errlen)
 	}
 	pool_init(&sim->pool, &sim->pcfg, &bgp_pool_ops, sim->pdevs,
 	    sim->cfg.peers);
+	if (sim->cfg.nb_url != NULL) {
+		sim->nb_begun = 0;
+		sim->nb_node = xstrdup(BGP_NB_NODE);
+		sim->nb = nb_new(&sim->cfg.nb, m, &sim->nb_node, 1, bgp_nb_hook,
+		    sim);
+	}
 	if (sim->cfg.monitor != NULL) {
 		bgp_peer_init(sim, &sim->mon, sim->cfg.peers);
 		sim->mon.monitor = 1;
@@ -519,7 +661,27 @@ bgp_phase_timeouts(struct bgp_sim *sim, uint64_t now)
 			phase_end(sim->ph[i], now, PHASE_TIMEOUT);
 }
 
-/* The sequence connect, announce (+ learn), churn, withdraw; 1: over. */
+/* The advertise test, once every other phase is over; 1: over. */
+static int
+bgp_tick_nb(struct bgp_sim *sim, uint64_t now)
+{
+	char	err[256];
+
+	if (sim->nb == NULL)
+		return 1;
+	if (!sim->nb_begun) {
+		sim->nb_begun = 1;
+		if (nb_begin(sim->nb, now, err, sizeof(err)) == -1) {
+			log_warnx("%s", err);
+			return 1;
+		}
+	}
+	return nb_tick(sim->nb, now) && bgp_over(sim->ph[BGPP_ADVERTISE]) &&
+	    bgp_over(sim->ph[BGPP_UNADVERTISE]);
+}
+
+/* The sequence connect, announce (+ learn), churn, withdraw, then the
+ * advertise test; 1: over. */
 static int
 bgp_tick(void *arg, uint64_t now)
 {
@@ -534,8 +696,10 @@ bgp_tick(void *arg, uint64_t now)
 	bgp_phase_timeouts(sim, now);
 	if (!bgp_over(ph[BGPP_CONNECT]))
 		goto out;
-	if (sim->total == 0)
-		return 1;
+	if (sim->total == 0) {
+		sim->last_tick_ns = now;
+		return bgp_tick_nb(sim, now);
+	}
 	if (ph[BGPP_ANNOUNCE]->state == PHASE_PENDING)
 		bgp_begin_announce(sim, now);
 	if (!bgp_over(ph[BGPP_ANNOUNCE]) || !bgp_over(ph[BGPP_LEARN]))
@@ -550,7 +714,7 @@ bgp_tick(void *arg, uint64_t now)
 	    ph[BGPP_WITHDRAW]->state == PHASE_PENDING)
 		bgp_begin_withdraw(sim, now);
 	sim->last_tick_ns = now;
-	return bgp_over(ph[BGPP_WITHDRAW]);
+	return bgp_over(ph[BGPP_WITHDRAW]) && bgp_tick_nb(sim, now);
 out:
 	sim->last_tick_ns = now;
 	return 0;
@@ -562,6 +726,12 @@ bgp_stop(void *arg)
 	struct bgp_sim	*sim = arg;
 	uint32_t	 i;
 
+	if (sim->nb != NULL) {
+		nb_free(sim->nb);
+		sim->nb = NULL;
+		free(sim->nb_node);
+		sim->nb_node = NULL;
+	}
 	if (sim->peers == NULL)
 		return;
 	/* What the monitor holds, before closing its session clears it. */
@@ -584,7 +754,8 @@ bgp_stop(void *arg)
 
 static const char *const bgp_phase_names[] = {
 	"connect", "announce", "learn", "churn", "withdraw",
-	"advertise", "unadvertise", NULL
+	"advertise", "unadvertise", NB_PHASE_PROGRAM, NB_PHASE_CONFIRM,
+	NB_PHASE_DELETE, NB_PHASE_CONFIRM_DELETE, NULL
 };
 
 static const struct sim_ops bgp_sim_ops = {
@@ -667,6 +838,40 @@ bgp_monitor_config(struct bgp_sim *sim, const struct run_opts *ro)
 	mc->src.count = 1;
 }
 
+/* The advertise test's options together (exit 2 when bad). */
+static void
+bgp_nb_check(struct bgp_sim *sim, const struct run_opts *ro)
+{
+	struct bgp_config	*cfg = &sim->cfg;
+	struct bgp_nb_ctx	*c = &cfg->nb_ctx;
+	char			 err[256];
+
+	if (!cfg->nb_any)
+		return;
+	if (cfg->nb_url == NULL)
+		cli_die(ro, "--advertise and the other --northbound-* options "
+		    "need --northbound");
+	if (cfg->nb.flows == 0)
+		cli_die(ro, "--northbound needs --advertise N");
+	if (cfg->monitor == NULL)
+		cli_die(ro, "--advertise needs --monitor: the monitor peer "
+		    "times the routes' arrival");
+	if (nb_check(&cfg->nb, err, sizeof(err)) == -1)
+		cli_die(ro, "%s", err);
+	if (c->first.af == BGP_AF_MAX)
+		bgp_prefix_parse(cfg->af == BGP_AF_IPV6 ? "2001:db8:8000::/64" :
+		    "172.16.0.0/24", &c->first);
+	else if (c->first.af != cfg->af)
+		cli_die(ro, "--advertise-first-prefix is not an %s prefix (see "
+		    "--afi)", cfg->af == BGP_AF_IPV6 ? "IPv6" : "IPv4");
+	/* The routes' next hop: a documentation address, which GoBGP and
+	 * the others do not take for unreachable as they do loopback. */
+	inet_pton(AF_INET, "192.0.2.1", c->next_hop4);
+	inet_pton(AF_INET6, "2001:db8::1", c->next_hop6);
+	cfg->nb.ctx = c;
+	cfg->nb.timeout_s = ro->phase_timeout;
+}
+
 static void
 bgp_check(struct bgp_sim *sim, const struct run_opts *ro)
 {
@@ -690,6 +895,7 @@ bgp_check(struct bgp_sim *sim, const struct run_opts *ro)
 		    "prefix");
 	if ((cfg->withdraw || cfg->churn_rate > 0) && cfg->prefixes == 0)
 		cli_die(ro, "--withdraw and --churn-rate need --prefixes");
+	bgp_nb_check(sim, ro);
 	if (!cfg->next_hop_self && cfg->af == BGP_AF_IPV4 &&
 	    memcmp(cfg->next_hop4, "\0\0\0\0", 4) == 0)
 		cli_die(ro, "--next-hop: an IPv6 next hop for IPv4 routes");

@@ -435,17 +435,26 @@ static void
 bgp_monitor_count(struct bgp_peer *p)
 {
 	struct bgp_sim	*sim = p->sim;
-	struct phase	*learn = sim->ph[BGPP_LEARN];
-	struct phase	*wd = sim->ph[BGPP_WITHDRAW];
+	struct phase	*grow = sim->ph[BGPP_LEARN];
+	struct phase	*shrink = sim->ph[BGPP_WITHDRAW];
 	uint64_t	 now = clock_ns(), n = bgp_pmap_count(p->rib_in);
 
+	/* The advertise test comes after the others: its phases count once
+	 * they run. */
+	if (sim->ph[BGPP_ADVERTISE] != NULL &&
+	    sim->ph[BGPP_ADVERTISE]->state != PHASE_PENDING)
+		grow = sim->ph[BGPP_ADVERTISE];
+	if (sim->ph[BGPP_UNADVERTISE] != NULL &&
+	    sim->ph[BGPP_UNADVERTISE]->state != PHASE_PENDING)
+		shrink = sim->ph[BGPP_UNADVERTISE];
 	if (n > sim->mon_high) {
-		if (learn != NULL && learn->state == PHASE_RUNNING)
-			phase_items(learn, now, n - sim->mon_high);
+		if (grow != NULL && grow->state == PHASE_RUNNING)
+			phase_items(grow, now, n - sim->mon_high);
 		sim->mon_high = n;
 	}
-	if (wd != NULL && wd->state == PHASE_RUNNING && n < sim->mon_low) {
-		phase_items(wd, now, sim->mon_low - n);
+	if (shrink != NULL && shrink->state == PHASE_RUNNING &&
+	    n < sim->mon_low) {
+		phase_items(shrink, now, sim->mon_low - n);
 		sim->mon_low = n;
 	}
 }

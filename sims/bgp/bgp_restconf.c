@@ -455,12 +455,19 @@ rc_app_write(struct rc_req *rq, uint8_t af, int container, int replace,
 		return -1;
 	doc_root(&d, &root);
 	top = root;
-	if (container && doc_child(&root, rc_routes_name(af), &top) == -1) {
+	/* PUT of the container replaces it with the body's container; a
+	 * POST to it creates the route entries it holds (RFC 8040 section
+	 * 4.4.1), given bare or in the container. */
+	if (container && doc_child(&root, rc_routes_name(af), &top) == -1 &&
+	    (replace || doc_child(&root, rc_route_name(af), &top) == -1)) {
 		doc_free(&d);
 		http_error(rq->http, 400, "protocol", "malformed-message",
-		    "Expected a bgp-inet:%s container", rc_routes_name(af));
+		    "Expected a bgp-inet:%s container%s", rc_routes_name(af),
+		    replace ? "" : " or route entries");
 		return -1;
 	}
+	top = container && doc_child(&root, rc_routes_name(af), &top) == 0 ?
+	    top : root;
 	if (replace)
 		bgp_spk_app_clear();
 	*added = 0;

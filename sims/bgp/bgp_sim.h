@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "bgp_codec.h"
+#include "bgp_nb.h"
 #include "bgp_rib.h"
 #include "metrics.h"
 #include "pool.h"
@@ -31,6 +32,8 @@ enum bgp_phase {
 	BGPP_LEARN,
 	BGPP_WITHDRAW,
 	BGPP_CHURN,
+	BGPP_ADVERTISE,		/* application RIB routes at the monitor */
+	BGPP_UNADVERTISE,
 	BGPP_MAX,
 };
 
@@ -66,6 +69,11 @@ struct bgp_config {
 	double		 churn_rate;	/* prefixes per second, 0: none */
 	double		 churn_seconds;
 	const char	*monitor;	/* endpoint, NULL: none */
+	/* The advertise test through the controller's northbound. */
+	const char	*nb_url;
+	int		 nb_any;	/* a --northbound-* option given */
+	struct nb_opts	 nb;
+	struct bgp_nb_ctx nb_ctx;
 };
 
 struct bgp_counters {
@@ -137,6 +145,9 @@ struct bgp_sim {
 	uint64_t		 churn_sent;
 	double			 churn_credit;
 	uint64_t		 last_tick_ns;
+	struct nb_run		*nb;
+	char			*nb_node;
+	int			 nb_begun;
 };
 
 /* bgp_peer.c */

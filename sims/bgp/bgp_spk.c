@@ -100,6 +100,7 @@ static struct bgp_spk_config	 cfg;
 static struct bgp_spk_stats	 st;
 static struct evconnlistener	*listener;
 static struct event		*timer;
+static struct event		*kick;		/* changes to send */
 static struct bgp_pmap		 rib;		/* value: struct spk_path * */
 static struct spk_attr		*attr_tab[SPK_ATTR_BUCKETS];
 static struct spk_peer		**peers;
@@ -109,6 +110,7 @@ static uint64_t			 app_count[BGP_AF_MAX];
 static uint8_t			 scratch_mem[SPK_SCRATCH];
 
 static void	spk_fill(struct spk_peer *);
+static void	spk_kick(void);
 
 /* ---- attribute sets ---- */
 
@@ -200,6 +202,7 @@ spk_log_change(const struct bgp_prefix *p)
 			any = 1;
 	if (!any)
 		return;		/* a peer that comes later dumps the RIB */
+	spk_kick();
 	if (chlog.n == chlog.cap) {
 		chlog.cap = chlog.cap ? chlog.cap * 2 : 4096;
 		chlog.e = xreallocarray(chlog.e, chlog.cap, sizeof(*chlog.e));
@@ -829,6 +832,27 @@ spk_fill_all(void)
 			spk_fill(peers[i]);
 }
 
+static void
+spk_kick_cb(evutil_socket_t fd, short what, void *arg)
+{
+	(void)fd;
+	(void)what;
+	(void)arg;
+	spk_fill_all();
+}
+
+/*
+ * Changes go out once the loop has handled what it read in this round:
+ * an UPDATE (or a RESTCONF batch) of many prefixes makes a few packed
+ * UPDATEs, not one per prefix, and without waiting for the next tick.
+ */
+static void
+spk_kick(void)
+{
+	if (kick != NULL && !event_pending(kick, EV_TIMEOUT, NULL))
+		event_active(kick, EV_TIMEOUT, 0);
+}
+
 /* ---- accepting ---- */
 
 static int
@@ -1032,7 +1056,8 @@ bgp_spk_start(const struct bgp_spk_config *c, char *err, size_t errlen)
 		return -1;
 	}
 	timer = event_new(engine_base(), -1, EV_PERSIST, spk_tick, NULL);
-	if (timer == NULL)
+	kick = event_new(engine_base(), -1, 0, spk_kick_cb, NULL);
+	if (timer == NULL || kick == NULL)
 		fatalx("event_new");
 	event_add(timer, &tv);
 	return 0;
@@ -1045,7 +1070,9 @@ bgp_spk_stop(void)
 
 	if (timer != NULL)
 		event_free(timer);
-	timer = NULL;
+	if (kick != NULL)
+		event_free(kick);
+	timer = kick = NULL;
 	if (listener != NULL)
 		evconnlistener_free(listener);
 	listener = NULL;
@@ -1162,17 +1189,13 @@ bgp_spk_app_add(const struct bgp_prefix *pfx, const struct bgp_attrs *a)
 
 	spk_path_add(pfx, SPK_APP, 0, attr);
 	spk_attr_put(attr);
-	spk_fill_all();
 	return app_count[pfx->af] != before;
 }
 
 int
 bgp_spk_app_del(const struct bgp_prefix *pfx)
 {
-	int	rc = spk_path_del(pfx, SPK_APP);
-
-	spk_fill_all();
-	return rc;
+	return spk_path_del(pfx, SPK_APP);
 }
 
 uint64_t

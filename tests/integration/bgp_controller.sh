@@ -120,6 +120,34 @@ code=$(curl -s -o /dev/null -w '%{http_code}' -u admin:admin -X DELETE \
 [ "$code" = 204 ] || fail "application RIB DELETE: HTTP $code"
 stop_pid "$ctl"
 
+# The advertise test: sbsim writes routes into the application RIB over
+# RESTCONF (batches in JSON, then one by one in XML with the draft URLs),
+# the monitor times their arrival and their withdrawal.
+port=$(free_ports 2)
+rc=$((port + 1))
+start_bg "$TMPD/ctl-adv.log" "$SBSIM" controller --bgp ptcp:$port:127.0.0.1 \
+    --as 65000 --bgp-monitor 127.$NET.0.2 --restconf 127.0.0.1:$rc
+ctl=$LAST_PID
+wait_listen "$port" && wait_listen "$rc" || fail "advertise: controller"
+timeout 60 "$SBSIM" bgp --peers 1 --as 65001 --peer-as 65000 \
+    --source "$SRC" --controller tcp:127.0.0.1:$port \
+    --monitor tcp:127.0.0.1:$port --northbound odl:http://127.0.0.1:$rc \
+    --advertise 3000 --routes-per-request 500 --timeout 20 \
+    --report "$TMPD/adv.json" -q >"$TMPD/bgp-adv.log" 2>&1 ||
+    fail "advertise: sbsim bgp exited $?"
+check_report "$TMPD/adv.json" connect=1 advertise=3000 unadvertise=3000 \
+    nb_program=6 confirm=3000 nb_delete=1 confirm_delete=3000 ||
+    fail "advertise: report"
+timeout 60 "$SBSIM" bgp --peers 1 --as 65001 --peer-as 65000 \
+    --source "$SRC" --controller tcp:127.0.0.1:$port \
+    --monitor tcp:127.0.0.1:$port --northbound odl:http://127.0.0.1:$rc \
+    --advertise 200 --northbound-style draft --northbound-format xml \
+    --northbound-parallel 4 --timeout 20 --report "$TMPD/adv2.json" -q \
+    >"$TMPD/bgp-adv2.log" 2>&1 || fail "advertise (xml): sbsim bgp exited $?"
+check_report "$TMPD/adv2.json" advertise=200 unadvertise=200 nb_program=200 \
+    nb_delete=200 || fail "advertise (xml): report"
+stop_pid "$ctl"
+
 # Bad command lines: one line, exit 2.
 bad() {
 	local out rc
@@ -141,6 +169,11 @@ bad bgp --peers 2 --as 1 --controller ssl:127.0.0.1:179
 bad bgp --peers 2 --as 1 --controller tcp:127.0.0.1:179 --withdraw
 bad bgp --peers 2 --as 1 --controller tcp:127.0.0.1:179 --add-path sometimes
 bad bgp --peers 2 --as 0 --controller tcp:127.0.0.1:179
+bad bgp --peers 1 --as 1 --controller tcp:127.0.0.1:179 --advertise 5
+bad bgp --peers 1 --as 1 --controller tcp:127.0.0.1:179 \
+    --northbound odl:http://127.0.0.1:8181 --advertise 5
+bad bgp --peers 1 --as 1 --controller tcp:127.0.0.1:179 \
+    --monitor tcp:127.0.0.1:179 --northbound odl:http://127.0.0.1:8181
 bad controller --as 65000
 bad controller --bgp tcp:127.0.0.1:179
 bad controller --bgp ptcp:1790 --bgp-monitor not-an-address

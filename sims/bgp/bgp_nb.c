@@ -1,0 +1,208 @@
+/*
+ * OpenDaylight's application RIB over RESTCONF (bgp_nb.h), both URL
+ * styles:
+ *   /rests/data/bgp-rib:application-rib=example-app-rib/
+ *       tables=bgp-types:ipv4-address-family,
+ *       bgp-types:unicast-subsequent-address-family/bgp-inet:ipv4-routes
+ *   /restconf/config/bgp-rib:application-rib/example-app-rib/tables/
+ *       bgp-types:ipv4-address-family/
+ *       bgp-types:unicast-subsequent-address-family/bgp-inet:ipv4-routes
+ * One route per request is a PUT of .../ipv4-route=PREFIX,0; batches are
+ * POSTs of route lists to the routes container (RFC 8040 section 4.4.1).
+ */
+#include <arpa/inet.h>
+
+#include <stdio.h>
+#include <string.h>
+
+#include <event2/buffer.h>
+
+#include "bgp_nb.h"
+
+#define NB_AFI(af)	((af) == BGP_AF_IPV6 ? "ipv6" : "ipv4")
+
+static const struct bgp_nb_ctx *
+nb_ctx(const struct nb_opts *o)
+{
+	return o->ctx;
+}
+
+static const char *
+nb_media(const struct nb_opts *o)
+{
+	if (o->format == NB_FMT_XML)
+		return o->style == NB_STYLE_RFC8040 ?
+		    "application/yang-data+xml" : "application/xml";
+	return o->style == NB_STYLE_RFC8040 ?
+	    "application/yang-data+json" : "application/json";
+}
+
+/* The routes container; route: one route's key appended when not NULL. */
+static int
+nb_routes_path(const struct nb_opts *o, const char *route, char *out,
+    size_t cap)
+{
+	const char	*afi = NB_AFI(nb_ctx(o)->first.af);
+	char		 enc[128];
+	int		 n;
+
+	if (route != NULL && nb_pct_encode(route, enc, sizeof(enc)) == -1)
+		return -1;
+	if (o->style == NB_STYLE_RFC8040)
+		n = snprintf(out, cap, "/rests/data/bgp-rib:application-rib="
+		    BGP_NB_NODE "/tables=bgp-types:%s-address-family,"
+		    "bgp-types:unicast-subsequent-address-family/"
+		    "bgp-inet:%s-routes%s%s%s%s", afi, afi,
+		    route ? "/" : "", route ? afi : "",
+		    route ? "-route=" : "", route ? enc : "");
+	else
+		n = snprintf(out, cap, "/restconf/config/bgp-rib:"
+		    "application-rib/" BGP_NB_NODE "/tables/bgp-types:%s-"
+		    "address-family/bgp-types:unicast-subsequent-address-family"
+		    "/bgp-inet:%s-routes%s%s%s%s", afi, afi,
+		    route ? "/" : "", route ? afi : "",
+		    route ? "-route/" : "", route ? enc : "");
+	if (n < 0 || (size_t)n >= cap)
+		return -1;
+	if (route != NULL)	/* the path-id key */
+		n = snprintf(out + n, cap - (size_t)n, "%s0",
+		    o->style == NB_STYLE_RFC8040 ? "," : "/");
+	return n < 0 ? -1 : 0;
+}
+
+static void
+nb_route_text(const struct nb_opts *o, uint64_t n, char *pfx, size_t cap,
+    char *nh, size_t nhcap)
+{
+	const struct bgp_nb_ctx	*c = nb_ctx(o);
+	struct bgp_prefix	 p;
+
+	bgp_prefix_nth(&c->first, n, &p);
+	bgp_prefix_str(&p, pfx, cap);
+	if (p.af == BGP_AF_IPV6)
+		inet_ntop(AF_INET6, c->next_hop6, nh, (socklen_t)nhcap);
+	else
+		inet_ntop(AF_INET, c->next_hop4, nh, (socklen_t)nhcap);
+}
+
+static void
+nb_route_json(const struct nb_opts *o, uint64_t n, struct evbuffer *b)
+{
+	const char	*afi = NB_AFI(nb_ctx(o)->first.af);
+	char		 pfx[64], nh[64];
+
+	nb_route_text(o, n, pfx, sizeof(pfx), nh, sizeof(nh));
+	evbuffer_add_printf(b, "{\"route-key\":\"%s\",\"path-id\":0,"
+	    "\"prefix\":\"%s\",\"attributes\":{\"origin\":{\"value\":\"igp\"},"
+	    "\"as-path\":{},\"%s-next-hop\":{\"global\":\"%s\"},"
+	    "\"local-pref\":{\"pref\":100}}}", pfx, pfx, afi, nh);
+}
+
+static void
+nb_route_xml(const struct nb_opts *o, uint64_t n, struct evbuffer *b)
+{
+	const char	*afi = NB_AFI(nb_ctx(o)->first.af);
+	char		 pfx[64], nh[64];
+
+	nb_route_text(o, n, pfx, sizeof(pfx), nh, sizeof(nh));
+	evbuffer_add_printf(b, "<%s-route xmlns=\"urn:opendaylight:params:xml:"
+	    "ns:yang:bgp-inet\"><route-key>%s</route-key><path-id>0</path-id>"
+	    "<prefix>%s</prefix><attributes><origin><value>igp</value>"
+	    "</origin><as-path/><%s-next-hop><global>%s</global></%s-next-hop>"
+	    "<local-pref><pref>100</pref></local-pref></attributes></%s-route>",
+	    afi, pfx, pfx, afi, nh, afi, afi);
+}
+
+static int
+nb_add(const struct nb_opts *o, const char *node, uint64_t first, uint32_t n,
+    struct nb_msg *m)
+{
+	const char	*afi = NB_AFI(nb_ctx(o)->first.af);
+	char		 pfx[64], nh[64];
+	uint32_t	 i;
+
+	(void)node;
+	m->ctype = m->accept = nb_media(o);
+	if (o->per_request == 1) {
+		nb_route_text(o, first, pfx, sizeof(pfx), nh, sizeof(nh));
+		m->method = NB_PUT;
+		if (nb_routes_path(o, pfx, m->path, sizeof(m->path)) == -1)
+			return -1;
+		if (o->format == NB_FMT_XML) {
+			nb_route_xml(o, first, m->body);
+			return 0;
+		}
+		evbuffer_add_printf(m->body, "{\"bgp-inet:%s-route\":[", afi);
+		nb_route_json(o, first, m->body);
+		evbuffer_add(m->body, "]}", 2);
+		return 0;
+	}
+	m->method = NB_POST;
+	if (nb_routes_path(o, NULL, m->path, sizeof(m->path)) == -1)
+		return -1;
+	evbuffer_add_printf(m->body, "{\"bgp-inet:%s-route\":[", afi);
+	for (i = 0; i < n; i++) {
+		if (i > 0)
+			evbuffer_add(m->body, ",", 1);
+		nb_route_json(o, first + i, m->body);
+	}
+	evbuffer_add(m->body, "]}", 2);
+	return 0;
+}
+
+static int
+nb_del(const struct nb_opts *o, const char *node, uint64_t first, uint32_t n,
+    struct nb_msg *m)
+{
+	char	pfx[64], nh[64];
+
+	(void)node;
+	m->method = NB_DELETE;
+	m->ctype = NULL;
+	m->accept = nb_media(o);
+	if (n == 0)
+		return nb_routes_path(o, NULL, m->path, sizeof(m->path));
+	nb_route_text(o, first, pfx, sizeof(pfx), nh, sizeof(nh));
+	return nb_routes_path(o, pfx, m->path, sizeof(m->path));
+}
+
+static int
+nb_count(const struct nb_opts *o, const char *node, struct nb_msg *m)
+{
+	(void)node;
+	m->method = NB_GET;
+	m->ctype = NULL;
+	m->accept = nb_media(o);
+	return nb_routes_path(o, NULL, m->path, sizeof(m->path));
+}
+
+/* Routes in a reply: its "prefix" leaves. */
+static int
+nb_parse_count(const struct nb_opts *o, int status, const char *body,
+    size_t len, uint64_t *out)
+{
+	const char	*key = o->format == NB_FMT_XML ? "<prefix>" :
+	    "\"prefix\"";
+	const char	*p = body, *end = body + len, *hit;
+	size_t		 klen = strlen(key);
+
+	*out = 0;
+	if (status == 404)
+		return 0;	/* no routes: ODL has no container then */
+	if (status != 200)
+		return -1;
+	while (p < end && (hit = memmem(p, (size_t)(end - p), key,
+	    klen)) != NULL) {
+		(*out)++;
+		p = hit + klen;
+	}
+	return 0;
+}
+
+const struct nb_driver bgp_nb_odl_driver = {
+	"odl",
+	nb_add,
+	nb_del,
+	nb_count,
+	nb_parse_count,
+};
