@@ -211,6 +211,7 @@ enum nb_stage {
 	NBS_CONFIRM,
 	NBS_DELETE,
 	NBS_CONFIRM_DELETE,
+	NBS_WATCHING,		/* watch mode: confirmed, waiting */
 	NBS_DONE,
 };
 
@@ -253,6 +254,8 @@ struct nb_run {
 };
 
 static void	nb_pump(struct nb_run *, uint64_t now);
+static void	nb_stage(struct nb_run *, enum nb_stage, enum nb_job,
+		    uint64_t now);
 
 /* Requests of a program or delete stage (the nb phase's target). */
 static uint64_t
@@ -287,12 +290,16 @@ nb_new(const struct nb_opts *o, struct metrics *m, char **nodes,
 	nb_basic_auth(o->user, o->password, r->auth, sizeof(r->auth));
 	snprintf(r->hostport, sizeof(r->hostport), strchr(o->host, ':') ?
 	    "[%s]:%u" : "%s:%u", o->host, o->port);
-	r->ph_prog = metrics_phase(m, NB_PHASE_PROGRAM, "northbound");
-	r->ph_conf = metrics_phase(m, NB_PHASE_CONFIRM, "northbound");
-	r->ph_del = metrics_phase(m, NB_PHASE_DELETE, "northbound");
-	r->ph_cdel = metrics_phase(m, NB_PHASE_CONFIRM_DELETE, "northbound");
-	r->ph_prog->target = nb_jobs(r, NBJ_ADD);
-	r->ph_del->target = nb_jobs(r, NBJ_DEL);
+	r->ph_conf = metrics_phase(m, o->confirm_name ? o->confirm_name :
+	    NB_PHASE_CONFIRM, "northbound");
+	r->ph_cdel = metrics_phase(m, o->confirm_delete_name ?
+	    o->confirm_delete_name : NB_PHASE_CONFIRM_DELETE, "northbound");
+	if (!o->watch) {
+		r->ph_prog = metrics_phase(m, NB_PHASE_PROGRAM, "northbound");
+		r->ph_del = metrics_phase(m, NB_PHASE_DELETE, "northbound");
+		r->ph_prog->target = nb_jobs(r, NBJ_ADD);
+		r->ph_del->target = nb_jobs(r, NBJ_DEL);
+	}
 	r->ph_conf->target = o->flows;
 	r->ph_cdel->target = o->flows;
 	r->c_req = metrics_counter(m, "nb_requests");
@@ -326,11 +333,30 @@ nb_begin(struct nb_run *r, uint64_t now, char *err, size_t errlen)
 		evhttp_connection_set_timeout_tv(r->slots[i].conn, &tv);
 		evhttp_connection_set_retries(r->slots[i].conn, 0);
 	}
-	r->stage = NBS_PROGRAM;
-	r->job = NBJ_ADD;
-	r->stage_ns = now;
+	if (r->o.watch)
+		nb_stage(r, NBS_CONFIRM, NBJ_COUNT, now);
+	else {
+		r->stage = NBS_PROGRAM;
+		r->job = NBJ_ADD;
+		r->stage_ns = now;
+	}
 	nb_pump(r, now);
 	return 0;
+}
+
+void
+nb_watch_delete(struct nb_run *r, uint64_t now)
+{
+	if (r->stage != NBS_WATCHING && r->stage != NBS_CONFIRM)
+		return;
+	/* A confirm still running is over: the items are leaving. */
+	if (r->ph_conf->state == PHASE_RUNNING)
+		phase_end(r->ph_conf, now, PHASE_TIMEOUT);
+	r->seen = 0;
+	/* An answer to a poll still out adds the old count to the first
+	 * round, which then shows no progress (the sum is capped). */
+	nb_stage(r, NBS_CONFIRM_DELETE, NBJ_COUNT, now);
+	nb_pump(r, now);
 }
 
 /* The next request of the stage into m; 0 when none is left. */
@@ -568,7 +594,9 @@ nb_round_over(struct nb_run *r, uint64_t now)
 		return;
 	}
 	r->seen = 0;
-	if (r->stage == NBS_CONFIRM) {
+	if (r->stage == NBS_CONFIRM && r->o.watch)
+		r->stage = NBS_WATCHING;
+	else if (r->stage == NBS_CONFIRM) {
 		nb_stage(r, NBS_DELETE, NBJ_DEL, now);
 		nb_pump(r, now);
 	} else
@@ -582,7 +610,8 @@ nb_pump(struct nb_run *r, uint64_t now)
 	uint32_t	i;
 	int		more = 1;
 
-	if (r->stage == NBS_IDLE || r->stage == NBS_DONE)
+	if (r->stage == NBS_IDLE || r->stage == NBS_DONE ||
+	    r->stage == NBS_WATCHING)
 		return;
 	if (r->next_poll_ns != 0) {
 		if (now < r->next_poll_ns)

@@ -16,6 +16,9 @@
  *   nb_delete       as nb_program, for the delete requests
  *   confirm_delete  flows gone from the operational view, timed from the
  *                   first delete request; target F
+ * In watch mode (nb_opts.watch) only the two confirm phases run: the
+ * devices put the items in and take them out, sbsim counts them through
+ * the controller's view.
  * Counters: nb_requests, nb_http_2xx, nb_http_4xx, nb_http_5xx (other
  * statuses count as 5xx), nb_transport_errors, nb_polls.
  */
@@ -61,6 +64,13 @@ struct nb_opts {
 	double		 timeout_s;		/* phases and HTTP requests */
 	double		 poll_s;		/* between confirm rounds */
 	const void	*ctx;			/* the driver's own settings */
+	/* Watch mode: no writes; confirm counts from nb_begin up to
+	 * flows, confirm_delete from nb_watch_delete down to none.  The
+	 * two phases may be named for the protocol (NULL: confirm and
+	 * confirm_delete). */
+	int		 watch;
+	const char	*confirm_name;
+	const char	*confirm_delete_name;
 };
 
 /* One HTTP request built by a driver. */
@@ -133,6 +143,8 @@ struct nb_run *nb_new(const struct nb_opts *, struct metrics *,
 	    char **nodes, uint32_t nnodes, nb_hook begin, void *arg);
 int	 nb_begin(struct nb_run *, uint64_t now_ns, char *err, size_t errlen);
 int	 nb_tick(struct nb_run *, uint64_t now_ns);
+/* Watch mode: the items are going away; count them down. */
+void	 nb_watch_delete(struct nb_run *, uint64_t now_ns);
 void	 nb_free(struct nb_run *);
 /* Phase names, in report order, for a sim's name table. */
 #define NB_PHASE_PROGRAM	"nb_program"

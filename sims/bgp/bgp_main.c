@@ -473,7 +473,7 @@ bgp_phases_init(struct bgp_sim *sim)
 	sim->ph[BGPP_ANNOUNCE] = metrics_phase(m, "announce", "bgp");
 	/* Ended when the last peer's output drained (bgp_drained). */
 	sim->ph[BGPP_ANNOUNCE]->target = 0;
-	if (cfg->monitor != NULL && sim->total > 0) {
+	if (BGP_WITNESSED(cfg) && sim->total > 0) {
 		sim->ph[BGPP_LEARN] = metrics_phase(m, "learn", "bgp");
 		sim->ph[BGPP_LEARN]->target = sim->total;
 	}
@@ -481,10 +481,10 @@ bgp_phases_init(struct bgp_sim *sim)
 		sim->ph[BGPP_CHURN] = metrics_phase(m, "churn", "bgp");
 	if (cfg->withdraw && sim->total > 0) {
 		sim->ph[BGPP_WITHDRAW] = metrics_phase(m, "withdraw", "bgp");
-		sim->ph[BGPP_WITHDRAW]->target = cfg->monitor != NULL ?
+		sim->ph[BGPP_WITHDRAW]->target = BGP_WITNESSED(cfg) ?
 		    sim->total : 0;
 	}
-	if (cfg->nb_url != NULL) {
+	if (cfg->nb_url != NULL && !cfg->nb_watch) {
 		sim->ph[BGPP_ADVERTISE] = metrics_phase(m, "advertise", "bgp");
 		sim->ph[BGPP_ADVERTISE]->target = cfg->nb.flows;
 		metrics_phase(m, NB_PHASE_PROGRAM, "northbound");
@@ -598,10 +598,20 @@ bgp_kick_all(struct bgp_sim *sim)
 static void
 bgp_begin_announce(struct bgp_sim *sim, uint64_t now)
 {
+	char	err[256];
+
 	phase_start(sim->ph[BGPP_ANNOUNCE], now);
 	if (sim->ph[BGPP_LEARN] != NULL) {
 		sim->mon_high = bgp_monitor_held(sim);
 		phase_start(sim->ph[BGPP_LEARN], now);
+	}
+	if (sim->cfg.nb_watch) {
+		/* The Loc-RIB is counted from now on. */
+		sim->nb_begun = 1;
+		if (nb_begin(sim->nb, now, err, sizeof(err)) == -1) {
+			log_warnx("%s", err);
+			phase_end(sim->ph[BGPP_LEARN], now, PHASE_TIMEOUT);
+		}
 	}
 	bgp_kick_all(sim);
 }
@@ -618,6 +628,8 @@ bgp_begin_withdraw(struct bgp_sim *sim, uint64_t now)
 	phase_start(wd, now);
 	if (sim->cfg.monitor != NULL && wd->target == 0)
 		phase_end(wd, now, PHASE_DONE);	/* it holds nothing */
+	if (sim->cfg.nb_watch)
+		nb_watch_delete(sim->nb, now);
 	bgp_kick_all(sim);
 }
 
@@ -669,6 +681,8 @@ bgp_tick_nb(struct bgp_sim *sim, uint64_t now)
 
 	if (sim->nb == NULL)
 		return 1;
+	if (sim->cfg.nb_watch)
+		return 1;	/* polled all along (bgp_tick) */
 	if (!sim->nb_begun) {
 		sim->nb_begun = 1;
 		if (nb_begin(sim->nb, now, err, sizeof(err)) == -1) {
@@ -694,6 +708,8 @@ bgp_tick(void *arg, uint64_t now)
 	if (sim->cfg.monitor != NULL)
 		bgp_peer_timers(&sim->mon, now);
 	bgp_phase_timeouts(sim, now);
+	if (sim->cfg.nb_watch && sim->nb_begun)
+		nb_tick(sim->nb, now);
 	if (!bgp_over(ph[BGPP_CONNECT]))
 		goto out;
 	if (sim->total == 0) {
@@ -851,9 +867,23 @@ bgp_nb_check(struct bgp_sim *sim, const struct run_opts *ro)
 	if (cfg->nb_url == NULL)
 		cli_die(ro, "--advertise and the other --northbound-* options "
 		    "need --northbound");
-	if (cfg->nb.flows == 0)
-		cli_die(ro, "--northbound needs --advertise N");
-	if (cfg->monitor == NULL)
+	if (cfg->nb.flows == 0) {
+		/* No routes to write: count the peers' in the Loc-RIB. */
+		if (cfg->monitor != NULL)
+			cli_die(ro, "--northbound with --monitor is the "
+			    "advertise test: give --advertise N (or drop "
+			    "--monitor to learn by the northbound)");
+		if (cfg->prefixes == 0)
+			cli_die(ro, "--northbound without --advertise counts the "
+			    "peers' prefixes: give --prefixes");
+		cfg->nb_watch = 1;
+		cfg->nb.watch = 1;
+		cfg->nb.flows = (uint64_t)cfg->peers * cfg->prefixes;
+		cfg->nb.confirm_name = "learn";
+		cfg->nb.confirm_delete_name = "withdraw";
+		c->loc_rib = 1;
+		c->af = cfg->af;
+	} else if (cfg->monitor == NULL)
 		cli_die(ro, "--advertise needs --monitor: the monitor peer "
 		    "times the routes' arrival");
 	if (nb_check(&cfg->nb, err, sizeof(err)) == -1)

@@ -166,6 +166,26 @@ nb_del(const struct nb_opts *o, const char *node, uint64_t first, uint32_t n,
 	return nb_routes_path(o, pfx, m->path, sizeof(m->path));
 }
 
+/* The Loc-RIB's routes, from the operational datastore. */
+static int
+nb_loc_rib_path(const struct nb_opts *o, char *out, size_t cap)
+{
+	const char	*afi = NB_AFI(nb_ctx(o)->af);
+	int		 n;
+
+	if (o->style == NB_STYLE_RFC8040)
+		n = snprintf(out, cap, "/rests/data/bgp-rib:bgp-rib/rib="
+		    BGP_NB_RIB "/loc-rib/tables=bgp-types:%s-address-family,"
+		    "bgp-types:unicast-subsequent-address-family/"
+		    "bgp-inet:%s-routes?content=nonconfig", afi, afi);
+	else
+		n = snprintf(out, cap, "/restconf/operational/bgp-rib:bgp-rib/"
+		    "rib/" BGP_NB_RIB "/loc-rib/tables/bgp-types:%s-address-"
+		    "family/bgp-types:unicast-subsequent-address-family/"
+		    "bgp-inet:%s-routes", afi, afi);
+	return n < 0 || (size_t)n >= cap ? -1 : 0;
+}
+
 static int
 nb_count(const struct nb_opts *o, const char *node, struct nb_msg *m)
 {
@@ -173,6 +193,8 @@ nb_count(const struct nb_opts *o, const char *node, struct nb_msg *m)
 	m->method = NB_GET;
 	m->ctype = NULL;
 	m->accept = nb_media(o);
+	if (nb_ctx(o)->loc_rib)
+		return nb_loc_rib_path(o, m->path, sizeof(m->path));
 	return nb_routes_path(o, NULL, m->path, sizeof(m->path));
 }
 

@@ -13,6 +13,10 @@
 
 struct bgp_nb_ctx {
 	struct bgp_prefix	first;	/* route n is first's n-th block */
+	/* Count the Loc-RIB (learn by the northbound) instead of the
+	 * application RIB. */
+	int			loc_rib;
+	uint8_t			af;	/* of the Loc-RIB table */
 	uint8_t			next_hop4[4];
 	uint8_t			next_hop6[16];
 };
@@ -20,5 +24,6 @@ struct bgp_nb_ctx {
 extern const struct nb_driver bgp_nb_odl_driver;
 
 #define BGP_NB_NODE	"example-app-rib"
+#define BGP_NB_RIB	"example-bgp-rib"
 
 #endif

@@ -229,8 +229,8 @@ bgp_drained(struct bgp_peer *p, uint64_t now)
 		ph = sim->ph[BGPP_WITHDRAW];
 		done = ++sim->drained_wd;
 		want = sim->withdrawn;
-		if (sim->cfg.monitor != NULL)
-			ph = NULL;	/* the monitor ends it */
+		if (BGP_WITNESSED(&sim->cfg))
+			ph = NULL;	/* the monitor or northbound ends it */
 	}
 	p->drain_wait = BGP_SEND_NONE;
 	bufferevent_setwatermark(p->pd.bev, EV_WRITE, BGP_OUT_LOW, 0);
@@ -278,7 +278,7 @@ bgp_fill(struct bgp_peer *p)
 		} else {
 			*sim->c.withdrawals_sent += items;
 			sim->withdrawn += items;
-			if (sim->cfg.monitor == NULL)
+			if (!BGP_WITNESSED(&sim->cfg))
 				phase_items(sim->ph[BGPP_WITHDRAW], now, items);
 		}
 		if (*next >= sim->cfg.prefixes || msgs == 0)
@@ -459,29 +459,25 @@ bgp_monitor_count(struct bgp_peer *p)
 	}
 }
 
-/* Walk one NLRI span into or out of the adj-RIB-in; returns how many
- * prefixes it changed. */
-static uint64_t
+/* Walk one NLRI span into or out of the adj-RIB-in. */
+static void
 bgp_rib_apply(struct bgp_peer *p, struct rbuf span, enum bgp_af af,
     int add)
 {
 	struct bgp_prefix	pfx;
-	uint64_t		changed = 0, seen = 0;
+	uint64_t		seen = 0;
 
 	while (bgp_nlri_next(&span, af, p->sc.addpath_rx[af], &pfx) == 1) {
 		seen++;
 		if (add)
-			changed += (uint64_t)bgp_pmap_put(p->rib_in, &pfx,
-			    NULL);
+			bgp_pmap_put(p->rib_in, &pfx, NULL);
 		else
-			changed += (uint64_t)bgp_pmap_del(p->rib_in, &pfx,
-			    NULL);
+			bgp_pmap_del(p->rib_in, &pfx, NULL);
 	}
 	if (add)
 		*p->sim->c.rx_announced[af] += seen;
 	else
 		*p->sim->c.rx_withdrawn[af] += seen;
-	return changed;
 }
 
 static void
@@ -508,7 +504,6 @@ bgp_fsm_update(struct bgp_peer *p, const uint8_t *msg, size_t len)
 {
 	struct bgp_update	u;
 	struct bgp_err		e;
-	uint64_t		added = 0, removed = 0;
 	int			announce;
 
 	(*p->sim->c.updates_received)++;
@@ -525,24 +520,14 @@ bgp_fsm_update(struct bgp_peer *p, const uint8_t *msg, size_t len)
 		p->rib_in = xcalloc(1, sizeof(*p->rib_in));
 		bgp_pmap_init(p->rib_in, 0);
 	}
+	/* RFC 7606 treat-as-withdraw: its announcements are withdrawals. */
 	announce = !u.treat_as_withdraw;
-	removed += bgp_rib_apply(p, u.withdrawn, BGP_AF_IPV4, 0);
+	bgp_rib_apply(p, u.withdrawn, BGP_AF_IPV4, 0);
 	if (u.mp_unreach_af != BGP_AF_MAX)
-		removed += bgp_rib_apply(p, u.mp_unreach, u.mp_unreach_af, 0);
-	if (announce)
-		added += bgp_rib_apply(p, u.nlri, BGP_AF_IPV4, 1);
-	else
-		removed += bgp_rib_apply(p, u.nlri, BGP_AF_IPV4, 0);
-	if (u.mp_reach_af != BGP_AF_MAX) {
-		if (announce)
-			added += bgp_rib_apply(p, u.mp_reach, u.mp_reach_af,
-			    1);
-		else
-			removed += bgp_rib_apply(p, u.mp_reach, u.mp_reach_af,
-			    0);
-	}
-	(void)added;
-	(void)removed;
+		bgp_rib_apply(p, u.mp_unreach, u.mp_unreach_af, 0);
+	bgp_rib_apply(p, u.nlri, BGP_AF_IPV4, announce);
+	if (u.mp_reach_af != BGP_AF_MAX)
+		bgp_rib_apply(p, u.mp_reach, u.mp_reach_af, announce);
 	if (p->monitor)
 		bgp_monitor_count(p);
 }

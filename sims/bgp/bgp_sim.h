@@ -72,6 +72,7 @@ struct bgp_config {
 	/* The advertise test through the controller's northbound. */
 	const char	*nb_url;
 	int		 nb_any;	/* a --northbound-* option given */
+	int		 nb_watch;	/* learn and withdraw by the Loc-RIB */
 	struct nb_opts	 nb;
 	struct bgp_nb_ctx nb_ctx;
 };
@@ -149,6 +150,10 @@ struct bgp_sim {
 	char			*nb_node;
 	int			 nb_begun;
 };
+
+/* Learn and withdraw are witnessed (by the monitor or the northbound),
+ * not just sent. */
+#define BGP_WITNESSED(cfg)	((cfg)->monitor != NULL || (cfg)->nb_watch)
 
 /* bgp_peer.c */
 void	bgp_peer_up(struct pool_dev *, struct bufferevent *);

@@ -146,6 +146,14 @@ timeout 60 "$SBSIM" bgp --peers 1 --as 65001 --peer-as 65000 \
     >"$TMPD/bgp-adv2.log" 2>&1 || fail "advertise (xml): sbsim bgp exited $?"
 check_report "$TMPD/adv2.json" advertise=200 unadvertise=200 nb_program=200 \
     nb_delete=200 || fail "advertise (xml): report"
+# Without a monitor, learn and withdraw by counting the Loc-RIB.
+timeout 60 "$SBSIM" bgp --peers 2 --prefixes 3000 --as 65001 --peer-as 65000 \
+    --source "$SRC" --controller tcp:127.0.0.1:$port \
+    --northbound odl:http://127.0.0.1:$rc --withdraw --timeout 20 \
+    --report "$TMPD/nbl.json" -q >"$TMPD/bgp-nbl.log" 2>&1 ||
+    fail "learn by the northbound: sbsim bgp exited $?"
+check_report "$TMPD/nbl.json" connect=2 announce=6000 learn=6000 \
+    withdraw=6000 || fail "learn by the northbound: report"
 stop_pid "$ctl"
 
 # Bad command lines: one line, exit 2.
