@@ -16,6 +16,7 @@
 static const struct sbsim_cmd *const commands[] = {
 	&openflow_cmd,
 	&bgp_cmd,
+	&netconf_cmd,
 	&controller_cmd,
 	&demo_cmd,
 };

@@ -281,6 +281,12 @@ pool_accept(struct evconnlistener *l, evutil_socket_t fd,
 		close(fd);
 		return;
 	}
+	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	evutil_make_socket_nonblocking(fd);
+	if (p->cfg.up_fd != NULL) {
+		p->cfg.up_fd(d, fd);
+		return;
+	}
 	if (d->bev != NULL) {
 		/* One connection per device: the newest wins, since a
 		 * tool that connects right after another (ovs-ofctl runs)
@@ -288,8 +294,6 @@ pool_accept(struct evconnlistener *l, evutil_socket_t fd,
 		p->stats.replaced++;
 		pool_lost(d, "replaced by a new connection");
 	}
-	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
-	evutil_make_socket_nonblocking(fd);
 	if ((d->bev = bufferevent_socket_new(engine_base(), fd,
 	    BEV_OPT_CLOSE_ON_FREE)) == NULL) {
 		close(fd);

@@ -58,6 +58,15 @@ struct pool_config {
 	unsigned		 backoff_max_ms;
 	int			 reconnect;	/* try again after a drop */
 	SSL_CTX			*ssl;		/* for ssl: */
+	/*
+	 * Optional, passive only: when set, each accepted connection's
+	 * (non-blocking) descriptor is handed over instead of a
+	 * bufferevent, and the protocol owns it from then on: it may hold
+	 * several connections per device (NETCONF sessions, SSH through
+	 * libssh), closes them itself and never calls pool_lost(); the
+	 * device stays PD_LISTENING and ops->up() is not called.
+	 */
+	void			(*up_fd)(struct pool_dev *, int fd);
 };
 
 struct pool_stats {

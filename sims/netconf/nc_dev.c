@@ -1,0 +1,1183 @@
+/*
+ * One NETCONF session of a simulated device, transport independent:
+ * hello exchange and framing switch (RFC 6241 section 8.1, RFC 6242
+ * section 4.1), rpc dispatch to the device's datastores (nc_store),
+ * rpc-errors (section 4.3), kill-session, get-schema (RFC 6022) and
+ * the notification stream (RFC 5277).  Also the TCP transport: the
+ * session directly on a bufferevent.
+ *
+ * Sessions are never freed from inside a callback of their own
+ * transport: nc_sess_kill() marks them dead and the sim's reaper event
+ * frees them from the loop.
+ */
+#include <sys/socket.h>
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <event2/buffer.h>
+#include <event2/bufferevent.h>
+#include <event2/event.h>
+#include <libxml/tree.h>
+#include <libyang/libyang.h>
+
+#include "engine.h"
+#include "log.h"
+#include "nc_sim.h"
+
+#define NC_MAX_MSG	(32 * 1024 * 1024)	/* largest rpc we take */
+#define NC_OUT_HIGH	(256 * 1024)		/* notifications pause above */
+#define NC_NOTIF_TICK_US 1000			/* 1 ms at the fastest */
+#define NC_MAX_PATH_NS	8
+
+static xmlBufferPtr	 nc_out;	/* one reply at a time, reused */
+
+static const char *const nc_state_names[] = {
+	[NCS_SSH_KEX] = "ssh-kex",
+	[NCS_SSH_AUTH] = "ssh-auth",
+	[NCS_HELLO] = "hello",
+	[NCS_OPEN] = "open",
+	[NCS_CLOSING] = "closing",
+	[NCS_DEAD] = "dead",
+};
+
+/* Counter names: static strings, as metrics_counter() wants. */
+static const char *const nc_rpc_counter[NC_OP_COUNT] = {
+	[NC_OP_OTHER] = "rpc_other",
+	[NC_OP_GET] = "rpc_get",
+	[NC_OP_GET_CONFIG] = "rpc_get_config",
+	[NC_OP_EDIT_CONFIG] = "rpc_edit_config",
+	[NC_OP_COPY_CONFIG] = "rpc_copy_config",
+	[NC_OP_DELETE_CONFIG] = "rpc_delete_config",
+	[NC_OP_LOCK] = "rpc_lock",
+	[NC_OP_UNLOCK] = "rpc_unlock",
+	[NC_OP_CLOSE_SESSION] = "rpc_close_session",
+	[NC_OP_KILL_SESSION] = "rpc_kill_session",
+	[NC_OP_COMMIT] = "rpc_commit",
+	[NC_OP_DISCARD_CHANGES] = "rpc_discard_changes",
+	[NC_OP_CANCEL_COMMIT] = "rpc_cancel_commit",
+	[NC_OP_VALIDATE] = "rpc_validate",
+	[NC_OP_GET_SCHEMA] = "rpc_get_schema",
+	[NC_OP_CREATE_SUBSCRIPTION] = "rpc_create_subscription",
+};
+
+static const char *const nc_err_counter[NC_ERR_TAG_COUNT + 1] = {
+	"rpc_error_in_use", "rpc_error_invalid_value", "rpc_error_too_big",
+	"rpc_error_missing_attribute", "rpc_error_bad_attribute",
+	"rpc_error_unknown_attribute", "rpc_error_missing_element",
+	"rpc_error_bad_element", "rpc_error_unknown_element",
+	"rpc_error_unknown_namespace", "rpc_error_access_denied",
+	"rpc_error_lock_denied", "rpc_error_resource_denied",
+	"rpc_error_rollback_failed", "rpc_error_data_exists",
+	"rpc_error_data_missing", "rpc_error_operation_not_supported",
+	"rpc_error_operation_failed", "rpc_error_partial_operation",
+	"rpc_error_malformed_message", "rpc_error_other",
+};
+
+static void	nc_sess_tcp_free(struct nc_sess *);
+
+int
+nc_dev_log_once(struct nc_dev *d, uint32_t kind)
+{
+	if (d->logged & kind)
+		return 0;
+	d->logged |= kind;
+	return 1;
+}
+
+void
+nc_count_error_tag(struct nc_sim *sim, enum nc_err_tag tag)
+{
+	unsigned	i = (unsigned)tag <= NC_ERR_TAG_COUNT ? tag :
+		    NC_ERR_TAG_COUNT;
+
+	if (sim->c.errors[i] == NULL)
+		sim->c.errors[i] = metrics_counter(sim->m, nc_err_counter[i]);
+	(*sim->c.errors[i])++;
+}
+
+static void
+nc_count_rpc(struct nc_sim *sim, enum nc_op op)
+{
+	unsigned	i = (unsigned)op < NC_OP_COUNT ? op : NC_OP_OTHER;
+
+	if (sim->c.rpcs[i] == NULL)
+		sim->c.rpcs[i] = metrics_counter(sim->m, nc_rpc_counter[i]);
+	(*sim->c.rpcs[i])++;
+}
+
+static xmlBufferPtr
+nc_outbuf(void)
+{
+	if (nc_out == NULL && (nc_out = xmlBufferCreate()) == NULL)
+		fatalx("xmlBufferCreate");
+	xmlBufferEmpty(nc_out);
+	return nc_out;
+}
+
+static void
+nc_change_state(struct nc_sess *s, enum nc_sess_state next, const char *why)
+{
+	if (s->state == next)
+		return;
+	log_debug("device %u session %u: %s -> %s (%s)", s->dev->idx, s->sid,
+	    nc_state_names[s->state], nc_state_names[next], why);
+	s->state = (uint8_t)next;
+}
+
+/* ---- session life ---- */
+
+struct nc_sess *
+nc_sess_new(struct nc_dev *d, enum nc_transport tr)
+{
+	struct nc_sim	*sim = d->sim;
+	struct nc_sess	*s;
+
+	s = xcalloc(1, sizeof(*s));
+	s->dev = d;
+	s->transport = (uint8_t)tr;
+	/* Section 8.1: unique per server; never 0. */
+	if (++sim->next_sid == 0)
+		sim->next_sid = 1;
+	s->sid = sim->next_sid;
+	s->accept_ns = clock_ns();
+	s->state = tr == NC_TR_SSH ? NCS_SSH_KEX : NCS_HELLO;
+	nc_framer_init(&s->fr, NC_MAX_MSG);
+	LIST_INSERT_HEAD(&d->sessions, s, entry);
+	d->nsess++;
+	sim->open_sessions++;
+	(*sim->c.sessions)++;
+	return s;
+}
+
+void
+nc_sess_kill(struct nc_sess *s, const char *why)
+{
+	struct nc_sim	*sim = s->dev->sim;
+
+	if (s->state == NCS_DEAD)
+		return;
+	nc_change_state(s, NCS_DEAD, why);
+	if (s->notif_ev != NULL)
+		event_del(s->notif_ev);
+	/* Its locks and candidate edits go with it (section 7.5). */
+	nc_store_release_session(s->dev->store, s->sid);
+	TAILQ_INSERT_TAIL(&sim->dead, s, reap);
+	(*sim->c.sessions_closed)++;
+	if (sim->reaper != NULL)
+		event_active(sim->reaper, EV_TIMEOUT, 0);
+}
+
+static void
+nc_sess_free(struct nc_sess *s)
+{
+	struct nc_dev	*d = s->dev;
+
+	if (s->transport == NC_TR_TCP)
+		nc_sess_tcp_free(s);
+	else
+		nc_ssh_free(s);
+	if (s->notif_ev != NULL)
+		event_free(s->notif_ev);
+	nc_framer_free(&s->fr);
+	LIST_REMOVE(s, entry);
+	d->nsess--;
+	d->sim->open_sessions--;
+	free(s);
+}
+
+void
+nc_sim_reap(struct nc_sim *sim)
+{
+	struct nc_sess	*s;
+
+	while ((s = TAILQ_FIRST(&sim->dead)) != NULL) {
+		TAILQ_REMOVE(&sim->dead, s, reap);
+		nc_sess_free(s);
+	}
+}
+
+void
+nc_dev_free(struct nc_dev *d)
+{
+	struct nc_sess	*s;
+
+	while ((s = LIST_FIRST(&d->sessions)) != NULL) {
+		if (s->state != NCS_DEAD)
+			nc_sess_kill(s, "run over");
+		TAILQ_REMOVE(&d->sim->dead, s, reap);
+		nc_sess_free(s);
+	}
+	nc_store_free(d->store);
+	d->store = NULL;
+}
+
+static size_t
+nc_sess_pending(const struct nc_sess *s)
+{
+	if (s->transport == NC_TR_TCP)
+		return s->bev != NULL ?
+		    evbuffer_get_length(bufferevent_get_output(s->bev)) : 0;
+	return nc_ssh_pending(s);
+}
+
+static void	nc_notif_tick(evutil_socket_t, short, void *);
+
+void
+nc_sess_drained(struct nc_sess *s)
+{
+	if (s->state == NCS_CLOSING && nc_sess_pending(s) == 0) {
+		nc_sess_kill(s, "closed");
+		return;
+	}
+	/* Notifications paused on a full buffer go on now. */
+	if (s->notif_ev != NULL && s->state == NCS_OPEN &&
+	    s->notif_sent < s->dev->sim->cfg.notifications &&
+	    !event_pending(s->notif_ev, EV_TIMEOUT, NULL))
+		nc_notif_tick(-1, 0, s);
+}
+
+/* ---- output ---- */
+
+static void
+nc_sess_write(struct nc_sess *s, const void *p, size_t len)
+{
+	*s->dev->sim->c.bytes_out += len;
+	if (s->transport == NC_TR_TCP) {
+		if (s->bev != NULL)
+			bufferevent_write(s->bev, p, len);
+	} else
+		nc_ssh_write(s, p, len);
+}
+
+/* One message, framed as negotiated (RFC 6242 section 4). */
+static void
+nc_sess_send(struct nc_sess *s, xmlBufferPtr b)
+{
+	char		 head[NC_FRAME_HEAD_MAX];
+	const char	*tail;
+	size_t		 len = (size_t)xmlBufferLength(b), tlen;
+	int		 hlen;
+
+	if (s->state >= NCS_CLOSING || len == 0)
+		return;
+	if ((hlen = nc_frame_head(s->base11, len, head)) == -1)
+		return;
+	tail = nc_frame_tail(s->base11, &tlen);
+	if (hlen > 0)
+		nc_sess_write(s, head, (size_t)hlen);
+	nc_sess_write(s, xmlBufferContent(b), len);
+	nc_sess_write(s, tail, tlen);
+}
+
+/* Section 8.1: our capabilities, the schema's modules among them. */
+static unsigned
+nc_our_caps(const struct nc_sim *sim)
+{
+	unsigned	caps = NC_CAPF_BASE10 | NC_CAPF_BASE11 |
+		    NC_CAPF_WRITABLE_RUNNING | NC_CAPF_ROLLBACK |
+		    NC_CAPF_XPATH | NC_CAPF_NOTIFICATION | NC_CAPF_INTERLEAVE;
+
+	if (sim->cfg.candidate)
+		caps |= NC_CAPF_CANDIDATE;
+	return caps;
+}
+
+void
+nc_sess_start(struct nc_sess *s)
+{
+	struct nc_sim		*sim = s->dev->sim;
+	struct nc_hello_opts	 o;
+	xmlBufferPtr		 b = nc_outbuf();
+
+	memset(&o, 0, sizeof(o));
+	o.caps = nc_our_caps(sim);
+	o.extra = nc_schema_capabilities(sim->schema, &o.nextra);
+	o.session_id = s->sid;
+	nc_hello_build(b, &o);
+	nc_change_state(s, NCS_HELLO, "hello sent");
+	nc_sess_send(s, b);
+}
+
+/* ---- phases ---- */
+
+static void
+nc_phase_item(struct nc_sim *sim, enum nc_phase p, uint64_t n,
+    uint64_t since_ns)
+{
+	struct phase	*ph = sim->ph[p];
+	uint64_t	 now = clock_ns();
+
+	if (ph == NULL || n == 0)
+		return;
+	if (ph->state == PHASE_PENDING)
+		phase_start(ph, since_ns != 0 && since_ns < now ? since_ns :
+		    now);
+	if (ph->state != PHASE_RUNNING)
+		return;
+	if (since_ns != 0 && now > since_ns)
+		phase_latency(ph, (now - since_ns) / 1000);
+	phase_items(ph, now, n);
+}
+
+/* A phase timed from the request that starts it (edit, subscription). */
+static void
+nc_phase_trigger(struct nc_sim *sim, enum nc_phase p)
+{
+	struct phase	*ph = sim->ph[p];
+
+	if (ph != NULL && ph->state == PHASE_PENDING)
+		phase_start(ph, clock_ns());
+}
+
+/* ---- hello ---- */
+
+static void
+nc_sess_hello(struct nc_sess *s, const uint8_t *msg, size_t len)
+{
+	struct nc_dev	*d = s->dev;
+	struct nc_sim	*sim = d->sim;
+	struct nc_hello	 h;
+	xmlDocPtr	 doc;
+	int		 r;
+
+	memset(&h, 0, sizeof(h));
+	if ((doc = nc_xml_parse(msg, len, 0, NULL)) == NULL)
+		r = NC_HELLO_E_XML;
+	else {
+		r = nc_hello_from_doc(&h, doc, 0);
+		if (r == NC_HELLO_E_NOT_HELLO &&
+		    nc_msg_kind(doc) == NC_MSG_RPC && nc_dev_log_once(d,
+		    NCL_HELLO))
+			log_warnx("device %u session %u: rpc before hello",
+			    d->idx, s->sid);
+		xmlFreeDoc(doc);
+	}
+	if (r != NC_HELLO_OK) {
+		/* Section 8.1: no usable hello, no session. */
+		(*sim->c.hello_errors)++;
+		if (nc_dev_log_once(d, NCL_HELLO))
+			log_warnx("device %u session %u: %s; closing",
+			    d->idx, s->sid, nc_hello_strerror(r));
+		nc_hello_free(&h);
+		nc_sess_kill(s, nc_hello_strerror(r));
+		return;
+	}
+	s->base11 = (uint8_t)nc_hello_chunked(nc_our_caps(sim), &h);
+	nc_hello_free(&h);
+	/* RFC 6242 section 4.1: chunks from the next message on. */
+	if (s->base11)
+		nc_framer_set_chunked(&s->fr, 1);
+	nc_change_state(s, NCS_OPEN, s->base11 ? "hello, base:1.1" :
+	    "hello, base:1.0");
+	if (!d->connected) {
+		d->connected = 1;
+		nc_phase_item(sim, NCP_CONNECT, 1, s->accept_ns);
+	}
+}
+
+/* ---- rpc helpers ---- */
+
+/* What prefixes an error-path of module names needs declared. */
+static size_t
+nc_path_ns(const struct nc_sim *sim, const char *path,
+    struct nc_nsdecl *ns, size_t max)
+{
+	const struct ly_ctx	*ctx = nc_schema_ctx(sim->schema);
+	const struct lys_module	*m;
+	const char		*p, *c;
+	char			 name[128];
+	size_t			 n = 0, i, len;
+
+	for (p = path; p != NULL && (p = strchr(p, '/')) != NULL; p++) {
+		if ((c = strchr(p + 1, ':')) == NULL)
+			break;
+		len = (size_t)(c - p - 1);
+		if (len == 0 || len >= sizeof(name) ||
+		    strcspn(p + 1, "/[=' ") < len)
+			continue;
+		memcpy(name, p + 1, len);
+		name[len] = '\0';
+		for (i = 0; i < n && strcmp(ns[i].prefix, name) != 0; i++)
+			;
+		if (i < n || n == max ||
+		    (m = ly_ctx_get_module_implemented(ctx, name)) == NULL)
+			continue;
+		ns[n].prefix = m->name;
+		ns[n++].uri = m->ns;
+	}
+	return n;
+}
+
+/* Answer with the store's rpc-errors (and count them); frees list. */
+static void
+nc_reply_store(struct nc_sess *s, const struct nc_rpc *r, xmlBufferPtr b,
+    struct nc_error *list)
+{
+	struct nc_sim		*sim = s->dev->sim;
+	struct nc_nsdecl	 nsd[NC_MAX_PATH_NS];
+	struct nc_error		*e;
+	struct nc_err		*ev;
+	size_t			 n = 0, i;
+
+	for (e = list; e != NULL; e = e->next)
+		n++;
+	ev = xcalloc(n, sizeof(*ev));
+	for (e = list, i = 0; e != NULL; e = e->next, i++) {
+		nc_err_init(&ev[i], nc_err_type_from_name(e->type),
+		    nc_err_tag_from_name(e->tag), e->message);
+		ev[i].app_tag = e->app_tag;
+		ev[i].bad_element = e->bad_element;
+		if (e->path != NULL && i == 0) {
+			ev[i].path = e->path;
+			ev[i].path_ns = nsd;
+			ev[i].npath_ns = nc_path_ns(sim, e->path, nsd,
+			    NC_MAX_PATH_NS);
+		} else
+			ev[i].path = e->path;
+		if (ev[i].tag == NC_ERR_LOCK_DENIED ||
+		    (ev[i].tag == NC_ERR_IN_USE && e->session_id != 0)) {
+			ev[i].has_session_id = 1;
+			ev[i].session_id = e->session_id;
+		}
+		nc_count_error_tag(sim, ev[i].tag);
+	}
+	nc_reply_error(b, r, ev, n);
+	free(ev);
+	nc_error_free(list);
+}
+
+static void
+nc_reply_err(struct nc_sess *s, const struct nc_rpc *r, xmlBufferPtr b,
+    const struct nc_err *e)
+{
+	nc_count_error_tag(s->dev->sim, e->tag);
+	nc_reply_error(b, r, e, 1);
+}
+
+/*
+ * An element serialized on its own, with the namespace declarations it
+ * inherits (a copy made outside the tree declares them on itself).
+ */
+static void
+nc_node_dump(xmlBufferPtr out, xmlNodePtr n)
+{
+	xmlNodePtr	copy;
+
+	if ((copy = xmlDocCopyNode(n, n->doc, 1)) == NULL)
+		fatalx("xmlDocCopyNode");
+	xmlNodeDump(out, n->doc, copy, 0, 0);
+	xmlFreeNode(copy);
+}
+
+/* The element children of n as one string (the content of <config>). */
+static char *
+nc_children_xml(xmlNodePtr n)
+{
+	xmlBufferPtr	 b;
+	xmlNodePtr	 c;
+	char		*s;
+
+	if ((b = xmlBufferCreate()) == NULL)
+		fatalx("xmlBufferCreate");
+	for (c = n->children; c != NULL; c = c->next)
+		if (c->type == XML_ELEMENT_NODE)
+			nc_node_dump(b, c);
+	s = xstrdup((const char *)xmlBufferContent(b));
+	xmlBufferFree(b);
+	return s;
+}
+
+struct nc_filter_buf {
+	struct nc_filter	 f;
+	char			*text;
+	const char		**nsmap;
+};
+
+/* The rpc's <filter> in the store's terms; -1 with e set. */
+static int
+nc_get_filter(const struct nc_rpc *r, struct nc_filter_buf *fb,
+    struct nc_err *e)
+{
+	struct ncm_filter	 mf;
+	xmlNsPtr		*list;
+	xmlBufferPtr		 b;
+	size_t			 n, i, k = 0;
+
+	memset(fb, 0, sizeof(*fb));
+	if (nc_rpc_filter(r, &mf, e) != 0)
+		return -1;
+	if (mf.type == NCM_FILTER_NONE)
+		return 0;
+	if (mf.type == NCM_FILTER_XPATH) {
+		fb->f.type = NC_FILTER_XPATH;
+		fb->f.text = mf.select;
+		/* Prefixes in the select resolve where <filter> is. */
+		if ((list = xmlGetNsList(mf.node->doc, mf.node)) == NULL)
+			return 0;
+		for (n = 0; list[n] != NULL; n++)
+			;
+		fb->nsmap = xcalloc(2 * n + 1, sizeof(*fb->nsmap));
+		for (i = 0; i < n; i++)
+			if (list[i]->prefix != NULL) {
+				fb->nsmap[k++] = (const char *)list[i]->prefix;
+				fb->nsmap[k++] = (const char *)list[i]->href;
+			}
+		xmlFree(list);
+		fb->f.nsmap = fb->nsmap;
+		return 0;
+	}
+	if ((b = xmlBufferCreate()) == NULL)
+		fatalx("xmlBufferCreate");
+	nc_node_dump(b, mf.node);
+	fb->text = xstrdup((const char *)xmlBufferContent(b));
+	xmlBufferFree(b);
+	fb->f.type = NC_FILTER_SUBTREE;
+	fb->f.text = fb->text;
+	return 0;
+}
+
+static void
+nc_filter_buf_free(struct nc_filter_buf *fb)
+{
+	free(fb->text);
+	free(fb->nsmap);
+}
+
+/* A <source>/<target> that names running or candidate. */
+static int
+nc_rpc_ds(const struct nc_rpc *r, const char *param, enum nc_ds *ds,
+    struct nc_err *e)
+{
+	struct nc_ds_ref	ref;
+
+	if (nc_rpc_datastore(r, param, &ref, e) != 0)
+		return -1;
+	switch (ref.ds) {
+	case NCM_DS_RUNNING:
+		*ds = NC_DS_RUNNING;
+		return 0;
+	case NCM_DS_CANDIDATE:
+		*ds = NC_DS_CANDIDATE;
+		return 0;
+	default:
+		/* No :startup, no :url (not advertised). */
+		nc_err_init(e, NC_ERR_TYPE_PROTOCOL,
+		    NC_ERR_OPERATION_NOT_SUPPORTED, NULL);
+		snprintf(e->msgbuf, sizeof(e->msgbuf),
+		    "datastore %s not supported", nc_ds_name(ref.ds));
+		e->bad_element = param;
+		return -1;
+	}
+}
+
+/* A successful get or get-config is what mounting a device ends with. */
+static void
+nc_dev_mounted(struct nc_sess *s)
+{
+	struct nc_dev	*d = s->dev;
+
+	if (d->mounted)
+		return;
+	d->mounted = 1;
+	nc_phase_item(d->sim, NCP_MOUNT, 1, s->accept_ns);
+}
+
+/* ---- operations (RFC 6241 section 7, 8) ---- */
+
+static void
+op_get(struct nc_sess *s, const struct nc_rpc *r, xmlBufferPtr b)
+{
+	struct nc_filter_buf	 fb;
+	struct nc_error		*err;
+	struct nc_err		 e;
+	enum nc_ds		 ds = NC_DS_RUNNING;
+	char			*xml = NULL;
+
+	if ((r->op == NC_OP_GET_CONFIG && nc_rpc_ds(r, "source", &ds,
+	    &e) != 0) || nc_get_filter(r, &fb, &e) != 0) {
+		nc_reply_err(s, r, b, &e);
+		return;
+	}
+	if (r->op == NC_OP_GET)
+		err = nc_store_get(s->dev->store, fb.f.type ? &fb.f : NULL,
+		    &xml);
+	else
+		err = nc_store_get_config(s->dev->store, ds,
+		    fb.f.type ? &fb.f : NULL, &xml);
+	nc_filter_buf_free(&fb);
+	if (err != NULL) {
+		nc_reply_store(s, r, b, err);
+		return;
+	}
+	nc_reply_data(b, r, xml, xml != NULL ? strlen(xml) : 0);
+	free(xml);
+	nc_dev_mounted(s);
+}
+
+static void
+op_edit(struct nc_sess *s, const struct nc_rpc *r, xmlBufferPtr b)
+{
+	static const enum nc_defop defops[] = { NC_DEFOP_MERGE,
+	    NC_DEFOP_REPLACE, NC_DEFOP_NONE };
+	static const enum nc_testop testops[] = { NC_TEST_THEN_SET,
+	    NC_TEST_SET, NC_TEST_ONLY };
+	static const enum nc_errop errops[] = { NC_ERROP_STOP,
+	    NC_ERROP_CONTINUE, NC_ERROP_ROLLBACK };
+	struct nc_sim		*sim = s->dev->sim;
+	struct nc_edit		 ed;
+	struct nc_edit_opts	 o;
+	struct nc_edit_result	 res;
+	struct nc_error		*err;
+	struct nc_err		 e;
+	enum nc_ds		 ds;
+	char			*config;
+
+	if (nc_rpc_edit(r, &ed, &e) != 0 || nc_rpc_ds(r, "target", &ds,
+	    &e) != 0) {
+		nc_reply_err(s, r, b, &e);
+		return;
+	}
+	if (ed.config == NULL) {
+		nc_err_init(&e, NC_ERR_TYPE_PROTOCOL,
+		    NC_ERR_OPERATION_NOT_SUPPORTED, "no :url capability");
+		e.bad_element = "url";
+		nc_reply_err(s, r, b, &e);
+		return;
+	}
+	o.defop = defops[ed.defop];
+	o.testop = testops[ed.testop];
+	o.errop = errops[ed.errop];
+	nc_phase_trigger(sim, NCP_PROGRAM);
+	config = nc_children_xml(ed.config);
+	err = nc_store_edit(s->dev->store, s->sid, ds, config, &o, &res);
+	free(config);
+	*sim->c.entries_created += res.created;
+	*sim->c.entries_modified += res.modified;
+	*sim->c.entries_deleted += res.deleted;
+	nc_phase_item(sim, NCP_PROGRAM, (uint64_t)res.created + res.modified,
+	    0);
+	if (err != NULL)
+		nc_reply_store(s, r, b, err);
+	else
+		nc_reply_ok(b, r);
+}
+
+static void
+op_copy(struct nc_sess *s, const struct nc_rpc *r, xmlBufferPtr b)
+{
+	struct nc_ds_ref	 src;
+	struct nc_error		*err;
+	struct nc_err		 e;
+	enum nc_ds		 target, source = NC_DS_RUNNING;
+	char			*config = NULL;
+
+	if (nc_rpc_ds(r, "target", &target, &e) != 0 ||
+	    nc_rpc_datastore(r, "source", &src, &e) != 0 ||
+	    (src.ds != NCM_DS_CONFIG && nc_rpc_ds(r, "source", &source,
+	    &e) != 0)) {
+		nc_reply_err(s, r, b, &e);
+		return;
+	}
+	if (src.ds == NCM_DS_CONFIG)
+		config = nc_children_xml(src.node);
+	err = nc_store_copy(s->dev->store, s->sid, target, source, config);
+	free(config);
+	if (err != NULL)
+		nc_reply_store(s, r, b, err);
+	else
+		nc_reply_ok(b, r);
+}
+
+static void
+op_lock(struct nc_sess *s, const struct nc_rpc *r, xmlBufferPtr b)
+{
+	struct nc_error	*err;
+	struct nc_err	 e;
+	enum nc_ds	 ds;
+
+	if (nc_rpc_ds(r, "target", &ds, &e) != 0) {
+		nc_reply_err(s, r, b, &e);
+		return;
+	}
+	if (r->op == NC_OP_LOCK)
+		err = nc_store_lock(s->dev->store, s->sid, ds);
+	else
+		err = nc_store_unlock(s->dev->store, s->sid, ds);
+	if (err != NULL)
+		nc_reply_store(s, r, b, err);
+	else
+		nc_reply_ok(b, r);
+}
+
+/* :candidate operations; without it they do not exist (section 8.3). */
+static void
+op_candidate(struct nc_sess *s, const struct nc_rpc *r, xmlBufferPtr b)
+{
+	struct nc_error	*err;
+	struct nc_err	 e;
+
+	if (!s->dev->sim->cfg.candidate) {
+		nc_err_op_not_supported(&e, r);
+		nc_reply_err(s, r, b, &e);
+		return;
+	}
+	if (r->op == NC_OP_COMMIT)
+		err = nc_store_commit(s->dev->store, s->sid);
+	else
+		err = nc_store_discard(s->dev->store, s->sid);
+	if (err != NULL)
+		nc_reply_store(s, r, b, err);
+	else
+		nc_reply_ok(b, r);
+}
+
+static void
+op_validate(struct nc_sess *s, const struct nc_rpc *r, xmlBufferPtr b)
+{
+	struct nc_error	*err;
+	struct nc_err	 e;
+	enum nc_ds	 ds;
+
+	if (nc_rpc_ds(r, "source", &ds, &e) != 0) {
+		nc_reply_err(s, r, b, &e);
+		return;
+	}
+	if ((err = nc_store_validate(s->dev->store, ds)) != NULL)
+		nc_reply_store(s, r, b, err);
+	else
+		nc_reply_ok(b, r);
+}
+
+/* Section 7.9: another session of this device, ended at once. */
+static void
+op_kill(struct nc_sess *s, const struct nc_rpc *r, xmlBufferPtr b)
+{
+	struct nc_sess	*o;
+	struct nc_err	 e;
+	uint32_t	 sid;
+
+	if (nc_rpc_session_id(r, &sid, &e) != 0) {
+		nc_reply_err(s, r, b, &e);
+		return;
+	}
+	LIST_FOREACH(o, &s->dev->sessions, entry)
+		if (o->sid == sid && o->state != NCS_DEAD)
+			break;
+	if (sid == s->sid || o == NULL) {
+		nc_err_init(&e, NC_ERR_TYPE_PROTOCOL, NC_ERR_INVALID_VALUE,
+		    sid == s->sid ? "cannot kill the current session" :
+		    "no such session");
+		e.bad_element = "session-id";
+		nc_reply_err(s, r, b, &e);
+		return;
+	}
+	(*s->dev->sim->c.sessions_killed)++;
+	nc_sess_kill(o, "killed by kill-session");
+	nc_reply_ok(b, r);
+}
+
+static void
+nc_put_escaped(xmlBufferPtr b, const char *s)
+{
+	const char	*run = s, *rep;
+
+	for (; *s != '\0'; s++) {
+		switch (*s) {
+		case '&': rep = "&amp;"; break;
+		case '<': rep = "&lt;"; break;
+		case '>': rep = "&gt;"; break;
+		default: continue;
+		}
+		xmlBufferAdd(b, (const xmlChar *)run, (int)(s - run));
+		xmlBufferCCat(b, rep);
+		run = s + 1;
+	}
+	xmlBufferAdd(b, (const xmlChar *)run, (int)(s - run));
+}
+
+/* RFC 6022 section 3.1: <data> of ietf-netconf-monitoring, the text. */
+static void
+op_get_schema(struct nc_sess *s, const struct nc_rpc *r, xmlBufferPtr b)
+{
+	struct nc_get_schema	 g;
+	struct nc_error		*err;
+	struct nc_err		 e;
+	const char		*text;
+
+	if (nc_rpc_get_schema(r, &g, &e) != 0) {
+		nc_reply_err(s, r, b, &e);
+		return;
+	}
+	err = nc_schema_get_schema(s->dev->sim->schema, g.identifier,
+	    g.version, g.format, &text);
+	if (err != NULL) {
+		nc_reply_store(s, r, b, err);
+		return;
+	}
+	nc_reply_begin(b, r);
+	xmlBufferCCat(b, "<data xmlns=\"" NC_NS_MONITORING "\">");
+	nc_put_escaped(b, text);
+	xmlBufferCCat(b, "</data>");
+	nc_reply_end(b);
+}
+
+/* ---- notifications (RFC 5277) ---- */
+
+/* The i-th route-update of a device: J prefixes no other device sends. */
+static void
+nc_notif_content(const struct nc_sess *s, uint32_t n, xmlBufferPtr b)
+{
+	const struct nc_config	*cfg = &s->dev->sim->cfg;
+	uint64_t		 g;
+	uint32_t		 j, a;
+	char			 buf[160];
+
+	snprintf(buf, sizeof(buf), "<route-update xmlns=\"urn:sbsim:routes\">"
+	    "<origin>sbsim device %u</origin>", s->dev->idx);
+	xmlBufferCCat(b, buf);
+	for (j = 0; j < cfg->prefixes; j++) {
+		g = ((uint64_t)s->dev->idx * cfg->notifications + n) *
+		    cfg->prefixes + j;
+		a = 0x0a000000u + (uint32_t)(g << 8);
+		snprintf(buf, sizeof(buf), "<prefix><prefix>%u.%u.%u.0/24"
+		    "</prefix><next-hop>192.0.2.1</next-hop></prefix>",
+		    a >> 24, (a >> 16) & 0xff, (a >> 8) & 0xff);
+		xmlBufferCCat(b, buf);
+	}
+	xmlBufferCCat(b, "</route-update>");
+}
+
+static void
+nc_notif_send(struct nc_sess *s)
+{
+	struct nc_dev	*d = s->dev;
+	struct nc_sim	*sim = d->sim;
+	xmlBufferPtr	 content, b;
+	struct timespec	 ts;
+	uint64_t	 quota = (uint64_t)sim->cfg.notifications *
+		    sim->cfg.prefixes;
+	uint64_t	 n = sim->cfg.prefixes;
+
+	if ((content = xmlBufferCreate()) == NULL)
+		fatalx("xmlBufferCreate");
+	nc_notif_content(s, s->notif_sent, content);
+	clock_gettime(CLOCK_REALTIME, &ts);
+	b = nc_outbuf();
+	nc_notif_build(b, &ts, (const char *)xmlBufferContent(content),
+	    (size_t)xmlBufferLength(content));
+	xmlBufferFree(content);
+	nc_sess_send(s, b);
+	s->notif_sent++;
+	(*sim->c.notifications_sent)++;
+	*sim->c.prefixes_sent += n;
+	/* The learn phase counts each device's stream once. */
+	if (d->learned + n > quota)
+		n = quota - d->learned;
+	d->learned += n;
+	nc_phase_item(sim, NCP_LEARN, n, 0);
+}
+
+/* Paced at --notification-rate per device, or as fast as the
+ * connection drains; never queueing more than NC_OUT_HIGH. */
+static void
+nc_notif_tick(evutil_socket_t fd, short what, void *arg)
+{
+	struct nc_sess		*s = arg;
+	const struct nc_config	*cfg = &s->dev->sim->cfg;
+	uint64_t		 now = clock_ns();
+	double			 credit = 1e9;
+
+	if (cfg->notif_rate > 0) {
+		s->notif_credit += cfg->notif_rate *
+		    (double)(now - s->notif_last_ns) / 1e9;
+		if (s->notif_credit > cfg->notif_rate + 1)
+			s->notif_credit = cfg->notif_rate + 1;
+		credit = s->notif_credit;
+	}
+	s->notif_last_ns = now;
+	while (s->state == NCS_OPEN && s->notif_sent < cfg->notifications &&
+	    credit >= 1 && nc_sess_pending(s) < NC_OUT_HIGH) {
+		nc_notif_send(s);
+		credit -= 1;
+		if (cfg->notif_rate > 0)
+			s->notif_credit -= 1;
+	}
+	if (s->notif_sent >= cfg->notifications || s->state != NCS_OPEN)
+		event_del(s->notif_ev);
+}
+
+static void
+nc_notif_begin(struct nc_sess *s)
+{
+	const struct nc_config	*cfg = &s->dev->sim->cfg;
+	struct timeval		 tv = { 0, NC_NOTIF_TICK_US };
+	double			 us;
+
+	if (cfg->notifications == 0 || cfg->prefixes == 0)
+		return;
+	if (cfg->notif_rate > 0) {
+		us = 1e6 / cfg->notif_rate;
+		if (us > NC_NOTIF_TICK_US) {
+			tv.tv_sec = (time_t)(us / 1e6);
+			tv.tv_usec = (suseconds_t)(us - (double)tv.tv_sec *
+			    1e6);
+		}
+	}
+	s->notif_ev = event_new(engine_base(), -1, EV_PERSIST, nc_notif_tick,
+	    s);
+	if (s->notif_ev == NULL)
+		fatalx("event_new");
+	s->notif_last_ns = clock_ns();
+	s->notif_credit = 1;	/* the first one right away */
+	event_add(s->notif_ev, &tv);
+}
+
+/* RFC 5277 section 2.1.1, the NETCONF stream only, no replay. */
+static void
+op_subscribe(struct nc_sess *s, const struct nc_rpc *r, xmlBufferPtr b)
+{
+	struct nc_subscription	sub;
+	struct nc_err		e;
+
+	if (nc_rpc_subscription(r, &sub, &e) != 0) {
+		nc_reply_err(s, r, b, &e);
+		return;
+	}
+	if (strcmp(sub.stream, "NETCONF") != 0) {
+		nc_err_init(&e, NC_ERR_TYPE_APPLICATION, NC_ERR_INVALID_VALUE,
+		    "no such stream");
+		e.bad_element = "stream";
+	} else if (sub.has_start) {
+		/* Section 2.1.1: replay asked of a stream without it. */
+		nc_err_init(&e, NC_ERR_TYPE_PROTOCOL,
+		    NC_ERR_OPERATION_FAILED, "replay not supported");
+	} else if (s->subscribed) {
+		nc_err_init(&e, NC_ERR_TYPE_PROTOCOL, NC_ERR_IN_USE,
+		    "this session already has a subscription");
+	} else {
+		s->subscribed = 1;
+		nc_phase_trigger(s->dev->sim, NCP_LEARN);
+		nc_reply_ok(b, r);
+		nc_notif_begin(s);
+		return;
+	}
+	nc_reply_err(s, r, b, &e);
+}
+
+static void
+nc_dispatch(struct nc_sess *s, const struct nc_rpc *r, xmlBufferPtr b)
+{
+	struct nc_err	e;
+
+	switch (r->op) {
+	case NC_OP_GET:
+	case NC_OP_GET_CONFIG:
+		op_get(s, r, b);
+		break;
+	case NC_OP_EDIT_CONFIG:
+		op_edit(s, r, b);
+		break;
+	case NC_OP_COPY_CONFIG:
+		op_copy(s, r, b);
+		break;
+	case NC_OP_LOCK:
+	case NC_OP_UNLOCK:
+		op_lock(s, r, b);
+		break;
+	case NC_OP_COMMIT:
+	case NC_OP_DISCARD_CHANGES:
+		op_candidate(s, r, b);
+		break;
+	case NC_OP_VALIDATE:
+		op_validate(s, r, b);
+		break;
+	case NC_OP_KILL_SESSION:
+		op_kill(s, r, b);
+		break;
+	case NC_OP_GET_SCHEMA:
+		op_get_schema(s, r, b);
+		break;
+	case NC_OP_CREATE_SUBSCRIPTION:
+		op_subscribe(s, r, b);
+		break;
+	case NC_OP_CLOSE_SESSION:
+		/* Section 7.8: reply, then close. */
+		nc_reply_ok(b, r);
+		break;
+	default:
+		/* delete-config (no :startup), cancel-commit (no
+		 * :confirmed-commit) and everything unknown. */
+		if (r->op == NC_OP_OTHER && nc_dev_log_once(s->dev,
+		    NCL_UNKNOWN_OP))
+			log_info("device %u session %u: operation %s not "
+			    "supported", s->dev->idx, s->sid,
+			    r->op_name ? r->op_name : "?");
+		nc_err_op_not_supported(&e, r);
+		nc_reply_err(s, r, b, &e);
+		break;
+	}
+}
+
+static void
+nc_sess_rpc(struct nc_sess *s, const uint8_t *msg, size_t len)
+{
+	struct nc_dev	*d = s->dev;
+	struct nc_rpc	 r;
+	struct nc_err	 e;
+	enum nc_op	 op;
+	xmlBufferPtr	 b = nc_outbuf();
+
+	if (nc_rpc_parse(&r, msg, len, s->base11, &e) != 0) {
+		if (r.doc == NULL) {
+			(*d->sim->c.xml_errors)++;
+			if (nc_dev_log_once(d, NCL_XML))
+				log_warnx("device %u session %u: %s",
+				    d->idx, s->sid, nc_err_message(&e));
+		} else if (nc_dev_log_once(d, NCL_RPC_ERR))
+			log_warnx("device %u session %u: bad rpc: %s", d->idx,
+			    s->sid, nc_err_message(&e));
+		nc_reply_err(s, &r, b, &e);
+		nc_sess_send(s, b);
+		nc_rpc_free(&r);
+		return;
+	}
+	op = r.op;
+	nc_count_rpc(d->sim, op);
+	nc_dispatch(s, &r, b);
+	nc_sess_send(s, b);
+	nc_rpc_free(&r);
+	if (op == NC_OP_CLOSE_SESSION && s->state == NCS_OPEN) {
+		nc_change_state(s, NCS_CLOSING, "close-session");
+		nc_sess_drained(s);
+	}
+}
+
+size_t
+nc_sess_input(struct nc_sess *s, const void *data, size_t len)
+{
+	const uint8_t	*p = data, *msg;
+	struct nc_dev	*d = s->dev;
+	size_t		 used, mlen, off = 0;
+	int		 r;
+
+	*d->sim->c.bytes_in += len;
+	while (off < len && (s->state == NCS_HELLO || s->state == NCS_OPEN)) {
+		r = nc_framer_feed(&s->fr, p + off, len - off, &used);
+		off += used;
+		if (r == NC_FRAME_NEED)
+			break;
+		if (r < 0) {
+			/* RFC 6242 section 4.2: the stream is lost. */
+			(*d->sim->c.framing_errors)++;
+			if (nc_dev_log_once(d, NCL_FRAMING))
+				log_warnx("device %u session %u: framing "
+				    "error: %s; closing", d->idx, s->sid,
+				    nc_frame_strerror(r));
+			nc_sess_kill(s, "framing error");
+			break;
+		}
+		msg = nc_framer_msg(&s->fr, &mlen);
+		if (s->state == NCS_HELLO)
+			nc_sess_hello(s, msg, mlen);
+		else
+			nc_sess_rpc(s, msg, mlen);
+	}
+	return len;
+}
+
+/* ---- TCP transport ---- */
+
+static void
+nc_tcp_read(struct bufferevent *bev, void *arg)
+{
+	struct nc_sess		*s = arg;
+	struct evbuffer		*in = bufferevent_get_input(bev);
+	struct evbuffer_iovec	 v;
+	size_t			 n;
+
+	while (s->state != NCS_DEAD && evbuffer_get_length(in) > 0) {
+		if (evbuffer_peek(in, -1, NULL, &v, 1) < 1)
+			break;
+		n = nc_sess_input(s, v.iov_base, v.iov_len);
+		evbuffer_drain(in, n);
+	}
+	if (s->state == NCS_DEAD)
+		evbuffer_drain(in, evbuffer_get_length(in));
+}
+
+static void
+nc_tcp_write(struct bufferevent *bev, void *arg)
+{
+	nc_sess_drained(arg);
+}
+
+static void
+nc_tcp_event(struct bufferevent *bev, short what, void *arg)
+{
+	struct nc_sess	*s = arg;
+
+	if (what & (BEV_EVENT_EOF | BEV_EVENT_ERROR))
+		nc_sess_kill(s, what & BEV_EVENT_EOF ? "peer closed" :
+		    "connection error");
+}
+
+static void
+nc_sess_tcp_free(struct nc_sess *s)
+{
+	if (s->bev != NULL)
+		bufferevent_free(s->bev);
+	s->bev = NULL;
+}
+
+/* Over the descriptor budget: refuse, as a device at its session limit
+ * would (it closes the connection). */
+int
+nc_dev_refuse(struct nc_dev *d, int fd)
+{
+	struct nc_sim	*sim = d->sim;
+
+	if (d->nsess < sim->cfg.max_sessions &&
+	    sim->open_sessions < sim->max_open)
+		return 0;
+	(*sim->c.sessions_refused)++;
+	if (nc_dev_log_once(d, NCL_REFUSED))
+		log_warnx("device %u: session refused (%u open here, %u in "
+		    "all)", d->idx, d->nsess, sim->open_sessions);
+	close(fd);
+	return 1;
+}
+
+void
+nc_dev_accept_tcp(struct pool_dev *pd, int fd)
+{
+	struct nc_dev	*d = (struct nc_dev *)pd;
+	struct nc_sess	*s;
+
+	if (nc_dev_refuse(d, fd))
+		return;
+	s = nc_sess_new(d, NC_TR_TCP);
+	s->bev = bufferevent_socket_new(engine_base(), fd,
+	    BEV_OPT_CLOSE_ON_FREE);
+	if (s->bev == NULL) {
+		close(fd);
+		nc_sess_kill(s, "no bufferevent");
+		return;
+	}
+	bufferevent_setcb(s->bev, nc_tcp_read, nc_tcp_write, nc_tcp_event, s);
+	bufferevent_enable(s->bev, EV_READ | EV_WRITE);
+	nc_sess_start(s);
+}
+
+/* At exit: the reply buffer (leak checkers look). */
+void
+nc_dev_cleanup(void)
+{
+	if (nc_out != NULL)
+		xmlBufferFree(nc_out);
+	nc_out = NULL;
+}

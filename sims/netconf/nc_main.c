@@ -1,0 +1,451 @@
+/*
+ * `sbsim netconf`: N NETCONF devices, device i listening on PORT+i over
+ * SSH or TCP, and the phases that time the controller:
+ *   connect    devices with a session past the hello exchange (N), from
+ *              the moment the devices listen
+ *   mount      devices whose session answered a get or get-config (N):
+ *              what a controller does once it has the schemas
+ *   program    list entries created and leaves modified by edit-config
+ *              (--expect-edits), from the first edit
+ *   learn      notification prefixes sent after create-subscription
+ *              (N x K x J), from the first
+ */
+#include <sys/stat.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <event2/event.h>
+#include <libxml/parser.h>
+
+#include "cmd.h"
+#include "engine.h"
+#include "log.h"
+#include "nc_sim.h"
+#include "run.h"
+
+#ifndef SBSIM_YANG_DIR
+#define SBSIM_YANG_DIR	"/usr/local/share/sbsim/yang"
+#endif
+
+#define NC_FD_SPARE	16	/* more sessions than one per device */
+
+enum {
+	NO_DEVICES = 256,
+	NO_LISTEN,
+	NO_TRANSPORT,
+	NO_USER,
+	NO_PASSWORD,
+	NO_AUTH_KEYS,
+	NO_HOST_KEY,
+	NO_YANG_DIR,
+	NO_CANDIDATE,
+	NO_NOTIFICATIONS,
+	NO_PREFIXES,
+	NO_NOTIF_RATE,
+	NO_EXPECT_EDITS,
+	NO_MAX_SESSIONS,
+};
+
+static const struct option nc_opts[] = {
+	{ "devices",		required_argument, NULL, NO_DEVICES },
+	{ "listen",		required_argument, NULL, NO_LISTEN },
+	{ "transport",		required_argument, NULL, NO_TRANSPORT },
+	{ "user",		required_argument, NULL, NO_USER },
+	{ "password",		required_argument, NULL, NO_PASSWORD },
+	{ "authorized-keys",	required_argument, NULL, NO_AUTH_KEYS },
+	{ "host-key",		required_argument, NULL, NO_HOST_KEY },
+	{ "yang-dir",		required_argument, NULL, NO_YANG_DIR },
+	{ "candidate",		no_argument,	   NULL, NO_CANDIDATE },
+	{ "notifications",	required_argument, NULL, NO_NOTIFICATIONS },
+	{ "prefixes-per-notification", required_argument, NULL, NO_PREFIXES },
+	{ "notification-rate",	required_argument, NULL, NO_NOTIF_RATE },
+	{ "expect-edits",	required_argument, NULL, NO_EXPECT_EDITS },
+	{ "max-sessions",	required_argument, NULL, NO_MAX_SESSIONS },
+	{ NULL, 0, NULL, 0 },
+};
+
+static const char nc_help[] =
+"usage: sbsim netconf --devices N --listen ptcp:PORT[:IP] [options]\n"
+"NETCONF devices (RFC 6241) over SSH or TCP, each with its own YANG\n"
+"datastores, for a controller to mount, configure and subscribe to.\n"
+"  --devices N            devices to simulate (required)\n"
+"  --listen ptcp:PORT[:IP]  device i listens on PORT+i (the same as\n"
+"                         --controller ptcp:...; give one of them)\n"
+"  --transport T          ssh (default; RFC 6242) or tcp (no SSH)\n"
+"  --user U               SSH user name (default: any)\n"
+"  --password P           SSH password (default: admin/admin when no\n"
+"                         credentials are given)\n"
+"  --authorized-keys F    OpenSSH public keys accepted for publickey\n"
+"                         authentication\n"
+"  --host-key F           SSH host key, generated (ed25519) if absent\n"
+"                         (default ./sbsim_netconf_host_key)\n"
+"  --yang-dir D           the YANG modules the devices serve (default:\n"
+"                         sbsim's own)\n"
+"  --candidate            a candidate datastore (:candidate, commit)\n"
+"  --notifications K      route-update notifications each device sends\n"
+"                         after create-subscription\n"
+"  --prefixes-per-notification J   prefixes in each (default 1)\n"
+"  --notification-rate R  notifications per second per device (default\n"
+"                         0: as fast as the connection takes them)\n"
+"  --expect-edits N       program phase target: list entries created\n"
+"                         plus leaves modified by edit-config\n"
+"  --max-sessions N       sessions one device holds at once (default 8)\n"
+CLI_COMMON_OPTS_HELP;
+
+static struct nc_sim	the_sim;
+
+static int
+nc_u32(const char *name, const char *arg, uint64_t min, uint64_t max,
+    uint32_t *out, char *err, size_t errlen)
+{
+	uint64_t	u;
+
+	if (cli_uint(name, arg, min, max, &u, err, errlen) == -1)
+		return -1;
+	*out = (uint32_t)u;
+	return 0;
+}
+
+static int
+nc_option(int opt, const char *arg, void *ctx, char *err, size_t errlen)
+{
+	struct nc_config	*cfg = ctx;
+
+	switch (opt) {
+	case NO_DEVICES:
+		return nc_u32("devices", arg, 1, 65535, &cfg->devices, err,
+		    errlen);
+	case NO_LISTEN:
+		cfg->listen = arg;
+		return 0;
+	case NO_TRANSPORT:
+		if (strcmp(arg, "ssh") == 0)
+			cfg->transport = NC_TR_SSH;
+		else if (strcmp(arg, "tcp") == 0)
+			cfg->transport = NC_TR_TCP;
+		else {
+			snprintf(err, errlen, "--transport: '%s' is not ssh "
+			    "or tcp", arg);
+			return -1;
+		}
+		return 0;
+	case NO_USER:		cfg->user = arg; return 0;
+	case NO_PASSWORD:	cfg->password = arg; return 0;
+	case NO_AUTH_KEYS:	cfg->authorized_keys = arg; return 0;
+	case NO_HOST_KEY:	cfg->host_key = arg; return 0;
+	case NO_YANG_DIR:	cfg->yang_dir = arg; return 0;
+	case NO_CANDIDATE:	cfg->candidate = 1; return 0;
+	case NO_NOTIFICATIONS:
+		return nc_u32("notifications", arg, 0, 100000000,
+		    &cfg->notifications, err, errlen);
+	case NO_PREFIXES:
+		return nc_u32("prefixes-per-notification", arg, 1, 100000,
+		    &cfg->prefixes, err, errlen);
+	case NO_NOTIF_RATE:
+		return cli_double("notification-rate", arg, 0, 1e6,
+		    &cfg->notif_rate, err, errlen);
+	case NO_EXPECT_EDITS:
+		return cli_uint("expect-edits", arg, 1, UINT64_MAX / 2,
+		    &cfg->expect_edits, err, errlen);
+	case NO_MAX_SESSIONS:
+		return nc_u32("max-sessions", arg, 1, 1000,
+		    &cfg->max_sessions, err, errlen);
+	}
+	return 0;
+}
+
+static uint32_t
+nc_fds_needed(void *arg)
+{
+	struct nc_sim	*sim = arg;
+
+	/* A listener and one session per device, a few sessions more. */
+	return 2 * sim->cfg.devices + NC_FD_SPARE;
+}
+
+static void
+nc_counters_init(struct nc_sim *sim)
+{
+	struct metrics		*m = sim->m;
+	struct nc_counters	*c = &sim->c;
+
+	memset(c, 0, sizeof(*c));
+	c->sessions = metrics_counter(m, "sessions");
+	c->sessions_closed = metrics_counter(m, "sessions_closed");
+	c->sessions_killed = metrics_counter(m, "sessions_killed");
+	c->sessions_refused = metrics_counter(m, "sessions_refused");
+	if (sim->cfg.transport == NC_TR_SSH) {
+		c->auth_failures = metrics_counter(m, "auth_failures");
+		c->ssh_failures = metrics_counter(m, "ssh_failures");
+	} else {
+		/* Never counted over TCP; storage all the same. */
+		c->auth_failures = &sim->unused;
+		c->ssh_failures = &sim->unused;
+	}
+	c->hello_errors = metrics_counter(m, "hello_errors");
+	c->framing_errors = metrics_counter(m, "framing_errors");
+	c->xml_errors = metrics_counter(m, "xml_errors");
+	c->bytes_in = metrics_counter(m, "bytes_in");
+	c->bytes_out = metrics_counter(m, "bytes_out");
+	c->entries_created = metrics_counter(m, "entries_created");
+	c->entries_modified = metrics_counter(m, "entries_modified");
+	c->entries_deleted = metrics_counter(m, "entries_deleted");
+	c->notifications_sent = metrics_counter(m, "notifications_sent");
+	c->prefixes_sent = metrics_counter(m, "notification_prefixes_sent");
+}
+
+static void
+nc_phases_init(struct nc_sim *sim)
+{
+	struct metrics		*m = sim->m;
+	const struct nc_config	*cfg = &sim->cfg;
+
+	memset(sim->ph, 0, sizeof(sim->ph));
+	sim->ph[NCP_CONNECT] = metrics_phase(m, "connect", "netconf");
+	sim->ph[NCP_CONNECT]->target = cfg->devices;
+	sim->ph[NCP_MOUNT] = metrics_phase(m, "mount", "netconf");
+	sim->ph[NCP_MOUNT]->target = cfg->devices;
+	sim->ph[NCP_PROGRAM] = metrics_phase(m, "program", "netconf");
+	sim->ph[NCP_PROGRAM]->target = cfg->expect_edits;
+	if (cfg->notifications > 0) {
+		sim->ph[NCP_LEARN] = metrics_phase(m, "learn", "netconf");
+		sim->ph[NCP_LEARN]->target = (uint64_t)cfg->devices *
+		    cfg->notifications * cfg->prefixes;
+	}
+	/* The devices listen from now on: the controller's turn. */
+	phase_start(sim->ph[NCP_CONNECT], clock_ns());
+}
+
+static void
+nc_reap_cb(evutil_socket_t fd, short what, void *arg)
+{
+	nc_sim_reap(arg);
+}
+
+/* The pool hands descriptors over (pcfg.up_fd): these never run. */
+static void
+nc_pool_up(struct pool_dev *pd, struct bufferevent *bev)
+{
+	pool_lost(pd, "unexpected bufferevent");
+}
+
+static void
+nc_pool_down(struct pool_dev *pd, const char *why)
+{
+}
+
+static const struct pool_ops nc_pool_ops = {
+	nc_pool_up,
+	nc_pool_down,
+};
+
+static int
+nc_start(void *arg, struct metrics *m, char *err, size_t errlen)
+{
+	struct nc_sim	*sim = arg;
+	size_t		 limit;
+	uint32_t	 i;
+
+	sim->m = m;
+	sim->open_sessions = 0;
+	TAILQ_INIT(&sim->dead);
+	nc_counters_init(sim);
+	nc_phases_init(sim);
+	limit = engine_raise_fd_limit();
+	sim->max_open = limit > 2u * sim->cfg.devices + 64 ?
+	    (uint32_t)(limit - sim->cfg.devices - 64) : sim->cfg.devices;
+	if ((sim->reaper = event_new(engine_base(), -1, 0, nc_reap_cb,
+	    sim)) == NULL)
+		fatalx("event_new");
+	sim->devs = xcalloc(sim->cfg.devices, sizeof(*sim->devs));
+	sim->pdevs = xcalloc(sim->cfg.devices, sizeof(*sim->pdevs));
+	for (i = 0; i < sim->cfg.devices; i++) {
+		sim->devs[i].sim = sim;
+		sim->devs[i].idx = i;
+		LIST_INIT(&sim->devs[i].sessions);
+		sim->devs[i].store = nc_store_new(sim->schema);
+		sim->pdevs[i] = &sim->devs[i].pd;
+	}
+	pool_init(&sim->pool, &sim->pcfg, &nc_pool_ops, sim->pdevs,
+	    sim->cfg.devices);
+	return pool_start(&sim->pool, err, errlen);
+}
+
+static int
+nc_over(const struct phase *ph)
+{
+	return ph == NULL || ph->state == PHASE_DONE ||
+	    ph->state == PHASE_TIMEOUT;
+}
+
+/* Complete once every phase with a target has reached it (or timed
+ * out); program only counts when --expect-edits gave it one. */
+static int
+nc_tick(void *arg, uint64_t now)
+{
+	struct nc_sim	*sim = arg;
+	int		 i;
+
+	for (i = 0; i < NCP_MAX; i++)
+		if (sim->ph[i] != NULL && run_phase_timed_out(sim->ph[i], now,
+		    sim->phase_timeout))
+			phase_end(sim->ph[i], now, PHASE_TIMEOUT);
+	return nc_over(sim->ph[NCP_CONNECT]) && nc_over(sim->ph[NCP_MOUNT]) &&
+	    (sim->cfg.expect_edits == 0 || nc_over(sim->ph[NCP_PROGRAM])) &&
+	    nc_over(sim->ph[NCP_LEARN]);
+}
+
+static void
+nc_stop(void *arg)
+{
+	struct nc_sim	*sim = arg;
+	uint32_t	 i;
+
+	if (sim->devs == NULL)
+		return;
+	for (i = 0; i < sim->cfg.devices; i++)
+		nc_dev_free(&sim->devs[i]);
+	nc_sim_reap(sim);
+	pool_stop(&sim->pool);
+	if (sim->reaper != NULL)
+		event_free(sim->reaper);
+	sim->reaper = NULL;
+	free(sim->devs);
+	free(sim->pdevs);
+	sim->devs = NULL;
+	sim->pdevs = NULL;
+}
+
+static const char *const nc_phase_names[] = {
+	"connect", "mount", "program", "learn", NULL
+};
+
+static const struct sim_ops nc_sim_ops = {
+	"netconf",
+	nc_phase_names,
+	nc_fds_needed,
+	nc_start,
+	nc_tick,
+	nc_stop,
+};
+
+static void
+nc_check_auth(struct nc_config *cfg, const struct run_opts *ro)
+{
+	if (cfg->transport == NC_TR_TCP) {
+		if (cfg->user || cfg->password || cfg->authorized_keys ||
+		    cfg->host_key)
+			cli_die(ro, "--user, --password, --authorized-keys and "
+			    "--host-key need --transport ssh");
+		return;
+	}
+	if (cfg->user != NULL && cfg->password == NULL &&
+	    cfg->authorized_keys == NULL)
+		cli_die(ro, "--user needs --password or --authorized-keys");
+	if (cfg->password == NULL && cfg->authorized_keys == NULL) {
+		/* What OpenDaylight's examples and netconf-testtool use. */
+		cfg->user = "admin";
+		cfg->password = "admin";
+	}
+	if (cfg->authorized_keys != NULL &&
+	    access(cfg->authorized_keys, R_OK) == -1)
+		cli_die(ro, "--authorized-keys %s: cannot read it",
+		    cfg->authorized_keys);
+}
+
+static void
+nc_check(struct nc_sim *sim, const struct run_opts *ro)
+{
+	struct nc_config	*cfg = &sim->cfg;
+	const char		*ep = cfg->listen;
+	char			 err[256];
+
+	if (cfg->devices == 0)
+		cli_die(ro, "--devices N is required");
+	if (cfg->listen != NULL && ro->controller != NULL)
+		cli_die(ro, "--listen and --controller are the same thing: "
+		    "give one");
+	if (ep == NULL)
+		ep = ro->controller;
+	if (ep == NULL)
+		cli_die(ro, "--listen ptcp:PORT[:IP] is required");
+	if (ro->source != NULL)
+		cli_die(ro, "--source makes no sense: the devices listen");
+	if (ro->ssl_key || ro->ssl_cert || ro->ssl_ca)
+		cli_die(ro, "--ssl-key, --ssl-cert and --ssl-ca do not apply "
+		    "(NETCONF runs over SSH or TCP)");
+	pool_config_defaults(&sim->pcfg);
+	if (endpoint_parse(ep, &sim->pcfg.ep, err, sizeof(err)) == -1)
+		cli_die(ro, "--listen: %s", err);
+	if (!endpoint_passive(&sim->pcfg.ep))
+		cli_die(ro, "--listen: devices listen: ptcp:PORT[:IP], not "
+		    "'%s'", ep);
+	if ((uint64_t)sim->pcfg.ep.port + cfg->devices - 1 > 65535)
+		cli_die(ro, "ptcp:%u with %u devices would need ports past "
+		    "65535", sim->pcfg.ep.port, cfg->devices);
+	if ((cfg->notif_rate > 0 || cfg->prefixes > 0) &&
+	    cfg->notifications == 0)
+		cli_die(ro, "--notification-rate and "
+		    "--prefixes-per-notification need --notifications");
+	if (cfg->prefixes == 0)
+		cfg->prefixes = 1;
+	if (cfg->yang_dir != NULL && access(cfg->yang_dir, R_OK | X_OK) == -1)
+		cli_die(ro, "--yang-dir %s: not a readable directory",
+		    cfg->yang_dir);
+	nc_check_auth(cfg, ro);
+}
+
+/* The installed modules, or the source tree's when run from a build. */
+static const char *
+nc_default_yang_dir(void)
+{
+#ifdef SBSIM_SRC_YANG_DIR
+	if (access(SBSIM_YANG_DIR, R_OK | X_OK) == -1)
+		return SBSIM_SRC_YANG_DIR;
+#endif
+	return SBSIM_YANG_DIR;
+}
+
+static int
+nc_main(int argc, char **argv)
+{
+	struct nc_sim	*sim = &the_sim;
+	struct run_opts	 ro;
+	const char	*std = nc_default_yang_dir();
+	char		 err[512];
+	int		 rc;
+
+	memset(sim, 0, sizeof(*sim));
+	sim->cfg.max_sessions = 8;
+	cli_parse(argc, argv, nc_opts, nc_option, &sim->cfg, &ro, nc_help);
+	log_init("sbsim", ro.verbose);
+	nc_check(sim, &ro);
+	sim->phase_timeout = ro.phase_timeout;
+	sim->pcfg.up_fd = sim->cfg.transport == NC_TR_SSH ?
+	    nc_dev_accept_ssh : nc_dev_accept_tcp;
+	sim->schema = nc_schema_new(sim->cfg.yang_dir ? sim->cfg.yang_dir :
+	    std, std, sim->cfg.candidate ? NC_SCHEMA_CANDIDATE : 0);
+	if (sim->schema == NULL)
+		cli_die(&ro, "cannot load the YANG modules of %s",
+		    sim->cfg.yang_dir ? sim->cfg.yang_dir : std);
+	if (sim->cfg.transport == NC_TR_SSH &&
+	    (sim->ssh = nc_ssh_server_new(&sim->cfg, err, sizeof(err))) ==
+	    NULL) {
+		nc_schema_unref(sim->schema);
+		cli_die(&ro, "%s", err);
+	}
+	rc = run_main(&nc_sim_ops, sim, &ro);
+	nc_ssh_server_free(sim->ssh);
+	nc_schema_unref(sim->schema);
+	nc_dev_cleanup();
+	return rc;
+}
+
+const struct sbsim_cmd netconf_cmd = {
+	"netconf",
+	"simulate NETCONF devices (SSH or TCP)",
+	nc_main,
+};

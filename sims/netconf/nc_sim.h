@@ -1,0 +1,187 @@
+/*
+ * `sbsim netconf`: simulated NETCONF devices (RFC 6241) over SSH (RFC
+ * 6242 section 3, libssh server in nc_ssh.c) or plain TCP, each with its
+ * own datastores (nc_store) on one shared schema, and notifications
+ * (RFC 5277).  nc_main.c has the command line and the phases, nc_dev.c
+ * the NETCONF session of a device, nc_ssh.c the SSH transport.
+ *
+ * A device listens on its own port (the pool's passive mode, handing
+ * over descriptors) and may hold several sessions at once, as a real
+ * device does: kill-session ends another session of the same device.
+ */
+#ifndef SBSIM_NC_SIM_H
+#define SBSIM_NC_SIM_H
+
+#include <sys/queue.h>
+
+#include <stdint.h>
+
+#include "metrics.h"
+#include "nc_frame.h"
+#include "nc_msg.h"
+#include "nc_store.h"
+#include "pool.h"
+
+struct bufferevent;
+struct event;
+struct nc_ssh;
+struct nc_ssh_server;
+
+enum nc_transport {
+	NC_TR_SSH,
+	NC_TR_TCP,
+};
+
+struct nc_config {
+	uint32_t	 devices;
+	uint8_t		 transport;	/* enum nc_transport */
+	uint8_t		 candidate;
+	const char	*listen;	/* ptcp:PORT[:IP] */
+	const char	*user;		/* NULL: any user name */
+	const char	*password;
+	const char	*authorized_keys;
+	const char	*host_key;
+	const char	*yang_dir;
+	uint32_t	 notifications;	/* K per device */
+	uint32_t	 prefixes;	/* J per notification */
+	double		 notif_rate;	/* per device per second, 0: no limit */
+	uint64_t	 expect_edits;	/* program target, 0: none */
+	uint32_t	 max_sessions;	/* per device */
+};
+
+enum nc_phase {
+	NCP_CONNECT,	/* devices with a session past hello */
+	NCP_MOUNT,	/* devices that answered a get/get-config */
+	NCP_PROGRAM,	/* list entries created + leaves modified */
+	NCP_LEARN,	/* notification prefixes sent */
+	NCP_MAX,
+};
+
+/* The highest enum nc_op, for the per-kind rpc counters. */
+#define NC_OP_COUNT	(NC_OP_CREATE_SUBSCRIPTION + 1)
+
+struct nc_counters {
+	uint64_t	*rpcs[NC_OP_COUNT];		/* made on first use */
+	uint64_t	*errors[NC_ERR_TAG_COUNT + 1];	/* rpc-errors sent */
+	uint64_t	*sessions, *sessions_closed, *sessions_killed;
+	uint64_t	*sessions_refused;
+	uint64_t	*auth_failures, *ssh_failures;
+	uint64_t	*framing_errors, *xml_errors, *hello_errors;
+	uint64_t	*bytes_in, *bytes_out;
+	uint64_t	*notifications_sent, *prefixes_sent;
+	uint64_t	*entries_created, *entries_modified, *entries_deleted;
+};
+
+/* Session states; SSH ones first. */
+enum nc_sess_state {
+	NCS_SSH_KEX,		/* key exchange under way */
+	NCS_SSH_AUTH,		/* authenticating, no subsystem yet */
+	NCS_HELLO,		/* our hello sent, waiting for theirs */
+	NCS_OPEN,		/* rpcs */
+	NCS_CLOSING,		/* last reply going out, then closed */
+	NCS_DEAD,		/* waiting to be freed */
+};
+
+struct nc_dev;
+
+struct nc_sess {
+	LIST_ENTRY(nc_sess)	 entry;		/* in dev->sessions */
+	TAILQ_ENTRY(nc_sess)	 reap;		/* in sim->dead */
+	struct nc_dev		*dev;
+	uint32_t		 sid;		/* session-id, 1.. */
+	uint8_t			 state;		/* enum nc_sess_state */
+	uint8_t			 transport;	/* enum nc_transport */
+	uint8_t			 base11;	/* both said base:1.1 */
+	uint8_t			 subscribed;
+	uint64_t		 accept_ns;
+	struct nc_framer	 fr;
+	struct bufferevent	*bev;		/* TCP */
+	struct nc_ssh		*ssh;		/* SSH */
+	struct event		*notif_ev;	/* made on subscription */
+	uint32_t		 notif_sent;
+	double			 notif_credit;
+	uint64_t		 notif_last_ns;
+};
+
+LIST_HEAD(nc_sess_list, nc_sess);
+
+struct nc_dev {
+	struct pool_dev		 pd;		/* first: the pool's handle */
+	struct nc_sim		*sim;
+	uint32_t		 idx;
+	uint16_t		 nsess;
+	uint8_t			 connected;	/* counted in connect */
+	uint8_t			 mounted;	/* counted in mount */
+	uint32_t		 logged;	/* trouble logged once, NCL_* */
+	uint64_t		 learned;	/* prefixes counted in learn */
+	struct nc_store		*store;
+	struct nc_sess_list	 sessions;
+};
+
+TAILQ_HEAD(nc_sess_tq, nc_sess);
+
+struct nc_sim {
+	struct nc_config	 cfg;
+	struct pool_config	 pcfg;
+	struct pool		 pool;
+	struct nc_dev		*devs;
+	struct pool_dev		**pdevs;
+	struct nc_schema	*schema;
+	struct nc_ssh_server	*ssh;
+	struct metrics		*m;
+	struct phase		*ph[NCP_MAX];
+	struct nc_counters	 c;
+	struct nc_sess_tq	 dead;
+	struct event		*reaper;
+	uint32_t		 open_sessions;
+	uint32_t		 max_open;	/* sessions the fds allow */
+	uint32_t		 next_sid;
+	double			 phase_timeout;
+	uint64_t		 unused;	/* counters TCP never bumps */
+};
+
+/* Kinds of trouble logged once per device (bits of dev->logged). */
+#define NCL_XML		0x01
+#define NCL_FRAMING	0x02
+#define NCL_HELLO	0x04
+#define NCL_AUTH	0x08
+#define NCL_RPC_ERR	0x10
+#define NCL_UNKNOWN_OP	0x20
+#define NCL_SSH		0x40
+#define NCL_REFUSED	0x80
+
+/* nc_dev.c: the NETCONF session, transport independent. */
+struct nc_sess *nc_sess_new(struct nc_dev *, enum nc_transport);
+/* Send our hello (TCP: at once; SSH: on the netconf subsystem). */
+void	 nc_sess_start(struct nc_sess *);
+/* Bytes from the peer: returns how many were consumed (all). */
+size_t	 nc_sess_input(struct nc_sess *, const void *, size_t);
+/* End the session now (peer gone, fatal error): freed from the loop. */
+void	 nc_sess_kill(struct nc_sess *, const char *why);
+/* The transport's output drained (closing sessions end then). */
+void	 nc_sess_drained(struct nc_sess *);
+/* Free every dead session (the reaper event; at stop). */
+void	 nc_sim_reap(struct nc_sim *);
+void	 nc_dev_accept_tcp(struct pool_dev *, int fd);
+/* Past --max-sessions or the descriptor budget: close fd, return 1. */
+int	 nc_dev_refuse(struct nc_dev *, int fd);
+/* At exit: the shared reply buffer. */
+void	 nc_dev_cleanup(void);
+void	 nc_dev_free(struct nc_dev *);
+/* Log a kind of trouble once per device; 1 when this is the first. */
+int	 nc_dev_log_once(struct nc_dev *, uint32_t kind);
+void	 nc_count_error_tag(struct nc_sim *, enum nc_err_tag);
+
+/* nc_ssh.c: the SSH transport (RFC 6242 section 3). */
+struct nc_ssh_server *nc_ssh_server_new(const struct nc_config *, char *err,
+	    size_t errlen);
+void	 nc_ssh_server_free(struct nc_ssh_server *);
+void	 nc_dev_accept_ssh(struct pool_dev *, int fd);
+/* Queue bytes on the netconf channel. */
+void	 nc_ssh_write(struct nc_sess *, const void *, size_t);
+/* Bytes queued that the channel window did not take yet. */
+size_t	 nc_ssh_pending(const struct nc_sess *);
+/* Close the channel and the connection (closes the descriptor). */
+void	 nc_ssh_free(struct nc_sess *);
+
+#endif

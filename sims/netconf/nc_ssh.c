@@ -1,0 +1,556 @@
+/*
+ * NETCONF over SSH (RFC 6242 section 3): a libssh server driven from
+ * the engine's libevent loop, no thread and no blocking call.
+ *
+ * One ssh_bind holds the host key for every device; each accepted
+ * descriptor becomes an ssh_session in non-blocking mode.  While the
+ * key exchange runs, ssh_handle_key_exchange() is called again each
+ * time the descriptor is readable (it returns SSH_AGAIN until done);
+ * then the session joins an ssh_event of its own and
+ * ssh_event_dopoll(ev, 0) runs libssh's packet handling whenever
+ * libevent says the descriptor is readable, or writable while libssh
+ * has output it could not write (ssh_get_poll_flags()).  Authentication,
+ * the session channel and the "netconf" subsystem come through server
+ * and channel callbacks.  Channel output never exceeds the peer's window
+ * (libssh would otherwise wait for a window adjust inside the write):
+ * the rest waits in outq until the window grows.
+ */
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <event2/buffer.h>
+#include <event2/event.h>
+#include <libssh/callbacks.h>
+#include <libssh/libssh.h>
+#include <libssh/server.h>
+
+#include "engine.h"
+#include "log.h"
+#include "nc_sim.h"
+
+#define NC_SSH_MAX_AUTH		6	/* OpenSSH's MaxAuthTries */
+#define NC_SSH_DEFAULT_KEY	"sbsim_netconf_host_key"
+#define NC_SSH_SUBSYSTEM	"netconf"	/* section 3 */
+
+struct nc_ssh_server {
+	ssh_bind		 bind;
+	const struct nc_config	*cfg;
+	ssh_key			*keys;		/* authorized */
+	size_t			 nkeys;
+	int			 methods;
+};
+
+struct nc_ssh {
+	struct nc_sess		*sess;
+	ssh_session		 ssh;
+	ssh_event		 sev;
+	ssh_channel		 chan;
+	struct event		*rev;
+	struct event		*wev;
+	struct evbuffer		*outq;
+	struct ssh_server_callbacks_struct scb;
+	struct ssh_channel_callbacks_struct ccb;
+	uint8_t			 tries;		/* failed authentications */
+	uint8_t			 authed;
+	uint8_t			 start;		/* subsystem granted: hello */
+	uint8_t			 subsystem;
+};
+
+static struct nc_ssh_server	*nc_ssh_srv;
+
+/* ---- host key and authorized keys ---- */
+
+static int
+nc_ssh_host_key(const char *path, char *err, size_t errlen)
+{
+	ssh_key	key = NULL;
+	mode_t	old;
+	int	rc;
+
+	if (access(path, F_OK) == 0) {
+		if (ssh_pki_import_privkey_file(path, NULL, NULL, NULL,
+		    &key) != SSH_OK) {
+			snprintf(err, errlen, "--host-key %s: not a private "
+			    "key libssh can read", path);
+			return -1;
+		}
+		ssh_key_free(key);
+		return 0;
+	}
+	/* Generated once, kept: clients see the same key every run. */
+	if (ssh_pki_generate(SSH_KEYTYPE_ED25519, 0, &key) != SSH_OK) {
+		snprintf(err, errlen, "cannot generate a host key");
+		return -1;
+	}
+	old = umask(077);
+	rc = ssh_pki_export_privkey_file(key, NULL, NULL, NULL, path);
+	umask(old);
+	ssh_key_free(key);
+	if (rc != SSH_OK) {
+		snprintf(err, errlen, "--host-key %s: cannot write: %s", path,
+		    strerror(errno));
+		return -1;
+	}
+	log_info("netconf: generated the SSH host key %s", path);
+	return 0;
+}
+
+/* One "[options] type base64 [comment]" line. */
+static int
+nc_ssh_key_line(struct nc_ssh_server *srv, char *line)
+{
+	char			*tok[4], *save = NULL;
+	enum ssh_keytypes_e	 t;
+	ssh_key			 key;
+	int			 n = 0, i;
+
+	for (tok[0] = strtok_r(line, " \t\r\n", &save); tok[n] != NULL &&
+	    n < 3; tok[n] = strtok_r(NULL, " \t\r\n", &save))
+		n++;
+	for (i = 0; i + 1 < n; i++) {
+		t = ssh_key_type_from_name(tok[i]);
+		if (t == SSH_KEYTYPE_UNKNOWN)
+			continue;
+		if (ssh_pki_import_pubkey_base64(tok[i + 1], t, &key) != SSH_OK)
+			return -1;
+		srv->keys = xreallocarray(srv->keys, srv->nkeys + 1,
+		    sizeof(*srv->keys));
+		srv->keys[srv->nkeys++] = key;
+		return 0;
+	}
+	return -1;
+}
+
+static int
+nc_ssh_authorized(struct nc_ssh_server *srv, const char *path, char *err,
+    size_t errlen)
+{
+	FILE	*f;
+	char	 line[16384];
+	int	 lineno = 0;
+
+	if ((f = fopen(path, "r")) == NULL) {
+		snprintf(err, errlen, "--authorized-keys %s: %s", path,
+		    strerror(errno));
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f) != NULL) {
+		lineno++;
+		if (line[strspn(line, " \t\r\n")] == '\0' ||
+		    line[strspn(line, " \t")] == '#')
+			continue;
+		if (nc_ssh_key_line(srv, line) == -1) {
+			snprintf(err, errlen, "--authorized-keys %s line %d: "
+			    "not a public key", path, lineno);
+			fclose(f);
+			return -1;
+		}
+	}
+	fclose(f);
+	if (srv->nkeys == 0) {
+		snprintf(err, errlen, "--authorized-keys %s: no keys", path);
+		return -1;
+	}
+	return 0;
+}
+
+struct nc_ssh_server *
+nc_ssh_server_new(const struct nc_config *cfg, char *err, size_t errlen)
+{
+	struct nc_ssh_server	*srv;
+	const char		*key = cfg->host_key ? cfg->host_key :
+				    NC_SSH_DEFAULT_KEY;
+
+	srv = xcalloc(1, sizeof(*srv));
+	srv->cfg = cfg;
+	if (nc_ssh_host_key(key, err, errlen) == -1 ||
+	    (cfg->authorized_keys != NULL &&
+	    nc_ssh_authorized(srv, cfg->authorized_keys, err, errlen) == -1))
+		goto fail;
+	if (cfg->password != NULL)
+		srv->methods |= SSH_AUTH_METHOD_PASSWORD;
+	if (srv->nkeys > 0)
+		srv->methods |= SSH_AUTH_METHOD_PUBLICKEY;
+	if ((srv->bind = ssh_bind_new()) == NULL ||
+	    ssh_bind_options_set(srv->bind, SSH_BIND_OPTIONS_HOSTKEY,
+	    key) != SSH_OK) {
+		snprintf(err, errlen, "ssh_bind: %s", srv->bind ?
+		    ssh_get_error(srv->bind) : "out of memory");
+		goto fail;
+	}
+	nc_ssh_srv = srv;
+	return srv;
+fail:
+	nc_ssh_server_free(srv);
+	return NULL;
+}
+
+void
+nc_ssh_server_free(struct nc_ssh_server *srv)
+{
+	size_t	i;
+
+	if (srv == NULL)
+		return;
+	for (i = 0; i < srv->nkeys; i++)
+		ssh_key_free(srv->keys[i]);
+	free(srv->keys);
+	if (srv->bind != NULL)
+		ssh_bind_free(srv->bind);
+	if (nc_ssh_srv == srv)
+		nc_ssh_srv = NULL;
+	free(srv);
+}
+
+/* ---- authentication (RFC 4252) ---- */
+
+static int
+nc_ssh_user_ok(const struct nc_ssh_server *srv, const char *user)
+{
+	return srv->cfg->user == NULL || (user != NULL &&
+	    strcmp(user, srv->cfg->user) == 0);
+}
+
+static int
+nc_ssh_denied(struct nc_ssh *x, const char *method, const char *user)
+{
+	struct nc_dev	*d = x->sess->dev;
+
+	x->tries++;
+	(*d->sim->c.auth_failures)++;
+	if (nc_dev_log_once(d, NCL_AUTH))
+		log_warnx("device %u: %s authentication failed for user '%s'",
+		    d->idx, method, user ? user : "");
+	return SSH_AUTH_DENIED;
+}
+
+static int
+nc_ssh_auth_password(ssh_session ssh, const char *user, const char *pw,
+    void *arg)
+{
+	struct nc_ssh			*x = arg;
+	const struct nc_ssh_server	*srv = nc_ssh_srv;
+
+	if (srv->cfg->password != NULL && nc_ssh_user_ok(srv, user) &&
+	    pw != NULL && strcmp(pw, srv->cfg->password) == 0) {
+		x->authed = 1;
+		return SSH_AUTH_SUCCESS;
+	}
+	return nc_ssh_denied(x, "password", user);
+}
+
+static int
+nc_ssh_auth_pubkey(ssh_session ssh, const char *user, struct ssh_key_struct
+    *key, char state, void *arg)
+{
+	struct nc_ssh			*x = arg;
+	const struct nc_ssh_server	*srv = nc_ssh_srv;
+	size_t				 i;
+
+	for (i = 0; i < srv->nkeys; i++)
+		if (ssh_key_cmp(key, srv->keys[i], SSH_KEY_CMP_PUBLIC) == 0)
+			break;
+	if (i == srv->nkeys || !nc_ssh_user_ok(srv, user))
+		return nc_ssh_denied(x, "publickey", user);
+	/* A query (no signature yet) is answered PK_OK; the signed one,
+	 * checked by libssh, authenticates (RFC 4252 section 7). */
+	if (state == SSH_PUBLICKEY_STATE_VALID)
+		x->authed = 1;
+	if (state == SSH_PUBLICKEY_STATE_NONE ||
+	    state == SSH_PUBLICKEY_STATE_VALID)
+		return SSH_AUTH_SUCCESS;
+	return nc_ssh_denied(x, "publickey", user);
+}
+
+/* ---- channel ---- */
+
+static int
+nc_ssh_data(ssh_session ssh, ssh_channel ch, void *data, uint32_t len,
+    int is_stderr, void *arg)
+{
+	struct nc_ssh	*x = arg;
+
+	if (is_stderr || !x->subsystem)
+		return (int)len;
+	return (int)nc_sess_input(x->sess, data, len);
+}
+
+static int
+nc_ssh_subsystem(ssh_session ssh, ssh_channel ch, const char *name,
+    void *arg)
+{
+	struct nc_ssh	*x = arg;
+
+	if (x->subsystem || strcmp(name, NC_SSH_SUBSYSTEM) != 0)
+		return SSH_ERROR;
+	x->subsystem = 1;
+	x->start = 1;		/* hello once this request is answered */
+	return SSH_OK;
+}
+
+static void
+nc_ssh_chan_gone(ssh_session ssh, ssh_channel ch, void *arg)
+{
+	struct nc_ssh	*x = arg;
+
+	nc_sess_kill(x->sess, "channel closed");
+}
+
+static void	nc_ssh_flush(struct nc_ssh *);
+
+static int
+nc_ssh_wontblock(ssh_session ssh, ssh_channel ch, uint32_t bytes,
+    void *arg)
+{
+	struct nc_ssh	*x = arg;
+
+	nc_ssh_flush(x);
+	if (evbuffer_get_length(x->outq) == 0)
+		nc_sess_drained(x->sess);
+	return 0;
+}
+
+static ssh_channel
+nc_ssh_open_session(ssh_session ssh, void *arg)
+{
+	struct nc_ssh	*x = arg;
+
+	/* One NETCONF channel per connection. */
+	if (x->chan != NULL || !x->authed)
+		return NULL;
+	if ((x->chan = ssh_channel_new(ssh)) == NULL)
+		return NULL;
+	memset(&x->ccb, 0, sizeof(x->ccb));
+	x->ccb.userdata = x;
+	x->ccb.channel_data_function = nc_ssh_data;
+	x->ccb.channel_subsystem_request_function = nc_ssh_subsystem;
+	x->ccb.channel_eof_function = nc_ssh_chan_gone;
+	x->ccb.channel_close_function = nc_ssh_chan_gone;
+	x->ccb.channel_write_wontblock_function = nc_ssh_wontblock;
+	ssh_callbacks_init(&x->ccb);
+	ssh_set_channel_callbacks(x->chan, &x->ccb);
+	return x->chan;
+}
+
+/* ---- output ---- */
+
+/* Write what the window takes; 0, or -1 when the channel failed. */
+static int
+nc_ssh_put(struct nc_ssh *x, const void *p, size_t len, size_t *done)
+{
+	uint32_t	win;
+	int		rc;
+
+	*done = 0;
+	if (x->chan == NULL || (win = ssh_channel_window_size(x->chan)) == 0)
+		return 0;
+	if (len > win)
+		len = win;
+	if ((rc = ssh_channel_write(x->chan, p, (uint32_t)len)) < 0)
+		return -1;
+	*done = (size_t)rc;
+	return 0;
+}
+
+static void
+nc_ssh_flush(struct nc_ssh *x)
+{
+	struct evbuffer_iovec	v;
+	size_t			done;
+
+	while (evbuffer_get_length(x->outq) > 0) {
+		if (evbuffer_peek(x->outq, -1, NULL, &v, 1) < 1)
+			break;
+		if (nc_ssh_put(x, v.iov_base, v.iov_len, &done) == -1) {
+			evbuffer_drain(x->outq, evbuffer_get_length(x->outq));
+			nc_sess_kill(x->sess, "channel write failed");
+			return;
+		}
+		evbuffer_drain(x->outq, done);
+		if (done < v.iov_len)
+			break;
+	}
+}
+
+static void
+nc_ssh_watch_write(struct nc_ssh *x)
+{
+	if (x->wev != NULL &&
+	    (ssh_get_poll_flags(x->ssh) & SSH_WRITE_PENDING))
+		event_add(x->wev, NULL);
+}
+
+void
+nc_ssh_write(struct nc_sess *s, const void *p, size_t len)
+{
+	struct nc_ssh	*x = s->ssh;
+	size_t		 done = 0;
+
+	if (x == NULL)
+		return;
+	if (evbuffer_get_length(x->outq) == 0 &&
+	    nc_ssh_put(x, p, len, &done) == -1) {
+		nc_sess_kill(s, "channel write failed");
+		return;
+	}
+	if (done < len)
+		evbuffer_add(x->outq, (const char *)p + done, len - done);
+	nc_ssh_watch_write(x);
+}
+
+size_t
+nc_ssh_pending(const struct nc_sess *s)
+{
+	const struct nc_ssh	*x = s->ssh;
+
+	if (x == NULL)
+		return 0;
+	return evbuffer_get_length(x->outq) +
+	    ((ssh_get_poll_flags(x->ssh) & SSH_WRITE_PENDING) ? 1 : 0);
+}
+
+/* ---- driving libssh from libevent ---- */
+
+static void
+nc_ssh_kex(struct nc_ssh *x)
+{
+	struct nc_sess	*s = x->sess;
+	struct nc_dev	*d = s->dev;
+	int		 rc;
+
+	if ((rc = ssh_handle_key_exchange(x->ssh)) == SSH_AGAIN)
+		return;
+	if (rc != SSH_OK) {
+		(*d->sim->c.ssh_failures)++;
+		if (nc_dev_log_once(d, NCL_SSH))
+			log_warnx("device %u: SSH key exchange failed: %s",
+			    d->idx, ssh_get_error(x->ssh));
+		nc_sess_kill(s, "key exchange failed");
+		return;
+	}
+	if ((x->sev = ssh_event_new()) == NULL ||
+	    ssh_event_add_session(x->sev, x->ssh) != SSH_OK)
+		fatalx("ssh_event_new");
+	s->state = NCS_SSH_AUTH;
+}
+
+/* After libssh ran: the hello, the auth limit, a lost connection. */
+static void
+nc_ssh_after(struct nc_ssh *x)
+{
+	struct nc_sess	*s = x->sess;
+
+	if (s->state == NCS_SSH_AUTH && x->start) {
+		x->start = 0;
+		nc_sess_start(s);
+	}
+	if (!x->authed && x->tries >= NC_SSH_MAX_AUTH) {
+		/* RFC 4252 section 4: the server may disconnect. */
+		ssh_disconnect(x->ssh);
+		nc_sess_kill(s, "too many authentication failures");
+	}
+	if (s->state != NCS_DEAD && s->state != NCS_SSH_KEX &&
+	    !ssh_is_connected(x->ssh))
+		nc_sess_kill(s, "connection lost");
+	if (s->state == NCS_DEAD) {
+		event_del(x->rev);
+		event_del(x->wev);
+		return;
+	}
+	if (s->state == NCS_CLOSING)
+		nc_sess_drained(s);
+	if (s->state != NCS_DEAD)
+		nc_ssh_watch_write(x);
+}
+
+static void
+nc_ssh_io(evutil_socket_t fd, short what, void *arg)
+{
+	struct nc_ssh	*x = arg;
+	struct nc_sess	*s = x->sess;
+
+	if (s->state == NCS_DEAD)
+		return;
+	if (s->state == NCS_SSH_KEX)
+		nc_ssh_kex(x);
+	else if (ssh_event_dopoll(x->sev, 0) == SSH_ERROR)
+		nc_sess_kill(s, "connection lost");
+	nc_ssh_after(x);
+}
+
+void
+nc_dev_accept_ssh(struct pool_dev *pd, int fd)
+{
+	struct nc_dev	*d = (struct nc_dev *)pd;
+	struct nc_sess	*s;
+	struct nc_ssh	*x;
+
+	if (nc_dev_refuse(d, fd))
+		return;
+	s = nc_sess_new(d, NC_TR_SSH);
+	s->ssh = x = xcalloc(1, sizeof(*x));
+	x->sess = s;
+	if ((x->outq = evbuffer_new()) == NULL || (x->ssh = ssh_new()) == NULL)
+		fatalx("netconf: out of memory");
+	if (ssh_bind_accept_fd(nc_ssh_srv->bind, x->ssh, fd) != SSH_OK) {
+		(*d->sim->c.ssh_failures)++;
+		log_warnx("device %u: ssh accept: %s", d->idx,
+		    ssh_get_error(nc_ssh_srv->bind));
+		if (ssh_get_fd(x->ssh) != fd)
+			close(fd);
+		nc_sess_kill(s, "ssh accept failed");
+		return;
+	}
+	ssh_set_blocking(x->ssh, 0);
+	memset(&x->scb, 0, sizeof(x->scb));
+	x->scb.userdata = x;
+	x->scb.auth_password_function = nc_ssh_auth_password;
+	x->scb.auth_pubkey_function = nc_ssh_auth_pubkey;
+	x->scb.channel_open_request_session_function = nc_ssh_open_session;
+	ssh_callbacks_init(&x->scb);
+	ssh_set_server_callbacks(x->ssh, &x->scb);
+	ssh_set_auth_methods(x->ssh, nc_ssh_srv->methods);
+	x->rev = event_new(engine_base(), fd, EV_READ | EV_PERSIST, nc_ssh_io,
+	    x);
+	x->wev = event_new(engine_base(), fd, EV_WRITE, nc_ssh_io, x);
+	if (x->rev == NULL || x->wev == NULL)
+		fatalx("event_new");
+	event_add(x->rev, NULL);
+	nc_ssh_kex(x);
+	nc_ssh_after(x);
+}
+
+void
+nc_ssh_free(struct nc_sess *s)
+{
+	struct nc_ssh	*x = s->ssh;
+
+	if (x == NULL)
+		return;
+	if (x->rev != NULL)
+		event_free(x->rev);
+	if (x->wev != NULL)
+		event_free(x->wev);
+	if (x->sev != NULL) {
+		ssh_event_remove_session(x->sev, x->ssh);
+		ssh_event_free(x->sev);
+	}
+	if (x->ssh != NULL) {
+		if (x->chan != NULL && ssh_is_connected(x->ssh)) {
+			ssh_channel_send_eof(x->chan);
+			ssh_channel_close(x->chan);
+		}
+		/* Closes the descriptor (and frees the channel). */
+		ssh_disconnect(x->ssh);
+		ssh_free(x->ssh);
+	}
+	if (x->outq != NULL)
+		evbuffer_free(x->outq);
+	free(x);
+	s->ssh = NULL;
+}
