@@ -11,6 +11,7 @@
 #include <event2/keyvalq_struct.h>
 
 #include "log.h"
+#include "rc_topology.h"
 #include "restconf.h"
 
 #define RC_M_READ	(EVHTTP_REQ_GET | EVHTTP_REQ_HEAD)
@@ -387,6 +388,7 @@ void
 restconf_start(struct http_server *s)
 {
 	nresources = 0;
+	rc_topology_reset();
 	http_server_route(s, "/rests/data", RC_M_READ | RC_M_WRITE,
 	    rc_dispatch, (void *)&rc_rfc8040);
 	http_server_route(s, "/restconf/config", RC_M_READ | RC_M_WRITE,

@@ -1,0 +1,38 @@
+/*
+ * network-topology:network-topology (RFC 8345's ancestor that OpenDaylight
+ * serves) is one RESTCONF resource shared by several protocols, each
+ * owning one topology: pcep-topology, topology-netconf,
+ * example-ipv4-topology.  Each registers its topology id; requests below
+ * topology=ID go to it, and a read of the whole network-topology asks
+ * every one for its list entry.
+ */
+#ifndef SBSIM_RC_TOPOLOGY_H
+#define SBSIM_RC_TOPOLOGY_H
+
+#include "restconf.h"
+
+#define RC_MAX_TOPOLOGIES	8
+
+extern const struct doc_module rc_nt_mod;	/* network-topology */
+
+struct rc_topology {
+	const char		*id;		/* "pcep-topology" */
+	/* The lists below a topology and their key counts (for the draft
+	 * URL style), ending with a NULL name; "topology" is implied. */
+	const struct rc_list	*lists;
+	/* A request whose path has e[1] = topology=id. */
+	void			(*fn)(struct rc_req *, void *arg);
+	/* Write this topology's entry of the topology list (doc_entry ..
+	 * doc_end) for a read of everything; config: the config
+	 * datastore.  NULL: it has no entry there. */
+	void			(*entry)(struct doc_writer *, int config,
+				    void *arg);
+	void			*arg;
+};
+
+/* Called by restconf_start(): forget the topologies. */
+void	rc_topology_reset(void);
+/* Register one (the resource itself on the first). */
+void	rc_topology_register(const struct rc_topology *);
+
+#endif
