@@ -9,6 +9,11 @@
  *       bgp-inet:ipv4-routes[/ipv4-route=PREFIX,PATH-ID]
  *                                 (GET, PUT, POST, DELETE: routes the
  *                                  speaker originates and advertises)
+ *   network-topology:network-topology/topology=example-ipv4-topology
+ *       (and example-ipv6-topology): a node per next hop whose
+ *       l3-unicast-igp-topology:igp-node-attributes list the prefixes
+ *       reachable through it, as bgpcep's topology provider shows the
+ *       Loc-RIB (what OpenDaylight's CSIT counts)               (GET)
  *
  * AFI and SAFI are identities: bgp-types:ipv4-address-family (or ipv6)
  * and bgp-types:unicast-subsequent-address-family.
@@ -25,6 +30,7 @@
 #include "bgp_restconf.h"
 #include "bgp_spk.h"
 #include "log.h"
+#include "rc_topology.h"
 #include "restconf.h"
 
 #define RIB_ID		"example-bgp-rib"
@@ -543,6 +549,179 @@ rc_app_rib(struct rc_req *rq, void *arg)
 	rc_app_table(rq, 1);
 }
 
+
+/* ---- example-ipv4-topology ---- */
+
+static const struct doc_module igp_mod = {
+	"l3-unicast-igp-topology",
+	"urn:TBD:params:xml:ns:yang:nt:l3-unicast-igp-topology"
+};
+static const struct doc_module bgpt_mod = {
+	"odl-bgp-topology-types",
+	"urn:opendaylight:params:xml:ns:yang:odl:bgp:topology:types"
+};
+
+static const struct rc_list topo_lists[] = {
+	{ "node", 1 },
+	{ "prefix", 1 },
+	{ NULL, 0 },
+};
+
+/* The Loc-RIB's prefixes grouped by next hop (the topology's nodes). */
+struct topo_group {
+	char			 nh[INET6_ADDRSTRLEN];
+	struct bgp_prefix	*pfx;
+	size_t			 n, cap;
+};
+
+struct topo_groups {
+	struct topo_group	*g;
+	size_t			 n, cap;
+};
+
+static void
+topo_collect(uint8_t af, struct topo_groups *gs)
+{
+	struct bgp_spk_route	 r;
+	struct topo_group	*g;
+	uint64_t		 cursor = 0;
+	char			 nh[INET6_ADDRSTRLEN];
+	size_t			 i;
+
+	memset(gs, 0, sizeof(*gs));
+	while (bgp_spk_loc_rib_next(af, &cursor, &r)) {
+		inet_ntop(af == BGP_AF_IPV6 ? AF_INET6 : AF_INET,
+		    af == BGP_AF_IPV6 ? (const void *)r.attrs->next_hop6 :
+		    (const void *)r.attrs->next_hop4, nh, sizeof(nh));
+		for (i = 0; i < gs->n && strcmp(gs->g[i].nh, nh) != 0; i++)
+			;
+		if (i == gs->n) {
+			if (gs->n == gs->cap) {
+				gs->cap = gs->cap ? gs->cap * 2 : 16;
+				gs->g = xreallocarray(gs->g, gs->cap,
+				    sizeof(*gs->g));
+			}
+			memset(&gs->g[i], 0, sizeof(gs->g[i]));
+			snprintf(gs->g[i].nh, sizeof(gs->g[i].nh), "%s", nh);
+			gs->n++;
+		}
+		g = &gs->g[i];
+		if (g->n == g->cap) {
+			g->cap = g->cap ? g->cap * 2 : 64;
+			g->pfx = xreallocarray(g->pfx, g->cap, sizeof(*g->pfx));
+		}
+		g->pfx[g->n++] = r.prefix;
+	}
+}
+
+static void
+topo_free(struct topo_groups *gs)
+{
+	size_t	i;
+
+	for (i = 0; i < gs->n; i++)
+		free(gs->g[i].pfx);
+	free(gs->g);
+}
+
+static void
+topo_node(struct doc_writer *w, const struct topo_group *g)
+{
+	char	s[64];
+	size_t	i;
+
+	doc_entry(w);
+	doc_leaf_str(w, "node-id", g->nh);
+	doc_container(w, &igp_mod, "igp-node-attributes");
+	doc_list(w, NULL, "prefix");
+	for (i = 0; i < g->n; i++) {
+		doc_entry(w);
+		doc_leaf_str(w, "prefix", bgp_prefix_str(&g->pfx[i], s,
+		    sizeof(s)));
+		doc_end(w);
+	}
+	doc_end(w);
+	doc_end(w);
+	doc_end(w);
+}
+
+static void
+topo_entry(struct doc_writer *w, int config, void *arg)
+{
+	uint8_t			af = (uint8_t)(uintptr_t)arg;
+	struct topo_groups	gs;
+	size_t			i;
+
+	doc_entry(w);
+	doc_leaf_str(w, "topology-id", af == BGP_AF_IPV6 ?
+	    "example-ipv6-topology" : "example-ipv4-topology");
+	doc_container(w, NULL, "topology-types");
+	doc_container(w, &bgpt_mod, af == BGP_AF_IPV6 ?
+	    "bgp-ipv6-reachability-topology" :
+	    "bgp-ipv4-reachability-topology");
+	doc_end(w);
+	doc_end(w);
+	if (!config) {		/* the nodes are operational data */
+		topo_collect(af, &gs);
+		doc_list(w, NULL, "node");
+		for (i = 0; i < gs.n; i++)
+			topo_node(w, &gs.g[i]);
+		doc_end(w);
+		topo_free(&gs);
+	}
+	doc_end(w);
+}
+
+static void
+topo_handle(struct rc_req *rq, void *arg)
+{
+	const struct rc_path	*p = &rq->path;
+	uint8_t			 af = (uint8_t)(uintptr_t)arg;
+	struct topo_groups	 gs;
+	struct doc_writer	 w;
+	struct evbuffer		*b;
+	size_t			 i;
+
+	if (!(rq->http->method & (EVHTTP_REQ_GET | EVHTTP_REQ_HEAD))) {
+		rc_read_only(rq);
+		return;
+	}
+	if (p->n > 3 || (p->n == 3 && !rc_elem_is(&p->e[2], "node"))) {
+		rc_unknown(rq, &p->e[2]);
+		return;
+	}
+	if (p->n == 2) {
+		b = rc_writer(rq, &w);
+		doc_list(&w, &rc_nt_mod, "topology");
+		topo_entry(&w, rq->content == RC_CONTENT_CONFIG, arg);
+		doc_end(&w);
+		rc_send(rq, &w, b);
+		return;
+	}
+	topo_collect(af, &gs);
+	for (i = 0; i < gs.n && strcmp(gs.g[i].nh, p->e[2].key[0]) != 0; i++)
+		;
+	if (i == gs.n || rq->content == RC_CONTENT_CONFIG)
+		rc_data_missing(rq);
+	else {
+		b = rc_writer(rq, &w);
+		doc_list(&w, &rc_nt_mod, "node");
+		topo_node(&w, &gs.g[i]);
+		doc_end(&w);
+		rc_send(rq, &w, b);
+	}
+	topo_free(&gs);
+}
+
+static const struct rc_topology topo4 = {
+	"example-ipv4-topology", topo_lists, topo_handle, topo_entry,
+	(void *)(uintptr_t)BGP_AF_IPV4
+};
+static const struct rc_topology topo6 = {
+	"example-ipv6-topology", topo_lists, topo_handle, topo_entry,
+	(void *)(uintptr_t)BGP_AF_IPV6
+};
+
 static const struct rc_resource rib_resource = {
 	"bgp-rib", "bgp-rib", rib_lists, rc_bgp_rib, NULL
 };
@@ -555,4 +734,6 @@ bgp_restconf_register(void)
 {
 	restconf_register(&rib_resource);
 	restconf_register(&app_resource);
+	rc_topology_register(&topo4);
+	rc_topology_register(&topo6);
 }

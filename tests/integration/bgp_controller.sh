@@ -81,7 +81,7 @@ bgp=$LAST_PID
 URL="http://127.0.0.1:$rc/rests/data/bgp-rib"
 T4="tables=bgp-types:ipv4-address-family,bgp-types:unicast-subsequent-address-family"
 count() {
-	curl -s -u admin:admin "$1" | grep -o '"prefix"' | wc -l
+	curl -s -u admin:admin "$1" | grep -o '"prefix":"' | wc -l
 }
 i=0
 while [ "$(count "$URL:bgp-rib/rib=example-bgp-rib/loc-rib/$T4/ipv4-routes")" \
@@ -92,6 +92,14 @@ done
 [ $i -lt 50 ] || fail "loc-rib never held 1000 routes"
 n=$(count "$URL:bgp-rib/rib=example-bgp-rib/peer=bgp:%2F%2F127.$NET.0.1/adj-rib-in/$T4/ipv4-routes")
 [ "$n" -eq 500 ] || fail "adj-rib-in of peer 1 holds $n routes, not 500"
+# OpenDaylight's CSIT counts the prefixes of example-ipv4-topology.
+TOPO="http://127.0.0.1:$rc/rests/data/network-topology:network-topology"
+n=$(count "$TOPO/topology=example-ipv4-topology")
+[ "$n" -eq 1000 ] || fail "example-ipv4-topology has $n prefixes, not 1000"
+n=$(count "$TOPO/topology=example-ipv4-topology/node=127.$NET.0.2")
+[ "$n" -eq 500 ] || fail "the node of next hop 127.$NET.0.2 has $n prefixes"
+n=$(count "$TOPO")
+[ "$n" -eq 1000 ] || fail "network-topology has $n prefixes, not 1000"
 code=$(curl -s -o /dev/null -w '%{http_code}' -u admin:admin \
     "$URL:bgp-rib/rib=example-bgp-rib/peer=bgp:%2F%2F127.9.9.9")
 [ "$code" = 404 ] || fail "unknown peer: HTTP $code"
