@@ -189,19 +189,6 @@ bgp_u32(const char *name, const char *arg, uint64_t min, uint64_t max,
 	return 0;
 }
 
-static int
-bgp_nb_cred(const char *name, const char *arg, const char **out, char *err,
-    size_t errlen)
-{
-	if (strlen(arg) >= NB_CRED_MAX) {
-		snprintf(err, errlen, "--%s: longer than %d characters", name,
-		    NB_CRED_MAX - 1);
-		return -1;
-	}
-	*out = arg;
-	return 0;
-}
-
 /* The northbound options; 1 when opt is not one of them. */
 static int
 bgp_nb_option(int opt, const char *arg, struct bgp_config *cfg, char *err,
@@ -233,31 +220,18 @@ bgp_nb_option(int opt, const char *arg, struct bgp_config *cfg, char *err,
 		return bgp_u32("routes-per-request", arg, 1, 100000,
 		    &o->per_request, err, errlen);
 	case BO_NB_PARALLEL:
-		return bgp_u32("northbound-parallel", arg, 1, 1024,
-		    &o->parallel, err, errlen);
-	case BO_NB_USER:
-		return bgp_nb_cred("northbound-user", arg, &o->user, err,
+		return nb_common_option(o, "northbound-parallel", arg, err,
 		    errlen);
+	case BO_NB_USER:
+		return nb_common_option(o, "northbound-user", arg, err, errlen);
 	case BO_NB_PASSWORD:
-		return bgp_nb_cred("northbound-password", arg, &o->password,
-		    err, errlen);
+		return nb_common_option(o, "northbound-password", arg, err,
+		    errlen);
 	case BO_NB_STYLE:
-		if (strcmp(arg, "rfc8040") == 0 || strcmp(arg, "draft") == 0) {
-			o->style = arg[0] == 'r' ? NB_STYLE_RFC8040 :
-			    NB_STYLE_DRAFT;
-			return 0;
-		}
-		snprintf(err, errlen, "--northbound-style: '%s' is not rfc8040 "
-		    "or draft", arg);
-		return -1;
+		return nb_common_option(o, "northbound-style", arg, err, errlen);
 	case BO_NB_FORMAT:
-		if (strcmp(arg, "json") == 0 || strcmp(arg, "xml") == 0) {
-			o->format = arg[0] == 'j' ? NB_FMT_JSON : NB_FMT_XML;
-			return 0;
-		}
-		snprintf(err, errlen, "--northbound-format: '%s' is not json or "
-		    "xml", arg);
-		return -1;
+		return nb_common_option(o, "northbound-format", arg, err,
+		    errlen);
 	}
 	return 1;
 }

@@ -331,9 +331,10 @@ spk_path_del(const struct bgp_prefix *pfx, uint32_t peer)
 	return 1;
 }
 
-/* A peer went away: its paths go (section 9.1 and 8.2.2, drop routes). */
+/* Every path of one peer (or of the application) goes: a peer that went
+ * away (RFC 4271 sections 8.2.2 and 9.1), or a cleared application RIB. */
 static void
-spk_flush_peer(uint32_t peer)
+spk_drop_paths(uint32_t peer)
 {
 	struct bgp_prefix	 pfx, *gone = NULL;
 	size_t			 slot, n = 0, cap = 0, i;
@@ -386,7 +387,7 @@ spk_peer_free(struct spk_peer *pe)
 	if (pe->state == SPK_ESTABLISHED)
 		st.established--;
 	if (pe->prefixes > 0)
-		spk_flush_peer(pe->id);
+		spk_drop_paths(pe->id);
 	if (pe->bev != NULL)
 		bufferevent_free(pe->bev);
 	peers[pe->id] = NULL;
@@ -419,7 +420,7 @@ spk_notify_close(struct spk_peer *pe, uint8_t code, uint8_t subcode,
 	pe->state = SPK_CLOSING;
 	pe->closing_ns = clock_ns();
 	if (pe->prefixes > 0)
-		spk_flush_peer(pe->id);
+		spk_drop_paths(pe->id);
 	bufferevent_setwatermark(pe->bev, EV_WRITE, 0, 0);
 }
 
@@ -1207,28 +1208,5 @@ bgp_spk_app_count(enum bgp_af af)
 void
 bgp_spk_app_clear(void)
 {
-	struct bgp_prefix	 pfx, *gone = NULL;
-	size_t			 slot, n = 0, cap = 0, i;
-	uint64_t		 val;
-	const struct spk_path	*p;
-	int			 af;
-
-	for (af = 0; af < BGP_AF_MAX; af++) {
-		slot = 0;
-		while (bgp_pmap_next(&rib, af, &slot, &pfx, &val)) {
-			for (p = (const struct spk_path *)(uintptr_t)val;
-			    p != NULL && p->peer != SPK_APP; p = p->next)
-				;
-			if (p == NULL)
-				continue;
-			if (n == cap) {
-				cap = cap ? cap * 2 : 1024;
-				gone = xreallocarray(gone, cap, sizeof(*gone));
-			}
-			gone[n++] = pfx;
-		}
-	}
-	for (i = 0; i < n; i++)
-		spk_path_del(&gone[i], SPK_APP);
-	free(gone);
+	spk_drop_paths(SPK_APP);
 }

@@ -138,19 +138,6 @@ of_parse_topology(const char *arg, struct of_config *cfg, char *err,
 	return 0;
 }
 
-static int
-of_nb_cred(const char *name, const char *arg, const char **out, char *err,
-    size_t errlen)
-{
-	if (strlen(arg) >= NB_CRED_MAX) {
-		snprintf(err, errlen, "--%s: longer than %d characters", name,
-		    NB_CRED_MAX - 1);
-		return -1;
-	}
-	*out = arg;
-	return 0;
-}
-
 /* The --northbound options; 1 when opt is not one of them. */
 static int
 of_nb_option(int opt, const char *arg, struct of_config *cfg, char *err,
@@ -175,38 +162,18 @@ of_nb_option(int opt, const char *arg, struct of_config *cfg, char *err,
 		o->per_request = (uint32_t)u;
 		break;
 	case OO_NB_PARALLEL:
-		rc = cli_uint("northbound-parallel", arg, 1, 1024, &u, err,
+		return nb_common_option(o, "northbound-parallel", arg, err,
 		    errlen);
-		o->parallel = (uint32_t)u;
-		break;
 	case OO_NB_USER:
-		return of_nb_cred("northbound-user", arg, &o->user, err,
-		    errlen);
+		return nb_common_option(o, "northbound-user", arg, err, errlen);
 	case OO_NB_PASSWORD:
-		return of_nb_cred("northbound-password", arg, &o->password,
-		    err, errlen);
+		return nb_common_option(o, "northbound-password", arg, err,
+		    errlen);
 	case OO_NB_STYLE:
-		if (strcmp(arg, "rfc8040") == 0)
-			o->style = NB_STYLE_RFC8040;
-		else if (strcmp(arg, "draft") == 0)
-			o->style = NB_STYLE_DRAFT;
-		else {
-			snprintf(err, errlen, "--northbound-style: '%s' is not "
-			    "rfc8040 or draft", arg);
-			return -1;
-		}
-		break;
+		return nb_common_option(o, "northbound-style", arg, err, errlen);
 	case OO_NB_FORMAT:
-		if (strcmp(arg, "json") == 0)
-			o->format = NB_FMT_JSON;
-		else if (strcmp(arg, "xml") == 0)
-			o->format = NB_FMT_XML;
-		else {
-			snprintf(err, errlen, "--northbound-format: '%s' is not "
-			    "json or xml", arg);
-			return -1;
-		}
-		break;
+		return nb_common_option(o, "northbound-format", arg, err,
+		    errlen);
 	case OO_NB_TABLE:
 		rc = cli_uint("flow-table", arg, 0, 253, &u, err, errlen);
 		o->table = (uint8_t)u;

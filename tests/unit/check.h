@@ -6,7 +6,10 @@
 #ifndef SBSIM_CHECK_H
 #define SBSIM_CHECK_H
 
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int check_n, check_failed;
@@ -45,6 +48,29 @@ check_dump(const void *g, size_t gl, const void *w, size_t wl)
 	for (i = 0; i < wl; i++)
 		printf(" %02x", wp[i]);
 	printf("\n");
+}
+
+/* Hex pairs separated by spaces into bytes, for byte vectors written out
+ * field by field; anything else is a bug in the test (exit 2). */
+static inline size_t
+check_unhex(const char *s, uint8_t *dst, size_t cap)
+{
+	size_t		n = 0;
+	unsigned	v;
+
+	while (*s != '\0') {
+		if (*s == ' ') {
+			s++;
+			continue;
+		}
+		if (sscanf(s, "%2x", &v) != 1 || n == cap) {
+			fprintf(stderr, "bad vector at \"%s\"\n", s);
+			exit(2);
+		}
+		dst[n++] = (uint8_t)v;
+		s += 2;
+	}
+	return n;
 }
 
 static inline int

@@ -18,28 +18,6 @@
 static uint8_t		 out[1 << 16];
 static struct wbuf	 w;
 
-/* Hex pairs separated by spaces into bytes; anything else is a bug here. */
-static size_t
-unhex(const char *s, uint8_t *dst, size_t cap)
-{
-	size_t		n = 0;
-	unsigned	v;
-
-	while (*s != '\0') {
-		if (*s == ' ') {
-			s++;
-			continue;
-		}
-		if (sscanf(s, "%2x", &v) != 1 || n == cap) {
-			fprintf(stderr, "bad vector at \"%s\"\n", s);
-			exit(2);
-		}
-		dst[n++] = (uint8_t)v;
-		s += 2;
-	}
-	return n;
-}
-
 struct vec {
 	uint8_t	b[8192];
 	size_t	len;
@@ -48,7 +26,7 @@ struct vec {
 static void
 vec(struct vec *v, const char *hex)
 {
-	v->len = unhex(hex, v->b, sizeof(v->b));
+	v->len = check_unhex(hex, v->b, sizeof(v->b));
 }
 
 static void
@@ -70,8 +48,8 @@ static void
 mkupd(struct vec *v, const char *wd, const char *attrs, const char *nlri)
 {
 	uint8_t	a[4096], b[4096], c[4096];
-	size_t	na = unhex(wd, a, sizeof(a)), nb = unhex(attrs, b, sizeof(b));
-	size_t	nc = unhex(nlri, c, sizeof(c)), n = 0, total;
+	size_t	na = check_unhex(wd, a, sizeof(a)), nb = check_unhex(attrs, b, sizeof(b));
+	size_t	nc = check_unhex(nlri, c, sizeof(c)), n = 0, total;
 
 	total = BGP_HEADER_LEN + 2 + na + 2 + nb + nc;
 	memset(v->b, 0xff, BGP_MARKER_LEN);
@@ -238,7 +216,7 @@ static void
 mkopen(struct vec *v, const char *body)
 {
 	uint8_t	b[4096];
-	size_t	n = unhex(body, b, sizeof(b)), total = BGP_HEADER_LEN + n;
+	size_t	n = check_unhex(body, b, sizeof(b)), total = BGP_HEADER_LEN + n;
 
 	memset(v->b, 0xff, BGP_MARKER_LEN);
 	v->b[16] = (uint8_t)(total >> 8);

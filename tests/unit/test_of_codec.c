@@ -20,28 +20,6 @@
 static uint8_t		 out[1 << 17];
 static struct wbuf	 w;
 
-/* Hex pairs separated by spaces into bytes; anything else is a bug here. */
-static size_t
-unhex(const char *s, uint8_t *dst, size_t cap)
-{
-	size_t		n = 0;
-	unsigned	v;
-
-	while (*s != '\0') {
-		if (*s == ' ') {
-			s++;
-			continue;
-		}
-		if (sscanf(s, "%2x", &v) != 1 || n == cap) {
-			fprintf(stderr, "bad vector at \"%s\"\n", s);
-			exit(2);
-		}
-		dst[n++] = (uint8_t)v;
-		s += 2;
-	}
-	return n;
-}
-
 struct vec {
 	uint8_t	b[2048];
 	size_t	len;
@@ -50,7 +28,7 @@ struct vec {
 static void
 vec(struct vec *v, const char *hex)
 {
-	v->len = unhex(hex, v->b, sizeof(v->b));
+	v->len = check_unhex(hex, v->b, sizeof(v->b));
 }
 
 static void
