@@ -25,6 +25,8 @@
 #include "of_ctl.h"
 #include "of_flowcfg.h"
 #include "of_restconf.h"
+#include "pcep_pce.h"
+#include "pcep_restconf.h"
 #include "restconf.h"
 
 enum {
@@ -50,6 +52,11 @@ enum {
 	CO_BGP_ID,
 	CO_BGP_MONITOR,
 	CO_BGP_HOLD,
+	CO_PCEP,
+	CO_PCEP_KEEPALIVE,
+	CO_PCEP_DEADTIMER,
+	CO_PCEP_UPDATE_ALL,
+	CO_PCEP_TIMEOUT,
 };
 
 static const struct option ctl_opts[] = {
@@ -75,6 +82,11 @@ static const struct option ctl_opts[] = {
 	{ "bgp-id",		required_argument, NULL, CO_BGP_ID },
 	{ "bgp-monitor",	required_argument, NULL, CO_BGP_MONITOR },
 	{ "bgp-hold-time",	required_argument, NULL, CO_BGP_HOLD },
+	{ "pcep",		required_argument, NULL, CO_PCEP },
+	{ "pcep-keepalive",	required_argument, NULL, CO_PCEP_KEEPALIVE },
+	{ "pcep-dead-timer",	required_argument, NULL, CO_PCEP_DEADTIMER },
+	{ "pcep-update-all",	required_argument, NULL, CO_PCEP_UPDATE_ALL },
+	{ "pcep-timeout",	required_argument, NULL, CO_PCEP_TIMEOUT },
 	{ "verbose",		no_argument,	   NULL, 'v' },
 	{ "help",		no_argument,	   NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -109,6 +121,13 @@ static const char ctl_help[] =
 "  --bgp-monitor IP[,IP]  advertise the Loc-RIB only to these peers\n"
 "                         (default: to every peer, as a route server)\n"
 "  --bgp-hold-time S      hold time it proposes (default 90)\n"
+"  --pcep EP              stateful PCE: PCCs connect to ptcp:PORT[:IP]\n"
+"  --pcep-keepalive S     keepalive it proposes (default 30)\n"
+"  --pcep-dead-timer S    dead timer it proposes (default 120)\n"
+"  --pcep-update-all W    update every delegated LSP of a PCC once it is\n"
+"                         synchronized, W PCUpds in flight per PCC\n"
+"  --pcep-timeout S       how long an update-lsp, add-lsp or remove-lsp\n"
+"                         waits for the PCC (default 30)\n"
 "  --duration S           stop after S seconds\n"
 "  --exit-when-done       stop once programming (and deletion) is done\n"
 "  -v, --verbose          more logging\n";
@@ -120,6 +139,9 @@ struct ctl_run {
 	struct bgp_spk_config	 bgp;
 	int			 bgp_on;	/* --bgp given */
 	int			 bgp_options;	/* --as, --bgp-* given */
+	struct pce_config	 pcep;
+	int			 pcep_on;	/* --pcep given */
+	int			 pcep_options;	/* --pcep-* given */
 	struct http_server_config http;
 	int			 restconf;	/* --restconf given */
 	int			 rc_options;	/* --restconf-* given */
@@ -270,6 +292,52 @@ ctl_bgp_option(struct ctl_run *r, int c, const char *arg)
 	return 1;
 }
 
+/* The PCEP options; 0 when c is not one. */
+static int
+ctl_pcep_option(struct ctl_run *r, int c, const char *arg)
+{
+	char		err[256];
+	uint64_t	u;
+
+	switch (c) {
+	case CO_PCEP:
+		r->pcep_on = 1;
+		if (endpoint_parse(arg, &r->pcep.listen, err,
+		    sizeof(err)) == -1)
+			ctl_die(err);
+		if (r->pcep.listen.kind != EP_PTCP)
+			ctl_die("--pcep: the controller listens: use "
+			    "ptcp:PORT[:IP]");
+		return 1;
+	case CO_PCEP_KEEPALIVE:
+	case CO_PCEP_DEADTIMER:
+		if (cli_uint(c == CO_PCEP_KEEPALIVE ? "pcep-keepalive" :
+		    "pcep-dead-timer", arg, 0, 255, &u, err,
+		    sizeof(err)) == -1)
+			ctl_die(err);
+		if (c == CO_PCEP_KEEPALIVE)
+			r->pcep.keepalive = (uint8_t)u;
+		else
+			r->pcep.deadtimer = (uint8_t)u;
+		break;
+	case CO_PCEP_UPDATE_ALL:
+		if (cli_uint("pcep-update-all", arg, 1, 1000000, &u, err,
+		    sizeof(err)) == -1)
+			ctl_die(err);
+		r->pcep.update_all = (uint32_t)u;
+		break;
+	case CO_PCEP_TIMEOUT:
+		if (cli_double("pcep-timeout", arg, 0.1, 86400,
+		    &r->pcep.op_timeout, err, sizeof(err)) == -1)
+			ctl_die(err);
+		break;
+	default:
+		return 0;
+	}
+	r->pcep_options = 1;
+	return 1;
+}
+
 static void
 ctl_option(struct ctl_run *r, int c, const char *arg)
 {
@@ -281,7 +349,8 @@ ctl_option(struct ctl_run *r, int c, const char *arg)
 	int		 e;
 
 	err[0] = '\0';
-	if (ctl_restconf_option(r, c, arg) || ctl_bgp_option(r, c, arg))
+	if (ctl_restconf_option(r, c, arg) || ctl_bgp_option(r, c, arg) ||
+	    ctl_pcep_option(r, c, arg))
 		return;
 	if (c != CO_OPENFLOW && c != CO_DURATION)
 		r->of_options = 1;
@@ -341,8 +410,13 @@ ctl_option(struct ctl_run *r, int c, const char *arg)
 static void
 ctl_check(struct ctl_run *r)
 {
-	if (!r->restconf && !r->bgp_on)
+	if (!r->restconf && !r->bgp_on && !r->pcep_on)
 		r->openflow = 1;
+	if (!r->pcep_on && r->pcep_options)
+		ctl_die("the --pcep-* options need --pcep");
+	if (r->pcep_on && r->pcep.keepalive != 0 && r->pcep.deadtimer != 0 &&
+	    r->pcep.deadtimer <= r->pcep.keepalive)
+		ctl_die("--pcep-dead-timer must be longer than --pcep-keepalive");
 	if (!r->bgp_on && r->bgp_options)
 		ctl_die("--as and the --bgp-* options need --bgp");
 	/* The operational inventory is the switches' view: poll it. */
@@ -368,6 +442,7 @@ ctl_parse(int argc, char **argv, struct ctl_run *r)
 	of_ctl_config_defaults(&r->of);
 	endpoint_parse("ptcp:6653", &r->of.listen, err, sizeof(err));
 	bgp_spk_config_defaults(&r->bgp);
+	pce_config_defaults(&r->pcep);
 	http_server_config_defaults(&r->http);
 	opterr = 0;
 	optind = 1;
@@ -490,6 +565,41 @@ ctl_bgp_summary(void)
 	fflush(stdout);
 }
 
+static void
+ctl_pcep_summary(void)
+{
+	const struct pce_stats	*s = pce_stats();
+	double			 upd = ctl_secs(s->first_update_ns,
+	    s->last_ack_ns);
+
+	printf("pcep: %llu sessions, %llu PCCs synchronized, %llu PCRpts "
+	    "received, %llu LSPs learned", (unsigned long long)s->sessions,
+	    (unsigned long long)s->pccs_synced,
+	    (unsigned long long)s->reports_received,
+	    (unsigned long long)s->lsps_learned);
+	if (s->last_learn_ns > s->first_report_ns)
+		printf(" in %.3f s", ctl_secs(s->first_report_ns,
+		    s->last_learn_ns));
+	printf(", %llu removed, %llu PCUpds sent, %llu acked",
+	    (unsigned long long)s->lsps_removed,
+	    (unsigned long long)s->updates_sent,
+	    (unsigned long long)s->updates_acked);
+	if (upd > 0)
+		printf(" in %.3f s (p50 %llu us, p99 %llu us)", upd,
+		    (unsigned long long)hist_percentile(&s->update_latency,
+		    50), (unsigned long long)hist_percentile(
+		    &s->update_latency, 99));
+	printf(", %llu update errors, %llu PCInitiates sent, %llu removals "
+	    "sent, %llu PCErrs sent, %llu received, %llu bad messages\n",
+	    (unsigned long long)s->update_errors,
+	    (unsigned long long)s->initiates_sent,
+	    (unsigned long long)s->removes_sent,
+	    (unsigned long long)s->pcerr_sent,
+	    (unsigned long long)s->pcerr_received,
+	    (unsigned long long)s->bad_messages);
+	fflush(stdout);
+}
+
 /* The roles asked for, on the engine's event_base; -1 with err. */
 static int
 ctl_start(struct ctl_run *r, char *err, size_t errlen)
@@ -506,6 +616,11 @@ ctl_start(struct ctl_run *r, char *err, size_t errlen)
 		log_info("listening for BGP peers on %s, AS %u",
 		    r->bgp.listen.text, r->bgp.as);
 	}
+	if (r->pcep_on) {
+		if (pce_start(&r->pcep, err, errlen) == -1)
+			return -1;
+		log_info("listening for PCEP PCCs on %s", r->pcep.listen.text);
+	}
 	if (!r->restconf)
 		return 0;
 	r->hs = http_server_new(engine_base(), &r->http, err, errlen);
@@ -515,6 +630,8 @@ ctl_start(struct ctl_run *r, char *err, size_t errlen)
 	of_restconf_register();
 	if (r->bgp_on)
 		bgp_restconf_register();
+	if (r->pcep_on)
+		pcep_restconf_register(r->hs);
 	fc_start();
 	log_info("serving RESTCONF on %s port %u", r->http.address ?
 	    r->http.address : "every address", r->http.port);
@@ -530,6 +647,12 @@ ctl_stop(struct ctl_run *r)
 		ctl_summary(r);
 	if (r->bgp_on)
 		ctl_bgp_summary();
+	if (r->pcep_on) {
+		ctl_pcep_summary();
+		/* Before the HTTP server: operations still waiting are
+		 * answered while their requests exist. */
+		pce_stop();
+	}
 	if (r->hs != NULL) {
 		h = http_server_stats(r->hs);
 		printf("restconf: %llu requests, %llu 2xx, %llu 4xx, "
@@ -568,6 +691,8 @@ controller_main(int argc, char **argv)
 			of_ctl_stop();
 		if (r.bgp_on)
 			bgp_spk_stop();
+		if (r.pcep_on)
+			pce_stop();
 		engine_free();
 		return 1;
 	}

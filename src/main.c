@@ -17,6 +17,7 @@ static const struct sbsim_cmd *const commands[] = {
 	&openflow_cmd,
 	&bgp_cmd,
 	&netconf_cmd,
+	&pcep_cmd,
 	&controller_cmd,
 	&demo_cmd,
 };

@@ -1,0 +1,621 @@
+/*
+ * A simulated PCC's LSP database (RFC 8231 section 5): its own M LSPs,
+ * whose name, tunnel id and first path follow from their index, and the
+ * LSPs the PCE instantiated (RFC 8281).  State synchronization (5.6)
+ * builds PCRpts only while the socket is below its high-water mark;
+ * PCUpd (5.8.2) and PCInitiate (RFC 8281 5.3, 5.4) are applied at once
+ * and answered with a PCRpt echoing the SRP-ID, or with the PCErr the
+ * RFCs name.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "log.h"
+#include "pcep_sim.h"
+
+#define PCC_FILL_ROOM	1024		/* room one more LSP's report needs */
+#define PCC_NAMES_MIN	64
+#define PCC_TOMB	UINT32_MAX
+#define PCC_SR_LABEL0	16000		/* first SR label of a path */
+#define PCC_BW		1.25e6f		/* 10 Mb/s in bytes per second */
+
+/* ---- names of PCE-initiated LSPs: open addressing, slot + 1 ---- */
+
+static uint32_t
+pcc_name_hash(const char *s)
+{
+	uint32_t	h = 2166136261u;
+
+	for (; *s != '\0'; s++)
+		h = (h ^ (uint8_t)*s) * 16777619u;
+	return h;
+}
+
+static uint32_t *
+pcc_name_find(struct pcc *p, const char *name)
+{
+	uint32_t	 i, v, *tomb = NULL;
+
+	if (p->names_cap == 0)
+		return NULL;
+	for (i = pcc_name_hash(name) & (p->names_cap - 1);;
+	    i = (i + 1) & (p->names_cap - 1)) {
+		v = p->names[i];
+		if (v == 0)
+			return tomb != NULL ? tomb : &p->names[i];
+		if (v == PCC_TOMB) {
+			if (tomb == NULL)
+				tomb = &p->names[i];
+		} else if (strcmp(p->lsp[v - 1].name, name) == 0)
+			return &p->names[i];
+	}
+}
+
+static void pcc_name_add(struct pcc *, uint32_t slot);
+
+static void
+pcc_names_grow(struct pcc *p)
+{
+	uint32_t	*old = p->names, n = p->names_cap, i;
+
+	p->names_cap = n ? n * 2 : PCC_NAMES_MIN;
+	p->names = xcalloc(p->names_cap, sizeof(*p->names));
+	p->names_used = 0;
+	for (i = 0; i < n; i++)
+		if (old[i] != 0 && old[i] != PCC_TOMB)
+			pcc_name_add(p, old[i] - 1);
+	free(old);
+}
+
+static void
+pcc_name_add(struct pcc *p, uint32_t slot)
+{
+	uint32_t	*e;
+
+	if ((p->names_used + 1) * 2 > p->names_cap)
+		pcc_names_grow(p);
+	e = pcc_name_find(p, p->lsp[slot].name);
+	if (*e == 0)
+		p->names_used++;
+	*e = slot + 1;
+}
+
+static void
+pcc_name_del(struct pcc *p, uint32_t slot)
+{
+	uint32_t	*e = pcc_name_find(p, p->lsp[slot].name);
+
+	if (e != NULL && *e == slot + 1)
+		*e = PCC_TOMB;
+}
+
+/* ---- the database ---- */
+
+void
+pcc_lsp_name(const struct pcc *p, uint32_t i, char *buf, size_t len)
+{
+	/* pcc-mock's names, so that tools written for it read ours. */
+	snprintf(buf, len, "pcc_%u.%u.%u.%u_tunnel_%u", p->addr >> 24,
+	    (p->addr >> 16) & 0xff, (p->addr >> 8) & 0xff, p->addr & 0xff,
+	    i + 1);
+}
+
+/* Is name one of our own LSPs' names? */
+static int
+pcc_own_name(const struct pcc *p, const char *name)
+{
+	char		 pre[48];
+	size_t		 n;
+	unsigned long	 k;
+	char		*end;
+
+	pcc_lsp_name(p, 0, pre, sizeof(pre));
+	n = strlen(pre) - 1;		/* up to the number */
+	if (strncmp(name, pre, n) != 0 || name[n] < '1' || name[n] > '9')
+		return 0;
+	k = strtoul(name + n, &end, 10);
+	return *end == '\0' && k >= 1 && k <= p->sim->cfg.lsps;
+}
+
+void
+pcc_lsps_init(struct pcc *p)
+{
+	const struct pcc_config	*cfg = &p->sim->cfg;
+	uint32_t		 i;
+
+	p->cap_lsps = cfg->lsps > 0 ? cfg->lsps : 1;
+	p->lsp = xcalloc(p->cap_lsps, sizeof(*p->lsp));
+	p->n_lsps = cfg->lsps;
+	for (i = 0; i < cfg->lsps; i++) {
+		p->lsp[i].flags = PCC_LSP_USED |
+		    (cfg->delegate ? PCC_LSP_DELEGATED : 0);
+		p->lsp[i].lsp_id = 1;
+	}
+	p->free_hint = cfg->lsps;
+}
+
+static void
+pcc_slot_clear(struct pcc *p, uint32_t slot)
+{
+	struct pcc_lsp	*l = &p->lsp[slot];
+
+	if (l->name != NULL)
+		pcc_name_del(p, slot);
+	free(l->ero);
+	free(l->name);
+	memset(l, 0, sizeof(*l));
+	if (slot < p->free_hint)
+		p->free_hint = slot;
+}
+
+void
+pcc_lsps_free(struct pcc *p)
+{
+	uint32_t	i;
+
+	for (i = 0; i < p->n_lsps; i++) {
+		free(p->lsp[i].ero);
+		free(p->lsp[i].name);
+	}
+	free(p->lsp);
+	free(p->names);
+	p->lsp = NULL;
+	p->names = NULL;
+	p->n_lsps = p->cap_lsps = p->names_cap = p->names_used = 0;
+}
+
+/*
+ * A new session: the PCE-initiated LSPs of the last one are gone (RFC
+ * 8281 5.7 lets the PCC remove them once their State Timeout passed; we
+ * take it as 0), ours are reported again from the first.
+ */
+void
+pcc_lsps_reset(struct pcc *p)
+{
+	const struct pcc_config	*cfg = &p->sim->cfg;
+	uint32_t		 i;
+
+	for (i = cfg->lsps; i < p->n_lsps; i++)
+		if (p->lsp[i].flags & PCC_LSP_USED)
+			pcc_slot_clear(p, i);
+	p->n_lsps = cfg->lsps;
+	p->free_hint = cfg->lsps;
+	for (i = 0; i < cfg->lsps; i++)
+		if (cfg->delegate)
+			p->lsp[i].flags |= PCC_LSP_DELEGATED;
+	p->sync_next = 0;
+	p->syncing = 1;
+	p->synced = 0;
+}
+
+/* The path an LSP starts with: hops 10.k.x.y (x.y: the PCC's number),
+ * then the endpoint; SR-EROs of node SIDs with --sr (RFC 8664 4.3). */
+static void
+pcc_gen_ero(const struct pcc *p, uint32_t ep, struct pcep_ero *ero)
+{
+	const struct pcc_config	*cfg = &p->sim->cfg;
+	uint32_t		 k, a;
+
+	ero->n = 0;
+	for (k = 0; k < cfg->hops && ero->n < PCEP_ERO_MAX; k++) {
+		a = k + 1 == cfg->hops ? ep : 0x0a000000u | (k + 1) << 16 |
+		    (p->idx & 0xffff);
+		if (cfg->sr)
+			pcep_hop_sr_ipv4(&ero->hop[ero->n], PCC_SR_LABEL0 + k,
+			    a, 0, 0);
+		else {
+			memset(&ero->hop[ero->n], 0, sizeof(ero->hop[0]));
+			ero->hop[ero->n].kind = PCEP_SUBOBJ_IPV4;
+			ero->hop[ero->n].addr = a;
+			ero->hop[ero->n].prefix_len = 32;
+		}
+		ero->n++;
+	}
+}
+
+static void
+pcc_hops_to_ero(const struct pcc_lsp *l, struct pcep_ero *ero)
+{
+	const struct pcc_hop	*h;
+	struct pcep_hop		*o;
+	uint8_t			 i;
+
+	ero->n = 0;
+	for (i = 0; i < l->nhops && i < PCEP_ERO_MAX; i++) {
+		h = &l->ero[i];
+		o = &ero->hop[ero->n++];
+		if (h->kind == PCEP_SUBOBJ_SR) {
+			pcep_hop_sr_ipv4(o, 0, h->addr, h->addr2,
+			    h->nt == PCEP_NAI_IPV4_ADJ);
+			o->nt = h->nt;
+			o->sid = h->sid;
+			o->sr_flags = h->sr_flags;
+			if (h->nt == PCEP_NAI_ABSENT)
+				o->nai_len = 0;
+		} else {
+			memset(o, 0, sizeof(*o));
+			o->kind = PCEP_SUBOBJ_IPV4;
+			o->addr = h->addr;
+			o->prefix_len = h->plen;
+		}
+		o->loose = h->loose;
+	}
+}
+
+/* The LSP's report: SRP when answering, LSP with its TLVs, ERO and the
+ * attributes (RFC 8231 6.1). */
+static void
+pcc_report_req(struct pcc *p, uint32_t slot, uint32_t srp_id, uint16_t extra,
+    struct pcep_lsp_req *req)
+{
+	const struct pcc_config	*cfg = &p->sim->cfg;
+	const struct pcc_lsp	*l = &p->lsp[slot];
+	struct pcep_lsp		*lsp = &req->lsp;
+
+	memset(req, 0, sizeof(*req));
+	if (srp_id != 0 || cfg->sr) {
+		req->has_srp = 1;
+		req->srp.srp_id = srp_id;
+		/* RFC 8408 4: the path setup type travels in the SRP. */
+		req->srp.has_pst = cfg->sr;
+		req->srp.pst = PCEP_PST_SR;
+	}
+	lsp->plsp_id = slot + 1;
+	lsp->flags = extra | PCEP_LSP_FLAG_A;
+	if (l->flags & PCC_LSP_DELEGATED)
+		lsp->flags |= PCEP_LSP_FLAG_D;
+	if (l->flags & PCC_LSP_INITIATED)
+		lsp->flags |= PCEP_LSP_FLAG_C;	/* RFC 8281 5.3.1 */
+	if (l->flags & PCC_LSP_ADMIN_DOWN)
+		lsp->flags &= (uint16_t)~PCEP_LSP_FLAG_A;
+	lsp->oper = (l->flags & PCC_LSP_ADMIN_DOWN) || (extra &
+	    PCEP_LSP_FLAG_R) ? PCEP_OPER_DOWN : PCEP_OPER_UP;
+	lsp->ids.af = 4;
+	lsp->ids.sender4 = p->addr;
+	lsp->ids.ext_id4 = p->addr;
+	lsp->ids.endpoint4 = l->ep ? l->ep : cfg->endpoint;
+	lsp->ids.tunnel_id = (uint16_t)(slot % 65535 + 1);
+	lsp->ids.lsp_id = l->lsp_id;
+	if (l->name != NULL)
+		snprintf(lsp->name, sizeof(lsp->name), "%s", l->name);
+	else
+		pcc_lsp_name(p, slot, lsp->name, sizeof(lsp->name));
+	lsp->name_len = (uint16_t)strlen(lsp->name);
+	if (p->dbv) {
+		/* RFC 8232 4.2: every change a new version. */
+		lsp->has_db_version = 1;
+		lsp->db_version = ++p->db_version;
+	}
+	req->has_ero = 1;
+	if (extra & PCEP_LSP_FLAG_R)
+		req->ero.n = 0;		/* gone: an empty path */
+	else if (l->ero != NULL)
+		pcc_hops_to_ero(l, &req->ero);
+	else
+		pcc_gen_ero(p, lsp->ids.endpoint4, &req->ero);
+	req->attrs.bw_type = PCEP_OT_BW_REQUESTED;
+	req->attrs.bandwidth = PCC_BW;
+	req->attrs.has_lspa = 1;
+	req->attrs.lspa.setup_prio = 7;
+	req->attrs.lspa.hold_prio = 7;
+	req->attrs.n_metric = 1;
+	req->attrs.metric[0].type = PCEP_METRIC_TE;
+	req->attrs.metric[0].value = (float)req->ero.n * 10;
+}
+
+/* One PCRpt for one LSP, straight to the socket. */
+static void
+pcc_report(struct pcc *p, uint32_t slot, uint32_t srp_id, uint16_t extra)
+{
+	struct pcep_lsp_req	 req;
+	struct wbuf		*w = pcc_scratch();
+
+	pcc_report_req(p, slot, srp_id, extra, &req);
+	pcep_reqs_encode(w, PCEP_MSG_PCRPT, &req, 1);
+	pcc_send(p, w, 1);
+	(*p->sim->c.reports_sent)++;
+	(*p->sim->c.lsps_reported)++;
+}
+
+static void
+pcc_count_synced(struct pcc *p, uint64_t now, uint32_t fresh)
+{
+	struct pcep_sim	*sim = p->sim;
+
+	if (fresh > 0) {
+		sim->reported += fresh;
+		phase_items(sim->ph[PCCP_SYNC], now, fresh);
+	}
+}
+
+/* The end-of-synchronization marker went (RFC 8231 5.6). */
+static void
+pcc_sync_done(struct pcc *p, uint64_t now)
+{
+	struct pcep_sim	*sim = p->sim;
+	struct wbuf	*w = pcc_scratch();
+
+	pcep_eos_encode(w);
+	pcc_send(p, w, 1);
+	(*sim->c.reports_sent)++;
+	p->syncing = 0;
+	p->synced = 1;
+	if (p->flapping) {
+		p->flapping = 0;
+		if (sim->ph[PCCP_FLAP] != NULL)
+			phase_items(sim->ph[PCCP_FLAP], now, 1);
+		return;
+	}
+	if (p->sync_high >= sim->cfg.lsps && !p->counted_sync) {
+		p->counted_sync = 1;
+		sim->synced++;
+	}
+}
+
+/* Build PCRpts, per_report LSPs each, while the socket takes them. */
+void
+pcc_sync_fill(struct pcc *p)
+{
+	const struct pcc_config	*cfg = &p->sim->cfg;
+	struct pcep_lsp_req	 req;
+	struct wbuf		*w;
+	uint32_t		 fresh, n, msgs;
+	size_t			 m;
+
+	while (p->syncing && p->state == PCCS_UP && !pcc_out_full(p)) {
+		w = pcc_scratch();
+		fresh = msgs = 0;
+		while (p->sync_next < p->n_lsps &&
+		    w->len + PCC_FILL_ROOM * cfg->per_report <= w->cap) {
+			m = pcep_msg_begin(w, PCEP_MSG_PCRPT);
+			for (n = 0; n < cfg->per_report &&
+			    p->sync_next < p->n_lsps; p->sync_next++) {
+				if (!(p->lsp[p->sync_next].flags &
+				    PCC_LSP_USED))
+					continue;
+				pcc_report_req(p, p->sync_next, 0,
+				    PCEP_LSP_FLAG_S, &req);
+				pcep_req_put(w, PCEP_MSG_PCRPT, &req);
+				n++;
+				if (p->sync_next >= p->sync_high &&
+				    p->sync_next < cfg->lsps) {
+					p->sync_high = p->sync_next + 1;
+					fresh++;
+				}
+			}
+			if (n == 0) {
+				w->len = m;	/* nothing went in */
+				break;
+			}
+			pcep_msg_end(w, m);
+			msgs++;
+			*p->sim->c.lsps_reported += n;
+		}
+		pcc_send(p, w, msgs);
+		*p->sim->c.reports_sent += msgs;
+		pcc_count_synced(p, clock_ns(), fresh);
+		if (p->sync_next >= p->n_lsps)
+			pcc_sync_done(p, clock_ns());
+	}
+}
+
+/* ---- PCUpd (RFC 8231 6.2) ---- */
+
+/* Keep the PCE's path; SR hops only with an IPv4 or no NAI (RFC 8664
+ * 5.2.1: a PCC may refuse NAI types it does not support). */
+static int
+pcc_store_ero(struct pcc_lsp *l, const struct pcep_ero *ero)
+{
+	const struct pcep_hop	*o;
+	struct pcc_hop		*h;
+	uint8_t			 i;
+
+	for (i = 0; i < ero->n; i++)
+		if (ero->hop[i].kind == PCEP_SUBOBJ_SR &&
+		    ero->hop[i].nt != PCEP_NAI_ABSENT &&
+		    ero->hop[i].nt != PCEP_NAI_IPV4_NODE &&
+		    ero->hop[i].nt != PCEP_NAI_IPV4_ADJ)
+			return -1;
+	if (ero->n > l->nhops || l->ero == NULL) {
+		free(l->ero);
+		l->ero = xcalloc(ero->n ? ero->n : 1, sizeof(*l->ero));
+	}
+	l->nhops = ero->n;
+	for (i = 0; i < ero->n; i++) {
+		o = &ero->hop[i];
+		h = &l->ero[i];
+		memset(h, 0, sizeof(*h));
+		h->kind = o->kind;
+		h->loose = o->loose;
+		if (o->kind == PCEP_SUBOBJ_SR) {
+			h->nt = o->nt;
+			h->sid = o->sid;
+			h->sr_flags = o->sr_flags;
+			h->addr = pcep_hop_nai_ipv4(o, 0);
+			h->addr2 = o->nt == PCEP_NAI_IPV4_ADJ ?
+			    pcep_hop_nai_ipv4(o, 1) : 0;
+		} else {
+			h->addr = o->addr;
+			h->plen = o->prefix_len;
+		}
+	}
+	return 0;
+}
+
+/* The latency of one answer: from the message's arrival to now. */
+static void
+pcc_answered(struct pcc *p, enum pcc_phase ph)
+{
+	struct phase	*phase = p->sim->ph[ph];
+	uint64_t	 now = clock_ns();
+
+	if (phase == NULL)
+		return;
+	phase_items(phase, now, 1);
+	phase_latency(phase, (now - p->rx_ns) / 1000);
+}
+
+static void
+pcc_update_one(struct pcc *p, const struct pcep_lsp_req *req)
+{
+	uint32_t	 slot = req->lsp.plsp_id - 1;
+	struct pcc_lsp	*l;
+
+	(*p->sim->c.updates_received)++;
+	if (req->lsp.plsp_id == 0 || slot >= p->n_lsps ||
+	    !(p->lsp[slot].flags & PCC_LSP_USED)) {
+		/* RFC 8231 5.8.2: an LSP we do not know. */
+		pcc_pcerr(p, PCEP_E_UPDATE_UNKNOWN_PLSP, req->srp.srp_id);
+		return;
+	}
+	l = &p->lsp[slot];
+	if (!(l->flags & PCC_LSP_DELEGATED)) {
+		pcc_pcerr(p, PCEP_E_UPDATE_NOT_DELEGATED, req->srp.srp_id);
+		return;
+	}
+	if (pcc_store_ero(l, &req->ero) == -1) {
+		pcc_pcerr(p, PCEP_E_UNSUPPORTED_NAI, req->srp.srp_id);
+		return;
+	}
+	/* Make-before-break (RFC 3209): the new path is a new LSP-ID. */
+	l->lsp_id = (uint16_t)(l->lsp_id % 65535 + 1);
+	if (req->lsp.flags & PCEP_LSP_FLAG_A)
+		l->flags &= (uint8_t)~PCC_LSP_ADMIN_DOWN;
+	else
+		l->flags |= PCC_LSP_ADMIN_DOWN;
+	/* D clear: the PCE hands the delegation back (RFC 8231 5.7.3). */
+	if (!(req->lsp.flags & PCEP_LSP_FLAG_D) &&
+	    !(l->flags & PCC_LSP_INITIATED))
+		l->flags &= (uint8_t)~PCC_LSP_DELEGATED;
+	pcc_report(p, slot, req->srp.srp_id, 0);
+	pcc_answered(p, PCCP_UPDATE);
+}
+
+/* Each request of a PCUpd; a malformed one ends the message (the rest
+ * cannot be found) with the PCErr the codec names. */
+void
+pcc_handle_update(struct pcc *p, const struct rbuf *body)
+{
+	struct pcep_req_iter	it;
+	struct pcep_lsp_req	req;
+	struct pcep_err		err;
+	int			rc;
+
+	pcep_req_iter_init(&it, PCEP_MSG_PCUPD, body);
+	while ((rc = pcep_req_next(&it, &req, &err)) == 1 &&
+	    p->state == PCCS_UP)
+		pcc_update_one(p, &req);
+	if (rc == -1 && p->state == PCCS_UP)
+		pcc_bad(p, &err, req.has_srp ? req.srp.srp_id : 0);
+}
+
+/* ---- PCInitiate (RFC 8281 5.3, 5.4) ---- */
+
+static void
+pcc_remove_one(struct pcc *p, const struct pcep_lsp_req *req)
+{
+	uint32_t	slot = req->lsp.plsp_id - 1;
+
+	(*p->sim->c.removes_received)++;
+	if (req->lsp.plsp_id == 0 || slot >= p->n_lsps ||
+	    !(p->lsp[slot].flags & PCC_LSP_USED)) {
+		pcc_pcerr(p, PCEP_E_UPDATE_UNKNOWN_PLSP, req->srp.srp_id);
+		return;
+	}
+	if (!(p->lsp[slot].flags & PCC_LSP_INITIATED)) {
+		/* RFC 8281 5.4: only what the PCE made may it remove. */
+		pcc_pcerr(p, PCEP_E_NOT_PCE_INITIATED, req->srp.srp_id);
+		return;
+	}
+	pcc_report(p, slot, req->srp.srp_id, PCEP_LSP_FLAG_R);
+	pcc_slot_clear(p, slot);
+	while (p->n_lsps > p->sim->cfg.lsps &&
+	    !(p->lsp[p->n_lsps - 1].flags & PCC_LSP_USED))
+		p->n_lsps--;
+	pcc_answered(p, PCCP_REMOVE);
+}
+
+/* A free slot past our own LSPs; -1 when PLSP-IDs ran out. */
+static int64_t
+pcc_alloc_slot(struct pcc *p)
+{
+	uint32_t	i;
+
+	for (i = p->free_hint; i < p->n_lsps; i++)
+		if (!(p->lsp[i].flags & PCC_LSP_USED)) {
+			p->free_hint = i + 1;
+			return i;
+		}
+	if (p->n_lsps >= PCEP_PLSP_ID_MAX)
+		return -1;
+	if (p->n_lsps == p->cap_lsps) {
+		p->lsp = xreallocarray(p->lsp, p->cap_lsps * 2,
+		    sizeof(*p->lsp));
+		memset(p->lsp + p->cap_lsps, 0, p->cap_lsps *
+		    sizeof(*p->lsp));
+		p->cap_lsps *= 2;
+	}
+	p->free_hint = p->n_lsps + 1;
+	return p->n_lsps++;
+}
+
+static void
+pcc_create_one(struct pcc *p, const struct pcep_lsp_req *req)
+{
+	uint32_t	*e;
+	int64_t		 slot;
+	struct pcc_lsp	*l;
+
+	(*p->sim->c.initiates_received)++;
+	if (req->lsp.name_len == 0 || req->lsp.name[0] == '\0') {
+		pcc_pcerr(p, PCEP_E_SYMBOLIC_NAME_MISSING, req->srp.srp_id);
+		return;
+	}
+	e = pcc_name_find(p, req->lsp.name);
+	if (pcc_own_name(p, req->lsp.name) || (e != NULL && *e != 0 &&
+	    *e != PCC_TOMB)) {
+		pcc_pcerr(p, PCEP_E_NAME_IN_USE, req->srp.srp_id);
+		return;
+	}
+	if ((slot = pcc_alloc_slot(p)) == -1) {
+		pcc_pcerr(p, PCEP_E_INIT_LIMIT, req->srp.srp_id);
+		return;
+	}
+	l = &p->lsp[slot];
+	memset(l, 0, sizeof(*l));
+	l->flags = PCC_LSP_USED | PCC_LSP_INITIATED | PCC_LSP_DELEGATED;
+	l->lsp_id = 1;
+	l->ep = req->has_endpoints ? req->ep_dst : 0;
+	l->name = xstrdup(req->lsp.name);
+	if (pcc_store_ero(l, &req->ero) == -1) {
+		free(l->name);
+		l->name = NULL;
+		l->flags = 0;
+		pcc_pcerr(p, PCEP_E_UNSUPPORTED_NAI, req->srp.srp_id);
+		return;
+	}
+	pcc_name_add(p, (uint32_t)slot);
+	pcc_report(p, (uint32_t)slot, req->srp.srp_id, 0);
+	pcc_answered(p, PCCP_INITIATE);
+}
+
+void
+pcc_handle_initiate(struct pcc *p, const struct rbuf *body)
+{
+	struct pcep_req_iter	it;
+	struct pcep_lsp_req	req;
+	struct pcep_err		err;
+	int			rc;
+
+	pcep_req_iter_init(&it, PCEP_MSG_PCINITIATE, body);
+	while ((rc = pcep_req_next(&it, &req, &err)) == 1 &&
+	    p->state == PCCS_UP) {
+		if (req.srp.flags & PCEP_SRP_FLAG_R)
+			pcc_remove_one(p, &req);
+		else
+			pcc_create_one(p, &req);
+	}
+	if (rc == -1 && p->state == PCCS_UP)
+		pcc_bad(p, &err, req.has_srp ? req.srp.srp_id : 0);
+}

@@ -1,0 +1,537 @@
+/*
+ * `sbsim pcep`: N PCCs against a stateful PCE, each with M LSPs, and the
+ * phases that time the PCE:
+ *   connect    sessions up, OPEN and KEEPALIVE both ways (target N)
+ *   sync       LSPs reported in state synchronization, from the run's
+ *              start to the last PCC's end-of-sync (target N x M)
+ *   update     PCUpds applied and answered with a PCRpt; latency from the
+ *              PCUpd's arrival to the PCRpt (target --expect-updates)
+ *   initiate   PCInitiate creations answered (--expect-initiates)
+ *   remove     PCInitiate removals answered (--expect-removes)
+ *   flap       PCCs closing and coming back at --flap-rate, counted when
+ *              synchronized again, for --flap-duration
+ */
+#include <arpa/inet.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "log.h"
+#include "pcep_sim.h"
+#include "run.h"
+
+#define PCC_MAX_LSPS	65535	/* tunnel ids are 16 bits (RFC 3209) */
+
+enum {
+	PO_PCCS = 256,
+	PO_LSPS,
+	PO_DELEGATE,
+	PO_INITIATED,
+	PO_SR,
+	PO_DB_VERSION,
+	PO_TRIGGERED,
+	PO_DELTA,
+	PO_KEEPALIVE,
+	PO_DEADTIMER,
+	PO_HOPS,
+	PO_PER_REPORT,
+	PO_ENDPOINT,
+	PO_EXPECT_UPDATES,
+	PO_EXPECT_INITIATES,
+	PO_EXPECT_REMOVES,
+	PO_FLAP_RATE,
+	PO_FLAP_DURATION,
+};
+
+static const struct option pcep_opts[] = {
+	{ "pccs",		required_argument, NULL, PO_PCCS },
+	{ "lsps",		required_argument, NULL, PO_LSPS },
+	{ "delegate",		no_argument,	   NULL, PO_DELEGATE },
+	{ "pce-initiated",	no_argument,	   NULL, PO_INITIATED },
+	{ "sr",			no_argument,	   NULL, PO_SR },
+	{ "db-version",		no_argument,	   NULL, PO_DB_VERSION },
+	{ "triggered-sync",	no_argument,	   NULL, PO_TRIGGERED },
+	{ "delta-sync",		no_argument,	   NULL, PO_DELTA },
+	{ "keepalive",		required_argument, NULL, PO_KEEPALIVE },
+	{ "dead-timer",		required_argument, NULL, PO_DEADTIMER },
+	{ "hops",		required_argument, NULL, PO_HOPS },
+	{ "per-report",		required_argument, NULL, PO_PER_REPORT },
+	{ "endpoint",		required_argument, NULL, PO_ENDPOINT },
+	{ "expect-updates",	required_argument, NULL, PO_EXPECT_UPDATES },
+	{ "expect-initiates",	required_argument, NULL, PO_EXPECT_INITIATES },
+	{ "expect-removes",	required_argument, NULL, PO_EXPECT_REMOVES },
+	{ "flap-rate",		required_argument, NULL, PO_FLAP_RATE },
+	{ "flap-duration",	required_argument, NULL, PO_FLAP_DURATION },
+	{ NULL, 0, NULL, 0 },
+};
+
+static const char pcep_help[] =
+"usage: sbsim pcep --pccs N --lsps M --controller tcp:IP:PORT [options]\n"
+"Stateful PCCs (RFC 5440, 8231, 8281) reporting LSPs to a PCE.\n"
+"  --pccs N               PCCs to simulate (required); PCC i connects from\n"
+"                         the i-th address of --source\n"
+"  --lsps M               LSPs each PCC reports (default 0, at most 65535)\n"
+"  --delegate             delegate our LSPs to the PCE (D flag)\n"
+"  --pce-initiated        offer LSP instantiation (I flag, RFC 8281)\n"
+"  --sr                   segment routing paths: SR-ERO, PATH-SETUP-TYPE 1\n"
+"                         (RFC 8664)\n"
+"  --db-version           offer LSP-DB-VERSION (S flag, RFC 8232)\n"
+"  --triggered-sync       offer triggered resynchronization (T flag)\n"
+"  --delta-sync           offer incremental synchronization (D flag)\n"
+"  --keepalive S          our keepalive (default 30, 0: none)\n"
+"  --dead-timer S         our dead timer (default 4 x keepalive)\n"
+"  --hops H               ERO hops per LSP (default 3, 1..32)\n"
+"  --per-report K         LSPs per PCRpt while synchronizing (default 1)\n"
+"  --endpoint IP          tunnel endpoint (default 192.0.2.1)\n"
+"  --expect-updates K     the update phase waits for K PCUpds (default\n"
+"                         N x M with --delegate, else no update phase)\n"
+"  --expect-initiates K   the initiate phase waits for K creations\n"
+"  --expect-removes K     the remove phase waits for K removals\n"
+"                         (default --expect-initiates)\n"
+"  --flap-rate R          after the other phases: R PCCs per second close\n"
+"                         their session and come back\n"
+"  --flap-duration S      seconds of flapping (default 10)\n"
+CLI_COMMON_OPTS_HELP;
+
+static struct pcep_sim	the_sim;
+
+static int
+pcep_u8(const char *name, const char *arg, uint64_t min, uint8_t *out,
+    char *err, size_t errlen)
+{
+	uint64_t	u;
+
+	if (cli_uint(name, arg, min, 255, &u, err, errlen) == -1)
+		return -1;
+	*out = (uint8_t)u;
+	return 0;
+}
+
+static int
+pcep_flag_option(int opt, struct pcc_config *cfg)
+{
+	switch (opt) {
+	case PO_DELEGATE:
+		cfg->delegate = 1;
+		return 0;
+	case PO_INITIATED:
+		cfg->initiate = 1;
+		return 0;
+	case PO_SR:
+		cfg->sr = 1;
+		return 0;
+	case PO_DB_VERSION:
+		cfg->db_version = 1;
+		return 0;
+	case PO_TRIGGERED:
+		cfg->triggered = 1;
+		return 0;
+	case PO_DELTA:
+		cfg->delta = 1;
+		return 0;
+	}
+	return 1;
+}
+
+static int
+pcep_option(int opt, const char *arg, void *ctx, char *err, size_t errlen)
+{
+	struct pcc_config	*cfg = ctx;
+	struct in_addr		 a;
+	uint64_t		 u;
+
+	if (pcep_flag_option(opt, cfg) == 0)
+		return 0;
+	switch (opt) {
+	case PO_PCCS:
+		if (cli_uint("pccs", arg, 1, 1000000, &u, err, errlen) == -1)
+			return -1;
+		cfg->pccs = (uint32_t)u;
+		return 0;
+	case PO_LSPS:
+		if (cli_uint("lsps", arg, 0, PCC_MAX_LSPS, &u, err,
+		    errlen) == -1)
+			return -1;
+		cfg->lsps = (uint32_t)u;
+		return 0;
+	case PO_KEEPALIVE:
+		return pcep_u8("keepalive", arg, 0, &cfg->keepalive, err,
+		    errlen);
+	case PO_DEADTIMER:
+		return pcep_u8("dead-timer", arg, 0, &cfg->deadtimer, err,
+		    errlen);
+	case PO_HOPS:
+		if (pcep_u8("hops", arg, 1, &cfg->hops, err, errlen) == -1)
+			return -1;
+		if (cfg->hops > PCEP_ERO_MAX) {
+			snprintf(err, errlen, "--hops: at most %d",
+			    PCEP_ERO_MAX);
+			return -1;
+		}
+		return 0;
+	case PO_PER_REPORT:
+		if (cli_uint("per-report", arg, 1, 32, &u, err, errlen) == -1)
+			return -1;
+		cfg->per_report = (uint32_t)u;
+		return 0;
+	case PO_ENDPOINT:
+		if (inet_pton(AF_INET, arg, &a) != 1) {
+			snprintf(err, errlen, "--endpoint: '%s' is not an "
+			    "IPv4 address", arg);
+			return -1;
+		}
+		cfg->endpoint = ntohl(a.s_addr);
+		return 0;
+	case PO_EXPECT_UPDATES:
+		return cli_uint("expect-updates", arg, 0, UINT64_MAX / 2,
+		    &cfg->expect_updates, err, errlen);
+	case PO_EXPECT_INITIATES:
+		return cli_uint("expect-initiates", arg, 0, UINT64_MAX / 2,
+		    &cfg->expect_initiates, err, errlen);
+	case PO_EXPECT_REMOVES:
+		return cli_uint("expect-removes", arg, 0, UINT64_MAX / 2,
+		    &cfg->expect_removes, err, errlen);
+	case PO_FLAP_RATE:
+		return cli_double("flap-rate", arg, 0, 1e6, &cfg->flap_rate,
+		    err, errlen);
+	case PO_FLAP_DURATION:
+		return cli_double("flap-duration", arg, 0.1, 86400,
+		    &cfg->flap_seconds, err, errlen);
+	}
+	return 0;
+}
+
+static void
+pcep_config_defaults(struct pcc_config *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->keepalive = 30;
+	cfg->deadtimer = 255;		/* 4 x keepalive unless given */
+	cfg->hops = 3;
+	cfg->per_report = 1;
+	cfg->endpoint = 0xc0000201u;	/* 192.0.2.1 */
+	cfg->expect_updates = UINT64_MAX;
+	cfg->expect_removes = UINT64_MAX;
+	cfg->flap_seconds = 10;
+}
+
+static uint32_t
+pcep_fds_needed(void *arg)
+{
+	struct pcep_sim	*sim = arg;
+
+	return pool_fds_needed(&sim->pcfg, sim->cfg.pccs);
+}
+
+static void
+pcep_counters_init(struct pcep_sim *sim)
+{
+	struct metrics		*m = sim->m;
+	struct pcc_counters	*c = &sim->c;
+
+	c->rx_msgs = metrics_counter(m, "rx_messages");
+	c->tx_msgs = metrics_counter(m, "tx_messages");
+	c->reports_sent = metrics_counter(m, "pcrpt_sent");
+	c->lsps_reported = metrics_counter(m, "lsps_reported");
+	c->updates_received = metrics_counter(m, "pcupd_received");
+	c->initiates_received = metrics_counter(m, "initiates_received");
+	c->removes_received = metrics_counter(m, "removes_received");
+	c->keepalives_sent = metrics_counter(m, "keepalives_sent");
+	c->keepalives_received = metrics_counter(m, "keepalives_received");
+	c->pcerr_sent = metrics_counter(m, "pcerr_sent");
+	c->pcerr_received = metrics_counter(m, "pcerr_received");
+	c->close_sent = metrics_counter(m, "close_sent");
+	c->close_received = metrics_counter(m, "close_received");
+	c->ntf_received = metrics_counter(m, "pcntf_received");
+	c->unknown_msgs = metrics_counter(m, "unexpected_messages");
+	c->bad_msgs = metrics_counter(m, "malformed_messages");
+	c->open_negotiated = metrics_counter(m, "open_negotiations");
+	c->sessions_lost = metrics_counter(m, "sessions_lost");
+	c->dead_timer_expired = metrics_counter(m, "dead_timer_expired");
+	c->flaps = metrics_counter(m, "flaps");
+}
+
+static void
+pcep_phases_init(struct pcep_sim *sim)
+{
+	struct metrics		*m = sim->m;
+	const struct pcc_config	*cfg = &sim->cfg;
+	uint64_t		 now = clock_ns();
+
+	memset(sim->ph, 0, sizeof(sim->ph));
+	sim->ph[PCCP_CONNECT] = metrics_phase(m, "connect", "pcep");
+	sim->ph[PCCP_CONNECT]->target = cfg->pccs;
+	sim->ph[PCCP_SYNC] = metrics_phase(m, "sync", "pcep");
+	sim->ph[PCCP_SYNC]->target = sim->total;
+	if (cfg->expect_updates > 0) {
+		sim->ph[PCCP_UPDATE] = metrics_phase(m, "update", "pcep");
+		sim->ph[PCCP_UPDATE]->target = cfg->expect_updates;
+	}
+	if (cfg->expect_initiates > 0) {
+		sim->ph[PCCP_INITIATE] = metrics_phase(m, "initiate", "pcep");
+		sim->ph[PCCP_INITIATE]->target = cfg->expect_initiates;
+	}
+	if (cfg->expect_removes > 0) {
+		sim->ph[PCCP_REMOVE] = metrics_phase(m, "remove", "pcep");
+		sim->ph[PCCP_REMOVE]->target = cfg->expect_removes;
+	}
+	if (cfg->flap_rate > 0)
+		sim->ph[PCCP_FLAP] = metrics_phase(m, "flap", "pcep");
+	phase_start(sim->ph[PCCP_CONNECT], now);
+	/* Time to full sync counts from the start: PCCs report as soon as
+	 * their session is up (RFC 8231 5.6). */
+	phase_start(sim->ph[PCCP_SYNC], now);
+}
+
+static const struct pool_ops pcep_pool_ops = {
+	pcc_up,
+	pcc_down,
+};
+
+static int
+pcep_start(void *arg, struct metrics *m, char *err, size_t errlen)
+{
+	struct pcep_sim	*sim = arg;
+	uint32_t	 i;
+
+	sim->m = m;
+	sim->up = sim->synced = 0;
+	sim->reported = 0;
+	sim->flap_credit = 0;
+	sim->flap_next = 0;
+	sim->total = (uint64_t)sim->cfg.pccs * sim->cfg.lsps;
+	sim->last_tick_ns = clock_ns();
+	pcep_counters_init(sim);
+	pcep_phases_init(sim);
+	sim->pccs = xcalloc(sim->cfg.pccs, sizeof(*sim->pccs));
+	sim->pdevs = xcalloc(sim->cfg.pccs, sizeof(*sim->pdevs));
+	for (i = 0; i < sim->cfg.pccs; i++) {
+		sim->pccs[i].sim = sim;
+		sim->pccs[i].idx = i;
+		pcc_lsps_init(&sim->pccs[i]);
+		sim->pdevs[i] = &sim->pccs[i].pd;
+	}
+	pool_init(&sim->pool, &sim->pcfg, &pcep_pool_ops, sim->pdevs,
+	    sim->cfg.pccs);
+	return pool_start(&sim->pool, err, errlen);
+}
+
+static int
+pcep_over(const struct phase *ph)
+{
+	return ph == NULL || ph->state == PHASE_DONE ||
+	    ph->state == PHASE_TIMEOUT;
+}
+
+static void
+pcep_phase_timeouts(struct pcep_sim *sim, uint64_t now)
+{
+	int	i;
+
+	for (i = 0; i < PCCP_MAX; i++)
+		if (i != PCCP_FLAP && sim->ph[i] != NULL &&
+		    run_phase_timed_out(sim->ph[i], now, sim->phase_timeout))
+			phase_end(sim->ph[i], now, PHASE_TIMEOUT);
+}
+
+/* Flap at the rate asked for, PCCs in turn, for the duration. */
+static void
+pcep_tick_flap(struct pcep_sim *sim, uint64_t now)
+{
+	struct phase	*fl = sim->ph[PCCP_FLAP];
+	uint32_t	 tries;
+
+	if (fl->state == PHASE_PENDING)
+		phase_start(fl, now);
+	if ((double)(now - fl->trigger_ns) / 1e9 >= sim->cfg.flap_seconds) {
+		phase_end(fl, now, PHASE_DONE);
+		return;
+	}
+	sim->flap_credit += sim->cfg.flap_rate *
+	    (double)(now - sim->last_tick_ns) / 1e9;
+	for (tries = 0; sim->flap_credit >= 1 && tries < sim->cfg.pccs;
+	    tries++) {
+		struct pcc	*p = &sim->pccs[sim->flap_next++ %
+		    sim->cfg.pccs];
+
+		if (p->state == PCCS_UP && p->synced) {
+			pcc_flap(p);
+			sim->flap_credit -= 1;
+		}
+	}
+	if (sim->flap_credit > sim->cfg.flap_rate + 1)
+		sim->flap_credit = sim->cfg.flap_rate + 1;	/* no bursts */
+}
+
+/* After sync the PCE's phases may wait for their first message. */
+static void
+pcep_after_sync(struct pcep_sim *sim, uint64_t now)
+{
+	struct phase	**ph = sim->ph;
+
+	if (ph[PCCP_UPDATE] != NULL)
+		phase_start(ph[PCCP_UPDATE], now);
+	if (ph[PCCP_INITIATE] != NULL)
+		phase_start(ph[PCCP_INITIATE], now);
+	if (ph[PCCP_REMOVE] != NULL && pcep_over(ph[PCCP_INITIATE]))
+		phase_start(ph[PCCP_REMOVE], now);
+}
+
+static int
+pcep_tick(void *arg, uint64_t now)
+{
+	struct pcep_sim	*sim = arg;
+	struct phase	**ph = sim->ph;
+	uint32_t	 i;
+	int		 done = 0;
+
+	for (i = 0; i < sim->cfg.pccs; i++)
+		pcc_timers(&sim->pccs[i], now);
+	pcep_phase_timeouts(sim, now);
+	/* No LSPs: synchronized once every PCC's end-of-sync went. */
+	if (sim->total == 0 && sim->synced == sim->cfg.pccs)
+		phase_end(ph[PCCP_SYNC], now, PHASE_DONE);
+	if (!pcep_over(ph[PCCP_CONNECT]) || !pcep_over(ph[PCCP_SYNC]))
+		goto out;
+	pcep_after_sync(sim, now);
+	if (!pcep_over(ph[PCCP_UPDATE]) || !pcep_over(ph[PCCP_INITIATE]) ||
+	    !pcep_over(ph[PCCP_REMOVE]))
+		goto out;
+	if (ph[PCCP_FLAP] != NULL && !pcep_over(ph[PCCP_FLAP])) {
+		pcep_tick_flap(sim, now);
+		goto out;
+	}
+	done = 1;
+out:
+	sim->last_tick_ns = now;
+	return done;
+}
+
+static void
+pcep_stop(void *arg)
+{
+	struct pcep_sim	*sim = arg;
+	uint32_t	 i;
+
+	if (sim->pccs == NULL)
+		return;
+	for (i = 0; i < sim->cfg.pccs; i++)
+		pcc_goodbye(&sim->pccs[i]);
+	pool_stop(&sim->pool);
+	*metrics_counter(sim->m, "connect_attempts") = sim->pool.stats.attempts;
+	*metrics_counter(sim->m, "connect_failures") = sim->pool.stats.failures;
+	for (i = 0; i < sim->cfg.pccs; i++)
+		pcc_lsps_free(&sim->pccs[i]);
+	free(sim->pccs);
+	free(sim->pdevs);
+	sim->pccs = NULL;
+	sim->pdevs = NULL;
+}
+
+static const char *const pcep_phase_names[] = {
+	"connect", "sync", "update", "initiate", "remove", "flap", NULL
+};
+
+static const struct sim_ops pcep_sim_ops = {
+	"pcep",
+	pcep_phase_names,
+	pcep_fds_needed,
+	pcep_start,
+	pcep_tick,
+	pcep_stop,
+};
+
+/* --source, or 127.1.0.0/16 towards a loopback PCE: the PCE tells PCCs
+ * apart by address (a second session from one address is PCErr 9,
+ * RFC 5440 7.15). */
+static void
+pcep_sources(struct pcep_sim *sim, const struct run_opts *ro)
+{
+	struct pool_config	*pc = &sim->pcfg;
+	char			 err[256];
+
+	if (ro->source != NULL) {
+		if (source_parse(ro->source, &pc->src, err, sizeof(err)) == -1)
+			cli_die(ro, "--source: %s", err);
+	} else if (endpoint_is_loopback(&pc->ep) &&
+	    pc->ep.ss.ss_family == AF_INET)
+		source_parse("127.1.0.0/16", &pc->src, err, sizeof(err));
+	if (pc->src.family != AF_UNSPEC &&
+	    pc->src.family != pc->ep.ss.ss_family)
+		cli_die(ro, "--source %s and --controller %s are of different "
+		    "address families", ro->source, ro->controller);
+	if (pc->src.family != AF_UNSPEC && pc->src.count < sim->cfg.pccs)
+		cli_die(ro, "--source %s has %llu addresses for %u PCCs",
+		    pc->src.text, (unsigned long long)pc->src.count,
+		    sim->cfg.pccs);
+}
+
+static void
+pcep_endpoint(struct pcep_sim *sim, const struct run_opts *ro)
+{
+	struct pool_config	*pc = &sim->pcfg;
+	char			 err[256];
+
+	if (ro->controller == NULL)
+		cli_die(ro, "--controller tcp:IP:PORT is required");
+	pool_config_defaults(pc);
+	if (endpoint_parse(ro->controller, &pc->ep, err, sizeof(err)) == -1)
+		cli_die(ro, "--controller: %s", err);
+	if (pc->ep.kind != EP_TCP)
+		cli_die(ro, "--controller: PCCs connect to the PCE over "
+		    "plain TCP (tcp:IP:PORT; PCEPS is not supported)");
+	pc->connect_rate = ro->connect_rate;
+	pc->max_inflight = ro->max_inflight;
+	pc->backoff_min_ms = ro->backoff_min_ms;
+	pc->backoff_max_ms = ro->backoff_max_ms;
+}
+
+static void
+pcep_check(struct pcep_sim *sim, const struct run_opts *ro)
+{
+	struct pcc_config	*cfg = &sim->cfg;
+
+	if (cfg->pccs == 0)
+		cli_die(ro, "--pccs N is required");
+	if (cfg->deadtimer == 255 && cfg->keepalive <= 63)
+		cfg->deadtimer = (uint8_t)(cfg->keepalive * 4);
+	if (cfg->keepalive != 0 && cfg->deadtimer != 0 &&
+	    cfg->deadtimer <= cfg->keepalive)
+		cli_die(ro, "--dead-timer must be longer than --keepalive "
+		    "(RFC 5440 7.3 recommends 4 times)");
+	if (cfg->expect_updates == UINT64_MAX)
+		cfg->expect_updates = cfg->delegate ?
+		    (uint64_t)cfg->pccs * cfg->lsps : 0;
+	if (cfg->expect_removes == UINT64_MAX)
+		cfg->expect_removes = cfg->expect_initiates;
+	if ((cfg->expect_initiates > 0 || cfg->expect_removes > 0) &&
+	    !cfg->initiate)
+		cli_die(ro, "--expect-initiates and --expect-removes need "
+		    "--pce-initiated");
+}
+
+static int
+pcep_main(int argc, char **argv)
+{
+	struct pcep_sim	*sim = &the_sim;
+	struct run_opts	 ro;
+
+	memset(sim, 0, sizeof(*sim));
+	pcep_config_defaults(&sim->cfg);
+	cli_parse(argc, argv, pcep_opts, pcep_option, &sim->cfg, &ro,
+	    pcep_help);
+	log_init("sbsim", ro.verbose);
+	pcep_check(sim, &ro);
+	pcep_endpoint(sim, &ro);
+	pcep_sources(sim, &ro);
+	sim->phase_timeout = ro.phase_timeout;
+	return run_main(&pcep_sim_ops, sim, &ro);
+}
+
+const struct sbsim_cmd pcep_cmd = {
+	"pcep",
+	"simulate PCEP PCCs (stateful, RFC 8231/8281)",
+	pcep_main,
+};

@@ -1,0 +1,1297 @@
+/*
+ * The embedded controller's stateful PCE (pcep_pce.h).
+ *
+ * Sessions: one per PCC address (a second attempt is PCErr 9, RFC 5440
+ * 7.15), the OPEN negotiation of section 6.2 with one PCErr 1/4 round,
+ * KEEPALIVEs and the dead timer the PCC announced (7.3).  The LSP
+ * database of a session is a vector of LSPs with two hash chains, by
+ * PLSP-ID and by symbolic name, filled from PCRpts (RFC 8231 6.1) and
+ * emptied by R-flagged ones; PCErr and CLOSE answer what cannot be taken.
+ * Output is built only below a high-water mark; --pcep-update-all keeps a
+ * window of PCUpds in flight per PCC once it is synchronized.
+ */
+#include <sys/socket.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <arpa/inet.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <event2/buffer.h>
+#include <event2/bufferevent.h>
+#include <event2/event.h>
+#include <event2/listener.h>
+
+#include "engine.h"
+#include "log.h"
+#include "pcep_pce.h"
+
+#define PCE_OUT_HIGH	(512 * 1024)
+#define PCE_OUT_LOW	(128 * 1024)
+#define PCE_SCRATCH	(PCEP_MAX_MSG + 1)
+#define PCE_OPENWAIT_S	60
+#define PCE_CLOSE_WAIT_S 2
+#define PCE_MAX_UNKNOWN	5
+#define PCE_BUCKETS_MIN	64
+#define NS		1000000000ull
+
+enum pce_state {
+	PCES_OPENWAIT,
+	PCES_UP,
+	PCES_CLOSING,
+};
+
+struct pce_sess {
+	TAILQ_ENTRY(pce_sess)	 entry;
+	struct bufferevent	*bev;
+	uint32_t		 addr;		/* host order */
+	char			 name[24];
+	uint8_t			 state;
+	uint8_t			 open_tries;
+	uint8_t			 local_ok, remote_ok;
+	uint8_t			 synced;
+	uint8_t			 dbv;		/* both offered S */
+	uint8_t			 ka_peer, dead_peer;
+	uint8_t			 unknown;
+	uint8_t			 logged;
+	uint32_t		 stateful;	/* the PCC's flags */
+	uint8_t			 has_stateful;
+	uint32_t		 srp_next;
+	uint64_t		 state_ns;
+	uint64_t		 last_rx_ns;
+	uint64_t		 last_tx_ns;
+	uint64_t		 closing_ns;
+	uint64_t		 unknown_ns;
+	/* the LSP database */
+	struct pce_lsp		**lsps;
+	uint32_t		 n_lsps, cap_lsps;
+	struct pce_lsp		**by_id, **by_name;
+	uint32_t		 n_buckets;
+	/* update-all */
+	uint32_t		 upd_cursor;
+	uint32_t		 upd_inflight;
+	struct pce_ops		 ops;
+};
+TAILQ_HEAD(pce_sessions, pce_sess);
+
+static struct pce_config	 cfg;
+static struct pce_stats		 st;
+static struct evconnlistener	*listener;
+static struct event		*timer;
+static struct pce_sessions	 sessions = TAILQ_HEAD_INITIALIZER(sessions);
+static uint8_t			 scratch_mem[PCE_SCRATCH];
+
+static void	pce_pump_updates(struct pce_sess *);
+static void	pce_sess_free(struct pce_sess *);
+
+static struct wbuf *
+pce_scratch(void)
+{
+	static struct wbuf	w;
+
+	wbuf_init(&w, scratch_mem, sizeof(scratch_mem));
+	return &w;
+}
+
+static void
+pce_send(struct pce_sess *s, struct wbuf *w)
+{
+	if (w->err) {
+		log_warnx("pcep %s: message did not fit; dropped", s->name);
+		return;
+	}
+	if (s->bev != NULL && w->len > 0) {
+		bufferevent_write(s->bev, w->data, w->len);
+		s->last_tx_ns = clock_ns();
+	}
+}
+
+static int
+pce_out_full(const struct pce_sess *s)
+{
+	return s->bev == NULL || evbuffer_get_length(
+	    bufferevent_get_output(s->bev)) >= PCE_OUT_HIGH;
+}
+
+/* ---- the LSP database ---- */
+
+static uint32_t
+pce_hash_str(const char *p)
+{
+	uint32_t	h = 2166136261u;
+
+	for (; *p != '\0'; p++)
+		h = (h ^ (uint8_t)*p) * 16777619u;
+	return h;
+}
+
+static uint32_t
+pce_hash_id(uint32_t id)
+{
+	return id * 2654435761u;
+}
+
+static void
+pce_link(struct pce_sess *s, struct pce_lsp *l)
+{
+	uint32_t	m = s->n_buckets - 1;
+
+	l->next_id = s->by_id[pce_hash_id(l->plsp_id) & m];
+	s->by_id[pce_hash_id(l->plsp_id) & m] = l;
+	if (l->name != NULL) {
+		l->next_name = s->by_name[pce_hash_str(l->name) & m];
+		s->by_name[pce_hash_str(l->name) & m] = l;
+	}
+}
+
+static void
+pce_rehash(struct pce_sess *s, uint32_t n)
+{
+	uint32_t	i;
+
+	free(s->by_id);
+	free(s->by_name);
+	s->n_buckets = n;
+	s->by_id = xcalloc(n, sizeof(*s->by_id));
+	s->by_name = xcalloc(n, sizeof(*s->by_name));
+	for (i = 0; i < s->n_lsps; i++)
+		pce_link(s, s->lsps[i]);
+}
+
+static struct pce_lsp *
+pce_lsp_by_id(const struct pce_sess *s, uint32_t id)
+{
+	struct pce_lsp	*l;
+
+	if (s->n_buckets == 0)
+		return NULL;
+	for (l = s->by_id[pce_hash_id(id) & (s->n_buckets - 1)]; l != NULL;
+	    l = l->next_id)
+		if (l->plsp_id == id)
+			return l;
+	return NULL;
+}
+
+struct pce_lsp *
+pce_lsp_by_name(const struct pce_sess *s, const char *name)
+{
+	struct pce_lsp	*l;
+
+	if (s->n_buckets == 0)
+		return NULL;
+	for (l = s->by_name[pce_hash_str(name) & (s->n_buckets - 1)];
+	    l != NULL; l = l->next_name)
+		if (strcmp(l->name, name) == 0)
+			return l;
+	return NULL;
+}
+
+static struct pce_lsp *
+pce_lsp_new(struct pce_sess *s, uint32_t id, const char *name)
+{
+	struct pce_lsp	*l = xcalloc(1, sizeof(*l));
+
+	l->plsp_id = id;
+	l->name = xstrdup(name);
+	if (s->n_lsps == s->cap_lsps) {
+		s->cap_lsps = s->cap_lsps ? s->cap_lsps * 2 : 16;
+		s->lsps = xreallocarray(s->lsps, s->cap_lsps,
+		    sizeof(*s->lsps));
+	}
+	l->idx = s->n_lsps;
+	s->lsps[s->n_lsps++] = l;
+	if (s->n_lsps > s->n_buckets)
+		pce_rehash(s, s->n_buckets ? s->n_buckets * 2 :
+		    PCE_BUCKETS_MIN);
+	else
+		pce_link(s, l);
+	return l;
+}
+
+static void
+pce_unlink(struct pce_lsp **pp, struct pce_lsp *l, int by_name)
+{
+	for (; *pp != NULL; pp = by_name ? &(*pp)->next_name :
+	    &(*pp)->next_id)
+		if (*pp == l) {
+			*pp = by_name ? l->next_name : l->next_id;
+			return;
+		}
+}
+
+static void
+pce_lsp_del(struct pce_sess *s, struct pce_lsp *l)
+{
+	uint32_t	m = s->n_buckets - 1;
+
+	pce_unlink(&s->by_id[pce_hash_id(l->plsp_id) & m], l, 0);
+	pce_unlink(&s->by_name[pce_hash_str(l->name) & m], l, 1);
+	if (l->upd_srp != 0 && s->upd_inflight > 0)
+		s->upd_inflight--;
+	s->lsps[l->idx] = s->lsps[--s->n_lsps];
+	s->lsps[l->idx]->idx = l->idx;
+	if (s->upd_cursor > l->idx)
+		s->upd_cursor--;	/* the moved one was already seen */
+	free(l->hops);
+	free(l->name);
+	free(l);
+	st.lsps_removed++;
+}
+
+static void
+pce_path_store(struct pce_lsp *l, const struct pcep_ero *ero)
+{
+	const struct pcep_hop	*o;
+	struct pce_hop		*h;
+	uint8_t			 i;
+
+	if (ero->n > l->nhops || l->hops == NULL) {
+		free(l->hops);
+		l->hops = xcalloc(ero->n ? ero->n : 1, sizeof(*l->hops));
+	}
+	l->nhops = ero->n;
+	for (i = 0; i < ero->n; i++) {
+		o = &ero->hop[i];
+		h = &l->hops[i];
+		memset(h, 0, sizeof(*h));
+		h->kind = o->kind;
+		h->loose = o->loose;
+		if (o->kind == PCEP_SUBOBJ_SR) {
+			h->nt = o->nt;
+			h->sid = o->sid;
+			h->sr_flags = o->sr_flags;
+			if (o->nt == PCEP_NAI_IPV4_NODE ||
+			    o->nt == PCEP_NAI_IPV4_ADJ)
+				h->addr = pcep_hop_nai_ipv4(o, 0);
+			if (o->nt == PCEP_NAI_IPV4_ADJ)
+				h->addr2 = pcep_hop_nai_ipv4(o, 1);
+		} else {
+			h->addr = o->addr;
+			h->plen = o->prefix_len;
+		}
+	}
+}
+
+static void
+pce_path_to_ero(const struct pce_hop *hops, uint8_t n, struct pcep_ero *ero)
+{
+	const struct pce_hop	*h;
+	struct pcep_hop		*o;
+	uint8_t			 i;
+
+	ero->n = 0;
+	for (i = 0; i < n && i < PCEP_ERO_MAX; i++) {
+		h = &hops[i];
+		o = &ero->hop[ero->n++];
+		if (h->kind == PCEP_SUBOBJ_SR) {
+			pcep_hop_sr_ipv4(o, 0, h->addr, h->addr2,
+			    h->nt == PCEP_NAI_IPV4_ADJ);
+			o->nt = h->nt;
+			o->sid = h->sid;
+			o->sr_flags = h->sr_flags;
+			if (h->nt == PCEP_NAI_ABSENT)
+				o->nai_len = 0;
+		} else {
+			memset(o, 0, sizeof(*o));
+			o->kind = PCEP_SUBOBJ_IPV4;
+			o->addr = h->addr;
+			o->prefix_len = h->plen ? h->plen : 32;
+		}
+		o->loose = h->loose;
+	}
+}
+
+/* ---- replies and closing ---- */
+
+static void
+pce_pcerr(struct pce_sess *s, enum pcep_error e, uint32_t srp_id)
+{
+	struct pcep_err	 err;
+	struct wbuf	*w = pce_scratch();
+
+	pcep_err_set(&err, e);
+	pcep_pcerr_simple(w, &err, srp_id);
+	pce_send(s, w);
+	st.pcerr_sent++;
+	if (!(s->logged & 1))
+		log_warnx("pcep %s: sending PCErr %u/%u (%s); further ones "
+		    "counted", s->name, err.type, err.value,
+		    pcep_error_name(err.type, err.value));
+	s->logged |= 1;
+}
+
+/* Fail the northbound operations still waiting on this session. */
+static void
+pce_ops_fail(struct pce_sess *s)
+{
+	struct pce_op	*op;
+
+	while ((op = TAILQ_FIRST(&s->ops)) != NULL) {
+		TAILQ_REMOVE(&s->ops, op, entry);
+		if (op->cb != NULL)
+			op->cb(op->arg, -1, NULL);
+		free(op);
+	}
+}
+
+static void
+pce_drop(struct pce_sess *s, const char *why)
+{
+	log_info("pcep %s: session down: %s", s->name, why);
+	if (s->state == PCES_UP && st.up > 0)
+		st.up--;
+	pce_ops_fail(s);
+	TAILQ_REMOVE(&sessions, s, entry);
+	pce_sess_free(s);
+}
+
+static void
+pce_close(struct pce_sess *s, uint8_t reason, const char *why)
+{
+	struct wbuf	*w = pce_scratch();
+
+	if (s->state == PCES_CLOSING)
+		return;
+	pcep_close_encode(w, reason);
+	pce_send(s, w);
+	log_warnx("pcep %s: sending CLOSE (reason %u): %s", s->name, reason,
+	    why);
+	if (s->state == PCES_UP && st.up > 0)
+		st.up--;
+	s->state = PCES_CLOSING;
+	s->closing_ns = clock_ns();
+	pce_ops_fail(s);
+	bufferevent_setwatermark(s->bev, EV_WRITE, 0, 0);
+}
+
+static void
+pce_bad(struct pce_sess *s, const struct pcep_err *err, uint32_t srp_id)
+{
+	st.bad_messages++;
+	if (err->type != 0)
+		pce_pcerr(s, pcep_err_code(err), srp_id);
+	if (err->close_reason != 0)
+		pce_close(s, err->close_reason, "malformed message");
+}
+
+/* ---- opening (RFC 5440 6.2) ---- */
+
+static void
+pce_send_open(struct pce_sess *s)
+{
+	struct pcep_open	 o;
+	struct wbuf		*w = pce_scratch();
+
+	memset(&o, 0, sizeof(o));
+	o.keepalive = cfg.keepalive;
+	o.deadtimer = cfg.deadtimer;
+	o.sid = (uint8_t)s->addr;
+	o.has_stateful = 1;
+	o.stateful_flags = PCEP_STATEFUL_U | PCEP_STATEFUL_I |
+	    PCEP_STATEFUL_S;
+	o.n_pst = 2;
+	o.pst[0] = PCEP_PST_RSVP_TE;
+	o.pst[1] = PCEP_PST_SR;
+	o.has_sr = 1;
+	o.sr_flags = PCEP_SR_CAP_N;
+	o.msd = PCEP_ERO_MAX;
+	pcep_open_encode(w, &o);
+	pce_send(s, w);
+}
+
+static void
+pce_send_keepalive(struct pce_sess *s)
+{
+	struct wbuf	*w = pce_scratch();
+
+	pcep_keepalive_encode(w);
+	pce_send(s, w);
+}
+
+static void
+pce_session_up(struct pce_sess *s)
+{
+	s->state = PCES_UP;
+	st.sessions++;
+	st.up++;
+	log_info("pcep %s: session up (keepalive %u, dead timer %u%s)",
+	    s->name, s->ka_peer, s->dead_peer, s->has_stateful ?
+	    ", stateful" : "");
+}
+
+/* The PCC's dead timer must outlast our keepalive (RFC 5440 7.3). */
+static int
+pce_open_ok(const struct pcep_open *o, struct pcep_open *prop)
+{
+	unsigned	dead = 4u * cfg.keepalive;
+
+	*prop = *o;
+	if (cfg.keepalive == 0 || o->deadtimer == 0 ||
+	    o->deadtimer > cfg.keepalive)
+		return 1;
+	prop->deadtimer = (uint8_t)(dead > 255 ? 255 : dead);
+	if (prop->keepalive == 0 || prop->keepalive >= prop->deadtimer)
+		prop->keepalive = (uint8_t)(prop->deadtimer / 4);
+	return 0;
+}
+
+static void
+pce_open_pcerr(struct pce_sess *s, enum pcep_error e,
+    const struct pcep_open *prop)
+{
+	struct pcep_errmsg	 em;
+	struct wbuf		*w = pce_scratch();
+
+	memset(&em, 0, sizeof(em));
+	em.n = 1;
+	em.item[0].type = (uint8_t)(e >> 8);
+	em.item[0].value = (uint8_t)(e & 0xff);
+	if (prop != NULL) {
+		em.has_open = 1;
+		em.open = *prop;
+	}
+	pcep_pcerr_encode(w, &em);
+	pce_send(s, w);
+	st.pcerr_sent++;
+}
+
+static void
+pce_fsm_open(struct pce_sess *s, struct rbuf *body)
+{
+	struct pcep_open	o, prop;
+	struct pcep_err		err;
+
+	if (pcep_open_decode(body, &o, &err) == -1) {
+		st.bad_messages++;
+		pce_pcerr(s, pcep_err_code(&err), 0);
+		pce_close(s, PCEP_CLOSE_MALFORMED, "malformed Open");
+		return;
+	}
+	if (!pce_open_ok(&o, &prop)) {
+		if (++s->open_tries == 1) {
+			pce_open_pcerr(s, PCEP_E_OPEN_NEGOTIABLE, &prop);
+			s->state_ns = clock_ns();
+			return;
+		}
+		pce_open_pcerr(s, PCEP_E_OPEN_SECOND_UNACCEPTABLE, NULL);
+		pce_close(s, PCEP_CLOSE_NONE, "second Open unacceptable");
+		return;
+	}
+	s->ka_peer = o.keepalive;
+	s->dead_peer = o.deadtimer;
+	s->has_stateful = o.has_stateful;
+	s->stateful = o.has_stateful ? o.stateful_flags : 0;
+	s->dbv = (s->stateful & PCEP_STATEFUL_S) != 0;
+	s->remote_ok = 1;
+	pce_send_keepalive(s);
+	if (s->local_ok)
+		pce_session_up(s);
+}
+
+/* ---- operations waiting for the PCC ---- */
+
+static uint32_t
+pce_srp_id(struct pce_sess *s)
+{
+	/* RFC 8231 7.2: 0 and 0xFFFFFFFF are reserved. */
+	if (++s->srp_next == 0 || s->srp_next == UINT32_MAX)
+		s->srp_next = 1;
+	return s->srp_next;
+}
+
+static struct pce_op *
+pce_op_take(struct pce_sess *s, uint32_t srp_id)
+{
+	struct pce_op	*op;
+
+	TAILQ_FOREACH(op, &s->ops, entry)
+		if (op->srp_id == srp_id) {
+			TAILQ_REMOVE(&s->ops, op, entry);
+			return op;
+		}
+	return NULL;
+}
+
+static void
+pce_op_add(struct pce_sess *s, uint32_t srp_id, pce_op_cb cb, void *arg)
+{
+	struct pce_op	*op = xcalloc(1, sizeof(*op));
+
+	op->srp_id = srp_id;
+	op->cb = cb;
+	op->arg = arg;
+	op->deadline_ns = clock_ns() + (uint64_t)(cfg.op_timeout * 1e9);
+	TAILQ_INSERT_TAIL(&s->ops, op, entry);
+}
+
+void
+pce_op_cancel(void *arg)
+{
+	struct pce_sess	*s;
+	struct pce_op	*op;
+
+	TAILQ_FOREACH(s, &sessions, entry)
+		TAILQ_FOREACH(op, &s->ops, entry)
+			if (op->arg == arg)
+				op->cb = NULL;
+}
+
+/* An SRP-ID came back in a PCRpt or PCErr: whose was it? */
+static void
+pce_srp_answered(struct pce_sess *s, uint32_t srp_id, struct pce_lsp *l,
+    const struct pcep_errmsg *em)
+{
+	struct pce_op	*op;
+	uint64_t	 now = clock_ns();
+
+	if (srp_id == 0)
+		return;
+	if ((op = pce_op_take(s, srp_id)) != NULL) {
+		if (op->cb != NULL)
+			op->cb(op->arg, em != NULL, em);
+		free(op);
+		return;
+	}
+	if (l == NULL || l->upd_srp != srp_id)
+		return;
+	l->upd_srp = 0;
+	if (s->upd_inflight > 0)
+		s->upd_inflight--;
+	if (em != NULL)
+		st.update_errors++;
+	else {
+		st.updates_acked++;
+		st.last_ack_ns = now;
+		hist_add(&st.update_latency, (now - l->upd_ns) / 1000);
+	}
+}
+
+/* ---- PCRpt (RFC 8231 6.1) ---- */
+
+static void
+pce_learn(struct pce_sess *s, struct pce_lsp *l, const struct pcep_lsp_req *r)
+{
+	const struct pcep_lsp	*lsp = &r->lsp;
+
+	l->flags = lsp->flags;
+	l->oper = lsp->oper;
+	if (r->has_srp && r->srp.has_pst)
+		l->pst = r->srp.pst;
+	if (lsp->ids.af == 4) {
+		l->has_ids = 1;
+		l->sender = lsp->ids.sender4;
+		l->endpoint = lsp->ids.endpoint4;
+		l->ext_id = lsp->ids.ext_id4;
+		l->tunnel_id = lsp->ids.tunnel_id;
+		l->lsp_id = lsp->ids.lsp_id;
+	}
+	if (lsp->has_db_version) {
+		l->has_dbv = 1;
+		l->dbv = lsp->db_version;
+	}
+	l->bandwidth = r->attrs.bw_type ? r->attrs.bandwidth : 0;
+	pce_path_store(l, &r->ero);
+	(void)s;
+}
+
+/* What a report must carry (RFC 8231 7.3.1, 7.3.2; RFC 8232 4.2). */
+static enum pcep_error
+pce_report_check(const struct pce_sess *s, const struct pcep_lsp_req *r,
+    const struct pce_lsp *known)
+{
+	int	sr = r->has_srp && r->srp.has_pst && r->srp.pst == PCEP_PST_SR;
+
+	if (r->ero.n > 0 && r->ero.hop[0].kind == PCEP_SUBOBJ_SR)
+		sr = 1;
+	if (known == NULL && (r->lsp.name_len == 0 || r->lsp.name[0] == '\0'))
+		return PCEP_E_SYMBOLIC_NAME_MISSING;
+	if (!sr && r->lsp.ids.af == 0 && !(r->lsp.flags & PCEP_LSP_FLAG_R))
+		return PCEP_E_MISSING_LSP_IDS;
+	if (s->dbv && !r->lsp.has_db_version)
+		return PCEP_E_MISSING_DB_VERSION;
+	return PCEP_E_NONE;
+}
+
+static void
+pce_end_of_sync(struct pce_sess *s)
+{
+	if (s->synced)
+		return;
+	s->synced = 1;
+	st.pccs_synced++;
+	st.last_sync_ns = clock_ns();
+	log_debug("pcep %s: synchronized, %u LSPs", s->name, s->n_lsps);
+	pce_pump_updates(s);
+}
+
+static void
+pce_report_one(struct pce_sess *s, const struct pcep_lsp_req *r)
+{
+	struct pce_lsp	*l = pce_lsp_by_id(s, r->lsp.plsp_id);
+	struct pce_lsp	*other;
+	enum pcep_error	 e;
+	uint32_t	 srp = r->has_srp ? r->srp.srp_id : 0;
+
+	if (pcep_req_is_eos(r)) {
+		pce_end_of_sync(s);
+		return;
+	}
+	if ((e = pce_report_check(s, r, l)) != PCEP_E_NONE) {
+		st.bad_messages++;
+		pce_pcerr(s, e, srp);
+		return;
+	}
+	if (r->lsp.flags & PCEP_LSP_FLAG_R) {
+		/* RFC 8231 7.3: the LSP is gone. */
+		if (l != NULL)
+			pce_lsp_del(s, l);
+		pce_srp_answered(s, srp, NULL, NULL);
+		return;
+	}
+	if (l == NULL) {
+		if ((other = pce_lsp_by_name(s, r->lsp.name)) != NULL)
+			pce_lsp_del(s, other);	/* a new PLSP-ID for it */
+		l = pce_lsp_new(s, r->lsp.plsp_id, r->lsp.name);
+		l->no_auto = s->synced;
+		if (st.first_report_ns == 0)
+			st.first_report_ns = clock_ns();
+		st.lsps_learned++;
+		st.last_learn_ns = clock_ns();
+	}
+	pce_learn(s, l, r);
+	pce_srp_answered(s, srp, l, NULL);
+}
+
+static void
+pce_fsm_report(struct pce_sess *s, struct rbuf *body)
+{
+	struct pcep_req_iter	it;
+	struct pcep_lsp_req	req;
+	struct pcep_err		err;
+	int			rc;
+
+	st.reports_received++;
+	if (!s->has_stateful) {
+		/* RFC 8231 5.4: not without the capability. */
+		pce_pcerr(s, PCEP_E_REPORT_NOT_STATEFUL, 0);
+		return;
+	}
+	pcep_req_iter_init(&it, PCEP_MSG_PCRPT, body);
+	while ((rc = pcep_req_next(&it, &req, &err)) == 1 &&
+	    s->state == PCES_UP)
+		pce_report_one(s, &req);
+	if (rc == -1 && s->state == PCES_UP)
+		pce_bad(s, &err, req.has_srp ? req.srp.srp_id : 0);
+	if (s->state == PCES_UP)
+		pce_pump_updates(s);
+}
+
+static void
+pce_fsm_pcerr(struct pce_sess *s, struct rbuf *body)
+{
+	struct pcep_errmsg	em;
+	struct pcep_err		err;
+
+	st.pcerr_received++;
+	if (pcep_pcerr_decode(body, &em, &err) == -1) {
+		pce_bad(s, &err, 0);
+		return;
+	}
+	if (!(s->logged & 2))
+		log_warnx("pcep %s: the PCC sent PCErr %u/%u (%s)", s->name,
+		    em.n ? em.item[0].type : 0, em.n ? em.item[0].value : 0,
+		    em.n ? pcep_error_name(em.item[0].type, em.item[0].value) :
+		    "empty");
+	s->logged |= 2;
+	if (s->state != PCES_UP) {
+		if (em.n > 0 && em.item[0].type == 1)
+			pce_close(s, PCEP_CLOSE_NONE, "the PCC refused our "
+			    "Open");
+		return;
+	}
+	if (em.has_srp) {
+		uint32_t	 i;
+		struct pce_lsp	*l = NULL;
+
+		for (i = 0; i < s->n_lsps && l == NULL; i++)
+			if (s->lsps[i]->upd_srp == em.srp_id)
+				l = s->lsps[i];
+		pce_srp_answered(s, em.srp_id, l, &em);
+		pce_pump_updates(s);
+	}
+}
+
+/* RFC 5440 6.9 and 7.15 type 2: what a PCE does not serve. */
+static void
+pce_unexpected(struct pce_sess *s, uint8_t type)
+{
+	uint64_t	now = clock_ns();
+
+	if (!(s->logged & 4))
+		log_warnx("pcep %s: unexpected %s (type %u)", s->name,
+		    pcep_msg_name(type), type);
+	s->logged |= 4;
+	st.bad_messages++;
+	if (now - s->unknown_ns >= 60 * NS) {
+		s->unknown_ns = now;
+		s->unknown = 0;
+	}
+	if (++s->unknown > PCE_MAX_UNKNOWN) {
+		pce_close(s, PCEP_CLOSE_UNKNOWN_MSG, "too many unknown "
+		    "messages");
+		return;
+	}
+	pce_pcerr(s, PCEP_E_CAPABILITY, 0);
+}
+
+static void
+pce_fsm(struct pce_sess *s, uint8_t type, struct rbuf *body)
+{
+	if (type == PCEP_MSG_CLOSE) {
+		pce_drop(s, "CLOSE received");
+		return;
+	}
+	if (type == PCEP_MSG_PCERR) {
+		pce_fsm_pcerr(s, body);
+		return;
+	}
+	if (s->state == PCES_OPENWAIT) {
+		if (type == PCEP_MSG_OPEN && !s->remote_ok)
+			pce_fsm_open(s, body);
+		else if (type == PCEP_MSG_KEEPALIVE) {
+			s->local_ok = 1;
+			if (s->remote_ok)
+				pce_session_up(s);
+		} else {
+			st.bad_messages++;
+			pce_pcerr(s, PCEP_E_OPEN_INVALID, 0);
+			pce_close(s, PCEP_CLOSE_NONE, "not an Open");
+		}
+		return;
+	}
+	switch (type) {
+	case PCEP_MSG_KEEPALIVE:
+	case PCEP_MSG_PCNTF:
+		return;
+	case PCEP_MSG_PCRPT:
+		pce_fsm_report(s, body);
+		return;
+	}
+	pce_unexpected(s, type);
+}
+
+/* Returns 1 when the session was freed. */
+static int
+pce_read_one(struct pce_sess *s, struct evbuffer *in)
+{
+	struct pcep_header	 h;
+	struct pcep_err		 err;
+	struct rbuf		 r, body;
+	uint8_t			 hb[PCEP_HDR_LEN];
+	const uint8_t		*msg;
+	struct bufferevent	*bev = s->bev;
+
+	evbuffer_copyout(in, hb, sizeof(hb));
+	rbuf_init(&r, hb, sizeof(hb));
+	if (pcep_header_decode(&r, &h, &err) == -1) {
+		pce_bad(s, &err, 0);
+		return 0;
+	}
+	if (evbuffer_get_length(in) < h.length)
+		return -1;
+	msg = evbuffer_pullup(in, h.length);
+	rbuf_init(&body, msg + PCEP_HDR_LEN, h.length - PCEP_HDR_LEN);
+	if (h.type == PCEP_MSG_CLOSE) {
+		pce_fsm(s, h.type, &body);
+		return 1;
+	}
+	pce_fsm(s, h.type, &body);
+	(void)bev;
+	evbuffer_drain(in, h.length);
+	return 0;
+}
+
+static void
+pce_read(struct bufferevent *bev, void *arg)
+{
+	struct pce_sess	*s = arg;
+	struct evbuffer	*in = bufferevent_get_input(bev);
+	int		 rc;
+
+	s->last_rx_ns = clock_ns();
+	while (s->state != PCES_CLOSING &&
+	    evbuffer_get_length(in) >= PCEP_HDR_LEN) {
+		if (pce_out_full(s)) {
+			bufferevent_disable(bev, EV_READ);
+			return;
+		}
+		if ((rc = pce_read_one(s, in)) == 1)
+			return;		/* freed */
+		if (rc == -1)
+			return;		/* more bytes needed */
+	}
+	if (s->state == PCES_CLOSING)
+		evbuffer_drain(in, evbuffer_get_length(in));
+}
+
+static void
+pce_write(struct bufferevent *bev, void *arg)
+{
+	struct pce_sess	*s = arg;
+
+	if (s->state == PCES_CLOSING) {
+		if (evbuffer_get_length(bufferevent_get_output(bev)) == 0) {
+			TAILQ_REMOVE(&sessions, s, entry);
+			pce_sess_free(s);
+		}
+		return;
+	}
+	if (!(bufferevent_get_enabled(bev) & EV_READ)) {
+		bufferevent_enable(bev, EV_READ);
+		pce_read(bev, s);
+		return;		/* s may be gone */
+	}
+	pce_pump_updates(s);
+}
+
+static void
+pce_event(struct bufferevent *bev, short what, void *arg)
+{
+	struct pce_sess	*s = arg;
+
+	(void)bev;
+	if (what & (BEV_EVENT_EOF | BEV_EVENT_ERROR))
+		pce_drop(s, what & BEV_EVENT_EOF ? "the PCC closed the "
+		    "connection" : evutil_socket_error_to_string(
+		    EVUTIL_SOCKET_ERROR()));
+}
+
+static void
+pce_sess_free(struct pce_sess *s)
+{
+	uint32_t	i;
+
+	if (s->bev != NULL)
+		bufferevent_free(s->bev);
+	for (i = 0; i < s->n_lsps; i++) {
+		free(s->lsps[i]->hops);
+		free(s->lsps[i]->name);
+		free(s->lsps[i]);
+	}
+	free(s->lsps);
+	free(s->by_id);
+	free(s->by_name);
+	free(s);
+}
+
+/* ---- update-all: a window of PCUpds per synchronized PCC ---- */
+
+/* The next path of an LSP: its first hop moved to another address (or
+ * SID), the rest kept, so every update is a change. */
+static void
+pce_next_path(const struct pce_lsp *l, struct pce_path *p)
+{
+	uint8_t	i;
+
+	p->n = l->nhops < PCE_HOPS_MAX ? l->nhops : PCE_HOPS_MAX;
+	for (i = 0; i < p->n; i++)
+		p->hop[i] = l->hops[i];
+	if (p->n == 0) {
+		p->n = 1;
+		memset(&p->hop[0], 0, sizeof(p->hop[0]));
+		p->hop[0].kind = PCEP_SUBOBJ_IPV4;
+		p->hop[0].addr = l->endpoint;
+		p->hop[0].plen = 32;
+	} else if (p->n > 1 && p->hop[0].kind == PCEP_SUBOBJ_SR)
+		p->hop[0].sid ^= 1u << PCEP_SR_LABEL_SHIFT;
+	else if (p->n > 1)
+		p->hop[0].addr ^= 0x00008000u;
+}
+
+static int
+pce_send_update(struct pce_sess *s, struct pce_lsp *l,
+    const struct pce_path *path, int delegate, int admin, uint32_t srp)
+{
+	struct pcep_lsp_req	 req;
+	struct wbuf		*w = pce_scratch();
+
+	memset(&req, 0, sizeof(req));
+	req.has_srp = 1;
+	req.srp.srp_id = srp;
+	if (l->pst == PCEP_PST_SR) {
+		req.srp.has_pst = 1;
+		req.srp.pst = PCEP_PST_SR;
+	}
+	req.lsp.plsp_id = l->plsp_id;
+	req.lsp.flags = (delegate ? PCEP_LSP_FLAG_D : 0) |
+	    (admin ? PCEP_LSP_FLAG_A : 0);
+	snprintf(req.lsp.name, sizeof(req.lsp.name), "%s", l->name);
+	req.lsp.name_len = (uint16_t)strlen(req.lsp.name);
+	req.has_ero = 1;
+	pce_path_to_ero(path->hop, path->n, &req.ero);
+	if (pcep_reqs_encode(w, PCEP_MSG_PCUPD, &req, 1) == -1)
+		return -1;
+	pce_send(s, w);
+	st.updates_sent++;
+	if (st.first_update_ns == 0)
+		st.first_update_ns = clock_ns();
+	return 0;
+}
+
+static void
+pce_pump_updates(struct pce_sess *s)
+{
+	struct pce_lsp	*l;
+	struct pce_path	 path;
+
+	if (cfg.update_all == 0 || !s->synced || s->state != PCES_UP ||
+	    !(s->stateful & PCEP_STATEFUL_U))
+		return;
+	while (s->upd_inflight < cfg.update_all &&
+	    s->upd_cursor < s->n_lsps && !pce_out_full(s)) {
+		l = s->lsps[s->upd_cursor++];
+		if (!(l->flags & PCEP_LSP_FLAG_D) || l->upd_srp != 0 ||
+		    l->no_auto)
+			continue;
+		pce_next_path(l, &path);
+		l->upd_srp = pce_srp_id(s);
+		l->upd_ns = clock_ns();
+		if (pce_send_update(s, l, &path, 1,
+		    (l->flags & PCEP_LSP_FLAG_A) != 0, l->upd_srp) == -1) {
+			l->upd_srp = 0;
+			continue;
+		}
+		s->upd_inflight++;
+	}
+}
+
+/* ---- northbound operations ---- */
+
+static int
+pce_op_check(struct pce_sess *s, char *err, size_t errlen)
+{
+	if (s->state != PCES_UP) {
+		snprintf(err, errlen, "the session with %s is not up",
+		    s->name);
+		return -1;
+	}
+	if (!(s->stateful & PCEP_STATEFUL_U)) {
+		snprintf(err, errlen, "%s did not offer LSP updates",
+		    s->name);
+		return -1;
+	}
+	return 0;
+}
+
+int
+pce_update_lsp(struct pce_sess *s, struct pce_lsp *l,
+    const struct pce_path *path, int delegate, int admin, pce_op_cb cb,
+    void *arg, char *err, size_t errlen)
+{
+	struct pce_path	 cur;
+	uint32_t	 srp;
+
+	if (pce_op_check(s, err, errlen) == -1)
+		return -1;
+	if (path == NULL) {
+		/* No ERO given: the path stays as it is. */
+		cur.n = l->nhops < PCE_HOPS_MAX ? l->nhops : PCE_HOPS_MAX;
+		memcpy(cur.hop, l->hops, cur.n * sizeof(cur.hop[0]));
+		path = &cur;
+	}
+	srp = pce_srp_id(s);
+	if (pce_send_update(s, l, path, delegate, admin, srp) == -1) {
+		snprintf(err, errlen, "the PCUpd could not be built");
+		return -1;
+	}
+	pce_op_add(s, srp, cb, arg);
+	return 0;
+}
+
+int
+pce_add_lsp(struct pce_sess *s, const char *name, uint32_t src, uint32_t dst,
+    const struct pce_path *path, int sr, pce_op_cb cb, void *arg, char *err,
+    size_t errlen)
+{
+	struct pcep_lsp_req	 req;
+	struct wbuf		*w = pce_scratch();
+
+	if (pce_op_check(s, err, errlen) == -1)
+		return -1;
+	if (!(s->stateful & PCEP_STATEFUL_I)) {
+		snprintf(err, errlen, "%s did not offer LSP instantiation "
+		    "(RFC 8281)", s->name);
+		return -1;
+	}
+	memset(&req, 0, sizeof(req));
+	req.has_srp = 1;
+	req.srp.srp_id = pce_srp_id(s);
+	req.srp.has_pst = sr;
+	req.srp.pst = sr ? PCEP_PST_SR : PCEP_PST_RSVP_TE;
+	req.lsp.flags = PCEP_LSP_FLAG_D | PCEP_LSP_FLAG_A;
+	snprintf(req.lsp.name, sizeof(req.lsp.name), "%s", name);
+	req.lsp.name_len = (uint16_t)strlen(req.lsp.name);
+	req.has_endpoints = 1;
+	req.ep_src = src ? src : s->addr;
+	req.ep_dst = dst;
+	req.has_ero = 1;
+	pce_path_to_ero(path->hop, path->n, &req.ero);
+	if (pcep_reqs_encode(w, PCEP_MSG_PCINITIATE, &req, 1) == -1) {
+		snprintf(err, errlen, "the PCInitiate could not be built");
+		return -1;
+	}
+	pce_send(s, w);
+	st.initiates_sent++;
+	pce_op_add(s, req.srp.srp_id, cb, arg);
+	return 0;
+}
+
+int
+pce_remove_lsp(struct pce_sess *s, struct pce_lsp *l, pce_op_cb cb,
+    void *arg, char *err, size_t errlen)
+{
+	struct pcep_lsp_req	 req;
+	struct wbuf		*w = pce_scratch();
+
+	if (pce_op_check(s, err, errlen) == -1)
+		return -1;
+	memset(&req, 0, sizeof(req));
+	req.has_srp = 1;
+	req.srp.srp_id = pce_srp_id(s);
+	req.srp.flags = PCEP_SRP_FLAG_R;	/* RFC 8281 5.4 */
+	req.lsp.plsp_id = l->plsp_id;
+	req.lsp.flags = PCEP_LSP_FLAG_D;
+	if (pcep_reqs_encode(w, PCEP_MSG_PCINITIATE, &req, 1) == -1) {
+		snprintf(err, errlen, "the PCInitiate could not be built");
+		return -1;
+	}
+	pce_send(s, w);
+	st.removes_sent++;
+	pce_op_add(s, req.srp.srp_id, cb, arg);
+	return 0;
+}
+
+/* ---- sessions for the northbound ---- */
+
+struct pce_sess *
+pce_sess_next(struct pce_sess *s)
+{
+	s = s == NULL ? TAILQ_FIRST(&sessions) : TAILQ_NEXT(s, entry);
+	while (s != NULL && s->state != PCES_UP)
+		s = TAILQ_NEXT(s, entry);
+	return s;
+}
+
+struct pce_sess *
+pce_sess_find(const char *node)
+{
+	struct pce_sess	*s = NULL;
+	struct in_addr	 a;
+
+	if (strncmp(node, "pcc://", 6) == 0)
+		node += 6;
+	if (inet_pton(AF_INET, node, &a) != 1)
+		return NULL;
+	while ((s = pce_sess_next(s)) != NULL)
+		if (s->addr == ntohl(a.s_addr))
+			return s;
+	return NULL;
+}
+
+uint32_t
+pce_sess_addr(const struct pce_sess *s)
+{
+	return s->addr;
+}
+
+int
+pce_sess_synced(const struct pce_sess *s)
+{
+	return s->synced;
+}
+
+uint32_t
+pce_sess_stateful(const struct pce_sess *s)
+{
+	return s->stateful;
+}
+
+uint32_t
+pce_sess_lsp_count(const struct pce_sess *s)
+{
+	return s->n_lsps;
+}
+
+struct pce_lsp *
+pce_sess_lsp(const struct pce_sess *s, uint32_t i)
+{
+	return i < s->n_lsps ? s->lsps[i] : NULL;
+}
+
+/* ---- accepting, timers ---- */
+
+static int
+pce_addr_busy(uint32_t addr)
+{
+	struct pce_sess	*s;
+
+	TAILQ_FOREACH(s, &sessions, entry)
+		if (s->addr == addr && s->state != PCES_CLOSING)
+			return 1;
+	return 0;
+}
+
+static void
+pce_accept(struct evconnlistener *l, evutil_socket_t fd,
+    struct sockaddr *sa, int salen, void *arg)
+{
+	struct pce_sess		*s;
+	struct sockaddr_in	*sin = (struct sockaddr_in *)sa;
+	int			 one = 1;
+
+	(void)l;
+	(void)salen;
+	(void)arg;
+	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	s = xcalloc(1, sizeof(*s));
+	TAILQ_INIT(&s->ops);
+	s->addr = sa->sa_family == AF_INET ? ntohl(sin->sin_addr.s_addr) : 0;
+	snprintf(s->name, sizeof(s->name), "%u.%u.%u.%u", s->addr >> 24,
+	    (s->addr >> 16) & 0xff, (s->addr >> 8) & 0xff, s->addr & 0xff);
+	s->bev = bufferevent_socket_new(engine_base(), fd,
+	    BEV_OPT_CLOSE_ON_FREE);
+	if (s->bev == NULL)
+		fatalx("bufferevent_socket_new");
+	s->last_rx_ns = s->last_tx_ns = s->state_ns = clock_ns();
+	bufferevent_setcb(s->bev, pce_read, pce_write, pce_event, s);
+	bufferevent_setwatermark(s->bev, EV_WRITE, PCE_OUT_LOW, 0);
+	bufferevent_enable(s->bev, EV_READ | EV_WRITE);
+	if (pce_addr_busy(s->addr)) {
+		/* RFC 5440 7.15: one session per PCC. */
+		TAILQ_INSERT_TAIL(&sessions, s, entry);
+		pce_pcerr(s, PCEP_E_SECOND_SESSION, 0);
+		pce_close(s, PCEP_CLOSE_NONE, "a second session");
+		return;
+	}
+	TAILQ_INSERT_TAIL(&sessions, s, entry);
+	pce_send_open(s);
+}
+
+static void
+pce_ops_expire(struct pce_sess *s, uint64_t now)
+{
+	struct pce_op	*op, *next;
+
+	for (op = TAILQ_FIRST(&s->ops); op != NULL; op = next) {
+		next = TAILQ_NEXT(op, entry);
+		if (now < op->deadline_ns)
+			continue;
+		TAILQ_REMOVE(&s->ops, op, entry);
+		if (op->cb != NULL)
+			op->cb(op->arg, -1, NULL);
+		free(op);
+	}
+}
+
+/* Returns 1 when the session was freed. */
+static int
+pce_sess_timers(struct pce_sess *s, uint64_t now)
+{
+	if (s->state == PCES_CLOSING) {
+		if (now - s->closing_ns < PCE_CLOSE_WAIT_S * NS)
+			return 0;
+		TAILQ_REMOVE(&sessions, s, entry);
+		pce_sess_free(s);
+		return 1;
+	}
+	if (s->state == PCES_OPENWAIT) {
+		if (now - s->state_ns >= PCE_OPENWAIT_S * NS) {
+			pce_pcerr(s, s->remote_ok ? PCEP_E_KEEPWAIT_EXPIRED :
+			    PCEP_E_OPENWAIT_EXPIRED, 0);
+			pce_close(s, PCEP_CLOSE_NONE, "no session in time");
+		}
+		return 0;
+	}
+	pce_ops_expire(s, now);
+	if (s->dead_peer != 0 && now - s->last_rx_ns >=
+	    (uint64_t)s->dead_peer * NS) {
+		pce_close(s, PCEP_CLOSE_DEADTIMER, "dead timer expired");
+		return 0;
+	}
+	if (cfg.keepalive != 0 && now - s->last_tx_ns >=
+	    (uint64_t)cfg.keepalive * NS)
+		pce_send_keepalive(s);
+	return 0;
+}
+
+static void
+pce_tick(evutil_socket_t fd, short what, void *arg)
+{
+	struct pce_sess	*s, *next;
+	uint64_t	 now = clock_ns();
+
+	(void)fd;
+	(void)what;
+	(void)arg;
+	for (s = TAILQ_FIRST(&sessions); s != NULL; s = next) {
+		next = TAILQ_NEXT(s, entry);
+		pce_sess_timers(s, now);
+	}
+}
+
+void
+pce_config_defaults(struct pce_config *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->keepalive = 30;
+	c->deadtimer = 120;
+	c->op_timeout = 30;
+}
+
+int
+pce_start(const struct pce_config *c, char *err, size_t errlen)
+{
+	struct timeval	tv = { 0, 100000 };
+
+	cfg = *c;
+	memset(&st, 0, sizeof(st));
+	hist_init(&st.update_latency);
+	listener = evconnlistener_new_bind(engine_base(), pce_accept, NULL,
+	    LEV_OPT_CLOSE_ON_FREE | LEV_OPT_REUSEABLE, 1024,
+	    (const struct sockaddr *)&cfg.listen.ss, cfg.listen.sslen);
+	if (listener == NULL) {
+		snprintf(err, errlen, "--pcep %s: cannot listen: %s",
+		    cfg.listen.text, evutil_socket_error_to_string(
+		    EVUTIL_SOCKET_ERROR()));
+		return -1;
+	}
+	timer = event_new(engine_base(), -1, EV_PERSIST, pce_tick, NULL);
+	event_add(timer, &tv);
+	return 0;
+}
+
+void
+pce_stop(void)
+{
+	struct pce_sess	*s;
+
+	while ((s = TAILQ_FIRST(&sessions)) != NULL) {
+		TAILQ_REMOVE(&sessions, s, entry);
+		pce_ops_fail(s);
+		pce_sess_free(s);
+	}
+	if (listener != NULL)
+		evconnlistener_free(listener);
+	if (timer != NULL)
+		event_free(timer);
+	listener = NULL;
+	timer = NULL;
+}
+
+const struct pce_stats *
+pce_stats(void)
+{
+	return &st;
+}

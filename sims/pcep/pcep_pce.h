@@ -1,0 +1,140 @@
+/*
+ * The embedded controller's stateful PCE (RFC 5440, 8231, 8281): accepts
+ * PCCs on one port (told apart by address), keeps each PCC's LSP database
+ * from its PCRpts (synchronization to the end-of-sync marker, updates,
+ * removals), sends PCUpd and PCInitiate for the northbound (pcep_restconf.c)
+ * and answers it when the PCC's PCRpt (or PCErr) comes back, and can
+ * update every delegated LSP itself once a PCC is synchronized.
+ */
+#ifndef SBSIM_PCEP_PCE_H
+#define SBSIM_PCEP_PCE_H
+
+#include <sys/queue.h>
+
+#include <stdint.h>
+
+#include "endpoint.h"
+#include "metrics.h"
+#include "pcep_codec.h"
+
+struct pce_config {
+	struct endpoint	listen;
+	uint8_t		keepalive;
+	uint8_t		deadtimer;
+	uint32_t	update_all;	/* PCUpds in flight per PCC, 0: off */
+	double		op_timeout;	/* seconds a northbound op may wait */
+};
+
+struct pce_stats {
+	uint64_t	sessions;		/* ever up */
+	uint64_t	up;			/* now */
+	uint64_t	pccs_synced;		/* end-of-sync received */
+	uint64_t	reports_received;	/* PCRpt messages */
+	uint64_t	lsps_learned;		/* LSPs new to the database */
+	uint64_t	lsps_removed;
+	uint64_t	updates_sent;
+	uint64_t	updates_acked;
+	uint64_t	update_errors;
+	uint64_t	initiates_sent;
+	uint64_t	removes_sent;
+	uint64_t	pcerr_sent;
+	uint64_t	pcerr_received;
+	uint64_t	bad_messages;
+	uint64_t	first_report_ns;
+	uint64_t	last_learn_ns;
+	uint64_t	last_sync_ns;
+	uint64_t	first_update_ns;
+	uint64_t	last_ack_ns;
+	struct hist	update_latency;		/* PCUpd to PCRpt, us */
+};
+
+/* One hop of a path: an IPv4 prefix or an SR-ERO with an IPv4 NAI. */
+struct pce_hop {
+	uint32_t	addr;
+	uint32_t	addr2;		/* SR adjacency: remote */
+	uint32_t	sid;
+	uint8_t		kind;		/* PCEP_SUBOBJ_IPV4, _SR */
+	uint8_t		loose;
+	uint8_t		plen;
+	uint8_t		nt;
+	uint16_t	sr_flags;
+};
+
+#define PCE_HOPS_MAX	PCEP_ERO_MAX
+struct pce_path {
+	uint8_t		n;
+	struct pce_hop	hop[PCE_HOPS_MAX];
+};
+
+struct pce_lsp {
+	struct pce_lsp	*next_id;	/* hash chains */
+	struct pce_lsp	*next_name;
+	uint32_t	 plsp_id;
+	uint32_t	 upd_srp;	/* update-all PCUpd in flight */
+	uint16_t	 flags;		/* LSP object flags as reported */
+	uint8_t		 oper;
+	uint8_t		 pst;		/* path setup type */
+	uint8_t		 has_ids;
+	uint8_t		 has_dbv;
+	uint8_t		 nhops;
+	uint8_t		 no_auto;	/* learned after sync: update-all skips */
+	uint16_t	 tunnel_id;
+	uint16_t	 lsp_id;
+	uint32_t	 sender;
+	uint32_t	 endpoint;
+	uint32_t	 ext_id;
+	uint64_t	 dbv;
+	uint64_t	 upd_ns;	/* when that PCUpd went */
+	float		 bandwidth;
+	struct pce_hop	*hops;
+	char		*name;
+	uint32_t	 idx;		/* in the session's vector */
+};
+
+/* A northbound operation waiting for the PCC: status 0 the PCRpt came,
+ * 1 a PCErr (em), -1 the session went or the time ran out. */
+typedef void (*pce_op_cb)(void *arg, int status, const struct pcep_errmsg *);
+
+struct pce_op {
+	TAILQ_ENTRY(pce_op)	 entry;
+	uint32_t		 srp_id;
+	uint64_t		 deadline_ns;
+	pce_op_cb		 cb;
+	void			*arg;
+};
+TAILQ_HEAD(pce_ops, pce_op);
+
+struct pce_sess;
+
+void	 pce_config_defaults(struct pce_config *);
+int	 pce_start(const struct pce_config *, char *err, size_t errlen);
+void	 pce_stop(void);
+const struct pce_stats *pce_stats(void);
+
+/* Walk the sessions that are up; NULL at the end. */
+struct pce_sess *pce_sess_next(struct pce_sess *);
+/* By node id "pcc://IP" (or the bare IP); NULL when not up. */
+struct pce_sess *pce_sess_find(const char *node);
+uint32_t pce_sess_addr(const struct pce_sess *);
+int	 pce_sess_synced(const struct pce_sess *);
+/* The PCC's stateful flags (PCEP_STATEFUL_*). */
+uint32_t pce_sess_stateful(const struct pce_sess *);
+uint32_t pce_sess_lsp_count(const struct pce_sess *);
+/* The i-th LSP of the database (0..count-1). */
+struct pce_lsp *pce_sess_lsp(const struct pce_sess *, uint32_t i);
+struct pce_lsp *pce_lsp_by_name(const struct pce_sess *, const char *);
+
+/* Northbound operations (ODL's update-lsp, add-lsp, remove-lsp): 0 sent,
+ * cb called later; -1 with err when it could not be sent. */
+int	 pce_update_lsp(struct pce_sess *, struct pce_lsp *,
+	    const struct pce_path *, int delegate, int admin, pce_op_cb,
+	    void *arg, char *err, size_t errlen);
+int	 pce_add_lsp(struct pce_sess *, const char *name, uint32_t src,
+	    uint32_t dst, const struct pce_path *, int sr, pce_op_cb,
+	    void *arg, char *err, size_t errlen);
+int	 pce_remove_lsp(struct pce_sess *, struct pce_lsp *, pce_op_cb,
+	    void *arg, char *err, size_t errlen);
+/* Forget the callbacks of ops whose arg is this (the HTTP request went). */
+void	 pce_op_cancel(void *arg);
+
+#endif

@@ -1,0 +1,676 @@
+/*
+ * network-topology:network-topology/topology=pcep-topology as OpenDaylight's
+ * bgpcep shows it (network-topology-pcep.yang, odl-pcep-ietf-stateful.yang):
+ * one node "pcc://IP" per PCC whose session is up, its
+ * path-computation-client with ip-address, state-sync, stateful-tlv and
+ * reported-lsp [name] -> path [lsp-id] -> ero and odl-pcep-ietf-stateful:lsp;
+ * and the RPCs update-lsp, add-lsp and remove-lsp, answered (as ODL does)
+ * once the PCC's PCRpt or PCErr for the request's SRP-ID is back.
+ */
+#include <arpa/inet.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <event2/buffer.h>
+#include <event2/http.h>
+
+#include "log.h"
+#include "pcep_pce.h"
+#include "pcep_restconf.h"
+#include "rc_topology.h"
+#include "restconf.h"
+
+#define PR_TOPOLOGY	"pcep-topology"
+#define PR_RFC8040	0x10	/* route flag: /rests/operations */
+
+static const struct doc_module pn_mod = {
+	"network-topology-pcep", "urn:opendaylight:params:xml:ns:yang:topology:pcep"
+};
+static const struct doc_module st_mod = {
+	"odl-pcep-ietf-stateful",
+	"urn:opendaylight:params:xml:ns:yang:pcep:ietf:stateful"
+};
+
+static const struct rc_list pr_lists[] = {
+	{ "node", 1 },
+	{ "reported-lsp", 1 },
+	{ "path", 1 },
+	{ NULL, 0 },
+};
+
+/* ---- small writers the doc API lacks ---- */
+
+/* A boolean or other unquoted leaf, optionally qualified (JSON: RFC 7951
+ * section 4; XML: the prefix is dropped). */
+static void
+pr_leaf_raw(struct doc_writer *w, const char *module, const char *name,
+    const char *text)
+{
+	if (w->fmt == HTTP_FMT_JSON) {
+		if (!w->lvl[w->depth].first)
+			evbuffer_add(w->out, ",", 1);
+		w->lvl[w->depth].first = 0;
+		if (module != NULL)
+			evbuffer_add_printf(w->out, "\"%s:%s\":%s", module,
+			    name, text);
+		else
+			evbuffer_add_printf(w->out, "\"%s\":%s", name, text);
+	} else
+		evbuffer_add_printf(w->out, "<%s>%s</%s>", name, text, name);
+}
+
+static void
+pr_leaf_bool(struct doc_writer *w, const char *name, int v)
+{
+	pr_leaf_raw(w, NULL, name, v ? "true" : "false");
+}
+
+static void
+pr_ip(uint32_t a, char *buf, size_t len)
+{
+	snprintf(buf, len, "%u.%u.%u.%u", a >> 24, (a >> 16) & 0xff,
+	    (a >> 8) & 0xff, a & 0xff);
+}
+
+/* RFC 4648 section 4: YANG binary (path-name) in base64. */
+static void
+pr_base64(const char *in, char *out, size_t cap)
+{
+	static const char	 tab[] =
+	    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	size_t			 n = strlen(in), i, o = 0;
+	uint32_t		 v;
+
+	for (i = 0; i < n && o + 5 < cap; i += 3) {
+		v = (uint32_t)(uint8_t)in[i] << 16;
+		if (i + 1 < n)
+			v |= (uint32_t)(uint8_t)in[i + 1] << 8;
+		if (i + 2 < n)
+			v |= (uint8_t)in[i + 2];
+		out[o++] = tab[v >> 18 & 63];
+		out[o++] = tab[v >> 12 & 63];
+		out[o++] = i + 1 < n ? tab[v >> 6 & 63] : '=';
+		out[o++] = i + 2 < n ? tab[v & 63] : '=';
+	}
+	out[o] = '\0';
+}
+
+/* ---- GET ---- */
+
+static const char *
+pr_oper_name(uint8_t oper)
+{
+	static const char *const names[] = { "down", "up", "active",
+	    "going-down", "going-up" };
+
+	return oper < 5 ? names[oper] : "down";
+}
+
+static void
+pr_hop(struct doc_writer *w, const struct pce_hop *h)
+{
+	char	ip[48];
+	int	json = w->fmt == HTTP_FMT_JSON;
+
+	doc_entry(w);
+	pr_leaf_bool(w, "loose", h->loose);
+	if (h->kind == PCEP_SUBOBJ_SR) {
+		/* odl-pcep-segment-routing's sr-subobject. */
+		pr_leaf_raw(w, json ? "odl-pcep-segment-routing" : NULL,
+		    "sid-type", h->nt == PCEP_NAI_IPV4_ADJ ?
+		    "\"ipv4-adjacency\"" : h->nt == PCEP_NAI_ABSENT ?
+		    "\"ipv4-node-id\"" : "\"ipv4-node-id\"");
+		pr_leaf_raw(w, json ? "odl-pcep-segment-routing" : NULL,
+		    "m-flag", (h->sr_flags & PCEP_SR_FLAG_M) ? "true" :
+		    "false");
+		snprintf(ip, sizeof(ip), "%u", h->sr_flags & PCEP_SR_FLAG_M ?
+		    h->sid >> PCEP_SR_LABEL_SHIFT : h->sid);
+		pr_leaf_raw(w, json ? "odl-pcep-segment-routing" : NULL,
+		    "sid", ip);
+		if (h->nt != PCEP_NAI_ABSENT) {
+			pr_ip(h->addr, ip + 1, sizeof(ip) - 2);
+			ip[0] = '"';
+			strcat(ip, "\"");
+			pr_leaf_raw(w, json ? "odl-pcep-segment-routing" :
+			    NULL, h->nt == PCEP_NAI_IPV4_ADJ ?
+			    "local-ipv4-address" : "ip-address", ip);
+		}
+	} else {
+		pr_ip(h->addr, ip, sizeof(ip));
+		snprintf(ip + strlen(ip), sizeof(ip) - strlen(ip), "/%u",
+		    h->plen);
+		doc_container(w, NULL, "ip-prefix");
+		doc_leaf_str(w, "ip-prefix", ip);
+		doc_end(w);
+	}
+	doc_end(w);
+}
+
+static void
+pr_lsp_tlvs(struct doc_writer *w, const struct pce_lsp *l)
+{
+	char	ip[16], b64[PCEP_NAME_MAX * 2];
+
+	doc_container(w, NULL, "tlvs");
+	if (l->has_ids) {
+		doc_container(w, NULL, "lsp-identifiers");
+		doc_container(w, NULL, "ipv4");
+		pr_ip(l->sender, ip, sizeof(ip));
+		doc_leaf_str(w, "ipv4-tunnel-sender-address", ip);
+		pr_ip(l->endpoint, ip, sizeof(ip));
+		doc_leaf_str(w, "ipv4-tunnel-endpoint-address", ip);
+		pr_ip(l->ext_id, ip, sizeof(ip));
+		doc_leaf_str(w, "ipv4-extended-tunnel-id", ip);
+		doc_end(w);
+		doc_leaf_uint(w, "tunnel-id", l->tunnel_id);
+		doc_leaf_uint(w, "lsp-id", l->lsp_id);
+		doc_end(w);
+	}
+	doc_container(w, NULL, "symbolic-path-name");
+	pr_base64(l->name, b64, sizeof(b64));
+	doc_leaf_str(w, "path-name", b64);
+	doc_end(w);
+	if (l->has_dbv) {
+		doc_container(w, NULL, "lsp-db-version");
+		doc_leaf_uint(w, "lsp-db-version-value", l->dbv);
+		doc_end(w);
+	}
+	doc_end(w);
+}
+
+static void
+pr_reported_lsp(struct doc_writer *w, const struct pce_lsp *l)
+{
+	uint8_t	i;
+
+	doc_entry(w);
+	doc_leaf_str(w, "name", l->name);
+	doc_list(w, NULL, "path");
+	doc_entry(w);
+	doc_leaf_uint(w, "lsp-id", l->lsp_id);
+	doc_container(w, NULL, "ero");
+	pr_leaf_bool(w, "processing-rule", 1);
+	pr_leaf_bool(w, "ignore", 0);
+	doc_list(w, NULL, "subobject");
+	for (i = 0; i < l->nhops; i++)
+		pr_hop(w, &l->hops[i]);
+	doc_end(w);
+	doc_end(w);
+	doc_container(w, &st_mod, "lsp");
+	doc_leaf_uint(w, "plsp-id", l->plsp_id);
+	pr_leaf_bool(w, "delegate", l->flags & PCEP_LSP_FLAG_D);
+	pr_leaf_bool(w, "sync", l->flags & PCEP_LSP_FLAG_S);
+	pr_leaf_bool(w, "remove", l->flags & PCEP_LSP_FLAG_R);
+	pr_leaf_bool(w, "administrative", l->flags & PCEP_LSP_FLAG_A);
+	pr_leaf_bool(w, "create", l->flags & PCEP_LSP_FLAG_C);
+	doc_leaf_str(w, "operational", pr_oper_name(l->oper));
+	pr_lsp_tlvs(w, l);
+	doc_end(w);
+	doc_container(w, NULL, "path-setup-type");
+	doc_leaf_uint(w, "pst", l->pst);
+	doc_end(w);
+	doc_end(w);		/* path entry */
+	doc_end(w);		/* path list */
+	doc_end(w);		/* reported-lsp entry */
+}
+
+static void
+pr_pcc(struct doc_writer *w, const struct pce_sess *s,
+    const struct pce_lsp *only)
+{
+	uint32_t	i, f = pce_sess_stateful(s);
+	char		ip[16];
+
+	doc_container(w, &pn_mod, "path-computation-client");
+	pr_ip(pce_sess_addr(s), ip, sizeof(ip));
+	doc_leaf_str(w, "ip-address", ip);
+	doc_leaf_str(w, "state-sync", pce_sess_synced(s) ? "synchronized" :
+	    "initial-resync");
+	doc_container(w, NULL, "stateful-tlv");
+	doc_container(w, &st_mod, "stateful");
+	pr_leaf_bool(w, "lsp-update-capability", f & PCEP_STATEFUL_U);
+	pr_leaf_raw(w, w->fmt == HTTP_FMT_JSON ? "odl-pcep-ietf-initiated" :
+	    NULL, "initiation", f & PCEP_STATEFUL_I ? "true" : "false");
+	doc_end(w);
+	doc_end(w);
+	doc_list(w, NULL, "reported-lsp");
+	for (i = 0; i < pce_sess_lsp_count(s); i++)
+		if (only == NULL || pce_sess_lsp(s, i) == only)
+			pr_reported_lsp(w, pce_sess_lsp(s, i));
+	doc_end(w);
+	doc_end(w);
+}
+
+static void
+pr_node(struct doc_writer *w, const struct pce_sess *s)
+{
+	char	id[32], ip[16];
+
+	pr_ip(pce_sess_addr(s), ip, sizeof(ip));
+	snprintf(id, sizeof(id), "pcc://%s", ip);
+	doc_entry(w);
+	doc_leaf_str(w, "node-id", id);
+	pr_pcc(w, s, NULL);
+	doc_end(w);
+}
+
+static void
+pr_topology(struct doc_writer *w, int config, void *arg)
+{
+	struct pce_sess	*s = NULL;
+
+	(void)arg;
+	doc_entry(w);
+	doc_leaf_str(w, "topology-id", PR_TOPOLOGY);
+	doc_container(w, NULL, "topology-types");
+	doc_container(w, &pn_mod, "topology-pcep");
+	doc_end(w);
+	doc_end(w);
+	if (!config) {
+		doc_list(w, NULL, "node");
+		while ((s = pce_sess_next(s)) != NULL)
+			pr_node(w, s);
+		doc_end(w);
+	}
+	doc_end(w);
+}
+
+/* The node and (when the path names one) the LSP; -1 after a 404. */
+static int
+pr_lookup(struct rc_req *rq, struct pce_sess **sp, struct pce_lsp **lp)
+{
+	const struct rc_path	*p = &rq->path;
+
+	*sp = NULL;
+	*lp = NULL;
+	if (p->n < 3)
+		return 0;
+	if (!rc_elem_is(&p->e[2], "node")) {
+		rc_unknown(rq, &p->e[2]);
+		return -1;
+	}
+	if ((*sp = pce_sess_find(p->e[2].key[0])) == NULL) {
+		rc_data_missing(rq);
+		return -1;
+	}
+	if (p->n >= 4 && !rc_elem_is(&p->e[3], "path-computation-client")) {
+		rc_unknown(rq, &p->e[3]);
+		return -1;
+	}
+	if (p->n >= 5 && (!rc_elem_is(&p->e[4], "reported-lsp") ||
+	    (*lp = pce_lsp_by_name(*sp, p->e[4].key[0])) == NULL)) {
+		rc_data_missing(rq);
+		return -1;
+	}
+	if (p->n > 5) {
+		rc_unknown(rq, &p->e[5]);
+		return -1;
+	}
+	return 0;
+}
+
+static void
+pr_get(struct rc_req *rq)
+{
+	const struct rc_path	*p = &rq->path;
+	struct doc_writer	 w;
+	struct evbuffer		*b;
+	struct pce_sess		*s;
+	struct pce_lsp		*l;
+	int			 config = rq->content == RC_CONTENT_CONFIG;
+
+	/* network-topology dispatched topology=pcep-topology here. */
+	if ((config && p->n > 2) || pr_lookup(rq, &s, &l) == -1) {
+		if (config)
+			rc_data_missing(rq);
+		return;
+	}
+	b = rc_writer(rq, &w);
+	if (p->n == 2) {
+		doc_list(&w, &rc_nt_mod, "topology");
+		pr_topology(&w, config, NULL);
+	} else if (p->n == 3) {
+		doc_list(&w, &rc_nt_mod, "node");
+		pr_node(&w, s);
+	} else if (p->n == 4)
+		pr_pcc(&w, s, NULL);
+	else {
+		doc_container(&w, &pn_mod, "path-computation-client");
+		doc_list(&w, NULL, "reported-lsp");
+		pr_reported_lsp(&w, l);
+		doc_end(&w);
+		doc_end(&w);
+	}
+	rc_send(rq, &w, b);
+}
+
+static void
+pr_handle(struct rc_req *rq, void *arg)
+{
+	(void)arg;
+	if (rq->http->method & (EVHTTP_REQ_GET | EVHTTP_REQ_HEAD))
+		pr_get(rq);
+	else
+		rc_read_only(rq);
+}
+
+static const struct rc_topology pr_topo = {
+	PR_TOPOLOGY, pr_lists, pr_handle, pr_topology, NULL
+};
+
+/* ---- operations ---- */
+
+enum pr_op {
+	PR_UPDATE,
+	PR_ADD,
+	PR_REMOVE,
+};
+
+/*
+ * An RPC answered later: what is needed to reply once the PCC answered.
+ * The server's request object lives until it is replied to, even when
+ * the client went away (libevent keeps it, without its connection).
+ */
+struct pr_pending {
+	struct http_server	*server;
+	struct evhttp_request	*ev;
+	enum http_fmt		 fmt;
+	const char		*type;
+	enum pr_op		 op;
+};
+
+static void
+pr_output(struct http_req *h, const struct pcep_errmsg *em)
+{
+	struct doc_writer	 w;
+	struct evbuffer		*b = evbuffer_new();
+	uint8_t			 i;
+
+	if (b == NULL)
+		fatalx("evbuffer_new");
+	doc_writer_init(&w, h->reply_fmt, b);
+	doc_container(&w, &pn_mod, "output");
+	if (em != NULL) {
+		/* ODL's operation-result: failure and the PCErr. */
+		doc_leaf_str(&w, "failure", "failed");
+		doc_list(&w, NULL, "error");
+		for (i = 0; i < em->n; i++) {
+			doc_entry(&w);
+			doc_container(&w, NULL, "error-object");
+			doc_leaf_uint(&w, "type", em->item[i].type);
+			doc_leaf_uint(&w, "value", em->item[i].value);
+			doc_end(&w);
+			doc_end(&w);
+		}
+		doc_end(&w);
+	}
+	doc_end(&w);
+	if (doc_finish(&w) == -1)
+		http_error(h, 500, "application", "operation-failed",
+		    "The reply could not be built");
+	else
+		http_reply(h, 200, b);
+	evbuffer_free(b);
+}
+
+static void
+pr_done(void *arg, int status, const struct pcep_errmsg *em)
+{
+	struct pr_pending	*pp = arg;
+	struct http_req		*h = xcalloc(1, sizeof(*h));
+
+	h->server = pp->server;
+	h->ev = pp->ev;
+	h->reply_fmt = pp->fmt;
+	h->reply_type = pp->type;
+	if (status == -1)
+		http_error(h, 500, "application", "operation-failed",
+		    "The PCC did not answer: its session went down or the "
+		    "time ran out");
+	else
+		pr_output(h, status == 1 ? em : NULL);
+	free(h);
+	free(pp);
+}
+
+/* An ERO from the input: ip-prefix subobjects and SR ones with an IPv4
+ * node; -1 with err. */
+static int
+pr_ero(const struct doc_node *ero, struct pce_path *p, char *err,
+    size_t errlen)
+{
+	struct doc_iter	 it;
+	struct doc_node	 so, c;
+	struct pce_hop	*h;
+	char		 s[64], *slash;
+	struct in_addr	 a;
+	uint64_t	 u;
+
+	p->n = 0;
+	doc_iter_init(&it, ero, "subobject");
+	while (doc_iter_next(&it, &so) == 1) {
+		if (p->n == PCE_HOPS_MAX) {
+			snprintf(err, errlen, "more than %d ERO subobjects",
+			    PCE_HOPS_MAX);
+			return -1;
+		}
+		h = &p->hop[p->n++];
+		memset(h, 0, sizeof(*h));
+		h->loose = doc_get_string(&so, "loose", s, sizeof(s)) == 0 &&
+		    strcmp(s, "true") == 0;
+		if (doc_child(&so, "ip-prefix", &c) == 0 &&
+		    doc_get_string(&c, "ip-prefix", s, sizeof(s)) == 0) {
+			h->kind = PCEP_SUBOBJ_IPV4;
+			h->plen = 32;
+			if ((slash = strchr(s, '/')) != NULL) {
+				*slash = '\0';
+				h->plen = (uint8_t)atoi(slash + 1);
+			}
+			if (inet_pton(AF_INET, s, &a) != 1 || h->plen > 32)
+				goto bad;
+			h->addr = ntohl(a.s_addr);
+			continue;
+		}
+		if (doc_get_uint(&so, "sid", 0xfffff, &u) == 0) {
+			h->kind = PCEP_SUBOBJ_SR;
+			h->sr_flags = PCEP_SR_FLAG_M;
+			h->sid = (uint32_t)u << PCEP_SR_LABEL_SHIFT;
+			h->nt = PCEP_NAI_ABSENT;
+			h->sr_flags |= PCEP_SR_FLAG_F;
+			if (doc_get_string(&so, "ip-address", s,
+			    sizeof(s)) == 0) {
+				if (inet_pton(AF_INET, s, &a) != 1)
+					goto bad;
+				h->addr = ntohl(a.s_addr);
+				h->nt = PCEP_NAI_IPV4_NODE;
+				h->sr_flags &= (uint16_t)~PCEP_SR_FLAG_F;
+			}
+			continue;
+		}
+		goto bad;
+	}
+	return 0;
+bad:
+	snprintf(err, errlen, "ERO subobject %u is not an IPv4 prefix or an "
+	    "SR subobject with an IPv4 node", p->n);
+	return -1;
+}
+
+static int
+pr_bool(const struct doc_node *n, const char *name, int dflt)
+{
+	char	s[8];
+
+	if (doc_get_string(n, name, s, sizeof(s)) == -1)
+		return dflt;
+	return strcmp(s, "true") == 0;
+}
+
+static uint32_t
+pr_get_ip(const struct doc_node *n, const char *name)
+{
+	char		s[64];
+	struct in_addr	a;
+
+	if (doc_get_string(n, name, s, sizeof(s)) == -1 ||
+	    inet_pton(AF_INET, s, &a) != 1)
+		return 0;
+	return ntohl(a.s_addr);
+}
+
+/* add-lsp's endpoints-obj (ipv4) and path-setup-type. */
+static void
+pr_add_args(const struct doc_node *args, uint32_t *src, uint32_t *dst,
+    int *sr)
+{
+	struct doc_node	ep, v4, pst;
+	uint64_t	u;
+
+	*src = *dst = 0;
+	*sr = 0;
+	if (doc_child(args, "endpoints-obj", &ep) == 0 &&
+	    doc_child(&ep, "ipv4", &v4) == 0) {
+		*src = pr_get_ip(&v4, "source-ipv4-address");
+		*dst = pr_get_ip(&v4, "destination-ipv4-address");
+	}
+	if (doc_child(args, "path-setup-type", &pst) == 0 &&
+	    doc_get_uint(&pst, "pst", 255, &u) == 0)
+		*sr = u == PCEP_PST_SR;
+}
+
+/* Send what the input asks; 0 sent, -1 after an error reply. */
+static int
+pr_dispatch(struct http_req *h, enum pr_op op, const struct doc_node *in,
+    struct pr_pending *pp)
+{
+	struct doc_node	 args, lspn, ero;
+	struct pce_sess	*s;
+	struct pce_lsp	*l;
+	struct pce_path	 path;
+	char		 node[64], name[PCEP_NAME_MAX + 1], err[256];
+	uint32_t	 src, dst;
+	int		 sr, has_args, rc;
+
+	if (doc_get_string(in, "node", node, sizeof(node)) == -1 ||
+	    doc_get_string(in, "name", name, sizeof(name)) == -1 ||
+	    name[0] == '\0') {
+		http_error(h, 400, "protocol", "missing-element",
+		    "The input needs node and name");
+		return -1;
+	}
+	if ((s = pce_sess_find(node)) == NULL) {
+		http_error(h, 409, "application", "data-missing",
+		    "No PCEP session with node %s", node);
+		return -1;
+	}
+	l = pce_lsp_by_name(s, name);
+	if ((op != PR_ADD && l == NULL) || (op == PR_ADD && l != NULL)) {
+		http_error(h, 409, "application", l ? "data-exists" :
+		    "data-missing", "LSP %s %s on node %s", name, l ?
+		    "already exists" : "is not known", node);
+		return -1;
+	}
+	has_args = doc_child(in, "arguments", &args) == 0;
+	if (has_args && doc_child(&args, "ero", &ero) == 0) {
+		if (pr_ero(&ero, &path, err, sizeof(err)) == -1) {
+			http_error(h, 400, "protocol", "invalid-value", "%s",
+			    err);
+			return -1;
+		}
+	} else if (op == PR_ADD) {
+		http_error(h, 400, "protocol", "missing-element",
+		    "add-lsp needs arguments with an ero");
+		return -1;
+	} else
+		path.n = 0;
+	err[0] = '\0';
+	if (op == PR_UPDATE) {
+		int	 d = 1, a = 1;
+
+		if (has_args && doc_child(&args, "lsp", &lspn) == 0) {
+			d = pr_bool(&lspn, "delegate", 1);
+			a = pr_bool(&lspn, "administrative", 1);
+		}
+		rc = pce_update_lsp(s, l, path.n ? &path : NULL, d, a,
+		    pr_done, pp, err, sizeof(err));
+	} else if (op == PR_ADD) {
+		pr_add_args(&args, &src, &dst, &sr);
+		rc = pce_add_lsp(s, name, src, dst ? dst : path.n ?
+		    path.hop[path.n - 1].addr : 0, &path, sr, pr_done, pp,
+		    err, sizeof(err));
+	} else
+		rc = pce_remove_lsp(s, l, pr_done, pp, err, sizeof(err));
+	if (rc == -1) {
+		http_error(h, 409, "application", "operation-failed", "%s",
+		    err);
+		return -1;
+	}
+	return 0;
+}
+
+static void
+pr_operation(struct http_req *h, void *arg)
+{
+	enum pr_op		 op = (enum pr_op)((intptr_t)arg & 0xf);
+	struct pr_pending	*pp;
+	struct doc		 d;
+	struct doc_node		 root, in;
+	char			 err[256];
+
+	if (h->body == NULL || doc_parse(&d, h->body_fmt, h->body,
+	    h->body_len, err, sizeof(err)) == -1) {
+		http_error(h, 400, "protocol", "malformed-message",
+		    "Error parsing input: %s", h->body ? err : "no body");
+		return;
+	}
+	doc_root(&d, &root);
+	if (doc_child(&root, "input", &in) == -1) {
+		http_error(h, 400, "protocol", "malformed-message",
+		    "The body is not an input");
+		doc_free(&d);
+		return;
+	}
+	/* RFC 8040 section 3.6: its own media types unless others named. */
+	if (((intptr_t)arg & PR_RFC8040) && !h->reply_named)
+		h->reply_type = h->reply_fmt == HTTP_FMT_XML ?
+		    "application/yang-data+xml" : "application/yang-data+json";
+	pp = xcalloc(1, sizeof(*pp));
+	pp->server = h->server;
+	pp->ev = h->ev;
+	pp->fmt = h->reply_fmt;
+	pp->type = h->reply_type;
+	pp->op = op;
+	if (pr_dispatch(h, op, &in, pp) == -1)
+		free(pp);
+	else
+		h->replied = 1;	/* pr_done answers */
+	doc_free(&d);
+}
+
+static const char *const pr_op_names[] = {
+	[PR_UPDATE] = "update-lsp",
+	[PR_ADD] = "add-lsp",
+	[PR_REMOVE] = "remove-lsp",
+};
+
+void
+pcep_restconf_register(struct http_server *hs)
+{
+	static const char *const bases[] = { "/rests/operations",
+	    "/restconf/operations" };
+	char	path[96];
+	int	i, j;
+
+	rc_topology_register(&pr_topo);
+	for (i = 0; i < 2; i++)
+		for (j = 0; j < 3; j++) {
+			snprintf(path, sizeof(path),
+			    "%s/network-topology-pcep:%s", bases[i],
+			    pr_op_names[j]);
+			http_server_route(hs, path, EVHTTP_REQ_POST,
+			    pr_operation, (void *)(intptr_t)(j |
+			    (i == 0 ? PR_RFC8040 : 0)));
+		}
+}

@@ -1,0 +1,190 @@
+/*
+ * `sbsim pcep`: simulated PCCs (pcep_pcc.c: session FSM of RFC 5440
+ * section 6 and appendix A; pcep_lspdb.c: the LSP database of RFC 8231,
+ * state synchronization, PCUpd and RFC 8281 PCInitiate) and their run
+ * (pcep_main.c).  Each PCC is a head-end router on its own source address
+ * that reports M LSPs to a stateful PCE and follows what the PCE asks.
+ */
+#ifndef SBSIM_PCEP_SIM_H
+#define SBSIM_PCEP_SIM_H
+
+#include <stdint.h>
+
+#include "metrics.h"
+#include "pcep_codec.h"
+#include "pool.h"
+
+/* Session states (RFC 5440 appendix A); TCPPending is the pool's. */
+enum pcc_state {
+	PCCS_IDLE,
+	PCCS_OPENWAIT,		/* our OPEN sent, waiting for the PCE's */
+	PCCS_KEEPWAIT,		/* its OPEN accepted, waiting for KEEPALIVE */
+	PCCS_UP,
+	PCCS_CLOSING,		/* CLOSE sent, draining */
+};
+
+enum pcc_phase {
+	PCCP_CONNECT,
+	PCCP_SYNC,
+	PCCP_UPDATE,
+	PCCP_INITIATE,
+	PCCP_REMOVE,
+	PCCP_FLAP,
+	PCCP_MAX,
+};
+
+struct pcc_config {
+	uint32_t	 pccs;
+	uint32_t	 lsps;		/* per PCC */
+	uint8_t		 delegate;	/* D flag on our LSPs */
+	uint8_t		 initiate;	/* offer I (RFC 8281) */
+	uint8_t		 sr;		/* SR-ERO and PST 1 (RFC 8664) */
+	uint8_t		 db_version;	/* offer S (RFC 8232) */
+	uint8_t		 triggered;	/* offer T */
+	uint8_t		 delta;		/* offer D */
+	uint8_t		 keepalive;	/* seconds we send KEEPALIVEs at */
+	uint8_t		 deadtimer;	/* seconds we wait */
+	uint8_t		 hops;		/* ERO hops per LSP */
+	uint32_t	 per_report;	/* LSPs per PCRpt */
+	uint32_t	 endpoint;	/* tunnel endpoint, host order */
+	uint64_t	 expect_updates;
+	uint64_t	 expect_initiates;
+	uint64_t	 expect_removes;
+	double		 flap_rate;	/* PCCs per second, 0: none */
+	double		 flap_seconds;
+};
+
+struct pcc_counters {
+	uint64_t	*rx_msgs, *tx_msgs;
+	uint64_t	*reports_sent, *lsps_reported;
+	uint64_t	*updates_received, *initiates_received;
+	uint64_t	*removes_received;
+	uint64_t	*keepalives_sent, *keepalives_received;
+	uint64_t	*pcerr_sent, *pcerr_received;
+	uint64_t	*close_sent, *close_received;
+	uint64_t	*ntf_received, *unknown_msgs;
+	uint64_t	*bad_msgs, *open_negotiated;
+	uint64_t	*sessions_lost, *dead_timer_expired;
+	uint64_t	*flaps;
+};
+
+/*
+ * One LSP of a PCC, 16 bytes plus an ERO only once the PCE changed it:
+ * slot i holds PLSP-ID i + 1; the first M are ours (their name, tunnel id
+ * and path follow from the index), the rest PCE-initiated.
+ */
+#define PCC_LSP_USED		0x01
+#define PCC_LSP_DELEGATED	0x02
+#define PCC_LSP_INITIATED	0x04	/* by the PCE (RFC 8281) */
+#define PCC_LSP_ADMIN_DOWN	0x08	/* the PCE cleared A */
+struct pcc_hop {
+	uint32_t	addr;		/* IPv4 hop or SR NAI (local) */
+	uint32_t	addr2;		/* SR adjacency NAI: remote */
+	uint32_t	sid;		/* SR */
+	uint8_t		kind;		/* PCEP_SUBOBJ_IPV4 or _SR */
+	uint8_t		loose;
+	uint8_t		plen;		/* IPv4: prefix length */
+	uint8_t		nt;		/* SR: NAI type */
+	uint16_t	sr_flags;
+};
+struct pcc_lsp {
+	uint8_t		 flags;		/* PCC_LSP_* */
+	uint8_t		 nhops;		/* of ero, when set */
+	uint16_t	 lsp_id;	/* LSP-IDENTIFIERS, bumped per path */
+	uint32_t	 ep;		/* endpoint; 0: the configured one */
+	struct pcc_hop	*ero;		/* NULL: the generated path */
+	char		*name;		/* PCE-initiated only */
+};
+
+struct pcep_sim;
+
+struct pcc {
+	struct pool_dev	 pd;		/* first: the pool hands it back */
+	struct pcep_sim	*sim;
+	uint32_t	 idx;
+	uint8_t		 state;		/* enum pcc_state */
+	uint8_t		 open_tries;	/* OPENs we received (6.2) */
+	uint8_t		 local_ok, remote_ok;
+	uint8_t		 stateful;	/* both sides: U */
+	uint8_t		 can_init;	/* both sides: I */
+	uint8_t		 dbv;		/* both sides: S */
+	uint8_t		 syncing;	/* reports being built */
+	uint8_t		 synced;	/* end-of-sync sent */
+	uint8_t		 counted_sync;	/* counted in sim->synced */
+	uint8_t		 flapping;	/* closed by the flap phase */
+	uint8_t		 ka_peer;	/* the PCE's keepalive */
+	uint8_t		 dead_peer;	/* the PCE's dead timer */
+	uint8_t		 ka_ours;	/* ours, maybe renegotiated */
+	uint8_t		 dead_ours;
+	uint8_t		 unknown_msgs;	/* in this minute (RFC 5440 6.9) */
+	uint16_t	 logged;	/* kinds of trouble logged once */
+	uint32_t	 addr;		/* our address, host order */
+	uint32_t	 sync_next;	/* next slot to report */
+	uint32_t	 sync_high;	/* reported at least once up to here */
+	uint32_t	 n_lsps;	/* slots */
+	uint32_t	 cap_lsps;
+	uint64_t	 db_version;
+	uint64_t	 state_ns;	/* entered OpenWait or KeepWait */
+	uint64_t	 closing_ns;
+	uint64_t	 last_rx_ns;
+	uint64_t	 last_tx_ns;
+	uint64_t	 unknown_ns;	/* start of the unknown-message minute */
+	uint32_t	 free_hint;	/* first slot past ours maybe free */
+	uint32_t	*names;		/* initiated LSPs by name: slot + 1 */
+	uint32_t	 names_cap;	/* power of 2, 0: none yet */
+	uint32_t	 names_used;	/* entries and tombstones */
+	uint64_t	 rx_ns;		/* when the message in hand arrived */
+	struct pcc_lsp	*lsp;
+};
+
+struct pcep_sim {
+	struct pcc_config	 cfg;
+	struct pool_config	 pcfg;
+	struct pool		 pool;
+	struct pcc		*pccs;
+	struct pool_dev		**pdevs;
+	struct metrics		*m;
+	struct phase		*ph[PCCP_MAX];
+	struct pcc_counters	 c;
+	uint32_t		 up;		/* sessions UP */
+	uint32_t		 synced;	/* PCCs whose end-of-sync went */
+	uint64_t		 reported;	/* first-time reports */
+	uint64_t		 total;		/* pccs x lsps */
+	double			 phase_timeout;
+	double			 flap_credit;
+	uint32_t		 flap_next;
+	uint64_t		 last_tick_ns;
+};
+
+/* pcep_pcc.c: the session */
+void	pcc_up(struct pool_dev *, struct bufferevent *);
+void	pcc_down(struct pool_dev *, const char *why);
+/* Every tick: OpenWait/KeepWait, dead timer, keepalives. */
+void	pcc_timers(struct pcc *, uint64_t now);
+/* Flap: CLOSE the session; the pool reconnects it. */
+void	pcc_flap(struct pcc *);
+/* The run is over: CLOSE if it can go at once. */
+void	pcc_goodbye(struct pcc *);
+void	pcc_send(struct pcc *, struct wbuf *, uint32_t msgs);
+/* A PCErr of one error (with the SRP-ID when not 0), counted. */
+void	pcc_pcerr(struct pcc *, enum pcep_error, uint32_t srp_id);
+/* Bad input: its PCErr, counted, and CLOSE when err says so. */
+void	pcc_bad(struct pcc *, const struct pcep_err *, uint32_t srp_id);
+struct wbuf *pcc_scratch(void);
+const char *pcc_who(const struct pcc *);
+/* Output above the high-water mark: build no more. */
+int	pcc_out_full(const struct pcc *);
+
+/* pcep_lspdb.c: the LSP database */
+void	pcc_lsps_init(struct pcc *);
+void	pcc_lsps_free(struct pcc *);
+/* Session up: forget PCE-initiated LSPs (RFC 8281 5.7), sync again. */
+void	pcc_lsps_reset(struct pcc *);
+/* Build reports while the socket takes them; end-of-sync at the end. */
+void	pcc_sync_fill(struct pcc *);
+void	pcc_handle_update(struct pcc *, const struct rbuf *body);
+void	pcc_handle_initiate(struct pcc *, const struct rbuf *body);
+/* The name of our i-th LSP. */
+void	pcc_lsp_name(const struct pcc *, uint32_t i, char *, size_t);
+
+#endif
