@@ -26,6 +26,7 @@
 #include "of_flowcfg.h"
 #include "of_restconf.h"
 #include "pcep_pce.h"
+#include "nc_ctl.h"
 #include "pcep_restconf.h"
 #include "restconf.h"
 
@@ -87,6 +88,7 @@ static const struct option ctl_opts[] = {
 	{ "pcep-dead-timer",	required_argument, NULL, CO_PCEP_DEADTIMER },
 	{ "pcep-update-all",	required_argument, NULL, CO_PCEP_UPDATE_ALL },
 	{ "pcep-timeout",	required_argument, NULL, CO_PCEP_TIMEOUT },
+	NC_CTL_LONG_OPTIONS
 	{ "verbose",		no_argument,	   NULL, 'v' },
 	{ "help",		no_argument,	   NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -128,6 +130,7 @@ static const char ctl_help[] =
 "                         synchronized, W PCUpds in flight per PCC\n"
 "  --pcep-timeout S       how long an update-lsp, add-lsp or remove-lsp\n"
 "                         waits for the PCC (default 30)\n"
+NC_CTL_HELP
 "  --duration S           stop after S seconds\n"
 "  --exit-when-done       stop once programming (and deletion) is done\n"
 "  -v, --verbose          more logging\n";
@@ -349,6 +352,10 @@ ctl_option(struct ctl_run *r, int c, const char *arg)
 	int		 e;
 
 	err[0] = '\0';
+	if ((e = nc_ctl_option(c, arg, err, sizeof(err))) == -1)
+		ctl_die(err);
+	if (e == 1)
+		return;
 	if (ctl_restconf_option(r, c, arg) || ctl_bgp_option(r, c, arg) ||
 	    ctl_pcep_option(r, c, arg))
 		return;
@@ -410,8 +417,12 @@ ctl_option(struct ctl_run *r, int c, const char *arg)
 static void
 ctl_check(struct ctl_run *r)
 {
-	if (!r->restconf && !r->bgp_on && !r->pcep_on)
+	char	err[256];
+
+	if (!r->restconf && !r->bgp_on && !r->pcep_on && !nc_ctl_on())
 		r->openflow = 1;
+	if (nc_ctl_check(r->restconf, err, sizeof(err)) == -1)
+		ctl_die(err);
 	if (!r->pcep_on && r->pcep_options)
 		ctl_die("the --pcep-* options need --pcep");
 	if (r->pcep_on && r->pcep.keepalive != 0 && r->pcep.deadtimer != 0 &&
@@ -632,6 +643,8 @@ ctl_start(struct ctl_run *r, char *err, size_t errlen)
 		bgp_restconf_register();
 	if (r->pcep_on)
 		pcep_restconf_register(r->hs);
+	if (nc_ctl_on() && nc_ctl_start(r->hs, err, errlen) == -1)
+		return -1;
 	fc_start();
 	log_info("serving RESTCONF on %s port %u", r->http.address ?
 	    r->http.address : "every address", r->http.port);
@@ -652,6 +665,12 @@ ctl_stop(struct ctl_run *r)
 		/* Before the HTTP server: operations still waiting are
 		 * answered while their requests exist. */
 		pce_stop();
+	}
+	if (nc_ctl_on()) {
+		nc_ctl_summary();
+		/* Before the HTTP server: mount-point requests still waiting
+		 * are answered while their requests exist. */
+		nc_ctl_stop();
 	}
 	if (r->hs != NULL) {
 		h = http_server_stats(r->hs);

@@ -356,8 +356,10 @@ nb_new(const struct nb_opts *o, struct metrics *m, char **nodes,
 	r->ph_cdel = metrics_phase(m, o->confirm_delete_name ?
 	    o->confirm_delete_name : NB_PHASE_CONFIRM_DELETE, "northbound");
 	if (!o->watch) {
-		r->ph_prog = metrics_phase(m, NB_PHASE_PROGRAM, "northbound");
-		r->ph_del = metrics_phase(m, NB_PHASE_DELETE, "northbound");
+		r->ph_prog = metrics_phase(m, o->program_name ?
+		    o->program_name : NB_PHASE_PROGRAM, "northbound");
+		r->ph_del = metrics_phase(m, o->delete_name ? o->delete_name :
+		    NB_PHASE_DELETE, "northbound");
 		r->ph_prog->target = nb_jobs(r, NBJ_ADD);
 		r->ph_del->target = nb_jobs(r, NBJ_DEL);
 	}
@@ -403,6 +405,21 @@ nb_begin(struct nb_run *r, uint64_t now, char *err, size_t errlen)
 	}
 	nb_pump(r, now);
 	return 0;
+}
+
+int
+nb_held(const struct nb_run *r)
+{
+	return r->o.hold && r->stage == NBS_WATCHING;
+}
+
+void
+nb_release(struct nb_run *r, uint64_t now)
+{
+	if (!nb_held(r))
+		return;
+	nb_stage(r, NBS_DELETE, NBJ_DEL, now);
+	nb_pump(r, now);
 }
 
 void
@@ -522,6 +539,8 @@ nb_cmd(enum nb_method m)
 		return EVHTTP_REQ_POST;
 	case NB_DELETE:
 		return EVHTTP_REQ_DELETE;
+	case NB_PATCH:
+		return EVHTTP_REQ_PATCH;
 	default:
 		return EVHTTP_REQ_GET;
 	}
@@ -655,7 +674,7 @@ nb_round_over(struct nb_run *r, uint64_t now)
 		return;
 	}
 	r->seen = 0;
-	if (r->stage == NBS_CONFIRM && r->o.watch)
+	if (r->stage == NBS_CONFIRM && (r->o.watch || r->o.hold))
 		r->stage = NBS_WATCHING;
 	else if (r->stage == NBS_CONFIRM) {
 		nb_stage(r, NBS_DELETE, NBJ_DEL, now);

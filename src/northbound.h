@@ -71,6 +71,13 @@ struct nb_opts {
 	int		 watch;
 	const char	*confirm_name;
 	const char	*confirm_delete_name;
+	/* The write phases' names (NULL: nb_program and nb_delete), for a
+	 * sim that runs several sequences in one report. */
+	const char	*program_name;
+	const char	*delete_name;
+	/* Hold: stop after confirm (nb_held() says 1) until nb_release()
+	 * starts the delete stage, e.g. to use what was written. */
+	int		 hold;
 };
 
 /* One HTTP request built by a driver. */
@@ -79,6 +86,7 @@ enum nb_method {
 	NB_PUT,
 	NB_POST,
 	NB_DELETE,
+	NB_PATCH,		/* RFC 8040 section 4.6.1: plain merge */
 };
 
 struct nb_msg {
@@ -150,6 +158,9 @@ struct nb_run *nb_new(const struct nb_opts *, struct metrics *,
 	    char **nodes, uint32_t nnodes, nb_hook begin, void *arg);
 int	 nb_begin(struct nb_run *, uint64_t now_ns, char *err, size_t errlen);
 int	 nb_tick(struct nb_run *, uint64_t now_ns);
+/* Hold mode: 1 once confirmed and holding; nb_release: delete now. */
+int	 nb_held(const struct nb_run *);
+void	 nb_release(struct nb_run *, uint64_t now_ns);
 /* Watch mode: the items are going away; count them down. */
 void	 nb_watch_delete(struct nb_run *, uint64_t now_ns);
 void	 nb_free(struct nb_run *);

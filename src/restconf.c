@@ -106,6 +106,17 @@ rc_list_keys(const struct rc_list *lists, const char *name)
 	return 0;
 }
 
+/* yang-ext:mount: the rest of the path is the mounted schema's. */
+static int
+rc_mount_point(const struct rc_elem *e, size_t seg, struct rc_path *p)
+{
+	if (e->module == NULL || strcmp(e->module, "yang-ext") != 0 ||
+	    strcmp(e->name, "mount") != 0 || e->nkeys != 0)
+		return 0;
+	p->mount_seg = seg + 1;
+	return 1;
+}
+
 /* RFC 8040 section 3.5.3: name[=key1,key2] with each part encoded on its
  * own, so that a key may hold an encoded ',' or '/'. */
 static int
@@ -147,6 +158,8 @@ rc_parse_rfc8040(const struct http_path *hp, size_t from,
 		e = &p->e[p->n++];
 		if (rc_seg_rfc8040(p, &used, hp->raw[i], e, err, errlen) == -1)
 			return -1;
+		if (rc_mount_point(e, i, p))
+			return 0;
 		want = rc_list_keys(lists, e->name);
 		if (e->nkeys != want) {
 			snprintf(err, errlen, "%s needs %u key%s, %zu given",
@@ -175,6 +188,8 @@ rc_parse_draft(const struct http_path *hp, size_t from,
 		memcpy(name, hp->seg[i], len + 1);
 		if (rc_set_name(e, name, err, errlen) == -1)
 			return -1;
+		if (rc_mount_point(e, i, p))
+			return 0;
 		want = rc_list_keys(lists, e->name);
 		if (want > RC_MAX_KEYS || (want > 0 && i + want >= hp->n)) {
 			snprintf(err, errlen, "%s needs %u key%s", e->name,
@@ -193,6 +208,7 @@ rc_path_parse(const struct http_path *hp, size_t from, enum rc_style style,
 {
 	memset(p->e, 0, sizeof(p->e));
 	p->n = 0;
+	p->mount_seg = 0;
 	err[0] = '\0';
 	if (from > hp->n || hp->n - from > RC_MAX_DEPTH) {
 		snprintf(err, errlen, "the path is deeper than %d nodes",

@@ -42,6 +42,10 @@ struct rc_elem {
 struct rc_path {
 	struct rc_elem	 e[RC_MAX_DEPTH];
 	size_t		 n;
+	/* A mount point (RFC 8528, ODL's yang-ext:mount) ends the path:
+	 * what follows belongs to the mounted schema and is left to the
+	 * resource, from this segment of the HTTP path on (0: none). */
+	size_t		 mount_seg;
 	char		 mem[2 * HTTP_MAX_PATH];
 };
 

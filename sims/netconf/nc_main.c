@@ -9,8 +9,15 @@
  *              (--expect-edits), from the first edit
  *   learn      notification prefixes sent after create-subscription
  *              (N x K x J), from the first
+ * With --northbound, sbsim also mounts the devices through the
+ * controller's RESTCONF and times it from there (nc_nb.c): nb_mount,
+ * mounted, nb_program, confirm, nb_delete, confirm_delete, nb_learn,
+ * nb_unmount, unmounted.
  */
 #include <sys/stat.h>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,6 +54,17 @@ enum {
 	NO_NOTIF_RATE,
 	NO_EXPECT_EDITS,
 	NO_MAX_SESSIONS,
+	NO_NORTHBOUND,
+	NO_MOUNT_BATCH,
+	NO_NB_STYLE,
+	NO_NB_PARALLEL,
+	NO_NB_USER,
+	NO_NB_PASSWORD,
+	NO_EDITS,
+	NO_EDITS_PER_REQUEST,
+	NO_DEVICE_ADDRESS,
+	NO_NB_NO_LEARN,
+	NO_NB_POLL,
 };
 
 static const struct option nc_opts[] = {
@@ -64,6 +82,17 @@ static const struct option nc_opts[] = {
 	{ "notification-rate",	required_argument, NULL, NO_NOTIF_RATE },
 	{ "expect-edits",	required_argument, NULL, NO_EXPECT_EDITS },
 	{ "max-sessions",	required_argument, NULL, NO_MAX_SESSIONS },
+	{ "northbound",		required_argument, NULL, NO_NORTHBOUND },
+	{ "mount-batch",	required_argument, NULL, NO_MOUNT_BATCH },
+	{ "northbound-style",	required_argument, NULL, NO_NB_STYLE },
+	{ "northbound-parallel", required_argument, NULL, NO_NB_PARALLEL },
+	{ "northbound-user",	required_argument, NULL, NO_NB_USER },
+	{ "northbound-password", required_argument, NULL, NO_NB_PASSWORD },
+	{ "edits",		required_argument, NULL, NO_EDITS },
+	{ "edits-per-request",	required_argument, NULL, NO_EDITS_PER_REQUEST },
+	{ "device-address",	required_argument, NULL, NO_DEVICE_ADDRESS },
+	{ "northbound-no-learn", no_argument,	   NULL, NO_NB_NO_LEARN },
+	{ "northbound-poll",	required_argument, NULL, NO_NB_POLL },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -93,6 +122,26 @@ static const char nc_help[] =
 "  --expect-edits N       program phase target: list entries created\n"
 "                         plus leaves modified by edit-config\n"
 "  --max-sessions N       sessions one device holds at once (default 8)\n"
+"northbound (the controller mounts the devices when sbsim tells it):\n"
+"  --northbound odl:http://IP:PORT  mount every device through the\n"
+"                         controller's RESTCONF topology-netconf, time it\n"
+"                         until all are connected, unmount at the end\n"
+"  --mount-batch K        nodes per request: 1 (default) PUTs each node,\n"
+"                         more PATCH K nodes into the topology at once\n"
+"  --northbound-style S   rfc8040 (/rests, default) or draft (/restconf)\n"
+"  --northbound-parallel P  requests in flight (default 1)\n"
+"  --northbound-user U --northbound-password P   RESTCONF basic auth\n"
+"                         (default admin/admin)\n"
+"  --edits E              once mounted, PUT E interfaces per device\n"
+"                         through the mount point (program phase: their\n"
+"                         arrival at the devices)\n"
+"  --edits-per-request B  interfaces per request (PATCH when more than 1)\n"
+"  --device-address IP    the address the controller dials (default: the\n"
+"                         --listen address, else 127.0.0.1)\n"
+"  --northbound-no-learn  with --notifications, do not poll the\n"
+"                         controller's prefix count (nb_learn)\n"
+"  --northbound-poll S    seconds between polls of the controller's view\n"
+"                         (default 0.5)\n"
 CLI_COMMON_OPTS_HELP;
 
 static struct nc_sim	the_sim;
@@ -109,11 +158,66 @@ nc_u32(const char *name, const char *arg, uint64_t min, uint64_t max,
 	return 0;
 }
 
+/* The northbound options; 1 when opt was one. */
+static int
+nc_nb_option(int opt, const char *arg, struct nc_nb_cfg *c, int *rc,
+    char *err, size_t errlen)
+{
+	*rc = 0;
+	switch (opt) {
+	case NO_NORTHBOUND:
+		c->url = arg;
+		break;
+	case NO_MOUNT_BATCH:
+		*rc = nc_u32("mount-batch", arg, 1, 100000, &c->batch, err,
+		    errlen);
+		break;
+	case NO_NB_STYLE:
+		if (strcmp(arg, "rfc8040") == 0)
+			c->style = NB_STYLE_RFC8040;
+		else if (strcmp(arg, "draft") == 0)
+			c->style = NB_STYLE_DRAFT;
+		else {
+			snprintf(err, errlen, "--northbound-style: '%s' is not "
+			    "rfc8040 or draft", arg);
+			*rc = -1;
+		}
+		break;
+	case NO_NB_PARALLEL:
+		*rc = nc_u32("northbound-parallel", arg, 1, 1024,
+		    &c->parallel, err, errlen);
+		break;
+	case NO_NB_USER:	c->user = arg; break;
+	case NO_NB_PASSWORD:	c->password = arg; break;
+	case NO_EDITS:
+		*rc = nc_u32("edits", arg, 0, 1000000, &c->edits, err, errlen);
+		break;
+	case NO_EDITS_PER_REQUEST:
+		*rc = nc_u32("edits-per-request", arg, 1, 100000,
+		    &c->edits_per_request, err, errlen);
+		break;
+	case NO_DEVICE_ADDRESS:	c->device_host = arg; break;
+	case NO_NB_NO_LEARN:	c->learn = 0; break;
+	case NO_NB_POLL:
+		*rc = cli_double("northbound-poll", arg, 0.01, 60, &c->poll_s,
+		    err, errlen);
+		break;
+	default:
+		return 0;
+	}
+	c->any = 1;
+	return 1;
+}
+
 static int
 nc_option(int opt, const char *arg, void *ctx, char *err, size_t errlen)
 {
-	struct nc_config	*cfg = ctx;
+	struct nc_sim		*sim = ctx;
+	struct nc_config	*cfg = &sim->cfg;
+	int			 rc;
 
+	if (nc_nb_option(opt, arg, &sim->nb, &rc, err, errlen))
+		return rc;
 	switch (opt) {
 	case NO_DEVICES:
 		return nc_u32("devices", arg, 1, 65535, &cfg->devices, err,
@@ -271,7 +375,10 @@ nc_start(void *arg, struct metrics *m, char *err, size_t errlen)
 	}
 	pool_init(&sim->pool, &sim->pcfg, &nc_pool_ops, sim->pdevs,
 	    sim->cfg.devices);
-	return pool_start(&sim->pool, err, errlen);
+	if (pool_start(&sim->pool, err, errlen) == -1)
+		return -1;
+	nc_nb_start(sim, m);
+	return 0;
 }
 
 static int
@@ -293,6 +400,9 @@ nc_tick(void *arg, uint64_t now)
 		if (sim->ph[i] != NULL && run_phase_timed_out(sim->ph[i], now,
 		    sim->phase_timeout))
 			phase_end(sim->ph[i], now, PHASE_TIMEOUT);
+	/* The northbound sequence first: it runs while the devices work. */
+	if (!nc_nb_tick(sim, now))
+		return 0;
 	return nc_over(sim->ph[NCP_CONNECT]) && nc_over(sim->ph[NCP_MOUNT]) &&
 	    (sim->cfg.expect_edits == 0 || nc_over(sim->ph[NCP_PROGRAM])) &&
 	    nc_over(sim->ph[NCP_LEARN]);
@@ -304,6 +414,7 @@ nc_stop(void *arg)
 	struct nc_sim	*sim = arg;
 	uint32_t	 i;
 
+	nc_nb_stop(sim);
 	if (sim->devs == NULL)
 		return;
 	for (i = 0; i < sim->cfg.devices; i++)
@@ -320,7 +431,9 @@ nc_stop(void *arg)
 }
 
 static const char *const nc_phase_names[] = {
-	"connect", "mount", "program", "learn", NULL
+	"connect", "mount", "program", "learn",
+	"nb_mount", "mounted", "nb_program", "confirm", "nb_delete",
+	"confirm_delete", "nb_learn", "nb_unmount", "unmounted", NULL
 };
 
 static const struct sim_ops nc_sim_ops = {
@@ -354,6 +467,24 @@ nc_check_auth(struct nc_config *cfg, const struct run_opts *ro)
 	    access(cfg->authorized_keys, R_OK) == -1)
 		cli_die(ro, "--authorized-keys %s: cannot read it",
 		    cfg->authorized_keys);
+}
+
+/* The address the devices listen on, for the controller to dial. */
+static const char *
+nc_listen_host(const struct endpoint *ep)
+{
+	static char			 host[INET6_ADDRSTRLEN];
+	const struct sockaddr_in	*in = (const void *)&ep->ss;
+	const struct sockaddr_in6	*in6 = (const void *)&ep->ss;
+
+	if (ep->ss.ss_family == AF_INET && in->sin_addr.s_addr != 0)
+		inet_ntop(AF_INET, &in->sin_addr, host, sizeof(host));
+	else if (ep->ss.ss_family == AF_INET6 &&
+	    !IN6_IS_ADDR_UNSPECIFIED(&in6->sin6_addr))
+		inet_ntop(AF_INET6, &in6->sin6_addr, host, sizeof(host));
+	else
+		return "127.0.0.1";
+	return host;
 }
 
 static void
@@ -396,6 +527,10 @@ nc_check(struct nc_sim *sim, const struct run_opts *ro)
 		cli_die(ro, "--yang-dir %s: not a readable directory",
 		    cfg->yang_dir);
 	nc_check_auth(cfg, ro);
+	if (sim->nb.device_host == NULL)
+		sim->nb.device_host = nc_listen_host(&sim->pcfg.ep);
+	if (nc_nb_check(sim, err, sizeof(err)) == -1)
+		cli_die(ro, "%s", err);
 }
 
 /* The installed modules, or the source tree's when run from a build. */
@@ -420,7 +555,14 @@ nc_main(int argc, char **argv)
 
 	memset(sim, 0, sizeof(*sim));
 	sim->cfg.max_sessions = 8;
-	cli_parse(argc, argv, nc_opts, nc_option, &sim->cfg, &ro, nc_help);
+	sim->nb.batch = 1;
+	sim->nb.parallel = 1;
+	sim->nb.edits_per_request = 1;
+	sim->nb.learn = 1;
+	sim->nb.poll_s = 0.5;
+	sim->nb.user = "admin";
+	sim->nb.password = "admin";
+	cli_parse(argc, argv, nc_opts, nc_option, sim, &ro, nc_help);
 	log_init("sbsim", ro.verbose);
 	nc_check(sim, &ro);
 	sim->phase_timeout = ro.phase_timeout;

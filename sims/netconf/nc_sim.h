@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "metrics.h"
+#include "northbound.h"
 #include "nc_frame.h"
 #include "nc_msg.h"
 #include "nc_store.h"
@@ -47,6 +48,27 @@ struct nc_config {
 	double		 notif_rate;	/* per device per second, 0: no limit */
 	uint64_t	 expect_edits;	/* program target, 0: none */
 	uint32_t	 max_sessions;	/* per device */
+};
+
+/* The northbound driver (nc_nb.c). */
+struct nc_nb_cfg {
+	const char	*url;		/* --northbound odl:http://IP:PORT */
+	int		 any;		/* some northbound option given */
+	uint32_t	 batch;		/* --mount-batch: nodes per request */
+	uint32_t	 parallel;
+	enum nb_style	 style;
+	const char	*user;		/* of the controller's RESTCONF */
+	const char	*password;
+	uint32_t	 edits;		/* --edits per device */
+	uint32_t	 edits_per_request;
+	int		 learn;		/* poll the controller's prefixes */
+	double		 poll_s;
+	const char	*device_host;	/* what the controller dials */
+	/* Filled in by nc_nb_check and nc_nb_start. */
+	int		 tcp_only;
+	const char	*dev_user;
+	const char	*dev_password;
+	uint16_t	 base_port;
 };
 
 enum nc_phase {
@@ -138,6 +160,10 @@ struct nc_sim {
 	uint32_t		 next_sid;
 	double			 phase_timeout;
 	uint64_t		 unused;	/* counters TCP never bumps */
+	struct nc_nb_cfg	 nb;
+	struct nb_run		*nb_mount, *nb_edit, *nb_learn;
+	char			**nb_names;
+	int			 nb_stage;
 };
 
 /* Kinds of trouble logged once per device (bits of dev->logged). */
@@ -171,6 +197,13 @@ void	 nc_dev_free(struct nc_dev *);
 /* Log a kind of trouble once per device; 1 when this is the first. */
 int	 nc_dev_log_once(struct nc_dev *, uint32_t kind);
 void	 nc_count_error_tag(struct nc_sim *, enum nc_err_tag);
+
+/* nc_nb.c: the northbound driver. */
+void	 nc_nb_node_name(uint32_t, char *, size_t);
+int	 nc_nb_check(struct nc_sim *, char *err, size_t errlen);
+void	 nc_nb_start(struct nc_sim *, struct metrics *);
+int	 nc_nb_tick(struct nc_sim *, uint64_t now_ns);
+void	 nc_nb_stop(struct nc_sim *);
 
 /* nc_ssh.c: the SSH transport (RFC 6242 section 3). */
 struct nc_ssh_server *nc_ssh_server_new(const struct nc_config *, char *err,

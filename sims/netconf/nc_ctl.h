@@ -1,0 +1,164 @@
+/*
+ * The embedded controller's NETCONF role, in OpenDaylight's way: devices
+ * are mounted when told through RESTCONF (topology-netconf, nc_restconf.c),
+ * each through a state machine per device (nc_ctl.c):
+ *
+ *   connecting: connect (SSH or TCP), hello (RFC 6241 section 8.1),
+ *     <get-schema> (RFC 6022 section 3.1) of every module the device
+ *     advertises that the schema cache does not hold yet (schemas are
+ *     shared by name and revision, as ODL's cache shares them), then a
+ *     <get> of netconf-state/schemas (what ODL reads first)
+ *   connected: the mount point serves edit-config and get-config; with
+ *     --netconf-subscribe a <create-subscription> (RFC 5277 section 2.1)
+ *     and the route-update notifications' prefixes are counted
+ *   unable-to-connect: authentication refused, or the connection
+ *     attempts ran out (max-connection-attempts)
+ * A lost session goes back to connecting and is retried with backoff
+ * (between-attempts-timeout-millis, sleep-factor), as ODL does.
+ */
+#ifndef SBSIM_NC_CTL_H
+#define SBSIM_NC_CTL_H
+
+#include <sys/queue.h>
+
+#include <getopt.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "nc_cli.h"
+
+struct http_server;
+struct ly_ctx;
+
+#define NCC_NAME_MAX	64
+#define NCC_CRED_MAX	128
+
+/* What a node's configuration holds (netconf-node-topology). */
+struct ncc_node_cfg {
+	char		 name[NCC_NAME_MAX];
+	char		 host[64];
+	uint16_t	 port;
+	char		 user[NCC_CRED_MAX];
+	char		 password[NCC_CRED_MAX];
+	uint8_t		 tcp_only;
+	uint8_t		 schemaless;
+	uint32_t	 keepalive_s;		/* kept, not acted on */
+	uint32_t	 max_attempts;		/* 0: forever */
+	uint32_t	 between_ms;
+	double		 sleep_factor;
+	uint32_t	 connect_timeout_ms;
+	uint32_t	 request_timeout_ms;
+};
+
+enum ncc_status {
+	NCC_CONNECTING,
+	NCC_CONNECTED,
+	NCC_UNABLE,
+};
+
+struct ncc_set;
+
+struct ncc_node {
+	TAILQ_ENTRY(ncc_node)	 entry;		/* all nodes, in order */
+	TAILQ_ENTRY(ncc_node)	 wait;		/* waiting for a slot */
+	struct ncc_node		*hnext;
+	struct ncc_node_cfg	 cfg;
+	enum ncc_status		 status;
+	uint8_t			 waiting;
+	uint8_t			 active;	/* holds a mount slot */
+	uint8_t			 writable_running;
+	uint8_t			 candidate;
+	uint8_t			 notification;	/* :notification */
+	uint8_t			 logged;
+	struct nc_cli		*cli;
+	struct event		*retry;
+	uint32_t		 attempts;
+	uint32_t		 schemas_pending;
+	char			**caps;		/* available-capabilities */
+	size_t			 ncaps;
+	char			**unavail;	/* schemas it could not get */
+	size_t			 nunavail;
+	struct ncc_set		*set;		/* its schemas' context */
+	uint64_t		 mount_ns;	/* when told to mount */
+	uint64_t		 connected_ns;
+	uint64_t		 notifications;
+	uint64_t		 prefixes;
+	uint64_t		 edits;		/* edit-configs answered ok */
+	char			 why[96];	/* last failure */
+};
+TAILQ_HEAD(ncc_node_list, ncc_node);
+
+struct nc_ctl_stats {
+	uint64_t	mounts;			/* nodes told to mount */
+	uint64_t	unmounts;
+	uint64_t	sessions;		/* hellos exchanged */
+	uint64_t	connected;		/* reached connected */
+	uint64_t	connect_failures, auth_failures, ssh_failures;
+	uint64_t	hello_errors, sessions_lost;
+	uint64_t	schemas_fetched, schema_cache_hits, schema_errors;
+	uint64_t	context_errors;
+	uint64_t	rpc_errors, rpc_timeouts, bad_messages;
+	uint64_t	edits, edit_errors;
+	uint64_t	subscriptions, notifications, prefixes;
+	uint64_t	first_mount_ns, last_connected_ns;
+	uint64_t	first_prefix_ns, last_prefix_ns;
+	uint64_t	bytes_in, bytes_out;
+};
+
+/*
+ * Controller options: NC_CTL_LONG_OPTIONS goes into the controller's
+ * option table, nc_ctl_option() gets every option (1: it was one of
+ * these, 0: not, -1: bad, with err), NC_CTL_HELP into its help.
+ */
+enum {
+	NCO_NETCONF = 0x4e00,
+	NCO_SUBSCRIBE,
+	NCO_MAX_INFLIGHT,
+	NCO_TIMEOUT,
+};
+#define NC_CTL_LONG_OPTIONS \
+	{ "netconf",		 no_argument,	    NULL, NCO_NETCONF }, \
+	{ "netconf-subscribe",	 no_argument,	    NULL, NCO_SUBSCRIBE }, \
+	{ "netconf-max-inflight", required_argument, NULL, NCO_MAX_INFLIGHT }, \
+	{ "netconf-timeout",	 required_argument, NULL, NCO_TIMEOUT },
+#define NC_CTL_HELP \
+"  --netconf              NETCONF client: mounts devices told through\n" \
+"                         RESTCONF topology-netconf (needs --restconf)\n" \
+"  --netconf-subscribe    create-subscription on every mounted device\n" \
+"                         and count its route-update prefixes\n" \
+"  --netconf-max-inflight M  mounts under way at once (default 256)\n" \
+"  --netconf-timeout S    how long an rpc waits for its reply (default\n" \
+"                         60)\n"
+
+int	 nc_ctl_option(int opt, const char *arg, char *err, size_t errlen);
+int	 nc_ctl_on(void);
+/* Options checked together; -1 with err. */
+int	 nc_ctl_check(int restconf, char *err, size_t errlen);
+/* The descriptors it may need (the mount slots' sessions). */
+int	 nc_ctl_start(struct http_server *, char *err, size_t errlen);
+void	 nc_ctl_summary(void);
+void	 nc_ctl_stop(void);
+
+/* For the RESTCONF side (nc_restconf.c). */
+const struct nc_ctl_stats *nc_ctl_stats(void);
+struct ncc_node_list *ncc_nodes(void);
+struct ncc_node	*ncc_find(const char *name);
+void		 ncc_cfg_defaults(struct ncc_node_cfg *);
+/* Mount, or remount when the configuration changed. */
+struct ncc_node	*ncc_mount(const struct ncc_node_cfg *);
+void		 ncc_unmount(struct ncc_node *);
+const char	*ncc_status_name(enum ncc_status);
+uint32_t	 ncc_count(enum ncc_status);
+/* An rpc on a connected node's session; -1 when it has none. */
+int		 ncc_rpc(struct ncc_node *, const char *op_xml,
+		    nc_cli_reply_cb, void *arg);
+/* The libyang context of the node's schemas, NULL if it has none. */
+struct ly_ctx	*ncc_ctx(struct ncc_node *);
+/* An edit-config through the mount point answered (counted). */
+void		 ncc_count_edit(struct ncc_node *, int ok);
+
+/* nc_restconf.c */
+void	 nc_restconf_register(void);
+void	 nc_restconf_stop(void);
+
+#endif
