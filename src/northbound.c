@@ -351,26 +351,30 @@ nb_new(const struct nb_opts *o, struct metrics *m, char **nodes,
 	nb_basic_auth(o->user, o->password, r->auth, sizeof(r->auth));
 	snprintf(r->hostport, sizeof(r->hostport), strchr(o->host, ':') ?
 	    "[%s]:%u" : "%s:%u", o->host, o->port);
-	r->ph_conf = metrics_phase(m, o->confirm_name ? o->confirm_name :
-	    NB_PHASE_CONFIRM, "northbound");
-	r->ph_cdel = metrics_phase(m, o->confirm_delete_name ?
-	    o->confirm_delete_name : NB_PHASE_CONFIRM_DELETE, "northbound");
-	if (!o->watch) {
-		r->ph_prog = metrics_phase(m, o->program_name ?
-		    o->program_name : NB_PHASE_PROGRAM, "northbound");
-		r->ph_del = metrics_phase(m, o->delete_name ? o->delete_name :
-		    NB_PHASE_DELETE, "northbound");
-		r->ph_prog->target = nb_jobs(r, NBJ_ADD);
-		r->ph_del->target = nb_jobs(r, NBJ_DEL);
-	}
-	r->ph_conf->target = o->flows;
-	r->ph_cdel->target = o->flows;
 	r->c_req = metrics_counter(m, "nb_requests");
 	r->c_2xx = metrics_counter(m, "nb_http_2xx");
 	r->c_4xx = metrics_counter(m, "nb_http_4xx");
 	r->c_5xx = metrics_counter(m, "nb_http_5xx");
 	r->c_transport = metrics_counter(m, "nb_transport_errors");
 	r->c_polls = metrics_counter(m, "nb_polls");
+	r->ph_conf = metrics_phase(m, o->confirm_name ? o->confirm_name :
+	    NB_PHASE_CONFIRM, "northbound");
+	r->ph_conf->target = o->flows;
+	if (!o->watch) {
+		r->ph_prog = metrics_phase(m, o->program_name ?
+		    o->program_name : NB_PHASE_PROGRAM, "northbound");
+		r->ph_prog->target = nb_jobs(r, NBJ_ADD);
+	}
+	if (o->no_delete)
+		return r;
+	r->ph_cdel = metrics_phase(m, o->confirm_delete_name ?
+	    o->confirm_delete_name : NB_PHASE_CONFIRM_DELETE, "northbound");
+	r->ph_cdel->target = o->flows;
+	if (!o->watch) {
+		r->ph_del = metrics_phase(m, o->delete_name ? o->delete_name :
+		    NB_PHASE_DELETE, "northbound");
+		r->ph_del->target = nb_jobs(r, NBJ_DEL);
+	}
 	return r;
 }
 
@@ -567,11 +571,11 @@ nb_send(struct nb_run *r, struct nb_slot *s, uint64_t now)
 	(*r->c_req)++;
 	if (r->job == NBJ_COUNT)
 		(*r->c_polls)++;
-	else if (r->ph_prog->state == PHASE_PENDING && r->job == NBJ_ADD) {
+	else if (r->job == NBJ_ADD && r->ph_prog->state == PHASE_PENDING) {
 		phase_start(r->ph_prog, now);
 		phase_start(r->ph_conf, now);
 		r->hook(r->arg, 0, now);
-	} else if (r->ph_del->state == PHASE_PENDING && r->job == NBJ_DEL) {
+	} else if (r->job == NBJ_DEL && r->ph_del->state == PHASE_PENDING) {
 		phase_start(r->ph_del, now);
 		phase_start(r->ph_cdel, now);
 		r->hook(r->arg, 1, now);
@@ -674,7 +678,9 @@ nb_round_over(struct nb_run *r, uint64_t now)
 		return;
 	}
 	r->seen = 0;
-	if (r->stage == NBS_CONFIRM && (r->o.watch || r->o.hold))
+	if (r->stage == NBS_CONFIRM && r->o.no_delete)
+		r->stage = NBS_DONE;
+	else if (r->stage == NBS_CONFIRM && (r->o.watch || r->o.hold))
 		r->stage = NBS_WATCHING;
 	else if (r->stage == NBS_CONFIRM) {
 		nb_stage(r, NBS_DELETE, NBJ_DEL, now);

@@ -78,6 +78,9 @@ struct nb_opts {
 	/* Hold: stop after confirm (nb_held() says 1) until nb_release()
 	 * starts the delete stage, e.g. to use what was written. */
 	int		 hold;
+	/* Over after confirm: no delete stages (what was written stays,
+	 * e.g. LSP updates). */
+	int		 no_delete;
 };
 
 /* One HTTP request built by a driver. */

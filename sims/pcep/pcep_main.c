@@ -43,6 +43,11 @@ enum {
 	PO_EXPECT_REMOVES,
 	PO_FLAP_RATE,
 	PO_FLAP_DURATION,
+	PO_NB,
+	PO_NB_PARALLEL,
+	PO_NB_USER,
+	PO_NB_PASSWORD,
+	PO_NB_STYLE,
 };
 
 static const struct option pcep_opts[] = {
@@ -64,6 +69,11 @@ static const struct option pcep_opts[] = {
 	{ "expect-removes",	required_argument, NULL, PO_EXPECT_REMOVES },
 	{ "flap-rate",		required_argument, NULL, PO_FLAP_RATE },
 	{ "flap-duration",	required_argument, NULL, PO_FLAP_DURATION },
+	{ "northbound",		required_argument, NULL, PO_NB },
+	{ "northbound-parallel", required_argument, NULL, PO_NB_PARALLEL },
+	{ "northbound-user",	required_argument, NULL, PO_NB_USER },
+	{ "northbound-password", required_argument, NULL, PO_NB_PASSWORD },
+	{ "northbound-style",	required_argument, NULL, PO_NB_STYLE },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -93,6 +103,14 @@ static const char pcep_help[] =
 "  --flap-rate R          after the other phases: R PCCs per second close\n"
 "                         their session and come back\n"
 "  --flap-duration S      seconds of flapping (default 10)\n"
+"the update test through the controller's northbound (needs --delegate):\n"
+"  --northbound URL       odl:http://IP:PORT: once synchronized, call\n"
+"                         update-lsp for every LSP and count the new paths\n"
+"                         in pcep-topology (phases nb_update, confirm)\n"
+"  --northbound-parallel P  requests in flight (default 1)\n"
+"  --northbound-user U    basic auth user (default admin)\n"
+"  --northbound-password P  basic auth password (default admin)\n"
+"  --northbound-style S   rfc8040 (/rests) or draft (/restconf)\n"
 CLI_COMMON_OPTS_HELP;
 
 static struct pcep_sim	the_sim;
@@ -135,15 +153,44 @@ pcep_flag_option(int opt, struct pcc_config *cfg)
 	return 1;
 }
 
+/* The northbound options; 1 when opt is not one of them. */
+static int
+pcep_nb_option(int opt, const char *arg, struct pcc_config *cfg, char *err,
+    size_t errlen)
+{
+	static const char *const names[] = {
+		[PO_NB_PARALLEL - PO_NB] = "northbound-parallel",
+		[PO_NB_USER - PO_NB] = "northbound-user",
+		[PO_NB_PASSWORD - PO_NB] = "northbound-password",
+		[PO_NB_STYLE - PO_NB] = "northbound-style",
+	};
+
+	if (opt < PO_NB)
+		return 1;
+	cfg->nb_any = 1;
+	if (opt == PO_NB) {
+		cfg->nb_url = arg;
+		if (nb_parse_url(arg, &cfg->nb, err, errlen) == -1)
+			return -1;
+		cfg->nb.driver = &pcep_nb_odl_driver;
+		return 0;
+	}
+	return nb_common_option(&cfg->nb, names[opt - PO_NB], arg, err,
+	    errlen);
+}
+
 static int
 pcep_option(int opt, const char *arg, void *ctx, char *err, size_t errlen)
 {
 	struct pcc_config	*cfg = ctx;
 	struct in_addr		 a;
 	uint64_t		 u;
+	int			 rc;
 
 	if (pcep_flag_option(opt, cfg) == 0)
 		return 0;
+	if ((rc = pcep_nb_option(opt, arg, cfg, err, errlen)) != 1)
+		return rc;
 	switch (opt) {
 	case PO_PCCS:
 		if (cli_uint("pccs", arg, 1, 1000000, &u, err, errlen) == -1)
@@ -215,6 +262,7 @@ pcep_config_defaults(struct pcc_config *cfg)
 	cfg->expect_updates = UINT64_MAX;
 	cfg->expect_removes = UINT64_MAX;
 	cfg->flap_seconds = 10;
+	nb_opts_defaults(&cfg->nb);
 }
 
 static uint32_t
@@ -222,7 +270,8 @@ pcep_fds_needed(void *arg)
 {
 	struct pcep_sim	*sim = arg;
 
-	return pool_fds_needed(&sim->pcfg, sim->cfg.pccs);
+	return pool_fds_needed(&sim->pcfg, sim->cfg.pccs) +
+	    (sim->cfg.nb_url != NULL ? sim->cfg.nb.parallel : 0);
 }
 
 static void
@@ -285,6 +334,38 @@ pcep_phases_init(struct pcep_sim *sim)
 	phase_start(sim->ph[PCCP_SYNC], now);
 }
 
+static void
+pcep_nb_hook(void *arg, int deleting, uint64_t now)
+{
+	/* The PCCs' update phase starts at their first PCUpd. */
+	(void)arg;
+	(void)deleting;
+	(void)now;
+}
+
+/* The PCCs as pcep-topology names them: "pcc://" and the address each
+ * connects from. */
+static void
+pcep_nb_new(struct pcep_sim *sim)
+{
+	struct sockaddr_storage	 ss;
+	socklen_t		 len;
+	char			 ip[INET_ADDRSTRLEN], id[NB_NODE_MAX];
+	uint32_t		 i;
+
+	sim->nb_begun = 0;
+	sim->nb_nodes = xcalloc(sim->cfg.pccs, sizeof(*sim->nb_nodes));
+	for (i = 0; i < sim->cfg.pccs; i++) {
+		source_addr(&sim->pcfg.src, i, &ss, &len);
+		inet_ntop(AF_INET, &((struct sockaddr_in *)&ss)->sin_addr, ip,
+		    sizeof(ip));
+		snprintf(id, sizeof(id), "pcc://%s", ip);
+		sim->nb_nodes[i] = xstrdup(id);
+	}
+	sim->nb = nb_new(&sim->cfg.nb, sim->m, sim->nb_nodes, sim->cfg.pccs,
+	    pcep_nb_hook, sim);
+}
+
 static const struct pool_ops pcep_pool_ops = {
 	pcc_up,
 	pcc_down,
@@ -315,6 +396,8 @@ pcep_start(void *arg, struct metrics *m, char *err, size_t errlen)
 	}
 	pool_init(&sim->pool, &sim->pcfg, &pcep_pool_ops, sim->pdevs,
 	    sim->cfg.pccs);
+	if (sim->cfg.nb_url != NULL)
+		pcep_nb_new(sim);
 	return pool_start(&sim->pool, err, errlen);
 }
 
@@ -379,6 +462,22 @@ pcep_after_sync(struct pcep_sim *sim, uint64_t now)
 		phase_start(ph[PCCP_REMOVE], now);
 }
 
+/* The northbound's updates, once synchronized; 1: over. */
+static int
+pcep_tick_nb(struct pcep_sim *sim, uint64_t now)
+{
+	char	err[256];
+
+	if (!sim->nb_begun) {
+		sim->nb_begun = 1;
+		if (nb_begin(sim->nb, now, err, sizeof(err)) == -1) {
+			log_warnx("%s", err);
+			return 1;
+		}
+	}
+	return nb_tick(sim->nb, now);
+}
+
 static int
 pcep_tick(void *arg, uint64_t now)
 {
@@ -396,6 +495,8 @@ pcep_tick(void *arg, uint64_t now)
 	if (!pcep_over(ph[PCCP_CONNECT]) || !pcep_over(ph[PCCP_SYNC]))
 		goto out;
 	pcep_after_sync(sim, now);
+	if (sim->nb != NULL && !pcep_tick_nb(sim, now))
+		goto out;
 	if (!pcep_over(ph[PCCP_UPDATE]) || !pcep_over(ph[PCCP_INITIATE]) ||
 	    !pcep_over(ph[PCCP_REMOVE]))
 		goto out;
@@ -415,6 +516,14 @@ pcep_stop(void *arg)
 	struct pcep_sim	*sim = arg;
 	uint32_t	 i;
 
+	if (sim->nb != NULL) {
+		nb_free(sim->nb);
+		sim->nb = NULL;
+		for (i = 0; i < sim->cfg.pccs; i++)
+			free(sim->nb_nodes[i]);
+		free(sim->nb_nodes);
+		sim->nb_nodes = NULL;
+	}
 	if (sim->pccs == NULL)
 		return;
 	for (i = 0; i < sim->cfg.pccs; i++)
@@ -431,7 +540,8 @@ pcep_stop(void *arg)
 }
 
 static const char *const pcep_phase_names[] = {
-	"connect", "sync", "update", "initiate", "remove", "flap", NULL
+	"connect", "sync", "update", "initiate", "remove", "flap",
+	"nb_update", NB_PHASE_CONFIRM, NULL
 };
 
 static const struct sim_ops pcep_sim_ops = {
@@ -512,6 +622,36 @@ pcep_check(struct pcep_sim *sim, const struct run_opts *ro)
 		    "--pce-initiated");
 }
 
+/* The northbound options together (exit 2 when bad); after the sources,
+ * since the PCCs' node ids are their addresses. */
+static void
+pcep_nb_check(struct pcep_sim *sim, const struct run_opts *ro)
+{
+	struct pcc_config	*cfg = &sim->cfg;
+	char			 err[256];
+
+	if (!cfg->nb_any)
+		return;
+	if (cfg->nb_url == NULL)
+		cli_die(ro, "the --northbound-* options need --northbound");
+	if (!cfg->delegate || cfg->lsps == 0)
+		cli_die(ro, "--northbound updates delegated LSPs: give "
+		    "--delegate and --lsps");
+	if (sim->pcfg.src.family != AF_INET)
+		cli_die(ro, "--northbound names PCCs by their IPv4 address: "
+		    "give an IPv4 --source");
+	cfg->nb.flows = (uint64_t)cfg->pccs * cfg->lsps;
+	cfg->nb.per_request = 1;
+	cfg->nb.no_delete = 1;
+	cfg->nb.program_name = "nb_update";
+	cfg->nb.timeout_s = ro->phase_timeout;
+	cfg->nb_ctx.lsps = cfg->lsps;
+	cfg->nb_ctx.endpoint = cfg->endpoint;
+	cfg->nb.ctx = &cfg->nb_ctx;
+	if (nb_check(&cfg->nb, err, sizeof(err)) == -1)
+		cli_die(ro, "%s", err);
+}
+
 static int
 pcep_main(int argc, char **argv)
 {
@@ -526,6 +666,7 @@ pcep_main(int argc, char **argv)
 	pcep_check(sim, &ro);
 	pcep_endpoint(sim, &ro);
 	pcep_sources(sim, &ro);
+	pcep_nb_check(sim, &ro);
 	sim->phase_timeout = ro.phase_timeout;
 	return run_main(&pcep_sim_ops, sim, &ro);
 }

@@ -12,6 +12,7 @@
 
 #include "metrics.h"
 #include "pcep_codec.h"
+#include "pcep_nb.h"
 #include "pool.h"
 
 /* Session states (RFC 5440 appendix A); TCPPending is the pool's. */
@@ -52,6 +53,11 @@ struct pcc_config {
 	uint64_t	 expect_removes;
 	double		 flap_rate;	/* PCCs per second, 0: none */
 	double		 flap_seconds;
+	/* update-lsp for every LSP through the controller's northbound. */
+	const char	*nb_url;
+	int		 nb_any;
+	struct nb_opts	 nb;
+	struct pcep_nb_ctx nb_ctx;
 };
 
 struct pcc_counters {
@@ -154,6 +160,9 @@ struct pcep_sim {
 	double			 flap_credit;
 	uint32_t		 flap_next;
 	uint64_t		 last_tick_ns;
+	struct nb_run		*nb;
+	char			**nb_nodes;	/* "pcc://IP" per PCC */
+	int			 nb_begun;
 };
 
 /* pcep_pcc.c: the session */

@@ -214,6 +214,40 @@ run_sr() {
 	grep -q "0 bad messages" "$TMPD/ctl-sr.log" || fail "sr: bad messages at the PCE"
 }
 
+# The update test through the northbound: sbsim calls update-lsp for
+# every LSP (4 in flight, then the draft URLs one at a time) and counts
+# the new paths in pcep-topology; the PCCs time each PCUpd.
+run_northbound() {
+	local PP RP ctl style
+	PP=$(free_ports 2)
+	RP=$((PP + 1))
+	start_bg "$TMPD/ctl-nb.log" "$SBSIM" controller \
+	    --pcep ptcp:$PP:127.0.0.1 --restconf 127.0.0.1:$RP
+	ctl=$LAST_PID
+	wait_listen "$PP" && wait_listen "$RP" || fail "nb: controller"
+	for style in rfc8040 draft; do
+		timeout 60 "$SBSIM" pcep --pccs 3 --lsps 30 --delegate \
+		    --controller tcp:127.0.0.1:$PP \
+		    --northbound odl:http://127.0.0.1:$RP \
+		    --northbound-style $style --northbound-parallel 4 \
+		    --report "$TMPD/nb-$style.json" --timeout 20 -q \
+		    >"$TMPD/pcc-nb-$style.log" 2>&1 ||
+		    fail "nb ($style): sbsim pcep exited $?"
+		for want in "('update', 'DONE', 90)" "('nb_update', 'DONE', 90)" \
+		    "('confirm', 'DONE', 90)"; do
+			json_get "$TMPD/nb-$style.json" \
+			    '[(p["name"], p["state"], p["items"]) for p in r["phases"]]' |
+			    grep -qF "$want" || fail "nb ($style): $want: $(json_get \
+			    "$TMPD/nb-$style.json" 'r["phases"]')"
+		done
+	done
+	stop_pid "$ctl"
+	"$SBSIM" pcep --pccs 1 --lsps 5 --controller tcp:127.0.0.1:4189 \
+	    --northbound odl:http://127.0.0.1:8181 >/dev/null 2>&1
+	[ $? -eq 2 ] || fail "nb without --delegate was not refused"
+}
+
 run_basic
 run_sr
+run_northbound
 exit 0
