@@ -724,10 +724,13 @@ bgp_stop(void *arg)
 	}
 	if (sim->peers == NULL)
 		return;
+	for (i = 0; i < sim->cfg.peers; i++)
+		bgp_peer_goodbye(&sim->peers[i]);
 	/* What the monitor holds, before closing its session clears it. */
 	if (sim->cfg.monitor != NULL) {
 		*metrics_counter(sim->m, "monitor_prefixes") =
 		    bgp_monitor_held(sim);
+		bgp_peer_goodbye(&sim->mon);
 		pool_stop(&sim->mpool);
 		bgp_peer_free(&sim->mon);
 	}

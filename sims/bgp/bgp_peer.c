@@ -18,6 +18,7 @@
 #include <event2/bufferevent.h>
 #include <event2/event.h>
 
+#include "bgp_io.h"
 #include "bgp_sim.h"
 #include "log.h"
 
@@ -823,6 +824,28 @@ bgp_peer_churn(struct bgp_peer *p, uint64_t n)
 	bgp_send(p, w, (uint32_t)sent);
 	*p->sim->c.updates_sent += sent;
 	return sent;
+}
+
+/*
+ * The run is over (RFC 4271 section 8.2.2, ManualStop): NOTIFICATION
+ * Cease / Administrative Shutdown (RFC 4486), written out at once since
+ * the connection closes right after, so that the other side drops our
+ * routes now instead of keeping them stale for the graceful-restart
+ * time.
+ */
+void
+bgp_peer_goodbye(struct bgp_peer *p)
+{
+	struct wbuf	*w;
+
+	if (p->pd.bev == NULL || p->closing_ns != 0 ||
+	    p->state < BGPS_OPENSENT)
+		return;
+	w = bgp_scratch();
+	bgp_notification_encode(w, BGP_ERR_CEASE, BGP_ERR_CEASE_ADMIN_DOWN,
+	    NULL, 0);
+	/* Not an error: not counted as one. */
+	bgp_write_last(p->pd.bev, w->data, w->len);
 }
 
 void

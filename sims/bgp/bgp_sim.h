@@ -165,6 +165,8 @@ void	bgp_peer_kick(struct bgp_peer *);
 /* Toggle up to n prefixes of the peer (withdraw one announced, announce
  * one withdrawn) for churn; returns how many went out. */
 uint64_t bgp_peer_churn(struct bgp_peer *, uint64_t n);
+/* The run is over: NOTIFICATION Cease before the close. */
+void	bgp_peer_goodbye(struct bgp_peer *);
 void	bgp_peer_free(struct bgp_peer *);
 /* The prefix a peer announces as its i-th. */
 void	bgp_peer_prefix(const struct bgp_peer *, uint64_t i,

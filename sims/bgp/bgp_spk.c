@@ -27,6 +27,7 @@
 #include <event2/event.h>
 #include <event2/listener.h>
 
+#include "bgp_io.h"
 #include "bgp_rib.h"
 #include "bgp_spk.h"
 #include "engine.h"
@@ -569,8 +570,13 @@ spk_fsm(struct spk_peer *pe, uint8_t type, const uint8_t *msg, size_t len)
 	if (type == BGP_NOTIFICATION) {
 		st.notifications_received++;
 		bgp_notification_decode(msg, len, &code, &subcode);
-		log_warnx("bgp %s: NOTIFICATION received: %s", pe->name,
-		    bgp_err_name(code, subcode));
+		/* A peer that stops says Cease: no trouble to warn of. */
+		if (code == BGP_ERR_CEASE)
+			log_info("bgp %s: NOTIFICATION received: %s", pe->name,
+			    bgp_err_name(code, subcode));
+		else
+			log_warnx("bgp %s: NOTIFICATION received: %s",
+			    pe->name, bgp_err_name(code, subcode));
 		spk_close(pe, "NOTIFICATION received");
 		return;
 	}
@@ -1064,6 +1070,22 @@ bgp_spk_start(const struct bgp_spk_config *c, char *err, size_t errlen)
 	return 0;
 }
 
+/* The controller stops (RFC 4271 section 8.2.2): NOTIFICATION Cease /
+ * Administrative Shutdown, written out before the close. */
+static void
+spk_goodbye(struct spk_peer *pe)
+{
+	struct wbuf	*w;
+
+	if (pe->bev == NULL || pe->state == SPK_CLOSING)
+		return;
+	w = spk_scratch();
+	bgp_notification_encode(w, BGP_ERR_CEASE, BGP_ERR_CEASE_ADMIN_DOWN,
+	    NULL, 0);
+	/* Not an error: not counted as one. */
+	bgp_write_last(pe->bev, w->data, w->len);
+}
+
 void
 bgp_spk_stop(void)
 {
@@ -1078,8 +1100,10 @@ bgp_spk_stop(void)
 		evconnlistener_free(listener);
 	listener = NULL;
 	for (i = 0; i < n_peers; i++)
-		if (peers[i] != NULL)
+		if (peers[i] != NULL) {
+			spk_goodbye(peers[i]);
 			spk_peer_free(peers[i]);
+		}
 	bgp_spk_app_clear();
 	free(peers);
 	peers = NULL;
