@@ -1,0 +1,112 @@
+# Helpers for the BGP interop tests (sourced after tests/lib.sh; not a
+# test by itself).
+
+# wait_until SECONDS CMD...: run CMD every 0.2 s until it succeeds, at
+# most SECONDS seconds; 1 when it never did.
+wait_until() {
+	local max=$(( $1 * 5 )) i=0
+	shift
+	while [ $i -lt $max ]; do
+		"$@" && return 0
+		sleep 0.2
+		i=$((i + 1))
+	done
+	return 1
+}
+
+# bird_stats SOCK: one line per BGP protocol of a BIRD 2 instance:
+#   NAME INFO IMPORTED EXPORTED IMP_UPD_ACC IMP_WD_ACC EXP_UPD_ACC EXP_WD_ACC
+# from `birdc show protocols all` (the protocols' own counters, cheap at
+# any table size, unlike `show route count`).  INFO is Established,
+# Active, Passive, ... (the first word of the Info column, "-" if none).
+# With several channels the counters are summed.
+bird_stats() {
+	birdc -s "$1" show protocols all 2>/dev/null | awk '
+	function flush() {
+		if (name != "")
+			print name, info, im + 0, ex + 0, iu + 0, iw + 0, eu + 0, ew + 0
+		name = ""
+	}
+	/^[A-Za-z0-9_]+ +BGP / {
+		flush(); name = $1; info = ($6 == "") ? "-" : $6
+		im = ex = iu = iw = eu = ew = 0; next
+	}
+	/^[A-Za-z0-9_]+ / { flush(); next }
+	name != "" && $1 == "Routes:" { im += $2; ex += $4 }
+	name != "" && $1 == "Import" && $2 == "updates:" { iu += $NF }
+	name != "" && $1 == "Import" && $2 == "withdraws:" { iw += $NF }
+	name != "" && $1 == "Export" && $2 == "updates:" { eu += $NF }
+	name != "" && $1 == "Export" && $2 == "withdraws:" { ew += $NF }
+	END { flush() }'
+}
+
+# bird_sum SOCK REGEX: the protocols whose name matches REGEX, summed:
+#   ESTABLISHED_COUNT IMPORTED EXPORTED IMP_UPD_ACC IMP_WD_ACC EXP_UPD_ACC EXP_WD_ACC
+bird_sum() {
+	bird_stats "$1" | awk -v re="^($2)\$" '
+	$1 ~ re { if ($2 == "Established") e++
+		  for (i = 3; i <= 8; i++) s[i] += $i }
+	END { print e + 0, s[3] + 0, s[4] + 0, s[5] + 0, s[6] + 0, s[7] + 0, s[8] + 0 }'
+}
+
+# bird_is SOCK REGEX "E I X" : the sum of REGEX's protocols has E
+# established sessions, I routes imported and X exported ("*": any).
+bird_is() {
+	local got want=$3
+	got=$(bird_sum "$1" "$2")
+	# shellcheck disable=SC2086
+	set -- $got
+	local we wi wx
+	read -r we wi wx <<EOF
+$want
+EOF
+	{ [ "$we" = "*" ] || [ "$we" = "$1" ]; } &&
+	{ [ "$wi" = "*" ] || [ "$wi" = "$2" ]; } &&
+	{ [ "$wx" = "*" ] || [ "$wx" = "$3" ]; }
+}
+
+# start_bird NAME CONF: BIRD 2 in the foreground with its own control
+# socket ($TMPD/NAME.ctl), pid file and log ($TMPD/NAME.log); waits until
+# birdc answers.  Sets BIRD_PID and BIRD_SOCK.
+start_bird() {
+	BIRD_SOCK="$TMPD/$1.ctl"
+	start_bg "$TMPD/$1.log" bird -f -c "$2" -s "$BIRD_SOCK" \
+	    -P "$TMPD/$1.pid"
+	BIRD_PID=$LAST_PID
+	wait_until 10 birdc -s "$BIRD_SOCK" show status >/dev/null 2>&1 ||
+	    fail "BIRD ($1) did not start"
+}
+
+# report_check FILE PHASE ITEMS: the report's phase PHASE is DONE with
+# ITEMS items.
+report_check() {
+	local got
+	got=$(json_get "$1" "[(p['state'], p['items']) for p in r['phases'] if p['name'] == '$2']") ||
+	    fail "$1: no report"
+	[ "$got" = "[('DONE', $3)]" ] ||
+	    fail "$1: phase $2 is $got, want [('DONE', $3)]"
+}
+
+# report_ok FILE: the report says ok.
+report_ok() {
+	[ "$(json_get "$1" 'r["ok"]')" = True ] || fail "$1: not ok"
+}
+
+# counter FILE NAME: a counter of the report (0 when absent).
+counter() {
+	json_get "$1" "r['counters'].get('$2', 0)"
+}
+
+# stop_bird PID SOCK: shut a BIRD started by start_bird down (birdc down,
+# then SIGTERM, 10 s at most).
+stop_bird() {
+	birdc -s "$2" down >/dev/null 2>&1 || kill -TERM "$1" 2>/dev/null
+	wait_exit "$1" 10 || true
+}
+
+# stop_term PID: SIGTERM (for daemons that take SIGINT otherwise), 10 s
+# at most, then SIGKILL.
+stop_term() {
+	kill -TERM "$1" 2>/dev/null
+	wait_exit "$1" 10 || true
+}
