@@ -2,6 +2,8 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 
+#include <arpa/inet.h>
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -305,12 +307,48 @@ pool_accept(struct evconnlistener *l, evutil_socket_t fd,
 }
 
 static int
+pool_bind_listener(struct pool *p, struct pool_dev *d,
+    struct sockaddr_storage *ss, socklen_t len, char *err, size_t errlen)
+{
+	char	host[INET6_ADDRSTRLEN];
+
+	(void)p;
+	d->listener = evconnlistener_new_bind(engine_base(), pool_accept, d,
+	    LEV_OPT_REUSEABLE | LEV_OPT_CLOSE_ON_FREE, 16,
+	    (struct sockaddr *)ss, len);
+	if (d->listener == NULL) {
+		inet_ntop(ss->ss_family, ss->ss_family == AF_INET ?
+		    (void *)&((struct sockaddr_in *)ss)->sin_addr :
+		    (void *)&((struct sockaddr_in6 *)ss)->sin6_addr, host,
+		    sizeof(host));
+		snprintf(err, errlen, "cannot listen on %s port %u: %s", host,
+		    ntohs(ss->ss_family == AF_INET ?
+		    ((struct sockaddr_in *)ss)->sin_port :
+		    ((struct sockaddr_in6 *)ss)->sin6_port), strerror(errno));
+		return -1;
+	}
+	d->state = PD_LISTENING;
+	return 0;
+}
+
+static int
 pool_listen(struct pool *p, struct pool_dev *d, char *err, size_t errlen)
 {
 	struct sockaddr_storage	ss;
 	socklen_t		len;
 	uint32_t		port = p->cfg.ep.port + d->index;
 
+	if (p->cfg.src.family != AF_UNSPEC) {
+		/* An address per device, all on one port. */
+		source_addr(&p->cfg.src, d->index, &ss, &len);
+		if (ss.ss_family == AF_INET)
+			((struct sockaddr_in *)&ss)->sin_port =
+			    htons(p->cfg.ep.port);
+		else
+			((struct sockaddr_in6 *)&ss)->sin6_port =
+			    htons(p->cfg.ep.port);
+		return pool_bind_listener(p, d, &ss, len, err, errlen);
+	}
 	if (port > 65535) {
 		snprintf(err, errlen, "device %u would listen on port %u, "
 		    "past 65535: lower the base port or the device count",
@@ -318,16 +356,7 @@ pool_listen(struct pool *p, struct pool_dev *d, char *err, size_t errlen)
 		return -1;
 	}
 	endpoint_with_port(&p->cfg.ep, port, &ss, &len);
-	d->listener = evconnlistener_new_bind(engine_base(), pool_accept, d,
-	    LEV_OPT_REUSEABLE | LEV_OPT_CLOSE_ON_FREE, 16,
-	    (struct sockaddr *)&ss, len);
-	if (d->listener == NULL) {
-		snprintf(err, errlen, "cannot listen on port %u: %s", port,
-		    strerror(errno));
-		return -1;
-	}
-	d->state = PD_LISTENING;
-	return 0;
+	return pool_bind_listener(p, d, &ss, len, err, errlen);
 }
 
 int

@@ -5,7 +5,8 @@
  * at most max_inflight connects under way; when a connection fails or drops,
  * the device tries again after an exponential backoff with jitter, and the
  * others carry on.  Passive devices each listen on a port of their own
- * (PORT+i) and take one connection at a time (a newer one replaces it).  The protocol sees a
+ * (PORT+i), or with a source range on the i-th address of the range at
+ * PORT, and take one connection at a time (a newer one replaces it).  The protocol sees a
  * connected bufferevent through up() and hands it back through pool_lost().
  */
 #ifndef SBSIM_POOL_H

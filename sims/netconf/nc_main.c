@@ -101,8 +101,9 @@ static const char nc_help[] =
 "NETCONF devices (RFC 6241) over SSH or TCP, each with its own YANG\n"
 "datastores, for a controller to mount, configure and subscribe to.\n"
 "  --devices N            devices to simulate (required)\n"
-"  --listen ptcp:PORT[:IP]  device i listens on PORT+i (the same as\n"
-"                         --controller ptcp:...; give one of them)\n"
+"  --listen ptcp:PORT[:IP]  device i listens on PORT+i (with --source\n"
+"                         CIDR: on the i-th address of CIDR, all at PORT);\n"
+"                         the same as --controller ptcp:...; give one\n"
 "  --transport T          ssh (default; RFC 6242) or tcp (no SSH)\n"
 "  --user U               SSH user name (default: any)\n"
 "  --password P           SSH password (default: admin/admin when no\n"
@@ -487,6 +488,28 @@ nc_listen_host(const struct endpoint *ep)
 	return host;
 }
 
+/*
+ * --source CIDR with ptcp:PORT: device i listens on the i-th address of
+ * CIDR, all on PORT (a controller that tells devices apart by address,
+ * as real networks do), instead of PORT+i.
+ */
+static void
+nc_listen_range(struct nc_sim *sim, const struct run_opts *ro)
+{
+	struct pool_config	*pc = &sim->pcfg;
+	char			 err[256];
+
+	if (source_parse(ro->source, &pc->src, err, sizeof(err)) == -1)
+		cli_die(ro, "--source: %s", err);
+	if (pc->src.family != pc->ep.ss.ss_family)
+		cli_die(ro, "--source %s and --listen are of different address "
+		    "families", ro->source);
+	if (pc->src.count < sim->cfg.devices)
+		cli_die(ro, "--source %s has %llu addresses for %u devices",
+		    pc->src.text, (unsigned long long)pc->src.count,
+		    sim->cfg.devices);
+}
+
 static void
 nc_check(struct nc_sim *sim, const struct run_opts *ro)
 {
@@ -503,8 +526,7 @@ nc_check(struct nc_sim *sim, const struct run_opts *ro)
 		ep = ro->controller;
 	if (ep == NULL)
 		cli_die(ro, "--listen ptcp:PORT[:IP] is required");
-	if (ro->source != NULL)
-		cli_die(ro, "--source makes no sense: the devices listen");
+
 	if (ro->ssl_key || ro->ssl_cert || ro->ssl_ca)
 		cli_die(ro, "--ssl-key, --ssl-cert and --ssl-ca do not apply "
 		    "(NETCONF runs over SSH or TCP)");
@@ -514,7 +536,9 @@ nc_check(struct nc_sim *sim, const struct run_opts *ro)
 	if (!endpoint_passive(&sim->pcfg.ep))
 		cli_die(ro, "--listen: devices listen: ptcp:PORT[:IP], not "
 		    "'%s'", ep);
-	if ((uint64_t)sim->pcfg.ep.port + cfg->devices - 1 > 65535)
+	if (ro->source != NULL)
+		nc_listen_range(sim, ro);
+	else if ((uint64_t)sim->pcfg.ep.port + cfg->devices - 1 > 65535)
 		cli_die(ro, "ptcp:%u with %u devices would need ports past "
 		    "65535", sim->pcfg.ep.port, cfg->devices);
 	if ((cfg->notif_rate > 0 || cfg->prefixes > 0) &&

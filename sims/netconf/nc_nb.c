@@ -32,6 +32,7 @@
  *   /restconf/config|operational/network-topology:network-topology/
  *       topology/topology-netconf/node/NAME[/yang-ext:mount/...]
  */
+#include <arpa/inet.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -93,11 +94,28 @@ ncn_path(const struct nb_opts *o, int config, const char *node,
 
 /* ---- mount run: the items are the devices ---- */
 
+/* The address the controller dials for device i. */
+static const char *
+ncn_host(const struct nc_nb_cfg *c, uint64_t i, char *buf, size_t len)
+{
+	struct sockaddr_storage	ss;
+	socklen_t		sl;
+
+	if (c->dev_range == NULL)
+		return c->device_host;
+	source_addr(c->dev_range, i, &ss, &sl);
+	inet_ntop(ss.ss_family, ss.ss_family == AF_INET ?
+	    (void *)&((struct sockaddr_in *)&ss)->sin_addr :
+	    (void *)&((struct sockaddr_in6 *)&ss)->sin6_addr, buf,
+	    (socklen_t)len);
+	return buf;
+}
+
 static void
 ncn_node_json(const struct nb_opts *o, uint64_t i, struct evbuffer *b)
 {
 	const struct nc_nb_cfg	*c = ncn_cfg(o);
-	char			 name[NB_NODE_MAX];
+	char			 name[NB_NODE_MAX], host[INET6_ADDRSTRLEN];
 	json_t			*j;
 	char			*s;
 
@@ -105,8 +123,9 @@ ncn_node_json(const struct nb_opts *o, uint64_t i, struct evbuffer *b)
 	/* ODL's netconf-node-topology leaves (flat, as most releases and
 	 * CSIT's templates take them). */
 	j = json_pack("{s:s, s:s, s:I, s:s, s:s, s:b, s:I}", "node-id", name,
-	    "netconf-node-topology:host", c->device_host,
-	    "netconf-node-topology:port", (json_int_t)(c->base_port + i),
+	    "netconf-node-topology:host", ncn_host(c, i, host, sizeof(host)),
+	    "netconf-node-topology:port", (json_int_t)(c->base_port +
+	    (c->dev_range != NULL ? 0 : i)),
 	    "netconf-node-topology:username", c->dev_user,
 	    "netconf-node-topology:password", c->dev_password,
 	    "netconf-node-topology:tcp-only", c->tcp_only,
@@ -451,6 +470,8 @@ nc_nb_start(struct nc_sim *sim, struct metrics *m)
 	if (c->url == NULL)
 		return;
 	c->base_port = sim->pcfg.ep.port;
+	c->dev_range = sim->pcfg.src.family != AF_UNSPEC ? &sim->pcfg.src :
+	    NULL;
 	ncn_opts(sim, &o, &ncn_mount_driver, sim->cfg.devices, c->batch);
 	o.hold = 1;
 	o.program_name = "nb_mount";

@@ -69,6 +69,8 @@ struct nc_nb_cfg {
 	const char	*dev_user;
 	const char	*dev_password;
 	uint16_t	 base_port;
+	/* Devices on an address each (--source), all at base_port. */
+	const struct source_range *dev_range;
 };
 
 enum nc_phase {
