@@ -51,6 +51,7 @@ enum {
 	BO_NB_PASSWORD,
 	BO_NB_STYLE,
 	BO_NB_FORMAT,
+	BO_NB_COUNT,
 };
 
 static const struct option bgp_opts[] = {
@@ -85,6 +86,7 @@ static const struct option bgp_opts[] = {
 	{ "northbound-password", required_argument, NULL, BO_NB_PASSWORD },
 	{ "northbound-style",	required_argument, NULL, BO_NB_STYLE },
 	{ "northbound-format",	required_argument, NULL, BO_NB_FORMAT },
+	{ "northbound-count",	required_argument, NULL, BO_NB_COUNT },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -132,6 +134,10 @@ static const char bgp_help[] =
 "  --northbound-password P  basic auth password (default admin)\n"
 "  --northbound-style S   rfc8040 (/rests/data) or draft (/restconf)\n"
 "  --northbound-format F  json or xml (default json; xml: K must be 1)\n"
+"without --advertise (and --monitor), --northbound times learn and\n"
+"withdraw by counting the controller's routes:\n"
+"  --northbound-count W   loc-rib (default) or topology (its\n"
+"                         example-ipv4-topology, as CSIT counts)\n"
 CLI_COMMON_OPTS_HELP;
 
 static struct bgp_sim	the_sim;
@@ -232,6 +238,15 @@ bgp_nb_option(int opt, const char *arg, struct bgp_config *cfg, char *err,
 	case BO_NB_FORMAT:
 		return nb_common_option(o, "northbound-format", arg, err,
 		    errlen);
+	case BO_NB_COUNT:
+		if (strcmp(arg, "loc-rib") == 0 || strcmp(arg, "topology") == 0) {
+			cfg->nb_ctx.count = arg[0] == 't' ? BGP_NB_TOPOLOGY :
+			    BGP_NB_LOC_RIB;
+			return 0;
+		}
+		snprintf(err, errlen, "--northbound-count: '%s' is not loc-rib "
+		    "or topology", arg);
+		return -1;
 	}
 	return 1;
 }
@@ -858,11 +873,15 @@ bgp_nb_check(struct bgp_sim *sim, const struct run_opts *ro)
 		cfg->nb.flows = (uint64_t)cfg->peers * cfg->prefixes;
 		cfg->nb.confirm_name = "learn";
 		cfg->nb.confirm_delete_name = "withdraw";
-		c->loc_rib = 1;
+		if (c->count != BGP_NB_TOPOLOGY)
+			c->count = BGP_NB_LOC_RIB;
 		c->af = cfg->af;
 	} else if (cfg->monitor == NULL)
 		cli_die(ro, "--advertise needs --monitor: the monitor peer "
 		    "times the routes' arrival");
+	else if (c->count != BGP_NB_APP_RIB)
+		cli_die(ro, "--northbound-count is for learning by the "
+		    "northbound, not for --advertise");
 	if (nb_check(&cfg->nb, err, sizeof(err)) == -1)
 		cli_die(ro, "%s", err);
 	if (c->first.af == BGP_AF_MAX)

@@ -186,6 +186,24 @@ nb_loc_rib_path(const struct nb_opts *o, char *out, size_t cap)
 	return n < 0 || (size_t)n >= cap ? -1 : 0;
 }
 
+/* What OpenDaylight's CSIT counts: example-ipv4-topology (ipv6). */
+static int
+nb_topology_path(const struct nb_opts *o, char *out, size_t cap)
+{
+	const char	*afi = NB_AFI(nb_ctx(o)->af);
+	int		 n;
+
+	if (o->style == NB_STYLE_RFC8040)
+		n = snprintf(out, cap, "/rests/data/network-topology:"
+		    "network-topology/topology=example-%s-topology"
+		    "?content=nonconfig", afi);
+	else
+		n = snprintf(out, cap, "/restconf/operational/"
+		    "network-topology:network-topology/topology/"
+		    "example-%s-topology", afi);
+	return n < 0 || (size_t)n >= cap ? -1 : 0;
+}
+
 static int
 nb_count(const struct nb_opts *o, const char *node, struct nb_msg *m)
 {
@@ -193,18 +211,22 @@ nb_count(const struct nb_opts *o, const char *node, struct nb_msg *m)
 	m->method = NB_GET;
 	m->ctype = NULL;
 	m->accept = nb_media(o);
-	if (nb_ctx(o)->loc_rib)
+	if (nb_ctx(o)->count == BGP_NB_LOC_RIB)
 		return nb_loc_rib_path(o, m->path, sizeof(m->path));
+	if (nb_ctx(o)->count == BGP_NB_TOPOLOGY)
+		return nb_topology_path(o, m->path, sizeof(m->path));
 	return nb_routes_path(o, NULL, m->path, sizeof(m->path));
 }
 
-/* Routes in a reply: its "prefix" leaves. */
+/* Routes in a reply: its "prefix" leaves with a value (the topology's
+ * prefix list shares the name: "prefix":[ and <prefix><prefix> are not
+ * counted). */
 static int
 nb_parse_count(const struct nb_opts *o, int status, const char *body,
     size_t len, uint64_t *out)
 {
-	const char	*key = o->format == NB_FMT_XML ? "<prefix>" :
-	    "\"prefix\"";
+	int		 xml = o->format == NB_FMT_XML;
+	const char	*key = xml ? "<prefix>" : "\"prefix\":\"";
 	const char	*p = body, *end = body + len, *hit;
 	size_t		 klen = strlen(key);
 
@@ -215,8 +237,9 @@ nb_parse_count(const struct nb_opts *o, int status, const char *body,
 		return -1;
 	while (p < end && (hit = memmem(p, (size_t)(end - p), key,
 	    klen)) != NULL) {
-		(*out)++;
 		p = hit + klen;
+		if (!xml || (p < end && *p != '<'))
+			(*out)++;
 	}
 	return 0;
 }

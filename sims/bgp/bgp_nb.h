@@ -13,9 +13,13 @@
 
 struct bgp_nb_ctx {
 	struct bgp_prefix	first;	/* route n is first's n-th block */
-	/* Count the Loc-RIB (learn by the northbound) instead of the
-	 * application RIB. */
-	int			loc_rib;
+	/* What a count reads: the application RIB (the advertise test),
+	 * or, to learn by the northbound, the Loc-RIB or its topology. */
+	enum {
+		BGP_NB_APP_RIB,
+		BGP_NB_LOC_RIB,
+		BGP_NB_TOPOLOGY,	/* example-ipv4-topology */
+	}			count;
 	uint8_t			af;	/* of the Loc-RIB table */
 	uint8_t			next_hop4[4];
 	uint8_t			next_hop6[16];

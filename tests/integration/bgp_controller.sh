@@ -162,6 +162,15 @@ timeout 60 "$SBSIM" bgp --peers 2 --prefixes 3000 --as 65001 --peer-as 65000 \
     fail "learn by the northbound: sbsim bgp exited $?"
 check_report "$TMPD/nbl.json" connect=2 announce=6000 learn=6000 \
     withdraw=6000 || fail "learn by the northbound: report"
+# ... or its example-ipv4-topology, as CSIT counts, in XML.
+timeout 60 "$SBSIM" bgp --peers 2 --prefixes 1500 --as 65001 --peer-as 65000 \
+    --source "$SRC" --controller tcp:127.0.0.1:$port \
+    --northbound odl:http://127.0.0.1:$rc --northbound-count topology \
+    --northbound-format xml --withdraw --timeout 20 \
+    --report "$TMPD/nbt.json" -q >"$TMPD/bgp-nbt.log" 2>&1 ||
+    fail "learn by the topology: sbsim bgp exited $?"
+check_report "$TMPD/nbt.json" learn=3000 withdraw=3000 ||
+    fail "learn by the topology: report"
 stop_pid "$ctl"
 
 # Bad command lines: one line, exit 2.
@@ -190,6 +199,11 @@ bad bgp --peers 1 --as 1 --controller tcp:127.0.0.1:179 \
     --northbound odl:http://127.0.0.1:8181 --advertise 5
 bad bgp --peers 1 --as 1 --controller tcp:127.0.0.1:179 \
     --monitor tcp:127.0.0.1:179 --northbound odl:http://127.0.0.1:8181
+bad bgp --peers 1 --as 1 --controller tcp:127.0.0.1:179 \
+    --monitor tcp:127.0.0.1:179 --northbound odl:http://127.0.0.1:8181 \
+    --advertise 5 --northbound-count topology
+bad bgp --peers 1 --as 1 --controller tcp:127.0.0.1:179 \
+    --northbound-count everything
 bad controller --as 65000
 bad controller --bgp tcp:127.0.0.1:179
 bad controller --bgp ptcp:1790 --bgp-monitor not-an-address
