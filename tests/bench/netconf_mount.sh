@@ -45,8 +45,11 @@ for tr in $TRS; do
 	ctl=$LAST_PID
 	wait_listen $rport || fail "the controller did not serve RESTCONF"
 	port=$(free_range "$N")
+	key=
+	[ "$tr" = ssh ] && key="--host-key $TMPD/hostkey"
+	# shellcheck disable=SC2086
 	"$SBSIM" netconf --devices "$N" --listen ptcp:$port:127.0.0.1 \
-	    --transport "$tr" --northbound odl:http://127.0.0.1:$rport \
+	    --transport "$tr" $key --northbound odl:http://127.0.0.1:$rport \
 	    --mount-batch "$B" --northbound-parallel "$P" --edits "$E" \
 	    --notifications "$K" --prefixes-per-notification "$J" \
 	    --northbound-poll 0.2 --timeout 300 --report "$TMPD/$tr.json" \

@@ -52,6 +52,12 @@ node() {
 	printf '"netconf-node-topology:keepalive-delay":0}'
 }
 
+# hostkey TRANSPORT: the SSH host key in the test's directory, not the
+# default ./sbsim_netconf_host_key of the directory it runs in.
+hostkey() {
+	[ "$1" = ssh ] && echo "--host-key $TMPD/hostkey"
+}
+
 # count STATUS: nodes in that state in the operational view.
 count() {
 	curl -s -u admin:admin "$TOPO?content=nonconfig" |
@@ -79,8 +85,9 @@ part1() {
 	[ "$tr" = tcp ] && tcp=true
 	port=$(free_ports $((N + 1)))
 	nowhere=$((port + N))
+	# shellcheck disable=SC2046
 	start_bg "$TMPD/dev-$tr.log" "$SBSIM" netconf --devices $N \
-	    --listen ptcp:$port:127.0.0.1 --transport "$tr" \
+	    --listen ptcp:$port:127.0.0.1 --transport "$tr" $(hostkey "$tr") \
 	    --notifications $K --prefixes-per-notification $J \
 	    --expect-edits 3 --timeout 20 --report "$TMPD/$tr.json" -q
 	dev=$LAST_PID
@@ -166,8 +173,9 @@ part1() {
 part2() {
 	local tr=$1 style=$2 port R p
 	port=$(free_ports 6)
+	# shellcheck disable=SC2046
 	start_bg "$TMPD/nb-$tr.log" timeout 60 "$SBSIM" netconf --devices 6 \
-	    --listen ptcp:$port:127.0.0.1 --transport "$tr" \
+	    --listen ptcp:$port:127.0.0.1 --transport "$tr" $(hostkey "$tr") \
 	    --northbound odl:http://127.0.0.1:$rport --northbound-style "$style" \
 	    --mount-batch 4 --northbound-parallel 2 --edits 2 \
 	    --notifications 2 --prefixes-per-notification 2 \
