@@ -47,7 +47,7 @@ bad "--notification-rate: '-1'" $L --notifications 1 \
     --notification-rate -1
 bad "--expect-edits: 'many'" $L --expect-edits many
 bad "--max-sessions: '0'" $L --max-sessions 0
-bad "--source makes no sense" $L --source 127.0.0.0/24
+bad "different address families" $L --source 2001:db8::/64
 bad "do not apply" $L --ssl-key k
 bad "unknown option '--frobnicate'" $L --frobnicate
 bad "--devices needs an argument" --listen ptcp:9 --devices
