@@ -89,6 +89,18 @@ cli_uint(const char *name, const char *arg, uint64_t min, uint64_t max,
 }
 
 int
+cli_uint32(const char *name, const char *arg, uint64_t min, uint64_t max,
+    uint32_t *out, char *err, size_t errlen)
+{
+	uint64_t	u;
+
+	if (cli_uint(name, arg, min, max, &u, err, errlen) == -1)
+		return -1;
+	*out = (uint32_t)u;
+	return 0;
+}
+
+int
 cli_double(const char *name, const char *arg, double min, double max,
     double *out, char *err, size_t errlen)
 {

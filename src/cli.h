@@ -75,6 +75,9 @@ void	 cli_parse(int argc, char **argv, const struct option *opts,
 /* Number parsers for option arguments; -1 with a message in err. */
 int	 cli_uint(const char *name, const char *arg, uint64_t min,
 	    uint64_t max, uint64_t *out, char *err, size_t errlen);
+/* The same into a 32-bit field (max at most UINT32_MAX). */
+int	 cli_uint32(const char *name, const char *arg, uint64_t min,
+	    uint64_t max, uint32_t *out, char *err, size_t errlen);
 int	 cli_double(const char *name, const char *arg, double min, double max,
 	    double *out, char *err, size_t errlen);
 /* Exit 2 with "sbsim CMD: message". */

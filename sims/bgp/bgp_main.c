@@ -183,18 +183,6 @@ bgp_add_path_opt(struct bgp_config *cfg, const char *arg, char *err,
 	return -1;
 }
 
-static int
-bgp_u32(const char *name, const char *arg, uint64_t min, uint64_t max,
-    uint32_t *out, char *err, size_t errlen)
-{
-	uint64_t	u;
-
-	if (cli_uint(name, arg, min, max, &u, err, errlen) == -1)
-		return -1;
-	*out = (uint32_t)u;
-	return 0;
-}
-
 /* The northbound options; 1 when opt is not one of them. */
 static int
 bgp_nb_option(int opt, const char *arg, struct bgp_config *cfg, char *err,
@@ -218,28 +206,32 @@ bgp_nb_option(int opt, const char *arg, struct bgp_config *cfg, char *err,
 	case BO_ADV_FIRST:
 		if (bgp_prefix_parse(arg, &cfg->nb_ctx.first) == -1) {
 			snprintf(err, errlen, "--advertise-first-prefix: '%s' "
-			    "is not a prefix (ADDR/LEN, no host bits set)", arg);
+			    "is not a prefix (ADDR/LEN, no host bits set)",
+			    arg);
 			return -1;
 		}
 		return 0;
 	case BO_NB_PER_REQ:
-		return bgp_u32("routes-per-request", arg, 1, 100000,
+		return cli_uint32("routes-per-request", arg, 1, 100000,
 		    &o->per_request, err, errlen);
 	case BO_NB_PARALLEL:
 		return nb_common_option(o, "northbound-parallel", arg, err,
 		    errlen);
 	case BO_NB_USER:
-		return nb_common_option(o, "northbound-user", arg, err, errlen);
+		return nb_common_option(o, "northbound-user", arg, err,
+		    errlen);
 	case BO_NB_PASSWORD:
 		return nb_common_option(o, "northbound-password", arg, err,
 		    errlen);
 	case BO_NB_STYLE:
-		return nb_common_option(o, "northbound-style", arg, err, errlen);
+		return nb_common_option(o, "northbound-style", arg, err,
+		    errlen);
 	case BO_NB_FORMAT:
 		return nb_common_option(o, "northbound-format", arg, err,
 		    errlen);
 	case BO_NB_COUNT:
-		if (strcmp(arg, "loc-rib") == 0 || strcmp(arg, "topology") == 0) {
+		if (strcmp(arg, "loc-rib") == 0 ||
+		    strcmp(arg, "topology") == 0) {
 			cfg->nb_ctx.count = arg[0] == 't' ? BGP_NB_TOPOLOGY :
 			    BGP_NB_LOC_RIB;
 			return 0;
@@ -260,21 +252,21 @@ bgp_route_option(int opt, const char *arg, struct bgp_config *cfg,
 	case BO_NEXT_HOP:
 		return bgp_next_hop_opt(cfg, arg, err, errlen);
 	case BO_AS_PATH_LEN:
-		return bgp_u32("as-path-len", arg, 1, BGP_MAX_ASPATH,
+		return cli_uint32("as-path-len", arg, 1, BGP_MAX_ASPATH,
 		    &cfg->as_path_len, err, errlen);
 	case BO_MED:
 		cfg->has_med = 1;
-		return bgp_u32("med", arg, 0, UINT32_MAX, &cfg->med, err,
+		return cli_uint32("med", arg, 0, UINT32_MAX, &cfg->med, err,
 		    errlen);
 	case BO_LOCAL_PREF:
 		cfg->has_local_pref = 1;
-		return bgp_u32("local-pref", arg, 0, UINT32_MAX,
+		return cli_uint32("local-pref", arg, 0, UINT32_MAX,
 		    &cfg->local_pref, err, errlen);
 	case BO_COMMUNITIES:
-		return bgp_u32("communities", arg, 0, BGP_MAX_COMM,
+		return cli_uint32("communities", arg, 0, BGP_MAX_COMM,
 		    &cfg->communities, err, errlen);
 	case BO_LARGE:
-		return bgp_u32("large-communities", arg, 0, BGP_MAX_COMM,
+		return cli_uint32("large-communities", arg, 0, BGP_MAX_COMM,
 		    &cfg->large_communities, err, errlen);
 	case BO_ADD_PATH:
 		return bgp_add_path_opt(cfg, arg, err, errlen);
@@ -303,19 +295,19 @@ bgp_option(int opt, const char *arg, void *ctx, char *err, size_t errlen)
 		return rc;
 	switch (opt) {
 	case BO_PEERS:
-		return bgp_u32("peers", arg, 1, 1000000, &cfg->peers, err,
+		return cli_uint32("peers", arg, 1, 1000000, &cfg->peers, err,
 		    errlen);
 	case BO_PREFIXES:
 		return cli_uint("prefixes", arg, 0, 100000000, &cfg->prefixes,
 		    err, errlen);
 	case BO_AS:
-		return bgp_u32("as", arg, 1, UINT32_MAX, &cfg->as, err,
+		return cli_uint32("as", arg, 1, UINT32_MAX, &cfg->as, err,
 		    errlen);
 	case BO_PEER_AS:
-		return bgp_u32("peer-as", arg, 1, UINT32_MAX, &cfg->peer_as,
+		return cli_uint32("peer-as", arg, 1, UINT32_MAX, &cfg->peer_as,
 		    err, errlen);
 	case BO_MONITOR_AS:
-		return bgp_u32("monitor-as", arg, 1, UINT32_MAX,
+		return cli_uint32("monitor-as", arg, 1, UINT32_MAX,
 		    &cfg->monitor_as, err, errlen);
 	case BO_FIRST:
 		if (bgp_prefix_parse(arg, &cfg->first) == -1) {
@@ -325,7 +317,7 @@ bgp_option(int opt, const char *arg, void *ctx, char *err, size_t errlen)
 		}
 		return 0;
 	case BO_PER_UPDATE:
-		return bgp_u32("per-update", arg, 1, 4096, &cfg->per_update,
+		return cli_uint32("per-update", arg, 1, 4096, &cfg->per_update,
 		    err, errlen);
 	case BO_AFI:
 		if (strcmp(arg, "ipv4") == 0)
@@ -348,7 +340,7 @@ bgp_option(int opt, const char *arg, void *ctx, char *err, size_t errlen)
 		cfg->monitor = arg;
 		return 0;
 	case BO_HOLD:
-		if (bgp_u32("hold-time", arg, 0, 65535, &hold, err,
+		if (cli_uint32("hold-time", arg, 0, 65535, &hold, err,
 		    errlen) == -1)
 			return -1;
 		if (hold == 1 || hold == 2) {
@@ -866,8 +858,8 @@ bgp_nb_check(struct bgp_sim *sim, const struct run_opts *ro)
 			    "advertise test: give --advertise N (or drop "
 			    "--monitor to learn by the northbound)");
 		if (cfg->prefixes == 0)
-			cli_die(ro, "--northbound without --advertise counts the "
-			    "peers' prefixes: give --prefixes");
+			cli_die(ro, "--northbound without --advertise counts "
+			    "the peers' prefixes: give --prefixes");
 		cfg->nb_watch = 1;
 		cfg->nb.watch = 1;
 		cfg->nb.flows = (uint64_t)cfg->peers * cfg->prefixes;

@@ -147,18 +147,6 @@ CLI_COMMON_OPTS_HELP;
 
 static struct nc_sim	the_sim;
 
-static int
-nc_u32(const char *name, const char *arg, uint64_t min, uint64_t max,
-    uint32_t *out, char *err, size_t errlen)
-{
-	uint64_t	u;
-
-	if (cli_uint(name, arg, min, max, &u, err, errlen) == -1)
-		return -1;
-	*out = (uint32_t)u;
-	return 0;
-}
-
 /* The northbound options; 1 when opt was one. */
 static int
 nc_nb_option(int opt, const char *arg, struct nc_nb_cfg *c, int *rc,
@@ -170,7 +158,7 @@ nc_nb_option(int opt, const char *arg, struct nc_nb_cfg *c, int *rc,
 		c->url = arg;
 		break;
 	case NO_MOUNT_BATCH:
-		*rc = nc_u32("mount-batch", arg, 1, 100000, &c->batch, err,
+		*rc = cli_uint32("mount-batch", arg, 1, 100000, &c->batch, err,
 		    errlen);
 		break;
 	case NO_NB_STYLE:
@@ -185,16 +173,17 @@ nc_nb_option(int opt, const char *arg, struct nc_nb_cfg *c, int *rc,
 		}
 		break;
 	case NO_NB_PARALLEL:
-		*rc = nc_u32("northbound-parallel", arg, 1, 1024,
+		*rc = cli_uint32("northbound-parallel", arg, 1, 1024,
 		    &c->parallel, err, errlen);
 		break;
 	case NO_NB_USER:	c->user = arg; break;
 	case NO_NB_PASSWORD:	c->password = arg; break;
 	case NO_EDITS:
-		*rc = nc_u32("edits", arg, 0, 1000000, &c->edits, err, errlen);
+		*rc = cli_uint32("edits", arg, 0, 1000000, &c->edits, err,
+		    errlen);
 		break;
 	case NO_EDITS_PER_REQUEST:
-		*rc = nc_u32("edits-per-request", arg, 1, 100000,
+		*rc = cli_uint32("edits-per-request", arg, 1, 100000,
 		    &c->edits_per_request, err, errlen);
 		break;
 	case NO_DEVICE_ADDRESS:	c->device_host = arg; break;
@@ -221,7 +210,7 @@ nc_option(int opt, const char *arg, void *ctx, char *err, size_t errlen)
 		return rc;
 	switch (opt) {
 	case NO_DEVICES:
-		return nc_u32("devices", arg, 1, 65535, &cfg->devices, err,
+		return cli_uint32("devices", arg, 1, 65535, &cfg->devices, err,
 		    errlen);
 	case NO_LISTEN:
 		cfg->listen = arg;
@@ -244,10 +233,10 @@ nc_option(int opt, const char *arg, void *ctx, char *err, size_t errlen)
 	case NO_YANG_DIR:	cfg->yang_dir = arg; return 0;
 	case NO_CANDIDATE:	cfg->candidate = 1; return 0;
 	case NO_NOTIFICATIONS:
-		return nc_u32("notifications", arg, 0, 100000000,
+		return cli_uint32("notifications", arg, 0, 100000000,
 		    &cfg->notifications, err, errlen);
 	case NO_PREFIXES:
-		return nc_u32("prefixes-per-notification", arg, 1, 100000,
+		return cli_uint32("prefixes-per-notification", arg, 1, 100000,
 		    &cfg->prefixes, err, errlen);
 	case NO_NOTIF_RATE:
 		return cli_double("notification-rate", arg, 0, 1e6,
@@ -256,7 +245,7 @@ nc_option(int opt, const char *arg, void *ctx, char *err, size_t errlen)
 		return cli_uint("expect-edits", arg, 1, UINT64_MAX / 2,
 		    &cfg->expect_edits, err, errlen);
 	case NO_MAX_SESSIONS:
-		return nc_u32("max-sessions", arg, 1, 1000,
+		return cli_uint32("max-sessions", arg, 1, 1000,
 		    &cfg->max_sessions, err, errlen);
 	}
 	return 0;

@@ -1268,3 +1268,20 @@ pcep_pcerr_simple(struct wbuf *w, const struct pcep_err *err, uint32_t srp_id)
 	em.srp_id = srp_id;
 	return pcep_pcerr_encode(w, &em);
 }
+
+int
+pcep_pcerr_open(struct wbuf *w, enum pcep_error e,
+    const struct pcep_open *prop)
+{
+	struct pcep_errmsg	em;
+
+	memset(&em, 0, sizeof(em));
+	em.n = 1;
+	em.item[0].type = (uint8_t)(e >> 8);
+	em.item[0].value = (uint8_t)(e & 0xff);
+	if (prop != NULL) {
+		em.has_open = 1;
+		em.open = *prop;
+	}
+	return pcep_pcerr_encode(w, &em);
+}

@@ -332,5 +332,9 @@ int	 pcep_ntf_decode(struct rbuf *, struct pcep_errmsg *,
 /* A PCErr of one error answering err (and the SRP-ID when not 0). */
 int	 pcep_pcerr_simple(struct wbuf *, const struct pcep_err *,
 	    uint32_t srp_id);
+/* Session establishment errors (RFC 5440 section 6.2): one error of
+ * type 1 and, when prop is not NULL, the Open we would accept. */
+int	 pcep_pcerr_open(struct wbuf *, enum pcep_error,
+	    const struct pcep_open *prop);
 
 #endif

@@ -237,18 +237,9 @@ static void
 pcc_negotiate_pcerr(struct pcc *p, enum pcep_error e,
     const struct pcep_open *prop)
 {
-	struct pcep_errmsg	 em;
-	struct wbuf		*w = pcc_scratch();
+	struct wbuf	*w = pcc_scratch();
 
-	memset(&em, 0, sizeof(em));
-	em.n = 1;
-	em.item[0].type = (uint8_t)(e >> 8);
-	em.item[0].value = (uint8_t)(e & 0xff);
-	if (prop != NULL) {
-		em.has_open = 1;
-		em.open = *prop;
-	}
-	pcep_pcerr_encode(w, &em);
+	pcep_pcerr_open(w, e, prop);
 	pcc_send(p, w, 1);
 	(*p->sim->c.pcerr_sent)++;
 	(*p->sim->c.open_negotiated)++;

@@ -441,18 +441,9 @@ static void
 pce_open_pcerr(struct pce_sess *s, enum pcep_error e,
     const struct pcep_open *prop)
 {
-	struct pcep_errmsg	 em;
-	struct wbuf		*w = pce_scratch();
+	struct wbuf	*w = pce_scratch();
 
-	memset(&em, 0, sizeof(em));
-	em.n = 1;
-	em.item[0].type = (uint8_t)(e >> 8);
-	em.item[0].value = (uint8_t)(e & 0xff);
-	if (prop != NULL) {
-		em.has_open = 1;
-		em.open = *prop;
-	}
-	pcep_pcerr_encode(w, &em);
+	pcep_pcerr_open(w, e, prop);
 	pce_send(s, w);
 	st.pcerr_sent++;
 }
