@@ -108,6 +108,9 @@ static struct spk_peer		**peers;
 static uint32_t			 n_peers;	/* slots in peers */
 static struct spk_log		 chlog;
 static uint64_t			 app_count[BGP_AF_MAX];
+/* Established peers that hear our routes: a change is logged only when
+ * there is one (counted, not searched for on every change). */
+static uint32_t			 n_advertising;
 static uint8_t			 scratch_mem[SPK_SCRATCH];
 
 static void	spk_fill(struct spk_peer *);
@@ -193,15 +196,8 @@ spk_path_cmp(const struct spk_path *x, const struct spk_path *y)
 static void
 spk_log_change(const struct bgp_prefix *p)
 {
-	uint32_t	i;
-	int		any = 0;
-
 	st.last_change_ns = clock_ns();
-	for (i = 0; i < n_peers; i++)
-		if (peers[i] != NULL && peers[i]->advertise &&
-		    peers[i]->state == SPK_ESTABLISHED)
-			any = 1;
-	if (!any)
+	if (n_advertising == 0)
 		return;		/* a peer that comes later dumps the RIB */
 	spk_kick();
 	if (chlog.n == chlog.cap) {
@@ -385,8 +381,11 @@ spk_send(struct spk_peer *pe, struct wbuf *w)
 static void
 spk_peer_free(struct spk_peer *pe)
 {
-	if (pe->state == SPK_ESTABLISHED)
+	if (pe->state == SPK_ESTABLISHED) {
 		st.established--;
+		if (pe->advertise)
+			n_advertising--;
+	}
 	if (pe->prefixes > 0)
 		spk_drop_paths(pe->id);
 	if (pe->bev != NULL)
@@ -416,8 +415,11 @@ spk_notify_close(struct spk_peer *pe, uint8_t code, uint8_t subcode,
 	st.notifications_sent++;
 	log_warnx("bgp %s: sending NOTIFICATION %s: %s", pe->name,
 	    bgp_err_name(code, subcode), why);
-	if (pe->state == SPK_ESTABLISHED)
+	if (pe->state == SPK_ESTABLISHED) {
 		st.established--;
+		if (pe->advertise)
+			n_advertising--;
+	}
 	pe->state = SPK_CLOSING;
 	pe->closing_ns = clock_ns();
 	if (pe->prefixes > 0)
@@ -501,6 +503,8 @@ spk_established(struct spk_peer *pe)
 	pe->state = SPK_ESTABLISHED;
 	st.established++;
 	st.sessions++;
+	if (pe->advertise)
+		n_advertising++;
 	log_info("bgp %s: established (AS %u%s)", pe->name, pe->remote_as,
 	    pe->advertise ? ", advertising to it" : "");
 	if (!pe->advertise)
@@ -1052,6 +1056,7 @@ bgp_spk_start(const struct bgp_spk_config *c, char *err, size_t errlen)
 
 	cfg = *c;
 	memset(&st, 0, sizeof(st));
+	n_advertising = 0;
 	bgp_pmap_init(&rib, 1);
 	listener = evconnlistener_new_bind(engine_base(), spk_accept, NULL,
 	    LEV_OPT_REUSEABLE | LEV_OPT_CLOSE_ON_FREE, 1024,
