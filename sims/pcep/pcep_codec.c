@@ -744,6 +744,56 @@ pcep_hop_nai_ipv4(const struct pcep_hop *h, int which)
 	return a;
 }
 
+void
+pcep_hop_rec_set(struct pcep_hop_rec *h, const struct pcep_hop *o)
+{
+	memset(h, 0, sizeof(*h));
+	h->kind = o->kind;
+	h->loose = o->loose;
+	if (o->kind != PCEP_SUBOBJ_SR) {
+		h->addr = o->addr;
+		h->plen = o->prefix_len;
+		return;
+	}
+	h->nt = o->nt;
+	h->sid = o->sid;
+	h->sr_flags = o->sr_flags;
+	if (o->nt == PCEP_NAI_IPV4_NODE || o->nt == PCEP_NAI_IPV4_ADJ)
+		h->addr = pcep_hop_nai_ipv4(o, 0);
+	if (o->nt == PCEP_NAI_IPV4_ADJ)
+		h->addr2 = pcep_hop_nai_ipv4(o, 1);
+}
+
+void
+pcep_ero_from_recs(const struct pcep_hop_rec *hops, uint8_t n,
+    struct pcep_ero *ero)
+{
+	const struct pcep_hop_rec	*h;
+	struct pcep_hop			*o;
+	uint8_t				 i;
+
+	ero->n = 0;
+	for (i = 0; i < n && i < PCEP_ERO_MAX; i++) {
+		h = &hops[i];
+		o = &ero->hop[ero->n++];
+		if (h->kind == PCEP_SUBOBJ_SR) {
+			pcep_hop_sr_ipv4(o, 0, h->addr, h->addr2,
+			    h->nt == PCEP_NAI_IPV4_ADJ);
+			o->nt = h->nt;
+			o->sid = h->sid;
+			o->sr_flags = h->sr_flags;
+			if (h->nt == PCEP_NAI_ABSENT)
+				o->nai_len = 0;
+		} else {
+			memset(o, 0, sizeof(*o));
+			o->kind = PCEP_SUBOBJ_IPV4;
+			o->addr = h->addr;
+			o->prefix_len = h->plen ? h->plen : 32;
+		}
+		o->loose = h->loose;
+	}
+}
+
 static int
 sr_hop_decode(struct rbuf *s, struct pcep_hop *h, struct pcep_err *err)
 {

@@ -323,6 +323,27 @@ struct pcep_errmsg {
 	uint8_t		has_open;
 	struct pcep_open open;
 };
+/*
+ * A hop of a stored path: what a PCC or a PCE keeps of an ERO hop, in a
+ * few bytes (struct pcep_hop is sized for decoding).
+ */
+struct pcep_hop_rec {
+	uint32_t	addr;		/* IPv4 hop, or SR NAI (local) */
+	uint32_t	addr2;		/* SR adjacency NAI: remote */
+	uint32_t	sid;		/* SR */
+	uint8_t		kind;		/* PCEP_SUBOBJ_IPV4 or _SR */
+	uint8_t		loose;
+	uint8_t		plen;		/* IPv4: prefix length */
+	uint8_t		nt;		/* SR: NAI type */
+	uint16_t	sr_flags;
+};
+
+void	 pcep_hop_rec_set(struct pcep_hop_rec *, const struct pcep_hop *);
+/* An ERO of n stored hops (at most PCEP_ERO_MAX); an IPv4 hop stored
+ * without a length is a /32. */
+void	 pcep_ero_from_recs(const struct pcep_hop_rec *, uint8_t n,
+	    struct pcep_ero *);
+
 int	 pcep_pcerr_encode(struct wbuf *, const struct pcep_errmsg *);
 int	 pcep_pcerr_decode(struct rbuf *, struct pcep_errmsg *,
 	    struct pcep_err *);

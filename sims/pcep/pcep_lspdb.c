@@ -214,35 +214,6 @@ pcc_gen_ero(const struct pcc *p, uint32_t ep, struct pcep_ero *ero)
 	}
 }
 
-static void
-pcc_hops_to_ero(const struct pcc_lsp *l, struct pcep_ero *ero)
-{
-	const struct pcc_hop	*h;
-	struct pcep_hop		*o;
-	uint8_t			 i;
-
-	ero->n = 0;
-	for (i = 0; i < l->nhops && i < PCEP_ERO_MAX; i++) {
-		h = &l->ero[i];
-		o = &ero->hop[ero->n++];
-		if (h->kind == PCEP_SUBOBJ_SR) {
-			pcep_hop_sr_ipv4(o, 0, h->addr, h->addr2,
-			    h->nt == PCEP_NAI_IPV4_ADJ);
-			o->nt = h->nt;
-			o->sid = h->sid;
-			o->sr_flags = h->sr_flags;
-			if (h->nt == PCEP_NAI_ABSENT)
-				o->nai_len = 0;
-		} else {
-			memset(o, 0, sizeof(*o));
-			o->kind = PCEP_SUBOBJ_IPV4;
-			o->addr = h->addr;
-			o->prefix_len = h->plen;
-		}
-		o->loose = h->loose;
-	}
-}
-
 /* The LSP's report: SRP when answering, LSP with its TLVs, ERO and the
  * attributes (RFC 8231 6.1). */
 static void
@@ -291,7 +262,7 @@ pcc_report_req(struct pcc *p, uint32_t slot, uint32_t srp_id, uint16_t extra,
 	if (extra & PCEP_LSP_FLAG_R)
 		req->ero.n = 0;		/* gone: an empty path */
 	else if (l->ero != NULL)
-		pcc_hops_to_ero(l, &req->ero);
+		pcep_ero_from_recs(l->ero, l->nhops, &req->ero);
 	else
 		pcc_gen_ero(p, lsp->ids.endpoint4, &req->ero);
 	req->attrs.bw_type = PCEP_OT_BW_REQUESTED;
@@ -407,9 +378,7 @@ pcc_sync_fill(struct pcc *p)
 static int
 pcc_store_ero(struct pcc_lsp *l, const struct pcep_ero *ero)
 {
-	const struct pcep_hop	*o;
-	struct pcc_hop		*h;
-	uint8_t			 i;
+	uint8_t	i;
 
 	for (i = 0; i < ero->n; i++)
 		if (ero->hop[i].kind == PCEP_SUBOBJ_SR &&
@@ -422,24 +391,8 @@ pcc_store_ero(struct pcc_lsp *l, const struct pcep_ero *ero)
 		l->ero = xcalloc(ero->n ? ero->n : 1, sizeof(*l->ero));
 	}
 	l->nhops = ero->n;
-	for (i = 0; i < ero->n; i++) {
-		o = &ero->hop[i];
-		h = &l->ero[i];
-		memset(h, 0, sizeof(*h));
-		h->kind = o->kind;
-		h->loose = o->loose;
-		if (o->kind == PCEP_SUBOBJ_SR) {
-			h->nt = o->nt;
-			h->sid = o->sid;
-			h->sr_flags = o->sr_flags;
-			h->addr = pcep_hop_nai_ipv4(o, 0);
-			h->addr2 = o->nt == PCEP_NAI_IPV4_ADJ ?
-			    pcep_hop_nai_ipv4(o, 1) : 0;
-		} else {
-			h->addr = o->addr;
-			h->plen = o->prefix_len;
-		}
-	}
+	for (i = 0; i < ero->n; i++)
+		pcep_hop_rec_set(&l->ero[i], &ero->hop[i]);
 	return 0;
 }
 

@@ -243,64 +243,15 @@ pce_lsp_del(struct pce_sess *s, struct pce_lsp *l)
 static void
 pce_path_store(struct pce_lsp *l, const struct pcep_ero *ero)
 {
-	const struct pcep_hop	*o;
-	struct pce_hop		*h;
-	uint8_t			 i;
+	uint8_t	i;
 
 	if (ero->n > l->nhops || l->hops == NULL) {
 		free(l->hops);
 		l->hops = xcalloc(ero->n ? ero->n : 1, sizeof(*l->hops));
 	}
 	l->nhops = ero->n;
-	for (i = 0; i < ero->n; i++) {
-		o = &ero->hop[i];
-		h = &l->hops[i];
-		memset(h, 0, sizeof(*h));
-		h->kind = o->kind;
-		h->loose = o->loose;
-		if (o->kind == PCEP_SUBOBJ_SR) {
-			h->nt = o->nt;
-			h->sid = o->sid;
-			h->sr_flags = o->sr_flags;
-			if (o->nt == PCEP_NAI_IPV4_NODE ||
-			    o->nt == PCEP_NAI_IPV4_ADJ)
-				h->addr = pcep_hop_nai_ipv4(o, 0);
-			if (o->nt == PCEP_NAI_IPV4_ADJ)
-				h->addr2 = pcep_hop_nai_ipv4(o, 1);
-		} else {
-			h->addr = o->addr;
-			h->plen = o->prefix_len;
-		}
-	}
-}
-
-static void
-pce_path_to_ero(const struct pce_hop *hops, uint8_t n, struct pcep_ero *ero)
-{
-	const struct pce_hop	*h;
-	struct pcep_hop		*o;
-	uint8_t			 i;
-
-	ero->n = 0;
-	for (i = 0; i < n && i < PCEP_ERO_MAX; i++) {
-		h = &hops[i];
-		o = &ero->hop[ero->n++];
-		if (h->kind == PCEP_SUBOBJ_SR) {
-			pcep_hop_sr_ipv4(o, 0, h->addr, h->addr2,
-			    h->nt == PCEP_NAI_IPV4_ADJ);
-			o->nt = h->nt;
-			o->sid = h->sid;
-			o->sr_flags = h->sr_flags;
-			if (h->nt == PCEP_NAI_ABSENT)
-				o->nai_len = 0;
-		} else {
-			memset(o, 0, sizeof(*o));
-			o->kind = PCEP_SUBOBJ_IPV4;
-			o->addr = h->addr;
-			o->prefix_len = h->plen ? h->plen : 32;
-		}
-		o->loose = h->loose;
-	}
+	for (i = 0; i < ero->n; i++)
+		pcep_hop_rec_set(&l->hops[i], &ero->hop[i]);
 }
 
 /* ---- replies and closing ---- */
@@ -921,7 +872,7 @@ pce_send_update(struct pce_sess *s, struct pce_lsp *l,
 	snprintf(req.lsp.name, sizeof(req.lsp.name), "%s", l->name);
 	req.lsp.name_len = (uint16_t)strlen(req.lsp.name);
 	req.has_ero = 1;
-	pce_path_to_ero(path->hop, path->n, &req.ero);
+	pcep_ero_from_recs(path->hop, path->n, &req.ero);
 	if (pcep_reqs_encode(w, PCEP_MSG_PCUPD, &req, 1) == -1)
 		return -1;
 	pce_send(s, w);
@@ -1028,7 +979,7 @@ pce_add_lsp(struct pce_sess *s, const char *name, uint32_t src, uint32_t dst,
 	req.ep_src = src ? src : s->addr;
 	req.ep_dst = dst;
 	req.has_ero = 1;
-	pce_path_to_ero(path->hop, path->n, &req.ero);
+	pcep_ero_from_recs(path->hop, path->n, &req.ero);
 	if (pcep_reqs_encode(w, PCEP_MSG_PCINITIATE, &req, 1) == -1) {
 		snprintf(err, errlen, "the PCInitiate could not be built");
 		return -1;

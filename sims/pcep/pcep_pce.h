@@ -49,21 +49,11 @@ struct pce_stats {
 };
 
 /* One hop of a path: an IPv4 prefix or an SR-ERO with an IPv4 NAI. */
-struct pce_hop {
-	uint32_t	addr;
-	uint32_t	addr2;		/* SR adjacency: remote */
-	uint32_t	sid;
-	uint8_t		kind;		/* PCEP_SUBOBJ_IPV4, _SR */
-	uint8_t		loose;
-	uint8_t		plen;
-	uint8_t		nt;
-	uint16_t	sr_flags;
-};
 
 #define PCE_HOPS_MAX	PCEP_ERO_MAX
 struct pce_path {
 	uint8_t		n;
-	struct pce_hop	hop[PCE_HOPS_MAX];
+	struct pcep_hop_rec	hop[PCE_HOPS_MAX];
 };
 
 struct pce_lsp {
@@ -86,7 +76,7 @@ struct pce_lsp {
 	uint64_t	 dbv;
 	uint64_t	 upd_ns;	/* when that PCUpd went */
 	float		 bandwidth;
-	struct pce_hop	*hops;
+	struct pcep_hop_rec	*hops;
 	char		*name;
 	uint32_t	 idx;		/* in the session's vector */
 };

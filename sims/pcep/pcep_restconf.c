@@ -109,7 +109,7 @@ pr_oper_name(uint8_t oper)
 }
 
 static void
-pr_hop(struct doc_writer *w, const struct pce_hop *h)
+pr_hop(struct doc_writer *w, const struct pcep_hop_rec *h)
 {
 	char	ip[48];
 	int	json = w->fmt == HTTP_FMT_JSON;
@@ -443,7 +443,7 @@ pr_ero(const struct doc_node *ero, struct pce_path *p, char *err,
 {
 	struct doc_iter	 it;
 	struct doc_node	 so, c;
-	struct pce_hop	*h;
+	struct pcep_hop_rec	*h;
 	char		 s[64], *slash;
 	struct in_addr	 a;
 	uint64_t	 u;

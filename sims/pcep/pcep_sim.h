@@ -83,22 +83,12 @@ struct pcc_counters {
 #define PCC_LSP_DELEGATED	0x02
 #define PCC_LSP_INITIATED	0x04	/* by the PCE (RFC 8281) */
 #define PCC_LSP_ADMIN_DOWN	0x08	/* the PCE cleared A */
-struct pcc_hop {
-	uint32_t	addr;		/* IPv4 hop or SR NAI (local) */
-	uint32_t	addr2;		/* SR adjacency NAI: remote */
-	uint32_t	sid;		/* SR */
-	uint8_t		kind;		/* PCEP_SUBOBJ_IPV4 or _SR */
-	uint8_t		loose;
-	uint8_t		plen;		/* IPv4: prefix length */
-	uint8_t		nt;		/* SR: NAI type */
-	uint16_t	sr_flags;
-};
 struct pcc_lsp {
 	uint8_t		 flags;		/* PCC_LSP_* */
 	uint8_t		 nhops;		/* of ero, when set */
 	uint16_t	 lsp_id;	/* LSP-IDENTIFIERS, bumped per path */
 	uint32_t	 ep;		/* endpoint; 0: the configured one */
-	struct pcc_hop	*ero;		/* NULL: the generated path */
+	struct pcep_hop_rec	*ero;		/* NULL: the generated path */
 	char		*name;		/* PCE-initiated only */
 };
 

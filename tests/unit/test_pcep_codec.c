@@ -788,9 +788,46 @@ test_limits(void)
 	    "close does not fit in the 6 left");
 }
 
+/* Stored hops (what the PCC and the PCE keep) and back to an ERO. */
+static void
+test_hop_recs(void)
+{
+	struct pcep_ero		in, back;
+	struct pcep_hop_rec	rec[2];
+
+	memset(&in, 0, sizeof(in));
+	in.n = 2;
+	in.hop[0].kind = PCEP_SUBOBJ_IPV4;
+	in.hop[0].loose = 1;
+	in.hop[0].addr = 0x0a000001;
+	in.hop[0].prefix_len = 32;
+	pcep_hop_sr_ipv4(&in.hop[1], 16001, 0x0a000002, 0x0a000003, 1);
+	pcep_hop_rec_set(&rec[0], &in.hop[0]);
+	pcep_hop_rec_set(&rec[1], &in.hop[1]);
+	CHECK(rec[0].kind == PCEP_SUBOBJ_IPV4 && rec[0].loose &&
+	    rec[0].addr == 0x0a000001 && rec[0].plen == 32,
+	    "an IPv4 hop is kept");
+	CHECK(rec[1].kind == PCEP_SUBOBJ_SR && rec[1].nt == PCEP_NAI_IPV4_ADJ &&
+	    rec[1].addr == 0x0a000002 && rec[1].addr2 == 0x0a000003 &&
+	    rec[1].sid == in.hop[1].sid, "an SR adjacency hop is kept");
+	pcep_ero_from_recs(rec, 2, &back);
+	CHECK(back.n == 2 && back.hop[0].addr == 0x0a000001 &&
+	    back.hop[0].prefix_len == 32 && back.hop[0].loose &&
+	    back.hop[1].kind == PCEP_SUBOBJ_SR &&
+	    back.hop[1].sid == in.hop[1].sid &&
+	    back.hop[1].nai_len == in.hop[1].nai_len &&
+	    memcmp(back.hop[1].nai, in.hop[1].nai, in.hop[1].nai_len) == 0,
+	    "stored hops make the same ERO again");
+	rec[0].plen = 0;
+	pcep_ero_from_recs(rec, 1, &back);
+	CHECK(back.n == 1 && back.hop[0].prefix_len == 32,
+	    "an IPv4 hop stored without a length is a /32");
+}
+
 int
 main(void)
 {
+	test_hop_recs();
 	test_header();
 	test_open();
 	test_keepalive_close();
