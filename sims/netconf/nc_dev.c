@@ -201,14 +201,46 @@ nc_sim_reap(struct nc_sim *sim)
 	}
 }
 
+/*
+ * The run is over: what a live TCP session still has queued (replies,
+ * notifications the learn phase already counted) goes to the kernel now,
+ * best effort, before the close; without it the last notifications of a
+ * run that ends on them would be lost.
+ */
+static void
+nc_sess_tcp_flush(struct nc_sess *s)
+{
+	struct evbuffer	*out;
+	const uint8_t	*p;
+	size_t		 len;
+	ssize_t		 n;
+	int		 fd;
+
+	if (s->transport != NC_TR_TCP || s->bev == NULL)
+		return;
+	out = bufferevent_get_output(s->bev);
+	fd = (int)bufferevent_getfd(s->bev);
+	len = evbuffer_get_length(out);
+	p = len > 0 ? evbuffer_pullup(out, -1) : NULL;
+	while (fd >= 0 && len > 0) {
+		n = send(fd, p, len, MSG_NOSIGNAL | MSG_DONTWAIT);
+		if (n <= 0)
+			break;
+		p += n;
+		len -= (size_t)n;
+	}
+}
+
 void
 nc_dev_free(struct nc_dev *d)
 {
 	struct nc_sess	*s;
 
 	while ((s = LIST_FIRST(&d->sessions)) != NULL) {
-		if (s->state != NCS_DEAD)
+		if (s->state != NCS_DEAD) {
+			nc_sess_tcp_flush(s);
 			nc_sess_kill(s, "run over");
+		}
 		TAILQ_REMOVE(&d->sim->dead, s, reap);
 		nc_sess_free(s);
 	}

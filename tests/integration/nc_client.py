@@ -165,7 +165,15 @@ def mount(port, nnotif, nprefix):
             root = ET.fromstring(s.read_msg())
             if root.tag == "{%s}notification" % NOTIF:
                 s.notifs.append(root)
-    expect_ok(s.rpc("<close-session/>"), "port %d mounted, %d notifications"
+    # The run ends once every phase is done, which the last notification
+    # may be: the device may be gone before close-session is answered.
+    try:
+        reply = s.rpc("<close-session/>")
+    except (EOFError, ConnectionError):
+        print("ok: port %d mounted, %d notifications; the run ended before "
+              "close-session" % (port, len(s.notifs)))
+        return
+    expect_ok(reply, "port %d mounted, %d notifications"
               % (port, len(s.notifs)))
 
 
