@@ -843,53 +843,15 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 }
 
 #ifndef SBSIM_LIBFUZZER
-/* Regression driver: run the harness once on each file given. */
-static int
-run_file(const char *path)
-{
-	static uint8_t	buf[1 << 20];
-	FILE		*fp;
-	size_t		 n;
-
-	if ((fp = fopen(path, "rb")) == NULL) {
-		perror(path);
-		return -1;
-	}
-	n = fread(buf, 1, sizeof(buf), fp);
-	if (ferror(fp) || !feof(fp)) {
-		fprintf(stderr, "%s: read error or larger than %zu bytes\n",
-		    path, sizeof(buf));
-		fclose(fp);
-		return -1;
-	}
-	fclose(fp);
-	/* A private copy of exactly n bytes, so ASan sees over-reads. */
-	{
-		uint8_t	*copy = malloc(n ? n : 1);
-		int	 rc;
-
-		if (copy == NULL)
-			return -1;
-		memcpy(copy, buf, n);
-		rc = LLVMFuzzerTestOneInput(copy, n);
-		free(copy);
-		return rc;
-	}
-}
+#include "fuzz_driver.h"
 
 int
 main(int argc, char **argv)
 {
-	int	i, bad = 0;
-
 	if (argc < 2) {
 		fprintf(stderr, "usage: %s FILE...\n", argv[0]);
 		return 2;
 	}
-	for (i = 1; i < argc; i++)
-		if (run_file(argv[i]) != 0)
-			bad++;
-	printf("%d inputs run, %d unreadable\n", argc - 1, bad);
-	return bad ? 1 : 0;
+	return fuzz_run_files(argc, argv);
 }
 #endif

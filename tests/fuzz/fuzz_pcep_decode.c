@@ -191,41 +191,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 }
 
 #ifndef SBSIM_LIBFUZZER
-/* Run the harness on exactly n bytes of their own, so ASan sees over-reads. */
-static void
-fz_run(const uint8_t *p, size_t n)
-{
-	uint8_t	*copy = malloc(n ? n : 1);
-
-	if (copy == NULL)
-		abort();
-	memcpy(copy, p, n);
-	LLVMFuzzerTestOneInput(copy, n);
-	free(copy);
-}
-
-static int
-run_file(const char *path)
-{
-	static uint8_t	buf[1 << 20];
-	FILE		*fp;
-	size_t		 n;
-
-	if ((fp = fopen(path, "rb")) == NULL) {
-		perror(path);
-		return -1;
-	}
-	n = fread(buf, 1, sizeof(buf), fp);
-	if (ferror(fp) || !feof(fp)) {
-		fprintf(stderr, "%s: read error or larger than %zu bytes\n",
-		    path, sizeof(buf));
-		fclose(fp);
-		return -1;
-	}
-	fclose(fp);
-	fz_run(buf, n);
-	return 0;
-}
+#include "fuzz_driver.h"
 
 #define IP(a, b, c, d)	((uint32_t)(a) << 24 | (b) << 16 | (c) << 8 | (d))
 
@@ -308,12 +274,12 @@ fz_selftest(void)
 	fz_seeds(&w);
 	FZ_CHECK(!w.err);
 	for (i = 0; i <= w.len; i++, runs++)
-		fz_run(seed, i);
+		fuzz_run(seed, i);
 	for (i = 0; i < w.len; i++)
 		for (k = 0; k < (int)sizeof(flips); k++, runs++) {
 			memcpy(m, seed, w.len);
 			m[i] ^= flips[k];
-			fz_run(m, w.len);
+			fuzz_run(m, w.len);
 		}
 	return runs;
 }
@@ -321,16 +287,10 @@ fz_selftest(void)
 int
 main(int argc, char **argv)
 {
-	int	i, bad = 0;
-
 	if (argc < 2) {
 		printf("self-test: %zu inputs run\n", fz_selftest());
 		return 0;
 	}
-	for (i = 1; i < argc; i++)
-		if (run_file(argv[i]) != 0)
-			bad++;
-	printf("%d inputs run, %d unreadable\n", argc - 1, bad);
-	return bad ? 1 : 0;
+	return fuzz_run_files(argc, argv);
 }
 #endif

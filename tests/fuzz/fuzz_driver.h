@@ -1,0 +1,67 @@
+/*
+ * The plain driver of a libFuzzer harness (not built with
+ * -fsanitize=fuzzer): run LLVMFuzzerTestOneInput once on each file named,
+ * as make check does over the seed corpus.  Included by each harness
+ * after its LLVMFuzzerTestOneInput.
+ */
+#ifndef SBSIM_FUZZ_DRIVER_H
+#define SBSIM_FUZZ_DRIVER_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
+
+/* A private copy of exactly n bytes, so ASan sees over-reads. */
+static inline void
+fuzz_run(const uint8_t *p, size_t n)
+{
+	uint8_t	*copy = malloc(n ? n : 1);
+
+	if (copy == NULL)
+		abort();
+	memcpy(copy, p, n);
+	LLVMFuzzerTestOneInput(copy, n);
+	free(copy);
+}
+
+/* 0 once run, -1 when the file cannot be read (or is over 1 MiB). */
+static inline int
+fuzz_run_file(const char *path)
+{
+	static uint8_t	buf[1 << 20];
+	FILE		*fp;
+	size_t		 n;
+
+	if ((fp = fopen(path, "rb")) == NULL) {
+		perror(path);
+		return -1;
+	}
+	n = fread(buf, 1, sizeof(buf), fp);
+	if (ferror(fp) || !feof(fp)) {
+		fprintf(stderr, "%s: read error or larger than %zu bytes\n",
+		    path, sizeof(buf));
+		fclose(fp);
+		return -1;
+	}
+	fclose(fp);
+	fuzz_run(buf, n);
+	return 0;
+}
+
+/* Every file of argv[1..]: the exit status (1 when one was unreadable). */
+static inline int
+fuzz_run_files(int argc, char **argv)
+{
+	int	i, bad = 0;
+
+	for (i = 1; i < argc; i++)
+		if (fuzz_run_file(argv[i]) != 0)
+			bad++;
+	printf("%d inputs run, %d unreadable\n", argc - 1, bad);
+	return bad ? 1 : 0;
+}
+
+#endif
