@@ -7,6 +7,7 @@
 
 #include "cli.h"
 #include "log.h"
+#include "opt.h"
 
 enum {
 	OPT_CONTROLLER = 1,
@@ -285,4 +286,83 @@ cli_parse(int argc, char **argv, const struct option *opts,
 	if (optind < argc)
 		cli_die(ro, "unexpected argument '%s' (see sbsim %s --help)",
 		    argv[optind], ro->cmd);
+}
+
+/* ---- declared options (the legacy cli_parse above goes once every command uses them) ---- */
+
+static int
+cli_backoff_row(void *base, const char *arg, char *err, size_t errlen)
+{
+	return cli_backoff(arg, base, err, errlen);
+}
+
+static int
+cli_expect(void *base, const char *arg, char *err, size_t errlen)
+{
+	struct run_opts	*ro = base;
+
+	if (ro->n_expects == CLI_MAX_EXPECTS) {
+		snprintf(err, errlen, "--expect: at most %d", CLI_MAX_EXPECTS);
+		return -1;
+	}
+	return expect_parse(arg, &ro->expects[ro->n_expects++], err, errlen);
+}
+
+#define RO	struct run_opts
+static const struct opt cli_common_rows[] = {
+	OPT_S("controller", "EP", RO, controller, 0,
+	    "tcp:IP:PORT, ssl:IP:PORT or ptcp:PORT[:IP]\n"
+	    "(ptcp: device i listens on PORT+i, all addresses\n"
+	    "unless IP is given)"),
+	OPT_S("source", "CIDR", RO, source, 0,
+	    "local addresses to spread devices over"),
+	OPT_D("connect-rate", "N", RO, connect_rate, 0, 1e9, 0,
+	    "devices connecting per second (0: no limit)"),
+	OPT_U("connect-inflight", "N", RO, max_inflight, 1, 100000, 0,
+	    "connects under way at once (default 256)"),
+	OPT_FN("backoff", "MIN:MAX", cli_backoff_row, 0,
+	    "reconnect backoff in ms (default 100:5000)"),
+	OPT_D("duration", "S", RO, duration, 0.001, 1e7, 0,
+	    "run for S seconds, even when the phases end sooner"),
+	OPT_D("timeout", "S", RO, phase_timeout, 0.001, 1e7, 0,
+	    "how long a phase may wait (default 60)"),
+	OPT_S("report", "FILE", RO, report, 0, "JSON report"),
+	OPT_S("csv", "FILE", RO, csv, 0,
+	    "Jenkins plot CSV (header row + value row)"),
+	OPT_S("junit", "FILE", RO, junit, 0, "JUnit XML"),
+	OPT_FN("expect", "EXPR", cli_expect, 0,
+	    "threshold, e.g. 'connect.rate_per_s>=1000'"),
+	OPT_U("repeat", "N", RO, repeat, 1, 1000, 0,
+	    "run N times; report min/median/max"),
+	OPT_S("ssl-key", "F", RO, ssl_key, 0, "TLS key for ssl: endpoints"),
+	OPT_S("ssl-cert", "F", RO, ssl_cert, 0, "its certificate"),
+	OPT_S("ssl-ca", "F", RO, ssl_ca, 0,
+	    "the CA that signs the peer's certificate"),
+	OPT_U("seed", "N", RO, seed, 0, UINT32_MAX, 0,
+	    "random seed (backoff jitter, ...)"),
+	OPT_C_KEY("verbose", 'v', RO, verbose, "more logging (twice: debug)"),
+	OPT_F_KEY("quiet", 'q', RO, quiet, "no results table on stdout"),
+	OPT_HELP_ROW,
+	OPT_END
+};
+#undef RO
+
+void
+cli_parse_groups(int argc, char **argv, struct opt_group *proto,
+    size_t nproto, struct run_opts *ro, const char *usage)
+{
+	struct opt_group	*g;
+	char			 prog[64];
+
+	cli_defaults(ro, argv[0]);
+	cli_scenario(argc, argv, ro);
+	g = xcalloc(nproto + 1, sizeof(*g));
+	if (nproto > 0)
+		memcpy(g, proto, nproto * sizeof(*g));
+	g[nproto].title = "common options:";
+	g[nproto].rows = cli_common_rows;
+	g[nproto].base = ro;
+	snprintf(prog, sizeof(prog), "sbsim %s", ro->cmd);
+	opt_parse(prog, usage, g, nproto + 1, argc, argv);
+	free(g);
 }

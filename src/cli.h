@@ -72,6 +72,13 @@ struct run_opts {
 void	 cli_parse(int argc, char **argv, const struct option *opts,
 	    int (*proto)(int opt, const char *arg, void *ctx, char *err,
 	    size_t errlen), void *ctx, struct run_opts *ro, const char *help);
+/*
+ * The same with declared options (opt.h): the protocol's groups, then the
+ * common options; usage heads --help (the rows make the rest).
+ */
+struct opt_group;
+void	 cli_parse_groups(int argc, char **argv, struct opt_group *proto,
+	    size_t nproto, struct run_opts *ro, const char *usage);
 /* Number parsers for option arguments; -1 with a message in err. */
 int	 cli_uint(const char *name, const char *arg, uint64_t min,
 	    uint64_t max, uint64_t *out, char *err, size_t errlen);

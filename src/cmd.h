@@ -1,6 +1,8 @@
 /*
- * Subcommands.  A device kind adds one struct here and one line in the
- * table in main.c; the engine knows nothing else about it.
+ * Subcommands and controller roles.  A protocol adds its command here and
+ * one line in the command table in main.c, its controller role here and
+ * one line in the role table there; the engine knows nothing else about
+ * it (docs/design.md, "Adding a protocol").
  */
 #ifndef SBSIM_CMD_H
 #define SBSIM_CMD_H
@@ -17,5 +19,11 @@ extern const struct sbsim_cmd netconf_cmd;	/* sims/netconf */
 extern const struct sbsim_cmd pcep_cmd;	/* sims/pcep */
 extern const struct sbsim_cmd controller_cmd;	/* src/controller.c */
 extern const struct sbsim_cmd demo_cmd;	/* src/demo.c */
+
+struct ctl_role;
+extern const struct ctl_role of_ctl_role;	/* sims/openflow/of_role.c */
+extern const struct ctl_role bgp_ctl_role;	/* sims/bgp/bgp_role.c */
+extern const struct ctl_role pcep_ctl_role;	/* sims/pcep/pcep_role.c */
+extern const struct ctl_role nc_ctl_role;	/* sims/netconf/nc_ctl.c */
 
 #endif

@@ -254,3 +254,16 @@ source_addr(const struct source_range *r, uint64_t i,
 	memcpy(sin6->sin6_addr.s6_addr + 12, &low, 4);
 	*len = sizeof(*sin6);
 }
+
+int
+endpoint_parse_listen(const char *name, const char *arg, struct endpoint *ep,
+    char *err, size_t errlen)
+{
+	if (endpoint_parse(arg, ep, err, errlen) == -1)
+		return -1;
+	if (ep->kind == EP_PTCP)
+		return 0;
+	snprintf(err, errlen, "--%s: the controller listens: use "
+	    "ptcp:PORT[:IP]", name);
+	return -1;
+}

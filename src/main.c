@@ -7,6 +7,7 @@
 
 #include "cli.h"
 #include "cmd.h"
+#include "ctl_role.h"
 #include "log.h"
 
 #ifndef PACKAGE_VERSION
@@ -22,6 +23,15 @@ static const struct sbsim_cmd *const commands[] = {
 	&demo_cmd,
 };
 #define N_COMMANDS	(sizeof(commands) / sizeof(commands[0]))
+
+/* The embedded controller's roles, in start order (ctl_role.h). */
+const struct ctl_role *const ctl_roles[] = {
+	&of_ctl_role,
+	&bgp_ctl_role,
+	&pcep_ctl_role,
+	&nc_ctl_role,
+	NULL,
+};
 
 static void
 usage(FILE *f)

@@ -25,6 +25,12 @@ clock_ns(void)
 	return (uint64_t)ts.tv_sec * NS_PER_S + (uint64_t)ts.tv_nsec;
 }
 
+double
+secs_between(uint64_t from, uint64_t to)
+{
+	return from != 0 && to > from ? (double)(to - from) / 1e9 : 0;
+}
+
 /*
  * Histogram layout.  Bucket 0 holds the values 0..HIST_SUB-1 exactly.
  * Bucket b >= 1 holds [HIST_SUB << (b-1), HIST_SUB << b): HIST_SUB bins of

@@ -10,6 +10,8 @@
 #include <stdint.h>
 
 uint64_t clock_ns(void);		/* CLOCK_MONOTONIC */
+/* Seconds from one clock_ns() to a later one; 0 when either is unset. */
+double	 secs_between(uint64_t from_ns, uint64_t to_ns);
 
 /*
  * Log-linear histogram (HdrHistogram style): values up to 2^40 us with

@@ -17,12 +17,8 @@
 #include "log.h"
 #include "cli.h"
 #include "northbound.h"
+#include "opt.h"
 #include "run.h"
-
-static const struct nb_driver *const nb_drivers[] = {
-	&nb_odl_driver,
-	NULL,
-};
 
 void
 nb_opts_defaults(struct nb_opts *o)
@@ -48,7 +44,7 @@ nb_parse_url(const char *url, struct nb_opts *o, char *err, size_t errlen)
 	size_t				 hlen;
 
 	o->driver = NULL;
-	for (d = nb_drivers; *d != NULL; d++) {
+	for (d = o->drivers; d != NULL && *d != NULL; d++) {
 		size_t	n = strlen((*d)->name);
 
 		if (strncmp(url, (*d)->name, n) == 0 && url[n] == ':') {
@@ -57,8 +53,9 @@ nb_parse_url(const char *url, struct nb_opts *o, char *err, size_t errlen)
 		}
 	}
 	if (o->driver == NULL) {
-		snprintf(err, errlen, "--northbound: '%s' is not odl:http://"
-		    "IP:PORT", url);
+		snprintf(err, errlen, "--northbound: '%s' is not %s:http://"
+		    "IP:PORT", url, o->drivers != NULL && o->drivers[0] !=
+		    NULL ? o->drivers[0]->name : "odl");
 		return -1;
 	}
 	rest = url + strlen(o->driver->name) + 1;
@@ -154,6 +151,68 @@ nb_common_option(struct nb_opts *o, const char *name, const char *arg,
 	}
 	return 1;
 }
+
+/* ---- the northbound options as declared rows (opt.h) ---- */
+
+static int
+nb_url_row(void *base, const char *arg, char *err, size_t errlen)
+{
+	struct nb_opts	*o = base;
+
+	o->url = arg;
+	return nb_parse_url(arg, o, err, errlen);
+}
+
+static int
+nb_cred_row(const char *name, const char *arg, char *err, size_t errlen)
+{
+	if (strlen(arg) < NB_CRED_MAX)
+		return 0;
+	snprintf(err, errlen, "--%s: longer than %d characters", name,
+	    NB_CRED_MAX - 1);
+	return -1;
+}
+
+static int
+nb_user_row(void *base, const char *arg, char *err, size_t errlen)
+{
+	if (nb_cred_row("northbound-user", arg, err, errlen) == -1)
+		return -1;
+	((struct nb_opts *)base)->user = arg;
+	return 0;
+}
+
+static int
+nb_password_row(void *base, const char *arg, char *err, size_t errlen)
+{
+	if (nb_cred_row("northbound-password", arg, err, errlen) == -1)
+		return -1;
+	((struct nb_opts *)base)->password = arg;
+	return 0;
+}
+
+static const char *const nb_style_names[] = { "rfc8040", "draft", NULL };
+static const char *const nb_format_names[] = { "json", "xml", NULL };
+
+#define NBO	struct nb_opts
+const struct opt nb_opt_rows[] = {
+	OPT_FN("northbound", "URL", nb_url_row, NB_GIVEN_URL | NB_GIVEN_ANY,
+	    "DRIVER:http://IP:PORT, e.g. odl:http://127.0.0.1:8181\n"
+	    "(OpenDaylight RESTCONF)"),
+	OPT_U("northbound-parallel", "P", NBO, parallel, 1, 1024,
+	    NB_GIVEN_ANY, "requests in flight (default 1)"),
+	OPT_FN("northbound-user", "U", nb_user_row, NB_GIVEN_ANY,
+	    "basic auth user (default admin)"),
+	OPT_FN("northbound-password", "P", nb_password_row, NB_GIVEN_ANY,
+	    "basic auth password (default admin)"),
+	OPT_E("northbound-style", "S", NBO, style, nb_style_names,
+	    NB_GIVEN_ANY, "rfc8040 (/rests/data, default) or draft\n"
+	    "(/restconf)"),
+	OPT_E("northbound-format", "F", NBO, format, nb_format_names,
+	    NB_GIVEN_ANY | NB_GIVEN_FORMAT, "json (default) or xml"),
+	OPT_END
+};
+#undef NBO
 
 int
 nb_check(const struct nb_opts *o, char *err, size_t errlen)

@@ -29,6 +29,7 @@
 #include <stdint.h>
 
 #include "metrics.h"
+#include "opt.h"
 
 struct evbuffer;
 
@@ -50,6 +51,10 @@ enum nb_format {
 struct nb_driver;
 
 struct nb_opts {
+	/* The command's drivers, NULL-terminated: --northbound picks one
+	 * by its URL scheme ("odl:"). */
+	const struct nb_driver *const *drivers;
+	const char	*url;			/* --northbound, or NULL */
 	const struct nb_driver	*driver;
 	char		 host[NB_HOST_MAX];	/* no brackets for IPv6 */
 	uint16_t	 port;
@@ -120,6 +125,17 @@ struct nb_driver {
 };
 
 extern const struct nb_driver nb_odl_driver;
+
+/*
+ * The options every command's northbound shares, as declared rows over
+ * struct nb_opts (opt.h): --northbound URL, --northbound-parallel, -user,
+ * -password, -style, -format.  A command puts them in a group of its own
+ * whose given mask then holds these marks:
+ */
+#define NB_GIVEN_URL	0x1	/* --northbound */
+#define NB_GIVEN_ANY	0x2	/* any of them */
+#define NB_GIVEN_FORMAT	0x4	/* --northbound-format */
+extern const struct opt nb_opt_rows[];
 
 /* Defaults: admin/admin, rfc8040, json, K 1, P 1, table 0, poll 0.5 s. */
 void	 nb_opts_defaults(struct nb_opts *);

@@ -141,6 +141,9 @@ static const char bgp_help[] =
 CLI_COMMON_OPTS_HELP;
 
 static struct bgp_sim	the_sim;
+static const struct nb_driver *const bgp_nb_drivers[] = {
+	&bgp_nb_odl_driver, NULL
+};
 
 static int
 bgp_next_hop_opt(struct bgp_config *cfg, const char *arg, char *err,
@@ -365,6 +368,7 @@ bgp_config_defaults(struct bgp_config *cfg)
 	cfg->churn_seconds = 10;
 	cfg->nb_ctx.first.af = BGP_AF_MAX;
 	nb_opts_defaults(&cfg->nb);
+	cfg->nb.drivers = bgp_nb_drivers;
 }
 
 /* The attributes every peer announces (next hop set per peer). */

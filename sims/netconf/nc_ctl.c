@@ -15,6 +15,7 @@
 #include <libyang/libyang.h>
 
 #include "cli.h"
+#include "ctl_role.h"
 #include "engine.h"
 #include "log.h"
 #include "metrics.h"
@@ -41,7 +42,7 @@ struct ncc_set {
 	int			 failed;
 };
 
-static struct {
+static struct ncc_state {
 	int			 on;
 	int			 subscribe;
 	uint32_t		 max_inflight;
@@ -55,7 +56,7 @@ static struct {
 	struct ncc_set		*sets;
 	struct event		*tick;
 	struct nc_ctl_stats	 st;
-} ncc = { .max_inflight = NCC_DEFAULT_INFLIGHT, .timeout_s = 60 };
+} ncc;
 
 static const char *const ncc_status_names[] = {
 	"connecting", "connected", "unable-to-connect",
@@ -88,56 +89,7 @@ ncc_count(enum ncc_status s)
 	return ncc.nstatus[s];
 }
 
-/* ---- options ---- */
-
-int
-nc_ctl_option(int opt, const char *arg, char *err, size_t errlen)
-{
-	uint64_t	u;
-
-	switch (opt) {
-	case NCO_NETCONF:
-		ncc.on = 1;
-		return 1;
-	case NCO_SUBSCRIBE:
-		ncc.subscribe = 1;
-		return 1;
-	case NCO_MAX_INFLIGHT:
-		if (cli_uint("netconf-max-inflight", arg, 1, 1000000, &u, err,
-		    errlen) == -1)
-			return -1;
-		ncc.max_inflight = (uint32_t)u;
-		return 1;
-	case NCO_TIMEOUT:
-		if (cli_double("netconf-timeout", arg, 0.1, 86400,
-		    &ncc.timeout_s, err, errlen) == -1)
-			return -1;
-		return 1;
-	}
-	return 0;
-}
-
-int
-nc_ctl_on(void)
-{
-	return ncc.on;
-}
-
-int
-nc_ctl_check(int restconf, char *err, size_t errlen)
-{
-	if (!ncc.on && (ncc.subscribe || ncc.max_inflight !=
-	    NCC_DEFAULT_INFLIGHT || ncc.timeout_s != 60)) {
-		snprintf(err, errlen, "the --netconf-* options need --netconf");
-		return -1;
-	}
-	if (ncc.on && !restconf) {
-		snprintf(err, errlen, "--netconf mounts the devices it is told "
-		    "of through RESTCONF: give --restconf PORT too");
-		return -1;
-	}
-	return 0;
-}
+/* ---- options (the role's rows, at the end of the file) ---- */
 
 /* ---- nodes ---- */
 
@@ -817,14 +769,16 @@ ncc_tick(evutil_socket_t fd, short what, void *arg)
 	ncc.st.bytes_out = tout;
 }
 
-int
-nc_ctl_start(struct http_server *hs, char *err, size_t errlen)
+static int
+ncc_role_start(void *cfg, struct http_server *hs, char *err, size_t errlen)
 {
 	struct timeval	tv = { 1, 0 };
 
 	(void)hs;
 	(void)err;
 	(void)errlen;
+	if (!ncc.on)
+		return 0;
 	TAILQ_INIT(&ncc.nodes);
 	TAILQ_INIT(&ncc.waitq);
 	/* libyang's messages reach the RESTCONF client, not stderr. */
@@ -839,24 +793,20 @@ nc_ctl_start(struct http_server *hs, char *err, size_t errlen)
 	return 0;
 }
 
-static double
-ncc_secs(uint64_t from, uint64_t to)
-{
-	return from && to > from ? (double)(to - from) / 1e9 : 0;
-}
-
-void
-nc_ctl_summary(void)
+static void
+ncc_role_summary(void *cfg)
 {
 	const struct nc_ctl_stats	*s = &ncc.st;
 
+	if (!ncc.on)
+		return;
 	printf("netconf: %llu mounts asked, %u connected, %u connecting, "
 	    "%u unable-to-connect", (unsigned long long)s->mounts,
 	    ncc.nstatus[NCC_CONNECTED], ncc.nstatus[NCC_CONNECTING],
 	    ncc.nstatus[NCC_UNABLE]);
 	if (s->last_connected_ns)
 		printf(" (last connected %.3f s after the first mount)",
-		    ncc_secs(s->first_mount_ns, s->last_connected_ns));
+		    secs_between(s->first_mount_ns, s->last_connected_ns));
 	printf(", %llu schemas fetched, %llu cache hits, %llu edit-configs "
 	    "ok, %llu failed, %llu subscriptions, %llu notifications, "
 	    "%llu prefixes", (unsigned long long)s->schemas_fetched,
@@ -867,7 +817,7 @@ nc_ctl_summary(void)
 	    (unsigned long long)s->notifications,
 	    (unsigned long long)s->prefixes);
 	if (s->last_prefix_ns > s->first_prefix_ns)
-		printf(" in %.3f s", ncc_secs(s->first_prefix_ns,
+		printf(" in %.3f s", secs_between(s->first_prefix_ns,
 		    s->last_prefix_ns));
 	printf(", %llu connect failures, %llu auth failures, %llu SSH "
 	    "failures, %llu sessions lost, %llu rpc-errors, %llu rpc "
@@ -882,13 +832,17 @@ nc_ctl_summary(void)
 	fflush(stdout);
 }
 
-void
-nc_ctl_stop(void)
+/* Before the HTTP server goes: mount-point requests still waiting are
+ * answered while their requests exist. */
+static void
+ncc_role_stop(void *cfg)
 {
 	struct ncc_node		*n;
 	struct ncc_schema	*s;
 	struct ncc_set		*set;
 
+	if (!ncc.on)
+		return;
 	nc_restconf_stop();
 	while ((n = TAILQ_FIRST(&ncc.nodes)) != NULL)
 		ncc_unmount(n);
@@ -913,3 +867,64 @@ nc_ctl_stop(void)
 	ncc.tick = NULL;
 	nc_cli_cleanup();
 }
+
+/* ---- the role (ctl_role.h) ---- */
+
+#define S	struct ncc_state
+#define O	CTL_GIVEN_OPT
+static const struct opt ncc_rows[] = {
+	OPT_F("netconf", S, on, CTL_GIVEN_ON,
+	    "NETCONF client: mounts devices told through\n"
+	    "RESTCONF topology-netconf (needs --restconf)"),
+	OPT_F("netconf-subscribe", S, subscribe, O,
+	    "create-subscription on every mounted device\n"
+	    "and count its route-update prefixes"),
+	OPT_U("netconf-max-inflight", "M", S, max_inflight, 1, 1000000, O,
+	    "mounts under way at once (default 256)"),
+	OPT_D("netconf-timeout", "S", S, timeout_s, 0.1, 86400, O,
+	    "how long an rpc waits for its reply (default\n60)"),
+	OPT_END
+};
+#undef S
+#undef O
+
+static void
+ncc_role_defaults(void *cfg)
+{
+	struct ncc_state	*c = cfg;
+
+	c->on = 0;
+	c->subscribe = 0;
+	c->max_inflight = NCC_DEFAULT_INFLIGHT;
+	c->timeout_s = 60;
+}
+
+static int
+ncc_role_check(void *cfg, unsigned given, const struct ctl_env *env,
+    char *err, size_t errlen)
+{
+	struct ncc_state	*c = cfg;
+
+	if (!c->on && (given & CTL_GIVEN_OPT)) {
+		snprintf(err, errlen, "the --netconf-* options need --netconf");
+		return -1;
+	}
+	if (c->on && !env->restconf) {
+		snprintf(err, errlen, "--netconf mounts the devices it is told "
+		    "of through RESTCONF: give --restconf PORT too");
+		return -1;
+	}
+	return 0;
+}
+
+const struct ctl_role nc_ctl_role = {
+	.name = "netconf",
+	.title = "NETCONF:",
+	.rows = ncc_rows,
+	.cfg = &ncc,
+	.defaults = ncc_role_defaults,
+	.check = ncc_role_check,
+	.start = ncc_role_start,
+	.summary = ncc_role_summary,
+	.stop = ncc_role_stop,
+};

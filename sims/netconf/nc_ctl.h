@@ -105,39 +105,7 @@ struct nc_ctl_stats {
 	uint64_t	bytes_in, bytes_out;
 };
 
-/*
- * Controller options: NC_CTL_LONG_OPTIONS goes into the controller's
- * option table, nc_ctl_option() gets every option (1: it was one of
- * these, 0: not, -1: bad, with err), NC_CTL_HELP into its help.
- */
-enum {
-	NCO_NETCONF = 0x4e00,
-	NCO_SUBSCRIBE,
-	NCO_MAX_INFLIGHT,
-	NCO_TIMEOUT,
-};
-#define NC_CTL_LONG_OPTIONS \
-	{ "netconf",		 no_argument,	    NULL, NCO_NETCONF }, \
-	{ "netconf-subscribe",	 no_argument,	    NULL, NCO_SUBSCRIBE }, \
-	{ "netconf-max-inflight", required_argument, NULL, NCO_MAX_INFLIGHT }, \
-	{ "netconf-timeout",	 required_argument, NULL, NCO_TIMEOUT },
-#define NC_CTL_HELP \
-"  --netconf              NETCONF client: mounts devices told through\n" \
-"                         RESTCONF topology-netconf (needs --restconf)\n" \
-"  --netconf-subscribe    create-subscription on every mounted device\n" \
-"                         and count its route-update prefixes\n" \
-"  --netconf-max-inflight M  mounts under way at once (default 256)\n" \
-"  --netconf-timeout S    how long an rpc waits for its reply (default\n" \
-"                         60)\n"
-
-int	 nc_ctl_option(int opt, const char *arg, char *err, size_t errlen);
-int	 nc_ctl_on(void);
-/* Options checked together; -1 with err. */
-int	 nc_ctl_check(int restconf, char *err, size_t errlen);
-/* The descriptors it may need (the mount slots' sessions). */
-int	 nc_ctl_start(struct http_server *, char *err, size_t errlen);
-void	 nc_ctl_summary(void);
-void	 nc_ctl_stop(void);
+/* The role itself is nc_ctl_role (ctl_role.h), at the end of nc_ctl.c. */
 
 /* For the RESTCONF side (nc_restconf.c). */
 const struct nc_ctl_stats *nc_ctl_stats(void);

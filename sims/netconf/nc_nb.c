@@ -260,6 +260,11 @@ ncn_mount_parse(const struct nb_opts *o, int status, const char *body,
 static const struct nb_driver ncn_mount_driver = {
 	"odl", ncn_mount_add, ncn_mount_del, ncn_topo_count, ncn_mount_parse,
 };
+/* The scheme --northbound names picks the mount driver's family; the
+ * edit and learn drivers follow it. */
+static const struct nb_driver *const ncn_drivers[] = {
+	&ncn_mount_driver, NULL
+};
 
 /* ---- edit run: interfaces through the mount point ---- */
 
@@ -415,6 +420,7 @@ nc_nb_check(struct nc_sim *sim, char *err, size_t errlen)
 		return -1;
 	}
 	nb_opts_defaults(&probe);
+	probe.drivers = ncn_drivers;
 	if (nb_parse_url(c->url, &probe, err, errlen) == -1)
 		return -1;
 	if (strchr(c->user, ':') != NULL) {
@@ -438,6 +444,7 @@ ncn_opts(struct nc_sim *sim, struct nb_opts *o, const struct nb_driver *d,
 	char			 err[256];
 
 	nb_opts_defaults(o);
+	o->drivers = ncn_drivers;
 	nb_parse_url(c->url, o, err, sizeof(err));
 	o->driver = d;
 	o->flows = items;

@@ -109,6 +109,9 @@ static const char of_help[] =
 CLI_COMMON_OPTS_HELP;
 
 static struct of_sim	the_sim;
+static const struct nb_driver *const of_nb_drivers[] = {
+	&nb_odl_driver, NULL
+};
 
 static int
 of_parse_topology(const char *arg, struct of_config *cfg, char *err,
@@ -272,6 +275,7 @@ of_config_defaults(struct of_config *cfg)
 	cfg->echo_interval = 5;
 	cfg->mp_max_bytes = 65535;
 	nb_opts_defaults(&cfg->nb);
+	cfg->nb.drivers = of_nb_drivers;
 }
 
 static uint32_t

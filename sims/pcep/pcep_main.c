@@ -114,6 +114,9 @@ static const char pcep_help[] =
 CLI_COMMON_OPTS_HELP;
 
 static struct pcep_sim	the_sim;
+static const struct nb_driver *const pcep_nb_drivers[] = {
+	&pcep_nb_odl_driver, NULL
+};
 
 static int
 pcep_u8(const char *name, const char *arg, uint64_t min, uint8_t *out,
@@ -263,6 +266,7 @@ pcep_config_defaults(struct pcc_config *cfg)
 	cfg->expect_removes = UINT64_MAX;
 	cfg->flap_seconds = 10;
 	nb_opts_defaults(&cfg->nb);
+	cfg->nb.drivers = pcep_nb_drivers;
 }
 
 static uint32_t

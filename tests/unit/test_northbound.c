@@ -85,7 +85,12 @@ test_url(void)
 	struct nb_opts	o;
 	char		err[256];
 
+	static const struct nb_driver *const drivers[] = {
+		&nb_odl_driver, NULL
+	};
+
 	nb_opts_defaults(&o);
+	o.drivers = drivers;
 	CHECK(nb_parse_url("odl:http://192.0.2.1:8181", &o, err,
 	    sizeof(err)) == 0 && o.driver == &nb_odl_driver &&
 	    strcmp(o.host, "192.0.2.1") == 0 && o.port == 8181, "odl URL");

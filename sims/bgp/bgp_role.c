@@ -1,0 +1,170 @@
+/*
+ * The embedded controller's BGP role (ctl_role.h): the speaker peers
+ * connect to (bgp_spk.c) and its RIBs over RESTCONF (bgp_restconf.c).
+ */
+#include <arpa/inet.h>
+
+#include <stdio.h>
+#include <string.h>
+
+#include "bgp_codec.h"
+#include "bgp_restconf.h"
+#include "bgp_spk.h"
+#include "cli.h"
+#include "ctl_role.h"
+#include "log.h"
+
+struct bgp_role {
+	struct bgp_spk_config	 spk;
+	int			 on;
+};
+
+static struct bgp_role	bgpr;
+
+static int
+bgpr_listen(void *base, const char *arg, char *err, size_t errlen)
+{
+	return endpoint_parse_listen("bgp", arg,
+	    &((struct bgp_role *)base)->spk.listen, err, errlen);
+}
+
+static int
+bgpr_id(void *base, const char *arg, char *err, size_t errlen)
+{
+	struct in_addr	id;
+
+	if (inet_pton(AF_INET, arg, &id) != 1 || id.s_addr == 0) {
+		snprintf(err, errlen, "--bgp-id: an IPv4 address other than "
+		    "0.0.0.0 (RFC 6286)");
+		return -1;
+	}
+	((struct bgp_role *)base)->spk.bgp_id = ntohl(id.s_addr);
+	return 0;
+}
+
+static int
+bgpr_monitor(void *base, const char *arg, char *err, size_t errlen)
+{
+	return bgp_spk_parse_monitors(&((struct bgp_role *)base)->spk, arg,
+	    err, errlen);
+}
+
+static int
+bgpr_hold(void *base, const char *arg, char *err, size_t errlen)
+{
+	uint64_t	u;
+
+	if (cli_uint("bgp-hold-time", arg, 0, 65535, &u, err, errlen) == -1)
+		return -1;
+	if (u == 1 || u == 2) {
+		snprintf(err, errlen, "--bgp-hold-time: 1 and 2 are not "
+		    "allowed (RFC 4271 section 4.2)");
+		return -1;
+	}
+	((struct bgp_role *)base)->spk.hold = (uint16_t)u;
+	return 0;
+}
+
+#define O	CTL_GIVEN_OPT
+static const struct opt bgpr_rows[] = {
+	OPT_FN("bgp", "EP", bgpr_listen, CTL_GIVEN_ON,
+	    "BGP speaker: peers connect to ptcp:PORT[:IP]"),
+	OPT_U("as", "ASN", struct bgp_role, spk.as, 1, UINT32_MAX, O,
+	    "the speaker's AS (default 64496)"),
+	OPT_FN("bgp-id", "IP", bgpr_id, O,
+	    "its BGP identifier (default 192.0.2.1)"),
+	OPT_FN("bgp-monitor", "IP[,IP]", bgpr_monitor, O,
+	    "advertise the Loc-RIB only to these peers\n"
+	    "(default: to every peer, as a route server)"),
+	OPT_FN("bgp-hold-time", "S", bgpr_hold, O,
+	    "hold time it proposes (default 90)"),
+	OPT_END
+};
+#undef O
+
+static void
+bgpr_defaults(void *cfg)
+{
+	struct bgp_role	*r = cfg;
+
+	memset(r, 0, sizeof(*r));
+	bgp_spk_config_defaults(&r->spk);
+}
+
+static int
+bgpr_check(void *cfg, unsigned given, const struct ctl_env *env, char *err,
+    size_t errlen)
+{
+	struct bgp_role	*r = cfg;
+
+	(void)env;
+	r->on = (given & CTL_GIVEN_ON) != 0;
+	if (!r->on && (given & CTL_GIVEN_OPT)) {
+		snprintf(err, errlen, "--as and the --bgp-* options need "
+		    "--bgp");
+		return -1;
+	}
+	return 0;
+}
+
+static int
+bgpr_start(void *cfg, struct http_server *hs, char *err, size_t errlen)
+{
+	struct bgp_role	*r = cfg;
+
+	if (!r->on)
+		return 0;
+	if (bgp_spk_start(&r->spk, err, errlen) == -1)
+		return -1;
+	log_info("listening for BGP peers on %s, AS %u", r->spk.listen.text,
+	    r->spk.as);
+	if (hs != NULL)
+		bgp_restconf_register();
+	return 0;
+}
+
+static void
+bgpr_summary(void *cfg)
+{
+	const struct bgp_spk_stats	*s = bgp_spk_stats();
+
+	if (!((struct bgp_role *)cfg)->on)
+		return;
+	printf("bgp: %llu sessions, %llu UPDATEs received, %llu prefixes and "
+	    "%llu withdrawals received, Loc-RIB %llu IPv4 %llu IPv6, "
+	    "%llu UPDATEs sent, %llu prefixes and %llu withdrawals "
+	    "advertised, %llu NOTIFICATIONs sent, %llu received, "
+	    "%llu treated as withdraw\n",
+	    (unsigned long long)s->sessions,
+	    (unsigned long long)s->updates_received,
+	    (unsigned long long)s->prefixes_received,
+	    (unsigned long long)s->withdrawals_received,
+	    (unsigned long long)bgp_spk_loc_rib_count(BGP_AF_IPV4),
+	    (unsigned long long)bgp_spk_loc_rib_count(BGP_AF_IPV6),
+	    (unsigned long long)s->updates_sent,
+	    (unsigned long long)s->prefixes_advertised,
+	    (unsigned long long)s->withdrawals_advertised,
+	    (unsigned long long)s->notifications_sent,
+	    (unsigned long long)s->notifications_received,
+	    (unsigned long long)s->treat_as_withdraw);
+	fflush(stdout);
+}
+
+static void
+bgpr_stop(void *cfg)
+{
+	if (((struct bgp_role *)cfg)->on)
+		bgp_spk_stop();
+}
+
+const struct ctl_role bgp_ctl_role = {
+	.name = "bgp",
+	.title = "BGP:",
+	.rows = bgpr_rows,
+	.cfg = &bgpr,
+	.defaults = bgpr_defaults,
+	.check = bgpr_check,
+	.start = bgpr_start,
+	.summary = bgpr_summary,
+	.stop = bgpr_stop,
+};

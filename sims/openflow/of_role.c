@@ -1,0 +1,225 @@
+/*
+ * The embedded controller's OpenFlow role (ctl_role.h): where switches
+ * connect, how it programs them (of_ctl.c), and the OpenDaylight inventory
+ * it serves over RESTCONF (of_restconf.c, of_flowcfg.c) whenever RESTCONF
+ * is on, switches or not.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "ctl_role.h"
+#include "engine.h"
+#include "log.h"
+#include "metrics.h"
+#include "of_codec.h"
+#include "of_ctl.h"
+#include "of_flowcfg.h"
+#include "of_restconf.h"
+
+#define OFR_GIVEN_STATS	CTL_GIVEN_ROLE	/* --stats-interval */
+
+struct of_role {
+	struct of_ctl_config	 ctl;
+	int			 on;		/* switches connect */
+	int			 restconf;	/* the inventory is served */
+	int			 exit_when_done;
+};
+
+static struct of_role	ofr;
+
+static int
+ofr_listen(void *base, const char *arg, char *err, size_t errlen)
+{
+	return endpoint_parse_listen("openflow", arg,
+	    &((struct of_role *)base)->ctl.listen, err, errlen);
+}
+
+static int
+ofr_version(void *base, const char *arg, char *err, size_t errlen)
+{
+	return of_version_parse(arg, &((struct of_role *)base)->ctl.
+	    version_bitmap, err, errlen);
+}
+
+static int
+ofr_stats_interval(void *base, const char *arg, char *err, size_t errlen)
+{
+	struct of_role	*r = base;
+
+	if (cli_double("stats-interval", arg, 0, 86400,
+	    &r->ctl.stats_interval, err, errlen) == -1)
+		return -1;
+	if (r->ctl.stats_interval > 0 && r->ctl.stats_interval < 0.01) {
+		snprintf(err, errlen, "--stats-interval: 0 (none) or at least "
+		    "0.01 s");
+		return -1;
+	}
+	return 0;
+}
+
+static const char *const ofr_delete_names[] = {
+	"none", "strict", "all", NULL
+};
+static const char *const ofr_pktin_names[] = {
+	"ignore", "packet-out", "flow-mod", NULL
+};
+
+#define R	struct of_role
+#define O	CTL_GIVEN_OPT
+static const struct opt ofr_rows[] = {
+	OPT_FN("openflow", "EP", ofr_listen, CTL_GIVEN_ON,
+	    "where switches connect: ptcp:PORT[:IP] (default\n"
+	    "ptcp:6653, or none when another role or --restconf\n"
+	    "is given)"),
+	OPT_FN("stats-interval", "S", ofr_stats_interval, O | OFR_GIVEN_STATS,
+	    "poll every switch's flow stats each S seconds for\n"
+	    "the operational inventory (default 1 with\n"
+	    "--restconf, else 0: none)"),
+	OPT_FN("of-version", "V[,V]", ofr_version, O,
+	    "1.3, 1.0 or both (default both)"),
+	OPT_U("switches", "N", R, ctl.expect_switches, 1, 1000000, O,
+	    "wait for N switches, then program them all"),
+	OPT_U("flows-per-switch", "K", R, ctl.flows_per_switch, 0, 100000000,
+	    O, "FLOW_MODs (adds) to push into each switch"),
+	OPT_U("batch", "B", R, ctl.batch, 1, 1000000, O,
+	    "FLOW_MODs per barrier (default 100)"),
+	OPT_U("window", "W", R, ctl.window, 1, 1000000, O,
+	    "barriers in flight per switch (default 4)"),
+	OPT_F("read-stats", R, ctl.read_stats, O,
+	    "read flow stats back after programming"),
+	OPT_E("delete", "MODE", R, ctl.delete_mode, ofr_delete_names, O,
+	    "after programming: none, strict or all"),
+	OPT_E("packet-in-reply", "R", R, ctl.pktin_reply, ofr_pktin_names, O,
+	    "ignore, packet-out (default) or flow-mod"),
+	OPT_F("lldp", R, ctl.lldp, O,
+	    "send LLDP on every port to discover links"),
+	OPT_F("exit-when-done", R, exit_when_done, O,
+	    "stop once programming (and deletion) is done"),
+	OPT_END
+};
+#undef R
+#undef O
+
+static void
+ofr_defaults(void *cfg)
+{
+	struct of_role	*r = cfg;
+	char		 err[64];
+
+	memset(r, 0, sizeof(*r));
+	of_ctl_config_defaults(&r->ctl);
+	endpoint_parse("ptcp:6653", &r->ctl.listen, err, sizeof(err));
+}
+
+/* OpenFlow runs when asked for, or when nothing else is. */
+static int
+ofr_check(void *cfg, unsigned given, const struct ctl_env *env, char *err,
+    size_t errlen)
+{
+	struct of_role	*r = cfg;
+
+	r->on = (given & CTL_GIVEN_ON) || env->none_asked;
+	r->restconf = env->restconf;
+	/* The operational inventory is the switches' view: poll it. */
+	if (env->restconf && !(given & OFR_GIVEN_STATS))
+		r->ctl.stats_interval = 1;
+	if (!r->on && (given & CTL_GIVEN_OPT)) {
+		snprintf(err, errlen, "OpenFlow options need --openflow when "
+		    "--restconf is given");
+		return -1;
+	}
+	if (r->exit_when_done && (r->ctl.flows_per_switch == 0 ||
+	    r->ctl.expect_switches == 0)) {
+		snprintf(err, errlen, "--exit-when-done needs --switches and "
+		    "--flows-per-switch");
+		return -1;
+	}
+	return 0;
+}
+
+static int
+ofr_start(void *cfg, struct http_server *hs, char *err, size_t errlen)
+{
+	struct of_role	*r = cfg;
+
+	if (r->on) {
+		if (of_ctl_start(&r->ctl, err, errlen) == -1)
+			return -1;
+		log_info("listening for OpenFlow switches on %s",
+		    r->ctl.listen.text);
+	}
+	if (hs != NULL) {
+		of_restconf_register();
+		fc_start();
+	}
+	return 0;
+}
+
+static void
+ofr_tick(void *cfg, uint64_t now_ns)
+{
+	struct of_role	*r = cfg;
+
+	(void)now_ns;
+	if (r->exit_when_done && of_ctl_finished())
+		engine_stop("all switches programmed");
+}
+
+static void
+ofr_summary(void *cfg)
+{
+	const struct of_ctl_stats	*s = of_ctl_stats();
+	struct of_role			*r = cfg;
+	double				 prog, del;
+
+	if (!r->on)
+		return;
+	prog = secs_between(s->program_start_ns, s->program_end_ns);
+	del = secs_between(s->program_end_ns, s->delete_end_ns);
+	printf("controller: %llu switches, %llu FLOW_MODs sent, %llu barriers "
+	    "acked, %llu switches programmed",
+	    (unsigned long long)s->switches,
+	    (unsigned long long)s->flow_mods_sent,
+	    (unsigned long long)s->barriers_acked,
+	    (unsigned long long)s->switches_programmed);
+	if (prog > 0)
+		printf(" in %.3f s", prog);
+	printf(", %llu flows seen in stats, %llu switches deleted",
+	    (unsigned long long)s->flows_in_stats,
+	    (unsigned long long)s->switches_deleted);
+	if (del > 0)
+		printf(" in %.3f s", del);
+	printf(", %llu PACKET_INs, %llu LLDP sent, %llu links seen, "
+	    "%llu errors received, %llu bad messages\n",
+	    (unsigned long long)s->packet_ins,
+	    (unsigned long long)s->lldp_sent,
+	    (unsigned long long)s->links_seen,
+	    (unsigned long long)s->errors_received,
+	    (unsigned long long)s->bad_messages);
+	fflush(stdout);
+}
+
+static void
+ofr_stop(void *cfg)
+{
+	struct of_role	*r = cfg;
+
+	if (r->on)
+		of_ctl_stop();
+	if (r->restconf)
+		fc_stop();
+}
+
+const struct ctl_role of_ctl_role = {
+	.name = "openflow",
+	.title = NULL,
+	.rows = ofr_rows,
+	.cfg = &ofr,
+	.defaults = ofr_defaults,
+	.check = ofr_check,
+	.start = ofr_start,
+	.tick = ofr_tick,
+	.summary = ofr_summary,
+	.stop = ofr_stop,
+};

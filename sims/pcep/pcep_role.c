@@ -1,0 +1,150 @@
+/*
+ * The embedded controller's PCEP role (ctl_role.h): the stateful PCE PCCs
+ * connect to (pcep_pce.c) and pcep-topology with its operations over
+ * RESTCONF (pcep_restconf.c).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "ctl_role.h"
+#include "log.h"
+#include "metrics.h"
+#include "pcep_pce.h"
+#include "pcep_restconf.h"
+
+struct pcep_role {
+	struct pce_config	 pce;
+	int			 on;
+};
+
+static struct pcep_role	pcer;
+
+static int
+pcer_listen(void *base, const char *arg, char *err, size_t errlen)
+{
+	return endpoint_parse_listen("pcep", arg,
+	    &((struct pcep_role *)base)->pce.listen, err, errlen);
+}
+
+#define R	struct pcep_role
+#define O	CTL_GIVEN_OPT
+static const struct opt pcer_rows[] = {
+	OPT_FN("pcep", "EP", pcer_listen, CTL_GIVEN_ON,
+	    "stateful PCE: PCCs connect to ptcp:PORT[:IP]"),
+	OPT_U("pcep-keepalive", "S", R, pce.keepalive, 0, 255, O,
+	    "keepalive it proposes (default 30)"),
+	OPT_U("pcep-dead-timer", "S", R, pce.deadtimer, 0, 255, O,
+	    "dead timer it proposes (default 120)"),
+	OPT_U("pcep-update-all", "W", R, pce.update_all, 1, 1000000, O,
+	    "update every delegated LSP of a PCC once it is\n"
+	    "synchronized, W PCUpds in flight per PCC"),
+	OPT_D("pcep-timeout", "S", R, pce.op_timeout, 0.1, 86400, O,
+	    "how long an update-lsp, add-lsp or remove-lsp\n"
+	    "waits for the PCC (default 30)"),
+	OPT_END
+};
+#undef R
+#undef O
+
+static void
+pcer_defaults(void *cfg)
+{
+	struct pcep_role	*r = cfg;
+
+	memset(r, 0, sizeof(*r));
+	pce_config_defaults(&r->pce);
+}
+
+static int
+pcer_check(void *cfg, unsigned given, const struct ctl_env *env, char *err,
+    size_t errlen)
+{
+	struct pcep_role	*r = cfg;
+
+	(void)env;
+	r->on = (given & CTL_GIVEN_ON) != 0;
+	if (!r->on && (given & CTL_GIVEN_OPT)) {
+		snprintf(err, errlen, "the --pcep-* options need --pcep");
+		return -1;
+	}
+	if (r->on && r->pce.keepalive != 0 && r->pce.deadtimer != 0 &&
+	    r->pce.deadtimer <= r->pce.keepalive) {
+		snprintf(err, errlen, "--pcep-dead-timer must be longer than "
+		    "--pcep-keepalive");
+		return -1;
+	}
+	return 0;
+}
+
+static int
+pcer_start(void *cfg, struct http_server *hs, char *err, size_t errlen)
+{
+	struct pcep_role	*r = cfg;
+
+	if (!r->on)
+		return 0;
+	if (pce_start(&r->pce, err, errlen) == -1)
+		return -1;
+	log_info("listening for PCEP PCCs on %s", r->pce.listen.text);
+	if (hs != NULL)
+		pcep_restconf_register(hs);
+	return 0;
+}
+
+static void
+pcer_summary(void *cfg)
+{
+	const struct pce_stats	*s = pce_stats();
+	double			 upd = secs_between(s->first_update_ns,
+	    s->last_ack_ns);
+
+	if (!((struct pcep_role *)cfg)->on)
+		return;
+	printf("pcep: %llu sessions, %llu PCCs synchronized, %llu PCRpts "
+	    "received, %llu LSPs learned", (unsigned long long)s->sessions,
+	    (unsigned long long)s->pccs_synced,
+	    (unsigned long long)s->reports_received,
+	    (unsigned long long)s->lsps_learned);
+	if (s->last_learn_ns > s->first_report_ns)
+		printf(" in %.3f s", secs_between(s->first_report_ns,
+		    s->last_learn_ns));
+	printf(", %llu removed, %llu PCUpds sent, %llu acked",
+	    (unsigned long long)s->lsps_removed,
+	    (unsigned long long)s->updates_sent,
+	    (unsigned long long)s->updates_acked);
+	if (upd > 0)
+		printf(" in %.3f s (p50 %llu us, p99 %llu us)", upd,
+		    (unsigned long long)hist_percentile(&s->update_latency,
+		    50), (unsigned long long)hist_percentile(
+		    &s->update_latency, 99));
+	printf(", %llu update errors, %llu PCInitiates sent, %llu removals "
+	    "sent, %llu PCErrs sent, %llu received, %llu bad messages\n",
+	    (unsigned long long)s->update_errors,
+	    (unsigned long long)s->initiates_sent,
+	    (unsigned long long)s->removes_sent,
+	    (unsigned long long)s->pcerr_sent,
+	    (unsigned long long)s->pcerr_received,
+	    (unsigned long long)s->bad_messages);
+	fflush(stdout);
+}
+
+/* Before the HTTP server goes: operations still waiting are answered
+ * while their requests exist. */
+static void
+pcer_stop(void *cfg)
+{
+	if (((struct pcep_role *)cfg)->on)
+		pce_stop();
+}
+
+const struct ctl_role pcep_ctl_role = {
+	.name = "pcep",
+	.title = "PCEP:",
+	.rows = pcer_rows,
+	.cfg = &pcer,
+	.defaults = pcer_defaults,
+	.check = pcer_check,
+	.start = pcer_start,
+	.summary = pcer_summary,
+	.stop = pcer_stop,
+};

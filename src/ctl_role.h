@@ -1,0 +1,60 @@
+/*
+ * The embedded controller's roles: one per protocol folder, one table of
+ * them (ctl_roles[] in main.c).  `sbsim controller` builds its options
+ * from the roles' rows, starts the roles in table order and stops them in
+ * reverse, on error and at exit; it knows nothing else about them.
+ *
+ * A role's options are declared rows (opt.h) over its own state, one
+ * struct the role keeps (cfg).  The row that turns the role on carries
+ * CTL_GIVEN_ON, the role's other rows CTL_GIVEN_OPT (a role may add bits
+ * of its own above them); check() sees what was given.
+ */
+#ifndef SBSIM_CTL_ROLE_H
+#define SBSIM_CTL_ROLE_H
+
+#include <stdint.h>
+
+#include "opt.h"
+
+struct http_server;
+
+#define CTL_GIVEN_ON	0x1	/* the option that turns the role on */
+#define CTL_GIVEN_OPT	0x2	/* any other option of the role */
+#define CTL_GIVEN_ROLE	0x100	/* the first bit a role may use itself */
+
+/* What check() may want to know of the whole command line. */
+struct ctl_env {
+	int	restconf;	/* --restconf given: resources are served */
+	int	none_asked;	/* no role's CTL_GIVEN_ON, no --restconf */
+};
+
+struct ctl_role {
+	const char		*name;		/* "openflow" */
+	const char		*title;		/* its heading in --help */
+	const struct opt	*rows;		/* ending with OPT_END */
+	void			*cfg;		/* the role's state */
+	/* Defaults into cfg, before the options. */
+	void	(*defaults)(void *cfg);
+	/* After the options: decide whether it runs and check its options
+	 * together; 0, or -1 with a message in err. */
+	int	(*check)(void *cfg, unsigned given, const struct ctl_env *,
+		    char *err, size_t errlen);
+	/* Start what it runs on the engine's event_base and register its
+	 * RESTCONF resources on hs (NULL without --restconf); 0, or -1
+	 * with a message in err.  Called for every role; one with nothing
+	 * to do returns 0. */
+	int	(*start)(void *cfg, struct http_server *hs, char *err,
+		    size_t errlen);
+	/* Every 100 ms (may be NULL): e.g. engine_stop() once done. */
+	void	(*tick)(void *cfg, uint64_t now_ns);
+	/* Its summary line on stdout at the end (may be NULL). */
+	void	(*summary)(void *cfg);
+	/* Stop and free; answers what still waits on the HTTP server, which
+	 * is freed after every role stopped.  Only for a started role. */
+	void	(*stop)(void *cfg);
+};
+
+/* The table, NULL-terminated, in start order (main.c). */
+extern const struct ctl_role *const ctl_roles[];
+
+#endif

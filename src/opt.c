@@ -1,0 +1,278 @@
+/*
+ * Declared options (opt.h): getopt_long's table, the help text and the
+ * range errors, all from the rows.
+ */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "log.h"
+#include "opt.h"
+
+#define OPT_HELP_COLUMN	25	/* where the help text starts */
+#define OPT_KEY_BASE	256	/* getopt values of long-only rows */
+
+struct opt_ref {
+	const struct opt	*row;
+	struct opt_group	*group;
+};
+
+void
+opt_store_uint(void *field, uint8_t size, uint64_t v)
+{
+	switch (size) {
+	case 1: { uint8_t u = (uint8_t)v; memcpy(field, &u, 1); break; }
+	case 2: { uint16_t u = (uint16_t)v; memcpy(field, &u, 2); break; }
+	case 4: { uint32_t u = (uint32_t)v; memcpy(field, &u, 4); break; }
+	default: memcpy(field, &v, sizeof(v)); break;
+	}
+}
+
+/* "--name: 'arg' is not one of a, b or c". */
+static int
+opt_enum(const struct opt *o, char *field, const char *arg, char *err,
+    size_t errlen)
+{
+	size_t	i, n, used;
+
+	for (n = 0; o->names[n] != NULL; n++)
+		if (strcmp(arg, o->names[n]) == 0) {
+			opt_store_uint(field, o->size, n);
+			return 0;
+		}
+	used = (size_t)snprintf(err, errlen, "--%s: '%s' is not one of",
+	    o->name, arg);
+	for (i = 0; i < n && used < errlen; i++)
+		used += (size_t)snprintf(err + used, errlen - used, "%s%s",
+		    i == 0 ? " " : i + 1 == n ? " or " : ", ", o->names[i]);
+	return -1;
+}
+
+int
+opt_apply(const struct opt *o, void *base, const char *arg, char *err,
+    size_t errlen)
+{
+	char		*field = (char *)base + o->off;
+	uint64_t	 u;
+	int		 i;
+
+	switch (o->kind) {
+	case OPT_FLAG:
+		i = 1;
+		memcpy(field, &i, sizeof(i));
+		return 0;
+	case OPT_COUNT:
+		memcpy(&i, field, sizeof(i));
+		i++;
+		memcpy(field, &i, sizeof(i));
+		return 0;
+	case OPT_UINT:
+		if (cli_uint(o->name, arg, o->min, o->max, &u, err,
+		    errlen) == -1)
+			return -1;
+		opt_store_uint(field, o->size, u);
+		return 0;
+	case OPT_DOUBLE:
+		return cli_double(o->name, arg, o->dmin, o->dmax,
+		    (double *)(void *)field, err, errlen);
+	case OPT_STRING:
+		memcpy(field, &arg, sizeof(arg));
+		return 0;
+	case OPT_ENUM:
+		return opt_enum(o, field, arg, err, errlen);
+	case OPT_FUNC:
+		return o->parse(base, arg, err, errlen);
+	default:
+		snprintf(err, errlen, "--%s: no such kind of option", o->name);
+		return -1;
+	}
+}
+
+static int
+opt_takes_arg(const struct opt *o)
+{
+	return o->kind != OPT_FLAG && o->kind != OPT_COUNT &&
+	    !(o->kind == OPT_FUNC && o->meta == NULL);
+}
+
+static int
+opt_is_note(const struct opt *o)
+{
+	return o->name[0] == '\0';
+}
+
+/* One help entry: "  -v, --name META" then its text at the column. */
+static void
+opt_help_row(FILE *f, const struct opt *o)
+{
+	const char	*h = o->help != NULL ? o->help : "", *nl;
+	int		 col;
+
+	if (opt_is_note(o)) {
+		fprintf(f, "%s\n", h);
+		return;
+	}
+	if (o->key != 0)
+		col = fprintf(f, "  -%c, --%s", o->key, o->name);
+	else
+		col = fprintf(f, "  --%s", o->name);
+	if (o->meta != NULL)
+		col += fprintf(f, " %s", o->meta);
+	if (col >= OPT_HELP_COLUMN) {
+		fputc('\n', f);
+		col = 0;
+	}
+	do {
+		nl = strchr(h, '\n');
+		fprintf(f, "%*s%.*s\n", OPT_HELP_COLUMN - col, "",
+		    nl != NULL ? (int)(nl - h) : (int)strlen(h), h);
+		col = 0;
+		h = nl != NULL ? nl + 1 : NULL;
+	} while (h != NULL && *h != '\0');
+}
+
+void
+opt_help(FILE *f, const char *usage, const struct opt_group *g,
+    size_t ngroups)
+{
+	const struct opt	*o;
+	size_t			 i;
+
+	fputs(usage, f);
+	for (i = 0; i < ngroups; i++) {
+		if (g[i].title != NULL)
+			fprintf(f, "%s\n", g[i].title);
+		for (o = g[i].rows; o->name != NULL; o++)
+			if (o->help != NULL)
+				opt_help_row(f, o);
+	}
+}
+
+static size_t
+opt_count(const struct opt_group *g, size_t ngroups)
+{
+	const struct opt	*o;
+	size_t			 i, n = 0;
+
+	for (i = 0; i < ngroups; i++)
+		for (o = g[i].rows; o->name != NULL; o++)
+			n++;
+	return n;
+}
+
+/* getopt_long's tables from the rows: long options, the short string
+ * (":" first, so a missing argument is told apart) and the way back. */
+static struct option *
+opt_table(struct opt_group *g, size_t ngroups, struct opt_ref **refs,
+    char **shorts)
+{
+	struct option		*lo;
+	const struct opt	*o;
+	size_t			 i, n = opt_count(g, ngroups), k = 0, s = 1;
+
+	lo = xcalloc(n + 1, sizeof(*lo));
+	*refs = xcalloc(n + 1, sizeof(**refs));
+	*shorts = xcalloc(3 * n + 2, 1);
+	(*shorts)[0] = ':';
+	for (i = 0; i < ngroups; i++)
+		for (o = g[i].rows; o->name != NULL; o++) {
+			if (opt_is_note(o))
+				continue;
+			(*refs)[k].row = o;
+			(*refs)[k].group = &g[i];
+			lo[k].name = o->name;
+			lo[k].has_arg = opt_takes_arg(o) ? required_argument :
+			    no_argument;
+			lo[k].val = o->key != 0 ? o->key :
+			    OPT_KEY_BASE + (int)k;
+			if (o->key != 0) {
+				(*shorts)[s++] = (char)o->key;
+				if (opt_takes_arg(o))
+					(*shorts)[s++] = ':';
+			}
+			k++;
+		}
+	return lo;
+}
+
+static const struct opt_ref *
+opt_find(const struct opt_ref *refs, int c)
+{
+	size_t	k;
+
+	if (c >= OPT_KEY_BASE)
+		return &refs[c - OPT_KEY_BASE];
+	for (k = 0; refs[k].row != NULL; k++)
+		if (refs[k].row->key == c)
+			return &refs[k];
+	return NULL;
+}
+
+static _Noreturn void
+opt_die(const char *prog, const char *msg)
+{
+	fprintf(stderr, "%s: %s\n", prog, msg);
+	exit(CLI_EXIT_USAGE);
+}
+
+/* The message for what getopt_long refused. */
+static void
+opt_refused(const char *prog, int c, char **argv)
+{
+	const char	*cmd = strchr(prog, ' ');
+	char		 err[512];
+
+	if (c == ':')
+		snprintf(err, sizeof(err), "%s needs an argument",
+		    argv[optind - 1]);
+	else
+		snprintf(err, sizeof(err), "unknown option '%s' (see %s "
+		    "--help)", argv[optind - 1], cmd != NULL ? prog : "sbsim");
+	opt_die(prog, err);
+}
+
+static void
+opt_one(const char *prog, const char *usage, const struct opt_ref *r,
+    struct opt_group *g, size_t ngroups, const char *arg)
+{
+	char	err[512];
+
+	if (strcmp(r->row->name, "help") == 0) {
+		opt_help(stdout, usage, g, ngroups);
+		exit(0);
+	}
+	err[0] = '\0';
+	if (opt_apply(r->row, r->group->base, arg, err, sizeof(err)) == -1)
+		opt_die(prog, err[0] != '\0' ? err : "bad option");
+	if (r->group->given != NULL)
+		*r->group->given |= r->row->mark;
+}
+
+void
+opt_parse(const char *prog, const char *usage, struct opt_group *g,
+    size_t ngroups, int argc, char **argv)
+{
+	struct opt_ref		*refs;
+	const struct opt_ref	*r;
+	struct option		*lo;
+	char			*shorts, err[512];
+	int			 c;
+
+	lo = opt_table(g, ngroups, &refs, &shorts);
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, shorts, lo, NULL)) != -1) {
+		if (c == ':' || c == '?' || (r = opt_find(refs, c)) == NULL)
+			opt_refused(prog, c, argv);
+		opt_one(prog, usage, r, g, ngroups, optarg);
+	}
+	free(lo);
+	free(refs);
+	free(shorts);
+	if (optind < argc) {
+		snprintf(err, sizeof(err), "unexpected argument '%s' (see %s "
+		    "--help)", argv[optind], prog);
+		opt_die(prog, err);
+	}
+}

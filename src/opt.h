@@ -1,0 +1,120 @@
+/*
+ * Declared options: one row per option (name, argument kind, range, where
+ * the value goes, help), from which getopt_long's table, the --help text
+ * and the range errors are made.  Rows come in groups; a group's rows
+ * store into one struct (the group's base) and OR their mark into the
+ * group's given mask, so that checks made after parsing ("the --pcep-*
+ * options need --pcep") see which options were given.
+ *
+ *	static const struct opt rows[] = {
+ *		OPT_U("ports", "N", struct of_config, ports, 1, 64, 0,
+ *		    "ports per switch (default 4)"),
+ *		OPT_END
+ *	};
+ *
+ * Errors read "--ports: '65' is not a whole number from 1 to 64"; a
+ * command dies with them as "sbsim CMD: ..." and exit status 2.
+ */
+#ifndef SBSIM_OPT_H
+#define SBSIM_OPT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+enum opt_kind {
+	OPT_END_KIND,
+	OPT_FLAG,	/* no argument: the int field becomes 1 */
+	OPT_COUNT,	/* no argument: the int field counts (-v -v) */
+	OPT_UINT,	/* a whole number in [min, max], field of any width */
+	OPT_DOUBLE,	/* a number in [dmin, dmax] into a double */
+	OPT_STRING,	/* the argument itself (borrowed from argv) */
+	OPT_ENUM,	/* one of names[]: its index into a field */
+	OPT_FUNC,	/* parse() does it */
+};
+
+struct opt {
+	const char		*name;		/* long name, without "--" */
+	int			 key;		/* short option letter, or 0 */
+	enum opt_kind		 kind;
+	uint8_t			 size;		/* OPT_UINT, OPT_ENUM: field width */
+	unsigned		 mark;		/* OR-ed into the group's given */
+	size_t			 off;		/* the field in the group's base */
+	uint64_t		 min, max;	/* OPT_UINT */
+	double			 dmin, dmax;	/* OPT_DOUBLE */
+	const char *const	*names;		/* OPT_ENUM, NULL-terminated */
+	/* OPT_FUNC: base is the group's; 0, or -1 with a message in err
+	 * naming the option ("--topology: ..."). */
+	int			(*parse)(void *base, const char *arg,
+				    char *err, size_t errlen);
+	const char		*meta;		/* argument's name in the help */
+	const char		*help;		/* '\n' between lines */
+};
+
+/* A field's offset with a check that it has the type the kind writes. */
+#define OPT_FIELD(type, field, ctype) \
+	(offsetof(type, field) + 0 * sizeof((ctype *)0 == &((type *)0)->field))
+#define OPT_WIDTH(type, field)	((uint8_t)sizeof(((type *)0)->field))
+
+#define OPT_U(n, m, type, field, lo, hi, mk, h)				\
+	{ .name = n, .kind = OPT_UINT, .size = OPT_WIDTH(type, field),	\
+	  .off = offsetof(type, field), .min = lo, .max = hi,		\
+	  .mark = mk, .meta = m, .help = h }
+#define OPT_D(n, m, type, field, lo, hi, mk, h)				\
+	{ .name = n, .kind = OPT_DOUBLE,				\
+	  .off = OPT_FIELD(type, field, double), .dmin = lo,		\
+	  .dmax = hi, .mark = mk, .meta = m, .help = h }
+#define OPT_S(n, m, type, field, mk, h)					\
+	{ .name = n, .kind = OPT_STRING,				\
+	  .off = OPT_FIELD(type, field, const char *), .mark = mk,	\
+	  .meta = m, .help = h }
+#define OPT_F(n, type, field, mk, h)					\
+	{ .name = n, .kind = OPT_FLAG, .off = OPT_FIELD(type, field, int), \
+	  .mark = mk, .help = h }
+#define OPT_E(n, m, type, field, nm, mk, h)				\
+	{ .name = n, .kind = OPT_ENUM, .size = OPT_WIDTH(type, field),	\
+	  .off = offsetof(type, field), .names = nm, .mark = mk,	\
+	  .meta = m, .help = h }
+#define OPT_FN(n, m, fn, mk, h)						\
+	{ .name = n, .kind = OPT_FUNC, .parse = fn, .mark = mk,		\
+	  .meta = m, .help = h }
+#define OPT_F_KEY(n, k, type, field, h)					\
+	{ .name = n, .key = k, .kind = OPT_FLAG,			\
+	  .off = OPT_FIELD(type, field, int), .help = h }
+#define OPT_C_KEY(n, k, type, field, h)					\
+	{ .name = n, .key = k, .kind = OPT_COUNT,			\
+	  .off = OPT_FIELD(type, field, int), .help = h }
+/* -h, --help: opt_parse prints the help and exits 0. */
+#define OPT_HELP_ROW							\
+	{ .name = "help", .key = 'h', .kind = OPT_FUNC,			\
+	  .help = "this help" }
+/* A line of help with no option of its own (a note under a group). */
+#define OPT_NOTE(h)	{ .name = "", .kind = OPT_FUNC, .help = h }
+#define OPT_END		{ .name = NULL }
+
+struct opt_group {
+	const char		*title;		/* heading in --help, or NULL */
+	const struct opt	*rows;		/* ending with OPT_END */
+	void			*base;		/* where the rows store */
+	unsigned		*given;		/* marks seen, or NULL */
+};
+
+/*
+ * Parse argv[1..] against the groups.  prog names the command in errors
+ * ("sbsim openflow"); usage heads --help.  Every error is one line
+ * "PROG: message" on stderr and exit status 2; -h/--help (when a row
+ * declares "help") prints the help and exits 0.  Arguments that are not
+ * options are refused.
+ */
+void	 opt_parse(const char *prog, const char *usage, struct opt_group *,
+	    size_t ngroups, int argc, char **argv);
+/* The help text the groups declare, after usage. */
+void	 opt_help(FILE *, const char *usage, const struct opt_group *,
+	    size_t ngroups);
+/* One argument for one row into base; 0, or -1 with a message in err. */
+int	 opt_apply(const struct opt *, void *base, const char *arg, char *err,
+	    size_t errlen);
+/* Store v into an unsigned field of the given width. */
+void	 opt_store_uint(void *field, uint8_t size, uint64_t v);
+
+#endif
