@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <event2/buffer.h>
 #include <event2/bufferevent.h>
 #include <event2/bufferevent_ssl.h>
 #include <event2/event.h>
@@ -483,4 +484,56 @@ pool_ssl_ctx(const char *key, const char *cert, const char *ca, char *err,
 fail:
 	SSL_CTX_free(ctx);
 	return NULL;
+}
+
+void
+pool_event(struct pool_dev *d, short what, const char *peer)
+{
+	char	why[128];
+
+	if (what & BEV_EVENT_EOF) {
+		snprintf(why, sizeof(why), "%s closed the connection", peer);
+		pool_lost(d, why);
+	} else if (what & BEV_EVENT_ERROR)
+		pool_lost(d, evutil_socket_error_to_string(
+		    EVUTIL_SOCKET_ERROR()));
+}
+
+int
+pool_read(struct bufferevent *bev, const struct pool_framer *f, void *dev)
+{
+	struct evbuffer	*in = bufferevent_get_input(bev);
+	uint8_t		 hdr[64];
+	long		 len;
+
+	if (f->hdr_len > sizeof(hdr))
+		fatalx("pool_read: a header of %zu bytes", f->hdr_len);
+	while (evbuffer_get_length(in) >= f->hdr_len) {
+		if (f->out_full != NULL && f->out_full(dev)) {
+			bufferevent_disable(bev, EV_READ);
+			return 0;
+		}
+		evbuffer_copyout(in, hdr, f->hdr_len);
+		if ((len = f->length(dev, hdr)) < 0)
+			return -1;
+		if ((size_t)len < f->hdr_len)
+			fatalx("pool_read: a message shorter than its header");
+		if (evbuffer_get_length(in) < (size_t)len)
+			return 0;
+		if (f->message(dev, evbuffer_pullup(in, len), (size_t)len) ==
+		    -1)
+			return -1;
+		evbuffer_drain(in, (size_t)len);
+	}
+	return 0;
+}
+
+int
+pool_read_resume(struct bufferevent *bev, const struct pool_framer *f,
+    void *dev)
+{
+	if (bufferevent_get_enabled(bev) & EV_READ)
+		return 0;
+	bufferevent_enable(bev, EV_READ);
+	return pool_read(bev, f, dev);
 }

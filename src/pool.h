@@ -100,6 +100,41 @@ void	 pool_init(struct pool *, const struct pool_config *,
 int	 pool_start(struct pool *, char *err, size_t errlen);
 /* The protocol is done with this connection (error, EOF, fatal error). */
 void	 pool_lost(struct pool_dev *, const char *why);
+/*
+ * The device skeleton every protocol's connection shares.
+ *
+ * pool_event: a bufferevent event callback's body: EOF or an error loses
+ * the connection, telling who closed it ("the PCE closed the
+ * connection").
+ */
+void	 pool_event(struct pool_dev *, short what, const char *peer);
+
+/*
+ * A length-prefixed protocol's reader (OpenFlow, BGP, PCEP): whole
+ * messages out of a bufferevent's input, with the back-pressure rule.
+ */
+struct pool_framer {
+	size_t	hdr_len;	/* bytes that tell a message's length */
+	/* The whole message's length from its first hdr_len bytes, at
+	 * least hdr_len; -1 when the header is bad (the protocol has
+	 * answered with its own error and may have ended the session). */
+	long	(*length)(void *dev, const uint8_t *hdr);
+	/* Non-zero while the device's output is too full to take what a
+	 * message would make it say: reading stops (EV_READ off) until its
+	 * write callback, once drained, calls pool_read_resume(). */
+	int	(*out_full)(void *dev);
+	/* One whole message; -1 once the session is over and bev gone. */
+	int	(*message)(void *dev, const uint8_t *msg, size_t len);
+};
+/* Every whole message in bev's input, in order; -1 when the session
+ * ended on the way (bev is then gone), else 0. */
+int	 pool_read(struct bufferevent *, const struct pool_framer *,
+	    void *dev);
+/* After back-pressure: reading on again and what is queued read now; as
+ * pool_read. */
+int	 pool_read_resume(struct bufferevent *, const struct pool_framer *,
+	    void *dev);
+
 /* Close everything; no more reconnects. */
 void	 pool_stop(struct pool *);
 /* Descriptors n devices of this configuration need at most. */

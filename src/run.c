@@ -9,6 +9,7 @@
 
 #include "engine.h"
 #include "log.h"
+#include "pool.h"
 #include "report.h"
 #include "run.h"
 
@@ -222,4 +223,49 @@ run_main(const struct sim_ops *ops, void *cfg, const struct run_opts *ro)
 		metrics_free(&runs[i]);
 	free(runs);
 	return rc == 0 ? 0 : 1;
+}
+
+static void
+run_sources(struct pool_config *pc, const struct run_opts *ro,
+    uint32_t devices)
+{
+	char	err[256];
+
+	if (ro->source != NULL) {
+		if (endpoint_passive(&pc->ep))
+			cli_die(ro, "--source makes no sense with ptcp: (the "
+			    "devices listen)");
+		if (source_parse(ro->source, &pc->src, err, sizeof(err)) == -1)
+			cli_die(ro, "--source: %s", err);
+	} else if (!endpoint_passive(&pc->ep) &&
+	    endpoint_is_loopback(&pc->ep) && pc->ep.ss.ss_family == AF_INET)
+		source_parse("127.1.0.0/16", &pc->src, err, sizeof(err));
+	if (pc->src.family != AF_UNSPEC &&
+	    pc->src.family != pc->ep.ss.ss_family)
+		cli_die(ro, "--source %s and --controller %s are of different "
+		    "address families", ro->source, ro->controller);
+	if (pc->src.family != AF_UNSPEC && pc->src.count < devices)
+		cli_die(ro, "--source %s has %llu addresses for %u devices",
+		    pc->src.text, (unsigned long long)pc->src.count, devices);
+}
+
+void
+run_pool_config(struct pool_config *pc, const struct run_opts *ro,
+    const char *what, const char *ep_arg, unsigned ep_kinds,
+    const char *kinds_msg, uint32_t devices)
+{
+	char	err[256];
+
+	pool_config_defaults(pc);
+	if (ep_arg == NULL)
+		cli_die(ro, "%s is required (%s)", what, kinds_msg);
+	if (endpoint_parse(ep_arg, &pc->ep, err, sizeof(err)) == -1)
+		cli_die(ro, "%s: %s", what, err);
+	if (!(ep_kinds & (1u << pc->ep.kind)))
+		cli_die(ro, "%s: %s", what, kinds_msg);
+	run_sources(pc, ro, devices);
+	pc->connect_rate = ro->connect_rate;
+	pc->max_inflight = ro->max_inflight;
+	pc->backoff_min_ms = ro->backoff_min_ms;
+	pc->backoff_max_ms = ro->backoff_max_ms;
 }

@@ -35,6 +35,21 @@ struct sim_ops {
 int	 run_main(const struct sim_ops *, void *cfg, const struct run_opts *);
 
 /*
+ * The device pool's configuration from the run's options: the endpoint
+ * ep_arg (what: the option that gave it, "--controller", for errors), of
+ * a kind in ep_kinds (bits 1 << EP_TCP, ...; kinds_msg says what is
+ * allowed when it is not), the source range (--source, or 127.1.0.0/16
+ * towards an IPv4 loopback controller, so that each device has the
+ * address the controller tells it apart by; devices says how many need
+ * one), the connect ramp and the backoff.  Bad input: a usage error,
+ * exit status 2.
+ */
+struct pool_config;
+void	 run_pool_config(struct pool_config *, const struct run_opts *,
+	    const char *what, const char *ep_arg, unsigned ep_kinds,
+	    const char *kinds_msg, uint32_t devices);
+
+/*
  * End a running phase that waited longer than timeout_s since its trigger
  * (or since it_last item): TIMEOUT.  Helper for tick().
  */
