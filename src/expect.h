@@ -1,6 +1,6 @@
 /*
  * Thresholds: --expect 'phase.metric OP value' turns a slow run into exit
- * status 1 and a JUnit failure (see "Interfaces" in DESIGN.md).
+ * status 1 and a JUnit failure (docs/report.md, "Thresholds").
  *	program.rate_per_s>=1000	connect.latency_us.p99 < 5000
  *	counters.decode_errors==0	(a counter; absent counts as 0)
  */

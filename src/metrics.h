@@ -1,6 +1,6 @@
 /*
  * Measurement: the phase clock, counters, per-second timelines and latency
- * histograms of one run (see "Actors and phases" in DESIGN.md).
+ * histograms of one run (docs/design.md, "Phases and counters").
  * Times are monotonic nanoseconds from clock_ns(); latencies microseconds.
  */
 #ifndef SBSIM_METRICS_H

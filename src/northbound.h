@@ -1,8 +1,8 @@
 /*
  * The northbound driver: sbsim as the controller's REST client, pushing F
  * flows over N nodes, polling the controller's operational view until it
- * shows them, deleting them and polling again (see "Actors and phases" in
- * DESIGN.md).  The generic part (this file, northbound.c) owns the HTTP
+ * shows them, deleting them and polling again (docs/design.md, "The
+ * engine's seams").  The generic part (this file, northbound.c) owns the HTTP
  * client (libevent evhttp, one keep-alive connection per parallel slot,
  * basic auth, no retries), the job order and the phases; one driver per
  * controller family builds the requests and reads the replies (nb_odl.c:

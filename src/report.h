@@ -1,5 +1,5 @@
 /*
- * Reports of one run or of --repeat N runs (see "Interfaces" in DESIGN.md):
+ * Reports of one run or of --repeat N runs (docs/report.md):
  * a human table, JSON (--report), Jenkins-plot CSV (--csv), JUnit XML
  * (--junit), --expect thresholds, and a progress line.
  *
