@@ -164,31 +164,30 @@ nb_url_row(void *base, const char *arg, char *err, size_t errlen)
 }
 
 static int
-nb_cred_row(const char *name, const char *arg, char *err, size_t errlen)
+nb_cred_row(const char *name, const char *arg, const char **field, char *err,
+    size_t errlen)
 {
-	if (strlen(arg) < NB_CRED_MAX)
-		return 0;
-	snprintf(err, errlen, "--%s: longer than %d characters", name,
-	    NB_CRED_MAX - 1);
-	return -1;
+	if (strlen(arg) >= NB_CRED_MAX) {
+		snprintf(err, errlen, "--%s: longer than %d characters", name,
+		    NB_CRED_MAX - 1);
+		return -1;
+	}
+	*field = arg;
+	return 0;
 }
 
 static int
 nb_user_row(void *base, const char *arg, char *err, size_t errlen)
 {
-	if (nb_cred_row("northbound-user", arg, err, errlen) == -1)
-		return -1;
-	((struct nb_opts *)base)->user = arg;
-	return 0;
+	return nb_cred_row("northbound-user", arg,
+	    &((struct nb_opts *)base)->user, err, errlen);
 }
 
 static int
 nb_password_row(void *base, const char *arg, char *err, size_t errlen)
 {
-	if (nb_cred_row("northbound-password", arg, err, errlen) == -1)
-		return -1;
-	((struct nb_opts *)base)->password = arg;
-	return 0;
+	return nb_cred_row("northbound-password", arg,
+	    &((struct nb_opts *)base)->password, err, errlen);
 }
 
 static const char *const nb_style_names[] = { "rfc8040", "draft", NULL };
