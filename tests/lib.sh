@@ -139,3 +139,20 @@ start_capture() {
 	    skip "dumpcap cannot capture on lo: $(cat "$log")"
 	sleep 0.5
 }
+
+# run_case NAME CMD...: one named part of a test.  With CASES set (names
+# separated by spaces) only the parts it names run, the others are said
+# to be skipped; CMD's status is returned.
+run_case() {
+	local name=$1
+	shift
+	case " ${CASES:-$name} " in
+	*" $name "*)
+		echo "# $name"
+		"$@"
+		;;
+	*)
+		echo "# $name: skipped (CASES=$CASES)"
+		;;
+	esac
+}

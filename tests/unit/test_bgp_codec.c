@@ -1690,23 +1690,26 @@ test_prefix(void)
 	}
 }
 
+static const struct check_case cases[] = {
+	CASE(test_open_encode_decode),
+	CASE(test_open_errors),
+	CASE(test_open_real_peers),
+	CASE(test_small_messages),
+	CASE(test_header),
+	CASE(test_update_ipv4),
+	CASE(test_update_packing),
+	CASE(test_update_ipv6),
+	CASE(test_withdraw),
+	CASE(test_addpath_announce),
+	CASE(test_eor),
+	CASE(test_rfc7606),
+	CASE(test_nlri),
+	CASE(test_update_attrs),
+	CASE(test_prefix),
+};
+
 int
-main(void)
+main(int argc, char **argv)
 {
-	test_open_encode_decode();
-	test_open_errors();
-	test_open_real_peers();
-	test_small_messages();
-	test_header();
-	test_update_ipv4();
-	test_update_packing();
-	test_update_ipv6();
-	test_withdraw();
-	test_addpath_announce();
-	test_eor();
-	test_rfc7606();
-	test_nlri();
-	test_update_attrs();
-	test_prefix();
-	return check_done();
+	return check_run(cases, argc, argv);
 }

@@ -311,15 +311,30 @@ test_generation(void)
 	bgp_pmap_free(&m);
 }
 
-int
-main(void)
+static void
+test_many_ipv4(void)
 {
-	test_basic();
-	test_path_ids();
 	test_many(BGP_AF_IPV4, "10.0.0.0/32");
+}
+
+static void
+test_many_ipv6(void)
+{
 	test_many(BGP_AF_IPV6, "2001:db8::/64");
-	test_churn();
-	test_no_values_clear_bytes();
-	test_generation();
-	return check_done();
+}
+
+static const struct check_case cases[] = {
+	CASE(test_basic),
+	CASE(test_path_ids),
+	CASE(test_many_ipv4),
+	CASE(test_many_ipv6),
+	CASE(test_churn),
+	CASE(test_no_values_clear_bytes),
+	CASE(test_generation),
+};
+
+int
+main(int argc, char **argv)
+{
+	return check_run(cases, argc, argv);
 }

@@ -488,17 +488,32 @@ test_doc_write(void)
 	evbuffer_free(b);
 }
 
-int
-main(void)
+static void
+test_doc_read_json(void)
 {
-	test_paths();
-	test_rc_paths();
-	test_auth();
-	test_media();
-	test_errors();
 	test_doc_read(HTTP_FMT_JSON, flows_json);
+}
+
+static void
+test_doc_read_xml(void)
+{
 	test_doc_read(HTTP_FMT_XML, flows_xml);
-	test_doc_bad();
-	test_doc_write();
-	return check_done();
+}
+
+static const struct check_case cases[] = {
+	CASE(test_paths),
+	CASE(test_rc_paths),
+	CASE(test_auth),
+	CASE(test_media),
+	CASE(test_errors),
+	CASE(test_doc_read_json),
+	CASE(test_doc_read_xml),
+	CASE(test_doc_bad),
+	CASE(test_doc_write),
+};
+
+int
+main(int argc, char **argv)
+{
+	return check_run(cases, argc, argv);
 }

@@ -283,22 +283,25 @@ test_clock(void)
 	CHECK(a > 0 && b >= a, "clock_ns is monotonic");
 }
 
+static const struct check_case cases[] = {
+	CASE(test_hist_uniform),
+	CASE(test_hist_relative_error),
+	CASE(test_hist_edges),
+	CASE(test_hist_merge),
+	CASE(test_phase_basic),
+	CASE(test_phase_timeline),
+	CASE(test_phase_target),
+	CASE(test_phase_timeout),
+	CASE(test_phase_long_name),
+	CASE(test_counters),
+	CASE(test_clock),
+};
+
 int
-main(void)
+main(int argc, char **argv)
 {
 	/* Line-buffered so warnings and child output interleave in order. */
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	log_init("test_metrics", LOG_QUIET);
-	test_hist_uniform();
-	test_hist_relative_error();
-	test_hist_edges();
-	test_hist_merge();
-	test_phase_basic();
-	test_phase_timeline();
-	test_phase_target();
-	test_phase_timeout();
-	test_phase_long_name();
-	test_counters();
-	test_clock();
-	return check_done();
+	return check_run(cases, argc, argv);
 }

@@ -349,15 +349,18 @@ test_encode(void)
 	    "wbuf overflow reported");
 }
 
+static const struct check_case cases[] = {
+	CASE(test_rfc_chunked),
+	CASE(test_two_in_one),
+	CASE(test_eom_then_chunked),
+	CASE(test_eom_bytewise),
+	CASE(test_bad_chunks),
+	CASE(test_limits),
+	CASE(test_encode),
+};
+
 int
-main(void)
+main(int argc, char **argv)
 {
-	test_rfc_chunked();
-	test_two_in_one();
-	test_eom_then_chunked();
-	test_eom_bytewise();
-	test_bad_chunks();
-	test_limits();
-	test_encode();
-	return check_done();
+	return check_run(cases, argc, argv);
 }

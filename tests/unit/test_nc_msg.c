@@ -899,24 +899,30 @@ test_client(void)
 	nc_reply_free(&rep);
 }
 
+static const struct check_case cases[] = {
+	CASE(test_hello_rfc),
+	CASE(test_hello_build),
+	CASE(test_rpc_get),
+	CASE(test_rpc_get_config),
+	CASE(test_rpc_edit),
+	CASE(test_rpc_lock_kill),
+	CASE(test_rpc_get_schema),
+	CASE(test_rpc_subscription),
+	CASE(test_rpc_errors),
+	CASE(test_error_build),
+	CASE(test_data),
+	CASE(test_notif),
+	CASE(test_client),
+};
+
 int
-main(void)
+main(int argc, char **argv)
 {
+	int	rc;
+
 	out = xmlBufferCreate();
-	test_hello_rfc();
-	test_hello_build();
-	test_rpc_get();
-	test_rpc_get_config();
-	test_rpc_edit();
-	test_rpc_lock_kill();
-	test_rpc_get_schema();
-	test_rpc_subscription();
-	test_rpc_errors();
-	test_error_build();
-	test_data();
-	test_notif();
-	test_client();
+	rc = check_run(cases, argc, argv);
 	xmlBufferFree(out);
 	xmlCleanupParser();
-	return check_done();
+	return rc;
 }

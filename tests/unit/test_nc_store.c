@@ -519,30 +519,94 @@ test_memory(struct nc_schema *s)
 		nc_store_free(st[i]);
 }
 
-int
-main(void)
-{
-	struct nc_schema *s;
-	struct nc_store *st;
+/* The cases share one schema and one store, which main() makes.  From
+ * edit_errors to schema each builds on what the ones before it left in the
+ * store: to run xpath alone, name its predecessors too
+ * ("test_nc_store edit_errors edit_ops subtree xpath"). */
+static struct nc_schema	*schema;
+static struct nc_store	*store;
 
-	log_init("test_nc_store", LOG_QUIET);
-	s = nc_schema_new(YANG_DIR, NULL, NC_SCHEMA_CANDIDATE);
-	CHECK(s != NULL, "load %s", YANG_DIR);
-	if (s == NULL)
-		return check_done();
+static void
+store_load(void)
+{
 	CHECK(nc_schema_new("/nonexistent", NULL, 0) == NULL,
 	    "missing directory fails");
-	st = nc_store_new(s);
-	CHECK(nc_store_has_candidate(st), "candidate enabled");
-	test_edit_errors(st);
-	test_edit_ops(st);
-	test_subtree(st);
-	test_xpath(st);
-	test_locks_candidate(st);
-	test_schema(s, st);
-	nc_store_free(st);
-	test_scale(s);
-	test_memory(s);
-	nc_schema_unref(s);
-	return check_done();
+	CHECK(nc_store_has_candidate(store), "candidate enabled");
+}
+
+static void
+store_edit_errors(void)
+{
+	test_edit_errors(store);
+}
+
+static void
+store_edit_ops(void)
+{
+	test_edit_ops(store);
+}
+
+static void
+store_subtree(void)
+{
+	test_subtree(store);
+}
+
+static void
+store_xpath(void)
+{
+	test_xpath(store);
+}
+
+static void
+store_locks_candidate(void)
+{
+	test_locks_candidate(store);
+}
+
+static void
+store_schema(void)
+{
+	test_schema(schema, store);
+}
+
+static void
+store_scale(void)
+{
+	test_scale(schema);
+}
+
+static void
+store_memory(void)
+{
+	test_memory(schema);
+}
+
+static const struct check_case cases[] = {
+	CASE_AS(test_load, store_load),
+	CASE_AS(test_edit_errors, store_edit_errors),
+	CASE_AS(test_edit_ops, store_edit_ops),
+	CASE_AS(test_subtree, store_subtree),
+	CASE_AS(test_xpath, store_xpath),
+	CASE_AS(test_locks_candidate, store_locks_candidate),
+	CASE_AS(test_schema, store_schema),
+	CASE_AS(test_scale, store_scale),
+	CASE_AS(test_memory, store_memory),
+};
+
+int
+main(int argc, char **argv)
+{
+	int	rc;
+
+	log_init("test_nc_store", LOG_QUIET);
+	schema = nc_schema_new(YANG_DIR, NULL, NC_SCHEMA_CANDIDATE);
+	CHECK(schema != NULL, "load %s", YANG_DIR);
+	if (schema == NULL)
+		return check_done();
+	store = nc_store_new(schema);
+	rc = check_run(cases, argc, argv);
+	nc_store_free(store);
+	nc_schema_unref(schema);
+	return rc;
 }

@@ -269,13 +269,16 @@ test_check(void)
 	    err);
 }
 
+static const struct check_case cases[] = {
+	CASE(test_url),
+	CASE(test_helpers),
+	CASE(test_odl),
+	CASE(test_parse_count),
+	CASE(test_check),
+};
+
 int
-main(void)
+main(int argc, char **argv)
 {
-	test_url();
-	test_helpers();
-	test_odl();
-	test_parse_count();
-	test_check();
-	return check_done();
+	return check_run(cases, argc, argv);
 }

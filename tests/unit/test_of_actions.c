@@ -329,14 +329,17 @@ test_ports(void)
 	CHECK(of_port_narrow10(0x10000) == 0xffff, "narrow unrepresentable");
 }
 
+static const struct check_case cases[] = {
+	CASE(test_actions13),
+	CASE(test_set_field),
+	CASE(test_actions10),
+	CASE(test_instructions),
+	CASE(test_queries),
+	CASE(test_ports),
+};
+
 int
-main(void)
+main(int argc, char **argv)
 {
-	test_actions13();
-	test_set_field();
-	test_actions10();
-	test_instructions();
-	test_queries();
-	test_ports();
-	return check_done();
+	return check_run(cases, argc, argv);
 }

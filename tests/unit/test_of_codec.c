@@ -1642,34 +1642,49 @@ test_wbuf_overflow(void)
 	    "flow-mod too big for the wbuf");
 }
 
-int
-main(void)
+static void
+test_flow_stats_reply13(void)
 {
-	test_header();
-	test_types();
-	test_hello();
-	test_negotiate();
-	test_error();
-	test_error_table();
-	test_simple();
-	test_features();
-	test_switch_config();
-	test_packet_in();
-	test_packet_out();
-	test_flow_mod13();
-	test_flow_mod10();
-	test_flow_removed();
-	test_port_status();
-	test_port_mod();
-	test_role_async();
-	test_queue_config();
-	test_mp_request();
-	test_flow_stats_request();
-	test_desc_aggregate_empty();
 	test_flow_stats_reply(V13);
+}
+
+static void
+test_flow_stats_reply10(void)
+{
 	test_flow_stats_reply(V10);
-	test_table_port_replies();
-	test_table_features();
-	test_wbuf_overflow();
-	return check_done();
+}
+
+static const struct check_case cases[] = {
+	CASE(test_header),
+	CASE(test_types),
+	CASE(test_hello),
+	CASE(test_negotiate),
+	CASE(test_error),
+	CASE(test_error_table),
+	CASE(test_simple),
+	CASE(test_features),
+	CASE(test_switch_config),
+	CASE(test_packet_in),
+	CASE(test_packet_out),
+	CASE(test_flow_mod13),
+	CASE(test_flow_mod10),
+	CASE(test_flow_removed),
+	CASE(test_port_status),
+	CASE(test_port_mod),
+	CASE(test_role_async),
+	CASE(test_queue_config),
+	CASE(test_mp_request),
+	CASE(test_flow_stats_request),
+	CASE(test_desc_aggregate_empty),
+	CASE(test_flow_stats_reply13),
+	CASE(test_flow_stats_reply10),
+	CASE(test_table_port_replies),
+	CASE(test_table_features),
+	CASE(test_wbuf_overflow),
+};
+
+int
+main(int argc, char **argv)
+{
+	return check_run(cases, argc, argv);
 }

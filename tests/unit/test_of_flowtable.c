@@ -669,19 +669,22 @@ test_scale(void)
 	of_flowtable_free(ft);
 }
 
+static const struct check_case cases[] = {
+	CASE(test_add),
+	CASE(test_full),
+	CASE(test_overlap),
+	CASE(test_modify13),
+	CASE(test_modify10),
+	CASE(test_delete),
+	CASE(test_bad),
+	CASE(test_timeouts),
+	CASE(test_walk),
+	CASE(test_scale),
+};
+
 int
-main(void)
+main(int argc, char **argv)
 {
 	progs_init();
-	test_add();
-	test_full();
-	test_overlap();
-	test_modify13();
-	test_modify10();
-	test_delete();
-	test_bad();
-	test_timeouts();
-	test_walk();
-	test_scale();
-	return check_done();
+	return check_run(cases, argc, argv);
 }

@@ -682,20 +682,23 @@ test_format_trunc(void)
 	    "format truncates, returns needed %d", n);
 }
 
+static const struct check_case cases[] = {
+	CASE(test_vectors13),
+	CASE(test_canonical),
+	CASE(test_set),
+	CASE(test_fields),
+	CASE(test_errors),
+	CASE(test_prereqs),
+	CASE(test_vectors10),
+	CASE(test_normalize10),
+	CASE(test_errors10),
+	CASE(test_covers),
+	CASE(test_covers_vlan),
+	CASE(test_format_trunc),
+};
+
 int
-main(void)
+main(int argc, char **argv)
 {
-	test_vectors13();
-	test_canonical();
-	test_set();
-	test_fields();
-	test_errors();
-	test_prereqs();
-	test_vectors10();
-	test_normalize10();
-	test_errors10();
-	test_covers();
-	test_covers_vlan();
-	test_format_trunc();
-	return check_done();
+	return check_run(cases, argc, argv);
 }

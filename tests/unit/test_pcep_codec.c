@@ -824,20 +824,23 @@ test_hop_recs(void)
 	    "an IPv4 hop stored without a length is a /32");
 }
 
+static const struct check_case cases[] = {
+	CASE(test_hop_recs),
+	CASE(test_header),
+	CASE(test_open),
+	CASE(test_keepalive_close),
+	CASE(test_pcerr),
+	CASE(test_pcntf),
+	CASE(test_pcrpt),
+	CASE(test_eos),
+	CASE(test_pcupd),
+	CASE(test_pcinitiate),
+	CASE(test_malformed),
+	CASE(test_limits),
+};
+
 int
-main(void)
+main(int argc, char **argv)
 {
-	test_hop_recs();
-	test_header();
-	test_open();
-	test_keepalive_close();
-	test_pcerr();
-	test_pcntf();
-	test_pcrpt();
-	test_eos();
-	test_pcupd();
-	test_pcinitiate();
-	test_malformed();
-	test_limits();
-	return check_done();
+	return check_run(cases, argc, argv);
 }

@@ -665,10 +665,74 @@ cleanup(void)
 	rmdir(tmpdir);
 }
 
-int
-main(void)
+/* The environment the single-run cases report: collected once, by
+ * test_env when it runs, else by the first case that needs it. */
+static struct env	env;
+static int		env_ready;
+
+static const struct env *
+env_get(void)
 {
-	struct env	env;
+	if (!env_ready)
+		env_collect(&env);
+	env_ready = 1;
+	return &env;
+}
+
+static void
+env_test(void)
+{
+	test_env(&env);
+	env_ready = 1;
+}
+
+/* A case over the collected environment: fn##_env(). */
+#define ENV_CASE(fn)							\
+static void								\
+fn##_env(void)								\
+{									\
+	fn(env_get());							\
+}
+
+ENV_CASE(test_single_ok)
+ENV_CASE(test_single_expect_fails)
+ENV_CASE(test_single_timeout)
+ENV_CASE(test_escaping)
+ENV_CASE(test_io_error)
+ENV_CASE(test_repeat)
+ENV_CASE(test_repeat_even)
+ENV_CASE(test_repeat_timeout)
+ENV_CASE(test_empty)
+
+/* report_emit collects the environment. */
+static void
+single_ok_null(void)
+{
+	test_single_ok(NULL);
+}
+
+static const struct check_case cases[] = {
+	CASE(test_expect_good),
+	CASE(test_expect_bad),
+	CASE(test_expect_holds),
+	CASE_AS(test_env, env_test),
+	CASE_AS(test_single_ok, test_single_ok_env),
+	CASE_AS(test_single_ok_null, single_ok_null),
+	CASE_AS(test_single_expect_fails, test_single_expect_fails_env),
+	CASE_AS(test_single_timeout, test_single_timeout_env),
+	CASE_AS(test_escaping, test_escaping_env),
+	CASE_AS(test_io_error, test_io_error_env),
+	CASE_AS(test_repeat, test_repeat_env),
+	CASE_AS(test_repeat_even, test_repeat_even_env),
+	CASE_AS(test_repeat_timeout, test_repeat_timeout_env),
+	CASE_AS(test_empty, test_empty_env),
+	CASE(test_progress),
+};
+
+int
+main(int argc, char **argv)
+{
+	int	rc;
 
 	/* Line-buffered so warnings and child output interleave in order. */
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -680,21 +744,7 @@ main(void)
 	snprintf(json_path, sizeof(json_path), "%s/report.json", tmpdir);
 	snprintf(csv_path, sizeof(csv_path), "%s/report.csv", tmpdir);
 	snprintf(junit_path, sizeof(junit_path), "%s/junit.xml", tmpdir);
-	test_expect_good();
-	test_expect_bad();
-	test_expect_holds();
-	test_env(&env);
-	test_single_ok(&env);
-	test_single_ok(NULL);	/* report_emit collects the environment */
-	test_single_expect_fails(&env);
-	test_single_timeout(&env);
-	test_escaping(&env);
-	test_io_error(&env);
-	test_repeat(&env);
-	test_repeat_even(&env);
-	test_repeat_timeout(&env);
-	test_empty(&env);
-	test_progress();
+	rc = check_run(cases, argc, argv);
 	cleanup();
-	return check_done();
+	return rc;
 }

@@ -1,0 +1,166 @@
+/*
+ * The embedded controller's roles (ctl_role.h), each checked against the
+ * rules controller.c relies on: every hook it calls is there, the rows
+ * are well formed (one turns the role on, the others carry CTL_GIVEN_OPT,
+ * a role's own bits start at CTL_GIVEN_ROLE, every option has help), no
+ * long name or short key is taken twice across roles, and check() takes
+ * the command lines it must: nothing asked, the role asked, the role's
+ * options without it.
+ */
+#include <stdint.h>
+
+#include "cmd.h"
+#include "ctl_role.h"
+
+#include "check.h"
+
+static const struct ctl_role *const roles[] = {
+	&of_ctl_role, &bgp_ctl_role, &pcep_ctl_role, &nc_ctl_role,
+};
+#define N_ROLES	(sizeof(roles) / sizeof(roles[0]))
+
+static int
+is_note(const struct opt *o)
+{
+	return o->name[0] == '\0';
+}
+
+static void
+test_hooks(void)
+{
+	const struct ctl_role	*r;
+	size_t			 i;
+
+	for (i = 0; i < N_ROLES; i++) {
+		r = roles[i];
+		/* title may be NULL: the rows go under the command's. */
+		CHECK(r->name != NULL && r->rows != NULL && r->cfg != NULL,
+		    "%s: name, rows, cfg", r->name);
+		CHECK(r->defaults != NULL && r->check != NULL &&
+		    r->start != NULL && r->stop != NULL,
+		    "%s: defaults, check, start, stop", r->name);
+	}
+}
+
+/* The rows of one role: how many turn it on, and the first bad one. */
+static const char *
+rows_bad(const struct ctl_role *r, int *n_on)
+{
+	const struct opt	*o;
+	unsigned		 own;
+
+	*n_on = 0;
+	for (o = r->rows; o->name != NULL; o++) {
+		if (is_note(o))
+			continue;
+		if (o->help == NULL || o->help[0] == '\0')
+			return o->name;
+		if (o->mark & CTL_GIVEN_ON) {
+			(*n_on)++;
+			continue;
+		}
+		own = o->mark & ~(unsigned)(CTL_GIVEN_ON | CTL_GIVEN_OPT);
+		if (!(o->mark & CTL_GIVEN_OPT) ||
+		    (own != 0 && own < CTL_GIVEN_ROLE))
+			return o->name;
+	}
+	return NULL;
+}
+
+static void
+test_rows(void)
+{
+	const char	*bad;
+	size_t		 i;
+	int		 n_on;
+
+	for (i = 0; i < N_ROLES; i++) {
+		bad = rows_bad(roles[i], &n_on);
+		CHECK(bad == NULL, "%s: every row with help and its marks (%s)",
+		    roles[i]->name, bad != NULL ? bad : "all");
+		CHECK(n_on == 1, "%s: one row turns it on (%d)",
+		    roles[i]->name, n_on);
+	}
+}
+
+/* Rows from b on (to OPT_END) that take a's long name or short key. */
+static size_t
+clashes(const struct opt *a, const char *ra, const struct opt *b,
+    const char *rb)
+{
+	size_t	n = 0;
+
+	if (is_note(a))
+		return 0;
+	for (; b->name != NULL; b++) {
+		if (is_note(b) || (strcmp(a->name, b->name) != 0 &&
+		    (a->key == 0 || a->key != b->key)))
+			continue;
+		printf("# --%s (%s) and --%s (%s)\n", a->name, ra, b->name, rb);
+		n++;
+	}
+	return n;
+}
+
+/* Every pair of option rows across the roles: no name, no key twice. */
+static void
+test_unique(void)
+{
+	const struct opt	*a;
+	size_t			 i, j, dups = 0;
+
+	for (i = 0; i < N_ROLES; i++)
+		for (a = roles[i]->rows; a->name != NULL; a++) {
+			dups += clashes(a, roles[i]->name, a + 1,
+			    roles[i]->name);
+			for (j = i + 1; j < N_ROLES; j++)
+				dups += clashes(a, roles[i]->name,
+				    roles[j]->rows, roles[j]->name);
+		}
+	CHECK(dups == 0, "no long name or short key in two rows: %zu", dups);
+}
+
+static int
+check_role(const struct ctl_role *r, unsigned given, int restconf,
+    int none_asked, char *err, size_t errlen)
+{
+	struct ctl_env	env = { restconf, none_asked };
+
+	err[0] = '\0';
+	r->defaults(r->cfg);
+	return r->check(r->cfg, given, &env, err, errlen);
+}
+
+static void
+test_check(void)
+{
+	const struct ctl_role	*r;
+	char			 err[256];
+	size_t			 i;
+
+	for (i = 0; i < N_ROLES; i++) {
+		r = roles[i];
+		CHECK(check_role(r, 0, 0, 1, err, sizeof(err)) == 0,
+		    "%s: nothing asked: %s", r->name, err);
+		CHECK(check_role(r, 0, 1, 0, err, sizeof(err)) == 0,
+		    "%s: another role asked: %s", r->name, err);
+		CHECK(check_role(r, CTL_GIVEN_ON, 1, 0, err, sizeof(err)) == 0,
+		    "%s: asked for: %s", r->name, err);
+		CHECK(check_role(r, CTL_GIVEN_OPT, 1, 0, err, sizeof(err)) ==
+		    -1 && err[0] != '\0', "%s: its options alone: \"%s\"",
+		    r->name, err);
+	}
+}
+
+static const struct check_case cases[] = {
+	CASE(test_hooks),
+	CASE(test_rows),
+	CASE(test_unique),
+	CASE(test_check),
+};
+
+int
+main(int argc, char **argv)
+{
+	return check_run(cases, argc, argv);
+}
