@@ -2,6 +2,7 @@
  * Declared options (opt.h): getopt_long's table, the help text and the
  * range errors, all from the rows.
  */
+#include <ctype.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -226,6 +227,12 @@ opt_refused(const char *prog, int c, char **argv)
 	if (c == ':')
 		snprintf(err, sizeof(err), "%s needs an argument",
 		    argv[optind - 1]);
+	else if (optopt > 0 && optopt < 128 && isalnum(optopt) &&
+	    strncmp(argv[optind - 1], "--", 2) != 0)
+		/* An unknown letter, maybe amid a cluster (-xq) where
+		 * getopt has not moved optind yet: name the letter. */
+		snprintf(err, sizeof(err), "unknown option '-%c' (see %s "
+		    "--help)", optopt, cmd != NULL ? prog : "sbsim");
 	else
 		snprintf(err, sizeof(err), "unknown option '%s' (see %s "
 		    "--help)", argv[optind - 1], cmd != NULL ? prog : "sbsim");

@@ -227,7 +227,7 @@ run_main(const struct sim_ops *ops, void *cfg, const struct run_opts *ro)
 
 static void
 run_sources(struct pool_config *pc, const struct run_opts *ro,
-    uint32_t devices)
+    const char *what, const char *ep_arg, uint32_t devices)
 {
 	char	err[256];
 
@@ -242,8 +242,8 @@ run_sources(struct pool_config *pc, const struct run_opts *ro,
 		source_parse("127.1.0.0/16", &pc->src, err, sizeof(err));
 	if (pc->src.family != AF_UNSPEC &&
 	    pc->src.family != pc->ep.ss.ss_family)
-		cli_die(ro, "--source %s and --controller %s are of different "
-		    "address families", ro->source, ro->controller);
+		cli_die(ro, "--source %s and %s %s are of different address "
+		    "families", ro->source, what, ep_arg);
 	if (pc->src.family != AF_UNSPEC && pc->src.count < devices)
 		cli_die(ro, "--source %s has %llu addresses for %u devices",
 		    pc->src.text, (unsigned long long)pc->src.count, devices);
@@ -263,7 +263,7 @@ run_pool_config(struct pool_config *pc, const struct run_opts *ro,
 		cli_die(ro, "%s: %s", what, err);
 	if (!(ep_kinds & (1u << pc->ep.kind)))
 		cli_die(ro, "%s: %s", what, kinds_msg);
-	run_sources(pc, ro, devices);
+	run_sources(pc, ro, what, ep_arg, devices);
 	pc->connect_rate = ro->connect_rate;
 	pc->max_inflight = ro->max_inflight;
 	pc->backoff_min_ms = ro->backoff_min_ms;

@@ -475,13 +475,9 @@ test_parse_errors(void)
 	CHECK_DIES("unknown option '--nope' (see sbsim test --help)",
 	    "--nope");
 	CHECK_DIES("unknown option '-x' (see sbsim test --help)", "-x");
-	CHECK_DIES("unknown option '-qx' (see sbsim test --help)", "-qx");
-	/* Not yet: for an unknown letter before the end of its cluster,
-	 * getopt has not moved optind, and opt_refused() names
-	 * argv[optind - 1], the argument before ("sbsim-test" here); it
-	 * should name the letter (optopt).  Once src/opt.c does:
-	 * CHECK_DIES("unknown option '-x' (see sbsim test --help)", "-xq"); */
-	CHECK_SKIP("-xq: opt_refused() names the argument before, not -x");
+	CHECK_DIES("unknown option '-x' (see sbsim test --help)", "-qx");
+	/* Amid its cluster, before getopt moves optind: the letter. */
+	CHECK_DIES("unknown option '-x' (see sbsim test --help)", "-xq");
 	CHECK_DIES("unknown option '--u' (see sbsim test --help)", "--u",
 	    "1");
 	CHECK_DIES("unknown option '--flag=1' (see sbsim test --help)",
