@@ -520,11 +520,7 @@ pcc_event(struct bufferevent *bev, short what, void *arg)
 	struct pcc	*p = arg;
 
 	(void)bev;
-	if (what & BEV_EVENT_EOF)
-		pool_lost(&p->pd, "the PCE closed the connection");
-	else if (what & BEV_EVENT_ERROR)
-		pool_lost(&p->pd, evutil_socket_error_to_string(
-		    EVUTIL_SOCKET_ERROR()));
+	pool_event(&p->pd, what, "the PCE");
 }
 
 /* Our IPv4 address on this connection: the tunnel sender. */
