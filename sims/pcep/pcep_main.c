@@ -13,6 +13,7 @@
  */
 #include <arpa/inet.h>
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -128,60 +129,81 @@ pcep_fds_needed(void *arg)
 	    (sim->cfg.nb.url != NULL ? sim->cfg.nb.parallel : 0);
 }
 
+#define PCC_C(field, name)	{ offsetof(struct pcc_counters, field), name }
+static const struct {
+	size_t		 off;
+	const char	*name;
+} pcep_counter_names[] = {
+	PCC_C(rx_msgs, "rx_messages"),
+	PCC_C(tx_msgs, "tx_messages"),
+	PCC_C(reports_sent, "pcrpt_sent"),
+	PCC_C(lsps_reported, "lsps_reported"),
+	PCC_C(updates_received, "pcupd_received"),
+	PCC_C(initiates_received, "initiates_received"),
+	PCC_C(removes_received, "removes_received"),
+	PCC_C(keepalives_sent, "keepalives_sent"),
+	PCC_C(keepalives_received, "keepalives_received"),
+	PCC_C(pcerr_sent, "pcerr_sent"),
+	PCC_C(pcerr_received, "pcerr_received"),
+	PCC_C(close_sent, "close_sent"),
+	PCC_C(close_received, "close_received"),
+	PCC_C(ntf_received, "pcntf_received"),
+	PCC_C(unknown_msgs, "unexpected_messages"),
+	PCC_C(bad_msgs, "malformed_messages"),
+	PCC_C(open_negotiated, "open_negotiations"),
+	PCC_C(sessions_lost, "sessions_lost"),
+	PCC_C(dead_timer_expired, "dead_timer_expired"),
+	PCC_C(flaps, "flaps"),
+};
+#undef PCC_C
+
 static void
 pcep_counters_init(struct pcep_sim *sim)
 {
-	struct metrics		*m = sim->m;
-	struct pcc_counters	*c = &sim->c;
+	size_t	i;
 
-	c->rx_msgs = metrics_counter(m, "rx_messages");
-	c->tx_msgs = metrics_counter(m, "tx_messages");
-	c->reports_sent = metrics_counter(m, "pcrpt_sent");
-	c->lsps_reported = metrics_counter(m, "lsps_reported");
-	c->updates_received = metrics_counter(m, "pcupd_received");
-	c->initiates_received = metrics_counter(m, "initiates_received");
-	c->removes_received = metrics_counter(m, "removes_received");
-	c->keepalives_sent = metrics_counter(m, "keepalives_sent");
-	c->keepalives_received = metrics_counter(m, "keepalives_received");
-	c->pcerr_sent = metrics_counter(m, "pcerr_sent");
-	c->pcerr_received = metrics_counter(m, "pcerr_received");
-	c->close_sent = metrics_counter(m, "close_sent");
-	c->close_received = metrics_counter(m, "close_received");
-	c->ntf_received = metrics_counter(m, "pcntf_received");
-	c->unknown_msgs = metrics_counter(m, "unexpected_messages");
-	c->bad_msgs = metrics_counter(m, "malformed_messages");
-	c->open_negotiated = metrics_counter(m, "open_negotiations");
-	c->sessions_lost = metrics_counter(m, "sessions_lost");
-	c->dead_timer_expired = metrics_counter(m, "dead_timer_expired");
-	c->flaps = metrics_counter(m, "flaps");
+	for (i = 0; i < sizeof(pcep_counter_names) /
+	    sizeof(pcep_counter_names[0]); i++)
+		*(uint64_t **)((char *)&sim->c + pcep_counter_names[i].off) =
+		    metrics_counter(sim->m, pcep_counter_names[i].name);
+}
+
+static const char *const pcep_phase_names[] = {
+	[PCCP_CONNECT] = "connect",
+	[PCCP_SYNC] = "sync",
+	[PCCP_UPDATE] = "update",
+	[PCCP_INITIATE] = "initiate",
+	[PCCP_REMOVE] = "remove",
+	[PCCP_FLAP] = "flap",
+	"nb_update", NB_PHASE_CONFIRM, NULL
+};
+
+/* Phase i with its target; an optional one (want 0) is not made. */
+static void
+pcep_phase(struct pcep_sim *sim, int i, int want, uint64_t target)
+{
+	if (!want)
+		return;
+	sim->ph[i] = metrics_phase(sim->m, pcep_phase_names[i], "pcep");
+	sim->ph[i]->target = target;
 }
 
 static void
 pcep_phases_init(struct pcep_sim *sim)
 {
-	struct metrics		*m = sim->m;
 	const struct pcc_config	*cfg = &sim->cfg;
 	uint64_t		 now = clock_ns();
 
 	memset(sim->ph, 0, sizeof(sim->ph));
-	sim->ph[PCCP_CONNECT] = metrics_phase(m, "connect", "pcep");
-	sim->ph[PCCP_CONNECT]->target = cfg->pccs;
-	sim->ph[PCCP_SYNC] = metrics_phase(m, "sync", "pcep");
-	sim->ph[PCCP_SYNC]->target = sim->total;
-	if (cfg->expect_updates > 0) {
-		sim->ph[PCCP_UPDATE] = metrics_phase(m, "update", "pcep");
-		sim->ph[PCCP_UPDATE]->target = cfg->expect_updates;
-	}
-	if (cfg->expect_initiates > 0) {
-		sim->ph[PCCP_INITIATE] = metrics_phase(m, "initiate", "pcep");
-		sim->ph[PCCP_INITIATE]->target = cfg->expect_initiates;
-	}
-	if (cfg->expect_removes > 0) {
-		sim->ph[PCCP_REMOVE] = metrics_phase(m, "remove", "pcep");
-		sim->ph[PCCP_REMOVE]->target = cfg->expect_removes;
-	}
-	if (cfg->flap_rate > 0)
-		sim->ph[PCCP_FLAP] = metrics_phase(m, "flap", "pcep");
+	pcep_phase(sim, PCCP_CONNECT, 1, cfg->pccs);
+	pcep_phase(sim, PCCP_SYNC, 1, sim->total);
+	pcep_phase(sim, PCCP_UPDATE, cfg->expect_updates > 0,
+	    cfg->expect_updates);
+	pcep_phase(sim, PCCP_INITIATE, cfg->expect_initiates > 0,
+	    cfg->expect_initiates);
+	pcep_phase(sim, PCCP_REMOVE, cfg->expect_removes > 0,
+	    cfg->expect_removes);
+	pcep_phase(sim, PCCP_FLAP, cfg->flap_rate > 0, 0);
 	phase_start(sim->ph[PCCP_CONNECT], now);
 	/* Time to full sync counts from the start: PCCs report as soon as
 	 * their session is up (RFC 8231 5.6). */
@@ -392,11 +414,6 @@ pcep_stop(void *arg)
 	sim->pccs = NULL;
 	sim->pdevs = NULL;
 }
-
-static const char *const pcep_phase_names[] = {
-	"connect", "sync", "update", "initiate", "remove", "flap",
-	"nb_update", NB_PHASE_CONFIRM, NULL
-};
 
 static const struct sim_ops pcep_sim_ops = {
 	"pcep",

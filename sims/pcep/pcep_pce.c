@@ -25,6 +25,7 @@
 #include <event2/listener.h>
 
 #include "engine.h"
+#include "hash.h"
 #include "log.h"
 #include "pcep_pce.h"
 #include "pool.h"
@@ -119,16 +120,6 @@ pce_out_full(const struct pce_sess *s)
 /* ---- the LSP database ---- */
 
 static uint32_t
-pce_hash_str(const char *p)
-{
-	uint32_t	h = 2166136261u;
-
-	for (; *p != '\0'; p++)
-		h = (h ^ (uint8_t)*p) * 16777619u;
-	return h;
-}
-
-static uint32_t
 pce_hash_id(uint32_t id)
 {
 	return id * 2654435761u;
@@ -137,13 +128,14 @@ pce_hash_id(uint32_t id)
 static void
 pce_link(struct pce_sess *s, struct pce_lsp *l)
 {
-	uint32_t	m = s->n_buckets - 1;
+	uint32_t	m = s->n_buckets - 1, h = pce_hash_id(l->plsp_id) & m;
 
-	l->next_id = s->by_id[pce_hash_id(l->plsp_id) & m];
-	s->by_id[pce_hash_id(l->plsp_id) & m] = l;
+	l->next_id = s->by_id[h];
+	s->by_id[h] = l;
 	if (l->name != NULL) {
-		l->next_name = s->by_name[pce_hash_str(l->name) & m];
-		s->by_name[pce_hash_str(l->name) & m] = l;
+		h = fnv1a_str(FNV_SEED, l->name) & m;
+		l->next_name = s->by_name[h];
+		s->by_name[h] = l;
 	}
 }
 
@@ -182,8 +174,8 @@ pce_lsp_by_name(const struct pce_sess *s, const char *name)
 
 	if (s->n_buckets == 0)
 		return NULL;
-	for (l = s->by_name[pce_hash_str(name) & (s->n_buckets - 1)];
-	    l != NULL; l = l->next_name)
+	for (l = s->by_name[fnv1a_str(FNV_SEED, name) &
+	    (s->n_buckets - 1)]; l != NULL; l = l->next_name)
 		if (strcmp(l->name, name) == 0)
 			return l;
 	return NULL;
@@ -228,7 +220,7 @@ pce_lsp_del(struct pce_sess *s, struct pce_lsp *l)
 	uint32_t	m = s->n_buckets - 1;
 
 	pce_unlink(&s->by_id[pce_hash_id(l->plsp_id) & m], l, 0);
-	pce_unlink(&s->by_name[pce_hash_str(l->name) & m], l, 1);
+	pce_unlink(&s->by_name[fnv1a_str(FNV_SEED, l->name) & m], l, 1);
 	if (l->upd_srp != 0 && s->upd_inflight > 0)
 		s->upd_inflight--;
 	s->lsps[l->idx] = s->lsps[--s->n_lsps];
