@@ -143,20 +143,32 @@ pcep_msg_name(uint8_t type)
 
 /* ---- framing ---- */
 
+long
+pcep_frame_length(const uint8_t *hdr, struct pcep_err *err)
+{
+	unsigned	len = (unsigned)hdr[2] << 8 | hdr[3];
+
+	if (hdr[0] >> PCEP_VER_SHIFT != PCEP_VERSION)
+		return bad_frame(err, PCEP_E_VERSION);
+	if (len < PCEP_HDR_LEN)
+		return bad_frame(err, PCEP_E_MALFORMED_OBJECT);
+	return (long)len;
+}
+
 int
 pcep_header_decode(struct rbuf *r, struct pcep_header *h, struct pcep_err *err)
 {
-	uint8_t	vf;
+	uint8_t	hb[PCEP_HDR_LEN];
+	long	len;
 
-	if (rbuf_get_u8(r, &vf) == -1 || rbuf_get_u8(r, &h->type) == -1 ||
-	    rbuf_get_u16(r, &h->length) == -1)
+	if (rbuf_get_bytes(r, hb, sizeof(hb)) == -1)
 		return bad_frame(err, PCEP_E_MALFORMED_OBJECT);
-	h->version = vf >> PCEP_VER_SHIFT;
-	h->flags = vf & PCEP_HDR_FLAGS_MASK;
-	if (h->version != PCEP_VERSION)
-		return bad_frame(err, PCEP_E_VERSION);
-	if (h->length < PCEP_HDR_LEN)
-		return bad_frame(err, PCEP_E_MALFORMED_OBJECT);
+	if ((len = pcep_frame_length(hb, err)) == -1)
+		return -1;
+	h->version = hb[0] >> PCEP_VER_SHIFT;
+	h->flags = hb[0] & PCEP_HDR_FLAGS_MASK;
+	h->type = hb[1];
+	h->length = (uint16_t)len;
 	return 0;
 }
 

@@ -120,6 +120,9 @@ struct pcep_header {
 
 int	 pcep_header_decode(struct rbuf *, struct pcep_header *,
 	    struct pcep_err *);
+/* A message's length from its first PCEP_HDR_LEN bytes, for framing a
+ * stream: -1 with err (close) when the header cannot be framed. */
+long	 pcep_frame_length(const uint8_t *hdr, struct pcep_err *);
 /*
  * Carve the next whole message off a byte stream: 1 and *body set (the
  * stream reader advanced past it), 0 when more bytes are needed, -1 on a

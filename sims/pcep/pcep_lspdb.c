@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "log.h"
+#include "hash.h"
 #include "pcep_sim.h"
 
 #define PCC_FILL_ROOM	1024		/* room one more LSP's report needs */
@@ -22,16 +23,6 @@
 
 /* ---- names of PCE-initiated LSPs: open addressing, slot + 1 ---- */
 
-static uint32_t
-pcc_name_hash(const char *s)
-{
-	uint32_t	h = 2166136261u;
-
-	for (; *s != '\0'; s++)
-		h = (h ^ (uint8_t)*s) * 16777619u;
-	return h;
-}
-
 static uint32_t *
 pcc_name_find(struct pcc *p, const char *name)
 {
@@ -39,7 +30,7 @@ pcc_name_find(struct pcc *p, const char *name)
 
 	if (p->names_cap == 0)
 		return NULL;
-	for (i = pcc_name_hash(name) & (p->names_cap - 1);;
+	for (i = fnv1a_str(FNV_SEED, name) & (p->names_cap - 1);;
 	    i = (i + 1) & (p->names_cap - 1)) {
 		v = p->names[i];
 		if (v == 0)

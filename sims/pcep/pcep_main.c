@@ -13,6 +13,7 @@
  */
 #include <arpa/inet.h>
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,94 +25,9 @@
 
 #define PCC_MAX_LSPS	65535	/* tunnel ids are 16 bits (RFC 3209) */
 
-enum {
-	PO_PCCS = 256,
-	PO_LSPS,
-	PO_DELEGATE,
-	PO_INITIATED,
-	PO_SR,
-	PO_DB_VERSION,
-	PO_TRIGGERED,
-	PO_DELTA,
-	PO_KEEPALIVE,
-	PO_DEADTIMER,
-	PO_HOPS,
-	PO_PER_REPORT,
-	PO_ENDPOINT,
-	PO_EXPECT_UPDATES,
-	PO_EXPECT_INITIATES,
-	PO_EXPECT_REMOVES,
-	PO_FLAP_RATE,
-	PO_FLAP_DURATION,
-	PO_NB,
-	PO_NB_PARALLEL,
-	PO_NB_USER,
-	PO_NB_PASSWORD,
-	PO_NB_STYLE,
-};
-
-static const struct option pcep_opts[] = {
-	{ "pccs",		required_argument, NULL, PO_PCCS },
-	{ "lsps",		required_argument, NULL, PO_LSPS },
-	{ "delegate",		no_argument,	   NULL, PO_DELEGATE },
-	{ "pce-initiated",	no_argument,	   NULL, PO_INITIATED },
-	{ "sr",			no_argument,	   NULL, PO_SR },
-	{ "db-version",		no_argument,	   NULL, PO_DB_VERSION },
-	{ "triggered-sync",	no_argument,	   NULL, PO_TRIGGERED },
-	{ "delta-sync",		no_argument,	   NULL, PO_DELTA },
-	{ "keepalive",		required_argument, NULL, PO_KEEPALIVE },
-	{ "dead-timer",		required_argument, NULL, PO_DEADTIMER },
-	{ "hops",		required_argument, NULL, PO_HOPS },
-	{ "per-report",		required_argument, NULL, PO_PER_REPORT },
-	{ "endpoint",		required_argument, NULL, PO_ENDPOINT },
-	{ "expect-updates",	required_argument, NULL, PO_EXPECT_UPDATES },
-	{ "expect-initiates",	required_argument, NULL, PO_EXPECT_INITIATES },
-	{ "expect-removes",	required_argument, NULL, PO_EXPECT_REMOVES },
-	{ "flap-rate",		required_argument, NULL, PO_FLAP_RATE },
-	{ "flap-duration",	required_argument, NULL, PO_FLAP_DURATION },
-	{ "northbound",		required_argument, NULL, PO_NB },
-	{ "northbound-parallel", required_argument, NULL, PO_NB_PARALLEL },
-	{ "northbound-user",	required_argument, NULL, PO_NB_USER },
-	{ "northbound-password", required_argument, NULL, PO_NB_PASSWORD },
-	{ "northbound-style",	required_argument, NULL, PO_NB_STYLE },
-	{ NULL, 0, NULL, 0 },
-};
-
-static const char pcep_help[] =
+static const char pcep_usage[] =
 "usage: sbsim pcep --pccs N --lsps M --controller tcp:IP:PORT [options]\n"
-"Stateful PCCs (RFC 5440, 8231, 8281) reporting LSPs to a PCE.\n"
-"  --pccs N               PCCs to simulate (required); PCC i connects from\n"
-"                         the i-th address of --source\n"
-"  --lsps M               LSPs each PCC reports (default 0, at most 65535)\n"
-"  --delegate             delegate our LSPs to the PCE (D flag)\n"
-"  --pce-initiated        offer LSP instantiation (I flag, RFC 8281)\n"
-"  --sr                   segment routing paths: SR-ERO, PATH-SETUP-TYPE 1\n"
-"                         (RFC 8664)\n"
-"  --db-version           offer LSP-DB-VERSION (S flag, RFC 8232)\n"
-"  --triggered-sync       offer triggered resynchronization (T flag)\n"
-"  --delta-sync           offer incremental synchronization (D flag)\n"
-"  --keepalive S          our keepalive (default 30, 0: none)\n"
-"  --dead-timer S         our dead timer (default 4 x keepalive)\n"
-"  --hops H               ERO hops per LSP (default 3, 1..32)\n"
-"  --per-report K         LSPs per PCRpt while synchronizing (default 1)\n"
-"  --endpoint IP          tunnel endpoint (default 192.0.2.1)\n"
-"  --expect-updates K     the update phase waits for K PCUpds (default\n"
-"                         N x M with --delegate, else no update phase)\n"
-"  --expect-initiates K   the initiate phase waits for K creations\n"
-"  --expect-removes K     the remove phase waits for K removals\n"
-"                         (default --expect-initiates)\n"
-"  --flap-rate R          after the other phases: R PCCs per second close\n"
-"                         their session and come back\n"
-"  --flap-duration S      seconds of flapping (default 10)\n"
-"the update test through the controller's northbound (needs --delegate):\n"
-"  --northbound URL       odl:http://IP:PORT: once synchronized, call\n"
-"                         update-lsp for every LSP and count the new paths\n"
-"                         in pcep-topology (phases nb_update, confirm)\n"
-"  --northbound-parallel P  requests in flight (default 1)\n"
-"  --northbound-user U    basic auth user (default admin)\n"
-"  --northbound-password P  basic auth password (default admin)\n"
-"  --northbound-style S   rfc8040 (/rests) or draft (/restconf)\n"
-CLI_COMMON_OPTS_HELP;
+"Stateful PCCs (RFC 5440, 8231, 8281) reporting LSPs to a PCE.\n";
 
 static struct pcep_sim	the_sim;
 static const struct nb_driver *const pcep_nb_drivers[] = {
@@ -119,139 +35,74 @@ static const struct nb_driver *const pcep_nb_drivers[] = {
 };
 
 static int
-pcep_u8(const char *name, const char *arg, uint64_t min, uint8_t *out,
-    char *err, size_t errlen)
+pcep_endpoint_row(void *base, const char *arg, char *err, size_t errlen)
 {
-	uint64_t	u;
+	struct in_addr	a;
 
-	if (cli_uint(name, arg, min, 255, &u, err, errlen) == -1)
+	if (inet_pton(AF_INET, arg, &a) != 1) {
+		snprintf(err, errlen, "--endpoint: '%s' is not an IPv4 address",
+		    arg);
 		return -1;
-	*out = (uint8_t)u;
+	}
+	((struct pcc_config *)base)->endpoint = ntohl(a.s_addr);
 	return 0;
 }
 
-static int
-pcep_flag_option(int opt, struct pcc_config *cfg)
-{
-	switch (opt) {
-	case PO_DELEGATE:
-		cfg->delegate = 1;
-		return 0;
-	case PO_INITIATED:
-		cfg->initiate = 1;
-		return 0;
-	case PO_SR:
-		cfg->sr = 1;
-		return 0;
-	case PO_DB_VERSION:
-		cfg->db_version = 1;
-		return 0;
-	case PO_TRIGGERED:
-		cfg->triggered = 1;
-		return 0;
-	case PO_DELTA:
-		cfg->delta = 1;
-		return 0;
-	}
-	return 1;
-}
+#define PC	struct pcc_config
+#define EXPECT_MAX	(UINT64_MAX / 2)
+static const struct opt pcep_rows[] = {
+	OPT_U("pccs", "N", PC, pccs, 1, 1000000, 0,
+	    "PCCs to simulate (required); PCC i connects from\n"
+	    "the i-th address of --source"),
+	OPT_U("lsps", "M", PC, lsps, 0, PCC_MAX_LSPS, 0,
+	    "LSPs each PCC reports (default 0, at most 65535)"),
+	OPT_F("delegate", PC, delegate, 0,
+	    "delegate our LSPs to the PCE (D flag)"),
+	OPT_F("pce-initiated", PC, initiate, 0,
+	    "offer LSP instantiation (I flag, RFC 8281)"),
+	OPT_F("sr", PC, sr, 0,
+	    "segment routing paths: SR-ERO, PATH-SETUP-TYPE 1\n"
+	    "(RFC 8664)"),
+	OPT_F("db-version", PC, db_version, 0,
+	    "offer LSP-DB-VERSION (S flag, RFC 8232)"),
+	OPT_F("triggered-sync", PC, triggered, 0,
+	    "offer triggered resynchronization (T flag)"),
+	OPT_F("delta-sync", PC, delta, 0,
+	    "offer incremental synchronization (D flag)"),
+	OPT_U("keepalive", "S", PC, keepalive, 0, 255, 0,
+	    "our keepalive (default 30, 0: none)"),
+	OPT_U("dead-timer", "S", PC, deadtimer, 0, 255, 0,
+	    "our dead timer (default 4 x keepalive)"),
+	OPT_U("hops", "H", PC, hops, 1, PCEP_ERO_MAX, 0,
+	    "ERO hops per LSP (default 3, 1..32)"),
+	OPT_U("per-report", "K", PC, per_report, 1, 32, 0,
+	    "LSPs per PCRpt while synchronizing (default 1)"),
+	OPT_FN("endpoint", "IP", pcep_endpoint_row, 0,
+	    "tunnel endpoint (default 192.0.2.1)"),
+	OPT_U("expect-updates", "K", PC, expect_updates, 0, EXPECT_MAX, 0,
+	    "the update phase waits for K PCUpds (default\n"
+	    "N x M with --delegate, else no update phase)"),
+	OPT_U("expect-initiates", "K", PC, expect_initiates, 0, EXPECT_MAX, 0,
+	    "the initiate phase waits for K creations"),
+	OPT_U("expect-removes", "K", PC, expect_removes, 0, EXPECT_MAX, 0,
+	    "the remove phase waits for K removals\n"
+	    "(default --expect-initiates)"),
+	OPT_D("flap-rate", "R", PC, flap_rate, 0, 1e6, 0,
+	    "after the other phases: R PCCs per second close\n"
+	    "their session and come back"),
+	OPT_D("flap-duration", "S", PC, flap_seconds, 0.1, 86400, 0,
+	    "seconds of flapping (default 10)"),
+	OPT_END
+};
+#undef PC
+#undef EXPECT_MAX
 
-/* The northbound options; 1 when opt is not one of them. */
-static int
-pcep_nb_option(int opt, const char *arg, struct pcc_config *cfg, char *err,
-    size_t errlen)
-{
-	static const char *const names[] = {
-		[PO_NB_PARALLEL - PO_NB] = "northbound-parallel",
-		[PO_NB_USER - PO_NB] = "northbound-user",
-		[PO_NB_PASSWORD - PO_NB] = "northbound-password",
-		[PO_NB_STYLE - PO_NB] = "northbound-style",
-	};
-
-	if (opt < PO_NB)
-		return 1;
-	cfg->nb_any = 1;
-	if (opt == PO_NB) {
-		cfg->nb_url = arg;
-		if (nb_parse_url(arg, &cfg->nb, err, errlen) == -1)
-			return -1;
-		cfg->nb.driver = &pcep_nb_odl_driver;
-		return 0;
-	}
-	return nb_common_option(&cfg->nb, names[opt - PO_NB], arg, err,
-	    errlen);
-}
-
-static int
-pcep_option(int opt, const char *arg, void *ctx, char *err, size_t errlen)
-{
-	struct pcc_config	*cfg = ctx;
-	struct in_addr		 a;
-	uint64_t		 u;
-	int			 rc;
-
-	if (pcep_flag_option(opt, cfg) == 0)
-		return 0;
-	if ((rc = pcep_nb_option(opt, arg, cfg, err, errlen)) != 1)
-		return rc;
-	switch (opt) {
-	case PO_PCCS:
-		if (cli_uint("pccs", arg, 1, 1000000, &u, err, errlen) == -1)
-			return -1;
-		cfg->pccs = (uint32_t)u;
-		return 0;
-	case PO_LSPS:
-		if (cli_uint("lsps", arg, 0, PCC_MAX_LSPS, &u, err,
-		    errlen) == -1)
-			return -1;
-		cfg->lsps = (uint32_t)u;
-		return 0;
-	case PO_KEEPALIVE:
-		return pcep_u8("keepalive", arg, 0, &cfg->keepalive, err,
-		    errlen);
-	case PO_DEADTIMER:
-		return pcep_u8("dead-timer", arg, 0, &cfg->deadtimer, err,
-		    errlen);
-	case PO_HOPS:
-		if (pcep_u8("hops", arg, 1, &cfg->hops, err, errlen) == -1)
-			return -1;
-		if (cfg->hops > PCEP_ERO_MAX) {
-			snprintf(err, errlen, "--hops: at most %d",
-			    PCEP_ERO_MAX);
-			return -1;
-		}
-		return 0;
-	case PO_PER_REPORT:
-		if (cli_uint("per-report", arg, 1, 32, &u, err, errlen) == -1)
-			return -1;
-		cfg->per_report = (uint32_t)u;
-		return 0;
-	case PO_ENDPOINT:
-		if (inet_pton(AF_INET, arg, &a) != 1) {
-			snprintf(err, errlen, "--endpoint: '%s' is not an "
-			    "IPv4 address", arg);
-			return -1;
-		}
-		cfg->endpoint = ntohl(a.s_addr);
-		return 0;
-	case PO_EXPECT_UPDATES:
-		return cli_uint("expect-updates", arg, 0, UINT64_MAX / 2,
-		    &cfg->expect_updates, err, errlen);
-	case PO_EXPECT_INITIATES:
-		return cli_uint("expect-initiates", arg, 0, UINT64_MAX / 2,
-		    &cfg->expect_initiates, err, errlen);
-	case PO_EXPECT_REMOVES:
-		return cli_uint("expect-removes", arg, 0, UINT64_MAX / 2,
-		    &cfg->expect_removes, err, errlen);
-	case PO_FLAP_RATE:
-		return cli_double("flap-rate", arg, 0, 1e6, &cfg->flap_rate,
-		    err, errlen);
-	case PO_FLAP_DURATION:
-		return cli_double("flap-duration", arg, 0.1, 86400,
-		    &cfg->flap_seconds, err, errlen);
-	}
-	return 0;
-}
+static const struct opt pcep_nb_note[] = {
+	OPT_NOTE("  with --northbound, once synchronized: update-lsp for every "
+	    "LSP, and the\n  new paths counted in pcep-topology (phases "
+	    "nb_update, confirm)"),
+	OPT_END
+};
 
 static void
 pcep_config_defaults(struct pcc_config *cfg)
@@ -275,63 +126,84 @@ pcep_fds_needed(void *arg)
 	struct pcep_sim	*sim = arg;
 
 	return pool_fds_needed(&sim->pcfg, sim->cfg.pccs) +
-	    (sim->cfg.nb_url != NULL ? sim->cfg.nb.parallel : 0);
+	    (sim->cfg.nb.url != NULL ? sim->cfg.nb.parallel : 0);
 }
+
+#define PCC_C(field, name)	{ offsetof(struct pcc_counters, field), name }
+static const struct {
+	size_t		 off;
+	const char	*name;
+} pcep_counter_names[] = {
+	PCC_C(rx_msgs, "rx_messages"),
+	PCC_C(tx_msgs, "tx_messages"),
+	PCC_C(reports_sent, "pcrpt_sent"),
+	PCC_C(lsps_reported, "lsps_reported"),
+	PCC_C(updates_received, "pcupd_received"),
+	PCC_C(initiates_received, "initiates_received"),
+	PCC_C(removes_received, "removes_received"),
+	PCC_C(keepalives_sent, "keepalives_sent"),
+	PCC_C(keepalives_received, "keepalives_received"),
+	PCC_C(pcerr_sent, "pcerr_sent"),
+	PCC_C(pcerr_received, "pcerr_received"),
+	PCC_C(close_sent, "close_sent"),
+	PCC_C(close_received, "close_received"),
+	PCC_C(ntf_received, "pcntf_received"),
+	PCC_C(unknown_msgs, "unexpected_messages"),
+	PCC_C(bad_msgs, "malformed_messages"),
+	PCC_C(open_negotiated, "open_negotiations"),
+	PCC_C(sessions_lost, "sessions_lost"),
+	PCC_C(dead_timer_expired, "dead_timer_expired"),
+	PCC_C(flaps, "flaps"),
+};
+#undef PCC_C
 
 static void
 pcep_counters_init(struct pcep_sim *sim)
 {
-	struct metrics		*m = sim->m;
-	struct pcc_counters	*c = &sim->c;
+	size_t	i;
 
-	c->rx_msgs = metrics_counter(m, "rx_messages");
-	c->tx_msgs = metrics_counter(m, "tx_messages");
-	c->reports_sent = metrics_counter(m, "pcrpt_sent");
-	c->lsps_reported = metrics_counter(m, "lsps_reported");
-	c->updates_received = metrics_counter(m, "pcupd_received");
-	c->initiates_received = metrics_counter(m, "initiates_received");
-	c->removes_received = metrics_counter(m, "removes_received");
-	c->keepalives_sent = metrics_counter(m, "keepalives_sent");
-	c->keepalives_received = metrics_counter(m, "keepalives_received");
-	c->pcerr_sent = metrics_counter(m, "pcerr_sent");
-	c->pcerr_received = metrics_counter(m, "pcerr_received");
-	c->close_sent = metrics_counter(m, "close_sent");
-	c->close_received = metrics_counter(m, "close_received");
-	c->ntf_received = metrics_counter(m, "pcntf_received");
-	c->unknown_msgs = metrics_counter(m, "unexpected_messages");
-	c->bad_msgs = metrics_counter(m, "malformed_messages");
-	c->open_negotiated = metrics_counter(m, "open_negotiations");
-	c->sessions_lost = metrics_counter(m, "sessions_lost");
-	c->dead_timer_expired = metrics_counter(m, "dead_timer_expired");
-	c->flaps = metrics_counter(m, "flaps");
+	for (i = 0; i < sizeof(pcep_counter_names) /
+	    sizeof(pcep_counter_names[0]); i++)
+		*(uint64_t **)((char *)&sim->c + pcep_counter_names[i].off) =
+		    metrics_counter(sim->m, pcep_counter_names[i].name);
+}
+
+static const char *const pcep_phase_names[] = {
+	[PCCP_CONNECT] = "connect",
+	[PCCP_SYNC] = "sync",
+	[PCCP_UPDATE] = "update",
+	[PCCP_INITIATE] = "initiate",
+	[PCCP_REMOVE] = "remove",
+	[PCCP_FLAP] = "flap",
+	"nb_update", NB_PHASE_CONFIRM, NULL
+};
+
+/* Phase i with its target; an optional one (want 0) is not made. */
+static void
+pcep_phase(struct pcep_sim *sim, int i, int want, uint64_t target)
+{
+	if (!want)
+		return;
+	sim->ph[i] = metrics_phase(sim->m, pcep_phase_names[i], "pcep");
+	sim->ph[i]->target = target;
 }
 
 static void
 pcep_phases_init(struct pcep_sim *sim)
 {
-	struct metrics		*m = sim->m;
 	const struct pcc_config	*cfg = &sim->cfg;
 	uint64_t		 now = clock_ns();
 
 	memset(sim->ph, 0, sizeof(sim->ph));
-	sim->ph[PCCP_CONNECT] = metrics_phase(m, "connect", "pcep");
-	sim->ph[PCCP_CONNECT]->target = cfg->pccs;
-	sim->ph[PCCP_SYNC] = metrics_phase(m, "sync", "pcep");
-	sim->ph[PCCP_SYNC]->target = sim->total;
-	if (cfg->expect_updates > 0) {
-		sim->ph[PCCP_UPDATE] = metrics_phase(m, "update", "pcep");
-		sim->ph[PCCP_UPDATE]->target = cfg->expect_updates;
-	}
-	if (cfg->expect_initiates > 0) {
-		sim->ph[PCCP_INITIATE] = metrics_phase(m, "initiate", "pcep");
-		sim->ph[PCCP_INITIATE]->target = cfg->expect_initiates;
-	}
-	if (cfg->expect_removes > 0) {
-		sim->ph[PCCP_REMOVE] = metrics_phase(m, "remove", "pcep");
-		sim->ph[PCCP_REMOVE]->target = cfg->expect_removes;
-	}
-	if (cfg->flap_rate > 0)
-		sim->ph[PCCP_FLAP] = metrics_phase(m, "flap", "pcep");
+	pcep_phase(sim, PCCP_CONNECT, 1, cfg->pccs);
+	pcep_phase(sim, PCCP_SYNC, 1, sim->total);
+	pcep_phase(sim, PCCP_UPDATE, cfg->expect_updates > 0,
+	    cfg->expect_updates);
+	pcep_phase(sim, PCCP_INITIATE, cfg->expect_initiates > 0,
+	    cfg->expect_initiates);
+	pcep_phase(sim, PCCP_REMOVE, cfg->expect_removes > 0,
+	    cfg->expect_removes);
+	pcep_phase(sim, PCCP_FLAP, cfg->flap_rate > 0, 0);
 	phase_start(sim->ph[PCCP_CONNECT], now);
 	/* Time to full sync counts from the start: PCCs report as soon as
 	 * their session is up (RFC 8231 5.6). */
@@ -400,7 +272,7 @@ pcep_start(void *arg, struct metrics *m, char *err, size_t errlen)
 	}
 	pool_init(&sim->pool, &sim->pcfg, &pcep_pool_ops, sim->pdevs,
 	    sim->cfg.pccs);
-	if (sim->cfg.nb_url != NULL)
+	if (sim->cfg.nb.url != NULL)
 		pcep_nb_new(sim);
 	return pool_start(&sim->pool, err, errlen);
 }
@@ -543,11 +415,6 @@ pcep_stop(void *arg)
 	sim->pdevs = NULL;
 }
 
-static const char *const pcep_phase_names[] = {
-	"connect", "sync", "update", "initiate", "remove", "flap",
-	"nb_update", NB_PHASE_CONFIRM, NULL
-};
-
 static const struct sim_ops pcep_sim_ops = {
 	"pcep",
 	pcep_phase_names,
@@ -556,51 +423,6 @@ static const struct sim_ops pcep_sim_ops = {
 	pcep_tick,
 	pcep_stop,
 };
-
-/* --source, or 127.1.0.0/16 towards a loopback PCE: the PCE tells PCCs
- * apart by address (a second session from one address is PCErr 9,
- * RFC 5440 7.15). */
-static void
-pcep_sources(struct pcep_sim *sim, const struct run_opts *ro)
-{
-	struct pool_config	*pc = &sim->pcfg;
-	char			 err[256];
-
-	if (ro->source != NULL) {
-		if (source_parse(ro->source, &pc->src, err, sizeof(err)) == -1)
-			cli_die(ro, "--source: %s", err);
-	} else if (endpoint_is_loopback(&pc->ep) &&
-	    pc->ep.ss.ss_family == AF_INET)
-		source_parse("127.1.0.0/16", &pc->src, err, sizeof(err));
-	if (pc->src.family != AF_UNSPEC &&
-	    pc->src.family != pc->ep.ss.ss_family)
-		cli_die(ro, "--source %s and --controller %s are of different "
-		    "address families", ro->source, ro->controller);
-	if (pc->src.family != AF_UNSPEC && pc->src.count < sim->cfg.pccs)
-		cli_die(ro, "--source %s has %llu addresses for %u PCCs",
-		    pc->src.text, (unsigned long long)pc->src.count,
-		    sim->cfg.pccs);
-}
-
-static void
-pcep_endpoint(struct pcep_sim *sim, const struct run_opts *ro)
-{
-	struct pool_config	*pc = &sim->pcfg;
-	char			 err[256];
-
-	if (ro->controller == NULL)
-		cli_die(ro, "--controller tcp:IP:PORT is required");
-	pool_config_defaults(pc);
-	if (endpoint_parse(ro->controller, &pc->ep, err, sizeof(err)) == -1)
-		cli_die(ro, "--controller: %s", err);
-	if (pc->ep.kind != EP_TCP)
-		cli_die(ro, "--controller: PCCs connect to the PCE over "
-		    "plain TCP (tcp:IP:PORT; PCEPS is not supported)");
-	pc->connect_rate = ro->connect_rate;
-	pc->max_inflight = ro->max_inflight;
-	pc->backoff_min_ms = ro->backoff_min_ms;
-	pc->backoff_max_ms = ro->backoff_max_ms;
-}
 
 static void
 pcep_check(struct pcep_sim *sim, const struct run_opts *ro)
@@ -634,10 +456,13 @@ pcep_nb_check(struct pcep_sim *sim, const struct run_opts *ro)
 	struct pcc_config	*cfg = &sim->cfg;
 	char			 err[256];
 
-	if (!cfg->nb_any)
+	if (!(cfg->nb_given & NB_GIVEN_ANY))
 		return;
-	if (cfg->nb_url == NULL)
+	if (!(cfg->nb_given & NB_GIVEN_URL))
 		cli_die(ro, "the --northbound-* options need --northbound");
+	if (cfg->nb.format != NB_FMT_JSON)
+		cli_die(ro, "--northbound-format: sbsim pcep sends JSON only "
+		    "(pcep-topology's update-lsp)");
 	if (!cfg->delegate || cfg->lsps == 0)
 		cli_die(ro, "--northbound updates delegated LSPs: give "
 		    "--delegate and --lsps");
@@ -659,17 +484,29 @@ pcep_nb_check(struct pcep_sim *sim, const struct run_opts *ro)
 static int
 pcep_main(int argc, char **argv)
 {
-	struct pcep_sim	*sim = &the_sim;
-	struct run_opts	 ro;
+	struct pcep_sim		*sim = &the_sim;
+	struct pcc_config	*cfg = &sim->cfg;
+	struct run_opts		 ro;
+	struct opt_group	 groups[] = {
+		{ NULL, pcep_rows, cfg, NULL },
+		{ "the update test through the controller's northbound "
+		    "(needs --delegate):", nb_opt_rows, &cfg->nb,
+		    &cfg->nb_given },
+		{ NULL, pcep_nb_note, NULL, NULL },
+	};
 
 	memset(sim, 0, sizeof(*sim));
-	pcep_config_defaults(&sim->cfg);
-	cli_parse(argc, argv, pcep_opts, pcep_option, &sim->cfg, &ro,
-	    pcep_help);
+	pcep_config_defaults(cfg);
+	cli_parse_groups(argc, argv, groups, sizeof(groups) /
+	    sizeof(groups[0]), &ro, pcep_usage);
 	log_init("sbsim", ro.verbose);
 	pcep_check(sim, &ro);
-	pcep_endpoint(sim, &ro);
-	pcep_sources(sim, &ro);
+	/* --source, or 127.1.0.0/16 towards a loopback PCE: the PCE tells
+	 * PCCs apart by address (a second session from one address is
+	 * PCErr 9, RFC 5440 7.15). */
+	run_pool_config(&sim->pcfg, &ro, "--controller", ro.controller,
+	    1u << EP_TCP, "PCCs connect to the PCE over plain TCP: "
+	    "tcp:IP:PORT, no PCEPS", cfg->pccs);
 	pcep_nb_check(sim, &ro);
 	sim->phase_timeout = ro.phase_timeout;
 	return run_main(&pcep_sim_ops, sim, &ro);

@@ -455,43 +455,64 @@ pcc_fsm(struct pcc *p, uint8_t type, struct rbuf *body)
 	pcc_unexpected(p, type);
 }
 
-/* Frame messages off the input; a header that cannot be framed ends the
- * session.  While the output is full, reading waits (back pressure). */
+/* ---- framing (pool_read): a header that cannot be framed ends the
+ * session; while the output is full, reading waits (back pressure) ---- */
+
+static long
+pcc_frame_length(void *dev, const uint8_t *hb)
+{
+	struct pcep_err	err;
+	long		len;
+
+	if ((len = pcep_frame_length(hb, &err)) == -1)
+		pcc_bad(dev, &err, 0);
+	return len;
+}
+
+static int
+pcc_frame_full(void *dev)
+{
+	return pcc_out_full(dev);
+}
+
+/* One whole message; -1 stops reading: the session ended (bev gone) or
+ * is closing (what follows is dropped). */
+static int
+pcc_frame_message(void *dev, const uint8_t *msg, size_t len)
+{
+	struct pcc	*p = dev;
+	struct rbuf	 body;
+
+	rbuf_init(&body, msg + PCEP_HDR_LEN, len - PCEP_HDR_LEN);
+	pcc_fsm(p, msg[1], &body);
+	return p->pd.bev == NULL || p->state == PCCS_CLOSING ? -1 : 0;
+}
+
+static const struct pool_framer pcc_framer = {
+	.hdr_len = PCEP_HDR_LEN,
+	.length = pcc_frame_length,
+	.out_full = pcc_frame_full,
+	.message = pcc_frame_message,
+};
+
+/* While closing, what still comes is read and dropped, so that the
+ * CLOSE is not lost to a reset. */
+static void
+pcc_read_input(struct bufferevent *bev, struct pcc *p, int resume)
+{
+	p->last_rx_ns = p->rx_ns = clock_ns();
+	if (p->state != PCCS_CLOSING)
+		(void)(resume ? pool_read_resume : pool_read)(bev, &pcc_framer,
+		    p);
+	if (p->pd.bev == bev && p->state == PCCS_CLOSING)
+		evbuffer_drain(bufferevent_get_input(bev),
+		    evbuffer_get_length(bufferevent_get_input(bev)));
+}
+
 static void
 pcc_read(struct bufferevent *bev, void *arg)
 {
-	struct pcc		*p = arg;
-	struct evbuffer		*in = bufferevent_get_input(bev);
-	struct pcep_header	 h;
-	struct pcep_err		 err;
-	struct rbuf		 r, body;
-	uint8_t			 hb[PCEP_HDR_LEN];
-	const uint8_t		*msg;
-
-	p->last_rx_ns = p->rx_ns = clock_ns();
-	while (p->pd.bev == bev && p->state != PCCS_CLOSING &&
-	    evbuffer_get_length(in) >= PCEP_HDR_LEN) {
-		if (pcc_out_full(p)) {
-			bufferevent_disable(bev, EV_READ);
-			return;
-		}
-		evbuffer_copyout(in, hb, sizeof(hb));
-		rbuf_init(&r, hb, sizeof(hb));
-		if (pcep_header_decode(&r, &h, &err) == -1) {
-			pcc_bad(p, &err, 0);
-			break;
-		}
-		if (evbuffer_get_length(in) < h.length)
-			return;
-		msg = evbuffer_pullup(in, h.length);
-		rbuf_init(&body, msg + PCEP_HDR_LEN, h.length - PCEP_HDR_LEN);
-		pcc_fsm(p, h.type, &body);
-		if (p->pd.bev != bev)
-			return;		/* the session ended: bev is gone */
-		evbuffer_drain(in, h.length);
-	}
-	if (p->pd.bev == bev && p->state == PCCS_CLOSING)
-		evbuffer_drain(in, evbuffer_get_length(in));
+	pcc_read_input(bev, arg, 0);
 }
 
 static void
@@ -505,8 +526,7 @@ pcc_write(struct bufferevent *bev, void *arg)
 		return;
 	}
 	if (!(bufferevent_get_enabled(bev) & EV_READ)) {
-		bufferevent_enable(bev, EV_READ);
-		pcc_read(bev, p);
+		pcc_read_input(bev, p, 1);
 		if (p->pd.bev != bev)
 			return;
 	}
@@ -520,11 +540,7 @@ pcc_event(struct bufferevent *bev, short what, void *arg)
 	struct pcc	*p = arg;
 
 	(void)bev;
-	if (what & BEV_EVENT_EOF)
-		pool_lost(&p->pd, "the PCE closed the connection");
-	else if (what & BEV_EVENT_ERROR)
-		pool_lost(&p->pd, evutil_socket_error_to_string(
-		    EVUTIL_SOCKET_ERROR()));
+	pool_event(&p->pd, what, "the PCE");
 }
 
 /* Our IPv4 address on this connection: the tunnel sender. */

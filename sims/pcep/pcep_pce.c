@@ -25,8 +25,10 @@
 #include <event2/listener.h>
 
 #include "engine.h"
+#include "hash.h"
 #include "log.h"
 #include "pcep_pce.h"
+#include "pool.h"
 
 #define PCE_OUT_HIGH	(512 * 1024)
 #define PCE_OUT_LOW	(128 * 1024)
@@ -118,16 +120,6 @@ pce_out_full(const struct pce_sess *s)
 /* ---- the LSP database ---- */
 
 static uint32_t
-pce_hash_str(const char *p)
-{
-	uint32_t	h = 2166136261u;
-
-	for (; *p != '\0'; p++)
-		h = (h ^ (uint8_t)*p) * 16777619u;
-	return h;
-}
-
-static uint32_t
 pce_hash_id(uint32_t id)
 {
 	return id * 2654435761u;
@@ -136,13 +128,14 @@ pce_hash_id(uint32_t id)
 static void
 pce_link(struct pce_sess *s, struct pce_lsp *l)
 {
-	uint32_t	m = s->n_buckets - 1;
+	uint32_t	m = s->n_buckets - 1, h = pce_hash_id(l->plsp_id) & m;
 
-	l->next_id = s->by_id[pce_hash_id(l->plsp_id) & m];
-	s->by_id[pce_hash_id(l->plsp_id) & m] = l;
+	l->next_id = s->by_id[h];
+	s->by_id[h] = l;
 	if (l->name != NULL) {
-		l->next_name = s->by_name[pce_hash_str(l->name) & m];
-		s->by_name[pce_hash_str(l->name) & m] = l;
+		h = fnv1a_str(FNV_SEED, l->name) & m;
+		l->next_name = s->by_name[h];
+		s->by_name[h] = l;
 	}
 }
 
@@ -181,8 +174,8 @@ pce_lsp_by_name(const struct pce_sess *s, const char *name)
 
 	if (s->n_buckets == 0)
 		return NULL;
-	for (l = s->by_name[pce_hash_str(name) & (s->n_buckets - 1)];
-	    l != NULL; l = l->next_name)
+	for (l = s->by_name[fnv1a_str(FNV_SEED, name) &
+	    (s->n_buckets - 1)]; l != NULL; l = l->next_name)
 		if (strcmp(l->name, name) == 0)
 			return l;
 	return NULL;
@@ -227,7 +220,7 @@ pce_lsp_del(struct pce_sess *s, struct pce_lsp *l)
 	uint32_t	m = s->n_buckets - 1;
 
 	pce_unlink(&s->by_id[pce_hash_id(l->plsp_id) & m], l, 0);
-	pce_unlink(&s->by_name[pce_hash_str(l->name) & m], l, 1);
+	pce_unlink(&s->by_name[fnv1a_str(FNV_SEED, l->name) & m], l, 1);
 	if (l->upd_srp != 0 && s->upd_inflight > 0)
 		s->upd_inflight--;
 	s->lsps[l->idx] = s->lsps[--s->n_lsps];
@@ -724,58 +717,72 @@ pce_fsm(struct pce_sess *s, uint8_t type, struct rbuf *body)
 	pce_unexpected(s, type);
 }
 
-/* Returns 1 when the session was freed. */
-static int
-pce_read_one(struct pce_sess *s, struct evbuffer *in)
-{
-	struct pcep_header	 h;
-	struct pcep_err		 err;
-	struct rbuf		 r, body;
-	uint8_t			 hb[PCEP_HDR_LEN];
-	const uint8_t		*msg;
-	struct bufferevent	*bev = s->bev;
+/* ---- framing (pool_read) ---- */
 
-	evbuffer_copyout(in, hb, sizeof(hb));
-	rbuf_init(&r, hb, sizeof(hb));
-	if (pcep_header_decode(&r, &h, &err) == -1) {
-		pce_bad(s, &err, 0);
-		return 0;
-	}
-	if (evbuffer_get_length(in) < h.length)
+static int	pce_freed;	/* the message in hand ended its session */
+
+static long
+pce_frame_length(void *dev, const uint8_t *hb)
+{
+	struct pcep_err	err;
+	long		len;
+
+	if ((len = pcep_frame_length(hb, &err)) == -1)
+		pce_bad(dev, &err, 0);
+	return len;
+}
+
+static int
+pce_frame_full(void *dev)
+{
+	return pce_out_full(dev);
+}
+
+/* One whole message; -1 stops reading: a CLOSE freed the session, or
+ * it is closing (what follows is dropped). */
+static int
+pce_frame_message(void *dev, const uint8_t *msg, size_t len)
+{
+	struct pce_sess	*s = dev;
+	struct rbuf	 body;
+	uint8_t		 type = msg[1];
+
+	rbuf_init(&body, msg + PCEP_HDR_LEN, len - PCEP_HDR_LEN);
+	pce_fsm(s, type, &body);
+	if (type == PCEP_MSG_CLOSE) {	/* s and msg are gone */
+		pce_freed = 1;
 		return -1;
-	msg = evbuffer_pullup(in, h.length);
-	rbuf_init(&body, msg + PCEP_HDR_LEN, h.length - PCEP_HDR_LEN);
-	if (h.type == PCEP_MSG_CLOSE) {
-		pce_fsm(s, h.type, &body);
-		return 1;
 	}
-	pce_fsm(s, h.type, &body);
-	(void)bev;
-	evbuffer_drain(in, h.length);
-	return 0;
+	return s->state == PCES_CLOSING ? -1 : 0;
+}
+
+static const struct pool_framer pce_framer = {
+	.hdr_len = PCEP_HDR_LEN,
+	.length = pce_frame_length,
+	.out_full = pce_frame_full,
+	.message = pce_frame_message,
+};
+
+/* While closing, what still comes is read and dropped, so that the
+ * CLOSE is not lost to a reset.  s may be gone after it. */
+static void
+pce_read_input(struct bufferevent *bev, struct pce_sess *s, int resume)
+{
+	struct evbuffer	*in = bufferevent_get_input(bev);
+
+	s->last_rx_ns = clock_ns();
+	pce_freed = 0;
+	if (s->state != PCES_CLOSING)
+		(void)(resume ? pool_read_resume : pool_read)(bev, &pce_framer,
+		    s);
+	if (!pce_freed && s->state == PCES_CLOSING)
+		evbuffer_drain(in, evbuffer_get_length(in));
 }
 
 static void
 pce_read(struct bufferevent *bev, void *arg)
 {
-	struct pce_sess	*s = arg;
-	struct evbuffer	*in = bufferevent_get_input(bev);
-	int		 rc;
-
-	s->last_rx_ns = clock_ns();
-	while (s->state != PCES_CLOSING &&
-	    evbuffer_get_length(in) >= PCEP_HDR_LEN) {
-		if (pce_out_full(s)) {
-			bufferevent_disable(bev, EV_READ);
-			return;
-		}
-		if ((rc = pce_read_one(s, in)) == 1)
-			return;		/* freed */
-		if (rc == -1)
-			return;		/* more bytes needed */
-	}
-	if (s->state == PCES_CLOSING)
-		evbuffer_drain(in, evbuffer_get_length(in));
+	pce_read_input(bev, arg, 0);
 }
 
 static void
@@ -791,8 +798,7 @@ pce_write(struct bufferevent *bev, void *arg)
 		return;
 	}
 	if (!(bufferevent_get_enabled(bev) & EV_READ)) {
-		bufferevent_enable(bev, EV_READ);
-		pce_read(bev, s);
+		pce_read_input(bev, s, 1);
 		return;		/* s may be gone */
 	}
 	pce_pump_updates(s);

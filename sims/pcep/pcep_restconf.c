@@ -540,38 +540,79 @@ pr_add_args(const struct doc_node *args, uint32_t *src, uint32_t *dst,
 		*sr = u == PCEP_PST_SR;
 }
 
-/* Send what the input asks; 0 sent, -1 after an error reply. */
+/* The input's session and LSP (NULL for add-lsp); -1 after an error
+ * reply. */
 static int
-pr_dispatch(struct http_req *h, enum pr_op op, const struct doc_node *in,
-    struct pr_pending *pp)
+pr_target(struct http_req *h, enum pr_op op, const struct doc_node *in,
+    char *name, size_t namelen, struct pce_sess **sp, struct pce_lsp **lp)
 {
-	struct doc_node	 args, lspn, ero;
-	struct pce_sess	*s;
-	struct pce_lsp	*l;
-	struct pce_path	 path;
-	char		 node[64], name[PCEP_NAME_MAX + 1], err[256];
-	uint32_t	 src, dst;
-	int		 sr, has_args, rc;
+	char	node[64];
 
 	if (doc_get_string(in, "node", node, sizeof(node)) == -1 ||
-	    doc_get_string(in, "name", name, sizeof(name)) == -1 ||
+	    doc_get_string(in, "name", name, namelen) == -1 ||
 	    name[0] == '\0') {
 		http_error(h, 400, "protocol", "missing-element",
 		    "The input needs node and name");
 		return -1;
 	}
-	if ((s = pce_sess_find(node)) == NULL) {
+	if ((*sp = pce_sess_find(node)) == NULL) {
 		http_error(h, 409, "application", "data-missing",
 		    "No PCEP session with node %s", node);
 		return -1;
 	}
-	l = pce_lsp_by_name(s, name);
-	if ((op != PR_ADD && l == NULL) || (op == PR_ADD && l != NULL)) {
-		http_error(h, 409, "application", l ? "data-exists" :
-		    "data-missing", "LSP %s %s on node %s", name, l ?
+	*lp = pce_lsp_by_name(*sp, name);
+	if ((op != PR_ADD && *lp == NULL) || (op == PR_ADD && *lp != NULL)) {
+		http_error(h, 409, "application", *lp ? "data-exists" :
+		    "data-missing", "LSP %s %s on node %s", name, *lp ?
 		    "already exists" : "is not known", node);
 		return -1;
 	}
+	return 0;
+}
+
+/* The operation to the PCC; args NULL when the input has none.  -1 with
+ * err. */
+static int
+pr_send(enum pr_op op, struct pce_sess *s, struct pce_lsp *l,
+    const char *name, const struct doc_node *args,
+    const struct pce_path *path, struct pr_pending *pp, char *err,
+    size_t errlen)
+{
+	struct doc_node	 lspn;
+	uint32_t	 src, dst;
+	int		 sr, d = 1, a = 1;
+
+	if (op == PR_UPDATE) {
+		if (args != NULL && doc_child(args, "lsp", &lspn) == 0) {
+			d = pr_bool(&lspn, "delegate", 1);
+			a = pr_bool(&lspn, "administrative", 1);
+		}
+		return pce_update_lsp(s, l, path->n ? path : NULL, d, a,
+		    pr_done, pp, err, errlen);
+	}
+	if (op == PR_ADD) {
+		pr_add_args(args, &src, &dst, &sr);
+		return pce_add_lsp(s, name, src, dst ? dst : path->n ?
+		    path->hop[path->n - 1].addr : 0, path, sr, pr_done, pp,
+		    err, errlen);
+	}
+	return pce_remove_lsp(s, l, pr_done, pp, err, errlen);
+}
+
+/* Send what the input asks; 0 sent, -1 after an error reply. */
+static int
+pr_dispatch(struct http_req *h, enum pr_op op, const struct doc_node *in,
+    struct pr_pending *pp)
+{
+	struct doc_node	 args, ero;
+	struct pce_sess	*s;
+	struct pce_lsp	*l;
+	struct pce_path	 path;
+	char		 name[PCEP_NAME_MAX + 1], err[256];
+	int		 has_args;
+
+	if (pr_target(h, op, in, name, sizeof(name), &s, &l) == -1)
+		return -1;
 	has_args = doc_child(in, "arguments", &args) == 0;
 	if (has_args && doc_child(&args, "ero", &ero) == 0) {
 		if (pr_ero(&ero, &path, err, sizeof(err)) == -1) {
@@ -586,23 +627,8 @@ pr_dispatch(struct http_req *h, enum pr_op op, const struct doc_node *in,
 	} else
 		path.n = 0;
 	err[0] = '\0';
-	if (op == PR_UPDATE) {
-		int	 d = 1, a = 1;
-
-		if (has_args && doc_child(&args, "lsp", &lspn) == 0) {
-			d = pr_bool(&lspn, "delegate", 1);
-			a = pr_bool(&lspn, "administrative", 1);
-		}
-		rc = pce_update_lsp(s, l, path.n ? &path : NULL, d, a,
-		    pr_done, pp, err, sizeof(err));
-	} else if (op == PR_ADD) {
-		pr_add_args(&args, &src, &dst, &sr);
-		rc = pce_add_lsp(s, name, src, dst ? dst : path.n ?
-		    path.hop[path.n - 1].addr : 0, &path, sr, pr_done, pp,
-		    err, sizeof(err));
-	} else
-		rc = pce_remove_lsp(s, l, pr_done, pp, err, sizeof(err));
-	if (rc == -1) {
+	if (pr_send(op, s, l, name, has_args ? &args : NULL, &path, pp, err,
+	    sizeof(err)) == -1) {
 		http_error(h, 409, "application", "operation-failed", "%s",
 		    err);
 		return -1;

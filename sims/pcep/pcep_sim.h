@@ -37,12 +37,12 @@ enum pcc_phase {
 struct pcc_config {
 	uint32_t	 pccs;
 	uint32_t	 lsps;		/* per PCC */
-	uint8_t		 delegate;	/* D flag on our LSPs */
-	uint8_t		 initiate;	/* offer I (RFC 8281) */
-	uint8_t		 sr;		/* SR-ERO and PST 1 (RFC 8664) */
-	uint8_t		 db_version;	/* offer S (RFC 8232) */
-	uint8_t		 triggered;	/* offer T */
-	uint8_t		 delta;		/* offer D */
+	int		 delegate;	/* D flag on our LSPs */
+	int		 initiate;	/* offer I (RFC 8281) */
+	int		 sr;		/* SR-ERO and PST 1 (RFC 8664) */
+	int		 db_version;	/* offer S (RFC 8232) */
+	int		 triggered;	/* offer T */
+	int		 delta;		/* offer D */
 	uint8_t		 keepalive;	/* seconds we send KEEPALIVEs at */
 	uint8_t		 deadtimer;	/* seconds we wait */
 	uint8_t		 hops;		/* ERO hops per LSP */
@@ -54,9 +54,8 @@ struct pcc_config {
 	double		 flap_rate;	/* PCCs per second, 0: none */
 	double		 flap_seconds;
 	/* update-lsp for every LSP through the controller's northbound. */
-	const char	*nb_url;
-	int		 nb_any;
-	struct nb_opts	 nb;
+	struct nb_opts	 nb;		/* nb.url: --northbound */
+	unsigned	 nb_given;	/* NB_GIVEN_* */
 	struct pcep_nb_ctx nb_ctx;
 };
 
