@@ -683,11 +683,7 @@ bgp_event(struct bufferevent *bev, short what, void *arg)
 	struct bgp_peer	*p = arg;
 
 	(void)bev;
-	if (what & BEV_EVENT_EOF)
-		pool_lost(&p->pd, "the controller closed the connection");
-	else if (what & BEV_EVENT_ERROR)
-		pool_lost(&p->pd, evutil_socket_error_to_string(
-		    EVUTIL_SOCKET_ERROR()));
+	pool_event(&p->pd, what, "the controller");
 }
 
 /* Our address on this connection: next hop self and the identifier. */
