@@ -33,6 +33,7 @@
 #include "engine.h"
 #include "log.h"
 #include "metrics.h"
+#include "pool.h"
 
 #define SPK_OUT_HIGH	(512 * 1024)
 #define SPK_OUT_LOW	(128 * 1024)
@@ -607,31 +608,51 @@ spk_fsm(struct spk_peer *pe, uint8_t type, const uint8_t *msg, size_t len)
 		    "unexpected message");
 }
 
+/* A message's length from its header; a bad one ends the session. */
+static long
+spk_frame_length(void *dev, const uint8_t *hdr)
+{
+	struct bgp_err	e;
+	uint16_t	len;
+	uint8_t		type;
+
+	if (bgp_header_decode(hdr, BGP_HEADER_LEN, &len, &type, &e) == -1) {
+		spk_notify_err(dev, &e);
+		return -1;
+	}
+	return len;
+}
+
+/* One message; -1 stops reading: the peer is closing, or closed and
+ * freed. */
+static int
+spk_frame_message(void *dev, const uint8_t *msg, size_t len)
+{
+	struct spk_peer	*pe = dev;
+	uint32_t	 id = pe->id;
+
+	spk_fsm(pe, msg[BGP_HEADER_LEN - 1], msg, len);
+	return peers[id] != pe || pe->state == SPK_CLOSING ? -1 : 0;
+}
+
+static const struct pool_framer spk_framer = {
+	BGP_HEADER_LEN,
+	spk_frame_length,
+	NULL,
+	spk_frame_message,
+};
+
 static void
 spk_read(struct bufferevent *bev, void *arg)
 {
 	struct spk_peer	*pe = arg;
 	struct evbuffer	*in = bufferevent_get_input(bev);
-	uint8_t		 hb[BGP_HEADER_LEN], type;
-	uint16_t	 len;
-	struct bgp_err	 e;
 	uint32_t	 id = pe->id;
 
 	pe->last_rx_ns = clock_ns();
-	while (pe->state != SPK_CLOSING &&
-	    evbuffer_get_length(in) >= BGP_HEADER_LEN) {
-		evbuffer_copyout(in, hb, sizeof(hb));
-		if (bgp_header_decode(hb, sizeof(hb), &len, &type, &e) == -1) {
-			spk_notify_err(pe, &e);
-			break;
-		}
-		if (evbuffer_get_length(in) < len)
-			break;
-		spk_fsm(pe, type, evbuffer_pullup(in, len), len);
-		if (peers[id] != pe)
-			return;		/* closed and freed */
-		evbuffer_drain(in, len);
-	}
+	if (pe->state != SPK_CLOSING && pool_read(bev, &spk_framer, pe) ==
+	    -1 && peers[id] != pe)
+		return;		/* closed and freed */
 	if (pe->state == SPK_CLOSING)
 		evbuffer_drain(in, evbuffer_get_length(in));
 }
