@@ -10,10 +10,12 @@
  */
 #include <arpa/inet.h>
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "bgp_io.h"
 #include "bgp_sim.h"
 #include "cmd.h"
 #include "log.h"
@@ -85,17 +87,8 @@ bgp_next_hop_row(void *base, const char *arg, char *err, size_t errlen)
 static int
 bgp_hold_row(void *base, const char *arg, char *err, size_t errlen)
 {
-	uint32_t	hold;
-
-	if (cli_uint32("hold-time", arg, 0, 65535, &hold, err, errlen) == -1)
-		return -1;
-	if (hold == 1 || hold == 2) {
-		snprintf(err, errlen, "--hold-time: 1 and 2 are not allowed "
-		    "(RFC 4271 section 4.2)");
-		return -1;
-	}
-	((struct bgp_config *)base)->hold = (uint16_t)hold;
-	return 0;
+	return bgp_hold_opt("hold-time", arg, &((struct bgp_config *)base)->hold,
+	    err, errlen);
 }
 
 static int
@@ -257,74 +250,90 @@ bgp_fds_needed(void *arg)
 	    (sim->cfg.nb.url != NULL ? sim->cfg.nb.parallel : 0);
 }
 
+/* The counters in report order, and where each is kept. */
+#define BGPC(field, name)	{ offsetof(struct bgp_counters, field), name }
+static const struct {
+	size_t		 off;
+	const char	*name;
+} bgp_counter_rows[] = {
+	BGPC(rx_msgs, "rx_messages"),
+	BGPC(tx_msgs, "tx_messages"),
+	BGPC(updates_sent, "updates_sent"),
+	BGPC(updates_received, "updates_received"),
+	BGPC(prefixes_sent, "prefixes_sent"),
+	BGPC(withdrawals_sent, "withdrawals_sent"),
+	BGPC(rx_announced[BGP_AF_IPV4], "ipv4_prefixes_received"),
+	BGPC(rx_withdrawn[BGP_AF_IPV4], "ipv4_withdrawals_received"),
+	BGPC(rx_announced[BGP_AF_IPV6], "ipv6_prefixes_received"),
+	BGPC(rx_withdrawn[BGP_AF_IPV6], "ipv6_withdrawals_received"),
+	BGPC(keepalives_sent, "keepalives_sent"),
+	BGPC(keepalives_received, "keepalives_received"),
+	BGPC(notifications_sent, "notifications_sent"),
+	BGPC(notifications_received, "notifications_received"),
+	BGPC(treat_as_withdraw, "treat_as_withdraw"),
+	BGPC(attr_discarded, "attributes_discarded"),
+	BGPC(eor_received, "end_of_rib_received"),
+	BGPC(route_refresh_received, "route_refresh_received"),
+	BGPC(sessions_lost, "sessions_lost"),
+	BGPC(hold_expired, "hold_timer_expired"),
+};
+#undef BGPC
+
 static void
 bgp_counters_init(struct bgp_sim *sim)
 {
-	struct metrics		*m = sim->m;
-	struct bgp_counters	*c = &sim->c;
+	uint64_t	*v;
+	size_t		 i;
 
-	c->rx_msgs = metrics_counter(m, "rx_messages");
-	c->tx_msgs = metrics_counter(m, "tx_messages");
-	c->updates_sent = metrics_counter(m, "updates_sent");
-	c->updates_received = metrics_counter(m, "updates_received");
-	c->prefixes_sent = metrics_counter(m, "prefixes_sent");
-	c->withdrawals_sent = metrics_counter(m, "withdrawals_sent");
-	c->rx_announced[BGP_AF_IPV4] = metrics_counter(m,
-	    "ipv4_prefixes_received");
-	c->rx_withdrawn[BGP_AF_IPV4] = metrics_counter(m,
-	    "ipv4_withdrawals_received");
-	c->rx_announced[BGP_AF_IPV6] = metrics_counter(m,
-	    "ipv6_prefixes_received");
-	c->rx_withdrawn[BGP_AF_IPV6] = metrics_counter(m,
-	    "ipv6_withdrawals_received");
-	c->keepalives_sent = metrics_counter(m, "keepalives_sent");
-	c->keepalives_received = metrics_counter(m, "keepalives_received");
-	c->notifications_sent = metrics_counter(m, "notifications_sent");
-	c->notifications_received = metrics_counter(m,
-	    "notifications_received");
-	c->treat_as_withdraw = metrics_counter(m, "treat_as_withdraw");
-	c->attr_discarded = metrics_counter(m, "attributes_discarded");
-	c->eor_received = metrics_counter(m, "end_of_rib_received");
-	c->route_refresh_received = metrics_counter(m,
-	    "route_refresh_received");
-	c->sessions_lost = metrics_counter(m, "sessions_lost");
-	c->hold_expired = metrics_counter(m, "hold_timer_expired");
+	for (i = 0; i < sizeof(bgp_counter_rows) /
+	    sizeof(bgp_counter_rows[0]); i++) {
+		v = metrics_counter(sim->m, bgp_counter_rows[i].name);
+		memcpy((char *)&sim->c + bgp_counter_rows[i].off, &v,
+		    sizeof(v));
+	}
+}
+
+static void
+bgp_phase(struct bgp_sim *sim, enum bgp_phase i, const char *name,
+    uint64_t target)
+{
+	sim->ph[i] = metrics_phase(sim->m, name, "bgp");
+	sim->ph[i]->target = target;
+}
+
+/* The advertise test: each of the monitor's phases next to the
+ * northbound's that it times. */
+static void
+bgp_nb_phases_init(struct bgp_sim *sim)
+{
+	struct metrics	*m = sim->m;
+
+	bgp_phase(sim, BGPP_ADVERTISE, "advertise", sim->cfg.nb.flows);
+	metrics_phase(m, NB_PHASE_PROGRAM, "northbound");
+	metrics_phase(m, NB_PHASE_CONFIRM, "northbound");
+	bgp_phase(sim, BGPP_UNADVERTISE, "unadvertise", sim->cfg.nb.flows);
+	metrics_phase(m, NB_PHASE_DELETE, "northbound");
+	metrics_phase(m, NB_PHASE_CONFIRM_DELETE, "northbound");
 }
 
 static void
 bgp_phases_init(struct bgp_sim *sim)
 {
-	struct metrics		*m = sim->m;
 	const struct bgp_config	*cfg = &sim->cfg;
+	int			 w = BGP_WITNESSED(cfg);
 
 	memset(sim->ph, 0, sizeof(sim->ph));
-	sim->ph[BGPP_CONNECT] = metrics_phase(m, "connect", "bgp");
-	sim->ph[BGPP_CONNECT]->target = cfg->peers;
-	sim->ph[BGPP_ANNOUNCE] = metrics_phase(m, "announce", "bgp");
+	bgp_phase(sim, BGPP_CONNECT, "connect", cfg->peers);
 	/* Ended when the last peer's output drained (bgp_drained). */
-	sim->ph[BGPP_ANNOUNCE]->target = 0;
-	if (BGP_WITNESSED(cfg) && sim->total > 0) {
-		sim->ph[BGPP_LEARN] = metrics_phase(m, "learn", "bgp");
-		sim->ph[BGPP_LEARN]->target = sim->total;
-	}
+	bgp_phase(sim, BGPP_ANNOUNCE, "announce", 0);
+	if (w && sim->total > 0)
+		bgp_phase(sim, BGPP_LEARN, "learn", sim->total);
 	if (cfg->churn_rate > 0 && sim->total > 0)
-		sim->ph[BGPP_CHURN] = metrics_phase(m, "churn", "bgp");
-	if (cfg->withdraw && sim->total > 0) {
-		sim->ph[BGPP_WITHDRAW] = metrics_phase(m, "withdraw", "bgp");
-		sim->ph[BGPP_WITHDRAW]->target = BGP_WITNESSED(cfg) ?
-		    sim->total : 0;
-	}
-	if (cfg->nb.url != NULL && !cfg->nb_watch) {
-		sim->ph[BGPP_ADVERTISE] = metrics_phase(m, "advertise", "bgp");
-		sim->ph[BGPP_ADVERTISE]->target = cfg->nb.flows;
-		metrics_phase(m, NB_PHASE_PROGRAM, "northbound");
-		metrics_phase(m, NB_PHASE_CONFIRM, "northbound");
-		sim->ph[BGPP_UNADVERTISE] = metrics_phase(m, "unadvertise",
-		    "bgp");
-		sim->ph[BGPP_UNADVERTISE]->target = cfg->nb.flows;
-		metrics_phase(m, NB_PHASE_DELETE, "northbound");
-		metrics_phase(m, NB_PHASE_CONFIRM_DELETE, "northbound");
-	}
+		bgp_phase(sim, BGPP_CHURN, "churn", 0);
+	if (cfg->withdraw && sim->total > 0)
+		bgp_phase(sim, BGPP_WITHDRAW, "withdraw", w ? sim->total : 0);
+	if (cfg->nb.url != NULL && !cfg->nb_watch)
+		bgp_nb_phases_init(sim);
 	phase_start(sim->ph[BGPP_CONNECT], clock_ns());
 }
 

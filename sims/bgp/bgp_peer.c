@@ -24,7 +24,6 @@
 
 #define BGP_OUT_HIGH	(256 * 1024)	/* stop building above this */
 #define BGP_OUT_LOW	(64 * 1024)	/* and start again below this */
-#define BGP_SCRATCH	(64 * 1024)
 #define BGP_OPEN_HOLD_S	240		/* section 8: "large value" */
 
 /* Kinds of trouble logged once per peer (bits of peer->logged). */
@@ -33,7 +32,6 @@
 #define LOG_NOTIF	0x4
 #define LOG_FAMILY	0x8
 
-static uint8_t	scratch_mem[BGP_SCRATCH];
 
 static const char *const bgp_state_names[] = {
 	[BGPS_IDLE] = "Idle",
@@ -66,15 +64,6 @@ bgp_change_state(struct bgp_peer *p, enum bgp_state next, const char *why)
 	if (next == BGPS_ESTABLISHED && !p->monitor)
 		p->sim->established++;
 	p->state = (uint8_t)next;
-}
-
-static struct wbuf *
-bgp_scratch(void)
-{
-	static struct wbuf	w;
-
-	wbuf_init(&w, scratch_mem, sizeof(scratch_mem));
-	return &w;
 }
 
 static void
@@ -631,13 +620,10 @@ static long
 bgp_frame_length(void *dev, const uint8_t *hdr)
 {
 	struct bgp_err	e;
-	uint16_t	len;
-	uint8_t		type;
+	long		len = bgp_header_length(hdr, &e);
 
-	if (bgp_header_decode(hdr, BGP_HEADER_LEN, &len, &type, &e) == -1) {
+	if (len == -1)
 		bgp_notify_err(dev, &e);
-		return -1;
-	}
 	return len;
 }
 
