@@ -114,6 +114,21 @@ bgp_attrs_put(uint8_t *buf, size_t cap, const struct bgp_attrs *a,
 	return w.err ? 0 : w.len;
 }
 
+/* An MP attribute's header, its length (at len_off) filled in at the
+ * end, and the family (RFC 4760 section 3, 4). */
+static void
+bgp_ub_mp_head(struct bgp_ub *b, uint8_t type)
+{
+	struct wbuf	*w = b->w;
+
+	wbuf_put_u8(w, BGP_ATTR_OPTIONAL | BGP_ATTR_EXTLEN);
+	wbuf_put_u8(w, type);
+	b->len_off = w->len;
+	wbuf_put_u16(w, 0);
+	wbuf_put_u16(w, bgp_af_afi(b->af));
+	wbuf_put_u8(w, BGP_SAFI_UNICAST);
+}
+
 static void
 bgp_ub_withdraw_begin(struct bgp_ub *b)
 {
@@ -129,12 +144,7 @@ bgp_ub_withdraw_begin(struct bgp_ub *b)
 	wbuf_put_u16(w, 0);
 	b->attrlen_off = w->len;
 	wbuf_put_u16(w, 0);
-	wbuf_put_u8(w, BGP_ATTR_OPTIONAL | BGP_ATTR_EXTLEN);
-	wbuf_put_u8(w, BGP_ATTR_MP_UNREACH);
-	b->len_off = w->len;
-	wbuf_put_u16(w, 0);
-	wbuf_put_u16(w, bgp_af_afi(b->af));
-	wbuf_put_u8(w, BGP_SAFI_UNICAST);
+	bgp_ub_mp_head(b, BGP_ATTR_MP_UNREACH);
 }
 
 /*
@@ -146,12 +156,7 @@ bgp_ub_mp_reach_begin(struct bgp_ub *b, const struct bgp_attrs *a)
 {
 	struct wbuf	*w = b->w;
 
-	wbuf_put_u8(w, BGP_ATTR_OPTIONAL | BGP_ATTR_EXTLEN);
-	wbuf_put_u8(w, BGP_ATTR_MP_REACH);
-	b->len_off = w->len;
-	wbuf_put_u16(w, 0);
-	wbuf_put_u16(w, bgp_af_afi(b->af));
-	wbuf_put_u8(w, BGP_SAFI_UNICAST);
+	bgp_ub_mp_head(b, BGP_ATTR_MP_REACH);
 	if (b->af == BGP_AF_IPV6) {
 		wbuf_put_u8(w, 16);
 		wbuf_put_bytes(w, a->next_hop6, 16);

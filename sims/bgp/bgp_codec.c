@@ -630,6 +630,79 @@ bgp_mp_unreach(struct bgp_update *u, struct rbuf v, struct bgp_err *e)
 	return 0;
 }
 
+/* RFC 7606 section 7.1. */
+static void
+bgp_attr_origin(struct bgp_update *u, const uint8_t *p, size_t len)
+{
+	if (len != 1 || p[0] > BGP_ORIGIN_INCOMPLETE)
+		bgp_treat_as_withdraw(u, "bad ORIGIN");
+	else {
+		u->has_origin = 1;
+		u->origin = p[0];
+	}
+}
+
+/* RFC 7606 section 7.2. */
+static void
+bgp_attr_as_path(struct bgp_update *u, struct rbuf v,
+    const struct bgp_sess_caps *sc)
+{
+	if (bgp_aspath_walk(v, sc->as4, &u->as_path_len, &u->first_as,
+	    NULL, NULL, 0) == -1)
+		bgp_treat_as_withdraw(u, "malformed AS_PATH");
+	else
+		u->has_as_path = 1;
+}
+
+/* RFC 7606 section 7.3. */
+static void
+bgp_attr_next_hop(struct bgp_update *u, const uint8_t *p, size_t len)
+{
+	if (len != 4)
+		bgp_treat_as_withdraw(u, "NEXT_HOP length");
+	else {
+		u->has_next_hop = 1;
+		memcpy(u->next_hop, p, 4);
+	}
+}
+
+/* MULTI_EXIT_DISC and LOCAL_PREF (RFC 7606 section 7.4, 7.5). */
+static void
+bgp_attr_metric(struct bgp_update *u, uint8_t type, const uint8_t *p,
+    size_t len)
+{
+	if (len != 4) {
+		bgp_treat_as_withdraw(u, "MED or LOCAL_PREF length");
+		return;
+	}
+	if (type == BGP_ATTR_MED) {
+		u->has_med = 1;
+		u->med = bgp_get32(p);
+	} else {
+		u->has_local_pref = 1;
+		u->local_pref = bgp_get32(p);
+	}
+}
+
+/* A list of items of unit bytes: empty or a partial item is malformed
+ * (RFC 7606 section 7.8, 7.10, 7.14; RFC 8092 section 6). */
+static int
+bgp_list_bad(size_t len, size_t unit)
+{
+	return len == 0 || len % unit != 0;
+}
+
+/* RFC 6793 section 6: a malformed AS4_PATH is discarded. */
+static void
+bgp_attr_as4_path(struct bgp_update *u, struct rbuf v)
+{
+	uint16_t	n;
+	uint32_t	f;
+
+	if (bgp_aspath_walk(v, 1, &n, &f, NULL, NULL, 0) == -1)
+		bgp_attr_discard(u, "malformed AS4_PATH");
+}
+
 /* One attribute's value, by RFC 7606 section 7's rules per type. */
 static int
 bgp_attr_one(struct bgp_update *u, uint8_t type, struct rbuf v,
@@ -640,41 +713,17 @@ bgp_attr_one(struct bgp_update *u, uint8_t type, struct rbuf v,
 
 	switch (type) {
 	case BGP_ATTR_ORIGIN:
-		if (len != 1 || p[0] > BGP_ORIGIN_INCOMPLETE)
-			bgp_treat_as_withdraw(u, "bad ORIGIN");
-		else {
-			u->has_origin = 1;
-			u->origin = p[0];
-		}
+		bgp_attr_origin(u, p, len);
 		break;
 	case BGP_ATTR_AS_PATH:
-		if (bgp_aspath_walk(v, sc->as4, &u->as_path_len, &u->first_as,
-		    NULL, NULL, 0) == -1)
-			bgp_treat_as_withdraw(u, "malformed AS_PATH");
-		else
-			u->has_as_path = 1;
+		bgp_attr_as_path(u, v, sc);
 		break;
 	case BGP_ATTR_NEXT_HOP:
-		if (len != 4)
-			bgp_treat_as_withdraw(u, "NEXT_HOP length");
-		else {
-			u->has_next_hop = 1;
-			memcpy(u->next_hop, p, 4);
-		}
+		bgp_attr_next_hop(u, p, len);
 		break;
 	case BGP_ATTR_MED:
 	case BGP_ATTR_LOCAL_PREF:
-		if (len != 4) {
-			bgp_treat_as_withdraw(u, "MED or LOCAL_PREF length");
-			break;
-		}
-		if (type == BGP_ATTR_MED) {
-			u->has_med = 1;
-			u->med = bgp_get32(p);
-		} else {
-			u->has_local_pref = 1;
-			u->local_pref = bgp_get32(p);
-		}
+		bgp_attr_metric(u, type, p, len);
 		break;
 	case BGP_ATTR_ATOMIC_AGG:
 		if (len != 0)
@@ -685,19 +734,19 @@ bgp_attr_one(struct bgp_update *u, uint8_t type, struct rbuf v,
 			bgp_attr_discard(u, "AGGREGATOR length");
 		break;
 	case BGP_ATTR_COMMUNITIES:
-		if (len == 0 || len % 4)
+		if (bgp_list_bad(len, 4))
 			bgp_treat_as_withdraw(u, "COMMUNITIES length");
 		else
 			u->n_comm = (uint16_t)(len / 4);
 		break;
 	case BGP_ATTR_LARGE_COMMUNITIES:
-		if (len == 0 || len % 12)
+		if (bgp_list_bad(len, 12))
 			bgp_treat_as_withdraw(u, "LARGE_COMMUNITY length");
 		else
 			u->n_lcomm = (uint16_t)(len / 12);
 		break;
 	case BGP_ATTR_EXT_COMMUNITIES:
-		if (len == 0 || len % 8)
+		if (bgp_list_bad(len, 8))
 			bgp_treat_as_withdraw(u, "EXTENDED_COMMUNITIES length");
 		break;
 	case BGP_ATTR_ORIGINATOR_ID:
@@ -705,17 +754,12 @@ bgp_attr_one(struct bgp_update *u, uint8_t type, struct rbuf v,
 			bgp_treat_as_withdraw(u, "ORIGINATOR_ID length");
 		break;
 	case BGP_ATTR_CLUSTER_LIST:
-		if (len == 0 || len % 4)
+		if (bgp_list_bad(len, 4))
 			bgp_treat_as_withdraw(u, "CLUSTER_LIST length");
 		break;
-	case BGP_ATTR_AS4_PATH: {
-		uint16_t	n;
-		uint32_t	f;
-
-		if (bgp_aspath_walk(v, 1, &n, &f, NULL, NULL, 0) == -1)
-			bgp_attr_discard(u, "malformed AS4_PATH");
+	case BGP_ATTR_AS4_PATH:
+		bgp_attr_as4_path(u, v);
 		break;
-	}
 	case BGP_ATTR_MP_REACH:
 		return bgp_mp_reach(u, v, e);
 	case BGP_ATTR_MP_UNREACH:
@@ -746,6 +790,42 @@ bgp_known_type(uint8_t type)
 	    type == BGP_ATTR_LARGE_COMMUNITIES;
 }
 
+/* One attribute's flags, type and value (section 4.3) off r; -1 when it
+ * overruns the attributes. */
+static int
+bgp_attr_next(struct rbuf *r, uint8_t *flags, uint8_t *type, struct rbuf *v)
+{
+	uint16_t	len;
+	uint8_t		l8;
+
+	if (rbuf_get_u8(r, flags) == -1 || rbuf_get_u8(r, type) == -1)
+		return -1;
+	if (*flags & BGP_ATTR_EXTLEN) {
+		if (rbuf_get_u16(r, &len) == -1)
+			return -1;
+	} else {
+		if (rbuf_get_u8(r, &l8) == -1)
+			return -1;
+		len = l8;
+	}
+	return rbuf_sub(r, v, len);
+}
+
+/* Section 6.3: the data is the attribute, flags, type, length and all. */
+static int
+bgp_unknown_wellknown(struct bgp_err *e, uint8_t flags, uint8_t type,
+    const uint8_t *start, const uint8_t *end)
+{
+	bgp_fail(e, BGP_ERR_UPDATE, BGP_ERR_UPD_UNKNWN_WK,
+	    "unrecognized well-known attribute");
+	e->data[0] = flags;
+	e->data[1] = type;
+	e->datalen = 2;
+	e->wire = start;
+	e->wirelen = (uint16_t)(end - start);
+	return -1;
+}
+
 /* The path attributes (section 4.3, 6.3, RFC 7606 section 3 and 4). */
 static int
 bgp_attrs_walk(struct bgp_update *u, struct rbuf r,
@@ -754,25 +834,13 @@ bgp_attrs_walk(struct bgp_update *u, struct rbuf r,
 	struct bgp_seen	 seen;
 	struct rbuf	 v;
 	const uint8_t	*start;
-	uint8_t		 flags, type, l8;
-	uint16_t	 len;
+	uint8_t		 flags, type;
 	int		 mp_seen = 0;
 
 	memset(&seen, 0, sizeof(seen));
 	while (rbuf_left(&r) > 0) {
 		start = rbuf_ptr(&r);
-		if (rbuf_get_u8(&r, &flags) == -1 ||
-		    rbuf_get_u8(&r, &type) == -1)
-			goto overrun;
-		if (flags & BGP_ATTR_EXTLEN) {
-			if (rbuf_get_u16(&r, &len) == -1)
-				goto overrun;
-		} else {
-			if (rbuf_get_u8(&r, &l8) == -1)
-				goto overrun;
-			len = l8;
-		}
-		if (rbuf_sub(&r, &v, len) == -1)
+		if (bgp_attr_next(&r, &flags, &type, &v) == -1)
 			goto overrun;
 		if (type == BGP_ATTR_MP_REACH || type == BGP_ATTR_MP_UNREACH) {
 			if (bgp_seen_test_set(&seen, type))
@@ -784,16 +852,9 @@ bgp_attrs_walk(struct bgp_update *u, struct rbuf r,
 			bgp_attr_discard(u, "repeated attribute");
 			continue;
 		}
-		if (!(flags & BGP_ATTR_OPTIONAL) && !bgp_known_type(type)) {
-			bgp_fail(e, BGP_ERR_UPDATE, BGP_ERR_UPD_UNKNWN_WK,
-			    "unrecognized well-known attribute");
-			e->data[0] = flags;
-			e->data[1] = type;
-			e->datalen = 2;
-			e->wire = start;
-			e->wirelen = (uint16_t)(rbuf_ptr(&r) - start);
-			return -1;
-		}
+		if (!(flags & BGP_ATTR_OPTIONAL) && !bgp_known_type(type))
+			return bgp_unknown_wellknown(e, flags, type, start,
+			    rbuf_ptr(&r));
 		if (!bgp_flags_ok(type, flags)) {
 			if (type == BGP_ATTR_MP_REACH ||
 			    type == BGP_ATTR_MP_UNREACH)

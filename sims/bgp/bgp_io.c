@@ -1,14 +1,57 @@
 /*
- * bgp_write_last (bgp_io.h).
+ * What the peers and the controller's speaker share (bgp_io.h).
  */
 #include <sys/socket.h>
 
 #include <errno.h>
+#include <stdio.h>
 
 #include <event2/buffer.h>
 #include <event2/bufferevent.h>
 
+#include "bgp_codec.h"
 #include "bgp_io.h"
+#include "cli.h"
+
+#define BGP_SCRATCH	(64 * 1024)
+
+long
+bgp_header_length(const uint8_t *hdr, struct bgp_err *e)
+{
+	uint16_t	len;
+	uint8_t		type;
+
+	if (bgp_header_decode(hdr, BGP_HEADER_LEN, &len, &type, e) == -1)
+		return -1;
+	return len;
+}
+
+struct wbuf *
+bgp_scratch(void)
+{
+	static uint8_t		mem[BGP_SCRATCH];
+	static struct wbuf	w;
+
+	wbuf_init(&w, mem, sizeof(mem));
+	return &w;
+}
+
+int
+bgp_hold_opt(const char *name, const char *arg, uint16_t *out, char *err,
+    size_t errlen)
+{
+	uint32_t	hold;
+
+	if (cli_uint32(name, arg, 0, 65535, &hold, err, errlen) == -1)
+		return -1;
+	if (hold == 1 || hold == 2) {
+		snprintf(err, errlen, "--%s: 1 and 2 are not allowed (RFC 4271 "
+		    "section 4.2)", name);
+		return -1;
+	}
+	*out = (uint16_t)hold;
+	return 0;
+}
 
 static int
 bgp_send_all(int fd, const unsigned char *p, size_t len)

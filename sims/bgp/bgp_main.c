@@ -10,145 +10,61 @@
  */
 #include <arpa/inet.h>
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "bgp_io.h"
 #include "bgp_sim.h"
 #include "cmd.h"
 #include "log.h"
 #include "run.h"
 
-enum {
-	BO_PEERS = 256,
-	BO_PREFIXES,
-	BO_AS,
-	BO_PEER_AS,
-	BO_FIRST,
-	BO_PER_UPDATE,
-	BO_AFI,
-	BO_IPV4_MP,
-	BO_WITHDRAW,
-	BO_MONITOR,
-	BO_MONITOR_AS,
-	BO_HOLD,
-	BO_NEXT_HOP,
-	BO_AS_PATH_LEN,
-	BO_MED,
-	BO_LOCAL_PREF,
-	BO_COMMUNITIES,
-	BO_LARGE,
-	BO_ADD_PATH,
-	BO_NO_GR,
-	BO_CHURN_RATE,
-	BO_CHURN_DURATION,
-	BO_NB,
-	BO_ADVERTISE,
-	BO_ADV_FIRST,
-	BO_NB_PER_REQ,
-	BO_NB_PARALLEL,
-	BO_NB_USER,
-	BO_NB_PASSWORD,
-	BO_NB_STYLE,
-	BO_NB_FORMAT,
-	BO_NB_COUNT,
-};
-
-static const struct option bgp_opts[] = {
-	{ "peers",		required_argument, NULL, BO_PEERS },
-	{ "prefixes",		required_argument, NULL, BO_PREFIXES },
-	{ "as",			required_argument, NULL, BO_AS },
-	{ "peer-as",		required_argument, NULL, BO_PEER_AS },
-	{ "first-prefix",	required_argument, NULL, BO_FIRST },
-	{ "per-update",		required_argument, NULL, BO_PER_UPDATE },
-	{ "afi",		required_argument, NULL, BO_AFI },
-	{ "ipv4-mp",		no_argument,	   NULL, BO_IPV4_MP },
-	{ "withdraw",		no_argument,	   NULL, BO_WITHDRAW },
-	{ "monitor",		required_argument, NULL, BO_MONITOR },
-	{ "monitor-as",		required_argument, NULL, BO_MONITOR_AS },
-	{ "hold-time",		required_argument, NULL, BO_HOLD },
-	{ "next-hop",		required_argument, NULL, BO_NEXT_HOP },
-	{ "as-path-len",	required_argument, NULL, BO_AS_PATH_LEN },
-	{ "med",		required_argument, NULL, BO_MED },
-	{ "local-pref",		required_argument, NULL, BO_LOCAL_PREF },
-	{ "communities",	required_argument, NULL, BO_COMMUNITIES },
-	{ "large-communities",	required_argument, NULL, BO_LARGE },
-	{ "add-path",		required_argument, NULL, BO_ADD_PATH },
-	{ "no-graceful-restart", no_argument,	   NULL, BO_NO_GR },
-	{ "churn-rate",		required_argument, NULL, BO_CHURN_RATE },
-	{ "churn-duration",	required_argument, NULL, BO_CHURN_DURATION },
-	{ "northbound",		required_argument, NULL, BO_NB },
-	{ "advertise",		required_argument, NULL, BO_ADVERTISE },
-	{ "advertise-first-prefix", required_argument, NULL, BO_ADV_FIRST },
-	{ "routes-per-request",	required_argument, NULL, BO_NB_PER_REQ },
-	{ "northbound-parallel", required_argument, NULL, BO_NB_PARALLEL },
-	{ "northbound-user",	required_argument, NULL, BO_NB_USER },
-	{ "northbound-password", required_argument, NULL, BO_NB_PASSWORD },
-	{ "northbound-style",	required_argument, NULL, BO_NB_STYLE },
-	{ "northbound-format",	required_argument, NULL, BO_NB_FORMAT },
-	{ "northbound-count",	required_argument, NULL, BO_NB_COUNT },
-	{ NULL, 0, NULL, 0 },
-};
-
-static const char bgp_help[] =
+static const char bgp_usage[] =
 "usage: sbsim bgp --peers N --as ASN --controller EP [options]\n"
-"BGP-4 peers announcing prefixes to a controller or any BGP speaker.\n"
-"  --peers N              peers to simulate (required); peer i connects\n"
-"                         from the i-th address of --source\n"
-"  --prefixes P           prefixes each peer announces (default 0)\n"
-"  --as ASN               the peers' AS (required; 4-octet allowed)\n"
-"  --peer-as ASN          the controller's AS (default: accept any)\n"
-"  --first-prefix PFX     first prefix (default 10.0.0.0/24, or\n"
-"                         2001:db8::/64 with --afi ipv6); the others follow\n"
-"                         it in blocks of its size\n"
-"  --per-update K         prefixes per UPDATE (default: as many as fit\n"
-"                         in 4096 bytes; 1 is play.py's single mode)\n"
-"  --afi F                ipv4 or ipv6 (default ipv4)\n"
-"  --ipv4-mp              IPv4 in MP_REACH_NLRI / MP_UNREACH_NLRI too\n"
-"  --withdraw             withdraw every prefix once they are learned\n"
-"  --monitor EP           a monitor peer (announces nothing) at EP, usually\n"
-"                         the same as --controller; it times learn and\n"
-"                         withdraw by what the controller re-advertises\n"
-"  --monitor-as ASN       the monitor's AS (default --as)\n"
-"  --hold-time S          hold time proposed (default 90; 0 or 3..65535)\n"
-"  --next-hop IP|self     NEXT_HOP (default self: each peer's address)\n"
-"  --as-path-len N        ASes in AS_PATH (default 1 for eBGP, 0 iBGP)\n"
-"  --med N                MULTI_EXIT_DISC on every route\n"
-"  --local-pref N         LOCAL_PREF (default 100 on iBGP)\n"
-"  --communities N        N communities (ASN:i) on every route\n"
-"  --large-communities N  N large communities (ASN:1:i) on every route\n"
-"  --add-path M           none, send, receive or both (RFC 7911)\n"
-"  --no-graceful-restart  no graceful restart capability, no End-of-RIB\n"
-"  --churn-rate R         after learning: R prefixes/s withdrawn and\n"
-"                         announced again, one per UPDATE\n"
-"  --churn-duration S     seconds of churn (default 10)\n"
-"the advertise test (sbsim writes routes into the controller's application\n"
-"RIB; the monitor times their arrival):\n"
-"  --northbound URL       odl:http://IP:PORT (OpenDaylight RESTCONF)\n"
-"  --advertise N          routes to write (needs --monitor)\n"
-"  --advertise-first-prefix PFX  first of them (default 172.16.0.0/24, or\n"
-"                         2001:db8:8000::/64 with --afi ipv6)\n"
-"  --routes-per-request K 1: PUT each route; more: POST batches of K (1)\n"
-"  --northbound-parallel P  requests in flight (default 1)\n"
-"  --northbound-user U    basic auth user (default admin)\n"
-"  --northbound-password P  basic auth password (default admin)\n"
-"  --northbound-style S   rfc8040 (/rests/data) or draft (/restconf)\n"
-"  --northbound-format F  json or xml (default json; xml: K must be 1)\n"
-"without --advertise (and --monitor), --northbound times learn and\n"
-"withdraw by counting the controller's routes:\n"
-"  --northbound-count W   loc-rib (default) or topology (its\n"
-"                         example-ipv4-topology, as CSIT counts)\n"
-CLI_COMMON_OPTS_HELP;
+"BGP-4 peers announcing prefixes to a controller or any BGP speaker.\n";
 
 static struct bgp_sim	the_sim;
 static const struct nb_driver *const bgp_nb_drivers[] = {
 	&bgp_nb_odl_driver, NULL
 };
 
+/* Marks of the options checked after parsing (bgp_config.given). */
+#define BGP_GIVEN_MED		0x1
+#define BGP_GIVEN_LOCAL_PREF	0x2
+
+/* "--NAME: 'ARG' is not a prefix (ADDR/LEN, no host bits set)". */
 static int
-bgp_next_hop_opt(struct bgp_config *cfg, const char *arg, char *err,
-    size_t errlen)
+bgp_prefix_row(const char *name, const char *arg, struct bgp_prefix *out,
+    char *err, size_t errlen)
 {
+	if (bgp_prefix_parse(arg, out) == 0)
+		return 0;
+	snprintf(err, errlen, "--%s: '%s' is not a prefix (ADDR/LEN, no host "
+	    "bits set)", name, arg);
+	return -1;
+}
+
+static int
+bgp_first_row(void *base, const char *arg, char *err, size_t errlen)
+{
+	return bgp_prefix_row("first-prefix", arg,
+	    &((struct bgp_config *)base)->first, err, errlen);
+}
+
+static int
+bgp_adv_first_row(void *base, const char *arg, char *err, size_t errlen)
+{
+	return bgp_prefix_row("advertise-first-prefix", arg,
+	    &((struct bgp_config *)base)->nb_ctx.first, err, errlen);
+}
+
+static int
+bgp_next_hop_row(void *base, const char *arg, char *err, size_t errlen)
+{
+	struct bgp_config	*cfg = base;
+
 	if (strcmp(arg, "self") == 0) {
 		cfg->next_hop_self = 1;
 		return 0;
@@ -169,193 +85,114 @@ bgp_next_hop_opt(struct bgp_config *cfg, const char *arg, char *err,
 }
 
 static int
-bgp_add_path_opt(struct bgp_config *cfg, const char *arg, char *err,
-    size_t errlen)
+bgp_hold_row(void *base, const char *arg, char *err, size_t errlen)
 {
-	static const char *const names[] = { "none", "receive", "send",
-	    "both" };
-	int	i;
+	return bgp_hold_opt("hold-time", arg, &((struct bgp_config *)base)->hold,
+	    err, errlen);
+}
 
-	for (i = 0; i < 4; i++)
-		if (strcmp(arg, names[i]) == 0) {
-			cfg->addpath = (uint8_t)i;
-			return 0;
-		}
-	snprintf(err, errlen, "--add-path: '%s' is not none, send, receive "
-	    "or both", arg);
+static int
+bgp_no_gr_row(void *base, const char *arg, char *err, size_t errlen)
+{
+	(void)arg;
+	(void)err;
+	(void)errlen;
+	((struct bgp_config *)base)->graceful = 0;
+	return 0;
+}
+
+static int
+bgp_count_row(void *base, const char *arg, char *err, size_t errlen)
+{
+	struct bgp_nb_ctx	*c = &((struct bgp_config *)base)->nb_ctx;
+
+	if (strcmp(arg, "loc-rib") == 0 || strcmp(arg, "topology") == 0) {
+		c->count = arg[0] == 't' ? BGP_NB_TOPOLOGY : BGP_NB_LOC_RIB;
+		return 0;
+	}
+	snprintf(err, errlen, "--northbound-count: '%s' is not loc-rib or "
+	    "topology", arg);
 	return -1;
 }
 
-/* The northbound options; 1 when opt is not one of them. */
-static int
-bgp_nb_option(int opt, const char *arg, struct bgp_config *cfg, char *err,
-    size_t errlen)
-{
-	struct nb_opts	*o = &cfg->nb;
+/* In the order of enum bgp_af and of the BGP_ADDPATH_* bits. */
+static const char *const bgp_afi_names[] = { "ipv4", "ipv6", NULL };
+static const char *const bgp_addpath_names[] = { "none", "receive", "send",
+	"both", NULL };
 
-	if (opt < BO_NB)
-		return 1;
-	cfg->nb_any = 1;
-	switch (opt) {
-	case BO_NB:
-		cfg->nb_url = arg;
-		if (nb_parse_url(arg, o, err, errlen) == -1)
-			return -1;
-		o->driver = &bgp_nb_odl_driver;
-		return 0;
-	case BO_ADVERTISE:
-		return cli_uint("advertise", arg, 1, 100000000, &o->flows, err,
-		    errlen);
-	case BO_ADV_FIRST:
-		if (bgp_prefix_parse(arg, &cfg->nb_ctx.first) == -1) {
-			snprintf(err, errlen, "--advertise-first-prefix: '%s' "
-			    "is not a prefix (ADDR/LEN, no host bits set)",
-			    arg);
-			return -1;
-		}
-		return 0;
-	case BO_NB_PER_REQ:
-		return cli_uint32("routes-per-request", arg, 1, 100000,
-		    &o->per_request, err, errlen);
-	case BO_NB_PARALLEL:
-		return nb_common_option(o, "northbound-parallel", arg, err,
-		    errlen);
-	case BO_NB_USER:
-		return nb_common_option(o, "northbound-user", arg, err,
-		    errlen);
-	case BO_NB_PASSWORD:
-		return nb_common_option(o, "northbound-password", arg, err,
-		    errlen);
-	case BO_NB_STYLE:
-		return nb_common_option(o, "northbound-style", arg, err,
-		    errlen);
-	case BO_NB_FORMAT:
-		return nb_common_option(o, "northbound-format", arg, err,
-		    errlen);
-	case BO_NB_COUNT:
-		if (strcmp(arg, "loc-rib") == 0 ||
-		    strcmp(arg, "topology") == 0) {
-			cfg->nb_ctx.count = arg[0] == 't' ? BGP_NB_TOPOLOGY :
-			    BGP_NB_LOC_RIB;
-			return 0;
-		}
-		snprintf(err, errlen, "--northbound-count: '%s' is not loc-rib "
-		    "or topology", arg);
-		return -1;
-	}
-	return 1;
-}
+#define BC	struct bgp_config
+static const struct opt bgp_rows[] = {
+	OPT_U("peers", "N", BC, peers, 1, 1000000, 0,
+	    "peers to simulate (required); peer i connects\n"
+	    "from the i-th address of --source"),
+	OPT_U("prefixes", "P", BC, prefixes, 0, 100000000, 0,
+	    "prefixes each peer announces (default 0)"),
+	OPT_U("as", "ASN", BC, as, 1, UINT32_MAX, 0,
+	    "the peers' AS (required; 4-octet allowed)"),
+	OPT_U("peer-as", "ASN", BC, peer_as, 1, UINT32_MAX, 0,
+	    "the controller's AS (default: accept any)"),
+	OPT_FN("first-prefix", "PFX", bgp_first_row, 0,
+	    "first prefix (default 10.0.0.0/24, or\n"
+	    "2001:db8::/64 with --afi ipv6); the others follow\n"
+	    "it in blocks of its size"),
+	OPT_U("per-update", "K", BC, per_update, 1, 4096, 0,
+	    "prefixes per UPDATE (default: as many as fit\n"
+	    "in 4096 bytes; 1 is play.py's single mode)"),
+	OPT_E("afi", "F", BC, af, bgp_afi_names, 0,
+	    "ipv4 or ipv6 (default ipv4)"),
+	OPT_F("ipv4-mp", BC, use_mp, 0,
+	    "IPv4 in MP_REACH_NLRI / MP_UNREACH_NLRI too"),
+	OPT_F("withdraw", BC, withdraw, 0,
+	    "withdraw every prefix once they are learned"),
+	OPT_S("monitor", "EP", BC, monitor, 0,
+	    "a monitor peer (announces nothing) at EP, usually\n"
+	    "the same as --controller; it times learn and\n"
+	    "withdraw by what the controller re-advertises"),
+	OPT_U("monitor-as", "ASN", BC, monitor_as, 1, UINT32_MAX, 0,
+	    "the monitor's AS (default --as)"),
+	OPT_FN("hold-time", "S", bgp_hold_row, 0,
+	    "hold time proposed (default 90; 0 or 3..65535)"),
+	OPT_FN("next-hop", "IP|self", bgp_next_hop_row, 0,
+	    "NEXT_HOP (default self: each peer's address)"),
+	OPT_U("as-path-len", "N", BC, as_path_len, 1, BGP_MAX_ASPATH, 0,
+	    "ASes in AS_PATH (default 1 for eBGP, 0 iBGP)"),
+	OPT_U("med", "N", BC, med, 0, UINT32_MAX, BGP_GIVEN_MED,
+	    "MULTI_EXIT_DISC on every route"),
+	OPT_U("local-pref", "N", BC, local_pref, 0, UINT32_MAX,
+	    BGP_GIVEN_LOCAL_PREF, "LOCAL_PREF (default 100 on iBGP)"),
+	OPT_U("communities", "N", BC, communities, 0, BGP_MAX_COMM, 0,
+	    "N communities (ASN:i) on every route"),
+	OPT_U("large-communities", "N", BC, large_communities, 0,
+	    BGP_MAX_COMM, 0, "N large communities (ASN:1:i) on every route"),
+	OPT_E("add-path", "M", BC, addpath, bgp_addpath_names, 0,
+	    "none, send, receive or both (RFC 7911)"),
+	OPT_FN("no-graceful-restart", NULL, bgp_no_gr_row, 0,
+	    "no graceful restart capability, no End-of-RIB"),
+	OPT_D("churn-rate", "R", BC, churn_rate, 0, 1e9, 0,
+	    "after learning: R prefixes/s withdrawn and\n"
+	    "announced again, one per UPDATE"),
+	OPT_D("churn-duration", "S", BC, churn_seconds, 0.1, 86400, 0,
+	    "seconds of churn (default 10)"),
+	OPT_END
+};
 
-/* Options that shape the routes; 1 when opt is not one of them. */
-static int
-bgp_route_option(int opt, const char *arg, struct bgp_config *cfg,
-    char *err, size_t errlen)
-{
-	switch (opt) {
-	case BO_NEXT_HOP:
-		return bgp_next_hop_opt(cfg, arg, err, errlen);
-	case BO_AS_PATH_LEN:
-		return cli_uint32("as-path-len", arg, 1, BGP_MAX_ASPATH,
-		    &cfg->as_path_len, err, errlen);
-	case BO_MED:
-		cfg->has_med = 1;
-		return cli_uint32("med", arg, 0, UINT32_MAX, &cfg->med, err,
-		    errlen);
-	case BO_LOCAL_PREF:
-		cfg->has_local_pref = 1;
-		return cli_uint32("local-pref", arg, 0, UINT32_MAX,
-		    &cfg->local_pref, err, errlen);
-	case BO_COMMUNITIES:
-		return cli_uint32("communities", arg, 0, BGP_MAX_COMM,
-		    &cfg->communities, err, errlen);
-	case BO_LARGE:
-		return cli_uint32("large-communities", arg, 0, BGP_MAX_COMM,
-		    &cfg->large_communities, err, errlen);
-	case BO_ADD_PATH:
-		return bgp_add_path_opt(cfg, arg, err, errlen);
-	case BO_NO_GR:
-		cfg->graceful = 0;
-		return 0;
-	case BO_CHURN_RATE:
-		return cli_double("churn-rate", arg, 0, 1e9, &cfg->churn_rate,
-		    err, errlen);
-	case BO_CHURN_DURATION:
-		return cli_double("churn-duration", arg, 0.1, 86400,
-		    &cfg->churn_seconds, err, errlen);
-	}
-	return 1;
-}
-
-static int
-bgp_option(int opt, const char *arg, void *ctx, char *err, size_t errlen)
-{
-	struct bgp_config	*cfg = ctx;
-	uint32_t		 hold;
-	int			 rc;
-
-	if ((rc = bgp_route_option(opt, arg, cfg, err, errlen)) != 1 ||
-	    (rc = bgp_nb_option(opt, arg, cfg, err, errlen)) != 1)
-		return rc;
-	switch (opt) {
-	case BO_PEERS:
-		return cli_uint32("peers", arg, 1, 1000000, &cfg->peers, err,
-		    errlen);
-	case BO_PREFIXES:
-		return cli_uint("prefixes", arg, 0, 100000000, &cfg->prefixes,
-		    err, errlen);
-	case BO_AS:
-		return cli_uint32("as", arg, 1, UINT32_MAX, &cfg->as, err,
-		    errlen);
-	case BO_PEER_AS:
-		return cli_uint32("peer-as", arg, 1, UINT32_MAX, &cfg->peer_as,
-		    err, errlen);
-	case BO_MONITOR_AS:
-		return cli_uint32("monitor-as", arg, 1, UINT32_MAX,
-		    &cfg->monitor_as, err, errlen);
-	case BO_FIRST:
-		if (bgp_prefix_parse(arg, &cfg->first) == -1) {
-			snprintf(err, errlen, "--first-prefix: '%s' is not a "
-			    "prefix (ADDR/LEN, no host bits set)", arg);
-			return -1;
-		}
-		return 0;
-	case BO_PER_UPDATE:
-		return cli_uint32("per-update", arg, 1, 4096, &cfg->per_update,
-		    err, errlen);
-	case BO_AFI:
-		if (strcmp(arg, "ipv4") == 0)
-			cfg->af = BGP_AF_IPV4;
-		else if (strcmp(arg, "ipv6") == 0)
-			cfg->af = BGP_AF_IPV6;
-		else {
-			snprintf(err, errlen, "--afi: '%s' is not ipv4 or "
-			    "ipv6", arg);
-			return -1;
-		}
-		return 0;
-	case BO_IPV4_MP:
-		cfg->use_mp = 1;
-		return 0;
-	case BO_WITHDRAW:
-		cfg->withdraw = 1;
-		return 0;
-	case BO_MONITOR:
-		cfg->monitor = arg;
-		return 0;
-	case BO_HOLD:
-		if (cli_uint32("hold-time", arg, 0, 65535, &hold, err,
-		    errlen) == -1)
-			return -1;
-		if (hold == 1 || hold == 2) {
-			snprintf(err, errlen, "--hold-time: 1 and 2 are not "
-			    "allowed (RFC 4271 section 4.2)");
-			return -1;
-		}
-		cfg->hold = (uint16_t)hold;
-		return 0;
-	}
-	return 0;
-}
+/* BGP's own northbound options, after the shared ones (nb_opt_rows). */
+static const struct opt bgp_nb_rows[] = {
+	OPT_U("advertise", "N", BC, nb.flows, 1, 100000000, NB_GIVEN_ANY,
+	    "routes to write (needs --monitor)"),
+	OPT_FN("advertise-first-prefix", "PFX", bgp_adv_first_row,
+	    NB_GIVEN_ANY, "first of them (default 172.16.0.0/24, or\n"
+	    "2001:db8:8000::/64 with --afi ipv6)"),
+	OPT_U("routes-per-request", "K", BC, nb.per_request, 1, 100000,
+	    NB_GIVEN_ANY, "1: PUT each route; more: POST batches of K (1)"),
+	OPT_NOTE("without --advertise (and --monitor), --northbound times "
+	    "learn and\nwithdraw by counting the controller's routes:"),
+	OPT_FN("northbound-count", "W", bgp_count_row, NB_GIVEN_ANY,
+	    "loc-rib (default) or topology (its\n"
+	    "example-ipv4-topology, as CSIT counts)"),
+	OPT_END
+};
+#undef BC
 
 static void
 bgp_config_defaults(struct bgp_config *cfg)
@@ -387,10 +224,11 @@ bgp_attrs_init(struct bgp_sim *sim)
 	/* Our AS first (section 5.1.2), then private ones as padding. */
 	for (i = 0; i < n; i++)
 		a->as_path[a->n_as++] = i == 0 ? cfg->as : 64512 + i;
-	a->has_med = cfg->has_med;
+	a->has_med = (cfg->given & BGP_GIVEN_MED) != 0;
 	a->med = cfg->med;
-	a->has_local_pref = cfg->has_local_pref || ibgp;
-	a->local_pref = cfg->has_local_pref ? cfg->local_pref : 100;
+	a->has_local_pref = (cfg->given & BGP_GIVEN_LOCAL_PREF) || ibgp;
+	a->local_pref = (cfg->given & BGP_GIVEN_LOCAL_PREF) ? cfg->local_pref :
+	    100;
 	for (i = 0; i < cfg->communities; i++)
 		a->comm[a->n_comm++] = (cfg->as & 0xffff) << 16 | (i + 1);
 	for (i = 0; i < cfg->large_communities; i++) {
@@ -409,77 +247,93 @@ bgp_fds_needed(void *arg)
 
 	return pool_fds_needed(&sim->pcfg, sim->cfg.peers) +
 	    (sim->cfg.monitor != NULL ? pool_fds_needed(&sim->mcfg, 1) : 0) +
-	    (sim->cfg.nb_url != NULL ? sim->cfg.nb.parallel : 0);
+	    (sim->cfg.nb.url != NULL ? sim->cfg.nb.parallel : 0);
 }
+
+/* The counters in report order, and where each is kept. */
+#define BGPC(field, name)	{ offsetof(struct bgp_counters, field), name }
+static const struct {
+	size_t		 off;
+	const char	*name;
+} bgp_counter_rows[] = {
+	BGPC(rx_msgs, "rx_messages"),
+	BGPC(tx_msgs, "tx_messages"),
+	BGPC(updates_sent, "updates_sent"),
+	BGPC(updates_received, "updates_received"),
+	BGPC(prefixes_sent, "prefixes_sent"),
+	BGPC(withdrawals_sent, "withdrawals_sent"),
+	BGPC(rx_announced[BGP_AF_IPV4], "ipv4_prefixes_received"),
+	BGPC(rx_withdrawn[BGP_AF_IPV4], "ipv4_withdrawals_received"),
+	BGPC(rx_announced[BGP_AF_IPV6], "ipv6_prefixes_received"),
+	BGPC(rx_withdrawn[BGP_AF_IPV6], "ipv6_withdrawals_received"),
+	BGPC(keepalives_sent, "keepalives_sent"),
+	BGPC(keepalives_received, "keepalives_received"),
+	BGPC(notifications_sent, "notifications_sent"),
+	BGPC(notifications_received, "notifications_received"),
+	BGPC(treat_as_withdraw, "treat_as_withdraw"),
+	BGPC(attr_discarded, "attributes_discarded"),
+	BGPC(eor_received, "end_of_rib_received"),
+	BGPC(route_refresh_received, "route_refresh_received"),
+	BGPC(sessions_lost, "sessions_lost"),
+	BGPC(hold_expired, "hold_timer_expired"),
+};
+#undef BGPC
 
 static void
 bgp_counters_init(struct bgp_sim *sim)
 {
-	struct metrics		*m = sim->m;
-	struct bgp_counters	*c = &sim->c;
+	uint64_t	*v;
+	size_t		 i;
 
-	c->rx_msgs = metrics_counter(m, "rx_messages");
-	c->tx_msgs = metrics_counter(m, "tx_messages");
-	c->updates_sent = metrics_counter(m, "updates_sent");
-	c->updates_received = metrics_counter(m, "updates_received");
-	c->prefixes_sent = metrics_counter(m, "prefixes_sent");
-	c->withdrawals_sent = metrics_counter(m, "withdrawals_sent");
-	c->rx_announced[BGP_AF_IPV4] = metrics_counter(m,
-	    "ipv4_prefixes_received");
-	c->rx_withdrawn[BGP_AF_IPV4] = metrics_counter(m,
-	    "ipv4_withdrawals_received");
-	c->rx_announced[BGP_AF_IPV6] = metrics_counter(m,
-	    "ipv6_prefixes_received");
-	c->rx_withdrawn[BGP_AF_IPV6] = metrics_counter(m,
-	    "ipv6_withdrawals_received");
-	c->keepalives_sent = metrics_counter(m, "keepalives_sent");
-	c->keepalives_received = metrics_counter(m, "keepalives_received");
-	c->notifications_sent = metrics_counter(m, "notifications_sent");
-	c->notifications_received = metrics_counter(m,
-	    "notifications_received");
-	c->treat_as_withdraw = metrics_counter(m, "treat_as_withdraw");
-	c->attr_discarded = metrics_counter(m, "attributes_discarded");
-	c->eor_received = metrics_counter(m, "end_of_rib_received");
-	c->route_refresh_received = metrics_counter(m,
-	    "route_refresh_received");
-	c->sessions_lost = metrics_counter(m, "sessions_lost");
-	c->hold_expired = metrics_counter(m, "hold_timer_expired");
+	for (i = 0; i < sizeof(bgp_counter_rows) /
+	    sizeof(bgp_counter_rows[0]); i++) {
+		v = metrics_counter(sim->m, bgp_counter_rows[i].name);
+		memcpy((char *)&sim->c + bgp_counter_rows[i].off, &v,
+		    sizeof(v));
+	}
+}
+
+static void
+bgp_phase(struct bgp_sim *sim, enum bgp_phase i, const char *name,
+    uint64_t target)
+{
+	sim->ph[i] = metrics_phase(sim->m, name, "bgp");
+	sim->ph[i]->target = target;
+}
+
+/* The advertise test: each of the monitor's phases next to the
+ * northbound's that it times. */
+static void
+bgp_nb_phases_init(struct bgp_sim *sim)
+{
+	struct metrics	*m = sim->m;
+
+	bgp_phase(sim, BGPP_ADVERTISE, "advertise", sim->cfg.nb.flows);
+	metrics_phase(m, NB_PHASE_PROGRAM, "northbound");
+	metrics_phase(m, NB_PHASE_CONFIRM, "northbound");
+	bgp_phase(sim, BGPP_UNADVERTISE, "unadvertise", sim->cfg.nb.flows);
+	metrics_phase(m, NB_PHASE_DELETE, "northbound");
+	metrics_phase(m, NB_PHASE_CONFIRM_DELETE, "northbound");
 }
 
 static void
 bgp_phases_init(struct bgp_sim *sim)
 {
-	struct metrics		*m = sim->m;
 	const struct bgp_config	*cfg = &sim->cfg;
+	int			 w = BGP_WITNESSED(cfg);
 
 	memset(sim->ph, 0, sizeof(sim->ph));
-	sim->ph[BGPP_CONNECT] = metrics_phase(m, "connect", "bgp");
-	sim->ph[BGPP_CONNECT]->target = cfg->peers;
-	sim->ph[BGPP_ANNOUNCE] = metrics_phase(m, "announce", "bgp");
+	bgp_phase(sim, BGPP_CONNECT, "connect", cfg->peers);
 	/* Ended when the last peer's output drained (bgp_drained). */
-	sim->ph[BGPP_ANNOUNCE]->target = 0;
-	if (BGP_WITNESSED(cfg) && sim->total > 0) {
-		sim->ph[BGPP_LEARN] = metrics_phase(m, "learn", "bgp");
-		sim->ph[BGPP_LEARN]->target = sim->total;
-	}
+	bgp_phase(sim, BGPP_ANNOUNCE, "announce", 0);
+	if (w && sim->total > 0)
+		bgp_phase(sim, BGPP_LEARN, "learn", sim->total);
 	if (cfg->churn_rate > 0 && sim->total > 0)
-		sim->ph[BGPP_CHURN] = metrics_phase(m, "churn", "bgp");
-	if (cfg->withdraw && sim->total > 0) {
-		sim->ph[BGPP_WITHDRAW] = metrics_phase(m, "withdraw", "bgp");
-		sim->ph[BGPP_WITHDRAW]->target = BGP_WITNESSED(cfg) ?
-		    sim->total : 0;
-	}
-	if (cfg->nb_url != NULL && !cfg->nb_watch) {
-		sim->ph[BGPP_ADVERTISE] = metrics_phase(m, "advertise", "bgp");
-		sim->ph[BGPP_ADVERTISE]->target = cfg->nb.flows;
-		metrics_phase(m, NB_PHASE_PROGRAM, "northbound");
-		metrics_phase(m, NB_PHASE_CONFIRM, "northbound");
-		sim->ph[BGPP_UNADVERTISE] = metrics_phase(m, "unadvertise",
-		    "bgp");
-		sim->ph[BGPP_UNADVERTISE]->target = cfg->nb.flows;
-		metrics_phase(m, NB_PHASE_DELETE, "northbound");
-		metrics_phase(m, NB_PHASE_CONFIRM_DELETE, "northbound");
-	}
+		bgp_phase(sim, BGPP_CHURN, "churn", 0);
+	if (cfg->withdraw && sim->total > 0)
+		bgp_phase(sim, BGPP_WITHDRAW, "withdraw", w ? sim->total : 0);
+	if (cfg->nb.url != NULL && !cfg->nb_watch)
+		bgp_nb_phases_init(sim);
 	phase_start(sim->ph[BGPP_CONNECT], clock_ns());
 }
 
@@ -539,7 +393,7 @@ bgp_start(void *arg, struct metrics *m, char *err, size_t errlen)
 	}
 	pool_init(&sim->pool, &sim->pcfg, &bgp_pool_ops, sim->pdevs,
 	    sim->cfg.peers);
-	if (sim->cfg.nb_url != NULL) {
+	if (sim->cfg.nb.url != NULL) {
 		sim->nb_begun = 0;
 		sim->nb_node = xstrdup(BGP_NB_NODE);
 		sim->nb = nb_new(&sim->cfg.nb, m, &sim->nb_node, 1, bgp_nb_hook,
@@ -771,60 +625,25 @@ static const struct sim_ops bgp_sim_ops = {
 	bgp_stop,
 };
 
-static void
-bgp_endpoint(const struct run_opts *ro, const char *what, const char *arg,
-    struct pool_config *pc)
-{
-	char	err[256];
+/* Where the peers and the monitor may connect. */
+#define BGP_EP_KINDS	(1u << EP_TCP | 1u << EP_PTCP)
+#define BGP_EP_MSG	"BGP runs over plain TCP (tcp: or ptcp:)"
 
-	pool_config_defaults(pc);
-	if (endpoint_parse(arg, &pc->ep, err, sizeof(err)) == -1)
-		cli_die(ro, "%s: %s", what, err);
-	if (pc->ep.kind == EP_SSL)
-		cli_die(ro, "%s: BGP runs over plain TCP (tcp: or ptcp:)",
-		    what);
-	pc->connect_rate = ro->connect_rate;
-	pc->max_inflight = ro->max_inflight;
-	pc->backoff_min_ms = ro->backoff_min_ms;
-	pc->backoff_max_ms = ro->backoff_max_ms;
-}
-
-/* --source, or 127.1.0.0/16 towards a loopback controller so that each
- * peer has the address the controller tells it apart by. */
-static void
-bgp_sources(struct bgp_sim *sim, const struct run_opts *ro)
-{
-	struct pool_config	*pc = &sim->pcfg;
-	char			 err[256];
-
-	if (ro->source != NULL) {
-		if (endpoint_passive(&pc->ep))
-			cli_die(ro, "--source makes no sense with ptcp: (the "
-			    "peers listen)");
-		if (source_parse(ro->source, &pc->src, err, sizeof(err)) == -1)
-			cli_die(ro, "--source: %s", err);
-	} else if (!endpoint_passive(&pc->ep) && endpoint_is_loopback(&pc->ep)
-	    && pc->ep.ss.ss_family == AF_INET)
-		source_parse("127.1.0.0/16", &pc->src, err, sizeof(err));
-	if (pc->src.family != AF_UNSPEC &&
-	    pc->src.family != pc->ep.ss.ss_family)
-		cli_die(ro, "--source %s and --controller %s are of different "
-		    "address families", ro->source, ro->controller);
-	if (pc->src.family != AF_UNSPEC && pc->src.count < sim->cfg.peers +
-	    (sim->cfg.monitor != NULL))
-		cli_die(ro, "--source %s has %llu addresses for %u peers%s",
-		    pc->src.text, (unsigned long long)pc->src.count,
-		    sim->cfg.peers, sim->cfg.monitor ? " and the monitor" : "");
-}
-
-/* The monitor connects from the address after the last peer's. */
+/*
+ * The monitor connects from the address after the last peer's, not from
+ * --source (the peers' configuration, which counted it, has that range).
+ */
 static void
 bgp_monitor_config(struct bgp_sim *sim, const struct run_opts *ro)
 {
 	struct pool_config	*mc = &sim->mcfg;
 	const struct source_range *src = &sim->pcfg.src;
+	struct run_opts		 mro = *ro;
 
-	bgp_endpoint(ro, "--monitor", sim->cfg.monitor, mc);
+	mro.source = NULL;
+	run_pool_config(mc, &mro, "--monitor", sim->cfg.monitor, BGP_EP_KINDS,
+	    BGP_EP_MSG, 1);
+	memset(&mc->src, 0, sizeof(mc->src));
 	if (src->family == AF_UNSPEC || src->family != mc->ep.ss.ss_family ||
 	    endpoint_passive(&mc->ep))
 		return;
@@ -850,9 +669,9 @@ bgp_nb_check(struct bgp_sim *sim, const struct run_opts *ro)
 	struct bgp_nb_ctx	*c = &cfg->nb_ctx;
 	char			 err[256];
 
-	if (!cfg->nb_any)
+	if (!(cfg->nb_given & NB_GIVEN_ANY))
 		return;
-	if (cfg->nb_url == NULL)
+	if (!(cfg->nb_given & NB_GIVEN_URL))
 		cli_die(ro, "--advertise and the other --northbound-* options "
 		    "need --northbound");
 	if (cfg->nb.flows == 0) {
@@ -928,18 +747,26 @@ bgp_main(int argc, char **argv)
 {
 	struct bgp_sim	*sim = &the_sim;
 	struct run_opts	 ro;
+	struct opt_group groups[] = {
+		{ NULL, bgp_rows, &sim->cfg, &sim->cfg.given },
+		{ "the advertise test (sbsim writes routes into the "
+		  "controller's application\nRIB; the monitor times their "
+		  "arrival):", nb_opt_rows, &sim->cfg.nb, &sim->cfg.nb_given },
+		{ NULL, bgp_nb_rows, &sim->cfg, &sim->cfg.nb_given },
+	};
 
 	memset(sim, 0, sizeof(*sim));
 	bgp_config_defaults(&sim->cfg);
-	cli_parse(argc, argv, bgp_opts, bgp_option, &sim->cfg, &ro, bgp_help);
+	cli_parse_groups(argc, argv, groups, 3, &ro, bgp_usage);
 	log_init("sbsim", ro.verbose);
 	bgp_check(sim, &ro);
-	bgp_endpoint(&ro, "--controller", ro.controller, &sim->pcfg);
+	run_pool_config(&sim->pcfg, &ro, "--controller", ro.controller,
+	    BGP_EP_KINDS, BGP_EP_MSG, sim->cfg.peers +
+	    (sim->cfg.monitor != NULL));
 	if (endpoint_passive(&sim->pcfg.ep) &&
 	    (uint64_t)sim->pcfg.ep.port + sim->cfg.peers - 1 > 65535)
 		cli_die(&ro, "ptcp:%u with %u peers would need ports past "
 		    "65535", sim->pcfg.ep.port, sim->cfg.peers);
-	bgp_sources(sim, &ro);
 	if (sim->cfg.monitor != NULL)
 		bgp_monitor_config(sim, &ro);
 	sim->phase_timeout = ro.phase_timeout;

@@ -85,32 +85,28 @@ nb_route_text(const struct nb_opts *o, uint64_t n, char *pfx, size_t cap,
 		inet_ntop(AF_INET, c->next_hop4, nh, (socklen_t)nhcap);
 }
 
+/* One route in the request's format (batches are JSON: nb_check). */
 static void
-nb_route_json(const struct nb_opts *o, uint64_t n, struct evbuffer *b)
+nb_route(const struct nb_opts *o, uint64_t n, struct evbuffer *b)
 {
 	const char	*afi = NB_AFI(nb_ctx(o)->first.af);
 	char		 pfx[64], nh[64];
 
 	nb_route_text(o, n, pfx, sizeof(pfx), nh, sizeof(nh));
-	evbuffer_add_printf(b, "{\"route-key\":\"%s\",\"path-id\":0,"
-	    "\"prefix\":\"%s\",\"attributes\":{\"origin\":{\"value\":\"igp\"},"
-	    "\"as-path\":{},\"%s-next-hop\":{\"global\":\"%s\"},"
-	    "\"local-pref\":{\"pref\":100}}}", pfx, pfx, afi, nh);
-}
-
-static void
-nb_route_xml(const struct nb_opts *o, uint64_t n, struct evbuffer *b)
-{
-	const char	*afi = NB_AFI(nb_ctx(o)->first.af);
-	char		 pfx[64], nh[64];
-
-	nb_route_text(o, n, pfx, sizeof(pfx), nh, sizeof(nh));
-	evbuffer_add_printf(b, "<%s-route xmlns=\"urn:opendaylight:params:xml:"
-	    "ns:yang:bgp-inet\"><route-key>%s</route-key><path-id>0</path-id>"
-	    "<prefix>%s</prefix><attributes><origin><value>igp</value>"
-	    "</origin><as-path/><%s-next-hop><global>%s</global></%s-next-hop>"
-	    "<local-pref><pref>100</pref></local-pref></attributes></%s-route>",
-	    afi, pfx, pfx, afi, nh, afi, afi);
+	if (o->format == NB_FMT_XML)
+		evbuffer_add_printf(b, "<%s-route xmlns=\"urn:opendaylight:"
+		    "params:xml:ns:yang:bgp-inet\"><route-key>%s</route-key>"
+		    "<path-id>0</path-id><prefix>%s</prefix><attributes>"
+		    "<origin><value>igp</value></origin><as-path/>"
+		    "<%s-next-hop><global>%s</global></%s-next-hop>"
+		    "<local-pref><pref>100</pref></local-pref></attributes>"
+		    "</%s-route>", afi, pfx, pfx, afi, nh, afi, afi);
+	else
+		evbuffer_add_printf(b, "{\"route-key\":\"%s\",\"path-id\":0,"
+		    "\"prefix\":\"%s\",\"attributes\":{\"origin\":"
+		    "{\"value\":\"igp\"},\"as-path\":{},\"%s-next-hop\":"
+		    "{\"global\":\"%s\"},\"local-pref\":{\"pref\":100}}}",
+		    pfx, pfx, afi, nh);
 }
 
 static int
@@ -129,22 +125,20 @@ nb_add(const struct nb_opts *o, const char *node, uint64_t first, uint32_t n,
 		if (nb_routes_path(o, pfx, m->path, sizeof(m->path)) == -1)
 			return -1;
 		if (o->format == NB_FMT_XML) {
-			nb_route_xml(o, first, m->body);
+			nb_route(o, first, m->body);
 			return 0;
 		}
-		evbuffer_add_printf(m->body, "{\"bgp-inet:%s-route\":[", afi);
-		nb_route_json(o, first, m->body);
-		evbuffer_add(m->body, "]}", 2);
-		return 0;
+		n = 1;
+	} else {
+		m->method = NB_POST;
+		if (nb_routes_path(o, NULL, m->path, sizeof(m->path)) == -1)
+			return -1;
 	}
-	m->method = NB_POST;
-	if (nb_routes_path(o, NULL, m->path, sizeof(m->path)) == -1)
-		return -1;
 	evbuffer_add_printf(m->body, "{\"bgp-inet:%s-route\":[", afi);
 	for (i = 0; i < n; i++) {
 		if (i > 0)
 			evbuffer_add(m->body, ",", 1);
-		nb_route_json(o, first + i, m->body);
+		nb_route(o, first + i, m->body);
 	}
 	evbuffer_add(m->body, "]}", 2);
 	return 0;

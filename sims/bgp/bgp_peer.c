@@ -24,7 +24,6 @@
 
 #define BGP_OUT_HIGH	(256 * 1024)	/* stop building above this */
 #define BGP_OUT_LOW	(64 * 1024)	/* and start again below this */
-#define BGP_SCRATCH	(64 * 1024)
 #define BGP_OPEN_HOLD_S	240		/* section 8: "large value" */
 
 /* Kinds of trouble logged once per peer (bits of peer->logged). */
@@ -33,7 +32,6 @@
 #define LOG_NOTIF	0x4
 #define LOG_FAMILY	0x8
 
-static uint8_t	scratch_mem[BGP_SCRATCH];
 
 static const char *const bgp_state_names[] = {
 	[BGPS_IDLE] = "Idle",
@@ -66,15 +64,6 @@ bgp_change_state(struct bgp_peer *p, enum bgp_state next, const char *why)
 	if (next == BGPS_ESTABLISHED && !p->monitor)
 		p->sim->established++;
 	p->state = (uint8_t)next;
-}
-
-static struct wbuf *
-bgp_scratch(void)
-{
-	static struct wbuf	w;
-
-	wbuf_init(&w, scratch_mem, sizeof(scratch_mem));
-	return &w;
 }
 
 static void
@@ -626,37 +615,48 @@ bgp_fsm(struct bgp_peer *p, uint8_t type, const uint8_t *msg, size_t len)
 	bgp_fsm_unexpected(p, type);
 }
 
-/* Frame messages off the input; a bad header ends the session. */
+/* A message's length from its header; a bad one ends the session. */
+static long
+bgp_frame_length(void *dev, const uint8_t *hdr)
+{
+	struct bgp_err	e;
+	long		len = bgp_header_length(hdr, &e);
+
+	if (len == -1)
+		bgp_notify_err(dev, &e);
+	return len;
+}
+
+/* One message; -1 stops reading: the session ended (bev is gone) or
+ * is closing. */
+static int
+bgp_frame_message(void *dev, const uint8_t *msg, size_t len)
+{
+	struct bgp_peer		*p = dev;
+	struct bufferevent	*bev = p->pd.bev;
+
+	bgp_fsm(p, msg[BGP_HEADER_LEN - 1], msg, len);
+	return p->pd.bev != bev || p->closing_ns != 0 ? -1 : 0;
+}
+
+static const struct pool_framer bgp_framer = {
+	BGP_HEADER_LEN,
+	bgp_frame_length,
+	NULL,
+	bgp_frame_message,
+};
+
+/* While closing, what still comes is dropped (bgp_notify_close). */
 static void
 bgp_read(struct bufferevent *bev, void *arg)
 {
 	struct bgp_peer	*p = arg;
 	struct evbuffer	*in = bufferevent_get_input(bev);
-	uint8_t		 hb[BGP_HEADER_LEN], type;
-	uint16_t	 len;
-	struct bgp_err	 e;
-	const uint8_t	*msg;
 
 	p->last_rx_ns = clock_ns();
-	if (p->closing_ns != 0) {
-		evbuffer_drain(in, evbuffer_get_length(in));
-		return;
-	}
-	while (p->pd.bev == bev && p->closing_ns == 0 &&
-	    evbuffer_get_length(in) >= BGP_HEADER_LEN) {
-		evbuffer_copyout(in, hb, sizeof(hb));
-		if (bgp_header_decode(hb, sizeof(hb), &len, &type, &e) == -1) {
-			bgp_notify_err(p, &e);
-			return;
-		}
-		if (evbuffer_get_length(in) < len)
-			break;
-		msg = evbuffer_pullup(in, len);
-		bgp_fsm(p, type, msg, len);
-		if (p->pd.bev != bev)
-			return;		/* the session ended: bev is gone */
-		evbuffer_drain(in, len);
-	}
+	if (p->closing_ns == 0 && pool_read(bev, &bgp_framer, p) == -1 &&
+	    p->pd.bev != bev)
+		return;		/* the session ended: bev is gone */
 	if (p->closing_ns != 0)
 		evbuffer_drain(in, evbuffer_get_length(in));
 }
@@ -683,11 +683,7 @@ bgp_event(struct bufferevent *bev, short what, void *arg)
 	struct bgp_peer	*p = arg;
 
 	(void)bev;
-	if (what & BEV_EVENT_EOF)
-		pool_lost(&p->pd, "the controller closed the connection");
-	else if (what & BEV_EVENT_ERROR)
-		pool_lost(&p->pd, evutil_socket_error_to_string(
-		    EVUTIL_SOCKET_ERROR()));
+	pool_event(&p->pd, what, "the controller");
 }
 
 /* Our address on this connection: next hop self and the identifier. */

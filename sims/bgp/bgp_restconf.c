@@ -375,17 +375,57 @@ rc_bgp_rib(struct rc_req *rq, void *arg)
 
 /* ---- the application RIB ---- */
 
+static int
+rc_parse_origin(const struct doc_node *at, struct bgp_attrs *a, char *err,
+    size_t errlen)
+{
+	struct doc_node	c;
+	char		s[64];
+	int		i;
+
+	if (doc_child(at, "origin", &c) == -1 ||
+	    doc_get_string(&c, "value", s, sizeof(s)) == -1)
+		return 0;
+	for (i = 0; i < 3 && strcmp(s, origin_names[i]) != 0; i++)
+		;
+	if (i == 3) {
+		snprintf(err, errlen, "origin '%s' is not igp, egp or "
+		    "incomplete", s);
+		return -1;
+	}
+	a->origin = (uint8_t)i;
+	return 0;
+}
+
+/* The AS_SEQUENCE segments' ASes, one path. */
+static void
+rc_parse_as_path(const struct doc_node *at, struct bgp_attrs *a)
+{
+	struct doc_node	c, seg, v;
+	struct doc_iter	it, vit;
+	uint64_t	u;
+
+	if (doc_child(at, "as-path", &c) == -1)
+		return;
+	doc_iter_init(&it, &c, "segments");
+	while (doc_iter_next(&it, &seg) == 1) {
+		doc_iter_init(&vit, &seg, "as-sequence");
+		while (doc_iter_next(&vit, &v) == 1 &&
+		    a->n_as < BGP_MAX_ASPATH)
+			if (doc_uint(&v, UINT32_MAX, &u) == 0)
+				a->as_path[a->n_as++] = (uint32_t)u;
+	}
+}
+
 /* One route of a request body into prefix and attributes; -1 with a
  * message in err. */
 static int
 rc_parse_route(const struct doc_node *n, uint8_t af, struct bgp_prefix *p,
     struct bgp_attrs *a, char *err, size_t errlen)
 {
-	struct doc_node	 at, c, seg, v;
-	struct doc_iter	 it, vit;
+	struct doc_node	 at, c;
 	char		 s[64];
 	uint64_t	 u;
-	int		 i;
 
 	memset(a, 0, sizeof(*a));
 	if (doc_get_string(n, "prefix", s, sizeof(s)) == -1 &&
@@ -400,17 +440,8 @@ rc_parse_route(const struct doc_node *n, uint8_t af, struct bgp_prefix *p,
 	}
 	if (doc_child(n, "attributes", &at) == -1)
 		return 0;	/* IGP origin, empty AS_PATH, no next hop */
-	if (doc_child(&at, "origin", &c) == 0 &&
-	    doc_get_string(&c, "value", s, sizeof(s)) == 0) {
-		for (i = 0; i < 3 && strcmp(s, origin_names[i]) != 0; i++)
-			;
-		if (i == 3) {
-			snprintf(err, errlen, "origin '%s' is not igp, egp or "
-			    "incomplete", s);
-			return -1;
-		}
-		a->origin = (uint8_t)i;
-	}
+	if (rc_parse_origin(&at, a, err, errlen) == -1)
+		return -1;
 	if (doc_child(&at, af == BGP_AF_IPV6 ? "ipv6-next-hop" :
 	    "ipv4-next-hop", &c) == 0 &&
 	    (doc_get_string(&c, "global", s, sizeof(s)) == -1 ||
@@ -430,16 +461,7 @@ rc_parse_route(const struct doc_node *n, uint8_t af, struct bgp_prefix *p,
 		a->has_med = 1;
 		a->med = (uint32_t)u;
 	}
-	if (doc_child(&at, "as-path", &c) == 0) {
-		doc_iter_init(&it, &c, "segments");
-		while (doc_iter_next(&it, &seg) == 1) {
-			doc_iter_init(&vit, &seg, "as-sequence");
-			while (doc_iter_next(&vit, &v) == 1 &&
-			    a->n_as < BGP_MAX_ASPATH)
-				if (doc_uint(&v, UINT32_MAX, &u) == 0)
-					a->as_path[a->n_as++] = (uint32_t)u;
-		}
-	}
+	rc_parse_as_path(&at, a);
 	return 0;
 }
 

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "bgp_codec.h"
+#include "bgp_io.h"
 #include "bgp_restconf.h"
 #include "bgp_spk.h"
 #include "cli.h"
@@ -52,17 +53,8 @@ bgpr_monitor(void *base, const char *arg, char *err, size_t errlen)
 static int
 bgpr_hold(void *base, const char *arg, char *err, size_t errlen)
 {
-	uint64_t	u;
-
-	if (cli_uint("bgp-hold-time", arg, 0, 65535, &u, err, errlen) == -1)
-		return -1;
-	if (u == 1 || u == 2) {
-		snprintf(err, errlen, "--bgp-hold-time: 1 and 2 are not "
-		    "allowed (RFC 4271 section 4.2)");
-		return -1;
-	}
-	((struct bgp_role *)base)->spk.hold = (uint16_t)u;
-	return 0;
+	return bgp_hold_opt("bgp-hold-time", arg,
+	    &((struct bgp_role *)base)->spk.hold, err, errlen);
 }
 
 #define O	CTL_GIVEN_OPT

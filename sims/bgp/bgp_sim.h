@@ -53,12 +53,12 @@ struct bgp_config {
 	struct bgp_prefix first;
 	uint32_t	 per_update;	/* 0: as many as fit */
 	uint8_t		 af;		/* enum bgp_af */
-	uint8_t		 use_mp;	/* IPv4 in MP_REACH too */
-	uint8_t		 withdraw;	/* withdraw all once learned */
+	int		 use_mp;	/* IPv4 in MP_REACH too */
+	int		 withdraw;	/* withdraw all once learned */
 	uint8_t		 addpath;	/* BGP_ADDPATH_* we offer */
 	uint8_t		 graceful;	/* offer graceful restart, send EoR */
 	uint8_t		 next_hop_self;
-	uint8_t		 has_med, has_local_pref;
+	unsigned	 given;		/* BGP_GIVEN_* (bgp_main.c) */
 	uint16_t	 hold;		/* seconds we propose */
 	uint32_t	 med, local_pref;
 	uint32_t	 as_path_len;	/* 0: default (1 eBGP, 0 iBGP) */
@@ -70,8 +70,7 @@ struct bgp_config {
 	double		 churn_seconds;
 	const char	*monitor;	/* endpoint, NULL: none */
 	/* The advertise test through the controller's northbound. */
-	const char	*nb_url;
-	int		 nb_any;	/* a --northbound-* option given */
+	unsigned	 nb_given;	/* NB_GIVEN_*; the URL is nb.url */
 	int		 nb_watch;	/* learn and withdraw by the Loc-RIB */
 	struct nb_opts	 nb;
 	struct bgp_nb_ctx nb_ctx;

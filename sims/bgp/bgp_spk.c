@@ -33,10 +33,10 @@
 #include "engine.h"
 #include "log.h"
 #include "metrics.h"
+#include "pool.h"
 
 #define SPK_OUT_HIGH	(512 * 1024)
 #define SPK_OUT_LOW	(128 * 1024)
-#define SPK_SCRATCH	(64 * 1024)
 #define SPK_APP		UINT32_MAX	/* peer id of application routes */
 #define SPK_ATTR_BUCKETS 4096
 #define SPK_OPEN_HOLD_S	240
@@ -111,7 +111,6 @@ static uint64_t			 app_count[BGP_AF_MAX];
 /* Established peers that hear our routes: a change is logged only when
  * there is one (counted, not searched for on every change). */
 static uint32_t			 n_advertising;
-static uint8_t			 scratch_mem[SPK_SCRATCH];
 
 static void	spk_fill(struct spk_peer *);
 static void	spk_kick(void);
@@ -362,15 +361,6 @@ spk_drop_paths(uint32_t peer)
 
 /* ---- sessions ---- */
 
-static struct wbuf *
-spk_scratch(void)
-{
-	static struct wbuf	w;
-
-	wbuf_init(&w, scratch_mem, sizeof(scratch_mem));
-	return &w;
-}
-
 static void
 spk_send(struct spk_peer *pe, struct wbuf *w)
 {
@@ -406,7 +396,7 @@ static void
 spk_notify_close(struct spk_peer *pe, uint8_t code, uint8_t subcode,
     const void *data, size_t len, const char *why)
 {
-	struct wbuf	*w = spk_scratch();
+	struct wbuf	*w = bgp_scratch();
 
 	if (pe->state == SPK_CLOSING)
 		return;
@@ -439,7 +429,7 @@ static void
 spk_send_open(struct spk_peer *pe)
 {
 	struct bgp_open	 o;
-	struct wbuf	*w = spk_scratch();
+	struct wbuf	*w = bgp_scratch();
 
 	memset(&o, 0, sizeof(o));
 	o.version = BGP_VERSION;
@@ -490,7 +480,7 @@ spk_fsm_open(struct spk_peer *pe, const uint8_t *msg, size_t len)
 		    !o.caps.mp[BGP_AF_IPV4] && !o.caps.mp[BGP_AF_IPV6]);
 		pe->eor[af] = o.caps.graceful;
 	}
-	w = spk_scratch();
+	w = bgp_scratch();
 	bgp_keepalive_encode(w);
 	spk_send(pe, w);
 	pe->last_ka_ns = clock_ns();
@@ -607,31 +597,48 @@ spk_fsm(struct spk_peer *pe, uint8_t type, const uint8_t *msg, size_t len)
 		    "unexpected message");
 }
 
+/* A message's length from its header; a bad one ends the session. */
+static long
+spk_frame_length(void *dev, const uint8_t *hdr)
+{
+	struct bgp_err	e;
+	long		len = bgp_header_length(hdr, &e);
+
+	if (len == -1)
+		spk_notify_err(dev, &e);
+	return len;
+}
+
+/* One message; -1 stops reading: the peer is closing, or closed and
+ * freed. */
+static int
+spk_frame_message(void *dev, const uint8_t *msg, size_t len)
+{
+	struct spk_peer	*pe = dev;
+	uint32_t	 id = pe->id;
+
+	spk_fsm(pe, msg[BGP_HEADER_LEN - 1], msg, len);
+	return peers[id] != pe || pe->state == SPK_CLOSING ? -1 : 0;
+}
+
+static const struct pool_framer spk_framer = {
+	BGP_HEADER_LEN,
+	spk_frame_length,
+	NULL,
+	spk_frame_message,
+};
+
 static void
 spk_read(struct bufferevent *bev, void *arg)
 {
 	struct spk_peer	*pe = arg;
 	struct evbuffer	*in = bufferevent_get_input(bev);
-	uint8_t		 hb[BGP_HEADER_LEN], type;
-	uint16_t	 len;
-	struct bgp_err	 e;
 	uint32_t	 id = pe->id;
 
 	pe->last_rx_ns = clock_ns();
-	while (pe->state != SPK_CLOSING &&
-	    evbuffer_get_length(in) >= BGP_HEADER_LEN) {
-		evbuffer_copyout(in, hb, sizeof(hb));
-		if (bgp_header_decode(hb, sizeof(hb), &len, &type, &e) == -1) {
-			spk_notify_err(pe, &e);
-			break;
-		}
-		if (evbuffer_get_length(in) < len)
-			break;
-		spk_fsm(pe, type, evbuffer_pullup(in, len), len);
-		if (peers[id] != pe)
-			return;		/* closed and freed */
-		evbuffer_drain(in, len);
-	}
+	if (pe->state != SPK_CLOSING && pool_read(bev, &spk_framer, pe) ==
+	    -1 && peers[id] != pe)
+		return;		/* closed and freed */
 	if (pe->state == SPK_CLOSING)
 		evbuffer_drain(in, evbuffer_get_length(in));
 }
@@ -822,7 +829,7 @@ spk_fill(struct spk_peer *pe)
 			break;
 		memset(&o, 0, sizeof(o));
 		o.pe = pe;
-		o.w = spk_scratch();
+		o.w = bgp_scratch();
 		more = pe->dumping ? !spk_fill_dump(&o) : !spk_fill_log(&o);
 		spk_out_close(&o);
 		spk_send(pe, o.w);
@@ -992,7 +999,7 @@ spk_tick(evutil_socket_t fd, short what, void *arg)
 		}
 		if (pe->state != SPK_OPENSENT &&
 		    now - pe->last_ka_ns >= hold_ns / 3) {
-			w = spk_scratch();
+			w = bgp_scratch();
 			bgp_keepalive_encode(w);
 			spk_send(pe, w);
 			pe->last_ka_ns = now;
@@ -1084,7 +1091,7 @@ spk_goodbye(struct spk_peer *pe)
 
 	if (pe->bev == NULL || pe->state == SPK_CLOSING)
 		return;
-	w = spk_scratch();
+	w = bgp_scratch();
 	bgp_notification_encode(w, BGP_ERR_CEASE, BGP_ERR_CEASE_ADMIN_DOWN,
 	    NULL, 0);
 	/* Not an error: not counted as one. */
