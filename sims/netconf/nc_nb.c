@@ -405,25 +405,36 @@ static const struct nb_driver ncn_learn_driver = {
 static char	ncn_topo_name[] = "topology-netconf";
 static char	*ncn_topo_nodes[] = { ncn_topo_name };
 
+void
+nc_nb_defaults(struct nc_nb_cfg *c)
+{
+	memset(c, 0, sizeof(*c));
+	nb_opts_defaults(&c->opts);
+	c->opts.drivers = ncn_drivers;
+	c->batch = 1;
+	c->edits_per_request = 1;
+}
+
 int
 nc_nb_check(struct nc_sim *sim, char *err, size_t errlen)
 {
 	struct nc_nb_cfg	*c = &sim->nb;
 	struct nc_config	*cfg = &sim->cfg;
-	struct nb_opts		 probe;
 
-	if (!c->any)
+	if (!(c->given & NB_GIVEN_ANY))
 		return 0;
-	if (c->url == NULL) {
+	if (!(c->given & NB_GIVEN_URL)) {
 		snprintf(err, errlen, "the --northbound-*, --mount-batch and "
 		    "--edits options need --northbound");
 		return -1;
 	}
-	nb_opts_defaults(&probe);
-	probe.drivers = ncn_drivers;
-	if (nb_parse_url(c->url, &probe, err, errlen) == -1)
+	/* The mount, edit and learn drivers build and read JSON only. */
+	if (c->opts.format != NB_FMT_JSON) {
+		snprintf(err, errlen, "--northbound-format xml: the NETCONF "
+		    "northbound sends and reads JSON only");
 		return -1;
-	if (strchr(c->user, ':') != NULL) {
+	}
+	if (strchr(c->opts.user, ':') != NULL) {
 		snprintf(err, errlen, "--northbound-user: a user name may not "
 		    "hold ':' (RFC 7617 section 2)");
 		return -1;
@@ -436,26 +447,17 @@ nc_nb_check(struct nc_sim *sim, char *err, size_t errlen)
 	return 0;
 }
 
+/* A run's options: the parsed ones with the run's driver and items. */
 static void
 ncn_opts(struct nc_sim *sim, struct nb_opts *o, const struct nb_driver *d,
     uint64_t items, uint32_t per_request)
 {
-	struct nc_nb_cfg	*c = &sim->nb;
-	char			 err[256];
-
-	nb_opts_defaults(o);
-	o->drivers = ncn_drivers;
-	nb_parse_url(c->url, o, err, sizeof(err));
+	*o = sim->nb.opts;
 	o->driver = d;
 	o->flows = items;
 	o->per_request = per_request;
-	o->parallel = c->parallel;
-	o->user = c->user;
-	o->password = c->password;
-	o->style = c->style;
 	o->timeout_s = sim->phase_timeout;
-	o->poll_s = c->poll_s;
-	o->ctx = c;
+	o->ctx = &sim->nb;
 }
 
 static void
@@ -474,7 +476,7 @@ nc_nb_start(struct nc_sim *sim, struct metrics *m)
 	struct nb_opts		 o;
 	uint32_t		 i;
 
-	if (c->url == NULL)
+	if (c->opts.url == NULL)
 		return;
 	c->base_port = sim->pcfg.ep.port;
 	c->dev_range = sim->pcfg.src.family != AF_UNSPEC ? &sim->pcfg.src :
@@ -498,7 +500,7 @@ nc_nb_start(struct nc_sim *sim, struct metrics *m)
 		sim->nb_edit = nb_new(&o, m, sim->nb_names, sim->cfg.devices,
 		    ncn_hook, sim);
 	}
-	if (sim->cfg.notifications > 0 && c->learn) {
+	if (sim->cfg.notifications > 0 && !c->no_learn) {
 		ncn_opts(sim, &o, &ncn_learn_driver, (uint64_t)sim->cfg.devices *
 		    sim->cfg.notifications * sim->cfg.prefixes, 1);
 		o.watch = 1;
