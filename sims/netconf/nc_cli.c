@@ -37,6 +37,7 @@
 #include "engine.h"
 #include "log.h"
 #include "metrics.h"
+#include "nc_chan.h"
 #include "nc_cli.h"
 #include "nc_frame.h"
 
@@ -215,24 +216,6 @@ nc_cli_free(struct nc_cli *c)
 
 /* ---- output ---- */
 
-/* SSH: what the channel window takes; 0, or -1 when the channel failed. */
-static int
-ncc_ssh_put(struct nc_cli *c, const void *p, size_t len, size_t *done)
-{
-	uint32_t	win;
-	int		rc;
-
-	*done = 0;
-	if (c->chan == NULL || (win = ssh_channel_window_size(c->chan)) == 0)
-		return 0;
-	if (len > win)
-		len = win;
-	if ((rc = ssh_channel_write(c->chan, p, (uint32_t)len)) < 0)
-		return -1;
-	*done = (size_t)rc;
-	return 0;
-}
-
 static void
 ncc_ssh_watch_write(struct nc_cli *c)
 {
@@ -244,27 +227,18 @@ ncc_ssh_watch_write(struct nc_cli *c)
 static void
 ncc_ssh_flush(struct nc_cli *c)
 {
-	struct evbuffer_iovec	v;
-	size_t			done;
-
-	while (evbuffer_get_length(c->outq) > 0) {
-		if (evbuffer_peek(c->outq, -1, NULL, &v, 1) < 1)
-			break;
-		if (ncc_ssh_put(c, v.iov_base, v.iov_len, &done) == -1) {
-			evbuffer_drain(c->outq, evbuffer_get_length(c->outq));
-			ncc_fail(c, NCC_FAIL_SSH, "channel write failed");
-			return;
-		}
-		evbuffer_drain(c->outq, done);
-		if (done < v.iov_len)
-			break;
+	if (nc_chan_flush(c->chan, c->outq) == -1) {
+		ncc_fail(c, NCC_FAIL_SSH, "channel write failed");
+		return;
 	}
 	ncc_ssh_watch_write(c);
 }
 
 static void
-ncc_write(struct nc_cli *c, const void *p, size_t len)
+ncc_write(void *arg, const void *p, size_t len)
 {
+	struct nc_cli	*c = arg;
+
 	c->bytes_out += len;
 	if (c->bev != NULL) {
 		bufferevent_write(c->bev, p, len);
@@ -278,18 +252,8 @@ ncc_write(struct nc_cli *c, const void *p, size_t len)
 static void
 ncc_send(struct nc_cli *c, xmlBufferPtr b)
 {
-	char		 head[NC_FRAME_HEAD_MAX];
-	const char	*tail;
-	size_t		 len = (size_t)xmlBufferLength(b), tlen;
-	int		 hlen;
-
-	if ((hlen = nc_frame_head(c->chunked, len, head)) == -1)
-		return;
-	tail = nc_frame_tail(c->chunked, &tlen);
-	if (hlen > 0)
-		ncc_write(c, head, (size_t)hlen);
-	ncc_write(c, xmlBufferContent(b), len);
-	ncc_write(c, tail, tlen);
+	nc_frame_send(c->chunked, xmlBufferContent(b),
+	    (size_t)xmlBufferLength(b), ncc_write, c);
 }
 
 /* Section 8.1: a client hello has no session-id. */

@@ -17,6 +17,7 @@
 #include "cli.h"
 #include "ctl_role.h"
 #include "engine.h"
+#include "hash.h"
 #include "log.h"
 #include "metrics.h"
 #include "nc_ctl.h"
@@ -96,11 +97,7 @@ ncc_count(enum ncc_status s)
 static uint32_t
 ncc_hash(const char *s)
 {
-	uint32_t	h = 2166136261u;	/* FNV-1a */
-
-	for (; *s != '\0'; s++)
-		h = (h ^ (uint8_t)*s) * 16777619u;
-	return h % NCC_HASH;
+	return fnv1a_str(FNV_SEED, s) % NCC_HASH;
 }
 
 struct ncc_node *

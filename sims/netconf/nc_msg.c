@@ -68,6 +68,12 @@ put_esc(xmlBufferPtr b, const char *s, int attr)
 	put(b, run, (size_t)(s - run));
 }
 
+void
+nc_put_text(xmlBufferPtr b, const char *text)
+{
+	put_esc(b, text, 0);
+}
+
 static void
 put_leaf(xmlBufferPtr b, const char *name, const char *text)
 {

@@ -394,6 +394,8 @@ void	 nc_reply_end(xmlBufferPtr);
 
 void	 nc_notif_build(xmlBufferPtr, const struct timespec *,
 	    const char *content_xml, size_t len);
+/* Text content, escaped (& < > and CR). */
+void	 nc_put_text(xmlBufferPtr, const char *);
 
 /* ---- client side ---- */
 

@@ -1,0 +1,23 @@
+/*
+ * Output on a NETCONF SSH channel (RFC 6242 section 3), shared by the
+ * device's transport (nc_ssh.c) and the controller's client (nc_cli.c):
+ * libssh's non-blocking channel takes what its window allows, the rest
+ * waits in the caller's queue until the peer opens the window again.
+ */
+#ifndef SBSIM_NC_CHAN_H
+#define SBSIM_NC_CHAN_H
+
+#include <stddef.h>
+
+#include <libssh/libssh.h>
+
+struct evbuffer;
+
+/* Write what the window takes into *done; 0, or -1 when the channel
+ * failed.  A NULL channel (not open yet) takes nothing. */
+int	 nc_chan_put(ssh_channel, const void *, size_t, size_t *done);
+/* Write the queue's head while the window takes it; -1 (the queue
+ * emptied) when the channel failed. */
+int	 nc_chan_flush(ssh_channel, struct evbuffer *);
+
+#endif
