@@ -4,6 +4,7 @@
 #include <stdint.h>
 
 #include <event2/buffer.h>
+#include <event2/event.h>
 
 #include "nc_chan.h"
 
@@ -42,4 +43,24 @@ nc_chan_flush(ssh_channel chan, struct evbuffer *q)
 			break;
 	}
 	return 0;
+}
+
+void
+nc_chan_free_io(struct event *rev, struct event *wev, ssh_event sev,
+    ssh_session ssh, struct evbuffer *outq)
+{
+	if (rev != NULL)
+		event_free(rev);
+	if (wev != NULL)
+		event_free(wev);
+	if (sev != NULL) {
+		ssh_event_remove_session(sev, ssh);
+		ssh_event_free(sev);
+	}
+	if (ssh != NULL) {
+		ssh_disconnect(ssh);
+		ssh_free(ssh);
+	}
+	if (outq != NULL)
+		evbuffer_free(outq);
 }

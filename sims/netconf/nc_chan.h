@@ -11,6 +11,7 @@
 
 #include <libssh/libssh.h>
 
+struct event;
 struct evbuffer;
 
 /* Write what the window takes into *done; 0, or -1 when the channel
@@ -19,5 +20,12 @@ int	 nc_chan_put(ssh_channel, const void *, size_t, size_t *done);
 /* Write the queue's head while the window takes it; -1 (the queue
  * emptied) when the channel failed. */
 int	 nc_chan_flush(ssh_channel, struct evbuffer *);
+/*
+ * A connection's end: its libevent events, its libssh event, the session
+ * (disconnected: that closes the descriptor and frees the channel) and
+ * the output queue, each when there is one.
+ */
+void	 nc_chan_free_io(struct event *rev, struct event *wev, ssh_event,
+	    ssh_session, struct evbuffer *outq);
 
 #endif

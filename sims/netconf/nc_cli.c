@@ -111,18 +111,13 @@ nc_cli_fail_name(enum nc_cli_fail f)
 static xmlBufferPtr
 ncc_outbuf(void)
 {
-	if (ncc_buf == NULL && (ncc_buf = xmlBufferCreate()) == NULL)
-		fatalx("xmlBufferCreate");
-	xmlBufferEmpty(ncc_buf);
-	return ncc_buf;
+	return nc_buf_reuse(&ncc_buf);
 }
 
 void
 nc_cli_cleanup(void)
 {
-	if (ncc_buf != NULL)
-		xmlBufferFree(ncc_buf);
-	ncc_buf = NULL;
+	nc_buf_drop(&ncc_buf);
 }
 
 /* ---- the end of a session ---- */
@@ -178,22 +173,10 @@ ncc_reap_cb(evutil_socket_t fd, short what, void *arg)
 	(void)what;
 	ncc_close_transport(c);
 	ncc_fail_pending(c);
-	if (c->rev != NULL)
-		event_free(c->rev);
-	if (c->wev != NULL)
-		event_free(c->wev);
-	if (c->sev != NULL) {
-		ssh_event_remove_session(c->sev, c->ssh);
-		ssh_event_free(c->sev);
-	}
-	if (c->ssh != NULL) {
-		/* Closes the descriptor and frees the channel. */
-		ssh_disconnect(c->ssh);
-		ssh_free(c->ssh);
-	} else if (c->fd != -1)
+	/* Disconnecting closes the descriptor and frees the channel. */
+	nc_chan_free_io(c->rev, c->wev, c->sev, c->ssh, c->outq);
+	if (c->ssh == NULL && c->fd != -1)
 		close(c->fd);
-	if (c->outq != NULL)
-		evbuffer_free(c->outq);
 	if (c->early != NULL)
 		evbuffer_free(c->early);
 	if (c->timer != NULL)

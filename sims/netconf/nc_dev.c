@@ -113,10 +113,7 @@ nc_count_rpc(struct nc_sim *sim, enum nc_op op)
 static xmlBufferPtr
 nc_outbuf(void)
 {
-	if (nc_out == NULL && (nc_out = xmlBufferCreate()) == NULL)
-		fatalx("xmlBufferCreate");
-	xmlBufferEmpty(nc_out);
-	return nc_out;
+	return nc_buf_reuse(&nc_out);
 }
 
 static void
@@ -970,58 +967,55 @@ op_subscribe(struct nc_sess *s, const struct nc_rpc *r, xmlBufferPtr b)
 	nc_reply_err(s, r, b, &e);
 }
 
+/* Section 7.8: reply, then close. */
 static void
-nc_dispatch(struct nc_sess *s, const struct nc_rpc *r, xmlBufferPtr b)
+op_close(struct nc_sess *s, const struct nc_rpc *r, xmlBufferPtr b)
+{
+	(void)s;
+	nc_reply_ok(b, r);
+}
+
+/* delete-config (no :startup), cancel-commit (no :confirmed-commit) and
+ * everything unknown. */
+static void
+op_unsupported(struct nc_sess *s, const struct nc_rpc *r, xmlBufferPtr b)
 {
 	struct nc_err	e;
 
-	switch (r->op) {
-	case NC_OP_GET:
-	case NC_OP_GET_CONFIG:
-		op_get(s, r, b);
-		break;
-	case NC_OP_EDIT_CONFIG:
-		op_edit(s, r, b);
-		break;
-	case NC_OP_COPY_CONFIG:
-		op_copy(s, r, b);
-		break;
-	case NC_OP_LOCK:
-	case NC_OP_UNLOCK:
-		op_lock(s, r, b);
-		break;
-	case NC_OP_COMMIT:
-	case NC_OP_DISCARD_CHANGES:
-		op_candidate(s, r, b);
-		break;
-	case NC_OP_VALIDATE:
-		op_validate(s, r, b);
-		break;
-	case NC_OP_KILL_SESSION:
-		op_kill(s, r, b);
-		break;
-	case NC_OP_GET_SCHEMA:
-		op_get_schema(s, r, b);
-		break;
-	case NC_OP_CREATE_SUBSCRIPTION:
-		op_subscribe(s, r, b);
-		break;
-	case NC_OP_CLOSE_SESSION:
-		/* Section 7.8: reply, then close. */
-		nc_reply_ok(b, r);
-		break;
-	default:
-		/* delete-config (no :startup), cancel-commit (no
-		 * :confirmed-commit) and everything unknown. */
-		if (r->op == NC_OP_OTHER && nc_dev_log_once(s->dev,
-		    NCL_UNKNOWN_OP))
-			log_info("device %u session %u: operation %s not "
-			    "supported", s->dev->idx, s->sid,
-			    r->op_name ? r->op_name : "?");
-		nc_err_op_not_supported(&e, r);
-		nc_reply_err(s, r, b, &e);
-		break;
-	}
+	if (r->op == NC_OP_OTHER && nc_dev_log_once(s->dev, NCL_UNKNOWN_OP))
+		log_info("device %u session %u: operation %s not supported",
+		    s->dev->idx, s->sid, r->op_name ? r->op_name : "?");
+	nc_err_op_not_supported(&e, r);
+	nc_reply_err(s, r, b, &e);
+}
+
+typedef void (*nc_op_fn)(struct nc_sess *, const struct nc_rpc *,
+    xmlBufferPtr);
+
+static const nc_op_fn nc_ops[NC_OP_COUNT] = {
+	[NC_OP_GET] = op_get,
+	[NC_OP_GET_CONFIG] = op_get,
+	[NC_OP_EDIT_CONFIG] = op_edit,
+	[NC_OP_COPY_CONFIG] = op_copy,
+	[NC_OP_LOCK] = op_lock,
+	[NC_OP_UNLOCK] = op_lock,
+	[NC_OP_COMMIT] = op_candidate,
+	[NC_OP_DISCARD_CHANGES] = op_candidate,
+	[NC_OP_VALIDATE] = op_validate,
+	[NC_OP_KILL_SESSION] = op_kill,
+	[NC_OP_GET_SCHEMA] = op_get_schema,
+	[NC_OP_CREATE_SUBSCRIPTION] = op_subscribe,
+	[NC_OP_CLOSE_SESSION] = op_close,
+};
+
+static void
+nc_dispatch(struct nc_sess *s, const struct nc_rpc *r, xmlBufferPtr b)
+{
+	nc_op_fn	fn = NULL;
+
+	if ((unsigned)r->op < NC_OP_COUNT)
+		fn = nc_ops[r->op];
+	(fn != NULL ? fn : op_unsupported)(s, r, b);
 }
 
 static void
@@ -1178,7 +1172,5 @@ nc_dev_accept_tcp(struct pool_dev *pd, int fd)
 void
 nc_dev_cleanup(void)
 {
-	if (nc_out != NULL)
-		xmlBufferFree(nc_out);
-	nc_out = NULL;
+	nc_buf_drop(&nc_out);
 }

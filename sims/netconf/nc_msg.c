@@ -68,6 +68,23 @@ put_esc(xmlBufferPtr b, const char *s, int attr)
 	put(b, run, (size_t)(s - run));
 }
 
+xmlBufferPtr
+nc_buf_reuse(xmlBufferPtr *bp)
+{
+	if (*bp == NULL && (*bp = xmlBufferCreate()) == NULL)
+		fatalx("xmlBufferCreate");
+	xmlBufferEmpty(*bp);
+	return *bp;
+}
+
+void
+nc_buf_drop(xmlBufferPtr *bp)
+{
+	if (*bp != NULL)
+		xmlBufferFree(*bp);
+	*bp = NULL;
+}
+
 void
 nc_put_text(xmlBufferPtr b, const char *text)
 {

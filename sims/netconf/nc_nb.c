@@ -64,6 +64,15 @@ ncn_media(const struct nb_opts *o)
 	return o->style == NB_STYLE_RFC8040 ? NCN_JSON_8040 : NCN_JSON_DRAFT;
 }
 
+/* A request in the style's JSON media type; a body with PUT and PATCH. */
+static void
+ncn_msg(const struct nb_opts *o, struct nb_msg *m, enum nb_method method)
+{
+	m->method = method;
+	m->accept = ncn_media(o);
+	m->ctype = method == NB_PUT || method == NB_PATCH ? m->accept : NULL;
+}
+
 void
 nc_nb_node_name(uint32_t i, char *out, size_t cap)
 {
@@ -145,10 +154,9 @@ ncn_mount_add(const struct nb_opts *o, const char *topo, uint64_t first,
 	uint32_t	i;
 
 	(void)topo;
-	m->ctype = m->accept = ncn_media(o);
 	if (n == 1) {
 		nc_nb_node_name((uint32_t)first, name, sizeof(name));
-		m->method = NB_PUT;
+		ncn_msg(o, m, NB_PUT);
 		if (ncn_path(o, 1, name, NULL, NULL, m->path,
 		    sizeof(m->path)) == -1)
 			return -1;
@@ -159,7 +167,7 @@ ncn_mount_add(const struct nb_opts *o, const char *topo, uint64_t first,
 		return 0;
 	}
 	/* RFC 8040 section 4.6.1: a plain merge of the topology. */
-	m->method = NB_PATCH;
+	ncn_msg(o, m, NB_PATCH);
 	if (ncn_path(o, 1, NULL, NULL, NULL, m->path, sizeof(m->path)) == -1)
 		return -1;
 	evbuffer_add_printf(m->body, "{\"network-topology:topology\":[{"
@@ -180,9 +188,7 @@ ncn_mount_del(const struct nb_opts *o, const char *topo, uint64_t first,
 	char	name[NB_NODE_MAX];
 
 	(void)topo;
-	m->method = NB_DELETE;
-	m->ctype = NULL;
-	m->accept = ncn_media(o);
+	ncn_msg(o, m, NB_DELETE);
 	if (n == 0)
 		return ncn_path(o, 1, NULL, NULL, NULL, m->path,
 		    sizeof(m->path));
@@ -194,9 +200,7 @@ static int
 ncn_topo_count(const struct nb_opts *o, const char *topo, struct nb_msg *m)
 {
 	(void)topo;
-	m->method = NB_GET;
-	m->ctype = NULL;
-	m->accept = ncn_media(o);
+	ncn_msg(o, m, NB_GET);
 	return ncn_path(o, 0, NULL, NULL, "content=nonconfig", m->path,
 	    sizeof(m->path));
 }
@@ -289,9 +293,8 @@ ncn_edit_add(const struct nb_opts *o, const char *node, uint64_t first,
 {
 	uint32_t	i;
 
-	m->ctype = m->accept = ncn_media(o);
 	if (n == 1) {
-		m->method = NB_PUT;
+		ncn_msg(o, m, NB_PUT);
 		if (ncn_if_path(o, node, 1, NULL, first, 1, m->path,
 		    sizeof(m->path)) == -1)
 			return -1;
@@ -300,7 +303,7 @@ ncn_edit_add(const struct nb_opts *o, const char *node, uint64_t first,
 		    "northbound\"}]}", first);
 		return 0;
 	}
-	m->method = NB_PATCH;
+	ncn_msg(o, m, NB_PATCH);
 	if (ncn_if_path(o, node, 1, NULL, 0, 0, m->path,
 	    sizeof(m->path)) == -1)
 		return -1;
@@ -317,9 +320,7 @@ static int
 ncn_edit_del(const struct nb_opts *o, const char *node, uint64_t first,
     uint32_t n, struct nb_msg *m)
 {
-	m->method = NB_DELETE;
-	m->ctype = NULL;
-	m->accept = ncn_media(o);
+	ncn_msg(o, m, NB_DELETE);
 	return ncn_if_path(o, node, 1, NULL, first, n != 0, m->path,
 	    sizeof(m->path));
 }
@@ -328,9 +329,7 @@ ncn_edit_del(const struct nb_opts *o, const char *node, uint64_t first,
 static int
 ncn_edit_count(const struct nb_opts *o, const char *node, struct nb_msg *m)
 {
-	m->method = NB_GET;
-	m->ctype = NULL;
-	m->accept = ncn_media(o);
+	ncn_msg(o, m, NB_GET);
 	/* RFC 8040: ?content=config; draft: the config datastore. */
 	if (o->style == NB_STYLE_RFC8040)
 		return ncn_if_path(o, node, 0, "content=config", 0, 0,
@@ -368,9 +367,7 @@ static int
 ncn_learn_count(const struct nb_opts *o, const char *topo, struct nb_msg *m)
 {
 	(void)topo;
-	m->method = NB_GET;
-	m->ctype = NULL;
-	m->accept = ncn_media(o);
+	ncn_msg(o, m, NB_GET);
 	return ncn_path(o, 0, NULL, "/sbsim-netconf:netconf-stats",
 	    "content=nonconfig", m->path, sizeof(m->path));
 }

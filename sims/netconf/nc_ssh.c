@@ -500,25 +500,12 @@ nc_ssh_free(struct nc_sess *s)
 
 	if (x == NULL)
 		return;
-	if (x->rev != NULL)
-		event_free(x->rev);
-	if (x->wev != NULL)
-		event_free(x->wev);
-	if (x->sev != NULL) {
-		ssh_event_remove_session(x->sev, x->ssh);
-		ssh_event_free(x->sev);
+	if (x->ssh != NULL && x->chan != NULL && ssh_is_connected(x->ssh)) {
+		ssh_channel_send_eof(x->chan);
+		ssh_channel_close(x->chan);
 	}
-	if (x->ssh != NULL) {
-		if (x->chan != NULL && ssh_is_connected(x->ssh)) {
-			ssh_channel_send_eof(x->chan);
-			ssh_channel_close(x->chan);
-		}
-		/* Closes the descriptor (and frees the channel). */
-		ssh_disconnect(x->ssh);
-		ssh_free(x->ssh);
-	}
-	if (x->outq != NULL)
-		evbuffer_free(x->outq);
+	/* Disconnecting closes the descriptor (and frees the channel). */
+	nc_chan_free_io(x->rev, x->wev, x->sev, x->ssh, x->outq);
 	free(x);
 	s->ssh = NULL;
 }
