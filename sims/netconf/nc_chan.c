@@ -2,6 +2,7 @@
  * Output on a NETCONF SSH channel, bounded by its window (nc_chan.h).
  */
 #include <stdint.h>
+#include <string.h>
 
 #include <event2/buffer.h>
 #include <event2/event.h>
@@ -63,4 +64,18 @@ nc_chan_free_io(struct event *rev, struct event *wev, ssh_event sev,
 	}
 	if (outq != NULL)
 		evbuffer_free(outq);
+}
+
+void
+nc_chan_callbacks(struct ssh_channel_callbacks_struct *cb, void *arg,
+    ssh_channel_data_callback data, ssh_channel_eof_callback gone,
+    ssh_channel_write_wontblock_callback wontblock)
+{
+	memset(cb, 0, sizeof(*cb));
+	cb->userdata = arg;
+	cb->channel_data_function = data;
+	cb->channel_eof_function = gone;
+	cb->channel_close_function = gone;
+	cb->channel_write_wontblock_function = wontblock;
+	ssh_callbacks_init(cb);
 }

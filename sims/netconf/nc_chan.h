@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 
+#include <libssh/callbacks.h>
 #include <libssh/libssh.h>
 
 struct event;
@@ -20,6 +21,14 @@ int	 nc_chan_put(ssh_channel, const void *, size_t, size_t *done);
 /* Write the queue's head while the window takes it; -1 (the queue
  * emptied) when the channel failed. */
 int	 nc_chan_flush(ssh_channel, struct evbuffer *);
+/*
+ * A NETCONF channel's callbacks on arg: its data, its end (EOF or close,
+ * one function) and its window opening.  The caller may add more, then
+ * registers them (ssh_set_channel_callbacks).
+ */
+void	 nc_chan_callbacks(struct ssh_channel_callbacks_struct *, void *arg,
+	    ssh_channel_data_callback, ssh_channel_eof_callback gone,
+	    ssh_channel_write_wontblock_callback);
 /*
  * A connection's end: its libevent events, its libssh event, the session
  * (disconnected: that closes the descriptor and frees the channel) and

@@ -567,13 +567,8 @@ ncc_ssh_session(struct nc_cli *c)
 static void
 ncc_ssh_channel_cbs(struct nc_cli *c)
 {
-	memset(&c->ccb, 0, sizeof(c->ccb));
-	c->ccb.userdata = c;
-	c->ccb.channel_data_function = ncc_ssh_data;
-	c->ccb.channel_eof_function = ncc_ssh_gone;
-	c->ccb.channel_close_function = ncc_ssh_gone;
-	c->ccb.channel_write_wontblock_function = ncc_ssh_wontblock;
-	ssh_callbacks_init(&c->ccb);
+	nc_chan_callbacks(&c->ccb, c, ncc_ssh_data, ncc_ssh_gone,
+	    ncc_ssh_wontblock);
 	ssh_set_channel_callbacks(c->chan, &c->ccb);
 }
 

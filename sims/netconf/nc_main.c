@@ -19,6 +19,7 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -140,35 +141,52 @@ nc_fds_needed(void *arg)
 	return 2 * sim->cfg.devices + NC_FD_SPARE;
 }
 
+/* The counters, by their place in struct nc_counters, in report order;
+ * the SSH ones only over SSH. */
+#define NCC_ROW(field, name, ssh) \
+	{ offsetof(struct nc_counters, field), name, ssh }
+static const struct {
+	size_t		 off;
+	const char	*name;
+	int		 ssh;
+} nc_counter_rows[] = {
+	NCC_ROW(sessions, "sessions", 0),
+	NCC_ROW(sessions_closed, "sessions_closed", 0),
+	NCC_ROW(sessions_killed, "sessions_killed", 0),
+	NCC_ROW(sessions_refused, "sessions_refused", 0),
+	NCC_ROW(auth_failures, "auth_failures", 1),
+	NCC_ROW(ssh_failures, "ssh_failures", 1),
+	NCC_ROW(hello_errors, "hello_errors", 0),
+	NCC_ROW(framing_errors, "framing_errors", 0),
+	NCC_ROW(xml_errors, "xml_errors", 0),
+	NCC_ROW(bytes_in, "bytes_in", 0),
+	NCC_ROW(bytes_out, "bytes_out", 0),
+	NCC_ROW(entries_created, "entries_created", 0),
+	NCC_ROW(entries_modified, "entries_modified", 0),
+	NCC_ROW(entries_deleted, "entries_deleted", 0),
+	NCC_ROW(notifications_sent, "notifications_sent", 0),
+	NCC_ROW(prefixes_sent, "notification_prefixes_sent", 0),
+};
+#undef NCC_ROW
+
 static void
 nc_counters_init(struct nc_sim *sim)
 {
-	struct metrics		*m = sim->m;
 	struct nc_counters	*c = &sim->c;
+	uint64_t		*p;
+	size_t			 i;
 
 	memset(c, 0, sizeof(*c));
-	c->sessions = metrics_counter(m, "sessions");
-	c->sessions_closed = metrics_counter(m, "sessions_closed");
-	c->sessions_killed = metrics_counter(m, "sessions_killed");
-	c->sessions_refused = metrics_counter(m, "sessions_refused");
-	if (sim->cfg.transport == NC_TR_SSH) {
-		c->auth_failures = metrics_counter(m, "auth_failures");
-		c->ssh_failures = metrics_counter(m, "ssh_failures");
-	} else {
-		/* Never counted over TCP; storage all the same. */
-		c->auth_failures = &sim->unused;
-		c->ssh_failures = &sim->unused;
+	for (i = 0; i < sizeof(nc_counter_rows) / sizeof(nc_counter_rows[0]);
+	    i++) {
+		/* Over TCP the SSH ones are never counted: storage all the
+		 * same, outside the report. */
+		if (nc_counter_rows[i].ssh && sim->cfg.transport != NC_TR_SSH)
+			p = &sim->unused;
+		else
+			p = metrics_counter(sim->m, nc_counter_rows[i].name);
+		memcpy((char *)c + nc_counter_rows[i].off, &p, sizeof(p));
 	}
-	c->hello_errors = metrics_counter(m, "hello_errors");
-	c->framing_errors = metrics_counter(m, "framing_errors");
-	c->xml_errors = metrics_counter(m, "xml_errors");
-	c->bytes_in = metrics_counter(m, "bytes_in");
-	c->bytes_out = metrics_counter(m, "bytes_out");
-	c->entries_created = metrics_counter(m, "entries_created");
-	c->entries_modified = metrics_counter(m, "entries_modified");
-	c->entries_deleted = metrics_counter(m, "entries_deleted");
-	c->notifications_sent = metrics_counter(m, "notifications_sent");
-	c->prefixes_sent = metrics_counter(m, "notification_prefixes_sent");
 }
 
 static void

@@ -331,14 +331,9 @@ nc_ssh_open_session(ssh_session ssh, void *arg)
 		return NULL;
 	if ((x->chan = ssh_channel_new(ssh)) == NULL)
 		return NULL;
-	memset(&x->ccb, 0, sizeof(x->ccb));
-	x->ccb.userdata = x;
-	x->ccb.channel_data_function = nc_ssh_data;
+	nc_chan_callbacks(&x->ccb, x, nc_ssh_data, nc_ssh_chan_gone,
+	    nc_ssh_wontblock);
 	x->ccb.channel_subsystem_request_function = nc_ssh_subsystem;
-	x->ccb.channel_eof_function = nc_ssh_chan_gone;
-	x->ccb.channel_close_function = nc_ssh_chan_gone;
-	x->ccb.channel_write_wontblock_function = nc_ssh_wontblock;
-	ssh_callbacks_init(&x->ccb);
 	ssh_set_channel_callbacks(x->chan, &x->ccb);
 	return x->chan;
 }
