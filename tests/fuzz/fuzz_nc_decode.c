@@ -22,6 +22,17 @@
  * named on the command line; with no arguments it runs a self-test over
  * built-in seeds (hello, get-config, edit-config, chunked frames, a
  * malformed frame): every prefix and every one-byte mutation of them.
+ *
+ * With libFuzzer (tests/fuzz/README.md), from the top of the tree:
+ *
+ *	clang -g -O1 -fsanitize=fuzzer,address,undefined \
+ *	    -fno-sanitize-recover=all -DSBSIM_LIBFUZZER -D_GNU_SOURCE \
+ *	    -Isrc -Isims/netconf $(pkg-config --cflags libxml-2.0) \
+ *	    src/buf.c src/log.c sims/netconf/nc_frame.c \
+ *	    sims/netconf/nc_msg.c tests/fuzz/fuzz_nc_decode.c \
+ *	    $(pkg-config --libs libxml-2.0) -o /tmp/fuzz_nc
+ *	mkdir -p /tmp/nc_corpus && cp tests/fuzz/nc_corpus/* /tmp/nc_corpus
+ *	/tmp/fuzz_nc -max_total_time=600 /tmp/nc_corpus
  */
 #include <stdint.h>
 #include <stdio.h>
