@@ -31,7 +31,7 @@
  *	    src/buf.c src/log.c sims/netconf/nc_frame.c \
  *	    sims/netconf/nc_msg.c tests/fuzz/fuzz_nc_decode.c \
  *	    $(pkg-config --libs libxml-2.0) -o /tmp/fuzz_nc
- *	mkdir -p /tmp/nc_corpus && cp tests/fuzz/nc_corpus/* /tmp/nc_corpus
+ *	mkdir -p /tmp/nc_corpus && cp -r tests/fuzz/nc_corpus/. /tmp/nc_corpus
  *	/tmp/fuzz_nc -max_total_time=600 /tmp/nc_corpus
  */
 #include <stdint.h>
