@@ -37,6 +37,7 @@
 #include "engine.h"
 #include "log.h"
 #include "metrics.h"
+#include "nc_chan.h"
 #include "nc_cli.h"
 #include "nc_frame.h"
 
@@ -110,18 +111,13 @@ nc_cli_fail_name(enum nc_cli_fail f)
 static xmlBufferPtr
 ncc_outbuf(void)
 {
-	if (ncc_buf == NULL && (ncc_buf = xmlBufferCreate()) == NULL)
-		fatalx("xmlBufferCreate");
-	xmlBufferEmpty(ncc_buf);
-	return ncc_buf;
+	return nc_buf_reuse(&ncc_buf);
 }
 
 void
 nc_cli_cleanup(void)
 {
-	if (ncc_buf != NULL)
-		xmlBufferFree(ncc_buf);
-	ncc_buf = NULL;
+	nc_buf_drop(&ncc_buf);
 }
 
 /* ---- the end of a session ---- */
@@ -177,22 +173,10 @@ ncc_reap_cb(evutil_socket_t fd, short what, void *arg)
 	(void)what;
 	ncc_close_transport(c);
 	ncc_fail_pending(c);
-	if (c->rev != NULL)
-		event_free(c->rev);
-	if (c->wev != NULL)
-		event_free(c->wev);
-	if (c->sev != NULL) {
-		ssh_event_remove_session(c->sev, c->ssh);
-		ssh_event_free(c->sev);
-	}
-	if (c->ssh != NULL) {
-		/* Closes the descriptor and frees the channel. */
-		ssh_disconnect(c->ssh);
-		ssh_free(c->ssh);
-	} else if (c->fd != -1)
+	/* Disconnecting closes the descriptor and frees the channel. */
+	nc_chan_free_io(c->rev, c->wev, c->sev, c->ssh, c->outq);
+	if (c->ssh == NULL && c->fd != -1)
 		close(c->fd);
-	if (c->outq != NULL)
-		evbuffer_free(c->outq);
 	if (c->early != NULL)
 		evbuffer_free(c->early);
 	if (c->timer != NULL)
@@ -215,24 +199,6 @@ nc_cli_free(struct nc_cli *c)
 
 /* ---- output ---- */
 
-/* SSH: what the channel window takes; 0, or -1 when the channel failed. */
-static int
-ncc_ssh_put(struct nc_cli *c, const void *p, size_t len, size_t *done)
-{
-	uint32_t	win;
-	int		rc;
-
-	*done = 0;
-	if (c->chan == NULL || (win = ssh_channel_window_size(c->chan)) == 0)
-		return 0;
-	if (len > win)
-		len = win;
-	if ((rc = ssh_channel_write(c->chan, p, (uint32_t)len)) < 0)
-		return -1;
-	*done = (size_t)rc;
-	return 0;
-}
-
 static void
 ncc_ssh_watch_write(struct nc_cli *c)
 {
@@ -244,27 +210,18 @@ ncc_ssh_watch_write(struct nc_cli *c)
 static void
 ncc_ssh_flush(struct nc_cli *c)
 {
-	struct evbuffer_iovec	v;
-	size_t			done;
-
-	while (evbuffer_get_length(c->outq) > 0) {
-		if (evbuffer_peek(c->outq, -1, NULL, &v, 1) < 1)
-			break;
-		if (ncc_ssh_put(c, v.iov_base, v.iov_len, &done) == -1) {
-			evbuffer_drain(c->outq, evbuffer_get_length(c->outq));
-			ncc_fail(c, NCC_FAIL_SSH, "channel write failed");
-			return;
-		}
-		evbuffer_drain(c->outq, done);
-		if (done < v.iov_len)
-			break;
+	if (nc_chan_flush(c->chan, c->outq) == -1) {
+		ncc_fail(c, NCC_FAIL_SSH, "channel write failed");
+		return;
 	}
 	ncc_ssh_watch_write(c);
 }
 
 static void
-ncc_write(struct nc_cli *c, const void *p, size_t len)
+ncc_write(void *arg, const void *p, size_t len)
 {
+	struct nc_cli	*c = arg;
+
 	c->bytes_out += len;
 	if (c->bev != NULL) {
 		bufferevent_write(c->bev, p, len);
@@ -278,18 +235,8 @@ ncc_write(struct nc_cli *c, const void *p, size_t len)
 static void
 ncc_send(struct nc_cli *c, xmlBufferPtr b)
 {
-	char		 head[NC_FRAME_HEAD_MAX];
-	const char	*tail;
-	size_t		 len = (size_t)xmlBufferLength(b), tlen;
-	int		 hlen;
-
-	if ((hlen = nc_frame_head(c->chunked, len, head)) == -1)
-		return;
-	tail = nc_frame_tail(c->chunked, &tlen);
-	if (hlen > 0)
-		ncc_write(c, head, (size_t)hlen);
-	ncc_write(c, xmlBufferContent(b), len);
-	ncc_write(c, tail, tlen);
+	nc_frame_send(c->chunked, xmlBufferContent(b),
+	    (size_t)xmlBufferLength(b), ncc_write, c);
 }
 
 /* Section 8.1: a client hello has no session-id. */
@@ -620,13 +567,8 @@ ncc_ssh_session(struct nc_cli *c)
 static void
 ncc_ssh_channel_cbs(struct nc_cli *c)
 {
-	memset(&c->ccb, 0, sizeof(c->ccb));
-	c->ccb.userdata = c;
-	c->ccb.channel_data_function = ncc_ssh_data;
-	c->ccb.channel_eof_function = ncc_ssh_gone;
-	c->ccb.channel_close_function = ncc_ssh_gone;
-	c->ccb.channel_write_wontblock_function = ncc_ssh_wontblock;
-	ssh_callbacks_init(&c->ccb);
+	nc_chan_callbacks(&c->ccb, c, ncc_ssh_data, ncc_ssh_gone,
+	    ncc_ssh_wontblock);
 	ssh_set_channel_callbacks(c->chan, &c->ccb);
 }
 

@@ -17,6 +17,7 @@
 #include "cli.h"
 #include "ctl_role.h"
 #include "engine.h"
+#include "hash.h"
 #include "log.h"
 #include "metrics.h"
 #include "nc_ctl.h"
@@ -96,11 +97,7 @@ ncc_count(enum ncc_status s)
 static uint32_t
 ncc_hash(const char *s)
 {
-	uint32_t	h = 2166136261u;	/* FNV-1a */
-
-	for (; *s != '\0'; s++)
-		h = (h ^ (uint8_t)*s) * 16777619u;
-	return h % NCC_HASH;
+	return fnv1a_str(FNV_SEED, s) % NCC_HASH;
 }
 
 struct ncc_node *
@@ -793,6 +790,19 @@ ncc_role_start(void *cfg, struct http_server *hs, char *err, size_t errlen)
 	return 0;
 }
 
+struct ncc_count_label {
+	uint64_t	 n;
+	const char	*what;		/* NULL ends a list */
+};
+
+/* ", N what" for each. */
+static void
+ncc_print_counts(const struct ncc_count_label *c)
+{
+	for (; c->what != NULL; c++)
+		printf(", %llu %s", (unsigned long long)c->n, c->what);
+}
+
 static void
 ncc_role_summary(void *cfg)
 {
@@ -807,28 +817,28 @@ ncc_role_summary(void *cfg)
 	if (s->last_connected_ns)
 		printf(" (last connected %.3f s after the first mount)",
 		    secs_between(s->first_mount_ns, s->last_connected_ns));
-	printf(", %llu schemas fetched, %llu cache hits, %llu edit-configs "
-	    "ok, %llu failed, %llu subscriptions, %llu notifications, "
-	    "%llu prefixes", (unsigned long long)s->schemas_fetched,
-	    (unsigned long long)s->schema_cache_hits,
-	    (unsigned long long)s->edits,
-	    (unsigned long long)s->edit_errors,
-	    (unsigned long long)s->subscriptions,
-	    (unsigned long long)s->notifications,
-	    (unsigned long long)s->prefixes);
+	ncc_print_counts((const struct ncc_count_label[]){
+	    { s->schemas_fetched, "schemas fetched" },
+	    { s->schema_cache_hits, "cache hits" },
+	    { s->edits, "edit-configs ok" },
+	    { s->edit_errors, "failed" },
+	    { s->subscriptions, "subscriptions" },
+	    { s->notifications, "notifications" },
+	    { s->prefixes, "prefixes" },
+	    { 0, NULL } });
 	if (s->last_prefix_ns > s->first_prefix_ns)
 		printf(" in %.3f s", secs_between(s->first_prefix_ns,
 		    s->last_prefix_ns));
-	printf(", %llu connect failures, %llu auth failures, %llu SSH "
-	    "failures, %llu sessions lost, %llu rpc-errors, %llu rpc "
-	    "timeouts, %llu bad messages\n",
-	    (unsigned long long)s->connect_failures,
-	    (unsigned long long)s->auth_failures,
-	    (unsigned long long)s->ssh_failures,
-	    (unsigned long long)s->sessions_lost,
-	    (unsigned long long)s->rpc_errors,
-	    (unsigned long long)s->rpc_timeouts,
-	    (unsigned long long)s->bad_messages);
+	ncc_print_counts((const struct ncc_count_label[]){
+	    { s->connect_failures, "connect failures" },
+	    { s->auth_failures, "auth failures" },
+	    { s->ssh_failures, "SSH failures" },
+	    { s->sessions_lost, "sessions lost" },
+	    { s->rpc_errors, "rpc-errors" },
+	    { s->rpc_timeouts, "rpc timeouts" },
+	    { s->bad_messages, "bad messages" },
+	    { 0, NULL } });
+	printf("\n");
 	fflush(stdout);
 }
 

@@ -113,10 +113,7 @@ nc_count_rpc(struct nc_sim *sim, enum nc_op op)
 static xmlBufferPtr
 nc_outbuf(void)
 {
-	if (nc_out == NULL && (nc_out = xmlBufferCreate()) == NULL)
-		fatalx("xmlBufferCreate");
-	xmlBufferEmpty(nc_out);
-	return nc_out;
+	return nc_buf_reuse(&nc_out);
 }
 
 static void
@@ -276,8 +273,10 @@ nc_sess_drained(struct nc_sess *s)
 /* ---- output ---- */
 
 static void
-nc_sess_write(struct nc_sess *s, const void *p, size_t len)
+nc_sess_write(void *arg, const void *p, size_t len)
 {
+	struct nc_sess	*s = arg;
+
 	*s->dev->sim->c.bytes_out += len;
 	if (s->transport == NC_TR_TCP) {
 		if (s->bev != NULL)
@@ -290,20 +289,11 @@ nc_sess_write(struct nc_sess *s, const void *p, size_t len)
 static void
 nc_sess_send(struct nc_sess *s, xmlBufferPtr b)
 {
-	char		 head[NC_FRAME_HEAD_MAX];
-	const char	*tail;
-	size_t		 len = (size_t)xmlBufferLength(b), tlen;
-	int		 hlen;
+	size_t	len = (size_t)xmlBufferLength(b);
 
 	if (s->state >= NCS_CLOSING || len == 0)
 		return;
-	if ((hlen = nc_frame_head(s->base11, len, head)) == -1)
-		return;
-	tail = nc_frame_tail(s->base11, &tlen);
-	if (hlen > 0)
-		nc_sess_write(s, head, (size_t)hlen);
-	nc_sess_write(s, xmlBufferContent(b), len);
-	nc_sess_write(s, tail, tlen);
+	nc_frame_send(s->base11, xmlBufferContent(b), len, nc_sess_write, s);
 }
 
 /* Section 8.1: our capabilities, the schema's modules among them. */
@@ -489,6 +479,17 @@ nc_reply_err(struct nc_sess *s, const struct nc_rpc *r, xmlBufferPtr b,
 {
 	nc_count_error_tag(s->dev->sim, e->tag);
 	nc_reply_error(b, r, e, 1);
+}
+
+/* ok, or what the store refused. */
+static void
+nc_reply_result(struct nc_sess *s, const struct nc_rpc *r, xmlBufferPtr b,
+    struct nc_error *err)
+{
+	if (err != NULL)
+		nc_reply_store(s, r, b, err);
+	else
+		nc_reply_ok(b, r);
 }
 
 /*
@@ -693,10 +694,7 @@ op_edit(struct nc_sess *s, const struct nc_rpc *r, xmlBufferPtr b)
 	*sim->c.entries_deleted += res.deleted;
 	nc_phase_item(sim, NCP_PROGRAM, (uint64_t)res.created + res.modified,
 	    0);
-	if (err != NULL)
-		nc_reply_store(s, r, b, err);
-	else
-		nc_reply_ok(b, r);
+	nc_reply_result(s, r, b, err);
 }
 
 static void
@@ -719,10 +717,7 @@ op_copy(struct nc_sess *s, const struct nc_rpc *r, xmlBufferPtr b)
 		config = nc_children_xml(src.node);
 	err = nc_store_copy(s->dev->store, s->sid, target, source, config);
 	free(config);
-	if (err != NULL)
-		nc_reply_store(s, r, b, err);
-	else
-		nc_reply_ok(b, r);
+	nc_reply_result(s, r, b, err);
 }
 
 static void
@@ -740,10 +735,7 @@ op_lock(struct nc_sess *s, const struct nc_rpc *r, xmlBufferPtr b)
 		err = nc_store_lock(s->dev->store, s->sid, ds);
 	else
 		err = nc_store_unlock(s->dev->store, s->sid, ds);
-	if (err != NULL)
-		nc_reply_store(s, r, b, err);
-	else
-		nc_reply_ok(b, r);
+	nc_reply_result(s, r, b, err);
 }
 
 /* :candidate operations; without it they do not exist (section 8.3). */
@@ -762,16 +754,12 @@ op_candidate(struct nc_sess *s, const struct nc_rpc *r, xmlBufferPtr b)
 		err = nc_store_commit(s->dev->store, s->sid);
 	else
 		err = nc_store_discard(s->dev->store, s->sid);
-	if (err != NULL)
-		nc_reply_store(s, r, b, err);
-	else
-		nc_reply_ok(b, r);
+	nc_reply_result(s, r, b, err);
 }
 
 static void
 op_validate(struct nc_sess *s, const struct nc_rpc *r, xmlBufferPtr b)
 {
-	struct nc_error	*err;
 	struct nc_err	 e;
 	enum nc_ds	 ds;
 
@@ -779,10 +767,7 @@ op_validate(struct nc_sess *s, const struct nc_rpc *r, xmlBufferPtr b)
 		nc_reply_err(s, r, b, &e);
 		return;
 	}
-	if ((err = nc_store_validate(s->dev->store, ds)) != NULL)
-		nc_reply_store(s, r, b, err);
-	else
-		nc_reply_ok(b, r);
+	nc_reply_result(s, r, b, nc_store_validate(s->dev->store, ds));
 }
 
 /* Section 7.9: another session of this device, ended at once. */
@@ -813,25 +798,6 @@ op_kill(struct nc_sess *s, const struct nc_rpc *r, xmlBufferPtr b)
 	nc_reply_ok(b, r);
 }
 
-static void
-nc_put_escaped(xmlBufferPtr b, const char *s)
-{
-	const char	*run = s, *rep;
-
-	for (; *s != '\0'; s++) {
-		switch (*s) {
-		case '&': rep = "&amp;"; break;
-		case '<': rep = "&lt;"; break;
-		case '>': rep = "&gt;"; break;
-		default: continue;
-		}
-		xmlBufferAdd(b, (const xmlChar *)run, (int)(s - run));
-		xmlBufferCCat(b, rep);
-		run = s + 1;
-	}
-	xmlBufferAdd(b, (const xmlChar *)run, (int)(s - run));
-}
-
 /* RFC 6022 section 3.1: <data> of ietf-netconf-monitoring, the text. */
 static void
 op_get_schema(struct nc_sess *s, const struct nc_rpc *r, xmlBufferPtr b)
@@ -853,7 +819,7 @@ op_get_schema(struct nc_sess *s, const struct nc_rpc *r, xmlBufferPtr b)
 	}
 	nc_reply_begin(b, r);
 	xmlBufferCCat(b, "<data xmlns=\"" NC_NS_MONITORING "\">");
-	nc_put_escaped(b, text);
+	nc_put_text(b, text);
 	xmlBufferCCat(b, "</data>");
 	nc_reply_end(b);
 }
@@ -1001,58 +967,55 @@ op_subscribe(struct nc_sess *s, const struct nc_rpc *r, xmlBufferPtr b)
 	nc_reply_err(s, r, b, &e);
 }
 
+/* Section 7.8: reply, then close. */
 static void
-nc_dispatch(struct nc_sess *s, const struct nc_rpc *r, xmlBufferPtr b)
+op_close(struct nc_sess *s, const struct nc_rpc *r, xmlBufferPtr b)
+{
+	(void)s;
+	nc_reply_ok(b, r);
+}
+
+/* delete-config (no :startup), cancel-commit (no :confirmed-commit) and
+ * everything unknown. */
+static void
+op_unsupported(struct nc_sess *s, const struct nc_rpc *r, xmlBufferPtr b)
 {
 	struct nc_err	e;
 
-	switch (r->op) {
-	case NC_OP_GET:
-	case NC_OP_GET_CONFIG:
-		op_get(s, r, b);
-		break;
-	case NC_OP_EDIT_CONFIG:
-		op_edit(s, r, b);
-		break;
-	case NC_OP_COPY_CONFIG:
-		op_copy(s, r, b);
-		break;
-	case NC_OP_LOCK:
-	case NC_OP_UNLOCK:
-		op_lock(s, r, b);
-		break;
-	case NC_OP_COMMIT:
-	case NC_OP_DISCARD_CHANGES:
-		op_candidate(s, r, b);
-		break;
-	case NC_OP_VALIDATE:
-		op_validate(s, r, b);
-		break;
-	case NC_OP_KILL_SESSION:
-		op_kill(s, r, b);
-		break;
-	case NC_OP_GET_SCHEMA:
-		op_get_schema(s, r, b);
-		break;
-	case NC_OP_CREATE_SUBSCRIPTION:
-		op_subscribe(s, r, b);
-		break;
-	case NC_OP_CLOSE_SESSION:
-		/* Section 7.8: reply, then close. */
-		nc_reply_ok(b, r);
-		break;
-	default:
-		/* delete-config (no :startup), cancel-commit (no
-		 * :confirmed-commit) and everything unknown. */
-		if (r->op == NC_OP_OTHER && nc_dev_log_once(s->dev,
-		    NCL_UNKNOWN_OP))
-			log_info("device %u session %u: operation %s not "
-			    "supported", s->dev->idx, s->sid,
-			    r->op_name ? r->op_name : "?");
-		nc_err_op_not_supported(&e, r);
-		nc_reply_err(s, r, b, &e);
-		break;
-	}
+	if (r->op == NC_OP_OTHER && nc_dev_log_once(s->dev, NCL_UNKNOWN_OP))
+		log_info("device %u session %u: operation %s not supported",
+		    s->dev->idx, s->sid, r->op_name ? r->op_name : "?");
+	nc_err_op_not_supported(&e, r);
+	nc_reply_err(s, r, b, &e);
+}
+
+typedef void (*nc_op_fn)(struct nc_sess *, const struct nc_rpc *,
+    xmlBufferPtr);
+
+static const nc_op_fn nc_ops[NC_OP_COUNT] = {
+	[NC_OP_GET] = op_get,
+	[NC_OP_GET_CONFIG] = op_get,
+	[NC_OP_EDIT_CONFIG] = op_edit,
+	[NC_OP_COPY_CONFIG] = op_copy,
+	[NC_OP_LOCK] = op_lock,
+	[NC_OP_UNLOCK] = op_lock,
+	[NC_OP_COMMIT] = op_candidate,
+	[NC_OP_DISCARD_CHANGES] = op_candidate,
+	[NC_OP_VALIDATE] = op_validate,
+	[NC_OP_KILL_SESSION] = op_kill,
+	[NC_OP_GET_SCHEMA] = op_get_schema,
+	[NC_OP_CREATE_SUBSCRIPTION] = op_subscribe,
+	[NC_OP_CLOSE_SESSION] = op_close,
+};
+
+static void
+nc_dispatch(struct nc_sess *s, const struct nc_rpc *r, xmlBufferPtr b)
+{
+	nc_op_fn	fn = NULL;
+
+	if ((unsigned)r->op < NC_OP_COUNT)
+		fn = nc_ops[r->op];
+	(fn != NULL ? fn : op_unsupported)(s, r, b);
 }
 
 static void
@@ -1209,7 +1172,5 @@ nc_dev_accept_tcp(struct pool_dev *pd, int fd)
 void
 nc_dev_cleanup(void)
 {
-	if (nc_out != NULL)
-		xmlBufferFree(nc_out);
-	nc_out = NULL;
+	nc_buf_drop(&nc_out);
 }

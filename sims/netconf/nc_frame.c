@@ -292,6 +292,25 @@ nc_frame_tail(int chunked, size_t *tlen)
 }
 
 int
+nc_frame_send(int chunked, const void *msg, size_t len,
+    void (*put)(void *, const void *, size_t), void *arg)
+{
+	char		 head[NC_FRAME_HEAD_MAX];
+	const char	*tail;
+	size_t		 tlen;
+	int		 hlen;
+
+	if ((hlen = nc_frame_head(chunked, len, head)) == -1)
+		return -1;
+	tail = nc_frame_tail(chunked, &tlen);
+	if (hlen > 0)
+		put(arg, head, (size_t)hlen);
+	put(arg, msg, len);
+	put(arg, tail, tlen);
+	return 0;
+}
+
+int
 nc_frame_encode(struct wbuf *w, int chunked, const void *msg, size_t len,
     size_t max_chunk)
 {

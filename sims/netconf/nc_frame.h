@@ -102,6 +102,13 @@ const char *nc_frame_strerror(int res);
 int	 nc_frame_head(int chunked, size_t len, char *head);
 const char *nc_frame_tail(int chunked, size_t *tlen);
 /*
+ * One message in the zero-copy form: head, msg and tail, each handed to
+ * put(arg, ...) (a transport's write).  -1, nothing put, when len cannot
+ * be one chunk.
+ */
+int	 nc_frame_send(int chunked, const void *msg, size_t len,
+	    void (*put)(void *arg, const void *, size_t), void *arg);
+/*
  * Append one framed message to a wbuf; chunked framing splits it into
  * chunks of at most max_chunk bytes (0: one chunk).  -1: empty message in
  * chunked mode, or the wbuf overflowed (its err flag is set then).

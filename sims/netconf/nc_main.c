@@ -19,6 +19,7 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +32,7 @@
 #include "engine.h"
 #include "log.h"
 #include "nc_sim.h"
+#include "opt.h"
 #include "run.h"
 
 #ifndef SBSIM_YANG_DIR
@@ -39,217 +41,96 @@
 
 #define NC_FD_SPARE	16	/* more sessions than one per device */
 
-enum {
-	NO_DEVICES = 256,
-	NO_LISTEN,
-	NO_TRANSPORT,
-	NO_USER,
-	NO_PASSWORD,
-	NO_AUTH_KEYS,
-	NO_HOST_KEY,
-	NO_YANG_DIR,
-	NO_CANDIDATE,
-	NO_NOTIFICATIONS,
-	NO_PREFIXES,
-	NO_NOTIF_RATE,
-	NO_EXPECT_EDITS,
-	NO_MAX_SESSIONS,
-	NO_NORTHBOUND,
-	NO_MOUNT_BATCH,
-	NO_NB_STYLE,
-	NO_NB_PARALLEL,
-	NO_NB_USER,
-	NO_NB_PASSWORD,
-	NO_EDITS,
-	NO_EDITS_PER_REQUEST,
-	NO_DEVICE_ADDRESS,
-	NO_NB_NO_LEARN,
-	NO_NB_POLL,
-};
-
-static const struct option nc_opts[] = {
-	{ "devices",		required_argument, NULL, NO_DEVICES },
-	{ "listen",		required_argument, NULL, NO_LISTEN },
-	{ "transport",		required_argument, NULL, NO_TRANSPORT },
-	{ "user",		required_argument, NULL, NO_USER },
-	{ "password",		required_argument, NULL, NO_PASSWORD },
-	{ "authorized-keys",	required_argument, NULL, NO_AUTH_KEYS },
-	{ "host-key",		required_argument, NULL, NO_HOST_KEY },
-	{ "yang-dir",		required_argument, NULL, NO_YANG_DIR },
-	{ "candidate",		no_argument,	   NULL, NO_CANDIDATE },
-	{ "notifications",	required_argument, NULL, NO_NOTIFICATIONS },
-	{ "prefixes-per-notification", required_argument, NULL, NO_PREFIXES },
-	{ "notification-rate",	required_argument, NULL, NO_NOTIF_RATE },
-	{ "expect-edits",	required_argument, NULL, NO_EXPECT_EDITS },
-	{ "max-sessions",	required_argument, NULL, NO_MAX_SESSIONS },
-	{ "northbound",		required_argument, NULL, NO_NORTHBOUND },
-	{ "mount-batch",	required_argument, NULL, NO_MOUNT_BATCH },
-	{ "northbound-style",	required_argument, NULL, NO_NB_STYLE },
-	{ "northbound-parallel", required_argument, NULL, NO_NB_PARALLEL },
-	{ "northbound-user",	required_argument, NULL, NO_NB_USER },
-	{ "northbound-password", required_argument, NULL, NO_NB_PASSWORD },
-	{ "edits",		required_argument, NULL, NO_EDITS },
-	{ "edits-per-request",	required_argument, NULL, NO_EDITS_PER_REQUEST },
-	{ "device-address",	required_argument, NULL, NO_DEVICE_ADDRESS },
-	{ "northbound-no-learn", no_argument,	   NULL, NO_NB_NO_LEARN },
-	{ "northbound-poll",	required_argument, NULL, NO_NB_POLL },
-	{ NULL, 0, NULL, 0 },
-};
-
-static const char nc_help[] =
+static const char nc_usage[] =
 "usage: sbsim netconf --devices N --listen ptcp:PORT[:IP] [options]\n"
 "NETCONF devices (RFC 6241) over SSH or TCP, each with its own YANG\n"
-"datastores, for a controller to mount, configure and subscribe to.\n"
-"  --devices N            devices to simulate (required)\n"
-"  --listen ptcp:PORT[:IP]  device i listens on PORT+i (with --source\n"
-"                         CIDR: on the i-th address of CIDR, all at PORT);\n"
-"                         the same as --controller ptcp:...; give one\n"
-"  --transport T          ssh (default; RFC 6242) or tcp (no SSH)\n"
-"  --user U               SSH user name (default: any)\n"
-"  --password P           SSH password (default: admin/admin when no\n"
-"                         credentials are given)\n"
-"  --authorized-keys F    OpenSSH public keys accepted for publickey\n"
-"                         authentication\n"
-"  --host-key F           SSH host key, generated (ed25519) if absent\n"
-"                         (default ./sbsim_netconf_host_key)\n"
-"  --yang-dir D           the YANG modules the devices serve (default:\n"
-"                         sbsim's own)\n"
-"  --candidate            a candidate datastore (:candidate, commit)\n"
-"  --notifications K      route-update notifications each device sends\n"
-"                         after create-subscription\n"
-"  --prefixes-per-notification J   prefixes in each (default 1)\n"
-"  --notification-rate R  notifications per second per device (default\n"
-"                         0: as fast as the connection takes them)\n"
-"  --expect-edits N       program phase target: list entries created\n"
-"                         plus leaves modified by edit-config\n"
-"  --max-sessions N       sessions one device holds at once (default 8)\n"
-"northbound (the controller mounts the devices when sbsim tells it):\n"
-"  --northbound odl:http://IP:PORT  mount every device through the\n"
-"                         controller's RESTCONF topology-netconf, time it\n"
-"                         until all are connected, unmount at the end\n"
-"  --mount-batch K        nodes per request: 1 (default) PUTs each node,\n"
-"                         more PATCH K nodes into the topology at once\n"
-"  --northbound-style S   rfc8040 (/rests, default) or draft (/restconf)\n"
-"  --northbound-parallel P  requests in flight (default 1)\n"
-"  --northbound-user U --northbound-password P   RESTCONF basic auth\n"
-"                         (default admin/admin)\n"
-"  --edits E              once mounted, PUT E interfaces per device\n"
-"                         through the mount point (program phase: their\n"
-"                         arrival at the devices)\n"
-"  --edits-per-request B  interfaces per request (PATCH when more than 1)\n"
-"  --device-address IP    the address the controller dials (default: the\n"
-"                         --listen address, else 127.0.0.1)\n"
-"  --northbound-no-learn  with --notifications, do not poll the\n"
-"                         controller's prefix count (nb_learn)\n"
-"  --northbound-poll S    seconds between polls of the controller's view\n"
-"                         (default 0.5)\n"
-CLI_COMMON_OPTS_HELP;
+"datastores, for a controller to mount, configure and subscribe to.\n";
 
 static struct nc_sim	the_sim;
 
-/* The northbound options; 1 when opt was one. */
 static int
-nc_nb_option(int opt, const char *arg, struct nc_nb_cfg *c, int *rc,
-    char *err, size_t errlen)
+nc_transport_row(void *base, const char *arg, char *err, size_t errlen)
 {
-	*rc = 0;
-	switch (opt) {
-	case NO_NORTHBOUND:
-		c->url = arg;
-		break;
-	case NO_MOUNT_BATCH:
-		*rc = cli_uint32("mount-batch", arg, 1, 100000, &c->batch, err,
-		    errlen);
-		break;
-	case NO_NB_STYLE:
-		if (strcmp(arg, "rfc8040") == 0)
-			c->style = NB_STYLE_RFC8040;
-		else if (strcmp(arg, "draft") == 0)
-			c->style = NB_STYLE_DRAFT;
-		else {
-			snprintf(err, errlen, "--northbound-style: '%s' is not "
-			    "rfc8040 or draft", arg);
-			*rc = -1;
-		}
-		break;
-	case NO_NB_PARALLEL:
-		*rc = cli_uint32("northbound-parallel", arg, 1, 1024,
-		    &c->parallel, err, errlen);
-		break;
-	case NO_NB_USER:	c->user = arg; break;
-	case NO_NB_PASSWORD:	c->password = arg; break;
-	case NO_EDITS:
-		*rc = cli_uint32("edits", arg, 0, 1000000, &c->edits, err,
-		    errlen);
-		break;
-	case NO_EDITS_PER_REQUEST:
-		*rc = cli_uint32("edits-per-request", arg, 1, 100000,
-		    &c->edits_per_request, err, errlen);
-		break;
-	case NO_DEVICE_ADDRESS:	c->device_host = arg; break;
-	case NO_NB_NO_LEARN:	c->learn = 0; break;
-	case NO_NB_POLL:
-		*rc = cli_double("northbound-poll", arg, 0.01, 60, &c->poll_s,
-		    err, errlen);
-		break;
-	default:
-		return 0;
-	}
-	c->any = 1;
-	return 1;
-}
+	struct nc_config	*cfg = base;
 
-static int
-nc_option(int opt, const char *arg, void *ctx, char *err, size_t errlen)
-{
-	struct nc_sim		*sim = ctx;
-	struct nc_config	*cfg = &sim->cfg;
-	int			 rc;
-
-	if (nc_nb_option(opt, arg, &sim->nb, &rc, err, errlen))
-		return rc;
-	switch (opt) {
-	case NO_DEVICES:
-		return cli_uint32("devices", arg, 1, 65535, &cfg->devices, err,
-		    errlen);
-	case NO_LISTEN:
-		cfg->listen = arg;
-		return 0;
-	case NO_TRANSPORT:
-		if (strcmp(arg, "ssh") == 0)
-			cfg->transport = NC_TR_SSH;
-		else if (strcmp(arg, "tcp") == 0)
-			cfg->transport = NC_TR_TCP;
-		else {
-			snprintf(err, errlen, "--transport: '%s' is not ssh "
-			    "or tcp", arg);
-			return -1;
-		}
-		return 0;
-	case NO_USER:		cfg->user = arg; return 0;
-	case NO_PASSWORD:	cfg->password = arg; return 0;
-	case NO_AUTH_KEYS:	cfg->authorized_keys = arg; return 0;
-	case NO_HOST_KEY:	cfg->host_key = arg; return 0;
-	case NO_YANG_DIR:	cfg->yang_dir = arg; return 0;
-	case NO_CANDIDATE:	cfg->candidate = 1; return 0;
-	case NO_NOTIFICATIONS:
-		return cli_uint32("notifications", arg, 0, 100000000,
-		    &cfg->notifications, err, errlen);
-	case NO_PREFIXES:
-		return cli_uint32("prefixes-per-notification", arg, 1, 100000,
-		    &cfg->prefixes, err, errlen);
-	case NO_NOTIF_RATE:
-		return cli_double("notification-rate", arg, 0, 1e6,
-		    &cfg->notif_rate, err, errlen);
-	case NO_EXPECT_EDITS:
-		return cli_uint("expect-edits", arg, 1, UINT64_MAX / 2,
-		    &cfg->expect_edits, err, errlen);
-	case NO_MAX_SESSIONS:
-		return cli_uint32("max-sessions", arg, 1, 1000,
-		    &cfg->max_sessions, err, errlen);
+	if (strcmp(arg, "ssh") == 0)
+		cfg->transport = NC_TR_SSH;
+	else if (strcmp(arg, "tcp") == 0)
+		cfg->transport = NC_TR_TCP;
+	else {
+		snprintf(err, errlen, "--transport: '%s' is not ssh or tcp",
+		    arg);
+		return -1;
 	}
 	return 0;
 }
+
+#define NCC	struct nc_config
+static const struct opt nc_rows[] = {
+	OPT_U("devices", "N", NCC, devices, 1, 65535, 0,
+	    "devices to simulate (required)"),
+	OPT_S("listen", "ptcp:PORT[:IP]", NCC, listen, 0,
+	    "device i listens on PORT+i (with --source\n"
+	    "CIDR: on the i-th address of CIDR, all at PORT);\n"
+	    "the same as --controller ptcp:...; give one"),
+	OPT_FN("transport", "T", nc_transport_row, 0,
+	    "ssh (default; RFC 6242) or tcp (no SSH)"),
+	OPT_S("user", "U", NCC, user, 0, "SSH user name (default: any)"),
+	OPT_S("password", "P", NCC, password, 0,
+	    "SSH password (default: admin/admin when no\n"
+	    "credentials are given)"),
+	OPT_S("authorized-keys", "F", NCC, authorized_keys, 0,
+	    "OpenSSH public keys accepted for publickey\n"
+	    "authentication"),
+	OPT_S("host-key", "F", NCC, host_key, 0,
+	    "SSH host key, generated (ed25519) if absent\n"
+	    "(default ./sbsim_netconf_host_key)"),
+	OPT_S("yang-dir", "D", NCC, yang_dir, 0,
+	    "the YANG modules the devices serve (default:\n"
+	    "sbsim's own)"),
+	OPT_F("candidate", NCC, candidate, 0,
+	    "a candidate datastore (:candidate, commit)"),
+	OPT_U("notifications", "K", NCC, notifications, 0, 100000000, 0,
+	    "route-update notifications each device sends\n"
+	    "after create-subscription"),
+	OPT_U("prefixes-per-notification", "J", NCC, prefixes, 1, 100000, 0,
+	    "prefixes in each (default 1)"),
+	OPT_D("notification-rate", "R", NCC, notif_rate, 0, 1e6, 0,
+	    "notifications per second per device (default\n"
+	    "0: as fast as the connection takes them)"),
+	OPT_U("expect-edits", "N", NCC, expect_edits, 1, UINT64_MAX / 2, 0,
+	    "program phase target: list entries created\n"
+	    "plus leaves modified by edit-config"),
+	OPT_U("max-sessions", "N", NCC, max_sessions, 1, 1000, 0,
+	    "sessions one device holds at once (default 8)"),
+	OPT_END
+};
+#undef NCC
+
+/* The NETCONF northbound's own options, beside the shared ones. */
+#define NCN	struct nc_nb_cfg
+static const struct opt nc_nb_rows[] = {
+	OPT_U("mount-batch", "K", NCN, batch, 1, 100000, NB_GIVEN_ANY,
+	    "nodes per request: 1 (default) PUTs each node,\n"
+	    "more PATCH K nodes into the topology at once"),
+	OPT_U("edits", "E", NCN, edits, 0, 1000000, NB_GIVEN_ANY,
+	    "once mounted, PUT E interfaces per device\n"
+	    "through the mount point (program phase: their\n"
+	    "arrival at the devices)"),
+	OPT_U("edits-per-request", "B", NCN, edits_per_request, 1, 100000,
+	    NB_GIVEN_ANY, "interfaces per request (PATCH when more than 1)"),
+	OPT_S("device-address", "IP", NCN, device_host, NB_GIVEN_ANY,
+	    "the address the controller dials (default: the\n"
+	    "--listen address, else 127.0.0.1)"),
+	OPT_F("northbound-no-learn", NCN, no_learn, NB_GIVEN_ANY,
+	    "with --notifications, do not poll the\n"
+	    "controller's prefix count (nb_learn)"),
+	OPT_D("northbound-poll", "S", NCN, opts.poll_s, 0.01, 60,
+	    NB_GIVEN_ANY, "seconds between polls of the controller's view\n"
+	    "(default 0.5)"),
+	OPT_END
+};
+#undef NCN
 
 static uint32_t
 nc_fds_needed(void *arg)
@@ -260,35 +141,52 @@ nc_fds_needed(void *arg)
 	return 2 * sim->cfg.devices + NC_FD_SPARE;
 }
 
+/* The counters, by their place in struct nc_counters, in report order;
+ * the SSH ones only over SSH. */
+#define NCC_ROW(field, name, ssh) \
+	{ offsetof(struct nc_counters, field), name, ssh }
+static const struct {
+	size_t		 off;
+	const char	*name;
+	int		 ssh;
+} nc_counter_rows[] = {
+	NCC_ROW(sessions, "sessions", 0),
+	NCC_ROW(sessions_closed, "sessions_closed", 0),
+	NCC_ROW(sessions_killed, "sessions_killed", 0),
+	NCC_ROW(sessions_refused, "sessions_refused", 0),
+	NCC_ROW(auth_failures, "auth_failures", 1),
+	NCC_ROW(ssh_failures, "ssh_failures", 1),
+	NCC_ROW(hello_errors, "hello_errors", 0),
+	NCC_ROW(framing_errors, "framing_errors", 0),
+	NCC_ROW(xml_errors, "xml_errors", 0),
+	NCC_ROW(bytes_in, "bytes_in", 0),
+	NCC_ROW(bytes_out, "bytes_out", 0),
+	NCC_ROW(entries_created, "entries_created", 0),
+	NCC_ROW(entries_modified, "entries_modified", 0),
+	NCC_ROW(entries_deleted, "entries_deleted", 0),
+	NCC_ROW(notifications_sent, "notifications_sent", 0),
+	NCC_ROW(prefixes_sent, "notification_prefixes_sent", 0),
+};
+#undef NCC_ROW
+
 static void
 nc_counters_init(struct nc_sim *sim)
 {
-	struct metrics		*m = sim->m;
 	struct nc_counters	*c = &sim->c;
+	uint64_t		*p;
+	size_t			 i;
 
 	memset(c, 0, sizeof(*c));
-	c->sessions = metrics_counter(m, "sessions");
-	c->sessions_closed = metrics_counter(m, "sessions_closed");
-	c->sessions_killed = metrics_counter(m, "sessions_killed");
-	c->sessions_refused = metrics_counter(m, "sessions_refused");
-	if (sim->cfg.transport == NC_TR_SSH) {
-		c->auth_failures = metrics_counter(m, "auth_failures");
-		c->ssh_failures = metrics_counter(m, "ssh_failures");
-	} else {
-		/* Never counted over TCP; storage all the same. */
-		c->auth_failures = &sim->unused;
-		c->ssh_failures = &sim->unused;
+	for (i = 0; i < sizeof(nc_counter_rows) / sizeof(nc_counter_rows[0]);
+	    i++) {
+		/* Over TCP the SSH ones are never counted: storage all the
+		 * same, outside the report. */
+		if (nc_counter_rows[i].ssh && sim->cfg.transport != NC_TR_SSH)
+			p = &sim->unused;
+		else
+			p = metrics_counter(sim->m, nc_counter_rows[i].name);
+		memcpy((char *)c + nc_counter_rows[i].off, &p, sizeof(p));
 	}
-	c->hello_errors = metrics_counter(m, "hello_errors");
-	c->framing_errors = metrics_counter(m, "framing_errors");
-	c->xml_errors = metrics_counter(m, "xml_errors");
-	c->bytes_in = metrics_counter(m, "bytes_in");
-	c->bytes_out = metrics_counter(m, "bytes_out");
-	c->entries_created = metrics_counter(m, "entries_created");
-	c->entries_modified = metrics_counter(m, "entries_modified");
-	c->entries_deleted = metrics_counter(m, "entries_deleted");
-	c->notifications_sent = metrics_counter(m, "notifications_sent");
-	c->prefixes_sent = metrics_counter(m, "notification_prefixes_sent");
 }
 
 static void
@@ -560,22 +458,23 @@ nc_default_yang_dir(void)
 static int
 nc_main(int argc, char **argv)
 {
-	struct nc_sim	*sim = &the_sim;
-	struct run_opts	 ro;
-	const char	*std = nc_default_yang_dir();
-	char		 err[512];
-	int		 rc;
+	struct nc_sim		*sim = &the_sim;
+	struct opt_group	 groups[3];
+	struct run_opts		 ro;
+	const char		*std = nc_default_yang_dir();
+	char			 err[512];
+	int			 rc;
 
 	memset(sim, 0, sizeof(*sim));
 	sim->cfg.max_sessions = 8;
-	sim->nb.batch = 1;
-	sim->nb.parallel = 1;
-	sim->nb.edits_per_request = 1;
-	sim->nb.learn = 1;
-	sim->nb.poll_s = 0.5;
-	sim->nb.user = "admin";
-	sim->nb.password = "admin";
-	cli_parse(argc, argv, nc_opts, nc_option, sim, &ro, nc_help);
+	nc_nb_defaults(&sim->nb);
+	groups[0] = (struct opt_group){ NULL, nc_rows, &sim->cfg, NULL };
+	groups[1] = (struct opt_group){ "northbound (the controller mounts the "
+	    "devices when sbsim tells it):", nb_opt_rows, &sim->nb.opts,
+	    &sim->nb.given };
+	groups[2] = (struct opt_group){ NULL, nc_nb_rows, &sim->nb,
+	    &sim->nb.given };
+	cli_parse_groups(argc, argv, groups, 3, &ro, nc_usage);
 	log_init("sbsim", ro.verbose);
 	nc_check(sim, &ro);
 	sim->phase_timeout = ro.phase_timeout;

@@ -68,6 +68,29 @@ put_esc(xmlBufferPtr b, const char *s, int attr)
 	put(b, run, (size_t)(s - run));
 }
 
+xmlBufferPtr
+nc_buf_reuse(xmlBufferPtr *bp)
+{
+	if (*bp == NULL && (*bp = xmlBufferCreate()) == NULL)
+		fatalx("xmlBufferCreate");
+	xmlBufferEmpty(*bp);
+	return *bp;
+}
+
+void
+nc_buf_drop(xmlBufferPtr *bp)
+{
+	if (*bp != NULL)
+		xmlBufferFree(*bp);
+	*bp = NULL;
+}
+
+void
+nc_put_text(xmlBufferPtr b, const char *text)
+{
+	put_esc(b, text, 0);
+}
+
 static void
 put_leaf(xmlBufferPtr b, const char *name, const char *text)
 {
@@ -396,7 +419,8 @@ nc_xml_quiet(void *ctx, xmlErrorPtr err)
 static void
 nc_xml_fail(struct nc_err *err, int base11, const char *why)
 {
-	size_t	n;
+	unsigned char	*p;
+	size_t		 n;
 
 	if (err == NULL)
 		return;
@@ -407,6 +431,11 @@ nc_xml_fail(struct nc_err *err, int base11, const char *why)
 	n = strlen(err->msgbuf);
 	while (n > 0 && isspace((unsigned char)err->msgbuf[n - 1]))
 		err->msgbuf[--n] = '\0';
+	/* libxml2 quotes the input, which need not be UTF-8 (nor whole
+	 * after the cut): the reply carrying this must stay well-formed. */
+	for (p = (unsigned char *)err->msgbuf; *p != '\0'; p++)
+		if (*p < 0x20 || *p >= 0x7f)
+			*p = '?';
 }
 
 xmlDocPtr

@@ -394,6 +394,12 @@ void	 nc_reply_end(xmlBufferPtr);
 
 void	 nc_notif_build(xmlBufferPtr, const struct timespec *,
 	    const char *content_xml, size_t len);
+/* A buffer kept for reuse (*bp, made on first use), emptied. */
+xmlBufferPtr nc_buf_reuse(xmlBufferPtr *bp);
+/* Free *bp and forget it. */
+void	 nc_buf_drop(xmlBufferPtr *bp);
+/* Text content, escaped (& < > and CR). */
+void	 nc_put_text(xmlBufferPtr, const char *);
 
 /* ---- client side ---- */
 

@@ -64,6 +64,15 @@ ncn_media(const struct nb_opts *o)
 	return o->style == NB_STYLE_RFC8040 ? NCN_JSON_8040 : NCN_JSON_DRAFT;
 }
 
+/* A request in the style's JSON media type; a body with PUT and PATCH. */
+static void
+ncn_msg(const struct nb_opts *o, struct nb_msg *m, enum nb_method method)
+{
+	m->method = method;
+	m->accept = ncn_media(o);
+	m->ctype = method == NB_PUT || method == NB_PATCH ? m->accept : NULL;
+}
+
 void
 nc_nb_node_name(uint32_t i, char *out, size_t cap)
 {
@@ -145,10 +154,9 @@ ncn_mount_add(const struct nb_opts *o, const char *topo, uint64_t first,
 	uint32_t	i;
 
 	(void)topo;
-	m->ctype = m->accept = ncn_media(o);
 	if (n == 1) {
 		nc_nb_node_name((uint32_t)first, name, sizeof(name));
-		m->method = NB_PUT;
+		ncn_msg(o, m, NB_PUT);
 		if (ncn_path(o, 1, name, NULL, NULL, m->path,
 		    sizeof(m->path)) == -1)
 			return -1;
@@ -159,7 +167,7 @@ ncn_mount_add(const struct nb_opts *o, const char *topo, uint64_t first,
 		return 0;
 	}
 	/* RFC 8040 section 4.6.1: a plain merge of the topology. */
-	m->method = NB_PATCH;
+	ncn_msg(o, m, NB_PATCH);
 	if (ncn_path(o, 1, NULL, NULL, NULL, m->path, sizeof(m->path)) == -1)
 		return -1;
 	evbuffer_add_printf(m->body, "{\"network-topology:topology\":[{"
@@ -180,9 +188,7 @@ ncn_mount_del(const struct nb_opts *o, const char *topo, uint64_t first,
 	char	name[NB_NODE_MAX];
 
 	(void)topo;
-	m->method = NB_DELETE;
-	m->ctype = NULL;
-	m->accept = ncn_media(o);
+	ncn_msg(o, m, NB_DELETE);
 	if (n == 0)
 		return ncn_path(o, 1, NULL, NULL, NULL, m->path,
 		    sizeof(m->path));
@@ -194,9 +200,7 @@ static int
 ncn_topo_count(const struct nb_opts *o, const char *topo, struct nb_msg *m)
 {
 	(void)topo;
-	m->method = NB_GET;
-	m->ctype = NULL;
-	m->accept = ncn_media(o);
+	ncn_msg(o, m, NB_GET);
 	return ncn_path(o, 0, NULL, NULL, "content=nonconfig", m->path,
 	    sizeof(m->path));
 }
@@ -289,9 +293,8 @@ ncn_edit_add(const struct nb_opts *o, const char *node, uint64_t first,
 {
 	uint32_t	i;
 
-	m->ctype = m->accept = ncn_media(o);
 	if (n == 1) {
-		m->method = NB_PUT;
+		ncn_msg(o, m, NB_PUT);
 		if (ncn_if_path(o, node, 1, NULL, first, 1, m->path,
 		    sizeof(m->path)) == -1)
 			return -1;
@@ -300,7 +303,7 @@ ncn_edit_add(const struct nb_opts *o, const char *node, uint64_t first,
 		    "northbound\"}]}", first);
 		return 0;
 	}
-	m->method = NB_PATCH;
+	ncn_msg(o, m, NB_PATCH);
 	if (ncn_if_path(o, node, 1, NULL, 0, 0, m->path,
 	    sizeof(m->path)) == -1)
 		return -1;
@@ -317,9 +320,7 @@ static int
 ncn_edit_del(const struct nb_opts *o, const char *node, uint64_t first,
     uint32_t n, struct nb_msg *m)
 {
-	m->method = NB_DELETE;
-	m->ctype = NULL;
-	m->accept = ncn_media(o);
+	ncn_msg(o, m, NB_DELETE);
 	return ncn_if_path(o, node, 1, NULL, first, n != 0, m->path,
 	    sizeof(m->path));
 }
@@ -328,9 +329,7 @@ ncn_edit_del(const struct nb_opts *o, const char *node, uint64_t first,
 static int
 ncn_edit_count(const struct nb_opts *o, const char *node, struct nb_msg *m)
 {
-	m->method = NB_GET;
-	m->ctype = NULL;
-	m->accept = ncn_media(o);
+	ncn_msg(o, m, NB_GET);
 	/* RFC 8040: ?content=config; draft: the config datastore. */
 	if (o->style == NB_STYLE_RFC8040)
 		return ncn_if_path(o, node, 0, "content=config", 0, 0,
@@ -368,9 +367,7 @@ static int
 ncn_learn_count(const struct nb_opts *o, const char *topo, struct nb_msg *m)
 {
 	(void)topo;
-	m->method = NB_GET;
-	m->ctype = NULL;
-	m->accept = ncn_media(o);
+	ncn_msg(o, m, NB_GET);
 	return ncn_path(o, 0, NULL, "/sbsim-netconf:netconf-stats",
 	    "content=nonconfig", m->path, sizeof(m->path));
 }
@@ -405,25 +402,36 @@ static const struct nb_driver ncn_learn_driver = {
 static char	ncn_topo_name[] = "topology-netconf";
 static char	*ncn_topo_nodes[] = { ncn_topo_name };
 
+void
+nc_nb_defaults(struct nc_nb_cfg *c)
+{
+	memset(c, 0, sizeof(*c));
+	nb_opts_defaults(&c->opts);
+	c->opts.drivers = ncn_drivers;
+	c->batch = 1;
+	c->edits_per_request = 1;
+}
+
 int
 nc_nb_check(struct nc_sim *sim, char *err, size_t errlen)
 {
 	struct nc_nb_cfg	*c = &sim->nb;
 	struct nc_config	*cfg = &sim->cfg;
-	struct nb_opts		 probe;
 
-	if (!c->any)
+	if (!(c->given & NB_GIVEN_ANY))
 		return 0;
-	if (c->url == NULL) {
+	if (!(c->given & NB_GIVEN_URL)) {
 		snprintf(err, errlen, "the --northbound-*, --mount-batch and "
 		    "--edits options need --northbound");
 		return -1;
 	}
-	nb_opts_defaults(&probe);
-	probe.drivers = ncn_drivers;
-	if (nb_parse_url(c->url, &probe, err, errlen) == -1)
+	/* The mount, edit and learn drivers build and read JSON only. */
+	if (c->opts.format != NB_FMT_JSON) {
+		snprintf(err, errlen, "--northbound-format xml: the NETCONF "
+		    "northbound sends and reads JSON only");
 		return -1;
-	if (strchr(c->user, ':') != NULL) {
+	}
+	if (strchr(c->opts.user, ':') != NULL) {
 		snprintf(err, errlen, "--northbound-user: a user name may not "
 		    "hold ':' (RFC 7617 section 2)");
 		return -1;
@@ -436,26 +444,17 @@ nc_nb_check(struct nc_sim *sim, char *err, size_t errlen)
 	return 0;
 }
 
+/* A run's options: the parsed ones with the run's driver and items. */
 static void
 ncn_opts(struct nc_sim *sim, struct nb_opts *o, const struct nb_driver *d,
     uint64_t items, uint32_t per_request)
 {
-	struct nc_nb_cfg	*c = &sim->nb;
-	char			 err[256];
-
-	nb_opts_defaults(o);
-	o->drivers = ncn_drivers;
-	nb_parse_url(c->url, o, err, sizeof(err));
+	*o = sim->nb.opts;
 	o->driver = d;
 	o->flows = items;
 	o->per_request = per_request;
-	o->parallel = c->parallel;
-	o->user = c->user;
-	o->password = c->password;
-	o->style = c->style;
 	o->timeout_s = sim->phase_timeout;
-	o->poll_s = c->poll_s;
-	o->ctx = c;
+	o->ctx = &sim->nb;
 }
 
 static void
@@ -474,7 +473,7 @@ nc_nb_start(struct nc_sim *sim, struct metrics *m)
 	struct nb_opts		 o;
 	uint32_t		 i;
 
-	if (c->url == NULL)
+	if (c->opts.url == NULL)
 		return;
 	c->base_port = sim->pcfg.ep.port;
 	c->dev_range = sim->pcfg.src.family != AF_UNSPEC ? &sim->pcfg.src :
@@ -498,7 +497,7 @@ nc_nb_start(struct nc_sim *sim, struct metrics *m)
 		sim->nb_edit = nb_new(&o, m, sim->nb_names, sim->cfg.devices,
 		    ncn_hook, sim);
 	}
-	if (sim->cfg.notifications > 0 && c->learn) {
+	if (sim->cfg.notifications > 0 && !c->no_learn) {
 		ncn_opts(sim, &o, &ncn_learn_driver, (uint64_t)sim->cfg.devices *
 		    sim->cfg.notifications * sim->cfg.prefixes, 1);
 		o.watch = 1;

@@ -66,17 +66,23 @@ static uint64_t	ncr_bad_requests;
 
 /* A leaf of an augmenting module: qualified in JSON (RFC 7951 section
  * 4), in the enclosing namespace in XML. */
+static const char *
+ncr_name(const struct doc_writer *w, const struct doc_module *m,
+    const char *name, char *q, size_t len)
+{
+	if (w->fmt != HTTP_FMT_JSON)
+		return name;
+	snprintf(q, len, "%s:%s", m->name, name);
+	return q;
+}
+
 static void
 ncr_leaf(struct doc_writer *w, const struct doc_module *m, const char *name,
     const char *v)
 {
 	char	q[128];
 
-	if (w->fmt == HTTP_FMT_JSON) {
-		snprintf(q, sizeof(q), "%s:%s", m->name, name);
-		doc_leaf_str(w, q, v);
-	} else
-		doc_leaf_str(w, name, v);
+	doc_leaf_str(w, ncr_name(w, m, name, q, sizeof(q)), v);
 }
 
 static void
@@ -85,11 +91,7 @@ ncr_leaf_uint(struct doc_writer *w, const struct doc_module *m,
 {
 	char	q[128];
 
-	if (w->fmt == HTTP_FMT_JSON) {
-		snprintf(q, sizeof(q), "%s:%s", m->name, name);
-		doc_leaf_uint(w, q, v);
-	} else
-		doc_leaf_uint(w, name, v);
+	doc_leaf_uint(w, ncr_name(w, m, name, q, sizeof(q)), v);
 }
 
 static void

@@ -36,7 +36,7 @@ enum nc_transport {
 struct nc_config {
 	uint32_t	 devices;
 	uint8_t		 transport;	/* enum nc_transport */
-	uint8_t		 candidate;
+	int		 candidate;
 	const char	*listen;	/* ptcp:PORT[:IP] */
 	const char	*user;		/* NULL: any user name */
 	const char	*password;
@@ -52,17 +52,14 @@ struct nc_config {
 
 /* The northbound driver (nc_nb.c). */
 struct nc_nb_cfg {
-	const char	*url;		/* --northbound odl:http://IP:PORT */
-	int		 any;		/* some northbound option given */
+	/* The shared rows' (nb_opt_rows): --northbound, its parallel,
+	 * user, password, style and format, and --northbound-poll. */
+	struct nb_opts	 opts;
+	unsigned	 given;		/* NB_GIVEN_* of both groups */
 	uint32_t	 batch;		/* --mount-batch: nodes per request */
-	uint32_t	 parallel;
-	enum nb_style	 style;
-	const char	*user;		/* of the controller's RESTCONF */
-	const char	*password;
 	uint32_t	 edits;		/* --edits per device */
 	uint32_t	 edits_per_request;
-	int		 learn;		/* poll the controller's prefixes */
-	double		 poll_s;
+	int		 no_learn;	/* do not poll the controller's prefixes */
 	const char	*device_host;	/* what the controller dials */
 	/* Filled in by nc_nb_check and nc_nb_start. */
 	int		 tcp_only;
@@ -202,6 +199,8 @@ void	 nc_count_error_tag(struct nc_sim *, enum nc_err_tag);
 
 /* nc_nb.c: the northbound driver. */
 void	 nc_nb_node_name(uint32_t, char *, size_t);
+/* Defaults of the northbound options, before parsing. */
+void	 nc_nb_defaults(struct nc_nb_cfg *);
 int	 nc_nb_check(struct nc_sim *, char *err, size_t errlen);
 void	 nc_nb_start(struct nc_sim *, struct metrics *);
 int	 nc_nb_tick(struct nc_sim *, uint64_t now_ns);

@@ -31,6 +31,7 @@
 
 #include "engine.h"
 #include "log.h"
+#include "nc_chan.h"
 #include "nc_sim.h"
 
 #define NC_SSH_MAX_AUTH		6	/* OpenSSH's MaxAuthTries */
@@ -301,7 +302,12 @@ nc_ssh_chan_gone(ssh_session ssh, ssh_channel ch, void *arg)
 	nc_sess_kill(x->sess, "channel closed");
 }
 
-static void	nc_ssh_flush(struct nc_ssh *);
+static void
+nc_ssh_flush(struct nc_ssh *x)
+{
+	if (nc_chan_flush(x->chan, x->outq) == -1)
+		nc_sess_kill(x->sess, "channel write failed");
+}
 
 static int
 nc_ssh_wontblock(ssh_session ssh, ssh_channel ch, uint32_t bytes,
@@ -325,57 +331,14 @@ nc_ssh_open_session(ssh_session ssh, void *arg)
 		return NULL;
 	if ((x->chan = ssh_channel_new(ssh)) == NULL)
 		return NULL;
-	memset(&x->ccb, 0, sizeof(x->ccb));
-	x->ccb.userdata = x;
-	x->ccb.channel_data_function = nc_ssh_data;
+	nc_chan_callbacks(&x->ccb, x, nc_ssh_data, nc_ssh_chan_gone,
+	    nc_ssh_wontblock);
 	x->ccb.channel_subsystem_request_function = nc_ssh_subsystem;
-	x->ccb.channel_eof_function = nc_ssh_chan_gone;
-	x->ccb.channel_close_function = nc_ssh_chan_gone;
-	x->ccb.channel_write_wontblock_function = nc_ssh_wontblock;
-	ssh_callbacks_init(&x->ccb);
 	ssh_set_channel_callbacks(x->chan, &x->ccb);
 	return x->chan;
 }
 
 /* ---- output ---- */
-
-/* Write what the window takes; 0, or -1 when the channel failed. */
-static int
-nc_ssh_put(struct nc_ssh *x, const void *p, size_t len, size_t *done)
-{
-	uint32_t	win;
-	int		rc;
-
-	*done = 0;
-	if (x->chan == NULL || (win = ssh_channel_window_size(x->chan)) == 0)
-		return 0;
-	if (len > win)
-		len = win;
-	if ((rc = ssh_channel_write(x->chan, p, (uint32_t)len)) < 0)
-		return -1;
-	*done = (size_t)rc;
-	return 0;
-}
-
-static void
-nc_ssh_flush(struct nc_ssh *x)
-{
-	struct evbuffer_iovec	v;
-	size_t			done;
-
-	while (evbuffer_get_length(x->outq) > 0) {
-		if (evbuffer_peek(x->outq, -1, NULL, &v, 1) < 1)
-			break;
-		if (nc_ssh_put(x, v.iov_base, v.iov_len, &done) == -1) {
-			evbuffer_drain(x->outq, evbuffer_get_length(x->outq));
-			nc_sess_kill(x->sess, "channel write failed");
-			return;
-		}
-		evbuffer_drain(x->outq, done);
-		if (done < v.iov_len)
-			break;
-	}
-}
 
 static void
 nc_ssh_watch_write(struct nc_ssh *x)
@@ -394,7 +357,7 @@ nc_ssh_write(struct nc_sess *s, const void *p, size_t len)
 	if (x == NULL)
 		return;
 	if (evbuffer_get_length(x->outq) == 0 &&
-	    nc_ssh_put(x, p, len, &done) == -1) {
+	    nc_chan_put(x->chan, p, len, &done) == -1) {
 		nc_sess_kill(s, "channel write failed");
 		return;
 	}
@@ -532,25 +495,12 @@ nc_ssh_free(struct nc_sess *s)
 
 	if (x == NULL)
 		return;
-	if (x->rev != NULL)
-		event_free(x->rev);
-	if (x->wev != NULL)
-		event_free(x->wev);
-	if (x->sev != NULL) {
-		ssh_event_remove_session(x->sev, x->ssh);
-		ssh_event_free(x->sev);
+	if (x->ssh != NULL && x->chan != NULL && ssh_is_connected(x->ssh)) {
+		ssh_channel_send_eof(x->chan);
+		ssh_channel_close(x->chan);
 	}
-	if (x->ssh != NULL) {
-		if (x->chan != NULL && ssh_is_connected(x->ssh)) {
-			ssh_channel_send_eof(x->chan);
-			ssh_channel_close(x->chan);
-		}
-		/* Closes the descriptor (and frees the channel). */
-		ssh_disconnect(x->ssh);
-		ssh_free(x->ssh);
-	}
-	if (x->outq != NULL)
-		evbuffer_free(x->outq);
+	/* Disconnecting closes the descriptor (and frees the channel). */
+	nc_chan_free_io(x->rev, x->wev, x->sev, x->ssh, x->outq);
 	free(x);
 	s->ssh = NULL;
 }

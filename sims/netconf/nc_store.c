@@ -641,19 +641,24 @@ check_ds(const struct nc_store *st, enum nc_ds ds)
 	    "datastore not supported");
 }
 
+/* An error that names the session holding a lock (<session-id>). */
+static struct nc_error *
+with_sid(struct nc_error *e, uint32_t sid)
+{
+	e->session_id = sid;
+	return e;
+}
+
 /* A lock another session holds (RFC 6241 section 7.5) bars writes. */
 static struct nc_error *
 check_lock(const struct nc_store *st, uint32_t sid, enum nc_ds ds)
 {
-	struct nc_error *e;
-
 	if (st->lock[ds] == 0 || st->lock[ds] == sid)
 		return NULL;
-	e = nc_error_new("protocol", "in-use",
+	return with_sid(nc_error_new("protocol", "in-use",
 	    "the %s datastore is locked by session %u",
-	    ds == NC_DS_RUNNING ? "running" : "candidate", st->lock[ds]);
-	e->session_id = st->lock[ds];
-	return e;
+	    ds == NC_DS_RUNNING ? "running" : "candidate", st->lock[ds]),
+	    st->lock[ds]);
 }
 
 /* ---- filters ---- */
@@ -1547,19 +1552,13 @@ nc_store_lock(struct nc_store *st, uint32_t sid, enum nc_ds ds)
 
 	if ((e = check_ds(st, ds)) != NULL)
 		return e;
-	if (st->lock[ds] != 0) {
-		e = nc_error_new("protocol", "lock-denied",
-		    "lock held by session %u", st->lock[ds]);
-		e->session_id = st->lock[ds];
-		return e;
-	}
+	if (st->lock[ds] != 0)
+		return with_sid(nc_error_new("protocol", "lock-denied",
+		    "lock held by session %u", st->lock[ds]), st->lock[ds]);
 	/* A modified candidate cannot be locked (section 7.5). */
-	if (ds == NC_DS_CANDIDATE && st->cand_dirty) {
-		e = nc_error_new("protocol", "lock-denied",
-		    "the candidate has uncommitted changes");
-		e->session_id = 0;
-		return e;
-	}
+	if (ds == NC_DS_CANDIDATE && st->cand_dirty)
+		return with_sid(nc_error_new("protocol", "lock-denied",
+		    "the candidate has uncommitted changes"), 0);
 	st->lock[ds] = sid;
 	return NULL;
 }
@@ -1574,12 +1573,10 @@ nc_store_unlock(struct nc_store *st, uint32_t sid, enum nc_ds ds)
 	if (st->lock[ds] == 0)
 		return nc_error_new("protocol", "operation-failed",
 		    "the datastore is not locked");
-	if (st->lock[ds] != sid) {
-		e = nc_error_new("protocol", "operation-failed",
-		    "the lock is held by session %u", st->lock[ds]);
-		e->session_id = st->lock[ds];
-		return e;
-	}
+	if (st->lock[ds] != sid)
+		return with_sid(nc_error_new("protocol", "operation-failed",
+		    "the lock is held by session %u", st->lock[ds]),
+		    st->lock[ds]);
 	st->lock[ds] = 0;
 	return NULL;
 }
