@@ -124,8 +124,6 @@ struct nb_driver {
 		    const char *body, size_t len, uint64_t *out);
 };
 
-extern const struct nb_driver nb_odl_driver;
-
 /*
  * The options every command's northbound shares, as declared rows over
  * struct nb_opts (opt.h): --northbound URL, --northbound-parallel, -user,

@@ -49,8 +49,6 @@ struct of_config {
 	uint64_t		pktin_count;	/* per switch, 0: until the end */
 	double			echo_interval;	/* seconds, 0: never */
 	uint32_t		mp_max_bytes;	/* multipart message size */
-	const char		*nb_url;	/* --northbound, NULL: none */
-	int			 nb_any;	/* some --northbound-* given */
 	struct nb_opts		 nb;
 };
 

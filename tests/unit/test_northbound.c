@@ -11,6 +11,7 @@
 
 #include "check.h"
 #include "northbound.h"
+#include "of_nb.h"
 
 static const char FLOW7_JSON[] =
     "{\"id\":\"7\",\"table_id\":3,\"priority\":2,\"match\":{"
@@ -45,7 +46,7 @@ static void
 opts(struct nb_opts *o, enum nb_style st, enum nb_format f, uint32_t k)
 {
 	nb_opts_defaults(o);
-	o->driver = &nb_odl_driver;
+	o->driver = &of_nb_odl_driver;
 	o->style = st;
 	o->format = f;
 	o->per_request = k;
@@ -64,11 +65,11 @@ build(int what, const struct nb_opts *o, uint64_t first, uint32_t n,
 	memset(m, 0, sizeof(*m));
 	m->body = b;
 	if (what == 0)
-		rc = nb_odl_driver.add(o, "openflow:1", first, n, m);
+		rc = of_nb_odl_driver.add(o, "openflow:1", first, n, m);
 	else if (what == 1)
-		rc = nb_odl_driver.del(o, "openflow:1", first, n, m);
+		rc = of_nb_odl_driver.del(o, "openflow:1", first, n, m);
 	else
-		rc = nb_odl_driver.count(o, "openflow:1", m);
+		rc = of_nb_odl_driver.count(o, "openflow:1", m);
 	*len = evbuffer_get_length(b);
 	if (*len >= sizeof(body))
 		*len = sizeof(body) - 1;
@@ -86,13 +87,13 @@ test_url(void)
 	char		err[256];
 
 	static const struct nb_driver *const drivers[] = {
-		&nb_odl_driver, NULL
+		&of_nb_odl_driver, NULL
 	};
 
 	nb_opts_defaults(&o);
 	o.drivers = drivers;
 	CHECK(nb_parse_url("odl:http://192.0.2.1:8181", &o, err,
-	    sizeof(err)) == 0 && o.driver == &nb_odl_driver &&
+	    sizeof(err)) == 0 && o.driver == &of_nb_odl_driver &&
 	    strcmp(o.host, "192.0.2.1") == 0 && o.port == 8181, "odl URL");
 	CHECK(nb_parse_url("odl:http://[::1]:8181/", &o, err,
 	    sizeof(err)) == 0 && strcmp(o.host, "::1") == 0 && o.port == 8181,
@@ -234,19 +235,19 @@ test_parse_count(void)
 	uint64_t	n;
 
 	opts(&o, NB_STYLE_RFC8040, NB_FMT_JSON, 1);
-	CHECK(nb_odl_driver.parse_count(&o, 200, js, strlen(js), &n) == 0 &&
+	CHECK(of_nb_odl_driver.parse_count(&o, 200, js, strlen(js), &n) == 0 &&
 	    n == 42, "JSON active-flows %llu", (unsigned long long)n);
-	CHECK(nb_odl_driver.parse_count(&o, 200, "{\"x\":1}", 7, &n) == 0 &&
+	CHECK(of_nb_odl_driver.parse_count(&o, 200, "{\"x\":1}", 7, &n) == 0 &&
 	    n == 0, "no statistics yet: 0");
-	CHECK(nb_odl_driver.parse_count(&o, 404, "", 0, &n) == 0 && n == 0,
+	CHECK(of_nb_odl_driver.parse_count(&o, 404, "", 0, &n) == 0 && n == 0,
 	    "404: 0");
-	CHECK(nb_odl_driver.parse_count(&o, 200, "{", 1, &n) == -1, "bad JSON");
-	CHECK(nb_odl_driver.parse_count(&o, 401, js, strlen(js), &n) == -1,
+	CHECK(of_nb_odl_driver.parse_count(&o, 200, "{", 1, &n) == -1, "bad JSON");
+	CHECK(of_nb_odl_driver.parse_count(&o, 401, js, strlen(js), &n) == -1,
 	    "401");
 	opts(&o, NB_STYLE_RFC8040, NB_FMT_XML, 1);
-	CHECK(nb_odl_driver.parse_count(&o, 200, xs, strlen(xs), &n) == 0 &&
+	CHECK(of_nb_odl_driver.parse_count(&o, 200, xs, strlen(xs), &n) == 0 &&
 	    n == 17, "XML active-flows %llu", (unsigned long long)n);
-	CHECK(nb_odl_driver.parse_count(&o, 200, "<a>", 3, &n) == -1,
+	CHECK(of_nb_odl_driver.parse_count(&o, 200, "<a>", 3, &n) == -1,
 	    "bad XML");
 }
 
