@@ -151,8 +151,9 @@ test_helpers(void)
 	CHECK(first == 2 && end == 2, "node without flows");
 }
 
+/* Adds: PUT one flow, POST a batch, JSON and XML, both URL styles. */
 static void
-test_odl(void)
+test_odl_add(void)
 {
 	struct nb_opts	 o;
 	struct nb_msg	 m;
@@ -197,6 +198,16 @@ test_odl(void)
 	    "draft XML type");
 	CHECK_BYTES(b, len, FLOW7_XML, strlen(FLOW7_XML), "draft XML body");
 	CHECK(build(0, &o, 7, 2, &m, &len) == NULL, "XML batch refused");
+}
+
+/* Deletes (one flow, a table) and the count's GET, both URL styles. */
+static void
+test_odl_delete_count(void)
+{
+	struct nb_opts	 o;
+	struct nb_msg	 m;
+	const char	*b;
+	size_t		 len;
 
 	opts(&o, NB_STYLE_RFC8040, NB_FMT_JSON, 1);
 	b = build(1, &o, 7, 1, &m, &len);
@@ -231,23 +242,24 @@ test_parse_count(void)
 	    "inventory\"><id>3</id><flow-table-statistics xmlns=\"urn:"
 	    "opendaylight:flow:table:statistics\"><active-flows>17"
 	    "</active-flows></flow-table-statistics></table>";
-	struct nb_opts	o;
-	uint64_t	n;
+	const struct nb_driver	*d = &of_nb_odl_driver;
+	struct nb_opts		 o;
+	uint64_t		 n;
 
 	opts(&o, NB_STYLE_RFC8040, NB_FMT_JSON, 1);
-	CHECK(of_nb_odl_driver.parse_count(&o, 200, js, strlen(js), &n) == 0 &&
+	CHECK(d->parse_count(&o, 200, js, strlen(js), &n) == 0 &&
 	    n == 42, "JSON active-flows %llu", (unsigned long long)n);
-	CHECK(of_nb_odl_driver.parse_count(&o, 200, "{\"x\":1}", 7, &n) == 0 &&
+	CHECK(d->parse_count(&o, 200, "{\"x\":1}", 7, &n) == 0 &&
 	    n == 0, "no statistics yet: 0");
-	CHECK(of_nb_odl_driver.parse_count(&o, 404, "", 0, &n) == 0 && n == 0,
+	CHECK(d->parse_count(&o, 404, "", 0, &n) == 0 && n == 0,
 	    "404: 0");
-	CHECK(of_nb_odl_driver.parse_count(&o, 200, "{", 1, &n) == -1, "bad JSON");
-	CHECK(of_nb_odl_driver.parse_count(&o, 401, js, strlen(js), &n) == -1,
+	CHECK(d->parse_count(&o, 200, "{", 1, &n) == -1, "bad JSON");
+	CHECK(d->parse_count(&o, 401, js, strlen(js), &n) == -1,
 	    "401");
 	opts(&o, NB_STYLE_RFC8040, NB_FMT_XML, 1);
-	CHECK(of_nb_odl_driver.parse_count(&o, 200, xs, strlen(xs), &n) == 0 &&
+	CHECK(d->parse_count(&o, 200, xs, strlen(xs), &n) == 0 &&
 	    n == 17, "XML active-flows %llu", (unsigned long long)n);
-	CHECK(of_nb_odl_driver.parse_count(&o, 200, "<a>", 3, &n) == -1,
+	CHECK(d->parse_count(&o, 200, "<a>", 3, &n) == -1,
 	    "bad XML");
 }
 
@@ -275,7 +287,8 @@ main(void)
 {
 	test_url();
 	test_helpers();
-	test_odl();
+	test_odl_add();
+	test_odl_delete_count();
 	test_parse_count();
 	test_check();
 	return check_done();
