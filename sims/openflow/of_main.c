@@ -21,9 +21,9 @@
 
 #include "cmd.h"
 #include "log.h"
-#include "opt.h"
 #include "of_nb.h"
 #include "of_sim.h"
+#include "opt.h"
 #include "run.h"
 
 static const char of_usage[] =

@@ -6,6 +6,7 @@
  *   of_switch.c    connection, session FSM, framing, dispatch
  *   of_handlers.c  one handler per controller-to-switch message
  *   of_pktin.c     cbench-style PACKET_IN load, LLDP topology
+ *   of_nb.c        the OpenDaylight northbound driver (--northbound odl:)
  */
 #ifndef SBSIM_OF_SIM_H
 #define SBSIM_OF_SIM_H
