@@ -5,8 +5,9 @@
  * engine's seams").  The generic part (this file, northbound.c) owns the HTTP
  * client (libevent evhttp, one keep-alive connection per parallel slot,
  * basic auth, no retries), the job order and the phases; one driver per
- * controller family builds the requests and reads the replies (nb_odl.c:
- * OpenDaylight RESTCONF; ONOS /onos/v1/flows would be another).
+ * protocol and controller family builds the requests and reads the
+ * replies (sims/openflow/of_nb.c: OpenDaylight's flows over RESTCONF;
+ * ONOS /onos/v1/flows would be another).
  *
  * Phases (all with target and items as below):
  *   nb_program      requests answered 2xx, of the add requests (target);
@@ -123,8 +124,6 @@ struct nb_driver {
 	int	(*parse_count)(const struct nb_opts *, int status,
 		    const char *body, size_t len, uint64_t *out);
 };
-
-extern const struct nb_driver nb_odl_driver;
 
 /*
  * The options every command's northbound shares, as declared rows over

@@ -514,34 +514,37 @@ of_actions_output_ports(uint8_t version, const uint8_t *p, size_t len,
 	return q.n;
 }
 
+/* 1 when some action of the program is what fn looks for. */
+static int
+prog_has(uint8_t version, const uint8_t *p, size_t len, uint32_t port,
+    uint32_t group, tlv_fn fn)
+{
+	struct act_query	q;
+
+	memset(&q, 0, sizeof(q));
+	q.version = version;
+	q.port = port;
+	q.group = group;
+	q.fn = fn;
+	return prog_walk(&q, p, len) == 1;
+}
+
 int
 of_prog_outputs_to(uint8_t version, const uint8_t *p, size_t len,
     uint32_t port)
 {
-	struct act_query	q;
-
 	if (port == OF_PORT_ANY)
 		return 1;
-	memset(&q, 0, sizeof(q));
-	q.version = version;
-	q.port = port;
-	q.fn = q_port;
-	return prog_walk(&q, p, len) == 1;
+	return prog_has(version, p, len, port, 0, q_port);
 }
 
 int
 of_prog_uses_group(uint8_t version, const uint8_t *p, size_t len,
     uint32_t group)
 {
-	struct act_query	q;
-
 	if (group == OF_GROUP_ANY)
 		return 1;
 	if (version == OF_VERSION_10)
 		return 0;	/* no groups in 1.0 */
-	memset(&q, 0, sizeof(q));
-	q.version = version;
-	q.group = group;
-	q.fn = q_group;
-	return prog_walk(&q, p, len) == 1;
+	return prog_has(version, p, len, 0, group, q_group);
 }

@@ -59,14 +59,12 @@ need_min(const struct rbuf *r, size_t len, enum of_err *err)
 int
 of_header_decode(struct rbuf *r, struct of_header *h)
 {
-	if (rbuf_get_u8(r, &h->version) == -1 ||
-	    rbuf_get_u8(r, &h->type) == -1 ||
-	    rbuf_get_u16(r, &h->length) == -1 ||
-	    rbuf_get_u32(r, &h->xid) == -1)
+	const uint8_t	*p = rbuf_ptr(r);
+
+	if (rbuf_skip(r, OFP_HEADER_LEN) == -1)
 		return -1;
-	if (h->length < OFP_HEADER_LEN)
-		return -1;
-	return 0;
+	of_header_read(p, h);
+	return h->length < OFP_HEADER_LEN ? -1 : 0;
 }
 
 static const struct {

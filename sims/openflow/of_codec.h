@@ -27,6 +27,24 @@ struct of_header {
 };
 
 int	 of_header_decode(struct rbuf *, struct of_header *);
+/* The length field of a header's first OF_HEADER_LEN bytes, unchecked
+ * (for framing: the whole message is not there yet). */
+static inline uint16_t
+of_header_length(const uint8_t *hdr)
+{
+	return (uint16_t)(hdr[2] << 8 | hdr[3]);
+}
+/* A header from OF_HEADER_LEN bytes the caller has, unchecked: the read
+ * loops' fast path (one per message), of_header_decode's body. */
+static inline void
+of_header_read(const uint8_t *p, struct of_header *h)
+{
+	h->version = p[0];
+	h->type = p[1];
+	h->length = of_header_length(p);
+	h->xid = (uint32_t)p[4] << 24 | (uint32_t)p[5] << 16 |
+	    (uint32_t)p[6] << 8 | p[7];
+}
 enum of_type of_type_from_wire(uint8_t version, uint8_t wire);
 int	 of_type_to_wire(uint8_t version, enum of_type);	/* -1: none */
 const char *of_type_name(enum of_type);

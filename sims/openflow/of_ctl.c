@@ -22,6 +22,7 @@
 #include "of_codec.h"
 #include "of_ctl.h"
 #include "of_oxm.h"
+#include "pool.h"
 
 #define CTL_NO_BUFFER	0xffffffffu
 #define CTL_PRIORITY	100
@@ -746,35 +747,48 @@ ctl_close(struct ctl_conn *c)
 	free(c);
 }
 
+/* Framing (pool_read): a length under the header's own closes. */
+static long
+ctl_frame_length(void *dev, const uint8_t *hdr)
+{
+	struct ctl_conn	*c = dev;
+	uint16_t	 len = of_header_length(hdr);
+
+	if (len >= OF_HEADER_LEN)
+		return len;
+	log_warnx("controller: switch %016llx sent a message of length %u; "
+	    "closing", (unsigned long long)c->dpid, len);
+	ctl_close(c);
+	return -1;
+}
+
+static int
+ctl_frame_message(void *dev, const uint8_t *msg, size_t len)
+{
+	struct ctl_conn		*c = dev;
+	struct of_header	 h;
+
+	(void)len;	/* pool_read framed it by the header's length */
+	of_header_read(msg, &h);
+	ctl_dispatch(c, &h, msg);
+	if (kick_all) {
+		kick_all = 0;
+		ctl_advance_all();
+	}
+	return 0;
+}
+
+static const struct pool_framer ctl_framer = {
+	OF_HEADER_LEN,
+	ctl_frame_length,
+	NULL,
+	ctl_frame_message,
+};
+
 static void
 ctl_read(struct bufferevent *bev, void *arg)
 {
-	struct ctl_conn		*c = arg;
-	struct evbuffer		*in = bufferevent_get_input(bev);
-	uint8_t			 hb[OF_HEADER_LEN];
-	struct of_header	 h;
-	struct rbuf		 r;
-
-	while (evbuffer_get_length(in) >= OF_HEADER_LEN) {
-		evbuffer_copyout(in, hb, sizeof(hb));
-		rbuf_init(&r, hb, sizeof(hb));
-		of_header_decode(&r, &h);
-		if (h.length < OF_HEADER_LEN) {
-			log_warnx("controller: switch %016llx sent a message "
-			    "of length %u; closing", (unsigned long long)c->dpid,
-			    h.length);
-			ctl_close(c);
-			return;
-		}
-		if (evbuffer_get_length(in) < h.length)
-			return;
-		ctl_dispatch(c, &h, evbuffer_pullup(in, h.length));
-		evbuffer_drain(in, h.length);
-		if (kick_all) {
-			kick_all = 0;
-			ctl_advance_all();
-		}
-	}
+	pool_read(bev, &ctl_framer, arg);
 }
 
 static void

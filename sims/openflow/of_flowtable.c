@@ -407,6 +407,16 @@ cookie_ok(const struct of_flow *f, uint64_t cookie, uint64_t mask)
 	return (f->cookie & mask) == (cookie & mask);
 }
 
+/* The out_port / out_group filters of section 6.4 (ANY: no filter). */
+static int
+flow_outputs_ok(const struct of_flowtable *ft, const struct of_flow *f,
+    uint32_t out_port, uint32_t out_group)
+{
+	return of_prog_outputs_to(ft->version, flow_prog(f), f->prog_len,
+	    out_port) && of_prog_uses_group(ft->version, flow_prog(f),
+	    f->prog_len, out_group);
+}
+
 /* Non-strict selection (1.3.5 section 6.4, 7.3.5.2). */
 static int
 flow_selected(const struct of_flowtable *ft, const struct of_flow *f,
@@ -422,9 +432,7 @@ flow_selected(const struct of_flowtable *ft, const struct of_flow *f,
 		if (!of_match_covers(match, &m))
 			return 0;
 	}
-	return of_prog_outputs_to(ft->version, flow_prog(f), f->prog_len,
-	    out_port) && of_prog_uses_group(ft->version, flow_prog(f),
-	    f->prog_len, out_group);
+	return flow_outputs_ok(ft, f, out_port, out_group);
 }
 
 /* ---- FLOW_MOD commands ---- */
@@ -520,7 +528,21 @@ flow_modify(struct ft_op *op, struct of_ft_table *t, struct of_flow *f)
 }
 
 static void
-table_modify(struct ft_op *op, struct of_ft_table *t, int strict)
+flow_delete(struct ft_op *op, struct of_ft_table *t, struct of_flow *f)
+{
+	flow_remove(op->ft, t, f, op->now, OF_RR_DELETE, op->cb, op->arg);
+	op->res->deleted++;
+}
+
+/*
+ * fn on the flows of t a MODIFY or DELETE selects: strict, the one flow
+ * of the same priority and match; else every flow the match covers.
+ * Both filter by cookie, out_port and out_group (MODIFY with ANY).
+ */
+static void
+table_each(struct ft_op *op, struct of_ft_table *t, int strict,
+    uint32_t out_port, uint32_t out_group,
+    void (*fn)(struct ft_op *, struct of_ft_table *, struct of_flow *))
 {
 	const struct of_flow_mod	*mod = op->mod;
 	struct of_flow			*f, *next;
@@ -530,49 +552,18 @@ table_modify(struct ft_op *op, struct of_ft_table *t, int strict)
 	if (strict) {
 		f = table_find(t, mod->priority, &mod->match,
 		    flow_key_hash(mod->priority, &mod->match));
-		if (f != NULL && cookie_ok(f, mod->cookie, mod->cookie_mask))
-			flow_modify(op, t, f);
+		if (f != NULL && cookie_ok(f, mod->cookie, mod->cookie_mask) &&
+		    flow_outputs_ok(op->ft, f, out_port, out_group))
+			fn(op, t, f);
 		return;
 	}
-	/* A swapped-in flow takes its place before next: seen once. */
+	/* A flow swapped in (MODIFY) or out (DELETE) takes its place
+	 * before next: each is seen once. */
 	for (f = TAILQ_FIRST(&t->flows); f != NULL; f = next) {
 		next = TAILQ_NEXT(f, link);
 		if (flow_selected(op->ft, f, &mod->match, mod->cookie,
-		    mod->cookie_mask, OF_PORT_ANY, OF_GROUP_ANY))
-			flow_modify(op, t, f);
-	}
-}
-
-static void
-table_delete(struct ft_op *op, struct of_ft_table *t, int strict)
-{
-	const struct of_flow_mod	*mod = op->mod;
-	struct of_flow			*f, *next;
-
-	if (t == NULL)
-		return;
-	if (strict) {
-		f = table_find(t, mod->priority, &mod->match,
-		    flow_key_hash(mod->priority, &mod->match));
-		if (f == NULL || !cookie_ok(f, mod->cookie, mod->cookie_mask) ||
-		    !of_prog_outputs_to(op->ft->version, flow_prog(f),
-		    f->prog_len, mod->out_port) ||
-		    !of_prog_uses_group(op->ft->version, flow_prog(f),
-		    f->prog_len, mod->out_group))
-			return;
-		flow_remove(op->ft, t, f, op->now, OF_RR_DELETE, op->cb,
-		    op->arg);
-		op->res->deleted++;
-		return;
-	}
-	for (f = TAILQ_FIRST(&t->flows); f != NULL; f = next) {
-		next = TAILQ_NEXT(f, link);
-		if (!flow_selected(op->ft, f, &mod->match, mod->cookie,
-		    mod->cookie_mask, mod->out_port, mod->out_group))
-			continue;
-		flow_remove(op->ft, t, f, op->now, OF_RR_DELETE, op->cb,
-		    op->arg);
-		op->res->deleted++;
+		    mod->cookie_mask, out_port, out_group))
+			fn(op, t, f);
 	}
 }
 
@@ -607,7 +598,8 @@ ft_modify(struct ft_op *op, int strict)
 	if (op_tables(op, 0, &first, &last) == -1)
 		return -1;
 	for (i = first; i <= last; i++)
-		table_modify(op, op->ft->tables[i], strict);
+		table_each(op, op->ft->tables[i], strict, OF_PORT_ANY,
+		    OF_GROUP_ANY, flow_modify);
 	/* 1.0 section 4.6: a MODIFY that finds nothing is an ADD. */
 	if (op->res->modified == before && op->ft->version == OF_VERSION_10)
 		return ft_add(op);
@@ -623,7 +615,8 @@ ft_delete(struct ft_op *op, int strict)
 	if (op_tables(op, 1, &first, &last) == -1)
 		return -1;
 	for (i = first; i <= last; i++)
-		table_delete(op, op->ft->tables[i], strict);
+		table_each(op, op->ft->tables[i], strict, op->mod->out_port,
+		    op->mod->out_group, flow_delete);
 	return 0;
 }
 

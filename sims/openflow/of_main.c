@@ -21,103 +21,25 @@
 
 #include "cmd.h"
 #include "log.h"
+#include "of_nb.h"
 #include "of_sim.h"
+#include "opt.h"
 #include "run.h"
 
-enum {
-	OO_SWITCHES = 256,
-	OO_VERSION,
-	OO_DPID,
-	OO_PORTS,
-	OO_TABLES,
-	OO_TABLE_SIZE,
-	OO_EXPECT_FLOWS,
-	OO_TOPOLOGY,
-	OO_PACKET_IN,
-	OO_MACS,
-	OO_WINDOW,
-	OO_PKTIN_COUNT,
-	OO_ECHO,
-	OO_MP_BYTES,
-	OO_NB,
-	OO_NB_FLOWS,
-	OO_NB_PER_REQ,
-	OO_NB_PARALLEL,
-	OO_NB_USER,
-	OO_NB_PASSWORD,
-	OO_NB_STYLE,
-	OO_NB_FORMAT,
-	OO_NB_TABLE,
-};
-
-static const struct option of_opts[] = {
-	{ "switches",		required_argument, NULL, OO_SWITCHES },
-	{ "of-version",		required_argument, NULL, OO_VERSION },
-	{ "dpid-base",		required_argument, NULL, OO_DPID },
-	{ "ports",		required_argument, NULL, OO_PORTS },
-	{ "tables",		required_argument, NULL, OO_TABLES },
-	{ "table-size",		required_argument, NULL, OO_TABLE_SIZE },
-	{ "expect-flows",	required_argument, NULL, OO_EXPECT_FLOWS },
-	{ "topology",		required_argument, NULL, OO_TOPOLOGY },
-	{ "packet-in",		required_argument, NULL, OO_PACKET_IN },
-	{ "macs",		required_argument, NULL, OO_MACS },
-	{ "packet-in-window",	required_argument, NULL, OO_WINDOW },
-	{ "packet-in-count",	required_argument, NULL, OO_PKTIN_COUNT },
-	{ "echo-interval",	required_argument, NULL, OO_ECHO },
-	{ "multipart-bytes",	required_argument, NULL, OO_MP_BYTES },
-	{ "northbound",		required_argument, NULL, OO_NB },
-	{ "flows",		required_argument, NULL, OO_NB_FLOWS },
-	{ "flows-per-request",	required_argument, NULL, OO_NB_PER_REQ },
-	{ "northbound-parallel", required_argument, NULL, OO_NB_PARALLEL },
-	{ "northbound-user",	required_argument, NULL, OO_NB_USER },
-	{ "northbound-password", required_argument, NULL, OO_NB_PASSWORD },
-	{ "northbound-style",	required_argument, NULL, OO_NB_STYLE },
-	{ "northbound-format",	required_argument, NULL, OO_NB_FORMAT },
-	{ "flow-table",		required_argument, NULL, OO_NB_TABLE },
-	{ NULL, 0, NULL, 0 },
-};
-
-static const char of_help[] =
+static const char of_usage[] =
 "usage: sbsim openflow --switches N --controller EP [options]\n"
-"OpenFlow 1.3 and 1.0 switches against a controller.\n"
-"  --switches N           switches to simulate (required)\n"
-"  --of-version V[,V]     1.3, 1.0 or both (default 1.3,1.0; highest wins)\n"
-"  --dpid-base N          datapath id of the first switch (default 1)\n"
-"  --ports N              ports per switch (default 4)\n"
-"  --tables N             flow tables per switch (default 254)\n"
-"  --table-size N         flows a table holds (default 1000000)\n"
-"  --expect-flows N       program ends when the switches hold N flows,\n"
-"                         delete when they hold none again\n"
-"  --topology T           none, linear, ring or tree[:FANOUT] (LLDP links)\n"
-"  --packet-in MODE       latency or throughput (cbench-style load)\n"
-"  --macs N               source MACs per switch for PACKET_IN (default 1000)\n"
-"  --packet-in-window N   outstanding PACKET_INs in throughput mode (64;\n"
-"                         rounded up to a power of two)\n"
-"  --packet-in-count N    PACKET_INs per switch (default: until the end)\n"
-"  --echo-interval S      ECHO the controller after S idle seconds (5)\n"
-"  --multipart-bytes N    largest multipart reply message (default 65535)\n"
-"northbound (sbsim pushes the flows through the controller's REST API):\n"
-"  --northbound URL       odl:http://IP:PORT (OpenDaylight RESTCONF)\n"
-"  --flows F              flows to push, spread evenly over the switches\n"
-"  --flows-per-request K  1: PUT each flow; more: POST batches of K (1)\n"
-"  --northbound-parallel P  requests in flight (default 1)\n"
-"  --northbound-user U    basic auth user (default admin)\n"
-"  --northbound-password P  basic auth password (default admin)\n"
-"  --northbound-style S   rfc8040 (/rests/data) or draft (/restconf)\n"
-"  --northbound-format F  json or xml (default json; xml: K must be 1)\n"
-"  --flow-table T         table the flows go to (default 0)\n"
-CLI_COMMON_OPTS_HELP;
+"OpenFlow 1.3 and 1.0 switches against a controller.\n";
 
 static struct of_sim	the_sim;
 static const struct nb_driver *const of_nb_drivers[] = {
-	&nb_odl_driver, NULL
+	&of_nb_odl_driver, NULL
 };
 
 static int
-of_parse_topology(const char *arg, struct of_config *cfg, char *err,
-    size_t errlen)
+of_topology_row(void *base, const char *arg, char *err, size_t errlen)
 {
-	uint64_t	k;
+	struct of_config	*cfg = base;
+	uint64_t		 k;
 
 	if (strcmp(arg, "none") == 0)
 		cfg->topo = OF_TOPO_NONE;
@@ -141,124 +63,80 @@ of_parse_topology(const char *arg, struct of_config *cfg, char *err,
 	return 0;
 }
 
-/* The --northbound options; 1 when opt is not one of them. */
 static int
-of_nb_option(int opt, const char *arg, struct of_config *cfg, char *err,
-    size_t errlen)
+of_version_row(void *base, const char *arg, char *err, size_t errlen)
 {
-	struct nb_opts	*o = &cfg->nb;
-	uint64_t	 u;
-	int		 rc = 0;
-
-	cfg->nb_any = 1;
-	switch (opt) {
-	case OO_NB:
-		cfg->nb_url = arg;
-		return nb_parse_url(arg, o, err, errlen);
-	case OO_NB_FLOWS:
-		/* Each flow gets its own 10.x.y.z/32. */
-		return cli_uint("flows", arg, 1, 0xfffffe, &o->flows, err,
-		    errlen);
-	case OO_NB_PER_REQ:
-		rc = cli_uint("flows-per-request", arg, 1, 100000, &u, err,
-		    errlen);
-		o->per_request = (uint32_t)u;
-		break;
-	case OO_NB_PARALLEL:
-		return nb_common_option(o, "northbound-parallel", arg, err,
-		    errlen);
-	case OO_NB_USER:
-		return nb_common_option(o, "northbound-user", arg, err, errlen);
-	case OO_NB_PASSWORD:
-		return nb_common_option(o, "northbound-password", arg, err,
-		    errlen);
-	case OO_NB_STYLE:
-		return nb_common_option(o, "northbound-style", arg, err, errlen);
-	case OO_NB_FORMAT:
-		return nb_common_option(o, "northbound-format", arg, err,
-		    errlen);
-	case OO_NB_TABLE:
-		rc = cli_uint("flow-table", arg, 0, 253, &u, err, errlen);
-		o->table = (uint8_t)u;
-		break;
-	default:
-		return 1;
-	}
-	return rc;
+	return of_version_parse(arg, &((struct of_config *)base)->
+	    version_bitmap, err, errlen);
 }
 
+/* Not an OPT_E: "off" is the default, not a word the option takes. */
 static int
-of_option(int opt, const char *arg, void *ctx, char *err, size_t errlen)
+of_packet_in_row(void *base, const char *arg, char *err, size_t errlen)
 {
-	struct of_config	*cfg = ctx;
-	uint64_t		 u;
-	int			 rc = 0;
+	struct of_config	*cfg = base;
 
-	if (opt >= OO_NB && (rc = of_nb_option(opt, arg, cfg, err,
-	    errlen)) != 1)
-		return rc;
-	rc = 0;
-	switch (opt) {
-	case OO_SWITCHES:
-		rc = cli_uint("switches", arg, 1, 1000000, &u, err, errlen);
-		cfg->switches = (uint32_t)u;
-		break;
-	case OO_VERSION:
-		return of_version_parse(arg, &cfg->version_bitmap, err, errlen);
-	case OO_DPID:
-		return cli_uint("dpid-base", arg, 0, UINT64_MAX, &cfg->dpid_base,
-		    err, errlen);
-	case OO_PORTS:
-		rc = cli_uint("ports", arg, 1, 64, &u, err, errlen);
-		cfg->ports = (uint32_t)u;
-		break;
-	case OO_TABLES:
-		rc = cli_uint("tables", arg, 1, 254, &u, err, errlen);
-		cfg->tables = (uint8_t)u;
-		break;
-	case OO_TABLE_SIZE:
-		rc = cli_uint("table-size", arg, 1, 100000000, &u, err, errlen);
-		cfg->table_size = (uint32_t)u;
-		break;
-	case OO_EXPECT_FLOWS:
-		return cli_uint("expect-flows", arg, 1, UINT64_MAX / 2,
-		    &cfg->expect_flows, err, errlen);
-	case OO_TOPOLOGY:
-		return of_parse_topology(arg, cfg, err, errlen);
-	case OO_PACKET_IN:
-		if (strcmp(arg, "latency") == 0)
-			cfg->pktin = OF_PKTIN_LATENCY;
-		else if (strcmp(arg, "throughput") == 0)
-			cfg->pktin = OF_PKTIN_THROUGHPUT;
-		else {
-			snprintf(err, errlen, "--packet-in: '%s' is not "
-			    "latency or throughput", arg);
-			return -1;
-		}
-		break;
-	case OO_MACS:
-		rc = cli_uint("macs", arg, 1, 65536, &u, err, errlen);
-		cfg->macs = (uint32_t)u;
-		break;
-	case OO_WINDOW:
-		rc = cli_uint("packet-in-window", arg, 1, 65536, &u, err,
-		    errlen);
-		cfg->pktin_window = (uint32_t)u;
-		break;
-	case OO_PKTIN_COUNT:
-		return cli_uint("packet-in-count", arg, 1, UINT64_MAX / 2,
-		    &cfg->pktin_count, err, errlen);
-	case OO_ECHO:
-		return cli_double("echo-interval", arg, 0, 3600,
-		    &cfg->echo_interval, err, errlen);
-	case OO_MP_BYTES:
-		rc = cli_uint("multipart-bytes", arg, 1024, 65535, &u, err,
-		    errlen);
-		cfg->mp_max_bytes = (uint32_t)u;
-		break;
+	if (strcmp(arg, "latency") == 0)
+		cfg->pktin = OF_PKTIN_LATENCY;
+	else if (strcmp(arg, "throughput") == 0)
+		cfg->pktin = OF_PKTIN_THROUGHPUT;
+	else {
+		snprintf(err, errlen, "--packet-in: '%s' is not latency or "
+		    "throughput", arg);
+		return -1;
 	}
-	return rc;
+	return 0;
 }
+
+#define C	struct of_config
+static const struct opt of_rows[] = {
+	OPT_U("switches", "N", C, switches, 1, 1000000, 0,
+	    "switches to simulate (required)"),
+	OPT_FN("of-version", "V[,V]", of_version_row, 0,
+	    "1.3, 1.0 or both (default 1.3,1.0; highest wins)"),
+	OPT_U("dpid-base", "N", C, dpid_base, 0, UINT64_MAX, 0,
+	    "datapath id of the first switch (default 1)"),
+	OPT_U("ports", "N", C, ports, 1, 64, 0,
+	    "ports per switch (default 4)"),
+	OPT_U("tables", "N", C, tables, 1, 254, 0,
+	    "flow tables per switch (default 254)"),
+	OPT_U("table-size", "N", C, table_size, 1, 100000000, 0,
+	    "flows a table holds (default 1000000)"),
+	OPT_U("expect-flows", "N", C, expect_flows, 1, UINT64_MAX / 2, 0,
+	    "program ends when the switches hold N flows,\n"
+	    "delete when they hold none again"),
+	OPT_FN("topology", "T", of_topology_row, 0,
+	    "none, linear, ring or tree[:FANOUT] (LLDP links)"),
+	OPT_FN("packet-in", "MODE", of_packet_in_row, 0,
+	    "latency or throughput (cbench-style load)"),
+	OPT_U("macs", "N", C, macs, 1, 65536, 0,
+	    "source MACs per switch for PACKET_IN (default 1000)"),
+	OPT_U("packet-in-window", "N", C, pktin_window, 1, 65536, 0,
+	    "outstanding PACKET_INs in throughput mode (64;\n"
+	    "rounded up to a power of two)"),
+	OPT_U("packet-in-count", "N", C, pktin_count, 1, UINT64_MAX / 2, 0,
+	    "PACKET_INs per switch (default: until the end)"),
+	OPT_D("echo-interval", "S", C, echo_interval, 0, 3600, 0,
+	    "ECHO the controller after S idle seconds (5)"),
+	OPT_U("multipart-bytes", "N", C, mp_max_bytes, 1024, 65535, 0,
+	    "largest multipart reply message (default 65535)"),
+	OPT_END
+};
+#undef C
+
+/* OpenFlow's own northbound options, beside the shared nb_opt_rows. */
+#define N	struct nb_opts
+static const struct opt of_nb_rows[] = {
+	/* Each flow gets its own 10.x.y.z/32. */
+	OPT_U("flows", "F", N, flows, 1, 0xfffffe, NB_GIVEN_ANY,
+	    "flows to push, spread evenly over the switches"),
+	OPT_U("flows-per-request", "K", N, per_request, 1, 100000,
+	    NB_GIVEN_ANY, "1: PUT each flow; more: POST batches of K (1)"),
+	OPT_U("flow-table", "T", N, table, 0, 253, NB_GIVEN_ANY,
+	    "table the flows go to (default 0)"),
+	OPT_END
+};
+#undef N
 
 static void
 of_config_defaults(struct of_config *cfg)
@@ -284,7 +162,7 @@ of_fds_needed(void *arg)
 	struct of_sim	*sim = arg;
 
 	return pool_fds_needed(&sim->pcfg, sim->cfg.switches) +
-	    (sim->cfg.nb_url != NULL ? sim->cfg.nb.parallel : 0);
+	    (sim->cfg.nb.url != NULL ? sim->cfg.nb.parallel : 0);
 }
 
 static void
@@ -325,7 +203,7 @@ of_phases_init(struct of_sim *sim)
 	 * reach, packet_in a load to make. */
 	sim->ph[OFP_CONNECT] = metrics_phase(m, "connect", "openflow");
 	sim->ph[OFP_PROGRAM] = metrics_phase(m, "program", "openflow");
-	if (sim->cfg.nb_url != NULL) {
+	if (sim->cfg.nb.url != NULL) {
 		/* Each southbound phase beside its northbound side; confirm
 		 * belongs to the northbound driver (the inventory). */
 		metrics_phase(m, NB_PHASE_PROGRAM, "northbound");
@@ -333,7 +211,7 @@ of_phases_init(struct of_sim *sim)
 	} else if (sim->cfg.expect_flows > 0)
 		sim->ph[OFP_CONFIRM] = metrics_phase(m, "confirm", "openflow");
 	sim->ph[OFP_DELETE] = metrics_phase(m, "delete", "openflow");
-	if (sim->cfg.nb_url != NULL) {
+	if (sim->cfg.nb.url != NULL) {
 		metrics_phase(m, NB_PHASE_DELETE, "northbound");
 		metrics_phase(m, NB_PHASE_CONFIRM_DELETE, "northbound");
 	}
@@ -411,7 +289,7 @@ of_start(void *arg, struct metrics *m, char *err, size_t errlen)
 	sim->last_sweep_ns = clock_ns();
 	of_counters_init(sim);
 	of_phases_init(sim);
-	if (sim->cfg.nb_url != NULL)
+	if (sim->cfg.nb.url != NULL)
 		of_nb_new(sim);
 	sim->sw = xcalloc(sim->cfg.switches, sizeof(*sim->sw));
 	sim->pdevs = xcalloc(sim->cfg.switches, sizeof(*sim->pdevs));
@@ -627,29 +505,11 @@ of_pool_config(struct of_sim *sim, const struct run_opts *ro)
 	struct pool_config	*pc = &sim->pcfg;
 	char			 err[256];
 
-	pool_config_defaults(pc);
-	if (ro->controller == NULL)
-		cli_die(ro, "--controller is required (tcp:IP:PORT, "
-		    "ssl:IP:PORT or ptcp:PORT[:IP])");
-	if (endpoint_parse(ro->controller, &pc->ep, err, sizeof(err)) == -1)
-		cli_die(ro, "--controller: %s", err);
-	if (ro->source != NULL) {
-		if (endpoint_passive(&pc->ep))
-			cli_die(ro, "--source makes no sense with ptcp: (the "
-			    "switches listen)");
-		if (source_parse(ro->source, &pc->src, err, sizeof(err)) == -1)
-			cli_die(ro, "--source: %s", err);
-	} else if (!endpoint_passive(&pc->ep) && endpoint_is_loopback(&pc->ep)
-	    && pc->ep.ss.ss_family == AF_INET)
-		source_parse("127.1.0.0/16", &pc->src, err, sizeof(err));
-	if (pc->src.family != AF_UNSPEC &&
-	    pc->src.family != pc->ep.ss.ss_family)
-		cli_die(ro, "--source %s and --controller %s are of different "
-		    "address families", ro->source, ro->controller);
-	pc->connect_rate = ro->connect_rate;
-	pc->max_inflight = ro->max_inflight;
-	pc->backoff_min_ms = ro->backoff_min_ms;
-	pc->backoff_max_ms = ro->backoff_max_ms;
+	/* A source address may serve several switches (the pool wraps
+	 * around the range): no count to check. */
+	run_pool_config(pc, ro, "--controller", ro->controller,
+	    (1u << EP_TCP) | (1u << EP_SSL) | (1u << EP_PTCP),
+	    "tcp:IP:PORT, ssl:IP:PORT or ptcp:PORT[:IP]", 0);
 	if (pc->ep.kind == EP_SSL && (pc->ssl = pool_ssl_ctx(ro->ssl_key,
 	    ro->ssl_cert, ro->ssl_ca, err, sizeof(err))) == NULL)
 		cli_die(ro, "%s", err);
@@ -657,11 +517,12 @@ of_pool_config(struct of_sim *sim, const struct run_opts *ro)
 
 /* The --northbound options checked together (exit 2 when bad). */
 static void
-of_nb_config(struct of_config *cfg, const struct run_opts *ro)
+of_nb_config(struct of_config *cfg, unsigned nb_given,
+    const struct run_opts *ro)
 {
 	char	err[256];
 
-	if (!cfg->nb_any)
+	if (!(nb_given & NB_GIVEN_ANY))
 		return;
 	if (nb_check(&cfg->nb, err, sizeof(err)) == -1)
 		cli_die(ro, "%s", err);
@@ -676,17 +537,34 @@ of_nb_config(struct of_config *cfg, const struct run_opts *ro)
 	cfg->nb.timeout_s = ro->phase_timeout;
 }
 
+static void
+of_parse(int argc, char **argv, struct of_config *cfg, unsigned *nb_given,
+    struct run_opts *ro)
+{
+	struct opt_group	groups[] = {
+		{ NULL, of_rows, cfg, NULL },
+		{ "northbound (sbsim pushes the flows through the controller's "
+		    "REST API):", nb_opt_rows, &cfg->nb, nb_given },
+		{ NULL, of_nb_rows, &cfg->nb, nb_given },
+	};
+
+	*nb_given = 0;
+	cli_parse_groups(argc, argv, groups, sizeof(groups) /
+	    sizeof(groups[0]), ro, of_usage);
+}
+
 static int
 openflow_main(int argc, char **argv)
 {
 	struct of_sim	*sim = &the_sim;
 	struct run_opts	 ro;
+	unsigned	 nb_given;
 	char		 err[256];
 	int		 rc;
 
 	memset(sim, 0, sizeof(*sim));
 	of_config_defaults(&sim->cfg);
-	cli_parse(argc, argv, of_opts, of_option, &sim->cfg, &ro, of_help);
+	of_parse(argc, argv, &sim->cfg, &nb_given, &ro);
 	log_init("sbsim", ro.verbose);
 	if (sim->cfg.switches == 0)
 		cli_die(&ro, "--switches N is required");
@@ -699,7 +577,7 @@ openflow_main(int argc, char **argv)
 		cli_die(&ro, "ptcp:%u with %u switches would need ports past "
 		    "65535", sim->pcfg.ep.port, sim->cfg.switches);
 	sim->phase_timeout = ro.phase_timeout;
-	of_nb_config(&sim->cfg, &ro);
+	of_nb_config(&sim->cfg, nb_given, &ro);
 	rc = run_main(&of_sim_ops, sim, &ro);
 	if (sim->pcfg.ssl != NULL)
 		SSL_CTX_free(sim->pcfg.ssl);

@@ -6,6 +6,7 @@
  *   of_switch.c    connection, session FSM, framing, dispatch
  *   of_handlers.c  one handler per controller-to-switch message
  *   of_pktin.c     cbench-style PACKET_IN load, LLDP topology
+ *   of_nb.c        the OpenDaylight northbound driver (--northbound odl:)
  */
 #ifndef SBSIM_OF_SIM_H
 #define SBSIM_OF_SIM_H
@@ -49,8 +50,6 @@ struct of_config {
 	uint64_t		pktin_count;	/* per switch, 0: until the end */
 	double			echo_interval;	/* seconds, 0: never */
 	uint32_t		mp_max_bytes;	/* multipart message size */
-	const char		*nb_url;	/* --northbound, NULL: none */
-	int			 nb_any;	/* some --northbound-* given */
 	struct nb_opts		 nb;
 };
 

@@ -198,42 +198,53 @@ of_fsm(struct of_switch *sw, const struct of_header *h, const uint8_t *msg)
 }
 
 /*
- * Frame messages off the input.  A header whose length is under 8 cannot
- * be skipped by its own length: answer BAD_LEN and drop those 8 bytes, so
- * the connection survives as the issue asks (a real switch would close).
+ * Framing (pool_read).  A header whose length is under 8 cannot be
+ * skipped by its own length: it frames as its 8 bytes, answered with
+ * BAD_LEN, so the connection survives as the issue asks (a real switch
+ * would close).
  */
+static long
+of_frame_length(void *dev, const uint8_t *hdr)
+{
+	uint16_t	len = of_header_length(hdr);
+
+	(void)dev;
+	return len < OF_HEADER_LEN ? OF_HEADER_LEN : len;
+}
+
+static int
+of_frame_message(void *dev, const uint8_t *msg, size_t len)
+{
+	struct of_switch	*sw = dev;
+	struct of_header	 h;
+
+	of_header_read(msg, &h);
+	if (h.length < OF_HEADER_LEN) {
+		(*sw->sim->c.decode_errors)++;
+		of_switch_error(sw, h.xid, OF_ERR_BAD_LEN, msg, len);
+		return 0;
+	}
+	if (of_fsm(sw, &h, msg) == -1) {
+		pool_lost(&sw->pd, "version negotiation failed");
+		return -1;
+	}
+	return 0;
+}
+
+static const struct pool_framer of_framer = {
+	OF_HEADER_LEN,
+	of_frame_length,
+	NULL,
+	of_frame_message,
+};
+
 static void
 of_read(struct bufferevent *bev, void *arg)
 {
 	struct of_switch	*sw = arg;
-	struct evbuffer		*in = bufferevent_get_input(bev);
-	uint8_t			 hb[OF_HEADER_LEN];
-	struct rbuf		 r;
-	struct of_header	 h;
-	const uint8_t		*msg;
-	int			 closing = 0;
 
 	sw->last_rx_ns = clock_ns();
-	while (!closing && evbuffer_get_length(in) >= OF_HEADER_LEN) {
-		evbuffer_copyout(in, hb, sizeof(hb));
-		rbuf_init(&r, hb, sizeof(hb));
-		of_header_decode(&r, &h);
-		if (h.length < OF_HEADER_LEN) {
-			(*sw->sim->c.decode_errors)++;
-			of_switch_error(sw, h.xid, OF_ERR_BAD_LEN, hb,
-			    sizeof(hb));
-			evbuffer_drain(in, OF_HEADER_LEN);
-			continue;
-		}
-		if (evbuffer_get_length(in) < h.length)
-			break;
-		msg = evbuffer_pullup(in, h.length);
-		closing = of_fsm(sw, &h, msg) == -1;
-		evbuffer_drain(in, h.length);
-	}
-	if (closing)
-		pool_lost(&sw->pd, "version negotiation failed");
-	else if (sw->pktin != NULL)
+	if (pool_read(bev, &of_framer, sw) == 0 && sw->pktin != NULL)
 		of_pktin_pump(sw);
 }
 
@@ -253,11 +264,7 @@ of_event(struct bufferevent *bev, short what, void *arg)
 	struct of_switch	*sw = arg;
 
 	(void)bev;
-	if (what & BEV_EVENT_EOF)
-		pool_lost(&sw->pd, "controller closed the connection");
-	else if (what & BEV_EVENT_ERROR)
-		pool_lost(&sw->pd, evutil_socket_error_to_string(
-		    EVUTIL_SOCKET_ERROR()));
+	pool_event(&sw->pd, what, "controller");
 }
 
 /*

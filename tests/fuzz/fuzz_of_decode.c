@@ -770,15 +770,59 @@ fz_simple(enum fz_kind kind, uint8_t version, struct rbuf *body)
 	}
 }
 
-int
-LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+/* The kinds that are whole messages: header, then the body's decoder. */
+static void
+fz_message(enum fz_kind kind, uint8_t version, const uint8_t *p, size_t n)
 {
 	struct of_header	h;
 	struct rbuf		r, body;
-	enum fz_kind		kind;
-	uint8_t			version;
-	const uint8_t		*p;
-	size_t			n;
+
+	memset(&h, 0, sizeof(h));
+	rbuf_init(&r, p, n);
+	if (of_header_decode(&r, &h) == 0)
+		FZ_CHECK(h.length >= OF_HEADER_LEN);
+	if (n < OF_HEADER_LEN)
+		rbuf_init(&body, p, 0);
+	else
+		rbuf_init(&body, p + OF_HEADER_LEN, n - OF_HEADER_LEN);
+	switch (kind) {
+	case FZ_HEADER:
+		fz_header(&h);
+		return;
+	case FZ_HELLO:
+		fz_hello(&h, &body);
+		return;
+	case FZ_PACKET_IN:
+		fz_packet_in(version, &body);
+		return;
+	case FZ_PACKET_OUT:
+		fz_packet_out(version, &body);
+		return;
+	case FZ_FLOW_MOD:
+		fz_flow_mod_kind(version, &body);
+		return;
+	case FZ_ASYNC:
+		fz_async(version, &body);
+		return;
+	case FZ_MP_REQUEST:
+		fz_mp_request(version, &body);
+		return;
+	case FZ_MP_REPLY:
+		fz_mp_reply(version, &body);
+		return;
+	default:
+		fz_simple(kind, version, &body);
+		return;
+	}
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	enum fz_kind	kind;
+	uint8_t		version;
+	const uint8_t	*p;
+	size_t		n;
 
 	if (size < 1)
 		return 0;
@@ -801,43 +845,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fz_switch(version, p, n);
 		return 0;
 	default:
-		break;
-	}
-	memset(&h, 0, sizeof(h));
-	rbuf_init(&r, p, n);
-	if (of_header_decode(&r, &h) == 0)
-		FZ_CHECK(h.length >= OF_HEADER_LEN);
-	if (n < OF_HEADER_LEN)
-		rbuf_init(&body, p, 0);
-	else
-		rbuf_init(&body, p + OF_HEADER_LEN, n - OF_HEADER_LEN);
-	switch (kind) {
-	case FZ_HEADER:
-		fz_header(&h);
-		return 0;
-	case FZ_HELLO:
-		fz_hello(&h, &body);
-		return 0;
-	case FZ_PACKET_IN:
-		fz_packet_in(version, &body);
-		return 0;
-	case FZ_PACKET_OUT:
-		fz_packet_out(version, &body);
-		return 0;
-	case FZ_FLOW_MOD:
-		fz_flow_mod_kind(version, &body);
-		return 0;
-	case FZ_ASYNC:
-		fz_async(version, &body);
-		return 0;
-	case FZ_MP_REQUEST:
-		fz_mp_request(version, &body);
-		return 0;
-	case FZ_MP_REPLY:
-		fz_mp_reply(version, &body);
-		return 0;
-	default:
-		fz_simple(kind, version, &body);
+		fz_message(kind, version, p, n);
 		return 0;
 	}
 }

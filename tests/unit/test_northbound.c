@@ -11,6 +11,7 @@
 
 #include "check.h"
 #include "northbound.h"
+#include "of_nb.h"
 
 static const char FLOW7_JSON[] =
     "{\"id\":\"7\",\"table_id\":3,\"priority\":2,\"match\":{"
@@ -45,7 +46,7 @@ static void
 opts(struct nb_opts *o, enum nb_style st, enum nb_format f, uint32_t k)
 {
 	nb_opts_defaults(o);
-	o->driver = &nb_odl_driver;
+	o->driver = &of_nb_odl_driver;
 	o->style = st;
 	o->format = f;
 	o->per_request = k;
@@ -64,11 +65,11 @@ build(int what, const struct nb_opts *o, uint64_t first, uint32_t n,
 	memset(m, 0, sizeof(*m));
 	m->body = b;
 	if (what == 0)
-		rc = nb_odl_driver.add(o, "openflow:1", first, n, m);
+		rc = of_nb_odl_driver.add(o, "openflow:1", first, n, m);
 	else if (what == 1)
-		rc = nb_odl_driver.del(o, "openflow:1", first, n, m);
+		rc = of_nb_odl_driver.del(o, "openflow:1", first, n, m);
 	else
-		rc = nb_odl_driver.count(o, "openflow:1", m);
+		rc = of_nb_odl_driver.count(o, "openflow:1", m);
 	*len = evbuffer_get_length(b);
 	if (*len >= sizeof(body))
 		*len = sizeof(body) - 1;
@@ -86,13 +87,13 @@ test_url(void)
 	char		err[256];
 
 	static const struct nb_driver *const drivers[] = {
-		&nb_odl_driver, NULL
+		&of_nb_odl_driver, NULL
 	};
 
 	nb_opts_defaults(&o);
 	o.drivers = drivers;
 	CHECK(nb_parse_url("odl:http://192.0.2.1:8181", &o, err,
-	    sizeof(err)) == 0 && o.driver == &nb_odl_driver &&
+	    sizeof(err)) == 0 && o.driver == &of_nb_odl_driver &&
 	    strcmp(o.host, "192.0.2.1") == 0 && o.port == 8181, "odl URL");
 	CHECK(nb_parse_url("odl:http://[::1]:8181/", &o, err,
 	    sizeof(err)) == 0 && strcmp(o.host, "::1") == 0 && o.port == 8181,
@@ -150,8 +151,9 @@ test_helpers(void)
 	CHECK(first == 2 && end == 2, "node without flows");
 }
 
+/* Adds: PUT one flow, POST a batch, JSON and XML, both URL styles. */
 static void
-test_odl(void)
+test_odl_add(void)
 {
 	struct nb_opts	 o;
 	struct nb_msg	 m;
@@ -196,6 +198,16 @@ test_odl(void)
 	    "draft XML type");
 	CHECK_BYTES(b, len, FLOW7_XML, strlen(FLOW7_XML), "draft XML body");
 	CHECK(build(0, &o, 7, 2, &m, &len) == NULL, "XML batch refused");
+}
+
+/* Deletes (one flow, a table) and the count's GET, both URL styles. */
+static void
+test_odl_delete_count(void)
+{
+	struct nb_opts	 o;
+	struct nb_msg	 m;
+	const char	*b;
+	size_t		 len;
 
 	opts(&o, NB_STYLE_RFC8040, NB_FMT_JSON, 1);
 	b = build(1, &o, 7, 1, &m, &len);
@@ -230,23 +242,24 @@ test_parse_count(void)
 	    "inventory\"><id>3</id><flow-table-statistics xmlns=\"urn:"
 	    "opendaylight:flow:table:statistics\"><active-flows>17"
 	    "</active-flows></flow-table-statistics></table>";
-	struct nb_opts	o;
-	uint64_t	n;
+	const struct nb_driver	*d = &of_nb_odl_driver;
+	struct nb_opts		 o;
+	uint64_t		 n;
 
 	opts(&o, NB_STYLE_RFC8040, NB_FMT_JSON, 1);
-	CHECK(nb_odl_driver.parse_count(&o, 200, js, strlen(js), &n) == 0 &&
+	CHECK(d->parse_count(&o, 200, js, strlen(js), &n) == 0 &&
 	    n == 42, "JSON active-flows %llu", (unsigned long long)n);
-	CHECK(nb_odl_driver.parse_count(&o, 200, "{\"x\":1}", 7, &n) == 0 &&
+	CHECK(d->parse_count(&o, 200, "{\"x\":1}", 7, &n) == 0 &&
 	    n == 0, "no statistics yet: 0");
-	CHECK(nb_odl_driver.parse_count(&o, 404, "", 0, &n) == 0 && n == 0,
+	CHECK(d->parse_count(&o, 404, "", 0, &n) == 0 && n == 0,
 	    "404: 0");
-	CHECK(nb_odl_driver.parse_count(&o, 200, "{", 1, &n) == -1, "bad JSON");
-	CHECK(nb_odl_driver.parse_count(&o, 401, js, strlen(js), &n) == -1,
+	CHECK(d->parse_count(&o, 200, "{", 1, &n) == -1, "bad JSON");
+	CHECK(d->parse_count(&o, 401, js, strlen(js), &n) == -1,
 	    "401");
 	opts(&o, NB_STYLE_RFC8040, NB_FMT_XML, 1);
-	CHECK(nb_odl_driver.parse_count(&o, 200, xs, strlen(xs), &n) == 0 &&
+	CHECK(d->parse_count(&o, 200, xs, strlen(xs), &n) == 0 &&
 	    n == 17, "XML active-flows %llu", (unsigned long long)n);
-	CHECK(nb_odl_driver.parse_count(&o, 200, "<a>", 3, &n) == -1,
+	CHECK(d->parse_count(&o, 200, "<a>", 3, &n) == -1,
 	    "bad XML");
 }
 
@@ -272,7 +285,8 @@ test_check(void)
 static const struct check_case cases[] = {
 	CASE(test_url),
 	CASE(test_helpers),
-	CASE(test_odl),
+	CASE(test_odl_add),
+	CASE(test_odl_delete_count),
 	CASE(test_parse_count),
 	CASE(test_check),
 };

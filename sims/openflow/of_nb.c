@@ -23,7 +23,7 @@
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 
-#include "northbound.h"
+#include "of_nb.h"
 
 #define ODL_NODES	"opendaylight-inventory:nodes"
 #define ODL_FLOW_NS	"urn:opendaylight:flow:inventory"
@@ -262,7 +262,7 @@ odl_parse_count(const struct nb_opts *o, int status, const char *body,
 	return 0;
 }
 
-const struct nb_driver nb_odl_driver = {
+const struct nb_driver of_nb_odl_driver = {
 	"odl",
 	odl_add,
 	odl_del,
