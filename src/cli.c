@@ -9,48 +9,6 @@
 #include "log.h"
 #include "opt.h"
 
-enum {
-	OPT_CONTROLLER = 1,
-	OPT_SOURCE,
-	OPT_CONNECT_RATE,
-	OPT_INFLIGHT,
-	OPT_BACKOFF,
-	OPT_DURATION,
-	OPT_TIMEOUT,
-	OPT_REPORT,
-	OPT_CSV,
-	OPT_JUNIT,
-	OPT_EXPECT,
-	OPT_REPEAT,
-	OPT_SSL_KEY,
-	OPT_SSL_CERT,
-	OPT_SSL_CA,
-	OPT_SEED,
-	OPT__COMMON_MAX
-};
-
-static const struct option common_opts[] = {
-	{ "controller",		required_argument, NULL, OPT_CONTROLLER },
-	{ "source",		required_argument, NULL, OPT_SOURCE },
-	{ "connect-rate",	required_argument, NULL, OPT_CONNECT_RATE },
-	{ "connect-inflight",	required_argument, NULL, OPT_INFLIGHT },
-	{ "backoff",		required_argument, NULL, OPT_BACKOFF },
-	{ "duration",		required_argument, NULL, OPT_DURATION },
-	{ "timeout",		required_argument, NULL, OPT_TIMEOUT },
-	{ "report",		required_argument, NULL, OPT_REPORT },
-	{ "csv",		required_argument, NULL, OPT_CSV },
-	{ "junit",		required_argument, NULL, OPT_JUNIT },
-	{ "expect",		required_argument, NULL, OPT_EXPECT },
-	{ "repeat",		required_argument, NULL, OPT_REPEAT },
-	{ "ssl-key",		required_argument, NULL, OPT_SSL_KEY },
-	{ "ssl-cert",		required_argument, NULL, OPT_SSL_CERT },
-	{ "ssl-ca",		required_argument, NULL, OPT_SSL_CA },
-	{ "seed",		required_argument, NULL, OPT_SEED },
-	{ "verbose",		no_argument,	   NULL, 'v' },
-	{ "quiet",		no_argument,	   NULL, 'q' },
-	{ "help",		no_argument,	   NULL, 'h' },
-};
-
 void
 cli_die(const struct run_opts *ro, const char *fmt, ...)
 {
@@ -120,9 +78,11 @@ cli_double(const char *name, const char *arg, double min, double max,
 	return 0;
 }
 
+/* --backoff MIN:MAX in milliseconds. */
 static int
-cli_backoff(const char *arg, struct run_opts *ro, char *err, size_t errlen)
+cli_backoff(void *base, const char *arg, char *err, size_t errlen)
 {
+	struct run_opts	*ro = base;
 	uint64_t	 lo, hi;
 	char		 buf[64];
 	char		*colon;
@@ -142,60 +102,6 @@ cli_backoff(const char *arg, struct run_opts *ro, char *err, size_t errlen)
 	return 0;
 }
 
-static int
-cli_common(int opt, const char *arg, struct run_opts *ro, char *err,
-    size_t errlen)
-{
-	uint64_t	u;
-
-	switch (opt) {
-	case OPT_CONTROLLER:	ro->controller = arg; return 0;
-	case OPT_SOURCE:	ro->source = arg; return 0;
-	case OPT_REPORT:	ro->report = arg; return 0;
-	case OPT_CSV:		ro->csv = arg; return 0;
-	case OPT_JUNIT:		ro->junit = arg; return 0;
-	case OPT_SSL_KEY:	ro->ssl_key = arg; return 0;
-	case OPT_SSL_CERT:	ro->ssl_cert = arg; return 0;
-	case OPT_SSL_CA:	ro->ssl_ca = arg; return 0;
-	case OPT_BACKOFF:	return cli_backoff(arg, ro, err, errlen);
-	case OPT_CONNECT_RATE:
-		return cli_double("connect-rate", arg, 0, 1e9,
-		    &ro->connect_rate, err, errlen);
-	case OPT_DURATION:
-		return cli_double("duration", arg, 0.001, 1e7, &ro->duration,
-		    err, errlen);
-	case OPT_TIMEOUT:
-		return cli_double("timeout", arg, 0.001, 1e7,
-		    &ro->phase_timeout, err, errlen);
-	case OPT_INFLIGHT:
-		if (cli_uint("connect-inflight", arg, 1, 100000, &u, err,
-		    errlen) == -1)
-			return -1;
-		ro->max_inflight = u;
-		return 0;
-	case OPT_REPEAT:
-		if (cli_uint("repeat", arg, 1, 1000, &u, err, errlen) == -1)
-			return -1;
-		ro->repeat = u;
-		return 0;
-	case OPT_SEED:
-		if (cli_uint("seed", arg, 0, UINT32_MAX, &u, err, errlen) == -1)
-			return -1;
-		ro->seed = u;
-		return 0;
-	case OPT_EXPECT:
-		if (ro->n_expects == CLI_MAX_EXPECTS) {
-			snprintf(err, errlen, "--expect: at most %d",
-			    CLI_MAX_EXPECTS);
-			return -1;
-		}
-		return expect_parse(arg, &ro->expects[ro->n_expects++], err,
-		    errlen);
-	}
-	snprintf(err, errlen, "unknown option");
-	return -1;
-}
-
 static void
 cli_scenario(int argc, char **argv, struct run_opts *ro)
 {
@@ -212,22 +118,6 @@ cli_scenario(int argc, char **argv, struct run_opts *ro)
 	}
 }
 
-static struct option *
-cli_merge(const struct option *proto)
-{
-	size_t		 nc = sizeof(common_opts) / sizeof(common_opts[0]);
-	size_t		 np = 0;
-	struct option	*all;
-
-	while (proto != NULL && proto[np].name != NULL)
-		np++;
-	all = xcalloc(nc + np + 1, sizeof(*all));
-	memcpy(all, common_opts, sizeof(common_opts));
-	if (np > 0)
-		memcpy(all + nc, proto, np * sizeof(*all));
-	return all;
-}
-
 static void
 cli_defaults(struct run_opts *ro, const char *cmd)
 {
@@ -239,61 +129,6 @@ cli_defaults(struct run_opts *ro, const char *cmd)
 	ro->phase_timeout = 60;
 	ro->repeat = 1;
 	ro->seed = 1;
-}
-
-void
-cli_parse(int argc, char **argv, const struct option *opts,
-    int (*proto)(int, const char *, void *, char *, size_t), void *ctx,
-    struct run_opts *ro, const char *help)
-{
-	struct option	*all = cli_merge(opts);
-	char		 err[256];
-	int		 c, rc;
-
-	cli_defaults(ro, argv[0]);
-	cli_scenario(argc, argv, ro);
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, ":vqh", all, NULL)) != -1) {
-		err[0] = '\0';
-		switch (c) {
-		case 'v':
-			ro->verbose++;
-			continue;
-		case 'q':
-			ro->quiet = 1;
-			continue;
-		case 'h':
-			fputs(help, stdout);
-			free(all);
-			exit(0);
-		case ':':
-			free(all);
-			cli_die(ro, "%s needs an argument", argv[optind - 1]);
-		case '?':
-			free(all);
-			cli_die(ro, "unknown option '%s' (see sbsim %s --help)",
-			    argv[optind - 1], ro->cmd);
-		}
-		rc = c < OPT__COMMON_MAX ? cli_common(c, optarg, ro, err,
-		    sizeof(err)) : proto(c, optarg, ctx, err, sizeof(err));
-		if (rc == -1) {
-			free(all);
-			cli_die(ro, "%s", err);
-		}
-	}
-	free(all);
-	if (optind < argc)
-		cli_die(ro, "unexpected argument '%s' (see sbsim %s --help)",
-		    argv[optind], ro->cmd);
-}
-
-/* ---- declared options (the legacy cli_parse above goes once every command uses them) ---- */
-
-static int
-cli_backoff_row(void *base, const char *arg, char *err, size_t errlen)
-{
-	return cli_backoff(arg, base, err, errlen);
 }
 
 static int
@@ -320,7 +155,7 @@ static const struct opt cli_common_rows[] = {
 	    "devices connecting per second (0: no limit)"),
 	OPT_U("connect-inflight", "N", RO, max_inflight, 1, 100000, 0,
 	    "connects under way at once (default 256)"),
-	OPT_FN("backoff", "MIN:MAX", cli_backoff_row, 0,
+	OPT_FN("backoff", "MIN:MAX", cli_backoff, 0,
 	    "reconnect backoff in ms (default 100:5000)"),
 	OPT_D("duration", "S", RO, duration, 0.001, 1e7, 0,
 	    "run for S seconds, even when the phases end sooner"),

@@ -92,66 +92,6 @@ bad:
 	return -1;
 }
 
-static int
-nb_cred(const char *name, const char *arg, const char **out, char *err,
-    size_t errlen)
-{
-	if (strlen(arg) >= NB_CRED_MAX) {
-		snprintf(err, errlen, "--%s: longer than %d characters", name,
-		    NB_CRED_MAX - 1);
-		return -1;
-	}
-	*out = arg;
-	return 0;
-}
-
-/* arg as one of two words; -1 with the message when it is neither. */
-static int
-nb_choice(const char *name, const char *arg, const char *a, const char *b,
-    int *out, char *err, size_t errlen)
-{
-	if (strcmp(arg, a) == 0 || strcmp(arg, b) == 0) {
-		*out = strcmp(arg, b) == 0;
-		return 0;
-	}
-	snprintf(err, errlen, "--%s: '%s' is not %s or %s", name, arg, a, b);
-	return -1;
-}
-
-int
-nb_common_option(struct nb_opts *o, const char *name, const char *arg,
-    char *err, size_t errlen)
-{
-	uint64_t	u;
-	int		second;
-
-	if (strcmp(name, "northbound-parallel") == 0) {
-		if (cli_uint(name, arg, 1, 1024, &u, err, errlen) == -1)
-			return -1;
-		o->parallel = (uint32_t)u;
-		return 0;
-	}
-	if (strcmp(name, "northbound-user") == 0)
-		return nb_cred(name, arg, &o->user, err, errlen);
-	if (strcmp(name, "northbound-password") == 0)
-		return nb_cred(name, arg, &o->password, err, errlen);
-	if (strcmp(name, "northbound-style") == 0) {
-		if (nb_choice(name, arg, "rfc8040", "draft", &second, err,
-		    errlen) == -1)
-			return -1;
-		o->style = second ? NB_STYLE_DRAFT : NB_STYLE_RFC8040;
-		return 0;
-	}
-	if (strcmp(name, "northbound-format") == 0) {
-		if (nb_choice(name, arg, "json", "xml", &second, err,
-		    errlen) == -1)
-			return -1;
-		o->format = second ? NB_FMT_XML : NB_FMT_JSON;
-		return 0;
-	}
-	return 1;
-}
-
 /* ---- the northbound options as declared rows (opt.h) ---- */
 
 static int

@@ -141,13 +141,6 @@ void	 nb_opts_defaults(struct nb_opts *);
 /* "odl:http://IP:PORT" into o->driver, host, port; -1 with err. */
 int	 nb_parse_url(const char *, struct nb_opts *, char *err,
 	    size_t errlen);
-/*
- * The options every device kind's northbound shares, by long-option name
- * ("northbound-parallel", "-user", "-password", "-style", "-format"):
- * 0 set, -1 bad with a message in err, 1 not one of them.
- */
-int	 nb_common_option(struct nb_opts *, const char *name, const char *arg,
-	    char *err, size_t errlen);
 /* Options checked together (format with batches, ...); -1 with err. */
 int	 nb_check(const struct nb_opts *, char *err, size_t errlen);
 
