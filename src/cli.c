@@ -186,7 +186,8 @@ void
 cli_parse_groups(int argc, char **argv, struct opt_group *proto,
     size_t nproto, struct run_opts *ro, const char *usage)
 {
-	struct opt_group	*g;
+	/* Static: reachable while an option error exits (LeakSanitizer). */
+	static struct opt_group	*g;
 	char			 prog[64];
 
 	cli_defaults(ro, argv[0]);
@@ -200,4 +201,5 @@ cli_parse_groups(int argc, char **argv, struct opt_group *proto,
 	snprintf(prog, sizeof(prog), "sbsim %s", ro->cmd);
 	opt_parse(prog, usage, g, nproto + 1, argc, argv);
 	free(g);
+	g = NULL;
 }

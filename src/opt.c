@@ -256,6 +256,14 @@ opt_one(const char *prog, const char *usage, const struct opt_ref *r,
 		*r->group->given |= r->row->mark;
 }
 
+/* The tables of the parse under way: reachable from here while an error
+ * or --help exits, so that LeakSanitizer does not call them lost. */
+static struct {
+	struct opt_ref	*refs;
+	struct option	*lo;
+	char		*shorts;
+} opt_now;
+
 void
 opt_parse(const char *prog, const char *usage, struct opt_group *g,
     size_t ngroups, int argc, char **argv)
@@ -267,6 +275,9 @@ opt_parse(const char *prog, const char *usage, struct opt_group *g,
 	int			 c;
 
 	lo = opt_table(g, ngroups, &refs, &shorts);
+	opt_now.lo = lo;
+	opt_now.refs = refs;
+	opt_now.shorts = shorts;
 	opterr = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, shorts, lo, NULL)) != -1) {
@@ -277,6 +288,7 @@ opt_parse(const char *prog, const char *usage, struct opt_group *g,
 	free(lo);
 	free(refs);
 	free(shorts);
+	memset(&opt_now, 0, sizeof(opt_now));
 	if (optind < argc) {
 		snprintf(err, sizeof(err), "unexpected argument '%s' (see %s "
 		    "--help)", argv[optind], prog);
