@@ -21,6 +21,7 @@ LSPS=${LSPS:-128}
 PORT=${PORT:-27653}
 OUT=${OUT:-$(mktemp -d /tmp/sbsim-compare.XXXXXX)}
 PY=/usr/bin/python3
+mkdir -p "$OUT" || exit 2
 PIDS=""
 trap 'for p in $PIDS; do kill "$p" 2>/dev/null; done' EXIT
 
