@@ -38,18 +38,9 @@
 #include "bgp_codec.h"
 #include "bgp_rib.h"
 #include "buf.h"
-
-int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
+#include "fuzz_driver.h"
 
 #define FZ_MAX_PFX	4096	/* more than fit one 4096-byte span */
-
-#define FZ_CHECK(cond) do {						\
-	if (!(cond)) {							\
-		fprintf(stderr, "%s:%d: property failed: %s\n",	\
-		    __FILE__, __LINE__, #cond);				\
-		abort();						\
-	}								\
-} while (0)
 
 static uint8_t			fz_out[BGP_MAX_LEN * 2];
 static struct bgp_prefix	fz_pfx[FZ_MAX_PFX];
@@ -445,7 +436,6 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 }
 
 #ifndef SBSIM_LIBFUZZER
-#include "fuzz_driver.h"
 
 int
 main(int argc, char **argv)

@@ -1,8 +1,9 @@
 /*
  * The plain driver of a libFuzzer harness (not built with
  * -fsanitize=fuzzer): run LLVMFuzzerTestOneInput once on each file named,
- * as make check does over the seed corpus.  Included by each harness
- * after its LLVMFuzzerTestOneInput.
+ * as make check does over the seed corpus, and FZ_CHECK, a property that
+ * aborts (so libFuzzer keeps the input) when it does not hold.  Every
+ * harness includes it.
  */
 #ifndef SBSIM_FUZZ_DRIVER_H
 #define SBSIM_FUZZ_DRIVER_H
@@ -13,6 +14,14 @@
 #include <string.h>
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
+
+#define FZ_CHECK(cond) do {						\
+	if (!(cond)) {							\
+		fprintf(stderr, "%s:%d: property failed: %s\n",	\
+		    __FILE__, __LINE__, #cond);				\
+		abort();						\
+	}								\
+} while (0)
 
 /* A private copy of exactly n bytes, so ASan sees over-reads. */
 static inline void

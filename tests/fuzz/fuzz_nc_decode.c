@@ -46,19 +46,10 @@
 #include "hash.h"
 #include "nc_frame.h"
 #include "nc_msg.h"
-
-int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
+#include "fuzz_driver.h"
 
 #define FZ_MAX_MSG	16384	/* small, so that too-big is reachable */
 #define FZ_MAX_IN	(1 << 20)
-
-#define FZ_CHECK(cond) do {						\
-	if (!(cond)) {							\
-		fprintf(stderr, "%s:%d: property failed: %s\n",	\
-		    __FILE__, __LINE__, #cond);				\
-		abort();						\
-	}								\
-} while (0)
 
 enum fz_mode {
 	FZ_EOM,		/* end-of-message framing throughout */
@@ -274,7 +265,6 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 }
 
 #ifndef SBSIM_LIBFUZZER
-#include "fuzz_driver.h"
 
 /* Seeds: a session's stream, as the device reads it. */
 static const char *const fz_seed_msgs[] = {

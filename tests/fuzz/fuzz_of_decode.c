@@ -38,8 +38,7 @@
 #include "of_flowtable.h"
 #include "of_match.h"
 #include "of_oxm.h"
-
-int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
+#include "fuzz_driver.h"
 
 #define FZ_PORTS	4
 #define FZ_TABLES	4
@@ -77,14 +76,6 @@ enum fz_kind {
 };
 
 static uint8_t	fz_out[FZ_MSG_CAP];
-
-#define FZ_CHECK(cond) do {						\
-	if (!(cond)) {							\
-		fprintf(stderr, "%s:%d: property failed: %s\n",	\
-		    __FILE__, __LINE__, #cond);				\
-		abort();						\
-	}								\
-} while (0)
 
 /* ---- flow table, and the stats replies read back ---- */
 
@@ -851,7 +842,6 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 }
 
 #ifndef SBSIM_LIBFUZZER
-#include "fuzz_driver.h"
 
 int
 main(int argc, char **argv)

@@ -21,20 +21,11 @@
 #include "buf.h"
 #include "pcep_codec.h"
 #include "pcep_wire.h"
-
-int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
+#include "fuzz_driver.h"
 
 #define FZ_CAP	(PCEP_MAX_MSG + 1024)
 
 static uint8_t	fz_a[FZ_CAP], fz_b[FZ_CAP];
-
-#define FZ_CHECK(cond) do {						\
-	if (!(cond)) {							\
-		fprintf(stderr, "%s:%d: property failed: %s\n",	\
-		    __FILE__, __LINE__, #cond);				\
-		abort();						\
-	}								\
-} while (0)
 
 /* A failed decode names a PCErr, a Close, or both. */
 static void
@@ -191,7 +182,6 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 }
 
 #ifndef SBSIM_LIBFUZZER
-#include "fuzz_driver.h"
 
 #define IP(a, b, c, d)	((uint32_t)(a) << 24 | (b) << 16 | (c) << 8 | (d))
 
