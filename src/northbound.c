@@ -153,6 +153,21 @@ const struct opt nb_opt_rows[] = {
 };
 #undef NBO
 
+void
+nb_json_list(const struct nb_opts *o, struct evbuffer *b, const char *head,
+    nb_item_fn item, uint64_t first, uint32_t n, const char *tail)
+{
+	uint32_t	i;
+
+	evbuffer_add(b, head, strlen(head));
+	for (i = 0; i < n; i++) {
+		if (i > 0)
+			evbuffer_add(b, ",", 1);
+		item(o, first + i, b);
+	}
+	evbuffer_add(b, tail, strlen(tail));
+}
+
 int
 nb_check(const struct nb_opts *o, char *err, size_t errlen)
 {

@@ -141,6 +141,13 @@ void	 nb_opts_defaults(struct nb_opts *);
 /* "odl:http://IP:PORT" into o->driver, host, port; -1 with err. */
 int	 nb_parse_url(const char *, struct nb_opts *, char *err,
 	    size_t errlen);
+/* A JSON body: head, then items first .. first+n-1 as item() writes
+ * them, separated by commas, then tail. */
+typedef void (*nb_item_fn)(const struct nb_opts *, uint64_t item,
+	    struct evbuffer *);
+void	 nb_json_list(const struct nb_opts *, struct evbuffer *,
+	    const char *head, nb_item_fn, uint64_t first, uint32_t n,
+	    const char *tail);
 /* Options checked together (format with batches, ...); -1 with err. */
 int	 nb_check(const struct nb_opts *, char *err, size_t errlen);
 

@@ -114,8 +114,7 @@ nb_add(const struct nb_opts *o, const char *node, uint64_t first, uint32_t n,
     struct nb_msg *m)
 {
 	const char	*afi = NB_AFI(nb_ctx(o)->first.af);
-	char		 pfx[64], nh[64];
-	uint32_t	 i;
+	char		 pfx[64], nh[64], head[64];
 
 	(void)node;
 	m->ctype = m->accept = nb_media(o);
@@ -134,13 +133,8 @@ nb_add(const struct nb_opts *o, const char *node, uint64_t first, uint32_t n,
 		if (nb_routes_path(o, NULL, m->path, sizeof(m->path)) == -1)
 			return -1;
 	}
-	evbuffer_add_printf(m->body, "{\"bgp-inet:%s-route\":[", afi);
-	for (i = 0; i < n; i++) {
-		if (i > 0)
-			evbuffer_add(m->body, ",", 1);
-		nb_route(o, first + i, m->body);
-	}
-	evbuffer_add(m->body, "]}", 2);
+	snprintf(head, sizeof(head), "{\"bgp-inet:%s-route\":[", afi);
+	nb_json_list(o, m->body, head, nb_route, first, n, "]}");
 	return 0;
 }
 

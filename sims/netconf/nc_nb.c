@@ -150,8 +150,7 @@ static int
 ncn_mount_add(const struct nb_opts *o, const char *topo, uint64_t first,
     uint32_t n, struct nb_msg *m)
 {
-	char		name[NB_NODE_MAX];
-	uint32_t	i;
+	char	name[NB_NODE_MAX];
 
 	(void)topo;
 	if (n == 1) {
@@ -170,14 +169,9 @@ ncn_mount_add(const struct nb_opts *o, const char *topo, uint64_t first,
 	ncn_msg(o, m, NB_PATCH);
 	if (ncn_path(o, 1, NULL, NULL, NULL, m->path, sizeof(m->path)) == -1)
 		return -1;
-	evbuffer_add_printf(m->body, "{\"network-topology:topology\":[{"
-	    "\"topology-id\":\"topology-netconf\",\"node\":[");
-	for (i = 0; i < n; i++) {
-		if (i > 0)
-			evbuffer_add(m->body, ",", 1);
-		ncn_node_json(o, first + i, m->body);
-	}
-	evbuffer_add(m->body, "]}]}", 4);
+	nb_json_list(o, m->body, "{\"network-topology:topology\":[{"
+	    "\"topology-id\":\"topology-netconf\",\"node\":[", ncn_node_json,
+	    first, n, "]}]}");
 	return 0;
 }
 

@@ -115,8 +115,7 @@ static int
 odl_add(const struct nb_opts *o, const char *node, uint64_t first,
     uint32_t n, struct nb_msg *m)
 {
-	uint32_t	i;
-	int		rc;
+	int	rc;
 
 	if (n == 0 || (o->format == NB_FMT_XML && n != 1))
 		return -1;
@@ -134,14 +133,9 @@ odl_add(const struct nb_opts *o, const char *node, uint64_t first,
 		odl_flow_xml(o, first, m->body);
 		return 0;
 	}
-	evbuffer_add_printf(m->body, "{\"%s\":[", o->style ==
-	    NB_STYLE_RFC8040 ? "flow-node-inventory:flow" : "flow");
-	for (i = 0; i < n; i++) {
-		if (i > 0)
-			evbuffer_add(m->body, ",", 1);
-		odl_flow_json(o, first + i, m->body);
-	}
-	evbuffer_add(m->body, "]}", 2);
+	nb_json_list(o, m->body, o->style == NB_STYLE_RFC8040 ?
+	    "{\"flow-node-inventory:flow\":[" : "{\"flow\":[", odl_flow_json,
+	    first, n, "]}");
 	return 0;
 }
 
