@@ -22,13 +22,13 @@
 #define NB_AFI(af)	((af) == BGP_AF_IPV6 ? "ipv6" : "ipv4")
 
 static const struct bgp_nb_ctx *
-nb_ctx(const struct nb_opts *o)
+bgpnb_ctx(const struct nb_opts *o)
 {
 	return o->ctx;
 }
 
 static const char *
-nb_media(const struct nb_opts *o)
+bgpnb_media(const struct nb_opts *o)
 {
 	if (o->format == NB_FMT_XML)
 		return o->style == NB_STYLE_RFC8040 ?
@@ -39,10 +39,10 @@ nb_media(const struct nb_opts *o)
 
 /* The routes container; route: one route's key appended when not NULL. */
 static int
-nb_routes_path(const struct nb_opts *o, const char *route, char *out,
+bgpnb_routes_path(const struct nb_opts *o, const char *route, char *out,
     size_t cap)
 {
-	const char	*afi = NB_AFI(nb_ctx(o)->first.af);
+	const char	*afi = NB_AFI(bgpnb_ctx(o)->first.af);
 	char		 enc[128];
 	int		 n;
 
@@ -71,10 +71,10 @@ nb_routes_path(const struct nb_opts *o, const char *route, char *out,
 }
 
 static void
-nb_route_text(const struct nb_opts *o, uint64_t n, char *pfx, size_t cap,
+bgpnb_route_text(const struct nb_opts *o, uint64_t n, char *pfx, size_t cap,
     char *nh, size_t nhcap)
 {
-	const struct bgp_nb_ctx	*c = nb_ctx(o);
+	const struct bgp_nb_ctx	*c = bgpnb_ctx(o);
 	struct bgp_prefix	 p;
 
 	bgp_prefix_nth(&c->first, n, &p);
@@ -87,12 +87,12 @@ nb_route_text(const struct nb_opts *o, uint64_t n, char *pfx, size_t cap,
 
 /* One route in the request's format (batches are JSON: nb_check). */
 static void
-nb_route(const struct nb_opts *o, uint64_t n, struct evbuffer *b)
+bgpnb_route(const struct nb_opts *o, uint64_t n, struct evbuffer *b)
 {
-	const char	*afi = NB_AFI(nb_ctx(o)->first.af);
+	const char	*afi = NB_AFI(bgpnb_ctx(o)->first.af);
 	char		 pfx[64], nh[64];
 
-	nb_route_text(o, n, pfx, sizeof(pfx), nh, sizeof(nh));
+	bgpnb_route_text(o, n, pfx, sizeof(pfx), nh, sizeof(nh));
 	if (o->format == NB_FMT_XML)
 		evbuffer_add_printf(b, "<%s-route xmlns=\"urn:opendaylight:"
 		    "params:xml:ns:yang:bgp-inet\"><route-key>%s</route-key>"
@@ -110,36 +110,36 @@ nb_route(const struct nb_opts *o, uint64_t n, struct evbuffer *b)
 }
 
 static int
-nb_add(const struct nb_opts *o, const char *node, uint64_t first, uint32_t n,
+bgpnb_add(const struct nb_opts *o, const char *node, uint64_t first, uint32_t n,
     struct nb_msg *m)
 {
-	const char	*afi = NB_AFI(nb_ctx(o)->first.af);
+	const char	*afi = NB_AFI(bgpnb_ctx(o)->first.af);
 	char		 pfx[64], nh[64], head[64];
 
 	(void)node;
-	m->ctype = m->accept = nb_media(o);
+	m->ctype = m->accept = bgpnb_media(o);
 	if (o->per_request == 1) {
-		nb_route_text(o, first, pfx, sizeof(pfx), nh, sizeof(nh));
+		bgpnb_route_text(o, first, pfx, sizeof(pfx), nh, sizeof(nh));
 		m->method = NB_PUT;
-		if (nb_routes_path(o, pfx, m->path, sizeof(m->path)) == -1)
+		if (bgpnb_routes_path(o, pfx, m->path, sizeof(m->path)) == -1)
 			return -1;
 		if (o->format == NB_FMT_XML) {
-			nb_route(o, first, m->body);
+			bgpnb_route(o, first, m->body);
 			return 0;
 		}
 		n = 1;
 	} else {
 		m->method = NB_POST;
-		if (nb_routes_path(o, NULL, m->path, sizeof(m->path)) == -1)
+		if (bgpnb_routes_path(o, NULL, m->path, sizeof(m->path)) == -1)
 			return -1;
 	}
 	snprintf(head, sizeof(head), "{\"bgp-inet:%s-route\":[", afi);
-	nb_json_list(o, m->body, head, nb_route, first, n, "]}");
+	nb_json_list(o, m->body, head, bgpnb_route, first, n, "]}");
 	return 0;
 }
 
 static int
-nb_del(const struct nb_opts *o, const char *node, uint64_t first, uint32_t n,
+bgpnb_del(const struct nb_opts *o, const char *node, uint64_t first, uint32_t n,
     struct nb_msg *m)
 {
 	char	pfx[64], nh[64];
@@ -147,18 +147,18 @@ nb_del(const struct nb_opts *o, const char *node, uint64_t first, uint32_t n,
 	(void)node;
 	m->method = NB_DELETE;
 	m->ctype = NULL;
-	m->accept = nb_media(o);
+	m->accept = bgpnb_media(o);
 	if (n == 0)
-		return nb_routes_path(o, NULL, m->path, sizeof(m->path));
-	nb_route_text(o, first, pfx, sizeof(pfx), nh, sizeof(nh));
-	return nb_routes_path(o, pfx, m->path, sizeof(m->path));
+		return bgpnb_routes_path(o, NULL, m->path, sizeof(m->path));
+	bgpnb_route_text(o, first, pfx, sizeof(pfx), nh, sizeof(nh));
+	return bgpnb_routes_path(o, pfx, m->path, sizeof(m->path));
 }
 
 /* The Loc-RIB's routes, from the operational datastore. */
 static int
-nb_loc_rib_path(const struct nb_opts *o, char *out, size_t cap)
+bgpnb_loc_rib_path(const struct nb_opts *o, char *out, size_t cap)
 {
-	const char	*afi = NB_AFI(nb_ctx(o)->af);
+	const char	*afi = NB_AFI(bgpnb_ctx(o)->af);
 	int		 n;
 
 	if (o->style == NB_STYLE_RFC8040)
@@ -176,9 +176,9 @@ nb_loc_rib_path(const struct nb_opts *o, char *out, size_t cap)
 
 /* What OpenDaylight's CSIT counts: example-ipv4-topology (ipv6). */
 static int
-nb_topology_path(const struct nb_opts *o, char *out, size_t cap)
+bgpnb_topology_path(const struct nb_opts *o, char *out, size_t cap)
 {
-	const char	*afi = NB_AFI(nb_ctx(o)->af);
+	const char	*afi = NB_AFI(bgpnb_ctx(o)->af);
 	int		 n;
 
 	if (o->style == NB_STYLE_RFC8040)
@@ -193,24 +193,24 @@ nb_topology_path(const struct nb_opts *o, char *out, size_t cap)
 }
 
 static int
-nb_count(const struct nb_opts *o, const char *node, struct nb_msg *m)
+bgpnb_count(const struct nb_opts *o, const char *node, struct nb_msg *m)
 {
 	(void)node;
 	m->method = NB_GET;
 	m->ctype = NULL;
-	m->accept = nb_media(o);
-	if (nb_ctx(o)->count == BGP_NB_LOC_RIB)
-		return nb_loc_rib_path(o, m->path, sizeof(m->path));
-	if (nb_ctx(o)->count == BGP_NB_TOPOLOGY)
-		return nb_topology_path(o, m->path, sizeof(m->path));
-	return nb_routes_path(o, NULL, m->path, sizeof(m->path));
+	m->accept = bgpnb_media(o);
+	if (bgpnb_ctx(o)->count == BGP_NB_LOC_RIB)
+		return bgpnb_loc_rib_path(o, m->path, sizeof(m->path));
+	if (bgpnb_ctx(o)->count == BGP_NB_TOPOLOGY)
+		return bgpnb_topology_path(o, m->path, sizeof(m->path));
+	return bgpnb_routes_path(o, NULL, m->path, sizeof(m->path));
 }
 
 /* Routes in a reply: its "prefix" leaves with a value (the topology's
  * prefix list shares the name: "prefix":[ and <prefix><prefix> are not
  * counted). */
 static int
-nb_parse_count(const struct nb_opts *o, int status, const char *body,
+bgpnb_parse_count(const struct nb_opts *o, int status, const char *body,
     size_t len, uint64_t *out)
 {
 	int		 xml = o->format == NB_FMT_XML;
@@ -234,8 +234,8 @@ nb_parse_count(const struct nb_opts *o, int status, const char *body,
 
 const struct nb_driver bgp_nb_odl_driver = {
 	"odl",
-	nb_add,
-	nb_del,
-	nb_count,
-	nb_parse_count,
+	bgpnb_add,
+	bgpnb_del,
+	bgpnb_count,
+	bgpnb_parse_count,
 };

@@ -58,7 +58,7 @@ static const char *const origin_names[] = { "igp", "egp", "incomplete" };
 /* "bgp-types:ipv4-address-family" (prefix optional) and the unicast
  * SAFI: the family, or BGP_AF_MAX. */
 static uint8_t
-rc_family(const struct rc_elem *e)
+bgprc_family(const struct rc_elem *e)
 {
 	const char	*afi = e->key[0], *safi = e->key[1], *c;
 
@@ -78,19 +78,19 @@ rc_family(const struct rc_elem *e)
 }
 
 static const char *
-rc_routes_name(uint8_t af)
+bgprc_routes_name(uint8_t af)
 {
 	return af == BGP_AF_IPV6 ? "ipv6-routes" : "ipv4-routes";
 }
 
 static const char *
-rc_route_name(uint8_t af)
+bgprc_route_name(uint8_t af)
 {
 	return af == BGP_AF_IPV6 ? "ipv6-route" : "ipv4-route";
 }
 
 static void
-rc_attrs(struct doc_writer *w, const struct bgp_attrs *a, uint8_t af)
+bgprc_attrs(struct doc_writer *w, const struct bgp_attrs *a, uint8_t af)
 {
 	char	nh[INET6_ADDRSTRLEN];
 	size_t	i;
@@ -141,7 +141,7 @@ rc_attrs(struct doc_writer *w, const struct bgp_attrs *a, uint8_t af)
 }
 
 static void
-rc_route(struct doc_writer *w, const struct bgp_spk_route *r)
+bgprc_route(struct doc_writer *w, const struct bgp_spk_route *r)
 {
 	char	pfx[64];
 
@@ -150,19 +150,19 @@ rc_route(struct doc_writer *w, const struct bgp_spk_route *r)
 	doc_leaf_str(w, "route-key", pfx);
 	doc_leaf_uint(w, "path-id", r->prefix.path_id);
 	doc_leaf_str(w, "prefix", pfx);
-	rc_attrs(w, r->attrs, r->prefix.af);
+	bgprc_attrs(w, r->attrs, r->prefix.af);
 	doc_end(w);
 }
 
 /* Which routes a table shows. */
-enum rc_src {
+enum bgprc_src {
 	RC_LOC_RIB,
 	RC_ADJ_RIB_IN,		/* of one peer */
 	RC_APP_RIB,
 };
 
 static int
-rc_next(enum rc_src src, const char *peer, uint8_t af, uint64_t *cursor,
+bgprc_next(enum bgprc_src src, const char *peer, uint8_t af, uint64_t *cursor,
     struct bgp_spk_route *r)
 {
 	for (;;) {
@@ -179,7 +179,7 @@ rc_next(enum rc_src src, const char *peer, uint8_t af, uint64_t *cursor,
 
 /* The routes container (one route when key is not NULL). */
 static int
-rc_routes(struct doc_writer *w, enum rc_src src, const char *peer,
+bgprc_routes(struct doc_writer *w, enum bgprc_src src, const char *peer,
     uint8_t af, const struct bgp_prefix *key)
 {
 	struct bgp_spk_route	r;
@@ -187,13 +187,13 @@ rc_routes(struct doc_writer *w, enum rc_src src, const char *peer,
 	int			found = 0;
 
 	if (key == NULL)
-		doc_container(w, &inet_mod, rc_routes_name(af));
-	doc_list(w, &inet_mod, rc_route_name(af));
-	while (rc_next(src, peer, af, &cursor, &r)) {
+		doc_container(w, &inet_mod, bgprc_routes_name(af));
+	doc_list(w, &inet_mod, bgprc_route_name(af));
+	while (bgprc_next(src, peer, af, &cursor, &r)) {
 		if (key != NULL && (memcmp(r.prefix.addr, key->addr, 16) != 0 ||
 		    r.prefix.len != key->len))
 			continue;
-		rc_route(w, &r);
+		bgprc_route(w, &r);
 		found = 1;
 	}
 	doc_end(w);
@@ -203,7 +203,8 @@ rc_routes(struct doc_writer *w, enum rc_src src, const char *peer,
 }
 
 static void
-rc_table(struct doc_writer *w, enum rc_src src, const char *peer, uint8_t af)
+bgprc_table(struct doc_writer *w, enum bgprc_src src, const char *peer,
+    uint8_t af)
 {
 	doc_entry(w);
 	doc_leaf_str(w, "afi", af == BGP_AF_IPV6 ?
@@ -212,22 +213,22 @@ rc_table(struct doc_writer *w, enum rc_src src, const char *peer, uint8_t af)
 	doc_container(w, NULL, "attributes");
 	doc_leaf_str(w, "uptodate", "true");
 	doc_end(w);
-	rc_routes(w, src, peer, af, NULL);
+	bgprc_routes(w, src, peer, af, NULL);
 	doc_end(w);
 }
 
 static void
-rc_tables(struct doc_writer *w, enum rc_src src, const char *peer)
+bgprc_tables(struct doc_writer *w, enum bgprc_src src, const char *peer)
 {
 	doc_list(w, NULL, "tables");
-	rc_table(w, src, peer, BGP_AF_IPV4);
-	rc_table(w, src, peer, BGP_AF_IPV6);
+	bgprc_table(w, src, peer, BGP_AF_IPV4);
+	bgprc_table(w, src, peer, BGP_AF_IPV6);
 	doc_end(w);
 }
 
 /* "10.0.0.0/24" and "0" of ipv4-route=KEY,PATH-ID; -1 when bad. */
 static int
-rc_route_key(const struct rc_elem *e, uint8_t af, struct bgp_prefix *p)
+bgprc_route_key(const struct rc_elem *e, uint8_t af, struct bgp_prefix *p)
 {
 	if (e->nkeys != 2 || bgp_prefix_parse(e->key[0], p) == -1 ||
 	    p->af != af)
@@ -240,29 +241,31 @@ rc_route_key(const struct rc_elem *e, uint8_t af, struct bgp_prefix *p)
  * or one route.  Sends the reply or the error.
  */
 static void
-rc_get_table(struct rc_req *rq, size_t t, enum rc_src src, const char *peer)
+bgprc_get_table(struct rc_req *rq, size_t t, enum bgprc_src src,
+    const char *peer)
 {
 	const struct rc_path	*p = &rq->path;
 	struct doc_writer	 w;
 	struct evbuffer		*b;
 	struct bgp_prefix	 key;
-	uint8_t			 af = rc_family(&p->e[t]);
+	uint8_t			 af = bgprc_family(&p->e[t]);
 
 	if (af == BGP_AF_MAX || p->n > t + 3 || (p->n > t + 1 &&
-	    !rc_elem_is(&p->e[t + 1], rc_routes_name(af))) ||
-	    (p->n == t + 3 && (!rc_elem_is(&p->e[t + 2], rc_route_name(af)) ||
-	    rc_route_key(&p->e[t + 2], af, &key) == -1))) {
+	    !rc_elem_is(&p->e[t + 1], bgprc_routes_name(af))) ||
+	    (p->n == t + 3 &&
+	    (!rc_elem_is(&p->e[t + 2], bgprc_route_name(af)) ||
+	    bgprc_route_key(&p->e[t + 2], af, &key) == -1))) {
 		rc_data_missing(rq);
 		return;
 	}
 	b = rc_writer(rq, &w);
 	if (p->n == t + 1) {
 		doc_list(&w, &rib_mod, "tables");
-		rc_table(&w, src, peer, af);
+		bgprc_table(&w, src, peer, af);
 		doc_end(&w);
 	} else if (p->n == t + 2)
-		rc_routes(&w, src, peer, af, NULL);
-	else if (!rc_routes(&w, src, peer, af, &key)) {
+		bgprc_routes(&w, src, peer, af, NULL);
+	else if (!bgprc_routes(&w, src, peer, af, &key)) {
 		evbuffer_free(b);
 		rc_data_missing(rq);
 		return;
@@ -271,19 +274,19 @@ rc_get_table(struct rc_req *rq, size_t t, enum rc_src src, const char *peer)
 }
 
 static void
-rc_peer(struct doc_writer *w, const char *name)
+bgprc_peer(struct doc_writer *w, const char *name)
 {
 	doc_entry(w);
 	doc_leaf_str(w, "peer-id", name);
 	doc_leaf_str(w, "peer-role", "ebgp");
 	doc_container(w, NULL, "adj-rib-in");
-	rc_tables(w, RC_ADJ_RIB_IN, name);
+	bgprc_tables(w, RC_ADJ_RIB_IN, name);
 	doc_end(w);
 	doc_end(w);
 }
 
 static void
-rc_rib(struct doc_writer *w)
+bgprc_rib(struct doc_writer *w)
 {
 	char		name[64];
 	uint64_t	n;
@@ -293,17 +296,17 @@ rc_rib(struct doc_writer *w)
 	doc_leaf_str(w, "id", RIB_ID);
 	doc_list(w, NULL, "peer");
 	for (i = 0; bgp_spk_peer(i, name, sizeof(name), &n); i++)
-		rc_peer(w, name);
+		bgprc_peer(w, name);
 	doc_end(w);
 	doc_container(w, NULL, "loc-rib");
-	rc_tables(w, RC_LOC_RIB, NULL);
+	bgprc_tables(w, RC_LOC_RIB, NULL);
 	doc_end(w);
 	doc_end(w);
 }
 
 /* GET below bgp-rib/rib=example-bgp-rib. */
 static void
-rc_get_rib(struct rc_req *rq)
+bgprc_get_rib(struct rc_req *rq)
 {
 	const struct rc_path	*p = &rq->path;
 	const char		*peer;
@@ -317,17 +320,17 @@ rc_get_rib(struct rc_req *rq)
 	if (p->n == 2) {
 		b = rc_writer(rq, &w);
 		doc_list(&w, &rib_mod, "rib");
-		rc_rib(&w);
+		bgprc_rib(&w);
 		doc_end(&w);
 		rc_send(rq, &w, b);
 	} else if (rc_elem_is(&p->e[2], "loc-rib")) {
 		if (p->n == 3) {
 			b = rc_writer(rq, &w);
 			doc_container(&w, &rib_mod, "loc-rib");
-			rc_tables(&w, RC_LOC_RIB, NULL);
+			bgprc_tables(&w, RC_LOC_RIB, NULL);
 			rc_send(rq, &w, b);
 		} else if (rc_elem_is(&p->e[3], "tables"))
-			rc_get_table(rq, 3, RC_LOC_RIB, NULL);
+			bgprc_get_table(rq, 3, RC_LOC_RIB, NULL);
 		else
 			rc_unknown(rq, &p->e[3]);
 	} else if (rc_elem_is(&p->e[2], "peer")) {
@@ -337,12 +340,12 @@ rc_get_rib(struct rc_req *rq)
 		else if (p->n == 3) {
 			b = rc_writer(rq, &w);
 			doc_list(&w, &rib_mod, "peer");
-			rc_peer(&w, peer);
+			bgprc_peer(&w, peer);
 			doc_end(&w);
 			rc_send(rq, &w, b);
 		} else if (p->n >= 5 && rc_elem_is(&p->e[3], "adj-rib-in") &&
 		    rc_elem_is(&p->e[4], "tables"))
-			rc_get_table(rq, 4, RC_ADJ_RIB_IN, peer);
+			bgprc_get_table(rq, 4, RC_ADJ_RIB_IN, peer);
 		else
 			rc_unknown(rq, &p->e[3]);
 	} else
@@ -350,7 +353,7 @@ rc_get_rib(struct rc_req *rq)
 }
 
 static void
-rc_bgp_rib(struct rc_req *rq, void *arg)
+bgprc_bgp_rib(struct rc_req *rq, void *arg)
 {
 	const struct rc_path	*p = &rq->path;
 	struct doc_writer	 w;
@@ -365,18 +368,18 @@ rc_bgp_rib(struct rc_req *rq, void *arg)
 		b = rc_writer(rq, &w);
 		doc_container(&w, &rib_mod, "bgp-rib");
 		doc_list(&w, NULL, "rib");
-		rc_rib(&w);
+		bgprc_rib(&w);
 		rc_send(rq, &w, b);
 	} else if (!rc_elem_is(&p->e[1], "rib"))
 		rc_unknown(rq, &p->e[1]);
 	else
-		rc_get_rib(rq);
+		bgprc_get_rib(rq);
 }
 
 /* ---- the application RIB ---- */
 
 static int
-rc_parse_origin(const struct doc_node *at, struct bgp_attrs *a, char *err,
+bgprc_parse_origin(const struct doc_node *at, struct bgp_attrs *a, char *err,
     size_t errlen)
 {
 	struct doc_node	c;
@@ -399,7 +402,7 @@ rc_parse_origin(const struct doc_node *at, struct bgp_attrs *a, char *err,
 
 /* The AS_SEQUENCE segments' ASes, one path. */
 static void
-rc_parse_as_path(const struct doc_node *at, struct bgp_attrs *a)
+bgprc_parse_as_path(const struct doc_node *at, struct bgp_attrs *a)
 {
 	struct doc_node	c, seg, v;
 	struct doc_iter	it, vit;
@@ -420,7 +423,7 @@ rc_parse_as_path(const struct doc_node *at, struct bgp_attrs *a)
 /* One route of a request body into prefix and attributes; -1 with a
  * message in err. */
 static int
-rc_parse_route(const struct doc_node *n, uint8_t af, struct bgp_prefix *p,
+bgprc_parse_route(const struct doc_node *n, uint8_t af, struct bgp_prefix *p,
     struct bgp_attrs *a, char *err, size_t errlen)
 {
 	struct doc_node	 at, c;
@@ -440,7 +443,7 @@ rc_parse_route(const struct doc_node *n, uint8_t af, struct bgp_prefix *p,
 	}
 	if (doc_child(n, "attributes", &at) == -1)
 		return 0;	/* IGP origin, empty AS_PATH, no next hop */
-	if (rc_parse_origin(&at, a, err, errlen) == -1)
+	if (bgprc_parse_origin(&at, a, err, errlen) == -1)
 		return -1;
 	if (doc_child(&at, af == BGP_AF_IPV6 ? "ipv6-next-hop" :
 	    "ipv4-next-hop", &c) == 0 &&
@@ -461,14 +464,14 @@ rc_parse_route(const struct doc_node *n, uint8_t af, struct bgp_prefix *p,
 		a->has_med = 1;
 		a->med = (uint32_t)u;
 	}
-	rc_parse_as_path(&at, a);
+	bgprc_parse_as_path(&at, a);
 	return 0;
 }
 
 /* The routes of a body: the routes container, or one route.  Adds them
  * (after a clear for PUT of the container); -1 when an error was sent. */
 static int
-rc_app_write(struct rc_req *rq, uint8_t af, int container, int replace,
+bgprc_app_write(struct rc_req *rq, uint8_t af, int container, int replace,
     uint64_t *added)
 {
 	struct doc		 d;
@@ -486,22 +489,22 @@ rc_app_write(struct rc_req *rq, uint8_t af, int container, int replace,
 	/* PUT of the container replaces it with the body's container; a
 	 * POST to it creates the route entries it holds (RFC 8040 section
 	 * 4.4.1), given bare or in the container. */
-	if (container && doc_child(&root, rc_routes_name(af), &top) == -1 &&
-	    (replace || doc_child(&root, rc_route_name(af), &top) == -1)) {
+	if (container && doc_child(&root, bgprc_routes_name(af), &top) == -1 &&
+	    (replace || doc_child(&root, bgprc_route_name(af), &top) == -1)) {
 		doc_free(&d);
 		http_error(rq->http, 400, "protocol", "malformed-message",
-		    "Expected a bgp-inet:%s container%s", rc_routes_name(af),
+		    "Expected a bgp-inet:%s container%s", bgprc_routes_name(af),
 		    replace ? "" : " or route entries");
 		return -1;
 	}
-	top = container && doc_child(&root, rc_routes_name(af), &top) == 0 ?
+	top = container && doc_child(&root, bgprc_routes_name(af), &top) == 0 ?
 	    top : root;
 	if (replace)
 		bgp_spk_app_clear();
 	*added = 0;
-	doc_iter_init(&it, &top, rc_route_name(af));
+	doc_iter_init(&it, &top, bgprc_route_name(af));
 	while (rc == 0 && doc_iter_next(&it, &n) == 1) {
-		if (rc_parse_route(&n, af, &p, &a, err, sizeof(err)) == -1) {
+		if (bgprc_parse_route(&n, af, &p, &a, err, sizeof(err)) == -1) {
 			http_error(rq->http, 400, "protocol", "invalid-value",
 			    "%s", err);
 			rc = -1;
@@ -513,24 +516,24 @@ rc_app_write(struct rc_req *rq, uint8_t af, int container, int replace,
 }
 
 static void
-rc_app_table(struct rc_req *rq, size_t t)
+bgprc_app_table(struct rc_req *rq, size_t t)
 {
 	const struct rc_path	*p = &rq->path;
 	struct bgp_prefix	 key;
-	uint8_t			 af = rc_family(&p->e[t]);
+	uint8_t			 af = bgprc_family(&p->e[t]);
 	uint64_t		 added;
 	int			 one = p->n == t + 3;
 	enum evhttp_cmd_type	 m = rq->http->method;
 
 	if (af == BGP_AF_MAX || p->n < t + 2 || p->n > t + 3 ||
-	    !rc_elem_is(&p->e[t + 1], rc_routes_name(af)) || (one &&
-	    (!rc_elem_is(&p->e[t + 2], rc_route_name(af)) ||
-	    rc_route_key(&p->e[t + 2], af, &key) == -1))) {
+	    !rc_elem_is(&p->e[t + 1], bgprc_routes_name(af)) || (one &&
+	    (!rc_elem_is(&p->e[t + 2], bgprc_route_name(af)) ||
+	    bgprc_route_key(&p->e[t + 2], af, &key) == -1))) {
 		rc_data_missing(rq);
 		return;
 	}
 	if (m & (EVHTTP_REQ_GET | EVHTTP_REQ_HEAD)) {
-		rc_get_table(rq, t, RC_APP_RIB, NULL);
+		bgprc_get_table(rq, t, RC_APP_RIB, NULL);
 		return;
 	}
 	if (m == EVHTTP_REQ_DELETE) {
@@ -547,14 +550,14 @@ rc_app_table(struct rc_req *rq, size_t t)
 		rc_read_only(rq);
 		return;
 	}
-	if (rc_app_write(rq, af, !one, !one && m == EVHTTP_REQ_PUT,
+	if (bgprc_app_write(rq, af, !one, !one && m == EVHTTP_REQ_PUT,
 	    &added) == -1)
 		return;
 	http_reply(rq->http, added > 0 ? 201 : 204, NULL);
 }
 
 static void
-rc_app_rib(struct rc_req *rq, void *arg)
+bgprc_app_rib(struct rc_req *rq, void *arg)
 {
 	const struct rc_path	*p = &rq->path;
 
@@ -568,7 +571,7 @@ rc_app_rib(struct rc_req *rq, void *arg)
 		rc_unknown(rq, &p->e[1]);
 		return;
 	}
-	rc_app_table(rq, 1);
+	bgprc_app_table(rq, 1);
 }
 
 
@@ -745,10 +748,10 @@ static const struct rc_topology topo6 = {
 };
 
 static const struct rc_resource rib_resource = {
-	"bgp-rib", "bgp-rib", rib_lists, rc_bgp_rib, NULL
+	"bgp-rib", "bgp-rib", rib_lists, bgprc_bgp_rib, NULL
 };
 static const struct rc_resource app_resource = {
-	"bgp-rib", "application-rib", rib_lists, rc_app_rib, NULL
+	"bgp-rib", "application-rib", rib_lists, bgprc_app_rib, NULL
 };
 
 void

@@ -31,7 +31,7 @@
 #define CTL_LLDP_PORTS	64	/* ports whose discovery is tracked */
 #define CTL_LLDP_PERIOD	1	/* seconds between LLDP rounds */
 
-enum ctl_state {
+enum ofc_state {
 	CTL_HELLO,		/* HELLO sent, waiting for theirs */
 	CTL_FEATURES,		/* FEATURES_REQUEST sent */
 	CTL_READY,		/* handshake done, waiting to program */
@@ -41,8 +41,8 @@ enum ctl_state {
 	CTL_DONE,
 };
 
-struct ctl_conn {
-	TAILQ_ENTRY(ctl_conn)	 entry;
+struct ofc_conn {
+	TAILQ_ENTRY(ofc_conn)	 entry;
 	struct bufferevent	*bev;
 	uint8_t			 state;
 	uint8_t			 version;
@@ -55,7 +55,7 @@ struct ctl_conn {
 	uint32_t		 active_flows;	/* table 0, see of_ctl.h */
 	uint64_t		 lldp_found;	/* bit p-1: our port p's LLDP
 						   reached a peer */
-	LIST_ENTRY(ctl_conn)	 hentry;	/* by dpid, once READY */
+	LIST_ENTRY(ofc_conn)	 hentry;	/* by dpid, once READY */
 	int			 hashed;
 	uint32_t		 poll_xid;	/* stats poll in flight */
 	void			*poll_ctx;	/* from hooks.stats_begin */
@@ -63,24 +63,24 @@ struct ctl_conn {
 
 #define CTL_NB_XID	0x80000000u	/* xid bit of northbound barriers */
 #define CTL_HASH_BUCKETS 16384	/* dpid -> switch, for the northbound */
-LIST_HEAD(ctl_bucket, ctl_conn);
+LIST_HEAD(ofc_bucket, ofc_conn);
 
-TAILQ_HEAD(ctl_list, ctl_conn);
+TAILQ_HEAD(ofc_list, ofc_conn);
 
 static struct of_ctl_config	 cfg;
 static struct of_ctl_stats	 st;
-static struct ctl_list		 conns = TAILQ_HEAD_INITIALIZER(conns);
+static struct ofc_list		 conns = TAILQ_HEAD_INITIALIZER(conns);
 static struct evconnlistener	*listener;
 static struct event		*lldp_timer;
 static struct event		*poll_timer;
 static struct of_ctl_hooks	 hooks;
-static struct ctl_bucket	*dpid_hash;
+static struct ofc_bucket	*dpid_hash;
 static uint8_t			 obuf_mem[OF_MAX_MSG + 1024];
 static struct wbuf		 obuf = { obuf_mem, 0, sizeof(obuf_mem), 0 };
 
-static void	ctl_advance(struct ctl_conn *);
-static int	kick_all;	/* every switch may move on: see ctl_read */
-static int	round_over;	/* see ctl_round_check */
+static void	ofc_advance(struct ofc_conn *);
+static int	kick_all;	/* every switch may move on: see ofc_read */
+static int	round_over;	/* see ofc_round_check */
 
 void
 of_ctl_config_defaults(struct of_ctl_config *c)
@@ -99,14 +99,14 @@ of_ctl_stats(void)
 }
 
 static struct wbuf *
-ctl_buf(void)
+ofc_buf(void)
 {
 	wbuf_reset(&obuf);
 	return &obuf;
 }
 
 static void
-ctl_send(struct ctl_conn *c)
+ofc_send(struct ofc_conn *c)
 {
 	if (!obuf.err && obuf.len > 0)
 		bufferevent_write(c->bev, obuf.data, obuf.len);
@@ -114,14 +114,14 @@ ctl_send(struct ctl_conn *c)
 }
 
 static uint8_t
-ctl_highest(uint32_t bitmap)
+ofc_highest(uint32_t bitmap)
 {
 	return bitmap & (1u << OF_VERSION_13) ? OF_VERSION_13 : OF_VERSION_10;
 }
 
 /* An OUTPUT action (1.3 section 7.2.5; 1.0 section 5.2.4). */
 static void
-ctl_output_action(struct wbuf *w, uint8_t version, uint32_t port)
+ofc_output_action(struct wbuf *w, uint8_t version, uint32_t port)
 {
 	wbuf_put_u16(w, 0);			/* OFPAT_OUTPUT */
 	if (version == OF_VERSION_13) {
@@ -140,7 +140,7 @@ ctl_output_action(struct wbuf *w, uint8_t version, uint32_t port)
 
 /* Flow i of a switch: ip,nw_dst=10.x.y.z (i), priority 100, output:port. */
 static void
-ctl_flow(const struct ctl_conn *c, uint32_t i, uint8_t command,
+ofc_flow(const struct ofc_conn *c, uint32_t i, uint8_t command,
     uint32_t port, struct of_flow_mod *fm, uint8_t prog[CTL_PROG_MAX])
 {
 	uint8_t		ethtype[2] = { 0x08, 0x00 };
@@ -167,22 +167,22 @@ ctl_flow(const struct ctl_conn *c, uint32_t i, uint8_t command,
 		wbuf_put_u16(&w, 24);
 		wbuf_put_zero(&w, 4);
 	}
-	ctl_output_action(&w, c->version, port);
+	ofc_output_action(&w, c->version, port);
 	fm->prog = prog;
 	fm->prog_len = w.len;
 }
 
 static void
-ctl_barrier(struct ctl_conn *c)
+ofc_barrier(struct ofc_conn *c)
 {
-	of_simple_encode(ctl_buf(), c->version, OF_BARRIER_REQUEST, ++c->xid);
-	ctl_send(c);
+	of_simple_encode(ofc_buf(), c->version, OF_BARRIER_REQUEST, ++c->xid);
+	ofc_send(c);
 	c->barriers_out++;
 }
 
 /* Push the next batch of adds (or strict deletes) and a barrier. */
 static void
-ctl_push_batch(struct ctl_conn *c, uint8_t command)
+ofc_push_batch(struct ofc_conn *c, uint8_t command)
 {
 	struct of_flow_mod	fm;
 	uint8_t			prog[CTL_PROG_MAX];
@@ -190,20 +190,20 @@ ctl_push_batch(struct ctl_conn *c, uint8_t command)
 
 	for (n = 0; n < cfg.batch && c->next_flow < cfg.flows_per_switch;
 	    n++, c->next_flow++) {
-		ctl_flow(c, c->next_flow, command, 1, &fm, prog);
-		of_flow_mod_encode(ctl_buf(), c->version, ++c->xid, &fm);
-		ctl_send(c);
+		ofc_flow(c, c->next_flow, command, 1, &fm, prog);
+		of_flow_mod_encode(ofc_buf(), c->version, ++c->xid, &fm);
+		ofc_send(c);
 		st.flow_mods_sent++;
 		if (command == OF_FC_ADD)
 			c->active_flows++;
 		else if (c->active_flows > 0)
 			c->active_flows--;
 	}
-	ctl_barrier(c);
+	ofc_barrier(c);
 }
 
 static void
-ctl_delete_all(struct ctl_conn *c)
+ofc_delete_all(struct ofc_conn *c)
 {
 	struct of_flow_mod	fm;
 
@@ -214,16 +214,16 @@ ctl_delete_all(struct ctl_conn *c)
 	fm.buffer_id = CTL_NO_BUFFER;
 	fm.out_port = OF_PORT_ANY;
 	fm.out_group = OF_GROUP_ANY;
-	of_flow_mod_encode(ctl_buf(), c->version, ++c->xid, &fm);
-	ctl_send(c);
+	of_flow_mod_encode(ofc_buf(), c->version, ++c->xid, &fm);
+	ofc_send(c);
 	st.flow_mods_sent++;
 	c->active_flows = 0;
 	c->next_flow = cfg.flows_per_switch;
-	ctl_barrier(c);
+	ofc_barrier(c);
 }
 
 static void
-ctl_request_stats(struct ctl_conn *c)
+ofc_request_stats(struct ofc_conn *c)
 {
 	struct of_flow_filter	f;
 
@@ -233,13 +233,13 @@ ctl_request_stats(struct ctl_conn *c)
 	f.out_group = OF_GROUP_ANY;
 	of_match_init(&f.match);
 	c->stats_xid = ++c->xid;
-	of_flow_stats_request_encode(ctl_buf(), c->version, c->stats_xid,
+	of_flow_stats_request_encode(ofc_buf(), c->version, c->stats_xid,
 	    OF_MP_FLOW, &f);
-	ctl_send(c);
+	ofc_send(c);
 }
 
 static int
-ctl_all_programmed(void)
+ofc_all_programmed(void)
 {
 	uint64_t	want = cfg.expect_switches ? cfg.expect_switches :
 	    st.switches_now;
@@ -250,7 +250,7 @@ ctl_all_programmed(void)
 /* A round is over once every switch is programmed (and emptied again
  * when asked to delete); of_ctl_finished() reports it. */
 static void
-ctl_round_check(void)
+ofc_round_check(void)
 {
 	uint64_t	want = cfg.expect_switches;
 
@@ -270,7 +270,7 @@ ctl_round_check(void)
  * anew.  The last round's figures stay until then for the summary.
  */
 static void
-ctl_maybe_new_round(void)
+ofc_maybe_new_round(void)
 {
 	if (!round_over)
 		return;
@@ -283,7 +283,7 @@ ctl_maybe_new_round(void)
 }
 
 static void
-ctl_enter(struct ctl_conn *c, enum ctl_state s)
+ofc_enter(struct ofc_conn *c, enum ofc_state s)
 {
 	c->state = s;
 	c->next_flow = 0;
@@ -292,7 +292,7 @@ ctl_enter(struct ctl_conn *c, enum ctl_state s)
 
 /* Move a connection through program, stats and delete as allowed. */
 static void
-ctl_advance(struct ctl_conn *c)
+ofc_advance(struct ofc_conn *c)
 {
 	switch (c->state) {
 	case CTL_READY:
@@ -301,23 +301,23 @@ ctl_advance(struct ctl_conn *c)
 			return;
 		if (st.program_start_ns == 0)
 			st.program_start_ns = clock_ns();
-		ctl_enter(c, CTL_PROGRAM);
+		ofc_enter(c, CTL_PROGRAM);
 		/* FALLTHROUGH */
 	case CTL_PROGRAM:
 		while (c->barriers_out < cfg.window &&
 		    c->next_flow < cfg.flows_per_switch)
-			ctl_push_batch(c, OF_FC_ADD);
+			ofc_push_batch(c, OF_FC_ADD);
 		if (c->next_flow < cfg.flows_per_switch || c->barriers_out)
 			return;
 		st.switches_programmed++;
-		if (ctl_all_programmed()) {
+		if (ofc_all_programmed()) {
 			st.program_end_ns = clock_ns();
 			kick_all = 1;	/* the others wait in CTL_STATS */
 		}
-		ctl_round_check();
-		ctl_enter(c, CTL_STATS);
+		ofc_round_check();
+		ofc_enter(c, CTL_STATS);
 		if (cfg.read_stats) {
-			ctl_request_stats(c);
+			ofc_request_stats(c);
 			return;
 		}
 		/* FALLTHROUGH */
@@ -325,11 +325,11 @@ ctl_advance(struct ctl_conn *c)
 		if (cfg.read_stats && c->stats_xid != 0)
 			return;
 		if (cfg.delete_mode == OF_CTL_DELETE_NONE ||
-		    !ctl_all_programmed())
+		    !ofc_all_programmed())
 			return;
-		ctl_enter(c, CTL_DELETE);
+		ofc_enter(c, CTL_DELETE);
 		if (cfg.delete_mode == OF_CTL_DELETE_ALL) {
-			ctl_delete_all(c);
+			ofc_delete_all(c);
 			return;
 		}
 		/* FALLTHROUGH */
@@ -337,13 +337,13 @@ ctl_advance(struct ctl_conn *c)
 		while (cfg.delete_mode == OF_CTL_DELETE_STRICT &&
 		    c->barriers_out < cfg.window &&
 		    c->next_flow < cfg.flows_per_switch)
-			ctl_push_batch(c, OF_FC_DELETE_STRICT);
+			ofc_push_batch(c, OF_FC_DELETE_STRICT);
 		if (c->next_flow < cfg.flows_per_switch || c->barriers_out)
 			return;
-		ctl_enter(c, CTL_DONE);
+		ofc_enter(c, CTL_DONE);
 		if (++st.switches_deleted >= st.switches_programmed)
 			st.delete_end_ns = clock_ns();
-		ctl_round_check();
+		ofc_round_check();
 		return;
 	default:
 		return;
@@ -351,16 +351,16 @@ ctl_advance(struct ctl_conn *c)
 }
 
 static void
-ctl_advance_all(void)
+ofc_advance_all(void)
 {
-	struct ctl_conn	*c;
+	struct ofc_conn	*c;
 
 	TAILQ_FOREACH(c, &conns, entry)
-		ctl_advance(c);
+		ofc_advance(c);
 }
 
 static void
-ctl_lldp(struct ctl_conn *c, uint32_t port)
+ofc_lldp(struct ofc_conn *c, uint32_t port)
 {
 	struct of_packet_out	po;
 	uint8_t			frame[64], act[16];
@@ -385,7 +385,7 @@ ctl_lldp(struct ctl_conn *c, uint32_t port)
 	wbuf_put_u16(&w, 120);
 	wbuf_put_u16(&w, 0);			/* End */
 	wbuf_init(&w, act, sizeof(act));
-	ctl_output_action(&w, c->version, port);
+	ofc_output_action(&w, c->version, port);
 	memset(&po, 0, sizeof(po));
 	po.buffer_id = CTL_NO_BUFFER;
 	po.in_port = OF_PORT_CONTROLLER;
@@ -393,8 +393,8 @@ ctl_lldp(struct ctl_conn *c, uint32_t port)
 	po.actions_len = w.len;
 	po.data = frame;
 	po.data_len = 14 + 2 + 1 + n + 2 + 5 + 4 + 2;
-	of_packet_out_encode(ctl_buf(), c->version, ++c->xid, &po);
-	ctl_send(c);
+	of_packet_out_encode(ofc_buf(), c->version, ++c->xid, &po);
+	ofc_send(c);
 	st.lldp_sent++;
 }
 
@@ -404,9 +404,9 @@ ctl_lldp(struct ctl_conn *c, uint32_t port)
  * LLDP comes round; a frame that is not ours counts every time.
  */
 static void
-ctl_lldp_seen(const uint8_t *f, size_t len)
+ofc_lldp_seen(const uint8_t *f, size_t len)
 {
-	struct ctl_conn	*c;
+	struct ofc_conn	*c;
 	char		 id[17];
 	uint64_t	 dpid, bit;
 	uint32_t	 port;
@@ -447,9 +447,9 @@ ctl_lldp_seen(const uint8_t *f, size_t len)
  * being probed; found links are not re-sent, so each is delivered once.
  */
 static void
-ctl_lldp_tick(evutil_socket_t fd, short what, void *arg)
+ofc_lldp_tick(evutil_socket_t fd, short what, void *arg)
 {
-	struct ctl_conn	*c;
+	struct ofc_conn	*c;
 	uint32_t	 p;
 
 	(void)fd;
@@ -462,12 +462,12 @@ ctl_lldp_tick(evutil_socket_t fd, short what, void *arg)
 			continue;
 		for (p = 1; p <= c->nports && p <= CTL_LLDP_PORTS; p++)
 			if ((c->lldp_found & (1ull << (p - 1))) == 0)
-				ctl_lldp(c, p);
+				ofc_lldp(c, p);
 	}
 }
 
-static struct ctl_bucket *
-ctl_bucket_of(uint64_t dpid)
+static struct ofc_bucket *
+ofc_bucket_of(uint64_t dpid)
 {
 	uint64_t	h = dpid * 0x9e3779b97f4a7c15ull;
 
@@ -477,28 +477,28 @@ ctl_bucket_of(uint64_t dpid)
 }
 
 static void
-ctl_hash_add(struct ctl_conn *c)
+ofc_hash_add(struct ofc_conn *c)
 {
 	if (c->hashed)
 		return;
-	LIST_INSERT_HEAD(ctl_bucket_of(c->dpid), c, hentry);
+	LIST_INSERT_HEAD(ofc_bucket_of(c->dpid), c, hentry);
 	c->hashed = 1;
 }
 
 /* The connected switch of datapath id dpid, or NULL. */
-static struct ctl_conn *
-ctl_by_dpid(uint64_t dpid)
+static struct ofc_conn *
+ofc_by_dpid(uint64_t dpid)
 {
-	struct ctl_conn	*c;
+	struct ofc_conn	*c;
 
-	LIST_FOREACH(c, ctl_bucket_of(dpid), hentry)
+	LIST_FOREACH(c, ofc_bucket_of(dpid), hentry)
 		if (c->dpid == dpid && c->state >= CTL_READY)
 			return c;
 	return NULL;
 }
 
 static void
-ctl_on_features(struct ctl_conn *c, const struct of_header *h,
+ofc_on_features(struct ofc_conn *c, const struct of_header *h,
     struct rbuf *body)
 {
 	struct of_features	f;
@@ -513,32 +513,32 @@ ctl_on_features(struct ctl_conn *c, const struct of_header *h,
 	c->nports = c->version == OF_VERSION_10 ? (h->length - 32) / 48 : 0;
 	if (c->state != CTL_FEATURES)
 		return;
-	ctl_maybe_new_round();
+	ofc_maybe_new_round();
 	c->state = CTL_READY;
 	st.switches++;
 	st.switches_now++;
-	of_switch_config_encode(ctl_buf(), c->version, OF_SET_CONFIG,
+	of_switch_config_encode(ofc_buf(), c->version, OF_SET_CONFIG,
 	    ++c->xid, 0, 0xffff);
-	ctl_send(c);
-	ctl_hash_add(c);
+	ofc_send(c);
+	ofc_hash_add(c);
 	if (hooks.connected != NULL)
 		hooks.connected(c->dpid, c->version, hooks.arg);
 	if (cfg.lldp && c->version == OF_VERSION_13) {
-		of_mp_request_encode(ctl_buf(), c->version, ++c->xid,
+		of_mp_request_encode(ofc_buf(), c->version, ++c->xid,
 		    OF_MP_PORT_DESC, NULL, 0);
-		ctl_send(c);
+		ofc_send(c);
 	}
 	for (p = 1; cfg.lldp && p <= c->nports; p++)
-		ctl_lldp(c, p);
+		ofc_lldp(c, p);
 	if (cfg.expect_switches && st.switches == cfg.expect_switches)
-		ctl_advance_all();
+		ofc_advance_all();
 	else
-		ctl_advance(c);
+		ofc_advance(c);
 }
 
 /* A part of the periodic flow stats reply: handed to the hooks. */
 static void
-ctl_on_poll(struct ctl_conn *c, uint16_t flags, struct rbuf *entries)
+ofc_on_poll(struct ofc_conn *c, uint16_t flags, struct rbuf *entries)
 {
 	struct of_flow_info	fi;
 	struct of_match		store;
@@ -561,10 +561,10 @@ ctl_on_poll(struct ctl_conn *c, uint16_t flags, struct rbuf *entries)
 /* Every stats_interval: ask each ready switch for all its flows, unless
  * its last poll is still being answered or its output is backed up. */
 static void
-ctl_poll_tick(evutil_socket_t fd, short what, void *arg)
+ofc_poll_tick(evutil_socket_t fd, short what, void *arg)
 {
 	struct of_flow_filter	 f;
-	struct ctl_conn		*c;
+	struct ofc_conn		*c;
 
 	(void)fd;
 	(void)what;
@@ -582,14 +582,14 @@ ctl_poll_tick(evutil_socket_t fd, short what, void *arg)
 		c->poll_xid = ++c->xid;
 		c->poll_ctx = hooks.stats_begin != NULL ?
 		    hooks.stats_begin(c->dpid, hooks.arg) : NULL;
-		of_flow_stats_request_encode(ctl_buf(), c->version,
+		of_flow_stats_request_encode(ofc_buf(), c->version,
 		    c->poll_xid, OF_MP_FLOW, &f);
-		ctl_send(c);
+		ofc_send(c);
 	}
 }
 
 static void
-ctl_on_multipart(struct ctl_conn *c, const struct of_header *h,
+ofc_on_multipart(struct ofc_conn *c, const struct of_header *h,
     struct rbuf *body)
 {
 	struct rbuf		entries;
@@ -607,11 +607,11 @@ ctl_on_multipart(struct ctl_conn *c, const struct of_header *h,
 	if (mp == OF_MP_PORT_DESC) {
 		c->nports = (uint32_t)(rbuf_left(&entries) / 64);
 		for (uint32_t p = 1; cfg.lldp && p <= c->nports; p++)
-			ctl_lldp(c, p);
+			ofc_lldp(c, p);
 		return;
 	}
 	if (mp == OF_MP_FLOW && h->xid == c->poll_xid && c->poll_xid != 0) {
-		ctl_on_poll(c, flags, &entries);
+		ofc_on_poll(c, flags, &entries);
 		return;
 	}
 	if (mp != OF_MP_FLOW || h->xid != c->stats_xid)
@@ -624,13 +624,13 @@ ctl_on_multipart(struct ctl_conn *c, const struct of_header *h,
 	if ((flags & OF_MPF_MORE) == 0) {
 		c->stats_xid = 0;
 		st.switches_read++;
-		ctl_round_check();
-		ctl_advance(c);
+		ofc_round_check();
+		ofc_advance(c);
 	}
 }
 
 static void
-ctl_on_packet_in(struct ctl_conn *c, struct rbuf *body)
+ofc_on_packet_in(struct ofc_conn *c, struct rbuf *body)
 {
 	struct of_packet_in	pi;
 	struct of_packet_out	po;
@@ -645,7 +645,7 @@ ctl_on_packet_in(struct ctl_conn *c, struct rbuf *body)
 	}
 	st.packet_ins++;
 	if (pi.data_len >= 14 && pi.data[12] == 0x88 && pi.data[13] == 0xcc) {
-		ctl_lldp_seen(pi.data, pi.data_len);
+		ofc_lldp_seen(pi.data, pi.data_len);
 		return;
 	}
 	if (cfg.pktin_reply == OF_CTL_PKTIN_IGNORE ||
@@ -653,26 +653,26 @@ ctl_on_packet_in(struct ctl_conn *c, struct rbuf *body)
 		return;
 	if (cfg.pktin_reply == OF_CTL_PKTIN_PACKET_OUT) {
 		wbuf_init(&w, act, sizeof(act));
-		ctl_output_action(&w, c->version, OF_PORT_FLOOD);
+		ofc_output_action(&w, c->version, OF_PORT_FLOOD);
 		memset(&po, 0, sizeof(po));
 		po.buffer_id = pi.buffer_id;
 		po.in_port = pi.in_port;
 		po.actions = act;
 		po.actions_len = w.len;
-		of_packet_out_encode(ctl_buf(), c->version, ++c->xid, &po);
+		of_packet_out_encode(ofc_buf(), c->version, ++c->xid, &po);
 	} else {
-		ctl_flow(c, pi.buffer_id & 0xffffff, OF_FC_ADD, OF_PORT_FLOOD,
+		ofc_flow(c, pi.buffer_id & 0xffffff, OF_FC_ADD, OF_PORT_FLOOD,
 		    &fm, prog);
 		fm.buffer_id = pi.buffer_id;
 		fm.idle_timeout = 60;
-		of_flow_mod_encode(ctl_buf(), c->version, ++c->xid, &fm);
+		of_flow_mod_encode(ofc_buf(), c->version, ++c->xid, &fm);
 		st.flow_mods_sent++;
 	}
-	ctl_send(c);
+	ofc_send(c);
 }
 
 static void
-ctl_on_hello(struct ctl_conn *c, const struct of_header *h, struct rbuf *b)
+ofc_on_hello(struct ofc_conn *c, const struct of_header *h, struct rbuf *b)
 {
 	uint32_t	bitmap = 0;
 
@@ -680,19 +680,19 @@ ctl_on_hello(struct ctl_conn *c, const struct of_header *h, struct rbuf *b)
 		bitmap = 0;
 	c->version = of_negotiate(h->version, bitmap, cfg.version_bitmap);
 	if (c->version == 0) {
-		of_error_encode(ctl_buf(), ctl_highest(cfg.version_bitmap),
+		of_error_encode(ofc_buf(), ofc_highest(cfg.version_bitmap),
 		    h->xid, OF_ERR_HELLO_INCOMPATIBLE, NULL, 0);
-		ctl_send(c);
+		ofc_send(c);
 		st.bad_messages++;
 		return;
 	}
 	c->state = CTL_FEATURES;
-	of_simple_encode(ctl_buf(), c->version, OF_FEATURES_REQUEST, ++c->xid);
-	ctl_send(c);
+	of_simple_encode(ofc_buf(), c->version, OF_FEATURES_REQUEST, ++c->xid);
+	ofc_send(c);
 }
 
 static void
-ctl_dispatch(struct ctl_conn *c, const struct of_header *h,
+ofc_dispatch(struct ofc_conn *c, const struct of_header *h,
     const uint8_t *msg)
 {
 	struct rbuf	body;
@@ -701,17 +701,17 @@ ctl_dispatch(struct ctl_conn *c, const struct of_header *h,
 	rbuf_init(&body, msg + OF_HEADER_LEN, h->length - OF_HEADER_LEN);
 	if (c->state == CTL_HELLO) {
 		if (t == OF_HELLO)
-			ctl_on_hello(c, h, &body);
+			ofc_on_hello(c, h, &body);
 		return;
 	}
 	switch (t) {
 	case OF_ECHO_REQUEST:
-		of_echo_encode(ctl_buf(), c->version, OF_ECHO_REPLY, h->xid,
+		of_echo_encode(ofc_buf(), c->version, OF_ECHO_REPLY, h->xid,
 		    rbuf_ptr(&body), rbuf_left(&body));
-		ctl_send(c);
+		ofc_send(c);
 		return;
 	case OF_FEATURES_REPLY:
-		ctl_on_features(c, h, &body);
+		ofc_on_features(c, h, &body);
 		return;
 	case OF_BARRIER_REPLY:
 		if (h->xid & CTL_NB_XID)
@@ -719,13 +719,13 @@ ctl_dispatch(struct ctl_conn *c, const struct of_header *h,
 		if (c->barriers_out > 0)
 			c->barriers_out--;
 		st.barriers_acked++;
-		ctl_advance(c);
+		ofc_advance(c);
 		return;
 	case OF_MULTIPART_REPLY:
-		ctl_on_multipart(c, h, &body);
+		ofc_on_multipart(c, h, &body);
 		return;
 	case OF_PACKET_IN:
-		ctl_on_packet_in(c, &body);
+		ofc_on_packet_in(c, &body);
 		return;
 	case OF_ERROR:
 		st.errors_received++;
@@ -736,7 +736,7 @@ ctl_dispatch(struct ctl_conn *c, const struct of_header *h,
 }
 
 static void
-ctl_close(struct ctl_conn *c)
+ofc_close(struct ofc_conn *c)
 {
 	if (c->state >= CTL_READY && st.switches_now > 0)
 		st.switches_now--;
@@ -749,61 +749,61 @@ ctl_close(struct ctl_conn *c)
 
 /* Framing (pool_read): a length under the header's own closes. */
 static long
-ctl_frame_length(void *dev, const uint8_t *hdr)
+ofc_frame_length(void *dev, const uint8_t *hdr)
 {
-	struct ctl_conn	*c = dev;
+	struct ofc_conn	*c = dev;
 	uint16_t	 len = of_header_length(hdr);
 
 	if (len >= OF_HEADER_LEN)
 		return len;
 	log_warnx("controller: switch %016llx sent a message of length %u; "
 	    "closing", (unsigned long long)c->dpid, len);
-	ctl_close(c);
+	ofc_close(c);
 	return -1;
 }
 
 static int
-ctl_frame_message(void *dev, const uint8_t *msg, size_t len)
+ofc_frame_message(void *dev, const uint8_t *msg, size_t len)
 {
-	struct ctl_conn		*c = dev;
+	struct ofc_conn		*c = dev;
 	struct of_header	 h;
 
 	(void)len;	/* pool_read framed it by the header's length */
 	of_header_read(msg, &h);
-	ctl_dispatch(c, &h, msg);
+	ofc_dispatch(c, &h, msg);
 	if (kick_all) {
 		kick_all = 0;
-		ctl_advance_all();
+		ofc_advance_all();
 	}
 	return 0;
 }
 
-static const struct pool_framer ctl_framer = {
+static const struct pool_framer ofc_framer = {
 	OF_HEADER_LEN,
-	ctl_frame_length,
+	ofc_frame_length,
 	NULL,
-	ctl_frame_message,
+	ofc_frame_message,
 };
 
 static void
-ctl_read(struct bufferevent *bev, void *arg)
+ofc_read(struct bufferevent *bev, void *arg)
 {
-	pool_read(bev, &ctl_framer, arg);
+	pool_read(bev, &ofc_framer, arg);
 }
 
 static void
-ctl_event(struct bufferevent *bev, short what, void *arg)
+ofc_event(struct bufferevent *bev, short what, void *arg)
 {
 	(void)bev;
 	if (what & (BEV_EVENT_EOF | BEV_EVENT_ERROR))
-		ctl_close(arg);
+		ofc_close(arg);
 }
 
 static void
-ctl_accept(struct evconnlistener *l, evutil_socket_t fd, struct sockaddr *sa,
+ofc_accept(struct evconnlistener *l, evutil_socket_t fd, struct sockaddr *sa,
     int salen, void *arg)
 {
-	struct ctl_conn	*c;
+	struct ofc_conn	*c;
 	int		 one = 1;
 
 	(void)l;
@@ -820,11 +820,11 @@ ctl_accept(struct evconnlistener *l, evutil_socket_t fd, struct sockaddr *sa,
 		return;
 	}
 	TAILQ_INSERT_TAIL(&conns, c, entry);
-	bufferevent_setcb(c->bev, ctl_read, NULL, ctl_event, c);
+	bufferevent_setcb(c->bev, ofc_read, NULL, ofc_event, c);
 	bufferevent_enable(c->bev, EV_READ | EV_WRITE);
-	of_hello_encode(ctl_buf(), ctl_highest(cfg.version_bitmap), 0,
+	of_hello_encode(ofc_buf(), ofc_highest(cfg.version_bitmap), 0,
 	    cfg.version_bitmap);
-	ctl_send(c);
+	ofc_send(c);
 }
 
 int
@@ -832,7 +832,7 @@ of_ctl_start(const struct of_ctl_config *c, char *err, size_t errlen)
 {
 	cfg = *c;
 	memset(&st, 0, sizeof(st));
-	listener = evconnlistener_new_bind(engine_base(), ctl_accept, NULL,
+	listener = evconnlistener_new_bind(engine_base(), ofc_accept, NULL,
 	    LEV_OPT_REUSEABLE | LEV_OPT_CLOSE_ON_FREE, 1024,
 	    (const struct sockaddr *)&cfg.listen.ss, cfg.listen.sslen);
 	if (listener == NULL) {
@@ -845,7 +845,7 @@ of_ctl_start(const struct of_ctl_config *c, char *err, size_t errlen)
 		struct timeval	tv = { CTL_LLDP_PERIOD, 0 };
 
 		lldp_timer = event_new(engine_base(), -1, EV_PERSIST,
-		    ctl_lldp_tick, NULL);
+		    ofc_lldp_tick, NULL);
 		if (lldp_timer == NULL)
 			fatalx("event_new");
 		event_add(lldp_timer, &tv);
@@ -857,7 +857,7 @@ of_ctl_start(const struct of_ctl_config *c, char *err, size_t errlen)
 		tv.tv_usec = (suseconds_t)((cfg.stats_interval -
 		    (double)tv.tv_sec) * 1e6);
 		poll_timer = event_new(engine_base(), -1, EV_PERSIST,
-		    ctl_poll_tick, NULL);
+		    ofc_poll_tick, NULL);
 		if (poll_timer == NULL)
 			fatalx("event_new");
 		event_add(poll_timer, &tv);
@@ -866,7 +866,7 @@ of_ctl_start(const struct of_ctl_config *c, char *err, size_t errlen)
 }
 
 static void
-ctl_switch_info(const struct ctl_conn *c, struct of_ctl_switch *sw)
+ofc_switch_info(const struct ofc_conn *c, struct of_ctl_switch *sw)
 {
 	sw->dpid = c->dpid;
 	sw->version = c->version;
@@ -878,13 +878,13 @@ int
 of_ctl_switches(of_ctl_switch_fn fn, void *arg)
 {
 	struct of_ctl_switch	 sw;
-	struct ctl_conn		*c;
+	struct ofc_conn		*c;
 	int			 rc;
 
 	TAILQ_FOREACH(c, &conns, entry) {
 		if (c->state < CTL_READY)
 			continue;
-		ctl_switch_info(c, &sw);
+		ofc_switch_info(c, &sw);
 		if ((rc = fn(&sw, arg)) != 0)
 			return rc;
 	}
@@ -894,11 +894,11 @@ of_ctl_switches(of_ctl_switch_fn fn, void *arg)
 int
 of_ctl_switch_find(uint64_t dpid, struct of_ctl_switch *sw)
 {
-	struct ctl_conn	*c;
+	struct ofc_conn	*c;
 
 	TAILQ_FOREACH(c, &conns, entry)
 		if (c->state >= CTL_READY && c->dpid == dpid) {
-			ctl_switch_info(c, sw);
+			ofc_switch_info(c, sw);
 			return 0;
 		}
 	return -1;
@@ -913,10 +913,10 @@ of_ctl_finished(void)
 void
 of_ctl_stop(void)
 {
-	struct ctl_conn	*c;
+	struct ofc_conn	*c;
 
 	while ((c = TAILQ_FIRST(&conns)) != NULL)
-		ctl_close(c);
+		ofc_close(c);
 	if (listener != NULL)
 		evconnlistener_free(listener);
 	listener = NULL;
@@ -942,17 +942,17 @@ of_ctl_set_hooks(const struct of_ctl_hooks *h)
 int
 of_ctl_push(uint64_t dpid, const struct of_flow_mod *fm)
 {
-	struct ctl_conn	*c = ctl_by_dpid(dpid);
+	struct ofc_conn	*c = ofc_by_dpid(dpid);
 	struct wbuf	*w;
 
 	if (c == NULL)
 		return -1;
-	w = ctl_buf();
+	w = ofc_buf();
 	if (of_flow_mod_encode(w, c->version, ++c->xid, fm) == -1 || w->err) {
 		wbuf_reset(&obuf);
 		return -1;
 	}
-	ctl_send(c);
+	ofc_send(c);
 	st.flow_mods_sent++;
 	return 0;
 }
@@ -960,14 +960,14 @@ of_ctl_push(uint64_t dpid, const struct of_flow_mod *fm)
 int
 of_ctl_barrier(uint64_t dpid)
 {
-	struct ctl_conn	*c = ctl_by_dpid(dpid);
+	struct ofc_conn	*c = ofc_by_dpid(dpid);
 
 	if (c == NULL)
 		return -1;
 	/* Not counted in barriers_out: the programming rounds wait on
 	 * their own barriers only. */
-	of_simple_encode(ctl_buf(), c->version, OF_BARRIER_REQUEST,
+	of_simple_encode(ofc_buf(), c->version, OF_BARRIER_REQUEST,
 	    (++c->xid & ~CTL_NB_XID) | CTL_NB_XID);
-	ctl_send(c);
+	ofc_send(c);
 	return 0;
 }

@@ -19,13 +19,13 @@
 	"topology[network-topology:topology-id=\\\"pcep-topology\\\"]"
 
 static const struct pcep_nb_ctx *
-nb_ctx(const struct nb_opts *o)
+pcepnb_ctx(const struct nb_opts *o)
 {
 	return o->ctx;
 }
 
 static const char *
-nb_media(const struct nb_opts *o)
+pcepnb_media(const struct nb_opts *o)
 {
 	return o->style == NB_STYLE_RFC8040 ? "application/yang-data+json" :
 	    "application/json";
@@ -34,17 +34,17 @@ nb_media(const struct nb_opts *o)
 /* LSP number first of the run is tunnel (first mod M) + 1 of its PCC,
  * whose node id is "pcc://IP". */
 static int
-nb_update(const struct nb_opts *o, const char *node, uint64_t first,
+pcepnb_update(const struct nb_opts *o, const char *node, uint64_t first,
     uint32_t n, struct nb_msg *m)
 {
-	const struct pcep_nb_ctx	*c = nb_ctx(o);
+	const struct pcep_nb_ctx	*c = pcepnb_ctx(o);
 	const char			*ip = node + strlen("pcc://");
 	uint32_t			 ep = c->endpoint;
 	int				 len;
 
 	(void)n;
 	m->method = NB_POST;
-	m->ctype = m->accept = nb_media(o);
+	m->ctype = m->accept = pcepnb_media(o);
 	len = snprintf(m->path, sizeof(m->path), "%s/network-topology-pcep:"
 	    "update-lsp", o->style == NB_STYLE_RFC8040 ? "/rests/operations" :
 	    "/restconf/operations");
@@ -63,8 +63,8 @@ nb_update(const struct nb_opts *o, const char *node, uint64_t first,
 }
 
 static int
-nb_del(const struct nb_opts *o, const char *node, uint64_t first, uint32_t n,
-    struct nb_msg *m)
+pcepnb_del(const struct nb_opts *o, const char *node, uint64_t first,
+    uint32_t n, struct nb_msg *m)
 {
 	/* Updates stay: the run has no delete stage (no_delete). */
 	(void)o;
@@ -77,14 +77,14 @@ nb_del(const struct nb_opts *o, const char *node, uint64_t first, uint32_t n,
 
 /* One PCC's node of pcep-topology: its LSPs' reported paths. */
 static int
-nb_count(const struct nb_opts *o, const char *node, struct nb_msg *m)
+pcepnb_count(const struct nb_opts *o, const char *node, struct nb_msg *m)
 {
 	char	enc[3 * NB_NODE_MAX + 1];
 	int	len;
 
 	m->method = NB_GET;
 	m->ctype = NULL;
-	m->accept = nb_media(o);
+	m->accept = pcepnb_media(o);
 	if (nb_pct_encode(node, enc, sizeof(enc)) == -1)
 		return -1;
 	if (o->style == NB_STYLE_RFC8040)
@@ -100,7 +100,7 @@ nb_count(const struct nb_opts *o, const char *node, struct nb_msg *m)
 
 /* LSPs whose reported path begins with the new first hop. */
 static int
-nb_parse_count(const struct nb_opts *o, int status, const char *body,
+pcepnb_parse_count(const struct nb_opts *o, int status, const char *body,
     size_t len, uint64_t *out)
 {
 	const char	*key = "\"" PCEP_NB_MARK "\"";
@@ -123,8 +123,8 @@ nb_parse_count(const struct nb_opts *o, int status, const char *body,
 
 const struct nb_driver pcep_nb_odl_driver = {
 	"odl",
-	nb_update,
-	nb_del,
-	nb_count,
-	nb_parse_count,
+	pcepnb_update,
+	pcepnb_del,
+	pcepnb_count,
+	pcepnb_parse_count,
 };
