@@ -537,3 +537,12 @@ pool_read_resume(struct bufferevent *bev, const struct pool_framer *f,
 	bufferevent_enable(bev, EV_READ);
 	return pool_read(bev, f, dev);
 }
+
+void
+pool_stop_counted(struct pool *p, struct metrics *m)
+{
+	pool_stop(p);
+	*metrics_counter(m, "connect_attempts") = p->stats.attempts;
+	*metrics_counter(m, "connect_failures") = p->stats.failures;
+	*metrics_counter(m, "passive_replaced") = p->stats.replaced;
+}

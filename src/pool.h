@@ -135,6 +135,11 @@ int	 pool_read(struct bufferevent *, const struct pool_framer *,
 int	 pool_read_resume(struct bufferevent *, const struct pool_framer *,
 	    void *dev);
 
+/* pool_stop(), then its figures into the run's counters connect_attempts,
+ * connect_failures and passive_replaced (docs/report.md). */
+struct metrics;
+void	 pool_stop_counted(struct pool *, struct metrics *);
+
 /* Close everything; no more reconnects. */
 void	 pool_stop(struct pool *);
 /* Descriptors n devices of this configuration need at most. */

@@ -599,9 +599,7 @@ bgp_stop(void *arg)
 		pool_stop(&sim->mpool);
 		bgp_peer_free(&sim->mon);
 	}
-	pool_stop(&sim->pool);
-	*metrics_counter(sim->m, "connect_attempts") = sim->pool.stats.attempts;
-	*metrics_counter(sim->m, "connect_failures") = sim->pool.stats.failures;
+	pool_stop_counted(&sim->pool, sim->m);
 	for (i = 0; i < sim->cfg.peers; i++)
 		bgp_peer_free(&sim->peers[i]);
 	free(sim->peers);

@@ -472,11 +472,7 @@ of_stop(void *arg)
 	}
 	if (sim->sw == NULL)
 		return;
-	pool_stop(&sim->pool);
-	*metrics_counter(sim->m, "connect_attempts") = sim->pool.stats.attempts;
-	*metrics_counter(sim->m, "connect_failures") = sim->pool.stats.failures;
-	*metrics_counter(sim->m, "passive_replaced") =
-	    sim->pool.stats.replaced;
+	pool_stop_counted(&sim->pool, sim->m);
 	for (i = 0; i < sim->cfg.switches; i++)
 		of_switch_free(&sim->sw[i]);
 	free(sim->sw);

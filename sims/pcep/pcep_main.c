@@ -404,9 +404,7 @@ pcep_stop(void *arg)
 		return;
 	for (i = 0; i < sim->cfg.pccs; i++)
 		pcc_goodbye(&sim->pccs[i]);
-	pool_stop(&sim->pool);
-	*metrics_counter(sim->m, "connect_attempts") = sim->pool.stats.attempts;
-	*metrics_counter(sim->m, "connect_failures") = sim->pool.stats.failures;
+	pool_stop_counted(&sim->pool, sim->m);
 	for (i = 0; i < sim->cfg.pccs; i++)
 		pcc_lsps_free(&sim->pccs[i]);
 	free(sim->pccs);
