@@ -243,6 +243,20 @@ metrics_counter(struct metrics *m, const char *name)
 	return &m->counters[m->n_counters++].value;
 }
 
+void
+metrics_counters(struct metrics *m, const struct counter_row *rows, size_t n,
+    void *base, unsigned skip, uint64_t *sink)
+{
+	uint64_t	*p;
+	size_t		 i;
+
+	for (i = 0; i < n; i++) {
+		p = (rows[i].flags & skip) ? sink : metrics_counter(m,
+		    rows[i].name);
+		memcpy((char *)base + rows[i].off, &p, sizeof(p));
+	}
+}
+
 uint64_t
 metrics_counter_value(const struct metrics *m, const char *name)
 {

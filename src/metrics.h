@@ -85,6 +85,21 @@ struct phase *metrics_find_phase(const struct metrics *, const char *name);
 /* A counter's storage, created at 0 on first use; name must be static. */
 uint64_t *metrics_counter(struct metrics *, const char *name);
 uint64_t metrics_counter_value(const struct metrics *, const char *name);
+/*
+ * Counters declared as rows, in report order: each row's counter pointer
+ * goes to base + off (a struct of uint64_t * fields).  Rows whose flags
+ * meet skip are left out of the report and point at sink instead.
+ */
+struct counter_row {
+	size_t		 off;
+	const char	*name;
+	unsigned	 flags;
+};
+#define COUNTER_ROW(type, field, nm) \
+	{ offsetof(type, field) + 0 * sizeof((uint64_t **)0 == \
+	  &((type *)0)->field), nm, 0 }
+void	 metrics_counters(struct metrics *, const struct counter_row *,
+	    size_t n, void *base, unsigned skip, uint64_t *sink);
 
 void	 phase_start(struct phase *, uint64_t now_ns);
 /* n items happened at now: first/last, timeline, and DONE at target. */

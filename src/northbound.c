@@ -153,6 +153,12 @@ const struct opt nb_opt_rows[] = {
 };
 #undef NBO
 
+uint32_t
+nb_fds_needed(const struct nb_opts *o)
+{
+	return o->url != NULL ? o->parallel : 0;
+}
+
 void
 nb_json_list(const struct nb_opts *o, struct evbuffer *b, const char *head,
     nb_item_fn item, uint64_t first, uint32_t n, const char *tail)

@@ -148,6 +148,8 @@ typedef void (*nb_item_fn)(const struct nb_opts *, uint64_t item,
 void	 nb_json_list(const struct nb_opts *, struct evbuffer *,
 	    const char *head, nb_item_fn, uint64_t first, uint32_t n,
 	    const char *tail);
+/* Descriptors the northbound needs: one per parallel slot when on. */
+uint32_t nb_fds_needed(const struct nb_opts *);
 /* Options checked together (format with batches, ...); -1 with err. */
 int	 nb_check(const struct nb_opts *, char *err, size_t errlen);
 

@@ -247,15 +247,12 @@ bgp_fds_needed(void *arg)
 
 	return pool_fds_needed(&sim->pcfg, sim->cfg.peers) +
 	    (sim->cfg.monitor != NULL ? pool_fds_needed(&sim->mcfg, 1) : 0) +
-	    (sim->cfg.nb.url != NULL ? sim->cfg.nb.parallel : 0);
+	    nb_fds_needed(&sim->cfg.nb);
 }
 
 /* The counters in report order, and where each is kept. */
-#define BGPC(field, name)	{ offsetof(struct bgp_counters, field), name }
-static const struct {
-	size_t		 off;
-	const char	*name;
-} bgp_counter_rows[] = {
+#define BGPC(field, name)	COUNTER_ROW(struct bgp_counters, field, name)
+static const struct counter_row bgp_counter_rows[] = {
 	BGPC(rx_msgs, "rx_messages"),
 	BGPC(tx_msgs, "tx_messages"),
 	BGPC(updates_sent, "updates_sent"),
@@ -282,15 +279,8 @@ static const struct {
 static void
 bgp_counters_init(struct bgp_sim *sim)
 {
-	uint64_t	*v;
-	size_t		 i;
-
-	for (i = 0; i < sizeof(bgp_counter_rows) /
-	    sizeof(bgp_counter_rows[0]); i++) {
-		v = metrics_counter(sim->m, bgp_counter_rows[i].name);
-		memcpy((char *)&sim->c + bgp_counter_rows[i].off, &v,
-		    sizeof(v));
-	}
+	metrics_counters(sim->m, bgp_counter_rows, sizeof(bgp_counter_rows) /
+	    sizeof(bgp_counter_rows[0]), &sim->c, 0, NULL);
 }
 
 static void

@@ -143,19 +143,17 @@ nc_fds_needed(void *arg)
 
 /* The counters, by their place in struct nc_counters, in report order;
  * the SSH ones only over SSH. */
+#define NC_COUNTER_SSH	0x1	/* counted only over SSH */
 #define NCC_ROW(field, name, ssh) \
-	{ offsetof(struct nc_counters, field), name, ssh }
-static const struct {
-	size_t		 off;
-	const char	*name;
-	int		 ssh;
-} nc_counter_rows[] = {
+	{ offsetof(struct nc_counters, field) + 0 * sizeof((uint64_t **)0 == \
+	  &((struct nc_counters *)0)->field), name, ssh }
+static const struct counter_row nc_counter_rows[] = {
 	NCC_ROW(sessions, "sessions", 0),
 	NCC_ROW(sessions_closed, "sessions_closed", 0),
 	NCC_ROW(sessions_killed, "sessions_killed", 0),
 	NCC_ROW(sessions_refused, "sessions_refused", 0),
-	NCC_ROW(auth_failures, "auth_failures", 1),
-	NCC_ROW(ssh_failures, "ssh_failures", 1),
+	NCC_ROW(auth_failures, "auth_failures", NC_COUNTER_SSH),
+	NCC_ROW(ssh_failures, "ssh_failures", NC_COUNTER_SSH),
 	NCC_ROW(hello_errors, "hello_errors", 0),
 	NCC_ROW(framing_errors, "framing_errors", 0),
 	NCC_ROW(xml_errors, "xml_errors", 0),
@@ -172,21 +170,12 @@ static const struct {
 static void
 nc_counters_init(struct nc_sim *sim)
 {
-	struct nc_counters	*c = &sim->c;
-	uint64_t		*p;
-	size_t			 i;
-
-	memset(c, 0, sizeof(*c));
-	for (i = 0; i < sizeof(nc_counter_rows) / sizeof(nc_counter_rows[0]);
-	    i++) {
-		/* Over TCP the SSH ones are never counted: storage all the
-		 * same, outside the report. */
-		if (nc_counter_rows[i].ssh && sim->cfg.transport != NC_TR_SSH)
-			p = &sim->unused;
-		else
-			p = metrics_counter(sim->m, nc_counter_rows[i].name);
-		memcpy((char *)c + nc_counter_rows[i].off, &p, sizeof(p));
-	}
+	memset(&sim->c, 0, sizeof(sim->c));
+	/* Over TCP the SSH ones are never counted: storage all the same,
+	 * outside the report. */
+	metrics_counters(sim->m, nc_counter_rows, sizeof(nc_counter_rows) /
+	    sizeof(nc_counter_rows[0]), &sim->c, sim->cfg.transport ==
+	    NC_TR_SSH ? 0 : NC_COUNTER_SSH, &sim->unused);
 }
 
 static void

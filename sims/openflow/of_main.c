@@ -162,35 +162,40 @@ of_fds_needed(void *arg)
 	struct of_sim	*sim = arg;
 
 	return pool_fds_needed(&sim->pcfg, sim->cfg.switches) +
-	    (sim->cfg.nb.url != NULL ? sim->cfg.nb.parallel : 0);
+	    nb_fds_needed(&sim->cfg.nb);
 }
+
+/* The counters in report order, and where each is kept. */
+#define OFC(field, name)	COUNTER_ROW(struct of_counters, field, name)
+static const struct counter_row of_counter_rows[] = {
+	OFC(rx_msgs, "rx_messages"),
+	OFC(tx_msgs, "tx_messages"),
+	OFC(errors_sent, "errors_sent"),
+	OFC(errors_received, "errors_received"),
+	OFC(decode_errors, "decode_errors"),
+	OFC(flow_mods, "flow_mods"),
+	OFC(flow_mod_errors, "flow_mod_errors"),
+	OFC(flows_added, "flows_added"),
+	OFC(flows_modified, "flows_modified"),
+	OFC(flows_deleted, "flows_deleted"),
+	OFC(flows_expired, "flows_expired"),
+	OFC(flow_removed_sent, "flow_removed_sent"),
+	OFC(stats_requests, "stats_requests"),
+	OFC(barriers, "barriers"),
+	OFC(packet_outs, "packet_outs"),
+	OFC(lldp_forwarded, "lldp_forwarded"),
+	OFC(packet_ins_sent, "packet_ins_sent"),
+	OFC(echo_rtt_samples, "echo_replies"),
+	OFC(disconnects, "disconnects"),
+	OFC(role_changes, "role_changes"),
+};
+#undef OFC
 
 static void
 of_counters_init(struct of_sim *sim)
 {
-	struct metrics		*m = sim->m;
-	struct of_counters	*c = &sim->c;
-
-	c->rx_msgs = metrics_counter(m, "rx_messages");
-	c->tx_msgs = metrics_counter(m, "tx_messages");
-	c->errors_sent = metrics_counter(m, "errors_sent");
-	c->errors_received = metrics_counter(m, "errors_received");
-	c->decode_errors = metrics_counter(m, "decode_errors");
-	c->flow_mods = metrics_counter(m, "flow_mods");
-	c->flow_mod_errors = metrics_counter(m, "flow_mod_errors");
-	c->flows_added = metrics_counter(m, "flows_added");
-	c->flows_modified = metrics_counter(m, "flows_modified");
-	c->flows_deleted = metrics_counter(m, "flows_deleted");
-	c->flows_expired = metrics_counter(m, "flows_expired");
-	c->flow_removed_sent = metrics_counter(m, "flow_removed_sent");
-	c->stats_requests = metrics_counter(m, "stats_requests");
-	c->barriers = metrics_counter(m, "barriers");
-	c->packet_outs = metrics_counter(m, "packet_outs");
-	c->lldp_forwarded = metrics_counter(m, "lldp_forwarded");
-	c->packet_ins_sent = metrics_counter(m, "packet_ins_sent");
-	c->echo_rtt_samples = metrics_counter(m, "echo_replies");
-	c->disconnects = metrics_counter(m, "disconnects");
-	c->role_changes = metrics_counter(m, "role_changes");
+	metrics_counters(sim->m, of_counter_rows, sizeof(of_counter_rows) /
+	    sizeof(of_counter_rows[0]), &sim->c, 0, NULL);
 }
 
 static void

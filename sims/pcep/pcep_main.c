@@ -126,14 +126,11 @@ pcep_fds_needed(void *arg)
 	struct pcep_sim	*sim = arg;
 
 	return pool_fds_needed(&sim->pcfg, sim->cfg.pccs) +
-	    (sim->cfg.nb.url != NULL ? sim->cfg.nb.parallel : 0);
+	    nb_fds_needed(&sim->cfg.nb);
 }
 
-#define PCC_C(field, name)	{ offsetof(struct pcc_counters, field), name }
-static const struct {
-	size_t		 off;
-	const char	*name;
-} pcep_counter_names[] = {
+#define PCC_C(field, name)	COUNTER_ROW(struct pcc_counters, field, name)
+static const struct counter_row pcep_counter_rows[] = {
 	PCC_C(rx_msgs, "rx_messages"),
 	PCC_C(tx_msgs, "tx_messages"),
 	PCC_C(reports_sent, "pcrpt_sent"),
@@ -160,12 +157,8 @@ static const struct {
 static void
 pcep_counters_init(struct pcep_sim *sim)
 {
-	size_t	i;
-
-	for (i = 0; i < sizeof(pcep_counter_names) /
-	    sizeof(pcep_counter_names[0]); i++)
-		*(uint64_t **)((char *)&sim->c + pcep_counter_names[i].off) =
-		    metrics_counter(sim->m, pcep_counter_names[i].name);
+	metrics_counters(sim->m, pcep_counter_rows, sizeof(pcep_counter_rows) /
+	    sizeof(pcep_counter_rows[0]), &sim->c, 0, NULL);
 }
 
 static const char *const pcep_phase_names[] = {
