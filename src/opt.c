@@ -35,18 +35,27 @@ static int
 opt_enum(const struct opt *o, char *field, const char *arg, char *err,
     size_t errlen)
 {
-	size_t	i, n, used;
+	size_t	i, n, k = 0, shown = 0, used;
 
-	for (n = 0; o->names[n] != NULL; n++)
+	/* An empty name holds a value no argument selects. */
+	for (n = 0; o->names[n] != NULL; n++) {
+		if (o->names[n][0] == '\0')
+			continue;
+		shown++;
 		if (strcmp(arg, o->names[n]) == 0) {
 			opt_store_uint(field, o->size, n);
 			return 0;
 		}
-	used = (size_t)snprintf(err, errlen, "--%s: '%s' is not one of",
-	    o->name, arg);
-	for (i = 0; i < n && used < errlen; i++)
+	}
+	used = (size_t)snprintf(err, errlen, "--%s: '%s' is not%s", o->name,
+	    arg, shown > 2 ? " one of" : "");
+	for (i = 0; i < n && used < errlen; i++) {
+		if (o->names[i][0] == '\0')
+			continue;
+		k++;
 		used += (size_t)snprintf(err + used, errlen - used, "%s%s",
-		    i == 0 ? " " : i + 1 == n ? " or " : ", ", o->names[i]);
+		    k == 1 ? " " : k == shown ? " or " : ", ", o->names[i]);
+	}
 	return -1;
 }
 

@@ -12,7 +12,9 @@
  *		OPT_END
  *	};
  *
- * Errors read "--ports: '65' is not a whole number from 1 to 64"; a
+ * Errors read "--ports: '65' is not a whole number from 1 to 64", or for
+ * a choice "--delete: 'x' is not one of none, strict or all" ("is not
+ * ssh or tcp" for two); a
  * command dies with them as "sbsim CMD: ..." and exit status 2.
  */
 #ifndef SBSIM_OPT_H
@@ -29,7 +31,8 @@ enum opt_kind {
 	OPT_UINT,	/* a whole number in [min, max], field of any width */
 	OPT_DOUBLE,	/* a number in [dmin, dmax] into a double */
 	OPT_STRING,	/* the argument itself (borrowed from argv) */
-	OPT_ENUM,	/* one of names[]: its index into a field */
+	OPT_ENUM,	/* one of names[]: its index into a field ("" names
+			   a value no argument selects) */
 	OPT_FUNC,	/* parse() does it */
 };
 

@@ -101,19 +101,12 @@ bgp_no_gr_row(void *base, const char *arg, char *err, size_t errlen)
 	return 0;
 }
 
-static int
-bgp_count_row(void *base, const char *arg, char *err, size_t errlen)
-{
-	struct bgp_nb_ctx	*c = &((struct bgp_config *)base)->nb_ctx;
-
-	if (strcmp(arg, "loc-rib") == 0 || strcmp(arg, "topology") == 0) {
-		c->count = arg[0] == 't' ? BGP_NB_TOPOLOGY : BGP_NB_LOC_RIB;
-		return 0;
-	}
-	snprintf(err, errlen, "--northbound-count: '%s' is not loc-rib or "
-	    "topology", arg);
-	return -1;
-}
+static const char *const bgp_count_names[] = {
+	[BGP_NB_APP_RIB] = "",		/* the advertise test's own */
+	[BGP_NB_LOC_RIB] = "loc-rib",
+	[BGP_NB_TOPOLOGY] = "topology",
+	NULL
+};
 
 /* In the order of enum bgp_af and of the BGP_ADDPATH_* bits. */
 static const char *const bgp_afi_names[] = { "ipv4", "ipv6", NULL };
@@ -187,7 +180,8 @@ static const struct opt bgp_nb_rows[] = {
 	    NB_GIVEN_ANY, "1: PUT each route; more: POST batches of K (1)"),
 	OPT_NOTE("without --advertise (and --monitor), --northbound times "
 	    "learn and\nwithdraw by counting the controller's routes:"),
-	OPT_FN("northbound-count", "W", bgp_count_row, NB_GIVEN_ANY,
+	OPT_E("northbound-count", "W", BC, nb_ctx.count, bgp_count_names,
+	    NB_GIVEN_ANY,
 	    "loc-rib (default) or topology (its\n"
 	    "example-ipv4-topology, as CSIT counts)"),
 	OPT_END

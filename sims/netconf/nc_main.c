@@ -48,22 +48,11 @@ static const char nc_usage[] =
 
 static struct nc_sim	the_sim;
 
-static int
-nc_transport_row(void *base, const char *arg, char *err, size_t errlen)
-{
-	struct nc_config	*cfg = base;
-
-	if (strcmp(arg, "ssh") == 0)
-		cfg->transport = NC_TR_SSH;
-	else if (strcmp(arg, "tcp") == 0)
-		cfg->transport = NC_TR_TCP;
-	else {
-		snprintf(err, errlen, "--transport: '%s' is not ssh or tcp",
-		    arg);
-		return -1;
-	}
-	return 0;
-}
+static const char *const nc_transport_names[] = {
+	[NC_TR_SSH] = "ssh",
+	[NC_TR_TCP] = "tcp",
+	NULL
+};
 
 #define NCC	struct nc_config
 static const struct opt nc_rows[] = {
@@ -73,7 +62,7 @@ static const struct opt nc_rows[] = {
 	    "device i listens on PORT+i (with --source\n"
 	    "CIDR: on the i-th address of CIDR, all at PORT);\n"
 	    "the same as --controller ptcp:...; give one"),
-	OPT_FN("transport", "T", nc_transport_row, 0,
+	OPT_E("transport", "T", NCC, transport, nc_transport_names, 0,
 	    "ssh (default; RFC 6242) or tcp (no SSH)"),
 	OPT_S("user", "U", NCC, user, 0, "SSH user name (default: any)"),
 	OPT_S("password", "P", NCC, password, 0,

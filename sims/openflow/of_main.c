@@ -70,23 +70,13 @@ of_version_row(void *base, const char *arg, char *err, size_t errlen)
 	    version_bitmap, err, errlen);
 }
 
-/* Not an OPT_E: "off" is the default, not a word the option takes. */
-static int
-of_packet_in_row(void *base, const char *arg, char *err, size_t errlen)
-{
-	struct of_config	*cfg = base;
-
-	if (strcmp(arg, "latency") == 0)
-		cfg->pktin = OF_PKTIN_LATENCY;
-	else if (strcmp(arg, "throughput") == 0)
-		cfg->pktin = OF_PKTIN_THROUGHPUT;
-	else {
-		snprintf(err, errlen, "--packet-in: '%s' is not latency or "
-		    "throughput", arg);
-		return -1;
-	}
-	return 0;
-}
+/* By enum of_pktin_mode; "off" is the default, not a word it takes. */
+static const char *const of_pktin_names[] = {
+	[OF_PKTIN_OFF] = "",
+	[OF_PKTIN_THROUGHPUT] = "throughput",
+	[OF_PKTIN_LATENCY] = "latency",
+	NULL
+};
 
 #define C	struct of_config
 static const struct opt of_rows[] = {
@@ -107,7 +97,7 @@ static const struct opt of_rows[] = {
 	    "delete when they hold none again"),
 	OPT_FN("topology", "T", of_topology_row, 0,
 	    "none, linear, ring or tree[:FANOUT] (LLDP links)"),
-	OPT_FN("packet-in", "MODE", of_packet_in_row, 0,
+	OPT_E("packet-in", "MODE", C, pktin, of_pktin_names, 0,
 	    "latency or throughput (cbench-style load)"),
 	OPT_U("macs", "N", C, macs, 1, 65536, 0,
 	    "source MACs per switch for PACKET_IN (default 1000)"),

@@ -56,6 +56,8 @@ enum {
 
 static const char *const modes[] = { "a", "b", "c", NULL };
 static const char *const pair[] = { "x", "y", NULL };
+/* Value 0 is the default no word selects. */
+static const char *const hidden[] = { "", "on", "off", NULL };
 
 /* "--topology: ..." for "bad", an empty message for "silent". */
 static int
@@ -87,6 +89,7 @@ static const struct opt rows[] = {
 	OPT_S("name", "S", struct cfg, name, M_NAME, "a name"),
 	OPT_E("mode", "M", struct cfg, mode, modes, M_MODE, "a, b or c"),
 	OPT_E("pair", "P", struct cfg, mode4, pair, 0, "x or y"),
+	OPT_E("hidden", "H", struct cfg, mode4, hidden, 0, NULL),
 	OPT_FN("topology", "T", parse_topo, M_FN, "a function"),
 	OPT_FN("dry", NULL, parse_topo, M_DRY, "a function, no argument"),
 	{ .name = "count", .key = 'n', .kind = OPT_UINT,
@@ -286,7 +289,10 @@ test_string_enum(void)
 	CHECK_REFUSED(&c, "mode", "d", "--mode: 'd' is not one of a, b or c");
 	CHECK_REFUSED(&c, "mode", "A", "--mode: 'A' is not one of a, b or c");
 	CHECK_REFUSED(&c, "mode", "", "--mode: '' is not one of a, b or c");
-	CHECK_REFUSED(&c, "pair", "z", "--pair: 'z' is not one of x or y");
+	CHECK_REFUSED(&c, "pair", "z", "--pair: 'z' is not x or y");
+	CHECK(apply(&c, "hidden", "off", err, sizeof(err)) == 0 &&
+	    c.mode4 == 2, "enum: an empty name keeps its value's place");
+	CHECK_REFUSED(&c, "hidden", "", "--hidden: '' is not on or off");
 }
 
 /* A message longer than err is cut, never overrun. */
