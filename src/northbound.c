@@ -485,17 +485,18 @@ nb_next(struct nb_run *r, struct nb_msg *m, int *rc)
 		n = r->o.per_request;
 		if (end - r->cur_flow < n)
 			n = (uint32_t)(end - r->cur_flow);
-		*rc = d->add(&r->o, node, r->cur_flow, n, m);
+		*rc = d->add != NULL ? d->add(&r->o, node, r->cur_flow, n,
+		    m) : -1;
 		r->cur_flow += n;
 		break;
 	case NBJ_DEL:
-		if (r->o.per_request == 1) {
+		if (d->del == NULL)
+			*rc = -1;
+		else if (r->o.per_request == 1)
 			*rc = d->del(&r->o, node, r->cur_flow, 1, m);
-			r->cur_flow++;
-		} else {
+		else
 			*rc = d->del(&r->o, node, 0, 0, m);
-			r->cur_flow = end;
-		}
+		r->cur_flow = r->o.per_request == 1 ? r->cur_flow + 1 : end;
 		break;
 	case NBJ_COUNT:
 		*rc = d->count(&r->o, node, m);

@@ -109,7 +109,9 @@ struct nb_msg {
 struct nb_driver {
 	const char	*name;		/* "odl", the URL scheme prefix */
 	/* Add flows first .. first+n-1 (global flow numbers) to node: one
-	 * flow per request when o->per_request is 1, else a batch. */
+	 * flow per request when o->per_request is 1, else a batch.  add and
+	 * del may be NULL in a driver whose runs never write (watch mode,
+	 * no_delete). */
 	int	(*add)(const struct nb_opts *, const char *node,
 		    uint64_t first, uint32_t n, struct nb_msg *);
 	/* Delete one flow (n == 1 and per_request 1) or all of the node's

@@ -346,18 +346,6 @@ static const struct nb_driver ncn_edit_driver = {
 /* ---- learn run: the controller's prefix count ---- */
 
 static int
-ncn_none(const struct nb_opts *o, const char *node, uint64_t first,
-    uint32_t n, struct nb_msg *m)
-{
-	(void)o;
-	(void)node;
-	(void)first;
-	(void)n;
-	(void)m;
-	return -1;
-}
-
-static int
 ncn_learn_count(const struct nb_opts *o, const char *topo, struct nb_msg *m)
 {
 	(void)topo;
@@ -388,7 +376,7 @@ ncn_learn_parse(const struct nb_opts *o, int status, const char *body,
 }
 
 static const struct nb_driver ncn_learn_driver = {
-	"odl", ncn_none, ncn_none, ncn_learn_count, ncn_learn_parse,
+	"odl", NULL, NULL, ncn_learn_count, ncn_learn_parse,
 };
 
 /* ---- options and the sequence ---- */

@@ -62,19 +62,6 @@ pcepnb_update(const struct nb_opts *o, const char *node, uint64_t first,
 	return 0;
 }
 
-static int
-pcepnb_del(const struct nb_opts *o, const char *node, uint64_t first,
-    uint32_t n, struct nb_msg *m)
-{
-	/* Updates stay: the run has no delete stage (no_delete). */
-	(void)o;
-	(void)node;
-	(void)first;
-	(void)n;
-	(void)m;
-	return -1;
-}
-
 /* One PCC's node of pcep-topology: its LSPs' reported paths. */
 static int
 pcepnb_count(const struct nb_opts *o, const char *node, struct nb_msg *m)
@@ -124,7 +111,7 @@ pcepnb_parse_count(const struct nb_opts *o, int status, const char *body,
 const struct nb_driver pcep_nb_odl_driver = {
 	"odl",
 	pcepnb_update,
-	pcepnb_del,
+	NULL,		/* updates stay: no delete stage */
 	pcepnb_count,
 	pcepnb_parse_count,
 };
