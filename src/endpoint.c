@@ -256,9 +256,11 @@ source_addr(const struct source_range *r, uint64_t i,
 }
 
 int
-endpoint_parse_listen(const char *name, const char *arg, struct endpoint *ep,
+endpoint_parse_listen(const char *name, const char *arg, void *field,
     char *err, size_t errlen)
 {
+	struct endpoint	*ep = field;
+
 	if (endpoint_parse(arg, ep, err, errlen) == -1)
 		return -1;
 	if (ep->kind == EP_PTCP)

@@ -31,10 +31,11 @@ struct endpoint {
 
 int	 endpoint_parse(const char *, struct endpoint *, char *err, size_t);
 int	 endpoint_passive(const struct endpoint *);
-/* A controller's --NAME ptcp:PORT[:IP]: anything but ptcp: is refused
- * with "--NAME: the controller listens: use ptcp:PORT[:IP]". */
-int	 endpoint_parse_listen(const char *name, const char *,
-	    struct endpoint *, char *err, size_t);
+/* A controller's --NAME ptcp:PORT[:IP] into a struct endpoint (an
+ * OPT_P parser): anything but ptcp: is refused with "--NAME: the
+ * controller listens: use ptcp:PORT[:IP]". */
+int	 endpoint_parse_listen(const char *name, const char *, void *ep,
+	    char *err, size_t);
 int	 endpoint_is_loopback(const struct endpoint *);
 /* The endpoint's address with another port (passive device i). */
 void	 endpoint_with_port(const struct endpoint *, uint32_t port,

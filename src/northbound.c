@@ -103,8 +103,10 @@ nb_url_row(void *base, const char *arg, char *err, size_t errlen)
 	return nb_parse_url(arg, o, err, errlen);
 }
 
+/* A user name or password into a const char *, at most NB_CRED_MAX - 1
+ * characters. */
 static int
-nb_cred_row(const char *name, const char *arg, const char **field, char *err,
+nb_cred_opt(const char *name, const char *arg, void *field, char *err,
     size_t errlen)
 {
 	if (strlen(arg) >= NB_CRED_MAX) {
@@ -112,22 +114,8 @@ nb_cred_row(const char *name, const char *arg, const char **field, char *err,
 		    NB_CRED_MAX - 1);
 		return -1;
 	}
-	*field = arg;
+	memcpy(field, &arg, sizeof(arg));
 	return 0;
-}
-
-static int
-nb_user_row(void *base, const char *arg, char *err, size_t errlen)
-{
-	return nb_cred_row("northbound-user", arg,
-	    &((struct nb_opts *)base)->user, err, errlen);
-}
-
-static int
-nb_password_row(void *base, const char *arg, char *err, size_t errlen)
-{
-	return nb_cred_row("northbound-password", arg,
-	    &((struct nb_opts *)base)->password, err, errlen);
 }
 
 static const char *const nb_style_names[] = { "rfc8040", "draft", NULL };
@@ -140,9 +128,10 @@ const struct opt nb_opt_rows[] = {
 	    "(OpenDaylight RESTCONF)"),
 	OPT_U("northbound-parallel", "P", NBO, parallel, 1, 1024,
 	    NB_GIVEN_ANY, "requests in flight (default 1)"),
-	OPT_FN("northbound-user", "U", nb_user_row, NB_GIVEN_ANY,
-	    "basic auth user (default admin)"),
-	OPT_FN("northbound-password", "P", nb_password_row, NB_GIVEN_ANY,
+	OPT_P("northbound-user", "U", NBO, user, const char *, nb_cred_opt,
+	    NB_GIVEN_ANY, "basic auth user (default admin)"),
+	OPT_P("northbound-password", "P", NBO, password, const char *,
+	    nb_cred_opt, NB_GIVEN_ANY,
 	    "basic auth password (default admin)"),
 	OPT_E("northbound-style", "S", NBO, style, nb_style_names,
 	    NB_GIVEN_ANY, "rfc8040 (/rests/data, default) or draft\n"

@@ -93,6 +93,8 @@ opt_apply(const struct opt *o, void *base, const char *arg, char *err,
 		return opt_enum(o, field, arg, err, errlen);
 	case OPT_FUNC:
 		return o->parse(base, arg, err, errlen);
+	case OPT_PARSE:
+		return o->parse_at(o->name, arg, field, err, errlen);
 	default:
 		snprintf(err, errlen, "--%s: no such kind of option", o->name);
 		return -1;

@@ -34,6 +34,7 @@ enum opt_kind {
 	OPT_ENUM,	/* one of names[]: its index into a field ("" names
 			   a value no argument selects) */
 	OPT_FUNC,	/* parse() does it */
+	OPT_PARSE,	/* parse_at() fills the field */
 };
 
 struct opt {
@@ -50,6 +51,10 @@ struct opt {
 	 * naming the option ("--topology: ..."). */
 	int			(*parse)(void *base, const char *arg,
 				    char *err, size_t errlen);
+	/* OPT_PARSE: the row's name (for "--NAME: ..." errors), the
+	 * argument and the field; 0, or -1 with a message in err. */
+	int			(*parse_at)(const char *name, const char *arg,
+				    void *field, char *err, size_t errlen);
 	const char		*meta;		/* argument's name in the help */
 	const char		*help;		/* '\n' between lines */
 };
@@ -81,6 +86,11 @@ struct opt {
 #define OPT_FN(n, m, fn, mk, h)						\
 	{ .name = n, .kind = OPT_FUNC, .parse = fn, .mark = mk,		\
 	  .meta = m, .help = h }
+/* A field of type ctype filled by a parser shared by several rows. */
+#define OPT_P(n, m, type, field, ctype, fn, mk, h)			\
+	{ .name = n, .kind = OPT_PARSE, .parse_at = fn,			\
+	  .off = OPT_FIELD(type, field, ctype), .mark = mk, .meta = m,	\
+	  .help = h }
 #define OPT_F_KEY(n, k, type, field, h)					\
 	{ .name = n, .key = k, .kind = OPT_FLAG,			\
 	  .off = OPT_FIELD(type, field, int), .help = h }

@@ -37,10 +37,11 @@ bgp_scratch(void)
 }
 
 int
-bgp_hold_opt(const char *name, const char *arg, uint16_t *out, char *err,
+bgp_hold_opt(const char *name, const char *arg, void *field, char *err,
     size_t errlen)
 {
-	uint32_t	hold;
+	uint16_t	*out = field;
+	uint32_t	 hold;
 
 	if (cli_uint32(name, arg, 0, 65535, &hold, err, errlen) == -1)
 		return -1;

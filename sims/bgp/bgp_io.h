@@ -20,8 +20,9 @@ long	bgp_header_length(const uint8_t *hdr, struct bgp_err *);
 /* The one buffer (64 KiB) messages are built in, emptied; each is sent
  * before the next is built. */
 struct wbuf *bgp_scratch(void);
-/* A hold time option: 0 or 3..65535 (section 4.2); name without "--". */
-int	bgp_hold_opt(const char *name, const char *arg, uint16_t *out,
+/* A hold time option into a uint16_t: 0 or 3..65535 (section 4.2); an
+ * OPT_P parser. */
+int	bgp_hold_opt(const char *name, const char *arg, void *field,
 	    char *err, size_t errlen);
 /*
  * What is queued in the bufferevent, then one more message, written now.

@@ -36,28 +36,14 @@ static const struct nb_driver *const bgp_nb_drivers[] = {
 
 /* "--NAME: 'ARG' is not a prefix (ADDR/LEN, no host bits set)". */
 static int
-bgp_prefix_row(const char *name, const char *arg, struct bgp_prefix *out,
-    char *err, size_t errlen)
+bgp_prefix_opt(const char *name, const char *arg, void *field, char *err,
+    size_t errlen)
 {
-	if (bgp_prefix_parse(arg, out) == 0)
+	if (bgp_prefix_parse(arg, field) == 0)
 		return 0;
 	snprintf(err, errlen, "--%s: '%s' is not a prefix (ADDR/LEN, no host "
 	    "bits set)", name, arg);
 	return -1;
-}
-
-static int
-bgp_first_row(void *base, const char *arg, char *err, size_t errlen)
-{
-	return bgp_prefix_row("first-prefix", arg,
-	    &((struct bgp_config *)base)->first, err, errlen);
-}
-
-static int
-bgp_adv_first_row(void *base, const char *arg, char *err, size_t errlen)
-{
-	return bgp_prefix_row("advertise-first-prefix", arg,
-	    &((struct bgp_config *)base)->nb_ctx.first, err, errlen);
 }
 
 static int
@@ -82,13 +68,6 @@ bgp_next_hop_row(void *base, const char *arg, char *err, size_t errlen)
 	snprintf(err, errlen, "--next-hop: '%s' is not an address or self",
 	    arg);
 	return -1;
-}
-
-static int
-bgp_hold_row(void *base, const char *arg, char *err, size_t errlen)
-{
-	return bgp_hold_opt("hold-time", arg, &((struct bgp_config *)base)->hold,
-	    err, errlen);
 }
 
 static int
@@ -124,7 +103,8 @@ static const struct opt bgp_rows[] = {
 	    "the peers' AS (required; 4-octet allowed)"),
 	OPT_U("peer-as", "ASN", BC, peer_as, 1, UINT32_MAX, 0,
 	    "the controller's AS (default: accept any)"),
-	OPT_FN("first-prefix", "PFX", bgp_first_row, 0,
+	OPT_P("first-prefix", "PFX", BC, first, struct bgp_prefix,
+	    bgp_prefix_opt, 0,
 	    "first prefix (default 10.0.0.0/24, or\n"
 	    "2001:db8::/64 with --afi ipv6); the others follow\n"
 	    "it in blocks of its size"),
@@ -143,7 +123,7 @@ static const struct opt bgp_rows[] = {
 	    "withdraw by what the controller re-advertises"),
 	OPT_U("monitor-as", "ASN", BC, monitor_as, 1, UINT32_MAX, 0,
 	    "the monitor's AS (default --as)"),
-	OPT_FN("hold-time", "S", bgp_hold_row, 0,
+	OPT_P("hold-time", "S", BC, hold, uint16_t, bgp_hold_opt, 0,
 	    "hold time proposed (default 90; 0 or 3..65535)"),
 	OPT_FN("next-hop", "IP|self", bgp_next_hop_row, 0,
 	    "NEXT_HOP (default self: each peer's address)"),
@@ -173,8 +153,8 @@ static const struct opt bgp_rows[] = {
 static const struct opt bgp_nb_rows[] = {
 	OPT_U("advertise", "N", BC, nb.flows, 1, 100000000, NB_GIVEN_ANY,
 	    "routes to write (needs --monitor)"),
-	OPT_FN("advertise-first-prefix", "PFX", bgp_adv_first_row,
-	    NB_GIVEN_ANY, "first of them (default 172.16.0.0/24, or\n"
+	OPT_P("advertise-first-prefix", "PFX", BC, nb_ctx.first,
+	    struct bgp_prefix, bgp_prefix_opt, NB_GIVEN_ANY, "first of them (default 172.16.0.0/24, or\n"
 	    "2001:db8:8000::/64 with --afi ipv6)"),
 	OPT_U("routes-per-request", "K", BC, nb.per_request, 1, 100000,
 	    NB_GIVEN_ANY, "1: PUT each route; more: POST batches of K (1)"),

@@ -23,13 +23,6 @@ struct bgp_role {
 static struct bgp_role	bgpr;
 
 static int
-bgpr_listen(void *base, const char *arg, char *err, size_t errlen)
-{
-	return endpoint_parse_listen("bgp", arg,
-	    &((struct bgp_role *)base)->spk.listen, err, errlen);
-}
-
-static int
 bgpr_id(void *base, const char *arg, char *err, size_t errlen)
 {
 	struct in_addr	id;
@@ -50,16 +43,10 @@ bgpr_monitor(void *base, const char *arg, char *err, size_t errlen)
 	    err, errlen);
 }
 
-static int
-bgpr_hold(void *base, const char *arg, char *err, size_t errlen)
-{
-	return bgp_hold_opt("bgp-hold-time", arg,
-	    &((struct bgp_role *)base)->spk.hold, err, errlen);
-}
-
 #define O	CTL_GIVEN_OPT
 static const struct opt bgpr_rows[] = {
-	OPT_FN("bgp", "EP", bgpr_listen, CTL_GIVEN_ON,
+	OPT_P("bgp", "EP", struct bgp_role, spk.listen, struct endpoint,
+	    endpoint_parse_listen, CTL_GIVEN_ON,
 	    "BGP speaker: peers connect to ptcp:PORT[:IP]"),
 	OPT_U("as", "ASN", struct bgp_role, spk.as, 1, UINT32_MAX, O,
 	    "the speaker's AS (default 64496)"),
@@ -68,7 +55,8 @@ static const struct opt bgpr_rows[] = {
 	OPT_FN("bgp-monitor", "IP[,IP]", bgpr_monitor, O,
 	    "advertise the Loc-RIB only to these peers\n"
 	    "(default: to every peer, as a route server)"),
-	OPT_FN("bgp-hold-time", "S", bgpr_hold, O,
+	OPT_P("bgp-hold-time", "S", struct bgp_role, spk.hold, uint16_t,
+	    bgp_hold_opt, O,
 	    "hold time it proposes (default 90)"),
 	OPT_END
 };

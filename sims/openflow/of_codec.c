@@ -1148,14 +1148,16 @@ of_queue_get_config_reply_encode(struct wbuf *w, uint8_t version,
  * bit v set for wire version v, the form HELLO carries (section 7.5.1).
  */
 int
-of_version_parse(const char *arg, uint32_t *bitmap, char *err, size_t errlen)
+of_version_parse(const char *name, const char *arg, void *field, char *err,
+    size_t errlen)
 {
-	char	buf[64], *tok, *save = NULL;
+	uint32_t	*bitmap = field;
+	char		 buf[64], *tok, *save = NULL;
 
 	/* A longer list would be cut short, and its tail never checked. */
 	if ((size_t)snprintf(buf, sizeof(buf), "%s", arg) >= sizeof(buf)) {
-		snprintf(err, errlen, "--of-version: '%.20s...' is too long "
-		    "(1.3, 1.0 or 1.3,1.0)", arg);
+		snprintf(err, errlen, "--%s: '%.20s...' is too long "
+		    "(1.3, 1.0 or 1.3,1.0)", name, arg);
 		return -1;
 	}
 	*bitmap = 0;
@@ -1166,13 +1168,13 @@ of_version_parse(const char *arg, uint32_t *bitmap, char *err, size_t errlen)
 		else if (strcmp(tok, "1.0") == 0 || strcmp(tok, "10") == 0)
 			*bitmap |= 1u << OF_VERSION_10;
 		else {
-			snprintf(err, errlen, "--of-version: '%s' is not 1.3 "
-			    "or 1.0", tok);
+			snprintf(err, errlen, "--%s: '%s' is not 1.3 or "
+			    "1.0", name, tok);
 			return -1;
 		}
 	}
 	if (*bitmap == 0) {
-		snprintf(err, errlen, "--of-version: no version given");
+		snprintf(err, errlen, "--%s: no version given", name);
 		return -1;
 	}
 	return 0;

@@ -64,9 +64,10 @@ int	 of_msg_end(struct wbuf *, size_t start);
 int	 of_simple_encode(struct wbuf *, uint8_t version, enum of_type,
 	    uint32_t xid);
 
-/* Parse "1.3", "1.0", "1.3,1.0" into a version bitmap; -1 with err. */
-int	 of_version_parse(const char *, uint32_t *bitmap, char *err,
-	    size_t errlen);
+/* --NAME "1.3", "1.0", "1.3,1.0" into a uint32_t version bitmap (an
+ * OPT_P parser); -1 with err. */
+int	 of_version_parse(const char *name, const char *arg, void *bitmap,
+	    char *err, size_t errlen);
 
 /* HELLO: 1.3 adds a version-bitmap element (section 7.5.1). */
 int	 of_hello_encode(struct wbuf *, uint8_t version, uint32_t xid,

@@ -63,13 +63,6 @@ of_topology_row(void *base, const char *arg, char *err, size_t errlen)
 	return 0;
 }
 
-static int
-of_version_row(void *base, const char *arg, char *err, size_t errlen)
-{
-	return of_version_parse(arg, &((struct of_config *)base)->
-	    version_bitmap, err, errlen);
-}
-
 /* By enum of_pktin_mode; "off" is the default, not a word it takes. */
 static const char *const of_pktin_names[] = {
 	[OF_PKTIN_OFF] = "",
@@ -82,7 +75,8 @@ static const char *const of_pktin_names[] = {
 static const struct opt of_rows[] = {
 	OPT_U("switches", "N", C, switches, 1, 1000000, 0,
 	    "switches to simulate (required)"),
-	OPT_FN("of-version", "V[,V]", of_version_row, 0,
+	OPT_P("of-version", "V[,V]", struct of_config, version_bitmap, uint32_t,
+	    of_version_parse, 0,
 	    "1.3, 1.0 or both (default 1.3,1.0; highest wins)"),
 	OPT_U("dpid-base", "N", C, dpid_base, 0, UINT64_MAX, 0,
 	    "datapath id of the first switch (default 1)"),

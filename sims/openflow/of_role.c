@@ -29,20 +29,6 @@ struct of_role {
 static struct of_role	ofr;
 
 static int
-ofr_listen(void *base, const char *arg, char *err, size_t errlen)
-{
-	return endpoint_parse_listen("openflow", arg,
-	    &((struct of_role *)base)->ctl.listen, err, errlen);
-}
-
-static int
-ofr_version(void *base, const char *arg, char *err, size_t errlen)
-{
-	return of_version_parse(arg, &((struct of_role *)base)->ctl.
-	    version_bitmap, err, errlen);
-}
-
-static int
 ofr_stats_interval(void *base, const char *arg, char *err, size_t errlen)
 {
 	struct of_role	*r = base;
@@ -68,7 +54,8 @@ static const char *const ofr_pktin_names[] = {
 #define R	struct of_role
 #define O	CTL_GIVEN_OPT
 static const struct opt ofr_rows[] = {
-	OPT_FN("openflow", "EP", ofr_listen, CTL_GIVEN_ON,
+	OPT_P("openflow", "EP", struct of_role, ctl.listen, struct endpoint,
+	    endpoint_parse_listen, CTL_GIVEN_ON,
 	    "where switches connect: ptcp:PORT[:IP] (default\n"
 	    "ptcp:6653, or none when another role or --restconf\n"
 	    "is given)"),
@@ -76,7 +63,8 @@ static const struct opt ofr_rows[] = {
 	    "poll every switch's flow stats each S seconds for\n"
 	    "the operational inventory (default 1 with\n"
 	    "--restconf, else 0: none)"),
-	OPT_FN("of-version", "V[,V]", ofr_version, O,
+	OPT_P("of-version", "V[,V]", struct of_role, ctl.version_bitmap, uint32_t,
+	    of_version_parse, O,
 	    "1.3, 1.0 or both (default both)"),
 	OPT_U("switches", "N", R, ctl.expect_switches, 1, 1000000, O,
 	    "wait for N switches, then program them all"),

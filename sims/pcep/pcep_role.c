@@ -19,17 +19,11 @@ struct pcep_role {
 
 static struct pcep_role	pcer;
 
-static int
-pcer_listen(void *base, const char *arg, char *err, size_t errlen)
-{
-	return endpoint_parse_listen("pcep", arg,
-	    &((struct pcep_role *)base)->pce.listen, err, errlen);
-}
-
 #define R	struct pcep_role
 #define O	CTL_GIVEN_OPT
 static const struct opt pcer_rows[] = {
-	OPT_FN("pcep", "EP", pcer_listen, CTL_GIVEN_ON,
+	OPT_P("pcep", "EP", struct pcep_role, pce.listen, struct endpoint,
+	    endpoint_parse_listen, CTL_GIVEN_ON,
 	    "stateful PCE: PCCs connect to ptcp:PORT[:IP]"),
 	OPT_U("pcep-keepalive", "S", R, pce.keepalive, 0, 255, O,
 	    "keepalive it proposes (default 30)"),

@@ -77,6 +77,22 @@ parse_topo(void *base, const char *arg, char *err, size_t errlen)
 	return 0;
 }
 
+/* An OPT_P parser: "even" numbers only, into a uint32_t; it gets the
+ * row's name for its message. */
+static int
+parse_even(const char *name, const char *arg, void *field, char *err,
+    size_t errlen)
+{
+	unsigned long	v = strtoul(arg, NULL, 10);
+
+	if (v % 2 != 0) {
+		snprintf(err, errlen, "--%s: '%s' is odd", name, arg);
+		return -1;
+	}
+	*(uint32_t *)field = (uint32_t)v;
+	return 0;
+}
+
 static const struct opt rows[] = {
 	OPT_F("flag", struct cfg, flag, M_FLAG, "a flag"),
 	OPT_U("u8", "N", struct cfg, u8, 1, 200, M_U8, "one byte"),
@@ -92,6 +108,7 @@ static const struct opt rows[] = {
 	OPT_E("hidden", "H", struct cfg, mode4, hidden, 0, NULL),
 	OPT_FN("topology", "T", parse_topo, M_FN, "a function"),
 	OPT_FN("dry", NULL, parse_topo, M_DRY, "a function, no argument"),
+	OPT_P("even", "N", struct cfg, count, uint32_t, parse_even, 0, NULL),
 	{ .name = "count", .key = 'n', .kind = OPT_UINT,
 	  .size = OPT_WIDTH(struct cfg, count),
 	  .off = offsetof(struct cfg, count), .min = 1, .max = 10,
@@ -327,6 +344,11 @@ test_func(void)
 	CHECK(apply(&c, "dry", NULL, err, sizeof(err)) == 0 &&
 	    c.fn_calls == 3 && c.fn_arg == NULL,
 	    "func without meta: no argument");
+	CHECK(apply(&c, "even", "6", err, sizeof(err)) == 0 && c.count == 6,
+	    "parse_at: fills the row's field");
+	CHECK(apply(&c, "even", "7", err, sizeof(err)) == -1 &&
+	    strcmp(err, "--even: '7' is odd") == 0 && c.count == 6,
+	    "parse_at: told the row's name: \"%s\"", err);
 	CHECK(opt_apply(&bad, &c, "x", err, sizeof(err)) == -1 &&
 	    strcmp(err, "--odd: no such kind of option") == 0,
 	    "unknown kind: \"%s\"", err);
