@@ -6,7 +6,9 @@
 #include <string.h>
 
 #include <event2/event.h>
+#include <event2/listener.h>
 
+#include "endpoint.h"
 #include "engine.h"
 #include "log.h"
 
@@ -114,4 +116,20 @@ engine_check_fds(size_t needed, const char *what, char *err, size_t errlen)
 	    "process or raise the hard limit", what, needed,
 	    ENGINE_FD_RESERVE, limit);
 	return -1;
+}
+
+struct evconnlistener *
+engine_listen(const struct endpoint *ep, evconnlistener_cb cb, void *arg,
+    const char *what, char *err, size_t errlen)
+{
+	struct evconnlistener	*l;
+
+	l = evconnlistener_new_bind(engine_base(), cb, arg,
+	    LEV_OPT_REUSEABLE | LEV_OPT_CLOSE_ON_FREE, 1024,
+	    (const struct sockaddr *)&ep->ss, ep->sslen);
+	if (l == NULL)
+		snprintf(err, errlen, "cannot listen for %s on %s: %s", what,
+		    ep->text, evutil_socket_error_to_string(
+		    EVUTIL_SOCKET_ERROR()));
+	return l;
 }

@@ -8,8 +8,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <event2/listener.h>
+
 struct event_base;
 struct event;
+struct endpoint;
 
 struct event_base *engine_base(void);
 /* Create the event_base and the SIGINT/SIGTERM/SIGPIPE handling. */
@@ -17,6 +20,14 @@ void	 engine_init(void);
 void	 engine_free(void);
 /* Run the loop until engine_stop() or nothing is left to do. */
 int	 engine_run(void);
+/*
+ * A controller role's listener on a ptcp: endpoint, accepting with cb(arg)
+ * (an evconnlistener_cb); NULL with "cannot listen for WHAT on EP: why" in
+ * err.
+ */
+struct evconnlistener *engine_listen(const struct endpoint *,
+	    evconnlistener_cb cb, void *arg, const char *what, char *err,
+	    size_t errlen);
 /* Leave the loop at the end of this iteration; why is logged. */
 void	 engine_stop(const char *why);
 /* Non-zero once a signal asked the run to end. */

@@ -1065,15 +1065,10 @@ bgp_spk_start(const struct bgp_spk_config *c, char *err, size_t errlen)
 	memset(&st, 0, sizeof(st));
 	n_advertising = 0;
 	bgp_pmap_init(&rib, 1);
-	listener = evconnlistener_new_bind(engine_base(), spk_accept, NULL,
-	    LEV_OPT_REUSEABLE | LEV_OPT_CLOSE_ON_FREE, 1024,
-	    (const struct sockaddr *)&cfg.listen.ss, cfg.listen.sslen);
-	if (listener == NULL) {
-		snprintf(err, errlen, "cannot listen for BGP on %s: %s",
-		    cfg.listen.text, evutil_socket_error_to_string(
-		    EVUTIL_SOCKET_ERROR()));
+	listener = engine_listen(&cfg.listen, spk_accept, NULL, "BGP", err,
+	    errlen);
+	if (listener == NULL)
 		return -1;
-	}
 	timer = event_new(engine_base(), -1, EV_PERSIST, spk_tick, NULL);
 	kick = event_new(engine_base(), -1, 0, spk_kick_cb, NULL);
 	if (timer == NULL || kick == NULL)

@@ -832,15 +832,10 @@ of_ctl_start(const struct of_ctl_config *c, char *err, size_t errlen)
 {
 	cfg = *c;
 	memset(&st, 0, sizeof(st));
-	listener = evconnlistener_new_bind(engine_base(), ofc_accept, NULL,
-	    LEV_OPT_REUSEABLE | LEV_OPT_CLOSE_ON_FREE, 1024,
-	    (const struct sockaddr *)&cfg.listen.ss, cfg.listen.sslen);
-	if (listener == NULL) {
-		snprintf(err, errlen, "cannot listen on %s: %s",
-		    cfg.listen.text, evutil_socket_error_to_string(
-		    EVUTIL_SOCKET_ERROR()));
+	listener = engine_listen(&cfg.listen, ofc_accept, NULL, "OpenFlow",
+	    err, errlen);
+	if (listener == NULL)
 		return -1;
-	}
 	if (cfg.lldp) {
 		struct timeval	tv = { CTL_LLDP_PERIOD, 0 };
 

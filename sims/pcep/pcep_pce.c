@@ -1206,15 +1206,10 @@ pce_start(const struct pce_config *c, char *err, size_t errlen)
 	cfg = *c;
 	memset(&st, 0, sizeof(st));
 	hist_init(&st.update_latency);
-	listener = evconnlistener_new_bind(engine_base(), pce_accept, NULL,
-	    LEV_OPT_CLOSE_ON_FREE | LEV_OPT_REUSEABLE, 1024,
-	    (const struct sockaddr *)&cfg.listen.ss, cfg.listen.sslen);
-	if (listener == NULL) {
-		snprintf(err, errlen, "--pcep %s: cannot listen: %s",
-		    cfg.listen.text, evutil_socket_error_to_string(
-		    EVUTIL_SOCKET_ERROR()));
+	listener = engine_listen(&cfg.listen, pce_accept, NULL, "PCEP", err,
+	    errlen);
+	if (listener == NULL)
 		return -1;
-	}
 	timer = event_new(engine_base(), -1, EV_PERSIST, pce_tick, NULL);
 	event_add(timer, &tv);
 	return 0;

@@ -123,6 +123,21 @@ bad "--of-version" controller --of-version 2.0
 bad "--switches: 'abc'" controller --switches abc
 bad "unexpected argument 'extra'" controller extra
 
+# A role that cannot listen: exit 1, one line naming the role and port,
+# and whatever started before it is stopped again.
+P=$(free_ports 1)
+start_bg "$TMPD/holder.log" "$SBSIM" controller --openflow "ptcp:$P:127.0.0.1" \
+    --duration 20
+wait_listen "$P" || fail "the port holder did not listen"
+for role in bgp pcep openflow; do
+	run_cli controller --restconf "127.0.0.1:$(free_ports 1)" \
+	    --"$role" "ptcp:$P:127.0.0.1"
+	[ $RC -eq 1 ] && [ -z "$OUT" ] && [ "$(wc -l <"$TMPD/err")" -eq 1 ] &&
+	    grep -qi "cannot listen for $role on ptcp:$P:127.0.0.1" \
+	    "$TMPD/err" || problem "controller --$role on a port in use"
+done
+stop_pid "$LAST_PID"
+
 good --help
 good help
 good version
