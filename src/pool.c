@@ -61,6 +61,32 @@ pool_init(struct pool *p, const struct pool_config *cfg,
 	}
 }
 
+void
+pool_init_array(struct pool *p, const struct pool_config *cfg,
+    const struct pool_ops *ops, void *devs, size_t dev_size, size_t pd_off,
+    uint32_t n)
+{
+	struct pool_dev	**ptrs;
+	uint32_t	  i;
+
+	ptrs = xcalloc(n ? n : 1, sizeof(*ptrs));
+	for (i = 0; i < n; i++)
+		ptrs[i] = (struct pool_dev *)(void *)((char *)devs +
+		    (size_t)i * dev_size + pd_off);
+	pool_init(p, cfg, ops, ptrs, n);
+	p->own_devs = 1;
+}
+
+void
+pool_free(struct pool *p)
+{
+	if (p->own_devs)
+		free(p->devs);
+	p->devs = NULL;
+	p->n_devs = 0;
+	p->own_devs = 0;
+}
+
 uint32_t
 pool_fds_needed(const struct pool_config *cfg, uint32_t n_devs)
 {

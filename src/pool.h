@@ -90,12 +90,20 @@ struct pool {
 	uint64_t		 ramp_last_ns;
 	struct pool_stats	 stats;
 	int			 stopped;
+	int			 own_devs;	/* pool_init_array's */
 };
 
 /* Fill defaults (no rate limit, 256 in flight, 100 ms .. 5 s backoff). */
 void	 pool_config_defaults(struct pool_config *);
 void	 pool_init(struct pool *, const struct pool_config *,
 	    const struct pool_ops *, struct pool_dev **devs, uint32_t n);
+/* The same over an array of n device structs of dev_size bytes, each with
+ * its struct pool_dev at pd_off: the pool keeps the pointers itself, and
+ * pool_free() lets them go. */
+void	 pool_init_array(struct pool *, const struct pool_config *,
+	    const struct pool_ops *, void *devs, size_t dev_size,
+	    size_t pd_off, uint32_t n);
+void	 pool_free(struct pool *);
 /* Begin: listen on every port, or start the connect ramp. */
 int	 pool_start(struct pool *, char *err, size_t errlen);
 /* The protocol is done with this connection (error, EOF, fatal error). */

@@ -350,13 +350,10 @@ bgp_start(void *arg, struct metrics *m, char *err, size_t errlen)
 	bgp_counters_init(sim);
 	bgp_phases_init(sim);
 	sim->peers = xcalloc(sim->cfg.peers, sizeof(*sim->peers));
-	sim->pdevs = xcalloc(sim->cfg.peers, sizeof(*sim->pdevs));
-	for (i = 0; i < sim->cfg.peers; i++) {
+	for (i = 0; i < sim->cfg.peers; i++)
 		bgp_peer_init(sim, &sim->peers[i], i);
-		sim->pdevs[i] = &sim->peers[i].pd;
-	}
-	pool_init(&sim->pool, &sim->pcfg, &bgp_pool_ops, sim->pdevs,
-	    sim->cfg.peers);
+	pool_init_array(&sim->pool, &sim->pcfg, &bgp_pool_ops, sim->peers,
+	    sizeof(*sim->peers), offsetof(struct bgp_peer, pd), sim->cfg.peers);
 	if (sim->cfg.nb.url != NULL) {
 		sim->nb_begun = 0;
 		sim->nb_node = xstrdup(BGP_NB_NODE);
@@ -566,10 +563,9 @@ bgp_stop(void *arg)
 	pool_stop_counted(&sim->pool, sim->m);
 	for (i = 0; i < sim->cfg.peers; i++)
 		bgp_peer_free(&sim->peers[i]);
+	pool_free(&sim->pool);
 	free(sim->peers);
-	free(sim->pdevs);
 	sim->peers = NULL;
-	sim->pdevs = NULL;
 }
 
 static const char *const bgp_phase_names[] = {

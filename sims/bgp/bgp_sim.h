@@ -126,7 +126,6 @@ struct bgp_sim {
 	struct pool		 mpool;
 	struct bgp_peer		*peers;
 	struct bgp_peer		 mon;
-	struct pool_dev		**pdevs;
 	struct pool_dev		*mdev[1];
 	struct metrics		*m;
 	struct phase		*ph[BGPP_MAX];

@@ -231,15 +231,14 @@ nc_start(void *arg, struct metrics *m, char *err, size_t errlen)
 	    sim)) == NULL)
 		fatalx("event_new");
 	sim->devs = xcalloc(sim->cfg.devices, sizeof(*sim->devs));
-	sim->pdevs = xcalloc(sim->cfg.devices, sizeof(*sim->pdevs));
 	for (i = 0; i < sim->cfg.devices; i++) {
 		sim->devs[i].sim = sim;
 		sim->devs[i].idx = i;
 		LIST_INIT(&sim->devs[i].sessions);
 		sim->devs[i].store = nc_store_new(sim->schema);
-		sim->pdevs[i] = &sim->devs[i].pd;
 	}
-	pool_init(&sim->pool, &sim->pcfg, &nc_pool_ops, sim->pdevs,
+	pool_init_array(&sim->pool, &sim->pcfg, &nc_pool_ops, sim->devs,
+	    sizeof(*sim->devs), offsetof(struct nc_dev, pd),
 	    sim->cfg.devices);
 	if (pool_start(&sim->pool, err, errlen) == -1)
 		return -1;
@@ -290,10 +289,9 @@ nc_stop(void *arg)
 	if (sim->reaper != NULL)
 		event_free(sim->reaper);
 	sim->reaper = NULL;
+	pool_free(&sim->pool);
 	free(sim->devs);
-	free(sim->pdevs);
 	sim->devs = NULL;
-	sim->pdevs = NULL;
 }
 
 static const char *const nc_phase_names[] = {

@@ -146,7 +146,6 @@ struct nc_sim {
 	struct pool_config	 pcfg;
 	struct pool		 pool;
 	struct nc_dev		*devs;
-	struct pool_dev		**pdevs;
 	struct nc_schema	*schema;
 	struct nc_ssh_server	*ssh;
 	struct metrics		*m;

@@ -226,7 +226,6 @@ of_switch_init(struct of_sim *sim, struct of_switch *sw, uint32_t i)
 	sw->idx = i;
 	sw->miss_send_len = 128;
 	sw->ports = xcalloc(sim->cfg.ports, sizeof(*sw->ports));
-	sim->pdevs[i] = &sw->pd;
 }
 
 /* The first add (deleting 0) or delete request: the southbound side of
@@ -281,10 +280,10 @@ of_start(void *arg, struct metrics *m, char *err, size_t errlen)
 	if (sim->cfg.nb.url != NULL)
 		of_nb_new(sim);
 	sim->sw = xcalloc(sim->cfg.switches, sizeof(*sim->sw));
-	sim->pdevs = xcalloc(sim->cfg.switches, sizeof(*sim->pdevs));
 	for (i = 0; i < sim->cfg.switches; i++)
 		of_switch_init(sim, &sim->sw[i], i);
-	pool_init(&sim->pool, &sim->pcfg, &of_pool_ops, sim->pdevs,
+	pool_init_array(&sim->pool, &sim->pcfg, &of_pool_ops, sim->sw,
+	    sizeof(*sim->sw), offsetof(struct of_switch, pd),
 	    sim->cfg.switches);
 	return pool_start(&sim->pool, err, errlen);
 }
@@ -464,10 +463,9 @@ of_stop(void *arg)
 	pool_stop_counted(&sim->pool, sim->m);
 	for (i = 0; i < sim->cfg.switches; i++)
 		of_switch_free(&sim->sw[i]);
+	pool_free(&sim->pool);
 	free(sim->sw);
-	free(sim->pdevs);
 	sim->sw = NULL;
-	sim->pdevs = NULL;
 }
 
 static const char *const of_phase_names[] = {

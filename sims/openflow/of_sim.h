@@ -129,7 +129,6 @@ struct of_sim {
 	struct pool_config	 pcfg;
 	struct pool		 pool;
 	struct of_switch	*sw;		/* cfg.switches of them */
-	struct pool_dev		**pdevs;
 	struct metrics		*m;
 	struct phase		*ph[OFP__MAX];	/* NULL: not in this run */
 	struct of_counters	 c;

@@ -256,15 +256,13 @@ pcep_start(void *arg, struct metrics *m, char *err, size_t errlen)
 	pcep_counters_init(sim);
 	pcep_phases_init(sim);
 	sim->pccs = xcalloc(sim->cfg.pccs, sizeof(*sim->pccs));
-	sim->pdevs = xcalloc(sim->cfg.pccs, sizeof(*sim->pdevs));
 	for (i = 0; i < sim->cfg.pccs; i++) {
 		sim->pccs[i].sim = sim;
 		sim->pccs[i].idx = i;
 		pcc_lsps_init(&sim->pccs[i]);
-		sim->pdevs[i] = &sim->pccs[i].pd;
 	}
-	pool_init(&sim->pool, &sim->pcfg, &pcep_pool_ops, sim->pdevs,
-	    sim->cfg.pccs);
+	pool_init_array(&sim->pool, &sim->pcfg, &pcep_pool_ops, sim->pccs,
+	    sizeof(*sim->pccs), offsetof(struct pcc, pd), sim->cfg.pccs);
 	if (sim->cfg.nb.url != NULL)
 		pcep_nb_new(sim);
 	return pool_start(&sim->pool, err, errlen);
@@ -400,10 +398,9 @@ pcep_stop(void *arg)
 	pool_stop_counted(&sim->pool, sim->m);
 	for (i = 0; i < sim->cfg.pccs; i++)
 		pcc_lsps_free(&sim->pccs[i]);
+	pool_free(&sim->pool);
 	free(sim->pccs);
-	free(sim->pdevs);
 	sim->pccs = NULL;
-	sim->pdevs = NULL;
 }
 
 static const struct sim_ops pcep_sim_ops = {

@@ -137,7 +137,6 @@ struct pcep_sim {
 	struct pool_config	 pcfg;
 	struct pool		 pool;
 	struct pcc		*pccs;
-	struct pool_dev		**pdevs;
 	struct metrics		*m;
 	struct phase		*ph[PCCP_MAX];
 	struct pcc_counters	 c;

@@ -506,6 +506,38 @@ test_config_values(void)
 	    "passive: no source");
 }
 
+/* pool_init_array: the pool's own pointers into an array of device
+ * structs, each with its pool_dev at an offset; pool_free drops them. */
+struct array_dev {
+	char		 before[24];
+	struct pool_dev	 pd;
+	int		 after;
+};
+
+static void
+test_init_array(void)
+{
+	static const struct pool_ops	ops;
+	struct array_dev		devs[5];
+	struct pool_config		cfg;
+	struct pool			p;
+	uint32_t			i;
+	int				ok = 1;
+
+	memset(devs, 0, sizeof(devs));
+	pool_config_defaults(&cfg);
+	pool_init_array(&p, &cfg, &ops, devs, sizeof(devs[0]),
+	    offsetof(struct array_dev, pd), 5);
+	for (i = 0; i < 5; i++)
+		ok &= p.devs[i] == &devs[i].pd && devs[i].pd.pool == &p &&
+		    devs[i].pd.index == i && devs[i].pd.state == PD_IDLE;
+	CHECK(ok && p.n_devs == 5, "each pointer at its device's pool_dev");
+	pool_free(&p);
+	CHECK(p.devs == NULL && p.n_devs == 0, "pool_free lets them go");
+	pool_free(&p);
+	CHECK(p.devs == NULL, "pool_free twice is harmless");
+}
+
 static const struct check_case cases[] = {
 	CASE(test_split_everywhere),
 	CASE(test_one_chunk),
@@ -519,6 +551,7 @@ static const struct check_case cases[] = {
 	CASE(test_event_reconnect),
 	CASE(test_config_errors),
 	CASE(test_config_values),
+	CASE(test_init_array),
 };
 
 int
