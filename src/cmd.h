@@ -22,6 +22,7 @@ extern const struct sbsim_cmd demo_cmd;	/* src/demo.c */
 
 struct ctl_role;
 extern const struct ctl_role of_ctl_role;	/* sims/openflow/of_role.c */
+extern const struct ctl_role of_inventory_role;	/* sims/openflow/of_role.c */
 extern const struct ctl_role bgp_ctl_role;	/* sims/bgp/bgp_role.c */
 extern const struct ctl_role pcep_ctl_role;	/* sims/pcep/pcep_role.c */
 extern const struct ctl_role nc_ctl_role;	/* sims/netconf/nc_ctl.c */

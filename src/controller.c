@@ -33,8 +33,9 @@ struct ctl_run {
 	struct http_server	*hs;
 	unsigned		 given;		/* the controller's own rows */
 	unsigned		 role_given[CTL_MAX_ROLES];
+	int			 on[CTL_MAX_ROLES];	/* the role runs */
 	size_t			 n_roles;
-	size_t			 started;	/* roles started, in order */
+	size_t			 started;	/* roles up to here started */
 	double			 duration;
 	int			 verbose;
 	uint64_t		 start_ns;
@@ -152,13 +153,14 @@ ctl_groups(struct ctl_run *r, struct opt_group *g)
 	return n;
 }
 
-/* Every role decides whether it runs and checks its options. */
+/* Which roles run, and the options of each checked together. */
 static void
 ctl_check(struct ctl_run *r)
 {
-	struct ctl_env	 env;
-	char		 err[256];
-	size_t		 i;
+	const struct ctl_role	*role;
+	struct ctl_env		 env;
+	char			 err[256];
+	size_t			 i;
 
 	memset(&env, 0, sizeof(env));
 	env.restconf = (r->given & CTL_GIVEN_RESTCONF) != 0;
@@ -167,9 +169,13 @@ ctl_check(struct ctl_run *r)
 		if (r->role_given[i] & CTL_GIVEN_ON)
 			env.none_asked = 0;
 	for (i = 0; i < r->n_roles; i++) {
+		role = ctl_roles[i];
 		err[0] = '\0';
-		if (ctl_roles[i]->check(ctl_roles[i]->cfg, r->role_given[i],
-		    &env, err, sizeof(err)) == -1)
+		if ((r->on[i] = ctl_role_on(role, r->role_given[i], &env, err,
+		    sizeof(err))) == -1)
+			ctl_die(err);
+		if (r->on[i] && role->check != NULL && role->check(role->cfg,
+		    r->role_given[i], &env, err, sizeof(err)) == -1)
 			ctl_die(err);
 	}
 	if (!env.restconf && (r->given & CTL_GIVEN_RC_OPT))
@@ -188,13 +194,14 @@ ctl_parse(int argc, char **argv, struct ctl_run *r)
 	ctl_check(r);
 }
 
-/* Roles started so far, in reverse. */
+/* The running roles started so far, in reverse. */
 static void
 ctl_stop_roles(struct ctl_run *r)
 {
 	while (r->started > 0) {
 		r->started--;
-		ctl_roles[r->started]->stop(ctl_roles[r->started]->cfg);
+		if (r->on[r->started])
+			ctl_roles[r->started]->stop(ctl_roles[r->started]->cfg);
 	}
 }
 
@@ -233,7 +240,8 @@ ctl_start(struct ctl_run *r, char *err, size_t errlen)
 	}
 	for (r->started = 0; r->started < r->n_roles; r->started++) {
 		role = ctl_roles[r->started];
-		if (role->start(role->cfg, r->hs, err, errlen) == -1) {
+		if (r->on[r->started] && role->start(role->cfg, r->hs, err,
+		    errlen) == -1) {
 			/* A role that failed half-way stops too. */
 			r->started++;
 			ctl_stop_roles(r);
@@ -259,7 +267,7 @@ ctl_tick(evutil_socket_t fd, short what, void *arg)
 	if (r->duration > 0 && secs_between(r->start_ns, now) >= r->duration)
 		engine_stop("--duration reached");
 	for (i = 0; i < r->started; i++)
-		if (ctl_roles[i]->tick != NULL)
+		if (r->on[i] && ctl_roles[i]->tick != NULL)
 			ctl_roles[i]->tick(ctl_roles[i]->cfg, now);
 }
 
@@ -271,7 +279,7 @@ ctl_stop(struct ctl_run *r)
 	size_t	i;
 
 	for (i = 0; i < r->started; i++)
-		if (ctl_roles[i]->summary != NULL)
+		if (r->on[i] && ctl_roles[i]->summary != NULL)
 			ctl_roles[i]->summary(ctl_roles[i]->cfg);
 	ctl_stop_roles(r);
 	ctl_http_free(r, 1);

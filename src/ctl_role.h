@@ -7,7 +7,8 @@
  * A role's options are declared rows (opt.h) over its own state, one
  * struct the role keeps (cfg).  The row that turns the role on carries
  * CTL_GIVEN_ON, the role's other rows CTL_GIVEN_OPT (a role may add bits
- * of its own above them); check() sees what was given.
+ * of its own above them); check() sees what was given.  A role with
+ * CTL_ROLE_RESTCONF has no row that turns it on.
  */
 #ifndef SBSIM_CTL_ROLE_H
 #define SBSIM_CTL_ROLE_H
@@ -22,27 +23,37 @@ struct http_server;
 #define CTL_GIVEN_OPT	0x2	/* any other option of the role */
 #define CTL_GIVEN_ROLE	0x100	/* the first bit a role may use itself */
 
-/* What check() may want to know of the whole command line. */
+/* What decides whether a role runs. */
 struct ctl_env {
 	int	restconf;	/* --restconf given: resources are served */
 	int	none_asked;	/* no role's CTL_GIVEN_ON, no --restconf */
 };
 
+#define CTL_ROLE_DEFAULT	0x1	/* on when none_asked */
+#define CTL_ROLE_RESTCONF	0x2	/* on whenever RESTCONF is served */
+
+/*
+ * A role runs when its CTL_GIVEN_ON row was given, or as its flags say.
+ * Only a role that runs is checked, started, ticked, summed up and
+ * stopped; its hooks need not ask whether it runs.
+ */
 struct ctl_role {
 	const char		*name;		/* "openflow" */
 	const char		*title;		/* its heading in --help */
 	const struct opt	*rows;		/* ending with OPT_END */
 	void			*cfg;		/* the role's state */
+	unsigned		 flags;		/* CTL_ROLE_* */
+	/* The error when CTL_GIVEN_OPT rows came without the role. */
+	const char		*needs;
 	/* Defaults into cfg, before the options. */
 	void	(*defaults)(void *cfg);
-	/* After the options: decide whether it runs and check its options
-	 * together; 0, or -1 with a message in err. */
+	/* Its options checked together (may be NULL); 0, or -1 with a
+	 * message in err. */
 	int	(*check)(void *cfg, unsigned given, const struct ctl_env *,
 		    char *err, size_t errlen);
-	/* Start what it runs on the engine's event_base and register its
-	 * RESTCONF resources on hs (NULL without --restconf); 0, or -1
-	 * with a message in err.  Called for every role; one with nothing
-	 * to do returns 0. */
+	/* Start on the engine's event_base and register its RESTCONF
+	 * resources on hs (NULL without --restconf); 0, or -1 with a
+	 * message in err (stop() is called then too). */
 	int	(*start)(void *cfg, struct http_server *hs, char *err,
 		    size_t errlen);
 	/* Every 100 ms (may be NULL): e.g. engine_stop() once done. */
@@ -50,11 +61,16 @@ struct ctl_role {
 	/* Its summary line on stdout at the end (may be NULL). */
 	void	(*summary)(void *cfg);
 	/* Stop and free; answers what still waits on the HTTP server, which
-	 * is freed after every role stopped.  Only for a started role. */
+	 * is freed after every role stopped. */
 	void	(*stop)(void *cfg);
 };
 
 /* The table, NULL-terminated, in start order (main.c). */
 extern const struct ctl_role *const ctl_roles[];
+
+/* Whether the role runs: 1 or 0, or -1 with role->needs in err when its
+ * options came without it. */
+int	 ctl_role_on(const struct ctl_role *, unsigned given,
+	    const struct ctl_env *, char *err, size_t errlen);
 
 #endif

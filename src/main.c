@@ -27,6 +27,7 @@ static const struct sbsim_cmd *const commands[] = {
 /* The embedded controller's roles, in start order (ctl_role.h). */
 const struct ctl_role *const ctl_roles[] = {
 	&of_ctl_role,
+	&of_inventory_role,
 	&bgp_ctl_role,
 	&pcep_ctl_role,
 	&nc_ctl_role,

@@ -17,7 +17,6 @@
 
 struct bgp_role {
 	struct bgp_spk_config	 spk;
-	int			 on;
 };
 
 static struct bgp_role	bgpr;
@@ -72,28 +71,10 @@ bgpr_defaults(void *cfg)
 }
 
 static int
-bgpr_check(void *cfg, unsigned given, const struct ctl_env *env, char *err,
-    size_t errlen)
-{
-	struct bgp_role	*r = cfg;
-
-	(void)env;
-	r->on = (given & CTL_GIVEN_ON) != 0;
-	if (!r->on && (given & CTL_GIVEN_OPT)) {
-		snprintf(err, errlen, "--as and the --bgp-* options need "
-		    "--bgp");
-		return -1;
-	}
-	return 0;
-}
-
-static int
 bgpr_start(void *cfg, struct http_server *hs, char *err, size_t errlen)
 {
 	struct bgp_role	*r = cfg;
 
-	if (!r->on)
-		return 0;
 	if (bgp_spk_start(&r->spk, err, errlen) == -1)
 		return -1;
 	log_info("listening for BGP peers on %s, AS %u", r->spk.listen.text,
@@ -108,8 +89,6 @@ bgpr_summary(void *cfg)
 {
 	const struct bgp_spk_stats	*s = bgp_spk_stats();
 
-	if (!((struct bgp_role *)cfg)->on)
-		return;
 	printf("bgp: %llu sessions, %llu UPDATEs received, %llu prefixes and "
 	    "%llu withdrawals received, Loc-RIB %llu IPv4 %llu IPv6, "
 	    "%llu UPDATEs sent, %llu prefixes and %llu withdrawals "
@@ -133,8 +112,7 @@ bgpr_summary(void *cfg)
 static void
 bgpr_stop(void *cfg)
 {
-	if (((struct bgp_role *)cfg)->on)
-		bgp_spk_stop();
+	bgp_spk_stop();
 }
 
 const struct ctl_role bgp_ctl_role = {
@@ -143,7 +121,7 @@ const struct ctl_role bgp_ctl_role = {
 	.rows = bgpr_rows,
 	.cfg = &bgpr,
 	.defaults = bgpr_defaults,
-	.check = bgpr_check,
+	.needs = "--as and the --bgp-* options need --bgp",
 	.start = bgpr_start,
 	.summary = bgpr_summary,
 	.stop = bgpr_stop,

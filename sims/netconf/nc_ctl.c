@@ -44,7 +44,7 @@ struct ncc_set {
 };
 
 static struct ncc_state {
-	int			 on;
+	int			 on;		/* --netconf's storage */
 	int			 subscribe;
 	uint32_t		 max_inflight;
 	double			 timeout_s;
@@ -774,8 +774,6 @@ ncc_role_start(void *cfg, struct http_server *hs, char *err, size_t errlen)
 	(void)hs;
 	(void)err;
 	(void)errlen;
-	if (!ncc.on)
-		return 0;
 	TAILQ_INIT(&ncc.nodes);
 	TAILQ_INIT(&ncc.waitq);
 	/* libyang's messages reach the RESTCONF client, not stderr. */
@@ -808,8 +806,6 @@ ncc_role_summary(void *cfg)
 {
 	const struct nc_ctl_stats	*s = &ncc.st;
 
-	if (!ncc.on)
-		return;
 	printf("netconf: %llu mounts asked, %u connected, %u connecting, "
 	    "%u unable-to-connect", (unsigned long long)s->mounts,
 	    ncc.nstatus[NCC_CONNECTED], ncc.nstatus[NCC_CONNECTING],
@@ -851,8 +847,6 @@ ncc_role_stop(void *cfg)
 	struct ncc_schema	*s;
 	struct ncc_set		*set;
 
-	if (!ncc.on)
-		return;
 	nc_restconf_stop();
 	while ((n = TAILQ_FIRST(&ncc.nodes)) != NULL)
 		ncc_unmount(n);
@@ -913,13 +907,7 @@ static int
 ncc_role_check(void *cfg, unsigned given, const struct ctl_env *env,
     char *err, size_t errlen)
 {
-	struct ncc_state	*c = cfg;
-
-	if (!c->on && (given & CTL_GIVEN_OPT)) {
-		snprintf(err, errlen, "the --netconf-* options need --netconf");
-		return -1;
-	}
-	if (c->on && !env->restconf) {
+	if (!env->restconf) {
 		snprintf(err, errlen, "--netconf mounts the devices it is told "
 		    "of through RESTCONF: give --restconf PORT too");
 		return -1;
@@ -933,6 +921,7 @@ const struct ctl_role nc_ctl_role = {
 	.rows = ncc_rows,
 	.cfg = &ncc,
 	.defaults = ncc_role_defaults,
+	.needs = "the --netconf-* options need --netconf",
 	.check = ncc_role_check,
 	.start = ncc_role_start,
 	.summary = ncc_role_summary,

@@ -1,8 +1,8 @@
 /*
- * The embedded controller's OpenFlow role (ctl_role.h): where switches
- * connect, how it programs them (of_ctl.c), and the OpenDaylight inventory
- * it serves over RESTCONF (of_restconf.c, of_flowcfg.c) whenever RESTCONF
- * is on, switches or not.
+ * The embedded controller's OpenFlow roles (ctl_role.h): the switches'
+ * controller (of_ctl.c: where switches connect, how it programs them),
+ * and the OpenDaylight inventory (of_restconf.c, of_flowcfg.c), served
+ * whenever RESTCONF is, switches or not.
  */
 #include <stdio.h>
 #include <string.h>
@@ -21,8 +21,6 @@
 
 struct of_role {
 	struct of_ctl_config	 ctl;
-	int			 on;		/* switches connect */
-	int			 restconf;	/* the inventory is served */
 	int			 exit_when_done;
 };
 
@@ -100,23 +98,15 @@ ofr_defaults(void *cfg)
 	endpoint_parse("ptcp:6653", &r->ctl.listen, err, sizeof(err));
 }
 
-/* OpenFlow runs when asked for, or when nothing else is. */
 static int
 ofr_check(void *cfg, unsigned given, const struct ctl_env *env, char *err,
     size_t errlen)
 {
 	struct of_role	*r = cfg;
 
-	r->on = (given & CTL_GIVEN_ON) || env->none_asked;
-	r->restconf = env->restconf;
 	/* The operational inventory is the switches' view: poll it. */
 	if (env->restconf && !(given & OFR_GIVEN_STATS))
 		r->ctl.stats_interval = 1;
-	if (!r->on && (given & CTL_GIVEN_OPT)) {
-		snprintf(err, errlen, "OpenFlow options need --openflow when "
-		    "--restconf is given");
-		return -1;
-	}
 	if (r->exit_when_done && (r->ctl.flows_per_switch == 0 ||
 	    r->ctl.expect_switches == 0)) {
 		snprintf(err, errlen, "--exit-when-done needs --switches and "
@@ -131,16 +121,10 @@ ofr_start(void *cfg, struct http_server *hs, char *err, size_t errlen)
 {
 	struct of_role	*r = cfg;
 
-	if (r->on) {
-		if (of_ctl_start(&r->ctl, err, errlen) == -1)
-			return -1;
-		log_info("listening for OpenFlow switches on %s",
-		    r->ctl.listen.text);
-	}
-	if (hs != NULL) {
-		of_restconf_register();
-		fc_start();
-	}
+	(void)hs;
+	if (of_ctl_start(&r->ctl, err, errlen) == -1)
+		return -1;
+	log_info("listening for OpenFlow switches on %s", r->ctl.listen.text);
 	return 0;
 }
 
@@ -158,11 +142,8 @@ static void
 ofr_summary(void *cfg)
 {
 	const struct of_ctl_stats	*s = of_ctl_stats();
-	struct of_role			*r = cfg;
 	double				 prog, del;
 
-	if (!r->on)
-		return;
 	prog = secs_between(s->program_start_ns, s->program_end_ns);
 	del = secs_between(s->program_end_ns, s->delete_end_ns);
 	printf("controller: %llu switches, %llu FLOW_MODs sent, %llu barriers "
@@ -191,12 +172,7 @@ ofr_summary(void *cfg)
 static void
 ofr_stop(void *cfg)
 {
-	struct of_role	*r = cfg;
-
-	if (r->on)
-		of_ctl_stop();
-	if (r->restconf)
-		fc_stop();
+	of_ctl_stop();
 }
 
 const struct ctl_role of_ctl_role = {
@@ -204,10 +180,47 @@ const struct ctl_role of_ctl_role = {
 	.title = NULL,
 	.rows = ofr_rows,
 	.cfg = &ofr,
+	.flags = CTL_ROLE_DEFAULT,
+	.needs = "OpenFlow options need --openflow when --restconf is given",
 	.defaults = ofr_defaults,
 	.check = ofr_check,
 	.start = ofr_start,
 	.tick = ofr_tick,
 	.summary = ofr_summary,
 	.stop = ofr_stop,
+};
+
+/* ---- the inventory: opendaylight-inventory over RESTCONF ---- */
+
+static const struct opt ofinv_rows[] = {
+	OPT_END
+};
+
+static void
+ofinv_defaults(void *cfg)
+{
+}
+
+static int
+ofinv_start(void *cfg, struct http_server *hs, char *err, size_t errlen)
+{
+	of_restconf_register();
+	fc_start();
+	return 0;
+}
+
+static void
+ofinv_stop(void *cfg)
+{
+	fc_stop();
+}
+
+const struct ctl_role of_inventory_role = {
+	.name = "openflow-inventory",
+	.rows = ofinv_rows,
+	.cfg = &ofr,
+	.flags = CTL_ROLE_RESTCONF,
+	.defaults = ofinv_defaults,
+	.start = ofinv_start,
+	.stop = ofinv_stop,
 };

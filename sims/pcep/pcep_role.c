@@ -14,7 +14,6 @@
 
 struct pcep_role {
 	struct pce_config	 pce;
-	int			 on;
 };
 
 static struct pcep_role	pcer;
@@ -55,13 +54,7 @@ pcer_check(void *cfg, unsigned given, const struct ctl_env *env, char *err,
 {
 	struct pcep_role	*r = cfg;
 
-	(void)env;
-	r->on = (given & CTL_GIVEN_ON) != 0;
-	if (!r->on && (given & CTL_GIVEN_OPT)) {
-		snprintf(err, errlen, "the --pcep-* options need --pcep");
-		return -1;
-	}
-	if (r->on && r->pce.keepalive != 0 && r->pce.deadtimer != 0 &&
+	if (r->pce.keepalive != 0 && r->pce.deadtimer != 0 &&
 	    r->pce.deadtimer <= r->pce.keepalive) {
 		snprintf(err, errlen, "--pcep-dead-timer must be longer than "
 		    "--pcep-keepalive");
@@ -75,8 +68,6 @@ pcer_start(void *cfg, struct http_server *hs, char *err, size_t errlen)
 {
 	struct pcep_role	*r = cfg;
 
-	if (!r->on)
-		return 0;
 	if (pce_start(&r->pce, err, errlen) == -1)
 		return -1;
 	log_info("listening for PCEP PCCs on %s", r->pce.listen.text);
@@ -92,8 +83,6 @@ pcer_summary(void *cfg)
 	double			 upd = secs_between(s->first_update_ns,
 	    s->last_ack_ns);
 
-	if (!((struct pcep_role *)cfg)->on)
-		return;
 	printf("pcep: %llu sessions, %llu PCCs synchronized, %llu PCRpts "
 	    "received, %llu LSPs learned", (unsigned long long)s->sessions,
 	    (unsigned long long)s->pccs_synced,
@@ -127,8 +116,7 @@ pcer_summary(void *cfg)
 static void
 pcer_stop(void *cfg)
 {
-	if (((struct pcep_role *)cfg)->on)
-		pce_stop();
+	pce_stop();
 }
 
 const struct ctl_role pcep_ctl_role = {
@@ -137,6 +125,7 @@ const struct ctl_role pcep_ctl_role = {
 	.rows = pcer_rows,
 	.cfg = &pcer,
 	.defaults = pcer_defaults,
+	.needs = "the --pcep-* options need --pcep",
 	.check = pcer_check,
 	.start = pcer_start,
 	.summary = pcer_summary,

@@ -1,11 +1,11 @@
 /*
  * The embedded controller's roles (ctl_role.h), each checked against the
  * rules controller.c relies on: every hook it calls is there, the rows
- * are well formed (one turns the role on, the others carry CTL_GIVEN_OPT,
- * a role's own bits start at CTL_GIVEN_ROLE, every option has help), no
- * long name or short key is taken twice across roles, and check() takes
- * the command lines it must: nothing asked, the role asked, the role's
- * options without it.
+ * are well formed (one turns the role on, unless RESTCONF does, the others
+ * carry CTL_GIVEN_OPT, a role's own bits start at CTL_GIVEN_ROLE, every
+ * option has help), no long name or short key is taken twice across
+ * roles, ctl_role_on() decides as the flags say, and check() takes the
+ * command lines it must.
  */
 #include <stdint.h>
 
@@ -15,7 +15,8 @@
 #include "check.h"
 
 static const struct ctl_role *const roles[] = {
-	&of_ctl_role, &bgp_ctl_role, &pcep_ctl_role, &nc_ctl_role,
+	&of_ctl_role, &of_inventory_role, &bgp_ctl_role, &pcep_ctl_role,
+	&nc_ctl_role,
 };
 #define N_ROLES	(sizeof(roles) / sizeof(roles[0]))
 
@@ -36,9 +37,10 @@ test_hooks(void)
 		/* title may be NULL: the rows go under the command's. */
 		CHECK(r->name != NULL && r->rows != NULL && r->cfg != NULL,
 		    "%s: name, rows, cfg", r->name);
-		CHECK(r->defaults != NULL && r->check != NULL &&
-		    r->start != NULL && r->stop != NULL,
-		    "%s: defaults, check, start, stop", r->name);
+		CHECK(r->defaults != NULL && r->start != NULL &&
+		    r->stop != NULL, "%s: defaults, start, stop", r->name);
+		CHECK(r->needs != NULL || r->rows[0].name == NULL,
+		    "%s: a message for its options without it", r->name);
 	}
 }
 
@@ -78,7 +80,8 @@ test_rows(void)
 		bad = rows_bad(roles[i], &n_on);
 		CHECK(bad == NULL, "%s: every row with help and its marks (%s)",
 		    roles[i]->name, bad != NULL ? bad : "all");
-		CHECK(n_on == 1, "%s: one row turns it on (%d)",
+		CHECK(n_on == ((roles[i]->flags & CTL_ROLE_RESTCONF) ? 0 : 1),
+		    "%s: one row turns it on, or RESTCONF does (%d)",
 		    roles[i]->name, n_on);
 	}
 }
@@ -120,15 +123,22 @@ test_unique(void)
 	CHECK(dups == 0, "no long name or short key in two rows: %zu", dups);
 }
 
+/* ctl_role_on() and then, for a role that runs, its check(). */
 static int
 check_role(const struct ctl_role *r, unsigned given, int restconf,
     int none_asked, char *err, size_t errlen)
 {
 	struct ctl_env	env = { restconf, none_asked };
+	int		on;
 
 	err[0] = '\0';
 	r->defaults(r->cfg);
-	return r->check(r->cfg, given, &env, err, errlen);
+	if ((on = ctl_role_on(r, given, &env, err, errlen)) <= 0)
+		return on;
+	if (r->check != NULL && r->check(r->cfg, given, &env, err,
+	    errlen) == -1)
+		return -1;
+	return 1;
 }
 
 static void
@@ -137,18 +147,23 @@ test_check(void)
 	const struct ctl_role	*r;
 	char			 err[256];
 	size_t			 i;
+	int			 want;
 
 	for (i = 0; i < N_ROLES; i++) {
 		r = roles[i];
-		CHECK(check_role(r, 0, 0, 1, err, sizeof(err)) == 0,
+		want = (r->flags & CTL_ROLE_DEFAULT) ? 1 : 0;
+		CHECK(check_role(r, 0, 0, 1, err, sizeof(err)) == want,
 		    "%s: nothing asked: %s", r->name, err);
-		CHECK(check_role(r, 0, 1, 0, err, sizeof(err)) == 0,
+		want = (r->flags & CTL_ROLE_RESTCONF) ? 1 : 0;
+		CHECK(check_role(r, 0, 1, 0, err, sizeof(err)) == want,
 		    "%s: another role asked: %s", r->name, err);
-		CHECK(check_role(r, CTL_GIVEN_ON, 1, 0, err, sizeof(err)) == 0,
+		if (r->flags & CTL_ROLE_RESTCONF)
+			continue;
+		CHECK(check_role(r, CTL_GIVEN_ON, 1, 0, err, sizeof(err)) == 1,
 		    "%s: asked for: %s", r->name, err);
 		CHECK(check_role(r, CTL_GIVEN_OPT, 1, 0, err, sizeof(err)) ==
-		    -1 && err[0] != '\0', "%s: its options alone: \"%s\"",
-		    r->name, err);
+		    -1 && strcmp(err, r->needs) == 0,
+		    "%s: its options alone: \"%s\"", r->name, err);
 	}
 }
 
