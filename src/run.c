@@ -250,9 +250,9 @@ run_sources(struct pool_config *pc, const struct run_opts *ro,
 }
 
 void
-run_pool_config(struct pool_config *pc, const struct run_opts *ro,
+run_pool_endpoint(struct pool_config *pc, const struct run_opts *ro,
     const char *what, const char *ep_arg, unsigned ep_kinds,
-    const char *kinds_msg, uint32_t devices)
+    const char *kinds_msg)
 {
 	char	err[256];
 
@@ -263,9 +263,17 @@ run_pool_config(struct pool_config *pc, const struct run_opts *ro,
 		cli_die(ro, "%s: %s", what, err);
 	if (!(ep_kinds & (1u << pc->ep.kind)))
 		cli_die(ro, "%s: %s", what, kinds_msg);
-	run_sources(pc, ro, what, ep_arg, devices);
 	pc->connect_rate = ro->connect_rate;
 	pc->max_inflight = ro->max_inflight;
 	pc->backoff_min_ms = ro->backoff_min_ms;
 	pc->backoff_max_ms = ro->backoff_max_ms;
+}
+
+void
+run_pool_config(struct pool_config *pc, const struct run_opts *ro,
+    const char *what, const char *ep_arg, unsigned ep_kinds,
+    const char *kinds_msg, uint32_t devices)
+{
+	run_pool_endpoint(pc, ro, what, ep_arg, ep_kinds, kinds_msg);
+	run_sources(pc, ro, what, ep_arg, devices);
 }

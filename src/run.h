@@ -48,6 +48,11 @@ struct pool_config;
 void	 run_pool_config(struct pool_config *, const struct run_opts *,
 	    const char *what, const char *ep_arg, unsigned ep_kinds,
 	    const char *kinds_msg, uint32_t devices);
+/* The same without the source range (a device that picks its own
+ * address, such as BGP's monitor). */
+void	 run_pool_endpoint(struct pool_config *, const struct run_opts *,
+	    const char *what, const char *ep_arg, unsigned ep_kinds,
+	    const char *kinds_msg);
 
 /*
  * End a running phase that waited longer than timeout_s since its trigger

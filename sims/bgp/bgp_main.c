@@ -596,12 +596,9 @@ bgp_monitor_config(struct bgp_sim *sim, const struct run_opts *ro)
 {
 	struct pool_config	*mc = &sim->mcfg;
 	const struct source_range *src = &sim->pcfg.src;
-	struct run_opts		 mro = *ro;
 
-	mro.source = NULL;
-	run_pool_config(mc, &mro, "--monitor", sim->cfg.monitor, BGP_EP_KINDS,
-	    BGP_EP_MSG, 1);
-	memset(&mc->src, 0, sizeof(mc->src));
+	run_pool_endpoint(mc, ro, "--monitor", sim->cfg.monitor, BGP_EP_KINDS,
+	    BGP_EP_MSG);
 	if (src->family == AF_UNSPEC || src->family != mc->ep.ss.ss_family ||
 	    endpoint_passive(&mc->ep))
 		return;
