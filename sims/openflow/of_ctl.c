@@ -799,25 +799,18 @@ ofc_event(struct bufferevent *bev, short what, void *arg)
 		ofc_close(arg);
 }
 
-static void
-ofc_accept(struct evconnlistener *l, evutil_socket_t fd, struct sockaddr *sa,
-    int salen, void *arg)
+int
+of_ctl_attach(evutil_socket_t fd)
 {
 	struct ofc_conn	*c;
-	int		 one = 1;
 
-	(void)l;
-	(void)sa;
-	(void)salen;
-	(void)arg;
-	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 	c = xcalloc(1, sizeof(*c));
 	c->bev = bufferevent_socket_new(engine_base(), fd,
 	    BEV_OPT_CLOSE_ON_FREE);
 	if (c->bev == NULL) {
 		evutil_closesocket(fd);
 		free(c);
-		return;
+		return -1;
 	}
 	TAILQ_INSERT_TAIL(&conns, c, entry);
 	bufferevent_setcb(c->bev, ofc_read, NULL, ofc_event, c);
@@ -825,6 +818,21 @@ ofc_accept(struct evconnlistener *l, evutil_socket_t fd, struct sockaddr *sa,
 	of_hello_encode(ofc_buf(), ofc_highest(cfg.version_bitmap), 0,
 	    cfg.version_bitmap);
 	ofc_send(c);
+	return 0;
+}
+
+static void
+ofc_accept(struct evconnlistener *l, evutil_socket_t fd, struct sockaddr *sa,
+    int salen, void *arg)
+{
+	int	one = 1;
+
+	(void)l;
+	(void)sa;
+	(void)salen;
+	(void)arg;
+	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	of_ctl_attach(fd);
 }
 
 int
