@@ -508,11 +508,13 @@ ofc_on_features(struct ofc_conn *c, const struct of_header *h,
 		st.bad_messages++;
 		return;
 	}
+	/* Only the one asked for: a READY switch is filed by its dpid
+	 * (ofc_hash_add), which a later reply must not change. */
+	if (c->state != CTL_FEATURES)
+		return;
 	c->dpid = f.datapath_id;
 	/* 1.0 lists its 48-byte ports after the 32-byte reply. */
 	c->nports = c->version == OF_VERSION_10 ? (h->length - 32) / 48 : 0;
-	if (c->state != CTL_FEATURES)
-		return;
 	ofc_maybe_new_round();
 	c->state = CTL_READY;
 	st.switches++;

@@ -417,6 +417,7 @@ static void
 test_wrong_state(void)
 {
 	struct of_ctl_config	c;
+	struct of_ctl_switch	info;
 	struct sw		s;
 	struct msg		m;
 	uint32_t		bitmap;
@@ -453,6 +454,13 @@ test_wrong_state(void)
 	send_features(&s, V13, 77, DPID, 0);
 	CHECK(sw_quiet(&s) && of_ctl_stats()->switches == 1 &&
 	    ctl_switches() == 1, "a FEATURES_REPLY when READY: ignored");
+	/* One with another dpid: the switch keeps its own (the dpid
+	 * table and the list of switches must agree). */
+	send_features(&s, V13, 78, DPID + 1, 0);
+	CHECK(of_ctl_switch_find(DPID, &info) == 0 &&
+	    of_ctl_switch_find(DPID + 1, &info) == -1 &&
+	    of_ctl_barrier(DPID) == 0 && of_ctl_barrier(DPID + 1) == -1,
+	    "a FEATURES_REPLY with another dpid when READY: dpid kept");
 	sw_free(&s);
 	ctl_stop();
 }
