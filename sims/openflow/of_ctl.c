@@ -59,6 +59,7 @@ struct ofc_conn {
 	int			 hashed;
 	uint32_t		 poll_xid;	/* stats poll in flight */
 	void			*poll_ctx;	/* from hooks.stats_begin */
+	int			 closing;	/* once the output is out */
 };
 
 #define CTL_NB_XID	0x80000000u	/* xid bit of northbound barriers */
@@ -79,6 +80,8 @@ static uint8_t			 obuf_mem[OF_MAX_MSG + 1024];
 static struct wbuf		 obuf = { obuf_mem, 0, sizeof(obuf_mem), 0 };
 
 static void	ofc_advance(struct ofc_conn *);
+static void	ofc_drained(struct bufferevent *, void *);
+static void	ofc_event(struct bufferevent *, short, void *);
 static int	kick_all;	/* every switch may move on: see ofc_read */
 static int	round_over;	/* see ofc_round_check */
 
@@ -686,6 +689,11 @@ ofc_on_hello(struct ofc_conn *c, const struct of_header *h, struct rbuf *b)
 		    h->xid, OF_ERR_HELLO_INCOMPATIBLE, NULL, 0);
 		ofc_send(c);
 		st.bad_messages++;
+		/* "... and then terminate the connection" (section 6.3.1),
+		 * once the error has gone out: read no more. */
+		c->closing = 1;
+		bufferevent_disable(c->bev, EV_READ);
+		bufferevent_setcb(c->bev, NULL, ofc_drained, ofc_event, c);
 		return;
 	}
 	c->state = CTL_FEATURES;
@@ -749,6 +757,14 @@ ofc_close(struct ofc_conn *c)
 	free(c);
 }
 
+/* The output of a closing connection has gone out. */
+static void
+ofc_drained(struct bufferevent *bev, void *arg)
+{
+	(void)bev;
+	ofc_close(arg);
+}
+
 /* Framing (pool_read): a length under the header's own closes. */
 static long
 ofc_frame_length(void *dev, const uint8_t *hdr)
@@ -777,7 +793,7 @@ ofc_frame_message(void *dev, const uint8_t *msg, size_t len)
 		kick_all = 0;
 		ofc_advance_all();
 	}
-	return 0;
+	return c->closing ? -1 : 0;
 }
 
 static const struct pool_framer ofc_framer = {

@@ -398,6 +398,7 @@ test_hello_incompatible(void)
 	    "HELLO 1.0 to a 1.3-only controller: HELLO_FAILED INCOMPATIBLE");
 	CHECK(of_ctl_stats()->bad_messages == 1 && ctl_switches() == 0,
 	    "counted as a bad message; no switch");
+	CHECK(sw_closed(&s), "and the controller closes (section 6.3.1)");
 	sw_free(&s);
 
 	sw_new(&s);
@@ -405,7 +406,8 @@ test_hello_incompatible(void)
 	send_hello(&s, V13, 1u << V10);
 	CHECK(expect_hello_failed(&s, V13),
 	    "a bitmap with no common version: HELLO_FAILED");
-	CHECK(of_ctl_stats()->bad_messages == 2, "counted: %llu",
+	CHECK(of_ctl_stats()->bad_messages == 2 && sw_closed(&s),
+	    "counted (%llu) and closed",
 	    (unsigned long long)of_ctl_stats()->bad_messages);
 	sw_free(&s);
 	ctl_stop();
