@@ -59,6 +59,7 @@ struct ofc_conn {
 	int			 hashed;
 	uint32_t		 poll_xid;	/* stats poll in flight */
 	void			*poll_ctx;	/* from hooks.stats_begin */
+	int			 closing;	/* once the output is out */
 };
 
 #define CTL_NB_XID	0x80000000u	/* xid bit of northbound barriers */
@@ -79,6 +80,8 @@ static uint8_t			 obuf_mem[OF_MAX_MSG + 1024];
 static struct wbuf		 obuf = { obuf_mem, 0, sizeof(obuf_mem), 0 };
 
 static void	ofc_advance(struct ofc_conn *);
+static void	ofc_drained(struct bufferevent *, void *);
+static void	ofc_event(struct bufferevent *, short, void *);
 static int	kick_all;	/* every switch may move on: see ofc_read */
 static int	round_over;	/* see ofc_round_check */
 
@@ -508,11 +511,13 @@ ofc_on_features(struct ofc_conn *c, const struct of_header *h,
 		st.bad_messages++;
 		return;
 	}
+	/* Only the one asked for: a READY switch is filed by its dpid
+	 * (ofc_hash_add), which a later reply must not change. */
+	if (c->state != CTL_FEATURES)
+		return;
 	c->dpid = f.datapath_id;
 	/* 1.0 lists its 48-byte ports after the 32-byte reply. */
 	c->nports = c->version == OF_VERSION_10 ? (h->length - 32) / 48 : 0;
-	if (c->state != CTL_FEATURES)
-		return;
 	ofc_maybe_new_round();
 	c->state = CTL_READY;
 	st.switches++;
@@ -684,6 +689,11 @@ ofc_on_hello(struct ofc_conn *c, const struct of_header *h, struct rbuf *b)
 		    h->xid, OF_ERR_HELLO_INCOMPATIBLE, NULL, 0);
 		ofc_send(c);
 		st.bad_messages++;
+		/* "... and then terminate the connection" (section 6.3.1),
+		 * once the error has gone out: read no more. */
+		c->closing = 1;
+		bufferevent_disable(c->bev, EV_READ);
+		bufferevent_setcb(c->bev, NULL, ofc_drained, ofc_event, c);
 		return;
 	}
 	c->state = CTL_FEATURES;
@@ -747,6 +757,14 @@ ofc_close(struct ofc_conn *c)
 	free(c);
 }
 
+/* The output of a closing connection has gone out. */
+static void
+ofc_drained(struct bufferevent *bev, void *arg)
+{
+	(void)bev;
+	ofc_close(arg);
+}
+
 /* Framing (pool_read): a length under the header's own closes. */
 static long
 ofc_frame_length(void *dev, const uint8_t *hdr)
@@ -775,7 +793,7 @@ ofc_frame_message(void *dev, const uint8_t *msg, size_t len)
 		kick_all = 0;
 		ofc_advance_all();
 	}
-	return 0;
+	return c->closing ? -1 : 0;
 }
 
 static const struct pool_framer ofc_framer = {
@@ -799,25 +817,18 @@ ofc_event(struct bufferevent *bev, short what, void *arg)
 		ofc_close(arg);
 }
 
-static void
-ofc_accept(struct evconnlistener *l, evutil_socket_t fd, struct sockaddr *sa,
-    int salen, void *arg)
+int
+of_ctl_attach(evutil_socket_t fd)
 {
 	struct ofc_conn	*c;
-	int		 one = 1;
 
-	(void)l;
-	(void)sa;
-	(void)salen;
-	(void)arg;
-	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 	c = xcalloc(1, sizeof(*c));
 	c->bev = bufferevent_socket_new(engine_base(), fd,
 	    BEV_OPT_CLOSE_ON_FREE);
 	if (c->bev == NULL) {
 		evutil_closesocket(fd);
 		free(c);
-		return;
+		return -1;
 	}
 	TAILQ_INSERT_TAIL(&conns, c, entry);
 	bufferevent_setcb(c->bev, ofc_read, NULL, ofc_event, c);
@@ -825,6 +836,21 @@ ofc_accept(struct evconnlistener *l, evutil_socket_t fd, struct sockaddr *sa,
 	of_hello_encode(ofc_buf(), ofc_highest(cfg.version_bitmap), 0,
 	    cfg.version_bitmap);
 	ofc_send(c);
+	return 0;
+}
+
+static void
+ofc_accept(struct evconnlistener *l, evutil_socket_t fd, struct sockaddr *sa,
+    int salen, void *arg)
+{
+	int	one = 1;
+
+	(void)l;
+	(void)sa;
+	(void)salen;
+	(void)arg;
+	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	of_ctl_attach(fd);
 }
 
 int

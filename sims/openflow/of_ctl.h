@@ -10,6 +10,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include <event2/util.h>
+
 #include "endpoint.h"
 
 enum of_ctl_delete {
@@ -97,6 +99,10 @@ struct of_ctl_hooks {
 
 void	of_ctl_config_defaults(struct of_ctl_config *);
 int	of_ctl_start(const struct of_ctl_config *, char *err, size_t errlen);
+/* A switch connected on fd (the listener's accept, or a test's socket
+ * pair): the session takes fd, closing it when done, and sends HELLO.
+ * 0, or -1 with fd closed. */
+int	of_ctl_attach(evutil_socket_t fd);
 /* Non-zero once a round (program, then delete if asked) has finished. */
 int	of_ctl_finished(void);
 const struct of_ctl_stats *of_ctl_stats(void);
