@@ -68,6 +68,7 @@ enum of_state {
 	OFS_HELLO_WAIT,		/* our HELLO sent, waiting for theirs */
 	OFS_FEATURES_WAIT,	/* version agreed, FEATURES_REQUEST due */
 	OFS_UP,			/* FEATURES_REPLY sent: connected */
+	OFS_CLOSING,		/* HELLO_FAILED sent: close once written */
 };
 
 struct of_port_state {

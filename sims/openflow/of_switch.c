@@ -20,6 +20,7 @@ static const char *const of_state_names[] = {
 	[OFS_HELLO_WAIT] = "HELLO_WAIT",
 	[OFS_FEATURES_WAIT] = "FEATURES_WAIT",
 	[OFS_UP] = "UP",
+	[OFS_CLOSING] = "CLOSING",
 };
 
 static uint8_t	scratch_mem[OF_SCRATCH];
@@ -124,7 +125,8 @@ of_agree(struct of_switch *sw, uint8_t v)
 
 /*
  * HELLO from the controller (section 6.3.1): agree on a version, or send
- * HELLO_FAILED/INCOMPATIBLE and close.  Returns -1 when closing.
+ * HELLO_FAILED/INCOMPATIBLE and close once it is written (CLOSING; the
+ * write callback ends the connection).  Returns -1 when closing.
  */
 static int
 of_fsm_hello(struct of_switch *sw, const struct of_header *h,
@@ -150,6 +152,7 @@ of_fsm_hello(struct of_switch *sw, const struct of_header *h,
 			    "further ones are counted", sw->idx, h->version,
 			    bitmap);
 		sw->sim->warned_version = 1;
+		of_change_state(sw, OFS_CLOSING, "no common version");
 		return -1;
 	}
 	of_agree(sw, v);
@@ -225,7 +228,8 @@ of_frame_message(void *dev, const uint8_t *msg, size_t len)
 		return 0;
 	}
 	if (of_fsm(sw, &h, msg) == -1) {
-		pool_lost(&sw->pd, "version negotiation failed");
+		/* Nothing more is read; of_write_drained closes. */
+		bufferevent_disable(sw->pd.bev, EV_READ);
 		return -1;
 	}
 	return 0;
@@ -253,7 +257,11 @@ of_write_drained(struct bufferevent *bev, void *arg)
 {
 	struct of_switch	*sw = arg;
 
-	(void)bev;
+	if (sw->state == OFS_CLOSING) {
+		if (evbuffer_get_length(bufferevent_get_output(bev)) == 0)
+			pool_lost(&sw->pd, "version negotiation failed");
+		return;
+	}
 	if (sw->pktin != NULL)
 		of_pktin_pump(sw);
 }

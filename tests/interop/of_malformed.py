@@ -342,11 +342,37 @@ def run10(port):
     return s.errors
 
 
+def run_no_common_version(port):
+    """A HELLO offering only OpenFlow 1.4 (wire 5): the switch must answer
+    HELLO_FAILED/INCOMPATIBLE (section 6.3.1), then close."""
+    s = Session(port, 5, "no common version")
+    elem = struct.pack("!HHI", 1, 8, 1 << 5)
+    s.send(msg(5, HELLO, 77, elem))
+    deadline = time.time() + TIMEOUT
+    while True:
+        ver, t, x, m = s.recv_msg(deadline)
+        if t == HELLO:
+            continue
+        et, ec = struct.unpack_from("!HH", m, 8) if t == ERROR else (-1, -1)
+        if t != ERROR or x != 77 or (et, ec) != (0, 0):
+            raise Failed("no common version: type %d xid %d (%d/%d), want "
+                         "ERROR HELLO_FAILED/INCOMPATIBLE for xid 77"
+                         % (t, x, et, ec))
+        break
+    s.sock.settimeout(TIMEOUT)
+    rest = s.sock.recv(65536)
+    while rest:
+        rest = s.sock.recv(65536)
+    s.sock.close()
+    return 1
+
+
 def main():
     if len(sys.argv) != 3:
         sys.exit(__doc__)
     try:
-        n = run13(int(sys.argv[1]))
+        n = run_no_common_version(int(sys.argv[1]))
+        n += run13(int(sys.argv[1]))
         n += run10(int(sys.argv[2]))
     except (Failed, OSError) as e:
         print("FAIL: %s" % e, file=sys.stderr)
