@@ -1091,17 +1091,16 @@ pce_addr_busy(uint32_t addr)
 	return 0;
 }
 
-static void
-pce_accept(struct evconnlistener *l, evutil_socket_t fd,
-    struct sockaddr *sa, int salen, void *arg)
+/* A PCC connected on fd: its session starts by our Open.  Only an IPv4
+ * peer has an address to tell PCCs apart by; any other counts as 0. */
+void
+pce_attach(evutil_socket_t fd, const struct sockaddr *sa, socklen_t salen)
 {
-	struct pce_sess		*s;
-	struct sockaddr_in	*sin = (struct sockaddr_in *)sa;
-	int			 one = 1;
+	struct pce_sess			*s;
+	const struct sockaddr_in	*sin = (const struct sockaddr_in *)sa;
+	int				 one = 1;
 
-	(void)l;
 	(void)salen;
-	(void)arg;
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 	s = xcalloc(1, sizeof(*s));
 	TAILQ_INIT(&s->ops);
@@ -1125,6 +1124,15 @@ pce_accept(struct evconnlistener *l, evutil_socket_t fd,
 	}
 	TAILQ_INSERT_TAIL(&sessions, s, entry);
 	pce_send_open(s);
+}
+
+static void
+pce_accept(struct evconnlistener *l, evutil_socket_t fd,
+    struct sockaddr *sa, int salen, void *arg)
+{
+	(void)l;
+	(void)arg;
+	pce_attach(fd, sa, (socklen_t)salen);
 }
 
 static void
