@@ -214,6 +214,26 @@ pce_unlink(struct pce_lsp **pp, struct pce_lsp *l, int by_name)
 		}
 }
 
+/*
+ * update-all has seen lsps[0, upd_cursor).  A deletion at i below the
+ * cursor moved the last LSP into i: unless it had been seen too, it
+ * trades places with the last seen one, so that it is still ahead.
+ */
+static void
+pce_cursor_back(struct pce_sess *s, uint32_t i)
+{
+	struct pce_lsp	*t;
+	uint32_t	 c = --s->upd_cursor;
+
+	if (c >= s->n_lsps || c == i)
+		return;
+	t = s->lsps[c];
+	s->lsps[c] = s->lsps[i];
+	s->lsps[i] = t;
+	s->lsps[c]->idx = c;
+	t->idx = i;
+}
+
 static void
 pce_lsp_del(struct pce_sess *s, struct pce_lsp *l)
 {
@@ -225,8 +245,8 @@ pce_lsp_del(struct pce_sess *s, struct pce_lsp *l)
 		s->upd_inflight--;
 	s->lsps[l->idx] = s->lsps[--s->n_lsps];
 	s->lsps[l->idx]->idx = l->idx;
-	if (s->upd_cursor > l->idx)
-		s->upd_cursor--;	/* the moved one was already seen */
+	if (l->idx < s->upd_cursor)
+		pce_cursor_back(s, l->idx);
 	free(l->hops);
 	free(l->name);
 	free(l);
