@@ -712,6 +712,49 @@ test_update_all(void)
 	pce_end();
 }
 
+/*
+ * update-all makes one pass over the database: an LSP removed behind its
+ * cursor must not make it skip one it has not updated yet, nor update
+ * one twice.  Window 1, LSPs 1-4 delegated; 1 updated and acknowledged,
+ * 2 updated, then 1 removed.
+ */
+static void
+test_update_all_removal(void)
+{
+	struct pce_config	 c;
+	struct pcep_lsp_req	 q;
+	int			 times[5] = { 0 }, i, n = 0;
+	uint32_t		 id, srp;
+
+	config(&c);
+	c.update_all = 1;
+	pce_begin(&c);
+	CHECK(peer_up(&pa, PCEP_STATEFUL_U) != NULL, "up");
+	for (id = 1; id <= 4; id++) {
+		rpt_fill(&q, id, PCEP_LSP_FLAG_D | PCEP_LSP_FLAG_S, 0);
+		send_rpt(&pa, &q, 1);
+	}
+	send_eos(&pa);
+	/* Each PCUpd acknowledged in turn, at most 8 of them. */
+	while (n < 8 && peer_next(&pa) == PCEP_MSG_PCUPD &&
+	    peer_update(&pa, &q) == 0) {
+		id = q.lsp.plsp_id;
+		srp = q.srp.srp_id;
+		times[id < 5 ? id : 0]++;
+		if (n++ == 1) {
+			rpt_fill(&q, 1, PCEP_LSP_FLAG_R, 0);
+			send_rpt(&pa, &q, 1);
+		}
+		rpt_fill(&q, id, PCEP_LSP_FLAG_D, srp);
+		send_rpt(&pa, &q, 1);
+	}
+	for (i = 1; i <= 4; i++)
+		printf("# LSP %d updated %d time(s)\n", i, times[i]);
+	CHECK(n == 4 && times[1] == 1 && times[2] == 1 && times[3] == 1 &&
+	    times[4] == 1, "each LSP updated once: %d PCUpds", n);
+	pce_end();
+}
+
 /* Bad input gets the PCErr it calls for, counted. */
 static void
 test_malformed(void)
@@ -897,6 +940,7 @@ static const struct check_case cases[] = {
 	CASE(test_sync),
 	CASE(test_update),
 	CASE(test_update_all),
+	CASE(test_update_all_removal),
 	CASE(test_malformed),
 	CASE(test_unexpected_before_open),
 	CASE(test_unexpected_up),
