@@ -214,6 +214,26 @@ pce_unlink(struct pce_lsp **pp, struct pce_lsp *l, int by_name)
 		}
 }
 
+/*
+ * update-all has seen lsps[0, upd_cursor).  A deletion at i below the
+ * cursor moved the last LSP into i: unless it had been seen too, it
+ * trades places with the last seen one, so that it is still ahead.
+ */
+static void
+pce_cursor_back(struct pce_sess *s, uint32_t i)
+{
+	struct pce_lsp	*t;
+	uint32_t	 c = --s->upd_cursor;
+
+	if (c >= s->n_lsps || c == i)
+		return;
+	t = s->lsps[c];
+	s->lsps[c] = s->lsps[i];
+	s->lsps[i] = t;
+	s->lsps[c]->idx = c;
+	t->idx = i;
+}
+
 static void
 pce_lsp_del(struct pce_sess *s, struct pce_lsp *l)
 {
@@ -225,8 +245,8 @@ pce_lsp_del(struct pce_sess *s, struct pce_lsp *l)
 		s->upd_inflight--;
 	s->lsps[l->idx] = s->lsps[--s->n_lsps];
 	s->lsps[l->idx]->idx = l->idx;
-	if (s->upd_cursor > l->idx)
-		s->upd_cursor--;	/* the moved one was already seen */
+	if (l->idx < s->upd_cursor)
+		pce_cursor_back(s, l->idx);
 	free(l->hops);
 	free(l->name);
 	free(l);
@@ -1091,17 +1111,16 @@ pce_addr_busy(uint32_t addr)
 	return 0;
 }
 
-static void
-pce_accept(struct evconnlistener *l, evutil_socket_t fd,
-    struct sockaddr *sa, int salen, void *arg)
+/* A PCC connected on fd: its session starts by our Open.  Only an IPv4
+ * peer has an address to tell PCCs apart by; any other counts as 0. */
+void
+pce_attach(evutil_socket_t fd, const struct sockaddr *sa, socklen_t salen)
 {
-	struct pce_sess		*s;
-	struct sockaddr_in	*sin = (struct sockaddr_in *)sa;
-	int			 one = 1;
+	struct pce_sess			*s;
+	const struct sockaddr_in	*sin = (const struct sockaddr_in *)sa;
+	int				 one = 1;
 
-	(void)l;
 	(void)salen;
-	(void)arg;
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 	s = xcalloc(1, sizeof(*s));
 	TAILQ_INIT(&s->ops);
@@ -1125,6 +1144,15 @@ pce_accept(struct evconnlistener *l, evutil_socket_t fd,
 	}
 	TAILQ_INSERT_TAIL(&sessions, s, entry);
 	pce_send_open(s);
+}
+
+static void
+pce_accept(struct evconnlistener *l, evutil_socket_t fd,
+    struct sockaddr *sa, int salen, void *arg)
+{
+	(void)l;
+	(void)arg;
+	pce_attach(fd, sa, (socklen_t)salen);
 }
 
 static void

@@ -10,8 +10,11 @@
 #define SBSIM_PCEP_PCE_H
 
 #include <sys/queue.h>
+#include <sys/socket.h>
 
 #include <stdint.h>
+
+#include <event2/util.h>
 
 #include "endpoint.h"
 #include "metrics.h"
@@ -99,6 +102,9 @@ struct pce_sess;
 void	 pce_config_defaults(struct pce_config *);
 int	 pce_start(const struct pce_config *, char *err, size_t errlen);
 void	 pce_stop(void);
+/* The session of a PCC connected on fd (pce_start's listener calls
+ * it for each connection; a test may hand it one end of a socketpair). */
+void	 pce_attach(evutil_socket_t fd, const struct sockaddr *, socklen_t);
 const struct pce_stats *pce_stats(void);
 
 /* Walk the sessions that are up; NULL at the end. */
