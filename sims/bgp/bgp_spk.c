@@ -928,33 +928,34 @@ spk_slot(void)
 	return i;
 }
 
-static void
-spk_accept(struct evconnlistener *l, evutil_socket_t fd, struct sockaddr *sa,
-    int salen, void *arg)
+/* A new session on fd from sa: we send our OPEN (RFC 4271 section 8.2.2,
+ * Connect -> OpenSent); the tests attach a socket of their own here. */
+int
+bgp_spk_attach(evutil_socket_t fd, const struct sockaddr *sa,
+    socklen_t salen)
 {
 	struct spk_peer	*pe;
 	char		 host[INET6_ADDRSTRLEN];
 	int		 one = 1;
 
-	(void)l;
-	(void)arg;
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 	pe = xcalloc(1, sizeof(*pe));
 	memcpy(&pe->addr, sa, (size_t)salen < sizeof(pe->addr) ?
 	    (size_t)salen : sizeof(pe->addr));
 	if (sa->sa_family == AF_INET6)
-		inet_ntop(AF_INET6, &((struct sockaddr_in6 *)sa)->sin6_addr,
-		    host, sizeof(host));
-	else
-		inet_ntop(AF_INET, &((struct sockaddr_in *)sa)->sin_addr, host,
+		inet_ntop(AF_INET6,
+		    &((const struct sockaddr_in6 *)sa)->sin6_addr, host,
 		    sizeof(host));
+	else
+		inet_ntop(AF_INET, &((const struct sockaddr_in *)sa)->sin_addr,
+		    host, sizeof(host));
 	snprintf(pe->name, sizeof(pe->name), "bgp://%s", host);
 	pe->bev = bufferevent_socket_new(engine_base(), fd,
 	    BEV_OPT_CLOSE_ON_FREE);
 	if (pe->bev == NULL) {
 		evutil_closesocket(fd);
 		free(pe);
-		return;
+		return -1;
 	}
 	pe->id = spk_slot();
 	peers[pe->id] = pe;
@@ -967,6 +968,16 @@ spk_accept(struct evconnlistener *l, evutil_socket_t fd, struct sockaddr *sa,
 	bufferevent_setwatermark(pe->bev, EV_WRITE, SPK_OUT_LOW, 0);
 	bufferevent_enable(pe->bev, EV_READ | EV_WRITE);
 	spk_send_open(pe);
+	return 0;
+}
+
+static void
+spk_accept(struct evconnlistener *l, evutil_socket_t fd, struct sockaddr *sa,
+    int salen, void *arg)
+{
+	(void)l;
+	(void)arg;
+	bgp_spk_attach(fd, sa, (socklen_t)salen);
 }
 
 /* Hold timers, keepalives, NOTIFICATIONs not taken; changes out. */

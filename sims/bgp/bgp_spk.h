@@ -12,6 +12,8 @@
 
 #include <stdint.h>
 
+#include <event2/util.h>
+
 #include "bgp_codec.h"
 #include "endpoint.h"
 
@@ -57,6 +59,10 @@ int	 bgp_spk_parse_monitors(struct bgp_spk_config *, const char *,
 int	 bgp_spk_start(const struct bgp_spk_config *, char *err,
 	    size_t errlen);
 void	 bgp_spk_stop(void);
+/* A connection from sa becomes a session (what the listener does with
+ * each); -1 when it cannot (fd closed). */
+int	 bgp_spk_attach(evutil_socket_t fd, const struct sockaddr *sa,
+	    socklen_t salen);
 const struct bgp_spk_stats *bgp_spk_stats(void);
 uint64_t bgp_spk_loc_rib_count(enum bgp_af);
 /* Walk the Loc-RIB's best paths: from *cursor on; 0 when done. */
