@@ -909,7 +909,7 @@ spk_local_addr(struct spk_peer *pe, int fd)
 		memcpy(pe->local4, &((struct sockaddr_in *)&ss)->sin_addr, 4);
 		pe->local6[10] = pe->local6[11] = 0xff;
 		memcpy(pe->local6 + 12, pe->local4, 4);
-	} else
+	} else if (ss.ss_family == AF_INET6)
 		memcpy(pe->local6, &((struct sockaddr_in6 *)&ss)->sin6_addr,
 		    16);
 }
