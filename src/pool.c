@@ -49,6 +49,8 @@ pool_init(struct pool *p, const struct pool_config *cfg,
 {
 	uint32_t	i;
 
+	if (ops == NULL && cfg->up_fd == NULL)
+		fatalx("pool_init: no pool_ops and no up_fd");
 	memset(p, 0, sizeof(*p));
 	p->cfg = *cfg;
 	p->ops = ops;
@@ -523,6 +525,15 @@ pool_event(struct pool_dev *d, short what, const char *peer)
 	} else if (what & BEV_EVENT_ERROR)
 		pool_lost(d, evutil_socket_error_to_string(
 		    EVUTIL_SOCKET_ERROR()));
+}
+
+void
+pool_bev_event(struct bufferevent *bev, short what, void *dev)
+{
+	struct pool_dev	*d = dev;
+
+	(void)bev;
+	pool_event(d, what, d->pool->ops->peer);
 }
 
 int

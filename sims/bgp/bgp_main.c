@@ -327,11 +327,6 @@ bgp_nb_hook(void *arg, int deleting, uint64_t now)
 	}
 }
 
-static const struct pool_ops bgp_pool_ops = {
-	bgp_peer_up,
-	bgp_peer_down,
-};
-
 static int
 bgp_start(void *arg, struct metrics *m, char *err, size_t errlen)
 {
@@ -352,7 +347,7 @@ bgp_start(void *arg, struct metrics *m, char *err, size_t errlen)
 	sim->peers = xcalloc(sim->cfg.peers, sizeof(*sim->peers));
 	for (i = 0; i < sim->cfg.peers; i++)
 		bgp_peer_init(sim, &sim->peers[i], i);
-	pool_init_array(&sim->pool, &sim->pcfg, &bgp_pool_ops, sim->peers,
+	pool_init_array(&sim->pool, &sim->pcfg, &bgp_peer_ops, sim->peers,
 	    sizeof(*sim->peers), offsetof(struct bgp_peer, pd), sim->cfg.peers);
 	if (sim->cfg.nb.url != NULL) {
 		sim->nb_begun = 0;
@@ -364,7 +359,7 @@ bgp_start(void *arg, struct metrics *m, char *err, size_t errlen)
 		bgp_peer_init(sim, &sim->mon, sim->cfg.peers);
 		sim->mon.monitor = 1;
 		sim->mdev[0] = &sim->mon.pd;
-		pool_init(&sim->mpool, &sim->mcfg, &bgp_pool_ops, sim->mdev, 1);
+		pool_init(&sim->mpool, &sim->mcfg, &bgp_peer_ops, sim->mdev, 1);
 		if (pool_start(&sim->mpool, err, errlen) == -1)
 			return -1;
 	}
@@ -462,17 +457,6 @@ bgp_tick_churn(struct bgp_sim *sim, uint64_t now)
 		phase_items(ch, now, sent);
 }
 
-static void
-bgp_phase_timeouts(struct bgp_sim *sim, uint64_t now)
-{
-	int	i;
-
-	for (i = 0; i < BGPP_MAX; i++)
-		if (i != BGPP_CHURN && sim->ph[i] != NULL &&
-		    run_phase_timed_out(sim->ph[i], now, sim->phase_timeout))
-			phase_end(sim->ph[i], now, PHASE_TIMEOUT);
-}
-
 /* The advertise test, once every other phase is over; 1: over. */
 static int
 bgp_tick_nb(struct bgp_sim *sim, uint64_t now)
@@ -507,7 +491,9 @@ bgp_tick(void *arg, uint64_t now)
 		bgp_peer_timers(&sim->peers[i], now);
 	if (sim->cfg.monitor != NULL)
 		bgp_peer_timers(&sim->mon, now);
-	bgp_phase_timeouts(sim, now);
+	/* Churn runs for the duration, not to a target. */
+	run_phases_timeout(sim->ph, BGPP_MAX, 1u << BGPP_CHURN, now,
+	    sim->phase_timeout);
 	if (sim->cfg.nb_watch && sim->nb_begun)
 		nb_tick(sim->nb, now);
 	if (!bgp_over(ph[BGPP_CONNECT]))

@@ -677,15 +677,6 @@ bgp_write_drained(struct bufferevent *bev, void *arg)
 	bgp_fill(p);
 }
 
-static void
-bgp_event(struct bufferevent *bev, short what, void *arg)
-{
-	struct bgp_peer	*p = arg;
-
-	(void)bev;
-	pool_event(&p->pd, what, "the controller");
-}
-
 /* Our address on this connection: next hop self and the identifier. */
 static void
 bgp_local_addr(struct bgp_peer *p, struct bufferevent *bev)
@@ -718,7 +709,7 @@ bgp_local_addr(struct bgp_peer *p, struct bufferevent *bev)
 	p->bgp_id = id;
 }
 
-void
+static void
 bgp_peer_up(struct pool_dev *pd, struct bufferevent *bev)
 {
 	struct bgp_peer	*p = (struct bgp_peer *)pd;
@@ -729,13 +720,14 @@ bgp_peer_up(struct pool_dev *pd, struct bufferevent *bev)
 	p->hold = BGP_OPEN_HOLD_S;
 	bgp_local_addr(p, bev);
 	bgp_change_state(p, BGPS_OPENSENT, "connected");
-	bufferevent_setcb(bev, bgp_read, bgp_write_drained, bgp_event, p);
+	bufferevent_setcb(bev, bgp_read, bgp_write_drained, pool_bev_event,
+	    p);
 	bufferevent_setwatermark(bev, EV_WRITE, BGP_OUT_LOW, 0);
 	bufferevent_enable(bev, EV_READ | EV_WRITE);
 	bgp_send_open(p);
 }
 
-void
+static void
 bgp_peer_down(struct pool_dev *pd, const char *why)
 {
 	struct bgp_peer	*p = (struct bgp_peer *)pd;
@@ -751,6 +743,12 @@ bgp_peer_down(struct pool_dev *pd, const char *why)
 		bgp_pmap_clear(p->rib_in);
 	bgp_change_state(p, BGPS_IDLE, why);
 }
+
+const struct pool_ops bgp_peer_ops = {
+	bgp_peer_up,
+	bgp_peer_down,
+	"the controller",
+};
 
 /* Hold timer (section 6.5) and keepalives at a third of it (10). */
 void

@@ -154,8 +154,7 @@ struct bgp_sim {
 #define BGP_WITNESSED(cfg)	((cfg)->monitor != NULL || (cfg)->nb_watch)
 
 /* bgp_peer.c */
-void	bgp_peer_up(struct pool_dev *, struct bufferevent *);
-void	bgp_peer_down(struct pool_dev *, const char *why);
+extern const struct pool_ops bgp_peer_ops;
 /* Every tick: hold timers, keepalives. */
 void	bgp_peer_timers(struct bgp_peer *, uint64_t now);
 /* Start sending what the peer must (announce or withdraw) if it can. */

@@ -258,11 +258,6 @@ of_nb_new(struct of_sim *sim)
 	    sim->cfg.switches, of_nb_hook, sim);
 }
 
-static const struct pool_ops of_pool_ops = {
-	of_switch_up,
-	of_switch_down,
-};
-
 static int
 of_start(void *arg, struct metrics *m, char *err, size_t errlen)
 {
@@ -282,7 +277,7 @@ of_start(void *arg, struct metrics *m, char *err, size_t errlen)
 	sim->sw = xcalloc(sim->cfg.switches, sizeof(*sim->sw));
 	for (i = 0; i < sim->cfg.switches; i++)
 		of_switch_init(sim, &sim->sw[i], i);
-	pool_init_array(&sim->pool, &sim->pcfg, &of_pool_ops, sim->sw,
+	pool_init_array(&sim->pool, &sim->pcfg, &of_switch_ops, sim->sw,
 	    sizeof(*sim->sw), offsetof(struct of_switch, pd),
 	    sim->cfg.switches);
 	return pool_start(&sim->pool, err, errlen);
@@ -335,8 +330,7 @@ of_tick_flows(struct of_sim *sim, uint64_t now)
 	    sim->total_flows >= sim->cfg.expect_flows) ||
 	    (prog->state == PHASE_DONE && sim->program_done_ns == 0))
 		of_program_done(sim, now);
-	if (run_phase_timed_out(prog, now, sim->phase_timeout))
-		phase_end(prog, now, PHASE_TIMEOUT);
+	run_phase_timeout(prog, now, sim->phase_timeout);
 	if (prog->state == PHASE_TIMEOUT)
 		return 1;
 	if (prog->state != PHASE_DONE)
@@ -347,8 +341,7 @@ of_tick_flows(struct of_sim *sim, uint64_t now)
 		of_phase_abandon(conf, now);
 	if (del->state == PHASE_RUNNING && sim->total_flows == 0)
 		phase_end(del, now, PHASE_DONE);
-	if (run_phase_timed_out(del, now, sim->phase_timeout))
-		phase_end(del, now, PHASE_TIMEOUT);
+	run_phase_timeout(del, now, sim->phase_timeout);
 	idle_since = conf->last_ns > sim->program_done_ns ? conf->last_ns :
 	    sim->program_done_ns;
 	if (del->state == PHASE_PENDING && conf->state != PHASE_RUNNING &&
@@ -401,12 +394,10 @@ of_tick_nb(struct of_sim *sim, uint64_t now)
 	if (prog->state == PHASE_RUNNING &&
 	    sim->total_flows >= sim->cfg.expect_flows)
 		phase_end(prog, now, PHASE_DONE);
-	if (run_phase_timed_out(prog, now, sim->phase_timeout))
-		phase_end(prog, now, PHASE_TIMEOUT);
+	run_phase_timeout(prog, now, sim->phase_timeout);
 	if (del->state == PHASE_RUNNING && sim->total_flows == 0)
 		phase_end(del, now, PHASE_DONE);
-	if (run_phase_timed_out(del, now, sim->phase_timeout))
-		phase_end(del, now, PHASE_TIMEOUT);
+	run_phase_timeout(del, now, sim->phase_timeout);
 	return nb_tick(sim->nb, now) && prog->state != PHASE_RUNNING &&
 	    del->state != PHASE_RUNNING;
 }
@@ -422,8 +413,7 @@ of_tick(void *arg, uint64_t now)
 		sim->last_sweep_ns = now;
 		of_switch_sweep(sim, now);
 	}
-	if (run_phase_timed_out(ph[OFP_CONNECT], now, sim->phase_timeout))
-		phase_end(ph[OFP_CONNECT], now, PHASE_TIMEOUT);
+	run_phase_timeout(ph[OFP_CONNECT], now, sim->phase_timeout);
 	complete = of_phase_over(ph[OFP_CONNECT]);
 	if (sim->nb != NULL)
 		complete = of_tick_nb(sim, now) && complete;
@@ -435,9 +425,7 @@ of_tick(void *arg, uint64_t now)
 	if (sim->nb == NULL && sim->cfg.expect_flows > 0)
 		complete = of_tick_flows(sim, now) && complete;
 	if (sim->cfg.pktin != OF_PKTIN_OFF) {
-		if (run_phase_timed_out(ph[OFP_PACKET_IN], now,
-		    sim->phase_timeout))
-			phase_end(ph[OFP_PACKET_IN], now, PHASE_TIMEOUT);
+		run_phase_timeout(ph[OFP_PACKET_IN], now, sim->phase_timeout);
 		complete = complete && sim->cfg.pktin_count > 0 &&
 		    of_phase_over(ph[OFP_PACKET_IN]);
 	}

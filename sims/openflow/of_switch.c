@@ -266,15 +266,6 @@ of_write_drained(struct bufferevent *bev, void *arg)
 		of_pktin_pump(sw);
 }
 
-static void
-of_event(struct bufferevent *bev, short what, void *arg)
-{
-	struct of_switch	*sw = arg;
-
-	(void)bev;
-	pool_event(&sw->pd, what, "controller");
-}
-
 /*
  * The asynchronous configuration belongs to the connection (1.3 section
  * 7.3.10): every new one starts from the defaults of section 6.1.1, or a
@@ -291,7 +282,7 @@ of_async_default(struct of_async *a)
 }
 
 /* Connected: we speak first with a HELLO offering our versions. */
-void
+static void
 of_switch_up(struct pool_dev *pd, struct bufferevent *bev)
 {
 	struct of_switch	*sw = (struct of_switch *)pd;
@@ -306,14 +297,15 @@ of_switch_up(struct pool_dev *pd, struct bufferevent *bev)
 	 * program latency counts from the connection. */
 	sw->up_ns = sw->last_rx_ns;
 	of_change_state(sw, OFS_HELLO_WAIT, "connected");
-	bufferevent_setcb(bev, of_read, of_write_drained, of_event, sw);
+	bufferevent_setcb(bev, of_read, of_write_drained, pool_bev_event,
+	    sw);
 	bufferevent_enable(bev, EV_READ | EV_WRITE);
 	of_hello_encode(w, of_highest(of_our_bitmap(sw)), 0,
 	    of_our_bitmap(sw));
 	of_switch_send(sw, w);
 }
 
-void
+static void
 of_switch_down(struct pool_dev *pd, const char *why)
 {
 	struct of_switch	*sw = (struct of_switch *)pd;
@@ -325,6 +317,12 @@ of_switch_down(struct pool_dev *pd, const char *why)
 	of_pktin_stop(sw);
 	of_change_state(sw, OFS_DOWN, why);
 }
+
+const struct pool_ops of_switch_ops = {
+	of_switch_up,
+	of_switch_down,
+	"the controller",
+};
 
 static void
 of_switch_echo(struct of_switch *sw, uint64_t now)

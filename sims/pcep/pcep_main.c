@@ -235,11 +235,6 @@ pcep_nb_new(struct pcep_sim *sim)
 	    pcep_nb_hook, sim);
 }
 
-static const struct pool_ops pcep_pool_ops = {
-	pcc_up,
-	pcc_down,
-};
-
 static int
 pcep_start(void *arg, struct metrics *m, char *err, size_t errlen)
 {
@@ -261,7 +256,7 @@ pcep_start(void *arg, struct metrics *m, char *err, size_t errlen)
 		sim->pccs[i].idx = i;
 		pcc_lsps_init(&sim->pccs[i]);
 	}
-	pool_init_array(&sim->pool, &sim->pcfg, &pcep_pool_ops, sim->pccs,
+	pool_init_array(&sim->pool, &sim->pcfg, &pcc_ops, sim->pccs,
 	    sizeof(*sim->pccs), offsetof(struct pcc, pd), sim->cfg.pccs);
 	if (sim->cfg.nb.url != NULL)
 		pcep_nb_new(sim);
@@ -273,17 +268,6 @@ pcep_over(const struct phase *ph)
 {
 	return ph == NULL || ph->state == PHASE_DONE ||
 	    ph->state == PHASE_TIMEOUT;
-}
-
-static void
-pcep_phase_timeouts(struct pcep_sim *sim, uint64_t now)
-{
-	int	i;
-
-	for (i = 0; i < PCCP_MAX; i++)
-		if (i != PCCP_FLAP && sim->ph[i] != NULL &&
-		    run_phase_timed_out(sim->ph[i], now, sim->phase_timeout))
-			phase_end(sim->ph[i], now, PHASE_TIMEOUT);
 }
 
 /* Flap at the rate asked for, PCCs in turn, for the duration. */
@@ -355,7 +339,9 @@ pcep_tick(void *arg, uint64_t now)
 
 	for (i = 0; i < sim->cfg.pccs; i++)
 		pcc_timers(&sim->pccs[i], now);
-	pcep_phase_timeouts(sim, now);
+	/* Flapping runs for the duration, not to a target. */
+	run_phases_timeout(sim->ph, PCCP_MAX, 1u << PCCP_FLAP, now,
+	    sim->phase_timeout);
 	/* No LSPs: synchronized once every PCC's end-of-sync went. */
 	if (sim->total == 0 && sim->synced == sim->cfg.pccs)
 		phase_end(ph[PCCP_SYNC], now, PHASE_DONE);

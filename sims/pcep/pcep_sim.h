@@ -154,8 +154,7 @@ struct pcep_sim {
 };
 
 /* pcep_pcc.c: the session */
-void	pcc_up(struct pool_dev *, struct bufferevent *);
-void	pcc_down(struct pool_dev *, const char *why);
+extern const struct pool_ops pcc_ops;
 /* Every tick: OpenWait/KeepWait, dead timer, keepalives. */
 void	pcc_timers(struct pcc *, uint64_t now);
 /* Flap: CLOSE the session; the pool reconnects it. */
