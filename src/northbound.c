@@ -163,6 +163,16 @@ nb_json_list(const struct nb_opts *o, struct evbuffer *b, const char *head,
 	evbuffer_add(b, tail, strlen(tail));
 }
 
+const char *
+nb_media(const struct nb_opts *o)
+{
+	if (o->format == NB_FMT_XML)
+		return o->style == NB_STYLE_RFC8040 ?
+		    "application/yang-data+xml" : "application/xml";
+	return o->style == NB_STYLE_RFC8040 ?
+	    "application/yang-data+json" : "application/json";
+}
+
 int
 nb_check(const struct nb_opts *o, char *err, size_t errlen)
 {

@@ -27,16 +27,6 @@ bgpnb_ctx(const struct nb_opts *o)
 	return o->ctx;
 }
 
-static const char *
-bgpnb_media(const struct nb_opts *o)
-{
-	if (o->format == NB_FMT_XML)
-		return o->style == NB_STYLE_RFC8040 ?
-		    "application/yang-data+xml" : "application/xml";
-	return o->style == NB_STYLE_RFC8040 ?
-	    "application/yang-data+json" : "application/json";
-}
-
 /* The routes container; route: one route's key appended when not NULL. */
 static int
 bgpnb_routes_path(const struct nb_opts *o, const char *route, char *out,
@@ -117,7 +107,7 @@ bgpnb_add(const struct nb_opts *o, const char *node, uint64_t first, uint32_t n,
 	char		 pfx[64], nh[64], head[64];
 
 	(void)node;
-	m->ctype = m->accept = bgpnb_media(o);
+	m->ctype = m->accept = nb_media(o);
 	if (o->per_request == 1) {
 		bgpnb_route_text(o, first, pfx, sizeof(pfx), nh, sizeof(nh));
 		m->method = NB_PUT;
@@ -147,7 +137,7 @@ bgpnb_del(const struct nb_opts *o, const char *node, uint64_t first, uint32_t n,
 	(void)node;
 	m->method = NB_DELETE;
 	m->ctype = NULL;
-	m->accept = bgpnb_media(o);
+	m->accept = nb_media(o);
 	if (n == 0)
 		return bgpnb_routes_path(o, NULL, m->path, sizeof(m->path));
 	bgpnb_route_text(o, first, pfx, sizeof(pfx), nh, sizeof(nh));
@@ -198,7 +188,7 @@ bgpnb_count(const struct nb_opts *o, const char *node, struct nb_msg *m)
 	(void)node;
 	m->method = NB_GET;
 	m->ctype = NULL;
-	m->accept = bgpnb_media(o);
+	m->accept = nb_media(o);
 	if (bgpnb_ctx(o)->count == BGP_NB_LOC_RIB)
 		return bgpnb_loc_rib_path(o, m->path, sizeof(m->path));
 	if (bgpnb_ctx(o)->count == BGP_NB_TOPOLOGY)
