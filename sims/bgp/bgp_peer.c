@@ -34,10 +34,8 @@
 
 
 static const char *const bgp_state_names[] = {
-	[BGPS_IDLE] = "Idle",
-	[BGPS_CONNECT] = "Connect",
-	[BGPS_OPENSENT] = "OpenSent",
-	[BGPS_OPENCONFIRM] = "OpenConfirm",
+	[BGPS_IDLE] = "Idle", [BGPS_CONNECT] = "Connect",
+	[BGPS_OPENSENT] = "OpenSent", [BGPS_OPENCONFIRM] = "OpenConfirm",
 	[BGPS_ESTABLISHED] = "Established",
 };
 

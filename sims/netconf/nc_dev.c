@@ -37,11 +37,8 @@
 static xmlBufferPtr	 nc_out;	/* one reply at a time, reused */
 
 static const char *const nc_state_names[] = {
-	[NCS_SSH_KEX] = "ssh-kex",
-	[NCS_SSH_AUTH] = "ssh-auth",
-	[NCS_HELLO] = "hello",
-	[NCS_OPEN] = "open",
-	[NCS_CLOSING] = "closing",
+	[NCS_SSH_KEX] = "ssh-kex", [NCS_SSH_AUTH] = "ssh-auth",
+	[NCS_HELLO] = "hello", [NCS_OPEN] = "open", [NCS_CLOSING] = "closing",
 	[NCS_DEAD] = "dead",
 };
 

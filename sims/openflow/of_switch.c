@@ -16,10 +16,8 @@
 #include "of_sim.h"
 
 static const char *const of_state_names[] = {
-	[OFS_DOWN] = "DOWN",
-	[OFS_HELLO_WAIT] = "HELLO_WAIT",
-	[OFS_FEATURES_WAIT] = "FEATURES_WAIT",
-	[OFS_UP] = "UP",
+	[OFS_DOWN] = "DOWN", [OFS_HELLO_WAIT] = "HELLO_WAIT",
+	[OFS_FEATURES_WAIT] = "FEATURES_WAIT", [OFS_UP] = "UP",
 	[OFS_CLOSING] = "CLOSING",
 };
 

@@ -162,12 +162,9 @@ pcep_counters_init(struct pcep_sim *sim)
 }
 
 static const char *const pcep_phase_names[] = {
-	[PCCP_CONNECT] = "connect",
-	[PCCP_SYNC] = "sync",
-	[PCCP_UPDATE] = "update",
-	[PCCP_INITIATE] = "initiate",
-	[PCCP_REMOVE] = "remove",
-	[PCCP_FLAP] = "flap",
+	[PCCP_CONNECT] = "connect", [PCCP_SYNC] = "sync",
+	[PCCP_UPDATE] = "update", [PCCP_INITIATE] = "initiate",
+	[PCCP_REMOVE] = "remove", [PCCP_FLAP] = "flap",
 	"nb_update", NB_PHASE_CONFIRM, NULL
 };
 

@@ -40,10 +40,8 @@
 static uint8_t	scratch_mem[PCC_SCRATCH];
 
 static const char *const pcc_state_names[] = {
-	[PCCS_IDLE] = "Idle",
-	[PCCS_OPENWAIT] = "OpenWait",
-	[PCCS_KEEPWAIT] = "KeepWait",
-	[PCCS_UP] = "SessionUP",
+	[PCCS_IDLE] = "Idle", [PCCS_OPENWAIT] = "OpenWait",
+	[PCCS_KEEPWAIT] = "KeepWait", [PCCS_UP] = "SessionUP",
 	[PCCS_CLOSING] = "Closing",
 };
 
