@@ -146,26 +146,20 @@ ofr_summary(void *cfg)
 
 	prog = secs_between(s->program_start_ns, s->program_end_ns);
 	del = secs_between(s->program_end_ns, s->delete_end_ns);
-	printf("controller: %llu switches, %llu FLOW_MODs sent, %llu barriers "
-	    "acked, %llu switches programmed",
-	    (unsigned long long)s->switches,
-	    (unsigned long long)s->flow_mods_sent,
-	    (unsigned long long)s->barriers_acked,
-	    (unsigned long long)s->switches_programmed);
+	ctl_print_figures("controller: # switches, # FLOW_MODs sent, "
+	    "# barriers acked, # switches programmed", (const uint64_t[]){
+	    s->switches, s->flow_mods_sent, s->barriers_acked,
+	    s->switches_programmed }, 4);
 	if (prog > 0)
 		printf(" in %.3f s", prog);
-	printf(", %llu flows seen in stats, %llu switches deleted",
-	    (unsigned long long)s->flows_in_stats,
-	    (unsigned long long)s->switches_deleted);
+	ctl_print_figures(", # flows seen in stats, # switches deleted",
+	    (const uint64_t[]){ s->flows_in_stats, s->switches_deleted }, 2);
 	if (del > 0)
 		printf(" in %.3f s", del);
-	printf(", %llu PACKET_INs, %llu LLDP sent, %llu links seen, "
-	    "%llu errors received, %llu bad messages\n",
-	    (unsigned long long)s->packet_ins,
-	    (unsigned long long)s->lldp_sent,
-	    (unsigned long long)s->links_seen,
-	    (unsigned long long)s->errors_received,
-	    (unsigned long long)s->bad_messages);
+	ctl_print_figures(", # PACKET_INs, # LLDP sent, # links seen, "
+	    "# errors received, # bad messages\n", (const uint64_t[]){
+	    s->packet_ins, s->lldp_sent, s->links_seen, s->errors_received,
+	    s->bad_messages }, 5);
 	fflush(stdout);
 }
 

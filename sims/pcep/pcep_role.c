@@ -83,31 +83,25 @@ pcer_summary(void *cfg)
 	double			 upd = secs_between(s->first_update_ns,
 	    s->last_ack_ns);
 
-	printf("pcep: %llu sessions, %llu PCCs synchronized, %llu PCRpts "
-	    "received, %llu LSPs learned", (unsigned long long)s->sessions,
-	    (unsigned long long)s->pccs_synced,
-	    (unsigned long long)s->reports_received,
-	    (unsigned long long)s->lsps_learned);
+	ctl_print_figures("pcep: # sessions, # PCCs synchronized, # PCRpts "
+	    "received, # LSPs learned", (const uint64_t[]){ s->sessions,
+	    s->pccs_synced, s->reports_received, s->lsps_learned }, 4);
 	if (s->last_learn_ns > s->first_report_ns)
 		printf(" in %.3f s", secs_between(s->first_report_ns,
 		    s->last_learn_ns));
-	printf(", %llu removed, %llu PCUpds sent, %llu acked",
-	    (unsigned long long)s->lsps_removed,
-	    (unsigned long long)s->updates_sent,
-	    (unsigned long long)s->updates_acked);
+	ctl_print_figures(", # removed, # PCUpds sent, # acked",
+	    (const uint64_t[]){ s->lsps_removed, s->updates_sent,
+	    s->updates_acked }, 3);
 	if (upd > 0)
 		printf(" in %.3f s (p50 %llu us, p99 %llu us)", upd,
 		    (unsigned long long)hist_percentile(&s->update_latency,
 		    50), (unsigned long long)hist_percentile(
 		    &s->update_latency, 99));
-	printf(", %llu update errors, %llu PCInitiates sent, %llu removals "
-	    "sent, %llu PCErrs sent, %llu received, %llu bad messages\n",
-	    (unsigned long long)s->update_errors,
-	    (unsigned long long)s->initiates_sent,
-	    (unsigned long long)s->removes_sent,
-	    (unsigned long long)s->pcerr_sent,
-	    (unsigned long long)s->pcerr_received,
-	    (unsigned long long)s->bad_messages);
+	ctl_print_figures(", # update errors, # PCInitiates sent, # removals "
+	    "sent, # PCErrs sent, # received, # bad messages\n",
+	    (const uint64_t[]){ s->update_errors, s->initiates_sent,
+	    s->removes_sent, s->pcerr_sent, s->pcerr_received,
+	    s->bad_messages }, 6);
 	fflush(stdout);
 }
 
