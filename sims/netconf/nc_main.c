@@ -229,13 +229,6 @@ nc_start(void *arg, struct metrics *m, char *err, size_t errlen)
 	return 0;
 }
 
-static int
-nc_over(const struct phase *ph)
-{
-	return ph == NULL || ph->state == PHASE_DONE ||
-	    ph->state == PHASE_TIMEOUT;
-}
-
 /* Complete once every phase with a target has reached it (or timed
  * out); program only counts when --expect-edits gave it one. */
 static int
@@ -247,9 +240,9 @@ nc_tick(void *arg, uint64_t now)
 	/* The northbound sequence first: it runs while the devices work. */
 	if (!nc_nb_tick(sim, now))
 		return 0;
-	return nc_over(sim->ph[NCP_CONNECT]) && nc_over(sim->ph[NCP_MOUNT]) &&
-	    (sim->cfg.expect_edits == 0 || nc_over(sim->ph[NCP_PROGRAM])) &&
-	    nc_over(sim->ph[NCP_LEARN]);
+	return phase_over(sim->ph[NCP_CONNECT]) && phase_over(sim->ph[NCP_MOUNT]) &&
+	    (sim->cfg.expect_edits == 0 || phase_over(sim->ph[NCP_PROGRAM])) &&
+	    phase_over(sim->ph[NCP_LEARN]);
 }
 
 static void

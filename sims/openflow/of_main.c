@@ -176,13 +176,6 @@ static const struct counter_row of_counter_rows[] = {
 #undef OFC
 
 static void
-of_counters_init(struct of_sim *sim)
-{
-	metrics_counters(sim->m, of_counter_rows, sizeof(of_counter_rows) /
-	    sizeof(of_counter_rows[0]), &sim->c, 0, NULL);
-}
-
-static void
 of_phases_init(struct of_sim *sim)
 {
 	struct metrics	*m = sim->m;
@@ -270,7 +263,7 @@ of_start(void *arg, struct metrics *m, char *err, size_t errlen)
 	sim->program_done_ns = 0;
 	sim->warned_version = 0;
 	sim->last_sweep_ns = clock_ns();
-	of_counters_init(sim);
+	METRICS_COUNTERS(m, of_counter_rows, &sim->c);
 	of_phases_init(sim);
 	if (sim->cfg.nb.url != NULL)
 		of_nb_new(sim);
@@ -309,12 +302,6 @@ of_phase_abandon(struct phase *ph, uint64_t now)
 		phase_end(ph, now, PHASE_TIMEOUT);
 }
 
-static int
-of_phase_over(const struct phase *ph)
-{
-	return ph->state == PHASE_DONE || ph->state == PHASE_TIMEOUT;
-}
-
 /* The program / confirm / delete sequence of --expect-flows; 1: over. */
 static int
 of_tick_flows(struct of_sim *sim, uint64_t now)
@@ -347,7 +334,7 @@ of_tick_flows(struct of_sim *sim, uint64_t now)
 	if (del->state == PHASE_PENDING && conf->state != PHASE_RUNNING &&
 	    (double)(now - idle_since) / 1e9 > sim->phase_timeout)
 		return 1;	/* the controller never deleted */
-	return conf->state != PHASE_RUNNING && of_phase_over(del);
+	return conf->state != PHASE_RUNNING && phase_over(del);
 }
 
 /*
@@ -360,7 +347,7 @@ of_never_began(struct phase *ph, const struct phase *connect, uint64_t now,
     double timeout)
 {
 	if (ph == NULL || ph->state != PHASE_PENDING ||
-	    !of_phase_over(connect) ||
+	    !phase_over(connect) ||
 	    (double)(now - connect->end_ns) / 1e9 <= timeout)
 		return;
 	phase_start(ph, connect->end_ns);
@@ -414,7 +401,7 @@ of_tick(void *arg, uint64_t now)
 		of_switch_sweep(sim, now);
 	}
 	run_phase_timeout(ph[OFP_CONNECT], now, sim->phase_timeout);
-	complete = of_phase_over(ph[OFP_CONNECT]);
+	complete = phase_over(ph[OFP_CONNECT]);
 	if (sim->nb != NULL)
 		complete = of_tick_nb(sim, now) && complete;
 	else if (sim->cfg.expect_flows > 0)
@@ -427,7 +414,7 @@ of_tick(void *arg, uint64_t now)
 	if (sim->cfg.pktin != OF_PKTIN_OFF) {
 		run_phase_timeout(ph[OFP_PACKET_IN], now, sim->phase_timeout);
 		complete = complete && sim->cfg.pktin_count > 0 &&
-		    of_phase_over(ph[OFP_PACKET_IN]);
+		    phase_over(ph[OFP_PACKET_IN]);
 	}
 	return complete;
 }
