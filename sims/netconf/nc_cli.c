@@ -396,30 +396,40 @@ ncc_message(struct nc_cli *c, const uint8_t *msg, size_t len)
 	}
 }
 
+static int
+ncc_frame_open(void *arg)
+{
+	struct nc_cli	*c = arg;
+
+	return (c->state == NCCS_HELLO || c->state == NCCS_OPEN) && !c->freed;
+}
+
+static void
+ncc_frame_message(void *arg, const uint8_t *msg, size_t len)
+{
+	struct nc_cli	*c = arg;
+
+	if (c->state == NCCS_HELLO)
+		ncc_hello(c, msg, len);
+	else
+		ncc_message(c, msg, len);
+}
+
+static void
+ncc_frame_error(void *arg, int res)
+{
+	ncc_fail(arg, NCC_FAIL_FRAMING, nc_frame_strerror(res));
+}
+
+static const struct nc_frame_sink ncc_sink = {
+	ncc_frame_open, ncc_frame_message, ncc_frame_error
+};
+
 static void
 ncc_input(struct nc_cli *c, const void *data, size_t len)
 {
-	const uint8_t	*p = data, *msg;
-	size_t		 used, mlen, off = 0;
-	int		 r;
-
 	c->bytes_in += len;
-	while (off < len && (c->state == NCCS_HELLO ||
-	    c->state == NCCS_OPEN) && !c->freed) {
-		r = nc_framer_feed(&c->fr, p + off, len - off, &used);
-		off += used;
-		if (r == NC_FRAME_NEED)
-			break;
-		if (r < 0) {
-			ncc_fail(c, NCC_FAIL_FRAMING, nc_frame_strerror(r));
-			break;
-		}
-		msg = nc_framer_msg(&c->fr, &mlen);
-		if (c->state == NCCS_HELLO)
-			ncc_hello(c, msg, mlen);
-		else
-			ncc_message(c, msg, mlen);
-	}
+	nc_framer_deliver(&c->fr, data, len, &ncc_sink, c);
 }
 
 /* ---- TCP ---- */

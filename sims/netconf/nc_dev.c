@@ -1049,36 +1049,47 @@ nc_sess_rpc(struct nc_sess *s, const uint8_t *msg, size_t len)
 	}
 }
 
+static int
+nc_sess_frame_open(void *arg)
+{
+	struct nc_sess	*s = arg;
+
+	return s->state == NCS_HELLO || s->state == NCS_OPEN;
+}
+
+static void
+nc_sess_frame_message(void *arg, const uint8_t *msg, size_t len)
+{
+	struct nc_sess	*s = arg;
+
+	if (s->state == NCS_HELLO)
+		nc_sess_hello(s, msg, len);
+	else
+		nc_sess_rpc(s, msg, len);
+}
+
+static void
+nc_sess_frame_error(void *arg, int res)
+{
+	struct nc_sess	*s = arg;
+	struct nc_dev	*d = s->dev;
+
+	(*d->sim->c.framing_errors)++;
+	if (nc_dev_log_once(d, NCL_FRAMING))
+		log_warnx("device %u session %u: framing error: %s; closing",
+		    d->idx, s->sid, nc_frame_strerror(res));
+	nc_sess_kill(s, "framing error");
+}
+
+static const struct nc_frame_sink nc_sess_sink = {
+	nc_sess_frame_open, nc_sess_frame_message, nc_sess_frame_error
+};
+
 size_t
 nc_sess_input(struct nc_sess *s, const void *data, size_t len)
 {
-	const uint8_t	*p = data, *msg;
-	struct nc_dev	*d = s->dev;
-	size_t		 used, mlen, off = 0;
-	int		 r;
-
-	*d->sim->c.bytes_in += len;
-	while (off < len && (s->state == NCS_HELLO || s->state == NCS_OPEN)) {
-		r = nc_framer_feed(&s->fr, p + off, len - off, &used);
-		off += used;
-		if (r == NC_FRAME_NEED)
-			break;
-		if (r < 0) {
-			/* RFC 6242 section 4.2: the stream is lost. */
-			(*d->sim->c.framing_errors)++;
-			if (nc_dev_log_once(d, NCL_FRAMING))
-				log_warnx("device %u session %u: framing "
-				    "error: %s; closing", d->idx, s->sid,
-				    nc_frame_strerror(r));
-			nc_sess_kill(s, "framing error");
-			break;
-		}
-		msg = nc_framer_msg(&s->fr, &mlen);
-		if (s->state == NCS_HELLO)
-			nc_sess_hello(s, msg, mlen);
-		else
-			nc_sess_rpc(s, msg, mlen);
-	}
+	*s->dev->sim->c.bytes_in += len;
+	nc_framer_deliver(&s->fr, data, len, &nc_sess_sink, s);
 	return len;
 }
 
