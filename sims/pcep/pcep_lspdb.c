@@ -377,13 +377,7 @@ pcc_store_ero(struct pcc_lsp *l, const struct pcep_ero *ero)
 		    ero->hop[i].nt != PCEP_NAI_IPV4_NODE &&
 		    ero->hop[i].nt != PCEP_NAI_IPV4_ADJ)
 			return -1;
-	if (ero->n > l->nhops || l->ero == NULL) {
-		free(l->ero);
-		l->ero = xcalloc(ero->n ? ero->n : 1, sizeof(*l->ero));
-	}
-	l->nhops = ero->n;
-	for (i = 0; i < ero->n; i++)
-		pcep_hop_rec_set(&l->ero[i], &ero->hop[i]);
+	pcep_hops_store(&l->ero, &l->nhops, ero);
 	return 0;
 }
 

@@ -256,15 +256,7 @@ pce_lsp_del(struct pce_sess *s, struct pce_lsp *l)
 static void
 pce_path_store(struct pce_lsp *l, const struct pcep_ero *ero)
 {
-	uint8_t	i;
-
-	if (ero->n > l->nhops || l->hops == NULL) {
-		free(l->hops);
-		l->hops = xcalloc(ero->n ? ero->n : 1, sizeof(*l->hops));
-	}
-	l->nhops = ero->n;
-	for (i = 0; i < ero->n; i++)
-		pcep_hop_rec_set(&l->hops[i], &ero->hop[i]);
+	pcep_hops_store(&l->hops, &l->nhops, ero);
 }
 
 /* ---- replies and closing ---- */
