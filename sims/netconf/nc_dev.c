@@ -1164,10 +1164,7 @@ nc_dev_accept_tcp(struct pool_dev *pd, int fd)
 	if (nc_dev_refuse(d, fd))
 		return;
 	s = nc_sess_new(d, NC_TR_TCP);
-	s->bev = bufferevent_socket_new(engine_base(), fd,
-	    BEV_OPT_CLOSE_ON_FREE);
-	if (s->bev == NULL) {
-		close(fd);
+	if ((s->bev = engine_bev_new(fd)) == NULL) {
 		nc_sess_kill(s, "no bufferevent");
 		return;
 	}

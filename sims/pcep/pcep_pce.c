@@ -1119,10 +1119,12 @@ pce_attach(evutil_socket_t fd, const struct sockaddr *sa, socklen_t salen)
 	s->addr = sa->sa_family == AF_INET ? ntohl(sin->sin_addr.s_addr) : 0;
 	snprintf(s->name, sizeof(s->name), "%u.%u.%u.%u", s->addr >> 24,
 	    (s->addr >> 16) & 0xff, (s->addr >> 8) & 0xff, s->addr & 0xff);
-	s->bev = bufferevent_socket_new(engine_base(), fd,
-	    BEV_OPT_CLOSE_ON_FREE);
-	if (s->bev == NULL)
-		fatalx("bufferevent_socket_new");
+	if ((s->bev = engine_bev_new(fd)) == NULL) {
+		log_warnx("PCC %s: no bufferevent: connection dropped",
+		    s->name);
+		free(s);
+		return;
+	}
 	s->last_rx_ns = s->last_tx_ns = s->state_ns = clock_ns();
 	bufferevent_setcb(s->bev, pce_read, pce_write, pce_event, s);
 	bufferevent_setwatermark(s->bev, EV_WRITE, PCE_OUT_LOW, 0);
