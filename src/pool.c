@@ -426,6 +426,14 @@ pool_lost(struct pool_dev *d, const char *why)
 }
 
 void
+pool_lost_drained(struct pool_dev *d, const char *why)
+{
+	if (d->bev != NULL &&
+	    evbuffer_get_length(bufferevent_get_output(d->bev)) == 0)
+		pool_lost(d, why);
+}
+
+void
 pool_stop(struct pool *p)
 {
 	uint32_t	i;

@@ -112,6 +112,10 @@ void	 pool_free(struct pool *);
 int	 pool_start(struct pool *, char *err, size_t errlen);
 /* The protocol is done with this connection (error, EOF, fatal error). */
 void	 pool_lost(struct pool_dev *, const char *why);
+/* The same once the output is written: a closing session's last words
+ * (a NOTIFICATION, a CLOSE) reach the peer first.  From the write
+ * callback; nothing while bytes remain. */
+void	 pool_lost_drained(struct pool_dev *, const char *why);
 /*
  * The device skeleton every protocol's connection shares.
  *

@@ -665,8 +665,7 @@ bgp_write_drained(struct bufferevent *bev, void *arg)
 	struct bgp_peer	*p = arg;
 
 	if (p->closing_ns != 0) {
-		if (evbuffer_get_length(bufferevent_get_output(bev)) == 0)
-			pool_lost(&p->pd, "NOTIFICATION sent");
+		pool_lost_drained(&p->pd, "NOTIFICATION sent");
 		return;
 	}
 	if (p->drain_wait != BGP_SEND_NONE &&

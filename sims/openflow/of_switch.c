@@ -256,8 +256,7 @@ of_write_drained(struct bufferevent *bev, void *arg)
 	struct of_switch	*sw = arg;
 
 	if (sw->state == OFS_CLOSING) {
-		if (evbuffer_get_length(bufferevent_get_output(bev)) == 0)
-			pool_lost(&sw->pd, "version negotiation failed");
+		pool_lost_drained(&sw->pd, "version negotiation failed");
 		return;
 	}
 	if (sw->pktin != NULL)

@@ -519,8 +519,7 @@ pcc_write(struct bufferevent *bev, void *arg)
 	struct pcc	*p = arg;
 
 	if (p->state == PCCS_CLOSING) {
-		if (evbuffer_get_length(bufferevent_get_output(bev)) == 0)
-			pool_lost(&p->pd, "CLOSE sent");
+		pool_lost_drained(&p->pd, "CLOSE sent");
 		return;
 	}
 	if (!(bufferevent_get_enabled(bev) & EV_READ)) {

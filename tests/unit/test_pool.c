@@ -383,6 +383,30 @@ test_event_other(void)
 	tdev_free(&d);
 }
 
+/* A closing session is lost once its last bytes are written. */
+static void
+test_lost_drained(void)
+{
+	struct tpool	tp;
+	struct tdev	d;
+
+	tpool_up(&tp, &d, EP_TCP, 0);
+	/* A peer that does not read keeps the bytes in our output. */
+	bufferevent_disable(d.peer, EV_READ);
+	bufferevent_write(d.bev, "bye", 3);
+	pool_lost_drained(&d.pd, "farewell sent");
+	CHECK(d.downs == 0 && d.pd.state == PD_UP,
+	    "output still queued: nothing lost");
+	bufferevent_enable(d.peer, EV_READ);
+	pump();
+	pool_lost_drained(&d.pd, "farewell sent");
+	CHECK(d.downs == 1 && strcmp(d.why, "farewell sent") == 0 &&
+	    d.pd.bev == NULL, "written: lost (\"%s\")", d.why);
+	pool_lost_drained(&d.pd, "again");
+	CHECK(d.downs == 1, "after the loss: nothing more");
+	tdev_free(&d);
+}
+
 static void
 test_event_reconnect(void)
 {
@@ -518,7 +542,7 @@ struct array_dev {
 static void
 test_init_array(void)
 {
-	static const struct pool_ops	ops;
+	static const struct pool_ops	no_ops;
 	struct array_dev		devs[5];
 	struct pool_config		cfg;
 	struct pool			p;
@@ -527,7 +551,7 @@ test_init_array(void)
 
 	memset(devs, 0, sizeof(devs));
 	pool_config_defaults(&cfg);
-	pool_init_array(&p, &cfg, &ops, devs, sizeof(devs[0]),
+	pool_init_array(&p, &cfg, &no_ops, devs, sizeof(devs[0]),
 	    offsetof(struct array_dev, pd), 5);
 	for (i = 0; i < 5; i++)
 		ok &= p.devs[i] == &devs[i].pd && devs[i].pd.pool == &p &&
@@ -549,6 +573,7 @@ static const struct check_case cases[] = {
 	CASE(test_event_eof),
 	CASE(test_event_error),
 	CASE(test_event_other),
+	CASE(test_lost_drained),
 	CASE(test_event_reconnect),
 	CASE(test_config_errors),
 	CASE(test_config_values),
