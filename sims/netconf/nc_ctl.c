@@ -111,16 +111,17 @@ ncc_find(const char *name)
 	return NULL;
 }
 
+/* netconf-node-topology's defaults; no request timeout of the node's
+ * own (0): --netconf-timeout's. */
+static const struct ncc_node_cfg ncc_node_default = {
+	.port = 830, .between_ms = 2000, .sleep_factor = 1.5,
+	.connect_timeout_ms = 20000, .keepalive_s = 120,
+};
+
 void
 ncc_cfg_defaults(struct ncc_node_cfg *c)
 {
-	memset(c, 0, sizeof(*c));
-	c->port = 830;
-	c->between_ms = 2000;
-	c->sleep_factor = 1.5;
-	c->connect_timeout_ms = 20000;
-	c->request_timeout_ms = 0;	/* --netconf-timeout */
-	c->keepalive_s = 120;
+	*c = ncc_node_default;
 }
 
 static void

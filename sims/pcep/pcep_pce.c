@@ -1211,13 +1211,15 @@ pce_tick(evutil_socket_t fd, short what, void *arg)
 	}
 }
 
+/* RFC 5440 section 7.3's recommended Keepalive and DeadTimer. */
+static const struct pce_config pce_config_default = {
+	.keepalive = 30, .deadtimer = 120, .op_timeout = 30,
+};
+
 void
 pce_config_defaults(struct pce_config *c)
 {
-	memset(c, 0, sizeof(*c));
-	c->keepalive = 30;
-	c->deadtimer = 120;
-	c->op_timeout = 30;
+	*c = pce_config_default;
 }
 
 int
