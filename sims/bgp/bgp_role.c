@@ -85,6 +85,12 @@ bgpr_start(void *cfg, struct http_server *hs, char *err, size_t errlen)
 }
 
 static void
+bgpr_stop(void *cfg)
+{
+	bgp_spk_stop();
+}
+
+static void
 bgpr_summary(void *cfg)
 {
 	const struct bgp_spk_stats	*s = bgp_spk_stats();
@@ -99,23 +105,11 @@ bgpr_summary(void *cfg)
 	    s->prefixes_advertised, s->withdrawals_advertised,
 	    s->notifications_sent, s->notifications_received,
 	    s->treat_as_withdraw }, 12);
-	fflush(stdout);
-}
-
-static void
-bgpr_stop(void *cfg)
-{
-	bgp_spk_stop();
 }
 
 const struct ctl_role bgp_ctl_role = {
-	.name = "bgp",
-	.title = "BGP:",
-	.rows = bgpr_rows,
-	.cfg = &bgpr,
+	.name = "bgp", .title = "BGP:", .rows = bgpr_rows, .cfg = &bgpr,
 	.defaults = bgpr_defaults,
 	.needs = "--as and the --bgp-* options need --bgp",
-	.start = bgpr_start,
-	.summary = bgpr_summary,
-	.stop = bgpr_stop,
+	.start = bgpr_start, .summary = bgpr_summary, .stop = bgpr_stop,
 };

@@ -789,34 +789,6 @@ ncc_role_start(void *cfg, struct http_server *hs, char *err, size_t errlen)
 	return 0;
 }
 
-static void
-ncc_role_summary(void *cfg)
-{
-	const struct nc_ctl_stats	*s = &ncc.st;
-
-	ctl_print_figures("netconf: # mounts asked, # connected, # connecting, "
-	    "# unable-to-connect", (const uint64_t[]){ s->mounts,
-	    ncc.nstatus[NCC_CONNECTED], ncc.nstatus[NCC_CONNECTING],
-	    ncc.nstatus[NCC_UNABLE] }, 4);
-	if (s->last_connected_ns)
-		printf(" (last connected %.3f s after the first mount)",
-		    secs_between(s->first_mount_ns, s->last_connected_ns));
-	ctl_print_figures(", # schemas fetched, # cache hits, # edit-configs ok, "
-	    "# failed, # subscriptions, # notifications, # prefixes",
-	    (const uint64_t[]){ s->schemas_fetched, s->schema_cache_hits,
-	    s->edits, s->edit_errors, s->subscriptions, s->notifications,
-	    s->prefixes }, 7);
-	if (s->last_prefix_ns > s->first_prefix_ns)
-		printf(" in %.3f s", secs_between(s->first_prefix_ns,
-		    s->last_prefix_ns));
-	ctl_print_figures(", # connect failures, # auth failures, # SSH "
-	    "failures, # sessions lost, # rpc-errors, # rpc timeouts, # bad "
-	    "messages\n", (const uint64_t[]){ s->connect_failures,
-	    s->auth_failures, s->ssh_failures, s->sessions_lost,
-	    s->rpc_errors, s->rpc_timeouts, s->bad_messages }, 7);
-	fflush(stdout);
-}
-
 /* Before the HTTP server goes: mount-point requests still waiting are
  * answered while their requests exist. */
 static void
@@ -849,6 +821,33 @@ ncc_role_stop(void *cfg)
 		event_free(ncc.tick);
 	ncc.tick = NULL;
 	nc_cli_cleanup();
+}
+
+static void
+ncc_role_summary(void *cfg)
+{
+	const struct nc_ctl_stats	*s = &ncc.st;
+
+	ctl_print_figures("netconf: # mounts asked, # connected, # connecting, "
+	    "# unable-to-connect", (const uint64_t[]){ s->mounts,
+	    ncc.nstatus[NCC_CONNECTED], ncc.nstatus[NCC_CONNECTING],
+	    ncc.nstatus[NCC_UNABLE] }, 4);
+	if (s->last_connected_ns)
+		printf(" (last connected %.3f s after the first mount)",
+		    secs_between(s->first_mount_ns, s->last_connected_ns));
+	ctl_print_figures(", # schemas fetched, # cache hits, # edit-configs ok, "
+	    "# failed, # subscriptions, # notifications, # prefixes",
+	    (const uint64_t[]){ s->schemas_fetched, s->schema_cache_hits,
+	    s->edits, s->edit_errors, s->subscriptions, s->notifications,
+	    s->prefixes }, 7);
+	if (s->last_prefix_ns > s->first_prefix_ns)
+		printf(" in %.3f s", secs_between(s->first_prefix_ns,
+		    s->last_prefix_ns));
+	ctl_print_figures(", # connect failures, # auth failures, # SSH "
+	    "failures, # sessions lost, # rpc-errors, # rpc timeouts, # bad "
+	    "messages\n", (const uint64_t[]){ s->connect_failures,
+	    s->auth_failures, s->ssh_failures, s->sessions_lost,
+	    s->rpc_errors, s->rpc_timeouts, s->bad_messages }, 7);
 }
 
 /* ---- the role (ctl_role.h) ---- */
@@ -895,14 +894,9 @@ ncc_role_check(void *cfg, unsigned given, const struct ctl_env *env,
 }
 
 const struct ctl_role nc_ctl_role = {
-	.name = "netconf",
-	.title = "NETCONF:",
-	.rows = ncc_rows,
-	.cfg = &ncc,
+	.name = "netconf", .title = "NETCONF:", .rows = ncc_rows, .cfg = &ncc,
 	.defaults = ncc_role_defaults,
 	.needs = "the --netconf-* options need --netconf",
-	.check = ncc_role_check,
-	.start = ncc_role_start,
-	.summary = ncc_role_summary,
-	.stop = ncc_role_stop,
+	.check = ncc_role_check, .start = ncc_role_start,
+	.summary = ncc_role_summary, .stop = ncc_role_stop,
 };

@@ -129,6 +129,12 @@ ofr_start(void *cfg, struct http_server *hs, char *err, size_t errlen)
 }
 
 static void
+ofr_stop(void *cfg)
+{
+	of_ctl_stop();
+}
+
+static void
 ofr_tick(void *cfg, uint64_t now_ns)
 {
 	struct of_role	*r = cfg;
@@ -160,28 +166,14 @@ ofr_summary(void *cfg)
 	    "# errors received, # bad messages\n", (const uint64_t[]){
 	    s->packet_ins, s->lldp_sent, s->links_seen, s->errors_received,
 	    s->bad_messages }, 5);
-	fflush(stdout);
-}
-
-static void
-ofr_stop(void *cfg)
-{
-	of_ctl_stop();
 }
 
 const struct ctl_role of_ctl_role = {
-	.name = "openflow",
-	.title = NULL,
-	.rows = ofr_rows,
-	.cfg = &ofr,
+	.name = "openflow", .title = NULL, .rows = ofr_rows, .cfg = &ofr,
 	.flags = CTL_ROLE_DEFAULT,
 	.needs = "OpenFlow options need --openflow when --restconf is given",
-	.defaults = ofr_defaults,
-	.check = ofr_check,
-	.start = ofr_start,
-	.tick = ofr_tick,
-	.summary = ofr_summary,
-	.stop = ofr_stop,
+	.defaults = ofr_defaults, .check = ofr_check, .start = ofr_start,
+	.tick = ofr_tick, .summary = ofr_summary, .stop = ofr_stop,
 };
 
 /* ---- the inventory: opendaylight-inventory over RESTCONF ---- */
@@ -210,11 +202,7 @@ ofinv_stop(void *cfg)
 }
 
 const struct ctl_role of_inventory_role = {
-	.name = "openflow-inventory",
-	.rows = ofinv_rows,
-	.cfg = &ofr,
-	.flags = CTL_ROLE_RESTCONF,
-	.defaults = ofinv_defaults,
-	.start = ofinv_start,
-	.stop = ofinv_stop,
+	.name = "openflow-inventory", .rows = ofinv_rows, .cfg = &ofr,
+	.flags = CTL_ROLE_RESTCONF, .defaults = ofinv_defaults,
+	.start = ofinv_start, .stop = ofinv_stop,
 };

@@ -76,6 +76,14 @@ pcer_start(void *cfg, struct http_server *hs, char *err, size_t errlen)
 	return 0;
 }
 
+/* Before the HTTP server goes: operations still waiting are answered
+ * while their requests exist. */
+static void
+pcer_stop(void *cfg)
+{
+	pce_stop();
+}
+
 static void
 pcer_summary(void *cfg)
 {
@@ -102,26 +110,11 @@ pcer_summary(void *cfg)
 	    (const uint64_t[]){ s->update_errors, s->initiates_sent,
 	    s->removes_sent, s->pcerr_sent, s->pcerr_received,
 	    s->bad_messages }, 6);
-	fflush(stdout);
-}
-
-/* Before the HTTP server goes: operations still waiting are answered
- * while their requests exist. */
-static void
-pcer_stop(void *cfg)
-{
-	pce_stop();
 }
 
 const struct ctl_role pcep_ctl_role = {
-	.name = "pcep",
-	.title = "PCEP:",
-	.rows = pcer_rows,
-	.cfg = &pcer,
+	.name = "pcep", .title = "PCEP:", .rows = pcer_rows, .cfg = &pcer,
 	.defaults = pcer_defaults,
-	.needs = "the --pcep-* options need --pcep",
-	.check = pcer_check,
-	.start = pcer_start,
-	.summary = pcer_summary,
-	.stop = pcer_stop,
+	.needs = "the --pcep-* options need --pcep", .check = pcer_check,
+	.start = pcer_start, .summary = pcer_summary, .stop = pcer_stop,
 };
