@@ -308,8 +308,9 @@ nc_cli_chunked(const struct nc_cli *c)
 /* ---- input ---- */
 
 static void
-ncc_hello(struct nc_cli *c, const uint8_t *msg, size_t len)
+ncc_hello(void *arg, const uint8_t *msg, size_t len)
 {
+	struct nc_cli	*c = arg;
 	struct nc_hello	h;
 	int		r;
 
@@ -368,8 +369,9 @@ ncc_reply(struct nc_cli *c, xmlDocPtr doc)
 }
 
 static void
-ncc_message(struct nc_cli *c, const uint8_t *msg, size_t len)
+ncc_message(void *arg, const uint8_t *msg, size_t len)
 {
+	struct nc_cli	*c = arg;
 	struct nc_notif	 n;
 	xmlDocPtr	 doc;
 
@@ -396,23 +398,15 @@ ncc_message(struct nc_cli *c, const uint8_t *msg, size_t len)
 	}
 }
 
-static int
-ncc_frame_open(void *arg)
+static enum nc_sink_state
+ncc_frame_state(void *arg)
 {
 	struct nc_cli	*c = arg;
 
-	return (c->state == NCCS_HELLO || c->state == NCCS_OPEN) && !c->freed;
-}
-
-static void
-ncc_frame_message(void *arg, const uint8_t *msg, size_t len)
-{
-	struct nc_cli	*c = arg;
-
-	if (c->state == NCCS_HELLO)
-		ncc_hello(c, msg, len);
-	else
-		ncc_message(c, msg, len);
+	if (c->freed)
+		return NC_SINK_DONE;
+	return c->state == NCCS_HELLO ? NC_SINK_HELLO :
+	    c->state == NCCS_OPEN ? NC_SINK_OPEN : NC_SINK_DONE;
 }
 
 static void
@@ -422,7 +416,7 @@ ncc_frame_error(void *arg, int res)
 }
 
 static const struct nc_frame_sink ncc_sink = {
-	ncc_frame_open, ncc_frame_message, ncc_frame_error
+	ncc_frame_state, ncc_hello, ncc_message, ncc_frame_error
 };
 
 static void

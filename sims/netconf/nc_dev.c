@@ -356,8 +356,9 @@ nc_phase_trigger(struct nc_sim *sim, enum nc_phase p)
 /* ---- hello ---- */
 
 static void
-nc_sess_hello(struct nc_sess *s, const uint8_t *msg, size_t len)
+nc_sess_hello(void *arg, const uint8_t *msg, size_t len)
 {
+	struct nc_sess	*s = arg;
 	struct nc_dev	*d = s->dev;
 	struct nc_sim	*sim = d->sim;
 	struct nc_hello	 h;
@@ -1016,8 +1017,9 @@ nc_dispatch(struct nc_sess *s, const struct nc_rpc *r, xmlBufferPtr b)
 }
 
 static void
-nc_sess_rpc(struct nc_sess *s, const uint8_t *msg, size_t len)
+nc_sess_rpc(void *arg, const uint8_t *msg, size_t len)
 {
+	struct nc_sess	*s = arg;
 	struct nc_dev	*d = s->dev;
 	struct nc_rpc	 r;
 	struct nc_err	 e;
@@ -1049,23 +1051,13 @@ nc_sess_rpc(struct nc_sess *s, const uint8_t *msg, size_t len)
 	}
 }
 
-static int
-nc_sess_frame_open(void *arg)
+static enum nc_sink_state
+nc_sess_frame_state(void *arg)
 {
 	struct nc_sess	*s = arg;
 
-	return s->state == NCS_HELLO || s->state == NCS_OPEN;
-}
-
-static void
-nc_sess_frame_message(void *arg, const uint8_t *msg, size_t len)
-{
-	struct nc_sess	*s = arg;
-
-	if (s->state == NCS_HELLO)
-		nc_sess_hello(s, msg, len);
-	else
-		nc_sess_rpc(s, msg, len);
+	return s->state == NCS_HELLO ? NC_SINK_HELLO :
+	    s->state == NCS_OPEN ? NC_SINK_OPEN : NC_SINK_DONE;
 }
 
 static void
@@ -1082,7 +1074,7 @@ nc_sess_frame_error(void *arg, int res)
 }
 
 static const struct nc_frame_sink nc_sess_sink = {
-	nc_sess_frame_open, nc_sess_frame_message, nc_sess_frame_error
+	nc_sess_frame_state, nc_sess_hello, nc_sess_rpc, nc_sess_frame_error
 };
 
 size_t

@@ -91,12 +91,19 @@ int	 nc_framer_feed(struct nc_framer *, const void *data, size_t len,
 const uint8_t *nc_framer_msg(const struct nc_framer *, size_t *len);
 /*
  * A session's side of the read loop both ends share (device and client):
- * while open() holds, every whole message in the bytes goes to message()
- * in order; a framing error goes to error() and ends the stream (RFC 6242
- * section 4.2: the framing is lost, nothing after it can be read).
+ * each whole message in the bytes goes, in order, to hello() while the
+ * session waits for the peer's hello, then to message(), until state()
+ * says the session is done; a framing error goes to error() and ends the
+ * stream (RFC 6242 section 4.2: the framing is lost).
  */
+enum nc_sink_state {
+	NC_SINK_DONE,		/* reading is over */
+	NC_SINK_HELLO,		/* the peer's hello comes next */
+	NC_SINK_OPEN,
+};
 struct nc_frame_sink {
-	int	(*open)(void *arg);	/* still reading messages */
+	enum nc_sink_state (*state)(void *arg);
+	void	(*hello)(void *arg, const uint8_t *msg, size_t len);
 	void	(*message)(void *arg, const uint8_t *msg, size_t len);
 	void	(*error)(void *arg, int res);
 };

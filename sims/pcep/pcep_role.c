@@ -39,13 +39,11 @@ static const struct opt pcer_rows[] = {
 #undef R
 #undef O
 
+/* The role is its PCE's configuration. */
 static void
 pcer_defaults(void *cfg)
 {
-	struct pcep_role	*r = cfg;
-
-	memset(r, 0, sizeof(*r));
-	pce_config_defaults(&r->pce);
+	pce_config_defaults(&((struct pcep_role *)cfg)->pce);
 }
 
 static int

@@ -349,20 +349,24 @@ test_encode(void)
 	    "wbuf overflow reported");
 }
 
-/* nc_framer_deliver's sink: messages kept, reading stops after stop_at. */
+/* nc_framer_deliver's sink: the first message is the hello, the rest
+ * kept; reading stops after stop_at. */
 struct sink_log {
 	int	n;
 	int	stop_at;
 	int	err;
+	int	hellos;
 	char	last[16];
 };
 
-static int
-sink_open(void *arg)
+static enum nc_sink_state
+sink_state(void *arg)
 {
 	struct sink_log	*l = arg;
 
-	return l->n < l->stop_at && l->err == 0;
+	if (l->n >= l->stop_at || l->err != 0)
+		return NC_SINK_DONE;
+	return l->n == 0 ? NC_SINK_HELLO : NC_SINK_OPEN;
 }
 
 static void
@@ -375,13 +379,21 @@ sink_message(void *arg, const uint8_t *msg, size_t len)
 }
 
 static void
+sink_hello(void *arg, const uint8_t *msg, size_t len)
+{
+	((struct sink_log *)arg)->hellos++;
+	sink_message(arg, msg, len);
+}
+
+
+static void
 sink_error(void *arg, int res)
 {
 	((struct sink_log *)arg)->err = res;
 }
 
 static const struct nc_frame_sink sink = {
-	sink_open, sink_message, sink_error
+	sink_state, sink_hello, sink_message, sink_error
 };
 
 static void
@@ -391,14 +403,14 @@ test_deliver(void)
 	    "\n#1\nd\n##\n";
 	static const char	junk[] = "\n#1\na\n##\njunk\n#1\nb\n##\n";
 	struct nc_framer	f;
-	struct sink_log		l = { 0, 10, 0, "" };
+	struct sink_log		l = { 0, 10, 0, 0, "" };
 
 	nc_framer_init(&f, 0);
 	nc_framer_set_chunked(&f, 1);
 	nc_framer_deliver(&f, three, strlen(three), &sink, &l);
-	CHECK(l.n == 3 && strcmp(l.last, "d") == 0 && l.err == 0,
-	    "three messages in one read, in order (%d, \"%s\")", l.n,
-	    l.last);
+	CHECK(l.n == 3 && strcmp(l.last, "d") == 0 && l.err == 0 &&
+	    l.hellos == 1, "three messages in one read, in order, the first "
+	    "to hello() (%d, \"%s\", %d)", l.n, l.last, l.hellos);
 	l.n = 0;
 	l.stop_at = 1;
 	nc_framer_deliver(&f, three, strlen(three), &sink, &l);
