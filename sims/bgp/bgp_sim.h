@@ -89,8 +89,8 @@ struct bgp_counters {
 	uint64_t	*sessions_lost, *hold_expired;
 };
 
-struct bgp_sim;
-
+/* One simulated peer (or the monitor): its pool device, the session's
+ * FSM state and what it sends and has learned. */
 struct bgp_peer {
 	struct pool_dev	 pd;		/* first: the pool hands it back */
 	struct bgp_sim	*sim;

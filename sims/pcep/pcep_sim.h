@@ -91,8 +91,7 @@ struct pcc_lsp {
 	char		*name;		/* PCE-initiated only */
 };
 
-struct pcep_sim;
-
+/* One PCC: its pool device, its session's state and its LSPs. */
 struct pcc {
 	struct pool_dev	 pd;		/* first: the pool hands it back */
 	struct pcep_sim	*sim;
