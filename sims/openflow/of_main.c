@@ -338,23 +338,6 @@ of_tick_flows(struct of_sim *sim, uint64_t now)
 }
 
 /*
- * A phase the run needs that never began (no FLOW_MOD ever came, no
- * switch ever made PACKET_INs): once connect is over and --timeout more
- * seconds have passed, it is over too, timed out with nothing.
- */
-static void
-of_never_began(struct phase *ph, const struct phase *connect, uint64_t now,
-    double timeout)
-{
-	if (ph == NULL || ph->state != PHASE_PENDING ||
-	    !phase_over(connect) ||
-	    (double)(now - connect->end_ns) / 1e9 <= timeout)
-		return;
-	phase_start(ph, connect->end_ns);
-	phase_end(ph, now, PHASE_TIMEOUT);
-}
-
-/*
  * With --northbound: the driver runs its own sequence once connect is
  * done; the switches' side of program and delete ends when they hold F
  * flows, then none.  1: over.
@@ -387,6 +370,23 @@ of_tick_nb(struct of_sim *sim, uint64_t now)
 	run_phase_timeout(del, now, sim->phase_timeout);
 	return nb_tick(sim->nb, now) && prog->state != PHASE_RUNNING &&
 	    del->state != PHASE_RUNNING;
+}
+
+/*
+ * A phase the run needs that never began (no FLOW_MOD ever came, no
+ * switch ever made PACKET_INs): once connect is over and --timeout more
+ * seconds have passed, it is over too, timed out with nothing.
+ */
+static void
+of_never_began(struct phase *ph, const struct phase *connect, uint64_t now,
+    double timeout)
+{
+	if (ph == NULL || ph->state != PHASE_PENDING ||
+	    !phase_over(connect) ||
+	    (double)(now - connect->end_ns) / 1e9 <= timeout)
+		return;
+	phase_start(ph, connect->end_ns);
+	phase_end(ph, now, PHASE_TIMEOUT);
 }
 
 static int
