@@ -1264,7 +1264,8 @@ errmsg_object(struct pcep_obj *o, uint8_t oclass, struct pcep_errmsg *em,
 			return bad(err, PCEP_E_MALFORMED_OBJECT);
 		if (em->n < PCEP_ERRS_MAX) {
 			em->item[em->n].type = t;
-			em->item[em->n++].value = v;
+			em->item[em->n].value = v;
+			em->item[em->n++].flags = o->flags;
 		}
 		return 0;
 	}

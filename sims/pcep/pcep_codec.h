@@ -318,6 +318,7 @@ struct pcep_errmsg {
 	struct {
 		uint8_t	type;
 		uint8_t	value;
+		uint8_t	flags;	/* its object header's P and I, decoded */
 	}		item[PCEP_ERRS_MAX];
 	uint8_t		has_srp;
 	uint32_t	srp_id;

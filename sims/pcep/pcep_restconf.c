@@ -379,19 +379,31 @@ struct pr_pending {
 	enum http_fmt		 fmt;
 	const char		*type;
 	enum pr_op		 op;
+	int			 rfc8040;	/* /rests/operations */
 };
 
+/*
+ * The operation's output: ODL's operation-result, its failure and the
+ * PCErr's error objects.  Success has an empty output: RFC 8040 section
+ * 3.6.2 answers it 204 without a body; the draft URLs (bierman-02), as
+ * ODL did, 200 with an empty "output".
+ */
 static void
-pr_output(struct http_req *h, const struct pcep_errmsg *em)
+pr_output(struct http_req *h, const struct pcep_errmsg *em, int rfc8040)
 {
 	struct doc_writer	 w;
-	struct evbuffer		*b = evbuffer_new();
+	struct evbuffer		*b;
 	uint8_t			 i;
 
-	if (b == NULL)
+	if (em == NULL && rfc8040) {
+		http_reply(h, 204, NULL);
+		return;
+	}
+	if ((b = evbuffer_new()) == NULL)
 		fatalx("evbuffer_new");
 	doc_writer_init(&w, h->reply_fmt, b);
-	doc_container(&w, &pn_mod, "output");
+	doc_container(&w, rfc8040 || h->reply_fmt == HTTP_FMT_XML ? &pn_mod :
+	    NULL, "output");
 	if (em != NULL) {
 		/* ODL's operation-result: failure and the PCErr. */
 		doc_leaf_str(&w, "failure", "failed");
@@ -399,6 +411,12 @@ pr_output(struct http_req *h, const struct pcep_errmsg *em)
 		for (i = 0; i < em->n; i++) {
 			doc_entry(&w);
 			doc_container(&w, NULL, "error-object");
+			/* The PCEP-ERROR object's header flags (RFC
+			 * 5440 section 7.2), as the PCC sent them. */
+			pr_leaf_bool(&w, "ignore", em->item[i].flags &
+			    PCEP_OBJ_FLAG_I);
+			pr_leaf_bool(&w, "processing-rule",
+			    em->item[i].flags & PCEP_OBJ_FLAG_P);
 			doc_leaf_uint(&w, "type", em->item[i].type);
 			doc_leaf_uint(&w, "value", em->item[i].value);
 			doc_end(&w);
@@ -430,7 +448,7 @@ pr_done(void *arg, int status, const struct pcep_errmsg *em)
 		    "The PCC did not answer: its session went down or the "
 		    "time ran out");
 	else
-		pr_output(h, status == 1 ? em : NULL);
+		pr_output(h, status == 1 ? em : NULL, pp->rfc8040);
 	free(h);
 	free(pp);
 }
@@ -599,7 +617,29 @@ pr_send(enum pr_op op, struct pce_sess *s, struct pce_lsp *l,
 	return pce_remove_lsp(s, l, pr_done, pp, err, errlen);
 }
 
-/* Send what the input asks; 0 sent, -1 after an error reply. */
+/*
+ * remove-lsp of an LSP the PCC set up itself: refused here, as ODL's
+ * topology provider does, without asking the PCC (RFC 8281 section 5.4:
+ * the PCC would answer 19/9, "LSP is not PCE-initiated").  1 when
+ * refused (the reply sent).
+ */
+static int
+pr_refuse_remove(struct http_req *h, const struct pce_lsp *l, int rfc8040)
+{
+	struct pcep_errmsg	em;
+
+	if (l == NULL || (l->flags & PCEP_LSP_FLAG_C))
+		return 0;
+	memset(&em, 0, sizeof(em));
+	em.n = 1;
+	em.item[0].type = PCEP_E_NOT_PCE_INITIATED >> 8;
+	em.item[0].value = PCEP_E_NOT_PCE_INITIATED & 0xff;
+	pr_output(h, &em, rfc8040);
+	return 1;
+}
+
+/* Send what the input asks; 0 sent, 1 answered already, -1 after an
+ * error reply. */
 static int
 pr_dispatch(struct http_req *h, enum pr_op op, const struct doc_node *in,
     struct pr_pending *pp)
@@ -613,6 +653,8 @@ pr_dispatch(struct http_req *h, enum pr_op op, const struct doc_node *in,
 
 	if (pr_target(h, op, in, name, sizeof(name), &s, &l) == -1)
 		return -1;
+	if (op == PR_REMOVE && pr_refuse_remove(h, l, pp->rfc8040))
+		return 1;
 	has_args = doc_child(in, "arguments", &args) == 0;
 	if (has_args && doc_child(&args, "ero", &ero) == 0) {
 		if (pr_ero(&ero, &path, err, sizeof(err)) == -1) {
@@ -668,8 +710,9 @@ pr_operation(struct http_req *h, void *arg)
 	pp->fmt = h->reply_fmt;
 	pp->type = h->reply_type;
 	pp->op = op;
-	if (pr_dispatch(h, op, &in, pp) == -1)
-		free(pp);
+	pp->rfc8040 = ((intptr_t)arg & PR_RFC8040) != 0;
+	if (pr_dispatch(h, op, &in, pp) != 0)
+		free(pp);	/* answered already */
 	else
 		h->replied = 1;	/* pr_done answers */
 	doc_free(&d);
