@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "buf.h"
+#include "hash.h"
 #include "log.h"
 #include "of_actions.h"
 #include "of_codec.h"
@@ -577,25 +578,22 @@ fc_match_of(const struct fc_flow *f, struct of_match *m)
 	memcpy(m->oxm, fc_oxm(f), f->match_len);
 }
 
+/*
+ * Hand-kept chains, not uthash: this store takes the northbound's 100k+
+ * flows/s and is searched per flow of every stats reply; uthash measured
+ * 1.58x the instructions per lookup and 1.82x the bytes per flow
+ * (docs/design.md, "Containers").
+ */
 static uint32_t
 fc_hash_id(unsigned table, const char *id)
 {
-	uint32_t	h = 2166136261u ^ table;
-
-	for (; *id != '\0'; id++)
-		h = (h ^ (uint8_t)*id) * 16777619u;
-	return h;
+	return fnv1a_str(FNV_SEED ^ table, id);
 }
 
 static uint32_t
 fc_hash_m(unsigned table, uint16_t prio, const uint8_t *oxm, size_t len)
 {
-	uint32_t	h = 2166136261u ^ (table << 16 | prio);
-	size_t		i;
-
-	for (i = 0; i < len; i++)
-		h = (h ^ oxm[i]) * 16777619u;
-	return h;
+	return fnv1a_bytes(FNV_SEED ^ (table << 16 | prio), oxm, len);
 }
 
 static void
