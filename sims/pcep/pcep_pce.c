@@ -4,7 +4,7 @@
  * Sessions: one per PCC address (a second attempt is PCErr 9, RFC 5440
  * 7.15), the OPEN negotiation of section 6.2 with one PCErr 1/4 round,
  * KEEPALIVEs and the dead timer the PCC announced (7.3).  The LSP
- * database of a session is a vector of LSPs with two hash chains, by
+ * database of a session is a vector of LSPs with two hashes (uthash), by
  * PLSP-ID and by symbolic name, filled from PCRpts (RFC 8231 6.1) and
  * emptied by R-flagged ones; PCErr and CLOSE answer what cannot be taken.
  * Output is built only below a high-water mark; --pcep-update-all keeps a
@@ -25,7 +25,6 @@
 #include <event2/listener.h>
 
 #include "engine.h"
-#include "hash.h"
 #include "log.h"
 #include "pcep_pce.h"
 #include "pool.h"
@@ -36,7 +35,6 @@
 #define PCE_OPENWAIT_S	60
 #define PCE_CLOSE_WAIT_S 2
 #define PCE_MAX_UNKNOWN	5
-#define PCE_BUCKETS_MIN	64
 #define NS		1000000000ull
 
 enum pce_state {
@@ -69,8 +67,7 @@ struct pce_sess {
 	/* the LSP database */
 	struct pce_lsp		**lsps;
 	uint32_t		 n_lsps, cap_lsps;
-	struct pce_lsp		**by_id, **by_name;
-	uint32_t		 n_buckets;
+	struct pce_lsp		*by_id, *by_name;	/* uthash heads */
 	/* update-all */
 	uint32_t		 upd_cursor;
 	uint32_t		 upd_inflight;
@@ -119,52 +116,13 @@ pce_out_full(const struct pce_sess *s)
 
 /* ---- the LSP database ---- */
 
-static uint32_t
-pce_hash_id(uint32_t id)
-{
-	return id * 2654435761u;
-}
-
-static void
-pce_link(struct pce_sess *s, struct pce_lsp *l)
-{
-	uint32_t	m = s->n_buckets - 1, h = pce_hash_id(l->plsp_id) & m;
-
-	l->next_id = s->by_id[h];
-	s->by_id[h] = l;
-	if (l->name != NULL) {
-		h = fnv1a_str(FNV_SEED, l->name) & m;
-		l->next_name = s->by_name[h];
-		s->by_name[h] = l;
-	}
-}
-
-static void
-pce_rehash(struct pce_sess *s, uint32_t n)
-{
-	uint32_t	i;
-
-	free(s->by_id);
-	free(s->by_name);
-	s->n_buckets = n;
-	s->by_id = xcalloc(n, sizeof(*s->by_id));
-	s->by_name = xcalloc(n, sizeof(*s->by_name));
-	for (i = 0; i < s->n_lsps; i++)
-		pce_link(s, s->lsps[i]);
-}
-
 static struct pce_lsp *
 pce_lsp_by_id(const struct pce_sess *s, uint32_t id)
 {
 	struct pce_lsp	*l;
 
-	if (s->n_buckets == 0)
-		return NULL;
-	for (l = s->by_id[pce_hash_id(id) & (s->n_buckets - 1)]; l != NULL;
-	    l = l->next_id)
-		if (l->plsp_id == id)
-			return l;
-	return NULL;
+	HASH_FIND(hh_id, s->by_id, &id, sizeof(id), l);
+	return l;
 }
 
 struct pce_lsp *
@@ -172,13 +130,8 @@ pce_lsp_by_name(const struct pce_sess *s, const char *name)
 {
 	struct pce_lsp	*l;
 
-	if (s->n_buckets == 0)
-		return NULL;
-	for (l = s->by_name[fnv1a_str(FNV_SEED, name) &
-	    (s->n_buckets - 1)]; l != NULL; l = l->next_name)
-		if (strcmp(l->name, name) == 0)
-			return l;
-	return NULL;
+	HASH_FIND(hh_name, s->by_name, name, strlen(name), l);
+	return l;
 }
 
 static struct pce_lsp *
@@ -195,23 +148,10 @@ pce_lsp_new(struct pce_sess *s, uint32_t id, const char *name)
 	}
 	l->idx = s->n_lsps;
 	s->lsps[s->n_lsps++] = l;
-	if (s->n_lsps > s->n_buckets)
-		pce_rehash(s, s->n_buckets ? s->n_buckets * 2 :
-		    PCE_BUCKETS_MIN);
-	else
-		pce_link(s, l);
+	/* The caller made both keys free (pce_report_one). */
+	HASH_ADD(hh_id, s->by_id, plsp_id, sizeof(l->plsp_id), l);
+	HASH_ADD_KEYPTR(hh_name, s->by_name, l->name, strlen(l->name), l);
 	return l;
-}
-
-static void
-pce_unlink(struct pce_lsp **pp, struct pce_lsp *l, int by_name)
-{
-	for (; *pp != NULL; pp = by_name ? &(*pp)->next_name :
-	    &(*pp)->next_id)
-		if (*pp == l) {
-			*pp = by_name ? l->next_name : l->next_id;
-			return;
-		}
 }
 
 /*
@@ -237,10 +177,8 @@ pce_cursor_back(struct pce_sess *s, uint32_t i)
 static void
 pce_lsp_del(struct pce_sess *s, struct pce_lsp *l)
 {
-	uint32_t	m = s->n_buckets - 1;
-
-	pce_unlink(&s->by_id[pce_hash_id(l->plsp_id) & m], l, 0);
-	pce_unlink(&s->by_name[fnv1a_str(FNV_SEED, l->name) & m], l, 1);
+	HASH_DELETE(hh_id, s->by_id, l);
+	HASH_DELETE(hh_name, s->by_name, l);
 	if (l->upd_srp != 0 && s->upd_inflight > 0)
 		s->upd_inflight--;
 	s->lsps[l->idx] = s->lsps[--s->n_lsps];
@@ -835,14 +773,14 @@ pce_sess_free(struct pce_sess *s)
 
 	if (s->bev != NULL)
 		bufferevent_free(s->bev);
+	HASH_CLEAR(hh_id, s->by_id);
+	HASH_CLEAR(hh_name, s->by_name);
 	for (i = 0; i < s->n_lsps; i++) {
 		free(s->lsps[i]->hops);
 		free(s->lsps[i]->name);
 		free(s->lsps[i]);
 	}
 	free(s->lsps);
-	free(s->by_id);
-	free(s->by_name);
 	free(s);
 }
 

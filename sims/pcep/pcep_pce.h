@@ -19,6 +19,7 @@
 #include "endpoint.h"
 #include "metrics.h"
 #include "pcep_codec.h"
+#include "ut.h"
 
 struct pce_config {
 	struct endpoint	listen;
@@ -60,8 +61,8 @@ struct pce_path {
 };
 
 struct pce_lsp {
-	struct pce_lsp	*next_id;	/* hash chains */
-	struct pce_lsp	*next_name;
+	UT_hash_handle	 hh_id;		/* the session's by_id, by_name */
+	UT_hash_handle	 hh_name;
 	uint32_t	 plsp_id;
 	uint32_t	 upd_srp;	/* update-all PCUpd in flight */
 	uint16_t	 flags;		/* LSP object flags as reported */
