@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <event2/buffer.h>
 #include <event2/bufferevent.h>
@@ -72,6 +73,7 @@ struct pce_sess {
 	uint32_t		 upd_cursor;
 	uint32_t		 upd_inflight;
 	struct pce_ops		 ops;
+	struct pce_sess_stats	 ss;
 };
 TAILQ_HEAD(pce_sessions, pce_sess);
 
@@ -94,6 +96,23 @@ pce_scratch(void)
 	return &w;
 }
 
+/* What ODL counts of a message sent: not Keepalives, not before the
+ * session is up (the Open exchange). */
+static void
+pce_count_sent(struct pce_sess *s, uint8_t type)
+{
+	if (s->state != PCES_UP || type == PCEP_MSG_KEEPALIVE)
+		return;
+	s->ss.tx_msgs++;
+	s->ss.last_tx_s = (uint64_t)time(NULL);
+	if (type == PCEP_MSG_PCUPD)
+		s->ss.tx_updates++;
+	else if (type == PCEP_MSG_PCINITIATE)
+		s->ss.tx_initiates++;
+	else if (type == PCEP_MSG_PCERR)
+		s->ss.tx_errors++;
+}
+
 static void
 pce_send(struct pce_sess *s, struct wbuf *w)
 {
@@ -104,6 +123,7 @@ pce_send(struct pce_sess *s, struct wbuf *w)
 	if (s->bev != NULL && w->len > 0) {
 		bufferevent_write(s->bev, w->data, w->len);
 		s->last_tx_ns = clock_ns();
+		pce_count_sent(s, w->data[1]);
 	}
 }
 
@@ -209,6 +229,8 @@ pce_pcerr(struct pce_sess *s, enum pcep_error e, uint32_t srp_id)
 	pcep_pcerr_simple(w, &err, srp_id);
 	pce_send(s, w);
 	st.pcerr_sent++;
+	s->ss.last_tx_error[0] = err.type;
+	s->ss.last_tx_error[1] = err.value;
 	if (!(s->logged & 1))
 		log_warnx("pcep %s: sending PCErr %u/%u (%s); further ones "
 		    "counted", s->name, err.type, err.value,
@@ -279,9 +301,9 @@ pce_send_open(struct pce_sess *s)
 	struct wbuf		*w = pce_scratch();
 
 	memset(&o, 0, sizeof(o));
-	o.keepalive = cfg.keepalive;
-	o.deadtimer = cfg.deadtimer;
-	o.sid = (uint8_t)s->addr;
+	o.keepalive = s->ss.local_keepalive = cfg.keepalive;
+	o.deadtimer = s->ss.local_deadtimer = cfg.deadtimer;
+	o.sid = s->ss.local_sid = (uint8_t)s->addr;
 	o.has_stateful = 1;
 	o.stateful_flags = PCEP_STATEFUL_U | PCEP_STATEFUL_I |
 	    PCEP_STATEFUL_S;
@@ -308,6 +330,7 @@ static void
 pce_session_up(struct pce_sess *s)
 {
 	s->state = PCES_UP;
+	s->ss.up_ns = clock_ns();
 	st.sessions++;
 	st.up++;
 	log_info("pcep %s: session up (keepalive %u, dead timer %u%s)",
@@ -366,6 +389,7 @@ pce_fsm_open(struct pce_sess *s, struct rbuf *body)
 	}
 	s->ka_peer = o.keepalive;
 	s->dead_peer = o.deadtimer;
+	s->ss.peer_sid = o.sid;
 	s->has_stateful = o.has_stateful;
 	s->stateful = o.has_stateful ? o.stateful_flags : 0;
 	s->dbv = (s->stateful & PCEP_STATEFUL_S) != 0;
@@ -373,6 +397,18 @@ pce_fsm_open(struct pce_sess *s, struct rbuf *body)
 	pce_send_keepalive(s);
 	if (s->local_ok)
 		pce_session_up(s);
+}
+
+/* The PCC's answer to our PCUpd, in milliseconds (ODL's reply-time). */
+static void
+pce_reply_time(struct pce_sess *s, uint64_t ms)
+{
+	if (s->ss.reply_n == 0 || ms < s->ss.reply_min_ms)
+		s->ss.reply_min_ms = ms;
+	if (ms > s->ss.reply_max_ms)
+		s->ss.reply_max_ms = ms;
+	s->ss.reply_sum_ms += ms;
+	s->ss.reply_n++;
 }
 
 /* ---- operations waiting for the PCC ---- */
@@ -450,6 +486,7 @@ pce_srp_answered(struct pce_sess *s, uint32_t srp_id, struct pce_lsp *l,
 		st.updates_acked++;
 		st.last_ack_ns = now;
 		hist_add(&st.update_latency, (now - l->upd_ns) / 1000);
+		pce_reply_time(s, (now - l->upd_ns) / 1000000);
 	}
 }
 
@@ -462,6 +499,9 @@ pce_learn(struct pce_sess *s, struct pce_lsp *l, const struct pcep_lsp_req *r)
 
 	l->flags = lsp->flags;
 	l->oper = lsp->oper;
+	l->lsp_obj_flags = lsp->obj_flags;
+	if (r->has_ero)
+		l->ero_obj_flags = r->ero.obj_flags;
 	if (r->has_srp && r->srp.has_pst)
 		l->pst = r->srp.pst;
 	if (lsp->ids.af == 4) {
@@ -584,6 +624,11 @@ pce_fsm_pcerr(struct pce_sess *s, struct rbuf *body)
 		pce_bad(s, &err, 0);
 		return;
 	}
+	if (s->state == PCES_UP) {
+		s->ss.rx_errors++;
+		s->ss.last_rx_error[0] = em.item[0].type;
+		s->ss.last_rx_error[1] = em.item[0].value;
+	}
 	if (!(s->logged & 2))
 		log_warnx("pcep %s: the PCC sent PCErr %u/%u (%s)", s->name,
 		    em.n ? em.item[0].type : 0, em.n ? em.item[0].value : 0,
@@ -688,6 +733,21 @@ pce_frame_full(void *dev)
 	return pce_out_full(dev);
 }
 
+/* What ODL counts of a message received, as of what is sent. */
+static void
+pce_count_received(struct pce_sess *s, uint8_t type)
+{
+	if (s->state != PCES_UP || type == PCEP_MSG_KEEPALIVE)
+		return;
+	s->ss.rx_msgs++;
+	if (type == PCEP_MSG_PCRPT) {
+		s->ss.rx_reports++;
+		s->ss.last_report_s = (uint64_t)time(NULL);
+	} else if (type != PCEP_MSG_PCERR && type != PCEP_MSG_CLOSE &&
+	    type != PCEP_MSG_PCNTF)
+		s->ss.unknown_msgs++;
+}
+
 /* One whole message; -1 stops reading: a CLOSE freed the session, or
  * it is closing (what follows is dropped). */
 static int
@@ -698,6 +758,7 @@ pce_frame_message(void *dev, const uint8_t *msg, size_t len)
 	uint8_t		 type = msg[1];
 
 	rbuf_init(&body, msg + PCEP_HDR_LEN, len - PCEP_HDR_LEN);
+	pce_count_received(s, type);
 	pce_fsm(s, type, &body);
 	if (type == PCEP_MSG_CLOSE) {	/* s and msg are gone */
 		pce_freed = 1;
@@ -1016,6 +1077,20 @@ pce_sess_stateful(const struct pce_sess *s)
 	return s->stateful;
 }
 
+const struct pce_sess_stats *
+pce_sess_stats(const struct pce_sess *s)
+{
+	return &s->ss;
+}
+
+void
+pce_sess_peer_timers(const struct pce_sess *s, uint8_t *keepalive,
+    uint8_t *deadtimer)
+{
+	*keepalive = s->ka_peer;
+	*deadtimer = s->dead_peer;
+}
+
 uint32_t
 pce_sess_lsp_count(const struct pce_sess *s)
 {
@@ -1039,6 +1114,18 @@ pce_addr_busy(uint32_t addr)
 		if (s->addr == addr && s->state != PCES_CLOSING)
 			return 1;
 	return 0;
+}
+
+/* Our IPv4 address on the session, for local-pref. */
+static void
+pce_local_addr(struct pce_sess *s, evutil_socket_t fd)
+{
+	struct sockaddr_in	sin;
+	socklen_t		len = sizeof(sin);
+
+	if (getsockname(fd, (struct sockaddr *)&sin, &len) == 0 &&
+	    sin.sin_family == AF_INET)
+		s->ss.local_addr = ntohl(sin.sin_addr.s_addr);
 }
 
 /* A PCC connected on fd: its session starts by our Open.  Only an IPv4
@@ -1075,6 +1162,7 @@ pce_attach(evutil_socket_t fd, const struct sockaddr *sa, socklen_t salen)
 		return;
 	}
 	TAILQ_INSERT_TAIL(&sessions, s, entry);
+	pce_local_addr(s, fd);
 	pce_send_open(s);
 }
 
