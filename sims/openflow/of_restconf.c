@@ -24,6 +24,13 @@
 static const struct doc_module inv_mod = {
 	"opendaylight-inventory", "urn:opendaylight:inventory"
 };
+/* The draft URLs (bierman-02) name the top element without its module
+ * in JSON, as OpenDaylight answered them and its tools read them
+ * ({"nodes":{"node":[...]}}); RFC 8040 section 3.5.3 / RFC 7951 section
+ * 4 qualify it.  XML keeps the namespace either way. */
+static const struct doc_module inv_mod_bare = {
+	NULL, "urn:opendaylight:inventory"
+};
 static const struct doc_module fni_mod = {
 	"flow-node-inventory", "urn:opendaylight:flow:inventory"
 };
@@ -31,6 +38,25 @@ static const struct doc_module fts_mod = {
 	"opendaylight-flow-table-statistics",
 	"urn:opendaylight:flow:table:statistics"
 };
+
+static const struct doc_module *
+inv_top(const struct rc_req *rq)
+{
+	return rq->style == RC_STYLE_DRAFT ? &inv_mod_bare : &inv_mod;
+}
+
+/*
+ * A write's success status.  RFC 8040 sections 4.4.1, 4.5 and 4.7: POST
+ * 201, PUT 201 (created) or 204, DELETE 204.  The draft URLs answer as
+ * OpenDaylight's bierman-02 implementation did, and as CSIT's
+ * flow_config_blaster counts success (200 or 204): POST 204, PUT 201 or
+ * 200, DELETE 200.
+ */
+static int
+inv_status(const struct rc_req *rq, int rfc8040, int draft)
+{
+	return rq->style == RC_STYLE_DRAFT ? draft : rfc8040;
+}
 
 static const struct rc_list inv_lists[] = {
 	{ "node", 1 },
@@ -123,16 +149,15 @@ inv_oper_flows(struct doc_writer *w, struct fc_node *fn, unsigned table)
 	doc_end(w);
 }
 
-/* One entry of the table list; flows only when the table itself is
- * asked for (a node or the node list stays small). */
+/* One entry of the table list: its flows and their statistics, at every
+ * level of a read (CSIT's inventory_crawler and ScaleClient count both
+ * from the whole inventory). */
 static void
-inv_table(struct doc_writer *w, struct fc_node *fn, unsigned table,
-    int flows)
+inv_table(struct doc_writer *w, struct fc_node *fn, unsigned table)
 {
 	doc_entry(w);
 	doc_leaf_uint(w, "id", table);
-	if (flows)
-		inv_oper_flows(w, fn, table);
+	inv_oper_flows(w, fn, table);
 	inv_stats(w, fn, table);
 	doc_end(w);
 }
@@ -151,7 +176,7 @@ inv_node(struct doc_writer *w, const struct of_ctl_switch *sw)
 	/* Table 0 always, the others when the switch has flows there. */
 	for (t = 0; t < 255; t++)
 		if (t == INV_TABLE || (fn && fc_reported_flows(fn, t) > 0))
-			inv_table(w, fn, t, 0);
+			inv_table(w, fn, t);
 	doc_end(w);
 	doc_end(w);
 }
@@ -169,7 +194,7 @@ inv_get_nodes(struct rc_req *rq)
 	struct doc_writer	 w;
 	struct evbuffer		*b = rc_writer(rq, &w);
 
-	doc_container(&w, &inv_mod, "nodes");
+	doc_container(&w, inv_top(rq), "nodes");
 	doc_list(&w, NULL, "node");
 	of_ctl_switches(inv_node_cb, &w);
 	rc_send(rq, &w, b);
@@ -226,11 +251,11 @@ inv_get_below(struct rc_req *rq, const struct of_ctl_switch *sw)
 	}
 	b = rc_writer(rq, &w);
 	if (p->n == 2) {
-		doc_list(&w, &inv_mod, "node");
+		doc_list(&w, inv_top(rq), "node");
 		inv_node(&w, sw);
 	} else if (p->n == 3) {
 		doc_list(&w, &fni_mod, "table");
-		inv_table(&w, fn, table, 1);
+		inv_table(&w, fn, table);
 	} else if (f != NULL) {
 		doc_list(&w, &fni_mod, "flow");
 		fc_render(&w, fn, f);
@@ -310,7 +335,7 @@ inv_get_config(struct rc_req *rq)
 			return;
 		}
 		b = rc_writer(rq, &w);
-		doc_container(&w, &inv_mod, "nodes");
+		doc_container(&w, inv_top(rq), "nodes");
 		doc_list(&w, NULL, "node");
 		of_ctl_switches(inv_cfg_node_cb, &w);
 		rc_send(rq, &w, b);
@@ -340,7 +365,7 @@ inv_get_config(struct rc_req *rq)
 	}
 	b = rc_writer(rq, &w);
 	if (p->n == 2) {
-		doc_list(&w, &inv_mod, "node");
+		doc_list(&w, inv_top(rq), "node");
 		inv_cfg_node(&w, fn, dpid);
 	} else if (p->n == 3) {
 		doc_list(&w, &fni_mod, "table");
@@ -509,7 +534,8 @@ inv_put_post(struct rc_req *rq, uint64_t dpid, unsigned table)
 		int	created = fc_put(fn, &specs[0]);
 
 		fc_barrier(fn);
-		http_reply(rq->http, created ? 201 : 204, NULL);
+		http_reply(rq->http, created ? 201 : inv_status(rq, 204, 200),
+		    NULL);
 	} else if (fc_post(fn, specs, n, &dup) == -1)
 		/* RFC 8040 section 4.4.1: the resource exists. */
 		http_error(rq->http, 409, "protocol", "data-exists",
@@ -517,7 +543,7 @@ inv_put_post(struct rc_req *rq, uint64_t dpid, unsigned table)
 		    specs[dup].id, table);
 	else {
 		fc_barrier(fn);
-		http_reply(rq->http, 201, NULL);
+		http_reply(rq->http, inv_status(rq, 201, 204), NULL);
 	}
 	free(specs);
 }
@@ -540,7 +566,7 @@ inv_delete(struct rc_req *rq, uint64_t dpid, unsigned table)
 		return;
 	}
 	fc_barrier(fn);
-	http_reply(rq->http, 204, NULL);	/* RFC 8040 section 4.7 */
+	http_reply(rq->http, inv_status(rq, 204, 200), NULL);
 }
 
 static void

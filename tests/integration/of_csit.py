@@ -1,0 +1,210 @@
+#!/usr/bin/python3
+"""The requests OpenDaylight's CSIT makes of the OpenFlow plugin, and the
+checks it makes of the answers, replayed against `sbsim controller`.
+Written from what the suites and their tools (flow_config_blaster.py,
+inventory_crawler.py, ScaleClient.py, Performance_Bulkomatic) send and
+assert; none of their code is here.
+
+usage: of_csit.py RESTCONF_PORT SUITE ARGS...
+"""
+import base64
+import http.client
+import json
+import sys
+import time
+import xml.etree.ElementTree as ET
+
+PORT = int(sys.argv[1])
+NODES = "opendaylight-inventory:nodes"
+RESTS = "/rests/data/" + NODES
+CFG = "/restconf/config/" + NODES
+OPER = "/restconf/operational/" + NODES
+FNI_T = "flow-node-inventory:table"
+FTS = "opendaylight-flow-table-statistics:flow-table-statistics"
+X_INV = "{urn:opendaylight:inventory}"
+X_FNI = "{urn:opendaylight:flow:inventory}"
+X_FTS = "{urn:opendaylight:flow:table:statistics}"
+failed = 0
+
+
+def check(cond, what):
+    global failed
+    print(("ok - " if cond else "FAIL - ") + what)
+    if not cond:
+        failed += 1
+
+
+def req(method, path, body=None, ctype="application/json",
+        accept="application/json"):
+    h = {"Authorization": "Basic " + base64.b64encode(b"admin:admin").decode(),
+         "Accept": accept}
+    if body is not None:
+        h["Content-Type"] = ctype
+        if not isinstance(body, (bytes, str)):
+            body = json.dumps(body)
+    c = http.client.HTTPConnection("127.0.0.1", PORT, timeout=30)
+    c.request(method, path, body=body, headers=h)
+    r = c.getresponse()
+    d = r.read()
+    c.close()
+    return r.status, d
+
+
+def error_tag(d):
+    try:
+        return json.loads(d)["errors"]["error"][0]["error-tag"]
+    except (ValueError, KeyError, IndexError, TypeError):
+        return None
+
+
+def expect(status, tag, method, path, body=None, **kw):
+    st, d = req(method, path, body, **kw)
+    ok = st == status and (tag is None or error_tag(d) == tag)
+    check(ok, "%s %s -> %d %s (got %d %s)" % (method, path, status, tag, st,
+          d[:200]))
+    return d
+
+
+def wait_for(fn, want, tries=150):
+    got = None
+    for _ in range(tries):
+        got = fn()
+        if got == want:
+            break
+        time.sleep(0.1)
+    return got
+
+
+# ---- the tools' own readings of the inventory ----
+
+def of_nodes(datastore="operational"):
+    """ScaleClient's _get_operational_inventory_of_switches: the draft
+    URL, the bare top-level "nodes"; None when it cannot be read."""
+    st, d = req("GET", "/restconf/%s/%s" % (datastore, NODES))
+    if st != 200:
+        return None
+    inv = json.loads(d)
+    if "nodes" not in inv:
+        return None
+    return [n for n in inv["nodes"].get("node", [])
+            if "openflow:" in n["id"]]
+
+
+def crawl(nodes):
+    """inventory_crawler.py's totals: (nodes, reported, found)."""
+    reported = found = 0
+    for n in nodes or []:
+        for t in n.get(FNI_T, []):
+            if FTS in t:
+                reported += int(t[FTS]["active-flows"])
+            found += len(t.get("flow", []))
+    return len(nodes or []), reported, found
+
+
+def crawl_rests():
+    st, d = req("GET", RESTS + "?content=nonconfig")
+    if st != 200:
+        return None
+    return crawl(json.loads(d)[NODES].get("node", []))
+
+
+def crawl_xml():
+    st, d = req("GET", OPER, accept="application/xml")
+    if st != 200:
+        return None
+    root = ET.fromstring(d)
+    nodes = root.findall(X_INV + "node")
+    rep = sum(int(x.text) for x in root.iter(X_FTS + "active-flows"))
+    found = sum(len(t.findall(X_FNI + "flow"))
+                for t in root.iter(X_FNI + "table"))
+    return len(nodes), rep, found
+
+
+# ---- flow_config_blaster: the flow template, POST and DELETE ----
+
+def blaster_flow(fid):
+    ip = 0x0a000001 + fid
+    return {"hard-timeout": 65000, "idle-timeout": 65000,
+            "cookie_mask": 4294967295, "flow-name": "TestFlow-%d" % fid,
+            "priority": 2, "strict": False, "cookie": fid, "table_id": 0,
+            "installHw": False, "id": str(fid),
+            "match": {"ipv4-destination": "%d.%d.%d.%d/32" % (
+                ip >> 24, (ip >> 16) & 255, (ip >> 8) & 255, ip & 255),
+                "ethernet-match": {"ethernet-type": {"type": 2048}}},
+            "instructions": {"instruction": [{"order": 0, "apply-actions": {
+                "action": [{"drop-action": {}, "order": 0}]}}]}}
+
+
+def blaster_add(nodes, per_node, fpr):
+    """POST per_node flows to each node, fpr a request; the statuses."""
+    stats = {}
+    for n in range(1, nodes + 1):
+        for start in range(0, per_node, fpr):
+            flows = [blaster_flow(n * 100000 + i)
+                     for i in range(start, min(start + fpr, per_node))]
+            st, _ = req("POST", CFG + "/node/openflow:%d/table/0" % n,
+                        {"flow": flows})
+            stats[st] = stats.get(st, 0) + 1
+    return stats
+
+
+def blaster_delete(node, ids):
+    stats = {}
+    for i in ids:
+        st, _ = req("DELETE", CFG + "/node/openflow:%d/table/0/flow/%d" %
+                    (node, node * 100000 + i))
+        stats[st] = stats.get(st, 0) + 1
+    return stats
+
+
+def suite_inventory(n, k):
+    """Performance/inventory suites: flows written with
+    flow_config_blaster, counted with inventory_crawler and ScaleClient
+    in the whole inventory (flows and table statistics at node level)."""
+    got = wait_for(lambda: len(of_nodes() or []), n)
+    check(got == n, "get_num_nodes: %s openflow nodes" % got)
+    fpr = 25
+    stats = blaster_add(n, k, fpr)
+    reqs = n * ((k + fpr - 1) // fpr)
+    check(stats.get(200, 0) + stats.get(204, 0) == reqs,
+          "blaster add: %d requests OK (200/204): %s" % (reqs, stats))
+    total = n * k
+    got = wait_for(lambda: crawl(of_nodes()), (n, total, total))
+    check(got == (n, total, total),
+          "crawler operational (nodes, reported, found): %s" % (got,))
+    got = crawl(of_nodes("config"))
+    check(got == (n, 0, total), "crawler config: %s" % (got,))
+    check(crawl_rests() == (n, total, total),
+          "RFC 8040 whole inventory: %s" % (crawl_rests(),))
+    check(crawl_xml() == (n, total, total), "XML: %s" % (crawl_xml(),))
+    st, d = req("GET", OPER + "/node/openflow:1")
+    nd = json.loads(d)["node"][0] if st == 200 else {}
+    check(crawl([nd]) == (1, k, k), "one node: %s" % (crawl([nd]),))
+    # A PUT that replaces: 200 in the draft style, 204 in RFC 8040's.
+    f = blaster_flow(100000)
+    st, _ = req("PUT", CFG + "/node/openflow:1/table/0/flow/100000",
+                {"flow": [f]})
+    check(st == 200, "draft PUT replacing: 200 (got %d)" % st)
+    st, _ = req("PUT", RESTS + "/node=openflow%3A1/flow-node-inventory:"
+                "table=0/flow=100000", {"flow-node-inventory:flow": [f]})
+    check(st == 204, "RFC 8040 PUT replacing: 204 (got %d)" % st)
+    stats = blaster_delete(1, range(k // 2))
+    check(stats == {200: k // 2}, "blaster delete: %s" % stats)
+    want = (n, total - k // 2, total - k // 2)
+    got = wait_for(lambda: crawl(of_nodes()), want)
+    check(got == want, "crawler after delete: %s" % (got,))
+    expect(409, "data-exists", "POST", CFG + "/node/openflow:2/table/0",
+           {"flow": [blaster_flow(200000)]})
+    expect(400, "malformed-message", "POST", CFG + "/node/openflow:2/table/0",
+           b"{\"flow\": [")
+    expect(404, "data-missing", "GET", OPER + "/node/openflow:99")
+
+
+SUITES = {
+    "inventory": (suite_inventory, 2),
+}
+
+if __name__ == "__main__":
+    fn, nargs = SUITES[sys.argv[2]]
+    fn(*(int(a) for a in sys.argv[3:3 + nargs]))
+    sys.exit(1 if failed else 0)
