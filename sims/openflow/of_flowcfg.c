@@ -919,6 +919,43 @@ fc_delete_table(struct fc_node *n, unsigned table)
 	return 0;
 }
 
+/* Every config flow of the node goes, each with a DELETE_STRICT as
+ * openflowplugin's forwarding rules manager removes them one by one, so
+ * that flows the switch holds from elsewhere stay; one barrier ends it. */
+int
+fc_delete_node(struct fc_node *n)
+{
+	struct fc_flow	*f, *next;
+	size_t		 i;
+
+	if (n->n == 0)
+		return -1;
+	for (i = 0; i < n->nb; i++) {
+		for (f = n->by_id[i]; f != NULL; f = next) {
+			next = f->next_id;
+			fc_push(n, f, OF_FC_DELETE_STRICT);
+			free(f);
+		}
+		n->by_id[i] = n->by_m[i] = NULL;
+	}
+	n->n = 0;
+	fc_barrier(n);
+	return 0;
+}
+
+/* Every node's config flows: the number of nodes that had some. */
+unsigned
+fc_delete_all(void)
+{
+	struct fc_node	*n, *next;
+	unsigned	 c = 0;
+
+	HASH_ITER(hh, nodes, n, next)
+		if (fc_delete_node(n) == 0)
+			c++;
+	return c;
+}
+
 /* ---- reads ---- */
 
 int

@@ -70,6 +70,10 @@ int	 fc_post(struct fc_node *, const struct fc_spec *, size_t n,
 /* 0, or -1 when there is no such flow / no flow in the table. */
 int	 fc_delete(struct fc_node *, unsigned table, const char *id);
 int	 fc_delete_table(struct fc_node *, unsigned table);
+/* All config flows of a node (-1: it has none), or of every node (the
+ * number of nodes that had some); each flow leaves its switch. */
+int	 fc_delete_node(struct fc_node *);
+unsigned fc_delete_all(void);
 void	 fc_barrier(struct fc_node *);
 
 /* Reads. */

@@ -569,14 +569,39 @@ inv_delete(struct rc_req *rq, uint64_t dpid, unsigned table)
 	http_reply(rq->http, inv_status(rq, 204, 200), NULL);
 }
 
+/* DELETE of the config nodes or of one node (CSIT's cleanup): their
+ * flows leave the switches; 404 data-missing when there were none (RFC
+ * 8040 section 4.7). */
+static void
+inv_delete_nodes(struct rc_req *rq)
+{
+	const struct rc_path	*p = &rq->path;
+	struct fc_node		*fn;
+	uint64_t		 dpid;
+
+	if (p->n == 1 ? fc_delete_all() == 0 :
+	    inv_node_id(p->e[1].key[0], &dpid) == -1 ||
+	    (fn = fc_node_get(dpid, 0)) == NULL || fc_delete_node(fn) == -1) {
+		rc_data_missing(rq);
+		return;
+	}
+	http_reply(rq->http, inv_status(rq, 204, 200), NULL);
+}
+
 static void
 inv_write(struct rc_req *rq)
 {
-	uint64_t	dpid;
-	unsigned	table;
+	const struct rc_path	*p = &rq->path;
+	uint64_t		 dpid;
+	unsigned		 table;
 
 	if (rq->http->method == EVHTTP_REQ_PATCH) {
 		rc_read_only(rq);
+		return;
+	}
+	if (rq->http->method == EVHTTP_REQ_DELETE && (p->n == 1 ||
+	    (p->n == 2 && rc_elem_is(&p->e[1], "node")))) {
+		inv_delete_nodes(rq);
 		return;
 	}
 	if (inv_write_target(rq, &dpid, &table) == -1)

@@ -200,8 +200,53 @@ def suite_inventory(n, k):
     expect(404, "data-missing", "GET", OPER + "/node/openflow:99")
 
 
+def oper_flows():
+    """Per node, the flows the switch reported: {id: (active, found)}."""
+    return {nd["id"]: crawl([nd])[1:] for nd in of_nodes() or []}
+
+
+def suite_cleanup(n, k, own):
+    """CSIT's cleanup steps: DELETE of one config node and of the whole
+    config inventory; the config flows leave the switches (the `own`
+    flows the controller pushed itself stay), both URL styles."""
+    f = k + own
+    want = {"openflow:%d" % i: (f, f) for i in range(1, n + 1)}
+    wait_for(lambda: len(of_nodes() or []), n)
+    stats = blaster_add(n, k, k)
+    check(stats == {204: n}, "flows added: %s" % stats)
+    got = wait_for(oper_flows, want)
+    check(got == want, "switches hold them: %s" % got)
+    st, _ = req("DELETE", RESTS + "/node=openflow%3A1")
+    check(st == 204, "RFC 8040 DELETE node: 204 (got %d)" % st)
+    want["openflow:1"] = (own, own)
+    got = wait_for(oper_flows, want)
+    check(got == want, "node 1's config flows left its switch: %s" % got)
+    expect(404, "data-missing", "GET", CFG + "/node/openflow:1")
+    expect(404, "data-missing", "DELETE", RESTS + "/node=openflow%3A1")
+    st, _ = req("DELETE", CFG + "/node/openflow:2")
+    check(st == 200, "draft DELETE node: 200 (got %d)" % st)
+    st, _ = req("DELETE", CFG)
+    check(st == 200, "draft DELETE nodes: 200 (got %d)" % st)
+    want = {"openflow:%d" % i: (own, own) for i in range(1, n + 1)}
+    got = wait_for(oper_flows, want)
+    check(got == want, "every config flow left: %s" % got)
+    expect(404, "data-missing", "GET", CFG)
+    expect(404, "data-missing", "DELETE", RESTS)
+    blaster_add(n, k, k)
+    full = {"openflow:%d" % i: (f, f) for i in range(1, n + 1)}
+    check(wait_for(oper_flows, full) == full, "flows back")
+    st, _ = req("DELETE", RESTS)
+    check(st == 204, "RFC 8040 DELETE nodes: 204 (got %d)" % st)
+    got = wait_for(oper_flows, want)
+    check(got == want, "and again: %s" % got)
+    expect(404, "data-missing", "DELETE", CFG + "/node/openflow:99")
+    expect(404, "data-missing", "DELETE", RESTS + "/node=foo%3A1")
+    expect(405, "operation-not-supported", "DELETE", OPER + "/node/openflow:1")
+
+
 SUITES = {
     "inventory": (suite_inventory, 2),
+    "cleanup": (suite_cleanup, 3),
 }
 
 if __name__ == "__main__":
