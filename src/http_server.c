@@ -29,7 +29,7 @@
 #include "http_server.h"
 #include "log.h"
 
-#define HTTP_MAX_ROUTES		32
+#define HTTP_MAX_ROUTES		64
 #define HTTP_MAX_HEADERS	(64 * 1024)
 #define HTTP_TIMEOUT_S		60
 #define HTTP_BACKLOG		1024

@@ -421,3 +421,77 @@ restconf_register(const struct rc_resource *r)
 		fatalx("restconf: more than %d resources", RC_MAX_RESOURCES);
 	resources[nresources++] = r;
 }
+
+/* ---- operations ---- */
+
+#define RC_RPC_RFC8040	1	/* low bit of a route's argument */
+
+static void
+rc_rpc_dispatch(struct http_req *h, void *arg)
+{
+	const struct rc_rpc	*rpc = (const struct rc_rpc *)((uintptr_t)arg &
+				    ~(uintptr_t)RC_RPC_RFC8040);
+	int			 rfc8040 = ((uintptr_t)arg & RC_RPC_RFC8040) != 0;
+	struct doc		 d;
+	struct doc_node		 root, in;
+	char			 err[256];
+
+	/* RFC 8040 section 3.6: its own media types unless others named. */
+	if (rfc8040 && !h->reply_named)
+		h->reply_type = h->reply_fmt == HTTP_FMT_XML ?
+		    "application/yang-data+xml" : "application/yang-data+json";
+	if (h->body == NULL || doc_parse(&d, h->body_fmt, h->body,
+	    h->body_len, err, sizeof(err)) == -1) {
+		http_error(h, 400, "protocol", "malformed-message",
+		    "Error parsing input: %s", h->body ? err : "no body");
+		return;
+	}
+	doc_root(&d, &root);
+	if (doc_child(&root, "input", &in) == -1)
+		http_error(h, 400, "protocol", "malformed-message",
+		    "The body is not the input of %s:%s", rpc->module,
+		    rpc->name);
+	else
+		rpc->fn(h, &in, rfc8040);
+	doc_free(&d);
+}
+
+void
+rc_rpc_register(struct http_server *hs, const struct rc_rpc *rpc)
+{
+	char	path[160];
+
+	snprintf(path, sizeof(path), "/rests/operations/%s:%s", rpc->module,
+	    rpc->name);
+	http_server_route(hs, path, EVHTTP_REQ_POST, rc_rpc_dispatch,
+	    (void *)((uintptr_t)rpc | RC_RPC_RFC8040));
+	snprintf(path, sizeof(path), "/restconf/operations/%s:%s",
+	    rpc->module, rpc->name);
+	http_server_route(hs, path, EVHTTP_REQ_POST, rc_rpc_dispatch,
+	    (void *)rpc);
+}
+
+void
+rc_rpc_empty(struct http_req *h, int rfc8040, const struct doc_module *mod)
+{
+	struct doc_writer	 w;
+	struct evbuffer		*b;
+
+	if (rfc8040) {
+		http_reply(h, 204, NULL);
+		return;
+	}
+	if ((b = evbuffer_new()) == NULL)
+		fatalx("evbuffer_new");
+	doc_writer_init(&w, h->reply_fmt, b);
+	/* The draft's JSON names it bare, as ODL did. */
+	doc_container(&w, h->reply_fmt == HTTP_FMT_XML ? mod : NULL,
+	    "output");
+	doc_end(&w);
+	if (doc_finish(&w) == -1)
+		http_error(h, 500, "application", "operation-failed",
+		    "The reply could not be built");
+	else
+		http_reply(h, 200, b);
+	evbuffer_free(b);
+}

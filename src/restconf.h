@@ -71,6 +71,27 @@ struct rc_resource {
 	void			*arg;
 };
 
+/*
+ * An operation (RFC 8040 section 3.6; the draft's /restconf/operations),
+ * served under both URL styles.  fn gets the body's "input" (the body
+ * parsed, its media types set) and sends one reply.
+ */
+struct rc_rpc {
+	const char	*module;	/* "sal-flow" */
+	const char	*name;		/* "add-flow" */
+	void		(*fn)(struct http_req *, const struct doc_node *in,
+			    int rfc8040);
+};
+
+/* Route POST /rests/operations/module:name and /restconf/operations/... */
+void	rc_rpc_register(struct http_server *, const struct rc_rpc *);
+/* Success with an empty output: 204 without a body under
+ * /rests/operations (RFC 8040 section 3.6.2), 200 with an empty "output"
+ * (of mod's namespace in XML) under the draft URLs, as OpenDaylight
+ * answered them. */
+void	rc_rpc_empty(struct http_req *, int rfc8040,
+	    const struct doc_module *mod);
+
 /* Route /rests/data, /restconf/config and /restconf/operational to the
  * resources; forgets those registered before. */
 void	restconf_start(struct http_server *);

@@ -493,15 +493,23 @@ int
 fc_parse(const struct doc_node *fl, struct fc_spec *f, char *err,
     size_t errlen)
 {
+	return fc_parse_as(fl, "id", f, err, errlen);
+}
+
+int
+fc_parse_as(const struct doc_node *fl, const char *id_leaf,
+    struct fc_spec *f, char *err, size_t errlen)
+{
 	uint64_t	v;
-	int		given;
+	int		given, strict = 0;
 
 	memset(f, 0, sizeof(*f));
 	f->table = -1;
 	f->priority = FC_DEFAULT_PRIORITY;
-	if (doc_get_string(fl, "id", f->id, sizeof(f->id)) == -1 ||
-	    f->id[0] == '\0')
-		FC_ERR("flow id: missing, or longer than %d bytes", FC_MAX_ID);
+	if (id_leaf != NULL && (doc_get_string(fl, id_leaf, f->id,
+	    sizeof(f->id)) == -1 || f->id[0] == '\0'))
+		FC_ERR("%s: missing, or longer than %d bytes", id_leaf,
+		    FC_MAX_ID);
 	if (fc_uint(fl, "table_id", 254, &v, &given, err, errlen) == -1)
 		return -1;
 	if (given)
@@ -525,9 +533,10 @@ fc_parse(const struct doc_node *fl, struct fc_spec *f, char *err,
 	if (doc_child(fl, "flow-name", &(struct doc_node){ 0 }) == 0 &&
 	    doc_get_string(fl, "flow-name", f->name, sizeof(f->name)) == -1)
 		FC_ERR("flow-name: longer than %d bytes", FC_MAX_ID);
-	if (fc_bool(fl, "strict", &given) == -1 ||
+	if (fc_bool(fl, "strict", &strict) == -1 ||
 	    fc_bool(fl, "barrier", &given) == -1)
 		FC_ERR("strict/barrier: expected true or false");
+	f->strict = (uint8_t)strict;
 	if (fc_match(f, fl, err, errlen) == -1)
 		return -1;
 	return fc_instructions(f, fl, err, errlen);
@@ -807,7 +816,7 @@ fc_push(struct fc_node *n, const struct fc_flow *f, uint8_t command)
 	fm.buffer_id = 0xffffffffu;
 	fm.out_port = OF_PORT_ANY;
 	fm.out_group = OF_GROUP_ANY;
-	if (command != OF_FC_DELETE_STRICT) {
+	if (command != OF_FC_DELETE_STRICT && command != OF_FC_DELETE) {
 		fm.prog = prog;
 		fm.prog_len = fc_prog(n, f, prog);
 	}
@@ -917,6 +926,47 @@ fc_delete_table(struct fc_node *n, unsigned table)
 	fm.out_group = OF_GROUP_ANY;
 	(void)of_ctl_push(n->dpid, &fm);
 	return 0;
+}
+
+/* A flow pushed to its switch directly, not kept in the config (so not
+ * pushed again when the switch reconnects): sal-flow's add-flow and
+ * remove-flow (strict or not, as the input says), bulk-o-matic's *-rpc.
+ * The caller closes the batch with fc_barrier(). */
+void
+fc_rpc_push(struct fc_node *n, const struct fc_spec *s, int add)
+{
+	struct fc_flow	*f = fc_new(s);
+
+	fc_push(n, f, add ? OF_FC_ADD : s->strict ? OF_FC_DELETE_STRICT :
+	    OF_FC_DELETE);
+	free(f);
+}
+
+/*
+ * Flow j of bulk-o-matic's flow-test for one node: in table
+ * start + j mod (end - start + 1), matching IPv4 packets from
+ * 10.0.0.0 + j, with no instruction (drop).
+ */
+void
+fc_test_spec(struct fc_spec *s, uint64_t dpid, uint32_t j, unsigned start,
+    unsigned end)
+{
+	uint8_t	type[2] = { 0x08, 0x00 }, a[4];
+	uint32_t ip = 0x0a000000u + j;
+
+	memset(s, 0, sizeof(*s));
+	s->table = (int)(start + j % (end - start + 1));
+	s->priority = FC_DEFAULT_PRIORITY;
+	s->go_to = FC_NO_TABLE;
+	snprintf(s->id, sizeof(s->id), "Flow-openflow:%" PRIu64 ".%d.%" PRIu32,
+	    dpid, s->table, j);
+	a[0] = (uint8_t)(ip >> 24);
+	a[1] = (uint8_t)(ip >> 16);
+	a[2] = (uint8_t)(ip >> 8);
+	a[3] = (uint8_t)ip;
+	of_match_init(&s->match);
+	of_match_set(&s->match, OXM_ETH_TYPE, type, NULL, 2);
+	of_match_set(&s->match, OXM_IPV4_SRC, a, NULL, 4);
 }
 
 /* Every config flow of the node goes, each with a DELETE_STRICT as

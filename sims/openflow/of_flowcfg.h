@@ -42,6 +42,7 @@ struct fc_spec {
 	uint8_t		nout;
 	uint8_t		apply;		/* an apply-actions was given */
 	uint8_t		go_to;		/* FC_NO_TABLE: none */
+	uint8_t		strict;		/* remove-flow: DELETE_STRICT */
 	struct fc_out	out[FC_MAX_OUT];
 };
 
@@ -51,6 +52,13 @@ struct fc_flow;
 /* Parse one flow entry; -1 with a message naming the field in err. */
 int	 fc_parse(const struct doc_node *, struct fc_spec *, char *err,
 	    size_t errlen);
+/* The same with its id in leaf id_leaf ("flow-id"), or none (NULL: an
+ * RPC's input). */
+int	 fc_parse_as(const struct doc_node *, const char *id_leaf,
+	    struct fc_spec *, char *err, size_t errlen);
+/* Flow j of bulk-o-matic's flow-test on node dpid, tables start..end. */
+void	 fc_test_spec(struct fc_spec *, uint64_t dpid, uint32_t j,
+	    unsigned start, unsigned end);
 
 /* Hook the store to the OpenFlow role (reconciliation, stats). */
 void	 fc_start(void);
@@ -75,6 +83,9 @@ int	 fc_delete_table(struct fc_node *, unsigned table);
 int	 fc_delete_node(struct fc_node *);
 unsigned fc_delete_all(void);
 void	 fc_barrier(struct fc_node *);
+/* Push a flow (add, or remove: strict as the spec says) without keeping
+ * it in the config. */
+void	 fc_rpc_push(struct fc_node *, const struct fc_spec *, int add);
 
 /* Reads. */
 struct fc_flow *fc_find(struct fc_node *, unsigned table, const char *id);

@@ -68,8 +68,8 @@ static const struct rc_list inv_lists[] = {
 
 /* "openflow:" and the datapath id in decimal, as ODL writes it: no sign,
  * no leading zero, so that a key names one node only. */
-static int
-inv_node_id(const char *id, uint64_t *dpid)
+int
+of_restconf_node_id(const char *id, uint64_t *dpid)
 {
 	const char	*s = id + 9;
 	uint64_t	 v = 0, d;
@@ -345,7 +345,7 @@ inv_get_config(struct rc_req *rq)
 		rc_unknown(rq, &p->e[1]);
 		return;
 	}
-	if (inv_node_id(p->e[1].key[0], &dpid) == -1 ||
+	if (of_restconf_node_id(p->e[1].key[0], &dpid) == -1 ||
 	    (fn = fc_node_get(dpid, 0)) == NULL ||
 	    fc_node_count(fn, -1) == 0) {
 		rc_data_missing(rq);
@@ -396,7 +396,7 @@ inv_get(struct rc_req *rq)
 		rc_unknown(rq, &p->e[1]);
 		return;
 	}
-	if (inv_node_id(p->e[1].key[0], &dpid) == -1 ||
+	if (of_restconf_node_id(p->e[1].key[0], &dpid) == -1 ||
 	    of_ctl_switch_find(dpid, &sw) == -1) {
 		rc_data_missing(rq);
 		return;
@@ -495,7 +495,7 @@ inv_write_target(struct rc_req *rq, uint64_t *dpid, unsigned *table)
 		    "list or one flow) can be written");
 		return -1;
 	}
-	if (inv_node_id(p->e[1].key[0], dpid) == -1) {
+	if (of_restconf_node_id(p->e[1].key[0], dpid) == -1) {
 		http_error(rq->http, 404, "protocol", "data-missing",
 		    "Node '%s' is not an OpenFlow node (openflow:DPID)",
 		    p->e[1].key[0]);
@@ -580,7 +580,7 @@ inv_delete_nodes(struct rc_req *rq)
 	uint64_t		 dpid;
 
 	if (p->n == 1 ? fc_delete_all() == 0 :
-	    inv_node_id(p->e[1].key[0], &dpid) == -1 ||
+	    of_restconf_node_id(p->e[1].key[0], &dpid) == -1 ||
 	    (fn = fc_node_get(dpid, 0)) == NULL || fc_delete_node(fn) == -1) {
 		rc_data_missing(rq);
 		return;

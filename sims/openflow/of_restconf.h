@@ -5,7 +5,15 @@
 #ifndef SBSIM_OF_RESTCONF_H
 #define SBSIM_OF_RESTCONF_H
 
+#include <stdint.h>
+
+struct http_server;
+
 /* Register opendaylight-inventory:nodes with the RESTCONF layer. */
 void	of_restconf_register(void);
+/* "openflow:DPID" (decimal, no leading zero): 0, or -1 when it is not. */
+int	of_restconf_node_id(const char *id, uint64_t *dpid);
+/* The sal-flow and sal-bulk-flow operations (of_rpc.c). */
+void	of_rpc_register(struct http_server *);
 
 #endif

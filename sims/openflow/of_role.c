@@ -191,6 +191,7 @@ static int
 ofinv_start(void *cfg, struct http_server *hs, char *err, size_t errlen)
 {
 	of_restconf_register();
+	of_rpc_register(hs);
 	fc_start();
 	return 0;
 }

@@ -244,9 +244,197 @@ def suite_cleanup(n, k, own):
     expect(405, "operation-not-supported", "DELETE", OPER + "/node/openflow:1")
 
 
+# ---- sal-flow: FlowLib's Add/Delete Flow Via RPC, add_flow_rpc.json ----
+
+SAL_XML = (
+    '<input xmlns="urn:opendaylight:flow:service">'
+    '<node xmlns:inv="urn:opendaylight:inventory">'
+    '/inv:nodes/inv:node[inv:id="openflow:%d"]</node>'
+    '<table_id>0</table_id><priority>2</priority><match><ethernet-match>'
+    '<ethernet-type><type>2048</type></ethernet-type></ethernet-match>'
+    '<ipv4-destination>10.0.1.0/24</ipv4-destination></match>'
+    '<instructions><instruction><order>0</order><apply-actions><action>'
+    '<order>0</order><output-action><output-node-connector>1'
+    '</output-node-connector></output-action></action></apply-actions>'
+    '</instruction></instructions></input>')
+
+
+def node_ref(n, quote="'"):
+    return ("/opendaylight-inventory:nodes/opendaylight-inventory:node["
+            "opendaylight-inventory:id=%sopenflow:%d%s]" % (quote, n, quote))
+
+
+def sal_json(n):
+    return {"input": {
+        "opendaylight-flow-service:node": node_ref(n),
+        "priority": 2, "table_id": 0,
+        "instructions": {"instruction": [{"order": 0, "apply-actions": {
+            "action": [{"order": 0, "output-action": {
+                "output-node-connector": "1"}}]}}]},
+        "match": {"ipv4-destination": "10.0.1.0/24",
+                  "ethernet-match": {"ethernet-type": {"type": 2048}}}}}
+
+
+def table0(n):
+    """A node's table 0 in the operational inventory: (active, found)."""
+    st, d = req("GET", OPER + "/node/openflow:%d/table/0" % n)
+    if st != 200:
+        return None
+    return crawl([{FNI_T: json.loads(d)[FNI_T]}])[1:]
+
+
+def rpc(base, name, body, status, xml=False):
+    st, d = req("POST", "%s/%s" % (base, name), body,
+                ctype="application/xml" if xml else "application/json")
+    check(st == status, "POST %s/%s -> %d (got %d %s)" % (base, name, status,
+          st, d[:200]))
+    return d
+
+
+RESTS_OPS = "/rests/operations"
+DRAFT_OPS = "/restconf/operations"
+
+
+def suite_salflow(n):
+    """sal-flow add-flow and remove-flow as FlowLib and the clustering
+    suites send them: XML under /rests/operations (204 without a body),
+    JSON under /restconf/operations (200); the flow reaches the switch
+    and leaves it, the config datastore is untouched."""
+    wait_for(lambda: len(of_nodes() or []), n)
+    d = rpc(RESTS_OPS, "sal-flow:add-flow", SAL_XML % 1, 204, xml=True)
+    check(d == b"", "204 without a body (%r)" % d)
+    check(wait_for(lambda: table0(1), (1, 1)) == (1, 1),
+          "node 1 table 0 holds it: %s" % (table0(1),))
+    d = rpc(DRAFT_OPS, "sal-flow:add-flow", sal_json(2), 200)
+    check(json.loads(d or b"{}") == {"output": {}}, "draft output %r" % d)
+    check(wait_for(lambda: table0(2), (1, 1)) == (1, 1),
+          "node 2 table 0 holds it: %s" % (table0(2),))
+    expect(404, "data-missing", "GET", CFG + "/node/openflow:1")
+    rpc(RESTS_OPS, "sal-flow:remove-flow", SAL_XML % 1, 204, xml=True)
+    rpc(DRAFT_OPS, "sal-flow:remove-flow", sal_json(2), 200)
+    check(wait_for(lambda: (table0(1), table0(2)), ((0, 0), (0, 0))) ==
+          ((0, 0), (0, 0)), "removed from both switches")
+    expect(404, "data-missing", "POST", RESTS_OPS + "/sal-flow:add-flow",
+           SAL_XML % 99, ctype="application/xml")
+    bad = sal_json(1)
+    del bad["input"]["opendaylight-flow-service:node"]
+    expect(400, "missing-element", "POST", RESTS_OPS + "/sal-flow:add-flow",
+           bad)
+    bad = sal_json(1)
+    bad["input"]["match"]["ipv4-destination"] = "10.0.1.300/24"
+    expect(400, "invalid-value", "POST", DRAFT_OPS + "/sal-flow:add-flow",
+           bad)
+    expect(400, "invalid-value", "POST", RESTS_OPS + "/sal-flow:add-flow",
+           {"input": {"node": "/opendaylight-inventory:nodes"}})
+    expect(400, "malformed-message", "POST", RESTS_OPS +
+           "/sal-flow:remove-flow", {"flow": {}})
+    expect(405, "operation-not-supported", "GET", RESTS_OPS +
+           "/sal-flow:add-flow")
+
+
+# ---- bulk-o-matic: flow_config_blaster_bulk.py, Performance_Bulkomatic ----
+
+def bulk_item(n, fid, ds):
+    """flow_config_blaster_bulk's item: the blaster's flow, its id moved
+    to flow-id (DS) or dropped (RPC), and the node (double quotes)."""
+    f = blaster_flow(fid)
+    fid = f.pop("id")
+    if ds:
+        f["flow-id"] = fid
+    f["node"] = node_ref(n, '"')
+    return f
+
+
+def bulk_send(base, name, n, k, fpr, ds):
+    stats = {}
+    for node in range(1, n + 1):
+        for start in range(0, k, fpr):
+            items = [bulk_item(node, node * 100000 + i, ds)
+                     for i in range(start, min(start + fpr, k))]
+            st, _ = req("POST", "%s/%s" % (base, name), {"input": {
+                "bulk-flow-ds-item" if ds else "bulk-flow-item": items}})
+            stats[st] = stats.get(st, 0) + 1
+    return stats
+
+
+def flow_test(add, dpns, per, start=0, end=1):
+    """sal_add_bulk_flow_config.json's shape: qualified leaves, strings."""
+    v = {"is-add": "true" if add else "false", "dpn-count": str(dpns),
+         "flows-per-dpn": str(per), "batch-size": "1", "seq": "true",
+         "tx-chain": "true", "sleep-for": "0", "sleep-after": "1",
+         "start-table-id": str(start), "end-table-id": str(end)}
+    return {"input": {"sal-bulk-flow:" + k: x for k, x in v.items()}}
+
+
+def oper_total(n, total):
+    want = (n, total, total)
+    got = wait_for(lambda: crawl(of_nodes()), want)
+    check(got == want, "ScaleClient flow_stats_collected %s, want %s" %
+          (got, want))
+
+
+def suite_bulkomatic(n, k):
+    """bulk-o-matic's operations as flow_config_blaster_bulk and the
+    Performance_Bulkomatic suites call them, counted in the inventory
+    the way ScaleClient and inventory_crawler count."""
+    wait_for(lambda: len(of_nodes() or []), n)
+    reqs = n * ((k + 9) // 10)
+    for base, name, ds, status, total in (
+            (DRAFT_OPS, "sal-bulk-flow:add-flows-rpc", 0, 200, n * k),
+            (RESTS_OPS, "sal-bulk-flow:remove-flows-rpc", 0, 204, 0),
+            (RESTS_OPS, "sal-bulk-flow:add-flows-ds", 1, 204, n * k),
+            (DRAFT_OPS, "sal-bulk-flow:remove-flows-ds", 1, 200, 0)):
+        stats = bulk_send(base, name, n, k, 10, ds)
+        check(stats == {status: reqs}, "%s: %s" % (name, stats))
+        oper_total(n, total)
+        if name.endswith("add-flows-ds"):
+            got = crawl(of_nodes("config"))
+            check(got == (n, 0, n * k), "config holds them: %s" % (got,))
+        elif name.endswith("add-flows-rpc"):
+            check(of_nodes("config") is None, "nothing in config")
+    rpc(DRAFT_OPS, "sal-bulk-flow:flow-test", flow_test(True, n, k), 200)
+    oper_total(n, n * k)
+    st, d = req("GET", OPER + "/node/openflow:1/table/1")
+    t = json.loads(d)[FNI_T] if st == 200 else []
+    check(crawl([{FNI_T: t}])[1:] == (k // 2, k // 2),
+          "flow-test spread over tables 0 and 1: %s" % st)
+    rpc(RESTS_OPS, "sal-bulk-flow:flow-test", flow_test(False, n, k), 204)
+    oper_total(n, 0)
+    rpc(DRAFT_OPS, "sal-bulk-flow:flow-rpc-add-multiple", {"input": {
+        "sal-bulk-flow:flow-count": str(k),
+        "sal-bulk-flow:rpc-batch-size": str(k)}}, 200)
+    oper_total(n, n * k)
+    suite_bulk_errors(n, k)
+
+
+def suite_bulk_errors(n, k):
+    """Bad input: refused whole, nothing pushed."""
+    items = [bulk_item(1, 900000, 0), bulk_item(99, 900001, 0)]
+    expect(404, "data-missing", "POST", RESTS_OPS +
+           "/sal-bulk-flow:add-flows-rpc", {"input": {"bulk-flow-item":
+                                                      items}})
+    items = [bulk_item(1, 900000, 1)]
+    del items[0]["flow-id"]
+    expect(400, "invalid-value", "POST", RESTS_OPS +
+           "/sal-bulk-flow:add-flows-ds", {"input": {"bulk-flow-ds-item":
+                                                     items}})
+    bad = flow_test(True, n, k)
+    del bad["input"]["sal-bulk-flow:dpn-count"]
+    expect(400, "missing-element", "POST", RESTS_OPS +
+           "/sal-bulk-flow:flow-test", bad)
+    expect(400, "invalid-value", "POST", RESTS_OPS +
+           "/sal-bulk-flow:flow-test", flow_test(True, n, k, 5, 1))
+    rpc(RESTS_OPS, "sal-bulk-flow:remove-flows-ds", {"input": {
+        "bulk-flow-ds-item": [bulk_item(1, 900000, 1)]}}, 204)
+    time.sleep(0.6)		# three stats polls
+    oper_total(n, n * k)
+
+
 SUITES = {
     "inventory": (suite_inventory, 2),
     "cleanup": (suite_cleanup, 3),
+    "salflow": (suite_salflow, 1),
+    "bulkomatic": (suite_bulkomatic, 2),
 }
 
 if __name__ == "__main__":
