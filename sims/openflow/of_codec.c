@@ -547,6 +547,37 @@ ofp_port_encode(struct wbuf *w, uint8_t version, const struct of_port *p)
 	return w->err ? -1 : 0;
 }
 
+/* The controller's side: one port of FEATURES_REPLY (1.0), PORT_DESC or
+ * PORT_STATUS, the layouts above; -1 on short data. */
+int
+of_port_decode(uint8_t version, struct rbuf *r, struct of_port *p)
+{
+	uint16_t	p10;
+
+	memset(p, 0, sizeof(*p));
+	if (version == OF_VERSION_10) {
+		if (rbuf_get_u16(r, &p10) == -1)
+			return -1;
+		p->port_no = of_port_widen10(p10);
+	} else if (rbuf_get_u32(r, &p->port_no) == -1 || rbuf_skip(r, 4) == -1)
+		return -1;
+	if (rbuf_get_bytes(r, p->hw_addr, OFP_ETH_ALEN) == -1 ||
+	    (version != OF_VERSION_10 && rbuf_skip(r, 2) == -1) ||
+	    rbuf_get_bytes(r, p->name, OFP_MAX_PORT_NAME_LEN) == -1 ||
+	    rbuf_get_u32(r, &p->config) == -1 ||
+	    rbuf_get_u32(r, &p->state) == -1 ||
+	    rbuf_get_u32(r, &p->curr) == -1 ||
+	    rbuf_get_u32(r, &p->advertised) == -1 ||
+	    rbuf_get_u32(r, &p->supported) == -1 ||
+	    rbuf_get_u32(r, &p->peer) == -1)
+		return -1;
+	p->name[OFP_MAX_PORT_NAME_LEN - 1] = '\0';
+	if (version != OF_VERSION_10 && (rbuf_get_u32(r, &p->curr_speed) ==
+	    -1 || rbuf_get_u32(r, &p->max_speed) == -1))
+		return -1;
+	return 0;
+}
+
 /* ofp_match header, the TLVs, padding to 8. */
 #define MATCH_WIRE_MAX							\
 	(OXM_MATCH_HDR_LEN + OF_MATCH_MAX + OXM_MATCH_ALIGN)
@@ -1006,6 +1037,16 @@ of_port_status_encode(struct wbuf *w, uint8_t version, uint32_t xid,
 	wbuf_put_zero(w, OFP_PORT_STATUS_PAD);
 	ofp_port_encode(w, version, p);
 	return of_msg_end(w, start);
+}
+
+int
+of_port_status_decode(uint8_t version, struct rbuf *r, uint8_t *reason,
+    struct of_port *p)
+{
+	if (rbuf_get_u8(r, reason) == -1 ||
+	    rbuf_skip(r, OFP_PORT_STATUS_PAD) == -1)
+		return -1;
+	return of_port_decode(version, r, p);
 }
 
 /* PORT_MOD, 1.3 section 7.3.4.4 / 1.0 section 5.3.3. */

@@ -112,6 +112,11 @@ struct of_features {
 	uint32_t	actions;	/* 1.0 supported actions bitmap */
 };
 
+/* One port (the controller's side); -1 on short data. */
+int	 of_port_decode(uint8_t version, struct rbuf *, struct of_port *);
+int	 of_port_status_decode(uint8_t version, struct rbuf *, uint8_t *reason,
+	    struct of_port *);
+
 /* 1.0 carries the ports in FEATURES_REPLY; 1.3 leaves them to PORT_DESC. */
 int	 of_features_reply_encode(struct wbuf *, uint8_t version, uint32_t xid,
 	    const struct of_features *, const struct of_port *, size_t nports);
@@ -305,6 +310,9 @@ int	 of_mp_reply_decode(uint8_t version, struct rbuf *, enum of_mp *,
 /* Next flow stats entry from entries; 1 got one, 0 none left, -1 bad. */
 int	 of_flow_stats_next(uint8_t version, struct rbuf *entries,
 	    struct of_flow_info *, struct of_match *store);
+/* The next entry of a PORT_STATS reply: 1, 0 at the end, -1 if short. */
+int	 of_port_stats_next(uint8_t version, struct rbuf *entries,
+	    struct of_port_stats *);
 int	 of_aggregate_decode(struct rbuf *entries, uint64_t *packets,
 	    uint64_t *bytes, uint32_t *flows);
 

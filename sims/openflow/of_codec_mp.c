@@ -741,6 +741,40 @@ flow10_next(struct rbuf *e, struct of_flow_info *fi, struct of_match *store)
 	return 0;
 }
 
+/* The next ofp_port_stats of a PORT_STATS reply (the layout of
+ * port_stats_entry): 1, 0 at the end, -1 on a short entry. */
+int
+of_port_stats_next(uint8_t version, struct rbuf *entries,
+    struct of_port_stats *ps)
+{
+	uint64_t	*v[] = { &ps->rx_packets, &ps->tx_packets, &ps->rx_bytes,
+			    &ps->tx_bytes, &ps->rx_dropped, &ps->tx_dropped,
+			    &ps->rx_errors, &ps->tx_errors, &ps->rx_frame_err,
+			    &ps->rx_over_err, &ps->rx_crc_err, &ps->collisions };
+	uint16_t	 p10;
+	size_t		 i;
+
+	if (rbuf_left(entries) == 0)
+		return 0;
+	memset(ps, 0, sizeof(*ps));
+	if (version == OF_VERSION_10) {
+		if (rbuf_get_u16(entries, &p10) == -1 ||
+		    rbuf_skip(entries, 6) == -1)
+			return -1;
+		ps->port_no = of_port_widen10(p10);
+	} else if (rbuf_get_u32(entries, &ps->port_no) == -1 ||
+	    rbuf_skip(entries, 4) == -1)
+		return -1;
+	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+		if (rbuf_get_u64(entries, v[i]) == -1)
+			return -1;
+	if (version != OF_VERSION_10 &&
+	    (rbuf_get_u32(entries, &ps->duration_sec) == -1 ||
+	    rbuf_get_u32(entries, &ps->duration_nsec) == -1))
+		return -1;
+	return 1;
+}
+
 int
 of_flow_stats_next(uint8_t version, struct rbuf *entries,
     struct of_flow_info *fi, struct of_match *store)

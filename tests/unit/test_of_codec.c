@@ -856,6 +856,33 @@ test_port_status(void)
 	    "port name truncated to 15 characters");
 }
 
+/* The controller's side reads back what the switch's side wrote, the
+ * byte vectors above. */
+static void
+test_port_decode(void)
+{
+	struct of_port	p, q;
+	struct rbuf	r;
+	struct vec	v;
+	uint8_t		reason;
+
+	port_fill(&p, 1, 1);
+	vec(&v, "02 00 00 00 00 00 00 00 " PORT13("1"));
+	rbuf_init(&r, v.b, v.len);
+	CHECK(of_port_status_decode(V13, &r, &reason, &q) == 0 &&
+	    reason == OF_PR_MODIFY && memcmp(&p, &q, sizeof(p)) == 0 &&
+	    rbuf_left(&r) == 0, "port-status 1.3 decoded");
+	port_fill(&p, 2, 0);
+	p.curr_speed = p.max_speed = 0;
+	vec(&v, PORT10("2"));
+	rbuf_init(&r, v.b, v.len);
+	CHECK(of_port_decode(V10, &r, &q) == 0 &&
+	    memcmp(&p, &q, sizeof(p)) == 0 && rbuf_left(&r) == 0,
+	    "1.0 port decoded");
+	rbuf_init(&r, v.b, v.len - 1);
+	CHECK(of_port_decode(V10, &r, &q) == -1, "short 1.0 port refused");
+}
+
 static void
 test_port_mod(void)
 {
@@ -1513,6 +1540,22 @@ test_table_port_replies(void)
 	CHECK(c.n == 1, "port stats 1.0");
 	CHECK_BYTES(c.msg[0], c.len[0], v.b, v.len, "port stats 1.0 bytes");
 	captured_free(&c);
+	{
+		struct of_port_stats	q;
+		struct rbuf		r;
+
+		/* The controller reads the entry back (after the 12-byte
+		 * 1.0 multipart header). */
+		rbuf_init(&r, v.b + 12, v.len - 12);
+		ps.duration_sec = ps.duration_nsec = 0;
+		CHECK(of_port_stats_next(V10, &r, &q) == 1 &&
+		    memcmp(&ps, &q, sizeof(ps)) == 0 &&
+		    of_port_stats_next(V10, &r, &q) == 0,
+		    "port stats 1.0 decoded");
+		rbuf_init(&r, v.b + 12, v.len - 13);
+		CHECK(of_port_stats_next(V10, &r, &q) == -1,
+		    "short port stats refused");
+	}
 
 	port_fill(&p, 1, 1);
 	start();
@@ -1670,6 +1713,7 @@ static const struct check_case cases[] = {
 	CASE(test_flow_mod10),
 	CASE(test_flow_removed),
 	CASE(test_port_status),
+	CASE(test_port_decode),
 	CASE(test_port_mod),
 	CASE(test_role_async),
 	CASE(test_queue_config),
