@@ -635,16 +635,16 @@ doc_end(struct doc_writer *w)
 	w->depth--;
 }
 
-static void
-doc_leaf(struct doc_writer *w, const char *name, const char *text,
-    int quoted)
+void
+doc_leaf_in(struct doc_writer *w, const struct doc_module *mod,
+    const char *name, const char *text, int quoted)
 {
 	if (doc_in_list(w) || w->depth == 0) {
 		w->err = 1;
 		return;
 	}
 	if (w->fmt == HTTP_FMT_JSON) {
-		doc_json_name(w, NULL, name);
+		doc_json_name(w, mod, name);
 		if (quoted)
 			evbuffer_add(w->out, "\"", 1);
 		doc_text(w, text);
@@ -652,9 +652,16 @@ doc_leaf(struct doc_writer *w, const char *name, const char *text,
 			evbuffer_add(w->out, "\"", 1);
 		return;
 	}
-	evbuffer_add_printf(w->out, "<%s>", name);
+	doc_xml_open(w, mod, name);
 	doc_text(w, text);
 	evbuffer_add_printf(w->out, "</%s>", name);
+}
+
+static void
+doc_leaf(struct doc_writer *w, const char *name, const char *text,
+    int quoted)
+{
+	doc_leaf_in(w, NULL, name, text, quoted);
 }
 
 void

@@ -96,6 +96,10 @@ void	 doc_list(struct doc_writer *, const struct doc_module *,
 void	 doc_entry(struct doc_writer *);	/* one list entry */
 void	 doc_end(struct doc_writer *);		/* closes the innermost */
 void	 doc_leaf_str(struct doc_writer *, const char *name, const char *);
+/* A leaf of module mod (an augment's: prefixed in JSON, RFC 7951 section
+ * 4, in its namespace in XML); text as is, quoted in JSON when asked. */
+void	 doc_leaf_in(struct doc_writer *, const struct doc_module *mod,
+	    const char *name, const char *text, int quoted);
 void	 doc_leaf_uint(struct doc_writer *, const char *name, uint64_t);
 void	 doc_leaf_list_uint(struct doc_writer *, const char *name,
 	    const uint32_t *, size_t n);

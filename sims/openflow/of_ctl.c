@@ -415,7 +415,8 @@ ofc_lldp(struct ofc_conn *c, uint32_t port)
  * LLDP comes round; a frame that is not ours counts every time.
  */
 static void
-ofc_lldp_seen(const uint8_t *f, size_t len)
+ofc_lldp_seen(const struct ofc_conn *rx, uint32_t in_port, const uint8_t *f,
+    size_t len)
 {
 	struct ofc_conn	*c;
 	char		 id[17];
@@ -448,6 +449,8 @@ ofc_lldp_seen(const uint8_t *f, size_t len)
 	if ((c->lldp_found & bit) == 0) {
 		c->lldp_found |= bit;
 		st.links_seen++;
+		if (hooks.link != NULL)
+			hooks.link(dpid, port, rx->dpid, in_port, hooks.arg);
 	}
 }
 
@@ -526,6 +529,51 @@ ofc_by_dpid(uint64_t dpid)
 	return NULL;
 }
 
+/* The ports of a FEATURES_REPLY (1.0), a PORT_DESC reply or a
+ * PORT_STATUS, for the hooks. */
+static void
+ofc_ports(struct ofc_conn *c, uint8_t reason, struct rbuf *r)
+{
+	struct of_port	p;
+
+	if (hooks.port == NULL)
+		return;
+	while (rbuf_left(r) > 0) {
+		if (of_port_decode(c->version, r, &p) == -1) {
+			st.bad_messages++;
+			return;
+		}
+		hooks.port(c->dpid, reason, &p, hooks.arg);
+	}
+}
+
+static void
+ofc_on_port_stats(struct ofc_conn *c, struct rbuf *entries)
+{
+	struct of_port_stats	ps;
+	int			rc;
+
+	while ((rc = of_port_stats_next(c->version, entries, &ps)) == 1)
+		if (hooks.port_stats != NULL)
+			hooks.port_stats(c->dpid, &ps, hooks.arg);
+	if (rc == -1)
+		st.bad_messages++;
+}
+
+static void
+ofc_on_port_status(struct ofc_conn *c, struct rbuf *body)
+{
+	struct of_port	p;
+	uint8_t		reason;
+
+	if (of_port_status_decode(c->version, body, &reason, &p) == -1) {
+		st.bad_messages++;
+		return;
+	}
+	if (hooks.port != NULL && c->state >= CTL_READY)
+		hooks.port(c->dpid, reason, &p, hooks.arg);
+}
+
 static void
 ofc_on_features(struct ofc_conn *c, const struct of_header *h,
     struct rbuf *body)
@@ -554,7 +602,8 @@ ofc_on_features(struct ofc_conn *c, const struct of_header *h,
 	ofc_hash_add(c);
 	if (hooks.connected != NULL)
 		hooks.connected(c->dpid, c->version, hooks.arg);
-	if (cfg.lldp && c->version == OF_VERSION_13) {
+	ofc_ports(c, OF_PR_ADD, body);
+	if ((cfg.lldp || hooks.port != NULL) && c->version == OF_VERSION_13) {
 		of_mp_request_encode(ofc_buf(), c->version, ++c->xid,
 		    OF_MP_PORT_DESC, NULL, 0);
 		ofc_send(c);
@@ -589,6 +638,27 @@ ofc_on_poll(struct ofc_conn *c, uint16_t flags, struct rbuf *entries)
 	c->poll_xid = 0;
 }
 
+/* PORT_STATS of every port: OFPP_ANY (1.3 section 7.3.5.6), OFPP_NONE
+ * in 1.0 (section 5.3.5), then padding. */
+static void
+ofc_port_stats_request(struct ofc_conn *c)
+{
+	uint8_t		body[8];
+	struct wbuf	w;
+
+	wbuf_init(&w, body, sizeof(body));
+	if (c->version == OF_VERSION_10) {
+		wbuf_put_u16(&w, of_port_narrow10(OF_PORT_ANY));
+		wbuf_put_zero(&w, 6);
+	} else {
+		wbuf_put_u32(&w, OF_PORT_ANY);
+		wbuf_put_zero(&w, 4);
+	}
+	of_mp_request_encode(ofc_buf(), c->version, ++c->xid,
+	    OF_MP_PORT_STATS, body, w.len);
+	ofc_send(c);
+}
+
 /* Every stats_interval: ask each ready switch for all its flows, unless
  * its last poll is still being answered or its output is backed up. */
 static void
@@ -616,6 +686,8 @@ ofc_poll_tick(evutil_socket_t fd, short what, void *arg)
 		of_flow_stats_request_encode(ofc_buf(), c->version,
 		    c->poll_xid, OF_MP_FLOW, &f);
 		ofc_send(c);
+		if (hooks.port_stats != NULL)
+			ofc_port_stats_request(c);
 	}
 }
 
@@ -639,6 +711,11 @@ ofc_on_multipart(struct ofc_conn *c, const struct of_header *h,
 		c->nports = (uint32_t)(rbuf_left(&entries) / 64);
 		for (uint32_t p = 1; cfg.lldp && p <= c->nports; p++)
 			ofc_lldp(c, p);
+		ofc_ports(c, OF_PR_ADD, &entries);
+		return;
+	}
+	if (mp == OF_MP_PORT_STATS) {
+		ofc_on_port_stats(c, &entries);
 		return;
 	}
 	if (mp == OF_MP_FLOW && h->xid == c->poll_xid && c->poll_xid != 0) {
@@ -676,7 +753,7 @@ ofc_on_packet_in(struct ofc_conn *c, struct rbuf *body)
 	}
 	st.packet_ins++;
 	if (pi.data_len >= 14 && pi.data[12] == 0x88 && pi.data[13] == 0xcc) {
-		ofc_lldp_seen(pi.data, pi.data_len);
+		ofc_lldp_seen(c, pi.in_port, pi.data, pi.data_len);
 		return;
 	}
 	if (cfg.pktin_reply == OF_CTL_PKTIN_IGNORE ||
@@ -762,6 +839,9 @@ ofc_dispatch(struct ofc_conn *c, const struct of_header *h,
 		return;
 	case OF_PACKET_IN:
 		ofc_on_packet_in(c, &body);
+		return;
+	case OF_PORT_STATUS:
+		ofc_on_port_status(c, &body);
 		return;
 	case OF_ERROR:
 		st.errors_received++;

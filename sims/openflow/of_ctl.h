@@ -80,6 +80,8 @@ typedef int (*of_ctl_switch_fn)(const struct of_ctl_switch *, void *arg);
 
 struct of_flow_info;
 struct of_flow_mod;
+struct of_port;
+struct of_port_stats;
 
 /*
  * What the northbound's datastores hear of the switches.  connected: a
@@ -94,6 +96,17 @@ struct of_ctl_hooks {
 	void	*(*stats_begin)(uint64_t dpid, void *arg);
 	void	 (*stats_flow)(void *ctx, const struct of_flow_info *);
 	void	 (*stats_end)(void *ctx);
+	/* The switch's ports as it reports them (FEATURES_REPLY in 1.0,
+	 * PORT_DESC in 1.3, then PORT_STATUS with its OF_PR_* reason),
+	 * their counters (a PORT_STATS request goes with each flow stats
+	 * poll when port_stats is set), and each link LLDP finds (--lldp):
+	 * from (src, src_port) to (dst, dst_port). */
+	void	 (*port)(uint64_t dpid, uint8_t reason, const struct of_port *,
+		    void *arg);
+	void	 (*port_stats)(uint64_t dpid, const struct of_port_stats *,
+		    void *arg);
+	void	 (*link)(uint64_t src, uint32_t src_port, uint64_t dst,
+		    uint32_t dst_port, void *arg);
 	void	*arg;
 };
 

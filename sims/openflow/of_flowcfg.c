@@ -18,6 +18,7 @@
 #include "of_ctl.h"
 #include "of_flowcfg.h"
 #include "of_oxm.h"
+#include "of_ports.h"
 #include "of_types.h"
 #include "ut.h"
 
@@ -1073,6 +1074,7 @@ fc_connected(uint64_t dpid, uint8_t version, void *arg)
 	size_t		 i;
 
 	(void)arg;
+	op_connected(dpid, version);
 	n->version = version;
 	n->polled = 0;
 	n->done_gen += 2;
@@ -1125,8 +1127,10 @@ void
 fc_start(void)
 {
 	static const struct of_ctl_hooks h = {
-		fc_connected, fc_stats_begin, fc_stats_flow, fc_stats_end,
-		NULL
+		.connected = fc_connected, .stats_begin = fc_stats_begin,
+		.stats_flow = fc_stats_flow, .stats_end = fc_stats_end,
+		.port = op_port, .port_stats = op_port_stats,
+		.link = op_link, .arg = NULL,
 	};
 
 	of_ctl_set_hooks(&h);
@@ -1140,6 +1144,7 @@ fc_stop(void)
 	size_t		 i;
 
 	of_ctl_set_hooks(NULL);
+	op_stop();
 	HASH_ITER(hh, nodes, n, next) {
 		HASH_DEL(nodes, n);
 		for (i = 0; i < n->nb; i++)

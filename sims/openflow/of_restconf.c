@@ -16,6 +16,7 @@
 #include "log.h"
 #include "of_ctl.h"
 #include "of_flowcfg.h"
+#include "of_ports.h"
 #include "of_restconf.h"
 #include "restconf.h"
 
@@ -177,6 +178,9 @@ inv_node(struct doc_writer *w, const struct of_ctl_switch *sw)
 	for (t = 0; t < 255; t++)
 		if (t == INV_TABLE || (fn && fc_reported_flows(fn, t) > 0))
 			inv_table(w, fn, t);
+	doc_end(w);
+	doc_list(w, NULL, "node-connector");
+	op_render(w, sw->dpid);
 	doc_end(w);
 	doc_end(w);
 }

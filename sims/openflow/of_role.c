@@ -192,6 +192,7 @@ ofinv_start(void *cfg, struct http_server *hs, char *err, size_t errlen)
 {
 	of_restconf_register();
 	of_rpc_register(hs);
+	of_topology_register();
 	fc_start();
 	return 0;
 }

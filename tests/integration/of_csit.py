@@ -430,11 +430,98 @@ def suite_bulk_errors(n, k):
     oper_total(n, n * k)
 
 
+# ---- node-connectors and topology flow:1 ----
+
+TOPO = "network-topology:network-topology"
+
+
+def flow1():
+    st, d = req("GET", "/rests/data/%s/topology=flow%%3A1?content=nonconfig"
+                % TOPO)
+    if st != 200:
+        return None
+    return json.loads(d)["network-topology:topology"][0]
+
+
+def topo_shape():
+    t = flow1() or {}
+    return (len(t.get("node", [])), len(t.get("link", [])))
+
+
+def suite_topology(n, ports):
+    """Inventory node-connectors with their statistics (the suites'
+    Check Nodes Stats) and topology flow:1 of a linear chain of n
+    switches: a node per switch, a termination point per port, a link
+    per direction LLDP found."""
+    want = (n, 2 * (n - 1))
+    got = wait_for(topo_shape, want, tries=200)
+    check(got == want, "flow:1 (nodes, links): %s, want %s" % (got, want))
+    t = flow1() or {}
+    tps = {nd["node-id"]: sorted(tp["tp-id"] for tp in
+                                 nd.get("termination-point", []))
+           for nd in t.get("node", [])}
+    check(tps == {"openflow:%d" % i: sorted("openflow:%d:%d" % (i, p)
+                  for p in range(1, ports + 1)) for i in range(1, n + 1)},
+          "termination points: %s" % tps)
+    links = sorted((lk["source"]["source-tp"], lk["destination"]["dest-tp"])
+                   for lk in t.get("link", []))
+    expect_links = sorted(
+        [("openflow:%d:2" % i, "openflow:%d:1" % (i + 1))
+         for i in range(1, n)] +
+        [("openflow:%d:1" % (i + 1), "openflow:%d:2" % i)
+         for i in range(1, n)])
+    check(links == expect_links, "links %s" % links)
+    check(all(lk["link-id"] == lk["source"]["source-tp"] and
+              lk["source"]["source-node"] ==
+              lk["source"]["source-tp"].rsplit(":", 1)[0]
+              for lk in t.get("link", [])), "link ids and ends")
+    suite_connectors(n, ports)
+    suite_topology_errors()
+
+
+def suite_connectors(n, ports):
+    st, d = req("GET", RESTS + "/node=openflow%3A1?content=nonconfig")
+    text = d.decode()
+    check(st == 200 and "flow-capable-node-connector-statistics" in text and
+          "flow-table-statistics" in text, "Check Nodes Stats: %d" % st)
+    nodes = of_nodes() or []
+    ncs = {nd["id"]: [nc["id"] for nc in nd.get("node-connector", [])]
+           for nd in nodes}
+    check(all(len(v) == ports for v in ncs.values()) and len(ncs) == n,
+          "node-connectors per node: %s" % ncs)
+    nc = nodes[0]["node-connector"][0] if nodes else {}
+    fni = "flow-node-inventory:"
+    check(nc.get(fni + "port-number") == 1 and
+          nc.get(fni + "state", {}).get("link-down") is False and
+          nc.get(fni + "name") and
+          "opendaylight-port-statistics:flow-capable-node-connector-"
+          "statistics" in nc, "a node-connector's fields: %s" % nc)
+    st, d = req("GET", OPER + "/node/openflow:2", accept="application/xml")
+    root = ET.fromstring(d) if st == 200 else None
+    ids = [x.findtext(X_INV + "id") for x in root.iter(X_INV +
+           "node-connector")] if root is not None else []
+    check(ids == ["openflow:2:%d" % p for p in range(1, ports + 1)],
+          "XML node-connector ids %s" % ids)
+
+
+def suite_topology_errors():
+    base = "/rests/data/%s/topology=flow%%3A1" % TOPO
+    expect(404, "data-missing", "GET", base + "/node=openflow%3A99")
+    expect(404, "data-missing", "GET", base + "/link=openflow%3A9%3A9")
+    expect(404, "data-missing", "GET", base + "/node=openflow%3A1/"
+           "termination-point=openflow%3A1%3A99")
+    expect(404, "data-missing", "GET", base + "?content=config")
+    expect(404, "data-missing", "GET", "/rests/data/%s/topology=flow%%3A2" %
+           TOPO)
+    expect(405, "operation-not-supported", "PUT", base, {"topology": []})
+
+
 SUITES = {
     "inventory": (suite_inventory, 2),
     "cleanup": (suite_cleanup, 3),
     "salflow": (suite_salflow, 1),
     "bulkomatic": (suite_bulkomatic, 2),
+    "topology": (suite_topology, 2),
 }
 
 if __name__ == "__main__":

@@ -15,8 +15,10 @@ csit_start() {
 	    --restconf "127.0.0.1:$RC_PORT" --stats-interval 0.2 "$@"
 	wait_listen "$OF_PORT" || fail "controller did not listen on $OF_PORT"
 	wait_listen "$RC_PORT" || fail "controller did not serve RESTCONF"
+	# shellcheck disable=SC2086
 	start_bg "$TMPD/sw.log" "$SBSIM" openflow --switches "$n" \
-	    --controller "tcp:127.0.0.1:$OF_PORT" --duration 60 -q
+	    --controller "tcp:127.0.0.1:$OF_PORT" --duration 60 -q \
+	    ${OF_SWITCH_ARGS:-}
 }
 
 # csit_run SUITE ARGS...: the suite against the controller.
