@@ -663,6 +663,35 @@ doc_leaf_str(struct doc_writer *w, const char *name, const char *v)
 	doc_leaf(w, name, v, 1);
 }
 
+/* A YANG boolean (RFC 7951 section 6.3: a JSON literal, not a string). */
+void
+doc_leaf_bool(struct doc_writer *w, const char *name, int v)
+{
+	doc_leaf(w, name, v ? "true" : "false", 0);
+}
+
+/* A leaf of another module than its parent's (an augmentation): its
+ * qualified name in JSON (RFC 7951 section 4), its namespace in XML. */
+void
+doc_leaf_mod(struct doc_writer *w, const struct doc_module *mod,
+    const char *name, const char *v)
+{
+	char	q[128];
+
+	if (w->fmt == HTTP_FMT_JSON) {
+		snprintf(q, sizeof(q), "%s:%s", mod->name, name);
+		doc_leaf(w, q, v, 1);
+		return;
+	}
+	if (doc_in_list(w) || w->depth == 0) {
+		w->err = 1;
+		return;
+	}
+	evbuffer_add_printf(w->out, "<%s xmlns=\"%s\">", name, mod->ns);
+	doc_text(w, v);
+	evbuffer_add_printf(w->out, "</%s>", name);
+}
+
 /* ODL writes 64-bit counters as JSON numbers (RFC 7951 section 6.1 would
  * quote them); its tools parse numbers, so numbers it is. */
 void

@@ -590,6 +590,10 @@ static const struct doc_module bgpt_mod = {
 	"odl-bgp-topology-types",
 	"urn:opendaylight:params:xml:ns:yang:odl:bgp:topology:types"
 };
+static const struct doc_module bgpc_mod = {
+	"odl-bgp-topology-config",
+	"urn:opendaylight:params:xml:ns:yang:odl:bgp:topology:config"
+};
 
 static const struct rc_list topo_lists[] = {
 	{ "node", 1 },
@@ -685,6 +689,10 @@ topo_entry(struct doc_writer *w, int config, void *arg)
 	doc_entry(w);
 	doc_leaf_str(w, "topology-id", af == BGP_AF_IPV6 ?
 	    "example-ipv6-topology" : "example-ipv4-topology");
+	/* bgpcep's topology provider: the RIB it shows, and the topology
+	 * is the server's own (what basic.robot's JSON holds). */
+	doc_leaf_mod(w, &bgpc_mod, "rib-id", RIB_ID);
+	doc_leaf_bool(w, "server-provided", 1);
 	doc_container(w, NULL, "topology-types");
 	doc_container(w, &bgpt_mod, af == BGP_AF_IPV6 ?
 	    "bgp-ipv6-reachability-topology" :
