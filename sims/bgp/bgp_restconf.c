@@ -211,7 +211,7 @@ bgprc_table(struct doc_writer *w, enum bgprc_src src, const char *peer,
 	    "bgp-types:ipv6-address-family" : "bgp-types:ipv4-address-family");
 	doc_leaf_str(w, "safi", "bgp-types:unicast-subsequent-address-family");
 	doc_container(w, NULL, "attributes");
-	doc_leaf_str(w, "uptodate", "true");
+	doc_leaf_bool(w, "uptodate", 1);
 	doc_end(w);
 	bgprc_routes(w, src, peer, af, NULL);
 	doc_end(w);
@@ -521,6 +521,17 @@ bgprc_app_write(struct rc_req *rq, uint8_t af, int container, int replace,
 }
 
 static void
+bgprc_app_entry(struct rc_req *rq, size_t t, uint8_t af)
+{
+	uint64_t	added;
+
+	if (rq->http->method != EVHTTP_REQ_POST)
+		bgprc_get_table(rq, t, RC_APP_RIB, NULL);
+	else if (bgprc_app_write(rq, af, 1, 0, &added) == 0)
+		http_reply(rq->http, added > 0 ? 201 : 204, NULL);
+}
+
+static void
 bgprc_app_table(struct rc_req *rq, size_t t)
 {
 	const struct rc_path	*p = &rq->path;
@@ -530,6 +541,13 @@ bgprc_app_table(struct rc_req *rq, size_t t)
 	int			 one = p->n == t + 3;
 	enum evhttp_cmd_type	 m = rq->http->method;
 
+	/* The tables entry itself: GET, or POST of its routes container
+	 * (what CSIT's bgp_app_peer.py posts). */
+	if (af != BGP_AF_MAX && p->n == t + 1 && (m == EVHTTP_REQ_POST ||
+	    (m & (EVHTTP_REQ_GET | EVHTTP_REQ_HEAD)))) {
+		bgprc_app_entry(rq, t, af);
+		return;
+	}
 	if (af == BGP_AF_MAX || p->n < t + 2 || p->n > t + 3 ||
 	    !rc_elem_is(&p->e[t + 1], bgprc_routes_name(af)) || (one &&
 	    (!rc_elem_is(&p->e[t + 2], bgprc_route_name(af)) ||

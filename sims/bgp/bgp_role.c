@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "bgp_codec.h"
+#include "bgp_dcc.h"
 #include "bgp_io.h"
 #include "bgp_oc.h"
 #include "bgp_restconf.h"
@@ -83,6 +84,7 @@ bgpr_start(void *cfg, struct http_server *hs, char *err, size_t errlen)
 	if (hs != NULL) {
 		bgp_restconf_register();
 		bgp_oc_register(hs);
+		bgp_dcc_register();
 	}
 	return 0;
 }

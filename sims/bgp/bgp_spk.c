@@ -115,6 +115,8 @@ static uint64_t			 app_count[BGP_AF_MAX];
 /* Established peers that hear our routes: a change is logged only when
  * there is one (counted, not searched for on every change). */
 static uint32_t			 n_advertising;
+/* The Loc-RIB changed in this round of the loop (one transaction). */
+static int			 change_open;
 
 static void	spk_fill(struct spk_peer *);
 static void	spk_kick(void);
@@ -201,9 +203,10 @@ static void
 spk_log_change(const struct bgp_prefix *p)
 {
 	st.last_change_ns = clock_ns();
+	change_open = 1;
+	spk_kick();
 	if (n_advertising == 0)
 		return;		/* a peer that comes later dumps the RIB */
-	spk_kick();
 	if (chlog.n == chlog.cap) {
 		chlog.cap = chlog.cap ? chlog.cap * 2 : 4096;
 		chlog.e = xreallocarray(chlog.e, chlog.cap, sizeof(*chlog.e));
@@ -871,6 +874,9 @@ spk_kick_cb(evutil_socket_t fd, short what, void *arg)
 	(void)fd;
 	(void)what;
 	(void)arg;
+	if (change_open)
+		st.rib_transactions++;
+	change_open = 0;
 	spk_fill_all();
 }
 
@@ -1111,6 +1117,7 @@ bgp_spk_start(const struct bgp_spk_config *c, char *err, size_t errlen)
 	cfg = *c;
 	memset(&st, 0, sizeof(st));
 	n_advertising = 0;
+	change_open = 0;
 	bgp_pmap_init(&rib, 1);
 	bgp_nbr_start(cfg.as, cfg.hold);
 	listener = engine_listen(&cfg.listen, spk_accept, NULL, "BGP", err,

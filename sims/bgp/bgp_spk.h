@@ -43,6 +43,9 @@ struct bgp_spk_stats {
 	uint64_t	treat_as_withdraw;
 	uint64_t	first_update_ns;	/* first UPDATE received */
 	uint64_t	last_change_ns;		/* last Loc-RIB change */
+	/* Rounds of the loop that changed the Loc-RIB: what bgpcep's
+	 * data-change-counter counts (one per data tree transaction). */
+	uint64_t	rib_transactions;
 };
 
 /* One path of the Loc-RIB, for the northbound. */

@@ -198,6 +198,15 @@ wait_state() {
 	fail "speaker $1: no '$2': $(cat "$TMPD/$1.st" 2>/dev/null)"
 }
 
+# change_count: the data change counter, read as ChangeCounter.robot
+# reads it (the draft reply, its top member unqualified).
+change_count() {
+	curl -s -u admin:admin \
+	    "$RC/restconf/operational/data-change-counter:data-change-counter" |
+	    "$PY" -c 'import json, sys
+print(json.load(sys.stdin)["data-change-counter"]["counter"][0]["count"])'
+}
+
 kill_speaker() {
 	kill "$SPK" 2>/dev/null
 	wait "$SPK" 2>/dev/null
@@ -212,6 +221,7 @@ wait_listen "$ODL_BGP_PORT" && wait_listen "$RC_PORT" || fail "controller"
 
 # Check_For_Empty_Topology_Before_Talking
 wait_topology empty
+c0=$(change_count)
 
 # TC_LA: the controller connects from local-address to the listening peer.
 speaker la --listen --update "$P3"
@@ -233,6 +243,9 @@ wait_topology filled
 expect 200 GET "$NBR"
 grep -q '"session-state":"ESTABLISHED"' "$TMPD/out" ||
     fail "neighbor state: $(cat "$TMPD/out")"
+
+c1=$(change_count)
+[ "$c1" -gt "$c0" ] || fail "data-change-counter: $c0, then $c1"
 
 # TC_R: bgp-peer-rpc:reset-session empties the topology.
 expect 204 POST "$RESET" "$TMPD/reset.xml"
@@ -283,6 +296,37 @@ wait_topology filled
 kill_speaker
 wait_topology empty
 expect 204 DELETE "$NBR"
+
+# bgp_app_peer.py: POST of the routes to the application RIB's tables
+# entry, GET of the entry, DELETE of its routes (draft URLs).
+APP=$RC/restconf/config/bgp-rib:application-rib/example-app-rib/tables/bgp-types:ipv4-address-family/bgp-types:unicast-subsequent-address-family/
+{
+	echo '<ipv4-routes xmlns="urn:opendaylight:params:xml:ns:yang:bgp-inet">'
+	for p in 8.0.1.0/28 8.0.1.16/28 8.0.1.32/28; do
+		echo "<ipv4-route><route-key>$p</route-key><path-id>0</path-id><prefix>$p</prefix>"
+		echo '<attributes><origin><value>igp</value></origin><local-pref><pref>100</pref></local-pref>'
+		echo '<ipv4-next-hop><global>192.0.2.1</global></ipv4-next-hop></attributes></ipv4-route>'
+	done
+	echo '</ipv4-routes>'
+} >"$TMPD/app.xml"
+expect 201 POST "$APP" "$TMPD/app.xml"
+wait_topology filled
+expect 200 GET "$APP"
+[ "$(grep -o '"prefix":"8.0.1' "$TMPD/out" | wc -l)" = 3 ] &&
+    grep -q '"uptodate":true' "$TMPD/out" || fail "app tables: $(cat "$TMPD/out")"
+expect 204 DELETE "${APP}bgp-inet:ipv4-routes/"
+wait_topology empty
+
+# A counter of another topology counts nothing here.
+cat >"$TMPD/dcc.xml" <<'EOF2'
+<data-change-counter-config xmlns="urn:opendaylight:params:xml:ns:yang:bgpcep:data-change-counter-config">
+ <counter-id>ls</counter-id><topology-name>example-linkstate-topology</topology-name>
+</data-change-counter-config>
+EOF2
+expect 201 PUT "$RC/rests/data/odl-data-change-counter-config:data-change-counter-config=ls" "$TMPD/dcc.xml"
+expect 200 GET "$RC/rests/data/data-change-counter:data-change-counter/counter=ls"
+grep -q '"count":0' "$TMPD/out" || fail "counter ls: $(cat "$TMPD/out")"
+expect_tag 400 invalid-value PUT "$RC/rests/data/odl-data-change-counter-config:data-change-counter-config=other" "$TMPD/dcc.xml"
 
 # A peer that is no configured neighbor is refused once neighbors exist.
 expect 201 PUT "$NBR" "$TMPD/passive.xml"
