@@ -84,35 +84,44 @@ oc_write_config(struct doc_writer *w, const struct bgp_nbr *c)
 	doc_end(w);
 }
 
+/* name/config, the openconfig way of holding a group's settings. */
+static void
+oc_config_open(struct doc_writer *w, const char *name)
+{
+	doc_container(w, NULL, name);
+	doc_container(w, NULL, "config");
+}
+
+static void
+oc_config_close(struct doc_writer *w)
+{
+	doc_end(w);
+	doc_end(w);
+}
+
 static void
 oc_write_leaves(struct doc_writer *w, const struct bgp_nbr *c)
 {
 	if (c->set & (BGP_NBR_F_PORT | BGP_NBR_F_PASSIVE)) {
-		doc_container(w, NULL, "transport");
-		doc_container(w, NULL, "config");
+		oc_config_open(w, "transport");
 		if (c->set & BGP_NBR_F_PORT)
 			doc_leaf_uint(w, "remote-port", c->remote_port);
 		if (c->set & BGP_NBR_F_PASSIVE)
 			doc_leaf_bool(w, "passive-mode", c->passive);
-		doc_end(w);
-		doc_end(w);
+		oc_config_close(w);
 	}
 	if (c->set & (BGP_NBR_F_HOLD | BGP_NBR_F_RETRY)) {
-		doc_container(w, NULL, "timers");
-		doc_container(w, NULL, "config");
+		oc_config_open(w, "timers");
 		if (c->set & BGP_NBR_F_HOLD)
 			oc_hold(w, "hold-time", c->hold);
 		if (c->set & BGP_NBR_F_RETRY)
 			oc_hold(w, "connect-retry", c->connect_retry);
-		doc_end(w);
-		doc_end(w);
+		oc_config_close(w);
 	}
 	if (c->set & BGP_NBR_F_RR_CLIENT) {
-		doc_container(w, NULL, "route-reflector");
-		doc_container(w, NULL, "config");
+		oc_config_open(w, "route-reflector");
 		doc_leaf_bool(w, "route-reflector-client", c->rr_client);
-		doc_end(w);
-		doc_end(w);
+		oc_config_close(w);
 	}
 }
 
@@ -289,17 +298,35 @@ oc_read_config(const struct doc_node *n, struct bgp_nbr *c, char *err,
 	return 0;
 }
 
+/* The config container of name, below n; 0 when there is one. */
+static int
+oc_config_node(const struct doc_node *n, const char *name,
+    struct doc_node *cfg)
+{
+	struct doc_node	x;
+
+	return doc_child(n, name, &x) == 0 && doc_child(&x, "config", cfg) ==
+	    0 ? 0 : -1;
+}
+
+/* One flag's leaf: r is what the reader returned (1 read, 0 absent). */
+static int
+oc_took(struct bgp_nbr *c, int r, uint32_t flag)
+{
+	if (r == 1)
+		c->set |= flag;
+	return r == -1 ? -1 : 0;
+}
+
 /* transport, timers and route-reflector; each config container. */
 static int
 oc_read_leaves(const struct doc_node *n, struct bgp_nbr *c, char *err,
     size_t errlen)
 {
-	struct doc_node	x, cfg;
+	struct doc_node	cfg;
 	uint64_t	u;
-	int		r;
 
-	if (doc_child(n, "transport", &x) == 0 &&
-	    doc_child(&x, "config", &cfg) == 0) {
+	if (oc_config_node(n, "transport", &cfg) == 0) {
 		if (doc_child(&cfg, "remote-port", &(struct doc_node){ 0 }) ==
 		    0) {
 			if (doc_get_uint(&cfg, "remote-port", 65535, &u) == -1) {
@@ -310,29 +337,20 @@ oc_read_leaves(const struct doc_node *n, struct bgp_nbr *c, char *err,
 			c->remote_port = (uint16_t)u;
 			c->set |= BGP_NBR_F_PORT;
 		}
-		if ((r = oc_bool(&cfg, "passive-mode", &c->passive, err,
-		    errlen)) == -1)
+		if (oc_took(c, oc_bool(&cfg, "passive-mode", &c->passive, err,
+		    errlen), BGP_NBR_F_PASSIVE) == -1)
 			return -1;
-		c->set |= r ? BGP_NBR_F_PASSIVE : 0;
 	}
-	if (doc_child(n, "timers", &x) == 0 &&
-	    doc_child(&x, "config", &cfg) == 0) {
-		if ((r = oc_seconds(&cfg, "hold-time", &c->hold, err,
-		    errlen)) == -1)
-			return -1;
-		c->set |= r ? BGP_NBR_F_HOLD : 0;
-		if ((r = oc_seconds(&cfg, "connect-retry", &c->connect_retry,
-		    err, errlen)) == -1)
-			return -1;
-		c->set |= r ? BGP_NBR_F_RETRY : 0;
-	}
-	if (doc_child(n, "route-reflector", &x) == 0 &&
-	    doc_child(&x, "config", &cfg) == 0) {
-		if ((r = oc_bool(&cfg, "route-reflector-client",
-		    &c->rr_client, err, errlen)) == -1)
-			return -1;
-		c->set |= r ? BGP_NBR_F_RR_CLIENT : 0;
-	}
+	if (oc_config_node(n, "timers", &cfg) == 0 && (oc_took(c,
+	    oc_seconds(&cfg, "hold-time", &c->hold, err, errlen),
+	    BGP_NBR_F_HOLD) == -1 || oc_took(c, oc_seconds(&cfg,
+	    "connect-retry", &c->connect_retry, err, errlen),
+	    BGP_NBR_F_RETRY) == -1))
+		return -1;
+	if (oc_config_node(n, "route-reflector", &cfg) == 0 &&
+	    oc_took(c, oc_bool(&cfg, "route-reflector-client", &c->rr_client,
+	    err, errlen), BGP_NBR_F_RR_CLIENT) == -1)
+		return -1;
 	return 0;
 }
 

@@ -293,9 +293,12 @@ wait_topology empty
 speaker case3 --listen --update "W:8.0.1.0/28;$P3"
 wait_connections 1
 wait_topology filled
-kill_speaker
-wait_topology empty
+# Deleting the neighbor ends its session (Cease, Peer De-configured) and
+# takes its routes away (basic.robot kills its peer first).
 expect 204 DELETE "$NBR"
+wait_topology empty
+wait_state case3 "notification 6 3"
+kill_speaker
 
 # bgp_app_peer.py: POST of the routes to the application RIB's tables
 # entry, GET of the entry, DELETE of its routes (draft URLs).
@@ -334,7 +337,7 @@ start_bg "$TMPD/stranger.log" "$PY" "$SPEAKER" --myip 127.$NET.0.3 \
     --myport "$TOOL_PORT" --peerip "$ODL_IP" --peerport "$ODL_BGP_PORT" \
     --state "$TMPD/stranger.st"
 wait_exit "$LAST_PID" 5 || fail "an unconfigured peer was kept"
-grep -q established "$TMPD/stranger.st" && fail "an unconfigured peer was let in"
+grep -qs established "$TMPD/stranger.st" && fail "an unconfigured peer was let in"
 
 # JSON bodies and the draft URL style write the same neighbor.
 cat >"$TMPD/n.json" <<EOF
