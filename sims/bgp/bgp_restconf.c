@@ -89,6 +89,34 @@ bgprc_route_name(uint8_t af)
 	return af == BGP_AF_IPV6 ? "ipv6-route" : "ipv4-route";
 }
 
+/* Route reflection (RFC 4456 section 7) as bgp-rib writes it. */
+static void
+bgprc_rr_attrs(struct doc_writer *w, const struct bgp_attrs *a)
+{
+	char		 s[BGP_MAX_CLUSTER][INET_ADDRSTRLEN];
+	const char	*v[BGP_MAX_CLUSTER];
+	uint32_t	 n;
+	uint8_t		 i;
+
+	if (a->has_originator) {
+		n = htonl(a->originator);
+		inet_ntop(AF_INET, &n, s[0], sizeof(s[0]));
+		doc_container(w, NULL, "originator-id");
+		doc_leaf_str(w, "originator", s[0]);
+		doc_end(w);
+	}
+	if (a->n_cluster == 0)
+		return;
+	for (i = 0; i < a->n_cluster && i < BGP_MAX_CLUSTER; i++) {
+		n = htonl(a->cluster[i]);
+		inet_ntop(AF_INET, &n, s[i], sizeof(s[i]));
+		v[i] = s[i];
+	}
+	doc_container(w, NULL, "cluster-id");
+	doc_leaf_list_str(w, "cluster", v, i);
+	doc_end(w);
+}
+
 static void
 bgprc_attrs(struct doc_writer *w, const struct bgp_attrs *a, uint8_t af)
 {
@@ -137,6 +165,7 @@ bgprc_attrs(struct doc_writer *w, const struct bgp_attrs *a, uint8_t af)
 		}
 		doc_end(w);
 	}
+	bgprc_rr_attrs(w, a);
 	doc_end(w);
 }
 
@@ -425,6 +454,40 @@ bgprc_parse_as_path(const struct doc_node *at, struct bgp_attrs *a)
 	}
 }
 
+/* originator-id and cluster-id, kept as given (RFC 4456 section 7). */
+static int
+bgprc_parse_rr(const struct doc_node *at, struct bgp_attrs *a, char *err,
+    size_t errlen)
+{
+	struct doc_node	c, v;
+	struct doc_iter	it;
+	struct in_addr	in;
+	char		s[64];
+
+	if (doc_child(at, "originator-id", &c) == 0) {
+		if (doc_get_string(&c, "originator", s, sizeof(s)) == -1 ||
+		    inet_pton(AF_INET, s, &in) != 1)
+			goto bad;
+		a->has_originator = 1;
+		a->originator = ntohl(in.s_addr);
+	}
+	if (doc_child(at, "cluster-id", &c) == -1)
+		return 0;
+	doc_iter_init(&it, &c, "cluster");
+	while (doc_iter_next(&it, &v) == 1) {
+		if (doc_string(&v, s, sizeof(s)) == -1 ||
+		    inet_pton(AF_INET, s, &in) != 1)
+			goto bad;
+		if (a->n_cluster < BGP_MAX_CLUSTER)
+			a->cluster[a->n_cluster++] = ntohl(in.s_addr);
+	}
+	return 0;
+bad:
+	snprintf(err, errlen, "an originator-id or cluster-id that is not an "
+	    "IPv4 address");
+	return -1;
+}
+
 /* One route of a request body into prefix and attributes; -1 with a
  * message in err. */
 static int
@@ -470,7 +533,7 @@ bgprc_parse_route(const struct doc_node *n, uint8_t af, struct bgp_prefix *p,
 		a->med = (uint32_t)u;
 	}
 	bgprc_parse_as_path(&at, a);
-	return 0;
+	return bgprc_parse_rr(&at, a, err, errlen);
 }
 
 /* The routes of a body: the routes container, or one route.  Adds them

@@ -702,6 +702,9 @@ spk_out_attrs(const struct spk_peer *pe, const struct spk_path *best,
 		return;
 	}
 	a->has_local_pref = 0;
+	/* Route reflection stays inside the AS (RFC 4456 section 8). */
+	a->has_originator = 0;
+	a->n_cluster = 0;
 	if (a->n_as == BGP_MAX_ASPATH)
 		a->n_as--;
 	memmove(a->as_path + 1, a->as_path, a->n_as * sizeof(uint32_t));

@@ -308,7 +308,10 @@ APP=$RC/restconf/config/bgp-rib:application-rib/example-app-rib/tables/bgp-types
 	for p in 8.0.1.0/28 8.0.1.16/28 8.0.1.32/28; do
 		echo "<ipv4-route><route-key>$p</route-key><path-id>0</path-id><prefix>$p</prefix>"
 		echo '<attributes><origin><value>igp</value></origin><local-pref><pref>100</pref></local-pref>'
-		echo '<ipv4-next-hop><global>192.0.2.1</global></ipv4-next-hop></attributes></ipv4-route>'
+		echo '<ipv4-next-hop><global>192.0.2.1</global></ipv4-next-hop>'
+		echo '<originator-id><originator>41.41.41.41</originator></originator-id>'
+		echo '<cluster-id><cluster>40.40.40.40</cluster><cluster>40.40.40.41</cluster></cluster-id>'
+		echo '</attributes></ipv4-route>'
 	done
 	echo '</ipv4-routes>'
 } >"$TMPD/app.xml"
@@ -316,7 +319,10 @@ expect 201 POST "$APP" "$TMPD/app.xml"
 wait_topology filled
 expect 200 GET "$APP"
 [ "$(grep -o '"prefix":"8.0.1' "$TMPD/out" | wc -l)" = 3 ] &&
-    grep -q '"uptodate":true' "$TMPD/out" || fail "app tables: $(cat "$TMPD/out")"
+    grep -q '"uptodate":true' "$TMPD/out" &&
+    grep -q '"originator-id":{"originator":"41.41.41.41"}' "$TMPD/out" &&
+    grep -q '"cluster-id":{"cluster":\["40.40.40.40","40.40.40.41"\]}' \
+    "$TMPD/out" || fail "app tables: $(cat "$TMPD/out")"
 expect 204 DELETE "${APP}bgp-inet:ipv4-routes/"
 wait_topology empty
 
