@@ -167,7 +167,7 @@ oc_write_state(struct doc_writer *w, const struct bgp_nbr *c)
 		for (i = 0; (m = bgp_nbr_at(BGP_NBR_NEIGHBOR, i)) != NULL; i++) {
 			snprintf(peer, sizeof(peer), "bgp://%s", m->name);
 			if (strcmp(m->group, c->name) == 0 &&
-			    bgp_spk_peer_state(peer, &state, &n) == 0)
+			    bgp_spk_peer_state(peer, &state, &n) != -1)
 				sum += n;
 		}
 		n = sum;
@@ -402,6 +402,9 @@ oc_read(struct rc_req *rq, enum bgp_nbr_kind k, const char *key,
 	memset(c, 0, sizeof(*c));
 	c->kind = (uint8_t)k;
 	err[0] = '\0';
+	/* The entry, bare or in its container (one entry of it). */
+	if (doc_child(&root, oc_names[k][0], &n) == 0)
+		root = n;
 	doc_iter_init(&it, &root, oc_names[k][1]);
 	if (doc_iter_next(&it, &n) != 1) {
 		tag = "malformed-message";
@@ -447,23 +450,26 @@ oc_not_allowed(struct rc_req *rq, const char *allow)
 	    "The method is not supported here");
 }
 
-/* The container: GET, or POST of a new entry (RFC 8040 4.4.1). */
+/* The container: GET, POST of a new entry (RFC 8040 4.4.1), or PUT of
+ * one entry (what CSIT's draft-era peer_group template sends to
+ * .../peer-groups/): 201 or 204. */
 static void
 oc_container(struct rc_req *rq, enum bgp_nbr_kind k)
 {
 	struct bgp_nbr	c;
+	enum evhttp_cmd_type m = rq->http->method;
 
-	if (rq->http->method & (EVHTTP_REQ_GET | EVHTTP_REQ_HEAD)) {
+	if (m & (EVHTTP_REQ_GET | EVHTTP_REQ_HEAD)) {
 		oc_get(rq, k, NULL);
 		return;
 	}
-	if (rq->http->method != EVHTTP_REQ_POST) {
-		oc_not_allowed(rq, "GET, HEAD, POST");
+	if (m != EVHTTP_REQ_POST && m != EVHTTP_REQ_PUT) {
+		oc_not_allowed(rq, "GET, HEAD, POST, PUT");
 		return;
 	}
 	if (oc_read(rq, k, NULL, &c) == -1)
 		return;
-	if (bgp_nbr_get(k, c.name) != NULL) {
+	if (m == EVHTTP_REQ_POST && bgp_nbr_get(k, c.name) != NULL) {
 		http_error(rq->http, 409, "protocol", "data-exists",
 		    "Data already exists");
 		return;

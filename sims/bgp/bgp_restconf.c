@@ -316,9 +316,14 @@ bgprc_tables_last(struct doc_writer *w, const char *container,
 static void
 bgprc_peer(struct doc_writer *w, const char *name)
 {
+	const char	*state;
+	uint64_t	 n;
+
 	doc_entry(w);
 	doc_leaf_str(w, "peer-id", name);
-	doc_leaf_str(w, "peer-role", "ebgp");
+	/* iBGP from the ASes (RFC 4271 section 1.1). */
+	doc_leaf_str(w, "peer-role", bgp_spk_peer_state(name, &state, &n) ==
+	    1 ? "ibgp" : "ebgp");
 	bgprc_tables_last(w, "adj-rib-in", RC_ADJ_RIB_IN, name);
 }
 

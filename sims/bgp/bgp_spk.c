@@ -1267,7 +1267,8 @@ bgp_spk_peer_state(const char *peer, const char **state, uint64_t *prefixes)
 		if (peers[i] != NULL && strcmp(peers[i]->name, peer) == 0) {
 			*state = names[peers[i]->state];
 			*prefixes = peers[i]->prefixes;
-			return 0;
+			return peers[i]->state == SPK_ESTABLISHED &&
+			    peers[i]->ibgp;
 		}
 	return -1;
 }

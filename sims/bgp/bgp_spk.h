@@ -80,7 +80,8 @@ int	 bgp_spk_has_session(const char *peer);
 /* End the peer's sessions with a Cease of that subcode; how many. */
 int	 bgp_spk_reset(const char *peer, uint8_t subcode);
 /* A session's state in openconfig's words (OPENSENT, ESTABLISHED...)
- * and the paths it gave us; -1 when there is none. */
+ * and the paths it gave us; -1 when there is none, 1 when it is an
+ * established iBGP one, 0 otherwise. */
 int	 bgp_spk_peer_state(const char *peer, const char **state,
 	    uint64_t *prefixes);
 /* 1 when an established peer of that name exists. */

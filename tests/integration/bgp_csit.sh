@@ -243,6 +243,8 @@ wait_topology filled
 expect 200 GET "$NBR"
 grep -q '"session-state":"ESTABLISHED"' "$TMPD/out" ||
     fail "neighbor state: $(cat "$TMPD/out")"
+expect 200 GET "$RC/rests/data/bgp-rib:bgp-rib/rib=example-bgp-rib/peer=bgp:%2F%2F$TOOLS_IP"
+grep -q '"peer-role":"ibgp"' "$TMPD/out" || fail "peer-role: $(cat "$TMPD/out")"
 
 c1=$(change_count)
 [ "$c1" -gt "$c0" ] || fail "data-change-counter: $c0, then $c1"
@@ -266,6 +268,11 @@ wait_topology empty
 kill_speaker
 expect 204 DELETE "$NBR"
 expect 201 PUT "$NBR" "$TMPD/passive.xml"
+expect 204 DELETE "$PG"
+# The draft-era peer_group location: PUT of the entry to the container.
+expect 201 PUT "$RC/restconf/config/openconfig-network-instance:network-instances/network-instance/global-bgp/openconfig-network-instance:protocols/protocol/openconfig-policy-types:BGP/example-bgp-rib/bgp/peer-groups/" "$TMPD/pg.xml"
+expect 200 GET "$RC/restconf/operational/openconfig-network-instance:network-instances/network-instance/global-bgp/openconfig-network-instance:protocols/protocol/openconfig-policy-types:BGP/example-bgp-rib/bgp/peer-groups"
+grep -q '"total-paths":0' "$TMPD/out" || fail "peer groups: $(cat "$TMPD/out")"
 expect 204 DELETE "$PG"
 
 # Start_Listening_BGP_Speaker: both listen, nothing connects.
