@@ -635,16 +635,13 @@ doc_end(struct doc_writer *w)
 	w->depth--;
 }
 
+/* A value: JSON (its name written before), quoted or not; or an XML
+ * element. */
 static void
-doc_leaf(struct doc_writer *w, const char *name, const char *text,
+doc_scalar(struct doc_writer *w, const char *name, const char *text,
     int quoted)
 {
-	if (doc_in_list(w) || w->depth == 0) {
-		w->err = 1;
-		return;
-	}
 	if (w->fmt == HTTP_FMT_JSON) {
-		doc_json_name(w, NULL, name);
 		if (quoted)
 			evbuffer_add(w->out, "\"", 1);
 		doc_text(w, text);
@@ -655,6 +652,19 @@ doc_leaf(struct doc_writer *w, const char *name, const char *text,
 	evbuffer_add_printf(w->out, "<%s>", name);
 	doc_text(w, text);
 	evbuffer_add_printf(w->out, "</%s>", name);
+}
+
+static void
+doc_leaf(struct doc_writer *w, const char *name, const char *text,
+    int quoted)
+{
+	if (doc_in_list(w) || w->depth == 0) {
+		w->err = 1;
+		return;
+	}
+	if (w->fmt == HTTP_FMT_JSON)
+		doc_json_name(w, NULL, name);
+	doc_scalar(w, name, text, quoted);
 }
 
 void
@@ -725,17 +735,9 @@ static void
 doc_leaf_list_item(struct doc_writer *w, const char *name, size_t i,
     const char *text, int quoted)
 {
-	if (w->fmt == HTTP_FMT_JSON) {
-		evbuffer_add_printf(w->out, "%s%s", i ? "," : "",
-		    quoted ? "\"" : "");
-		doc_text(w, text);
-		if (quoted)
-			evbuffer_add(w->out, "\"", 1);
-		return;
-	}
-	evbuffer_add_printf(w->out, "<%s>", name);
-	doc_text(w, text);
-	evbuffer_add_printf(w->out, "</%s>", name);
+	if (w->fmt == HTTP_FMT_JSON && i > 0)
+		evbuffer_add(w->out, ",", 1);
+	doc_scalar(w, name, text, quoted);
 }
 
 static void
