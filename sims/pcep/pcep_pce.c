@@ -969,13 +969,28 @@ pce_update_lsp(struct pce_sess *s, struct pce_lsp *l,
 	return 0;
 }
 
+/* A PCInitiate of one request, its answer awaited (RFC 8281 5.3, 5.4). */
+static int
+pce_send_initiate(struct pce_sess *s, const struct pcep_lsp_req *req,
+    pce_op_cb cb, void *arg, char *err, size_t errlen)
+{
+	struct wbuf	*w = pce_scratch();
+
+	if (pcep_reqs_encode(w, PCEP_MSG_PCINITIATE, req, 1) == -1) {
+		snprintf(err, errlen, "the PCInitiate could not be built");
+		return -1;
+	}
+	pce_send(s, w);
+	pce_op_add(s, req->srp.srp_id, cb, arg);
+	return 0;
+}
+
 int
 pce_add_lsp(struct pce_sess *s, const char *name, uint32_t src, uint32_t dst,
     const struct pce_path *path, int sr, pce_op_cb cb, void *arg, char *err,
     size_t errlen)
 {
 	struct pcep_lsp_req	 req;
-	struct wbuf		*w = pce_scratch();
 
 	if (pce_op_check(s, err, errlen) == -1)
 		return -1;
@@ -997,13 +1012,9 @@ pce_add_lsp(struct pce_sess *s, const char *name, uint32_t src, uint32_t dst,
 	req.ep_dst = dst;
 	req.has_ero = 1;
 	pcep_ero_from_recs(path->hop, path->n, &req.ero);
-	if (pcep_reqs_encode(w, PCEP_MSG_PCINITIATE, &req, 1) == -1) {
-		snprintf(err, errlen, "the PCInitiate could not be built");
+	if (pce_send_initiate(s, &req, cb, arg, err, errlen) == -1)
 		return -1;
-	}
-	pce_send(s, w);
 	st.initiates_sent++;
-	pce_op_add(s, req.srp.srp_id, cb, arg);
 	return 0;
 }
 
@@ -1012,7 +1023,6 @@ pce_remove_lsp(struct pce_sess *s, struct pce_lsp *l, pce_op_cb cb,
     void *arg, char *err, size_t errlen)
 {
 	struct pcep_lsp_req	 req;
-	struct wbuf		*w = pce_scratch();
 
 	if (pce_op_check(s, err, errlen) == -1)
 		return -1;
@@ -1022,13 +1032,9 @@ pce_remove_lsp(struct pce_sess *s, struct pce_lsp *l, pce_op_cb cb,
 	req.srp.flags = PCEP_SRP_FLAG_R;	/* RFC 8281 5.4 */
 	req.lsp.plsp_id = l->plsp_id;
 	req.lsp.flags = PCEP_LSP_FLAG_D;
-	if (pcep_reqs_encode(w, PCEP_MSG_PCINITIATE, &req, 1) == -1) {
-		snprintf(err, errlen, "the PCInitiate could not be built");
+	if (pce_send_initiate(s, &req, cb, arg, err, errlen) == -1)
 		return -1;
-	}
-	pce_send(s, w);
 	st.removes_sent++;
-	pce_op_add(s, req.srp.srp_id, cb, arg);
 	return 0;
 }
 
@@ -1116,18 +1122,6 @@ pce_addr_busy(uint32_t addr)
 	return 0;
 }
 
-/* Our IPv4 address on the session, for local-pref. */
-static void
-pce_local_addr(struct pce_sess *s, evutil_socket_t fd)
-{
-	struct sockaddr_in	sin;
-	socklen_t		len = sizeof(sin);
-
-	if (getsockname(fd, (struct sockaddr *)&sin, &len) == 0 &&
-	    sin.sin_family == AF_INET)
-		s->ss.local_addr = ntohl(sin.sin_addr.s_addr);
-}
-
 /* A PCC connected on fd: its session starts by our Open.  Only an IPv4
  * peer has an address to tell PCCs apart by; any other counts as 0. */
 void
@@ -1162,7 +1156,7 @@ pce_attach(evutil_socket_t fd, const struct sockaddr *sa, socklen_t salen)
 		return;
 	}
 	TAILQ_INSERT_TAIL(&sessions, s, entry);
-	pce_local_addr(s, fd);
+	s->ss.local_addr = engine_local_ipv4(fd);	/* local-pref */
 	pce_send_open(s);
 }
 

@@ -123,7 +123,7 @@ run_basic() {
 	    fail "initiated LSPs not in the topology"
 	[ "$(rc GET "$TOPO/node=pcc%3A%2F%2F127.1.0.1/network-topology-pcep:path-computation-client/reported-lsp=nb-lsp-1")" = 200 ] ||
 	    fail "GET one reported LSP"
-	grep -q '"create":true' "$TMPD/out" || fail "initiated LSP without create"
+	grep -q '"odl-pcep-ietf-initiated:create":true' "$TMPD/out" || fail "initiated LSP without create"
 	op update-lsp '{"input":{"node":"pcc://127.1.0.2","name":"nb-lsp-2",
 	    "arguments":{"lsp":{"delegate":true,"administrative":true},
 	    "ero":{"subobject":[{"loose":false,"ip-prefix":{"ip-prefix":"10.88.0.1/32"}}]}}}}' 204
