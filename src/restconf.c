@@ -300,25 +300,37 @@ rc_body(struct rc_req *rq, struct doc *d)
 }
 
 struct evbuffer *
-rc_writer(struct rc_req *rq, struct doc_writer *w)
+rc_http_writer(struct http_req *h, struct doc_writer *w)
 {
 	struct evbuffer	*b = evbuffer_new();
 
 	if (b == NULL)
 		fatalx("evbuffer_new");
-	doc_writer_init(w, rq->http->reply_fmt, b);
+	doc_writer_init(w, h->reply_fmt, b);
 	return b;
+}
+
+void
+rc_http_send(struct http_req *h, struct doc_writer *w, struct evbuffer *b)
+{
+	if (doc_finish(w) == -1)
+		http_error(h, 500, "application", "operation-failed",
+		    "The reply could not be built");
+	else
+		http_reply(h, 200, b);
+	evbuffer_free(b);
+}
+
+struct evbuffer *
+rc_writer(struct rc_req *rq, struct doc_writer *w)
+{
+	return rc_http_writer(rq->http, w);
 }
 
 void
 rc_send(struct rc_req *rq, struct doc_writer *w, struct evbuffer *b)
 {
-	if (doc_finish(w) == -1)
-		http_error(rq->http, 500, "application", "operation-failed",
-		    "The reply could not be built");
-	else
-		http_reply(rq->http, 200, b);
-	evbuffer_free(b);
+	rc_http_send(rq->http, w, b);
 }
 
 /* ---- dispatch ---- */
@@ -481,17 +493,10 @@ rc_rpc_empty(struct http_req *h, int rfc8040, const struct doc_module *mod)
 		http_reply(h, 204, NULL);
 		return;
 	}
-	if ((b = evbuffer_new()) == NULL)
-		fatalx("evbuffer_new");
-	doc_writer_init(&w, h->reply_fmt, b);
+	b = rc_http_writer(h, &w);
 	/* The draft's JSON names it bare, as ODL did. */
 	doc_container(&w, h->reply_fmt == HTTP_FMT_XML ? mod : NULL,
 	    "output");
 	doc_end(&w);
-	if (doc_finish(&w) == -1)
-		http_error(h, 500, "application", "operation-failed",
-		    "The reply could not be built");
-	else
-		http_reply(h, 200, b);
-	evbuffer_free(b);
+	rc_http_send(h, &w, b);
 }

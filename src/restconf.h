@@ -117,8 +117,13 @@ void	rc_read_only(struct rc_req *);
 /* Parse the request body; on error a 400 malformed-message is sent and
  * -1 returned. */
 int	rc_body(struct rc_req *, struct doc *);
-/* A writer in the reply format; rc_send finishes and sends it (200). */
+/* A writer in the reply format; rc_send finishes and sends it (200, or
+ * 500 when it was misused) and frees the buffer.  The rc_http_ forms
+ * serve handlers of their own routes. */
 struct evbuffer *rc_writer(struct rc_req *, struct doc_writer *);
 void	rc_send(struct rc_req *, struct doc_writer *, struct evbuffer *);
+struct evbuffer *rc_http_writer(struct http_req *, struct doc_writer *);
+void	rc_http_send(struct http_req *, struct doc_writer *,
+	    struct evbuffer *);
 
 #endif

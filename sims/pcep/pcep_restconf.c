@@ -23,7 +23,6 @@
 #include "restconf.h"
 
 #define PR_TOPOLOGY	"pcep-topology"
-#define PR_RFC8040	0x10	/* route flag: /rests/operations */
 
 static const struct doc_module pn_mod = {
 	"network-topology-pcep", "urn:opendaylight:params:xml:ns:yang:topology:pcep"
@@ -523,42 +522,32 @@ pr_output(struct http_req *h, const struct pcep_errmsg *em, int rfc8040)
 	struct evbuffer		*b;
 	uint8_t			 i;
 
-	if (em == NULL && rfc8040) {
-		http_reply(h, 204, NULL);
+	if (em == NULL) {
+		rc_rpc_empty(h, rfc8040, &pn_mod);
 		return;
 	}
-	if ((b = evbuffer_new()) == NULL)
-		fatalx("evbuffer_new");
-	doc_writer_init(&w, h->reply_fmt, b);
+	b = rc_http_writer(h, &w);
 	doc_container(&w, rfc8040 || h->reply_fmt == HTTP_FMT_XML ? &pn_mod :
 	    NULL, "output");
-	if (em != NULL) {
-		/* ODL's operation-result: failure and the PCErr. */
-		doc_leaf_str(&w, "failure", "failed");
-		doc_list(&w, NULL, "error");
-		for (i = 0; i < em->n; i++) {
-			doc_entry(&w);
-			doc_container(&w, NULL, "error-object");
-			/* The PCEP-ERROR object's header flags (RFC
-			 * 5440 section 7.2), as the PCC sent them. */
-			pr_leaf_bool(&w, "ignore", em->item[i].flags &
-			    PCEP_OBJ_FLAG_I);
-			pr_leaf_bool(&w, "processing-rule",
-			    em->item[i].flags & PCEP_OBJ_FLAG_P);
-			doc_leaf_uint(&w, "type", em->item[i].type);
-			doc_leaf_uint(&w, "value", em->item[i].value);
-			doc_end(&w);
-			doc_end(&w);
-		}
+	/* ODL's operation-result: failure and the PCErr. */
+	doc_leaf_str(&w, "failure", "failed");
+	doc_list(&w, NULL, "error");
+	for (i = 0; i < em->n; i++) {
+		doc_entry(&w);
+		doc_container(&w, NULL, "error-object");
+		/* The PCEP-ERROR object's header flags (RFC 5440 section
+		 * 7.2), as the PCC sent them. */
+		pr_leaf_bool(&w, "ignore", em->item[i].flags & PCEP_OBJ_FLAG_I);
+		pr_leaf_bool(&w, "processing-rule",
+		    em->item[i].flags & PCEP_OBJ_FLAG_P);
+		doc_leaf_uint(&w, "type", em->item[i].type);
+		doc_leaf_uint(&w, "value", em->item[i].value);
+		doc_end(&w);
 		doc_end(&w);
 	}
 	doc_end(&w);
-	if (doc_finish(&w) == -1)
-		http_error(h, 500, "application", "operation-failed",
-		    "The reply could not be built");
-	else
-		http_reply(h, 200, b);
-	evbuffer_free(b);
+	doc_end(&w);
+	rc_http_send(h, &w, b);
 }
 
 static void
@@ -806,68 +795,57 @@ pr_dispatch(struct http_req *h, enum pr_op op, const struct doc_node *in,
 	return 0;
 }
 
+/* An operation's input (rc_rpc_register parsed it): sent to the PCC,
+ * answered by pr_done, or refused here. */
 static void
-pr_operation(struct http_req *h, void *arg)
+pr_operation(struct http_req *h, const struct doc_node *in, int rfc8040,
+    enum pr_op op)
 {
-	enum pr_op		 op = (enum pr_op)((intptr_t)arg & 0xf);
 	struct pr_pending	*pp;
-	struct doc		 d;
-	struct doc_node		 root, in;
-	char			 err[256];
 
-	if (h->body == NULL || doc_parse(&d, h->body_fmt, h->body,
-	    h->body_len, err, sizeof(err)) == -1) {
-		http_error(h, 400, "protocol", "malformed-message",
-		    "Error parsing input: %s", h->body ? err : "no body");
-		return;
-	}
-	doc_root(&d, &root);
-	if (doc_child(&root, "input", &in) == -1) {
-		http_error(h, 400, "protocol", "malformed-message",
-		    "The body is not an input");
-		doc_free(&d);
-		return;
-	}
-	/* RFC 8040 section 3.6: its own media types unless others named. */
-	if (((intptr_t)arg & PR_RFC8040) && !h->reply_named)
-		h->reply_type = h->reply_fmt == HTTP_FMT_XML ?
-		    "application/yang-data+xml" : "application/yang-data+json";
 	pp = xcalloc(1, sizeof(*pp));
 	pp->server = h->server;
 	pp->ev = h->ev;
 	pp->fmt = h->reply_fmt;
 	pp->type = h->reply_type;
 	pp->op = op;
-	pp->rfc8040 = ((intptr_t)arg & PR_RFC8040) != 0;
-	if (pr_dispatch(h, op, &in, pp) != 0)
+	pp->rfc8040 = rfc8040;
+	if (pr_dispatch(h, op, in, pp) != 0)
 		free(pp);	/* answered already */
 	else
 		h->replied = 1;	/* pr_done answers */
-	doc_free(&d);
 }
 
-static const char *const pr_op_names[] = {
-	[PR_UPDATE] = "update-lsp",
-	[PR_ADD] = "add-lsp",
-	[PR_REMOVE] = "remove-lsp",
+static void
+pr_update_lsp(struct http_req *h, const struct doc_node *in, int rfc8040)
+{
+	pr_operation(h, in, rfc8040, PR_UPDATE);
+}
+
+static void
+pr_add_lsp(struct http_req *h, const struct doc_node *in, int rfc8040)
+{
+	pr_operation(h, in, rfc8040, PR_ADD);
+}
+
+static void
+pr_remove_lsp(struct http_req *h, const struct doc_node *in, int rfc8040)
+{
+	pr_operation(h, in, rfc8040, PR_REMOVE);
+}
+
+static const struct rc_rpc pr_rpcs[] = {
+	{ "network-topology-pcep", "update-lsp", pr_update_lsp },
+	{ "network-topology-pcep", "add-lsp", pr_add_lsp },
+	{ "network-topology-pcep", "remove-lsp", pr_remove_lsp },
 };
 
 void
 pcep_restconf_register(struct http_server *hs)
 {
-	static const char *const bases[] = { "/rests/operations",
-	    "/restconf/operations" };
-	char	path[96];
-	int	i, j;
+	size_t	i;
 
 	rc_topology_register(&pr_topo);
-	for (i = 0; i < 2; i++)
-		for (j = 0; j < 3; j++) {
-			snprintf(path, sizeof(path),
-			    "%s/network-topology-pcep:%s", bases[i],
-			    pr_op_names[j]);
-			http_server_route(hs, path, EVHTTP_REQ_POST,
-			    pr_operation, (void *)(intptr_t)(j |
-			    (i == 0 ? PR_RFC8040 : 0)));
-		}
+	for (i = 0; i < sizeof(pr_rpcs) / sizeof(pr_rpcs[0]); i++)
+		rc_rpc_register(hs, &pr_rpcs[i]);
 }
