@@ -3,7 +3,7 @@
  * (of_flowcfg.c) with no switch connected: the nodes by dpid (uthash)
  * and the flows by id and by match (hand-kept chains) through their
  * growth, a PUT that replaces, a POST refused whole for a duplicate id,
- * and deletions of one flow and of a table.
+ * and deletions of one flow, a table, a node and every node.
  */
 #include <stdio.h>
 #include <string.h>
@@ -117,9 +117,39 @@ test_flows(void)
 	fc_stop();
 }
 
+/* DELETE of a node and of every node (CSIT's cleanup), and a node that
+ * takes flows again afterwards (its buckets were emptied, not freed). */
+static void
+test_delete_nodes(void)
+{
+	static struct fc_spec	 s;
+	struct fc_node		*a, *b;
+	uint32_t		 i;
+
+	fc_start();
+	a = fc_node_get(1, 1);
+	b = fc_node_get(2, 1);
+	for (i = 0; i < FLOWS; i++) {
+		spec(&s, i);
+		fc_put(i % 2 ? a : b, &s);
+	}
+	CHECK(fc_delete_node(a) == 0 && fc_node_count(a, -1) == 0 &&
+	    found(a, 0, FLOWS) == 0 && fc_node_count(b, -1) == FLOWS / 2,
+	    "one node's flows deleted, the other's kept");
+	CHECK(fc_delete_node(a) == -1, "a node without flows: -1");
+	spec(&s, 1);
+	CHECK(fc_put(a, &s) == 1 && found(a, 1, 2) == 1,
+	    "the emptied node takes a flow again");
+	CHECK(fc_delete_all() == 2 && fc_node_count(a, -1) == 0 &&
+	    fc_node_count(b, -1) == 0 && fc_delete_all() == 0,
+	    "every node's flows deleted, the nodes that had some counted");
+	fc_stop();
+}
+
 static const struct check_case cases[] = {
 	CASE(test_nodes),
 	CASE(test_flows),
+	CASE(test_delete_nodes),
 };
 
 int
