@@ -63,6 +63,13 @@ struct fc_node {
 	uint32_t	  done_gen;
 	uint32_t	  cur_gen;
 	uint32_t	 (*cnt)[256];	/* [4][256] once polled */
+	/* Flows pushed by operations (sal-flow, bulk-o-matic's *-rpc), by
+	 * (table, priority, match) on next_m, so that the switch's stats
+	 * show them whole under ids of their own. */
+	struct fc_flow	**rpc;
+	size_t		  rpc_nb;
+	uint64_t	  rpc_n;
+	uint64_t	  rpc_seq;
 };
 
 static struct fc_node	*nodes;		/* uthash head */
@@ -933,14 +940,113 @@ fc_delete_table(struct fc_node *n, unsigned table)
  * pushed again when the switch reconnects): sal-flow's add-flow and
  * remove-flow (strict or not, as the input says), bulk-o-matic's *-rpc.
  * The caller closes the batch with fc_barrier(). */
+static struct fc_flow **
+fc_rpc_slot(struct fc_node *n, unsigned table, uint16_t prio,
+    const uint8_t *oxm, size_t len)
+{
+	struct fc_flow	**pp;
+
+	pp = &n->rpc[fc_hash_m(table, prio, oxm, len) % n->rpc_nb];
+	for (; *pp != NULL; pp = &(*pp)->next_m)
+		if ((*pp)->table == table && (*pp)->priority == prio &&
+		    (*pp)->match_len == len &&
+		    memcmp(fc_oxm(*pp), oxm, len) == 0)
+			break;
+	return pp;
+}
+
+static void
+fc_rpc_grow(struct fc_node *n)
+{
+	struct fc_flow	**old = n->rpc, *f, *next;
+	size_t		  onb = n->rpc_nb, i;
+
+	n->rpc_nb = onb ? 2 * onb : FC_MIN_BUCKETS;
+	n->rpc = xcalloc(n->rpc_nb, sizeof(*n->rpc));
+	for (i = 0; i < onb; i++)
+		for (f = old[i]; f != NULL; f = next) {
+			next = f->next_m;
+			f->next_m = NULL;
+			*fc_rpc_slot(n, f->table, f->priority, fc_oxm(f),
+			    f->match_len) = f;
+		}
+	free(old);
+}
+
+static void
+fc_rpc_clear(struct fc_node *n)
+{
+	struct fc_flow	*f, *next;
+	size_t		 i;
+
+	for (i = 0; i < n->rpc_nb; i++)
+		for (f = n->rpc[i]; f != NULL; f = next) {
+			next = f->next_m;
+			free(f);
+		}
+	free(n->rpc);
+	n->rpc = NULL;
+	n->rpc_nb = 0;
+	n->rpc_n = 0;
+}
+
+/* Remember an added flow (replacing one of the same table, priority and
+ * match, as the switch does), forget a removed one: by its priority and
+ * match, the switch's non-strict removal may take more, which its stats
+ * then show. */
+static void
+fc_rpc_note(struct fc_node *n, struct fc_flow *f, int add)
+{
+	struct fc_flow	**pp, *old;
+
+	if (n->rpc_n + 1 > n->rpc_nb)
+		fc_rpc_grow(n);
+	pp = fc_rpc_slot(n, f->table, f->priority, fc_oxm(f), f->match_len);
+	if ((old = *pp) != NULL) {
+		*pp = old->next_m;
+		free(old);
+		n->rpc_n--;
+	}
+	if (!add) {
+		free(f);
+		return;
+	}
+	f->next_m = *pp;
+	*pp = f;
+	n->rpc_n++;
+}
+
 void
 fc_rpc_push(struct fc_node *n, const struct fc_spec *s, int add)
 {
-	struct fc_flow	*f = fc_new(s);
+	struct fc_spec	 named = *s;
+	struct fc_flow	*f;
 
+	/* openflowplugin's name for a flow it did not write itself. */
+	snprintf(named.id, sizeof(named.id), "#UF$TABLE*%d-%" PRIu64,
+	    s->table, ++n->rpc_seq);
+	f = fc_new(&named);
 	fc_push(n, f, add ? OF_FC_ADD : s->strict ? OF_FC_DELETE_STRICT :
 	    OF_FC_DELETE);
-	free(f);
+	fc_rpc_note(n, f, add);
+}
+
+void
+fc_rpc_foreach(struct fc_node *n, unsigned table, fc_flow_fn fn, void *arg)
+{
+	struct fc_flow	*f;
+	size_t		 i;
+
+	for (i = 0; i < n->rpc_nb; i++)
+		for (f = n->rpc[i]; f != NULL; f = f->next_m)
+			if (f->table == table && fc_oper_visible(n, f))
+				fn(n, f, arg);
+}
+
+uint64_t
+fc_rpc_seq(const struct fc_node *n)
+{
+	return n->rpc_seq;
 }
 
 /*
@@ -1075,6 +1181,7 @@ fc_connected(uint64_t dpid, uint8_t version, void *arg)
 
 	(void)arg;
 	op_connected(dpid, version);
+	fc_rpc_clear(n);	/* a new session: the switch starts afresh */
 	n->version = version;
 	n->polled = 0;
 	n->done_gen += 2;
@@ -1106,6 +1213,9 @@ fc_stats_flow(void *ctx, const struct of_flow_info *fi)
 
 	n->cnt[FC_C_CUR + FC_C_ALL][fi->table_id]++;
 	f = fc_find_m(n, fi->table_id, fi->priority, fi->match);
+	if (f == NULL && n->rpc_n > 0)
+		f = *fc_rpc_slot(n, fi->table_id, fi->priority,
+		    fi->match->oxm, fi->match->len);
 	if (f == NULL || f->seen == n->cur_gen)
 		return;
 	f->prev_ok = f->seen == n->done_gen;
@@ -1152,6 +1262,7 @@ fc_stop(void)
 				fn = f->next_id;
 				free(f);
 			}
+		fc_rpc_clear(n);
 		free(n->by_id);
 		free(n->by_m);
 		free(n->cnt);

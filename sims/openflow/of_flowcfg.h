@@ -84,7 +84,8 @@ int	 fc_delete_node(struct fc_node *);
 unsigned fc_delete_all(void);
 void	 fc_barrier(struct fc_node *);
 /* Push a flow (add, or remove: strict as the spec says) without keeping
- * it in the config. */
+ * it in the config; the operational view shows it, once the switch
+ * reports it, under an id "#UF$TABLE*T-N" of its own. */
 void	 fc_rpc_push(struct fc_node *, const struct fc_spec *, int add);
 
 /* Reads. */
@@ -95,6 +96,11 @@ typedef void (*fc_flow_fn)(struct fc_node *, const struct fc_flow *,
  * those the switch reported in its last flow stats reply. */
 void	 fc_foreach(struct fc_node *, int table, int oper, fc_flow_fn,
 	    void *arg);
+/* The pushed flows of a table the switch reported in its last stats. */
+void	 fc_rpc_foreach(struct fc_node *, unsigned table, fc_flow_fn,
+	    void *arg);
+/* How many ids fc_rpc_push has given (the others number on from it). */
+uint64_t fc_rpc_seq(const struct fc_node *);
 /* Bit t set: table t has config flows. */
 void	 fc_tables(struct fc_node *, uint8_t set[32]);
 /* From the last stats reply: 0 when none came yet. */

@@ -126,7 +126,9 @@ inv_flow_cb(struct fc_node *fn, const struct fc_flow *f, void *arg)
 }
 
 /* The flows the switch reported: the config ones it holds by their ids,
- * the others as openflowplugin names them ("#UF$TABLE*" table "-" n). */
+ * those pushed by operations whole under theirs, the others as
+ * openflowplugin names them ("#UF$TABLE*" table "-" n, numbered on from
+ * the operations' ids). */
 static void
 inv_oper_flows(struct doc_writer *w, struct fc_node *fn, unsigned table)
 {
@@ -140,8 +142,10 @@ inv_oper_flows(struct doc_writer *w, struct fc_node *fn, unsigned table)
 		return;
 	doc_list(w, NULL, "flow");
 	fc_foreach(fn, (int)table, 1, inv_flow_cb, w);
+	fc_rpc_foreach(fn, table, inv_flow_cb, w);
 	for (i = 0; i < unk; i++) {
-		snprintf(id, sizeof(id), "#UF$TABLE*%u-%" PRIu32, table, i + 1);
+		snprintf(id, sizeof(id), "#UF$TABLE*%u-%" PRIu64, table,
+		    fc_rpc_seq(fn) + i + 1);
 		doc_entry(w);
 		doc_leaf_str(w, "id", id);
 		doc_leaf_uint(w, "table_id", table);

@@ -309,6 +309,14 @@ def suite_salflow(n):
     check(json.loads(d or b"{}") == {"output": {}}, "draft output %r" % d)
     check(wait_for(lambda: table0(2), (1, 1)) == (1, 1),
           "node 2 table 0 holds it: %s" % (table0(2),))
+    # The clustering suites' Check Item Occurrence: the match, once, in
+    # the operational table, under openflowplugin's id for such flows.
+    for n in (1, 2):
+        st, d = req("GET", OPER + "/node/openflow:%d/table/0" % n)
+        fl = json.loads(d)[FNI_T][0].get("flow", [{}]) if st == 200 else [{}]
+        check(d.count(b"10.0.1.0/24") == 1 and
+              fl[0].get("id", "").startswith("#UF$TABLE*0-") and
+              fl[0].get("priority") == 2, "node %d: %s" % (n, fl))
     expect(404, "data-missing", "GET", CFG + "/node/openflow:1")
     rpc(RESTS_OPS, "sal-flow:remove-flow", SAL_XML % 1, 204, xml=True)
     rpc(DRAFT_OPS, "sal-flow:remove-flow", sal_json(2), 200)
