@@ -175,6 +175,14 @@ bgp_count_announced(struct bgp_peer *p, uint64_t now)
 		return;
 	fresh = p->ann_next - p->ann_high;
 	p->ann_high = p->ann_next;
+	if (sim->announced == 0) {
+		/* The first UPDATE opens announce, and learn with it. */
+		phase_open(sim->ph[BGPP_ANNOUNCE], now);
+		if (sim->ph[BGPP_LEARN] != NULL)
+			phase_open(sim->ph[BGPP_LEARN], now);
+		txack_open(&sim->acked, p->pd.bev, sim->ph[BGPP_ANNOUNCE],
+		    sim->ph[BGPP_LEARN]);
+	}
 	sim->announced += fresh;
 	phase_items(sim->ph[BGPP_ANNOUNCE], now, fresh);
 }
@@ -202,8 +210,18 @@ bgp_sent_all(struct bgp_peer *p)
 	bufferevent_setwatermark(p->pd.bev, EV_WRITE, 0, 0);
 }
 
-/* The output of a peer that queued everything is empty: 1 when it was
- * the last one the phase waited for. */
+static struct bufferevent *
+bgp_peer_bev(void *arg, size_t i, uint64_t *mark)
+{
+	struct bgp_sim	*sim = arg;
+
+	*mark = sim->peers[i].ack_mark;
+	return sim->peers[i].pd.bev;
+}
+
+/* The output of a peer that queued everything is empty: once it was the
+ * last one the phase waited for, the phase ends when the speaker's TCP
+ * has acknowledged every peer's last byte. */
 static void
 bgp_drained(struct bgp_peer *p, uint64_t now)
 {
@@ -223,13 +241,12 @@ bgp_drained(struct bgp_peer *p, uint64_t now)
 			ph = NULL;	/* the monitor or northbound ends it */
 	}
 	p->drain_wait = BGP_SEND_NONE;
+	p->ack_mark = txack_mark(p->pd.bev);
 	bufferevent_setwatermark(p->pd.bev, EV_WRITE, BGP_OUT_LOW, 0);
 	if (ph == NULL || ph->state != PHASE_RUNNING ||
 	    done < sim->cfg.peers || want < sim->total)
 		return;
-	/* Sent means in the kernel: the phase lasts until then. */
-	ph->last_ns = now;
-	phase_end(ph, now, PHASE_DONE);
+	txack_wait(&sim->acked, ph, sim->cfg.peers, bgp_peer_bev, sim);
 }
 
 /* Build UPDATEs while the socket takes them. */
@@ -267,6 +284,11 @@ bgp_fill(struct bgp_peer *p)
 			bgp_count_announced(p, now);
 		} else {
 			*sim->c.withdrawals_sent += items;
+			if (sim->withdrawn == 0 && items > 0) {
+				phase_open(sim->ph[BGPP_WITHDRAW], now);
+				txack_open(&sim->acked, p->pd.bev,
+				    sim->ph[BGPP_WITHDRAW], NULL);
+			}
 			sim->withdrawn += items;
 			if (!BGP_WITNESSED(&sim->cfg))
 				phase_items(sim->ph[BGPP_WITHDRAW], now, items);
