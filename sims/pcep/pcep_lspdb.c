@@ -285,10 +285,24 @@ pcc_count_synced(struct pcc *p, uint64_t now, uint32_t fresh)
 {
 	struct pcep_sim	*sim = p->sim;
 
-	if (fresh > 0) {
-		sim->reported += fresh;
-		phase_items(sim->ph[PCCP_SYNC], now, fresh);
+	if (fresh == 0)
+		return;
+	if (sim->reported == 0) {
+		/* The first synchronization PCRpt opens the window. */
+		phase_open(sim->ph[PCCP_SYNC], now);
+		txack_open(&sim->acked, p->pd.bev, sim->ph[PCCP_SYNC], NULL);
 	}
+	sim->reported += fresh;
+	phase_items(sim->ph[PCCP_SYNC], now, fresh);
+}
+
+static struct bufferevent *
+pcc_bev(void *arg, size_t i, uint64_t *mark)
+{
+	struct pcep_sim	*sim = arg;
+
+	*mark = sim->pccs[i].ack_mark;
+	return sim->pccs[i].pd.bev;
 }
 
 /* The end-of-synchronization marker went (RFC 8231 5.6). */
@@ -311,7 +325,12 @@ pcc_sync_done(struct pcc *p, uint64_t now)
 	}
 	if (p->sync_high >= sim->cfg.lsps && !p->counted_sync) {
 		p->counted_sync = 1;
-		sim->synced++;
+		p->ack_mark = txack_mark(p->pd.bev);
+		/* Synchronized when the PCE's TCP acknowledged every PCC's
+		 * end-of-synchronization marker. */
+		if (++sim->synced == sim->cfg.pccs && sim->total > 0)
+			txack_wait(&sim->acked, sim->ph[PCCP_SYNC],
+			    sim->cfg.pccs, pcc_bev, sim);
 	}
 }
 
@@ -396,6 +415,10 @@ pcc_answered(struct pcc *p, enum pcc_phase ph)
 
 	if (phase == NULL)
 		return;
+	/* Device side (docs/report.md, "Phase windows"): the window opens
+	 * at the first request's arrival; an item counts when answered. */
+	if (phase->items == 0)
+		phase_open(phase, p->rx_ns);
 	phase_items(phase, now, 1);
 	phase_latency(phase, (now - p->rx_ns) / 1000);
 }

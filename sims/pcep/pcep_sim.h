@@ -14,6 +14,7 @@
 #include "pcep_codec.h"
 #include "pcep_nb.h"
 #include "pool.h"
+#include "txack.h"
 
 /* Session states (RFC 5440 appendix A); TCPPending is the pool's. */
 enum pcc_state {
@@ -129,6 +130,7 @@ struct pcc {
 	uint32_t	 names_cap;	/* power of 2, 0: none yet */
 	uint32_t	 names_used;	/* entries and tombstones */
 	uint64_t	 rx_ns;		/* when the message in hand arrived */
+	uint64_t	 ack_mark;	/* txack_mark() at the end-of-sync */
 	struct pcc_lsp	*lsp;
 };
 
@@ -143,6 +145,7 @@ struct pcep_sim {
 	uint32_t		 up;		/* sessions UP */
 	uint32_t		 synced;	/* PCCs whose end-of-sync went */
 	uint64_t		 reported;	/* first-time reports */
+	struct txack		 acked;		/* sync's end */
 	uint64_t		 total;		/* pccs x lsps */
 	double			 phase_timeout;
 	double			 flap_credit;
