@@ -850,6 +850,45 @@ nc_notif_content(const struct nc_sess *s, uint32_t n, xmlBufferPtr b)
 	xmlBufferCCat(b, "</route-update>");
 }
 
+static struct bufferevent *
+nc_learn_bev(void *arg, size_t i, uint64_t *mark)
+{
+	struct nc_sim	*sim = arg;
+	struct nc_dev	*d = &sim->devs[i];
+	struct nc_sess	*s;
+
+	*mark = d->ack_mark;
+	LIST_FOREACH(s, &d->sessions, entry)
+		if (s->sid == d->ack_sid)
+			return s->bev;
+	return NULL;
+}
+
+/*
+ * Learn over TCP (docs/report.md, "Phase windows"): the window opens when
+ * the first notification leaves, and ends when the controller's TCP has
+ * acknowledged every device's last one.
+ */
+static void
+nc_learn_acked(struct nc_sess *s, int first, int last)
+{
+	struct nc_dev	*d = s->dev;
+	struct nc_sim	*sim = d->sim;
+	struct phase	*ph = sim->ph[NCP_LEARN];
+
+	if (!ph->await_ack || s->bev == NULL)
+		return;
+	if (first)
+		txack_open(&sim->acked, s->bev, ph, NULL);
+	if (!last)
+		return;
+	d->ack_mark = txack_mark(s->bev);
+	d->ack_sid = s->sid;
+	if (++sim->learned_devs == sim->cfg.devices)
+		txack_wait(&sim->acked, ph, sim->cfg.devices, nc_learn_bev,
+		    sim);
+}
+
 static void
 nc_notif_send(struct nc_sess *s)
 {
@@ -876,8 +915,13 @@ nc_notif_send(struct nc_sess *s)
 	/* The learn phase counts each device's stream once. */
 	if (d->learned + n > quota)
 		n = quota - d->learned;
+	if (n > 0 && sim->ph[NCP_LEARN]->items == 0)
+		phase_open(sim->ph[NCP_LEARN], clock_ns());
 	d->learned += n;
 	nc_phase_item(sim, NCP_LEARN, n, 0);
+	if (n > 0)
+		nc_learn_acked(s, sim->ph[NCP_LEARN]->items == n,
+		    d->learned == quota);
 }
 
 /* Paced at --notification-rate per device, or as fast as the

@@ -22,6 +22,7 @@
 #include "nc_msg.h"
 #include "nc_store.h"
 #include "pool.h"
+#include "txack.h"
 
 struct bufferevent;
 struct event;
@@ -135,6 +136,8 @@ struct nc_dev {
 	uint8_t			 mounted;	/* counted in mount */
 	uint32_t		 logged;	/* trouble logged once, NCL_* */
 	uint64_t		 learned;	/* prefixes counted in learn */
+	uint64_t		 ack_mark;	/* txack_mark() at the last one */
+	uint32_t		 ack_sid;	/* on this session */
 	struct nc_store		*store;
 	struct nc_sess_list	 sessions;
 };
@@ -162,6 +165,8 @@ struct nc_sim {
 	struct nb_run		*nb_mount, *nb_edit, *nb_learn;
 	char			**nb_names;
 	int			 nb_stage;
+	uint32_t		 learned_devs;	/* devices whose quota went */
+	struct txack		 acked;		/* learn's end (TCP) */
 };
 
 /* Kinds of trouble logged once per device (bits of dev->logged). */
