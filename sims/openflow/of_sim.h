@@ -162,7 +162,8 @@ int	 of_switch_connected(const struct of_switch *);
 /* of_handlers.c: body is the message after the header. */
 void	 of_handle(struct of_switch *, enum of_type, const struct of_header *,
 	    struct rbuf *body, const uint8_t *msg);
-void	 of_flows_changed(struct of_switch *, int64_t delta, uint64_t now);
+void	 of_flows_changed(struct of_switch *, int64_t delta, uint64_t now,
+	    uint64_t arrived);
 
 /* of_pktin.c */
 void	 of_pktin_start(struct of_switch *);

@@ -114,7 +114,7 @@ of_agree(struct of_switch *sw, uint8_t v)
 		held = of_flowtable_total(sw->ft);
 		of_flowtable_free(sw->ft);
 		sw->ft = NULL;
-		of_flows_changed(sw, -(int64_t)held, clock_ns());
+		of_flows_changed(sw, -(int64_t)held, clock_ns(), clock_ns());
 	}
 	sw->version = v;
 	if (sw->ft == NULL)
@@ -376,7 +376,7 @@ of_switch_expire(struct of_switch *sw, uint64_t now)
 	n = of_flowtable_expire(sw->ft, now, of_switch_flow_removed, sw);
 	if (n > 0) {
 		*sw->sim->c.flows_expired += n;
-		of_flows_changed(sw, -n, now);
+		of_flows_changed(sw, -n, now, now);
 	}
 }
 
