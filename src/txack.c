@@ -5,11 +5,13 @@
  */
 #include <sys/ioctl.h>
 #include <sys/socket.h>
+#include <sys/timerfd.h>
 #include <netinet/in.h>
 #include <linux/sockios.h>
 #include <linux/tcp.h>
 
 #include <string.h>
+#include <unistd.h>
 
 #include <event2/bufferevent.h>
 #include <event2/buffer.h>
@@ -20,7 +22,7 @@
 #include "metrics.h"
 #include "txack.h"
 
-#define TXACK_POLL_US	250	/* the error on the phase's end */
+#define TXACK_POLL_NS	250000	/* the error on the phase's end */
 
 /* Bytes the peer's TCP acknowledged (RFC 4898 tcpEStatsAppHCThruOctets
  * Acked, Linux tcp_info); 0 when the socket cannot say. */
@@ -52,48 +54,75 @@ txack_mark(struct bufferevent *bev)
 static void
 txack_stop_poll(struct txack *t)
 {
-	if (t->ev != NULL)
-		event_free(t->ev);
+	if (t->ev == NULL)
+		return;
+	close(event_get_fd(t->ev));
+	event_free(t->ev);
 	t->ev = NULL;
+}
+
+/* Every device acknowledged up to its mark: 1. */
+static int
+txack_all(struct txack *t)
+{
+	struct bufferevent	*bev;
+	uint64_t		 mark;
+
+	for (; t->next < t->n; t->next++) {
+		bev = t->bev(t->arg, t->next, &mark);
+		if (bev != NULL && bufferevent_getfd(bev) != -1 &&
+		    txack_acked(bufferevent_getfd(bev)) < mark)
+			return 0;
+	}
+	return 1;
 }
 
 static void
 txack_poll(evutil_socket_t fd, short what, void *arg)
 {
-	struct txack		*t = arg;
-	struct bufferevent	*bev;
-	struct timeval		 tv = { 0, TXACK_POLL_US };
-	uint64_t		 mark;
+	struct txack	*t = arg;
+	uint64_t	 ticks;
+	ssize_t		 n;
 
-	(void)fd;
 	(void)what;
-	for (; t->next < t->n; t->next++) {
-		bev = t->bev(t->arg, t->next, &mark);
-		if (bev != NULL && bufferevent_getfd(bev) != -1 &&
-		    txack_acked(bufferevent_getfd(bev)) < mark) {
-			event_add(t->ev, &tv);
-			return;
-		}
-	}
+	n = read(fd, &ticks, sizeof(ticks));	/* EAGAIN: woken early */
+	(void)n;
+	if (!txack_all(t))
+		return;
 	phase_acked(t->ph, clock_ns());
 	txack_stop_poll(t);
 }
 
-/* The phase may end before its first bytes left: txack_open's stamp
- * still comes (the first write happens before any acknowledgment). */
+/*
+ * The loop's own timers are as coarse as epoll's milliseconds: a timerfd
+ * polls finer.  The phase may end before its first bytes left; the stamp
+ * of txack_open still comes (the first write precedes any acknowledgment).
+ */
 void
 txack_wait(struct txack *t, struct phase *ph, size_t n, txack_bev_fn bev,
     void *arg)
 {
+	struct itimerspec	its;
+	int			fd;
+
 	txack_stop_poll(t);
 	t->ph = ph;
 	t->n = n;
 	t->next = 0;
 	t->bev = bev;
 	t->arg = arg;
-	if ((t->ev = evtimer_new(engine_base(), txack_poll, t)) == NULL)
-		fatalx("evtimer_new");
-	txack_poll(-1, 0, t);
+	if (txack_all(t)) {
+		phase_acked(ph, clock_ns());
+		return;
+	}
+	memset(&its, 0, sizeof(its));
+	its.it_value.tv_nsec = its.it_interval.tv_nsec = TXACK_POLL_NS;
+	if ((fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK |
+	    TFD_CLOEXEC)) == -1 || timerfd_settime(fd, 0, &its, NULL) == -1)
+		fatal("timerfd");
+	if ((t->ev = event_new(engine_base(), fd, EV_READ | EV_PERSIST,
+	    txack_poll, t)) == NULL || event_add(t->ev, NULL) == -1)
+		fatalx("event_new");
 }
 
 void
