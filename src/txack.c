@@ -1,7 +1,8 @@
 /*
- * Sender-side phase ends (txack.h).  Off the hot paths: the timer only
- * runs once a phase's last item is queued, and each device's socket is
- * asked until it is acknowledged, then never again.
+ * Sender-side phase windows (txack.h).  Off the hot paths: a timer polls
+ * only while a phase waits for its first byte to leave or for its last
+ * to be acknowledged, and each device's socket is asked until it is
+ * acknowledged, then never again.
  */
 #include <sys/ioctl.h>
 #include <sys/socket.h>
@@ -22,7 +23,7 @@
 #include "metrics.h"
 #include "txack.h"
 
-#define TXACK_POLL_NS	250000	/* the error on the phase's end */
+#define TXACK_POLL_NS	250000	/* the error on the window's ends */
 
 /* Bytes the peer's TCP acknowledged (RFC 4898 tcpEStatsAppHCThruOctets
  * Acked, Linux tcp_info); 0 when the socket cannot say. */
@@ -39,26 +40,33 @@ txack_acked(int fd)
 	return ti.tcpi_bytes_acked;
 }
 
+/* Linux tcp(7): SIOCOUTQ is unsent plus sent but unacknowledged,
+ * SIOCOUTQNSD unsent only. */
+static uint64_t
+txack_queue(int fd, unsigned long req)
+{
+	int	n = 0;
+
+	if (fd != -1 && ioctl(fd, req, &n) == -1)
+		log_warn("ioctl SIOCOUTQ");
+	return n > 0 ? (uint64_t)n : 0;
+}
+
 uint64_t
 txack_mark(struct bufferevent *bev)
 {
-	int	fd = bufferevent_getfd(bev), queued = 0;
+	int	fd = bufferevent_getfd(bev);
 
-	/* Linux tcp(7): SIOCOUTQ is unsent plus sent but unacknowledged. */
-	if (fd != -1 && ioctl(fd, SIOCOUTQ, &queued) == -1)
-		log_warn("SIOCOUTQ");
-	return txack_acked(fd) + (queued > 0 ? (uint64_t)queued : 0) +
+	return txack_acked(fd) + txack_queue(fd, SIOCOUTQ) +
 	    evbuffer_get_length(bufferevent_get_output(bev));
 }
 
-static void
-txack_stop_poll(struct txack *t)
+/* The stream offset just past the last byte sent (acknowledged or not). */
+static uint64_t
+txack_sent(int fd)
 {
-	if (t->ev == NULL)
-		return;
-	close(event_get_fd(t->ev));
-	event_free(t->ev);
-	t->ev = NULL;
+	return txack_acked(fd) + txack_queue(fd, SIOCOUTQ) -
+	    txack_queue(fd, SIOCOUTQNSD);
 }
 
 /* Every device acknowledged up to its mark: 1. */
@@ -78,43 +86,73 @@ txack_all(struct txack *t)
 }
 
 static void
+txack_stop_poll(struct txack *t)
+{
+	if (t->ev == NULL)
+		return;
+	close(event_get_fd(t->ev));
+	event_free(t->ev);
+	t->ev = NULL;
+}
+
+static void
+txack_opened(struct txack *t, uint64_t now)
+{
+	if (t->oph[0] == NULL || txack_sent(t->ofd) <= t->omark)
+		return;
+	phase_opened_at(t->oph[0], now);
+	if (t->oph[1] != NULL)
+		phase_opened_at(t->oph[1], now);
+	t->oph[0] = t->oph[1] = NULL;
+}
+
+/*
+ * The output buffer went to the socket: the first byte is sent now,
+ * unless the peer's receive window holds it (then the timer finds when).
+ * A busy loop may run the timer late; this runs right after the write.
+ */
+static void
+txack_written(struct evbuffer *buf, const struct evbuffer_cb_info *info,
+    void *arg)
+{
+	struct txack	*t = arg;
+
+	if (info->n_deleted == 0)
+		return;
+	evbuffer_remove_cb(buf, txack_written, t);
+	txack_opened(t, clock_ns());
+}
+
+/* Opened first: a byte is sent before it is acknowledged. */
+static void
 txack_poll(evutil_socket_t fd, short what, void *arg)
 {
 	struct txack	*t = arg;
-	uint64_t	 ticks;
+	uint64_t	 ticks, now = clock_ns();
 	ssize_t		 n;
 
 	(void)what;
 	n = read(fd, &ticks, sizeof(ticks));	/* EAGAIN: woken early */
 	(void)n;
-	if (!txack_all(t))
-		return;
-	phase_acked(t->ph, clock_ns());
-	txack_stop_poll(t);
+	txack_opened(t, now);
+	if (t->ph != NULL && txack_all(t)) {
+		phase_acked(t->ph, now);
+		t->ph = NULL;
+	}
+	if (t->oph[0] == NULL && t->ph == NULL)
+		txack_stop_poll(t);
 }
 
-/*
- * The loop's own timers are as coarse as epoll's milliseconds: a timerfd
- * polls finer.  The phase may end before its first bytes left; the stamp
- * of txack_open still comes (the first write precedes any acknowledgment).
- */
-void
-txack_wait(struct txack *t, struct phase *ph, size_t n, txack_bev_fn bev,
-    void *arg)
+/* The loop's own timers are as coarse as epoll's milliseconds: a timerfd
+ * polls finer. */
+static void
+txack_start_poll(struct txack *t)
 {
 	struct itimerspec	its;
 	int			fd;
 
-	txack_stop_poll(t);
-	t->ph = ph;
-	t->n = n;
-	t->next = 0;
-	t->bev = bev;
-	t->arg = arg;
-	if (txack_all(t)) {
-		phase_acked(ph, clock_ns());
+	if (t->ev != NULL)
 		return;
-	}
 	memset(&its, 0, sizeof(its));
 	its.it_value.tv_nsec = its.it_interval.tv_nsec = TXACK_POLL_NS;
 	if ((fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK |
@@ -126,41 +164,35 @@ txack_wait(struct txack *t, struct phase *ph, size_t n, txack_bev_fn bev,
 }
 
 void
-txack_cancel(struct txack *t)
-{
-	txack_stop_poll(t);
-	t->oph[0] = t->oph[1] = NULL;	/* a pending txack_open does nothing */
-}
-
-static void
-txack_written(struct evbuffer *buf, const struct evbuffer_cb_info *info,
-    void *arg)
-{
-	struct txack	*t = arg;
-	uint64_t	 now;
-	int		 i;
-
-	if (info->n_deleted == 0)
-		return;
-	now = clock_ns();
-	for (i = 0; i < 2; i++)
-		if (t->oph[i] != NULL)
-			phase_opened_at(t->oph[i], now);
-	t->oph[0] = t->oph[1] = NULL;
-	evbuffer_remove_cb_entry(buf, t->ocb);
-	t->ocb = NULL;
-}
-
-void
 txack_open(struct txack *t, struct bufferevent *bev, struct phase *ph,
     struct phase *also)
 {
-	struct evbuffer	*out = bufferevent_get_output(bev);
-
-	if (t->ocb != NULL && t->oph[0] != NULL)
-		return;			/* already waiting */
 	t->oph[0] = ph;
 	t->oph[1] = also;
-	if ((t->ocb = evbuffer_add_cb(out, txack_written, t)) == NULL)
+	t->ofd = bufferevent_getfd(bev);
+	t->omark = txack_mark(bev);
+	if (evbuffer_add_cb(bufferevent_get_output(bev), txack_written,
+	    t) == NULL)
 		fatalx("evbuffer_add_cb");
+	txack_start_poll(t);
+}
+
+void
+txack_wait(struct txack *t, struct phase *ph, size_t n, txack_bev_fn bev,
+    void *arg)
+{
+	t->ph = ph;
+	t->n = n;
+	t->next = 0;
+	t->bev = bev;
+	t->arg = arg;
+	txack_start_poll(t);
+}
+
+void
+txack_cancel(struct txack *t)
+{
+	txack_stop_poll(t);
+	t->ph = NULL;
+	t->oph[0] = t->oph[1] = NULL;
 }

@@ -1,7 +1,8 @@
 /*
- * The end of a sender-side phase (docs/report.md, "Phase windows"): the
- * moment the controller's TCP has acknowledged every byte the devices
- * sent, not the moment the bytes were handed to the kernel.
+ * The window of a sender-side phase (docs/report.md, "Phase windows"): it
+ * opens when the first byte of its first item is sent on the wire and
+ * ends when the controller's TCP has acknowledged every device's last
+ * byte; not when the bytes were handed to the kernel.
  */
 #ifndef SBSIM_TXACK_H
 #define SBSIM_TXACK_H
@@ -11,8 +12,6 @@
 
 struct bufferevent;
 struct event;
-struct evbuffer;
-struct evbuffer_cb_entry;
 struct phase;
 
 /* Device i's connection and its txack_mark(), or NULL when it has none. */
@@ -20,29 +19,29 @@ typedef struct bufferevent *(*txack_bev_fn)(void *arg, size_t i,
 	    uint64_t *mark);
 
 struct txack {
-	struct event	*ev;
-	struct phase	*ph;
+	struct event	*ev;		/* the poll timer, while it runs */
+	struct phase	*ph;		/* waiting for acknowledgments */
 	txack_bev_fn	 bev;
 	void		*arg;
 	size_t		 n;
 	size_t		 next;		/* devices before it are acknowledged */
-	struct evbuffer_cb_entry *ocb;	/* txack_open's, until it fires */
-	struct phase	*oph[2];
+	struct phase	*oph[2];	/* waiting for their first byte sent */
+	int		 ofd;
+	uint64_t	 omark;
 };
 
-/* The count of acknowledged bytes at which everything queued on bev so
- * far is acknowledged: acknowledged now, plus the socket's unsent and
- * unacknowledged queue (SIOCOUTQ), plus the output buffer.  Taken when a
- * device queued its last item; later messages do not delay the phase. */
+/* The stream offset just past everything queued on bev so far:
+ * acknowledged bytes, plus the socket's unsent and unacknowledged queue
+ * (SIOCOUTQ), plus the output buffer. */
 uint64_t txack_mark(struct bufferevent *);
-/* Poll the n devices' connections on a short timer; phase_acked(ph) once
- * each has its mark acknowledged. */
+/* The phases' first item is about to be queued on bev: they open when
+ * its first byte is sent (a closed receive window may hold it). */
+void	 txack_open(struct txack *, struct bufferevent *, struct phase *,
+	    struct phase *also);
+/* Every device queued its last item and took its mark: phase_acked(ph)
+ * once each mark is acknowledged. */
 void	 txack_wait(struct txack *, struct phase *, size_t n, txack_bev_fn,
 	    void *arg);
 void	 txack_cancel(struct txack *);
-/* The phases' first item was queued on bev: their window opens when that
- * output first writes to the socket (the wire sees it then). */
-void	 txack_open(struct txack *, struct bufferevent *, struct phase *,
-	    struct phase *also);
 
 #endif

@@ -175,14 +175,6 @@ bgp_count_announced(struct bgp_peer *p, uint64_t now)
 		return;
 	fresh = p->ann_next - p->ann_high;
 	p->ann_high = p->ann_next;
-	if (sim->announced == 0) {
-		/* The first UPDATE opens announce, and learn with it. */
-		phase_open(sim->ph[BGPP_ANNOUNCE], now);
-		if (sim->ph[BGPP_LEARN] != NULL)
-			phase_open(sim->ph[BGPP_LEARN], now);
-		txack_open(&sim->acked, p->pd.bev, sim->ph[BGPP_ANNOUNCE],
-		    sim->ph[BGPP_LEARN]);
-	}
 	sim->announced += fresh;
 	phase_items(sim->ph[BGPP_ANNOUNCE], now, fresh);
 }
@@ -249,6 +241,31 @@ bgp_drained(struct bgp_peer *p, uint64_t now)
 	txack_wait(&sim->acked, ph, sim->cfg.peers, bgp_peer_bev, sim);
 }
 
+/*
+ * The first UPDATE of announce (and learn with it) or withdraw is about
+ * to be queued: the window opens when its first byte is sent.
+ */
+static void
+bgp_open_window(struct bgp_peer *p)
+{
+	struct bgp_sim	*sim = p->sim;
+	struct phase	*ph, *also = NULL;
+
+	if (p->sending == BGP_SEND_ANNOUNCE) {
+		if (sim->announced > 0)
+			return;
+		ph = sim->ph[BGPP_ANNOUNCE];
+		also = sim->ph[BGPP_LEARN];
+	} else if (sim->withdrawn > 0)
+		return;
+	else
+		ph = sim->ph[BGPP_WITHDRAW];
+	phase_open(ph, clock_ns());
+	if (also != NULL)
+		phase_open(also, clock_ns());
+	txack_open(&sim->acked, p->pd.bev, ph, also);
+}
+
 /* Build UPDATEs while the socket takes them. */
 static void
 bgp_fill(struct bgp_peer *p)
@@ -276,6 +293,8 @@ bgp_fill(struct bgp_peer *p)
 			msgs++;
 			items += n;
 		}
+		if (items > 0)
+			bgp_open_window(p);
 		bgp_send(p, w, msgs);
 		*sim->c.updates_sent += msgs;
 		now = clock_ns();
@@ -284,11 +303,6 @@ bgp_fill(struct bgp_peer *p)
 			bgp_count_announced(p, now);
 		} else {
 			*sim->c.withdrawals_sent += items;
-			if (sim->withdrawn == 0 && items > 0) {
-				phase_open(sim->ph[BGPP_WITHDRAW], now);
-				txack_open(&sim->acked, p->pd.bev,
-				    sim->ph[BGPP_WITHDRAW], NULL);
-			}
 			sim->withdrawn += items;
 			if (!BGP_WITNESSED(&sim->cfg))
 				phase_items(sim->ph[BGPP_WITHDRAW], now, items);

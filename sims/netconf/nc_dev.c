@@ -866,21 +866,17 @@ nc_learn_bev(void *arg, size_t i, uint64_t *mark)
 
 /*
  * Learn over TCP (docs/report.md, "Phase windows"): the window opens when
- * the first notification leaves, and ends when the controller's TCP has
- * acknowledged every device's last one.
+ * the first notification's first byte is sent (nc_notif_send), and ends
+ * when the controller's TCP has acknowledged every device's last one.
  */
 static void
-nc_learn_acked(struct nc_sess *s, int first, int last)
+nc_learn_acked(struct nc_sess *s)
 {
 	struct nc_dev	*d = s->dev;
 	struct nc_sim	*sim = d->sim;
 	struct phase	*ph = sim->ph[NCP_LEARN];
 
 	if (!ph->await_ack || s->bev == NULL)
-		return;
-	if (first)
-		txack_open(&sim->acked, s->bev, ph, NULL);
-	if (!last)
 		return;
 	d->ack_mark = txack_mark(s->bev);
 	d->ack_sid = s->sid;
@@ -908,6 +904,12 @@ nc_notif_send(struct nc_sess *s)
 	nc_notif_build(b, &ts, (const char *)xmlBufferContent(content),
 	    (size_t)xmlBufferLength(content));
 	xmlBufferFree(content);
+	if (sim->ph[NCP_LEARN]->items == 0 && d->learned < quota) {
+		phase_open(sim->ph[NCP_LEARN], clock_ns());
+		if (sim->ph[NCP_LEARN]->await_ack && s->bev != NULL)
+			txack_open(&sim->acked, s->bev, sim->ph[NCP_LEARN],
+			    NULL);
+	}
 	nc_sess_send(s, b);
 	s->notif_sent++;
 	(*sim->c.notifications_sent)++;
@@ -915,13 +917,10 @@ nc_notif_send(struct nc_sess *s)
 	/* The learn phase counts each device's stream once. */
 	if (d->learned + n > quota)
 		n = quota - d->learned;
-	if (n > 0 && sim->ph[NCP_LEARN]->items == 0)
-		phase_open(sim->ph[NCP_LEARN], clock_ns());
 	d->learned += n;
 	nc_phase_item(sim, NCP_LEARN, n, 0);
-	if (n > 0)
-		nc_learn_acked(s, sim->ph[NCP_LEARN]->items == n,
-		    d->learned == quota);
+	if (n > 0 && d->learned == quota)
+		nc_learn_acked(s);
 }
 
 /* Paced at --notification-rate per device, or as fast as the

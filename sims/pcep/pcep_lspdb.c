@@ -287,11 +287,6 @@ pcc_count_synced(struct pcc *p, uint64_t now, uint32_t fresh)
 
 	if (fresh == 0)
 		return;
-	if (sim->reported == 0) {
-		/* The first synchronization PCRpt opens the window. */
-		phase_open(sim->ph[PCCP_SYNC], now);
-		txack_open(&sim->acked, p->pd.bev, sim->ph[PCCP_SYNC], NULL);
-	}
 	sim->reported += fresh;
 	phase_items(sim->ph[PCCP_SYNC], now, fresh);
 }
@@ -372,6 +367,13 @@ pcc_sync_fill(struct pcc *p)
 			pcep_msg_end(w, m);
 			msgs++;
 			*p->sim->c.lsps_reported += n;
+		}
+		if (fresh > 0 && p->sim->reported == 0) {
+			/* The first synchronization PCRpt opens the window
+			 * when its first byte is sent. */
+			phase_open(p->sim->ph[PCCP_SYNC], clock_ns());
+			txack_open(&p->sim->acked, p->pd.bev,
+			    p->sim->ph[PCCP_SYNC], NULL);
 		}
 		pcc_send(p, w, msgs);
 		*p->sim->c.reports_sent += msgs;
