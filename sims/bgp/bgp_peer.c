@@ -455,7 +455,8 @@ bgp_established(struct bgp_peer *p)
  * The learn and withdraw phases from the monitor's table: learn counts
  * it growing past the most it ever held, withdraw it shrinking below the
  * least it held since withdrawal began, so a session that drops and
- * comes back cannot count a prefix twice.
+ * comes back cannot count a prefix twice.  Timed by the arrival of the
+ * UPDATE that moved it (rxstamp).
  */
 static void
 bgp_monitor_count(struct bgp_peer *p)
@@ -463,7 +464,7 @@ bgp_monitor_count(struct bgp_peer *p)
 	struct bgp_sim	*sim = p->sim;
 	struct phase	*grow = sim->ph[BGPP_LEARN];
 	struct phase	*shrink = sim->ph[BGPP_WITHDRAW];
-	uint64_t	 now = clock_ns(), n = bgp_pmap_count(p->rib_in);
+	uint64_t	 now = sim->mon_rx.last_ns, n = bgp_pmap_count(p->rib_in);
 
 	/* The advertise test comes after the others: its phases count once
 	 * they run. */
@@ -768,6 +769,10 @@ bgp_peer_up(struct pool_dev *pd, struct bufferevent *bev)
 	bufferevent_setcb(bev, bgp_read, bgp_write_drained, bgp_event, p);
 	bufferevent_setwatermark(bev, EV_WRITE, BGP_OUT_LOW, 0);
 	bufferevent_enable(bev, EV_READ | EV_WRITE);
+	/* The monitor witnesses learn and withdraw: its UPDATEs are timed
+	 * by their arrival, however late the loop reads them. */
+	if (p->monitor)
+		rxstamp_start(&p->sim->mon_rx, bev, bgp_read, bgp_event, p);
 	bgp_send_open(p);
 }
 
@@ -780,6 +785,8 @@ bgp_peer_down(struct pool_dev *pd, const char *why)
 		(*p->sim->c.sessions_lost)++;
 		log_info("%s: session lost: %s", bgp_who(p), why);
 	}
+	if (p->monitor)
+		rxstamp_stop(&p->sim->mon_rx);
 	p->sending = BGP_SEND_NONE;
 	p->closing_ns = 0;
 	/* What it learned over the session goes with it (section 9.1). */
@@ -883,6 +890,8 @@ bgp_peer_goodbye(struct bgp_peer *p)
 void
 bgp_peer_free(struct bgp_peer *p)
 {
+	if (p->monitor)
+		rxstamp_stop(&p->sim->mon_rx);
 	if (p->rib_in != NULL) {
 		bgp_pmap_free(p->rib_in);
 		free(p->rib_in);

@@ -15,6 +15,7 @@
 #include "bgp_rib.h"
 #include "metrics.h"
 #include "pool.h"
+#include "rxstamp.h"
 #include "txack.h"
 
 /* Session states (RFC 4271 section 8.2.2); Connect and Active are the
@@ -140,6 +141,7 @@ struct bgp_sim {
 	uint32_t		 drained_ann;	/* peers whose output drained */
 	uint32_t		 drained_wd;
 	struct txack		 acked;		/* announce or withdraw's end */
+	struct rxstamp		 mon_rx;	/* the monitor's reads */
 	uint64_t		 mon_high;	/* most the monitor held */
 	uint64_t		 mon_low;	/* least since withdraw began */
 	double			 phase_timeout;
