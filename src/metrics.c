@@ -25,6 +25,21 @@ clock_ns(void)
 	return (uint64_t)ts.tv_sec * NS_PER_S + (uint64_t)ts.tv_nsec;
 }
 
+/* A kernel timestamp (CLOCK_REALTIME: socket timestamps) on clock_ns()'s
+ * clock, by how long ago it was; a future one is now. */
+uint64_t
+clock_ns_of_real(const struct timespec *ts)
+{
+	struct timespec	now;
+	uint64_t	real, then, mono = clock_ns();
+
+	if (clock_gettime(CLOCK_REALTIME, &now) == -1)
+		fatal("clock_gettime");
+	real = (uint64_t)now.tv_sec * NS_PER_S + (uint64_t)now.tv_nsec;
+	then = (uint64_t)ts->tv_sec * NS_PER_S + (uint64_t)ts->tv_nsec;
+	return then < real && real - then < mono ? mono - (real - then) : mono;
+}
+
 double
 secs_between(uint64_t from, uint64_t to)
 {

@@ -9,7 +9,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct timespec;
+
 uint64_t clock_ns(void);		/* CLOCK_MONOTONIC */
+/* A socket timestamp (CLOCK_REALTIME) on clock_ns()'s clock. */
+uint64_t clock_ns_of_real(const struct timespec *);
 /* Seconds from one clock_ns() to a later one; 0 when either is unset. */
 double	 secs_between(uint64_t from_ns, uint64_t to_ns);
 

@@ -9,7 +9,6 @@
 
 #include <errno.h>
 #include <string.h>
-#include <time.h>
 
 #include <event2/buffer.h>
 #include <event2/bufferevent.h>
@@ -22,21 +21,6 @@
 
 #define RXSTAMP_READ	65536
 
-/* The kernel's time of a received segment on the monotonic clock. */
-static uint64_t
-rxstamp_mono(const struct timespec *ts)
-{
-	struct timespec	now;
-	uint64_t	real, mono = clock_ns();
-	int64_t		ago;
-
-	clock_gettime(CLOCK_REALTIME, &now);
-	real = (uint64_t)now.tv_sec * 1000000000ull + (uint64_t)now.tv_nsec;
-	ago = (int64_t)(real - ((uint64_t)ts->tv_sec * 1000000000ull +
-	    (uint64_t)ts->tv_nsec));
-	return ago > 0 && (uint64_t)ago < mono ? mono - (uint64_t)ago : mono;
-}
-
 static void
 rxstamp_cmsg(struct rxstamp *rs, struct msghdr *msg)
 {
@@ -48,7 +32,7 @@ rxstamp_cmsg(struct rxstamp *rs, struct msghdr *msg)
 		    c->cmsg_type == SCM_TIMESTAMPNS &&
 		    c->cmsg_len >= CMSG_LEN(sizeof(ts))) {
 			memcpy(&ts, CMSG_DATA(c), sizeof(ts));
-			rs->last_ns = rxstamp_mono(&ts);
+			rs->last_ns = clock_ns_of_real(&ts);
 			return;
 		}
 	rs->last_ns = clock_ns();	/* no timestamp: now */

@@ -8,10 +8,14 @@
 #include <sys/socket.h>
 #include <sys/timerfd.h>
 #include <netinet/in.h>
+#include <linux/errqueue.h>
+#include <linux/net_tstamp.h>
 #include <linux/sockios.h>
 #include <linux/tcp.h>
 
+#include <errno.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <event2/bufferevent.h>
@@ -95,14 +99,77 @@ txack_stop_poll(struct txack *t)
 	t->ev = NULL;
 }
 
+/*
+ * Software transmit timestamps (the kernel's Documentation/networking/
+ * timestamping.rst): the time a write's last segment went to the device,
+ * where a packet tap sees it.  On from txack_open to the first write.
+ */
+static void
+txack_tstamp(int fd, int on)
+{
+	int	flags = on ? SOF_TIMESTAMPING_TX_SOFTWARE |
+		    SOF_TIMESTAMPING_SOFTWARE | SOF_TIMESTAMPING_OPT_TSONLY : 0;
+
+	if (fd != -1 && setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPING, &flags,
+	    sizeof(flags)) == -1)
+		log_warn("SO_TIMESTAMPING");
+}
+
+/* The earliest transmit timestamp of fd's error queue, which it drains;
+ * 0 when there is none. */
+static uint64_t
+txack_tx_time(int fd)
+{
+	union {
+		struct cmsghdr	hdr;
+		uint8_t		space[256];
+	}			 cbuf;
+	struct scm_timestamping	 tss;
+	struct msghdr		 msg;
+	struct cmsghdr		*c;
+	uint64_t		 at, first = 0;
+
+	for (;;) {
+		memset(&msg, 0, sizeof(msg));
+		msg.msg_control = cbuf.space;
+		msg.msg_controllen = sizeof(cbuf.space);
+		if (recvmsg(fd, &msg, MSG_ERRQUEUE | MSG_DONTWAIT) == -1)
+			break;
+		for (c = CMSG_FIRSTHDR(&msg); c != NULL;
+		    c = CMSG_NXTHDR(&msg, c)) {
+			if (c->cmsg_level != SOL_SOCKET ||
+			    c->cmsg_type != SCM_TIMESTAMPING ||
+			    c->cmsg_len < CMSG_LEN(sizeof(tss)))
+				continue;
+			memcpy(&tss, CMSG_DATA(c), sizeof(tss));
+			at = clock_ns_of_real(&tss.ts[0]);
+			if (first == 0 || at < first)
+				first = at;
+		}
+	}
+	if (errno != EAGAIN && errno != EWOULDBLOCK)
+		log_warn("MSG_ERRQUEUE");
+	return first;
+}
+
+/* The first byte is sent: its transmit time, or now if the socket gave
+ * none.  Not yet: the peer's receive window holds it. */
 static void
 txack_opened(struct txack *t, uint64_t now)
 {
-	if (t->oph[0] == NULL || txack_sent(t->ofd) <= t->omark)
+	uint64_t	at;
+
+	if (t->oph[0] == NULL)
 		return;
-	phase_opened_at(t->oph[0], now);
+	if ((at = txack_tx_time(t->ofd)) == 0) {
+		if (txack_sent(t->ofd) <= t->omark)
+			return;
+		at = now;
+	}
+	txack_tstamp(t->ofd, 0);
+	phase_opened_at(t->oph[0], at);
 	if (t->oph[1] != NULL)
-		phase_opened_at(t->oph[1], now);
+		phase_opened_at(t->oph[1], at);
 	t->oph[0] = t->oph[1] = NULL;
 }
 
@@ -171,6 +238,7 @@ txack_open(struct txack *t, struct bufferevent *bev, struct phase *ph,
 	t->oph[1] = also;
 	t->ofd = bufferevent_getfd(bev);
 	t->omark = txack_mark(bev);
+	txack_tstamp(t->ofd, 1);
 	if (evbuffer_add_cb(bufferevent_get_output(bev), txack_written,
 	    t) == NULL)
 		fatalx("evbuffer_add_cb");
