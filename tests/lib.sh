@@ -156,3 +156,61 @@ run_case() {
 		;;
 	esac
 }
+
+# The wire tests (docs/report.md, "Phase windows"): a run captured with
+# dumpcap and its report checked against the capture by scripts/wirecheck.
+# Skipped only when dumpcap is missing (scripts/bootstrap installs it).
+WIRECHECK=${WIRECHECK:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/scripts/wirecheck}
+
+# wire_capture FILTER FILE: dumpcap on lo into FILE, 50 s at most, its PID
+# in WIRE_PID; fails (not skips) when dumpcap cannot capture.
+wire_capture() {
+	local i=0
+	start_bg "$TMPD/dumpcap.log" dumpcap -q -i lo -B 64 -a duration:50 \
+	    -f "$1" -w "$2"
+	WIRE_PID=$LAST_PID
+	while ! grep -q '^File:' "$TMPD/dumpcap.log" && [ $i -lt 100 ]; do
+		kill -0 "$WIRE_PID" 2>/dev/null || break
+		sleep 0.1
+		i=$((i + 1))
+	done
+	grep -q '^File:' "$TMPD/dumpcap.log" ||
+	    fail "dumpcap cannot capture on lo: $(cat "$TMPD/dumpcap.log")"
+	sleep 0.5
+}
+
+# wire_check REPORT CAPTURE PHASE...: stop the capture, run wirecheck and
+# require each PHASE judged ok: items exactly, rate within 2%, over a wire
+# window of 0.1 s at least.  Returns 1 when a window was shorter (the
+# test then runs a larger scenario); any other disagreement fails.
+wire_check() {
+	local r=$1 cap=$2 out="$TMPD/wirecheck.out" ph short=0
+	shift 2
+	sleep 0.3
+	stop_pid "$WIRE_PID"
+	"$PY" "$WIRECHECK" -t 2 --min-window 0.1 "$r" "$cap" >"$out" 2>&1
+	local rc=$?
+	cat "$out"
+	[ $rc -ne 2 ] || fail "wirecheck could not read the run"
+	for ph in "$@"; do
+		if grep -qE "^$ph +.* short window, not judged\$" "$out"; then
+			short=1
+			continue
+		fi
+		grep -qE "^$ph +.* ok\$" "$out" ||
+		    fail "wirecheck: phase $ph not ok: $(grep "^$ph " "$out")"
+	done
+	return $short
+}
+
+# wire_scaled FN SIZE MAX: run FN SIZE, doubling SIZE while a window was
+# too short to judge, up to MAX.
+wire_scaled() {
+	local fn=$1 size=$2 max=$3
+	while ! "$fn" "$size"; do
+		size=$((size * 2))
+		[ "$size" -le "$max" ] ||
+		    fail "$fn: windows under 0.1 s up to size $max"
+		echo "# a window under 0.1 s: again with $size"
+	done
+}
