@@ -21,8 +21,9 @@
 
 #define RXSTAMP_READ	65536
 
-static void
-rxstamp_cmsg(struct rxstamp *rs, struct msghdr *msg)
+/* The receive time of a recvmsg's cmsg, or now when it has none. */
+static uint64_t
+rxstamp_cmsg(struct msghdr *msg)
 {
 	struct cmsghdr	*c;
 	struct timespec	 ts;
@@ -32,10 +33,18 @@ rxstamp_cmsg(struct rxstamp *rs, struct msghdr *msg)
 		    c->cmsg_type == SCM_TIMESTAMPNS &&
 		    c->cmsg_len >= CMSG_LEN(sizeof(ts))) {
 			memcpy(&ts, CMSG_DATA(c), sizeof(ts));
-			rs->last_ns = clock_ns_of_real(&ts);
-			return;
+			return clock_ns_of_real(&ts);
 		}
-	rs->last_ns = clock_ns();	/* no timestamp: now */
+	return clock_ns();
+}
+
+static void
+rxstamp_on(int fd)
+{
+	int	on = 1;
+
+	if (setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPNS, &on, sizeof(on)) == -1)
+		log_warn("SO_TIMESTAMPNS");
 }
 
 static void
@@ -58,7 +67,7 @@ rxstamp_cb(evutil_socket_t fd, short what, void *arg)
 	msg.msg_control = cbuf.space;
 	msg.msg_controllen = sizeof(cbuf.space);
 	if ((n = recvmsg(fd, &msg, 0)) > 0) {
-		rxstamp_cmsg(rs, &msg);
+		rs->last_ns = rxstamp_cmsg(&msg);
 		evbuffer_add(bufferevent_get_input(rs->bev), buf, (size_t)n);
 		rs->read(rs->bev, rs->arg);
 	} else if (n == 0)
@@ -72,7 +81,7 @@ void
 rxstamp_start(struct rxstamp *rs, struct bufferevent *bev,
     rxstamp_read_fn read, rxstamp_event_fn event, void *arg)
 {
-	int	fd = bufferevent_getfd(bev), on = 1;
+	int	fd = bufferevent_getfd(bev);
 
 	rxstamp_stop(rs);
 	rs->bev = bev;
@@ -80,8 +89,7 @@ rxstamp_start(struct rxstamp *rs, struct bufferevent *bev,
 	rs->event = event;
 	rs->arg = arg;
 	rs->last_ns = clock_ns();
-	if (setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPNS, &on, sizeof(on)) == -1)
-		log_warn("SO_TIMESTAMPNS");
+	rxstamp_on(fd);
 	/* The bufferevent writes; rxstamp reads. */
 	bufferevent_disable(bev, EV_READ);
 	if ((rs->ev = event_new(engine_base(), fd, EV_READ | EV_PERSIST,
@@ -95,4 +103,63 @@ rxstamp_stop(struct rxstamp *rs)
 	if (rs->ev != NULL)
 		event_free(rs->ev);
 	rs->ev = NULL;
+}
+
+static void
+rxpeek_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct rxpeek	*rp = arg;
+	union {
+		struct cmsghdr	hdr;
+		uint8_t		space[CMSG_SPACE(sizeof(struct timespec))];
+	}		 cbuf;
+	uint8_t		 byte;
+	struct iovec	 iov = { &byte, 1 };
+	struct msghdr	 msg;
+
+	(void)what;
+	memset(&msg, 0, sizeof(msg));
+	msg.msg_iov = &iov;
+	msg.msg_iovlen = 1;
+	msg.msg_control = cbuf.space;
+	msg.msg_controllen = sizeof(cbuf.space);
+	rp->ns = recvmsg(fd, &msg, MSG_PEEK | MSG_DONTWAIT) == 1 ?
+	    rxstamp_cmsg(&msg) : clock_ns();
+}
+
+void
+rxpeek_arm(struct rxpeek *rp, int fd)
+{
+	rp->ns = 0;
+	if (fd == -1)
+		return;
+	if (rp->ev != NULL && event_get_fd(rp->ev) != fd)
+		rxpeek_stop(rp);
+	if (rp->ev == NULL) {
+		rxstamp_on(fd);
+		if ((rp->ev = event_new(engine_base(), fd, EV_READ, rxpeek_cb,
+		    rp)) == NULL || event_priority_set(rp->ev, 0) == -1)
+			fatalx("rxpeek: event_new");
+	}
+	if (!event_pending(rp->ev, EV_READ, NULL) &&
+	    event_add(rp->ev, NULL) == -1)
+		fatalx("rxpeek: event_add");
+}
+
+uint64_t
+rxpeek_take(struct rxpeek *rp, uint64_t now)
+{
+	uint64_t	ns = rp->ns != 0 && rp->ns <= now ? rp->ns : now;
+
+	rp->ns = 0;
+	return ns;
+}
+
+void
+rxpeek_stop(struct rxpeek *rp)
+{
+	if (rp->ev != NULL)
+		event_free(rp->ev);
+	rp->ev = NULL;
+	rp->ns = 0;
 }

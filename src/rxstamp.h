@@ -30,4 +30,21 @@ void	 rxstamp_start(struct rxstamp *, struct bufferevent *,
 	    rxstamp_read_fn, rxstamp_event_fn, void *arg);
 void	 rxstamp_stop(struct rxstamp *);
 
+/*
+ * A one-shot stamp of when the next data arrived on a connection that a
+ * bufferevent reads: an event of the loop's first priority peeks
+ * (MSG_PEEK) the receive time of the oldest unread segment before the
+ * bufferevent reads it.  Armed only while a phase waits for its first
+ * item (its window opens at that item's arrival): never on a hot path.
+ */
+struct rxpeek {
+	struct event	*ev;
+	uint64_t	 ns;		/* the stamp, 0: none since armed */
+};
+
+void	 rxpeek_arm(struct rxpeek *, int fd);
+/* The stamp of the read in hand, or now when there is none. */
+uint64_t rxpeek_take(struct rxpeek *, uint64_t now);
+void	 rxpeek_stop(struct rxpeek *);
+
 #endif

@@ -196,7 +196,8 @@ of_on_packet_out(const struct of_ctx *c)
 /*
  * Flow counts moved by delta: drives the program, confirm and delete
  * phases (see of_main.c for when each completes).  A window opens at the
- * arrival of its first FLOW_MOD (the read that brought it) and its items
+ * arrival of its first FLOW_MOD (the kernel's receive time of the read
+ * that brought it, of_rxpeek) and its items
  * count when handled, the moment a following BARRIER_REQUEST would be
  * answered (docs/report.md, "Phase windows").
  */
@@ -222,6 +223,8 @@ of_flows_changed(struct of_switch *sw, int64_t delta, uint64_t now,
 			return;
 		phase_items(prog, now, (uint64_t)delta);
 		phase_latency(prog, (now - sw->up_ns) / 1000);
+		if (prog->state == PHASE_DONE)
+			of_rxpeek_all(sim);
 		return;
 	}
 	if (delta == 0 || prog->state == PHASE_PENDING)
@@ -285,10 +288,10 @@ of_on_flow_mod(const struct of_ctx *c)
 	if (fm.buffer_id != OF_NO_BUFFER && fm.command <= OF_FC_MODIFY_STRICT)
 		of_pktin_response(sw, fm.buffer_id, now);
 	if (res.added > 0)
-		of_flows_changed(sw, res.added, now, sw->last_rx_ns);
+		of_flows_changed(sw, res.added, now, sw->arrived_ns);
 	if (res.deleted > 0)
 		of_flows_changed(sw, -(int64_t)res.deleted, now,
-		    sw->last_rx_ns);
+		    sw->arrived_ns);
 }
 
 static void

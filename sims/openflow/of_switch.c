@@ -242,14 +242,47 @@ static const struct pool_framer of_framer = {
 	of_frame_message,
 };
 
+/*
+ * While program or delete waits for its first FLOW_MOD, the next read's
+ * arrival is peeked: the window opens at the kernel's receive time
+ * (docs/report.md, "Phase windows"), however late the loop reads.
+ */
+static void
+of_rxpeek(struct of_switch *sw, struct bufferevent *bev)
+{
+	const struct phase	*prog = sw->sim->ph[OFP_PROGRAM];
+	const struct phase	*del = sw->sim->ph[OFP_DELETE];
+
+	if (prog->state == PHASE_PENDING || (prog->state == PHASE_DONE &&
+	    del->state == PHASE_PENDING))
+		rxpeek_arm(&sw->rxp, bufferevent_getfd(bev));
+	else
+		rxpeek_stop(&sw->rxp);
+}
+
+/* Program is done: every switch peeks for delete's first FLOW_MOD. */
+void
+of_rxpeek_all(struct of_sim *sim)
+{
+	uint32_t	i;
+
+	for (i = 0; i < sim->cfg.switches; i++)
+		if (sim->sw[i].pd.bev != NULL)
+			of_rxpeek(&sim->sw[i], sim->sw[i].pd.bev);
+}
+
 static void
 of_read(struct bufferevent *bev, void *arg)
 {
 	struct of_switch	*sw = arg;
 
 	sw->last_rx_ns = clock_ns();
-	if (pool_read(bev, &of_framer, sw) == 0 && sw->pktin != NULL)
+	sw->arrived_ns = rxpeek_take(&sw->rxp, sw->last_rx_ns);
+	if (pool_read(bev, &of_framer, sw) == -1)
+		return;
+	if (sw->pktin != NULL)
 		of_pktin_pump(sw);
+	of_rxpeek(sw, bev);
 }
 
 static void
@@ -308,6 +341,7 @@ of_switch_up(struct pool_dev *pd, struct bufferevent *bev)
 	of_change_state(sw, OFS_HELLO_WAIT, "connected");
 	bufferevent_setcb(bev, of_read, of_write_drained, of_event, sw);
 	bufferevent_enable(bev, EV_READ | EV_WRITE);
+	of_rxpeek(sw, bev);
 	of_hello_encode(w, of_highest(of_our_bitmap(sw)), 0,
 	    of_our_bitmap(sw));
 	of_switch_send(sw, w);
@@ -322,6 +356,7 @@ of_switch_down(struct pool_dev *pd, const char *why)
 		(*sw->sim->c.disconnects)++;
 		log_info("switch %u: disconnected: %s", sw->idx, why);
 	}
+	rxpeek_stop(&sw->rxp);
 	of_pktin_stop(sw);
 	of_change_state(sw, OFS_DOWN, why);
 }
@@ -403,6 +438,7 @@ of_switch_sweep(struct of_sim *sim, uint64_t now)
 void
 of_switch_free(struct of_switch *sw)
 {
+	rxpeek_stop(&sw->rxp);
 	of_pktin_stop(sw);
 	if (sw->ft != NULL)
 		of_flowtable_free(sw->ft);
