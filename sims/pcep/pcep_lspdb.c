@@ -420,7 +420,7 @@ pcc_answered(struct pcc *p, enum pcc_phase ph)
 	/* Device side (docs/report.md, "Phase windows"): the window opens
 	 * at the first request's arrival; an item counts when answered. */
 	if (phase->items == 0)
-		phase_open(phase, p->rx_ns);
+		phase_open(phase, p->arrived_ns);
 	phase_items(phase, now, 1);
 	phase_latency(phase, (now - p->rx_ns) / 1000);
 }

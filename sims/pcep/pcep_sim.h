@@ -14,6 +14,7 @@
 #include "pcep_codec.h"
 #include "pcep_nb.h"
 #include "pool.h"
+#include "rxstamp.h"
 #include "txack.h"
 
 /* Session states (RFC 5440 appendix A); TCPPending is the pool's. */
@@ -130,6 +131,8 @@ struct pcc {
 	uint32_t	 names_cap;	/* power of 2, 0: none yet */
 	uint32_t	 names_used;	/* entries and tombstones */
 	uint64_t	 rx_ns;		/* when the message in hand arrived */
+	uint64_t	 arrived_ns;	/* its read's first segment */
+	struct rxpeek	 rxp;		/* while a phase awaits one */
 	uint64_t	 ack_mark;	/* txack_mark() at the end-of-sync */
 	struct pcc_lsp	*lsp;
 };
