@@ -22,6 +22,7 @@
 #include "nc_msg.h"
 #include "nc_store.h"
 #include "pool.h"
+#include "rxstamp.h"
 #include "txack.h"
 
 struct bufferevent;
@@ -118,6 +119,8 @@ struct nc_sess {
 	uint64_t		 accept_ns;
 	struct nc_framer	 fr;
 	struct bufferevent	*bev;		/* TCP */
+	struct rxpeek		 rxp;		/* TCP, while program waits */
+	uint64_t		 arrived_ns;	/* the read's first segment */
 	struct nc_ssh		*ssh;		/* SSH */
 	struct event		*notif_ev;	/* made on subscription */
 	uint32_t		 notif_sent;
