@@ -898,10 +898,13 @@ csv_emit(const struct view *vw, FILE *f)
 		fputs(col++ ? "," : "", f);
 		csv_field(f, "counters.", vw->c[i].name);
 	}
-	/* Last, so that the older columns keep their places. */
+	/* Last, so that the older columns keep their places; the witness
+	 * is in the name, the value a number (1) like every other. */
 	for (i = 0; i < vw->np; i++) {
 		fputs(col++ ? "," : "", f);
-		csv_field(f, vw->p[i].name, ".witness");
+		snprintf(suffix, sizeof(suffix), ".witness.%s",
+		    phase_witness_name(vw->p[i].rep->witness));
+		csv_field(f, vw->p[i].name, suffix);
 	}
 	fputc('\n', f);
 	col = 0;
@@ -912,8 +915,7 @@ csv_emit(const struct view *vw, FILE *f)
 	for (i = 0; i < vw->nc; i++)
 		fprintf(f, "%s%.15g", col++ ? "," : "", finite_or_0(vw->c[i].v));
 	for (i = 0; i < vw->np; i++)
-		fprintf(f, "%s%s", col++ ? "," : "",
-		    phase_witness_name(vw->p[i].rep->witness));
+		fprintf(f, "%s1", col++ ? "," : "");
 	fputc('\n', f);
 }
 
