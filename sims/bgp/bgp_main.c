@@ -290,6 +290,10 @@ bgp_phases_witness(struct bgp_sim *sim)
 
 	if (sim->ph[BGPP_LEARN] != NULL)
 		sim->ph[BGPP_LEARN]->witness = WITNESS_MONITOR;
+	if (sim->ph[BGPP_ADVERTISE] != NULL)
+		sim->ph[BGPP_ADVERTISE]->witness = WITNESS_MONITOR;
+	if (sim->ph[BGPP_UNADVERTISE] != NULL)
+		sim->ph[BGPP_UNADVERTISE]->witness = WITNESS_MONITOR;
 	if (sim->ph[BGPP_WITHDRAW] != NULL)
 		sim->ph[BGPP_WITHDRAW]->witness = w;
 	if (sim->ph[BGPP_CHURN] != NULL)
@@ -314,9 +318,9 @@ bgp_phases_init(struct bgp_sim *sim)
 		bgp_phase(sim, BGPP_CHURN, "churn", 0);
 	if (cfg->withdraw && sim->total > 0)
 		bgp_phase(sim, BGPP_WITHDRAW, "withdraw", w ? sim->total : 0);
-	bgp_phases_witness(sim);
 	if (cfg->nb.url != NULL && !cfg->nb_watch)
 		bgp_nb_phases_init(sim);
+	bgp_phases_witness(sim);
 	phase_start(sim->ph[BGPP_CONNECT], clock_ns());
 }
 
