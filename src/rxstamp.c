@@ -47,27 +47,38 @@ rxstamp_on(int fd)
 		log_warn("SO_TIMESTAMPNS");
 }
 
-static void
-rxstamp_cb(evutil_socket_t fd, short what, void *arg)
+/* recvmsg(2) with the receive time of the last segment read in *ns
+ * (now when the kernel gave none). */
+static ssize_t
+rxstamp_recv(int fd, void *buf, size_t len, int flags, uint64_t *ns)
 {
-	struct rxstamp	*rs = arg;
-	static uint8_t	 buf[RXSTAMP_READ];
 	union {
 		struct cmsghdr	hdr;
 		uint8_t		space[CMSG_SPACE(sizeof(struct timespec))];
 	}		 cbuf;
-	struct iovec	 iov = { buf, sizeof(buf) };
+	struct iovec	 iov = { buf, len };
 	struct msghdr	 msg;
 	ssize_t		 n;
 
-	(void)what;
 	memset(&msg, 0, sizeof(msg));
 	msg.msg_iov = &iov;
 	msg.msg_iovlen = 1;
 	msg.msg_control = cbuf.space;
 	msg.msg_controllen = sizeof(cbuf.space);
-	if ((n = recvmsg(fd, &msg, 0)) > 0) {
-		rs->last_ns = rxstamp_cmsg(&msg);
+	n = recvmsg(fd, &msg, flags);
+	*ns = n > 0 ? rxstamp_cmsg(&msg) : clock_ns();
+	return n;
+}
+
+static void
+rxstamp_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct rxstamp	*rs = arg;
+	static uint8_t	 buf[RXSTAMP_READ];
+	ssize_t		 n;
+
+	(void)what;
+	if ((n = rxstamp_recv(fd, buf, sizeof(buf), 0, &rs->last_ns)) > 0) {
 		evbuffer_add(bufferevent_get_input(rs->bev), buf, (size_t)n);
 		rs->read(rs->bev, rs->arg);
 	} else if (n == 0)
@@ -109,22 +120,10 @@ static void
 rxpeek_cb(evutil_socket_t fd, short what, void *arg)
 {
 	struct rxpeek	*rp = arg;
-	union {
-		struct cmsghdr	hdr;
-		uint8_t		space[CMSG_SPACE(sizeof(struct timespec))];
-	}		 cbuf;
 	uint8_t		 byte;
-	struct iovec	 iov = { &byte, 1 };
-	struct msghdr	 msg;
 
 	(void)what;
-	memset(&msg, 0, sizeof(msg));
-	msg.msg_iov = &iov;
-	msg.msg_iovlen = 1;
-	msg.msg_control = cbuf.space;
-	msg.msg_controllen = sizeof(cbuf.space);
-	rp->ns = recvmsg(fd, &msg, MSG_PEEK | MSG_DONTWAIT) == 1 ?
-	    rxstamp_cmsg(&msg) : clock_ns();
+	(void)rxstamp_recv(fd, &byte, 1, MSG_PEEK | MSG_DONTWAIT, &rp->ns);
 }
 
 void

@@ -17,12 +17,10 @@ J=10		# prefixes per notification
 
 # run_nc K: one run; 1 when a window was too short.
 run_nc() {
-	local k=$1 e=$(($1 / 10)) port rport d
+	local k=$1 e=$(($1 / 10)) port rport d="$TMPD/$1"
 	port=$(free_ports $((N + 1)))
 	rport=$((port + N))
-	d="$TMPD/$k"
-	mkdir -p "$d"
-	wire_capture "tcp portrange $port-$((port + N - 1))" "$d/nc.pcapng"
+	wire_capture "tcp portrange $port-$((port + N - 1))" "$d"
 	start_bg "$TMPD/ctl.log" "$SBSIM" controller --netconf \
 	    --netconf-subscribe --restconf 127.0.0.1:$rport
 	local ctl=$LAST_PID
@@ -34,10 +32,7 @@ run_nc() {
 	    --expect-edits $((N * e)) --timeout 20 --report "$d/r.json" -q \
 	    >"$TMPD/nc.log" 2>&1 || fail "sbsim netconf exited $?"
 	stop_pid "$ctl"
-	[ "$(json_get "$d/r.json" \
-	    "[p['witness'] for p in r['phases'] if p['name']=='learn'][0]")" \
-	    = tcp_ack ] || fail "learn's witness is not tcp_ack"
-	wire_check "$d/r.json" "$d/nc.pcapng" program learn
+	wire_check "$d" program:device learn:tcp_ack
 }
 
 wire_scaled run_nc 1000 8000

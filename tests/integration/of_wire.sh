@@ -6,7 +6,7 @@
 # BARRIER_REPLY after the last, docs/report.md "Phase windows"): the
 # item counts must be equal and the rates within 2%, over windows of
 # 0.1 s at least (K doubles until they are).  Once with OpenFlow 1.3,
-# once with 1.0.
+# once with 1.0; then wirecheck's errors on a bad report or capture.
 . "$(dirname "$0")/../lib.sh"
 [ -x "$PY" ] || skip "$PY is not installed"
 need dumpcap
@@ -16,11 +16,9 @@ V=1.3
 
 # run_of K: one run; 1 when a window was too short.
 run_of() {
-	local k=$1 port d
+	local k=$1 port d="$TMPD/$V-$1"
 	port=$(free_ports 1)
-	d="$TMPD/$V-$k"
-	mkdir -p "$d"
-	wire_capture "tcp port $port" "$d/of.pcapng"
+	wire_capture "tcp port $port" "$d"
 	# Small batches and windows: the phases last longer.
 	start_bg "$TMPD/ctl-$V.log" "$SBSIM" controller \
 	    --openflow ptcp:$port --of-version $V --switches $N \
@@ -33,14 +31,22 @@ run_of() {
 	    --report "$d/r.json" --timeout 20 -q >"$TMPD/sw-$V.log" 2>&1 ||
 	    fail "$V: sbsim openflow exited $?"
 	wait_exit "$ctl" 15 || fail "$V: controller did not exit when done"
-	[ "$(json_get "$d/r.json" \
-	    "[p['witness'] for p in r['phases'] if p['name']=='program'][0]")" \
-	    = device ] || fail "$V: program's witness is not device"
-	wire_check "$d/r.json" "$d/of.pcapng" program delete
+	wire_check "$d" program:device delete:device
 }
 
 for V in 1.3 1.0; do
 	echo "# OpenFlow $V"
 	wire_scaled run_of 2000 16000
+done
+
+# A bad report or capture: a clear error and exit status 2.
+r=$(ls "$TMPD"/1.0-*/r.json | head -1)
+head -c 200 "$r" >"$TMPD/cut.json"
+printf 'not a capture, but long enough\n' >"$TMPD/bad.pcap"
+for bad in "$TMPD/cut.json ${r%/*}/wire.pcapng:not a JSON report" \
+    "$r $TMPD/bad.pcap:not a pcap or pcapng" "$r $TMPD/none:No such file"; do
+	"$PY" "$WIRECHECK" ${bad%%:*} >"$TMPD/bad.out" 2>&1
+	[ $? -eq 2 ] && grep -q "^wirecheck: .*${bad#*:}" "$TMPD/bad.out" ||
+	    fail "wirecheck ${bad%%:*}: $(cat "$TMPD/bad.out")"
 done
 exit 0
