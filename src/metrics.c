@@ -371,7 +371,7 @@ phase_open(struct phase *p, uint64_t now_ns)
 void
 phase_opened_at(struct phase *p, uint64_t now_ns)
 {
-	if (p->state != PHASE_PENDING && now_ns > p->trigger_ns)
+	if (p->state != PHASE_PENDING)
 		p->trigger_ns = now_ns;
 }
 

@@ -127,8 +127,8 @@ void	 phase_latency(struct phase *, uint64_t us);
 /* The window opens at the first item: a phase started early (so that it
  * can time out) is re-timed from now while it has no item yet. */
 void	 phase_open(struct phase *, uint64_t now_ns);
-/* A sender-side phase: its first item, counted when queued, reached the
- * socket at now; the window opens then. */
+/* A sender-side phase: the first byte of its items, counted when queued,
+ * was sent at now (txack); the window opens then. */
 void	 phase_opened_at(struct phase *, uint64_t now_ns);
 /* A sender-side phase: the peers acknowledged its last byte at now. */
 void	 phase_acked(struct phase *, uint64_t now_ns);

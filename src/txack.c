@@ -44,14 +44,13 @@ txack_acked(int fd)
 	return ti.tcpi_bytes_acked;
 }
 
-/* Linux tcp(7): SIOCOUTQ is unsent plus sent but unacknowledged,
- * SIOCOUTQNSD unsent only. */
+/* Linux tcp(7): SIOCOUTQ is unsent plus sent but unacknowledged. */
 static uint64_t
-txack_queue(int fd, unsigned long req)
+txack_queue(int fd)
 {
 	int	n = 0;
 
-	if (fd != -1 && ioctl(fd, req, &n) == -1)
+	if (fd != -1 && ioctl(fd, SIOCOUTQ, &n) == -1)
 		log_warn("ioctl SIOCOUTQ");
 	return n > 0 ? (uint64_t)n : 0;
 }
@@ -61,55 +60,28 @@ txack_mark(struct bufferevent *bev)
 {
 	int	fd = bufferevent_getfd(bev);
 
-	return txack_acked(fd) + txack_queue(fd, SIOCOUTQ) +
+	return txack_acked(fd) + txack_queue(fd) +
 	    evbuffer_get_length(bufferevent_get_output(bev));
-}
-
-/* The stream offset just past the last byte sent (acknowledged or not). */
-static uint64_t
-txack_sent(int fd)
-{
-	return txack_acked(fd) + txack_queue(fd, SIOCOUTQ) -
-	    txack_queue(fd, SIOCOUTQNSD);
-}
-
-/* Every device acknowledged up to its mark: 1. */
-static int
-txack_all(struct txack *t)
-{
-	struct bufferevent	*bev;
-	uint64_t		 mark;
-
-	for (; t->next < t->n; t->next++) {
-		bev = t->bev(t->arg, t->next, &mark);
-		if (bev != NULL && bufferevent_getfd(bev) != -1 &&
-		    txack_acked(bufferevent_getfd(bev)) < mark)
-			return 0;
-	}
-	return 1;
-}
-
-static void
-txack_stop_poll(struct txack *t)
-{
-	if (t->ev == NULL)
-		return;
-	close(event_get_fd(t->ev));
-	event_free(t->ev);
-	t->ev = NULL;
 }
 
 /*
  * Software transmit timestamps (the kernel's Documentation/networking/
  * timestamping.rst): the time a write's last segment went to the device,
- * where a packet tap sees it.  On from txack_open to the first write.
+ * where a packet tap sees it.  Generated for the first write only
+ * (TXTS_GEN), reported until that write's time is read (TXTS_READ: the
+ * kernel reports it only while SOF_TIMESTAMPING_SOFTWARE is set).
  */
-static void
-txack_tstamp(int fd, int on)
-{
-	int	flags = on ? SOF_TIMESTAMPING_TX_SOFTWARE |
-		    SOF_TIMESTAMPING_SOFTWARE | SOF_TIMESTAMPING_OPT_TSONLY : 0;
+enum { TXTS_OFF, TXTS_READ, TXTS_GEN };
 
+static void
+txack_tstamp(int fd, int mode)
+{
+	int	flags = 0;
+
+	if (mode != TXTS_OFF)
+		flags = SOF_TIMESTAMPING_SOFTWARE | SOF_TIMESTAMPING_OPT_TSONLY;
+	if (mode == TXTS_GEN)
+		flags |= SOF_TIMESTAMPING_TX_SOFTWARE;
 	if (fd != -1 && setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPING, &flags,
 	    sizeof(flags)) == -1)
 		log_warn("SO_TIMESTAMPING");
@@ -152,45 +124,100 @@ txack_tx_time(int fd)
 	return first;
 }
 
-/* The first byte is sent: its transmit time, or now if the socket gave
- * none.  Not yet: the peer's receive window holds it. */
-static void
-txack_opened(struct txack *t, uint64_t now)
-{
-	uint64_t	at;
+enum {
+	TXD_IDLE,
+	TXD_ARMED,		/* its first write is to come */
+	TXD_SENT,		/* written: its transmit time is to be read */
+};
 
-	if (t->oph[0] == NULL)
-		return;
-	if ((at = txack_tx_time(t->ofd)) == 0) {
-		if (txack_sent(t->ofd) <= t->omark)
-			return;
-		at = now;
-	}
-	txack_tstamp(t->ofd, 0);
+static void	txack_start_poll(struct txack *);
+
+/* The device's first write went out at the time its error queue holds:
+ * the phases open then if it is the earliest so far.  0: not yet (the
+ * peer's receive window may hold the segment back). */
+static int
+txack_stamped(struct txack_dev *d)
+{
+	struct txack	*t = d->t;
+	uint64_t	 at;
+
+	if ((at = txack_tx_time(d->fd)) == 0)
+		return 0;
+	txack_tstamp(d->fd, TXTS_OFF);
+	d->state = TXD_IDLE;
+	if (t->oph[0] == NULL || (t->opened != 0 && at >= t->opened))
+		return 1;
+	t->opened = at;
 	phase_opened_at(t->oph[0], at);
 	if (t->oph[1] != NULL)
 		phase_opened_at(t->oph[1], at);
-	t->oph[0] = t->oph[1] = NULL;
+	return 1;
 }
 
-/*
- * The output buffer went to the socket: the first byte is sent now,
- * unless the peer's receive window holds it (then the timer finds when).
- * A busy loop may run the timer late; this runs right after the write.
- */
+/* The device's output went to the socket: only that first write was
+ * stamped; read its time now or, if not sent yet, on the timer. */
 static void
 txack_written(struct evbuffer *buf, const struct evbuffer_cb_info *info,
     void *arg)
 {
-	struct txack	*t = arg;
+	struct txack_dev	*d = arg;
 
 	if (info->n_deleted == 0)
 		return;
-	evbuffer_remove_cb(buf, txack_written, t);
-	txack_opened(t, clock_ns());
+	evbuffer_remove_cb(buf, txack_written, d);
+	d->state = TXD_SENT;
+	if (d->t->oph[0] == NULL) {
+		txack_tstamp(d->fd, TXTS_OFF);
+		d->state = TXD_IDLE;	/* txack_cancel()ed */
+		return;
+	}
+	txack_tstamp(d->fd, TXTS_READ);
+	if (txack_stamped(d))
+		return;
+	d->next = d->t->pending;
+	d->t->pending = d;
+	txack_start_poll(d->t);
 }
 
-/* Opened first: a byte is sent before it is acknowledged. */
+static void
+txack_poll_pending(struct txack *t)
+{
+	struct txack_dev	**dp = &t->pending, *d;
+
+	while ((d = *dp) != NULL) {
+		if (d->state != TXD_SENT || txack_stamped(d))
+			*dp = d->next;
+		else
+			dp = &d->next;
+	}
+}
+
+/* Every device acknowledged up to its mark: 1. */
+static int
+txack_all(struct txack *t)
+{
+	struct bufferevent	*bev;
+	struct txack_dev	*d;
+
+	for (; t->next < t->n; t->next++) {
+		bev = t->dev(t->arg, t->next, &d);
+		if (bev != NULL && bufferevent_getfd(bev) != -1 &&
+		    txack_acked(bufferevent_getfd(bev)) < d->mark)
+			return 0;
+	}
+	return 1;
+}
+
+static void
+txack_stop_poll(struct txack *t)
+{
+	if (t->ev == NULL)
+		return;
+	close(event_get_fd(t->ev));
+	event_free(t->ev);
+	t->ev = NULL;
+}
+
 static void
 txack_poll(evutil_socket_t fd, short what, void *arg)
 {
@@ -201,12 +228,12 @@ txack_poll(evutil_socket_t fd, short what, void *arg)
 	(void)what;
 	n = read(fd, &ticks, sizeof(ticks));	/* EAGAIN: woken early */
 	(void)n;
-	txack_opened(t, now);
+	txack_poll_pending(t);
 	if (t->ph != NULL && txack_all(t)) {
 		phase_acked(t->ph, now);
 		t->ph = NULL;
 	}
-	if (t->oph[0] == NULL && t->ph == NULL)
+	if (t->pending == NULL && t->ph == NULL)
 		txack_stop_poll(t);
 }
 
@@ -231,36 +258,49 @@ txack_start_poll(struct txack *t)
 }
 
 void
-txack_open(struct txack *t, struct bufferevent *bev, struct phase *ph,
-    struct phase *also)
+txack_open(struct txack *t, struct txack_dev *d, struct bufferevent *bev,
+    struct phase *ph, struct phase *also)
 {
-	t->oph[0] = ph;
-	t->oph[1] = also;
-	t->ofd = bufferevent_getfd(bev);
-	t->omark = txack_mark(bev);
-	txack_tstamp(t->ofd, 1);
+	if (t->oph[0] != ph) {
+		t->oph[0] = ph;
+		t->oph[1] = also;
+		t->opened = 0;
+	}
+	if (d->state != TXD_IDLE)
+		return;
+	d->t = t;
+	d->fd = bufferevent_getfd(bev);
+	d->state = TXD_ARMED;
+	txack_tstamp(d->fd, TXTS_GEN);
 	if (evbuffer_add_cb(bufferevent_get_output(bev), txack_written,
-	    t) == NULL)
+	    d) == NULL)
 		fatalx("evbuffer_add_cb");
-	txack_start_poll(t);
 }
 
 void
-txack_wait(struct txack *t, struct phase *ph, size_t n, txack_bev_fn bev,
+txack_wait(struct txack *t, struct phase *ph, size_t n, txack_dev_fn dev,
     void *arg)
 {
 	t->ph = ph;
 	t->n = n;
 	t->next = 0;
-	t->bev = bev;
+	t->dev = dev;
 	t->arg = arg;
 	txack_start_poll(t);
 }
 
+/* A device armed or written still has its callback or its socket's
+ * error queue: they find t gone and stop. */
 void
 txack_cancel(struct txack *t)
 {
+	struct txack_dev	*d;
+
 	txack_stop_poll(t);
+	while ((d = t->pending) != NULL) {
+		t->pending = d->next;
+		d->state = TXD_IDLE;
+	}
 	t->ph = NULL;
 	t->oph[0] = t->oph[1] = NULL;
 }

@@ -1,8 +1,9 @@
 /*
  * The window of a sender-side phase (docs/report.md, "Phase windows"): it
- * opens when the first byte of its first item is sent on the wire and
- * ends when the controller's TCP has acknowledged every device's last
- * byte; not when the bytes were handed to the kernel.
+ * opens when the first byte of the devices' first items is sent on the
+ * wire (the earliest of the devices' first writes) and ends when the
+ * controller's TCP has acknowledged every device's last byte; not when
+ * the bytes were handed to the kernel.
  */
 #ifndef SBSIM_TXACK_H
 #define SBSIM_TXACK_H
@@ -13,34 +14,44 @@
 struct bufferevent;
 struct event;
 struct phase;
+struct txack;
 
-/* Device i's connection and its txack_mark(), or NULL when it has none. */
-typedef struct bufferevent *(*txack_bev_fn)(void *arg, size_t i,
-	    uint64_t *mark);
+/* One device's part, in the device's own struct. */
+struct txack_dev {
+	struct txack	 *t;
+	struct txack_dev *next;		/* in t->pending */
+	uint64_t	  mark;		/* txack_mark() at its last item */
+	int		  fd;
+	uint8_t		  state;	/* TXD_* in txack.c */
+};
+
+/* Device i's connection and part, or NULL when it has no connection. */
+typedef struct bufferevent *(*txack_dev_fn)(void *arg, size_t i,
+	    struct txack_dev **);
 
 struct txack {
-	struct event	*ev;		/* the poll timer, while it runs */
-	struct phase	*ph;		/* waiting for acknowledgments */
-	txack_bev_fn	 bev;
-	void		*arg;
-	size_t		 n;
-	size_t		 next;		/* devices before it are acknowledged */
-	struct phase	*oph[2];	/* waiting for their first byte sent */
-	int		 ofd;
-	uint64_t	 omark;
+	struct event	 *ev;		/* the poll timer, while it runs */
+	struct phase	 *ph;		/* waiting for acknowledgments */
+	txack_dev_fn	  dev;
+	void		 *arg;
+	size_t		  n;
+	size_t		  next;		/* devices before it acknowledged */
+	struct phase	 *oph[2];	/* the phases txack_open opens */
+	uint64_t	  opened;	/* the earliest first write's time */
+	struct txack_dev *pending;	/* written, timestamp not seen yet */
 };
 
 /* The stream offset just past everything queued on bev so far:
  * acknowledged bytes, plus the socket's unsent and unacknowledged queue
  * (SIOCOUTQ), plus the output buffer. */
 uint64_t txack_mark(struct bufferevent *);
-/* The phases' first item is about to be queued on bev: they open when
- * its first byte is sent (a closed receive window may hold it). */
-void	 txack_open(struct txack *, struct bufferevent *, struct phase *,
-	    struct phase *also);
+/* A device's first item of the phases is about to be queued on bev: its
+ * first write's transmit time opens them, if the earliest so far. */
+void	 txack_open(struct txack *, struct txack_dev *, struct bufferevent *,
+	    struct phase *, struct phase *also);
 /* Every device queued its last item and took its mark: phase_acked(ph)
  * once each mark is acknowledged. */
-void	 txack_wait(struct txack *, struct phase *, size_t n, txack_bev_fn,
+void	 txack_wait(struct txack *, struct phase *, size_t n, txack_dev_fn,
 	    void *arg);
 void	 txack_cancel(struct txack *);
 

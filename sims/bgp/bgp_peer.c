@@ -203,11 +203,11 @@ bgp_sent_all(struct bgp_peer *p)
 }
 
 static struct bufferevent *
-bgp_peer_bev(void *arg, size_t i, uint64_t *mark)
+bgp_peer_bev(void *arg, size_t i, struct txack_dev **d)
 {
 	struct bgp_sim	*sim = arg;
 
-	*mark = sim->peers[i].ack_mark;
+	*d = &sim->peers[i].txd;
 	return sim->peers[i].pd.bev;
 }
 
@@ -233,7 +233,7 @@ bgp_drained(struct bgp_peer *p, uint64_t now)
 			ph = NULL;	/* the monitor or northbound ends it */
 	}
 	p->drain_wait = BGP_SEND_NONE;
-	p->ack_mark = txack_mark(p->pd.bev);
+	p->txd.mark = txack_mark(p->pd.bev);
 	bufferevent_setwatermark(p->pd.bev, EV_WRITE, BGP_OUT_LOW, 0);
 	if (ph == NULL || ph->state != PHASE_RUNNING ||
 	    done < sim->cfg.peers || want < sim->total)
@@ -242,8 +242,9 @@ bgp_drained(struct bgp_peer *p, uint64_t now)
 }
 
 /*
- * The first UPDATE of announce (and learn with it) or withdraw is about
- * to be queued: the window opens when its first byte is sent.
+ * The peer's first UPDATE of announce (and learn with it) or withdraw is
+ * about to be queued: the window opens when the first byte of the
+ * earliest peer is sent.
  */
 static void
 bgp_open_window(struct bgp_peer *p)
@@ -252,18 +253,14 @@ bgp_open_window(struct bgp_peer *p)
 	struct phase	*ph, *also = NULL;
 
 	if (p->sending == BGP_SEND_ANNOUNCE) {
-		if (sim->announced > 0)
-			return;
 		ph = sim->ph[BGPP_ANNOUNCE];
 		also = sim->ph[BGPP_LEARN];
-	} else if (sim->withdrawn > 0)
-		return;
-	else
+	} else
 		ph = sim->ph[BGPP_WITHDRAW];
 	phase_open(ph, clock_ns());
 	if (also != NULL)
 		phase_open(also, clock_ns());
-	txack_open(&sim->acked, p->pd.bev, ph, also);
+	txack_open(&sim->acked, &p->txd, p->pd.bev, ph, also);
 }
 
 /* Build UPDATEs while the socket takes them. */
@@ -276,6 +273,7 @@ bgp_fill(struct bgp_peer *p)
 	struct bgp_attrs	 a;
 	uint64_t		*next, now;
 	uint32_t		 n, msgs, items;
+	int			 first;
 
 	if (p->pd.bev == NULL || p->state != BGPS_ESTABLISHED || !p->af_ok)
 		return;
@@ -287,13 +285,14 @@ bgp_fill(struct bgp_peer *p)
 		next = p->sending == BGP_SEND_ANNOUNCE ? &p->ann_next :
 		    &p->wd_next;
 		msgs = items = 0;
+		first = *next == 0;
 		while (w->len + BGP_MAX_LEN <= w->cap && (n = bgp_build_one(p,
 		    w, next, sim->cfg.prefixes, p->sending ==
 		    BGP_SEND_ANNOUNCE ? &a : NULL)) > 0) {
 			msgs++;
 			items += n;
 		}
-		if (items > 0)
+		if (items > 0 && first)
 			bgp_open_window(p);
 		bgp_send(p, w, msgs);
 		*sim->c.updates_sent += msgs;

@@ -116,7 +116,7 @@ struct bgp_peer {
 	uint64_t	 ann_next;	/* next prefix index to announce */
 	uint64_t	 ann_high;	/* announced at least once up to here */
 	uint64_t	 wd_next;
-	uint64_t	 ack_mark;	/* txack_mark() at the last item */
+	struct txack_dev txd;		/* its part of announce, withdraw */
 	uint64_t	 churn_next;
 	struct bgp_pmap	*rib_in;	/* what the controller sent us */
 };

@@ -854,13 +854,13 @@ nc_notif_content(const struct nc_sess *s, uint32_t n, xmlBufferPtr b)
 }
 
 static struct bufferevent *
-nc_learn_bev(void *arg, size_t i, uint64_t *mark)
+nc_learn_bev(void *arg, size_t i, struct txack_dev **txd)
 {
 	struct nc_sim	*sim = arg;
 	struct nc_dev	*d = &sim->devs[i];
 	struct nc_sess	*s;
 
-	*mark = d->ack_mark;
+	*txd = &d->txd;
 	LIST_FOREACH(s, &d->sessions, entry)
 		if (s->sid == d->ack_sid)
 			return s->bev;
@@ -881,7 +881,7 @@ nc_learn_acked(struct nc_sess *s)
 
 	if (!ph->await_ack || s->bev == NULL)
 		return;
-	d->ack_mark = txack_mark(s->bev);
+	d->txd.mark = txack_mark(s->bev);
 	d->ack_sid = s->sid;
 	if (++sim->learned_devs == sim->cfg.devices)
 		txack_wait(&sim->acked, ph, sim->cfg.devices, nc_learn_bev,
@@ -907,11 +907,13 @@ nc_notif_send(struct nc_sess *s)
 	nc_notif_build(b, &ts, (const char *)xmlBufferContent(content),
 	    (size_t)xmlBufferLength(content));
 	xmlBufferFree(content);
-	if (sim->ph[NCP_LEARN]->items == 0 && d->learned < quota) {
+	if (d->learned == 0 && quota > 0) {
+		/* The earliest first byte of the devices' first
+		 * notifications opens the window. */
 		phase_open(sim->ph[NCP_LEARN], clock_ns());
 		if (sim->ph[NCP_LEARN]->await_ack && s->bev != NULL)
-			txack_open(&sim->acked, s->bev, sim->ph[NCP_LEARN],
-			    NULL);
+			txack_open(&sim->acked, &d->txd, s->bev,
+			    sim->ph[NCP_LEARN], NULL);
 	}
 	nc_sess_send(s, b);
 	s->notif_sent++;

@@ -139,7 +139,7 @@ struct nc_dev {
 	uint8_t			 mounted;	/* counted in mount */
 	uint32_t		 logged;	/* trouble logged once, NCL_* */
 	uint64_t		 learned;	/* prefixes counted in learn */
-	uint64_t		 ack_mark;	/* txack_mark() at the last one */
+	struct txack_dev	 txd;		/* its part of learn */
 	uint32_t		 ack_sid;	/* on this session */
 	struct nc_store		*store;
 	struct nc_sess_list	 sessions;

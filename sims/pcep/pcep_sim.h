@@ -133,7 +133,7 @@ struct pcc {
 	uint64_t	 rx_ns;		/* when the message in hand arrived */
 	uint64_t	 arrived_ns;	/* its read's first segment */
 	struct rxpeek	 rxp;		/* while a phase awaits one */
-	uint64_t	 ack_mark;	/* txack_mark() at the end-of-sync */
+	struct txack_dev txd;		/* its part of sync */
 	struct pcc_lsp	*lsp;
 };
 
