@@ -117,13 +117,35 @@ rxstamp_stop(struct rxstamp *rs)
 }
 
 static void
+rxpeek_rearm(evutil_socket_t fd, short what, void *arg)
+{
+	struct rxpeek	*rp = arg;
+
+	(void)fd;
+	(void)what;
+	if (rp->ev != NULL && !event_pending(rp->ev, EV_READ, NULL))
+		event_add(rp->ev, NULL);
+}
+
+static void
 rxpeek_cb(evutil_socket_t fd, short what, void *arg)
 {
 	struct rxpeek	*rp = arg;
+	struct timeval	 now = { 0, 0 };
 	uint8_t		 byte;
 
 	(void)what;
-	(void)rxstamp_recv(fd, &byte, 1, MSG_PEEK | MSG_DONTWAIT, &rp->ns);
+	if (rxstamp_recv(fd, &byte, 1, MSG_PEEK | MSG_DONTWAIT,
+	    &rp->ns) == 1)
+		return;
+	/* Woken with nothing to read (an error queue entry: txack's
+	 * timestamps): armed again after the other events had their turn,
+	 * which read that queue, not at once (it would starve them). */
+	rp->ns = 0;
+	if (rp->rearm == NULL && (rp->rearm = evtimer_new(engine_base(),
+	    rxpeek_rearm, rp)) == NULL)
+		fatalx("rxpeek: evtimer_new");
+	evtimer_add(rp->rearm, &now);
 }
 
 void
@@ -159,6 +181,8 @@ rxpeek_stop(struct rxpeek *rp)
 {
 	if (rp->ev != NULL)
 		event_free(rp->ev);
-	rp->ev = NULL;
+	if (rp->rearm != NULL)
+		event_free(rp->rearm);
+	rp->ev = rp->rearm = NULL;
 	rp->ns = 0;
 }

@@ -39,6 +39,7 @@ void	 rxstamp_stop(struct rxstamp *);
  */
 struct rxpeek {
 	struct event	*ev;
+	struct event	*rearm;		/* after a wakeup with no data */
 	uint64_t	 ns;		/* the stamp, 0: none since armed */
 };
 

@@ -197,6 +197,8 @@ bgp_sent_all(struct bgp_peer *p)
 		bgp_send(p, w, 1);
 		p->eor_sent = 1;
 	}
+	if (p->sending == BGP_SEND_ANNOUNCE || !BGP_WITNESSED(&p->sim->cfg))
+		txack_last(&p->txd, p->pd.bev);
 	p->drain_wait = p->sending;
 	p->sending = BGP_SEND_NONE;
 	bufferevent_setwatermark(p->pd.bev, EV_WRITE, 0, 0);
@@ -233,7 +235,6 @@ bgp_drained(struct bgp_peer *p, uint64_t now)
 			ph = NULL;	/* the monitor or northbound ends it */
 	}
 	p->drain_wait = BGP_SEND_NONE;
-	p->txd.mark = txack_mark(p->pd.bev);
 	bufferevent_setwatermark(p->pd.bev, EV_WRITE, BGP_OUT_LOW, 0);
 	if (ph == NULL || ph->state != PHASE_RUNNING ||
 	    done < sim->cfg.peers || want < sim->total)

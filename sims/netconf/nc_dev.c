@@ -881,7 +881,7 @@ nc_learn_acked(struct nc_sess *s)
 
 	if (!ph->await_ack || s->bev == NULL)
 		return;
-	d->txd.mark = txack_mark(s->bev);
+	txack_last(&d->txd, s->bev);
 	d->ack_sid = s->sid;
 	if (++sim->learned_devs == sim->cfg.devices)
 		txack_wait(&sim->acked, ph, sim->cfg.devices, nc_learn_bev,

@@ -320,7 +320,7 @@ pcc_sync_done(struct pcc *p, uint64_t now)
 	}
 	if (p->sync_high >= sim->cfg.lsps && !p->counted_sync) {
 		p->counted_sync = 1;
-		p->txd.mark = txack_mark(p->pd.bev);
+		txack_last(&p->txd, p->pd.bev);
 		/* Synchronized when the PCE's TCP acknowledged every PCC's
 		 * end-of-synchronization marker. */
 		if (++sim->synced == sim->cfg.pccs && sim->total > 0)
