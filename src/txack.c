@@ -32,6 +32,7 @@
 #include "txack.h"
 
 #define TXACK_POLL_NS	250000	/* how often the timer looks */
+#define TXACK_GIVE_UP_NS 5000000000ull	/* a stamp that never came */
 #define TXACK_ONE_WRITE	(64 * 1024 * 1024)	/* the last data at once */
 
 enum {
@@ -147,8 +148,17 @@ txack_read(struct txack_dev *d)
 			break;
 		txack_stamp(d, &msg);
 	}
+	/* The connection is gone: nothing more to read there. */
 	if (errno != EAGAIN && errno != EWOULDBLOCK)
-		log_warn("MSG_ERRQUEUE");
+		d->fd = -1;
+}
+
+/* Waited too long for a stamp (a connection gone, its descriptor
+ * reused): give it up. */
+static int
+txack_give_up(struct txack_dev *d, uint64_t now)
+{
+	return d->fd == -1 || now - d->since_ns > TXACK_GIVE_UP_NS;
 }
 
 /* The device's first write went out at snd_at: the phases open then if
@@ -160,10 +170,12 @@ txack_stamped(struct txack_dev *d)
 	struct txack	*t = d->t;
 
 	txack_read(d);
-	if (d->snd_at == 0)
+	if (d->snd_at == 0 && !txack_give_up(d, clock_ns()))
 		return 0;
 	d->open = TXD_IDLE;
 	txack_flags(d);
+	if (d->snd_at == 0)
+		return 1;
 	if (t->oph[0] == NULL || (t->opened != 0 && d->snd_at >= t->opened))
 		return 1;
 	t->opened = d->snd_at;
@@ -191,6 +203,7 @@ txack_written(struct evbuffer *buf, const struct evbuffer_cb_info *info,
 		txack_flags(d);
 		return;
 	}
+	d->since_ns = clock_ns();
 	if (txack_stamped(d))
 		return;
 	d->next = d->t->pending;
@@ -224,6 +237,7 @@ txack_drain(struct txack *t, struct txack_dev *d, struct bufferevent *bev)
 	d->draining = 1;
 	txack_flags(d);
 	d->drain_to = txack_mark(bev);
+	d->since_ns = clock_ns();
 	d->next = t->draining;
 	t->draining = d;
 }
@@ -235,7 +249,8 @@ txack_poll_draining(struct txack *t)
 
 	while ((d = *dp) != NULL) {
 		txack_read(d);
-		if (d->fd == -1 || txack_acked(d->fd) >= d->drain_to) {
+		if (txack_give_up(d, clock_ns()) ||
+		    txack_acked(d->fd) >= d->drain_to) {
 			d->draining = 0;
 			txack_flags(d);
 			*dp = d->next;
@@ -326,7 +341,8 @@ txack_open(struct txack *t, struct txack_dev *d, struct bufferevent *bev,
 		t->oph[1] = also;
 		t->opened = 0;
 	}
-	if (d->open != TXD_IDLE)
+	/* Armed on a connection that went before writing: armed again. */
+	if (d->open != TXD_IDLE && d->fd == bufferevent_getfd(bev))
 		return;
 	d->t = t;
 	d->fd = bufferevent_getfd(bev);

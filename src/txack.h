@@ -27,6 +27,7 @@ struct txack_dev {
 	uint64_t	  snd_at;	/* its first write's transmit time */
 	uint64_t	  ack_at;	/* the acknowledgment of its mark */
 	uint64_t	  drain_to;	/* stamped writes end before this */
+	uint64_t	  since_ns;	/* in t->pending or t->draining */
 	int		  fd;
 	uint8_t		  open;		/* TXD_* in txack.c */
 	uint8_t		  acking;	/* stamping the end */
