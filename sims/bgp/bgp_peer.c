@@ -640,10 +640,9 @@ bgp_frame_message(void *dev, const uint8_t *msg, size_t len)
 }
 
 static const struct pool_framer bgp_framer = {
-	BGP_HEADER_LEN,
-	bgp_frame_length,
-	NULL,
-	bgp_frame_message,
+	.hdr_len = BGP_HEADER_LEN,
+	.length = bgp_frame_length,
+	.message = bgp_frame_message,
 };
 
 /* While closing, what still comes is dropped (bgp_notify_close). */

@@ -622,10 +622,9 @@ spk_frame_message(void *dev, const uint8_t *msg, size_t len)
 }
 
 static const struct pool_framer spk_framer = {
-	BGP_HEADER_LEN,
-	spk_frame_length,
-	NULL,
-	spk_frame_message,
+	.hdr_len = BGP_HEADER_LEN,
+	.length = spk_frame_length,
+	.message = spk_frame_message,
 };
 
 static void

@@ -236,10 +236,9 @@ of_frame_message(void *dev, const uint8_t *msg, size_t len)
 }
 
 static const struct pool_framer of_framer = {
-	OF_HEADER_LEN,
-	of_frame_length,
-	NULL,
-	of_frame_message,
+	.hdr_len = OF_HEADER_LEN,
+	.length = of_frame_length,
+	.message = of_frame_message,
 };
 
 static void
