@@ -45,6 +45,7 @@ ovsdb_conn_attach(struct ovsdb_server *srv, struct ovsdb_conn *conn,
 	memset(conn, 0, sizeof(*conn));
 	conn->srv = srv;
 	conn->send = send;
+	conn->logged = &conn->logged_own;
 	LIST_INIT(&conn->monitors);
 	LIST_INSERT_HEAD(&srv->conns, conn, entry);
 }
@@ -288,10 +289,10 @@ ovsdb_request(struct ovsdb_conn *conn, const char *m, json_t *params,
 	if ((res = ovsdb_method(conn, m, params, &err)) == NULL &&
 	    err == NULL) {
 		(*c->unknown_methods)++;
-		if (!(conn->logged & OVSDB_LOG_METHOD))
+		if (!(*conn->logged & OVSDB_LOG_METHOD))
 			log_warnx("%s: unknown method %s; further ones "
 			    "counted", who, m);
-		conn->logged |= OVSDB_LOG_METHOD;
+		*conn->logged |= OVSDB_LOG_METHOD;
 		err = json_string("unknown method");
 	}
 	if (json_is_null(id) || id == NULL) {
@@ -314,9 +315,10 @@ ovsdb_invalid(struct ovsdb_conn *conn, uint64_t *counter, uint8_t kind,
     const char *who, const char *why)
 {
 	(*counter)++;
-	if (!(conn->logged & kind))
-		log_warnx("%s: %s; closing the connection", who, why);
-	conn->logged |= kind;
+	if (!(*conn->logged & kind))
+		log_warnx("%s: %s; closing the connection (further ones "
+		    "counted)", who, why);
+	*conn->logged |= kind;
 	return -1;
 }
 

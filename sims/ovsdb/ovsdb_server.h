@@ -49,12 +49,16 @@ struct ovsdb_conn {
 	/* Write one whole message. */
 	void				(*send)(struct ovsdb_conn *,
 					    const char *, size_t);
-	uint8_t				 logged;	/* OVSDB_LOG_* */
+	/* Kinds of trouble logged once (OVSDB_LOG_*): the connection's
+	 * own, or its device's when it points there. */
+	uint8_t				*logged;
+	uint8_t				 logged_own;
 };
 
 #define OVSDB_LOG_DECODE	0x01
 #define OVSDB_LOG_INVALID	0x02
 #define OVSDB_LOG_METHOD	0x04
+#define OVSDB_LOG_OTHER		0x08	/* the first bit free for others */
 
 void	 ovsdb_server_init(struct ovsdb_server *, const struct ovsdb_schema *,
 	    struct ovsdb_db *, const struct ovsdb_counters *);
