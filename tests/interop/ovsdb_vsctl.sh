@@ -1,0 +1,130 @@
+#!/bin/bash
+# OVS's own clients against passive sbsim ovsdb devices (RFC 7047 over
+# TCP): ovs-vsctl --no-wait (there is no ovs-vswitchd) shows, adds and
+# deletes bridges and ports and lists them, and the same commands against
+# a real ovsdb-server made with ovsdb-tool from the same schema give the
+# same list-br and list-ports; ovsdb-client lists the databases, monitors
+# the Bridge table and sees a bridge added and deleted, and gets RFC
+# 7047's error objects for a bad transaction.  Skips (77) only when an
+# OVS tool is missing.
+. "$(dirname "$0")/../lib.sh"
+need ovs-vsctl
+need ovsdb-client
+need ovsdb-server
+need ovsdb-tool
+need ss
+SCHEMA=/usr/share/openvswitch/vswitch.ovsschema
+[ -r "$SCHEMA" ] || skip "no $SCHEMA"
+export OVS_RUNDIR=$TMPD OVS_DBDIR=$TMPD OVS_LOGDIR=$TMPD OVS_SYSCONFDIR=$TMPD
+
+base=$(free_ports 4)
+SIM=$base EMPTY=$((base + 2)) REAL=$((base + 3))
+start_bg "$TMPD/sim.log" "$SBSIM" ovsdb --devices 2 \
+    --controller ptcp:$SIM:127.0.0.1 --bridges-per-node 1 \
+    --ports-per-bridge 2 --duration 120 --report "$TMPD/sim.json"
+sim=$LAST_PID
+start_bg "$TMPD/empty.log" "$SBSIM" ovsdb --devices 1 \
+    --controller ptcp:$EMPTY:127.0.0.1 --duration 120
+empty=$LAST_PID
+ovsdb-tool create "$TMPD/conf.db" "$SCHEMA" || fail "ovsdb-tool create"
+start_bg "$TMPD/real.log" ovsdb-server "$TMPD/conf.db" \
+    --remote=ptcp:$REAL:127.0.0.1 --unixctl="$TMPD/real.ctl" \
+    --pidfile="$TMPD/real.pid" --no-chdir
+wait_listen $SIM && wait_listen $((SIM + 1)) && wait_listen $EMPTY ||
+    fail "sbsim does not listen"
+wait_listen $REAL || fail "ovsdb-server does not listen"
+
+vs() {
+	local port=$1
+	shift
+	timeout 20 ovs-vsctl --db=tcp:127.0.0.1:$port --no-wait --timeout=15 \
+	    "$@"
+}
+
+# The seeded device: br0 with its local port and two more.
+[ "$(vs $SIM list-br)" = br0 ] || fail "seeded list-br: $(vs $SIM list-br)"
+[ "$(vs $SIM list-ports br0 | tr '\n' ' ')" = "br0-p1 br0-p2 " ] ||
+    fail "seeded list-ports: $(vs $SIM list-ports br0)"
+vs $SIM show | grep -q 'type: internal' || fail "show: no internal port"
+
+[ "$(vs $((SIM + 1)) list-br)" = br0 ] || fail "device 1 is seeded too"
+
+# The same commands on an empty device and on the real server.
+vs $REAL init || fail "ovs-vsctl init on ovsdb-server"
+for port in $EMPTY $REAL; do
+	vs $port show >"$TMPD/show-$port" || fail "show on $port"
+	vs $port add-br brA || fail "add-br brA on $port"
+	vs $port add-br brB || fail "add-br brB on $port"
+	vs $port add-port brA eth1 || fail "add-port on $port"
+	vs $port add-port brA eth2 -- set Interface eth2 type=internal ||
+	    fail "add-port with set on $port"
+	vs $port add-port brB eth3 || fail "add-port brB on $port"
+	vs $port del-br brB || fail "del-br on $port"
+	vs $port br-set-external-id brA k v || fail "external id on $port"
+	vs $port list-br >"$TMPD/br-$port"
+	vs $port list-ports brA >"$TMPD/ports-$port"
+	vs $port list Bridge >"$TMPD/list-$port" || fail "list Bridge on $port"
+	vs $port --columns=name,type list Interface | sort >"$TMPD/if-$port"
+	vs $port br-get-external-id brA k >"$TMPD/ext-$port"
+done
+for f in br ports if ext; do
+	cmp -s "$TMPD/$f-$EMPTY" "$TMPD/$f-$REAL" ||
+	    fail "$f differs: sbsim: $(cat "$TMPD/$f-$EMPTY"); ovsdb-server: $(cat "$TMPD/$f-$REAL")"
+done
+[ "$(cat "$TMPD/br-$REAL")" = brA ] || fail "list-br: $(cat "$TMPD/br-$REAL")"
+grep -q '^name *: brA$' "$TMPD/list-$EMPTY" ||
+    fail "list Bridge: $(cat "$TMPD/list-$EMPTY")"
+# A port on a bridge that is not there: the same refusal.
+vs $EMPTY add-port nope eth9 2>"$TMPD/err-sim" && fail "add-port nope"
+vs $REAL add-port nope eth9 2>"$TMPD/err-real"
+cmp -s "$TMPD/err-sim" "$TMPD/err-real" || fail "errors differ"
+
+# ovsdb-client: the databases, the schema, a monitor seeing a bridge
+# come and go.
+[ "$(timeout 10 ovsdb-client list-dbs tcp:127.0.0.1:$SIM)" = Open_vSwitch ] ||
+    fail "list-dbs"
+[ "$(timeout 10 ovsdb-client get-schema-version tcp:127.0.0.1:$SIM)" = \
+    "$(ovsdb-tool schema-version "$SCHEMA")" ] || fail "schema version"
+start_bg "$TMPD/monitor.log" timeout 30 ovsdb-client monitor \
+    tcp:127.0.0.1:$SIM Open_vSwitch Bridge name
+mon=$LAST_PID
+i=0
+until grep -q 'br0' "$TMPD/monitor.log" || [ $i -ge 100 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+grep -q br0 "$TMPD/monitor.log" || fail "monitor: no initial br0"
+vs $SIM add-br brM || fail "add-br brM"
+vs $SIM del-br brM || fail "del-br brM"
+i=0
+until grep -q 'delete *brM' "$TMPD/monitor.log" || [ $i -ge 100 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+grep -Eq 'insert +brM' "$TMPD/monitor.log" || fail "monitor: no insert"
+grep -Eq 'delete +brM' "$TMPD/monitor.log" || fail "monitor: no delete"
+kill "$mon" 2>/dev/null
+
+# RFC 7047 errors for a bad transaction, the device still serving.
+timeout 10 ovsdb-client transact tcp:127.0.0.1:$SIM \
+    '["Open_vSwitch",{"op":"insert","table":"Bridge","row":{"nope":1}}]' \
+    >"$TMPD/txn.out" 2>&1
+grep -q '"error":"unknown column"' "$TMPD/txn.out" ||
+    fail "unknown column: $(cat "$TMPD/txn.out")"
+timeout 10 ovsdb-client transact tcp:127.0.0.1:$SIM \
+    '["Open_vSwitch",{"op":"select","table":"Nope","where":[]}]' \
+    >"$TMPD/txn.out" 2>&1
+grep -q '"error":"unknown table"' "$TMPD/txn.out" ||
+    fail "unknown table: $(cat "$TMPD/txn.out")"
+[ "$(vs $SIM list-br)" = br0 ] || fail "the device stopped serving"
+
+kill -0 "$sim" 2>/dev/null && kill -0 "$empty" 2>/dev/null ||
+    fail "sbsim died"
+stop_pid "$empty"
+stop_pid "$sim"
+[ "$STOP_RC" -eq 0 ] || [ "$STOP_RC" -eq 1 ] || fail "sbsim exited $STOP_RC"
+[ "$(json_get "$TMPD/sim.json" 'r["counters"]["transacts"] >= 4 and r["counters"]["transact_errors"] >= 2')" = True ] ||
+    fail "transacts: $(json_get "$TMPD/sim.json" 'r["counters"]')"
+[ "$(json_get "$TMPD/sim.json" '[p["items"] for p in r["phases"] if p["name"] == "connect"][0]')" = 2 ] ||
+    fail "connect phase"
+exit 0
