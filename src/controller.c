@@ -281,6 +281,8 @@ ctl_stop(struct ctl_run *r)
 	for (i = 0; i < r->started; i++)
 		if (r->on[i] && ctl_roles[i]->summary != NULL)
 			ctl_roles[i]->summary(ctl_roles[i]->cfg);
+	/* The lines are out before anything the stops may log. */
+	fflush(stdout);
 	ctl_stop_roles(r);
 	ctl_http_free(r, 1);
 }

@@ -3,8 +3,10 @@
  * applies to every role, kept apart so that it can be tested.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "ctl_role.h"
+#include "log.h"
 
 int
 ctl_role_on(const struct ctl_role *r, unsigned given,
@@ -20,4 +22,22 @@ ctl_role_on(const struct ctl_role *r, unsigned given,
 		return -1;
 	}
 	return 0;
+}
+
+void
+ctl_print_figures(const char *fmt, const uint64_t *v, size_t n)
+{
+	const char	*hash;
+	size_t		 i = 0;
+
+	while ((hash = strchr(fmt, '#')) != NULL) {
+		if (i == n)
+			fatalx("ctl_print_figures: more '#' than figures");
+		printf("%.*s%llu", (int)(hash - fmt), fmt,
+		    (unsigned long long)v[i++]);
+		fmt = hash + 1;
+	}
+	if (i != n)
+		fatalx("ctl_print_figures: fewer '#' than figures");
+	fputs(fmt, stdout);
 }

@@ -73,4 +73,11 @@ extern const struct ctl_role *const ctl_roles[];
 int	 ctl_role_on(const struct ctl_role *, unsigned given,
 	    const struct ctl_env *, char *err, size_t errlen);
 
+/*
+ * Part of a role's summary line on stdout: fmt with each '#' replaced by
+ * the next of the n figures.  The line stays one string that reads as it
+ * prints.  A count of '#' other than n is a bug: fatalx().
+ */
+void	 ctl_print_figures(const char *fmt, const uint64_t *v, size_t n);
+
 #endif

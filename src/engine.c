@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <event2/bufferevent.h>
 #include <event2/event.h>
 #include <event2/listener.h>
 
@@ -116,6 +117,17 @@ engine_check_fds(size_t needed, const char *what, char *err, size_t errlen)
 	    "process or raise the hard limit", what, needed,
 	    ENGINE_FD_RESERVE, limit);
 	return -1;
+}
+
+struct bufferevent *
+engine_bev_new(int fd)
+{
+	struct bufferevent	*bev;
+
+	bev = bufferevent_socket_new(base, fd, BEV_OPT_CLOSE_ON_FREE);
+	if (bev == NULL)
+		evutil_closesocket(fd);
+	return bev;
 }
 
 struct evconnlistener *

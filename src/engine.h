@@ -28,6 +28,9 @@ int	 engine_run(void);
 struct evconnlistener *engine_listen(const struct endpoint *,
 	    evconnlistener_cb cb, void *arg, const char *what, char *err,
 	    size_t errlen);
+/* An accepted connection's bufferevent (it closes fd when freed); NULL
+ * when none could be made, fd closed then too. */
+struct bufferevent *engine_bev_new(int fd);
 /* Leave the loop at the end of this iteration; why is logged. */
 void	 engine_stop(const char *why);
 /* Non-zero once a signal asked the run to end. */

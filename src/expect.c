@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "expect.h"
+#include "log.h"
 
 const char *const report_metric_names[RM_COUNT] = {
 	[RM_ITEMS] = "items",
@@ -71,12 +72,12 @@ report_metric_value(const struct phase *p, enum report_metric m)
 const char *
 expect_op_name(enum expect_op op)
 {
-	size_t	i;
+	static const char *const text[] = {
+		[EXPECT_GE] = ">=", [EXPECT_LE] = "<=", [EXPECT_GT] = ">",
+		[EXPECT_LT] = "<", [EXPECT_EQ] = "==", [EXPECT_NE] = "!=",
+	};
 
-	for (i = 0; i < N_OPS; i++)
-		if (expect_ops[i].op == op)
-			return expect_ops[i].text;
-	return "?";
+	return (size_t)op < nitems(text) ? text[op] : "?";
 }
 
 int

@@ -8,6 +8,7 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 
+#include <ctype.h>
 #include <errno.h>
 #include <netdb.h>
 #include <stdarg.h>
@@ -91,16 +92,21 @@ http_server_config_defaults(struct http_server_config *c)
 
 /* ---- pure parts ---- */
 
+/* c's value as a digit of alphabet (its place in it), or -1. */
+static int
+http_digit(const char *alphabet, int c)
+{
+	const char	*p;
+
+	if (c == '\0' || (p = strchr(alphabet, c)) == NULL)
+		return -1;
+	return (int)(p - alphabet);
+}
+
 static int
 http_hex(int c)
 {
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
+	return http_digit("0123456789abcdef", tolower(c));
 }
 
 int
@@ -214,20 +220,12 @@ http_path_parse(const char *raw, struct http_path *p, char *err,
 	return 0;
 }
 
+/* RFC 4648 section 4, table 1. */
 static int
 http_b64_value(int c)
 {
-	if (c >= 'A' && c <= 'Z')
-		return c - 'A';
-	if (c >= 'a' && c <= 'z')
-		return c - 'a' + 26;
-	if (c >= '0' && c <= '9')
-		return c - '0' + 52;
-	if (c == '+')
-		return 62;
-	if (c == '/')
-		return 63;
-	return -1;
+	return http_digit("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+	    "0123456789+/", c);
 }
 
 int

@@ -32,4 +32,9 @@ char	*xstrdup(const char *);
 int	 xasprintf(char **, const char *, ...)
 	    __attribute__((format(printf, 2, 3)));
 
+/* Elements of an array, as OpenBSD's <sys/param.h> has it. */
+#ifndef nitems
+#define nitems(a)	(sizeof(a) / sizeof((a)[0]))
+#endif
+
 #endif

@@ -372,6 +372,13 @@ phase_rate(const struct phase *p)
 	return s > 0 ? (double)p->items / s : 0;
 }
 
+int
+phase_over(const struct phase *ph)
+{
+	return ph == NULL || ph->state == PHASE_DONE ||
+	    ph->state == PHASE_TIMEOUT;
+}
+
 const char *
 phase_state_name(enum phase_state st)
 {

@@ -100,6 +100,10 @@ struct counter_row {
 	  &((type *)0)->field), nm, 0 }
 void	 metrics_counters(struct metrics *, const struct counter_row *,
 	    size_t n, void *base, unsigned skip, uint64_t *sink);
+/* Every row of an array of rows, none skipped. */
+#define METRICS_COUNTERS(m, rows, base) \
+	metrics_counters((m), (rows), sizeof(rows) / sizeof((rows)[0]), \
+	    (base), 0, NULL)
 
 void	 phase_start(struct phase *, uint64_t now_ns);
 /* n items happened at now: first/last, timeline, and DONE at target. */
@@ -111,5 +115,7 @@ double	 phase_seconds(const struct phase *);
 /* items / seconds, 0 when seconds is 0. */
 double	 phase_rate(const struct phase *);
 const char *phase_state_name(enum phase_state);
+/* Over: done or timed out; a phase the run does not have (NULL) too. */
+int	 phase_over(const struct phase *);
 
 #endif

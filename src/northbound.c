@@ -163,6 +163,16 @@ nb_json_list(const struct nb_opts *o, struct evbuffer *b, const char *head,
 	evbuffer_add(b, tail, strlen(tail));
 }
 
+const char *
+nb_media(const struct nb_opts *o)
+{
+	if (o->format == NB_FMT_XML)
+		return o->style == NB_STYLE_RFC8040 ?
+		    "application/yang-data+xml" : "application/xml";
+	return o->style == NB_STYLE_RFC8040 ?
+	    "application/yang-data+json" : "application/json";
+}
+
 int
 nb_check(const struct nb_opts *o, char *err, size_t errlen)
 {
@@ -308,14 +318,17 @@ struct nb_run {
 	enum nb_job	 job;
 	struct nb_slot	*slots;
 	uint32_t	 inflight;
-	uint32_t	 cur_node;	/* job cursor */
-	uint64_t	 cur_flow;
-	uint64_t	 ok;		/* 2xx answers this stage */
-	uint64_t	 poll_sum;
-	int		 poll_bad;
+	/* Where this stage stands; each stage starts it from zero. */
+	struct {
+		uint32_t	 node;		/* job cursor */
+		uint64_t	 flow;
+		uint64_t	 ok;		/* 2xx answers */
+		uint64_t	 poll_sum;
+		int		 poll_bad;
+		uint64_t	 since_ns;	/* when it (or a round) began */
+		uint64_t	 next_poll_ns;
+	} cur;
 	uint64_t	 seen;		/* items a confirm phase has */
-	uint64_t	 stage_ns;	/* when this stage (or round) began */
-	uint64_t	 next_poll_ns;
 	char		 auth[4 * NB_CRED_MAX];
 	char		 hostport[NB_HOST_MAX + 16];
 	struct phase	*ph_prog, *ph_conf, *ph_del, *ph_cdel;
@@ -413,7 +426,7 @@ nb_begin(struct nb_run *r, uint64_t now, char *err, size_t errlen)
 	else {
 		r->stage = NBS_PROGRAM;
 		r->job = NBJ_ADD;
-		r->stage_ns = now;
+		r->cur.since_ns = now;
 	}
 	nb_pump(r, now);
 	return 0;
@@ -458,38 +471,38 @@ nb_next(struct nb_run *r, struct nb_msg *m, int *rc)
 	uint32_t		 n;
 	const char		*node;
 
-	for (; r->cur_node < r->nnodes; r->cur_node++) {
-		nb_node_range(r->o.flows, r->nnodes, r->cur_node, &first,
+	for (; r->cur.node < r->nnodes; r->cur.node++) {
+		nb_node_range(r->o.flows, r->nnodes, r->cur.node, &first,
 		    &end);
-		if (r->cur_flow < first)
-			r->cur_flow = first;
-		if (r->cur_flow < end)
+		if (r->cur.flow < first)
+			r->cur.flow = first;
+		if (r->cur.flow < end)
 			break;
 	}
-	if (r->cur_node >= r->nnodes)
+	if (r->cur.node >= r->nnodes)
 		return 0;
-	node = r->nodes[r->cur_node];
+	node = r->nodes[r->cur.node];
 	switch (r->job) {
 	case NBJ_ADD:
 		n = r->o.per_request;
-		if (end - r->cur_flow < n)
-			n = (uint32_t)(end - r->cur_flow);
-		*rc = d->add != NULL ? d->add(&r->o, node, r->cur_flow, n,
+		if (end - r->cur.flow < n)
+			n = (uint32_t)(end - r->cur.flow);
+		*rc = d->add != NULL ? d->add(&r->o, node, r->cur.flow, n,
 		    m) : -1;
-		r->cur_flow += n;
+		r->cur.flow += n;
 		break;
 	case NBJ_DEL:
 		if (d->del == NULL)
 			*rc = -1;
 		else if (r->o.per_request == 1)
-			*rc = d->del(&r->o, node, r->cur_flow, 1, m);
+			*rc = d->del(&r->o, node, r->cur.flow, 1, m);
 		else
 			*rc = d->del(&r->o, node, 0, 0, m);
-		r->cur_flow = r->o.per_request == 1 ? r->cur_flow + 1 : end;
+		r->cur.flow = r->o.per_request == 1 ? r->cur.flow + 1 : end;
 		break;
 	case NBJ_COUNT:
 		*rc = d->count(&r->o, node, m);
-		r->cur_flow = end;
+		r->cur.flow = end;
 		break;
 	}
 	return 1;
@@ -528,14 +541,14 @@ nb_done_cb(struct evhttp_request *req, void *arg)
 		if (status == 0 || r->o.driver->parse_count(&r->o, status,
 		    in ? (const char *)evbuffer_pullup(in, -1) : "",
 		    in ? evbuffer_get_length(in) : 0, &count) == -1)
-			r->poll_bad = 1;
+			r->cur.poll_bad = 1;
 		else
-			r->poll_sum += count;
+			r->cur.poll_sum += count;
 	} else {
 		ph = r->job == NBJ_ADD ? r->ph_prog : r->ph_del;
 		phase_latency(ph, (now - s->sent_ns) / 1000);
 		if (status >= 200 && status <= 299) {
-			r->ok++;
+			r->cur.ok++;
 			phase_items(ph, now, 1);
 		}
 	}
@@ -614,7 +627,7 @@ nb_send(struct nb_run *r, struct nb_slot *s, uint64_t now)
 		r->inflight--;
 		nb_count_status(r, 0);
 		if (r->job == NBJ_COUNT)
-			r->poll_bad = 1;
+			r->cur.poll_bad = 1;
 		return -1;
 	}
 	return 1;
@@ -626,13 +639,8 @@ nb_stage(struct nb_run *r, enum nb_stage st, enum nb_job job, uint64_t now)
 {
 	r->stage = st;
 	r->job = job;
-	r->cur_node = 0;
-	r->cur_flow = 0;
-	r->ok = 0;
-	r->poll_sum = 0;
-	r->poll_bad = 0;
-	r->stage_ns = now;
-	r->next_poll_ns = 0;
+	memset(&r->cur, 0, sizeof(r->cur));
+	r->cur.since_ns = now;
 }
 
 static void
@@ -659,31 +667,31 @@ nb_round_over(struct nb_run *r, uint64_t now)
 	uint64_t	 have, since;
 	int		 last;
 
-	if (!r->poll_bad) {
-		if (r->poll_sum > r->o.flows)
-			r->poll_sum = r->o.flows;
-		have = r->stage == NBS_CONFIRM ? r->poll_sum :
-		    r->o.flows - r->poll_sum;
+	if (!r->cur.poll_bad) {
+		if (r->cur.poll_sum > r->o.flows)
+			r->cur.poll_sum = r->o.flows;
+		have = r->stage == NBS_CONFIRM ? r->cur.poll_sum :
+		    r->o.flows - r->cur.poll_sum;
 		if (have > r->seen && ph->state == PHASE_RUNNING) {
 			phase_items(ph, now, have - r->seen);
 			phase_latency(ph, (now - ph->trigger_ns) / 1000);
 			r->seen = have;
 		}
-		if (r->stage == NBS_CONFIRM_DELETE && r->poll_sum == 0 &&
+		if (r->stage == NBS_CONFIRM_DELETE && r->cur.poll_sum == 0 &&
 		    ph->state == PHASE_RUNNING)
 			phase_end(ph, now, PHASE_DONE);
 	}
-	since = ph->last_ns > r->stage_ns ? ph->last_ns : r->stage_ns;
+	since = ph->last_ns > r->cur.since_ns ? ph->last_ns : r->cur.since_ns;
 	if (ph->state == PHASE_RUNNING &&
 	    (double)(now - since) / 1e9 > r->o.timeout_s)
 		phase_end(ph, now, PHASE_TIMEOUT);
 	last = ph->state != PHASE_RUNNING;
 	if (!last) {
-		r->next_poll_ns = now + (uint64_t)(r->o.poll_s * 1e9);
-		r->cur_node = 0;
-		r->cur_flow = 0;
-		r->poll_sum = 0;
-		r->poll_bad = 0;
+		r->cur.next_poll_ns = now + (uint64_t)(r->o.poll_s * 1e9);
+		r->cur.node = 0;
+		r->cur.flow = 0;
+		r->cur.poll_sum = 0;
+		r->cur.poll_bad = 0;
 		return;
 	}
 	r->seen = 0;
@@ -708,10 +716,10 @@ nb_pump(struct nb_run *r, uint64_t now)
 	if (r->stage == NBS_IDLE || r->stage == NBS_DONE ||
 	    r->stage == NBS_WATCHING)
 		return;
-	if (r->next_poll_ns != 0) {
-		if (now < r->next_poll_ns)
+	if (r->cur.next_poll_ns != 0) {
+		if (now < r->cur.next_poll_ns)
 			return;
-		r->next_poll_ns = 0;
+		r->cur.next_poll_ns = 0;
 	}
 	for (i = 0; i < r->o.parallel && more; i++)
 		while (!r->slots[i].busy && more)
@@ -721,8 +729,8 @@ nb_pump(struct nb_run *r, uint64_t now)
 	/* Every request of the stage is answered. */
 	switch (r->stage) {
 	case NBS_PROGRAM:
-		nb_phase_ended(r->ph_prog, r->ok, now);
-		if (r->ok == 0) {
+		nb_phase_ended(r->ph_prog, r->cur.ok, now);
+		if (r->cur.ok == 0) {
 			/* Nothing accepted: nothing to confirm or delete. */
 			if (r->ph_conf->items == 0)
 				nb_abandon(r->ph_conf);
@@ -733,7 +741,7 @@ nb_pump(struct nb_run *r, uint64_t now)
 		nb_pump(r, now);
 		break;
 	case NBS_DELETE:
-		nb_phase_ended(r->ph_del, r->ok, now);
+		nb_phase_ended(r->ph_del, r->cur.ok, now);
 		nb_stage(r, NBS_CONFIRM_DELETE, NBJ_COUNT, now);
 		nb_pump(r, now);
 		break;

@@ -154,6 +154,9 @@ void	 nb_json_list(const struct nb_opts *, struct evbuffer *,
 uint32_t nb_fds_needed(const struct nb_opts *);
 /* Options checked together (format with batches, ...); -1 with err. */
 int	 nb_check(const struct nb_opts *, char *err, size_t errlen);
+/* The media type of the URL style and body format (RFC 8040 section
+ * 11.3: yang-data+json/+xml; ODL's draft URLs: application/json, xml). */
+const char *nb_media(const struct nb_opts *);
 
 /* Pure helpers (tested). */
 /* RFC 3986 section 2.1: all but unreserved characters as %XX. */

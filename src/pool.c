@@ -49,6 +49,8 @@ pool_init(struct pool *p, const struct pool_config *cfg,
 {
 	uint32_t	i;
 
+	if (ops == NULL && cfg->up_fd == NULL)
+		fatalx("pool_init: no pool_ops and no up_fd");
 	memset(p, 0, sizeof(*p));
 	p->cfg = *cfg;
 	p->ops = ops;
@@ -424,6 +426,14 @@ pool_lost(struct pool_dev *d, const char *why)
 }
 
 void
+pool_lost_drained(struct pool_dev *d, const char *why)
+{
+	if (d->bev != NULL &&
+	    evbuffer_get_length(bufferevent_get_output(d->bev)) == 0)
+		pool_lost(d, why);
+}
+
+void
 pool_stop(struct pool *p)
 {
 	uint32_t	i;
@@ -523,6 +533,15 @@ pool_event(struct pool_dev *d, short what, const char *peer)
 	} else if (what & BEV_EVENT_ERROR)
 		pool_lost(d, evutil_socket_error_to_string(
 		    EVUTIL_SOCKET_ERROR()));
+}
+
+void
+pool_bev_event(struct bufferevent *bev, short what, void *dev)
+{
+	struct pool_dev	*d = dev;
+
+	(void)bev;
+	pool_event(d, what, d->pool->ops->peer);
 }
 
 /* The length of the message at the head of in: 0 while it is not all

@@ -43,11 +43,15 @@ struct pool_dev {
 	uint64_t		 attempt_ns;	/* when this attempt began */
 };
 
+/* What a protocol's devices do with their connections; NULL when the
+ * configuration's up_fd takes every connection instead. */
 struct pool_ops {
 	/* Connected (and TLS handshake done); set callbacks on bev. */
-	void	(*up)(struct pool_dev *, struct bufferevent *);
+	void		 (*up)(struct pool_dev *, struct bufferevent *);
 	/* The connection is gone; the pool has freed the bufferevent. */
-	void	(*down)(struct pool_dev *, const char *why);
+	void		 (*down)(struct pool_dev *, const char *why);
+	/* Who is at the other end, for messages: "the PCE". */
+	const char	*peer;
 };
 
 struct pool_config {
@@ -108,6 +112,10 @@ void	 pool_free(struct pool *);
 int	 pool_start(struct pool *, char *err, size_t errlen);
 /* The protocol is done with this connection (error, EOF, fatal error). */
 void	 pool_lost(struct pool_dev *, const char *why);
+/* The same once the output is written: a closing session's last words
+ * (a NOTIFICATION, a CLOSE) reach the peer first.  From the write
+ * callback; nothing while bytes remain. */
+void	 pool_lost_drained(struct pool_dev *, const char *why);
 /*
  * The device skeleton every protocol's connection shares.
  *
@@ -116,6 +124,9 @@ void	 pool_lost(struct pool_dev *, const char *why);
  * connection").
  */
 void	 pool_event(struct pool_dev *, short what, const char *peer);
+/* The default event callback itself: arg is the device, whose first
+ * member is its struct pool_dev; the peer is the pool_ops' one. */
+void	 pool_bev_event(struct bufferevent *, short what, void *dev);
 
 /*
  * A length-prefixed protocol's reader (OpenFlow, BGP, PCEP): whole

@@ -42,6 +42,26 @@ run_phase_timed_out(const struct phase *ph, uint64_t now, double timeout_s)
 	return now > since && (double)(now - since) / 1e9 > timeout_s;
 }
 
+int
+run_phase_timeout(struct phase *ph, uint64_t now, double timeout_s)
+{
+	if (ph == NULL || !run_phase_timed_out(ph, now, timeout_s))
+		return 0;
+	phase_end(ph, now, PHASE_TIMEOUT);
+	return 1;
+}
+
+void
+run_phases_timeout(struct phase **ph, int n, unsigned untimed, uint64_t now,
+    double timeout_s)
+{
+	int	i;
+
+	for (i = 0; i < n; i++)
+		if ((untimed & (1u << i)) == 0)
+			run_phase_timeout(ph[i], now, timeout_s);
+}
+
 void
 run_close_phases(struct metrics *m, uint64_t now)
 {

@@ -70,6 +70,12 @@ void	 run_listen_range(struct pool_config *, const struct run_opts *,
  */
 int	 run_phase_timed_out(const struct phase *, uint64_t now_ns,
 	    double timeout_s);
+/* The same, ending it (PHASE_TIMEOUT); 1 when it did.  NULL: 0. */
+int	 run_phase_timeout(struct phase *, uint64_t now_ns, double timeout_s);
+/* run_phase_timeout() over ph[0..n), but for the phases whose bit is
+ * set in untimed (those that run for a duration, not to a target). */
+void	 run_phases_timeout(struct phase **ph, int n, unsigned untimed,
+	    uint64_t now_ns, double timeout_s);
 /* At the run's end: a running phase with a target it did not reach timed
  * out; one without a target is done; pending ones stay pending. */
 void	 run_close_phases(struct metrics *, uint64_t now_ns);

@@ -251,13 +251,6 @@ static const struct counter_row bgp_counter_rows[] = {
 #undef BGPC
 
 static void
-bgp_counters_init(struct bgp_sim *sim)
-{
-	metrics_counters(sim->m, bgp_counter_rows, sizeof(bgp_counter_rows) /
-	    sizeof(bgp_counter_rows[0]), &sim->c, 0, NULL);
-}
-
-static void
 bgp_phase(struct bgp_sim *sim, enum bgp_phase i, const char *name,
     uint64_t target)
 {
@@ -327,11 +320,6 @@ bgp_nb_hook(void *arg, int deleting, uint64_t now)
 	}
 }
 
-static const struct pool_ops bgp_pool_ops = {
-	bgp_peer_up,
-	bgp_peer_down,
-};
-
 static int
 bgp_start(void *arg, struct metrics *m, char *err, size_t errlen)
 {
@@ -347,12 +335,12 @@ bgp_start(void *arg, struct metrics *m, char *err, size_t errlen)
 	sim->churn_credit = 0;
 	sim->total = (uint64_t)sim->cfg.peers * sim->cfg.prefixes;
 	sim->last_tick_ns = clock_ns();
-	bgp_counters_init(sim);
+	METRICS_COUNTERS(m, bgp_counter_rows, &sim->c);
 	bgp_phases_init(sim);
 	sim->peers = xcalloc(sim->cfg.peers, sizeof(*sim->peers));
 	for (i = 0; i < sim->cfg.peers; i++)
 		bgp_peer_init(sim, &sim->peers[i], i);
-	pool_init_array(&sim->pool, &sim->pcfg, &bgp_pool_ops, sim->peers,
+	pool_init_array(&sim->pool, &sim->pcfg, &bgp_peer_ops, sim->peers,
 	    sizeof(*sim->peers), offsetof(struct bgp_peer, pd), sim->cfg.peers);
 	if (sim->cfg.nb.url != NULL) {
 		sim->nb_begun = 0;
@@ -364,18 +352,11 @@ bgp_start(void *arg, struct metrics *m, char *err, size_t errlen)
 		bgp_peer_init(sim, &sim->mon, sim->cfg.peers);
 		sim->mon.monitor = 1;
 		sim->mdev[0] = &sim->mon.pd;
-		pool_init(&sim->mpool, &sim->mcfg, &bgp_pool_ops, sim->mdev, 1);
+		pool_init(&sim->mpool, &sim->mcfg, &bgp_peer_ops, sim->mdev, 1);
 		if (pool_start(&sim->mpool, err, errlen) == -1)
 			return -1;
 	}
 	return pool_start(&sim->pool, err, errlen);
-}
-
-static int
-bgp_over(const struct phase *ph)
-{
-	return ph == NULL || ph->state == PHASE_DONE ||
-	    ph->state == PHASE_TIMEOUT;
 }
 
 static uint64_t
@@ -462,17 +443,6 @@ bgp_tick_churn(struct bgp_sim *sim, uint64_t now)
 		phase_items(ch, now, sent);
 }
 
-static void
-bgp_phase_timeouts(struct bgp_sim *sim, uint64_t now)
-{
-	int	i;
-
-	for (i = 0; i < BGPP_MAX; i++)
-		if (i != BGPP_CHURN && sim->ph[i] != NULL &&
-		    run_phase_timed_out(sim->ph[i], now, sim->phase_timeout))
-			phase_end(sim->ph[i], now, PHASE_TIMEOUT);
-}
-
 /* The advertise test, once every other phase is over; 1: over. */
 static int
 bgp_tick_nb(struct bgp_sim *sim, uint64_t now)
@@ -490,8 +460,8 @@ bgp_tick_nb(struct bgp_sim *sim, uint64_t now)
 			return 1;
 		}
 	}
-	return nb_tick(sim->nb, now) && bgp_over(sim->ph[BGPP_ADVERTISE]) &&
-	    bgp_over(sim->ph[BGPP_UNADVERTISE]);
+	return nb_tick(sim->nb, now) && phase_over(sim->ph[BGPP_ADVERTISE]) &&
+	    phase_over(sim->ph[BGPP_UNADVERTISE]);
 }
 
 /* The sequence connect, announce (+ learn), churn, withdraw, then the
@@ -507,10 +477,12 @@ bgp_tick(void *arg, uint64_t now)
 		bgp_peer_timers(&sim->peers[i], now);
 	if (sim->cfg.monitor != NULL)
 		bgp_peer_timers(&sim->mon, now);
-	bgp_phase_timeouts(sim, now);
+	/* Churn runs for the duration, not to a target. */
+	run_phases_timeout(sim->ph, BGPP_MAX, 1u << BGPP_CHURN, now,
+	    sim->phase_timeout);
 	if (sim->cfg.nb_watch && sim->nb_begun)
 		nb_tick(sim->nb, now);
-	if (!bgp_over(ph[BGPP_CONNECT]))
+	if (!phase_over(ph[BGPP_CONNECT]))
 		goto out;
 	if (sim->total == 0) {
 		sim->last_tick_ns = now;
@@ -518,9 +490,9 @@ bgp_tick(void *arg, uint64_t now)
 	}
 	if (ph[BGPP_ANNOUNCE]->state == PHASE_PENDING)
 		bgp_begin_announce(sim, now);
-	if (!bgp_over(ph[BGPP_ANNOUNCE]) || !bgp_over(ph[BGPP_LEARN]))
+	if (!phase_over(ph[BGPP_ANNOUNCE]) || !phase_over(ph[BGPP_LEARN]))
 		goto out;
-	if (ph[BGPP_CHURN] != NULL && !bgp_over(ph[BGPP_CHURN])) {
+	if (ph[BGPP_CHURN] != NULL && !phase_over(ph[BGPP_CHURN])) {
 		if (ph[BGPP_CHURN]->state == PHASE_PENDING)
 			phase_start(ph[BGPP_CHURN], now);
 		bgp_tick_churn(sim, now);
@@ -530,7 +502,7 @@ bgp_tick(void *arg, uint64_t now)
 	    ph[BGPP_WITHDRAW]->state == PHASE_PENDING)
 		bgp_begin_withdraw(sim, now);
 	sim->last_tick_ns = now;
-	return bgp_over(ph[BGPP_WITHDRAW]) && bgp_tick_nb(sim, now);
+	return phase_over(ph[BGPP_WITHDRAW]) && bgp_tick_nb(sim, now);
 out:
 	sim->last_tick_ns = now;
 	return 0;

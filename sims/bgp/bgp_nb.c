@@ -27,16 +27,6 @@ bgpnb_ctx(const struct nb_opts *o)
 	return o->ctx;
 }
 
-static const char *
-bgpnb_media(const struct nb_opts *o)
-{
-	if (o->format == NB_FMT_XML)
-		return o->style == NB_STYLE_RFC8040 ?
-		    "application/yang-data+xml" : "application/xml";
-	return o->style == NB_STYLE_RFC8040 ?
-	    "application/yang-data+json" : "application/json";
-}
-
 /* The routes container; route: one route's key appended when not NULL. */
 static int
 bgpnb_routes_path(const struct nb_opts *o, const char *route, char *out,
@@ -117,7 +107,7 @@ bgpnb_add(const struct nb_opts *o, const char *node, uint64_t first, uint32_t n,
 	char		 pfx[64], nh[64], head[64];
 
 	(void)node;
-	m->ctype = m->accept = bgpnb_media(o);
+	m->ctype = m->accept = nb_media(o);
 	if (o->per_request == 1) {
 		bgpnb_route_text(o, first, pfx, sizeof(pfx), nh, sizeof(nh));
 		m->method = NB_PUT;
@@ -147,49 +137,51 @@ bgpnb_del(const struct nb_opts *o, const char *node, uint64_t first, uint32_t n,
 	(void)node;
 	m->method = NB_DELETE;
 	m->ctype = NULL;
-	m->accept = bgpnb_media(o);
+	m->accept = nb_media(o);
 	if (n == 0)
 		return bgpnb_routes_path(o, NULL, m->path, sizeof(m->path));
 	bgpnb_route_text(o, first, pfx, sizeof(pfx), nh, sizeof(nh));
 	return bgpnb_routes_path(o, pfx, m->path, sizeof(m->path));
 }
 
-/* The Loc-RIB's routes, from the operational datastore. */
+/*
+ * A path of the run's address family in the URL style asked for: each
+ * format takes the family's name ("ipv4") for every %s (at most two; a
+ * format with one ignores the second, as C's printf family does).
+ */
 static int
-bgpnb_loc_rib_path(const struct nb_opts *o, char *out, size_t cap)
+bgpnb_afi_path(const struct nb_opts *o, char *out, size_t cap,
+    const char *rfc8040, const char *draft)
 {
 	const char	*afi = NB_AFI(bgpnb_ctx(o)->af);
 	int		 n;
 
-	if (o->style == NB_STYLE_RFC8040)
-		n = snprintf(out, cap, "/rests/data/bgp-rib:bgp-rib/rib="
-		    BGP_NB_RIB "/loc-rib/tables=bgp-types:%s-address-family,"
-		    "bgp-types:unicast-subsequent-address-family/"
-		    "bgp-inet:%s-routes?content=nonconfig", afi, afi);
-	else
-		n = snprintf(out, cap, "/restconf/operational/bgp-rib:bgp-rib/"
-		    "rib/" BGP_NB_RIB "/loc-rib/tables/bgp-types:%s-address-"
-		    "family/bgp-types:unicast-subsequent-address-family/"
-		    "bgp-inet:%s-routes", afi, afi);
+	n = snprintf(out, cap, o->style == NB_STYLE_RFC8040 ? rfc8040 : draft,
+	    afi, afi);
 	return n < 0 || (size_t)n >= cap ? -1 : 0;
+}
+
+/* The Loc-RIB's routes, from the operational datastore. */
+static int
+bgpnb_loc_rib_path(const struct nb_opts *o, char *out, size_t cap)
+{
+	return bgpnb_afi_path(o, out, cap, "/rests/data/bgp-rib:bgp-rib/rib="
+	    BGP_NB_RIB "/loc-rib/tables=bgp-types:%s-address-family,"
+	    "bgp-types:unicast-subsequent-address-family/"
+	    "bgp-inet:%s-routes?content=nonconfig",
+	    "/restconf/operational/bgp-rib:bgp-rib/rib/" BGP_NB_RIB
+	    "/loc-rib/tables/bgp-types:%s-address-family/"
+	    "bgp-types:unicast-subsequent-address-family/bgp-inet:%s-routes");
 }
 
 /* What OpenDaylight's CSIT counts: example-ipv4-topology (ipv6). */
 static int
 bgpnb_topology_path(const struct nb_opts *o, char *out, size_t cap)
 {
-	const char	*afi = NB_AFI(bgpnb_ctx(o)->af);
-	int		 n;
-
-	if (o->style == NB_STYLE_RFC8040)
-		n = snprintf(out, cap, "/rests/data/network-topology:"
-		    "network-topology/topology=example-%s-topology"
-		    "?content=nonconfig", afi);
-	else
-		n = snprintf(out, cap, "/restconf/operational/"
-		    "network-topology:network-topology/topology/"
-		    "example-%s-topology", afi);
-	return n < 0 || (size_t)n >= cap ? -1 : 0;
+	return bgpnb_afi_path(o, out, cap, "/rests/data/network-topology:"
+	    "network-topology/topology=example-%s-topology?content=nonconfig",
+	    "/restconf/operational/network-topology:network-topology/"
+	    "topology/example-%s-topology");
 }
 
 static int
@@ -198,7 +190,7 @@ bgpnb_count(const struct nb_opts *o, const char *node, struct nb_msg *m)
 	(void)node;
 	m->method = NB_GET;
 	m->ctype = NULL;
-	m->accept = bgpnb_media(o);
+	m->accept = nb_media(o);
 	if (bgpnb_ctx(o)->count == BGP_NB_LOC_RIB)
 		return bgpnb_loc_rib_path(o, m->path, sizeof(m->path));
 	if (bgpnb_ctx(o)->count == BGP_NB_TOPOLOGY)

@@ -34,10 +34,8 @@
 
 
 static const char *const bgp_state_names[] = {
-	[BGPS_IDLE] = "Idle",
-	[BGPS_CONNECT] = "Connect",
-	[BGPS_OPENSENT] = "OpenSent",
-	[BGPS_OPENCONFIRM] = "OpenConfirm",
+	[BGPS_IDLE] = "Idle", [BGPS_CONNECT] = "Connect",
+	[BGPS_OPENSENT] = "OpenSent", [BGPS_OPENCONFIRM] = "OpenConfirm",
 	[BGPS_ESTABLISHED] = "Established",
 };
 
@@ -640,8 +638,7 @@ bgp_frame_message(void *dev, const uint8_t *msg, size_t len)
 }
 
 static const struct pool_framer bgp_framer = {
-	.hdr_len = BGP_HEADER_LEN,
-	.length = bgp_frame_length,
+	.hdr_len = BGP_HEADER_LEN, .length = bgp_frame_length,
 	.message = bgp_frame_message,
 };
 
@@ -666,23 +663,13 @@ bgp_write_drained(struct bufferevent *bev, void *arg)
 	struct bgp_peer	*p = arg;
 
 	if (p->closing_ns != 0) {
-		if (evbuffer_get_length(bufferevent_get_output(bev)) == 0)
-			pool_lost(&p->pd, "NOTIFICATION sent");
+		pool_lost_drained(&p->pd, "NOTIFICATION sent");
 		return;
 	}
 	if (p->drain_wait != BGP_SEND_NONE &&
 	    evbuffer_get_length(bufferevent_get_output(bev)) == 0)
 		bgp_drained(p, clock_ns());
 	bgp_fill(p);
-}
-
-static void
-bgp_event(struct bufferevent *bev, short what, void *arg)
-{
-	struct bgp_peer	*p = arg;
-
-	(void)bev;
-	pool_event(&p->pd, what, "the controller");
 }
 
 /* Our address on this connection: next hop self and the identifier. */
@@ -717,7 +704,7 @@ bgp_local_addr(struct bgp_peer *p, struct bufferevent *bev)
 	p->bgp_id = id;
 }
 
-void
+static void
 bgp_peer_up(struct pool_dev *pd, struct bufferevent *bev)
 {
 	struct bgp_peer	*p = (struct bgp_peer *)pd;
@@ -728,13 +715,14 @@ bgp_peer_up(struct pool_dev *pd, struct bufferevent *bev)
 	p->hold = BGP_OPEN_HOLD_S;
 	bgp_local_addr(p, bev);
 	bgp_change_state(p, BGPS_OPENSENT, "connected");
-	bufferevent_setcb(bev, bgp_read, bgp_write_drained, bgp_event, p);
+	bufferevent_setcb(bev, bgp_read, bgp_write_drained, pool_bev_event,
+	    p);
 	bufferevent_setwatermark(bev, EV_WRITE, BGP_OUT_LOW, 0);
 	bufferevent_enable(bev, EV_READ | EV_WRITE);
 	bgp_send_open(p);
 }
 
-void
+static void
 bgp_peer_down(struct pool_dev *pd, const char *why)
 {
 	struct bgp_peer	*p = (struct bgp_peer *)pd;
@@ -750,6 +738,12 @@ bgp_peer_down(struct pool_dev *pd, const char *why)
 		bgp_pmap_clear(p->rib_in);
 	bgp_change_state(p, BGPS_IDLE, why);
 }
+
+const struct pool_ops bgp_peer_ops = {
+	bgp_peer_up,
+	bgp_peer_down,
+	"the controller",
+};
 
 /* Hold timer (section 6.5) and keepalives at a third of it (10). */
 void

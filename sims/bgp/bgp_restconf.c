@@ -273,16 +273,24 @@ bgprc_get_table(struct rc_req *rq, size_t t, enum bgprc_src src,
 	rc_send(rq, &w, b);
 }
 
+/* A container of tables (adj-rib-in, loc-rib), in an entry it ends. */
+static void
+bgprc_tables_last(struct doc_writer *w, const char *container,
+    enum bgprc_src src, const char *peer)
+{
+	doc_container(w, NULL, container);
+	bgprc_tables(w, src, peer);
+	doc_end(w);
+	doc_end(w);
+}
+
 static void
 bgprc_peer(struct doc_writer *w, const char *name)
 {
 	doc_entry(w);
 	doc_leaf_str(w, "peer-id", name);
 	doc_leaf_str(w, "peer-role", "ebgp");
-	doc_container(w, NULL, "adj-rib-in");
-	bgprc_tables(w, RC_ADJ_RIB_IN, name);
-	doc_end(w);
-	doc_end(w);
+	bgprc_tables_last(w, "adj-rib-in", RC_ADJ_RIB_IN, name);
 }
 
 static void
@@ -298,10 +306,7 @@ bgprc_rib(struct doc_writer *w)
 	for (i = 0; bgp_spk_peer(i, name, sizeof(name), &n); i++)
 		bgprc_peer(w, name);
 	doc_end(w);
-	doc_container(w, NULL, "loc-rib");
-	bgprc_tables(w, RC_LOC_RIB, NULL);
-	doc_end(w);
-	doc_end(w);
+	bgprc_tables_last(w, "loc-rib", RC_LOC_RIB, NULL);
 }
 
 /* GET below bgp-rib/rib=example-bgp-rib. */

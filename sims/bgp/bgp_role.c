@@ -85,44 +85,31 @@ bgpr_start(void *cfg, struct http_server *hs, char *err, size_t errlen)
 }
 
 static void
-bgpr_summary(void *cfg)
-{
-	const struct bgp_spk_stats	*s = bgp_spk_stats();
-
-	printf("bgp: %llu sessions, %llu UPDATEs received, %llu prefixes and "
-	    "%llu withdrawals received, Loc-RIB %llu IPv4 %llu IPv6, "
-	    "%llu UPDATEs sent, %llu prefixes and %llu withdrawals "
-	    "advertised, %llu NOTIFICATIONs sent, %llu received, "
-	    "%llu treated as withdraw\n",
-	    (unsigned long long)s->sessions,
-	    (unsigned long long)s->updates_received,
-	    (unsigned long long)s->prefixes_received,
-	    (unsigned long long)s->withdrawals_received,
-	    (unsigned long long)bgp_spk_loc_rib_count(BGP_AF_IPV4),
-	    (unsigned long long)bgp_spk_loc_rib_count(BGP_AF_IPV6),
-	    (unsigned long long)s->updates_sent,
-	    (unsigned long long)s->prefixes_advertised,
-	    (unsigned long long)s->withdrawals_advertised,
-	    (unsigned long long)s->notifications_sent,
-	    (unsigned long long)s->notifications_received,
-	    (unsigned long long)s->treat_as_withdraw);
-	fflush(stdout);
-}
-
-static void
 bgpr_stop(void *cfg)
 {
 	bgp_spk_stop();
 }
 
+static void
+bgpr_summary(void *cfg)
+{
+	const struct bgp_spk_stats	*s = bgp_spk_stats();
+
+	ctl_print_figures("bgp: # sessions, # UPDATEs received, # prefixes and "
+	    "# withdrawals received, Loc-RIB # IPv4 # IPv6, # UPDATEs sent, "
+	    "# prefixes and # withdrawals advertised, # NOTIFICATIONs sent, "
+	    "# received, # treated as withdraw\n", (const uint64_t[]){
+	    s->sessions, s->updates_received, s->prefixes_received,
+	    s->withdrawals_received, bgp_spk_loc_rib_count(BGP_AF_IPV4),
+	    bgp_spk_loc_rib_count(BGP_AF_IPV6), s->updates_sent,
+	    s->prefixes_advertised, s->withdrawals_advertised,
+	    s->notifications_sent, s->notifications_received,
+	    s->treat_as_withdraw }, 12);
+}
+
 const struct ctl_role bgp_ctl_role = {
-	.name = "bgp",
-	.title = "BGP:",
-	.rows = bgpr_rows,
-	.cfg = &bgpr,
+	.name = "bgp", .title = "BGP:", .rows = bgpr_rows, .cfg = &bgpr,
 	.defaults = bgpr_defaults,
 	.needs = "--as and the --bgp-* options need --bgp",
-	.start = bgpr_start,
-	.summary = bgpr_summary,
-	.stop = bgpr_stop,
+	.start = bgpr_start, .summary = bgpr_summary, .stop = bgpr_stop,
 };

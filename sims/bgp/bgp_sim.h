@@ -89,8 +89,8 @@ struct bgp_counters {
 	uint64_t	*sessions_lost, *hold_expired;
 };
 
-struct bgp_sim;
-
+/* One simulated peer (or the monitor): its pool device, the session's
+ * FSM state and what it sends and has learned. */
 struct bgp_peer {
 	struct pool_dev	 pd;		/* first: the pool hands it back */
 	struct bgp_sim	*sim;
@@ -154,8 +154,7 @@ struct bgp_sim {
 #define BGP_WITNESSED(cfg)	((cfg)->monitor != NULL || (cfg)->nb_watch)
 
 /* bgp_peer.c */
-void	bgp_peer_up(struct pool_dev *, struct bufferevent *);
-void	bgp_peer_down(struct pool_dev *, const char *why);
+extern const struct pool_ops bgp_peer_ops;
 /* Every tick: hold timers, keepalives. */
 void	bgp_peer_timers(struct bgp_peer *, uint64_t now);
 /* Start sending what the peer must (announce or withdraw) if it can. */

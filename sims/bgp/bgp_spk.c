@@ -622,8 +622,7 @@ spk_frame_message(void *dev, const uint8_t *msg, size_t len)
 }
 
 static const struct pool_framer spk_framer = {
-	.hdr_len = BGP_HEADER_LEN,
-	.length = spk_frame_length,
+	.hdr_len = BGP_HEADER_LEN, .length = spk_frame_length,
 	.message = spk_frame_message,
 };
 
@@ -949,10 +948,7 @@ bgp_spk_attach(evutil_socket_t fd, const struct sockaddr *sa,
 		inet_ntop(AF_INET, &((const struct sockaddr_in *)sa)->sin_addr,
 		    host, sizeof(host));
 	snprintf(pe->name, sizeof(pe->name), "bgp://%s", host);
-	pe->bev = bufferevent_socket_new(engine_base(), fd,
-	    BEV_OPT_CLOSE_ON_FREE);
-	if (pe->bev == NULL) {
-		evutil_closesocket(fd);
+	if ((pe->bev = engine_bev_new(fd)) == NULL) {
 		free(pe);
 		return -1;
 	}

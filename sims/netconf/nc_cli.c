@@ -308,8 +308,9 @@ nc_cli_chunked(const struct nc_cli *c)
 /* ---- input ---- */
 
 static void
-ncc_hello(struct nc_cli *c, const uint8_t *msg, size_t len)
+ncc_hello(void *arg, const uint8_t *msg, size_t len)
 {
+	struct nc_cli	*c = arg;
 	struct nc_hello	h;
 	int		r;
 
@@ -368,8 +369,9 @@ ncc_reply(struct nc_cli *c, xmlDocPtr doc)
 }
 
 static void
-ncc_message(struct nc_cli *c, const uint8_t *msg, size_t len)
+ncc_message(void *arg, const uint8_t *msg, size_t len)
 {
+	struct nc_cli	*c = arg;
 	struct nc_notif	 n;
 	xmlDocPtr	 doc;
 
@@ -396,30 +398,32 @@ ncc_message(struct nc_cli *c, const uint8_t *msg, size_t len)
 	}
 }
 
+static enum nc_sink_state
+ncc_frame_state(void *arg)
+{
+	struct nc_cli	*c = arg;
+
+	if (c->freed)
+		return NC_SINK_DONE;
+	return c->state == NCCS_HELLO ? NC_SINK_HELLO :
+	    c->state == NCCS_OPEN ? NC_SINK_OPEN : NC_SINK_DONE;
+}
+
+static void
+ncc_frame_error(void *arg, int res)
+{
+	ncc_fail(arg, NCC_FAIL_FRAMING, nc_frame_strerror(res));
+}
+
+static const struct nc_frame_sink ncc_sink = {
+	ncc_frame_state, ncc_hello, ncc_message, ncc_frame_error
+};
+
 static void
 ncc_input(struct nc_cli *c, const void *data, size_t len)
 {
-	const uint8_t	*p = data, *msg;
-	size_t		 used, mlen, off = 0;
-	int		 r;
-
 	c->bytes_in += len;
-	while (off < len && (c->state == NCCS_HELLO ||
-	    c->state == NCCS_OPEN) && !c->freed) {
-		r = nc_framer_feed(&c->fr, p + off, len - off, &used);
-		off += used;
-		if (r == NC_FRAME_NEED)
-			break;
-		if (r < 0) {
-			ncc_fail(c, NCC_FAIL_FRAMING, nc_frame_strerror(r));
-			break;
-		}
-		msg = nc_framer_msg(&c->fr, &mlen);
-		if (c->state == NCCS_HELLO)
-			ncc_hello(c, msg, mlen);
-		else
-			ncc_message(c, msg, mlen);
-	}
+	nc_framer_deliver(&c->fr, data, len, &ncc_sink, c);
 }
 
 /* ---- TCP ---- */

@@ -111,16 +111,17 @@ ncc_find(const char *name)
 	return NULL;
 }
 
+/* netconf-node-topology's defaults; no request timeout of the node's
+ * own (0): --netconf-timeout's. */
+static const struct ncc_node_cfg ncc_node_default = {
+	.port = 830, .between_ms = 2000, .sleep_factor = 1.5,
+	.connect_timeout_ms = 20000, .keepalive_s = 120,
+};
+
 void
 ncc_cfg_defaults(struct ncc_node_cfg *c)
 {
-	memset(c, 0, sizeof(*c));
-	c->port = 830;
-	c->between_ms = 2000;
-	c->sleep_factor = 1.5;
-	c->connect_timeout_ms = 20000;
-	c->request_timeout_ms = 0;	/* --netconf-timeout */
-	c->keepalive_s = 120;
+	*c = ncc_node_default;
 }
 
 static void
@@ -788,56 +789,6 @@ ncc_role_start(void *cfg, struct http_server *hs, char *err, size_t errlen)
 	return 0;
 }
 
-struct ncc_count_label {
-	uint64_t	 n;
-	const char	*what;		/* NULL ends a list */
-};
-
-/* ", N what" for each. */
-static void
-ncc_print_counts(const struct ncc_count_label *c)
-{
-	for (; c->what != NULL; c++)
-		printf(", %llu %s", (unsigned long long)c->n, c->what);
-}
-
-static void
-ncc_role_summary(void *cfg)
-{
-	const struct nc_ctl_stats	*s = &ncc.st;
-
-	printf("netconf: %llu mounts asked, %u connected, %u connecting, "
-	    "%u unable-to-connect", (unsigned long long)s->mounts,
-	    ncc.nstatus[NCC_CONNECTED], ncc.nstatus[NCC_CONNECTING],
-	    ncc.nstatus[NCC_UNABLE]);
-	if (s->last_connected_ns)
-		printf(" (last connected %.3f s after the first mount)",
-		    secs_between(s->first_mount_ns, s->last_connected_ns));
-	ncc_print_counts((const struct ncc_count_label[]){
-	    { s->schemas_fetched, "schemas fetched" },
-	    { s->schema_cache_hits, "cache hits" },
-	    { s->edits, "edit-configs ok" },
-	    { s->edit_errors, "failed" },
-	    { s->subscriptions, "subscriptions" },
-	    { s->notifications, "notifications" },
-	    { s->prefixes, "prefixes" },
-	    { 0, NULL } });
-	if (s->last_prefix_ns > s->first_prefix_ns)
-		printf(" in %.3f s", secs_between(s->first_prefix_ns,
-		    s->last_prefix_ns));
-	ncc_print_counts((const struct ncc_count_label[]){
-	    { s->connect_failures, "connect failures" },
-	    { s->auth_failures, "auth failures" },
-	    { s->ssh_failures, "SSH failures" },
-	    { s->sessions_lost, "sessions lost" },
-	    { s->rpc_errors, "rpc-errors" },
-	    { s->rpc_timeouts, "rpc timeouts" },
-	    { s->bad_messages, "bad messages" },
-	    { 0, NULL } });
-	printf("\n");
-	fflush(stdout);
-}
-
 /* Before the HTTP server goes: mount-point requests still waiting are
  * answered while their requests exist. */
 static void
@@ -870,6 +821,33 @@ ncc_role_stop(void *cfg)
 		event_free(ncc.tick);
 	ncc.tick = NULL;
 	nc_cli_cleanup();
+}
+
+static void
+ncc_role_summary(void *cfg)
+{
+	const struct nc_ctl_stats	*s = &ncc.st;
+
+	ctl_print_figures("netconf: # mounts asked, # connected, # connecting, "
+	    "# unable-to-connect", (const uint64_t[]){ s->mounts,
+	    ncc.nstatus[NCC_CONNECTED], ncc.nstatus[NCC_CONNECTING],
+	    ncc.nstatus[NCC_UNABLE] }, 4);
+	if (s->last_connected_ns)
+		printf(" (last connected %.3f s after the first mount)",
+		    secs_between(s->first_mount_ns, s->last_connected_ns));
+	ctl_print_figures(", # schemas fetched, # cache hits, # edit-configs ok, "
+	    "# failed, # subscriptions, # notifications, # prefixes",
+	    (const uint64_t[]){ s->schemas_fetched, s->schema_cache_hits,
+	    s->edits, s->edit_errors, s->subscriptions, s->notifications,
+	    s->prefixes }, 7);
+	if (s->last_prefix_ns > s->first_prefix_ns)
+		printf(" in %.3f s", secs_between(s->first_prefix_ns,
+		    s->last_prefix_ns));
+	ctl_print_figures(", # connect failures, # auth failures, # SSH "
+	    "failures, # sessions lost, # rpc-errors, # rpc timeouts, # bad "
+	    "messages\n", (const uint64_t[]){ s->connect_failures,
+	    s->auth_failures, s->ssh_failures, s->sessions_lost,
+	    s->rpc_errors, s->rpc_timeouts, s->bad_messages }, 7);
 }
 
 /* ---- the role (ctl_role.h) ---- */
@@ -916,14 +894,9 @@ ncc_role_check(void *cfg, unsigned given, const struct ctl_env *env,
 }
 
 const struct ctl_role nc_ctl_role = {
-	.name = "netconf",
-	.title = "NETCONF:",
-	.rows = ncc_rows,
-	.cfg = &ncc,
+	.name = "netconf", .title = "NETCONF:", .rows = ncc_rows, .cfg = &ncc,
 	.defaults = ncc_role_defaults,
 	.needs = "the --netconf-* options need --netconf",
-	.check = ncc_role_check,
-	.start = ncc_role_start,
-	.summary = ncc_role_summary,
-	.stop = ncc_role_stop,
+	.check = ncc_role_check, .start = ncc_role_start,
+	.summary = ncc_role_summary, .stop = ncc_role_stop,
 };

@@ -37,11 +37,8 @@
 static xmlBufferPtr	 nc_out;	/* one reply at a time, reused */
 
 static const char *const nc_state_names[] = {
-	[NCS_SSH_KEX] = "ssh-kex",
-	[NCS_SSH_AUTH] = "ssh-auth",
-	[NCS_HELLO] = "hello",
-	[NCS_OPEN] = "open",
-	[NCS_CLOSING] = "closing",
+	[NCS_SSH_KEX] = "ssh-kex", [NCS_SSH_AUTH] = "ssh-auth",
+	[NCS_HELLO] = "hello", [NCS_OPEN] = "open", [NCS_CLOSING] = "closing",
 	[NCS_DEAD] = "dead",
 };
 
@@ -359,8 +356,9 @@ nc_phase_trigger(struct nc_sim *sim, enum nc_phase p)
 /* ---- hello ---- */
 
 static void
-nc_sess_hello(struct nc_sess *s, const uint8_t *msg, size_t len)
+nc_sess_hello(void *arg, const uint8_t *msg, size_t len)
 {
+	struct nc_sess	*s = arg;
 	struct nc_dev	*d = s->dev;
 	struct nc_sim	*sim = d->sim;
 	struct nc_hello	 h;
@@ -1019,8 +1017,9 @@ nc_dispatch(struct nc_sess *s, const struct nc_rpc *r, xmlBufferPtr b)
 }
 
 static void
-nc_sess_rpc(struct nc_sess *s, const uint8_t *msg, size_t len)
+nc_sess_rpc(void *arg, const uint8_t *msg, size_t len)
 {
+	struct nc_sess	*s = arg;
 	struct nc_dev	*d = s->dev;
 	struct nc_rpc	 r;
 	struct nc_err	 e;
@@ -1052,36 +1051,37 @@ nc_sess_rpc(struct nc_sess *s, const uint8_t *msg, size_t len)
 	}
 }
 
+static enum nc_sink_state
+nc_sess_frame_state(void *arg)
+{
+	struct nc_sess	*s = arg;
+
+	return s->state == NCS_HELLO ? NC_SINK_HELLO :
+	    s->state == NCS_OPEN ? NC_SINK_OPEN : NC_SINK_DONE;
+}
+
+static void
+nc_sess_frame_error(void *arg, int res)
+{
+	struct nc_sess	*s = arg;
+	struct nc_dev	*d = s->dev;
+
+	(*d->sim->c.framing_errors)++;
+	if (nc_dev_log_once(d, NCL_FRAMING))
+		log_warnx("device %u session %u: framing error: %s; closing",
+		    d->idx, s->sid, nc_frame_strerror(res));
+	nc_sess_kill(s, "framing error");
+}
+
+static const struct nc_frame_sink nc_sess_sink = {
+	nc_sess_frame_state, nc_sess_hello, nc_sess_rpc, nc_sess_frame_error
+};
+
 size_t
 nc_sess_input(struct nc_sess *s, const void *data, size_t len)
 {
-	const uint8_t	*p = data, *msg;
-	struct nc_dev	*d = s->dev;
-	size_t		 used, mlen, off = 0;
-	int		 r;
-
-	*d->sim->c.bytes_in += len;
-	while (off < len && (s->state == NCS_HELLO || s->state == NCS_OPEN)) {
-		r = nc_framer_feed(&s->fr, p + off, len - off, &used);
-		off += used;
-		if (r == NC_FRAME_NEED)
-			break;
-		if (r < 0) {
-			/* RFC 6242 section 4.2: the stream is lost. */
-			(*d->sim->c.framing_errors)++;
-			if (nc_dev_log_once(d, NCL_FRAMING))
-				log_warnx("device %u session %u: framing "
-				    "error: %s; closing", d->idx, s->sid,
-				    nc_frame_strerror(r));
-			nc_sess_kill(s, "framing error");
-			break;
-		}
-		msg = nc_framer_msg(&s->fr, &mlen);
-		if (s->state == NCS_HELLO)
-			nc_sess_hello(s, msg, mlen);
-		else
-			nc_sess_rpc(s, msg, mlen);
-	}
+	*s->dev->sim->c.bytes_in += len;
+	nc_framer_deliver(&s->fr, data, len, &nc_sess_sink, s);
 	return len;
 }
 
@@ -1156,10 +1156,7 @@ nc_dev_accept_tcp(struct pool_dev *pd, int fd)
 	if (nc_dev_refuse(d, fd))
 		return;
 	s = nc_sess_new(d, NC_TR_TCP);
-	s->bev = bufferevent_socket_new(engine_base(), fd,
-	    BEV_OPT_CLOSE_ON_FREE);
-	if (s->bev == NULL) {
-		close(fd);
+	if ((s->bev = engine_bev_new(fd)) == NULL) {
 		nc_sess_kill(s, "no bufferevent");
 		return;
 	}

@@ -87,6 +87,30 @@ nc_framer_msg(const struct nc_framer *f, size_t *len)
 	return f->buf;
 }
 
+void
+nc_framer_deliver(struct nc_framer *f, const void *data, size_t len,
+    const struct nc_frame_sink *sink, void *arg)
+{
+	const uint8_t		*p = data, *msg;
+	size_t			 used, mlen, off = 0;
+	enum nc_sink_state	 st;
+	int			 r;
+
+	while (off < len && (st = sink->state(arg)) != NC_SINK_DONE) {
+		r = nc_framer_feed(f, p + off, len - off, &used);
+		off += used;
+		if (r == NC_FRAME_NEED)
+			return;
+		if (r < 0) {
+			sink->error(arg, r);
+			return;
+		}
+		msg = nc_framer_msg(f, &mlen);
+		(st == NC_SINK_HELLO ? sink->hello : sink->message)(arg, msg,
+		    mlen);
+	}
+}
+
 static int
 nc_framer_done(struct nc_framer *f)
 {

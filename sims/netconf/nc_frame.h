@@ -89,6 +89,26 @@ int	 nc_framer_feed(struct nc_framer *, const void *data, size_t len,
 	    size_t *consumed);
 /* The complete message after NC_FRAME_MSG, valid until the next call. */
 const uint8_t *nc_framer_msg(const struct nc_framer *, size_t *len);
+/*
+ * A session's side of the read loop both ends share (device and client):
+ * each whole message in the bytes goes, in order, to hello() while the
+ * session waits for the peer's hello, then to message(), until state()
+ * says the session is done; a framing error goes to error() and ends the
+ * stream (RFC 6242 section 4.2: the framing is lost).
+ */
+enum nc_sink_state {
+	NC_SINK_DONE,		/* reading is over */
+	NC_SINK_HELLO,		/* the peer's hello comes next */
+	NC_SINK_OPEN,
+};
+struct nc_frame_sink {
+	enum nc_sink_state (*state)(void *arg);
+	void	(*hello)(void *arg, const uint8_t *msg, size_t len);
+	void	(*message)(void *arg, const uint8_t *msg, size_t len);
+	void	(*error)(void *arg, int res);
+};
+void	 nc_framer_deliver(struct nc_framer *, const void *data, size_t len,
+	    const struct nc_frame_sink *, void *arg);
 /* A partial message is buffered (e.g. at end of stream). */
 int	 nc_framer_pending(const struct nc_framer *);
 const char *nc_frame_strerror(int res);

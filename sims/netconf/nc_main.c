@@ -195,23 +195,6 @@ nc_reap_cb(evutil_socket_t fd, short what, void *arg)
 	nc_sim_reap(arg);
 }
 
-/* The pool hands descriptors over (pcfg.up_fd): these never run. */
-static void
-nc_pool_up(struct pool_dev *pd, struct bufferevent *bev)
-{
-	pool_lost(pd, "unexpected bufferevent");
-}
-
-static void
-nc_pool_down(struct pool_dev *pd, const char *why)
-{
-}
-
-static const struct pool_ops nc_pool_ops = {
-	nc_pool_up,
-	nc_pool_down,
-};
-
 static int
 nc_start(void *arg, struct metrics *m, char *err, size_t errlen)
 {
@@ -237,7 +220,7 @@ nc_start(void *arg, struct metrics *m, char *err, size_t errlen)
 		LIST_INIT(&sim->devs[i].sessions);
 		sim->devs[i].store = nc_store_new(sim->schema);
 	}
-	pool_init_array(&sim->pool, &sim->pcfg, &nc_pool_ops, sim->devs,
+	pool_init_array(&sim->pool, &sim->pcfg, NULL, sim->devs,
 	    sizeof(*sim->devs), offsetof(struct nc_dev, pd),
 	    sim->cfg.devices);
 	if (pool_start(&sim->pool, err, errlen) == -1)
@@ -246,31 +229,20 @@ nc_start(void *arg, struct metrics *m, char *err, size_t errlen)
 	return 0;
 }
 
-static int
-nc_over(const struct phase *ph)
-{
-	return ph == NULL || ph->state == PHASE_DONE ||
-	    ph->state == PHASE_TIMEOUT;
-}
-
 /* Complete once every phase with a target has reached it (or timed
  * out); program only counts when --expect-edits gave it one. */
 static int
 nc_tick(void *arg, uint64_t now)
 {
 	struct nc_sim	*sim = arg;
-	int		 i;
 
-	for (i = 0; i < NCP_MAX; i++)
-		if (sim->ph[i] != NULL && run_phase_timed_out(sim->ph[i], now,
-		    sim->phase_timeout))
-			phase_end(sim->ph[i], now, PHASE_TIMEOUT);
+	run_phases_timeout(sim->ph, NCP_MAX, 0, now, sim->phase_timeout);
 	/* The northbound sequence first: it runs while the devices work. */
 	if (!nc_nb_tick(sim, now))
 		return 0;
-	return nc_over(sim->ph[NCP_CONNECT]) && nc_over(sim->ph[NCP_MOUNT]) &&
-	    (sim->cfg.expect_edits == 0 || nc_over(sim->ph[NCP_PROGRAM])) &&
-	    nc_over(sim->ph[NCP_LEARN]);
+	return phase_over(sim->ph[NCP_CONNECT]) && phase_over(sim->ph[NCP_MOUNT]) &&
+	    (sim->cfg.expect_edits == 0 || phase_over(sim->ph[NCP_PROGRAM])) &&
+	    phase_over(sim->ph[NCP_LEARN]);
 }
 
 static void

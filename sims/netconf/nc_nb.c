@@ -49,8 +49,6 @@
 #define NCN_TOPO_DRAFT	"network-topology:network-topology/topology/" \
 	"topology-netconf"
 #define NCN_IFS		"sbsim-device:interfaces"
-#define NCN_JSON_8040	"application/yang-data+json"
-#define NCN_JSON_DRAFT	"application/json"
 
 static const struct nc_nb_cfg *
 ncn_cfg(const struct nb_opts *o)
@@ -58,18 +56,12 @@ ncn_cfg(const struct nb_opts *o)
 	return o->ctx;
 }
 
-static const char *
-ncn_media(const struct nb_opts *o)
-{
-	return o->style == NB_STYLE_RFC8040 ? NCN_JSON_8040 : NCN_JSON_DRAFT;
-}
-
 /* A request in the style's JSON media type; a body with PUT and PATCH. */
 static void
 ncn_msg(const struct nb_opts *o, struct nb_msg *m, enum nb_method method)
 {
 	m->method = method;
-	m->accept = ncn_media(o);
+	m->accept = nb_media(o);
 	m->ctype = method == NB_PUT || method == NB_PATCH ? m->accept : NULL;
 }
 

@@ -27,6 +27,7 @@
  * sbsim-netconf:notifications, sbsim-netconf:notification-prefixes and
  * sbsim-netconf:edits (what this controller counted for the node).
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +40,7 @@
 
 #include "log.h"
 #include "nc_ctl.h"
+#include "opt.h"
 #include "rc_topology.h"
 
 #define NCR_TOPOLOGY	"topology-netconf"
@@ -292,42 +294,42 @@ ncr_creds(const struct doc_node *e, struct ncc_node_cfg *c)
 	return 0;
 }
 
+/* netconf-node-topology's whole-number leaves, each with its range. */
+#define NCR_NUM(leaf, lo, hi, field)					\
+	{ leaf, lo, hi, offsetof(struct ncc_node_cfg, field),		\
+	  sizeof(((struct ncc_node_cfg *)0)->field) }
+static const struct ncr_num {
+	const char	*leaf;
+	uint64_t	 min, max;
+	size_t		 off;
+	uint8_t		 size;
+} ncr_nums[] = {
+	NCR_NUM("port", 1, 65535, port),
+	NCR_NUM("keepalive-delay", 0, UINT32_MAX, keepalive_s),
+	NCR_NUM("max-connection-attempts", 0, UINT32_MAX, max_attempts),
+	NCR_NUM("between-attempts-timeout-millis", 0, 86400000, between_ms),
+	NCR_NUM("connection-timeout-millis", 1, 86400000, connect_timeout_ms),
+	NCR_NUM("default-request-timeout-millis", 0, 86400000,
+	    request_timeout_ms),
+};
+#undef NCR_NUM
+
 /* The numbers; the name of the bad one, NULL when all are fine. */
 static const char *
 ncr_numbers(const struct doc_node *e, struct ncc_node_cfg *c)
 {
-	char		s[32], *end;
-	uint64_t	u;
-	int		rc;
+	const struct ncr_num	*n;
+	char			 s[32], *end;
+	uint64_t		 u;
+	int			 rc;
 
-	if ((rc = ncr_uint(e, "port", 65535, &u)) == -1 || (rc == 1 && !u))
-		return "port";
-	if (rc == 1)
-		c->port = (uint16_t)u;
-	if ((rc = ncr_uint(e, "keepalive-delay", UINT32_MAX, &u)) == -1)
-		return "keepalive-delay";
-	if (rc == 1)
-		c->keepalive_s = (uint32_t)u;
-	if ((rc = ncr_uint(e, "max-connection-attempts", UINT32_MAX,
-	    &u)) == -1)
-		return "max-connection-attempts";
-	if (rc == 1)
-		c->max_attempts = (uint32_t)u;
-	if ((rc = ncr_uint(e, "between-attempts-timeout-millis", 86400000,
-	    &u)) == -1)
-		return "between-attempts-timeout-millis";
-	if (rc == 1)
-		c->between_ms = (uint32_t)u;
-	if ((rc = ncr_uint(e, "connection-timeout-millis", 86400000,
-	    &u)) == -1 || (rc == 1 && u == 0))
-		return "connection-timeout-millis";
-	if (rc == 1)
-		c->connect_timeout_ms = (uint32_t)u;
-	if ((rc = ncr_uint(e, "default-request-timeout-millis", 86400000,
-	    &u)) == -1)
-		return "default-request-timeout-millis";
-	if (rc == 1)
-		c->request_timeout_ms = (uint32_t)u;
+	for (n = ncr_nums; n < ncr_nums + nitems(ncr_nums); n++) {
+		rc = ncr_uint(e, n->leaf, n->max, &u);
+		if (rc == -1 || (rc == 1 && u < n->min))
+			return n->leaf;
+		if (rc == 1)
+			opt_store_uint((char *)c + n->off, n->size, u);
+	}
 	if ((rc = ncr_str(e, "sleep-factor", s, sizeof(s))) == -1)
 		return "sleep-factor";
 	if (rc == 1) {

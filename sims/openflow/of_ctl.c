@@ -822,10 +822,7 @@ of_ctl_attach(evutil_socket_t fd)
 	struct ofc_conn	*c;
 
 	c = xcalloc(1, sizeof(*c));
-	c->bev = bufferevent_socket_new(engine_base(), fd,
-	    BEV_OPT_CLOSE_ON_FREE);
-	if (c->bev == NULL) {
-		evutil_closesocket(fd);
+	if ((c->bev = engine_bev_new(fd)) == NULL) {
 		free(c);
 		return -1;
 	}

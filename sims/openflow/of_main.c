@@ -176,13 +176,6 @@ static const struct counter_row of_counter_rows[] = {
 #undef OFC
 
 static void
-of_counters_init(struct of_sim *sim)
-{
-	metrics_counters(sim->m, of_counter_rows, sizeof(of_counter_rows) /
-	    sizeof(of_counter_rows[0]), &sim->c, 0, NULL);
-}
-
-static void
 of_phases_init(struct of_sim *sim)
 {
 	struct metrics	*m = sim->m;
@@ -258,11 +251,6 @@ of_nb_new(struct of_sim *sim)
 	    sim->cfg.switches, of_nb_hook, sim);
 }
 
-static const struct pool_ops of_pool_ops = {
-	of_switch_up,
-	of_switch_down,
-};
-
 static int
 of_start(void *arg, struct metrics *m, char *err, size_t errlen)
 {
@@ -275,14 +263,14 @@ of_start(void *arg, struct metrics *m, char *err, size_t errlen)
 	sim->program_done_ns = 0;
 	sim->warned_version = 0;
 	sim->last_sweep_ns = clock_ns();
-	of_counters_init(sim);
+	METRICS_COUNTERS(m, of_counter_rows, &sim->c);
 	of_phases_init(sim);
 	if (sim->cfg.nb.url != NULL)
 		of_nb_new(sim);
 	sim->sw = xcalloc(sim->cfg.switches, sizeof(*sim->sw));
 	for (i = 0; i < sim->cfg.switches; i++)
 		of_switch_init(sim, &sim->sw[i], i);
-	pool_init_array(&sim->pool, &sim->pcfg, &of_pool_ops, sim->sw,
+	pool_init_array(&sim->pool, &sim->pcfg, &of_switch_ops, sim->sw,
 	    sizeof(*sim->sw), offsetof(struct of_switch, pd),
 	    sim->cfg.switches);
 	return pool_start(&sim->pool, err, errlen);
@@ -314,12 +302,6 @@ of_phase_abandon(struct phase *ph, uint64_t now)
 		phase_end(ph, now, PHASE_TIMEOUT);
 }
 
-static int
-of_phase_over(const struct phase *ph)
-{
-	return ph->state == PHASE_DONE || ph->state == PHASE_TIMEOUT;
-}
-
 /* The program / confirm / delete sequence of --expect-flows; 1: over. */
 static int
 of_tick_flows(struct of_sim *sim, uint64_t now)
@@ -335,8 +317,7 @@ of_tick_flows(struct of_sim *sim, uint64_t now)
 	    sim->total_flows >= sim->cfg.expect_flows) ||
 	    (prog->state == PHASE_DONE && sim->program_done_ns == 0))
 		of_program_done(sim, now);
-	if (run_phase_timed_out(prog, now, sim->phase_timeout))
-		phase_end(prog, now, PHASE_TIMEOUT);
+	run_phase_timeout(prog, now, sim->phase_timeout);
 	if (prog->state == PHASE_TIMEOUT)
 		return 1;
 	if (prog->state != PHASE_DONE)
@@ -347,31 +328,13 @@ of_tick_flows(struct of_sim *sim, uint64_t now)
 		of_phase_abandon(conf, now);
 	if (del->state == PHASE_RUNNING && sim->total_flows == 0)
 		phase_end(del, now, PHASE_DONE);
-	if (run_phase_timed_out(del, now, sim->phase_timeout))
-		phase_end(del, now, PHASE_TIMEOUT);
+	run_phase_timeout(del, now, sim->phase_timeout);
 	idle_since = conf->last_ns > sim->program_done_ns ? conf->last_ns :
 	    sim->program_done_ns;
 	if (del->state == PHASE_PENDING && conf->state != PHASE_RUNNING &&
 	    (double)(now - idle_since) / 1e9 > sim->phase_timeout)
 		return 1;	/* the controller never deleted */
-	return conf->state != PHASE_RUNNING && of_phase_over(del);
-}
-
-/*
- * A phase the run needs that never began (no FLOW_MOD ever came, no
- * switch ever made PACKET_INs): once connect is over and --timeout more
- * seconds have passed, it is over too, timed out with nothing.
- */
-static void
-of_never_began(struct phase *ph, const struct phase *connect, uint64_t now,
-    double timeout)
-{
-	if (ph == NULL || ph->state != PHASE_PENDING ||
-	    !of_phase_over(connect) ||
-	    (double)(now - connect->end_ns) / 1e9 <= timeout)
-		return;
-	phase_start(ph, connect->end_ns);
-	phase_end(ph, now, PHASE_TIMEOUT);
+	return conf->state != PHASE_RUNNING && phase_over(del);
 }
 
 /*
@@ -401,14 +364,29 @@ of_tick_nb(struct of_sim *sim, uint64_t now)
 	if (prog->state == PHASE_RUNNING &&
 	    sim->total_flows >= sim->cfg.expect_flows)
 		phase_end(prog, now, PHASE_DONE);
-	if (run_phase_timed_out(prog, now, sim->phase_timeout))
-		phase_end(prog, now, PHASE_TIMEOUT);
+	run_phase_timeout(prog, now, sim->phase_timeout);
 	if (del->state == PHASE_RUNNING && sim->total_flows == 0)
 		phase_end(del, now, PHASE_DONE);
-	if (run_phase_timed_out(del, now, sim->phase_timeout))
-		phase_end(del, now, PHASE_TIMEOUT);
+	run_phase_timeout(del, now, sim->phase_timeout);
 	return nb_tick(sim->nb, now) && prog->state != PHASE_RUNNING &&
 	    del->state != PHASE_RUNNING;
+}
+
+/*
+ * A phase the run needs that never began (no FLOW_MOD ever came, no
+ * switch ever made PACKET_INs): once connect is over and --timeout more
+ * seconds have passed, it is over too, timed out with nothing.
+ */
+static void
+of_never_began(struct phase *ph, const struct phase *connect, uint64_t now,
+    double timeout)
+{
+	if (ph == NULL || ph->state != PHASE_PENDING ||
+	    !phase_over(connect) ||
+	    (double)(now - connect->end_ns) / 1e9 <= timeout)
+		return;
+	phase_start(ph, connect->end_ns);
+	phase_end(ph, now, PHASE_TIMEOUT);
 }
 
 static int
@@ -422,9 +400,8 @@ of_tick(void *arg, uint64_t now)
 		sim->last_sweep_ns = now;
 		of_switch_sweep(sim, now);
 	}
-	if (run_phase_timed_out(ph[OFP_CONNECT], now, sim->phase_timeout))
-		phase_end(ph[OFP_CONNECT], now, PHASE_TIMEOUT);
-	complete = of_phase_over(ph[OFP_CONNECT]);
+	run_phase_timeout(ph[OFP_CONNECT], now, sim->phase_timeout);
+	complete = phase_over(ph[OFP_CONNECT]);
 	if (sim->nb != NULL)
 		complete = of_tick_nb(sim, now) && complete;
 	else if (sim->cfg.expect_flows > 0)
@@ -435,11 +412,9 @@ of_tick(void *arg, uint64_t now)
 	if (sim->nb == NULL && sim->cfg.expect_flows > 0)
 		complete = of_tick_flows(sim, now) && complete;
 	if (sim->cfg.pktin != OF_PKTIN_OFF) {
-		if (run_phase_timed_out(ph[OFP_PACKET_IN], now,
-		    sim->phase_timeout))
-			phase_end(ph[OFP_PACKET_IN], now, PHASE_TIMEOUT);
+		run_phase_timeout(ph[OFP_PACKET_IN], now, sim->phase_timeout);
 		complete = complete && sim->cfg.pktin_count > 0 &&
-		    of_phase_over(ph[OFP_PACKET_IN]);
+		    phase_over(ph[OFP_PACKET_IN]);
 	}
 	return complete;
 }

@@ -30,16 +30,6 @@
 #define ODL_PRIORITY	2
 #define ODL_ETH_IPV4	2048
 
-static const char *
-odl_media(const struct nb_opts *o)
-{
-	if (o->format == NB_FMT_XML)
-		return o->style == NB_STYLE_RFC8040 ?
-		    "application/yang-data+xml" : "application/xml";
-	return o->style == NB_STYLE_RFC8040 ?
-	    "application/yang-data+json" : "application/json";
-}
-
 #define ODL_TABLE_STATS	\
 	"opendaylight-flow-table-statistics:flow-table-statistics"
 
@@ -128,7 +118,7 @@ odl_add(const struct nb_opts *o, const char *node, uint64_t first,
 	}
 	if (rc == -1)
 		return -1;
-	m->ctype = m->accept = odl_media(o);
+	m->ctype = m->accept = nb_media(o);
 	if (o->format == NB_FMT_XML) {
 		odl_flow_xml(o, first, m->body);
 		return 0;
@@ -145,7 +135,7 @@ odl_del(const struct nb_opts *o, const char *node, uint64_t first,
 {
 	m->method = NB_DELETE;
 	m->ctype = NULL;
-	m->accept = odl_media(o);
+	m->accept = nb_media(o);
 	if (n == 0)
 		return odl_table_path(o, node, 1, m->path, sizeof(m->path));
 	return odl_flow_path(o, node, first, m->path, sizeof(m->path));
@@ -158,7 +148,7 @@ odl_count(const struct nb_opts *o, const char *node, struct nb_msg *m)
 
 	m->method = NB_GET;
 	m->ctype = NULL;
-	m->accept = odl_media(o);
+	m->accept = nb_media(o);
 	if (odl_table_path(o, node, 0, m->path, sizeof(m->path)) == -1)
 		return -1;
 	/* Only the table's statistics: active-flows is all the count needs,

@@ -129,6 +129,12 @@ ofr_start(void *cfg, struct http_server *hs, char *err, size_t errlen)
 }
 
 static void
+ofr_stop(void *cfg)
+{
+	of_ctl_stop();
+}
+
+static void
 ofr_tick(void *cfg, uint64_t now_ns)
 {
 	struct of_role	*r = cfg;
@@ -146,48 +152,28 @@ ofr_summary(void *cfg)
 
 	prog = secs_between(s->program_start_ns, s->program_end_ns);
 	del = secs_between(s->program_end_ns, s->delete_end_ns);
-	printf("controller: %llu switches, %llu FLOW_MODs sent, %llu barriers "
-	    "acked, %llu switches programmed",
-	    (unsigned long long)s->switches,
-	    (unsigned long long)s->flow_mods_sent,
-	    (unsigned long long)s->barriers_acked,
-	    (unsigned long long)s->switches_programmed);
+	ctl_print_figures("controller: # switches, # FLOW_MODs sent, "
+	    "# barriers acked, # switches programmed", (const uint64_t[]){
+	    s->switches, s->flow_mods_sent, s->barriers_acked,
+	    s->switches_programmed }, 4);
 	if (prog > 0)
 		printf(" in %.3f s", prog);
-	printf(", %llu flows seen in stats, %llu switches deleted",
-	    (unsigned long long)s->flows_in_stats,
-	    (unsigned long long)s->switches_deleted);
+	ctl_print_figures(", # flows seen in stats, # switches deleted",
+	    (const uint64_t[]){ s->flows_in_stats, s->switches_deleted }, 2);
 	if (del > 0)
 		printf(" in %.3f s", del);
-	printf(", %llu PACKET_INs, %llu LLDP sent, %llu links seen, "
-	    "%llu errors received, %llu bad messages\n",
-	    (unsigned long long)s->packet_ins,
-	    (unsigned long long)s->lldp_sent,
-	    (unsigned long long)s->links_seen,
-	    (unsigned long long)s->errors_received,
-	    (unsigned long long)s->bad_messages);
-	fflush(stdout);
-}
-
-static void
-ofr_stop(void *cfg)
-{
-	of_ctl_stop();
+	ctl_print_figures(", # PACKET_INs, # LLDP sent, # links seen, "
+	    "# errors received, # bad messages\n", (const uint64_t[]){
+	    s->packet_ins, s->lldp_sent, s->links_seen, s->errors_received,
+	    s->bad_messages }, 5);
 }
 
 const struct ctl_role of_ctl_role = {
-	.name = "openflow",
-	.title = NULL,
-	.rows = ofr_rows,
-	.cfg = &ofr,
+	.name = "openflow", .title = NULL, .rows = ofr_rows, .cfg = &ofr,
 	.flags = CTL_ROLE_DEFAULT,
 	.needs = "OpenFlow options need --openflow when --restconf is given",
-	.defaults = ofr_defaults,
-	.check = ofr_check,
-	.start = ofr_start,
-	.tick = ofr_tick,
-	.summary = ofr_summary,
-	.stop = ofr_stop,
+	.defaults = ofr_defaults, .check = ofr_check, .start = ofr_start,
+	.tick = ofr_tick, .summary = ofr_summary, .stop = ofr_stop,
 };
 
 /* ---- the inventory: opendaylight-inventory over RESTCONF ---- */
@@ -216,11 +202,7 @@ ofinv_stop(void *cfg)
 }
 
 const struct ctl_role of_inventory_role = {
-	.name = "openflow-inventory",
-	.rows = ofinv_rows,
-	.cfg = &ofr,
-	.flags = CTL_ROLE_RESTCONF,
-	.defaults = ofinv_defaults,
-	.start = ofinv_start,
-	.stop = ofinv_stop,
+	.name = "openflow-inventory", .rows = ofinv_rows, .cfg = &ofr,
+	.flags = CTL_ROLE_RESTCONF, .defaults = ofinv_defaults,
+	.start = ofinv_start, .stop = ofinv_stop,
 };

@@ -148,8 +148,7 @@ struct of_sim {
 #define OF_SCRATCH	(OF_MAX_MSG + 1024)
 
 /* of_switch.c */
-void	 of_switch_up(struct pool_dev *, struct bufferevent *);
-void	 of_switch_down(struct pool_dev *, const char *);
+extern const struct pool_ops of_switch_ops;
 void	 of_switch_send(struct of_switch *, struct wbuf *);
 void	 of_switch_error(struct of_switch *, uint32_t xid, enum of_err,
 	    const uint8_t *msg, size_t len);

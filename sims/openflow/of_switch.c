@@ -16,10 +16,8 @@
 #include "of_sim.h"
 
 static const char *const of_state_names[] = {
-	[OFS_DOWN] = "DOWN",
-	[OFS_HELLO_WAIT] = "HELLO_WAIT",
-	[OFS_FEATURES_WAIT] = "FEATURES_WAIT",
-	[OFS_UP] = "UP",
+	[OFS_DOWN] = "DOWN", [OFS_HELLO_WAIT] = "HELLO_WAIT",
+	[OFS_FEATURES_WAIT] = "FEATURES_WAIT", [OFS_UP] = "UP",
 	[OFS_CLOSING] = "CLOSING",
 };
 
@@ -236,8 +234,7 @@ of_frame_message(void *dev, const uint8_t *msg, size_t len)
 }
 
 static const struct pool_framer of_framer = {
-	.hdr_len = OF_HEADER_LEN,
-	.length = of_frame_length,
+	.hdr_len = OF_HEADER_LEN, .length = of_frame_length,
 	.message = of_frame_message,
 };
 
@@ -257,21 +254,11 @@ of_write_drained(struct bufferevent *bev, void *arg)
 	struct of_switch	*sw = arg;
 
 	if (sw->state == OFS_CLOSING) {
-		if (evbuffer_get_length(bufferevent_get_output(bev)) == 0)
-			pool_lost(&sw->pd, "version negotiation failed");
+		pool_lost_drained(&sw->pd, "version negotiation failed");
 		return;
 	}
 	if (sw->pktin != NULL)
 		of_pktin_pump(sw);
-}
-
-static void
-of_event(struct bufferevent *bev, short what, void *arg)
-{
-	struct of_switch	*sw = arg;
-
-	(void)bev;
-	pool_event(&sw->pd, what, "controller");
 }
 
 /*
@@ -290,7 +277,7 @@ of_async_default(struct of_async *a)
 }
 
 /* Connected: we speak first with a HELLO offering our versions. */
-void
+static void
 of_switch_up(struct pool_dev *pd, struct bufferevent *bev)
 {
 	struct of_switch	*sw = (struct of_switch *)pd;
@@ -305,14 +292,15 @@ of_switch_up(struct pool_dev *pd, struct bufferevent *bev)
 	 * program latency counts from the connection. */
 	sw->up_ns = sw->last_rx_ns;
 	of_change_state(sw, OFS_HELLO_WAIT, "connected");
-	bufferevent_setcb(bev, of_read, of_write_drained, of_event, sw);
+	bufferevent_setcb(bev, of_read, of_write_drained, pool_bev_event,
+	    sw);
 	bufferevent_enable(bev, EV_READ | EV_WRITE);
 	of_hello_encode(w, of_highest(of_our_bitmap(sw)), 0,
 	    of_our_bitmap(sw));
 	of_switch_send(sw, w);
 }
 
-void
+static void
 of_switch_down(struct pool_dev *pd, const char *why)
 {
 	struct of_switch	*sw = (struct of_switch *)pd;
@@ -324,6 +312,12 @@ of_switch_down(struct pool_dev *pd, const char *why)
 	of_pktin_stop(sw);
 	of_change_state(sw, OFS_DOWN, why);
 }
+
+const struct pool_ops of_switch_ops = {
+	of_switch_up,
+	of_switch_down,
+	"the controller",
+};
 
 static void
 of_switch_echo(struct of_switch *sw, uint64_t now)

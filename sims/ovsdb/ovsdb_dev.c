@@ -195,9 +195,8 @@ ovsdb_sess_event(struct bufferevent *bev, short what, void *arg)
 {
 	struct ovsdb_sess	*s = arg;
 
-	(void)bev;
 	if (s->pooled) {
-		pool_event(&s->dev->pd, what, "the manager");
+		pool_bev_event(bev, what, s->dev);
 		return;
 	}
 	if (what & BEV_EVENT_EOF)
@@ -237,7 +236,7 @@ ovsdb_sess_new(struct ovsdb_dev *d, struct bufferevent *bev, int pooled)
 
 /* ---- the pool ---- */
 
-void
+static void
 ovsdb_dev_up(struct pool_dev *pd, struct bufferevent *bev)
 {
 	struct ovsdb_dev	*d = (struct ovsdb_dev *)pd;
@@ -245,7 +244,7 @@ ovsdb_dev_up(struct pool_dev *pd, struct bufferevent *bev)
 	d->active = ovsdb_sess_new(d, bev, 1);
 }
 
-void
+static void
 ovsdb_dev_down(struct pool_dev *pd, const char *why)
 {
 	struct ovsdb_dev	*d = (struct ovsdb_dev *)pd;
@@ -261,6 +260,12 @@ ovsdb_dev_down(struct pool_dev *pd, const char *why)
 	d->active = NULL;
 	free(s);
 }
+
+const struct pool_ops ovsdb_dev_ops = {
+	ovsdb_dev_up,
+	ovsdb_dev_down,
+	"the manager",
+};
 
 void
 ovsdb_dev_accept(struct pool_dev *pd, int fd)

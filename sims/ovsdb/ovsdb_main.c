@@ -107,11 +107,6 @@ static const struct counter_row ovsdb_counter_rows[] = {
 
 static const char *const ovsdb_phase_names[] = { "connect", NULL };
 
-static const struct pool_ops ovsdb_pool_ops = {
-	ovsdb_dev_up,
-	ovsdb_dev_down,
-};
-
 static int
 ovsdb_devs_new(struct ovsdb_sim *sim, char *err, size_t errlen)
 {
@@ -137,13 +132,12 @@ ovsdb_start(void *arg, struct metrics *m, char *err, size_t errlen)
 	struct ovsdb_sim	*sim = arg;
 
 	sim->m = m;
-	metrics_counters(m, ovsdb_counter_rows, sizeof(ovsdb_counter_rows) /
-	    sizeof(ovsdb_counter_rows[0]), &sim->c, 0, NULL);
+	METRICS_COUNTERS(m, ovsdb_counter_rows, &sim->c);
 	sim->connect = metrics_phase(m, "connect", "ovsdb");
 	sim->connect->target = sim->cfg.devices;
 	if (ovsdb_devs_new(sim, err, errlen) == -1)
 		return -1;
-	pool_init_array(&sim->pool, &sim->pcfg, &ovsdb_pool_ops, sim->devs,
+	pool_init_array(&sim->pool, &sim->pcfg, &ovsdb_dev_ops, sim->devs,
 	    sizeof(*sim->devs), offsetof(struct ovsdb_dev, pd),
 	    sim->cfg.devices);
 	/* Active devices connect now; passive ones listen from now on. */
@@ -159,10 +153,8 @@ ovsdb_tick(void *arg, uint64_t now)
 
 	for (i = 0; i < sim->cfg.devices; i++)
 		ovsdb_dev_timers(&sim->devs[i], now);
-	if (run_phase_timed_out(sim->connect, now, sim->phase_timeout))
-		phase_end(sim->connect, now, PHASE_TIMEOUT);
-	return sim->connect->state == PHASE_DONE ||
-	    sim->connect->state == PHASE_TIMEOUT;
+	(void)run_phase_timeout(sim->connect, now, sim->phase_timeout);
+	return phase_over(sim->connect);
 }
 
 static void

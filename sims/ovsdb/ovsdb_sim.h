@@ -53,9 +53,8 @@ struct ovsdb_sim {
 	double			 phase_timeout;
 };
 
-/* ovsdb_dev.c */
-void	ovsdb_dev_up(struct pool_dev *, struct bufferevent *);
-void	ovsdb_dev_down(struct pool_dev *, const char *why);
+/* ovsdb_dev.c: active devices' sessions come through these */
+extern const struct pool_ops ovsdb_dev_ops;
 /* Passive: a connection accepted (pool_config.up_fd). */
 void	ovsdb_dev_accept(struct pool_dev *, int fd);
 /* The device's database at the start: the Open_vSwitch row and

@@ -9,9 +9,11 @@
  * attribute lists; mandatory objects are checked once a request ends.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "buf.h"
+#include "log.h"
 #include "pcep_codec.h"
 #include "pcep_wire.h"
 
@@ -774,6 +776,21 @@ pcep_hop_rec_set(struct pcep_hop_rec *h, const struct pcep_hop *o)
 		h->addr = pcep_hop_nai_ipv4(o, 0);
 	if (o->nt == PCEP_NAI_IPV4_ADJ)
 		h->addr2 = pcep_hop_nai_ipv4(o, 1);
+}
+
+void
+pcep_hops_store(struct pcep_hop_rec **hops, uint8_t *nhops,
+    const struct pcep_ero *ero)
+{
+	uint8_t	i;
+
+	if (ero->n > *nhops || *hops == NULL) {
+		free(*hops);
+		*hops = xcalloc(ero->n ? ero->n : 1, sizeof(**hops));
+	}
+	*nhops = ero->n;
+	for (i = 0; i < ero->n; i++)
+		pcep_hop_rec_set(&(*hops)[i], &ero->hop[i]);
 }
 
 void

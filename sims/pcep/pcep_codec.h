@@ -342,6 +342,10 @@ struct pcep_hop_rec {
 };
 
 void	 pcep_hop_rec_set(struct pcep_hop_rec *, const struct pcep_hop *);
+/* An LSP's stored path (*hops, *nhops of them) made ero's: the array is
+ * reused when it is big enough. */
+void	 pcep_hops_store(struct pcep_hop_rec **hops, uint8_t *nhops,
+	    const struct pcep_ero *ero);
 /* An ERO of n stored hops (at most PCEP_ERO_MAX); an IPv4 hop stored
  * without a length is a /32. */
 void	 pcep_ero_from_recs(const struct pcep_hop_rec *, uint8_t n,

@@ -377,13 +377,7 @@ pcc_store_ero(struct pcc_lsp *l, const struct pcep_ero *ero)
 		    ero->hop[i].nt != PCEP_NAI_IPV4_NODE &&
 		    ero->hop[i].nt != PCEP_NAI_IPV4_ADJ)
 			return -1;
-	if (ero->n > l->nhops || l->ero == NULL) {
-		free(l->ero);
-		l->ero = xcalloc(ero->n ? ero->n : 1, sizeof(*l->ero));
-	}
-	l->nhops = ero->n;
-	for (i = 0; i < ero->n; i++)
-		pcep_hop_rec_set(&l->ero[i], &ero->hop[i]);
+	pcep_hops_store(&l->ero, &l->nhops, ero);
 	return 0;
 }
 
@@ -436,22 +430,30 @@ pcc_update_one(struct pcc *p, const struct pcep_lsp_req *req)
 	pcc_answered(p, PCCP_UPDATE);
 }
 
-/* Each request of a PCUpd; a malformed one ends the message (the rest
- * cannot be found) with the PCErr the codec names. */
-void
-pcc_handle_update(struct pcc *p, const struct rbuf *body)
+/* Each request of a PCUpd or PCInitiate to one() while the session is
+ * up; a malformed one ends the message (the rest cannot be found) with
+ * the PCErr the codec names. */
+static void
+pcc_each_request(struct pcc *p, uint8_t msg_type, const struct rbuf *body,
+    void (*one)(struct pcc *, const struct pcep_lsp_req *))
 {
 	struct pcep_req_iter	it;
 	struct pcep_lsp_req	req;
 	struct pcep_err		err;
 	int			rc;
 
-	pcep_req_iter_init(&it, PCEP_MSG_PCUPD, body);
+	pcep_req_iter_init(&it, msg_type, body);
 	while ((rc = pcep_req_next(&it, &req, &err)) == 1 &&
 	    p->state == PCCS_UP)
-		pcc_update_one(p, &req);
+		one(p, &req);
 	if (rc == -1 && p->state == PCCS_UP)
 		pcc_bad(p, &err, req.has_srp ? req.srp.srp_id : 0);
+}
+
+void
+pcc_handle_update(struct pcc *p, const struct rbuf *body)
+{
+	pcc_each_request(p, PCEP_MSG_PCUPD, body, pcc_update_one);
 }
 
 /* ---- PCInitiate (RFC 8281 5.3, 5.4) ---- */
@@ -544,22 +546,18 @@ pcc_create_one(struct pcc *p, const struct pcep_lsp_req *req)
 	pcc_answered(p, PCCP_INITIATE);
 }
 
+/* The SRP's R flag asks for a removal (RFC 8281 5.4). */
+static void
+pcc_initiate_one(struct pcc *p, const struct pcep_lsp_req *req)
+{
+	if (req->srp.flags & PCEP_SRP_FLAG_R)
+		pcc_remove_one(p, req);
+	else
+		pcc_create_one(p, req);
+}
+
 void
 pcc_handle_initiate(struct pcc *p, const struct rbuf *body)
 {
-	struct pcep_req_iter	it;
-	struct pcep_lsp_req	req;
-	struct pcep_err		err;
-	int			rc;
-
-	pcep_req_iter_init(&it, PCEP_MSG_PCINITIATE, body);
-	while ((rc = pcep_req_next(&it, &req, &err)) == 1 &&
-	    p->state == PCCS_UP) {
-		if (req.srp.flags & PCEP_SRP_FLAG_R)
-			pcc_remove_one(p, &req);
-		else
-			pcc_create_one(p, &req);
-	}
-	if (rc == -1 && p->state == PCCS_UP)
-		pcc_bad(p, &err, req.has_srp ? req.srp.srp_id : 0);
+	pcc_each_request(p, PCEP_MSG_PCINITIATE, body, pcc_initiate_one);
 }

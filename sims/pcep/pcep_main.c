@@ -154,20 +154,10 @@ static const struct counter_row pcep_counter_rows[] = {
 };
 #undef PCC_C
 
-static void
-pcep_counters_init(struct pcep_sim *sim)
-{
-	metrics_counters(sim->m, pcep_counter_rows, sizeof(pcep_counter_rows) /
-	    sizeof(pcep_counter_rows[0]), &sim->c, 0, NULL);
-}
-
 static const char *const pcep_phase_names[] = {
-	[PCCP_CONNECT] = "connect",
-	[PCCP_SYNC] = "sync",
-	[PCCP_UPDATE] = "update",
-	[PCCP_INITIATE] = "initiate",
-	[PCCP_REMOVE] = "remove",
-	[PCCP_FLAP] = "flap",
+	[PCCP_CONNECT] = "connect", [PCCP_SYNC] = "sync",
+	[PCCP_UPDATE] = "update", [PCCP_INITIATE] = "initiate",
+	[PCCP_REMOVE] = "remove", [PCCP_FLAP] = "flap",
 	"nb_update", NB_PHASE_CONFIRM, NULL
 };
 
@@ -235,11 +225,6 @@ pcep_nb_new(struct pcep_sim *sim)
 	    pcep_nb_hook, sim);
 }
 
-static const struct pool_ops pcep_pool_ops = {
-	pcc_up,
-	pcc_down,
-};
-
 static int
 pcep_start(void *arg, struct metrics *m, char *err, size_t errlen)
 {
@@ -253,7 +238,7 @@ pcep_start(void *arg, struct metrics *m, char *err, size_t errlen)
 	sim->flap_next = 0;
 	sim->total = (uint64_t)sim->cfg.pccs * sim->cfg.lsps;
 	sim->last_tick_ns = clock_ns();
-	pcep_counters_init(sim);
+	METRICS_COUNTERS(m, pcep_counter_rows, &sim->c);
 	pcep_phases_init(sim);
 	sim->pccs = xcalloc(sim->cfg.pccs, sizeof(*sim->pccs));
 	for (i = 0; i < sim->cfg.pccs; i++) {
@@ -261,29 +246,11 @@ pcep_start(void *arg, struct metrics *m, char *err, size_t errlen)
 		sim->pccs[i].idx = i;
 		pcc_lsps_init(&sim->pccs[i]);
 	}
-	pool_init_array(&sim->pool, &sim->pcfg, &pcep_pool_ops, sim->pccs,
+	pool_init_array(&sim->pool, &sim->pcfg, &pcc_ops, sim->pccs,
 	    sizeof(*sim->pccs), offsetof(struct pcc, pd), sim->cfg.pccs);
 	if (sim->cfg.nb.url != NULL)
 		pcep_nb_new(sim);
 	return pool_start(&sim->pool, err, errlen);
-}
-
-static int
-pcep_over(const struct phase *ph)
-{
-	return ph == NULL || ph->state == PHASE_DONE ||
-	    ph->state == PHASE_TIMEOUT;
-}
-
-static void
-pcep_phase_timeouts(struct pcep_sim *sim, uint64_t now)
-{
-	int	i;
-
-	for (i = 0; i < PCCP_MAX; i++)
-		if (i != PCCP_FLAP && sim->ph[i] != NULL &&
-		    run_phase_timed_out(sim->ph[i], now, sim->phase_timeout))
-			phase_end(sim->ph[i], now, PHASE_TIMEOUT);
 }
 
 /* Flap at the rate asked for, PCCs in turn, for the duration. */
@@ -325,7 +292,7 @@ pcep_after_sync(struct pcep_sim *sim, uint64_t now)
 		phase_start(ph[PCCP_UPDATE], now);
 	if (ph[PCCP_INITIATE] != NULL)
 		phase_start(ph[PCCP_INITIATE], now);
-	if (ph[PCCP_REMOVE] != NULL && pcep_over(ph[PCCP_INITIATE]))
+	if (ph[PCCP_REMOVE] != NULL && phase_over(ph[PCCP_INITIATE]))
 		phase_start(ph[PCCP_REMOVE], now);
 }
 
@@ -355,19 +322,21 @@ pcep_tick(void *arg, uint64_t now)
 
 	for (i = 0; i < sim->cfg.pccs; i++)
 		pcc_timers(&sim->pccs[i], now);
-	pcep_phase_timeouts(sim, now);
+	/* Flapping runs for the duration, not to a target. */
+	run_phases_timeout(sim->ph, PCCP_MAX, 1u << PCCP_FLAP, now,
+	    sim->phase_timeout);
 	/* No LSPs: synchronized once every PCC's end-of-sync went. */
 	if (sim->total == 0 && sim->synced == sim->cfg.pccs)
 		phase_end(ph[PCCP_SYNC], now, PHASE_DONE);
-	if (!pcep_over(ph[PCCP_CONNECT]) || !pcep_over(ph[PCCP_SYNC]))
+	if (!phase_over(ph[PCCP_CONNECT]) || !phase_over(ph[PCCP_SYNC]))
 		goto out;
 	pcep_after_sync(sim, now);
 	if (sim->nb != NULL && !pcep_tick_nb(sim, now))
 		goto out;
-	if (!pcep_over(ph[PCCP_UPDATE]) || !pcep_over(ph[PCCP_INITIATE]) ||
-	    !pcep_over(ph[PCCP_REMOVE]))
+	if (!phase_over(ph[PCCP_UPDATE]) || !phase_over(ph[PCCP_INITIATE]) ||
+	    !phase_over(ph[PCCP_REMOVE]))
 		goto out;
-	if (ph[PCCP_FLAP] != NULL && !pcep_over(ph[PCCP_FLAP])) {
+	if (ph[PCCP_FLAP] != NULL && !phase_over(ph[PCCP_FLAP])) {
 		pcep_tick_flap(sim, now);
 		goto out;
 	}

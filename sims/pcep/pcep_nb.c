@@ -24,13 +24,6 @@ pcepnb_ctx(const struct nb_opts *o)
 	return o->ctx;
 }
 
-static const char *
-pcepnb_media(const struct nb_opts *o)
-{
-	return o->style == NB_STYLE_RFC8040 ? "application/yang-data+json" :
-	    "application/json";
-}
-
 /* LSP number first of the run is tunnel (first mod M) + 1 of its PCC,
  * whose node id is "pcc://IP". */
 static int
@@ -44,7 +37,7 @@ pcepnb_update(const struct nb_opts *o, const char *node, uint64_t first,
 
 	(void)n;
 	m->method = NB_POST;
-	m->ctype = m->accept = pcepnb_media(o);
+	m->ctype = m->accept = nb_media(o);
 	len = snprintf(m->path, sizeof(m->path), "%s/network-topology-pcep:"
 	    "update-lsp", o->style == NB_STYLE_RFC8040 ? "/rests/operations" :
 	    "/restconf/operations");
@@ -71,7 +64,7 @@ pcepnb_count(const struct nb_opts *o, const char *node, struct nb_msg *m)
 
 	m->method = NB_GET;
 	m->ctype = NULL;
-	m->accept = pcepnb_media(o);
+	m->accept = nb_media(o);
 	if (nb_pct_encode(node, enc, sizeof(enc)) == -1)
 		return -1;
 	if (o->style == NB_STYLE_RFC8040)

@@ -40,10 +40,8 @@
 static uint8_t	scratch_mem[PCC_SCRATCH];
 
 static const char *const pcc_state_names[] = {
-	[PCCS_IDLE] = "Idle",
-	[PCCS_OPENWAIT] = "OpenWait",
-	[PCCS_KEEPWAIT] = "KeepWait",
-	[PCCS_UP] = "SessionUP",
+	[PCCS_IDLE] = "Idle", [PCCS_OPENWAIT] = "OpenWait",
+	[PCCS_KEEPWAIT] = "KeepWait", [PCCS_UP] = "SessionUP",
 	[PCCS_CLOSING] = "Closing",
 };
 
@@ -521,8 +519,7 @@ pcc_write(struct bufferevent *bev, void *arg)
 	struct pcc	*p = arg;
 
 	if (p->state == PCCS_CLOSING) {
-		if (evbuffer_get_length(bufferevent_get_output(bev)) == 0)
-			pool_lost(&p->pd, "CLOSE sent");
+		pool_lost_drained(&p->pd, "CLOSE sent");
 		return;
 	}
 	if (!(bufferevent_get_enabled(bev) & EV_READ)) {
@@ -532,15 +529,6 @@ pcc_write(struct bufferevent *bev, void *arg)
 	}
 	if (p->syncing)
 		pcc_sync_fill(p);
-}
-
-static void
-pcc_event(struct bufferevent *bev, short what, void *arg)
-{
-	struct pcc	*p = arg;
-
-	(void)bev;
-	pool_event(&p->pd, what, "the PCE");
 }
 
 /* Our IPv4 address on this connection: the tunnel sender. */
@@ -557,7 +545,7 @@ pcc_local_addr(struct pcc *p, struct bufferevent *bev)
 		p->addr = ntohl(sin->sin_addr.s_addr);
 }
 
-void
+static void
 pcc_up(struct pool_dev *pd, struct bufferevent *bev)
 {
 	struct pcc	*p = (struct pcc *)pd;
@@ -573,13 +561,13 @@ pcc_up(struct pool_dev *pd, struct bufferevent *bev)
 	p->unknown_msgs = 0;
 	pcc_local_addr(p, bev);
 	pcc_change_state(p, PCCS_OPENWAIT, "connected");
-	bufferevent_setcb(bev, pcc_read, pcc_write, pcc_event, p);
+	bufferevent_setcb(bev, pcc_read, pcc_write, pool_bev_event, p);
 	bufferevent_setwatermark(bev, EV_WRITE, PCC_OUT_LOW, 0);
 	bufferevent_enable(bev, EV_READ | EV_WRITE);
 	pcc_send_open(p);
 }
 
-void
+static void
 pcc_down(struct pool_dev *pd, const char *why)
 {
 	struct pcc	*p = (struct pcc *)pd;
@@ -593,6 +581,12 @@ pcc_down(struct pool_dev *pd, const char *why)
 	p->closing_ns = 0;
 	pcc_change_state(p, PCCS_IDLE, why);
 }
+
+const struct pool_ops pcc_ops = {
+	pcc_up,
+	pcc_down,
+	"the PCE",
+};
 
 /*
  * The run is over: a CLOSE (RFC 5440 6.8) straight to the socket when

@@ -256,15 +256,7 @@ pce_lsp_del(struct pce_sess *s, struct pce_lsp *l)
 static void
 pce_path_store(struct pce_lsp *l, const struct pcep_ero *ero)
 {
-	uint8_t	i;
-
-	if (ero->n > l->nhops || l->hops == NULL) {
-		free(l->hops);
-		l->hops = xcalloc(ero->n ? ero->n : 1, sizeof(*l->hops));
-	}
-	l->nhops = ero->n;
-	for (i = 0; i < ero->n; i++)
-		pcep_hop_rec_set(&l->hops[i], &ero->hop[i]);
+	pcep_hops_store(&l->hops, &l->nhops, ero);
 }
 
 /* ---- replies and closing ---- */
@@ -1127,10 +1119,12 @@ pce_attach(evutil_socket_t fd, const struct sockaddr *sa, socklen_t salen)
 	s->addr = sa->sa_family == AF_INET ? ntohl(sin->sin_addr.s_addr) : 0;
 	snprintf(s->name, sizeof(s->name), "%u.%u.%u.%u", s->addr >> 24,
 	    (s->addr >> 16) & 0xff, (s->addr >> 8) & 0xff, s->addr & 0xff);
-	s->bev = bufferevent_socket_new(engine_base(), fd,
-	    BEV_OPT_CLOSE_ON_FREE);
-	if (s->bev == NULL)
-		fatalx("bufferevent_socket_new");
+	if ((s->bev = engine_bev_new(fd)) == NULL) {
+		log_warnx("PCC %s: no bufferevent: connection dropped",
+		    s->name);
+		free(s);
+		return;
+	}
 	s->last_rx_ns = s->last_tx_ns = s->state_ns = clock_ns();
 	bufferevent_setcb(s->bev, pce_read, pce_write, pce_event, s);
 	bufferevent_setwatermark(s->bev, EV_WRITE, PCE_OUT_LOW, 0);
@@ -1217,13 +1211,15 @@ pce_tick(evutil_socket_t fd, short what, void *arg)
 	}
 }
 
+/* RFC 5440 section 7.3's recommended Keepalive and DeadTimer. */
+static const struct pce_config pce_config_default = {
+	.keepalive = 30, .deadtimer = 120, .op_timeout = 30,
+};
+
 void
 pce_config_defaults(struct pce_config *c)
 {
-	memset(c, 0, sizeof(*c));
-	c->keepalive = 30;
-	c->deadtimer = 120;
-	c->op_timeout = 30;
+	*c = pce_config_default;
 }
 
 int

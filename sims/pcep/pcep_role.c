@@ -39,13 +39,11 @@ static const struct opt pcer_rows[] = {
 #undef R
 #undef O
 
+/* The role is its PCE's configuration. */
 static void
 pcer_defaults(void *cfg)
 {
-	struct pcep_role	*r = cfg;
-
-	memset(r, 0, sizeof(*r));
-	pce_config_defaults(&r->pce);
+	pce_config_defaults(&((struct pcep_role *)cfg)->pce);
 }
 
 static int
@@ -76,41 +74,6 @@ pcer_start(void *cfg, struct http_server *hs, char *err, size_t errlen)
 	return 0;
 }
 
-static void
-pcer_summary(void *cfg)
-{
-	const struct pce_stats	*s = pce_stats();
-	double			 upd = secs_between(s->first_update_ns,
-	    s->last_ack_ns);
-
-	printf("pcep: %llu sessions, %llu PCCs synchronized, %llu PCRpts "
-	    "received, %llu LSPs learned", (unsigned long long)s->sessions,
-	    (unsigned long long)s->pccs_synced,
-	    (unsigned long long)s->reports_received,
-	    (unsigned long long)s->lsps_learned);
-	if (s->last_learn_ns > s->first_report_ns)
-		printf(" in %.3f s", secs_between(s->first_report_ns,
-		    s->last_learn_ns));
-	printf(", %llu removed, %llu PCUpds sent, %llu acked",
-	    (unsigned long long)s->lsps_removed,
-	    (unsigned long long)s->updates_sent,
-	    (unsigned long long)s->updates_acked);
-	if (upd > 0)
-		printf(" in %.3f s (p50 %llu us, p99 %llu us)", upd,
-		    (unsigned long long)hist_percentile(&s->update_latency,
-		    50), (unsigned long long)hist_percentile(
-		    &s->update_latency, 99));
-	printf(", %llu update errors, %llu PCInitiates sent, %llu removals "
-	    "sent, %llu PCErrs sent, %llu received, %llu bad messages\n",
-	    (unsigned long long)s->update_errors,
-	    (unsigned long long)s->initiates_sent,
-	    (unsigned long long)s->removes_sent,
-	    (unsigned long long)s->pcerr_sent,
-	    (unsigned long long)s->pcerr_received,
-	    (unsigned long long)s->bad_messages);
-	fflush(stdout);
-}
-
 /* Before the HTTP server goes: operations still waiting are answered
  * while their requests exist. */
 static void
@@ -119,15 +82,37 @@ pcer_stop(void *cfg)
 	pce_stop();
 }
 
+static void
+pcer_summary(void *cfg)
+{
+	const struct pce_stats	*s = pce_stats();
+	double			 upd = secs_between(s->first_update_ns,
+	    s->last_ack_ns);
+
+	ctl_print_figures("pcep: # sessions, # PCCs synchronized, # PCRpts "
+	    "received, # LSPs learned", (const uint64_t[]){ s->sessions,
+	    s->pccs_synced, s->reports_received, s->lsps_learned }, 4);
+	if (s->last_learn_ns > s->first_report_ns)
+		printf(" in %.3f s", secs_between(s->first_report_ns,
+		    s->last_learn_ns));
+	ctl_print_figures(", # removed, # PCUpds sent, # acked",
+	    (const uint64_t[]){ s->lsps_removed, s->updates_sent,
+	    s->updates_acked }, 3);
+	if (upd > 0)
+		printf(" in %.3f s (p50 %llu us, p99 %llu us)", upd,
+		    (unsigned long long)hist_percentile(&s->update_latency,
+		    50), (unsigned long long)hist_percentile(
+		    &s->update_latency, 99));
+	ctl_print_figures(", # update errors, # PCInitiates sent, # removals "
+	    "sent, # PCErrs sent, # received, # bad messages\n",
+	    (const uint64_t[]){ s->update_errors, s->initiates_sent,
+	    s->removes_sent, s->pcerr_sent, s->pcerr_received,
+	    s->bad_messages }, 6);
+}
+
 const struct ctl_role pcep_ctl_role = {
-	.name = "pcep",
-	.title = "PCEP:",
-	.rows = pcer_rows,
-	.cfg = &pcer,
+	.name = "pcep", .title = "PCEP:", .rows = pcer_rows, .cfg = &pcer,
 	.defaults = pcer_defaults,
-	.needs = "the --pcep-* options need --pcep",
-	.check = pcer_check,
-	.start = pcer_start,
-	.summary = pcer_summary,
-	.stop = pcer_stop,
+	.needs = "the --pcep-* options need --pcep", .check = pcer_check,
+	.start = pcer_start, .summary = pcer_summary, .stop = pcer_stop,
 };

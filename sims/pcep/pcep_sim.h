@@ -91,8 +91,7 @@ struct pcc_lsp {
 	char		*name;		/* PCE-initiated only */
 };
 
-struct pcep_sim;
-
+/* One PCC: its pool device, its session's state and its LSPs. */
 struct pcc {
 	struct pool_dev	 pd;		/* first: the pool hands it back */
 	struct pcep_sim	*sim;
@@ -154,8 +153,7 @@ struct pcep_sim {
 };
 
 /* pcep_pcc.c: the session */
-void	pcc_up(struct pool_dev *, struct bufferevent *);
-void	pcc_down(struct pool_dev *, const char *why);
+extern const struct pool_ops pcc_ops;
 /* Every tick: OpenWait/KeepWait, dead timer, keepalives. */
 void	pcc_timers(struct pcc *, uint64_t now);
 /* Flap: CLOSE the session; the pool reconnects it. */

@@ -121,6 +121,13 @@ part1() {
 	[ "$code" = 400 ] || fail "$tr: malformed body: $code"
 	code=$(http PUT "$TOPO/node=$tr-x" "{\"node\":[{\"node-id\":\"$tr-x\"}]}")
 	[ "$code" = 400 ] || fail "$tr: node without host: $code"
+	# Numbers out of their ranges: the error names the leaf.
+	for leaf in port:0 port:65536 connection-timeout-millis:0 \
+	    between-attempts-timeout-millis:86400001; do
+		code=$(http PUT "$TOPO/node=$tr-x" "{\"node\":[{\"node-id\":\"$tr-x\",\"netconf-node-topology:host\":\"127.0.0.1\",\"netconf-node-topology:${leaf%%:*}\":${leaf#*:}}]}")
+		[ "$code" = 400 ] && grep -q "${leaf%%:*}" "$TMPD/out" ||
+		    fail "$tr: $leaf: $code $(cat "$TMPD/out")"
+	done
 	code=$(http GET "$TOPO/node=nosuch")
 	[ "$code" = 404 ] || fail "$tr: unknown node: $code"
 	code=$(http DELETE "$TOPO/node=nosuch")

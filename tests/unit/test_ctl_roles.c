@@ -5,9 +5,12 @@
  * carry CTL_GIVEN_OPT, a role's own bits start at CTL_GIVEN_ROLE, every
  * option has help), no long name or short key is taken twice across
  * roles, ctl_role_on() decides as the flags say, and check() takes the
- * command lines it must.
+ * command lines it must; and the summary line's printer.
  */
 #include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "cmd.h"
 #include "ctl_role.h"
@@ -167,11 +170,48 @@ test_check(void)
 	}
 }
 
+/* What ctl_print_figures() writes on stdout, into out. */
+static void
+figures(char *out, size_t cap, const char *fmt, const uint64_t *v, size_t n)
+{
+	FILE	*tmp = tmpfile();
+	int	 saved;
+	size_t	 len;
+
+	fflush(stdout);
+	saved = dup(STDOUT_FILENO);
+	dup2(fileno(tmp), STDOUT_FILENO);
+	ctl_print_figures(fmt, v, n);
+	fflush(stdout);
+	dup2(saved, STDOUT_FILENO);
+	close(saved);
+	rewind(tmp);
+	len = fread(out, 1, cap - 1, tmp);
+	out[len] = '\0';
+	fclose(tmp);
+}
+
+static void
+test_figures(void)
+{
+	char	out[256];
+
+	figures(out, sizeof(out), "x: # a, # b and # c\n",
+	    (const uint64_t[]){ 1, 0, UINT64_MAX }, 3);
+	CHECK(strcmp(out, "x: 1 a, 0 b and 18446744073709551615 c\n") == 0,
+	    "each '#' is the next figure: \"%s\"", out);
+	figures(out, sizeof(out), "#", (const uint64_t[]){ 7 }, 1);
+	CHECK(strcmp(out, "7") == 0, "a '#' alone: \"%s\"", out);
+	figures(out, sizeof(out), ", no figures", NULL, 0);
+	CHECK(strcmp(out, ", no figures") == 0, "no '#': \"%s\"", out);
+}
+
 static const struct check_case cases[] = {
 	CASE(test_hooks),
 	CASE(test_rows),
 	CASE(test_unique),
 	CASE(test_check),
+	CASE(test_figures),
 };
 
 int

@@ -349,6 +349,85 @@ test_encode(void)
 	    "wbuf overflow reported");
 }
 
+/* nc_framer_deliver's sink: the first message is the hello, the rest
+ * kept; reading stops after stop_at. */
+struct sink_log {
+	int	n;
+	int	stop_at;
+	int	err;
+	int	hellos;
+	char	last[16];
+};
+
+static enum nc_sink_state
+sink_state(void *arg)
+{
+	struct sink_log	*l = arg;
+
+	if (l->n >= l->stop_at || l->err != 0)
+		return NC_SINK_DONE;
+	return l->n == 0 ? NC_SINK_HELLO : NC_SINK_OPEN;
+}
+
+static void
+sink_message(void *arg, const uint8_t *msg, size_t len)
+{
+	struct sink_log	*l = arg;
+
+	l->n++;
+	snprintf(l->last, sizeof(l->last), "%.*s", (int)len, msg);
+}
+
+static void
+sink_hello(void *arg, const uint8_t *msg, size_t len)
+{
+	((struct sink_log *)arg)->hellos++;
+	sink_message(arg, msg, len);
+}
+
+
+static void
+sink_error(void *arg, int res)
+{
+	((struct sink_log *)arg)->err = res;
+}
+
+static const struct nc_frame_sink sink = {
+	sink_state, sink_hello, sink_message, sink_error
+};
+
+static void
+test_deliver(void)
+{
+	static const char	three[] = "\n#1\na\n##\n\n#2\nbc\n##\n"
+	    "\n#1\nd\n##\n";
+	static const char	junk[] = "\n#1\na\n##\njunk\n#1\nb\n##\n";
+	struct nc_framer	f;
+	struct sink_log		l = { 0, 10, 0, 0, "" };
+
+	nc_framer_init(&f, 0);
+	nc_framer_set_chunked(&f, 1);
+	nc_framer_deliver(&f, three, strlen(three), &sink, &l);
+	CHECK(l.n == 3 && strcmp(l.last, "d") == 0 && l.err == 0 &&
+	    l.hellos == 1, "three messages in one read, in order, the first "
+	    "to hello() (%d, \"%s\", %d)", l.n, l.last, l.hellos);
+	l.n = 0;
+	l.stop_at = 1;
+	nc_framer_deliver(&f, three, strlen(three), &sink, &l);
+	CHECK(l.n == 1 && strcmp(l.last, "a") == 0,
+	    "no message after the session stops reading (%d)", l.n);
+	nc_framer_free(&f);
+
+	memset(&l, 0, sizeof(l));
+	l.stop_at = 10;
+	nc_framer_init(&f, 0);
+	nc_framer_set_chunked(&f, 1);
+	nc_framer_deliver(&f, junk, strlen(junk), &sink, &l);
+	CHECK(l.n == 1 && l.err < 0, "a framing error ends the stream: %d "
+	    "message, error %d", l.n, l.err);
+	nc_framer_free(&f);
+}
+
 static const struct check_case cases[] = {
 	CASE(test_rfc_chunked),
 	CASE(test_two_in_one),
@@ -357,6 +436,7 @@ static const struct check_case cases[] = {
 	CASE(test_bad_chunks),
 	CASE(test_limits),
 	CASE(test_encode),
+	CASE(test_deliver),
 };
 
 int

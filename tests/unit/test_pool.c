@@ -98,8 +98,9 @@ t_event(struct bufferevent *bev, short what, void *arg)
 {
 	struct tdev	*d = arg;
 
-	(void)bev;
-	pool_event(&d->pd, what, "the test peer");
+	/* Outside a pool (the reader's cases) nothing is lost. */
+	if (d->pd.pool != NULL)
+		pool_bev_event(bev, what, d);
 }
 
 static void
@@ -118,7 +119,7 @@ t_down(struct pool_dev *pd, const char *why)
 	snprintf(d->why, sizeof(d->why), "%s", why);
 }
 
-static const struct pool_ops ops = { t_up, t_down };
+static const struct pool_ops ops = { t_up, t_down, "the test peer" };
 
 /* The pair runs its callbacks from the loop (deferred): run it until
  * nothing is left to do. */
@@ -344,7 +345,7 @@ test_event_eof(void)
 	    "EOF: down(\"%s\")", d.why);
 	CHECK(d.pd.bev == NULL && d.pd.state == PD_STOPPED &&
 	    tp.p.stats.drops == 1, "EOF: bev freed, no reconnect: stopped");
-	t_event(NULL, BEV_EVENT_EOF, &d);
+	pool_bev_event(NULL, BEV_EVENT_EOF, &d);
 	CHECK(d.downs == 1 && tp.p.stats.drops == 1,
 	    "a second EOF after the loss is ignored");
 	tdev_free(&d);
@@ -360,7 +361,7 @@ test_event_error(void)
 	/* The event callback itself: the pair defers its callbacks, and
 	 * the loop would not keep errno. */
 	errno = ECONNRESET;
-	t_event(d.bev, BEV_EVENT_ERROR | BEV_EVENT_READING, &d);
+	pool_bev_event(d.bev, BEV_EVENT_ERROR | BEV_EVENT_READING, &d);
 	CHECK(d.downs == 1 && strcmp(d.why, strerror(ECONNRESET)) == 0,
 	    "error: down(\"%s\")", d.why);
 	CHECK(d.pd.bev == NULL && d.pd.state == PD_LISTENING,
@@ -375,11 +376,35 @@ test_event_other(void)
 	struct tdev	d;
 
 	tpool_up(&tp, &d, EP_TCP, 0);
-	t_event(d.bev, BEV_EVENT_TIMEOUT | BEV_EVENT_READING, &d);
-	t_event(d.bev, BEV_EVENT_CONNECTED, &d);
+	pool_bev_event(d.bev, BEV_EVENT_TIMEOUT | BEV_EVENT_READING, &d);
+	pool_bev_event(d.bev, BEV_EVENT_CONNECTED, &d);
 	CHECK(d.downs == 0 && d.pd.state == PD_UP && d.pd.bev == d.bev,
 	    "a timeout or connected event loses nothing");
 	pool_lost(&d.pd, "done");
+	tdev_free(&d);
+}
+
+/* A closing session is lost once its last bytes are written. */
+static void
+test_lost_drained(void)
+{
+	struct tpool	tp;
+	struct tdev	d;
+
+	tpool_up(&tp, &d, EP_TCP, 0);
+	/* A peer that does not read keeps the bytes in our output. */
+	bufferevent_disable(d.peer, EV_READ);
+	bufferevent_write(d.bev, "bye", 3);
+	pool_lost_drained(&d.pd, "farewell sent");
+	CHECK(d.downs == 0 && d.pd.state == PD_UP,
+	    "output still queued: nothing lost");
+	bufferevent_enable(d.peer, EV_READ);
+	pump();
+	pool_lost_drained(&d.pd, "farewell sent");
+	CHECK(d.downs == 1 && strcmp(d.why, "farewell sent") == 0 &&
+	    d.pd.bev == NULL, "written: lost (\"%s\")", d.why);
+	pool_lost_drained(&d.pd, "again");
+	CHECK(d.downs == 1, "after the loss: nothing more");
 	tdev_free(&d);
 }
 
@@ -518,7 +543,7 @@ struct array_dev {
 static void
 test_init_array(void)
 {
-	static const struct pool_ops	ops;
+	static const struct pool_ops	no_ops;
 	struct array_dev		devs[5];
 	struct pool_config		cfg;
 	struct pool			p;
@@ -527,7 +552,7 @@ test_init_array(void)
 
 	memset(devs, 0, sizeof(devs));
 	pool_config_defaults(&cfg);
-	pool_init_array(&p, &cfg, &ops, devs, sizeof(devs[0]),
+	pool_init_array(&p, &cfg, &no_ops, devs, sizeof(devs[0]),
 	    offsetof(struct array_dev, pd), 5);
 	for (i = 0; i < 5; i++)
 		ok &= p.devs[i] == &devs[i].pd && devs[i].pd.pool == &p &&
@@ -619,6 +644,7 @@ static const struct check_case cases[] = {
 	CASE(test_event_eof),
 	CASE(test_event_error),
 	CASE(test_event_other),
+	CASE(test_lost_drained),
 	CASE(test_event_reconnect),
 	CASE(test_config_errors),
 	CASE(test_config_values),
