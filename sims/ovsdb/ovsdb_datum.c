@@ -83,6 +83,17 @@ ovsdb_uuid_json(const uint8_t *u)
 	return json_pack("[ss]", "uuid", s);
 }
 
+int
+ovsdb_name_find(const char *const *names, int lo, int hi, const char *s)
+{
+	int	i;
+
+	for (i = lo; i <= hi; i++)
+		if (names[i] != NULL && strcmp(s, names[i]) == 0)
+			return i;
+	return -1;
+}
+
 json_t *
 ovsdb_error(const char *tag, const char *fmt, ...)
 {

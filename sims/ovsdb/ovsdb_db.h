@@ -83,6 +83,10 @@ struct ovsdb_schema *ovsdb_schema_load(const char *path, char *err,
 /* The schema a JSON value describes (it takes the reference). */
 struct ovsdb_schema *ovsdb_schema_parse(json_t *, char *err, size_t errlen);
 void	 ovsdb_schema_free(struct ovsdb_schema *);
+/* The index of s among names[lo..hi] (a table of names by value), -1
+ * when it is none of them. */
+int	 ovsdb_name_find(const char *const *names, int lo, int hi,
+	    const char *s);
 /* Index of a table or a column by name, -1 when there is none. */
 int	 ovsdb_table_find(const struct ovsdb_schema *, const char *);
 int	 ovsdb_column_find(const struct ovsdb_table *, const char *);

@@ -21,17 +21,6 @@ static const char *const ovsdb_mutator_names[] = {
 	[OVSDB_DELETE] = "delete",
 };
 
-static int
-ovsdb_mutator_find(const char *s)
-{
-	int	i;
-
-	for (i = OVSDB_ADD; i <= OVSDB_DELETE; i++)
-		if (strcmp(s, ovsdb_mutator_names[i]) == 0)
-			return i;
-	return -1;
-}
-
 /* A column of c's key type alone: one atom (arithmetic) or a set of any
  * size (a map's keys to delete); unconstrained for arithmetic, whose
  * result is what is checked. */
@@ -108,7 +97,8 @@ ovsdb_mutation_compile(struct ovsdb_txn *x, const struct ovsdb_table *t,
 		    "immutable column %s in table %s.", cn, t->name);
 		return NULL;
 	}
-	if ((m = ovsdb_mutator_find(mn)) == -1 ||
+	if ((m = ovsdb_name_find(ovsdb_mutator_names, OVSDB_ADD,
+	    OVSDB_DELETE, mn)) == -1 ||
 	    !ovsdb_mutator_ok(&t->cols[c], m)) {
 		*err = ovsdb_error("syntax error", "Type mismatch: \"%s\" "
 		    "operator may not be applied to column %s.", mn, cn);

@@ -49,17 +49,6 @@ ovsdb_schema_err(struct ovsdb_where *w, const char *fmt, ...)
 	return -1;
 }
 
-static int
-ovsdb_atype_parse(const char *s)
-{
-	int	i;
-
-	for (i = OVSDB_INTEGER; i <= OVSDB_UUID; i++)
-		if (strcmp(s, ovsdb_atype_names[i]) == 0)
-			return i;
-	return -1;
-}
-
 static void
 ovsdb_base_defaults(struct ovsdb_base *b, int type)
 {
@@ -104,7 +93,8 @@ ovsdb_base_parse(struct ovsdb_base *b, json_t *j, struct ovsdb_where *w,
 	*ref = NULL;
 	t = json_is_object(j) ? json_object_get(j, "type") : j;
 	if (!json_is_string(t) ||
-	    (type = ovsdb_atype_parse(json_string_value(t))) == -1)
+	    (type = ovsdb_name_find(ovsdb_atype_names, OVSDB_INTEGER,
+	    OVSDB_UUID, json_string_value(t))) == -1)
 		return ovsdb_schema_err(w, "not an atomic type");
 	ovsdb_base_defaults(b, type);
 	if (!json_is_object(j))

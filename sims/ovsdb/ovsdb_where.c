@@ -18,17 +18,6 @@ static const char *const ovsdb_func_names[] = {
 	[OVSDB_INCLUDES] = "includes", [OVSDB_EXCLUDES] = "excludes",
 };
 
-static int
-ovsdb_func_find(const char *s)
-{
-	int	i;
-
-	for (i = OVSDB_LT; i <= OVSDB_EXCLUDES; i++)
-		if (strcmp(s, ovsdb_func_names[i]) == 0)
-			return i;
-	return -1;
-}
-
 /* One [column, function, value] into [index, function, value]. */
 static json_t *
 ovsdb_clause_compile(const struct ovsdb_table *t, json_t *cl,
@@ -53,7 +42,8 @@ ovsdb_clause_compile(const struct ovsdb_table *t, json_t *cl,
 	}
 	c = &t->cols[col];
 	/* Section 5.1: <, <=, >=, > only on a scalar integer or real. */
-	if ((f = ovsdb_func_find(fn)) == -1 || (f <= OVSDB_GT && f != OVSDB_EQ
+	if ((f = ovsdb_name_find(ovsdb_func_names, OVSDB_LT,
+	    OVSDB_EXCLUDES, fn)) == -1 || (f <= OVSDB_GT && f != OVSDB_EQ
 	    && f != OVSDB_NE && (c->max != 1 || (c->key.type != OVSDB_INTEGER &&
 	    c->key.type != OVSDB_REAL)))) {
 		*err = ovsdb_error("syntax error", "function %s not allowed on "

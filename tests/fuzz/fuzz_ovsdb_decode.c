@@ -199,20 +199,7 @@ static const char fz_seed[] =
 static size_t
 fz_selftest(void)
 {
-	static const uint8_t	flips[] = { 0x01, 0x20, 0x80, 0xff };
-	static uint8_t		m[sizeof(fz_seed)];
-	size_t			i, len = sizeof(fz_seed) - 1, runs = 0;
-	int			k;
-
-	for (i = 0; i <= len; i++, runs++)
-		fuzz_run((const uint8_t *)fz_seed, i);
-	for (i = 0; i < len; i++)
-		for (k = 0; k < (int)sizeof(flips); k++, runs++) {
-			memcpy(m, fz_seed, len);
-			m[i] ^= flips[k];
-			fuzz_run(m, len);
-		}
-	return runs;
+	return fuzz_mutations((const uint8_t *)fz_seed, sizeof(fz_seed) - 1);
 }
 
 int

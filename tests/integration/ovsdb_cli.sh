@@ -5,28 +5,12 @@
 # without the tables the seeded bridges need; --help from the option rows;
 # then passive devices on the addresses of --source, one per device.
 . "$(dirname "$0")/../lib.sh"
-FAILS=0
 L="--devices 2 --controller ptcp:9"
 
-run_cli() {
-	timeout 10 "$SBSIM" ovsdb "$@" >"$TMPD/out" 2>"$TMPD/err"
-	RC=$?
-	OUT=$(cat "$TMPD/out")
-	ERR=$(cat "$TMPD/err")
-}
-
-# bad REGEX ARGS...: a usage error whose one stderr line matches REGEX.
 bad() {
 	local re=$1
 	shift
-	run_cli "$@"
-	if [ $RC -ne 2 ] || [ -n "$OUT" ] ||
-	    [ "$(wc -l <"$TMPD/err")" -ne 1 ] ||
-	    ! echo "$ERR" | grep -qE "^sbsim ovsdb: .*$re"; then
-		echo "FAIL: sbsim ovsdb $*" >&2
-		echo "  exit $RC; stderr: $ERR; stdout: $OUT" >&2
-		FAILS=$((FAILS + 1))
-	fi
+	bad_usage ovsdb "$re" "$@"
 }
 
 printf '{"name": "x", "tables": ' >"$TMPD/trunc.ovsschema"
@@ -54,14 +38,14 @@ bad "unknown option '--frobnicate'" $L --frobnicate
 
 # A schema without Bridge: fine alone, not with bridges to seed.
 port=$(free_ports 1)
-run_cli --devices 1 --controller ptcp:$port:127.0.0.1 --schema \
+run_cli ovsdb --devices 1 --controller ptcp:$port:127.0.0.1 --schema \
     "$TMPD/small.ovsschema" --bridges-per-node 1 --duration 1
 [ $RC -eq 2 ] && echo "$ERR" | grep -q "no Open_vSwitch, Bridge" || {
 	echo "FAIL: seeding without Bridge: exit $RC: $ERR" >&2
 	FAILS=$((FAILS + 1))
 }
 
-run_cli --help
+run_cli ovsdb --help
 if [ $RC -ne 0 ] || ! echo "$OUT" | grep -q "usage: sbsim ovsdb"; then
 	echo "FAIL: sbsim ovsdb --help (exit $RC)" >&2
 	FAILS=$((FAILS + 1))

@@ -7,55 +7,20 @@ for the update2 that reports it, answers the device's echo and sends its
 own.  Then it closes the first session and waits for that device to come
 back (the pool's reconnect).
 usage: ovsdb_manager.py PORT N"""
-import json
+import os
 import socket
 import sys
 import threading
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(
+    __file__)), ".."))
+from ovsdb_rpc import Conn  # noqa: E402
+
 PORT, N = int(sys.argv[1]), int(sys.argv[2])
-DEC = json.JSONDecoder()
 errors = []
 done = []
 peers = []
 lock = threading.Lock()
-
-
-class Conn:
-    def __init__(self, s):
-        self.s = s
-        self.s.settimeout(20)
-        self.buf = ""
-        self.pending = []
-
-    def send(self, obj):
-        self.s.sendall(json.dumps(obj).encode())
-
-    def recv(self):
-        while True:
-            text = self.buf.lstrip()
-            if text:
-                try:
-                    obj, end = DEC.raw_decode(text)
-                    self.buf = text[end:]
-                    if obj.get("method") == "echo" and "id" in obj:
-                        self.send({"id": obj["id"], "result": obj["params"],
-                                   "error": None})
-                        continue
-                    return obj
-                except ValueError:
-                    pass
-            data = self.s.recv(65536)
-            if not data:
-                raise EOFError("closed")
-            self.buf += data.decode()
-
-    def call(self, i, method, params):
-        self.send({"id": i, "method": method, "params": params})
-        while True:
-            m = self.recv()
-            if m.get("id") == i and "method" not in m:
-                return m
-            self.pending.append(m)
 
 
 def session(s, addr):
@@ -90,9 +55,7 @@ def session(s, addr):
                                     "mutations": [["bridges", "insert",
                                                    ["named-uuid", "b"]]]}])
         assert all("error" not in x for x in r["result"]), r
-        while not c.pending:
-            c.pending.append(c.recv())
-        up = c.pending[0]
+        up = c.pending[0] if c.pending else c.recv()
         assert up["method"] == "update2", up
         rows = up["params"][1]["Bridge"]
         assert [v["insert"]["name"] for v in rows.values()] == ["br-int"], up

@@ -11,49 +11,22 @@ device (RFC 7047 over TCP), each case on its own connection:
   echo                  both ways: ours answered, the device's answered
 and the device still answers list_dbs at the end.
 usage: ovsdb_malformed.py PORT"""
-import json
+import os
 import socket
 import sys
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(
+    __file__)), ".."))
+import ovsdb_rpc  # noqa: E402
+
 PORT = int(sys.argv[1])
-DEC = json.JSONDecoder()
 
 
-class Conn:
+class Conn(ovsdb_rpc.Conn):
     def __init__(self):
-        self.s = socket.create_connection(("127.0.0.1", PORT), timeout=10)
-        self.buf = ""
-
-    def send(self, obj):
-        raw = obj if isinstance(obj, (bytes, str)) else json.dumps(obj)
-        self.s.sendall(raw.encode() if isinstance(raw, str) else raw)
-
-    def recv(self):
-        """The next JSON message, or None when the device closed."""
-        while True:
-            text = self.buf.lstrip()
-            if text:
-                try:
-                    obj, end = DEC.raw_decode(text)
-                    self.buf = text[end:]
-                    return obj
-                except ValueError:
-                    pass
-            data = self.s.recv(65536)
-            if not data:
-                return None
-            self.buf += data.decode()
-
-    def reply(self, want_id):
-        """The reply to want_id, answering the device's echo on the way."""
-        while True:
-            m = self.recv()
-            if m is None or m.get("id") == want_id and "method" not in m:
-                return m
-            if m.get("method") == "echo":
-                self.send({"id": m["id"], "result": m["params"],
-                           "error": None})
+        super().__init__(socket.create_connection(("127.0.0.1", PORT),
+                                                  timeout=10))
 
     def closed(self, seconds=10):
         """True once the device closes (what it sends meanwhile dropped)."""
@@ -75,9 +48,7 @@ def check(cond, what):
 
 
 def transact(c, i, *ops):
-    c.send({"id": i, "method": "transact", "params": ["Open_vSwitch"] +
-            list(ops)})
-    return c.reply(i)
+    return c.call(i, "transact", ["Open_vSwitch"] + list(ops))
 
 
 def case_unknown_method():

@@ -43,13 +43,7 @@ sleep 0.5
 stop_pid "$dc"
 
 dec="-d tcp.port==$port,json"
-bad=$(tshark -r "$cap" $dec -Y '_ws.malformed || _ws.expert.severity >= error' \
-    2>/dev/null | wc -l)
-if [ "$bad" -ne 0 ]; then
-	tshark -r "$cap" $dec -Y '_ws.malformed || _ws.expert.severity >= error' \
-	    -V 2>/dev/null | head -60 >&2
-	fail "$bad malformed or erroneous frames"
-fi
+tshark_clean "$cap" $dec
 n=$(tshark -r "$cap" $dec -Y json 2>/dev/null | wc -l)
 [ "$n" -gt 10 ] || fail "only $n JSON frames decoded"
 tshark -r "$cap" $dec -T fields -e json.value.string -Y json 2>/dev/null |
