@@ -33,11 +33,6 @@
 #endif
 
 #define NS		1000000000ull
-/* Kinds of trouble logged once per device, beside the server's. */
-#define OVSDB_DLOG_LONG		(OVSDB_LOG_OTHER << 0)
-#define OVSDB_DLOG_OVERFLOW	(OVSDB_LOG_OTHER << 1)
-#define OVSDB_DLOG_PROBE	(OVSDB_LOG_OTHER << 2)
-#define OVSDB_DLOG_REFUSED	(OVSDB_LOG_OTHER << 3)
 
 struct ovsdb_sess {
 	struct ovsdb_conn	 conn;		/* first: the server's */
@@ -324,6 +319,11 @@ void
 ovsdb_dev_timers(struct ovsdb_dev *d, uint64_t now)
 {
 	struct ovsdb_conn	*c, *next;
+
+	if (d->srv.changed) {
+		d->srv.changed = 0;
+		ovsdb_vswitchd_ack(d);
+	}
 
 	for (c = LIST_FIRST(&d->srv.conns); c != NULL; c = next) {
 		next = LIST_NEXT(c, entry);

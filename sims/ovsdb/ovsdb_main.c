@@ -122,6 +122,7 @@ ovsdb_devs_new(struct ovsdb_sim *sim, char *err, size_t errlen)
 		    ovsdb_db_new(sim->schema), &sim->c);
 		if (ovsdb_dev_seed(d, err, errlen) == -1)
 			return -1;
+		ovsdb_vswitchd_ack(d);
 	}
 	return 0;
 }

@@ -126,14 +126,33 @@ ovsdb_seed_root(const struct ovsdb_dev *d, json_t *bridges)
 	    "datapath_types", "set", "netdev", "system"), "ovs");
 }
 
+/* An active device's manager (vswitchd(5), "Manager TABLE"), as
+ * `ovs-vsctl set-manager` leaves it, connected. */
+static json_t *
+ovsdb_seed_manager(const struct ovsdb_dev *d, json_t *root)
+{
+	const struct ovsdb_sim	*sim = d->sim;
+	int			 ti;
+	json_t			*m;
+
+	if (endpoint_passive(&sim->pcfg.ep) || (ti = ovsdb_table_find(
+	    sim->schema, "Open_vSwitch")) == -1 || ovsdb_column_find(
+	    &sim->schema->tables[ti], "manager_options") == -1)
+		return NULL;
+	if ((m = ovsdb_seed_insert(sim->schema, "Manager", json_pack("{sssb}",
+	    "target", sim->pcfg.ep.text, "is_connected", 1), "m")) != NULL)
+		json_object_set_new(json_object_get(root, "row"),
+		    "manager_options", json_pack("[ss]", "named-uuid", "m"));
+	return m;
+}
+
 int
 ovsdb_dev_seed(struct ovsdb_dev *d, char *err, size_t errlen)
 {
 	const struct ovsdb_sim	*sim = d->sim;
-	struct ovsdb_db		*next;
 	json_t			*ops = json_array(), *bridges = json_array();
-	json_t			*root = NULL, *res;
-	char			*text;
+	json_t			*root = NULL, *m;
+	char			 why[512];
 	uint32_t		 k;
 	int			 rc = 0;
 
@@ -149,19 +168,12 @@ ovsdb_dev_seed(struct ovsdb_dev *d, char *err, size_t errlen)
 		json_decref(ops);
 		return -1;
 	}
+	if ((m = ovsdb_seed_manager(d, root)) != NULL)
+		json_array_append_new(ops, m);
 	json_array_insert_new(ops, 0, root);
-	if (ovsdb_transact(d->srv.db, ops, NULL, &res, &next) == -1) {
-		text = json_dumps(res, JSON_COMPACT);
+	if ((rc = ovsdb_server_write(&d->srv, ops, why, sizeof(why))) == -1)
 		snprintf(err, errlen, "the schema refuses the first rows: %s",
-		    text != NULL ? text : "?");
-		free(text);
-		rc = -1;
-	}
+		    why);
 	json_decref(ops);
-	json_decref(res);
-	if (next != NULL) {
-		ovsdb_db_free(d->srv.db);
-		d->srv.db = next;
-	}
 	return rc;
 }

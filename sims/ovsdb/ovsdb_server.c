@@ -7,6 +7,7 @@
  * connection as with ovsdb-server; an unknown method is answered with
  * the error "unknown method".
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,6 +37,37 @@ ovsdb_server_free(struct ovsdb_server *srv)
 {
 	ovsdb_db_free(srv->db);
 	srv->db = NULL;
+}
+
+/* next replaces the database; the monitors hear what changed. */
+static void
+ovsdb_server_commit(struct ovsdb_server *srv, struct ovsdb_db *next)
+{
+	if (next == NULL)
+		return;
+	ovsdb_monitors_update(srv, srv->db, next);
+	ovsdb_db_free(srv->db);
+	srv->db = next;
+}
+
+int
+ovsdb_server_write(struct ovsdb_server *srv, json_t *ops, char *err,
+    size_t errlen)
+{
+	struct ovsdb_db	*next;
+	json_t		*res;
+	char		*text;
+	int		 rc;
+
+	rc = ovsdb_transact(srv->db, ops, NULL, &res, &next);
+	if (rc == -1 && err != NULL) {
+		text = json_dumps(res, JSON_COMPACT);
+		snprintf(err, errlen, "%s", text != NULL ? text : "?");
+		free(text);
+	}
+	json_decref(res);
+	ovsdb_server_commit(srv, next);
+	return rc;
 }
 
 void
@@ -224,11 +256,8 @@ ovsdb_m_transact(struct ovsdb_conn *conn, json_t *params, json_t **err)
 	if (ovsdb_transact(srv->db, ops, &ctx, &res, &next) == -1)
 		(*srv->c->transact_errors)++;
 	json_decref(ops);
-	if (next != NULL) {
-		ovsdb_monitors_update(srv, srv->db, next);
-		ovsdb_db_free(srv->db);
-		srv->db = next;
-	}
+	srv->changed |= next != NULL;
+	ovsdb_server_commit(srv, next);
 	return res;
 }
 

@@ -40,6 +40,7 @@ struct ovsdb_server {
 	const struct ovsdb_counters	*c;
 	LIST_HEAD(, ovsdb_conn)		 conns;
 	TAILQ_HEAD(, ovsdb_lockreq)	 locks;	/* the first of a name owns */
+	uint8_t				 changed; /* by a client, since cleared */
 };
 
 struct ovsdb_conn {
@@ -64,6 +65,14 @@ void	 ovsdb_server_init(struct ovsdb_server *, const struct ovsdb_schema *,
 	    struct ovsdb_db *, const struct ovsdb_counters *);
 /* Frees the database; the connections must be gone. */
 void	 ovsdb_server_free(struct ovsdb_server *);
+
+/*
+ * A transaction of the device's own (ops as transact's, without the
+ * database name): committed and the monitors told, as a client's would
+ * be.  -1 with the result array in err when it failed.
+ */
+int	 ovsdb_server_write(struct ovsdb_server *, json_t *ops, char *err,
+	    size_t errlen);
 
 void	 ovsdb_conn_attach(struct ovsdb_server *, struct ovsdb_conn *,
 	    void (*send)(struct ovsdb_conn *, const char *, size_t));

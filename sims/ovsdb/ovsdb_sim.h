@@ -30,6 +30,13 @@ struct ovsdb_config {
 
 struct ovsdb_sim;
 
+/* Kinds of trouble logged once per device, beside the server's. */
+#define OVSDB_DLOG_LONG		(OVSDB_LOG_OTHER << 0)
+#define OVSDB_DLOG_OVERFLOW	(OVSDB_LOG_OTHER << 1)
+#define OVSDB_DLOG_PROBE	(OVSDB_LOG_OTHER << 2)
+#define OVSDB_DLOG_REFUSED	(OVSDB_LOG_OTHER << 3)
+#define OVSDB_DLOG_VSWITCHD	(OVSDB_LOG_OTHER << 4)
+
 struct ovsdb_dev {
 	struct pool_dev		 pd;		/* first: the pool hands it */
 	struct ovsdb_sim	*sim;
@@ -62,6 +69,9 @@ void	ovsdb_dev_accept(struct pool_dev *, int fd);
 int	ovsdb_dev_seed(struct ovsdb_dev *, char *err, size_t errlen);
 /* Every tick: inactivity probes, stalled sessions, deferred closes. */
 void	ovsdb_dev_timers(struct ovsdb_dev *, uint64_t now);
+/* ovsdb_vswitchd.c: what ovs-vswitchd writes back after a change
+ * (cur_cfg, ofport, datapath_id). */
+void	ovsdb_vswitchd_ack(struct ovsdb_dev *);
 /* Close every session and free the database. */
 void	ovsdb_dev_free(struct ovsdb_dev *);
 

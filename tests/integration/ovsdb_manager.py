@@ -5,12 +5,15 @@ N sessions, and on each lists the databases, reads the schema, monitors
 Bridge with monitor_cond, adds a bridge the way ovs-vsctl does and waits
 for the update2 that reports it, answers the device's echo and sends its
 own.  Then it closes the first session and waits for that device to come
-back (the pool's reconnect).
+back (the pool's reconnect) with its database, its Manager row, and what
+ovs-vswitchd would have written back a moment later (ofport,
+datapath_id).
 usage: ovsdb_manager.py PORT N"""
 import os
 import socket
 import sys
 import threading
+import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(
     __file__)), ".."))
@@ -102,3 +105,24 @@ names = [row["name"] for row in r["result"][0]["rows"]]
 if names != ["br-int"]:
     sys.exit("FAIL: the database did not outlive the session: %s" % names)
 print("ok - %s reconnected, its database kept" % gone)
+r = c.call(2, "transact", ["Open_vSwitch", {"op": "select",
+                                            "table": "Manager", "where": [],
+                                            "columns": ["target",
+                                                        "is_connected"]}])
+if r["result"][0]["rows"] != [{"target": "tcp:127.0.0.1:%d" % PORT,
+                               "is_connected": True}]:
+    sys.exit("FAIL: the Manager row: %s" % r["result"])
+for i in range(30):      # the device writes back at its next tick
+    r = c.call(3 + i, "transact", ["Open_vSwitch",
+                                   {"op": "select", "table": "Interface",
+                                    "where": [], "columns": ["ofport"]},
+                                   {"op": "select", "table": "Bridge",
+                                    "where": [],
+                                    "columns": ["datapath_id"]}])
+    if r["result"][0]["rows"] == [{"ofport": 65534}] and \
+            len(r["result"][1]["rows"][0]["datapath_id"]) == 16:
+        break
+    time.sleep(0.1)
+else:
+    sys.exit("FAIL: what vswitchd writes back: %s" % r["result"])
+print("ok - the Manager row, ofport and datapath_id")

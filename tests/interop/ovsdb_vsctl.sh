@@ -1,9 +1,10 @@
 #!/bin/bash
 # OVS's own clients against passive sbsim ovsdb devices (RFC 7047 over
-# TCP): ovs-vsctl --no-wait (there is no ovs-vswitchd) shows, adds and
-# deletes bridges and ports and lists them, and the same commands against
-# a real ovsdb-server made with ovsdb-tool from the same schema give the
-# same list-br and list-ports; ovsdb-client lists the databases, monitors
+# TCP): ovs-vsctl --no-wait shows, adds and deletes bridges and ports and
+# lists them, and the same commands against a real ovsdb-server made with
+# ovsdb-tool from the same schema give the same list-br and list-ports;
+# ovs-vsctl that waits gets what ovs-vswitchd would write back (cur_cfg,
+# ofport, datapath_id); ovsdb-client lists the databases, monitors
 # the Bridge table and sees a bridge added and deleted, and gets RFC
 # 7047's error objects for a bad transaction.  Skips (77) only when an
 # OVS tool is missing.
@@ -78,6 +79,20 @@ grep -q '^name *: brA$' "$TMPD/list-$EMPTY" ||
 vs $EMPTY add-port nope eth9 2>"$TMPD/err-sim" && fail "add-port nope"
 vs $REAL add-port nope eth9 2>"$TMPD/err-real"
 cmp -s "$TMPD/err-sim" "$TMPD/err-real" || fail "errors differ"
+
+# Without --no-wait: the device writes back what ovs-vswitchd would
+# (cur_cfg, ofport, datapath_id), so ovs-vsctl's wait ends.
+timeout 20 ovs-vsctl --db=tcp:127.0.0.1:$SIM --timeout=10 add-br brW -- \
+    add-port brW w1 -- add-port brW w2 -- set Interface w2 ofport_request=9 ||
+    fail "ovs-vsctl waiting for cur_cfg"
+[ "$(vs $SIM get Interface brW ofport)" = 65534 ] || fail "local ofport"
+[ "$(vs $SIM get Interface w2 ofport)" = 9 ] || fail "ofport_request"
+[ "$(vs $SIM get Interface w1 ofport)" -ge 1 ] || fail "w1 has no ofport"
+vs $SIM get Bridge brW datapath_id | grep -Eq '^"[0-9a-f]{16}"$' ||
+    fail "datapath_id: $(vs $SIM get Bridge brW datapath_id)"
+[ "$(vs $SIM get Open_vSwitch . cur_cfg)" = \
+    "$(vs $SIM get Open_vSwitch . next_cfg)" ] || fail "cur_cfg"
+vs $SIM del-br brW || fail "del-br brW"
 
 # ovsdb-client: the databases, the schema, a monitor seeing a bridge
 # come and go.
