@@ -4,7 +4,9 @@
  * the connection's send hook: list_dbs, get_schema, echo, transact,
  * monitor's initial contents and its "update" notifications (RFC 7047
  * 4.1.5, 4.1.6), monitor_cond's "update2" with a condition and
- * monitor_cond_since's "update3" (ovsdb-server(7)), monitor_cancel,
+ * monitor_cond_since's "update3" (ovsdb-server(7)), rows coming into and
+ * leaving a condition, select, a collected row's old contents,
+ * duplicate monitor ids and unknown tables, monitor_cancel,
  * lock, steal and unlock with their "locked" and "stolen" notifications
  * (4.1.8 to 4.1.10), and bad input: an unknown method answered with the
  * error "unknown method", a message that is not JSON or not JSON-RPC
@@ -295,6 +297,89 @@ test_monitor_v2_v3(void)
 	teardown(&a, &b);
 }
 
+/* A row that comes into a monitor_cond's condition is an insert for it,
+ * one that leaves it a delete (ovsdb-server(7), monitor_cond); select
+ * false keeps a kind of change out. */
+static void
+test_monitor_cond_moves(void)
+{
+	struct tconn	 a, b;
+	json_t		*row;
+	const char	*uuid, *kind;
+
+	setup(&a, &b);
+	say(&a, add_br);
+	say(&b, "{'id':1,'method':'monitor_cond','params':['Open_vSwitch',"
+	    "'c',{'Bridge':[{'columns':['name'],'where':[['flood_vlans',"
+	    "'includes',5]],'select':{'modify':false}}]}]}");
+	CHECK(json_object_size(json_object_get(last(&b), "result")) == 0,
+	    "no bridge has vlan 5 yet");
+	json_array_clear(b.out);
+	say(&a, "{'id':2,'method':'transact','params':['Open_vSwitch',"
+	    "{'op':'mutate','table':'Bridge','where':[],'mutations':"
+	    "[['flood_vlans','insert',['set',[5,6]]]]}]}");
+	kind = "";
+	json_object_foreach(json_object_get(json_array_get(json_object_get(
+	    json_array_get(b.out, 0), "params"), 1), "Bridge"), uuid, row)
+		kind = json_object_iter_key(json_object_iter(row));
+	CHECK(strcmp(kind, "insert") == 0, "vlan 5 added: the bridge comes "
+	    "in as an insert (%s)", kind);
+	json_array_clear(b.out);
+	say(&a, "{'id':3,'method':'transact','params':['Open_vSwitch',"
+	    "{'op':'mutate','table':'Bridge','where':[],'mutations':"
+	    "[['flood_vlans','delete',['set',[6]]]]}]}");
+	CHECK(json_array_size(b.out) == 0, "a modify inside the condition, "
+	    "not selected: nothing");
+	say(&a, "{'id':4,'method':'transact','params':['Open_vSwitch',"
+	    "{'op':'mutate','table':'Bridge','where':[],'mutations':"
+	    "[['flood_vlans','delete',['set',[5]]]]}]}");
+	kind = "";
+	json_object_foreach(json_object_get(json_array_get(json_object_get(
+	    json_array_get(b.out, 0), "params"), 1), "Bridge"), uuid, row)
+		kind = json_object_iter_key(json_object_iter(row));
+	CHECK(strcmp(kind, "delete") == 0, "vlan 5 gone: a delete (%s)", kind);
+	json_array_clear(b.out);
+	say(&b, "{'id':5,'method':'monitor','params':['Open_vSwitch','c',"
+	    "{'Bridge':{}}]}");
+	CHECK(strcmp(str_at(json_object_get(last(&b), "error"), "error"),
+	    "duplicate monitor ID") == 0, "a monitor id twice: refused");
+	say(&b, "{'id':6,'method':'monitor','params':['Open_vSwitch','d',"
+	    "{'Nope':{}}]}");
+	CHECK(strcmp(str_at(json_object_get(last(&b), "error"), "error"),
+	    "unknown table") == 0, "a monitor of no table: refused");
+	teardown(&a, &b);
+}
+
+/* Deleting a bridge: version 1 monitors get the old row. */
+static void
+test_monitor_v1_delete(void)
+{
+	struct tconn	 a, b;
+	json_t		*row;
+	const char	*uuid;
+	int		 seen = 0;
+
+	setup(&a, &b);
+	say(&a, add_br);
+	say(&b, "{'id':1,'method':'monitor','params':['Open_vSwitch','m',"
+	    "{'Bridge':{'columns':['name'],'select':{'initial':false}}}]}");
+	CHECK(json_object_size(json_object_get(last(&b), "result")) == 0,
+	    "select initial false: no initial rows");
+	json_array_clear(b.out);
+	say(&a, "{'id':2,'method':'transact','params':['Open_vSwitch',"
+	    "{'op':'update','table':'Open_vSwitch','where':[],'row':"
+	    "{'bridges':['set',[]]}}]}");
+	json_object_foreach(json_object_get(json_array_get(json_object_get(
+	    json_array_get(b.out, 0), "params"), 1), "Bridge"), uuid, row) {
+		seen++;
+		CHECK(strcmp(str_at(json_object_get(row, "old"), "name"), "br0")
+		    == 0 && json_object_get(row, "new") == NULL,
+		    "the collected bridge: old only");
+	}
+	CHECK(seen == 1, "one row in the update");
+	teardown(&a, &b);
+}
+
 static void
 test_locks(void)
 {
@@ -332,6 +417,8 @@ static const struct check_case cases[] = {
 	CASE(test_transact),
 	CASE(test_monitor_v1),
 	CASE(test_monitor_v2_v3),
+	CASE(test_monitor_cond_moves),
+	CASE(test_monitor_v1_delete),
 	CASE(test_locks),
 };
 
