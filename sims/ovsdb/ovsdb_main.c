@@ -120,6 +120,7 @@ ovsdb_devs_new(struct ovsdb_sim *sim, char *err, size_t errlen)
 		d->idx = i;
 		ovsdb_server_init(&d->srv, sim->schema,
 		    ovsdb_db_new(sim->schema), &sim->c);
+		d->srv.sys = sim->sys;
 		if (ovsdb_dev_seed(d, err, errlen) == -1)
 			return -1;
 		ovsdb_vswitchd_ack(d);
@@ -236,7 +237,9 @@ ovsdb_main(int argc, char **argv)
 	if ((sim->schema = ovsdb_schema_load(sim->cfg.schema, err,
 	    sizeof(err))) == NULL)
 		cli_die(&ro, "--schema: %s", err);
+	sim->sys = ovsdb_sysdb_new(sim->schema);
 	rc = run_main(&ovsdb_sim_ops, sim, &ro);
+	ovsdb_sysdb_free(sim->sys);
 	ovsdb_schema_free(sim->schema);
 	return rc;
 }

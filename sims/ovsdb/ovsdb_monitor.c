@@ -31,6 +31,7 @@ struct ovsdb_mon_tbl {
 
 struct ovsdb_monitor {
 	LIST_ENTRY(ovsdb_monitor)	 entry;
+	const struct ovsdb_schema	*schema;	/* of its database */
 	json_t				*id;
 	uint8_t				 version;	/* 1, 2, 3 */
 	uint32_t			 nt;
@@ -166,7 +167,7 @@ ovsdb_mon_table(const struct ovsdb_schema *s, struct ovsdb_mon_tbl *mt,
 }
 
 static struct ovsdb_monitor *
-ovsdb_mon_parse(struct ovsdb_conn *conn, int version, json_t *reqs,
+ovsdb_mon_parse(const struct ovsdb_schema *s, int version, json_t *reqs,
     json_t **err)
 {
 	struct ovsdb_monitor	*mon;
@@ -179,11 +180,12 @@ ovsdb_mon_parse(struct ovsdb_conn *conn, int version, json_t *reqs,
 		return NULL;
 	}
 	mon = xcalloc(1, sizeof(*mon));
+	mon->schema = s;
 	mon->version = (uint8_t)version;
 	mon->t = xcalloc(json_object_size(reqs) + 1, sizeof(*mon->t));
 	json_object_foreach(reqs, name, v) {
-		if (ovsdb_mon_table(conn->srv->schema, &mon->t[mon->nt++],
-		    name, v, version, err) == -1) {
+		if (ovsdb_mon_table(s, &mon->t[mon->nt++], name, v, version,
+		    err) == -1) {
 			ovsdb_monitor_free(mon);
 			return NULL;
 		}
@@ -383,33 +385,29 @@ ovsdb_monitor_add(struct ovsdb_conn *conn, int version, json_t *params,
     json_t **err)
 {
 	struct ovsdb_monitor	*mon;
-	const char		*db = json_string_value(json_array_get(params,
-	    0));
+	struct ovsdb_db		*db;
 	json_t			*id = json_array_get(params, 1), *tu;
 
-	if (db == NULL || id == NULL || json_array_size(params) <
-	    (version == 3 ? 4u : 3u)) {
+	if (id == NULL || json_array_size(params) < (version == 3 ? 4u : 3u)) {
 		*err = ovsdb_error("syntax error", "monitor takes [db, id, "
 		    "requests%s]", version == 3 ? ", last-txn-id" : "");
 		return NULL;
 	}
-	if (strcmp(db, conn->srv->schema->name) != 0) {
-		*err = ovsdb_error("unknown database", "%s is not a database "
-		    "served by this server", db);
+	if ((db = ovsdb_server_db(conn->srv, json_string_value(
+	    json_array_get(params, 0)), err)) == NULL)
 		return NULL;
-	}
 	if (ovsdb_monitor_find(conn, id) != NULL) {
 		*err = ovsdb_error("duplicate monitor ID", "a monitor with "
 		    "this ID exists");
 		return NULL;
 	}
-	if ((mon = ovsdb_mon_parse(conn, version, json_array_get(params, 2),
-	    err)) == NULL)
+	if ((mon = ovsdb_mon_parse(db->schema, version, json_array_get(params,
+	    2), err)) == NULL)
 		return NULL;
 	mon->id = json_incref(id);
 	LIST_INSERT_HEAD(&conn->monitors, mon, entry);
 	(*conn->srv->c->monitors)++;
-	tu = ovsdb_mon_updates(mon, NULL, conn->srv->db);
+	tu = ovsdb_mon_updates(mon, NULL, db);
 	if (version < 3)
 		return tu;
 	/* Nothing kept to resume from: found false, everything anew. */
@@ -459,6 +457,8 @@ ovsdb_monitors_update(struct ovsdb_server *srv, const struct ovsdb_db *old,
 
 	LIST_FOREACH(conn, &srv->conns, entry)
 		LIST_FOREACH(mon, &conn->monitors, entry) {
+			if (mon->schema != new->schema)
+				continue;	/* _Server's never change */
 			tu = ovsdb_mon_updates(mon, old, new);
 			if (json_object_size(tu) > 0)
 				ovsdb_monitor_send(conn, mon, tu);

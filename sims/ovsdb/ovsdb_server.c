@@ -27,7 +27,9 @@ ovsdb_server_init(struct ovsdb_server *srv, const struct ovsdb_schema *s,
 {
 	srv->schema = s;
 	srv->db = db;
+	srv->sys = NULL;
 	srv->c = c;
+	srv->changed = 0;
 	LIST_INIT(&srv->conns);
 	TAILQ_INIT(&srv->locks);
 }
@@ -213,23 +215,21 @@ ovsdb_conn_detach(struct ovsdb_conn *conn)
 
 /* ---- methods ---- */
 
-/* params[0] must name our database (section 4.1.2 and on). */
-static int
-ovsdb_db_named(struct ovsdb_conn *conn, json_t *params, json_t **err)
+struct ovsdb_db *
+ovsdb_server_db(struct ovsdb_server *srv, const char *name, json_t **err)
 {
-	const char	*db = json_string_value(json_array_get(params, 0));
-
-	if (db == NULL) {
+	if (name == NULL) {
 		*err = ovsdb_error("syntax error", "the first parameter must "
 		    "be a database name");
-		return 0;
+		return NULL;
 	}
-	if (strcmp(db, conn->srv->schema->name) != 0) {
-		*err = ovsdb_error("unknown database", "%s is not a database "
-		    "served by this server", db);
-		return 0;
-	}
-	return 1;
+	if (strcmp(name, srv->schema->name) == 0)
+		return srv->db;
+	if (srv->sys != NULL && strcmp(name, srv->sys->schema->name) == 0)
+		return srv->sys->db;
+	*err = ovsdb_error("unknown database", "%s is not a database served "
+	    "by this server", name);
+	return NULL;
 }
 
 static int
@@ -238,27 +238,53 @@ ovsdb_txn_owns(void *arg, const char *name)
 	return ovsdb_conn_owns(arg, name);
 }
 
-/* 4.1.3 transact; the monitors hear of what it changed. */
+/* 4.1.3 transact; the monitors hear of what it changed.  _Server is
+ * read-only: a change to it fails as its commit would. */
 static json_t *
 ovsdb_m_transact(struct ovsdb_conn *conn, json_t *params, json_t **err)
 {
 	struct ovsdb_server	*srv = conn->srv;
 	struct ovsdb_txn_ctx	 ctx = { ovsdb_txn_owns, conn };
-	struct ovsdb_db		*next;
+	struct ovsdb_db		*db, *next;
 	json_t			*ops, *res;
 
-	if (!ovsdb_db_named(conn, params, err))
+	if ((db = ovsdb_server_db(srv, json_string_value(json_array_get(
+	    params, 0)), err)) == NULL)
 		return NULL;
 	(*srv->c->transacts)++;
 	ops = json_array();
 	json_array_extend(ops, params);
 	json_array_remove(ops, 0);
-	if (ovsdb_transact(srv->db, ops, &ctx, &res, &next) == -1)
+	if (ovsdb_transact(db, ops, &ctx, &res, &next) == -1)
 		(*srv->c->transact_errors)++;
 	json_decref(ops);
+	if (next != NULL && db != srv->db) {
+		ovsdb_db_free(next);
+		json_array_append_new(res, ovsdb_error("not allowed", "the "
+		    "_Server database is read-only"));
+		(*srv->c->transact_errors)++;
+		return res;
+	}
 	srv->changed |= next != NULL;
 	ovsdb_server_commit(srv, next);
 	return res;
+}
+
+/* list_dbs (4.1.1) and get_schema (4.1.2). */
+static json_t *
+ovsdb_m_dbs(struct ovsdb_conn *conn, int schema, json_t *params,
+    json_t **err)
+{
+	struct ovsdb_server	*srv = conn->srv;
+	struct ovsdb_db		*db;
+
+	if (schema)
+		return (db = ovsdb_server_db(srv, json_string_value(
+		    json_array_get(params, 0)), err)) == NULL ? NULL :
+		    json_incref(db->schema->json);
+	if (srv->sys == NULL)
+		return json_pack("[s]", srv->schema->name);
+	return json_pack("[ss]", srv->schema->name, srv->sys->schema->name);
 }
 
 static json_t *
@@ -293,11 +319,8 @@ ovsdb_method(struct ovsdb_conn *conn, const char *m, json_t *params,
 	 * here, so there is nothing to change. */
 	if (strcmp(m, "set_db_change_aware") == 0)
 		return json_object();
-	if (strcmp(m, "list_dbs") == 0)
-		return json_pack("[s]", conn->srv->schema->name);
-	if (strcmp(m, "get_schema") == 0)
-		return ovsdb_db_named(conn, params, err) ?
-		    json_incref(conn->srv->schema->json) : NULL;
+	if (strcmp(m, "list_dbs") == 0 || strcmp(m, "get_schema") == 0)
+		return ovsdb_m_dbs(conn, m[0] == 'g', params, err);
 	if (strcmp(m, "monitor") == 0)
 		return ovsdb_monitor_add(conn, 1, params, err);
 	if (strcmp(m, "monitor_cond") == 0)

@@ -34,9 +34,19 @@ struct ovsdb_monitor;
 struct ovsdb_lockreq;
 struct ovsdb_conn;
 
+/* The _Server database (ovsdb-server(5)), read-only, one for all
+ * devices (ovsdb_sysdb.c). */
+struct ovsdb_sysdb {
+	struct ovsdb_schema	*schema;
+	struct ovsdb_db		*db;
+};
+struct ovsdb_sysdb *ovsdb_sysdb_new(const struct ovsdb_schema *data);
+void	 ovsdb_sysdb_free(struct ovsdb_sysdb *);
+
 struct ovsdb_server {
 	const struct ovsdb_schema	*schema;
 	struct ovsdb_db			*db;
+	const struct ovsdb_sysdb	*sys;	/* NULL: no _Server */
 	const struct ovsdb_counters	*c;
 	LIST_HEAD(, ovsdb_conn)		 conns;
 	TAILQ_HEAD(, ovsdb_lockreq)	 locks;	/* the first of a name owns */
@@ -66,6 +76,9 @@ void	 ovsdb_server_init(struct ovsdb_server *, const struct ovsdb_schema *,
 /* Frees the database; the connections must be gone. */
 void	 ovsdb_server_free(struct ovsdb_server *);
 
+/* The database of that name: ours, _Server, or NULL with *err. */
+struct ovsdb_db *ovsdb_server_db(struct ovsdb_server *, const char *name,
+	    json_t **err);
 /*
  * A transaction of the device's own (ops as transact's, without the
  * database name): committed and the monitors told, as a client's would

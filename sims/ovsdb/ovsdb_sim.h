@@ -53,6 +53,7 @@ struct ovsdb_sim {
 	struct pool_config	 pcfg;
 	struct pool		 pool;
 	struct ovsdb_schema	*schema;	/* shared by every device */
+	struct ovsdb_sysdb	*sys;		/* _Server, the same */
 	struct ovsdb_dev	*devs;
 	struct metrics		*m;
 	struct phase		*connect;

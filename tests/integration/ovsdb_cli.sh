@@ -74,7 +74,7 @@ import json, socket, sys
 s = socket.create_connection((sys.argv[1], int(sys.argv[2])), timeout=10)
 s.sendall(b'{"id":1,"method":"list_dbs","params":[]}')
 r = json.loads(s.recv(4096))
-assert r["result"] == ["Open_vSwitch"], r
+assert r["result"] == ["Open_vSwitch", "_Server"], r
 PYEOF
 done
 stop_pid "$sim"

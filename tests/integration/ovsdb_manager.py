@@ -30,7 +30,7 @@ def session(s, addr):
     c = Conn(s)
     try:
         r = c.call(1, "list_dbs", [])
-        assert r["result"] == ["Open_vSwitch"], r
+        assert r["result"] == ["Open_vSwitch", "_Server"], r
         r = c.call(2, "get_schema", ["Open_vSwitch"])
         assert r["result"]["name"] == "Open_vSwitch", "schema"
         r = c.call(3, "monitor_cond", ["Open_vSwitch", "mon",

@@ -143,7 +143,7 @@ def case_echo_answered():
     c.send({"id": m["id"], "result": m["params"], "error": None})
     c.send({"id": 9, "method": "list_dbs", "params": []})
     r = c.reply(9)
-    check(r["result"] == ["Open_vSwitch"], "echo answered: still serving")
+    check(r["result"][0] == "Open_vSwitch", "echo answered: still serving")
 
 
 case_unknown_method()
@@ -159,4 +159,4 @@ case_silent()
 case_echo_answered()
 c = Conn()
 c.send({"id": 10, "method": "list_dbs", "params": []})
-check(c.reply(10)["result"] == ["Open_vSwitch"], "the device survived")
+check(c.reply(10)["result"][0] == "Open_vSwitch", "the device survived")

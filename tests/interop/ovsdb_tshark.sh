@@ -2,9 +2,10 @@
 # Wire validation: capture OVS's clients talking to a passive sbsim ovsdb
 # device on the loopback (dumpcap) and let Wireshark's JSON dissector
 # decode every message (Wireshark has no OVSDB dissector; RFC 7047 is
-# JSON-RPC over TCP): ovs-vsctl's get_schema, monitor_cond and update2,
-# transact with its operations, and ovsdb-client's monitor with its
-# update notifications.  Nothing malformed is sent, so not one malformed
+# JSON-RPC over TCP): ovs-vsctl's get_schema, its monitor_cond of
+# _Server and monitor_cond_since of Open_vSwitch with update3, transact
+# with its operations, and ovsdb-client's monitor with its update
+# notifications.  Nothing malformed is sent, so not one malformed
 # frame or expert error may appear, and the methods must be seen.
 . "$(dirname "$0")/../lib.sh"
 need tshark
@@ -48,8 +49,10 @@ n=$(tshark -r "$cap" $dec -Y json 2>/dev/null | wc -l)
 [ "$n" -gt 10 ] || fail "only $n JSON frames decoded"
 tshark -r "$cap" $dec -T fields -e json.value.string -Y json 2>/dev/null |
     tr ',' '\n' | sort -u >"$TMPD/strings"
-for m in get_schema monitor_cond transact update2 insert; do
-	grep -qx "$m" "$TMPD/strings" || fail "no $m decoded"
+for m in get_schema monitor_cond monitor_cond_since transact update3 \
+    insert _Server; do
+	grep -qx "$m" "$TMPD/strings" ||
+	    fail "no $m decoded: $(grep -E '^[a-z_0-9]+$' "$TMPD/strings" | tr '\n' ' ')"
 done
 grep -qx update "$TMPD/strings" ||
     fail "no update (ovsdb-client monitor) decoded"

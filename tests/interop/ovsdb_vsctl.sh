@@ -4,7 +4,8 @@
 # lists them, and the same commands against a real ovsdb-server made with
 # ovsdb-tool from the same schema give the same list-br and list-ports;
 # ovs-vsctl that waits gets what ovs-vswitchd would write back (cur_cfg,
-# ofport, datapath_id); ovsdb-client lists the databases, monitors
+# ofport, datapath_id); ovsdb-client lists the databases, reads and waits
+# on _Server as on the real server's, monitors
 # the Bridge table and sees a bridge added and deleted, and gets RFC
 # 7047's error objects for a bad transaction.  Skips (77) only when an
 # OVS tool is missing.
@@ -96,8 +97,18 @@ vs $SIM del-br brW || fail "del-br brW"
 
 # ovsdb-client: the databases, the schema, a monitor seeing a bridge
 # come and go.
-[ "$(timeout 10 ovsdb-client list-dbs tcp:127.0.0.1:$SIM)" = Open_vSwitch ] ||
-    fail "list-dbs"
+[ "$(timeout 10 ovsdb-client list-dbs tcp:127.0.0.1:$SIM)" = \
+    "$(timeout 10 ovsdb-client list-dbs tcp:127.0.0.1:$REAL)" ] ||
+    fail "list-dbs: $(timeout 10 ovsdb-client list-dbs tcp:127.0.0.1:$SIM)"
+timeout 10 ovsdb-client wait tcp:127.0.0.1:$SIM Open_vSwitch connected ||
+    fail "ovsdb-client wait (the _Server database)"
+for port in $SIM $REAL; do
+	timeout 10 ovsdb-client dump tcp:127.0.0.1:$port _Server Database \
+	    name model connected leader >"$TMPD/server-$port" ||
+	    fail "dump _Server on $port"
+done
+cmp -s "$TMPD/server-$SIM" "$TMPD/server-$REAL" ||
+    fail "_Server differs: $(cat "$TMPD/server-$SIM")"
 [ "$(timeout 10 ovsdb-client get-schema-version tcp:127.0.0.1:$SIM)" = \
     "$(ovsdb-tool schema-version "$SCHEMA")" ] || fail "schema version"
 start_bg "$TMPD/monitor.log" timeout 30 ovsdb-client monitor \

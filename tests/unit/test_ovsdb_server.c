@@ -5,7 +5,8 @@
  * monitor's initial contents and its "update" notifications (RFC 7047
  * 4.1.5, 4.1.6), monitor_cond's "update2" with a condition and
  * monitor_cond_since's "update3" (ovsdb-server(7)), rows coming into and
- * leaving a condition, select, a collected row's old contents,
+ * leaving a condition, select, a collected row's old contents, the
+ * read-only _Server database,
  * duplicate monitor ids and unknown tables, monitor_cancel,
  * lock, steal and unlock with their "locked" and "stolen" notifications
  * (4.1.8 to 4.1.10), and bad input: an unknown method answered with the
@@ -380,6 +381,44 @@ test_monitor_v1_delete(void)
 	teardown(&a, &b);
 }
 
+/* The _Server database (ovsdb-server(5)): listed, its schema, its rows
+ * monitored, read-only, never updated. */
+static void
+test_server_db(void)
+{
+	struct ovsdb_sysdb	*sys;
+	struct tconn		 a, b;
+	json_t			*res;
+
+	setup(&a, &b);
+	sys = ovsdb_sysdb_new(schema);
+	srv.sys = sys;
+	say(&a, "{'id':1,'method':'list_dbs','params':[]}");
+	res = json_object_get(last(&a), "result");
+	CHECK(json_array_size(res) == 2 && strcmp(json_string_value(
+	    json_array_get(res, 1)), "_Server") == 0, "list_dbs: _Server too");
+	say(&a, "{'id':2,'method':'get_schema','params':['_Server']}");
+	CHECK(strcmp(str_at(json_object_get(last(&a), "result"), "name"),
+	    "_Server") == 0, "get_schema _Server");
+	say(&b, "{'id':3,'method':'monitor_cond','params':['_Server','s',"
+	    "{'Database':[{'columns':['name','model','connected','leader',"
+	    "'schema']}]}]}");
+	CHECK(json_object_size(json_object_get(json_object_get(last(&b),
+	    "result"), "Database")) == 2, "its two Database rows");
+	say(&a, "{'id':4,'method':'transact','params':['_Server',"
+	    "{'op':'delete','table':'Database','where':[]}]}");
+	res = json_object_get(last(&a), "result");
+	CHECK(strcmp(str_at(json_array_get(res, 1), "error"), "not allowed")
+	    == 0, "read-only");
+	json_array_clear(b.out);
+	say(&a, add_br);
+	CHECK(json_array_size(b.out) == 0, "a change of Open_vSwitch is no "
+	    "update of _Server");
+	teardown(&a, &b);
+	srv.sys = NULL;
+	ovsdb_sysdb_free(sys);
+}
+
 static void
 test_locks(void)
 {
@@ -419,6 +458,7 @@ static const struct check_case cases[] = {
 	CASE(test_monitor_v2_v3),
 	CASE(test_monitor_cond_moves),
 	CASE(test_monitor_v1_delete),
+	CASE(test_server_db),
 	CASE(test_locks),
 };
 
