@@ -70,6 +70,7 @@ static const char fz_schema[] =
     "\"tag\":{\"type\":{\"key\":\"real\",\"min\":0,\"max\":1}}}}}}";
 
 static struct ovsdb_schema	*fz_sch;
+static struct ovsdb_sysdb	*fz_sys;
 static uint64_t			 fz_cnt[sizeof(struct ovsdb_counters) /
 				    sizeof(uint64_t *)];
 static struct ovsdb_counters	 fz_counters;
@@ -98,6 +99,7 @@ fz_server_init(void)
 		p[i] = &fz_cnt[i];
 	fz_sch = ovsdb_schema_parse(json_loads(fz_schema, 0, NULL), NULL, 0);
 	FZ_CHECK(fz_sch != NULL);
+	fz_sys = ovsdb_sysdb_new(fz_sch);
 }
 
 /* A whole message: its span and what the JSON parser makes of it. */
@@ -161,6 +163,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	fz_server_init();
 	ovsdb_server_init(&srv, fz_sch, ovsdb_db_new(fz_sch), &fz_counters);
+	srv.sys = fz_sys;
 	ovsdb_conn_attach(&srv, &watcher, fz_send);
 	FZ_CHECK(ovsdb_conn_message(&watcher, (const uint8_t *)mon,
 	    sizeof(mon) - 1, "fz") == 0);
@@ -181,6 +184,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 static const char fz_seed[] =
     "{\"id\":0,\"method\":\"get_schema\",\"params\":[\"_Server\"]}"
     "{\"id\":1,\"method\":\"get_schema\",\"params\":[\"Open_vSwitch\"]}\n"
+    "{\"id\":9,\"method\":\"monitor_cond\",\"params\":[\"_Server\",9,"
+    "{\"Database\":[{\"columns\":[\"name\"]}]}]}"
     "{\"id\":2,\"method\":\"monitor_cond\",\"params\":[\"Open_vSwitch\","
     "[\"monid\",\"Open_vSwitch\"],{\"Bridge\":[{\"columns\":[\"name\","
     "\"ports\"]}]}]}"
@@ -216,6 +221,7 @@ main(int argc, char **argv)
 		rc = 0;
 	} else
 		rc = fuzz_run_files(argc, argv);
+	ovsdb_sysdb_free(fz_sys);
 	ovsdb_schema_free(fz_sch);
 	return rc;
 }
