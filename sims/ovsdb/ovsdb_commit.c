@@ -37,24 +37,30 @@ ovsdb_ref_target(const struct ovsdb_db *db, const struct ovsdb_ref *ref,
 	return ovsdb_tbl_find(&db->t[ref->base->ref_table], u, pos);
 }
 
-/* Every reference of one column of one row; stops at fn's -1. */
+/* Every reference of one column of one row; stops at fn's -1.  The
+ * elements are walked directly: a set of many references is common. */
 static int
 ovsdb_refs_cell(struct ovsdb_db *db, struct ovsdb_ref *ref, ovsdb_ref_fn fn,
     void *arg)
 {
 	const struct ovsdb_column	*c;
-	const json_t			*d;
-	size_t				 i;
+	const json_t			*d, *elems, *e;
+	size_t				 i, n;
+	int				 map;
 
 	c = &db->schema->tables[ref->ti].cols[ref->col];
 	d = db->t[ref->ti].rows[ref->pos]->col[ref->col];
-	for (i = 0; i < ovsdb_datum_n(d); i++) {
+	map = c->value.type != OVSDB_VOID;
+	elems = ovsdb_datum_n(d) == 1 && !map ? NULL : json_array_get(d, 1);
+	n = elems != NULL ? json_array_size(elems) : 1;
+	for (i = 0; i < n; i++) {
+		e = elems != NULL ? json_array_get(elems, i) : d;
 		ref->base = &c->key;
-		ref->atom = ovsdb_datum_key(d, i);
+		ref->atom = map ? json_array_get(e, 0) : e;
 		if (c->key.ref_table >= 0 && fn(db, ref, arg) == -1)
 			return -1;
 		ref->base = &c->value;
-		ref->atom = ovsdb_datum_val(d, i);
+		ref->atom = map ? json_array_get(e, 1) : NULL;
 		if (c->value.ref_table >= 0 && fn(db, ref, arg) == -1)
 			return -1;
 	}
@@ -239,68 +245,153 @@ ovsdb_weak_refs(struct ovsdb_db *db)
 
 /* ---- indexes ---- */
 
+/* Past this many rows changed in a table, its indexes are checked by
+ * sorting the table rather than row by row. */
+#define OVSDB_INDEX_SORT	16
+
 static int
-ovsdb_index_same(const struct ovsdb_row *a, const struct ovsdb_row *b,
-    const uint32_t *cols)
+ovsdb_index_cmp(const void *a, const void *b, void *arg)
 {
+	const struct ovsdb_row	*x = *(struct ovsdb_row *const *)a;
+	const struct ovsdb_row	*y = *(struct ovsdb_row *const *)b;
+	const uint32_t		*cols = arg;
+	int			 r;
+
 	for (; *cols != 0; cols++)
-		if (!json_equal(a->col[*cols], b->col[*cols]))
-			return 0;
-	return 1;
+		if ((r = ovsdb_datum_cmp(x->col[*cols], y->col[*cols])) != 0)
+			return r;
+	return 0;
 }
 
-/* Does a row the transaction changed share an index with another? */
 static json_t *
-ovsdb_index_row(const struct ovsdb_db *db, uint32_t ti, uint32_t pos)
+ovsdb_index_error(const struct ovsdb_table *t, const uint32_t *cols)
 {
-	const struct ovsdb_table	*t = &db->schema->tables[ti];
-	const struct ovsdb_tbl		*tb = &db->t[ti];
-	uint32_t			 i, k;
+	return ovsdb_error("constraint violation", "Transaction causes "
+	    "multiple rows in \"%s\" table to have identical values for "
+	    "index on column \"%s\".", t->name, t->cols[cols[0]].name);
+}
 
-	for (i = 0; i < t->nindexes; i++)
-		for (k = 0; k < tb->n; k++)
-			if (k != pos && ovsdb_index_same(tb->rows[pos],
-			    tb->rows[k], t->indexes[i]))
-				return ovsdb_error("constraint violation",
-				    "Transaction causes multiple rows in \"%s\" "
-				    "table to have identical values for index "
-				    "on column \"%s\".", t->name,
-				    t->cols[t->indexes[i][0]].name);
+/* One index over the whole table, sorted: neighbours must differ. */
+static json_t *
+ovsdb_index_sorted(const struct ovsdb_table *t, const struct ovsdb_tbl *tb,
+    const uint32_t *cols)
+{
+	struct ovsdb_row	**rows;
+	json_t			 *err = NULL;
+	uint32_t		  k;
+
+	rows = xreallocarray(NULL, tb->n, sizeof(*rows));
+	memcpy(rows, tb->rows, tb->n * sizeof(*rows));
+	qsort_r(rows, tb->n, sizeof(*rows), ovsdb_index_cmp, (void *)cols);
+	for (k = 1; k < tb->n && err == NULL; k++)
+		if (ovsdb_index_cmp(&rows[k - 1], &rows[k], (void *)cols) == 0)
+			err = ovsdb_index_error(t, cols);
+	free(rows);
+	return err;
+}
+
+/* One changed row against every other row. */
+static json_t *
+ovsdb_index_row(const struct ovsdb_table *t, const struct ovsdb_tbl *tb,
+    uint32_t pos, const uint32_t *cols)
+{
+	uint32_t	k;
+
+	for (k = 0; k < tb->n; k++)
+		if (k != pos && ovsdb_index_cmp(&tb->rows[pos], &tb->rows[k],
+		    (void *)cols) == 0)
+			return ovsdb_index_error(t, cols);
 	return NULL;
+}
+
+static json_t *
+ovsdb_index_table(const struct ovsdb_db *db, const struct ovsdb_db *cur,
+    uint32_t ti, const uint32_t *cols)
+{
+	const struct ovsdb_tbl	*tb = &db->t[ti];
+	const struct ovsdb_row	*r;
+	uint32_t		 pos, changed[OVSDB_INDEX_SORT], n = 0, j = 0;
+	json_t			*err = NULL;
+
+	for (pos = 0; pos < tb->n; pos++) {
+		r = tb->rows[pos];
+		if (ovsdb_tbl_match(&cur->t[ti], &j, r) == r)
+			continue;
+		if (n == OVSDB_INDEX_SORT)
+			return ovsdb_index_sorted(&db->schema->tables[ti], tb,
+			    cols);
+		changed[n++] = pos;
+	}
+	for (pos = 0; pos < n && err == NULL; pos++)
+		err = ovsdb_index_row(&db->schema->tables[ti], tb, changed[pos],
+		    cols);
+	return err;
 }
 
 static json_t *
 ovsdb_indexes(const struct ovsdb_db *db, const struct ovsdb_db *cur)
 {
-	const struct ovsdb_row	*r;
-	json_t			*err;
-	uint32_t		 ti, pos;
+	const struct ovsdb_table	*t;
+	json_t				*err;
+	uint32_t			 ti, i;
 
 	for (ti = 0; ti < db->schema->ntables; ti++) {
-		if (db->schema->tables[ti].nindexes == 0)
-			continue;
-		for (pos = 0; pos < db->t[ti].n; pos++) {
-			r = db->t[ti].rows[pos];
-			if (ovsdb_tbl_find(&cur->t[ti], r->uuid, NULL) == r)
-				continue;
-			if ((err = ovsdb_index_row(db, ti, pos)) != NULL)
+		t = &db->schema->tables[ti];
+		for (i = 0; i < t->nindexes; i++)
+			if ((err = ovsdb_index_table(db, cur, ti,
+			    t->indexes[i])) != NULL)
 				return err;
-		}
 	}
 	return NULL;
+}
+
+/* Did the transaction change a reference: delete a row, insert one
+ * that may hold or be held by references, or change a column of
+ * references?  If not, the reference checks and the garbage collection
+ * have nothing to do (rows not rewritten are the same pointers). */
+static int
+ovsdb_refs_touched(const struct ovsdb_db *cur, const struct ovsdb_db *db)
+{
+	const struct ovsdb_table	*t;
+	const struct ovsdb_row		*r, *was;
+	uint32_t			 ti, pos, c, kept = 0, j = 0;
+
+	for (ti = 0; ti < db->schema->ntables; ti++, kept = 0, j = 0) {
+		t = &db->schema->tables[ti];
+		for (pos = 0; pos < db->t[ti].n; pos++) {
+			r = db->t[ti].rows[pos];
+			if ((was = ovsdb_tbl_match(&cur->t[ti], &j, r)) == NULL) {
+				if (!t->is_root || t->has_refs)
+					return 1;
+				continue;
+			}
+			kept++;
+			for (c = OVSDB_COL_FIRST; was != r && c < t->ncols; c++)
+				if ((t->cols[c].key.ref_table >= 0 ||
+				    t->cols[c].value.ref_table >= 0) &&
+				    was->col[c] != r->col[c])
+					return 1;
+		}
+		if (kept != cur->t[ti].n)
+			return 1;		/* a row was deleted */
+	}
+	return 0;
 }
 
 json_t *
 ovsdb_commit(struct ovsdb_txn *x, const struct ovsdb_db *cur)
 {
 	json_t	*err = NULL;
+	int	 touched = ovsdb_refs_touched(cur, x->db);
 
-	if (ovsdb_refs_walk(x->db, ovsdb_ref_check, &err) == -1)
+	if (touched && ovsdb_refs_walk(x->db, ovsdb_ref_check, &err) == -1)
 		return err;
-	ovsdb_gc(x->db);
+	if (touched)
+		ovsdb_gc(x->db);
 	if ((err = ovsdb_max_rows(x->db)) != NULL)
 		return err;
-	ovsdb_weak_refs(x->db);
+	if (touched)
+		ovsdb_weak_refs(x->db);
 	return ovsdb_indexes(x->db, cur);
 }
 
@@ -323,16 +414,15 @@ ovsdb_db_changed(const struct ovsdb_db *cur, struct ovsdb_db *next)
 {
 	const struct ovsdb_table	*t;
 	struct ovsdb_row		*was, *r;
-	uint32_t			 ti, pos;
+	uint32_t			 ti, pos, j;
 	int				 changed = 0;
 
 	for (ti = 0; ti < cur->schema->ntables; ti++) {
 		t = &cur->schema->tables[ti];
 		changed |= cur->t[ti].n != next->t[ti].n;
-		for (pos = 0; pos < next->t[ti].n; pos++) {
+		for (pos = 0, j = 0; pos < next->t[ti].n; pos++) {
 			r = next->t[ti].rows[pos];
-			if ((was = ovsdb_tbl_find(&cur->t[ti], r->uuid, NULL)) ==
-			    r)
+			if ((was = ovsdb_tbl_match(&cur->t[ti], &j, r)) == r)
 				continue;
 			if (was != NULL && ovsdb_row_same(t, was, r)) {
 				ovsdb_db_share(next, ti, pos, was);

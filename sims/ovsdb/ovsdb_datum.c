@@ -261,6 +261,25 @@ ovsdb_atom_cmp(const json_t *a, const json_t *b)
 
 /* ---- sets and maps ---- */
 
+int
+ovsdb_datum_cmp(const json_t *a, const json_t *b)
+{
+	size_t	i, n = ovsdb_datum_n(a);
+	int	r;
+
+	if (n != ovsdb_datum_n(b))
+		return n < ovsdb_datum_n(b) ? -1 : 1;
+	for (i = 0; i < n; i++) {
+		if ((r = ovsdb_atom_cmp(ovsdb_datum_key(a, i),
+		    ovsdb_datum_key(b, i))) != 0)
+			return r;
+		if (ovsdb_datum_val(a, i) != NULL && (r = ovsdb_atom_cmp(
+		    ovsdb_datum_val(a, i), ovsdb_datum_val(b, i))) != 0)
+			return r;
+	}
+	return 0;
+}
+
 static int
 ovsdb_is_tagged(const json_t *j, const char *tag)
 {

@@ -65,6 +65,7 @@ struct ovsdb_table {
 	uint32_t		 ncols;
 	uint32_t		 max_rows;	/* OVSDB_UNLIMITED: none */
 	uint8_t			 is_root;
+	uint8_t			 has_refs;	/* a column of references */
 	uint32_t		 nindexes;
 	uint32_t		**indexes;	/* columns, ending with 0 */
 };
@@ -132,6 +133,11 @@ void	 ovsdb_row_set(struct ovsdb_row *, uint32_t col, json_t *v);
 /* The row of table t with this UUID, or NULL (and its slot in *pos). */
 struct ovsdb_row *ovsdb_tbl_find(const struct ovsdb_tbl *,
 	    const uint8_t *uuid, uint32_t *pos);
+/* The same, for rows taken in UUID order from another version of the
+ * table: *j (0 at first) is where the last one was found, so a walk of
+ * a whole table costs one pass. */
+struct ovsdb_row *ovsdb_tbl_match(const struct ovsdb_tbl *, uint32_t *j,
+	    const struct ovsdb_row *r);
 /* Column c of a row as a new reference (_uuid and _version made). */
 json_t	*ovsdb_row_get(const struct ovsdb_table *, const struct ovsdb_row *,
 	    uint32_t c);
@@ -171,6 +177,8 @@ size_t	 ovsdb_datum_n(const json_t *);
 json_t	*ovsdb_datum_key(const json_t *, size_t i);
 json_t	*ovsdb_datum_val(const json_t *, size_t i);	/* NULL: a set */
 int	 ovsdb_atom_cmp(const json_t *, const json_t *);
+/* An order of two canonical values of one column (equal: the same). */
+int	 ovsdb_datum_cmp(const json_t *, const json_t *);
 /* A canonical value from atoms (keys, and vals for a map), sorting them;
  * -1 when a key repeats. */
 json_t	*ovsdb_datum_make(const struct ovsdb_column *, json_t *keys,
@@ -190,6 +198,10 @@ json_t	*ovsdb_where_compile(const struct ovsdb_table *, json_t *where,
 	    struct ovsdb_symtab *, json_t **err);
 int	 ovsdb_where_match(const struct ovsdb_table *, const struct ovsdb_row *,
 	    const json_t *compiled, int any);
+/* Does every row a transact condition matches have this UUID (a clause
+ * _uuid == UUID, as clients name the rows they change)?  Then the row
+ * is looked up, not searched for. */
+int	 ovsdb_where_uuid(const json_t *compiled, uint8_t *uuid);
 
 /* A transaction's view of the session it came from. */
 struct ovsdb_txn_ctx {

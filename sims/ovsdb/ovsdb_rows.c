@@ -93,6 +93,20 @@ ovsdb_tbl_find(const struct ovsdb_tbl *t, const uint8_t *uuid,
 	return NULL;
 }
 
+struct ovsdb_row *
+ovsdb_tbl_match(const struct ovsdb_tbl *t, uint32_t *j,
+    const struct ovsdb_row *r)
+{
+	int	c = 1;
+
+	while (*j < t->n && t->rows[*j] != r &&
+	    (c = memcmp(t->rows[*j]->uuid, r->uuid, OVSDB_UUID_LEN)) < 0)
+		(*j)++;
+	if (*j < t->n && (t->rows[*j] == r || c == 0))
+		return t->rows[*j];
+	return NULL;
+}
+
 static struct ovsdb_row *
 ovsdb_row_alloc(const struct ovsdb_table *t)
 {

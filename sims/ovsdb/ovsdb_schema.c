@@ -336,6 +336,7 @@ ovsdb_table_resolve(struct ovsdb_schema *s, struct ovsdb_table *t,
 		if (ovsdb_ref_resolve(s, &c->key, refs[2 * i], w) == -1 ||
 		    ovsdb_ref_resolve(s, &c->value, refs[2 * i + 1], w) == -1)
 			return -1;
+		t->has_refs |= c->key.ref_table >= 0 || c->value.ref_table >= 0;
 	}
 	w->column = NULL;
 	for (i = 0; i < t->ncols; i++)

@@ -178,16 +178,24 @@ ovsdb_op_where(struct ovsdb_txn *x, json_t *op, int ti, uint32_t **pos,
 	const struct ovsdb_table	*t = &x->db->schema->tables[ti];
 	const struct ovsdb_tbl		*tb = &x->db->t[ti];
 	json_t				*w;
+	uint8_t				 u[OVSDB_UUID_LEN];
 	uint32_t			 k, n = 0;
 
 	*pos = NULL;
 	if ((w = ovsdb_where_compile(t, json_object_get(op, "where"), &x->st,
 	    err)) == NULL)
 		return -1;
-	*pos = xcalloc(tb->n ? tb->n : 1, sizeof(**pos));
-	for (k = 0; k < tb->n; k++)
-		if (ovsdb_where_match(t, tb->rows[k], w, 0))
+	if (ovsdb_where_uuid(w, u)) {
+		*pos = xcalloc(1, sizeof(**pos));
+		if (ovsdb_tbl_find(tb, u, &k) != NULL &&
+		    ovsdb_where_match(t, tb->rows[k], w, 0))
 			(*pos)[n++] = k;
+	} else {
+		*pos = xcalloc(tb->n ? tb->n : 1, sizeof(**pos));
+		for (k = 0; k < tb->n; k++)
+			if (ovsdb_where_match(t, tb->rows[k], w, 0))
+				(*pos)[n++] = k;
+	}
 	json_decref(w);
 	return n;
 }

@@ -173,3 +173,22 @@ ovsdb_where_match(const struct ovsdb_table *t, const struct ovsdb_row *r,
 			return any;
 	return !any;
 }
+
+int
+ovsdb_where_uuid(const json_t *compiled, uint8_t *uuid)
+{
+	const json_t	*cl, *v;
+	size_t		 i;
+
+	for (i = 0; i < json_array_size(compiled); i++) {
+		cl = json_array_get(compiled, i);
+		if (json_integer_value(json_array_get(cl, 0)) != OVSDB_COL_UUID ||
+		    json_integer_value(json_array_get(cl, 1)) != OVSDB_EQ)
+			continue;
+		v = json_array_get(cl, 2);
+		if (ovsdb_datum_n(v) == 1 && ovsdb_uuid_parse(json_string_value(
+		    json_array_get(ovsdb_datum_key(v, 0), 1)), uuid) == 0)
+			return 1;
+	}
+	return 0;
+}
