@@ -7,7 +7,8 @@
  * immutable column): every operation of RFC 7047 section 5.2, its errors
  * and the result array of section 4.1.3, named-uuids, mutations of sets
  * and maps, referential integrity, garbage collection of unreferenced
- * rows of non-root tables, weak references, and the schema loader (the
+ * rows of non-root tables, weak references, indexes over many new rows,
+ * conditions on _uuid, and the schema loader (the
  * installed vswitch.ovsschema when there is one).
  */
 #include <stdio.h>
@@ -425,6 +426,75 @@ test_versions(void)
 	    "nothing");
 }
 
+/* Many interfaces inserted at once: their index is checked by sorting
+ * (more than 16 rows changed), and a duplicate among them found. */
+static void
+test_index_many(void)
+{
+	char	ops[8192], *p;
+	json_t	*res;
+	int	rc, i, dup;
+
+	for (dup = 0; dup < 2; dup++) {
+		fresh();
+		json_decref(txn(add_br0, &rc));
+		p = ops;
+		p += sprintf(p, "[");
+		for (i = 0; i < 40; i++)
+			p += sprintf(p, "{'op':'insert','table':'Interface',"
+			    "'row':{'name':'if%d'},'uuid-name':'i%d'},",
+			    dup && i == 39 ? 3 : i, i);
+		p += sprintf(p, "{'op':'mutate','table':'Port','where':[],"
+		    "'mutations':[['interfaces','insert',['set',[");
+		for (i = 0; i < 40; i++)
+			p += sprintf(p, "%s['named-uuid','i%d']", i ? "," : "",
+			    i);
+		sprintf(p, "]]]]}]");
+		res = txn(ops, &rc);
+		if (dup)
+			CHECK(rc == -1 && strcmp(err_tag(res, 41),
+			    "constraint violation") == 0, "40 new interfaces, "
+			    "two named if3: the index refuses them");
+		else
+			CHECK(rc == 0 && rows_of("Interface") == 41,
+			    "40 new interfaces with their own names");
+		json_decref(res);
+	}
+}
+
+/* A condition on _uuid finds its row by lookup; the other clauses still
+ * count. */
+static void
+test_where_uuid(void)
+{
+	json_t		*res, *sel;
+	char		 ops[512];
+	const char	*u;
+	int		 rc;
+
+	fresh();
+	json_decref(txn(add_br0, &rc));
+	sel = txn("[{'op':'select','table':'Interface','where':[],"
+	    "'columns':['_uuid']}]", &rc);
+	u = json_string_value(json_array_get(json_object_get(json_array_get(
+	    json_object_get(json_array_get(sel, 0), "rows"), 0), "_uuid"), 1));
+	snprintf(ops, sizeof(ops), "[{'op':'update','table':'Interface',"
+	    "'where':[['_uuid','==',['uuid','%s']]],'row':{'type':'x'}},"
+	    "{'op':'update','table':'Interface','where':[['_uuid','==',"
+	    "['uuid','%s']],['name','==','nope']],'row':{'type':'y'}},"
+	    "{'op':'select','table':'Interface','where':[['_uuid','==',"
+	    "['uuid','00000000-0000-4000-8000-000000000000']]]}]", u, u);
+	res = txn(ops, &rc);
+	CHECK(rc == 0 && json_integer_value(json_object_get(json_array_get(res,
+	    0), "count")) == 1 && json_integer_value(json_object_get(
+	    json_array_get(res, 1), "count")) == 0 && json_array_size(
+	    json_object_get(json_array_get(res, 2), "rows")) == 0,
+	    "_uuid ==: the row, not it when another clause fails, none for "
+	    "an unknown UUID");
+	json_decref(res);
+	json_decref(sel);
+}
+
 static void
 test_schema_files(void)
 {
@@ -466,6 +536,8 @@ static const struct check_case cases[] = {
 	CASE(test_weak_index_max),
 	CASE(test_wait_misc),
 	CASE(test_versions),
+	CASE(test_index_many),
+	CASE(test_where_uuid),
 	CASE(test_schema_files),
 };
 
