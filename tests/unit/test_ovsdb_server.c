@@ -136,6 +136,13 @@ str_at(const json_t *j, const char *key)
 	return s != NULL ? s : "";
 }
 
+/* The tag of the last reply's JSON-RPC error object, or "". */
+static const char *
+rpc_error(const struct tconn *t)
+{
+	return str_at(json_object_get(last(t), "error"), "error");
+}
+
 static const char add_br[] =
 "{'id':7,'method':'transact','params':['Open_vSwitch',"
 " {'op':'insert','table':'Open_vSwitch','row':{'bridges':['named-uuid',"
@@ -202,8 +209,8 @@ test_transact(void)
 	    NULL && *counters.transact_errors == 1,
 	    "a bad operation: its error in the result array");
 	say(&a, "{'id':9,'method':'transact','params':['Nope']}");
-	CHECK(strcmp(str_at(json_object_get(last(&a), "error"), "error"),
-	    "unknown database") == 0, "transact on another database");
+	CHECK(strcmp(rpc_error(&a), "unknown database") == 0,
+	    "transact on another database");
 	teardown(&a, NULL);
 }
 
@@ -243,8 +250,8 @@ test_monitor_v1(void)
 	CHECK(json_object_size(json_object_get(last(&b), "result")) == 0,
 	    "monitor_cancel");
 	say(&b, "{'id':5,'method':'monitor_cancel','params':['m']}");
-	CHECK(strcmp(str_at(json_object_get(last(&b), "error"), "error"),
-	    "unknown monitor") == 0, "cancel twice: unknown monitor");
+	CHECK(strcmp(rpc_error(&b), "unknown monitor") == 0,
+	    "cancel twice: unknown monitor");
 	teardown(&a, &b);
 }
 
@@ -342,12 +349,12 @@ test_monitor_cond_moves(void)
 	json_array_clear(b.out);
 	say(&b, "{'id':5,'method':'monitor','params':['Open_vSwitch','c',"
 	    "{'Bridge':{}}]}");
-	CHECK(strcmp(str_at(json_object_get(last(&b), "error"), "error"),
-	    "duplicate monitor ID") == 0, "a monitor id twice: refused");
+	CHECK(strcmp(rpc_error(&b), "duplicate monitor ID") == 0,
+	    "a monitor id twice: refused");
 	say(&b, "{'id':6,'method':'monitor','params':['Open_vSwitch','d',"
 	    "{'Nope':{}}]}");
-	CHECK(strcmp(str_at(json_object_get(last(&b), "error"), "error"),
-	    "unknown table") == 0, "a monitor of no table: refused");
+	CHECK(strcmp(rpc_error(&b), "unknown table") == 0,
+	    "a monitor of no table: refused");
 	teardown(&a, &b);
 }
 
