@@ -173,10 +173,10 @@ ovsdb_max_rows(const struct ovsdb_db *db)
 	for (ti = 0; ti < db->schema->ntables; ti++) {
 		t = &db->schema->tables[ti];
 		if (db->t[ti].n > t->max_rows)
-			return ovsdb_error("constraint violation", "Transaction "
-			    "causes \"%s\" table to contain %u rows, greater "
-			    "than the schema-defined limit of %u row(s).",
-			    t->name, db->t[ti].n, t->max_rows);
+			return ovsdb_error("constraint violation",
+			    "Transaction causes \"%s\" table to contain %u "
+			    "rows, greater than the schema-defined limit of %u "
+			    "row(s).", t->name, db->t[ti].n, t->max_rows);
 	}
 	return NULL;
 }
@@ -360,7 +360,8 @@ ovsdb_refs_touched(const struct ovsdb_db *cur, const struct ovsdb_db *db)
 		t = &db->schema->tables[ti];
 		for (pos = 0; pos < db->t[ti].n; pos++) {
 			r = db->t[ti].rows[pos];
-			if ((was = ovsdb_tbl_match(&cur->t[ti], &j, r)) == NULL) {
+			was = ovsdb_tbl_match(&cur->t[ti], &j, r);
+			if (was == NULL) {
 				if (!t->is_root || t->has_refs)
 					return 1;
 				continue;

@@ -160,8 +160,9 @@ ovsdb_atom_number(const struct ovsdb_base *b, json_t *j, json_t **err)
 			goto bad;
 		if (json_integer_value(j) < b->imin ||
 		    json_integer_value(j) > b->imax) {
-			*err = ovsdb_error("constraint violation", "%lld is not "
-			    "in the valid range %lld to %lld (inclusive)",
+			*err = ovsdb_error("constraint violation",
+			    "%lld is not in the valid range %lld to %lld "
+			    "(inclusive)",
 			    (long long)json_integer_value(j),
 			    (long long)b->imin, (long long)b->imax);
 			return NULL;

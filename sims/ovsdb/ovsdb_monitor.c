@@ -280,8 +280,8 @@ ovsdb_mon_change(const struct ovsdb_table *t, const struct ovsdb_monitor *mon,
 	int	nm = n != NULL && ovsdb_where_match(t, n, mt->where, 1);
 
 	if (om && nm)
-		return (mt->select & OVSDB_SEL_MODIFY) ? ovsdb_mon_modify(t, mon,
-		    mt, o, n) : NULL;
+		return (mt->select & OVSDB_SEL_MODIFY) ?
+		    ovsdb_mon_modify(t, mon, mt, o, n) : NULL;
 	if (nm)
 		return ovsdb_mon_whole(t, mon, mt, n, OVSDB_CH_INSERT);
 	if (om)

@@ -88,8 +88,8 @@ ovsdb_mutation_compile(struct ovsdb_txn *x, const struct ovsdb_table *t,
 		return NULL;
 	}
 	if ((c = ovsdb_column_find(t, cn)) == -1) {
-		*err = ovsdb_error("unknown column", "No column %s in table %s.",
-		    cn, t->name);
+		*err = ovsdb_error("unknown column", "No column %s in table "
+		    "%s.", cn, t->name);
 		return NULL;
 	}
 	if (c < OVSDB_COL_FIRST || !t->cols[c].is_mutable) {
@@ -245,7 +245,8 @@ ovsdb_mutation_apply(const struct ovsdb_table *t, struct ovsdb_row *r,
 {
 	uint32_t		 c = (uint32_t)json_integer_value(
 	    json_array_get(mu, 0));
-	int			 m = (int)json_integer_value(json_array_get(mu, 1));
+	int			 m = (int)json_integer_value(
+	    json_array_get(mu, 1));
 	const struct ovsdb_column *col = &t->cols[c];
 	json_t			*keys = json_array(), *vals = NULL, *d;
 

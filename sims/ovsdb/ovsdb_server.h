@@ -50,7 +50,7 @@ struct ovsdb_server {
 	const struct ovsdb_counters	*c;
 	LIST_HEAD(, ovsdb_conn)		 conns;
 	TAILQ_HEAD(, ovsdb_lockreq)	 locks;	/* the first of a name owns */
-	uint8_t				 changed; /* by a client, since cleared */
+	uint8_t				 changed;	/* by a client */
 };
 
 struct ovsdb_conn {

@@ -36,8 +36,8 @@ ovsdb_clause_compile(const struct ovsdb_table *t, json_t *cl,
 		return NULL;
 	}
 	if ((col = ovsdb_column_find(t, cn)) == -1) {
-		*err = ovsdb_error("unknown column", "No column %s in table %s.",
-		    cn, t->name);
+		*err = ovsdb_error("unknown column", "No column %s in table "
+		    "%s.", cn, t->name);
 		return NULL;
 	}
 	c = &t->cols[col];
@@ -169,7 +169,8 @@ ovsdb_where_match(const struct ovsdb_table *t, const struct ovsdb_row *r,
 	if (n == 0)
 		return 1;
 	for (i = 0; i < n; i++)
-		if (ovsdb_clause_match(t, r, json_array_get(compiled, i)) == any)
+		if (ovsdb_clause_match(t, r, json_array_get(compiled, i)) ==
+		    any)
 			return any;
 	return !any;
 }
@@ -182,7 +183,8 @@ ovsdb_where_uuid(const json_t *compiled, uint8_t *uuid)
 
 	for (i = 0; i < json_array_size(compiled); i++) {
 		cl = json_array_get(compiled, i);
-		if (json_integer_value(json_array_get(cl, 0)) != OVSDB_COL_UUID ||
+		if (json_integer_value(json_array_get(cl, 0)) !=
+		    OVSDB_COL_UUID ||
 		    json_integer_value(json_array_get(cl, 1)) != OVSDB_EQ)
 			continue;
 		v = json_array_get(cl, 2);

@@ -142,7 +142,8 @@ fz_pass(const uint8_t *data, size_t size, size_t step, struct fz_out *o,
 			if (step == 0)
 				fz_message(data + base, n);
 			if (conn != NULL && conn->srv != NULL &&
-			    ovsdb_conn_message(conn, data + base, n, "fz") == -1)
+			    ovsdb_conn_message(conn, data + base, n, "fz") ==
+			    -1)
 				ovsdb_conn_detach(conn);
 			base += n;
 			ovsdb_frame_reset(&f);
