@@ -1,6 +1,7 @@
 #!/usr/bin/python3
 """Malformed and unfriendly OVSDB clients against a passive sbsim ovsdb
 device (RFC 7047 over TCP), each case on its own connection:
+  max sessions          a session past --max-sessions is closed
   unknown method        {"error": "unknown method"}, the session goes on
   bad operations        the result array carries {"error", "details"}
   not JSON              the device closes the connection (as ovsdb-server)
@@ -49,6 +50,18 @@ def check(cond, what):
 
 def transact(c, i, *ops):
     return c.call(i, "transact", ["Open_vSwitch"] + list(ops))
+
+
+def case_max_sessions():
+    """--max-sessions 4: a fifth client is closed at once."""
+    held = [Conn() for _ in range(4)]
+    for i, c in enumerate(held):
+        check(c.call(i, "echo", [i])["result"] == [i],
+              "session %d of 4 served" % (i + 1))
+    check(Conn().closed(), "a fifth session: closed")
+    for c in held:
+        c.s.close()
+    time.sleep(0.3)
 
 
 def case_unknown_method():
@@ -146,6 +159,7 @@ def case_echo_answered():
     check(r["result"][0] == "Open_vSwitch", "echo answered: still serving")
 
 
+case_max_sessions()
 case_unknown_method()
 case_bad_operations()
 case_closes("not JSON", b'{"id":1,"method":"echo","params":[}]}')

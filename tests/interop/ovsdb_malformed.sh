@@ -3,8 +3,8 @@
 # (ovsdb_malformed.py): the answers ovsdb-server gives (unknown method,
 # errors in the result array), the connection closed for what is not
 # JSON-RPC, a message over --max-message, a client that never reads
-# (--max-output) and one that stays silent (--inactivity-probe); the
-# device survives and counts it all.
+# (--max-output), one that stays silent (--inactivity-probe), one past
+# --max-sessions; the device survives and counts it all.
 . "$(dirname "$0")/../lib.sh"
 [ -x "$PY" ] || skip "$PY is not installed"
 need ss
@@ -12,7 +12,8 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 port=$(free_ports 1)
 start_bg "$TMPD/sim.log" "$SBSIM" ovsdb --devices 1 \
     --controller ptcp:$port:127.0.0.1 --max-message 100000 \
-    --max-output 65536 --inactivity-probe 0.5 --duration 120 \
+    --max-output 65536 --inactivity-probe 0.5 --max-sessions 4 \
+    --duration 120 \
     --report "$TMPD/sim.json" -q
 sim=$LAST_PID
 wait_listen "$port" || fail "sbsim does not listen"
@@ -24,7 +25,7 @@ stop_pid "$sim"
 "$PY" - "$TMPD/sim.json" <<'PYEOF' || fail "counters"
 import json, sys
 c = json.load(open(sys.argv[1]))["counters"]
-want = {"unknown_methods": 1, "transact_errors": 4, "errors_sent": 2,
+want = {"sessions_refused": 1, "unknown_methods": 1, "transact_errors": 4, "errors_sent": 2,
         "decode_errors": 2, "invalid_messages": 2, "oversized_messages": 1,
         "output_overflows": 1, "probe_timeouts": 1, "echo_sent": 2,
         "echo_replies": 1, "echo_received": 1}
