@@ -1,4 +1,7 @@
 #include <sys/resource.h>
+#include <sys/socket.h>
+#include <netinet/in.h>
+#include <arpa/inet.h>
 
 #include <errno.h>
 #include <signal.h>
@@ -117,6 +120,18 @@ engine_check_fds(size_t needed, const char *what, char *err, size_t errlen)
 	    "process or raise the hard limit", what, needed,
 	    ENGINE_FD_RESERVE, limit);
 	return -1;
+}
+
+uint32_t
+engine_local_ipv4(int fd)
+{
+	struct sockaddr_storage	 ss;
+	socklen_t		 len = sizeof(ss);
+
+	if (getsockname(fd, (struct sockaddr *)&ss, &len) == -1 ||
+	    ss.ss_family != AF_INET)
+		return 0;
+	return ntohl(((struct sockaddr_in *)&ss)->sin_addr.s_addr);
 }
 
 struct bufferevent *

@@ -28,6 +28,9 @@ int	 engine_run(void);
 struct evconnlistener *engine_listen(const struct endpoint *,
 	    evconnlistener_cb cb, void *arg, const char *what, char *err,
 	    size_t errlen);
+/* The IPv4 address (host order) a socket is bound to; 0 when it has none
+ * (IPv6, or not bound). */
+uint32_t engine_local_ipv4(int fd);
 /* An accepted connection's bufferevent (it closes fd when freed); NULL
  * when none could be made, fd closed then too. */
 struct bufferevent *engine_bev_new(int fd);

@@ -17,12 +17,10 @@
 #include "cli.h"
 #include "ctl_role.h"
 #include "engine.h"
-#include "hash.h"
 #include "log.h"
 #include "metrics.h"
 #include "nc_ctl.h"
 
-#define NCC_HASH		65536
 #define NCC_DEFAULT_INFLIGHT	256
 #define NCC_RETRY_MAX_MS	60000
 #define NCC_NS_ROUTES		"urn:sbsim:routes"
@@ -50,7 +48,7 @@ static struct ncc_state {
 	double			 timeout_s;
 	struct ncc_node_list	 nodes;
 	TAILQ_HEAD(, ncc_node)	 waitq;
-	struct ncc_node		*hash[NCC_HASH];
+	struct ncc_node		*by_name;	/* uthash head */
 	uint32_t		 active;
 	uint32_t		 nstatus[3];
 	struct ncc_schema	*schemas;
@@ -94,21 +92,13 @@ ncc_count(enum ncc_status s)
 
 /* ---- nodes ---- */
 
-static uint32_t
-ncc_hash(const char *s)
-{
-	return fnv1a_str(FNV_SEED, s) % NCC_HASH;
-}
-
 struct ncc_node *
 ncc_find(const char *name)
 {
 	struct ncc_node	*n;
 
-	for (n = ncc.hash[ncc_hash(name)]; n != NULL; n = n->hnext)
-		if (strcmp(n->cfg.name, name) == 0)
-			return n;
-	return NULL;
+	HASH_FIND_STR(ncc.by_name, name, n);
+	return n;
 }
 
 /* netconf-node-topology's defaults; no request timeout of the node's
@@ -190,7 +180,6 @@ struct ncc_node *
 ncc_mount(const struct ncc_node_cfg *cfg)
 {
 	struct ncc_node	*n = ncc_find(cfg->name);
-	uint32_t	 h;
 
 	ncc.st.mounts++;
 	if (ncc.st.first_mount_ns == 0)
@@ -203,9 +192,10 @@ ncc_mount(const struct ncc_node_cfg *cfg)
 		ncc_set_status(n, NCC_CONNECTING);
 	} else {
 		n = xcalloc(1, sizeof(*n));
-		h = ncc_hash(cfg->name);
-		n->hnext = ncc.hash[h];
-		ncc.hash[h] = n;
+		/* The key is the node's own copy of the name, which the
+		 * assignment below rewrites with the same bytes. */
+		memcpy(n->cfg.name, cfg->name, sizeof(n->cfg.name));
+		HASH_ADD_STR(ncc.by_name, cfg.name, n);
 		TAILQ_INSERT_TAIL(&ncc.nodes, n, entry);
 		n->status = NCC_CONNECTING;
 		ncc.nstatus[NCC_CONNECTING]++;
@@ -221,16 +211,9 @@ ncc_mount(const struct ncc_node_cfg *cfg)
 void
 ncc_unmount(struct ncc_node *n)
 {
-	struct ncc_node	**pp;
-
 	ncc.st.unmounts++;
 	ncc_reset(n);
-	for (pp = &ncc.hash[ncc_hash(n->cfg.name)]; *pp != NULL;
-	    pp = &(*pp)->hnext)
-		if (*pp == n) {
-			*pp = n->hnext;
-			break;
-		}
+	HASH_DEL(ncc.by_name, n);
 	TAILQ_REMOVE(&ncc.nodes, n, entry);
 	ncc.nstatus[n->status]--;
 	if (n->retry != NULL)

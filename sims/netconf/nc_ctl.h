@@ -26,6 +26,7 @@
 #include <stdint.h>
 
 #include "nc_cli.h"
+#include "ut.h"
 
 struct http_server;
 struct ly_ctx;
@@ -61,7 +62,7 @@ struct ncc_set;
 struct ncc_node {
 	TAILQ_ENTRY(ncc_node)	 entry;		/* all nodes, in order */
 	TAILQ_ENTRY(ncc_node)	 wait;		/* waiting for a slot */
-	struct ncc_node		*hnext;
+	UT_hash_handle		 hh;		/* by cfg.name */
 	struct ncc_node_cfg	 cfg;
 	enum ncc_status		 status;
 	uint8_t			 waiting;

@@ -857,6 +857,57 @@ ncr_read(void *arg, const struct nc_reply *r)
 	free(op);
 }
 
+/* The whole datastore of the reply, as a GET of the mount point's root
+ * answers it: NETCONF's data element in XML, RFC 8040 section 3.5.3's
+ * ietf-restconf:data in JSON; empty when the device holds nothing. */
+static int
+ncr_root_body(struct ncr_op *op, const struct nc_reply *r,
+    struct evbuffer *b)
+{
+	struct lyd_node	*tree = ncr_reply_tree(op->ctx, r);
+	char		*out = NULL;
+	int		 xml = op->fmt == HTTP_FMT_XML;
+
+	if (tree == NULL && xmlFirstElementChild(r->data) != NULL)
+		return -1;	/* data the schema could not read */
+	if (tree != NULL && lyd_print_mem(&out, tree, xml ? LYD_XML :
+	    LYD_JSON, LYD_PRINT_SHRINK | LYD_PRINT_WITHSIBLINGS) !=
+	    LY_SUCCESS) {
+		lyd_free_all(tree);
+		return -1;
+	}
+	if (xml)
+		evbuffer_add_printf(b, "<data xmlns=\"" NC_NS_BASE "\">%s"
+		    "</data>", out != NULL ? out : "");
+	else
+		evbuffer_add_printf(b, "{\"ietf-restconf:data\":%s}",
+		    out != NULL ? out : "{}");
+	free(out);
+	lyd_free_all(tree);
+	return 0;
+}
+
+static void
+ncr_read_root(void *arg, const struct nc_reply *r)
+{
+	struct ncr_op	*op = arg;
+	struct evbuffer	*b;
+
+	if (ncr_op_failed(op, r)) {
+		free(op);
+		return;
+	}
+	if ((b = evbuffer_new()) == NULL)
+		fatalx("evbuffer_new");
+	if (r->data == NULL || ncr_root_body(op, r, b) == -1)
+		ncr_op_reply(op, 500, NULL, "operation-failed", "The device's "
+		    "data could not be read");
+	else
+		ncr_op_reply(op, 200, b, NULL, NULL);
+	evbuffer_free(b);
+	free(op);
+}
+
 static struct ncr_op *
 ncr_op_new(struct rc_req *rq, struct ncc_node *n, struct ly_ctx *ctx)
 {
@@ -874,28 +925,26 @@ ncr_op_new(struct rc_req *rq, struct ncc_node *n, struct ly_ctx *ctx)
 	return op;
 }
 
-/* GET: get-config (content=config) or get, filtered to the top node. */
+/* GET: get-config (content=config) or get, filtered to the top node;
+ * the mount point itself: the whole datastore, unfiltered. */
 static void
 ncr_mount_get(struct rc_req *rq, struct ncc_node *n, struct ly_ctx *ctx,
     const struct ncr_mpath *mp)
 {
 	struct ncr_op	*op;
-	char		 xml[512];
+	char		 xml[512], filter[384] = "";
 	int		 config = rq->content == RC_CONTENT_CONFIG;
 
-	if (mp->n == 0) {
-		http_error(rq->http, 400, "protocol", "invalid-value",
-		    "Name a top-level node of the device's schema after "
-		    "yang-ext:mount");
-		return;
-	}
-	snprintf(xml, sizeof(xml), "<%s>%s<filter type=\"subtree\"><%s "
-	    "xmlns=\"%s\"/></filter></%s>", config ? "get-config" : "get",
-	    config ? "<source><running/></source>" : "", mp->e[0].sn->name,
-	    mp->e[0].sn->module->ns, config ? "get-config" : "get");
+	if (mp->n > 0)
+		snprintf(filter, sizeof(filter), "<filter type=\"subtree\">"
+		    "<%s xmlns=\"%s\"/></filter>", mp->e[0].sn->name,
+		    mp->e[0].sn->module->ns);
+	snprintf(xml, sizeof(xml), "<%s>%s%s</%s>", config ? "get-config" :
+	    "get", config ? "<source><running/></source>" : "", filter,
+	    config ? "get-config" : "get");
 	op = ncr_op_new(rq, n, ctx);
 	memcpy(op->xpath, mp->xpath, sizeof(op->xpath));
-	if (ncc_rpc(n, xml, ncr_read, op) == -1) {
+	if (ncc_rpc(n, xml, mp->n > 0 ? ncr_read : ncr_read_root, op) == -1) {
 		free(op);
 		http_error(rq->http, 503, "application", "resource-denied",
 		    "Node %s has no session", n->cfg.name);

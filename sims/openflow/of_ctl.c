@@ -23,6 +23,7 @@
 #include "of_ctl.h"
 #include "of_oxm.h"
 #include "pool.h"
+#include "ut.h"
 
 #define CTL_NO_BUFFER	0xffffffffu
 #define CTL_PRIORITY	100
@@ -55,16 +56,23 @@ struct ofc_conn {
 	uint32_t		 active_flows;	/* table 0, see of_ctl.h */
 	uint64_t		 lldp_found;	/* bit p-1: our port p's LLDP
 						   reached a peer */
-	LIST_ENTRY(ofc_conn)	 hentry;	/* by dpid, once READY */
-	int			 hashed;
+	LIST_ENTRY(ofc_conn)	 hentry;	/* in dp's list, once READY */
+	struct ofc_dpid		*dp;
 	uint32_t		 poll_xid;	/* stats poll in flight */
 	void			*poll_ctx;	/* from hooks.stats_begin */
 	int			 closing;	/* once the output is out */
 };
 
 #define CTL_NB_XID	0x80000000u	/* xid bit of northbound barriers */
-#define CTL_HASH_BUCKETS 16384	/* dpid -> switch, for the northbound */
-LIST_HEAD(ofc_bucket, ofc_conn);
+
+/* The READY connections of one datapath id, newest first: a switch that
+ * reconnects before its old connection is gone has two, and the
+ * northbound talks to the newest. */
+struct ofc_dpid {
+	UT_hash_handle		 hh;
+	uint64_t		 dpid;
+	LIST_HEAD(, ofc_conn)	 conns;
+};
 
 TAILQ_HEAD(ofc_list, ofc_conn);
 
@@ -75,7 +83,7 @@ static struct evconnlistener	*listener;
 static struct event		*lldp_timer;
 static struct event		*poll_timer;
 static struct of_ctl_hooks	 hooks;
-static struct ofc_bucket	*dpid_hash;
+static struct ofc_dpid		*dpids;		/* uthash head */
 static uint8_t			 obuf_mem[OF_MAX_MSG + 1024];
 static struct wbuf		 obuf = { obuf_mem, 0, sizeof(obuf_mem), 0 };
 
@@ -469,33 +477,51 @@ ofc_lldp_tick(evutil_socket_t fd, short what, void *arg)
 	}
 }
 
-static struct ofc_bucket *
-ofc_bucket_of(uint64_t dpid)
-{
-	uint64_t	h = dpid * 0x9e3779b97f4a7c15ull;
-
-	if (dpid_hash == NULL)
-		dpid_hash = xcalloc(CTL_HASH_BUCKETS, sizeof(*dpid_hash));
-	return &dpid_hash[(h >> 32) % CTL_HASH_BUCKETS];
-}
-
 static void
 ofc_hash_add(struct ofc_conn *c)
 {
-	if (c->hashed)
+	struct ofc_dpid	*dp;
+
+	if (c->dp != NULL)
 		return;
-	LIST_INSERT_HEAD(ofc_bucket_of(c->dpid), c, hentry);
-	c->hashed = 1;
+	HASH_FIND(hh, dpids, &c->dpid, sizeof(c->dpid), dp);
+	if (dp == NULL) {
+		dp = xcalloc(1, sizeof(*dp));
+		dp->dpid = c->dpid;
+		LIST_INIT(&dp->conns);
+		HASH_ADD(hh, dpids, dpid, sizeof(dp->dpid), dp);
+	}
+	LIST_INSERT_HEAD(&dp->conns, c, hentry);
+	c->dp = dp;
+}
+
+static void
+ofc_hash_del(struct ofc_conn *c)
+{
+	struct ofc_dpid	*dp = c->dp;
+
+	if (dp == NULL)
+		return;
+	LIST_REMOVE(c, hentry);
+	c->dp = NULL;
+	if (LIST_EMPTY(&dp->conns)) {
+		HASH_DEL(dpids, dp);
+		free(dp);
+	}
 }
 
 /* The connected switch of datapath id dpid, or NULL. */
 static struct ofc_conn *
 ofc_by_dpid(uint64_t dpid)
 {
+	struct ofc_dpid	*dp;
 	struct ofc_conn	*c;
 
-	LIST_FOREACH(c, ofc_bucket_of(dpid), hentry)
-		if (c->dpid == dpid && c->state >= CTL_READY)
+	HASH_FIND(hh, dpids, &dpid, sizeof(dpid), dp);
+	if (dp == NULL)
+		return NULL;
+	LIST_FOREACH(c, &dp->conns, hentry)
+		if (c->state >= CTL_READY)
 			return c;
 	return NULL;
 }
@@ -751,8 +777,7 @@ ofc_close(struct ofc_conn *c)
 	if (c->state >= CTL_READY && st.switches_now > 0)
 		st.switches_now--;
 	TAILQ_REMOVE(&conns, c, entry);
-	if (c->hashed)
-		LIST_REMOVE(c, hentry);
+	ofc_hash_del(c);
 	bufferevent_free(c->bev);
 	free(c);
 }
@@ -932,6 +957,8 @@ of_ctl_stop(void)
 {
 	struct ofc_conn	*c;
 
+	/* Each close takes its connection out of dpids, and uthash frees
+	 * its table with the last entry. */
 	while ((c = TAILQ_FIRST(&conns)) != NULL)
 		ofc_close(c);
 	if (listener != NULL)
@@ -943,8 +970,6 @@ of_ctl_stop(void)
 	if (poll_timer != NULL)
 		event_free(poll_timer);
 	poll_timer = NULL;
-	free(dpid_hash);
-	dpid_hash = NULL;
 }
 
 void

@@ -1065,7 +1065,10 @@ req_object(struct pcep_obj *o, struct pcep_lsp_req *req,
 		return endpoints_decode(o, req, err);
 	case PCEP_OC_ERO:
 		req->has_ero = 1;
-		return ero_decode(&o->body, &req->ero, err);
+		if (ero_decode(&o->body, &req->ero, err) == -1)
+			return -1;
+		req->ero.obj_flags = o->flags;
+		return 0;
 	case PCEP_OC_RRO:
 		req->has_rro = 1;
 		return 0;
@@ -1149,6 +1152,7 @@ pcep_req_next(struct pcep_req_iter *it, struct pcep_lsp_req *req,
 		} else if (o.oclass == PCEP_OC_LSP) {
 			saw_lsp = 1;
 			rc = lsp_decode(&o.body, &req->lsp, err);
+			req->lsp.obj_flags = o.flags;
 		} else
 			rc = req_object(&o, req, err);
 		if (rc == -1)
@@ -1264,7 +1268,8 @@ errmsg_object(struct pcep_obj *o, uint8_t oclass, struct pcep_errmsg *em,
 			return bad(err, PCEP_E_MALFORMED_OBJECT);
 		if (em->n < PCEP_ERRS_MAX) {
 			em->item[em->n].type = t;
-			em->item[em->n++].value = v;
+			em->item[em->n].value = v;
+			em->item[em->n++].flags = o->flags;
 		}
 		return 0;
 	}

@@ -190,6 +190,7 @@ struct pcep_lsp_ids {
 struct pcep_lsp {
 	uint32_t	plsp_id;	/* 20 bits */
 	uint16_t	flags;		/* PCEP_LSP_FLAG_D, S, R, A, C */
+	uint8_t		obj_flags;	/* decoded: the object's P and I */
 	uint8_t		oper;		/* PCEP_OPER_* */
 	struct pcep_lsp_ids ids;
 	uint16_t	name_len;	/* SYMBOLIC-PATH-NAME; 0: absent */
@@ -221,6 +222,7 @@ uint32_t pcep_hop_nai_ipv4(const struct pcep_hop *, int which);
 #define PCEP_ERO_MAX	32
 struct pcep_ero {
 	uint8_t		n;
+	uint8_t		obj_flags;	/* decoded: the object's P and I */
 	struct pcep_hop	hop[PCEP_ERO_MAX];
 };
 
@@ -318,6 +320,7 @@ struct pcep_errmsg {
 	struct {
 		uint8_t	type;
 		uint8_t	value;
+		uint8_t	flags;	/* its object header's P and I, decoded */
 	}		item[PCEP_ERRS_MAX];
 	uint8_t		has_srp;
 	uint32_t	srp_id;

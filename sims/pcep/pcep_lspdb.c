@@ -12,73 +12,43 @@
 #include <string.h>
 
 #include "log.h"
-#include "hash.h"
 #include "pcep_sim.h"
 
 #define PCC_FILL_ROOM	1024		/* room one more LSP's report needs */
-#define PCC_NAMES_MIN	64
-#define PCC_TOMB	UINT32_MAX
 #define PCC_SR_LABEL0	16000		/* first SR label of a path */
 #define PCC_BW		1.25e6f		/* 10 Mb/s in bytes per second */
 
-/* ---- names of PCE-initiated LSPs: open addressing, slot + 1 ---- */
+/* ---- names of PCE-initiated LSPs ---- */
 
-static uint32_t *
-pcc_name_find(struct pcc *p, const char *name)
+static struct pcc_name *
+pcc_name_find(const struct pcc *p, const char *name)
 {
-	uint32_t	 i, v, *tomb = NULL;
+	struct pcc_name	*e;
 
-	if (p->names_cap == 0)
-		return NULL;
-	for (i = fnv1a_str(FNV_SEED, name) & (p->names_cap - 1);;
-	    i = (i + 1) & (p->names_cap - 1)) {
-		v = p->names[i];
-		if (v == 0)
-			return tomb != NULL ? tomb : &p->names[i];
-		if (v == PCC_TOMB) {
-			if (tomb == NULL)
-				tomb = &p->names[i];
-		} else if (strcmp(p->lsp[v - 1].name, name) == 0)
-			return &p->names[i];
-	}
+	HASH_FIND_STR(p->names, name, e);
+	return e;
 }
 
-static void pcc_name_add(struct pcc *, uint32_t slot);
-
-static void
-pcc_names_grow(struct pcc *p)
-{
-	uint32_t	*old = p->names, n = p->names_cap, i;
-
-	p->names_cap = n ? n * 2 : PCC_NAMES_MIN;
-	p->names = xcalloc(p->names_cap, sizeof(*p->names));
-	p->names_used = 0;
-	for (i = 0; i < n; i++)
-		if (old[i] != 0 && old[i] != PCC_TOMB)
-			pcc_name_add(p, old[i] - 1);
-	free(old);
-}
-
+/* The caller checked the name is free (pcc_create_one). */
 static void
 pcc_name_add(struct pcc *p, uint32_t slot)
 {
-	uint32_t	*e;
+	struct pcc_name	*e = xcalloc(1, sizeof(*e));
+	const char	*name = p->lsp[slot].name;
 
-	if ((p->names_used + 1) * 2 > p->names_cap)
-		pcc_names_grow(p);
-	e = pcc_name_find(p, p->lsp[slot].name);
-	if (*e == 0)
-		p->names_used++;
-	*e = slot + 1;
+	e->slot = slot;
+	HASH_ADD_KEYPTR(hh, p->names, name, strlen(name), e);
 }
 
 static void
 pcc_name_del(struct pcc *p, uint32_t slot)
 {
-	uint32_t	*e = pcc_name_find(p, p->lsp[slot].name);
+	struct pcc_name	*e = pcc_name_find(p, p->lsp[slot].name);
 
-	if (e != NULL && *e == slot + 1)
-		*e = PCC_TOMB;
+	if (e != NULL && e->slot == slot) {
+		HASH_DEL(p->names, e);
+		free(e);
+	}
 }
 
 /* ---- the database ---- */
@@ -143,17 +113,20 @@ pcc_slot_clear(struct pcc *p, uint32_t slot)
 void
 pcc_lsps_free(struct pcc *p)
 {
-	uint32_t	i;
+	struct pcc_name	*e, *tmp;
+	uint32_t	 i;
 
+	HASH_ITER(hh, p->names, e, tmp) {
+		HASH_DEL(p->names, e);
+		free(e);
+	}
 	for (i = 0; i < p->n_lsps; i++) {
 		free(p->lsp[i].ero);
 		free(p->lsp[i].name);
 	}
 	free(p->lsp);
-	free(p->names);
 	p->lsp = NULL;
-	p->names = NULL;
-	p->n_lsps = p->cap_lsps = p->names_cap = p->names_used = 0;
+	p->n_lsps = p->cap_lsps = 0;
 }
 
 /*
@@ -509,7 +482,6 @@ pcc_alloc_slot(struct pcc *p)
 static void
 pcc_create_one(struct pcc *p, const struct pcep_lsp_req *req)
 {
-	uint32_t	*e;
 	int64_t		 slot;
 	struct pcc_lsp	*l;
 
@@ -518,9 +490,8 @@ pcc_create_one(struct pcc *p, const struct pcep_lsp_req *req)
 		pcc_pcerr(p, PCEP_E_SYMBOLIC_NAME_MISSING, req->srp.srp_id);
 		return;
 	}
-	e = pcc_name_find(p, req->lsp.name);
-	if (pcc_own_name(p, req->lsp.name) || (e != NULL && *e != 0 &&
-	    *e != PCC_TOMB)) {
+	if (pcc_own_name(p, req->lsp.name) ||
+	    pcc_name_find(p, req->lsp.name) != NULL) {
 		pcc_pcerr(p, PCEP_E_NAME_IN_USE, req->srp.srp_id);
 		return;
 	}

@@ -18,6 +18,7 @@
 #include <event2/bufferevent.h>
 #include <event2/event.h>
 
+#include "engine.h"
 #include "log.h"
 #include "pcep_sim.h"
 
@@ -535,14 +536,9 @@ pcc_write(struct bufferevent *bev, void *arg)
 static void
 pcc_local_addr(struct pcc *p, struct bufferevent *bev)
 {
-	struct sockaddr_storage	 ss;
-	socklen_t		 len = sizeof(ss);
-	struct sockaddr_in	*sin = (struct sockaddr_in *)&ss;
-
-	p->addr = 0x0a000000u + p->idx + 1;	/* 10/8 for IPv6 sessions */
-	if (getsockname(bufferevent_getfd(bev), (struct sockaddr *)&ss,
-	    &len) == 0 && ss.ss_family == AF_INET)
-		p->addr = ntohl(sin->sin_addr.s_addr);
+	p->addr = engine_local_ipv4(bufferevent_getfd(bev));
+	if (p->addr == 0)
+		p->addr = 0x0a000000u + p->idx + 1;	/* 10/8 for IPv6 */
 }
 
 static void

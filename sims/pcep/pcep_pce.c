@@ -4,7 +4,7 @@
  * Sessions: one per PCC address (a second attempt is PCErr 9, RFC 5440
  * 7.15), the OPEN negotiation of section 6.2 with one PCErr 1/4 round,
  * KEEPALIVEs and the dead timer the PCC announced (7.3).  The LSP
- * database of a session is a vector of LSPs with two hash chains, by
+ * database of a session is a vector of LSPs with two hashes (uthash), by
  * PLSP-ID and by symbolic name, filled from PCRpts (RFC 8231 6.1) and
  * emptied by R-flagged ones; PCErr and CLOSE answer what cannot be taken.
  * Output is built only below a high-water mark; --pcep-update-all keeps a
@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <event2/buffer.h>
 #include <event2/bufferevent.h>
@@ -25,7 +26,6 @@
 #include <event2/listener.h>
 
 #include "engine.h"
-#include "hash.h"
 #include "log.h"
 #include "pcep_pce.h"
 #include "pool.h"
@@ -36,7 +36,6 @@
 #define PCE_OPENWAIT_S	60
 #define PCE_CLOSE_WAIT_S 2
 #define PCE_MAX_UNKNOWN	5
-#define PCE_BUCKETS_MIN	64
 #define NS		1000000000ull
 
 enum pce_state {
@@ -69,12 +68,12 @@ struct pce_sess {
 	/* the LSP database */
 	struct pce_lsp		**lsps;
 	uint32_t		 n_lsps, cap_lsps;
-	struct pce_lsp		**by_id, **by_name;
-	uint32_t		 n_buckets;
+	struct pce_lsp		*by_id, *by_name;	/* uthash heads */
 	/* update-all */
 	uint32_t		 upd_cursor;
 	uint32_t		 upd_inflight;
 	struct pce_ops		 ops;
+	struct pce_sess_stats	 ss;
 };
 TAILQ_HEAD(pce_sessions, pce_sess);
 
@@ -97,6 +96,23 @@ pce_scratch(void)
 	return &w;
 }
 
+/* What ODL counts of a message sent: not Keepalives, not before the
+ * session is up (the Open exchange). */
+static void
+pce_count_sent(struct pce_sess *s, uint8_t type)
+{
+	if (s->state != PCES_UP || type == PCEP_MSG_KEEPALIVE)
+		return;
+	s->ss.tx_msgs++;
+	s->ss.last_tx_s = (uint64_t)time(NULL);
+	if (type == PCEP_MSG_PCUPD)
+		s->ss.tx_updates++;
+	else if (type == PCEP_MSG_PCINITIATE)
+		s->ss.tx_initiates++;
+	else if (type == PCEP_MSG_PCERR)
+		s->ss.tx_errors++;
+}
+
 static void
 pce_send(struct pce_sess *s, struct wbuf *w)
 {
@@ -107,6 +123,7 @@ pce_send(struct pce_sess *s, struct wbuf *w)
 	if (s->bev != NULL && w->len > 0) {
 		bufferevent_write(s->bev, w->data, w->len);
 		s->last_tx_ns = clock_ns();
+		pce_count_sent(s, w->data[1]);
 	}
 }
 
@@ -119,52 +136,13 @@ pce_out_full(const struct pce_sess *s)
 
 /* ---- the LSP database ---- */
 
-static uint32_t
-pce_hash_id(uint32_t id)
-{
-	return id * 2654435761u;
-}
-
-static void
-pce_link(struct pce_sess *s, struct pce_lsp *l)
-{
-	uint32_t	m = s->n_buckets - 1, h = pce_hash_id(l->plsp_id) & m;
-
-	l->next_id = s->by_id[h];
-	s->by_id[h] = l;
-	if (l->name != NULL) {
-		h = fnv1a_str(FNV_SEED, l->name) & m;
-		l->next_name = s->by_name[h];
-		s->by_name[h] = l;
-	}
-}
-
-static void
-pce_rehash(struct pce_sess *s, uint32_t n)
-{
-	uint32_t	i;
-
-	free(s->by_id);
-	free(s->by_name);
-	s->n_buckets = n;
-	s->by_id = xcalloc(n, sizeof(*s->by_id));
-	s->by_name = xcalloc(n, sizeof(*s->by_name));
-	for (i = 0; i < s->n_lsps; i++)
-		pce_link(s, s->lsps[i]);
-}
-
 static struct pce_lsp *
 pce_lsp_by_id(const struct pce_sess *s, uint32_t id)
 {
 	struct pce_lsp	*l;
 
-	if (s->n_buckets == 0)
-		return NULL;
-	for (l = s->by_id[pce_hash_id(id) & (s->n_buckets - 1)]; l != NULL;
-	    l = l->next_id)
-		if (l->plsp_id == id)
-			return l;
-	return NULL;
+	HASH_FIND(hh_id, s->by_id, &id, sizeof(id), l);
+	return l;
 }
 
 struct pce_lsp *
@@ -172,13 +150,8 @@ pce_lsp_by_name(const struct pce_sess *s, const char *name)
 {
 	struct pce_lsp	*l;
 
-	if (s->n_buckets == 0)
-		return NULL;
-	for (l = s->by_name[fnv1a_str(FNV_SEED, name) &
-	    (s->n_buckets - 1)]; l != NULL; l = l->next_name)
-		if (strcmp(l->name, name) == 0)
-			return l;
-	return NULL;
+	HASH_FIND(hh_name, s->by_name, name, strlen(name), l);
+	return l;
 }
 
 static struct pce_lsp *
@@ -195,23 +168,10 @@ pce_lsp_new(struct pce_sess *s, uint32_t id, const char *name)
 	}
 	l->idx = s->n_lsps;
 	s->lsps[s->n_lsps++] = l;
-	if (s->n_lsps > s->n_buckets)
-		pce_rehash(s, s->n_buckets ? s->n_buckets * 2 :
-		    PCE_BUCKETS_MIN);
-	else
-		pce_link(s, l);
+	/* The caller made both keys free (pce_report_one). */
+	HASH_ADD(hh_id, s->by_id, plsp_id, sizeof(l->plsp_id), l);
+	HASH_ADD_KEYPTR(hh_name, s->by_name, l->name, strlen(l->name), l);
 	return l;
-}
-
-static void
-pce_unlink(struct pce_lsp **pp, struct pce_lsp *l, int by_name)
-{
-	for (; *pp != NULL; pp = by_name ? &(*pp)->next_name :
-	    &(*pp)->next_id)
-		if (*pp == l) {
-			*pp = by_name ? l->next_name : l->next_id;
-			return;
-		}
 }
 
 /*
@@ -237,10 +197,8 @@ pce_cursor_back(struct pce_sess *s, uint32_t i)
 static void
 pce_lsp_del(struct pce_sess *s, struct pce_lsp *l)
 {
-	uint32_t	m = s->n_buckets - 1;
-
-	pce_unlink(&s->by_id[pce_hash_id(l->plsp_id) & m], l, 0);
-	pce_unlink(&s->by_name[fnv1a_str(FNV_SEED, l->name) & m], l, 1);
+	HASH_DELETE(hh_id, s->by_id, l);
+	HASH_DELETE(hh_name, s->by_name, l);
 	if (l->upd_srp != 0 && s->upd_inflight > 0)
 		s->upd_inflight--;
 	s->lsps[l->idx] = s->lsps[--s->n_lsps];
@@ -271,6 +229,8 @@ pce_pcerr(struct pce_sess *s, enum pcep_error e, uint32_t srp_id)
 	pcep_pcerr_simple(w, &err, srp_id);
 	pce_send(s, w);
 	st.pcerr_sent++;
+	s->ss.last_tx_error[0] = err.type;
+	s->ss.last_tx_error[1] = err.value;
 	if (!(s->logged & 1))
 		log_warnx("pcep %s: sending PCErr %u/%u (%s); further ones "
 		    "counted", s->name, err.type, err.value,
@@ -341,9 +301,9 @@ pce_send_open(struct pce_sess *s)
 	struct wbuf		*w = pce_scratch();
 
 	memset(&o, 0, sizeof(o));
-	o.keepalive = cfg.keepalive;
-	o.deadtimer = cfg.deadtimer;
-	o.sid = (uint8_t)s->addr;
+	o.keepalive = s->ss.local_keepalive = cfg.keepalive;
+	o.deadtimer = s->ss.local_deadtimer = cfg.deadtimer;
+	o.sid = s->ss.local_sid = (uint8_t)s->addr;
 	o.has_stateful = 1;
 	o.stateful_flags = PCEP_STATEFUL_U | PCEP_STATEFUL_I |
 	    PCEP_STATEFUL_S;
@@ -370,6 +330,7 @@ static void
 pce_session_up(struct pce_sess *s)
 {
 	s->state = PCES_UP;
+	s->ss.up_ns = clock_ns();
 	st.sessions++;
 	st.up++;
 	log_info("pcep %s: session up (keepalive %u, dead timer %u%s)",
@@ -428,6 +389,7 @@ pce_fsm_open(struct pce_sess *s, struct rbuf *body)
 	}
 	s->ka_peer = o.keepalive;
 	s->dead_peer = o.deadtimer;
+	s->ss.peer_sid = o.sid;
 	s->has_stateful = o.has_stateful;
 	s->stateful = o.has_stateful ? o.stateful_flags : 0;
 	s->dbv = (s->stateful & PCEP_STATEFUL_S) != 0;
@@ -435,6 +397,18 @@ pce_fsm_open(struct pce_sess *s, struct rbuf *body)
 	pce_send_keepalive(s);
 	if (s->local_ok)
 		pce_session_up(s);
+}
+
+/* The PCC's answer to our PCUpd, in milliseconds (ODL's reply-time). */
+static void
+pce_reply_time(struct pce_sess *s, uint64_t ms)
+{
+	if (s->ss.reply_n == 0 || ms < s->ss.reply_min_ms)
+		s->ss.reply_min_ms = ms;
+	if (ms > s->ss.reply_max_ms)
+		s->ss.reply_max_ms = ms;
+	s->ss.reply_sum_ms += ms;
+	s->ss.reply_n++;
 }
 
 /* ---- operations waiting for the PCC ---- */
@@ -512,6 +486,7 @@ pce_srp_answered(struct pce_sess *s, uint32_t srp_id, struct pce_lsp *l,
 		st.updates_acked++;
 		st.last_ack_ns = now;
 		hist_add(&st.update_latency, (now - l->upd_ns) / 1000);
+		pce_reply_time(s, (now - l->upd_ns) / 1000000);
 	}
 }
 
@@ -524,6 +499,9 @@ pce_learn(struct pce_sess *s, struct pce_lsp *l, const struct pcep_lsp_req *r)
 
 	l->flags = lsp->flags;
 	l->oper = lsp->oper;
+	l->lsp_obj_flags = lsp->obj_flags;
+	if (r->has_ero)
+		l->ero_obj_flags = r->ero.obj_flags;
 	if (r->has_srp && r->srp.has_pst)
 		l->pst = r->srp.pst;
 	if (lsp->ids.af == 4) {
@@ -646,6 +624,11 @@ pce_fsm_pcerr(struct pce_sess *s, struct rbuf *body)
 		pce_bad(s, &err, 0);
 		return;
 	}
+	if (s->state == PCES_UP) {
+		s->ss.rx_errors++;
+		s->ss.last_rx_error[0] = em.item[0].type;
+		s->ss.last_rx_error[1] = em.item[0].value;
+	}
 	if (!(s->logged & 2))
 		log_warnx("pcep %s: the PCC sent PCErr %u/%u (%s)", s->name,
 		    em.n ? em.item[0].type : 0, em.n ? em.item[0].value : 0,
@@ -750,6 +733,21 @@ pce_frame_full(void *dev)
 	return pce_out_full(dev);
 }
 
+/* What ODL counts of a message received, as of what is sent. */
+static void
+pce_count_received(struct pce_sess *s, uint8_t type)
+{
+	if (s->state != PCES_UP || type == PCEP_MSG_KEEPALIVE)
+		return;
+	s->ss.rx_msgs++;
+	if (type == PCEP_MSG_PCRPT) {
+		s->ss.rx_reports++;
+		s->ss.last_report_s = (uint64_t)time(NULL);
+	} else if (type != PCEP_MSG_PCERR && type != PCEP_MSG_CLOSE &&
+	    type != PCEP_MSG_PCNTF)
+		s->ss.unknown_msgs++;
+}
+
 /* One whole message; -1 stops reading: a CLOSE freed the session, or
  * it is closing (what follows is dropped). */
 static int
@@ -760,6 +758,7 @@ pce_frame_message(void *dev, const uint8_t *msg, size_t len)
 	uint8_t		 type = msg[1];
 
 	rbuf_init(&body, msg + PCEP_HDR_LEN, len - PCEP_HDR_LEN);
+	pce_count_received(s, type);
 	pce_fsm(s, type, &body);
 	if (type == PCEP_MSG_CLOSE) {	/* s and msg are gone */
 		pce_freed = 1;
@@ -835,14 +834,14 @@ pce_sess_free(struct pce_sess *s)
 
 	if (s->bev != NULL)
 		bufferevent_free(s->bev);
+	HASH_CLEAR(hh_id, s->by_id);
+	HASH_CLEAR(hh_name, s->by_name);
 	for (i = 0; i < s->n_lsps; i++) {
 		free(s->lsps[i]->hops);
 		free(s->lsps[i]->name);
 		free(s->lsps[i]);
 	}
 	free(s->lsps);
-	free(s->by_id);
-	free(s->by_name);
 	free(s);
 }
 
@@ -970,13 +969,28 @@ pce_update_lsp(struct pce_sess *s, struct pce_lsp *l,
 	return 0;
 }
 
+/* A PCInitiate of one request, its answer awaited (RFC 8281 5.3, 5.4). */
+static int
+pce_send_initiate(struct pce_sess *s, const struct pcep_lsp_req *req,
+    pce_op_cb cb, void *arg, char *err, size_t errlen)
+{
+	struct wbuf	*w = pce_scratch();
+
+	if (pcep_reqs_encode(w, PCEP_MSG_PCINITIATE, req, 1) == -1) {
+		snprintf(err, errlen, "the PCInitiate could not be built");
+		return -1;
+	}
+	pce_send(s, w);
+	pce_op_add(s, req->srp.srp_id, cb, arg);
+	return 0;
+}
+
 int
 pce_add_lsp(struct pce_sess *s, const char *name, uint32_t src, uint32_t dst,
     const struct pce_path *path, int sr, pce_op_cb cb, void *arg, char *err,
     size_t errlen)
 {
 	struct pcep_lsp_req	 req;
-	struct wbuf		*w = pce_scratch();
 
 	if (pce_op_check(s, err, errlen) == -1)
 		return -1;
@@ -998,13 +1012,9 @@ pce_add_lsp(struct pce_sess *s, const char *name, uint32_t src, uint32_t dst,
 	req.ep_dst = dst;
 	req.has_ero = 1;
 	pcep_ero_from_recs(path->hop, path->n, &req.ero);
-	if (pcep_reqs_encode(w, PCEP_MSG_PCINITIATE, &req, 1) == -1) {
-		snprintf(err, errlen, "the PCInitiate could not be built");
+	if (pce_send_initiate(s, &req, cb, arg, err, errlen) == -1)
 		return -1;
-	}
-	pce_send(s, w);
 	st.initiates_sent++;
-	pce_op_add(s, req.srp.srp_id, cb, arg);
 	return 0;
 }
 
@@ -1013,7 +1023,6 @@ pce_remove_lsp(struct pce_sess *s, struct pce_lsp *l, pce_op_cb cb,
     void *arg, char *err, size_t errlen)
 {
 	struct pcep_lsp_req	 req;
-	struct wbuf		*w = pce_scratch();
 
 	if (pce_op_check(s, err, errlen) == -1)
 		return -1;
@@ -1023,13 +1032,9 @@ pce_remove_lsp(struct pce_sess *s, struct pce_lsp *l, pce_op_cb cb,
 	req.srp.flags = PCEP_SRP_FLAG_R;	/* RFC 8281 5.4 */
 	req.lsp.plsp_id = l->plsp_id;
 	req.lsp.flags = PCEP_LSP_FLAG_D;
-	if (pcep_reqs_encode(w, PCEP_MSG_PCINITIATE, &req, 1) == -1) {
-		snprintf(err, errlen, "the PCInitiate could not be built");
+	if (pce_send_initiate(s, &req, cb, arg, err, errlen) == -1)
 		return -1;
-	}
-	pce_send(s, w);
 	st.removes_sent++;
-	pce_op_add(s, req.srp.srp_id, cb, arg);
 	return 0;
 }
 
@@ -1076,6 +1081,20 @@ uint32_t
 pce_sess_stateful(const struct pce_sess *s)
 {
 	return s->stateful;
+}
+
+const struct pce_sess_stats *
+pce_sess_stats(const struct pce_sess *s)
+{
+	return &s->ss;
+}
+
+void
+pce_sess_peer_timers(const struct pce_sess *s, uint8_t *keepalive,
+    uint8_t *deadtimer)
+{
+	*keepalive = s->ka_peer;
+	*deadtimer = s->dead_peer;
 }
 
 uint32_t
@@ -1137,6 +1156,7 @@ pce_attach(evutil_socket_t fd, const struct sockaddr *sa, socklen_t salen)
 		return;
 	}
 	TAILQ_INSERT_TAIL(&sessions, s, entry);
+	s->ss.local_addr = engine_local_ipv4(fd);	/* local-pref */
 	pce_send_open(s);
 }
 

@@ -19,6 +19,7 @@
 #include "endpoint.h"
 #include "metrics.h"
 #include "pcep_codec.h"
+#include "ut.h"
 
 struct pce_config {
 	struct endpoint	listen;
@@ -51,6 +52,27 @@ struct pce_stats {
 	struct hist	update_latency;		/* PCUpd to PCRpt, us */
 };
 
+/*
+ * One session's figures as OpenDaylight's pcep-session-state has them
+ * (network-pcep-topology-stats, odl-pcep-stateful-stats): messages
+ * counted once the session is up, Keepalives not; times in seconds since
+ * the epoch; errors as (type, value).
+ */
+struct pce_sess_stats {
+	uint64_t	rx_msgs, tx_msgs;
+	uint64_t	rx_errors, tx_errors;
+	uint64_t	rx_reports;
+	uint64_t	tx_updates, tx_initiates;
+	uint64_t	unknown_msgs;
+	uint64_t	last_tx_s, last_report_s;
+	uint8_t		last_rx_error[2], last_tx_error[2];
+	uint64_t	reply_n, reply_sum_ms, reply_min_ms, reply_max_ms;
+	uint64_t	up_ns;			/* when the session came up */
+	uint32_t	local_addr;		/* ours on the session */
+	uint8_t		local_sid, peer_sid;
+	uint8_t		local_keepalive, local_deadtimer;
+};
+
 /* One hop of a path: an IPv4 prefix or an SR-ERO with an IPv4 NAI. */
 
 #define PCE_HOPS_MAX	PCEP_ERO_MAX
@@ -60,11 +82,13 @@ struct pce_path {
 };
 
 struct pce_lsp {
-	struct pce_lsp	*next_id;	/* hash chains */
-	struct pce_lsp	*next_name;
+	UT_hash_handle	 hh_id;		/* the session's by_id, by_name */
+	UT_hash_handle	 hh_name;
 	uint32_t	 plsp_id;
 	uint32_t	 upd_srp;	/* update-all PCUpd in flight */
 	uint16_t	 flags;		/* LSP object flags as reported */
+	uint8_t		 lsp_obj_flags;	/* the objects' P and I (RFC 5440 */
+	uint8_t		 ero_obj_flags;	/* section 7.2), as reported */
 	uint8_t		 oper;
 	uint8_t		 pst;		/* path setup type */
 	uint8_t		 has_ids;
@@ -116,6 +140,10 @@ int	 pce_sess_synced(const struct pce_sess *);
 /* The PCC's stateful flags (PCEP_STATEFUL_*). */
 uint32_t pce_sess_stateful(const struct pce_sess *);
 uint32_t pce_sess_lsp_count(const struct pce_sess *);
+const struct pce_sess_stats *pce_sess_stats(const struct pce_sess *);
+/* The PCC's keepalive and dead timer from its Open. */
+void	 pce_sess_peer_timers(const struct pce_sess *, uint8_t *keepalive,
+	    uint8_t *deadtimer);
 /* The i-th LSP of the database (0..count-1). */
 struct pce_lsp *pce_sess_lsp(const struct pce_sess *, uint32_t i);
 struct pce_lsp *pce_lsp_by_name(const struct pce_sess *, const char *);

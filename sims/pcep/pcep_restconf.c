@@ -32,6 +32,22 @@ static const struct doc_module st_mod = {
 	"odl-pcep-ietf-stateful",
 	"urn:opendaylight:params:xml:ns:yang:pcep:ietf:stateful"
 };
+static const struct doc_module ini_mod = {
+	"odl-pcep-ietf-initiated",
+	"urn:opendaylight:params:xml:ns:yang:pcep:ietf:initiated"
+};
+static const struct doc_module sr_mod = {
+	"odl-pcep-segment-routing",
+	"urn:opendaylight:params:xml:ns:yang:pcep:segment:routing"
+};
+static const struct doc_module stats_mod = {
+	"network-pcep-topology-stats",
+	"urn:opendaylight:params:xml:ns:yang:topology:pcep:stats"
+};
+static const struct doc_module sst_mod = {
+	"odl-pcep-stateful-stats",
+	"urn:opendaylight:params:xml:ns:yang:pcep:stateful:stats"
+};
 
 static const struct rc_list pr_lists[] = {
 	{ "node", 1 },
@@ -42,29 +58,51 @@ static const struct rc_list pr_lists[] = {
 
 /* ---- small writers the doc API lacks ---- */
 
-/* A boolean or other unquoted leaf, optionally qualified (JSON: RFC 7951
- * section 4; XML: the prefix is dropped). */
+/*
+ * A leaf of a module augmenting its parent (mod, NULL for none), text
+ * needing no escape: JSON names it module:name (RFC 7951 section 4) and
+ * quotes a string (quote), XML gives it the module's namespace.
+ */
 static void
-pr_leaf_raw(struct doc_writer *w, const char *module, const char *name,
-    const char *text)
+pr_leaf(struct doc_writer *w, const struct doc_module *mod, const char *name,
+    const char *text, int quote)
 {
+	const char	*q = quote ? "\"" : "";
+
 	if (w->fmt == HTTP_FMT_JSON) {
 		if (!w->lvl[w->depth].first)
 			evbuffer_add(w->out, ",", 1);
 		w->lvl[w->depth].first = 0;
-		if (module != NULL)
-			evbuffer_add_printf(w->out, "\"%s:%s\":%s", module,
-			    name, text);
-		else
-			evbuffer_add_printf(w->out, "\"%s\":%s", name, text);
-	} else
+		evbuffer_add_printf(w->out, "\"%s%s%s\":%s%s%s", mod ?
+		    mod->name : "", mod ? ":" : "", name, q, text, q);
+	} else if (mod != NULL)
+		evbuffer_add_printf(w->out, "<%s xmlns=\"%s\">%s</%s>", name,
+		    mod->ns, text, name);
+	else
 		evbuffer_add_printf(w->out, "<%s>%s</%s>", name, text, name);
 }
 
 static void
 pr_leaf_bool(struct doc_writer *w, const char *name, int v)
 {
-	pr_leaf_raw(w, NULL, name, v ? "true" : "false");
+	pr_leaf(w, NULL, name, v ? "true" : "false", 0);
+}
+
+static void
+pr_leaf_qbool(struct doc_writer *w, const struct doc_module *mod,
+    const char *name, int v)
+{
+	pr_leaf(w, mod, name, v ? "true" : "false", 0);
+}
+
+static void
+pr_leaf_quint(struct doc_writer *w, const struct doc_module *mod,
+    const char *name, uint64_t v)
+{
+	char	num[24];
+
+	snprintf(num, sizeof(num), "%llu", (unsigned long long)v);
+	pr_leaf(w, mod, name, num, 0);
 }
 
 static void
@@ -112,30 +150,21 @@ static void
 pr_hop(struct doc_writer *w, const struct pcep_hop_rec *h)
 {
 	char	ip[48];
-	int	json = w->fmt == HTTP_FMT_JSON;
 
 	doc_entry(w);
 	pr_leaf_bool(w, "loose", h->loose);
 	if (h->kind == PCEP_SUBOBJ_SR) {
 		/* odl-pcep-segment-routing's sr-subobject. */
-		pr_leaf_raw(w, json ? "odl-pcep-segment-routing" : NULL,
-		    "sid-type", h->nt == PCEP_NAI_IPV4_ADJ ?
-		    "\"ipv4-adjacency\"" : h->nt == PCEP_NAI_ABSENT ?
-		    "\"ipv4-node-id\"" : "\"ipv4-node-id\"");
-		pr_leaf_raw(w, json ? "odl-pcep-segment-routing" : NULL,
-		    "m-flag", (h->sr_flags & PCEP_SR_FLAG_M) ? "true" :
-		    "false");
-		snprintf(ip, sizeof(ip), "%u", h->sr_flags & PCEP_SR_FLAG_M ?
+		pr_leaf(w, &sr_mod, "sid-type", h->nt == PCEP_NAI_IPV4_ADJ ?
+		    "ipv4-adjacency" : "ipv4-node-id", 1);
+		pr_leaf_qbool(w, &sr_mod, "m-flag", h->sr_flags &
+		    PCEP_SR_FLAG_M);
+		pr_leaf_quint(w, &sr_mod, "sid", h->sr_flags & PCEP_SR_FLAG_M ?
 		    h->sid >> PCEP_SR_LABEL_SHIFT : h->sid);
-		pr_leaf_raw(w, json ? "odl-pcep-segment-routing" : NULL,
-		    "sid", ip);
 		if (h->nt != PCEP_NAI_ABSENT) {
-			pr_ip(h->addr, ip + 1, sizeof(ip) - 2);
-			ip[0] = '"';
-			strcat(ip, "\"");
-			pr_leaf_raw(w, json ? "odl-pcep-segment-routing" :
-			    NULL, h->nt == PCEP_NAI_IPV4_ADJ ?
-			    "local-ipv4-address" : "ip-address", ip);
+			pr_ip(h->addr, ip, sizeof(ip));
+			pr_leaf(w, &sr_mod, h->nt == PCEP_NAI_IPV4_ADJ ?
+			    "local-ipv4-address" : "ip-address", ip, 1);
 		}
 	} else {
 		pr_ip(h->addr, ip, sizeof(ip));
@@ -191,8 +220,8 @@ pr_reported_lsp(struct doc_writer *w, const struct pce_lsp *l)
 	doc_entry(w);
 	doc_leaf_uint(w, "lsp-id", l->lsp_id);
 	doc_container(w, NULL, "ero");
-	pr_leaf_bool(w, "processing-rule", 1);
-	pr_leaf_bool(w, "ignore", 0);
+	pr_leaf_bool(w, "processing-rule", l->ero_obj_flags & PCEP_OBJ_FLAG_P);
+	pr_leaf_bool(w, "ignore", l->ero_obj_flags & PCEP_OBJ_FLAG_I);
 	doc_list(w, NULL, "subobject");
 	for (i = 0; i < l->nhops; i++)
 		pr_hop(w, &l->hops[i]);
@@ -200,11 +229,13 @@ pr_reported_lsp(struct doc_writer *w, const struct pce_lsp *l)
 	doc_end(w);
 	doc_container(w, &st_mod, "lsp");
 	doc_leaf_uint(w, "plsp-id", l->plsp_id);
+	pr_leaf_bool(w, "processing-rule", l->lsp_obj_flags & PCEP_OBJ_FLAG_P);
+	pr_leaf_bool(w, "ignore", l->lsp_obj_flags & PCEP_OBJ_FLAG_I);
 	pr_leaf_bool(w, "delegate", l->flags & PCEP_LSP_FLAG_D);
 	pr_leaf_bool(w, "sync", l->flags & PCEP_LSP_FLAG_S);
 	pr_leaf_bool(w, "remove", l->flags & PCEP_LSP_FLAG_R);
 	pr_leaf_bool(w, "administrative", l->flags & PCEP_LSP_FLAG_A);
-	pr_leaf_bool(w, "create", l->flags & PCEP_LSP_FLAG_C);
+	pr_leaf_qbool(w, &ini_mod, "create", l->flags & PCEP_LSP_FLAG_C);
 	doc_leaf_str(w, "operational", pr_oper_name(l->oper));
 	pr_lsp_tlvs(w, l);
 	doc_end(w);
@@ -231,8 +262,7 @@ pr_pcc(struct doc_writer *w, const struct pce_sess *s,
 	doc_container(w, NULL, "stateful-tlv");
 	doc_container(w, &st_mod, "stateful");
 	pr_leaf_bool(w, "lsp-update-capability", f & PCEP_STATEFUL_U);
-	pr_leaf_raw(w, w->fmt == HTTP_FMT_JSON ? "odl-pcep-ietf-initiated" :
-	    NULL, "initiation", f & PCEP_STATEFUL_I ? "true" : "false");
+	pr_leaf_qbool(w, &ini_mod, "initiation", f & PCEP_STATEFUL_I);
 	doc_end(w);
 	doc_end(w);
 	doc_list(w, NULL, "reported-lsp");
@@ -240,6 +270,99 @@ pr_pcc(struct doc_writer *w, const struct pce_sess *s,
 		if (only == NULL || pce_sess_lsp(s, i) == only)
 			pr_reported_lsp(w, pce_sess_lsp(s, i));
 	doc_end(w);
+	doc_end(w);
+}
+
+/* keepalive, deadtimer, ip-address and session-id of one side. */
+static void
+pr_pref(struct doc_writer *w, const char *name, uint8_t keepalive,
+    uint8_t deadtimer, uint32_t addr, uint8_t sid)
+{
+	char	ip[16];
+
+	doc_container(w, NULL, name);
+	doc_leaf_uint(w, "keepalive", keepalive);
+	doc_leaf_uint(w, "deadtimer", deadtimer);
+	pr_ip(addr, ip, sizeof(ip));
+	doc_leaf_str(w, "ip-address", ip);
+	doc_leaf_uint(w, "session-id", sid);
+	doc_end(w);
+}
+
+static void
+pr_error_pair(struct doc_writer *w, const char *name, const uint8_t *tv)
+{
+	doc_container(w, NULL, name);
+	doc_leaf_uint(w, "error-type", tv[0]);
+	doc_leaf_uint(w, "error-value", tv[1]);
+	doc_end(w);
+}
+
+/* pcep-session-state's messages, with odl-pcep-stateful-stats' counts. */
+static void
+pr_messages(struct doc_writer *w, const struct pce_sess_stats *ss)
+{
+	doc_container(w, NULL, "messages");
+	doc_leaf_uint(w, "received-msg-count", ss->rx_msgs);
+	doc_leaf_uint(w, "sent-msg-count", ss->tx_msgs);
+	doc_leaf_uint(w, "last-sent-msg-timestamp", ss->last_tx_s);
+	doc_leaf_uint(w, "unknown-msg-received", ss->unknown_msgs);
+	doc_container(w, NULL, "error-messages");
+	doc_leaf_uint(w, "received-error-msg-count", ss->rx_errors);
+	doc_leaf_uint(w, "sent-error-msg-count", ss->tx_errors);
+	if (ss->tx_errors > 0)
+		pr_error_pair(w, "last-sent-error", ss->last_tx_error);
+	if (ss->rx_errors > 0)
+		pr_error_pair(w, "last-received-error", ss->last_rx_error);
+	doc_end(w);
+	doc_container(w, NULL, "reply-time");
+	doc_leaf_uint(w, "average-time", ss->reply_n ? ss->reply_sum_ms /
+	    ss->reply_n : 0);
+	doc_leaf_uint(w, "min-time", ss->reply_min_ms);
+	doc_leaf_uint(w, "max-time", ss->reply_max_ms);
+	doc_end(w);
+	pr_leaf_quint(w, &sst_mod, "received-rpt-msg-count", ss->rx_reports);
+	pr_leaf_quint(w, &sst_mod, "last-received-rpt-msg-timestamp",
+	    ss->last_report_s);
+	pr_leaf_quint(w, &sst_mod, "sent-upd-msg-count", ss->tx_updates);
+	pr_leaf_quint(w, &sst_mod, "sent-init-msg-count", ss->tx_initiates);
+	doc_end(w);
+}
+
+/*
+ * The node's pcep-session-state (network-pcep-topology-stats): both
+ * sides' preferences, the messages, the PCC's capabilities, how long the
+ * session has been up (d:HH:MM:SS) and its delegated LSPs.
+ */
+static void
+pr_session_state(struct doc_writer *w, const struct pce_sess *s)
+{
+	const struct pce_sess_stats	*ss = pce_sess_stats(s);
+	uint32_t			 f = pce_sess_stateful(s), i, deleg = 0;
+	uint64_t			 up;
+	uint8_t				 ka, dead;
+	char				 dur[32];
+
+	for (i = 0; i < pce_sess_lsp_count(s); i++)
+		deleg += (pce_sess_lsp(s, i)->flags & PCEP_LSP_FLAG_D) != 0;
+	up = (clock_ns() - ss->up_ns) / 1000000000ull;
+	snprintf(dur, sizeof(dur), "%llu:%02u:%02u:%02u",
+	    (unsigned long long)(up / 86400), (unsigned)(up / 3600 % 24),
+	    (unsigned)(up / 60 % 60), (unsigned)(up % 60));
+	doc_container(w, &stats_mod, "pcep-session-state");
+	pr_messages(w, ss);
+	pce_sess_peer_timers(s, &ka, &dead);
+	pr_pref(w, "peer-pref", ka, dead, pce_sess_addr(s), ss->peer_sid);
+	pr_pref(w, "local-pref", ss->local_keepalive, ss->local_deadtimer,
+	    ss->local_addr, ss->local_sid);
+	doc_container(w, NULL, "peer-capabilities");
+	pr_leaf_qbool(w, &sst_mod, "stateful", f != 0);
+	pr_leaf_qbool(w, &sst_mod, "instantiation", f & PCEP_STATEFUL_I);
+	pr_leaf_qbool(w, &sst_mod, "active", f & PCEP_STATEFUL_U);
+	doc_end(w);
+	doc_leaf_str(w, "session-duration", dur);
+	doc_leaf_uint(w, "delegated-lsps-count", deleg);
+	pr_leaf_bool(w, "synchronized", pce_sess_synced(s));
 	doc_end(w);
 }
 
@@ -253,6 +376,7 @@ pr_node(struct doc_writer *w, const struct pce_sess *s)
 	doc_entry(w);
 	doc_leaf_str(w, "node-id", id);
 	pr_pcc(w, s, NULL);
+	pr_session_state(w, s);
 	doc_end(w);
 }
 
@@ -295,6 +419,8 @@ pr_lookup(struct rc_req *rq, struct pce_sess **sp, struct pce_lsp **lp)
 		rc_data_missing(rq);
 		return -1;
 	}
+	if (p->n == 4 && rc_elem_is(&p->e[3], "pcep-session-state"))
+		return 0;
 	if (p->n >= 4 && !rc_elem_is(&p->e[3], "path-computation-client")) {
 		rc_unknown(rq, &p->e[3]);
 		return -1;
@@ -334,7 +460,9 @@ pr_get(struct rc_req *rq)
 	} else if (p->n == 3) {
 		doc_list(&w, &rc_nt_mod, "node");
 		pr_node(&w, s);
-	} else if (p->n == 4)
+	} else if (p->n == 4 && rc_elem_is(&p->e[3], "pcep-session-state"))
+		pr_session_state(&w, s);
+	else if (p->n == 4)
 		pr_pcc(&w, s, NULL);
 	else {
 		doc_container(&w, &pn_mod, "path-computation-client");
@@ -379,19 +507,31 @@ struct pr_pending {
 	enum http_fmt		 fmt;
 	const char		*type;
 	enum pr_op		 op;
+	int			 rfc8040;	/* /rests/operations */
 };
 
+/*
+ * The operation's output: ODL's operation-result, its failure and the
+ * PCErr's error objects.  Success has an empty output: RFC 8040 section
+ * 3.6.2 answers it 204 without a body; the draft URLs (bierman-02), as
+ * ODL did, 200 with an empty "output".
+ */
 static void
-pr_output(struct http_req *h, const struct pcep_errmsg *em)
+pr_output(struct http_req *h, const struct pcep_errmsg *em, int rfc8040)
 {
 	struct doc_writer	 w;
-	struct evbuffer		*b = evbuffer_new();
+	struct evbuffer		*b;
 	uint8_t			 i;
 
-	if (b == NULL)
+	if (em == NULL && rfc8040) {
+		http_reply(h, 204, NULL);
+		return;
+	}
+	if ((b = evbuffer_new()) == NULL)
 		fatalx("evbuffer_new");
 	doc_writer_init(&w, h->reply_fmt, b);
-	doc_container(&w, &pn_mod, "output");
+	doc_container(&w, rfc8040 || h->reply_fmt == HTTP_FMT_XML ? &pn_mod :
+	    NULL, "output");
 	if (em != NULL) {
 		/* ODL's operation-result: failure and the PCErr. */
 		doc_leaf_str(&w, "failure", "failed");
@@ -399,6 +539,12 @@ pr_output(struct http_req *h, const struct pcep_errmsg *em)
 		for (i = 0; i < em->n; i++) {
 			doc_entry(&w);
 			doc_container(&w, NULL, "error-object");
+			/* The PCEP-ERROR object's header flags (RFC
+			 * 5440 section 7.2), as the PCC sent them. */
+			pr_leaf_bool(&w, "ignore", em->item[i].flags &
+			    PCEP_OBJ_FLAG_I);
+			pr_leaf_bool(&w, "processing-rule",
+			    em->item[i].flags & PCEP_OBJ_FLAG_P);
 			doc_leaf_uint(&w, "type", em->item[i].type);
 			doc_leaf_uint(&w, "value", em->item[i].value);
 			doc_end(&w);
@@ -430,7 +576,7 @@ pr_done(void *arg, int status, const struct pcep_errmsg *em)
 		    "The PCC did not answer: its session went down or the "
 		    "time ran out");
 	else
-		pr_output(h, status == 1 ? em : NULL);
+		pr_output(h, status == 1 ? em : NULL, pp->rfc8040);
 	free(h);
 	free(pp);
 }
@@ -599,7 +745,29 @@ pr_send(enum pr_op op, struct pce_sess *s, struct pce_lsp *l,
 	return pce_remove_lsp(s, l, pr_done, pp, err, errlen);
 }
 
-/* Send what the input asks; 0 sent, -1 after an error reply. */
+/*
+ * remove-lsp of an LSP the PCC set up itself: refused here, as ODL's
+ * topology provider does, without asking the PCC (RFC 8281 section 5.4:
+ * the PCC would answer 19/9, "LSP is not PCE-initiated").  1 when
+ * refused (the reply sent).
+ */
+static int
+pr_refuse_remove(struct http_req *h, const struct pce_lsp *l, int rfc8040)
+{
+	struct pcep_errmsg	em;
+
+	if (l == NULL || (l->flags & PCEP_LSP_FLAG_C))
+		return 0;
+	memset(&em, 0, sizeof(em));
+	em.n = 1;
+	em.item[0].type = PCEP_E_NOT_PCE_INITIATED >> 8;
+	em.item[0].value = PCEP_E_NOT_PCE_INITIATED & 0xff;
+	pr_output(h, &em, rfc8040);
+	return 1;
+}
+
+/* Send what the input asks; 0 sent, 1 answered already, -1 after an
+ * error reply. */
 static int
 pr_dispatch(struct http_req *h, enum pr_op op, const struct doc_node *in,
     struct pr_pending *pp)
@@ -613,6 +781,8 @@ pr_dispatch(struct http_req *h, enum pr_op op, const struct doc_node *in,
 
 	if (pr_target(h, op, in, name, sizeof(name), &s, &l) == -1)
 		return -1;
+	if (op == PR_REMOVE && pr_refuse_remove(h, l, pp->rfc8040))
+		return 1;
 	has_args = doc_child(in, "arguments", &args) == 0;
 	if (has_args && doc_child(&args, "ero", &ero) == 0) {
 		if (pr_ero(&ero, &path, err, sizeof(err)) == -1) {
@@ -668,8 +838,9 @@ pr_operation(struct http_req *h, void *arg)
 	pp->fmt = h->reply_fmt;
 	pp->type = h->reply_type;
 	pp->op = op;
-	if (pr_dispatch(h, op, &in, pp) == -1)
-		free(pp);
+	pp->rfc8040 = ((intptr_t)arg & PR_RFC8040) != 0;
+	if (pr_dispatch(h, op, &in, pp) != 0)
+		free(pp);	/* answered already */
 	else
 		h->replied = 1;	/* pr_done answers */
 	doc_free(&d);

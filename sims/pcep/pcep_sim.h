@@ -14,6 +14,7 @@
 #include "pcep_codec.h"
 #include "pcep_nb.h"
 #include "pool.h"
+#include "ut.h"
 
 /* Session states (RFC 5440 appendix A); TCPPending is the pool's. */
 enum pcc_state {
@@ -91,6 +92,13 @@ struct pcc_lsp {
 	char		*name;		/* PCE-initiated only */
 };
 
+/* A PCE-initiated LSP's name: its own entry, because the slots move
+ * when the vector grows and uthash links entries by address. */
+struct pcc_name {
+	UT_hash_handle	 hh;		/* key: the slot's name */
+	uint32_t	 slot;
+};
+
 /* One PCC: its pool device, its session's state and its LSPs. */
 struct pcc {
 	struct pool_dev	 pd;		/* first: the pool hands it back */
@@ -124,9 +132,7 @@ struct pcc {
 	uint64_t	 last_tx_ns;
 	uint64_t	 unknown_ns;	/* start of the unknown-message minute */
 	uint32_t	 free_hint;	/* first slot past ours maybe free */
-	uint32_t	*names;		/* initiated LSPs by name: slot + 1 */
-	uint32_t	 names_cap;	/* power of 2, 0: none yet */
-	uint32_t	 names_used;	/* entries and tombstones */
+	struct pcc_name	*names;		/* initiated LSPs by name (uthash) */
 	uint64_t	 rx_ns;		/* when the message in hand arrived */
 	struct pcc_lsp	*lsp;
 };

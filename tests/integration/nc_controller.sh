@@ -134,6 +134,14 @@ part1() {
 	[ "$code" = 404 ] || fail "$tr: DELETE unknown node: $code"
 	code=$(http GET "$TOPO/node=$tr-0/yang-ext:mount/nosuch:thing")
 	[ "$code" = 400 ] || fail "$tr: unknown module: $code"
+	# The mount point's root: the whole datastore, as netconf scale's
+	# getsingle/getmulti read it (draft URL, XML); nothing written yet.
+	code=$(curl -s -o "$TMPD/out" -w '%{http_code}' -u admin:admin \
+	    -H 'Accept: application/xml' \
+	    "$BASE/restconf/config/network-topology:network-topology/topology/topology-netconf/node/$tr-1/yang-ext:mount")
+	[ "$code" = 200 ] && [ "$(cat "$TMPD/out")" = \
+	    '<data xmlns="urn:ietf:params:xml:ns:netconf:base:1.0"></data>' ] ||
+	    fail "$tr: the mount point's root, empty: $code $(cat "$TMPD/out")"
 
 	# edit-config through the mount point, both styles.
 	M=$TOPO/node=$tr-0/yang-ext:mount/sbsim-device:interfaces
@@ -146,6 +154,12 @@ part1() {
 	code=$(http GET "$M?content=config")
 	[ "$code" = 200 ] && grep -q '"mtu":1500' "$TMPD/out" ||
 	    fail "$tr: read through the mount: $code $(cat "$TMPD/out")"
+	code=$(http GET "$TOPO/node=$tr-0/yang-ext:mount?content=config")
+	[ "$code" = 200 ] && "$PY" -c 'import json,sys
+d = json.load(open(sys.argv[1]))["ietf-restconf:data"]
+i = d["sbsim-device:interfaces"]["interface"]
+assert [e["mtu"] for e in i if e["name"] == "eth0"] == [1500]' "$TMPD/out" ||
+	    fail "$tr: the mount point's root: $code $(cat "$TMPD/out")"
 	code=$(http POST "$DRAFT/node/$tr-1/yang-ext:mount/sbsim-device:interfaces" \
 	    '{"sbsim-device:interface":[{"name":"eth1"}]}')
 	[ "$code" = 201 ] || fail "$tr: POST through the mount: $code $(cat "$TMPD/out")"

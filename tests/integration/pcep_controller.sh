@@ -116,18 +116,31 @@ run_basic() {
 		    "endpoints-obj":{"ipv4":{"source-ipv4-address":"'$addr'",
 		    "destination-ipv4-address":"192.0.2.77"}},
 		    "ero":{"subobject":[{"loose":false,"ip-prefix":{"ip-prefix":"10.77.0.1/32"}},
-		    {"loose":false,"ip-prefix":{"ip-prefix":"192.0.2.77/32"}}]}}}}' 200
-		grep -q '"network-topology-pcep:output":{}' "$TMPD/out" ||
-		    fail "add-lsp output: $(cat "$TMPD/out")"
+		    {"loose":false,"ip-prefix":{"ip-prefix":"192.0.2.77/32"}}]}}}}' 204
+		[ ! -s "$TMPD/out" ] || fail "add-lsp output: $(cat "$TMPD/out")"
 	done
 	wait_count "$TOPO" "$N $((total + K)) $N $((total + K))" ||
 	    fail "initiated LSPs not in the topology"
 	[ "$(rc GET "$TOPO/node=pcc%3A%2F%2F127.1.0.1/network-topology-pcep:path-computation-client/reported-lsp=nb-lsp-1")" = 200 ] ||
 	    fail "GET one reported LSP"
-	grep -q '"create":true' "$TMPD/out" || fail "initiated LSP without create"
+	grep -q '"odl-pcep-ietf-initiated:create":true' "$TMPD/out" || fail "initiated LSP without create"
 	op update-lsp '{"input":{"node":"pcc://127.1.0.2","name":"nb-lsp-2",
 	    "arguments":{"lsp":{"delegate":true,"administrative":true},
-	    "ero":{"subobject":[{"loose":false,"ip-prefix":{"ip-prefix":"10.88.0.1/32"}}]}}}}' 200
+	    "ero":{"subobject":[{"loose":false,"ip-prefix":{"ip-prefix":"10.88.0.1/32"}}]}}}}' 204
+	# The draft URL answers as ODL's bierman-02 RESTCONF did, as
+	# pcep_updater's classify() wants it: 200 and {"output":{}}.
+	[ "$(rc POST /restconf/operations/network-topology-pcep:update-lsp \
+	    '{"input":{"node":"pcc://127.1.0.2","name":"nb-lsp-2",
+	    "arguments":{"lsp":{"delegate":true,"administrative":true},
+	    "ero":{"subobject":[{"loose":false,"ip-prefix":{"ip-prefix":"10.88.0.2/32"}}]}}}}')" = 200 ] &&
+	    [ "$(cat "$TMPD/out")" = '{"output":{}}' ] ||
+	    fail "draft update-lsp: $(cat "$TMPD/out")"
+	# XML in, JSON out, as pcepuser's PcepOperations posts it.
+	[ "$(curl -s -m 20 -u admin:admin -X POST -o "$TMPD/out" \
+	    -w '%{http_code}' -H 'Content-Type: application/xml' \
+	    -H 'Accept: application/json' -d '<input xmlns="urn:opendaylight:params:xml:ns:yang:topology:pcep"><node>pcc://127.1.0.2</node><name>nb-lsp-2</name><arguments><lsp xmlns="urn:opendaylight:params:xml:ns:yang:pcep:ietf:stateful"><delegate>true</delegate><administrative>true</administrative></lsp><ero><subobject><loose>false</loose><ip-prefix><ip-prefix>10.88.0.3/32</ip-prefix></ip-prefix></subobject></ero></arguments></input>' \
+	    "http://127.0.0.1:$RP$OPS:update-lsp")" = 204 ] ||
+	    fail "XML update-lsp: $(cat "$TMPD/out")"
 	op add-lsp '{"input":{"node":"pcc://127.1.0.1","name":"nb-lsp-1",
 	    "arguments":{"ero":{"subobject":[{"loose":false,"ip-prefix":{"ip-prefix":"10.77.0.1/32"}}]}}}}' 409
 	grep -q '"error-tag":"data-exists"' "$TMPD/out" || fail "data-exists"
@@ -135,13 +148,19 @@ run_basic() {
 	grep -q '"error-tag":"data-missing"' "$TMPD/out" || fail "unknown node"
 	op update-lsp '{"input":{"node":"pcc://127.1.0.1","name":"nope"}}' 409
 	op update-lsp '{"input":' 400
-	# A PCC-initiated LSP cannot be removed: the PCC's PCErr 19/9 in
-	# ODL's operation-result shape.
+	# An LSP the PCC set up cannot be removed: refused at once with
+	# 19/9 in ODL's operation-result shape (pcepuser's
+	# Pcep_Json_Is_Refused), the PCC never asked.
 	op remove-lsp '{"input":{"node":"pcc://127.1.0.1","name":"pcc_127.1.0.1_tunnel_1"}}' 200
-	grep -q '"error-object":{"type":19,"value":9}' "$TMPD/out" ||
+	"$PY" -c 'import json, sys
+got = json.load(open(sys.argv[1]))
+want = {"network-topology-pcep:output": {"failure": "failed", "error": [
+    {"error-object": {"ignore": False, "processing-rule": False,
+                      "type": 19, "value": 9}}]}}
+sys.exit(got != want)' "$TMPD/out" ||
 	    fail "remove of a PCC LSP: $(cat "$TMPD/out")"
 	for i in $(seq 1 $K); do
-		op remove-lsp '{"input":{"node":"pcc://127.1.0.'$i'","name":"nb-lsp-'$i'"}}' 200
+		op remove-lsp '{"input":{"node":"pcc://127.1.0.'$i'","name":"nb-lsp-'$i'"}}' 204
 	done
 	# The PCCs' run ends once the last removal is answered, and the
 	# topology empties with it: only a run still going must show them
@@ -170,20 +189,21 @@ for name, items in want.items():
 if ph["update"]["latency_us"]["max"] <= 0:
     sys.exit("no update latency")
 c = r["counters"]
-if c["lsps_reported"] < total * 2 or c["pcupd_received"] != total + 1:
+if c["lsps_reported"] < total * 2 or c["pcupd_received"] != total + 3:
     sys.exit("counters %r" % c)
 for z in ("malformed_messages", "unexpected_messages", "sessions_lost"):
     if c[z] != 0:
         sys.exit("%s = %d" % (z, c[z]))
-if c["pcerr_sent"] != 1:
-    sys.exit("pcerr_sent = %d, want the one 19/9" % c["pcerr_sent"])
+if c["pcerr_sent"] != 0:
+    sys.exit("pcerr_sent = %d: the PCE refuses the remove itself" %
+             c["pcerr_sent"])
 PYEOF
 	grep -q 'testcase' "$TMPD/r.xml" || fail "JUnit report"
 	stop_pid "$ctl"
 	[ "$STOP_RC" -eq 0 ] || fail "controller exited $STOP_RC"
 	grep -q "pcep: $N sessions, $N PCCs synchronized, .* $((total + K)) LSPs learned" \
 	    "$TMPD/ctl.log" || fail "controller summary: $(grep pcep: "$TMPD/ctl.log")"
-	grep -q "$((total + 1)) PCUpds sent, $total acked" "$TMPD/ctl.log" ||
+	grep -q "$((total + 3)) PCUpds sent, $total acked" "$TMPD/ctl.log" ||
 	    fail "controller update counts: $(grep pcep: "$TMPD/ctl.log")"
 }
 

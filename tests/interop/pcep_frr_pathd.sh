@@ -109,7 +109,8 @@ code=$(curl -s -m 20 -u admin:admin -o "$TMPD/add.json" -w '%{http_code}' \
     "ero":{"subobject":[{"loose":false,"sid":16030,"m-flag":true}]}}}}' \
     "http://127.0.0.1:$RP/rests/operations/network-topology-pcep:add-lsp")
 echo "add-lsp to pathd: HTTP $code $(cat "$TMPD/add.json")"
-[ "$code" = 200 ] || [ "$code" = 500 ] || fail "add-lsp: HTTP $code"
+[ "$code" = 204 ] || [ "$code" = 200 ] || [ "$code" = 500 ] ||
+    fail "add-lsp: HTTP $code"
 
 kill -0 "$pathd" 2>/dev/null || fail "pathd died"
 stop_pid "$ctl"

@@ -41,13 +41,30 @@ session() {
 	while [ $i -lt 100 ]; do
 		[ "$(curl -s -m 10 -u admin:admin -o "$TMPD/add-$kind" -w '%{http_code}' \
 		    -H 'Content-Type: application/json' -d "$body" \
-		    "http://127.0.0.1:$rp/rests/operations/network-topology-pcep:add-lsp")" = 200 ] &&
+		    "http://127.0.0.1:$rp/rests/operations/network-topology-pcep:add-lsp")" = 204 ] &&
 		    break
 		sleep 0.1
 		i=$((i + 1))
 	done
 	[ $i -lt 100 ] || fail "$kind: add-lsp: $(cat "$TMPD/add-$kind")"
-	# A removal, and one the PCC refuses (19/9: not PCE-initiated); the
+	# A second session from a PCC's address: the PCE answers its Open
+	# with a PCErr and a Close (RFC 5440 section 7.15).
+	"$PY" - "$pp" <<'PYEOF' || fail "$kind: second session"
+import socket, sys
+s = socket.socket()
+s.bind(("127.1.0.1", 0))
+s.connect(("127.0.0.1", int(sys.argv[1])))
+s.settimeout(5)
+# The PCE may answer and close before it reads our Open (a reset then):
+# the capture shows what it sent.
+try:
+    s.sendall(bytes.fromhex("2001000c01100008201e7801"))
+    while s.recv(4096):
+        pass
+except OSError:
+    pass
+PYEOF
+	# A removal, and one refused at once (19/9: not PCE-initiated); the
 	# run lasts --duration 3 s so that the second still finds sessions
 	# (the remove phase ends at the first).
 	for nn in 1/tshark-1 2/pcc_127.1.0.2_tunnel_1; do

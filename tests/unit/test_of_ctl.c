@@ -724,6 +724,51 @@ test_program(void)
 		program_case(&pcs[i]);
 }
 
+/*
+ * The northbound reaches a switch by its dpid: among many switches, and
+ * when two connections carry one dpid (a switch back before its old
+ * connection went), the newest until it goes.
+ */
+#define NSW	40
+static void
+test_by_dpid(void)
+{
+	struct of_ctl_config	 c;
+	struct sw		*s = calloc(NSW, sizeof(*s));
+	struct msg		 m;
+	int			 i, ok = 1;
+
+	if (s == NULL)
+		fatalx("calloc");
+	of_ctl_config_defaults(&c);
+	ctl_start(&c);
+	for (i = 0; i < NSW; i++) {
+		sw_new(&s[i]);
+		ok &= handshake(&s[i], V13, i == 0 ? DPID : DPID + i - 1);
+	}
+	CHECK(ok && ctl_switches() == NSW, "%d switches, two on one dpid",
+	    NSW);
+	for (i = 2; i < NSW; i++)
+		ok &= of_ctl_barrier(DPID + i - 1) == 0 &&
+		    expect_type(&s[i], &m, V13, OF_BARRIER_REQUEST);
+	CHECK(ok, "each other dpid reaches its own switch");
+	CHECK(of_ctl_barrier(DPID) == 0 &&
+	    expect_type(&s[1], &m, V13, OF_BARRIER_REQUEST) &&
+	    sw_quiet(&s[0]), "the shared dpid reaches the newer connection");
+	sw_free(&s[1]);
+	CHECK(of_ctl_barrier(DPID) == 0 &&
+	    expect_type(&s[0], &m, V13, OF_BARRIER_REQUEST),
+	    "that one gone: the older");
+	sw_free(&s[0]);
+	CHECK(of_ctl_barrier(DPID) == -1 && of_ctl_barrier(DPID + 1) == 0,
+	    "both gone: the dpid is unknown, the others still known");
+	for (i = 2; i < NSW; i++)
+		sw_free(&s[i]);
+	ctl_stop();
+	CHECK(of_ctl_barrier(DPID + 1) == -1, "stopped: no dpid is known");
+	free(s);
+}
+
 static const struct check_case cases[] = {
 	CASE(test_handshake_13),
 	CASE(test_handshake_10),
@@ -733,6 +778,7 @@ static const struct check_case cases[] = {
 	CASE(test_bad_length),
 	CASE(test_close_midway),
 	CASE(test_program),
+	CASE(test_by_dpid),
 };
 
 int

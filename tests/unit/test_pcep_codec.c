@@ -372,6 +372,17 @@ test_pcerr(void)
 	    em.open.stateful_flags == PCEP_STATEFUL_U,
 	    "pcerr with open decode");
 
+	/* The error object's header flags are kept (ODL shows them as the
+	 * error-object's processing-rule and ignore). */
+	vec(&v, "20 06 00 0c "		/* PCErr, length 12 */
+	    "0d 13 00 08 "		/* PCEP-ERROR, P and I set */
+	    "00 00 13 09");		/* 19/9: not PCE-initiated */
+	body_of(&r, &v);
+	CHECK(pcep_pcerr_decode(&r, &em, &e) == 0 && em.n == 1 &&
+	    em.item[0].type == 19 && em.item[0].value == 9 &&
+	    em.item[0].flags == (PCEP_OBJ_FLAG_P | PCEP_OBJ_FLAG_I),
+	    "pcerr decode keeps the object's P and I flags");
+
 	vec(&v, "20 06 00 04");
 	body_of(&r, &v);
 	CHECK(pcep_pcerr_decode(&r, &em, &e) == -1 &&

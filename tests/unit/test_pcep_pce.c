@@ -596,6 +596,57 @@ test_sync(void)
 	pce_end();
 }
 
+/*
+ * The LSP indexes by PLSP-ID and by name through their growth: a
+ * thousand LSPs, a known name reported with a new PLSP-ID (the old LSP
+ * goes), and removals by PLSP-ID.
+ */
+static void
+test_lsp_indexes(void)
+{
+	struct pcep_lsp_req	 q;
+	struct pce_sess		*s;
+	struct pce_lsp		*l;
+	char			 name[32];
+	uint32_t		 id, found = 0;
+
+	pce_begin_default();
+	if ((s = peer_up(&pa, PCEP_STATEFUL_U)) == NULL) {
+		CHECK(0, "up");
+		pce_end();
+		return;
+	}
+	for (id = 1; id <= 1000; id++) {
+		rpt_fill(&q, id, PCEP_LSP_FLAG_D | PCEP_LSP_FLAG_S, 0);
+		send_rpt(&pa, &q, 1);
+	}
+	for (id = 1; id <= 1000; id++) {
+		snprintf(name, sizeof(name), "lsp-%u", id);
+		l = pce_lsp_by_name(s, name);
+		found += l != NULL && l->plsp_id == id;
+	}
+	CHECK(pce_sess_lsp_count(s) == 1000 && found == 1000,
+	    "1000 LSPs, each found by its name: %u", found);
+	rpt_fill(&q, 5000, PCEP_LSP_FLAG_D | PCEP_LSP_FLAG_S, 0);
+	q.lsp.name_len = (uint16_t)snprintf(q.lsp.name, sizeof(q.lsp.name),
+	    "lsp-7");
+	send_rpt(&pa, &q, 1);
+	l = pce_lsp_by_name(s, "lsp-7");
+	CHECK(l != NULL && l->plsp_id == 5000 && pce_sess_lsp_count(s) ==
+	    1000 && pce_stats()->lsps_removed == 1,
+	    "lsp-7 under a new PLSP-ID replaces the old one");
+	for (id = 2; id <= 1000; id += 2) {
+		rpt_fill(&q, id, PCEP_LSP_FLAG_R, 0);
+		send_rpt(&pa, &q, 1);
+	}
+	CHECK(pce_sess_lsp_count(s) == 500 && pce_lsp_by_name(s, "lsp-8") ==
+	    NULL && pce_lsp_by_name(s, "lsp-9") != NULL &&
+	    pce_lsp_by_name(s, "lsp-7") != NULL,
+	    "the even PLSP-IDs removed by R-flagged reports: %u left",
+	    pce_sess_lsp_count(s));
+	pce_end();
+}
+
 /* A northbound update: PCUpd with an SRP-ID, acknowledged by a PCRpt with
  * that SRP-ID (RFC 8231 6.2, 7.2), or refused by a PCErr that carries it
  * (6.3). */
@@ -938,6 +989,7 @@ static const struct check_case cases[] = {
 	CASE(test_open_negotiation),
 	CASE(test_keepalive_dead_timer),
 	CASE(test_sync),
+	CASE(test_lsp_indexes),
 	CASE(test_update),
 	CASE(test_update_all),
 	CASE(test_update_all_removal),

@@ -1,0 +1,15 @@
+/*
+ * uthash (Debian's uthash-dev), the one container library of the tables
+ * that are not on a hot path.  Included through here so that running out
+ * of memory inside a HASH_ADD ends the run as xmalloc() does, with a
+ * message, rather than with uthash's bare exit(-1).
+ */
+#ifndef SBSIM_UT_H
+#define SBSIM_UT_H
+
+#include "log.h"
+
+#define uthash_fatal(msg)	fatalx("uthash: %s", (msg))
+#include <uthash.h>
+
+#endif
