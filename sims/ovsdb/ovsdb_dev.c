@@ -275,10 +275,8 @@ ovsdb_dev_accept(struct pool_dev *pd, int fd)
 		close(fd);
 		return;
 	}
-	if ((bev = bufferevent_socket_new(engine_base(), fd,
-	    BEV_OPT_CLOSE_ON_FREE)) == NULL) {
-		log_warnx("%s: bufferevent_socket_new failed", ovsdb_who(d));
-		close(fd);
+	if ((bev = engine_bev_new(fd)) == NULL) {
+		log_warnx("%s: no bufferevent for a connection", ovsdb_who(d));
 		return;
 	}
 	d->pd.attempt_ns = clock_ns();
