@@ -54,7 +54,7 @@ ovsdb_vsd_cols(const struct ovsdb_schema *s, struct ovsdb_vsd *v)
 static json_t *
 ovsdb_vsd_update(const char *table, const struct ovsdb_row *r, json_t *row)
 {
-	return json_pack("{sssss[[ssO]]so}", "op", "update", "table", table,
+	return json_pack("{sssss[[sso]]so}", "op", "update", "table", table,
 	    "where", "_uuid", "==", ovsdb_uuid_json(r->uuid), "row", row);
 }
 
