@@ -12,9 +12,6 @@
  * inactivity probe gets an echo request and is closed after a second
  * period of silence (ovsdb-server's "inactivity probe").
  */
-#include <sys/socket.h>
-#include <netinet/in.h>
-
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

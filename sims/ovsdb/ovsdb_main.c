@@ -13,7 +13,6 @@
 #include <string.h>
 
 #include "cmd.h"
-#include "engine.h"
 #include "log.h"
 #include "opt.h"
 #include "ovsdb_sim.h"
