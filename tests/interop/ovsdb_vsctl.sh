@@ -7,8 +7,9 @@
 # ofport, datapath_id); ovsdb-client lists the databases, reads and waits
 # on _Server as on the real server's, monitors
 # the Bridge table and sees a bridge added and deleted, and gets RFC
-# 7047's error objects for a bad transaction.  Skips (77) only when an
-# OVS tool is missing.
+# 7047's error objects for a bad transaction; and an active device with
+# ovsdb-client and ovs-vsctl as its manager (ptcp:).  Skips (77) only
+# when an OVS tool is missing.
 . "$(dirname "$0")/../lib.sh"
 need ovs-vsctl
 need ovsdb-client
@@ -19,8 +20,8 @@ SCHEMA=/usr/share/openvswitch/vswitch.ovsschema
 [ -r "$SCHEMA" ] || skip "no $SCHEMA"
 export OVS_RUNDIR=$TMPD OVS_DBDIR=$TMPD OVS_LOGDIR=$TMPD OVS_SYSCONFDIR=$TMPD
 
-base=$(free_ports 4)
-SIM=$base EMPTY=$((base + 2)) REAL=$((base + 3))
+base=$(free_ports 5)
+SIM=$base EMPTY=$((base + 2)) REAL=$((base + 3)) MGR=$((base + 4))
 start_bg "$TMPD/sim.log" "$SBSIM" ovsdb --devices 2 \
     --controller ptcp:$SIM:127.0.0.1 --bridges-per-node 1 \
     --ports-per-bridge 2 --duration 120 --report "$TMPD/sim.json"
@@ -143,6 +144,32 @@ timeout 10 ovsdb-client transact tcp:127.0.0.1:$SIM \
 grep -q '"error":"unknown table"' "$TMPD/txn.out" ||
     fail "unknown table: $(cat "$TMPD/txn.out")"
 [ "$(vs $SIM list-br)" = br0 ] || fail "the device stopped serving"
+
+# An active device: OVS's clients as its manager (ptcp:), the device
+# connecting to each in turn.
+start_bg "$TMPD/mgr-monitor.log" timeout 30 ovsdb-client monitor \
+    ptcp:$MGR:127.0.0.1 Open_vSwitch Bridge name
+mgrmon=$LAST_PID
+wait_listen $MGR || fail "ovsdb-client does not listen"
+start_bg "$TMPD/active.log" "$SBSIM" ovsdb --devices 1 \
+    --controller tcp:127.0.0.1:$MGR --bridges-per-node 2 --backoff 50:200 \
+    --duration 60
+active=$LAST_PID
+i=0
+until grep -q 'initial *br1' "$TMPD/mgr-monitor.log" || [ $i -ge 100 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+grep -Eq 'initial +br1' "$TMPD/mgr-monitor.log" ||
+    fail "ovsdb-client as the manager: no initial br1"
+kill "$mgrmon" 2>/dev/null
+wait "$mgrmon" 2>/dev/null
+timeout 20 ovs-vsctl --db=ptcp:$MGR:127.0.0.1 --timeout=15 add-br brA ||
+    fail "ovs-vsctl as the manager: add-br"
+[ "$(timeout 20 ovs-vsctl --db=ptcp:$MGR:127.0.0.1 --timeout=15 list-br |
+    tr '\n' ' ')" = "br0 br1 brA " ] || fail "ovs-vsctl as the manager: list-br"
+kill -0 "$active" 2>/dev/null || fail "the active device died"
+stop_pid "$active"
 
 kill -0 "$sim" 2>/dev/null && kill -0 "$empty" 2>/dev/null ||
     fail "sbsim died"
