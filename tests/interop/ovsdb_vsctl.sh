@@ -5,11 +5,10 @@
 # ovsdb-tool from the same schema give the same list-br and list-ports;
 # ovs-vsctl that waits gets what ovs-vswitchd would write back (cur_cfg,
 # ofport, datapath_id); ovsdb-client lists the databases, reads and waits
-# on _Server as on the real server's, monitors
-# the Bridge table and sees a bridge added and deleted, and gets RFC
-# 7047's error objects for a bad transaction; and an active device with
-# ovsdb-client and ovs-vsctl as its manager (ptcp:).  Skips (77) only
-# when an OVS tool is missing.
+# on _Server as on the real server's, monitors the Bridge table and sees
+# a bridge added and deleted, and gets RFC 7047's error objects for a bad
+# transaction; and an active device with ovsdb-client and ovs-vsctl as
+# its manager (ptcp:).  Skips (77) only when an OVS tool is missing.
 . "$(dirname "$0")/../lib.sh"
 need ovs-vsctl
 need ovsdb-client
