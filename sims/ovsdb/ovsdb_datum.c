@@ -60,7 +60,7 @@ ovsdb_uuid_parse(const char *s, uint8_t *u)
 	size_t	i, k = 0;
 	int	hi, lo;
 
-	if (strlen(s) != OVSDB_UUID_STRLEN - 1)
+	if (s == NULL || strlen(s) != OVSDB_UUID_STRLEN - 1)
 		return -1;
 	for (i = 0; i < OVSDB_UUID_LEN; i++) {
 		if ((i == 4 || i == 6 || i == 8 || i == 10) && s[k++] != '-')

@@ -151,7 +151,7 @@ json_t	*ovsdb_row_json(const struct ovsdb_table *, const struct ovsdb_row *,
 #define OVSDB_UUID_STRLEN	37
 void	 ovsdb_uuid_random(uint8_t *);
 void	 ovsdb_uuid_fmt(const uint8_t *, char *);
-int	 ovsdb_uuid_parse(const char *, uint8_t *);
+int	 ovsdb_uuid_parse(const char *, uint8_t *);	/* NULL: -1 */
 json_t	*ovsdb_uuid_json(const uint8_t *);	/* ["uuid", "..."] */
 
 /*

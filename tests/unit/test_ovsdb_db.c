@@ -240,6 +240,17 @@ test_errors(void)
 	json_decref(res);
 	CHECK(rows_of("Interface") == 0, "nothing of a failed transaction "
 	    "stays");
+	res = txn("[{'op':'insert','table':'Interface','row':{'name':'a'},"
+	    "'uuid':5}]", &rc);
+	CHECK(rc == -1 && strcmp(err_tag(res, 0), "syntax error") == 0,
+	    "insert's uuid not a string: a syntax error");
+	json_decref(res);
+	res = txn("[{'op':'insert','table':'Open_vSwitch','row':{},'uuid':"
+	    "'5c5a0e0c-3a3b-4d6c-9a6e-0b1c2d3e4f50'}]", &rc);
+	CHECK(rc == 0 && jeq(json_object_get(json_array_get(res, 0), "uuid"),
+	    "['uuid','5c5a0e0c-3a3b-4d6c-9a6e-0b1c2d3e4f50']"),
+	    "insert with the uuid the client chose");
+	json_decref(res);
 }
 
 static void
