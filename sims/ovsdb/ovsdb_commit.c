@@ -174,9 +174,9 @@ ovsdb_max_rows(const struct ovsdb_db *db)
 		t = &db->schema->tables[ti];
 		if (db->t[ti].n > t->max_rows)
 			return ovsdb_error("constraint violation",
-			    "Transaction causes \"%s\" table to contain %u "
+			    "transaction causes \"%s\" table to contain %u "
 			    "rows, greater than the schema-defined limit of %u "
-			    "row(s).", t->name, db->t[ti].n, t->max_rows);
+			    "row(s)", t->name, db->t[ti].n, t->max_rows);
 	}
 	return NULL;
 }

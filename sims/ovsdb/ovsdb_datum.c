@@ -131,6 +131,24 @@ ovsdb_atom_in_enum(const struct ovsdb_base *b, const json_t *a)
 	return 0;
 }
 
+/* As ovsdb-server says it: "x is not one of the allowed values ([a,
+ * b])" (the list for strings only). */
+static json_t *
+ovsdb_enum_error(const struct ovsdb_base *b, const json_t *a)
+{
+	char	list[256];
+	size_t	i, n = 0;
+
+	list[0] = '\0';
+	for (i = 0; i < json_array_size(b->enums) && n < sizeof(list); i++)
+		n += (size_t)snprintf(list + n, sizeof(list) - n, "%s%s",
+		    i ? ", " : "", json_string_value(json_array_get(b->enums,
+		    i)) ? json_string_value(json_array_get(b->enums, i)) : "?");
+	return ovsdb_error("constraint violation", "%s is not one of the "
+	    "allowed values ([%s])", json_is_string(a) ? json_string_value(a) :
+	    "the value", list);
+}
+
 /* A <uuid> or, in a transaction, a <named-uuid>. */
 static json_t *
 ovsdb_atom_uuid(json_t *j, struct ovsdb_symtab *st, json_t **err)
@@ -230,9 +248,7 @@ ovsdb_atom_parse(const struct ovsdb_base *b, json_t *j,
 		break;
 	}
 	if (a != NULL && b->enums != NULL && !ovsdb_atom_in_enum(b, a)) {
-		*err = ovsdb_error("constraint violation", "%s is not one of "
-		    "the allowed values", json_is_string(a) ?
-		    json_string_value(a) : "the value");
+		*err = ovsdb_enum_error(b, a);
 		json_decref(a);
 		return NULL;
 	}

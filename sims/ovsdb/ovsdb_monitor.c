@@ -103,9 +103,9 @@ ovsdb_mon_columns(const struct ovsdb_table *t, struct ovsdb_mon_tbl *mt,
 	json_array_foreach(cols, i, c) {
 		if (!json_is_string(c) || (k = ovsdb_column_find(t,
 		    json_string_value(c))) == -1) {
-			*err = ovsdb_error("syntax error", "%s is not a column "
-			    "of %s", json_is_string(c) ? json_string_value(c) :
-			    "?", t->name);
+			*err = ovsdb_error("syntax error", "%s is not a valid "
+			    "column name", json_is_string(c) ?
+			    json_string_value(c) : "?");
 			return -1;
 		}
 		mt->cols[k] = 1;
@@ -152,7 +152,7 @@ ovsdb_mon_table(const struct ovsdb_schema *s, struct ovsdb_mon_tbl *mt,
 	int				 ti;
 
 	if ((ti = ovsdb_table_find(s, name)) == -1) {
-		*err = ovsdb_error("unknown table", "no table named %s", name);
+		*err = ovsdb_error("syntax error", "no table named %s", name);
 		return -1;
 	}
 	t = &s->tables[ti];
@@ -393,8 +393,7 @@ ovsdb_monitor_add(struct ovsdb_conn *conn, int version, json_t *params,
 		    "requests%s]", version == 3 ? ", last-txn-id" : "");
 		return NULL;
 	}
-	if ((db = ovsdb_server_db(conn->srv, json_string_value(
-	    json_array_get(params, 0)), err)) == NULL)
+	if ((db = ovsdb_server_db(conn->srv, "monitor", params, err)) == NULL)
 		return NULL;
 	if (ovsdb_monitor_find(conn, id) != NULL) {
 		*err = ovsdb_error("duplicate monitor ID", "a monitor with "
@@ -421,7 +420,7 @@ ovsdb_monitor_cancel(struct ovsdb_conn *conn, json_t *params, json_t **err)
 
 	if (json_array_size(params) != 1 || (mon = ovsdb_monitor_find(conn,
 	    json_array_get(params, 0))) == NULL) {
-		*err = ovsdb_error("unknown monitor", "no such monitor");
+		*err = json_string("unknown monitor");	/* as ovsdb-server */
 		return NULL;
 	}
 	LIST_REMOVE(mon, entry);

@@ -160,8 +160,8 @@ ovsdb_lock(struct ovsdb_conn *conn, const char *name, int steal,
 	struct ovsdb_lockreq	*r, *owner;
 
 	if ((r = ovsdb_lock_mine(conn, name)) != NULL && !steal) {
-		*err = ovsdb_error("syntax error", "must unlock %s before "
-		    "locking again", name);
+		*err = ovsdb_error("syntax error", "must issue \"unlock\" "
+		    "before new \"lock\"");
 		return NULL;
 	}
 	if (r == NULL) {
@@ -190,8 +190,8 @@ ovsdb_unlock(struct ovsdb_conn *conn, const char *name, json_t **err)
 	struct ovsdb_lockreq	*r;
 
 	if ((r = ovsdb_lock_mine(conn, name)) == NULL) {
-		*err = ovsdb_error("syntax error", "\"unlock\" without "
-		    "\"lock\" or \"steal\"");
+		*err = ovsdb_error("syntax error", "unlock: \"unlock\" "
+		    "without \"lock\" or \"steal\"");
 		return NULL;
 	}
 	ovsdb_lock_drop(conn->srv, r);
@@ -216,19 +216,22 @@ ovsdb_conn_detach(struct ovsdb_conn *conn)
 /* ---- methods ---- */
 
 struct ovsdb_db *
-ovsdb_server_db(struct ovsdb_server *srv, const char *name, json_t **err)
+ovsdb_server_db(struct ovsdb_server *srv, const char *method,
+    const json_t *params, json_t **err)
 {
+	const char	*name = json_string_value(json_array_get(params, 0));
+
 	if (name == NULL) {
-		*err = ovsdb_error("syntax error", "the first parameter must "
-		    "be a database name");
+		*err = ovsdb_error("syntax error", "%s request params must "
+		    "begin with <db-name>", method);
 		return NULL;
 	}
 	if (strcmp(name, srv->schema->name) == 0)
 		return srv->db;
 	if (srv->sys != NULL && strcmp(name, srv->sys->schema->name) == 0)
 		return srv->sys->db;
-	*err = ovsdb_error("unknown database", "%s is not a database served "
-	    "by this server", name);
+	*err = ovsdb_error("unknown database", "%s request specifies unknown "
+	    "database %s", method, name);
 	return NULL;
 }
 
@@ -248,8 +251,7 @@ ovsdb_m_transact(struct ovsdb_conn *conn, json_t *params, json_t **err)
 	struct ovsdb_db		*db, *next;
 	json_t			*ops, *res;
 
-	if ((db = ovsdb_server_db(srv, json_string_value(json_array_get(
-	    params, 0)), err)) == NULL)
+	if ((db = ovsdb_server_db(srv, "transact", params, err)) == NULL)
 		return NULL;
 	(*srv->c->transacts)++;
 	ops = json_array();
@@ -279,9 +281,8 @@ ovsdb_m_dbs(struct ovsdb_conn *conn, int schema, json_t *params,
 	struct ovsdb_db		*db;
 
 	if (schema)
-		return (db = ovsdb_server_db(srv, json_string_value(
-		    json_array_get(params, 0)), err)) == NULL ? NULL :
-		    json_incref(db->schema->json);
+		return (db = ovsdb_server_db(srv, "get_schema", params,
+		    err)) == NULL ? NULL : json_incref(db->schema->json);
 	if (srv->sys == NULL)
 		return json_pack("[s]", srv->schema->name);
 	return json_pack("[ss]", srv->schema->name, srv->sys->schema->name);
@@ -357,12 +358,16 @@ ovsdb_request(struct ovsdb_conn *conn, const char *m, json_t *params,
 		json_decref(err);
 		return;
 	}
-	if (err != NULL)
+	/* As ovsdb-server: a result with "error": null, or an error
+	 * without "result". */
+	if (err != NULL) {
 		(*c->errors_sent)++;
-	ovsdb_conn_send(conn, json_pack("{sOsOso}", "id", id, "result",
-	    res != NULL ? res : json_null(), "error", err != NULL ? err :
-	    json_null()));
-	json_decref(res);
+		ovsdb_conn_send(conn, json_pack("{sOso}", "id", id, "error",
+		    err));
+		return;
+	}
+	ovsdb_conn_send(conn, json_pack("{sOsosn}", "id", id, "result", res,
+	    "error"));
 }
 
 /* Not JSON-RPC (section 4): logged once, counted, the end. */

@@ -76,9 +76,10 @@ void	 ovsdb_server_init(struct ovsdb_server *, const struct ovsdb_schema *,
 /* Frees the database; the connections must be gone. */
 void	 ovsdb_server_free(struct ovsdb_server *);
 
-/* The database of that name: ours, _Server, or NULL with *err. */
-struct ovsdb_db *ovsdb_server_db(struct ovsdb_server *, const char *name,
-	    json_t **err);
+/* The database a request's params begin with: ours, _Server, or NULL
+ * with *err as ovsdb-server words it for that method. */
+struct ovsdb_db *ovsdb_server_db(struct ovsdb_server *, const char *method,
+	    const json_t *params, json_t **err);
 /*
  * A transaction of the device's own (ops as transact's, without the
  * database name): committed and the monitors told, as a client's would

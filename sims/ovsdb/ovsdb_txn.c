@@ -68,6 +68,8 @@ ovsdb_row_compile(struct ovsdb_txn *x, const struct ovsdb_table *t,
 			    "table %s.", name, t->name);
 			goto fail;
 		}
+		if (c < OVSDB_COL_FIRST && !update)
+			continue;	/* an insert makes its own, as OVS */
 		if (c < OVSDB_COL_FIRST || (update && !t->cols[c].is_mutable)) {
 			*err = ovsdb_error("constraint violation", "Cannot "
 			    "update %s column %s in table %s.", c <
@@ -113,9 +115,9 @@ ovsdb_columns_mask(const struct ovsdb_table *t, json_t *cols, uint8_t **mask,
 	json_array_foreach(cols, i, c) {
 		if (!json_is_string(c) || (k = ovsdb_column_find(t,
 		    json_string_value(c))) == -1) {
-			*err = ovsdb_error("unknown column", "No column %s in "
-			    "table %s.", json_is_string(c) ?
-			    json_string_value(c) : "?", t->name);
+			*err = ovsdb_error("syntax error", "%s is not a valid "
+			    "column name", json_is_string(c) ?
+			    json_string_value(c) : "?");
 			free(*mask);
 			*mask = NULL;
 			return -1;
@@ -329,7 +331,8 @@ ovsdb_op_wait(struct ovsdb_txn *x, json_t *op, int ti, json_t **err)
 	if (eq == -1)
 		return NULL;
 	if (eq != (strcmp(json_string_value(until), "==") == 0)) {
-		*err = ovsdb_error("timed out", "\"wait\" timed out");
+		*err = ovsdb_error("timed out", "\"where\" clause test "
+		    "failed");
 		return NULL;
 	}
 	return json_object();
@@ -394,33 +397,42 @@ static const struct ovsdb_op {
 	{ "assert", 0, ovsdb_op_assert },
 };
 
-/* One operation: its result, or NULL with *err. */
+/* What ovsdb-server says of an operation it cannot parse: operation k
+ * of n, then why. */
+#define OVSDB_OP_PARSE	"Parsing ovsdb operation %zu of %zu failed: "
+
+/* Operation k of n: its result, or NULL with *err. */
 static json_t *
-ovsdb_op_run(struct ovsdb_txn *x, json_t *op, json_t **err)
+ovsdb_op_run(struct ovsdb_txn *x, json_t *op, size_t k, size_t n,
+    json_t **err)
 {
 	const char	*name, *tn;
 	size_t		 i;
 	int		 ti = -1;
 
-	name = json_string_value(json_object_get(op, "op"));
-	if (!json_is_object(op) || name == NULL) {
-		*err = ovsdb_error("syntax error", "an operation is an object "
-		    "with \"op\"");
+	if ((name = json_string_value(json_object_get(op, "op"))) == NULL) {
+		*err = ovsdb_error("syntax error", OVSDB_OP_PARSE "Required "
+		    "'op' member is missing.", k, n);
 		return NULL;
 	}
 	for (i = 0; i < sizeof(ovsdb_ops) / sizeof(ovsdb_ops[0]); i++)
 		if (strcmp(name, ovsdb_ops[i].name) == 0)
 			break;
 	if (i == sizeof(ovsdb_ops) / sizeof(ovsdb_ops[0])) {
-		*err = ovsdb_error("unknown operation", "No operation \"%s\"",
-		    name);
+		*err = ovsdb_error("syntax error", OVSDB_OP_PARSE "No "
+		    "operation \"%s\"", k, n, name);
 		return NULL;
 	}
 	tn = json_string_value(json_object_get(op, "table"));
-	if (ovsdb_ops[i].table && (tn == NULL ||
-	    (ti = ovsdb_table_find(x->db->schema, tn)) == -1)) {
-		*err = ovsdb_error(tn == NULL ? "syntax error" :
-		    "unknown table", "No table named %s.", tn ? tn : "");
+	if (ovsdb_ops[i].table && tn == NULL) {
+		*err = ovsdb_error("syntax error", OVSDB_OP_PARSE "Required "
+		    "'table' member is missing.", k, n);
+		return NULL;
+	}
+	if (ovsdb_ops[i].table &&
+	    (ti = ovsdb_table_find(x->db->schema, tn)) == -1) {
+		*err = ovsdb_error("syntax error", OVSDB_OP_PARSE "No table "
+		    "named %s.", k, n, tn);
 		return NULL;
 	}
 	return ovsdb_ops[i].run(x, op, ti, err);
@@ -441,7 +453,8 @@ ovsdb_transact(struct ovsdb_db *cur, json_t *ops,
 	*result = json_array();
 	*next = NULL;
 	json_array_foreach(ops, i, op) {
-		if ((res = ovsdb_op_run(&x, op, &err)) == NULL)
+		if ((res = ovsdb_op_run(&x, op, i + 1, json_array_size(ops),
+		    &err)) == NULL)
 			break;
 		json_array_append_new(*result, res);
 	}

@@ -46,8 +46,8 @@ ovsdb_clause_compile(const struct ovsdb_table *t, json_t *cl,
 	    OVSDB_EXCLUDES, fn)) == -1 || (f <= OVSDB_GT && f != OVSDB_EQ
 	    && f != OVSDB_NE && (c->max != 1 || (c->key.type != OVSDB_INTEGER &&
 	    c->key.type != OVSDB_REAL)))) {
-		*err = ovsdb_error("syntax error", "function %s not allowed on "
-		    "column %s", fn, cn);
+		*err = ovsdb_error("syntax error", "Type mismatch: \"%s\" "
+		    "operator may not be applied to column %s.", fn, cn);
 		return NULL;
 	}
 	if ((v = ovsdb_datum_parse(c, json_array_get(cl, 2), st, 1, err)) ==

@@ -206,9 +206,12 @@ test_errors(void)
 	fresh();
 	res = txn("[{'op':'select','table':'Nope','where':[]},"
 	    "{'op':'comment','comment':'x'}]", &rc);
-	CHECK(rc == -1 && strcmp(err_tag(res, 0), "unknown table") == 0 &&
-	    json_is_null(json_array_get(res, 1)) && json_array_size(res) == 2,
-	    "unknown table: the error, then null (4.1.3)");
+	CHECK(rc == -1 && strcmp(err_tag(res, 0), "syntax error") == 0 &&
+	    strcmp(json_string_value(json_object_get(json_array_get(res, 0),
+	    "details")), "Parsing ovsdb operation 1 of 2 failed: No table "
+	    "named Nope.") == 0 && json_is_null(json_array_get(res, 1)) &&
+	    json_array_size(res) == 2, "unknown table: ovsdb-server's error, "
+	    "then null (4.1.3)");
 	json_decref(res);
 	res = txn("[{'op':'insert','table':'Bridge','row':{'nope':1}}]", &rc);
 	CHECK(rc == -1 && strcmp(err_tag(res, 0), "unknown column") == 0,
@@ -224,7 +227,7 @@ test_errors(void)
 	    "a value outside the enum: constraint violation");
 	json_decref(res);
 	res = txn("[{'op':'bogus'}]", &rc);
-	CHECK(rc == -1 && strcmp(err_tag(res, 0), "unknown operation") == 0,
+	CHECK(rc == -1 && strcmp(err_tag(res, 0), "syntax error") == 0,
 	    "unknown operation");
 	json_decref(res);
 	res = txn("[{'op':'insert','table':'Bridge','row':{'flood_vlans':"
