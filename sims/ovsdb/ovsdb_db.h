@@ -147,6 +147,11 @@ json_t	*ovsdb_row_get(const struct ovsdb_table *, const struct ovsdb_row *,
 json_t	*ovsdb_row_json(const struct ovsdb_table *, const struct ovsdb_row *,
 	    const uint8_t *cols);
 
+/* A "columns" list (section 5.2.2, 4.1.5): mask[i] set for each column
+ * named; -1 with *err (ovsdb-server's words) for one that is none. */
+int	 ovsdb_columns_set(const struct ovsdb_table *, const json_t *cols,
+	    uint8_t *mask, json_t **err);
+
 /* UUIDs (section 5.1, <uuid>): text, bytes, random ones. */
 #define OVSDB_UUID_STRLEN	37
 void	 ovsdb_uuid_random(uint8_t *);

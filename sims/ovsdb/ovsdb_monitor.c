@@ -90,27 +90,11 @@ static int
 ovsdb_mon_columns(const struct ovsdb_table *t, struct ovsdb_mon_tbl *mt,
     json_t *cols, json_t **err)
 {
-	json_t	*c;
-	size_t	 i;
-	int	 k;
-
-	if (cols == NULL) {
-		/* Every column but _uuid and _version. */
-		memset(mt->cols + OVSDB_COL_FIRST, 1, t->ncols -
-		    OVSDB_COL_FIRST);
-		return 0;
-	}
-	json_array_foreach(cols, i, c) {
-		if (!json_is_string(c) || (k = ovsdb_column_find(t,
-		    json_string_value(c))) == -1) {
-			*err = ovsdb_error("syntax error", "%s is not a valid "
-			    "column name", json_is_string(c) ?
-			    json_string_value(c) : "?");
-			return -1;
-		}
-		mt->cols[k] = 1;
-	}
-	return json_is_array(cols) ? 0 : -1;
+	if (cols != NULL)
+		return ovsdb_columns_set(t, cols, mt->cols, err);
+	/* Every column but _uuid and _version. */
+	memset(mt->cols + OVSDB_COL_FIRST, 1, t->ncols - OVSDB_COL_FIRST);
+	return 0;
 }
 
 /* One <monitor-request> (of several, their columns and selects merged). */

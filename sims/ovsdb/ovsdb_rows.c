@@ -222,3 +222,28 @@ ovsdb_row_json(const struct ovsdb_table *t, const struct ovsdb_row *r,
 			    ovsdb_row_get(t, r, i));
 	return o;
 }
+
+int
+ovsdb_columns_set(const struct ovsdb_table *t, const json_t *cols,
+    uint8_t *mask, json_t **err)
+{
+	json_t	*c;
+	size_t	 i;
+	int	 k;
+
+	if (!json_is_array(cols)) {
+		*err = ovsdb_error("syntax error", "columns is not an array");
+		return -1;
+	}
+	json_array_foreach(cols, i, c) {
+		if (!json_is_string(c) || (k = ovsdb_column_find(t,
+		    json_string_value(c))) == -1) {
+			*err = ovsdb_error("syntax error", "%s is not a valid "
+			    "column name", json_is_string(c) ?
+			    json_string_value(c) : "?");
+			return -1;
+		}
+		mask[k] = 1;
+	}
+	return 0;
+}

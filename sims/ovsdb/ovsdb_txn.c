@@ -104,27 +104,15 @@ static int
 ovsdb_columns_mask(const struct ovsdb_table *t, json_t *cols, uint8_t **mask,
     json_t **err)
 {
-	json_t	*c;
-	size_t	 i;
-	int	 k;
-
 	*mask = NULL;
 	if (cols == NULL)
 		return 0;
 	*mask = xcalloc(t->ncols, 1);
-	json_array_foreach(cols, i, c) {
-		if (!json_is_string(c) || (k = ovsdb_column_find(t,
-		    json_string_value(c))) == -1) {
-			*err = ovsdb_error("syntax error", "%s is not a valid "
-			    "column name", json_is_string(c) ?
-			    json_string_value(c) : "?");
-			free(*mask);
-			*mask = NULL;
-			return -1;
-		}
-		(*mask)[k] = 1;
-	}
-	return json_is_array(cols) ? 0 : -1;
+	if (ovsdb_columns_set(t, cols, *mask, err) == 0)
+		return 0;
+	free(*mask);
+	*mask = NULL;
+	return -1;
 }
 
 /* ---- operations (section 5.2) ---- */
@@ -454,8 +442,12 @@ ovsdb_transact(struct ovsdb_db *cur, json_t *ops,
 	*next = NULL;
 	json_array_foreach(ops, i, op) {
 		if ((res = ovsdb_op_run(&x, op, i + 1, json_array_size(ops),
-		    &err)) == NULL)
+		    &err)) == NULL) {
+			if (err == NULL)	/* never: every failure says why */
+				err = ovsdb_error("syntax error", "operation "
+				    "%zu failed", i + 1);
 			break;
+		}
 		json_array_append_new(*result, res);
 	}
 	if (err != NULL) {
