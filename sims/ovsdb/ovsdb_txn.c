@@ -368,22 +368,63 @@ ovsdb_op_assert(struct ovsdb_txn *x, json_t *op, int ti, json_t **err)
 	return json_object();
 }
 
+/* The members an operation must have (section 5.2), as "name:type"
+ * with a for array, o object, s string, b boolean. */
 static const struct ovsdb_op {
 	const char	*name;
 	int		 table;		/* needs "table" */
+	const char	*need[5];
 	json_t		*(*run)(struct ovsdb_txn *, json_t *, int, json_t **);
 } ovsdb_ops[] = {
-	{ "insert", 1, ovsdb_op_insert },
-	{ "select", 1, ovsdb_op_select },
-	{ "update", 1, ovsdb_op_update },
-	{ "mutate", 1, ovsdb_op_mutate },
-	{ "delete", 1, ovsdb_op_delete },
-	{ "wait", 1, ovsdb_op_wait },
-	{ "commit", 0, ovsdb_op_nothing },
-	{ "abort", 0, ovsdb_op_abort },
-	{ "comment", 0, ovsdb_op_nothing },
-	{ "assert", 0, ovsdb_op_assert },
+	{ "insert", 1, { "row:o" }, ovsdb_op_insert },
+	{ "select", 1, { "where:a" }, ovsdb_op_select },
+	{ "update", 1, { "where:a", "row:o" }, ovsdb_op_update },
+	{ "mutate", 1, { "where:a", "mutations:a" }, ovsdb_op_mutate },
+	{ "delete", 1, { "where:a" }, ovsdb_op_delete },
+	{ "wait", 1, { "where:a", "columns:a", "until:s", "rows:a" },
+	    ovsdb_op_wait },
+	{ "commit", 0, { "durable:b" }, ovsdb_op_nothing },
+	{ "abort", 0, { NULL }, ovsdb_op_abort },
+	{ "comment", 0, { "comment:s" }, ovsdb_op_nothing },
+	{ "assert", 0, { "lock:s" }, ovsdb_op_assert },
 };
+
+static int
+ovsdb_member_type(const json_t *v, char type)
+{
+	switch (type) {
+	case 'a':
+		return json_is_array(v);
+	case 'o':
+		return json_is_object(v);
+	case 's':
+		return json_is_string(v);
+	default:
+		return json_is_boolean(v);
+	}
+}
+
+/* The members op needs, present and of their type; the name of the
+ * first that is not, NULL when all are (and whether it was missing). */
+static const char *
+ovsdb_op_members(const struct ovsdb_op *o, const json_t *op, int *missing,
+    char *name, size_t len)
+{
+	const char	*colon;
+	const json_t	*v;
+	size_t		 i;
+
+	for (i = 0; i < 5 && o->need[i] != NULL; i++) {
+		colon = strchr(o->need[i], ':');
+		snprintf(name, len, "%.*s", (int)(colon - o->need[i]),
+		    o->need[i]);
+		v = json_object_get(op, name);
+		*missing = v == NULL;
+		if (v == NULL || !ovsdb_member_type(v, colon[1]))
+			return name;
+	}
+	return NULL;
+}
 
 /* What ovsdb-server says of an operation it cannot parse: operation k
  * of n, then why. */
@@ -395,8 +436,9 @@ ovsdb_op_run(struct ovsdb_txn *x, json_t *op, size_t k, size_t n,
     json_t **err)
 {
 	const char	*name, *tn;
+	char		 member[16];
 	size_t		 i;
-	int		 ti = -1;
+	int		 ti = -1, missing;
 
 	if ((name = json_string_value(json_object_get(op, "op"))) == NULL) {
 		*err = ovsdb_error("syntax error", OVSDB_OP_PARSE "Required "
@@ -421,6 +463,13 @@ ovsdb_op_run(struct ovsdb_txn *x, json_t *op, size_t k, size_t n,
 	    (ti = ovsdb_table_find(x->db->schema, tn)) == -1) {
 		*err = ovsdb_error("syntax error", OVSDB_OP_PARSE "No table "
 		    "named %s.", k, n, tn);
+		return NULL;
+	}
+	if (ovsdb_op_members(&ovsdb_ops[i], op, &missing, member,
+	    sizeof(member)) != NULL) {
+		*err = ovsdb_error("syntax error", missing ? OVSDB_OP_PARSE
+		    "Required '%s' member is missing." : OVSDB_OP_PARSE
+		    "Type mismatch for member '%s'.", k, n, member);
 		return NULL;
 	}
 	return ovsdb_ops[i].run(x, op, ti, err);

@@ -6,7 +6,7 @@
 # ovs-vsctl that waits gets what ovs-vswitchd would write back (cur_cfg,
 # ofport, datapath_id); ovsdb-client lists the databases, reads and waits
 # on _Server as on the real server's, monitors the Bridge table and sees
-# a bridge added and deleted, and gets for nineteen bad transactions the
+# a bridge added and deleted, and gets for 28 bad transactions the
 # error objects ovsdb-server gives, word for word; and an active device
 # with ovsdb-client and ovs-vsctl as its manager (ptcp:).  Skips (77)
 # only when an OVS tool is missing.
@@ -155,6 +155,15 @@ cat >"$TMPD/bad.txns" <<'EOF'
 [{"op":"insert","table":"Open_vSwitch","row":{}}]
 [{"op":"insert","table":"Bridge","row":{"flood_vlans":["set",[5000]]}}]
 [{"op":"comment","comment":"x"},{"op":"commit","durable":false}]
+[{"op":"select","table":"Bridge"}]
+[{"op":"delete","table":"Bridge"}]
+[{"op":"mutate","table":"Bridge","where":[]}]
+[{"op":"update","table":"Bridge","where":[]}]
+[{"op":"wait","table":"Bridge","where":[],"columns":["name"],"rows":[]}]
+[{"op":"insert","table":"Bridge"}]
+[{"op":"assert"}]
+[{"op":"comment"}]
+[{"op":"select","table":"Bridge","where":{}}]
 EOF
 norm() {
 	"$PY" -c '
@@ -213,7 +222,7 @@ stop_pid "$sim"
 [ "$STOP_RC" -eq 0 ] || [ "$STOP_RC" -eq 1 ] || fail "sbsim exited $STOP_RC"
 [ "$(json_get "$TMPD/sim.json" 'r["counters"]["transacts"] >= 4')" = True ] ||
     fail "transacts: $(json_get "$TMPD/sim.json" 'r["counters"]')"
-[ "$(json_get "$TMPD/empty.json" 'r["counters"]["transact_errors"] >= 17')" = True ] ||
+[ "$(json_get "$TMPD/empty.json" 'r["counters"]["transact_errors"] >= 26')" = True ] ||
     fail "transact_errors: $(json_get "$TMPD/empty.json" 'r["counters"]')"
 [ "$(json_get "$TMPD/sim.json" '[p["items"] for p in r["phases"] if p["name"] == "connect"][0]')" = 2 ] ||
     fail "connect phase"
