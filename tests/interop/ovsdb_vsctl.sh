@@ -7,7 +7,8 @@
 # ofport, datapath_id); ovsdb-client lists the databases, reads and waits
 # on _Server as on the real server's, monitors the Bridge table and sees
 # a bridge added and deleted, and gets for 28 bad transactions the
-# error objects ovsdb-server gives, word for word; and an active device
+# error objects ovsdb-server gives, word for word, and the same replies
+# to fifteen JSON-RPC requests (errors, echo, locks); and an active device
 # with ovsdb-client and ovs-vsctl as its manager (ptcp:).  Skips (77)
 # only when an OVS tool is missing.
 . "$(dirname "$0")/../lib.sh"
@@ -187,6 +188,36 @@ while read -r ops; do
 	cmp -s "$TMPD/txn-$EMPTY" "$TMPD/txn-$REAL" ||
 	    fail "$ops: sbsim $(cat "$TMPD/txn-$EMPTY"), ovsdb-server $(cat "$TMPD/txn-$REAL")"
 done <"$TMPD/bad.txns"
+# The same for JSON-RPC requests ovsdb-server refuses or answers plainly.
+"$PY" - "$EMPTY" "$REAL" "$(dirname "$0")/.." <<'PYEOF' ||
+import socket, sys
+sys.path.insert(0, sys.argv[3])
+from ovsdb_rpc import Conn
+REQS = [
+    ("nosuch", []), ("echo", ["x", 1]), ("list_dbs", []),
+    ("get_schema", ["zz"]), ("get_schema", []), ("transact", ["zz"]),
+    ("transact", []), ("monitor_cancel", ["zz"]),
+    ("monitor", ["Open_vSwitch", "m", {"Nope": {}}]),
+    ("monitor", ["Open_vSwitch", "m2", {"Bridge": {"columns": ["nope"]}}]),
+    ("monitor", ["zz", "m3", {}]),
+    ("lock", ["l"]), ("lock", ["l"]), ("unlock", ["zz"]), ("unlock", ["l"]),
+]
+def strip(v):
+    if isinstance(v, dict):
+        return {k: strip(x) for k, x in v.items() if k not in ("syntax", "id")}
+    if isinstance(v, list):
+        return [strip(x) for x in v]
+    return v
+got = []
+for port in sys.argv[1:3]:
+    c = Conn(socket.create_connection(("127.0.0.1", int(port))))
+    got.append([strip(c.call(i, m, p)) for i, (m, p) in enumerate(REQS)])
+bad = [(REQS[i], a, b) for i, (a, b) in enumerate(zip(*got)) if a != b]
+for r, a, b in bad:
+    print("%s: sbsim %s, ovsdb-server %s" % (r, a, b))
+sys.exit(1 if bad else 0)
+PYEOF
+    fail "JSON-RPC replies differ from ovsdb-server's"
 [ "$(vs $EMPTY list-br)" = brA ] || fail "the device stopped serving"
 
 # An active device: OVS's clients as its manager (ptcp:), the device
