@@ -30,7 +30,7 @@ struct ovsdb_mon_tbl {
 };
 
 struct ovsdb_monitor {
-	LIST_ENTRY(ovsdb_monitor)	 entry;
+	TAILQ_ENTRY(ovsdb_monitor)	 entry;
 	const struct ovsdb_schema	*schema;	/* of its database */
 	json_t				*id;
 	uint8_t				 version;	/* 1, 2, 3 */
@@ -57,8 +57,8 @@ ovsdb_monitors_free(struct ovsdb_conn *conn)
 {
 	struct ovsdb_monitor	*mon;
 
-	while ((mon = LIST_FIRST(&conn->monitors)) != NULL) {
-		LIST_REMOVE(mon, entry);
+	while ((mon = TAILQ_FIRST(&conn->monitors)) != NULL) {
+		TAILQ_REMOVE(&conn->monitors, mon, entry);
 		ovsdb_monitor_free(mon);
 	}
 }
@@ -358,7 +358,7 @@ ovsdb_monitor_find(struct ovsdb_conn *conn, const json_t *id)
 {
 	struct ovsdb_monitor	*mon;
 
-	LIST_FOREACH(mon, &conn->monitors, entry)
+	TAILQ_FOREACH(mon, &conn->monitors, entry)
 		if (json_equal(mon->id, (json_t *)id))
 			return mon;
 	return NULL;
@@ -388,7 +388,7 @@ ovsdb_monitor_add(struct ovsdb_conn *conn, int version, json_t *params,
 	    2), err)) == NULL)
 		return NULL;
 	mon->id = json_incref(id);
-	LIST_INSERT_HEAD(&conn->monitors, mon, entry);
+	TAILQ_INSERT_TAIL(&conn->monitors, mon, entry);
 	(*conn->srv->c->monitors)++;
 	tu = ovsdb_mon_updates(mon, NULL, db);
 	if (version < 3)
@@ -407,7 +407,7 @@ ovsdb_monitor_cancel(struct ovsdb_conn *conn, json_t *params, json_t **err)
 		*err = json_string("unknown monitor");	/* as ovsdb-server */
 		return NULL;
 	}
-	LIST_REMOVE(mon, entry);
+	TAILQ_REMOVE(&conn->monitors, mon, entry);
 	ovsdb_monitor_free(mon);
 	(*conn->srv->c->monitor_cancels)++;
 	return json_object();
@@ -439,7 +439,7 @@ ovsdb_monitors_update(struct ovsdb_server *srv, const struct ovsdb_db *old,
 	json_t			*tu;
 
 	LIST_FOREACH(conn, &srv->conns, entry)
-		LIST_FOREACH(mon, &conn->monitors, entry) {
+		TAILQ_FOREACH(mon, &conn->monitors, entry) {
 			if (mon->schema != new->schema)
 				continue;	/* _Server's never change */
 			tu = ovsdb_mon_updates(mon, old, new);

@@ -80,7 +80,7 @@ ovsdb_conn_attach(struct ovsdb_server *srv, struct ovsdb_conn *conn,
 	conn->srv = srv;
 	conn->send = send;
 	conn->logged = &conn->logged_own;
-	LIST_INIT(&conn->monitors);
+	TAILQ_INIT(&conn->monitors);
 	LIST_INSERT_HEAD(&srv->conns, conn, entry);
 }
 

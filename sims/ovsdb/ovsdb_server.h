@@ -56,7 +56,7 @@ struct ovsdb_server {
 struct ovsdb_conn {
 	LIST_ENTRY(ovsdb_conn)		 entry;
 	struct ovsdb_server		*srv;
-	LIST_HEAD(, ovsdb_monitor)	 monitors;
+	TAILQ_HEAD(, ovsdb_monitor)	 monitors;	/* in their order */
 	/* Write one whole message. */
 	void				(*send)(struct ovsdb_conn *,
 					    const char *, size_t);

@@ -8,7 +8,8 @@
 # on _Server as on the real server's, monitors the Bridge table and sees
 # a bridge added and deleted, and gets for 28 bad transactions the
 # error objects ovsdb-server gives, word for word, and the same replies
-# to fifteen JSON-RPC requests (errors, echo, locks); and an active device
+# to fifteen JSON-RPC requests (errors, echo, locks) and the same
+# update and update2 notifications of a bridge's life; and an active device
 # with ovsdb-client and ovs-vsctl as its manager (ptcp:).  Skips (77)
 # only when an OVS tool is missing.
 . "$(dirname "$0")/../lib.sh"
@@ -218,6 +219,60 @@ for r, a, b in bad:
 sys.exit(1 if bad else 0)
 PYEOF
     fail "JSON-RPC replies differ from ovsdb-server's"
+
+# Monitors, version 1 (update) and 2 (update2), of a bridge inserted,
+# modified (a map and an optional value) and collected: the same
+# notifications as ovsdb-server's, but for UUIDs.
+"$PY" - "$EMPTY" "$REAL" "$(dirname "$0")/.." <<'PYEOF' ||
+import json, re, socket, sys, time
+sys.path.insert(0, sys.argv[3])
+from ovsdb_rpc import Conn
+COLS = ["name", "ports", "external_ids", "fail_mode"]
+def run(port):
+    m = Conn(socket.create_connection(("127.0.0.1", int(port))))
+    w = Conn(socket.create_connection(("127.0.0.1", int(port))))
+    out = [m.call(1, "monitor", ["Open_vSwitch", "v1",
+                                 {"Bridge": {"columns": COLS}}]),
+           m.call(2, "monitor_cond", ["Open_vSwitch", "v2",
+                                      {"Bridge": [{"columns": COLS}]}])]
+    txns = [[{"op": "insert", "table": "Bridge", "uuid-name": "b",
+              "row": {"name": "bx", "external_ids": ["map", [["a", "1"]]]}},
+             {"op": "mutate", "table": "Open_vSwitch", "where": [],
+              "mutations": [["bridges", "insert", ["named-uuid", "b"]]]}],
+            [{"op": "mutate", "table": "Bridge",
+              "where": [["name", "==", "bx"]],
+              "mutations": [["external_ids", "insert", ["map", [["b", "2"]]]],
+                            ["external_ids", "delete", ["set", ["a"]]]]},
+             {"op": "update", "table": "Bridge",
+              "where": [["name", "==", "bx"]], "row": {"fail_mode": "secure"}}],
+            None]
+    for i, ops in enumerate(txns):
+        if ops is None:         # bx out of Open_vSwitch: collected
+            bx = w.call(9, "transact", ["Open_vSwitch", {
+                "op": "select", "table": "Bridge", "columns": ["_uuid"],
+                "where": [["name", "==", "bx"]]}])
+            ops = [{"op": "mutate", "table": "Open_vSwitch", "where": [],
+                    "mutations": [["bridges", "delete", ["set", [
+                        bx["result"][0]["rows"][0]["_uuid"]]]]]}]
+        w.call(10 + i, "transact", ["Open_vSwitch"] + ops)
+    time.sleep(0.5)
+    m.s.settimeout(0.5)
+    try:
+        while True:
+            msg = m.recv()
+            if msg is None:
+                break
+            out.append(msg)
+    except socket.timeout:
+        pass
+    return re.sub(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-"
+                  r"[0-9a-f]{12}", "U", json.dumps(out, sort_keys=True))
+sim, real = run(sys.argv[1]), run(sys.argv[2])
+if sim != real:
+    print("sbsim:         %s\novsdb-server:  %s" % (sim, real))
+    sys.exit(1)
+PYEOF
+    fail "monitor updates differ from ovsdb-server's"
 [ "$(vs $EMPTY list-br)" = brA ] || fail "the device stopped serving"
 
 # An active device: OVS's clients as its manager (ptcp:), the device
