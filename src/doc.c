@@ -635,16 +635,13 @@ doc_end(struct doc_writer *w)
 	w->depth--;
 }
 
+/* A value: JSON (its name written before), quoted or not; or an XML
+ * element. */
 static void
-doc_leaf(struct doc_writer *w, const char *name, const char *text,
+doc_scalar(struct doc_writer *w, const char *name, const char *text,
     int quoted)
 {
-	if (doc_in_list(w) || w->depth == 0) {
-		w->err = 1;
-		return;
-	}
 	if (w->fmt == HTTP_FMT_JSON) {
-		doc_json_name(w, NULL, name);
 		if (quoted)
 			evbuffer_add(w->out, "\"", 1);
 		doc_text(w, text);
@@ -657,10 +654,52 @@ doc_leaf(struct doc_writer *w, const char *name, const char *text,
 	evbuffer_add_printf(w->out, "</%s>", name);
 }
 
+static void
+doc_leaf(struct doc_writer *w, const char *name, const char *text,
+    int quoted)
+{
+	if (doc_in_list(w) || w->depth == 0) {
+		w->err = 1;
+		return;
+	}
+	if (w->fmt == HTTP_FMT_JSON)
+		doc_json_name(w, NULL, name);
+	doc_scalar(w, name, text, quoted);
+}
+
 void
 doc_leaf_str(struct doc_writer *w, const char *name, const char *v)
 {
 	doc_leaf(w, name, v, 1);
+}
+
+/* A YANG boolean (RFC 7951 section 6.3: a JSON literal, not a string). */
+void
+doc_leaf_bool(struct doc_writer *w, const char *name, int v)
+{
+	doc_leaf(w, name, v ? "true" : "false", 0);
+}
+
+/* A leaf of another module than its parent's (an augmentation): its
+ * qualified name in JSON (RFC 7951 section 4), its namespace in XML. */
+void
+doc_leaf_mod(struct doc_writer *w, const struct doc_module *mod,
+    const char *name, const char *v)
+{
+	char	q[128];
+
+	if (w->fmt == HTTP_FMT_JSON) {
+		snprintf(q, sizeof(q), "%s:%s", mod->name, name);
+		doc_leaf(w, q, v, 1);
+		return;
+	}
+	if (doc_in_list(w) || w->depth == 0) {
+		w->err = 1;
+		return;
+	}
+	evbuffer_add_printf(w->out, "<%s xmlns=\"%s\">", name, mod->ns);
+	doc_text(w, v);
+	evbuffer_add_printf(w->out, "</%s>", name);
 }
 
 /* ODL writes 64-bit counters as JSON numbers (RFC 7951 section 6.1 would
@@ -674,32 +713,67 @@ doc_leaf_uint(struct doc_writer *w, const char *name, uint64_t v)
 	doc_leaf(w, name, num, 0);
 }
 
-/* A leaf-list of numbers: a JSON array (RFC 7951 section 5.3), or one
- * element per value in XML (RFC 7950 section 7.7.8); nothing when empty. */
+/* A leaf-list: a JSON array (RFC 7951 section 5.3), or one element per
+ * value in XML (RFC 7950 section 7.7.8); nothing when empty. */
+static int
+doc_leaf_list_begin(struct doc_writer *w, const char *name, size_t n)
+{
+	if (doc_in_list(w) || w->depth == 0) {
+		w->err = 1;
+		return -1;
+	}
+	if (n == 0)
+		return -1;
+	if (w->fmt == HTTP_FMT_JSON) {
+		doc_json_name(w, NULL, name);
+		evbuffer_add(w->out, "[", 1);
+	}
+	return 0;
+}
+
+static void
+doc_leaf_list_item(struct doc_writer *w, const char *name, size_t i,
+    const char *text, int quoted)
+{
+	if (w->fmt == HTTP_FMT_JSON && i > 0)
+		evbuffer_add(w->out, ",", 1);
+	doc_scalar(w, name, text, quoted);
+}
+
+static void
+doc_leaf_list_end(struct doc_writer *w)
+{
+	if (w->fmt == HTTP_FMT_JSON)
+		evbuffer_add(w->out, "]", 1);
+}
+
 void
 doc_leaf_list_uint(struct doc_writer *w, const char *name,
     const uint32_t *v, size_t n)
 {
+	char	num[16];
 	size_t	i;
 
-	if (doc_in_list(w) || w->depth == 0) {
-		w->err = 1;
+	if (doc_leaf_list_begin(w, name, n) == -1)
 		return;
+	for (i = 0; i < n; i++) {
+		snprintf(num, sizeof(num), "%lu", (unsigned long)v[i]);
+		doc_leaf_list_item(w, name, i, num, 0);
 	}
-	if (n == 0)
+	doc_leaf_list_end(w);
+}
+
+void
+doc_leaf_list_str(struct doc_writer *w, const char *name,
+    const char *const *v, size_t n)
+{
+	size_t	i;
+
+	if (doc_leaf_list_begin(w, name, n) == -1)
 		return;
-	if (w->fmt == HTTP_FMT_JSON) {
-		doc_json_name(w, NULL, name);
-		evbuffer_add(w->out, "[", 1);
-		for (i = 0; i < n; i++)
-			evbuffer_add_printf(w->out, "%s%lu", i ? "," : "",
-			    (unsigned long)v[i]);
-		evbuffer_add(w->out, "]", 1);
-		return;
-	}
 	for (i = 0; i < n; i++)
-		evbuffer_add_printf(w->out, "<%s>%lu</%s>", name,
-		    (unsigned long)v[i], name);
+		doc_leaf_list_item(w, name, i, v[i], 1);
+	doc_leaf_list_end(w);
 }
 
 int

@@ -97,8 +97,14 @@ void	 doc_entry(struct doc_writer *);	/* one list entry */
 void	 doc_end(struct doc_writer *);		/* closes the innermost */
 void	 doc_leaf_str(struct doc_writer *, const char *name, const char *);
 void	 doc_leaf_uint(struct doc_writer *, const char *name, uint64_t);
+void	 doc_leaf_bool(struct doc_writer *, const char *name, int);
+/* A leaf qualified by a module other than its parent's. */
+void	 doc_leaf_mod(struct doc_writer *, const struct doc_module *,
+	    const char *name, const char *);
 void	 doc_leaf_list_uint(struct doc_writer *, const char *name,
 	    const uint32_t *, size_t n);
+void	 doc_leaf_list_str(struct doc_writer *, const char *name,
+	    const char *const *, size_t n);
 /* Close what is open and end the document; -1 if it was misused. */
 int	 doc_finish(struct doc_writer *);
 

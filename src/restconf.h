@@ -18,7 +18,7 @@
 
 #define RC_MAX_DEPTH	16	/* elements of a path */
 #define RC_MAX_KEYS	4	/* keys of a list element */
-#define RC_MAX_RESOURCES 8
+#define RC_MAX_RESOURCES 16
 
 enum rc_style {
 	RC_STYLE_RFC8040,

@@ -70,6 +70,25 @@ bgp_as4path_put(struct wbuf *w, const struct bgp_attrs *a, int as4)
 		wbuf_put_u32(w, a->as_path[i]);
 }
 
+/* ORIGINATOR_ID (9) and CLUSTER_LIST (10): optional, non-transitive
+ * (RFC 4456 section 8). */
+static void
+bgp_rr_put(struct wbuf *w, const struct bgp_attrs *a)
+{
+	uint8_t	i;
+
+	if (a->has_originator) {
+		bgp_attr_hdr(w, BGP_ATTR_OPTIONAL, BGP_ATTR_ORIGINATOR_ID, 4);
+		wbuf_put_u32(w, a->originator);
+	}
+	if (a->n_cluster > 0) {
+		bgp_attr_hdr(w, BGP_ATTR_OPTIONAL, BGP_ATTR_CLUSTER_LIST,
+		    a->n_cluster * 4u);
+		for (i = 0; i < a->n_cluster; i++)
+			wbuf_put_u32(w, a->cluster[i]);
+	}
+}
+
 /* The attributes other than MP_REACH, in type order. */
 static size_t
 bgp_attrs_put(uint8_t *buf, size_t cap, const struct bgp_attrs *a,
@@ -100,6 +119,7 @@ bgp_attrs_put(uint8_t *buf, size_t cap, const struct bgp_attrs *a,
 		for (i = 0; i < a->n_comm; i++)
 			wbuf_put_u32(&w, a->comm[i]);
 	}
+	bgp_rr_put(&w, a);
 	/* RFC 4271 section 5: ascending type order, AS4_PATH (17) too. */
 	bgp_as4path_put(&w, a, as4);
 	if (a->n_lcomm > 0) {
@@ -348,6 +368,20 @@ bgp_attr_copy(struct bgp_attrs *a, uint8_t type, struct rbuf v)
 		for (i = 0; i + 4 <= len; i += 4) {
 			if (a->n_comm < BGP_MAX_COMM)
 				a->comm[a->n_comm++] = bgp_get32(p + i);
+			else
+				cut = 1;
+		}
+		break;
+	case BGP_ATTR_ORIGINATOR_ID:
+		if (len == 4) {
+			a->has_originator = 1;
+			a->originator = bgp_get32(p);
+		}
+		break;
+	case BGP_ATTR_CLUSTER_LIST:
+		for (i = 0; i + 4 <= len; i += 4) {
+			if (a->n_cluster < BGP_MAX_CLUSTER)
+				a->cluster[a->n_cluster++] = bgp_get32(p + i);
 			else
 				cut = 1;
 		}

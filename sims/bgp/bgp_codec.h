@@ -72,6 +72,7 @@ struct bgp_prefix {
 
 #define BGP_MAX_ASPATH	64
 #define BGP_MAX_COMM	32
+#define BGP_MAX_CLUSTER	8
 
 /* Attributes of announced routes, for encoding. */
 struct bgp_attrs {
@@ -81,6 +82,8 @@ struct bgp_attrs {
 	uint8_t		n_as;
 	uint8_t		n_comm;
 	uint8_t		n_lcomm;
+	uint8_t		has_originator;
+	uint8_t		n_cluster;
 	uint32_t	as_path[BGP_MAX_ASPATH];	/* one AS_SEQUENCE */
 	uint32_t	med;
 	uint32_t	local_pref;
@@ -88,6 +91,9 @@ struct bgp_attrs {
 	uint8_t		next_hop6[16];
 	uint32_t	comm[BGP_MAX_COMM];
 	uint32_t	lcomm[BGP_MAX_COMM][3];
+	/* Route reflection (RFC 4456 section 7), host order. */
+	uint32_t	originator;
+	uint32_t	cluster[BGP_MAX_CLUSTER];
 };
 
 /*

@@ -89,6 +89,34 @@ bgprc_route_name(uint8_t af)
 	return af == BGP_AF_IPV6 ? "ipv6-route" : "ipv4-route";
 }
 
+/* Route reflection (RFC 4456 section 7) as bgp-rib writes it. */
+static void
+bgprc_rr_attrs(struct doc_writer *w, const struct bgp_attrs *a)
+{
+	char		 s[BGP_MAX_CLUSTER][INET_ADDRSTRLEN];
+	const char	*v[BGP_MAX_CLUSTER];
+	uint32_t	 n;
+	uint8_t		 i;
+
+	if (a->has_originator) {
+		n = htonl(a->originator);
+		inet_ntop(AF_INET, &n, s[0], sizeof(s[0]));
+		doc_container(w, NULL, "originator-id");
+		doc_leaf_str(w, "originator", s[0]);
+		doc_end(w);
+	}
+	if (a->n_cluster == 0)
+		return;
+	for (i = 0; i < a->n_cluster && i < BGP_MAX_CLUSTER; i++) {
+		n = htonl(a->cluster[i]);
+		inet_ntop(AF_INET, &n, s[i], sizeof(s[i]));
+		v[i] = s[i];
+	}
+	doc_container(w, NULL, "cluster-id");
+	doc_leaf_list_str(w, "cluster", v, i);
+	doc_end(w);
+}
+
 static void
 bgprc_attrs(struct doc_writer *w, const struct bgp_attrs *a, uint8_t af)
 {
@@ -137,6 +165,7 @@ bgprc_attrs(struct doc_writer *w, const struct bgp_attrs *a, uint8_t af)
 		}
 		doc_end(w);
 	}
+	bgprc_rr_attrs(w, a);
 	doc_end(w);
 }
 
@@ -211,7 +240,7 @@ bgprc_table(struct doc_writer *w, enum bgprc_src src, const char *peer,
 	    "bgp-types:ipv6-address-family" : "bgp-types:ipv4-address-family");
 	doc_leaf_str(w, "safi", "bgp-types:unicast-subsequent-address-family");
 	doc_container(w, NULL, "attributes");
-	doc_leaf_str(w, "uptodate", "true");
+	doc_leaf_bool(w, "uptodate", 1);
 	doc_end(w);
 	bgprc_routes(w, src, peer, af, NULL);
 	doc_end(w);
@@ -287,9 +316,14 @@ bgprc_tables_last(struct doc_writer *w, const char *container,
 static void
 bgprc_peer(struct doc_writer *w, const char *name)
 {
+	const char	*state;
+	uint64_t	 n;
+
 	doc_entry(w);
 	doc_leaf_str(w, "peer-id", name);
-	doc_leaf_str(w, "peer-role", "ebgp");
+	/* iBGP from the ASes (RFC 4271 section 1.1). */
+	doc_leaf_str(w, "peer-role", bgp_spk_peer_state(name, &state, &n) ==
+	    1 ? "ibgp" : "ebgp");
 	bgprc_tables_last(w, "adj-rib-in", RC_ADJ_RIB_IN, name);
 }
 
@@ -425,6 +459,40 @@ bgprc_parse_as_path(const struct doc_node *at, struct bgp_attrs *a)
 	}
 }
 
+/* originator-id and cluster-id, kept as given (RFC 4456 section 7). */
+static int
+bgprc_parse_rr(const struct doc_node *at, struct bgp_attrs *a, char *err,
+    size_t errlen)
+{
+	struct doc_node	c, v;
+	struct doc_iter	it;
+	struct in_addr	in;
+	char		s[64];
+
+	if (doc_child(at, "originator-id", &c) == 0) {
+		if (doc_get_string(&c, "originator", s, sizeof(s)) == -1 ||
+		    inet_pton(AF_INET, s, &in) != 1)
+			goto bad;
+		a->has_originator = 1;
+		a->originator = ntohl(in.s_addr);
+	}
+	if (doc_child(at, "cluster-id", &c) == -1)
+		return 0;
+	doc_iter_init(&it, &c, "cluster");
+	while (doc_iter_next(&it, &v) == 1) {
+		if (doc_string(&v, s, sizeof(s)) == -1 ||
+		    inet_pton(AF_INET, s, &in) != 1)
+			goto bad;
+		if (a->n_cluster < BGP_MAX_CLUSTER)
+			a->cluster[a->n_cluster++] = ntohl(in.s_addr);
+	}
+	return 0;
+bad:
+	snprintf(err, errlen, "an originator-id or cluster-id that is not an "
+	    "IPv4 address");
+	return -1;
+}
+
 /* One route of a request body into prefix and attributes; -1 with a
  * message in err. */
 static int
@@ -470,7 +538,7 @@ bgprc_parse_route(const struct doc_node *n, uint8_t af, struct bgp_prefix *p,
 		a->med = (uint32_t)u;
 	}
 	bgprc_parse_as_path(&at, a);
-	return 0;
+	return bgprc_parse_rr(&at, a, err, errlen);
 }
 
 /* The routes of a body: the routes container, or one route.  Adds them
@@ -521,6 +589,17 @@ bgprc_app_write(struct rc_req *rq, uint8_t af, int container, int replace,
 }
 
 static void
+bgprc_app_entry(struct rc_req *rq, size_t t, uint8_t af)
+{
+	uint64_t	added;
+
+	if (rq->http->method != EVHTTP_REQ_POST)
+		bgprc_get_table(rq, t, RC_APP_RIB, NULL);
+	else if (bgprc_app_write(rq, af, 1, 0, &added) == 0)
+		http_reply(rq->http, added > 0 ? 201 : 204, NULL);
+}
+
+static void
 bgprc_app_table(struct rc_req *rq, size_t t)
 {
 	const struct rc_path	*p = &rq->path;
@@ -530,6 +609,13 @@ bgprc_app_table(struct rc_req *rq, size_t t)
 	int			 one = p->n == t + 3;
 	enum evhttp_cmd_type	 m = rq->http->method;
 
+	/* The tables entry itself: GET, or POST of its routes container
+	 * (what CSIT's bgp_app_peer.py posts). */
+	if (af != BGP_AF_MAX && p->n == t + 1 && (m == EVHTTP_REQ_POST ||
+	    (m & (EVHTTP_REQ_GET | EVHTTP_REQ_HEAD)))) {
+		bgprc_app_entry(rq, t, af);
+		return;
+	}
 	if (af == BGP_AF_MAX || p->n < t + 2 || p->n > t + 3 ||
 	    !rc_elem_is(&p->e[t + 1], bgprc_routes_name(af)) || (one &&
 	    (!rc_elem_is(&p->e[t + 2], bgprc_route_name(af)) ||
@@ -589,6 +675,10 @@ static const struct doc_module igp_mod = {
 static const struct doc_module bgpt_mod = {
 	"odl-bgp-topology-types",
 	"urn:opendaylight:params:xml:ns:yang:odl:bgp:topology:types"
+};
+static const struct doc_module bgpc_mod = {
+	"odl-bgp-topology-config",
+	"urn:opendaylight:params:xml:ns:yang:odl:bgp:topology:config"
 };
 
 static const struct rc_list topo_lists[] = {
@@ -685,6 +775,10 @@ topo_entry(struct doc_writer *w, int config, void *arg)
 	doc_entry(w);
 	doc_leaf_str(w, "topology-id", af == BGP_AF_IPV6 ?
 	    "example-ipv6-topology" : "example-ipv4-topology");
+	/* bgpcep's topology provider: the RIB it shows, and the topology
+	 * is the server's own (what basic.robot's JSON holds). */
+	doc_leaf_mod(w, &bgpc_mod, "rib-id", RIB_ID);
+	doc_leaf_bool(w, "server-provided", 1);
 	doc_container(w, NULL, "topology-types");
 	doc_container(w, &bgpt_mod, af == BGP_AF_IPV6 ?
 	    "bgp-ipv6-reachability-topology" :

@@ -8,7 +8,9 @@
 #include <string.h>
 
 #include "bgp_codec.h"
+#include "bgp_dcc.h"
 #include "bgp_io.h"
+#include "bgp_oc.h"
 #include "bgp_restconf.h"
 #include "bgp_spk.h"
 #include "cli.h"
@@ -79,8 +81,11 @@ bgpr_start(void *cfg, struct http_server *hs, char *err, size_t errlen)
 		return -1;
 	log_info("listening for BGP peers on %s, AS %u", r->spk.listen.text,
 	    r->spk.as);
-	if (hs != NULL)
+	if (hs != NULL) {
 		bgp_restconf_register();
+		bgp_oc_register(hs);
+		bgp_dcc_register();
+	}
 	return 0;
 }
 

@@ -28,6 +28,7 @@
 #include <event2/listener.h>
 
 #include "bgp_io.h"
+#include "bgp_nbr.h"
 #include "bgp_rib.h"
 #include "bgp_spk.h"
 #include "engine.h"
@@ -71,6 +72,9 @@ struct spk_peer {
 	uint8_t			 af_ok[BGP_AF_MAX];
 	uint8_t			 eor[BGP_AF_MAX];	/* peer does GR */
 	uint8_t			 ibgp;
+	uint8_t			 af_cfg[BGP_AF_MAX];	/* configured */
+	uint16_t		 hold_cfg;	/* we propose */
+	uint32_t		 expect_as;	/* 0: any */
 	struct bufferevent	*bev;
 	struct sockaddr_storage	 addr;
 	char			 name[64];
@@ -111,9 +115,12 @@ static uint64_t			 app_count[BGP_AF_MAX];
 /* Established peers that hear our routes: a change is logged only when
  * there is one (counted, not searched for on every change). */
 static uint32_t			 n_advertising;
+/* The Loc-RIB changed in this round of the loop (one transaction). */
+static int			 change_open;
 
 static void	spk_fill(struct spk_peer *);
 static void	spk_kick(void);
+static struct spk_peer *spk_peer_by_name(const char *);
 
 /* ---- attribute sets ---- */
 
@@ -196,9 +203,10 @@ static void
 spk_log_change(const struct bgp_prefix *p)
 {
 	st.last_change_ns = clock_ns();
+	change_open = 1;
+	spk_kick();
 	if (n_advertising == 0)
 		return;		/* a peer that comes later dumps the RIB */
-	spk_kick();
 	if (chlog.n == chlog.cap) {
 		chlog.cap = chlog.cap ? chlog.cap * 2 : 4096;
 		chlog.e = xreallocarray(chlog.e, chlog.cap, sizeof(*chlog.e));
@@ -434,15 +442,16 @@ spk_send_open(struct spk_peer *pe)
 	memset(&o, 0, sizeof(o));
 	o.version = BGP_VERSION;
 	o.my_as = cfg.as > 0xffff ? BGP_AS_TRANS : (uint16_t)cfg.as;
-	o.hold = cfg.hold;
+	o.hold = pe->hold_cfg;
 	o.bgp_id = cfg.bgp_id;
-	o.caps.mp[BGP_AF_IPV4] = o.caps.mp[BGP_AF_IPV6] = 1;
+	/* The families configured for the neighbor (RFC 4760 section 8). */
+	memcpy(o.caps.mp, pe->af_cfg, sizeof(o.caps.mp));
 	o.caps.route_refresh = 1;
 	o.caps.as4 = 1;
 	o.caps.as4_number = cfg.as;
 	o.caps.graceful = 1;
 	o.caps.gr_time = 120;
-	o.caps.gr_af[BGP_AF_IPV4] = o.caps.gr_af[BGP_AF_IPV6] = 1;
+	memcpy(o.caps.gr_af, pe->af_cfg, sizeof(o.caps.gr_af));
 	/* Path ids may come in; each peer's best path is kept. */
 	o.caps.addpath[BGP_AF_IPV4] = o.caps.addpath[BGP_AF_IPV6] =
 	    BGP_ADDPATH_RECEIVE;
@@ -468,16 +477,23 @@ spk_fsm_open(struct spk_peer *pe, const uint8_t *msg, size_t len)
 		return;
 	}
 	pe->remote_as = o.caps.as4 ? o.caps.as4_number : o.my_as;
+	if (pe->expect_as != 0 && pe->remote_as != pe->expect_as) {
+		/* RFC 4271 section 6.2: Bad Peer AS. */
+		spk_notify_close(pe, BGP_ERR_OPEN, BGP_ERR_OPEN_AS, NULL, 0,
+		    "the peer's AS is not the configured peer-as");
+		return;
+	}
 	pe->bgp_id = o.bgp_id;
 	pe->ibgp = pe->remote_as == cfg.as;
-	pe->hold = o.hold < cfg.hold ? o.hold : cfg.hold;
+	pe->hold = o.hold < pe->hold_cfg ? o.hold : pe->hold_cfg;
 	memset(&pe->sc, 0, sizeof(pe->sc));
 	pe->sc.as4 = o.caps.as4;
 	for (af = 0; af < BGP_AF_MAX; af++) {
 		pe->sc.addpath_rx[af] = (o.caps.addpath[af] &
 		    BGP_ADDPATH_SEND) != 0;
-		pe->af_ok[af] = o.caps.mp[af] || (af == BGP_AF_IPV4 &&
-		    !o.caps.mp[BGP_AF_IPV4] && !o.caps.mp[BGP_AF_IPV6]);
+		pe->af_ok[af] = pe->af_cfg[af] && (o.caps.mp[af] ||
+		    (af == BGP_AF_IPV4 && !o.caps.mp[BGP_AF_IPV4] &&
+		    !o.caps.mp[BGP_AF_IPV6]));
 		pe->eor[af] = o.caps.graceful;
 	}
 	w = bgp_scratch();
@@ -513,6 +529,10 @@ spk_rib_apply(struct spk_peer *pe, struct rbuf span, enum bgp_af af,
 {
 	struct bgp_prefix	pfx;
 
+	/* A family not configured for the neighbor is not taken in: its
+	 * routes never reach the Loc-RIB (RFC 4760 section 6). */
+	if (!pe->af_cfg[af])
+		return;
 	while (bgp_nlri_next(&span, af, pe->sc.addpath_rx[af], &pfx) == 1) {
 		if (attr != NULL) {
 			st.prefixes_received++;
@@ -682,6 +702,9 @@ spk_out_attrs(const struct spk_peer *pe, const struct spk_path *best,
 		return;
 	}
 	a->has_local_pref = 0;
+	/* Route reflection stays inside the AS (RFC 4456 section 8). */
+	a->has_originator = 0;
+	a->n_cluster = 0;
 	if (a->n_as == BGP_MAX_ASPATH)
 		a->n_as--;
 	memmove(a->as_path + 1, a->as_path, a->n_as * sizeof(uint32_t));
@@ -854,6 +877,9 @@ spk_kick_cb(evutil_socket_t fd, short what, void *arg)
 	(void)fd;
 	(void)what;
 	(void)arg;
+	if (change_open)
+		st.rib_transactions++;
+	change_open = 0;
 	spk_fill_all();
 }
 
@@ -926,20 +952,34 @@ spk_slot(void)
 	return i;
 }
 
+/* A connection from (or to) sa: refused when it is no configured
+ * neighbor, or one with an Established session already (RFC 4271 section
+ * 6.8: the new connection is the one closed). */
+static int
+spk_admit(evutil_socket_t fd, const char *name, const struct sockaddr *sa,
+    struct bgp_nbr_eff *e)
+{
+	const struct spk_peer	*old = spk_peer_by_name(name);
+
+	if (bgp_nbr_admit(sa, e) == 0 && old == NULL)
+		return 0;
+	log_info("bgp %s: connection refused: %s", name, old != NULL ?
+	    "a session is established" : "not a configured neighbor");
+	evutil_closesocket(fd);
+	return -1;
+}
+
 /* A new session on fd from sa: we send our OPEN (RFC 4271 section 8.2.2,
  * Connect -> OpenSent); the tests attach a socket of their own here. */
 int
 bgp_spk_attach(evutil_socket_t fd, const struct sockaddr *sa,
     socklen_t salen)
 {
-	struct spk_peer	*pe;
-	char		 host[INET6_ADDRSTRLEN];
-	int		 one = 1;
+	struct spk_peer		*pe;
+	struct bgp_nbr_eff	 e;
+	char			 host[INET6_ADDRSTRLEN], name[64];
+	int			 one = 1;
 
-	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
-	pe = xcalloc(1, sizeof(*pe));
-	memcpy(&pe->addr, sa, (size_t)salen < sizeof(pe->addr) ?
-	    (size_t)salen : sizeof(pe->addr));
 	if (sa->sa_family == AF_INET6)
 		inet_ntop(AF_INET6,
 		    &((const struct sockaddr_in6 *)sa)->sin6_addr, host,
@@ -947,11 +987,21 @@ bgp_spk_attach(evutil_socket_t fd, const struct sockaddr *sa,
 	else
 		inet_ntop(AF_INET, &((const struct sockaddr_in *)sa)->sin_addr,
 		    host, sizeof(host));
-	snprintf(pe->name, sizeof(pe->name), "bgp://%s", host);
+	snprintf(name, sizeof(name), "bgp://%s", host);
+	if (spk_admit(fd, name, sa, &e) == -1)
+		return -1;
+	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	pe = xcalloc(1, sizeof(*pe));
+	memcpy(&pe->addr, sa, (size_t)salen < sizeof(pe->addr) ?
+	    (size_t)salen : sizeof(pe->addr));
+	memcpy(pe->name, name, sizeof(pe->name));
 	if ((pe->bev = engine_bev_new(fd)) == NULL) {
 		free(pe);
 		return -1;
 	}
+	memcpy(pe->af_cfg, e.af, sizeof(pe->af_cfg));
+	pe->hold_cfg = e.hold;
+	pe->expect_as = e.peer_as;
 	pe->id = spk_slot();
 	peers[pe->id] = pe;
 	pe->advertise = (uint8_t)spk_is_monitor(&pe->addr);
@@ -1070,7 +1120,9 @@ bgp_spk_start(const struct bgp_spk_config *c, char *err, size_t errlen)
 	cfg = *c;
 	memset(&st, 0, sizeof(st));
 	n_advertising = 0;
+	change_open = 0;
 	bgp_pmap_init(&rib, 1);
+	bgp_nbr_start(cfg.as, cfg.hold);
 	listener = engine_listen(&cfg.listen, spk_accept, NULL, "BGP", err,
 	    errlen);
 	if (listener == NULL)
@@ -1112,6 +1164,7 @@ bgp_spk_stop(void)
 	if (listener != NULL)
 		evconnlistener_free(listener);
 	listener = NULL;
+	bgp_nbr_stop();
 	for (i = 0; i < n_peers; i++)
 		if (peers[i] != NULL) {
 			spk_goodbye(peers[i]);
@@ -1168,6 +1221,56 @@ spk_peer_by_name(const char *name)
 		    strcmp(peers[i]->name, name) == 0)
 			return peers[i];
 	return NULL;
+}
+
+int
+bgp_spk_has_session(const char *peer)
+{
+	uint32_t	i;
+
+	for (i = 0; i < n_peers; i++)
+		if (peers[i] != NULL && strcmp(peers[i]->name, peer) == 0)
+			return 1;
+	return 0;
+}
+
+/* Sessions with the peer end with a Cease of that subcode (RFC 4486),
+ * and its routes leave the Loc-RIB; how many there were. */
+int
+bgp_spk_reset(const char *peer, uint8_t subcode)
+{
+	uint32_t	i;
+	int		n = 0;
+
+	for (i = 0; i < n_peers; i++)
+		if (peers[i] != NULL && peers[i]->state != SPK_CLOSING &&
+		    strcmp(peers[i]->name, peer) == 0) {
+			spk_notify_close(peers[i], BGP_ERR_CEASE, subcode,
+			    NULL, 0, "reset by the northbound");
+			n++;
+		}
+	return n;
+}
+
+int
+bgp_spk_peer_state(const char *peer, const char **state, uint64_t *prefixes)
+{
+	static const char *const names[] = {
+		[SPK_OPENSENT] = "OPENSENT",
+		[SPK_OPENCONFIRM] = "OPENCONFIRM",
+		[SPK_ESTABLISHED] = "ESTABLISHED",
+		[SPK_CLOSING] = "IDLE",
+	};
+	uint32_t	i;
+
+	for (i = 0; i < n_peers; i++)
+		if (peers[i] != NULL && strcmp(peers[i]->name, peer) == 0) {
+			*state = names[peers[i]->state];
+			*prefixes = peers[i]->prefixes;
+			return peers[i]->state == SPK_ESTABLISHED &&
+			    peers[i]->ibgp;
+		}
+	return -1;
 }
 
 int

@@ -43,6 +43,9 @@ struct bgp_spk_stats {
 	uint64_t	treat_as_withdraw;
 	uint64_t	first_update_ns;	/* first UPDATE received */
 	uint64_t	last_change_ns;		/* last Loc-RIB change */
+	/* Rounds of the loop that changed the Loc-RIB: what bgpcep's
+	 * data-change-counter counts (one per data tree transaction). */
+	uint64_t	rib_transactions;
 };
 
 /* One path of the Loc-RIB, for the northbound. */
@@ -72,6 +75,15 @@ int	 bgp_spk_loc_rib_next(enum bgp_af, uint64_t *cursor,
  * on; 0 when done or no such peer. */
 int	 bgp_spk_adj_rib_in_next(const char *peer, enum bgp_af,
 	    uint64_t *cursor, struct bgp_spk_route *);
+/* 1 when a session (in any state) with that peer exists. */
+int	 bgp_spk_has_session(const char *peer);
+/* End the peer's sessions with a Cease of that subcode; how many. */
+int	 bgp_spk_reset(const char *peer, uint8_t subcode);
+/* A session's state in openconfig's words (OPENSENT, ESTABLISHED...)
+ * and the paths it gave us; -1 when there is none, 1 when it is an
+ * established iBGP one, 0 otherwise. */
+int	 bgp_spk_peer_state(const char *peer, const char **state,
+	    uint64_t *prefixes);
 /* 1 when an established peer of that name exists. */
 int	 bgp_spk_peer_exists(const char *peer);
 /* Peers, for the northbound: i-th established peer's address and the

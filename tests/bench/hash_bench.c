@@ -36,7 +36,9 @@
 #include <time.h>
 
 #include "bgp_rib.h"
+#include "hash.h"
 #include "log.h"
+#include "of_match.h"
 #include "ut.h"
 
 #define MATCH_LEN	22	/* in_port, eth_type, ipv4_dst as OXM */
@@ -60,37 +62,6 @@ struct impl {
 };
 
 static struct key	*keys;
-
-static uint32_t
-rotl32(uint32_t x, int r)
-{
-	return x << r | x >> (32 - r);
-}
-
-/* of_match_hash() (of_match.c): murmur3's body and finalizer. */
-static uint32_t
-match_hash(const uint8_t *p, size_t n, uint32_t h)
-{
-	uint32_t	k;
-	size_t		i;
-
-	for (i = 0; i + 4 <= n; i += 4) {
-		memcpy(&k, p + i, 4);
-		k *= 0xcc9e2d51;
-		h = rotl32(h ^ (rotl32(k, 15) * 0x1b873593), 13) * 5 +
-		    0xe6546b64;
-	}
-	for (k = 0; i < n; i++)
-		k = k << 8 | p[i];
-	k *= 0xcc9e2d51;
-	h ^= rotl32(k, 15) * 0x1b873593;
-	h ^= (uint32_t)n;
-	h ^= h >> 16;
-	h *= 0x85ebca6b;
-	h ^= h >> 13;
-	h *= 0xc2b2ae35;
-	return h ^ (h >> 16);
-}
 
 /* Key i: priority 100-107, in_port 1-48, a distinct IPv4 destination. */
 static void
@@ -119,21 +90,21 @@ keys_make(size_t n)
 
 /* ---- flowtable, hand: of_flowtable.c's chains ---- */
 
+/* What both kinds of flow entry carry besides their links: of_flow's
+ * fields that the lookups read, and the others as bytes (cookie,
+ * install_ns, idle_ms, heap_idx, timeouts, flags, table_id). */
+struct ft_head {
+	uint16_t	priority;
+	uint16_t	match_len;
+	uint16_t	prog_len;
+	uint8_t		rest[31];
+};
+
 struct ft_flow {
 	struct ft_flow		*hnext;
 	TAILQ_ENTRY(ft_flow)	 link;
-	uint64_t		 cookie;
-	uint64_t		 install_ns;
-	uint32_t		 idle_ms;
 	uint32_t		 hash;
-	uint32_t		 heap_idx;
-	uint16_t		 priority;
-	uint16_t		 idle_timeout;
-	uint16_t		 hard_timeout;
-	uint16_t		 flags;
-	uint16_t		 match_len;
-	uint16_t		 prog_len;
-	uint8_t			 table_id;
+	struct ft_head		 h;
 	uint8_t			 data[];	/* match, then prog */
 };
 
@@ -143,10 +114,16 @@ static struct {
 	TAILQ_HEAD(, ft_flow)	  flows;
 } ft = { .flows = TAILQ_HEAD_INITIALIZER(ft.flows) };
 
+/* flow_key_hash() (of_flowtable.c) over the match as a FLOW_MOD
+ * brings it. */
 static uint32_t
 ft_hash(const struct key *k)
 {
-	return match_hash(k->oxm, MATCH_LEN, 0x9e3779b9u * (k->prio + 1u));
+	static struct of_match	m;
+
+	m.len = MATCH_LEN;
+	memcpy(m.oxm, k->oxm, MATCH_LEN);
+	return of_match_hash(&m, 0x9e3779b9u * (k->prio + 1u));
 }
 
 static void
@@ -171,8 +148,8 @@ ft_find(const struct key *k, uint32_t h)
 	if (ft.nb == 0)
 		return NULL;
 	for (f = ft.b[h & (ft.nb - 1)]; f != NULL; f = f->hnext)
-		if (f->hash == h && f->priority == k->prio &&
-		    f->match_len == MATCH_LEN &&
+		if (f->hash == h && f->h.priority == k->prio &&
+		    f->h.match_len == MATCH_LEN &&
 		    memcmp(f->data, k->oxm, MATCH_LEN) == 0)
 			return f;
 	return NULL;
@@ -189,9 +166,9 @@ ft_put(size_t i)
 		return;
 	f = xcalloc(1, sizeof(*f) + MATCH_LEN + PROG_LEN);
 	f->hash = h;
-	f->priority = k->prio;
-	f->match_len = MATCH_LEN;
-	f->prog_len = PROG_LEN;
+	f->h.priority = k->prio;
+	f->h.match_len = MATCH_LEN;
+	f->h.prog_len = PROG_LEN;
 	memcpy(f->data, k->oxm, MATCH_LEN);
 	TAILQ_INSERT_TAIL(&ft.flows, f, link);
 	if (++ft.count > ft.nb)
@@ -230,16 +207,7 @@ ft_del(size_t i)
 struct uf_flow {
 	UT_hash_handle		 hh;
 	TAILQ_ENTRY(uf_flow)	 link;
-	uint64_t		 cookie;
-	uint64_t		 install_ns;
-	uint32_t		 idle_ms;
-	uint32_t		 heap_idx;
-	uint16_t		 idle_timeout;
-	uint16_t		 hard_timeout;
-	uint16_t		 flags;
-	uint16_t		 match_len;
-	uint16_t		 prog_len;
-	uint8_t			 table_id;
+	struct ft_head		 h;
 	uint8_t			 data[];	/* priority, match, prog */
 };
 
@@ -267,8 +235,9 @@ uf_put(size_t i)
 	if (f != NULL)
 		return;
 	f = xcalloc(1, sizeof(*f) + kl + PROG_LEN);
-	f->match_len = MATCH_LEN;
-	f->prog_len = PROG_LEN;
+	f->h.priority = keys[i].prio;
+	f->h.match_len = MATCH_LEN;
+	f->h.prog_len = PROG_LEN;
 	memcpy(f->data, kb, kl);
 	TAILQ_INSERT_TAIL(&uf_flows, f, link);
 	HASH_ADD_KEYPTR_BYHASHVALUE(hh, uf, f->data, kl, hv, f);
@@ -405,22 +374,22 @@ up_del(size_t i)
 
 /* ---- flowcfg, hand: of_flowcfg.c's two chains ---- */
 
+/* What both kinds of config flow carry besides their links: fc_flow's
+ * fields that the lookups read, and the others as bytes (cookie, seen,
+ * idle, hard, prev_ok, go_to, nout, apply). */
+struct fc_head {
+	uint16_t	priority;
+	uint16_t	match_len;
+	uint8_t		table;
+	uint8_t		id_len;
+	uint8_t		name_len;
+	uint8_t		rest[20];
+};
+
 struct fc_flow {
 	struct fc_flow	*next_id;
 	struct fc_flow	*next_m;
-	uint64_t	 cookie;
-	uint32_t	 seen;
-	uint16_t	 priority;
-	uint16_t	 idle;
-	uint16_t	 hard;
-	uint16_t	 match_len;
-	uint8_t		 table;
-	uint8_t		 prev_ok;
-	uint8_t		 go_to;
-	uint8_t		 nout;
-	uint8_t		 apply;
-	uint8_t		 id_len;
-	uint8_t		 name_len;
+	struct fc_head	 h;
 	uint8_t		 data[];	/* id NUL name NUL match outs */
 };
 
@@ -432,38 +401,30 @@ static struct {
 static uint32_t
 fc_hash_id(unsigned table, const char *id)
 {
-	uint32_t	h = 2166136261u ^ table;
-
-	for (; *id != '\0'; id++)
-		h = (h ^ (uint8_t)*id) * 16777619u;
-	return h;
+	return fnv1a_str(FNV_SEED ^ table, id);
 }
 
 static uint32_t
 fc_hash_m(unsigned table, uint16_t prio, const uint8_t *oxm, size_t len)
 {
-	uint32_t	h = 2166136261u ^ (table << 16 | prio);
-	size_t		i;
-
-	for (i = 0; i < len; i++)
-		h = (h ^ oxm[i]) * 16777619u;
-	return h;
+	return fnv1a_bytes(FNV_SEED ^ (table << 16 | prio), oxm, len);
 }
 
 static const uint8_t *
 fc_oxm(const struct fc_flow *f)
 {
-	return f->data + f->id_len + 1 + f->name_len + 1;
+	return f->data + f->h.id_len + 1 + f->h.name_len + 1;
 }
 
 static void
 fc_link(struct fc_flow *f)
 {
-	size_t	b = fc_hash_id(f->table, (const char *)f->data) % fc.nb;
+	size_t	b = fc_hash_id(f->h.table, (const char *)f->data) % fc.nb;
 
 	f->next_id = fc.by_id[b];
 	fc.by_id[b] = f;
-	b = fc_hash_m(f->table, f->priority, fc_oxm(f), f->match_len) % fc.nb;
+	b = fc_hash_m(f->h.table, f->h.priority, fc_oxm(f), f->h.match_len) %
+	    fc.nb;
 	f->next_m = fc.by_m[b];
 	fc.by_m[b] = f;
 }
@@ -495,7 +456,8 @@ fc_find(unsigned table, const char *id)
 		return NULL;
 	for (f = fc.by_id[fc_hash_id(table, id) % fc.nb]; f != NULL;
 	    f = f->next_id)
-		if (f->table == table && strcmp((const char *)f->data, id) == 0)
+		if (f->h.table == table &&
+		    strcmp((const char *)f->data, id) == 0)
 			return f;
 	return NULL;
 }
@@ -509,8 +471,8 @@ fc_find_m(unsigned table, uint16_t prio, const uint8_t *oxm, size_t len)
 		return NULL;
 	for (f = fc.by_m[fc_hash_m(table, prio, oxm, len) % fc.nb];
 	    f != NULL; f = f->next_m)
-		if (f->table == table && f->priority == prio &&
-		    f->match_len == len && memcmp(fc_oxm(f), oxm, len) == 0)
+		if (f->h.table == table && f->h.priority == prio &&
+		    f->h.match_len == len && memcmp(fc_oxm(f), oxm, len) == 0)
 			return f;
 	return NULL;
 }
@@ -527,11 +489,10 @@ fc_put(size_t i)
 	if (fc_find(0, k->id) != NULL)
 		return;
 	f = xcalloc(1, sizeof(*f) + il + 1 + il + 2 + MATCH_LEN + 6);
-	f->priority = k->prio;
-	f->match_len = MATCH_LEN;
-	f->nout = 1;
-	f->id_len = (uint8_t)il;
-	f->name_len = (uint8_t)(il + 1);
+	f->h.priority = k->prio;
+	f->h.match_len = MATCH_LEN;
+	f->h.id_len = (uint8_t)il;
+	f->h.name_len = (uint8_t)(il + 1);
 	memcpy(f->data, k->id, il + 1);
 	f->data[il + 1] = 'f';
 	memcpy(f->data + il + 2, k->id, il + 1);
@@ -556,12 +517,12 @@ fc_del(size_t i)
 
 	if (f == NULL)
 		return;
-	pp = &fc.by_id[fc_hash_id(f->table, keys[i].id) % fc.nb];
+	pp = &fc.by_id[fc_hash_id(f->h.table, keys[i].id) % fc.nb];
 	while (*pp != f)
 		pp = &(*pp)->next_id;
 	*pp = f->next_id;
-	pp = &fc.by_m[fc_hash_m(f->table, f->priority, fc_oxm(f),
-	    f->match_len) % fc.nb];
+	pp = &fc.by_m[fc_hash_m(f->h.table, f->h.priority, fc_oxm(f),
+	    f->h.match_len) % fc.nb];
 	while (*pp != f)
 		pp = &(*pp)->next_m;
 	*pp = f->next_m;
@@ -574,19 +535,7 @@ fc_del(size_t i)
 struct uc_flow {
 	UT_hash_handle	 hh_id;
 	UT_hash_handle	 hh_m;
-	uint64_t	 cookie;
-	uint32_t	 seen;
-	uint16_t	 priority;
-	uint16_t	 idle;
-	uint16_t	 hard;
-	uint16_t	 match_len;
-	uint8_t		 table;
-	uint8_t		 prev_ok;
-	uint8_t		 go_to;
-	uint8_t		 nout;
-	uint8_t		 apply;
-	uint8_t		 id_len;
-	uint8_t		 name_len;
+	struct fc_head	 h;
 	uint8_t		 data[];	/* table id NUL name NUL table prio
 					   match outs */
 };
@@ -634,11 +583,10 @@ uc_put(size_t i)
 	if (uc_find(0, k->id) != NULL)
 		return;
 	f = xcalloc(1, sizeof(*f) + 1 + il + 1 + il + 2 + 3 + MATCH_LEN + 6);
-	f->priority = k->prio;
-	f->match_len = MATCH_LEN;
-	f->nout = 1;
-	f->id_len = (uint8_t)il;
-	f->name_len = (uint8_t)(il + 1);
+	f->h.priority = k->prio;
+	f->h.match_len = MATCH_LEN;
+	f->h.id_len = (uint8_t)il;
+	f->h.name_len = (uint8_t)(il + 1);
 	uc_key_id(f->data, 0, k->id);
 	f->data[1 + il + 1] = 'f';
 	memcpy(f->data + 1 + il + 2, k->id, il + 1);

@@ -1512,6 +1512,24 @@ test_update_attrs(void)
 	    bgp_update_attrs(&u, &sess_as4, &back) == 0 &&
 	    attrs_eq(&a, &back, 0), "the same on a 4-octet session");
 
+	/* ORIGINATOR_ID and CLUSTER_LIST (RFC 4456 section 7) round trip. */
+	attrs_full(&a);
+	a.has_originator = 1;
+	a.originator = 0x29292929;
+	a.n_cluster = 2;
+	a.cluster[0] = 0x28282828;
+	a.cluster[1] = 0x28282829;
+	start();
+	bgp_ub_begin(&ub, &w, BGP_AF_IPV4, 0, 0, &a, &sess_as4, BGP_MAX_LEN);
+	bgp_ub_add(&ub, &p);
+	CHECK(bgp_ub_end(&ub) == 0 &&
+	    bgp_update_decode(w.data, w.len, &sess_as4, &u, &e) == 0 &&
+	    !u.treat_as_withdraw &&
+	    bgp_update_attrs(&u, &sess_as4, &back) == 0 &&
+	    back.has_originator && back.originator == 0x29292929 &&
+	    back.n_cluster == 2 && back.cluster[1] == 0x28282829,
+	    "ORIGINATOR_ID and CLUSTER_LIST come back");
+
 	/* 65 ASes and 33 communities: cut, 1. */
 	{
 		struct vec	v;
