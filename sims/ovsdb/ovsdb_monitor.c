@@ -413,8 +413,113 @@ ovsdb_monitor_cancel(struct ovsdb_conn *conn, json_t *params, json_t **err)
 	return json_object();
 }
 
-static void
-ovsdb_monitor_send(struct ovsdb_conn *conn, const struct ovsdb_monitor *mon,
+static json_t	*ovsdb_monitor_msg(struct ovsdb_conn *,
+		    const struct ovsdb_monitor *, json_t *);
+
+/* One table's new condition compiled: the monitored table it is for. */
+static struct ovsdb_mon_tbl *
+ovsdb_mon_cond(const struct ovsdb_monitor *mon, const char *name,
+    json_t *reqs, json_t **where, json_t **err)
+{
+	const struct ovsdb_table	*t;
+	json_t				*req;
+	uint32_t			 i;
+
+	for (i = 0; i < mon->nt; i++) {
+		t = &mon->schema->tables[mon->t[i].ti];
+		if (strcmp(t->name, name) != 0)
+			continue;
+		req = json_is_array(reqs) ? json_array_get(reqs, 0) : reqs;
+		*where = ovsdb_where_compile(t, json_object_get(req, "where"),
+		    NULL, err);
+		return *where != NULL ? &mon->t[i] : NULL;
+	}
+	*err = ovsdb_error("syntax error", "no table named %s in monitor "
+	    "session", name);
+	return NULL;
+}
+
+/* The rows a new condition lets in (inserts) or out (deletes). */
+static json_t *
+ovsdb_mon_recond(const struct ovsdb_monitor *mon, const struct ovsdb_db *db,
+    const struct ovsdb_mon_tbl *mt, const json_t *where)
+{
+	const struct ovsdb_table	*t = &db->schema->tables[mt->ti];
+	const struct ovsdb_tbl		*tb = &db->t[mt->ti];
+	json_t				*rows = json_object();
+	uint32_t			 k;
+	int				 was, is;
+
+	for (k = 0; k < tb->n; k++) {
+		was = ovsdb_where_match(t, tb->rows[k], mt->where, 1);
+		is = ovsdb_where_match(t, tb->rows[k], where, 1);
+		if (was != is)
+			ovsdb_mon_put(rows, tb->rows[k], ovsdb_mon_whole(t, mon,
+			    mt, tb->rows[k], is ? OVSDB_CH_INSERT :
+			    OVSDB_CH_DELETE));
+	}
+	return rows;
+}
+
+/*
+ * monitor_cond_change (ovsdb-server(7)): [id, new id, {table: [{where}]}]
+ * gives a monitor new conditions (all or none of them) and maybe a new
+ * id; the rows they let in or out follow the reply as inserts and
+ * deletes.
+ */
+json_t *
+ovsdb_monitor_change(struct ovsdb_conn *conn, json_t *params, json_t **err)
+{
+	struct ovsdb_monitor	*mon, *other;
+	struct ovsdb_mon_tbl	*mts[64];
+	json_t			*wheres = json_array(), *w, *v, *tu;
+	const char		*name;
+	size_t			 n = 0, i;
+
+	mon = ovsdb_monitor_find(conn, json_array_get(params, 0));
+	other = ovsdb_monitor_find(conn, json_array_get(params, 1));
+	if (mon == NULL || mon->version == 1 || json_array_size(params) != 3 ||
+	    !json_is_object(json_array_get(params, 2)) ||
+	    (other != NULL && other != mon)) {
+		json_decref(wheres);
+		*err = ovsdb_error("syntax error", mon == NULL ? "unknown "
+		    "monitor session" : "a bad monitor_cond_change");
+		return NULL;
+	}
+	json_object_foreach(json_array_get(params, 2), name, v) {
+		if (n == sizeof(mts) / sizeof(mts[0]) ||
+		    (mts[n] = ovsdb_mon_cond(mon, name, v, &w, err)) == NULL) {
+			json_decref(wheres);
+			if (*err == NULL)
+				*err = ovsdb_error("syntax error", "too many");
+			return NULL;
+		}
+		json_array_append_new(wheres, w);
+		n++;
+	}
+	tu = json_object();
+	for (i = 0; i < n; i++) {
+		w = json_array_get(wheres, i);
+		v = ovsdb_mon_recond(mon, conn->srv->db, mts[i], w);
+		if (json_object_size(v) > 0)
+			json_object_set(tu, mon->schema->tables[mts[i]->ti].name,
+			    v);
+		json_decref(v);
+		json_decref(mts[i]->where);
+		mts[i]->where = json_incref(w);
+	}
+	json_decref(wheres);
+	json_decref(mon->id);
+	mon->id = json_incref(json_array_get(params, 1));
+	if (json_object_size(tu) > 0)
+		conn->after = ovsdb_monitor_msg(conn, mon, tu);
+	json_decref(tu);
+	return json_object();
+}
+
+/* An update notification of a monitor (counted when made). */
+static json_t *
+ovsdb_monitor_msg(struct ovsdb_conn *conn, const struct ovsdb_monitor *mon,
     json_t *tu)
 {
 	static const char *const methods[] = { NULL, "update", "update2",
@@ -426,8 +531,8 @@ ovsdb_monitor_send(struct ovsdb_conn *conn, const struct ovsdb_monitor *mon,
 	else
 		params = json_pack("[OO]", mon->id, tu);
 	(*conn->srv->c->updates_sent)++;
-	ovsdb_conn_send(conn, json_pack("{sssosn}", "method",
-	    methods[mon->version], "params", params, "id"));
+	return json_pack("{sssosn}", "method", methods[mon->version],
+	    "params", params, "id");
 }
 
 void
@@ -444,7 +549,8 @@ ovsdb_monitors_update(struct ovsdb_server *srv, const struct ovsdb_db *old,
 				continue;	/* _Server's never change */
 			tu = ovsdb_mon_updates(mon, old, new);
 			if (json_object_size(tu) > 0)
-				ovsdb_monitor_send(conn, mon, tu);
+				ovsdb_conn_send(conn, ovsdb_monitor_msg(conn,
+				    mon, tu));
 			json_decref(tu);
 		}
 }

@@ -330,10 +330,23 @@ ovsdb_method(struct ovsdb_conn *conn, const char *m, json_t *params,
 		return ovsdb_monitor_add(conn, 3, params, err);
 	if (strcmp(m, "monitor_cancel") == 0)
 		return ovsdb_monitor_cancel(conn, params, err);
+	if (strcmp(m, "monitor_cond_change") == 0)
+		return ovsdb_monitor_change(conn, params, err);
 	if (strcmp(m, "lock") == 0 || strcmp(m, "steal") == 0 ||
 	    strcmp(m, "unlock") == 0)
 		return ovsdb_m_lock(conn, m, params, err);
 	return NULL;
+}
+
+/* What a request left to say after its reply (monitor_cond_change). */
+static void
+ovsdb_conn_after(struct ovsdb_conn *conn)
+{
+	json_t	*msg = conn->after;
+
+	conn->after = NULL;
+	if (msg != NULL)
+		ovsdb_conn_send(conn, msg);
 }
 
 static void
@@ -356,6 +369,7 @@ ovsdb_request(struct ovsdb_conn *conn, const char *m, json_t *params,
 		/* A notification gets no answer (JSON-RPC 1.0). */
 		json_decref(res);
 		json_decref(err);
+		ovsdb_conn_after(conn);
 		return;
 	}
 	/* As ovsdb-server: a result with "error": null, or an error
@@ -368,6 +382,7 @@ ovsdb_request(struct ovsdb_conn *conn, const char *m, json_t *params,
 	}
 	ovsdb_conn_send(conn, json_pack("{sOsosn}", "id", id, "result", res,
 	    "error"));
+	ovsdb_conn_after(conn);
 }
 
 /* Not JSON-RPC (section 4): logged once, counted, the end. */

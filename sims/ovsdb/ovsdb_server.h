@@ -60,6 +60,7 @@ struct ovsdb_conn {
 	/* Write one whole message. */
 	void				(*send)(struct ovsdb_conn *,
 					    const char *, size_t);
+	json_t				*after;	/* to send after the reply */
 	/* Kinds of trouble logged once (OVSDB_LOG_*): the connection's
 	 * own, or its device's when it points there. */
 	uint8_t				*logged;
@@ -107,10 +108,13 @@ void	 ovsdb_conn_probe(struct ovsdb_conn *);
 int	 ovsdb_conn_owns(struct ovsdb_conn *, const char *name);
 
 /* ovsdb_monitor.c: monitor, monitor_cond, monitor_cond_since (version
- * 1, 2, 3), monitor_cancel, and the updates a commit sends. */
+ * 1, 2, 3), monitor_cond_change, monitor_cancel, and the updates a
+ * commit sends. */
 json_t	*ovsdb_monitor_add(struct ovsdb_conn *, int version, json_t *params,
 	    json_t **err);
 json_t	*ovsdb_monitor_cancel(struct ovsdb_conn *, json_t *params,
+	    json_t **err);
+json_t	*ovsdb_monitor_change(struct ovsdb_conn *, json_t *params,
 	    json_t **err);
 void	 ovsdb_monitors_free(struct ovsdb_conn *);
 /* Every monitor of every connection: what went from old to new. */

@@ -7,7 +7,8 @@
  * monitor_cond_since's "update3" (ovsdb-server(7)), rows coming into and
  * leaving a condition, select, a collected row's old contents, the
  * read-only _Server database,
- * duplicate monitor ids and unknown tables, monitor_cancel,
+ * duplicate monitor ids and unknown tables, monitor_cond_change,
+ * monitor_cancel,
  * lock, steal and unlock with their "locked" and "stolen" notifications
  * (4.1.8 to 4.1.10), and bad input: an unknown method answered with the
  * error "unknown method", a message that is not JSON or not JSON-RPC
@@ -358,6 +359,50 @@ test_monitor_cond_moves(void)
 	teardown(&a, &b);
 }
 
+/* monitor_cond_change (ovsdb-server(7)): new conditions and a new id;
+ * the rows they let in and out follow the reply. */
+static void
+test_monitor_cond_change(void)
+{
+	struct tconn	 a, b;
+	json_t		*msg, *row;
+	const char	*uuid, *kind = "";
+
+	setup(&a, &b);
+	say(&a, add_br);
+	say(&b, "{'id':1,'method':'monitor_cond','params':['Open_vSwitch',"
+	    "'c1',{'Bridge':[{'columns':['name'],'where':[['name','==',"
+	    "'nope']]}]}]}");
+	say(&b, "{'id':2,'method':'monitor_cond_change','params':['c1','c2',"
+	    "{'Bridge':[{'where':[['name','==','br0']]}]}]}");
+	CHECK(json_array_size(b.out) == 2 && json_object_size(json_object_get(
+	    json_array_get(b.out, 0), "result")) == 0, "the reply first");
+	msg = json_array_get(b.out, 1);
+	json_object_foreach(json_object_get(json_array_get(json_object_get(
+	    msg, "params"), 1), "Bridge"), uuid, row)
+		kind = json_object_iter_key(json_object_iter(row));
+	CHECK(strcmp(str_at(msg, "method"), "update2") == 0 &&
+	    strcmp(json_string_value(json_array_get(json_object_get(msg,
+	    "params"), 0)), "c2") == 0 && strcmp(kind, "insert") == 0,
+	    "then br0 coming in, under the new id");
+	say(&b, "{'id':3,'method':'monitor_cond_change','params':['c2','c2',"
+	    "{'Bridge':[{'where':[false]}]}]}");
+	kind = "";
+	json_object_foreach(json_object_get(json_array_get(json_object_get(
+	    json_array_get(b.out, 1), "params"), 1), "Bridge"), uuid, row)
+		kind = json_object_iter_key(json_object_iter(row));
+	CHECK(strcmp(kind, "delete") == 0, "where false: br0 goes");
+	say(&b, "{'id':4,'method':'monitor_cond_change','params':['c1','c3',"
+	    "{}]}");
+	CHECK(strcmp(rpc_error(&b), "syntax error") == 0, "the old id is "
+	    "gone");
+	say(&b, "{'id':5,'method':'monitor_cond_change','params':['c2','c4',"
+	    "{'Port':[{'where':[true]}]}]}");
+	CHECK(strcmp(rpc_error(&b), "syntax error") == 0 && json_array_size(
+	    b.out) == 1, "a table not monitored: refused, nothing changed");
+	teardown(&a, &b);
+}
+
 /* Deleting a bridge: version 1 monitors get the old row. */
 static void
 test_monitor_v1_delete(void)
@@ -464,6 +509,7 @@ static const struct check_case cases[] = {
 	CASE(test_monitor_v1),
 	CASE(test_monitor_v2_v3),
 	CASE(test_monitor_cond_moves),
+	CASE(test_monitor_cond_change),
 	CASE(test_monitor_v1_delete),
 	CASE(test_server_db),
 	CASE(test_locks),
