@@ -502,8 +502,8 @@ ovsdb_monitor_change(struct ovsdb_conn *conn, json_t *params, json_t **err)
 		w = json_array_get(wheres, i);
 		v = ovsdb_mon_recond(mon, conn->srv->db, mts[i], w);
 		if (json_object_size(v) > 0)
-			json_object_set(tu, mon->schema->tables[mts[i]->ti].name,
-			    v);
+			json_object_set(tu,
+			    mon->schema->tables[mts[i]->ti].name, v);
 		json_decref(v);
 		json_decref(mts[i]->where);
 		mts[i]->where = json_incref(w);

@@ -492,7 +492,8 @@ ovsdb_transact(struct ovsdb_db *cur, json_t *ops,
 	json_array_foreach(ops, i, op) {
 		if ((res = ovsdb_op_run(&x, op, i + 1, json_array_size(ops),
 		    &err)) == NULL) {
-			if (err == NULL)	/* never: every failure says why */
+			/* Never: every failure says why. */
+			if (err == NULL)
 				err = ovsdb_error("syntax error", "operation "
 				    "%zu failed", i + 1);
 			break;
