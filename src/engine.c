@@ -47,6 +47,10 @@ engine_init(void)
 		return;
 	if ((base = event_base_new()) == NULL)
 		fatalx("event_base_new failed");
+	/* Priority 0 runs first (rxpeek: a receive time peeked before the
+	 * bufferevent reads); every other event has priority 1. */
+	if (event_base_priority_init(base, 2) == -1)
+		fatalx("event_base_priority_init failed");
 	/* A peer closing mid-write must be an error return, not a death. */
 	signal(SIGPIPE, SIG_IGN);
 	ev_sigint = evsignal_new(base, SIGINT, engine_signal, NULL);

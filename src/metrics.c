@@ -25,6 +25,21 @@ clock_ns(void)
 	return (uint64_t)ts.tv_sec * NS_PER_S + (uint64_t)ts.tv_nsec;
 }
 
+/* A kernel timestamp (CLOCK_REALTIME: socket timestamps) on clock_ns()'s
+ * clock, by how long ago it was; a future one is now. */
+uint64_t
+clock_ns_of_real(const struct timespec *ts)
+{
+	struct timespec	now;
+	uint64_t	real, then, mono = clock_ns();
+
+	if (clock_gettime(CLOCK_REALTIME, &now) == -1)
+		fatal("clock_gettime");
+	real = (uint64_t)now.tv_sec * NS_PER_S + (uint64_t)now.tv_nsec;
+	then = (uint64_t)ts->tv_sec * NS_PER_S + (uint64_t)ts->tv_nsec;
+	return then < real && real - then < mono ? mono - (real - then) : mono;
+}
+
 double
 secs_between(uint64_t from, uint64_t to)
 {
@@ -215,6 +230,9 @@ metrics_phase(struct metrics *m, const char *name, const char *protocol)
 	snprintf(p->protocol, sizeof(p->protocol), "%s",
 	    protocol != NULL ? protocol : "");
 	p->state = PHASE_PENDING;
+	/* The northbound driver's own phases end on its HTTP answers. */
+	p->witness = protocol != NULL && strcmp(protocol, "northbound") == 0 ?
+	    WITNESS_NORTHBOUND : WITNESS_DEVICE;
 	hist_init(&p->latency);
 	m->phases[m->n_phases++] = p;
 	return p;
@@ -329,7 +347,7 @@ phase_items(struct phase *p, uint64_t now_ns, uint64_t n)
 		p->last_ns = now_ns;
 	p->items += n;
 	timeline_add(p, now_ns, n);
-	if (p->target > 0 && p->items >= p->target) {
+	if (p->target > 0 && p->items >= p->target && !p->await_ack) {
 		p->state = PHASE_DONE;
 		p->end_ns = now_ns;
 	}
@@ -339,6 +357,32 @@ void
 phase_latency(struct phase *p, uint64_t us)
 {
 	hist_add(&p->latency, us);
+}
+
+void
+phase_open(struct phase *p, uint64_t now_ns)
+{
+	if (p->state == PHASE_PENDING)
+		phase_start(p, now_ns);
+	else if (p->state == PHASE_RUNNING && p->items == 0)
+		p->trigger_ns = now_ns;
+}
+
+void
+phase_opened_at(struct phase *p, uint64_t now_ns)
+{
+	if (p->state != PHASE_PENDING)
+		p->trigger_ns = now_ns;
+}
+
+/* Sent counts only once acknowledged: the phase lasts until then. */
+void
+phase_acked(struct phase *p, uint64_t now_ns)
+{
+	if (p->state != PHASE_RUNNING)
+		return;
+	p->last_ns = now_ns;
+	phase_end(p, now_ns, PHASE_DONE);
 }
 
 /* The first end wins: a timeout after DONE does not undo the success. */
@@ -393,4 +437,20 @@ phase_state_name(enum phase_state st)
 		return "TIMEOUT";
 	}
 	return "UNKNOWN";
+}
+
+const char *
+phase_witness_name(enum phase_witness w)
+{
+	switch (w) {
+	case WITNESS_DEVICE:
+		return "device";
+	case WITNESS_NORTHBOUND:
+		return "northbound";
+	case WITNESS_MONITOR:
+		return "monitor";
+	case WITNESS_TCP_ACK:
+		return "tcp_ack";
+	}
+	return "unknown";
 }

@@ -9,7 +9,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct timespec;
+
 uint64_t clock_ns(void);		/* CLOCK_MONOTONIC */
+/* A socket timestamp (CLOCK_REALTIME) on clock_ns()'s clock. */
+uint64_t clock_ns_of_real(const struct timespec *);
 /* Seconds from one clock_ns() to a later one; 0 when either is unset. */
 double	 secs_between(uint64_t from_ns, uint64_t to_ns);
 
@@ -42,10 +46,25 @@ enum phase_state {
 
 #define PHASE_NAME_MAX	32
 
+/*
+ * Who saw a phase's last item (docs/report.md, "Phase windows"): the
+ * devices receiving it, the controller's northbound, a monitor peer
+ * receiving what the controller re-advertises, or the controller's TCP
+ * acknowledging the last byte the devices sent.
+ */
+enum phase_witness {
+	WITNESS_DEVICE,
+	WITNESS_NORTHBOUND,
+	WITNESS_MONITOR,
+	WITNESS_TCP_ACK,
+};
+
 struct phase {
 	char		 name[PHASE_NAME_MAX];
 	char		 protocol[PHASE_NAME_MAX];
 	enum phase_state state;
+	enum phase_witness witness;
+	int		 await_ack;	/* at target, wait for phase_acked() */
 	uint64_t	 trigger_ns;	/* when the phase started */
 	uint64_t	 first_ns;	/* first item, 0 if none */
 	uint64_t	 last_ns;	/* last item, 0 if none */
@@ -109,6 +128,14 @@ void	 phase_start(struct phase *, uint64_t now_ns);
 /* n items happened at now: first/last, timeline, and DONE at target. */
 void	 phase_items(struct phase *, uint64_t now_ns, uint64_t n);
 void	 phase_latency(struct phase *, uint64_t us);
+/* The window opens at the first item: a phase started early (so that it
+ * can time out) is re-timed from now while it has no item yet. */
+void	 phase_open(struct phase *, uint64_t now_ns);
+/* A sender-side phase: the first byte of its items, counted when queued,
+ * was sent at now (txack); the window opens then. */
+void	 phase_opened_at(struct phase *, uint64_t now_ns);
+/* A sender-side phase: the peers acknowledged its last byte at now. */
+void	 phase_acked(struct phase *, uint64_t now_ns);
 void	 phase_end(struct phase *, uint64_t now_ns, enum phase_state);
 /* Seconds from trigger to last item (or to end when there was none). */
 double	 phase_seconds(const struct phase *);
@@ -117,5 +144,6 @@ double	 phase_rate(const struct phase *);
 const char *phase_state_name(enum phase_state);
 /* Over: done or timed out; a phase the run does not have (NULL) too. */
 int	 phase_over(const struct phase *);
+const char *phase_witness_name(enum phase_witness);
 
 #endif

@@ -380,6 +380,7 @@ nb_new(const struct nb_opts *o, struct metrics *m, char **nodes,
 	r->c_polls = metrics_counter(m, "nb_polls");
 	r->ph_conf = metrics_phase(m, o->confirm_name ? o->confirm_name :
 	    NB_PHASE_CONFIRM, "northbound");
+	r->ph_conf->witness = WITNESS_NORTHBOUND;
 	r->ph_conf->target = o->flows;
 	if (!o->watch) {
 		r->ph_prog = metrics_phase(m, o->program_name ?
@@ -396,6 +397,8 @@ nb_new(const struct nb_opts *o, struct metrics *m, char **nodes,
 		    NB_PHASE_DELETE, "northbound");
 		r->ph_del->target = nb_jobs(r, NBJ_DEL);
 	}
+	if (r->ph_cdel != NULL)
+		r->ph_cdel->witness = WITNESS_NORTHBOUND;
 	return r;
 }
 

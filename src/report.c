@@ -359,16 +359,17 @@ human_single(const struct view *vw, FILE *f)
 	int			 pw = name_width(vw, 1);
 	size_t			 i;
 
-	fprintf(f, "%-*s %-*s %10s %9s %11s %9s %9s %9s %9s  %s\n", w,
+	fprintf(f, "%-*s %-*s %10s %9s %11s %9s %9s %9s %9s  %-7s  %s\n", w,
 	    "phase", pw, "protocol", "items", "seconds", "rate/s", "p50 us",
-	    "p90 us", "p99 us", "max us", "state");
+	    "p90 us", "p99 us", "max us", "state", "witness");
 	for (i = 0; i < vw->np; i++) {
 		pv = &vw->p[i];
 		fprintf(f, "%-*s %-*s %10.0f %9.3f %11.1f %9.0f %9.0f %9.0f "
-		    "%9.0f  %s\n", w, pv->name, pw, pv->protocol,
+		    "%9.0f  %-7s  %s\n", w, pv->name, pw, pv->protocol,
 		    pv->v[RM_ITEMS], pv->v[RM_SECONDS], pv->v[RM_RATE],
 		    pv->v[RM_P50], pv->v[RM_P90], pv->v[RM_P99],
-		    pv->v[RM_MAX], phase_state_name(pv->state));
+		    pv->v[RM_MAX], phase_state_name(pv->state),
+		    phase_witness_name(pv->rep->witness));
 	}
 }
 
@@ -384,8 +385,9 @@ human_repeat(const struct view *vw, FILE *f)
 	for (i = 0; i < vw->np; i++) {
 		pv = &vw->p[i];
 		fprintf(f, "\n%s (%s): in %zu of %zu runs, timed out in %zu, "
-		    "%s\n", pv->name, pv->protocol, pv->present, vw->nruns,
-		    pv->timeouts, phase_state_name(pv->state));
+		    "%s, witness %s\n", pv->name, pv->protocol, pv->present,
+		    vw->nruns, pv->timeouts, phase_state_name(pv->state),
+		    phase_witness_name(pv->rep->witness));
 		fprintf(f, "  %-16s %14s %14s %14s %14s\n", "metric", "min",
 		    "median", "max", "trimmed mean");
 		for (m = 0; m < RM_COUNT; m++)
@@ -709,6 +711,7 @@ json_phase(struct jw *w, const struct phase *ph, const struct metrics *run,
 	jw_str(w, "name", ph->name);
 	jw_str(w, "protocol", ph->protocol);
 	jw_str(w, "state", phase_state_name(state));
+	jw_str(w, "witness", phase_witness_name(ph->witness));
 	jw_num(w, "items", v[RM_ITEMS]);
 	jw_u64(w, "target", ph->target);
 	jw_num(w, "seconds", v[RM_SECONDS]);
@@ -895,6 +898,14 @@ csv_emit(const struct view *vw, FILE *f)
 		fputs(col++ ? "," : "", f);
 		csv_field(f, "counters.", vw->c[i].name);
 	}
+	/* Last, so that the older columns keep their places; the witness
+	 * is in the name, the value a number (1) like every other. */
+	for (i = 0; i < vw->np; i++) {
+		fputs(col++ ? "," : "", f);
+		snprintf(suffix, sizeof(suffix), ".witness.%s",
+		    phase_witness_name(vw->p[i].rep->witness));
+		csv_field(f, vw->p[i].name, suffix);
+	}
 	fputc('\n', f);
 	col = 0;
 	for (i = 0; i < vw->np; i++)
@@ -903,6 +914,8 @@ csv_emit(const struct view *vw, FILE *f)
 			    finite_or_0(vw->p[i].v[csv_metrics[m]]));
 	for (i = 0; i < vw->nc; i++)
 		fprintf(f, "%s%.15g", col++ ? "," : "", finite_or_0(vw->c[i].v));
+	for (i = 0; i < vw->np; i++)
+		fprintf(f, "%s1", col++ ? "," : "");
 	fputc('\n', f);
 }
 

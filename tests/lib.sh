@@ -128,15 +128,20 @@ wait_exit() {
 # (10 s at most) until it really captures; skips the test when it cannot.
 # Its PID is left in LAST_PID.
 start_capture() {
-	local log=$1 filter=$2 file=$3 i=0
-	start_bg "$log" dumpcap -q -i lo -B 16 -f "$filter" -w "$file"
-	while ! grep -q '^File:' "$log" && [ $i -lt 100 ]; do
+	start_bg "$1" dumpcap -q -i lo -B 16 -f "$2" -w "$3"
+	capture_ready "$1" || skip "dumpcap cannot capture on lo: $(cat "$1")"
+}
+
+# capture_ready LOG: wait (10 s at most) until the dumpcap started last
+# (LAST_PID) says it captures; 1 when it does not.
+capture_ready() {
+	local i=0
+	while ! grep -q '^File:' "$1" && [ $i -lt 100 ]; do
 		kill -0 "$LAST_PID" 2>/dev/null || break
 		sleep 0.1
 		i=$((i + 1))
 	done
-	grep -q '^File:' "$log" ||
-	    skip "dumpcap cannot capture on lo: $(cat "$log")"
+	grep -q '^File:' "$1" || return 1
 	sleep 0.5
 }
 
@@ -218,4 +223,62 @@ tshark_clean() {
 	tshark -r "$cap" "$@" -Y '_ws.malformed || _ws.expert.severity >= error' \
 	    -V 2>/dev/null | head -80 >&2
 	fail "$bad malformed or erroneous frames"
+}
+
+# The wire tests (docs/report.md, "Phase windows"): a run captured with
+# dumpcap and its report checked against the capture by scripts/wirecheck.
+# Skipped only when dumpcap is missing (scripts/bootstrap installs it).
+WIRECHECK=${WIRECHECK:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/scripts/wirecheck}
+
+# wire_capture FILTER DIR: make DIR and capture lo into DIR/wire.pcapng,
+# 50 s at most, the PID in WIRE_PID; fails (not skips) when dumpcap
+# cannot capture.
+wire_capture() {
+	mkdir -p "$2"
+	start_bg "$2/dumpcap.log" dumpcap -q -i lo -B 64 -a duration:50 \
+	    -f "$1" -w "$2/wire.pcapng"
+	WIRE_PID=$LAST_PID
+	capture_ready "$2/dumpcap.log" ||
+	    fail "dumpcap cannot capture on lo: $(cat "$2/dumpcap.log")"
+}
+
+# wire_check DIR PHASE:WITNESS...: stop the capture, run wirecheck on
+# DIR/r.json and DIR/wire.pcapng and require each PHASE judged ok (items
+# exactly, rate within 2%, over a wire window of 0.1 s at least) and
+# reported with that witness.  Returns 1 when a window was shorter (the
+# test then runs a larger scenario); any other disagreement fails.
+wire_check() {
+	local d=$1 spec ph out="$1/wirecheck.out" short=0
+	shift
+	sleep 0.3
+	stop_pid "$WIRE_PID"
+	"$PY" "$WIRECHECK" -t 2 --min-window 0.1 "$d/r.json" \
+	    "$d/wire.pcapng" >"$out" 2>&1
+	local rc=$?
+	cat "$out"
+	[ $rc -ne 2 ] || fail "wirecheck could not read the run"
+	for spec in "$@"; do
+		ph=${spec%%:*}
+		grep -qE "^$ph +${spec#*:} " "$out" ||
+		    fail "wirecheck: phase $ph is not witnessed by ${spec#*:}"
+		if grep -qE "^$ph .* short window, not judged\$" "$out"; then
+			short=1
+			continue
+		fi
+		grep -qE "^$ph .* ok\$" "$out" ||
+		    fail "wirecheck: phase $ph not ok: $(grep "^$ph " "$out")"
+	done
+	return $short
+}
+
+# wire_scaled FN SIZE MAX: run FN SIZE, doubling SIZE while a window was
+# too short to judge, up to MAX.
+wire_scaled() {
+	local fn=$1 size=$2 max=$3
+	while ! "$fn" "$size"; do
+		size=$((size * 2))
+		[ "$size" -le "$max" ] ||
+		    fail "$fn: windows under 0.1 s up to size $max"
+		echo "# a window under 0.1 s: again with $size"
+	done
 }

@@ -273,6 +273,26 @@ bgp_nb_phases_init(struct bgp_sim *sim)
 	metrics_phase(m, NB_PHASE_CONFIRM_DELETE, "northbound");
 }
 
+/* Who sees the last item (docs/report.md, "Phase windows"); the
+ * northbound driver marks the phases it ends itself. */
+static void
+bgp_phases_witness(struct bgp_sim *sim)
+{
+	enum phase_witness	w = sim->cfg.monitor != NULL ?
+	    WITNESS_MONITOR : WITNESS_TCP_ACK;
+
+	if (sim->ph[BGPP_LEARN] != NULL)
+		sim->ph[BGPP_LEARN]->witness = WITNESS_MONITOR;
+	if (sim->ph[BGPP_ADVERTISE] != NULL)
+		sim->ph[BGPP_ADVERTISE]->witness = WITNESS_MONITOR;
+	if (sim->ph[BGPP_UNADVERTISE] != NULL)
+		sim->ph[BGPP_UNADVERTISE]->witness = WITNESS_MONITOR;
+	if (sim->ph[BGPP_WITHDRAW] != NULL)
+		sim->ph[BGPP_WITHDRAW]->witness = w;
+	if (sim->ph[BGPP_CHURN] != NULL)
+		sim->ph[BGPP_CHURN]->witness = WITNESS_DEVICE;
+}
+
 static void
 bgp_phases_init(struct bgp_sim *sim)
 {
@@ -281,8 +301,10 @@ bgp_phases_init(struct bgp_sim *sim)
 
 	memset(sim->ph, 0, sizeof(sim->ph));
 	bgp_phase(sim, BGPP_CONNECT, "connect", cfg->peers);
-	/* Ended when the last peer's output drained (bgp_drained). */
+	/* Ended when the speaker acknowledged the last peer's last byte
+	 * (bgp_drained). */
 	bgp_phase(sim, BGPP_ANNOUNCE, "announce", 0);
+	sim->ph[BGPP_ANNOUNCE]->witness = WITNESS_TCP_ACK;
 	if (w && sim->total > 0)
 		bgp_phase(sim, BGPP_LEARN, "learn", sim->total);
 	if (cfg->churn_rate > 0 && sim->total > 0)
@@ -291,6 +313,7 @@ bgp_phases_init(struct bgp_sim *sim)
 		bgp_phase(sim, BGPP_WITHDRAW, "withdraw", w ? sim->total : 0);
 	if (cfg->nb.url != NULL && !cfg->nb_watch)
 		bgp_nb_phases_init(sim);
+	bgp_phases_witness(sim);
 	phase_start(sim->ph[BGPP_CONNECT], clock_ns());
 }
 
@@ -520,6 +543,7 @@ bgp_stop(void *arg)
 		free(sim->nb_node);
 		sim->nb_node = NULL;
 	}
+	txack_cancel(&sim->acked);
 	if (sim->peers == NULL)
 		return;
 	for (i = 0; i < sim->cfg.peers; i++)

@@ -195,13 +195,25 @@ bgp_sent_all(struct bgp_peer *p)
 		bgp_send(p, w, 1);
 		p->eor_sent = 1;
 	}
+	if (p->sending == BGP_SEND_ANNOUNCE || !BGP_WITNESSED(&p->sim->cfg))
+		txack_last(&p->txd, p->pd.bev);
 	p->drain_wait = p->sending;
 	p->sending = BGP_SEND_NONE;
 	bufferevent_setwatermark(p->pd.bev, EV_WRITE, 0, 0);
 }
 
-/* The output of a peer that queued everything is empty: 1 when it was
- * the last one the phase waited for. */
+static struct bufferevent *
+bgp_peer_bev(void *arg, size_t i, struct txack_dev **d)
+{
+	struct bgp_sim	*sim = arg;
+
+	*d = &sim->peers[i].txd;
+	return sim->peers[i].pd.bev;
+}
+
+/* The output of a peer that queued everything is empty: once it was the
+ * last one the phase waited for, the phase ends when the speaker's TCP
+ * has acknowledged every peer's last byte. */
 static void
 bgp_drained(struct bgp_peer *p, uint64_t now)
 {
@@ -225,9 +237,29 @@ bgp_drained(struct bgp_peer *p, uint64_t now)
 	if (ph == NULL || ph->state != PHASE_RUNNING ||
 	    done < sim->cfg.peers || want < sim->total)
 		return;
-	/* Sent means in the kernel: the phase lasts until then. */
-	ph->last_ns = now;
-	phase_end(ph, now, PHASE_DONE);
+	txack_wait(&sim->acked, ph, sim->cfg.peers, bgp_peer_bev, sim);
+}
+
+/*
+ * The peer's first UPDATE of announce (and learn with it) or withdraw is
+ * about to be queued: the window opens when the first byte of the
+ * earliest peer is sent.
+ */
+static void
+bgp_open_window(struct bgp_peer *p)
+{
+	struct bgp_sim	*sim = p->sim;
+	struct phase	*ph, *also = NULL;
+
+	if (p->sending == BGP_SEND_ANNOUNCE) {
+		ph = sim->ph[BGPP_ANNOUNCE];
+		also = sim->ph[BGPP_LEARN];
+	} else
+		ph = sim->ph[BGPP_WITHDRAW];
+	phase_open(ph, clock_ns());
+	if (also != NULL)
+		phase_open(also, clock_ns());
+	txack_open(&sim->acked, &p->txd, p->pd.bev, ph, also);
 }
 
 /* Build UPDATEs while the socket takes them. */
@@ -240,6 +272,7 @@ bgp_fill(struct bgp_peer *p)
 	struct bgp_attrs	 a;
 	uint64_t		*next, now;
 	uint32_t		 n, msgs, items;
+	int			 first;
 
 	if (p->pd.bev == NULL || p->state != BGPS_ESTABLISHED || !p->af_ok)
 		return;
@@ -251,12 +284,15 @@ bgp_fill(struct bgp_peer *p)
 		next = p->sending == BGP_SEND_ANNOUNCE ? &p->ann_next :
 		    &p->wd_next;
 		msgs = items = 0;
+		first = *next == 0;
 		while (w->len + BGP_MAX_LEN <= w->cap && (n = bgp_build_one(p,
 		    w, next, sim->cfg.prefixes, p->sending ==
 		    BGP_SEND_ANNOUNCE ? &a : NULL)) > 0) {
 			msgs++;
 			items += n;
 		}
+		if (items > 0 && first)
+			bgp_open_window(p);
 		bgp_send(p, w, msgs);
 		*sim->c.updates_sent += msgs;
 		now = clock_ns();
@@ -417,7 +453,8 @@ bgp_established(struct bgp_peer *p)
  * The learn and withdraw phases from the monitor's table: learn counts
  * it growing past the most it ever held, withdraw it shrinking below the
  * least it held since withdrawal began, so a session that drops and
- * comes back cannot count a prefix twice.
+ * comes back cannot count a prefix twice.  Timed by the arrival of the
+ * UPDATE that moved it (rxstamp).
  */
 static void
 bgp_monitor_count(struct bgp_peer *p)
@@ -425,7 +462,7 @@ bgp_monitor_count(struct bgp_peer *p)
 	struct bgp_sim	*sim = p->sim;
 	struct phase	*grow = sim->ph[BGPP_LEARN];
 	struct phase	*shrink = sim->ph[BGPP_WITHDRAW];
-	uint64_t	 now = clock_ns(), n = bgp_pmap_count(p->rib_in);
+	uint64_t	 now = sim->mon_rx.last_ns, n = bgp_pmap_count(p->rib_in);
 
 	/* The advertise test comes after the others: its phases count once
 	 * they run. */
@@ -719,6 +756,10 @@ bgp_peer_up(struct pool_dev *pd, struct bufferevent *bev)
 	    p);
 	bufferevent_setwatermark(bev, EV_WRITE, BGP_OUT_LOW, 0);
 	bufferevent_enable(bev, EV_READ | EV_WRITE);
+	/* The monitor witnesses learn and withdraw: its UPDATEs are timed
+	 * by their arrival, however late the loop reads them. */
+	if (p->monitor)
+		rxstamp_start(&p->sim->mon_rx, bev, bgp_read, pool_bev_event, p);
 	bgp_send_open(p);
 }
 
@@ -731,6 +772,8 @@ bgp_peer_down(struct pool_dev *pd, const char *why)
 		(*p->sim->c.sessions_lost)++;
 		log_info("%s: session lost: %s", bgp_who(p), why);
 	}
+	if (p->monitor)
+		rxstamp_stop(&p->sim->mon_rx);
 	p->sending = BGP_SEND_NONE;
 	p->closing_ns = 0;
 	/* What it learned over the session goes with it (section 9.1). */
@@ -840,6 +883,8 @@ bgp_peer_goodbye(struct bgp_peer *p)
 void
 bgp_peer_free(struct bgp_peer *p)
 {
+	if (p->monitor)
+		rxstamp_stop(&p->sim->mon_rx);
 	if (p->rib_in != NULL) {
 		bgp_pmap_free(p->rib_in);
 		free(p->rib_in);

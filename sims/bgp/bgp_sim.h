@@ -15,6 +15,8 @@
 #include "bgp_rib.h"
 #include "metrics.h"
 #include "pool.h"
+#include "rxstamp.h"
+#include "txack.h"
 
 /* Session states (RFC 4271 section 8.2.2); Connect and Active are the
  * pool's (connecting, backing off). */
@@ -114,6 +116,7 @@ struct bgp_peer {
 	uint64_t	 ann_next;	/* next prefix index to announce */
 	uint64_t	 ann_high;	/* announced at least once up to here */
 	uint64_t	 wd_next;
+	struct txack_dev txd;		/* its part of announce, withdraw */
 	uint64_t	 churn_next;
 	struct bgp_pmap	*rib_in;	/* what the controller sent us */
 };
@@ -137,6 +140,8 @@ struct bgp_sim {
 	uint64_t		 total;		/* peers x prefixes */
 	uint32_t		 drained_ann;	/* peers whose output drained */
 	uint32_t		 drained_wd;
+	struct txack		 acked;		/* announce or withdraw's end */
+	struct rxstamp		 mon_rx;	/* the monitor's reads */
 	uint64_t		 mon_high;	/* most the monitor held */
 	uint64_t		 mon_low;	/* least since withdraw began */
 	double			 phase_timeout;

@@ -343,14 +343,17 @@ nc_phase_item(struct nc_sim *sim, enum nc_phase p, uint64_t n,
 	phase_items(ph, now, n);
 }
 
-/* A phase timed from the request that starts it (edit, subscription). */
+/* A phase timed from the request that starts it (edit, subscription):
+ * its arrival when known (TCP, nc_rxpeek), else now. */
 static void
-nc_phase_trigger(struct nc_sim *sim, enum nc_phase p)
+nc_phase_trigger(struct nc_sess *s, enum nc_phase p)
 {
-	struct phase	*ph = sim->ph[p];
+	struct phase	*ph = s->dev->sim->ph[p];
+	uint64_t	 now = clock_ns();
 
 	if (ph != NULL && ph->state == PHASE_PENDING)
-		phase_start(ph, clock_ns());
+		phase_start(ph, s->arrived_ns != 0 && s->arrived_ns < now ?
+		    s->arrived_ns : now);
 }
 
 /* ---- hello ---- */
@@ -683,7 +686,7 @@ op_edit(struct nc_sess *s, const struct nc_rpc *r, xmlBufferPtr b)
 	o.defop = defops[ed.defop];
 	o.testop = testops[ed.testop];
 	o.errop = errops[ed.errop];
-	nc_phase_trigger(sim, NCP_PROGRAM);
+	nc_phase_trigger(s, NCP_PROGRAM);
 	config = nc_children_xml(ed.config);
 	err = nc_store_edit(s->dev->store, s->sid, ds, config, &o, &res);
 	free(config);
@@ -848,6 +851,41 @@ nc_notif_content(const struct nc_sess *s, uint32_t n, xmlBufferPtr b)
 	xmlBufferCCat(b, "</route-update>");
 }
 
+static struct bufferevent *
+nc_learn_bev(void *arg, size_t i, struct txack_dev **txd)
+{
+	struct nc_sim	*sim = arg;
+	struct nc_dev	*d = &sim->devs[i];
+	struct nc_sess	*s;
+
+	*txd = &d->txd;
+	LIST_FOREACH(s, &d->sessions, entry)
+		if (s->sid == d->ack_sid)
+			return s->bev;
+	return NULL;
+}
+
+/*
+ * Learn over TCP (docs/report.md, "Phase windows"): the window opens when
+ * the first notification's first byte is sent (nc_notif_send), and ends
+ * when the controller's TCP has acknowledged every device's last one.
+ */
+static void
+nc_learn_acked(struct nc_sess *s)
+{
+	struct nc_dev	*d = s->dev;
+	struct nc_sim	*sim = d->sim;
+	struct phase	*ph = sim->ph[NCP_LEARN];
+
+	if (!ph->await_ack || s->bev == NULL)
+		return;
+	txack_last(&d->txd, s->bev);
+	d->ack_sid = s->sid;
+	if (++sim->learned_devs == sim->cfg.devices)
+		txack_wait(&sim->acked, ph, sim->cfg.devices, nc_learn_bev,
+		    sim);
+}
+
 static void
 nc_notif_send(struct nc_sess *s)
 {
@@ -867,6 +905,14 @@ nc_notif_send(struct nc_sess *s)
 	nc_notif_build(b, &ts, (const char *)xmlBufferContent(content),
 	    (size_t)xmlBufferLength(content));
 	xmlBufferFree(content);
+	if (d->learned == 0 && quota > 0) {
+		/* The earliest first byte of the devices' first
+		 * notifications opens the window. */
+		phase_open(sim->ph[NCP_LEARN], clock_ns());
+		if (sim->ph[NCP_LEARN]->await_ack && s->bev != NULL)
+			txack_open(&sim->acked, &d->txd, s->bev,
+			    sim->ph[NCP_LEARN], NULL);
+	}
 	nc_sess_send(s, b);
 	s->notif_sent++;
 	(*sim->c.notifications_sent)++;
@@ -876,6 +922,8 @@ nc_notif_send(struct nc_sess *s)
 		n = quota - d->learned;
 	d->learned += n;
 	nc_phase_item(sim, NCP_LEARN, n, 0);
+	if (n > 0 && d->learned == quota)
+		nc_learn_acked(s);
 }
 
 /* Paced at --notification-rate per device, or as fast as the
@@ -957,7 +1005,7 @@ op_subscribe(struct nc_sess *s, const struct nc_rpc *r, xmlBufferPtr b)
 		    "this session already has a subscription");
 	} else {
 		s->subscribed = 1;
-		nc_phase_trigger(s->dev->sim, NCP_LEARN);
+		nc_phase_trigger(s, NCP_LEARN);
 		nc_reply_ok(b, r);
 		nc_notif_begin(s);
 		return;
@@ -1087,6 +1135,22 @@ nc_sess_input(struct nc_sess *s, const void *data, size_t len)
 
 /* ---- TCP transport ---- */
 
+/*
+ * While program waits for its first edit-config, the next read's arrival
+ * is peeked: the window opens at the kernel's receive time (docs/
+ * report.md, "Phase windows"), however late the loop reads.
+ */
+static void
+nc_rxpeek(struct nc_sess *s)
+{
+	const struct phase	*ph = s->dev->sim->ph[NCP_PROGRAM];
+
+	if (s->state != NCS_DEAD && ph != NULL && ph->state == PHASE_PENDING)
+		rxpeek_arm(&s->rxp, bufferevent_getfd(s->bev));
+	else
+		rxpeek_stop(&s->rxp);
+}
+
 static void
 nc_tcp_read(struct bufferevent *bev, void *arg)
 {
@@ -1095,6 +1159,7 @@ nc_tcp_read(struct bufferevent *bev, void *arg)
 	struct evbuffer_iovec	 v;
 	size_t			 n;
 
+	s->arrived_ns = rxpeek_take(&s->rxp, clock_ns());
 	while (s->state != NCS_DEAD && evbuffer_get_length(in) > 0) {
 		if (evbuffer_peek(in, -1, NULL, &v, 1) < 1)
 			break;
@@ -1103,6 +1168,7 @@ nc_tcp_read(struct bufferevent *bev, void *arg)
 	}
 	if (s->state == NCS_DEAD)
 		evbuffer_drain(in, evbuffer_get_length(in));
+	nc_rxpeek(s);
 }
 
 static void
@@ -1124,6 +1190,7 @@ nc_tcp_event(struct bufferevent *bev, short what, void *arg)
 static void
 nc_sess_tcp_free(struct nc_sess *s)
 {
+	rxpeek_stop(&s->rxp);
 	if (s->bev != NULL)
 		bufferevent_free(s->bev);
 	s->bev = NULL;
@@ -1162,6 +1229,7 @@ nc_dev_accept_tcp(struct pool_dev *pd, int fd)
 	}
 	bufferevent_setcb(s->bev, nc_tcp_read, nc_tcp_write, nc_tcp_event, s);
 	bufferevent_enable(s->bev, EV_READ | EV_WRITE);
+	nc_rxpeek(s);
 	nc_sess_start(s);
 }
 

@@ -184,7 +184,14 @@ nc_phases_init(struct nc_sim *sim)
 		sim->ph[NCP_LEARN] = metrics_phase(m, "learn", "netconf");
 		sim->ph[NCP_LEARN]->target = (uint64_t)cfg->devices *
 		    cfg->notifications * cfg->prefixes;
+		/* Over TCP it ends on the controller's acknowledgment of the
+		 * last notification; SSH hides that behind its own layer. */
+		if (cfg->transport == NC_TR_TCP) {
+			sim->ph[NCP_LEARN]->witness = WITNESS_TCP_ACK;
+			sim->ph[NCP_LEARN]->await_ack = 1;
+		}
 	}
+	sim->learned_devs = 0;
 	/* The devices listen from now on: the controller's turn. */
 	phase_start(sim->ph[NCP_CONNECT], clock_ns());
 }
@@ -252,6 +259,7 @@ nc_stop(void *arg)
 	uint32_t	 i;
 
 	nc_nb_stop(sim);
+	txack_cancel(&sim->acked);
 	if (sim->devs == NULL)
 		return;
 	for (i = 0; i < sim->cfg.devices; i++)

@@ -22,6 +22,8 @@
 #include "nc_msg.h"
 #include "nc_store.h"
 #include "pool.h"
+#include "rxstamp.h"
+#include "txack.h"
 
 struct bufferevent;
 struct event;
@@ -117,6 +119,8 @@ struct nc_sess {
 	uint64_t		 accept_ns;
 	struct nc_framer	 fr;
 	struct bufferevent	*bev;		/* TCP */
+	struct rxpeek		 rxp;		/* TCP, while program waits */
+	uint64_t		 arrived_ns;	/* the read's first segment */
 	struct nc_ssh		*ssh;		/* SSH */
 	struct event		*notif_ev;	/* made on subscription */
 	uint32_t		 notif_sent;
@@ -135,6 +139,8 @@ struct nc_dev {
 	uint8_t			 mounted;	/* counted in mount */
 	uint32_t		 logged;	/* trouble logged once, NCL_* */
 	uint64_t		 learned;	/* prefixes counted in learn */
+	struct txack_dev	 txd;		/* its part of learn */
+	uint32_t		 ack_sid;	/* on this session */
 	struct nc_store		*store;
 	struct nc_sess_list	 sessions;
 };
@@ -162,6 +168,8 @@ struct nc_sim {
 	struct nb_run		*nb_mount, *nb_edit, *nb_learn;
 	char			**nb_names;
 	int			 nb_stage;
+	uint32_t		 learned_devs;	/* devices whose quota went */
+	struct txack		 acked;		/* learn's end (TCP) */
 };
 
 /* Kinds of trouble logged once per device (bits of dev->logged). */

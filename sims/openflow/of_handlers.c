@@ -195,10 +195,15 @@ of_on_packet_out(const struct of_ctx *c)
 
 /*
  * Flow counts moved by delta: drives the program, confirm and delete
- * phases (see of_main.c for when each completes).
+ * phases (see of_main.c for when each completes).  A window opens at the
+ * arrival of its first FLOW_MOD (the kernel's receive time of the read
+ * that brought it, of_rxpeek) and its items
+ * count when handled, the moment a following BARRIER_REQUEST would be
+ * answered (docs/report.md, "Phase windows").
  */
 void
-of_flows_changed(struct of_switch *sw, int64_t delta, uint64_t now)
+of_flows_changed(struct of_switch *sw, int64_t delta, uint64_t now,
+    uint64_t arrived)
 {
 	struct of_sim	*sim = sw->sim;
 	struct phase	*prog = sim->ph[OFP_PROGRAM];
@@ -208,16 +213,18 @@ of_flows_changed(struct of_switch *sw, int64_t delta, uint64_t now)
 	sim->total_flows += delta;
 	if (delta > 0) {
 		if (prog->state == PHASE_PENDING) {
-			phase_start(prog, now);
+			phase_start(prog, arrived);
 			/* Confirm is timed from the same trigger: how long
 			 * until the controller has read every flow back. */
 			if (sim->ph[OFP_CONFIRM] != NULL)
-				phase_start(sim->ph[OFP_CONFIRM], now);
+				phase_start(sim->ph[OFP_CONFIRM], arrived);
 		}
 		if (prog->state != PHASE_RUNNING)
 			return;
 		phase_items(prog, now, (uint64_t)delta);
 		phase_latency(prog, (now - sw->up_ns) / 1000);
+		if (prog->state == PHASE_DONE)
+			of_rxpeek_all(sim);
 		return;
 	}
 	if (delta == 0 || prog->state == PHASE_PENDING)
@@ -227,7 +234,7 @@ of_flows_changed(struct of_switch *sw, int64_t delta, uint64_t now)
 		sw->confirmed = of_flowtable_total(sw->ft);
 	if (del->state == PHASE_PENDING &&
 	    (prog->state == PHASE_DONE || sim->cfg.expect_flows == 0))
-		phase_start(del, now);
+		phase_start(del, arrived);
 	if (del->state == PHASE_RUNNING) {
 		phase_items(del, now, n);
 		phase_latency(del, (now - del->trigger_ns) / 1000);
@@ -281,9 +288,10 @@ of_on_flow_mod(const struct of_ctx *c)
 	if (fm.buffer_id != OF_NO_BUFFER && fm.command <= OF_FC_MODIFY_STRICT)
 		of_pktin_response(sw, fm.buffer_id, now);
 	if (res.added > 0)
-		of_flows_changed(sw, res.added, now);
+		of_flows_changed(sw, res.added, now, sw->arrived_ns);
 	if (res.deleted > 0)
-		of_flows_changed(sw, -(int64_t)res.deleted, now);
+		of_flows_changed(sw, -(int64_t)res.deleted, now,
+		    sw->arrived_ns);
 }
 
 static void

@@ -20,6 +20,7 @@
 #include "of_codec.h"
 #include "of_flowtable.h"
 #include "pool.h"
+#include "rxstamp.h"
 
 enum of_topo {
 	OF_TOPO_NONE,
@@ -92,6 +93,8 @@ struct of_switch {
 	uint32_t		 echo_xid;
 	uint64_t		 echo_sent_ns;
 	uint64_t		 last_rx_ns;
+	uint64_t		 arrived_ns;	/* the read's first segment */
+	struct rxpeek		 rxp;		/* while a phase awaits one */
 	uint64_t		 generation;
 	uint64_t		 up_ns;		/* FEATURES_REPLY sent */
 	uint64_t		 confirmed;	/* flows seen in stats after program */
@@ -155,13 +158,16 @@ void	 of_switch_error(struct of_switch *, uint32_t xid, enum of_err,
 void	 of_switch_sweep(struct of_sim *, uint64_t now_ns);
 void	 of_switch_flow_removed(void *sw, const struct of_flow_info *);
 void	 of_switch_free(struct of_switch *);
+/* Delete's first FLOW_MOD is timed by its arrival on every switch. */
+void	 of_rxpeek_all(struct of_sim *);
 struct wbuf *of_scratch(void);
 int	 of_switch_connected(const struct of_switch *);
 
 /* of_handlers.c: body is the message after the header. */
 void	 of_handle(struct of_switch *, enum of_type, const struct of_header *,
 	    struct rbuf *body, const uint8_t *msg);
-void	 of_flows_changed(struct of_switch *, int64_t delta, uint64_t now);
+void	 of_flows_changed(struct of_switch *, int64_t delta, uint64_t now,
+	    uint64_t arrived);
 
 /* of_pktin.c */
 void	 of_pktin_start(struct of_switch *);

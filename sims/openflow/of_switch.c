@@ -112,7 +112,7 @@ of_agree(struct of_switch *sw, uint8_t v)
 		held = of_flowtable_total(sw->ft);
 		of_flowtable_free(sw->ft);
 		sw->ft = NULL;
-		of_flows_changed(sw, -(int64_t)held, clock_ns());
+		of_flows_changed(sw, -(int64_t)held, clock_ns(), clock_ns());
 	}
 	sw->version = v;
 	if (sw->ft == NULL)
@@ -238,14 +238,47 @@ static const struct pool_framer of_framer = {
 	.message = of_frame_message,
 };
 
+/*
+ * While program or delete waits for its first FLOW_MOD, the next read's
+ * arrival is peeked: the window opens at the kernel's receive time
+ * (docs/report.md, "Phase windows"), however late the loop reads.
+ */
+static void
+of_rxpeek(struct of_switch *sw, struct bufferevent *bev)
+{
+	const struct phase	*prog = sw->sim->ph[OFP_PROGRAM];
+	const struct phase	*del = sw->sim->ph[OFP_DELETE];
+
+	if (prog->state == PHASE_PENDING || (prog->state == PHASE_DONE &&
+	    del->state == PHASE_PENDING))
+		rxpeek_arm(&sw->rxp, bufferevent_getfd(bev));
+	else
+		rxpeek_stop(&sw->rxp);
+}
+
+/* Program is done: every switch peeks for delete's first FLOW_MOD. */
+void
+of_rxpeek_all(struct of_sim *sim)
+{
+	uint32_t	i;
+
+	for (i = 0; i < sim->cfg.switches; i++)
+		if (sim->sw[i].pd.bev != NULL)
+			of_rxpeek(&sim->sw[i], sim->sw[i].pd.bev);
+}
+
 static void
 of_read(struct bufferevent *bev, void *arg)
 {
 	struct of_switch	*sw = arg;
 
 	sw->last_rx_ns = clock_ns();
-	if (pool_read(bev, &of_framer, sw) == 0 && sw->pktin != NULL)
+	sw->arrived_ns = rxpeek_take(&sw->rxp, sw->last_rx_ns);
+	if (pool_read(bev, &of_framer, sw) == -1)
+		return;
+	if (sw->pktin != NULL)
 		of_pktin_pump(sw);
+	of_rxpeek(sw, bev);
 }
 
 static void
@@ -295,6 +328,7 @@ of_switch_up(struct pool_dev *pd, struct bufferevent *bev)
 	bufferevent_setcb(bev, of_read, of_write_drained, pool_bev_event,
 	    sw);
 	bufferevent_enable(bev, EV_READ | EV_WRITE);
+	of_rxpeek(sw, bev);
 	of_hello_encode(w, of_highest(of_our_bitmap(sw)), 0,
 	    of_our_bitmap(sw));
 	of_switch_send(sw, w);
@@ -309,6 +343,7 @@ of_switch_down(struct pool_dev *pd, const char *why)
 		(*sw->sim->c.disconnects)++;
 		log_info("switch %u: disconnected: %s", sw->idx, why);
 	}
+	rxpeek_stop(&sw->rxp);
 	of_pktin_stop(sw);
 	of_change_state(sw, OFS_DOWN, why);
 }
@@ -369,7 +404,7 @@ of_switch_expire(struct of_switch *sw, uint64_t now)
 	n = of_flowtable_expire(sw->ft, now, of_switch_flow_removed, sw);
 	if (n > 0) {
 		*sw->sim->c.flows_expired += n;
-		of_flows_changed(sw, -n, now);
+		of_flows_changed(sw, -n, now, now);
 	}
 }
 
@@ -396,6 +431,7 @@ of_switch_sweep(struct of_sim *sim, uint64_t now)
 void
 of_switch_free(struct of_switch *sw)
 {
+	rxpeek_stop(&sw->rxp);
 	of_pktin_stop(sw);
 	if (sw->ft != NULL)
 		of_flowtable_free(sw->ft);

@@ -258,10 +258,19 @@ pcc_count_synced(struct pcc *p, uint64_t now, uint32_t fresh)
 {
 	struct pcep_sim	*sim = p->sim;
 
-	if (fresh > 0) {
-		sim->reported += fresh;
-		phase_items(sim->ph[PCCP_SYNC], now, fresh);
-	}
+	if (fresh == 0)
+		return;
+	sim->reported += fresh;
+	phase_items(sim->ph[PCCP_SYNC], now, fresh);
+}
+
+static struct bufferevent *
+pcc_bev(void *arg, size_t i, struct txack_dev **d)
+{
+	struct pcep_sim	*sim = arg;
+
+	*d = &sim->pccs[i].txd;
+	return sim->pccs[i].pd.bev;
 }
 
 /* The end-of-synchronization marker went (RFC 8231 5.6). */
@@ -284,8 +293,23 @@ pcc_sync_done(struct pcc *p, uint64_t now)
 	}
 	if (p->sync_high >= sim->cfg.lsps && !p->counted_sync) {
 		p->counted_sync = 1;
-		sim->synced++;
+		txack_last(&p->txd, p->pd.bev);
+		/* Synchronized when the PCE's TCP acknowledged every PCC's
+		 * end-of-synchronization marker. */
+		if (++sim->synced == sim->cfg.pccs && sim->total > 0)
+			txack_wait(&sim->acked, sim->ph[PCCP_SYNC],
+			    sim->cfg.pccs, pcc_bev, sim);
 	}
+}
+
+/* The PCC's first synchronization PCRpt is about to be queued: the
+ * earliest first byte of the PCCs' opens the window. */
+static void
+pcc_sync_open(struct pcc *p)
+{
+	phase_open(p->sim->ph[PCCP_SYNC], clock_ns());
+	txack_open(&p->sim->acked, &p->txd, p->pd.bev, p->sim->ph[PCCP_SYNC],
+	    NULL);
 }
 
 /* Build PCRpts, per_report LSPs each, while the socket takes them. */
@@ -297,10 +321,12 @@ pcc_sync_fill(struct pcc *p)
 	struct wbuf		*w;
 	uint32_t		 fresh, n, msgs;
 	size_t			 m;
+	int			 first;
 
 	while (p->syncing && p->state == PCCS_UP && !pcc_out_full(p)) {
 		w = pcc_scratch();
 		fresh = msgs = 0;
+		first = p->sync_high == 0;
 		while (p->sync_next < p->n_lsps &&
 		    w->len + PCC_FILL_ROOM * cfg->per_report <= w->cap) {
 			m = pcep_msg_begin(w, PCEP_MSG_PCRPT);
@@ -327,6 +353,8 @@ pcc_sync_fill(struct pcc *p)
 			msgs++;
 			*p->sim->c.lsps_reported += n;
 		}
+		if (fresh > 0 && first)
+			pcc_sync_open(p);
 		pcc_send(p, w, msgs);
 		*p->sim->c.reports_sent += msgs;
 		pcc_count_synced(p, clock_ns(), fresh);
@@ -363,6 +391,10 @@ pcc_answered(struct pcc *p, enum pcc_phase ph)
 
 	if (phase == NULL)
 		return;
+	/* Device side (docs/report.md, "Phase windows"): the window opens
+	 * at the first request's arrival; an item counts when answered. */
+	if (phase->items == 0)
+		phase_open(phase, p->arrived_ns);
 	phase_items(phase, now, 1);
 	phase_latency(phase, (now - p->rx_ns) / 1000);
 }

@@ -180,6 +180,8 @@ pcep_phases_init(struct pcep_sim *sim)
 	memset(sim->ph, 0, sizeof(sim->ph));
 	pcep_phase(sim, PCCP_CONNECT, 1, cfg->pccs);
 	pcep_phase(sim, PCCP_SYNC, 1, sim->total);
+	sim->ph[PCCP_SYNC]->witness = WITNESS_TCP_ACK;
+	sim->ph[PCCP_SYNC]->await_ack = 1;
 	pcep_phase(sim, PCCP_UPDATE, cfg->expect_updates > 0,
 	    cfg->expect_updates);
 	pcep_phase(sim, PCCP_INITIATE, cfg->expect_initiates > 0,
@@ -188,8 +190,8 @@ pcep_phases_init(struct pcep_sim *sim)
 	    cfg->expect_removes);
 	pcep_phase(sim, PCCP_FLAP, cfg->flap_rate > 0, 0);
 	phase_start(sim->ph[PCCP_CONNECT], now);
-	/* Time to full sync counts from the start: PCCs report as soon as
-	 * their session is up (RFC 8231 5.6). */
+	/* Started now so that it can time out; its window opens at the
+	 * first synchronization PCRpt (RFC 8231 5.6, pcc_count_synced). */
 	phase_start(sim->ph[PCCP_SYNC], now);
 }
 
@@ -360,6 +362,7 @@ pcep_stop(void *arg)
 		free(sim->nb_nodes);
 		sim->nb_nodes = NULL;
 	}
+	txack_cancel(&sim->acked);
 	if (sim->pccs == NULL)
 		return;
 	for (i = 0; i < sim->cfg.pccs; i++)

@@ -494,18 +494,47 @@ static const struct pool_framer pcc_framer = {
 	.message = pcc_frame_message,
 };
 
+/*
+ * While update, initiate or remove waits for its first request, the next
+ * read's arrival is peeked: the window opens at the kernel's receive time
+ * (docs/report.md, "Phase windows"), however late the loop reads.
+ */
+static void
+pcc_rxpeek(struct pcc *p, struct bufferevent *bev)
+{
+	static const int	 waits[] = { PCCP_UPDATE, PCCP_INITIATE,
+	    PCCP_REMOVE };
+	const struct phase	*ph;
+	size_t			 i;
+
+	for (i = 0; i < sizeof(waits) / sizeof(waits[0]); i++) {
+		ph = p->sim->ph[waits[i]];
+		if (ph != NULL && ph->items == 0 &&
+		    ph->state != PHASE_DONE && ph->state != PHASE_TIMEOUT) {
+			rxpeek_arm(&p->rxp, bufferevent_getfd(bev));
+			return;
+		}
+	}
+	rxpeek_stop(&p->rxp);
+}
+
 /* While closing, what still comes is read and dropped, so that the
  * CLOSE is not lost to a reset. */
 static void
 pcc_read_input(struct bufferevent *bev, struct pcc *p, int resume)
 {
 	p->last_rx_ns = p->rx_ns = clock_ns();
+	if (!resume)
+		p->arrived_ns = rxpeek_take(&p->rxp, p->rx_ns);
 	if (p->state != PCCS_CLOSING)
 		(void)(resume ? pool_read_resume : pool_read)(bev, &pcc_framer,
 		    p);
-	if (p->pd.bev == bev && p->state == PCCS_CLOSING)
+	if (p->pd.bev != bev)
+		return;
+	if (p->state == PCCS_CLOSING)
 		evbuffer_drain(bufferevent_get_input(bev),
 		    evbuffer_get_length(bufferevent_get_input(bev)));
+	pcc_rxpeek(p, bev);
 }
 
 static void
@@ -560,6 +589,7 @@ pcc_up(struct pool_dev *pd, struct bufferevent *bev)
 	bufferevent_setcb(bev, pcc_read, pcc_write, pool_bev_event, p);
 	bufferevent_setwatermark(bev, EV_WRITE, PCC_OUT_LOW, 0);
 	bufferevent_enable(bev, EV_READ | EV_WRITE);
+	pcc_rxpeek(p, bev);
 	pcc_send_open(p);
 }
 
@@ -575,6 +605,7 @@ pcc_down(struct pool_dev *pd, const char *why)
 	}
 	p->syncing = 0;
 	p->closing_ns = 0;
+	rxpeek_stop(&p->rxp);
 	pcc_change_state(p, PCCS_IDLE, why);
 }
 

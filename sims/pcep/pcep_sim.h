@@ -14,6 +14,8 @@
 #include "pcep_codec.h"
 #include "pcep_nb.h"
 #include "pool.h"
+#include "rxstamp.h"
+#include "txack.h"
 #include "ut.h"
 
 /* Session states (RFC 5440 appendix A); TCPPending is the pool's. */
@@ -134,6 +136,9 @@ struct pcc {
 	uint32_t	 free_hint;	/* first slot past ours maybe free */
 	struct pcc_name	*names;		/* initiated LSPs by name (uthash) */
 	uint64_t	 rx_ns;		/* when the message in hand arrived */
+	uint64_t	 arrived_ns;	/* its read's first segment */
+	struct rxpeek	 rxp;		/* while a phase awaits one */
+	struct txack_dev txd;		/* its part of sync */
 	struct pcc_lsp	*lsp;
 };
 
@@ -148,6 +153,7 @@ struct pcep_sim {
 	uint32_t		 up;		/* sessions UP */
 	uint32_t		 synced;	/* PCCs whose end-of-sync went */
 	uint64_t		 reported;	/* first-time reports */
+	struct txack		 acked;		/* sync's end */
 	uint64_t		 total;		/* pccs x lsps */
 	double			 phase_timeout;
 	double			 flap_credit;

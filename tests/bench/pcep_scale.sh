@@ -4,7 +4,8 @@
 # delegated LSP itself once a PCC is synchronized (--pcep-update-all W).
 #   1. 512 PCCs x 128 LSPs
 #   2. 1 PCC x 65535 LSPs (PLSP-IDs and tunnel ids to the 16-bit limit)
-# For each: time to full sync (run start to the last LSP reported), LSPs/s
+# For each: time to full sync (the first synchronization PCRpt sent to the
+# PCE's acknowledgment of the last end-of-sync marker), LSPs/s
 # learned (by the PCE, from its summary line), updates/s and the update
 # latency percentiles seen by the PCCs (PCUpd arrival to PCRpt) and by the
 # PCE (PCUpd sent to PCRpt received), sbsim's CPU seconds and peak RSS.

@@ -205,6 +205,37 @@ test_phase_target(void)
 	metrics_free(&m);
 }
 
+/* A sender-side phase (docs/report.md, "Phase windows"): opened at its
+ * first byte's transmit time, DONE only when acknowledged. */
+static void
+test_phase_wire(void)
+{
+	struct metrics	 m;
+	struct phase	*p, *q;
+
+	metrics_init(&m);
+	p = metrics_phase(&m, "sync", "pcep");
+	CHECK(p->witness == WITNESS_DEVICE && strcmp(phase_witness_name(
+	    WITNESS_TCP_ACK), "tcp_ack") == 0, "witness: device by default");
+	p->target = 10;
+	p->await_ack = 1;
+	phase_start(p, T0);
+	phase_open(p, T0 + S);
+	CHECK(p->trigger_ns == T0 + S, "open: re-timed while it has no item");
+	phase_items(p, T0 + S, 10);
+	phase_open(p, T0 + 2 * S);
+	CHECK(p->trigger_ns == T0 + S, "open: not once it has items");
+	CHECK(p->state == PHASE_RUNNING, "at target it waits for the ack");
+	phase_opened_at(p, T0 + S + S / 2);
+	phase_acked(p, T0 + 3 * S);
+	CHECK(p->state == PHASE_DONE && p->last_ns == T0 + 3 * S &&
+	    within(phase_seconds(p), 1.5, 1e-12),
+	    "from the first byte sent to the acknowledgment");
+	q = metrics_phase(&m, "nb_program", "northbound");
+	CHECK(q->witness == WITNESS_NORTHBOUND, "northbound's own phases");
+	metrics_free(&m);
+}
+
 static void
 test_phase_timeout(void)
 {
@@ -291,6 +322,7 @@ static const struct check_case cases[] = {
 	CASE(test_phase_basic),
 	CASE(test_phase_timeline),
 	CASE(test_phase_target),
+	CASE(test_phase_wire),
 	CASE(test_phase_timeout),
 	CASE(test_phase_long_name),
 	CASE(test_counters),

@@ -126,6 +126,7 @@ make_run(struct metrics *m, uint64_t program_items, int program_timeout)
 	phase_items(c, t0 + S / 4, 50);
 	phase_items(c, t0 + S / 2, 50);
 	p = metrics_phase(m, "program", "openflow");
+	p->witness = WITNESS_TCP_ACK;
 	p->target = program_timeout ? program_items * 2 : program_items;
 	phase_start(p, t0 + S);
 	phase_items(p, t0 + 2 * S, program_items);
@@ -310,8 +311,10 @@ check_json_single(void)
 	    "assert abs(c[\"seconds\"] - 0.5) < 1e-9\n"
 	    "assert abs(c[\"rate_per_s\"] - 200) < 1e-6\n"
 	    "assert c[\"timeline\"] == [100] and c[\"first_s\"] == 0.25\n"
+	    "assert c[\"witness\"] == \"device\"\n"
 	    "g = p[\"program\"]\n"
 	    "assert g[\"timeline\"] == [0, 1000]\n"
+	    "assert g[\"witness\"] == \"tcp_ack\"\n"
 	    "assert abs(g[\"latency_us\"][\"p50\"] - 500) <= 5\n"
 	    "assert g[\"latency_us\"][\"max\"] == 1000\n"
 	    "assert d[\"counters\"] == {\"decode_errors\": 10, "
@@ -375,6 +378,9 @@ test_single_ok(const struct env *env)
 	CHECK(csv_value(csv, "program.rate_per_s") == 1000 &&
 	    csv_value(csv, "connect.items") == 100 &&
 	    csv_value(csv, "counters.decode_errors") == 10, "CSV values");
+	CHECK(csv_value(csv, "connect.witness.device") == 1 &&
+	    csv_value(csv, "program.witness.tcp_ack") == 1,
+	    "CSV: the witness in the column name, last");
 	xml = slurp(junit_path);
 	check_junit(xml, 4, 0);
 	CHECK(strstr(xml, "<failure") == NULL, "JUnit: no failure");

@@ -1,0 +1,409 @@
+/*
+ * Sender-side phase windows (txack.h), from the kernel's timestamps
+ * (Documentation/networking/timestamping.rst): a transmit timestamp of
+ * each device's first write opens the window, where a packet tap sees
+ * the segment; an acknowledgment timestamp (SOF_TIMESTAMPING_TX_ACK) of
+ * the write that holds its last byte ends it.  Off the hot paths: only
+ * those writes are stamped, and a timer polls only while a phase waits
+ * for them; it also finds when each mark is acknowledged (TCP_INFO), the
+ * end used where a socket gave no timestamp.
+ */
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <sys/timerfd.h>
+#include <netinet/in.h>
+#include <linux/errqueue.h>
+#include <linux/net_tstamp.h>
+#include <linux/sockios.h>
+#include <linux/tcp.h>
+
+#include <errno.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <event2/bufferevent.h>
+#include <event2/buffer.h>
+#include <event2/event.h>
+
+#include "engine.h"
+#include "log.h"
+#include "metrics.h"
+#include "txack.h"
+
+#define TXACK_POLL_NS	250000	/* how often the timer looks */
+#define TXACK_GIVE_UP_NS 5000000000ull	/* a stamp that never came */
+#define TXACK_ONE_WRITE	(64 * 1024 * 1024)	/* the last data at once */
+
+enum {
+	TXD_IDLE,
+	TXD_ARMED,		/* its first write is to come */
+	TXD_SENT,		/* written: its transmit time is to be read */
+};
+
+static void	txack_start_poll(struct txack *);
+
+/* Bytes the peer's TCP acknowledged (RFC 4898 tcpEStatsAppHCThruOctets
+ * Acked, Linux tcp_info); 0 when the socket cannot say. */
+static uint64_t
+txack_acked(int fd)
+{
+	struct tcp_info	ti;
+	socklen_t	len = sizeof(ti);
+
+	memset(&ti, 0, sizeof(ti));
+	if (fd == -1 || getsockopt(fd, IPPROTO_TCP, TCP_INFO, &ti,
+	    &len) == -1)
+		return 0;
+	return ti.tcpi_bytes_acked;
+}
+
+/* The stream offset just past everything queued on bev so far:
+ * acknowledged bytes, plus the socket's unsent and unacknowledged queue
+ * (SIOCOUTQ, Linux tcp(7)), plus the output buffer. */
+static uint64_t
+txack_mark(struct bufferevent *bev)
+{
+	int	fd = bufferevent_getfd(bev), queued = 0;
+
+	if (fd != -1 && ioctl(fd, SIOCOUTQ, &queued) == -1)
+		log_warn("ioctl SIOCOUTQ");
+	return txack_acked(fd) + (queued > 0 ? (uint64_t)queued : 0) +
+	    evbuffer_get_length(bufferevent_get_output(bev));
+}
+
+/* What the device's socket stamps now: its first write's transmission
+ * while armed, its writes' acknowledgments while acking (keyed by byte,
+ * OPT_ID), and reported as long as a stamp is to be read. */
+static void
+txack_flags(struct txack_dev *d)
+{
+	int	flags = 0;
+
+	if (d->open == TXD_ARMED)
+		flags |= SOF_TIMESTAMPING_TX_SOFTWARE;
+	if (d->acking)
+		flags |= SOF_TIMESTAMPING_TX_ACK | SOF_TIMESTAMPING_OPT_ID;
+	if (d->open != TXD_IDLE || d->acking || d->draining)
+		flags |= SOF_TIMESTAMPING_SOFTWARE |
+		    SOF_TIMESTAMPING_OPT_TSONLY;
+	if (d->fd != -1 && setsockopt(d->fd, SOL_SOCKET, SO_TIMESTAMPING,
+	    &flags, sizeof(flags)) == -1)
+		log_warn("SO_TIMESTAMPING");
+}
+
+/* One error queue message: its timestamp and what it stamps. */
+static void
+txack_stamp(struct txack_dev *d, struct msghdr *msg)
+{
+	struct scm_timestamping		 tss;
+	struct sock_extended_err	 ee;
+	struct cmsghdr			*c;
+	uint64_t			 at = 0;
+	int				 have_ee = 0;
+
+	for (c = CMSG_FIRSTHDR(msg); c != NULL; c = CMSG_NXTHDR(msg, c)) {
+		if (c->cmsg_level == SOL_SOCKET &&
+		    c->cmsg_type == SCM_TIMESTAMPING &&
+		    c->cmsg_len >= CMSG_LEN(sizeof(tss))) {
+			memcpy(&tss, CMSG_DATA(c), sizeof(tss));
+			at = clock_ns_of_real(&tss.ts[0]);
+		} else if (((c->cmsg_level == SOL_IP &&
+		    c->cmsg_type == IP_RECVERR) || (c->cmsg_level ==
+		    SOL_IPV6 && c->cmsg_type == IPV6_RECVERR)) &&
+		    c->cmsg_len >= CMSG_LEN(sizeof(ee))) {
+			memcpy(&ee, CMSG_DATA(c), sizeof(ee));
+			have_ee = ee.ee_origin == SO_EE_ORIGIN_TIMESTAMPING;
+		}
+	}
+	if (at == 0 || !have_ee)
+		return;
+	if (ee.ee_info == SCM_TSTAMP_SND && (d->snd_at == 0 ||
+	    at < d->snd_at))
+		d->snd_at = at;
+	/* The first acknowledged write that holds the mark's last byte. */
+	if (ee.ee_info == SCM_TSTAMP_ACK && d->acking &&
+	    ee.ee_data >= (uint32_t)(d->mark - 1 - d->key0) &&
+	    (d->ack_at == 0 || at < d->ack_at))
+		d->ack_at = at;
+}
+
+/* Drain the device's error queue into snd_at and ack_at. */
+static void
+txack_read(struct txack_dev *d)
+{
+	union {
+		struct cmsghdr	hdr;
+		uint8_t		space[512];
+	}		 cbuf;
+	struct msghdr	 msg;
+
+	if (d->fd == -1)
+		return;
+	for (;;) {
+		memset(&msg, 0, sizeof(msg));
+		msg.msg_control = cbuf.space;
+		msg.msg_controllen = sizeof(cbuf.space);
+		if (recvmsg(d->fd, &msg, MSG_ERRQUEUE | MSG_DONTWAIT) == -1)
+			break;
+		txack_stamp(d, &msg);
+	}
+	/* The connection is gone: nothing more to read there. */
+	if (errno != EAGAIN && errno != EWOULDBLOCK)
+		d->fd = -1;
+}
+
+/* Waited too long for a stamp (a connection gone, its descriptor
+ * reused): give it up. */
+static int
+txack_give_up(struct txack_dev *d, uint64_t now)
+{
+	return d->fd == -1 || now - d->since_ns > TXACK_GIVE_UP_NS;
+}
+
+/* The device's first write went out at snd_at: the phases open then if
+ * it is the earliest so far.  0: not yet (a receive window may hold the
+ * segment back). */
+static int
+txack_stamped(struct txack_dev *d)
+{
+	struct txack	*t = d->t;
+
+	txack_read(d);
+	if (d->snd_at == 0 && !txack_give_up(d, clock_ns()))
+		return 0;
+	d->open = TXD_IDLE;
+	txack_flags(d);
+	if (d->snd_at == 0)
+		return 1;
+	if (t->oph[0] == NULL || (t->opened != 0 && d->snd_at >= t->opened))
+		return 1;
+	t->opened = d->snd_at;
+	phase_opened_at(t->oph[0], d->snd_at);
+	if (t->oph[1] != NULL)
+		phase_opened_at(t->oph[1], d->snd_at);
+	return 1;
+}
+
+/* The device's output went to the socket: only that first write was
+ * stamped; its time is read now or, if not sent yet, on the timer. */
+static void
+txack_written(struct evbuffer *buf, const struct evbuffer_cb_info *info,
+    void *arg)
+{
+	struct txack_dev	*d = arg;
+
+	if (info->n_deleted == 0)
+		return;
+	evbuffer_remove_cb(buf, txack_written, d);
+	d->open = TXD_SENT;
+	txack_flags(d);
+	if (d->t->oph[0] == NULL) {
+		d->open = TXD_IDLE;	/* txack_cancel()ed */
+		txack_flags(d);
+		return;
+	}
+	d->since_ns = clock_ns();
+	if (txack_stamped(d))
+		return;
+	d->next = d->t->pending;
+	d->t->pending = d;
+	txack_start_poll(d->t);
+}
+
+static void
+txack_poll_pending(struct txack *t)
+{
+	struct txack_dev	**dp = &t->pending, *d;
+
+	while ((d = *dp) != NULL) {
+		if (d->open != TXD_SENT || txack_stamped(d))
+			*dp = d->next;
+		else
+			dp = &d->next;
+	}
+}
+
+/*
+ * Writes stamped until now (past the mark, when more was queued) are
+ * acknowledged later: their stamps are read off as they come, so that
+ * no stamp stays in the error queue (which would keep the socket
+ * polling as in error).
+ */
+static void
+txack_drain(struct txack *t, struct txack_dev *d, struct bufferevent *bev)
+{
+	d->acking = 0;
+	d->draining = 1;
+	txack_flags(d);
+	d->drain_to = txack_mark(bev);
+	d->since_ns = clock_ns();
+	d->next = t->draining;
+	t->draining = d;
+}
+
+static void
+txack_poll_draining(struct txack *t)
+{
+	struct txack_dev	**dp = &t->draining, *d;
+
+	while ((d = *dp) != NULL) {
+		txack_read(d);
+		if (txack_give_up(d, clock_ns()) ||
+		    txack_acked(d->fd) >= d->drain_to) {
+			d->draining = 0;
+			txack_flags(d);
+			*dp = d->next;
+		} else
+			dp = &d->next;
+	}
+}
+
+/* Every device acknowledged up to its mark: 1; t->end is the latest of
+ * their acknowledgment times (now where a socket gave none). */
+static int
+txack_all(struct txack *t, uint64_t now)
+{
+	struct bufferevent	*bev;
+	struct txack_dev	*d;
+
+	for (; t->next < t->n; t->next++) {
+		bev = t->dev(t->arg, t->next, &d);
+		if (bev == NULL || bufferevent_getfd(bev) == -1)
+			continue;
+		if (txack_acked(bufferevent_getfd(bev)) < d->mark)
+			return 0;
+		txack_read(d);
+		if ((d->ack_at != 0 ? d->ack_at : now) > t->end)
+			t->end = d->ack_at != 0 ? d->ack_at : now;
+		bufferevent_set_max_single_write(bev, 0);	/* the default */
+		txack_drain(t, d, bev);
+	}
+	return 1;
+}
+
+static void
+txack_stop_poll(struct txack *t)
+{
+	if (t->ev == NULL)
+		return;
+	close(event_get_fd(t->ev));
+	event_free(t->ev);
+	t->ev = NULL;
+}
+
+static void
+txack_poll(evutil_socket_t fd, short what, void *arg)
+{
+	struct txack	*t = arg;
+	uint64_t	 ticks;
+	ssize_t		 n;
+
+	(void)what;
+	n = read(fd, &ticks, sizeof(ticks));	/* EAGAIN: woken early */
+	(void)n;
+	txack_poll_pending(t);
+	if (t->ph != NULL && txack_all(t, clock_ns())) {
+		phase_acked(t->ph, t->end);
+		t->ph = NULL;
+	}
+	txack_poll_draining(t);
+	if (t->pending == NULL && t->ph == NULL && t->draining == NULL)
+		txack_stop_poll(t);
+}
+
+/* The loop's own timers are as coarse as epoll's milliseconds: a timerfd
+ * polls finer. */
+static void
+txack_start_poll(struct txack *t)
+{
+	struct itimerspec	its;
+	int			fd;
+
+	if (t->ev != NULL)
+		return;
+	memset(&its, 0, sizeof(its));
+	its.it_value.tv_nsec = its.it_interval.tv_nsec = TXACK_POLL_NS;
+	if ((fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK |
+	    TFD_CLOEXEC)) == -1 || timerfd_settime(fd, 0, &its, NULL) == -1)
+		fatal("timerfd");
+	if ((t->ev = event_new(engine_base(), fd, EV_READ | EV_PERSIST,
+	    txack_poll, t)) == NULL || event_add(t->ev, NULL) == -1)
+		fatalx("event_new");
+}
+
+void
+txack_open(struct txack *t, struct txack_dev *d, struct bufferevent *bev,
+    struct phase *ph, struct phase *also)
+{
+	if (t->oph[0] != ph) {
+		t->oph[0] = ph;
+		t->oph[1] = also;
+		t->opened = 0;
+	}
+	/* Armed on a connection that went before writing: armed again. */
+	if (d->open != TXD_IDLE && d->fd == bufferevent_getfd(bev))
+		return;
+	d->t = t;
+	d->fd = bufferevent_getfd(bev);
+	d->open = TXD_ARMED;
+	d->snd_at = 0;
+	txack_flags(d);
+	if (evbuffer_add_cb(bufferevent_get_output(bev), txack_written,
+	    d) == NULL)
+		fatalx("evbuffer_add_cb");
+}
+
+/*
+ * What is still in the output buffer goes in one write (the kernel's
+ * send buffer permitting), so that few writes are stamped: the bytes
+ * already in the kernel are not, and then the timer's sight of the
+ * acknowledgment stands in.
+ */
+void
+txack_last(struct txack_dev *d, struct bufferevent *bev)
+{
+	d->fd = bufferevent_getfd(bev);
+	d->mark = txack_mark(bev);
+	d->key0 = txack_acked(d->fd);
+	d->ack_at = 0;
+	d->acking = 1;
+	txack_flags(d);
+	/* Not before the first write: its transmit time is its last
+	 * segment's, and the first segment is the window's start. */
+	if (d->open != TXD_ARMED)
+		bufferevent_set_max_single_write(bev, TXACK_ONE_WRITE);
+}
+
+void
+txack_wait(struct txack *t, struct phase *ph, size_t n, txack_dev_fn dev,
+    void *arg)
+{
+	t->ph = ph;
+	t->n = n;
+	t->next = 0;
+	t->end = 0;
+	t->dev = dev;
+	t->arg = arg;
+	txack_start_poll(t);
+}
+
+/* A device armed or written still has its callback or its socket's
+ * error queue: they find t gone and stop. */
+void
+txack_cancel(struct txack *t)
+{
+	struct txack_dev	*d;
+
+	txack_stop_poll(t);
+	while ((d = t->pending) != NULL) {
+		t->pending = d->next;
+		d->open = TXD_IDLE;
+	}
+	while ((d = t->draining) != NULL) {
+		t->draining = d->next;
+		d->draining = 0;
+	}
+	t->ph = NULL;
+	t->oph[0] = t->oph[1] = NULL;
+}
