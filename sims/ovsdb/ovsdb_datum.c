@@ -74,13 +74,18 @@ ovsdb_uuid_parse(const char *s, uint8_t *u)
 	return 0;
 }
 
+/* Every ["uuid", "..."] shares its "uuid": a reference costs a string
+ * less (devices hold many).  Made once, never freed. */
 json_t *
 ovsdb_uuid_json(const uint8_t *u)
 {
-	char	s[OVSDB_UUID_STRLEN];
+	static json_t	*tag;
+	char		 s[OVSDB_UUID_STRLEN];
 
+	if (tag == NULL && (tag = json_string("uuid")) == NULL)
+		fatalx("json_string");
 	ovsdb_uuid_fmt(u, s);
-	return json_pack("[ss]", "uuid", s);
+	return json_pack("[Os]", tag, s);
 }
 
 int
