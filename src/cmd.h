@@ -17,6 +17,7 @@ extern const struct sbsim_cmd openflow_cmd;	/* sims/openflow */
 extern const struct sbsim_cmd bgp_cmd;		/* sims/bgp */
 extern const struct sbsim_cmd netconf_cmd;	/* sims/netconf */
 extern const struct sbsim_cmd pcep_cmd;	/* sims/pcep */
+extern const struct sbsim_cmd ovsdb_cmd;	/* sims/ovsdb */
 extern const struct sbsim_cmd controller_cmd;	/* src/controller.c */
 extern const struct sbsim_cmd demo_cmd;	/* src/demo.c */
 

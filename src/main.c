@@ -19,6 +19,7 @@ static const struct sbsim_cmd *const commands[] = {
 	&bgp_cmd,
 	&netconf_cmd,
 	&pcep_cmd,
+	&ovsdb_cmd,
 	&controller_cmd,
 	&demo_cmd,
 };

@@ -544,27 +544,41 @@ pool_bev_event(struct bufferevent *bev, short what, void *dev)
 	pool_event(d, what, d->pool->ops->peer);
 }
 
+/* The length of the message at the head of in: 0 while it is not all
+ * there, -1 when the protocol found the stream bad. */
+static long
+pool_frame_length(struct evbuffer *in, const struct pool_framer *f,
+    void *dev)
+{
+	uint8_t	hdr[64];
+	long	len;
+
+	if (f->scan != NULL)
+		return f->scan(dev, in);
+	if (f->hdr_len > sizeof(hdr))
+		fatalx("pool_read: a header of %zu bytes", f->hdr_len);
+	evbuffer_copyout(in, hdr, f->hdr_len);
+	if ((len = f->length(dev, hdr)) < 0)
+		return -1;
+	if ((size_t)len < f->hdr_len)
+		fatalx("pool_read: a message shorter than its header");
+	return evbuffer_get_length(in) < (size_t)len ? 0 : len;
+}
+
 int
 pool_read(struct bufferevent *bev, const struct pool_framer *f, void *dev)
 {
 	struct evbuffer	*in = bufferevent_get_input(bev);
-	uint8_t		 hdr[64];
 	long		 len;
 
-	if (f->hdr_len > sizeof(hdr))
-		fatalx("pool_read: a header of %zu bytes", f->hdr_len);
-	while (evbuffer_get_length(in) >= f->hdr_len) {
+	while (evbuffer_get_length(in) >= f->hdr_len &&
+	    evbuffer_get_length(in) > 0) {
 		if (f->out_full != NULL && f->out_full(dev)) {
 			bufferevent_disable(bev, EV_READ);
 			return 0;
 		}
-		evbuffer_copyout(in, hdr, f->hdr_len);
-		if ((len = f->length(dev, hdr)) < 0)
-			return -1;
-		if ((size_t)len < f->hdr_len)
-			fatalx("pool_read: a message shorter than its header");
-		if (evbuffer_get_length(in) < (size_t)len)
-			return 0;
+		if ((len = pool_frame_length(in, f, dev)) <= 0)
+			return (int)len;
 		if (f->message(dev, evbuffer_pullup(in, len), (size_t)len) ==
 		    -1)
 			return -1;

@@ -131,7 +131,10 @@ void	 pool_bev_event(struct bufferevent *, short what, void *dev);
 /*
  * A length-prefixed protocol's reader (OpenFlow, BGP, PCEP): whole
  * messages out of a bufferevent's input, with the back-pressure rule.
+ * A protocol whose messages carry no length (OVSDB's JSON values) gives
+ * scan instead of hdr_len and length.
  */
+struct evbuffer;
 struct pool_framer {
 	size_t	hdr_len;	/* bytes that tell a message's length */
 	/* The whole message's length from its first hdr_len bytes, at
@@ -144,6 +147,9 @@ struct pool_framer {
 	int	(*out_full)(void *dev);
 	/* One whole message; -1 once the session is over and bev gone. */
 	int	(*message)(void *dev, const uint8_t *msg, size_t len);
+	/* Or: the length of the whole message at the head of the input
+	 * (not empty), 0 while it is not all there, -1 as length. */
+	long	(*scan)(void *dev, struct evbuffer *in);
 };
 /* Every whole message in bev's input, in order; -1 when the session
  * ended on the way (bev is then gone), else 0. */

@@ -290,6 +290,22 @@ run_pool_endpoint(struct pool_config *pc, const struct run_opts *ro,
 }
 
 void
+run_listen_range(struct pool_config *pc, const struct run_opts *ro,
+    const char *what, uint32_t devices)
+{
+	char	err[256];
+
+	if (source_parse(ro->source, &pc->src, err, sizeof(err)) == -1)
+		cli_die(ro, "--source: %s", err);
+	if (pc->src.family != pc->ep.ss.ss_family)
+		cli_die(ro, "--source %s and %s are of different address "
+		    "families", ro->source, what);
+	if (pc->src.count < devices)
+		cli_die(ro, "--source %s has %llu addresses for %u devices",
+		    pc->src.text, (unsigned long long)pc->src.count, devices);
+}
+
+void
 run_pool_config(struct pool_config *pc, const struct run_opts *ro,
     const char *what, const char *ep_arg, unsigned ep_kinds,
     const char *kinds_msg, uint32_t devices)

@@ -55,6 +55,16 @@ void	 run_pool_endpoint(struct pool_config *, const struct run_opts *,
 	    const char *kinds_msg);
 
 /*
+ * Passive devices with --source CIDR: device i listens on the i-th
+ * address of CIDR, all on the endpoint's port (a controller that tells
+ * devices apart by address, as real networks do), instead of PORT+i.
+ * what names the endpoint's option for errors.  Bad input: a usage
+ * error, exit status 2.
+ */
+void	 run_listen_range(struct pool_config *, const struct run_opts *,
+	    const char *what, uint32_t devices);
+
+/*
  * End a running phase that waited longer than timeout_s since its trigger
  * (or since it_last item): TIMEOUT.  Helper for tick().
  */

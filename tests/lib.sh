@@ -162,6 +162,69 @@ run_case() {
 	esac
 }
 
+# run_cli ARGS...: run sbsim ARGS (10 s at most); RC, OUT and ERR hold its
+# exit status, standard output and standard error.
+run_cli() {
+	timeout 10 "$SBSIM" "$@" >"$TMPD/out" 2>"$TMPD/err"
+	RC=$?
+	OUT=$(cat "$TMPD/out")
+	ERR=$(cat "$TMPD/err")
+}
+
+# is_usage_error REGEX: did the last run_cli end as a usage error does:
+# exit status 2, nothing on stdout, one stderr line "sbsim ...: ...REGEX"?
+is_usage_error() {
+	[ "$RC" -eq 2 ] && [ -z "$OUT" ] &&
+	    [ "$(wc -l <"$TMPD/err")" -eq 1 ] &&
+	    head -n 1 "$TMPD/err" | grep -qE "^sbsim[a-z ]*: .*$1"
+}
+
+# bad_usage CMD REGEX ARGS...: sbsim CMD ARGS must be such a usage error;
+# when not, it is said on stderr and FAILS counts it.
+FAILS=0
+bad_usage() {
+	local cmd=$1 re=$2
+	shift 2
+	run_cli "$cmd" "$@"
+	is_usage_error "$re" && return 0
+	echo "FAIL: sbsim $cmd $*" >&2
+	echo "  exit $RC; stderr: $ERR; stdout: $OUT" >&2
+	FAILS=$((FAILS + 1))
+}
+
+# run_fuzz_corpus HARNESS CORPUS: a fuzz harness built as a plain driver
+# (tests/fuzz/HARNESS) over every seed of tests/fuzz/CORPUS; under
+# configure --enable-sanitizers the fuzzer's regression test.
+run_fuzz_corpus() {
+	local corpus driver rc
+	corpus=$(cd "$(dirname "$0")" && pwd)/$2
+	driver=$(dirname "$SBSIM")/../tests/fuzz/$1
+	[ -x "$driver" ] || fail "no harness driver at $driver"
+	set -- "$corpus"/*
+	[ -f "$1" ] || fail "no seeds in $corpus"
+	"$driver" "$@" >"$TMPD/driver.log" 2>&1
+	rc=$?
+	cat "$TMPD/driver.log"
+	[ $rc -eq 0 ] || fail "harness driver exited $rc"
+	grep -q "^$# inputs run, 0 unreadable\$" "$TMPD/driver.log" ||
+	    fail "not every seed ran"
+	echo "$# seeds decoded without a fault"
+}
+
+# tshark_clean CAPTURE DECODE-AS...: fail, showing the first of them, when
+# any frame of the capture is malformed or has an expert error.
+tshark_clean() {
+	local cap=$1 bad
+	shift
+	bad=$(tshark -r "$cap" "$@" \
+	    -Y '_ws.malformed || _ws.expert.severity >= error' 2>/dev/null |
+	    wc -l)
+	[ "$bad" -eq 0 ] && return 0
+	tshark -r "$cap" "$@" -Y '_ws.malformed || _ws.expert.severity >= error' \
+	    -V 2>/dev/null | head -80 >&2
+	fail "$bad malformed or erroneous frames"
+}
+
 # The wire tests (docs/report.md, "Phase windows"): a run captured with
 # dumpcap and its report checked against the capture by scripts/wirecheck.
 # Skipped only when dumpcap is missing (scripts/bootstrap installs it).

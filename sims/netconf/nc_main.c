@@ -331,28 +331,6 @@ nc_listen_host(const struct endpoint *ep)
 	return host;
 }
 
-/*
- * --source CIDR with ptcp:PORT: device i listens on the i-th address of
- * CIDR, all on PORT (a controller that tells devices apart by address,
- * as real networks do), instead of PORT+i.
- */
-static void
-nc_listen_range(struct nc_sim *sim, const struct run_opts *ro)
-{
-	struct pool_config	*pc = &sim->pcfg;
-	char			 err[256];
-
-	if (source_parse(ro->source, &pc->src, err, sizeof(err)) == -1)
-		cli_die(ro, "--source: %s", err);
-	if (pc->src.family != pc->ep.ss.ss_family)
-		cli_die(ro, "--source %s and --listen are of different address "
-		    "families", ro->source);
-	if (pc->src.count < sim->cfg.devices)
-		cli_die(ro, "--source %s has %llu addresses for %u devices",
-		    pc->src.text, (unsigned long long)pc->src.count,
-		    sim->cfg.devices);
-}
-
 static void
 nc_check(struct nc_sim *sim, const struct run_opts *ro)
 {
@@ -380,7 +358,7 @@ nc_check(struct nc_sim *sim, const struct run_opts *ro)
 		cli_die(ro, "--listen: devices listen: ptcp:PORT[:IP], not "
 		    "'%s'", ep);
 	if (ro->source != NULL)
-		nc_listen_range(sim, ro);
+		run_listen_range(&sim->pcfg, ro, "--listen", cfg->devices);
 	else if ((uint64_t)sim->pcfg.ep.port + cfg->devices - 1 > 65535)
 		cli_die(ro, "ptcp:%u with %u devices would need ports past "
 		    "65535", sim->pcfg.ep.port, cfg->devices);

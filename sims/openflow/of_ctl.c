@@ -902,10 +902,9 @@ ofc_frame_message(void *dev, const uint8_t *msg, size_t len)
 }
 
 static const struct pool_framer ofc_framer = {
-	OF_HEADER_LEN,
-	ofc_frame_length,
-	NULL,
-	ofc_frame_message,
+	.hdr_len = OF_HEADER_LEN,
+	.length = ofc_frame_length,
+	.message = ofc_frame_message,
 };
 
 static void

@@ -4,15 +4,4 @@
 # both versions, and every input the fuzzer once crashed on.  Under
 # configure --enable-sanitizers this is the fuzzer's regression test.
 . "$(dirname "$0")/../lib.sh"
-CORPUS=$(cd "$(dirname "$0")" && pwd)/corpus
-DRIVER=$(dirname "$SBSIM")/../tests/fuzz/fuzz_of_decode
-[ -x "$DRIVER" ] || fail "no harness driver at $DRIVER"
-set -- "$CORPUS"/*
-[ -f "$1" ] || fail "no seeds in $CORPUS"
-"$DRIVER" "$@" >"$TMPD/driver.log" 2>&1
-rc=$?
-cat "$TMPD/driver.log"
-[ $rc -eq 0 ] || fail "harness driver exited $rc"
-grep -q "^$# inputs run, 0 unreadable\$" "$TMPD/driver.log" ||
-    fail "not every seed ran"
-echo "$# seeds decoded without a fault"
+run_fuzz_corpus fuzz_of_decode corpus

@@ -36,6 +36,30 @@ fuzz_run(const uint8_t *p, size_t n)
 	free(copy);
 }
 
+/* The self-test of a harness built without libFuzzer: every prefix of a
+ * seed, then every one-byte mutation of it (four bit patterns flipped in
+ * each byte); the number of inputs run. */
+static inline size_t
+fuzz_mutations(const uint8_t *seed, size_t len)
+{
+	static const uint8_t	 flips[] = { 0x01, 0x20, 0x80, 0xff };
+	uint8_t			*m = malloc(len ? len : 1);
+	size_t			 i, k, runs = 0;
+
+	if (m == NULL)
+		abort();
+	for (i = 0; i <= len; i++, runs++)
+		fuzz_run(seed, i);
+	for (i = 0; i < len; i++)
+		for (k = 0; k < sizeof(flips); k++, runs++) {
+			memcpy(m, seed, len);
+			m[i] ^= flips[k];
+			fuzz_run(m, len);
+		}
+	free(m);
+	return runs;
+}
+
 /* 0 once run, -1 when the file cannot be read (or is over 1 MiB). */
 static inline int
 fuzz_run_file(const char *path)

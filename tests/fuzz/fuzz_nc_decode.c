@@ -316,21 +316,9 @@ fz_seed(uint8_t *buf, size_t cap)
 static size_t
 fz_selftest(void)
 {
-	static const uint8_t	flips[] = { 0x01, 0x20, 0x80, 0xff };
-	static uint8_t		seed[8192], m[8192];
-	size_t			i, len, runs = 0;
-	int			k;
+	static uint8_t	seed[8192];
 
-	len = fz_seed(seed, sizeof(seed));
-	for (i = 0; i <= len; i++, runs++)
-		fuzz_run(seed, i);
-	for (i = 0; i < len; i++)
-		for (k = 0; k < (int)sizeof(flips); k++, runs++) {
-			memcpy(m, seed, len);
-			m[i] ^= flips[k];
-			fuzz_run(m, len);
-		}
-	return runs;
+	return fuzz_mutations(seed, fz_seed(seed, sizeof(seed)));
 }
 
 int

@@ -4,16 +4,6 @@
 # Help and version exit 0.
 . "$(dirname "$0")/../lib.sh"
 C="--controller tcp:127.0.0.1:9"
-FAILS=0
-
-# run_cli ARGS...: run sbsim (10 s at most), set RC, OUT, ERR.
-run_cli() {
-	timeout 10 "$SBSIM" "$@" >"$TMPD/out" 2>"$TMPD/err"
-	RC=$?
-	OUT=$(cat "$TMPD/out")
-	ERR=$(cat "$TMPD/err")
-}
-
 problem() {
 	echo "FAIL: sbsim $*" >&2
 	echo "  exit $RC; stderr: $ERR" >&2
@@ -26,11 +16,7 @@ bad() {
 	local re=$1
 	shift
 	run_cli "$@"
-	if [ $RC -ne 2 ] || [ -n "$OUT" ] ||
-	    [ "$(wc -l <"$TMPD/err")" -ne 1 ] ||
-	    ! head -n 1 "$TMPD/err" | grep -qE "^sbsim[a-z ]*: .*$re"; then
-		problem "$@"
-	fi
+	is_usage_error "$re" || problem "$@"
 }
 
 good() {

@@ -2,28 +2,12 @@
 # sbsim netconf command-line errors: each gets one line on stderr that
 # names the problem, nothing on stdout, exit status 2, never a hang.
 . "$(dirname "$0")/../lib.sh"
-FAILS=0
 L="--devices 2 --listen ptcp:9"
 
-run_cli() {
-	timeout 10 "$SBSIM" netconf "$@" >"$TMPD/out" 2>"$TMPD/err"
-	RC=$?
-	OUT=$(cat "$TMPD/out")
-	ERR=$(cat "$TMPD/err")
-}
-
-# bad REGEX ARGS...: a usage error whose one stderr line matches REGEX.
 bad() {
 	local re=$1
 	shift
-	run_cli "$@"
-	if [ $RC -ne 2 ] || [ -n "$OUT" ] ||
-	    [ "$(wc -l <"$TMPD/err")" -ne 1 ] ||
-	    ! echo "$ERR" | grep -qE "^sbsim netconf: .*$re"; then
-		echo "FAIL: sbsim netconf $*" >&2
-		echo "  exit $RC; stderr: $ERR; stdout: $OUT" >&2
-		FAILS=$((FAILS + 1))
-	fi
+	bad_usage netconf "$re" "$@"
 }
 
 bad "--devices N is required" --listen ptcp:9
@@ -61,7 +45,7 @@ bad "badkeys line 1: not a public key" $L --authorized-keys \
 printf 'junk\n' >"$TMPD/badhost"
 bad "--host-key .*badhost: not a private key" $L --host-key "$TMPD/badhost"
 
-run_cli --help
+run_cli netconf --help
 if [ $RC -ne 0 ] || ! echo "$OUT" | grep -q "usage: sbsim netconf"; then
 	echo "FAIL: sbsim netconf --help (exit $RC)" >&2
 	FAILS=$((FAILS + 1))

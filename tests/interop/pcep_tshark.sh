@@ -83,13 +83,7 @@ sleep 0.5
 stop_pid "$dc"
 
 dec="-d tcp.port==$P1,pcep -d tcp.port==$P2,pcep"
-bad=$(tshark -r "$cap" $dec -Y '_ws.malformed || _ws.expert.severity >= error' \
-    2>/dev/null | wc -l)
-if [ "$bad" -ne 0 ]; then
-	tshark -r "$cap" $dec -Y '_ws.malformed || _ws.expert.severity >= error' \
-	    -V 2>/dev/null | head -80 >&2
-	fail "$bad malformed or erroneous PCEP frames"
-fi
+tshark_clean "$cap" $dec
 # Every kind of message decoded, SR-ERO subobjects among them.
 tshark -r "$cap" $dec -T fields -e pcep.msg -Y pcep 2>/dev/null |
     tr ',' '\n' | sort | uniq -c >"$TMPD/types"

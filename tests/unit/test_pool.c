@@ -2,7 +2,8 @@
  * Unit tests of the device skeleton in src/pool.c over a bufferevent pair
  * (no sockets): pool_read() with a framer (messages split anywhere,
  * several in one chunk, a bad header, the back-pressure rule and
- * pool_read_resume(), a message that ends the session), pool_event()
+ * pool_read_resume(), a message that ends the session, a stream framer
+ * with scan instead of a length header), pool_event()
  * reaching pool_lost() and the protocol's down(), and the usage errors of
  * run_pool_config() (it exits: those run in a child).
  */
@@ -563,6 +564,75 @@ test_init_array(void)
 	CHECK(p.devs == NULL, "pool_free twice is harmless");
 }
 
+/* A stream framer (pool_framer.scan): messages end with a newline; a
+ * '!' makes the stream bad. */
+static long
+t_scan(void *dev, struct evbuffer *in)
+{
+	struct evbuffer_ptr	 p;
+	uint8_t			*data;
+	size_t			 n = evbuffer_get_length(in);
+
+	(void)dev;
+	data = evbuffer_pullup(in, (ssize_t)n);
+	if (memchr(data, '!', n) != NULL)
+		return -1;
+	p = evbuffer_search(in, "\n", 1, NULL);
+	return p.pos == -1 ? 0 : (long)p.pos + 1;
+}
+
+static const struct pool_framer scan_framer = {
+	.scan = t_scan,
+	.out_full = t_out_full,
+	.message = t_message,
+};
+
+static void
+t_read_scan(struct bufferevent *bev, void *arg)
+{
+	struct tdev	*d = arg;
+
+	d->reads++;
+	d->rc = pool_read(bev, &scan_framer, d);
+}
+
+static void
+test_scan(void)
+{
+	static const char	lines[] = "one\ntwo\n\nthree\n";
+	struct tdev		d;
+	size_t			k, bad = 0;
+
+	for (k = 0; k < sizeof(lines) - 1; k++) {
+		tdev_new(&d);
+		bufferevent_setcb(d.bev, t_read_scan, NULL, t_event, &d);
+		tdev_send(&d, lines, k);
+		tdev_send(&d, lines + k, sizeof(lines) - 1 - k);
+		if (d.n_msgs != 4 || d.lens[0] != 4 || d.lens[2] != 1 ||
+		    d.got_len != sizeof(lines) - 1 || tdev_queued(&d) != 0)
+			bad++;
+		tdev_free(&d);
+	}
+	CHECK(bad == 0, "scan: lines split anywhere come out whole (%zu bad)",
+	    bad);
+	tdev_new(&d);
+	bufferevent_setcb(d.bev, t_read_scan, NULL, t_event, &d);
+	tdev_send(&d, "half", 4);
+	CHECK(d.n_msgs == 0 && d.rc == 0 && tdev_queued(&d) == 4,
+	    "scan: a message not all there waits");
+	tdev_send(&d, "!\n", 2);
+	CHECK(d.n_msgs == 0 && d.rc == -1, "scan: a bad stream is -1");
+	tdev_free(&d);
+	tdev_new(&d);
+	bufferevent_setcb(d.bev, t_read_scan, NULL, t_event, &d);
+	d.full_after = 1;
+	tdev_send(&d, "a\nb\n", 4);
+	CHECK(d.n_msgs == 1 && tdev_queued(&d) == 2 &&
+	    !(bufferevent_get_enabled(d.bev) & EV_READ),
+	    "scan: back pressure stops after the first");
+	tdev_free(&d);
+}
+
 static const struct check_case cases[] = {
 	CASE(test_split_everywhere),
 	CASE(test_one_chunk),
@@ -570,6 +640,7 @@ static const struct check_case cases[] = {
 	CASE(test_back_pressure),
 	CASE(test_back_pressure_midway),
 	CASE(test_message_ends),
+	CASE(test_scan),
 	CASE(test_event_eof),
 	CASE(test_event_error),
 	CASE(test_event_other),

@@ -1,0 +1,337 @@
+/*
+ * One simulated OVSDB device's sessions (RFC 7047 section 4 over TCP):
+ * in active mode the pool's one connection to the manager, reconnected
+ * with backoff by the pool; in passive mode every connection accepted on
+ * the device's port, up to --max-sessions at once (ovs-vsctl and
+ * ovsdb-client monitor side by side).  Whole JSON values come out of the
+ * stream through the framer (ovsdb_frame.c) and go to the device's
+ * server (ovsdb_server.c).  Bad input as ovsdb-server treats it: a
+ * message that is not JSON-RPC, or longer than --max-message, closes the
+ * session; a peer that does not read gets no more than --max-output
+ * bytes queued before its session is closed; a session silent for the
+ * inactivity probe gets an echo request and is closed after a second
+ * period of silence (ovsdb-server's "inactivity probe").
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <event2/buffer.h>
+#include <event2/bufferevent.h>
+#include <event2/event.h>
+
+#include "engine.h"
+#include "log.h"
+#include "ovsdb_sim.h"
+
+#ifndef PACKAGE_VERSION
+#define PACKAGE_VERSION	"unknown"
+#endif
+
+#define NS		1000000000ull
+
+struct ovsdb_sess {
+	struct ovsdb_conn	 conn;		/* first: the server's */
+	struct ovsdb_dev	*dev;
+	struct bufferevent	*bev;
+	struct ovsdb_frame	 frame;
+	uint64_t		 last_rx_ns;	/* the last whole message */
+	uint64_t		 probe_ns;	/* our echo, 0: none out */
+	uint8_t			 pooled;	/* the pool owns bev */
+	uint8_t			 closing;	/* close at the next tick */
+};
+
+static const char *
+ovsdb_who(const struct ovsdb_dev *d)
+{
+	static char	buf[32];
+
+	snprintf(buf, sizeof(buf), "ovsdb device %u", d->idx);
+	return buf;
+}
+
+static void
+ovsdb_log_once(struct ovsdb_dev *d, uint8_t kind, const char *why)
+{
+	if (!(d->logged & kind))
+		log_warnx("%s: %s (further ones counted)", ovsdb_who(d), why);
+	d->logged |= kind;
+}
+
+/* End a session now (not from the server's send hook: see closing). */
+static void
+ovsdb_sess_close(struct ovsdb_sess *s, const char *why)
+{
+	struct ovsdb_dev	*d = s->dev;
+
+	log_debug("%s: session closed: %s", ovsdb_who(d), why);
+	ovsdb_conn_detach(&s->conn);
+	(*d->sim->c.sessions_closed)++;
+	d->n_sessions--;
+	if (s->pooled) {
+		d->active = NULL;
+		free(s);
+		pool_lost(&d->pd, why);		/* frees bev, calls down() */
+		return;
+	}
+	bufferevent_free(s->bev);
+	free(s);
+}
+
+/* The server writes: queued unless the peer stopped reading; then the
+ * session closes at the next tick (we may be inside another session's
+ * transaction). */
+static void
+ovsdb_sess_send(struct ovsdb_conn *conn, const char *buf, size_t len)
+{
+	struct ovsdb_sess	*s = (struct ovsdb_sess *)conn;
+	struct ovsdb_dev	*d = s->dev;
+	struct evbuffer		*out;
+
+	if (s->closing)
+		return;
+	out = bufferevent_get_output(s->bev);
+	if (evbuffer_get_length(out) + len > d->sim->cfg.max_output) {
+		(*d->sim->c.output_overflows)++;
+		ovsdb_log_once(d, OVSDB_DLOG_OVERFLOW, "a peer that does not "
+		    "read: output over --max-output, closing the session");
+		s->closing = 1;
+		bufferevent_disable(s->bev, EV_READ | EV_WRITE);
+		return;
+	}
+	bufferevent_write(s->bev, buf, len);
+}
+
+/* ---- reading: the framer (pool_framer.scan) and the server ---- */
+
+static long
+ovsdb_sess_scan(void *arg, struct evbuffer *in)
+{
+	struct ovsdb_sess	*s = arg;
+	struct ovsdb_dev	*d = s->dev;
+	enum ovsdb_frame_rc	 rc;
+	size_t			 n = evbuffer_get_length(in), len = 0;
+
+	if (n > s->frame.max)
+		n = s->frame.max;
+	rc = ovsdb_frame_scan(&s->frame, evbuffer_pullup(in, (ssize_t)n), n,
+	    &len);
+	if (rc == OVSDB_FRAME_WHOLE) {
+		ovsdb_frame_reset(&s->frame);
+		return (long)len;
+	}
+	if (rc == OVSDB_FRAME_MORE)
+		return 0;
+	/* ovsdb-server logs a stream it cannot parse and closes it. */
+	if (rc == OVSDB_FRAME_LONG) {
+		(*d->sim->c.oversized_msgs)++;
+		ovsdb_log_once(d, OVSDB_DLOG_LONG, "a message over "
+		    "--max-message; closing the session");
+	} else {
+		(*d->sim->c.decode_errors)++;
+		ovsdb_log_once(d, OVSDB_LOG_DECODE, ovsdb_frame_error(rc));
+	}
+	ovsdb_sess_close(s, ovsdb_frame_error(rc));
+	return -1;
+}
+
+static int
+ovsdb_sess_message(void *arg, const uint8_t *msg, size_t len)
+{
+	struct ovsdb_sess	*s = arg;
+
+	s->last_rx_ns = clock_ns();
+	s->probe_ns = 0;
+	if (ovsdb_conn_message(&s->conn, msg, len, ovsdb_who(s->dev)) == -1) {
+		ovsdb_sess_close(s, "not JSON-RPC");
+		return -1;
+	}
+	if (s->closing) {
+		ovsdb_sess_close(s, "output over --max-output");
+		return -1;
+	}
+	return 0;
+}
+
+static int
+ovsdb_sess_full(void *arg)
+{
+	struct ovsdb_sess	*s = arg;
+
+	/* Half the limit: stop reading until the peer catches up. */
+	return evbuffer_get_length(bufferevent_get_output(s->bev)) >=
+	    s->dev->sim->cfg.max_output / 2;
+}
+
+static const struct pool_framer ovsdb_framer = {
+	.out_full = ovsdb_sess_full,
+	.message = ovsdb_sess_message,
+	.scan = ovsdb_sess_scan,
+};
+
+static void
+ovsdb_sess_read(struct bufferevent *bev, void *arg)
+{
+	(void)pool_read(bev, &ovsdb_framer, arg);
+}
+
+static void
+ovsdb_sess_write(struct bufferevent *bev, void *arg)
+{
+	(void)pool_read_resume(bev, &ovsdb_framer, arg);
+}
+
+static void
+ovsdb_sess_event(struct bufferevent *bev, short what, void *arg)
+{
+	struct ovsdb_sess	*s = arg;
+
+	if (s->pooled) {
+		pool_bev_event(bev, what, s->dev);
+		return;
+	}
+	if (what & BEV_EVENT_EOF)
+		ovsdb_sess_close(s, "the client closed the connection");
+	else if (what & BEV_EVENT_ERROR)
+		ovsdb_sess_close(s, evutil_socket_error_to_string(
+		    EVUTIL_SOCKET_ERROR()));
+}
+
+static struct ovsdb_sess *
+ovsdb_sess_new(struct ovsdb_dev *d, struct bufferevent *bev, int pooled)
+{
+	struct ovsdb_sess	*s = xcalloc(1, sizeof(*s));
+	struct ovsdb_sim	*sim = d->sim;
+
+	ovsdb_conn_attach(&d->srv, &s->conn, ovsdb_sess_send);
+	s->conn.logged = &d->logged;
+	s->dev = d;
+	s->bev = bev;
+	s->pooled = (uint8_t)pooled;
+	s->last_rx_ns = clock_ns();
+	ovsdb_frame_init(&s->frame, sim->cfg.max_message);
+	d->n_sessions++;
+	(*sim->c.sessions)++;
+	bufferevent_setcb(bev, ovsdb_sess_read, ovsdb_sess_write,
+	    ovsdb_sess_event, s);
+	bufferevent_setwatermark(bev, EV_WRITE, sim->cfg.max_output / 4, 0);
+	bufferevent_enable(bev, EV_READ | EV_WRITE);
+	if (!d->reached && sim->connect->state == PHASE_RUNNING) {
+		d->reached = 1;
+		phase_items(sim->connect, s->last_rx_ns, 1);
+		phase_latency(sim->connect, (s->last_rx_ns -
+		    d->pd.attempt_ns) / 1000);
+	}
+	return s;
+}
+
+/* ---- the pool ---- */
+
+static void
+ovsdb_dev_up(struct pool_dev *pd, struct bufferevent *bev)
+{
+	struct ovsdb_dev	*d = (struct ovsdb_dev *)pd;
+
+	d->active = ovsdb_sess_new(d, bev, 1);
+}
+
+static void
+ovsdb_dev_down(struct pool_dev *pd, const char *why)
+{
+	struct ovsdb_dev	*d = (struct ovsdb_dev *)pd;
+	struct ovsdb_sess	*s = d->active;
+
+	if (s == NULL)
+		return;
+	/* The pool freed bev: the session goes without it. */
+	log_debug("%s: session lost: %s", ovsdb_who(d), why);
+	ovsdb_conn_detach(&s->conn);
+	(*d->sim->c.sessions_closed)++;
+	d->n_sessions--;
+	d->active = NULL;
+	free(s);
+}
+
+const struct pool_ops ovsdb_dev_ops = {
+	ovsdb_dev_up,
+	ovsdb_dev_down,
+	"the manager",
+};
+
+void
+ovsdb_dev_accept(struct pool_dev *pd, int fd)
+{
+	struct ovsdb_dev	*d = (struct ovsdb_dev *)pd;
+	struct bufferevent	*bev;
+
+	if (d->n_sessions >= d->sim->cfg.max_sessions) {
+		(*d->sim->c.sessions_refused)++;
+		ovsdb_log_once(d, OVSDB_DLOG_REFUSED, "a connection over "
+		    "--max-sessions refused");
+		close(fd);
+		return;
+	}
+	if ((bev = engine_bev_new(fd)) == NULL) {
+		log_warnx("%s: no bufferevent for a connection", ovsdb_who(d));
+		return;
+	}
+	d->pd.attempt_ns = clock_ns();
+	(void)ovsdb_sess_new(d, bev, 0);
+}
+
+/* ---- timers ---- */
+
+/* Section 4.1.11 echo as ovsdb-server's inactivity probe: after probe_s
+ * of silence an echo request, after as long again the end. */
+static int
+ovsdb_sess_timers(struct ovsdb_sess *s, uint64_t now)
+{
+	struct ovsdb_dev	*d = s->dev;
+	uint64_t		 probe = (uint64_t)(d->sim->cfg.probe_s * NS);
+
+	if (s->closing) {
+		ovsdb_sess_close(s, "output over --max-output");
+		return -1;
+	}
+	if (probe == 0 || now - s->last_rx_ns < probe)
+		return 0;
+	if (s->probe_ns == 0) {
+		s->probe_ns = now;
+		ovsdb_conn_probe(&s->conn);
+		return 0;
+	}
+	if (now - s->probe_ns < probe)
+		return 0;
+	(*d->sim->c.probe_timeouts)++;
+	ovsdb_log_once(d, OVSDB_DLOG_PROBE, "no answer to the inactivity "
+	    "probe; closing the session");
+	ovsdb_sess_close(s, "inactivity probe");
+	return -1;
+}
+
+void
+ovsdb_dev_timers(struct ovsdb_dev *d, uint64_t now)
+{
+	struct ovsdb_conn	*c, *next;
+
+	if (d->srv.changed) {
+		d->srv.changed = 0;
+		ovsdb_vswitchd_ack(d);
+	}
+
+	for (c = LIST_FIRST(&d->srv.conns); c != NULL; c = next) {
+		next = LIST_NEXT(c, entry);
+		(void)ovsdb_sess_timers((struct ovsdb_sess *)c, now);
+	}
+}
+
+void
+ovsdb_dev_free(struct ovsdb_dev *d)
+{
+	struct ovsdb_conn	*c;
+
+	while ((c = LIST_FIRST(&d->srv.conns)) != NULL)
+		ovsdb_sess_close((struct ovsdb_sess *)c, "the run is over");
+	ovsdb_server_free(&d->srv);
+}

@@ -1,0 +1,250 @@
+/*
+ * `sbsim ovsdb`: N OVSDB servers (RFC 7047) with an Open_vSwitch database
+ * each, and the phase that times the manager:
+ *   connect    active: devices whose session to the manager is up, from
+ *              the start; passive: devices the manager connected to, from
+ *              the moment they listen (target N)
+ * and the counters of docs/report.md.  One parsed schema serves every
+ * device; each device holds its own database.
+ */
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "log.h"
+#include "opt.h"
+#include "ovsdb_sim.h"
+#include "run.h"
+
+#define OVSDB_FD_SPARE	16	/* more sessions than one per device */
+
+static const char ovsdb_usage[] =
+"usage: sbsim ovsdb --devices N --controller tcp:IP:PORT|ptcp:PORT[:IP]\n"
+"       [options]\n"
+"OVSDB servers (RFC 7047) with an Open_vSwitch database each, connecting\n"
+"to a manager (tcp:) or listening for one (ptcp:: device i on PORT+i, or\n"
+"with --source CIDR on the i-th address of CIDR).\n";
+
+static struct ovsdb_sim	the_sim;
+
+#define OC	struct ovsdb_config
+static const struct opt ovsdb_rows[] = {
+	OPT_U("devices", "N", OC, devices, 1, 1000000, 0,
+	    "devices to simulate (required)"),
+	OPT_S("schema", "FILE", OC, schema, 0,
+	    "the database schema (default\n" OVSDB_DEFAULT_SCHEMA ")"),
+	OPT_U("bridges-per-node", "B", OC, bridges, 0, 4096, 0,
+	    "bridges each device has at the start, br0..\n"
+	    "(default 0), each with its local port"),
+	OPT_U("ports-per-bridge", "P", OC, ports, 0, 65279, 0,
+	    "ports of each bridge besides its local one,\n"
+	    "brK-p1.. (default 0)"),
+	OPT_U("max-sessions", "N", OC, max_sessions, 1, 1000, 0,
+	    "passive: sessions one device holds at once\n(default 8)"),
+	OPT_U("max-message", "BYTES", OC, max_message, 64, 1u << 30, 0,
+	    "the longest JSON-RPC message taken; a longer\n"
+	    "one closes the session (default 4194304)"),
+	OPT_U("max-output", "BYTES", OC, max_output, 4096, 1u << 30, 0,
+	    "output queued per session before a peer that\n"
+	    "does not read is dropped (default 16777216)"),
+	OPT_D("inactivity-probe", "S", OC, probe_s, 0, 86400, 0,
+	    "an echo request after S seconds of silence,\n"
+	    "the session closed after as long again\n"
+	    "(default 5, 0: never)"),
+	OPT_END
+};
+#undef OC
+
+static void
+ovsdb_config_defaults(struct ovsdb_config *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->schema = OVSDB_DEFAULT_SCHEMA;
+	cfg->max_sessions = 8;
+	cfg->max_message = 4u << 20;
+	cfg->max_output = 16u << 20;
+	cfg->probe_s = 5;
+}
+
+static uint32_t
+ovsdb_fds_needed(void *arg)
+{
+	struct ovsdb_sim	*sim = arg;
+
+	return pool_fds_needed(&sim->pcfg, sim->cfg.devices) +
+	    (endpoint_passive(&sim->pcfg.ep) ? OVSDB_FD_SPARE : 0);
+}
+
+#define OVSDB_C(field, name)	COUNTER_ROW(struct ovsdb_counters, field, name)
+static const struct counter_row ovsdb_counter_rows[] = {
+	OVSDB_C(sessions, "sessions"),
+	OVSDB_C(sessions_closed, "sessions_closed"),
+	OVSDB_C(sessions_refused, "sessions_refused"),
+	OVSDB_C(rx_msgs, "rx_messages"),
+	OVSDB_C(tx_msgs, "tx_messages"),
+	OVSDB_C(transacts, "transacts"),
+	OVSDB_C(transact_errors, "transact_errors"),
+	OVSDB_C(monitors, "monitors"),
+	OVSDB_C(monitor_cancels, "monitor_cancels"),
+	OVSDB_C(updates_sent, "updates_sent"),
+	OVSDB_C(echo_received, "echo_received"),
+	OVSDB_C(echo_sent, "echo_sent"),
+	OVSDB_C(echo_replies, "echo_replies"),
+	OVSDB_C(locks_granted, "locks_granted"),
+	OVSDB_C(locks_stolen, "locks_stolen"),
+	OVSDB_C(errors_sent, "errors_sent"),
+	OVSDB_C(unknown_methods, "unknown_methods"),
+	OVSDB_C(decode_errors, "decode_errors"),
+	OVSDB_C(invalid_msgs, "invalid_messages"),
+	OVSDB_C(oversized_msgs, "oversized_messages"),
+	OVSDB_C(output_overflows, "output_overflows"),
+	OVSDB_C(probe_timeouts, "probe_timeouts"),
+};
+#undef OVSDB_C
+
+static const char *const ovsdb_phase_names[] = { "connect", NULL };
+
+static int
+ovsdb_devs_new(struct ovsdb_sim *sim, char *err, size_t errlen)
+{
+	struct ovsdb_dev	*d;
+	uint32_t		 i;
+
+	sim->devs = xcalloc(sim->cfg.devices, sizeof(*sim->devs));
+	for (i = 0; i < sim->cfg.devices; i++) {
+		d = &sim->devs[i];
+		d->sim = sim;
+		d->idx = i;
+		ovsdb_server_init(&d->srv, sim->schema,
+		    ovsdb_db_new(sim->schema), &sim->c);
+		d->srv.sys = sim->sys;
+		if (ovsdb_dev_seed(d, err, errlen) == -1)
+			return -1;
+		ovsdb_vswitchd_ack(d);
+	}
+	return 0;
+}
+
+static int
+ovsdb_start(void *arg, struct metrics *m, char *err, size_t errlen)
+{
+	struct ovsdb_sim	*sim = arg;
+
+	sim->m = m;
+	METRICS_COUNTERS(m, ovsdb_counter_rows, &sim->c);
+	sim->connect = metrics_phase(m, "connect", "ovsdb");
+	sim->connect->target = sim->cfg.devices;
+	if (ovsdb_devs_new(sim, err, errlen) == -1)
+		return -1;
+	pool_init_array(&sim->pool, &sim->pcfg, &ovsdb_dev_ops, sim->devs,
+	    sizeof(*sim->devs), offsetof(struct ovsdb_dev, pd),
+	    sim->cfg.devices);
+	/* Active devices connect now; passive ones listen from now on. */
+	phase_start(sim->connect, clock_ns());
+	return pool_start(&sim->pool, err, errlen);
+}
+
+static int
+ovsdb_tick(void *arg, uint64_t now)
+{
+	struct ovsdb_sim	*sim = arg;
+	uint32_t		 i;
+
+	for (i = 0; i < sim->cfg.devices; i++)
+		ovsdb_dev_timers(&sim->devs[i], now);
+	(void)run_phase_timeout(sim->connect, now, sim->phase_timeout);
+	return phase_over(sim->connect);
+}
+
+static void
+ovsdb_stop(void *arg)
+{
+	struct ovsdb_sim	*sim = arg;
+	uint32_t		 i;
+
+	if (sim->devs == NULL)
+		return;
+	/* The sessions first: an active one goes back through the pool. */
+	for (i = 0; i < sim->cfg.devices; i++)
+		ovsdb_dev_free(&sim->devs[i]);
+	pool_stop_counted(&sim->pool, sim->m);
+	pool_free(&sim->pool);
+	free(sim->devs);
+	sim->devs = NULL;
+}
+
+static const struct sim_ops ovsdb_sim_ops = {
+	"ovsdb",
+	ovsdb_phase_names,
+	ovsdb_fds_needed,
+	ovsdb_start,
+	ovsdb_tick,
+	ovsdb_stop,
+};
+
+/* The endpoint: tcp: to a manager, or ptcp: for one (PORT+i, or the
+ * addresses of --source). */
+static void
+ovsdb_endpoint(struct ovsdb_sim *sim, const struct run_opts *ro)
+{
+	static const char	kinds[] = "devices connect to a manager "
+	    "(tcp:IP:PORT) or listen (ptcp:PORT[:IP]); TLS is not supported "
+	    "yet";
+	struct pool_config	*pc = &sim->pcfg;
+
+	if (ro->ssl_key || ro->ssl_cert || ro->ssl_ca)
+		cli_die(ro, "--ssl-key, --ssl-cert and --ssl-ca: %s", kinds);
+	if (ro->controller != NULL && strncmp(ro->controller, "ptcp:", 5) == 0)
+		run_pool_endpoint(pc, ro, "--controller", ro->controller,
+		    1u << EP_PTCP, kinds);
+	else {
+		run_pool_config(pc, ro, "--controller", ro->controller,
+		    1u << EP_TCP, kinds, sim->cfg.devices);
+		return;
+	}
+	pc->up_fd = ovsdb_dev_accept;
+	if (ro->source != NULL)
+		run_listen_range(pc, ro, "--controller", sim->cfg.devices);
+	else if ((uint64_t)pc->ep.port + sim->cfg.devices - 1 > 65535)
+		cli_die(ro, "ptcp:%u with %u devices would need ports past "
+		    "65535", pc->ep.port, sim->cfg.devices);
+}
+
+static int
+ovsdb_main(int argc, char **argv)
+{
+	struct ovsdb_sim	*sim = &the_sim;
+	struct opt_group	 groups[] = {
+		{ NULL, ovsdb_rows, &sim->cfg, NULL },
+	};
+	struct run_opts		 ro;
+	char			 err[512];
+	int			 rc;
+
+	memset(sim, 0, sizeof(*sim));
+	ovsdb_config_defaults(&sim->cfg);
+	cli_parse_groups(argc, argv, groups, 1, &ro, ovsdb_usage);
+	log_init("sbsim", ro.verbose);
+	if (sim->cfg.devices == 0)
+		cli_die(&ro, "--devices N is required");
+	if (sim->cfg.ports > 0 && sim->cfg.bridges == 0)
+		cli_die(&ro, "--ports-per-bridge needs --bridges-per-node");
+	ovsdb_endpoint(sim, &ro);
+	sim->phase_timeout = ro.phase_timeout;
+	if ((sim->schema = ovsdb_schema_load(sim->cfg.schema, err,
+	    sizeof(err))) == NULL)
+		cli_die(&ro, "--schema: %s", err);
+	sim->sys = ovsdb_sysdb_new(sim->schema);
+	rc = run_main(&ovsdb_sim_ops, sim, &ro);
+	ovsdb_sysdb_free(sim->sys);
+	ovsdb_schema_free(sim->schema);
+	return rc;
+}
+
+const struct sbsim_cmd ovsdb_cmd = {
+	"ovsdb",
+	"simulate OVSDB servers (Open_vSwitch database, RFC 7047)",
+	ovsdb_main,
+};

@@ -1,0 +1,79 @@
+/*
+ * `sbsim ovsdb`: N devices, each an OVSDB server (RFC 7047) holding an
+ * Open_vSwitch database, in active mode (connecting to the manager, as
+ * `ovs-vsctl set-manager tcp:IP:6640` makes ovsdb-server do) or passive
+ * mode (listening, as `ptcp:6640` does).  ovsdb_dev.c: the sessions on
+ * the pool; ovsdb_main.c: options, the run and its phases.
+ */
+#ifndef SBSIM_OVSDB_SIM_H
+#define SBSIM_OVSDB_SIM_H
+
+#include <stdint.h>
+
+#include "metrics.h"
+#include "ovsdb_frame.h"
+#include "ovsdb_server.h"
+#include "pool.h"
+
+#define OVSDB_DEFAULT_SCHEMA	"/usr/share/openvswitch/vswitch.ovsschema"
+
+struct ovsdb_config {
+	uint32_t	 devices;
+	const char	*schema;	/* --schema FILE */
+	uint32_t	 bridges;	/* per device, made at the start */
+	uint32_t	 ports;		/* per bridge, besides its own */
+	uint32_t	 max_sessions;	/* passive: sessions per device */
+	uint32_t	 max_message;	/* bytes of one JSON-RPC message */
+	uint32_t	 max_output;	/* bytes waiting to go per session */
+	double		 probe_s;	/* inactivity probe, 0: none */
+};
+
+struct ovsdb_sim;
+
+/* Kinds of trouble logged once per device, beside the server's. */
+#define OVSDB_DLOG_LONG		(OVSDB_LOG_OTHER << 0)
+#define OVSDB_DLOG_OVERFLOW	(OVSDB_LOG_OTHER << 1)
+#define OVSDB_DLOG_PROBE	(OVSDB_LOG_OTHER << 2)
+#define OVSDB_DLOG_REFUSED	(OVSDB_LOG_OTHER << 3)
+#define OVSDB_DLOG_VSWITCHD	(OVSDB_LOG_OTHER << 4)
+
+struct ovsdb_dev {
+	struct pool_dev		 pd;		/* first: the pool hands it */
+	struct ovsdb_sim	*sim;
+	uint32_t		 idx;
+	uint16_t		 n_sessions;
+	uint8_t			 reached;	/* counted in connect */
+	uint8_t			 logged;	/* OVSDB_DLOG_* */
+	struct ovsdb_server	 srv;
+	struct ovsdb_sess	*active;	/* the pool's session */
+};
+
+struct ovsdb_sim {
+	struct ovsdb_config	 cfg;
+	struct pool_config	 pcfg;
+	struct pool		 pool;
+	struct ovsdb_schema	*schema;	/* shared by every device */
+	struct ovsdb_sysdb	*sys;		/* _Server, the same */
+	struct ovsdb_dev	*devs;
+	struct metrics		*m;
+	struct phase		*connect;
+	struct ovsdb_counters	 c;
+	double			 phase_timeout;
+};
+
+/* ovsdb_dev.c: active devices' sessions come through these */
+extern const struct pool_ops ovsdb_dev_ops;
+/* Passive: a connection accepted (pool_config.up_fd). */
+void	ovsdb_dev_accept(struct pool_dev *, int fd);
+/* The device's database at the start: the Open_vSwitch row and
+ * --bridges-per-node bridges with their ports; -1 with err. */
+int	ovsdb_dev_seed(struct ovsdb_dev *, char *err, size_t errlen);
+/* Every tick: inactivity probes, stalled sessions, deferred closes. */
+void	ovsdb_dev_timers(struct ovsdb_dev *, uint64_t now);
+/* ovsdb_vswitchd.c: what ovs-vswitchd writes back after a change
+ * (cur_cfg, ofport, datapath_id). */
+void	ovsdb_vswitchd_ack(struct ovsdb_dev *);
+/* Close every session and free the database. */
+void	ovsdb_dev_free(struct ovsdb_dev *);
+
+#endif

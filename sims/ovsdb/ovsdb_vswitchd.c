@@ -1,0 +1,186 @@
+/*
+ * What ovs-vswitchd writes back to its database once it has applied a
+ * client's change (vswitchd(5)): cur_cfg catches up with next_cfg (what
+ * `ovs-vsctl` without --no-wait waits for), every interface gets an
+ * OpenFlow port number (its ofport_request when free, 65534 for a
+ * bridge's own internal interface, else the lowest free number; one
+ * numbering per device where OVS has one per bridge), and every bridge a
+ * datapath_id (the device's number and the start of the bridge's UUID).
+ * A device does this at the tick after a client's transaction, as
+ * vswitchd does it a moment later, in a transaction of its own.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "log.h"
+#include "ovsdb_sim.h"
+
+#define OVSDB_OFPP_MAX		65279	/* OFPP_MAX: the last port number */
+#define OVSDB_OFPP_LOCAL	65534
+
+/* The columns this needs, or -1 (a schema without them). */
+struct ovsdb_vsd {
+	int	ovs, cur_cfg, next_cfg;
+	int	iface, ofport, ofport_request, itype, iname;
+	int	br, dpid, bname;
+};
+
+static int
+ovsdb_vsd_cols(const struct ovsdb_schema *s, struct ovsdb_vsd *v)
+{
+	const struct ovsdb_table	*t;
+
+	v->ovs = ovsdb_table_find(s, "Open_vSwitch");
+	v->iface = ovsdb_table_find(s, "Interface");
+	v->br = ovsdb_table_find(s, "Bridge");
+	if (v->ovs == -1 || v->iface == -1 || v->br == -1)
+		return -1;
+	t = &s->tables[v->ovs];
+	v->cur_cfg = ovsdb_column_find(t, "cur_cfg");
+	v->next_cfg = ovsdb_column_find(t, "next_cfg");
+	t = &s->tables[v->iface];
+	v->ofport = ovsdb_column_find(t, "ofport");
+	v->ofport_request = ovsdb_column_find(t, "ofport_request");
+	v->itype = ovsdb_column_find(t, "type");
+	v->iname = ovsdb_column_find(t, "name");
+	t = &s->tables[v->br];
+	v->dpid = ovsdb_column_find(t, "datapath_id");
+	v->bname = ovsdb_column_find(t, "name");
+	return v->cur_cfg == -1 || v->next_cfg == -1 || v->ofport == -1 ||
+	    v->ofport_request == -1 || v->itype == -1 || v->iname == -1 ||
+	    v->dpid == -1 || v->bname == -1 ? -1 : 0;
+}
+
+static json_t *
+ovsdb_vsd_update(const char *table, const struct ovsdb_row *r, json_t *row)
+{
+	return json_pack("{sssss[[sso]]so}", "op", "update", "table", table,
+	    "where", "_uuid", "==", ovsdb_uuid_json(r->uuid), "row", row);
+}
+
+/* cur_cfg = next_cfg. */
+static void
+ovsdb_vsd_cfg(const struct ovsdb_db *db, const struct ovsdb_vsd *v,
+    json_t *ops)
+{
+	const struct ovsdb_row	*r;
+
+	if (db->t[v->ovs].n == 0)
+		return;
+	r = db->t[v->ovs].rows[0];
+	if (json_equal(r->col[v->cur_cfg], r->col[v->next_cfg]))
+		return;
+	json_array_append_new(ops, ovsdb_vsd_update("Open_vSwitch", r,
+	    json_pack("{sO}", "cur_cfg", r->col[v->next_cfg])));
+}
+
+/* Is this interface a bridge's own (internal, named as a bridge)? */
+static int
+ovsdb_vsd_local(const struct ovsdb_db *db, const struct ovsdb_vsd *v,
+    const struct ovsdb_row *i)
+{
+	const char	*type = json_string_value(i->col[v->itype]);
+	uint32_t	 k;
+
+	if (type == NULL || strcmp(type, "internal") != 0)
+		return 0;
+	for (k = 0; k < db->t[v->br].n; k++)
+		if (json_equal(db->t[v->br].rows[k]->col[v->bname],
+		    i->col[v->iname]))
+			return 1;
+	return 0;
+}
+
+/* The ports in use, as a bitmap; the lowest free one from *next. */
+static long
+ovsdb_vsd_port(const struct ovsdb_db *db, const struct ovsdb_vsd *v,
+    const struct ovsdb_row *i, uint8_t *used, long *next)
+{
+	const json_t	*req = i->col[v->ofport_request];
+	long		 p;
+
+	if (ovsdb_vsd_local(db, v, i))
+		return OVSDB_OFPP_LOCAL;
+	if (json_is_integer(req) && !(used[json_integer_value(req) / 8] &
+	    (1u << (json_integer_value(req) % 8))))
+		p = (long)json_integer_value(req);
+	else {
+		while (*next <= OVSDB_OFPP_MAX && (used[*next / 8] &
+		    (1u << (*next % 8))))
+			(*next)++;
+		if (*next > OVSDB_OFPP_MAX)
+			return -1;	/* as vswitchd says a port failed */
+		p = *next;
+	}
+	used[p / 8] |= (uint8_t)(1u << (p % 8));
+	return p;
+}
+
+static void
+ovsdb_vsd_ofports(const struct ovsdb_db *db, const struct ovsdb_vsd *v,
+    json_t *ops)
+{
+	static uint8_t		 used[(OVSDB_OFPP_LOCAL + 8) / 8];
+	const struct ovsdb_tbl	*t = &db->t[v->iface];
+	const json_t		*p;
+	long			 next = 1;
+	uint32_t		 k;
+
+	memset(used, 0, sizeof(used));
+	for (k = 0; k < t->n; k++) {
+		p = t->rows[k]->col[v->ofport];
+		if (json_is_integer(p) && json_integer_value(p) > 0 &&
+		    json_integer_value(p) <= OVSDB_OFPP_LOCAL)
+			used[json_integer_value(p) / 8] |= (uint8_t)(1u <<
+			    (json_integer_value(p) % 8));
+	}
+	for (k = 0; k < t->n; k++)
+		if (ovsdb_datum_n(t->rows[k]->col[v->ofport]) == 0)
+			json_array_append_new(ops, ovsdb_vsd_update(
+			    "Interface", t->rows[k], json_pack("{sI}",
+			    "ofport", (json_int_t)ovsdb_vsd_port(db, v,
+			    t->rows[k], used, &next))));
+}
+
+static void
+ovsdb_vsd_dpids(const struct ovsdb_dev *d, const struct ovsdb_vsd *v,
+    json_t *ops)
+{
+	const struct ovsdb_tbl	*t = &d->srv.db->t[v->br];
+	const uint8_t		*u;
+	char			 dpid[17];
+	uint32_t		 k;
+
+	for (k = 0; k < t->n; k++) {
+		if (ovsdb_datum_n(t->rows[k]->col[v->dpid]) != 0)
+			continue;
+		u = t->rows[k]->uuid;
+		snprintf(dpid, sizeof(dpid), "%010x%02x%02x%02x",
+		    d->idx + 1, u[0], u[1], u[2]);
+		json_array_append_new(ops, ovsdb_vsd_update("Bridge",
+		    t->rows[k], json_pack("{ss}", "datapath_id", dpid)));
+	}
+}
+
+void
+ovsdb_vswitchd_ack(struct ovsdb_dev *d)
+{
+	struct ovsdb_vsd	 v;
+	json_t			*ops;
+	char			 err[256];
+
+	if (ovsdb_vsd_cols(d->srv.schema, &v) == -1)
+		return;			/* not the Open_vSwitch schema */
+	ops = json_array();
+	ovsdb_vsd_cfg(d->srv.db, &v, ops);
+	ovsdb_vsd_ofports(d->srv.db, &v, ops);
+	ovsdb_vsd_dpids(d, &v, ops);
+	if (json_array_size(ops) > 0 &&
+	    ovsdb_server_write(&d->srv, ops, err, sizeof(err)) == -1 &&
+	    !(d->logged & OVSDB_DLOG_VSWITCHD)) {
+		log_warnx("ovsdb device %u: writing back what vswitchd would "
+		    "failed: %s", d->idx, err);
+		d->logged |= OVSDB_DLOG_VSWITCHD;
+	}
+	json_decref(ops);
+}
