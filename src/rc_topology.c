@@ -115,7 +115,11 @@ rc_topo_handle(struct rc_req *rq, void *arg)
 	for (i = 0; i < ntopos; i++)
 		if (p->e[1].nkeys == 1 &&
 		    strcmp(p->e[1].key[0], topos[i]->id) == 0) {
-			topos[i]->fn(rq, topos[i]->arg);
+			if (topos[i]->read_only && !(rq->http->method &
+			    (EVHTTP_REQ_GET | EVHTTP_REQ_HEAD)))
+				rc_read_only(rq);
+			else
+				topos[i]->fn(rq, topos[i]->arg);
 			return;
 		}
 	rc_data_missing(rq);

@@ -28,6 +28,9 @@ struct rc_topology {
 	void			(*entry)(struct doc_writer *, int config,
 				    void *arg);
 	void			*arg;
+	/* Set: only GET and HEAD reach fn, other methods are refused as
+	 * rc_read_only() says. */
+	int			 read_only;
 };
 
 /* Called by restconf_start(): forget the topologies. */

@@ -464,7 +464,7 @@ rc_rpc_dispatch(struct http_req *h, void *arg)
 		    "The body is not the input of %s:%s", rpc->module,
 		    rpc->name);
 	else
-		rpc->fn(h, &in, rfc8040);
+		rpc->fn(h, &in, rfc8040, rpc->op);
 	doc_free(&d);
 }
 

@@ -79,8 +79,10 @@ struct rc_resource {
 struct rc_rpc {
 	const char	*module;	/* "sal-flow" */
 	const char	*name;		/* "add-flow" */
+	/* The input; op is the row's, for a function serving several. */
 	void		(*fn)(struct http_req *, const struct doc_node *in,
-			    int rfc8040);
+			    int rfc8040, int op);
+	int		 op;
 };
 
 /* Route POST /rests/operations/module:name and /restconf/operations/... */

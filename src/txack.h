@@ -16,6 +16,7 @@
 struct bufferevent;
 struct event;
 struct phase;
+struct pool;
 struct txack;
 
 /* One device's part, in the device's own struct. */
@@ -50,6 +51,8 @@ struct txack {
 	uint64_t	  opened;	/* the earliest first write's time */
 	struct txack_dev *pending;	/* written, timestamp not seen yet */
 	struct txack_dev *draining;	/* stamps of writes still to come */
+	struct pool	 *pool;		/* txack_wait_pool's */
+	size_t		  txd_off;
 };
 
 /* A device's first item of the phases is about to be queued on bev: its
@@ -63,6 +66,10 @@ void	 txack_last(struct txack_dev *, struct bufferevent *);
  * their acknowledgments, once each mark is acknowledged. */
 void	 txack_wait(struct txack *, struct phase *, size_t n, txack_dev_fn,
 	    void *arg);
+/* The same over a pool's devices, each with its txack_dev txd_off bytes
+ * after its struct pool_dev (offsetof() when the pool_dev comes first). */
+void	 txack_wait_pool(struct txack *, struct phase *, struct pool *,
+	    size_t txd_off);
 void	 txack_cancel(struct txack *);
 
 #endif

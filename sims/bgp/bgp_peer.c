@@ -202,15 +202,6 @@ bgp_sent_all(struct bgp_peer *p)
 	bufferevent_setwatermark(p->pd.bev, EV_WRITE, 0, 0);
 }
 
-static struct bufferevent *
-bgp_peer_bev(void *arg, size_t i, struct txack_dev **d)
-{
-	struct bgp_sim	*sim = arg;
-
-	*d = &sim->peers[i].txd;
-	return sim->peers[i].pd.bev;
-}
-
 /* The output of a peer that queued everything is empty: once it was the
  * last one the phase waited for, the phase ends when the speaker's TCP
  * has acknowledged every peer's last byte. */
@@ -237,7 +228,8 @@ bgp_drained(struct bgp_peer *p, uint64_t now)
 	if (ph == NULL || ph->state != PHASE_RUNNING ||
 	    done < sim->cfg.peers || want < sim->total)
 		return;
-	txack_wait(&sim->acked, ph, sim->cfg.peers, bgp_peer_bev, sim);
+	txack_wait_pool(&sim->acked, ph, &sim->pool,
+	    offsetof(struct bgp_peer, txd));
 }
 
 /*

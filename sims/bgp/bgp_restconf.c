@@ -806,10 +806,6 @@ topo_handle(struct rc_req *rq, void *arg)
 	struct evbuffer		*b;
 	size_t			 i;
 
-	if (!(rq->http->method & (EVHTTP_REQ_GET | EVHTTP_REQ_HEAD))) {
-		rc_read_only(rq);
-		return;
-	}
 	if (p->n > 3 || (p->n == 3 && !rc_elem_is(&p->e[2], "node"))) {
 		rc_unknown(rq, &p->e[2]);
 		return;
@@ -839,11 +835,11 @@ topo_handle(struct rc_req *rq, void *arg)
 
 static const struct rc_topology topo4 = {
 	"example-ipv4-topology", topo_lists, topo_handle, topo_entry,
-	(void *)(uintptr_t)BGP_AF_IPV4
+	(void *)(uintptr_t)BGP_AF_IPV4, 1
 };
 static const struct rc_topology topo6 = {
 	"example-ipv6-topology", topo_lists, topo_handle, topo_entry,
-	(void *)(uintptr_t)BGP_AF_IPV6
+	(void *)(uintptr_t)BGP_AF_IPV6, 1
 };
 
 static const struct rc_resource rib_resource = {

@@ -1229,7 +1229,8 @@ ncr_handle(struct rc_req *rq, void *arg)
 }
 
 static const struct rc_topology ncr_topo = {
-	NCR_TOPOLOGY, ncr_lists, ncr_handle, ncr_entry, NULL,
+	.id = NCR_TOPOLOGY, .lists = ncr_lists, .fn = ncr_handle,
+	.entry = ncr_entry,
 };
 
 void

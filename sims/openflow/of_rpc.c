@@ -120,19 +120,6 @@ ofrpc_flow(struct http_req *h, const struct doc_node *in, int rfc8040,
 	rc_rpc_empty(h, rfc8040, &ofrpc_sal_mod);
 }
 
-static void
-ofrpc_add_flow(struct http_req *h, const struct doc_node *in, int rfc8040)
-{
-	ofrpc_flow(h, in, rfc8040, 1);
-}
-
-static void
-ofrpc_remove_flow(struct http_req *h, const struct doc_node *in,
-    int rfc8040)
-{
-	ofrpc_flow(h, in, rfc8040, 0);
-}
-
 /* Every item of a bulk input, checked before anything is done (all or
  * none); NULL after an error reply. */
 static struct ofrpc_item *
@@ -167,7 +154,7 @@ ofrpc_items(struct http_req *h, const struct doc_node *in, int ds,
  * delete of missing data succeeds, and so does the switch's. */
 static void
 ofrpc_bulk(struct http_req *h, const struct doc_node *in, int rfc8040,
-    enum ofrpc_bulk op)
+    int op)
 {
 	int			 ds = op == OFRPC_ADD_DS || op == OFRPC_REMOVE_DS;
 	struct ofrpc_item	*items;
@@ -191,31 +178,6 @@ ofrpc_bulk(struct http_req *h, const struct doc_node *in, int rfc8040,
 	}
 	free(items);
 	rc_rpc_empty(h, rfc8040, &ofrpc_bulk_mod);
-}
-
-static void
-ofrpc_add_rpc(struct http_req *h, const struct doc_node *in, int rfc8040)
-{
-	ofrpc_bulk(h, in, rfc8040, OFRPC_ADD_RPC);
-}
-
-static void
-ofrpc_remove_rpc(struct http_req *h, const struct doc_node *in,
-    int rfc8040)
-{
-	ofrpc_bulk(h, in, rfc8040, OFRPC_REMOVE_RPC);
-}
-
-static void
-ofrpc_add_ds(struct http_req *h, const struct doc_node *in, int rfc8040)
-{
-	ofrpc_bulk(h, in, rfc8040, OFRPC_ADD_DS);
-}
-
-static void
-ofrpc_remove_ds(struct http_req *h, const struct doc_node *in, int rfc8040)
-{
-	ofrpc_bulk(h, in, rfc8040, OFRPC_REMOVE_DS);
 }
 
 /* A mandatory uint32 leaf of flow-test (a number, or digits in a
@@ -271,13 +233,15 @@ ofrpc_test_input(struct http_req *h, const struct doc_node *in, int *add,
  * of the nodes openflow:1..dpn-count (or out of it), spread over the
  * tables start-table-id..end-table-id. */
 static void
-ofrpc_flow_test(struct http_req *h, const struct doc_node *in, int rfc8040)
+ofrpc_flow_test(struct http_req *h, const struct doc_node *in, int rfc8040,
+    int op)
 {
 	struct fc_spec	 s;
 	struct fc_node	*fn;
 	uint64_t	 v[4], d, j;
 	int		 add;
 
+	(void)op;
 	if (ofrpc_test_input(h, in, &add, v) == -1)
 		return;
 	for (d = 1; d <= v[0]; d++) {
@@ -316,10 +280,11 @@ ofrpc_multiple_cb(const struct of_ctl_switch *sw, void *arg)
  * ODL's calls; here they all go at once). */
 static void
 ofrpc_add_multiple(struct http_req *h, const struct doc_node *in,
-    int rfc8040)
+    int rfc8040, int op)
 {
 	uint64_t	count;
 
+	(void)op;
 	if (ofrpc_uint(h, in, "flow-count", OFRPC_MAX_PER_DPN, &count) == -1)
 		return;
 	of_ctl_switches(ofrpc_multiple_cb, &count);
@@ -327,14 +292,14 @@ ofrpc_add_multiple(struct http_req *h, const struct doc_node *in,
 }
 
 static const struct rc_rpc ofrpc_table[] = {
-	{ "sal-flow", "add-flow", ofrpc_add_flow },
-	{ "sal-flow", "remove-flow", ofrpc_remove_flow },
-	{ "sal-bulk-flow", "add-flows-rpc", ofrpc_add_rpc },
-	{ "sal-bulk-flow", "remove-flows-rpc", ofrpc_remove_rpc },
-	{ "sal-bulk-flow", "add-flows-ds", ofrpc_add_ds },
-	{ "sal-bulk-flow", "remove-flows-ds", ofrpc_remove_ds },
-	{ "sal-bulk-flow", "flow-test", ofrpc_flow_test },
-	{ "sal-bulk-flow", "flow-rpc-add-multiple", ofrpc_add_multiple },
+	{ "sal-flow", "add-flow", ofrpc_flow, 1 },
+	{ "sal-flow", "remove-flow", ofrpc_flow, 0 },
+	{ "sal-bulk-flow", "add-flows-rpc", ofrpc_bulk, OFRPC_ADD_RPC },
+	{ "sal-bulk-flow", "remove-flows-rpc", ofrpc_bulk, OFRPC_REMOVE_RPC },
+	{ "sal-bulk-flow", "add-flows-ds", ofrpc_bulk, OFRPC_ADD_DS },
+	{ "sal-bulk-flow", "remove-flows-ds", ofrpc_bulk, OFRPC_REMOVE_DS },
+	{ "sal-bulk-flow", "flow-test", ofrpc_flow_test, 0 },
+	{ "sal-bulk-flow", "flow-rpc-add-multiple", ofrpc_add_multiple, 0 },
 };
 
 void

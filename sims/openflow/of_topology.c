@@ -200,7 +200,7 @@ ot_select(const struct rc_path *p, struct ot_sel *sel)
 }
 
 static void
-ot_get(struct rc_req *rq)
+ot_get(struct rc_req *rq, void *arg)
 {
 	const struct rc_path	*p = &rq->path;
 	struct ot_sel		 sel = { NULL, NULL, NULL, 0 };
@@ -208,6 +208,7 @@ ot_get(struct rc_req *rq)
 	struct doc_writer	 w;
 	struct evbuffer		*b;
 
+	(void)arg;
 	if (rq->content == RC_CONTENT_CONFIG ||
 	    (p->n > 2 && ot_select(p, &sel) == -1)) {
 		rc_data_missing(rq);
@@ -237,18 +238,9 @@ ot_get(struct rc_req *rq)
 	}
 }
 
-static void
-ot_handle(struct rc_req *rq, void *arg)
-{
-	(void)arg;
-	if (rq->http->method & (EVHTTP_REQ_GET | EVHTTP_REQ_HEAD))
-		ot_get(rq);
-	else
-		rc_read_only(rq);
-}
-
 static const struct rc_topology ot_topo = {
-	OT_TOPOLOGY, ot_lists, ot_handle, ot_entry, NULL
+	.id = OT_TOPOLOGY, .lists = ot_lists, .fn = ot_get, .entry = ot_entry,
+	.read_only = 1,
 };
 
 void

@@ -264,15 +264,6 @@ pcc_count_synced(struct pcc *p, uint64_t now, uint32_t fresh)
 	phase_items(sim->ph[PCCP_SYNC], now, fresh);
 }
 
-static struct bufferevent *
-pcc_bev(void *arg, size_t i, struct txack_dev **d)
-{
-	struct pcep_sim	*sim = arg;
-
-	*d = &sim->pccs[i].txd;
-	return sim->pccs[i].pd.bev;
-}
-
 /* The end-of-synchronization marker went (RFC 8231 5.6). */
 static void
 pcc_sync_done(struct pcc *p, uint64_t now)
@@ -297,8 +288,8 @@ pcc_sync_done(struct pcc *p, uint64_t now)
 		/* Synchronized when the PCE's TCP acknowledged every PCC's
 		 * end-of-synchronization marker. */
 		if (++sim->synced == sim->cfg.pccs && sim->total > 0)
-			txack_wait(&sim->acked, sim->ph[PCCP_SYNC],
-			    sim->cfg.pccs, pcc_bev, sim);
+			txack_wait_pool(&sim->acked, sim->ph[PCCP_SYNC],
+			    &sim->pool, offsetof(struct pcc, txd));
 	}
 }
 

@@ -437,7 +437,7 @@ pr_lookup(struct rc_req *rq, struct pce_sess **sp, struct pce_lsp **lp)
 }
 
 static void
-pr_get(struct rc_req *rq)
+pr_get(struct rc_req *rq, void *arg)
 {
 	const struct rc_path	*p = &rq->path;
 	struct doc_writer	 w;
@@ -446,6 +446,7 @@ pr_get(struct rc_req *rq)
 	struct pce_lsp		*l;
 	int			 config = rq->content == RC_CONTENT_CONFIG;
 
+	(void)arg;
 	/* network-topology dispatched topology=pcep-topology here. */
 	if ((config && p->n > 2) || pr_lookup(rq, &s, &l) == -1) {
 		if (config)
@@ -473,18 +474,9 @@ pr_get(struct rc_req *rq)
 	rc_send(rq, &w, b);
 }
 
-static void
-pr_handle(struct rc_req *rq, void *arg)
-{
-	(void)arg;
-	if (rq->http->method & (EVHTTP_REQ_GET | EVHTTP_REQ_HEAD))
-		pr_get(rq);
-	else
-		rc_read_only(rq);
-}
-
 static const struct rc_topology pr_topo = {
-	PR_TOPOLOGY, pr_lists, pr_handle, pr_topology, NULL
+	.id = PR_TOPOLOGY, .lists = pr_lists, .fn = pr_get,
+	.entry = pr_topology, .read_only = 1,
 };
 
 /* ---- operations ---- */
@@ -799,7 +791,7 @@ pr_dispatch(struct http_req *h, enum pr_op op, const struct doc_node *in,
  * answered by pr_done, or refused here. */
 static void
 pr_operation(struct http_req *h, const struct doc_node *in, int rfc8040,
-    enum pr_op op)
+    int op)
 {
 	struct pr_pending	*pp;
 
@@ -816,28 +808,10 @@ pr_operation(struct http_req *h, const struct doc_node *in, int rfc8040,
 		h->replied = 1;	/* pr_done answers */
 }
 
-static void
-pr_update_lsp(struct http_req *h, const struct doc_node *in, int rfc8040)
-{
-	pr_operation(h, in, rfc8040, PR_UPDATE);
-}
-
-static void
-pr_add_lsp(struct http_req *h, const struct doc_node *in, int rfc8040)
-{
-	pr_operation(h, in, rfc8040, PR_ADD);
-}
-
-static void
-pr_remove_lsp(struct http_req *h, const struct doc_node *in, int rfc8040)
-{
-	pr_operation(h, in, rfc8040, PR_REMOVE);
-}
-
 static const struct rc_rpc pr_rpcs[] = {
-	{ "network-topology-pcep", "update-lsp", pr_update_lsp },
-	{ "network-topology-pcep", "add-lsp", pr_add_lsp },
-	{ "network-topology-pcep", "remove-lsp", pr_remove_lsp },
+	{ "network-topology-pcep", "update-lsp", pr_operation, PR_UPDATE },
+	{ "network-topology-pcep", "add-lsp", pr_operation, PR_ADD },
+	{ "network-topology-pcep", "remove-lsp", pr_operation, PR_REMOVE },
 };
 
 void
