@@ -225,6 +225,38 @@ tshark_clean() {
 	fail "$bad malformed or erroneous frames"
 }
 
+# The CSIT replays decode their sessions (the issue's "nothing
+# malformed"): csit_capture FILTER captures lo when it can (root and
+# dumpcap; otherwise it says so and the test goes on without);
+# csit_decoded PROTO DECODE-ARGS... stops it and requires frames of PROTO
+# and none malformed.
+CSIT_CAP=""
+csit_capture() {
+	if [ "$(id -u)" -ne 0 ] || ! command -v dumpcap >/dev/null 2>&1 ||
+	    ! command -v tshark >/dev/null 2>&1; then
+		echo "note: no capture (it needs root, dumpcap and tshark)"
+		return 0
+	fi
+	start_bg "$TMPD/csit-dumpcap.log" dumpcap -q -i lo -B 16 \
+	    -a duration:120 -f "$1" -w "$TMPD/csit.pcapng"
+	CSIT_DC=$LAST_PID
+	capture_ready "$TMPD/csit-dumpcap.log" ||
+	    fail "dumpcap cannot capture on lo: $(cat "$TMPD/csit-dumpcap.log")"
+	CSIT_CAP=$TMPD/csit.pcapng
+}
+
+csit_decoded() {
+	local proto=$1 n
+	shift
+	[ -n "$CSIT_CAP" ] || return 0
+	sleep 0.3
+	stop_pid "$CSIT_DC"
+	n=$(tshark -r "$CSIT_CAP" "$@" -Y "$proto" 2>/dev/null | wc -l)
+	[ "$n" -gt 0 ] || fail "the capture holds no $proto frame"
+	tshark_clean "$CSIT_CAP" "$@"
+	echo "$n $proto frames decoded, none malformed"
+}
+
 # The wire tests (docs/report.md, "Phase windows"): a run captured with
 # dumpcap and its report checked against the capture by scripts/wirecheck.
 # Skipped only when dumpcap is missing (scripts/bootstrap installs it).

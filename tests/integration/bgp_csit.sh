@@ -214,6 +214,7 @@ kill_speaker() {
 
 P3="A:8.0.1.0/28,8.0.1.16/28,8.0.1.32/28"
 
+csit_capture "tcp port $ODL_BGP_PORT or tcp port $TOOL_PORT or tcp port $RC_PORT"
 start_bg "$TMPD/ctl.log" "$SBSIM" controller --bgp ptcp:$ODL_BGP_PORT:$ODL_IP \
     --restconf 127.0.0.1:$RC_PORT
 ctl=$LAST_PID
@@ -389,4 +390,7 @@ expect 204 DELETE "$NBR"
 expect_tag 404 data-missing GET "$RC/rests/data/$BGP/neighbors"
 
 stop_pid "$ctl"
+# Every BGP message and RESTCONF exchange of the replay, decoded.
+csit_decoded bgp -d "tcp.port==$ODL_BGP_PORT,bgp" \
+    -d "tcp.port==$TOOL_PORT,bgp" -d "tcp.port==$RC_PORT,http"
 exit 0

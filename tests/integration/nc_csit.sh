@@ -78,6 +78,7 @@ until_ok() {
 	done
 }
 
+csit_capture "tcp portrange $DP-$RP"
 start_bg "$TMPD/ctl.log" "$SBSIM" controller --netconf \
     --restconf 127.0.0.1:$RP
 ctl=$LAST_PID
@@ -115,4 +116,7 @@ done
 stop_pid "$dev"
 stop_pid "$ctl"
 [ "$STOP_RC" -eq 0 ] || fail "the controller exited $STOP_RC"
+# The RESTCONF exchanges and the NETCONF sessions (TCP, RFC 6242
+# framing: XML the dissector reads), decoded.
+csit_decoded http -d "tcp.port==$RP,http"
 echo "netconf scale getsingle replayed with $N devices"

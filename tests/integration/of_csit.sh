@@ -11,6 +11,7 @@ csit_start() {
 	shift
 	OF_PORT=$(free_ports 1)
 	RC_PORT=$(free_ports 1)
+	csit_capture "tcp port $OF_PORT or tcp port $RC_PORT"
 	start_bg "$TMPD/ctl.log" "$SBSIM" controller --openflow "ptcp:$OF_PORT" \
 	    --restconf "127.0.0.1:$RC_PORT" --stats-interval 0.2 "$@"
 	wait_listen "$OF_PORT" || fail "controller did not listen on $OF_PORT"
@@ -21,8 +22,11 @@ csit_start() {
 	    ${OF_SWITCH_ARGS:-}
 }
 
-# csit_run SUITE ARGS...: the suite against the controller.
+# csit_run SUITE ARGS...: the suite against the controller; then its
+# OpenFlow and RESTCONF frames decoded, none malformed.
 csit_run() {
 	"$PY" "$(dirname "$0")/of_csit.py" "$RC_PORT" "$@" ||
 	    fail "CSIT suite $1"
+	csit_decoded openflow_v4 -d "tcp.port==$OF_PORT,openflow" \
+	    -d "tcp.port==$RC_PORT,http"
 }

@@ -142,6 +142,7 @@ if strip(got) != want:
     sys.exit(1)
 PYEOF
 
+csit_capture "tcp port $PP or tcp port $RP"
 start_bg "$TMPD/ctl.log" "$SBSIM" controller --pcep ptcp:$PP:127.0.0.1 \
     --restconf 127.0.0.1:$RP
 ctl=$LAST_PID
@@ -239,4 +240,6 @@ stop_pid "$pcc"
 compare Topology_Postcondition off
 stop_pid "$ctl"
 [ "$STOP_RC" -eq 0 ] || fail "the controller exited $STOP_RC"
+# Every PCEP message and RESTCONF exchange of the replay, decoded.
+csit_decoded pcep -d "tcp.port==$PP,pcep" -d "tcp.port==$RP,http"
 echo "pcepuser and pcep_session_state replayed"
