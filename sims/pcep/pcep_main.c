@@ -368,8 +368,11 @@ pcep_stop(void *arg)
 	for (i = 0; i < sim->cfg.pccs; i++)
 		pcc_goodbye(&sim->pccs[i]);
 	pool_stop_counted(&sim->pool, sim->m);
-	for (i = 0; i < sim->cfg.pccs; i++)
+	for (i = 0; i < sim->cfg.pccs; i++) {
+		/* The pool stops without a down(): the peek goes here. */
+		rxpeek_stop(&sim->pccs[i].rxp);
 		pcc_lsps_free(&sim->pccs[i]);
+	}
 	pool_free(&sim->pool);
 	free(sim->pccs);
 	sim->pccs = NULL;
