@@ -15,6 +15,14 @@
 
 #define RUN_TICK_MS		100
 #define RUN_PROGRESS_MS		500
+/*
+ * Once every phase is complete the devices go on answering a moment
+ * before the run stops, as real ones would: a request already on its way
+ * (the BARRIER_REQUEST behind the last FLOW_MOD that emptied the tables)
+ * still gets its reply, and a controller waiting for it is not left
+ * hanging.  The run's figures end at completion, not after this.
+ */
+#define RUN_LINGER_MS		100
 
 #ifndef PACKAGE_VERSION
 #define PACKAGE_VERSION "unknown"
@@ -29,6 +37,7 @@ struct run_state {
 	uint64_t		 last_progress_ns;
 	int			 progress;	/* stderr is a terminal */
 	int			 done;
+	uint64_t		 complete_ns;	/* every phase over, 0: not */
 };
 
 int
@@ -78,16 +87,30 @@ run_close_phases(struct metrics *m, uint64_t now)
 }
 
 static void
+run_linger(evutil_socket_t fd, short what, void *arg)
+{
+	(void)fd;
+	(void)what;
+	(void)arg;
+	engine_stop("all phases complete");
+}
+
+static void
 run_tick(evutil_socket_t fd, short what, void *arg)
 {
 	struct run_state	*rs = arg;
+	struct timeval		 linger = { 0, RUN_LINGER_MS * 1000 };
 	uint64_t		 now = clock_ns();
 
 	(void)fd;
 	(void)what;
-	if (rs->ops->tick(rs->cfg, now) == 1 && rs->deadline_ns == 0) {
+	if (rs->ops->tick(rs->cfg, now) == 1 && rs->deadline_ns == 0 &&
+	    rs->complete_ns == 0) {
 		rs->done = 1;
-		engine_stop("all phases complete");
+		rs->complete_ns = now;
+		if (event_base_once(engine_base(), -1, EV_TIMEOUT, run_linger,
+		    rs, &linger) == -1)
+			engine_stop("all phases complete");
 	}
 	if (rs->deadline_ns != 0 && now >= rs->deadline_ns) {
 		rs->done = 1;
@@ -137,6 +160,7 @@ run_once(struct run_state *rs)
 	engine_init();
 	metrics_init(rs->m);
 	rs->m->start_ns = clock_ns();
+	rs->complete_ns = 0;
 	rs->deadline_ns = rs->ro->duration > 0 ? rs->m->start_ns +
 	    (uint64_t)(rs->ro->duration * 1e9) : 0;
 	if (rs->ops->start(rs->cfg, rs->m, err, sizeof(err)) == -1) {
@@ -151,7 +175,7 @@ run_once(struct run_state *rs)
 	event_free(tick);
 	if (rs->progress)
 		report_progress_clear(stderr);
-	rs->m->end_ns = clock_ns();
+	rs->m->end_ns = rs->complete_ns != 0 ? rs->complete_ns : clock_ns();
 	run_close_phases(rs->m, rs->m->end_ns);
 	rs->ops->stop(rs->cfg);
 	engine_free();
