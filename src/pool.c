@@ -523,25 +523,19 @@ fail:
 }
 
 void
-pool_event(struct pool_dev *d, short what, const char *peer)
+pool_bev_event(struct bufferevent *bev, short what, void *dev)
 {
-	char	why[128];
+	struct pool_dev	*d = dev;
+	char		 why[128];
 
+	(void)bev;
 	if (what & BEV_EVENT_EOF) {
-		snprintf(why, sizeof(why), "%s closed the connection", peer);
+		snprintf(why, sizeof(why), "%s closed the connection",
+		    d->pool->ops->peer);
 		pool_lost(d, why);
 	} else if (what & BEV_EVENT_ERROR)
 		pool_lost(d, evutil_socket_error_to_string(
 		    EVUTIL_SOCKET_ERROR()));
-}
-
-void
-pool_bev_event(struct bufferevent *bev, short what, void *dev)
-{
-	struct pool_dev	*d = dev;
-
-	(void)bev;
-	pool_event(d, what, d->pool->ops->peer);
 }
 
 /* The length of the message at the head of in: 0 while it is not all

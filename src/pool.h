@@ -119,13 +119,11 @@ void	 pool_lost_drained(struct pool_dev *, const char *why);
 /*
  * The device skeleton every protocol's connection shares.
  *
- * pool_event: a bufferevent event callback's body: EOF or an error loses
- * the connection, telling who closed it ("the PCE closed the
- * connection").
+ * pool_bev_event: every device's bufferevent event callback; arg is the
+ * device, whose first member is its struct pool_dev.  EOF or an error
+ * loses the connection, telling who closed it from pool_ops.peer ("the
+ * PCE closed the connection").
  */
-void	 pool_event(struct pool_dev *, short what, const char *peer);
-/* The default event callback itself: arg is the device, whose first
- * member is its struct pool_dev; the peer is the pool_ops' one. */
 void	 pool_bev_event(struct bufferevent *, short what, void *dev);
 
 /*

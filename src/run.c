@@ -36,7 +36,6 @@ struct run_state {
 	uint64_t		 deadline_ns;	/* --duration, 0: none */
 	uint64_t		 last_progress_ns;
 	int			 progress;	/* stderr is a terminal */
-	int			 done;
 	uint64_t		 complete_ns;	/* every phase over, 0: not */
 };
 
@@ -106,14 +105,12 @@ run_tick(evutil_socket_t fd, short what, void *arg)
 	(void)what;
 	if (rs->ops->tick(rs->cfg, now) == 1 && rs->deadline_ns == 0 &&
 	    rs->complete_ns == 0) {
-		rs->done = 1;
 		rs->complete_ns = now;
 		if (event_base_once(engine_base(), -1, EV_TIMEOUT, run_linger,
 		    rs, &linger) == -1)
 			engine_stop("all phases complete");
 	}
 	if (rs->deadline_ns != 0 && now >= rs->deadline_ns) {
-		rs->done = 1;
 		engine_stop("--duration reached");
 	}
 	if (rs->progress && now - rs->last_progress_ns >=

@@ -3,7 +3,7 @@
  * (no sockets): pool_read() with a framer (messages split anywhere,
  * several in one chunk, a bad header, the back-pressure rule and
  * pool_read_resume(), a message that ends the session, a stream framer
- * with scan instead of a length header), pool_event()
+ * with scan instead of a length header), pool_bev_event()
  * reaching pool_lost() and the protocol's down(), and the usage errors of
  * run_pool_config() (it exits: those run in a child).
  */
@@ -308,7 +308,7 @@ test_message_ends(void)
 	tdev_free(&d);
 }
 
-/* ---- pool_event and pool_lost ---- */
+/* ---- pool_bev_event and pool_lost ---- */
 
 struct tpool {
 	struct pool		 p;
