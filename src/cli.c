@@ -175,6 +175,15 @@ static const struct opt cli_common_rows[] = {
 	    "the CA that signs the peer's certificate"),
 	OPT_U("seed", "N", RO, seed, 0, UINT32_MAX, 0,
 	    "random seed (backoff jitter, ...)"),
+	OPT_U("controller-pid", "PID", RO, controller_pid, 1, INT32_MAX, 0,
+	    "sample this local controller's CPU, RSS and\n"
+	    "threads per phase (from /proc)"),
+	OPT_S("controller-metrics", "URL", RO, controller_metrics, 0,
+	    "scrape the controller's Prometheus endpoint\n"
+	    "(http://HOST:PORT/metrics) once a second"),
+	OPT_S("metrics-listen", "[IP:]PORT", RO, metrics_listen, 0,
+	    "serve the run's live figures in Prometheus text\n"
+	    "format at /metrics"),
 	OPT_C_KEY("verbose", 'v', RO, verbose, "more logging (twice: debug)"),
 	OPT_F_KEY("quiet", 'q', RO, quiet, "no results table on stdout"),
 	OPT_HELP_ROW,

@@ -35,6 +35,9 @@ struct run_opts {
 	int		 verbose;
 	int		 quiet;		/* no table on stdout */
 	unsigned	 seed;
+	unsigned	 controller_pid;	/* 0: not sampled */
+	const char	*controller_metrics;	/* Prometheus URL */
+	const char	*metrics_listen;	/* [IP:]PORT to serve */
 	char		 scenario[512];	/* the command line, for reports */
 };
 

@@ -58,28 +58,11 @@ static int
 ctl_restconf_addr(void *base, const char *arg, char *err, size_t errlen)
 {
 	struct ctl_run	*r = base;
-	const char	*colon = strrchr(arg, ':'), *a = arg;
-	uint64_t	 port;
-	size_t		 len;
 
-	if (cli_uint("restconf", colon ? colon + 1 : arg, 1, 65535, &port, err,
-	    errlen) == -1)
+	if (http_listen_parse("--restconf", arg, r->rc_addr,
+	    sizeof(r->rc_addr), &r->http.port, err, errlen) == -1)
 		return -1;
-	r->http.port = (uint16_t)port;
-	if (colon == NULL)
-		return 0;
-	len = (size_t)(colon - arg);
-	if (len >= 2 && arg[0] == '[' && arg[len - 1] == ']') {
-		a++;
-		len -= 2;
-	}
-	if (len == 0 || len >= sizeof(r->rc_addr)) {
-		snprintf(err, errlen, "--restconf: expected [IP:]PORT");
-		return -1;
-	}
-	memcpy(r->rc_addr, a, len);
-	r->rc_addr[len] = '\0';
-	r->http.address = r->rc_addr;
+	r->http.address = r->rc_addr[0] != '\0' ? r->rc_addr : NULL;
 	return 0;
 }
 

@@ -22,6 +22,11 @@ const char *const report_metric_names[RM_COUNT] = {
 	[RM_P90] = "latency_us.p90",
 	[RM_P99] = "latency_us.p99",
 	[RM_MAX] = "latency_us.max",
+	[RM_SBSIM_CPU] = "sbsim.cpu_s",
+	[RM_SBSIM_BUSY] = "sbsim.busy",
+	[RM_CTL_CPU] = "controller.cpu_s",
+	[RM_CTL_RSS] = "controller.rss_max_kb",
+	[RM_CTL_THREADS] = "controller.threads_max",
 };
 
 /* Longest first so ">=" is not read as ">". */
@@ -63,6 +68,16 @@ report_metric_value(const struct phase *p, enum report_metric m)
 		return (double)hist_percentile(&p->latency, 99);
 	case RM_MAX:
 		return (double)p->latency.max;
+	case RM_SBSIM_CPU:
+		return phase_cost_cpu_s(p, COST_SBSIM);
+	case RM_SBSIM_BUSY:
+		return phase_cost_busy(p, COST_SBSIM);
+	case RM_CTL_CPU:
+		return phase_cost_cpu_s(p, COST_CONTROLLER);
+	case RM_CTL_RSS:
+		return (double)p->cost[COST_CONTROLLER].rss_max_kb;
+	case RM_CTL_THREADS:
+		return (double)p->cost[COST_CONTROLLER].threads_max;
 	case RM_COUNT:
 		break;
 	}
@@ -178,7 +193,7 @@ parse_lhs(const char *arg, const char *lhs, struct expect *out,
     char *errbuf, size_t errlen)
 {
 	const char	*dot = strchr(lhs, '.');
-	char		 list[160];
+	char		 list[400];
 	size_t		 plen;
 
 	if (dot == NULL || dot == lhs || dot[1] == '\0')

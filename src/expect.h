@@ -20,8 +20,16 @@ enum report_metric {
 	RM_P90,
 	RM_P99,
 	RM_MAX,
+	/* What the phase cost (metrics.h, struct phase_cost). */
+	RM_SBSIM_CPU,
+	RM_SBSIM_BUSY,
+	RM_CTL_CPU,
+	RM_CTL_RSS,
+	RM_CTL_THREADS,
 	RM_COUNT
 };
+/* The first of the cost metrics: the table shows those apart. */
+#define RM_FIRST_COST	RM_SBSIM_CPU
 /* "items", "seconds", "rate_per_s", "latency_us.p50", ... */
 extern const char *const report_metric_names[RM_COUNT];
 /* The metric of that name, or -1. */

@@ -90,6 +90,42 @@ http_server_config_defaults(struct http_server_config *c)
 	c->max_body = HTTP_DEFAULT_MAX_BODY;
 }
 
+int
+http_listen_parse(const char *opt, const char *arg, char *addr,
+    size_t addrlen, uint16_t *port, char *err, size_t errlen)
+{
+	const char	*colon = strrchr(arg, ':'), *a = arg, *num;
+	char		*end;
+	unsigned long	 v;
+	size_t		 len;
+
+	num = colon != NULL ? colon + 1 : arg;
+	errno = 0;
+	v = strtoul(num, &end, 10);
+	if (*num < '0' || *num > '9' || *end != '\0' || errno != 0 ||
+	    v < 1 || v > 65535) {
+		snprintf(err, errlen, "%s: expected [IP:]PORT, PORT 1 to "
+		    "65535", opt);
+		return -1;
+	}
+	*port = (uint16_t)v;
+	addr[0] = '\0';
+	if (colon == NULL)
+		return 0;
+	len = (size_t)(colon - arg);
+	if (len >= 2 && arg[0] == '[' && arg[len - 1] == ']') {
+		a++;
+		len -= 2;
+	}
+	if (len == 0 || len >= addrlen) {
+		snprintf(err, errlen, "%s: expected [IP:]PORT", opt);
+		return -1;
+	}
+	memcpy(addr, a, len);
+	addr[len] = '\0';
+	return 0;
+}
+
 /* ---- pure parts ---- */
 
 /* c's value as a digit of alphabet (its place in it), or -1. */
@@ -542,6 +578,8 @@ http_auth_ok(const struct http_server *s, struct evhttp_request *ev)
 	    evhttp_request_get_input_headers(ev), "Authorization");
 	int		 ok;
 
+	if (s->cfg.user == NULL)	/* a server without credentials */
+		return 1;
 	if (http_basic_decode(h, user, sizeof(user), pass, sizeof(pass))
 	    == -1)
 		return 0;
@@ -865,8 +903,8 @@ http_config_copy(struct http_server *s, const struct http_server_config *c)
 {
 	s->cfg = *c;
 	s->cfg.address = c->address ? xstrdup(c->address) : NULL;
-	s->cfg.user = xstrdup(c->user);
-	s->cfg.password = xstrdup(c->password);
+	s->cfg.user = c->user ? xstrdup(c->user) : NULL;
+	s->cfg.password = c->password ? xstrdup(c->password) : NULL;
 	/* RFC 7617 section 2: the challenge names the realm. */
 	xasprintf(&s->realm_header, "Basic realm=\"%s\"", c->realm);
 }

@@ -61,7 +61,7 @@ typedef void (*http_handler)(struct http_req *, void *arg);
 struct http_server_config {
 	const char	*address;	/* NULL: every address */
 	uint16_t	 port;
-	const char	*user;
+	const char	*user;		/* NULL: no authentication */
 	const char	*password;
 	const char	*realm;		/* of WWW-Authenticate */
 	size_t		 max_body;	/* bytes; 413 past it */
@@ -77,6 +77,10 @@ struct http_server_stats {
 struct http_server;
 
 void	 http_server_config_defaults(struct http_server_config *);
+/* An option's "[IP:]PORT" (IPv6 in brackets) into addr (empty: every
+ * address) and port; -1 with a message naming opt in err. */
+int	 http_listen_parse(const char *opt, const char *arg, char *addr,
+	    size_t addrlen, uint16_t *port, char *err, size_t errlen);
 struct http_server *http_server_new(struct event_base *,
 	    const struct http_server_config *, char *err, size_t errlen);
 /*

@@ -454,3 +454,22 @@ phase_witness_name(enum phase_witness w)
 	}
 	return "unknown";
 }
+
+double
+phase_cost_cpu_s(const struct phase *ph, enum cost_who who)
+{
+	const struct phase_cost	*pc = &ph->cost[who];
+
+	if (!pc->opened || !pc->closed || pc->cpu_end_ms < pc->cpu_start_ms)
+		return 0;
+	return (double)(pc->cpu_end_ms - pc->cpu_start_ms) / 1000;
+}
+
+double
+phase_cost_busy(const struct phase *ph, enum cost_who who)
+{
+	const struct phase_cost	*pc = &ph->cost[who];
+	double			 wall = secs_between(pc->start_ns, pc->end_ns);
+
+	return wall > 0 ? phase_cost_cpu_s(ph, who) / wall : 0;
+}

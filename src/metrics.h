@@ -59,6 +59,29 @@ enum phase_witness {
 	WITNESS_TCP_ACK,
 };
 
+/*
+ * What a process spent while a phase ran (src/cost.h): sbsim itself, and
+ * the controller when --controller-pid or --controller-metrics samples it.
+ * The window runs from the last sample before the phase started to the
+ * first sample after it ended, so it is a tick (or a scrape) wider.
+ */
+enum cost_who {
+	COST_SBSIM,
+	COST_CONTROLLER,
+	COST_N
+};
+
+struct phase_cost {
+	uint64_t	 start_ns;	/* the window's samples */
+	uint64_t	 end_ns;
+	uint64_t	 cpu_start_ms;
+	uint64_t	 cpu_end_ms;
+	uint64_t	 rss_max_kb;
+	uint32_t	 threads_max;
+	uint8_t		 opened;	/* cpu_start_ms is set */
+	uint8_t		 closed;	/* cpu_end_ms is set */
+};
+
 struct phase {
 	char		 name[PHASE_NAME_MAX];
 	char		 protocol[PHASE_NAME_MAX];
@@ -72,6 +95,7 @@ struct phase {
 	uint64_t	 items;
 	uint64_t	 target;	/* items expected, 0 unknown */
 	struct hist	 latency;	/* microseconds */
+	struct phase_cost cost[COST_N];
 	uint32_t	*timeline;	/* items per second since trigger */
 	size_t		 timeline_len;
 	size_t		 timeline_cap;
@@ -145,5 +169,9 @@ const char *phase_state_name(enum phase_state);
 /* Over: done or timed out; a phase the run does not have (NULL) too. */
 int	 phase_over(const struct phase *);
 const char *phase_witness_name(enum phase_witness);
+/* CPU seconds a process spent in the phase's window; 0 unsampled. */
+double	 phase_cost_cpu_s(const struct phase *, enum cost_who);
+/* That CPU time over the window's wall time (1: one core busy). */
+double	 phase_cost_busy(const struct phase *, enum cost_who);
 
 #endif

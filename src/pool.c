@@ -43,6 +43,35 @@ pool_config_defaults(struct pool_config *c)
 	c->reconnect = 1;
 }
 
+/* Devices of every pool in each state, for the live metrics. */
+static uint64_t	pool_census[PD_STOPPED + 1];
+
+static void
+pool_set_state(struct pool_dev *d, enum pool_dev_state st)
+{
+	pool_census[d->state]--;
+	pool_census[st]++;
+	d->state = (uint8_t)st;
+}
+
+void
+pool_count_states(uint64_t n[PD_STOPPED + 1])
+{
+	memcpy(n, pool_census, sizeof(pool_census));
+}
+
+const char *
+pool_state_name(enum pool_dev_state st)
+{
+	static const char *const names[] = {
+		[PD_IDLE] = "idle", [PD_CONNECTING] = "connecting",
+		[PD_UP] = "up", [PD_BACKOFF] = "backoff",
+		[PD_LISTENING] = "listening", [PD_STOPPED] = "stopped",
+	};
+
+	return (size_t)st < nitems(names) ? names[st] : "unknown";
+}
+
 void
 pool_init(struct pool *p, const struct pool_config *cfg,
     const struct pool_ops *ops, struct pool_dev **devs, uint32_t n)
@@ -60,6 +89,7 @@ pool_init(struct pool *p, const struct pool_config *cfg,
 		devs[i]->pool = p;
 		devs[i]->index = i;
 		devs[i]->state = PD_IDLE;
+		pool_census[PD_IDLE]++;
 	}
 }
 
@@ -82,6 +112,10 @@ pool_init_array(struct pool *p, const struct pool_config *cfg,
 void
 pool_free(struct pool *p)
 {
+	uint32_t	i;
+
+	for (i = 0; i < p->n_devs; i++)
+		pool_census[p->devs[i]->state]--;
 	if (p->own_devs)
 		free(p->devs);
 	p->devs = NULL;
@@ -130,7 +164,7 @@ pool_schedule_retry(struct pool_dev *d)
 	struct timeval	 tv;
 
 	if (p->stopped || !p->cfg.reconnect) {
-		d->state = PD_STOPPED;
+		pool_set_state(d, PD_STOPPED);
 		return;
 	}
 	if (d->attempts < 255)
@@ -141,7 +175,7 @@ pool_schedule_retry(struct pool_dev *d)
 	if (d->retry == NULL &&
 	    (d->retry = evtimer_new(engine_base(), pool_retry_fire, d)) == NULL)
 		fatalx("evtimer_new");
-	d->state = PD_BACKOFF;
+	pool_set_state(d, PD_BACKOFF);
 	evtimer_add(d->retry, &tv);
 }
 
@@ -173,7 +207,7 @@ pool_connect_event(struct bufferevent *bev, short what, void *arg)
 	if (what & BEV_EVENT_CONNECTED) {
 		setsockopt(bufferevent_getfd(d->bev), IPPROTO_TCP, TCP_NODELAY,
 		    &one, sizeof(one));
-		d->state = PD_UP;
+		pool_set_state(d, PD_UP);
 		d->attempts = 0;
 		p->ops->up(d, d->bev);
 		return;
@@ -253,7 +287,7 @@ pool_connect(struct pool_dev *d)
 		return;
 	}
 	bufferevent_setcb(d->bev, NULL, NULL, pool_connect_event, d);
-	d->state = PD_CONNECTING;
+	pool_set_state(d, PD_CONNECTING);
 	p->inflight++;
 	if (bufferevent_socket_connect(d->bev,
 	    (struct sockaddr *)&p->cfg.ep.ss, p->cfg.ep.sslen) == -1) {
@@ -331,7 +365,7 @@ pool_accept(struct evconnlistener *l, evutil_socket_t fd,
 		return;
 	}
 	d->attempt_ns = clock_ns();
-	d->state = PD_UP;
+	pool_set_state(d, PD_UP);
 	p->ops->up(d, d->bev);
 }
 
@@ -356,7 +390,7 @@ pool_bind_listener(struct pool *p, struct pool_dev *d,
 		    ((struct sockaddr_in6 *)ss)->sin6_port), strerror(errno));
 		return -1;
 	}
-	d->state = PD_LISTENING;
+	pool_set_state(d, PD_LISTENING);
 	return 0;
 }
 
@@ -419,7 +453,7 @@ pool_lost(struct pool_dev *d, const char *why)
 	p->stats.drops++;
 	pool_free_bev(d);
 	if (endpoint_passive(&p->cfg.ep))
-		d->state = p->stopped ? PD_STOPPED : PD_LISTENING;
+		pool_set_state(d, p->stopped ? PD_STOPPED : PD_LISTENING);
 	else
 		pool_schedule_retry(d);
 	p->ops->down(d, why);
@@ -455,7 +489,7 @@ pool_stop(struct pool *p)
 			d->listener = NULL;
 		}
 		pool_free_bev(d);
-		d->state = PD_STOPPED;
+		pool_set_state(d, PD_STOPPED);
 	}
 }
 

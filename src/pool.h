@@ -108,6 +108,10 @@ void	 pool_init_array(struct pool *, const struct pool_config *,
 	    const struct pool_ops *, void *devs, size_t dev_size,
 	    size_t pd_off, uint32_t n);
 void	 pool_free(struct pool *);
+/* How many devices of all pools (initialized, not yet freed) are in each
+ * state now; and a state's name ("up"). */
+void	 pool_count_states(uint64_t n[PD_STOPPED + 1]);
+const char *pool_state_name(enum pool_dev_state);
 /* Begin: listen on every port, or start the connect ramp. */
 int	 pool_start(struct pool *, char *err, size_t errlen);
 /* The protocol is done with this connection (error, EOF, fatal error). */

@@ -64,6 +64,23 @@ struct view {
 
 /* ---- numbers ---- */
 
+/*
+ * sbsim was the bottleneck, or near it, when its one thread was busy 90%
+ * of a phase that lasted a second or more (a shorter window is too
+ * coarse for the 100 ms samples to say).
+ */
+#define SATURATED_BUSY		0.9
+#define SATURATED_MIN_S		1.0
+
+static int
+phase_saturated(const struct phase *ph, const double *v)
+{
+	const struct phase_cost	*pc = &ph->cost[COST_SBSIM];
+
+	return v[RM_SBSIM_BUSY] >= SATURATED_BUSY &&
+	    secs_between(pc->start_ns, pc->end_ns) >= SATURATED_MIN_S;
+}
+
 /* JSON and CSV have no NaN or Inf: they are printed as 0. */
 static double
 finite_or_0(double v)
@@ -435,13 +452,80 @@ human_expects(const struct view *vw, FILE *f)
 		    vw->ev[i].msg);
 }
 
+/* Whether any phase has the controller's cost. */
+static int
+view_has_controller(const struct view *vw)
+{
+	size_t	i;
+
+	for (i = 0; i < vw->np; i++)
+		if (vw->p[i].rep->cost[COST_CONTROLLER].opened)
+			return 1;
+	return 0;
+}
+
+static void
+human_cost(const struct view *vw, FILE *f)
+{
+	const struct pview	*pv;
+	int			 w = name_width(vw, 0);
+	int			 ctl = view_has_controller(vw);
+	size_t			 i;
+
+	fprintf(f, "\n%-*s %11s %6s", w, "cost", "sbsim cpu s", "busy");
+	if (ctl)
+		fprintf(f, " %16s %10s %8s", "controller cpu s", "rss MiB",
+		    "threads");
+	fputc('\n', f);
+	for (i = 0; i < vw->np; i++) {
+		pv = &vw->p[i];
+		if (pv->state == PHASE_PENDING)
+			continue;
+		fprintf(f, "%-*s %11.2f %5.0f%%", w, pv->name,
+		    pv->v[RM_SBSIM_CPU], pv->v[RM_SBSIM_BUSY] * 100);
+		if (ctl)
+			fprintf(f, " %16.2f %10.1f %8.0f", pv->v[RM_CTL_CPU],
+			    pv->v[RM_CTL_RSS] / 1024, pv->v[RM_CTL_THREADS]);
+		fputc('\n', f);
+	}
+}
+
+/* The phases where sbsim itself may have been the limit. */
+static void
+human_saturated(const struct view *vw, FILE *f)
+{
+	size_t	i;
+
+	for (i = 0; i < vw->np; i++)
+		if (phase_saturated(vw->p[i].rep, vw->p[i].v))
+			fprintf(f, "\nwarning: sbsim was busy %.0f%% of phase "
+			    "%s: its rate may be sbsim's limit, not the "
+			    "controller's\n", vw->p[i].v[RM_SBSIM_BUSY] * 100,
+			    vw->p[i].name);
+}
+
+static int
+view_saturated(const struct view *vw)
+{
+	size_t	i;
+
+	for (i = 0; i < vw->np; i++)
+		if (phase_saturated(vw->p[i].rep, vw->p[i].v))
+			return 1;
+	return 0;
+}
+
 static void
 human_emit(const struct view *vw, FILE *f)
 {
 	if (vw->nruns > 1)
 		human_repeat(vw, f);
-	else
+	else {
 		human_single(vw, f);
+		if (vw->np > 0)
+			human_cost(vw, f);
+	}
+	human_saturated(vw, f);
 	human_counters(vw, f);
 	human_expects(vw, f);
 	fprintf(f, "\nresult: %s\n", vw->ok ? "ok" : "FAILED");
@@ -700,6 +784,29 @@ json_latency(struct jw *w, const double *v, uint64_t samples)
 }
 
 /*
+ * sbsim's own CPU in the phase, and the controller's when it was sampled
+ * (docs/report.md, "Cost").
+ */
+static void
+json_cost(struct jw *w, const struct phase *ph, const double *v)
+{
+	jw_open(w, "cost", '{');
+	jw_open(w, "sbsim", '{');
+	jw_num(w, "cpu_s", v[RM_SBSIM_CPU]);
+	jw_num(w, "busy", v[RM_SBSIM_BUSY]);
+	jw_bool(w, "saturated", phase_saturated(ph, v));
+	jw_close(w, '}');
+	if (ph->cost[COST_CONTROLLER].opened) {
+		jw_open(w, "controller", '{');
+		jw_num(w, "cpu_s", v[RM_CTL_CPU]);
+		jw_num(w, "rss_max_kb", v[RM_CTL_RSS]);
+		jw_num(w, "threads_max", v[RM_CTL_THREADS]);
+		jw_close(w, '}');
+	}
+	jw_close(w, '}');
+}
+
+/*
  * One phase: values v (a run's own or the medians), the rest from ph of
  * run.  state is passed as the summarized state may differ from ph's.
  */
@@ -721,6 +828,7 @@ json_phase(struct jw *w, const struct phase *ph, const struct metrics *run,
 	jw_rel(w, "first_s", run, ph->first_ns);
 	jw_rel(w, "last_s", run, ph->last_ns);
 	jw_rel(w, "end_s", run, ph->end_ns);
+	json_cost(w, ph, v);
 	jw_timeline(w, ph);
 	jw_close(w, '}');
 }
@@ -862,6 +970,7 @@ json_emit(const struct view *vw, const struct report_opts *o,
 	jw_str(&w, "scenario", o->scenario ? o->scenario : "");
 	jw_u64(&w, "repeat", vw->nruns);
 	jw_bool(&w, "ok", vw->ok);
+	jw_bool(&w, "sbsim_saturated", view_saturated(vw));
 	json_view_phases(&w, vw);
 	json_view_counters(&w, vw);
 	json_expects(&w, vw);
@@ -884,8 +993,8 @@ static const enum report_metric csv_metrics[] = {
 static void
 csv_emit(const struct view *vw, FILE *f)
 {
-	char	suffix[32];
-	size_t	i, m, col = 0;
+	char	suffix[48];
+	size_t	i, m, ncost, col = 0;
 
 	for (i = 0; i < vw->np; i++)
 		for (m = 0; m < N_CSV_METRICS; m++) {
@@ -906,6 +1015,14 @@ csv_emit(const struct view *vw, FILE *f)
 		    phase_witness_name(vw->p[i].rep->witness));
 		csv_field(f, vw->p[i].name, suffix);
 	}
+	ncost = view_has_controller(vw) ? RM_COUNT : RM_CTL_CPU;
+	for (i = 0; i < vw->np; i++)
+		for (m = RM_FIRST_COST; m < ncost; m++) {
+			fputs(col++ ? "," : "", f);
+			snprintf(suffix, sizeof(suffix), ".%s",
+			    report_metric_names[m]);
+			csv_field(f, vw->p[i].name, suffix);
+		}
 	fputc('\n', f);
 	col = 0;
 	for (i = 0; i < vw->np; i++)
@@ -916,6 +1033,10 @@ csv_emit(const struct view *vw, FILE *f)
 		fprintf(f, "%s%.15g", col++ ? "," : "", finite_or_0(vw->c[i].v));
 	for (i = 0; i < vw->np; i++)
 		fprintf(f, "%s1", col++ ? "," : "");
+	for (i = 0; i < vw->np; i++)
+		for (m = RM_FIRST_COST; m < ncost; m++)
+			fprintf(f, "%s%.15g", col++ ? "," : "",
+			    finite_or_0(vw->p[i].v[m]));
 	fputc('\n', f);
 }
 

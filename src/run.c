@@ -7,9 +7,12 @@
 
 #include <event2/event.h>
 
+#include "cost.h"
 #include "engine.h"
+#include "http_server.h"
 #include "log.h"
 #include "pool.h"
+#include "promexp.h"
 #include "report.h"
 #include "run.h"
 
@@ -37,6 +40,12 @@ struct run_state {
 	uint64_t		 last_progress_ns;
 	int			 progress;	/* stderr is a terminal */
 	uint64_t		 complete_ns;	/* every phase over, 0: not */
+	struct cost_track	 self;		/* sbsim, per phase */
+	struct cost_track	 ctl;		/* the controller */
+	struct cost_scraper	*scraper;	/* --controller-metrics */
+	struct promexp		*live;		/* --metrics-listen */
+	size_t			 phases_over;	/* at the last tick */
+	int			 ctl_gone;	/* --controller-pid exited */
 };
 
 int
@@ -94,6 +103,44 @@ run_linger(evutil_socket_t fd, short what, void *arg)
 	engine_stop("all phases complete");
 }
 
+/* Phases that ended by now: a new one is worth a scrape. */
+static size_t
+run_phases_over(const struct metrics *m)
+{
+	size_t	i, n = 0;
+
+	for (i = 0; i < m->n_phases; i++)
+		n += m->phases[i]->state == PHASE_DONE ||
+		    m->phases[i]->state == PHASE_TIMEOUT;
+	return n;
+}
+
+/* Every tick, and at the run's ends: sbsim's and the controller's /proc. */
+static void
+run_cost_sample(struct run_state *rs, uint64_t now)
+{
+	struct cost_snap	s;
+	size_t			over;
+
+	if (cost_read_proc(getpid(), &s) == 0)
+		cost_sample(&rs->self, rs->m, now, &s);
+	if (rs->ro->controller_pid != 0 && !rs->ctl_gone) {
+		if (cost_read_proc((pid_t)rs->ro->controller_pid, &s) == 0)
+			cost_sample(&rs->ctl, rs->m, now, &s);
+		else {
+			rs->ctl_gone = 1;
+			*metrics_counter(rs->m, "controller_pid_gone") = 1;
+			log_warnx("--controller-pid %u: the process is gone; "
+			    "its cost ends at the last sample",
+			    rs->ro->controller_pid);
+		}
+	}
+	if ((over = run_phases_over(rs->m)) != rs->phases_over) {
+		rs->phases_over = over;
+		cost_scraper_kick(rs->scraper);
+	}
+}
+
 static void
 run_tick(evutil_socket_t fd, short what, void *arg)
 {
@@ -103,6 +150,7 @@ run_tick(evutil_socket_t fd, short what, void *arg)
 
 	(void)fd;
 	(void)what;
+	run_cost_sample(rs, now);
 	if (rs->ops->tick(rs->cfg, now) == 1 && rs->deadline_ns == 0 &&
 	    rs->complete_ns == 0) {
 		rs->complete_ns = now;
@@ -145,6 +193,39 @@ run_resources(struct metrics *m, const struct rusage *before)
 	*metrics_counter(m, "sbsim_max_rss_kb") = (uint64_t)after.ru_maxrss;
 }
 
+/*
+ * Before the devices start: the first cost samples (so that a phase
+ * starting at once opens at them), the scraper and the live metrics.
+ */
+static int
+run_watch_start(struct run_state *rs, char *err, size_t errlen)
+{
+	cost_track_init(&rs->self, COST_SBSIM);
+	cost_track_init(&rs->ctl, COST_CONTROLLER);
+	rs->phases_over = 0;
+	rs->ctl_gone = 0;
+	run_cost_sample(rs, clock_ns());
+	if (rs->ro->controller_metrics != NULL &&
+	    (rs->scraper = cost_scraper_new(engine_base(),
+	    rs->ro->controller_metrics, &rs->ctl, rs->m, err, errlen)) == NULL)
+		return -1;
+	if (rs->ro->metrics_listen != NULL &&
+	    (rs->live = promexp_new(engine_base(), rs->ro->metrics_listen,
+	    err, errlen)) == NULL)
+		return -1;
+	promexp_set_run(rs->live, rs->m);
+	return 0;
+}
+
+static void
+run_watch_stop(struct run_state *rs)
+{
+	cost_scraper_free(rs->scraper);
+	rs->scraper = NULL;
+	promexp_free(rs->live);
+	rs->live = NULL;
+}
+
 static int
 run_once(struct run_state *rs)
 {
@@ -160,9 +241,16 @@ run_once(struct run_state *rs)
 	rs->complete_ns = 0;
 	rs->deadline_ns = rs->ro->duration > 0 ? rs->m->start_ns +
 	    (uint64_t)(rs->ro->duration * 1e9) : 0;
+	if (run_watch_start(rs, err, sizeof(err)) == -1) {
+		fprintf(stderr, "sbsim %s: %s\n", rs->ops->name, err);
+		run_watch_stop(rs);
+		engine_free();
+		return -1;
+	}
 	if (rs->ops->start(rs->cfg, rs->m, err, sizeof(err)) == -1) {
 		fprintf(stderr, "sbsim %s: %s\n", rs->ops->name, err);
 		rs->ops->stop(rs->cfg);
+		run_watch_stop(rs);
 		engine_free();
 		return -1;
 	}
@@ -174,7 +262,11 @@ run_once(struct run_state *rs)
 		report_progress_clear(stderr);
 	rs->m->end_ns = rs->complete_ns != 0 ? rs->complete_ns : clock_ns();
 	run_close_phases(rs->m, rs->m->end_ns);
+	run_cost_sample(rs, clock_ns());
+	cost_finish(&rs->ctl, rs->m);
+	cost_counters(&rs->ctl, rs->m);
 	rs->ops->stop(rs->cfg);
+	run_watch_stop(rs);
 	engine_free();
 	run_resources(rs->m, &usage);
 	return 0;
@@ -212,6 +304,43 @@ run_check_expects(const struct sim_ops *ops, const struct run_opts *ro)
 	return 0;
 }
 
+/* --controller-pid names a process we can read, --controller-metrics a
+ * URL we can scrape: said before anything starts. */
+static int
+run_check_watch(const struct sim_ops *ops, const struct run_opts *ro)
+{
+	struct cost_snap	s;
+	char			err[256], addr[256];
+	uint16_t		port;
+
+	if (ro->controller_pid != 0 && ro->controller_metrics != NULL) {
+		fprintf(stderr, "sbsim %s: --controller-pid and "
+		    "--controller-metrics both measure the controller: give "
+		    "one\n", ops->name);
+		return -1;
+	}
+	if (ro->controller_pid != 0 &&
+	    cost_read_proc((pid_t)ro->controller_pid, &s) == -1) {
+		fprintf(stderr, "sbsim %s: --controller-pid %u: no such "
+		    "process on this host (/proc/%u/stat)\n", ops->name,
+		    ro->controller_pid, ro->controller_pid);
+		return -1;
+	}
+	if (ro->controller_metrics != NULL &&
+	    cost_url_check(ro->controller_metrics, err, sizeof(err)) == -1) {
+		fprintf(stderr, "sbsim %s: --controller-metrics: %s\n",
+		    ops->name, err);
+		return -1;
+	}
+	if (ro->metrics_listen != NULL &&
+	    http_listen_parse("--metrics-listen", ro->metrics_listen, addr,
+	    sizeof(addr), &port, err, sizeof(err)) == -1) {
+		fprintf(stderr, "sbsim %s: %s\n", ops->name, err);
+		return -1;
+	}
+	return 0;
+}
+
 int
 run_main(const struct sim_ops *ops, void *cfg, const struct run_opts *ro)
 {
@@ -222,7 +351,7 @@ run_main(const struct sim_ops *ops, void *cfg, const struct run_opts *ro)
 	unsigned		 i, n = 0;
 	int			 rc;
 
-	if (run_check_expects(ops, ro) == -1)
+	if (run_check_expects(ops, ro) == -1 || run_check_watch(ops, ro) == -1)
 		return 2;
 	if (engine_check_fds(ops->fds_needed(cfg), "these devices", err,
 	    sizeof(err)) == -1) {

@@ -220,7 +220,9 @@ test_expect_bad(void)
 		{ "program.rate>=5", "--expect 'program.rate>=5': unknown "
 		    "metric 'rate' (one of items, seconds, rate_per_s, "
 		    "latency_us.p50, latency_us.p90, latency_us.p99, "
-		    "latency_us.max)" },
+		    "latency_us.max, sbsim.cpu_s, sbsim.busy, "
+		    "controller.cpu_s, controller.rss_max_kb, "
+		    "controller.threads_max)" },
 		{ "program.rate_per_s", "no operator" },
 		{ "", "no operator" },
 		{ "program.rate_per_s=5", "bad operator" },

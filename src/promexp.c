@@ -1,0 +1,248 @@
+/*
+ * Live figures in the Prometheus text format (promexp.h).  Names follow
+ * Prometheus's conventions: sbsim_ prefix, a phase's figures labelled by
+ * phase and protocol, the latency a summary with quantiles in seconds.
+ */
+#include <sys/types.h>
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <event2/buffer.h>
+#include <event2/http.h>
+
+#include "cost.h"
+#include "http_server.h"
+#include "log.h"
+#include "metrics.h"
+#include "pool.h"
+#include "promexp.h"
+
+struct promexp {
+	struct http_server	*hs;
+	struct metrics		*m;
+	char			 addr[256];
+};
+
+/* A label value: backslash, quote and newline escaped (the text format,
+ * "Comments, help text, and type information"). */
+static void
+prom_label(struct evbuffer *out, const char *v)
+{
+	for (; *v != '\0'; v++) {
+		if (*v == '\\' || *v == '"')
+			evbuffer_add_printf(out, "\\%c", *v);
+		else if (*v == '\n')
+			evbuffer_add(out, "\\n", 2);
+		else
+			evbuffer_add(out, v, 1);
+	}
+}
+
+/* The head of a metric family. */
+static void
+prom_family(struct evbuffer *out, const char *name, const char *type,
+    const char *help)
+{
+	evbuffer_add_printf(out, "# HELP %s %s\n# TYPE %s %s\n", name, help,
+	    name, type);
+}
+
+static void
+prom_phase_sample(struct evbuffer *out, const char *name,
+    const struct phase *ph, const char *extra, double v)
+{
+	evbuffer_add_printf(out, "%s{phase=\"", name);
+	prom_label(out, ph->name);
+	evbuffer_add(out, "\",protocol=\"", 12);
+	prom_label(out, ph->protocol);
+	evbuffer_add_printf(out, "\"%s} %.17g\n", extra, v);
+}
+
+static void
+prom_phase_gauge(struct evbuffer *out, const struct metrics *m,
+    const char *name, const char *type, const char *help,
+    double (*value)(const struct phase *))
+{
+	size_t	i;
+
+	prom_family(out, name, type, help);
+	for (i = 0; i < m->n_phases; i++)
+		prom_phase_sample(out, name, m->phases[i], "",
+		    value(m->phases[i]));
+}
+
+static double prom_items(const struct phase *ph) { return (double)ph->items; }
+static double prom_target(const struct phase *ph)
+{
+	return (double)ph->target;
+}
+static double prom_running(const struct phase *ph)
+{
+	return ph->state == PHASE_RUNNING;
+}
+static double prom_done(const struct phase *ph)
+{
+	return ph->state == PHASE_DONE;
+}
+static double prom_timeout(const struct phase *ph)
+{
+	return ph->state == PHASE_TIMEOUT;
+}
+
+static void
+prom_latency(struct evbuffer *out, const struct metrics *m)
+{
+	static const double	 q[] = { 0.5, 0.9, 0.99 };
+	const struct phase	*ph;
+	char			 extra[32];
+	size_t			 i, k;
+
+	prom_family(out, "sbsim_phase_latency_seconds", "summary",
+	    "latency of the phase's items");
+	for (i = 0; i < m->n_phases; i++) {
+		ph = m->phases[i];
+		for (k = 0; k < nitems(q); k++) {
+			snprintf(extra, sizeof(extra), ",quantile=\"%g\"", q[k]);
+			prom_phase_sample(out, "sbsim_phase_latency_seconds", ph,
+			    extra, (double)hist_percentile(&ph->latency,
+			    q[k] * 100) / 1e6);
+		}
+		prom_phase_sample(out, "sbsim_phase_latency_seconds_sum", ph,
+		    "", (double)ph->latency.sum / 1e6);
+		prom_phase_sample(out, "sbsim_phase_latency_seconds_count", ph,
+		    "", (double)ph->latency.count);
+	}
+}
+
+/* A counter's name as a metric name: [a-zA-Z0-9_] kept, others '_'. */
+static void
+prom_counters(struct evbuffer *out, const struct metrics *m)
+{
+	const char	*c;
+	size_t		 i;
+
+	prom_family(out, "sbsim_counter", "gauge",
+	    "the run's counters (docs/report.md), by name");
+	for (i = 0; i < m->n_counters; i++) {
+		evbuffer_add(out, "sbsim_counter{name=\"", 20);
+		for (c = m->counters[i].name; *c != '\0'; c++)
+			evbuffer_add(out, isalnum((unsigned char)*c) ? c : "_",
+			    1);
+		evbuffer_add_printf(out, "\"} %llu\n",
+		    (unsigned long long)m->counters[i].value);
+	}
+}
+
+static void
+prom_devices(struct evbuffer *out)
+{
+	uint64_t	n[PD_STOPPED + 1];
+	int		st;
+
+	pool_count_states(n);
+	prom_family(out, "sbsim_devices", "gauge",
+	    "devices by connection state");
+	for (st = PD_IDLE; st <= PD_STOPPED; st++)
+		evbuffer_add_printf(out, "sbsim_devices{state=\"%s\"} %llu\n",
+		    pool_state_name(st), (unsigned long long)n[st]);
+}
+
+static void
+prom_self(struct evbuffer *out)
+{
+	struct cost_snap	s;
+
+	if (cost_read_proc(getpid(), &s) == -1)
+		return;
+	prom_family(out, "sbsim_process_cpu_seconds_total", "counter",
+	    "sbsim's CPU time, user and system");
+	evbuffer_add_printf(out, "sbsim_process_cpu_seconds_total %.3f\n",
+	    (double)s.cpu_ms / 1000);
+	prom_family(out, "sbsim_process_resident_memory_bytes", "gauge",
+	    "sbsim's resident memory");
+	evbuffer_add_printf(out, "sbsim_process_resident_memory_bytes %llu\n",
+	    (unsigned long long)s.rss_kb * 1024);
+}
+
+void
+promexp_write(struct evbuffer *out, const struct metrics *m)
+{
+	prom_devices(out);
+	prom_self(out);
+	if (m == NULL)
+		return;
+	prom_phase_gauge(out, m, "sbsim_phase_items", "gauge",
+	    "items the phase counted so far", prom_items);
+	prom_phase_gauge(out, m, "sbsim_phase_target", "gauge",
+	    "items the phase waits for (0: unknown)", prom_target);
+	prom_phase_gauge(out, m, "sbsim_phase_running", "gauge",
+	    "1 while the phase runs", prom_running);
+	prom_phase_gauge(out, m, "sbsim_phase_done", "gauge",
+	    "1 once the phase reached its target", prom_done);
+	prom_phase_gauge(out, m, "sbsim_phase_timed_out", "gauge",
+	    "1 once the phase timed out", prom_timeout);
+	prom_phase_gauge(out, m, "sbsim_phase_rate_per_second", "gauge",
+	    "items per second from the phase's start to its last item",
+	    phase_rate);
+	prom_latency(out, m);
+	prom_counters(out, m);
+}
+
+static void
+promexp_serve(struct http_req *req, void *arg)
+{
+	struct promexp	*pe = arg;
+	struct evbuffer	*body = evbuffer_new();
+
+	if (body == NULL)
+		fatalx("evbuffer_new");
+	promexp_write(body, pe->m);
+	req->reply_type = "text/plain; version=0.0.4; charset=utf-8";
+	http_reply(req, 200, body);
+	evbuffer_free(body);
+}
+
+struct promexp *
+promexp_new(struct event_base *base, const char *arg, char *err,
+    size_t errlen)
+{
+	struct promexp			*pe = xcalloc(1, sizeof(*pe));
+	struct http_server_config	 c;
+
+	http_server_config_defaults(&c);
+	if (http_listen_parse("--metrics-listen", arg, pe->addr,
+	    sizeof(pe->addr), &c.port, err, errlen) == -1) {
+		free(pe);
+		return NULL;
+	}
+	c.address = pe->addr[0] != '\0' ? pe->addr : NULL;
+	c.user = c.password = NULL;
+	c.realm = "sbsim";
+	if ((pe->hs = http_server_new(base, &c, err, errlen)) == NULL) {
+		free(pe);
+		return NULL;
+	}
+	http_server_route(pe->hs, "/metrics", EVHTTP_REQ_GET | EVHTTP_REQ_HEAD,
+	    promexp_serve, pe);
+	return pe;
+}
+
+void
+promexp_set_run(struct promexp *pe, struct metrics *m)
+{
+	if (pe != NULL)
+		pe->m = m;
+}
+
+void
+promexp_free(struct promexp *pe)
+{
+	if (pe == NULL)
+		return;
+	http_server_free(pe->hs);
+	free(pe);
+}
