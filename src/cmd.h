@@ -20,6 +20,7 @@ extern const struct sbsim_cmd pcep_cmd;	/* sims/pcep */
 extern const struct sbsim_cmd ovsdb_cmd;	/* sims/ovsdb */
 extern const struct sbsim_cmd controller_cmd;	/* src/controller.c */
 extern const struct sbsim_cmd demo_cmd;	/* src/demo.c */
+extern const struct sbsim_cmd plot_cmd;	/* src/plot.c */
 
 struct ctl_role;
 extern const struct ctl_role of_ctl_role;	/* sims/openflow/of_role.c */

@@ -22,6 +22,7 @@ static const struct sbsim_cmd *const commands[] = {
 	&ovsdb_cmd,
 	&controller_cmd,
 	&demo_cmd,
+	&plot_cmd,
 };
 #define N_COMMANDS	(sizeof(commands) / sizeof(commands[0]))
 

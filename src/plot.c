@@ -1,0 +1,324 @@
+/*
+ * `sbsim plot REPORT.json -o FILE.svg|FILE.png`: the per-second timeline
+ * of every phase of a report (docs/report.md, "Plots"), drawn by gnuplot
+ * (Debian's gnuplot-nox).  The data and the script go to temporary files
+ * and gnuplot runs as a child; sbsim itself draws nothing.
+ */
+#include <sys/types.h>
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "cmd.h"
+#include "log.h"
+#include "opt.h"
+
+#define PLOT_MAX_SIZE	10000	/* pixels a side */
+#define PLOT_MAX_TITLE	120	/* characters of the title shown */
+
+struct plot_opts {
+	const char	*output;
+	const char	*title;
+	unsigned	 width;
+	unsigned	 height;
+};
+
+static const char plot_usage[] =
+"usage: sbsim plot REPORT.json -o FILE.svg|FILE.png [options]\n"
+"Draw the per-second timeline of every phase of an sbsim JSON report\n"
+"with gnuplot.\n";
+
+#define PO	struct plot_opts
+static const struct opt plot_rows[] = {
+	{ .name = "output", .key = 'o', .kind = OPT_STRING,
+	  .off = OPT_FIELD(PO, output, const char *), .meta = "FILE",
+	  .help = "the picture: .svg or .png (required)" },
+	OPT_S("title", "T", PO, title, 0,
+	    "its title (default: the report's scenario)"),
+	OPT_U("width", "PX", PO, width, 100, PLOT_MAX_SIZE, 0,
+	    "width in pixels (default 1000)"),
+	OPT_U("height", "PX", PO, height, 100, PLOT_MAX_SIZE, 0,
+	    "height in pixels (default 600)"),
+	OPT_HELP_ROW,
+	OPT_END
+};
+#undef PO
+
+static void __attribute__((noreturn, format(printf, 1, 2)))
+plot_die(const char *fmt, ...)
+{
+	va_list	ap;
+
+	fputs("sbsim plot: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(2);
+}
+
+/* A gnuplot single-quoted string: '' stands for a quote, nothing else is
+ * special in it. */
+static void
+plot_quote(FILE *f, const char *s)
+{
+	fputc('\'', f);
+	for (; *s != '\0'; s++) {
+		if (*s == '\'')
+			fputc('\'', f);
+		if (*s != '\n' && *s != '\r')
+			fputc(*s, f);
+	}
+	fputc('\'', f);
+}
+
+/* The terminal for the output's extension, or NULL. */
+static const char *
+plot_terminal(const char *path)
+{
+	const char	*dot = strrchr(path, '.');
+
+	if (dot == NULL)
+		return NULL;
+	if (strcasecmp(dot, ".svg") == 0)
+		return "svg dynamic noenhanced";
+	if (strcasecmp(dot, ".png") == 0)
+		return "pngcairo noenhanced";
+	return NULL;
+}
+
+/* One phase's timeline as a data block: the middle of each second since
+ * the run started, items in it ('?' for none: the y axis is logarithmic).
+ * 0 when it has no item to draw. */
+static int
+plot_phase_block(FILE *f, json_t *ph)
+{
+	json_t	*tl = json_object_get(ph, "timeline");
+	json_t	*trig = json_object_get(ph, "trigger_s");
+	size_t	 k;
+	int	 any = 0;
+
+	if (!json_is_array(tl) || !json_is_number(trig))
+		return 0;
+	for (k = 0; k < json_array_size(tl); k++)
+		any |= json_number_value(json_array_get(tl, k)) > 0;
+	if (!any)
+		return 0;
+	for (k = 0; k < json_array_size(tl); k++) {
+		double	v = json_number_value(json_array_get(tl, k));
+
+		if (v > 0)
+			fprintf(f, "%.6f %.17g\n",
+			    json_number_value(trig) + (double)k + 0.5, v);
+		else
+			fprintf(f, "%.6f ?\n",
+			    json_number_value(trig) + (double)k + 0.5);
+	}
+	fputs("\n\n", f);
+	return 1;
+}
+
+/* The data file; the phases drawn, in block order, into drawn[]. */
+static size_t
+plot_write_data(FILE *f, json_t *phases, json_t **drawn, size_t max)
+{
+	size_t	i, n = 0;
+
+	for (i = 0; i < json_array_size(phases) && n < max; i++)
+		if (plot_phase_block(f, json_array_get(phases, i)))
+			drawn[n++] = json_array_get(phases, i);
+	return n;
+}
+
+static void
+plot_write_script(FILE *f, const struct plot_opts *po, const char *title,
+    const char *data, json_t **drawn, size_t n)
+{
+	const char	*name, *proto;
+	char		 label[160];
+	size_t		 i;
+
+	fprintf(f, "set terminal %s size %u,%u\nset output ",
+	    plot_terminal(po->output), po->width, po->height);
+	plot_quote(f, po->output);
+	fputs("\nset title ", f);
+	plot_quote(f, title);
+	fputs(" font ',10'", f);
+	fputs("\nset xlabel 'seconds since the run started'\n"
+	    "set ylabel 'items per second'\nset logscale y\n"
+	    "set datafile missing '?'\nset key outside below horizontal\n"
+	    "set grid\nplot ", f);
+	for (i = 0; i < n; i++) {
+		name = json_string_value(json_object_get(drawn[i], "name"));
+		proto = json_string_value(json_object_get(drawn[i],
+		    "protocol"));
+		snprintf(label, sizeof(label), "%s (%s)", name ? name : "?",
+		    proto ? proto : "?");
+		fprintf(f, "%s", i ? ", \\\n     " : "");
+		plot_quote(f, data);
+		fprintf(f, " index %zu using 1:2 with linespoints title ", i);
+		plot_quote(f, label);
+	}
+	fputc('\n', f);
+}
+
+/* gnuplot on PATH, or a clear message. */
+static void
+plot_need_gnuplot(void)
+{
+	const char	*path = getenv("PATH");
+	char		 dir[4096];
+	const char	*p, *e;
+	size_t		 len;
+
+	for (p = path ? path : "/usr/bin:/bin"; *p != '\0'; p = *e ? e + 1 : e) {
+		e = strchr(p, ':');
+		if (e == NULL)
+			e = p + strlen(p);
+		len = (size_t)(e - p);
+		if (len == 0 || len + sizeof("/gnuplot") > sizeof(dir))
+			continue;
+		memcpy(dir, p, len);
+		memcpy(dir + len, "/gnuplot", sizeof("/gnuplot"));
+		if (access(dir, X_OK) == 0)
+			return;
+	}
+	plot_die("gnuplot is not installed (Debian: apt-get install "
+	    "gnuplot-nox)");
+}
+
+/* gnuplot SCRIPT; 0 when it drew, else -1 (it said why on stderr). */
+static int
+plot_run_gnuplot(const char *script)
+{
+	pid_t	pid;
+	int	status;
+
+	if ((pid = fork()) == -1)
+		plot_die("fork: %s", strerror(errno));
+	if (pid == 0) {
+		execlp("gnuplot", "gnuplot", script, (char *)NULL);
+		_exit(127);
+	}
+	while (waitpid(pid, &status, 0) == -1)
+		if (errno != EINTR)
+			plot_die("waitpid: %s", strerror(errno));
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
+}
+
+/* A temporary file for gnuplot, opened for writing; its path in path. */
+static FILE *
+plot_tmpfile(char *path, size_t len, const char *what)
+{
+	const char	*dir = getenv("TMPDIR");
+	FILE		*f;
+	int		 fd;
+
+	snprintf(path, len, "%s/sbsim-plot-%s.XXXXXX",
+	    dir != NULL && *dir != '\0' ? dir : "/tmp", what);
+	if ((fd = mkstemp(path)) == -1)
+		plot_die("%s: %s", path, strerror(errno));
+	if ((f = fdopen(fd, "w")) == NULL)
+		plot_die("%s: %s", path, strerror(errno));
+	return f;
+}
+
+static json_t *
+plot_load(const char *report)
+{
+	json_error_t	 e;
+	json_t		*r, *tool;
+
+	if ((r = json_load_file(report, 0, &e)) == NULL)
+		plot_die("%s: not a JSON report: line %d: %s", report, e.line,
+		    e.text);
+	tool = json_object_get(r, "tool");
+	if (!json_is_string(tool) || strcmp(json_string_value(tool),
+	    "sbsim") != 0 || !json_is_array(json_object_get(r, "phases")))
+		plot_die("%s: not an sbsim report (no \"tool\": \"sbsim\" "
+		    "with \"phases\")", report);
+	return r;
+}
+
+/* Draw r into po->output; the number of phases drawn. */
+static size_t
+plot_draw(json_t *r, const char *report, const struct plot_opts *po)
+{
+	json_t		*drawn[64];
+	char		 data[512], script[512];
+	char		 longtitle[PLOT_MAX_TITLE + 1];
+	const char	*title = po->title;
+	FILE		*df, *sf;
+	size_t		 n;
+	int		 rc;
+
+	df = plot_tmpfile(data, sizeof(data), "data");
+	n = plot_write_data(df, json_object_get(r, "phases"), drawn,
+	    nitems(drawn));
+	if (fclose(df) != 0 || n == 0) {
+		unlink(data);
+		plot_die("%s: no phase has items in its timeline", report);
+	}
+	if (title == NULL)
+		title = json_string_value(json_object_get(r, "scenario"));
+	if (title != NULL && strlen(title) > PLOT_MAX_TITLE) {
+		snprintf(longtitle, sizeof(longtitle), "%.*s...",
+		    PLOT_MAX_TITLE - 3, title);
+		title = longtitle;
+	}
+	sf = plot_tmpfile(script, sizeof(script), "script");
+	plot_write_script(sf, po, title != NULL ? title : report, data,
+	    drawn, n);
+	if (fclose(sf) != 0)
+		plot_die("%s: %s", script, strerror(errno));
+	rc = plot_run_gnuplot(script);
+	unlink(data);
+	unlink(script);
+	if (rc == -1)
+		plot_die("gnuplot could not draw %s", po->output);
+	return n;
+}
+
+static int
+plot_main(int argc, char **argv)
+{
+	struct plot_opts	 po = { NULL, NULL, 1000, 600 };
+	struct opt_group	 g[] = { { NULL, plot_rows, &po, NULL } };
+	const char		*report;
+	json_t			*r;
+	size_t			 n;
+
+	log_init("sbsim", 0);
+	if (argc < 2 || argv[1][0] == '-') {
+		/* --help, or the report missing: opt_parse says which. */
+		opt_parse("sbsim plot", plot_usage, g, nitems(g), argc, argv);
+		plot_die("REPORT.json is required (sbsim plot --help)");
+	}
+	report = argv[1];
+	opt_parse("sbsim plot", plot_usage, g, nitems(g), argc - 1, argv + 1);
+	if (po.output == NULL)
+		plot_die("-o FILE.svg or FILE.png is required");
+	if (plot_terminal(po.output) == NULL)
+		plot_die("-o %s: the name must end in .svg or .png", po.output);
+	r = plot_load(report);
+	plot_need_gnuplot();
+	n = plot_draw(r, report, &po);
+	json_decref(r);
+	printf("sbsim plot: %s: %zu phase%s\n", po.output, n,
+	    n == 1 ? "" : "s");
+	return 0;
+}
+
+const struct sbsim_cmd plot_cmd = {
+	"plot",
+	"draw a report's per-second timelines with gnuplot",
+	plot_main,
+};
