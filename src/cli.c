@@ -129,6 +129,7 @@ cli_defaults(struct run_opts *ro, const char *cmd)
 	ro->phase_timeout = 60;
 	ro->repeat = 1;
 	ro->seed = 1;
+	ro->step_pause = 1;
 }
 
 static int
@@ -141,6 +142,37 @@ cli_expect(void *base, const char *arg, char *err, size_t errlen)
 		return -1;
 	}
 	return expect_parse(arg, &ro->expects[ro->n_expects++], err, errlen);
+}
+
+/* --sweep N1,N2,...: device counts, each 1 or more, in run order. */
+static int
+cli_sweep(void *base, const char *arg, char *err, size_t errlen)
+{
+	struct run_opts	*ro = base;
+	const char	*p = arg;
+	char		*end;
+	unsigned long	 v;
+
+	ro->n_sweep = 0;
+	for (;;) {
+		errno = 0;
+		v = strtoul(p, &end, 10);
+		if (end == p || *p < '0' || *p > '9' || errno != 0 ||
+		    v < 1 || v > 10000000 || (*end != ',' && *end != '\0')) {
+			snprintf(err, errlen, "--sweep: expected device counts "
+			    "N1,N2,... (1 to 10000000 each)");
+			return -1;
+		}
+		if (ro->n_sweep == CLI_MAX_SWEEP) {
+			snprintf(err, errlen, "--sweep: at most %d sizes",
+			    CLI_MAX_SWEEP);
+			return -1;
+		}
+		ro->sweep[ro->n_sweep++] = (uint32_t)v;
+		if (*end == '\0')
+			return 0;
+		p = end + 1;
+	}
 }
 
 #define RO	struct run_opts
@@ -169,6 +201,16 @@ static const struct opt cli_common_rows[] = {
 	    "threshold, e.g. 'connect.rate_per_s>=1000'"),
 	OPT_U("repeat", "N", RO, repeat, 1, 1000, 0,
 	    "run N times; report min/median/max"),
+	OPT_FN("sweep", "N1,N2,...", cli_sweep, 0,
+	    "one run per device count, into one report (the\n"
+	    "count option is the largest allowed)"),
+	OPT_U("find-max", "START", RO, find_max, 1, 10000000, 0,
+	    "step the device count up from START (doubling,\n"
+	    "then bisecting) to the largest that passes; the\n"
+	    "count option is the ceiling"),
+	OPT_D("step-pause", "S", RO, step_pause, 0, 3600, 0,
+	    "seconds between the runs of --sweep and\n"
+	    "--find-max (default 1)"),
 	OPT_S("ssl-key", "F", RO, ssl_key, 0, "TLS key for ssl: endpoints"),
 	OPT_S("ssl-cert", "F", RO, ssl_cert, 0, "its certificate"),
 	OPT_S("ssl-ca", "F", RO, ssl_ca, 0,

@@ -11,6 +11,7 @@
 #include "expect.h"
 
 #define CLI_MAX_EXPECTS	32
+#define CLI_MAX_SWEEP	64	/* sizes of one --sweep */
 #define CLI_EXIT_USAGE	2
 
 struct run_opts {
@@ -38,6 +39,10 @@ struct run_opts {
 	unsigned	 controller_pid;	/* 0: not sampled */
 	const char	*controller_metrics;	/* Prometheus URL */
 	const char	*metrics_listen;	/* [IP:]PORT to serve */
+	uint32_t	 sweep[CLI_MAX_SWEEP];	/* --sweep sizes, in order */
+	size_t		 n_sweep;
+	uint32_t	 find_max;		/* --find-max START, 0: none */
+	double		 step_pause;		/* seconds between steps */
 	char		 scenario[512];	/* the command line, for reports */
 };
 

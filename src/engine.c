@@ -87,6 +87,35 @@ engine_stop(const char *why)
 	event_base_loopbreak(base);
 }
 
+static void
+engine_pause_over(evutil_socket_t fd, short what, void *arg)
+{
+	(void)fd;
+	(void)what;
+	(void)arg;
+	event_base_loopbreak(base);
+}
+
+int
+engine_pause(double secs)
+{
+	struct timeval	tv;
+	int		intr;
+
+	if (secs <= 0)
+		return 0;
+	tv.tv_sec = (time_t)secs;
+	tv.tv_usec = (suseconds_t)((secs - (double)tv.tv_sec) * 1e6);
+	engine_init();
+	if (event_base_once(base, -1, EV_TIMEOUT, engine_pause_over, NULL,
+	    &tv) == -1)
+		fatalx("event_base_once failed");
+	event_base_dispatch(base);
+	intr = interrupted;
+	engine_free();
+	return intr;
+}
+
 int
 engine_interrupted(void)
 {

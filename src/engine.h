@@ -38,6 +38,9 @@ struct bufferevent *engine_bev_new(int fd);
 void	 engine_stop(const char *why);
 /* Non-zero once a signal asked the run to end. */
 int	 engine_interrupted(void);
+/* Between runs, with no engine: wait secs seconds on a loop of its own,
+ * so that SIGINT and SIGTERM still end the wait; 1 when one did. */
+int	 engine_pause(double secs);
 
 /*
  * Raise the open-file soft limit to the hard limit and return it.  A run

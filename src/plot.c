@@ -17,12 +17,14 @@
 
 #include <jansson.h>
 
+#include "cli.h"
 #include "cmd.h"
 #include "log.h"
 #include "opt.h"
 
 #define PLOT_MAX_SIZE	10000	/* pixels a side */
 #define PLOT_MAX_TITLE	120	/* characters of the title shown */
+#define CLI_MAX_STEPS	(CLI_MAX_SWEEP + 2)	/* runs of a steps report */
 
 struct plot_opts {
 	const char	*output;
@@ -138,21 +140,27 @@ plot_write_data(FILE *f, json_t *phases, json_t **drawn, size_t max)
 	return n;
 }
 
+/* The terminal, the output and the title. */
 static void
-plot_write_script(FILE *f, const struct plot_opts *po, const char *title,
-    const char *data, json_t **drawn, size_t n)
+plot_write_head(FILE *f, const struct plot_opts *po, const char *title)
 {
-	const char	*name, *proto;
-	char		 label[160];
-	size_t		 i;
-
 	fprintf(f, "set terminal %s size %u,%u\nset output ",
 	    plot_terminal(po->output), po->width, po->height);
 	plot_quote(f, po->output);
 	fputs("\nset title ", f);
 	plot_quote(f, title);
-	fputs(" font ',10'", f);
-	fputs("\nset xlabel 'seconds since the run started'\n"
+	fputs(" font ',10'\n", f);
+}
+
+/* A run's (or repeats') timelines: one line per phase drawn. */
+static void
+plot_timelines_script(FILE *f, const char *data, json_t **drawn, size_t n)
+{
+	const char	*name, *proto;
+	char		 label[160];
+	size_t		 i;
+
+	fputs("set xlabel 'seconds since the run started'\n"
 	    "set ylabel 'items per second'\nset logscale y\n"
 	    "set datafile missing '?'\nset key outside below horizontal\n"
 	    "set grid\nplot ", f);
@@ -168,6 +176,139 @@ plot_write_script(FILE *f, const struct plot_opts *po, const char *title,
 		plot_quote(f, label);
 	}
 	fputc('\n', f);
+}
+
+/* ---- sweeps and capacity searches: against the device count ---- */
+
+static int
+plot_cmp_size(const void *a, const void *b)
+{
+	json_int_t	x = json_integer_value(json_object_get(
+			    *(json_t *const *)a, "size"));
+	json_int_t	y = json_integer_value(json_object_get(
+			    *(json_t *const *)b, "size"));
+
+	return x < y ? -1 : x > y;
+}
+
+/* The step's phase of that name, or NULL. */
+static json_t *
+plot_step_phase(json_t *step, const char *name)
+{
+	json_t	*phases = json_object_get(step, "phases"), *ph;
+	size_t	 i;
+
+	json_array_foreach(phases, i, ph)
+		if (json_is_string(json_object_get(ph, "name")) &&
+		    strcmp(json_string_value(json_object_get(ph, "name")),
+		    name) == 0)
+			return ph;
+	return NULL;
+}
+
+static double
+plot_counter(json_t *step, const char *name)
+{
+	return json_number_value(json_object_get(json_object_get(step,
+	    "counters"), name));
+}
+
+/*
+ * Block k < n: phase names[k]'s rate at each size (sizes ascending);
+ * block n: sbsim's and the controller's CPU seconds at each size.
+ */
+static void
+plot_steps_data(FILE *f, json_t **runs, size_t nruns, const char **names,
+    size_t n)
+{
+	json_t	*ph;
+	size_t	 i, k;
+
+	for (k = 0; k < n; k++) {
+		for (i = 0; i < nruns; i++) {
+			ph = plot_step_phase(runs[i], names[k]);
+			if (ph != NULL && json_number_value(json_object_get(ph,
+			    "rate_per_s")) > 0)
+				fprintf(f, "%lld %.17g\n", (long long)
+				    json_integer_value(json_object_get(runs[i],
+				    "size")), json_number_value(
+				    json_object_get(ph, "rate_per_s")));
+		}
+		fputs("\n\n", f);
+	}
+	for (i = 0; i < nruns; i++)
+		fprintf(f, "%lld %.6f %.6f\n", (long long)json_integer_value(
+		    json_object_get(runs[i], "size")),
+		    (plot_counter(runs[i], "sbsim_cpu_user_ms") +
+		    plot_counter(runs[i], "sbsim_cpu_system_ms")) / 1000,
+		    plot_counter(runs[i], "controller_cpu_ms") / 1000);
+}
+
+/* Whether any step sampled the controller. */
+static int
+plot_has_controller(json_t **runs, size_t nruns)
+{
+	size_t	i;
+
+	for (i = 0; i < nruns; i++)
+		if (json_object_get(json_object_get(runs[i], "counters"),
+		    "controller_cpu_ms") != NULL)
+			return 1;
+	return 0;
+}
+
+/* The phases that had a rate in any step, in the first run's order. */
+static size_t
+plot_steps_phases(json_t **runs, size_t nruns, const char **names,
+    size_t max)
+{
+	json_t		*ph;
+	const char	*name;
+	size_t		 i, j, k, n = 0;
+
+	for (i = 0; i < nruns; i++)
+		json_array_foreach(json_object_get(runs[i], "phases"), j, ph) {
+			name = json_string_value(json_object_get(ph, "name"));
+			if (name == NULL || json_number_value(json_object_get(
+			    ph, "rate_per_s")) <= 0)
+				continue;
+			for (k = 0; k < n && strcmp(names[k], name) != 0; k++)
+				;
+			if (k == n && n < max)
+				names[n++] = name;
+		}
+	return n;
+}
+
+static void
+plot_steps_script(FILE *f, const char *data, const char *opt,
+    const char **names, size_t n, int ctl)
+{
+	char	label[96];
+	size_t	k;
+
+	fprintf(f, "set multiplot layout 2,1\nset grid\n"
+	    "set logscale x\nset logscale y\nset key outside right top\n"
+	    "set ylabel 'items per second'\nplot ");
+	for (k = 0; k < n; k++) {
+		fprintf(f, "%s", k ? ", \\\n     " : "");
+		plot_quote(f, data);
+		fprintf(f, " index %zu using 1:2 with linespoints title ", k);
+		plot_quote(f, names[k]);
+	}
+	snprintf(label, sizeof(label), "--%s", opt);
+	fputs("\nunset title\nunset logscale y\nset xlabel ", f);
+	plot_quote(f, label);
+	fputs("\nset ylabel 'CPU seconds'\nplot ", f);
+	plot_quote(f, data);
+	fprintf(f, " index %zu using 1:2 with linespoints title 'sbsim'", n);
+	if (ctl) {
+		fputs(", ", f);
+		plot_quote(f, data);
+		fprintf(f, " index %zu using 1:3 with linespoints title "
+		    "'controller'", n);
+	}
+	fputs("\nunset multiplot\n", f);
 }
 
 /* gnuplot on PATH, or a clear message. */
@@ -242,30 +383,65 @@ plot_load(const char *report)
 		    e.text);
 	tool = json_object_get(r, "tool");
 	if (!json_is_string(tool) || strcmp(json_string_value(tool),
-	    "sbsim") != 0 || !json_is_array(json_object_get(r, "phases")))
+	    "sbsim") != 0 || (!json_is_array(json_object_get(r, "phases")) &&
+	    !json_is_object(json_object_get(r, "steps"))))
 		plot_die("%s: not an sbsim report (no \"tool\": \"sbsim\" "
-		    "with \"phases\")", report);
+		    "with \"phases\" or \"steps\")", report);
 	return r;
+}
+
+/* What to draw and how: the data and the body of the script. */
+struct plot_job {
+	json_t		*drawn[64];	/* timelines: the phases */
+	const char	*names[64];	/* steps: the phases */
+	json_t		*runs[CLI_MAX_STEPS];	/* steps, by size */
+	size_t		 n;		/* phases drawn */
+	size_t		 nruns;
+	const char	*size_opt;	/* steps only */
+};
+
+/* The data file of r; the phases it has lines for (0: nothing). */
+static size_t
+plot_write_job(FILE *f, json_t *r, struct plot_job *j)
+{
+	json_t	*steps = json_object_get(r, "steps"), *run;
+	size_t	 i;
+
+	if (!json_is_object(steps)) {
+		j->n = plot_write_data(f, json_object_get(r, "phases"),
+		    j->drawn, nitems(j->drawn));
+		return j->n;
+	}
+	j->size_opt = json_string_value(json_object_get(steps,
+	    "size_option"));
+	json_array_foreach(json_object_get(steps, "runs"), i, run)
+		if (j->nruns < nitems(j->runs) &&
+		    json_is_integer(json_object_get(run, "size")))
+			j->runs[j->nruns++] = run;
+	qsort(j->runs, j->nruns, sizeof(j->runs[0]), plot_cmp_size);
+	j->n = plot_steps_phases(j->runs, j->nruns, j->names,
+	    nitems(j->names));
+	if (j->n > 0)
+		plot_steps_data(f, j->runs, j->nruns, j->names, j->n);
+	return j->n;
 }
 
 /* Draw r into po->output; the number of phases drawn. */
 static size_t
 plot_draw(json_t *r, const char *report, const struct plot_opts *po)
 {
-	json_t		*drawn[64];
+	struct plot_job	 j;
 	char		 data[512], script[512];
 	char		 longtitle[PLOT_MAX_TITLE + 1];
 	const char	*title = po->title;
 	FILE		*df, *sf;
-	size_t		 n;
 	int		 rc;
 
+	memset(&j, 0, sizeof(j));
 	df = plot_tmpfile(data, sizeof(data), "data");
-	n = plot_write_data(df, json_object_get(r, "phases"), drawn,
-	    nitems(drawn));
-	if (fclose(df) != 0 || n == 0) {
+	if (plot_write_job(df, r, &j) == 0 || fclose(df) != 0) {
 		unlink(data);
-		plot_die("%s: no phase has items in its timeline", report);
+		plot_die("%s: no phase has items to plot", report);
 	}
 	if (title == NULL)
 		title = json_string_value(json_object_get(r, "scenario"));
@@ -275,8 +451,12 @@ plot_draw(json_t *r, const char *report, const struct plot_opts *po)
 		title = longtitle;
 	}
 	sf = plot_tmpfile(script, sizeof(script), "script");
-	plot_write_script(sf, po, title != NULL ? title : report, data,
-	    drawn, n);
+	plot_write_head(sf, po, title != NULL ? title : report);
+	if (j.nruns > 0)
+		plot_steps_script(sf, data, j.size_opt ? j.size_opt : "size",
+		    j.names, j.n, plot_has_controller(j.runs, j.nruns));
+	else
+		plot_timelines_script(sf, data, j.drawn, j.n);
 	if (fclose(sf) != 0)
 		plot_die("%s: %s", script, strerror(errno));
 	rc = plot_run_gnuplot(script);
@@ -284,7 +464,7 @@ plot_draw(json_t *r, const char *report, const struct plot_opts *po)
 	unlink(script);
 	if (rc == -1)
 		plot_die("gnuplot could not draw %s", po->output);
-	return n;
+	return j.n;
 }
 
 static int

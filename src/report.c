@@ -740,6 +740,16 @@ jw_rel(struct jw *w, const char *key, const struct metrics *run,
 		    (double)(ns - run->start_ns) / NS_PER_S : 0.0);
 }
 
+static void
+jw_u64_or_null(struct jw *w, const char *key, uint64_t v)
+{
+	jw_key(w, key);
+	if (v == 0)
+		fputs("null", w->f);
+	else
+		fprintf(w->f, "%llu", (unsigned long long)v);
+}
+
 /* On one line: a long run has thousands of seconds. */
 static void
 jw_timeline(struct jw *w, const struct phase *ph)
@@ -1225,6 +1235,349 @@ report_emit(const struct metrics *runs, size_t nruns,
 	if (rc == 0 && !vw.ok)
 		rc = 1;
 	view_free(&vw);
+	return rc;
+}
+
+/* ---- steps: --sweep and --find-max ---- */
+
+int
+report_run_ok(const struct metrics *run, const struct report_opts *o)
+{
+	struct view	vw;
+	int		ok;
+
+	view_build(&vw, run, 1, o);
+	ok = vw.ok;
+	view_free(&vw);
+	return ok;
+}
+
+/* A view per step, and the one with the most phases (the columns). */
+struct steps_view {
+	const struct report_steps	*st;
+	struct view			*v;
+	size_t				 widest;
+	int				 ok;
+};
+
+static void
+steps_build(struct steps_view *sv, const struct report_steps *st,
+    const struct report_opts *o)
+{
+	size_t	i;
+
+	sv->st = st;
+	sv->v = xcalloc(st->n ? st->n : 1, sizeof(*sv->v));
+	sv->widest = 0;
+	sv->ok = st->n > 0;
+	for (i = 0; i < st->n; i++) {
+		view_build(&sv->v[i], st->steps[i].run, 1, o);
+		if (sv->v[i].np > sv->v[sv->widest].np)
+			sv->widest = i;
+		if (!sv->v[i].ok && strcmp(st->kind, "sweep") == 0)
+			sv->ok = 0;
+	}
+	if (strcmp(st->kind, "sweep") != 0)
+		sv->ok = st->largest_ok != 0;
+}
+
+static void
+steps_free(struct steps_view *sv)
+{
+	size_t	i;
+
+	for (i = 0; i < sv->st->n; i++)
+		view_free(&sv->v[i]);
+	free(sv->v);
+}
+
+/* A phase's metric in one step's view; 0 when the step lacks it. */
+static double
+steps_value(const struct view *vw, const char *phase, int m)
+{
+	const struct pview	*pv = view_find_phase(vw, phase);
+
+	return pv != NULL ? finite_or_0(pv->v[m]) : 0;
+}
+
+static const char *
+steps_what(const struct report_steps *st)
+{
+	return strcmp(st->kind, "sweep") == 0 ? "sweep" : "find-max";
+}
+
+/* The verdict line under the table. */
+static void
+steps_verdict(const struct steps_view *sv, FILE *f)
+{
+	const struct report_steps	*st = sv->st;
+	size_t				 i, passed = 0;
+
+	for (i = 0; i < st->n; i++)
+		passed += sv->v[i].ok;
+	if (strcmp(st->kind, "sweep") == 0)
+		fprintf(f, "\n%zu of %zu sizes passed\n", passed, st->n);
+	else if (st->largest_ok == 0)
+		fprintf(f, "\nno size passed (--%s %u failed)\n", st->size_opt,
+		    st->smallest_failed);
+	else if (st->smallest_failed == 0)
+		fprintf(f, "\nlargest passing --%s: %u, the ceiling (raise "
+		    "--%s to search further)\n", st->size_opt, st->largest_ok,
+		    st->size_opt);
+	else
+		fprintf(f, "\nlargest passing --%s: %u (%u failed)\n",
+		    st->size_opt, st->largest_ok, st->smallest_failed);
+}
+
+/* Whether the phase of that name ran (was not PENDING) in any step. */
+static int
+steps_ran(const struct steps_view *sv, const char *phase)
+{
+	const struct pview	*pv;
+	size_t			 i;
+
+	for (i = 0; i < sv->st->n; i++)
+		if ((pv = view_find_phase(&sv->v[i], phase)) != NULL &&
+		    pv->state != PHASE_PENDING)
+			return 1;
+	return 0;
+}
+
+static int
+steps_col_width(const char *name)
+{
+	return strlen(name) > 7 ? (int)strlen(name) : 7;
+}
+
+static void
+steps_human(const struct steps_view *sv, FILE *f)
+{
+	const struct report_steps	*st = sv->st;
+	const struct view		*cols = &sv->v[sv->widest];
+	size_t				 i, k;
+
+	fprintf(f, "%s over --%s (up to %u), %zu run%s:\n\n%5s %10s %-7s",
+	    steps_what(st), st->size_opt, st->ceiling, st->n,
+	    st->n == 1 ? "" : "s", "step", st->size_opt, "result");
+	for (k = 0; k < cols->np; k++)
+		if (steps_ran(sv, cols->p[k].name))
+			fprintf(f, " %*s rate/s",
+			    steps_col_width(cols->p[k].name), cols->p[k].name);
+	fprintf(f, " %11s %12s\n", "sbsim cpu s", "ctl cpu s");
+	for (i = 0; i < st->n; i++) {
+		fprintf(f, "%5zu %10u %-7s", i + 1, st->steps[i].size,
+		    sv->v[i].ok ? "ok" : "FAILED");
+		for (k = 0; k < cols->np; k++)
+			if (steps_ran(sv, cols->p[k].name))
+				fprintf(f, " %*.1f",
+				    steps_col_width(cols->p[k].name) + 7,
+				    steps_value(&sv->v[i], cols->p[k].name,
+				    RM_RATE));
+		fprintf(f, " %11.2f %12.2f\n", (double)(metrics_counter_value(
+		    st->steps[i].run, "sbsim_cpu_user_ms") +
+		    metrics_counter_value(st->steps[i].run,
+		    "sbsim_cpu_system_ms")) / 1000,
+		    (double)metrics_counter_value(st->steps[i].run,
+		    "controller_cpu_ms") / 1000);
+	}
+	steps_verdict(sv, f);
+	fprintf(f, "result: %s\n", sv->ok ? "ok" : "FAILED");
+	fflush(f);
+}
+
+struct steps_ctx {
+	const struct steps_view		*sv;
+	const struct report_opts	*o;
+	const struct env		*env;
+};
+
+static void
+steps_json_step(struct jw *w, const struct report_step *s,
+    const struct view *vw)
+{
+	jw_open(w, NULL, '{');
+	jw_u64(w, "size", s->size);
+	jw_bool(w, "ok", vw->ok);
+	jw_bool(w, "sbsim_saturated", view_saturated(vw));
+	jw_num(w, "seconds", secs_between(s->run->start_ns, s->run->end_ns));
+	json_view_phases(w, vw);
+	json_view_counters(w, vw);
+	json_expects(w, vw);
+	jw_close(w, '}');
+}
+
+static void
+steps_json(const struct steps_ctx *c, FILE *f)
+{
+	const struct report_steps	*st = c->sv->st;
+	struct jw			 w = { .f = f, .depth = -1 };
+	size_t				 i;
+
+	jw_open(&w, NULL, '{');
+	jw_str(&w, "tool", "sbsim");
+	jw_str(&w, "version", c->o->version ? c->o->version : "unknown");
+	json_env(&w, c->env);
+	jw_str(&w, "scenario", c->o->scenario ? c->o->scenario : "");
+	jw_bool(&w, "ok", c->sv->ok);
+	jw_open(&w, "steps", '{');
+	jw_str(&w, "kind", st->kind);
+	jw_str(&w, "size_option", st->size_opt);
+	jw_u64(&w, "ceiling", st->ceiling);
+	jw_u64_or_null(&w, "largest_passing", st->largest_ok);
+	jw_u64_or_null(&w, "smallest_failing", st->smallest_failed);
+	jw_open(&w, "runs", '[');
+	for (i = 0; i < st->n; i++)
+		steps_json_step(&w, &st->steps[i], &c->sv->v[i]);
+	jw_close(&w, ']');
+	jw_close(&w, '}');
+	jw_close(&w, '}');
+	fputc('\n', f);
+}
+
+/* CSV: a header, then a row per step: size, ok (1 or 0), each phase's
+ * columns as in a run's CSV, the counters; names from the step with the
+ * most phases, 0 where a step lacks one. */
+static void
+steps_csv(const struct steps_ctx *c, FILE *f)
+{
+	const struct steps_view	*sv = c->sv;
+	const struct view	*cols = &sv->v[sv->widest];
+	char			 suffix[48];
+	size_t			 i, k, m;
+
+	fputs("size,ok", f);
+	for (k = 0; k < cols->np; k++)
+		for (m = 0; m < N_CSV_METRICS; m++) {
+			snprintf(suffix, sizeof(suffix), ".%s",
+			    report_metric_names[csv_metrics[m]]);
+			fputc(',', f);
+			csv_field(f, cols->p[k].name, suffix);
+		}
+	for (k = 0; k < cols->nc; k++) {
+		fputc(',', f);
+		csv_field(f, "counters.", cols->c[k].name);
+	}
+	fputc('\n', f);
+	for (i = 0; i < sv->st->n; i++) {
+		fprintf(f, "%u,%d", sv->st->steps[i].size, sv->v[i].ok);
+		for (k = 0; k < cols->np; k++)
+			for (m = 0; m < N_CSV_METRICS; m++)
+				fprintf(f, ",%.15g", steps_value(&sv->v[i],
+				    cols->p[k].name, csv_metrics[m]));
+		for (k = 0; k < cols->nc; k++)
+			fprintf(f, ",%llu", (unsigned long long)
+			    metrics_counter_value(sv->st->steps[i].run,
+			    cols->c[k].name));
+		fputc('\n', f);
+	}
+}
+
+/* Why a step failed: its first timed-out phase or failed threshold. */
+static void
+steps_why(const struct view *vw, char *buf, size_t len)
+{
+	size_t	i;
+
+	snprintf(buf, len, "failed");
+	for (i = 0; i < vw->np; i++)
+		if (vw->p[i].state == PHASE_TIMEOUT) {
+			snprintf(buf, len, "%s timed out: %.0f of %llu items",
+			    vw->p[i].name, vw->p[i].v[RM_ITEMS],
+			    (unsigned long long)vw->p[i].rep->target);
+			return;
+		}
+	for (i = 0; i < vw->ne; i++)
+		if (!vw->ev[i].ok) {
+			snprintf(buf, len, "%s", vw->ev[i].msg);
+			return;
+		}
+}
+
+static void
+steps_junit(const struct steps_ctx *c, FILE *f)
+{
+	const struct steps_view	*sv = c->sv;
+	const struct report_steps *st = sv->st;
+	char			 name[64], why[320];
+	size_t			 i, failures = 0;
+	double			 secs, total = 0;
+
+	for (i = 0; i < st->n; i++) {
+		failures += !sv->v[i].ok;
+		total += secs_between(st->steps[i].run->start_ns,
+		    st->steps[i].run->end_ns);
+	}
+	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
+	fprintf(f, "<testsuite name=\"sbsim.%s\" tests=\"%zu\" failures="
+	    "\"%zu\" errors=\"0\" skipped=\"0\" time=\"%.3f\">\n", st->kind,
+	    st->n, failures, total);
+	fputs("  <properties>\n", f);
+	junit_property(f, "version", c->o->version ? c->o->version :
+	    "unknown");
+	junit_property(f, "scenario", c->o->scenario ? c->o->scenario : "");
+	snprintf(name, sizeof(name), "%u", st->largest_ok);
+	if (strcmp(st->kind, "find_max") == 0)
+		junit_property(f, "largest_passing", name);
+	fputs("  </properties>\n", f);
+	for (i = 0; i < st->n; i++) {
+		snprintf(name, sizeof(name), "%s=%u", st->size_opt,
+		    st->steps[i].size);
+		secs = secs_between(st->steps[i].run->start_ns,
+		    st->steps[i].run->end_ns);
+		if (!sv->v[i].ok)
+			steps_why(&sv->v[i], why, sizeof(why));
+		junit_case(f, "sbsim.step", name, secs, "step",
+		    sv->v[i].ok ? NULL : why);
+	}
+	fputs("</testsuite>\n", f);
+}
+
+/* write_file() for the steps' writers. */
+static int
+steps_write(const char *path, const struct steps_ctx *c,
+    void (*fn)(const struct steps_ctx *, FILE *))
+{
+	FILE	*f;
+	int	 bad;
+
+	if (path == NULL)
+		return 0;
+	if ((f = fopen(path, "w")) == NULL) {
+		log_warn("report: %s", path);
+		return -1;
+	}
+	fn(c, f);
+	bad = ferror(f);
+	if (fclose(f) != 0 || bad) {
+		log_warn("report: writing %s", path);
+		return -1;
+	}
+	return 0;
+}
+
+int
+report_emit_steps(const struct report_steps *st, const struct report_opts *o,
+    FILE *human_out)
+{
+	struct steps_view	sv;
+	struct steps_ctx	c = { &sv, o, o->env };
+	struct env		env;
+	int			rc = 0;
+
+	if (c.env == NULL && o->json_path != NULL) {
+		env_collect(&env);
+		c.env = &env;
+	}
+	steps_build(&sv, st, o);
+	if (human_out != NULL)
+		steps_human(&sv, human_out);
+	if (steps_write(o->json_path, &c, steps_json) == -1 ||
+	    steps_write(o->csv_path, &c, steps_csv) == -1 ||
+	    steps_write(o->junit_path, &c, steps_junit) == -1)
+		rc = -1;
+	if (rc == 0 && !sv.ok)
+		rc = 1;
+	steps_free(&sv);
 	return rc;
 }
 

@@ -48,6 +48,38 @@ int	report_emit(const struct metrics *runs, size_t nruns,
 	    const struct report_opts *opts, FILE *human_out);
 
 /*
+ * Whether one run passed: no phase timed out and every expectation held
+ * (what --find-max steps on).
+ */
+int	report_run_ok(const struct metrics *run, const struct report_opts *);
+
+/* The runs of --sweep or --find-max, one device count each. */
+struct report_step {
+	uint32_t		 size;
+	const struct metrics	*run;
+};
+
+struct report_steps {
+	const char		*kind;		/* "sweep", "find_max" */
+	const char		*size_opt;	/* "switches" */
+	uint32_t		 ceiling;	/* the count option's value */
+	const struct report_step *steps;	/* in run order */
+	size_t			 n;
+	uint32_t		 largest_ok;	/* find_max: 0 none passed */
+	uint32_t		 smallest_failed; /* find_max: 0 none failed */
+};
+
+/*
+ * The report of the steps (docs/report.md, "Sweeps and capacity
+ * search"): a row per step in the table, CSV and JUnit, each step's
+ * phases and counters in the JSON.  Returns 0 when the search found a
+ * passing size (find_max) or every size passed (sweep), 1 when not, -1
+ * when a file could not be written.
+ */
+int	report_emit_steps(const struct report_steps *,
+	    const struct report_opts *, FILE *human_out);
+
+/*
  * One status line for the running phase (name, items/target, rate so far),
  * padded and ended with '\r' so the next one overwrites it; prints nothing
  * when no phase runs.  The caller checks isatty() and the interval.

@@ -341,6 +341,149 @@ run_check_watch(const struct sim_ops *ops, const struct run_opts *ro)
 	return 0;
 }
 
+/* The report options every kind of run writes with. */
+static void
+run_report_opts(struct report_opts *rep, const struct run_opts *ro)
+{
+	memset(rep, 0, sizeof(*rep));
+	rep->version = PACKAGE_VERSION;
+	rep->scenario = ro->scenario;
+	rep->json_path = ro->report;
+	rep->csv_path = ro->csv;
+	rep->junit_path = ro->junit;
+	rep->expects = ro->expects;
+	rep->n_expects = ro->n_expects;
+}
+
+/* --sweep and --find-max: what the command and the options allow. */
+static int
+run_check_steps(const struct sim_ops *ops, void *cfg,
+    const struct run_opts *ro)
+{
+	const char	*why = NULL;
+	uint32_t	 ceiling;
+	size_t		 i;
+
+	if (ro->n_sweep == 0 && ro->find_max == 0)
+		return 0;
+	if (ops->size == NULL)
+		why = "this command has no device count to step";
+	else if (ro->n_sweep > 0 && ro->find_max > 0)
+		why = "--sweep and --find-max: give one";
+	else if (ro->repeat > 1)
+		why = "--repeat does not go with --sweep or --find-max";
+	else if (ro->duration > 0 && ro->find_max > 0)
+		why = "--find-max needs runs that end by themselves, not "
+		    "--duration";
+	if (why != NULL) {
+		fprintf(stderr, "sbsim %s: %s\n", ops->name, why);
+		return -1;
+	}
+	ceiling = *ops->size(cfg);
+	for (i = 0; i < ro->n_sweep; i++)
+		if (ro->sweep[i] > ceiling)
+			break;
+	if (i < ro->n_sweep || ro->find_max > ceiling) {
+		fprintf(stderr, "sbsim %s: %s %u is more than --%s %u, the "
+		    "largest size allowed (raise --%s)\n", ops->name,
+		    ro->find_max ? "--find-max" : "--sweep",
+		    ro->find_max ? ro->find_max : ro->sweep[i], ops->size_opt,
+		    ceiling, ops->size_opt);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * --find-max: the next size after one at size n passed (ok) or not;
+ * 0 when the search is over.  Double from START until a size fails or
+ * the ceiling passes, then bisect between the largest that passed and
+ * the smallest that failed until they are neighbours.
+ */
+static uint32_t
+run_find_next(struct report_steps *st, uint32_t n, int ok)
+{
+	if (ok && n > st->largest_ok)
+		st->largest_ok = n;
+	if (!ok && (st->smallest_failed == 0 || n < st->smallest_failed))
+		st->smallest_failed = n;
+	if (st->smallest_failed == 0)
+		return st->largest_ok == st->ceiling ? 0 :
+		    (uint64_t)n * 2 > st->ceiling ? st->ceiling : n * 2;
+	if (st->smallest_failed - st->largest_ok <= 1)
+		return 0;
+	return st->largest_ok + (st->smallest_failed - st->largest_ok) / 2;
+}
+
+/* Run the steps, each at its size, into steps[]; how many ran. */
+static size_t
+run_steps_loop(struct run_state *rs, struct report_steps *st,
+    struct metrics *runs, struct report_step *steps, size_t max,
+    const struct report_opts *rep)
+{
+	const struct run_opts	*ro = rs->ro;
+	uint32_t		 n = ro->find_max ? ro->find_max : ro->sweep[0];
+	size_t			 i;
+	int			 ok;
+
+	for (i = 0; i < max && n != 0; i++) {
+		if (i > 0 && engine_pause(ro->step_pause))
+			break;
+		*rs->ops->size(rs->cfg) = n;
+		rs->m = &runs[i];
+		if (run_once(rs) == -1)
+			break;
+		steps[i].size = n;
+		steps[i].run = &runs[i];
+		ok = report_run_ok(&runs[i], rep);
+		log_warnx("%s: --%s %u: %s", st->kind, st->size_opt, n,
+		    ok ? "ok" : "FAILED");
+		if (engine_interrupted()) {
+			i++;
+			break;
+		}
+		if (ro->find_max)
+			n = run_find_next(st, n, ok);
+		else
+			n = i + 1 < ro->n_sweep ? ro->sweep[i + 1] : 0;
+	}
+	return i;
+}
+
+/* Find-max doubles up to log2(ceiling) times, then bisects as often. */
+#define RUN_MAX_STEPS	(CLI_MAX_SWEEP + 2)
+
+static int
+run_steps(struct run_state *rs)
+{
+	struct report_steps	 st;
+	struct report_opts	 rep;
+	struct report_step	 steps[RUN_MAX_STEPS];
+	struct metrics		*runs;
+	uint32_t		 ceiling = *rs->ops->size(rs->cfg);
+	size_t			 i;
+	int			 rc;
+
+	memset(&st, 0, sizeof(st));
+	st.kind = rs->ro->find_max ? "find_max" : "sweep";
+	st.size_opt = rs->ops->size_opt;
+	st.ceiling = ceiling;
+	st.steps = steps;
+	run_report_opts(&rep, rs->ro);
+	runs = xcalloc(RUN_MAX_STEPS, sizeof(*runs));
+	st.n = run_steps_loop(rs, &st, runs, steps, RUN_MAX_STEPS, &rep);
+	*rs->ops->size(rs->cfg) = ceiling;
+	if (st.n == 0) {
+		free(runs);
+		return 2;
+	}
+	rc = report_emit_steps(&st, &rep, rs->ro->quiet ? NULL : stdout);
+	for (i = 0; i < st.n; i++)
+		metrics_free(&runs[i]);
+	free(runs);
+	return rc == 0 ? 0 : 1;
+}
+
 int
 run_main(const struct sim_ops *ops, void *cfg, const struct run_opts *ro)
 {
@@ -351,7 +494,9 @@ run_main(const struct sim_ops *ops, void *cfg, const struct run_opts *ro)
 	unsigned		 i, n = 0;
 	int			 rc;
 
-	if (run_check_expects(ops, ro) == -1 || run_check_watch(ops, ro) == -1)
+	if (run_check_expects(ops, ro) == -1 ||
+	    run_check_watch(ops, ro) == -1 ||
+	    run_check_steps(ops, cfg, ro) == -1)
 		return 2;
 	if (engine_check_fds(ops->fds_needed(cfg), "these devices", err,
 	    sizeof(err)) == -1) {
@@ -364,6 +509,8 @@ run_main(const struct sim_ops *ops, void *cfg, const struct run_opts *ro)
 	rs.cfg = cfg;
 	rs.ro = ro;
 	rs.progress = isatty(STDERR_FILENO);
+	if (ro->n_sweep > 0 || ro->find_max > 0)
+		return run_steps(&rs);
 	runs = xcalloc(ro->repeat, sizeof(*runs));
 	for (i = 0; i < ro->repeat; i++) {
 		rs.m = &runs[i];
@@ -380,14 +527,7 @@ run_main(const struct sim_ops *ops, void *cfg, const struct run_opts *ro)
 		if (engine_interrupted())
 			break;
 	}
-	memset(&rep, 0, sizeof(rep));
-	rep.version = PACKAGE_VERSION;
-	rep.scenario = ro->scenario;
-	rep.json_path = ro->report;
-	rep.csv_path = ro->csv;
-	rep.junit_path = ro->junit;
-	rep.expects = ro->expects;
-	rep.n_expects = ro->n_expects;
+	run_report_opts(&rep, ro);
 	rc = report_emit(runs, n, &rep, ro->quiet ? NULL : stdout);
 	for (i = 0; i < n; i++)
 		metrics_free(&runs[i]);

@@ -25,6 +25,13 @@ struct sim_ops {
 	int		(*tick)(void *cfg, uint64_t now_ns);
 	/* Stop and free the run's devices, fold their stats into counters. */
 	void		(*stop)(void *cfg);
+	/* The device count option ("switches") and its field, which
+	 * --sweep and --find-max set before each start(); NULL: the
+	 * command cannot step its size.  start() must take the count from
+	 * there, and the options' checks hold for every count up to the
+	 * one given (the ceiling). */
+	const char	*size_opt;
+	uint32_t	*(*size)(void *cfg);
 };
 
 /*

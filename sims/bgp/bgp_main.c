@@ -570,6 +570,15 @@ static const char *const bgp_phase_names[] = {
 	NB_PHASE_DELETE, NB_PHASE_CONFIRM_DELETE, NULL
 };
 
+/* --sweep and --find-max set the count start() builds from. */
+static uint32_t *
+bgp_size(void *arg)
+{
+	struct bgp_sim	*sim = arg;
+
+	return &sim->cfg.peers;
+}
+
 static const struct sim_ops bgp_sim_ops = {
 	"bgp",
 	bgp_phase_names,
@@ -577,6 +586,8 @@ static const struct sim_ops bgp_sim_ops = {
 	bgp_start,
 	bgp_tick,
 	bgp_stop,
+	"peers",
+	bgp_size,
 };
 
 /* Where the peers and the monitor may connect. */

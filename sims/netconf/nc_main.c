@@ -280,6 +280,15 @@ static const char *const nc_phase_names[] = {
 	"confirm_delete", "nb_learn", "nb_unmount", "unmounted", NULL
 };
 
+/* --sweep and --find-max set the count start() builds from. */
+static uint32_t *
+nc_size(void *arg)
+{
+	struct nc_sim	*sim = arg;
+
+	return &sim->cfg.devices;
+}
+
 static const struct sim_ops nc_sim_ops = {
 	"netconf",
 	nc_phase_names,
@@ -287,6 +296,8 @@ static const struct sim_ops nc_sim_ops = {
 	nc_start,
 	nc_tick,
 	nc_stop,
+	"devices",
+	nc_size,
 };
 
 static void

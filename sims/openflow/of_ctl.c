@@ -79,6 +79,7 @@ TAILQ_HEAD(ofc_list, ofc_conn);
 static struct of_ctl_config	 cfg;
 static struct of_ctl_stats	 st;
 static struct ofc_list		 conns = TAILQ_HEAD_INITIALIZER(conns);
+static uint32_t			 n_conns;	/* in conns */
 static struct evconnlistener	*listener;
 static struct event		*lldp_timer;
 static struct event		*poll_timer;
@@ -857,6 +858,7 @@ ofc_close(struct ofc_conn *c)
 	if (c->state >= CTL_READY && st.switches_now > 0)
 		st.switches_now--;
 	TAILQ_REMOVE(&conns, c, entry);
+	n_conns--;
 	ofc_hash_del(c);
 	bufferevent_free(c->bev);
 	free(c);
@@ -926,12 +928,23 @@ of_ctl_attach(evutil_socket_t fd)
 {
 	struct ofc_conn	*c;
 
+	/* A controller's capacity, or a flood of connections: past the
+	 * limit a switch is closed before its HELLO (it tries again). */
+	if (cfg.max_conns != 0 && n_conns >= cfg.max_conns) {
+		if (st.refused++ == 0)
+			log_warnx("more than --max-switches %u connections: "
+			    "closing the newer ones (counted, logged once)",
+			    cfg.max_conns);
+		evutil_closesocket(fd);
+		return -1;
+	}
 	c = xcalloc(1, sizeof(*c));
 	if ((c->bev = engine_bev_new(fd)) == NULL) {
 		free(c);
 		return -1;
 	}
 	TAILQ_INSERT_TAIL(&conns, c, entry);
+	n_conns++;
 	bufferevent_setcb(c->bev, ofc_read, NULL, ofc_event, c);
 	bufferevent_enable(c->bev, EV_READ | EV_WRITE);
 	of_hello_encode(ofc_buf(), ofc_highest(cfg.version_bitmap), 0,

@@ -39,6 +39,7 @@ struct of_ctl_config {
 	uint32_t		expect_switches; /* program when this many */
 	double			stats_interval;	/* s between flow stats polls
 						   of every switch; 0: none */
+	uint32_t		max_conns;	/* connections at once, 0: any */
 };
 
 struct of_ctl_stats {
@@ -61,6 +62,7 @@ struct of_ctl_stats {
 	uint64_t	lldp_sent;
 	uint64_t	links_seen;
 	uint64_t	bad_messages;
+	uint64_t	refused;	/* past max_conns, closed at once */
 };
 
 /*

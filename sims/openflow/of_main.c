@@ -448,6 +448,15 @@ static const char *const of_phase_names[] = {
 	NB_PHASE_PROGRAM, NB_PHASE_DELETE, NB_PHASE_CONFIRM_DELETE, NULL
 };
 
+/* --sweep and --find-max set the count start() builds from. */
+static uint32_t *
+of_size(void *arg)
+{
+	struct of_sim	*sim = arg;
+
+	return &sim->cfg.switches;
+}
+
 static const struct sim_ops of_sim_ops = {
 	"openflow",
 	of_phase_names,
@@ -455,6 +464,8 @@ static const struct sim_ops of_sim_ops = {
 	of_start,
 	of_tick,
 	of_stop,
+	"switches",
+	of_size,
 };
 
 static void

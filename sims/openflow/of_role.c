@@ -66,6 +66,10 @@ static const struct opt ofr_rows[] = {
 	    "1.3, 1.0 or both (default both)"),
 	OPT_U("switches", "N", R, ctl.expect_switches, 1, 1000000, O,
 	    "wait for N switches, then program them all"),
+	OPT_U("max-switches", "N", R, ctl.max_conns, 1, 10000000, O,
+	    "hold at most N switch connections at once; a\n"
+	    "newer one is closed at once (a controller's\n"
+	    "capacity, for --find-max; a connection flood)"),
 	OPT_U("flows-per-switch", "K", R, ctl.flows_per_switch, 0, 100000000,
 	    O, "FLOW_MODs (adds) to push into each switch"),
 	OPT_U("batch", "B", R, ctl.batch, 1, 1000000, O,
@@ -163,9 +167,9 @@ ofr_summary(void *cfg)
 	if (del > 0)
 		printf(" in %.3f s", del);
 	ctl_print_figures(", # PACKET_INs, # LLDP sent, # links seen, "
-	    "# errors received, # bad messages\n", (const uint64_t[]){
-	    s->packet_ins, s->lldp_sent, s->links_seen, s->errors_received,
-	    s->bad_messages }, 5);
+	    "# errors received, # bad messages, # connections refused\n",
+	    (const uint64_t[]){ s->packet_ins, s->lldp_sent, s->links_seen,
+	    s->errors_received, s->bad_messages, s->refused }, 6);
 }
 
 const struct ctl_role of_ctl_role = {

@@ -175,6 +175,15 @@ ovsdb_stop(void *arg)
 	sim->devs = NULL;
 }
 
+/* --sweep and --find-max set the count start() builds from. */
+static uint32_t *
+ovsdb_size(void *arg)
+{
+	struct ovsdb_sim	*sim = arg;
+
+	return &sim->cfg.devices;
+}
+
 static const struct sim_ops ovsdb_sim_ops = {
 	"ovsdb",
 	ovsdb_phase_names,
@@ -182,6 +191,8 @@ static const struct sim_ops ovsdb_sim_ops = {
 	ovsdb_start,
 	ovsdb_tick,
 	ovsdb_stop,
+	"devices",
+	ovsdb_size,
 };
 
 /* The endpoint: tcp: to a manager, or ptcp: for one (PORT+i, or the

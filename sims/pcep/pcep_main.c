@@ -378,6 +378,15 @@ pcep_stop(void *arg)
 	sim->pccs = NULL;
 }
 
+/* --sweep and --find-max set the count start() builds from. */
+static uint32_t *
+pcep_size(void *arg)
+{
+	struct pcep_sim	*sim = arg;
+
+	return &sim->cfg.pccs;
+}
+
 static const struct sim_ops pcep_sim_ops = {
 	"pcep",
 	pcep_phase_names,
@@ -385,6 +394,8 @@ static const struct sim_ops pcep_sim_ops = {
 	pcep_start,
 	pcep_tick,
 	pcep_stop,
+	"pccs",
+	pcep_size,
 };
 
 static void
