@@ -427,8 +427,8 @@ ncr_body_nodes(struct rc_req *rq, struct doc *d, struct doc_node *parent)
 		*parent = top;	/* a topology without nodes */
 		return 0;
 	}
-	ncr_bad(rq->http, "malformed-message", "The body holds no node list and no "
-	    "topology%s%s", "", "");
+	ncr_bad(rq->http, "malformed-message", "The body holds no node list "
+	    "and no topology%s%s", "", "");
 	doc_free(d);
 	return -1;
 }
@@ -464,8 +464,8 @@ ncr_write_nodes(struct rc_req *rq, const char *key, int method)
 		nc++;
 	}
 	if (key != NULL && nc != 1) {
-		ncr_bad(rq->http, "malformed-message", "The body must hold exactly "
-		    "one node, %s%s", key, "");
+		ncr_bad(rq->http, "malformed-message", "The body must hold "
+		    "exactly one node, %s%s", key, "");
 		goto out;
 	}
 	/* PUT of the topology: the node set becomes the body's. */
@@ -1195,8 +1195,9 @@ ncr_mount_write(struct rc_req *rq, struct ncc_node *n, struct ly_ctx *ctx,
 	err[0] = '\0';
 	if ((m != EVHTTP_REQ_DELETE && rq->http->body == NULL) ||
 	    (m != EVHTTP_REQ_POST && mp->n == 0)) {
-		ncr_bad(rq->http, "malformed-message", "%s", m == EVHTTP_REQ_POST ||
-		    mp->n > 0 ? "The request needs a body" : "Name a node of "
+		ncr_bad(rq->http, "malformed-message", "%s",
+		    m == EVHTTP_REQ_POST || mp->n > 0 ?
+		    "The request needs a body" : "Name a node of "
 		    "the device's schema after yang-ext:mount", "");
 		return;
 	}
@@ -1204,8 +1205,8 @@ ncr_mount_write(struct rc_req *rq, struct ncc_node *n, struct ly_ctx *ctx,
 	    (cfg = ncr_config_xml(tree, mp, opn, m == EVHTTP_REQ_POST, err,
 	    sizeof(err))) == NULL) {
 		lyd_free_all(tree);
-		ncr_bad(rq->http, "invalid-value", "Error parsing input: %s%s", err,
-		    "");
+		ncr_bad(rq->http, "invalid-value", "Error parsing input: %s%s",
+		    err, "");
 		return;
 	}
 	lyd_free_all(tree);

@@ -389,6 +389,19 @@ ofb_attr_json(struct evbuffer *b, const char *name)
 		evbuffer_add_printf(b, "%" PRIu64, num);
 }
 
+/* A string from the request path inside a JSON string (RFC 8259
+ * section 7): quotes and backslashes escaped; the path parser has
+ * refused control characters already. */
+static void
+ofb_json_str(struct evbuffer *b, const char *s)
+{
+	for (; *s != '\0'; s++) {
+		if (*s == '"' || *s == '\\')
+			evbuffer_add(b, "\\", 1);
+		evbuffer_add(b, s, 1);
+	}
+}
+
 static const char *const ofb_attrs[] = {
 	"FlowCount", "ReadOpStatus", "WriteOpStatus", "TaskCompletionTime",
 	"Units", "TableCount",
@@ -418,16 +431,20 @@ ofb_jolokia(struct http_req *h, void *arg)
 		attr = h->path.seg[h->route_len];
 	h->reply_type = "application/json";
 	evbuffer_add_printf(b, "{\"request\":{\"mbean\":\"%s\",", OFB_MBEAN);
-	if (attr != NULL)
-		evbuffer_add_printf(b, "\"attribute\":\"%s\",", attr);
+	if (attr != NULL) {
+		evbuffer_add_printf(b, "\"attribute\":\"");
+		ofb_json_str(b, attr);
+		evbuffer_add_printf(b, "\",");
+	}
 	evbuffer_add_printf(b, "\"type\":\"read\"},");
 	if (attr != NULL && (h->path.n > h->route_len + 1 ||
 	    ofb_attr(attr, &num, &snum, &str) == -1)) {
 		log_warnx("jolokia: %s has no attribute %s", OFB_MBEAN, attr);
 		evbuffer_add_printf(b, "\"error_type\":\"javax.management."
 		    "AttributeNotFoundException\",\"error\":\"javax.management."
-		    "AttributeNotFoundException : No such attribute: %s\","
-		    "\"status\":404}", attr);
+		    "AttributeNotFoundException : No such attribute: ");
+		ofb_json_str(b, attr);
+		evbuffer_add_printf(b, "\",\"status\":404}");
 	} else {
 		evbuffer_add_printf(b, "\"value\":");
 		if (attr != NULL)

@@ -576,10 +576,12 @@ def suite_bulk_perf(n, k):
            "/sal-bulk-flow:table-test", {"input": {
                "operation": "move", "dpn-count": 1, "start-table-id": 0,
                "end-table-id": 1}})
-    st, d = req("GET", JOLOKIA + "/NoSuchAttribute")
+    st, d = req("GET", JOLOKIA + "/No%22Such")
     j = json.loads(d) if st == 200 else {}
-    check(j.get("status") == 404 and "AttributeNotFound" in
-          j.get("error_type", ""), "unknown attribute: %s" % d[:200])
+    attr = j.get("request", {}).get("attribute")
+    check(j.get("status") == 404 and attr == 'No"Such' and
+          "AttributeNotFound" in j.get("error_type", ""),
+          "unknown attribute: %s" % d[:200])
 
 
 def suite_bulk_errors(n, k):
