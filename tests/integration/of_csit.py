@@ -522,7 +522,11 @@ def suite_bulk_perf(n, k):
     check(op_status_ok("WriteOpStatus") and jolokia("TableCount") == 2 * n,
           "table-test: WriteOpStatus %s TableCount %s" % (
               jolokia("WriteOpStatus"), jolokia("TableCount")))
-    rpc(DRAFT_OPS, "sal-bulk-flow:flow-test", flow_test(True, n, k), 200)
+    # BulkomaticKeywords' Post with HEADERS_YANG_JSON: the draft's
+    # media type in CSIT's older variables.
+    st, d = req("POST", DRAFT_OPS + "/sal-bulk-flow:flow-test",
+                flow_test(True, n, k), ctype="application/yang.data+json")
+    check(st == 200, "Add Bulk Flow (yang.data+json): %d %s" % (st, d[:200]))
     check(wait_for(lambda: op_status_ok("WriteOpStatus"), True),
           "Wait Until Write Finishes")
     t = jolokia("TaskCompletionTime")
