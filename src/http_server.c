@@ -71,6 +71,11 @@ static const struct {
 	{ "application/yang-data+xml",	HTTP_FMT_XML },
 	{ "application/json",		HTTP_FMT_JSON },
 	{ "application/xml",		HTTP_FMT_XML },
+	/* The RESTCONF draft's (draft-bierman-netconf-restconf-02 section
+	 * 2.3), which ODL's draft URLs took and CSIT's older variables
+	 * (HEADERS_YANG_JSON) still send. */
+	{ "application/yang.data+json",	HTTP_FMT_JSON },
+	{ "application/yang.data+xml",	HTTP_FMT_XML },
 };
 #define HTTP_NMEDIA	(sizeof(http_media) / sizeof(http_media[0]))
 

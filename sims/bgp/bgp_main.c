@@ -146,6 +146,13 @@ static const struct opt bgp_rows[] = {
 	    "announced again, one per UPDATE"),
 	OPT_D("churn-duration", "S", BC, churn_seconds, 0.1, 86400, 0,
 	    "seconds of churn (default 10)"),
+	OPT_S("csit-results", "NAME", BC, csit_results, 0,
+	    "at the end, write totals-NAME and performance-NAME\n"
+	    "as CSIT's play.py --results NAME does (UPDATEs and\n"
+	    "UPDATEs/s of announce, and of churn)"),
+	OPT_U("csit-threshold", "N", BC, csit_threshold, 0, UINT64_MAX, 0,
+	    "fewest UPDATEs for a phase to be written there\n"
+	    "(default 1000, play.py's --threshold)"),
 	OPT_END
 };
 
@@ -177,6 +184,7 @@ bgp_config_defaults(struct bgp_config *cfg)
 	cfg->graceful = 1;
 	cfg->next_hop_self = 1;
 	cfg->churn_seconds = 10;
+	cfg->csit_threshold = 1000;
 	cfg->nb_ctx.first.af = BGP_AF_MAX;
 	nb_opts_defaults(&cfg->nb);
 	cfg->nb.drivers = bgp_nb_drivers;
@@ -352,6 +360,8 @@ bgp_start(void *arg, struct metrics *m, char *err, size_t errlen)
 	sim->m = m;
 	sim->established = 0;
 	sim->announced = sim->withdrawn = 0;
+	sim->ann_updates = 0;
+	sim->ann_most = 0;
 	sim->mon_high = sim->mon_low = 0;
 	sim->drained_ann = sim->drained_wd = 0;
 	sim->churn_sent = 0;
@@ -546,6 +556,8 @@ bgp_stop(void *arg)
 	txack_cancel(&sim->acked);
 	if (sim->peers == NULL)
 		return;
+	if (sim->cfg.csit_results != NULL)
+		(void)bgp_results_write(sim);
 	for (i = 0; i < sim->cfg.peers; i++)
 		bgp_peer_goodbye(&sim->peers[i]);
 	/* What the monitor holds, before closing its session clears it. */
@@ -679,6 +691,7 @@ static void
 bgp_check(struct bgp_sim *sim, const struct run_opts *ro)
 {
 	struct bgp_config	*cfg = &sim->cfg;
+	char			 err[256];
 
 	if (cfg->peers == 0)
 		cli_die(ro, "--peers N is required");
@@ -698,6 +711,9 @@ bgp_check(struct bgp_sim *sim, const struct run_opts *ro)
 		    "prefix");
 	if ((cfg->withdraw || cfg->churn_rate > 0) && cfg->prefixes == 0)
 		cli_die(ro, "--withdraw and --churn-rate need --prefixes");
+	if (cfg->csit_results != NULL &&
+	    bgp_results_check(cfg->csit_results, err, sizeof(err)) == -1)
+		cli_die(ro, "%s", err);
 	bgp_nb_check(sim, ro);
 	if (!cfg->next_hop_self && cfg->af == BGP_AF_IPV4 &&
 	    memcmp(cfg->next_hop4, "\0\0\0\0", 4) == 0)

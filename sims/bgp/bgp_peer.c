@@ -282,6 +282,9 @@ bgp_fill(struct bgp_peer *p)
 		    BGP_SEND_ANNOUNCE ? &a : NULL)) > 0) {
 			msgs++;
 			items += n;
+			if (p->sending == BGP_SEND_ANNOUNCE &&
+			    n > sim->ann_most)
+				sim->ann_most = n;
 		}
 		if (items > 0 && first)
 			bgp_open_window(p);
@@ -289,6 +292,8 @@ bgp_fill(struct bgp_peer *p)
 		*sim->c.updates_sent += msgs;
 		now = clock_ns();
 		if (p->sending == BGP_SEND_ANNOUNCE) {
+			if (sim->ph[BGPP_ANNOUNCE]->state == PHASE_RUNNING)
+				sim->ann_updates += msgs;
 			*sim->c.prefixes_sent += items;
 			bgp_count_announced(p, now);
 		} else {

@@ -5,6 +5,7 @@
  *   bgp-rib:bgp-rib/rib=example-bgp-rib/loc-rib/tables=AFI,SAFI/
  *       bgp-inet:ipv4-routes/ipv4-route=PREFIX,PATH-ID        (GET)
  *   .../rib=example-bgp-rib/peer=bgp:%2F%2FIP/adj-rib-in/tables=...  (GET)
+ *       and the peer's effective-rib-in and adj-rib-out the same way
  *   bgp-rib:application-rib=example-app-rib/tables=AFI,SAFI/
  *       bgp-inet:ipv4-routes[/ipv4-route=PREFIX,PATH-ID]
  *                                 (GET, PUT, POST, DELETE: routes the
@@ -187,16 +188,29 @@ bgprc_route(struct doc_writer *w, const struct bgp_spk_route *r)
 enum bgprc_src {
 	RC_LOC_RIB,
 	RC_ADJ_RIB_IN,		/* of one peer */
+	RC_EFFECTIVE_RIB_IN,	/* of one peer */
+	RC_ADJ_RIB_OUT,		/* of one peer */
 	RC_APP_RIB,
 };
 
+/*
+ * The effective-rib-in is what the import policy admitted of the
+ * adj-rib-in: the speaker has no policy beyond RFC 7606's
+ * treat-as-withdraw, which keeps a route out of both, so the two hold the
+ * same paths.  The adj-rib-out's attributes are those sent to the peer.
+ */
 static int
 bgprc_next(enum bgprc_src src, const char *peer, uint8_t af, uint64_t *cursor,
     struct bgp_spk_route *r)
 {
+	static struct bgp_attrs	out;
+
 	for (;;) {
-		if (src == RC_ADJ_RIB_IN)
+		if (src == RC_ADJ_RIB_IN || src == RC_EFFECTIVE_RIB_IN)
 			return bgp_spk_adj_rib_in_next(peer, af, cursor, r);
+		if (src == RC_ADJ_RIB_OUT)
+			return bgp_spk_adj_rib_out_next(peer, af, cursor, r,
+			    &out);
 		if (!bgp_spk_loc_rib_next(af, cursor, r))
 			return 0;
 		/* The application RIB: the Loc-RIB's application routes. */
@@ -313,6 +327,42 @@ bgprc_tables_last(struct doc_writer *w, const char *container,
 	doc_end(w);
 }
 
+/* A peer's three RIBs (bgp-rib.yang's peer), by container name. */
+static const struct {
+	const char	*name;
+	enum bgprc_src	 src;
+} bgprc_peer_ribs[] = {
+	{ "adj-rib-in", RC_ADJ_RIB_IN },
+	{ "effective-rib-in", RC_EFFECTIVE_RIB_IN },
+	{ "adj-rib-out", RC_ADJ_RIB_OUT },
+};
+
+static void
+bgprc_ribs(struct doc_writer *w, const char *peer)
+{
+	size_t	i;
+
+	for (i = 0; i < nitems(bgprc_peer_ribs); i++) {
+		doc_container(w, NULL, bgprc_peer_ribs[i].name);
+		bgprc_tables(w, bgprc_peer_ribs[i].src, peer);
+		doc_end(w);
+	}
+}
+
+/* A peer RIB named by a path element; -1 when it names none. */
+static int
+bgprc_peer_rib(const struct rc_elem *e, enum bgprc_src *src)
+{
+	size_t	i;
+
+	for (i = 0; i < nitems(bgprc_peer_ribs); i++)
+		if (rc_elem_is(e, bgprc_peer_ribs[i].name)) {
+			*src = bgprc_peer_ribs[i].src;
+			return 0;
+		}
+	return -1;
+}
+
 static void
 bgprc_peer(struct doc_writer *w, const char *name)
 {
@@ -324,7 +374,8 @@ bgprc_peer(struct doc_writer *w, const char *name)
 	/* iBGP from the ASes (RFC 4271 section 1.1). */
 	doc_leaf_str(w, "peer-role", bgp_spk_peer_state(name, &state, &n) ==
 	    1 ? "ibgp" : "ebgp");
-	bgprc_tables_last(w, "adj-rib-in", RC_ADJ_RIB_IN, name);
+	bgprc_ribs(w, name);
+	doc_end(w);
 }
 
 static void
@@ -341,6 +392,28 @@ bgprc_rib(struct doc_writer *w)
 		bgprc_peer(w, name);
 	doc_end(w);
 	bgprc_tables_last(w, "loc-rib", RC_LOC_RIB, NULL);
+}
+
+/* GET below .../peer=ID/: one of its RIBs, whole or below tables. */
+static void
+bgprc_get_peer_rib(struct rc_req *rq, const char *peer)
+{
+	const struct rc_path	*p = &rq->path;
+	struct doc_writer	 w;
+	struct evbuffer		*b;
+	enum bgprc_src		 src;
+
+	if (bgprc_peer_rib(&p->e[3], &src) == -1)
+		rc_unknown(rq, &p->e[3]);
+	else if (p->n == 4) {
+		b = rc_writer(rq, &w);
+		doc_container(&w, &rib_mod, p->e[3].name);
+		bgprc_tables(&w, src, peer);
+		rc_send(rq, &w, b);
+	} else if (rc_elem_is(&p->e[4], "tables"))
+		bgprc_get_table(rq, 4, src, peer);
+	else
+		rc_unknown(rq, &p->e[4]);
 }
 
 /* GET below bgp-rib/rib=example-bgp-rib. */
@@ -382,11 +455,8 @@ bgprc_get_rib(struct rc_req *rq)
 			bgprc_peer(&w, peer);
 			doc_end(&w);
 			rc_send(rq, &w, b);
-		} else if (p->n >= 5 && rc_elem_is(&p->e[3], "adj-rib-in") &&
-		    rc_elem_is(&p->e[4], "tables"))
-			bgprc_get_table(rq, 4, RC_ADJ_RIB_IN, peer);
-		else
-			rc_unknown(rq, &p->e[3]);
+		} else
+			bgprc_get_peer_rib(rq, peer);
 	} else
 		rc_unknown(rq, &p->e[2]);
 }

@@ -70,6 +70,8 @@ struct bgp_config {
 	uint8_t		 next_hop6[16];
 	double		 churn_rate;	/* prefixes per second, 0: none */
 	double		 churn_seconds;
+	const char	*csit_results;	/* play.py's --results, NULL: none */
+	uint64_t	 csit_threshold; /* play.py's --threshold */
 	const char	*monitor;	/* endpoint, NULL: none */
 	/* The advertise test through the controller's northbound. */
 	unsigned	 nb_given;	/* NB_GIVEN_*; the URL is nb.url */
@@ -136,6 +138,8 @@ struct bgp_sim {
 	struct bgp_attrs	 attrs;		/* what every peer announces */
 	uint32_t		 established;
 	uint64_t		 announced;	/* first-time announcements */
+	uint64_t		 ann_updates;	/* UPDATEs of announce */
+	uint32_t		 ann_most;	/* most prefixes in one */
 	uint64_t		 withdrawn;	/* withdrawals sent */
 	uint64_t		 total;		/* peers x prefixes */
 	uint32_t		 drained_ann;	/* peers whose output drained */
@@ -157,6 +161,13 @@ struct bgp_sim {
 /* Learn and withdraw are witnessed (by the monitor or the northbound),
  * not just sent. */
 #define BGP_WITNESSED(cfg)	((cfg)->monitor != NULL || (cfg)->nb_watch)
+
+/* bgp_results.c: play.py's totals- and performance- CSV files, when
+ * --csit-results asks for them; -1 when one could not be written. */
+int	bgp_results_write(const struct bgp_sim *);
+/* The directory of --csit-results NAME can be written: 0, or -1 with a
+ * message. */
+int	bgp_results_check(const char *name, char *err, size_t errlen);
 
 /* bgp_peer.c */
 extern const struct pool_ops bgp_peer_ops;

@@ -1304,6 +1304,41 @@ bgp_spk_adj_rib_in_next(const char *peer, enum bgp_af af, uint64_t *cursor,
 	return 0;
 }
 
+/*
+ * What the speaker advertises to one peer, its Adj-RIB-Out (RFC 4271
+ * section 3.2): each best path of the family not learned from that peer,
+ * with the attributes the peer is sent (spk_out_attrs), into *buf; none
+ * to a peer it does not advertise to or that did not negotiate the
+ * family.
+ */
+int
+bgp_spk_adj_rib_out_next(const char *peer, enum bgp_af af, uint64_t *cursor,
+    struct bgp_spk_route *r, struct bgp_attrs *buf)
+{
+	const struct spk_peer	*pe = spk_peer_by_name(peer);
+	const struct spk_path	*p;
+	size_t			 slot = (size_t)*cursor;
+	uint64_t		 val;
+
+	if (pe == NULL || !pe->advertise || !pe->af_ok[af])
+		return 0;
+	while (bgp_pmap_next(&rib, af, &slot, &r->prefix, &val)) {
+		p = (const struct spk_path *)(uintptr_t)val;
+		if (p->peer == pe->id)
+			continue;
+		*cursor = slot;
+		spk_out_attrs(pe, p, buf);
+		r->attrs = buf;
+		if (p->peer == SPK_APP)
+			snprintf(r->peer, sizeof(r->peer), "example-app-rib");
+		else
+			snprintf(r->peer, sizeof(r->peer), "%s",
+			    peers[p->peer]->name);
+		return 1;
+	}
+	return 0;
+}
+
 int
 bgp_spk_peer(unsigned i, char *addr, size_t len, uint64_t *prefixes)
 {

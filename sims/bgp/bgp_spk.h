@@ -75,6 +75,10 @@ int	 bgp_spk_loc_rib_next(enum bgp_af, uint64_t *cursor,
  * on; 0 when done or no such peer. */
 int	 bgp_spk_adj_rib_in_next(const char *peer, enum bgp_af,
 	    uint64_t *cursor, struct bgp_spk_route *);
+/* What the speaker advertises to one peer, with the attributes it is
+ * sent (into buf, which r->attrs then points to); 0 when done. */
+int	 bgp_spk_adj_rib_out_next(const char *peer, enum bgp_af,
+	    uint64_t *cursor, struct bgp_spk_route *r, struct bgp_attrs *buf);
 /* 1 when a session (in any state) with that peer exists. */
 int	 bgp_spk_has_session(const char *peer);
 /* End the peer's sessions with a Cease of that subcode; how many. */

@@ -755,7 +755,6 @@ ncc_role_start(void *cfg, struct http_server *hs, char *err, size_t errlen)
 {
 	struct timeval	tv = { 1, 0 };
 
-	(void)hs;
 	(void)err;
 	(void)errlen;
 	TAILQ_INIT(&ncc.nodes);
@@ -767,6 +766,7 @@ ncc_role_start(void *cfg, struct http_server *hs, char *err, size_t errlen)
 		fatalx("event_new");
 	event_add(ncc.tick, &tv);
 	nc_restconf_register();
+	nc_restconf_rpcs(hs);
 	log_info("netconf: mounting devices told through RESTCONF "
 	    "topology-netconf%s", ncc.subscribe ? ", subscribing" : "");
 	return 0;

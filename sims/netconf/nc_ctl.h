@@ -128,6 +128,8 @@ void		 ncc_count_edit(struct ncc_node *, int ok);
 
 /* nc_restconf.c */
 void	 nc_restconf_register(void);
+/* create-device and delete-device (netconf-node-topology). */
+void	 nc_restconf_rpcs(struct http_server *);
 void	 nc_restconf_stop(void);
 
 #endif

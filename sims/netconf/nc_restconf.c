@@ -42,6 +42,7 @@
 #include "nc_ctl.h"
 #include "opt.h"
 #include "rc_topology.h"
+#include "restconf.h"
 
 #define NCR_TOPOLOGY	"topology-netconf"
 #define NCR_NNT		"netconf-node-topology"
@@ -231,11 +232,11 @@ ncr_get_stats(struct rc_req *rq)
 /* ---- reading node configurations ---- */
 
 static void
-ncr_bad(struct rc_req *rq, const char *tag, const char *fmt, const char *a,
+ncr_bad(struct http_req *h, const char *tag, const char *fmt, const char *a,
     const char *b)
 {
 	ncr_bad_requests++;
-	http_error(rq->http, 400, "protocol", tag, fmt, a, b);
+	http_error(h, 400, "protocol", tag, fmt, a, b);
 }
 
 /* A string leaf: 1 found (into out), 0 absent, -1 not a fitting leaf. */
@@ -347,7 +348,7 @@ ncr_numbers(const struct doc_node *e, struct ncc_node_cfg *c)
  * body must).  -1 after a 400.
  */
 static int
-ncr_node_cfg(struct rc_req *rq, const struct doc_node *e, const char *key,
+ncr_node_cfg(struct http_req *h, const struct doc_node *e, const char *key,
     int merge, struct ncc_node_cfg *c)
 {
 	struct doc_node	 nn;
@@ -358,12 +359,12 @@ ncr_node_cfg(struct rc_req *rq, const struct doc_node *e, const char *key,
 
 	if ((rc = ncr_str(e, "node-id", id, sizeof(id))) == -1 ||
 	    (rc == 0 && key == NULL) || (rc == 1 && id[0] == '\0')) {
-		ncr_bad(rq, "missing-element", "A node needs a node-id of 1 to "
+		ncr_bad(h, "missing-element", "A node needs a node-id of 1 to "
 		    "%d characters%s", "63", "");
 		return -1;
 	}
 	if (rc == 1 && key != NULL && strcmp(id, key) != 0) {
-		ncr_bad(rq, "invalid-value", "The node-id %s differs from the "
+		ncr_bad(h, "invalid-value", "The node-id %s differs from the "
 		    "key %s in the path", id, key);
 		return -1;
 	}
@@ -373,7 +374,7 @@ ncr_node_cfg(struct rc_req *rq, const struct doc_node *e, const char *key,
 		src = &nn;
 	hrc = ncr_str(src, "host", c->host, sizeof(c->host));
 	if (hrc == -1 || (hrc == 0 && !merge)) {
-		ncr_bad(rq, "missing-element", "Node %s needs a host (an IP "
+		ncr_bad(h, "missing-element", "Node %s needs a host (an IP "
 		    "address)%s", c->name, "");
 		return -1;
 	}
@@ -381,12 +382,12 @@ ncr_node_cfg(struct rc_req *rq, const struct doc_node *e, const char *key,
 	    ncr_creds(src, c) == -1 ||
 	    ncr_bool(src, "tcp-only", &c->tcp_only) == -1 ||
 	    ncr_bool(src, "schemaless", &c->schemaless) == -1) {
-		ncr_bad(rq, "invalid-value", "Node %s: bad %s", c->name,
+		ncr_bad(h, "invalid-value", "Node %s: bad %s", c->name,
 		    bad ? bad : "credentials, tcp-only or schemaless");
 		return -1;
 	}
 	if (!merge && ncr_uint(src, "port", 65535, &(uint64_t){ 0 }) == 0) {
-		ncr_bad(rq, "missing-element", "Node %s needs a port%s",
+		ncr_bad(h, "missing-element", "Node %s needs a port%s",
 		    c->name, "");
 		return -1;
 	}
@@ -403,7 +404,7 @@ ncr_body_nodes(struct rc_req *rq, struct doc *d, struct doc_node *parent)
 	struct doc_node	 root, top;
 
 	if (rq->http->body == NULL) {
-		ncr_bad(rq, "malformed-message", "The request needs a "
+		ncr_bad(rq->http, "malformed-message", "The request needs a "
 		    "body%s%s", "", "");
 		return -1;
 	}
@@ -426,8 +427,8 @@ ncr_body_nodes(struct rc_req *rq, struct doc *d, struct doc_node *parent)
 		*parent = top;	/* a topology without nodes */
 		return 0;
 	}
-	ncr_bad(rq, "malformed-message", "The body holds no node list and no "
-	    "topology%s%s", "", "");
+	ncr_bad(rq->http, "malformed-message", "The body holds no node list "
+	    "and no topology%s%s", "", "");
 	doc_free(d);
 	return -1;
 }
@@ -452,7 +453,7 @@ ncr_write_nodes(struct rc_req *rq, const char *key, int method)
 		ncc_cfg_defaults(&cfgs[nc]);
 		if (merge && (n = ncc_find(key ? key : "")) != NULL)
 			cfgs[nc] = n->cfg;
-		if (ncr_node_cfg(rq, &e, key, merge && key != NULL &&
+		if (ncr_node_cfg(rq->http, &e, key, merge && key != NULL &&
 		    ncc_find(key) != NULL, &cfgs[nc]) == -1)
 			goto out;
 		if (method == EVHTTP_REQ_POST && ncc_find(cfgs[nc].name)) {
@@ -463,8 +464,8 @@ ncr_write_nodes(struct rc_req *rq, const char *key, int method)
 		nc++;
 	}
 	if (key != NULL && nc != 1) {
-		ncr_bad(rq, "malformed-message", "The body must hold exactly "
-		    "one node, %s%s", key, "");
+		ncr_bad(rq->http, "malformed-message", "The body must hold "
+		    "exactly one node, %s%s", key, "");
 		goto out;
 	}
 	/* PUT of the topology: the node set becomes the body's. */
@@ -536,6 +537,67 @@ ncr_node(struct rc_req *rq, const char *name)
 	default:
 		ncr_write_nodes(rq, name, rq->http->method);
 	}
+}
+
+/* ---- netconf-node-topology's create-device and delete-device ---- */
+
+static const struct doc_module ncr_nnt_rpc_mod = {
+	NCR_NNT, "urn:opendaylight:netconf-node-topology"
+};
+
+/*
+ * create-device: the input is a node's configuration (node-id, the
+ * connection parameters, one of the rpc-credentials containers), written
+ * into topology-netconf as a PUT of the node writes it: the device is
+ * mounted, or remounted when it was there with another configuration.
+ */
+static void
+ncr_create_device(struct http_req *h, const struct doc_node *in,
+    int rfc8040, int op)
+{
+	struct ncc_node_cfg	cfg;
+
+	(void)op;
+	ncc_cfg_defaults(&cfg);
+	if (ncr_node_cfg(h, in, NULL, 0, &cfg) == -1)
+		return;
+	ncc_mount(&cfg);
+	rc_rpc_empty(h, rfc8040, &ncr_nnt_rpc_mod);
+}
+
+/* delete-device: the node leaves topology-netconf and is unmounted; a
+ * node that is not there is no error (the datastore's delete of missing
+ * data succeeds, and so does the operation in ODL). */
+static void
+ncr_delete_device(struct http_req *h, const struct doc_node *in,
+    int rfc8040, int op)
+{
+	struct ncc_node	*n;
+	char		 id[NCC_NAME_MAX];
+
+	(void)op;
+	if (ncr_str(in, "node-id", id, sizeof(id)) != 1 || id[0] == '\0') {
+		ncr_bad(h, "missing-element", "delete-device needs a node-id "
+		    "of 1 to %s characters%s", "63", "");
+		return;
+	}
+	if ((n = ncc_find(id)) != NULL)
+		ncc_unmount(n);
+	rc_rpc_empty(h, rfc8040, &ncr_nnt_rpc_mod);
+}
+
+static const struct rc_rpc ncr_rpcs[] = {
+	{ NCR_NNT, "create-device", ncr_create_device, 0 },
+	{ NCR_NNT, "delete-device", ncr_delete_device, 0 },
+};
+
+void
+nc_restconf_rpcs(struct http_server *hs)
+{
+	size_t	i;
+
+	for (i = 0; i < nitems(ncr_rpcs); i++)
+		rc_rpc_register(hs, &ncr_rpcs[i]);
 }
 
 /* ---- the mount point ---- */
@@ -1133,8 +1195,9 @@ ncr_mount_write(struct rc_req *rq, struct ncc_node *n, struct ly_ctx *ctx,
 	err[0] = '\0';
 	if ((m != EVHTTP_REQ_DELETE && rq->http->body == NULL) ||
 	    (m != EVHTTP_REQ_POST && mp->n == 0)) {
-		ncr_bad(rq, "malformed-message", "%s", m == EVHTTP_REQ_POST ||
-		    mp->n > 0 ? "The request needs a body" : "Name a node of "
+		ncr_bad(rq->http, "malformed-message", "%s",
+		    m == EVHTTP_REQ_POST || mp->n > 0 ?
+		    "The request needs a body" : "Name a node of "
 		    "the device's schema after yang-ext:mount", "");
 		return;
 	}
@@ -1142,8 +1205,8 @@ ncr_mount_write(struct rc_req *rq, struct ncc_node *n, struct ly_ctx *ctx,
 	    (cfg = ncr_config_xml(tree, mp, opn, m == EVHTTP_REQ_POST, err,
 	    sizeof(err))) == NULL) {
 		lyd_free_all(tree);
-		ncr_bad(rq, "invalid-value", "Error parsing input: %s%s", err,
-		    "");
+		ncr_bad(rq->http, "invalid-value", "Error parsing input: %s%s",
+		    err, "");
 		return;
 	}
 	lyd_free_all(tree);
@@ -1186,7 +1249,7 @@ ncr_mount_point(struct rc_req *rq, const char *name)
 	}
 	mp = xmalloc(sizeof(*mp));
 	if (ncr_mpath_parse(ctx, rq, mp, err, sizeof(err)) == -1)
-		ncr_bad(rq, "invalid-value", "Bad path: %s%s", err, "");
+		ncr_bad(rq->http, "invalid-value", "Bad path: %s%s", err, "");
 	else if (rq->http->method & (EVHTTP_REQ_GET | EVHTTP_REQ_HEAD))
 		ncr_mount_get(rq, n, ctx, mp);
 	else

@@ -1050,23 +1050,25 @@ fc_rpc_seq(const struct fc_node *n)
 }
 
 /*
- * Flow j of bulk-o-matic's flow-test for one node: in table
- * start + j mod (end - start + 1), matching IPv4 packets from
- * 10.0.0.0 + j, with no instruction (drop).
+ * Flow j (from 0) of bulk-o-matic's flow-test for one node, as its
+ * writers and FlowReader name it: source address N = j + 1, id
+ * "Flow-openflow:DPID.TABLE.N" in table start + j mod (end - start + 1),
+ * matching IPv4 packets from 0.0.0.N/32 (BulkOMaticUtils.getMatch), with
+ * no instruction (drop).
  */
 void
 fc_test_spec(struct fc_spec *s, uint64_t dpid, uint32_t j, unsigned start,
     unsigned end)
 {
 	uint8_t	type[2] = { 0x08, 0x00 }, a[4];
-	uint32_t ip = 0x0a000000u + j;
+	uint32_t ip = j + 1;
 
 	memset(s, 0, sizeof(*s));
 	s->table = (int)(start + j % (end - start + 1));
 	s->priority = FC_DEFAULT_PRIORITY;
 	s->go_to = FC_NO_TABLE;
 	snprintf(s->id, sizeof(s->id), "Flow-openflow:%" PRIu64 ".%d.%" PRIu32,
-	    dpid, s->table, j);
+	    dpid, s->table, ip);
 	a[0] = (uint8_t)(ip >> 24);
 	a[1] = (uint8_t)(ip >> 16);
 	a[2] = (uint8_t)(ip >> 8);

@@ -2,14 +2,12 @@
  * The OpenFlow operations of the embedded controller, as openflowplugin
  * serves them (RFC 8040 section 3.6 under /rests/operations, and the
  * draft's /restconf/operations):
- *   sal-flow: add-flow, remove-flow: one flow pushed to the node the
- *     input names, not written to the config datastore;
+ *   sal-flow: add-flow, remove-flow, update-flow: one flow pushed to
+ *     the node the input names, not written to the config datastore;
  *   sal-bulk-flow (bulk-o-matic): add-flows-rpc, remove-flows-rpc (a
  *     bulk-flow-item list of the same), add-flows-ds, remove-flows-ds
  *     (bulk-flow-ds-item, each with its flow-id, through the config
- *     datastore), flow-test (flows-per-dpn flows on each of the nodes
- *     openflow:1..dpn-count, through the config datastore),
- *     flow-rpc-add-multiple (flow-count flows pushed into every switch).
+ *     datastore); its test operations are in of_bulk.c.
  * Each answers once the FLOW_MODs and a barrier are queued.
  */
 #include <inttypes.h>
@@ -18,13 +16,12 @@
 #include <string.h>
 
 #include "log.h"
+#include "of_bulk.h"
 #include "of_ctl.h"
 #include "of_flowcfg.h"
 #include "of_restconf.h"
 #include "restconf.h"
 
-#define OFRPC_MAX_DPNS		1000000
-#define OFRPC_MAX_PER_DPN	10000000
 
 static const struct doc_module ofrpc_sal_mod = {
 	"sal-flow", "urn:opendaylight:flow:service"
@@ -120,6 +117,76 @@ ofrpc_flow(struct http_req *h, const struct doc_node *in, int rfc8040,
 	rc_rpc_empty(h, rfc8040, &ofrpc_sal_mod);
 }
 
+/* One flow of update-flow's input (container name: original-flow or
+ * updated-flow); -1 after an error reply. */
+static int
+ofrpc_update_part(struct http_req *h, const struct doc_node *in,
+    const char *name, struct fc_spec *s)
+{
+	struct doc_node	c;
+	char		err[256];
+
+	if (doc_child(in, name, &c) == -1) {
+		http_error(h, 400, "protocol", "missing-element",
+		    "The input needs %s", name);
+		return -1;
+	}
+	if (fc_parse_as(&c, NULL, s, err, sizeof(err)) == -1) {
+		http_error(h, 400, "protocol", "invalid-value", "%s: %s", name,
+		    err);
+		return -1;
+	}
+	if (s->table < 0)
+		s->table = 0;
+	return 0;
+}
+
+/*
+ * sal-flow's update-flow: the original flow leaves the switch
+ * (DELETE_STRICT on its table, match and priority) and the updated one
+ * is added, as openflowplugin's flow service does when the two differ in
+ * match or priority; for an update of the actions alone it would send
+ * one MODIFY_STRICT, to the same effect on the switch's table except
+ * that the entry's counters are kept.
+ */
+static void
+ofrpc_update(struct http_req *h, const struct doc_node *in, int rfc8040,
+    int op)
+{
+	struct of_ctl_switch	 sw;
+	struct fc_spec		 orig, upd;
+	struct fc_node		*fn;
+	uint64_t		 dpid;
+	char			 ref[256];
+
+	(void)op;
+	if (doc_get_string(in, "node", ref, sizeof(ref)) == -1) {
+		http_error(h, 400, "protocol", "missing-element",
+		    "The input needs a node");
+		return;
+	}
+	if (ofrpc_node_ref(ref, &dpid) == -1) {
+		http_error(h, 400, "protocol", "invalid-value",
+		    "node '%s' does not name an OpenFlow node "
+		    "(openflow:DPID)", ref);
+		return;
+	}
+	if (of_ctl_switch_find(dpid, &sw) == -1) {
+		http_error(h, 404, "protocol", "data-missing",
+		    "Node openflow:%" PRIu64 " is not connected", dpid);
+		return;
+	}
+	if (ofrpc_update_part(h, in, "original-flow", &orig) == -1 ||
+	    ofrpc_update_part(h, in, "updated-flow", &upd) == -1)
+		return;
+	fn = fc_node_get(dpid, 1);
+	orig.strict = 1;
+	fc_rpc_push(fn, &orig, 0);
+	fc_rpc_push(fn, &upd, 1);
+	fc_barrier(fn);
+	rc_rpc_empty(h, rfc8040, &ofrpc_sal_mod);
+}
+
 /* Every item of a bulk input, checked before anything is done (all or
  * none); NULL after an error reply. */
 static struct ofrpc_item *
@@ -180,126 +247,14 @@ ofrpc_bulk(struct http_req *h, const struct doc_node *in, int rfc8040,
 	rc_rpc_empty(h, rfc8040, &ofrpc_bulk_mod);
 }
 
-/* A mandatory uint32 leaf of flow-test (a number, or digits in a
- * string); -1 after an error reply. */
-static int
-ofrpc_uint(struct http_req *h, const struct doc_node *in, const char *name,
-    uint64_t max, uint64_t *v)
-{
-	struct doc_node	c;
-
-	if (doc_get_uint(in, name, max, v) == 0)
-		return 0;
-	if (doc_child(in, name, &c) == -1)
-		http_error(h, 400, "protocol", "missing-element",
-		    "The input needs %s", name);
-	else
-		http_error(h, 400, "protocol", "invalid-value",
-		    "%s: expected an integer from 0 to %" PRIu64, name, max);
-	return -1;
-}
-
-/* The leaves flow-test acts on: -1 after an error reply.  The others
- * (batch-size, seq, tx-chain, sleep-*) pace ODL's writers; here every
- * write is done at once. */
-static int
-ofrpc_test_input(struct http_req *h, const struct doc_node *in, int *add,
-    uint64_t v[4])
-{
-	char	s[8];
-
-	if (doc_get_string(in, "is-add", s, sizeof(s)) == -1 ||
-	    (strcmp(s, "true") != 0 && strcmp(s, "false") != 0)) {
-		http_error(h, 400, "protocol", "invalid-value",
-		    "flow-test needs is-add, true or false");
-		return -1;
-	}
-	*add = s[0] == 't';
-	if (ofrpc_uint(h, in, "dpn-count", OFRPC_MAX_DPNS, &v[0]) == -1 ||
-	    ofrpc_uint(h, in, "flows-per-dpn", OFRPC_MAX_PER_DPN, &v[1]) ==
-	    -1 || ofrpc_uint(h, in, "start-table-id", 254, &v[2]) == -1 ||
-	    ofrpc_uint(h, in, "end-table-id", 254, &v[3]) == -1)
-		return -1;
-	if (v[3] < v[2]) {
-		http_error(h, 400, "protocol", "invalid-value",
-		    "end-table-id %" PRIu64 " is below start-table-id %" PRIu64,
-		    v[3], v[2]);
-		return -1;
-	}
-	return 0;
-}
-
-/* bulk-o-matic's flow-test: flows-per-dpn flows into the config of each
- * of the nodes openflow:1..dpn-count (or out of it), spread over the
- * tables start-table-id..end-table-id. */
-static void
-ofrpc_flow_test(struct http_req *h, const struct doc_node *in, int rfc8040,
-    int op)
-{
-	struct fc_spec	 s;
-	struct fc_node	*fn;
-	uint64_t	 v[4], d, j;
-	int		 add;
-
-	(void)op;
-	if (ofrpc_test_input(h, in, &add, v) == -1)
-		return;
-	for (d = 1; d <= v[0]; d++) {
-		fn = fc_node_get(d, 1);
-		for (j = 0; j < v[1]; j++) {
-			fc_test_spec(&s, d, (uint32_t)j, (unsigned)v[2],
-			    (unsigned)v[3]);
-			if (add)
-				(void)fc_put(fn, &s);
-			else
-				(void)fc_delete(fn, (unsigned)s.table, s.id);
-		}
-		fc_barrier(fn);
-	}
-	rc_rpc_empty(h, rfc8040, &ofrpc_bulk_mod);
-}
-
-static int
-ofrpc_multiple_cb(const struct of_ctl_switch *sw, void *arg)
-{
-	const uint64_t	*count = arg;
-	struct fc_node	*fn = fc_node_get(sw->dpid, 1);
-	struct fc_spec	 s;
-	uint64_t	 j;
-
-	for (j = 0; j < *count; j++) {
-		fc_test_spec(&s, sw->dpid, (uint32_t)j, 0, 0);
-		fc_rpc_push(fn, &s, 1);
-	}
-	fc_barrier(fn);
-	return 0;
-}
-
-/* bulk-o-matic's flow-rpc-add-multiple: flow-count flows pushed into
- * table 0 of every connected switch, directly (rpc-batch-size paces
- * ODL's calls; here they all go at once). */
-static void
-ofrpc_add_multiple(struct http_req *h, const struct doc_node *in,
-    int rfc8040, int op)
-{
-	uint64_t	count;
-
-	(void)op;
-	if (ofrpc_uint(h, in, "flow-count", OFRPC_MAX_PER_DPN, &count) == -1)
-		return;
-	of_ctl_switches(ofrpc_multiple_cb, &count);
-	rc_rpc_empty(h, rfc8040, &ofrpc_bulk_mod);
-}
-
 static const struct rc_rpc ofrpc_table[] = {
 	{ "sal-flow", "add-flow", ofrpc_flow, 1 },
 	{ "sal-flow", "remove-flow", ofrpc_flow, 0 },
+	{ "sal-flow", "update-flow", ofrpc_update, 0 },
 	{ "sal-bulk-flow", "add-flows-rpc", ofrpc_bulk, OFRPC_ADD_RPC },
 	{ "sal-bulk-flow", "remove-flows-rpc", ofrpc_bulk, OFRPC_REMOVE_RPC },
 	{ "sal-bulk-flow", "add-flows-ds", ofrpc_bulk, OFRPC_ADD_DS },
 	{ "sal-bulk-flow", "remove-flows-ds", ofrpc_bulk, OFRPC_REMOVE_DS },
-	{ "sal-bulk-flow", "flow-test", ofrpc_flow_test, 0 },
-	{ "sal-bulk-flow", "flow-rpc-add-multiple", ofrpc_add_multiple, 0 },
 };
 
 void
@@ -309,4 +264,5 @@ of_rpc_register(struct http_server *hs)
 
 	for (i = 0; i < sizeof(ofrpc_table) / sizeof(ofrpc_table[0]); i++)
 		rc_rpc_register(hs, &ofrpc_table[i]);
+	of_bulk_register(hs);
 }

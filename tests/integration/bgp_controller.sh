@@ -92,6 +92,39 @@ done
 [ $i -lt 50 ] || fail "loc-rib never held 1000 routes"
 n=$(count "$URL:bgp-rib/rib=example-bgp-rib/peer=bgp:%2F%2F127.$NET.0.1/adj-rib-in/$T4/ipv4-routes")
 [ "$n" -eq 500 ] || fail "adj-rib-in of peer 1 holds $n routes, not 500"
+# Its effective-rib-in (what the ibgp_peers and ebgp_peers suites read):
+# the same paths, no import policy; the draft URL too.
+PEER1=bgp-rib/rib=example-bgp-rib/peer=bgp:%2F%2F127.$NET.0.1
+n=$(count "$URL:$PEER1/effective-rib-in/$T4/ipv4-routes")
+[ "$n" -eq 500 ] || fail "effective-rib-in of peer 1 holds $n routes"
+n=$(count "http://127.0.0.1:$rc/restconf/operational/bgp-rib:bgp-rib/rib/example-bgp-rib/peer/bgp:%2F%2F127.$NET.0.1/effective-rib-in/tables/bgp-types:ipv4-address-family/bgp-types:unicast-subsequent-address-family")
+[ "$n" -eq 500 ] || fail "effective-rib-in (draft) of peer 1 holds $n routes"
+# Adj-RIB-Out: only the monitor is advertised to (--bgp-monitor), every
+# route of the other peers, as sent over eBGP: our AS first, next hop
+# ourselves (RFC 4271 section 5.1.2, 5.1.3).
+MONP=bgp-rib/rib=example-bgp-rib/peer=bgp:%2F%2F127.$NET.0.3
+n=$(count "$URL:$PEER1/adj-rib-out/$T4/ipv4-routes")
+[ "$n" -eq 0 ] || fail "adj-rib-out of peer 1 holds $n routes, not 0"
+i=0
+while [ "$(count "$URL:$MONP/adj-rib-out")" -ne 1000 ] && [ $i -lt 50 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+[ $i -lt 50 ] || fail "the monitor's adj-rib-out never held 1000 routes"
+curl -s -u admin:admin -o "$TMPD/out.json" "$URL:$MONP"
+"$PY" - "$TMPD/out.json" <<'PYEOF' || fail "the monitor's peer entry"
+import json, sys
+peer = json.load(open(sys.argv[1]))["bgp-rib:peer"][0]
+out = [t for t in peer["adj-rib-out"]["tables"]
+       if t["afi"].endswith("ipv4-address-family")][0]
+routes = out["bgp-inet:ipv4-routes"]["ipv4-route"]
+a = routes[0]["attributes"]
+assert len(routes) == 1000, len(routes)
+assert a["as-path"]["segments"][0]["as-sequence"][0] == 65000, a
+assert a["ipv4-next-hop"]["global"] == "127.0.0.1", a
+assert "local-pref" not in a, a
+assert set(peer) >= {"adj-rib-in", "effective-rib-in", "adj-rib-out"}
+PYEOF
 # OpenDaylight's CSIT counts the prefixes of example-ipv4-topology.
 TOPO="http://127.0.0.1:$rc/rests/data/network-topology:network-topology"
 n=$(count "$TOPO/topology=example-ipv4-topology")

@@ -8,7 +8,9 @@
 # its mount point's root read in XML and compared whole with the empty
 # data element (Check_Device_Data), deconfigured by DELETE and waited for
 # until it is gone from the operational topology and its config node
-# answers 404 (Check_Device_Completely_Gone).
+# answers 404 (Check_Device_Completely_Gone); then two devices mounted
+# and unmounted by netconf-node-topology's create-device and
+# delete-device operations.
 . "$(dirname "$0")/../lib.sh"
 [ -x "$PY" ] || skip "$PY is not installed"
 need curl
@@ -112,6 +114,59 @@ for i in $(seq 1 $N); do
 	    fail "Remove_Device_From_Netconf $name: $code"
 	until_ok 100 gone "$name" || fail "Wait_Device_Fully_Removed $name"
 done
+
+# netconf-node-topology's create-device and delete-device, as the user
+# guide (draft URL, flat credentials, numbers in strings) and ONAP's
+# scripts (RFC 8040 URL, login-password) send them: mounted and
+# unmounted as by the PUT and DELETE above.
+# rpc PATH CTYPE BODY: the status on stdout, the body in $TMPD/out.
+rpc() {
+	curl -s -m 10 -u admin:admin -o "$TMPD/out" -w '%{http_code}' \
+	    -X POST -H "Content-Type: $2" -d "$3" "$BASE/$1"
+}
+NNT=netconf-node-topology
+code=$(rpc "restconf/operations/$NNT:create-device" application/json \
+    "{\"input\":{\"$NNT:node-id\":\"rpc-device-1\",\"host\":\"127.0.0.1\",\"port\":\"$DP\",\"username\":\"admin\",\"password\":\"topsecret\",\"tcp-only\":\"true\",\"keepalive-delay\":\"0\"}}")
+[ "$code" = 200 ] && [ "$(cat "$TMPD/out")" = '{"output":{}}' ] ||
+    fail "create-device (draft): $code $(cat "$TMPD/out")"
+code=$(rpc "rests/operations/$NNT:create-device" application/json \
+    "{\"input\":{\"login-password\":{\"username\":\"admin\",\"password\":\"topsecret\"},\"host\":\"127.0.0.1\",\"port\":$((DP + 1)),\"tcp-only\":true,\"node-id\":\"rpc-device-2\"}}")
+[ "$code" = 204 ] && [ ! -s "$TMPD/out" ] ||
+    fail "create-device (rfc8040): $code $(cat "$TMPD/out")"
+for name in rpc-device-1 rpc-device-2; do
+	until_ok 100 connected "$name" ||
+	    fail "create-device: $name not connected: $(cat "$TMPD/out")"
+	[ "$(get "$CONFIG/node/$name")" = 200 ] ||
+	    fail "create-device: no config node $name"
+	code=$(get "$CONFIG/node/$name/yang-ext:mount" application/xml)
+	[ "$code" = 200 ] || fail "create-device: $name mount point: $code"
+done
+code=$(rpc "rests/operations/$NNT:delete-device" application/xml \
+    "<input xmlns=\"urn:opendaylight:$NNT\"><node-id>rpc-device-1</node-id></input>")
+[ "$code" = 204 ] || fail "delete-device (xml): $code $(cat "$TMPD/out")"
+code=$(rpc "restconf/operations/$NNT:delete-device" application/json \
+    '{"input":{"node-id":"rpc-device-2"}}')
+[ "$code" = 200 ] || fail "delete-device (draft): $code $(cat "$TMPD/out")"
+for name in rpc-device-1 rpc-device-2; do
+	until_ok 100 gone "$name" || fail "delete-device: $name not gone"
+done
+# A node that is not there: deleted all the same; bad inputs: 400.
+code=$(rpc "rests/operations/$NNT:delete-device" application/json \
+    '{"input":{"node-id":"no-such-device"}}')
+[ "$code" = 204 ] || fail "delete-device (absent): $code"
+code=$(rpc "rests/operations/$NNT:delete-device" application/json \
+    '{"input":{}}')
+[ "$code" = 400 ] && grep -q missing-element "$TMPD/out" ||
+    fail "delete-device without node-id: $code $(cat "$TMPD/out")"
+code=$(rpc "rests/operations/$NNT:create-device" application/json \
+    '{"input":{"node-id":"x","port":830}}')
+[ "$code" = 400 ] && grep -q missing-element "$TMPD/out" ||
+    fail "create-device without host: $code $(cat "$TMPD/out")"
+code=$(rpc "rests/operations/$NNT:create-device" application/json \
+    '{"input":{"node-id":"x","host":"127.0.0.1","port":99999}}')
+[ "$code" = 400 ] && grep -q invalid-value "$TMPD/out" ||
+    fail "create-device with port 99999: $code $(cat "$TMPD/out")"
+[ "$(count x)" = 0 ] || fail "a refused create-device mounted x"
 
 stop_pid "$dev"
 stop_pid "$ctl"

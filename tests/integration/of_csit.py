@@ -318,6 +318,7 @@ def suite_salflow(n):
               fl[0].get("id", "").startswith("#UF$TABLE*0-") and
               fl[0].get("priority") == 2, "node %d: %s" % (n, fl))
     expect(404, "data-missing", "GET", CFG + "/node/openflow:1")
+    suite_update_flow()
     rpc(RESTS_OPS, "sal-flow:remove-flow", SAL_XML % 1, 204, xml=True)
     rpc(DRAFT_OPS, "sal-flow:remove-flow", sal_json(2), 200)
     check(wait_for(lambda: (table0(1), table0(2)), ((0, 0), (0, 0))) ==
@@ -338,6 +339,66 @@ def suite_salflow(n):
            "/sal-flow:remove-flow", {"flow": {}})
     expect(405, "operation-not-supported", "GET", RESTS_OPS +
            "/sal-flow:add-flow")
+
+
+def update_xml(n, old, new):
+    """FlowLib's Update Flow Via RPC: the flow's elements (without its
+    id and namespace) renamed original-flow and updated-flow, then the
+    node."""
+    flow = ("<priority>2</priority><table_id>0</table_id><match>"
+            "<ethernet-match><ethernet-type><type>2048</type></ethernet-type>"
+            "</ethernet-match><ipv4-destination>%s</ipv4-destination>"
+            "</match><instructions><instruction><order>0</order>"
+            "<apply-actions><action><order>0</order><output-action>"
+            "<output-node-connector>1</output-node-connector>"
+            "</output-action></action></apply-actions></instruction>"
+            "</instructions><flow-name>f1</flow-name><strict>false</strict>")
+    return ('<input xmlns="urn:opendaylight:flow:service">'
+            '<original-flow>%s</original-flow><updated-flow>%s'
+            '</updated-flow><node xmlns:inv="urn:opendaylight:inventory">'
+            '/inv:nodes/inv:node[inv:id="openflow:%d"]</node></input>' %
+            (flow % old, flow % new, n))
+
+
+def oper_matches(n):
+    st, d = req("GET", OPER + "/node/openflow:%d/table/0" % n)
+    if st != 200:
+        return None
+    return sorted(f["match"].get("ipv4-destination") for f in
+                  json.loads(d)[FNI_T][0].get("flow", []))
+
+
+def suite_update_flow():
+    """sal-flow:update-flow: FlowLib's XML under the draft URL (200),
+    JSON under /rests (204); the switch then holds the updated flow in
+    place of the original."""
+    rpc(DRAFT_OPS, "sal-flow:update-flow", update_xml(1, "10.0.1.0/24",
+        "10.0.2.0/24"), 200, xml=True)
+    check(wait_for(lambda: oper_matches(1), ["10.0.2.0/24"]) ==
+          ["10.0.2.0/24"], "node 1 updated: %s" % oper_matches(1))
+    body = sal_json(2)["input"]
+    node = body.pop("opendaylight-flow-service:node")
+    upd = json.loads(json.dumps(body))
+    upd["match"]["ipv4-destination"] = "10.0.3.0/24"
+    d = rpc(RESTS_OPS, "sal-flow:update-flow", {"input": {
+        "node": node, "original-flow": body, "updated-flow": upd}}, 204)
+    check(d == b"", "204 without a body (%r)" % d)
+    check(wait_for(lambda: oper_matches(2), ["10.0.3.0/24"]) ==
+          ["10.0.3.0/24"], "node 2 updated: %s" % oper_matches(2))
+    expect(400, "missing-element", "POST", RESTS_OPS +
+           "/sal-flow:update-flow", {"input": {"node": node,
+                                               "original-flow": body}})
+    expect(404, "data-missing", "POST", RESTS_OPS + "/sal-flow:update-flow",
+           update_xml(99, "10.0.1.0/24", "10.0.2.0/24"),
+           ctype="application/xml")
+    # Back as they were, for the removals that follow.
+    rpc(RESTS_OPS, "sal-flow:update-flow", update_xml(1, "10.0.2.0/24",
+        "10.0.1.0/24"), 204, xml=True)
+    rpc(RESTS_OPS, "sal-flow:update-flow", {"input": {
+        "node": node, "original-flow": upd, "updated-flow": body}}, 204)
+    check(wait_for(lambda: (oper_matches(1), oper_matches(2)),
+                   (["10.0.1.0/24"], ["10.0.1.0/24"])) ==
+          (["10.0.1.0/24"], ["10.0.1.0/24"]), "both restored")
 
 
 # ---- bulk-o-matic: flow_config_blaster_bulk.py, Performance_Bulkomatic ----
@@ -408,11 +469,123 @@ def suite_bulkomatic(n, k):
           "flow-test spread over tables 0 and 1: %s" % st)
     rpc(RESTS_OPS, "sal-bulk-flow:flow-test", flow_test(False, n, k), 204)
     oper_total(n, 0)
+    suite_bulk_perf(n, k)
+    # Node 1's flow-rpc-add-test flows are replaced by the same ones.
     rpc(DRAFT_OPS, "sal-bulk-flow:flow-rpc-add-multiple", {"input": {
         "sal-bulk-flow:flow-count": str(k),
         "sal-bulk-flow:rpc-batch-size": str(k)}}, 200)
     oper_total(n, n * k)
     suite_bulk_errors(n, k)
+
+
+JOLOKIA = ("/jolokia/read/org.opendaylight.openflowplugin.applications."
+           "bulk.o.matic:type=FlowCounter")
+
+
+def jolokia(attr=None):
+    """BulkomaticKeywords' read of the FlowCounter MBean: the value."""
+    st, d = req("GET", JOLOKIA + ("/" + attr if attr else ""))
+    if st != 200:
+        return None
+    return json.loads(d).get("value")
+
+
+def op_status_ok(attr):
+    """Operation Status Check: the value, as a string, starts with 2."""
+    return str(jolokia(attr)).startswith("2")
+
+
+def read_test(dpns, per, config, start=0, end=1):
+    """sal_get_bulk_flow_config.json's shape."""
+    v = {"verbose": "false", "dpn-count": str(dpns),
+         "is-config-ds": "true" if config else "false",
+         "flows-per-dpn": str(per), "start-table-id": str(start),
+         "end-table-id": str(end)}
+    return {"input": {"sal-bulk-flow:" + k: x for k, x in v.items()}}
+
+
+def suite_bulk_perf(n, k):
+    """Performance_Bulkomatic and Clustering_Bulkomatic through
+    BulkomaticKeywords: flow-test, WriteOpStatus polled through Jolokia,
+    read-flow-test with flows-per-dpn set to the total (Set DPN And Flow
+    Count In Json Get), ReadOpStatus, FlowCount; table-test, TableCount;
+    flow-rpc-add-test; register."""
+    whole = jolokia()
+    check(isinstance(whole, dict) and whole.get("Units") == "ns" and
+          set(whole) == {"FlowCount", "ReadOpStatus", "WriteOpStatus",
+                         "TaskCompletionTime", "Units", "TableCount"},
+          "the FlowCounter MBean: %s" % whole)
+    rpc(RESTS_OPS, "sal-bulk-flow:table-test", {"input": {
+        "sal-bulk-flow:add": "true", "sal-bulk-flow:dpn-count": str(n),
+        "sal-bulk-flow:start-table-id": "0",
+        "sal-bulk-flow:end-table-id": "1"}}, 204)
+    check(op_status_ok("WriteOpStatus") and jolokia("TableCount") == 2 * n,
+          "table-test: WriteOpStatus %s TableCount %s" % (
+              jolokia("WriteOpStatus"), jolokia("TableCount")))
+    # BulkomaticKeywords' Post with HEADERS_YANG_JSON: the draft's
+    # media type in CSIT's older variables.
+    st, d = req("POST", DRAFT_OPS + "/sal-bulk-flow:flow-test",
+                flow_test(True, n, k), ctype="application/yang.data+json")
+    check(st == 200, "Add Bulk Flow (yang.data+json): %d %s" % (st, d[:200]))
+    check(wait_for(lambda: op_status_ok("WriteOpStatus"), True),
+          "Wait Until Write Finishes")
+    t = jolokia("TaskCompletionTime")
+    check(isinstance(t, int) and t > 0 and jolokia("TableCount") == 0,
+          "TaskCompletionTime %s ns" % t)
+    rpc(DRAFT_OPS, "sal-bulk-flow:read-flow-test", read_test(n, n * k, 1),
+        200)
+    check(op_status_ok("ReadOpStatus"), "Wait Until Read Finishes")
+    check(jolokia("FlowCount") == n * k, "Verify Flow Count: config %s" %
+          jolokia("FlowCount"))
+    oper_total(n, n * k)
+    rpc(RESTS_OPS, "sal-bulk-flow:read-flow-test", read_test(n, k, 0), 204)
+    check(jolokia("FlowCount") == n * k, "operational FlowCount %s" %
+          jolokia("FlowCount"))
+    rpc(RESTS_OPS, "sal-bulk-flow:read-flow-test", read_test(n, k, 1, 1, 1),
+        204)
+    check(jolokia("FlowCount") == n * k // 2,
+          "table 1 alone: FlowCount %s" % jolokia("FlowCount"))
+    # flow-test's delete, then table-test's own enumeration form.
+    rpc(RESTS_OPS, "sal-bulk-flow:flow-test", flow_test(False, n, k), 204)
+    check(op_status_ok("WriteOpStatus"), "delete: Wait Until Write Finishes")
+    oper_total(n, 0)
+    rpc(RESTS_OPS, "sal-bulk-flow:read-flow-test", read_test(n, k, 1), 204)
+    check(jolokia("FlowCount") == 0, "Verify Flow Count 0")
+    rpc(RESTS_OPS, "sal-bulk-flow:flow-test", flow_test(True, n, k, 0, 1),
+        204)
+    oper_total(n, n * k)
+    rpc(RESTS_OPS, "sal-bulk-flow:table-test", {"input": {
+        "operation": "delete", "dpn-count": n, "start-table-id": 1,
+        "end-table-id": 1}}, 204)
+    check(jolokia("TableCount") == n, "TableCount %s" % jolokia("TableCount"))
+    oper_total(n, n * k // 2)
+    rpc(RESTS_OPS, "sal-bulk-flow:flow-test", flow_test(False, n, k), 204)
+    oper_total(n, 0)
+    # flow-rpc-add-test: one switch, table 1; an unknown node: nothing.
+    rpc(DRAFT_OPS, "sal-bulk-flow:flow-rpc-add-test", {"input": {
+        "sal-bulk-flow:dpn-id": "openflow:1", "sal-bulk-flow:flow-count":
+        str(k), "sal-bulk-flow:rpc-batch-size": str(k)}}, 200)
+    rpc(RESTS_OPS, "sal-bulk-flow:flow-rpc-add-test", {"input": {
+        "dpn-id": "openflow:99", "flow-count": k, "rpc-batch-size": k}}, 204)
+    oper_total(n, k)
+    st, d = req("GET", OPER + "/node/openflow:1/table/1")
+    t = json.loads(d)[FNI_T] if st == 200 else []
+    check(crawl([{FNI_T: t}])[1:] == (k, k), "in table 1 of node 1")
+    expect(500, "operation-failed", "POST", RESTS_OPS +
+           "/sal-bulk-flow:register")
+    expect(400, "missing-element", "POST", RESTS_OPS +
+           "/sal-bulk-flow:read-flow-test", {"input": {
+               "verbose": False, "is-config-ds": True}})
+    expect(400, "invalid-value", "POST", RESTS_OPS +
+           "/sal-bulk-flow:table-test", {"input": {
+               "operation": "move", "dpn-count": 1, "start-table-id": 0,
+               "end-table-id": 1}})
+    st, d = req("GET", JOLOKIA + "/No%22Such")
+    j = json.loads(d) if st == 200 else {}
+    attr = j.get("request", {}).get("attribute")
+    check(j.get("status") == 404 and attr == 'No"Such' and
+          "AttributeNotFound" in j.get("error_type", ""),
+          "unknown attribute: %s" % d[:200])
 
 
 def suite_bulk_errors(n, k):

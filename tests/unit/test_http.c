@@ -227,6 +227,10 @@ test_media(void)
 	    f == HTTP_FMT_XML, "XML, any case");
 	CHECK(http_content_type(" application/yang-data+xml ", &f) == 0 &&
 	    f == HTTP_FMT_XML, "yang-data+xml");
+	CHECK(http_content_type("application/yang.data+json", &f) == 0 &&
+	    f == HTTP_FMT_JSON, "the draft's yang.data+json (CSIT's)");
+	CHECK(http_content_type("application/yang.data+xml", &f) == 0 &&
+	    f == HTTP_FMT_XML, "the draft's yang.data+xml");
 	CHECK(http_content_type("text/plain", &f) == -1, "text/plain refused");
 	CHECK(http_content_type("application/x-www-form-urlencoded", &f) == -1,
 	    "form refused");
