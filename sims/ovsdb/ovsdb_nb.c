@@ -558,6 +558,9 @@ ovsdb_nb_tick(struct ovsdb_nb *nb, uint64_t now)
 {
 	switch (nb->stage) {
 	case 0:
+		/* Watch mode (active devices): counted from now on. */
+		if (!nb->passive)
+			phase_start(metrics_find_phase(nb->m, "nb_learn"), now);
 		nb->stage = on_begin(nb->nodes, now) == 0 ? 1 : 4;
 		break;
 	case 1:
