@@ -65,6 +65,19 @@ ovsdb_log_once(struct ovsdb_dev *d, uint16_t kind, const char *why)
 	d->logged |= kind;
 }
 
+/* The device's first session: an item of connect. */
+static void
+ovsdb_dev_reached(struct ovsdb_dev *d, uint64_t now)
+{
+	struct phase	*ph = d->sim->connect;
+
+	if (d->reached || ph->state != PHASE_RUNNING)
+		return;
+	d->reached = 1;
+	phase_items(ph, now, 1);
+	phase_latency(ph, (now - d->pd.attempt_ns) / 1000);
+}
+
 /* End a session now (not from the server's send hook: see closing). */
 static void
 ovsdb_sess_close(struct ovsdb_sess *s, const char *why)
@@ -240,6 +253,10 @@ ovsdb_sess_event(struct bufferevent *bev, short what, void *arg)
 		pool_bev_event(bev, what, s->dev);
 		return;
 	}
+	if (what & BEV_EVENT_CONNECTED) {	/* a pssl: handshake done */
+		ovsdb_dev_reached(s->dev, clock_ns());
+		return;
+	}
 	if (what & BEV_EVENT_EOF)
 		ovsdb_sess_close(s, "the client closed the connection");
 	else if ((what & BEV_EVENT_ERROR) && ovsdb_tls_error(s))
@@ -269,12 +286,9 @@ ovsdb_sess_new(struct ovsdb_dev *d, struct bufferevent *bev, int pooled)
 	bufferevent_setwatermark(bev, EV_WRITE, sim->cfg.max_output / 4, 0);
 	bufferevent_enable(bev, EV_READ | EV_WRITE);
 	ovsdb_sess_peek(s);
-	if (!d->reached && sim->connect->state == PHASE_RUNNING) {
-		d->reached = 1;
-		phase_items(sim->connect, s->last_rx_ns, 1);
-		phase_latency(sim->connect, (s->last_rx_ns -
-		    d->pd.attempt_ns) / 1000);
-	}
+	/* Over pssl: the session is up once its handshake is done. */
+	if (pooled || sim->pcfg.ep.kind != EP_PSSL)
+		ovsdb_dev_reached(d, s->last_rx_ns);
 	return s;
 }
 

@@ -3,7 +3,8 @@
 # openssl: a passive device (pssl:) serves ovsdb-client's list-dbs and
 # dump with --private-key, --certificate and --ca-cert; a client without
 # a certificate, and a plain-TCP one, are refused and counted
-# (tls_errors); an active device (ssl:) connects to ovsdb-client
+# (tls_errors), and a device that saw only refused handshakes is not
+# connected; an active device (ssl:) connects to ovsdb-client
 # listening on pssl: as its manager, which monitors its seeded bridge.
 # Command-line errors: TLS files with a tcp: endpoint, pssl: without a key.
 . "$(dirname "$0")/../lib.sh"
@@ -34,12 +35,14 @@ echo "$ERR" | grep -q "needs --ssl-key and --ssl-cert" ||
     fail "pssl: without a key (exit $RC): $ERR"
 [ "$RC" -eq 2 ] || fail "pssl: without a key: exit $RC"
 
-base=$(free_ports 2)
-start_bg "$TMPD/sim.log" "$SBSIM" ovsdb --devices 1 \
+base=$(free_ports 3)
+start_bg "$TMPD/sim.log" "$SBSIM" ovsdb \
     --controller pssl:$base:127.0.0.1 $TLS_DEV --bridges-per-node 1 \
+    --devices 2 \
     --duration 60 --report "$TMPD/sim.json"
 sim=$LAST_PID
-wait_listen $base || fail "the TLS device does not listen"
+wait_listen $base && wait_listen $((base + 1)) ||
+    fail "the TLS devices do not listen"
 [ "$(timeout 10 ovsdb-client $TLS_CLI list-dbs ssl:127.0.0.1:$base |
     tr '\n' ' ')" = "Open_vSwitch _Server " ] || fail "list-dbs over TLS"
 timeout 10 ovsdb-client $TLS_CLI dump ssl:127.0.0.1:$base Open_vSwitch \
@@ -50,15 +53,21 @@ timeout 10 ovsdb-client --private-key=none --certificate=none \
     fail "a client without a certificate was served"
 timeout 10 ovsdb-client list-dbs tcp:127.0.0.1:$base >/dev/null 2>&1 &&
     fail "a plain TCP client was served"
+# Device 1 saw only a client without a certificate: not connected.
+timeout 10 ovsdb-client --private-key=none --certificate=none \
+    --ca-cert=ca.pem list-dbs ssl:127.0.0.1:$((base + 1)) >/dev/null 2>&1 &&
+    fail "device 1 served a client without a certificate"
 kill -0 "$sim" 2>/dev/null || fail "sbsim died"
 stop_pid "$sim"
 [ "$(json_get "$TMPD/sim.json" 'r["counters"]["tls_errors"] >= 2')" = True ] ||
     fail "tls_errors: $(json_get "$TMPD/sim.json" 'r["counters"]')"
 grep -q "TLS failed" "$TMPD/sim.log" || fail "no TLS error logged"
+[ "$(json_get "$TMPD/sim.json" '[p["items"] for p in r["phases"] if p["name"] == "connect"][0]')" = 1 ] ||
+    fail "connect counts a refused handshake: $(json_get "$TMPD/sim.json" 'r["phases"]')"
 
 # An active device over TLS: ovsdb-client listens on pssl: as its
 # manager.
-MGR=$((base + 1))
+MGR=$((base + 2))
 start_bg "$TMPD/mgr.log" timeout 30 ovsdb-client $TLS_CLI monitor \
     pssl:$MGR:127.0.0.1 Open_vSwitch Bridge name
 mgr=$LAST_PID
