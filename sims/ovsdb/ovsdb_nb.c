@@ -564,7 +564,7 @@ ovsdb_nb_tick(struct ovsdb_nb *nb, uint64_t now)
 		nb->stage = on_begin(nb->nodes, now) == 0 ? 1 : 4;
 		break;
 	case 1:
-		if (nb_tick(nb->nodes, now))	/* counted, or nothing held */
+		if (nb_tick(nb->nodes, now))	/* counted, or none held */
 			nb->stage = !nb->passive && on_bridges_begin(nb, now) ?
 			    2 : 4;
 		else if (nb_held(nb->nodes)) {

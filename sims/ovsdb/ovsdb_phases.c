@@ -27,7 +27,7 @@ struct ovsdb_phases {
 	struct phase		*learn, *program, *delete;
 	int			 ovs_ti, br_ti;	/* -1: no such table */
 	uint32_t		 nseed;		/* seeded bridges a device */
-	uint8_t			*seed;		/* [dev][nseed] UUIDs, sorted */
+	uint8_t			*seed;		/* [dev][nseed] UUIDs */
 	uint8_t			*learned;	/* [dev] */
 	uint64_t		*c_made, *c_gone, *c_own_gone;
 };
