@@ -121,15 +121,19 @@ endpoint_parse(const char *s, struct endpoint *ep, char *err, size_t errlen)
 		ep->kind = EP_PTCP;
 		return parse_passive(s + 5, ep, err, errlen);
 	}
-	snprintf(err, errlen, "'%s': expected tcp:IP:PORT, ssl:IP:PORT or "
-	    "ptcp:PORT[:IP]", s);
+	if (strncmp(s, "pssl:", 5) == 0) {
+		ep->kind = EP_PSSL;
+		return parse_passive(s + 5, ep, err, errlen);
+	}
+	snprintf(err, errlen, "'%s': expected tcp:IP:PORT, ssl:IP:PORT, "
+	    "ptcp:PORT[:IP] or pssl:PORT[:IP]", s);
 	return -1;
 }
 
 int
 endpoint_passive(const struct endpoint *ep)
 {
-	return ep->kind == EP_PTCP;
+	return ep->kind == EP_PTCP || ep->kind == EP_PSSL;
 }
 
 int

@@ -1,7 +1,7 @@
 /*
  * Endpoints in the OVS style and source address ranges.
  *   tcp:IP:PORT   ssl:IP:PORT    connect (IPv6 as [addr]:PORT)
- *   ptcp:PORT[:IP]                listen (device i on PORT+i)
+ *   ptcp:PORT[:IP] pssl:PORT[:IP] listen (device i on PORT+i)
  * A source range is a CIDR whose host addresses are handed out in turn, so
  * that each device connects from its own address and one controller port can
  * take far more connections than one source address has ephemeral ports.
@@ -19,6 +19,7 @@ enum ep_kind {
 	EP_TCP,
 	EP_SSL,
 	EP_PTCP,
+	EP_PSSL,	/* listen, TLS: pssl:PORT[:IP] */
 };
 
 struct endpoint {

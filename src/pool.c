@@ -188,7 +188,8 @@ pool_free_bev(struct pool_dev *d)
 		return;
 	/* Say goodbye properly (close_notify, RFC 8446 section 6.1) when
 	 * the handshake got that far; best effort, the socket may be gone. */
-	if (d->pool->cfg.ep.kind == EP_SSL && d->state == PD_UP &&
+	if ((d->pool->cfg.ep.kind == EP_SSL || d->pool->cfg.ep.kind ==
+	    EP_PSSL) && d->state == PD_UP &&
 	    (ssl = bufferevent_openssl_get_ssl(d->bev)) != NULL)
 		SSL_shutdown(ssl);
 	bufferevent_free(d->bev);
@@ -255,7 +256,7 @@ pool_bev_new(struct pool *p, int fd, int connecting)
 {
 	SSL	*ssl;
 
-	if (p->cfg.ep.kind != EP_SSL)
+	if (p->cfg.ep.kind != EP_SSL && p->cfg.ep.kind != EP_PSSL)
 		return bufferevent_socket_new(engine_base(), fd,
 		    BEV_OPT_CLOSE_ON_FREE);
 	if ((ssl = SSL_new(p->cfg.ssl)) == NULL)
@@ -522,13 +523,13 @@ pool_ssl_error(char *err, size_t errlen, const char *what, const char *file)
 	    file ? file : "", why);
 }
 
-SSL_CTX *
-pool_ssl_ctx(const char *key, const char *cert, const char *ca, char *err,
-    size_t errlen)
+static SSL_CTX *
+pool_ssl_ctx_new(const SSL_METHOD *method, const char *key, const char *cert,
+    const char *ca, int verify, char *err, size_t errlen)
 {
 	SSL_CTX	*ctx;
 
-	if ((ctx = SSL_CTX_new(TLS_client_method())) == NULL) {
+	if ((ctx = SSL_CTX_new(method)) == NULL) {
 		pool_ssl_error(err, errlen, "SSL_CTX_new", NULL);
 		return NULL;
 	}
@@ -547,13 +548,36 @@ pool_ssl_ctx(const char *key, const char *cert, const char *ca, char *err,
 			pool_ssl_error(err, errlen, "--ssl-ca", ca);
 			goto fail;
 		}
-		SSL_CTX_set_verify(ctx, SSL_VERIFY_PEER, NULL);
+		SSL_CTX_set_verify(ctx, verify, NULL);
 	} else
 		SSL_CTX_set_verify(ctx, SSL_VERIFY_NONE, NULL);
 	return ctx;
 fail:
 	SSL_CTX_free(ctx);
 	return NULL;
+}
+
+SSL_CTX *
+pool_ssl_ctx(const char *key, const char *cert, const char *ca, char *err,
+    size_t errlen)
+{
+	return pool_ssl_ctx_new(TLS_client_method(), key, cert, ca,
+	    SSL_VERIFY_PEER, err, errlen);
+}
+
+SSL_CTX *
+pool_ssl_server_ctx(const char *key, const char *cert, const char *ca,
+    char *err, size_t errlen)
+{
+	if (key == NULL || cert == NULL) {
+		snprintf(err, errlen, "TLS setup: a listening device needs "
+		    "--ssl-key and --ssl-cert");
+		return NULL;
+	}
+	/* As ovsdb-server's pssl: with a CA, a client without a
+	 * certificate it signs is refused. */
+	return pool_ssl_ctx_new(TLS_server_method(), key, cert, ca,
+	    SSL_VERIFY_PEER | SSL_VERIFY_FAIL_IF_NO_PEER_CERT, err, errlen);
 }
 
 void

@@ -174,5 +174,9 @@ uint32_t pool_fds_needed(const struct pool_config *, uint32_t n_devs);
 /* Create an SSL_CTX for ssl: with optional key, certificate and CA. */
 SSL_CTX	*pool_ssl_ctx(const char *key, const char *cert, const char *ca,
 	    char *err, size_t errlen);
+/* The same for pssl: (devices that listen): key and certificate needed;
+ * with a CA, clients must show a certificate it signs. */
+SSL_CTX	*pool_ssl_server_ctx(const char *key, const char *cert,
+	    const char *ca, char *err, size_t errlen);
 
 #endif

@@ -365,7 +365,7 @@ nc_check(struct nc_sim *sim, const struct run_opts *ro)
 	pool_config_defaults(&sim->pcfg);
 	if (endpoint_parse(ep, &sim->pcfg.ep, err, sizeof(err)) == -1)
 		cli_die(ro, "--listen: %s", err);
-	if (!endpoint_passive(&sim->pcfg.ep))
+	if (sim->pcfg.ep.kind != EP_PTCP)	/* pssl: too: SSH or TCP */
 		cli_die(ro, "--listen: devices listen: ptcp:PORT[:IP], not "
 		    "'%s'", ep);
 	if (ro->source != NULL)

@@ -19,11 +19,16 @@
 
 #include <event2/buffer.h>
 #include <event2/bufferevent.h>
+#include <event2/bufferevent_ssl.h>
 #include <event2/event.h>
+#include <openssl/err.h>
+#include <openssl/ssl.h>
 
 #include "engine.h"
 #include "log.h"
+#include "ovsdb_phases.h"
 #include "ovsdb_sim.h"
+#include "rxstamp.h"
 
 #ifndef PACKAGE_VERSION
 #define PACKAGE_VERSION	"unknown"
@@ -36,6 +41,7 @@ struct ovsdb_sess {
 	struct ovsdb_dev	*dev;
 	struct bufferevent	*bev;
 	struct ovsdb_frame	 frame;
+	struct rxpeek		 rxp;		/* while a phase waits */
 	uint64_t		 last_rx_ns;	/* the last whole message */
 	uint64_t		 probe_ns;	/* our echo, 0: none out */
 	uint8_t			 pooled;	/* the pool owns bev */
@@ -52,11 +58,24 @@ ovsdb_who(const struct ovsdb_dev *d)
 }
 
 static void
-ovsdb_log_once(struct ovsdb_dev *d, uint8_t kind, const char *why)
+ovsdb_log_once(struct ovsdb_dev *d, uint16_t kind, const char *why)
 {
 	if (!(d->logged & kind))
 		log_warnx("%s: %s (further ones counted)", ovsdb_who(d), why);
 	d->logged |= kind;
+}
+
+/* The device's first session: an item of connect. */
+static void
+ovsdb_dev_reached(struct ovsdb_dev *d, uint64_t now)
+{
+	struct phase	*ph = d->sim->connect;
+
+	if (d->reached || ph->state != PHASE_RUNNING)
+		return;
+	d->reached = 1;
+	phase_items(ph, now, 1);
+	phase_latency(ph, (now - d->pd.attempt_ns) / 1000);
 }
 
 /* End a session now (not from the server's send hook: see closing). */
@@ -66,6 +85,7 @@ ovsdb_sess_close(struct ovsdb_sess *s, const char *why)
 	struct ovsdb_dev	*d = s->dev;
 
 	log_debug("%s: session closed: %s", ovsdb_who(d), why);
+	rxpeek_stop(&s->rxp);
 	ovsdb_conn_detach(&s->conn);
 	(*d->sim->c.sessions_closed)++;
 	d->n_sessions--;
@@ -170,16 +190,58 @@ static const struct pool_framer ovsdb_framer = {
 	.scan = ovsdb_sess_scan,
 };
 
+/*
+ * While a phase waits for its first item from this device (ovsdb_phases.c),
+ * each read's arrival is peeked: the window opens at the kernel's receive
+ * time (docs/report.md, "Phase windows"), however late the loop reads.
+ */
+static void
+ovsdb_sess_peek(struct ovsdb_sess *s)
+{
+	if (ovsdb_phases_peek(s->dev->sim->ph, s->dev))
+		rxpeek_arm(&s->rxp, bufferevent_getfd(s->bev));
+	else
+		rxpeek_stop(&s->rxp);
+}
+
 static void
 ovsdb_sess_read(struct bufferevent *bev, void *arg)
 {
-	(void)pool_read(bev, &ovsdb_framer, arg);
+	struct ovsdb_sess	*s = arg;
+
+	s->conn.rx_ns = rxpeek_take(&s->rxp, clock_ns());
+	if (pool_read(bev, &ovsdb_framer, s) == -1)
+		return;		/* the session is gone */
+	s->conn.rx_ns = 0;
+	ovsdb_sess_peek(s);
 }
 
 static void
 ovsdb_sess_write(struct bufferevent *bev, void *arg)
 {
 	(void)pool_read_resume(bev, &ovsdb_framer, arg);
+}
+
+/* A TLS session's error (a handshake the client failed, a certificate
+ * the CA does not sign): counted, logged once per device; 0 when the
+ * error is not TLS's. */
+static int
+ovsdb_tls_error(struct ovsdb_sess *s)
+{
+	struct ovsdb_dev	*d = s->dev;
+	unsigned long		 e;
+	char			 why[160], msg[200];
+
+	if (d->sim->pcfg.ep.kind != EP_PSSL ||
+	    (e = bufferevent_get_openssl_error(s->bev)) == 0)
+		return 0;
+	while (bufferevent_get_openssl_error(s->bev) != 0)
+		;
+	(*d->sim->c.tls_errors)++;
+	ERR_error_string_n(e, why, sizeof(why));
+	snprintf(msg, sizeof(msg), "TLS failed: %s", why);
+	ovsdb_log_once(d, OVSDB_DLOG_TLS, msg);
+	return 1;
 }
 
 static void
@@ -191,8 +253,14 @@ ovsdb_sess_event(struct bufferevent *bev, short what, void *arg)
 		pool_bev_event(bev, what, s->dev);
 		return;
 	}
+	if (what & BEV_EVENT_CONNECTED) {	/* a pssl: handshake done */
+		ovsdb_dev_reached(s->dev, clock_ns());
+		return;
+	}
 	if (what & BEV_EVENT_EOF)
 		ovsdb_sess_close(s, "the client closed the connection");
+	else if ((what & BEV_EVENT_ERROR) && ovsdb_tls_error(s))
+		ovsdb_sess_close(s, "TLS failed");
 	else if (what & BEV_EVENT_ERROR)
 		ovsdb_sess_close(s, evutil_socket_error_to_string(
 		    EVUTIL_SOCKET_ERROR()));
@@ -217,12 +285,10 @@ ovsdb_sess_new(struct ovsdb_dev *d, struct bufferevent *bev, int pooled)
 	    ovsdb_sess_event, s);
 	bufferevent_setwatermark(bev, EV_WRITE, sim->cfg.max_output / 4, 0);
 	bufferevent_enable(bev, EV_READ | EV_WRITE);
-	if (!d->reached && sim->connect->state == PHASE_RUNNING) {
-		d->reached = 1;
-		phase_items(sim->connect, s->last_rx_ns, 1);
-		phase_latency(sim->connect, (s->last_rx_ns -
-		    d->pd.attempt_ns) / 1000);
-	}
+	ovsdb_sess_peek(s);
+	/* Over pssl: the session is up once its handshake is done. */
+	if (pooled || sim->pcfg.ep.kind != EP_PSSL)
+		ovsdb_dev_reached(d, s->last_rx_ns);
 	return s;
 }
 
@@ -246,6 +312,7 @@ ovsdb_dev_down(struct pool_dev *pd, const char *why)
 		return;
 	/* The pool freed bev: the session goes without it. */
 	log_debug("%s: session lost: %s", ovsdb_who(d), why);
+	rxpeek_stop(&s->rxp);
 	ovsdb_conn_detach(&s->conn);
 	(*d->sim->c.sessions_closed)++;
 	d->n_sessions--;
@@ -258,6 +325,27 @@ const struct pool_ops ovsdb_dev_ops = {
 	ovsdb_dev_down,
 	"the manager",
 };
+
+/* A connection accepted: over TLS for pssl: (the handshake first, as
+ * ovsdb-server's --remote=pssl: does), else plain. */
+static struct bufferevent *
+ovsdb_bev_new(struct ovsdb_dev *d, int fd)
+{
+	struct bufferevent	*bev;
+	SSL			*ssl;
+
+	if (d->sim->pcfg.ep.kind != EP_PSSL)
+		return engine_bev_new(fd);
+	if ((ssl = SSL_new(d->sim->pcfg.ssl)) == NULL) {
+		close(fd);
+		return NULL;
+	}
+	/* As the pool's: on failure the descriptor is still ours. */
+	if ((bev = bufferevent_openssl_socket_new(engine_base(), fd, ssl,
+	    BUFFEREVENT_SSL_ACCEPTING, BEV_OPT_CLOSE_ON_FREE)) == NULL)
+		close(fd);
+	return bev;
+}
 
 void
 ovsdb_dev_accept(struct pool_dev *pd, int fd)
@@ -272,7 +360,7 @@ ovsdb_dev_accept(struct pool_dev *pd, int fd)
 		close(fd);
 		return;
 	}
-	if ((bev = engine_bev_new(fd)) == NULL) {
+	if ((bev = ovsdb_bev_new(d, fd)) == NULL) {
 		log_warnx("%s: no bufferevent for a connection", ovsdb_who(d));
 		return;
 	}

@@ -1,11 +1,13 @@
 /*
  * `sbsim ovsdb`: N OVSDB servers (RFC 7047) with an Open_vSwitch database
- * each, and the phase that times the manager:
+ * each, and the phases that time the manager:
  *   connect    active: devices whose session to the manager is up, from
  *              the start; passive: devices the manager connected to, from
  *              the moment they listen (target N)
- * and the counters of docs/report.md.  One parsed schema serves every
- * device; each device holds its own database.
+ *   learn, program, delete   at the devices (ovsdb_phases.c)
+ * with --northbound, the controller driven through its RESTCONF
+ * (ovsdb_nb.c), and the counters of docs/report.md.  One parsed schema
+ * serves every device; each device holds its own database.
  */
 #include <stddef.h>
 #include <stdio.h>
@@ -15,19 +17,22 @@
 #include "cmd.h"
 #include "log.h"
 #include "opt.h"
+#include "ovsdb_nb.h"
+#include "ovsdb_phases.h"
 #include "ovsdb_sim.h"
 #include "run.h"
 
 #define OVSDB_FD_SPARE	16	/* more sessions than one per device */
 
 static const char ovsdb_usage[] =
-"usage: sbsim ovsdb --devices N --controller tcp:IP:PORT|ptcp:PORT[:IP]\n"
-"       [options]\n"
+"usage: sbsim ovsdb --devices N --controller tcp:IP:PORT|ssl:IP:PORT|\n"
+"       ptcp:PORT[:IP]|pssl:PORT[:IP] [options]\n"
 "OVSDB servers (RFC 7047) with an Open_vSwitch database each, connecting\n"
-"to a manager (tcp:) or listening for one (ptcp:: device i on PORT+i, or\n"
-"with --source CIDR on the i-th address of CIDR).\n";
+"to a manager (tcp:, ssl:) or listening for one (ptcp:, pssl:: device i\n"
+"on PORT+i, or with --source CIDR on the i-th address of CIDR).\n";
 
-static struct ovsdb_sim	the_sim;
+static struct ovsdb_sim		the_sim;
+static struct ovsdb_nb_cfg	the_nb;
 
 #define OC	struct ovsdb_config
 static const struct opt ovsdb_rows[] = {
@@ -53,6 +58,13 @@ static const struct opt ovsdb_rows[] = {
 	    "an echo request after S seconds of silence,\n"
 	    "the session closed after as long again\n"
 	    "(default 5, 0: never)"),
+	OPT_U("bridges", "B", OC, mgr_bridges, 1, 65535, 0,
+	    "bridges the manager creates on each device:\n"
+	    "the program phase's target is N x B (with\n"
+	    "--northbound, sbsim has the controller make them)"),
+	OPT_F("expect-delete", OC, expect_delete, 0,
+	    "the manager deletes those bridges again:\n"
+	    "time the delete phase (implied by --northbound)"),
 	OPT_END
 };
 #undef OC
@@ -74,7 +86,8 @@ ovsdb_fds_needed(void *arg)
 	struct ovsdb_sim	*sim = arg;
 
 	return pool_fds_needed(&sim->pcfg, sim->cfg.devices) +
-	    (endpoint_passive(&sim->pcfg.ep) ? OVSDB_FD_SPARE : 0);
+	    (endpoint_passive(&sim->pcfg.ep) ? OVSDB_FD_SPARE : 0) +
+	    nb_fds_needed(&the_nb.opts);
 }
 
 #define OVSDB_C(field, name)	COUNTER_ROW(struct ovsdb_counters, field, name)
@@ -101,10 +114,13 @@ static const struct counter_row ovsdb_counter_rows[] = {
 	OVSDB_C(oversized_msgs, "oversized_messages"),
 	OVSDB_C(output_overflows, "output_overflows"),
 	OVSDB_C(probe_timeouts, "probe_timeouts"),
+	OVSDB_C(tls_errors, "tls_errors"),
 };
 #undef OVSDB_C
 
-static const char *const ovsdb_phase_names[] = { "connect", NULL };
+static const char *const ovsdb_phase_names[] = {
+	"connect", "learn", "program", "delete", OVSDB_NB_PHASE_NAMES, NULL
+};
 
 static int
 ovsdb_devs_new(struct ovsdb_sim *sim, char *err, size_t errlen)
@@ -123,6 +139,7 @@ ovsdb_devs_new(struct ovsdb_sim *sim, char *err, size_t errlen)
 		if (ovsdb_dev_seed(d, err, errlen) == -1)
 			return -1;
 		ovsdb_vswitchd_ack(d);
+		ovsdb_phases_attach(sim->ph, d);
 	}
 	return 0;
 }
@@ -136,6 +153,9 @@ ovsdb_start(void *arg, struct metrics *m, char *err, size_t errlen)
 	METRICS_COUNTERS(m, ovsdb_counter_rows, &sim->c);
 	sim->connect = metrics_phase(m, "connect", "ovsdb");
 	sim->connect->target = sim->cfg.devices;
+	sim->ph = ovsdb_phases_new(sim, m, sim->bridges_target, sim->deletes);
+	if (the_nb.opts.url != NULL)
+		sim->nb = ovsdb_nb_new(sim, &the_nb, m);
 	if (ovsdb_devs_new(sim, err, errlen) == -1)
 		return -1;
 	pool_init_array(&sim->pool, &sim->pcfg, &ovsdb_dev_ops, sim->devs,
@@ -155,7 +175,10 @@ ovsdb_tick(void *arg, uint64_t now)
 	for (i = 0; i < sim->cfg.devices; i++)
 		ovsdb_dev_timers(&sim->devs[i], now);
 	(void)run_phase_timeout(sim->connect, now, sim->phase_timeout);
-	return phase_over(sim->connect);
+	/* The northbound first: it runs while the devices work. */
+	if (sim->nb != NULL && !ovsdb_nb_tick(sim->nb, now))
+		return 0;
+	return ovsdb_phases_tick(sim->ph, now) && phase_over(sim->connect);
 }
 
 static void
@@ -164,8 +187,13 @@ ovsdb_stop(void *arg)
 	struct ovsdb_sim	*sim = arg;
 	uint32_t		 i;
 
-	if (sim->devs == NULL)
+	ovsdb_nb_free(sim->nb);
+	sim->nb = NULL;
+	if (sim->devs == NULL) {
+		ovsdb_phases_free(sim->ph);
+		sim->ph = NULL;
 		return;
+	}
 	/* The sessions first: an active one goes back through the pool. */
 	for (i = 0; i < sim->cfg.devices; i++)
 		ovsdb_dev_free(&sim->devs[i]);
@@ -173,6 +201,8 @@ ovsdb_stop(void *arg)
 	pool_free(&sim->pool);
 	free(sim->devs);
 	sim->devs = NULL;
+	ovsdb_phases_free(sim->ph);
+	sim->ph = NULL;
 }
 
 /* --sweep and --find-max set the count start() builds from. */
@@ -195,32 +225,53 @@ static const struct sim_ops ovsdb_sim_ops = {
 	ovsdb_size,
 };
 
-/* The endpoint: tcp: to a manager, or ptcp: for one (PORT+i, or the
- * addresses of --source). */
+/* TLS as ovsdb-server's --private-key, --certificate and --ca-cert:
+ * ssl: and pssl: only, and a listening device needs its key and
+ * certificate. */
+static void
+ovsdb_tls(struct pool_config *pc, const struct run_opts *ro)
+{
+	char	err[512];
+	int	tls = pc->ep.kind == EP_SSL || pc->ep.kind == EP_PSSL;
+
+	if (!tls && (ro->ssl_key || ro->ssl_cert || ro->ssl_ca))
+		cli_die(ro, "--ssl-key, --ssl-cert and --ssl-ca need an ssl: "
+		    "or pssl: --controller");
+	if (pc->ep.kind == EP_SSL && (pc->ssl = pool_ssl_ctx(ro->ssl_key,
+	    ro->ssl_cert, ro->ssl_ca, err, sizeof(err))) == NULL)
+		cli_die(ro, "%s", err);
+	if (pc->ep.kind == EP_PSSL && (pc->ssl = pool_ssl_server_ctx(
+	    ro->ssl_key, ro->ssl_cert, ro->ssl_ca, err, sizeof(err))) == NULL)
+		cli_die(ro, "%s", err);
+}
+
+/* The endpoint: tcp: or ssl: to a manager, or ptcp: or pssl: for one
+ * (PORT+i, or the addresses of --source). */
 static void
 ovsdb_endpoint(struct ovsdb_sim *sim, const struct run_opts *ro)
 {
 	static const char	kinds[] = "devices connect to a manager "
-	    "(tcp:IP:PORT) or listen (ptcp:PORT[:IP]); TLS is not supported "
-	    "yet";
+	    "(tcp:IP:PORT, ssl:IP:PORT) or listen (ptcp:PORT[:IP], "
+	    "pssl:PORT[:IP])";
 	struct pool_config	*pc = &sim->pcfg;
 
-	if (ro->ssl_key || ro->ssl_cert || ro->ssl_ca)
-		cli_die(ro, "--ssl-key, --ssl-cert and --ssl-ca: %s", kinds);
-	if (ro->controller != NULL && strncmp(ro->controller, "ptcp:", 5) == 0)
+	if (ro->controller != NULL && (strncmp(ro->controller, "ptcp:", 5) ==
+	    0 || strncmp(ro->controller, "pssl:", 5) == 0))
 		run_pool_endpoint(pc, ro, "--controller", ro->controller,
-		    1u << EP_PTCP, kinds);
+		    1u << EP_PTCP | 1u << EP_PSSL, kinds);
 	else {
 		run_pool_config(pc, ro, "--controller", ro->controller,
-		    1u << EP_TCP, kinds, sim->cfg.devices);
+		    1u << EP_TCP | 1u << EP_SSL, kinds, sim->cfg.devices);
+		ovsdb_tls(pc, ro);
 		return;
 	}
+	ovsdb_tls(pc, ro);
 	pc->up_fd = ovsdb_dev_accept;
 	if (ro->source != NULL)
 		run_listen_range(pc, ro, "--controller", sim->cfg.devices);
 	else if ((uint64_t)pc->ep.port + sim->cfg.devices - 1 > 65535)
-		cli_die(ro, "ptcp:%u with %u devices would need ports past "
-		    "65535", pc->ep.port, sim->cfg.devices);
+		cli_die(ro, "%s with %u devices would need ports past 65535",
+		    pc->ep.text, sim->cfg.devices);
 }
 
 static int
@@ -229,6 +280,9 @@ ovsdb_main(int argc, char **argv)
 	struct ovsdb_sim	*sim = &the_sim;
 	struct opt_group	 groups[] = {
 		{ NULL, ovsdb_rows, &sim->cfg, NULL },
+		{ "northbound (sbsim has the controller make and delete the "
+		    "bridges):", nb_opt_rows, &the_nb.opts, &the_nb.given },
+		{ NULL, ovsdb_nb_rows, &the_nb, &the_nb.given },
 	};
 	struct run_opts		 ro;
 	char			 err[512];
@@ -236,7 +290,8 @@ ovsdb_main(int argc, char **argv)
 
 	memset(sim, 0, sizeof(*sim));
 	ovsdb_config_defaults(&sim->cfg);
-	cli_parse_groups(argc, argv, groups, 1, &ro, ovsdb_usage);
+	ovsdb_nb_defaults(&the_nb);
+	cli_parse_groups(argc, argv, groups, 3, &ro, ovsdb_usage);
 	log_init("sbsim", ro.verbose);
 	if (sim->cfg.devices == 0)
 		cli_die(&ro, "--devices N is required");
@@ -244,11 +299,20 @@ ovsdb_main(int argc, char **argv)
 		cli_die(&ro, "--ports-per-bridge needs --bridges-per-node");
 	ovsdb_endpoint(sim, &ro);
 	sim->phase_timeout = ro.phase_timeout;
+	sim->bridges_target = (uint64_t)sim->cfg.devices *
+	    sim->cfg.mgr_bridges;
+	sim->deletes = sim->cfg.expect_delete || the_nb.opts.url != NULL;
+	if (sim->cfg.expect_delete && sim->cfg.mgr_bridges == 0)
+		cli_die(&ro, "--expect-delete needs --bridges");
+	if (ovsdb_nb_check(sim, &the_nb, err, sizeof(err)) == -1)
+		cli_die(&ro, "%s", err);
 	if ((sim->schema = ovsdb_schema_load(sim->cfg.schema, err,
 	    sizeof(err))) == NULL)
 		cli_die(&ro, "--schema: %s", err);
 	sim->sys = ovsdb_sysdb_new(sim->schema);
 	rc = run_main(&ovsdb_sim_ops, sim, &ro);
+	if (sim->pcfg.ssl != NULL)
+		SSL_CTX_free(sim->pcfg.ssl);
 	ovsdb_sysdb_free(sim->sys);
 	ovsdb_schema_free(sim->schema);
 	return rc;

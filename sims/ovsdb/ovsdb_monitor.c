@@ -364,6 +364,21 @@ ovsdb_monitor_find(struct ovsdb_conn *conn, const json_t *id)
 	return NULL;
 }
 
+/* The run hears of each table a monitor of the device's own database
+ * takes (_Server's are a client's own business). */
+static void
+ovsdb_mon_watch(struct ovsdb_conn *conn, const struct ovsdb_monitor *mon,
+    const struct ovsdb_db *db)
+{
+	const struct ovsdb_server	*srv = conn->srv;
+	uint32_t			 i;
+
+	if (srv->watch == NULL || db != srv->db)
+		return;
+	for (i = 0; i < mon->nt; i++)
+		srv->watch->monitor(srv->watch_arg, conn, mon->t[i].ti);
+}
+
 json_t *
 ovsdb_monitor_add(struct ovsdb_conn *conn, int version, json_t *params,
     json_t **err)
@@ -390,6 +405,7 @@ ovsdb_monitor_add(struct ovsdb_conn *conn, int version, json_t *params,
 	mon->id = json_incref(id);
 	TAILQ_INSERT_TAIL(&conn->monitors, mon, entry);
 	(*conn->srv->c->monitors)++;
+	ovsdb_mon_watch(conn, mon, db);
 	tu = ovsdb_mon_updates(mon, NULL, db);
 	if (version < 3)
 		return tu;

@@ -30,6 +30,8 @@ ovsdb_server_init(struct ovsdb_server *srv, const struct ovsdb_schema *s,
 	srv->sys = NULL;
 	srv->c = c;
 	srv->changed = 0;
+	srv->watch = NULL;
+	srv->watch_arg = NULL;
 	LIST_INIT(&srv->conns);
 	TAILQ_INIT(&srv->locks);
 }
@@ -268,6 +270,8 @@ ovsdb_m_transact(struct ovsdb_conn *conn, json_t *params, json_t **err)
 		return res;
 	}
 	srv->changed |= next != NULL;
+	if (next != NULL && srv->watch != NULL)
+		srv->watch->commit(srv->watch_arg, conn, srv->db, next);
 	ovsdb_server_commit(srv, next);
 	return res;
 }

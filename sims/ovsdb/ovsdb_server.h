@@ -28,6 +28,7 @@ struct ovsdb_counters {
 	uint64_t	*oversized_msgs, *output_overflows;
 	uint64_t	*sessions, *sessions_closed, *sessions_refused;
 	uint64_t	*probe_timeouts;
+	uint64_t	*tls_errors;
 };
 
 struct ovsdb_monitor;
@@ -43,6 +44,18 @@ struct ovsdb_sysdb {
 struct ovsdb_sysdb *ovsdb_sysdb_new(const struct ovsdb_schema *data);
 void	 ovsdb_sysdb_free(struct ovsdb_sysdb *);
 
+/*
+ * What a run watches in a device's server (ovsdb_phases.c): a client's
+ * monitor request taken on a table of the device's own database, and a
+ * client's transaction about to replace old with new.  The device's own
+ * writes (ovsdb_server_write: the seed, vswitchd's) are not watched.
+ */
+struct ovsdb_watch {
+	void	(*monitor)(void *arg, struct ovsdb_conn *, uint32_t ti);
+	void	(*commit)(void *arg, struct ovsdb_conn *,
+		    const struct ovsdb_db *old, const struct ovsdb_db *new);
+};
+
 struct ovsdb_server {
 	const struct ovsdb_schema	*schema;
 	struct ovsdb_db			*db;
@@ -51,6 +64,8 @@ struct ovsdb_server {
 	LIST_HEAD(, ovsdb_conn)		 conns;
 	TAILQ_HEAD(, ovsdb_lockreq)	 locks;	/* the first of a name owns */
 	uint8_t				 changed;	/* by a client */
+	const struct ovsdb_watch	*watch;		/* NULL: none */
+	void				*watch_arg;
 };
 
 struct ovsdb_conn {
@@ -63,8 +78,12 @@ struct ovsdb_conn {
 	json_t				*after;	/* to send after the reply */
 	/* Kinds of trouble logged once (OVSDB_LOG_*): the connection's
 	 * own, or its device's when it points there. */
-	uint8_t				*logged;
-	uint8_t				 logged_own;
+	uint16_t			*logged;
+	uint16_t			 logged_own;
+	/* When the message in hand reached the device (the kernel's
+	 * receive time where the device peeks it, else when it was read;
+	 * 0: unknown): the watch times phases from it. */
+	uint64_t			 rx_ns;
 };
 
 #define OVSDB_LOG_DECODE	0x01

@@ -26,9 +26,13 @@ struct ovsdb_config {
 	uint32_t	 max_message;	/* bytes of one JSON-RPC message */
 	uint32_t	 max_output;	/* bytes waiting to go per session */
 	double		 probe_s;	/* inactivity probe, 0: none */
+	uint32_t	 mgr_bridges;	/* --bridges: the manager's */
+	int		 expect_delete;	/* --expect-delete */
 };
 
 struct ovsdb_sim;
+struct ovsdb_phases;
+struct ovsdb_nb;
 
 /* Kinds of trouble logged once per device, beside the server's. */
 #define OVSDB_DLOG_LONG		(OVSDB_LOG_OTHER << 0)
@@ -36,6 +40,7 @@ struct ovsdb_sim;
 #define OVSDB_DLOG_PROBE	(OVSDB_LOG_OTHER << 2)
 #define OVSDB_DLOG_REFUSED	(OVSDB_LOG_OTHER << 3)
 #define OVSDB_DLOG_VSWITCHD	(OVSDB_LOG_OTHER << 4)
+#define OVSDB_DLOG_TLS		(OVSDB_LOG_OTHER << 5)
 
 struct ovsdb_dev {
 	struct pool_dev		 pd;		/* first: the pool hands it */
@@ -43,7 +48,7 @@ struct ovsdb_dev {
 	uint32_t		 idx;
 	uint16_t		 n_sessions;
 	uint8_t			 reached;	/* counted in connect */
-	uint8_t			 logged;	/* OVSDB_DLOG_* */
+	uint16_t		 logged;	/* OVSDB_DLOG_* */
 	struct ovsdb_server	 srv;
 	struct ovsdb_sess	*active;	/* the pool's session */
 };
@@ -57,8 +62,12 @@ struct ovsdb_sim {
 	struct ovsdb_dev	*devs;
 	struct metrics		*m;
 	struct phase		*connect;
+	struct ovsdb_phases	*ph;		/* learn, program, delete */
+	struct ovsdb_nb		*nb;		/* --northbound, or NULL */
 	struct ovsdb_counters	 c;
 	double			 phase_timeout;
+	uint64_t		 bridges_target;	/* program's, 0: none */
+	int			 deletes;	/* delete is timed */
 };
 
 /* ovsdb_dev.c: active devices' sessions come through these */

@@ -16,6 +16,7 @@ bad "--devices: 'x' is not a whole number" --devices x --listen ptcp:9
 bad "--devices: '0' is not a whole number" --devices 0 --listen ptcp:9
 bad "same thing" $L --controller ptcp:9
 bad "devices listen" --devices 1 --listen tcp:127.0.0.1:9
+bad "devices listen: ptcp:PORT\[:IP\], not .pssl:9." --devices 1 --listen pssl:9
 bad "--listen" --devices 1 --listen ptcp:notaport
 bad "past 65535" --devices 10 --listen ptcp:65530
 bad "--transport: 'udp' is not ssh or tcp" $L --transport udp

@@ -4,7 +4,7 @@
 # 127.1.0.0/16, serves list_dbs, get_schema, monitor_cond, a transaction
 # that adds br-int and the update2 for it, echo both ways; a device whose
 # session the manager closes reconnects with its database; the connect
-# phase and the counters in the report.
+# and learn phases and the counters in the report.
 . "$(dirname "$0")/../lib.sh"
 [ -x "$PY" ] || skip "$PY is not installed"
 need ss
@@ -25,6 +25,9 @@ kill -0 "$sim" 2>/dev/null || fail "sbsim died"
 stop_pid "$sim"
 [ "$(json_get "$TMPD/sim.json" '[(p["items"], p["state"]) for p in r["phases"] if p["name"] == "connect"][0]')" = "($N, 'DONE')" ] ||
     fail "connect phase: $(json_get "$TMPD/sim.json" 'r["phases"]')"
+# The manager's monitor_cond names Open_vSwitch: it learned every device.
+[ "$(json_get "$TMPD/sim.json" '[(p["items"], p["state"]) for p in r["phases"] if p["name"] == "learn"][0]')" = "($N, 'DONE')" ] ||
+    fail "learn phase: $(json_get "$TMPD/sim.json" 'r["phases"]')"
 "$PY" - "$TMPD/sim.json" $N <<'PYEOF' || fail "counters"
 import json, sys
 c = json.load(open(sys.argv[1]))["counters"]

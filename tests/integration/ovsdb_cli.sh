@@ -1,7 +1,7 @@
 #!/bin/bash
 # sbsim ovsdb command-line errors, each one line on stderr naming the
-# problem, nothing on stdout, exit status 2: options, endpoints (no TLS
-# yet), a schema file that is missing, not JSON or not a schema, a schema
+# problem, nothing on stdout, exit status 2: options, endpoints and their
+# TLS files, the northbound's options, a schema file that is missing, not JSON or not a schema, a schema
 # without the tables the seeded bridges need; --help from the option rows;
 # then passive devices on the addresses of --source, one per device.
 . "$(dirname "$0")/../lib.sh"
@@ -20,8 +20,23 @@ printf '{"name":"Open_vSwitch","tables":{"Open_vSwitch":{"isRoot":true,"columns"
 bad "--devices N is required" --controller ptcp:9
 bad "--controller is required" --devices 1
 bad "--devices: '0' is not a whole number" --devices 0 --controller ptcp:9
-bad "TLS is not supported yet" --devices 1 --controller ssl:127.0.0.1:6640
-bad "TLS is not supported yet" $L --ssl-key k
+bad "need an ssl: or pssl: --controller" $L --ssl-key k
+bad "need an ssl: or pssl: --controller" --devices 1 \
+    --controller tcp:127.0.0.1:6640 --ssl-ca k
+bad "a listening device needs --ssl-key and --ssl-cert" --devices 1 \
+    --controller pssl:9
+bad "--ssl-cert /nonexistent" --devices 1 --controller ssl:127.0.0.1:6640 \
+    --ssl-cert /nonexistent
+bad "--expect-delete needs --bridges" $L --expect-delete
+bad "--bridges: '0'" $L --bridges 0
+bad "need --northbound" $L --bridge-controller tcp:127.0.0.1:6653
+bad "--bridge-controller: 'ptcp:6653' is not tcp:IP:PORT" $L \
+    --northbound odl:http://127.0.0.1:8181 --bridge-controller ptcp:6653
+bad "--device-address: only passive" --devices 1 \
+    --controller tcp:127.0.0.1:6640 --northbound odl:http://127.0.0.1:8181 \
+    --device-address 127.0.0.2
+bad "sends and reads JSON only" $L --northbound odl:http://127.0.0.1:8181 \
+    --northbound-format xml
 bad "past 65535" --devices 10 --controller ptcp:65530
 bad "--ports-per-bridge needs --bridges-per-node" $L --ports-per-bridge 2
 bad "--max-message: '1'" $L --max-message 1

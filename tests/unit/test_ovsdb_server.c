@@ -10,7 +10,8 @@
  * duplicate monitor ids and unknown tables, monitor_cond_change,
  * monitor_cancel,
  * lock, steal and unlock with their "locked" and "stolen" notifications
- * (4.1.8 to 4.1.10), and bad input: an unknown method answered with the
+ * (4.1.8 to 4.1.10), the run's watch (monitors and clients' commits),
+ * and bad input: an unknown method answered with the
  * error "unknown method", a message that is not JSON or not JSON-RPC
  * ending the connection.
  */
@@ -503,6 +504,88 @@ test_locks(void)
 	teardown(&a, &b);
 }
 
+/* What the watch heard (struct ovsdb_watch, ovsdb_phases.c's seam). */
+static struct {
+	int			 monitors[4];	/* by table index */
+	int			 commits;
+	uint32_t		 bridges_old, bridges_new;
+	uint64_t		 rx_ns;
+} heard;
+
+static void
+w_monitor(void *arg, struct ovsdb_conn *c, uint32_t ti)
+{
+	(void)arg;
+	(void)c;
+	if (ti < 4)
+		heard.monitors[ti]++;
+}
+
+static void
+w_commit(void *arg, struct ovsdb_conn *c, const struct ovsdb_db *old,
+    const struct ovsdb_db *new)
+{
+	int	bt = ovsdb_table_find(schema, "Bridge");
+
+	(void)arg;
+	heard.commits++;
+	heard.bridges_old = old->t[bt].n;
+	heard.bridges_new = new->t[bt].n;
+	heard.rx_ns = c->rx_ns;
+}
+
+static const struct ovsdb_watch watch = { w_monitor, w_commit };
+
+static void
+test_watch(void)
+{
+	struct tconn	a;
+	int		ovs, br;
+	char		err[256];
+	json_t		*ops;
+	int		 rc;
+
+	setup(&a, NULL);
+	memset(&heard, 0, sizeof(heard));
+	srv.watch = &watch;
+	ovs = ovsdb_table_find(schema, "Open_vSwitch");
+	br = ovsdb_table_find(schema, "Bridge");
+	say(&a, "{'id':1,'method':'monitor_cond','params':['Open_vSwitch','m',"
+	    "{'Open_vSwitch':[{}],'Bridge':[{}]}]}");
+	CHECK(heard.monitors[ovs] == 1 && heard.monitors[br] == 1,
+	    "a monitor: each of its tables heard once");
+	say(&a, "{'id':2,'method':'monitor','params':['_Server','s',"
+	    "{'Database':{}}]}");
+	CHECK(heard.monitors[ovs] == 1 && heard.monitors[br] == 1,
+	    "a monitor of _Server: not the device's tables");
+	a.conn.rx_ns = 42;
+	say(&a, add_br);
+	CHECK(heard.commits == 1 && heard.bridges_old == 0 &&
+	    heard.bridges_new == 1 && heard.rx_ns == 42,
+	    "a client's transact: old and new before the commit, rx_ns");
+	say(&a, "{'id':3,'method':'transact','params':['Open_vSwitch',"
+	    "{'op':'select','table':'Bridge','where':[]}]}");
+	CHECK(heard.commits == 1, "a transact that changes nothing: unheard");
+	say(&a, "{'id':4,'method':'transact','params':['Open_vSwitch',"
+	    "{'op':'insert','table':'Bridge','row':{'name':'br0'}}]}");
+	CHECK(heard.commits == 1, "a failed transact: unheard");
+	ops = json_pack("[{s:s, s:s, s:[], s:[[s, s, i]]}]", "op", "mutate",
+	    "table", "Open_vSwitch", "where", "mutations", "next_cfg", "+=", 1);
+	rc = ops != NULL ? ovsdb_server_write(&srv, ops, err, sizeof(err)) :
+	    -1;
+	CHECK(rc == 0 && heard.commits == 1, "the device's own write: "
+	    "unheard");
+	json_decref(ops);
+	/* br0 out of Open_vSwitch: collected with the commit. */
+	say(&a, "{'id':5,'method':'transact','params':['Open_vSwitch',"
+	    "{'op':'update','table':'Open_vSwitch','where':[],'row':"
+	    "{'bridges':['set',[]]}}]}");
+	CHECK(heard.commits == 2 && heard.bridges_old == 1 &&
+	    heard.bridges_new == 0, "a bridge deleted: heard, one row fewer");
+	srv.watch = NULL;
+	teardown(&a, NULL);
+}
+
 static const struct check_case cases[] = {
 	CASE(test_basics),
 	CASE(test_transact),
@@ -513,6 +596,7 @@ static const struct check_case cases[] = {
 	CASE(test_monitor_v1_delete),
 	CASE(test_server_db),
 	CASE(test_locks),
+	CASE(test_watch),
 };
 
 int

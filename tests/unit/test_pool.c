@@ -489,7 +489,8 @@ test_config_errors(void)
 	CHECK_RPC_DIES("--controller is required (tcp:IP:PORT or "
 	    "ptcp:PORT)", NULL, NULL, TCP_PTCP, 1);
 	CHECK_RPC_DIES("--controller: 'foo': expected tcp:IP:PORT, "
-	    "ssl:IP:PORT or ptcp:PORT[:IP]", "foo", NULL, TCP_PTCP, 1);
+	    "ssl:IP:PORT, ptcp:PORT[:IP] or pssl:PORT[:IP]", "foo", NULL,
+	    TCP_PTCP, 1);
 	CHECK_RPC_DIES("--controller: tcp:IP:PORT or ptcp:PORT",
 	    "ssl:127.0.0.1:6653", NULL, TCP_PTCP, 1);
 	CHECK_RPC_DIES("--source makes no sense with ptcp: (the devices "
