@@ -21,6 +21,10 @@ extern const struct sbsim_cmd ovsdb_cmd;	/* sims/ovsdb */
 extern const struct sbsim_cmd controller_cmd;	/* src/controller.c */
 extern const struct sbsim_cmd demo_cmd;	/* src/demo.c */
 extern const struct sbsim_cmd plot_cmd;	/* src/plot.c */
+extern const struct sbsim_cmd run_cmd;		/* src/scenario.c */
+
+/* The command of that name (main.c's table), or NULL. */
+const struct sbsim_cmd *sbsim_cmd_find(const char *name);
 
 struct ctl_role;
 extern const struct ctl_role of_ctl_role;	/* sims/openflow/of_role.c */

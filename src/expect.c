@@ -187,12 +187,30 @@ metric_list(char *buf, size_t len)
 	}
 }
 
+/*
+ * Where the phase ends: the first dot after which a metric's name
+ * follows (a scenario's phases are "GROUP.phase"), else the first dot.
+ */
+static const char *
+split_lhs(const char *lhs)
+{
+	const char	*dot;
+
+	if (strncmp(lhs, EXPECT_PHASE_COUNTERS ".",
+	    sizeof(EXPECT_PHASE_COUNTERS)) == 0)
+		return lhs + sizeof(EXPECT_PHASE_COUNTERS) - 1;
+	for (dot = strchr(lhs, '.'); dot != NULL; dot = strchr(dot + 1, '.'))
+		if (report_metric_lookup(dot + 1) != -1)
+			return dot;
+	return strchr(lhs, '.');
+}
+
 /* "phase.metric" into out->phase and out->metric or out->counter. */
 static int
 parse_lhs(const char *arg, const char *lhs, struct expect *out,
     char *errbuf, size_t errlen)
 {
-	const char	*dot = strchr(lhs, '.');
+	const char	*dot = split_lhs(lhs);
 	char		 list[400];
 	size_t		 plen;
 

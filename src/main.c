@@ -23,6 +23,7 @@ static const struct sbsim_cmd *const commands[] = {
 	&controller_cmd,
 	&demo_cmd,
 	&plot_cmd,
+	&run_cmd,
 };
 #define N_COMMANDS	(sizeof(commands) / sizeof(commands[0]))
 
@@ -35,6 +36,17 @@ const struct ctl_role *const ctl_roles[] = {
 	&nc_ctl_role,
 	NULL,
 };
+
+const struct sbsim_cmd *
+sbsim_cmd_find(const char *name)
+{
+	size_t	i;
+
+	for (i = 0; i < N_COMMANDS; i++)
+		if (strcmp(name, commands[i]->name) == 0)
+			return commands[i];
+	return NULL;
+}
 
 static void
 usage(FILE *f)
@@ -52,7 +64,7 @@ usage(FILE *f)
 int
 main(int argc, char **argv)
 {
-	size_t	i;
+	const struct sbsim_cmd	*cmd;
 
 	log_init("sbsim", LOG_QUIET);
 	if (argc < 2) {
@@ -69,9 +81,8 @@ main(int argc, char **argv)
 		printf("sbsim %s\n", PACKAGE_VERSION);
 		return 0;
 	}
-	for (i = 0; i < N_COMMANDS; i++)
-		if (strcmp(argv[1], commands[i]->name) == 0)
-			return commands[i]->main(argc - 1, argv + 1);
+	if ((cmd = sbsim_cmd_find(argv[1])) != NULL)
+		return cmd->main(argc - 1, argv + 1);
 	fprintf(stderr, "sbsim: unknown command '%s' (see sbsim --help)\n",
 	    argv[1]);
 	return CLI_EXIT_USAGE;

@@ -188,7 +188,39 @@ metrics_free(struct metrics *m)
 		m->phases[i] = NULL;
 	}
 	m->n_phases = 0;
+	for (i = 0; i < m->n_counters; i++)
+		if (m->counters[i].owned)
+			free((char *)m->counters[i].name);
 	m->n_counters = 0;
+}
+
+void
+metrics_scope(struct metrics *scope, struct metrics *parent,
+    const char *prefix)
+{
+	metrics_init(scope);
+	scope->parent = parent;
+	if (snprintf(scope->prefix, sizeof(scope->prefix), "%s.", prefix) >=
+	    (int)sizeof(scope->prefix))
+		fatalx("metrics scope '%s': name too long", prefix);
+}
+
+/* Where a scope's phases and counters are: its parent. */
+static struct metrics *
+metrics_root(const struct metrics *m)
+{
+	return (struct metrics *)(m->parent != NULL ? m->parent : m);
+}
+
+/* name with the scope's prefix, in buf when there is one. */
+static const char *
+metrics_name(const struct metrics *m, const char *name, char *buf,
+    size_t len)
+{
+	if (m->parent == NULL)
+		return name;
+	snprintf(buf, len, "%s%s", m->prefix, name);
+	return buf;
 }
 
 /* Names longer than the field are stored truncated; compare the same way. */
@@ -203,8 +235,11 @@ phase_name_eq(const struct phase *p, const char *name)
 struct phase *
 metrics_find_phase(const struct metrics *m, const char *name)
 {
+	char	buf[METRICS_PREFIX_MAX + PHASE_NAME_MAX];
 	size_t	i;
 
+	name = metrics_name(m, name, buf, sizeof(buf));
+	m = metrics_root(m);
 	for (i = 0; i < m->n_phases; i++)
 		if (phase_name_eq(m->phases[i], name))
 			return m->phases[i];
@@ -215,9 +250,12 @@ struct phase *
 metrics_phase(struct metrics *m, const char *name, const char *protocol)
 {
 	struct phase	*p;
+	char		 buf[METRICS_PREFIX_MAX + PHASE_NAME_MAX];
 
 	if ((p = metrics_find_phase(m, name)) != NULL)
 		return p;
+	name = metrics_name(m, name, buf, sizeof(buf));
+	m = metrics_root(m);
 	/* The scenario loader bounds the phase count; more is a bug. */
 	if (m->n_phases >= METRICS_MAX_PHASES)
 		fatalx("more than %d phases (adding '%s')",
@@ -243,11 +281,14 @@ metrics_counter(struct metrics *m, const char *name)
 {
 	static uint64_t	overflow_sink;
 	static int	warned;
+	char		buf[METRICS_PREFIX_MAX + 64];
+	const char	*full = metrics_name(m, name, buf, sizeof(buf));
 	size_t		i;
 
+	m = metrics_root(m);
 	for (i = 0; i < m->n_counters; i++)
-		if (m->counters[i].name == name ||
-		    strcmp(m->counters[i].name, name) == 0)
+		if (m->counters[i].name == full ||
+		    strcmp(m->counters[i].name, full) == 0)
 			return &m->counters[i].value;
 	if (m->n_counters >= METRICS_MAX_COUNTERS) {
 		/* Keep the run going; the count is lost, say so once. */
@@ -256,7 +297,8 @@ metrics_counter(struct metrics *m, const char *name)
 			    METRICS_MAX_COUNTERS, name);
 		return &overflow_sink;
 	}
-	m->counters[m->n_counters].name = name;
+	m->counters[m->n_counters].owned = full != name;
+	m->counters[m->n_counters].name = full != name ? xstrdup(full) : name;
 	m->counters[m->n_counters].value = 0;
 	return &m->counters[m->n_counters++].value;
 }
@@ -278,8 +320,11 @@ metrics_counters(struct metrics *m, const struct counter_row *rows, size_t n,
 uint64_t
 metrics_counter_value(const struct metrics *m, const char *name)
 {
+	char	buf[METRICS_PREFIX_MAX + 64];
 	size_t	i;
 
+	name = metrics_name(m, name, buf, sizeof(buf));
+	m = metrics_root(m);
 	for (i = 0; i < m->n_counters; i++)
 		if (strcmp(m->counters[i].name, name) == 0)
 			return m->counters[i].value;

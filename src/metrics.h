@@ -44,7 +44,7 @@ enum phase_state {
 	PHASE_TIMEOUT,		/* ended by its timeout or the run's end */
 };
 
-#define PHASE_NAME_MAX	32
+#define PHASE_NAME_MAX	48	/* a scenario group's "GROUP." and the name */
 
 /*
  * Who saw a phase's last item (docs/report.md, "Phase windows"): the
@@ -101,12 +101,14 @@ struct phase {
 	size_t		 timeline_cap;
 };
 
-#define METRICS_MAX_PHASES	16
-#define METRICS_MAX_COUNTERS	128
+#define METRICS_MAX_PHASES	128
+#define METRICS_MAX_COUNTERS	512
+#define METRICS_PREFIX_MAX	24	/* "GROUP." of a scenario */
 
 struct counter {
-	const char	*name;		/* static string */
+	const char	*name;		/* static string, or owned */
 	uint64_t	 value;
+	int		 owned;		/* name made with a prefix */
 };
 
 /* One run: its phases in order of creation, its counters by name. */
@@ -117,9 +119,21 @@ struct metrics {
 	size_t		 n_phases;
 	struct counter	 counters[METRICS_MAX_COUNTERS];
 	size_t		 n_counters;
+	/* A scope (metrics_scope()): its phases and counters, made and
+	 * looked up by name, are its parent's "PREFIX.name". */
+	struct metrics	*parent;
+	char		 prefix[METRICS_PREFIX_MAX];
 };
 
 void	 metrics_init(struct metrics *);
+/*
+ * scope as a view of parent in which every name is "prefix.name": one
+ * scenario group's (sbsim run), handed to its sim instead of the run's.
+ * It holds nothing itself; the run's report sees the phases and counters
+ * in the parent.
+ */
+void	 metrics_scope(struct metrics *scope, struct metrics *parent,
+	    const char *prefix);
 void	 metrics_free(struct metrics *);
 /* The phase of that name, created PENDING on first use. */
 struct phase *metrics_phase(struct metrics *, const char *name,

@@ -1589,7 +1589,7 @@ void
 report_progress(const struct metrics *m, FILE *f)
 {
 	const struct phase	*ph = NULL;
-	char			 line[160], done[48];
+	char			 line[256], done[48];
 	double			 secs;
 	uint64_t		 now = clock_ns();
 	size_t			 i;

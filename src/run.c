@@ -484,6 +484,19 @@ run_steps(struct run_state *rs)
 	return rc == 0 ? 0 : 1;
 }
 
+/* run_collect()'s slot and what the filled slot goes on with. */
+static struct run_group	*run_slot;
+static run_next_fn	 run_slot_next;
+static void		*run_slot_arg;
+
+void
+run_collect(struct run_group *g, run_next_fn next, void *arg)
+{
+	run_slot = g;
+	run_slot_next = next;
+	run_slot_arg = arg;
+}
+
 int
 run_main(const struct sim_ops *ops, void *cfg, const struct run_opts *ro)
 {
@@ -494,6 +507,13 @@ run_main(const struct sim_ops *ops, void *cfg, const struct run_opts *ro)
 	unsigned		 i, n = 0;
 	int			 rc;
 
+	if (run_slot != NULL) {
+		run_slot->ops = ops;
+		run_slot->cfg = cfg;
+		run_slot->ro = ro;
+		run_slot = NULL;
+		return run_slot_next(run_slot_arg);
+	}
 	if (run_check_expects(ops, ro) == -1 ||
 	    run_check_watch(ops, ro) == -1 ||
 	    run_check_steps(ops, cfg, ro) == -1)

@@ -35,6 +35,23 @@ struct sim_ops {
 };
 
 /*
+ * `sbsim run` (a scenario): one group's command main, called after
+ * run_collect(), parses and checks its options as ever; its run_main()
+ * then fills g with its sim, its configuration and its run options, and
+ * instead of running returns next(arg): the next group's main, and in
+ * the last the run of them all.  The mains' frames stay on the stack
+ * meanwhile (g->ro points into one), and each frees what it made once
+ * next() returned, as after a run of its own.
+ */
+struct run_group {
+	const struct sim_ops	*ops;
+	void			*cfg;
+	const struct run_opts	*ro;
+};
+typedef int	(*run_next_fn)(void *arg);
+void	 run_collect(struct run_group *g, run_next_fn next, void *arg);
+
+/*
  * Run the simulation ro->repeat times and report.  Returns the process exit
  * status: 0 all phases done and expectations met, 1 otherwise, 2 when the
  * run could not start (too many descriptors, cannot listen, ...).

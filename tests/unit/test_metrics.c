@@ -263,13 +263,44 @@ test_phase_long_name(void)
 {
 	struct metrics	 m;
 	struct phase	*p;
-	const char	*name = "a_phase_name_that_is_longer_than_thirty_one";
+	const char	*name =
+	    "a_phase_name_that_is_longer_than_forty_seven_characters";
 
 	metrics_init(&m);
 	p = metrics_phase(&m, name, "bgp");
 	CHECK(strlen(p->name) == PHASE_NAME_MAX - 1, "long name truncated");
 	CHECK(metrics_find_phase(&m, name) == p &&
 	    metrics_phase(&m, name, "bgp") == p, "found by its long name");
+	metrics_free(&m);
+}
+
+/* A scenario group's scope: "GROUP.name" in the run's metrics. */
+static void
+test_scope(void)
+{
+	struct metrics	 m, g;
+	struct phase	*a, *b;
+	uint64_t	*c, *d;
+
+	metrics_init(&m);
+	a = metrics_phase(&m, "connect", "openflow");
+	metrics_scope(&g, &m, "bgp1");
+	b = metrics_phase(&g, "connect", "bgp");
+	CHECK(a != b && strcmp(b->name, "bgp1.connect") == 0 &&
+	    m.n_phases == 2 && g.n_phases == 0,
+	    "the scope's phase is the parent's, prefixed");
+	CHECK(metrics_find_phase(&g, "connect") == b &&
+	    metrics_find_phase(&m, "connect") == a &&
+	    metrics_find_phase(&m, "bgp1.connect") == b,
+	    "each finds its own by its own name");
+	c = metrics_counter(&g, "rx_messages");
+	*c = 5;
+	d = metrics_counter(&m, "rx_messages");
+	CHECK(d != c && metrics_counter_value(&g, "rx_messages") == 5 &&
+	    metrics_counter_value(&m, "bgp1.rx_messages") == 5 &&
+	    metrics_counter_value(&m, "rx_messages") == 0,
+	    "the counters are apart, the scope's in the parent");
+	metrics_free(&g);
 	metrics_free(&m);
 }
 
@@ -326,6 +357,7 @@ static const struct check_case cases[] = {
 	CASE(test_phase_timeout),
 	CASE(test_phase_long_name),
 	CASE(test_counters),
+	CASE(test_scope),
 	CASE(test_clock),
 };
 

@@ -237,8 +237,8 @@ test_expect_bad(void)
 		{ ".items>=5", "expected 'phase.metric OP value'" },
 		{ "program.>=5", "expected 'phase.metric OP value'" },
 		{ "counters.>=5", "expected 'phase.metric OP value'" },
-		{ "a_very_long_phase_name_over_31_chars.items>1",
-		    "phase name longer" },
+		{ "a_very_long_phase_name_of_more_than_47_characters_in_all"
+		    ".items>1", "phase name longer" },
 		{ "program.latency_us>=5", "unknown metric 'latency_us'" },
 	};
 	struct expect	e;

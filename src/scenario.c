@@ -1,0 +1,648 @@
+/*
+ * `sbsim run SCENARIO`: a whole network in one process (docs/guide.md,
+ * "Scenarios").  The scenario file is instance data of the YANG module
+ * sbsim-scenario (yang/), parsed and validated by libyang, so that an
+ * error names its path and nothing starts.  Each group becomes the
+ * command line of its protocol's command, whose own main parses and
+ * checks it and hands its sim over (run_collect()); the groups then run
+ * together as one sim on one event loop, each group's phases and counters
+ * named GROUP.name (metrics_set_prefix()), into one report.
+ *
+ * `sbsim run --print COMMAND ARGS...` writes the one-group scenario that
+ * a command line means.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <jansson.h>
+#include <libyang/libyang.h>
+
+#include "cli.h"
+#include "cmd.h"
+#include "log.h"
+#include "metrics.h"
+#include "run.h"
+
+#ifndef SBSIM_YANG_DIR
+#define SBSIM_YANG_DIR	"/usr/local/share/sbsim/yang"
+#endif
+
+#define SCEN_MODULE	"sbsim-scenario"
+#define SCEN_MAX_GROUPS	16	/* the module's max-elements */
+#define SCEN_MAX_ARGS	512	/* words of one group's command line */
+
+/* Each protocol's command and the option that counts its devices. */
+static const struct {
+	const char	*protocol;
+	const char	*count;
+} scen_protocols[] = {
+	{ "openflow", "switches" },
+	{ "bgp", "peers" },
+	{ "pcep", "pccs" },
+	{ "netconf", "devices" },
+	{ "ovsdb", "devices" },
+};
+
+/*
+ * The options of the run as a whole: the scenario's top level and the
+ * command line take them, a group does not (it would be ignored there).
+ */
+static const char *const scen_run_options[] = {
+	"report", "csv", "junit", "expect", "timeout", "duration", "seed",
+	"controller-pid", "controller-metrics", "metrics-listen", "verbose",
+	"quiet", "repeat", "sweep", "find-max", "step-pause",
+};
+
+/* A command line being built: words owned by the line. */
+struct scen_argv {
+	char	*w[SCEN_MAX_ARGS];
+	int	 n;
+};
+
+struct scen_group {
+	char			 name[17];
+	const char		*protocol;
+	const struct sbsim_cmd	*cmd;
+	struct scen_argv	 args;
+	struct run_group	 g;
+};
+
+struct scen {
+	const char		*path;
+	struct scen_argv	 top;		/* the top level's options */
+	struct scen_group	 grp[SCEN_MAX_GROUPS];
+	size_t			 n;
+	size_t			 started;
+	struct metrics		 scope[SCEN_MAX_GROUPS];	/* GROUP. */
+	struct sim_ops		 ops;		/* the groups as one sim */
+	struct run_opts		 ro;		/* the whole run's options */
+	const char		*phases[METRICS_MAX_PHASES + 1];
+	char			*phase_names[METRICS_MAX_PHASES];
+};
+
+static void __attribute__((noreturn, format(printf, 1, 2)))
+scen_die(const char *fmt, ...)
+{
+	va_list	ap;
+
+	fputs("sbsim run: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(CLI_EXIT_USAGE);
+}
+
+static void
+scen_push(struct scen_argv *a, const char *fmt, const char *s)
+{
+	if (a->n == SCEN_MAX_ARGS - 1)
+		scen_die("more than %d words in one command line",
+		    SCEN_MAX_ARGS - 1);
+	if (xasprintf(&a->w[a->n++], fmt, s) == -1)
+		fatalx("xasprintf");
+	a->w[a->n] = NULL;
+}
+
+static void
+scen_argv_free(struct scen_argv *a)
+{
+	int	i;
+
+	for (i = 0; i < a->n; i++)
+		free(a->w[i]);
+	a->n = 0;
+}
+
+static int
+scen_is_run_option(const char *name)
+{
+	size_t	i;
+
+	for (i = 0; i < nitems(scen_run_options); i++)
+		if (strcmp(name, scen_run_options[i]) == 0)
+			return 1;
+	return 0;
+}
+
+static const char *
+scen_count_option(const char *protocol)
+{
+	size_t	i;
+
+	for (i = 0; i < nitems(scen_protocols); i++)
+		if (strcmp(protocol, scen_protocols[i].protocol) == 0)
+			return scen_protocols[i].count;
+	return NULL;
+}
+
+/* ---- the scenario file ---- */
+
+/* The installed modules, or the source tree's when run from a build. */
+static const char *
+scen_yang_dir(void)
+{
+#ifdef SBSIM_SRC_YANG_DIR
+	if (access(SBSIM_YANG_DIR, R_OK | X_OK) == -1)
+		return SBSIM_SRC_YANG_DIR;
+#endif
+	return SBSIM_YANG_DIR;
+}
+
+static struct ly_ctx *
+scen_ctx(void)
+{
+	struct ly_ctx	*ctx;
+	const char	*dir = scen_yang_dir();
+
+	ly_log_options(LY_LOSTORE_LAST);
+	if (ly_ctx_new(dir, LY_CTX_NO_YANGLIBRARY, &ctx) != LY_SUCCESS)
+		scen_die("cannot make a YANG context on %s", dir);
+	if (ly_ctx_load_module(ctx, SCEN_MODULE, NULL, NULL) == NULL)
+		scen_die("cannot load the YANG module %s from %s: %s",
+		    SCEN_MODULE, dir, ly_err_last(ctx) ?
+		    ly_err_last(ctx)->msg : "not found");
+	return ctx;
+}
+
+/* The file's data, valid against the module, or a message naming the
+ * error's path and nothing else done. */
+static struct lyd_node *
+scen_parse(struct ly_ctx *ctx, const char *path)
+{
+	const char		*dot = strrchr(path, '.');
+	struct lyd_node		*tree = NULL;
+	struct ly_err_item	*e;
+	LYD_FORMAT		 fmt;
+
+	if (dot != NULL && strcasecmp(dot, ".json") == 0)
+		fmt = LYD_JSON;
+	else if (dot != NULL && strcasecmp(dot, ".xml") == 0)
+		fmt = LYD_XML;
+	else
+		scen_die("%s: the name must end in .json or .xml", path);
+	if (access(path, R_OK) == -1)
+		scen_die("%s: %s", path, strerror(errno));
+	if (lyd_parse_data_path(ctx, path, fmt, LYD_PARSE_STRICT,
+	    LYD_VALIDATE_PRESENT | LYD_VALIDATE_NO_STATE, &tree) !=
+	    LY_SUCCESS) {
+		e = ly_err_last(ctx);
+		scen_die("%s: %s%s%s%s", path, e ? e->msg : "not valid",
+		    e && e->path ? " (at " : "", e && e->path ? e->path : "",
+		    e && e->path ? ")" : "");
+	}
+	for (; tree != NULL; tree = tree->next)
+		if (strcmp(tree->schema->name, "scenario") == 0)
+			return tree;
+	scen_die("%s: no %s:scenario in it", path, SCEN_MODULE);
+}
+
+/* The value of n's child leaf of that name, or NULL. */
+static const char *
+scen_leaf(const struct lyd_node *n, const char *name)
+{
+	struct lyd_node	*c;
+
+	LY_LIST_FOR(lyd_child(n), c)
+		if (strcmp(c->schema->name, name) == 0)
+			return lyd_get_value(c);
+	return NULL;
+}
+
+/* An option entry: "--name" once, or once per value; run says whether
+ * it must be one of the run's own options or must not. */
+static void
+scen_option(struct scen_argv *a, const struct lyd_node *opt, int run,
+    const char *path)
+{
+	const char	*name = scen_leaf(opt, "name");
+	struct lyd_node	*c;
+	char		*where;
+	int		 values = 0;
+
+	if (scen_is_run_option(name) != run) {
+		where = lyd_path(opt, LYD_PATH_STD, NULL, 0);
+		scen_die("%s: %s: --%s %s", path, where ? where : name, name,
+		    run ? "belongs to a group, not to the whole run" :
+		    "belongs to the whole run (the scenario's top level or "
+		    "the command line), not to a group");
+	}
+	LY_LIST_FOR(lyd_child(opt), c)
+		if (strcmp(c->schema->name, "value") == 0) {
+			scen_push(a, "--%s", name);
+			scen_push(a, "%s", lyd_get_value(c));
+			values++;
+		}
+	if (values == 0)
+		scen_push(a, "--%s", name);
+}
+
+static void
+scen_options(struct scen_argv *a, const struct lyd_node *n, int run,
+    const char *path)
+{
+	struct lyd_node	*c;
+
+	LY_LIST_FOR(lyd_child(n), c)
+		if (strcmp(c->schema->name, "option") == 0)
+			scen_option(a, c, run, path);
+}
+
+/* The protocols of two groups must differ: a command's devices share
+ * its state (one static sim per command). */
+static void
+scen_group(struct scen *sc, const struct lyd_node *n)
+{
+	struct scen_group	*g = &sc->grp[sc->n];
+	const char		*ctl = scen_leaf(n, "controller");
+	size_t			 i;
+
+	snprintf(g->name, sizeof(g->name), "%s", scen_leaf(n, "name"));
+	g->protocol = scen_protocols[0].protocol;
+	for (i = 0; i < nitems(scen_protocols); i++)
+		if (strcmp(scen_leaf(n, "protocol"),
+		    scen_protocols[i].protocol) == 0)
+			g->protocol = scen_protocols[i].protocol;
+	for (i = 0; i < sc->n; i++)
+		if (sc->grp[i].protocol == g->protocol)
+			scen_die("%s: groups '%s' and '%s' are both %s: one "
+			    "group per protocol", sc->path, sc->grp[i].name,
+			    g->name, g->protocol);
+	if ((g->cmd = sbsim_cmd_find(g->protocol)) == NULL)
+		fatalx("no command %s", g->protocol);
+	scen_push(&g->args, "run: group '%s'", g->name);
+	scen_push(&g->args, "--%s", scen_count_option(g->protocol));
+	scen_push(&g->args, "%s", scen_leaf(n, "count"));
+	if (ctl != NULL) {
+		scen_push(&g->args, "%s", "--controller");
+		scen_push(&g->args, "%s", ctl);
+	}
+	scen_options(&g->args, n, 0, sc->path);
+	sc->n++;
+}
+
+static void
+scen_load(struct scen *sc, const struct lyd_node *top)
+{
+	struct lyd_node	*c;
+
+	scen_push(&sc->top, "%s", "run");
+	scen_options(&sc->top, top, 1, sc->path);
+	LY_LIST_FOR(lyd_child(top), c)
+		if (strcmp(c->schema->name, "group") == 0)
+			scen_group(sc, c);
+}
+
+/* ---- the groups as one sim ---- */
+
+static uint32_t
+scen_fds(void *arg)
+{
+	struct scen	*sc = arg;
+	uint32_t	 n = 0;
+	size_t		 i;
+
+	for (i = 0; i < sc->n; i++)
+		n += sc->grp[i].g.ops->fds_needed(sc->grp[i].g.cfg);
+	return n;
+}
+
+static int
+scen_start(void *arg, struct metrics *m, char *err, size_t errlen)
+{
+	struct scen		*sc = arg;
+	struct scen_group	*g;
+	char			 e[400];
+	int			 rc;
+
+	for (sc->started = 0; sc->started < sc->n; sc->started++) {
+		g = &sc->grp[sc->started];
+		metrics_scope(&sc->scope[sc->started], m, g->name);
+		rc = g->g.ops->start(g->g.cfg, &sc->scope[sc->started], e,
+		    sizeof(e));
+		if (rc == -1) {
+			sc->started++;	/* stopped too, as a lone run is */
+			snprintf(err, errlen, "group '%s': %s", g->name, e);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Complete when every group is. */
+static int
+scen_tick(void *arg, uint64_t now)
+{
+	struct scen		*sc = arg;
+	struct scen_group	*g;
+	size_t			 i;
+	int			 all = 1;
+
+	for (i = 0; i < sc->started; i++) {
+		g = &sc->grp[i];
+		if (g->g.ops->tick(g->g.cfg, now) != 1)
+			all = 0;
+	}
+	return all;
+}
+
+static void
+scen_stop(void *arg)
+{
+	struct scen		*sc = arg;
+	struct scen_group	*g;
+	size_t			 i;
+
+	for (i = sc->started; i-- > 0;) {
+		g = &sc->grp[i];
+		g->g.ops->stop(g->g.cfg);
+	}
+	sc->started = 0;
+}
+
+/* Every phase a group may have, as GROUP.phase: what --expect may name. */
+static void
+scen_phase_names(struct scen *sc)
+{
+	const char *const	*p;
+	size_t			 i, n = 0;
+
+	for (i = 0; i < sc->n; i++)
+		for (p = sc->grp[i].g.ops->phases; *p != NULL; p++) {
+			if (n == METRICS_MAX_PHASES)
+				scen_die("%s: the groups have more than %d "
+				    "phases", sc->path, METRICS_MAX_PHASES);
+			if (xasprintf(&sc->phase_names[n], "%s.%s",
+			    sc->grp[i].name, *p) == -1)
+				fatalx("xasprintf");
+			sc->phases[n] = sc->phase_names[n];
+			n++;
+		}
+	sc->phases[n] = NULL;
+}
+
+/* ---- the run ---- */
+
+static const char scen_usage[] =
+"usage: sbsim run SCENARIO.json|SCENARIO.xml [options]\n"
+"       sbsim run --print COMMAND [its options]\n"
+"Run the device groups of a scenario (YANG module sbsim-scenario) together\n"
+"in one process, into one report; or print the scenario a command line\n"
+"means.  Options of the whole run (a group's go in the scenario file):\n";
+
+/*
+ * The whole run's options: the scenario's top level, then the command
+ * line's, which override them.  A group's option on the command line
+ * would be lost: refused.
+ */
+static void
+scen_run_opts(struct scen *sc, int argc, char **argv)
+{
+	const char	*tok, *eq;
+	char		 name[48];
+	int		 i;
+
+	for (i = 0; i < argc; i++) {
+		tok = argv[i];
+		if (strncmp(tok, "--", 2) != 0)
+			continue;
+		eq = strchr(tok, '=');
+		snprintf(name, sizeof(name), "%.*s", eq ? (int)(eq - tok - 2) :
+		    (int)strlen(tok + 2), tok + 2);
+		if (!scen_is_run_option(name) && strcmp(name, "help") != 0)
+			scen_die("--%s belongs to a group: set it in the "
+			    "scenario file", name);
+	}
+	for (i = 0; i < argc; i++)
+		scen_push(&sc->top, "%s", argv[i]);
+	cli_parse_groups(sc->top.n, sc->top.w, NULL, 0, &sc->ro, scen_usage);
+}
+
+/* Every group collected: check them together and run them. */
+static int
+scen_go(struct scen *sc)
+{
+	size_t	i;
+
+	for (i = 0; i < sc->n; i++)
+		if (sc->grp[i].g.ops->size_opt == NULL ||
+		    strcmp(sc->grp[i].g.ops->size_opt,
+		    scen_count_option(sc->grp[i].protocol)) != 0)
+			fatalx("group %s: count option mismatch",
+			    sc->grp[i].name);
+	scen_phase_names(sc);
+	sc->ops = (struct sim_ops){ "run", sc->phases, scen_fds, scen_start,
+	    scen_tick, scen_stop, NULL, NULL };
+	log_init("sbsim", sc->ro.verbose);
+	log_info("running %zu groups of %s", sc->n, sc->path);
+	return run_main(&sc->ops, sc, &sc->ro);
+}
+
+/* Group i's main, collecting; from the last group's on, the run. */
+static int
+scen_collect(void *arg)
+{
+	static size_t		 next;
+	struct scen		*sc = arg;
+	struct scen_group	*g;
+	int			 rc;
+
+	if (next == sc->n)
+		return scen_go(sc);
+	g = &sc->grp[next++];
+	run_collect(&g->g, scen_collect, sc);
+	rc = g->cmd->main(g->args.n, g->args.w);
+	if (g->g.ops == NULL)
+		scen_die("group '%s': its command ended before its run "
+		    "(exit status %d)", g->name, rc);
+	return rc;
+}
+
+/* The whole run's --timeout is each group's phase timeout too. */
+static void
+scen_timeouts(struct scen *sc)
+{
+	char	t[64];
+	size_t	i;
+
+	snprintf(t, sizeof(t), "%.17g", sc->ro.phase_timeout);
+	for (i = 0; i < sc->n; i++) {
+		scen_push(&sc->grp[i].args, "%s", "--timeout");
+		scen_push(&sc->grp[i].args, "%s", t);
+	}
+}
+
+static void
+scen_free(struct scen *sc)
+{
+	size_t	i;
+
+	for (i = 0; i < sc->n; i++)
+		scen_argv_free(&sc->grp[i].args);
+	for (i = 0; sc->phases[i] != NULL; i++)
+		free(sc->phase_names[i]);
+	scen_argv_free(&sc->top);
+}
+
+/* ---- --print: a command line as a one-group scenario ---- */
+
+struct scen_print {
+	int		 argc;
+	char		**argv;
+	const char	*protocol;
+};
+
+/* The option object of that name in list, made when new. */
+static json_t *
+scen_json_option(json_t *list, const char *name)
+{
+	json_t	*o;
+	size_t	 i;
+
+	json_array_foreach(list, i, o)
+		if (strcmp(json_string_value(json_object_get(o, "name")),
+		    name) == 0)
+			return o;
+	o = json_pack("{s:s}", "name", name);
+	json_array_append_new(list, o);
+	return o;
+}
+
+static void
+scen_json_add(json_t *o, const char *value)
+{
+	json_t	*v = json_object_get(o, "value");
+
+	if (value == NULL)
+		return;
+	if (v == NULL) {
+		v = json_array();
+		json_object_set_new(o, "value", v);
+	}
+	json_array_append_new(v, json_string(value));
+}
+
+/*
+ * One word (or two, "--name value") of the command line into the group
+ * or the run's options; the count and --controller into their leaves.
+ * Returns the words used.
+ */
+static int
+scen_print_word(const struct scen_print *p, int i, json_t *group,
+    json_t *run)
+{
+	const char	*tok = p->argv[i], *eq, *value = NULL;
+	char		 name[48];
+	int		 used = 1;
+
+	if (strcmp(tok, "-v") == 0 || strcmp(tok, "-q") == 0)
+		snprintf(name, sizeof(name), "%s", tok[1] == 'v' ? "verbose" :
+		    "quiet");
+	else {
+		eq = strchr(tok, '=');
+		snprintf(name, sizeof(name), "%.*s", eq ? (int)(eq - tok - 2) :
+		    (int)strlen(tok + 2), tok + 2);
+		if (eq != NULL)
+			value = eq + 1;
+		else if (i + 1 < p->argc && p->argv[i + 1][0] != '-') {
+			value = p->argv[i + 1];
+			used = 2;
+		}
+	}
+	if (strcmp(name, scen_count_option(p->protocol)) == 0 && value)
+		json_object_set_new(group, "count",
+		    json_integer(strtoll(value, NULL, 10)));
+	else if (strcmp(name, "controller") == 0 && value)
+		json_object_set_new(group, "controller", json_string(value));
+	else
+		scen_json_add(scen_json_option(scen_is_run_option(name) ? run :
+		    json_object_get(group, "option"), name), value);
+	return used;
+}
+
+/* Called as the run would be: the command line parsed and checked. */
+static int
+scen_print_next(void *arg)
+{
+	const struct scen_print	*p = arg;
+	json_t			*group, *run, *doc;
+	int			 i;
+
+	run = json_array();
+	group = json_pack("{s:s,s:s,s:[]}", "name", p->protocol, "protocol",
+	    p->protocol, "option");
+	for (i = 1; i < p->argc;)
+		i += scen_print_word(p, i, group, run);
+	if (json_array_size(json_object_get(group, "option")) == 0)
+		json_object_del(group, "option");
+	doc = json_pack("{s:{s:o,s:[o]}}", "sbsim-scenario:scenario",
+	    "option", run, "group", group);
+	if (json_array_size(run) == 0)
+		json_object_del(json_object_get(doc,
+		    "sbsim-scenario:scenario"), "option");
+	json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	fputc('\n', stdout);
+	json_decref(doc);
+	return 0;
+}
+
+static int
+scen_print(int argc, char **argv)
+{
+	struct scen_print	 p = { argc, argv, NULL };
+	const struct sbsim_cmd	*cmd;
+	struct run_group	 g;
+	int			 rc;
+
+	if (argc < 1 || scen_count_option(argv[0]) == NULL)
+		scen_die("--print needs a device command line: sbsim run "
+		    "--print openflow|bgp|pcep|netconf|ovsdb OPTIONS...");
+	p.protocol = argv[0];
+	cmd = sbsim_cmd_find(argv[0]);
+	memset(&g, 0, sizeof(g));
+	run_collect(&g, scen_print_next, &p);
+	rc = cmd->main(argc, argv);
+	if (g.ops == NULL)
+		scen_die("--print: the command line did not make a run");
+	return rc;
+}
+
+/* ---- the command ---- */
+
+static int
+scen_main(int argc, char **argv)
+{
+	static struct scen	 sc;
+	struct ly_ctx		*ctx;
+	struct lyd_node		*top;
+	int			 rc;
+
+	log_init("sbsim", 0);
+	if (argc >= 2 && strcmp(argv[1], "--print") == 0)
+		return scen_print(argc - 2, argv + 2);
+	if (argc < 2 || argv[1][0] == '-') {
+		scen_run_opts(&sc, argc - 1, argv + 1);	/* --help exits */
+		scen_die("SCENARIO.json or SCENARIO.xml is required (sbsim "
+		    "run --help)");
+	}
+	sc.path = argv[1];
+	ctx = scen_ctx();
+	top = scen_parse(ctx, sc.path);
+	scen_load(&sc, top);
+	lyd_free_all(top);
+	ly_ctx_destroy(ctx);
+	scen_run_opts(&sc, argc - 2, argv + 2);
+	scen_timeouts(&sc);
+	rc = scen_collect(&sc);
+	scen_free(&sc);
+	return rc;
+}
+
+const struct sbsim_cmd run_cmd = {
+	"run",
+	"run a scenario: device groups of any protocol in one process",
+	scen_main,
+};
