@@ -36,6 +36,9 @@ start_bg "$TMPD/passive.log" "$SBSIM" ovsdb --devices 2 \
 wait_listen $pas || fail "the passive devices did not listen"
 
 $H topo "$TOPO?content=nonconfig" 20 40 120 20 || fail "active nodes"
+[ "$($H get "$TOPO" 'sum(x.get("ovsdb:ovs-version") == "3.1.0" and
+    x["node-id"].startswith("ovsdb://uuid/") for x in n["node"])')" = 20 ] ||
+    fail "node-id or ovs-version: $($H get "$TOPO" r)"
 
 # Passive nodes: one PUT, one POSTed to the topology (CSIT's two ways).
 st=$($H req PUT "$TOPO/node=ovsdb%3A%2F%2FHOST1" '{"network-topology:node":

@@ -67,7 +67,8 @@ def check_shape(nodes):
             ci = n["ovsdb:connection-info"]
             assert ci["remote-ip"].startswith("127."), n
             assert ci["remote-port"] > 0 and ci["local-port"] > 0, n
-            assert n["ovsdb:ovs-version"] and n["ovsdb:db-version"], n
+            # ovs-version is vswitchd's: a bare ovsdb-server has none
+            assert n["ovsdb:db-version"], n
             for e in n.get("ovsdb:managed-node-entry", []):
                 assert e["bridge-ref"].split("node-id='")[1][:-2] in ids, e
 
