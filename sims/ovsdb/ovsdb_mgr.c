@@ -396,6 +396,9 @@ ovm_read(struct bufferevent *bev, void *arg)
 	s->last_rx_ns = clock_ns();
 	s->probe_ns = 0;
 	while (s->state != OVM_CLOSING && (len = evbuffer_get_length(in)) > 0) {
+		/* The framer looks no further than the longest message. */
+		if (len > cfg.max_message)
+			len = cfg.max_message;
 		data = evbuffer_pullup(in, len);
 		rc = ovsdb_frame_scan(&s->frame, data, len, &mlen);
 		if (rc == OVSDB_FRAME_MORE)

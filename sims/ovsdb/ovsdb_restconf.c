@@ -1081,7 +1081,7 @@ ovr_delete(struct rc_req *rq, const struct ovr_target *t)
 		    "table", "Bridge", "where", ovr_where_uuid(uuid),
 		    "mutations", "ports", "delete", "set", "uuid", pu);
 	else
-		ops = json_pack("[{sssss[]s[[ss[s[[ss]]]]]}{sssssO}]", "op",
+		ops = json_pack("[{sssss[]s[[ss[s[[ss]]]]]}{ssssso}]", "op",
 		    "mutate", "table", "Open_vSwitch", "where", "mutations",
 		    "bridges", "delete", "set", "uuid", uuid, "op", "delete",
 		    "table", "Bridge", "where", ovr_where_uuid(uuid));
