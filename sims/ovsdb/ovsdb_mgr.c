@@ -55,6 +55,7 @@ static struct ovm_config	 cfg;
 static struct ovm_stats		 st;
 static struct ovm_sess_list	 sessions = TAILQ_HEAD_INITIALIZER(sessions);
 static struct ovm_node_list	 nodes = TAILQ_HEAD_INITIALIZER(nodes);
+static struct ovm_sess		*by_id;		/* the sessions up */
 static struct evconnlistener	*listener;
 static struct event		*timer;
 
@@ -134,6 +135,8 @@ ovm_close(struct ovm_sess *s, const char *why)
 	    s->node_id[0] ? s->node_id : "-", s->remote_ip, s->remote_port,
 	    why);
 	st.closed++;
+	if (s->state == OVM_UP)
+		HASH_DEL(by_id, s);
 	s->state = OVM_CLOSING;
 	s->state_ns = clock_ns();
 	bufferevent_disable(s->bev, EV_READ);
@@ -150,6 +153,8 @@ static void
 ovm_sess_free(struct ovm_sess *s)
 {
 	TAILQ_REMOVE(&sessions, s, entry);
+	if (s->state == OVM_UP)
+		HASH_DEL(by_id, s);
 	ovm_ops_fail(s, "the controller stops");
 	if (s->cfg != NULL)
 		s->cfg->sess = NULL;
@@ -261,14 +266,24 @@ ovm_list_dbs(struct ovm_sess *s, json_t *result)
 static int
 ovm_monitored(struct ovm_sess *s, json_t *result)
 {
+	struct ovm_sess	*old;
+
 	if (ovm_apply(s, result) == -1) {
 		st.bad_messages++;
 		return ovm_close(s, "a malformed monitor reply");
 	}
+	ovm_name(s);
+	/* A node that comes back before its old session was found dead
+	 * (ODL's reconnect): the newer session is the node. */
+	HASH_FIND_STR(by_id, s->node_id, old);
+	if (old != NULL) {
+		st.replaced++;
+		ovm_close(old, "replaced by a newer session of the node");
+	}
 	s->state = OVM_UP;
 	s->state_ns = clock_ns();
 	st.monitors_up++;
-	ovm_name(s);
+	HASH_ADD_STR(by_id, node_id, s);
 	log_debug("ovsdb: node %s up", s->node_id);
 	return 0;
 }
@@ -850,21 +865,14 @@ ovm_find(const char *node_id)
 {
 	struct ovm_sess	*s;
 
-	TAILQ_FOREACH(s, &sessions, entry)
-		if (s->state == OVM_UP && strcmp(s->node_id, node_id) == 0)
-			return s;
-	return NULL;
+	HASH_FIND_STR(by_id, node_id, s);
+	return s;
 }
 
 size_t
 ovm_count_up(void)
 {
-	struct ovm_sess	*s;
-	size_t		 n = 0;
-
-	TAILQ_FOREACH(s, &sessions, entry)
-		n += s->state == OVM_UP;
-	return n;
+	return HASH_COUNT(by_id);
 }
 
 size_t

@@ -21,6 +21,7 @@
 
 #include "endpoint.h"
 #include "ovsdb_frame.h"
+#include "ut.h"
 
 #define OVM_ID_MAX	256	/* bytes of a node-id */
 #define OVM_HOST_MAX	64
@@ -50,6 +51,8 @@ struct ovm_stats {
 	uint64_t	 bad_messages;	/* malformed, session closed */
 	uint64_t	 timeouts;	/* monitor or probe not answered */
 	uint64_t	 overflows;	/* output queue past its bound */
+	uint64_t	 replaced;	/* sessions a newer one of the node
+					   replaced */
 	uint64_t	 closed;
 	uint64_t	 nodes_max;	/* nodes up at once, at most */
 	uint64_t	 bridges_max;	/* bridges known at once, at most */
@@ -79,6 +82,7 @@ struct ovm_sess {
 	TAILQ_HEAD(, ovm_op)	 ops;
 	uint64_t		 next_id;
 	uint64_t		 state_ns, last_rx_ns, probe_ns;
+	UT_hash_handle		 hh;	/* by node_id, while up */
 };
 TAILQ_HEAD(ovm_sess_list, ovm_sess);
 

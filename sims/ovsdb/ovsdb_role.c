@@ -91,10 +91,10 @@ ovrole_summary(void *cfg)
 	    r->tp_writes + r->nodes_configured, r->deletes,
 	    r->bad_requests }, 5);
 	ctl_print_figures(", # echoes answered, # probes sent, # timeouts, "
-	    "# connect failures, # refused, # output overflows, # bad "
-	    "messages\n", (const uint64_t[]){ s->echo_answered,
+	    "# connect failures, # refused, # replaced, # output overflows, "
+	    "# bad messages\n", (const uint64_t[]){ s->echo_answered,
 	    s->probes_sent, s->timeouts, s->connect_failures, s->refused,
-	    s->overflows, s->bad_messages }, 7);
+	    s->replaced, s->overflows, s->bad_messages }, 8);
 }
 
 const struct ctl_role ovsdb_ctl_role = {

@@ -9,7 +9,8 @@
 # and in the operational topology, a port (create_port.json) too, and
 # both are deleted again; status codes as ODL's; fake nodes that send
 # malformed JSON, a non-object or nothing are closed and counted while
-# the controller goes on.
+# the controller goes on, a message past --ovsdb-max-message too; a
+# node's second session replaces its first.
 . "$(dirname "$0")/../lib.sh"
 [ -x "$PY" ] || skip "$PY is not installed"
 need ss
@@ -24,7 +25,7 @@ DRAFT=$R/restconf/config/network-topology:network-topology/topology/ovsdb:1
 
 start_bg "$TMPD/ctl.log" "$SBSIM" controller --ovsdb ptcp:$of:127.0.0.1 \
     --restconf 127.0.0.1:$rc --ovsdb-probe 1 --ovsdb-monitor-timeout 2 \
-    --duration 120
+    --ovsdb-max-message 65536 --duration 120
 ctl=$LAST_PID
 wait_listen $of && wait_listen $rc || fail "the controller did not listen"
 start_bg "$TMPD/active.log" "$SBSIM" ovsdb --devices 20 \
@@ -128,18 +129,21 @@ st=$($H req DELETE "$DRAFT/node/ovsdb:HOST2") && [ "$st" = 204 ] ||
 $H topo "$TOPO?content=nonconfig" 21 41 121 10 || fail "HOST2 not gone"
 
 # Nodes that misbehave are closed; the others stay.
-for kind in malformed array notjson silent; do
+for kind in malformed array notjson long silent; do
 	$H badnode $of $kind || fail "bad node ($kind)"
 done
 kill -0 $ctl 2>/dev/null || fail "the controller died"
 $H topo "$TOPO?content=nonconfig" 21 41 121 5 || fail "nodes lost"
+# A node that comes back before its old session is found dead.
+$H twins $of 5 || fail "twin sessions"
 stop_pid $ctl
 [ "$STOP_RC" = 0 ] || fail "controller exit status $STOP_RC"
 grep -E '^ovsdb: ' "$TMPD/ctl.log"
 line=$(grep -E '^ovsdb: ' "$TMPD/ctl.log")
-echo "$line" | grep -qE ', [3-9] bad messages$' || fail "bad messages: $line"
+echo "$line" | grep -qE ', 4 bad messages$' || fail "bad messages: $line"
+echo "$line" | grep -qE ' 1 replaced,' || fail "replaced: $line"
 echo "$line" | grep -qE ' [1-9][0-9]* timeouts' || fail "timeouts: $line"
-echo "$line" | grep -qE '^ovsdb: 2[6-9] sessions \(2[4-9] in, 2 out\)' ||
+echo "$line" | grep -qE '^ovsdb: 29 sessions \(27 in, 2 out\)' ||
     fail "sessions: $line"
 echo "$line" | grep -qE ' [1-9][0-9]* probes sent' || fail "probes: $line"
 echo "$line" | grep -qE ' 5 transacts sent, 0 failed' || fail "transacts: $line"

@@ -11,7 +11,10 @@ for topology ovsdb:1, and fake OVSDB nodes that misbehave.
   ovsdb_ctl.py get URL EXPR                        prints eval(EXPR) on
       the reply as r, its one list's first entry as n
   ovsdb_ctl.py badnode PORT KIND                   a node on PORT that
-      sends KIND (malformed, array, silent) and expects to be closed
+      sends KIND (malformed, array, notjson, long, silent) and expects
+      to be closed
+  ovsdb_ctl.py twins PORT SECS                     two sessions of one
+      node: the older must be closed within SECS, the newer stay
 """
 import base64
 import json
@@ -90,6 +93,69 @@ def topo(url, mgrs, bridges, tps, secs):
              (got, (mgrs, bridges, tps)))
 
 
+class Fake:
+    """A node that answers the manager's list_dbs, get_schema and monitor
+    with one Open_vSwitch row of the given uuid."""
+
+    def __init__(self, port, uuid):
+        self.s = socket.create_connection(("127.0.0.1", port), timeout=10)
+        self.buf = ""
+        for _ in range(3):
+            m = self.recv()
+            if m["method"] == "list_dbs":
+                res = ["Open_vSwitch"]
+            elif m["method"] == "get_schema":
+                res = {"name": "Open_vSwitch", "version": "8.3.1",
+                       "tables": {"Open_vSwitch": {"columns": {}}}}
+            else:
+                res = {"Open_vSwitch": {uuid: {"new": {}}}}
+            self.send({"id": m["id"], "result": res, "error": None})
+
+    def send(self, m):
+        self.s.sendall(json.dumps(m).encode())
+
+    def recv(self):
+        dec = json.JSONDecoder()
+        while True:
+            try:
+                m, end = dec.raw_decode(self.buf.lstrip())
+                self.buf = self.buf.lstrip()[end:]
+                return m
+            except ValueError:
+                b = self.s.recv(65536)
+                if not b:
+                    return None
+                self.buf += b.decode()
+
+    def closed(self):
+        """True once the manager closes (its echo probes are answered)."""
+        while True:
+            try:
+                m = self.recv()
+            except socket.timeout:
+                return False
+            if m is None:
+                return True
+            if m.get("method") == "echo":
+                self.send({"id": m["id"], "result": m["params"],
+                           "error": None})
+
+
+def twins(port, secs):
+    """Two sessions of one node: the newer replaces the older."""
+    uuid = "0a1b2c3d-0000-4000-8000-000000000001"
+    a = Fake(port, uuid)
+    time.sleep(0.3)
+    b = Fake(port, uuid)
+    a.s.settimeout(secs)
+    if not a.closed():
+        sys.exit("the older session of the node was not closed")
+    b.s.settimeout(0.5)
+    if b.closed():
+        sys.exit("the newer session was closed too")
+    return 0
+
+
 def badnode(port, kind):
     s = socket.create_connection(("127.0.0.1", port), timeout=10)
     first = s.recv(65536)       # the controller's list_dbs
@@ -100,6 +166,8 @@ def badnode(port, kind):
         s.sendall(b'["not", "a", "JSON-RPC", "message"]')
     elif kind == "notjson":
         s.sendall(b'hello\n')
+    elif kind == "long":
+        s.sendall(b'{"id": 1, "result": "' + b'x' * 100000)
     # silent: never answers; the monitor timeout must close it
     s.settimeout(10)
     while True:
@@ -107,6 +175,8 @@ def badnode(port, kind):
             b = s.recv(65536)
         except socket.timeout:
             sys.exit("%s: the controller did not close the session" % kind)
+        except ConnectionResetError:
+            return 0            # closed with our bytes unread
         if not b:
             return 0
 
@@ -131,6 +201,8 @@ def main():
         n = list(r.values())[0][0] if r else None
         print(eval(sys.argv[3], {}, {"r": r, "n": n}))
         return 0
+    if cmd == "twins":
+        return twins(int(sys.argv[2]), float(sys.argv[3]))
     if cmd == "badnode":
         return badnode(int(sys.argv[2]), sys.argv[3])
     sys.exit("unknown command " + cmd)
