@@ -453,6 +453,7 @@ static void
 ovm_transacted(struct ovm_op *op, json_t *res)
 {
 	json_t		*r, *e;
+	const char	*d;
 	size_t		 i;
 	static char	 why[256];
 
@@ -462,13 +463,12 @@ ovm_transacted(struct ovm_op *op, json_t *res)
 		return;
 	}
 	json_array_foreach(res, i, r) {
-		if ((e = json_object_get(r, "error")) == NULL || json_is_null(e))
+		e = json_object_get(r, "error");
+		if (e == NULL || json_is_null(e))
 			continue;
+		d = json_string_value(json_object_get(r, "details"));
 		snprintf(why, sizeof(why), "%s%s%s", json_is_string(e) ?
-		    json_string_value(e) : "error", json_is_string(
-		    json_object_get(r, "details")) ? ": " : "",
-		    json_is_string(json_object_get(r, "details")) ?
-		    json_string_value(json_object_get(r, "details")) : "");
+		    json_string_value(e) : "error", d ? ": " : "", d ? d : "");
 		st.transacts_failed++;
 		op->cb(op->arg, NULL, why);
 		return;
@@ -609,8 +609,9 @@ ovm_connect_event(struct bufferevent *bev, short what, void *arg)
 	st.connect_failures++;
 	if (n->attempts == 1)
 		log_warnx("ovsdb: node %s (%s:%u): cannot connect: %s; "
-		    "retrying", n->id, n->ip, n->port, what & BEV_EVENT_TIMEOUT ?
-		    "timed out" : evutil_socket_error_to_string(
+		    "retrying", n->id, n->ip, n->port,
+		    what & BEV_EVENT_TIMEOUT ? "timed out" :
+		    evutil_socket_error_to_string(
 		    EVUTIL_SOCKET_ERROR()));
 	bufferevent_free(bev);
 	ovm_retry_later(n);
