@@ -110,10 +110,22 @@ OPTP=$R/restconf/operational/network-topology:network-topology/topology/ovsdb:1/
 st=$($H req DELETE "$TP") && [ "$st" = 204 ] || fail "DELETE port: $st"
 st=$($H req DELETE "$TP") && [ "$st" = 404 ] || fail "DELETE port again: $st"
 
-# XML, both ways.
+# XML, both ways: a GET, and a bridge PUT in XML.
 st=$($H req GET "$BR" - application/xml 2>"$TMPD/xml.out")
 [ "$st" = 200 ] && grep -q '<bridge-name xmlns="urn:opendaylight:params:xml:ns:yang:ovsdb">br01</bridge-name>' "$TMPD/xml.out" ||
     fail "XML GET: $st $(cat "$TMPD/xml.out")"
+
+NS=urn:opendaylight:params:xml:ns:yang:ovsdb
+BX=$TOPO/node=ovsdb%3A%2F%2FHOST1%2Fbridge%2Fbx
+st=$($H req PUT "$BX" '<node xmlns="urn:TBD:params:xml:ns:yang:network-topology">
+    <node-id>ovsdb://HOST1/bridge/bx</node-id>
+    <bridge-name xmlns="'$NS'">bx</bridge-name>
+    <controller-entry xmlns="'$NS'"><target>tcp:127.0.0.1:6653</target>
+    </controller-entry></node>')
+[ "$st" = 201 ] || fail "XML PUT: $st"
+[ "$($H get "$BX" 'n["ovsdb:controller-entry"][0]["target"]')" = \
+    tcp:127.0.0.1:6653 ] || fail "bx: $($H get "$BX" r)"
+st=$($H req DELETE "$BX") && [ "$st" = 204 ] || fail "DELETE bx: $st"
 
 st=$($H req DELETE "$BR") && [ "$st" = 204 ] || fail "DELETE bridge: $st"
 if command -v ovs-vsctl >/dev/null; then
@@ -146,5 +158,5 @@ echo "$line" | grep -qE ' [1-9][0-9]* timeouts' || fail "timeouts: $line"
 echo "$line" | grep -qE '^ovsdb: 29 sessions \(27 in, 2 out\)' ||
     fail "sessions: $line"
 echo "$line" | grep -qE ' [1-9][0-9]* probes sent' || fail "probes: $line"
-echo "$line" | grep -qE ' 5 transacts sent, 0 failed' || fail "transacts: $line"
+echo "$line" | grep -qE ' 7 transacts sent, 0 failed' || fail "transacts: $line"
 exit 0
