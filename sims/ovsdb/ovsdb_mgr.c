@@ -28,10 +28,27 @@
 #define OVM_DB		"Open_vSwitch"
 #define OVM_CLOSE_WAIT_NS	(2 * NS)
 
-/* What ODL's southbound monitors (its OvsdbConnectionInstance). */
-static const char *const ovm_tables[] = {
-	"Open_vSwitch", "Bridge", "Port", "Interface", "Controller",
-	"Manager",
+/*
+ * The tables ODL's southbound monitors (its OvsdbConnectionInstance),
+ * and of each the columns topology ovsdb:1 is written from: ODL asks for
+ * every column, but a replica of Interface's statistics and status per
+ * node would cost the controller memory and parse time it never uses.
+ */
+#define OVM_MAX_COLS	10
+static const struct ovm_table_cols {
+	const char	*table;
+	const char	*cols[OVM_MAX_COLS];
+} ovm_tables[] = {
+	{ "Open_vSwitch", { "ovs_version", "db_version", "external_ids",
+	    "other_config", "bridges", "manager_options" } },
+	{ "Bridge", { "name", "datapath_id", "datapath_type", "fail_mode",
+	    "protocols", "controller", "ports", "external_ids",
+	    "other_config" } },
+	{ "Port", { "name", "interfaces", "external_ids" } },
+	{ "Interface", { "name", "type", "ofport", "options",
+	    "external_ids" } },
+	{ "Controller", { "target", "is_connected" } },
+	{ "Manager", { "target", "is_connected" } },
 };
 
 enum ovm_op_kind {
@@ -229,6 +246,30 @@ ovm_name(struct ovm_sess *s)
 
 /* ---- the session's start: list_dbs, get_schema, monitor ---- */
 
+/* RFC 7047 4.1.5: a <monitor-request> of the columns the schema has. */
+static void
+ovm_monitor_table(json_t *req, const struct ovm_table_cols *t,
+    json_t *schema_table)
+{
+	json_t	*have = json_object_get(schema_table, "columns"), *cols;
+	size_t	 i;
+
+	if (!json_is_object(have))
+		return;
+	cols = json_array();
+	for (i = 0; i < OVM_MAX_COLS && t->cols[i] != NULL; i++)
+		if (json_object_get(have, t->cols[i]) != NULL)
+			json_array_append_new(cols, json_string(t->cols[i]));
+	/* None of ours: every column, as an empty request asks. */
+	if (json_array_size(cols) == 0) {
+		json_decref(cols);
+		json_object_set_new(req, t->table, json_object());
+		return;
+	}
+	json_object_set_new(req, t->table, json_pack("{so}", "columns",
+	    cols));
+}
+
 static int
 ovm_monitor(struct ovm_sess *s, json_t *schema)
 {
@@ -243,8 +284,8 @@ ovm_monitor(struct ovm_sess *s, json_t *schema)
 		    json_string_value(ver));
 	req = json_object();
 	for (i = 0; i < nitems(ovm_tables); i++)
-		if (json_object_get(tables, ovm_tables[i]) != NULL)
-			json_object_set_new(req, ovm_tables[i], json_object());
+		ovm_monitor_table(req, &ovm_tables[i], json_object_get(tables,
+		    ovm_tables[i].table));
 	return ovm_request(s, "monitor", json_pack("[sso]", OVM_DB,
 	    "sbsim-ctl", req), OVM_OP_MONITOR, NULL, NULL);
 }
