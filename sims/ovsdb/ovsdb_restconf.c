@@ -22,6 +22,10 @@
  * per bridge (<node-id>/bridge/<name>) with a termination-point per port.
  * The config datastore holds the configured passive nodes.
  */
+#include <sys/socket.h>
+#include <netinet/in.h>
+#include <arpa/inet.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -996,16 +1000,20 @@ ovr_put_manager(struct rc_req *rq, const struct ovr_target *t,
     const struct doc_node *e)
 {
 	struct doc_node	 ci;
+	struct in6_addr	 a6;
 	char		 ip[OVM_HOST_MAX];
 	uint64_t	 port;
 	int		 exists = ovm_node_find(t->id) != NULL;
 
+	/* remote-ip is an inet:ip-address: no host names. */
 	if (doc_child(e, "connection-info", &ci) == -1 ||
 	    doc_get_string(&ci, "remote-ip", ip, sizeof(ip)) == -1 ||
+	    (inet_pton(AF_INET, ip, &a6) != 1 &&
+	    inet_pton(AF_INET6, ip, &a6) != 1) ||
 	    doc_get_uint(&ci, "remote-port", 65535, &port) == -1 ||
 	    port == 0) {
-		ovr_bad(rq, "Node %s needs connection-info with remote-ip and "
-		    "remote-port", t->id);
+		ovr_bad(rq, "Node %s needs connection-info with remote-ip (an "
+		    "IP address) and remote-port", t->id);
 		return;
 	}
 	if (exists && rq->http->method == EVHTTP_REQ_POST) {

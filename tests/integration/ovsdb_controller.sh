@@ -54,6 +54,10 @@ st=$($H req POST "$DRAFT/" '{"node": [{"node-id": "ovsdb:HOST2",
     "connection-info": {"ovsdb:remote-ip": "127.0.0.1",
     "ovsdb:remote-port": 1}}]}')
 [ "$st" = 409 ] || fail "POST of an existing node: $st, want 409"
+st=$($H req PUT "$TOPO/node=ovsdb%3A%2F%2FHOST9" '{"network-topology:node":
+    [{"node-id": "ovsdb://HOST9", "connection-info": {"ovsdb:remote-ip":
+    "localhost", "ovsdb:remote-port": 6640}}]}')
+[ "$st" = 400 ] || fail "a host name as remote-ip: $st, want 400"
 $H topo "$TOPO?content=nonconfig" 22 42 122 20 || fail "passive nodes"
 [ "$($H get "$TOPO?content=config" 'len(r["network-topology:topology"][0]["node"])')" = 2 ] ||
     fail "config datastore: not the 2 configured nodes"
