@@ -5,7 +5,8 @@
  * the session's start (list_dbs, get_schema, monitor) and the node-id it
  * gives, the replica following the server's commits (RFC 7047 4.1.6),
  * transacts that succeed and one the server refuses, echo answered both
- * ways (4.1.11), and malformed input closing the session with a count.
+ * ways (4.1.11), and malformed input or a reply past the output bound
+ * closing the session with a count.
  */
 #include <sys/socket.h>
 #include <sys/un.h>
@@ -45,6 +46,7 @@ static struct ovsdb_conn	 conn;
 static struct ovsdb_frame	 frame;
 static struct bufferevent	*dev_bev;
 static int			 dev_closed;
+static uint32_t			 max_output;	/* 0: the default */
 
 static char	*quotes(const char *);
 
@@ -187,6 +189,8 @@ setup(void)
 	sin = (struct sockaddr_in *)&c.listen.ss;
 	sin->sin_port = 0;	/* any free port: only the seam is used */
 	c.probe_s = 0.3;
+	if (max_output != 0)
+		c.max_output = max_output;
 	if (ovm_start(&c, err, sizeof(err)) == -1)
 		fatalx("%s", err);
 	if (socketpair(AF_UNIX, SOCK_STREAM, 0, fds) == -1)
@@ -353,12 +357,33 @@ test_malformed(void)
 	bad("{\"method\": \"update\", \"params\": [null, {\"Bridge\": 1}]}");
 }
 
+/* A reply that would queue more than --ovsdb-max-output towards the
+ * node closes its session: an echo whose params are 8 KiB. */
+static void
+test_overflow(void)
+{
+	char	msg[9000];
+
+	max_output = 4096;
+	setup();
+	wait_up();
+	snprintf(msg, sizeof(msg), "{\"method\": \"echo\", \"params\": "
+	    "[\"%08192d\"], \"id\": \"e\"}", 0);
+	bufferevent_write(dev_bev, msg, strlen(msg));
+	spin_until(&dev_closed);
+	CHECK(dev_closed && ovm_stats()->overflows == 1 &&
+	    ovm_count_up() == 0, "closed, counted");
+	teardown();
+	max_output = 0;
+}
+
 static const struct check_case cases[] = {
 	CASE(test_session_up),
 	CASE(test_update),
 	CASE(test_transact),
 	CASE(test_echo),
 	CASE(test_malformed),
+	CASE(test_overflow),
 };
 
 int
