@@ -20,7 +20,8 @@
  * (ovsdb_mgr.c): one per session (node-id ovsdb://uuid/<uuid> for a node
  * that connected in, the configured id for one we connected to) and one
  * per bridge (<node-id>/bridge/<name>) with a termination-point per port.
- * The config datastore holds the configured passive nodes.
+ * The config datastore holds the configured passive nodes and the
+ * bridges and ports written here once their node took them.
  */
 #include <sys/socket.h>
 #include <netinet/in.h>
@@ -42,6 +43,7 @@
 #define OVR_BRIDGE	"/bridge/"
 #define OVR_MAX_ENTRIES	64	/* controllers, protocols, options */
 #define OVR_TEXT	256
+#define OVR_ID_MAX	(OVM_ID_MAX + 64)	/* a bridge node's id */
 
 static const struct doc_module ovr_mod = {
 	"ovsdb", "urn:opendaylight:params:xml:ns:yang:ovsdb"
@@ -189,7 +191,7 @@ ovr_mgr_entry(struct doc_writer *w, const struct ovm_sess *s)
 {
 	json_t		*ovs = NULL, *br, *t = ovm_table(s, "Bridge");
 	const char	*uuid, *name;
-	char		 id[OVM_ID_MAX + 64], iid[2 * OVM_ID_MAX + 256];
+	char		 id[OVR_ID_MAX], iid[2 * OVM_ID_MAX + 256];
 
 	json_object_foreach(ovm_table(s, "Open_vSwitch"), uuid, ovs)
 		break;
@@ -356,7 +358,7 @@ ovr_bridge_entry(struct doc_writer *w, const struct ovm_sess *s,
     const char *uuid, json_t *br)
 {
 	const char	*name = ovr_col_str(br, "name"), *fm, *dt;
-	char		 id[OVM_ID_MAX + 64], iid[OVM_ID_MAX + 256];
+	char		 id[OVR_ID_MAX], iid[OVM_ID_MAX + 256];
 
 	snprintf(id, sizeof(id), "%s" OVR_BRIDGE "%s", s->node_id, name);
 	doc_entry(w);
@@ -410,6 +412,10 @@ ovr_cfg_node_entry(struct doc_writer *w, const struct ovm_node *n)
 	doc_end(w);
 }
 
+struct ovr_cbr;
+static struct ovr_cbr	*cbrs;
+static void	ovr_cfg_bridges(struct doc_writer *);
+
 /* The topology's nodes: the configured ones, or every manager and
  * bridge node the sessions know. */
 static void
@@ -421,11 +427,12 @@ ovr_nodes(struct doc_writer *w, int config)
 	const char	*uuid;
 
 	if (config) {
-		if (TAILQ_EMPTY(ovm_nodes()))
+		if (TAILQ_EMPTY(ovm_nodes()) && cbrs == NULL)
 			return;
 		doc_list(w, NULL, "node");
 		TAILQ_FOREACH(n, ovm_nodes(), entry)
 			ovr_cfg_node_entry(w, n);
+		ovr_cfg_bridges(w);
 		doc_end(w);
 		return;
 	}
@@ -470,8 +477,8 @@ ovr_get_topology(struct rc_req *rq)
 /* What a node-id names: a manager, a bridge (its manager's id and its
  * name) or, with tp, one termination point of a bridge. */
 struct ovr_target {
-	char		 id[OVM_ID_MAX + 64];
-	char		 mgr[OVM_ID_MAX + 64];
+	char		 id[OVR_ID_MAX];
+	char		 mgr[OVR_ID_MAX];
 	char		 bridge[OVR_TEXT];
 	const char	*tp;
 	int		 is_bridge;
@@ -511,7 +518,232 @@ ovr_target(const struct rc_path *p, struct ovr_target *t)
 	return t->tp != NULL && !t->is_bridge ? -1 : 0;
 }
 
+/* ---- the config datastore's bridges and ports ---- */
+
+/* What a write changes in the config datastore once the node took it. */
+enum ovr_change {
+	OVR_CH_BRIDGE,		/* row and targets are the bridge's */
+	OVR_CH_TP,		/* row is the Interface's */
+	OVR_CH_DEL_BRIDGE,
+	OVR_CH_DEL_TP,
+};
+
+struct ovr_op {
+	struct http_server	*server;
+	struct evhttp_request	*ev;
+	enum http_fmt		 fmt;
+	const char		*type;
+	int			 status;	/* on success */
+	enum ovr_change		 change;
+	struct ovr_target	 t;
+	char			 tp[OVR_TEXT];
+	json_t			*row, *targets;
+};
+
+
+/* A bridge written over RESTCONF, as the node took it: the Bridge
+ * columns and controller targets written, and its ports' Interface
+ * columns by name (OpenDaylight's config datastore holds the same). */
+struct ovr_cbr {
+	UT_hash_handle	 hh;
+	char		 id[OVR_ID_MAX];
+	char		 mgr[OVR_ID_MAX];
+	char		 name[OVR_TEXT];
+	json_t		*row;
+	json_t		*targets;
+	json_t		*tps;
+};
+
+static struct ovr_cbr *
+ovr_cbr_find(const char *id)
+{
+	struct ovr_cbr	*c;
+
+	HASH_FIND_STR(cbrs, id, c);
+	return c;
+}
+
+static struct ovr_cbr *
+ovr_cbr_get(const struct ovr_target *t)
+{
+	struct ovr_cbr	*c = ovr_cbr_find(t->id);
+
+	if (c != NULL)
+		return c;
+	c = xcalloc(1, sizeof(*c));
+	snprintf(c->id, sizeof(c->id), "%s", t->id);
+	snprintf(c->mgr, sizeof(c->mgr), "%s", t->mgr);
+	snprintf(c->name, sizeof(c->name), "%s", t->bridge);
+	c->row = json_object();
+	c->targets = json_array();
+	c->tps = json_object();
+	HASH_ADD_STR(cbrs, id, c);
+	return c;
+}
+
+static void
+ovr_cbr_free(struct ovr_cbr *c)
+{
+	HASH_DEL(cbrs, c);
+	json_decref(c->row);
+	json_decref(c->targets);
+	json_decref(c->tps);
+	free(c);
+}
+
+static void
+ovr_cfg_apply(const struct ovr_op *op)
+{
+	struct ovr_cbr	*c;
+
+	switch (op->change) {
+	case OVR_CH_BRIDGE:
+		c = ovr_cbr_get(&op->t);
+		json_decref(c->row);
+		json_decref(c->targets);
+		c->row = json_incref(op->row);
+		c->targets = json_incref(op->targets);
+		break;
+	case OVR_CH_TP:
+		c = ovr_cbr_get(&op->t);
+		json_object_set(c->tps, op->tp, op->row);
+		break;
+	case OVR_CH_DEL_BRIDGE:
+		if ((c = ovr_cbr_find(op->t.id)) != NULL)
+			ovr_cbr_free(c);
+		break;
+	case OVR_CH_DEL_TP:
+		if ((c = ovr_cbr_find(op->t.id)) != NULL)
+			json_object_del(c->tps, op->tp);
+		break;
+	}
+}
+
+/* A DELETE of what only the config datastore still has: 0, or -1 when
+ * it has nothing of that name either. */
+static int
+ovr_cfg_forget(const struct ovr_target *t)
+{
+	struct ovr_cbr	*c = ovr_cbr_find(t->id);
+
+	if (c == NULL || (t->tp != NULL && json_object_get(c->tps,
+	    t->tp) == NULL))
+		return -1;
+	if (t->tp != NULL)
+		json_object_del(c->tps, t->tp);
+	else
+		ovr_cbr_free(c);
+	return 0;
+}
+
+/* The bridges of a passive node that was deleted go with it. */
+static void
+ovr_cfg_drop_mgr(const char *mgr)
+{
+	struct ovr_cbr	*c, *tmp;
+
+	HASH_ITER(hh, cbrs, c, tmp)
+		if (strcmp(c->mgr, mgr) == 0)
+			ovr_cbr_free(c);
+}
+
+static void
+ovr_cfg_tps(struct doc_writer *w, const struct ovr_cbr *c, const char *tp)
+{
+	const char	*name, *type;
+	json_t		*ifc;
+	size_t		 n = 0;
+
+	json_object_foreach(c->tps, name, ifc) {
+		if (tp != NULL && strcmp(tp, name) != 0)
+			continue;
+		if (n++ == 0)
+			doc_list(w, NULL, "termination-point");
+		doc_entry(w);
+		doc_leaf_str(w, "tp-id", name);
+		ovr_leaf(w, "name", name);
+		if ((type = ovr_col_str(ifc, "type")) != NULL)
+			ovr_identity(w, "interface-type", "interface-type-",
+			    type);
+		ovr_map(w, ifc, "options", "options", "option", "value");
+		doc_end(w);
+	}
+	if (n > 0)
+		doc_end(w);
+}
+
+static void
+ovr_cfg_bridge_entry(struct doc_writer *w, const struct ovr_cbr *c)
+{
+	const char	*v;
+	char		 iid[OVR_ID_MAX + 256];
+	json_t		*t;
+	size_t		 i;
+
+	doc_entry(w);
+	doc_leaf_str(w, "node-id", c->id);
+	ovr_leaf(w, "bridge-name", c->name);
+	ovr_iid(iid, sizeof(iid), c->mgr);
+	ovr_leaf(w, "managed-by", iid);
+	if ((v = ovr_col_str(c->row, "fail_mode")) != NULL)
+		ovr_identity(w, "fail-mode", "ovsdb-fail-mode-", v);
+	if ((v = ovr_col_str(c->row, "datapath_type")) != NULL)
+		ovr_identity(w, "datapath-type", "datapath-type-", v);
+	ovr_protocols(w, c->row);
+	if (json_array_size(c->targets) > 0) {
+		doc_list(w, &ovr_mod, "controller-entry");
+		json_array_foreach(c->targets, i, t) {
+			doc_entry(w);
+			doc_leaf_str(w, "target", json_string_value(t));
+			doc_end(w);
+		}
+		doc_end(w);
+	}
+	ovr_map(w, c->row, "other_config", "bridge-other-configs",
+	    "bridge-other-config-key", "bridge-other-config-value");
+	ovr_cfg_tps(w, c, NULL);
+	doc_end(w);
+}
+
+/* Every bridge of the config datastore, in the order written. */
+static void
+ovr_cfg_bridges(struct doc_writer *w)
+{
+	struct ovr_cbr	*c;
+
+	for (c = cbrs; c != NULL; c = c->hh.next)
+		ovr_cfg_bridge_entry(w, c);
+}
+
 /* ---- reading one node ---- */
+
+static void
+ovr_get_config(struct rc_req *rq, const struct ovr_target *t,
+    const struct ovm_node *n)
+{
+	struct ovr_cbr		*c = ovr_cbr_find(t->id);
+	struct doc_writer	 w;
+	struct evbuffer		*b;
+
+	if ((t->is_bridge && (c == NULL || (t->tp != NULL &&
+	    json_object_get(c->tps, t->tp) == NULL))) ||
+	    (!t->is_bridge && n == NULL)) {
+		rc_data_missing(rq);
+		return;
+	}
+	b = rc_writer(rq, &w);
+	if (t->tp != NULL) {
+		ovr_cfg_tps(&w, c, t->tp);
+	} else {
+		doc_list(&w, &rc_nt_mod, "node");
+		if (c != NULL)
+			ovr_cfg_bridge_entry(&w, c);
+		else
+			ovr_cfg_node_entry(&w, n);
+		doc_end(&w);
+	}
+	rc_send(rq, &w, b);
+}
 
 static void
 ovr_get_node(struct rc_req *rq, const struct ovr_target *t)
@@ -524,15 +756,7 @@ ovr_get_node(struct rc_req *rq, const struct ovr_target *t)
 	const char		*uuid = NULL;
 
 	if (rq->content == RC_CONTENT_CONFIG) {
-		if (n == NULL || t->is_bridge) {
-			rc_data_missing(rq);
-			return;
-		}
-		b = rc_writer(rq, &w);
-		doc_list(&w, &rc_nt_mod, "node");
-		ovr_cfg_node_entry(&w, n);
-		doc_end(&w);
-		rc_send(rq, &w, b);
+		ovr_get_config(rq, t, n);
 		return;
 	}
 	if (s == NULL || (t->is_bridge && (br = ovr_bridge_find(s, t->bridge,
@@ -560,14 +784,6 @@ ovr_get_node(struct rc_req *rq, const struct ovr_target *t)
 
 /* ---- writes: a RESTCONF request waiting for the node's transact ---- */
 
-struct ovr_op {
-	struct http_server	*server;
-	struct evhttp_request	*ev;
-	enum http_fmt		 fmt;
-	const char		*type;
-	int			 status;	/* on success */
-};
-
 static void
 ovr_done(void *arg, json_t *result, const char *why)
 {
@@ -579,13 +795,16 @@ ovr_done(void *arg, json_t *result, const char *why)
 	h.ev = op->ev;
 	h.reply_fmt = op->fmt;
 	h.reply_type = op->type;
-	if (result != NULL)
+	if (result != NULL) {
+		ovr_cfg_apply(op);
 		http_reply(&h, op->status, NULL);
-	else {
+	} else {
 		ovr_st.write_errors++;
 		http_error(&h, 500, "application", "operation-failed",
 		    "The OVSDB node refused the change: %s", why);
 	}
+	json_decref(op->row);
+	json_decref(op->targets);
 	free(op);
 }
 
@@ -597,10 +816,12 @@ ovr_not_connected(struct rc_req *rq, const char *mgr)
 	    "The OVSDB node %s is not connected", mgr);
 }
 
-/* Send ops to the node; the request is answered when it answers. */
+/* Send ops to the node; the request is answered when it answers, and
+ * the config datastore changed as ch says (row and targets borrowed). */
 static void
 ovr_transact(struct rc_req *rq, struct ovm_sess *s, json_t *ops,
-    int status)
+    int status, enum ovr_change ch, const struct ovr_target *t, json_t *row,
+    json_t *targets)
 {
 	struct ovr_op	*op = xcalloc(1, sizeof(*op));
 
@@ -609,7 +830,16 @@ ovr_transact(struct rc_req *rq, struct ovm_sess *s, json_t *ops,
 	op->fmt = rq->http->reply_fmt;
 	op->type = rq->http->reply_type;
 	op->status = status;
+	op->change = ch;
+	op->t = *t;
+	op->t.tp = NULL;	/* the path's, gone by the reply */
+	if (t->tp != NULL)
+		snprintf(op->tp, sizeof(op->tp), "%s", t->tp);
+	op->row = json_incref(row);
+	op->targets = json_incref(targets);
 	if (ovm_transact(s, ops, ovr_done, op) == -1) {
+		json_decref(op->row);
+		json_decref(op->targets);
 		free(op);
 		ovr_not_connected(rq, s->node_id);
 		return;
@@ -659,7 +889,7 @@ static int
 ovr_key_check(struct rc_req *rq, const struct doc_node *e, const char *leaf,
     const char *key)
 {
-	char	v[OVM_ID_MAX + 64];
+	char	v[OVR_ID_MAX];
 
 	if (doc_get_string(e, leaf, v, sizeof(v)) == 0 && strcmp(v, key) != 0) {
 		ovr_st.bad_requests++;
@@ -903,7 +1133,8 @@ ovr_put_bridge(struct rc_req *rq, struct ovr_target *t,
 		else
 			ovr_bridge_insert(ops, t->bridge, json_incref(row));
 		ovr_st.bridge_writes++;
-		ovr_transact(rq, s, ops, br != NULL ? 204 : 201);
+		ovr_transact(rq, s, ops, br != NULL ? 204 : 201,
+		    OVR_CH_BRIDGE, t, row, ctls);
 		ops = NULL;
 	}
 	json_decref(ops);
@@ -973,12 +1204,12 @@ ovr_put_tp(struct rc_req *rq, const struct ovr_target *t,
 		return;
 	}
 	if (pu != NULL) {
-		json_array_append_new(ops, json_pack("{sssss[[sss]]so}", "op",
+		json_array_append_new(ops, json_pack("{sssss[[sss]]sO}", "op",
 		    "update", "table", "Interface", "where", "name", "==",
 		    t->tp, "row", row));
 	} else {
 		json_object_set_new(row, "name", json_string(t->tp));
-		json_array_append_new(ops, json_pack("{sssssoss}", "op",
+		json_array_append_new(ops, json_pack("{sssssOss}", "op",
 		    "insert", "table", "Interface", "row", row, "uuid-name",
 		    "sbsim_if"));
 		json_array_append_new(ops, json_pack("{sssss{ssso}ss}", "op",
@@ -991,7 +1222,9 @@ ovr_put_tp(struct rc_req *rq, const struct ovr_target *t,
 		    "set", ovr_named("sbsim_port")));
 	}
 	ovr_st.tp_writes++;
-	ovr_transact(rq, s, ops, pu != NULL ? 204 : 201);
+	ovr_transact(rq, s, ops, pu != NULL ? 204 : 201, OVR_CH_TP, t, row,
+	    NULL);
+	json_decref(row);
 }
 
 /* A passive node to connect to (CSIT's "Connect To Ovsdb Node"). */
@@ -1076,12 +1309,17 @@ ovr_delete(struct rc_req *rq, const struct ovr_target *t)
 			return;
 		}
 		ovm_node_del(n);
+		ovr_cfg_drop_mgr(t->id);
 		http_reply(rq->http, 204, NULL);
 		return;
 	}
 	if (s == NULL || (br = ovr_bridge_find(s, t->bridge, &uuid)) == NULL ||
 	    (t->tp != NULL && (pu = ovr_port_find(s, br, t->tp)) == NULL)) {
-		rc_data_missing(rq);
+		/* Gone from the node already: only its configuration. */
+		if (ovr_cfg_forget(t) == 0)
+			http_reply(rq->http, 204, NULL);
+		else
+			rc_data_missing(rq);
 		return;
 	}
 	if (t->tp != NULL)
@@ -1094,7 +1332,8 @@ ovr_delete(struct rc_req *rq, const struct ovr_target *t)
 		    "bridges", "delete", "set", "uuid", uuid, "op", "delete",
 		    "table", "Bridge", "where", ovr_where_uuid(uuid));
 	ovr_st.deletes++;
-	ovr_transact(rq, s, ops, 204);
+	ovr_transact(rq, s, ops, 204, t->tp != NULL ? OVR_CH_DEL_TP :
+	    OVR_CH_DEL_BRIDGE, t, NULL, NULL);
 }
 
 /* ---- dispatch ---- */
@@ -1107,7 +1346,7 @@ ovr_post_topology(struct rc_req *rq)
 	struct doc_node		 e;
 	struct rc_path		 p;
 	struct ovr_target	 t;
-	char			 id[OVM_ID_MAX + 64];
+	char			 id[OVR_ID_MAX];
 
 	if (ovr_body_entry(rq, &d, "node", &e) == -1)
 		return;
@@ -1176,4 +1415,11 @@ const struct ovr_stats *
 ovsdb_restconf_stats(void)
 {
 	return &ovr_st;
+}
+
+void
+ovsdb_restconf_stop(void)
+{
+	while (cbrs != NULL)
+		ovr_cbr_free(cbrs);
 }

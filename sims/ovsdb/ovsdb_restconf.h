@@ -18,6 +18,8 @@ struct ovr_stats {
 
 /* Register the topology on the server's network-topology resource. */
 void	ovsdb_restconf_register(void);
+/* Forget the config datastore's bridges. */
+void	ovsdb_restconf_stop(void);
 const struct ovr_stats *ovsdb_restconf_stats(void);
 
 #endif

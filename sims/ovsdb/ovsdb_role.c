@@ -71,6 +71,7 @@ ovrole_stop(void *cfg)
 {
 	(void)cfg;
 	ovm_stop();
+	ovsdb_restconf_stop();
 }
 
 static void

@@ -81,6 +81,11 @@ if command -v ovs-vsctl >/dev/null; then
 	    fail "br01's fail mode"
 fi
 $H topo "$TOPO?content=nonconfig" 22 43 123 10 || fail "br01 not shown"
+# The config datastore has it too (CSIT's "Get Config Topology with
+# Bridge"), as written.
+[ "$($H get "$BR?content=config" '(n["ovsdb:bridge-name"], n["ovsdb:controller-entry"], n["ovsdb:fail-mode"])')" = \
+    "('br01', [{'target': 'tcp:127.0.0.1:6633'}], 'ovsdb:ovsdb-fail-mode-secure')" ] ||
+    fail "config br01: $($H get "$BR?content=config" r)"
 [ "$($H get "$BR" '(n["ovsdb:protocol-entry"][0]["protocol"], n["ovsdb:controller-entry"][0]["target"], n["ovsdb:fail-mode"])')" = \
     "('ovsdb:ovsdb-bridge-protocol-openflow-13', 'tcp:127.0.0.1:6633', 'ovsdb:ovsdb-fail-mode-secure')" ] ||
     fail "br01's leaves: $($H get "$BR" r)"
@@ -107,6 +112,8 @@ if command -v ovs-vsctl >/dev/null; then
 	    grep -qx vxlanport || fail "vxlanport not in the database"
 fi
 $H topo "$TOPO?content=nonconfig" 22 43 124 10 || fail "vxlanport not shown"
+[ "$($H get "$TOPO/node=ovsdb%3A%2F%2FHOST1%2Fbridge%2Fbr01/termination-point=vxlanport?content=config" 'n["ovsdb:interface-type"]')" = \
+    ovsdb:interface-type-vxlan ] || fail "config vxlanport"
 OPTP=$R/restconf/operational/network-topology:network-topology/topology/ovsdb:1/node/ovsdb:%2F%2FHOST1/bridge/br01/termination-point/vxlanport
 [ "$($H get "$OPTP" '(n["ovsdb:interface-type"], n["ovsdb:options"])')" = \
     "('ovsdb:interface-type-vxlan', [{'option': 'remote_ip', 'value': '192.168.0.21'}])" ] ||
@@ -138,6 +145,8 @@ if command -v ovs-vsctl >/dev/null; then
 fi
 st=$($H req DELETE "$BR") && [ "$st" = 404 ] || fail "DELETE again: $st"
 $H topo "$TOPO?content=nonconfig" 22 42 122 10 || fail "br01 not gone"
+[ "$($H get "$TOPO?content=config" 'len(n["node"])')" = 2 ] ||
+    fail "config still has bridges: $($H get "$TOPO?content=config" r)"
 
 # Deleting a configured node closes its session.
 st=$($H req DELETE "$DRAFT/node/ovsdb:HOST2") && [ "$st" = 204 ] ||
