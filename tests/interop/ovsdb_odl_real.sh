@@ -6,7 +6,8 @@
 # ovsdb://uuid/<Open_vSwitch uuid>); a bridge PUT over RESTCONF in CSIT's
 # create_bridge.json shape is what `ovs-vsctl list-br` then shows, with
 # its controller, protocols and datapath-id; a port in create_port.json's
-# shape too; both deleted again.
+# shape too; both deleted again.  With root and dumpcap the sessions
+# are captured and every frame must decode as JSON, none malformed.
 . "$(dirname "$0")/../lib.sh"
 [ -x "$PY" ] || skip "$PY is not installed"
 need ovsdb-server
@@ -20,6 +21,7 @@ H="$PY $(cd "$(dirname "$0")/../integration" && pwd)/ovsdb_ctl.py"
 base=$(free_ports 3)
 REAL=$base CTL=$((base + 1)) RC=$((base + 2))
 R=http://127.0.0.1:$RC
+csit_capture "tcp port $REAL or tcp port $CTL"
 TOPO=$R/rests/data/network-topology:network-topology/topology=ovsdb%3A1
 
 vs() {
@@ -96,6 +98,8 @@ $H topo "$TOPO?content=nonconfig" 2 0 0 10 || fail "br-sb not gone"
 
 stop_pid $ctl
 [ "$STOP_RC" = 0 ] || fail "controller exit status $STOP_RC"
+# Both sessions' JSON-RPC, decoded by Wireshark's JSON dissector.
+csit_decoded json -d tcp.port==$REAL,json -d tcp.port==$CTL,json
 line=$(grep -E '^ovsdb: ' "$TMPD/ctl.log")
 echo "$line"
 echo "$line" | grep -qE '\(1 in, 1 out\)' || fail "sessions: $line"
