@@ -1270,8 +1270,11 @@ ovr_write(struct rc_req *rq, struct ovr_target *t)
 	const char	*uuid = NULL;
 
 	if (t->tp != NULL) {
-		if ((s = ovm_find(t->mgr)) == NULL ||
-		    (br = ovr_bridge_find(s, t->bridge, &uuid)) == NULL) {
+		if ((s = ovm_find(t->mgr)) == NULL) {
+			ovr_not_connected(rq, t->mgr);
+			return;
+		}
+		if ((br = ovr_bridge_find(s, t->bridge, &uuid)) == NULL) {
 			rc_data_missing(rq);
 			return;
 		}
