@@ -34,6 +34,7 @@ const struct ctl_role *const ctl_roles[] = {
 	&bgp_ctl_role,
 	&pcep_ctl_role,
 	&nc_ctl_role,
+	&ovsdb_ctl_role,
 	NULL,
 };
 

@@ -1,0 +1,137 @@
+/*
+ * The embedded controller's OVSDB manager, as OpenDaylight's ovsdb
+ * southbound is one: OVSDB nodes in active mode connect to it (ptcp:,
+ * ODL's 6640), and it connects out to passive nodes configured through
+ * RESTCONF, with retries.  On each session (RFC 7047): list_dbs,
+ * get_schema of Open_vSwitch, one monitor of the tables the topology is
+ * built from (Open_vSwitch, Bridge, Port, Interface, Controller,
+ * Manager), kept as a replica from the monitor's updates; echo is
+ * answered and an inactivity probe sent; transacts on behalf of
+ * RESTCONF.  ovsdb_restconf.c turns the replicas into topology ovsdb:1.
+ */
+#ifndef SBSIM_OVSDB_MGR_H
+#define SBSIM_OVSDB_MGR_H
+
+#include <sys/queue.h>
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+#include "endpoint.h"
+#include "ovsdb_frame.h"
+#include "ut.h"
+
+#define OVM_ID_MAX	256	/* bytes of a node-id */
+#define OVM_HOST_MAX	64
+
+struct ovm_config {
+	struct endpoint	 listen;
+	double		 probe_s;	/* inactivity probe; 0: none */
+	double		 monitor_timeout_s; /* until the monitor's reply */
+	double		 op_timeout_s;	/* a transact's reply */
+	double		 retry_max_s;	/* the longest wait between tries */
+	uint32_t	 max_sessions;
+	uint32_t	 max_message;	/* bytes of one JSON-RPC message */
+	uint32_t	 max_output;	/* bytes queued towards one node */
+};
+
+struct ovm_stats {
+	uint64_t	 accepted;	/* active nodes that connected in */
+	uint64_t	 connected_out;	/* passive nodes connected to */
+	uint64_t	 connect_failures;
+	uint64_t	 refused;	/* past --ovsdb-max-sessions */
+	uint64_t	 monitors_up;	/* sessions whose monitor answered */
+	uint64_t	 updates;	/* update notifications */
+	uint64_t	 echo_answered;
+	uint64_t	 probes_sent;
+	uint64_t	 transacts_sent;
+	uint64_t	 transacts_failed;
+	uint64_t	 bad_messages;	/* malformed, session closed */
+	uint64_t	 timeouts;	/* monitor or probe not answered */
+	uint64_t	 overflows;	/* output queue past its bound */
+	uint64_t	 replaced;	/* sessions a newer one of the node
+					   replaced */
+	uint64_t	 closed;
+	uint64_t	 nodes_max;	/* nodes up at once, at most */
+	uint64_t	 bridges_max;	/* bridges known at once, at most */
+};
+
+enum ovm_state {
+	OVM_HELLO,	/* list_dbs, get_schema, monitor on their way */
+	OVM_UP,		/* the monitor answered: the replica is live */
+	OVM_CLOSING,	/* last words out, then freed */
+};
+
+struct ovm_node;
+struct ovm_op;
+
+struct ovm_sess {
+	TAILQ_ENTRY(ovm_sess)	 entry;
+	struct bufferevent	*bev;
+	struct ovsdb_frame	 frame;
+	struct ovm_node		*cfg;	/* configured node; NULL: it came in */
+	enum ovm_state		 state;
+	char			 node_id[OVM_ID_MAX];
+	char			 remote_ip[OVM_HOST_MAX];
+	char			 local_ip[OVM_HOST_MAX];
+	uint16_t		 remote_port, local_port;
+	char			 db_version[32];
+	json_t			*tables;	/* table -> { uuid -> row } */
+	TAILQ_HEAD(, ovm_op)	 ops;
+	uint64_t		 next_id;
+	uint64_t		 state_ns, last_rx_ns, probe_ns;
+	UT_hash_handle		 hh;	/* by node_id, while up */
+};
+TAILQ_HEAD(ovm_sess_list, ovm_sess);
+
+/* A passive node configured through RESTCONF (ovsdb:connection-info). */
+struct ovm_node {
+	TAILQ_ENTRY(ovm_node)	 entry;
+	char			 id[OVM_ID_MAX];
+	char			 ip[OVM_HOST_MAX];
+	uint16_t		 port;
+	struct ovm_sess		*sess;
+	struct event		*retry;
+	struct bufferevent	*connecting;
+	uint32_t		 attempts;
+};
+TAILQ_HEAD(ovm_node_list, ovm_node);
+
+/* A transact's end: result is the reply's result array (borrowed), or
+ * NULL with why when the node answered an error, went away or was too
+ * slow. */
+typedef void (*ovm_done_cb)(void *arg, json_t *result, const char *why);
+
+void	 ovm_config_defaults(struct ovm_config *);
+int	 ovm_start(const struct ovm_config *, char *err, size_t errlen);
+void	 ovm_stop(void);
+const struct ovm_stats *ovm_stats(void);
+
+/* Sessions whose monitor answered (node_id set), and all of them. */
+struct ovm_sess_list *ovm_sessions(void);
+struct ovm_sess	*ovm_find(const char *node_id);
+size_t		 ovm_count_up(void);
+size_t		 ovm_count_bridges(void);
+
+/* The rows of a table in a session's replica (an object uuid -> row),
+ * NULL when the table is empty or not monitored. */
+json_t		*ovm_table(const struct ovm_sess *, const char *table);
+
+/* Send a transact on db Open_vSwitch (ops stolen); cb is called exactly
+ * once, maybe before this returns (-1: not sent, cb not called). */
+int	 ovm_transact(struct ovm_sess *, json_t *ops, ovm_done_cb, void *arg);
+
+/* Configured passive nodes. */
+struct ovm_node_list *ovm_nodes(void);
+struct ovm_node	*ovm_node_find(const char *id);
+/* Add one and start connecting; a node of that id is replaced. */
+struct ovm_node	*ovm_node_add(const char *id, const char *ip, uint16_t port);
+/* Forget it and close its session. */
+void		 ovm_node_del(struct ovm_node *);
+
+/* The accept callback's body, for tests: a node connected on fd. */
+void	 ovm_attach(int fd, const struct sockaddr *, socklen_t);
+
+#endif

@@ -1,0 +1,107 @@
+/*
+ * The embedded controller's OVSDB role (ctl_role.h): the manager OVSDB
+ * nodes connect to or that connects to them (ovsdb_mgr.c), and topology
+ * ovsdb:1 over RESTCONF (ovsdb_restconf.c), as OpenDaylight's ovsdb
+ * southbound.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "ctl_role.h"
+#include "log.h"
+#include "ovsdb_mgr.h"
+#include "ovsdb_restconf.h"
+
+static struct ovm_config	ovr_cfg;
+
+#define C	struct ovm_config
+#define O	CTL_GIVEN_OPT
+static const struct opt ovrole_rows[] = {
+	OPT_P("ovsdb", "EP", C, listen, struct endpoint,
+	    endpoint_parse_listen, CTL_GIVEN_ON,
+	    "OVSDB manager: nodes in active mode connect to\n"
+	    "ptcp:PORT[:IP] (ODL's 6640); passive nodes are\n"
+	    "connected to when configured over RESTCONF"),
+	OPT_D("ovsdb-probe", "S", C, probe_s, 0, 86400, O,
+	    "inactivity probe: echo after S silent seconds,\n"
+	    "close after 2 S (default 5, 0: none)"),
+	OPT_D("ovsdb-monitor-timeout", "S", C, monitor_timeout_s, 0.1, 86400,
+	    O, "close a node whose monitor is not answered in S\n"
+	    "seconds (default 30)"),
+	OPT_D("ovsdb-timeout", "S", C, op_timeout_s, 0.1, 86400, O,
+	    "how long a RESTCONF write waits for the node's\n"
+	    "transact reply (default 30)"),
+	OPT_D("ovsdb-retry-max", "S", C, retry_max_s, 0.1, 3600, O,
+	    "longest wait between connects to a passive node\n"
+	    "(1, 2, 4 ... seconds; default 8)"),
+	OPT_U("ovsdb-max-sessions", "N", C, max_sessions, 1, 1000000, O,
+	    "sessions at most (default 10000)"),
+	OPT_U("ovsdb-max-message", "BYTES", C, max_message, 64, 1u << 30, O,
+	    "longest JSON-RPC message (default 64 MiB)"),
+	OPT_U("ovsdb-max-output", "BYTES", C, max_output, 4096, 1u << 30, O,
+	    "output queued towards one node before it is\n"
+	    "closed (default 16 MiB)"),
+	OPT_END
+};
+#undef C
+#undef O
+
+static void
+ovrole_defaults(void *cfg)
+{
+	ovm_config_defaults(cfg);
+}
+
+static int
+ovrole_start(void *cfg, struct http_server *hs, char *err, size_t errlen)
+{
+	struct ovm_config	*c = cfg;
+
+	if (ovm_start(c, err, errlen) == -1)
+		return -1;
+	log_info("listening for OVSDB nodes on %s", c->listen.text);
+	if (hs != NULL)
+		ovsdb_restconf_register();
+	return 0;
+}
+
+/* Before the HTTP server goes: writes still waiting are answered. */
+static void
+ovrole_stop(void *cfg)
+{
+	(void)cfg;
+	ovm_stop();
+	ovsdb_restconf_stop();
+}
+
+static void
+ovrole_summary(void *cfg)
+{
+	const struct ovm_stats	*s = ovm_stats();
+	const struct ovr_stats	*r = ovsdb_restconf_stats();
+
+	(void)cfg;
+	ctl_print_figures("ovsdb: # sessions (# in, # out), # nodes up "
+	    "(# at most), # bridges (# at most), # updates", (const uint64_t[]){
+	    s->accepted + s->connected_out, s->accepted, s->connected_out,
+	    ovm_count_up(), s->nodes_max, ovm_count_bridges(), s->bridges_max,
+	    s->updates }, 8);
+	ctl_print_figures(", # transacts sent, # failed, # RESTCONF writes, "
+	    "# deletes, # bad requests", (const uint64_t[]){
+	    s->transacts_sent, s->transacts_failed, r->bridge_writes +
+	    r->tp_writes + r->nodes_configured, r->deletes,
+	    r->bad_requests }, 5);
+	ctl_print_figures(", # echoes answered, # probes sent, # timeouts, "
+	    "# connect failures, # refused, # replaced, # output overflows, "
+	    "# bad messages\n", (const uint64_t[]){ s->echo_answered,
+	    s->probes_sent, s->timeouts, s->connect_failures, s->refused,
+	    s->replaced, s->overflows, s->bad_messages }, 8);
+}
+
+const struct ctl_role ovsdb_ctl_role = {
+	.name = "ovsdb", .title = "OVSDB:", .rows = ovrole_rows,
+	.cfg = &ovr_cfg, .defaults = ovrole_defaults,
+	.needs = "the --ovsdb-* options need --ovsdb",
+	.start = ovrole_start, .summary = ovrole_summary,
+	.stop = ovrole_stop,
+};
