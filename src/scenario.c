@@ -168,6 +168,32 @@ scen_ctx(void)
 	return ctx;
 }
 
+/*
+ * libyang's error location, 'Data location "/a/b", line number 3.', as
+ * " (at /a/b, line 3)"; "" when it has none.
+ */
+static const char *
+scen_where(const char *loc, char *buf, size_t len)
+{
+	const char	*q, *end, *line;
+
+	buf[0] = '\0';
+	if (loc == NULL)
+		return buf;
+	line = strstr(loc, "line number ");
+	if ((q = strchr(loc, '"')) != NULL &&
+	    (end = strchr(q + 1, '"')) != NULL)
+		snprintf(buf, len, " (at %.*s%s%.*s)", (int)(end - q - 1),
+		    q + 1, line ? ", line " : "", line ? (int)strspn(line + 12,
+		    "0123456789") : 0, line ? line + 12 : "");
+	else if (line != NULL)
+		snprintf(buf, len, " (line %.*s)",
+		    (int)strspn(line + 12, "0123456789"), line + 12);
+	else
+		snprintf(buf, len, " (at %s)", loc);
+	return buf;
+}
+
 /* The file's data, valid against the module, or a message naming the
  * error's path and nothing else done. */
 static struct lyd_node *
@@ -177,6 +203,7 @@ scen_parse(struct ly_ctx *ctx, const char *path)
 	struct lyd_node		*tree = NULL;
 	struct ly_err_item	*e;
 	LYD_FORMAT		 fmt;
+	char			 where[600];
 
 	if (dot != NULL && strcasecmp(dot, ".json") == 0)
 		fmt = LYD_JSON;
@@ -190,9 +217,8 @@ scen_parse(struct ly_ctx *ctx, const char *path)
 	    LYD_VALIDATE_PRESENT | LYD_VALIDATE_NO_STATE, &tree) !=
 	    LY_SUCCESS) {
 		e = ly_err_last(ctx);
-		scen_die("%s: %s%s%s%s", path, e ? e->msg : "not valid",
-		    e && e->path ? " (at " : "", e && e->path ? e->path : "",
-		    e && e->path ? ")" : "");
+		scen_die("%s: %s%s", path, e ? e->msg : "not valid",
+		    scen_where(e ? e->path : NULL, where, sizeof(where)));
 	}
 	for (; tree != NULL; tree = tree->next)
 		if (strcmp(tree->schema->name, "scenario") == 0)
