@@ -145,6 +145,8 @@ struct of_sim {
 	struct nb_run		*nb;		/* --northbound, else NULL */
 	char			**nb_nodes;	/* "openflow:<dpid>" */
 	int			 nb_begun;
+	/* A switch's handshake is done (of_datapath.c; NULL: none). */
+	void			(*on_up)(struct of_switch *);
 };
 
 /* Scratch space for building replies; every message fits. */

@@ -24,6 +24,7 @@
 #include "engine.h"
 #include "log.h"
 #include "ovsdb_sim.h"
+#include "rxstamp.h"
 
 #ifndef PACKAGE_VERSION
 #define PACKAGE_VERSION	"unknown"
@@ -38,6 +39,8 @@ struct ovsdb_sess {
 	struct ovsdb_frame	 frame;
 	uint64_t		 last_rx_ns;	/* the last whole message */
 	uint64_t		 probe_ns;	/* our echo, 0: none out */
+	uint64_t		 arrived_ns;	/* the read in hand's arrival */
+	struct rxpeek		 rxp;		/* while bridge_openflow waits */
 	uint8_t			 pooled;	/* the pool owns bev */
 	uint8_t			 closing;	/* close at the next tick */
 };
@@ -66,6 +69,7 @@ ovsdb_sess_close(struct ovsdb_sess *s, const char *why)
 	struct ovsdb_dev	*d = s->dev;
 
 	log_debug("%s: session closed: %s", ovsdb_who(d), why);
+	rxpeek_stop(&s->rxp);
 	ovsdb_conn_detach(&s->conn);
 	(*d->sim->c.sessions_closed)++;
 	d->n_sessions--;
@@ -147,6 +151,12 @@ ovsdb_sess_message(void *arg, const uint8_t *msg, size_t len)
 		ovsdb_sess_close(s, "not JSON-RPC");
 		return -1;
 	}
+	if (s->dev->srv.changed) {
+		/* A bridge it made is timed from this read's arrival. */
+		if (s->dev->changed_rx_ns == 0)
+			s->dev->changed_rx_ns = s->arrived_ns;
+		ovsdb_vswitchd_soon(s->dev);
+	}
 	if (s->closing) {
 		ovsdb_sess_close(s, "output over --max-output");
 		return -1;
@@ -170,10 +180,26 @@ static const struct pool_framer ovsdb_framer = {
 	.scan = ovsdb_sess_scan,
 };
 
+/* The kernel's receive time of the next read, while bridge_openflow
+ * waits for its first bridge (docs/report.md, "Phase windows"). */
+static void
+ovsdb_sess_peek(struct ovsdb_sess *s)
+{
+	if (ovsdb_datapath_peeking(s->dev->sim))
+		rxpeek_arm(&s->rxp, bufferevent_getfd(s->bev));
+	else
+		rxpeek_stop(&s->rxp);
+}
+
 static void
 ovsdb_sess_read(struct bufferevent *bev, void *arg)
 {
-	(void)pool_read(bev, &ovsdb_framer, arg);
+	struct ovsdb_sess	*s = arg;
+
+	s->arrived_ns = rxpeek_take(&s->rxp, clock_ns());
+	if (pool_read(bev, &ovsdb_framer, arg) == -1)
+		return;
+	ovsdb_sess_peek(s);
 }
 
 static void
@@ -217,6 +243,7 @@ ovsdb_sess_new(struct ovsdb_dev *d, struct bufferevent *bev, int pooled)
 	    ovsdb_sess_event, s);
 	bufferevent_setwatermark(bev, EV_WRITE, sim->cfg.max_output / 4, 0);
 	bufferevent_enable(bev, EV_READ | EV_WRITE);
+	ovsdb_sess_peek(s);
 	if (!d->reached && sim->connect->state == PHASE_RUNNING) {
 		d->reached = 1;
 		phase_items(sim->connect, s->last_rx_ns, 1);
@@ -246,6 +273,7 @@ ovsdb_dev_down(struct pool_dev *pd, const char *why)
 		return;
 	/* The pool freed bev: the session goes without it. */
 	log_debug("%s: session lost: %s", ovsdb_who(d), why);
+	rxpeek_stop(&s->rxp);
 	ovsdb_conn_detach(&s->conn);
 	(*d->sim->c.sessions_closed)++;
 	d->n_sessions--;
@@ -333,5 +361,9 @@ ovsdb_dev_free(struct ovsdb_dev *d)
 
 	while ((c = LIST_FIRST(&d->srv.conns)) != NULL)
 		ovsdb_sess_close((struct ovsdb_sess *)c, "the run is over");
+	ovsdb_datapath_free(d);
+	if (d->vsd_soon != NULL)
+		event_free(d->vsd_soon);
+	d->vsd_soon = NULL;
 	ovsdb_server_free(&d->srv);
 }

@@ -4,6 +4,9 @@
  *   connect    active: devices whose session to the manager is up, from
  *              the start; passive: devices the manager connected to, from
  *              the moment they listen (target N)
+ *   bridge_openflow  bridges given a Controller row, from the first such
+ *              transact's arrival to each one's OpenFlow handshake
+ *              (ovsdb_datapath.c; not with --no-datapath)
  * and the counters of docs/report.md.  One parsed schema serves every
  * device; each device holds its own database.
  */
@@ -53,6 +56,10 @@ static const struct opt ovsdb_rows[] = {
 	    "an echo request after S seconds of silence,\n"
 	    "the session closed after as long again\n"
 	    "(default 5, 0: never)"),
+	OPT_F("no-datapath", OC, no_datapath, 0,
+	    "a bridge given a Controller row gets no\n"
+	    "OpenFlow switch (default: it connects to the\n"
+	    "controller, as ovs-vswitchd's would)"),
 	OPT_END
 };
 #undef OC
@@ -104,7 +111,9 @@ static const struct counter_row ovsdb_counter_rows[] = {
 };
 #undef OVSDB_C
 
-static const char *const ovsdb_phase_names[] = { "connect", NULL };
+static const char *const ovsdb_phase_names[] = {
+	"connect", "bridge_openflow", NULL
+};
 
 static int
 ovsdb_devs_new(struct ovsdb_sim *sim, char *err, size_t errlen)
@@ -136,6 +145,7 @@ ovsdb_start(void *arg, struct metrics *m, char *err, size_t errlen)
 	METRICS_COUNTERS(m, ovsdb_counter_rows, &sim->c);
 	sim->connect = metrics_phase(m, "connect", "ovsdb");
 	sim->connect->target = sim->cfg.devices;
+	ovsdb_datapath_start(sim);
 	if (ovsdb_devs_new(sim, err, errlen) == -1)
 		return -1;
 	pool_init_array(&sim->pool, &sim->pcfg, &ovsdb_dev_ops, sim->devs,
@@ -155,7 +165,8 @@ ovsdb_tick(void *arg, uint64_t now)
 	for (i = 0; i < sim->cfg.devices; i++)
 		ovsdb_dev_timers(&sim->devs[i], now);
 	(void)run_phase_timeout(sim->connect, now, sim->phase_timeout);
-	return phase_over(sim->connect);
+	ovsdb_datapath_tick(sim, now);
+	return phase_over(sim->connect) && ovsdb_datapath_over(sim);
 }
 
 static void
@@ -171,6 +182,7 @@ ovsdb_stop(void *arg)
 		ovsdb_dev_free(&sim->devs[i]);
 	pool_stop_counted(&sim->pool, sim->m);
 	pool_free(&sim->pool);
+	ovsdb_datapath_stop(sim);
 	free(sim->devs);
 	sim->devs = NULL;
 }

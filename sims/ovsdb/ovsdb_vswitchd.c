@@ -6,12 +6,17 @@
  * bridge's own internal interface, else the lowest free number; one
  * numbering per device where OVS has one per bridge), and every bridge a
  * datapath_id (the device's number and the start of the bridge's UUID).
- * A device does this at the tick after a client's transaction, as
- * vswitchd does it a moment later, in a transaction of its own.
+ * A device does this at the loop's next turn after a client's
+ * transaction (its reply sent first), as vswitchd does it a moment
+ * later, in a transaction of its own; then the bridges with a controller
+ * get their OpenFlow switches (ovsdb_datapath.c).
  */
 #include <stdio.h>
 #include <string.h>
 
+#include <event2/event.h>
+
+#include "engine.h"
 #include "log.h"
 #include "ovsdb_sim.h"
 
@@ -183,4 +188,30 @@ ovsdb_vswitchd_ack(struct ovsdb_dev *d)
 		d->logged |= OVSDB_DLOG_VSWITCHD;
 	}
 	json_decref(ops);
+	ovsdb_datapath_sync(d);
+}
+
+static void
+ovsdb_vswitchd_soon_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct ovsdb_dev	*d = arg;
+
+	(void)fd;
+	(void)what;
+	if (d->srv.changed) {
+		d->srv.changed = 0;
+		ovsdb_vswitchd_ack(d);
+	}
+}
+
+void
+ovsdb_vswitchd_soon(struct ovsdb_dev *d)
+{
+	static const struct timeval	now = { 0, 0 };
+
+	if (d->vsd_soon == NULL && (d->vsd_soon = evtimer_new(engine_base(),
+	    ovsdb_vswitchd_soon_cb, d)) == NULL)
+		fatalx("ovsdb_vswitchd_soon: evtimer_new");
+	if (!evtimer_pending(d->vsd_soon, NULL))
+		evtimer_add(d->vsd_soon, &now);
 }
