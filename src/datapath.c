@@ -115,6 +115,13 @@ datapath_close(struct datapath *dp)
 	n_open--;
 }
 
+void
+datapath_ports(struct datapath *dp, uint32_t n)
+{
+	if (dp != NULL && provider != NULL && provider->ports != NULL)
+		provider->ports(dp, n);
+}
+
 uint32_t
 datapath_count(void)
 {

@@ -34,7 +34,7 @@ struct datapath_hooks {
 
 struct datapath_spec {
 	uint64_t		 dpid;
-	uint32_t		 ports;		/* besides the local one */
+	uint32_t		 ports;		/* 1..ports, besides LOCAL */
 	const char		*name;		/* for the log: "br1" */
 	struct endpoint		 ep;		/* the controller, tcp: */
 };
@@ -47,6 +47,9 @@ struct datapath_provider {
 	struct datapath	*(*open)(const struct datapath_spec *,
 			    const struct datapath_hooks *, char *err,
 			    size_t errlen);
+	/* The bridge's ports are 1..n now (the switch says so with
+	 * PORT_STATUS when connected). */
+	void		 (*ports)(struct datapath *, uint32_t n);
 	/* Gone at once: the connection closed, no hook called. */
 	void		 (*close)(struct datapath *);
 	/* Every tick: keepalives and flow timeouts (may be NULL). */
@@ -81,6 +84,7 @@ enum datapath_rc datapath_open(const char *target, struct datapath_spec *,
 	    const struct datapath_hooks *, struct datapath **dp, char *err,
 	    size_t errlen);
 void	 datapath_close(struct datapath *);
+void	 datapath_ports(struct datapath *, uint32_t n);
 /* Datapaths open now (the provider's, through this seam). */
 uint32_t datapath_count(void);
 

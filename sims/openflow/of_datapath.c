@@ -199,6 +199,45 @@ of_dp_close(struct datapath *dp)
 	free(dp);
 }
 
+/* PORT_STATUS for port no, if the async config lets the reason
+ * through (1.3 section 7.4.3; 1.0 has no SET_ASYNC). */
+static void
+of_dp_port_status(struct of_switch *sw, uint32_t no, uint8_t reason)
+{
+	struct of_port	 p;
+	struct wbuf	*w;
+
+	if (sw->state != OFS_UP || (sw->async.port_status[sw->role ==
+	    OF_ROLE_SLAVE] & (1u << reason)) == 0)
+		return;
+	of_port_fill(sw, no, &p);
+	w = of_scratch();
+	of_port_status_encode(w, sw->version, 0, reason, &p);
+	of_switch_send(sw, w);
+}
+
+/* The bridge's ports are 1..n now: the ports past n deleted, the new
+ * ones added (config and state as a new port's: 0). */
+static void
+of_dp_ports(struct datapath *dp, uint32_t n)
+{
+	struct of_switch	*sw = &dp->sw;
+	uint32_t		 old = dp->sim.cfg.ports, i;
+
+	if (n > OF_DP_PORTS_MAX)
+		n = OF_DP_PORTS_MAX;
+	if (n == old)
+		return;
+	for (i = old; i > n; i--)
+		of_dp_port_status(sw, i, OF_PR_DELETE);
+	sw->ports = xreallocarray(sw->ports, n ? n : 1, sizeof(*sw->ports));
+	if (n > old)
+		memset(sw->ports + old, 0, (n - old) * sizeof(*sw->ports));
+	dp->sim.cfg.ports = n;
+	for (i = old + 1; i <= n; i++)
+		of_dp_port_status(sw, i, OF_PR_ADD);
+}
+
 /* Once a second, as `sbsim openflow` does: echo and flow timeouts. */
 static void
 of_dp_tick(uint64_t now)
@@ -223,6 +262,7 @@ const struct datapath_provider of_datapath = {
 	"openflow",
 	of_dp_start,
 	of_dp_open,
+	of_dp_ports,
 	of_dp_close,
 	of_dp_tick,
 	of_dp_stop,

@@ -36,6 +36,7 @@ struct ovsdb_bdp {
 	uint8_t			 ctl[OVSDB_UUID_LEN];	/* the one used */
 	uint64_t		 dpid;
 	uint64_t		 asked_ns;	/* the transact's arrival */
+	uint32_t		 ports;		/* the switch's 1..ports */
 	char			*target;
 	char			 name[32];
 	uint8_t			 seen;		/* in this sync */
@@ -46,7 +47,8 @@ struct ovsdb_bdp {
 struct ovsdb_dpcols {
 	int	br, ctl, port;
 	int	bname, bctl, bother, bdpid, bports;
-	int	target, connected, status, pname;
+	int	target, connected, status, pname, pifaces;
+	int	iface, ofport;
 };
 
 static int
@@ -57,7 +59,8 @@ ovsdb_dpcols(const struct ovsdb_schema *s, struct ovsdb_dpcols *c)
 	c->br = ovsdb_table_find(s, "Bridge");
 	c->ctl = ovsdb_table_find(s, "Controller");
 	c->port = ovsdb_table_find(s, "Port");
-	if (c->br == -1 || c->ctl == -1 || c->port == -1)
+	c->iface = ovsdb_table_find(s, "Interface");
+	if (c->br == -1 || c->ctl == -1 || c->port == -1 || c->iface == -1)
 		return -1;
 	t = &s->tables[c->br];
 	c->bname = ovsdb_column_find(t, "name");
@@ -70,9 +73,12 @@ ovsdb_dpcols(const struct ovsdb_schema *s, struct ovsdb_dpcols *c)
 	c->connected = ovsdb_column_find(t, "is_connected");
 	c->status = ovsdb_column_find(t, "status");
 	c->pname = ovsdb_column_find(&s->tables[c->port], "name");
+	c->pifaces = ovsdb_column_find(&s->tables[c->port], "interfaces");
+	c->ofport = ovsdb_column_find(&s->tables[c->iface], "ofport");
 	return c->bname == -1 || c->bctl == -1 || c->bother == -1 ||
 	    c->bdpid == -1 || c->bports == -1 || c->target == -1 ||
-	    c->connected == -1 || c->status == -1 || c->pname == -1 ? -1 : 0;
+	    c->connected == -1 || c->status == -1 || c->pname == -1 ||
+	    c->pifaces == -1 || c->ofport == -1 ? -1 : 0;
 }
 
 #define OVSDB_DPC(field, name) \
@@ -328,7 +334,39 @@ ovsdb_bdp_dpid(const struct ovsdb_dpcols *c, const struct ovsdb_row *r,
 	return 0;
 }
 
-/* The bridge's ports but its own (named as the bridge). */
+/* The highest OpenFlow port number vswitchd gave an interface of one
+ * of the bridge's ports (ofport; LOCAL and -1, a failed port, left
+ * out): the switch has ports 1..that. */
+#define OVSDB_DP_OFPP_MAX	65279
+
+static uint32_t
+ovsdb_port_ofport(const struct ovsdb_db *db, const struct ovsdb_dpcols *c,
+    const struct ovsdb_row *p)
+{
+	const json_t		*ifs = p->col[c->pifaces], *of;
+	const struct ovsdb_row	*i;
+	uint8_t			 uuid[OVSDB_UUID_LEN];
+	uint32_t		 top = 0;
+	size_t			 k;
+
+	for (k = 0; k < ovsdb_datum_n(ifs); k++) {
+		if (ovsdb_ref_uuid(ovsdb_datum_key(ifs, k), uuid) == -1 ||
+		    (i = ovsdb_tbl_find(&db->t[c->iface], uuid, NULL)) == NULL)
+			continue;
+		of = i->col[c->ofport];
+		if (ovsdb_datum_n(of) == 1 && json_is_integer(
+		    ovsdb_datum_key(of, 0))) {
+			json_int_t	n = json_integer_value(
+			    ovsdb_datum_key(of, 0));
+
+			if (n >= 1 && n <= OVSDB_DP_OFPP_MAX &&
+			    (uint32_t)n > top)
+				top = (uint32_t)n;
+		}
+	}
+	return top;
+}
+
 static uint32_t
 ovsdb_bdp_ports(const struct ovsdb_db *db, const struct ovsdb_dpcols *c,
     const struct ovsdb_row *r)
@@ -336,15 +374,15 @@ ovsdb_bdp_ports(const struct ovsdb_db *db, const struct ovsdb_dpcols *c,
 	const json_t		*ports = r->col[c->bports];
 	const struct ovsdb_row	*p;
 	uint8_t			 uuid[OVSDB_UUID_LEN];
-	uint32_t		 n = 0;
+	uint32_t		 top = 0, n;
 	size_t			 i;
 
 	for (i = 0; i < ovsdb_datum_n(ports); i++)
 		if (ovsdb_ref_uuid(ovsdb_datum_key(ports, i), uuid) == 0 &&
 		    (p = ovsdb_tbl_find(&db->t[c->port], uuid, NULL)) != NULL &&
-		    !json_equal(p->col[c->pname], r->col[c->bname]))
-			n++;
-	return n;
+		    (n = ovsdb_port_ofport(db, c, p)) > top)
+			top = n;
+	return top;
 }
 
 /*
@@ -386,6 +424,7 @@ ovsdb_bdp_bridge(struct ovsdb_dev *d, const struct ovsdb_dpcols *c,
 	struct ovsdb_bdp	*b;
 	const char		*target, *name;
 	uint64_t		 dpid;
+	uint32_t		 ports;
 	size_t			 n;
 	int			 bad = 0;
 
@@ -399,14 +438,17 @@ ovsdb_bdp_bridge(struct ovsdb_dev *d, const struct ovsdb_dpcols *c,
 		ovsdb_bdp_free(b, now, 0);	/* vswitchd reconnects */
 		b = NULL;
 	}
+	ports = ovsdb_bdp_ports(db, c, r);
 	if (b == NULL) {
 		if ((name = json_string_value(r->col[c->bname])) == NULL)
 			name = "?";
-		b = ovsdb_bdp_new(d, r->uuid, k->uuid, target, dpid,
-		    ovsdb_bdp_ports(db, c, r), name);
+		b = ovsdb_bdp_new(d, r->uuid, k->uuid, target, dpid, ports,
+		    name);
 		*d->sim->dpc.targets_unused += n - 1;
 		*d->sim->dpc.bad_dpids += (uint64_t)bad;
-	}
+	} else if (b->ports != ports)
+		datapath_ports(b->dp, ports);	/* PORT_STATUS */
+	b->ports = ports;
 	b->seen = 1;
 }
 
