@@ -347,6 +347,7 @@ ovsdb_port_ofport(const struct ovsdb_db *db, const struct ovsdb_dpcols *c,
 	const struct ovsdb_row	*i;
 	uint8_t			 uuid[OVSDB_UUID_LEN];
 	uint32_t		 top = 0;
+	json_int_t		 n;
 	size_t			 k;
 
 	for (k = 0; k < ovsdb_datum_n(ifs); k++) {
@@ -354,15 +355,12 @@ ovsdb_port_ofport(const struct ovsdb_db *db, const struct ovsdb_dpcols *c,
 		    (i = ovsdb_tbl_find(&db->t[c->iface], uuid, NULL)) == NULL)
 			continue;
 		of = i->col[c->ofport];
-		if (ovsdb_datum_n(of) == 1 && json_is_integer(
-		    ovsdb_datum_key(of, 0))) {
-			json_int_t	n = json_integer_value(
-			    ovsdb_datum_key(of, 0));
-
-			if (n >= 1 && n <= OVSDB_DP_OFPP_MAX &&
-			    (uint32_t)n > top)
-				top = (uint32_t)n;
-		}
+		if (ovsdb_datum_n(of) != 1 ||
+		    !json_is_integer(ovsdb_datum_key(of, 0)))
+			continue;	/* not numbered yet */
+		n = json_integer_value(ovsdb_datum_key(of, 0));
+		if (n >= 1 && n <= OVSDB_DP_OFPP_MAX && (uint32_t)n > top)
+			top = (uint32_t)n;
 	}
 	return top;
 }
