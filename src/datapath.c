@@ -2,6 +2,11 @@
  * The datapath seam (datapath.h): one provider per program, the targets
  * checked alike for every caller, and a count of what is open.
  */
+#include <sys/socket.h>
+#include <netinet/in.h>
+
+#include <arpa/inet.h>
+
 #include <stdio.h>
 #include <string.h>
 
@@ -73,6 +78,41 @@ datapath_refused(const char *target, char *err, size_t errlen)
 	return DATAPATH_OPEN;
 }
 
+static int
+datapath_loopback(const struct sockaddr_storage *ss)
+{
+	if (ss->ss_family == AF_INET)
+		return (ntohl(((const struct sockaddr_in *)ss)->sin_addr.s_addr)
+		    >> 24) == 127;
+	return IN6_IS_ADDR_LOOPBACK(&((const struct sockaddr_in6 *)ss)->
+	    sin6_addr);
+}
+
+/* The device's address of its range, alone, when the controller can be
+ * reached from it; else none (the kernel chooses). */
+static void
+datapath_source(struct datapath_spec *spec)
+{
+	struct source_range	*r = &spec->src;
+	struct sockaddr_storage	 ss;
+	socklen_t		 len;
+
+	if (r->family == AF_UNSPEC || r->count == 0)
+		return;
+	source_addr(r, spec->src_index, &ss, &len);
+	if (ss.ss_family != spec->ep.ss.ss_family ||
+	    datapath_loopback(&ss) != endpoint_is_loopback(&spec->ep)) {
+		r->family = AF_UNSPEC;
+		return;
+	}
+	if (ss.ss_family == AF_INET)
+		r->base4 = ((struct sockaddr_in *)&ss)->sin_addr;
+	else
+		r->base6 = ((struct sockaddr_in6 *)&ss)->sin6_addr;
+	r->count = 1;
+	spec->src_index = 0;
+}
+
 enum datapath_rc
 datapath_open(const char *target, struct datapath_spec *spec,
     const struct datapath_hooks *hooks, struct datapath **dp, char *err,
@@ -94,6 +134,7 @@ datapath_open(const char *target, struct datapath_spec *spec,
 		return spec->ep.kind == EP_SSL ? DATAPATH_SSL :
 		    DATAPATH_PASSIVE;
 	}
+	datapath_source(spec);
 	if (provider == NULL) {
 		snprintf(err, errlen, "no datapath provider in this program");
 		return DATAPATH_NO_PROVIDER;

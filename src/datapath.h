@@ -37,6 +37,15 @@ struct datapath_spec {
 	uint32_t		 ports;		/* 1..ports, besides LOCAL */
 	const char		*name;		/* for the log: "br1" */
 	struct endpoint		 ep;		/* the controller, tcp: */
+	/*
+	 * The asking device's own addresses (family AF_UNSPEC: none) and
+	 * its index among them: the datapath connects from that address,
+	 * as a host's vswitchd from the host's, when it can reach the
+	 * controller from there (the same family, loopback to loopback);
+	 * datapath_open() leaves it one address or none.
+	 */
+	struct source_range	 src;
+	uint64_t		 src_index;
 };
 
 struct datapath_provider {

@@ -151,6 +151,7 @@ of_dp_sim_init(struct datapath *dp, const struct datapath_spec *spec)
 	of_dp_config(&sim->cfg, spec);
 	pool_config_defaults(&sim->pcfg);
 	sim->pcfg.ep = spec->ep;
+	sim->pcfg.src = spec->src;	/* one address, or none */
 	sim->c = of_dp_c;
 	sim->ph[OFP_CONNECT] = &of_dp_inert;
 	sim->ph[OFP_PROGRAM] = &of_dp_inert;

@@ -274,6 +274,9 @@ ovsdb_bdp_new(struct ovsdb_dev *d, const uint8_t *br, const uint8_t *ctl,
 	spec.dpid = dpid;
 	spec.ports = ports;
 	spec.name = b->name;
+	/* From the device's own address (--source), as a host's. */
+	spec.src = d->sim->pcfg.src;
+	spec.src_index = d->idx;
 	rc = datapath_open(target, &spec, &hooks, &b->dp, err, sizeof(err));
 	if (rc != DATAPATH_OPEN) {
 		ovsdb_bdp_refused(b, rc, err);

@@ -4,6 +4,9 @@
  * provider, and a provider's datapaths opened, resized and closed
  * through it (a fake provider that records what it was asked).
  */
+#include <sys/socket.h>
+#include <netinet/in.h>
+
 #include <stdio.h>
 #include <string.h>
 
@@ -93,8 +96,8 @@ static const struct datapath_provider fake = {
 };
 
 static enum datapath_rc
-open_target(const char *target, struct datapath **dp, char *err,
-    size_t errlen)
+open_from(const char *target, const char *src, uint64_t i,
+    struct datapath **dp, char *err, size_t errlen)
 {
 	struct datapath_spec	spec;
 	struct datapath_hooks	hooks = { NULL, NULL, NULL };
@@ -103,7 +106,18 @@ open_target(const char *target, struct datapath **dp, char *err,
 	spec.dpid = 0xaa;
 	spec.ports = 3;
 	spec.name = "br1";
+	spec.src.family = AF_UNSPEC;
+	if (src != NULL && source_parse(src, &spec.src, err, errlen) == -1)
+		return DATAPATH_BAD_TARGET;
+	spec.src_index = i;
 	return datapath_open(target, &spec, &hooks, dp, err, errlen);
+}
+
+static enum datapath_rc
+open_target(const char *target, struct datapath **dp, char *err,
+    size_t errlen)
+{
+	return open_from(target, NULL, 0, dp, err, errlen);
 }
 
 static void
@@ -169,10 +183,48 @@ test_open_close(void)
 	datapath_register(NULL);
 }
 
+/* A device's own address, when the controller is reachable from it. */
+static void
+test_source(void)
+{
+	struct datapath		*dp = NULL;
+	struct source_range	 r;
+	struct sockaddr_storage	 want, got;
+	socklen_t		 len;
+	char			 err[256];
+
+	datapath_register(&fake);
+	CHECK(open_from("tcp:127.0.0.1:6653", "127.1.0.0/16", 5, &dp, err,
+	    sizeof(err)) == DATAPATH_OPEN, "opened from a range");
+	CHECK(source_parse("127.1.0.0/16", &r, err, sizeof(err)) == 0,
+	    "the range");
+	source_addr(&r, 5, &want, &len);
+	source_addr(&fake_spec.src, 0, &got, &len);
+	CHECK(fake_spec.src.family == AF_INET && fake_spec.src.count == 1 &&
+	    fake_spec.src_index == 0 && memcmp(&((struct sockaddr_in *)
+	    &want)->sin_addr, &((struct sockaddr_in *)&got)->sin_addr, 4) == 0,
+	    "the device's address alone");
+	datapath_close(dp);
+	CHECK(open_from("tcp:192.0.2.10:6653", "127.1.0.0/16", 5, &dp, err,
+	    sizeof(err)) == DATAPATH_OPEN && fake_spec.src.family ==
+	    AF_UNSPEC, "a loopback source never reaches 192.0.2.10: none");
+	datapath_close(dp);
+	CHECK(open_from("tcp:[::1]:6653", "127.1.0.0/16", 5, &dp, err,
+	    sizeof(err)) == DATAPATH_OPEN && fake_spec.src.family ==
+	    AF_UNSPEC, "IPv4 source, IPv6 controller: none");
+	datapath_close(dp);
+	CHECK(open_from("tcp:127.0.0.1:6653", NULL, 5, &dp, err,
+	    sizeof(err)) == DATAPATH_OPEN && fake_spec.src.family ==
+	    AF_UNSPEC, "no range: none");
+	datapath_close(dp);
+	datapath_register(NULL);
+}
+
 static const struct check_case cases[] = {
 	CASE(test_dpid),
 	CASE(test_refused),
 	CASE(test_open_close),
+	CASE(test_source),
 };
 
 int
