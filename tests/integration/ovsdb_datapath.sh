@@ -6,7 +6,8 @@
 # datapath-id of other_config), are programmed with 10 flows each (flow
 # table, barriers, stats read back), their Controller rows say
 # is_connected true; a new datapath-id makes a new switch (openflow:187),
-# del-br and del-controller take a switch out of the inventory; an ssl:
+# del-br and del-controller take a switch out of the inventory, the
+# controller's end sets is_connected false; an ssl:
 # target is refused and counted; the report's bridge_openflow phase
 # counts the switches' handshakes.  --no-datapath makes none.  Then
 # ovs-testcontroller (a real OpenFlow controller) as the controller.
@@ -111,26 +112,6 @@ vs $((DEV + 2)) del-controller br1 || fail "del-controller"
 wait_for no_node 172 || fail "openflow:172 still in the inventory"
 has_node 187 || fail "openflow:187 left with the others"
 
-stop_pid $sim
-[ -s "$TMPD/sim.json" ] || fail "no report"
-r() { json_get "$TMPD/sim.json" "$1"; }
-ph="[p for p in r['phases'] if p['name'] == 'bridge_openflow'][0]"
-[ "$(r "$ph['items']")" = 5 ] && [ "$(r "$ph['target']")" = 5 ] &&
-    [ "$(r "$ph['state']")" = DONE ] && [ "$(r "$ph['witness']")" = device ] ||
-    fail "bridge_openflow: $(r "$ph")"
-[ "$(r "$ph['latency_us']['samples']")" = 5 ] || fail "latency samples"
-c="r['counters']"
-for kv in datapaths_opened=5 datapaths_closed=5 datapath_targets_refused=1 \
-    datapath_handshakes=5 datapath_flows_added=30 datapath_bad_dpids=1; do
-	[ "$(r "$c['${kv%=*}']")" = "${kv#*=}" ] ||
-	    fail "${kv%=*}: $(r "$c['${kv%=*}']"), not ${kv#*=}"
-done
-[ "$(r "$c['datapath_barriers']")" -ge 1 ] &&
-    [ "$(r "$c['datapath_stats_requests']")" -ge 3 ] ||
-    fail "no barrier or stats request reached the switches"
-grep -q "bridge br1 gets no OpenFlow switch: controller ssl:" \
-    "$TMPD/sim.log" || fail "the ssl: refusal is not logged"
-
 # --no-datapath: the bridge stays a row.
 start_bg "$TMPD/nodp.log" "$SBSIM" ovsdb --devices 1 --no-datapath \
     --controller ptcp:$NODP:127.0.0.1 --duration 30 --report "$TMPD/nodp.json"
@@ -145,7 +126,34 @@ no_node 204 || fail "--no-datapath made a switch"
 stop_pid $nodp
 json_get "$TMPD/nodp.json" "[p['name'] for p in r['phases']]" |
     grep -q bridge_openflow && fail "--no-datapath has bridge_openflow"
+
+# The controller gone: the Controller rows say so (vswitchd's rconn).
 stop_pid $ctl
+lost() { [ "$(vs $((DEV + 1)) get controller br1 is_connected)" = false ]; }
+wait_for lost || fail "is_connected stays true without the controller"
+vs $((DEV + 1)) get controller br1 status | grep -q 'state=BACKOFF' ||
+    fail "status: $(vs $((DEV + 1)) get controller br1 status)"
+
+stop_pid $sim
+[ -s "$TMPD/sim.json" ] || fail "no report"
+r() { json_get "$TMPD/sim.json" "$1"; }
+ph="[p for p in r['phases'] if p['name'] == 'bridge_openflow'][0]"
+[ "$(r "$ph['items']")" = 5 ] && [ "$(r "$ph['target']")" = 5 ] &&
+    [ "$(r "$ph['state']")" = DONE ] && [ "$(r "$ph['witness']")" = device ] ||
+    fail "bridge_openflow: $(r "$ph")"
+[ "$(r "$ph['latency_us']['samples']")" = 5 ] || fail "latency samples"
+c="r['counters']"
+for kv in datapaths_opened=5 datapaths_closed=5 datapath_targets_refused=1 \
+    datapath_handshakes=5 datapath_flows_added=30 datapath_bad_dpids=1 \
+    datapath_connections_lost=2; do
+	[ "$(r "$c['${kv%=*}']")" = "${kv#*=}" ] ||
+	    fail "${kv%=*}: $(r "$c['${kv%=*}']"), not ${kv#*=}"
+done
+[ "$(r "$c['datapath_barriers']")" -ge 1 ] &&
+    [ "$(r "$c['datapath_stats_requests']")" -ge 3 ] ||
+    fail "no barrier or stats request reached the switches"
+grep -q "bridge br1 gets no OpenFlow switch: controller ssl:" \
+    "$TMPD/sim.log" || fail "the ssl: refusal is not logged"
 
 # ovs-testcontroller: a real controller takes the switch (it listens).
 command -v ovs-testcontroller >/dev/null 2>&1 || {
