@@ -35,6 +35,12 @@ struct datapath_hooks {
 struct datapath_spec {
 	uint64_t		 dpid;
 	uint32_t		 ports;		/* 1..ports, besides LOCAL */
+	/* OpenFlow wire versions the bridge allows (bit v: version v),
+	 * 0: any the provider speaks. */
+	uint32_t		 versions;
+	uint32_t		 max_backoff_ms;	/* 0: the default */
+	int64_t			 probe_ms;	/* echo after idle; -1: default,
+						 * 0: never */
 	const char		*name;		/* for the log: "br1" */
 	struct endpoint		 ep;		/* the controller, tcp: */
 	/*

@@ -23,6 +23,12 @@
 #include "of_sim.h"
 
 #define OF_DP_PORTS_MAX	64	/* what a 1.0 FEATURES_REPLY can list */
+#define OF_DP_VERSIONS	((1u << OF_VERSION_13) | (1u << OF_VERSION_10))
+/* ovs-vswitchd's rconn: backoff from 1 s to max_backoff (8 s), an
+ * inactivity probe after 5 s (ovs-vswitchd.conf.db(5), Controller). */
+#define OF_DP_BACKOFF_MIN_MS	1000
+#define OF_DP_BACKOFF_MAX_MS	8000
+#define OF_DP_PROBE_S		5
 
 struct datapath {
 	struct of_sim		 sim;
@@ -94,7 +100,8 @@ of_dp_config(struct of_config *cfg, const struct datapath_spec *spec)
 {
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->switches = 1;
-	cfg->version_bitmap = (1u << OF_VERSION_13) | (1u << OF_VERSION_10);
+	cfg->version_bitmap = spec->versions != 0 ? spec->versions &
+	    OF_DP_VERSIONS : OF_DP_VERSIONS;
 	cfg->dpid_base = spec->dpid;
 	cfg->ports = spec->ports > OF_DP_PORTS_MAX ? OF_DP_PORTS_MAX :
 	    spec->ports;
@@ -102,7 +109,8 @@ of_dp_config(struct of_config *cfg, const struct datapath_spec *spec)
 	cfg->table_size = 1000000;
 	cfg->macs = 1000;
 	cfg->pktin_window = 64;
-	cfg->echo_interval = 5;
+	cfg->echo_interval = spec->probe_ms < 0 ? OF_DP_PROBE_S :
+	    (double)spec->probe_ms / 1000;
 	cfg->mp_max_bytes = 65535;
 }
 
@@ -152,6 +160,11 @@ of_dp_sim_init(struct datapath *dp, const struct datapath_spec *spec)
 	pool_config_defaults(&sim->pcfg);
 	sim->pcfg.ep = spec->ep;
 	sim->pcfg.src = spec->src;	/* one address, or none */
+	sim->pcfg.backoff_min_ms = OF_DP_BACKOFF_MIN_MS;
+	sim->pcfg.backoff_max_ms = spec->max_backoff_ms != 0 ?
+	    spec->max_backoff_ms : OF_DP_BACKOFF_MAX_MS;
+	if (sim->pcfg.backoff_min_ms > sim->pcfg.backoff_max_ms)
+		sim->pcfg.backoff_min_ms = sim->pcfg.backoff_max_ms;
 	sim->c = of_dp_c;
 	sim->ph[OFP_CONNECT] = &of_dp_inert;
 	sim->ph[OFP_PROGRAM] = &of_dp_inert;
@@ -167,8 +180,14 @@ static struct datapath *
 of_dp_open(const struct datapath_spec *spec,
     const struct datapath_hooks *hooks, char *err, size_t errlen)
 {
-	struct datapath	*dp = xcalloc(1, sizeof(*dp));
+	struct datapath	*dp;
 
+	if (spec->versions != 0 && (spec->versions & OF_DP_VERSIONS) == 0) {
+		snprintf(err, errlen, "none of the bridge's OpenFlow versions "
+		    "is simulated (1.0 and 1.3 are)");
+		return NULL;
+	}
+	dp = xcalloc(1, sizeof(*dp));
 	if (of_dp_c.rx_msgs == NULL)
 		of_dp_counters_sink();
 	of_dp_inert.state = PHASE_DONE;

@@ -37,6 +37,7 @@ struct ovsdb_bdp {
 	uint64_t		 dpid;
 	uint64_t		 asked_ns;	/* the transact's arrival */
 	uint32_t		 ports;		/* the switch's 1..ports */
+	uint32_t		 versions;	/* Bridge protocols, 0: any */
 	char			*target;
 	char			 name[32];
 	uint8_t			 seen;		/* in this sync */
@@ -48,7 +49,7 @@ struct ovsdb_dpcols {
 	int	br, ctl, port;
 	int	bname, bctl, bother, bdpid, bports;
 	int	target, connected, status, pname, pifaces;
-	int	iface, ofport;
+	int	iface, ofport, protocols, backoff, probe;
 };
 
 static int
@@ -75,10 +76,14 @@ ovsdb_dpcols(const struct ovsdb_schema *s, struct ovsdb_dpcols *c)
 	c->pname = ovsdb_column_find(&s->tables[c->port], "name");
 	c->pifaces = ovsdb_column_find(&s->tables[c->port], "interfaces");
 	c->ofport = ovsdb_column_find(&s->tables[c->iface], "ofport");
+	c->protocols = ovsdb_column_find(&s->tables[c->br], "protocols");
+	c->backoff = ovsdb_column_find(&s->tables[c->ctl], "max_backoff");
+	c->probe = ovsdb_column_find(&s->tables[c->ctl], "inactivity_probe");
 	return c->bname == -1 || c->bctl == -1 || c->bother == -1 ||
 	    c->bdpid == -1 || c->bports == -1 || c->target == -1 ||
 	    c->connected == -1 || c->status == -1 || c->pname == -1 ||
-	    c->pifaces == -1 || c->ofport == -1 ? -1 : 0;
+	    c->pifaces == -1 || c->ofport == -1 || c->protocols == -1 ||
+	    c->backoff == -1 || c->probe == -1 ? -1 : 0;
 }
 
 #define OVSDB_DPC(field, name) \
@@ -153,11 +158,11 @@ ovsdb_bdp_writeback(struct ovsdb_bdp *b, int up, const char *why)
 		fatalx("ovsdb_bdp_writeback: json_pack");
 	if (ovsdb_server_write(&d->srv, ops, err, sizeof(err)) == -1) {
 		(*d->sim->dpc.writeback_errors)++;
-		if (!(d->logged & OVSDB_DLOG_DATAPATH))
+		if (!(d->dp_logged & OVSDB_DPLOG_WRITEBACK))
 			log_warnx("ovsdb device %u: bridge %s: writing the "
 			    "controller's is_connected failed: %s", d->idx,
 			    b->name, err);
-		d->logged |= OVSDB_DLOG_DATAPATH;
+		d->dp_logged |= OVSDB_DPLOG_WRITEBACK;
 	}
 	json_decref(ops);
 }
@@ -238,54 +243,51 @@ ovsdb_bdp_free(struct ovsdb_bdp *b, uint64_t now, int ending)
 }
 
 static void
-ovsdb_bdp_refused(struct ovsdb_bdp *b, enum datapath_rc rc,
-    const char *err)
+ovsdb_bdp_refused(struct ovsdb_bdp *b, const char *err)
 {
 	struct ovsdb_dev	*d = b->dev;
 
 	(*d->sim->dpc.refused)++;
-	if (!(d->logged & OVSDB_DLOG_DATAPATH) || rc == DATAPATH_FAILED)
+	if (!(d->dp_logged & OVSDB_DPLOG_REFUSED))
 		log_warnx("ovsdb device %u: bridge %s gets no OpenFlow switch: "
 		    "%s (further ones counted)", d->idx, b->name, err);
-	d->logged |= OVSDB_DLOG_DATAPATH;
+	d->dp_logged |= OVSDB_DPLOG_REFUSED;
 }
 
-/* The switch of a bridge with a controller, made now. */
+/* The switch of a bridge with a controller, made now (spec without
+ * its name and source, filled here). */
 static struct ovsdb_bdp *
 ovsdb_bdp_new(struct ovsdb_dev *d, const uint8_t *br, const uint8_t *ctl,
-    const char *target, uint64_t dpid, uint32_t ports, const char *name)
+    const char *target, const char *name, struct datapath_spec *spec)
 {
 	struct ovsdb_bdp	*b = xcalloc(1, sizeof(*b));
-	struct datapath_spec	 spec;
 	struct datapath_hooks	 hooks = { ovsdb_bdp_up, ovsdb_bdp_down, b };
-	enum datapath_rc	 rc;
 	char			 err[384];
 
 	b->dev = d;
 	memcpy(b->br, br, OVSDB_UUID_LEN);
 	memcpy(b->ctl, ctl, OVSDB_UUID_LEN);
-	b->dpid = dpid;
+	b->dpid = spec->dpid;
+	b->versions = spec->versions;
+	b->ports = spec->ports;
 	b->asked_ns = d->changed_rx_ns != 0 ? d->changed_rx_ns : clock_ns();
 	if ((b->target = strdup(target)) == NULL)
 		fatal("strdup");
 	snprintf(b->name, sizeof(b->name), "%s", name);
 	LIST_INSERT_HEAD(&d->bdps, b, entry);
-	memset(&spec, 0, sizeof(spec));
-	spec.dpid = dpid;
-	spec.ports = ports;
-	spec.name = b->name;
+	spec->name = b->name;
 	/* From the device's own address (--source), as a host's. */
-	spec.src = d->sim->pcfg.src;
-	spec.src_index = d->idx;
-	rc = datapath_open(target, &spec, &hooks, &b->dp, err, sizeof(err));
-	if (rc != DATAPATH_OPEN) {
-		ovsdb_bdp_refused(b, rc, err);
+	spec->src = d->sim->pcfg.src;
+	spec->src_index = d->idx;
+	if (datapath_open(target, spec, &hooks, &b->dp, err, sizeof(err)) !=
+	    DATAPATH_OPEN) {
+		ovsdb_bdp_refused(b, err);
 		return b;
 	}
 	(*d->sim->dpc.opened)++;
 	log_debug("ovsdb device %u: bridge %s: OpenFlow switch %016llx "
-	    "connecting to %s", d->idx, name, (unsigned long long)dpid,
-	    target);
+	    "connecting to %s", d->idx, name,
+	    (unsigned long long)spec->dpid, target);
 	ovsdb_bdp_asked(d->sim, b->asked_ns);
 	return b;
 }
@@ -415,7 +417,50 @@ ovsdb_bdp_controller(const struct ovsdb_db *db, const struct ovsdb_dpcols *c,
 	return first;
 }
 
-/* One bridge of the database: its switch kept, made or made again. */
+/* An optional integer column: its value, or dflt when empty. */
+static int64_t
+ovsdb_dp_int(const json_t *v, int64_t dflt)
+{
+	return ovsdb_datum_n(v) == 1 && json_is_integer(ovsdb_datum_key(v, 0)) ?
+	    (int64_t)json_integer_value(ovsdb_datum_key(v, 0)) : dflt;
+}
+
+/* Bridge protocols ("OpenFlow10".."OpenFlow15") as wire versions
+ * (1..6); 0 when empty: vswitchd's default. */
+static uint32_t
+ovsdb_dp_versions(const json_t *set)
+{
+	const char	*p;
+	uint32_t	 bm = 0;
+	size_t		 i;
+
+	for (i = 0; i < ovsdb_datum_n(set); i++) {
+		p = json_string_value(ovsdb_datum_key(set, i));
+		if (p != NULL && strncmp(p, "OpenFlow1", 9) == 0 &&
+		    p[9] >= '0' && p[9] <= '5' && p[10] == '\0')
+			bm |= 1u << (p[9] - '0' + 1);
+	}
+	return bm;
+}
+
+/* What the switch of bridge r, connecting to controller k, is. */
+static void
+ovsdb_dp_spec(const struct ovsdb_db *db, const struct ovsdb_dpcols *c,
+    const struct ovsdb_row *r, const struct ovsdb_row *k,
+    struct datapath_spec *spec)
+{
+	memset(spec, 0, sizeof(*spec));
+	spec->ports = ovsdb_bdp_ports(db, c, r);
+	spec->versions = ovsdb_dp_versions(r->col[c->protocols]);
+	spec->max_backoff_ms = (uint32_t)ovsdb_dp_int(k->col[c->backoff], 0);
+	spec->probe_ms = ovsdb_dp_int(k->col[c->probe], -1);
+	if (spec->probe_ms < -1)
+		spec->probe_ms = -1;
+}
+
+/* One bridge of the database: its switch kept, made or made again
+ * (vswitchd reconnects for a new datapath ID, controller, target or
+ * OpenFlow versions; it takes new ports as they come). */
 static void
 ovsdb_bdp_bridge(struct ovsdb_dev *d, const struct ovsdb_dpcols *c,
     const struct ovsdb_row *r, uint64_t now)
@@ -423,33 +468,34 @@ ovsdb_bdp_bridge(struct ovsdb_dev *d, const struct ovsdb_dpcols *c,
 	const struct ovsdb_db	*db = d->srv.db;
 	const struct ovsdb_row	*k;
 	struct ovsdb_bdp	*b;
+	struct datapath_spec	 spec;
 	const char		*target, *name;
-	uint64_t		 dpid;
-	uint32_t		 ports;
 	size_t			 n;
 	int			 bad = 0;
 
 	if ((k = ovsdb_bdp_controller(db, c, r, &n)) == NULL ||
-	    (target = json_string_value(k->col[c->target])) == NULL ||
-	    (dpid = ovsdb_bdp_dpid(c, r, &bad)) == 0)
+	    (target = json_string_value(k->col[c->target])) == NULL)
+		return;
+	ovsdb_dp_spec(db, c, r, k, &spec);
+	if ((spec.dpid = ovsdb_bdp_dpid(c, r, &bad)) == 0)
 		return;
 	b = ovsdb_bdp_find(d, r->uuid);
-	if (b != NULL && (b->dpid != dpid || strcmp(b->target, target) != 0 ||
+	if (b != NULL && (b->dpid != spec.dpid || b->versions !=
+	    spec.versions || strcmp(b->target, target) != 0 ||
 	    memcmp(b->ctl, k->uuid, OVSDB_UUID_LEN) != 0)) {
-		ovsdb_bdp_free(b, now, 0);	/* vswitchd reconnects */
+		ovsdb_bdp_free(b, now, 0);
 		b = NULL;
 	}
-	ports = ovsdb_bdp_ports(db, c, r);
 	if (b == NULL) {
 		if ((name = json_string_value(r->col[c->bname])) == NULL)
 			name = "?";
-		b = ovsdb_bdp_new(d, r->uuid, k->uuid, target, dpid, ports,
-		    name);
+		b = ovsdb_bdp_new(d, r->uuid, k->uuid, target, name, &spec);
 		*d->sim->dpc.targets_unused += n - 1;
 		*d->sim->dpc.bad_dpids += (uint64_t)bad;
-	} else if (b->ports != ports)
-		datapath_ports(b->dp, ports);	/* PORT_STATUS */
-	b->ports = ports;
+	} else if (b->ports != spec.ports) {
+		datapath_ports(b->dp, spec.ports);	/* PORT_STATUS */
+		b->ports = spec.ports;
+	}
 	b->seen = 1;
 }
 

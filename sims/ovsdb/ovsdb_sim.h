@@ -39,7 +39,9 @@ struct ovsdb_sim;
 #define OVSDB_DLOG_PROBE	(OVSDB_LOG_OTHER << 2)
 #define OVSDB_DLOG_REFUSED	(OVSDB_LOG_OTHER << 3)
 #define OVSDB_DLOG_VSWITCHD	(OVSDB_LOG_OTHER << 4)
-#define OVSDB_DLOG_DATAPATH	(OVSDB_LOG_OTHER << 5)
+/* The same for ovsdb_datapath.c (dp_logged). */
+#define OVSDB_DPLOG_REFUSED	0x01
+#define OVSDB_DPLOG_WRITEBACK	0x02
 
 struct ovsdb_bdp;		/* ovsdb_datapath.c: a bridge's switch */
 struct event;
@@ -51,6 +53,7 @@ struct ovsdb_dev {
 	uint16_t		 n_sessions;
 	uint8_t			 reached;	/* counted in connect */
 	uint8_t			 logged;	/* OVSDB_DLOG_* */
+	uint8_t			 dp_logged;	/* OVSDB_DPLOG_* */
 	struct ovsdb_server	 srv;
 	struct ovsdb_sess	*active;	/* the pool's session */
 	/* ovsdb_datapath.c: the bridges with a controller, and when the

@@ -69,6 +69,8 @@ done
 # Not served: ssl:, and a bridge without a controller.
 vs $((DEV + 3)) add-br br1 -- set-controller br1 ssl:127.0.0.1:$CTL ||
     fail "add-br with an ssl: controller"
+vs $((DEV + 3)) add-br br2 -- set-controller br2 ptcp:$CTL ||
+    fail "add-br with a ptcp: controller"
 vs $((DEV + 4)) add-br br1 || fail "add-br without a controller"
 
 for n in 170 171 172; do
@@ -143,7 +145,7 @@ ph="[p for p in r['phases'] if p['name'] == 'bridge_openflow'][0]"
     fail "bridge_openflow: $(r "$ph")"
 [ "$(r "$ph['latency_us']['samples']")" = 5 ] || fail "latency samples"
 c="r['counters']"
-for kv in datapaths_opened=5 datapaths_closed=5 datapath_targets_refused=1 \
+for kv in datapaths_opened=5 datapaths_closed=5 datapath_targets_refused=2 \
     datapath_handshakes=5 datapath_flows_added=30 datapath_bad_dpids=1 \
     datapath_connections_lost=2; do
 	[ "$(r "$c['${kv%=*}']")" = "${kv#*=}" ] ||
@@ -154,6 +156,8 @@ done
     fail "no barrier or stats request reached the switches"
 grep -q "bridge br1 gets no OpenFlow switch: controller ssl:" \
     "$TMPD/sim.log" || fail "the ssl: refusal is not logged"
+[ "$(grep -c "gets no OpenFlow switch" "$TMPD/sim.log")" = 1 ] ||
+    fail "refusals are logged more than once per device"
 
 # ovs-testcontroller: a real controller takes the switch (it listens).
 command -v ovs-testcontroller >/dev/null 2>&1 || {
@@ -174,8 +178,20 @@ connected() { [ "$(vs $TCDEV get controller br1 is_connected)" = true ]; }
 wait_for connected || fail "ovs-testcontroller: not connected"
 wait_for grep -q 'OFPT_FEATURES_REPLY.*dpid:00000000000000dd' "$TMPD/tc.log" ||
     fail "ovs-testcontroller saw no FEATURES_REPLY of dpid dd"
+# Bridge protocols: OpenFlow10 only makes the switch again, speaking
+# 1.0; OpenFlow14 only is no version it speaks: refused.
+vs $TCDEV set bridge br1 protocols=OpenFlow10 || fail "protocols"
+wait_for grep -q 'OFPT_FEATURES_REPLY (xid=0x[0-9a-f]*): dpid:00000000000000dd' \
+    "$TMPD/tc.log" || fail "no OpenFlow 1.0 FEATURES_REPLY after protocols"
+vs $TCDEV add-br br2 -- set bridge br2 protocols=OpenFlow14 -- \
+    set-controller br2 tcp:127.0.0.1:$TC || fail "add-br br2, OpenFlow14"
 stop_pid $tcsim
 [ "$(json_get "$TMPD/tcsim.json" "[p['items'] for p in r['phases'] \
-    if p['name'] == 'bridge_openflow'][0]")" = 1 ] ||
+    if p['name'] == 'bridge_openflow'][0]")" = 2 ] ||
     fail "bridge_openflow with ovs-testcontroller"
+[ "$(json_get "$TMPD/tcsim.json" \
+    "r['counters']['datapath_targets_refused']")" = 1 ] ||
+    fail "OpenFlow14 only is not refused"
+grep -q "bridge br2 gets no OpenFlow switch: none of the bridge's OpenFlow" \
+    "$TMPD/tcsim.log" || fail "OpenFlow14 only: not logged"
 exit 0
