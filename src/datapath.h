@@ -29,6 +29,10 @@ struct datapath_hooks {
 	void	(*up)(void *arg, uint64_t ns);
 	/* The connection is gone (the datapath tries again). */
 	void	(*down)(void *arg, const char *why);
+	/* The controller took another role: "other", "master" or
+	 * "slave" (ovs-vswitchd.conf.db(5), Controller role); after up,
+	 * the role is "other".  May be NULL. */
+	void	(*role)(void *arg, const char *role);
 	void	*arg;
 };
 

@@ -35,6 +35,7 @@ struct datapath {
 	struct of_switch	 sw;
 	struct datapath_hooks	 hooks;
 	char			 name[32];
+	uint8_t			 role_told;	/* OF_ROLE_*, 0: none */
 	LIST_ENTRY(datapath)	 entry;
 };
 
@@ -122,6 +123,7 @@ of_dp_up_hook(struct of_switch *sw)
 
 	log_debug("datapath %s (dpid %016llx): connected to %s", dp->name,
 	    (unsigned long long)dp->sim.cfg.dpid_base, dp->sim.pcfg.ep.text);
+	dp->role_told = OF_ROLE_EQUAL;	/* of_switch_up's */
 	dp->hooks.up(dp->hooks.arg, sw->up_ns);
 }
 
@@ -141,6 +143,7 @@ of_dp_pool_down(struct pool_dev *pd, const char *why)
 	int			 was_up = sw->state == OFS_UP;
 
 	of_switch_ops.down(pd, why);
+	dp->role_told = 0;
 	if (was_up)
 		dp->hooks.down(dp->hooks.arg, why);
 }
@@ -258,7 +261,27 @@ of_dp_ports(struct datapath *dp, uint32_t n)
 		of_dp_port_status(sw, i, OF_PR_ADD);
 }
 
-/* Once a second, as `sbsim openflow` does: echo and flow timeouts. */
+/* A ROLE_REQUEST changed the controller's role (1.3 section 6.3.5):
+ * the asker hears it by its name in the Controller row. */
+static void
+of_dp_role(struct datapath *dp)
+{
+	static const char *const names[] = {
+		[OF_ROLE_EQUAL] = "other", [OF_ROLE_MASTER] = "master",
+		[OF_ROLE_SLAVE] = "slave",
+	};
+	uint8_t	role = dp->sw.role;
+
+	if (dp->sw.state != OFS_UP || role == dp->role_told ||
+	    role < OF_ROLE_EQUAL || role > OF_ROLE_SLAVE)
+		return;
+	dp->role_told = role;
+	if (dp->hooks.role != NULL)
+		dp->hooks.role(dp->hooks.arg, names[role]);
+}
+
+/* Once a second, as `sbsim openflow` does: echo and flow timeouts; and
+ * roles, as vswitchd refreshes the Controller rows now and then. */
 static void
 of_dp_tick(uint64_t now)
 {
@@ -267,8 +290,10 @@ of_dp_tick(uint64_t now)
 	if (now - of_dp_last_sweep < 1000000000ull)
 		return;
 	of_dp_last_sweep = now;
-	LIST_FOREACH(dp, &of_dps, entry)
+	LIST_FOREACH(dp, &of_dps, entry) {
 		of_switch_sweep(&dp->sim, now);
+		of_dp_role(dp);
+	}
 }
 
 /* The run is over (every datapath closed): its counters go. */

@@ -137,25 +137,19 @@ ovsdb_datapath_tick(struct ovsdb_sim *sim, uint64_t now)
 
 /* ---- the Controller row: what vswitchd writes of the connection ---- */
 
+/* Columns of the Controller row as vswitchd writes them. */
 static void
-ovsdb_bdp_writeback(struct ovsdb_bdp *b, int up, const char *why)
+ovsdb_bdp_write(struct ovsdb_bdp *b, json_t *row)
 {
 	struct ovsdb_dev	*d = b->dev;
-	json_t			*status, *ops;
+	json_t			*ops;
 	char			 err[256];
 
-	/* ovs-vswitchd.conf.db(5), Controller status: state, last_error. */
-	if (up)
-		status = json_pack("[s[[ss][ss]]]", "map", "sec_since_connect",
-		    "0", "state", "ACTIVE");
-	else
-		status = json_pack("[s[[ss][ss]]]", "map", "last_error", why,
-		    "state", "BACKOFF");
-	ops = json_pack("[{sssss[[sso]]s{sbso}}]", "op", "update", "table",
+	ops = json_pack("[{sssss[[sso]]so}]", "op", "update", "table",
 	    "Controller", "where", "_uuid", "==", ovsdb_uuid_json(b->ctl),
-	    "row", "is_connected", up, "status", status);
+	    "row", row);
 	if (ops == NULL)
-		fatalx("ovsdb_bdp_writeback: json_pack");
+		fatalx("ovsdb_bdp_write: json_pack");
 	if (ovsdb_server_write(&d->srv, ops, err, sizeof(err)) == -1) {
 		(*d->sim->dpc.writeback_errors)++;
 		if (!(d->dp_logged & OVSDB_DPLOG_WRITEBACK))
@@ -165,6 +159,32 @@ ovsdb_bdp_writeback(struct ovsdb_bdp *b, int up, const char *why)
 		d->dp_logged |= OVSDB_DPLOG_WRITEBACK;
 	}
 	json_decref(ops);
+}
+
+/* ovs-vswitchd.conf.db(5), Controller: is_connected, role, and status
+ * state, sec_since_connect, last_error. */
+static void
+ovsdb_bdp_writeback(struct ovsdb_bdp *b, int up, const char *why)
+{
+	json_t	*row;
+
+	if (up)
+		row = json_pack("{sbs[s[[ss][ss]]]ss}", "is_connected", 1,
+		    "status", "map", "sec_since_connect", "0", "state",
+		    "ACTIVE", "role", "other");
+	else
+		row = json_pack("{sbs[s[[ss][ss]]]s[s[]]}", "is_connected", 0,
+		    "status", "map", "last_error", why, "state", "BACKOFF",
+		    "role", "set");
+	if (row == NULL)
+		fatalx("ovsdb_bdp_writeback: json_pack");
+	ovsdb_bdp_write(b, row);
+}
+
+static void
+ovsdb_bdp_role(void *arg, const char *role)
+{
+	ovsdb_bdp_write(arg, json_pack("{ss}", "role", role));
 }
 
 /* ---- the phase ---- */
@@ -261,7 +281,8 @@ ovsdb_bdp_new(struct ovsdb_dev *d, const uint8_t *br, const uint8_t *ctl,
     const char *target, const char *name, struct datapath_spec *spec)
 {
 	struct ovsdb_bdp	*b = xcalloc(1, sizeof(*b));
-	struct datapath_hooks	 hooks = { ovsdb_bdp_up, ovsdb_bdp_down, b };
+	struct datapath_hooks	 hooks = { ovsdb_bdp_up, ovsdb_bdp_down,
+		ovsdb_bdp_role, b };
 	char			 err[384];
 
 	b->dev = d;

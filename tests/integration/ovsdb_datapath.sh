@@ -6,8 +6,9 @@
 # datapath-id of other_config), are programmed with 10 flows each (flow
 # table, barriers, stats read back), their Controller rows say
 # is_connected true; a new datapath-id makes a new switch (openflow:187),
-# del-br and del-controller take a switch out of the inventory, the
-# controller's end sets is_connected false; an ssl:
+# del-br and del-controller take a switch out of the inventory, a
+# controller that asks to be master (of_role_ctl.py) is the row's role,
+# the controller's end sets is_connected false; an ssl:
 # target is refused and counted; the report's bridge_openflow phase
 # counts the switches' handshakes.  --no-datapath makes none.  Then
 # ovs-testcontroller (a real OpenFlow controller) as the controller.
@@ -20,7 +21,7 @@ export OVS_RUNDIR=$TMPD OVS_DBDIR=$TMPD OVS_LOGDIR=$TMPD OVS_SYSCONFDIR=$TMPD
 
 base=$(free_ports 12)
 CTL=$base RC=$((base + 1)) DEV=$((base + 2)) TC=$((base + 7))
-NODP=$((base + 8)) TCDEV=$((base + 10))
+NODP=$((base + 8)) TCDEV=$((base + 10)) ROLE=$((base + 11))
 NODES="http://127.0.0.1:$RC/rests/data/opendaylight-inventory:nodes"
 
 vs() {
@@ -114,6 +115,19 @@ vs $((DEV + 2)) del-controller br1 || fail "del-controller"
 wait_for no_node 172 || fail "openflow:172 still in the inventory"
 has_node 187 || fail "openflow:187 left with the others"
 
+# A controller that becomes the switch's master: the Controller row's
+# role says so (and "other" before it).
+[ "$(vs $((DEV + 4)) get controller br2 role)" = other ] ||
+    fail "role before ROLE_REQUEST: $(vs $((DEV + 4)) get controller br2 role)"
+start_bg "$TMPD/role.log" $PY "$(dirname "$0")/of_role_ctl.py" $ROLE
+wait_listen $ROLE || fail "of_role_ctl.py does not listen"
+vs $((DEV + 4)) set controller br2 target="\"tcp:127.0.0.1:$ROLE\"" ||
+    fail "set controller target"
+master() { [ "$(vs $((DEV + 4)) get controller br2 role)" = master ]; }
+wait_for master || fail "role: $(vs $((DEV + 4)) get controller br2 role) \
+($(cat "$TMPD/role.log"))"
+grep -q "ROLE_REPLY role 2" "$TMPD/role.log" || fail "no ROLE_REPLY master"
+
 # --no-datapath: the bridge stays a row.
 start_bg "$TMPD/nodp.log" "$SBSIM" ovsdb --devices 1 --no-datapath \
     --controller ptcp:$NODP:127.0.0.1 --duration 30 --report "$TMPD/nodp.json"
@@ -140,14 +154,14 @@ stop_pid $sim
 [ -s "$TMPD/sim.json" ] || fail "no report"
 r() { json_get "$TMPD/sim.json" "$1"; }
 ph="[p for p in r['phases'] if p['name'] == 'bridge_openflow'][0]"
-[ "$(r "$ph['items']")" = 5 ] && [ "$(r "$ph['target']")" = 5 ] &&
+[ "$(r "$ph['items']")" = 6 ] && [ "$(r "$ph['target']")" = 6 ] &&
     [ "$(r "$ph['state']")" = DONE ] && [ "$(r "$ph['witness']")" = device ] ||
     fail "bridge_openflow: $(r "$ph")"
-[ "$(r "$ph['latency_us']['samples']")" = 5 ] || fail "latency samples"
+[ "$(r "$ph['latency_us']['samples']")" = 6 ] || fail "latency samples"
 c="r['counters']"
-for kv in datapaths_opened=5 datapaths_closed=5 datapath_targets_refused=2 \
-    datapath_handshakes=5 datapath_flows_added=30 datapath_bad_dpids=1 \
-    datapath_connections_lost=2; do
+for kv in datapaths_opened=6 datapaths_closed=6 datapath_targets_refused=2 \
+    datapath_handshakes=6 datapath_flows_added=30 datapath_bad_dpids=2 \
+    datapath_connections_lost=1 datapath_role_changes=1; do
 	[ "$(r "$c['${kv%=*}']")" = "${kv#*=}" ] ||
 	    fail "${kv%=*}: $(r "$c['${kv%=*}']"), not ${kv#*=}"
 done

@@ -100,7 +100,7 @@ open_from(const char *target, const char *src, uint64_t i,
     struct datapath **dp, char *err, size_t errlen)
 {
 	struct datapath_spec	spec;
-	struct datapath_hooks	hooks = { NULL, NULL, NULL };
+	struct datapath_hooks	hooks = { NULL, NULL, NULL, NULL };
 
 	memset(&spec, 0, sizeof(spec));
 	spec.dpid = 0xaa;
