@@ -79,6 +79,8 @@ for n in 170 171 172; do
 	    inventory)"
 done
 wait_for flows_in 3 || fail "10 flows not seen on each switch: $(inventory)"
+[ "$(vs $DEV get bridge br1 datapath_id)" = '"00000000000000aa"' ] ||
+    fail "datapath_id: $(vs $DEV get bridge br1 datapath_id)"
 [ "$(vs $DEV get controller br1 is_connected)" = true ] ||
     fail "is_connected: $(vs $DEV get controller br1 is_connected)"
 vs $DEV get controller br1 status | grep -q 'state=ACTIVE' ||
@@ -106,6 +108,8 @@ the inventory: $(inventory)"
 vs $((DEV + 1)) set bridge br1 other-config:datapath-id=00000000000000bb ||
     fail "set datapath-id"
 wait_for has_node 187 || fail "openflow:187 not in the inventory"
+[ "$(vs $((DEV + 1)) get bridge br1 datapath_id)" = '"00000000000000bb"' ] ||
+    fail "new datapath_id: $(vs $((DEV + 1)) get bridge br1 datapath_id)"
 wait_for no_node 171 || fail "openflow:171 still in the inventory"
 
 # The bridge deleted, or its controller: the switch goes.
