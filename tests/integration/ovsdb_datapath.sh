@@ -88,7 +88,8 @@ vs $DEV get controller br1 status | grep -q 'state=ACTIVE' ||
 [ "$(vs $((DEV + 3)) get controller br1 is_connected)" = false ] ||
     fail "an ssl: controller is connected"
 
-# The bridge's ports are the switch's: one added is told (PORT_STATUS).
+# The bridge's ports are the switch's: one added or deleted is told
+# (PORT_STATUS).
 has_port() { inventory | grep -q "\"id\":\"openflow:170:$1\""; }
 wait_for has_port 1 || fail "openflow:170:1 not in the inventory: $(
     inventory)"
@@ -96,6 +97,9 @@ vs $DEV add-port br1 p2 || fail "add-port p2"
 [ "$(vs $DEV get interface p2 ofport)" = 2 ] || fail "p2's ofport"
 wait_for has_port 2 || fail "openflow:170:2 not in the inventory: $(
     inventory)"
+no_port() { inventory | grep -q openflow:170:1 && ! has_port "$1"; }
+vs $DEV del-port br1 p2 || fail "del-port p2"
+wait_for no_port 2 || fail "openflow:170:2 still in the inventory"
 
 # A datapath-id OVS would not take: vswitchd's own (datapath_id).
 vs $((DEV + 4)) add-br br2 -- set bridge br2 other-config:datapath-id=xyz \
