@@ -17,7 +17,8 @@
  * The bridge_openflow phase: from the kernel's receive time of the first
  * transact that gave a bridge a controller to each such bridge's first
  * handshake (FEATURES_REPLY sent after the controller's
- * FEATURES_REQUEST); its target grows with the bridges asked for.
+ * FEATURES_REQUEST); its target grows with the bridges asked for, or
+ * is --expect-bridges, which the run then waits for.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -109,6 +110,7 @@ ovsdb_datapath_start(struct ovsdb_sim *sim)
 	METRICS_COUNTERS(sim->m, ovsdb_dp_rows, &sim->dpc);
 	sim->bridge_of = metrics_phase(sim->m, "bridge_openflow", "ovsdb");
 	sim->bridge_of->witness = WITNESS_DEVICE;
+	sim->bridge_of->target = sim->cfg.expect_bridges;
 	datapath_start(sim->m);
 }
 
@@ -119,20 +121,36 @@ ovsdb_datapath_peeking(const struct ovsdb_sim *sim)
 	    sim->bridge_of->state == PHASE_PENDING;
 }
 
+/* Without --expect-bridges the phase is over whenever no bridge is
+ * waited for; with it, once done or timed out. */
 int
 ovsdb_datapath_over(const struct ovsdb_sim *sim)
 {
-	return sim->bridge_of == NULL ||
-	    sim->bridge_of->state != PHASE_RUNNING;
+	const struct phase	*ph = sim->bridge_of;
+
+	if (ph == NULL)
+		return 1;
+	return sim->cfg.expect_bridges > 0 ? phase_over(ph) :
+	    ph->state != PHASE_RUNNING;
 }
 
 void
 ovsdb_datapath_tick(struct ovsdb_sim *sim, uint64_t now)
 {
-	if (sim->bridge_of == NULL)
+	struct phase	*ph = sim->bridge_of;
+
+	if (ph == NULL)
 		return;
 	datapath_tick(now);
-	(void)run_phase_timeout(sim->bridge_of, now, sim->phase_timeout);
+	(void)run_phase_timeout(ph, now, sim->phase_timeout);
+	/* --expect-bridges and none ever asked for: over --timeout after
+	 * connect, timed out with nothing (the run needs it). */
+	if (sim->cfg.expect_bridges > 0 && ph->state == PHASE_PENDING &&
+	    phase_over(sim->connect) &&
+	    secs_between(sim->connect->end_ns, now) > sim->phase_timeout) {
+		phase_start(ph, sim->connect->end_ns);
+		phase_end(ph, now, PHASE_TIMEOUT);
+	}
 }
 
 /* ---- the Controller row: what vswitchd writes of the connection ---- */
@@ -196,6 +214,10 @@ ovsdb_bdp_asked(struct ovsdb_sim *sim, uint64_t asked_ns)
 {
 	struct phase	*ph = sim->bridge_of;
 
+	if (sim->cfg.expect_bridges > 0) {
+		phase_start(ph, asked_ns);	/* the first one's */
+		return;
+	}
 	ph->target++;
 	if (ph->state == PHASE_PENDING)
 		phase_start(ph, asked_ns);
@@ -211,6 +233,8 @@ ovsdb_bdp_unasked(struct ovsdb_sim *sim, uint64_t now)
 {
 	struct phase	*ph = sim->bridge_of;
 
+	if (sim->cfg.expect_bridges > 0)
+		return;		/* another may come */
 	ph->target--;
 	if (ph->state == PHASE_RUNNING && ph->items >= ph->target)
 		phase_end(ph, ph->items > 0 ? ph->last_ns : now,

@@ -56,6 +56,10 @@ static const struct opt ovsdb_rows[] = {
 	    "an echo request after S seconds of silence,\n"
 	    "the session closed after as long again\n"
 	    "(default 5, 0: never)"),
+	OPT_U("expect-bridges", "N", OC, expect_bridges, 1, 100000000, 0,
+	    "bridge_openflow ends when N bridges' switches\n"
+	    "have connected, and the run waits for it\n"
+	    "(default: it counts the bridges asked for)"),
 	OPT_F("no-datapath", OC, no_datapath, 0,
 	    "a bridge given a Controller row gets no\n"
 	    "OpenFlow switch (default: it connects to the\n"
@@ -243,6 +247,9 @@ ovsdb_main(int argc, char **argv)
 		cli_die(&ro, "--devices N is required");
 	if (sim->cfg.ports > 0 && sim->cfg.bridges == 0)
 		cli_die(&ro, "--ports-per-bridge needs --bridges-per-node");
+	if (sim->cfg.expect_bridges > 0 && sim->cfg.no_datapath)
+		cli_die(&ro, "--expect-bridges and --no-datapath: no bridge "
+		    "would connect");
 	ovsdb_endpoint(sim, &ro);
 	sim->phase_timeout = ro.phase_timeout;
 	if ((sim->schema = ovsdb_schema_load(sim->cfg.schema, err,

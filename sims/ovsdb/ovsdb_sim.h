@@ -29,6 +29,7 @@ struct ovsdb_config {
 	uint32_t	 max_output;	/* bytes waiting to go per session */
 	double		 probe_s;	/* inactivity probe, 0: none */
 	int		 no_datapath;	/* --no-datapath */
+	uint32_t	 expect_bridges; /* bridge_openflow's target, 0: grows */
 };
 
 struct ovsdb_sim;

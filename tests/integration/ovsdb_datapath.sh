@@ -19,9 +19,10 @@ need curl
 need ss
 export OVS_RUNDIR=$TMPD OVS_DBDIR=$TMPD OVS_LOGDIR=$TMPD OVS_SYSCONFDIR=$TMPD
 
-base=$(free_ports 12)
+base=$(free_ports 14)
 CTL=$base RC=$((base + 1)) DEV=$((base + 2)) TC=$((base + 7))
 NODP=$((base + 8)) TCDEV=$((base + 10)) ROLE=$((base + 11))
+EXP=$((base + 12)) NEVER=$((base + 13))
 NODES="http://127.0.0.1:$RC/rests/data/opendaylight-inventory:nodes"
 
 vs() {
@@ -151,6 +152,31 @@ stop_pid $nodp
 json_get "$TMPD/nodp.json" "[p['name'] for p in r['phases']]" |
     grep -q bridge_openflow && fail "--no-datapath has bridge_openflow"
 
+# --expect-bridges: the run waits for that many switches, then ends by
+# itself; with none asked for, bridge_openflow times out --timeout after
+# connect and the run fails.
+start_bg "$TMPD/exp.log" "$SBSIM" ovsdb --devices 1 --expect-bridges 1 \
+    --controller ptcp:$EXP:127.0.0.1 --timeout 10 --report "$TMPD/exp.json"
+exp=$LAST_PID
+start_bg "$TMPD/never.log" "$SBSIM" ovsdb --devices 1 --expect-bridges 1 \
+    --controller ptcp:$NEVER:127.0.0.1 --timeout 1 --report "$TMPD/never.json"
+never=$LAST_PID
+wait_listen $EXP && wait_listen $NEVER || fail "--expect-bridges: not listening"
+vs $NEVER show >/dev/null || fail "ovs-vsctl show, --expect-bridges"
+vs $EXP add-br br1 -- set-controller br1 tcp:127.0.0.1:$CTL ||
+    fail "add-br, --expect-bridges"
+wait_exit $exp 20 && [ "$EXIT_RC" = 0 ] ||
+    fail "--expect-bridges 1: exit $EXIT_RC"
+ph="[p for p in r['phases'] if p['name'] == 'bridge_openflow'][0]"
+[ "$(json_get "$TMPD/exp.json" "($ph['items'], $ph['target'], \
+    $ph['state'])")" = "(1, 1, 'DONE')" ] ||
+    fail "--expect-bridges 1: $(json_get "$TMPD/exp.json" "$ph")"
+wait_exit $never 20 && [ "$EXIT_RC" = 1 ] ||
+    fail "--expect-bridges 1, none asked for: exit $EXIT_RC"
+[ "$(json_get "$TMPD/never.json" "($ph['items'], $ph['state'])")" = \
+    "(0, 'TIMEOUT')" ] ||
+    fail "none asked for: $(json_get "$TMPD/never.json" "$ph")"
+
 # The controller gone: the Controller rows say so (vswitchd's rconn).
 stop_pid $ctl
 lost() { [ "$(vs $((DEV + 1)) get controller br1 is_connected)" = false ]; }
@@ -168,12 +194,15 @@ ph="[p for p in r['phases'] if p['name'] == 'bridge_openflow'][0]"
 [ "$(r "$ph['latency_us']['samples']")" = 6 ] || fail "latency samples"
 c="r['counters']"
 for kv in datapaths_opened=6 datapaths_closed=6 datapath_targets_refused=2 \
-    datapath_handshakes=6 datapath_flows_added=30 datapath_bad_dpids=2 \
+    datapath_handshakes=6 datapath_bad_dpids=2 \
     datapath_connections_lost=1 datapath_role_changes=1; do
 	[ "$(r "$c['${kv%=*}']")" = "${kv#*=}" ] ||
 	    fail "${kv%=*}: $(r "$c['${kv%=*}']"), not ${kv#*=}"
 done
-[ "$(r "$c['datapath_barriers']")" -ge 1 ] &&
+# 10 flows on each of the first three (the controller's rounds may
+# program switches that come later too).
+[ "$(r "$c['datapath_flows_added']")" -ge 30 ] &&
+    [ "$(r "$c['datapath_barriers']")" -ge 1 ] &&
     [ "$(r "$c['datapath_stats_requests']")" -ge 3 ] ||
     fail "no barrier or stats request reached the switches"
 grep -q "bridge br1 gets no OpenFlow switch: controller ssl:" \
