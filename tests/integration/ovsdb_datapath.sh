@@ -52,6 +52,13 @@ no_node() { inventory | grep -q '"opendaylight-inventory:nodes"' &&
 # Every node of the inventory at 10 flows in table 0.
 flows_in() { [ "$(inventory | grep -o '"active-flows":10' | wc -l)" -ge "$1" ]; }
 
+# The options refused as usage errors.
+bad_usage ovsdb "--expect-bridges and --no-datapath" --devices 1 \
+    --controller ptcp:$DEV --expect-bridges 1 --no-datapath
+bad_usage ovsdb "--expect-bridges: '0' is not" --devices 1 \
+    --controller ptcp:$DEV --expect-bridges 0
+[ "$FAILS" = 0 ] || fail "usage errors"
+
 start_bg "$TMPD/ctl.log" "$SBSIM" controller --openflow ptcp:$CTL:127.0.0.1 \
     --restconf 127.0.0.1:$RC --switches 3 --flows-per-switch 10 \
     --read-stats --duration 60
