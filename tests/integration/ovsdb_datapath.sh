@@ -20,10 +20,10 @@ need ss
 export OVS_RUNDIR=$TMPD OVS_DBDIR=$TMPD OVS_LOGDIR=$TMPD OVS_SYSCONFDIR=$TMPD
 
 base=$(free_ports 14)
-CTL=$base RC=$((base + 1)) DEV=$((base + 2)) TC=$((base + 7))
+CTL=$base REST=$((base + 1)) DEV=$((base + 2)) TC=$((base + 7))
 NODP=$((base + 8)) TCDEV=$((base + 10)) ROLE=$((base + 11))
 EXP=$((base + 12)) NEVER=$((base + 13))
-NODES="http://127.0.0.1:$RC/rests/data/opendaylight-inventory:nodes"
+NODES="http://127.0.0.1:$REST/rests/data/opendaylight-inventory:nodes"
 
 vs() {
 	local port=$1
@@ -60,13 +60,13 @@ bad_usage ovsdb "--expect-bridges: '0' is not" --devices 1 \
 [ "$FAILS" = 0 ] || fail "usage errors"
 
 start_bg "$TMPD/ctl.log" "$SBSIM" controller --openflow ptcp:$CTL:127.0.0.1 \
-    --restconf 127.0.0.1:$RC --switches 3 --flows-per-switch 10 \
+    --restconf 127.0.0.1:$REST --switches 3 --flows-per-switch 10 \
     --read-stats --duration 60
 ctl=$LAST_PID
 start_bg "$TMPD/sim.log" "$SBSIM" ovsdb --devices 5 \
     --controller ptcp:$DEV:127.0.0.1 --duration 60 --report "$TMPD/sim.json"
 sim=$LAST_PID
-wait_listen $CTL && wait_listen $RC || fail "the controller does not listen"
+wait_listen $CTL && wait_listen $REST || fail "the controller does not listen"
 wait_listen $DEV && wait_listen $((DEV + 4)) || fail "sbsim does not listen"
 
 for i in 0 1 2; do
