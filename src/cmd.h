@@ -34,4 +34,8 @@ extern const struct ctl_role pcep_ctl_role;	/* sims/pcep/pcep_role.c */
 extern const struct ctl_role nc_ctl_role;	/* sims/netconf/nc_ctl.c */
 extern const struct ctl_role ovsdb_ctl_role;	/* sims/ovsdb/ovsdb_role.c */
 
+/* The switches an OVSDB bridge with a controller becomes (datapath.h). */
+struct datapath_provider;
+extern const struct datapath_provider of_datapath;	/* of_datapath.c */
+
 #endif

@@ -8,6 +8,7 @@
 #include "cli.h"
 #include "cmd.h"
 #include "ctl_role.h"
+#include "datapath.h"
 #include "log.h"
 
 #ifndef PACKAGE_VERSION
@@ -68,6 +69,7 @@ main(int argc, char **argv)
 	const struct sbsim_cmd	*cmd;
 
 	log_init("sbsim", LOG_QUIET);
+	datapath_register(&of_datapath);
 	if (argc < 2) {
 		fprintf(stderr, "sbsim: missing command (see sbsim --help)\n");
 		return CLI_EXIT_USAGE;

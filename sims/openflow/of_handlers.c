@@ -55,7 +55,7 @@ of_slave_refuse(const struct of_ctx *c)
 }
 
 /* Port i (1-based) of a switch: addresses and names derived from the dpid. */
-static void
+void
 of_port_fill(const struct of_switch *sw, uint32_t no, struct of_port *p)
 {
 	uint64_t	dpid = sw->sim->cfg.dpid_base + sw->idx;

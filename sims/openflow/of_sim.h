@@ -145,6 +145,8 @@ struct of_sim {
 	struct nb_run		*nb;		/* --northbound, else NULL */
 	char			**nb_nodes;	/* "openflow:<dpid>" */
 	int			 nb_begun;
+	/* A switch's handshake is done (of_datapath.c; NULL: none). */
+	void			(*on_up)(struct of_switch *);
 };
 
 /* Scratch space for building replies; every message fits. */
@@ -168,6 +170,8 @@ void	 of_handle(struct of_switch *, enum of_type, const struct of_header *,
 	    struct rbuf *body, const uint8_t *msg);
 void	 of_flows_changed(struct of_switch *, int64_t delta, uint64_t now,
 	    uint64_t arrived);
+/* Port no (1..cfg.ports) as the switch reports it. */
+void	 of_port_fill(const struct of_switch *, uint32_t no, struct of_port *);
 
 /* of_pktin.c */
 void	 of_pktin_start(struct of_switch *);

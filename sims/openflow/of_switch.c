@@ -194,6 +194,8 @@ of_fsm(struct of_switch *sw, const struct of_header *h, const uint8_t *msg)
 		phase_latency(sw->sim->ph[OFP_CONNECT],
 		    (sw->up_ns - sw->pd.attempt_ns) / 1000);
 		of_pktin_start(sw);
+		if (sw->sim->on_up != NULL)
+			sw->sim->on_up(sw);
 	}
 	return 0;
 }

@@ -44,6 +44,7 @@ struct ovsdb_sess {
 	struct rxpeek		 rxp;		/* while a phase waits */
 	uint64_t		 last_rx_ns;	/* the last whole message */
 	uint64_t		 probe_ns;	/* our echo, 0: none out */
+	uint64_t		 arrived_ns;	/* the read in hand's arrival */
 	uint8_t			 pooled;	/* the pool owns bev */
 	uint8_t			 closing;	/* close at the next tick */
 };
@@ -167,6 +168,12 @@ ovsdb_sess_message(void *arg, const uint8_t *msg, size_t len)
 		ovsdb_sess_close(s, "not JSON-RPC");
 		return -1;
 	}
+	if (s->dev->srv.changed) {
+		/* A bridge it made is timed from this read's arrival. */
+		if (s->dev->changed_rx_ns == 0)
+			s->dev->changed_rx_ns = s->arrived_ns;
+		ovsdb_vswitchd_soon(s->dev);
+	}
 	if (s->closing) {
 		ovsdb_sess_close(s, "output over --max-output");
 		return -1;
@@ -191,14 +198,16 @@ static const struct pool_framer ovsdb_framer = {
 };
 
 /*
- * While a phase waits for its first item from this device (ovsdb_phases.c),
- * each read's arrival is peeked: the window opens at the kernel's receive
- * time (docs/report.md, "Phase windows"), however late the loop reads.
+ * While a phase waits for its first item from this device (ovsdb_phases.c,
+ * or bridge_openflow its first bridge), each read's arrival is peeked:
+ * the window opens at the kernel's receive time (docs/report.md, "Phase
+ * windows"), however late the loop reads.
  */
 static void
 ovsdb_sess_peek(struct ovsdb_sess *s)
 {
-	if (ovsdb_phases_peek(s->dev->sim->ph, s->dev))
+	if (ovsdb_phases_peek(s->dev->sim->ph, s->dev) ||
+	    ovsdb_datapath_peeking(s->dev->sim))
 		rxpeek_arm(&s->rxp, bufferevent_getfd(s->bev));
 	else
 		rxpeek_stop(&s->rxp);
@@ -209,7 +218,7 @@ ovsdb_sess_read(struct bufferevent *bev, void *arg)
 {
 	struct ovsdb_sess	*s = arg;
 
-	s->conn.rx_ns = rxpeek_take(&s->rxp, clock_ns());
+	s->conn.rx_ns = s->arrived_ns = rxpeek_take(&s->rxp, clock_ns());
 	if (pool_read(bev, &ovsdb_framer, s) == -1)
 		return;		/* the session is gone */
 	s->conn.rx_ns = 0;
@@ -421,5 +430,9 @@ ovsdb_dev_free(struct ovsdb_dev *d)
 
 	while ((c = LIST_FIRST(&d->srv.conns)) != NULL)
 		ovsdb_sess_close((struct ovsdb_sess *)c, "the run is over");
+	ovsdb_datapath_free(d);
+	if (d->vsd_soon != NULL)
+		event_free(d->vsd_soon);
+	d->vsd_soon = NULL;
 	ovsdb_server_free(&d->srv);
 }

@@ -5,6 +5,9 @@
  *              the start; passive: devices the manager connected to, from
  *              the moment they listen (target N)
  *   learn, program, delete   at the devices (ovsdb_phases.c)
+ *   bridge_openflow  bridges given a Controller row, from the first such
+ *              transact's arrival to each one's OpenFlow handshake
+ *              (ovsdb_datapath.c; not with --no-datapath)
  * with --northbound, the controller driven through its RESTCONF
  * (ovsdb_nb.c), and the counters of docs/report.md.  One parsed schema
  * serves every device; each device holds its own database.
@@ -65,6 +68,14 @@ static const struct opt ovsdb_rows[] = {
 	OPT_F("expect-delete", OC, expect_delete, 0,
 	    "the manager deletes those bridges again:\n"
 	    "time the delete phase (implied by --northbound)"),
+	OPT_U("expect-bridges", "N", OC, expect_bridges, 1, 100000000, 0,
+	    "bridge_openflow ends when N bridges' switches\n"
+	    "have connected, and the run waits for it\n"
+	    "(default: it counts the bridges asked for)"),
+	OPT_F("no-datapath", OC, no_datapath, 0,
+	    "a bridge given a Controller row gets no\n"
+	    "OpenFlow switch (default: it connects to the\n"
+	    "controller, as ovs-vswitchd's would)"),
 	OPT_END
 };
 #undef OC
@@ -119,7 +130,8 @@ static const struct counter_row ovsdb_counter_rows[] = {
 #undef OVSDB_C
 
 static const char *const ovsdb_phase_names[] = {
-	"connect", "learn", "program", "delete", OVSDB_NB_PHASE_NAMES, NULL
+	"connect", "learn", "program", "delete", "bridge_openflow",
+	OVSDB_NB_PHASE_NAMES, NULL
 };
 
 static int
@@ -156,6 +168,7 @@ ovsdb_start(void *arg, struct metrics *m, char *err, size_t errlen)
 	sim->ph = ovsdb_phases_new(sim, m, sim->bridges_target, sim->deletes);
 	if (the_nb.opts.url != NULL)
 		sim->nb = ovsdb_nb_new(sim, &the_nb, m);
+	ovsdb_datapath_start(sim);
 	if (ovsdb_devs_new(sim, err, errlen) == -1)
 		return -1;
 	pool_init_array(&sim->pool, &sim->pcfg, &ovsdb_dev_ops, sim->devs,
@@ -175,10 +188,12 @@ ovsdb_tick(void *arg, uint64_t now)
 	for (i = 0; i < sim->cfg.devices; i++)
 		ovsdb_dev_timers(&sim->devs[i], now);
 	(void)run_phase_timeout(sim->connect, now, sim->phase_timeout);
+	ovsdb_datapath_tick(sim, now);
 	/* The northbound first: it runs while the devices work. */
 	if (sim->nb != NULL && !ovsdb_nb_tick(sim->nb, now))
 		return 0;
-	return ovsdb_phases_tick(sim->ph, now) && phase_over(sim->connect);
+	return ovsdb_phases_tick(sim->ph, now) && phase_over(sim->connect) &&
+	    ovsdb_datapath_over(sim);
 }
 
 static void
@@ -199,6 +214,7 @@ ovsdb_stop(void *arg)
 		ovsdb_dev_free(&sim->devs[i]);
 	pool_stop_counted(&sim->pool, sim->m);
 	pool_free(&sim->pool);
+	ovsdb_datapath_stop(sim);
 	free(sim->devs);
 	sim->devs = NULL;
 	ovsdb_phases_free(sim->ph);
@@ -297,6 +313,9 @@ ovsdb_main(int argc, char **argv)
 		cli_die(&ro, "--devices N is required");
 	if (sim->cfg.ports > 0 && sim->cfg.bridges == 0)
 		cli_die(&ro, "--ports-per-bridge needs --bridges-per-node");
+	if (sim->cfg.expect_bridges > 0 && sim->cfg.no_datapath)
+		cli_die(&ro, "--expect-bridges and --no-datapath: no bridge "
+		    "would connect");
 	ovsdb_endpoint(sim, &ro);
 	sim->phase_timeout = ro.phase_timeout;
 	sim->bridges_target = (uint64_t)sim->cfg.devices *

@@ -8,6 +8,8 @@
 #ifndef SBSIM_OVSDB_SIM_H
 #define SBSIM_OVSDB_SIM_H
 
+#include <sys/queue.h>
+
 #include <stdint.h>
 
 #include "metrics.h"
@@ -28,6 +30,8 @@ struct ovsdb_config {
 	double		 probe_s;	/* inactivity probe, 0: none */
 	uint32_t	 mgr_bridges;	/* --bridges: the manager's */
 	int		 expect_delete;	/* --expect-delete */
+	int		 no_datapath;	/* --no-datapath */
+	uint32_t	 expect_bridges; /* bridge_openflow's target, 0: grows */
 };
 
 struct ovsdb_sim;
@@ -41,6 +45,12 @@ struct ovsdb_nb;
 #define OVSDB_DLOG_REFUSED	(OVSDB_LOG_OTHER << 3)
 #define OVSDB_DLOG_VSWITCHD	(OVSDB_LOG_OTHER << 4)
 #define OVSDB_DLOG_TLS		(OVSDB_LOG_OTHER << 5)
+/* The same for ovsdb_datapath.c (dp_logged). */
+#define OVSDB_DPLOG_REFUSED	0x01
+#define OVSDB_DPLOG_WRITEBACK	0x02
+
+struct ovsdb_bdp;		/* ovsdb_datapath.c: a bridge's switch */
+struct event;
 
 struct ovsdb_dev {
 	struct pool_dev		 pd;		/* first: the pool hands it */
@@ -49,8 +59,21 @@ struct ovsdb_dev {
 	uint16_t		 n_sessions;
 	uint8_t			 reached;	/* counted in connect */
 	uint16_t		 logged;	/* OVSDB_DLOG_* */
+	uint8_t			 dp_logged;	/* OVSDB_DPLOG_* */
 	struct ovsdb_server	 srv;
 	struct ovsdb_sess	*active;	/* the pool's session */
+	/* ovsdb_datapath.c: the bridges with a controller, and when the
+	 * first client change not yet applied arrived (0: none). */
+	LIST_HEAD(, ovsdb_bdp)	 bdps;
+	uint64_t		 changed_rx_ns;
+	struct event		*vsd_soon;	/* ovsdb_vswitchd_soon() */
+};
+
+/* ovsdb_datapath.c's counters, as pointers (docs/report.md). */
+struct ovsdb_dp_counters {
+	uint64_t	*opened, *closed, *handshakes, *lost;
+	uint64_t	*refused, *targets_unused, *bad_dpids;
+	uint64_t	*writeback_errors;
 };
 
 struct ovsdb_sim {
@@ -68,6 +91,8 @@ struct ovsdb_sim {
 	double			 phase_timeout;
 	uint64_t		 bridges_target;	/* program's, 0: none */
 	int			 deletes;	/* delete is timed */
+	struct phase		*bridge_of;	/* NULL: --no-datapath */
+	struct ovsdb_dp_counters dpc;
 };
 
 /* ovsdb_dev.c: active devices' sessions come through these */
@@ -82,6 +107,25 @@ void	ovsdb_dev_timers(struct ovsdb_dev *, uint64_t now);
 /* ovsdb_vswitchd.c: what ovs-vswitchd writes back after a change
  * (cur_cfg, ofport, datapath_id). */
 void	ovsdb_vswitchd_ack(struct ovsdb_dev *);
+/* A client changed the database: the ack at the loop's next turn,
+ * after the client's reply, as vswitchd answers a moment later. */
+void	ovsdb_vswitchd_soon(struct ovsdb_dev *);
+/*
+ * ovsdb_datapath.c: every bridge with a Controller row becomes an
+ * OpenFlow switch of this process connecting to the controller
+ * (src/datapath.h), timed by the bridge_openflow phase.
+ */
+void	ovsdb_datapath_start(struct ovsdb_sim *);
+/* After vswitchd's write-back: switches made and ended to match. */
+void	ovsdb_datapath_sync(struct ovsdb_dev *);
+/* While bridge_openflow waits for its first bridge, sessions peek at
+ * the kernel's receive time of every read. */
+int	ovsdb_datapath_peeking(const struct ovsdb_sim *);
+void	ovsdb_datapath_tick(struct ovsdb_sim *, uint64_t now);
+/* 1 once bridge_openflow is not running (or not in the run). */
+int	ovsdb_datapath_over(const struct ovsdb_sim *);
+void	ovsdb_datapath_free(struct ovsdb_dev *);
+void	ovsdb_datapath_stop(struct ovsdb_sim *);
 /* Close every session and free the database. */
 void	ovsdb_dev_free(struct ovsdb_dev *);
 

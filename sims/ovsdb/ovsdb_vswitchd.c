@@ -5,13 +5,22 @@
  * OpenFlow port number (its ofport_request when free, 65534 for a
  * bridge's own internal interface, else the lowest free number; one
  * numbering per device where OVS has one per bridge), and every bridge a
- * datapath_id (the device's number and the start of the bridge's UUID).
- * A device does this at the tick after a client's transaction, as
- * vswitchd does it a moment later, in a transaction of its own.
+ * datapath_id (its other_config:datapath-id when vswitchd takes that,
+ * else the device's number and the start of the bridge's UUID).
+ * A device does this at the loop's next turn after a client's
+ * transaction (its reply sent first), as vswitchd does it a moment
+ * later, in a transaction of its own; then the bridges with a controller
+ * get their OpenFlow switches (ovsdb_datapath.c).
  */
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
+#include <event2/event.h>
+
+#include "datapath.h"
+#include "engine.h"
 #include "log.h"
 #include "ovsdb_sim.h"
 
@@ -22,7 +31,7 @@
 struct ovsdb_vsd {
 	int	ovs, cur_cfg, next_cfg;
 	int	iface, ofport, ofport_request, itype, iname;
-	int	br, dpid, bname;
+	int	br, dpid, bname, bother;
 };
 
 static int
@@ -46,9 +55,10 @@ ovsdb_vsd_cols(const struct ovsdb_schema *s, struct ovsdb_vsd *v)
 	t = &s->tables[v->br];
 	v->dpid = ovsdb_column_find(t, "datapath_id");
 	v->bname = ovsdb_column_find(t, "name");
+	v->bother = ovsdb_column_find(t, "other_config");
 	return v->cur_cfg == -1 || v->next_cfg == -1 || v->ofport == -1 ||
 	    v->ofport_request == -1 || v->itype == -1 || v->iname == -1 ||
-	    v->dpid == -1 || v->bname == -1 ? -1 : 0;
+	    v->dpid == -1 || v->bname == -1 || v->bother == -1 ? -1 : 0;
 }
 
 static json_t *
@@ -142,23 +152,62 @@ ovsdb_vsd_ofports(const struct ovsdb_db *db, const struct ovsdb_vsd *v,
 			    t->rows[k], used, &next))));
 }
 
+/* other_config:datapath-id when vswitchd takes it (16 hex digits, not
+ * all zero: datapath_id_parse()), as it is written; else NULL. */
+static const char *
+ovsdb_vsd_dpid_asked(const struct ovsdb_vsd *v, const struct ovsdb_row *r)
+{
+	const json_t	*oc = r->col[v->bother];
+	const char	*s;
+	uint64_t	 dpid;
+	size_t		 i;
+
+	for (i = 0; i < ovsdb_datum_n(oc); i++) {
+		if (strcmp(json_string_value(ovsdb_datum_key(oc, i)),
+		    "datapath-id") != 0)
+			continue;
+		s = json_string_value(ovsdb_datum_val(oc, i));
+		return datapath_id_parse(s, &dpid) == 0 ? s : NULL;
+	}
+	return NULL;
+}
+
+/* A bridge's datapath_id: the one other_config asks for, else the one
+ * it has, else a new one (the device's number and the start of the
+ * bridge's UUID). */
 static void
 ovsdb_vsd_dpids(const struct ovsdb_dev *d, const struct ovsdb_vsd *v,
     json_t *ops)
 {
 	const struct ovsdb_tbl	*t = &d->srv.db->t[v->br];
+	const struct ovsdb_row	*r;
 	const uint8_t		*u;
+	const char		*asked;
+	const json_t		*has;
 	char			 dpid[17];
-	uint32_t		 k;
+	uint32_t		 k, i;
 
 	for (k = 0; k < t->n; k++) {
-		if (ovsdb_datum_n(t->rows[k]->col[v->dpid]) != 0)
+		r = t->rows[k];
+		has = r->col[v->dpid];
+		if ((asked = ovsdb_vsd_dpid_asked(v, r)) != NULL) {
+			if (ovsdb_datum_n(has) == 1 && strcasecmp(
+			    json_string_value(ovsdb_datum_key(has, 0)),
+			    asked) == 0)
+				continue;
+			/* vswitchd writes it in lower case. */
+			for (i = 0; i < 16; i++)
+				dpid[i] = (char)tolower((unsigned char)asked[i]);
+			dpid[16] = '\0';
+		} else if (ovsdb_datum_n(has) != 0)
 			continue;
-		u = t->rows[k]->uuid;
-		snprintf(dpid, sizeof(dpid), "%010x%02x%02x%02x",
-		    d->idx + 1, u[0], u[1], u[2]);
-		json_array_append_new(ops, ovsdb_vsd_update("Bridge",
-		    t->rows[k], json_pack("{ss}", "datapath_id", dpid)));
+		else {
+			u = r->uuid;
+			snprintf(dpid, sizeof(dpid), "%010x%02x%02x%02x",
+			    d->idx + 1, u[0], u[1], u[2]);
+		}
+		json_array_append_new(ops, ovsdb_vsd_update("Bridge", r,
+		    json_pack("{ss}", "datapath_id", dpid)));
 	}
 }
 
@@ -183,4 +232,30 @@ ovsdb_vswitchd_ack(struct ovsdb_dev *d)
 		d->logged |= OVSDB_DLOG_VSWITCHD;
 	}
 	json_decref(ops);
+	ovsdb_datapath_sync(d);
+}
+
+static void
+ovsdb_vswitchd_soon_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct ovsdb_dev	*d = arg;
+
+	(void)fd;
+	(void)what;
+	if (d->srv.changed) {
+		d->srv.changed = 0;
+		ovsdb_vswitchd_ack(d);
+	}
+}
+
+void
+ovsdb_vswitchd_soon(struct ovsdb_dev *d)
+{
+	static const struct timeval	now = { 0, 0 };
+
+	if (d->vsd_soon == NULL && (d->vsd_soon = evtimer_new(engine_base(),
+	    ovsdb_vswitchd_soon_cb, d)) == NULL)
+		fatalx("ovsdb_vswitchd_soon: evtimer_new");
+	if (!evtimer_pending(d->vsd_soon, NULL))
+		evtimer_add(d->vsd_soon, &now);
 }

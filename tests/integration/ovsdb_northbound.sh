@@ -6,7 +6,8 @@
 # connects out), waits until the operational topology shows the N nodes,
 # PUTs B bridges per node with managed-by, protocol-entry and the
 # --bridge-controller target (the stub's transact makes them, a
-# Controller row with them), counts them in each node's
+# Controller row with them; --no-datapath, as nothing speaks OpenFlow
+# there: ovsdb_datapath.sh tests the switches), counts them in each node's
 # managed-node-entry, deletes them and then the nodes.  Active devices,
 # draft URLs: the devices connect to the stub, sbsim reads their node ids
 # (ovsdb://uuid/...) from the operational topology.  Every phase of both
@@ -53,7 +54,7 @@ wait_listen $HTTP || fail "the stub does not listen"
 start_bg "$TMPD/sim.log" "$SBSIM" ovsdb --devices $N \
     --controller ptcp:$DEV:127.0.0.1 --bridges-per-node 1 --bridges $B \
     --northbound odl:http://127.0.0.1:$HTTP --northbound-poll 0.1 \
-    --bridge-controller tcp:127.0.0.1:6653 --timeout 20 \
+    --bridge-controller tcp:127.0.0.1:6653 --no-datapath --timeout 20 \
     --report "$TMPD/passive.json"
 wait_exit $LAST_PID 60 || fail "sbsim (passive) did not end"
 [ "$EXIT_RC" -eq 0 ] || fail "sbsim (passive) exited $EXIT_RC"
