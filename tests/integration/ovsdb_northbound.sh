@@ -105,7 +105,8 @@ wait_listen $HTTP && wait_listen $OVSDB || fail "the stub does not listen"
 start_bg "$TMPD/sim2.log" "$SBSIM" ovsdb --devices $N \
     --controller tcp:127.0.0.1:$OVSDB --bridges $B \
     --northbound odl:http://127.0.0.1:$HTTP --northbound-style draft \
-    --northbound-poll 0.1 --timeout 20 --report "$TMPD/active.json"
+    --northbound-poll 0.1 --no-datapath --timeout 20 \
+    --report "$TMPD/active.json"
 wait_exit $LAST_PID 60 || fail "sbsim (active) did not end"
 [ "$EXIT_RC" -eq 0 ] || fail "sbsim (active) exited $EXIT_RC"
 check_report "$TMPD/active.json" "connect learn program delete nb_learn
