@@ -172,6 +172,12 @@ stop_pid "$dev"
 stop_pid "$ctl"
 [ "$STOP_RC" -eq 0 ] || fail "the controller exited $STOP_RC"
 # The RESTCONF exchanges and the NETCONF sessions (TCP, RFC 6242
-# framing: XML the dissector reads), decoded.
+# framing, read by tests/wire/netconf.lua), decoded.
 csit_decoded http -d "tcp.port==$RP,http"
+nc_args="-X lua_script:$(cd "$(dirname "$0")/.." && pwd)/wire/netconf.lua"
+for i in $(seq 0 $((N - 1))); do
+	nc_args="$nc_args -d tcp.port==$((DP + i)),netconf"
+done
+# shellcheck disable=SC2086
+csit_decoded netconf $nc_args
 echo "netconf scale getsingle replayed with $N devices"
