@@ -4,22 +4,51 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "log.h"
 #include "opt.h"
+
+#ifndef SBSIM_YANG_DIR
+#define SBSIM_YANG_DIR	"/usr/local/share/sbsim/yang"
+#endif
+
+const char *
+cli_yang_dir(void)
+{
+#ifdef SBSIM_SRC_YANG_DIR
+	if (access(SBSIM_YANG_DIR, R_OK | X_OK) == -1)
+		return SBSIM_SRC_YANG_DIR;
+#endif
+	return SBSIM_YANG_DIR;
+}
+
+static void __attribute__((noreturn))
+cli_vdie(const char *cmd, const char *fmt, va_list ap)
+{
+	fprintf(stderr, "sbsim %s: ", cmd);
+	vfprintf(stderr, fmt, ap);
+	fprintf(stderr, "\n");
+	exit(CLI_EXIT_USAGE);
+}
 
 void
 cli_die(const struct run_opts *ro, const char *fmt, ...)
 {
 	va_list	ap;
 
-	fprintf(stderr, "sbsim %s: ", ro->cmd);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "\n");
-	exit(CLI_EXIT_USAGE);
+	cli_vdie(ro->cmd, fmt, ap);
+}
+
+void
+cli_die_cmd(const char *cmd, const char *fmt, ...)
+{
+	va_list	ap;
+
+	va_start(ap, fmt);
+	cli_vdie(cmd, fmt, ap);
 }
 
 int

@@ -65,5 +65,11 @@ int	 cli_double(const char *name, const char *arg, double min, double max,
 /* Exit 2 with "sbsim CMD: message". */
 void	 cli_die(const struct run_opts *, const char *fmt, ...)
 	    __attribute__((format(printf, 2, 3), noreturn));
+/* Where the YANG modules are: installed ($(datadir)/sbsim/yang), or the
+ * source tree's when sbsim runs from a build that is not installed. */
+const char *cli_yang_dir(void);
+/* The same for a command without run options ("plot", "run"). */
+void	 cli_die_cmd(const char *cmd, const char *fmt, ...)
+	    __attribute__((format(printf, 2, 3), noreturn));
 
 #endif

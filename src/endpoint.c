@@ -273,3 +273,20 @@ endpoint_parse_listen(const char *name, const char *arg, void *field,
 	    "ptcp:PORT[:IP]", name);
 	return -1;
 }
+
+const char *
+endpoint_dial_host(const struct endpoint *ep)
+{
+	static char			 host[INET6_ADDRSTRLEN];
+	const struct sockaddr_in	*in = (const void *)&ep->ss;
+	const struct sockaddr_in6	*in6 = (const void *)&ep->ss;
+
+	if (ep->ss.ss_family == AF_INET && in->sin_addr.s_addr != 0)
+		inet_ntop(AF_INET, &in->sin_addr, host, sizeof(host));
+	else if (ep->ss.ss_family == AF_INET6 &&
+	    !IN6_IS_ADDR_UNSPECIFIED(&in6->sin6_addr))
+		inet_ntop(AF_INET6, &in6->sin6_addr, host, sizeof(host));
+	else
+		return "127.0.0.1";
+	return host;
+}

@@ -38,6 +38,9 @@ int	 endpoint_passive(const struct endpoint *);
 int	 endpoint_parse_listen(const char *name, const char *, void *ep,
 	    char *err, size_t);
 int	 endpoint_is_loopback(const struct endpoint *);
+/* The address a peer dials to reach a passive endpoint: its own, or
+ * 127.0.0.1 when it listens on every address (static storage). */
+const char *endpoint_dial_host(const struct endpoint *);
 /* The endpoint's address with another port (passive device i). */
 void	 endpoint_with_port(const struct endpoint *, uint32_t port,
 	    struct sockaddr_storage *, socklen_t *);

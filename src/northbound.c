@@ -191,12 +191,35 @@ nb_check(const struct nb_opts *o, char *err, size_t errlen)
 		    "--flows-per-request 1");
 		return -1;
 	}
+	return nb_check_user(o, err, errlen);
+}
+
+int
+nb_check_user(const struct nb_opts *o, char *err, size_t errlen)
+{
 	if (strchr(o->user, ':') != NULL) {
 		snprintf(err, errlen, "--northbound-user: a user name may not "
 		    "hold ':' (RFC 7617 section 2)");
 		return -1;
 	}
 	return 0;
+}
+
+int
+nb_check_json_driver(const struct nb_opts *o, unsigned given,
+    const char *options, const char *protocol, char *err, size_t errlen)
+{
+	if (!(given & NB_GIVEN_URL)) {
+		snprintf(err, errlen, "the --northbound-*, %s options need "
+		    "--northbound", options);
+		return -1;
+	}
+	if (o->format != NB_FMT_JSON) {
+		snprintf(err, errlen, "--northbound-format xml: the %s "
+		    "northbound sends and reads JSON only", protocol);
+		return -1;
+	}
+	return nb_check_user(o, err, errlen);
 }
 
 int

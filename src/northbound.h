@@ -154,6 +154,17 @@ void	 nb_json_list(const struct nb_opts *, struct evbuffer *,
 uint32_t nb_fds_needed(const struct nb_opts *);
 /* Options checked together (format with batches, ...); -1 with err. */
 int	 nb_check(const struct nb_opts *, char *err, size_t errlen);
+/* --northbound-user holds no ':' (RFC 7617 section 2); -1 with err. */
+int	 nb_check_user(const struct nb_opts *, char *err, size_t errlen);
+/*
+ * A driver that builds and reads JSON only (NETCONF's, OVSDB's): given
+ * (NB_GIVEN_*) has --northbound when any of its options is there
+ * (options names them: "--mount-batch and --edits"), the format is JSON,
+ * the user name holds no ':'.  0, or -1 with err.
+ */
+int	 nb_check_json_driver(const struct nb_opts *, unsigned given,
+	    const char *options, const char *protocol, char *err,
+	    size_t errlen);
 /* The media type of the URL style and body format (RFC 8040 section
  * 11.3: yang-data+json/+xml; ODL's draft URLs: application/json, xml). */
 const char *nb_media(const struct nb_opts *);

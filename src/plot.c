@@ -54,18 +54,7 @@ static const struct opt plot_rows[] = {
 };
 #undef PO
 
-static void __attribute__((noreturn, format(printf, 1, 2)))
-plot_die(const char *fmt, ...)
-{
-	va_list	ap;
-
-	fputs("sbsim plot: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(2);
-}
+#define plot_die(...)	cli_die_cmd("plot", __VA_ARGS__)
 
 /* A gnuplot single-quoted string: '' stands for a quote, nothing else is
  * special in it. */

@@ -1164,10 +1164,11 @@ struct emit_ctx {
 	const struct env		*env;
 };
 
-/* Write one file with fn; -1 (logged) if it cannot be written whole. */
+/* Write one file with fn over ctx; -1 (logged) if it cannot be written
+ * whole. */
 static int
-write_file(const char *path, const struct emit_ctx *c,
-    void (*fn)(const struct emit_ctx *, FILE *))
+write_file(const char *path, const void *ctx,
+    void (*fn)(const void *, FILE *))
 {
 	FILE	*f;
 	int	 bad;
@@ -1178,7 +1179,7 @@ write_file(const char *path, const struct emit_ctx *c,
 		log_warn("report: %s", path);
 		return -1;
 	}
-	fn(c, f);
+	fn(ctx, f);
 	bad = ferror(f);
 	if (fclose(f) != 0 || bad) {
 		log_warn("report: writing %s", path);
@@ -1188,20 +1189,26 @@ write_file(const char *path, const struct emit_ctx *c,
 }
 
 static void
-emit_json(const struct emit_ctx *c, FILE *f)
+emit_json(const void *arg, FILE *f)
 {
+	const struct emit_ctx	*c = arg;
+
 	json_emit(c->vw, c->o, c->env, f);
 }
 
 static void
-emit_csv(const struct emit_ctx *c, FILE *f)
+emit_csv(const void *arg, FILE *f)
 {
+	const struct emit_ctx	*c = arg;
+
 	csv_emit(c->vw, f);
 }
 
 static void
-emit_junit(const struct emit_ctx *c, FILE *f)
+emit_junit(const void *arg, FILE *f)
 {
+	const struct emit_ctx	*c = arg;
+
 	junit_emit(c->vw, c->o, f);
 }
 
@@ -1407,8 +1414,9 @@ steps_json_step(struct jw *w, const struct report_step *s,
 }
 
 static void
-steps_json(const struct steps_ctx *c, FILE *f)
+steps_json(const void *arg, FILE *f)
 {
+	const struct steps_ctx		*c = arg;
 	const struct report_steps	*st = c->sv->st;
 	struct jw			 w = { .f = f, .depth = -1 };
 	size_t				 i;
@@ -1438,8 +1446,9 @@ steps_json(const struct steps_ctx *c, FILE *f)
  * columns as in a run's CSV, the counters; names from the step with the
  * most phases, 0 where a step lacks one. */
 static void
-steps_csv(const struct steps_ctx *c, FILE *f)
+steps_csv(const void *arg, FILE *f)
 {
+	const struct steps_ctx	*c = arg;
 	const struct steps_view	*sv = c->sv;
 	const struct view	*cols = &sv->v[sv->widest];
 	char			 suffix[48];
@@ -1494,8 +1503,9 @@ steps_why(const struct view *vw, char *buf, size_t len)
 }
 
 static void
-steps_junit(const struct steps_ctx *c, FILE *f)
+steps_junit(const void *arg, FILE *f)
 {
+	const struct steps_ctx	*c = arg;
 	const struct steps_view	*sv = c->sv;
 	const struct report_steps *st = sv->st;
 	char			 name[64], why[320];
@@ -1532,29 +1542,6 @@ steps_junit(const struct steps_ctx *c, FILE *f)
 	fputs("</testsuite>\n", f);
 }
 
-/* write_file() for the steps' writers. */
-static int
-steps_write(const char *path, const struct steps_ctx *c,
-    void (*fn)(const struct steps_ctx *, FILE *))
-{
-	FILE	*f;
-	int	 bad;
-
-	if (path == NULL)
-		return 0;
-	if ((f = fopen(path, "w")) == NULL) {
-		log_warn("report: %s", path);
-		return -1;
-	}
-	fn(c, f);
-	bad = ferror(f);
-	if (fclose(f) != 0 || bad) {
-		log_warn("report: writing %s", path);
-		return -1;
-	}
-	return 0;
-}
-
 int
 report_emit_steps(const struct report_steps *st, const struct report_opts *o,
     FILE *human_out)
@@ -1571,9 +1558,11 @@ report_emit_steps(const struct report_steps *st, const struct report_opts *o,
 	steps_build(&sv, st, o);
 	if (human_out != NULL)
 		steps_human(&sv, human_out);
-	if (steps_write(o->json_path, &c, steps_json) == -1 ||
-	    steps_write(o->csv_path, &c, steps_csv) == -1 ||
-	    steps_write(o->junit_path, &c, steps_junit) == -1)
+	if (write_file(o->json_path, &c, steps_json) == -1)
+		rc = -1;
+	if (write_file(o->csv_path, &c, steps_csv) == -1)
+		rc = -1;
+	if (write_file(o->junit_path, &c, steps_junit) == -1)
 		rc = -1;
 	if (rc == 0 && !sv.ok)
 		rc = 1;

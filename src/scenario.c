@@ -26,10 +26,6 @@
 #include "metrics.h"
 #include "run.h"
 
-#ifndef SBSIM_YANG_DIR
-#define SBSIM_YANG_DIR	"/usr/local/share/sbsim/yang"
-#endif
-
 #define SCEN_MODULE	"sbsim-scenario"
 #define SCEN_MAX_GROUPS	16	/* the module's max-elements */
 #define SCEN_MAX_ARGS	512	/* words of one group's command line */
@@ -83,18 +79,7 @@ struct scen {
 	char			*phase_names[METRICS_MAX_PHASES];
 };
 
-static void __attribute__((noreturn, format(printf, 1, 2)))
-scen_die(const char *fmt, ...)
-{
-	va_list	ap;
-
-	fputs("sbsim run: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(CLI_EXIT_USAGE);
-}
+#define scen_die(...)	cli_die_cmd("run", __VA_ARGS__)
 
 static void
 scen_push(struct scen_argv *a, const char *fmt, const char *s)
@@ -141,22 +126,11 @@ scen_count_option(const char *protocol)
 
 /* ---- the scenario file ---- */
 
-/* The installed modules, or the source tree's when run from a build. */
-static const char *
-scen_yang_dir(void)
-{
-#ifdef SBSIM_SRC_YANG_DIR
-	if (access(SBSIM_YANG_DIR, R_OK | X_OK) == -1)
-		return SBSIM_SRC_YANG_DIR;
-#endif
-	return SBSIM_YANG_DIR;
-}
-
 static struct ly_ctx *
 scen_ctx(void)
 {
 	struct ly_ctx	*ctx;
-	const char	*dir = scen_yang_dir();
+	const char	*dir = cli_yang_dir();
 
 	ly_log_options(LY_LOSTORE_LAST);
 	if (ly_ctx_new(dir, LY_CTX_NO_YANGLIBRARY, &ctx) != LY_SUCCESS)

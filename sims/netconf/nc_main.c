@@ -35,9 +35,6 @@
 #include "opt.h"
 #include "run.h"
 
-#ifndef SBSIM_YANG_DIR
-#define SBSIM_YANG_DIR	"/usr/local/share/sbsim/yang"
-#endif
 
 #define NC_FD_SPARE	16	/* more sessions than one per device */
 
@@ -324,24 +321,6 @@ nc_check_auth(struct nc_config *cfg, const struct run_opts *ro)
 		    cfg->authorized_keys);
 }
 
-/* The address the devices listen on, for the controller to dial. */
-static const char *
-nc_listen_host(const struct endpoint *ep)
-{
-	static char			 host[INET6_ADDRSTRLEN];
-	const struct sockaddr_in	*in = (const void *)&ep->ss;
-	const struct sockaddr_in6	*in6 = (const void *)&ep->ss;
-
-	if (ep->ss.ss_family == AF_INET && in->sin_addr.s_addr != 0)
-		inet_ntop(AF_INET, &in->sin_addr, host, sizeof(host));
-	else if (ep->ss.ss_family == AF_INET6 &&
-	    !IN6_IS_ADDR_UNSPECIFIED(&in6->sin6_addr))
-		inet_ntop(AF_INET6, &in6->sin6_addr, host, sizeof(host));
-	else
-		return "127.0.0.1";
-	return host;
-}
-
 static void
 nc_check(struct nc_sim *sim, const struct run_opts *ro)
 {
@@ -384,20 +363,9 @@ nc_check(struct nc_sim *sim, const struct run_opts *ro)
 		    cfg->yang_dir);
 	nc_check_auth(cfg, ro);
 	if (sim->nb.device_host == NULL)
-		sim->nb.device_host = nc_listen_host(&sim->pcfg.ep);
+		sim->nb.device_host = endpoint_dial_host(&sim->pcfg.ep);
 	if (nc_nb_check(sim, err, sizeof(err)) == -1)
 		cli_die(ro, "%s", err);
-}
-
-/* The installed modules, or the source tree's when run from a build. */
-static const char *
-nc_default_yang_dir(void)
-{
-#ifdef SBSIM_SRC_YANG_DIR
-	if (access(SBSIM_YANG_DIR, R_OK | X_OK) == -1)
-		return SBSIM_SRC_YANG_DIR;
-#endif
-	return SBSIM_YANG_DIR;
 }
 
 static int
@@ -406,7 +374,7 @@ nc_main(int argc, char **argv)
 	struct nc_sim		*sim = &the_sim;
 	struct opt_group	 groups[3];
 	struct run_opts		 ro;
-	const char		*std = nc_default_yang_dir();
+	const char		*std = cli_yang_dir();
 	char			 err[512];
 	int			 rc;
 

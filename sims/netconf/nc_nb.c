@@ -394,22 +394,10 @@ nc_nb_check(struct nc_sim *sim, char *err, size_t errlen)
 
 	if (!(c->given & NB_GIVEN_ANY))
 		return 0;
-	if (!(c->given & NB_GIVEN_URL)) {
-		snprintf(err, errlen, "the --northbound-*, --mount-batch and "
-		    "--edits options need --northbound");
-		return -1;
-	}
 	/* The mount, edit and learn drivers build and read JSON only. */
-	if (c->opts.format != NB_FMT_JSON) {
-		snprintf(err, errlen, "--northbound-format xml: the NETCONF "
-		    "northbound sends and reads JSON only");
+	if (nb_check_json_driver(&c->opts, c->given, "--mount-batch and "
+	    "--edits", "NETCONF", err, errlen) == -1)
 		return -1;
-	}
-	if (strchr(c->opts.user, ':') != NULL) {
-		snprintf(err, errlen, "--northbound-user: a user name may not "
-		    "hold ':' (RFC 7617 section 2)");
-		return -1;
-	}
 	c->tcp_only = cfg->transport == NC_TR_TCP;
 	c->dev_user = cfg->user ? cfg->user : "admin";
 	c->dev_password = cfg->password ? cfg->password : "admin";

@@ -390,24 +390,6 @@ ovsdb_nb_defaults(struct ovsdb_nb_cfg *c)
 	c->opts.drivers = on_drivers;
 }
 
-/* The address passive devices listen on, for the controller to dial. */
-static const char *
-on_listen_host(const struct endpoint *ep)
-{
-	static char			 host[INET6_ADDRSTRLEN];
-	const struct sockaddr_in	*in = (const void *)&ep->ss;
-	const struct sockaddr_in6	*in6 = (const void *)&ep->ss;
-
-	if (ep->ss.ss_family == AF_INET && in->sin_addr.s_addr != 0)
-		inet_ntop(AF_INET, &in->sin_addr, host, sizeof(host));
-	else if (ep->ss.ss_family == AF_INET6 &&
-	    !IN6_IS_ADDR_UNSPECIFIED(&in6->sin6_addr))
-		inet_ntop(AF_INET6, &in6->sin6_addr, host, sizeof(host));
-	else
-		return "127.0.0.1";
-	return host;
-}
-
 static int
 on_check_target(const char *t, char *err, size_t errlen)
 {
@@ -429,21 +411,9 @@ ovsdb_nb_check(const struct ovsdb_sim *sim, struct ovsdb_nb_cfg *c,
 {
 	if (!(c->given & NB_GIVEN_ANY))
 		return 0;
-	if (!(c->given & NB_GIVEN_URL)) {
-		snprintf(err, errlen, "the --northbound-*, --bridge-controller "
-		    "and --device-address options need --northbound");
+	if (nb_check_json_driver(&c->opts, c->given, "--bridge-controller "
+	    "and --device-address", "OVSDB", err, errlen) == -1)
 		return -1;
-	}
-	if (c->opts.format != NB_FMT_JSON) {
-		snprintf(err, errlen, "--northbound-format xml: the OVSDB "
-		    "northbound sends and reads JSON only");
-		return -1;
-	}
-	if (strchr(c->opts.user, ':') != NULL) {
-		snprintf(err, errlen, "--northbound-user: a user name may not "
-		    "hold ':' (RFC 7617 section 2)");
-		return -1;
-	}
 	if (c->bridge_controller != NULL &&
 	    on_check_target(c->bridge_controller, err, errlen) == -1)
 		return -1;
@@ -453,7 +423,7 @@ ovsdb_nb_check(const struct ovsdb_sim *sim, struct ovsdb_nb_cfg *c,
 		return -1;
 	}
 	if (c->device_host == NULL)
-		c->device_host = on_listen_host(&sim->pcfg.ep);
+		c->device_host = endpoint_dial_host(&sim->pcfg.ep);
 	return 0;
 }
 
