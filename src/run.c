@@ -252,6 +252,8 @@ run_once(struct run_state *rs)
 		rs->ops->stop(rs->cfg);
 		run_watch_stop(rs);
 		engine_free();
+		/* No report for a run that did not start: its phases go. */
+		metrics_free(rs->m);
 		return -1;
 	}
 	tick = event_new(engine_base(), -1, EV_PERSIST, run_tick, rs);
