@@ -237,6 +237,9 @@ static const struct opt cli_common_rows[] = {
 	    "step the device count up from START (doubling,\n"
 	    "then bisecting) to the largest that passes; the\n"
 	    "count option is the ceiling"),
+	OPT_S("step-group", "NAME", RO, step_group, 0,
+	    "sbsim run: the group whose count --sweep and\n"
+	    "--find-max step (default the first)"),
 	OPT_D("step-pause", "S", RO, step_pause, 0, 3600, 0,
 	    "seconds between the runs of --sweep and\n"
 	    "--find-max (default 1)"),

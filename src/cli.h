@@ -43,6 +43,7 @@ struct run_opts {
 	size_t		 n_sweep;
 	uint32_t	 find_max;		/* --find-max START, 0: none */
 	double		 step_pause;		/* seconds between steps */
+	const char	*step_group;		/* sbsim run: the group stepped */
 	char		 scenario[512];	/* the command line, for reports */
 };
 

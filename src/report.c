@@ -1325,15 +1325,17 @@ steps_verdict(const struct steps_view *sv, FILE *f)
 	if (strcmp(st->kind, "sweep") == 0)
 		fprintf(f, "\n%zu of %zu sizes passed\n", passed, st->n);
 	else if (st->largest_ok == 0)
-		fprintf(f, "\nno size passed (--%s %u failed)\n", st->size_opt,
+		fprintf(f, "\nno size passed (%s%s %u failed)\n",
+		    report_size_dashes(st->size_opt), st->size_opt,
 		    st->smallest_failed);
 	else if (st->smallest_failed == 0)
-		fprintf(f, "\nlargest passing --%s: %u, the ceiling (raise "
-		    "--%s to search further)\n", st->size_opt, st->largest_ok,
-		    st->size_opt);
+		fprintf(f, "\nlargest passing %s%s: %u, the ceiling (raise "
+		    "%s%s to search further)\n", report_size_dashes(st->size_opt),
+		    st->size_opt, st->largest_ok,
+		    report_size_dashes(st->size_opt), st->size_opt);
 	else
-		fprintf(f, "\nlargest passing --%s: %u (%u failed)\n",
-		    st->size_opt, st->largest_ok, st->smallest_failed);
+		fprintf(f, "\nlargest passing %s%s: %u (%u failed)\n",
+		    report_size_dashes(st->size_opt), st->size_opt, st->largest_ok, st->smallest_failed);
 }
 
 /* Whether the phase of that name ran (was not PENDING) in any step. */
@@ -1363,8 +1365,8 @@ steps_human(const struct steps_view *sv, FILE *f)
 	const struct view		*cols = &sv->v[sv->widest];
 	size_t				 i, k;
 
-	fprintf(f, "%s over --%s (up to %u), %zu run%s:\n\n%5s %10s %-7s",
-	    steps_what(st), st->size_opt, st->ceiling, st->n,
+	fprintf(f, "%s over %s%s (up to %u), %zu run%s:\n\n%5s %10s %-7s",
+	    steps_what(st), report_size_dashes(st->size_opt), st->size_opt, st->ceiling, st->n,
 	    st->n == 1 ? "" : "s", "step", st->size_opt, "result");
 	for (k = 0; k < cols->np; k++)
 		if (steps_ran(sv, cols->p[k].name))

@@ -22,6 +22,7 @@
 
 #include <stddef.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "env.h"
 #include "expect.h"
@@ -52,6 +53,14 @@ int	report_emit(const struct metrics *runs, size_t nruns,
  * (what --find-max steps on).
  */
 int	report_run_ok(const struct metrics *run, const struct report_opts *);
+
+/* How a count option is written: "--switches", or a scenario group's
+ * "of.count" as it is. */
+static inline const char *
+report_size_dashes(const char *size_opt)
+{
+	return strchr(size_opt, '.') != NULL ? "" : "--";
+}
 
 /* The runs of --sweep or --find-max, one device count each. */
 struct report_step {

@@ -366,9 +366,11 @@ run_check_steps(const struct sim_ops *ops, void *cfg,
 	uint32_t	 ceiling;
 	size_t		 i;
 
-	if (ro->n_sweep == 0 && ro->find_max == 0)
+	if (ro->step_group != NULL && strcmp(ops->name, "run") != 0)
+		why = "--step-group names a group of sbsim run's scenario";
+	else if (ro->n_sweep == 0 && ro->find_max == 0)
 		return 0;
-	if (ops->size == NULL)
+	else if (ops->size == NULL)
 		why = "this command has no device count to step";
 	else if (ro->n_sweep > 0 && ro->find_max > 0)
 		why = "--sweep and --find-max: give one";
@@ -386,11 +388,11 @@ run_check_steps(const struct sim_ops *ops, void *cfg,
 		if (ro->sweep[i] > ceiling)
 			break;
 	if (i < ro->n_sweep || ro->find_max > ceiling) {
-		fprintf(stderr, "sbsim %s: %s %u is more than --%s %u, the "
-		    "largest size allowed (raise --%s)\n", ops->name,
+		fprintf(stderr, "sbsim %s: %s %u is more than %s%s %u, the "
+		    "largest size allowed (raise it)\n", ops->name,
 		    ro->find_max ? "--find-max" : "--sweep",
-		    ro->find_max ? ro->find_max : ro->sweep[i], ops->size_opt,
-		    ceiling, ops->size_opt);
+		    ro->find_max ? ro->find_max : ro->sweep[i],
+		    report_size_dashes(ops->size_opt), ops->size_opt, ceiling);
 		return -1;
 	}
 	return 0;
@@ -438,7 +440,8 @@ run_steps_loop(struct run_state *rs, struct report_steps *st,
 		steps[i].size = n;
 		steps[i].run = &runs[i];
 		ok = report_run_ok(&runs[i], rep);
-		log_warnx("%s: --%s %u: %s", st->kind, st->size_opt, n,
+		log_warnx("%s: %s%s %u: %s", st->kind,
+		    report_size_dashes(st->size_opt), st->size_opt, n,
 		    ok ? "ok" : "FAILED");
 		if (engine_interrupted()) {
 			i++;

@@ -49,7 +49,7 @@ static const struct {
 static const char *const scen_run_options[] = {
 	"report", "csv", "junit", "expect", "timeout", "duration", "seed",
 	"controller-pid", "controller-metrics", "metrics-listen", "verbose",
-	"quiet", "repeat", "sweep", "find-max", "step-pause",
+	"quiet", "repeat", "sweep", "find-max", "step-pause", "step-group",
 };
 
 /* A command line being built: words owned by the line. */
@@ -74,6 +74,8 @@ struct scen {
 	size_t			 started;
 	struct metrics		 scope[SCEN_MAX_GROUPS];	/* GROUP. */
 	struct sim_ops		 ops;		/* the groups as one sim */
+	struct scen_group	*stepped;	/* --sweep, --find-max */
+	char			 size_opt[32];	/* "GROUP.count" */
 	struct run_opts		 ro;		/* the whole run's options */
 	const char		*phases[METRICS_MAX_PHASES + 1];
 	char			*phase_names[METRICS_MAX_PHASES];
@@ -363,6 +365,34 @@ scen_stop(void *arg)
 	sc->started = 0;
 }
 
+/* --sweep and --find-max step one group's count (--step-group). */
+static uint32_t *
+scen_size(void *arg)
+{
+	struct scen	*sc = arg;
+
+	return sc->stepped->g.ops->size(sc->stepped->g.cfg);
+}
+
+static void
+scen_step_group(struct scen *sc)
+{
+	size_t	i;
+
+	sc->stepped = &sc->grp[0];
+	if (sc->ro.step_group != NULL) {
+		for (i = 0; i < sc->n; i++)
+			if (strcmp(sc->grp[i].name, sc->ro.step_group) == 0)
+				break;
+		if (i == sc->n)
+			scen_die("--step-group %s: %s has no such group",
+			    sc->ro.step_group, sc->path);
+		sc->stepped = &sc->grp[i];
+	}
+	snprintf(sc->size_opt, sizeof(sc->size_opt), "%s.count",
+	    sc->stepped->name);
+}
+
 /* Every phase a group may have, as GROUP.phase: what --expect may name. */
 static void
 scen_phase_names(struct scen *sc)
@@ -434,8 +464,9 @@ scen_go(struct scen *sc)
 			fatalx("group %s: count option mismatch",
 			    sc->grp[i].name);
 	scen_phase_names(sc);
+	scen_step_group(sc);
 	sc->ops = (struct sim_ops){ "run", sc->phases, scen_fds, scen_start,
-	    scen_tick, scen_stop, NULL, NULL };
+	    scen_tick, scen_stop, sc->size_opt, scen_size };
 	log_init("sbsim", sc->ro.verbose);
 	log_info("running %zu groups of %s", sc->n, sc->path);
 	return run_main(&sc->ops, sc, &sc->ro);

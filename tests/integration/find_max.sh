@@ -58,6 +58,21 @@ grep -q 'name="switches=38".*' "$TMPD/fm.xml" &&
     grep -q 'connect timed out: [0-9]* of 38 items' "$TMPD/fm.xml" ||
     fail "JUnit does not say why 38 failed"
 
+# The same search on a scenario's group (sbsim run --step-group).
+printf '{"sbsim-scenario:scenario": {"group": [{"name": "of", "protocol": "openflow", "count": 64, "controller": "tcp:127.0.0.1:%s"}]}}\n' \
+    $OFP >"$TMPD/sc.json"
+timeout 120 "$SBSIM" run "$TMPD/sc.json" --find-max 30 --step-group of \
+    --timeout 1 --step-pause 0.2 --report "$TMPD/sc-r.json" \
+    >"$TMPD/sc.log" 2>&1 || fail "find-max on a scenario group exited $?"
+grep -q "largest passing of.count: $LIMIT ($((LIMIT + 1)) failed)" \
+    "$TMPD/sc.log" || fail "the scenario's search: $(tail -n 3 "$TMPD/sc.log")"
+[ "$(json_get "$TMPD/sc-r.json" 'r["steps"]["size_option"]')" = of.count ] ||
+    fail "the scenario's size option"
+bad_usage run "no such group" "$TMPD/sc.json" --find-max 4 --step-group x
+bad_usage openflow "names a group of sbsim run" --switches 4 \
+    --controller tcp:127.0.0.1:$OFP --step-group of
+[ "$FAILS" -eq 0 ] || fail "$FAILS --step-group errors not reported"
+
 # A sweep against a controller without a limit: every size passes; one
 # past the limit of the first controller fails the sweep (exit 1).
 start_bg "$TMPD/ctl2.log" "$SBSIM" controller --openflow ptcp:$OFP2
