@@ -489,6 +489,19 @@ run_steps(struct run_state *rs)
 	return rc == 0 ? 0 : 1;
 }
 
+/* The commands' sims (run_sim_new()), reachable for the process's life. */
+#define RUN_MAX_SIMS	64
+static void	*run_sims[RUN_MAX_SIMS];
+static size_t	 run_nsims;
+
+void *
+run_sim_new(size_t size)
+{
+	if (run_nsims == RUN_MAX_SIMS)
+		fatalx("more than %d commands' sims", RUN_MAX_SIMS);
+	return run_sims[run_nsims++] = xcalloc(1, size);
+}
+
 /* run_collect()'s slot and what the filled slot goes on with. */
 static struct run_group	*run_slot;
 static run_next_fn	 run_slot_next;

@@ -52,6 +52,13 @@ typedef int	(*run_next_fn)(void *arg);
 void	 run_collect(struct run_group *g, run_next_fn next, void *arg);
 
 /*
+ * A command's sim, zeroed: one per call of its main, so that a scenario
+ * may hold several groups of one protocol.  It lives as long as the
+ * process (what it points to stays reachable when a usage error exits).
+ */
+void	*run_sim_new(size_t size);
+
+/*
  * Run the simulation ro->repeat times and report.  Returns the process exit
  * status: 0 all phases done and expectations met, 1 otherwise, 2 when the
  * run could not start (too many descriptors, cannot listen, ...).

@@ -8,6 +8,9 @@
  * together as one sim on one event loop, each group's phases and counters
  * named GROUP.name (metrics_set_prefix()), into one report.
  *
+ * Groups of one protocol are apart (each command main makes its own sim),
+ * but for NETCONF, whose devices share the process's SSH server.
+ *
  * `sbsim run --print COMMAND ARGS...` writes the one-group scenario that
  * a command line means.
  */
@@ -253,8 +256,9 @@ scen_options(struct scen_argv *a, const struct lyd_node *n, int run,
 			scen_option(a, c, run, path);
 }
 
-/* The protocols of two groups must differ: a command's devices share
- * its state (one static sim per command). */
+/* One group's command line.  Each call of a command's main makes its own
+ * sim (run_sim_new()), so several groups may share a protocol; NETCONF's
+ * devices share the process's one SSH server, so it has one group. */
 static void
 scen_group(struct scen *sc, const struct lyd_node *n)
 {
@@ -269,10 +273,12 @@ scen_group(struct scen *sc, const struct lyd_node *n)
 		    scen_protocols[i].protocol) == 0)
 			g->protocol = scen_protocols[i].protocol;
 	for (i = 0; i < sc->n; i++)
-		if (sc->grp[i].protocol == g->protocol)
-			scen_die("%s: groups '%s' and '%s' are both %s: one "
-			    "group per protocol", sc->path, sc->grp[i].name,
-			    g->name, g->protocol);
+		if (sc->grp[i].protocol == g->protocol &&
+		    strcmp(g->protocol, "netconf") == 0)
+			scen_die("%s: groups '%s' and '%s' are both netconf: "
+			    "one NETCONF group (its devices share the "
+			    "process's SSH server)", sc->path, sc->grp[i].name,
+			    g->name);
 	if ((g->cmd = sbsim_cmd_find(g->protocol)) == NULL)
 		fatalx("no command %s", g->protocol);
 	scen_push(&g->args, "run: group '%s'", g->name);

@@ -25,7 +25,6 @@ static const char bgp_usage[] =
 "usage: sbsim bgp --peers N --as ASN --controller EP [options]\n"
 "BGP-4 peers announcing prefixes to a controller or any BGP speaker.\n";
 
-static struct bgp_sim	the_sim;
 static const struct nb_driver *const bgp_nb_drivers[] = {
 	&bgp_nb_odl_driver, NULL
 };
@@ -723,7 +722,7 @@ bgp_check(struct bgp_sim *sim, const struct run_opts *ro)
 static int
 bgp_main(int argc, char **argv)
 {
-	struct bgp_sim	*sim = &the_sim;
+	struct bgp_sim	*sim = run_sim_new(sizeof(*sim));
 	struct run_opts	 ro;
 	struct opt_group groups[] = {
 		{ NULL, bgp_rows, &sim->cfg, &sim->cfg.given },
@@ -733,7 +732,6 @@ bgp_main(int argc, char **argv)
 		{ NULL, bgp_nb_rows, &sim->cfg, &sim->cfg.nb_given },
 	};
 
-	memset(sim, 0, sizeof(*sim));
 	bgp_config_defaults(&sim->cfg);
 	cli_parse_groups(argc, argv, groups, 3, &ro, bgp_usage);
 	log_init("sbsim", ro.verbose);

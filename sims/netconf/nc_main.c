@@ -43,7 +43,6 @@ static const char nc_usage[] =
 "NETCONF devices (RFC 6241) over SSH or TCP, each with its own YANG\n"
 "datastores, for a controller to mount, configure and subscribe to.\n";
 
-static struct nc_sim	the_sim;
 
 static const char *const nc_transport_names[] = {
 	[NC_TR_SSH] = "ssh",
@@ -371,14 +370,13 @@ nc_check(struct nc_sim *sim, const struct run_opts *ro)
 static int
 nc_main(int argc, char **argv)
 {
-	struct nc_sim		*sim = &the_sim;
+	struct nc_sim		*sim = run_sim_new(sizeof(*sim));
 	struct opt_group	 groups[3];
 	struct run_opts		 ro;
 	const char		*std = cli_yang_dir();
 	char			 err[512];
 	int			 rc;
 
-	memset(sim, 0, sizeof(*sim));
 	sim->cfg.max_sessions = 8;
 	nc_nb_defaults(&sim->nb);
 	groups[0] = (struct opt_group){ NULL, nc_rows, &sim->cfg, NULL };

@@ -30,7 +30,6 @@ static const char of_usage[] =
 "usage: sbsim openflow --switches N --controller EP [options]\n"
 "OpenFlow 1.3 and 1.0 switches against a controller.\n";
 
-static struct of_sim	the_sim;
 static const struct nb_driver *const of_nb_drivers[] = {
 	&of_nb_odl_driver, NULL
 };
@@ -525,13 +524,12 @@ of_parse(int argc, char **argv, struct of_config *cfg, unsigned *nb_given,
 static int
 openflow_main(int argc, char **argv)
 {
-	struct of_sim	*sim = &the_sim;
+	struct of_sim	*sim = run_sim_new(sizeof(*sim));
 	struct run_opts	 ro;
 	unsigned	 nb_given;
 	char		 err[256];
 	int		 rc;
 
-	memset(sim, 0, sizeof(*sim));
 	of_config_defaults(&sim->cfg);
 	of_parse(argc, argv, &sim->cfg, &nb_given, &ro);
 	log_init("sbsim", ro.verbose);

@@ -34,8 +34,6 @@ static const char ovsdb_usage[] =
 "to a manager (tcp:, ssl:) or listening for one (ptcp:, pssl:: device i\n"
 "on PORT+i, or with --source CIDR on the i-th address of CIDR).\n";
 
-static struct ovsdb_sim		the_sim;
-static struct ovsdb_nb_cfg	the_nb;
 
 #define OC	struct ovsdb_config
 static const struct opt ovsdb_rows[] = {
@@ -98,7 +96,7 @@ ovsdb_fds_needed(void *arg)
 
 	return pool_fds_needed(&sim->pcfg, sim->cfg.devices) +
 	    (endpoint_passive(&sim->pcfg.ep) ? OVSDB_FD_SPARE : 0) +
-	    nb_fds_needed(&the_nb.opts);
+	    nb_fds_needed(&sim->nbc->opts);
 }
 
 #define OVSDB_C(field, name)	COUNTER_ROW(struct ovsdb_counters, field, name)
@@ -166,8 +164,8 @@ ovsdb_start(void *arg, struct metrics *m, char *err, size_t errlen)
 	sim->connect = metrics_phase(m, "connect", "ovsdb");
 	sim->connect->target = sim->cfg.devices;
 	sim->ph = ovsdb_phases_new(sim, m, sim->bridges_target, sim->deletes);
-	if (the_nb.opts.url != NULL)
-		sim->nb = ovsdb_nb_new(sim, &the_nb, m);
+	if (sim->nbc->opts.url != NULL)
+		sim->nb = ovsdb_nb_new(sim, sim->nbc, m);
 	ovsdb_datapath_start(sim);
 	if (ovsdb_devs_new(sim, err, errlen) == -1)
 		return -1;
@@ -293,20 +291,21 @@ ovsdb_endpoint(struct ovsdb_sim *sim, const struct run_opts *ro)
 static int
 ovsdb_main(int argc, char **argv)
 {
-	struct ovsdb_sim	*sim = &the_sim;
+	struct ovsdb_sim	*sim = run_sim_new(sizeof(*sim));
+	struct ovsdb_nb_cfg	*nbc = run_sim_new(sizeof(*nbc));
 	struct opt_group	 groups[] = {
 		{ NULL, ovsdb_rows, &sim->cfg, NULL },
 		{ "northbound (sbsim has the controller make and delete the "
-		    "bridges):", nb_opt_rows, &the_nb.opts, &the_nb.given },
-		{ NULL, ovsdb_nb_rows, &the_nb, &the_nb.given },
+		    "bridges):", nb_opt_rows, &nbc->opts, &nbc->given },
+		{ NULL, ovsdb_nb_rows, nbc, &nbc->given },
 	};
 	struct run_opts		 ro;
 	char			 err[512];
 	int			 rc;
 
-	memset(sim, 0, sizeof(*sim));
 	ovsdb_config_defaults(&sim->cfg);
-	ovsdb_nb_defaults(&the_nb);
+	sim->nbc = nbc;
+	ovsdb_nb_defaults(nbc);
 	cli_parse_groups(argc, argv, groups, 3, &ro, ovsdb_usage);
 	log_init("sbsim", ro.verbose);
 	if (sim->cfg.devices == 0)
@@ -320,10 +319,10 @@ ovsdb_main(int argc, char **argv)
 	sim->phase_timeout = ro.phase_timeout;
 	sim->bridges_target = (uint64_t)sim->cfg.devices *
 	    sim->cfg.mgr_bridges;
-	sim->deletes = sim->cfg.expect_delete || the_nb.opts.url != NULL;
+	sim->deletes = sim->cfg.expect_delete || nbc->opts.url != NULL;
 	if (sim->cfg.expect_delete && sim->cfg.mgr_bridges == 0)
 		cli_die(&ro, "--expect-delete needs --bridges");
-	if (ovsdb_nb_check(sim, &the_nb, err, sizeof(err)) == -1)
+	if (ovsdb_nb_check(sim, nbc, err, sizeof(err)) == -1)
 		cli_die(&ro, "%s", err);
 	if ((sim->schema = ovsdb_schema_load(sim->cfg.schema, err,
 	    sizeof(err))) == NULL)

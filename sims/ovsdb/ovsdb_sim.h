@@ -76,8 +76,11 @@ struct ovsdb_dp_counters {
 	uint64_t	*writeback_errors;
 };
 
+struct ovsdb_nb_cfg;
+
 struct ovsdb_sim {
 	struct ovsdb_config	 cfg;
+	struct ovsdb_nb_cfg	*nbc;		/* --northbound's options */
 	struct pool_config	 pcfg;
 	struct pool		 pool;
 	struct ovsdb_schema	*schema;	/* shared by every device */

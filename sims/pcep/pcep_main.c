@@ -29,7 +29,6 @@ static const char pcep_usage[] =
 "usage: sbsim pcep --pccs N --lsps M --controller tcp:IP:PORT [options]\n"
 "Stateful PCCs (RFC 5440, 8231, 8281) reporting LSPs to a PCE.\n";
 
-static struct pcep_sim	the_sim;
 static const struct nb_driver *const pcep_nb_drivers[] = {
 	&pcep_nb_odl_driver, NULL
 };
@@ -458,7 +457,7 @@ pcep_nb_check(struct pcep_sim *sim, const struct run_opts *ro)
 static int
 pcep_main(int argc, char **argv)
 {
-	struct pcep_sim		*sim = &the_sim;
+	struct pcep_sim		*sim = run_sim_new(sizeof(*sim));
 	struct pcc_config	*cfg = &sim->cfg;
 	struct run_opts		 ro;
 	struct opt_group	 groups[] = {
@@ -469,7 +468,6 @@ pcep_main(int argc, char **argv)
 		{ NULL, pcep_nb_note, NULL, NULL },
 	};
 
-	memset(sim, 0, sizeof(*sim));
 	pcep_config_defaults(cfg);
 	cli_parse_groups(argc, argv, groups, sizeof(groups) /
 	    sizeof(groups[0]), &ro, pcep_usage);

@@ -102,7 +102,8 @@ grp "$OF, \"count\": 3, \"option\": [{\"name\": \"report\", \"value\": [\"x\"]}]
 grp "$OF, \"count\": 3, \"option\": [{\"name\": \"no-such-option\"}]" cmdopt.json
 grp "$OF, \"count\": 3, \"option\": [{\"name\": \"Bad Name\"}]" pattern.json
 printf '{"sbsim-scenario:scenario": {"option": [{"name": "controller", "value": ["x"]}], "group": [{"name": "of", %s, "count": 1}]}}\n' "$OF" >"$TMPD/topopt.json"
-printf '{"sbsim-scenario:scenario": {"group": [{"name": "a", %s, "count": 1}, {"name": "b", %s, "count": 1}]}}\n' "$OF" "$OF" >"$TMPD/twice.json"
+NC='"protocol": "netconf", "option": [{"name": "listen", "value": ["ptcp:1"]}]'
+printf '{"sbsim-scenario:scenario": {"group": [{"name": "a", %s, "count": 1}, {"name": "b", %s, "count": 1}]}}\n' "$NC" "$NC" >"$TMPD/twice.json"
 echo '{"sbsim-scenario:scenario": {"group": []}}' >"$TMPD/empty.json"
 cp "$TMPD/range.json" "$TMPD/scenario.txt"
 FAILS=0
@@ -114,7 +115,7 @@ bad runopt.json "belongs to the whole run"
 bad cmdopt.json "group 'of'.*no-such-option"
 bad pattern.json "pattern.json: .*Bad Name"
 bad topopt.json "controller belongs to a group"
-bad twice.json "groups 'a' and 'b' are both openflow"
+bad twice.json "groups 'a' and 'b' are both netconf"
 bad empty.json "empty.json: .*(min-elements|Too few)"
 bad scenario.txt "must end in .json or .xml"
 bad missing.json "missing.json: No such file"
@@ -137,6 +138,15 @@ timeout 30 "$SBSIM" run "$TMPD/printed.json" --report "$TMPD/printed-r.json" \
     || fail "the printed scenario exited $?"
 [ "$(json_get "$TMPD/printed-r.json" '[p["items"] for p in r["phases"] if p["name"]=="openflow.connect"]')" = "[3]" ] ||
     fail "the printed scenario did not connect 3 switches"
+
+# Two groups of one protocol stay apart: their own sims, phases, counts.
+printf '{"sbsim-scenario:scenario": {"group": [{"name": "a", %s, "count": 3}, {"name": "b", %s, "count": 4, "option": [{"name": "dpid-base", "value": ["101"]}]}]}}\n' \
+    "$OF" "$OF" >"$TMPD/two.json"
+timeout 30 "$SBSIM" run "$TMPD/two.json" -q --report "$TMPD/two-r.json" ||
+    fail "two OpenFlow groups exited $?"
+got=$(json_get "$TMPD/two-r.json" '[(p["name"], p["items"]) for p in r["phases"] if p["name"].endswith(".connect")]')
+[ "$got" = "[('a.connect', 3), ('b.connect', 4)]" ] ||
+    fail "two OpenFlow groups: $got"
 
 # The same as XML.
 cat >"$TMPD/x.xml" <<EOS
