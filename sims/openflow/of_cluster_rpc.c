@@ -12,7 +12,7 @@
  * switch (OpenFlow 1.3.5 section 6.3.6, A.3.9) and, as master, pushes its
  * flows; the output says the role, the generation id and how many
  * switches were asked.  What a cluster's failover test needs, without a
- * JVM (yang/sbsim-cluster.yang).
+ * JVM (yang/sbsim-cluster@2026-12-01.yang).
  */
 #include <stdio.h>
 #include <string.h>
