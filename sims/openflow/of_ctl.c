@@ -326,8 +326,10 @@ ofc_advance(struct ofc_conn *c)
 		ofc_enter(c, CTL_PROGRAM);
 		/* FALLTHROUGH */
 	case CTL_PROGRAM:
+		/* Made slave half-way: the rest waits for master again. */
 		while (c->barriers_out < cfg.window &&
-		    c->next_flow < cfg.flows_per_switch)
+		    c->next_flow < cfg.flows_per_switch &&
+		    my_role != OF_ROLE_SLAVE)
 			ofc_push_batch(c, OF_FC_ADD);
 		if (c->next_flow < cfg.flows_per_switch || c->barriers_out)
 			return;
