@@ -710,6 +710,10 @@ openflow_main(int argc, char **argv)
 	    of_topo_check(&sim->cfg, err, sizeof(err)) == -1)
 		cli_die(&ro, "%s", err);
 	of_pool_config(sim, &ro);
+	/* Each connection would make its own load, counted against one
+	 * target: not a figure anyone could read. */
+	if (sim->cfg.n_ctl > 1 && sim->cfg.pktin != OF_PKTIN_OFF)
+		cli_die(&ro, "--packet-in takes one --controller");
 	if (endpoint_passive(&sim->pcfg.ep) &&
 	    (uint64_t)sim->pcfg.ep.port + sim->cfg.switches - 1 > 65535)
 		cli_die(&ro, "ptcp:%u with %u switches would need ports past "

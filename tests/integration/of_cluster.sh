@@ -20,6 +20,20 @@ read -r P1 P2 P3 R2 R3 PEER <<<"$(base=$(free_ports 6); \
     echo $base $((base + 1)) $((base + 2)) $((base + 3)) $((base + 4)) \
     $((base + 5)))"
 
+# What a cluster cannot be: usage errors (exit 2, one line).
+FAILS=0
+C2EP=tcp:127.0.0.1:1,tcp:127.0.0.1:2
+bad_usage openflow 'packet-in takes one' --switches 1 --controller $C2EP \
+    --packet-in latency
+bad_usage openflow 'tcp:IP:PORT or ssl' --switches 1 \
+    --controller ptcp:7000,tcp:127.0.0.1:2
+bad_usage openflow 'needs OpenFlow 1.3' --switches 1 --controller $C2EP \
+    --of-version 1.0
+bad_usage openflow 'at most 8' --switches 1 --controller \
+    $C2EP,$C2EP,$C2EP,$C2EP,tcp:127.0.0.1:3
+bad_usage controller "role" --role boss
+[ $FAILS -eq 0 ] || fail "$FAILS usage errors not refused as such"
+
 member() {	# LOG PORT ROLE [RESTCONF]
 	local log=$1 port=$2 role=$3 rc=${4:-}
 	start_bg "$TMPD/$log" "$SBSIM" controller --openflow ptcp:$port \
