@@ -45,7 +45,8 @@ of_refuse(const struct of_ctx *c, enum of_err err)
 }
 
 /* A slave may only read (1.3.5 section 6.3.6): PACKET_OUT, FLOW_MOD,
- * GROUP_MOD, PORT_MOD, TABLE_MOD and METER_MOD get BAD_REQUEST/IS_SLAVE. */
+ * GROUP_MOD, PORT_MOD, TABLE_MOD, METER_MOD and TABLE_FEATURES with a
+ * body get BAD_REQUEST/IS_SLAVE. */
 static int
 of_slave_refuse(const struct of_ctx *c)
 {
@@ -636,7 +637,12 @@ of_on_multipart(const struct of_ctx *c)
 	case OF_MP_TABLE:	of_mp_table(c); return;
 	case OF_MP_PORT_STATS:
 	case OF_MP_PORT_DESC:	of_mp_ports(c, &req.body, req.mp); return;
-	case OF_MP_TABLE_FEATURES: of_mp_table_features(c); return;
+	case OF_MP_TABLE_FEATURES:
+		/* A body would set them: a write (1.3.5 section 6.3.6). */
+		if (rbuf_left(&req.body) > 0 && of_slave_refuse(c))
+			return;
+		of_mp_table_features(c);
+		return;
 	case OF_MP_QUEUE:
 	case OF_MP_GROUP:
 	case OF_MP_GROUP_DESC:

@@ -59,7 +59,8 @@ done
 
 start_bg "$TMPD/sw.log" timeout 60 "$SBSIM" openflow --switches $N \
     --controller tcp:127.0.0.1:$P1,tcp:127.0.0.1:$P2,tcp:127.0.0.1:$P3 \
-    --expect-flows $TOTAL --timeout 4 --report "$TMPD/r.json"
+    --expect-flows $TOTAL --timeout 4 --report "$TMPD/r.json" \
+    --expect "failover.items>=$N" --expect "connect.c3.items>=$N"
 SW=$LAST_PID
 
 # c1 programs everything in milliseconds; leave it a second, then kill.
@@ -123,13 +124,15 @@ PYEOF
 start_bg "$TMPD/peer.log" "$PY" "$(dirname "$0")/of_cluster_peer.py" $PEER
 PP=$LAST_PID
 wait_listen $PEER || fail "of_cluster_peer.py does not listen"
-start_bg "$TMPD/sw2.log" timeout 30 "$SBSIM" openflow --switches 1 \
+# No timeout(1) around it: stop_pid's SIGINT would reach it twice (timeout
+# signals its whole process group), cutting its report short.
+start_bg "$TMPD/sw2.log" "$SBSIM" openflow --switches 1 \
     --controller tcp:127.0.0.1:$PEER,tcp:127.0.0.1:$PEER --duration 20 \
     --report "$TMPD/r2.json"
 SW2=$LAST_PID
 wait_exit "$PP" 25 || fail "of_cluster_peer.py did not finish"
 [ "$EXIT_RC" -eq 0 ] || fail "the role state machine: $(grep FAIL "$TMPD/peer.log")"
-grep -c '^ok:' "$TMPD/peer.log" | grep -qx 8 || fail "not every step ran"
+grep -c '^ok:' "$TMPD/peer.log" | grep -qx 9 || fail "not every step ran"
 stop_pid "$SW2"
 for kv in role_stale=1 is_slave_refused=2 role_status_sent=1; do
 	v=$(json_get "$TMPD/r2.json" "r['counters']['${kv%=*}']")

@@ -5,6 +5,9 @@ walks the role state machine of OpenFlow 1.3.5 section 6.3.6 on the wire:
 
   A: ROLE_REQUEST master, generation 10       -> ROLE_REPLY master, 10
   B: ROLE_REQUEST slave, generation 10        -> ROLE_REPLY slave, 10
+  B: GET_ASYNC                                -> the defaults of section
+                                                 6.1.1: no PACKET_IN and
+                                                 no FLOW_REMOVED to a slave
   B: FLOW_MOD                                 -> ERROR BAD_REQUEST/IS_SLAVE
   B: ROLE_REQUEST master, generation 9        -> ERROR ROLE_REQUEST_FAILED/STALE
   B: ROLE_REQUEST master, generation 11       -> ROLE_REPLY master, 11
@@ -25,6 +28,7 @@ V13 = 4
 HELLO, ERROR, ECHO_REQ, ECHO_REP, EXPERIMENTER = 0, 1, 2, 3, 4
 FEAT_REQ, FEAT_REP, FLOW_MOD = 5, 6, 14
 BARRIER_REQ, BARRIER_REP, ROLE_REQ, ROLE_REP = 20, 21, 24, 25
+GET_ASYNC_REQ, GET_ASYNC_REP = 26, 27
 EQUAL, MASTER, SLAVE = 1, 2, 3
 ET_BAD_REQUEST, BRC_IS_SLAVE = 1, 10
 ET_ROLE_FAILED, RRFC_STALE = 11, 0
@@ -135,6 +139,12 @@ def main():
     want_role_reply(a, MASTER, 10, "A master, generation 10")
     role(b, SLAVE, 10, 3)
     want_role_reply(b, SLAVE, 10, "B slave, generation 10")
+    b.send(msg(GET_ASYNC_REQ, 11))
+    _, body = b.expect(GET_ASYNC_REP, "GET_ASYNC")
+    masks = struct.unpack("!6I", body[:24])
+    if masks != (3, 0, 7, 7, 15, 0):
+        die("async config %r" % (masks,))
+    ok("async defaults: PACKET_IN and FLOW_REMOVED to master/equal only")
     b.send(flow_mod(4))
     want_error(b, 4, ET_BAD_REQUEST, BRC_IS_SLAVE, "slave FLOW_MOD: IS_SLAVE")
     role(b, MASTER, 9, 5)
