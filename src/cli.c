@@ -209,7 +209,8 @@ static const struct opt cli_common_rows[] = {
 	OPT_S("controller", "EP", RO, controller, 0,
 	    "tcp:IP:PORT, ssl:IP:PORT or ptcp:PORT[:IP]\n"
 	    "(ptcp: device i listens on PORT+i, all addresses\n"
-	    "unless IP is given)"),
+	    "unless IP is given); openflow: EP,EP,... connects\n"
+	    "each switch to every controller (a cluster)"),
 	OPT_S("source", "CIDR", RO, source, 0,
 	    "local addresses to spread devices over"),
 	OPT_D("connect-rate", "N", RO, connect_rate, 0, 1e9, 0,

@@ -19,6 +19,7 @@
 #include "log.h"
 #include "metrics.h"
 #include "of_actions.h"
+#include "of_cluster.h"
 #include "of_codec.h"
 #include "of_ctl.h"
 #include "of_oxm.h"
@@ -92,6 +93,12 @@ static void	ofc_advance(struct ofc_conn *);
 static void	ofc_drained(struct bufferevent *, void *);
 static void	ofc_event(struct bufferevent *, short, void *);
 static int	kick_all;	/* every switch may move on: see ofc_read */
+static uint8_t	 my_role;	/* cluster member's role, 0: none */
+static uint64_t	 my_gen;	/* generation id of the last claim */
+static uint64_t	 gen_seen;	/* largest in ROLE_REPLY / ROLE_STATUS */
+static void	ofc_role_request(struct ofc_conn *);
+static void	ofc_on_role_msg(enum of_type, const struct of_header *,
+		    struct rbuf *);
 static int	round_over;	/* see ofc_round_check */
 
 void
@@ -102,6 +109,7 @@ of_ctl_config_defaults(struct of_ctl_config *c)
 	c->batch = 100;
 	c->window = 4;
 	c->pktin_reply = OF_CTL_PKTIN_PACKET_OUT;
+	c->generation = 1;
 }
 
 const struct of_ctl_stats *
@@ -308,16 +316,20 @@ ofc_advance(struct ofc_conn *c)
 {
 	switch (c->state) {
 	case CTL_READY:
+		/* A slave of a cluster pushes nothing (section 6.3.6). */
 		if (cfg.flows_per_switch == 0 || (cfg.expect_switches &&
-		    st.switches < cfg.expect_switches))
+		    st.switches < cfg.expect_switches) ||
+		    my_role == OF_ROLE_SLAVE)
 			return;
 		if (st.program_start_ns == 0)
 			st.program_start_ns = clock_ns();
 		ofc_enter(c, CTL_PROGRAM);
 		/* FALLTHROUGH */
 	case CTL_PROGRAM:
+		/* Made slave half-way: the rest waits for master again. */
 		while (c->barriers_out < cfg.window &&
-		    c->next_flow < cfg.flows_per_switch)
+		    c->next_flow < cfg.flows_per_switch &&
+		    my_role != OF_ROLE_SLAVE)
 			ofc_push_batch(c, OF_FC_ADD);
 		if (c->next_flow < cfg.flows_per_switch || c->barriers_out)
 			return;
@@ -600,6 +612,9 @@ ofc_on_features(struct ofc_conn *c, const struct of_header *h,
 	of_switch_config_encode(ofc_buf(), c->version, OF_SET_CONFIG,
 	    ++c->xid, 0, 0xffff);
 	ofc_send(c);
+	/* Before any FLOW_MOD: the switch takes them in order. */
+	if (my_role != 0 && c->version == OF_VERSION_13)
+		ofc_role_request(c);
 	ofc_hash_add(c);
 	if (hooks.connected != NULL)
 		hooks.connected(c->dpid, c->version, hooks.arg);
@@ -845,7 +860,9 @@ ofc_dispatch(struct ofc_conn *c, const struct of_header *h,
 		ofc_on_port_status(c, &body);
 		return;
 	case OF_ERROR:
-		st.errors_received++;
+	case OF_ROLE_REPLY:
+	case OF_EXPERIMENTER:
+		ofc_on_role_msg(t, h, &body);
 		return;
 	default:
 		return;
@@ -972,6 +989,9 @@ of_ctl_start(const struct of_ctl_config *c, char *err, size_t errlen)
 {
 	cfg = *c;
 	memset(&st, 0, sizeof(st));
+	my_role = cfg.role;
+	my_gen = cfg.generation;
+	gen_seen = 0;
 	listener = engine_listen(&cfg.listen, ofc_accept, NULL, "OpenFlow",
 	    err, errlen);
 	if (listener == NULL)
@@ -1105,4 +1125,100 @@ of_ctl_barrier(uint64_t dpid)
 	    (++c->xid & ~CTL_NB_XID) | CTL_NB_XID);
 	ofc_send(c);
 	return 0;
+}
+
+/* ---- a member of a controller cluster (1.3.5 section 6.3.6) ---- */
+
+#define CTL_ET_BAD_REQUEST	1	/* 1.3 A.4.4 error types and codes */
+#define CTL_BRC_IS_SLAVE	10
+#define CTL_ET_ROLE_FAILED	11
+
+/* ROLE_REQUEST with this member's role and generation id (A.3.9). */
+static void
+ofc_role_request(struct ofc_conn *c)
+{
+	of_role_encode(ofc_buf(), c->version, OF_ROLE_REQUEST, ++c->xid,
+	    my_role, my_gen);
+	ofc_send(c);
+	st.role_requests++;
+}
+
+static void
+ofc_gen_seen(uint64_t gen)
+{
+	if ((int64_t)(gen - gen_seen) > 0)
+		gen_seen = gen;
+}
+
+/*
+ * What a switch says of roles: ROLE_REPLY, ROLE_STATUS (ONF extension
+ * 191 in 1.3: another member took master, this one is slave there) and
+ * the errors a cluster member must count (a stale claim, a write
+ * refused to a slave).
+ */
+static void
+ofc_on_role_msg(enum of_type t, const struct of_header *h, struct rbuf *b)
+{
+	enum of_err	err;
+	uint64_t	gen;
+	uint32_t	role;
+	uint16_t	type = 0, code = 0;
+	uint8_t		reason;
+
+	(void)h;
+	if (t == OF_ERROR) {
+		st.errors_received++;
+		if (of_error_decode(b, &type, &code) == -1)
+			return;
+		if (type == CTL_ET_ROLE_FAILED)
+			st.role_refused++;
+		else if (type == CTL_ET_BAD_REQUEST && code == CTL_BRC_IS_SLAVE)
+			st.is_slave_errors++;
+		return;
+	}
+	if (t == OF_ROLE_REPLY) {
+		if (of_role_decode(b, &role, &gen, &err) == -1) {
+			st.bad_messages++;
+			return;
+		}
+		st.role_replies++;
+		ofc_gen_seen(gen);
+		return;
+	}
+	if (of_role_status_decode(b, &role, &reason, &gen) == 0) {
+		st.role_status++;
+		ofc_gen_seen(gen);
+	}
+}
+
+uint8_t
+of_ctl_cluster_role(uint64_t *generation)
+{
+	*generation = my_gen;
+	return my_role;
+}
+
+uint64_t
+of_ctl_set_role(uint8_t role, uint64_t generation, uint64_t *used)
+{
+	struct ofc_conn	*c;
+	uint64_t	 n = 0, next;
+
+	next = (int64_t)(gen_seen - my_gen) > 0 ? gen_seen : my_gen;
+	my_gen = generation != 0 ? generation : next + 1;
+	my_role = role;
+	st.role_changes++;
+	log_info("cluster: now %s, generation id %llu", of_role_name(role),
+	    (unsigned long long)my_gen);
+	TAILQ_FOREACH(c, &conns, entry) {
+		if (c->state < CTL_READY || c->version != OF_VERSION_13)
+			continue;
+		ofc_role_request(c);
+		n++;
+	}
+	/* A new master pushes what a slave held back, after its claim. */
+	if (role != OF_ROLE_SLAVE)
+		ofc_advance_all();
+	*used = my_gen;
+	return n;
 }

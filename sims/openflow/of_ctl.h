@@ -40,6 +40,9 @@ struct of_ctl_config {
 	double			stats_interval;	/* s between flow stats polls
 						   of every switch; 0: none */
 	uint32_t		max_conns;	/* connections at once, 0: any */
+	uint8_t			role;		/* --role: OF_ROLE_* asked of
+						   every switch; 0: none */
+	uint64_t		generation;	/* --generation-id */
 };
 
 struct of_ctl_stats {
@@ -63,6 +66,13 @@ struct of_ctl_stats {
 	uint64_t	links_seen;
 	uint64_t	bad_messages;
 	uint64_t	refused;	/* past max_conns, closed at once */
+	/* A cluster member (--role, of_ctl_set_role()): */
+	uint64_t	role_requests;	/* ROLE_REQUESTs sent */
+	uint64_t	role_replies;
+	uint64_t	role_refused;	/* ERROR ROLE_REQUEST_FAILED */
+	uint64_t	role_status;	/* ROLE_STATUS: another took master */
+	uint64_t	is_slave_errors; /* ERROR BAD_REQUEST/IS_SLAVE */
+	uint64_t	role_changes;	/* of_ctl_set_role() calls */
 };
 
 /*
@@ -135,5 +145,20 @@ void	of_ctl_set_hooks(const struct of_ctl_hooks *);
 int	of_ctl_push(uint64_t dpid, const struct of_flow_mod *);
 /* Close what was pushed with a BARRIER_REQUEST; -1: not connected. */
 int	of_ctl_barrier(uint64_t dpid);
+
+/*
+ * A member of a controller cluster (OpenFlow 1.3.5 section 6.3.6): its
+ * role now (0: it never asked for one) and the generation id of its
+ * last master or slave claim.
+ */
+uint8_t	of_ctl_cluster_role(uint64_t *generation);
+/*
+ * Take role (OF_ROLE_MASTER, _SLAVE or _EQUAL) at run time: a
+ * ROLE_REQUEST to every connected switch, with generation (0: one past
+ * the largest this member used or saw in a ROLE_REPLY or ROLE_STATUS),
+ * and, as master, its --flows-per-switch pushed to the switches that
+ * wait for them.  Returns the switches asked; *used: the generation id.
+ */
+uint64_t of_ctl_set_role(uint8_t role, uint64_t generation, uint64_t *used);
 
 #endif

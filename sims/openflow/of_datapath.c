@@ -108,6 +108,7 @@ of_dp_config(struct of_config *cfg, const struct datapath_spec *spec)
 	    spec->ports;
 	cfg->tables = 254;
 	cfg->table_size = 1000000;
+	cfg->n_ctl = 1;		/* a Controller row's one target */
 	cfg->macs = 1000;
 	cfg->pktin_window = 64;
 	cfg->echo_interval = spec->probe_ms < 0 ? OF_DP_PROBE_S :
@@ -169,12 +170,19 @@ of_dp_sim_init(struct datapath *dp, const struct datapath_spec *spec)
 	if (sim->pcfg.backoff_min_ms > sim->pcfg.backoff_max_ms)
 		sim->pcfg.backoff_min_ms = sim->pcfg.backoff_max_ms;
 	sim->c = of_dp_c;
+	/* One controller: the cluster's counters are `sbsim openflow`'s
+	 * (docs/report.md), a datapath's go to the sink. */
+	sim->c.role_stale = sim->c.is_slave_refused = &of_dp_sink;
+	sim->c.role_status_sent = sim->c.failover_flow_mods = &of_dp_sink;
+	sim->c.ctl_flow_mods[0] = &of_dp_sink;
 	sim->ph[OFP_CONNECT] = &of_dp_inert;
 	sim->ph[OFP_PROGRAM] = &of_dp_inert;
 	sim->ph[OFP_DELETE] = &of_dp_inert;
 	sim->on_up = of_dp_up_hook;
 	sim->sw = &dp->sw;
 	dp->sw.sim = sim;
+	dp->sw.owner = &dp->sw;
+	of_roles_init(&dp->sw.roles, 1);
 	dp->sw.miss_send_len = 128;
 	dp->sw.ports = xcalloc(sim->cfg.ports, sizeof(*dp->sw.ports));
 }
@@ -230,8 +238,8 @@ of_dp_port_status(struct of_switch *sw, uint32_t no, uint8_t reason)
 	struct of_port	 p;
 	struct wbuf	*w;
 
-	if (sw->state != OFS_UP || (sw->async.port_status[sw->role ==
-	    OF_ROLE_SLAVE] & (1u << reason)) == 0)
+	if (sw->state != OFS_UP || (sw->async.port_status[of_conn_role(sw)
+	    == OF_ROLE_SLAVE] & (1u << reason)) == 0)
 		return;
 	of_port_fill(sw, no, &p);
 	w = of_scratch();
@@ -270,7 +278,7 @@ of_dp_role(struct datapath *dp)
 		[OF_ROLE_EQUAL] = "other", [OF_ROLE_MASTER] = "master",
 		[OF_ROLE_SLAVE] = "slave",
 	};
-	uint8_t	role = dp->sw.role;
+	uint8_t	role = of_conn_role(&dp->sw);
 
 	if (dp->sw.state != OFS_UP || role == dp->role_told ||
 	    role < OF_ROLE_EQUAL || role > OF_ROLE_SLAVE)

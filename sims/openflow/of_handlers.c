@@ -44,12 +44,15 @@ of_refuse(const struct of_ctx *c, enum of_err err)
 	of_switch_error(c->sw, c->h->xid, err, c->msg, c->h->length);
 }
 
-/* A slave may only read (section 6.3.5). */
+/* A slave may only read (1.3.5 section 6.3.6): PACKET_OUT, FLOW_MOD,
+ * GROUP_MOD, PORT_MOD, TABLE_MOD, METER_MOD and TABLE_FEATURES with a
+ * body get BAD_REQUEST/IS_SLAVE. */
 static int
 of_slave_refuse(const struct of_ctx *c)
 {
-	if (c->sw->role != OF_ROLE_SLAVE)
+	if (of_conn_role(c->sw) != OF_ROLE_SLAVE)
 		return 0;
+	(*c->sw->sim->c.is_slave_refused)++;
 	of_refuse(c, OF_ERR_IS_SLAVE);
 	return 1;
 }
@@ -230,8 +233,8 @@ of_flows_changed(struct of_switch *sw, int64_t delta, uint64_t now,
 	if (delta == 0 || prog->state == PHASE_PENDING)
 		return;
 	n = (uint64_t)-delta;
-	if (sw->confirmed > of_flowtable_total(sw->ft))
-		sw->confirmed = of_flowtable_total(sw->ft);
+	if (sw->owner->confirmed > of_flowtable_total(sw->ft))
+		sw->owner->confirmed = of_flowtable_total(sw->ft);
 	if (del->state == PHASE_PENDING &&
 	    (prog->state == PHASE_DONE || sim->cfg.expect_flows == 0))
 		phase_start(del, arrived);
@@ -282,6 +285,7 @@ of_on_flow_mod(const struct of_ctx *c)
 		of_refuse(c, err);
 		return;
 	}
+	of_switch_flow_mod_taken(sw, now);
 	*cn->flows_added += res.added;
 	*cn->flows_modified += res.modified;
 	*cn->flows_deleted += res.deleted;
@@ -294,15 +298,31 @@ of_on_flow_mod(const struct of_ctx *c)
 		    sw->arrived_ns);
 }
 
+/* PORT_STATUS is asynchronous: each controller's async config may mask
+ * it (1.3 section 7.3.10; 1.0 has no SET_ASYNC, the default passes). */
+static void
+of_port_status_to(struct of_switch *sw, const struct of_port *p)
+{
+	struct wbuf	*w;
+
+	if (!of_switch_connected(sw) ||
+	    (sw->async.port_status[of_conn_role(sw) == OF_ROLE_SLAVE] &
+	    (1u << OF_PR_MODIFY)) == 0)
+		return;
+	w = of_scratch();
+	of_port_status_encode(w, sw->version, 0, OF_PR_MODIFY, p);
+	of_reply(sw, w);
+}
+
 static void
 of_on_port_mod(const struct of_ctx *c)
 {
 	struct of_switch	*sw = c->sw;
 	struct of_port_mod	 pm;
 	struct of_port		 p;
-	struct wbuf		*w;
 	enum of_err		 err = OF_ERR_NONE;
 	uint32_t		 old;
+	unsigned		 k;
 
 	if (of_slave_refuse(c))
 		return;
@@ -329,15 +349,9 @@ of_on_port_mod(const struct of_ctx *c)
 		sw->ports[pm.port_no - 1].state |= OF_PS_LINK_DOWN;
 	else
 		sw->ports[pm.port_no - 1].state &= ~OF_PS_LINK_DOWN;
-	/* PORT_STATUS is asynchronous: the async config may mask it
-	 * (1.3 section 7.3.10; 1.0 has no SET_ASYNC, the default passes). */
-	if ((sw->async.port_status[sw->role == OF_ROLE_SLAVE] &
-	    (1u << OF_PR_MODIFY)) == 0)
-		return;
 	of_port_fill(sw, pm.port_no, &p);
-	w = of_scratch();
-	of_port_status_encode(w, sw->version, 0, OF_PR_MODIFY, &p);
-	of_reply(sw, w);
+	for (k = 0; k < sw->sim->cfg.n_ctl; k++)
+		of_port_status_to(of_switch_conn(sw->sim, sw->idx, k), &p);
 }
 
 static void
@@ -368,39 +382,28 @@ of_on_queue_get_config(const struct of_ctx *c)
 	of_reply(c->sw, w);
 }
 
-/* ROLE_REQUEST (1.3 section 6.3.5): generation ids order master claims. */
+/*
+ * ROLE_REQUEST (1.3.5 section 6.3.6, A.3.9): generation ids order master
+ * claims; the reply carries the role and the generation id held.
+ */
 static void
 of_on_role(const struct of_ctx *c)
 {
 	struct of_switch	*sw = c->sw;
+	const struct of_roles	*r = &sw->owner->roles;
 	struct wbuf		*w;
 	uint32_t		 role;
 	uint64_t		 gen;
 	enum of_err		 err = OF_ERR_NONE;
 
-	if (of_role_decode(c->body, &role, &gen, &err) == -1) {
+	if (of_role_decode(c->body, &role, &gen, &err) == -1 ||
+	    of_switch_role(sw, role, gen, &err) == -1) {
 		of_refuse(c, err);
 		return;
 	}
-	if (role > OF_ROLE_SLAVE) {
-		of_refuse(c, OF_ERR_ROLE_BAD_ROLE);
-		return;
-	}
-	if (role == OF_ROLE_MASTER || role == OF_ROLE_SLAVE) {
-		if (sw->gen_valid && (int64_t)(gen - sw->generation) < 0) {
-			of_refuse(c, OF_ERR_ROLE_STALE);
-			return;
-		}
-		sw->generation = gen;
-		sw->gen_valid = 1;
-	}
-	if (role != OF_ROLE_NOCHANGE && role != sw->role) {
-		sw->role = (uint8_t)role;
-		(*sw->sim->c.role_changes)++;
-	}
 	w = of_scratch();
-	of_role_encode(w, sw->version, OF_ROLE_REPLY, c->h->xid, sw->role,
-	    sw->gen_valid ? sw->generation : 0);
+	of_role_encode(w, sw->version, OF_ROLE_REPLY, c->h->xid,
+	    of_conn_role(sw), r->gen_valid ? r->generation : 0);
 	of_reply(sw, w);
 }
 
@@ -457,11 +460,12 @@ of_confirm(struct of_switch *sw, const struct of_flow_filter *f, uint64_t n,
 
 	if (conf == NULL || conf->state != PHASE_RUNNING ||
 	    f->table_id != OF_TABLE_ALL ||
-	    f->match.len != 0 || f->cookie_mask != 0 || n <= sw->confirmed)
+	    f->match.len != 0 || f->cookie_mask != 0 ||
+	    n <= sw->owner->confirmed)
 		return;
-	phase_items(conf, now, n - sw->confirmed);
+	phase_items(conf, now, n - sw->owner->confirmed);
 	phase_latency(conf, (now - conf->trigger_ns) / 1000);
-	sw->confirmed = n;
+	sw->owner->confirmed = n;
 }
 
 /* The body of a FLOW or AGGREGATE request, refused when bad. */
@@ -633,7 +637,12 @@ of_on_multipart(const struct of_ctx *c)
 	case OF_MP_TABLE:	of_mp_table(c); return;
 	case OF_MP_PORT_STATS:
 	case OF_MP_PORT_DESC:	of_mp_ports(c, &req.body, req.mp); return;
-	case OF_MP_TABLE_FEATURES: of_mp_table_features(c); return;
+	case OF_MP_TABLE_FEATURES:
+		/* A body would set them: a write (1.3.5 section 6.3.6). */
+		if (rbuf_left(&req.body) > 0 && of_slave_refuse(c))
+			return;
+		of_mp_table_features(c);
+		return;
 	case OF_MP_QUEUE:
 	case OF_MP_GROUP:
 	case OF_MP_GROUP_DESC:
@@ -674,7 +683,15 @@ of_handle(struct of_switch *sw, enum of_type t, const struct of_header *h,
 	case OF_PACKET_OUT:		of_on_packet_out(&c); return;
 	case OF_FLOW_MOD:		of_on_flow_mod(&c); return;
 	case OF_PORT_MOD:		of_on_port_mod(&c); return;
-	case OF_TABLE_MOD:		return;	/* table-miss config: 1.1 only */
+	case OF_TABLE_MOD:		/* table-miss config: 1.1 only */
+		of_slave_refuse(&c);
+		return;
+	case OF_GROUP_MOD:
+	case OF_METER_MOD:
+		/* Not simulated, but a slave hears why first. */
+		if (!of_slave_refuse(&c))
+			of_refuse(&c, OF_ERR_BAD_TYPE);
+		return;
 	case OF_MULTIPART_REQUEST:	of_on_multipart(&c); return;
 	case OF_BARRIER_REQUEST:	of_on_barrier(&c); return;
 	case OF_QUEUE_GET_CONFIG_REQUEST: of_on_queue_get_config(&c); return;

@@ -144,8 +144,21 @@ of_fds_needed(void *arg)
 {
 	struct of_sim	*sim = arg;
 
-	return pool_fds_needed(&sim->pcfg, sim->cfg.switches) +
-	    nb_fds_needed(&sim->cfg.nb);
+	return pool_fds_needed(&sim->pcfg, sim->cfg.switches) *
+	    sim->cfg.n_ctl + nb_fds_needed(&sim->cfg.nb);
+}
+
+/* Controller k's pool and its configuration (k = 0: the first). */
+static struct pool *
+of_pool(struct of_sim *sim, unsigned k)
+{
+	return k == 0 ? &sim->pool : &sim->pool_more[k - 1];
+}
+
+static struct pool_config *
+of_pcfg(struct of_sim *sim, unsigned k)
+{
+	return k == 0 ? &sim->pcfg : &sim->pcfg_more[k - 1];
 }
 
 /* The counters in report order, and where each is kept. */
@@ -171,8 +184,51 @@ static const struct counter_row of_counter_rows[] = {
 	OFC(echo_rtt_samples, "echo_replies"),
 	OFC(disconnects, "disconnects"),
 	OFC(role_changes, "role_changes"),
+	OFC(role_stale, "role_stale"),
+	OFC(is_slave_refused, "is_slave_refused"),
+	OFC(role_status_sent, "role_status_sent"),
+	OFC(failover_flow_mods, "failover_flow_mods"),
 };
 #undef OFC
+
+/* Names of the per-controller phases and counters (static, as metrics
+ * keeps them). */
+static const char *const of_connect_names[OF_MAX_CONTROLLERS] = {
+	"connect.c1", "connect.c2", "connect.c3", "connect.c4",
+	"connect.c5", "connect.c6", "connect.c7", "connect.c8",
+};
+static const char *const of_ctl_flow_mod_names[OF_MAX_CONTROLLERS] = {
+	"flow_mods.c1", "flow_mods.c2", "flow_mods.c3", "flow_mods.c4",
+	"flow_mods.c5", "flow_mods.c6", "flow_mods.c7", "flow_mods.c8",
+};
+static uint64_t	of_one_ctl_sink;	/* flow_mods.c1 of one controller */
+
+/*
+ * Several controllers: connect.cN per controller (target: the
+ * switches), flow_mods.cN, and failover, begun when a master's
+ * connection drops (of_switch.c), one item per switch whose new
+ * master's first FLOW_MOD came.
+ */
+static void
+of_cluster_init(struct of_sim *sim, uint64_t now)
+{
+	unsigned	k;
+
+	memset(sim->ph_connect, 0, sizeof(sim->ph_connect));
+	sim->c.ctl_flow_mods[0] = &of_one_ctl_sink;
+	if (sim->cfg.n_ctl < 2)
+		return;
+	for (k = 0; k < sim->cfg.n_ctl; k++) {
+		sim->ph_connect[k] = metrics_phase(sim->m,
+		    of_connect_names[k], "openflow");
+		sim->ph_connect[k]->target = sim->cfg.switches;
+		phase_start(sim->ph_connect[k], now);
+		sim->c.ctl_flow_mods[k] = metrics_counter(sim->m,
+		    of_ctl_flow_mod_names[k]);
+	}
+	sim->ph[OFP_FAILOVER] = metrics_phase(sim->m, "failover", "openflow");
+	sim->ph[OFP_FAILOVER]->target = sim->cfg.switches;
+}
 
 static void
 of_phases_init(struct of_sim *sim)
@@ -199,7 +255,8 @@ of_phases_init(struct of_sim *sim)
 	if (sim->cfg.pktin != OF_PKTIN_OFF)
 		sim->ph[OFP_PACKET_IN] = metrics_phase(m, "packet_in",
 		    "openflow");
-	sim->ph[OFP_CONNECT]->target = sim->cfg.switches;
+	sim->ph[OFP_CONNECT]->target = (uint64_t)sim->cfg.switches *
+	    sim->cfg.n_ctl;
 	sim->ph[OFP_PROGRAM]->target = sim->cfg.expect_flows;
 	sim->ph[OFP_DELETE]->target = sim->cfg.expect_flows;
 	if (sim->ph[OFP_CONFIRM] != NULL)
@@ -208,16 +265,42 @@ of_phases_init(struct of_sim *sim)
 		sim->ph[OFP_PACKET_IN]->target =
 		    sim->cfg.pktin_count * sim->cfg.switches;
 	phase_start(sim->ph[OFP_CONNECT], now);
+	of_cluster_init(sim, now);
 }
 
+/* Connection ctl of switch i; the first (ctl 0) owns what they share. */
 static void
-of_switch_init(struct of_sim *sim, struct of_switch *sw, uint32_t i)
+of_switch_init(struct of_sim *sim, struct of_switch *sw, uint32_t i,
+    unsigned ctl)
 {
 	memset(sw, 0, sizeof(*sw));
 	sw->sim = sim;
 	sw->idx = i;
+	sw->ctl = (uint8_t)ctl;
+	sw->owner = &sim->sw[i];
 	sw->miss_send_len = 128;
-	sw->ports = xcalloc(sim->cfg.ports, sizeof(*sw->ports));
+	if (ctl == 0) {
+		sw->ports = xcalloc(sim->cfg.ports, sizeof(*sw->ports));
+		of_roles_init(&sw->roles, sim->cfg.n_ctl);
+	} else
+		sw->ports = sw->owner->ports;
+}
+
+/* One pool per controller, each over its connections of the array. */
+static int
+of_pools_start(struct of_sim *sim, char *err, size_t errlen)
+{
+	unsigned	k;
+
+	for (k = 0; k < sim->cfg.n_ctl; k++)
+		pool_init_array(of_pool(sim, k), of_pcfg(sim, k),
+		    &of_switch_ops, of_switch_conn(sim, 0, k),
+		    sizeof(*sim->sw), offsetof(struct of_switch, pd),
+		    sim->cfg.switches);
+	for (k = 0; k < sim->cfg.n_ctl; k++)
+		if (pool_start(of_pool(sim, k), err, errlen) == -1)
+			return -1;
+	return 0;
 }
 
 /* The first add (deleting 0) or delete request: the southbound side of
@@ -255,6 +338,7 @@ of_start(void *arg, struct metrics *m, char *err, size_t errlen)
 {
 	struct of_sim	*sim = arg;
 	uint32_t	 i;
+	unsigned	 k;
 
 	sim->m = m;
 	sim->total_flows = 0;
@@ -266,13 +350,12 @@ of_start(void *arg, struct metrics *m, char *err, size_t errlen)
 	of_phases_init(sim);
 	if (sim->cfg.nb.url != NULL)
 		of_nb_new(sim);
-	sim->sw = xcalloc(sim->cfg.switches, sizeof(*sim->sw));
-	for (i = 0; i < sim->cfg.switches; i++)
-		of_switch_init(sim, &sim->sw[i], i);
-	pool_init_array(&sim->pool, &sim->pcfg, &of_switch_ops, sim->sw,
-	    sizeof(*sim->sw), offsetof(struct of_switch, pd),
-	    sim->cfg.switches);
-	return pool_start(&sim->pool, err, errlen);
+	sim->sw = xcalloc((size_t)sim->cfg.switches * sim->cfg.n_ctl,
+	    sizeof(*sim->sw));
+	for (k = 0; k < sim->cfg.n_ctl; k++)
+		for (i = 0; i < sim->cfg.switches; i++)
+			of_switch_init(sim, of_switch_conn(sim, i, k), i, k);
+	return of_pools_start(sim, err, errlen);
 }
 
 /* Program done: delete waits for the first removal. */
@@ -388,6 +471,25 @@ of_never_began(struct phase *ph, const struct phase *connect, uint64_t now,
 	phase_end(ph, now, PHASE_TIMEOUT);
 }
 
+/*
+ * Several controllers: each connect.cN times out as connect does; a
+ * failover that began (a master's connection dropped) keeps the run
+ * going until every switch has a new master's FLOW_MOD, or --timeout
+ * passed without one.  1: nothing of the cluster's is running.
+ */
+static int
+of_tick_cluster(struct of_sim *sim, uint64_t now)
+{
+	struct phase	*fo = sim->ph[OFP_FAILOVER];
+	unsigned	 k;
+
+	for (k = 0; k < sim->cfg.n_ctl; k++)
+		run_phase_timeout(sim->ph_connect[k], now,
+		    sim->phase_timeout);
+	run_phase_timeout(fo, now, sim->phase_timeout);
+	return fo->state != PHASE_RUNNING;
+}
+
 static int
 of_tick(void *arg, uint64_t now)
 {
@@ -401,6 +503,8 @@ of_tick(void *arg, uint64_t now)
 	}
 	run_phase_timeout(ph[OFP_CONNECT], now, sim->phase_timeout);
 	complete = phase_over(ph[OFP_CONNECT]);
+	if (sim->cfg.n_ctl > 1)
+		complete = of_tick_cluster(sim, now) && complete;
 	if (sim->nb != NULL)
 		complete = of_tick_nb(sim, now) && complete;
 	else if (sim->cfg.expect_flows > 0)
@@ -418,11 +522,33 @@ of_tick(void *arg, uint64_t now)
 	return complete;
 }
 
+/* Every pool stopped; the run's connect counters sum them all. */
+static void
+of_pools_stop(struct of_sim *sim)
+{
+	struct pool_stats	sum;
+	struct pool		*p;
+	unsigned		k;
+
+	memset(&sum, 0, sizeof(sum));
+	for (k = 0; k < sim->cfg.n_ctl; k++) {
+		p = of_pool(sim, k);
+		pool_stop(p);
+		sum.attempts += p->stats.attempts;
+		sum.failures += p->stats.failures;
+		sum.replaced += p->stats.replaced;
+	}
+	*metrics_counter(sim->m, "connect_attempts") = sum.attempts;
+	*metrics_counter(sim->m, "connect_failures") = sum.failures;
+	*metrics_counter(sim->m, "passive_replaced") = sum.replaced;
+}
+
 static void
 of_stop(void *arg)
 {
 	struct of_sim	*sim = arg;
 	uint32_t	 i;
+	unsigned	 k;
 
 	if (sim->nb != NULL) {
 		nb_free(sim->nb);
@@ -434,16 +560,19 @@ of_stop(void *arg)
 	}
 	if (sim->sw == NULL)
 		return;
-	pool_stop_counted(&sim->pool, sim->m);
-	for (i = 0; i < sim->cfg.switches; i++)
+	of_pools_stop(sim);
+	for (i = 0; i < sim->cfg.switches * sim->cfg.n_ctl; i++)
 		of_switch_free(&sim->sw[i]);
-	pool_free(&sim->pool);
+	for (k = 0; k < sim->cfg.n_ctl; k++)
+		pool_free(of_pool(sim, k));
 	free(sim->sw);
 	sim->sw = NULL;
 }
 
 static const char *const of_phase_names[] = {
-	"connect", "program", "confirm", "delete", "packet_in",
+	"connect", "program", "confirm", "delete", "packet_in", "failover",
+	"connect.c1", "connect.c2", "connect.c3", "connect.c4",
+	"connect.c5", "connect.c6", "connect.c7", "connect.c8",
 	NB_PHASE_PROGRAM, NB_PHASE_DELETE, NB_PHASE_CONFIRM_DELETE, NULL
 };
 
@@ -468,19 +597,59 @@ static const struct sim_ops of_sim_ops = {
 };
 
 static void
-of_pool_config(struct of_sim *sim, const struct run_opts *ro)
+of_pool_config_one(struct pool_config *pc, const struct run_opts *ro,
+    const char *ep, unsigned kinds, const char *kinds_msg)
 {
-	struct pool_config	*pc = &sim->pcfg;
-	char			 err[256];
+	char	err[256];
 
 	/* A source address may serve several switches (the pool wraps
 	 * around the range): no count to check. */
-	run_pool_config(pc, ro, "--controller", ro->controller,
-	    (1u << EP_TCP) | (1u << EP_SSL) | (1u << EP_PTCP),
-	    "tcp:IP:PORT, ssl:IP:PORT or ptcp:PORT[:IP]", 0);
+	run_pool_config(pc, ro, "--controller", ep, kinds, kinds_msg, 0);
 	if (pc->ep.kind == EP_SSL && (pc->ssl = pool_ssl_ctx(ro->ssl_key,
 	    ro->ssl_cert, ro->ssl_ca, err, sizeof(err))) == NULL)
 		cli_die(ro, "%s", err);
+}
+
+/*
+ * --controller EP[,EP...]: one pool per controller.  Several controllers
+ * are a cluster (1.3.5 section 6.3.6): each switch connects to every one
+ * (tcp: or ssl:; a listening switch takes one controller), and roles are
+ * OpenFlow 1.3's, so the switches speak 1.3 only.
+ */
+static void
+of_pool_config(struct of_sim *sim, const struct run_opts *ro)
+{
+	char		*list, *ep, *save = NULL;
+	unsigned	 k = 0;
+
+	if (ro->controller == NULL || strchr(ro->controller, ',') == NULL) {
+		sim->cfg.n_ctl = 1;
+		of_pool_config_one(&sim->pcfg, ro, ro->controller,
+		    (1u << EP_TCP) | (1u << EP_SSL) | (1u << EP_PTCP),
+		    "tcp:IP:PORT, ssl:IP:PORT or ptcp:PORT[:IP]");
+		return;
+	}
+	if ((list = strdup(ro->controller)) == NULL)
+		fatal("strdup");
+	sim->pcfg_more = xcalloc(OF_MAX_CONTROLLERS - 1,
+	    sizeof(*sim->pcfg_more));
+	sim->pool_more = xcalloc(OF_MAX_CONTROLLERS - 1,
+	    sizeof(*sim->pool_more));
+	for (ep = strtok_r(list, ",", &save); ep != NULL;
+	    ep = strtok_r(NULL, ",", &save), k++) {
+		if (k == OF_MAX_CONTROLLERS)
+			cli_die(ro, "--controller: at most %d controllers",
+			    OF_MAX_CONTROLLERS);
+		of_pool_config_one(of_pcfg(sim, k), ro, ep,
+		    (1u << EP_TCP) | (1u << EP_SSL), "tcp:IP:PORT or "
+		    "ssl:IP:PORT (several controllers: switches connect)");
+	}
+	free(list);
+	sim->cfg.n_ctl = k;
+	if (!(sim->cfg.version_bitmap & (1u << OF_VERSION_13)))
+		cli_die(ro, "--controller with several controllers needs "
+		    "OpenFlow 1.3 (roles; 1.0 has none)");
+	sim->cfg.version_bitmap = 1u << OF_VERSION_13;
 }
 
 /* The --northbound options checked together (exit 2 when bad). */
@@ -526,7 +695,7 @@ openflow_main(int argc, char **argv)
 {
 	struct of_sim	*sim = run_sim_new(sizeof(*sim));
 	struct run_opts	 ro;
-	unsigned	 nb_given;
+	unsigned	 nb_given, k;
 	char		 err[256];
 	int		 rc;
 
@@ -539,6 +708,10 @@ openflow_main(int argc, char **argv)
 	    of_topo_check(&sim->cfg, err, sizeof(err)) == -1)
 		cli_die(&ro, "%s", err);
 	of_pool_config(sim, &ro);
+	/* Each connection would make its own load, counted against one
+	 * target: not a figure anyone could read. */
+	if (sim->cfg.n_ctl > 1 && sim->cfg.pktin != OF_PKTIN_OFF)
+		cli_die(&ro, "--packet-in takes one --controller");
 	if (endpoint_passive(&sim->pcfg.ep) &&
 	    (uint64_t)sim->pcfg.ep.port + sim->cfg.switches - 1 > 65535)
 		cli_die(&ro, "ptcp:%u with %u switches would need ports past "
@@ -546,8 +719,11 @@ openflow_main(int argc, char **argv)
 	sim->phase_timeout = ro.phase_timeout;
 	of_nb_config(&sim->cfg, nb_given, &ro);
 	rc = run_main(&of_sim_ops, sim, &ro);
-	if (sim->pcfg.ssl != NULL)
-		SSL_CTX_free(sim->pcfg.ssl);
+	for (k = 0; k < sim->cfg.n_ctl; k++)
+		if (of_pcfg(sim, k)->ssl != NULL)
+			SSL_CTX_free(of_pcfg(sim, k)->ssl);
+	free(sim->pcfg_more);
+	free(sim->pool_more);
 	return rc;
 }
 

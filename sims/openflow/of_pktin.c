@@ -101,7 +101,7 @@ static int
 of_pktin_may_send(const struct of_switch *sw, uint8_t reason)
 {
 	return sw->state == OFS_UP && sw->pd.bev != NULL &&
-	    (sw->async.packet_in[sw->role == OF_ROLE_SLAVE] &
+	    (sw->async.packet_in[of_conn_role(sw) == OF_ROLE_SLAVE] &
 	    (1u << reason)) != 0;
 }
 
@@ -234,18 +234,13 @@ of_topo_check(const struct of_config *cfg, char *err, size_t errlen)
 }
 
 static void
-of_lldp_deliver(struct of_switch *from, uint32_t port,
-    const struct of_packet_out *po)
+of_lldp_deliver_to(struct of_switch *from, uint32_t port,
+    struct of_switch *to, uint32_t peer_port, const struct of_packet_out *po)
 {
 	struct of_sim		*sim = from->sim;
-	struct of_switch	*to;
 	struct of_packet_in	 pi;
 	struct wbuf		*w;
-	uint32_t		 peer, peer_port;
 
-	if (of_topo_peer(&sim->cfg, from->idx, port, &peer, &peer_port) == -1)
-		return;
-	to = &sim->sw[peer];
 	if (!of_pktin_may_send(to, OF_REASON_ACTION) ||
 	    (from->ports[port - 1].config & 1) ||
 	    (to->ports[peer_port - 1].config & 1))
@@ -261,6 +256,22 @@ of_lldp_deliver(struct of_switch *from, uint32_t port,
 	of_packet_in_encode(w, to->version, 0, &pi);
 	of_switch_send(to, w);
 	(*sim->c.lldp_forwarded)++;
+}
+
+static void
+of_lldp_deliver(struct of_switch *from, uint32_t port,
+    const struct of_packet_out *po)
+{
+	struct of_sim		*sim = from->sim;
+	uint32_t		 peer, peer_port;
+	unsigned		 k;
+
+	if (of_topo_peer(&sim->cfg, from->idx, port, &peer, &peer_port) == -1)
+		return;
+	/* Each controller of the peer whose async config takes it. */
+	for (k = 0; k < sim->cfg.n_ctl; k++)
+		of_lldp_deliver_to(from, port, of_switch_conn(sim, peer, k),
+		    peer_port, po);
 }
 
 /* The controller sent LLDP out of some ports: it arrives at their peers. */

@@ -15,6 +15,8 @@ void	of_restconf_register(void);
 int	of_restconf_node_id(const char *id, uint64_t *dpid);
 /* The sal-flow and sal-bulk-flow operations (of_rpc.c). */
 void	of_rpc_register(struct http_server *);
+/* sbsim-cluster:set-role (of_cluster_rpc.c). */
+void	of_cluster_rpc_register(struct http_server *);
 /* network-topology's flow:1 (of_topology.c). */
 void	of_topology_register(void);
 

@@ -12,6 +12,7 @@
 #include "engine.h"
 #include "log.h"
 #include "metrics.h"
+#include "of_cluster.h"
 #include "of_codec.h"
 #include "of_ctl.h"
 #include "of_flowcfg.h"
@@ -47,6 +48,11 @@ static const char *const ofr_delete_names[] = {
 };
 static const char *const ofr_pktin_names[] = {
 	"ignore", "packet-out", "flow-mod", NULL
+};
+/* By OF_ROLE_*; no role asked for is the default, not a word. */
+static const char *const ofr_role_names[] = {
+	[OF_ROLE_NOCHANGE] = "", [OF_ROLE_EQUAL] = "equal",
+	[OF_ROLE_MASTER] = "master", [OF_ROLE_SLAVE] = "slave", NULL
 };
 
 #define R	struct of_role
@@ -84,6 +90,12 @@ static const struct opt ofr_rows[] = {
 	    "ignore, packet-out (default) or flow-mod"),
 	OPT_F("lldp", R, ctl.lldp, O,
 	    "send LLDP on every port to discover links"),
+	OPT_E("role", "ROLE", R, ctl.role, ofr_role_names, O,
+	    "a cluster member: master, slave or equal, asked\n"
+	    "of every switch (ROLE_REQUEST); a slave pushes\n"
+	    "no flows until made master (sbsim-cluster:set-role)"),
+	OPT_U("generation-id", "N", R, ctl.generation, 0, UINT64_MAX, O,
+	    "generation id of --role master or slave (1)"),
 	OPT_F("exit-when-done", R, exit_when_done, O,
 	    "stop once programming (and deletion) is done"),
 	OPT_END
@@ -125,9 +137,10 @@ ofr_start(void *cfg, struct http_server *hs, char *err, size_t errlen)
 {
 	struct of_role	*r = cfg;
 
-	(void)hs;
 	if (of_ctl_start(&r->ctl, err, errlen) == -1)
 		return -1;
+	if (hs != NULL)
+		of_cluster_rpc_register(hs);
 	log_info("listening for OpenFlow switches on %s", r->ctl.listen.text);
 	return 0;
 }
@@ -146,6 +159,23 @@ ofr_tick(void *cfg, uint64_t now_ns)
 	(void)now_ns;
 	if (r->exit_when_done && of_ctl_finished())
 		engine_stop("all switches programmed");
+}
+
+/* A cluster member's line: only when it ever had a role. */
+static void
+ofr_cluster_summary(const struct of_ctl_stats *s)
+{
+	uint64_t	gen;
+	uint8_t		role = of_ctl_cluster_role(&gen);
+
+	if (role == 0)
+		return;
+	printf("cluster: role %s, generation id %llu", of_role_name(role),
+	    (unsigned long long)gen);
+	ctl_print_figures(", # role changes, # ROLE_REQUESTs, # ROLE_REPLYs, "
+	    "# refused, # ROLE_STATUS, # IS_SLAVE errors\n", (const uint64_t[]){
+	    s->role_changes, s->role_requests, s->role_replies,
+	    s->role_refused, s->role_status, s->is_slave_errors }, 6);
 }
 
 static void
@@ -170,6 +200,7 @@ ofr_summary(void *cfg)
 	    "# errors received, # bad messages, # connections refused\n",
 	    (const uint64_t[]){ s->packet_ins, s->lldp_sent, s->links_seen,
 	    s->errors_received, s->bad_messages, s->refused }, 6);
+	ofr_cluster_summary(s);
 }
 
 const struct ctl_role of_ctl_role = {

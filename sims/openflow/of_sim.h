@@ -17,6 +17,7 @@
 #include "buf.h"
 #include "metrics.h"
 #include "northbound.h"
+#include "of_cluster.h"
 #include "of_codec.h"
 #include "of_flowtable.h"
 #include "pool.h"
@@ -51,6 +52,7 @@ struct of_config {
 	uint64_t		pktin_count;	/* per switch, 0: until the end */
 	double			echo_interval;	/* seconds, 0: never */
 	uint32_t		mp_max_bytes;	/* multipart message size */
+	uint32_t		n_ctl;		/* --controller EP,...: 1.. */
 	struct nb_opts		 nb;
 };
 
@@ -61,6 +63,8 @@ enum of_phase {
 	OFP_CONFIRM,
 	OFP_DELETE,
 	OFP_PACKET_IN,
+	OFP_FAILOVER,		/* several controllers: master lost -> new
+				   master's first FLOW_MOD, per switch */
 	OFP__MAX
 };
 
@@ -79,14 +83,23 @@ struct of_port_state {
 
 struct of_pktin_state;
 
+/*
+ * One connection of a switch to one controller.  With --controller
+ * EP,EP,... a switch has one per controller (sim->sw[ctl * switches +
+ * idx]); the first, its owner, holds what the switch has once: the
+ * flow table, ports, roles and the failover clock, which the others
+ * point to or reach through owner.
+ */
 struct of_switch {
 	struct pool_dev		 pd;		/* first: pool_dev -> switch */
 	struct of_sim		*sim;
+	struct of_switch	*owner;		/* connection 0 of the switch */
 	uint32_t		 idx;
 	uint8_t			 state;		/* enum of_state */
 	uint8_t			 version;	/* negotiated, 0 before */
-	uint8_t			 role;
-	uint8_t			 gen_valid;
+	uint8_t			 ctl;		/* controller index */
+	uint8_t			 new_master;	/* owner: ctl + 1 of the master
+						   a failover elected, 0: none */
 	uint16_t		 config_flags;
 	uint16_t		 miss_send_len;
 	uint32_t		 logged;	/* error kinds logged once */
@@ -95,7 +108,8 @@ struct of_switch {
 	uint64_t		 last_rx_ns;
 	uint64_t		 arrived_ns;	/* the read's first segment */
 	struct rxpeek		 rxp;		/* while a phase awaits one */
-	uint64_t		 generation;
+	uint64_t		 master_lost_ns; /* owner: master gone, 0: no */
+	struct of_roles		 roles;		/* owner's: every connection */
 	uint64_t		 up_ns;		/* FEATURES_REPLY sent */
 	uint64_t		 confirmed;	/* flows seen in stats after program */
 	struct of_async		 async;
@@ -126,13 +140,24 @@ struct of_counters {
 	uint64_t	*echo_rtt_samples;
 	uint64_t	*disconnects;
 	uint64_t	*role_changes;
+	uint64_t	*role_stale;
+	uint64_t	*is_slave_refused;
+	uint64_t	*role_status_sent;
+	uint64_t	*failover_flow_mods;
+	/* Per controller (--controller EP,...): FLOW_MODs taken from it. */
+	uint64_t	*ctl_flow_mods[OF_MAX_CONTROLLERS];
 };
 
 struct of_sim {
 	struct of_config	 cfg;
 	struct pool_config	 pcfg;
 	struct pool		 pool;
-	struct of_switch	*sw;		/* cfg.switches of them */
+	struct of_switch	*sw;		/* cfg.switches * cfg.n_ctl */
+	/* Controllers 2.. of --controller EP,...: a pool each over their
+	 * connections (the first is pcfg and pool). */
+	struct pool_config	*pcfg_more;
+	struct pool		*pool_more;
+	struct phase		*ph_connect[OF_MAX_CONTROLLERS];
 	struct metrics		*m;
 	struct phase		*ph[OFP__MAX];	/* NULL: not in this run */
 	struct of_counters	 c;
@@ -152,6 +177,13 @@ struct of_sim {
 /* Scratch space for building replies; every message fits. */
 #define OF_SCRATCH	(OF_MAX_MSG + 1024)
 
+/* The role of the controller at the other end of this connection. */
+static inline uint8_t
+of_conn_role(const struct of_switch *sw)
+{
+	return sw->owner->roles.role[sw->ctl];
+}
+
 /* of_switch.c */
 extern const struct pool_ops of_switch_ops;
 void	 of_switch_send(struct of_switch *, struct wbuf *);
@@ -164,6 +196,15 @@ void	 of_switch_free(struct of_switch *);
 void	 of_rxpeek_all(struct of_sim *);
 struct wbuf *of_scratch(void);
 int	 of_switch_connected(const struct of_switch *);
+
+/* of_switch.c: ROLE_REQUEST applied; the ROLE_REPLY is the caller's. */
+int	 of_switch_role(struct of_switch *, uint32_t role, uint64_t gen,
+	    enum of_err *);
+/* Connection ctl (0..n_ctl-1) of switch idx. */
+struct of_switch *of_switch_conn(struct of_sim *, uint32_t idx,
+	    unsigned ctl);
+/* A FLOW_MOD was taken: per-controller count and the failover clock. */
+void	 of_switch_flow_mod_taken(struct of_switch *, uint64_t now);
 
 /* of_handlers.c: body is the message after the header. */
 void	 of_handle(struct of_switch *, enum of_type, const struct of_header *,

@@ -102,12 +102,23 @@ of_highest(uint32_t bitmap)
 	return 0;
 }
 
-/* Settle on version v; flows of another version cannot be kept. */
+/* Settle on version v; flows of another version cannot be kept.  The
+ * connections of a switch to several controllers share its owner's
+ * table (one version: of_main.c allows only 1.3 with several). */
 static void
 of_agree(struct of_switch *sw, uint8_t v)
 {
 	uint64_t	held;
 
+	if (sw != sw->owner) {
+		if (sw->owner->ft == NULL)
+			sw->owner->ft = of_flowtable_new(v,
+			    sw->sim->cfg.tables, sw->sim->cfg.table_size);
+		sw->ft = sw->owner->ft;
+		sw->version = v;
+		of_change_state(sw, OFS_FEATURES_WAIT, "version agreed");
+		return;
+	}
 	if (sw->ft != NULL && sw->version != 0 && v != sw->version) {
 		held = of_flowtable_total(sw->ft);
 		of_flowtable_free(sw->ft);
@@ -157,6 +168,22 @@ of_fsm_hello(struct of_switch *sw, const struct of_header *h,
 	return 0;
 }
 
+/* A connection's handshake is done: connect (every connection), and its
+ * controller's own connect.cN when there are several. */
+static void
+of_connect_items(struct of_switch *sw)
+{
+	struct phase	*per = sw->sim->ph_connect[sw->ctl];
+	uint64_t	 lat = (sw->up_ns - sw->pd.attempt_ns) / 1000;
+
+	phase_items(sw->sim->ph[OFP_CONNECT], sw->up_ns, 1);
+	phase_latency(sw->sim->ph[OFP_CONNECT], lat);
+	if (per != NULL && per->state == PHASE_RUNNING) {
+		phase_items(per, sw->up_ns, 1);
+		phase_latency(per, lat);
+	}
+}
+
 /* Dispatch one complete message; returns -1 when the session must end. */
 static int
 of_fsm(struct of_switch *sw, const struct of_header *h, const uint8_t *msg)
@@ -190,9 +217,7 @@ of_fsm(struct of_switch *sw, const struct of_header *h, const uint8_t *msg)
 	if (t == OF_FEATURES_REQUEST && sw->state == OFS_FEATURES_WAIT) {
 		sw->up_ns = clock_ns();
 		of_change_state(sw, OFS_UP, "features reply sent");
-		phase_items(sw->sim->ph[OFP_CONNECT], sw->up_ns, 1);
-		phase_latency(sw->sim->ph[OFP_CONNECT],
-		    (sw->up_ns - sw->pd.attempt_ns) / 1000);
+		of_connect_items(sw);
 		of_pktin_start(sw);
 		if (sw->sim->on_up != NULL)
 			sw->sim->on_up(sw);
@@ -264,7 +289,7 @@ of_rxpeek_all(struct of_sim *sim)
 {
 	uint32_t	i;
 
-	for (i = 0; i < sim->cfg.switches; i++)
+	for (i = 0; i < sim->cfg.switches * sim->cfg.n_ctl; i++)
 		if (sim->sw[i].pd.bev != NULL)
 			of_rxpeek(&sim->sw[i], sim->sw[i].pd.bev);
 }
@@ -319,8 +344,9 @@ of_switch_up(struct pool_dev *pd, struct bufferevent *bev)
 	struct wbuf		*w = of_scratch();
 
 	sw->version = 0;
-	sw->role = OF_ROLE_EQUAL;
-	sw->gen_valid = 0;
+	/* EQUAL again; the generation id the switch holds stays (1.3.5
+	 * section 6.3.6: the largest one seen, whoever sent it). */
+	of_roles_conn_up(&sw->owner->roles, sw->ctl);
 	of_async_default(&sw->async);
 	sw->last_rx_ns = clock_ns();
 	/* Until a FEATURES_REPLY (a tool like ovs-ofctl may never ask),
@@ -336,6 +362,93 @@ of_switch_up(struct pool_dev *pd, struct bufferevent *bev)
 	of_switch_send(sw, w);
 }
 
+/*
+ * The master's connection dropped: the failover clock of this switch
+ * starts (the failover phase at the first switch), until a master's
+ * FLOW_MOD arrives on another connection (of_switch_flow_mod_taken).
+ */
+static void
+of_master_lost(struct of_switch *sw, uint64_t now)
+{
+	struct phase	*fo = sw->sim->ph[OFP_FAILOVER];
+
+	if (fo == NULL || sw->owner->master_lost_ns != 0)
+		return;
+	sw->owner->master_lost_ns = now;
+	if (fo->state == PHASE_PENDING)
+		phase_start(fo, now);
+}
+
+void
+of_switch_flow_mod_taken(struct of_switch *sw, uint64_t now)
+{
+	struct of_switch	*own = sw->owner;
+	struct phase		*fo = sw->sim->ph[OFP_FAILOVER];
+
+	(*sw->sim->c.ctl_flow_mods[sw->ctl])++;
+	if (of_conn_role(sw) != OF_ROLE_MASTER)
+		return;
+	if (own->master_lost_ns != 0) {
+		if (fo != NULL && fo->state == PHASE_RUNNING) {
+			phase_items(fo, now, 1);
+			phase_latency(fo, (now - own->master_lost_ns) / 1000);
+		}
+		own->master_lost_ns = 0;
+		own->new_master = sw->ctl + 1;
+	}
+	if (own->new_master == sw->ctl + 1)
+		(*sw->sim->c.failover_flow_mods)++;
+}
+
+struct of_switch *
+of_switch_conn(struct of_sim *sim, uint32_t idx, unsigned ctl)
+{
+	return &sim->sw[(size_t)ctl * sim->cfg.switches + idx];
+}
+
+/* ROLE_STATUS to a connection a new master demoted (OpenFlow 1.4.0
+ * section 7.4.4, ONF extension 191 in 1.3), if it is there to hear. */
+static void
+of_role_status(struct of_switch *sw, uint64_t gen)
+{
+	struct wbuf	*w = of_scratch();
+
+	if (!of_switch_connected(sw))
+		return;
+	of_role_status_encode(w, sw->version, OF_ROLE_SLAVE,
+	    OF_CRR_MASTER_REQUEST, gen);
+	of_switch_send(sw, w);
+	(*sw->sim->c.role_status_sent)++;
+}
+
+int
+of_switch_role(struct of_switch *sw, uint32_t role, uint64_t gen,
+    enum of_err *err)
+{
+	struct of_roles	*r = &sw->owner->roles;
+	uint8_t		 was = of_conn_role(sw);
+	uint32_t	 demoted;
+	unsigned	 k;
+
+	if (of_roles_request(r, sw->ctl, role, gen, &demoted, err) == -1) {
+		if (*err == OF_ERR_ROLE_STALE)
+			(*sw->sim->c.role_stale)++;
+		return -1;
+	}
+	if (of_conn_role(sw) != was) {
+		(*sw->sim->c.role_changes)++;
+		log_debug("switch %u: controller %u is now %s", sw->idx,
+		    sw->ctl + 1, of_role_name(of_conn_role(sw)));
+	}
+	for (k = 0; k < r->n; k++)
+		if (demoted & (1u << k)) {
+			(*sw->sim->c.role_changes)++;
+			of_role_status(of_switch_conn(sw->sim, sw->idx, k),
+			    r->generation);
+		}
+	return 0;
+}
+
 static void
 of_switch_down(struct pool_dev *pd, const char *why)
 {
@@ -347,6 +460,9 @@ of_switch_down(struct pool_dev *pd, const char *why)
 	}
 	rxpeek_stop(&sw->rxp);
 	of_pktin_stop(sw);
+	if (of_conn_role(sw) == OF_ROLE_MASTER)
+		of_master_lost(sw, clock_ns());
+	of_roles_conn_up(&sw->owner->roles, sw->ctl);
 	of_change_state(sw, OFS_DOWN, why);
 }
 
@@ -379,20 +495,30 @@ of_switch_echo(struct of_switch *sw, uint64_t now)
  * one that expires while none is up, or before the new one has agreed
  * on a version (there is none to encode in), goes unreported.
  */
-void
-of_switch_flow_removed(void *arg, const struct of_flow_info *fi)
+static void
+of_conn_flow_removed(struct of_switch *sw, const struct of_flow_info *fi)
 {
-	struct of_switch	*sw = arg;
-	struct wbuf		*w = of_scratch();
+	struct wbuf	*w = of_scratch();
 
 	if (!of_switch_connected(sw))
 		return;
-	if ((sw->async.flow_removed[sw->role == OF_ROLE_SLAVE] &
+	if ((sw->async.flow_removed[of_conn_role(sw) == OF_ROLE_SLAVE] &
 	    (1u << fi->reason)) == 0)
 		return;
 	of_flow_removed_encode(w, sw->version, 0, fi);
 	of_switch_send(sw, w);
 	(*sw->sim->c.flow_removed_sent)++;
+}
+
+/* Every controller of the switch hears it, as its async config says. */
+void
+of_switch_flow_removed(void *arg, const struct of_flow_info *fi)
+{
+	struct of_switch	*sw = arg;
+	unsigned		 k;
+
+	for (k = 0; k < sw->sim->cfg.n_ctl; k++)
+		of_conn_flow_removed(of_switch_conn(sw->sim, sw->idx, k), fi);
 }
 
 static void
@@ -418,9 +544,9 @@ of_switch_sweep(struct of_sim *sim, uint64_t now)
 	uint32_t		 i;
 	struct of_switch	*sw;
 
-	for (i = 0; i < sim->cfg.switches; i++) {
+	for (i = 0; i < sim->cfg.switches * sim->cfg.n_ctl; i++) {
 		sw = &sim->sw[i];
-		if (sw->ft != NULL)
+		if (sw->ft != NULL && sw == sw->owner)
 			of_switch_expire(sw, now);
 		if (sw->state != OFS_UP || every == 0)
 			continue;
@@ -435,9 +561,11 @@ of_switch_free(struct of_switch *sw)
 {
 	rxpeek_stop(&sw->rxp);
 	of_pktin_stop(sw);
-	if (sw->ft != NULL)
-		of_flowtable_free(sw->ft);
+	if (sw == sw->owner) {
+		if (sw->ft != NULL)
+			of_flowtable_free(sw->ft);
+		free(sw->ports);
+	}
 	sw->ft = NULL;
-	free(sw->ports);
 	sw->ports = NULL;
 }

@@ -5,8 +5,8 @@
  * controller answers.  HELLO and version negotiation (1.3 section 6.3.1),
  * FEATURES, ECHO, programming in batches closed by barriers (strict and
  * delete-all, 1.3 and 1.0), a bad length, a malformed FEATURES_REPLY, an
- * ERROR from the switch, messages in the wrong state and a switch that
- * goes away mid-handshake.
+ * ERROR from the switch, messages in the wrong state, a switch that
+ * goes away mid-handshake, and a cluster member's roles (--role).
  */
 #include <sys/socket.h>
 #include <netinet/in.h>
@@ -20,6 +20,7 @@
 
 #include "engine.h"
 #include "log.h"
+#include "of_cluster.h"
 #include "of_codec.h"
 #include "of_ctl.h"
 
@@ -769,6 +770,72 @@ test_by_dpid(void)
 	free(s);
 }
 
+/* A ROLE_REQUEST came with this role and generation id. */
+static int
+expect_role(struct sw *s, uint32_t role, uint64_t gen)
+{
+	struct msg	m;
+	enum of_err	err;
+	uint32_t	r;
+	uint64_t	g;
+
+	if (!expect_type(s, &m, V13, OF_ROLE_REQUEST) ||
+	    of_role_decode(&m.body, &r, &g, &err) == -1)
+		return 0;
+	if (r != role || g != gen)
+		printf("# ROLE_REQUEST role %u gen %llu\n", r,
+		    (unsigned long long)g);
+	return r == role && g == gen;
+}
+
+/*
+ * A cluster member (--role slave, 1.3.5 section 6.3.6): ROLE_REQUEST right
+ * after the handshake and no flows; made master (of_ctl_set_role) it
+ * claims one past the generation a ROLE_REPLY showed, then programs.
+ * ROLE_STATUS and a stale refusal are counted.
+ */
+static void
+test_cluster_member(void)
+{
+	struct of_ctl_config		 c;
+	const struct of_ctl_stats	*st = of_ctl_stats();
+	struct sw			 s;
+	struct msg			 m;
+	uint64_t			 used = 0, gen;
+
+	of_ctl_config_defaults(&c);
+	c.flows_per_switch = 3;
+	c.role = OF_ROLE_SLAVE;
+	ctl_start(&c);
+	sw_new(&s);
+	CHECK(handshake(&s, V13, DPID) && expect_role(&s, OF_ROLE_SLAVE, 1),
+	    "slave: ROLE_REQUEST slave, generation 1, after SET_CONFIG");
+	CHECK(sw_quiet(&s), "a slave pushes no flows");
+	of_role_encode(obuf(), V13, OF_ROLE_REPLY, 9, OF_ROLE_SLAVE, 7);
+	sw_send(&s, &out);
+	CHECK(st->role_replies == 1, "ROLE_REPLY counted");
+	CHECK(of_ctl_set_role(OF_ROLE_MASTER, 0, &used) == 1 && used == 8 &&
+	    expect_role(&s, OF_ROLE_MASTER, 8),
+	    "made master: ROLE_REQUEST master, generation 7 + 1");
+	CHECK(expect_type(&s, &m, V13, OF_FLOW_MOD), "then its flows");
+	CHECK(of_ctl_cluster_role(&gen) == OF_ROLE_MASTER && gen == 8,
+	    "the member's role and generation");
+	of_role_status_encode(obuf(), V13, OF_ROLE_SLAVE, OF_CRR_MASTER_REQUEST,
+	    9);
+	sw_send(&s, &out);
+	of_error_encode(obuf(), V13, 9, OF_ERR_ROLE_STALE, NULL, 0);
+	sw_send(&s, &out);
+	of_error_encode(obuf(), V13, 9, OF_ERR_IS_SLAVE, NULL, 0);
+	sw_send(&s, &out);
+	CHECK(st->role_status == 1 && st->role_refused == 1 &&
+	    st->is_slave_errors == 1 && st->errors_received == 2,
+	    "ROLE_STATUS, STALE and IS_SLAVE counted");
+	CHECK(of_ctl_set_role(OF_ROLE_MASTER, 0, &used) == 1 && used == 10,
+	    "next claim: past the ROLE_STATUS's generation 9");
+	sw_free(&s);
+	ctl_stop();
+}
+
 static const struct check_case cases[] = {
 	CASE(test_handshake_13),
 	CASE(test_handshake_10),
@@ -779,6 +846,7 @@ static const struct check_case cases[] = {
 	CASE(test_close_midway),
 	CASE(test_program),
 	CASE(test_by_dpid),
+	CASE(test_cluster_member),
 };
 
 int
