@@ -26,6 +26,7 @@
 #include <event2/util.h>
 
 #include "doc.h"
+#include "engine.h"
 #include "http_server.h"
 #include "log.h"
 
@@ -49,6 +50,7 @@ struct http_route {
 
 struct http_server {
 	struct evhttp		*http;
+	struct evconnlistener	*listener;	/* evhttp's, guarded */
 	struct http_server_config cfg;
 	struct http_route	 routes[HTTP_MAX_ROUTES];
 	size_t			 nroutes;
@@ -918,9 +920,10 @@ struct http_server *
 http_server_new(struct event_base *base, const struct http_server_config *c,
     char *err, size_t errlen)
 {
-	struct http_server	*s;
-	char			 e[200];
-	int			 fd;
+	struct http_server		*s;
+	struct evhttp_bound_socket	*bound;
+	char				 e[200];
+	int				 fd;
 
 	if ((fd = http_listen(c, e, sizeof(e))) == -1) {
 		snprintf(err, errlen, "cannot listen on %s port %u: %s",
@@ -941,13 +944,16 @@ http_server_new(struct event_base *base, const struct http_server_config *c,
 	evhttp_set_gencb(s->http, http_dispatch, s);
 	/* An empty reply (OPTIONS, 204) gets no made-up text/html type. */
 	evhttp_set_default_content_type(s->http, NULL);
-	if (evhttp_accept_socket_with_handle(s->http, fd) == NULL) {
+	if ((bound = evhttp_accept_socket_with_handle(s->http, fd)) == NULL) {
 		snprintf(err, errlen, "evhttp cannot accept on port %u",
 		    c->port);
 		close(fd);
 		http_server_free(s);
 		return NULL;
 	}
+	/* At the descriptor limit evhttp's listener would spin on EMFILE. */
+	s->listener = evhttp_bound_socket_get_listener(bound);
+	engine_listener_guard(s->listener, "HTTP");
 	return s;
 }
 
@@ -979,6 +985,8 @@ http_server_free(struct http_server *s)
 
 	if (s == NULL)
 		return;
+	if (s->listener != NULL)
+		engine_listener_unguard(s->listener);
 	if (s->http != NULL)
 		evhttp_free(s->http);
 	for (i = 0; i < s->nroutes; i++)

@@ -1055,7 +1055,7 @@ of_ctl_stop(void)
 	while ((c = TAILQ_FIRST(&conns)) != NULL)
 		ofc_close(c);
 	if (listener != NULL)
-		evconnlistener_free(listener);
+		engine_listener_free(listener);
 	listener = NULL;
 	if (lldp_timer != NULL)
 		event_free(lldp_timer);
