@@ -63,6 +63,7 @@ struct of_ctl_stats {
 	uint64_t	links_seen;
 	uint64_t	bad_messages;
 	uint64_t	refused;	/* past max_conns, closed at once */
+	uint64_t	reads_paused;	/* output past its mark: not read */
 };
 
 /*

@@ -172,6 +172,7 @@ static const struct counter_row of_counter_rows[] = {
 	OFC(echo_rtt_samples, "echo_replies"),
 	OFC(disconnects, "disconnects"),
 	OFC(role_changes, "role_changes"),
+	OFC(reads_paused, "reads_paused"),
 };
 #undef OFC
 

@@ -126,6 +126,7 @@ struct of_counters {
 	uint64_t	*echo_rtt_samples;
 	uint64_t	*disconnects;
 	uint64_t	*role_changes;
+	uint64_t	*reads_paused;	/* output over OF_OUT_HIGH */
 };
 
 struct of_sim {
@@ -151,6 +152,12 @@ struct of_sim {
 
 /* Scratch space for building replies; every message fits. */
 #define OF_SCRATCH	(OF_MAX_MSG + 1024)
+/*
+ * A switch stops reading while this much of its output waits: a peer
+ * that asks (ECHO_REQUEST, flow stats) and never reads the answers is
+ * held back by TCP instead of growing the process (BGP's and PCEP's rule).
+ */
+#define OF_OUT_HIGH	(1024 * 1024)
 
 /* of_switch.c */
 extern const struct pool_ops of_switch_ops;
