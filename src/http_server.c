@@ -866,6 +866,7 @@ http_dispatch(struct evhttp_request *ev, void *arg)
  */
 
 #define HTTP_LINGER_S		2	/* a refused body is drained so long */
+#define HTTP_DROP_MAX		(1024 * 1024)	/* and at most so much */
 #define HTTP_HOLD		SIZE_MAX	/* low watermark: evhttp waits */
 #define HTTP_CAP_QUIET_S	10	/* the cap's line at most this often */
 
@@ -1018,7 +1019,7 @@ http_conn_drop(struct bufferevent *bev, void *arg)
 
 	hc->dropped += evbuffer_get_length(in);
 	evbuffer_drain(in, evbuffer_get_length(in));
-	if (hc->dropped > hc->s->cfg.max_body)
+	if (hc->dropped > HTTP_DROP_MAX)
 		http_conn_kill(hc);
 }
 
