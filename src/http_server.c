@@ -1220,6 +1220,18 @@ http_conn_attach(struct http_conn *hc)
 
 	TAILQ_REMOVE(&s->fresh, hc, fresh);
 	bufferevent_getcb(hc->bev, NULL, NULL, NULL, &evcon);
+	/* http_conn_new's reference kept the bufferevent: evhttp may have
+	 * freed it (a failure after making it), which cleared its
+	 * callbacks; evhttp closed the socket then, so ours is not to. */
+	if (evcon == NULL)
+		bufferevent_setfd(hc->bev, -1);
+	bufferevent_decref(hc->bev);
+	if (evcon == NULL) {
+		s->st.conns_now--;
+		event_free(hc->timer);
+		free(hc);
+		return;
+	}
 	hc->evcon = evcon;
 	HASH_ADD_PTR(s->conns, evcon, hc);
 	evhttp_connection_set_closecb(hc->evcon, http_conn_closed, hc);
@@ -1262,8 +1274,8 @@ http_cap_pause(struct http_server *s)
  * the rest is done by http_conn_hook, at priority 0: before the new
  * connection's first read.
  */
-/* Connections evhttp made and freed before the hook ran (a server freed
- * at once): their bufferevents went with evhttp. */
+/* Connections evhttp made and the hook has not attached (a server freed
+ * at once): evhttp has let their bufferevents go, our reference ends. */
 static void
 http_conn_free_fresh(struct http_server *s)
 {
@@ -1271,6 +1283,7 @@ http_conn_free_fresh(struct http_server *s)
 
 	while ((hc = TAILQ_FIRST(&s->fresh)) != NULL) {
 		TAILQ_REMOVE(&s->fresh, hc, fresh);
+		bufferevent_decref(hc->bev);
 		event_free(hc->timer);
 		free(hc);
 	}
@@ -1292,6 +1305,8 @@ http_conn_new(struct event_base *base, void *arg)
 	    http_conn_input, hc);
 	if (hc->watch == NULL)
 		fatalx("evbuffer_add_cb");
+	/* Until attached: evhttp may free it before the hook runs. */
+	bufferevent_incref(hc->bev);
 	TAILQ_INSERT_TAIL(&s->fresh, hc, fresh);
 	event_active(s->hook, EV_TIMEOUT, 1);
 	if (++s->st.conns_now > s->st.conns_max)
