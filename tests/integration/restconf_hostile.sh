@@ -12,6 +12,14 @@
 need ss
 MAXCONNS=32
 
+# The options' ranges, and that they need --restconf.
+bad_usage controller "--restconf-max-connections: '0' is not" \
+    --restconf 8181 --restconf-max-connections 0
+bad_usage controller "--restconf-header-timeout: '0.01' is not" \
+    --restconf 8181 --restconf-header-timeout 0.01
+bad_usage controller "need --restconf" --restconf-header-timeout 5
+[ "$FAILS" -eq 0 ] || fail "$FAILS usage errors were not reported"
+
 port=$(free_ports 1)
 start_bg "$TMPD/ctl.log" "$SBSIM" controller --restconf 127.0.0.1:$port \
     --restconf-header-timeout 1 --restconf-max-connections $MAXCONNS
