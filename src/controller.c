@@ -104,6 +104,14 @@ static const struct opt ctl_rows[] = {
 	OPT_U("restconf-max-body", "B", R, http.max_body, 1,
 	    1024u * 1024 * 1024, CTL_GIVEN_RC_OPT,
 	    "largest request body in bytes (default 16 MiB)"),
+	OPT_U("restconf-max-connections", "N", R, http.max_conns, 1,
+	    1000000, CTL_GIVEN_RC_OPT,
+	    "HTTP connections held at once; past them\n"
+	    "accepting pauses (default 512)"),
+	OPT_D("restconf-header-timeout", "S", R, http.head_timeout, 0.1,
+	    3600, CTL_GIVEN_RC_OPT,
+	    "close a connection whose request head is not\n"
+	    "whole S seconds after its first byte (default 10)"),
 	OPT_END
 };
 
@@ -198,10 +206,16 @@ ctl_http_free(struct ctl_run *r, int summary)
 	if (summary) {
 		h = http_server_stats(r->hs);
 		printf("restconf: %llu requests, %llu 2xx, %llu 4xx, "
-		    "%llu 5xx\n", (unsigned long long)h->requests,
+		    "%llu 5xx, %llu bodies refused unread, %llu head "
+		    "timeouts, %llu connections at most, %llu pauses at the "
+		    "connection limit\n", (unsigned long long)h->requests,
 		    (unsigned long long)h->status_2xx,
 		    (unsigned long long)h->status_4xx,
-		    (unsigned long long)h->status_5xx);
+		    (unsigned long long)h->status_5xx,
+		    (unsigned long long)h->unauth_bodies,
+		    (unsigned long long)h->head_timeouts,
+		    (unsigned long long)h->conns_max,
+		    (unsigned long long)h->cap_pauses);
 		fflush(stdout);
 	}
 	http_server_free(r->hs);

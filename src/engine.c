@@ -6,7 +6,9 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <event2/bufferevent.h>
 #include <event2/event.h>
@@ -15,6 +17,7 @@
 #include "endpoint.h"
 #include "engine.h"
 #include "log.h"
+#include "ut.h"
 
 /* Descriptors the process needs beside the devices: stdio, logs, reports,
  * the listener of the embedded controller, DNS, /proc reads. */
@@ -23,6 +26,22 @@
 static struct event_base	*base;
 static struct event		*ev_sigint, *ev_sigterm;
 static int			 interrupted;
+
+/* A listener's guard against accept errors (engine_listener_guard). */
+struct engine_guard {
+	UT_hash_handle			 hh;
+	struct evconnlistener		*l;		/* the key */
+	struct event			*resume;
+	char				 what[48];
+	time_t				 last_log;
+	uint64_t			 unlogged;	/* pauses since */
+};
+/* By listener: the error callback gets the accept callback's argument,
+ * and a run of passive switches has one listener each. */
+static struct engine_guard		*guards;
+static uint64_t				 accept_pauses;
+
+static void	engine_guard_free(struct engine_guard *);
 
 struct event_base *
 engine_base(void)
@@ -67,6 +86,10 @@ engine_free(void)
 {
 	if (base == NULL)
 		return;
+	/* A listener its owner did not free: its guard's timer goes with
+	 * the base. */
+	while (guards != NULL)
+		engine_guard_free(guards);
 	event_free(ev_sigint);
 	event_free(ev_sigterm);
 	event_base_free(base);
@@ -191,5 +214,122 @@ engine_listen(const struct endpoint *ep, evconnlistener_cb cb, void *arg,
 		snprintf(err, errlen, "cannot listen for %s on %s: %s", what,
 		    ep->text, evutil_socket_error_to_string(
 		    EVUTIL_SOCKET_ERROR()));
+	else
+		engine_listener_guard(l, what);
 	return l;
+}
+
+/* ---- listeners at the descriptor limit ---- */
+
+static void
+engine_guard_resume(evutil_socket_t fd, short what, void *arg)
+{
+	struct engine_guard	*g = arg;
+
+	(void)fd;
+	(void)what;
+	/* Still no descriptor: accept fails again and the error callback
+	 * pauses again, one accept(2) per pause, not a busy loop. */
+	evconnlistener_enable(g->l);
+}
+
+/* Out of descriptors or kernel memory: what waits in the backlog can be
+ * taken once something is closed. */
+static int
+engine_accept_error_transient(int err)
+{
+	return err == EMFILE || err == ENFILE || err == ENOBUFS ||
+	    err == ENOMEM;
+}
+
+static void
+engine_guard_log(struct engine_guard *g, int err)
+{
+	time_t	now = time(NULL);
+
+	if (g->last_log != 0 && now - g->last_log < ENGINE_ACCEPT_QUIET_S) {
+		g->unlogged++;
+		return;
+	}
+	log_warnx("%s: cannot accept a connection: %s; accepting paused, "
+	    "tried again every %d ms (%llu pauses since the last line, "
+	    "%llu in all; logged at most every %d s)", g->what,
+	    strerror(err), ENGINE_ACCEPT_PAUSE_MS,
+	    (unsigned long long)g->unlogged,
+	    (unsigned long long)accept_pauses, ENGINE_ACCEPT_QUIET_S);
+	g->last_log = now;
+	g->unlogged = 0;
+}
+
+static void
+engine_accept_error(struct evconnlistener *l, void *arg)
+{
+	struct engine_guard	*g;
+	struct timeval		 tv = { 0, ENGINE_ACCEPT_PAUSE_MS * 1000 };
+	int			 err = EVUTIL_SOCKET_ERROR();
+
+	(void)arg;	/* the accept callback's */
+	HASH_FIND_PTR(guards, &l, g);
+	if (g == NULL)
+		return;
+	if (!engine_accept_error_transient(err)) {
+		/* libevent retries EAGAIN, EINTR and ECONNABORTED itself;
+		 * anything else is rare and goes on accepting. */
+		log_warnx("%s: accept: %s", g->what, strerror(err));
+		return;
+	}
+	accept_pauses++;
+	evconnlistener_disable(l);
+	evtimer_add(g->resume, &tv);
+	engine_guard_log(g, err);
+}
+
+void
+engine_listener_guard(struct evconnlistener *l, const char *what)
+{
+	struct engine_guard	*g;
+
+	g = xcalloc(1, sizeof(*g));
+	g->l = l;
+	snprintf(g->what, sizeof(g->what), "%s", what);
+	if ((g->resume = evtimer_new(evconnlistener_get_base(l),
+	    engine_guard_resume, g)) == NULL)
+		fatalx("evtimer_new");
+	HASH_ADD_PTR(guards, l, g);
+	evconnlistener_set_error_cb(l, engine_accept_error);
+}
+
+static void
+engine_guard_free(struct engine_guard *g)
+{
+	HASH_DEL(guards, g);
+	event_free(g->resume);
+	free(g);
+}
+
+void
+engine_listener_unguard(struct evconnlistener *l)
+{
+	struct engine_guard	*g;
+
+	HASH_FIND_PTR(guards, &l, g);
+	if (g == NULL)
+		return;
+	evconnlistener_set_error_cb(l, NULL);
+	engine_guard_free(g);
+}
+
+void
+engine_listener_free(struct evconnlistener *l)
+{
+	if (l == NULL)
+		return;
+	engine_listener_unguard(l);
+	evconnlistener_free(l);
+}
+
+uint64_t
+engine_accept_pauses(void)
+{
+	return accept_pauses;
 }

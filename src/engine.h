@@ -28,6 +28,26 @@ int	 engine_run(void);
 struct evconnlistener *engine_listen(const struct endpoint *,
 	    evconnlistener_cb cb, void *arg, const char *what, char *err,
 	    size_t errlen);
+/*
+ * Keep a listener from spinning when descriptors run out: accept(2)
+ * failing with EMFILE or ENFILE (or ENOBUFS, ENOMEM) leaves the
+ * connection in the backlog, so the listener is readable again at once.
+ * The guard pauses accepting (evconnlistener_disable), logs one line, and
+ * tries again after ENGINE_ACCEPT_PAUSE_MS, when descriptors may have
+ * been closed; a pause within ENGINE_ACCEPT_QUIET_S of the last is
+ * counted, not logged.  engine_listen() guards its listeners; another
+ * (a passive device's, the HTTP server's) calls this.  what names it in
+ * the log.
+ */
+#define ENGINE_ACCEPT_PAUSE_MS	250
+#define ENGINE_ACCEPT_QUIET_S	10
+void	 engine_listener_guard(struct evconnlistener *, const char *what);
+/* Drop l's guard (before evhttp_free, which frees its listener). */
+void	 engine_listener_unguard(struct evconnlistener *);
+/* engine_listener_unguard(), then evconnlistener_free(); NULL is fine. */
+void	 engine_listener_free(struct evconnlistener *);
+/* Times any listener of the process paused for want of descriptors. */
+uint64_t engine_accept_pauses(void);
 /* The IPv4 address (host order) a socket is bound to; 0 when it has none
  * (IPv6, or not bound). */
 uint32_t engine_local_ipv4(int fd);

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <event2/buffer.h>
@@ -26,11 +27,11 @@
 #include <event2/util.h>
 
 #include "doc.h"
+#include "engine.h"
 #include "http_server.h"
+#include "http_priv.h"
 #include "log.h"
 
-#define HTTP_MAX_ROUTES		64
-#define HTTP_MAX_HEADERS	(64 * 1024)
 #define HTTP_TIMEOUT_S		60
 #define HTTP_BACKLOG		1024
 #define HTTP_MAX_MSG		512
@@ -39,22 +40,6 @@
 #define HTTP_M_ALL	(EVHTTP_REQ_GET | EVHTTP_REQ_POST | EVHTTP_REQ_HEAD | \
 	EVHTTP_REQ_PUT | EVHTTP_REQ_DELETE | EVHTTP_REQ_OPTIONS | \
 	EVHTTP_REQ_TRACE | EVHTTP_REQ_CONNECT | EVHTTP_REQ_PATCH)
-
-struct http_route {
-	char		*prefix;
-	unsigned	 methods;
-	http_handler	 fn;
-	void		*arg;
-};
-
-struct http_server {
-	struct evhttp		*http;
-	struct http_server_config cfg;
-	struct http_route	 routes[HTTP_MAX_ROUTES];
-	size_t			 nroutes;
-	struct http_server_stats st;
-	char			*realm_header;	/* WWW-Authenticate */
-};
 
 /* The ietf-restconf errors container (RFC 8040 section 8), unqualified
  * in JSON as OpenDaylight writes it. */
@@ -93,6 +78,8 @@ http_server_config_defaults(struct http_server_config *c)
 	c->password = "admin";
 	c->realm = "opendaylight";
 	c->max_body = HTTP_DEFAULT_MAX_BODY;
+	c->max_conns = HTTP_DEFAULT_MAX_CONNS;
+	c->head_timeout = HTTP_DEFAULT_HEAD_S;
 }
 
 int
@@ -575,12 +562,10 @@ http_secret_eq(const char *a, const char *b)
 	return d == 0;
 }
 
-static int
-http_auth_ok(const struct http_server *s, struct evhttp_request *ev)
+int
+http_cred_ok(const struct http_server *s, const char *h)
 {
 	char		 user[HTTP_MAX_CRED], pass[HTTP_MAX_CRED];
-	const char	*h = evhttp_find_header(
-	    evhttp_request_get_input_headers(ev), "Authorization");
 	int		 ok;
 
 	if (s->cfg.user == NULL)	/* a server without credentials */
@@ -592,6 +577,13 @@ http_auth_ok(const struct http_server *s, struct evhttp_request *ev)
 	ok &= http_secret_eq(pass, s->cfg.password);
 	explicit_bzero(pass, sizeof(pass));
 	return ok;
+}
+
+static int
+http_auth_ok(const struct http_server *s, struct evhttp_request *ev)
+{
+	return http_cred_ok(s, evhttp_find_header(
+	    evhttp_request_get_input_headers(ev), "Authorization"));
 }
 
 /* Segments of the route's prefix matched by the path, -1 if it does not
@@ -806,6 +798,7 @@ http_dispatch(struct evhttp_request *ev, void *arg)
 	struct http_req		*r;
 
 	http_conn_nodelay(evhttp_request_get_connection(ev));
+	http_conn_request(s, ev);
 
 	/* struct http_req holds the decoded path: keep it off the stack. */
 	r = xcalloc(1, sizeof(*r));
@@ -918,9 +911,10 @@ struct http_server *
 http_server_new(struct event_base *base, const struct http_server_config *c,
     char *err, size_t errlen)
 {
-	struct http_server	*s;
-	char			 e[200];
-	int			 fd;
+	struct http_server		*s;
+	struct evhttp_bound_socket	*bound;
+	char				 e[200];
+	int				 fd;
 
 	if ((fd = http_listen(c, e, sizeof(e))) == -1) {
 		snprintf(err, errlen, "cannot listen on %s port %u: %s",
@@ -939,15 +933,24 @@ http_server_new(struct event_base *base, const struct http_server_config *c,
 	evhttp_set_max_body_size(s->http, (ev_ssize_t)(2 * c->max_body));
 	evhttp_set_timeout(s->http, HTTP_TIMEOUT_S);
 	evhttp_set_gencb(s->http, http_dispatch, s);
+	/* Every connection through the head gate (http_conn_new). */
+	TAILQ_INIT(&s->fresh);
+	if ((s->hook = event_new(base, -1, 0, http_conn_hook, s)) == NULL ||
+	    event_priority_set(s->hook, 0) == -1)
+		fatalx("http: cannot make the connection hook");
+	evhttp_set_bevcb(s->http, http_conn_new, s);
 	/* An empty reply (OPTIONS, 204) gets no made-up text/html type. */
 	evhttp_set_default_content_type(s->http, NULL);
-	if (evhttp_accept_socket_with_handle(s->http, fd) == NULL) {
+	if ((bound = evhttp_accept_socket_with_handle(s->http, fd)) == NULL) {
 		snprintf(err, errlen, "evhttp cannot accept on port %u",
 		    c->port);
 		close(fd);
 		http_server_free(s);
 		return NULL;
 	}
+	/* At the descriptor limit evhttp's listener would spin on EMFILE. */
+	s->listener = evhttp_bound_socket_get_listener(bound);
+	engine_listener_guard(s->listener, "HTTP");
 	return s;
 }
 
@@ -979,8 +982,14 @@ http_server_free(struct http_server *s)
 
 	if (s == NULL)
 		return;
+	if (s->listener != NULL)
+		engine_listener_unguard(s->listener);
+	s->freeing = 1;		/* the listener goes first in evhttp_free */
 	if (s->http != NULL)
 		evhttp_free(s->http);
+	http_conn_free_fresh(s);
+	if (s->hook != NULL)
+		event_free(s->hook);
 	for (i = 0; i < s->nroutes; i++)
 		free(s->routes[i].prefix);
 	free((char *)s->cfg.address);

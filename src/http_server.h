@@ -21,6 +21,8 @@ struct event_base;
 #define HTTP_MAX_SEGS	32	/* segments of a request path */
 #define HTTP_MAX_CRED	256	/* bytes of a user name or password */
 #define HTTP_DEFAULT_MAX_BODY	(16u * 1024 * 1024)
+#define HTTP_DEFAULT_MAX_CONNS	512	/* connections held at once */
+#define HTTP_DEFAULT_HEAD_S	10.0	/* a request head's deadline */
 
 /* The two body formats (RFC 8040 section 5.2). */
 enum http_fmt {
@@ -65,6 +67,8 @@ struct http_server_config {
 	const char	*password;
 	const char	*realm;		/* of WWW-Authenticate */
 	size_t		 max_body;	/* bytes; 413 past it */
+	uint32_t	 max_conns;	/* then accepting pauses */
+	double		 head_timeout;	/* seconds from a head's first byte */
 };
 
 struct http_server_stats {
@@ -72,6 +76,11 @@ struct http_server_stats {
 	uint64_t	status_2xx;
 	uint64_t	status_4xx;
 	uint64_t	status_5xx;
+	uint64_t	conns_now;
+	uint64_t	conns_max;	/* most held at once */
+	uint64_t	cap_pauses;	/* accepting paused at max_conns */
+	uint64_t	head_timeouts;	/* closed: no whole head in time */
+	uint64_t	unauth_bodies;	/* 401 before the body was read */
 };
 
 struct http_server;
@@ -93,6 +102,20 @@ void	 http_server_route(struct http_server *, const char *prefix,
 	    unsigned methods, http_handler fn, void *arg);
 const struct http_server_stats *http_server_stats(const struct http_server *);
 void	 http_server_free(struct http_server *);
+
+/*
+ * What the server reads of a request head before evhttp does (the bytes
+ * up to its empty line): the Authorization and Accept values (empty when
+ * absent) and whether a body follows (Content-Length other than 0,
+ * Transfer-Encoding, or Expect).  -1 when a wanted value is too long.
+ */
+struct http_head_fields {
+	char	auth[1024];
+	char	accept[512];
+	int	has_body;
+};
+int	 http_head_fields(const char *head, size_t len,
+	    struct http_head_fields *);
 
 /* Replies: every handler sends exactly one. */
 void	 http_reply(struct http_req *, int status, struct evbuffer *body);

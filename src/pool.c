@@ -391,6 +391,9 @@ pool_bind_listener(struct pool *p, struct pool_dev *d,
 		    ((struct sockaddr_in6 *)ss)->sin6_port), strerror(errno));
 		return -1;
 	}
+	/* A flood of connections at the descriptor limit pauses accepting
+	 * instead of spinning on EMFILE. */
+	engine_listener_guard(d->listener, "passive device");
 	pool_set_state(d, PD_LISTENING);
 	return 0;
 }
@@ -486,7 +489,7 @@ pool_stop(struct pool *p)
 			d->retry = NULL;
 		}
 		if (d->listener != NULL) {
-			evconnlistener_free(d->listener);
+			engine_listener_free(d->listener);
 			d->listener = NULL;
 		}
 		pool_free_bev(d);

@@ -1162,7 +1162,7 @@ bgp_spk_stop(void)
 		event_free(kick);
 	timer = kick = NULL;
 	if (listener != NULL)
-		evconnlistener_free(listener);
+		engine_listener_free(listener);
 	listener = NULL;
 	bgp_nbr_stop();
 	for (i = 0; i < n_peers; i++)

@@ -920,9 +920,28 @@ ofc_frame_message(void *dev, const uint8_t *msg, size_t len)
 	return c->closing ? -1 : 0;
 }
 
+/*
+ * Back-pressure, as BGP's and PCEP's: no message is read while the
+ * answers already queued pass CTL_OUTBUF_MAX, so that a switch sending
+ * ECHO_REQUESTs (or anything answered) without reading is held back by
+ * TCP instead of growing the controller; ofc_write reads on.
+ */
+static int
+ofc_frame_full(void *dev)
+{
+	struct ofc_conn	*c = dev;
+
+	if (evbuffer_get_length(bufferevent_get_output(c->bev)) <=
+	    CTL_OUTBUF_MAX)
+		return 0;
+	st.reads_paused++;
+	return 1;
+}
+
 static const struct pool_framer ofc_framer = {
 	.hdr_len = OF_HEADER_LEN,
 	.length = ofc_frame_length,
+	.out_full = ofc_frame_full,
 	.message = ofc_frame_message,
 };
 
@@ -930,6 +949,15 @@ static void
 ofc_read(struct bufferevent *bev, void *arg)
 {
 	pool_read(bev, &ofc_framer, arg);
+}
+
+/* The output has drained: a connection paused by ofc_frame_full reads
+ * what waits. */
+static void
+ofc_write(struct bufferevent *bev, void *arg)
+{
+	if (!(bufferevent_get_enabled(bev) & EV_READ))
+		pool_read_resume(bev, &ofc_framer, arg);
 }
 
 static void
@@ -962,7 +990,7 @@ of_ctl_attach(evutil_socket_t fd)
 	}
 	TAILQ_INSERT_TAIL(&conns, c, entry);
 	n_conns++;
-	bufferevent_setcb(c->bev, ofc_read, NULL, ofc_event, c);
+	bufferevent_setcb(c->bev, ofc_read, ofc_write, ofc_event, c);
 	bufferevent_enable(c->bev, EV_READ | EV_WRITE);
 	of_hello_encode(ofc_buf(), ofc_highest(cfg.version_bitmap), 0,
 	    cfg.version_bitmap);
@@ -1075,7 +1103,7 @@ of_ctl_stop(void)
 	while ((c = TAILQ_FIRST(&conns)) != NULL)
 		ofc_close(c);
 	if (listener != NULL)
-		evconnlistener_free(listener);
+		engine_listener_free(listener);
 	listener = NULL;
 	if (lldp_timer != NULL)
 		event_free(lldp_timer);

@@ -73,6 +73,7 @@ struct of_ctl_stats {
 	uint64_t	role_status;	/* ROLE_STATUS: another took master */
 	uint64_t	is_slave_errors; /* ERROR BAD_REQUEST/IS_SLAVE */
 	uint64_t	role_changes;	/* of_ctl_set_role() calls */
+	uint64_t	reads_paused;	/* output past its mark: not read */
 };
 
 /*

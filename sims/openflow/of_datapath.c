@@ -68,6 +68,7 @@ static const struct counter_row of_dp_rows[] = {
 	OFC(echo_rtt_samples, "datapath_echo_replies"),
 	OFC(disconnects, "datapath_disconnects"),
 	OFC(role_changes, "datapath_role_changes"),
+	OFC(reads_paused, "datapath_reads_paused"),
 };
 #undef OFC
 

@@ -188,6 +188,7 @@ static const struct counter_row of_counter_rows[] = {
 	OFC(is_slave_refused, "is_slave_refused"),
 	OFC(role_status_sent, "role_status_sent"),
 	OFC(failover_flow_mods, "failover_flow_mods"),
+	OFC(reads_paused, "reads_paused"),
 };
 #undef OFC
 

@@ -197,9 +197,11 @@ ofr_summary(void *cfg)
 	if (del > 0)
 		printf(" in %.3f s", del);
 	ctl_print_figures(", # PACKET_INs, # LLDP sent, # links seen, "
-	    "# errors received, # bad messages, # connections refused\n",
+	    "# errors received, # bad messages, # connections refused, "
+	    "# reads paused\n",
 	    (const uint64_t[]){ s->packet_ins, s->lldp_sent, s->links_seen,
-	    s->errors_received, s->bad_messages, s->refused }, 6);
+	    s->errors_received, s->bad_messages, s->refused,
+	    s->reads_paused }, 7);
 	ofr_cluster_summary(s);
 }
 

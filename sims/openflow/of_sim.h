@@ -146,6 +146,7 @@ struct of_counters {
 	uint64_t	*failover_flow_mods;
 	/* Per controller (--controller EP,...): FLOW_MODs taken from it. */
 	uint64_t	*ctl_flow_mods[OF_MAX_CONTROLLERS];
+	uint64_t	*reads_paused;	/* output over OF_OUT_HIGH */
 };
 
 struct of_sim {
@@ -176,6 +177,12 @@ struct of_sim {
 
 /* Scratch space for building replies; every message fits. */
 #define OF_SCRATCH	(OF_MAX_MSG + 1024)
+/*
+ * A switch stops reading while this much of its output waits: a peer
+ * that asks (ECHO_REQUEST, flow stats) and never reads the answers is
+ * held back by TCP instead of growing the process (BGP's and PCEP's rule).
+ */
+#define OF_OUT_HIGH	(1024 * 1024)
 
 /* The role of the controller at the other end of this connection. */
 static inline uint8_t

@@ -260,9 +260,24 @@ of_frame_message(void *dev, const uint8_t *msg, size_t len)
 	return 0;
 }
 
+/* Back-pressure: no request is read while the answers to the ones
+ * before wait in the output (a flow-stats reply of a big table is
+ * megabytes); of_write_drained reads on. */
+static int
+of_frame_out_full(void *dev)
+{
+	struct of_switch	*sw = dev;
+
+	if (sw->pd.bev == NULL || evbuffer_get_length(
+	    bufferevent_get_output(sw->pd.bev)) < OF_OUT_HIGH)
+		return 0;
+	(*sw->sim->c.reads_paused)++;
+	return 1;
+}
+
 static const struct pool_framer of_framer = {
 	.hdr_len = OF_HEADER_LEN, .length = of_frame_length,
-	.message = of_frame_message,
+	.out_full = of_frame_out_full, .message = of_frame_message,
 };
 
 /*
@@ -295,17 +310,22 @@ of_rxpeek_all(struct of_sim *sim)
 }
 
 static void
-of_read(struct bufferevent *bev, void *arg)
+of_read_input(struct of_switch *sw, struct bufferevent *bev, int resume)
 {
-	struct of_switch	*sw = arg;
-
 	sw->last_rx_ns = clock_ns();
 	sw->arrived_ns = rxpeek_take(&sw->rxp, sw->last_rx_ns);
-	if (pool_read(bev, &of_framer, sw) == -1)
+	if ((resume ? pool_read_resume : pool_read)(bev, &of_framer, sw) ==
+	    -1)
 		return;
 	if (sw->pktin != NULL)
 		of_pktin_pump(sw);
 	of_rxpeek(sw, bev);
+}
+
+static void
+of_read(struct bufferevent *bev, void *arg)
+{
+	of_read_input(arg, bev, 0);
 }
 
 static void
@@ -316,6 +336,11 @@ of_write_drained(struct bufferevent *bev, void *arg)
 	if (sw->state == OFS_CLOSING) {
 		pool_lost_drained(&sw->pd, "version negotiation failed");
 		return;
+	}
+	if (!(bufferevent_get_enabled(bev) & EV_READ)) {
+		/* Paused by of_frame_out_full: what waits is read now. */
+		of_read_input(sw, bev, 1);
+		return;		/* the session may have ended */
 	}
 	if (sw->pktin != NULL)
 		of_pktin_pump(sw);

@@ -883,7 +883,7 @@ ovm_stop(void)
 	while ((s = TAILQ_FIRST(&sessions)) != NULL)
 		ovm_sess_free(s);
 	if (listener != NULL)
-		evconnlistener_free(listener);
+		engine_listener_free(listener);
 	if (timer != NULL)
 		event_free(timer);
 	listener = NULL;

@@ -1270,7 +1270,7 @@ pce_stop(void)
 		pce_sess_free(s);
 	}
 	if (listener != NULL)
-		evconnlistener_free(listener);
+		engine_listener_free(listener);
 	if (timer != NULL)
 		event_free(timer);
 	listener = NULL;

@@ -212,6 +212,55 @@ test_auth(void)
 	    "over-long credentials refused");
 }
 
+/* What the head gate reads before evhttp: credentials, Accept, and
+ * whether a body follows. */
+static void
+test_head_fields(void)
+{
+	struct http_head_fields	 f;
+	const char		*h;
+	char			 big[2048];
+
+	h = "POST /x HTTP/1.1\r\nHost: a\r\nauthorization:  Basic "
+	    "YWRtaW46YWRtaW4= \r\nContent-Length: 30000000\r\n"
+	    "Accept: application/yang-data+xml\r\n\r\n";
+	CHECK(http_head_fields(h, strlen(h), &f) == 0, "a POST head reads");
+	CHECK(strcmp(f.auth, "Basic YWRtaW46YWRtaW4=") == 0,
+	    "Authorization found whatever its case, trimmed: '%s'", f.auth);
+	CHECK(strcmp(f.accept, "application/yang-data+xml") == 0,
+	    "Accept found: '%s'", f.accept);
+	CHECK(f.has_body, "a Content-Length other than 0 is a body");
+	h = "GET /x HTTP/1.1\nHost: a\nContent-Length: 000\n\n";
+	CHECK(http_head_fields(h, strlen(h), &f) == 0 && !f.has_body &&
+	    f.auth[0] == '\0' && f.accept[0] == '\0',
+	    "bare LFs; Content-Length 0 is no body; nothing else found");
+	h = "POST /x HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n";
+	CHECK(http_head_fields(h, strlen(h), &f) == 0 && f.has_body,
+	    "a chunked body is a body");
+	h = "POST /x HTTP/1.1\r\nExpect: 100-continue\r\n\r\n";
+	CHECK(http_head_fields(h, strlen(h), &f) == 0 && f.has_body,
+	    "Expect promises a body");
+	h = "POST /x HTTP/1.1\r\nContent-Length: x\r\n\r\n";
+	CHECK(http_head_fields(h, strlen(h), &f) == 0 && f.has_body,
+	    "a length that is not a number counts as a body");
+	h = "GET /x HTTP/1.1\r\nX-Authorization: Basic YQ==\r\n"
+	    "Authorizationx: Basic YQ==\r\n\r\n";
+	CHECK(http_head_fields(h, strlen(h), &f) == 0 && f.auth[0] == '\0',
+	    "only the header named Authorization counts");
+	snprintf(big, sizeof(big), "GET / HTTP/1.1\r\nAuthorization: %01500d"
+	    "\r\n\r\n", 0);
+	CHECK(http_head_fields(big, strlen(big), &f) == -1 &&
+	    f.auth[0] == '\0', "an over-long Authorization is unreadable");
+	snprintf(big, sizeof(big), "POST / HTTP/1.1\r\nContent-Length: 5\r\n"
+	    "Authorization: %01500d\r\n\r\n", 0);
+	CHECK(http_head_fields(big, strlen(big), &f) == -1 && f.has_body,
+	    "... and the body it brings is still seen");
+	snprintf(big, sizeof(big), "GET / HTTP/1.1\r\nAccept: %0700d\r\n"
+	    "\r\n", 0);
+	CHECK(http_head_fields(big, strlen(big), &f) == 0 &&
+	    f.accept[0] == '\0', "an over-long Accept is as none");
+}
+
 static void
 test_media(void)
 {
@@ -508,6 +557,7 @@ static const struct check_case cases[] = {
 	CASE(test_paths),
 	CASE(test_rc_paths),
 	CASE(test_auth),
+	CASE(test_head_fields),
 	CASE(test_media),
 	CASE(test_errors),
 	CASE(test_doc_read_json),
