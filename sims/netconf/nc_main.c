@@ -176,7 +176,8 @@ nc_phases_init(struct nc_sim *sim)
 	sim->ph[NCP_MOUNT] = metrics_phase(m, "mount", "netconf");
 	sim->ph[NCP_MOUNT]->target = cfg->devices;
 	sim->ph[NCP_PROGRAM] = metrics_phase(m, "program", "netconf");
-	sim->ph[NCP_PROGRAM]->target = cfg->expect_edits;
+	if (cfg->expect_edits > 0)
+		phase_expect(sim->ph[NCP_PROGRAM], cfg->expect_edits);
 	if (cfg->notifications > 0) {
 		sim->ph[NCP_LEARN] = metrics_phase(m, "learn", "netconf");
 		sim->ph[NCP_LEARN]->target = (uint64_t)cfg->devices *
