@@ -331,6 +331,13 @@ metrics_counter_value(const struct metrics *m, const char *name)
 	return 0;
 }
 
+void
+phase_expect(struct phase *p, uint64_t target)
+{
+	p->target = target;
+	p->expected = 1;
+}
+
 /* Starting is idempotent: a second trigger must not restart the clock. */
 void
 phase_start(struct phase *p, uint64_t now_ns)

@@ -88,6 +88,7 @@ struct phase {
 	enum phase_state state;
 	enum phase_witness witness;
 	int		 await_ack;	/* at target, wait for phase_acked() */
+	int		 expected;	/* the run needs it DONE: phase_expect() */
 	uint64_t	 trigger_ns;	/* when the phase started */
 	uint64_t	 first_ns;	/* first item, 0 if none */
 	uint64_t	 last_ns;	/* last item, 0 if none */
@@ -163,6 +164,9 @@ void	 metrics_counters(struct metrics *, const struct counter_row *,
 	    (base), 0, NULL)
 
 void	 phase_start(struct phase *, uint64_t now_ns);
+/* The run needs this phase DONE, with this target: however the run ends
+ * (its timeout, SIGTERM), one still PENDING then fails it. */
+void	 phase_expect(struct phase *, uint64_t target);
 /* n items happened at now: first/last, timeline, and DONE at target. */
 void	 phase_items(struct phase *, uint64_t now_ns, uint64_t n);
 void	 phase_latency(struct phase *, uint64_t us);

@@ -404,21 +404,25 @@ nb_new(const struct nb_opts *o, struct metrics *m, char **nodes,
 	r->ph_conf = metrics_phase(m, o->confirm_name ? o->confirm_name :
 	    NB_PHASE_CONFIRM, "northbound");
 	r->ph_conf->witness = WITNESS_NORTHBOUND;
-	r->ph_conf->target = o->flows;
+	phase_expect(r->ph_conf, o->flows);
 	if (!o->watch) {
 		r->ph_prog = metrics_phase(m, o->program_name ?
 		    o->program_name : NB_PHASE_PROGRAM, "northbound");
-		r->ph_prog->target = nb_jobs(r, NBJ_ADD);
+		phase_expect(r->ph_prog, nb_jobs(r, NBJ_ADD));
 	}
 	if (o->no_delete)
 		return r;
 	r->ph_cdel = metrics_phase(m, o->confirm_delete_name ?
 	    o->confirm_delete_name : NB_PHASE_CONFIRM_DELETE, "northbound");
+	/* In watch mode removal is someone else's to start
+	 * (nb_watch_delete): its confirm is optional. */
 	r->ph_cdel->target = o->flows;
+	if (!o->watch)
+		phase_expect(r->ph_cdel, o->flows);
 	if (!o->watch) {
 		r->ph_del = metrics_phase(m, o->delete_name ? o->delete_name :
 		    NB_PHASE_DELETE, "northbound");
-		r->ph_del->target = nb_jobs(r, NBJ_DEL);
+		phase_expect(r->ph_del, nb_jobs(r, NBJ_DEL));
 	}
 	if (r->ph_cdel != NULL)
 		r->ph_cdel->witness = WITNESS_NORTHBOUND;

@@ -471,6 +471,31 @@ pool_lost_drained(struct pool_dev *d, const char *why)
 		pool_lost(d, why);
 }
 
+/*
+ * The run ended in the middle of a loop turn: a TLS handshake the server
+ * had just aborted may still be waiting to be handled.  A bufferevent
+ * freed then, with its handshake event pending, was now and then never
+ * finalized by event_base_free(): it and its SSL leaked (LeakSanitizer,
+ * tests/integration/of_tls_abort.sh).  One non-blocking turn lets those
+ * callbacks run first; the pool is stopped, so nothing reconnects.
+ */
+static void
+pool_settle_tls(struct pool *p)
+{
+	uint32_t	i;
+
+	if (p->cfg.ep.kind != EP_SSL && p->cfg.ep.kind != EP_PSSL)
+		return;
+	/* Only with a connection left: a sim that ended its sessions
+	 * before pool_stop() (OVSDB) has nothing pending here. */
+	for (i = 0; i < p->n_devs && p->devs[i]->bev == NULL; i++)
+		;
+	if (i == p->n_devs)
+		return;
+	if (event_base_loop(engine_base(), EVLOOP_NONBLOCK) == -1)
+		log_warnx("pool: the last TLS events could not be handled");
+}
+
 void
 pool_stop(struct pool *p)
 {
@@ -482,6 +507,7 @@ pool_stop(struct pool *p)
 		event_free(p->ramp);
 		p->ramp = NULL;
 	}
+	pool_settle_tls(p);
 	for (i = 0; i < p->n_devs; i++) {
 		d = p->devs[i];
 		if (d->retry != NULL) {

@@ -79,6 +79,33 @@ run_phases_timeout(struct phase **ph, int n, unsigned untimed, uint64_t now,
 			run_phase_timeout(ph[i], now, timeout_s);
 }
 
+/*
+ * A phase the run expected that never began failed as surely as one that
+ * timed out: a run stopped by SIGTERM (a CI timeout) before the first
+ * FLOW_MOD must not read "ok".  When nothing else failed, the first such
+ * phase ends TIMEOUT with no item (the one the run stopped waiting for);
+ * the ones after it, and phases nobody expected (optional ones), stay
+ * PENDING: not observed.
+ */
+static void
+run_close_expected(struct metrics *m, uint64_t now)
+{
+	size_t		 i;
+	struct phase	*ph;
+
+	for (i = 0; i < m->n_phases; i++)
+		if (m->phases[i]->state == PHASE_TIMEOUT)
+			return;
+	for (i = 0; i < m->n_phases; i++) {
+		ph = m->phases[i];
+		if (ph->state == PHASE_PENDING && ph->expected) {
+			phase_start(ph, now);
+			phase_end(ph, now, PHASE_TIMEOUT);
+			return;
+		}
+	}
+}
+
 void
 run_close_phases(struct metrics *m, uint64_t now)
 {
@@ -92,6 +119,7 @@ run_close_phases(struct metrics *m, uint64_t now)
 		phase_end(ph, now, ph->target > 0 && ph->items < ph->target ?
 		    PHASE_TIMEOUT : PHASE_DONE);
 	}
+	run_close_expected(m, now);
 }
 
 static void

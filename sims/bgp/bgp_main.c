@@ -145,6 +145,10 @@ static const struct opt bgp_rows[] = {
 	    "announced again, one per UPDATE"),
 	OPT_D("churn-duration", "S", BC, churn_seconds, 0.1, 86400, 0,
 	    "seconds of churn (default 10)"),
+	OPT_D("settle", "S", BC, settle, 0, 86400, 0,
+	    "without --monitor, hold the sessions S seconds\n"
+	    "after the last UPDATE so the speaker can learn\n"
+	    "(default 10; with --duration, until it ends)"),
 	OPT_S("csit-results", "NAME", BC, csit_results, 0,
 	    "at the end, write totals-NAME and performance-NAME\n"
 	    "as CSIT's play.py --results NAME does (UPDATEs and\n"
@@ -183,6 +187,7 @@ bgp_config_defaults(struct bgp_config *cfg)
 	cfg->graceful = 1;
 	cfg->next_hop_self = 1;
 	cfg->churn_seconds = 10;
+	cfg->settle = 10;
 	cfg->csit_threshold = 1000;
 	cfg->nb_ctx.first.af = BGP_AF_MAX;
 	nb_opts_defaults(&cfg->nb);
@@ -496,6 +501,28 @@ bgp_tick_nb(struct bgp_sim *sim, uint64_t now)
 	    phase_over(sim->ph[BGPP_UNADVERTISE]);
 }
 
+/*
+ * With no witness (--monitor, a northbound watching the Loc-RIB) sbsim
+ * cannot see the speaker learn: closing the sessions as soon as the last
+ * UPDATE is acknowledged makes it flush routes it was still processing
+ * (RFC 4271 section 8.2.2: a session's end withdraws its routes).  Hold
+ * them --settle seconds, once, and say learning was not observed; a run
+ * that withdraws everything anyway has nothing to wait for.  1: over.
+ */
+static int
+bgp_settled(struct bgp_sim *sim, uint64_t now)
+{
+	if (BGP_WITNESSED(&sim->cfg) || sim->ph[BGPP_WITHDRAW] != NULL)
+		return 1;
+	if (sim->settle_ns == 0) {
+		sim->settle_ns = now;
+		*metrics_counter(sim->m, "learn_not_observed") = 1;
+		log_info("no --monitor: the speaker's learning is not observed;"
+		    " holding the sessions %.1f s", sim->cfg.settle);
+	}
+	return (double)(now - sim->settle_ns) / 1e9 >= sim->cfg.settle;
+}
+
 /* The sequence connect, announce (+ learn), churn, withdraw, then the
  * advertise test; 1: over. */
 static int
@@ -534,7 +561,8 @@ bgp_tick(void *arg, uint64_t now)
 	    ph[BGPP_WITHDRAW]->state == PHASE_PENDING)
 		bgp_begin_withdraw(sim, now);
 	sim->last_tick_ns = now;
-	return phase_over(ph[BGPP_WITHDRAW]) && bgp_tick_nb(sim, now);
+	return phase_over(ph[BGPP_WITHDRAW]) && bgp_tick_nb(sim, now) &&
+	    bgp_settled(sim, now);
 out:
 	sim->last_tick_ns = now;
 	return 0;

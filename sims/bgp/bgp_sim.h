@@ -70,6 +70,7 @@ struct bgp_config {
 	uint8_t		 next_hop6[16];
 	double		 churn_rate;	/* prefixes per second, 0: none */
 	double		 churn_seconds;
+	double		 settle;	/* unwitnessed: hold after the last */
 	const char	*csit_results;	/* play.py's --results, NULL: none */
 	uint64_t	 csit_threshold; /* play.py's --threshold */
 	const char	*monitor;	/* endpoint, NULL: none */
@@ -153,6 +154,7 @@ struct bgp_sim {
 	uint64_t		 churn_sent;
 	double			 churn_credit;
 	uint64_t		 last_tick_ns;
+	uint64_t		 settle_ns;	/* holding began, 0: not yet */
 	struct nb_run		*nb;
 	char			*nb_node;
 	int			 nb_begun;

@@ -125,6 +125,54 @@ nc_change_state(struct nc_sess *s, enum nc_sess_state next, const char *why)
 
 /* ---- session life ---- */
 
+/*
+ * A session that has not finished the SSH key exchange, authentication
+ * and the hello exchange (RFC 6241 section 8.1) when its deadline comes
+ * is closed: idle connections must not hold --max-sessions slots for
+ * good (OpenSSH's LoginGraceTime does the same for SSH).
+ */
+static void
+nc_sess_deadline(evutil_socket_t fd, short what, void *arg)
+{
+	struct nc_sess	*s = arg;
+	struct nc_dev	*d = s->dev;
+
+	(void)fd;
+	(void)what;
+	if (s->state >= NCS_OPEN)
+		return;
+	(*d->sim->c.hello_timeouts)++;
+	if (nc_dev_log_once(d, NCL_DEADLINE))
+		log_warnx("device %u session %u: no hello within %.1f s (%s); "
+		    "closing", d->idx, s->sid, d->sim->cfg.hello_timeout,
+		    nc_state_names[s->state]);
+	nc_sess_kill(s, "hello deadline");
+}
+
+static void
+nc_sess_deadline_arm(struct nc_sess *s)
+{
+	double		t = s->dev->sim->cfg.hello_timeout;
+	struct timeval	tv;
+
+	if (t <= 0)
+		return;
+	tv.tv_sec = (time_t)t;
+	tv.tv_usec = (suseconds_t)((t - (double)tv.tv_sec) * 1e6);
+	if ((s->deadline_ev = evtimer_new(engine_base(), nc_sess_deadline,
+	    s)) == NULL || evtimer_add(s->deadline_ev, &tv) == -1)
+		fatalx("netconf: hello deadline timer");
+}
+
+/* Past hello: the deadline's memory goes (sessions may last hours). */
+static void
+nc_sess_deadline_drop(struct nc_sess *s)
+{
+	if (s->deadline_ev != NULL)
+		event_free(s->deadline_ev);
+	s->deadline_ev = NULL;
+}
+
 struct nc_sess *
 nc_sess_new(struct nc_dev *d, enum nc_transport tr)
 {
@@ -145,6 +193,7 @@ nc_sess_new(struct nc_dev *d, enum nc_transport tr)
 	d->nsess++;
 	sim->open_sessions++;
 	(*sim->c.sessions)++;
+	nc_sess_deadline_arm(s);
 	return s;
 }
 
@@ -156,6 +205,7 @@ nc_sess_kill(struct nc_sess *s, const char *why)
 	if (s->state == NCS_DEAD)
 		return;
 	nc_change_state(s, NCS_DEAD, why);
+	nc_sess_deadline_drop(s);
 	if (s->notif_ev != NULL)
 		event_del(s->notif_ev);
 	/* Its locks and candidate edits go with it (section 7.5). */
@@ -175,6 +225,7 @@ nc_sess_free(struct nc_sess *s)
 		nc_sess_tcp_free(s);
 	else
 		nc_ssh_free(s);
+	nc_sess_deadline_drop(s);
 	if (s->notif_ev != NULL)
 		event_free(s->notif_ev);
 	nc_framer_free(&s->fr);
@@ -397,6 +448,7 @@ nc_sess_hello(void *arg, const uint8_t *msg, size_t len)
 		nc_framer_set_chunked(&s->fr, 1);
 	nc_change_state(s, NCS_OPEN, s->base11 ? "hello, base:1.1" :
 	    "hello, base:1.0");
+	nc_sess_deadline_drop(s);
 	if (!d->connected) {
 		d->connected = 1;
 		nc_phase_item(sim, NCP_CONNECT, 1, s->accept_ns);

@@ -88,6 +88,13 @@ static const struct opt nc_rows[] = {
 	    "plus leaves modified by edit-config"),
 	OPT_U("max-sessions", "N", NCC, max_sessions, 1, 1000, 0,
 	    "sessions one device holds at once (default 8)"),
+	OPT_D("hello-timeout", "S", NCC, hello_timeout, 0, 86400, 0,
+	    "close a session that has not finished SSH and\n"
+	    "the hello exchange in S seconds (default 10;\n"
+	    "0: never)"),
+	OPT_D("auth-delay", "S", NCC, auth_delay, 0, 60, 0,
+	    "SSH: read nothing more from a session for S\n"
+	    "seconds after a failed authentication (default 1)"),
 	OPT_END
 };
 #undef NCC
@@ -140,6 +147,7 @@ static const struct counter_row nc_counter_rows[] = {
 	NCC_ROW(auth_failures, "auth_failures", NC_COUNTER_SSH),
 	NCC_ROW(ssh_failures, "ssh_failures", NC_COUNTER_SSH),
 	NCC_ROW(hello_errors, "hello_errors", 0),
+	NCC_ROW(hello_timeouts, "hello_timeouts", 0),
 	NCC_ROW(framing_errors, "framing_errors", 0),
 	NCC_ROW(xml_errors, "xml_errors", 0),
 	NCC_ROW(bytes_in, "bytes_in", 0),
@@ -175,7 +183,8 @@ nc_phases_init(struct nc_sim *sim)
 	sim->ph[NCP_MOUNT] = metrics_phase(m, "mount", "netconf");
 	sim->ph[NCP_MOUNT]->target = cfg->devices;
 	sim->ph[NCP_PROGRAM] = metrics_phase(m, "program", "netconf");
-	sim->ph[NCP_PROGRAM]->target = cfg->expect_edits;
+	if (cfg->expect_edits > 0)
+		phase_expect(sim->ph[NCP_PROGRAM], cfg->expect_edits);
 	if (cfg->notifications > 0) {
 		sim->ph[NCP_LEARN] = metrics_phase(m, "learn", "netconf");
 		sim->ph[NCP_LEARN]->target = (uint64_t)cfg->devices *
@@ -378,6 +387,8 @@ nc_main(int argc, char **argv)
 	int			 rc;
 
 	sim->cfg.max_sessions = 8;
+	sim->cfg.hello_timeout = 10;
+	sim->cfg.auth_delay = 1;
 	nc_nb_defaults(&sim->nb);
 	groups[0] = (struct opt_group){ NULL, nc_rows, &sim->cfg, NULL };
 	groups[1] = (struct opt_group){ "northbound (the controller mounts the "

@@ -50,6 +50,8 @@ struct nc_config {
 	double		 notif_rate;	/* per device per second, 0: no limit */
 	uint64_t	 expect_edits;	/* program target, 0: none */
 	uint32_t	 max_sessions;	/* per device */
+	double		 hello_timeout;	/* s to reach hello, 0: none */
+	double		 auth_delay;	/* s paused after a failed auth */
 };
 
 /* The northbound driver (nc_nb.c). */
@@ -90,6 +92,7 @@ struct nc_counters {
 	uint64_t	*sessions_refused;
 	uint64_t	*auth_failures, *ssh_failures;
 	uint64_t	*framing_errors, *xml_errors, *hello_errors;
+	uint64_t	*hello_timeouts;
 	uint64_t	*bytes_in, *bytes_out;
 	uint64_t	*notifications_sent, *prefixes_sent;
 	uint64_t	*entries_created, *entries_modified, *entries_deleted;
@@ -122,6 +125,7 @@ struct nc_sess {
 	struct rxpeek		 rxp;		/* TCP, while program waits */
 	uint64_t		 arrived_ns;	/* the read's first segment */
 	struct nc_ssh		*ssh;		/* SSH */
+	struct event		*deadline_ev;	/* until hello, then freed */
 	struct event		*notif_ev;	/* made on subscription */
 	uint32_t		 notif_sent;
 	double			 notif_credit;
@@ -181,6 +185,7 @@ struct nc_sim {
 #define NCL_UNKNOWN_OP	0x20
 #define NCL_SSH		0x40
 #define NCL_REFUSED	0x80
+#define NCL_DEADLINE	0x100
 
 /* nc_dev.c: the NETCONF session, transport independent. */
 struct nc_sess *nc_sess_new(struct nc_dev *, enum nc_transport);

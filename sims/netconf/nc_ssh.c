@@ -56,7 +56,10 @@ struct nc_ssh {
 	struct evbuffer		*outq;
 	struct ssh_server_callbacks_struct scb;
 	struct ssh_channel_callbacks_struct ccb;
+	struct event		*pause_ev;	/* after a failure, lazily */
 	uint8_t			 tries;		/* failed authentications */
+	uint8_t			 failed;	/* one since libssh last ran */
+	uint8_t			 paused;	/* reads held: pause_ev */
 	uint8_t			 authed;
 	uint8_t			 start;		/* subsystem granted: hello */
 	uint8_t			 subsystem;
@@ -223,6 +226,7 @@ nc_ssh_denied(struct nc_ssh *x, const char *method, const char *user)
 	struct nc_dev	*d = x->sess->dev;
 
 	x->tries++;
+	x->failed = 1;
 	(*d->sim->c.auth_failures)++;
 	if (nc_dev_log_once(d, NCL_AUTH))
 		log_warnx("device %u: %s authentication failed for user '%s'",
@@ -402,6 +406,50 @@ nc_ssh_kex(struct nc_ssh *x)
 	s->state = NCS_SSH_AUTH;
 }
 
+static void	nc_ssh_io(evutil_socket_t, short, void *);
+
+/* The pause is over: read again, and handle what waited meanwhile. */
+static void
+nc_ssh_resume(evutil_socket_t fd, short what, void *arg)
+{
+	struct nc_ssh	*x = arg;
+
+	(void)fd;
+	(void)what;
+	x->paused = 0;
+	if (x->sess->state == NCS_DEAD)
+		return;
+	event_add(x->rev, NULL);
+	nc_ssh_io(event_get_fd(x->rev), EV_READ, x);
+}
+
+/*
+ * A failed authentication holds the session's reads for --auth-delay
+ * seconds, as OpenSSH delays its failure answers: a password guesser
+ * gets a few tries a second per session, not hundreds (and at most
+ * NC_SSH_MAX_AUTH per connection, each connection a key exchange).
+ */
+static void
+nc_ssh_pause(struct nc_ssh *x)
+{
+	double		t = x->sess->dev->sim->cfg.auth_delay;
+	struct timeval	tv;
+
+	x->failed = 0;
+	if (t <= 0)
+		return;
+	if (x->pause_ev == NULL &&
+	    (x->pause_ev = evtimer_new(engine_base(), nc_ssh_resume,
+	    x)) == NULL)
+		fatalx("netconf: auth delay timer");
+	tv.tv_sec = (time_t)t;
+	tv.tv_usec = (suseconds_t)((t - (double)tv.tv_sec) * 1e6);
+	event_del(x->rev);
+	event_del(x->wev);
+	evtimer_add(x->pause_ev, &tv);
+	x->paused = 1;
+}
+
 /* After libssh ran: the hello, the auth limit, a lost connection. */
 static void
 nc_ssh_after(struct nc_ssh *x)
@@ -427,7 +475,9 @@ nc_ssh_after(struct nc_ssh *x)
 	}
 	if (s->state == NCS_CLOSING)
 		nc_sess_drained(s);
-	if (s->state != NCS_DEAD)
+	if (s->state != NCS_DEAD && x->failed)
+		nc_ssh_pause(x);
+	if (s->state != NCS_DEAD && !x->paused)
 		nc_ssh_watch_write(x);
 }
 
@@ -499,6 +549,8 @@ nc_ssh_free(struct nc_sess *s)
 		ssh_channel_send_eof(x->chan);
 		ssh_channel_close(x->chan);
 	}
+	if (x->pause_ev != NULL)
+		event_free(x->pause_ev);
 	/* Disconnecting closes the descriptor (and frees the channel). */
 	nc_chan_free_io(x->rev, x->wev, x->sev, x->ssh, x->outq);
 	free(x);

@@ -4,8 +4,10 @@
  * the selection rules of flow stats (1.3.5 section 7.3.5.2).
  *
  * Each table has a chained hash on (priority, canonical match) for ADD and
- * the strict commands, and a list in insertion order for the non-strict
- * commands and stats.  A flow is one allocation: this header, then its
+ * the strict commands, and a list for the non-strict commands and stats,
+ * kept grouped by priority (insertion order within a priority), each
+ * priority's run found through a small hash: CHECK_OVERLAP compares only
+ * flows of its own priority, as section 6.4's overlap is defined.  A flow is one allocation: this header, then its
  * match bytes, then its instructions (1.3) or actions (1.0).  No traffic
  * is simulated, so packet and byte counters are always 0 and are not
  * stored; the idle timeout counts from install (or from the last
@@ -26,6 +28,7 @@
 #include "log.h"
 #include "of_actions.h"
 #include "of_flowtable.h"
+#include "ut.h"
 
 #define NSEC_PER_SEC		1000000000ULL
 #define NSEC_PER_MSEC		1000000ULL
@@ -55,11 +58,27 @@ struct of_flow {
 
 TAILQ_HEAD(of_flow_list, of_flow);
 
+/*
+ * One priority's run of the table's list: first..last, count flows.
+ * mixed: not every flow of it names the same unmasked fields as the
+ * first one (sticky until the run empties; only ever costs a walk).
+ */
+struct of_ft_prio {
+	uint16_t		 priority;
+	uint8_t			 mixed;
+	uint32_t		 count;
+	struct of_flow		*first;
+	struct of_flow		*last;
+	UT_hash_handle		 hh;
+};
+
 struct of_ft_table {
 	struct of_flow		**buckets;
 	uint32_t		 nbuckets;	/* power of two */
 	uint32_t		 count;
 	struct of_flow_list	 flows;
+	struct of_ft_prio	*prios;		/* by priority */
+	struct of_ft_prio	*hot;		/* the last one found, or NULL */
 };
 
 struct of_flowtable {
@@ -261,12 +280,77 @@ table_find(const struct of_ft_table *t, uint16_t priority,
 	return NULL;
 }
 
+/* Controllers push runs of one priority: the last run found is tried
+ * before the hash. */
+static struct of_ft_prio *
+prio_find(struct of_ft_table *t, uint16_t priority)
+{
+	struct of_ft_prio	*g;
+
+	if (t->hot != NULL && t->hot->priority == priority)
+		return t->hot;
+	HASH_FIND(hh, t->prios, &priority, sizeof(priority), g);
+	if (g != NULL)
+		t->hot = g;
+	return g;
+}
+
+/* Whether f names the same unmasked fields as the run's first flow. */
+static int
+prio_alike(const struct of_ft_prio *g, const uint8_t *oxm, size_t len)
+{
+	return of_match_exact_alike(g->first->data, g->first->match_len, oxm,
+	    len);
+}
+
+/* Into its priority's run: after the last flow of it, or a new run at
+ * the tail. */
+static void
+prio_link(struct of_ft_table *t, struct of_flow *f)
+{
+	struct of_ft_prio	*g = prio_find(t, f->priority);
+
+	if (g == NULL) {
+		g = xcalloc(1, sizeof(*g));
+		g->priority = f->priority;
+		g->first = f;
+		g->mixed = !of_match_exact_alike(f->data, f->match_len,
+		    f->data, f->match_len);
+		HASH_ADD(hh, t->prios, priority, sizeof(g->priority), g);
+		TAILQ_INSERT_TAIL(&t->flows, f, link);
+	} else {
+		if (!g->mixed && !prio_alike(g, f->data, f->match_len))
+			g->mixed = 1;
+		TAILQ_INSERT_AFTER(&t->flows, g->last, f, link);
+	}
+	g->last = f;
+	g->count++;
+}
+
+static void
+prio_unlink(struct of_ft_table *t, struct of_flow *f)
+{
+	struct of_ft_prio	*g = prio_find(t, f->priority);
+
+	if (g == NULL)
+		fatalx("flow table: priority %u has no run", f->priority);
+	if (--g->count == 0) {
+		HASH_DEL(t->prios, g);
+		t->hot = NULL;
+		free(g);
+	} else if (g->first == f)
+		g->first = TAILQ_NEXT(f, link);
+	else if (g->last == f)
+		g->last = TAILQ_PREV(f, of_flow_list, link);
+	TAILQ_REMOVE(&t->flows, f, link);
+}
+
 static void
 table_link(struct of_flowtable *ft, struct of_ft_table *t, struct of_flow *f)
 {
 	uint32_t	b;
 
-	TAILQ_INSERT_TAIL(&t->flows, f, link);
+	prio_link(t, f);
 	t->count++;
 	ft->total++;
 	if (t->count > t->nbuckets)
@@ -284,7 +368,7 @@ static void
 table_drop(struct of_flowtable *ft, struct of_ft_table *t, struct of_flow *f)
 {
 	*table_slot(t, f) = f->hnext;
-	TAILQ_REMOVE(&t->flows, f, link);
+	prio_unlink(t, f);
 	heap_del(ft, f);
 	t->count--;
 	ft->total--;
@@ -299,12 +383,18 @@ static void
 table_swap(struct of_flowtable *ft, struct of_ft_table *t,
     struct of_flow *old, struct of_flow *nf)
 {
-	struct of_flow	**pp = table_slot(t, old);
+	struct of_flow		**pp = table_slot(t, old);
+	struct of_ft_prio	 *g = prio_find(t, old->priority);
 
 	nf->hnext = old->hnext;
 	*pp = nf;
 	TAILQ_INSERT_BEFORE(old, nf, link);
 	TAILQ_REMOVE(&t->flows, old, link);
+	/* Same priority and match: the run keeps its place and shape. */
+	if (g->first == old)
+		g->first = nf;
+	if (g->last == old)
+		g->last = nf;
 	heap_del(ft, old);
 	heap_add(ft, nf);
 	free(old);
@@ -437,16 +527,26 @@ flow_selected(const struct of_flowtable *ft, const struct of_flow *f,
 
 /* ---- FLOW_MOD commands ---- */
 
-/* CHECK_OVERLAP: another flow at this priority some packet could hit. */
+/*
+ * CHECK_OVERLAP (1.3.5 section 6.4): another flow at this priority that
+ * some packet could match too.  Only the mod's priority's run is looked
+ * at; when every flow of it and the mod name the same unmasked fields,
+ * only an identical match overlaps, and the hash answers that.
+ */
 static int
-table_overlaps(const struct of_ft_table *t, const struct of_flow_mod *mod)
+table_overlaps(struct of_ft_table *t, const struct of_flow_mod *mod,
+    uint32_t hash)
 {
+	const struct of_ft_prio	*g = prio_find(t, mod->priority);
 	const struct of_flow	*f;
 	struct of_match		 m;
+	uint32_t		 i;
 
-	TAILQ_FOREACH(f, &t->flows, link) {
-		if (f->priority != mod->priority)
-			continue;
+	if (g == NULL)
+		return 0;
+	if (!g->mixed && prio_alike(g, mod->match.oxm, mod->match.len))
+		return table_find(t, mod->priority, &mod->match, hash) != NULL;
+	for (i = 0, f = g->first; i < g->count; i++, f = TAILQ_NEXT(f, link)) {
 		flow_match(f, &m);
 		if (of_match_overlaps(&mod->match, &m))
 			return 1;
@@ -467,9 +567,9 @@ ft_add(struct ft_op *op)
 	if (mod->flags & OF_FF_EMERG)
 		return ft_fail(op->err, OF_ERR_FLOW_TABLE_FULL);
 	t = table_get(op->ft, mod->table_id);
-	if ((mod->flags & OF_FF_CHECK_OVERLAP) && table_overlaps(t, mod))
-		return ft_fail(op->err, OF_ERR_FLOW_OVERLAP);
 	h = flow_key_hash(mod->priority, &mod->match);
+	if ((mod->flags & OF_FF_CHECK_OVERLAP) && table_overlaps(t, mod, h))
+		return ft_fail(op->err, OF_ERR_FLOW_OVERLAP);
 	old = table_find(t, mod->priority, &mod->match, h);
 	if (old == NULL && t->count >= op->ft->max_per_table)
 		return ft_fail(op->err, OF_ERR_FLOW_TABLE_FULL);
@@ -665,6 +765,17 @@ of_flowtable_new(uint8_t version, uint8_t n_tables, uint32_t max_per_table)
 	return ft;
 }
 
+static void
+prio_free(struct of_ft_table *t)
+{
+	struct of_ft_prio	*g, *tmp;
+
+	HASH_ITER(hh, t->prios, g, tmp) {
+		HASH_DEL(t->prios, g);
+		free(g);
+	}
+}
+
 void
 of_flowtable_free(struct of_flowtable *ft)
 {
@@ -681,6 +792,7 @@ of_flowtable_free(struct of_flowtable *ft)
 			TAILQ_REMOVE(&t->flows, f, link);
 			free(f);
 		}
+		prio_free(t);
 		free(t->buckets);
 		free(t);
 	}

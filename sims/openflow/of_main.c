@@ -88,6 +88,9 @@ static const struct opt of_rows[] = {
 	OPT_U("expect-flows", "N", C, expect_flows, 1, UINT64_MAX / 2, 0,
 	    "program ends when the switches hold N flows,\n"
 	    "delete when they hold none again"),
+	OPT_F("expect-delete", C, expect_delete, 0,
+	    "the controller deletes those flows again: a\n"
+	    "delete phase that never begins fails the run"),
 	OPT_FN("topology", "T", of_topology_row, 0,
 	    "none, linear, ring or tree[:FANOUT] (LLDP links)"),
 	OPT_E("packet-in", "MODE", C, pktin, of_pktin_names, 0,
@@ -258,8 +261,15 @@ of_phases_init(struct of_sim *sim)
 		    "openflow");
 	sim->ph[OFP_CONNECT]->target = (uint64_t)sim->cfg.switches *
 	    sim->cfg.n_ctl;
-	sim->ph[OFP_PROGRAM]->target = sim->cfg.expect_flows;
+	/* Program is what --expect-flows asks for; delete only when the
+	 * run asked for it (--expect-delete, or a northbound that deletes):
+	 * one of them still PENDING at the end fails the run. */
+	if (sim->cfg.expect_flows > 0)
+		phase_expect(sim->ph[OFP_PROGRAM], sim->cfg.expect_flows);
 	sim->ph[OFP_DELETE]->target = sim->cfg.expect_flows;
+	if (sim->cfg.expect_delete || (sim->cfg.nb.url != NULL &&
+	    !sim->cfg.nb.no_delete))
+		phase_expect(sim->ph[OFP_DELETE], sim->cfg.expect_flows);
 	if (sim->ph[OFP_CONFIRM] != NULL)
 		sim->ph[OFP_CONFIRM]->target = sim->cfg.expect_flows;
 	if (sim->cfg.pktin_count > 0)
@@ -705,6 +715,8 @@ openflow_main(int argc, char **argv)
 	log_init("sbsim", ro.verbose);
 	if (sim->cfg.switches == 0)
 		cli_die(&ro, "--switches N is required");
+	if (sim->cfg.expect_delete && sim->cfg.expect_flows == 0)
+		cli_die(&ro, "--expect-delete needs --expect-flows");
 	if (sim->cfg.topo != OF_TOPO_NONE &&
 	    of_topo_check(&sim->cfg, err, sizeof(err)) == -1)
 		cli_die(&ro, "%s", err);

@@ -602,6 +602,33 @@ of_match_overlaps(const struct of_match *a, const struct of_match *b)
 	return 1;
 }
 
+/*
+ * Whether two matches name exactly the same unmasked fields.  A packet
+ * carries one value per field, so two such matches overlap (OpenFlow
+ * 1.3.5 section 6.4: a single packet may match both) only when every
+ * value is equal: when the canonical bytes are identical.  An empty
+ * match is not alike anything (it overlaps everything).
+ */
+int
+of_match_exact_alike(const uint8_t *a, size_t alen, const uint8_t *b,
+    size_t blen)
+{
+	size_t	off = 0, len;
+
+	if (alen != blen || alen == 0)
+		return 0;
+	/* Same class, field, no mask, same length: the same 4-byte header. */
+	while (off < alen) {
+		if (alen - off < OXM_HDR_LEN ||
+		    memcmp(a + off, b + off, OXM_HDR_LEN) != 0 ||
+		    (a[off + 2] & 1) != 0)
+			return 0;
+		len = a[off + 3];
+		off += OXM_HDR_LEN + len;
+	}
+	return off == alen;
+}
+
 /* MurmurHash3 (x86, 32 bit), public domain, over the canonical bytes. */
 static uint32_t
 rotl32(uint32_t x, int r)

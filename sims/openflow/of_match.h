@@ -54,6 +54,10 @@ int	 of_match_covers(const struct of_match *general,
 	    const struct of_match *specific);
 /* True when some packet could match both (OFPFF_CHECK_OVERLAP). */
 int	 of_match_overlaps(const struct of_match *, const struct of_match *);
+/* Two canonical matches' bytes: 1 when both name the same fields, in the
+ * same order and sizes, none masked (then they overlap only if equal). */
+int	 of_match_exact_alike(const uint8_t *a, size_t alen, const uint8_t *b,
+	    size_t blen);
 uint32_t of_match_hash(const struct of_match *, uint32_t seed);
 /* Human form like ovs-ofctl's, for logs and tests; returns chars needed. */
 int	 of_match_format(const struct of_match *, char *, size_t);

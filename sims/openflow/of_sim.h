@@ -44,6 +44,7 @@ struct of_config {
 	uint8_t			tables;
 	uint32_t		table_size;
 	uint64_t		expect_flows;	/* 0: no program/delete target */
+	int			expect_delete;	/* --expect-delete */
 	enum of_topo		topo;
 	uint32_t		tree_fanout;
 	enum of_pktin_mode	pktin;

@@ -59,10 +59,10 @@ ovsdb_phases_new(struct ovsdb_sim *sim, struct metrics *m, uint64_t bridges,
 	ph->learn->target = n;
 	if (bridges > 0) {
 		ph->program = metrics_phase(m, "program", "ovsdb");
-		ph->program->target = bridges;
+		phase_expect(ph->program, bridges);
 		if (deletes) {
 			ph->delete = metrics_phase(m, "delete", "ovsdb");
-			ph->delete->target = bridges;
+			phase_expect(ph->delete, bridges);
 		}
 	}
 	ph->c_made = metrics_counter(m, "bridges_created");

@@ -18,24 +18,32 @@ OUT=${OUT:-$(mktemp -d /tmp/sbsim-bench.XXXXXX)}
 PORT=${PORT:-26653}
 [ -x "$SBSIM" ] || { echo "build sbsim first (make)"; exit 2; }
 
-# cpu_of PID: user+system seconds from /proc/PID/stat (clock ticks).
-cpu_of() {
-	awk -v hz="$(getconf CLK_TCK)" '{ print ($14 + $15) / hz }' \
-	    "/proc/$1/stat" 2>/dev/null
+# times_cpu FILE: user+system seconds of the waited-for children from
+# bash's `times` (its second line), written by the wrapper in run().
+# The controller's CPU is read from its own rusage once it is reaped:
+# reading /proc/PID/stat misses it, because --exit-when-done lets it exit
+# before sbsim does (the bench printed 0.00).
+times_cpu() {
+	sed -n 2p "$1" 2>/dev/null | tr -d 's' | awk '{
+		n = split($1, u, "m"); m = split($2, y, "m")
+		print u[1] * 60 + u[2] + y[1] * 60 + y[2] }'
 }
 
 # run NAME FLOWS: one controller + one sbsim run; leaves figures in
 # $OUT/NAME.* and prints nothing.
 run() {
-	local name=$1 flows=$2 ctl sb ctl_args
+	local name=$1 flows=$2 ctl sb ctl_args wrap
 	ctl_args="--openflow ptcp:$PORT --switches $N --exit-when-done"
 	if [ "$flows" -gt 0 ]; then
 		ctl_args="$ctl_args --flows-per-switch $flows --delete strict --batch 100 --window 8"
 	else
 		ctl_args="--openflow ptcp:$PORT --duration 600"
 	fi
-	"$SBSIM" controller $ctl_args >"$OUT/$name.ctl" 2>&1 &
-	ctl=$!
+	# The wrapper waits for the controller, then records its rusage.
+	rm -f "$OUT/$name.ctlpid"
+	( "$SBSIM" controller $ctl_args >"$OUT/$name.ctl" 2>&1 &
+	  echo $! >"$OUT/$name.ctlpid"; wait $!; times >"$OUT/$name.times" ) &
+	wrap=$!
 	sleep 0.5
 	local expect=""
 	[ "$flows" -gt 0 ] && expect="--expect-flows $((N * flows))"
@@ -44,11 +52,11 @@ run() {
 	    >"$OUT/$name.out" 2>&1 &
 	sb=$!
 	wait "$sb"
-	# The controller is idle by now: its CPU is final.
-	local ctl_cpu
-	ctl_cpu=$(cpu_of "$ctl")
+	ctl=$(cat "$OUT/$name.ctlpid")
 	kill -INT "$ctl" 2>/dev/null
-	wait "$ctl" 2>/dev/null
+	wait "$wrap" 2>/dev/null
+	local ctl_cpu
+	ctl_cpu=$(times_cpu "$OUT/$name.times")
 	echo "${ctl_cpu:-0}" >"$OUT/$name.ctlcpu"
 }
 

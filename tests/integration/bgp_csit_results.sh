@@ -77,6 +77,7 @@ check_results "$TMPD/r1/bgp.csv" "$TMPD/r1.json" \
 mkdir -p "$TMPD/r2"
 timeout 60 "$SBSIM" bgp --peers 2 --prefixes $P --as 64496 --peer-as 64496 \
     --controller tcp:127.0.0.1:$port --churn-rate 2000 --churn-duration 1 \
+    --settle 1 \
     --timeout 20 --csit-results "$TMPD/r2/bgp.csv" --csit-threshold $P \
     --report "$TMPD/r2.json" -q >"$TMPD/r2.log" 2>&1 ||
     fail "churn: sbsim bgp exited $?"

@@ -38,13 +38,6 @@ start_bg "$TMPD/tc.log" ovs-testcontroller --unixctl="$TMPD/tc.ctl" \
 TC=$LAST_PID
 wait_listen "$PORT" || fail "ovs-testcontroller did not listen on $PORT"
 
-# Known issue (sanitizer builds only): now and then a few TLS
-# bufferevents are still unreclaimed when the process exits and
-# LeakSanitizer reports them (indirect leaks inside libssl/libevent, no
-# direct one).  Until that is found, leak checking is off for the TLS runs
-# here; every other sanitizer check stays on.
-export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
-
 for v in 1.3 1.0; do
 	timeout 30 "$SBSIM" openflow --switches $N --of-version $v \
 	    --controller ssl:127.0.0.1:$PORT --ssl-key "$PKI/sw.key" \

@@ -271,6 +271,123 @@ test_overlap(void)
 	of_flowtable_free(ft);
 }
 
+/* eth_type=0x0800, ipv4_dst=10.i (exact: no mask). */
+static void
+m_dst(struct of_match *m, uint32_t i)
+{
+	uint8_t	et[2] = { 0x08, 0x00 };
+	uint8_t	ip[4] = { 10, i >> 16, i >> 8, i };
+
+	of_match_init(m);
+	of_match_set(m, 5, et, NULL, 2);
+	of_match_set(m, 12, ip, NULL, 4);
+}
+
+static int
+add_checked(struct of_flowtable *ft, struct of_flow_mod *fm, uint16_t prio,
+    enum of_err *err)
+{
+	struct of_ft_result	res;
+	struct rec		rec = { 0 };
+
+	fm->command = OF_FC_ADD;
+	fm->priority = prio;
+	fm->flags = OF_FF_CHECK_OVERLAP;
+	return apply(ft, fm, &res, &rec, err);
+}
+
+/*
+ * CHECK_OVERLAP through the priority runs: exact flows of one shape are
+ * answered by the hash, a masked or differently shaped flow makes the
+ * run walked, and runs stay right as their first and last flows go.
+ */
+static void
+test_overlap_runs(void)
+{
+	struct of_flowtable	*ft = of_flowtable_new(OF_VERSION_13, 1, 100);
+	struct of_flow_mod	 fm;
+	struct of_ft_result	 res;
+	struct rec		 rec = { 0 };
+	enum of_err		 err;
+	uint32_t		 i;
+
+	mod(&fm, OF_FC_ADD, 10, P.out[1], PROG_LEN);
+	for (i = 1; i <= 3; i++) {
+		m_dst(&fm.match, i);
+		CHECK(add_checked(ft, &fm, 10, &err) == 0, "exact %u at 10", i);
+		CHECK(add_checked(ft, &fm, 20, &err) == 0, "exact %u at 20", i);
+	}
+	m_dst(&fm.match, 2);
+	CHECK(add_checked(ft, &fm, 10, &err) == -1 &&
+	    err == OF_ERR_FLOW_OVERLAP, "identical exact flow overlaps");
+	m_dst(&fm.match, 4);
+	CHECK(add_checked(ft, &fm, 10, &err) == 0, "other exact: no overlap");
+	/* eth_type alone, another shape: overlaps every IPv4 flow. */
+	m_ip(&fm.match, 0, 0, 0);
+	CHECK(add_checked(ft, &fm, 20, &err) == -1 &&
+	    err == OF_ERR_FLOW_OVERLAP, "ip-only overlaps exact flows");
+	CHECK(add_checked(ft, &fm, 30, &err) == 0, "alone at 30");
+	/* A masked dst at 10 makes the run mixed: 10.0.0.5 hits it. */
+	m_dst(&fm.match, 0);
+	of_match_set(&fm.match, 12, (uint8_t[]){ 10, 0, 0, 0 },
+	    (uint8_t[]){ 255, 255, 255, 0 }, 4);
+	fm.command = OF_FC_ADD;
+	fm.priority = 10;
+	fm.flags = 0;
+	CHECK(apply(ft, &fm, &res, &rec, &err) == 0 && res.added == 1,
+	    "10.0.0/24 at 10 (unchecked: it covers 10.0.0.1-4)");
+	m_dst(&fm.match, 5);
+	CHECK(add_checked(ft, &fm, 10, &err) == -1 &&
+	    err == OF_ERR_FLOW_OVERLAP, "exact inside a masked flow");
+	CHECK(add_checked(ft, &fm, 40, &err) == 0, "exact at 40: alone");
+	/* Strict deletes of the first and last flows of run 10. */
+	fm.command = OF_FC_DELETE_STRICT;
+	fm.flags = 0;
+	m_dst(&fm.match, 1);
+	fm.priority = 10;
+	CHECK(apply(ft, &fm, &res, &rec, &err) == 0 && res.deleted == 1,
+	    "first of run 10 deleted");
+	m_dst(&fm.match, 0);
+	of_match_set(&fm.match, 12, (uint8_t[]){ 10, 0, 0, 0 },
+	    (uint8_t[]){ 255, 255, 255, 0 }, 4);
+	CHECK(apply(ft, &fm, &res, &rec, &err) == 0 && res.deleted == 1,
+	    "last of run 10 deleted");
+	m_dst(&fm.match, 1);
+	CHECK(add_checked(ft, &fm, 10, &err) == 0, "10.1 again at 10");
+	m_dst(&fm.match, 3);
+	CHECK(add_checked(ft, &fm, 10, &err) == -1 &&
+	    err == OF_ERR_FLOW_OVERLAP, "10.3 still there");
+	CHECK(of_flowtable_count(ft, 0) == 9, "nine flows");
+	for (i = 1; i <= 4; i++) {
+		m_dst(&fm.match, i);
+		CHECK(probe(ft, 10, &fm.match).found == 1, "10.%u at 10", i);
+	}
+	of_flowtable_free(ft);
+}
+
+/* 20 000 exact flows at one priority, each add with CHECK_OVERLAP: the
+ * hash answers (a walk was 20 000 x 10 000 match compares). */
+static void
+test_overlap_scale(void)
+{
+	struct of_flowtable	*ft = of_flowtable_new(OF_VERSION_13, 1, 30000);
+	struct of_flow_mod	 fm;
+	enum of_err		 err;
+	uint32_t		 i, refused = 0;
+
+	mod(&fm, OF_FC_ADD, 100, P.out[1], PROG_LEN);
+	for (i = 0; i < 20000; i++) {
+		m_dst(&fm.match, i);
+		refused += add_checked(ft, &fm, 100, &err) != 0;
+	}
+	CHECK(refused == 0 && of_flowtable_count(ft, 0) == 20000,
+	    "20000 exact adds, none refused");
+	m_dst(&fm.match, 12345);
+	CHECK(add_checked(ft, &fm, 100, &err) == -1 &&
+	    err == OF_ERR_FLOW_OVERLAP, "an identical one is refused");
+	of_flowtable_free(ft);
+}
+
 /* f1 ip 10/8 p10 c0x11, f2 ip 10.1/16 p20 c0x12, f3 arp p10 c0x21. */
 static void
 three_flows(struct of_flowtable *ft, struct of_match *m)
@@ -673,6 +790,8 @@ static const struct check_case cases[] = {
 	CASE(test_add),
 	CASE(test_full),
 	CASE(test_overlap),
+	CASE(test_overlap_runs),
+	CASE(test_overlap_scale),
 	CASE(test_modify13),
 	CASE(test_modify10),
 	CASE(test_delete),

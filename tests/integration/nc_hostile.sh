@@ -1,0 +1,75 @@
+#!/bin/bash
+# Hostile NETCONF clients (issue 14): idle connections that never finish
+# the SSH key exchange, authentication or hello no longer hold a device's
+# --max-sessions slots for good (closed at --hello-timeout, counted in
+# hello_timeouts), over SSH and TCP; wrong SSH passwords are slowed by
+# --auth-delay (a guesser's rate is printed with and without it).
+. "$(dirname "$0")/../lib.sh"
+HERE=$(dirname "$0")
+[ -x "$PY" ] || skip "$PY is not installed"
+"$PY" -c 'import paramiko, ncclient' 2>/dev/null ||
+    skip "python3-paramiko or python3-ncclient is not installed"
+need ss
+
+# device NAME TRANSPORT ARGS...: one device on a free port (PORT, DEV).
+device() {
+	local name=$1 tr=$2 key=""
+	shift 2
+	PORT=$(free_ports 1)
+	[ "$tr" = ssh ] && key="--host-key $TMPD/hostkey"
+	# shellcheck disable=SC2086
+	start_bg "$TMPD/dev-$name.log" "$SBSIM" netconf --devices 1 \
+	    --listen ptcp:$PORT:127.0.0.1 --transport "$tr" $key \
+	    --duration 120 \
+	    --report "$TMPD/$name.json" -q "$@"
+	DEV=$LAST_PID
+	wait_listen "$PORT" || fail "$name: the device did not listen"
+}
+
+counter() {
+	json_get "$1" "r['counters'].get('$2', 0)"
+}
+
+# 1. SSH: three idle connections take the three slots; ncclient is
+# refused, then gets in once the device closed them after 2 s.
+device ssh ssh --max-sessions 3 --hello-timeout 2
+"$PY" "$HERE/nc_hostile.py" lockout $PORT 3 2 ssh admin admin \
+    >"$TMPD/ssh.out" 2>&1 || fail "ssh lockout: $(cat "$TMPD/ssh.out")"
+stop_pid "$DEV"
+[ "$(counter "$TMPD/ssh.json" hello_timeouts)" -ge 3 ] ||
+    fail "ssh: hello_timeouts $(counter "$TMPD/ssh.json" hello_timeouts)"
+[ "$(counter "$TMPD/ssh.json" sessions_refused)" -ge 1 ] ||
+    fail "ssh: the lockout was not counted as refusals"
+[ "$(grep -c 'no hello within' "$TMPD/dev-ssh.log")" -eq 1 ] ||
+    fail "ssh: the deadline was not logged exactly once"
+
+# 2. TCP: the same with idle TCP connections; the real client must
+# receive the device's hello.
+device tcp tcp --max-sessions 2 --hello-timeout 1.5
+"$PY" "$HERE/nc_hostile.py" lockout $PORT 2 1.5 tcp - - \
+    >"$TMPD/tcp.out" 2>&1 || fail "tcp lockout: $(cat "$TMPD/tcp.out")"
+stop_pid "$DEV"
+[ "$(counter "$TMPD/tcp.json" hello_timeouts)" -ge 2 ] ||
+    fail "tcp: hello_timeouts $(counter "$TMPD/tcp.json" hello_timeouts)"
+
+# 3. Wrong passwords for 3 s, one after another: without a delay
+# (--auth-delay 0) and with the default 1 s.  Every one is counted; the
+# delay holds a guesser to about one a second.
+for d in 0 1; do
+	device "guess$d" ssh --auth-delay $d
+	"$PY" "$HERE/nc_hostile.py" guess $PORT admin 3 \
+	    >"$TMPD/guess$d.out" 2>"$TMPD/guess$d.err" ||
+	    fail "guess (delay $d): $(cat "$TMPD/guess$d.out")"
+	stop_pid "$DEV"
+	read -r _ n _ rate <"$TMPD/guess$d.out"
+	echo "--auth-delay $d: $n wrong passwords in 3 s ($rate/s)"
+	# paramiko may take the close after the 6th failure for one more.
+	f=$(counter "$TMPD/guess$d.json" auth_failures)
+	[ "$f" -ge $((n * 9 / 10)) ] && [ "$f" -le "$n" ] ||
+	    fail "delay $d: auth_failures $f for $n attempts"
+	eval "n$d=$n"
+done
+[ "$n1" -le 6 ] || fail "--auth-delay 1: $n1 attempts in 3 s, want <= 6"
+[ "$n0" -gt $((n1 * 3)) ] ||
+    fail "the delay did not slow the guesser ($n0 without, $n1 with)"
+exit 0
