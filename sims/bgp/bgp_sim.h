@@ -17,6 +17,7 @@
 #include "pool.h"
 #include "rxstamp.h"
 #include "txack.h"
+#include "fault.h"
 
 /* Session states (RFC 4271 section 8.2.2); Connect and Active are the
  * pool's (connecting, backing off). */
@@ -184,5 +185,8 @@ void	bgp_peer_free(struct bgp_peer *);
 /* The prefix a peer announces as its i-th. */
 void	bgp_peer_prefix(const struct bgp_peer *, uint64_t i,
 	    struct bgp_prefix *);
+
+/* bgp_fault.c: the --fault kinds of these devices (src/fault.h). */
+extern const struct fault_kind bgp_fault_kinds[];
 
 #endif

@@ -22,6 +22,7 @@
 #include "of_flowtable.h"
 #include "pool.h"
 #include "rxstamp.h"
+#include "fault.h"
 
 enum of_topo {
 	OF_TOPO_NONE,
@@ -230,5 +231,8 @@ void	 of_pktin_response(struct of_switch *, uint32_t buffer_id,
 	    uint64_t now);
 void	 of_lldp_forward(struct of_switch *, const struct of_packet_out *);
 int	 of_topo_check(const struct of_config *, char *err, size_t errlen);
+
+/* of_fault.c: the --fault kinds of these devices (src/fault.h). */
+extern const struct fault_kind of_fault_kinds[];
 
 #endif
