@@ -276,6 +276,20 @@ fault_fire(evutil_socket_t fd, short what, void *arg)
 	fault_arm_next(a, clock_ns());
 }
 
+/* fault_KIND with '_' for '-' (fault_port_flap): a name --expect and
+ * Prometheus take as it is. */
+static void
+fault_counter_name(char *out, size_t len, const char *kind,
+    const char *suffix)
+{
+	char	*p;
+
+	snprintf(out, len, "fault_%s%s", kind, suffix);
+	for (p = out; *p != '\0'; p++)
+		if (*p == '-')
+			*p = '_';
+}
+
 void
 fault_start(const struct fault_spec *s, size_t n,
     const struct fault_kind *kinds, void *cfg, struct metrics *m,
@@ -296,9 +310,9 @@ fault_start(const struct fault_spec *s, size_t n,
 		a->spec = &s[i];
 		if ((a->kind = fault_find(kinds, s[i].kind)) == NULL)
 			fatalx("fault %s not checked", s[i].text);
-		snprintf(a->name, sizeof(a->name), "fault_%s", s[i].kind);
-		snprintf(a->name_missed, sizeof(a->name_missed),
-		    "fault_%s_missed", s[i].kind);
+		fault_counter_name(a->name, sizeof(a->name), s[i].kind, "");
+		fault_counter_name(a->name_missed, sizeof(a->name_missed),
+		    s[i].kind, "_missed");
 		a->count = metrics_counter(m, a->name);
 		a->missed = metrics_counter(m, a->name_missed);
 		a->ev = evtimer_new(engine_base(), fault_fire, a);
@@ -312,8 +326,11 @@ fault_stop(void)
 {
 	size_t	i;
 
-	for (i = 0; i < fault_run.n; i++)
+	for (i = 0; i < fault_run.n; i++) {
 		event_free(fault_run.arm[i].ev);
+		if (fault_run.arm[i].kind->stop != NULL)
+			fault_run.arm[i].kind->stop(fault_run.cfg);
+	}
 	fault_run.n = 0;
 	fault_run.outstanding = 0;
 	fault_run.reconnect = NULL;

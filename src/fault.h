@@ -46,6 +46,9 @@ struct fault_kind {
 	/* Into the device shot->rnd picks among those that can take it
 	 * now: 0 when one did, -1 when none could (none is up). */
 	int		(*inject)(void *cfg, const struct fault_shot *);
+	/* At the run's end, before the devices stop: let go of what
+	 * faults still under way hold (a flap's timer); NULL: nothing. */
+	void		(*stop)(void *cfg);
 };
 
 /* Parse one --fault argument into spec; -1 with a message in err. */

@@ -221,6 +221,11 @@ void	 of_flows_changed(struct of_switch *, int64_t delta, uint64_t now,
 	    uint64_t arrived);
 /* Port no (1..cfg.ports) as the switch reports it. */
 void	 of_port_fill(const struct of_switch *, uint32_t no, struct of_port *);
+/* Port no (1..cfg.ports) of switch sw (its owner) links down or up:
+ * PORT_STATUS MODIFY to each of its controllers (a --fault port-flap). */
+void	 of_port_link(struct of_switch *sw, uint32_t no, int down);
+/* Is port no's link down now? */
+int	 of_port_link_down(const struct of_switch *sw, uint32_t no);
 
 /* of_pktin.c */
 void	 of_pktin_start(struct of_switch *);

@@ -18,6 +18,6 @@ pcep_fault_drop(void *cfg, const struct fault_shot *shot)
 }
 
 const struct fault_kind pcep_fault_kinds[] = {
-	{ "drop", NULL, 0, 0, 0, pcep_fault_drop },
-	{ NULL, NULL, 0, 0, 0, NULL }
+	{ "drop", NULL, 0, 0, 0, pcep_fault_drop, NULL },
+	{ NULL, NULL, 0, 0, 0, NULL, NULL }
 };

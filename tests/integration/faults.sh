@@ -1,0 +1,125 @@
+#!/bin/bash
+# Injected faults (--fault, guide.md "Injected faults") against the
+# embedded controller: each kind on a fixed schedule, counted exactly in
+# the report, the devices dropped mid-run back up (the reconnect phase
+# DONE) and the controller's work still done; a port flapped is seen down
+# in the controller's inventory while it is; bad --fault values are
+# usage errors.
+. "$(dirname "$0")/../lib.sh"
+[ -x "$PY" ] || skip "$PY is not installed"
+need ss
+need curl
+
+usage() {
+	bad_usage openflow "unknown kind 'bogus' \(one of drop port-flap/MS\)" \
+	    --switches 1 --controller tcp:127.0.0.1:6653 --fault bogus@1
+	bad_usage openflow "expected KIND:RATE or KIND@T1" \
+	    --switches 1 --controller tcp:127.0.0.1:6653 --fault drop
+	bad_usage openflow "expected a rate per second" \
+	    --switches 1 --controller tcp:127.0.0.1:6653 --fault drop:0
+	bad_usage openflow "ascending" \
+	    --switches 1 --controller tcp:127.0.0.1:6653 --fault drop@2,1
+	bad_usage openflow "drop takes no /ARG" \
+	    --switches 1 --controller tcp:127.0.0.1:6653 --fault drop@1/5
+	bad_usage openflow "port-flap MS from 1 to 3600000" \
+	    --switches 1 --controller tcp:127.0.0.1:6653 --fault port-flap@1/0
+	bad_usage openflow "expected '/ARG'" \
+	    --switches 1 --controller tcp:127.0.0.1:6653 --fault port-flap@1/x
+	bad_usage openflow "needed" \
+	    --switches 1 --controller tcp:127.0.0.1:6653 --fault drop:5
+	bad_usage pcep "unknown kind 'port-flap' \(one of drop\)" \
+	    --pccs 1 --controller tcp:127.0.0.1:4189 --fault port-flap@1
+	bad_usage netconf "this command has none" \
+	    --devices 1 --controller ptcp:8300 --fault drop@1
+	[ $FAILS -eq 0 ] || fail "$FAILS usage cases"
+}
+
+# A port's link seen down in the inventory, within 2 s.
+wait_link_down() {
+	local i=0
+	while [ $i -lt 40 ]; do
+		curl -s -u admin:admin \
+		    "http://127.0.0.1:$1/rests/data/opendaylight-inventory:nodes" |
+		    grep -q '"link-down":true' && return 0
+		sleep 0.05
+		i=$((i + 1))
+	done
+	return 1
+}
+
+openflow() {
+	local op rp ctl sw
+	op=$(free_ports 2)
+	rp=$((op + 1))
+	start_bg "$TMPD/ctl-of.log" "$SBSIM" controller --openflow ptcp:$op \
+	    --restconf 127.0.0.1:$rp --switches 4 --flows-per-switch 25 \
+	    --read-stats
+	ctl=$LAST_PID
+	wait_listen "$op" || fail "openflow: controller did not listen"
+	wait_listen "$rp" || fail "openflow: RESTCONF did not listen"
+	start_bg "$TMPD/sw-of.log" timeout 30 "$SBSIM" openflow --switches 4 \
+	    --controller tcp:127.0.0.1:$op --expect-flows 100 \
+	    --fault drop@0.8,1.0,1.2 --fault port-flap@1.5/1500 \
+	    --duration 3.5 --timeout 10 --report "$TMPD/of.json" -q
+	sw=$LAST_PID
+	sleep 1.5
+	wait_link_down "$rp" || fail "openflow: no port seen link-down"
+	wait_exit "$sw" 20 || fail "openflow: sbsim did not end"
+	[ "$EXIT_RC" -eq 0 ] || fail "openflow: sbsim exited $EXIT_RC"
+	"$PY" - "$TMPD/of.json" <<'PYEOF' || fail "openflow: report"
+import json, sys
+r = json.load(open(sys.argv[1]))
+c = r["counters"]
+want = {"fault_drop": 3, "fault_drop_missed": 0, "fault_port_flap": 1,
+        "fault_port_flap_missed": 0}
+for k, v in want.items():
+    if c.get(k) != v:
+        sys.exit("counter %s = %r, want %d" % (k, c.get(k), v))
+ph = {p["name"]: p for p in r["phases"]}
+rc = ph.get("reconnect")
+if rc is None or rc["state"] != "DONE" or rc["items"] != 3:
+    sys.exit("reconnect: %r" % rc)
+if not rc["latency_us"]["max"] > 0:
+    sys.exit("reconnect latency %r" % rc["latency_us"])
+for name in ("connect", "program", "confirm"):
+    if ph[name]["state"] != "DONE":
+        sys.exit("%s is %s" % (name, ph[name]["state"]))
+if r["ok"] is not True:
+    sys.exit("ok is %r" % r["ok"])
+PYEOF
+	stop_pid "$ctl"
+}
+
+pcep() {
+	local pp rp ctl
+	pp=$(free_ports 2)
+	rp=$((pp + 1))
+	start_bg "$TMPD/ctl-pcep.log" "$SBSIM" controller \
+	    --pcep ptcp:$pp:127.0.0.1 --restconf 127.0.0.1:$rp
+	ctl=$LAST_PID
+	wait_listen "$pp" || fail "pcep: controller did not listen"
+	timeout 30 "$SBSIM" pcep --pccs 3 --lsps 5 \
+	    --controller tcp:127.0.0.1:$pp --fault drop@0.5,0.9 \
+	    --timeout 10 --report "$TMPD/pcep.json" -q \
+	    >"$TMPD/pcc.log" 2>&1 || fail "pcep: sbsim exited $?"
+	"$PY" - "$TMPD/pcep.json" <<'PYEOF' || fail "pcep: report"
+import json, sys
+r = json.load(open(sys.argv[1]))
+c = r["counters"]
+if c.get("fault_drop") != 2 or c.get("fault_drop_missed") != 0:
+    sys.exit("fault_drop %r missed %r" % (c.get("fault_drop"),
+             c.get("fault_drop_missed")))
+ph = {p["name"]: p for p in r["phases"]}
+rc = ph.get("reconnect")
+if rc is None or rc["state"] != "DONE" or rc["items"] != 2:
+    sys.exit("reconnect: %r" % rc)
+if r["ok"] is not True:
+    sys.exit("ok is %r" % r["ok"])
+PYEOF
+	stop_pid "$ctl"
+}
+
+run_case usage usage
+run_case openflow openflow
+run_case pcep pcep
+exit 0
