@@ -386,8 +386,7 @@ fault_pool_drop(struct pool *p, const struct fault_shot *shot)
 		d = p->devs[i];
 		if (d->state != PD_UP || k-- > 0)
 			continue;
-		fault_reconnect_expect(shot->now_ns);
-		d->fault_ns = shot->now_ns;
+		fault_dev_dropped(d, shot->now_ns);
 		/* Abrupt: a reset (linger 0), as when a link or a host goes,
 		 * not a goodbye; the pool's own path frees the session and
 		 * backs off as after any drop. */
@@ -398,6 +397,15 @@ fault_pool_drop(struct pool *p, const struct fault_shot *shot)
 		return 0;
 	}
 	return -1;
+}
+
+void
+fault_dev_dropped(struct pool_dev *d, uint64_t now)
+{
+	if (d->fault_ns != 0)
+		return;		/* already expected back */
+	fault_reconnect_expect(now);
+	d->fault_ns = now;
 }
 
 void

@@ -86,6 +86,10 @@ int	 fault_busy(void);
 struct pool;
 struct pool_dev;
 int	 fault_pool_drop(struct pool *, const struct fault_shot *);
+/* A device whose session a fault ends in its protocol's own way (a
+ * session flap: CLOSE, NOTIFICATION Cease) before the pool loses it: the
+ * reconnect phase expects it back. */
+void	 fault_dev_dropped(struct pool_dev *, uint64_t now_ns);
 /* From the pool: a device dropped by a fault is connected again. */
 void	 fault_dev_up(struct pool_dev *, uint64_t now_ns);
 

@@ -181,6 +181,8 @@ void	bgp_peer_kick(struct bgp_peer *);
 uint64_t bgp_peer_churn(struct bgp_peer *, uint64_t n);
 /* The run is over: NOTIFICATION Cease before the close. */
 void	bgp_peer_goodbye(struct bgp_peer *);
+/* NOTIFICATION Cease/Administrative Reset and close (a session flap). */
+void	bgp_peer_flap(struct bgp_peer *);
 void	bgp_peer_free(struct bgp_peer *);
 /* The prefix a peer announces as its i-th. */
 void	bgp_peer_prefix(const struct bgp_peer *, uint64_t i,

@@ -1,6 +1,8 @@
 #!/bin/bash
 # Injected faults (--fault, guide.md "Injected faults") against the
-# embedded controller: each kind on a fixed schedule, counted exactly in
+# embedded controller: each kind (OpenFlow drop and port-flap, PCEP drop,
+# session-flap and pcerr, BGP drop and session-flap) on a fixed schedule,
+# counted exactly in
 # the report, the devices dropped mid-run back up (the reconnect phase
 # DONE) and the controller's work still done; a port flapped is seen down
 # in the controller's inventory while it is; bad --fault values are
@@ -27,10 +29,15 @@ usage() {
 	    --switches 1 --controller tcp:127.0.0.1:6653 --fault port-flap@1/x
 	bad_usage openflow "needed" \
 	    --switches 1 --controller tcp:127.0.0.1:6653 --fault drop:5
-	bad_usage pcep "unknown kind 'port-flap' \(one of drop\)" \
+	bad_usage pcep "unknown kind 'port-flap' \(one of drop session-flap pcerr/TYPE\*256\+VALUE\)" \
 	    --pccs 1 --controller tcp:127.0.0.1:4189 --fault port-flap@1
 	bad_usage netconf "this command has none" \
 	    --devices 1 --controller ptcp:8300 --fault drop@1
+	bad_usage pcep "pcerr TYPE\*256\+VALUE from 256 to 65535" \
+	    --pccs 1 --controller tcp:127.0.0.1:4189 --fault pcerr@1/255
+	bad_usage bgp "unknown kind 'pcerr' \(one of drop session-flap\)" \
+	    --peers 1 --as 65001 --peer-as 65000 \
+	    --controller tcp:127.0.0.1:179 --fault pcerr@1
 	[ $FAILS -eq 0 ] || fail "$FAILS usage cases"
 }
 
@@ -100,26 +107,73 @@ pcep() {
 	wait_listen "$pp" || fail "pcep: controller did not listen"
 	timeout 30 "$SBSIM" pcep --pccs 3 --lsps 5 \
 	    --controller tcp:127.0.0.1:$pp --fault drop@0.5,0.9 \
+	    --fault session-flap@1.1,1.3 --fault pcerr@0.7,0.8,1.0/5889 \
 	    --timeout 10 --report "$TMPD/pcep.json" -q \
 	    >"$TMPD/pcc.log" 2>&1 || fail "pcep: sbsim exited $?"
 	"$PY" - "$TMPD/pcep.json" <<'PYEOF' || fail "pcep: report"
 import json, sys
 r = json.load(open(sys.argv[1]))
 c = r["counters"]
-if c.get("fault_drop") != 2 or c.get("fault_drop_missed") != 0:
-    sys.exit("fault_drop %r missed %r" % (c.get("fault_drop"),
-             c.get("fault_drop_missed")))
+want = {"fault_drop": 2, "fault_drop_missed": 0, "fault_session_flap": 2,
+        "fault_session_flap_missed": 0, "fault_pcerr": 3,
+        "fault_pcerr_missed": 0, "pcerr_sent": 3, "flaps": 2}
+for k, v in want.items():
+    if c.get(k) != v:
+        sys.exit("counter %s = %r, want %d" % (k, c.get(k), v))
 ph = {p["name"]: p for p in r["phases"]}
 rc = ph.get("reconnect")
-if rc is None or rc["state"] != "DONE" or rc["items"] != 2:
+if rc is None or rc["state"] != "DONE" or rc["items"] != 4:
     sys.exit("reconnect: %r" % rc)
 if r["ok"] is not True:
     sys.exit("ok is %r" % r["ok"])
 PYEOF
 	stop_pid "$ctl"
+	# 3 sessions, one more after each drop and each flap; the PCErrs.
+	grep -q "pcep: 7 sessions, 7 PCCs synchronized" "$TMPD/ctl-pcep.log" ||
+	    fail "pcep: the controller's sessions"
+	grep -q "0 PCErrs sent, 3 received" "$TMPD/ctl-pcep.log" ||
+	    fail "pcep: the controller's PCErrs"
+}
+
+# Peers flapped (Cease) and dropped come back and announce their prefixes
+# again: the controller receives them once per session.
+bgp() {
+	local port net ctl
+	port=$(free_ports 1)
+	net=$((RANDOM % 200 + 20))
+	start_bg "$TMPD/ctl-bgp.log" "$SBSIM" controller \
+	    --bgp ptcp:$port:127.0.0.1 --as 65000 --bgp-monitor 127.$net.0.4
+	ctl=$LAST_PID
+	wait_listen "$port" || fail "bgp: controller did not listen"
+	timeout 30 "$SBSIM" bgp --peers 3 --prefixes 100 --as 65001 \
+	    --peer-as 65000 --source 127.$net.0.0/24 \
+	    --controller tcp:127.0.0.1:$port --monitor tcp:127.0.0.1:$port \
+	    --monitor-as 65002 --fault session-flap@0.6,0.9 --fault drop@1.1 \
+	    --timeout 10 --report "$TMPD/bgp.json" -q >"$TMPD/bgp.log" 2>&1 ||
+	    fail "bgp: sbsim exited $?"
+	"$PY" - "$TMPD/bgp.json" <<'PYEOF' || fail "bgp: report"
+import json, sys
+r = json.load(open(sys.argv[1]))
+c = r["counters"]
+want = {"fault_session_flap": 2, "fault_session_flap_missed": 0,
+        "fault_drop": 1, "fault_drop_missed": 0, "notifications_sent": 2}
+for k, v in want.items():
+    if c.get(k) != v:
+        sys.exit("counter %s = %r, want %d" % (k, c.get(k), v))
+ph = {p["name"]: p for p in r["phases"]}
+for name, items in (("reconnect", 3), ("learn", 300)):
+    if ph[name]["state"] != "DONE" or ph[name]["items"] != items:
+        sys.exit("%s: %r" % (name, ph[name]))
+if r["ok"] is not True:
+    sys.exit("ok is %r" % r["ok"])
+PYEOF
+	stop_pid "$ctl"
+	grep -q "bgp: 7 sessions, .* 600 prefixes and 0 withdrawals received" \
+	    "$TMPD/ctl-bgp.log" || fail "bgp: the controller's prefixes"
 }
 
 run_case usage usage
 run_case openflow openflow
 run_case pcep pcep
+run_case bgp bgp
 exit 0
