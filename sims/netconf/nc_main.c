@@ -294,7 +294,7 @@ static const struct sim_ops nc_sim_ops = {
 	nc_stop,
 	"devices",
 	nc_size,
-	NULL,		/* no --fault kinds yet */
+	nc_fault_kinds,
 };
 
 static void

@@ -1,7 +1,8 @@
 #!/bin/bash
 # Injected faults (--fault, guide.md "Injected faults") against the
 # embedded controller: each kind (OpenFlow drop and port-flap, PCEP drop,
-# session-flap and pcerr, BGP drop and session-flap) on a fixed schedule,
+# session-flap and pcerr, BGP drop and session-flap, NETCONF rpc-error)
+# on a fixed schedule,
 # counted exactly in
 # the report, the devices dropped mid-run back up (the reconnect phase
 # DONE) and the controller's work still done; a port flapped is seen down
@@ -31,8 +32,8 @@ usage() {
 	    --switches 1 --controller tcp:127.0.0.1:6653 --fault drop:5
 	bad_usage pcep "unknown kind 'port-flap' \(one of drop session-flap pcerr/TYPE\*256\+VALUE\)" \
 	    --pccs 1 --controller tcp:127.0.0.1:4189 --fault port-flap@1
-	bad_usage netconf "this command has none" \
-	    --devices 1 --controller ptcp:8300 --fault drop@1
+	bad_usage netconf "unknown kind 'drop' \(one of rpc-error\)" \
+	    --devices 1 --listen ptcp:8300 --fault drop@1
 	bad_usage pcep "pcerr TYPE\*256\+VALUE from 256 to 65535" \
 	    --pccs 1 --controller tcp:127.0.0.1:4189 --fault pcerr@1/255
 	bad_usage bgp "unknown kind 'pcerr' \(one of drop session-flap\)" \
@@ -172,8 +173,74 @@ PYEOF
 	    "$TMPD/ctl-bgp.log" || fail "bgp: the controller's prefixes"
 }
 
+# A NETCONF client over TCP (base:1.0, end-of-message framing): get-config
+# answered, then after the fault's time the next one answered with the
+# injected rpc-error (operation-failed, application), the one after it
+# answered again.
+netconf() {
+	local port dev
+	port=$(free_ports 1)
+	start_bg "$TMPD/nc.log" timeout 20 "$SBSIM" netconf --devices 1 \
+	    --listen ptcp:$port:127.0.0.1 --transport tcp \
+	    --fault rpc-error@1 --duration 3 --report "$TMPD/nc.json" -q
+	dev=$LAST_PID
+	wait_listen "$port" || fail "netconf: the device did not listen"
+	"$PY" - "$port" 1.6 >"$TMPD/nc-client.log" 2>&1 <<'PYEOF' ||
+import socket, sys, time
+port, at = int(sys.argv[1]), float(sys.argv[2])
+BASE = "urn:ietf:params:xml:ns:netconf:base:1.0"
+EOM = b"]]>]]>"
+s = socket.create_connection(("127.0.0.1", port), timeout=5)
+buf = b""
+def recv_msg():
+    global buf
+    while EOM not in buf:
+        d = s.recv(65536)
+        if not d:
+            sys.exit("closed")
+        buf += d
+    m, buf = buf.split(EOM, 1)
+    return m.decode()
+t0 = time.time()
+hello = ('<?xml version="1.0" encoding="UTF-8"?><hello xmlns="%s"><capabilities>'
+         '<capability>urn:ietf:params:netconf:base:1.0</capability>'
+         '</capabilities></hello>' % BASE)
+s.sendall(hello.encode() + EOM)
+recv_msg()
+def rpc(mid):
+    s.sendall(('<rpc message-id="%d" xmlns="%s"><get-config><source><running/>'
+               '</source></get-config></rpc>' % (mid, BASE)).encode() + EOM)
+    return recv_msg()
+r = rpc(1)
+if "rpc-error" in r:
+    sys.exit("before the fault: %s" % r)
+time.sleep(max(0, at - (time.time() - t0)))
+r = rpc(2)
+if "<error-tag>operation-failed</error-tag>" not in r or \
+   "<error-type>application</error-type>" not in r or 'message-id="2"' not in r:
+    sys.exit("the fault's reply: %s" % r)
+r = rpc(3)
+if "rpc-error" in r or "<data" not in r:
+    sys.exit("after the fault: %s" % r)
+print("ok")
+PYEOF
+	    fail "netconf: client: $(tail -1 "$TMPD/nc-client.log")"
+	wait_exit "$dev" 10 || fail "netconf: sbsim did not end"
+	[ "$EXIT_RC" -eq 0 ] || fail "netconf: sbsim exited $EXIT_RC"
+	"$PY" - "$TMPD/nc.json" <<'PYEOF' || fail "netconf: report"
+import json, sys
+c = json.load(open(sys.argv[1]))["counters"]
+want = {"fault_rpc_error": 1, "fault_rpc_error_missed": 0,
+        "fault_rpc_error_answered": 1, "rpc_error_operation_failed": 1}
+for k, v in want.items():
+    if c.get(k) != v:
+        sys.exit("counter %s = %r, want %d" % (k, c.get(k), v))
+PYEOF
+}
+
 run_case usage usage
 run_case openflow openflow
 run_case pcep pcep
 run_case bgp bgp
+run_case netconf netconf
 exit 0
