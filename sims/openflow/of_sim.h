@@ -101,6 +101,7 @@ struct of_switch {
 	uint8_t			 ctl;		/* controller index */
 	uint8_t			 new_master;	/* owner: ctl + 1 of the master
 						   a failover elected, 0: none */
+	uint8_t			 stalled;	/* --fault stall: not reading */
 	uint16_t		 config_flags;
 	uint16_t		 miss_send_len;
 	uint32_t		 logged;	/* error kinds logged once */
@@ -224,6 +225,9 @@ void	 of_port_fill(const struct of_switch *, uint32_t no, struct of_port *);
 /* Port no (1..cfg.ports) of switch sw (its owner) links down or up:
  * PORT_STATUS MODIFY to each of its controllers (a --fault port-flap). */
 void	 of_port_link(struct of_switch *sw, uint32_t no, int down);
+/* --fault stall: the connection stops reading (stall 1) or reads again,
+ * what waits first (stall 0). */
+void	 of_switch_stall(struct of_switch *, int stall);
 /* Is port no's link down now? */
 int	 of_port_link_down(const struct of_switch *sw, uint32_t no);
 

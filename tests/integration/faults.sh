@@ -1,6 +1,7 @@
 #!/bin/bash
 # Injected faults (--fault, guide.md "Injected faults") against the
-# embedded controller: each kind (OpenFlow drop and port-flap, PCEP drop,
+# embedded controller: each kind (OpenFlow drop, port-flap and stall, the
+# last behind a small controller of the test's own; PCEP drop,
 # session-flap and pcerr, BGP drop and session-flap, NETCONF rpc-error)
 # on a fixed schedule,
 # counted exactly in
@@ -14,7 +15,7 @@ need ss
 need curl
 
 usage() {
-	bad_usage openflow "unknown kind 'bogus' \(one of drop port-flap/MS\)" \
+	bad_usage openflow "unknown kind 'bogus' \(one of drop port-flap/MS stall/MS\)" \
 	    --switches 1 --controller tcp:127.0.0.1:6653 --fault bogus@1
 	bad_usage openflow "expected KIND:RATE or KIND@T1" \
 	    --switches 1 --controller tcp:127.0.0.1:6653 --fault drop
@@ -96,6 +97,85 @@ if r["ok"] is not True:
     sys.exit("ok is %r" % r["ok"])
 PYEOF
 	stop_pid "$ctl"
+}
+
+# A switch stalled at 1 s for 800 ms, behind a small OpenFlow 1.3
+# controller of our own: an ECHO_REQUEST sent into the stall is answered
+# when it ends, one sent after it at once.
+stall() {
+	local port py
+	port=$(free_ports 1)
+	# A file: a background job's standard input is /dev/null.
+	cat >"$TMPD/stall-ctl.py" <<'PYEOF'
+import select, socket, struct, sys, time
+port, at, ms = int(sys.argv[1]), float(sys.argv[2]), int(sys.argv[3])
+ls = socket.socket()
+ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+ls.bind(("127.0.0.1", port))
+ls.listen(1)
+print("listening", flush=True)
+ls.settimeout(10)
+s, _ = ls.accept()
+t0 = time.time()
+buf = b""
+def send(t, xid, body=b""):
+    s.sendall(struct.pack("!BBHI", 4, t, 8 + len(body), xid) + body)
+def wait_for(mtype, xid, limit):
+    """Read until a message of mtype with xid; its arrival time."""
+    global buf
+    end = time.time() + limit
+    while time.time() < end:
+        while len(buf) >= 8:
+            v, t, n, x = struct.unpack("!BBHI", buf[:8])
+            if len(buf) < n:
+                break
+            buf = buf[n:]
+            if t == 2:		# the switch's ECHO_REQUEST
+                send(3, x)
+            if t == mtype and x == xid:
+                return time.time()
+        r, _, _ = select.select([s], [], [], 0.05)
+        if r:
+            d = s.recv(65536)
+            if not d:
+                sys.exit("the switch closed")
+            buf += d
+    sys.exit("no reply of type %d xid %d" % (mtype, xid))
+send(0, 1)
+send(5, 2)
+wait_for(6, 2, 5)
+# Inside the stall: the reply waits for its end.
+time.sleep(max(0, at + 0.2 - (time.time() - t0)))
+sent = time.time()
+late = wait_for(3, 3, 5) if send(2, 3) is None else 0
+slow = late - sent
+# After it: at once.
+time.sleep(max(0, at + ms / 1000.0 + 0.3 - (time.time() - t0)))
+sent = time.time()
+fast = wait_for(3, 4, 5) if send(2, 4) is None else 0
+fast -= sent
+print("slow %.3f fast %.3f" % (slow, fast))
+if slow < (ms / 1000.0 - 0.2) * 0.8:
+    sys.exit("the echo inside the stall came after %.3f s" % slow)
+if fast > 0.4:
+    sys.exit("the echo after the stall came after %.3f s" % fast)
+print("ok")
+PYEOF
+	start_bg "$TMPD/stall-ctl.log" "$PY" "$TMPD/stall-ctl.py" "$port" 1 800
+	py=$LAST_PID
+	local i=0
+	while ! grep -q listening "$TMPD/stall-ctl.log" && [ $i -lt 100 ]; do
+		sleep 0.05
+		i=$((i + 1))
+	done
+	timeout 20 "$SBSIM" openflow --switches 1 \
+	    --controller tcp:127.0.0.1:$port --fault stall@1/800 \
+	    --duration 3 --report "$TMPD/stall.json" -q \
+	    >"$TMPD/stall-sw.log" 2>&1 || fail "stall: sbsim exited $?"
+	wait_exit "$py" 10 || fail "stall: the controller did not end"
+	[ "$EXIT_RC" -eq 0 ] || fail "stall: $(tail -1 "$TMPD/stall-ctl.log")"
+	[ "$(json_get "$TMPD/stall.json" 'r["counters"]["fault_stall"]')" = 1 ] ||
+	    fail "stall: fault_stall"
 }
 
 pcep() {
@@ -240,6 +320,7 @@ PYEOF
 
 run_case usage usage
 run_case openflow openflow
+run_case stall stall
 run_case pcep pcep
 run_case bgp bgp
 run_case netconf netconf
