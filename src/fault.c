@@ -48,6 +48,7 @@ static struct {
 	uint64_t		 start_ns;
 	uint64_t		 rng;
 	uint64_t		 outstanding;	/* dropped, not back up */
+	uint64_t		 last_drop_ns;
 	struct phase		*reconnect;
 } fault_run;
 
@@ -338,11 +339,12 @@ fault_stop(void)
 }
 
 int
-fault_busy(void)
+fault_busy(uint64_t now, double timeout_s)
 {
 	size_t	i;
 
-	if (fault_run.outstanding > 0)
+	if (fault_run.outstanding > 0 && now >= fault_run.last_drop_ns &&
+	    (double)(now - fault_run.last_drop_ns) / 1e9 < timeout_s)
 		return 1;
 	for (i = 0; i < fault_run.n; i++)
 		if (fault_run.arm[i].spec->rate == 0 &&
@@ -368,6 +370,7 @@ fault_reconnect_expect(uint64_t now)
 	}
 	ph->target++;
 	fault_run.outstanding++;
+	fault_run.last_drop_ns = now;
 }
 
 int

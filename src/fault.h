@@ -73,9 +73,11 @@ void	 fault_start(const struct fault_spec *, size_t n,
 	    const struct fault_kind *kinds, void *cfg, struct metrics *m,
 	    const char *protocol, unsigned seed, uint64_t start_ns);
 void	 fault_stop(void);
-/* Non-zero while a fixed schedule has faults to come or a dropped
- * device is not back: the run is not complete yet. */
-int	 fault_busy(void);
+/* Non-zero while a fixed schedule has faults to come, or a dropped
+ * device is not back and the last drop is less than timeout_s old (a
+ * controller that never takes them back does not hold the run for
+ * ever): the run is not complete yet. */
+int	 fault_busy(uint64_t now_ns, double timeout_s);
 
 /*
  * drop: the connection of an up device of pool, picked by rnd, closed

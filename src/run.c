@@ -152,7 +152,7 @@ run_tick(evutil_socket_t fd, short what, void *arg)
 	(void)what;
 	run_cost_sample(rs, now);
 	if (rs->ops->tick(rs->cfg, now) == 1 && rs->deadline_ns == 0 &&
-	    rs->complete_ns == 0 && !fault_busy()) {
+	    rs->complete_ns == 0 && !fault_busy(now, rs->ro->phase_timeout)) {
 		rs->complete_ns = now;
 		if (event_base_once(engine_base(), -1, EV_TIMEOUT, run_linger,
 		    rs, &linger) == -1)

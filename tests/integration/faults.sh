@@ -178,6 +178,51 @@ PYEOF
 	    fail "stall: fault_stall"
 }
 
+# A switch dropped by a fault whose controller takes no more connections
+# (it closed its listener): the run does not wait for it for ever; it ends
+# --timeout seconds after the drop, the reconnect phase TIMEOUT, not ok.
+lost() {
+	local port sw
+	port=$(free_ports 1)
+	cat >"$TMPD/lost-ctl.py" <<'PYEOF'
+import socket, struct, sys, time
+ls = socket.socket()
+ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+ls.bind(("127.0.0.1", int(sys.argv[1])))
+ls.listen(1)
+print("listening", flush=True)
+ls.settimeout(10)
+s, _ = ls.accept()
+ls.close()
+s.sendall(struct.pack("!BBHI", 4, 0, 8, 1) + struct.pack("!BBHI", 4, 5, 8, 2))
+s.settimeout(10)
+while s.recv(65536):
+    pass
+PYEOF
+	start_bg "$TMPD/lost-ctl.log" "$PY" "$TMPD/lost-ctl.py" "$port"
+	local i=0
+	while ! grep -q listening "$TMPD/lost-ctl.log" && [ $i -lt 100 ]; do
+		sleep 0.05
+		i=$((i + 1))
+	done
+	timeout 20 "$SBSIM" openflow --switches 1 \
+	    --controller tcp:127.0.0.1:$port --fault drop@0.5 --timeout 1.5 \
+	    --report "$TMPD/lost.json" -q >"$TMPD/lost-sw.log" 2>&1
+	sw=$?
+	[ $sw -eq 1 ] || fail "lost: sbsim exited $sw, want 1"
+	"$PY" - "$TMPD/lost.json" <<'PYEOF' || fail "lost: report"
+import json, sys
+r = json.load(open(sys.argv[1]))
+ph = {p["name"]: p for p in r["phases"]}
+rc = ph.get("reconnect")
+if rc is None or rc["state"] != "TIMEOUT" or rc["items"] != 0:
+    sys.exit("reconnect: %r" % rc)
+if r["counters"].get("fault_drop") != 1 or r["ok"] is not False:
+    sys.exit("fault_drop %r ok %r" % (r["counters"].get("fault_drop"),
+             r["ok"]))
+PYEOF
+}
+
 pcep() {
 	local pp rp ctl
 	pp=$(free_ports 2)
@@ -321,6 +366,7 @@ PYEOF
 run_case usage usage
 run_case openflow openflow
 run_case stall stall
+run_case lost lost
 run_case pcep pcep
 run_case bgp bgp
 run_case netconf netconf

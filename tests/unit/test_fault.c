@@ -149,7 +149,7 @@ run_specs(const char *const *args, size_t n, unsigned seed, int ms,
 	engine_init();
 	metrics_init(m);
 	fault_start(specs, n, kinds, NULL, m, "test", seed, clock_ns());
-	CHECK(fault_busy(), "busy while the schedule runs");
+	CHECK(fault_busy(clock_ns(), 60), "busy while the schedule runs");
 	event_base_once(engine_base(), -1, EV_TIMEOUT, stop_cb, NULL, &tv);
 	engine_run();
 	fault_stop();
@@ -173,7 +173,7 @@ test_schedule(void)
 	    "fault_port_flap 1 ('_' for '-')");
 	CHECK(metrics_counter_value(&m, "fault_drop_missed") == 0,
 	    "no drop missed");
-	CHECK(!fault_busy(), "not busy once stopped");
+	CHECK(!fault_busy(clock_ns(), 60), "not busy once stopped");
 	metrics_free(&m);
 	take = 0;
 	run_specs(args, 1, 1, 100, &m);
