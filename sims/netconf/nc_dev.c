@@ -269,7 +269,7 @@ nc_sess_drained(struct nc_sess *s)
 
 /* ---- output ---- */
 
-static void
+void
 nc_sess_write(void *arg, const void *p, size_t len)
 {
 	struct nc_sess	*s = arg;
@@ -1109,7 +1109,9 @@ nc_sess_rpc(void *arg, const uint8_t *msg, size_t len)
 		nc_reply_fault(s, &r, b);
 	else
 		nc_dispatch(s, &r, b);
-	nc_sess_send(s, b);
+	if (!nc_fault_hold(s, op, xmlBufferContent(b),
+	    (size_t)xmlBufferLength(b)))
+		nc_sess_send(s, b);
 	nc_rpc_free(&r);
 	if (op == NC_OP_CLOSE_SESSION && s->state == NCS_OPEN) {
 		nc_change_state(s, NCS_CLOSING, "close-session");

@@ -2,7 +2,8 @@
 # Injected faults (--fault, guide.md "Injected faults") against the
 # embedded controller: each kind (OpenFlow drop, port-flap and stall, the
 # last behind a small controller of the test's own; PCEP drop,
-# session-flap and pcerr, BGP drop and session-flap, NETCONF rpc-error)
+# session-flap and pcerr, BGP drop and session-flap, NETCONF rpc-error
+# and slow-rpc)
 # on a fixed schedule,
 # counted exactly in
 # the report, the devices dropped mid-run back up (the reconnect phase
@@ -33,7 +34,7 @@ usage() {
 	    --switches 1 --controller tcp:127.0.0.1:6653 --fault drop:5
 	bad_usage pcep "unknown kind 'port-flap' \(one of drop session-flap pcerr/TYPE\*256\+VALUE\)" \
 	    --pccs 1 --controller tcp:127.0.0.1:4189 --fault port-flap@1
-	bad_usage netconf "unknown kind 'drop' \(one of rpc-error\)" \
+	bad_usage netconf "unknown kind 'drop' \(one of rpc-error slow-rpc/MS\)" \
 	    --devices 1 --listen ptcp:8300 --fault drop@1
 	bad_usage pcep "pcerr TYPE\*256\+VALUE from 256 to 65535" \
 	    --pccs 1 --controller tcp:127.0.0.1:4189 --fault pcerr@1/255
@@ -363,6 +364,82 @@ for k, v in want.items():
 PYEOF
 }
 
+# slow-rpc: a reply before the fault comes at once; two RPCs sent after
+# its time are answered 700 ms late, in order; the one after them at once.
+slow_rpc() {
+	local port dev
+	port=$(free_ports 1)
+	start_bg "$TMPD/nc-slow.log" timeout 20 "$SBSIM" netconf --devices 1 \
+	    --listen ptcp:$port:127.0.0.1 --transport tcp \
+	    --fault slow-rpc@1/700 --duration 3.5 \
+	    --report "$TMPD/nc-slow.json" -q
+	dev=$LAST_PID
+	wait_listen "$port" || fail "slow_rpc: the device did not listen"
+	"$PY" - "$port" 1 700 >"$TMPD/nc-slow-client.log" 2>&1 <<'PYEOF' ||
+import socket, sys, time
+port, at, ms = int(sys.argv[1]), float(sys.argv[2]), int(sys.argv[3])
+BASE = "urn:ietf:params:xml:ns:netconf:base:1.0"
+EOM = b"]]>]]>"
+s = socket.create_connection(("127.0.0.1", port), timeout=5)
+buf = b""
+def recv_msg():
+    global buf
+    while EOM not in buf:
+        d = s.recv(65536)
+        if not d:
+            sys.exit("closed")
+        buf += d
+    m, buf = buf.split(EOM, 1)
+    return m.decode()
+t0 = time.time()
+s.sendall(('<?xml version="1.0" encoding="UTF-8"?><hello xmlns="%s">'
+           '<capabilities><capability>urn:ietf:params:netconf:base:1.0'
+           '</capability></capabilities></hello>' % BASE).encode() + EOM)
+recv_msg()
+def send(mid):
+    s.sendall(('<rpc message-id="%d" xmlns="%s"><get-config><source>'
+               '<running/></source></get-config></rpc>' % (mid, BASE)
+               ).encode() + EOM)
+def rpc(mid):
+    sent = time.time()
+    send(mid)
+    r = recv_msg()
+    if 'message-id="%d"' % mid not in r or "<data" not in r:
+        sys.exit("reply %d: %s" % (mid, r))
+    return time.time() - sent
+first = rpc(1)
+time.sleep(max(0, at + 0.3 - (time.time() - t0)))
+# Two at once: the second's reply waits behind the first's, in order.
+sent = time.time()
+send(2)
+send(3)
+for mid in (2, 3):
+    r = recv_msg()
+    if 'message-id="%d"' % mid not in r:
+        sys.exit("out of order: want %d, got %s" % (mid, r[:120]))
+slow = time.time() - sent
+after = rpc(4)
+print("first %.3f slow %.3f after %.3f" % (first, slow, after))
+if slow < ms / 1000.0 * 0.9:
+    sys.exit("the slow reply came after %.3f s" % slow)
+if first > 0.4 or after > 0.4:
+    sys.exit("a reply outside the fault was slow")
+print("ok")
+PYEOF
+	    fail "slow_rpc: client: $(tail -1 "$TMPD/nc-slow-client.log")"
+	wait_exit "$dev" 10 || fail "slow_rpc: sbsim did not end"
+	[ "$EXIT_RC" -eq 0 ] || fail "slow_rpc: sbsim exited $EXIT_RC"
+	"$PY" - "$TMPD/nc-slow.json" <<'PYEOF' || fail "slow_rpc: report"
+import json, sys
+c = json.load(open(sys.argv[1]))["counters"]
+want = {"fault_slow_rpc": 1, "fault_slow_rpc_missed": 0,
+        "fault_slow_rpc_answered": 1}
+for k, v in want.items():
+    if c.get(k) != v:
+        sys.exit("counter %s = %r, want %d" % (k, c.get(k), v))
+PYEOF
+}
+
 run_case usage usage
 run_case openflow openflow
 run_case stall stall
@@ -370,4 +447,5 @@ run_case lost lost
 run_case pcep pcep
 run_case bgp bgp
 run_case netconf netconf
+run_case slow_rpc slow_rpc
 exit 0
