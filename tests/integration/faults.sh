@@ -2,14 +2,13 @@
 # Injected faults (--fault, guide.md "Injected faults") against the
 # embedded controller: each kind (OpenFlow drop, port-flap and stall, the
 # last behind a small controller of the test's own; PCEP drop,
-# session-flap and pcerr, BGP drop and session-flap, NETCONF rpc-error
-# and slow-rpc)
-# on a fixed schedule,
-# counted exactly in
-# the report, the devices dropped mid-run back up (the reconnect phase
-# DONE) and the controller's work still done; a port flapped is seen down
-# in the controller's inventory while it is; bad --fault values are
-# usage errors.
+# session-flap and pcerr; BGP drop and session-flap; OVSDB drop; NETCONF
+# rpc-error and slow-rpc, with a TCP client of the test's own) on a fixed
+# schedule, counted exactly in the report; the devices dropped mid-run
+# back up (the reconnect phase DONE) and the controller's work still
+# done; a port flapped is seen down in the controller's inventory while
+# it is; a device whose controller takes no more connections does not
+# hold the run for ever; bad --fault values are usage errors.
 . "$(dirname "$0")/../lib.sh"
 [ -x "$PY" ] || skip "$PY is not installed"
 need ss
@@ -299,6 +298,37 @@ PYEOF
 	    "$TMPD/ctl-bgp.log" || fail "bgp: the controller's prefixes"
 }
 
+# OVSDB devices dropped come back: the manager sees one session more for
+# each, the reconnect phase DONE.
+ovsdb() {
+	local port ctl
+	port=$(free_ports 1)
+	start_bg "$TMPD/ctl-ovsdb.log" "$SBSIM" controller \
+	    --ovsdb ptcp:$port:127.0.0.1
+	ctl=$LAST_PID
+	wait_listen "$port" || fail "ovsdb: controller did not listen"
+	timeout 30 "$SBSIM" ovsdb --devices 3 \
+	    --controller tcp:127.0.0.1:$port --fault drop@0.5,0.8 \
+	    --timeout 10 --report "$TMPD/ovsdb.json" -q \
+	    >"$TMPD/ovsdb.log" 2>&1 || fail "ovsdb: sbsim exited $?"
+	"$PY" - "$TMPD/ovsdb.json" <<'PYEOF' || fail "ovsdb: report"
+import json, sys
+r = json.load(open(sys.argv[1]))
+c = r["counters"]
+if c.get("fault_drop") != 2 or c.get("fault_drop_missed") != 0:
+    sys.exit("fault_drop %r" % c.get("fault_drop"))
+ph = {p["name"]: p for p in r["phases"]}
+rc = ph.get("reconnect")
+if rc is None or rc["state"] != "DONE" or rc["items"] != 2:
+    sys.exit("reconnect: %r" % rc)
+if r["ok"] is not True:
+    sys.exit("ok is %r" % r["ok"])
+PYEOF
+	stop_pid "$ctl"
+	grep -q "ovsdb: 5 sessions" "$TMPD/ctl-ovsdb.log" ||
+	    fail "ovsdb: the manager's sessions"
+}
+
 # A NETCONF client over TCP (base:1.0, end-of-message framing): get-config
 # answered, then after the fault's time the next one answered with the
 # injected rpc-error (operation-failed, application), the one after it
@@ -446,6 +476,7 @@ run_case stall stall
 run_case lost lost
 run_case pcep pcep
 run_case bgp bgp
+run_case ovsdb ovsdb
 run_case netconf netconf
 run_case slow_rpc slow_rpc
 exit 0
