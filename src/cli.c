@@ -173,6 +173,20 @@ cli_expect(void *base, const char *arg, char *err, size_t errlen)
 	return expect_parse(arg, &ro->expects[ro->n_expects++], err, errlen);
 }
 
+/* --fault KIND[:RATE|@T1,T2,...][/ARG]; the kind is checked against the
+ * command's in run_main(). */
+static int
+cli_fault(void *base, const char *arg, char *err, size_t errlen)
+{
+	struct run_opts	*ro = base;
+
+	if (ro->n_faults == FAULT_MAX_SPECS) {
+		snprintf(err, errlen, "--fault: at most %d", FAULT_MAX_SPECS);
+		return -1;
+	}
+	return fault_parse(arg, &ro->faults[ro->n_faults++], err, errlen);
+}
+
 /* --sweep N1,N2,...: device counts, each 1 or more, in run order. */
 static int
 cli_sweep(void *base, const char *arg, char *err, size_t errlen)
@@ -229,6 +243,10 @@ static const struct opt cli_common_rows[] = {
 	OPT_S("junit", "FILE", RO, junit, 0, "JUnit XML"),
 	OPT_FN("expect", "EXPR", cli_expect, 0,
 	    "threshold, e.g. 'connect.rate_per_s>=1000'"),
+	OPT_FN("fault", "KIND[:RATE|@T1,...][/ARG]", cli_fault, 0,
+	    "inject a fault into a random device, RATE per\n"
+	    "second or at each time T (seconds from the\n"
+	    "start); repeatable (sbsim(1) lists the kinds)"),
 	OPT_U("repeat", "N", RO, repeat, 1, 1000, 0,
 	    "run N times; report min/median/max"),
 	OPT_FN("sweep", "N1,N2,...", cli_sweep, 0,

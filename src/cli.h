@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "expect.h"
+#include "fault.h"
 
 #define CLI_MAX_EXPECTS	32
 #define CLI_MAX_SWEEP	64	/* sizes of one --sweep */
@@ -29,6 +30,8 @@ struct run_opts {
 	const char	*junit;
 	struct expect	 expects[CLI_MAX_EXPECTS];
 	size_t		 n_expects;
+	struct fault_spec faults[FAULT_MAX_SPECS];	/* --fault */
+	size_t		 n_faults;
 	unsigned	 repeat;
 	const char	*ssl_key;
 	const char	*ssl_cert;

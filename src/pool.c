@@ -20,6 +20,7 @@
 #include "engine.h"
 #include "log.h"
 #include "metrics.h"
+#include "fault.h"
 #include "pool.h"
 
 #define POOL_TICK_MS	10
@@ -52,6 +53,8 @@ pool_set_state(struct pool_dev *d, enum pool_dev_state st)
 	pool_census[d->state]--;
 	pool_census[st]++;
 	d->state = (uint8_t)st;
+	if (st == PD_UP && d->fault_ns != 0)
+		fault_dev_up(d, clock_ns());
 }
 
 void

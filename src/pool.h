@@ -41,6 +41,7 @@ struct pool_dev {
 	struct evconnlistener	*listener;
 	struct event		*retry;		/* made on first backoff */
 	uint64_t		 attempt_ns;	/* when this attempt began */
+	uint64_t		 fault_ns;	/* dropped by a fault, 0: not */
 };
 
 /* What a protocol's devices do with their connections; NULL when the

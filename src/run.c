@@ -180,7 +180,7 @@ run_tick(evutil_socket_t fd, short what, void *arg)
 	(void)what;
 	run_cost_sample(rs, now);
 	if (rs->ops->tick(rs->cfg, now) == 1 && rs->deadline_ns == 0 &&
-	    rs->complete_ns == 0) {
+	    rs->complete_ns == 0 && !fault_busy(now, rs->ro->phase_timeout)) {
 		rs->complete_ns = now;
 		if (event_base_once(engine_base(), -1, EV_TIMEOUT, run_linger,
 		    rs, &linger) == -1)
@@ -284,10 +284,13 @@ run_once(struct run_state *rs)
 		metrics_free(rs->m);
 		return -1;
 	}
+	fault_start(rs->ro->faults, rs->ro->n_faults, rs->ops->faults,
+	    rs->cfg, rs->m, rs->ops->name, rs->ro->seed, rs->m->start_ns);
 	tick = event_new(engine_base(), -1, EV_PERSIST, run_tick, rs);
 	event_add(tick, &tv);
 	engine_run();
 	event_free(tick);
+	fault_stop();
 	if (rs->progress)
 		report_progress_clear(stderr);
 	rs->m->end_ns = rs->complete_ns != 0 ? rs->complete_ns : clock_ns();
@@ -559,6 +562,11 @@ run_main(const struct sim_ops *ops, void *cfg, const struct run_opts *ro)
 		run_slot->ro = ro;
 		run_slot = NULL;
 		return run_slot_next(run_slot_arg);
+	}
+	if (fault_check(ro->faults, ro->n_faults, ops->faults, ro->duration,
+	    err, sizeof(err)) == -1) {
+		fprintf(stderr, "sbsim %s: %s\n", ops->name, err);
+		return 2;
 	}
 	if (run_check_expects(ops, ro) == -1 ||
 	    run_check_watch(ops, ro) == -1 ||

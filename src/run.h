@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "cli.h"
+#include "fault.h"
 #include "metrics.h"
 
 struct sim_ops {
@@ -32,6 +33,9 @@ struct sim_ops {
 	 * one given (the ceiling). */
 	const char	*size_opt;
 	uint32_t	*(*size)(void *cfg);
+	/* The --fault kinds the command's devices take (fault.h),
+	 * NULL-terminated; NULL: none. */
+	const struct fault_kind *faults;
 };
 
 /*

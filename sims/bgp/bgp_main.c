@@ -627,6 +627,7 @@ static const struct sim_ops bgp_sim_ops = {
 	bgp_stop,
 	"peers",
 	bgp_size,
+	bgp_fault_kinds,
 };
 
 /* Where the peers and the monitor may connect. */

@@ -106,6 +106,16 @@ bgp_notify_close(struct bgp_peer *p, uint8_t code, uint8_t subcode,
 		pool_lost(&p->pd, why);
 }
 
+/* --fault session-flap: Cease/Administrative Reset (RFC 4486 section
+ * 3); the pool reconnects with its backoff and, Established again, the
+ * peer announces its prefixes from the first (bgp_established()). */
+void
+bgp_peer_flap(struct bgp_peer *p)
+{
+	bgp_notify_close(p, BGP_ERR_CEASE, BGP_ERR_CEASE_ADMIN_RESET, NULL, 0,
+	    "session flap (--fault)");
+}
+
 static void
 bgp_notify_err(struct bgp_peer *p, const struct bgp_err *e)
 {

@@ -17,6 +17,7 @@
 #include "pool.h"
 #include "rxstamp.h"
 #include "txack.h"
+#include "fault.h"
 
 /* Session states (RFC 4271 section 8.2.2); Connect and Active are the
  * pool's (connecting, backing off). */
@@ -182,9 +183,14 @@ void	bgp_peer_kick(struct bgp_peer *);
 uint64_t bgp_peer_churn(struct bgp_peer *, uint64_t n);
 /* The run is over: NOTIFICATION Cease before the close. */
 void	bgp_peer_goodbye(struct bgp_peer *);
+/* NOTIFICATION Cease/Administrative Reset and close (a session flap). */
+void	bgp_peer_flap(struct bgp_peer *);
 void	bgp_peer_free(struct bgp_peer *);
 /* The prefix a peer announces as its i-th. */
 void	bgp_peer_prefix(const struct bgp_peer *, uint64_t i,
 	    struct bgp_prefix *);
+
+/* bgp_fault.c: the --fault kinds of these devices (src/fault.h). */
+extern const struct fault_kind bgp_fault_kinds[];
 
 #endif

@@ -320,7 +320,7 @@ nc_sess_drained(struct nc_sess *s)
 
 /* ---- output ---- */
 
-static void
+void
 nc_sess_write(void *arg, const void *p, size_t len)
 {
 	struct nc_sess	*s = arg;
@@ -532,6 +532,21 @@ nc_reply_err(struct nc_sess *s, const struct nc_rpc *r, xmlBufferPtr b,
 {
 	nc_count_error_tag(s->dev->sim, e->tag);
 	nc_reply_error(b, r, e, 1);
+}
+
+/* --fault rpc-error: operation-failed, error-type application (RFC 6241
+ * section 4.3 and appendix A), in place of the answer. */
+static void
+nc_reply_fault(struct nc_sess *s, const struct nc_rpc *r, xmlBufferPtr b)
+{
+	struct nc_err	e;
+
+	memset(&e, 0, sizeof(e));
+	e.type = NC_ERR_TYPE_APPLICATION;
+	e.tag = NC_ERR_OPERATION_FAILED;
+	e.sev = NC_ERR_SEV_ERROR;
+	e.message = "injected by sbsim --fault rpc-error";
+	nc_reply_err(s, r, b, &e);
 }
 
 /* ok, or what the store refused. */
@@ -1142,8 +1157,13 @@ nc_sess_rpc(void *arg, const uint8_t *msg, size_t len)
 	}
 	op = r.op;
 	nc_count_rpc(d->sim, op);
-	nc_dispatch(s, &r, b);
-	nc_sess_send(s, b);
+	if (nc_fault_rpc_error_due(d, op))
+		nc_reply_fault(s, &r, b);
+	else
+		nc_dispatch(s, &r, b);
+	if (!nc_fault_hold(s, op, xmlBufferContent(b),
+	    (size_t)xmlBufferLength(b)))
+		nc_sess_send(s, b);
 	nc_rpc_free(&r);
 	if (op == NC_OP_CLOSE_SESSION && s->state == NCS_OPEN) {
 		nc_change_state(s, NCS_CLOSING, "close-session");

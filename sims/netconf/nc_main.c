@@ -303,6 +303,7 @@ static const struct sim_ops nc_sim_ops = {
 	nc_stop,
 	"devices",
 	nc_size,
+	nc_fault_kinds,
 };
 
 static void

@@ -24,6 +24,7 @@
 #include "pool.h"
 #include "rxstamp.h"
 #include "txack.h"
+#include "fault.h"
 
 struct bufferevent;
 struct event;
@@ -147,6 +148,8 @@ struct nc_dev {
 	uint32_t		 ack_sid;	/* on this session */
 	struct nc_store		*store;
 	struct nc_sess_list	 sessions;
+	uint16_t		 fault_rpc_errors; /* next RPCs to refuse */
+	struct nc_slow		*fault_slow;	/* --fault slow-rpc, NULL */
 };
 
 TAILQ_HEAD(nc_sess_tq, nc_sess);
@@ -229,5 +232,17 @@ void	 nc_ssh_write(struct nc_sess *, const void *, size_t);
 size_t	 nc_ssh_pending(const struct nc_sess *);
 /* Close the channel and the connection (closes the descriptor). */
 void	 nc_ssh_free(struct nc_sess *);
+
+/* nc_fault.c: the --fault kinds of these devices (src/fault.h); and
+ * whether the RPC that just came is one a fault answers with its
+ * rpc-error (counted once it is). */
+extern const struct fault_kind nc_fault_kinds[];
+int	 nc_fault_rpc_error_due(struct nc_dev *, enum nc_op);
+/* Whether a slow-rpc fault holds this reply of session s (the bytes are
+ * its then, sent late); 0: send it now. */
+int	 nc_fault_hold(struct nc_sess *s, enum nc_op, const void *msg,
+	    size_t len);
+/* One framed message's bytes to the session's transport, counted. */
+void	 nc_sess_write(void *sess, const void *p, size_t len);
 
 #endif

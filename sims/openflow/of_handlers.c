@@ -314,6 +314,27 @@ of_port_status_to(struct of_switch *sw, const struct of_port *p)
 	of_reply(sw, w);
 }
 
+int
+of_port_link_down(const struct of_switch *sw, uint32_t no)
+{
+	return (sw->ports[no - 1].state & OF_PS_LINK_DOWN) != 0;
+}
+
+void
+of_port_link(struct of_switch *sw, uint32_t no, int down)
+{
+	struct of_port	p;
+	unsigned	k;
+
+	if (down)
+		sw->ports[no - 1].state |= OF_PS_LINK_DOWN;
+	else
+		sw->ports[no - 1].state &= ~OF_PS_LINK_DOWN;
+	of_port_fill(sw, no, &p);
+	for (k = 0; k < sw->sim->cfg.n_ctl; k++)
+		of_port_status_to(of_switch_conn(sw->sim, sw->idx, k), &p);
+}
+
 static void
 of_on_port_mod(const struct of_ctx *c)
 {

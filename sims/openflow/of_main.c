@@ -605,6 +605,7 @@ static const struct sim_ops of_sim_ops = {
 	of_stop,
 	"switches",
 	of_size,
+	of_fault_kinds,
 };
 
 static void

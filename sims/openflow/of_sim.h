@@ -22,6 +22,7 @@
 #include "of_flowtable.h"
 #include "pool.h"
 #include "rxstamp.h"
+#include "fault.h"
 
 enum of_topo {
 	OF_TOPO_NONE,
@@ -101,6 +102,7 @@ struct of_switch {
 	uint8_t			 ctl;		/* controller index */
 	uint8_t			 new_master;	/* owner: ctl + 1 of the master
 						   a failover elected, 0: none */
+	uint8_t			 stalled;	/* --fault stall: not reading */
 	uint16_t		 config_flags;
 	uint16_t		 miss_send_len;
 	uint32_t		 logged;	/* error kinds logged once */
@@ -221,6 +223,14 @@ void	 of_flows_changed(struct of_switch *, int64_t delta, uint64_t now,
 	    uint64_t arrived);
 /* Port no (1..cfg.ports) as the switch reports it. */
 void	 of_port_fill(const struct of_switch *, uint32_t no, struct of_port *);
+/* Port no (1..cfg.ports) of switch sw (its owner) links down or up:
+ * PORT_STATUS MODIFY to each of its controllers (a --fault port-flap). */
+void	 of_port_link(struct of_switch *sw, uint32_t no, int down);
+/* --fault stall: the connection stops reading (stall 1) or reads again,
+ * what waits first (stall 0). */
+void	 of_switch_stall(struct of_switch *, int stall);
+/* Is port no's link down now? */
+int	 of_port_link_down(const struct of_switch *sw, uint32_t no);
 
 /* of_pktin.c */
 void	 of_pktin_start(struct of_switch *);
@@ -231,5 +241,8 @@ void	 of_pktin_response(struct of_switch *, uint32_t buffer_id,
 	    uint64_t now);
 void	 of_lldp_forward(struct of_switch *, const struct of_packet_out *);
 int	 of_topo_check(const struct of_config *, char *err, size_t errlen);
+
+/* of_fault.c: the --fault kinds of these devices (src/fault.h). */
+extern const struct fault_kind of_fault_kinds[];
 
 #endif

@@ -328,6 +328,18 @@ of_read(struct bufferevent *bev, void *arg)
 	of_read_input(arg, bev, 0);
 }
 
+void
+of_switch_stall(struct of_switch *sw, int stall)
+{
+	sw->stalled = (uint8_t)stall;
+	if (sw->pd.bev == NULL || sw->state == OFS_CLOSING)
+		return;
+	if (stall)
+		bufferevent_disable(sw->pd.bev, EV_READ);
+	else
+		of_read_input(sw, sw->pd.bev, 1);	/* may end it */
+}
+
 static void
 of_write_drained(struct bufferevent *bev, void *arg)
 {
@@ -337,7 +349,7 @@ of_write_drained(struct bufferevent *bev, void *arg)
 		pool_lost_drained(&sw->pd, "version negotiation failed");
 		return;
 	}
-	if (!(bufferevent_get_enabled(bev) & EV_READ)) {
+	if (!(bufferevent_get_enabled(bev) & EV_READ) && !sw->stalled) {
 		/* Paused by of_frame_out_full: what waits is read now. */
 		of_read_input(sw, bev, 1);
 		return;		/* the session may have ended */
@@ -380,6 +392,7 @@ of_switch_up(struct pool_dev *pd, struct bufferevent *bev)
 	of_change_state(sw, OFS_HELLO_WAIT, "connected");
 	bufferevent_setcb(bev, of_read, of_write_drained, pool_bev_event,
 	    sw);
+	sw->stalled = 0;	/* a new connection reads at once */
 	bufferevent_enable(bev, EV_READ | EV_WRITE);
 	of_rxpeek(sw, bev);
 	of_hello_encode(w, of_highest(of_our_bitmap(sw)), 0,

@@ -237,6 +237,7 @@ static const struct sim_ops ovsdb_sim_ops = {
 	ovsdb_stop,
 	"devices",
 	ovsdb_size,
+	ovsdb_fault_kinds,
 };
 
 /* TLS as ovsdb-server's --private-key, --certificate and --ca-cert:

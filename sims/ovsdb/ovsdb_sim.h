@@ -16,6 +16,7 @@
 #include "ovsdb_frame.h"
 #include "ovsdb_server.h"
 #include "pool.h"
+#include "fault.h"
 
 #define OVSDB_DEFAULT_SCHEMA	"/usr/share/openvswitch/vswitch.ovsschema"
 
@@ -131,5 +132,8 @@ void	ovsdb_datapath_free(struct ovsdb_dev *);
 void	ovsdb_datapath_stop(struct ovsdb_sim *);
 /* Close every session and free the database. */
 void	ovsdb_dev_free(struct ovsdb_dev *);
+
+/* ovsdb_fault.c: the --fault kinds of these devices (src/fault.h). */
+extern const struct fault_kind ovsdb_fault_kinds[];
 
 #endif

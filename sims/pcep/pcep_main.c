@@ -395,6 +395,7 @@ static const struct sim_ops pcep_sim_ops = {
 	pcep_stop,
 	"pccs",
 	pcep_size,
+	pcep_fault_kinds,
 };
 
 static void

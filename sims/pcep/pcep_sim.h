@@ -17,6 +17,7 @@
 #include "rxstamp.h"
 #include "txack.h"
 #include "ut.h"
+#include "fault.h"
 
 /* Session states (RFC 5440 appendix A); TCPPending is the pool's. */
 enum pcc_state {
@@ -193,5 +194,8 @@ void	pcc_handle_update(struct pcc *, const struct rbuf *body);
 void	pcc_handle_initiate(struct pcc *, const struct rbuf *body);
 /* The name of our i-th LSP. */
 void	pcc_lsp_name(const struct pcc *, uint32_t i, char *, size_t);
+
+/* pcep_fault.c: the --fault kinds of these devices (src/fault.h). */
+extern const struct fault_kind pcep_fault_kinds[];
 
 #endif

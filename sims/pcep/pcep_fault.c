@@ -1,0 +1,84 @@
+/*
+ * The --fault kinds PCEP PCCs take (src/fault.h, guide.md "Injected
+ * faults"): drop; session-flap (CLOSE, RFC 5440 section 6.8, then the
+ * session comes back with the pool's backoff and the PCC reports its LSPs
+ * again, RFC 8231 section 5.6); pcerr (an unsolicited PCErr of type and
+ * value ARG = TYPE * 256 + VALUE, RFC 5440 section 7.15, the session
+ * kept).
+ */
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fault.h"
+#include "log.h"
+#include "pcep_sim.h"
+
+/* 2/0: "Capability not supported" (RFC 5440 section 7.15), one any PCE
+ * takes without closing. */
+#define PCEP_FAULT_PCERR_DEFAULT	(2 * 256 + 0)
+
+static int
+pcep_fault_drop(void *cfg, const struct fault_shot *shot)
+{
+	struct pcep_sim	*sim = cfg;
+
+	return fault_pool_drop(&sim->pool, shot);
+}
+
+/* The k-th PCC whose session is up and synchronized, NULL when none. */
+static struct pcc *
+pcep_fault_pcc(struct pcep_sim *sim, uint64_t rnd)
+{
+	uint32_t	i, up = 0, k;
+
+	for (i = 0; i < sim->cfg.pccs; i++)
+		up += sim->pccs[i].state == PCCS_UP && sim->pccs[i].synced;
+	if (up == 0)
+		return NULL;
+	k = (uint32_t)(rnd % up);
+	for (i = 0; i < sim->cfg.pccs; i++)
+		if (sim->pccs[i].state == PCCS_UP && sim->pccs[i].synced &&
+		    k-- == 0)
+			return &sim->pccs[i];
+	return NULL;
+}
+
+static int
+pcep_fault_session_flap(void *cfg, const struct fault_shot *shot)
+{
+	struct pcc	*p;
+
+	if ((p = pcep_fault_pcc(cfg, shot->rnd)) == NULL)
+		return -1;
+	fault_dev_dropped(&p->pd, shot->now_ns);
+	pcc_flap(p);
+	return 0;
+}
+
+static int
+pcep_fault_pcerr(void *cfg, const struct fault_shot *shot)
+{
+	struct pcep_sim	*sim = cfg;
+	struct pcep_err	 err;
+	struct pcc	*p;
+	struct wbuf	*w;
+
+	if ((p = pcep_fault_pcc(sim, shot->rnd)) == NULL)
+		return -1;
+	err.type = (uint8_t)(shot->arg >> 8);
+	err.value = (uint8_t)shot->arg;
+	err.close_reason = 0;
+	w = pcc_scratch();
+	pcep_pcerr_simple(w, &err, 0);
+	pcc_send(p, w, 1);
+	(*sim->c.pcerr_sent)++;
+	return 0;
+}
+
+const struct fault_kind pcep_fault_kinds[] = {
+	{ "drop", NULL, 0, 0, 0, pcep_fault_drop, NULL },
+	{ "session-flap", NULL, 0, 0, 0, pcep_fault_session_flap, NULL },
+	{ "pcerr", "TYPE*256+VALUE", 256, 65535, PCEP_FAULT_PCERR_DEFAULT,
+	    pcep_fault_pcerr, NULL },
+	{ NULL, NULL, 0, 0, 0, NULL, NULL }
+};

@@ -1,0 +1,425 @@
+/*
+ * Injected faults: the schedules, the generator, the counters and the
+ * reconnect phase (fault.h).  One run's faults at a time: a process runs
+ * one run (or one scenario) at once.
+ */
+#include <sys/socket.h>
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <event2/bufferevent.h>
+#include <event2/event.h>
+
+#include "engine.h"
+#include "fault.h"
+#include "log.h"
+#include "metrics.h"
+#include "pool.h"
+
+#define FAULT_RATE_MAX		1e6	/* per second */
+#define FAULT_TIME_MAX		1e7	/* seconds from the start */
+#define FAULT_COUNTER_MAX	(FAULT_KIND_MAX + 16)
+
+/* One armed spec. */
+struct fault_arm {
+	const struct fault_spec	*spec;
+	const struct fault_kind	*kind;
+	struct event		*ev;
+	size_t			 next_at;	/* index into spec->at */
+	uint64_t		*count;
+	uint64_t		*missed;
+	/* Counter names live as long as the process's reports need them:
+	 * this array is static. */
+	char			 name[FAULT_COUNTER_MAX];
+	char			 name_missed[FAULT_COUNTER_MAX];
+};
+
+static struct {
+	struct fault_arm	 arm[FAULT_MAX_SPECS];
+	size_t			 n;
+	void			*cfg;
+	struct metrics		*m;
+	const char		*protocol;
+	uint64_t		 start_ns;
+	uint64_t		 rng;
+	uint64_t		 outstanding;	/* dropped, not back up */
+	uint64_t		 last_drop_ns;
+	struct phase		*reconnect;
+} fault_run;
+
+/* splitmix64: a generator of the run's own, so that faults do not shift
+ * the devices' random() (backoff jitter) and a seed gives one schedule. */
+static uint64_t
+fault_rand(void)
+{
+	uint64_t	z = (fault_run.rng += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+/* In [0, 1). */
+static double
+fault_uniform(void)
+{
+	return (double)(fault_rand() >> 11) / 9007199254740992.0;
+}
+
+static int
+fault_parse_times(const char *p, struct fault_spec *s, char **end,
+    char *err, size_t errlen)
+{
+	double	v;
+
+	for (;;) {
+		errno = 0;
+		v = strtod(p, end);
+		if (*end == p || errno != 0 || !(v >= 0) ||
+		    v > FAULT_TIME_MAX ||
+		    (s->n_at > 0 && v < s->at[s->n_at - 1])) {
+			snprintf(err, errlen, "--fault %s: expected times in "
+			    "seconds from the start, ascending, after '@'",
+			    s->text);
+			return -1;
+		}
+		if (s->n_at == FAULT_MAX_TIMES) {
+			snprintf(err, errlen, "--fault %s: at most %d times",
+			    s->text, FAULT_MAX_TIMES);
+			return -1;
+		}
+		s->at[s->n_at++] = v;
+		if (**end != ',')
+			return 0;
+		p = *end + 1;
+	}
+}
+
+static int
+fault_parse_when(const char *p, struct fault_spec *s, char **end,
+    char *err, size_t errlen)
+{
+	if (*p == '@')
+		return fault_parse_times(p + 1, s, end, err, errlen);
+	if (*p == ':') {
+		errno = 0;
+		s->rate = strtod(p + 1, end);
+		if (*end != p + 1 && errno == 0 && s->rate > 0 &&
+		    s->rate <= FAULT_RATE_MAX)
+			return 0;
+		snprintf(err, errlen, "--fault %s: expected a rate per second "
+		    "after ':' (above 0, at most %.0f)", s->text,
+		    FAULT_RATE_MAX);
+		return -1;
+	}
+	snprintf(err, errlen, "--fault %s: expected KIND:RATE or "
+	    "KIND@T1,T2,... (with /ARG after either)", s->text);
+	return -1;
+}
+
+int
+fault_parse(const char *arg, struct fault_spec *s, char *err, size_t errlen)
+{
+	const char	*p = arg;
+	char		*end;
+	unsigned long	 v;
+	size_t		 n;
+
+	memset(s, 0, sizeof(*s));
+	s->text = arg;
+	for (n = 0; islower((unsigned char)p[n]) || p[n] == '-'; n++)
+		;
+	if (n == 0 || n >= sizeof(s->kind)) {
+		snprintf(err, errlen, "--fault %s: expected a kind (lower "
+		    "case letters and '-') first", arg);
+		return -1;
+	}
+	memcpy(s->kind, p, n);
+	if (fault_parse_when(p + n, s, &end, err, errlen) == -1)
+		return -1;
+	if (*end == '\0')
+		return 0;
+	if (*end == '/' && isdigit((unsigned char)end[1])) {
+		errno = 0;
+		v = strtoul(end + 1, &end, 10);
+		if (*end == '\0' && errno == 0 && v <= UINT32_MAX) {
+			s->has_arg = 1;
+			s->arg = (uint32_t)v;
+			return 0;
+		}
+	}
+	snprintf(err, errlen, "--fault %s: expected '/ARG' (a whole number) "
+	    "or nothing after the schedule", arg);
+	return -1;
+}
+
+static const struct fault_kind *
+fault_find(const struct fault_kind *kinds, const char *name)
+{
+	for (; kinds != NULL && kinds->name != NULL; kinds++)
+		if (strcmp(kinds->name, name) == 0)
+			return kinds;
+	return NULL;
+}
+
+static void
+fault_kind_list(const struct fault_kind *kinds, char *out, size_t len)
+{
+	size_t	used;
+
+	snprintf(out, len, "%s", kinds == NULL || kinds->name == NULL ?
+	    "this command has none" : "one of");
+	for (; kinds != NULL && kinds->name != NULL; kinds++) {
+		used = strlen(out);
+		snprintf(out + used, len - used, " %s%s%s", kinds->name,
+		    kinds->arg_meta != NULL ? "/" : "",
+		    kinds->arg_meta != NULL ? kinds->arg_meta : "");
+	}
+}
+
+static int
+fault_check_one(const struct fault_spec *s, const struct fault_kind *kinds,
+    double duration, char *err, size_t errlen)
+{
+	const struct fault_kind	*k = fault_find(kinds, s->kind);
+	char			 list[256];
+
+	if (k == NULL) {
+		fault_kind_list(kinds, list, sizeof(list));
+		snprintf(err, errlen, "--fault %s: unknown kind '%s' (%s)",
+		    s->text, s->kind, list);
+		return -1;
+	}
+	if (s->has_arg && k->arg_meta == NULL) {
+		snprintf(err, errlen, "--fault %s: %s takes no /ARG", s->text,
+		    k->name);
+		return -1;
+	}
+	if (s->has_arg && (s->arg < k->arg_min || s->arg > k->arg_max)) {
+		snprintf(err, errlen, "--fault %s: %s %s from %u to %u",
+		    s->text, k->name, k->arg_meta, k->arg_min, k->arg_max);
+		return -1;
+	}
+	if (s->rate > 0 && duration <= 0) {
+		snprintf(err, errlen, "--fault %s: a rate goes on until "
+		    "--duration, which is needed", s->text);
+		return -1;
+	}
+	return 0;
+}
+
+int
+fault_check(const struct fault_spec *s, size_t n,
+    const struct fault_kind *kinds, double duration, char *err, size_t errlen)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++)
+		if (fault_check_one(&s[i], kinds, duration, err, errlen) == -1)
+			return -1;
+	return 0;
+}
+
+/* The next time of a's schedule, as a delay from now; -1: none left. */
+static int
+fault_next(struct fault_arm *a, uint64_t now, struct timeval *tv)
+{
+	double		 delay;
+	uint64_t	 when;
+
+	if (a->spec->rate > 0)
+		/* Exponential gaps make a Poisson process. */
+		delay = -log(1.0 - fault_uniform()) / a->spec->rate;
+	else {
+		if (a->next_at == a->spec->n_at)
+			return -1;
+		when = fault_run.start_ns +
+		    (uint64_t)(a->spec->at[a->next_at++] * 1e9);
+		delay = when > now ? (double)(when - now) / 1e9 : 0;
+	}
+	tv->tv_sec = (time_t)delay;
+	tv->tv_usec = (suseconds_t)((delay - (double)tv->tv_sec) * 1e6);
+	return 0;
+}
+
+static void
+fault_arm_next(struct fault_arm *a, uint64_t now)
+{
+	struct timeval	tv;
+
+	if (fault_next(a, now, &tv) == 0)
+		evtimer_add(a->ev, &tv);
+}
+
+static void
+fault_fire(evutil_socket_t fd, short what, void *arg)
+{
+	struct fault_arm	*a = arg;
+	struct fault_shot	 shot;
+
+	(void)fd;
+	(void)what;
+	shot.rnd = fault_rand();
+	shot.arg = a->spec->has_arg ? a->spec->arg : a->kind->arg_default;
+	shot.now_ns = clock_ns();
+	if (a->kind->inject(fault_run.cfg, &shot) == 0)
+		(*a->count)++;
+	else {
+		if ((*a->missed)++ == 0)
+			log_info("fault %s: no device could take it (further "
+			    "misses counted)", a->kind->name);
+	}
+	fault_arm_next(a, clock_ns());
+}
+
+/* fault_KIND with '_' for '-' (fault_port_flap): a name --expect and
+ * Prometheus take as it is. */
+static void
+fault_counter_name(char *out, size_t len, const char *kind,
+    const char *suffix)
+{
+	char	*p;
+
+	snprintf(out, len, "fault_%s%s", kind, suffix);
+	for (p = out; *p != '\0'; p++)
+		if (*p == '-')
+			*p = '_';
+}
+
+void
+fault_start(const struct fault_spec *s, size_t n,
+    const struct fault_kind *kinds, void *cfg, struct metrics *m,
+    const char *protocol, unsigned seed, uint64_t start_ns)
+{
+	struct fault_arm	*a;
+	size_t			 i;
+
+	fault_stop();
+	fault_run.cfg = cfg;
+	fault_run.m = m;
+	fault_run.protocol = protocol;
+	fault_run.start_ns = start_ns;
+	fault_run.rng = (uint64_t)seed * 0x2545f4914f6cdd1dull + 1;
+	for (i = 0; i < n && i < FAULT_MAX_SPECS; i++) {
+		a = &fault_run.arm[i];
+		memset(a, 0, sizeof(*a));
+		a->spec = &s[i];
+		if ((a->kind = fault_find(kinds, s[i].kind)) == NULL)
+			fatalx("fault %s not checked", s[i].text);
+		fault_counter_name(a->name, sizeof(a->name), s[i].kind, "");
+		fault_counter_name(a->name_missed, sizeof(a->name_missed),
+		    s[i].kind, "_missed");
+		a->count = metrics_counter(m, a->name);
+		a->missed = metrics_counter(m, a->name_missed);
+		a->ev = evtimer_new(engine_base(), fault_fire, a);
+		fault_arm_next(a, clock_ns());
+		fault_run.n++;
+	}
+}
+
+void
+fault_stop(void)
+{
+	size_t	i;
+
+	for (i = 0; i < fault_run.n; i++) {
+		event_free(fault_run.arm[i].ev);
+		if (fault_run.arm[i].kind->stop != NULL)
+			fault_run.arm[i].kind->stop(fault_run.cfg);
+	}
+	fault_run.n = 0;
+	fault_run.outstanding = 0;
+	fault_run.reconnect = NULL;
+	fault_run.cfg = NULL;
+}
+
+int
+fault_busy(uint64_t now, double timeout_s)
+{
+	size_t	i;
+
+	if (fault_run.outstanding > 0 && now >= fault_run.last_drop_ns &&
+	    (double)(now - fault_run.last_drop_ns) / 1e9 < timeout_s)
+		return 1;
+	for (i = 0; i < fault_run.n; i++)
+		if (fault_run.arm[i].spec->rate == 0 &&
+		    evtimer_pending(fault_run.arm[i].ev, NULL))
+			return 1;
+	return 0;
+}
+
+/* One more device to come back: the reconnect phase's target grows, and
+ * a phase done with the last drop runs again. */
+static void
+fault_reconnect_expect(uint64_t now)
+{
+	struct phase	*ph = fault_run.reconnect;
+
+	if (ph == NULL)
+		ph = fault_run.reconnect = metrics_phase(fault_run.m,
+		    "reconnect", fault_run.protocol);
+	phase_start(ph, now);
+	if (ph->state == PHASE_DONE) {
+		ph->state = PHASE_RUNNING;
+		ph->end_ns = 0;
+	}
+	ph->target++;
+	fault_run.outstanding++;
+	fault_run.last_drop_ns = now;
+}
+
+int
+fault_pool_drop(struct pool *p, const struct fault_shot *shot)
+{
+	struct linger	 lg = { 1, 0 };
+	struct pool_dev	*d;
+	uint32_t	 i, up = 0, k;
+
+	for (i = 0; i < p->n_devs; i++)
+		up += p->devs[i]->state == PD_UP;
+	if (up == 0)
+		return -1;
+	k = (uint32_t)(shot->rnd % up);
+	for (i = 0; i < p->n_devs; i++) {
+		d = p->devs[i];
+		if (d->state != PD_UP || k-- > 0)
+			continue;
+		fault_dev_dropped(d, shot->now_ns);
+		/* Abrupt: a reset (linger 0), as when a link or a host goes,
+		 * not a goodbye; the pool's own path frees the session and
+		 * backs off as after any drop. */
+		if (d->bev != NULL && bufferevent_getfd(d->bev) != -1)
+			setsockopt(bufferevent_getfd(d->bev), SOL_SOCKET,
+			    SO_LINGER, &lg, sizeof(lg));
+		pool_lost(d, "dropped by --fault drop");
+		return 0;
+	}
+	return -1;
+}
+
+void
+fault_dev_dropped(struct pool_dev *d, uint64_t now)
+{
+	if (d->fault_ns != 0)
+		return;		/* already expected back */
+	fault_reconnect_expect(now);
+	d->fault_ns = now;
+}
+
+void
+fault_dev_up(struct pool_dev *d, uint64_t now)
+{
+	uint64_t	since = d->fault_ns;
+
+	d->fault_ns = 0;
+	if (fault_run.reconnect == NULL || since == 0)
+		return;
+	fault_run.outstanding--;
+	phase_items(fault_run.reconnect, now, 1);
+	phase_latency(fault_run.reconnect, (now - since) / 1000);
+}

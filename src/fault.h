@@ -1,0 +1,98 @@
+/*
+ * Injected faults (guide.md, "Injected faults"): --fault
+ * KIND[:RATE|@T1,T2,...][/ARG], repeatable.  Each spec is a schedule, a
+ * Poisson rate per second over the run (seeded from --seed) or fixed
+ * times in seconds from the run's start; at each of its times a device
+ * chosen at random takes the fault through its protocol's handler, and
+ * the report counts fault_KIND (and fault_KIND_missed when no device
+ * could take it then).  A protocol declares the kinds it supports in a
+ * table of its own (sim_ops.faults); the engine knows none but drop's
+ * helper over the device pool.
+ */
+#ifndef SBSIM_FAULT_H
+#define SBSIM_FAULT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define FAULT_MAX_SPECS		16	/* --fault options per run */
+#define FAULT_MAX_TIMES		64	/* @T1,T2,... of one spec */
+#define FAULT_KIND_MAX		24
+
+/* One --fault, as parsed (its kind is checked against the command's). */
+struct fault_spec {
+	char		 kind[FAULT_KIND_MAX];
+	double		 rate;		/* per second; 0: the times below */
+	double		 at[FAULT_MAX_TIMES];	/* seconds, ascending */
+	size_t		 n_at;
+	int		 has_arg;
+	uint32_t	 arg;
+	const char	*text;		/* the option's argument */
+};
+
+/* What one fault is given: rnd picks the device, arg is ARG or the
+ * kind's default. */
+struct fault_shot {
+	uint64_t	 rnd;
+	uint32_t	 arg;
+	uint64_t	 now_ns;
+};
+
+/* One kind a protocol supports. */
+struct fault_kind {
+	const char	*name;		/* "port-flap" */
+	const char	*arg_meta;	/* "MS"; NULL: the kind takes no ARG */
+	uint32_t	 arg_min, arg_max, arg_default;
+	/* Into the device shot->rnd picks among those that can take it
+	 * now: 0 when one did, -1 when none could (none is up). */
+	int		(*inject)(void *cfg, const struct fault_shot *);
+	/* At the run's end, before the devices stop: let go of what
+	 * faults still under way hold (a flap's timer); NULL: nothing. */
+	void		(*stop)(void *cfg);
+};
+
+/* Parse one --fault argument into spec; -1 with a message in err. */
+int	 fault_parse(const char *arg, struct fault_spec *, char *err,
+	    size_t errlen);
+/*
+ * The specs against the command's kinds (NULL: none) and the run's
+ * duration (a rate runs until --duration); -1 with a message in err
+ * that lists the kinds.
+ */
+int	 fault_check(const struct fault_spec *, size_t n,
+	    const struct fault_kind *kinds, double duration, char *err,
+	    size_t errlen);
+
+/*
+ * A run's faults: their counters in m, each schedule armed from start_ns
+ * on the engine's base, the generator seeded from seed.  fault_stop()
+ * disarms them (before the devices stop).
+ */
+struct metrics;
+void	 fault_start(const struct fault_spec *, size_t n,
+	    const struct fault_kind *kinds, void *cfg, struct metrics *m,
+	    const char *protocol, unsigned seed, uint64_t start_ns);
+void	 fault_stop(void);
+/* Non-zero while a fixed schedule has faults to come, or a dropped
+ * device is not back and the last drop is less than timeout_s old (a
+ * controller that never takes them back does not hold the run for
+ * ever): the run is not complete yet. */
+int	 fault_busy(uint64_t now_ns, double timeout_s);
+
+/*
+ * drop: the connection of an up device of pool, picked by rnd, closed
+ * abruptly as a peer's reset would (it reconnects with its backoff, a
+ * passive device waits for the controller); the reconnect phase counts
+ * it back up.  0, or -1 when no device of the pool is up.
+ */
+struct pool;
+struct pool_dev;
+int	 fault_pool_drop(struct pool *, const struct fault_shot *);
+/* A device whose session a fault ends in its protocol's own way (a
+ * session flap: CLOSE, NOTIFICATION Cease) before the pool loses it: the
+ * reconnect phase expects it back. */
+void	 fault_dev_dropped(struct pool_dev *, uint64_t now_ns);
+/* From the pool: a device dropped by a fault is connected again. */
+void	 fault_dev_up(struct pool_dev *, uint64_t now_ns);
+
+#endif

@@ -1,0 +1,482 @@
+#!/bin/bash
+# Injected faults (--fault, guide.md "Injected faults") against the
+# embedded controller: each kind (OpenFlow drop, port-flap and stall, the
+# last behind a small controller of the test's own; PCEP drop,
+# session-flap and pcerr; BGP drop and session-flap; OVSDB drop; NETCONF
+# rpc-error and slow-rpc, with a TCP client of the test's own) on a fixed
+# schedule, counted exactly in the report; the devices dropped mid-run
+# back up (the reconnect phase DONE) and the controller's work still
+# done; a port flapped is seen down in the controller's inventory while
+# it is; a device whose controller takes no more connections does not
+# hold the run for ever; bad --fault values are usage errors.
+. "$(dirname "$0")/../lib.sh"
+[ -x "$PY" ] || skip "$PY is not installed"
+need ss
+need curl
+
+usage() {
+	bad_usage openflow "unknown kind 'bogus' \(one of drop port-flap/MS stall/MS\)" \
+	    --switches 1 --controller tcp:127.0.0.1:6653 --fault bogus@1
+	bad_usage openflow "expected KIND:RATE or KIND@T1" \
+	    --switches 1 --controller tcp:127.0.0.1:6653 --fault drop
+	bad_usage openflow "expected a rate per second" \
+	    --switches 1 --controller tcp:127.0.0.1:6653 --fault drop:0
+	bad_usage openflow "ascending" \
+	    --switches 1 --controller tcp:127.0.0.1:6653 --fault drop@2,1
+	bad_usage openflow "drop takes no /ARG" \
+	    --switches 1 --controller tcp:127.0.0.1:6653 --fault drop@1/5
+	bad_usage openflow "port-flap MS from 1 to 3600000" \
+	    --switches 1 --controller tcp:127.0.0.1:6653 --fault port-flap@1/0
+	bad_usage openflow "expected '/ARG'" \
+	    --switches 1 --controller tcp:127.0.0.1:6653 --fault port-flap@1/x
+	bad_usage openflow "needed" \
+	    --switches 1 --controller tcp:127.0.0.1:6653 --fault drop:5
+	bad_usage pcep "unknown kind 'port-flap' \(one of drop session-flap pcerr/TYPE\*256\+VALUE\)" \
+	    --pccs 1 --controller tcp:127.0.0.1:4189 --fault port-flap@1
+	bad_usage netconf "unknown kind 'drop' \(one of rpc-error slow-rpc/MS\)" \
+	    --devices 1 --listen ptcp:8300 --fault drop@1
+	bad_usage pcep "pcerr TYPE\*256\+VALUE from 256 to 65535" \
+	    --pccs 1 --controller tcp:127.0.0.1:4189 --fault pcerr@1/255
+	bad_usage bgp "unknown kind 'pcerr' \(one of drop session-flap\)" \
+	    --peers 1 --as 65001 --peer-as 65000 \
+	    --controller tcp:127.0.0.1:179 --fault pcerr@1
+	[ $FAILS -eq 0 ] || fail "$FAILS usage cases"
+}
+
+# A port's link seen down in the inventory, within 2 s.
+wait_link_down() {
+	local i=0
+	while [ $i -lt 40 ]; do
+		curl -s -u admin:admin \
+		    "http://127.0.0.1:$1/rests/data/opendaylight-inventory:nodes" |
+		    grep -q '"link-down":true' && return 0
+		sleep 0.05
+		i=$((i + 1))
+	done
+	return 1
+}
+
+openflow() {
+	local op rp ctl sw
+	op=$(free_ports 2)
+	rp=$((op + 1))
+	start_bg "$TMPD/ctl-of.log" "$SBSIM" controller --openflow ptcp:$op \
+	    --restconf 127.0.0.1:$rp --switches 4 --flows-per-switch 25 \
+	    --read-stats
+	ctl=$LAST_PID
+	wait_listen "$op" || fail "openflow: controller did not listen"
+	wait_listen "$rp" || fail "openflow: RESTCONF did not listen"
+	start_bg "$TMPD/sw-of.log" timeout 30 "$SBSIM" openflow --switches 4 \
+	    --controller tcp:127.0.0.1:$op --expect-flows 100 \
+	    --fault drop@0.8,1.0,1.2 --fault port-flap@1.5/1500 \
+	    --duration 3.5 --timeout 10 --report "$TMPD/of.json" -q
+	sw=$LAST_PID
+	sleep 1.5
+	wait_link_down "$rp" || fail "openflow: no port seen link-down"
+	wait_exit "$sw" 20 || fail "openflow: sbsim did not end"
+	[ "$EXIT_RC" -eq 0 ] || fail "openflow: sbsim exited $EXIT_RC"
+	"$PY" - "$TMPD/of.json" <<'PYEOF' || fail "openflow: report"
+import json, sys
+r = json.load(open(sys.argv[1]))
+c = r["counters"]
+want = {"fault_drop": 3, "fault_drop_missed": 0, "fault_port_flap": 1,
+        "fault_port_flap_missed": 0}
+for k, v in want.items():
+    if c.get(k) != v:
+        sys.exit("counter %s = %r, want %d" % (k, c.get(k), v))
+ph = {p["name"]: p for p in r["phases"]}
+rc = ph.get("reconnect")
+if rc is None or rc["state"] != "DONE" or rc["items"] != 3:
+    sys.exit("reconnect: %r" % rc)
+if not rc["latency_us"]["max"] > 0:
+    sys.exit("reconnect latency %r" % rc["latency_us"])
+for name in ("connect", "program", "confirm"):
+    if ph[name]["state"] != "DONE":
+        sys.exit("%s is %s" % (name, ph[name]["state"]))
+if r["ok"] is not True:
+    sys.exit("ok is %r" % r["ok"])
+PYEOF
+	stop_pid "$ctl"
+}
+
+# A switch stalled at 1 s for 800 ms, behind a small OpenFlow 1.3
+# controller of our own: an ECHO_REQUEST sent into the stall is answered
+# when it ends, one sent after it at once.
+stall() {
+	local port py
+	port=$(free_ports 1)
+	# A file: a background job's standard input is /dev/null.
+	cat >"$TMPD/stall-ctl.py" <<'PYEOF'
+import select, socket, struct, sys, time
+port, at, ms = int(sys.argv[1]), float(sys.argv[2]), int(sys.argv[3])
+ls = socket.socket()
+ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+ls.bind(("127.0.0.1", port))
+ls.listen(1)
+print("listening", flush=True)
+ls.settimeout(10)
+s, _ = ls.accept()
+t0 = time.time()
+buf = b""
+def send(t, xid, body=b""):
+    s.sendall(struct.pack("!BBHI", 4, t, 8 + len(body), xid) + body)
+def wait_for(mtype, xid, limit):
+    """Read until a message of mtype with xid; its arrival time."""
+    global buf
+    end = time.time() + limit
+    while time.time() < end:
+        while len(buf) >= 8:
+            v, t, n, x = struct.unpack("!BBHI", buf[:8])
+            if len(buf) < n:
+                break
+            buf = buf[n:]
+            if t == 2:		# the switch's ECHO_REQUEST
+                send(3, x)
+            if t == mtype and x == xid:
+                return time.time()
+        r, _, _ = select.select([s], [], [], 0.05)
+        if r:
+            d = s.recv(65536)
+            if not d:
+                sys.exit("the switch closed")
+            buf += d
+    sys.exit("no reply of type %d xid %d" % (mtype, xid))
+send(0, 1)
+send(5, 2)
+wait_for(6, 2, 5)
+# Inside the stall: the reply waits for its end.
+time.sleep(max(0, at + 0.2 - (time.time() - t0)))
+sent = time.time()
+late = wait_for(3, 3, 5) if send(2, 3) is None else 0
+slow = late - sent
+# After it: at once.
+time.sleep(max(0, at + ms / 1000.0 + 0.3 - (time.time() - t0)))
+sent = time.time()
+fast = wait_for(3, 4, 5) if send(2, 4) is None else 0
+fast -= sent
+print("slow %.3f fast %.3f" % (slow, fast))
+if slow < (ms / 1000.0 - 0.2) * 0.8:
+    sys.exit("the echo inside the stall came after %.3f s" % slow)
+if fast > 0.4:
+    sys.exit("the echo after the stall came after %.3f s" % fast)
+print("ok")
+PYEOF
+	start_bg "$TMPD/stall-ctl.log" "$PY" "$TMPD/stall-ctl.py" "$port" 1 800
+	py=$LAST_PID
+	local i=0
+	while ! grep -q listening "$TMPD/stall-ctl.log" && [ $i -lt 100 ]; do
+		sleep 0.05
+		i=$((i + 1))
+	done
+	timeout 20 "$SBSIM" openflow --switches 1 \
+	    --controller tcp:127.0.0.1:$port --fault stall@1/800 \
+	    --duration 3 --report "$TMPD/stall.json" -q \
+	    >"$TMPD/stall-sw.log" 2>&1 || fail "stall: sbsim exited $?"
+	wait_exit "$py" 10 || fail "stall: the controller did not end"
+	[ "$EXIT_RC" -eq 0 ] || fail "stall: $(tail -1 "$TMPD/stall-ctl.log")"
+	[ "$(json_get "$TMPD/stall.json" 'r["counters"]["fault_stall"]')" = 1 ] ||
+	    fail "stall: fault_stall"
+}
+
+# A switch dropped by a fault whose controller takes no more connections
+# (it closed its listener): the run does not wait for it for ever; it ends
+# --timeout seconds after the drop, the reconnect phase TIMEOUT, not ok.
+lost() {
+	local port sw
+	port=$(free_ports 1)
+	cat >"$TMPD/lost-ctl.py" <<'PYEOF'
+import socket, struct, sys, time
+ls = socket.socket()
+ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+ls.bind(("127.0.0.1", int(sys.argv[1])))
+ls.listen(1)
+print("listening", flush=True)
+ls.settimeout(10)
+s, _ = ls.accept()
+ls.close()
+s.sendall(struct.pack("!BBHI", 4, 0, 8, 1) + struct.pack("!BBHI", 4, 5, 8, 2))
+s.settimeout(10)
+while s.recv(65536):
+    pass
+PYEOF
+	start_bg "$TMPD/lost-ctl.log" "$PY" "$TMPD/lost-ctl.py" "$port"
+	local i=0
+	while ! grep -q listening "$TMPD/lost-ctl.log" && [ $i -lt 100 ]; do
+		sleep 0.05
+		i=$((i + 1))
+	done
+	timeout 20 "$SBSIM" openflow --switches 1 \
+	    --controller tcp:127.0.0.1:$port --fault drop@0.5 --timeout 1.5 \
+	    --report "$TMPD/lost.json" -q >"$TMPD/lost-sw.log" 2>&1
+	sw=$?
+	[ $sw -eq 1 ] || fail "lost: sbsim exited $sw, want 1"
+	"$PY" - "$TMPD/lost.json" <<'PYEOF' || fail "lost: report"
+import json, sys
+r = json.load(open(sys.argv[1]))
+ph = {p["name"]: p for p in r["phases"]}
+rc = ph.get("reconnect")
+if rc is None or rc["state"] != "TIMEOUT" or rc["items"] != 0:
+    sys.exit("reconnect: %r" % rc)
+if r["counters"].get("fault_drop") != 1 or r["ok"] is not False:
+    sys.exit("fault_drop %r ok %r" % (r["counters"].get("fault_drop"),
+             r["ok"]))
+PYEOF
+}
+
+pcep() {
+	local pp rp ctl
+	pp=$(free_ports 2)
+	rp=$((pp + 1))
+	start_bg "$TMPD/ctl-pcep.log" "$SBSIM" controller \
+	    --pcep ptcp:$pp:127.0.0.1 --restconf 127.0.0.1:$rp
+	ctl=$LAST_PID
+	wait_listen "$pp" || fail "pcep: controller did not listen"
+	timeout 30 "$SBSIM" pcep --pccs 3 --lsps 5 \
+	    --controller tcp:127.0.0.1:$pp --fault drop@0.5,0.9 \
+	    --fault session-flap@1.1,1.3 --fault pcerr@0.7,0.8,1.0/5889 \
+	    --timeout 10 --report "$TMPD/pcep.json" -q \
+	    >"$TMPD/pcc.log" 2>&1 || fail "pcep: sbsim exited $?"
+	"$PY" - "$TMPD/pcep.json" <<'PYEOF' || fail "pcep: report"
+import json, sys
+r = json.load(open(sys.argv[1]))
+c = r["counters"]
+want = {"fault_drop": 2, "fault_drop_missed": 0, "fault_session_flap": 2,
+        "fault_session_flap_missed": 0, "fault_pcerr": 3,
+        "fault_pcerr_missed": 0, "pcerr_sent": 3, "flaps": 2}
+for k, v in want.items():
+    if c.get(k) != v:
+        sys.exit("counter %s = %r, want %d" % (k, c.get(k), v))
+ph = {p["name"]: p for p in r["phases"]}
+rc = ph.get("reconnect")
+if rc is None or rc["state"] != "DONE" or rc["items"] != 4:
+    sys.exit("reconnect: %r" % rc)
+if r["ok"] is not True:
+    sys.exit("ok is %r" % r["ok"])
+PYEOF
+	stop_pid "$ctl"
+	# 3 sessions, one more after each drop and each flap; the PCErrs.
+	grep -q "pcep: 7 sessions, 7 PCCs synchronized" "$TMPD/ctl-pcep.log" ||
+	    fail "pcep: the controller's sessions"
+	grep -q "0 PCErrs sent, 3 received" "$TMPD/ctl-pcep.log" ||
+	    fail "pcep: the controller's PCErrs"
+}
+
+# Peers flapped (Cease) and dropped come back and announce their prefixes
+# again: the controller receives them once per session.
+bgp() {
+	local port net ctl
+	port=$(free_ports 1)
+	net=$((RANDOM % 200 + 20))
+	start_bg "$TMPD/ctl-bgp.log" "$SBSIM" controller \
+	    --bgp ptcp:$port:127.0.0.1 --as 65000 --bgp-monitor 127.$net.0.4
+	ctl=$LAST_PID
+	wait_listen "$port" || fail "bgp: controller did not listen"
+	timeout 30 "$SBSIM" bgp --peers 3 --prefixes 100 --as 65001 \
+	    --peer-as 65000 --source 127.$net.0.0/24 \
+	    --controller tcp:127.0.0.1:$port --monitor tcp:127.0.0.1:$port \
+	    --monitor-as 65002 --fault session-flap@0.6,0.9 --fault drop@1.1 \
+	    --timeout 10 --report "$TMPD/bgp.json" -q >"$TMPD/bgp.log" 2>&1 ||
+	    fail "bgp: sbsim exited $?"
+	"$PY" - "$TMPD/bgp.json" <<'PYEOF' || fail "bgp: report"
+import json, sys
+r = json.load(open(sys.argv[1]))
+c = r["counters"]
+want = {"fault_session_flap": 2, "fault_session_flap_missed": 0,
+        "fault_drop": 1, "fault_drop_missed": 0, "notifications_sent": 2}
+for k, v in want.items():
+    if c.get(k) != v:
+        sys.exit("counter %s = %r, want %d" % (k, c.get(k), v))
+ph = {p["name"]: p for p in r["phases"]}
+for name, items in (("reconnect", 3), ("learn", 300)):
+    if ph[name]["state"] != "DONE" or ph[name]["items"] != items:
+        sys.exit("%s: %r" % (name, ph[name]))
+if r["ok"] is not True:
+    sys.exit("ok is %r" % r["ok"])
+PYEOF
+	stop_pid "$ctl"
+	grep -q "bgp: 7 sessions, .* 600 prefixes and 0 withdrawals received" \
+	    "$TMPD/ctl-bgp.log" || fail "bgp: the controller's prefixes"
+}
+
+# OVSDB devices dropped come back: the manager sees one session more for
+# each, the reconnect phase DONE.
+ovsdb() {
+	local port ctl
+	port=$(free_ports 1)
+	start_bg "$TMPD/ctl-ovsdb.log" "$SBSIM" controller \
+	    --ovsdb ptcp:$port:127.0.0.1
+	ctl=$LAST_PID
+	wait_listen "$port" || fail "ovsdb: controller did not listen"
+	timeout 30 "$SBSIM" ovsdb --devices 3 \
+	    --controller tcp:127.0.0.1:$port --fault drop@0.5,0.8 \
+	    --timeout 10 --report "$TMPD/ovsdb.json" -q \
+	    >"$TMPD/ovsdb.log" 2>&1 || fail "ovsdb: sbsim exited $?"
+	"$PY" - "$TMPD/ovsdb.json" <<'PYEOF' || fail "ovsdb: report"
+import json, sys
+r = json.load(open(sys.argv[1]))
+c = r["counters"]
+if c.get("fault_drop") != 2 or c.get("fault_drop_missed") != 0:
+    sys.exit("fault_drop %r" % c.get("fault_drop"))
+ph = {p["name"]: p for p in r["phases"]}
+rc = ph.get("reconnect")
+if rc is None or rc["state"] != "DONE" or rc["items"] != 2:
+    sys.exit("reconnect: %r" % rc)
+if r["ok"] is not True:
+    sys.exit("ok is %r" % r["ok"])
+PYEOF
+	stop_pid "$ctl"
+	grep -q "ovsdb: 5 sessions" "$TMPD/ctl-ovsdb.log" ||
+	    fail "ovsdb: the manager's sessions"
+}
+
+# A NETCONF client over TCP (base:1.0, end-of-message framing): get-config
+# answered, then after the fault's time the next one answered with the
+# injected rpc-error (operation-failed, application), the one after it
+# answered again.
+netconf() {
+	local port dev
+	port=$(free_ports 1)
+	start_bg "$TMPD/nc.log" timeout 20 "$SBSIM" netconf --devices 1 \
+	    --listen ptcp:$port:127.0.0.1 --transport tcp \
+	    --fault rpc-error@1 --duration 3 --report "$TMPD/nc.json" -q
+	dev=$LAST_PID
+	wait_listen "$port" || fail "netconf: the device did not listen"
+	"$PY" - "$port" 1.6 >"$TMPD/nc-client.log" 2>&1 <<'PYEOF' ||
+import socket, sys, time
+port, at = int(sys.argv[1]), float(sys.argv[2])
+BASE = "urn:ietf:params:xml:ns:netconf:base:1.0"
+EOM = b"]]>]]>"
+s = socket.create_connection(("127.0.0.1", port), timeout=5)
+buf = b""
+def recv_msg():
+    global buf
+    while EOM not in buf:
+        d = s.recv(65536)
+        if not d:
+            sys.exit("closed")
+        buf += d
+    m, buf = buf.split(EOM, 1)
+    return m.decode()
+t0 = time.time()
+hello = ('<?xml version="1.0" encoding="UTF-8"?><hello xmlns="%s"><capabilities>'
+         '<capability>urn:ietf:params:netconf:base:1.0</capability>'
+         '</capabilities></hello>' % BASE)
+s.sendall(hello.encode() + EOM)
+recv_msg()
+def rpc(mid):
+    s.sendall(('<rpc message-id="%d" xmlns="%s"><get-config><source><running/>'
+               '</source></get-config></rpc>' % (mid, BASE)).encode() + EOM)
+    return recv_msg()
+r = rpc(1)
+if "rpc-error" in r:
+    sys.exit("before the fault: %s" % r)
+time.sleep(max(0, at - (time.time() - t0)))
+r = rpc(2)
+if "<error-tag>operation-failed</error-tag>" not in r or \
+   "<error-type>application</error-type>" not in r or 'message-id="2"' not in r:
+    sys.exit("the fault's reply: %s" % r)
+r = rpc(3)
+if "rpc-error" in r or "<data" not in r:
+    sys.exit("after the fault: %s" % r)
+print("ok")
+PYEOF
+	    fail "netconf: client: $(tail -1 "$TMPD/nc-client.log")"
+	wait_exit "$dev" 10 || fail "netconf: sbsim did not end"
+	[ "$EXIT_RC" -eq 0 ] || fail "netconf: sbsim exited $EXIT_RC"
+	"$PY" - "$TMPD/nc.json" <<'PYEOF' || fail "netconf: report"
+import json, sys
+c = json.load(open(sys.argv[1]))["counters"]
+want = {"fault_rpc_error": 1, "fault_rpc_error_missed": 0,
+        "fault_rpc_error_answered": 1, "rpc_error_operation_failed": 1}
+for k, v in want.items():
+    if c.get(k) != v:
+        sys.exit("counter %s = %r, want %d" % (k, c.get(k), v))
+PYEOF
+}
+
+# slow-rpc: a reply before the fault comes at once; two RPCs sent after
+# its time are answered 700 ms late, in order; the one after them at once.
+slow_rpc() {
+	local port dev
+	port=$(free_ports 1)
+	start_bg "$TMPD/nc-slow.log" timeout 20 "$SBSIM" netconf --devices 1 \
+	    --listen ptcp:$port:127.0.0.1 --transport tcp \
+	    --fault slow-rpc@1/700 --duration 3.5 \
+	    --report "$TMPD/nc-slow.json" -q
+	dev=$LAST_PID
+	wait_listen "$port" || fail "slow_rpc: the device did not listen"
+	"$PY" - "$port" 1 700 >"$TMPD/nc-slow-client.log" 2>&1 <<'PYEOF' ||
+import socket, sys, time
+port, at, ms = int(sys.argv[1]), float(sys.argv[2]), int(sys.argv[3])
+BASE = "urn:ietf:params:xml:ns:netconf:base:1.0"
+EOM = b"]]>]]>"
+s = socket.create_connection(("127.0.0.1", port), timeout=5)
+buf = b""
+def recv_msg():
+    global buf
+    while EOM not in buf:
+        d = s.recv(65536)
+        if not d:
+            sys.exit("closed")
+        buf += d
+    m, buf = buf.split(EOM, 1)
+    return m.decode()
+t0 = time.time()
+s.sendall(('<?xml version="1.0" encoding="UTF-8"?><hello xmlns="%s">'
+           '<capabilities><capability>urn:ietf:params:netconf:base:1.0'
+           '</capability></capabilities></hello>' % BASE).encode() + EOM)
+recv_msg()
+def send(mid):
+    s.sendall(('<rpc message-id="%d" xmlns="%s"><get-config><source>'
+               '<running/></source></get-config></rpc>' % (mid, BASE)
+               ).encode() + EOM)
+def rpc(mid):
+    sent = time.time()
+    send(mid)
+    r = recv_msg()
+    if 'message-id="%d"' % mid not in r or "<data" not in r:
+        sys.exit("reply %d: %s" % (mid, r))
+    return time.time() - sent
+first = rpc(1)
+time.sleep(max(0, at + 0.3 - (time.time() - t0)))
+# Two at once: the second's reply waits behind the first's, in order.
+sent = time.time()
+send(2)
+send(3)
+for mid in (2, 3):
+    r = recv_msg()
+    if 'message-id="%d"' % mid not in r:
+        sys.exit("out of order: want %d, got %s" % (mid, r[:120]))
+slow = time.time() - sent
+after = rpc(4)
+print("first %.3f slow %.3f after %.3f" % (first, slow, after))
+if slow < ms / 1000.0 * 0.9:
+    sys.exit("the slow reply came after %.3f s" % slow)
+if first > 0.4 or after > 0.4:
+    sys.exit("a reply outside the fault was slow")
+print("ok")
+PYEOF
+	    fail "slow_rpc: client: $(tail -1 "$TMPD/nc-slow-client.log")"
+	wait_exit "$dev" 10 || fail "slow_rpc: sbsim did not end"
+	[ "$EXIT_RC" -eq 0 ] || fail "slow_rpc: sbsim exited $EXIT_RC"
+	"$PY" - "$TMPD/nc-slow.json" <<'PYEOF' || fail "slow_rpc: report"
+import json, sys
+c = json.load(open(sys.argv[1]))["counters"]
+want = {"fault_slow_rpc": 1, "fault_slow_rpc_missed": 0,
+        "fault_slow_rpc_answered": 1}
+for k, v in want.items():
+    if c.get(k) != v:
+        sys.exit("counter %s = %r, want %d" % (k, c.get(k), v))
+PYEOF
+}
+
+run_case usage usage
+run_case openflow openflow
+run_case stall stall
+run_case lost lost
+run_case pcep pcep
+run_case bgp bgp
+run_case ovsdb ovsdb
+run_case netconf netconf
+run_case slow_rpc slow_rpc
+exit 0

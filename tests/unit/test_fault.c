@@ -1,0 +1,221 @@
+/*
+ * Unit tests of src/fault.c: the --fault grammar and its exact errors,
+ * the check against a command's kinds, a fixed schedule fired on the
+ * event loop (every time, in order, each counted or missed), one seed
+ * giving one sequence of device picks, and fault_busy() holding a run
+ * until the schedule is over.
+ */
+#include <string.h>
+
+#include <event2/event.h>
+
+#include "engine.h"
+#include "fault.h"
+#include "metrics.h"
+
+#include "check.h"
+
+static uint64_t	 shots, rnds[8];
+static int	 take = 1;	/* inject's answer: 1 taken, 0 missed */
+
+static int
+fake_inject(void *cfg, const struct fault_shot *shot)
+{
+	(void)cfg;
+	if (shots < 8)
+		rnds[shots] = shot->rnd;
+	shots++;
+	return take ? 0 : -1;
+}
+
+static const struct fault_kind kinds[] = {
+	{ "drop", NULL, 0, 0, 0, fake_inject, NULL },
+	{ "port-flap", "MS", 1, 60000, 1000, fake_inject, NULL },
+	{ NULL, NULL, 0, 0, 0, NULL, NULL }
+};
+
+static void
+test_parse(void)
+{
+	struct fault_spec	s;
+	char			err[256];
+
+	CHECK(fault_parse("drop:2.5", &s, err, sizeof(err)) == 0 &&
+	    strcmp(s.kind, "drop") == 0 && s.rate == 2.5 && s.n_at == 0 &&
+	    !s.has_arg, "drop:2.5");
+	CHECK(fault_parse("port-flap@1,1.5,3/250", &s, err, sizeof(err)) ==
+	    0 && strcmp(s.kind, "port-flap") == 0 && s.rate == 0 &&
+	    s.n_at == 3 && s.at[0] == 1 && s.at[1] == 1.5 && s.at[2] == 3 &&
+	    s.has_arg && s.arg == 250, "port-flap@1,1.5,3/250");
+	CHECK(fault_parse("drop@0", &s, err, sizeof(err)) == 0 &&
+	    s.n_at == 1 && s.at[0] == 0, "drop@0");
+}
+
+static void
+bad(const char *arg, const char *want)
+{
+	struct fault_spec	s;
+	char			err[256] = "";
+
+	CHECK(fault_parse(arg, &s, err, sizeof(err)) == -1 &&
+	    strstr(err, want) != NULL, "%s: %s", arg, err);
+}
+
+static void
+test_parse_errors(void)
+{
+	char	many[400];
+	size_t	i;
+
+	bad("drop", "expected KIND:RATE or KIND@T1,T2,...");
+	bad(":1", "expected a kind");
+	bad("Drop:1", "expected a kind");
+	bad("drop:0", "expected a rate per second");
+	bad("drop:-1", "expected a rate per second");
+	bad("drop:2000000", "expected a rate per second");
+	bad("drop:x", "expected a rate per second");
+	bad("drop@", "ascending");
+	bad("drop@2,1", "ascending");
+	bad("drop@-1", "ascending");
+	bad("drop@1,", "ascending");
+	bad("drop@1/", "expected '/ARG'");
+	bad("drop@1/x", "expected '/ARG'");
+	bad("drop@1/5x", "expected '/ARG'");
+	bad("drop@1/99999999999", "expected '/ARG'");
+	bad("drop:1x", "expected '/ARG'");
+	strcpy(many, "drop@0");
+	for (i = 0; i < FAULT_MAX_TIMES; i++)
+		strcat(many, ",1");
+	bad(many, "at most 64 times");
+}
+
+static void
+checked(const char *arg, double duration, const struct fault_kind *k,
+    const char *want)
+{
+	struct fault_spec	s;
+	char			err[256] = "";
+	int			rc;
+
+	CHECK(fault_parse(arg, &s, err, sizeof(err)) == 0, "parse %s", arg);
+	rc = fault_check(&s, 1, k, duration, err, sizeof(err));
+	if (want == NULL)
+		CHECK(rc == 0, "%s: checked (%s)", arg, err);
+	else
+		CHECK(rc == -1 && strstr(err, want) != NULL, "%s: %s", arg,
+		    err);
+}
+
+static void
+test_check(void)
+{
+	checked("drop@1", 0, kinds, NULL);
+	checked("port-flap@1/60000", 0, kinds, NULL);
+	checked("drop:3", 10, kinds, NULL);
+	checked("drop:3", 0, kinds, "a rate goes on until --duration");
+	checked("flap@1", 0, kinds,
+	    "unknown kind 'flap' (one of drop port-flap/MS)");
+	checked("drop@1", 0, NULL, "unknown kind 'drop' (this command has "
+	    "none)");
+	checked("drop@1/3", 0, kinds, "drop takes no /ARG");
+	checked("port-flap@1/0", 0, kinds, "port-flap MS from 1 to 60000");
+	checked("port-flap@1/60001", 0, kinds, "port-flap MS from 1 to "
+	    "60000");
+}
+
+static void
+stop_cb(evutil_socket_t fd, short what, void *arg)
+{
+	(void)fd;
+	(void)what;
+	(void)arg;
+	engine_stop("test over");
+}
+
+/* Run the loop for ms milliseconds with the specs armed. */
+static void
+run_specs(const char *const *args, size_t n, unsigned seed, int ms,
+    struct metrics *m)
+{
+	static struct fault_spec	specs[4];
+	struct timeval			tv = { 0, ms * 1000 };
+	char				err[256];
+	size_t				i;
+
+	for (i = 0; i < n; i++)
+		if (fault_parse(args[i], &specs[i], err, sizeof(err)) == -1)
+			CHECK(0, "%s", err);
+	shots = 0;
+	engine_init();
+	metrics_init(m);
+	fault_start(specs, n, kinds, NULL, m, "test", seed, clock_ns());
+	CHECK(fault_busy(clock_ns(), 60), "busy while the schedule runs");
+	event_base_once(engine_base(), -1, EV_TIMEOUT, stop_cb, NULL, &tv);
+	engine_run();
+	fault_stop();
+	engine_free();
+}
+
+static void
+test_schedule(void)
+{
+	static const char *const	args[] = { "drop@0,0.02,0.04",
+					    "port-flap@0.01/5" };
+	struct metrics			m;
+
+	take = 1;
+	run_specs(args, 2, 1, 150, &m);
+	CHECK(shots == 4, "4 shots, got %llu", (unsigned long long)shots);
+	CHECK(metrics_counter_value(&m, "fault_drop") == 3,
+	    "fault_drop 3: %llu", (unsigned long long)
+	    metrics_counter_value(&m, "fault_drop"));
+	CHECK(metrics_counter_value(&m, "fault_port_flap") == 1,
+	    "fault_port_flap 1 ('_' for '-')");
+	CHECK(metrics_counter_value(&m, "fault_drop_missed") == 0,
+	    "no drop missed");
+	CHECK(!fault_busy(clock_ns(), 60), "not busy once stopped");
+	metrics_free(&m);
+	take = 0;
+	run_specs(args, 1, 1, 100, &m);
+	CHECK(metrics_counter_value(&m, "fault_drop") == 0 &&
+	    metrics_counter_value(&m, "fault_drop_missed") == 3,
+	    "a shot no device takes is missed");
+	metrics_free(&m);
+}
+
+static void
+test_seed(void)
+{
+	static const char *const	args[] = { "drop@0,0,0" };
+	struct metrics			m;
+	uint64_t			first[3];
+
+	take = 1;
+	run_specs(args, 1, 7, 50, &m);
+	metrics_free(&m);
+	memcpy(first, rnds, sizeof(first));
+	run_specs(args, 1, 7, 50, &m);
+	metrics_free(&m);
+	CHECK(memcmp(first, rnds, sizeof(first)) == 0,
+	    "one seed, one sequence of picks");
+	run_specs(args, 1, 8, 50, &m);
+	metrics_free(&m);
+	CHECK(memcmp(first, rnds, sizeof(first)) != 0,
+	    "another seed, other picks");
+	CHECK(first[0] != first[1] && first[1] != first[2],
+	    "picks differ within a run");
+}
+
+static const struct check_case cases[] = {
+	CASE(test_parse),
+	CASE(test_parse_errors),
+	CASE(test_check),
+	CASE(test_schedule),
+	CASE(test_seed),
+};
+
+int
+main(int argc, char **argv)
+{
+	return check_run(cases, argc, argv);
+}
