@@ -26,6 +26,8 @@
 static struct event_base	*base;
 static struct event		*ev_sigint, *ev_sigterm;
 static int			 interrupted;
+/* A SIGINT or SIGTERM that came while no loop ran (engine_signals()). */
+static volatile sig_atomic_t	 early_signal;
 
 /* A listener's guard against accept errors (engine_listener_guard). */
 struct engine_guard {
@@ -59,6 +61,37 @@ engine_signal(evutil_socket_t sig, short what, void *arg)
 	    "terminated (SIGTERM)");
 }
 
+static void
+engine_early_signal(int sig)
+{
+	early_signal = sig;
+}
+
+void
+engine_signals(void)
+{
+	struct sigaction	sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = engine_early_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+/* A signal from before the loop: the loop's first turn handles it as
+ * one that came while it ran (the run stops and reports). */
+static void
+engine_replay_signal(void)
+{
+	int	sig = early_signal;
+
+	if (sig == 0)
+		return;
+	early_signal = 0;
+	event_active(sig == SIGINT ? ev_sigint : ev_sigterm, EV_SIGNAL, 1);
+}
+
 void
 engine_init(void)
 {
@@ -79,6 +112,7 @@ engine_init(void)
 	    evsignal_add(ev_sigterm, NULL) == -1)
 		fatalx("cannot install signal handlers");
 	interrupted = 0;
+	engine_replay_signal();
 }
 
 void

@@ -16,6 +16,13 @@ struct endpoint;
 
 struct event_base *engine_base(void);
 /* Create the event_base and the SIGINT/SIGTERM/SIGPIPE handling. */
+/*
+ * At the start of the program: a SIGINT or SIGTERM that comes before a
+ * loop runs (options, TLS contexts, schemas, between runs) is kept, and
+ * the next loop stops at once, as for one that came while it ran, so that
+ * the run still ends with its report instead of the signal's default.
+ */
+void	 engine_signals(void);
 void	 engine_init(void);
 void	 engine_free(void);
 /* Run the loop until engine_stop() or nothing is left to do. */

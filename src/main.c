@@ -9,6 +9,7 @@
 #include "cmd.h"
 #include "ctl_role.h"
 #include "datapath.h"
+#include "engine.h"
 #include "log.h"
 
 #ifndef PACKAGE_VERSION
@@ -69,6 +70,7 @@ main(int argc, char **argv)
 	const struct sbsim_cmd	*cmd;
 
 	log_init("sbsim", LOG_QUIET);
+	engine_signals();
 	datapath_register(&of_datapath);
 	if (argc < 2) {
 		fprintf(stderr, "sbsim: missing command (see sbsim --help)\n");

@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 
 #include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -466,6 +467,9 @@ plot_main(int argc, char **argv)
 	size_t			 n;
 
 	log_init("sbsim", 0);
+	/* No event loop here to take a signal over: the default action. */
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
 	if (argc < 2 || argv[1][0] == '-') {
 		/* --help, or the report missing: opt_parse says which. */
 		opt_parse("sbsim plot", plot_usage, g, nitems(g), argc, argv);
