@@ -22,7 +22,7 @@ pcep_fault_drop(void *cfg, const struct fault_shot *shot)
 {
 	struct pcep_sim	*sim = cfg;
 
-	return fault_pool_drop(&sim->pool, shot);
+	return fault_pool_drop(&sim->pool[0], shot);
 }
 
 /* The k-th PCC whose session is up and synchronized, NULL when none. */

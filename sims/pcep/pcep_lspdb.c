@@ -90,7 +90,8 @@ pcc_lsps_init(struct pcc *p)
 	p->n_lsps = cfg->lsps;
 	for (i = 0; i < cfg->lsps; i++) {
 		p->lsp[i].flags = PCC_LSP_USED |
-		    (cfg->delegate ? PCC_LSP_DELEGATED : 0);
+		    (cfg->delegate && pcc_is_delegate(p) ?
+		    PCC_LSP_DELEGATED : 0);
 		p->lsp[i].lsp_id = 1;
 	}
 	p->free_hint = cfg->lsps;
@@ -145,9 +146,13 @@ pcc_lsps_reset(struct pcc *p)
 			pcc_slot_clear(p, i);
 	p->n_lsps = cfg->lsps;
 	p->free_hint = cfg->lsps;
+	/* D only toward the delegate (RFC 8231 5.7): every PCE hears our
+	 * reports, one holds the LSPs. */
 	for (i = 0; i < cfg->lsps; i++)
-		if (cfg->delegate)
+		if (cfg->delegate && pcc_is_delegate(p))
 			p->lsp[i].flags |= PCC_LSP_DELEGATED;
+		else
+			p->lsp[i].flags &= (uint8_t)~PCC_LSP_DELEGATED;
 	p->sync_next = 0;
 	p->syncing = 1;
 	p->synced = 0;
@@ -264,6 +269,16 @@ pcc_count_synced(struct pcc *p, uint64_t now, uint32_t fresh)
 	phase_items(sim->ph[PCCP_SYNC], now, fresh);
 }
 
+/* Session i's connection and its part of sync's acknowledgment. */
+static struct bufferevent *
+pcc_txack_dev(void *arg, size_t i, struct txack_dev **d)
+{
+	struct pcc	*p = &((struct pcep_sim *)arg)->pccs[i];
+
+	*d = &p->txd;
+	return p->pd.bev;
+}
+
 /* The end-of-synchronization marker went (RFC 8231 5.6). */
 static void
 pcc_sync_done(struct pcc *p, uint64_t now)
@@ -287,9 +302,9 @@ pcc_sync_done(struct pcc *p, uint64_t now)
 		txack_last(&p->txd, p->pd.bev);
 		/* Synchronized when the PCE's TCP acknowledged every PCC's
 		 * end-of-synchronization marker. */
-		if (++sim->synced == sim->cfg.pccs && sim->total > 0)
-			txack_wait_pool(&sim->acked, sim->ph[PCCP_SYNC],
-			    &sim->pool, offsetof(struct pcc, txd));
+		if (++sim->synced == sim->n_sess && sim->total > 0)
+			txack_wait(&sim->acked, sim->ph[PCCP_SYNC],
+			    sim->n_sess, pcc_txack_dev, sim);
 	}
 }
 
@@ -405,6 +420,8 @@ pcc_update_one(struct pcc *p, const struct pcep_lsp_req *req)
 	}
 	l = &p->lsp[slot];
 	if (!(l->flags & PCC_LSP_DELEGATED)) {
+		/* RFC 8231 5.8.2: PCErr 19 "Invalid operation", value 1. */
+		(*p->sim->c.not_delegated)++;
 		pcc_pcerr(p, PCEP_E_UPDATE_NOT_DELEGATED, req->srp.srp_id);
 		return;
 	}
@@ -424,6 +441,30 @@ pcc_update_one(struct pcc *p, const struct pcep_lsp_req *req)
 		l->flags &= (uint8_t)~PCC_LSP_DELEGATED;
 	pcc_report(p, slot, req->srp.srp_id, 0);
 	pcc_answered(p, PCCP_UPDATE);
+	pcc_deleg_updated(p, p->rx_ns);
+}
+
+/*
+ * Redelegation (RFC 8231 5.7.5): this session's PCE is the delegate now;
+ * a PCRpt with D set for each of our LSPs it already heard of tells it
+ * (the rest carry D when the synchronization reaches them).
+ */
+void
+pcc_lsps_delegate(struct pcc *p)
+{
+	const struct pcc_config	*cfg = &p->sim->cfg;
+	uint32_t		 i;
+
+	for (i = 0; i < cfg->lsps && i < p->n_lsps; i++) {
+		if (!(p->lsp[i].flags & PCC_LSP_USED))
+			continue;
+		p->lsp[i].flags |= PCC_LSP_DELEGATED;
+		if (p->state != PCCS_UP || !p->stateful ||
+		    (!p->synced && i >= p->sync_next))
+			continue;
+		pcc_report(p, i, 0, 0);
+		(*p->sim->c.redelegations)++;
+	}
 }
 
 /* Each request of a PCUpd or PCInitiate to one() while the session is

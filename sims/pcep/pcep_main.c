@@ -10,6 +10,11 @@
  *   remove     PCInitiate removals answered (--expect-removes)
  *   flap       PCCs closing and coming back at --flap-rate, counted when
  *              synchronized again, for --flap-duration
+ * With several PCEs (--controller EP,EP,...) every PCC holds a session to
+ * each (one pool per PCE over its slice of the session array), connect.pK
+ * per PCE, and
+ *   failover   from the delegate's loss to the new delegate's first PCUpd,
+ *              one item per PCC (RFC 8231 5.7.5)
  */
 #include <arpa/inet.h>
 
@@ -26,7 +31,8 @@
 #define PCC_MAX_LSPS	65535	/* tunnel ids are 16 bits (RFC 3209) */
 
 static const char pcep_usage[] =
-"usage: sbsim pcep --pccs N --lsps M --controller tcp:IP:PORT [options]\n"
+"usage: sbsim pcep --pccs N --lsps M --controller tcp:IP:PORT[,...] "
+"[options]\n"
 "Stateful PCCs (RFC 5440, 8231, 8281) reporting LSPs to a PCE.\n";
 
 static const struct nb_driver *const pcep_nb_drivers[] = {
@@ -91,6 +97,10 @@ static const struct opt pcep_rows[] = {
 	    "their session and come back"),
 	OPT_D("flap-duration", "S", PC, flap_seconds, 0.1, 86400, 0,
 	    "seconds of flapping (default 10)"),
+	OPT_D("redelegation-timeout", "S", PC, redelegate_s, 0, 3600, 0,
+	    "several PCEs: seconds the delegate's lost session\n"
+	    "may take to come back before the LSPs go to the\n"
+	    "next PCE up (default 0, RFC 8231 5.7.2)"),
 	OPT_END
 };
 #undef PC
@@ -124,7 +134,8 @@ pcep_fds_needed(void *arg)
 {
 	struct pcep_sim	*sim = arg;
 
-	return pool_fds_needed(&sim->pcfg, sim->cfg.pccs) +
+	return pool_fds_needed(&sim->pcfg[0], sim->cfg.pccs) *
+	    sim->cfg.n_pce +
 	    nb_fds_needed(&sim->cfg.nb);
 }
 
@@ -150,6 +161,8 @@ static const struct counter_row pcep_counter_rows[] = {
 	PCC_C(sessions_lost, "sessions_lost"),
 	PCC_C(dead_timer_expired, "dead_timer_expired"),
 	PCC_C(flaps, "flaps"),
+	PCC_C(not_delegated, "pcupd_not_delegated"),
+	PCC_C(redelegations, "lsps_redelegated"),
 };
 #undef PCC_C
 
@@ -157,6 +170,8 @@ static const char *const pcep_phase_names[] = {
 	[PCCP_CONNECT] = "connect", [PCCP_SYNC] = "sync",
 	[PCCP_UPDATE] = "update", [PCCP_INITIATE] = "initiate",
 	[PCCP_REMOVE] = "remove", [PCCP_FLAP] = "flap",
+	[PCCP_FAILOVER] = "failover",
+	"connect.p1", "connect.p2", "connect.p3", "connect.p4",
 	"nb_update", NB_PHASE_CONFIRM, NULL
 };
 
@@ -170,6 +185,33 @@ pcep_phase(struct pcep_sim *sim, int i, int want, uint64_t target)
 	sim->ph[i]->target = target;
 }
 
+static const char *const pcep_connect_names[PCEP_MAX_PCES] = {
+	"connect.p1", "connect.p2", "connect.p3", "connect.p4",
+};
+
+/*
+ * Several PCEs: connect.pK per PCE (target: the PCCs), and failover,
+ * begun when a delegate's session goes (pcc_deleg_lost), one item per
+ * PCC whose new delegate sent its first PCUpd; only with LSPs delegated.
+ */
+static void
+pcep_cluster_init(struct pcep_sim *sim, uint64_t now)
+{
+	unsigned	k;
+
+	memset(sim->ph_connect, 0, sizeof(sim->ph_connect));
+	if (sim->cfg.n_pce < 2)
+		return;
+	for (k = 0; k < sim->cfg.n_pce; k++) {
+		sim->ph_connect[k] = metrics_phase(sim->m,
+		    pcep_connect_names[k], "pcep");
+		sim->ph_connect[k]->target = sim->cfg.pccs;
+		phase_start(sim->ph_connect[k], now);
+	}
+	pcep_phase(sim, PCCP_FAILOVER, sim->cfg.delegate && sim->cfg.lsps > 0,
+	    sim->cfg.pccs);
+}
+
 static void
 pcep_phases_init(struct pcep_sim *sim)
 {
@@ -177,7 +219,7 @@ pcep_phases_init(struct pcep_sim *sim)
 	uint64_t		 now = clock_ns();
 
 	memset(sim->ph, 0, sizeof(sim->ph));
-	pcep_phase(sim, PCCP_CONNECT, 1, cfg->pccs);
+	pcep_phase(sim, PCCP_CONNECT, 1, sim->n_sess);
 	pcep_phase(sim, PCCP_SYNC, 1, sim->total);
 	sim->ph[PCCP_SYNC]->witness = WITNESS_TCP_ACK;
 	sim->ph[PCCP_SYNC]->await_ack = 1;
@@ -189,6 +231,7 @@ pcep_phases_init(struct pcep_sim *sim)
 	    cfg->expect_removes);
 	pcep_phase(sim, PCCP_FLAP, cfg->flap_rate > 0, 0);
 	phase_start(sim->ph[PCCP_CONNECT], now);
+	pcep_cluster_init(sim, now);
 	/* Started now so that it can time out; its window opens at the
 	 * first synchronization PCRpt (RFC 8231 5.6, pcc_count_synced). */
 	phase_start(sim->ph[PCCP_SYNC], now);
@@ -216,7 +259,7 @@ pcep_nb_new(struct pcep_sim *sim)
 	sim->nb_begun = 0;
 	sim->nb_nodes = xcalloc(sim->cfg.pccs, sizeof(*sim->nb_nodes));
 	for (i = 0; i < sim->cfg.pccs; i++) {
-		source_addr(&sim->pcfg.src, i, &ss, &len);
+		source_addr(&sim->pcfg[0].src, i, &ss, &len);
 		inet_ntop(AF_INET, &((struct sockaddr_in *)&ss)->sin_addr, ip,
 		    sizeof(ip));
 		snprintf(id, sizeof(id), "pcc://%s", ip);
@@ -224,6 +267,22 @@ pcep_nb_new(struct pcep_sim *sim)
 	}
 	sim->nb = nb_new(&sim->cfg.nb, sim->m, sim->nb_nodes, sim->cfg.pccs,
 	    pcep_nb_hook, sim);
+}
+
+/* One pool per PCE, each over its slice of the sessions. */
+static int
+pcep_pools_start(struct pcep_sim *sim, char *err, size_t errlen)
+{
+	unsigned	k;
+
+	for (k = 0; k < sim->cfg.n_pce; k++)
+		pool_init_array(&sim->pool[k], &sim->pcfg[k], &pcc_ops,
+		    &sim->pccs[k * sim->cfg.pccs], sizeof(*sim->pccs),
+		    offsetof(struct pcc, pd), sim->cfg.pccs);
+	for (k = 0; k < sim->cfg.n_pce; k++)
+		if (pool_start(&sim->pool[k], err, errlen) == -1)
+			return -1;
+	return 0;
 }
 
 static int
@@ -237,21 +296,26 @@ pcep_start(void *arg, struct metrics *m, char *err, size_t errlen)
 	sim->reported = 0;
 	sim->flap_credit = 0;
 	sim->flap_next = 0;
-	sim->total = (uint64_t)sim->cfg.pccs * sim->cfg.lsps;
+	sim->n_sess = sim->cfg.pccs * sim->cfg.n_pce;
+	/* Every session synchronizes its PCE (RFC 8231 5.6). */
+	sim->total = (uint64_t)sim->n_sess * sim->cfg.lsps;
 	sim->last_tick_ns = clock_ns();
 	METRICS_COUNTERS(m, pcep_counter_rows, &sim->c);
 	pcep_phases_init(sim);
-	sim->pccs = xcalloc(sim->cfg.pccs, sizeof(*sim->pccs));
-	for (i = 0; i < sim->cfg.pccs; i++) {
-		sim->pccs[i].sim = sim;
-		sim->pccs[i].idx = i;
-		pcc_lsps_init(&sim->pccs[i]);
+	sim->pccs = xcalloc(sim->n_sess, sizeof(*sim->pccs));
+	for (i = 0; i < sim->n_sess; i++) {
+		struct pcc	*p = &sim->pccs[i];
+
+		p->sim = sim;
+		p->idx = i % sim->cfg.pccs;
+		p->pce = (uint8_t)(i / sim->cfg.pccs);
+		p->owner = &sim->pccs[p->idx];
+		pcep_deleg_init(&p->deleg, sim->cfg.n_pce);
+		pcc_lsps_init(p);
 	}
-	pool_init_array(&sim->pool, &sim->pcfg, &pcc_ops, sim->pccs,
-	    sizeof(*sim->pccs), offsetof(struct pcc, pd), sim->cfg.pccs);
 	if (sim->cfg.nb.url != NULL)
 		pcep_nb_new(sim);
-	return pool_start(&sim->pool, err, errlen);
+	return pcep_pools_start(sim, err, errlen);
 }
 
 /* Flap at the rate asked for, PCCs in turn, for the duration. */
@@ -313,6 +377,78 @@ pcep_tick_nb(struct pcep_sim *sim, uint64_t now)
 	return nb_tick(sim->nb, now);
 }
 
+/* ---- several PCEs: the delegate (RFC 8231 5.7.4, 5.7.5) ---- */
+
+int
+pcc_is_delegate(const struct pcc *p)
+{
+	if (p->sim->cfg.n_pce < 2 || p->owner == NULL)
+		return 1;
+	return pcep_deleg_is(&p->owner->deleg, p->pce);
+}
+
+void
+pcc_deleg_up(struct pcc *p)
+{
+	if (p->sim->cfg.n_pce > 1)
+		pcep_deleg_up(&p->owner->deleg, p->pce);
+}
+
+/* The delegate's session went: the Redelegation Timeout runs, and the
+ * failover clock of this PCC starts (the phase at the first PCC). */
+void
+pcc_deleg_lost(struct pcc *p, uint64_t now)
+{
+	struct pcc	*o = p->owner;
+	struct phase	*fo = p->sim->ph[PCCP_FAILOVER];
+
+	if (p->sim->cfg.n_pce < 2 || !pcep_deleg_down(&o->deleg, p->pce, now))
+		return;
+	log_info("%s: the delegate PCE %u is lost", pcc_who(p), p->pce + 1);
+	if (fo == NULL || phase_over(fo))
+		return;
+	if (fo->state == PHASE_PENDING)
+		phase_start(fo, now);
+	if (o->failover_ns == 0)
+		o->failover_ns = now;
+}
+
+void
+pcc_deleg_updated(struct pcc *p, uint64_t now)
+{
+	struct pcc	*o = p->owner;
+	struct phase	*fo = p->sim->ph[PCCP_FAILOVER];
+
+	if (o == NULL || o->failover_ns == 0 || fo == NULL)
+		return;
+	if (fo->state == PHASE_RUNNING) {
+		phase_items(fo, now, 1);
+		phase_latency(fo, (now - o->failover_ns) / 1000);
+	}
+	o->failover_ns = 0;
+}
+
+/* Each PCC whose Redelegation Timeout passed: its LSPs to the first PCE
+ * up, in order of precedence. */
+static void
+pcep_tick_cluster(struct pcep_sim *sim, uint64_t now)
+{
+	uint64_t	 timeout = (uint64_t)(sim->cfg.redelegate_s * 1e9);
+	uint32_t	 i;
+	unsigned	 k;
+
+	if (!sim->cfg.delegate)
+		return;
+	for (i = 0; i < sim->cfg.pccs; i++) {
+		k = pcep_deleg_tick(&sim->pccs[i].deleg, now, timeout);
+		if (k == PCEP_DELEG_NONE)
+			continue;
+		log_info("%s: LSPs delegated to PCE %u",
+		    pcc_who(&sim->pccs[i]), k + 1);
+		pcc_lsps_delegate(&sim->pccs[k * sim->cfg.pccs + i]);
+	}
+}
+
 static int
 pcep_tick(void *arg, uint64_t now)
 {
@@ -321,13 +457,17 @@ pcep_tick(void *arg, uint64_t now)
 	uint32_t	 i;
 	int		 done = 0;
 
-	for (i = 0; i < sim->cfg.pccs; i++)
+	for (i = 0; i < sim->n_sess; i++)
 		pcc_timers(&sim->pccs[i], now);
+	if (sim->cfg.n_pce > 1)
+		pcep_tick_cluster(sim, now);
 	/* Flapping runs for the duration, not to a target. */
 	run_phases_timeout(sim->ph, PCCP_MAX, 1u << PCCP_FLAP, now,
 	    sim->phase_timeout);
+	for (i = 0; i < sim->cfg.n_pce && sim->cfg.n_pce > 1; i++)
+		run_phase_timeout(sim->ph_connect[i], now, sim->phase_timeout);
 	/* No LSPs: synchronized once every PCC's end-of-sync went. */
-	if (sim->total == 0 && sim->synced == sim->cfg.pccs)
+	if (sim->total == 0 && sim->synced == sim->n_sess)
 		phase_end(ph[PCCP_SYNC], now, PHASE_DONE);
 	if (!phase_over(ph[PCCP_CONNECT]) || !phase_over(ph[PCCP_SYNC]))
 		goto out;
@@ -341,10 +481,34 @@ pcep_tick(void *arg, uint64_t now)
 		pcep_tick_flap(sim, now);
 		goto out;
 	}
+	/* A failover that began keeps the run until every PCC's new
+	 * delegate updated it, or --timeout. */
+	if (ph[PCCP_FAILOVER] != NULL &&
+	    ph[PCCP_FAILOVER]->state == PHASE_RUNNING)
+		goto out;
 	done = 1;
 out:
 	sim->last_tick_ns = now;
 	return done;
+}
+
+/* Every pool stopped; the run's connect counters sum them all. */
+static void
+pcep_pools_stop(struct pcep_sim *sim)
+{
+	struct pool_stats	sum;
+	unsigned		k;
+
+	memset(&sum, 0, sizeof(sum));
+	for (k = 0; k < sim->cfg.n_pce; k++) {
+		pool_stop(&sim->pool[k]);
+		sum.attempts += sim->pool[k].stats.attempts;
+		sum.failures += sim->pool[k].stats.failures;
+		sum.replaced += sim->pool[k].stats.replaced;
+	}
+	*metrics_counter(sim->m, "connect_attempts") = sum.attempts;
+	*metrics_counter(sim->m, "connect_failures") = sum.failures;
+	*metrics_counter(sim->m, "passive_replaced") = sum.replaced;
 }
 
 static void
@@ -364,15 +528,16 @@ pcep_stop(void *arg)
 	txack_cancel(&sim->acked);
 	if (sim->pccs == NULL)
 		return;
-	for (i = 0; i < sim->cfg.pccs; i++)
+	for (i = 0; i < sim->n_sess; i++)
 		pcc_goodbye(&sim->pccs[i]);
-	pool_stop_counted(&sim->pool, sim->m);
-	for (i = 0; i < sim->cfg.pccs; i++) {
+	pcep_pools_stop(sim);
+	for (i = 0; i < sim->n_sess; i++) {
 		/* The pool stops without a down(): the peek goes here. */
 		rxpeek_stop(&sim->pccs[i].rxp);
 		pcc_lsps_free(&sim->pccs[i]);
 	}
-	pool_free(&sim->pool);
+	for (i = 0; i < sim->cfg.n_pce; i++)
+		pool_free(&sim->pool[i]);
 	free(sim->pccs);
 	sim->pccs = NULL;
 }
@@ -440,7 +605,7 @@ pcep_nb_check(struct pcep_sim *sim, const struct run_opts *ro)
 	if (!cfg->delegate || cfg->lsps == 0)
 		cli_die(ro, "--northbound updates delegated LSPs: give "
 		    "--delegate and --lsps");
-	if (sim->pcfg.src.family != AF_INET)
+	if (sim->pcfg[0].src.family != AF_INET)
 		cli_die(ro, "--northbound names PCCs by their IPv4 address: "
 		    "give an IPv4 --source");
 	cfg->nb.flows = (uint64_t)cfg->pccs * cfg->lsps;
@@ -453,6 +618,41 @@ pcep_nb_check(struct pcep_sim *sim, const struct run_opts *ro)
 	cfg->nb.ctx = &cfg->nb_ctx;
 	if (nb_check(&cfg->nb, err, sizeof(err)) == -1)
 		cli_die(ro, "%s", err);
+}
+
+/*
+ * --controller EP[,EP...]: one pool per PCE, in order of precedence (the
+ * first is the primary, RFC 8231 5.7.4); each PCC connects to every one
+ * from its one address (each PCE tells PCCs apart by it).
+ */
+static void
+pcep_pool_config(struct pcep_sim *sim, const struct run_opts *ro)
+{
+	char		*list, *ep, *save = NULL;
+	unsigned	 k = 0;
+
+	if (ro->controller == NULL || strchr(ro->controller, ',') == NULL) {
+		sim->cfg.n_pce = 1;
+		run_pool_config(&sim->pcfg[0], ro, "--controller",
+		    ro->controller, 1u << EP_TCP, "PCCs connect to the PCE "
+		    "over plain TCP: tcp:IP:PORT, no PCEPS", sim->cfg.pccs);
+		return;
+	}
+	list = xstrdup(ro->controller);
+	for (ep = strtok_r(list, ",", &save); ep != NULL;
+	    ep = strtok_r(NULL, ",", &save), k++) {
+		if (k == PCEP_MAX_PCES)
+			cli_die(ro, "--controller: at most %d PCEs",
+			    PCEP_MAX_PCES);
+		run_pool_config(&sim->pcfg[k], ro, "--controller", ep,
+		    1u << EP_TCP, "PCCs connect to each PCE over plain TCP: "
+		    "tcp:IP:PORT,tcp:IP:PORT, no PCEPS", sim->cfg.pccs);
+	}
+	free(list);
+	sim->cfg.n_pce = k;
+	if (k < 2)
+		cli_die(ro, "--controller: '%s' names no second PCE",
+		    ro->controller);
 }
 
 static int
@@ -477,9 +677,7 @@ pcep_main(int argc, char **argv)
 	/* --source, or 127.1.0.0/16 towards a loopback PCE: the PCE tells
 	 * PCCs apart by address (a second session from one address is
 	 * PCErr 9, RFC 5440 7.15). */
-	run_pool_config(&sim->pcfg, &ro, "--controller", ro.controller,
-	    1u << EP_TCP, "PCCs connect to the PCE over plain TCP: "
-	    "tcp:IP:PORT, no PCEPS", cfg->pccs);
+	pcep_pool_config(sim, &ro);
 	pcep_nb_check(sim, &ro);
 	sim->phase_timeout = ro.phase_timeout;
 	return run_main(&pcep_sim_ops, sim, &ro);

@@ -244,6 +244,18 @@ pcc_negotiate_pcerr(struct pcc *p, enum pcep_error e,
 	(*p->sim->c.open_negotiated)++;
 }
 
+/* Several PCEs: connect.pK counts the first session to PCE K. */
+static void
+pcc_connected_pce(struct pcc *p, uint64_t now)
+{
+	struct phase	*ph = p->sim->ph_connect[p->pce];
+
+	if (ph != NULL && ph->state == PHASE_RUNNING) {
+		phase_items(ph, now, 1);
+		phase_latency(ph, (now - p->pd.attempt_ns) / 1000);
+	}
+}
+
 /* Both sides agreed: the session is up (RFC 5440 6.2). */
 static void
 pcc_session_up(struct pcc *p)
@@ -257,6 +269,8 @@ pcc_session_up(struct pcc *p)
 		phase_latency(sim->ph[PCCP_CONNECT],
 		    (now - p->pd.attempt_ns) / 1000);
 	}
+	pcc_connected_pce(p, now);
+	pcc_deleg_up(p);
 	pcc_lsps_reset(p);
 	if (p->stateful)
 		pcc_sync_fill(p);
@@ -607,6 +621,7 @@ pcc_down(struct pool_dev *pd, const char *why)
 	p->closing_ns = 0;
 	rxpeek_stop(&p->rxp);
 	pcc_change_state(p, PCCS_IDLE, why);
+	pcc_deleg_lost(p, clock_ns());
 }
 
 const struct pool_ops pcc_ops = {

@@ -585,6 +585,11 @@ pce_report_one(struct pce_sess *s, const struct pcep_lsp_req *r)
 		st.lsps_learned++;
 		st.last_learn_ns = clock_ns();
 	}
+	/* Delegated to us only now (a PCC's redelegation, RFC 8231 5.7.5):
+	 * update-all passed it by while it was not ours. */
+	if ((r->lsp.flags & PCEP_LSP_FLAG_D) && !(l->flags & PCEP_LSP_FLAG_D) &&
+	    l->idx < s->upd_cursor && l->upd_srp == 0)
+		pce_cursor_back(s, l->idx);
 	pce_learn(s, l, r);
 	pce_srp_answered(s, srp, l, NULL);
 }

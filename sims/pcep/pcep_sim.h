@@ -12,6 +12,7 @@
 
 #include "metrics.h"
 #include "pcep_codec.h"
+#include "pcep_deleg.h"
 #include "pcep_nb.h"
 #include "pool.h"
 #include "rxstamp.h"
@@ -35,6 +36,7 @@ enum pcc_phase {
 	PCCP_INITIATE,
 	PCCP_REMOVE,
 	PCCP_FLAP,
+	PCCP_FAILOVER,		/* several PCEs: the delegate lost */
 	PCCP_MAX,
 };
 
@@ -57,6 +59,8 @@ struct pcc_config {
 	uint64_t	 expect_removes;
 	double		 flap_rate;	/* PCCs per second, 0: none */
 	double		 flap_seconds;
+	double		 redelegate_s;	/* Redelegation Timeout (8231 5.7.2) */
+	unsigned	 n_pce;		/* --controller EP,EP,...: 1..4 */
 	/* update-lsp for every LSP through the controller's northbound. */
 	struct nb_opts	 nb;		/* nb.url: --northbound */
 	unsigned	 nb_given;	/* NB_GIVEN_* */
@@ -75,6 +79,8 @@ struct pcc_counters {
 	uint64_t	*bad_msgs, *open_negotiated;
 	uint64_t	*sessions_lost, *dead_timer_expired;
 	uint64_t	*flaps;
+	uint64_t	*not_delegated;	/* PCUpds refused: 19/1 */
+	uint64_t	*redelegations;	/* LSPs delegated to a next PCE */
 };
 
 /*
@@ -102,11 +108,19 @@ struct pcc_name {
 	uint32_t	 slot;
 };
 
-/* One PCC: its pool device, its session's state and its LSPs. */
+/*
+ * One PCC's session to one PCE: its pool device, its state and its LSPs.
+ * With several PCEs (--controller EP,EP,...) a PCC is one of these per
+ * PCE; the first (owner, PCE 0) holds the delegation choice and the
+ * failover clock, and each session reports the LSPs with D set only
+ * while its PCE is the delegate.
+ */
 struct pcc {
 	struct pool_dev	 pd;		/* first: the pool hands it back */
 	struct pcep_sim	*sim;
+	struct pcc	*owner;		/* PCE 0's session of this PCC */
 	uint32_t	 idx;
+	uint8_t		 pce;		/* which PCE, in order of precedence */
 	uint8_t		 state;		/* enum pcc_state */
 	uint8_t		 open_tries;	/* OPENs we received (6.2) */
 	uint8_t		 local_ok, remote_ok;
@@ -141,13 +155,17 @@ struct pcc {
 	struct rxpeek	 rxp;		/* while a phase awaits one */
 	struct txack_dev txd;		/* its part of sync */
 	struct pcc_lsp	*lsp;
+	struct pcep_deleg deleg;	/* owner's: who holds our LSPs */
+	uint64_t	 failover_ns;	/* owner's: the delegate lost, 0: no */
 };
 
 struct pcep_sim {
 	struct pcc_config	 cfg;
-	struct pool_config	 pcfg;
-	struct pool		 pool;
-	struct pcc		*pccs;
+	struct pool_config	 pcfg[PCEP_MAX_PCES];
+	struct pool		 pool[PCEP_MAX_PCES];	/* one per PCE */
+	struct pcc		*pccs;		/* PCE k's at [k x pccs] */
+	uint32_t		 n_sess;	/* pccs x PCEs */
+	struct phase		*ph_connect[PCEP_MAX_PCES];	/* connect.pK */
 	struct metrics		*m;
 	struct phase		*ph[PCCP_MAX];
 	struct pcc_counters	 c;
@@ -183,6 +201,15 @@ const char *pcc_who(const struct pcc *);
 /* Output above the high-water mark: build no more. */
 int	pcc_out_full(const struct pcc *);
 
+/* pcep_main.c: several PCEs (RFC 8231 5.7) */
+/* Session p went: when it held the delegation the failover begins. */
+void	pcc_deleg_lost(struct pcc *, uint64_t now);
+void	pcc_deleg_up(struct pcc *);
+/* 1: p's PCE holds this PCC's delegated LSPs (always, with one PCE). */
+int	pcc_is_delegate(const struct pcc *);
+/* A PCUpd came from the delegate: the failover of this PCC is over. */
+void	pcc_deleg_updated(struct pcc *, uint64_t now);
+
 /* pcep_lspdb.c: the LSP database */
 void	pcc_lsps_init(struct pcc *);
 void	pcc_lsps_free(struct pcc *);
@@ -192,6 +219,9 @@ void	pcc_lsps_reset(struct pcc *);
 void	pcc_sync_fill(struct pcc *);
 void	pcc_handle_update(struct pcc *, const struct rbuf *body);
 void	pcc_handle_initiate(struct pcc *, const struct rbuf *body);
+/* This session's PCE is the new delegate: D on our LSPs, each reported
+ * to it (RFC 8231 5.7). */
+void	pcc_lsps_delegate(struct pcc *);
 /* The name of our i-th LSP. */
 void	pcc_lsp_name(const struct pcc *, uint32_t i, char *, size_t);
 
