@@ -405,6 +405,38 @@ pcc_answered(struct pcc *p, enum pcc_phase ph)
 	phase_latency(phase, (now - p->rx_ns) / 1000);
 }
 
+/*
+ * Several PCEs: the path the delegate gave one of our LSPs is the LSP's
+ * state for every PCE, and each that is synchronized hears it in a PCRpt
+ * without the SRP-ID (RFC 8231 5.8.2: the PCC reports the new state to
+ * all its stateful PCEs; D stays as it is for each).
+ */
+static void
+pcc_mirror_update(struct pcc *p, uint32_t slot, const struct pcep_ero *ero)
+{
+	struct pcep_sim		*sim = p->sim;
+	const struct pcc_lsp	*from = &p->lsp[slot];
+	struct pcc_lsp		*l;
+	struct pcc		*q;
+	unsigned		 k;
+
+	if (sim->cfg.n_pce < 2 || slot >= sim->cfg.lsps)
+		return;
+	for (k = 0; k < sim->cfg.n_pce; k++) {
+		q = &sim->pccs[k * sim->cfg.pccs + p->idx];
+		if (q == p || slot >= q->n_lsps)
+			continue;
+		l = &q->lsp[slot];
+		if (pcc_store_ero(l, ero) == -1)
+			continue;
+		l->lsp_id = from->lsp_id;
+		l->flags = (uint8_t)((l->flags & ~PCC_LSP_ADMIN_DOWN) |
+		    (from->flags & PCC_LSP_ADMIN_DOWN));
+		if (q->state == PCCS_UP && q->stateful && q->synced)
+			pcc_report(q, slot, 0, 0);
+	}
+}
+
 static void
 pcc_update_one(struct pcc *p, const struct pcep_lsp_req *req)
 {
@@ -442,6 +474,7 @@ pcc_update_one(struct pcc *p, const struct pcep_lsp_req *req)
 	pcc_report(p, slot, req->srp.srp_id, 0);
 	pcc_answered(p, PCCP_UPDATE);
 	pcc_deleg_updated(p, p->rx_ns);
+	pcc_mirror_update(p, slot, &req->ero);
 }
 
 /*

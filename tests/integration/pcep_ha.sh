@@ -2,7 +2,8 @@
 # PCCs with two PCEs (sbsim pcep --controller EP,EP, RFC 8231 5.7): two
 # embedded controllers with --pcep-update-all, every PCC connected to
 # both, its LSPs delegated to the first (the primary) and updated by it;
-# the second hears every report without D and sends no PCUpd.  The first
+# the second hears every report (c1's paths too) without D and sends no
+# PCUpd.  The first
 # is killed (by its PID): after --redelegation-timeout each PCC delegates
 # its LSPs to the second (a PCRpt with D), which updates them; the
 # failover phase is DONE with one item per PCC.  A second run: a PCUpd
@@ -43,8 +44,21 @@ start_bg "$TMPD/pcc.log" "$SBSIM" pcep --pccs $N --lsps $M --delegate \
     --report "$TMPD/r.json" -q
 SIM=$LAST_PID
 
-# c1 updates everything in milliseconds; leave it a second, then kill.
-sleep 1.5
+# c1 updates every LSP; the PCCs report each new path to c2 as well
+# (RFC 8231: to every stateful PCE), so c2's pcep-topology shows them all
+# (the ERO's first hop moved) before c1 is killed.
+TOPO=/rests/data/network-topology:network-topology/topology=pcep-topology
+i=0
+while [ $i -lt 100 ]; do
+	[ "$(curl -s -m 5 -u admin:admin -o "$TMPD/topo" -w '%{http_code}' \
+	    "http://127.0.0.1:$R2$TOPO")" = 200 ] &&
+	    [ "$(grep -o '"ip-prefix":"10\.1\.128\.' "$TMPD/topo" |
+	    wc -l)" -eq $((N * M)) ] && break
+	sleep 0.1
+	i=$((i + 1))
+done
+[ $i -lt 100 ] || fail "c2 does not show c1's paths"
+grep -q '"delegate":true' "$TMPD/topo" && fail "c2 shows a delegated LSP"
 kill "$C1"
 wait "$C1" 2>/dev/null
 wait_exit "$SIM" 20 || fail "sbsim pcep did not finish"
