@@ -8,7 +8,7 @@
 # its LSPs to the second (a PCRpt with D), which updates them; the
 # failover phase is DONE with one item per PCC.  A second run: a PCUpd
 # from the PCE that is not the delegate (update-lsp through its RESTCONF)
-# is answered with PCErr 19/1 and counted.
+# is answered with PCErr 19/1 and counted.  First, the options refused.
 . "$(dirname "$0")/../lib.sh"
 [ -x "$PY" ] || skip "$PY is not installed"
 need ss
@@ -29,6 +29,15 @@ pce() {		# LOG PCEP-PORT RESTCONF-PORT
 pce_figure() {
 	sed -n "s/^pcep: .* \([0-9]*\) $2.*/\1/p" "$TMPD/$1" | head -1
 }
+
+# --- the options ---
+E=tcp:127.0.0.1:1
+bad_usage pcep "at most 4 PCEs" --pccs 1 --controller $E,$E,$E,$E,$E
+bad_usage pcep "names no second PCE" --pccs 1 --controller $E,
+bad_usage pcep "tcp:IP:PORT" --pccs 1 --controller $E,ptcp:4189
+bad_usage pcep "redelegation-timeout" --pccs 1 --controller $E,$E \
+    --redelegation-timeout -1
+[ "$FAILS" -eq 0 ] || fail "$FAILS usage errors not refused as such"
 
 # --- the failover ---
 pce c1.log $P1 $R1
