@@ -404,7 +404,7 @@ pcc_deleg_lost(struct pcc *p, uint64_t now)
 
 	if (p->sim->cfg.n_pce < 2 || !pcep_deleg_down(&o->deleg, p->pce, now))
 		return;
-	log_info("%s: the delegate PCE %u is lost", pcc_who(p), p->pce + 1);
+	log_info("%s: the delegate's session is lost", pcc_who(p));
 	if (fo == NULL || phase_over(fo))
 		return;
 	if (fo->state == PHASE_PENDING)
@@ -443,8 +443,7 @@ pcep_tick_cluster(struct pcep_sim *sim, uint64_t now)
 		k = pcep_deleg_tick(&sim->pccs[i].deleg, now, timeout);
 		if (k == PCEP_DELEG_NONE)
 			continue;
-		log_info("%s: LSPs delegated to PCE %u",
-		    pcc_who(&sim->pccs[i]), k + 1);
+		log_info("pcc %u: LSPs delegated to PCE %u", i, k + 1);
 		pcc_lsps_delegate(&sim->pccs[k * sim->cfg.pccs + i]);
 	}
 }

@@ -51,7 +51,12 @@ pcc_who(const struct pcc *p)
 {
 	static char	buf[32];
 
-	snprintf(buf, sizeof(buf), "pcc %u", p->idx);
+	/* With several PCEs, which session: "pcc 3 (PCE 2)". */
+	if (p->sim->cfg.n_pce > 1)
+		snprintf(buf, sizeof(buf), "pcc %u (PCE %u)", p->idx,
+		    p->pce + 1u);
+	else
+		snprintf(buf, sizeof(buf), "pcc %u", p->idx);
 	return buf;
 }
 
