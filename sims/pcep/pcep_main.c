@@ -423,7 +423,8 @@ pcc_deleg_updated(struct pcc *p, uint64_t now)
 		return;
 	if (fo->state == PHASE_RUNNING) {
 		phase_items(fo, now, 1);
-		phase_latency(fo, (now - o->failover_ns) / 1000);
+		phase_latency(fo, now > o->failover_ns ?
+		    (now - o->failover_ns) / 1000 : 0);
 	}
 	o->failover_ns = 0;
 }
