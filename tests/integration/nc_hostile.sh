@@ -63,9 +63,11 @@ for d in 0 1; do
 	stop_pid "$DEV"
 	read -r _ n _ rate <"$TMPD/guess$d.out"
 	echo "--auth-delay $d: $n wrong passwords in 3 s ($rate/s)"
-	# paramiko may take the close after the 6th failure for one more.
+	# A session closes after its 6th failure, and paramiko may count
+	# its try on the closing session as one more: at worst 6 of every 7
+	# attempts reach the device (a loaded host makes that case common).
 	f=$(counter "$TMPD/guess$d.json" auth_failures)
-	[ "$f" -ge $((n * 9 / 10)) ] && [ "$f" -le "$n" ] ||
+	[ $((f * 7)) -ge $((n * 6)) ] && [ "$f" -le "$n" ] ||
 	    fail "delay $d: auth_failures $f for $n attempts"
 	eval "n$d=$n"
 done
