@@ -314,3 +314,22 @@ wire_scaled() {
 		echo "# a window under 0.1 s: again with $size"
 	done
 }
+
+# A throwaway PKI in $PKI ($TMPD/pki): pki_ca NAME makes a CA
+# ($PKI/NAME.pem, .key); pki_cert NAME CA a certificate CA signs.
+PKI=$TMPD/pki
+pki_ca() {
+	mkdir -p "$PKI"
+	openssl req -x509 -newkey rsa:2048 -nodes -keyout "$PKI/$1.key" \
+	    -out "$PKI/$1.pem" -days 2 -subj "/CN=sbsim test $1" \
+	    >>"$TMPD/openssl.log" 2>&1 || fail "openssl: CA $1"
+}
+pki_cert() {
+	mkdir -p "$PKI"
+	openssl req -newkey rsa:2048 -nodes -keyout "$PKI/$1.key" \
+	    -out "$PKI/$1.csr" -subj "/CN=sbsim test $1" \
+	    >>"$TMPD/openssl.log" 2>&1 &&
+	openssl x509 -req -in "$PKI/$1.csr" -CA "$PKI/$2.pem" \
+	    -CAkey "$PKI/$2.key" -CAcreateserial -out "$PKI/$1.pem" -days 2 \
+	    >>"$TMPD/openssl.log" 2>&1 || fail "openssl: certificate $1"
+}

@@ -10,26 +10,10 @@
 . "$(dirname "$0")/../lib.sh"
 need openssl
 need ss
-PKI=$TMPD/pki
-mkdir -p "$PKI"
-
-# ca NAME; cert NAME CA: a test CA and a certificate it signs.
-ca() {
-	openssl req -x509 -newkey rsa:2048 -nodes -keyout "$PKI/$1.key" \
-	    -out "$PKI/$1.pem" -days 2 -subj "/CN=$1" \
-	    >>"$TMPD/openssl.out" 2>&1 || fail "openssl: CA $1"
-}
-cert() {
-	openssl req -newkey rsa:2048 -nodes -keyout "$PKI/$1.key" \
-	    -out "$PKI/$1.csr" -subj "/CN=$1" >>"$TMPD/openssl.out" 2>&1 &&
-	openssl x509 -req -in "$PKI/$1.csr" -CA "$PKI/$2.pem" \
-	    -CAkey "$PKI/$2.key" -CAcreateserial -out "$PKI/$1.pem" -days 2 \
-	    >>"$TMPD/openssl.out" 2>&1 || fail "openssl: certificate $1"
-}
-ca ca
-ca other
-cert ctl ca
-cert sw ca
+pki_ca ca
+pki_ca other
+pki_cert ctl ca
+pki_cert sw ca
 
 # The server trusts only "other": every switch certificate is refused.
 PORT=$(free_ports 1)

@@ -9,27 +9,11 @@ need ovs-testcontroller
 need openssl
 need ss
 N=16
-PKI="$TMPD/pki"
-mkdir -p "$PKI"
-
 # A CA, and a certificate it signs for each side.
-mkca() {
-	openssl req -x509 -newkey rsa:2048 -nodes -keyout "$PKI/$1.key" \
-	    -out "$PKI/$1.pem" -days 2 -subj "/CN=sbsim test $1" \
-	    >>"$TMPD/openssl.log" 2>&1 || fail "openssl: CA $1"
-}
-mkcert() {
-	openssl req -newkey rsa:2048 -nodes -keyout "$PKI/$1.key" \
-	    -out "$PKI/$1.csr" -subj "/CN=sbsim test $1" \
-	    >>"$TMPD/openssl.log" 2>&1 &&
-	openssl x509 -req -in "$PKI/$1.csr" -CA "$PKI/$2.pem" \
-	    -CAkey "$PKI/$2.key" -CAcreateserial -out "$PKI/$1.pem" -days 2 \
-	    >>"$TMPD/openssl.log" 2>&1 || fail "openssl: certificate $1"
-}
-mkca ca
-mkca otherca
-mkcert ctl ca
-mkcert sw ca
+pki_ca ca
+pki_ca otherca
+pki_cert ctl ca
+pki_cert sw ca
 
 PORT=$(free_ports 1)
 start_bg "$TMPD/tc.log" ovs-testcontroller --unixctl="$TMPD/tc.ctl" \
