@@ -235,12 +235,14 @@ static void
 txack_drain(struct txack *t, struct txack_dev *d, struct bufferevent *bev)
 {
 	d->acking = 0;
-	d->draining = 1;
-	txack_flags(d);
 	d->drain_to = txack_mark(bev);
 	d->since_ns = clock_ns();
-	d->next = t->draining;
-	t->draining = d;
+	if (!d->draining) {	/* once in the list, or it loops */
+		d->draining = 1;
+		d->next = t->draining;
+		t->draining = d;
+	}
+	txack_flags(d);
 }
 
 static void
@@ -283,6 +285,25 @@ txack_all(struct txack *t, uint64_t now)
 	return 1;
 }
 
+/* The wait is over: a device that sent again after its turn in
+ * txack_all() (it reconnected meanwhile) is still acking; its stamps are
+ * drained, as txack_last() does from now on. */
+static void
+txack_sweep(struct txack *t)
+{
+	struct bufferevent	*bev;
+	struct txack_dev	*d;
+	size_t			 i;
+
+	for (i = 0; i < t->n; i++) {
+		bev = t->dev(t->arg, i, &d);
+		if (bev != NULL && d->acking && bufferevent_getfd(bev) != -1) {
+			bufferevent_set_max_single_write(bev, 0);
+			txack_drain(t, d, bev);
+		}
+	}
+}
+
 static void
 txack_stop_poll(struct txack *t)
 {
@@ -307,6 +328,8 @@ txack_poll(evutil_socket_t fd, short what, void *arg)
 	if (t->ph != NULL && txack_all(t, clock_ns())) {
 		phase_acked(t->ph, t->end);
 		t->ph = NULL;
+		t->over = 1;
+		txack_sweep(t);
 	}
 	txack_poll_draining(t);
 	if (t->pending == NULL && t->ph == NULL && t->draining == NULL)
@@ -341,6 +364,7 @@ txack_open(struct txack *t, struct txack_dev *d, struct bufferevent *bev,
 		t->oph[0] = ph;
 		t->oph[1] = also;
 		t->opened = 0;
+		t->over = 0;	/* a new phase: its wait is to come */
 	}
 	/* Armed on a connection that went before writing: armed again. */
 	if (d->open != TXD_IDLE && d->fd == bufferevent_getfd(bev))
@@ -374,6 +398,18 @@ txack_last(struct txack_dev *d, struct bufferevent *bev)
 	 * segment's, and the first segment is the window's start. */
 	if (d->open != TXD_ARMED)
 		bufferevent_set_max_single_write(bev, TXACK_ONE_WRITE);
+	/*
+	 * Items sent again after the phase's wait ended (a device that
+	 * reconnected and announces again): no txack_all() will read this
+	 * socket's stamps, and stamps left in its error queue keep it
+	 * polling as in error (EPOLLERR) for ever, a busy loop.  Drain them
+	 * instead; the phase is over.
+	 */
+	if (d->t != NULL && d->t->over && d->t->oph[0] != NULL) {
+		bufferevent_set_max_single_write(bev, 0);
+		txack_drain(d->t, d, bev);
+		txack_start_poll(d->t);
+	}
 }
 
 void
@@ -381,6 +417,7 @@ txack_wait(struct txack *t, struct phase *ph, size_t n, txack_dev_fn dev,
     void *arg)
 {
 	t->ph = ph;
+	t->over = 0;
 	t->n = n;
 	t->next = 0;
 	t->end = 0;

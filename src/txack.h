@@ -52,6 +52,7 @@ struct txack {
 	struct txack_dev *pending;	/* written, timestamp not seen yet */
 	struct txack_dev *draining;	/* stamps of writes still to come */
 	struct pool	 *pool;		/* txack_wait_pool's */
+	int		  over;		/* the wait ended: no txack_all to come */
 	size_t		  txd_off;
 };
 
