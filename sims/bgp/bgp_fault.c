@@ -2,8 +2,11 @@
  * The --fault kinds BGP peers take (src/fault.h, guide.md "Injected
  * faults"): drop, and session-flap (NOTIFICATION Cease, subcode
  * Administrative Reset, RFC 4486 section 3; the peer reconnects with the
- * pool's backoff and announces its prefixes again).  The monitor peer is
- * on a pool of its own and never takes a fault.
+ * pool's backoff and announces its prefixes again) and churn (a peer
+ * withdraws some of its prefixes and announces them again, RFC 4271
+ * section 4.3).  With several speakers each takes any peer's session to
+ * any speaker.  The monitor peer is on a pool of its own and never takes
+ * a fault.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -11,12 +14,23 @@
 #include "fault.h"
 #include "bgp_sim.h"
 
+#define BGP_CHURN_DEFAULT	10	/* prefixes, without /N */
+#define BGP_CHURN_MAX		100000
+
+/* A speaker's pool picked by rnd, then the next ones while none of its
+ * sessions is up. */
 static int
 bgp_fault_drop(void *cfg, const struct fault_shot *shot)
 {
-	struct bgp_sim	*sim = cfg;
+	struct bgp_sim		*sim = cfg;
+	struct fault_shot	 one = *shot;
+	unsigned		 i, n = sim->cfg.n_spk;
 
-	return fault_pool_drop(&sim->pool, shot);
+	one.rnd = shot->rnd / n;
+	for (i = 0; i < n; i++)
+		if (fault_pool_drop(&sim->pool[(shot->rnd + i) % n], &one) == 0)
+			return 0;
+	return -1;
 }
 
 /* The k-th Established peer, NULL when none. */
@@ -25,13 +39,13 @@ bgp_fault_peer(struct bgp_sim *sim, uint64_t rnd)
 {
 	uint32_t	i, up = 0, k;
 
-	for (i = 0; i < sim->cfg.peers; i++)
+	for (i = 0; i < sim->n_sess; i++)
 		up += sim->peers[i].state == BGPS_ESTABLISHED &&
 		    sim->peers[i].closing_ns == 0;
 	if (up == 0)
 		return NULL;
 	k = (uint32_t)(rnd % up);
-	for (i = 0; i < sim->cfg.peers; i++)
+	for (i = 0; i < sim->n_sess; i++)
 		if (sim->peers[i].state == BGPS_ESTABLISHED &&
 		    sim->peers[i].closing_ns == 0 && k-- == 0)
 			return &sim->peers[i];
@@ -50,8 +64,25 @@ bgp_fault_session_flap(void *cfg, const struct fault_shot *shot)
 	return 0;
 }
 
+/* A session picked among those that can churn now: Established, every
+ * announcement sent, no withdrawal begun (bgp_peer_churn_fault). */
+static int
+bgp_fault_churn(void *cfg, const struct fault_shot *shot)
+{
+	struct bgp_sim	*sim = cfg;
+	uint32_t	 i, n = sim->n_sess;
+
+	for (i = 0; i < n; i++)
+		if (bgp_peer_churn_fault(&sim->peers[(shot->rnd + i) % n],
+		    shot->arg, shot->rnd / n) > 0)
+			return 0;
+	return -1;
+}
+
 const struct fault_kind bgp_fault_kinds[] = {
 	{ "drop", NULL, 0, 0, 0, bgp_fault_drop, NULL },
 	{ "session-flap", NULL, 0, 0, 0, bgp_fault_session_flap, NULL },
+	{ "churn", "N", 1, BGP_CHURN_MAX, BGP_CHURN_DEFAULT, bgp_fault_churn,
+	    NULL },
 	{ NULL, NULL, 0, 0, 0, NULL, NULL }
 };

@@ -7,6 +7,9 @@
  *   churn      one-prefix UPDATEs at --churn-rate for --churn-duration
  *   withdraw   after learn (or announce): every prefix withdrawn, done
  *              when the monitor holds none (or when all were sent)
+ * With several speakers (--controller EP,EP,...) each peer holds a
+ * session to every one: connect and announce count all sessions, and
+ * connect.cN and announce.cN each speaker's.
  */
 #include <arpa/inet.h>
 
@@ -22,7 +25,7 @@
 #include "run.h"
 
 static const char bgp_usage[] =
-"usage: sbsim bgp --peers N --as ASN --controller EP [options]\n"
+"usage: sbsim bgp --peers N --as ASN --controller EP[,EP...] [options]\n"
 "BGP-4 peers announcing prefixes to a controller or any BGP speaker.\n";
 
 static const struct nb_driver *const bgp_nb_drivers[] = {
@@ -231,7 +234,8 @@ bgp_fds_needed(void *arg)
 {
 	struct bgp_sim	*sim = arg;
 
-	return pool_fds_needed(&sim->pcfg, sim->cfg.peers) +
+	return pool_fds_needed(&sim->pcfg[0], sim->cfg.peers) *
+	    sim->cfg.n_spk +
 	    (sim->cfg.monitor != NULL ? pool_fds_needed(&sim->mcfg, 1) : 0) +
 	    nb_fds_needed(&sim->cfg.nb);
 }
@@ -259,6 +263,7 @@ static const struct counter_row bgp_counter_rows[] = {
 	BGPC(route_refresh_received, "route_refresh_received"),
 	BGPC(sessions_lost, "sessions_lost"),
 	BGPC(hold_expired, "hold_timer_expired"),
+	BGPC(prefixes_churned, "prefixes_churned"),
 };
 #undef BGPC
 
@@ -305,6 +310,58 @@ bgp_phases_witness(struct bgp_sim *sim)
 		sim->ph[BGPP_CHURN]->witness = WITNESS_DEVICE;
 }
 
+/* Names of the per-speaker phases and counters (static, as metrics
+ * keeps them). */
+static const char *const bgp_connect_names[BGP_MAX_SPEAKERS] = {
+	"connect.c1", "connect.c2", "connect.c3", "connect.c4",
+	"connect.c5", "connect.c6", "connect.c7", "connect.c8",
+};
+static const char *const bgp_announce_names[BGP_MAX_SPEAKERS] = {
+	"announce.c1", "announce.c2", "announce.c3", "announce.c4",
+	"announce.c5", "announce.c6", "announce.c7", "announce.c8",
+};
+static const char *const bgp_lost_names[BGP_MAX_SPEAKERS] = {
+	"sessions_lost.c1", "sessions_lost.c2", "sessions_lost.c3",
+	"sessions_lost.c4", "sessions_lost.c5", "sessions_lost.c6",
+	"sessions_lost.c7", "sessions_lost.c8",
+};
+
+/*
+ * Several speakers: connect.cN (target: the peers) and announce.cN
+ * (target: every peer's prefixes, once each) per speaker, and
+ * sessions_lost.cN.  Learning stays the monitor's, of the one speaker it
+ * peers with.
+ */
+static void
+bgp_cluster_init(struct bgp_sim *sim, uint64_t now)
+{
+	unsigned	k;
+
+	memset(sim->ph_connect, 0, sizeof(sim->ph_connect));
+	memset(sim->ph_announce, 0, sizeof(sim->ph_announce));
+	memset(sim->c.spk_lost, 0, sizeof(sim->c.spk_lost));
+	memset(sim->spk_announced, 0, sizeof(sim->spk_announced));
+	memset(sim->spk_drained, 0, sizeof(sim->spk_drained));
+	if (sim->cfg.n_spk < 2)
+		return;
+	for (k = 0; k < sim->cfg.n_spk; k++) {
+		sim->ph_connect[k] = metrics_phase(sim->m,
+		    bgp_connect_names[k], "bgp");
+		sim->ph_connect[k]->target = sim->cfg.peers;
+		phase_start(sim->ph_connect[k], now);
+		sim->c.spk_lost[k] = metrics_counter(sim->m,
+		    bgp_lost_names[k]);
+	}
+	if (sim->total == 0)
+		return;
+	for (k = 0; k < sim->cfg.n_spk; k++) {
+		sim->ph_announce[k] = metrics_phase(sim->m,
+		    bgp_announce_names[k], "bgp");
+		sim->ph_announce[k]->target = sim->total;
+		sim->ph_announce[k]->witness = WITNESS_DEVICE;
+	}
+}
+
 static void
 bgp_phases_init(struct bgp_sim *sim)
 {
@@ -312,7 +369,7 @@ bgp_phases_init(struct bgp_sim *sim)
 	int			 w = BGP_WITNESSED(cfg);
 
 	memset(sim->ph, 0, sizeof(sim->ph));
-	bgp_phase(sim, BGPP_CONNECT, "connect", cfg->peers);
+	bgp_phase(sim, BGPP_CONNECT, "connect", sim->n_sess);
 	/* Ended when the speaker acknowledged the last peer's last byte
 	 * (bgp_drained). */
 	bgp_phase(sim, BGPP_ANNOUNCE, "announce", 0);
@@ -327,14 +384,33 @@ bgp_phases_init(struct bgp_sim *sim)
 		bgp_nb_phases_init(sim);
 	bgp_phases_witness(sim);
 	phase_start(sim->ph[BGPP_CONNECT], clock_ns());
+	bgp_cluster_init(sim, clock_ns());
 }
 
 static void
-bgp_peer_init(struct bgp_sim *sim, struct bgp_peer *p, uint32_t i)
+bgp_peer_init(struct bgp_sim *sim, struct bgp_peer *p, uint32_t i,
+    unsigned spk)
 {
 	memset(p, 0, sizeof(*p));
 	p->sim = sim;
 	p->idx = i;
+	p->spk = (uint8_t)spk;
+}
+
+/* One pool per speaker, each over its slice of the sessions. */
+static int
+bgp_pools_start(struct bgp_sim *sim, char *err, size_t errlen)
+{
+	unsigned	k;
+
+	for (k = 0; k < sim->cfg.n_spk; k++)
+		pool_init_array(&sim->pool[k], &sim->pcfg[k], &bgp_peer_ops,
+		    &sim->peers[k * sim->cfg.peers], sizeof(*sim->peers),
+		    offsetof(struct bgp_peer, pd), sim->cfg.peers);
+	for (k = 0; k < sim->cfg.n_spk; k++)
+		if (pool_start(&sim->pool[k], err, errlen) == -1)
+			return -1;
+	return 0;
 }
 
 /* The first write (deleting 0) or delete request to the application RIB:
@@ -371,14 +447,16 @@ bgp_start(void *arg, struct metrics *m, char *err, size_t errlen)
 	sim->churn_sent = 0;
 	sim->churn_credit = 0;
 	sim->total = (uint64_t)sim->cfg.peers * sim->cfg.prefixes;
+	/* Every session announces its peer's prefixes to its speaker. */
+	sim->n_sess = sim->cfg.peers * sim->cfg.n_spk;
+	sim->sent_total = sim->total * sim->cfg.n_spk;
 	sim->last_tick_ns = clock_ns();
 	METRICS_COUNTERS(m, bgp_counter_rows, &sim->c);
 	bgp_phases_init(sim);
-	sim->peers = xcalloc(sim->cfg.peers, sizeof(*sim->peers));
-	for (i = 0; i < sim->cfg.peers; i++)
-		bgp_peer_init(sim, &sim->peers[i], i);
-	pool_init_array(&sim->pool, &sim->pcfg, &bgp_peer_ops, sim->peers,
-	    sizeof(*sim->peers), offsetof(struct bgp_peer, pd), sim->cfg.peers);
+	sim->peers = xcalloc(sim->n_sess, sizeof(*sim->peers));
+	for (i = 0; i < sim->n_sess; i++)
+		bgp_peer_init(sim, &sim->peers[i], i % sim->cfg.peers,
+		    i / sim->cfg.peers);
 	if (sim->cfg.nb.url != NULL) {
 		sim->nb_begun = 0;
 		sim->nb_node = xstrdup(BGP_NB_NODE);
@@ -386,14 +464,14 @@ bgp_start(void *arg, struct metrics *m, char *err, size_t errlen)
 		    sim);
 	}
 	if (sim->cfg.monitor != NULL) {
-		bgp_peer_init(sim, &sim->mon, sim->cfg.peers);
+		bgp_peer_init(sim, &sim->mon, sim->cfg.peers, 0);
 		sim->mon.monitor = 1;
 		sim->mdev[0] = &sim->mon.pd;
 		pool_init(&sim->mpool, &sim->mcfg, &bgp_peer_ops, sim->mdev, 1);
 		if (pool_start(&sim->mpool, err, errlen) == -1)
 			return -1;
 	}
-	return pool_start(&sim->pool, err, errlen);
+	return bgp_pools_start(sim, err, errlen);
 }
 
 static uint64_t
@@ -407,7 +485,7 @@ bgp_kick_all(struct bgp_sim *sim)
 {
 	uint32_t	i;
 
-	for (i = 0; i < sim->cfg.peers; i++)
+	for (i = 0; i < sim->n_sess; i++)
 		bgp_peer_kick(&sim->peers[i]);
 }
 
@@ -416,9 +494,13 @@ bgp_kick_all(struct bgp_sim *sim)
 static void
 bgp_begin_announce(struct bgp_sim *sim, uint64_t now)
 {
-	char	err[256];
+	char		err[256];
+	unsigned	k;
 
 	phase_start(sim->ph[BGPP_ANNOUNCE], now);
+	for (k = 0; k < sim->cfg.n_spk; k++)
+		if (sim->ph_announce[k] != NULL)
+			phase_start(sim->ph_announce[k], now);
 	if (sim->ph[BGPP_LEARN] != NULL) {
 		sim->mon_high = bgp_monitor_held(sim);
 		phase_start(sim->ph[BGPP_LEARN], now);
@@ -468,10 +550,10 @@ bgp_tick_churn(struct bgp_sim *sim, uint64_t now)
 	n = (uint64_t)sim->churn_credit;
 	if (n == 0)
 		return;
-	per = n / sim->cfg.peers + 1;
-	for (i = 0, sent = 0; i < sim->cfg.peers && sent < n; i++)
+	per = n / sim->n_sess + 1;
+	for (i = 0, sent = 0; i < sim->n_sess && sent < n; i++)
 		sent += bgp_peer_churn(&sim->peers[(sim->churn_sent + i) %
-		    sim->cfg.peers], n - sent < per ? n - sent : per);
+		    sim->n_sess], n - sent < per ? n - sent : per);
 	sim->churn_sent += sent;
 	sim->churn_credit -= (double)sent;
 	if (sim->churn_credit > sim->cfg.churn_rate)
@@ -532,13 +614,18 @@ bgp_tick(void *arg, uint64_t now)
 	struct phase	**ph = sim->ph;
 	uint32_t	 i;
 
-	for (i = 0; i < sim->cfg.peers; i++)
+	for (i = 0; i < sim->n_sess; i++)
 		bgp_peer_timers(&sim->peers[i], now);
 	if (sim->cfg.monitor != NULL)
 		bgp_peer_timers(&sim->mon, now);
 	/* Churn runs for the duration, not to a target. */
 	run_phases_timeout(sim->ph, BGPP_MAX, 1u << BGPP_CHURN, now,
 	    sim->phase_timeout);
+	for (i = 0; i < sim->cfg.n_spk && sim->cfg.n_spk > 1; i++) {
+		run_phase_timeout(sim->ph_connect[i], now, sim->phase_timeout);
+		run_phase_timeout(sim->ph_announce[i], now,
+		    sim->phase_timeout);
+	}
 	if (sim->cfg.nb_watch && sim->nb_begun)
 		nb_tick(sim->nb, now);
 	if (!phase_over(ph[BGPP_CONNECT]))
@@ -568,6 +655,25 @@ out:
 	return 0;
 }
 
+/* Every pool stopped; the run's connect counters sum them all. */
+static void
+bgp_pools_stop(struct bgp_sim *sim)
+{
+	struct pool_stats	sum;
+	unsigned		k;
+
+	memset(&sum, 0, sizeof(sum));
+	for (k = 0; k < sim->cfg.n_spk; k++) {
+		pool_stop(&sim->pool[k]);
+		sum.attempts += sim->pool[k].stats.attempts;
+		sum.failures += sim->pool[k].stats.failures;
+		sum.replaced += sim->pool[k].stats.replaced;
+	}
+	*metrics_counter(sim->m, "connect_attempts") = sum.attempts;
+	*metrics_counter(sim->m, "connect_failures") = sum.failures;
+	*metrics_counter(sim->m, "passive_replaced") = sum.replaced;
+}
+
 static void
 bgp_stop(void *arg)
 {
@@ -585,7 +691,7 @@ bgp_stop(void *arg)
 		return;
 	if (sim->cfg.csit_results != NULL)
 		(void)bgp_results_write(sim);
-	for (i = 0; i < sim->cfg.peers; i++)
+	for (i = 0; i < sim->n_sess; i++)
 		bgp_peer_goodbye(&sim->peers[i]);
 	/* What the monitor holds, before closing its session clears it. */
 	if (sim->cfg.monitor != NULL) {
@@ -595,10 +701,11 @@ bgp_stop(void *arg)
 		pool_stop(&sim->mpool);
 		bgp_peer_free(&sim->mon);
 	}
-	pool_stop_counted(&sim->pool, sim->m);
-	for (i = 0; i < sim->cfg.peers; i++)
+	bgp_pools_stop(sim);
+	for (i = 0; i < sim->n_sess; i++)
 		bgp_peer_free(&sim->peers[i]);
-	pool_free(&sim->pool);
+	for (i = 0; i < sim->cfg.n_spk; i++)
+		pool_free(&sim->pool[i]);
 	free(sim->peers);
 	sim->peers = NULL;
 }
@@ -606,7 +713,11 @@ bgp_stop(void *arg)
 static const char *const bgp_phase_names[] = {
 	"connect", "announce", "learn", "churn", "withdraw",
 	"advertise", "unadvertise", NB_PHASE_PROGRAM, NB_PHASE_CONFIRM,
-	NB_PHASE_DELETE, NB_PHASE_CONFIRM_DELETE, NULL
+	NB_PHASE_DELETE, NB_PHASE_CONFIRM_DELETE,
+	"connect.c1", "connect.c2", "connect.c3", "connect.c4",
+	"connect.c5", "connect.c6", "connect.c7", "connect.c8",
+	"announce.c1", "announce.c2", "announce.c3", "announce.c4",
+	"announce.c5", "announce.c6", "announce.c7", "announce.c8", NULL
 };
 
 /* --sweep and --find-max set the count start() builds from. */
@@ -642,7 +753,7 @@ static void
 bgp_monitor_config(struct bgp_sim *sim, const struct run_opts *ro)
 {
 	struct pool_config	*mc = &sim->mcfg;
-	const struct source_range *src = &sim->pcfg.src;
+	const struct source_range *src = &sim->pcfg[0].src;
 
 	run_pool_endpoint(mc, ro, "--monitor", sim->cfg.monitor, BGP_EP_KINDS,
 	    BGP_EP_MSG);
@@ -748,6 +859,62 @@ bgp_check(struct bgp_sim *sim, const struct run_opts *ro)
 		cli_die(ro, "--next-hop: an IPv6 next hop for IPv4 routes");
 }
 
+/*
+ * --controller EP[,EP...]: one pool per speaker.  With several, each
+ * peer connects to every one (tcp: only) from its one address, a
+ * session and FSM per speaker (RFC 4271 section 8: one per connection).
+ */
+static void
+bgp_pool_config(struct bgp_sim *sim, const struct run_opts *ro)
+{
+	uint32_t	 count = sim->cfg.peers + (sim->cfg.monitor != NULL);
+	char		*list, *ep, *save = NULL;
+	unsigned	 k = 0;
+
+	if (strchr(ro->controller, ',') == NULL) {
+		sim->cfg.n_spk = 1;
+		run_pool_config(&sim->pcfg[0], ro, "--controller",
+		    ro->controller, BGP_EP_KINDS, BGP_EP_MSG, count);
+		return;
+	}
+	list = xstrdup(ro->controller);
+	for (ep = strtok_r(list, ",", &save); ep != NULL;
+	    ep = strtok_r(NULL, ",", &save), k++) {
+		if (k == BGP_MAX_SPEAKERS)
+			cli_die(ro, "--controller: at most %d speakers",
+			    BGP_MAX_SPEAKERS);
+		run_pool_config(&sim->pcfg[k], ro, "--controller", ep,
+		    1u << EP_TCP, "several speakers: peers connect to each "
+		    "over plain TCP: tcp:IP:PORT,tcp:IP:PORT", count);
+	}
+	free(list);
+	sim->cfg.n_spk = k;
+	if (k < 2)
+		cli_die(ro, "--controller: '%s' names no second speaker",
+		    ro->controller);
+}
+
+/* --fault churn/N takes at most the prefixes a peer announces. */
+static void
+bgp_fault_check(const struct bgp_sim *sim, const struct run_opts *ro)
+{
+	size_t	i;
+
+	for (i = 0; i < ro->n_faults; i++) {
+		const struct fault_spec	*fs = &ro->faults[i];
+
+		if (strcmp(fs->kind, "churn") != 0)
+			continue;
+		if (sim->cfg.prefixes == 0)
+			cli_die(ro, "--fault %s: churn needs --prefixes",
+			    fs->text);
+		if (fs->has_arg && fs->arg > sim->cfg.prefixes)
+			cli_die(ro, "--fault %s: N is more than the %llu "
+			    "prefixes each peer announces (--prefixes)",
+			    fs->text, (unsigned long long)sim->cfg.prefixes);
+	}
+}
+
 static int
 bgp_main(int argc, char **argv)
 {
@@ -765,13 +932,12 @@ bgp_main(int argc, char **argv)
 	cli_parse_groups(argc, argv, groups, 3, &ro, bgp_usage);
 	log_init("sbsim", ro.verbose);
 	bgp_check(sim, &ro);
-	run_pool_config(&sim->pcfg, &ro, "--controller", ro.controller,
-	    BGP_EP_KINDS, BGP_EP_MSG, sim->cfg.peers +
-	    (sim->cfg.monitor != NULL));
-	if (endpoint_passive(&sim->pcfg.ep) &&
-	    (uint64_t)sim->pcfg.ep.port + sim->cfg.peers - 1 > 65535)
+	bgp_fault_check(sim, &ro);
+	bgp_pool_config(sim, &ro);
+	if (endpoint_passive(&sim->pcfg[0].ep) &&
+	    (uint64_t)sim->pcfg[0].ep.port + sim->cfg.peers - 1 > 65535)
 		cli_die(&ro, "ptcp:%u with %u peers would need ports past "
-		    "65535", sim->pcfg.ep.port, sim->cfg.peers);
+		    "65535", sim->pcfg[0].ep.port, sim->cfg.peers);
 	if (sim->cfg.monitor != NULL)
 		bgp_monitor_config(sim, &ro);
 	sim->phase_timeout = ro.phase_timeout;

@@ -46,7 +46,12 @@ bgp_who(const struct bgp_peer *p)
 
 	if (p->monitor)
 		return "monitor";
-	snprintf(buf, sizeof(buf), "peer %u", p->idx);
+	/* With several speakers, which session: "peer 3 (speaker 2)". */
+	if (p->sim->cfg.n_spk > 1)
+		snprintf(buf, sizeof(buf), "peer %u (speaker %u)", p->idx,
+		    p->spk + 1u);
+	else
+		snprintf(buf, sizeof(buf), "peer %u", p->idx);
 	return buf;
 }
 
@@ -185,6 +190,10 @@ bgp_count_announced(struct bgp_peer *p, uint64_t now)
 	p->ann_high = p->ann_next;
 	sim->announced += fresh;
 	phase_items(sim->ph[BGPP_ANNOUNCE], now, fresh);
+	sim->spk_announced[p->spk] += fresh;
+	if (sim->ph_announce[p->spk] != NULL &&
+	    sim->ph_announce[p->spk]->state == PHASE_RUNNING)
+		phase_items(sim->ph_announce[p->spk], now, fresh);
 }
 
 /*
@@ -212,20 +221,49 @@ bgp_sent_all(struct bgp_peer *p)
 	bufferevent_setwatermark(p->pd.bev, EV_WRITE, 0, 0);
 }
 
+/* Session i's connection and part of the acknowledgment (txack_wait). */
+static struct bufferevent *
+bgp_txack_dev(void *arg, size_t i, struct txack_dev **txd)
+{
+	struct bgp_sim	*sim = arg;
+
+	*txd = &sim->peers[i].txd;
+	return sim->peers[i].pd.bev;
+}
+
+/*
+ * Several speakers: announce.cN ends when every session to speaker N has
+ * handed its last announcement to the kernel (witness device; the
+ * acknowledgment the run's announce waits for is of all of them).
+ */
+static void
+bgp_drained_spk(struct bgp_peer *p, uint64_t now)
+{
+	struct bgp_sim	*sim = p->sim;
+	struct phase	*ph = sim->ph_announce[p->spk];
+
+	if (ph == NULL || ph->state != PHASE_RUNNING)
+		return;
+	if (++sim->spk_drained[p->spk] >= sim->cfg.peers &&
+	    sim->spk_announced[p->spk] >= sim->total)
+		phase_end(ph, now, PHASE_DONE);
+}
+
 /* The output of a peer that queued everything is empty: once it was the
- * last one the phase waited for, the phase ends when the speaker's TCP
- * has acknowledged every peer's last byte. */
+ * last one the phase waited for, the phase ends when the speakers' TCP
+ * has acknowledged every session's last byte. */
 static void
 bgp_drained(struct bgp_peer *p, uint64_t now)
 {
 	struct bgp_sim	*sim = p->sim;
 	struct phase	*ph;
-	uint64_t	 done, want = sim->total;
+	uint64_t	 done, want;
 
 	if (p->drain_wait == BGP_SEND_ANNOUNCE) {
 		ph = sim->ph[BGPP_ANNOUNCE];
 		done = ++sim->drained_ann;
 		want = sim->announced;
+		bgp_drained_spk(p, now);
 	} else {
 		ph = sim->ph[BGPP_WITHDRAW];
 		done = ++sim->drained_wd;
@@ -236,10 +274,9 @@ bgp_drained(struct bgp_peer *p, uint64_t now)
 	p->drain_wait = BGP_SEND_NONE;
 	bufferevent_setwatermark(p->pd.bev, EV_WRITE, BGP_OUT_LOW, 0);
 	if (ph == NULL || ph->state != PHASE_RUNNING ||
-	    done < sim->cfg.peers || want < sim->total)
+	    done < sim->n_sess || want < sim->sent_total)
 		return;
-	txack_wait_pool(&sim->acked, ph, &sim->pool,
-	    offsetof(struct bgp_peer, txd));
+	txack_wait(&sim->acked, ph, sim->n_sess, bgp_txack_dev, sim);
 }
 
 /*
@@ -451,6 +488,12 @@ bgp_established(struct bgp_peer *p)
 	if (sim->ph[BGPP_CONNECT]->state == PHASE_RUNNING) {
 		phase_items(sim->ph[BGPP_CONNECT], now, 1);
 		phase_latency(sim->ph[BGPP_CONNECT],
+		    (now - p->pd.attempt_ns) / 1000);
+	}
+	if (sim->ph_connect[p->spk] != NULL &&
+	    sim->ph_connect[p->spk]->state == PHASE_RUNNING) {
+		phase_items(sim->ph_connect[p->spk], now, 1);
+		phase_latency(sim->ph_connect[p->spk],
 		    (now - p->pd.attempt_ns) / 1000);
 	}
 	bgp_peer_kick(p);
@@ -742,7 +785,7 @@ bgp_local_addr(struct bgp_peer *p, struct bufferevent *bev)
 	 * is IPv4 and unique, else 10.0.0.0 plus our number. */
 	id = (uint32_t)p->local4[0] << 24 | (uint32_t)p->local4[1] << 16 |
 	    (uint32_t)p->local4[2] << 8 | p->local4[3];
-	if (id == 0 || p->sim->pcfg.src.family != AF_INET)
+	if (id == 0 || p->sim->pcfg[0].src.family != AF_INET)
 		id = 0x0a000000u + p->idx + 1 + (p->monitor ?
 		    p->sim->cfg.peers : 0);
 	p->bgp_id = id;
@@ -777,6 +820,8 @@ bgp_peer_down(struct pool_dev *pd, const char *why)
 
 	if (p->state == BGPS_ESTABLISHED || p->closing_ns != 0) {
 		(*p->sim->c.sessions_lost)++;
+		if (!p->monitor && p->sim->c.spk_lost[p->spk] != NULL)
+			(*p->sim->c.spk_lost[p->spk])++;
 		log_info("%s: session lost: %s", bgp_who(p), why);
 	}
 	if (p->monitor)
@@ -863,6 +908,61 @@ bgp_peer_churn(struct bgp_peer *p, uint64_t n)
 	bgp_send(p, w, (uint32_t)sent);
 	*p->sim->c.updates_sent += sent;
 	return sent;
+}
+
+/*
+ * --fault churn: prefixes start.. start+n-1 of those the session
+ * announced go out as withdrawn routes (in MP_UNREACH_NLRI where the
+ * family is carried there), then as NLRI again in the UPDATEs after
+ * them (RFC 4271 section 4.3; a speaker handles a session's UPDATEs in
+ * order, so the routes end up announced).  Only a session that has sent
+ * all its announcements and nothing else: the paced sending keeps its
+ * own order.
+ */
+uint64_t
+bgp_peer_churn_fault(struct bgp_peer *p, uint64_t n, uint64_t start)
+{
+	struct bgp_sim		*sim = p->sim;
+	struct wbuf		*w;
+	struct bgp_attrs	 a;
+	uint64_t		 next, end;
+	uint32_t		 msgs = 0, k;
+	int			 pass;
+
+	if (p->pd.bev == NULL || p->state != BGPS_ESTABLISHED || !p->af_ok ||
+	    p->closing_ns != 0 || p->sending != BGP_SEND_NONE ||
+	    p->wd_next != 0 || p->ann_next == 0 ||
+	    evbuffer_get_length(bufferevent_get_output(p->pd.bev)) >=
+	    BGP_OUT_HIGH)
+		return 0;
+	if (n > p->ann_next)
+		n = p->ann_next;
+	start %= p->ann_next - n + 1;
+	end = start + n;
+	bgp_peer_attrs(p, &a);
+	/* Withdrawals first, then the same prefixes announced: each pass
+	 * in UPDATEs of its own, built and sent one scratch buffer at a
+	 * time. */
+	for (pass = 0; pass < 2; pass++) {
+		next = start;
+		while (next < end) {
+			w = bgp_scratch();
+			k = 0;
+			while (w->len + BGP_MAX_LEN <= w->cap &&
+			    bgp_build_one(p, w, &next, end, pass ? &a : NULL) >
+			    0)
+				k++;
+			if (k == 0)
+				return 0;	/* could not be built */
+			bgp_send(p, w, k);
+			msgs += k;
+		}
+	}
+	*sim->c.updates_sent += msgs;
+	*sim->c.prefixes_churned += n;
+	log_info("%s: churn: %llu prefixes withdrawn and announced again",
+	    bgp_who(p), (unsigned long long)n);
+	return n;
 }
 
 /*

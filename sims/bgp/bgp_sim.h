@@ -3,7 +3,9 @@
  * (bgp_main.c).  Each peer is a BGP-4 speaker on its own source address
  * that announces its share of prefixes, keeps an adj-RIB-in of what it
  * receives, and a monitor peer (announcing nothing) times what the
- * controller re-advertises.
+ * controller re-advertises.  With several speakers (--controller
+ * EP,EP,...) each peer holds one session to every speaker, each with its
+ * own FSM, and announces its prefixes on each (RFC 4271 section 8).
  */
 #ifndef SBSIM_BGP_SIM_H
 #define SBSIM_BGP_SIM_H
@@ -18,6 +20,8 @@
 #include "rxstamp.h"
 #include "txack.h"
 #include "fault.h"
+
+#define BGP_MAX_SPEAKERS	8	/* --controller EP,... at most */
 
 /* Session states (RFC 4271 section 8.2.2); Connect and Active are the
  * pool's (connecting, backing off). */
@@ -49,6 +53,7 @@ enum bgp_send {
 
 struct bgp_config {
 	uint32_t	 peers;
+	unsigned	 n_spk;		/* speakers (--controller EP,...) */
 	uint64_t	 prefixes;	/* per peer */
 	uint32_t	 as;
 	uint32_t	 peer_as;	/* 0: accept any */
@@ -93,6 +98,8 @@ struct bgp_counters {
 	uint64_t	*treat_as_withdraw, *attr_discarded;
 	uint64_t	*eor_received, *route_refresh_received;
 	uint64_t	*sessions_lost, *hold_expired;
+	uint64_t	*prefixes_churned;	/* --fault churn */
+	uint64_t	*spk_lost[BGP_MAX_SPEAKERS];	/* sessions_lost.cN */
 };
 
 /* One simulated peer (or the monitor): its pool device, the session's
@@ -101,6 +108,7 @@ struct bgp_peer {
 	struct pool_dev	 pd;		/* first: the pool hands it back */
 	struct bgp_sim	*sim;
 	uint32_t	 idx;
+	uint8_t		 spk;		/* its speaker, 0..n_spk-1 */
 	uint8_t		 state;		/* enum bgp_state */
 	uint8_t		 monitor;
 	uint8_t		 sending;	/* enum bgp_send */
@@ -127,15 +135,22 @@ struct bgp_peer {
 
 struct bgp_sim {
 	struct bgp_config	 cfg;
-	struct pool_config	 pcfg;
+	struct pool_config	 pcfg[BGP_MAX_SPEAKERS];	/* one per speaker */
 	struct pool_config	 mcfg;		/* the monitor's */
-	struct pool		 pool;
+	struct pool		 pool[BGP_MAX_SPEAKERS];
 	struct pool		 mpool;
+	/* Sessions: speaker k's are n_sess/n_spk from k x peers on. */
 	struct bgp_peer		*peers;
+	uint32_t		 n_sess;	/* peers x speakers */
 	struct bgp_peer		 mon;
 	struct pool_dev		*mdev[1];
 	struct metrics		*m;
 	struct phase		*ph[BGPP_MAX];
+	/* Several speakers: connect.cN and announce.cN of each. */
+	struct phase		*ph_connect[BGP_MAX_SPEAKERS];
+	struct phase		*ph_announce[BGP_MAX_SPEAKERS];
+	uint64_t		 spk_announced[BGP_MAX_SPEAKERS];
+	uint32_t		 spk_drained[BGP_MAX_SPEAKERS];
 	struct bgp_counters	 c;
 	struct bgp_attrs	 attrs;		/* what every peer announces */
 	uint32_t		 established;
@@ -144,6 +159,7 @@ struct bgp_sim {
 	uint32_t		 ann_most;	/* most prefixes in one */
 	uint64_t		 withdrawn;	/* withdrawals sent */
 	uint64_t		 total;		/* peers x prefixes */
+	uint64_t		 sent_total;	/* total x speakers */
 	uint32_t		 drained_ann;	/* peers whose output drained */
 	uint32_t		 drained_wd;
 	struct txack		 acked;		/* announce or withdraw's end */
@@ -181,6 +197,10 @@ void	bgp_peer_kick(struct bgp_peer *);
 /* Toggle up to n prefixes of the peer (withdraw one announced, announce
  * one withdrawn) for churn; returns how many went out. */
 uint64_t bgp_peer_churn(struct bgp_peer *, uint64_t n);
+/* --fault churn: n of the prefixes the peer announced withdrawn in
+ * one UPDATE and announced again in the next (RFC 4271 section 4.3);
+ * start picks where.  Returns how many, 0 when it cannot now. */
+uint64_t bgp_peer_churn_fault(struct bgp_peer *, uint64_t n, uint64_t start);
 /* The run is over: NOTIFICATION Cease before the close. */
 void	bgp_peer_goodbye(struct bgp_peer *);
 /* NOTIFICATION Cease/Administrative Reset and close (a session flap). */

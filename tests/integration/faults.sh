@@ -37,7 +37,7 @@ usage() {
 	    --devices 1 --listen ptcp:8300 --fault drop@1
 	bad_usage pcep "pcerr TYPE\*256\+VALUE from 256 to 65535" \
 	    --pccs 1 --controller tcp:127.0.0.1:4189 --fault pcerr@1/255
-	bad_usage bgp "unknown kind 'pcerr' \(one of drop session-flap\)" \
+	bad_usage bgp "unknown kind 'pcerr' \(one of drop session-flap churn/N\)" \
 	    --peers 1 --as 65001 --peer-as 65000 \
 	    --controller tcp:127.0.0.1:179 --fault pcerr@1
 	[ $FAILS -eq 0 ] || fail "$FAILS usage cases"
