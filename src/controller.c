@@ -112,6 +112,10 @@ static const struct opt ctl_rows[] = {
 	    3600, CTL_GIVEN_RC_OPT,
 	    "close a connection whose request head is not\n"
 	    "whole S seconds after its first byte (default 10)"),
+	OPT_U("restconf-max-depth", "N", R, http.max_depth, 1, 1024,
+	    CTL_GIVEN_RC_OPT,
+	    "deepest nesting of a request body's JSON or XML\n"
+	    "(default 64); a deeper one gets 400"),
 	OPT_END
 };
 
@@ -208,14 +212,16 @@ ctl_http_free(struct ctl_run *r, int summary)
 		printf("restconf: %llu requests, %llu 2xx, %llu 4xx, "
 		    "%llu 5xx, %llu bodies refused unread, %llu head "
 		    "timeouts, %llu connections at most, %llu pauses at the "
-		    "connection limit\n", (unsigned long long)h->requests,
+		    "connection limit, %llu bodies nested too deep\n",
+		    (unsigned long long)h->requests,
 		    (unsigned long long)h->status_2xx,
 		    (unsigned long long)h->status_4xx,
 		    (unsigned long long)h->status_5xx,
 		    (unsigned long long)h->unauth_bodies,
 		    (unsigned long long)h->head_timeouts,
 		    (unsigned long long)h->conns_max,
-		    (unsigned long long)h->cap_pauses);
+		    (unsigned long long)h->cap_pauses,
+		    (unsigned long long)h->too_deep);
 		fflush(stdout);
 	}
 	http_server_free(r->hs);

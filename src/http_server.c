@@ -80,6 +80,7 @@ http_server_config_defaults(struct http_server_config *c)
 	c->max_body = HTTP_DEFAULT_MAX_BODY;
 	c->max_conns = HTTP_DEFAULT_MAX_CONNS;
 	c->head_timeout = HTTP_DEFAULT_HEAD_S;
+	c->max_depth = HTTP_DEFAULT_MAX_DEPTH;
 }
 
 int
@@ -735,6 +736,95 @@ http_check_route(struct http_server *s, struct http_req *r)
 	return 0;
 }
 
+/*
+ * How deep a JSON body nests: objects and arrays, outside strings.  The
+ * parsers have limits of their own (jansson 2048, libxml2 256), but a
+ * document thousands of levels deep still costs a tree of that depth in
+ * every handler that walks it recursively; RESTCONF's documents nest a
+ * few tens of levels.  Stops counting past limit.
+ */
+static uint32_t
+http_json_depth(const char *p, size_t len, uint32_t limit)
+{
+	uint32_t	depth = 0, max = 0;
+	size_t		i;
+	int		in_str = 0;
+
+	for (i = 0; i < len && max <= limit; i++) {
+		if (in_str) {
+			if (p[i] == '\\')
+				i++;
+			else if (p[i] == '"')
+				in_str = 0;
+		} else if (p[i] == '"')
+			in_str = 1;
+		else if (p[i] == '{' || p[i] == '[') {
+			if (++depth > max)
+				max = depth;
+		} else if ((p[i] == '}' || p[i] == ']') && depth > 0)
+			depth--;
+	}
+	return max;
+}
+
+/* Past a construct that ends with end (a comment, CDATA, a processing
+ * instruction): the index after it, or len. */
+static size_t
+http_xml_skip(const char *p, size_t len, size_t i, const char *end)
+{
+	size_t	n = strlen(end);
+
+	for (; i + n <= len; i++)
+		if (memcmp(p + i, end, n) == 0)
+			return i + n;
+	return len;
+}
+
+/* The same for an XML body: elements open at '<name', close at '</'
+ * or at an empty element's '/>'; quoted attribute values may hold '>'. */
+static uint32_t
+http_xml_depth(const char *p, size_t len, uint32_t limit)
+{
+	uint32_t	depth = 0, max = 0;
+	size_t		i = 0;
+	char		q;
+
+	while (i < len && max <= limit) {
+		if (p[i] != '<') {
+			i++;
+			continue;
+		}
+		if (len - i >= 4 && memcmp(p + i, "<!--", 4) == 0)
+			i = http_xml_skip(p, len, i + 4, "-->");
+		else if (len - i >= 9 && memcmp(p + i, "<![CDATA[", 9) == 0)
+			i = http_xml_skip(p, len, i + 9, "]]>");
+		else if (len - i >= 2 && (p[i + 1] == '?' || p[i + 1] == '!'))
+			i = http_xml_skip(p, len, i + 2, ">");
+		else if (len - i >= 2 && p[i + 1] == '/') {
+			if (depth > 0)
+				depth--;
+			i = http_xml_skip(p, len, i + 2, ">");
+		} else {
+			/* A start tag: to its '>' past quoted values. */
+			for (i++, q = 0; i < len; i++) {
+				if (q != 0) {
+					if (p[i] == q)
+						q = 0;
+				} else if (p[i] == '"' || p[i] == '\'')
+					q = p[i];
+				else if (p[i] == '>')
+					break;
+			}
+			if (i < len && p[i - 1] == '/')
+				;	/* <empty/> opens and closes */
+			else if (++depth > max)
+				max = depth;
+			i++;
+		}
+	}
+	return max;
+}
+
 /* The body of a POST, PUT or PATCH: its size, then its type. */
 static int
 http_check_body(struct http_server *s, struct http_req *r)
@@ -764,6 +854,15 @@ http_check_body(struct http_server *s, struct http_req *r)
 	}
 	r->body = (const char *)evbuffer_pullup(in, -1);
 	r->body_len = len;
+	if ((r->body_fmt == HTTP_FMT_XML ? http_xml_depth(r->body, len,
+	    s->cfg.max_depth) : http_json_depth(r->body, len,
+	    s->cfg.max_depth)) > s->cfg.max_depth) {
+		s->st.too_deep++;
+		http_error(r, 400, "protocol", "malformed-message",
+		    "The request body nests deeper than %u levels",
+		    s->cfg.max_depth);
+		return -1;
+	}
 	/* Without Accept the reply follows the body (RFC 8040 5.2). */
 	if (!r->reply_named) {
 		r->reply_fmt = r->body_fmt;

@@ -23,6 +23,7 @@ struct event_base;
 #define HTTP_DEFAULT_MAX_BODY	(16u * 1024 * 1024)
 #define HTTP_DEFAULT_MAX_CONNS	512	/* connections held at once */
 #define HTTP_DEFAULT_HEAD_S	10.0	/* a request head's deadline */
+#define HTTP_DEFAULT_MAX_DEPTH	64	/* nesting of a body's document */
 
 /* The two body formats (RFC 8040 section 5.2). */
 enum http_fmt {
@@ -69,6 +70,7 @@ struct http_server_config {
 	size_t		 max_body;	/* bytes; 413 past it */
 	uint32_t	 max_conns;	/* then accepting pauses */
 	double		 head_timeout;	/* seconds from a head's first byte */
+	uint32_t	 max_depth;	/* a body nested deeper: 400 */
 };
 
 struct http_server_stats {
@@ -81,6 +83,7 @@ struct http_server_stats {
 	uint64_t	cap_pauses;	/* accepting paused at max_conns */
 	uint64_t	head_timeouts;	/* closed: no whole head in time */
 	uint64_t	unauth_bodies;	/* 401 before the body was read */
+	uint64_t	too_deep;	/* 400: nested past max_depth */
 };
 
 struct http_server;
