@@ -88,23 +88,26 @@ datapath_loopback(const struct sockaddr_storage *ss)
 	    sin6_addr);
 }
 
-/* The device's address of its range, alone, when the controller can be
- * reached from it; else none (the kernel chooses). */
+/* The device's address of its range, alone, when every controller can
+ * be reached from it; else none (the kernel chooses). */
 static void
 datapath_source(struct datapath_spec *spec)
 {
 	struct source_range	*r = &spec->src;
 	struct sockaddr_storage	 ss;
 	socklen_t		 len;
+	uint32_t		 k;
 
 	if (r->family == AF_UNSPEC || r->count == 0)
 		return;
 	source_addr(r, spec->src_index, &ss, &len);
-	if (ss.ss_family != spec->ep.ss.ss_family ||
-	    datapath_loopback(&ss) != endpoint_is_loopback(&spec->ep)) {
-		r->family = AF_UNSPEC;
-		return;
-	}
+	for (k = 0; k < spec->n_ep; k++)
+		if (ss.ss_family != spec->ep[k].ss.ss_family ||
+		    datapath_loopback(&ss) !=
+		    endpoint_is_loopback(&spec->ep[k])) {
+			r->family = AF_UNSPEC;
+			return;
+		}
 	if (ss.ss_family == AF_INET)
 		r->base4 = ((struct sockaddr_in *)&ss)->sin_addr;
 	else
@@ -114,26 +117,45 @@ datapath_source(struct datapath_spec *spec)
 }
 
 enum datapath_rc
-datapath_open(const char *target, struct datapath_spec *spec,
-    const struct datapath_hooks *hooks, struct datapath **dp, char *err,
+datapath_target(const char *target, struct endpoint *ep, char *err,
     size_t errlen)
 {
 	enum datapath_rc	rc;
 	char			why[256];
 
-	*dp = NULL;
 	if ((rc = datapath_refused(target, err, errlen)) != DATAPATH_OPEN)
 		return rc;
-	if (endpoint_parse(target, &spec->ep, why, sizeof(why)) == -1) {
+	if (endpoint_parse(target, ep, why, sizeof(why)) == -1) {
 		snprintf(err, errlen, "controller %s: %s", target, why);
 		return DATAPATH_BAD_TARGET;
 	}
-	if (spec->ep.kind != EP_TCP) {
+	if (ep->kind != EP_TCP) {
 		snprintf(err, errlen, "controller %s: only tcp:IP:PORT is "
 		    "simulated", target);
-		return spec->ep.kind == EP_SSL ? DATAPATH_SSL :
-		    DATAPATH_PASSIVE;
+		return ep->kind == EP_SSL ? DATAPATH_SSL : DATAPATH_PASSIVE;
 	}
+	return DATAPATH_OPEN;
+}
+
+enum datapath_rc
+datapath_open(const char *const *targets, size_t n,
+    struct datapath_spec *spec, const struct datapath_hooks *hooks,
+    struct datapath **dp, char *err, size_t errlen)
+{
+	enum datapath_rc	rc;
+	size_t			k;
+
+	*dp = NULL;
+	if (n == 0 || n > DATAPATH_MAX_TARGETS) {
+		snprintf(err, errlen, "%zu controllers (1 to %d are "
+		    "simulated)", n, DATAPATH_MAX_TARGETS);
+		return DATAPATH_BAD_TARGET;
+	}
+	for (k = 0; k < n; k++)
+		if ((rc = datapath_target(targets[k], &spec->ep[k], err,
+		    errlen)) != DATAPATH_OPEN)
+			return rc;
+	spec->n_ep = n;
 	datapath_source(spec);
 	if (provider == NULL) {
 		snprintf(err, errlen, "no datapath provider in this program");

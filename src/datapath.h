@@ -7,10 +7,14 @@
  * (datapath_register()), and a protocol without one in its build (a unit
  * test) is told so by datapath_open().
  *
- * The seam parses and checks the controller target, so that every caller
- * refuses the same things with the same words: only tcp:IP:PORT is
- * opened; ssl: (the simulated switches have no certificates of the
- * bridge's) and the passive ptcp:/punix: kinds are refused.
+ * The seam parses and checks the controller targets, so that every
+ * caller refuses the same things with the same words: only tcp:IP:PORT
+ * is opened; ssl: (the simulated switches have no certificates of the
+ * bridge's) and the passive ptcp:/punix: kinds are refused.  A datapath
+ * connects to each of its targets at once, as vswitchd connects a
+ * bridge to every one of its controllers (ovs-vswitchd.conf.db(5),
+ * "Controller TABLE": "the switch connects to all of them"), each
+ * connection with its own role (OpenFlow 1.3.5 section 6.3.6).
  */
 #ifndef SBSIM_DATAPATH_H
 #define SBSIM_DATAPATH_H
@@ -23,16 +27,21 @@
 struct metrics;
 struct datapath;		/* the provider's */
 
-/* What the asking device hears of its datapath. */
+/* Targets one datapath connects to at most (--controller EP,... of
+ * `sbsim openflow` has as many). */
+#define DATAPATH_MAX_TARGETS	8
+
+/* What the asking device hears of its datapath; target is the index of
+ * the connection's target in the spec (0..n_ep-1). */
 struct datapath_hooks {
 	/* The handshake is done (FEATURES_REPLY sent) at ns. */
-	void	(*up)(void *arg, uint64_t ns);
+	void	(*up)(void *arg, unsigned target, uint64_t ns);
 	/* The connection is gone (the datapath tries again). */
-	void	(*down)(void *arg, const char *why);
+	void	(*down)(void *arg, unsigned target, const char *why);
 	/* The controller took another role: "other", "master" or
 	 * "slave" (ovs-vswitchd.conf.db(5), Controller role); after up,
 	 * the role is "other".  May be NULL. */
-	void	(*role)(void *arg, const char *role);
+	void	(*role)(void *arg, unsigned target, const char *role);
 	void	*arg;
 };
 
@@ -46,11 +55,13 @@ struct datapath_spec {
 	int64_t			 probe_ms;	/* echo after idle; -1: default,
 						 * 0: never */
 	const char		*name;		/* for the log: "br1" */
-	struct endpoint		 ep;		/* the controller, tcp: */
+	/* The controllers, tcp:, filled by datapath_open(). */
+	struct endpoint		 ep[DATAPATH_MAX_TARGETS];
+	uint32_t		 n_ep;
 	/*
 	 * The asking device's own addresses (family AF_UNSPEC: none) and
 	 * its index among them: the datapath connects from that address,
-	 * as a host's vswitchd from the host's, when it can reach the
+	 * as a host's vswitchd from the host's, when it can reach every
 	 * controller from there (the same family, loopback to loopback);
 	 * datapath_open() leaves it one address or none.
 	 */
@@ -62,7 +73,7 @@ struct datapath_provider {
 	const char	*name;			/* "openflow" */
 	/* A run begins: register the counters (may be NULL). */
 	void		 (*start)(struct metrics *);
-	/* A datapath connecting to spec->ep; NULL with err. */
+	/* A datapath connecting to each of spec->ep; NULL with err. */
 	struct datapath	*(*open)(const struct datapath_spec *,
 			    const struct datapath_hooks *, char *err,
 			    size_t errlen);
@@ -95,13 +106,18 @@ void	 datapath_start(struct metrics *);
 void	 datapath_tick(uint64_t now);
 void	 datapath_stop(void);
 
+/* Whether target would be opened (DATAPATH_OPEN, ep filled), or why
+ * not with err. */
+enum datapath_rc datapath_target(const char *target, struct endpoint *ep,
+	    char *err, size_t errlen);
 /*
- * A datapath for spec (its ep filled here from target) with hooks:
- * DATAPATH_OPEN and *dp, or why not with err.
+ * A datapath for spec (its ep and n_ep filled here from the n targets,
+ * 1..DATAPATH_MAX_TARGETS) with hooks: DATAPATH_OPEN and *dp, or why
+ * not with err (the first target refused, if one is).
  */
-enum datapath_rc datapath_open(const char *target, struct datapath_spec *,
-	    const struct datapath_hooks *, struct datapath **dp, char *err,
-	    size_t errlen);
+enum datapath_rc datapath_open(const char *const *targets, size_t n,
+	    struct datapath_spec *, const struct datapath_hooks *,
+	    struct datapath **dp, char *err, size_t errlen);
 void	 datapath_close(struct datapath *);
 void	 datapath_ports(struct datapath *, uint32_t n);
 /* Datapaths open now (the provider's, through this seam). */

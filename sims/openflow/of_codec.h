@@ -169,6 +169,8 @@ int	 of_flow_removed_encode(struct wbuf *, uint8_t version, uint32_t xid,
 #define OF_PR_ADD	0
 #define OF_PR_DELETE	1
 #define OF_PR_MODIFY	2
+/* ofp_port state OFPPS_LINK_DOWN: bit 0 in 1.0 and 1.3. */
+#define OF_PS_LINK_DOWN	(1u << 0)
 int	 of_port_status_encode(struct wbuf *, uint8_t version, uint32_t xid,
 	    uint8_t reason, const struct of_port *);
 

@@ -583,6 +583,12 @@ ofc_on_port_status(struct ofc_conn *c, struct rbuf *body)
 		st.bad_messages++;
 		return;
 	}
+	/* A link down or a port gone: what LLDP found there is stale (a
+	 * cable moved); the port is probed again, as a topology manager
+	 * does, until its LLDP comes back. */
+	if ((reason == OF_PR_DELETE || (p.state & OF_PS_LINK_DOWN)) &&
+	    p.port_no >= 1 && p.port_no <= CTL_LLDP_PORTS)
+		c->lldp_found &= ~(1ull << (p.port_no - 1));
 	if (hooks.port != NULL && c->state >= CTL_READY)
 		hooks.port(c->dpid, reason, &p, hooks.arg);
 }

@@ -4,9 +4,12 @@
  * device was given with a Controller row, as ovs-vswitchd makes one of
  * every such bridge.  It is the switch of `sbsim openflow` (of_switch.c,
  * of_handlers.c: the same handshake, flow tables, echo, barrier, stats
- * and errors), alone on a pool of its own (one device, the controller
- * target as the endpoint, reconnecting with backoff as vswitchd's rconn
- * does), with its own struct of_sim for its datapath id and port count.
+ * and errors), alone on a pool of its own per controller target (one
+ * device, the target as the endpoint, reconnecting with backoff as
+ * vswitchd's rconn does), with its own struct of_sim for its datapath id
+ * and port count.  With several targets it is a switch of `sbsim
+ * openflow --controller EP,EP`: one connection per controller, sharing
+ * the flow table and ports, each with its role (of_cluster.c).
  * Its counters go to the run under datapath_* names; it times no phase
  * of its own (its phases are one shared inert, finished phase): the
  * asking device times the handshake through the up hook.
@@ -30,12 +33,19 @@
 #define OF_DP_BACKOFF_MAX_MS	8000
 #define OF_DP_PROBE_S		5
 
+#if DATAPATH_MAX_TARGETS > OF_MAX_CONTROLLERS
+#error "a datapath has more targets than a switch has controllers"
+#endif
+
+/* sw[k]: the connection to target k; sw[0] owns what they share. */
 struct datapath {
 	struct of_sim		 sim;
-	struct of_switch	 sw;
+	struct of_switch	 sw[DATAPATH_MAX_TARGETS];
+	struct pool_config	 pcfg_more[DATAPATH_MAX_TARGETS - 1];
+	struct pool		 pool_more[DATAPATH_MAX_TARGETS - 1];
 	struct datapath_hooks	 hooks;
 	char			 name[32];
-	uint8_t			 role_told;	/* OF_ROLE_*, 0: none */
+	uint8_t			 role_told[DATAPATH_MAX_TARGETS]; /* 0: none */
 	LIST_ENTRY(datapath)	 entry;
 };
 
@@ -109,7 +119,7 @@ of_dp_config(struct of_config *cfg, const struct datapath_spec *spec)
 	    spec->ports;
 	cfg->tables = 254;
 	cfg->table_size = 1000000;
-	cfg->n_ctl = 1;		/* a Controller row's one target */
+	cfg->n_ctl = spec->n_ep;	/* a Controller row's target each */
 	cfg->macs = 1000;
 	cfg->pktin_window = 64;
 	cfg->echo_interval = spec->probe_ms < 0 ? OF_DP_PROBE_S :
@@ -117,16 +127,37 @@ of_dp_config(struct of_config *cfg, const struct datapath_spec *spec)
 	cfg->mp_max_bytes = 65535;
 }
 
+/* The datapath of connection sw (any of its sw[]). */
+static struct datapath *
+of_dp_of(struct of_switch *sw)
+{
+	return (struct datapath *)(void *)((char *)(sw - sw->ctl) -
+	    offsetof(struct datapath, sw));
+}
+
+/* Target k's pool and its configuration (k = 0: the first). */
+static struct pool *
+of_dp_pool(struct datapath *dp, unsigned k)
+{
+	return k == 0 ? &dp->sim.pool : &dp->pool_more[k - 1];
+}
+
+static struct pool_config *
+of_dp_pcfg(struct datapath *dp, unsigned k)
+{
+	return k == 0 ? &dp->sim.pcfg : &dp->pcfg_more[k - 1];
+}
+
 static void
 of_dp_up_hook(struct of_switch *sw)
 {
-	struct datapath	*dp = (struct datapath *)(void *)((char *)sw -
-	    offsetof(struct datapath, sw));
+	struct datapath	*dp = of_dp_of(sw);
 
 	log_debug("datapath %s (dpid %016llx): connected to %s", dp->name,
-	    (unsigned long long)dp->sim.cfg.dpid_base, dp->sim.pcfg.ep.text);
-	dp->role_told = OF_ROLE_EQUAL;	/* of_switch_up's */
-	dp->hooks.up(dp->hooks.arg, sw->up_ns);
+	    (unsigned long long)dp->sim.cfg.dpid_base,
+	    of_dp_pcfg(dp, sw->ctl)->ep.text);
+	dp->role_told[sw->ctl] = OF_ROLE_EQUAL;	/* of_switch_up's */
+	dp->hooks.up(dp->hooks.arg, sw->ctl, sw->up_ns);
 }
 
 static void
@@ -140,14 +171,13 @@ static void
 of_dp_pool_down(struct pool_dev *pd, const char *why)
 {
 	struct of_switch	*sw = (struct of_switch *)pd;
-	struct datapath		*dp = (struct datapath *)(void *)((char *)sw -
-	    offsetof(struct datapath, sw));
+	struct datapath		*dp = of_dp_of(sw);
 	int			 was_up = sw->state == OFS_UP;
 
 	of_switch_ops.down(pd, why);
-	dp->role_told = 0;
+	dp->role_told[sw->ctl] = 0;
 	if (was_up)
-		dp->hooks.down(dp->hooks.arg, why);
+		dp->hooks.down(dp->hooks.arg, sw->ctl, why);
 }
 
 static const struct pool_ops of_dp_pool_ops = {
@@ -156,36 +186,100 @@ static const struct pool_ops of_dp_pool_ops = {
 	"the controller",
 };
 
+/* Target k's pool: its endpoint, the bridge's source and backoff. */
+static void
+of_dp_pcfg_init(struct pool_config *pc, const struct datapath_spec *spec,
+    unsigned k)
+{
+	pool_config_defaults(pc);
+	pc->ep = spec->ep[k];
+	pc->src = spec->src;	/* one address, or none */
+	pc->backoff_min_ms = OF_DP_BACKOFF_MIN_MS;
+	pc->backoff_max_ms = spec->max_backoff_ms != 0 ?
+	    spec->max_backoff_ms : OF_DP_BACKOFF_MAX_MS;
+	if (pc->backoff_min_ms > pc->backoff_max_ms)
+		pc->backoff_min_ms = pc->backoff_max_ms;
+}
+
+/* Connection k of the switch, as of_main.c's of_switch_init(). */
+static void
+of_dp_conn_init(struct datapath *dp, unsigned k)
+{
+	struct of_switch	*sw = &dp->sw[k];
+
+	sw->sim = &dp->sim;
+	sw->ctl = (uint8_t)k;
+	sw->owner = &dp->sw[0];
+	sw->miss_send_len = 128;
+	if (k == 0) {
+		of_roles_init(&sw->roles, dp->sim.cfg.n_ctl);
+		sw->ports = xcalloc(dp->sim.cfg.ports, sizeof(*sw->ports));
+	} else
+		sw->ports = dp->sw[0].ports;
+}
+
 static void
 of_dp_sim_init(struct datapath *dp, const struct datapath_spec *spec)
 {
 	struct of_sim	*sim = &dp->sim;
+	unsigned	 k;
 
 	of_dp_config(&sim->cfg, spec);
-	pool_config_defaults(&sim->pcfg);
-	sim->pcfg.ep = spec->ep;
-	sim->pcfg.src = spec->src;	/* one address, or none */
-	sim->pcfg.backoff_min_ms = OF_DP_BACKOFF_MIN_MS;
-	sim->pcfg.backoff_max_ms = spec->max_backoff_ms != 0 ?
-	    spec->max_backoff_ms : OF_DP_BACKOFF_MAX_MS;
-	if (sim->pcfg.backoff_min_ms > sim->pcfg.backoff_max_ms)
-		sim->pcfg.backoff_min_ms = sim->pcfg.backoff_max_ms;
+	sim->pcfg_more = dp->pcfg_more;
+	sim->pool_more = dp->pool_more;
+	for (k = 0; k < sim->cfg.n_ctl; k++)
+		of_dp_pcfg_init(of_dp_pcfg(dp, k), spec, k);
 	sim->c = of_dp_c;
-	/* One controller: the cluster's counters are `sbsim openflow`'s
-	 * (docs/report.md), a datapath's go to the sink. */
+	/* The cluster's counters are `sbsim openflow`'s (docs/report.md):
+	 * a datapath's go to the sink; its role changes are counted. */
 	sim->c.role_stale = sim->c.is_slave_refused = &of_dp_sink;
 	sim->c.role_status_sent = sim->c.failover_flow_mods = &of_dp_sink;
-	sim->c.ctl_flow_mods[0] = &of_dp_sink;
+	for (k = 0; k < OF_MAX_CONTROLLERS; k++)
+		sim->c.ctl_flow_mods[k] = &of_dp_sink;
 	sim->ph[OFP_CONNECT] = &of_dp_inert;
 	sim->ph[OFP_PROGRAM] = &of_dp_inert;
 	sim->ph[OFP_DELETE] = &of_dp_inert;
 	sim->on_up = of_dp_up_hook;
-	sim->sw = &dp->sw;
-	dp->sw.sim = sim;
-	dp->sw.owner = &dp->sw;
-	of_roles_init(&dp->sw.roles, 1);
-	dp->sw.miss_send_len = 128;
-	dp->sw.ports = xcalloc(sim->cfg.ports, sizeof(*dp->sw.ports));
+	sim->sw = dp->sw;
+	for (k = 0; k < sim->cfg.n_ctl; k++)
+		of_dp_conn_init(dp, k);
+}
+
+/* Every target's pool over its one connection, then started. */
+static int
+of_dp_pools_start(struct datapath *dp, char *err, size_t errlen)
+{
+	unsigned	k;
+
+	for (k = 0; k < dp->sim.cfg.n_ctl; k++)
+		pool_init_array(of_dp_pool(dp, k), of_dp_pcfg(dp, k),
+		    &of_dp_pool_ops, &dp->sw[k], sizeof(dp->sw[k]),
+		    offsetof(struct of_switch, pd), 1);
+	for (k = 0; k < dp->sim.cfg.n_ctl; k++)
+		if (pool_start(of_dp_pool(dp, k), err, errlen) == -1)
+			return -1;
+	return 0;
+}
+
+/* The pools stopped (their counts to the run's) and the switch freed;
+ * the owner, which holds the table and ports, last. */
+static void
+of_dp_free(struct datapath *dp, int count)
+{
+	unsigned	k;
+
+	for (k = 0; k < dp->sim.cfg.n_ctl; k++) {
+		pool_stop(of_dp_pool(dp, k));
+		if (count) {
+			*of_dp_attempts += of_dp_pool(dp, k)->stats.attempts;
+			*of_dp_failures += of_dp_pool(dp, k)->stats.failures;
+		}
+	}
+	for (k = dp->sim.cfg.n_ctl; k-- > 0; ) {
+		of_switch_free(&dp->sw[k]);
+		pool_free(of_dp_pool(dp, k));
+	}
+	free(dp);
 }
 
 static struct datapath *
@@ -199,6 +293,10 @@ of_dp_open(const struct datapath_spec *spec,
 		    "is simulated (1.0 and 1.3 are)");
 		return NULL;
 	}
+	if (spec->n_ep == 0 || spec->n_ep > DATAPATH_MAX_TARGETS) {
+		snprintf(err, errlen, "%u controllers", spec->n_ep);
+		return NULL;
+	}
 	dp = xcalloc(1, sizeof(*dp));
 	if (of_dp_c.rx_msgs == NULL)
 		of_dp_counters_sink();
@@ -206,13 +304,8 @@ of_dp_open(const struct datapath_spec *spec,
 	snprintf(dp->name, sizeof(dp->name), "%s", spec->name);
 	dp->hooks = *hooks;
 	of_dp_sim_init(dp, spec);
-	pool_init_array(&dp->sim.pool, &dp->sim.pcfg, &of_dp_pool_ops,
-	    &dp->sw, sizeof(dp->sw), offsetof(struct of_switch, pd), 1);
-	if (pool_start(&dp->sim.pool, err, errlen) == -1) {
-		pool_stop(&dp->sim.pool);
-		pool_free(&dp->sim.pool);
-		of_switch_free(&dp->sw);
-		free(dp);
+	if (of_dp_pools_start(dp, err, errlen) == -1) {
+		of_dp_free(dp, 0);
 		return NULL;
 	}
 	LIST_INSERT_HEAD(&of_dps, dp, entry);
@@ -223,12 +316,7 @@ static void
 of_dp_close(struct datapath *dp)
 {
 	LIST_REMOVE(dp, entry);
-	pool_stop(&dp->sim.pool);
-	*of_dp_attempts += dp->sim.pool.stats.attempts;
-	*of_dp_failures += dp->sim.pool.stats.failures;
-	of_switch_free(&dp->sw);
-	pool_free(&dp->sim.pool);
-	free(dp);
+	of_dp_free(dp, 1);
 }
 
 /* PORT_STATUS for port no, if the async config lets the reason
@@ -248,45 +336,58 @@ of_dp_port_status(struct of_switch *sw, uint32_t no, uint8_t reason)
 	of_switch_send(sw, w);
 }
 
+/* PORT_STATUS for port no to every controller of the switch. */
+static void
+of_dp_port_status_all(struct datapath *dp, uint32_t no, uint8_t reason)
+{
+	unsigned	k;
+
+	for (k = 0; k < dp->sim.cfg.n_ctl; k++)
+		of_dp_port_status(&dp->sw[k], no, reason);
+}
+
 /* The bridge's ports are 1..n now: the ports past n deleted, the new
  * ones added (config and state as a new port's: 0). */
 static void
 of_dp_ports(struct datapath *dp, uint32_t n)
 {
-	struct of_switch	*sw = &dp->sw;
+	struct of_switch	*sw = &dp->sw[0];
 	uint32_t		 old = dp->sim.cfg.ports, i;
+	unsigned		 k;
 
 	if (n > OF_DP_PORTS_MAX)
 		n = OF_DP_PORTS_MAX;
 	if (n == old)
 		return;
 	for (i = old; i > n; i--)
-		of_dp_port_status(sw, i, OF_PR_DELETE);
+		of_dp_port_status_all(dp, i, OF_PR_DELETE);
 	sw->ports = xreallocarray(sw->ports, n ? n : 1, sizeof(*sw->ports));
 	if (n > old)
 		memset(sw->ports + old, 0, (n - old) * sizeof(*sw->ports));
+	for (k = 1; k < dp->sim.cfg.n_ctl; k++)
+		dp->sw[k].ports = sw->ports;
 	dp->sim.cfg.ports = n;
 	for (i = old + 1; i <= n; i++)
-		of_dp_port_status(sw, i, OF_PR_ADD);
+		of_dp_port_status_all(dp, i, OF_PR_ADD);
 }
 
 /* A ROLE_REQUEST changed the controller's role (1.3 section 6.3.5):
  * the asker hears it by its name in the Controller row. */
 static void
-of_dp_role(struct datapath *dp)
+of_dp_role(struct datapath *dp, unsigned k)
 {
 	static const char *const names[] = {
 		[OF_ROLE_EQUAL] = "other", [OF_ROLE_MASTER] = "master",
 		[OF_ROLE_SLAVE] = "slave",
 	};
-	uint8_t	role = of_conn_role(&dp->sw);
+	uint8_t	role = of_conn_role(&dp->sw[k]);
 
-	if (dp->sw.state != OFS_UP || role == dp->role_told ||
+	if (dp->sw[k].state != OFS_UP || role == dp->role_told[k] ||
 	    role < OF_ROLE_EQUAL || role > OF_ROLE_SLAVE)
 		return;
-	dp->role_told = role;
+	dp->role_told[k] = role;
 	if (dp->hooks.role != NULL)
-		dp->hooks.role(dp->hooks.arg, names[role]);
+		dp->hooks.role(dp->hooks.arg, k, names[role]);
 }
 
 /* Once a second, as `sbsim openflow` does: echo and flow timeouts; and
@@ -295,13 +396,15 @@ static void
 of_dp_tick(uint64_t now)
 {
 	struct datapath	*dp;
+	unsigned	 k;
 
 	if (now - of_dp_last_sweep < 1000000000ull)
 		return;
 	of_dp_last_sweep = now;
 	LIST_FOREACH(dp, &of_dps, entry) {
 		of_switch_sweep(&dp->sim, now);
-		of_dp_role(dp);
+		for (k = 0; k < dp->sim.cfg.n_ctl; k++)
+			of_dp_role(dp, k);
 	}
 }
 

@@ -150,5 +150,6 @@ const struct fault_kind of_fault_kinds[] = {
 	{ "port-flap", "MS", 1, 3600000, 1000, of_fault_port_flap,
 	    of_fault_stop },
 	{ "stall", "MS", 1, 60000, 500, of_fault_stall, of_fault_stop },
+	{ "link-move", NULL, 0, 0, 0, of_topo_link_move, NULL },
 	{ NULL, NULL, 0, 0, 0, NULL, NULL }
 };

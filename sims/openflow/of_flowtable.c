@@ -28,6 +28,7 @@
 #include "log.h"
 #include "of_actions.h"
 #include "of_flowtable.h"
+#include "of_overlap.h"
 #include "ut.h"
 
 #define NSEC_PER_SEC		1000000000ULL
@@ -61,7 +62,9 @@ TAILQ_HEAD(of_flow_list, of_flow);
 /*
  * One priority's run of the table's list: first..last, count flows.
  * mixed: not every flow of it names the same unmasked fields as the
- * first one (sticky until the run empties; only ever costs a walk).
+ * first one (sticky until the run empties).  ovl: CHECK_OVERLAP's index
+ * of the run (of_overlap.c), built by the first check that needs it, so
+ * runs never checked, or all of one exact shape, pay nothing for it.
  */
 struct of_ft_prio {
 	uint16_t		 priority;
@@ -69,6 +72,7 @@ struct of_ft_prio {
 	uint32_t		 count;
 	struct of_flow		*first;
 	struct of_flow		*last;
+	struct of_ovl		*ovl;
 	UT_hash_handle		 hh;
 };
 
@@ -325,6 +329,8 @@ prio_link(struct of_ft_table *t, struct of_flow *f)
 	}
 	g->last = f;
 	g->count++;
+	if (g->ovl != NULL)
+		of_ovl_add(g->ovl, f->data, f->match_len);
 }
 
 static void
@@ -334,15 +340,18 @@ prio_unlink(struct of_ft_table *t, struct of_flow *f)
 
 	if (g == NULL)
 		fatalx("flow table: priority %u has no run", f->priority);
-	if (--g->count == 0) {
-		HASH_DEL(t->prios, g);
-		t->hot = NULL;
-		free(g);
-	} else if (g->first == f)
+	if (g->first == f)
 		g->first = TAILQ_NEXT(f, link);
 	else if (g->last == f)
 		g->last = TAILQ_PREV(f, of_flow_list, link);
 	TAILQ_REMOVE(&t->flows, f, link);
+	if (--g->count == 0) {
+		HASH_DEL(t->prios, g);
+		t->hot = NULL;
+		of_ovl_free(g->ovl);
+		free(g);
+	} else if (g->ovl != NULL)
+		of_ovl_del(g->ovl, f->data, f->match_len);
 }
 
 static void
@@ -531,27 +540,29 @@ flow_selected(const struct of_flowtable *ft, const struct of_flow *f,
  * CHECK_OVERLAP (1.3.5 section 6.4): another flow at this priority that
  * some packet could match too.  Only the mod's priority's run is looked
  * at; when every flow of it and the mod name the same unmasked fields,
- * only an identical match overlaps, and the hash answers that.
+ * only an identical match overlaps, and the hash answers that.  Other
+ * runs are asked through their tuple-space index, one lookup per shape
+ * (of_overlap.c), built from the run the first time.
  */
 static int
 table_overlaps(struct of_ft_table *t, const struct of_flow_mod *mod,
     uint32_t hash)
 {
-	const struct of_ft_prio	*g = prio_find(t, mod->priority);
+	struct of_ft_prio	*g = prio_find(t, mod->priority);
 	const struct of_flow	*f;
-	struct of_match		 m;
 	uint32_t		 i;
 
 	if (g == NULL)
 		return 0;
 	if (!g->mixed && prio_alike(g, mod->match.oxm, mod->match.len))
 		return table_find(t, mod->priority, &mod->match, hash) != NULL;
-	for (i = 0, f = g->first; i < g->count; i++, f = TAILQ_NEXT(f, link)) {
-		flow_match(f, &m);
-		if (of_match_overlaps(&mod->match, &m))
-			return 1;
+	if (g->ovl == NULL) {
+		g->ovl = of_ovl_new();
+		for (i = 0, f = g->first; i < g->count;
+		    i++, f = TAILQ_NEXT(f, link))
+			of_ovl_add(g->ovl, f->data, f->match_len);
 	}
-	return 0;
+	return of_ovl_overlaps(g->ovl, mod->match.oxm, mod->match.len);
 }
 
 static int
@@ -772,6 +783,7 @@ prio_free(struct of_ft_table *t)
 
 	HASH_ITER(hh, t->prios, g, tmp) {
 		HASH_DEL(t->prios, g);
+		of_ovl_free(g->ovl);
 		free(g);
 	}
 }

@@ -23,7 +23,6 @@
 #define OF10_PPF_COPPER		(1u << 7)
 #define OF_PS_LIVE		(1u << 2)	/* 1.3 port state */
 #define OF_PC_PORT_DOWN		(1u << 0)
-#define OF_PS_LINK_DOWN		(1u << 0)
 
 struct of_ctx {
 	struct of_switch		*sw;

@@ -569,6 +569,7 @@ of_stop(void *arg)
 		free(sim->nb_nodes);
 		sim->nb_nodes = NULL;
 	}
+	of_topo_moves_free(sim);
 	if (sim->sw == NULL)
 		return;
 	of_pools_stop(sim);

@@ -629,6 +629,32 @@ of_match_exact_alike(const uint8_t *a, size_t alen, const uint8_t *b,
 	return off == alen;
 }
 
+void
+of_match_shape(const uint8_t *oxm, size_t len, uint8_t *mask, size_t *masklen,
+    uint8_t *val, size_t *vallen)
+{
+	const uint8_t		*p = oxm, *end = oxm + len;
+	const struct oxm_field	*f;
+	struct oxm_tlv		 t;
+	size_t			 n = 0;
+
+	/* Each TLV is 4 + len bytes or more, its entry 2 + len: fits. */
+	while (oxm_next(&p, end, &t) && n + 2 + t.len <= len) {
+		mask[n] = val[n] = t.field;
+		mask[n + 1] = val[n + 1] = t.len;
+		memcpy(val + n + 2, t.val, t.len);
+		if (t.mask != NULL)
+			memcpy(mask + n + 2, t.mask, t.len);
+		else if ((f = oxm_field_get(t.field)) != NULL &&
+		    f->len == t.len)
+			oxm_full_mask(f, mask + n + 2);
+		else
+			memset(mask + n + 2, 0xff, t.len);
+		n += 2 + t.len;
+	}
+	*masklen = *vallen = n;
+}
+
 /* MurmurHash3 (x86, 32 bit), public domain, over the canonical bytes. */
 static uint32_t
 rotl32(uint32_t x, int r)

@@ -58,6 +58,14 @@ int	 of_match_overlaps(const struct of_match *, const struct of_match *);
  * same order and sizes, none masked (then they overlap only if equal). */
 int	 of_match_exact_alike(const uint8_t *a, size_t alen, const uint8_t *b,
 	    size_t blen);
+/*
+ * A canonical match's shape and values apart, for CHECK_OVERLAP's index
+ * (of_overlap.c).  Both are runs of [field, length, length bytes] sorted
+ * by field: mask gets each field's mask (the field's full mask when it is
+ * exact), val its values.  Each is at most len bytes (OF_MATCH_MAX).
+ */
+void	 of_match_shape(const uint8_t *oxm, size_t len, uint8_t *mask,
+	    size_t *masklen, uint8_t *val, size_t *vallen);
 uint32_t of_match_hash(const struct of_match *, uint32_t seed);
 /* Human form like ovs-ofctl's, for logs and tests; returns chars needed. */
 int	 of_match_format(const struct of_match *, char *, size_t);

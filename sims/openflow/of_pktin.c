@@ -1,6 +1,7 @@
 /*
  * Traffic the switches make up: cbench-style PACKET_IN load and LLDP
- * carried over a configured topology so the controller discovers links.
+ * carried over a configured topology so the controller discovers links,
+ * and links that --fault link-move rewires.
  *
  * PACKET_IN: each packet names a buffer id equal to its sequence number;
  * a FLOW_MOD or PACKET_OUT naming that buffer is the controller's answer,
@@ -15,9 +16,11 @@
 #include <event2/buffer.h>
 #include <event2/bufferevent.h>
 
+#include "fault.h"
 #include "log.h"
 #include "of_actions.h"
 #include "of_sim.h"
+#include "ut.h"
 
 #define OF_PKTIN_FRAME		60
 #define OF_PKTIN_OUTBUF_MAX	(256 * 1024)
@@ -211,6 +214,139 @@ of_topo_peer(const struct of_config *cfg, uint32_t idx, uint32_t port,
 	}
 }
 
+/*
+ * A port whose link --fault link-move changed: its peer now, or none
+ * (the port it was moved away from).  It overrides the topology.
+ */
+struct of_link_move {
+	UT_hash_handle	 hh;
+	uint64_t	 key;		/* idx << 32 | port */
+	uint32_t	 peer, peer_port;
+	uint8_t		 linked;
+};
+
+/* The peer of (idx, port): a moved link's, else the topology's. */
+static int
+of_link_peer(const struct of_sim *sim, uint32_t idx, uint32_t port,
+    uint32_t *peer, uint32_t *peer_port)
+{
+	struct of_link_move	*m;
+	uint64_t		 key = (uint64_t)idx << 32 | port;
+
+	HASH_FIND(hh, sim->moved, &key, sizeof(key), m);
+	if (m == NULL)
+		return of_topo_peer(&sim->cfg, idx, port, peer, peer_port);
+	if (!m->linked)
+		return -1;
+	*peer = m->peer;
+	*peer_port = m->peer_port;
+	return 0;
+}
+
+static void
+of_link_set(struct of_sim *sim, uint32_t idx, uint32_t port, int linked,
+    uint32_t peer, uint32_t peer_port)
+{
+	struct of_link_move	*m;
+	uint64_t		 key = (uint64_t)idx << 32 | port;
+
+	HASH_FIND(hh, sim->moved, &key, sizeof(key), m);
+	if (m == NULL) {
+		m = xcalloc(1, sizeof(*m));
+		m->key = key;
+		HASH_ADD(hh, sim->moved, key, sizeof(m->key), m);
+	}
+	m->linked = linked != 0;
+	m->peer = peer;
+	m->peer_port = peer_port;
+}
+
+void
+of_topo_moves_free(struct of_sim *sim)
+{
+	struct of_link_move	*m, *tmp;
+
+	HASH_ITER(hh, sim->moved, m, tmp) {
+		HASH_DEL(sim->moved, m);
+		free(m);
+	}
+}
+
+/* A connected switch's port linked to another connected switch, from
+ * the rnd-th port on: 0 with (a, p) and its peer (b, q). */
+static int
+of_move_pick_link(struct of_sim *sim, uint64_t rnd, uint32_t *a,
+    uint32_t *p, uint32_t *b, uint32_t *q)
+{
+	uint64_t	total = (uint64_t)sim->cfg.switches * sim->cfg.ports, i;
+	uint64_t	at;
+
+	for (i = 0; i < total; i++) {
+		at = (rnd + i) % total;
+		*a = (uint32_t)(at / sim->cfg.ports);
+		*p = (uint32_t)(at % sim->cfg.ports) + 1;
+		if (of_switch_connected(&sim->sw[*a]) &&
+		    of_link_peer(sim, *a, *p, b, q) == 0 &&
+		    of_switch_connected(&sim->sw[*b]))
+			return 0;
+	}
+	return -1;
+}
+
+/* A free port (no link, not down) of a connected third switch. */
+static int
+of_move_pick_free(struct of_sim *sim, uint64_t rnd, uint32_t a, uint32_t b,
+    uint32_t *c, uint32_t *r)
+{
+	uint64_t	total = (uint64_t)sim->cfg.switches * sim->cfg.ports, i;
+	uint64_t	at;
+	uint32_t	peer, peer_port;
+
+	for (i = 0; i < total; i++) {
+		at = (rnd + i) % total;
+		*c = (uint32_t)(at / sim->cfg.ports);
+		*r = (uint32_t)(at % sim->cfg.ports) + 1;
+		if (*c != a && *c != b &&
+		    of_switch_connected(&sim->sw[*c]) &&
+		    !of_port_link_down(&sim->sw[*c], *r) &&
+		    of_link_peer(sim, *c, *r, &peer, &peer_port) == -1)
+			return 0;
+	}
+	return -1;
+}
+
+/*
+ * --fault link-move: the cable of switch A's port p, linked to B's port
+ * q, is plugged into C's free port r instead.  B:q's link goes down
+ * (and stays so), A:p's goes down and up again, C:r's comes up: each a
+ * PORT_STATUS MODIFY (OpenFlow 1.3.5 section 7.4.3, 1.0 section 5.4.3)
+ * to every controller, and LLDP sent out of A:p now arrives at C:r (and
+ * back), so the controller's discovery finds the new neighbour.
+ */
+int
+of_topo_link_move(void *cfg, const struct fault_shot *shot)
+{
+	struct of_sim	*sim = cfg;
+	uint32_t	 a, p, b, q, c, r;
+
+	if (sim->cfg.topo == OF_TOPO_NONE || sim->cfg.switches < 3 ||
+	    sim->cfg.ports == 0 ||
+	    of_move_pick_link(sim, shot->rnd & 0xffffffff, &a, &p, &b,
+	    &q) == -1 ||
+	    of_move_pick_free(sim, shot->rnd >> 32, a, b, &c, &r) == -1)
+		return -1;
+	of_port_link(&sim->sw[a], p, 1);
+	of_port_link(&sim->sw[b], q, 1);
+	of_link_set(sim, b, q, 0, 0, 0);
+	of_link_set(sim, a, p, 1, c, r);
+	of_link_set(sim, c, r, 1, a, p);
+	of_port_link(&sim->sw[a], p, 0);
+	of_port_link(&sim->sw[c], r, 0);
+	log_info("switch %u: port %u's link moved from switch %u port %u to "
+	    "switch %u port %u", a, p, b, q, c, r);
+	return 0;
+}
+
 int
 of_topo_check(const struct of_config *cfg, char *err, size_t errlen)
 {
@@ -266,7 +402,7 @@ of_lldp_deliver(struct of_switch *from, uint32_t port,
 	uint32_t		 peer, peer_port;
 	unsigned		 k;
 
-	if (of_topo_peer(&sim->cfg, from->idx, port, &peer, &peer_port) == -1)
+	if (of_link_peer(sim, from->idx, port, &peer, &peer_port) == -1)
 		return;
 	/* Each controller of the peer whose async config takes it. */
 	for (k = 0; k < sim->cfg.n_ctl; k++)

@@ -94,6 +94,10 @@ op_port(uint64_t dpid, uint8_t reason, const struct of_port *p, void *arg)
 		memset(o, 0, sizeof(*o));
 	}
 	o->p = *p;
+	/* Its link down: the link LLDP found there is gone until found
+	 * again (openflowplugin's topology manager drops it too). */
+	if (p->state & OF_PS_LINK_DOWN)
+		o->peer_dpid = o->peer_port = 0;
 }
 
 void

@@ -176,6 +176,8 @@ struct of_sim {
 	int			 nb_begun;
 	/* A switch's handshake is done (of_datapath.c; NULL: none). */
 	void			(*on_up)(struct of_switch *);
+	/* Links --fault link-move rewired (of_pktin.c), NULL: none. */
+	struct of_link_move	*moved;
 };
 
 /* Scratch space for building replies; every message fits. */
@@ -241,6 +243,11 @@ void	 of_pktin_response(struct of_switch *, uint32_t buffer_id,
 	    uint64_t now);
 void	 of_lldp_forward(struct of_switch *, const struct of_packet_out *);
 int	 of_topo_check(const struct of_config *, char *err, size_t errlen);
+/* --fault link-move (a fault_kind's inject, cfg the struct of_sim): an
+ * inter-switch link moves to a free port of a third switch. */
+struct fault_shot;
+int	 of_topo_link_move(void *cfg, const struct fault_shot *);
+void	 of_topo_moves_free(struct of_sim *);
 
 /* of_fault.c: the --fault kinds of these devices (src/fault.h). */
 extern const struct fault_kind of_fault_kinds[];

@@ -10,9 +10,14 @@
  * datapath ID or target ends it and makes a new one, as vswitchd
  * reconnects; a bridge deleted, or left without a controller, ends it.
  *
- * One switch per bridge, connecting to the first of its controllers
- * (in UUID order) whose target is tcp:IP:PORT; a bridge's other
- * controllers are counted (datapath_targets_unused) and left alone.
+ * One switch per bridge, connecting to each of its controllers (in UUID
+ * order) whose target is tcp:IP:PORT, up to DATAPATH_MAX_TARGETS, as
+ * vswitchd connects to every controller of a bridge ("the switch
+ * connects to all of them"): each connection has its role, and each
+ * Controller row gets its own is_connected, role and status.  Rows with
+ * another target beside a tcp: one, and those past the maximum, are
+ * counted (datapath_targets_unused) and left alone; a bridge with none
+ * that is tcp: gets no switch (datapath_targets_refused).
  *
  * The bridge_openflow phase: from the kernel's receive time of the first
  * transact that gave a bridge a controller to each such bridge's first
@@ -29,17 +34,29 @@
 #include "ovsdb_sim.h"
 #include "run.h"
 
+/* The Controller rows a bridge's switch connects to, in UUID order. */
+struct ovsdb_bdp_ctls {
+	const struct ovsdb_row	*row[DATAPATH_MAX_TARGETS];
+	const char		*target[DATAPATH_MAX_TARGETS];
+	uint32_t		 n;		/* rows used */
+	uint32_t		 unused;	/* rows left alone */
+	const struct ovsdb_row	*refused;	/* the first of them */
+	char			 why[256];	/* and why it is */
+};
+
 struct ovsdb_bdp {
 	LIST_ENTRY(ovsdb_bdp)	 entry;
 	struct ovsdb_dev	*dev;
 	struct datapath		*dp;		/* NULL: refused */
 	uint8_t			 br[OVSDB_UUID_LEN];
-	uint8_t			 ctl[OVSDB_UUID_LEN];	/* the one used */
+	/* The rows used: ctl[k] is the datapath's target k. */
+	uint8_t			 ctl[DATAPATH_MAX_TARGETS][OVSDB_UUID_LEN];
+	uint32_t		 n_ctl;
 	uint64_t		 dpid;
 	uint64_t		 asked_ns;	/* the transact's arrival */
 	uint32_t		 ports;		/* the switch's 1..ports */
 	uint32_t		 versions;	/* Bridge protocols, 0: any */
-	char			*target;
+	char			*targets;	/* every row's, one a line */
 	char			 name[32];
 	uint8_t			 seen;		/* in this sync */
 	uint8_t			 timed;		/* counted in the phase */
@@ -155,16 +172,21 @@ ovsdb_datapath_tick(struct ovsdb_sim *sim, uint64_t now)
 
 /* ---- the Controller row: what vswitchd writes of the connection ---- */
 
-/* Columns of the Controller row as vswitchd writes them. */
+/* Columns of Controller row k (the datapath's target k) as vswitchd
+ * writes them. */
 static void
-ovsdb_bdp_write(struct ovsdb_bdp *b, json_t *row)
+ovsdb_bdp_write(struct ovsdb_bdp *b, unsigned k, json_t *row)
 {
 	struct ovsdb_dev	*d = b->dev;
 	json_t			*ops;
 	char			 err[256];
 
+	if (k >= b->n_ctl) {
+		json_decref(row);
+		return;
+	}
 	ops = json_pack("[{sssss[[sso]]so}]", "op", "update", "table",
-	    "Controller", "where", "_uuid", "==", ovsdb_uuid_json(b->ctl),
+	    "Controller", "where", "_uuid", "==", ovsdb_uuid_json(b->ctl[k]),
 	    "row", row);
 	if (ops == NULL)
 		fatalx("ovsdb_bdp_write: json_pack");
@@ -182,7 +204,7 @@ ovsdb_bdp_write(struct ovsdb_bdp *b, json_t *row)
 /* ovs-vswitchd.conf.db(5), Controller: is_connected, role, and status
  * state, sec_since_connect, last_error. */
 static void
-ovsdb_bdp_writeback(struct ovsdb_bdp *b, int up, const char *why)
+ovsdb_bdp_writeback(struct ovsdb_bdp *b, unsigned k, int up, const char *why)
 {
 	json_t	*row;
 
@@ -196,13 +218,17 @@ ovsdb_bdp_writeback(struct ovsdb_bdp *b, int up, const char *why)
 		    "role", "set");
 	if (row == NULL)
 		fatalx("ovsdb_bdp_writeback: json_pack");
-	ovsdb_bdp_write(b, row);
+	ovsdb_bdp_write(b, k, row);
 }
 
 static void
-ovsdb_bdp_role(void *arg, const char *role)
+ovsdb_bdp_role(void *arg, unsigned k, const char *role)
 {
-	ovsdb_bdp_write(arg, json_pack("{ss}", "role", role));
+	json_t	*row = json_pack("{ss}", "role", role);
+
+	if (row == NULL)
+		fatalx("ovsdb_bdp_role: json_pack");
+	ovsdb_bdp_write(arg, k, row);
 }
 
 /* ---- the phase ---- */
@@ -241,8 +267,9 @@ ovsdb_bdp_unasked(struct ovsdb_sim *sim, uint64_t now)
 		    PHASE_DONE);
 }
 
+/* A connection's handshake: the bridge is timed by its first one. */
 static void
-ovsdb_bdp_up(void *arg, uint64_t ns)
+ovsdb_bdp_up(void *arg, unsigned k, uint64_t ns)
 {
 	struct ovsdb_bdp	*b = arg;
 	struct ovsdb_sim	*sim = b->dev->sim;
@@ -254,16 +281,16 @@ ovsdb_bdp_up(void *arg, uint64_t ns)
 		phase_latency(sim->bridge_of, ns > b->asked_ns ?
 		    (ns - b->asked_ns) / 1000 : 0);
 	}
-	ovsdb_bdp_writeback(b, 1, NULL);
+	ovsdb_bdp_writeback(b, k, 1, NULL);
 }
 
 static void
-ovsdb_bdp_down(void *arg, const char *why)
+ovsdb_bdp_down(void *arg, unsigned k, const char *why)
 {
 	struct ovsdb_bdp	*b = arg;
 
 	(*b->dev->sim->dpc.lost)++;
-	ovsdb_bdp_writeback(b, 0, why);
+	ovsdb_bdp_writeback(b, k, 0, why);
 }
 
 /* ---- a bridge's switch ---- */
@@ -282,7 +309,7 @@ ovsdb_bdp_free(struct ovsdb_bdp *b, uint64_t now, int ending)
 		if (!b->timed && !ending)
 			ovsdb_bdp_unasked(sim, now);
 	}
-	free(b->target);
+	free(b->targets);
 	free(b);
 }
 
@@ -298,25 +325,30 @@ ovsdb_bdp_refused(struct ovsdb_bdp *b, const char *err)
 	d->dp_logged |= OVSDB_DPLOG_REFUSED;
 }
 
-/* The switch of a bridge with a controller, made now (spec without
- * its name and source, filled here). */
+/* The switch of a bridge with controllers, made now (spec without its
+ * name and source, filled here); targets is the key ovsdb_bdp_key()
+ * made of every row. */
 static struct ovsdb_bdp *
-ovsdb_bdp_new(struct ovsdb_dev *d, const uint8_t *br, const uint8_t *ctl,
-    const char *target, const char *name, struct datapath_spec *spec)
+ovsdb_bdp_new(struct ovsdb_dev *d, const uint8_t *br,
+    const struct ovsdb_bdp_ctls *cs, const char *targets, const char *name,
+    struct datapath_spec *spec)
 {
 	struct ovsdb_bdp	*b = xcalloc(1, sizeof(*b));
 	struct datapath_hooks	 hooks = { ovsdb_bdp_up, ovsdb_bdp_down,
 		ovsdb_bdp_role, b };
 	char			 err[384];
+	uint32_t		 k;
 
 	b->dev = d;
 	memcpy(b->br, br, OVSDB_UUID_LEN);
-	memcpy(b->ctl, ctl, OVSDB_UUID_LEN);
+	for (k = 0; k < cs->n; k++)
+		memcpy(b->ctl[k], cs->row[k]->uuid, OVSDB_UUID_LEN);
+	b->n_ctl = cs->n;
 	b->dpid = spec->dpid;
 	b->versions = spec->versions;
 	b->ports = spec->ports;
 	b->asked_ns = d->changed_rx_ns != 0 ? d->changed_rx_ns : clock_ns();
-	if ((b->target = strdup(target)) == NULL)
+	if ((b->targets = strdup(targets)) == NULL)
 		fatal("strdup");
 	snprintf(b->name, sizeof(b->name), "%s", name);
 	LIST_INSERT_HEAD(&d->bdps, b, entry);
@@ -324,15 +356,19 @@ ovsdb_bdp_new(struct ovsdb_dev *d, const uint8_t *br, const uint8_t *ctl,
 	/* From the device's own address (--source), as a host's. */
 	spec->src = d->sim->pcfg.src;
 	spec->src_index = d->idx;
-	if (datapath_open(target, spec, &hooks, &b->dp, err, sizeof(err)) !=
-	    DATAPATH_OPEN) {
+	if (cs->n == 0) {
+		ovsdb_bdp_refused(b, cs->why);
+		return b;
+	}
+	if (datapath_open(cs->target, cs->n, spec, &hooks, &b->dp, err,
+	    sizeof(err)) != DATAPATH_OPEN) {
 		ovsdb_bdp_refused(b, err);
 		return b;
 	}
 	(*d->sim->dpc.opened)++;
 	log_debug("ovsdb device %u: bridge %s: OpenFlow switch %016llx "
-	    "connecting to %s", d->idx, name,
-	    (unsigned long long)spec->dpid, target);
+	    "connecting to %u controllers, the first %s", d->idx, name,
+	    (unsigned long long)spec->dpid, cs->n, cs->target[0]);
 	ovsdb_bdp_asked(d->sim, b->asked_ns);
 	return b;
 }
@@ -434,32 +470,78 @@ ovsdb_bdp_ports(const struct ovsdb_db *db, const struct ovsdb_dpcols *c,
 }
 
 /*
- * The controller the switch connects to: the first in UUID order whose
- * target is tcp:, else the first (refused, and said why); NULL when
- * the bridge has none.  *n is how many it has.
+ * The controllers the switch connects to: those in UUID order whose
+ * target the seam takes (tcp:), up to DATAPATH_MAX_TARGETS; the others
+ * counted in cs->unused, the first of them kept to say why when none is
+ * taken.  Returns -1 when the bridge has no controller with a target.
  */
-static const struct ovsdb_row *
-ovsdb_bdp_controller(const struct ovsdb_db *db, const struct ovsdb_dpcols *c,
-    const struct ovsdb_row *r, size_t *n)
+static int
+ovsdb_bdp_controllers(const struct ovsdb_db *db,
+    const struct ovsdb_dpcols *c, const struct ovsdb_row *r,
+    struct ovsdb_bdp_ctls *cs)
 {
 	const json_t		*set = r->col[c->bctl];
-	const struct ovsdb_row	*k, *first = NULL;
+	const struct ovsdb_row	*k;
 	uint8_t			 uuid[OVSDB_UUID_LEN];
+	struct endpoint		 ep;
 	const char		*t;
+	char			 err[sizeof(cs->why)];
 	size_t			 i;
 
-	*n = ovsdb_datum_n(set);
-	for (i = 0; i < *n; i++) {
+	memset(cs, 0, sizeof(*cs));
+	for (i = 0; i < ovsdb_datum_n(set); i++) {
 		if (ovsdb_ref_uuid(ovsdb_datum_key(set, i), uuid) == -1 ||
-		    (k = ovsdb_tbl_find(&db->t[c->ctl], uuid, NULL)) == NULL)
+		    (k = ovsdb_tbl_find(&db->t[c->ctl], uuid, NULL)) == NULL ||
+		    (t = json_string_value(k->col[c->target])) == NULL)
 			continue;
-		t = json_string_value(k->col[c->target]);
-		if (t != NULL && strncmp(t, "tcp:", 4) == 0)
-			return k;
-		if (first == NULL)
-			first = k;
+		if (cs->n < DATAPATH_MAX_TARGETS &&
+		    datapath_target(t, &ep, err, sizeof(err)) ==
+		    DATAPATH_OPEN) {
+			cs->row[cs->n] = k;
+			cs->target[cs->n++] = t;
+			continue;
+		}
+		if (cs->refused == NULL) {
+			cs->refused = k;
+			if (cs->n == DATAPATH_MAX_TARGETS)
+				snprintf(cs->why, sizeof(cs->why), "controller "
+				    "%s: past the %d a switch connects to", t,
+				    DATAPATH_MAX_TARGETS);
+			else
+				memcpy(cs->why, err, sizeof(cs->why));
+		}
+		cs->unused++;
 	}
-	return first;
+	return cs->n == 0 && cs->refused == NULL ? -1 : 0;
+}
+
+/* Every row's UUID and target, one a line: a change of any makes the
+ * switch again, as vswitchd reconnects. */
+static char *
+ovsdb_bdp_key(const struct ovsdb_dpcols *c, const struct ovsdb_db *db,
+    const struct ovsdb_row *r)
+{
+	const json_t		*set = r->col[c->bctl];
+	const struct ovsdb_row	*k;
+	uint8_t			 uuid[OVSDB_UUID_LEN];
+	const char		*t;
+	char			*key = NULL, *next;
+	size_t			 i;
+
+	for (i = 0; i < ovsdb_datum_n(set); i++) {
+		if (ovsdb_ref_uuid(ovsdb_datum_key(set, i), uuid) == -1 ||
+		    (k = ovsdb_tbl_find(&db->t[c->ctl], uuid, NULL)) == NULL ||
+		    (t = json_string_value(k->col[c->target])) == NULL)
+			continue;
+		xasprintf(&next, "%s%s %s\n", key ? key : "",
+		    json_string_value(json_array_get(ovsdb_datum_key(set, i),
+		    1)), t);
+		free(key);
+		key = next;
+	}
+	if (key == NULL && (key = strdup("")) == NULL)
+		fatal("strdup");
+	return key;
 }
 
 /* An optional integer column: its value, or dflt when empty. */
@@ -511,37 +593,40 @@ ovsdb_bdp_bridge(struct ovsdb_dev *d, const struct ovsdb_dpcols *c,
     const struct ovsdb_row *r, uint64_t now)
 {
 	const struct ovsdb_db	*db = d->srv.db;
-	const struct ovsdb_row	*k;
+	struct ovsdb_bdp_ctls	 cs;
 	struct ovsdb_bdp	*b;
 	struct datapath_spec	 spec;
-	const char		*target, *name;
-	size_t			 n;
+	const char		*name;
+	char			*key;
 	int			 bad = 0;
 
-	if ((k = ovsdb_bdp_controller(db, c, r, &n)) == NULL ||
-	    (target = json_string_value(k->col[c->target])) == NULL)
+	if (ovsdb_bdp_controllers(db, c, r, &cs) == -1)
 		return;
-	ovsdb_dp_spec(db, c, r, k, &spec);
+	/* Backoff and probe: the first controller's, for every one. */
+	ovsdb_dp_spec(db, c, r, cs.n > 0 ? cs.row[0] : cs.refused, &spec);
 	if ((spec.dpid = ovsdb_bdp_dpid(c, r, &bad)) == 0)
 		return;
+	key = ovsdb_bdp_key(c, db, r);
 	b = ovsdb_bdp_find(d, r->uuid);
 	if (b != NULL && (b->dpid != spec.dpid || b->versions !=
-	    spec.versions || strcmp(b->target, target) != 0 ||
-	    memcmp(b->ctl, k->uuid, OVSDB_UUID_LEN) != 0)) {
+	    spec.versions || strcmp(b->targets, key) != 0)) {
 		ovsdb_bdp_free(b, now, 0);
 		b = NULL;
 	}
 	if (b == NULL) {
 		if ((name = json_string_value(r->col[c->bname])) == NULL)
 			name = "?";
-		b = ovsdb_bdp_new(d, r->uuid, k->uuid, target, name, &spec);
-		*d->sim->dpc.targets_unused += n - 1;
+		b = ovsdb_bdp_new(d, r->uuid, &cs, key, name, &spec);
+		/* A bridge refused is counted once, as refused. */
+		*d->sim->dpc.targets_unused += cs.n > 0 ? cs.unused :
+		    cs.unused - 1;
 		*d->sim->dpc.bad_dpids += (uint64_t)bad;
 	} else if (b->ports != spec.ports) {
 		datapath_ports(b->dp, spec.ports);	/* PORT_STATUS */
 		b->ports = spec.ports;
 	}
 	b->seen = 1;
+	free(key);
 }
 
 void

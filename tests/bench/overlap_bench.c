@@ -5,8 +5,11 @@
  *           skipped other priorities still visited them)
  *   same:   all at one priority, exact ip_dst: only identical matches
  *           can overlap, a hash lookup answers
- *   masked: all at one priority, ip_dst with a /32 mask: the one case
- *           that still compares against every flow of that priority
+ *   masked: all at one priority, ip_dst under a /31 mask: one mask,
+ *           every value distinct
+ *   mixed:  all at one priority, four masks in turn (ip_dst exact in
+ *           10/8, ip_dst /24 in 11/8, ip_proto and ip_dst /30 in 12/8,
+ *           IPv6 ipv6_dst /64): no two flows overlap, yet the masks do
  *   plain:  as same without CHECK_OVERLAP (what every add pays for the
  *           index)
  * Usage: overlap_bench MODE [N]; prints the seconds the adds took.
@@ -21,7 +24,9 @@
 #include "of_match.h"
 
 #define OXM_ETH_TYPE	5
+#define OXM_IP_PROTO	10
 #define OXM_IPV4_DST	12
+#define OXM_IPV6_DST	27
 
 static void
 bench_match(struct of_match *m, uint32_t i, int masked)
@@ -36,6 +41,45 @@ bench_match(struct of_match *m, uint32_t i, int masked)
 	if (masked)
 		ip[3] &= 0xfe;
 	of_match_set(m, OXM_IPV4_DST, ip, masked ? all : NULL, 4);
+}
+
+/* Shape i % 4 of the mixed case; none overlaps another flow. */
+static void
+bench_mixed(struct of_match *m, uint32_t i)
+{
+	uint8_t	et4[2] = { 0x08, 0x00 }, et6[2] = { 0x86, 0xdd };
+	uint8_t	ip[4] = { 10 + i % 4, (uint8_t)(i >> 16), (uint8_t)(i >> 8),
+		    (uint8_t)i };
+	uint8_t	m24[4] = { 0xff, 0xff, 0xff, 0 };
+	uint8_t	m30[4] = { 0xff, 0xff, 0xff, 0xfc };
+	uint8_t	ip6[16] = { 0x20, 0x01, 0x0d, 0xb8, 0, (uint8_t)(i >> 16),
+		    (uint8_t)(i >> 8), (uint8_t)i, 0xaa };
+	uint8_t	m64[16] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+	uint8_t	tcp = 6;
+
+	of_match_init(m);
+	switch (i % 4) {
+	case 0:
+		of_match_set(m, OXM_ETH_TYPE, et4, NULL, 2);
+		of_match_set(m, OXM_IPV4_DST, ip, NULL, 4);
+		break;
+	case 1:
+		/* i / 4 in the /24's two middle bytes: distinct. */
+		ip[1] = (uint8_t)(i >> 10);
+		ip[2] = (uint8_t)(i >> 2);
+		of_match_set(m, OXM_ETH_TYPE, et4, NULL, 2);
+		of_match_set(m, OXM_IPV4_DST, ip, m24, 4);
+		break;
+	case 2:
+		of_match_set(m, OXM_ETH_TYPE, et4, NULL, 2);
+		of_match_set(m, OXM_IP_PROTO, &tcp, NULL, 1);
+		of_match_set(m, OXM_IPV4_DST, ip, m30, 4);
+		break;
+	default:
+		of_match_set(m, OXM_ETH_TYPE, et6, NULL, 2);
+		of_match_set(m, OXM_IPV6_DST, ip6, m64, 16);
+		break;
+	}
 }
 
 /* The N adds, timed; -1 when one of them failed. */
@@ -59,7 +103,10 @@ bench_adds(struct of_flowtable *ft, const char *mode, uint32_t n)
 	clock_gettime(CLOCK_MONOTONIC, &a);
 	for (i = 0; i < n; i++) {
 		fm.priority = strcmp(mode, "prio") == 0 ? 1 + i % 65000 : 100;
-		bench_match(&fm.match, masked ? 2 * i : i, masked);
+		if (strcmp(mode, "mixed") == 0)
+			bench_mixed(&fm.match, i);
+		else
+			bench_match(&fm.match, masked ? 2 * i : i, masked);
 		if (of_flowtable_apply(ft, &fm, 0, NULL, NULL, &res,
 		    &err) == -1 || res.added != 1)
 			return -1;
@@ -78,9 +125,10 @@ main(int argc, char **argv)
 	double			 s;
 
 	if (strcmp(mode, "prio") && strcmp(mode, "same") &&
-	    strcmp(mode, "masked") && strcmp(mode, "plain")) {
+	    strcmp(mode, "masked") && strcmp(mode, "mixed") &&
+	    strcmp(mode, "plain")) {
 		fprintf(stderr,
-		    "usage: overlap_bench prio|same|masked|plain [N]\n");
+		    "usage: overlap_bench prio|same|masked|mixed|plain [N]\n");
 		return 2;
 	}
 	ft = of_flowtable_new(OF_VERSION_13, 1, n + 1);

@@ -15,7 +15,7 @@ need ss
 need curl
 
 usage() {
-	bad_usage openflow "unknown kind 'bogus' \(one of drop port-flap/MS stall/MS\)" \
+	bad_usage openflow "unknown kind 'bogus' \(one of drop port-flap/MS stall/MS link-move\)" \
 	    --switches 1 --controller tcp:127.0.0.1:6653 --fault bogus@1
 	bad_usage openflow "expected KIND:RATE or KIND@T1" \
 	    --switches 1 --controller tcp:127.0.0.1:6653 --fault drop

@@ -63,3 +63,69 @@ start_run tree3    tree:3    10 4     1.3     0    18
 for t in $RUNS; do
 	check_run "$t"
 done
+
+# --fault link-move: a line of 4 switches, each with a free port 3; at
+# 1.5 s one inter-switch link moves to a third switch's free port.  The
+# controller's topology (RESTCONF, flow:1) holds the line's 6 directed
+# links before; after, the moved link's pair is gone and a pair to the
+# new neighbour is found from the same port (PORT_STATUS link down and
+# up, LLDP again).  8 links seen and forwarded in all.
+need curl
+port=$(free_ports 2)
+rest=$((port + 1))
+start_bg "$TMPD/ctl-move.log" "$SBSIM" controller --openflow ptcp:$port \
+    --lldp --restconf 127.0.0.1:$rest --duration 5
+ctl=$LAST_PID
+wait_listen "$port" && wait_listen "$rest" || fail "move: controller did not listen"
+start_bg "$TMPD/sw-move.log" "$SBSIM" openflow --switches 4 --ports 3 \
+    --topology linear --controller tcp:127.0.0.1:$port \
+    --fault link-move@1.5 --duration 4 --report "$TMPD/move.json"
+sw=$LAST_PID
+# links: the topology's directed links, "source-tp dest-tp" a line.
+links() {
+	curl -s -u admin:admin "http://127.0.0.1:$rest/rests/data/network-topology:network-topology/topology=flow%3A1?content=nonconfig" |
+	    "$PY" -c 'import json, sys
+t = json.load(sys.stdin)["network-topology:topology"][0]
+for l in sorted(t.get("link", []), key=lambda l: l["link-id"]):
+    print(l["source"]["source-tp"], l["destination"]["dest-tp"])' 2>/dev/null
+}
+# wait_links N [NOT]: N links, other than the file NOT (10 s at most).
+wait_links() {
+	local i=0
+	while [ $i -lt 100 ]; do
+		links >"$TMPD/links"
+		[ "$(wc -l <"$TMPD/links")" = "$1" ] &&
+		    { [ -z "${2:-}" ] || ! cmp -s "$TMPD/links" "$2"; } && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
+}
+wait_links 6 || fail "move: before: $(cat "$TMPD/links")"
+mv "$TMPD/links" "$TMPD/links.before"
+wait_links 6 "$TMPD/links.before" ||
+    fail "move: the topology did not change: $(cat "$TMPD/links")"
+"$PY" - "$TMPD/links.before" "$TMPD/links" <<'PYEOF' || fail "move: links"
+import sys
+before, after = ({tuple(l.split()) for l in open(f)} for f in sys.argv[1:])
+gone, new = before - after, after - before
+# One pair gone and one pair found, both at the port that moved.
+def pair(s):
+    if len(s) != 2:
+        return None
+    a, b = min(s)
+    return (a, b) if (b, a) in s else None
+g, n = pair(gone), pair(new)
+if g is None or n is None or not set(g) & set(n):
+    sys.exit("gone %r, found %r" % (sorted(gone), sorted(new)))
+print("moved:", g, "->", n)
+PYEOF
+wait_exit "$sw" 15 && [ "$EXIT_RC" = 0 ] || fail "move: sbsim exited $EXIT_RC"
+wait_exit "$ctl" 15 || fail "move: controller did not stop"
+seen=$(sed -n 's/.* \([0-9]*\) links seen.*/\1/p' "$TMPD/ctl-move.log")
+[ "$seen" = 8 ] || fail "move: controller saw $seen links, want 8"
+for kv in fault_link_move=1 fault_link_move_missed=0 lldp_forwarded=8; do
+	[ "$(json_get "$TMPD/move.json" "r['counters']['${kv%=*}']")" = \
+	    "${kv#*=}" ] || fail "move: ${kv%=*} is not ${kv#*=}"
+done
+exit 0

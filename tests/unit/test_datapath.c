@@ -110,7 +110,7 @@ open_from(const char *target, const char *src, uint64_t i,
 	if (src != NULL && source_parse(src, &spec.src, err, errlen) == -1)
 		return DATAPATH_BAD_TARGET;
 	spec.src_index = i;
-	return datapath_open(target, &spec, &hooks, dp, err, errlen);
+	return datapath_open(&target, 1, &spec, &hooks, dp, err, errlen);
 }
 
 static enum datapath_rc
@@ -167,8 +167,9 @@ test_open_close(void)
 	CHECK(fake_ticks == 0, "no tick while none is open");
 	CHECK(open_target("tcp:127.0.0.1:6653", &dp, err, sizeof(err)) ==
 	    DATAPATH_OPEN && dp == &fake_dp && fake_dpid == 0xaa &&
-	    fake_spec.ports == 3 && fake_spec.ep.kind == EP_TCP &&
-	    fake_spec.ep.port == 6653, "tcp: opened, the endpoint parsed");
+	    fake_spec.ports == 3 && fake_spec.n_ep == 1 &&
+	    fake_spec.ep[0].kind == EP_TCP && fake_spec.ep[0].port == 6653,
+	    "tcp: opened, the endpoint parsed");
 	CHECK(datapath_count() == 1, "one open");
 	datapath_tick(2);
 	CHECK(fake_ticks == 1, "ticked while open");
@@ -220,11 +221,49 @@ test_source(void)
 	datapath_register(NULL);
 }
 
+/* A bridge with several controllers: one datapath, every target. */
+static void
+test_targets(void)
+{
+	const char		*two[] = { "tcp:127.0.0.1:6653",
+				    "tcp:127.0.0.2:6654" };
+	const char		*bad[] = { "tcp:127.0.0.1:6653",
+				    "ssl:127.0.0.1:6654" };
+	const char		*nine[DATAPATH_MAX_TARGETS + 1];
+	struct datapath_spec	 spec;
+	struct datapath_hooks	 hooks = { NULL, NULL, NULL, NULL };
+	struct datapath		*dp = NULL;
+	char			 err[256];
+	size_t			 i;
+
+	datapath_register(&fake);
+	memset(&spec, 0, sizeof(spec));
+	spec.dpid = 0xab;
+	spec.src.family = AF_UNSPEC;
+	CHECK(datapath_open(two, 2, &spec, &hooks, &dp, err, sizeof(err)) ==
+	    DATAPATH_OPEN && fake_spec.n_ep == 2 &&
+	    fake_spec.ep[0].port == 6653 && fake_spec.ep[1].port == 6654,
+	    "two targets: one datapath connecting to both");
+	datapath_close(dp);
+	CHECK(datapath_open(bad, 2, &spec, &hooks, &dp, err, sizeof(err)) ==
+	    DATAPATH_SSL && dp == NULL && strstr(err, "ssl:") != NULL,
+	    "a refused target among them: refused, said why");
+	for (i = 0; i <= DATAPATH_MAX_TARGETS; i++)
+		nine[i] = two[0];
+	CHECK(datapath_open(nine, DATAPATH_MAX_TARGETS + 1, &spec, &hooks,
+	    &dp, err, sizeof(err)) == DATAPATH_BAD_TARGET && dp == NULL,
+	    "more than %d targets: %s", DATAPATH_MAX_TARGETS, err);
+	CHECK(datapath_open(nine, 0, &spec, &hooks, &dp, err, sizeof(err)) ==
+	    DATAPATH_BAD_TARGET, "none: %s", err);
+	datapath_register(NULL);
+}
+
 static const struct check_case cases[] = {
 	CASE(test_dpid),
 	CASE(test_refused),
 	CASE(test_open_close),
 	CASE(test_source),
+	CASE(test_targets),
 };
 
 int

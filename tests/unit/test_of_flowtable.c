@@ -388,6 +388,259 @@ test_overlap_scale(void)
 	of_flowtable_free(ft);
 }
 
+/* One masked field into m (mask NULL: exact). */
+static void
+m_set(struct of_match *m, uint8_t field, const uint8_t *v, const uint8_t *mk,
+    size_t len)
+{
+	if (of_match_set(m, field, v, mk, len) == -1)
+		printf("# m_set: field %u refused\n", field);
+}
+
+/* A prefix mask of plen bits over len bytes. */
+static void
+prefix(uint8_t *mask, size_t len, int plen)
+{
+	int	i;
+
+	memset(mask, 0, len);
+	for (i = 0; i < plen; i++)
+		mask[i / 8] |= 0x80 >> (i % 8);
+}
+
+static int
+try_add(struct of_flowtable *ft, const struct of_match *m, uint16_t prio)
+{
+	struct of_flow_mod	fm;
+	enum of_err		err = 0;
+
+	mod(&fm, OF_FC_ADD, prio, P.out[1], PROG_LEN);
+	fm.match = *m;
+	if (add_checked(ft, &fm, prio, &err) == 0)
+		return 0;
+	return err == OF_ERR_FLOW_OVERLAP ? 1 : -1;
+}
+
+/*
+ * Shapes that the index answers by projection: nested, disjoint and
+ * partial masks on one field, on different fields, IPv6 prefixes.
+ */
+static void
+test_overlap_masks(void)
+{
+	struct of_flowtable	*ft = of_flowtable_new(OF_VERSION_13, 1, 100);
+	struct of_match		 m;
+	uint8_t			 et4[2] = { 8, 0 }, et6[2] = { 0x86, 0xdd };
+	uint8_t			 a[16], mk[16];
+
+	/* ipv4_dst 10.1.0.0/16 and ipv4_src 192.168.0.0/16. */
+	of_match_init(&m);
+	m_set(&m, 5, et4, NULL, 2);
+	memcpy(a, (uint8_t[]){ 10, 1, 0, 0 }, 4);
+	prefix(mk, 4, 16);
+	m_set(&m, 12, a, mk, 4);
+	CHECK(try_add(ft, &m, 5) == 0, "10.1/16 dst");
+	of_match_init(&m);
+	m_set(&m, 5, et4, NULL, 2);
+	memcpy(a, (uint8_t[]){ 192, 168, 0, 0 }, 4);
+	m_set(&m, 11, a, mk, 4);
+	CHECK(try_add(ft, &m, 6) == 0, "192.168/16 src at 6");
+	/* Nested: 10/8 holds 10.1/16; 10.1.2/24 inside it. */
+	of_match_init(&m);
+	m_set(&m, 5, et4, NULL, 2);
+	memcpy(a, (uint8_t[]){ 10, 0, 0, 0 }, 4);
+	prefix(mk, 4, 8);
+	m_set(&m, 12, a, mk, 4);
+	CHECK(try_add(ft, &m, 5) == 1, "10/8 over 10.1/16");
+	memcpy(a, (uint8_t[]){ 10, 1, 2, 0 }, 4);
+	prefix(mk, 4, 24);
+	m_set(&m, 12, a, mk, 4);
+	CHECK(try_add(ft, &m, 5) == 1, "10.1.2/24 in 10.1/16");
+	/* Disjoint: 10.2.2/24 and 11/8. */
+	memcpy(a, (uint8_t[]){ 10, 2, 2, 0 }, 4);
+	m_set(&m, 12, a, mk, 4);
+	CHECK(try_add(ft, &m, 5) == 0, "10.2.2/24 beside 10.1/16");
+	memcpy(a, (uint8_t[]){ 11, 0, 0, 0 }, 4);
+	prefix(mk, 4, 8);
+	m_set(&m, 12, a, mk, 4);
+	CHECK(try_add(ft, &m, 5) == 0, "11/8 beside both");
+	/* Partial: a non-prefix mask on the last bit, odd vs even. */
+	memcpy(a, (uint8_t[]){ 0, 0, 0, 1 }, 4);
+	memcpy(mk, (uint8_t[]){ 0, 0, 0, 1 }, 4);
+	of_match_init(&m);
+	m_set(&m, 5, et4, NULL, 2);
+	m_set(&m, 12, a, mk, 4);
+	CHECK(try_add(ft, &m, 7) == 0, "odd dst at 7");
+	memcpy(a, (uint8_t[]){ 12, 0, 0, 0 }, 4);
+	memcpy(mk, (uint8_t[]){ 0xff, 0, 0, 1 }, 4);
+	m_set(&m, 12, a, mk, 4);
+	CHECK(try_add(ft, &m, 7) == 0, "12/8 even: no odd one in it");
+	a[3] = 1;
+	m_set(&m, 12, a, mk, 4);
+	CHECK(try_add(ft, &m, 7) == 1, "12/8 odd meets odd");
+	/* Different fields: src 192.168/16 and any dst overlap at 6. */
+	of_match_init(&m);
+	m_set(&m, 5, et4, NULL, 2);
+	memcpy(a, (uint8_t[]){ 1, 2, 3, 4 }, 4);
+	m_set(&m, 12, a, NULL, 4);
+	CHECK(try_add(ft, &m, 6) == 1, "dst 1.2.3.4 meets src 192.168/16");
+	m_set(&m, 11, a, NULL, 4);
+	CHECK(try_add(ft, &m, 6) == 0, "src 1.2.3.4 too: outside");
+	/* IPv6: 2001:db8::/32 and a /64 in it, at 8; eth_type apart. */
+	of_match_init(&m);
+	m_set(&m, 5, et6, NULL, 2);
+	memset(a, 0, 16);
+	memcpy(a, (uint8_t[]){ 0x20, 1, 0xd, 0xb8 }, 4);
+	prefix(mk, 16, 32);
+	m_set(&m, 27, a, mk, 16);
+	CHECK(try_add(ft, &m, 8) == 0, "2001:db8::/32");
+	a[5] = 7;
+	prefix(mk, 16, 64);
+	m_set(&m, 27, a, mk, 16);
+	CHECK(try_add(ft, &m, 8) == 1, "2001:db8:7::/64 in /32");
+	a[1] = 2;
+	m_set(&m, 27, a, mk, 16);
+	CHECK(try_add(ft, &m, 8) == 0, "2002:db8:7::/64 outside");
+	a[15] = 9;
+	m_set(&m, 27, a, NULL, 16);
+	CHECK(try_add(ft, &m, 8) == 1, "host in 2002:db8:7::/64");
+	of_match_init(&m);
+	m_set(&m, 5, et4, NULL, 2);
+	CHECK(try_add(ft, &m, 8) == 0, "ip alone: IPv6 flows apart");
+	of_match_init(&m);
+	CHECK(try_add(ft, &m, 8) == 1, "match-all meets all");
+	CHECK(try_add(ft, &m, 9) == 0, "match-all alone at 9");
+	of_flowtable_free(ft);
+}
+
+/* Deterministic pseudo-random numbers (a 64-bit LCG). */
+static uint32_t
+rnd(uint64_t *s, uint32_t n)
+{
+	*s = *s * 6364136223846793005ULL + 1442695040888963407ULL;
+	return (uint32_t)(*s >> 33) % n;
+}
+
+/* A random match, each address byte one of spread values (few: the
+ * overlaps are frequent, the table small). */
+static void
+rnd_match(uint64_t *s, uint32_t spread, struct of_match *m)
+{
+	static const int	v4p[] = { 8, 16, 24, 31, 32, 32, 32, 32 };
+	static const int	v6p[] = { 16, 48, 64, 128, 128, 128 };
+	uint8_t			a[16], mk[16], port[2] = { 0, 80 };
+	uint8_t			et[2] = { 8, 0 };
+	int			i;
+
+	of_match_init(m);
+	switch (rnd(s, 4)) {
+	case 0:
+		if (rnd(s, 10) == 0)
+			return;		/* match-all, now and then */
+		/* FALLTHROUGH */
+	case 1:
+		et[0] = 0x86, et[1] = 0xdd;
+		m_set(m, 5, et, NULL, 2);
+		memset(a, 0, 16);
+		for (i = 0; i < 16; i += 3)
+			a[i] = rnd(s, spread);
+		if ((i = v6p[rnd(s, 6)]) > 0 && rnd(s, 50) != 0) {
+			prefix(mk, 16, i);
+			m_set(m, 27, a, i < 128 ? mk : NULL, 16);
+		}
+		return;
+	}
+	m_set(m, 5, et, NULL, 2);
+	for (i = 0; i < 4; i++)
+		a[i] = rnd(s, spread) * 0x81;
+	if ((i = v4p[rnd(s, 8)]) > 0 && rnd(s, 50) != 0) {
+		prefix(mk, 4, i);
+		m_set(m, 12, a, i < 32 ? mk : NULL, 4);
+	}
+	if (rnd(s, 3) == 0) {
+		memcpy(mk, (uint8_t[]){ 0x80, 0, 0, 1 }, 4);
+		m_set(m, 11, a, mk, 4);
+	}
+	if (rnd(s, 3) == 0) {
+		m_set(m, 10, (uint8_t[]){ 6 }, NULL, 1);
+		port[1] += rnd(s, 2);
+		m_set(m, 14, port, NULL, 2);
+	}
+}
+
+#define RND_MAX	600
+
+/*
+ * CHECK_OVERLAP against the linear answer (of_match_overlaps() with
+ * every flow of the priority, as the table did before its index) on
+ * random tables: checked and unchecked adds and strict deletes at three
+ * priorities, about 30 shapes (more projections than a group keeps).
+ */
+static void
+overlap_random(uint32_t spread, uint64_t s, uint32_t min_flows,
+    uint32_t min_each)
+{
+	static struct of_match	 have[RND_MAX];
+	static uint16_t		 prio[RND_MAX];
+	struct of_flowtable	*ft = of_flowtable_new(OF_VERSION_13, 1, 10000);
+	struct of_flow_mod	 fm;
+	struct of_ft_result	 res;
+	struct rec		 rec = { 0 };
+	struct of_match		 m;
+	enum of_err		 err;
+	uint32_t		 n = 0, i, k, bad = 0, yes = 0, no = 0, top = 0;
+	uint16_t		 p;
+	int			 want, got;
+
+	for (k = 0; k < 20000; k++) {
+		rnd_match(&s, spread, &m);
+		p = 1 + rnd(&s, 3);
+		top = n > top ? n : top;
+		if (n > 0 && (rnd(&s, 8) == 0 || n == RND_MAX)) {
+			/* Strict delete of one we have. */
+			i = rnd(&s, n);
+			mod(&fm, OF_FC_DELETE_STRICT, prio[i], NULL, 0);
+			fm.match = have[i];
+			if (apply(ft, &fm, &res, &rec, &err) != 0 ||
+			    res.deleted != 1)
+				bad++;
+			have[i] = have[--n];
+			prio[i] = prio[n];
+			continue;
+		}
+		for (want = 0, i = 0; i < n && !want; i++)
+			want = prio[i] == p && of_match_overlaps(&m, &have[i]);
+		if (rnd(&s, 5) == 0) {
+			/* Unchecked: adds even an overlapping one. */
+			mod(&fm, OF_FC_ADD, p, P.out[1], PROG_LEN);
+			fm.match = m;
+			if (apply(ft, &fm, &res, &rec, &err) != 0)
+				bad++;
+			got = res.added == 1 ? 0 : 2;
+		} else if ((got = try_add(ft, &m, p)) == want)
+			want ? yes++ : no++;
+		else
+			bad++;
+		if (got == 0) {
+			have[n] = m;
+			prio[n++] = p;
+		}
+	}
+	CHECK(bad == 0 && of_flowtable_count(ft, 0) == n,
+	    "spread %u: %u disagreements, %u overlaps, %u not, %u flows at most",
+	    spread, bad, yes, no, top);
+	CHECK(yes >= min_each && no >= min_each && top >= min_flows,
+	    "both answers %u times, tables of %u flows", min_each, min_flows);
+	of_flowtable_free(ft);
+}
+
+static void
+test_overlap_random(void)
+{
+	overlap_random(3, 14, 100, 100);
+	overlap_random(200, 15, 400, 300);
+}
+
 /* f1 ip 10/8 p10 c0x11, f2 ip 10.1/16 p20 c0x12, f3 arp p10 c0x21. */
 static void
 three_flows(struct of_flowtable *ft, struct of_match *m)
@@ -792,6 +1045,8 @@ static const struct check_case cases[] = {
 	CASE(test_overlap),
 	CASE(test_overlap_runs),
 	CASE(test_overlap_scale),
+	CASE(test_overlap_masks),
+	CASE(test_overlap_random),
 	CASE(test_modify13),
 	CASE(test_modify10),
 	CASE(test_delete),
