@@ -19,6 +19,14 @@ bgp_fault_drop(void *cfg, const struct fault_shot *shot)
 	return fault_pool_drop(&sim->pool, shot);
 }
 
+static int
+bgp_fault_delay(void *cfg, const struct fault_shot *shot)
+{
+	struct bgp_sim	*sim = cfg;
+
+	return fault_pool_delay(&sim->pool, shot);
+}
+
 /* The k-th Established peer, NULL when none. */
 static struct bgp_peer *
 bgp_fault_peer(struct bgp_sim *sim, uint64_t rnd)
@@ -53,5 +61,7 @@ bgp_fault_session_flap(void *cfg, const struct fault_shot *shot)
 const struct fault_kind bgp_fault_kinds[] = {
 	{ "drop", NULL, 0, 0, 0, bgp_fault_drop, NULL },
 	{ "session-flap", NULL, 0, 0, 0, bgp_fault_session_flap, NULL },
+	/* What a peer sends held about ARG ms (fault_pool_delay()). */
+	{ "delay", "MS", 1, 60000, 200, bgp_fault_delay, NULL },
 	{ NULL, NULL, 0, 0, 0, NULL, NULL }
 };
