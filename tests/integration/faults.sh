@@ -15,7 +15,7 @@ need ss
 need curl
 
 usage() {
-	bad_usage openflow "unknown kind 'bogus' \(one of drop port-flap/MS stall/MS\)" \
+	bad_usage openflow "unknown kind 'bogus' \(one of drop port-flap/MS stall/MS delay/MS\)" \
 	    --switches 1 --controller tcp:127.0.0.1:6653 --fault bogus@1
 	bad_usage openflow "expected KIND:RATE or KIND@T1" \
 	    --switches 1 --controller tcp:127.0.0.1:6653 --fault drop
@@ -27,20 +27,43 @@ usage() {
 	    --switches 1 --controller tcp:127.0.0.1:6653 --fault drop@1/5
 	bad_usage openflow "port-flap MS from 1 to 3600000" \
 	    --switches 1 --controller tcp:127.0.0.1:6653 --fault port-flap@1/0
+	bad_usage openflow "delay MS from 1 to 60000" \
+	    --switches 1 --controller tcp:127.0.0.1:6653 --fault delay@1/0
+	bad_usage ovsdb "unknown kind 'stall' \(one of drop delay/MS\)" \
+	    --devices 1 --controller tcp:127.0.0.1:6640 --fault stall@1
 	bad_usage openflow "expected '/ARG'" \
 	    --switches 1 --controller tcp:127.0.0.1:6653 --fault port-flap@1/x
 	bad_usage openflow "needed" \
 	    --switches 1 --controller tcp:127.0.0.1:6653 --fault drop:5
-	bad_usage pcep "unknown kind 'port-flap' \(one of drop session-flap pcerr/TYPE\*256\+VALUE\)" \
+	bad_usage pcep "unknown kind 'port-flap' \(one of drop session-flap pcerr/TYPE\*256\+VALUE delay/MS\)" \
 	    --pccs 1 --controller tcp:127.0.0.1:4189 --fault port-flap@1
-	bad_usage netconf "unknown kind 'drop' \(one of rpc-error slow-rpc/MS\)" \
-	    --devices 1 --listen ptcp:8300 --fault drop@1
+	bad_usage netconf "unknown kind 'delay' \(one of drop rpc-error slow-rpc/MS\)" \
+	    --devices 1 --listen ptcp:8300 --fault delay@1
 	bad_usage pcep "pcerr TYPE\*256\+VALUE from 256 to 65535" \
 	    --pccs 1 --controller tcp:127.0.0.1:4189 --fault pcerr@1/255
-	bad_usage bgp "unknown kind 'pcerr' \(one of drop session-flap\)" \
+	bad_usage bgp "unknown kind 'pcerr' \(one of drop session-flap delay/MS\)" \
 	    --peers 1 --as 65001 --peer-as 65000 \
 	    --controller tcp:127.0.0.1:179 --fault pcerr@1
+	# A scenario group's --fault is checked as its command's would be,
+	# against the whole run's --duration.
+	scen_bad "unknown kind 'bogus' \(one of drop port-flap/MS stall/MS delay/MS\)" \
+	    '"bogus@1"'
+	scen_bad "drop:5: a rate goes on until --duration" '"drop:5"'
 	[ $FAILS -eq 0 ] || fail "$FAILS usage cases"
+}
+
+# scen_bad RE FAULTS: a one-group scenario with --fault FAULTS (JSON
+# strings) refused before anything starts: exit 2, RE on stderr.
+scen_bad() {
+	printf '{"sbsim-scenario:scenario": {"group": [{"name": "g", "protocol": "openflow", "count": 1, "controller": "tcp:127.0.0.1:6653", "option": [{"name": "fault", "value": [%s]}]}]}}\n' \
+	    "$2" >"$TMPD/bad-fault.json"
+	timeout 10 "$SBSIM" run "$TMPD/bad-fault.json" >"$TMPD/out" 2>"$TMPD/err"
+	RC=$?
+	if [ $RC -ne 2 ] || ! grep -qE "^sbsim run: group 'g': --fault .*$1" \
+	    "$TMPD/err"; then
+		echo "FAIL: scenario fault $2: exit $RC, $(cat "$TMPD/err")" >&2
+		FAILS=$((FAILS + 1))
+	fi
 }
 
 # A port's link seen down in the inventory, within 2 s.
@@ -176,6 +199,102 @@ PYEOF
 	[ "$EXIT_RC" -eq 0 ] || fail "stall: $(tail -1 "$TMPD/stall-ctl.log")"
 	[ "$(json_get "$TMPD/stall.json" 'r["counters"]["fault_stall"]')" = 1 ] ||
 	    fail "stall: fault_stall"
+}
+
+# delay: a switch delayed at 1 s for 500..1500 ms (delay/1000), behind a
+# small OpenFlow 1.3 controller of our own: three ECHO_REQUESTs sent into
+# the hold are all answered, in order, when it ends, later than the
+# one answered before it; one sent after it at once; the report counts
+# the fault once and the 24 bytes of the three replies held.
+delay() {
+	local port py
+	port=$(free_ports 1)
+	cat >"$TMPD/delay-ctl.py" <<'PYEOF'
+import select, socket, struct, sys, time
+port = int(sys.argv[1])
+ls = socket.socket()
+ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+ls.bind(("127.0.0.1", port))
+ls.listen(1)
+print("listening", flush=True)
+ls.settimeout(10)
+s, _ = ls.accept()
+t0 = time.time()
+buf = b""
+def send(t, xid, body=b""):
+    s.sendall(struct.pack("!BBHI", 4, t, 8 + len(body), xid) + body)
+def read_msgs(limit):
+    """The whole messages read within limit seconds: (type, xid, time)."""
+    global buf
+    got = []
+    r, _, _ = select.select([s], [], [], limit)
+    if r:
+        d = s.recv(65536)
+        if not d:
+            sys.exit("the switch closed")
+        buf += d
+    now = time.time()
+    while len(buf) >= 8:
+        v, t, n, x = struct.unpack("!BBHI", buf[:8])
+        if len(buf) < n:
+            break
+        buf = buf[n:]
+        if t == 2:		# the switch's ECHO_REQUEST
+            send(3, x)
+        got.append((t, x, now))
+    return got
+def echo_replies(xids, limit):
+    want, seen, end = list(xids), [], time.time() + limit
+    while len(seen) < len(want) and time.time() < end:
+        seen += [(x, w) for t, x, w in read_msgs(0.05) if t == 3]
+    if [x for x, _ in seen] != want:
+        sys.exit("echo replies %r, want %r" % ([x for x, _ in seen], want))
+    return [w for _, w in seen]
+send(0, 1)
+send(5, 2)
+# Before the fault: at once.
+sent = time.time()
+send(2, 3)
+before = echo_replies([3], 5)[0] - sent
+# Inside the hold (it begins at 1 s, lasts 0.5 s at least).
+time.sleep(max(0, 1.1 - (time.time() - t0)))
+sent = time.time()
+for x in (4, 5, 6):
+    send(2, x)
+late = [w - sent for w in echo_replies([4, 5, 6], 5)]
+# Well after it (1.5 s at most).
+time.sleep(max(0, 2.9 - (time.time() - t0)))
+sent = time.time()
+send(2, 7)
+after = echo_replies([7], 5)[0] - sent
+print("before %.3f late %s after %.3f" % (before, late, after))
+if min(late) < before + 0.1:
+    sys.exit("the echoes inside the hold were not late")
+print("ok")
+PYEOF
+	start_bg "$TMPD/delay-ctl.log" "$PY" "$TMPD/delay-ctl.py" "$port"
+	py=$LAST_PID
+	local i=0
+	while ! grep -q listening "$TMPD/delay-ctl.log" && [ $i -lt 100 ]; do
+		sleep 0.05
+		i=$((i + 1))
+	done
+	timeout 20 "$SBSIM" openflow --switches 1 \
+	    --controller tcp:127.0.0.1:$port --fault delay@1/1000 \
+	    --duration 3.5 --report "$TMPD/delay.json" -q \
+	    >"$TMPD/delay-sw.log" 2>&1 || fail "delay: sbsim exited $?"
+	wait_exit "$py" 10 || fail "delay: the controller did not end"
+	[ "$EXIT_RC" -eq 0 ] || fail "delay: $(tail -1 "$TMPD/delay-ctl.log")"
+	"$PY" - "$TMPD/delay.json" <<'PYEOF' || fail "delay: report"
+import json, sys
+c = json.load(open(sys.argv[1]))["counters"]
+want = {"fault_delay": 1, "fault_delay_missed": 0, "fault_delay_bytes": 24}
+for k, v in want.items():
+    if c.get(k) != v:
+        sys.exit("counter %s = %r, want %d" % (k, c.get(k), v))
+if not 500 <= c.get("fault_delay_ms", 0) <= 1500:
+    sys.exit("fault_delay_ms %r" % c.get("fault_delay_ms"))
+PYEOF
 }
 
 # A switch dropped by a fault whose controller takes no more connections
@@ -473,6 +592,7 @@ PYEOF
 run_case usage usage
 run_case openflow openflow
 run_case stall stall
+run_case delay delay
 run_case lost lost
 run_case pcep pcep
 run_case bgp bgp
