@@ -1,14 +1,16 @@
 #!/bin/bash
 # Injected faults (--fault, guide.md "Injected faults") against the
-# embedded controller: each kind (OpenFlow drop, port-flap and stall, the
-# last behind a small controller of the test's own; PCEP drop,
+# embedded controller: each kind (OpenFlow drop, port-flap, and stall
+# and delay behind a small controller of the test's own; PCEP drop,
 # session-flap and pcerr; BGP drop and session-flap; OVSDB drop; NETCONF
-# rpc-error and slow-rpc, with a TCP client of the test's own) on a fixed
-# schedule, counted exactly in the report; the devices dropped mid-run
-# back up (the reconnect phase DONE) and the controller's work still
-# done; a port flapped is seen down in the controller's inventory while
-# it is; a device whose controller takes no more connections does not
-# hold the run for ever; bad --fault values are usage errors.
+# rpc-error and slow-rpc, with a TCP client of the test's own, and drop
+# of devices the controller mounted) on a fixed schedule, counted exactly
+# in the report; the devices dropped mid-run back up (the reconnect phase
+# DONE) and the controller's work still done; a port flapped is seen down
+# in the controller's inventory while it is; a device whose controller
+# takes no more connections does not hold the run for ever; a scenario's
+# groups each with faults of their own, counted in their scopes; bad
+# --fault values are usage errors.
 . "$(dirname "$0")/../lib.sh"
 [ -x "$PY" ] || skip "$PY is not installed"
 need ss
@@ -589,6 +591,110 @@ for k, v in want.items():
 PYEOF
 }
 
+# NETCONF drop: two devices mounted on the embedded controller over TCP
+# (its retry 100 ms apart); at 1.5 s and 2.5 s a device's sessions are
+# reset; the controller connects again, the reconnect phase DONE with 2.
+netconf_drop() {
+	local rp np dev ctl i code
+	rp=$(free_ports 3)
+	np=$((rp + 1))
+	start_bg "$TMPD/ctl-ncd.log" "$SBSIM" controller --netconf \
+	    --restconf 127.0.0.1:$rp
+	ctl=$LAST_PID
+	wait_listen "$rp" || fail "netconf_drop: RESTCONF did not listen"
+	start_bg "$TMPD/ncd.log" timeout 30 "$SBSIM" netconf --devices 2 \
+	    --listen ptcp:$np:127.0.0.1 --transport tcp \
+	    --fault drop@1.5,2.5 --timeout 10 --report "$TMPD/ncd.json" -q
+	dev=$LAST_PID
+	wait_listen "$np" && wait_listen $((np + 1)) ||
+	    fail "netconf_drop: the devices did not listen"
+	for i in 0 1; do
+		code=$(curl -s -o /dev/null -w '%{http_code}' -u admin:admin \
+		    -X PUT -H 'Content-Type: application/json' \
+		    "http://127.0.0.1:$rp/rests/data/network-topology:network-topology/topology=topology-netconf/node=d$i" \
+		    -d "{\"node\":[{\"node-id\":\"d$i\",\"netconf-node-topology:host\":\"127.0.0.1\",\"netconf-node-topology:port\":$((np + i)),\"netconf-node-topology:username\":\"admin\",\"netconf-node-topology:password\":\"admin\",\"netconf-node-topology:tcp-only\":true,\"netconf-node-topology:between-attempts-timeout-millis\":100,\"netconf-node-topology:keepalive-delay\":0}]}")
+		[ "$code" = 201 ] || fail "netconf_drop: mount d$i: HTTP $code"
+	done
+	wait_exit "$dev" 20 || fail "netconf_drop: sbsim did not end"
+	[ "$EXIT_RC" -eq 0 ] || fail "netconf_drop: sbsim exited $EXIT_RC"
+	"$PY" - "$TMPD/ncd.json" <<'PYEOF' || fail "netconf_drop: report"
+import json, sys
+r = json.load(open(sys.argv[1]))
+c = r["counters"]
+want = {"fault_drop": 2, "fault_drop_missed": 0, "fault_drop_sessions": 2,
+        "sessions": 4}
+for k, v in want.items():
+    if c.get(k) != v:
+        sys.exit("counter %s = %r, want %d" % (k, c.get(k), v))
+ph = {p["name"]: p for p in r["phases"]}
+rc = ph.get("reconnect")
+if rc is None or rc["state"] != "DONE" or rc["items"] != 2:
+    sys.exit("reconnect: %r" % rc)
+if r["ok"] is not True:
+    sys.exit("ok is %r" % r["ok"])
+PYEOF
+	stop_pid "$ctl"
+	# The controller lost a session per drop, and the last two at the end.
+	grep -q "netconf: 2 mounts asked.* 4 sessions lost" \
+	    "$TMPD/ctl-ncd.log" || fail "netconf_drop: the controller's count"
+}
+
+# A scenario of two groups against the embedded controller, each with
+# its own faults at fixed times: each counted in its group's scope, each
+# group's reconnect phase DONE with its own drops.
+scenario() {
+	local op pp ctl
+	op=$(free_ports 2)
+	pp=$((op + 1))
+	start_bg "$TMPD/ctl-scen.log" "$SBSIM" controller --openflow ptcp:$op \
+	    --pcep ptcp:$pp:127.0.0.1
+	ctl=$LAST_PID
+	wait_listen "$op" && wait_listen "$pp" ||
+	    fail "scenario: controller did not listen"
+	cat >"$TMPD/scen.json" <<EOS
+{"sbsim-scenario:scenario": {
+  "option": [{"name": "timeout", "value": ["10"]}],
+  "group": [
+    {"name": "of", "protocol": "openflow", "count": 3,
+     "controller": "tcp:127.0.0.1:$op",
+     "option": [{"name": "fault",
+                 "value": ["drop@0.5,0.7,0.9", "delay@0.6/300"]}]},
+    {"name": "pc", "protocol": "pcep", "count": 3,
+     "controller": "tcp:127.0.0.1:$pp",
+     "option": [{"name": "lsps", "value": ["5"]},
+                {"name": "fault",
+                 "value": ["drop@0.6", "session-flap@0.8,1.0"]}]}]}}
+EOS
+	timeout 30 "$SBSIM" run "$TMPD/scen.json" --report "$TMPD/scen-r.json" \
+	    --expect 'of.reconnect.items==3' -q >"$TMPD/scen.log" 2>&1 ||
+	    fail "scenario: sbsim run exited $?"
+	"$PY" - "$TMPD/scen-r.json" <<'PYEOF' || fail "scenario: report"
+import json, sys
+r = json.load(open(sys.argv[1]))
+c = r["counters"]
+want = {"of.fault_drop": 3, "of.fault_drop_missed": 0, "of.fault_delay": 1,
+        "of.fault_delay_missed": 0, "pc.fault_drop": 1,
+        "pc.fault_drop_missed": 0, "pc.fault_session_flap": 2,
+        "pc.fault_session_flap_missed": 0, "pc.flaps": 2}
+for k, v in want.items():
+    if c.get(k) != v:
+        sys.exit("counter %s = %r, want %d" % (k, c.get(k), v))
+stray = [k for k in c if k.startswith("fault_") or
+         k.startswith("pc.fault_delay")]
+if stray:
+    sys.exit("counters outside their group: %r" % stray)
+ph = {p["name"]: p for p in r["phases"]}
+for name, items in (("of.reconnect", 3), ("pc.reconnect", 3),
+                    ("of.connect", 3), ("pc.sync", 15)):
+    p = ph.get(name)
+    if p is None or p["state"] != "DONE" or p["items"] != items:
+        sys.exit("%s: %r" % (name, p))
+if "reconnect" in ph or r["ok"] is not True:
+    sys.exit("phases %r, ok %r" % (sorted(ph), r["ok"]))
+PYEOF
+	stop_pid "$ctl"
+}
+
 run_case usage usage
 run_case openflow openflow
 run_case stall stall
@@ -599,4 +705,6 @@ run_case bgp bgp
 run_case ovsdb ovsdb
 run_case netconf netconf
 run_case slow_rpc slow_rpc
+run_case netconf_drop netconf_drop
+run_case scenario scenario
 exit 0
