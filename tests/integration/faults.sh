@@ -204,15 +204,24 @@ PYEOF
 }
 
 # delay: a switch delayed at 1 s for 500..1500 ms (delay/1000), behind a
-# small OpenFlow 1.3 controller of our own: three ECHO_REQUESTs sent into
-# the hold are all answered, in order, when it ends, later than the
-# one answered before it; one sent after it at once; the report counts
-# the fault once and the 24 bytes of the three replies held.
+# small OpenFlow 1.3 controller of our own, over TCP and over TLS: three
+# ECHO_REQUESTs sent into the hold are all answered, in order, when it
+# ends, later than the one answered before it; one sent after it at
+# once; the report counts the fault once and the 24 bytes of the three
+# replies held.
 delay() {
-	local port py
+	delay_one tcp
+	pki_ca ca
+	pki_cert ctl ca
+	delay_one ssl "$PKI/ctl.pem" "$PKI/ctl.key"
+}
+
+delay_one() {
+	local port py ep=$1
+	shift
 	port=$(free_ports 1)
 	cat >"$TMPD/delay-ctl.py" <<'PYEOF'
-import select, socket, struct, sys, time
+import select, socket, ssl, struct, sys, time
 port = int(sys.argv[1])
 ls = socket.socket()
 ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -221,6 +230,10 @@ ls.listen(1)
 print("listening", flush=True)
 ls.settimeout(10)
 s, _ = ls.accept()
+if len(sys.argv) > 2:		# TLS: our certificate and key
+    tls = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    tls.load_cert_chain(sys.argv[2], sys.argv[3])
+    s = tls.wrap_socket(s, server_side=True)
 t0 = time.time()
 buf = b""
 def send(t, xid, body=b""):
@@ -229,7 +242,8 @@ def read_msgs(limit):
     """The whole messages read within limit seconds: (type, xid, time)."""
     global buf
     got = []
-    r, _, _ = select.select([s], [], [], limit)
+    pending = getattr(s, "pending", lambda: 0)()
+    r = [s] if pending else select.select([s], [], [], limit)[0]
     if r:
         d = s.recv(65536)
         if not d:
@@ -274,7 +288,7 @@ if min(late) < before + 0.1:
     sys.exit("the echoes inside the hold were not late")
 print("ok")
 PYEOF
-	start_bg "$TMPD/delay-ctl.log" "$PY" "$TMPD/delay-ctl.py" "$port"
+	start_bg "$TMPD/delay-ctl.log" "$PY" "$TMPD/delay-ctl.py" "$port" "$@"
 	py=$LAST_PID
 	local i=0
 	while ! grep -q listening "$TMPD/delay-ctl.log" && [ $i -lt 100 ]; do
@@ -282,12 +296,13 @@ PYEOF
 		i=$((i + 1))
 	done
 	timeout 20 "$SBSIM" openflow --switches 1 \
-	    --controller tcp:127.0.0.1:$port --fault delay@1/1000 \
+	    --controller $ep:127.0.0.1:$port --fault delay@1/1000 \
 	    --duration 3.5 --report "$TMPD/delay.json" -q \
-	    >"$TMPD/delay-sw.log" 2>&1 || fail "delay: sbsim exited $?"
-	wait_exit "$py" 10 || fail "delay: the controller did not end"
-	[ "$EXIT_RC" -eq 0 ] || fail "delay: $(tail -1 "$TMPD/delay-ctl.log")"
-	"$PY" - "$TMPD/delay.json" <<'PYEOF' || fail "delay: report"
+	    >"$TMPD/delay-sw.log" 2>&1 || fail "delay $ep: sbsim exited $?"
+	wait_exit "$py" 10 || fail "delay $ep: the controller did not end"
+	[ "$EXIT_RC" -eq 0 ] ||
+	    fail "delay $ep: $(tail -1 "$TMPD/delay-ctl.log")"
+	"$PY" - "$TMPD/delay.json" <<'PYEOF' || fail "delay $ep: report"
 import json, sys
 c = json.load(open(sys.argv[1]))["counters"]
 want = {"fault_delay": 1, "fault_delay_missed": 0, "fault_delay_bytes": 24}
