@@ -2,15 +2,15 @@
 # Injected faults (--fault, guide.md "Injected faults") against the
 # embedded controller: each kind (OpenFlow drop, port-flap, and stall
 # and delay behind a small controller of the test's own; PCEP drop,
-# session-flap and pcerr; BGP drop and session-flap; OVSDB drop; NETCONF
-# rpc-error and slow-rpc, with a TCP client of the test's own, and drop
-# of devices the controller mounted) on a fixed schedule, counted exactly
-# in the report; the devices dropped mid-run back up (the reconnect phase
-# DONE) and the controller's work still done; a port flapped is seen down
-# in the controller's inventory while it is; a device whose controller
-# takes no more connections does not hold the run for ever; a scenario's
-# groups each with faults of their own, counted in their scopes; bad
-# --fault values are usage errors.
+# session-flap, pcerr and delay; BGP drop, session-flap and delay; OVSDB
+# drop and delay; NETCONF rpc-error and slow-rpc, with a TCP client of
+# the test's own, and drop of devices the controller mounted) on a fixed
+# schedule, counted exactly in the report; the devices dropped mid-run
+# back up (the reconnect phase DONE) and the controller's work still
+# done; a port flapped is seen down in the controller's inventory while
+# it is; a device whose controller takes no more connections does not
+# hold the run for ever; a scenario's groups each with faults of their
+# own, counted in their scopes; bad --fault values are usage errors.
 . "$(dirname "$0")/../lib.sh"
 [ -x "$PY" ] || skip "$PY is not installed"
 need ss
@@ -370,6 +370,7 @@ pcep() {
 	timeout 30 "$SBSIM" pcep --pccs 3 --lsps 5 \
 	    --controller tcp:127.0.0.1:$pp --fault drop@0.5,0.9 \
 	    --fault session-flap@1.1,1.3 --fault pcerr@0.7,0.8,1.0/5889 \
+	    --fault delay@0.6/200 \
 	    --timeout 10 --report "$TMPD/pcep.json" -q \
 	    >"$TMPD/pcc.log" 2>&1 || fail "pcep: sbsim exited $?"
 	"$PY" - "$TMPD/pcep.json" <<'PYEOF' || fail "pcep: report"
@@ -378,7 +379,8 @@ r = json.load(open(sys.argv[1]))
 c = r["counters"]
 want = {"fault_drop": 2, "fault_drop_missed": 0, "fault_session_flap": 2,
         "fault_session_flap_missed": 0, "fault_pcerr": 3,
-        "fault_pcerr_missed": 0, "pcerr_sent": 3, "flaps": 2}
+        "fault_pcerr_missed": 0, "pcerr_sent": 3, "flaps": 2,
+        "fault_delay": 1, "fault_delay_missed": 0}
 for k, v in want.items():
     if c.get(k) != v:
         sys.exit("counter %s = %r, want %d" % (k, c.get(k), v))
@@ -411,6 +413,7 @@ bgp() {
 	    --peer-as 65000 --source 127.$net.0.0/24 \
 	    --controller tcp:127.0.0.1:$port --monitor tcp:127.0.0.1:$port \
 	    --monitor-as 65002 --fault session-flap@0.6,0.9 --fault drop@1.1 \
+	    --fault delay@0.5/200 \
 	    --timeout 10 --report "$TMPD/bgp.json" -q >"$TMPD/bgp.log" 2>&1 ||
 	    fail "bgp: sbsim exited $?"
 	"$PY" - "$TMPD/bgp.json" <<'PYEOF' || fail "bgp: report"
@@ -418,7 +421,8 @@ import json, sys
 r = json.load(open(sys.argv[1]))
 c = r["counters"]
 want = {"fault_session_flap": 2, "fault_session_flap_missed": 0,
-        "fault_drop": 1, "fault_drop_missed": 0, "notifications_sent": 2}
+        "fault_drop": 1, "fault_drop_missed": 0, "notifications_sent": 2,
+        "fault_delay": 1, "fault_delay_missed": 0}
 for k, v in want.items():
     if c.get(k) != v:
         sys.exit("counter %s = %r, want %d" % (k, c.get(k), v))
@@ -445,6 +449,7 @@ ovsdb() {
 	wait_listen "$port" || fail "ovsdb: controller did not listen"
 	timeout 30 "$SBSIM" ovsdb --devices 3 \
 	    --controller tcp:127.0.0.1:$port --fault drop@0.5,0.8 \
+	    --fault delay@0.6/200 \
 	    --timeout 10 --report "$TMPD/ovsdb.json" -q \
 	    >"$TMPD/ovsdb.log" 2>&1 || fail "ovsdb: sbsim exited $?"
 	"$PY" - "$TMPD/ovsdb.json" <<'PYEOF' || fail "ovsdb: report"
@@ -453,6 +458,8 @@ r = json.load(open(sys.argv[1]))
 c = r["counters"]
 if c.get("fault_drop") != 2 or c.get("fault_drop_missed") != 0:
     sys.exit("fault_drop %r" % c.get("fault_drop"))
+if c.get("fault_delay") != 1 or c.get("fault_delay_missed") != 0:
+    sys.exit("fault_delay %r" % c.get("fault_delay"))
 ph = {p["name"]: p for p in r["phases"]}
 rc = ph.get("reconnect")
 if rc is None or rc["state"] != "DONE" or rc["items"] != 2:
