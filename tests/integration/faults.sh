@@ -613,33 +613,43 @@ for k, v in want.items():
 PYEOF
 }
 
-# NETCONF drop: two devices mounted on the embedded controller over TCP
-# (its retry 100 ms apart); at 1.5 s and 2.5 s a device's sessions are
-# reset; the controller connects again, the reconnect phase DONE with 2.
+# NETCONF drop: two devices mounted on the embedded controller over TCP,
+# then over SSH (its retry 100 ms apart); at 1.5 s and 2.5 s a device's
+# sessions are reset; the controller connects again, the reconnect phase
+# DONE with 2.
 netconf_drop() {
-	local rp np dev ctl i code
+	netconf_drop_one tcp true
+	netconf_drop_one ssh false --host-key "$TMPD/hostkey"
+}
+
+netconf_drop_one() {
+	local rp np dev ctl i code tr=$1 tcp=$2
+	shift 2
 	rp=$(free_ports 3)
 	np=$((rp + 1))
 	start_bg "$TMPD/ctl-ncd.log" "$SBSIM" controller --netconf \
 	    --restconf 127.0.0.1:$rp
 	ctl=$LAST_PID
-	wait_listen "$rp" || fail "netconf_drop: RESTCONF did not listen"
+	wait_listen "$rp" ||
+	    fail "netconf_drop $tr: RESTCONF did not listen"
 	start_bg "$TMPD/ncd.log" timeout 30 "$SBSIM" netconf --devices 2 \
-	    --listen ptcp:$np:127.0.0.1 --transport tcp \
+	    --listen ptcp:$np:127.0.0.1 --transport $tr "$@" \
 	    --fault drop@1.5,2.5 --timeout 10 --report "$TMPD/ncd.json" -q
 	dev=$LAST_PID
 	wait_listen "$np" && wait_listen $((np + 1)) ||
-	    fail "netconf_drop: the devices did not listen"
+	    fail "netconf_drop $tr: the devices did not listen"
 	for i in 0 1; do
 		code=$(curl -s -o /dev/null -w '%{http_code}' -u admin:admin \
 		    -X PUT -H 'Content-Type: application/json' \
 		    "http://127.0.0.1:$rp/rests/data/network-topology:network-topology/topology=topology-netconf/node=d$i" \
-		    -d "{\"node\":[{\"node-id\":\"d$i\",\"netconf-node-topology:host\":\"127.0.0.1\",\"netconf-node-topology:port\":$((np + i)),\"netconf-node-topology:username\":\"admin\",\"netconf-node-topology:password\":\"admin\",\"netconf-node-topology:tcp-only\":true,\"netconf-node-topology:between-attempts-timeout-millis\":100,\"netconf-node-topology:keepalive-delay\":0}]}")
-		[ "$code" = 201 ] || fail "netconf_drop: mount d$i: HTTP $code"
+		    -d "{\"node\":[{\"node-id\":\"d$i\",\"netconf-node-topology:host\":\"127.0.0.1\",\"netconf-node-topology:port\":$((np + i)),\"netconf-node-topology:username\":\"admin\",\"netconf-node-topology:password\":\"admin\",\"netconf-node-topology:tcp-only\":$tcp,\"netconf-node-topology:between-attempts-timeout-millis\":100,\"netconf-node-topology:keepalive-delay\":0}]}")
+		[ "$code" = 201 ] ||
+		    fail "netconf_drop $tr: mount d$i: HTTP $code"
 	done
-	wait_exit "$dev" 20 || fail "netconf_drop: sbsim did not end"
-	[ "$EXIT_RC" -eq 0 ] || fail "netconf_drop: sbsim exited $EXIT_RC"
-	"$PY" - "$TMPD/ncd.json" <<'PYEOF' || fail "netconf_drop: report"
+	wait_exit "$dev" 20 || fail "netconf_drop $tr: sbsim did not end"
+	[ "$EXIT_RC" -eq 0 ] ||
+	    fail "netconf_drop $tr: sbsim exited $EXIT_RC"
+	"$PY" - "$TMPD/ncd.json" <<'PYEOF' || fail "netconf_drop $tr: report"
 import json, sys
 r = json.load(open(sys.argv[1]))
 c = r["counters"]
@@ -658,7 +668,8 @@ PYEOF
 	stop_pid "$ctl"
 	# The controller lost a session per drop, and the last two at the end.
 	grep -q "netconf: 2 mounts asked.* 4 sessions lost" \
-	    "$TMPD/ctl-ncd.log" || fail "netconf_drop: the controller's count"
+	    "$TMPD/ctl-ncd.log" ||
+	    fail "netconf_drop $tr: the controller's count"
 }
 
 # A scenario of two groups against the embedded controller, each with
