@@ -304,8 +304,9 @@ fault_fire(evutil_socket_t fd, short what, void *arg)
 		(*a->count)++;
 	else {
 		if ((*a->missed)++ == 0)
-			log_info("fault %s: no device could take it (further "
-			    "misses counted)", a->kind->name);
+			log_info("fault %s%s: no device could take it "
+			    "(further misses counted)", a->set->m->prefix,
+			    a->kind->name);
 	}
 	fault_arm_next(a, clock_ns());
 }
