@@ -1,8 +1,10 @@
 /*
- * Injected faults: the schedules, the generator, the counters and the
- * reconnect phase (fault.h).  One run's faults at a time: a process runs
- * one run (or one scenario) at once.
+ * Injected faults: the schedules, the generators, the counters, the
+ * reconnect phases and the output holds of delay (fault.h).  One run's
+ * faults at a time (a process runs one run, or one scenario, at once),
+ * in up to FAULT_MAX_SETS sets: a run's one, or one per scenario group.
  */
+#include <sys/queue.h>
 #include <sys/socket.h>
 
 #include <ctype.h>
@@ -12,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <event2/buffer.h>
 #include <event2/bufferevent.h>
 #include <event2/event.h>
 
@@ -24,9 +27,13 @@
 #define FAULT_RATE_MAX		1e6	/* per second */
 #define FAULT_TIME_MAX		1e7	/* seconds from the start */
 #define FAULT_COUNTER_MAX	(FAULT_KIND_MAX + 16)
+#define FAULT_MAX_SETS		16	/* a scenario's groups */
+
+struct fault_set;
 
 /* One armed spec. */
 struct fault_arm {
+	struct fault_set	*set;
 	const struct fault_spec	*spec;
 	const struct fault_kind	*kind;
 	struct event		*ev;
@@ -39,7 +46,13 @@ struct fault_arm {
 	char			 name_missed[FAULT_COUNTER_MAX];
 };
 
-static struct {
+/*
+ * One set of schedules: a lone run's, or one scenario group's, with its
+ * own device configuration, metrics scope (GROUP.fault_drop), generator
+ * and reconnect phase.  The sets are static, as the counter names in
+ * their arms must be.
+ */
+struct fault_set {
 	struct fault_arm	 arm[FAULT_MAX_SPECS];
 	size_t			 n;
 	void			*cfg;
@@ -50,14 +63,30 @@ static struct {
 	uint64_t		 outstanding;	/* dropped, not back up */
 	uint64_t		 last_drop_ns;
 	struct phase		*reconnect;
-} fault_run;
+};
 
-/* splitmix64: a generator of the run's own, so that faults do not shift
+static struct fault_set	 fault_sets[FAULT_MAX_SETS];
+static size_t		 fault_n_sets;
+/* The set whose fault is being injected: a kind's handler tells the
+ * engine of a drop through fault_dev_dropped(), which counts it there. */
+static struct fault_set	*fault_firing;
+
+/* What a delay holds: one device's output, until its timer. */
+struct fault_hold {
+	LIST_ENTRY(fault_hold)	 entry;
+	struct pool_dev		*dev;
+	struct event		*ev;
+	uint64_t		*bytes;		/* fault_delay_bytes */
+};
+static LIST_HEAD(, fault_hold) fault_holds =
+    LIST_HEAD_INITIALIZER(fault_holds);
+
+/* splitmix64: a generator of the set's own, so that faults do not shift
  * the devices' random() (backoff jitter) and a seed gives one schedule. */
 static uint64_t
-fault_rand(void)
+fault_rand(struct fault_set *fs)
 {
-	uint64_t	z = (fault_run.rng += 0x9e3779b97f4a7c15ull);
+	uint64_t	z = (fs->rng += 0x9e3779b97f4a7c15ull);
 
 	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
 	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
@@ -66,9 +95,9 @@ fault_rand(void)
 
 /* In [0, 1). */
 static double
-fault_uniform(void)
+fault_uniform(struct fault_set *fs)
 {
-	return (double)(fault_rand() >> 11) / 9007199254740992.0;
+	return (double)(fault_rand(fs) >> 11) / 9007199254740992.0;
 }
 
 static int
@@ -234,11 +263,11 @@ fault_next(struct fault_arm *a, uint64_t now, struct timeval *tv)
 
 	if (a->spec->rate > 0)
 		/* Exponential gaps make a Poisson process. */
-		delay = -log(1.0 - fault_uniform()) / a->spec->rate;
+		delay = -log(1.0 - fault_uniform(a->set)) / a->spec->rate;
 	else {
 		if (a->next_at == a->spec->n_at)
 			return -1;
-		when = fault_run.start_ns +
+		when = a->set->start_ns +
 		    (uint64_t)(a->spec->at[a->next_at++] * 1e9);
 		delay = when > now ? (double)(when - now) / 1e9 : 0;
 	}
@@ -261,18 +290,23 @@ fault_fire(evutil_socket_t fd, short what, void *arg)
 {
 	struct fault_arm	*a = arg;
 	struct fault_shot	 shot;
+	int			 rc;
 
 	(void)fd;
 	(void)what;
-	shot.rnd = fault_rand();
+	shot.rnd = fault_rand(a->set);
 	shot.arg = a->spec->has_arg ? a->spec->arg : a->kind->arg_default;
 	shot.now_ns = clock_ns();
-	if (a->kind->inject(fault_run.cfg, &shot) == 0)
+	fault_firing = a->set;
+	rc = a->kind->inject(a->set->cfg, &shot);
+	fault_firing = NULL;
+	if (rc == 0)
 		(*a->count)++;
 	else {
 		if ((*a->missed)++ == 0)
-			log_info("fault %s: no device could take it (further "
-			    "misses counted)", a->kind->name);
+			log_info("fault %s%s: no device could take it "
+			    "(further misses counted)", a->set->m->prefix,
+			    a->kind->name);
 	}
 	fault_arm_next(a, clock_ns());
 }
@@ -294,20 +328,26 @@ fault_counter_name(char *out, size_t len, const char *kind,
 void
 fault_start(const struct fault_spec *s, size_t n,
     const struct fault_kind *kinds, void *cfg, struct metrics *m,
-    const char *protocol, unsigned seed, uint64_t start_ns)
+    const char *protocol, uint64_t seed, uint64_t start_ns)
 {
+	struct fault_set	*fs;
 	struct fault_arm	*a;
 	size_t			 i;
 
-	fault_stop();
-	fault_run.cfg = cfg;
-	fault_run.m = m;
-	fault_run.protocol = protocol;
-	fault_run.start_ns = start_ns;
-	fault_run.rng = (uint64_t)seed * 0x2545f4914f6cdd1dull + 1;
+	if (n == 0)
+		return;
+	if (fault_n_sets == FAULT_MAX_SETS)
+		fatalx("more than %d sets of faults", FAULT_MAX_SETS);
+	fs = &fault_sets[fault_n_sets++];
+	memset(fs, 0, sizeof(*fs));
+	fs->cfg = cfg;
+	fs->m = m;
+	fs->protocol = protocol;
+	fs->start_ns = start_ns;
+	fs->rng = seed * 0x2545f4914f6cdd1dull + 1;
 	for (i = 0; i < n && i < FAULT_MAX_SPECS; i++) {
-		a = &fault_run.arm[i];
-		memset(a, 0, sizeof(*a));
+		a = &fs->arm[i];
+		a->set = fs;
 		a->spec = &s[i];
 		if ((a->kind = fault_find(kinds, s[i].kind)) == NULL)
 			fatalx("fault %s not checked", s[i].text);
@@ -318,59 +358,88 @@ fault_start(const struct fault_spec *s, size_t n,
 		a->missed = metrics_counter(m, a->name_missed);
 		a->ev = evtimer_new(engine_base(), fault_fire, a);
 		fault_arm_next(a, clock_ns());
-		fault_run.n++;
+		fs->n++;
 	}
+}
+
+static void
+fault_hold_free(struct fault_hold *h)
+{
+	LIST_REMOVE(h, entry);
+	h->dev->fault_hold = NULL;
+	event_free(h->ev);
+	free(h);
 }
 
 void
 fault_stop(void)
 {
+	struct fault_set	*fs;
+	size_t			 i, k;
+
+	/* Output still held stays unsent: the devices stop next. */
+	while (!LIST_EMPTY(&fault_holds))
+		fault_hold_free(LIST_FIRST(&fault_holds));
+	for (k = 0; k < fault_n_sets; k++) {
+		fs = &fault_sets[k];
+		for (i = 0; i < fs->n; i++) {
+			event_free(fs->arm[i].ev);
+			if (fs->arm[i].kind->stop != NULL)
+				fs->arm[i].kind->stop(fs->cfg);
+		}
+		fs->n = 0;
+		fs->outstanding = 0;
+		fs->reconnect = NULL;
+		fs->cfg = NULL;
+	}
+	fault_n_sets = 0;
+}
+
+static int
+fault_set_busy(const struct fault_set *fs, uint64_t now, double timeout_s)
+{
 	size_t	i;
 
-	for (i = 0; i < fault_run.n; i++) {
-		event_free(fault_run.arm[i].ev);
-		if (fault_run.arm[i].kind->stop != NULL)
-			fault_run.arm[i].kind->stop(fault_run.cfg);
-	}
-	fault_run.n = 0;
-	fault_run.outstanding = 0;
-	fault_run.reconnect = NULL;
-	fault_run.cfg = NULL;
+	if (fs->outstanding > 0 && now >= fs->last_drop_ns &&
+	    (double)(now - fs->last_drop_ns) / 1e9 < timeout_s)
+		return 1;
+	for (i = 0; i < fs->n; i++)
+		if (fs->arm[i].spec->rate == 0 &&
+		    evtimer_pending(fs->arm[i].ev, NULL))
+			return 1;
+	return 0;
 }
 
 int
 fault_busy(uint64_t now, double timeout_s)
 {
-	size_t	i;
+	size_t	k;
 
-	if (fault_run.outstanding > 0 && now >= fault_run.last_drop_ns &&
-	    (double)(now - fault_run.last_drop_ns) / 1e9 < timeout_s)
-		return 1;
-	for (i = 0; i < fault_run.n; i++)
-		if (fault_run.arm[i].spec->rate == 0 &&
-		    evtimer_pending(fault_run.arm[i].ev, NULL))
+	for (k = 0; k < fault_n_sets; k++)
+		if (fault_set_busy(&fault_sets[k], now, timeout_s))
 			return 1;
-	return 0;
+	/* A delayed device's answers are still to come. */
+	return !LIST_EMPTY(&fault_holds);
 }
 
 /* One more device to come back: the reconnect phase's target grows, and
  * a phase done with the last drop runs again. */
 static void
-fault_reconnect_expect(uint64_t now)
+fault_reconnect_expect(struct fault_set *fs, uint64_t now)
 {
-	struct phase	*ph = fault_run.reconnect;
+	struct phase	*ph = fs->reconnect;
 
 	if (ph == NULL)
-		ph = fault_run.reconnect = metrics_phase(fault_run.m,
-		    "reconnect", fault_run.protocol);
+		ph = fs->reconnect = metrics_phase(fs->m, "reconnect",
+		    fs->protocol);
 	phase_start(ph, now);
 	if (ph->state == PHASE_DONE) {
 		ph->state = PHASE_RUNNING;
 		ph->end_ns = 0;
 	}
 	ph->target++;
-	fault_run.outstanding++;
-	fault_run.last_drop_ns = now;
+	fs->outstanding++;
+	fs->last_drop_ns = now;
 }
 
 int
@@ -402,24 +471,112 @@ fault_pool_drop(struct pool *p, const struct fault_shot *shot)
 	return -1;
 }
 
+/* The set a drop belongs to: the one injecting now; outside a fault's
+ * handler (a drop a kind's own timer makes), the run's only set. */
+static struct fault_set *
+fault_dropping_set(void)
+{
+	if (fault_firing != NULL)
+		return fault_firing;
+	return fault_n_sets == 1 ? &fault_sets[0] : NULL;
+}
+
 void
 fault_dev_dropped(struct pool_dev *d, uint64_t now)
 {
+	struct fault_set	*fs;
+
 	if (d->fault_ns != 0)
 		return;		/* already expected back */
-	fault_reconnect_expect(now);
+	if ((fs = fault_dropping_set()) == NULL) {
+		log_warnx("fault: a drop outside a fault's schedule, not "
+		    "counted in reconnect");
+		return;
+	}
+	fault_reconnect_expect(fs, now);
 	d->fault_ns = now;
+	d->fault_set = fs;
 }
 
 void
 fault_dev_up(struct pool_dev *d, uint64_t now)
 {
-	uint64_t	since = d->fault_ns;
+	struct fault_set	*fs = d->fault_set;
+	uint64_t		 since = d->fault_ns;
 
 	d->fault_ns = 0;
-	if (fault_run.reconnect == NULL || since == 0)
+	d->fault_set = NULL;
+	if (fs == NULL || fs->reconnect == NULL || since == 0)
 		return;
-	fault_run.outstanding--;
-	phase_items(fault_run.reconnect, now, 1);
-	phase_latency(fault_run.reconnect, (now - since) / 1000);
+	fs->outstanding--;
+	phase_items(fs->reconnect, now, 1);
+	phase_latency(fs->reconnect, (now - since) / 1000);
+}
+
+/* The hold's time is up: what the device said meanwhile goes, in order. */
+static void
+fault_hold_release(evutil_socket_t fd, short what, void *arg)
+{
+	struct fault_hold	*h = arg;
+	struct bufferevent	*bev = h->dev->bev;
+
+	(void)fd;
+	(void)what;
+	*h->bytes += evbuffer_get_length(bufferevent_get_output(bev));
+	fault_hold_free(h);
+	bufferevent_enable(bev, EV_WRITE);
+}
+
+int
+fault_pool_delay(struct pool *p, const struct fault_shot *shot)
+{
+	struct fault_set	*fs = fault_firing;
+	struct fault_hold	*h;
+	struct pool_dev		*d;
+	struct timeval		 tv;
+	uint32_t		 i, up = 0, k, ms;
+
+	for (i = 0; i < p->n_devs; i++)
+		up += p->devs[i]->state == PD_UP && p->devs[i]->bev != NULL &&
+		    p->devs[i]->fault_hold == NULL;
+	if (up == 0 || fs == NULL)
+		return -1;
+	k = (uint32_t)shot->rnd % up;
+	for (i = 0; i < p->n_devs; i++) {
+		d = p->devs[i];
+		if (d->state == PD_UP && d->bev != NULL &&
+		    d->fault_hold == NULL && k-- == 0)
+			break;
+	}
+	/* The jitter: uniform in [MS/2, 3*MS/2], from the set's generator
+	 * (the bits the pick above did not use). */
+	ms = shot->arg / 2 + (uint32_t)((shot->rnd >> 32) % (shot->arg + 1));
+	h = xcalloc(1, sizeof(*h));
+	h->dev = d;
+	h->bytes = metrics_counter(fs->m, "fault_delay_bytes");
+	*metrics_counter(fs->m, "fault_delay_ms") += ms;
+	if ((h->ev = evtimer_new(engine_base(), fault_hold_release, h)) ==
+	    NULL)
+		fatalx("evtimer_new");
+	LIST_INSERT_HEAD(&fault_holds, h, entry);
+	d->fault_hold = h;
+	/*
+	 * EV_WRITE off: what the device says stays in its output buffer,
+	 * in order, while it reads and answers as ever.  With TLS too:
+	 * libevent's OpenSSL filter writes application data only while
+	 * EV_WRITE is on, and still lets a read that needs a write
+	 * through (its read-blocked-on-write path).
+	 */
+	bufferevent_disable(d->bev, EV_WRITE);
+	tv.tv_sec = ms / 1000;
+	tv.tv_usec = (suseconds_t)(ms % 1000) * 1000;
+	evtimer_add(h->ev, &tv);
+	return 0;
+}
+
+void
+fault_dev_closing(struct pool_dev *d)
+{
+	if (d->fault_hold != NULL)
+		fault_hold_free(d->fault_hold);
 }

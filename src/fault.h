@@ -64,19 +64,24 @@ int	 fault_check(const struct fault_spec *, size_t n,
 	    size_t errlen);
 
 /*
- * A run's faults: their counters in m, each schedule armed from start_ns
- * on the engine's base, the generator seeded from seed.  fault_stop()
- * disarms them (before the devices stop).
+ * One set of faults (a run's, or a scenario group's: up to 16 sets at
+ * once, each independent): their counters and reconnect phase in m (a
+ * group's scope, so GROUP.fault_drop), each schedule armed from start_ns
+ * on the engine's base, the set's own generator seeded from seed (the
+ * run's --seed; a scenario puts the group's index above bit 32, so that
+ * groups draw apart).  Nothing when n is 0.  fault_stop() disarms every
+ * set (before the devices stop).
  */
 struct metrics;
 void	 fault_start(const struct fault_spec *, size_t n,
 	    const struct fault_kind *kinds, void *cfg, struct metrics *m,
-	    const char *protocol, unsigned seed, uint64_t start_ns);
+	    const char *protocol, uint64_t seed, uint64_t start_ns);
 void	 fault_stop(void);
-/* Non-zero while a fixed schedule has faults to come, or a dropped
- * device is not back and the last drop is less than timeout_s old (a
- * controller that never takes them back does not hold the run for
- * ever): the run is not complete yet. */
+/* Non-zero while a fixed schedule of any set has faults to come, a
+ * delayed device still holds its output, or a dropped device is not back
+ * and its set's last drop is less than timeout_s old (a controller that
+ * never takes them back does not hold the run for ever): the run is not
+ * complete yet. */
 int	 fault_busy(uint64_t now_ns, double timeout_s);
 
 /*
@@ -88,9 +93,21 @@ int	 fault_busy(uint64_t now_ns, double timeout_s);
 struct pool;
 struct pool_dev;
 int	 fault_pool_drop(struct pool *, const struct fault_shot *);
+/*
+ * delay: an up device of pool, picked by rnd, holds everything it sends
+ * (its bufferevent's EV_WRITE off: it reads and answers as ever, its
+ * output queued in order) for a time uniform in [ARG/2, 3*ARG/2] ms,
+ * then sends it all.  Counts fault_delay_ms (the times drawn) and
+ * fault_delay_bytes (what was held when let go).  0, or -1 when no
+ * device of the pool is up and not already delayed.
+ */
+int	 fault_pool_delay(struct pool *, const struct fault_shot *);
+/* From the pool: d's connection goes; a delay's hold on it goes too. */
+void	 fault_dev_closing(struct pool_dev *);
 /* A device whose session a fault ends in its protocol's own way (a
  * session flap: CLOSE, NOTIFICATION Cease) before the pool loses it: the
- * reconnect phase expects it back. */
+ * reconnect phase of the set injecting expects it back (outside a
+ * fault's handler, of the run's only set). */
 void	 fault_dev_dropped(struct pool_dev *, uint64_t now_ns);
 /* From the pool: a device dropped by a fault is connected again. */
 void	 fault_dev_up(struct pool_dev *, uint64_t now_ns);

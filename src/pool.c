@@ -189,6 +189,7 @@ pool_free_bev(struct pool_dev *d)
 
 	if (d->bev == NULL)
 		return;
+	fault_dev_closing(d);
 	/* Say goodbye properly (close_notify, RFC 8446 section 6.1) when
 	 * the handshake got that far; best effort, the socket may be gone. */
 	if ((d->pool->cfg.ep.kind == EP_SSL || d->pool->cfg.ep.kind ==

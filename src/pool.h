@@ -21,6 +21,8 @@
 struct bufferevent;
 struct evconnlistener;
 struct event;
+struct fault_hold;
+struct fault_set;
 struct pool;
 
 enum pool_dev_state {
@@ -42,6 +44,8 @@ struct pool_dev {
 	struct event		*retry;		/* made on first backoff */
 	uint64_t		 attempt_ns;	/* when this attempt began */
 	uint64_t		 fault_ns;	/* dropped by a fault, 0: not */
+	struct fault_set	*fault_set;	/* whose fault dropped it */
+	struct fault_hold	*fault_hold;	/* --fault delay, NULL: none */
 };
 
 /* What a protocol's devices do with their connections; NULL when the

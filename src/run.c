@@ -277,6 +277,7 @@ run_once(struct run_state *rs)
 	}
 	if (rs->ops->start(rs->cfg, rs->m, err, sizeof(err)) == -1) {
 		fprintf(stderr, "sbsim %s: %s\n", rs->ops->name, err);
+		fault_stop();	/* a scenario's groups started theirs */
 		rs->ops->stop(rs->cfg);
 		run_watch_stop(rs);
 		engine_free();

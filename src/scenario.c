@@ -25,6 +25,7 @@
 
 #include "cli.h"
 #include "cmd.h"
+#include "fault.h"
 #include "log.h"
 #include "metrics.h"
 #include "run.h"
@@ -336,6 +337,12 @@ scen_start(void *arg, struct metrics *m, char *err, size_t errlen)
 			snprintf(err, errlen, "group '%s': %s", g->name, e);
 			return -1;
 		}
+		/* The group's --fault: a set of its own, counted in its
+		 * scope, its generator apart from the other groups'. */
+		fault_start(g->g.ro->faults, g->g.ro->n_faults,
+		    g->g.ops->faults, g->g.cfg, &sc->scope[sc->started],
+		    g->g.ops->name, (uint64_t)sc->started << 32 | sc->ro.seed,
+		    m->start_ns);
 	}
 	return 0;
 }
@@ -399,6 +406,18 @@ scen_step_group(struct scen *sc)
 	    sc->stepped->name);
 }
 
+static void
+scen_phase_name(struct scen *sc, size_t n, const char *group,
+    const char *phase)
+{
+	if (n == METRICS_MAX_PHASES)
+		scen_die("%s: the groups have more than %d phases", sc->path,
+		    METRICS_MAX_PHASES);
+	if (xasprintf(&sc->phase_names[n], "%s.%s", group, phase) == -1)
+		fatalx("xasprintf");
+	sc->phases[n] = sc->phase_names[n];
+}
+
 /* Every phase a group may have, as GROUP.phase: what --expect may name. */
 static void
 scen_phase_names(struct scen *sc)
@@ -406,17 +425,14 @@ scen_phase_names(struct scen *sc)
 	const char *const	*p;
 	size_t			 i, n = 0;
 
-	for (i = 0; i < sc->n; i++)
-		for (p = sc->grp[i].g.ops->phases; *p != NULL; p++) {
-			if (n == METRICS_MAX_PHASES)
-				scen_die("%s: the groups have more than %d "
-				    "phases", sc->path, METRICS_MAX_PHASES);
-			if (xasprintf(&sc->phase_names[n], "%s.%s",
-			    sc->grp[i].name, *p) == -1)
-				fatalx("xasprintf");
-			sc->phases[n] = sc->phase_names[n];
-			n++;
-		}
+	for (i = 0; i < sc->n; i++) {
+		for (p = sc->grp[i].g.ops->phases; *p != NULL; p++)
+			scen_phase_name(sc, n++, sc->grp[i].name, *p);
+		/* A group with --fault may have its reconnect phase. */
+		if (sc->grp[i].g.ro->n_faults > 0)
+			scen_phase_name(sc, n++, sc->grp[i].name,
+			    "reconnect");
+	}
 	sc->phases[n] = NULL;
 }
 
@@ -457,6 +473,23 @@ scen_run_opts(struct scen *sc, int argc, char **argv)
 	cli_parse_groups(sc->top.n, sc->top.w, NULL, 0, &sc->ro, scen_usage);
 }
 
+/* Each group's --fault against its protocol's kinds and the whole
+ * run's --duration (a rate needs one). */
+static void
+scen_check_faults(struct scen *sc)
+{
+	const struct scen_group	*g;
+	char			 err[512];
+	size_t			 i;
+
+	for (i = 0; i < sc->n; i++) {
+		g = &sc->grp[i];
+		if (fault_check(g->g.ro->faults, g->g.ro->n_faults,
+		    g->g.ops->faults, sc->ro.duration, err, sizeof(err)) == -1)
+			scen_die("group '%s': %s", g->name, err);
+	}
+}
+
 /* Every group collected: check them together and run them. */
 static int
 scen_go(struct scen *sc)
@@ -469,6 +502,7 @@ scen_go(struct scen *sc)
 		    scen_count_option(sc->grp[i].protocol)) != 0)
 			fatalx("group %s: count option mismatch",
 			    sc->grp[i].name);
+	scen_check_faults(sc);
 	scen_phase_names(sc);
 	scen_step_group(sc);
 	sc->ops = (struct sim_ops){ "run", sc->phases, scen_fds, scen_start,

@@ -17,20 +17,32 @@
 #define BGP_CHURN_DEFAULT	10	/* prefixes, without /N */
 #define BGP_CHURN_MAX		100000
 
-/* A speaker's pool picked by rnd, then the next ones while none of its
- * sessions is up. */
+/* fn on a speaker's pool picked by rnd, then on the next ones while
+ * none of its sessions can take it. */
 static int
-bgp_fault_drop(void *cfg, const struct fault_shot *shot)
+bgp_fault_any_pool(struct bgp_sim *sim, const struct fault_shot *shot,
+    int (*fn)(struct pool *, const struct fault_shot *))
 {
-	struct bgp_sim		*sim = cfg;
 	struct fault_shot	 one = *shot;
 	unsigned		 i, n = sim->cfg.n_spk;
 
 	one.rnd = shot->rnd / n;
 	for (i = 0; i < n; i++)
-		if (fault_pool_drop(&sim->pool[(shot->rnd + i) % n], &one) == 0)
+		if (fn(&sim->pool[(shot->rnd + i) % n], &one) == 0)
 			return 0;
 	return -1;
+}
+
+static int
+bgp_fault_drop(void *cfg, const struct fault_shot *shot)
+{
+	return bgp_fault_any_pool(cfg, shot, fault_pool_drop);
+}
+
+static int
+bgp_fault_delay(void *cfg, const struct fault_shot *shot)
+{
+	return bgp_fault_any_pool(cfg, shot, fault_pool_delay);
 }
 
 /* The k-th Established peer, NULL when none. */
@@ -84,5 +96,7 @@ const struct fault_kind bgp_fault_kinds[] = {
 	{ "session-flap", NULL, 0, 0, 0, bgp_fault_session_flap, NULL },
 	{ "churn", "N", 1, BGP_CHURN_MAX, BGP_CHURN_DEFAULT, bgp_fault_churn,
 	    NULL },
+	/* What a peer sends held about ARG ms (fault_pool_delay()). */
+	{ "delay", "MS", 1, 60000, 200, bgp_fault_delay, NULL },
 	{ NULL, NULL, 0, 0, 0, NULL, NULL }
 };

@@ -216,6 +216,21 @@ nc_sess_kill(struct nc_sess *s, const char *why)
 		event_active(sim->reaper, EV_TIMEOUT, 0);
 }
 
+void
+nc_sess_reset(struct nc_sess *s, const char *why)
+{
+	struct linger	lg = { 1, 0 };
+
+	if (s->state == NCS_DEAD)
+		return;
+	if (s->transport != NC_TR_TCP)
+		nc_ssh_reset(s);
+	else if (s->bev != NULL && bufferevent_getfd(s->bev) != -1)
+		setsockopt(bufferevent_getfd(s->bev), SOL_SOCKET, SO_LINGER,
+		    &lg, sizeof(lg));
+	nc_sess_kill(s, why);
+}
+
 static void
 nc_sess_free(struct nc_sess *s)
 {
@@ -453,6 +468,11 @@ nc_sess_hello(void *arg, const uint8_t *msg, size_t len)
 		d->connected = 1;
 		nc_phase_item(sim, NCP_CONNECT, 1, s->accept_ns);
 	}
+	/* Back after a --fault drop: the reconnect phase's item.  The
+	 * hello, not the TCP accept: over SSH the session is not the
+	 * controller's before it. */
+	if (d->pd.fault_ns != 0)
+		fault_dev_up(&d->pd, clock_ns());
 }
 
 /* ---- rpc helpers ---- */

@@ -4,9 +4,9 @@
  * its sessions, close-session aside) answered with an rpc-error,
  * operation-failed of type application (RFC 6241 section 4.3), instead of
  * what it asked; slow-rpc, the reply to the next RPC sent ARG ms late,
- * and the replies after it on that session behind it, in order.  The
- * devices listen and hold their sessions themselves (no drop through the
- * pool).
+ * and the replies after it on that session behind it, in order; drop,
+ * its sessions reset.  The devices listen and hold their sessions
+ * themselves: the drop is theirs, not the pool's.
  */
 #include <sys/queue.h>
 
@@ -58,6 +58,30 @@ nc_fault_dev(struct nc_sim *sim, uint64_t rnd)
 				break;
 			}
 	return NULL;
+}
+
+/*
+ * drop: every session of a device with one open reset (SO_LINGER 0), as
+ * when the device crashes or its link goes; the controller connects
+ * again (its own backoff) and the reconnect phase counts the device back
+ * at its next hello.
+ */
+static int
+nc_fault_drop(void *cfg, const struct fault_shot *shot)
+{
+	struct nc_sim	*sim = cfg;
+	struct nc_dev	*d;
+	struct nc_sess	*s;
+
+	if ((d = nc_fault_dev(sim, shot->rnd)) == NULL)
+		return -1;
+	fault_dev_dropped(&d->pd, shot->now_ns);
+	LIST_FOREACH(s, &d->sessions, entry)
+		if (s->state != NCS_DEAD) {
+			nc_sess_reset(s, "dropped by --fault drop");
+			(*metrics_counter(sim->m, "fault_drop_sessions"))++;
+		}
+	return 0;
 }
 
 static int
@@ -177,6 +201,7 @@ nc_fault_stop(void *cfg)
 }
 
 const struct fault_kind nc_fault_kinds[] = {
+	{ "drop", NULL, 0, 0, 0, nc_fault_drop, NULL },
 	{ "rpc-error", NULL, 0, 0, 0, nc_fault_rpc_error, NULL },
 	{ "slow-rpc", "MS", 1, 600000, 1000, nc_fault_slow_rpc,
 	    nc_fault_stop },

@@ -198,6 +198,9 @@ void	 nc_sess_start(struct nc_sess *);
 size_t	 nc_sess_input(struct nc_sess *, const void *, size_t);
 /* End the session now (peer gone, fatal error): freed from the loop. */
 void	 nc_sess_kill(struct nc_sess *, const char *why);
+/* The same, its connection reset (SO_LINGER 0) as a peer's crash would:
+ * --fault drop. */
+void	 nc_sess_reset(struct nc_sess *, const char *why);
 /* The transport's output drained (closing sessions end then). */
 void	 nc_sess_drained(struct nc_sess *);
 /* Free every dead session (the reaper event; at stop). */
@@ -232,6 +235,9 @@ void	 nc_ssh_write(struct nc_sess *, const void *, size_t);
 size_t	 nc_ssh_pending(const struct nc_sess *);
 /* Close the channel and the connection (closes the descriptor). */
 void	 nc_ssh_free(struct nc_sess *);
+/* The connection's close to come is a reset (SO_LINGER 0), with no
+ * channel EOF or close before it (--fault drop). */
+void	 nc_ssh_reset(struct nc_sess *);
 
 /* nc_fault.c: the --fault kinds of these devices (src/fault.h); and
  * whether the RPC that just came is one a fault answers with its

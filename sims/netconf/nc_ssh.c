@@ -15,6 +15,7 @@
  * (libssh would otherwise wait for a window adjust inside the write):
  * the rest waits in outq until the window grows.
  */
+#include <sys/socket.h>
 #include <sys/stat.h>
 
 #include <errno.h>
@@ -63,6 +64,7 @@ struct nc_ssh {
 	uint8_t			 authed;
 	uint8_t			 start;		/* subsystem granted: hello */
 	uint8_t			 subsystem;
+	uint8_t			 reset;		/* --fault drop: no goodbye */
 };
 
 static struct nc_ssh_server	*nc_ssh_srv;
@@ -539,13 +541,27 @@ nc_dev_accept_ssh(struct pool_dev *pd, int fd)
 }
 
 void
+nc_ssh_reset(struct nc_sess *s)
+{
+	struct linger	 lg = { 1, 0 };
+	struct nc_ssh	*x = s->ssh;
+
+	if (x == NULL || x->ssh == NULL || ssh_get_fd(x->ssh) == -1)
+		return;
+	x->reset = 1;
+	setsockopt(ssh_get_fd(x->ssh), SOL_SOCKET, SO_LINGER, &lg,
+	    sizeof(lg));
+}
+
+void
 nc_ssh_free(struct nc_sess *s)
 {
 	struct nc_ssh	*x = s->ssh;
 
 	if (x == NULL)
 		return;
-	if (x->ssh != NULL && x->chan != NULL && ssh_is_connected(x->ssh)) {
+	if (x->ssh != NULL && x->chan != NULL && !x->reset &&
+	    ssh_is_connected(x->ssh)) {
 		ssh_channel_send_eof(x->chan);
 		ssh_channel_close(x->chan);
 	}

@@ -5,7 +5,8 @@
  * section 7.4.3 / 1.0 section 5.4.3, with OFPPS_LINK_DOWN set, then
  * clear), and stall (the switch reads nothing from its controllers for
  * ARG ms: what they send meanwhile is answered when it reads again, up
- * to ARG ms late, as behind a control channel that stalls).
+ * to ARG ms late, as behind a control channel that stalls), and delay
+ * (what a connection sends held about ARG ms, fault_pool_delay()).
  */
 #include <sys/queue.h>
 
@@ -36,6 +37,15 @@ of_fault_drop(void *cfg, const struct fault_shot *shot)
 	struct of_sim	*sim = cfg;
 
 	return fault_pool_drop(&sim->pool, shot);
+}
+
+/* delay: one of the switch's connections holds what it sends. */
+static int
+of_fault_delay(void *cfg, const struct fault_shot *shot)
+{
+	struct of_sim	*sim = cfg;
+
+	return fault_pool_delay(&sim->pool, shot);
 }
 
 static void
@@ -151,5 +161,6 @@ const struct fault_kind of_fault_kinds[] = {
 	    of_fault_stop },
 	{ "stall", "MS", 1, 60000, 500, of_fault_stall, of_fault_stop },
 	{ "link-move", NULL, 0, 0, 0, of_topo_link_move, NULL },
+	{ "delay", "MS", 1, 60000, 200, of_fault_delay, NULL },
 	{ NULL, NULL, 0, 0, 0, NULL, NULL }
 };

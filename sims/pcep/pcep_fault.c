@@ -4,7 +4,7 @@
  * session comes back with the pool's backoff and the PCC reports its LSPs
  * again, RFC 8231 section 5.6); pcerr (an unsolicited PCErr of type and
  * value ARG = TYPE * 256 + VALUE, RFC 5440 section 7.15, the session
- * kept).
+ * kept); delay (what a PCC sends held about ARG ms, fault_pool_delay()).
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -23,6 +23,15 @@ pcep_fault_drop(void *cfg, const struct fault_shot *shot)
 	struct pcep_sim	*sim = cfg;
 
 	return fault_pool_drop(&sim->pool[0], shot);
+}
+
+/* delay: what a PCC sends its (first) PCE held about ARG ms. */
+static int
+pcep_fault_delay(void *cfg, const struct fault_shot *shot)
+{
+	struct pcep_sim	*sim = cfg;
+
+	return fault_pool_delay(&sim->pool[0], shot);
 }
 
 /* The k-th PCC whose session is up and synchronized, NULL when none. */
@@ -80,5 +89,6 @@ const struct fault_kind pcep_fault_kinds[] = {
 	{ "session-flap", NULL, 0, 0, 0, pcep_fault_session_flap, NULL },
 	{ "pcerr", "TYPE*256+VALUE", 256, 65535, PCEP_FAULT_PCERR_DEFAULT,
 	    pcep_fault_pcerr, NULL },
+	{ "delay", "MS", 1, 60000, 200, pcep_fault_delay, NULL },
 	{ NULL, NULL, 0, 0, 0, NULL, NULL }
 };

@@ -1,21 +1,23 @@
 #!/bin/bash
 # Injected faults (--fault, guide.md "Injected faults") against the
-# embedded controller: each kind (OpenFlow drop, port-flap and stall, the
-# last behind a small controller of the test's own; PCEP drop,
-# session-flap and pcerr; BGP drop and session-flap; OVSDB drop; NETCONF
-# rpc-error and slow-rpc, with a TCP client of the test's own) on a fixed
+# embedded controller: each kind (OpenFlow drop, port-flap, and stall
+# and delay behind a small controller of the test's own; PCEP drop,
+# session-flap, pcerr and delay; BGP drop, session-flap and delay; OVSDB
+# drop and delay; NETCONF rpc-error and slow-rpc, with a TCP client of
+# the test's own, and drop of devices the controller mounted) on a fixed
 # schedule, counted exactly in the report; the devices dropped mid-run
 # back up (the reconnect phase DONE) and the controller's work still
 # done; a port flapped is seen down in the controller's inventory while
 # it is; a device whose controller takes no more connections does not
-# hold the run for ever; bad --fault values are usage errors.
+# hold the run for ever; a scenario's groups each with faults of their
+# own, counted in their scopes; bad --fault values are usage errors.
 . "$(dirname "$0")/../lib.sh"
 [ -x "$PY" ] || skip "$PY is not installed"
 need ss
 need curl
 
 usage() {
-	bad_usage openflow "unknown kind 'bogus' \(one of drop port-flap/MS stall/MS link-move\)" \
+	bad_usage openflow "unknown kind 'bogus' \(one of drop port-flap/MS stall/MS link-move delay/MS\)" \
 	    --switches 1 --controller tcp:127.0.0.1:6653 --fault bogus@1
 	bad_usage openflow "expected KIND:RATE or KIND@T1" \
 	    --switches 1 --controller tcp:127.0.0.1:6653 --fault drop
@@ -27,20 +29,43 @@ usage() {
 	    --switches 1 --controller tcp:127.0.0.1:6653 --fault drop@1/5
 	bad_usage openflow "port-flap MS from 1 to 3600000" \
 	    --switches 1 --controller tcp:127.0.0.1:6653 --fault port-flap@1/0
+	bad_usage openflow "delay MS from 1 to 60000" \
+	    --switches 1 --controller tcp:127.0.0.1:6653 --fault delay@1/0
+	bad_usage ovsdb "unknown kind 'stall' \(one of drop delay/MS\)" \
+	    --devices 1 --controller tcp:127.0.0.1:6640 --fault stall@1
 	bad_usage openflow "expected '/ARG'" \
 	    --switches 1 --controller tcp:127.0.0.1:6653 --fault port-flap@1/x
 	bad_usage openflow "needed" \
 	    --switches 1 --controller tcp:127.0.0.1:6653 --fault drop:5
-	bad_usage pcep "unknown kind 'port-flap' \(one of drop session-flap pcerr/TYPE\*256\+VALUE\)" \
+	bad_usage pcep "unknown kind 'port-flap' \(one of drop session-flap pcerr/TYPE\*256\+VALUE delay/MS\)" \
 	    --pccs 1 --controller tcp:127.0.0.1:4189 --fault port-flap@1
-	bad_usage netconf "unknown kind 'drop' \(one of rpc-error slow-rpc/MS\)" \
-	    --devices 1 --listen ptcp:8300 --fault drop@1
+	bad_usage netconf "unknown kind 'delay' \(one of drop rpc-error slow-rpc/MS\)" \
+	    --devices 1 --listen ptcp:8300 --fault delay@1
 	bad_usage pcep "pcerr TYPE\*256\+VALUE from 256 to 65535" \
 	    --pccs 1 --controller tcp:127.0.0.1:4189 --fault pcerr@1/255
-	bad_usage bgp "unknown kind 'pcerr' \(one of drop session-flap churn/N\)" \
+	bad_usage bgp "unknown kind 'pcerr' \(one of drop session-flap churn/N delay/MS\)" \
 	    --peers 1 --as 65001 --peer-as 65000 \
 	    --controller tcp:127.0.0.1:179 --fault pcerr@1
+	# A scenario group's --fault is checked as its command's would be,
+	# against the whole run's --duration.
+	scen_bad "unknown kind 'bogus' \(one of drop port-flap/MS stall/MS link-move delay/MS\)" \
+	    '"bogus@1"'
+	scen_bad "drop:5: a rate goes on until --duration" '"drop:5"'
 	[ $FAILS -eq 0 ] || fail "$FAILS usage cases"
+}
+
+# scen_bad RE FAULTS: a one-group scenario with --fault FAULTS (JSON
+# strings) refused before anything starts: exit 2, RE on stderr.
+scen_bad() {
+	printf '{"sbsim-scenario:scenario": {"group": [{"name": "g", "protocol": "openflow", "count": 1, "controller": "tcp:127.0.0.1:6653", "option": [{"name": "fault", "value": [%s]}]}]}}\n' \
+	    "$2" >"$TMPD/bad-fault.json"
+	timeout 10 "$SBSIM" run "$TMPD/bad-fault.json" >"$TMPD/out" 2>"$TMPD/err"
+	RC=$?
+	if [ $RC -ne 2 ] || ! grep -qE "^sbsim run: group 'g': --fault .*$1" \
+	    "$TMPD/err"; then
+		echo "FAIL: scenario fault $2: exit $RC, $(cat "$TMPD/err")" >&2
+		FAILS=$((FAILS + 1))
+	fi
 }
 
 # A port's link seen down in the inventory, within 2 s.
@@ -178,6 +203,117 @@ PYEOF
 	    fail "stall: fault_stall"
 }
 
+# delay: a switch delayed at 1 s for 500..1500 ms (delay/1000), behind a
+# small OpenFlow 1.3 controller of our own, over TCP and over TLS: three
+# ECHO_REQUESTs sent into the hold are all answered, in order, when it
+# ends, later than the one answered before it; one sent after it at
+# once; the report counts the fault once and the 24 bytes of the three
+# replies held.
+delay() {
+	delay_one tcp
+	pki_ca ca
+	pki_cert ctl ca
+	delay_one ssl "$PKI/ctl.pem" "$PKI/ctl.key"
+}
+
+delay_one() {
+	local port py ep=$1
+	shift
+	port=$(free_ports 1)
+	cat >"$TMPD/delay-ctl.py" <<'PYEOF'
+import select, socket, ssl, struct, sys, time
+port = int(sys.argv[1])
+ls = socket.socket()
+ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+ls.bind(("127.0.0.1", port))
+ls.listen(1)
+print("listening", flush=True)
+ls.settimeout(10)
+s, _ = ls.accept()
+if len(sys.argv) > 2:		# TLS: our certificate and key
+    tls = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    tls.load_cert_chain(sys.argv[2], sys.argv[3])
+    s = tls.wrap_socket(s, server_side=True)
+t0 = time.time()
+buf = b""
+def send(t, xid, body=b""):
+    s.sendall(struct.pack("!BBHI", 4, t, 8 + len(body), xid) + body)
+def read_msgs(limit):
+    """The whole messages read within limit seconds: (type, xid, time)."""
+    global buf
+    got = []
+    pending = getattr(s, "pending", lambda: 0)()
+    r = [s] if pending else select.select([s], [], [], limit)[0]
+    if r:
+        d = s.recv(65536)
+        if not d:
+            sys.exit("the switch closed")
+        buf += d
+    now = time.time()
+    while len(buf) >= 8:
+        v, t, n, x = struct.unpack("!BBHI", buf[:8])
+        if len(buf) < n:
+            break
+        buf = buf[n:]
+        if t == 2:		# the switch's ECHO_REQUEST
+            send(3, x)
+        got.append((t, x, now))
+    return got
+def echo_replies(xids, limit):
+    want, seen, end = list(xids), [], time.time() + limit
+    while len(seen) < len(want) and time.time() < end:
+        seen += [(x, w) for t, x, w in read_msgs(0.05) if t == 3]
+    if [x for x, _ in seen] != want:
+        sys.exit("echo replies %r, want %r" % ([x for x, _ in seen], want))
+    return [w for _, w in seen]
+send(0, 1)
+send(5, 2)
+# Before the fault: at once.
+sent = time.time()
+send(2, 3)
+before = echo_replies([3], 5)[0] - sent
+# Inside the hold (it begins at 1 s, lasts 0.5 s at least).
+time.sleep(max(0, 1.1 - (time.time() - t0)))
+sent = time.time()
+for x in (4, 5, 6):
+    send(2, x)
+late = [w - sent for w in echo_replies([4, 5, 6], 5)]
+# Well after it (1.5 s at most).
+time.sleep(max(0, 2.9 - (time.time() - t0)))
+sent = time.time()
+send(2, 7)
+after = echo_replies([7], 5)[0] - sent
+print("before %.3f late %s after %.3f" % (before, late, after))
+if min(late) < before + 0.1:
+    sys.exit("the echoes inside the hold were not late")
+print("ok")
+PYEOF
+	start_bg "$TMPD/delay-ctl.log" "$PY" "$TMPD/delay-ctl.py" "$port" "$@"
+	py=$LAST_PID
+	local i=0
+	while ! grep -q listening "$TMPD/delay-ctl.log" && [ $i -lt 100 ]; do
+		sleep 0.05
+		i=$((i + 1))
+	done
+	timeout 20 "$SBSIM" openflow --switches 1 \
+	    --controller $ep:127.0.0.1:$port --fault delay@1/1000 \
+	    --duration 3.5 --report "$TMPD/delay.json" -q \
+	    >"$TMPD/delay-sw.log" 2>&1 || fail "delay $ep: sbsim exited $?"
+	wait_exit "$py" 10 || fail "delay $ep: the controller did not end"
+	[ "$EXIT_RC" -eq 0 ] ||
+	    fail "delay $ep: $(tail -1 "$TMPD/delay-ctl.log")"
+	"$PY" - "$TMPD/delay.json" <<'PYEOF' || fail "delay $ep: report"
+import json, sys
+c = json.load(open(sys.argv[1]))["counters"]
+want = {"fault_delay": 1, "fault_delay_missed": 0, "fault_delay_bytes": 24}
+for k, v in want.items():
+    if c.get(k) != v:
+        sys.exit("counter %s = %r, want %d" % (k, c.get(k), v))
+if not 500 <= c.get("fault_delay_ms", 0) <= 1500:
+    sys.exit("fault_delay_ms %r" % c.get("fault_delay_ms"))
+PYEOF
+}
+
 # A switch dropped by a fault whose controller takes no more connections
 # (it closed its listener): the run does not wait for it for ever; it ends
 # --timeout seconds after the drop, the reconnect phase TIMEOUT, not ok.
@@ -234,6 +370,7 @@ pcep() {
 	timeout 30 "$SBSIM" pcep --pccs 3 --lsps 5 \
 	    --controller tcp:127.0.0.1:$pp --fault drop@0.5,0.9 \
 	    --fault session-flap@1.1,1.3 --fault pcerr@0.7,0.8,1.0/5889 \
+	    --fault delay@0.6/200 \
 	    --timeout 10 --report "$TMPD/pcep.json" -q \
 	    >"$TMPD/pcc.log" 2>&1 || fail "pcep: sbsim exited $?"
 	"$PY" - "$TMPD/pcep.json" <<'PYEOF' || fail "pcep: report"
@@ -242,7 +379,8 @@ r = json.load(open(sys.argv[1]))
 c = r["counters"]
 want = {"fault_drop": 2, "fault_drop_missed": 0, "fault_session_flap": 2,
         "fault_session_flap_missed": 0, "fault_pcerr": 3,
-        "fault_pcerr_missed": 0, "pcerr_sent": 3, "flaps": 2}
+        "fault_pcerr_missed": 0, "pcerr_sent": 3, "flaps": 2,
+        "fault_delay": 1, "fault_delay_missed": 0}
 for k, v in want.items():
     if c.get(k) != v:
         sys.exit("counter %s = %r, want %d" % (k, c.get(k), v))
@@ -275,6 +413,7 @@ bgp() {
 	    --peer-as 65000 --source 127.$net.0.0/24 \
 	    --controller tcp:127.0.0.1:$port --monitor tcp:127.0.0.1:$port \
 	    --monitor-as 65002 --fault session-flap@0.6,0.9 --fault drop@1.1 \
+	    --fault delay@0.5/200 \
 	    --timeout 10 --report "$TMPD/bgp.json" -q >"$TMPD/bgp.log" 2>&1 ||
 	    fail "bgp: sbsim exited $?"
 	"$PY" - "$TMPD/bgp.json" <<'PYEOF' || fail "bgp: report"
@@ -282,7 +421,8 @@ import json, sys
 r = json.load(open(sys.argv[1]))
 c = r["counters"]
 want = {"fault_session_flap": 2, "fault_session_flap_missed": 0,
-        "fault_drop": 1, "fault_drop_missed": 0, "notifications_sent": 2}
+        "fault_drop": 1, "fault_drop_missed": 0, "notifications_sent": 2,
+        "fault_delay": 1, "fault_delay_missed": 0}
 for k, v in want.items():
     if c.get(k) != v:
         sys.exit("counter %s = %r, want %d" % (k, c.get(k), v))
@@ -309,6 +449,7 @@ ovsdb() {
 	wait_listen "$port" || fail "ovsdb: controller did not listen"
 	timeout 30 "$SBSIM" ovsdb --devices 3 \
 	    --controller tcp:127.0.0.1:$port --fault drop@0.5,0.8 \
+	    --fault delay@0.6/200 \
 	    --timeout 10 --report "$TMPD/ovsdb.json" -q \
 	    >"$TMPD/ovsdb.log" 2>&1 || fail "ovsdb: sbsim exited $?"
 	"$PY" - "$TMPD/ovsdb.json" <<'PYEOF' || fail "ovsdb: report"
@@ -317,6 +458,8 @@ r = json.load(open(sys.argv[1]))
 c = r["counters"]
 if c.get("fault_drop") != 2 or c.get("fault_drop_missed") != 0:
     sys.exit("fault_drop %r" % c.get("fault_drop"))
+if c.get("fault_delay") != 1 or c.get("fault_delay_missed") != 0:
+    sys.exit("fault_delay %r" % c.get("fault_delay"))
 ph = {p["name"]: p for p in r["phases"]}
 rc = ph.get("reconnect")
 if rc is None or rc["state"] != "DONE" or rc["items"] != 2:
@@ -470,13 +613,131 @@ for k, v in want.items():
 PYEOF
 }
 
+# NETCONF drop: two devices mounted on the embedded controller over TCP,
+# then over SSH (its retry 100 ms apart); at 1.5 s and 2.5 s a device's
+# sessions are reset; the controller connects again, the reconnect phase
+# DONE with 2.
+netconf_drop() {
+	netconf_drop_one tcp true
+	netconf_drop_one ssh false --host-key "$TMPD/hostkey"
+}
+
+netconf_drop_one() {
+	local rp np dev ctl i code tr=$1 tcp=$2
+	shift 2
+	rp=$(free_ports 3)
+	np=$((rp + 1))
+	start_bg "$TMPD/ctl-ncd.log" "$SBSIM" controller --netconf \
+	    --restconf 127.0.0.1:$rp
+	ctl=$LAST_PID
+	wait_listen "$rp" ||
+	    fail "netconf_drop $tr: RESTCONF did not listen"
+	start_bg "$TMPD/ncd.log" timeout 30 "$SBSIM" netconf --devices 2 \
+	    --listen ptcp:$np:127.0.0.1 --transport $tr "$@" \
+	    --fault drop@1.5,2.5 --timeout 10 --report "$TMPD/ncd.json" -q
+	dev=$LAST_PID
+	wait_listen "$np" && wait_listen $((np + 1)) ||
+	    fail "netconf_drop $tr: the devices did not listen"
+	for i in 0 1; do
+		code=$(curl -s -o /dev/null -w '%{http_code}' -u admin:admin \
+		    -X PUT -H 'Content-Type: application/json' \
+		    "http://127.0.0.1:$rp/rests/data/network-topology:network-topology/topology=topology-netconf/node=d$i" \
+		    -d "{\"node\":[{\"node-id\":\"d$i\",\"netconf-node-topology:host\":\"127.0.0.1\",\"netconf-node-topology:port\":$((np + i)),\"netconf-node-topology:username\":\"admin\",\"netconf-node-topology:password\":\"admin\",\"netconf-node-topology:tcp-only\":$tcp,\"netconf-node-topology:between-attempts-timeout-millis\":100,\"netconf-node-topology:keepalive-delay\":0}]}")
+		[ "$code" = 201 ] ||
+		    fail "netconf_drop $tr: mount d$i: HTTP $code"
+	done
+	wait_exit "$dev" 20 || fail "netconf_drop $tr: sbsim did not end"
+	[ "$EXIT_RC" -eq 0 ] ||
+	    fail "netconf_drop $tr: sbsim exited $EXIT_RC"
+	"$PY" - "$TMPD/ncd.json" <<'PYEOF' || fail "netconf_drop $tr: report"
+import json, sys
+r = json.load(open(sys.argv[1]))
+c = r["counters"]
+want = {"fault_drop": 2, "fault_drop_missed": 0, "fault_drop_sessions": 2,
+        "sessions": 4}
+for k, v in want.items():
+    if c.get(k) != v:
+        sys.exit("counter %s = %r, want %d" % (k, c.get(k), v))
+ph = {p["name"]: p for p in r["phases"]}
+rc = ph.get("reconnect")
+if rc is None or rc["state"] != "DONE" or rc["items"] != 2:
+    sys.exit("reconnect: %r" % rc)
+if r["ok"] is not True:
+    sys.exit("ok is %r" % r["ok"])
+PYEOF
+	stop_pid "$ctl"
+	# The controller lost a session per drop, and the last two at the end.
+	grep -q "netconf: 2 mounts asked.* 4 sessions lost" \
+	    "$TMPD/ctl-ncd.log" ||
+	    fail "netconf_drop $tr: the controller's count"
+}
+
+# A scenario of two groups against the embedded controller, each with
+# its own faults at fixed times: each counted in its group's scope, each
+# group's reconnect phase DONE with its own drops.
+scenario() {
+	local op pp ctl
+	op=$(free_ports 2)
+	pp=$((op + 1))
+	start_bg "$TMPD/ctl-scen.log" "$SBSIM" controller --openflow ptcp:$op \
+	    --pcep ptcp:$pp:127.0.0.1
+	ctl=$LAST_PID
+	wait_listen "$op" && wait_listen "$pp" ||
+	    fail "scenario: controller did not listen"
+	cat >"$TMPD/scen.json" <<EOS
+{"sbsim-scenario:scenario": {
+  "option": [{"name": "timeout", "value": ["10"]}],
+  "group": [
+    {"name": "of", "protocol": "openflow", "count": 3,
+     "controller": "tcp:127.0.0.1:$op",
+     "option": [{"name": "fault",
+                 "value": ["drop@0.5,0.7,0.9", "delay@0.6/300"]}]},
+    {"name": "pc", "protocol": "pcep", "count": 3,
+     "controller": "tcp:127.0.0.1:$pp",
+     "option": [{"name": "lsps", "value": ["5"]},
+                {"name": "fault",
+                 "value": ["drop@0.6", "session-flap@0.8,1.0"]}]}]}}
+EOS
+	timeout 30 "$SBSIM" run "$TMPD/scen.json" --report "$TMPD/scen-r.json" \
+	    --expect 'of.reconnect.items==3' -q >"$TMPD/scen.log" 2>&1 ||
+	    fail "scenario: sbsim run exited $?"
+	"$PY" - "$TMPD/scen-r.json" <<'PYEOF' || fail "scenario: report"
+import json, sys
+r = json.load(open(sys.argv[1]))
+c = r["counters"]
+want = {"of.fault_drop": 3, "of.fault_drop_missed": 0, "of.fault_delay": 1,
+        "of.fault_delay_missed": 0, "pc.fault_drop": 1,
+        "pc.fault_drop_missed": 0, "pc.fault_session_flap": 2,
+        "pc.fault_session_flap_missed": 0, "pc.flaps": 2}
+for k, v in want.items():
+    if c.get(k) != v:
+        sys.exit("counter %s = %r, want %d" % (k, c.get(k), v))
+stray = [k for k in c if k.startswith("fault_") or
+         k.startswith("pc.fault_delay")]
+if stray:
+    sys.exit("counters outside their group: %r" % stray)
+ph = {p["name"]: p for p in r["phases"]}
+for name, items in (("of.reconnect", 3), ("pc.reconnect", 3),
+                    ("of.connect", 3), ("pc.sync", 15)):
+    p = ph.get(name)
+    if p is None or p["state"] != "DONE" or p["items"] != items:
+        sys.exit("%s: %r" % (name, p))
+if "reconnect" in ph or r["ok"] is not True:
+    sys.exit("phases %r, ok %r" % (sorted(ph), r["ok"]))
+PYEOF
+	stop_pid "$ctl"
+}
+
 run_case usage usage
 run_case openflow openflow
 run_case stall stall
+run_case delay delay
 run_case lost lost
 run_case pcep pcep
 run_case bgp bgp
 run_case ovsdb ovsdb
 run_case netconf netconf
 run_case slow_rpc slow_rpc
+run_case netconf_drop netconf_drop
+run_case scenario scenario
 exit 0

@@ -2,8 +2,10 @@
  * Unit tests of src/fault.c: the --fault grammar and its exact errors,
  * the check against a command's kinds, a fixed schedule fired on the
  * event loop (every time, in order, each counted or missed), one seed
- * giving one sequence of device picks, and fault_busy() holding a run
- * until the schedule is over.
+ * giving one sequence of device picks, fault_busy() holding a run
+ * until the schedule is over, and a scenario's sets apart (each its
+ * configuration, scope and generator; fault_busy() and fault_stop() over
+ * all).
  */
 #include <string.h>
 
@@ -206,12 +208,75 @@ test_seed(void)
 	    "picks differ within a run");
 }
 
+/* A group's inject: its own configuration counts, its first pick kept. */
+struct group_cfg {
+	uint64_t	shots;
+	uint64_t	first_rnd;
+};
+
+static int
+group_inject(void *cfg, const struct fault_shot *shot)
+{
+	struct group_cfg	*g = cfg;
+
+	if (g->shots++ == 0)
+		g->first_rnd = shot->rnd;
+	return 0;
+}
+
+static const struct fault_kind group_kinds[] = {
+	{ "drop", NULL, 0, 0, 0, group_inject, NULL },
+	{ NULL, NULL, 0, 0, 0, NULL, NULL }
+};
+
+static void
+test_sets(void)
+{
+	static struct fault_spec	 a[1], b[2];
+	struct timeval			 tv = { 0, 100 * 1000 };
+	struct metrics			 m, sa, sb;
+	struct group_cfg		 ga = { 0, 0 }, gb = { 0, 0 };
+	char				 err[256];
+
+	CHECK(fault_parse("drop@0,0.01", &a[0], err, sizeof(err)) == 0 &&
+	    fault_parse("drop@0.005", &b[0], err, sizeof(err)) == 0 &&
+	    fault_parse("drop@0.02", &b[1], err, sizeof(err)) == 0,
+	    "specs");
+	engine_init();
+	metrics_init(&m);
+	metrics_scope(&sa, &m, "a");
+	metrics_scope(&sb, &m, "b");
+	/* Both from seed 1, as a scenario's groups are: the group's index
+	 * above bit 32 sets them apart. */
+	fault_start(a, 1, group_kinds, &ga, &sa, "test", 1, clock_ns());
+	fault_start(b, 2, group_kinds, &gb, &sb, "test",
+	    (uint64_t)1 << 32 | 1, clock_ns());
+	fault_start(NULL, 0, NULL, NULL, &m, "run", 1, clock_ns());
+	CHECK(fault_busy(clock_ns(), 60), "busy while a set's schedule runs");
+	event_base_once(engine_base(), -1, EV_TIMEOUT, stop_cb, NULL, &tv);
+	engine_run();
+	CHECK(!fault_busy(clock_ns(), 60), "not busy once both are over");
+	fault_stop();
+	engine_free();
+	CHECK(ga.shots == 2 && gb.shots == 2, "each set into its own "
+	    "configuration: %llu %llu", (unsigned long long)ga.shots,
+	    (unsigned long long)gb.shots);
+	CHECK(metrics_counter_value(&m, "a.fault_drop") == 2 &&
+	    metrics_counter_value(&m, "b.fault_drop") == 2,
+	    "counted in each group's scope");
+	CHECK(metrics_counter_value(&m, "fault_drop") == 0,
+	    "nothing outside the scopes");
+	CHECK(ga.first_rnd != gb.first_rnd, "the groups draw apart");
+	metrics_free(&m);
+}
+
 static const struct check_case cases[] = {
 	CASE(test_parse),
 	CASE(test_parse_errors),
 	CASE(test_check),
 	CASE(test_schedule),
 	CASE(test_seed),
+	CASE(test_sets),
 };
 
 int
