@@ -4,7 +4,8 @@
  * shows them, deleting them and polling again (docs/design.md, "The
  * engine's seams").  The generic part (this file, northbound.c) owns the HTTP
  * client (libevent evhttp, one keep-alive connection per parallel slot,
- * basic auth, no retries), the job order and the phases; one driver per
+ * basic auth, no retries: a request with no answer is counted and logged,
+ * its items lost), the job order and the phases; one driver per
  * protocol and controller family builds the requests and reads the
  * replies (sims/openflow/of_nb.c: OpenDaylight's flows over RESTCONF;
  * ONOS /onos/v1/flows would be another).
