@@ -359,6 +359,7 @@ struct nb_run {
 		uint64_t	 next_poll_ns;
 	} cur;
 	uint64_t	 seen;		/* items a confirm phase has */
+	uint64_t	 view_peak;	/* most flows confirm saw in the view */
 	char		 auth[4 * NB_CRED_MAX];
 	char		 hostport[NB_HOST_MAX + 16];
 	struct phase	*ph_prog, *ph_conf, *ph_del, *ph_cdel;
@@ -748,6 +749,22 @@ nb_abandon(struct phase *ph)
 	ph->trigger_ns = 0;
 }
 
+/*
+ * Flows gone from the controller's view, left still in it.  Gone from
+ * what confirm saw there, not from what was asked: after a controller
+ * lost flows (killed mid-push, requests unanswered) the flows it never
+ * had are not deletions confirmed.  In watch mode the devices take the
+ * items out and confirm may have been cut short (nb_watch_delete): count
+ * from what was asked, as before.
+ */
+static uint64_t
+nb_gone(const struct nb_run *r, uint64_t left)
+{
+	uint64_t	base = r->o.watch ? r->o.flows : r->view_peak;
+
+	return base > left ? base - left : 0;
+}
+
 /* One confirm round is over: count, decide, or wait for the next one. */
 static void
 nb_round_over(struct nb_run *r, uint64_t now)
@@ -759,16 +776,23 @@ nb_round_over(struct nb_run *r, uint64_t now)
 	if (!r->cur.poll_bad) {
 		if (r->cur.poll_sum > r->o.flows)
 			r->cur.poll_sum = r->o.flows;
+		if (r->stage == NBS_CONFIRM &&
+		    r->cur.poll_sum > r->view_peak)
+			r->view_peak = r->cur.poll_sum;
 		have = r->stage == NBS_CONFIRM ? r->cur.poll_sum :
-		    r->o.flows - r->cur.poll_sum;
+		    nb_gone(r, r->cur.poll_sum);
 		if (have > r->seen && ph->state == PHASE_RUNNING) {
 			phase_items(ph, now, have - r->seen);
 			phase_latency(ph, (now - ph->trigger_ns) / 1000);
 			r->seen = have;
 		}
+		/* The view is empty: DONE only if every flow asked for was
+		 * seen leaving it. */
 		if (r->stage == NBS_CONFIRM_DELETE && r->cur.poll_sum == 0 &&
 		    ph->state == PHASE_RUNNING)
-			phase_end(ph, now, PHASE_DONE);
+			phase_end(ph, now, r->o.watch ||
+			    r->seen >= ph->target ? PHASE_DONE :
+			    PHASE_TIMEOUT);
 	}
 	since = ph->last_ns > r->cur.since_ns ? ph->last_ns : r->cur.since_ns;
 	if (ph->state == PHASE_RUNNING &&

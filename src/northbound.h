@@ -16,8 +16,10 @@
  *   confirm         flows the operational view shows (sum over nodes),
  *                   timed from the first add request; target F
  *   nb_delete       as nb_program, for the delete requests
- *   confirm_delete  flows gone from the operational view, timed from the
- *                   first delete request; target F
+ *   confirm_delete  flows gone from the operational view (from the most
+ *                   confirm saw there, outside watch mode), timed from
+ *                   the first delete request; target F; DONE when the
+ *                   view is empty and F were seen leaving
  * In watch mode (nb_opts.watch) only the two confirm phases run: the
  * devices put the items in and take them out, sbsim counts them through
  * the controller's view.
