@@ -13,7 +13,9 @@
 #  C. Flows pushed through the northbound (RESTCONF): the requests the
 #     dead controller did not answer are not retried; nb_program TIMEOUT
 #     with fewer items than requests, the requests counted in
-#     nb_transport_errors, and a log line that says they are lost.
+#     nb_transport_errors, and a log line that says they are lost; the
+#     flows the controller never had do not count as deletions confirmed
+#     (confirm_delete has at most the flows confirm saw).
 # The kill happens once the run's --metrics-listen shows the push under
 # way and not over.
 . "$(dirname "$0")/../lib.sh"
@@ -151,6 +153,8 @@ report "$TMPD/C.json" 'r["ok"] is False' \
     "ph['program']['state'] == 'TIMEOUT'" \
     "c['nb_transport_errors'] > 0" \
     "c['nb_http_2xx'] + c['nb_http_4xx'] + c.get('nb_http_5xx', 0) + c['nb_transport_errors'] == c['nb_requests']" \
+    "ph['confirm_delete']['state'] == 'TIMEOUT'" \
+    "ph['confirm_delete']['items'] <= ph['confirm']['items']" \
     "c['disconnects'] == $N" || fail "C: report"
 n=$(grep -c "no answer from 127.0.0.1:$RC.*not retried: its items are lost" \
     "$TMPD/sw-C.log")
