@@ -433,9 +433,11 @@ http_cap_pause(struct http_server *s)
 	if (s->cap_logged != 0 && now - s->cap_logged < HTTP_CAP_QUIET_S)
 		return;
 	s->cap_logged = now;
-	log_warnx("http: %u connections (--restconf-max-connections): "
-	    "accepting paused until one closes (%llu pauses in all; logged "
-	    "at most every %d s)", s->cfg.max_conns,
+	/* Name the option only where there is one (not --metrics-listen). */
+	log_warnx("http: %u connections (%s): accepting paused until one "
+	    "closes (%llu pauses in all; logged at most every %d s)",
+	    s->cfg.max_conns, s->cfg.max_conns_opt != NULL ?
+	    s->cfg.max_conns_opt : "the most it holds",
 	    (unsigned long long)s->st.cap_pauses, HTTP_CAP_QUIET_S);
 }
 

@@ -79,6 +79,7 @@ http_server_config_defaults(struct http_server_config *c)
 	c->realm = "opendaylight";
 	c->max_body = HTTP_DEFAULT_MAX_BODY;
 	c->max_conns = HTTP_DEFAULT_MAX_CONNS;
+	c->max_conns_opt = "--restconf-max-connections";
 	c->head_timeout = HTTP_DEFAULT_HEAD_S;
 	c->max_depth = HTTP_DEFAULT_MAX_DEPTH;
 }

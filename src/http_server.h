@@ -69,6 +69,8 @@ struct http_server_config {
 	const char	*realm;		/* of WWW-Authenticate */
 	size_t		 max_body;	/* bytes; 413 past it */
 	uint32_t	 max_conns;	/* then accepting pauses */
+	const char	*max_conns_opt;	/* the option that sets it, for the
+					 * log; NULL: none, a fixed cap */
 	double		 head_timeout;	/* seconds from a head's first byte */
 	uint32_t	 max_depth;	/* a body nested deeper: 400 */
 };

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <event2/buffer.h>
 #include <event2/event.h>
@@ -328,7 +329,13 @@ struct nb_slot {
 	struct evhttp_connection	*conn;
 	int				 busy;
 	uint64_t			 sent_ns;
+	enum nb_method			 method;	/* of the request out */
+	char				 path[NB_PATH_MAX];
 };
+
+/* A controller that dies fails every request at once: one line at the
+ * first, then at most one every this many seconds. */
+#define NB_LOST_QUIET_S	10
 
 struct nb_run {
 	struct nb_opts	 o;
@@ -352,10 +359,13 @@ struct nb_run {
 		uint64_t	 next_poll_ns;
 	} cur;
 	uint64_t	 seen;		/* items a confirm phase has */
+	uint64_t	 view_peak;	/* most flows confirm saw in the view */
 	char		 auth[4 * NB_CRED_MAX];
 	char		 hostport[NB_HOST_MAX + 16];
 	struct phase	*ph_prog, *ph_conf, *ph_del, *ph_cdel;
 	uint64_t	*c_req, *c_2xx, *c_4xx, *c_5xx, *c_transport, *c_polls;
+	time_t		 lost_logged;	/* the last "no answer" line */
+	uint64_t	 lost_unlogged;	/* since that line */
 };
 
 static void	nb_pump(struct nb_run *, uint64_t now);
@@ -551,6 +561,52 @@ nb_count_status(struct nb_run *r, int status)
 		(*r->c_5xx)++;
 }
 
+static const char *
+nb_method_name(enum nb_method m)
+{
+	switch (m) {
+	case NB_PUT:
+		return "PUT";
+	case NB_POST:
+		return "POST";
+	case NB_DELETE:
+		return "DELETE";
+	case NB_PATCH:
+		return "PATCH";
+	default:
+		return "GET";
+	}
+}
+
+/*
+ * A request with no HTTP answer (the controller refused or closed the
+ * connection: killed, restarting; or the request's timeout passed) is not
+ * tried again: what the controller lost stays lost, counted in
+ * nb_transport_errors and missing from its phase's items.  Say so in the
+ * log, so that a run that lost items to a dead controller does not only
+ * show it in a counter.
+ */
+static void
+nb_log_lost(struct nb_run *r, const struct nb_slot *s)
+{
+	time_t	now = time(NULL);
+
+	if (r->lost_logged != 0 && now - r->lost_logged < NB_LOST_QUIET_S) {
+		r->lost_unlogged++;
+		return;
+	}
+	log_warnx("northbound: %s %s: no answer from %s (connection refused "
+	    "or closed, or timed out); not retried: its %s (%llu such "
+	    "requests since the last line, %llu in all; logged at most every "
+	    "%d s)", nb_method_name(s->method), s->path, r->hostport,
+	    r->job == NBJ_COUNT ? "poll round counts nothing" :
+	    "items are lost",
+	    (unsigned long long)r->lost_unlogged,
+	    (unsigned long long)*r->c_transport, NB_LOST_QUIET_S);
+	r->lost_logged = now;
+	r->lost_unlogged = 0;
+}
+
 static void
 nb_done_cb(struct evhttp_request *req, void *arg)
 {
@@ -564,6 +620,8 @@ nb_done_cb(struct evhttp_request *req, void *arg)
 	http_conn_nodelay(s->conn);
 	status = req != NULL ? evhttp_request_get_response_code(req) : 0;
 	nb_count_status(r, status);
+	if (status == 0)
+		nb_log_lost(r, s);
 	s->busy = 0;
 	r->inflight--;
 	if (r->job == NBJ_COUNT) {
@@ -645,6 +703,8 @@ nb_send(struct nb_run *r, struct nb_slot *s, uint64_t now)
 		evhttp_add_header(h, "Content-Length", len);
 	}
 	s->sent_ns = now;
+	s->method = m.method;
+	snprintf(s->path, sizeof(s->path), "%s", m.path);
 	s->busy = 1;
 	r->inflight++;
 	if (rc == -1 || evhttp_make_request(s->conn, req, nb_cmd(m.method),
@@ -689,6 +749,22 @@ nb_abandon(struct phase *ph)
 	ph->trigger_ns = 0;
 }
 
+/*
+ * Flows gone from the controller's view, left still in it.  Gone from
+ * what confirm saw there, not from what was asked: after a controller
+ * lost flows (killed mid-push, requests unanswered) the flows it never
+ * had are not deletions confirmed.  In watch mode the devices take the
+ * items out and confirm may have been cut short (nb_watch_delete): count
+ * from what was asked, as before.
+ */
+static uint64_t
+nb_gone(const struct nb_run *r, uint64_t left)
+{
+	uint64_t	base = r->o.watch ? r->o.flows : r->view_peak;
+
+	return base > left ? base - left : 0;
+}
+
 /* One confirm round is over: count, decide, or wait for the next one. */
 static void
 nb_round_over(struct nb_run *r, uint64_t now)
@@ -700,16 +776,23 @@ nb_round_over(struct nb_run *r, uint64_t now)
 	if (!r->cur.poll_bad) {
 		if (r->cur.poll_sum > r->o.flows)
 			r->cur.poll_sum = r->o.flows;
+		if (r->stage == NBS_CONFIRM &&
+		    r->cur.poll_sum > r->view_peak)
+			r->view_peak = r->cur.poll_sum;
 		have = r->stage == NBS_CONFIRM ? r->cur.poll_sum :
-		    r->o.flows - r->cur.poll_sum;
+		    nb_gone(r, r->cur.poll_sum);
 		if (have > r->seen && ph->state == PHASE_RUNNING) {
 			phase_items(ph, now, have - r->seen);
 			phase_latency(ph, (now - ph->trigger_ns) / 1000);
 			r->seen = have;
 		}
+		/* The view is empty: DONE only if every flow asked for was
+		 * seen leaving it. */
 		if (r->stage == NBS_CONFIRM_DELETE && r->cur.poll_sum == 0 &&
 		    ph->state == PHASE_RUNNING)
-			phase_end(ph, now, PHASE_DONE);
+			phase_end(ph, now, r->o.watch ||
+			    r->seen >= ph->target ? PHASE_DONE :
+			    PHASE_TIMEOUT);
 	}
 	since = ph->last_ns > r->cur.since_ns ? ph->last_ns : r->cur.since_ns;
 	if (ph->state == PHASE_RUNNING &&

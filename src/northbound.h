@@ -4,7 +4,8 @@
  * shows them, deleting them and polling again (docs/design.md, "The
  * engine's seams").  The generic part (this file, northbound.c) owns the HTTP
  * client (libevent evhttp, one keep-alive connection per parallel slot,
- * basic auth, no retries), the job order and the phases; one driver per
+ * basic auth, no retries: a request with no answer is counted and logged,
+ * its items lost), the job order and the phases; one driver per
  * protocol and controller family builds the requests and reads the
  * replies (sims/openflow/of_nb.c: OpenDaylight's flows over RESTCONF;
  * ONOS /onos/v1/flows would be another).
@@ -15,8 +16,10 @@
  *   confirm         flows the operational view shows (sum over nodes),
  *                   timed from the first add request; target F
  *   nb_delete       as nb_program, for the delete requests
- *   confirm_delete  flows gone from the operational view, timed from the
- *                   first delete request; target F
+ *   confirm_delete  flows gone from the operational view (from the most
+ *                   confirm saw there, outside watch mode), timed from
+ *                   the first delete request; target F; DONE when the
+ *                   view is empty and F were seen leaving
  * In watch mode (nb_opts.watch) only the two confirm phases run: the
  * devices put the items in and take them out, sbsim counts them through
  * the controller's view.

@@ -114,6 +114,21 @@ ofr_defaults(void *cfg)
 	endpoint_parse("ptcp:6653", &r->ctl.listen, err, sizeof(err));
 }
 
+/* Waiting for more switches than the process may hold would wait for
+ * ever at the descriptor limit: refuse up front, as a run of devices does
+ * (run.c), naming the limit and the count needed. */
+static int
+ofr_check_fds(const struct of_role *r, char *err, size_t errlen)
+{
+	char	what[48];
+
+	if (r->ctl.expect_switches == 0)
+		return 0;
+	snprintf(what, sizeof(what), "--switches %u: %u switches",
+	    r->ctl.expect_switches, r->ctl.expect_switches);
+	return engine_check_fds(r->ctl.expect_switches, what, err, errlen);
+}
+
 static int
 ofr_check(void *cfg, unsigned given, const struct ctl_env *env, char *err,
     size_t errlen)
@@ -129,7 +144,7 @@ ofr_check(void *cfg, unsigned given, const struct ctl_env *env, char *err,
 		    "--flows-per-switch");
 		return -1;
 	}
-	return 0;
+	return ofr_check_fds(r, err, errlen);
 }
 
 static int
