@@ -153,6 +153,7 @@ cli_defaults(struct run_opts *ro, const char *cmd)
 	memset(ro, 0, sizeof(*ro));
 	ro->cmd = cmd;
 	ro->max_inflight = 256;
+	ro->connect_timeout = 10;
 	ro->backoff_min_ms = 100;
 	ro->backoff_max_ms = 5000;
 	ro->phase_timeout = 60;
@@ -231,6 +232,9 @@ static const struct opt cli_common_rows[] = {
 	    "devices connecting per second (0: no limit)"),
 	OPT_U("connect-inflight", "N", RO, max_inflight, 1, 100000, 0,
 	    "connects under way at once (default 256)"),
+	OPT_D("connect-timeout", "S", RO, connect_timeout, 0, 3600, 0,
+	    "give a connect (and TLS handshake) up after S\n"
+	    "seconds and retry (default 10; 0: the kernel's)"),
 	OPT_FN("backoff", "MIN:MAX", cli_backoff, 0,
 	    "reconnect backoff in ms (default 100:5000)"),
 	OPT_D("duration", "S", RO, duration, 0.001, 1e7, 0,

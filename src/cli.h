@@ -21,6 +21,7 @@ struct run_opts {
 	const char	*source;
 	double		 connect_rate;
 	unsigned	 max_inflight;
+	double		 connect_timeout;	/* s; 0: the kernel's */
 	unsigned	 backoff_min_ms;
 	unsigned	 backoff_max_ms;
 	double		 duration;	/* 0: until the last phase completes */

@@ -25,6 +25,7 @@
 
 #define POOL_TICK_MS	10
 #define POOL_LOG_FAILURES	5
+#define POOL_CONNECT_TIMEOUT_MS	10000	/* then the connect is given up */
 #ifndef IP_BIND_ADDRESS_NO_PORT
 #define IP_BIND_ADDRESS_NO_PORT	24
 #endif
@@ -39,6 +40,7 @@ pool_config_defaults(struct pool_config *c)
 	c->src.family = AF_UNSPEC;
 	c->connect_rate = 0;
 	c->max_inflight = 256;
+	c->connect_timeout_ms = POOL_CONNECT_TIMEOUT_MS;
 	c->backoff_min_ms = 100;
 	c->backoff_max_ms = 5000;
 	c->reconnect = 1;
@@ -210,6 +212,7 @@ pool_connect_event(struct bufferevent *bev, short what, void *arg)
 	(void)bev;
 	p->inflight--;
 	if (what & BEV_EVENT_CONNECTED) {
+		bufferevent_set_timeouts(d->bev, NULL, NULL);
 		setsockopt(bufferevent_getfd(d->bev), IPPROTO_TCP, TCP_NODELAY,
 		    &one, sizeof(one));
 		pool_set_state(d, PD_UP);
@@ -218,10 +221,15 @@ pool_connect_event(struct bufferevent *bev, short what, void *arg)
 		return;
 	}
 	/* A controller that is down fails every device: say it a few
-	 * times, count the rest. */
+	 * times, count the rest.  A connect (or TLS handshake) still under
+	 * way after connect_timeout_ms (a SYN the controller's full accept
+	 * queue keeps dropping) gives up its slot and tries again. */
+	if (what & BEV_EVENT_TIMEOUT)
+		p->stats.timeouts++;
 	if (p->stats.failures++ < POOL_LOG_FAILURES)
 		log_info("device %u: connect to %s failed: %s; will retry%s",
-		    d->index, p->cfg.ep.text,
+		    d->index, p->cfg.ep.text, (what & BEV_EVENT_TIMEOUT) ?
+		    "timed out" :
 		    evutil_socket_error_to_string(EVUTIL_SOCKET_ERROR()),
 		    p->stats.failures == POOL_LOG_FAILURES ?
 		    " (further failures counted, not logged)" : "");
@@ -270,6 +278,18 @@ pool_bev_new(struct pool *p, int fd, int connecting)
 	    BEV_OPT_CLOSE_ON_FREE);
 }
 
+/* The connect's deadline: libevent times a connect (and a TLS
+ * handshake) out through the write timeout, BEV_EVENT_TIMEOUT. */
+static void
+pool_connect_deadline(struct pool_dev *d)
+{
+	unsigned	ms = d->pool->cfg.connect_timeout_ms;
+	struct timeval	tv = { ms / 1000, (ms % 1000) * 1000 };
+
+	if (ms != 0)
+		bufferevent_set_timeouts(d->bev, NULL, &tv);
+}
+
 static void
 pool_connect(struct pool_dev *d)
 {
@@ -292,6 +312,7 @@ pool_connect(struct pool_dev *d)
 		return;
 	}
 	bufferevent_setcb(d->bev, NULL, NULL, pool_connect_event, d);
+	pool_connect_deadline(d);
 	pool_set_state(d, PD_CONNECTING);
 	p->inflight++;
 	if (bufferevent_socket_connect(d->bev,
@@ -683,10 +704,28 @@ pool_read_resume(struct bufferevent *bev, const struct pool_framer *f,
 }
 
 void
+pool_stats_add(struct pool_stats *sum, const struct pool *p)
+{
+	sum->attempts += p->stats.attempts;
+	sum->failures += p->stats.failures;
+	sum->timeouts += p->stats.timeouts;
+	sum->drops += p->stats.drops;
+	sum->replaced += p->stats.replaced;
+	sum->bind_errors += p->stats.bind_errors;
+}
+
+void
+pool_stats_counted(const struct pool_stats *st, struct metrics *m)
+{
+	*metrics_counter(m, "connect_attempts") = st->attempts;
+	*metrics_counter(m, "connect_failures") = st->failures;
+	*metrics_counter(m, "connect_timeouts") = st->timeouts;
+	*metrics_counter(m, "passive_replaced") = st->replaced;
+}
+
+void
 pool_stop_counted(struct pool *p, struct metrics *m)
 {
 	pool_stop(p);
-	*metrics_counter(m, "connect_attempts") = p->stats.attempts;
-	*metrics_counter(m, "connect_failures") = p->stats.failures;
-	*metrics_counter(m, "passive_replaced") = p->stats.replaced;
+	pool_stats_counted(&p->stats, m);
 }

@@ -64,6 +64,7 @@ struct pool_config {
 	struct source_range	 src;		/* family AF_UNSPEC: none */
 	double			 connect_rate;	/* per second, 0: no limit */
 	unsigned		 max_inflight;
+	unsigned		 connect_timeout_ms;	/* 0: the kernel's */
 	unsigned		 backoff_min_ms;
 	unsigned		 backoff_max_ms;
 	int			 reconnect;	/* try again after a drop */
@@ -82,6 +83,7 @@ struct pool_config {
 struct pool_stats {
 	uint64_t	attempts;
 	uint64_t	failures;	/* connects that did not succeed */
+	uint64_t	timeouts;	/* of them: not done in connect_timeout_ms */
 	uint64_t	drops;		/* established connections lost */
 	uint64_t	replaced;	/* passive: a newer connection won */
 	uint64_t	bind_errors;
@@ -102,7 +104,8 @@ struct pool {
 	int			 own_devs;	/* pool_init_array's */
 };
 
-/* Fill defaults (no rate limit, 256 in flight, 100 ms .. 5 s backoff). */
+/* Fill defaults (no rate limit, 256 in flight, a connect given 10 s,
+ * 100 ms .. 5 s backoff). */
 void	 pool_config_defaults(struct pool_config *);
 void	 pool_init(struct pool *, const struct pool_config *,
 	    const struct pool_ops *, struct pool_dev **devs, uint32_t n);
@@ -168,9 +171,14 @@ int	 pool_read_resume(struct bufferevent *, const struct pool_framer *,
 	    void *dev);
 
 /* pool_stop(), then its figures into the run's counters connect_attempts,
- * connect_failures and passive_replaced (docs/report.md). */
+ * connect_failures, connect_timeouts and passive_replaced
+ * (docs/report.md). */
 struct metrics;
 void	 pool_stop_counted(struct pool *, struct metrics *);
+/* The same for several pools (a device per controller): each pool's
+ * figures added into sum, then sum into the counters. */
+void	 pool_stats_add(struct pool_stats *sum, const struct pool *);
+void	 pool_stats_counted(const struct pool_stats *, struct metrics *);
 
 /* Close everything; no more reconnects. */
 void	 pool_stop(struct pool *);

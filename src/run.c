@@ -650,6 +650,7 @@ run_pool_endpoint(struct pool_config *pc, const struct run_opts *ro,
 		cli_die(ro, "%s: %s", what, kinds_msg);
 	pc->connect_rate = ro->connect_rate;
 	pc->max_inflight = ro->max_inflight;
+	pc->connect_timeout_ms = (unsigned)(ro->connect_timeout * 1000 + 0.5);
 	pc->backoff_min_ms = ro->backoff_min_ms;
 	pc->backoff_max_ms = ro->backoff_max_ms;
 }

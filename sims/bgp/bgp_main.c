@@ -665,13 +665,9 @@ bgp_pools_stop(struct bgp_sim *sim)
 	memset(&sum, 0, sizeof(sum));
 	for (k = 0; k < sim->cfg.n_spk; k++) {
 		pool_stop(&sim->pool[k]);
-		sum.attempts += sim->pool[k].stats.attempts;
-		sum.failures += sim->pool[k].stats.failures;
-		sum.replaced += sim->pool[k].stats.replaced;
+		pool_stats_add(&sum, &sim->pool[k]);
 	}
-	*metrics_counter(sim->m, "connect_attempts") = sum.attempts;
-	*metrics_counter(sim->m, "connect_failures") = sum.failures;
-	*metrics_counter(sim->m, "passive_replaced") = sum.replaced;
+	pool_stats_counted(&sum, sim->m);
 }
 
 static void

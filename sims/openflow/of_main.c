@@ -545,13 +545,9 @@ of_pools_stop(struct of_sim *sim)
 	for (k = 0; k < sim->cfg.n_ctl; k++) {
 		p = of_pool(sim, k);
 		pool_stop(p);
-		sum.attempts += p->stats.attempts;
-		sum.failures += p->stats.failures;
-		sum.replaced += p->stats.replaced;
+		pool_stats_add(&sum, p);
 	}
-	*metrics_counter(sim->m, "connect_attempts") = sum.attempts;
-	*metrics_counter(sim->m, "connect_failures") = sum.failures;
-	*metrics_counter(sim->m, "passive_replaced") = sum.replaced;
+	pool_stats_counted(&sum, sim->m);
 }
 
 static void
