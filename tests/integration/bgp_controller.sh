@@ -73,10 +73,12 @@ start_bg "$TMPD/ctl-rc.log" "$SBSIM" controller --bgp ptcp:$port:127.0.0.1 \
     --as 65000 --bgp-monitor 127.$NET.0.3 --restconf 127.0.0.1:$rc
 ctl=$LAST_PID
 wait_listen "$port" && wait_listen "$rc" || fail "RESTCONF controller"
+# --duration: long enough for the RESTCONF checks below on a loaded host
+# (the application RIB's routes must reach the monitor before it ends).
 start_bg "$TMPD/bgp-rc.log" timeout 60 "$SBSIM" bgp --peers 2 --prefixes 500 \
     --as 65001 --peer-as 65000 --source "$SRC" \
     --controller tcp:127.0.0.1:$port --monitor tcp:127.0.0.1:$port \
-    --duration 6 --report "$TMPD/rc.json" -q
+    --duration 12 --report "$TMPD/rc.json" -q
 bgp=$LAST_PID
 URL="http://127.0.0.1:$rc/rests/data/bgp-rib"
 T4="tables=bgp-types:ipv4-address-family,bgp-types:unicast-subsequent-address-family"
