@@ -616,8 +616,9 @@ PYEOF
 }
 
 # NETCONF drop: two devices mounted on the embedded controller over TCP,
-# then over SSH (its retry 100 ms apart); at 1.5 s and 2.5 s a device's
-# sessions are reset; the controller connects again, the reconnect phase
+# then over SSH (its retry 100 ms apart); at 3 s and 4.5 s a device's
+# sessions are reset (later and the mounts over SSH are not always in on
+# a loaded host: the fault is missed); the controller connects again, the reconnect phase
 # DONE with 2.
 netconf_drop() {
 	netconf_drop_one tcp true
@@ -636,7 +637,7 @@ netconf_drop_one() {
 	    fail "netconf_drop $tr: RESTCONF did not listen"
 	start_bg "$TMPD/ncd.log" timeout 30 "$SBSIM" netconf --devices 2 \
 	    --listen ptcp:$np:127.0.0.1 --transport $tr "$@" \
-	    --fault drop@1.5,2.5 --timeout 10 --report "$TMPD/ncd.json" -q
+	    --fault drop@3,4.5 --timeout 10 --report "$TMPD/ncd.json" -q
 	dev=$LAST_PID
 	wait_listen "$np" && wait_listen $((np + 1)) ||
 	    fail "netconf_drop $tr: the devices did not listen"
