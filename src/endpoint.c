@@ -262,8 +262,8 @@ source_addr(const struct source_range *r, uint64_t i,
 int64_t
 source_index(const struct source_range *r, const struct sockaddr_storage *ss)
 {
-	const struct sockaddr_in	*sin = (const struct sockaddr_in *)ss;
-	const struct sockaddr_in6	*sin6 = (const struct sockaddr_in6 *)ss;
+	const struct sockaddr_in	*sin = (const void *)ss;
+	const struct sockaddr_in6	*sin6 = (const void *)ss;
 	uint32_t			 off, low, base;
 
 	if (ss->ss_family != r->family)

@@ -113,7 +113,7 @@ struct pool {
 	struct pool_stats	 stats;
 	int			 stopped;
 	int			 own_devs;	/* pool_init_array's */
-	struct evconnlistener	*shared;	/* share_listener's, or NULL */
+	struct evconnlistener	*shared;	/* share_listener, or NULL */
 	uint32_t		 listeners;	/* listening sockets held */
 };
 

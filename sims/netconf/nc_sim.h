@@ -93,7 +93,7 @@ struct nc_counters {
 	uint64_t	*errors[NC_ERR_TAG_COUNT + 1];	/* rpc-errors sent */
 	uint64_t	*sessions, *sessions_closed, *sessions_killed;
 	uint64_t	*sessions_refused;
-	uint64_t	*no_device;	/* the pool's, to no device's address */
+	uint64_t	*no_device;	/* the pool's, to no device */
 	uint64_t	*auth_failures, *ssh_failures;
 	uint64_t	*framing_errors, *xml_errors, *hello_errors;
 	uint64_t	*hello_timeouts;
