@@ -259,6 +259,28 @@ source_addr(const struct source_range *r, uint64_t i,
 	*len = sizeof(*sin6);
 }
 
+int64_t
+source_index(const struct source_range *r, const struct sockaddr_storage *ss)
+{
+	const struct sockaddr_in	*sin = (const void *)ss;
+	const struct sockaddr_in6	*sin6 = (const void *)ss;
+	uint32_t			 off, low, base;
+
+	if (ss->ss_family != r->family)
+		return -1;
+	if (r->family == AF_INET)
+		off = ntohl(sin->sin_addr.s_addr) - ntohl(r->base4.s_addr);
+	else {
+		/* source_addr() adds to the low 32 bits alone. */
+		if (memcmp(sin6->sin6_addr.s6_addr, r->base6.s6_addr, 12) != 0)
+			return -1;
+		memcpy(&low, sin6->sin6_addr.s6_addr + 12, 4);
+		memcpy(&base, r->base6.s6_addr + 12, 4);
+		off = ntohl(low) - ntohl(base);
+	}
+	return off < r->count ? (int64_t)off : -1;
+}
+
 int
 endpoint_parse_listen(const char *name, const char *arg, void *field,
     char *err, size_t errlen)

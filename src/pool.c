@@ -131,8 +131,13 @@ pool_free(struct pool *p)
 uint32_t
 pool_fds_needed(const struct pool_config *cfg, uint32_t n_devs)
 {
-	/* A passive device holds its listener and one connection. */
-	return endpoint_passive(&cfg->ep) ? 2 * n_devs : n_devs;
+	/* A passive device holds its listener and one connection; devices
+	 * sharing a listener, one connection each and the listener. */
+	if (!endpoint_passive(&cfg->ep))
+		return n_devs;
+	if (cfg->share_listener && cfg->src.family != AF_UNSPEC)
+		return n_devs + 1;
+	return 2 * n_devs;
 }
 
 /* Exponential backoff with +-25% jitter so that devices dropped together
@@ -395,6 +400,42 @@ pool_accept(struct evconnlistener *l, evutil_socket_t fd,
 	p->ops->up(d, d->bev);
 }
 
+/*
+ * The shared listener's connection: to the device whose address it
+ * reached (getsockname), else reset at once, as an address with nothing
+ * listening on the port would answer, and counted.
+ */
+static void
+pool_accept_shared(struct evconnlistener *l, evutil_socket_t fd,
+    struct sockaddr *sa, int salen, void *arg)
+{
+	struct pool		*p = arg;
+	struct sockaddr_storage	 local;
+	socklen_t		 len = sizeof(local);
+	struct linger		 lg = { 1, 0 };
+	int64_t			 i = -1;
+	char			 host[INET6_ADDRSTRLEN] = "?";
+
+	if (getsockname(fd, (struct sockaddr *)&local, &len) == 0)
+		i = source_index(&p->cfg.src, &local);
+	if (i >= 0 && (uint64_t)i < p->n_devs) {
+		pool_accept(l, fd, sa, salen, p->devs[i]);
+		return;
+	}
+	if (p->stats.no_device++ == 0) {
+		if (local.ss_family == AF_INET || local.ss_family == AF_INET6)
+			inet_ntop(local.ss_family, local.ss_family == AF_INET ?
+			    (void *)&((struct sockaddr_in *)&local)->sin_addr :
+			    (void *)&((struct sockaddr_in6 *)&local)->sin6_addr,
+			    host, sizeof(host));
+		log_warnx("pool: a connection to %s, the address of no device "
+		    "of %s: reset (those after it only counted)", host,
+		    p->cfg.src.text);
+	}
+	setsockopt(fd, SOL_SOCKET, SO_LINGER, &lg, sizeof(lg));
+	close(fd);
+}
+
 static int
 pool_bind_listener(struct pool *p, struct pool_dev *d,
     struct sockaddr_storage *ss, socklen_t len, char *err, size_t errlen)
@@ -420,6 +461,49 @@ pool_bind_listener(struct pool *p, struct pool_dev *d,
 	 * instead of spinning on EMFILE. */
 	engine_listener_guard(d->listener, "passive device");
 	pool_set_state(d, PD_LISTENING);
+	p->listeners++;
+	return 0;
+}
+
+/*
+ * share_listener: one socket on the wildcard address at PORT (on Linux it
+ * takes connections to every local address, all of 127/8 included), so
+ * that N devices cost one descriptor, not N.  The backlog is the
+ * kernel's most (net.core.somaxconn): N devices' worth of connects now
+ * queue on one socket.  -1 when the wildcard address is taken on PORT
+ * (another listener on one of its addresses): the caller falls back.
+ */
+#define POOL_SHARED_BACKLOG	65535
+
+static int
+pool_listen_shared(struct pool *p)
+{
+	struct sockaddr_storage	ss;
+	socklen_t		len;
+	uint32_t		i;
+
+	memset(&ss, 0, sizeof(ss));
+	ss.ss_family = p->cfg.src.family;
+	if (ss.ss_family == AF_INET) {
+		((struct sockaddr_in *)&ss)->sin_port = htons(p->cfg.ep.port);
+		len = sizeof(struct sockaddr_in);
+	} else {
+		((struct sockaddr_in6 *)&ss)->sin6_port = htons(p->cfg.ep.port);
+		len = sizeof(struct sockaddr_in6);
+	}
+	p->shared = evconnlistener_new_bind(engine_base(), pool_accept_shared,
+	    p, LEV_OPT_REUSEABLE | LEV_OPT_CLOSE_ON_FREE, POOL_SHARED_BACKLOG,
+	    (struct sockaddr *)&ss, len);
+	if (p->shared == NULL) {
+		log_warnx("pool: cannot listen on the wildcard address port "
+		    "%u (%s): each device of %s listens on its own",
+		    p->cfg.ep.port, strerror(errno), p->cfg.src.text);
+		return -1;
+	}
+	engine_listener_guard(p->shared, "passive devices");
+	p->listeners = 1;
+	for (i = 0; i < p->n_devs; i++)
+		pool_set_state(p->devs[i], PD_LISTENING);
 	return 0;
 }
 
@@ -458,6 +542,10 @@ pool_start(struct pool *p, char *err, size_t errlen)
 	struct timeval	tv = { 0, POOL_TICK_MS * 1000 };
 
 	if (endpoint_passive(&p->cfg.ep)) {
+		p->listeners = 0;
+		if (p->cfg.share_listener && p->cfg.src.family != AF_UNSPEC &&
+		    pool_listen_shared(p) == 0)
+			return 0;
 		for (i = 0; i < p->n_devs; i++)
 			if (pool_listen(p, p->devs[i], err, errlen) == -1)
 				return -1;
@@ -533,6 +621,11 @@ pool_stop(struct pool *p)
 		p->ramp = NULL;
 	}
 	pool_settle_tls(p);
+	if (p->shared != NULL) {
+		engine_listener_free(p->shared);
+		p->shared = NULL;
+	}
+	p->listeners = 0;
 	for (i = 0; i < p->n_devs; i++) {
 		d = p->devs[i];
 		if (d->retry != NULL) {

@@ -6,8 +6,11 @@
  * the device tries again after an exponential backoff with jitter, and the
  * others carry on.  Passive devices each listen on a port of their own
  * (PORT+i), or with a source range on the i-th address of the range at
- * PORT, and take one connection at a time (a newer one replaces it).  The protocol sees a
- * connected bufferevent through up() and hands it back through pool_lost().
+ * PORT, and take one connection at a time (a newer one replaces it).
+ * With share_listener, devices on a source range share one listener on
+ * the wildcard address instead, each connection going to the device
+ * whose address it reached.  The protocol sees a connected bufferevent
+ * through up() and hands it back through pool_lost().
  */
 #ifndef SBSIM_POOL_H
 #define SBSIM_POOL_H
@@ -78,6 +81,15 @@ struct pool_config {
 	 * device stays PD_LISTENING and ops->up() is not called.
 	 */
 	void			(*up_fd)(struct pool_dev *, int fd);
+	/*
+	 * Passive with a source range: one listener on the wildcard
+	 * address at PORT serves every device, which is found from the
+	 * accepted connection's local address; one on an address that is
+	 * no device's is reset and counted (no_device).  A descriptor for
+	 * all instead of one per device.  When the wildcard address is
+	 * taken on PORT, each device listens on its own as without it.
+	 */
+	int			 share_listener;
 };
 
 struct pool_stats {
@@ -87,6 +99,7 @@ struct pool_stats {
 	uint64_t	drops;		/* established connections lost */
 	uint64_t	replaced;	/* passive: a newer connection won */
 	uint64_t	bind_errors;
+	uint64_t	no_device;	/* shared listener: to no device */
 };
 
 struct pool {
@@ -102,6 +115,8 @@ struct pool {
 	struct pool_stats	 stats;
 	int			 stopped;
 	int			 own_devs;	/* pool_init_array's */
+	struct evconnlistener	*shared;	/* share_listener, or NULL */
+	uint32_t		 listeners;	/* listening sockets held */
 };
 
 /* Fill defaults (no rate limit, 256 in flight, a connect given 10 s,

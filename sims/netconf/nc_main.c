@@ -1,6 +1,7 @@
 /*
  * `sbsim netconf`: N NETCONF devices, device i listening on PORT+i over
- * SSH or TCP, and the phases that time the controller:
+ * SSH or TCP (with --source, on the i-th address, all at PORT through
+ * one shared listener), and the phases that time the controller:
  *   connect    devices with a session past the hello exchange (N), from
  *              the moment the devices listen
  *   mount      devices whose session answered a get or get-config (N):
@@ -129,8 +130,9 @@ nc_fds_needed(void *arg)
 {
 	struct nc_sim	*sim = arg;
 
-	/* A listener and one session per device, a few sessions more. */
-	return 2 * sim->cfg.devices + NC_FD_SPARE;
+	/* A listener (one for all with --source) and one session per
+	 * device, a few sessions more. */
+	return pool_fds_needed(&sim->pcfg, sim->cfg.devices) + NC_FD_SPARE;
 }
 
 /* The counters, by their place in struct nc_counters, in report order;
@@ -144,6 +146,7 @@ static const struct counter_row nc_counter_rows[] = {
 	NCC_ROW(sessions_closed, "sessions_closed", 0),
 	NCC_ROW(sessions_killed, "sessions_killed", 0),
 	NCC_ROW(sessions_refused, "sessions_refused", 0),
+	NCC_ROW(no_device, "connections_no_device", 0),
 	NCC_ROW(auth_failures, "auth_failures", NC_COUNTER_SSH),
 	NCC_ROW(ssh_failures, "ssh_failures", NC_COUNTER_SSH),
 	NCC_ROW(hello_errors, "hello_errors", 0),
@@ -212,16 +215,13 @@ nc_start(void *arg, struct metrics *m, char *err, size_t errlen)
 {
 	struct nc_sim	*sim = arg;
 	size_t		 limit;
-	uint32_t	 i;
+	uint32_t	 i, listeners;
 
 	sim->m = m;
 	sim->open_sessions = 0;
 	TAILQ_INIT(&sim->dead);
 	nc_counters_init(sim);
 	nc_phases_init(sim);
-	limit = engine_raise_fd_limit();
-	sim->max_open = limit > 2u * sim->cfg.devices + 64 ?
-	    (uint32_t)(limit - sim->cfg.devices - 64) : sim->cfg.devices;
 	if ((sim->reaper = event_new(engine_base(), -1, 0, nc_reap_cb,
 	    sim)) == NULL)
 		fatalx("event_new");
@@ -237,6 +237,11 @@ nc_start(void *arg, struct metrics *m, char *err, size_t errlen)
 	    sim->cfg.devices);
 	if (pool_start(&sim->pool, err, errlen) == -1)
 		return -1;
+	/* The sessions get what the listeners leave. */
+	limit = engine_raise_fd_limit();
+	listeners = sim->pool.listeners;
+	sim->max_open = limit > (size_t)listeners + sim->cfg.devices + 64 ?
+	    (uint32_t)(limit - listeners - 64) : sim->cfg.devices;
 	nc_nb_start(sim, m);
 	return 0;
 }
@@ -249,6 +254,7 @@ nc_tick(void *arg, uint64_t now)
 	struct nc_sim	*sim = arg;
 
 	run_phases_timeout(sim->ph, NCP_MAX, 0, now, sim->phase_timeout);
+	*sim->c.no_device = sim->pool.stats.no_device;
 	/* The northbound sequence first: it runs while the devices work. */
 	if (!nc_nb_tick(sim, now))
 		return 0;
@@ -271,6 +277,7 @@ nc_stop(void *arg)
 		nc_dev_free(&sim->devs[i]);
 	nc_sim_reap(sim);
 	pool_stop(&sim->pool);
+	*sim->c.no_device = sim->pool.stats.no_device;
 	if (sim->reaper != NULL)
 		event_free(sim->reaper);
 	sim->reaper = NULL;
@@ -356,8 +363,10 @@ nc_check(struct nc_sim *sim, const struct run_opts *ro)
 	if (sim->pcfg.ep.kind != EP_PTCP)	/* pssl: too: SSH or TCP */
 		cli_die(ro, "--listen: devices listen: ptcp:PORT[:IP], not "
 		    "'%s'", ep);
-	if (ro->source != NULL)
+	if (ro->source != NULL) {
 		run_listen_range(&sim->pcfg, ro, "--listen", cfg->devices);
+		sim->pcfg.share_listener = 1;
+	}
 	else if ((uint64_t)sim->pcfg.ep.port + cfg->devices - 1 > 65535)
 		cli_die(ro, "ptcp:%u with %u devices would need ports past "
 		    "65535", sim->pcfg.ep.port, cfg->devices);

@@ -6,8 +6,10 @@
  * the NETCONF session of a device, nc_ssh.c the SSH transport.
  *
  * A device listens on its own port (the pool's passive mode, handing
- * over descriptors) and may hold several sessions at once, as a real
- * device does: kill-session ends another session of the same device.
+ * over descriptors), or with --source on its own address where one
+ * listener on the wildcard address serves them all (share_listener), and
+ * may hold several sessions at once, as a real device does: kill-session
+ * ends another session of the same device.
  */
 #ifndef SBSIM_NC_SIM_H
 #define SBSIM_NC_SIM_H
@@ -91,6 +93,7 @@ struct nc_counters {
 	uint64_t	*errors[NC_ERR_TAG_COUNT + 1];	/* rpc-errors sent */
 	uint64_t	*sessions, *sessions_closed, *sessions_killed;
 	uint64_t	*sessions_refused;
+	uint64_t	*no_device;	/* the pool's, to no device */
 	uint64_t	*auth_failures, *ssh_failures;
 	uint64_t	*framing_errors, *xml_errors, *hello_errors;
 	uint64_t	*hello_timeouts;

@@ -1,13 +1,15 @@
 #!/usr/bin/python3
 """Bench client for netconf_scale.sh: open one NETCONF session to each of
-N devices (ports BASE..BASE+N-1), exchange hellos and one <get> on each,
+N devices (ports BASE..BASE+N-1 of 127.0.0.1, or with BASE IP:PORT the
+N addresses from IP up, all at PORT), exchange hellos and one <get> on each,
 keep every session open, and print the setup figures as one JSON line;
 then wait for a line on stdin (or EOF) before closing them all, so that
 the caller can read sbsim's memory with all sessions up.
 
-usage: nc_scale_client.py tcp|ssh BASE N [CONCURRENCY [USER PASSWORD]]"""
+usage: nc_scale_client.py tcp|ssh BASE|IP:PORT N [CONCURRENCY [USER PASSWORD]]"""
 
 import asyncio
+import ipaddress
 import json
 import resource
 import sys
@@ -22,9 +24,17 @@ GET = ('<rpc xmlns="%s" message-id="1"><get/></rpc>' % BASE_NS).encode()
 GET_CHUNKED = b"\n#%d\n" % len(GET) + GET + b"\n##\n"
 
 
-async def tcp_one(port, sem, held):
+def device(base, i):
+    """Device i's (host, port)."""
+    if ":" not in base:
+        return "127.0.0.1", int(base) + i
+    ip, port = base.rsplit(":", 1)
+    return str(ipaddress.ip_address(ip) + i), int(port)
+
+
+async def tcp_one(where, sem, held):
     async with sem:
-        r, w = await asyncio.open_connection("127.0.0.1", port)
+        r, w = await asyncio.open_connection(*where)
         await r.readuntil(b"]]>]]>")
         w.write(HELLO + GET_CHUNKED)
         await r.readuntil(b"\n##\n")
@@ -35,7 +45,7 @@ async def tcp_all(base, n, conc):
     sem = asyncio.Semaphore(conc)
     held = []
     t0 = time.monotonic()
-    res = await asyncio.gather(*(tcp_one(base + i, sem, held)
+    res = await asyncio.gather(*(tcp_one(device(base, i), sem, held)
                                  for i in range(n)), return_exceptions=True)
     t1 = time.monotonic()
     errors = [r for r in res if isinstance(r, Exception)]
@@ -46,9 +56,9 @@ async def tcp_all(base, n, conc):
         w.close()
 
 
-def ssh_one(port, user, password, held):
+def ssh_one(where, user, password, held):
     import paramiko
-    t = paramiko.Transport(("127.0.0.1", port))
+    t = paramiko.Transport(where)
     t.start_client(timeout=60)
     t.auth_password(user, password)
     ch = t.open_session(timeout=60)
@@ -68,7 +78,7 @@ def ssh_all(base, n, conc, user, password):
     errors = []
     t0 = time.monotonic()
     with ThreadPoolExecutor(conc) as ex:
-        futs = [ex.submit(ssh_one, base + i, user, password, held)
+        futs = [ex.submit(ssh_one, device(base, i), user, password, held)
                 for i in range(n)]
         for f in futs:
             if f.exception() is not None:
@@ -91,7 +101,7 @@ def report(n, up, nerr, secs, errors):
 def main():
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
-    mode, base, n = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+    mode, base, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
     conc = int(sys.argv[4]) if len(sys.argv) > 4 else 256
     if mode == "tcp":
         asyncio.run(tcp_all(base, n, conc))

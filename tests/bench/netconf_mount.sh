@@ -9,9 +9,14 @@
 # edit-configs/s (their arrival at the devices) and notification
 # prefixes/s (counted by the controller).
 #   N=5000 B=200 E=1 K=1 J=100 tests/bench/netconf_mount.sh [tcp] [ssh]
+# T=300: sbsim netconf's --timeout.  SOURCE=127.77.0.0/16: the devices on
+# an address each, all at one port behind one shared listener (--source),
+# instead of PORT+i.
 # Two processes, each under the open-file limit: the controller needs one
-# descriptor per session, the devices two per device.  Timed assertions
-# belong here, never in make check.
+# descriptor per session, the devices two per device (one with SOURCE:
+# their sessions, and one listener for all).  sbsim netconf's descriptors
+# are sampled while it runs (the most seen).  Timed assertions belong
+# here, never in make check.
 . "$(dirname "$0")/../lib.sh"
 need ss
 N=${N:-2000}
@@ -20,7 +25,9 @@ E=${E:-1}
 K=${K:-1}
 J=${J:-100}
 P=${P:-4}
+T=${T:-300}
 TRS=${*:-tcp ssh}
+SOURCE=${SOURCE:-}
 ulimit -n "$(ulimit -Hn)" 2>/dev/null
 
 rport=$(free_ports 1)
@@ -44,16 +51,30 @@ for tr in $TRS; do
 	    --restconf 127.0.0.1:$rport
 	ctl=$LAST_PID
 	wait_listen $rport || fail "the controller did not serve RESTCONF"
-	port=$(free_range "$N")
+	if [ -n "$SOURCE" ]; then
+		port=$(free_ports 1)
+		where="ptcp:$port --source $SOURCE"
+	else
+		port=$(free_range "$N")
+		where="ptcp:$port:127.0.0.1"
+	fi
 	key=
 	[ "$tr" = ssh ] && key="--host-key $TMPD/hostkey"
 	# shellcheck disable=SC2086
-	"$SBSIM" netconf --devices "$N" --listen ptcp:$port:127.0.0.1 \
+	"$SBSIM" netconf --devices "$N" --listen $where \
 	    --transport "$tr" $key --northbound odl:http://127.0.0.1:$rport \
 	    --mount-batch "$B" --northbound-parallel "$P" --edits "$E" \
 	    --notifications "$K" --prefixes-per-notification "$J" \
-	    --northbound-poll 0.2 --timeout 300 --report "$TMPD/$tr.json" \
-	    -q >"$TMPD/dev-$tr.log" 2>&1
+	    --northbound-poll 0.2 --timeout "$T" --report "$TMPD/$tr.json" \
+	    -q >"$TMPD/dev-$tr.log" 2>&1 &
+	dev=$!
+	fds=0
+	while kill -0 $dev 2>/dev/null; do
+		f=$(ls /proc/$dev/fd 2>/dev/null | wc -l)
+		[ "$f" -gt "$fds" ] && fds=$f
+		sleep 0.5
+	done
+	wait $dev
 	rc=$?
 	ctl_rss=$(awk '/VmHWM/ {print $2}' /proc/$ctl/status 2>/dev/null)
 	stop_pid "$ctl"
@@ -63,7 +84,8 @@ for tr in $TRS; do
 	R="$TMPD/$tr.json"
 	rss=$(json_get "$R" "r['counters'].get('sbsim_max_rss_kb', 0)")
 	ctl_line=$(grep '^netconf:' "$TMPD/ctl-$tr.log")
-	printf '%s: %s devices\n' "$tr" "$N"
+	printf '%s: %s devices%s, at most %s descriptors in sbsim netconf\n' \
+	    "$tr" "$N" "${SOURCE:+ on $SOURCE}" "$fds"
 	printf '  mount (RESTCONF, all connected):  %.3f s, %.0f devices/s\n' \
 	    "$(ph "$R" mounted seconds)" "$(ph "$R" mounted rate_per_s)"
 	printf '  mount (device side, get done):    %.3f s, %.0f devices/s\n' \

@@ -37,8 +37,8 @@ def ok(msg):
 
 
 class Session:
-    def __init__(self, port, hello=HELLO11):
-        self.s = socket.create_connection(("127.0.0.1", port), timeout=10)
+    def __init__(self, port, hello=HELLO11, host="127.0.0.1"):
+        self.s = socket.create_connection((host, port), timeout=10)
         self.buf = b""
         self.chunked = False
         self.mid = 0

@@ -9,6 +9,8 @@
  */
 #include <sys/wait.h>
 
+#include <arpa/inet.h>
+
 #include <errno.h>
 #include <unistd.h>
 
@@ -634,6 +636,40 @@ test_scan(void)
 	tdev_free(&d);
 }
 
+/* The shared listener finds a device from the address a connection
+ * reached: source_index() undoes source_addr(), and knows no other. */
+static void
+test_source_index(void)
+{
+	struct source_range	r4, r6;
+	struct sockaddr_storage	ss;
+	socklen_t		len;
+	char			err[128];
+	int			bad = 0;
+	uint64_t		i;
+
+	CHECK(source_parse("127.9.0.0/16", &r4, err, sizeof(err)) == 0 &&
+	    source_parse("fd00::ff00:0/100", &r6, err, sizeof(err)) == 0,
+	    "ranges parsed");
+	for (i = 0; i < r4.count; i += 97) {
+		source_addr(&r4, i, &ss, &len);
+		bad += source_index(&r4, &ss) != (int64_t)i;
+		source_addr(&r6, i, &ss, &len);
+		bad += source_index(&r6, &ss) != (int64_t)i;
+	}
+	CHECK(bad == 0, "each address's index is its own (v4 and v6)");
+	source_addr(&r4, r4.count - 1, &ss, &len);
+	((struct sockaddr_in *)&ss)->sin_addr.s_addr =
+	    htonl(ntohl(((struct sockaddr_in *)&ss)->sin_addr.s_addr) + 1);
+	CHECK(source_index(&r4, &ss) == -1, "past the range: none");
+	((struct sockaddr_in *)&ss)->sin_addr.s_addr = htonl(0x7f000001);
+	CHECK(source_index(&r4, &ss) == -1, "127.0.0.1, below it: none");
+	CHECK(source_index(&r6, &ss) == -1, "another family: none");
+	source_addr(&r6, 3, &ss, &len);
+	((struct sockaddr_in6 *)&ss)->sin6_addr.s6_addr[5] ^= 1;
+	CHECK(source_index(&r6, &ss) == -1, "another v6 prefix: none");
+}
+
 static const struct check_case cases[] = {
 	CASE(test_split_everywhere),
 	CASE(test_one_chunk),
@@ -650,6 +686,7 @@ static const struct check_case cases[] = {
 	CASE(test_config_errors),
 	CASE(test_config_values),
 	CASE(test_init_array),
+	CASE(test_source_index),
 };
 
 int
