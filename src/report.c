@@ -794,6 +794,34 @@ json_latency(struct jw *w, const double *v, uint64_t samples)
 }
 
 /*
+ * The latency histogram itself, sparse: its non-empty bins as [flat
+ * index, count] (index = bucket * 2^sub_bits + sub, metrics.c's layout),
+ * so that reports of parts of a run merge exactly (sbsim merge).
+ */
+static void
+json_hist(struct jw *w, const struct hist *h)
+{
+	size_t	b, s, n = 0;
+
+	jw_open(w, "latency_hist", '{');
+	jw_u64(w, "sub_bits", HIST_SUB_BITS);
+	jw_u64(w, "buckets_n", HIST_BUCKETS);
+	jw_u64(w, "count", h->count);
+	jw_u64(w, "min", h->min);
+	jw_u64(w, "max", h->max);
+	jw_u64(w, "sum", h->sum);
+	jw_key(w, "buckets");
+	fputc('[', w->f);
+	for (b = 0; b < HIST_BUCKETS; b++)
+		for (s = 0; s < HIST_SUB; s++)
+			if (h->bins[b][s] != 0)
+				fprintf(w->f, "%s[%zu, %u]", n++ ? ", " : "",
+				    b * HIST_SUB + s, h->bins[b][s]);
+	fputc(']', w->f);
+	jw_close(w, '}');
+}
+
+/*
  * sbsim's own CPU in the phase, and the controller's when it was sampled
  * (docs/report.md, "Cost").
  */
@@ -834,6 +862,7 @@ json_phase(struct jw *w, const struct phase *ph, const struct metrics *run,
 	jw_num(w, "seconds", v[RM_SECONDS]);
 	jw_num(w, "rate_per_s", v[RM_RATE]);
 	json_latency(w, v, ph->latency.count);
+	json_hist(w, &ph->latency);
 	jw_rel(w, "trigger_s", run, ph->trigger_ns);
 	jw_rel(w, "first_s", run, ph->first_ns);
 	jw_rel(w, "last_s", run, ph->last_ns);
@@ -979,6 +1008,10 @@ json_emit(const struct view *vw, const struct report_opts *o,
 	json_env(&w, e);
 	jw_str(&w, "scenario", o->scenario ? o->scenario : "");
 	jw_u64(&w, "repeat", vw->nruns);
+	if (vw->nruns > 0) {
+		jw_u64(&w, "start_unix_ns", vw->runs[0].start_real_ns);
+		jw_rel(&w, "end_s", &vw->runs[0], vw->runs[0].end_ns);
+	}
 	jw_bool(&w, "ok", vw->ok);
 	jw_bool(&w, "sbsim_saturated", view_saturated(vw));
 	json_view_phases(&w, vw);

@@ -266,6 +266,7 @@ run_once(struct run_state *rs)
 	engine_init();
 	metrics_init(rs->m);
 	rs->m->start_ns = clock_ns();
+	rs->m->start_real_ns = clock_real_ns();
 	rs->complete_ns = 0;
 	rs->deadline_ns = rs->ro->duration > 0 ? rs->m->start_ns +
 	    (uint64_t)(rs->ro->duration * 1e9) : 0;
