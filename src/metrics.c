@@ -384,19 +384,23 @@ timeline_reserve(struct phase *p, size_t sec)
 	p->timeline_cap = cap;
 }
 
-static void
-timeline_add(struct phase *p, uint64_t now_ns, uint64_t n)
+void
+phase_timeline_add(struct phase *p, size_t sec, uint64_t n)
 {
-	size_t		sec;
 	uint64_t	v;
 
-	sec = now_ns > p->trigger_ns ?
-	    (size_t)((now_ns - p->trigger_ns) / NS_PER_S) : 0;
 	timeline_reserve(p, sec);
 	if (sec >= p->timeline_len)
 		p->timeline_len = sec + 1;
 	v = (uint64_t)p->timeline[sec] + n;
 	p->timeline[sec] = v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
+}
+
+static void
+timeline_add(struct phase *p, uint64_t now_ns, uint64_t n)
+{
+	phase_timeline_add(p, now_ns > p->trigger_ns ?
+	    (size_t)((now_ns - p->trigger_ns) / NS_PER_S) : 0, n);
 }
 
 /*

@@ -177,6 +177,9 @@ void	 phase_expect(struct phase *, uint64_t target);
 /* n items happened at now: first/last, timeline, and DONE at target. */
 void	 phase_items(struct phase *, uint64_t now_ns, uint64_t n);
 void	 phase_latency(struct phase *, uint64_t us);
+/* n items into the timeline's second sec (since the trigger), nothing
+ * else: reading a report back (sbsim merge). */
+void	 phase_timeline_add(struct phase *, size_t sec, uint64_t n);
 /* The window opens at the first item: a phase started early (so that it
  * can time out) is re-timed from now while it has no item yet. */
 void	 phase_open(struct phase *, uint64_t now_ns);

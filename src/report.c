@@ -331,7 +331,7 @@ view_build(struct view *vw, const struct metrics *runs, size_t nruns,
 	memset(vw, 0, sizeof(*vw));
 	vw->runs = runs;
 	vw->nruns = nruns;
-	vw->ok = 1;
+	vw->ok = o->failed == NULL;
 	view_phase_names(vw);
 	for (i = 0; i < vw->np; i++)
 		view_phase(vw, &vw->p[i]);
@@ -516,7 +516,7 @@ view_saturated(const struct view *vw)
 }
 
 static void
-human_emit(const struct view *vw, FILE *f)
+human_emit(const struct view *vw, const struct report_opts *o, FILE *f)
 {
 	if (vw->nruns > 1)
 		human_repeat(vw, f);
@@ -528,6 +528,8 @@ human_emit(const struct view *vw, FILE *f)
 	human_saturated(vw, f);
 	human_counters(vw, f);
 	human_expects(vw, f);
+	if (o->failed != NULL)
+		fprintf(f, "\nfailed: %s\n", o->failed);
 	fprintf(f, "\nresult: %s\n", vw->ok ? "ok" : "FAILED");
 	fflush(f);
 }
@@ -1013,6 +1015,8 @@ json_emit(const struct view *vw, const struct report_opts *o,
 		jw_rel(&w, "end_s", &vw->runs[0], vw->runs[0].end_ns);
 	}
 	jw_bool(&w, "ok", vw->ok);
+	if (o->failed != NULL)
+		jw_str(&w, "failed", o->failed);
 	jw_bool(&w, "sbsim_saturated", view_saturated(vw));
 	json_view_phases(&w, vw);
 	json_view_counters(&w, vw);
@@ -1171,10 +1175,11 @@ junit_emit(const struct view *vw, const struct report_opts *o, FILE *f)
 		failures += vw->p[i].timeouts > 0;
 	for (i = 0; i < vw->ne; i++)
 		failures += !vw->ev[i].ok;
+	failures += o->failed != NULL;
 	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
 	fprintf(f, "<testsuite name=\"sbsim\" tests=\"%zu\" failures=\"%zu\" "
-	    "errors=\"0\" skipped=\"0\" time=\"%.3f\">\n", vw->np + vw->ne,
-	    failures, runs_seconds(vw));
+	    "errors=\"0\" skipped=\"0\" time=\"%.3f\">\n", vw->np + vw->ne +
+	    (o->failed != NULL), failures, runs_seconds(vw));
 	fputs("  <properties>\n", f);
 	junit_property(f, "version", o->version ? o->version : "unknown");
 	junit_property(f, "scenario", o->scenario ? o->scenario : "");
@@ -1186,6 +1191,8 @@ junit_emit(const struct view *vw, const struct report_opts *o, FILE *f)
 	for (i = 0; i < vw->ne; i++)
 		junit_case(f, "sbsim.expect", vw->ev[i].e->expr, 0,
 		    "expectation", vw->ev[i].ok ? NULL : vw->ev[i].msg);
+	if (o->failed != NULL)
+		junit_case(f, "sbsim.run", "parts", 0, "run", o->failed);
 	fputs("</testsuite>\n", f);
 }
 
@@ -1265,7 +1272,7 @@ report_emit(const struct metrics *runs, size_t nruns,
 	}
 	view_build(&vw, runs, nruns, o);
 	if (human_out != NULL)
-		human_emit(&vw, human_out);
+		human_emit(&vw, o, human_out);
 	if (write_file(o->json_path, &c, emit_json) == -1)
 		rc = -1;
 	if (write_file(o->csv_path, &c, emit_csv) == -1)
