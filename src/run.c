@@ -7,6 +7,7 @@
 
 #include <event2/event.h>
 
+#include "cli.h"
 #include "cost.h"
 #include "engine.h"
 #include "http_server.h"
@@ -521,6 +522,90 @@ run_steps(struct run_state *rs)
 	return rc == 0 ? 0 : 1;
 }
 
+/* --start-at further away than this is a mistake (milliseconds?). */
+#define RUN_MAX_START_WAIT_S	(7 * 86400)
+
+/* --shard and --start-at: what the command and the other options allow. */
+static int
+run_check_shard(const struct sim_ops *ops, const struct run_opts *ro)
+{
+	const char	*why = NULL;
+	double		 away;
+
+	if (ro->shard_count > 0 && !ops->shards)
+		why = "--shard: this command does not number its devices by "
+		    "slice yet";
+	else if (ro->shard_count > 0 && (ro->n_sweep > 0 || ro->find_max))
+		why = "--shard does not go with --sweep or --find-max";
+	if (why != NULL) {
+		fprintf(stderr, "sbsim %s: %s\n", ops->name, why);
+		return -1;
+	}
+	away = ro->start_at - (double)clock_real_ns() / 1e9;
+	if (ro->start_at > 0 && away > RUN_MAX_START_WAIT_S) {
+		fprintf(stderr, "sbsim %s: --start-at %.3f is %.0f s away, more "
+		    "than a week: seconds since 1970 are expected\n",
+		    ops->name, ro->start_at, away);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * --start-at: the shards of a run, maybe on several hosts, start
+ * together; one started late starts at once and says so.  1 when a
+ * signal came first.
+ */
+static int
+run_wait_start(const struct run_opts *ro)
+{
+	double	wait;
+
+	if (ro->start_at == 0)
+		return 0;
+	wait = ro->start_at - (double)clock_real_ns() / 1e9;
+	if (wait <= 0) {
+		log_warnx("--start-at %.3f was %.3f s ago: starting now",
+		    ro->start_at, -wait);
+		return 0;
+	}
+	log_info("waiting %.3f s for --start-at", wait);
+	return engine_pause(wait);
+}
+
+void
+run_shard_slice(const struct run_opts *ro, const char *what, uint32_t total,
+    uint32_t *first, uint32_t *count)
+{
+	uint64_t	lo, hi;
+
+	if (ro->shard_count == 0) {
+		*first = 0;
+		*count = total;
+		return;
+	}
+	lo = (uint64_t)ro->shard_index * total / ro->shard_count;
+	hi = (uint64_t)(ro->shard_index + 1) * total / ro->shard_count;
+	if (hi == lo)
+		cli_die(ro, "--shard %u/%u of %s %u leaves this shard no device",
+		    ro->shard_index, ro->shard_count, what, total);
+	*first = (uint32_t)lo;
+	*count = (uint32_t)(hi - lo);
+}
+
+uint64_t
+run_shard_share(const struct run_opts *ro, const char *what, uint64_t value,
+    uint32_t count, uint32_t total)
+{
+	if (ro->shard_count == 0 || count == total)
+		return value;
+	if (total == 0 || value % total != 0)
+		cli_die(ro, "--shard: %s %llu does not spread evenly over %u "
+		    "devices (give a multiple of %u)", what,
+		    (unsigned long long)value, total, total);
+	return value / total * count;
+}
+
 /* The commands' sims (run_sim_new()), reachable for the process's life. */
 #define RUN_MAX_SIMS	64
 static void	*run_sims[RUN_MAX_SIMS];
@@ -571,7 +656,8 @@ run_main(const struct sim_ops *ops, void *cfg, const struct run_opts *ro)
 	}
 	if (run_check_expects(ops, ro) == -1 ||
 	    run_check_watch(ops, ro) == -1 ||
-	    run_check_steps(ops, cfg, ro) == -1)
+	    run_check_steps(ops, cfg, ro) == -1 ||
+	    run_check_shard(ops, ro) == -1)
 		return 2;
 	if (engine_check_fds(ops->fds_needed(cfg), "these devices", err,
 	    sizeof(err)) == -1) {
@@ -584,6 +670,11 @@ run_main(const struct sim_ops *ops, void *cfg, const struct run_opts *ro)
 	rs.cfg = cfg;
 	rs.ro = ro;
 	rs.progress = isatty(STDERR_FILENO);
+	if (run_wait_start(ro)) {
+		fprintf(stderr, "sbsim %s: interrupted before --start-at\n",
+		    ops->name);
+		return 2;
+	}
 	if (ro->n_sweep > 0 || ro->find_max > 0)
 		return run_steps(&rs);
 	runs = xcalloc(ro->repeat, sizeof(*runs));

@@ -36,6 +36,9 @@ struct sim_ops {
 	/* The --fault kinds the command's devices take (fault.h),
 	 * NULL-terminated; NULL: none. */
 	const struct fault_kind *faults;
+	/* 1: the command takes --shard I/N (its main numbers its slice of
+	 * devices with run_shard_slice()); 0: refused. */
+	int		 shards;
 };
 
 /*
@@ -98,6 +101,22 @@ void	 run_pool_endpoint(struct pool_config *, const struct run_opts *,
  */
 void	 run_listen_range(struct pool_config *, const struct run_opts *,
 	    const char *what, uint32_t devices);
+
+/*
+ * --shard I/N of a run of total devices: the slice's first device's
+ * number in the whole run and how many it has, [I*total/N,
+ * (I+1)*total/N); the whole run (0, total) without --shard.  what names
+ * the count option for errors; a slice of none is a usage error.
+ */
+void	 run_shard_slice(const struct run_opts *, const char *what,
+	    uint32_t total, uint32_t *first, uint32_t *count);
+/*
+ * A whole-run total (what, e.g. "--expect-flows") spread over the slice
+ * of count devices out of total: value * count / total, which must be
+ * whole (a usage error when not).
+ */
+uint64_t run_shard_share(const struct run_opts *, const char *what,
+	    uint64_t value, uint32_t count, uint32_t total);
 
 /*
  * End a running phase that waited longer than timeout_s since its trigger

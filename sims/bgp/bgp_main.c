@@ -739,6 +739,7 @@ static const struct sim_ops bgp_sim_ops = {
 	"peers",
 	bgp_size,
 	bgp_fault_kinds,
+	0,		/* --shard: not yet */
 };
 
 /* Where the peers and the monitor may connect. */

@@ -304,6 +304,7 @@ static const struct sim_ops nc_sim_ops = {
 	"devices",
 	nc_size,
 	nc_fault_kinds,
+	0,		/* --shard: not yet */
 };
 
 static void

@@ -606,6 +606,7 @@ static const struct sim_ops of_sim_ops = {
 	"switches",
 	of_size,
 	of_fault_kinds,
+	1,		/* --shard: of_shard() */
 };
 
 static void
@@ -702,6 +703,37 @@ of_parse(int argc, char **argv, struct of_config *cfg, unsigned *nb_given,
 	    sizeof(groups[0]), ro, of_usage);
 }
 
+/*
+ * --shard I/N: this process runs switches [first, first + count) of the
+ * run's --switches, with the datapath ids, source addresses and ptcp:
+ * ports they have in the whole run; --expect-flows is the whole run's,
+ * of which the slice expects its share.  A topology links switches
+ * across slices and the northbound pushes the whole run's flows: not
+ * yet.
+ */
+static void
+of_shard(struct of_sim *sim, const struct run_opts *ro, unsigned nb_given)
+{
+	uint32_t	first, count, total = sim->cfg.switches;
+	unsigned	k;
+
+	if (ro->shard_count == 0)
+		return;
+	if (sim->cfg.topo != OF_TOPO_NONE)
+		cli_die(ro, "--shard does not go with --topology (its links "
+		    "cross the slices)");
+	if (nb_given & NB_GIVEN_ANY)
+		cli_die(ro, "--shard does not go with --northbound (it pushes "
+		    "the whole run's flows)");
+	run_shard_slice(ro, "--switches", total, &first, &count);
+	sim->cfg.expect_flows = run_shard_share(ro, "--expect-flows",
+	    sim->cfg.expect_flows, count, total);
+	sim->cfg.switches = count;
+	sim->cfg.dpid_base += first;
+	for (k = 0; k < sim->cfg.n_ctl; k++)
+		of_pcfg(sim, k)->index_base = first;
+}
+
 static int
 openflow_main(int argc, char **argv)
 {
@@ -730,6 +762,7 @@ openflow_main(int argc, char **argv)
 	    (uint64_t)sim->pcfg.ep.port + sim->cfg.switches - 1 > 65535)
 		cli_die(&ro, "ptcp:%u with %u switches would need ports past "
 		    "65535", sim->pcfg.ep.port, sim->cfg.switches);
+	of_shard(sim, &ro, nb_given);
 	sim->phase_timeout = ro.phase_timeout;
 	of_nb_config(&sim->cfg, nb_given, &ro);
 	rc = run_main(&of_sim_ops, sim, &ro);

@@ -561,6 +561,7 @@ static const struct sim_ops pcep_sim_ops = {
 	"pccs",
 	pcep_size,
 	pcep_fault_kinds,
+	0,		/* --shard: not yet */
 };
 
 static void

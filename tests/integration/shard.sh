@@ -1,0 +1,136 @@
+#!/bin/bash
+# --shard I/N and --start-at: three `sbsim openflow --switches 30 --shard
+# I/3` processes started together against one embedded controller, their
+# reports merged with sbsim merge, count what one process with 30
+# switches counts, and the controller's inventory holds 30 distinct
+# datapath ids, openflow:1 to openflow:30.  Bad --shard and --start-at
+# arguments are refused.
+. "$(dirname "$0")/../lib.sh"
+[ -x "$PY" ] || skip "$PY is not installed"
+need ss
+N=30		# switches of the whole run
+K=20		# flows per switch
+S=3		# shards
+
+bad_usage openflow "--shard: expected I/N" --switches 3 --shard 3/3 \
+    --controller tcp:127.0.0.1:1
+bad_usage openflow "--shard: expected I/N" --switches 3 --shard 1 \
+    --controller tcp:127.0.0.1:1
+bad_usage openflow "--shard: expected I/N" --switches 3 --shard -1/2 \
+    --controller tcp:127.0.0.1:1
+bad_usage openflow "leaves this shard no device" --switches 2 --shard 0/3 \
+    --controller tcp:127.0.0.1:1
+bad_usage openflow "does not spread evenly" --switches 3 --shard 0/2 \
+    --expect-flows 10 --controller tcp:127.0.0.1:1
+bad_usage openflow "--sweep" --switches 4 --shard 0/2 --sweep 2,4 \
+    --controller tcp:127.0.0.1:1
+bad_usage openflow "more than a week" --switches 3 --start-at 99999999999 \
+    --controller tcp:127.0.0.1:1
+bad_usage bgp "does not number its devices by slice" --peers 2 --as 65001 \
+    --shard 0/2 --controller tcp:127.0.0.1:1
+[ "$FAILS" -eq 0 ] || fail "$FAILS bad arguments not refused"
+
+# One process, 30 switches: what the shards must add up to.
+port=$(free_ports 1)
+start_bg "$TMPD/ctl1.log" "$SBSIM" controller --openflow ptcp:$port \
+    --switches $N --flows-per-switch $K --read-stats --delete all \
+    --exit-when-done
+ctl=$LAST_PID
+wait_listen "$port" || fail "controller did not listen on $port"
+timeout 60 "$SBSIM" openflow --switches $N --controller tcp:127.0.0.1:$port \
+    --expect-flows $((N * K)) --timeout 20 --report "$TMPD/one.json" -q \
+    >"$TMPD/one.log" 2>&1 || fail "the one-process run exited $?"
+wait_exit "$ctl" 15 || fail "controller did not exit when done"
+
+# The shards, against a controller that stays up (its inventory is read
+# while they hold their sessions) and starting together.
+ports=$(free_ports 2)
+of=$ports
+rc_port=$((ports + 1))
+start_bg "$TMPD/ctl.log" "$SBSIM" controller --openflow ptcp:$of \
+    --restconf 127.0.0.1:$rc_port --switches $N --flows-per-switch $K \
+    --read-stats --delete all
+ctl=$LAST_PID
+wait_listen "$of" || fail "controller did not listen on $of"
+wait_listen "$rc_port" || fail "controller did not serve RESTCONF"
+at=$("$PY" -c 'import time; print("%.3f" % (time.time() + 1.5))')
+pids=""
+for i in $(seq 0 $((S - 1))); do
+	start_bg "$TMPD/shard$i.log" "$SBSIM" openflow --switches $N \
+	    --shard $i/$S --start-at "$at" --controller tcp:127.0.0.1:$of \
+	    --expect-flows $((N * K)) --timeout 20 --duration 6 \
+	    --report "$TMPD/s$i.json" -q
+	pids="$pids $LAST_PID"
+done
+
+"$PY" - "$rc_port" "$N" <<'PYEOF' || fail "the controller's inventory"
+import base64, http.client, re, sys, time
+port, n = int(sys.argv[1]), int(sys.argv[2])
+auth = "Basic " + base64.b64encode(b"admin:admin").decode()
+ids = set()
+for _ in range(100):
+    c = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+    c.request("GET", "/restconf/operational/opendaylight-inventory:nodes",
+              headers={"Authorization": auth, "Accept": "application/json"})
+    body = c.getresponse().read().decode()
+    ids = set(int(x) for x in re.findall(r'"openflow:(\d+)"', body))
+    if len(ids) >= n:
+        break
+    time.sleep(0.1)
+if ids != set(range(1, n + 1)):
+    print("inventory: %d ids %s" % (len(ids), sorted(ids)), file=sys.stderr)
+    sys.exit(1)
+PYEOF
+for p in $pids; do
+	wait_exit "$p" 30 || fail "a shard did not end"
+	[ "$EXIT_RC" -eq 0 ] || fail "a shard exited $EXIT_RC"
+done
+stop_pid "$ctl"
+
+"$SBSIM" merge "$TMPD"/s0.json "$TMPD"/s1.json "$TMPD"/s2.json \
+    --report "$TMPD/m.json" -q || fail "merge exited $?"
+
+"$PY" - "$TMPD/m.json" "$TMPD/one.json" "$N" "$K" "$TMPD"/s0.json \
+    "$TMPD"/s1.json "$TMPD"/s2.json <<'PYEOF' || fail "merged shards"
+import json, sys
+m, one = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+n, k = int(sys.argv[3]), int(sys.argv[4])
+shards = [json.load(open(f)) for f in sys.argv[5:]]
+def die(msg):
+    print("shards:", msg, file=sys.stderr)
+    sys.exit(1)
+# Each shard ran its slice: 10 switches, 10 * K flows.
+for i, s in enumerate(shards):
+    c = {p["name"]: p for p in s["phases"]}["connect"]
+    if c["items"] != n // 3 or c["target"] != n // 3:
+        die("shard %d connected %r of %r" % (i, c["items"], c["target"]))
+# Started together: the starts within a second of each other.
+starts = [s["start_unix_ns"] for s in shards]
+if max(starts) - min(starts) > 1e9:
+    die("the shards started %.3f s apart" % ((max(starts) - min(starts)) / 1e9))
+if m["ok"] is not True:
+    die("merge not ok")
+mp = {p["name"]: p for p in m["phases"]}
+op = {p["name"]: p for p in one["phases"]}
+if sorted(mp) != sorted(op):
+    die("phases %r vs %r" % (sorted(mp), sorted(op)))
+for name in op:
+    for key in ("items", "target", "state"):
+        if mp[name][key] != op[name][key]:
+            die("%s.%s: merged %r, one process %r" % (name, key,
+                mp[name][key], op[name][key]))
+    if mp[name]["latency_hist"]["count"] != op[name]["latency_hist"]["count"]:
+        die("%s: latency samples %r vs %r" % (name,
+            mp[name]["latency_hist"]["count"],
+            op[name]["latency_hist"]["count"]))
+if mp["connect"]["items"] != n or mp["program"]["items"] != n * k:
+    die("connect %r program %r" % (mp["connect"]["items"],
+        mp["program"]["items"]))
+# (Not stats_requests: the shards ran for --duration, and the
+# controller reads stats as long as they do.)
+for c in ("flows_added", "flows_deleted", "flow_mods", "barriers"):
+    if m["counters"][c] != one["counters"][c]:
+        die("counter %s: merged %r, one process %r" % (c,
+            m["counters"][c], one["counters"][c]))
+PYEOF
+exit 0
