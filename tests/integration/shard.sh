@@ -26,7 +26,9 @@ bad_usage openflow "--sweep" --switches 4 --shard 0/2 --sweep 2,4 \
     --controller tcp:127.0.0.1:1
 bad_usage openflow "more than a week" --switches 3 --start-at 99999999999 \
     --controller tcp:127.0.0.1:1
-bad_usage bgp "does not number its devices by slice" --peers 2 --as 65001 \
+bad_usage bgp "does not go with --monitor" --peers 2 --as 65001 \
+    --shard 0/2 --controller tcp:127.0.0.1:1 --monitor tcp:127.0.0.1:1
+bad_usage pcep "does not number its devices by slice" --pccs 2 \
     --shard 0/2 --controller tcp:127.0.0.1:1
 [ "$FAILS" -eq 0 ] || fail "$FAILS bad arguments not refused"
 
@@ -133,4 +135,58 @@ for c in ("flows_added", "flows_deleted", "flow_mods", "barriers"):
         die("counter %s: merged %r, one process %r" % (c,
             m["counters"][c], one["counters"][c]))
 PYEOF
+
+# BGP: 2 shards of 6 peers, 50 prefixes each, from one source range: the
+# controller's Loc-RIB holds 300 distinct prefixes, and the last peer's
+# address (127.NET.0.6, shard 1's) has its 50.
+NET=$((RANDOM % 200 + 20))
+ports=$(free_ports 2)
+bgp=$ports
+rc_port=$((ports + 1))
+start_bg "$TMPD/bctl.log" "$SBSIM" controller --bgp ptcp:$bgp:127.0.0.1 \
+    --as 65000 --restconf 127.0.0.1:$rc_port
+ctl=$LAST_PID
+wait_listen "$bgp" && wait_listen "$rc_port" || fail "BGP controller"
+at=$("$PY" -c 'import time; print("%.3f" % (time.time() + 1))')
+pids=""
+for i in 0 1; do
+	start_bg "$TMPD/bshard$i.log" "$SBSIM" bgp --peers 6 --prefixes 50 \
+	    --as 65001 --peer-as 65000 --source 127.$NET.0.0/24 \
+	    --controller tcp:127.0.0.1:$bgp --shard $i/2 --start-at "$at" \
+	    --duration 5 --timeout 20 --report "$TMPD/b$i.json" -q
+	pids="$pids $LAST_PID"
+done
+"$PY" - "$rc_port" "$NET" <<'PYEOF' || fail "the BGP controller's RIBs"
+import base64, http.client, sys, time
+port, net = int(sys.argv[1]), sys.argv[2]
+auth = "Basic " + base64.b64encode(b"admin:admin").decode()
+T4 = ("tables=bgp-types:ipv4-address-family,"
+      "bgp-types:unicast-subsequent-address-family/ipv4-routes")
+RIB = "/rests/data/bgp-rib:bgp-rib/rib=example-bgp-rib/"
+def count(path):
+    c = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+    c.request("GET", RIB + path, headers={"Authorization": auth})
+    return c.getresponse().read().decode().count('"prefix":"')
+for _ in range(100):
+    n = count("loc-rib/" + T4)
+    if n >= 300:
+        break
+    time.sleep(0.1)
+if n != 300:
+    sys.exit("loc-rib holds %d routes, not 300" % n)
+n = count("peer=bgp:%%2F%%2F127.%s.0.6/adj-rib-in/%s" % (net, T4))
+if n != 50:
+    sys.exit("adj-rib-in of 127.%s.0.6 holds %d routes, not 50" % (net, n))
+PYEOF
+for p in $pids; do
+	wait_exit "$p" 30 || fail "a BGP shard did not end"
+	[ "$EXIT_RC" -eq 0 ] || fail "a BGP shard exited $EXIT_RC"
+done
+stop_pid "$ctl"
+"$SBSIM" merge "$TMPD"/b0.json "$TMPD"/b1.json --report "$TMPD/bm.json" \
+    -q || fail "BGP merge exited $?"
+[ "$(json_get "$TMPD/bm.json" '[(p["name"], p["items"], p["state"])
+    for p in r["phases"]][:2]')" = \
+    "[('connect', 6, 'DONE'), ('announce', 300, 'DONE')]" ] ||
+    fail "BGP merged: $(json_get "$TMPD/bm.json" 'r["phases"]')"
 exit 0
