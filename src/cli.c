@@ -292,6 +292,9 @@ static const struct opt cli_common_rows[] = {
 	OPT_FN("shard", "I/N", cli_shard, 0,
 	    "run only slice I (0 to N-1) of the devices, numbered\n"
 	    "as in the whole run (sbsim merge joins the reports)"),
+	OPT_U("workers", "N", RO, workers, 1, 1024, 0,
+	    "run in N processes, each a shard with its own\n"
+	    "event loop, their reports merged into one"),
 	OPT_D("start-at", "UNIX_TIME", RO, start_at, 1, 1e11, 0,
 	    "wait until then (seconds since 1970, may be\n"
 	    "fractional) to start"),

@@ -51,6 +51,9 @@ struct run_opts {
 	uint32_t	 shard_index;		/* --shard I/N: I */
 	uint32_t	 shard_count;		/* N, 0: the whole run */
 	double		 start_at;		/* --start-at, Unix s; 0: now */
+	unsigned	 workers;		/* --workers N, 0: none */
+	int		 worker_fd;		/* a worker's progress pipe */
+	int		 worker;		/* 1 in a worker of --workers */
 	char		 scenario[512];	/* the command line, for reports */
 };
 

@@ -170,6 +170,36 @@ run_cost_sample(struct run_state *rs, uint64_t now)
 	}
 }
 
+/*
+ * A worker of --workers: one line of its phases so far to the parent,
+ * which says it should the worker die ("connect 10/10 DONE, program
+ * 150/200 RUNNING").  One write() under PIPE_BUF is atomic; a full pipe
+ * loses a line, the next one says more.
+ */
+static void
+run_worker_progress(const struct metrics *m, int fd)
+{
+	const struct phase	*ph;
+	char			 line[1024];
+	size_t			 i, used = 0;
+	int			 n;
+
+	line[0] = '\0';
+	for (i = 0; i < m->n_phases && used < sizeof(line) - 1; i++) {
+		ph = m->phases[i];
+		n = snprintf(line + used, sizeof(line) - 1 - used,
+		    "%s%s %llu/%llu %s", i ? ", " : "", ph->name,
+		    (unsigned long long)ph->items,
+		    (unsigned long long)ph->target,
+		    phase_state_name(ph->state));
+		if (n < 0 || (size_t)n >= sizeof(line) - 1 - used)
+			break;
+		used += (size_t)n;
+	}
+	line[used++] = '\n';
+	(void)write(fd, line, used);
+}
+
 static void
 run_tick(evutil_socket_t fd, short what, void *arg)
 {
@@ -190,10 +220,13 @@ run_tick(evutil_socket_t fd, short what, void *arg)
 	if (rs->deadline_ns != 0 && now >= rs->deadline_ns) {
 		engine_stop("--duration reached");
 	}
-	if (rs->progress && now - rs->last_progress_ns >=
+	if ((rs->progress || rs->ro->worker) && now - rs->last_progress_ns >=
 	    RUN_PROGRESS_MS * 1000000ull) {
 		rs->last_progress_ns = now;
-		report_progress(rs->m, stderr);
+		if (rs->ro->worker)
+			run_worker_progress(rs->m, rs->ro->worker_fd);
+		else
+			report_progress(rs->m, stderr);
 	}
 }
 
@@ -297,6 +330,8 @@ run_once(struct run_state *rs)
 		report_progress_clear(stderr);
 	rs->m->end_ns = rs->complete_ns != 0 ? rs->complete_ns : clock_ns();
 	run_close_phases(rs->m, rs->m->end_ns);
+	if (rs->ro->worker)
+		run_worker_progress(rs->m, rs->ro->worker_fd);
 	run_cost_sample(rs, clock_ns());
 	cost_finish(&rs->ctl, rs->m);
 	cost_counters(&rs->ctl, rs->m);
@@ -535,6 +570,8 @@ run_check_shard(const struct sim_ops *ops, const struct run_opts *ro)
 	if (ro->shard_count > 0 && !ops->shards)
 		why = "--shard: this command does not number its devices by "
 		    "slice yet";
+	else if (ro->workers > 0)	/* its main did not call run_workers() */
+		why = "--workers: this command does not run in workers yet";
 	else if (ro->shard_count > 0 && (ro->n_sweep > 0 || ro->find_max))
 		why = "--shard does not go with --sweep or --find-max";
 	if (why != NULL) {

@@ -111,6 +111,19 @@ void	 run_listen_range(struct pool_config *, const struct run_opts *,
 void	 run_shard_slice(const struct run_opts *, const char *what,
 	    uint32_t total, uint32_t *first, uint32_t *count);
 /*
+ * --workers N, called by a command's main once its options are checked
+ * and before it numbers its slice (run_shard_slice()): forks N workers,
+ * each of which returns 0 with ro made shard i/N (its report to a file
+ * of its own, progress to the parent) and goes on to run; the parent
+ * waits for them, merges their reports (src/merge.h) into the run's,
+ * and returns 1 with the exit status in rc (1 when a worker died, named
+ * on stderr with its last progress).  0 at once without --workers.
+ * what and total: the count option ("--switches") and its value.
+ */
+int	 run_workers(const struct sim_ops *, struct run_opts *,
+	    const char *what, uint32_t total, int *rc);
+
+/*
  * A whole-run total (what, e.g. "--expect-flows") spread over the slice
  * of count devices out of total: value * count / total, which must be
  * whole (a usage error when not).
