@@ -28,8 +28,10 @@ bad_usage openflow "more than a week" --switches 3 --start-at 99999999999 \
     --controller tcp:127.0.0.1:1
 bad_usage bgp "does not go with --monitor" --peers 2 --as 65001 \
     --shard 0/2 --controller tcp:127.0.0.1:1 --monitor tcp:127.0.0.1:1
-bad_usage pcep "does not number its devices by slice" --pccs 2 \
-    --shard 0/2 --controller tcp:127.0.0.1:1
+bad_usage pcep "does not go with --pce-initiated" --pccs 2 --lsps 1 \
+    --shard 0/2 --pce-initiated --controller tcp:127.0.0.1:1
+bad_usage netconf "does not number its devices by slice" --devices 2 \
+    --shard 0/2 --controller ptcp:1830
 [ "$FAILS" -eq 0 ] || fail "$FAILS bad arguments not refused"
 
 # One process, 30 switches: what the shards must add up to.
@@ -189,4 +191,58 @@ stop_pid "$ctl"
     for p in r["phases"]][:2]')" = \
     "[('connect', 6, 'DONE'), ('announce', 300, 'DONE')]" ] ||
     fail "BGP merged: $(json_get "$TMPD/bm.json" 'r["phases"]')"
+
+# PCEP: 2 shards of 4 PCCs with 5 delegated LSPs each: the PCE's topology
+# holds 4 nodes, pcc://127.1.0.1 to .4, and 20 LSPs.
+ports=$(free_ports 2)
+pp=$ports
+rc_port=$((ports + 1))
+start_bg "$TMPD/pctl.log" "$SBSIM" controller --pcep ptcp:$pp:127.0.0.1 \
+    --restconf 127.0.0.1:$rc_port --pcep-update-all 16 --pcep-timeout 10
+ctl=$LAST_PID
+wait_listen "$pp" && wait_listen "$rc_port" || fail "PCEP controller"
+at=$("$PY" -c 'import time; print("%.3f" % (time.time() + 1))')
+pids=""
+for i in 0 1; do
+	start_bg "$TMPD/pshard$i.log" "$SBSIM" pcep --pccs 4 --lsps 5 \
+	    --delegate --controller tcp:127.0.0.1:$pp --shard $i/2 \
+	    --start-at "$at" --duration 5 --timeout 20 \
+	    --report "$TMPD/pc$i.json" -q
+	pids="$pids $LAST_PID"
+done
+"$PY" - "$rc_port" <<'PYEOF' || fail "the PCE's topology"
+import base64, http.client, json, sys, time
+port = int(sys.argv[1])
+auth = "Basic " + base64.b64encode(b"admin:admin").decode()
+TOPO = ("/rests/data/network-topology:network-topology/"
+        "topology=pcep-topology")
+for _ in range(100):
+    c = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+    c.request("GET", TOPO, headers={"Authorization": auth})
+    r = c.getresponse()
+    body = r.read()
+    nodes, lsps = set(), 0
+    if r.status == 200:
+        t = json.loads(body)["network-topology:topology"][0]
+        for n in t.get("node", []):
+            nodes.add(n["node-id"])
+            pcc = n["network-topology-pcep:path-computation-client"]
+            lsps += len(pcc.get("reported-lsp", []))
+    if len(nodes) >= 4 and lsps >= 20:
+        break
+    time.sleep(0.1)
+want = set("pcc://127.1.0.%d" % i for i in range(1, 5))
+if nodes != want or lsps != 20:
+    sys.exit("nodes %s, %d LSPs" % (sorted(nodes), lsps))
+PYEOF
+for p in $pids; do
+	wait_exit "$p" 30 || fail "a PCEP shard did not end"
+	[ "$EXIT_RC" -eq 0 ] || fail "a PCEP shard exited $EXIT_RC"
+done
+stop_pid "$ctl"
+"$SBSIM" merge "$TMPD"/pc0.json "$TMPD"/pc1.json --report "$TMPD/pm.json" \
+    -q || fail "PCEP merge exited $?"
+[ "$(json_get "$TMPD/pm.json" '(r["ok"], r["phases"][0]["name"], r["phases"][0]["items"])')" = \
+    "(True, 'connect', 4)" ] ||
+    fail "PCEP merged: $(json_get "$TMPD/pm.json" 'r["phases"]')"
 exit 0
