@@ -30,8 +30,10 @@ bad_usage bgp "does not go with --monitor" --peers 2 --as 65001 \
     --shard 0/2 --controller tcp:127.0.0.1:1 --monitor tcp:127.0.0.1:1
 bad_usage pcep "does not go with --pce-initiated" --pccs 2 --lsps 1 \
     --shard 0/2 --pce-initiated --controller tcp:127.0.0.1:1
-bad_usage netconf "does not number its devices by slice" --devices 2 \
-    --shard 0/2 --controller ptcp:1830
+bad_usage netconf "does not spread evenly" --devices 4 --expect-edits 3 \
+    --listen ptcp:1830:127.0.0.1 --transport tcp --shard 0/2
+bad_usage ovsdb "does not number its devices by slice" --devices 2 \
+    --shard 0/2 --controller tcp:127.0.0.1:1
 [ "$FAILS" -eq 0 ] || fail "$FAILS bad arguments not refused"
 
 # One process, 30 switches: what the shards must add up to.
@@ -245,4 +247,22 @@ stop_pid "$ctl"
 [ "$(json_get "$TMPD/pm.json" '(r["ok"], r["phases"][0]["name"], r["phases"][0]["items"])')" = \
     "(True, 'connect', 4)" ] ||
     fail "PCEP merged: $(json_get "$TMPD/pm.json" 'r["phases"]')"
+
+# NETCONF: 2 shards of 4 listening devices take ports PORT to PORT+3
+# between them, two each (the same two would not bind twice).
+port=$(free_ports 4)
+pids=""
+for i in 0 1; do
+	start_bg "$TMPD/nshard$i.log" "$SBSIM" netconf --devices 4 \
+	    --listen ptcp:$port:127.0.0.1 --transport tcp --shard $i/2 \
+	    --duration 3 -q
+	pids="$pids $LAST_PID"
+done
+for p in $port $((port + 1)) $((port + 2)) $((port + 3)); do
+	wait_listen "$p" || fail "no NETCONF shard listens on $p"
+done
+for p in $pids; do
+	wait_exit "$p" 20 || fail "a NETCONF shard did not end"
+	[ "$EXIT_RC" -le 1 ] || fail "a NETCONF shard exited $EXIT_RC"
+done
 exit 0
