@@ -25,6 +25,30 @@
  * report that says otherwise is not one of the same run. */
 #define MERGE_MAX_TIMELINE_S	1000000
 
+/* Every phase has what merge_phase() reads without looking twice. */
+static int
+merge_check_shape(json_t *phases, const char *path, char *err,
+    size_t errlen)
+{
+	json_t	*ph;
+	size_t	 i;
+
+	if (json_array_size(phases) > METRICS_MAX_PHASES) {
+		snprintf(err, errlen, "%s: more than %d phases", path,
+		    METRICS_MAX_PHASES);
+		return -1;
+	}
+	json_array_foreach(phases, i, ph)
+		if (!json_is_string(json_object_get(ph, "name")) ||
+		    !json_is_string(json_object_get(ph, "protocol")) ||
+		    !json_is_string(json_object_get(ph, "state"))) {
+			snprintf(err, errlen, "%s: phase %zu has no name, "
+			    "protocol or state", path, i + 1);
+			return -1;
+		}
+	return 0;
+}
+
 int
 merge_load(struct merge_part *part, const char *path, char *err,
     size_t errlen)
@@ -57,7 +81,8 @@ merge_load(struct merge_part *part, const char *path, char *err,
 	else if (!json_is_array(json_object_get(r, "phases")) ||
 	    !json_is_object(json_object_get(r, "counters")))
 		snprintf(err, errlen, "%s: no phases or counters", path);
-	else {
+	else if (merge_check_shape(json_object_get(r, "phases"), path, err,
+	    errlen) == 0) {
 		part->json = r;
 		return 0;
 	}

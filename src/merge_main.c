@@ -81,28 +81,35 @@ merge_check_expects(const struct merge_opts *mo, const struct metrics *m)
 			    "'%s'", mo->expects[i].expr, mo->expects[i].phase);
 }
 
-/* "sbsim merge: A + B + ...": the parts' own scenarios, each once. */
+static const char *
+merge_part_scenario(const struct merge_part *part)
+{
+	const char	*s = json_string_value(json_object_get(part->json,
+			    "scenario"));
+
+	return s != NULL ? s : "";
+}
+
+/* "sbsim merge of N parts: A + B + ...": the parts' own scenarios (their
+ * command lines), each once, cut at the buffer's end. */
 static void
 merge_scenario(char *buf, size_t len, const struct merge_part *parts,
     size_t n)
 {
 	const char	*s;
-	size_t		 p, q, used;
+	size_t		 p, q, used, shown = 0;
 
 	snprintf(buf, len, "sbsim merge of %zu part%s:", n, n == 1 ? "" : "s");
 	for (p = 0; p < n; p++) {
-		s = json_string_value(json_object_get(parts[p].json,
-		    "scenario"));
+		s = merge_part_scenario(&parts[p]);
 		for (q = 0; q < p; q++)
-			if (s != NULL && strcmp(s, json_string_value(
-			    json_object_get(parts[q].json, "scenario")) ?
-			    json_string_value(json_object_get(parts[q].json,
-			    "scenario")) : "") == 0)
+			if (strcmp(s, merge_part_scenario(&parts[q])) == 0)
 				break;
-		if (s == NULL || q < p)
+		if (*s == '\0' || q < p)
 			continue;
 		used = strlen(buf);
-		snprintf(buf + used, len - used, "%s %s", p ? " +" : "", s);
+		snprintf(buf + used, len - used, "%s %s", shown++ ? " +" : "",
+		    s);
 	}
 }
 

@@ -177,6 +177,10 @@ q = dict(r); del q["start_unix_ns"]
 json.dump(q, open(d + "/old.json", "w"))
 q = json.loads(json.dumps(r)); q["phases"][1]["latency_hist"]["buckets"] = [[99999, 1]]
 json.dump(q, open(d + "/hist.json", "w"))
+q = json.loads(json.dumps(r)); del q["phases"][0]["name"]
+json.dump(q, open(d + "/noname.json", "w"))
+q = json.loads(json.dumps(r)); q["phases"] = [r["phases"][0]] * 200
+json.dump(q, open(d + "/many.json", "w"))
 PYEOF
 bad_usage merge "is required"
 bad_usage merge "missing.json" "$TMPD/missing.json"
@@ -187,6 +191,8 @@ bad_usage merge "different phases" "$TMPD/p0.json" "$TMPD/fewer.json"
 bad_usage merge "differ in their phase 1" "$TMPD/p0.json" "$TMPD/proto.json"
 bad_usage merge "no start_unix_ns" "$TMPD/old.json"
 bad_usage merge "latency_hist bucket" "$TMPD/p0.json" "$TMPD/hist.json"
+bad_usage merge "phase 1 has no name" "$TMPD/noname.json"
+bad_usage merge "more than 128 phases" "$TMPD/many.json"
 bad_usage merge "no phase 'nope'" "$TMPD/p0.json" --expect 'nope.items>1'
 bad_usage merge "unrecognized|unknown" "$TMPD/p0.json" --bogus
 [ "$FAILS" -eq 0 ] || fail "$FAILS bad inputs not refused as they should be"
