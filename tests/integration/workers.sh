@@ -75,7 +75,13 @@ for _ in $(seq 50); do
 done
 [ "$(echo $kids | wc -w)" -eq 3 ] || fail "no 3 workers: '$kids'"
 victim=$(echo $kids | awk '{print $2}')
-sleep 1.5
+# Every switch connected, then a progress line (every half second).
+for _ in $(seq 100); do
+	[ "$(ss -Htn state established "( dport = :$port )" | wc -l)" -ge $N ] &&
+	    break
+	sleep 0.1
+done
+sleep 1
 kill -KILL "$victim"
 wait_exit "$parent" 20 || fail "the parent did not end after a worker died"
 [ "$EXIT_RC" -eq 1 ] || fail "a killed worker: exit $EXIT_RC, want 1"
