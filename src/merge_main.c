@@ -118,7 +118,9 @@ merge_main(int argc, char **argv)
 {
 	static struct merge_part	 parts[MERGE_MAX_PARTS];
 	struct merge_opts		 mo;
-	struct opt_group		 g[] = { { NULL, merge_rows, &mo, NULL } };
+	struct opt_group		 g[] = {
+		{ NULL, merge_rows, &mo, NULL },
+	};
 	struct report_opts		 rep;
 	struct metrics			 m;
 	char				 err[1024], why[1100], scen[2048];

@@ -570,7 +570,7 @@ run_check_shard(const struct sim_ops *ops, const struct run_opts *ro)
 	if (ro->shard_count > 0 && !ops->shards)
 		why = "--shard: this command does not number its devices by "
 		    "slice yet";
-	else if (ro->workers > 0)	/* its main did not call run_workers() */
+	else if (ro->workers > 0)	/* its main took no run_workers() */
 		why = "--workers: this command does not run in workers yet";
 	else if (ro->shard_count > 0 && (ro->n_sweep > 0 || ro->find_max))
 		why = "--shard does not go with --sweep or --find-max";
@@ -580,8 +580,8 @@ run_check_shard(const struct sim_ops *ops, const struct run_opts *ro)
 	}
 	away = ro->start_at - (double)clock_real_ns() / 1e9;
 	if (ro->start_at > 0 && away > RUN_MAX_START_WAIT_S) {
-		fprintf(stderr, "sbsim %s: --start-at %.3f is %.0f s away, more "
-		    "than a week: seconds since 1970 are expected\n",
+		fprintf(stderr, "sbsim %s: --start-at %.3f is %.0f s away, "
+		    "more than a week: seconds since 1970 are expected\n",
 		    ops->name, ro->start_at, away);
 		return -1;
 	}
@@ -624,8 +624,8 @@ run_shard_slice(const struct run_opts *ro, const char *what, uint32_t total,
 	lo = (uint64_t)ro->shard_index * total / ro->shard_count;
 	hi = (uint64_t)(ro->shard_index + 1) * total / ro->shard_count;
 	if (hi == lo)
-		cli_die(ro, "--shard %u/%u of %s %u leaves this shard no device",
-		    ro->shard_index, ro->shard_count, what, total);
+		cli_die(ro, "--shard %u/%u of %s %u leaves this shard no "
+		    "device", ro->shard_index, ro->shard_count, what, total);
 	*first = (uint32_t)lo;
 	*count = (uint32_t)(hi - lo);
 }
