@@ -630,16 +630,26 @@ run_shard_slice(const struct run_opts *ro, const char *what, uint32_t total,
 	*count = (uint32_t)(hi - lo);
 }
 
+void
+run_shard_even(const struct run_opts *ro, const char *what, uint64_t value,
+    uint32_t total)
+{
+	if ((ro->shard_count <= 1 && ro->workers <= 1) || total == 0)
+		return;
+	if (value % total != 0)
+		cli_die(ro, "%s: %s %llu does not spread evenly over %u "
+		    "devices (give a multiple of %u)", ro->workers > 1 ?
+		    "--workers" : "--shard", what, (unsigned long long)value,
+		    total, total);
+}
+
 uint64_t
 run_shard_share(const struct run_opts *ro, const char *what, uint64_t value,
     uint32_t count, uint32_t total)
 {
 	if (ro->shard_count == 0 || count == total)
 		return value;
-	if (total == 0 || value % total != 0)
-		cli_die(ro, "--shard: %s %llu does not spread evenly over %u "
-		    "devices (give a multiple of %u)", what,
-		    (unsigned long long)value, total, total);
+	run_shard_even(ro, what, value, total);
 	return value / total * count;
 }
 

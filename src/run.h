@@ -130,6 +130,10 @@ int	 run_workers(const struct sim_ops *, struct run_opts *,
  */
 uint64_t run_shard_share(const struct run_opts *, const char *what,
 	    uint64_t value, uint32_t count, uint32_t total);
+/* The same check, before the slices are known (--workers, before its
+ * fork): with --shard or --workers, value must spread evenly. */
+void	 run_shard_even(const struct run_opts *, const char *what,
+	    uint64_t value, uint32_t total);
 
 /*
  * End a running phase that waited longer than timeout_s since its trigger

@@ -924,6 +924,20 @@ bgp_fault_check(const struct bgp_sim *sim, const struct run_opts *ro)
  * not yet.
  */
 static void
+bgp_shard_check(const struct bgp_sim *sim, const struct run_opts *ro)
+{
+	const char	*opt = ro->workers ? "--workers" : "--shard";
+
+	if (ro->shard_count == 0 && ro->workers == 0)
+		return;
+	if (sim->cfg.monitor != NULL)
+		cli_die(ro, "%s does not go with --monitor (each shard's would "
+		    "see the whole run's routes)", opt);
+	if (sim->cfg.nb_given & NB_GIVEN_ANY)
+		cli_die(ro, "%s does not go with the advertise test", opt);
+}
+
+static void
 bgp_shard(struct bgp_sim *sim, const struct run_opts *ro)
 {
 	uint32_t	first, count;
@@ -931,11 +945,6 @@ bgp_shard(struct bgp_sim *sim, const struct run_opts *ro)
 
 	if (ro->shard_count == 0)
 		return;
-	if (sim->cfg.monitor != NULL)
-		cli_die(ro, "--shard does not go with --monitor (each shard's "
-		    "would see the whole run's routes)");
-	if (sim->cfg.nb_given & NB_GIVEN_ANY)
-		cli_die(ro, "--shard does not go with the advertise test");
 	run_shard_slice(ro, "--peers", sim->cfg.peers, &first, &count);
 	sim->cfg.peers = count;
 	sim->idx_base = first;
@@ -948,6 +957,7 @@ bgp_main(int argc, char **argv)
 {
 	struct bgp_sim	*sim = run_sim_new(sizeof(*sim));
 	struct run_opts	 ro;
+	int		 rc;
 	struct opt_group groups[] = {
 		{ NULL, bgp_rows, &sim->cfg, &sim->cfg.given },
 		{ "the advertise test (sbsim writes routes into the "
@@ -966,6 +976,9 @@ bgp_main(int argc, char **argv)
 	    (uint64_t)sim->pcfg[0].ep.port + sim->cfg.peers - 1 > 65535)
 		cli_die(&ro, "ptcp:%u with %u peers would need ports past "
 		    "65535", sim->pcfg[0].ep.port, sim->cfg.peers);
+	bgp_shard_check(sim, &ro);
+	if (run_workers(&bgp_sim_ops, &ro, "peers", sim->cfg.peers, &rc) == 1)
+		return rc;
 	bgp_shard(sim, &ro);
 	if (sim->cfg.monitor != NULL)
 		bgp_monitor_config(sim, &ro);

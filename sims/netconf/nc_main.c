@@ -386,14 +386,24 @@ nc_check(struct nc_sim *sim, const struct run_opts *ro)
  * mounts the whole run's devices) is not yet.
  */
 static void
+nc_shard_check(const struct nc_sim *sim, const struct run_opts *ro)
+{
+	if (ro->shard_count == 0 && ro->workers == 0)
+		return;
+	if (sim->nb.given & NB_GIVEN_ANY)
+		cli_die(ro, "%s does not go with the northbound",
+		    ro->workers ? "--workers" : "--shard");
+	run_shard_even(ro, "--expect-edits", sim->cfg.expect_edits,
+	    sim->cfg.devices);
+}
+
+static void
 nc_shard(struct nc_sim *sim, const struct run_opts *ro)
 {
 	uint32_t	first, count;
 
 	if (ro->shard_count == 0)
 		return;
-	if (sim->nb.given & NB_GIVEN_ANY)
-		cli_die(ro, "--shard does not go with the northbound");
 	run_shard_slice(ro, "--devices", sim->cfg.devices, &first, &count);
 	sim->cfg.expect_edits = run_shard_share(ro, "--expect-edits",
 	    sim->cfg.expect_edits, count, sim->cfg.devices);
@@ -425,6 +435,10 @@ nc_main(int argc, char **argv)
 	cli_parse_groups(argc, argv, groups, 3, &ro, nc_usage);
 	log_init("sbsim", ro.verbose);
 	nc_check(sim, &ro);
+	nc_shard_check(sim, &ro);
+	if (run_workers(&nc_sim_ops, &ro, "devices", sim->cfg.devices,
+	    &rc) == 1)
+		return rc;
 	nc_shard(sim, &ro);
 	sim->phase_timeout = ro.phase_timeout;
 	sim->pcfg.up_fd = sim->cfg.transport == NC_TR_SSH ?

@@ -725,11 +725,8 @@ of_shard_check(const struct of_sim *sim, const struct run_opts *ro,
 	if (nb_given & NB_GIVEN_ANY)
 		cli_die(ro, "%s does not go with --northbound (it pushes the "
 		    "whole run's flows)", opt);
-	if (ro->workers > 1 && sim->cfg.expect_flows % sim->cfg.switches != 0)
-		cli_die(ro, "--workers: --expect-flows %llu does not spread "
-		    "evenly over %u switches (give a multiple of %u)",
-		    (unsigned long long)sim->cfg.expect_flows,
-		    sim->cfg.switches, sim->cfg.switches);
+	run_shard_even(ro, "--expect-flows", sim->cfg.expect_flows,
+	    sim->cfg.switches);
 }
 
 static void

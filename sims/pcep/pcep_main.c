@@ -664,6 +664,23 @@ pcep_pool_config(struct pcep_sim *sim, const struct run_opts *ro)
  * the northbound test are not yet.
  */
 static void
+pcep_shard_check(const struct pcep_sim *sim, const struct run_opts *ro)
+{
+	const struct pcc_config	*cfg = &sim->cfg;
+	const char		*opt = ro->workers ? "--workers" : "--shard";
+
+	if (ro->shard_count == 0 && ro->workers == 0)
+		return;
+	if (cfg->initiate)
+		cli_die(ro, "%s does not go with --pce-initiated (the PCE "
+		    "picks the PCCs of its LSPs)", opt);
+	if (cfg->nb_given & NB_GIVEN_ANY)
+		cli_die(ro, "%s does not go with the northbound test", opt);
+	run_shard_even(ro, "--expect-updates", cfg->expect_updates,
+	    cfg->pccs);
+}
+
+static void
 pcep_shard(struct pcep_sim *sim, const struct run_opts *ro)
 {
 	struct pcc_config	*cfg = &sim->cfg;
@@ -672,11 +689,6 @@ pcep_shard(struct pcep_sim *sim, const struct run_opts *ro)
 
 	if (ro->shard_count == 0)
 		return;
-	if (cfg->initiate)
-		cli_die(ro, "--shard does not go with --pce-initiated (the "
-		    "PCE picks the PCCs of its LSPs)");
-	if (cfg->nb_given & NB_GIVEN_ANY)
-		cli_die(ro, "--shard does not go with the northbound test");
 	run_shard_slice(ro, "--pccs", cfg->pccs, &first, &count);
 	cfg->expect_updates = run_shard_share(ro, "--expect-updates",
 	    cfg->expect_updates, count, cfg->pccs);
@@ -692,6 +704,7 @@ pcep_main(int argc, char **argv)
 	struct pcep_sim		*sim = run_sim_new(sizeof(*sim));
 	struct pcc_config	*cfg = &sim->cfg;
 	struct run_opts		 ro;
+	int			 rc;
 	struct opt_group	 groups[] = {
 		{ NULL, pcep_rows, cfg, NULL },
 		{ "the update test through the controller's northbound "
@@ -710,6 +723,9 @@ pcep_main(int argc, char **argv)
 	 * PCErr 9, RFC 5440 7.15). */
 	pcep_pool_config(sim, &ro);
 	pcep_nb_check(sim, &ro);
+	pcep_shard_check(sim, &ro);
+	if (run_workers(&pcep_sim_ops, &ro, "PCCs", cfg->pccs, &rc) == 1)
+		return rc;
 	pcep_shard(sim, &ro);
 	sim->phase_timeout = ro.phase_timeout;
 	return run_main(&pcep_sim_ops, sim, &ro);

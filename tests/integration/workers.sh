@@ -17,8 +17,13 @@ bad_usage openflow "--workers does not go with --repeat" --switches 4 \
     --workers 2 --repeat 2 --controller tcp:127.0.0.1:1
 bad_usage openflow "does not spread evenly" --switches 4 --workers 2 \
     --expect-flows 10 --controller tcp:127.0.0.1:1
-bad_usage bgp "--workers: this command does not run in workers" --peers 2 \
-    --as 65001 --workers 2 --controller tcp:127.0.0.1:1
+bad_usage ovsdb "--workers: this command does not run in workers" \
+    --devices 2 --workers 2 --controller tcp:127.0.0.1:1
+bad_usage bgp "--workers does not go with --monitor" --peers 2 --as 65001 \
+    --workers 2 --controller tcp:127.0.0.1:1 --monitor tcp:127.0.0.1:1
+bad_usage netconf "--workers: --expect-edits 3 does not spread evenly" \
+    --devices 4 --expect-edits 3 --listen ptcp:1830:127.0.0.1 \
+    --transport tcp --workers 2
 [ "$FAILS" -eq 0 ] || fail "$FAILS bad arguments not refused"
 
 port=$(free_ports 1)
@@ -54,6 +59,36 @@ if c["flows_added"] != n * k or c["flows_deleted"] != n * k or \
 if r["ok"] is not True or "--workers 3" not in r["scenario"]:
     sys.exit("ok %r scenario %r" % (r["ok"], r["scenario"]))
 PYEOF
+
+# BGP and PCEP in 2 workers: the merged counts are the whole run's.
+NET=$((RANDOM % 200 + 20))
+port=$(free_ports 1)
+start_bg "$TMPD/bctl.log" "$SBSIM" controller --bgp ptcp:$port:127.0.0.1 \
+    --as 65000
+ctl=$LAST_PID
+wait_listen "$port" || fail "BGP controller"
+timeout 60 "$SBSIM" bgp --peers 6 --prefixes 50 --as 65001 --peer-as 65000 \
+    --source 127.$NET.0.0/24 --controller tcp:127.0.0.1:$port --withdraw \
+    --workers 2 --timeout 20 --report "$TMPD/b.json" -q \
+    >"$TMPD/b.log" 2>&1 || fail "bgp --workers 2 exited $?"
+stop_pid "$ctl"
+grep -q "6 sessions, .* 300 prefixes and 300 withdrawals received" \
+    "$TMPD/bctl.log" || fail "BGP controller: $(cat "$TMPD/bctl.log")"
+[ "$(json_get "$TMPD/b.json" '(r["ok"], [(p["name"], p["items"]) for p in r["phases"]])')" = \
+    "(True, [('connect', 6), ('announce', 300), ('withdraw', 300)])" ] ||
+    fail "bgp --workers: $(json_get "$TMPD/b.json" 'r["phases"]')"
+ports=$(free_ports 2)
+start_bg "$TMPD/pctl.log" "$SBSIM" controller --pcep ptcp:$ports:127.0.0.1 \
+    --restconf 127.0.0.1:$((ports + 1)) --pcep-update-all 16 \
+    --pcep-timeout 10
+ctl=$LAST_PID
+wait_listen "$ports" || fail "PCEP controller"
+timeout 60 "$SBSIM" pcep --pccs 4 --lsps 5 --delegate --workers 2 \
+    --controller tcp:127.0.0.1:$ports --timeout 20 --report "$TMPD/p.json" \
+    -q >"$TMPD/p.log" 2>&1 || fail "pcep --workers 2 exited $?"
+stop_pid "$ctl"
+[ "$(json_get "$TMPD/p.json" '(r["ok"], r["phases"][0]["items"])')" = \
+    "(True, 4)" ] || fail "pcep --workers: $(json_get "$TMPD/p.json" 'r["phases"]')"
 
 # A worker killed: the others stop, the run fails naming it.
 port=$(free_ports 1)
