@@ -219,6 +219,33 @@ cli_sweep(void *base, const char *arg, char *err, size_t errlen)
 	}
 }
 
+/* --shard I/N: this process runs slice I (from 0) of N. */
+static int
+cli_shard(void *base, const char *arg, char *err, size_t errlen)
+{
+	struct run_opts	*ro = base;
+	unsigned long	 i, n;
+	char		*end;
+
+	errno = 0;
+	i = strtoul(arg, &end, 10);
+	if (end == arg || *arg < '0' || *arg > '9' || *end != '/' ||
+	    errno != 0)
+		goto bad;
+	arg = end + 1;
+	n = strtoul(arg, &end, 10);
+	if (end == arg || *arg < '0' || *arg > '9' || *end != '\0' ||
+	    errno != 0 || n < 1 || n > CLI_MAX_SHARDS || i >= n)
+		goto bad;
+	ro->shard_index = (uint32_t)i;
+	ro->shard_count = (uint32_t)n;
+	return 0;
+bad:
+	snprintf(err, errlen, "--shard: expected I/N, the slice I (0 to N-1) "
+	    "of N (1 to %d)", CLI_MAX_SHARDS);
+	return -1;
+}
+
 #define RO	struct run_opts
 static const struct opt cli_common_rows[] = {
 	OPT_S("controller", "EP", RO, controller, 0,
@@ -266,6 +293,15 @@ static const struct opt cli_common_rows[] = {
 	OPT_D("step-pause", "S", RO, step_pause, 0, 3600, 0,
 	    "seconds between the runs of --sweep and\n"
 	    "--find-max (default 1)"),
+	OPT_FN("shard", "I/N", cli_shard, 0,
+	    "run only slice I (0 to N-1) of the devices, numbered\n"
+	    "as in the whole run (sbsim merge joins the reports)"),
+	OPT_U("workers", "N", RO, workers, 1, 1024, 0,
+	    "run in N processes, each a shard with its own\n"
+	    "event loop, their reports merged into one"),
+	OPT_D("start-at", "UNIX_TIME", RO, start_at, 1, 1e11, 0,
+	    "wait until then (seconds since 1970, may be\n"
+	    "fractional) to start"),
 	OPT_S("ssl-key", "F", RO, ssl_key, 0, "TLS key for ssl: endpoints"),
 	OPT_S("ssl-cert", "F", RO, ssl_cert, 0, "its certificate"),
 	OPT_S("ssl-ca", "F", RO, ssl_ca, 0,

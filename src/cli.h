@@ -13,6 +13,7 @@
 
 #define CLI_MAX_EXPECTS	32
 #define CLI_MAX_SWEEP	64	/* sizes of one --sweep */
+#define CLI_MAX_SHARDS	65536	/* --shard I/N: N at most */
 #define CLI_EXIT_USAGE	2
 
 struct run_opts {
@@ -48,6 +49,12 @@ struct run_opts {
 	uint32_t	 find_max;		/* --find-max START, 0: none */
 	double		 step_pause;		/* seconds between steps */
 	const char	*step_group;		/* sbsim run: the group stepped */
+	uint32_t	 shard_index;		/* --shard I/N: I */
+	uint32_t	 shard_count;		/* N, 0: the whole run */
+	double		 start_at;		/* --start-at, Unix s; 0: now */
+	unsigned	 workers;		/* --workers N, 0: none */
+	int		 worker_fd;		/* a worker's progress pipe */
+	int		 worker;		/* 1 in a worker of --workers */
 	char		 scenario[512];	/* the command line, for reports */
 };
 

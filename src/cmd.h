@@ -21,6 +21,7 @@ extern const struct sbsim_cmd ovsdb_cmd;	/* sims/ovsdb */
 extern const struct sbsim_cmd controller_cmd;	/* src/controller.c */
 extern const struct sbsim_cmd demo_cmd;	/* src/demo.c */
 extern const struct sbsim_cmd plot_cmd;	/* src/plot.c */
+extern const struct sbsim_cmd merge_cmd;	/* src/merge_main.c */
 extern const struct sbsim_cmd run_cmd;		/* src/scenario.c */
 
 /* The command of that name (main.c's table), or NULL. */

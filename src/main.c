@@ -25,6 +25,7 @@ static const struct sbsim_cmd *const commands[] = {
 	&controller_cmd,
 	&demo_cmd,
 	&plot_cmd,
+	&merge_cmd,
 	&run_cmd,
 };
 #define N_COMMANDS	(sizeof(commands) / sizeof(commands[0]))

@@ -25,6 +25,16 @@ clock_ns(void)
 	return (uint64_t)ts.tv_sec * NS_PER_S + (uint64_t)ts.tv_nsec;
 }
 
+uint64_t
+clock_real_ns(void)
+{
+	struct timespec	ts;
+
+	if (clock_gettime(CLOCK_REALTIME, &ts) == -1)
+		fatal("clock_gettime");
+	return (uint64_t)ts.tv_sec * NS_PER_S + (uint64_t)ts.tv_nsec;
+}
+
 /* A kernel timestamp (CLOCK_REALTIME: socket timestamps) on clock_ns()'s
  * clock, by how long ago it was; a future one is now. */
 uint64_t
@@ -130,6 +140,14 @@ hist_merge(struct hist *dst, const struct hist *src)
 	dst->sum += src->sum;
 }
 
+uint32_t *
+hist_bin(struct hist *h, size_t i)
+{
+	if (i >= (size_t)HIST_BUCKETS * HIST_SUB)
+		return NULL;
+	return &h->bins[i / HIST_SUB][i % HIST_SUB];
+}
+
 /* Midpoint of a bin, clamped to the observed range so p0/p100 are exact. */
 static uint64_t
 hist_bin_value(const struct hist *h, size_t b, size_t s)
@@ -175,6 +193,7 @@ metrics_init(struct metrics *m)
 {
 	memset(m, 0, sizeof(*m));
 	m->start_ns = clock_ns();
+	m->start_real_ns = clock_real_ns();
 }
 
 void
@@ -365,19 +384,23 @@ timeline_reserve(struct phase *p, size_t sec)
 	p->timeline_cap = cap;
 }
 
-static void
-timeline_add(struct phase *p, uint64_t now_ns, uint64_t n)
+void
+phase_timeline_add(struct phase *p, size_t sec, uint64_t n)
 {
-	size_t		sec;
 	uint64_t	v;
 
-	sec = now_ns > p->trigger_ns ?
-	    (size_t)((now_ns - p->trigger_ns) / NS_PER_S) : 0;
 	timeline_reserve(p, sec);
 	if (sec >= p->timeline_len)
 		p->timeline_len = sec + 1;
 	v = (uint64_t)p->timeline[sec] + n;
 	p->timeline[sec] = v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
+}
+
+static void
+timeline_add(struct phase *p, uint64_t now_ns, uint64_t n)
+{
+	phase_timeline_add(p, now_ns > p->trigger_ns ?
+	    (size_t)((now_ns - p->trigger_ns) / NS_PER_S) : 0, n);
 }
 
 /*

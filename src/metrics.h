@@ -12,6 +12,7 @@
 struct timespec;
 
 uint64_t clock_ns(void);		/* CLOCK_MONOTONIC */
+uint64_t clock_real_ns(void);		/* CLOCK_REALTIME: Unix time in ns */
 /* A socket timestamp (CLOCK_REALTIME) on clock_ns()'s clock. */
 uint64_t clock_ns_of_real(const struct timespec *);
 /* Seconds from one clock_ns() to a later one; 0 when either is unset. */
@@ -34,6 +35,9 @@ struct hist {
 void	 hist_init(struct hist *);
 void	 hist_add(struct hist *, uint64_t value);
 void	 hist_merge(struct hist *, const struct hist *);
+/* The bin at flat index i = bucket * HIST_SUB + sub (as reports write
+ * them), for reading a report back; NULL past the end. */
+uint32_t *hist_bin(struct hist *, size_t i);
 /* Value at percentile p in [0,100]; 0 when empty. */
 uint64_t hist_percentile(const struct hist *, double p);
 
@@ -115,6 +119,9 @@ struct counter {
 /* One run: its phases in order of creation, its counters by name. */
 struct metrics {
 	uint64_t	 start_ns;
+	/* start_ns as Unix time (ns), so that the reports of processes,
+	 * hosts even, that ran parts of one run line up (sbsim merge). */
+	uint64_t	 start_real_ns;
 	uint64_t	 end_ns;
 	struct phase	*phases[METRICS_MAX_PHASES];
 	size_t		 n_phases;
@@ -170,6 +177,9 @@ void	 phase_expect(struct phase *, uint64_t target);
 /* n items happened at now: first/last, timeline, and DONE at target. */
 void	 phase_items(struct phase *, uint64_t now_ns, uint64_t n);
 void	 phase_latency(struct phase *, uint64_t us);
+/* n items into the timeline's second sec (since the trigger), nothing
+ * else: reading a report back (sbsim merge). */
+void	 phase_timeline_add(struct phase *, size_t sec, uint64_t n);
 /* The window opens at the first item: a phase started early (so that it
  * can time out) is re-timed from now while it has no item yet. */
 void	 phase_open(struct phase *, uint64_t now_ns);

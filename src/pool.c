@@ -258,7 +258,7 @@ pool_socket(struct pool_dev *d)
 	/* Defer the port choice to connect(): with a source address per
 	 * device, a port per (source, destination) pair is plenty. */
 	setsockopt(fd, IPPROTO_IP, IP_BIND_ADDRESS_NO_PORT, &one, sizeof(one));
-	source_addr(&p->cfg.src, d->index, &ss, &len);
+	source_addr(&p->cfg.src, p->cfg.index_base + d->index, &ss, &len);
 	if (bind(fd, (struct sockaddr *)&ss, len) == -1) {
 		if (p->stats.bind_errors++ == 0)
 			log_warn("bind to source %s", p->cfg.src.text);
@@ -512,11 +512,13 @@ pool_listen(struct pool *p, struct pool_dev *d, char *err, size_t errlen)
 {
 	struct sockaddr_storage	ss;
 	socklen_t		len;
-	uint32_t		port = p->cfg.ep.port + d->index;
+	uint32_t		port = p->cfg.ep.port + p->cfg.index_base +
+				    d->index;
 
 	if (p->cfg.src.family != AF_UNSPEC) {
 		/* An address per device, all on one port. */
-		source_addr(&p->cfg.src, d->index, &ss, &len);
+		source_addr(&p->cfg.src, p->cfg.index_base + d->index, &ss,
+		    &len);
 		if (ss.ss_family == AF_INET)
 			((struct sockaddr_in *)&ss)->sin_port =
 			    htons(p->cfg.ep.port);

@@ -71,6 +71,10 @@ struct pool_config {
 	unsigned		 backoff_min_ms;
 	unsigned		 backoff_max_ms;
 	int			 reconnect;	/* try again after a drop */
+	/* The first device's number in the whole run (--shard): device i
+	 * takes source address (or ptcp: port) index_base + i, so that the
+	 * shards of a run use disjoint ones. */
+	uint32_t		 index_base;
 	SSL_CTX			*ssl;		/* for ssl: */
 	/*
 	 * Optional, passive only: when set, each accepted connection's

@@ -331,7 +331,7 @@ view_build(struct view *vw, const struct metrics *runs, size_t nruns,
 	memset(vw, 0, sizeof(*vw));
 	vw->runs = runs;
 	vw->nruns = nruns;
-	vw->ok = 1;
+	vw->ok = o->failed == NULL;
 	view_phase_names(vw);
 	for (i = 0; i < vw->np; i++)
 		view_phase(vw, &vw->p[i]);
@@ -516,7 +516,7 @@ view_saturated(const struct view *vw)
 }
 
 static void
-human_emit(const struct view *vw, FILE *f)
+human_emit(const struct view *vw, const struct report_opts *o, FILE *f)
 {
 	if (vw->nruns > 1)
 		human_repeat(vw, f);
@@ -528,6 +528,8 @@ human_emit(const struct view *vw, FILE *f)
 	human_saturated(vw, f);
 	human_counters(vw, f);
 	human_expects(vw, f);
+	if (o->failed != NULL)
+		fprintf(f, "\nfailed: %s\n", o->failed);
 	fprintf(f, "\nresult: %s\n", vw->ok ? "ok" : "FAILED");
 	fflush(f);
 }
@@ -794,6 +796,34 @@ json_latency(struct jw *w, const double *v, uint64_t samples)
 }
 
 /*
+ * The latency histogram itself, sparse: its non-empty bins as [flat
+ * index, count] (index = bucket * 2^sub_bits + sub, metrics.c's layout),
+ * so that reports of parts of a run merge exactly (sbsim merge).
+ */
+static void
+json_hist(struct jw *w, const struct hist *h)
+{
+	size_t	b, s, n = 0;
+
+	jw_open(w, "latency_hist", '{');
+	jw_u64(w, "sub_bits", HIST_SUB_BITS);
+	jw_u64(w, "buckets_n", HIST_BUCKETS);
+	jw_u64(w, "count", h->count);
+	jw_u64(w, "min", h->min);
+	jw_u64(w, "max", h->max);
+	jw_u64(w, "sum", h->sum);
+	jw_key(w, "buckets");
+	fputc('[', w->f);
+	for (b = 0; b < HIST_BUCKETS; b++)
+		for (s = 0; s < HIST_SUB; s++)
+			if (h->bins[b][s] != 0)
+				fprintf(w->f, "%s[%zu, %u]", n++ ? ", " : "",
+				    b * HIST_SUB + s, h->bins[b][s]);
+	fputc(']', w->f);
+	jw_close(w, '}');
+}
+
+/*
  * sbsim's own CPU in the phase, and the controller's when it was sampled
  * (docs/report.md, "Cost").
  */
@@ -834,6 +864,7 @@ json_phase(struct jw *w, const struct phase *ph, const struct metrics *run,
 	jw_num(w, "seconds", v[RM_SECONDS]);
 	jw_num(w, "rate_per_s", v[RM_RATE]);
 	json_latency(w, v, ph->latency.count);
+	json_hist(w, &ph->latency);
 	jw_rel(w, "trigger_s", run, ph->trigger_ns);
 	jw_rel(w, "first_s", run, ph->first_ns);
 	jw_rel(w, "last_s", run, ph->last_ns);
@@ -979,7 +1010,13 @@ json_emit(const struct view *vw, const struct report_opts *o,
 	json_env(&w, e);
 	jw_str(&w, "scenario", o->scenario ? o->scenario : "");
 	jw_u64(&w, "repeat", vw->nruns);
+	if (vw->nruns > 0) {
+		jw_u64(&w, "start_unix_ns", vw->runs[0].start_real_ns);
+		jw_rel(&w, "end_s", &vw->runs[0], vw->runs[0].end_ns);
+	}
 	jw_bool(&w, "ok", vw->ok);
+	if (o->failed != NULL)
+		jw_str(&w, "failed", o->failed);
 	jw_bool(&w, "sbsim_saturated", view_saturated(vw));
 	json_view_phases(&w, vw);
 	json_view_counters(&w, vw);
@@ -1138,10 +1175,11 @@ junit_emit(const struct view *vw, const struct report_opts *o, FILE *f)
 		failures += vw->p[i].timeouts > 0;
 	for (i = 0; i < vw->ne; i++)
 		failures += !vw->ev[i].ok;
+	failures += o->failed != NULL;
 	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
 	fprintf(f, "<testsuite name=\"sbsim\" tests=\"%zu\" failures=\"%zu\" "
-	    "errors=\"0\" skipped=\"0\" time=\"%.3f\">\n", vw->np + vw->ne,
-	    failures, runs_seconds(vw));
+	    "errors=\"0\" skipped=\"0\" time=\"%.3f\">\n", vw->np + vw->ne +
+	    (o->failed != NULL), failures, runs_seconds(vw));
 	fputs("  <properties>\n", f);
 	junit_property(f, "version", o->version ? o->version : "unknown");
 	junit_property(f, "scenario", o->scenario ? o->scenario : "");
@@ -1153,6 +1191,8 @@ junit_emit(const struct view *vw, const struct report_opts *o, FILE *f)
 	for (i = 0; i < vw->ne; i++)
 		junit_case(f, "sbsim.expect", vw->ev[i].e->expr, 0,
 		    "expectation", vw->ev[i].ok ? NULL : vw->ev[i].msg);
+	if (o->failed != NULL)
+		junit_case(f, "sbsim.run", "parts", 0, "run", o->failed);
 	fputs("</testsuite>\n", f);
 }
 
@@ -1232,7 +1272,7 @@ report_emit(const struct metrics *runs, size_t nruns,
 	}
 	view_build(&vw, runs, nruns, o);
 	if (human_out != NULL)
-		human_emit(&vw, human_out);
+		human_emit(&vw, o, human_out);
 	if (write_file(o->json_path, &c, emit_json) == -1)
 		rc = -1;
 	if (write_file(o->csv_path, &c, emit_csv) == -1)

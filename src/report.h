@@ -37,6 +37,9 @@ struct report_opts {
 	const struct expect	*expects;	/* --expect, parsed */
 	size_t			 n_expects;
 	const struct env	*env;		/* NULL: report_emit collects */
+	/* Why the run failed besides its phases and expectations, or NULL
+	 * (sbsim merge: a part that was not ok). */
+	const char		*failed;
 };
 
 /*

@@ -7,6 +7,7 @@
 
 #include <event2/event.h>
 
+#include "cli.h"
 #include "cost.h"
 #include "engine.h"
 #include "http_server.h"
@@ -169,6 +170,36 @@ run_cost_sample(struct run_state *rs, uint64_t now)
 	}
 }
 
+/*
+ * A worker of --workers: one line of its phases so far to the parent,
+ * which says it should the worker die ("connect 10/10 DONE, program
+ * 150/200 RUNNING").  One write() under PIPE_BUF is atomic; a full pipe
+ * loses a line, the next one says more.
+ */
+static void
+run_worker_progress(const struct metrics *m, int fd)
+{
+	const struct phase	*ph;
+	char			 line[1024];
+	size_t			 i, used = 0;
+	int			 n;
+
+	line[0] = '\0';
+	for (i = 0; i < m->n_phases && used < sizeof(line) - 1; i++) {
+		ph = m->phases[i];
+		n = snprintf(line + used, sizeof(line) - 1 - used,
+		    "%s%s %llu/%llu %s", i ? ", " : "", ph->name,
+		    (unsigned long long)ph->items,
+		    (unsigned long long)ph->target,
+		    phase_state_name(ph->state));
+		if (n < 0 || (size_t)n >= sizeof(line) - 1 - used)
+			break;
+		used += (size_t)n;
+	}
+	line[used++] = '\n';
+	(void)write(fd, line, used);
+}
+
 static void
 run_tick(evutil_socket_t fd, short what, void *arg)
 {
@@ -189,10 +220,13 @@ run_tick(evutil_socket_t fd, short what, void *arg)
 	if (rs->deadline_ns != 0 && now >= rs->deadline_ns) {
 		engine_stop("--duration reached");
 	}
-	if (rs->progress && now - rs->last_progress_ns >=
+	if ((rs->progress || rs->ro->worker) && now - rs->last_progress_ns >=
 	    RUN_PROGRESS_MS * 1000000ull) {
 		rs->last_progress_ns = now;
-		report_progress(rs->m, stderr);
+		if (rs->ro->worker)
+			run_worker_progress(rs->m, rs->ro->worker_fd);
+		else
+			report_progress(rs->m, stderr);
 	}
 }
 
@@ -266,6 +300,7 @@ run_once(struct run_state *rs)
 	engine_init();
 	metrics_init(rs->m);
 	rs->m->start_ns = clock_ns();
+	rs->m->start_real_ns = clock_real_ns();
 	rs->complete_ns = 0;
 	rs->deadline_ns = rs->ro->duration > 0 ? rs->m->start_ns +
 	    (uint64_t)(rs->ro->duration * 1e9) : 0;
@@ -296,6 +331,8 @@ run_once(struct run_state *rs)
 		report_progress_clear(stderr);
 	rs->m->end_ns = rs->complete_ns != 0 ? rs->complete_ns : clock_ns();
 	run_close_phases(rs->m, rs->m->end_ns);
+	if (rs->ro->worker)
+		run_worker_progress(rs->m, rs->ro->worker_fd);
 	run_cost_sample(rs, clock_ns());
 	cost_finish(&rs->ctl, rs->m);
 	cost_counters(&rs->ctl, rs->m);
@@ -521,6 +558,102 @@ run_steps(struct run_state *rs)
 	return rc == 0 ? 0 : 1;
 }
 
+/* --start-at further away than this is a mistake (milliseconds?). */
+#define RUN_MAX_START_WAIT_S	(7 * 86400)
+
+/* --shard and --start-at: what the command and the other options allow. */
+static int
+run_check_shard(const struct sim_ops *ops, const struct run_opts *ro)
+{
+	const char	*why = NULL;
+	double		 away;
+
+	if (ro->shard_count > 0 && !ops->shards)
+		why = "--shard: this command does not number its devices by "
+		    "slice yet";
+	else if (ro->workers > 0)	/* its main took no run_workers() */
+		why = "--workers: this command does not run in workers yet";
+	else if (ro->shard_count > 0 && (ro->n_sweep > 0 || ro->find_max))
+		why = "--shard does not go with --sweep or --find-max";
+	if (why != NULL) {
+		fprintf(stderr, "sbsim %s: %s\n", ops->name, why);
+		return -1;
+	}
+	away = ro->start_at - (double)clock_real_ns() / 1e9;
+	if (ro->start_at > 0 && away > RUN_MAX_START_WAIT_S) {
+		fprintf(stderr, "sbsim %s: --start-at %.3f is %.0f s away, "
+		    "more than a week: seconds since 1970 are expected\n",
+		    ops->name, ro->start_at, away);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * --start-at: the shards of a run, maybe on several hosts, start
+ * together; one started late starts at once and says so.  1 when a
+ * signal came first.
+ */
+static int
+run_wait_start(const struct run_opts *ro)
+{
+	double	wait;
+
+	if (ro->start_at == 0)
+		return 0;
+	wait = ro->start_at - (double)clock_real_ns() / 1e9;
+	if (wait <= 0) {
+		log_warnx("--start-at %.3f was %.3f s ago: starting now",
+		    ro->start_at, -wait);
+		return 0;
+	}
+	log_info("waiting %.3f s for --start-at", wait);
+	return engine_pause(wait);
+}
+
+void
+run_shard_slice(const struct run_opts *ro, const char *what, uint32_t total,
+    uint32_t *first, uint32_t *count)
+{
+	uint64_t	lo, hi;
+
+	if (ro->shard_count == 0) {
+		*first = 0;
+		*count = total;
+		return;
+	}
+	lo = (uint64_t)ro->shard_index * total / ro->shard_count;
+	hi = (uint64_t)(ro->shard_index + 1) * total / ro->shard_count;
+	if (hi == lo)
+		cli_die(ro, "--shard %u/%u of %s %u leaves this shard no "
+		    "device", ro->shard_index, ro->shard_count, what, total);
+	*first = (uint32_t)lo;
+	*count = (uint32_t)(hi - lo);
+}
+
+void
+run_shard_even(const struct run_opts *ro, const char *what, uint64_t value,
+    uint32_t total)
+{
+	if ((ro->shard_count <= 1 && ro->workers <= 1) || total == 0)
+		return;
+	if (value % total != 0)
+		cli_die(ro, "%s: %s %llu does not spread evenly over %u "
+		    "devices (give a multiple of %u)", ro->workers > 1 ?
+		    "--workers" : "--shard", what, (unsigned long long)value,
+		    total, total);
+}
+
+uint64_t
+run_shard_share(const struct run_opts *ro, const char *what, uint64_t value,
+    uint32_t count, uint32_t total)
+{
+	if (ro->shard_count == 0 || count == total)
+		return value;
+	run_shard_even(ro, what, value, total);
+	return value / total * count;
+}
+
 /* The commands' sims (run_sim_new()), reachable for the process's life. */
 #define RUN_MAX_SIMS	64
 static void	*run_sims[RUN_MAX_SIMS];
@@ -571,7 +704,8 @@ run_main(const struct sim_ops *ops, void *cfg, const struct run_opts *ro)
 	}
 	if (run_check_expects(ops, ro) == -1 ||
 	    run_check_watch(ops, ro) == -1 ||
-	    run_check_steps(ops, cfg, ro) == -1)
+	    run_check_steps(ops, cfg, ro) == -1 ||
+	    run_check_shard(ops, ro) == -1)
 		return 2;
 	if (engine_check_fds(ops->fds_needed(cfg), "these devices", err,
 	    sizeof(err)) == -1) {
@@ -584,6 +718,11 @@ run_main(const struct sim_ops *ops, void *cfg, const struct run_opts *ro)
 	rs.cfg = cfg;
 	rs.ro = ro;
 	rs.progress = isatty(STDERR_FILENO);
+	if (run_wait_start(ro)) {
+		fprintf(stderr, "sbsim %s: interrupted before --start-at\n",
+		    ops->name);
+		return 2;
+	}
 	if (ro->n_sweep > 0 || ro->find_max > 0)
 		return run_steps(&rs);
 	runs = xcalloc(ro->repeat, sizeof(*runs));

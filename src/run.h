@@ -36,6 +36,9 @@ struct sim_ops {
 	/* The --fault kinds the command's devices take (fault.h),
 	 * NULL-terminated; NULL: none. */
 	const struct fault_kind *faults;
+	/* 1: the command takes --shard I/N (its main numbers its slice of
+	 * devices with run_shard_slice()); 0: refused. */
+	int		 shards;
 };
 
 /*
@@ -98,6 +101,39 @@ void	 run_pool_endpoint(struct pool_config *, const struct run_opts *,
  */
 void	 run_listen_range(struct pool_config *, const struct run_opts *,
 	    const char *what, uint32_t devices);
+
+/*
+ * --shard I/N of a run of total devices: the slice's first device's
+ * number in the whole run and how many it has, [I*total/N,
+ * (I+1)*total/N); the whole run (0, total) without --shard.  what names
+ * the count option for errors; a slice of none is a usage error.
+ */
+void	 run_shard_slice(const struct run_opts *, const char *what,
+	    uint32_t total, uint32_t *first, uint32_t *count);
+/*
+ * --workers N, called by a command's main once its options are checked
+ * and before it numbers its slice (run_shard_slice()): forks N workers,
+ * each of which returns 0 with ro made shard i/N (its report to a file
+ * of its own, progress to the parent) and goes on to run; the parent
+ * waits for them, merges their reports (src/merge.h) into the run's,
+ * and returns 1 with the exit status in rc (1 when a worker died, named
+ * on stderr with its last progress).  0 at once without --workers.
+ * what and total: the count option ("--switches") and its value.
+ */
+int	 run_workers(const struct sim_ops *, struct run_opts *,
+	    const char *what, uint32_t total, int *rc);
+
+/*
+ * A whole-run total (what, e.g. "--expect-flows") spread over the slice
+ * of count devices out of total: value * count / total, which must be
+ * whole (a usage error when not).
+ */
+uint64_t run_shard_share(const struct run_opts *, const char *what,
+	    uint64_t value, uint32_t count, uint32_t total);
+/* The same check, before the slices are known (--workers, before its
+ * fork): with --shard or --workers, value must spread evenly. */
+void	 run_shard_even(const struct run_opts *, const char *what,
+	    uint64_t value, uint32_t total);
 
 /*
  * End a running phase that waited longer than timeout_s since its trigger

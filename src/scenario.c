@@ -506,7 +506,7 @@ scen_go(struct scen *sc)
 	scen_phase_names(sc);
 	scen_step_group(sc);
 	sc->ops = (struct sim_ops){ "run", sc->phases, scen_fds, scen_start,
-	    scen_tick, scen_stop, sc->size_opt, scen_size, NULL };
+	    scen_tick, scen_stop, sc->size_opt, scen_size, NULL, 0 };
 	log_init("sbsim", sc->ro.verbose);
 	log_info("running %zu groups of %s", sc->n, sc->path);
 	return run_main(&sc->ops, sc, &sc->ro);

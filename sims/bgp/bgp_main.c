@@ -455,8 +455,8 @@ bgp_start(void *arg, struct metrics *m, char *err, size_t errlen)
 	bgp_phases_init(sim);
 	sim->peers = xcalloc(sim->n_sess, sizeof(*sim->peers));
 	for (i = 0; i < sim->n_sess; i++)
-		bgp_peer_init(sim, &sim->peers[i], i % sim->cfg.peers,
-		    i / sim->cfg.peers);
+		bgp_peer_init(sim, &sim->peers[i], sim->idx_base +
+		    i % sim->cfg.peers, i / sim->cfg.peers);
 	if (sim->cfg.nb.url != NULL) {
 		sim->nb_begun = 0;
 		sim->nb_node = xstrdup(BGP_NB_NODE);
@@ -735,6 +735,7 @@ static const struct sim_ops bgp_sim_ops = {
 	"peers",
 	bgp_size,
 	bgp_fault_kinds,
+	1,		/* --shard: bgp_shard() */
 };
 
 /* Where the peers and the monitor may connect. */
@@ -911,11 +912,48 @@ bgp_fault_check(const struct bgp_sim *sim, const struct run_opts *ro)
 	}
 }
 
+/*
+ * --shard I/N: this process runs peers [first, first + count) of the
+ * run's --peers, each with the prefixes, identifier and source address
+ * it has in the whole run.  A monitor (each shard's would see the whole
+ * run's routes) and the advertise test (it writes the whole run's) are
+ * not yet.
+ */
+static void
+bgp_shard_check(const struct bgp_sim *sim, const struct run_opts *ro)
+{
+	const char	*opt = ro->workers ? "--workers" : "--shard";
+
+	if (ro->shard_count == 0 && ro->workers == 0)
+		return;
+	if (sim->cfg.monitor != NULL)
+		cli_die(ro, "%s does not go with --monitor (each shard's would "
+		    "see the whole run's routes)", opt);
+	if (sim->cfg.nb_given & NB_GIVEN_ANY)
+		cli_die(ro, "%s does not go with the advertise test", opt);
+}
+
+static void
+bgp_shard(struct bgp_sim *sim, const struct run_opts *ro)
+{
+	uint32_t	first, count;
+	unsigned	k;
+
+	if (ro->shard_count == 0)
+		return;
+	run_shard_slice(ro, "--peers", sim->cfg.peers, &first, &count);
+	sim->cfg.peers = count;
+	sim->idx_base = first;
+	for (k = 0; k < sim->cfg.n_spk; k++)
+		sim->pcfg[k].index_base = first;
+}
+
 static int
 bgp_main(int argc, char **argv)
 {
 	struct bgp_sim	*sim = run_sim_new(sizeof(*sim));
 	struct run_opts	 ro;
+	int		 rc;
 	struct opt_group groups[] = {
 		{ NULL, bgp_rows, &sim->cfg, &sim->cfg.given },
 		{ "the advertise test (sbsim writes routes into the "
@@ -934,6 +972,10 @@ bgp_main(int argc, char **argv)
 	    (uint64_t)sim->pcfg[0].ep.port + sim->cfg.peers - 1 > 65535)
 		cli_die(&ro, "ptcp:%u with %u peers would need ports past "
 		    "65535", sim->pcfg[0].ep.port, sim->cfg.peers);
+	bgp_shard_check(sim, &ro);
+	if (run_workers(&bgp_sim_ops, &ro, "peers", sim->cfg.peers, &rc) == 1)
+		return rc;
+	bgp_shard(sim, &ro);
 	if (sim->cfg.monitor != NULL)
 		bgp_monitor_config(sim, &ro);
 	sim->phase_timeout = ro.phase_timeout;

@@ -166,6 +166,9 @@ struct bgp_sim {
 	struct rxstamp		 mon_rx;	/* the monitor's reads */
 	uint64_t		 mon_high;	/* most the monitor held */
 	uint64_t		 mon_low;	/* least since withdraw began */
+	/* --shard: the first peer's number in the whole run (its prefixes,
+	 * identifier and source address come from it). */
+	uint32_t		 idx_base;
 	double			 phase_timeout;
 	uint64_t		 churn_start_ns;
 	uint64_t		 churn_sent;

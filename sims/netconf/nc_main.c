@@ -228,7 +228,7 @@ nc_start(void *arg, struct metrics *m, char *err, size_t errlen)
 	sim->devs = xcalloc(sim->cfg.devices, sizeof(*sim->devs));
 	for (i = 0; i < sim->cfg.devices; i++) {
 		sim->devs[i].sim = sim;
-		sim->devs[i].idx = i;
+		sim->devs[i].idx = sim->idx_base + i;
 		LIST_INIT(&sim->devs[i].sessions);
 		sim->devs[i].store = nc_store_new(sim->schema);
 	}
@@ -311,6 +311,7 @@ static const struct sim_ops nc_sim_ops = {
 	"devices",
 	nc_size,
 	nc_fault_kinds,
+	1,		/* --shard: nc_shard() */
 };
 
 static void
@@ -386,6 +387,40 @@ nc_check(struct nc_sim *sim, const struct run_opts *ro)
 		cli_die(ro, "%s", err);
 }
 
+/*
+ * --shard I/N: this process runs devices [first, first + count) of the
+ * run's --devices, each on the port (or --source address) and with the
+ * notifications it has in the whole run; --expect-edits is the whole
+ * run's, of which the slice expects its share.  The northbound (it
+ * mounts the whole run's devices) is not yet.
+ */
+static void
+nc_shard_check(const struct nc_sim *sim, const struct run_opts *ro)
+{
+	if (ro->shard_count == 0 && ro->workers == 0)
+		return;
+	if (sim->nb.given & NB_GIVEN_ANY)
+		cli_die(ro, "%s does not go with the northbound",
+		    ro->workers ? "--workers" : "--shard");
+	run_shard_even(ro, "--expect-edits", sim->cfg.expect_edits,
+	    sim->cfg.devices);
+}
+
+static void
+nc_shard(struct nc_sim *sim, const struct run_opts *ro)
+{
+	uint32_t	first, count;
+
+	if (ro->shard_count == 0)
+		return;
+	run_shard_slice(ro, "--devices", sim->cfg.devices, &first, &count);
+	sim->cfg.expect_edits = run_shard_share(ro, "--expect-edits",
+	    sim->cfg.expect_edits, count, sim->cfg.devices);
+	sim->cfg.devices = count;
+	sim->idx_base = first;
+	sim->pcfg.index_base = first;
+}
+
 static int
 nc_main(int argc, char **argv)
 {
@@ -409,6 +444,11 @@ nc_main(int argc, char **argv)
 	cli_parse_groups(argc, argv, groups, 3, &ro, nc_usage);
 	log_init("sbsim", ro.verbose);
 	nc_check(sim, &ro);
+	nc_shard_check(sim, &ro);
+	if (run_workers(&nc_sim_ops, &ro, "devices", sim->cfg.devices,
+	    &rc) == 1)
+		return rc;
+	nc_shard(sim, &ro);
 	sim->phase_timeout = ro.phase_timeout;
 	sim->pcfg.up_fd = sim->cfg.transport == NC_TR_SSH ?
 	    nc_dev_accept_ssh : nc_dev_accept_tcp;

@@ -172,6 +172,10 @@ struct nc_sim {
 	uint32_t		 open_sessions;
 	uint32_t		 max_open;	/* sessions the fds allow */
 	uint32_t		 next_sid;
+	/* --shard: the first device's number in the whole run (its port
+	 * or address, from the pool's index_base, and its notifications'
+	 * prefixes). */
+	uint32_t		 idx_base;
 	double			 phase_timeout;
 	uint64_t		 unused;	/* counters TCP never bumps */
 	struct nc_nb_cfg	 nb;

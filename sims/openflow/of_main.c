@@ -603,6 +603,7 @@ static const struct sim_ops of_sim_ops = {
 	"switches",
 	of_size,
 	of_fault_kinds,
+	1,		/* --shard: of_shard() */
 };
 
 static void
@@ -699,12 +700,67 @@ of_parse(int argc, char **argv, struct of_config *cfg, unsigned *nb_given,
 	    sizeof(groups[0]), ro, of_usage);
 }
 
+/*
+ * --shard I/N: this process runs switches [first, first + count) of the
+ * run's --switches, with the datapath ids, source addresses and ptcp:
+ * ports they have in the whole run; --expect-flows is the whole run's,
+ * of which the slice expects its share.  A topology links switches
+ * across slices and the northbound pushes the whole run's flows: not
+ * yet.
+ */
+static void
+of_shard_check(const struct of_sim *sim, const struct run_opts *ro,
+    unsigned nb_given)
+{
+	const char	*opt = ro->workers ? "--workers" : "--shard";
+
+	if (ro->shard_count == 0 && ro->workers == 0)
+		return;
+	if (sim->cfg.topo != OF_TOPO_NONE)
+		cli_die(ro, "%s does not go with --topology (its links cross "
+		    "the slices)", opt);
+	if (nb_given & NB_GIVEN_ANY)
+		cli_die(ro, "%s does not go with --northbound (it pushes the "
+		    "whole run's flows)", opt);
+	run_shard_even(ro, "--expect-flows", sim->cfg.expect_flows,
+	    sim->cfg.switches);
+}
+
+static void
+of_shard(struct of_sim *sim, const struct run_opts *ro)
+{
+	uint32_t	first, count, total = sim->cfg.switches;
+	unsigned	k;
+
+	if (ro->shard_count == 0)
+		return;
+	run_shard_slice(ro, "--switches", total, &first, &count);
+	sim->cfg.expect_flows = run_shard_share(ro, "--expect-flows",
+	    sim->cfg.expect_flows, count, total);
+	sim->cfg.switches = count;
+	sim->cfg.dpid_base += first;
+	for (k = 0; k < sim->cfg.n_ctl; k++)
+		of_pcfg(sim, k)->index_base = first;
+}
+
+static void
+of_free_pools(struct of_sim *sim)
+{
+	unsigned	k;
+
+	for (k = 0; k < sim->cfg.n_ctl; k++)
+		if (of_pcfg(sim, k)->ssl != NULL)
+			SSL_CTX_free(of_pcfg(sim, k)->ssl);
+	free(sim->pcfg_more);
+	free(sim->pool_more);
+}
+
 static int
 openflow_main(int argc, char **argv)
 {
 	struct of_sim	*sim = run_sim_new(sizeof(*sim));
 	struct run_opts	 ro;
-	unsigned	 nb_given, k;
+	unsigned	 nb_given;
 	char		 err[256];
 	int		 rc;
 
@@ -729,12 +785,15 @@ openflow_main(int argc, char **argv)
 		    "65535", sim->pcfg.ep.port, sim->cfg.switches);
 	sim->phase_timeout = ro.phase_timeout;
 	of_nb_config(&sim->cfg, nb_given, &ro);
+	of_shard_check(sim, &ro, nb_given);
+	if (run_workers(&of_sim_ops, &ro, "switches", sim->cfg.switches,
+	    &rc) == 1) {
+		of_free_pools(sim);
+		return rc;
+	}
+	of_shard(sim, &ro);
 	rc = run_main(&of_sim_ops, sim, &ro);
-	for (k = 0; k < sim->cfg.n_ctl; k++)
-		if (of_pcfg(sim, k)->ssl != NULL)
-			SSL_CTX_free(of_pcfg(sim, k)->ssl);
-	free(sim->pcfg_more);
-	free(sim->pool_more);
+	of_free_pools(sim);
 	return rc;
 }
 

@@ -238,6 +238,7 @@ static const struct sim_ops ovsdb_sim_ops = {
 	"devices",
 	ovsdb_size,
 	ovsdb_fault_kinds,
+	0,		/* --shard: not yet */
 };
 
 /* TLS as ovsdb-server's --private-key, --certificate and --ca-cert:

@@ -169,7 +169,7 @@ pcc_gen_ero(const struct pcc *p, uint32_t ep, struct pcep_ero *ero)
 	ero->n = 0;
 	for (k = 0; k < cfg->hops && ero->n < PCEP_ERO_MAX; k++) {
 		a = k + 1 == cfg->hops ? ep : 0x0a000000u | (k + 1) << 16 |
-		    (p->idx & 0xffff);
+		    ((p->sim->idx_base + p->idx) & 0xffff);
 		if (cfg->sr)
 			pcep_hop_sr_ipv4(&ero->hop[ero->n], PCC_SR_LABEL0 + k,
 			    a, 0, 0);

@@ -557,6 +557,7 @@ static const struct sim_ops pcep_sim_ops = {
 	"pccs",
 	pcep_size,
 	pcep_fault_kinds,
+	1,		/* --shard: pcep_shard() */
 };
 
 static void
@@ -651,12 +652,55 @@ pcep_pool_config(struct pcep_sim *sim, const struct run_opts *ro)
 		    ro->controller);
 }
 
+/*
+ * --shard I/N: this process runs PCCs [first, first + count) of the
+ * run's --pccs, each with the source address and ERO hops it has in the
+ * whole run; --expect-updates is the whole run's, of which the slice
+ * expects its share.  PCE-initiated LSPs (the PCE picks their PCCs) and
+ * the northbound test are not yet.
+ */
+static void
+pcep_shard_check(const struct pcep_sim *sim, const struct run_opts *ro)
+{
+	const struct pcc_config	*cfg = &sim->cfg;
+	const char		*opt = ro->workers ? "--workers" : "--shard";
+
+	if (ro->shard_count == 0 && ro->workers == 0)
+		return;
+	if (cfg->initiate)
+		cli_die(ro, "%s does not go with --pce-initiated (the PCE "
+		    "picks the PCCs of its LSPs)", opt);
+	if (cfg->nb_given & NB_GIVEN_ANY)
+		cli_die(ro, "%s does not go with the northbound test", opt);
+	run_shard_even(ro, "--expect-updates", cfg->expect_updates,
+	    cfg->pccs);
+}
+
+static void
+pcep_shard(struct pcep_sim *sim, const struct run_opts *ro)
+{
+	struct pcc_config	*cfg = &sim->cfg;
+	uint32_t		 first, count;
+	unsigned		 k;
+
+	if (ro->shard_count == 0)
+		return;
+	run_shard_slice(ro, "--pccs", cfg->pccs, &first, &count);
+	cfg->expect_updates = run_shard_share(ro, "--expect-updates",
+	    cfg->expect_updates, count, cfg->pccs);
+	cfg->pccs = count;
+	sim->idx_base = first;
+	for (k = 0; k < cfg->n_pce; k++)
+		sim->pcfg[k].index_base = first;
+}
+
 static int
 pcep_main(int argc, char **argv)
 {
 	struct pcep_sim		*sim = run_sim_new(sizeof(*sim));
 	struct pcc_config	*cfg = &sim->cfg;
 	struct run_opts		 ro;
+	int			 rc;
 	struct opt_group	 groups[] = {
 		{ NULL, pcep_rows, cfg, NULL },
 		{ "the update test through the controller's northbound "
@@ -675,6 +719,10 @@ pcep_main(int argc, char **argv)
 	 * PCErr 9, RFC 5440 7.15). */
 	pcep_pool_config(sim, &ro);
 	pcep_nb_check(sim, &ro);
+	pcep_shard_check(sim, &ro);
+	if (run_workers(&pcep_sim_ops, &ro, "PCCs", cfg->pccs, &rc) == 1)
+		return rc;
+	pcep_shard(sim, &ro);
 	sim->phase_timeout = ro.phase_timeout;
 	return run_main(&pcep_sim_ops, sim, &ro);
 }

@@ -586,7 +586,8 @@ pcc_local_addr(struct pcc *p, struct bufferevent *bev)
 {
 	p->addr = engine_local_ipv4(bufferevent_getfd(bev));
 	if (p->addr == 0)
-		p->addr = 0x0a000000u + p->idx + 1;	/* 10/8 for IPv6 */
+		p->addr = 0x0a000000u + p->sim->idx_base + p->idx + 1;
+						/* 10/8 for IPv6 */
 }
 
 static void

@@ -174,6 +174,10 @@ struct pcep_sim {
 	uint64_t		 reported;	/* first-time reports */
 	struct txack		 acked;		/* sync's end */
 	uint64_t		 total;		/* pccs x lsps */
+	/* --shard: the first PCC's number in the whole run (its ERO hops
+	 * and fallback address come from it, its source address from the
+	 * pool's index_base). */
+	uint32_t		 idx_base;
 	double			 phase_timeout;
 	double			 flap_credit;
 	uint32_t		 flap_next;

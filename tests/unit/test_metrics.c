@@ -9,6 +9,7 @@
 
 #include "check.h"
 #include "log.h"
+#include "merge.h"
 #include "metrics.h"
 
 #define S	1000000000ULL		/* one second in ns */
@@ -345,7 +346,57 @@ test_clock(void)
 	CHECK(a > 0 && b >= a, "clock_ns is monotonic");
 }
 
+/*
+ * A report's sparse bins read back through hist_bin() give the same
+ * histogram, so that sbsim merge's percentiles are the run's own.
+ */
+static void
+test_hist_bin_roundtrip(void)
+{
+	static struct hist	h, back;
+	uint64_t		v;
+	size_t			b, s;
+	uint32_t		*bin;
+
+	hist_init(&h);
+	hist_init(&back);
+	for (v = 1; v < 5000000; v = v * 3 / 2 + 1)
+		hist_add(&h, v);
+	for (b = 0; b < HIST_BUCKETS; b++)
+		for (s = 0; s < HIST_SUB; s++)
+			if (h.bins[b][s] != 0) {
+				bin = hist_bin(&back, b * HIST_SUB + s);
+				CHECK(bin != NULL, "bin %zu/%zu", b, s);
+				*bin = h.bins[b][s];
+			}
+	back.count = h.count;
+	back.min = h.min;
+	back.max = h.max;
+	back.sum = h.sum;
+	CHECK(memcmp(&h, &back, sizeof(h)) == 0, "bins read back");
+	CHECK(hist_bin(&back, (size_t)HIST_BUCKETS * HIST_SUB) == NULL,
+	    "past the last bin: NULL");
+}
+
+/* sbsim merge sums counters, but for maxima (docs/report.md). */
+static void
+test_merge_counter_kinds(void)
+{
+	CHECK(merge_counter_is_max("sbsim_max_rss_kb"), "sbsim_max_rss_kb");
+	CHECK(merge_counter_is_max("controller_threads_max"), "threads_max");
+	CHECK(merge_counter_is_max("controller_cpu_ms"), "controller cpu");
+	CHECK(merge_counter_is_max("grp.controller_max_rss_kb"),
+	    "a scenario group's");
+	CHECK(!merge_counter_is_max("flows_added"), "flows_added sums");
+	CHECK(!merge_counter_is_max("connect_attempts"), "attempts sum");
+	CHECK(!merge_counter_is_max("controller_scrape_errors"),
+	    "each part's scrape errors sum");
+	CHECK(!merge_counter_is_max("maximal"), "not a _max word");
+}
+
 static const struct check_case cases[] = {
+	CASE(test_hist_bin_roundtrip),
+	CASE(test_merge_counter_kinds),
 	CASE(test_hist_uniform),
 	CASE(test_hist_relative_error),
 	CASE(test_hist_edges),

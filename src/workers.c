@@ -1,0 +1,335 @@
+/*
+ * --workers N: one command's run spread over N processes on this host,
+ * each a shard (--shard i/N) with its own event loop, the parent merging
+ * their reports as sbsim merge does (src/merge.h).  Each worker writes
+ * its report to a file of its own and, every half second, one line of
+ * progress to a pipe, so that the parent can say what a worker that died
+ * had done.
+ */
+#include <sys/types.h>
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "engine.h"
+#include "log.h"
+#include "merge.h"
+#include "metrics.h"
+#include "report.h"
+#include "run.h"
+
+#ifndef PACKAGE_VERSION
+#define PACKAGE_VERSION "unknown"
+#endif
+
+#define WORKER_LINE_MAX	512
+
+struct worker {
+	pid_t		 pid;
+	int		 fd;		/* progress pipe, -1 once at EOF */
+	int		 status;	/* waitpid's */
+	int		 reaped;
+	uint32_t	 first, count;	/* its slice of the devices */
+	char		 report[256];	/* its report's file */
+	char		 buf[WORKER_LINE_MAX];
+	size_t		 len;
+	char		 last[WORKER_LINE_MAX];	/* its last progress */
+};
+
+static volatile sig_atomic_t	workers_signal;
+
+static void
+workers_on_signal(int sig)
+{
+	workers_signal = sig;
+}
+
+/* What --workers cannot share between processes, said before any fork. */
+static void
+workers_check(const struct sim_ops *ops, const struct run_opts *ro)
+{
+	const char	*why = NULL;
+
+	if (!ops->shards)
+		why = "--workers: this command does not number its devices "
+		    "by slice yet";
+	else if (ro->shard_count > 0)
+		why = "--workers does not go with --shard";
+	else if (ro->repeat > 1 || ro->n_sweep > 0 || ro->find_max > 0)
+		why = "--workers does not go with --repeat, --sweep or "
+		    "--find-max";
+	else if (ro->n_faults > 0)
+		why = "--workers does not go with --fault (each worker would "
+		    "inject at the whole rate)";
+	else if (ro->metrics_listen != NULL)
+		why = "--workers does not go with --metrics-listen (one port)";
+	if (why != NULL)
+		cli_die(ro, "%s", why);
+}
+
+/* In the worker: the parent's run options become a shard's. */
+static void
+worker_become(struct run_opts *ro, struct worker *w, unsigned i,
+    unsigned n, int fd)
+{
+	ro->shard_index = i;
+	ro->shard_count = n;
+	ro->report = w->report;
+	ro->csv = ro->junit = NULL;
+	ro->n_expects = 0;
+	ro->quiet = 1;
+	ro->workers = 0;
+	ro->worker_fd = fd;
+	ro->worker = 1;
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+	/* A signal ends the worker's run as any run's (the parent's
+	 * handler only forwards). */
+	engine_signals();
+	signal(SIGPIPE, SIG_IGN);
+}
+
+/* A worker's progress: keep its last whole line. */
+static void
+worker_read(struct worker *w)
+{
+	ssize_t	 n;
+	char	*nl;
+
+	n = read(w->fd, w->buf + w->len, sizeof(w->buf) - 1 - w->len);
+	if (n <= 0) {
+		if (n == 0 || (errno != EINTR && errno != EAGAIN)) {
+			close(w->fd);
+			w->fd = -1;
+		}
+		return;
+	}
+	w->len += (size_t)n;
+	w->buf[w->len] = '\0';
+	while ((nl = strchr(w->buf, '\n')) != NULL) {
+		*nl = '\0';
+		snprintf(w->last, sizeof(w->last), "%s", w->buf);
+		w->len -= (size_t)(nl + 1 - w->buf);
+		memmove(w->buf, nl + 1, w->len + 1);
+	}
+	if (w->len == sizeof(w->buf) - 1)	/* a line too long: drop it */
+		w->len = 0;
+}
+
+/* Whether a worker whose pipe closed died (a signal, exit status 2 or
+ * more): reaped when it has ended. */
+static int
+worker_died(struct worker *w)
+{
+	pid_t	r;
+
+	if (!w->reaped) {
+		while ((r = waitpid(w->pid, &w->status, WNOHANG)) == -1 &&
+		    errno == EINTR)
+			;
+		w->reaped = r == w->pid;
+	}
+	return w->reaped && (WIFSIGNALED(w->status) ||
+	    (WIFEXITED(w->status) && WEXITSTATUS(w->status) > 1));
+}
+
+/*
+ * Until every pipe is at EOF.  A signal goes on to the workers; so does
+ * a worker's death, as SIGINT: the run has failed, the others stop and
+ * report what they did.
+ */
+static void
+workers_wait(struct worker *ws, unsigned n)
+{
+	struct pollfd	*pfd = xcalloc(n, sizeof(*pfd));
+	unsigned	 i, open;
+	int		 fwd = 0;
+
+	for (;;) {
+		for (i = open = 0; i < n; i++) {
+			pfd[i].fd = ws[i].fd;
+			pfd[i].events = POLLIN;
+			open += ws[i].fd != -1;
+		}
+		if (open == 0)
+			break;
+		for (i = 0; i < n && !fwd; i++)
+			if (ws[i].fd == -1 && worker_died(&ws[i]))
+				workers_signal = SIGINT;
+		if (workers_signal && !fwd) {
+			fwd = 1;
+			for (i = 0; i < n; i++)
+				if (!ws[i].reaped)
+					kill(ws[i].pid, SIGINT);
+		}
+		if (poll(pfd, n, 200) == -1)
+			continue;
+		for (i = 0; i < n; i++)
+			if (pfd[i].fd != -1 && pfd[i].revents != 0)
+				worker_read(&ws[i]);
+	}
+	free(pfd);
+	for (i = 0; i < n; i++)
+		while (!ws[i].reaped && waitpid(ws[i].pid, &ws[i].status, 0) ==
+		    -1 && errno == EINTR)
+			;
+}
+
+/* Why worker i failed, or 0 when it ended as a run does (0 or 1). */
+static int
+worker_failure(const struct worker *w, unsigned i, unsigned n,
+    const char *what, char *buf, size_t len)
+{
+	char	how[64];
+
+	if (WIFSIGNALED(w->status))
+		snprintf(how, sizeof(how), "was killed by signal %d (%s)",
+		    WTERMSIG(w->status), strsignal(WTERMSIG(w->status)));
+	else if (WIFEXITED(w->status) && WEXITSTATUS(w->status) > 1)
+		snprintf(how, sizeof(how), "exited %d", WEXITSTATUS(w->status));
+	else
+		return 0;
+	snprintf(buf, len, "worker %u of %u (pid %ld, %s %u to %u) %s; its "
+	    "last progress: %s", i, n, (long)w->pid, what, w->first,
+	    w->first + w->count - 1, how, w->last[0] ? w->last :
+	    "none (it died before its first report of progress)");
+	return 1;
+}
+
+/* The workers' reports merged into the run's, as sbsim merge does. */
+static int
+workers_report(struct worker *ws, unsigned n, const struct run_opts *ro,
+    const char *failed)
+{
+	struct merge_part	*parts;
+	struct report_opts	 rep;
+	struct metrics		 m;
+	char			 err[1024], why[1100];
+	unsigned		 i, np = 0;
+	int			 parts_ok, rc;
+
+	parts = xcalloc(n, sizeof(*parts));
+	for (i = 0; i < n; i++)
+		if (merge_load(&parts[np], ws[i].report, err,
+		    sizeof(err)) == 0)
+			np++;
+	if (np == 0 || merge_parts(parts, np, &m, &parts_ok, why,
+	    sizeof(why), err, sizeof(err)) == -1) {
+		if (np > 0)
+			log_warnx("--workers: %s", err);
+		for (i = 0; i < np; i++)
+			merge_part_free(&parts[i]);
+		free(parts);
+		return -1;
+	}
+	memset(&rep, 0, sizeof(rep));
+	rep.version = PACKAGE_VERSION;
+	rep.scenario = ro->scenario;
+	rep.json_path = ro->report;
+	rep.csv_path = ro->csv;
+	rep.junit_path = ro->junit;
+	rep.expects = ro->expects;
+	rep.n_expects = ro->n_expects;
+	rep.failed = failed != NULL ? failed : parts_ok ? NULL : why;
+	rc = report_emit(&m, 1, &rep, ro->quiet ? NULL : stdout);
+	metrics_free(&m);
+	for (i = 0; i < np; i++)
+		merge_part_free(&parts[i]);
+	free(parts);
+	return rc;
+}
+
+static void
+workers_parent(struct worker *ws, unsigned n, const struct run_opts *ro,
+    const char *what, int *rc)
+{
+	char		msg[1024], first[1024] = "";
+	unsigned	i, failed = 0, unstarted = 0;
+	int		r;
+
+	workers_wait(ws, n);
+	for (i = 0; i < n; i++) {
+		if (worker_failure(&ws[i], i, n, what, msg, sizeof(msg))) {
+			fprintf(stderr, "sbsim %s: %s\n", ro->cmd, msg);
+			if (failed++ == 0)
+				snprintf(first, sizeof(first), "%s", msg);
+			unstarted += WIFEXITED(ws[i].status) &&
+			    WEXITSTATUS(ws[i].status) == 2 && ws[i].last[0] ==
+			    '\0';
+		}
+	}
+	r = workers_report(ws, n, ro, failed ? first : NULL);
+	if (unstarted == n)
+		*rc = 2;
+	else
+		*rc = r == 0 && failed == 0 ? 0 : 1;
+	if (failed > 0 && *rc != 2)
+		fprintf(stderr, "sbsim %s: %u of %u workers failed: the run "
+		    "FAILED\n", ro->cmd, failed, n);
+	for (i = 0; i < n; i++)
+		unlink(ws[i].report);
+}
+
+int
+run_workers(const struct sim_ops *ops, struct run_opts *ro,
+    const char *what, uint32_t total, int *rc)
+{
+	struct worker		*ws;
+	struct sigaction	 sa;
+	const char		*tmp;
+	unsigned		 i, me, n = ro->workers;
+	int			 p[2], fd;
+	pid_t			 pid;
+
+	if (n == 0)
+		return 0;
+	workers_check(ops, ro);
+	if ((tmp = getenv("TMPDIR")) == NULL || *tmp == '\0')
+		tmp = "/tmp";
+	if (total < n)
+		cli_die(ro, "--workers %u is more than the %u %s", n, total,
+		    what);
+	ws = xcalloc(n, sizeof(*ws));
+	for (i = 0; i < n; i++) {
+		ws[i].first = (uint32_t)((uint64_t)i * total / n);
+		ws[i].count = (uint32_t)((uint64_t)(i + 1) * total / n) -
+		    ws[i].first;
+		if (snprintf(ws[i].report, sizeof(ws[i].report),
+		    "%s/sbsim-worker.XXXXXX", tmp) >= (int)sizeof(ws[i].report))
+			cli_die(ro, "--workers: TMPDIR %s is too long", tmp);
+		if ((fd = mkstemp(ws[i].report)) == -1)
+			fatal("--workers: a report file in %s", tmp);
+		close(fd);
+	}
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = workers_on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	fflush(stdout);
+	fflush(stderr);
+	for (i = 0; i < n; i++) {
+		if (pipe(p) == -1 || (pid = fork()) == -1)
+			fatal("--workers: starting worker %u", i);
+		if (pid == 0) {
+			close(p[0]);
+			for (me = 0; me < i; me++)
+				close(ws[me].fd);
+			worker_become(ro, &ws[i], i, n, p[1]);
+			return 0;
+		}
+		close(p[1]);
+		ws[i].pid = pid;
+		ws[i].fd = p[0];
+	}
+	workers_parent(ws, n, ro, what, rc);
+	free(ws);
+	return 1;
+}

@@ -1,0 +1,133 @@
+#!/bin/bash
+# --workers N: sbsim openflow in 3 processes (each a shard with its own
+# event loop, the parent merging their reports) counts what one process
+# counts; a worker killed with SIGKILL fails the run (exit 1), the parent
+# naming the worker, its switches and its last progress.
+. "$(dirname "$0")/../lib.sh"
+[ -x "$PY" ] || skip "$PY is not installed"
+need ss
+N=9		# switches
+K=20		# flows per switch
+
+bad_usage openflow "--workers does not go with --shard" --switches 4 \
+    --workers 2 --shard 0/2 --controller tcp:127.0.0.1:1
+bad_usage openflow "--workers 5 is more than the 4 switches" --switches 4 \
+    --workers 5 --controller tcp:127.0.0.1:1
+bad_usage openflow "--workers does not go with --repeat" --switches 4 \
+    --workers 2 --repeat 2 --controller tcp:127.0.0.1:1
+bad_usage openflow "does not spread evenly" --switches 4 --workers 2 \
+    --expect-flows 10 --controller tcp:127.0.0.1:1
+bad_usage ovsdb "--workers: this command does not run in workers" \
+    --devices 2 --workers 2 --controller tcp:127.0.0.1:1
+bad_usage bgp "--workers does not go with --monitor" --peers 2 --as 65001 \
+    --workers 2 --controller tcp:127.0.0.1:1 --monitor tcp:127.0.0.1:1
+bad_usage netconf "--workers: --expect-edits 3 does not spread evenly" \
+    --devices 4 --expect-edits 3 --listen ptcp:1830:127.0.0.1 \
+    --transport tcp --workers 2
+[ "$FAILS" -eq 0 ] || fail "$FAILS bad arguments not refused"
+
+port=$(free_ports 1)
+start_bg "$TMPD/ctl.log" "$SBSIM" controller --openflow ptcp:$port \
+    --switches $N --flows-per-switch $K --read-stats --delete all \
+    --exit-when-done
+ctl=$LAST_PID
+wait_listen "$port" || fail "controller did not listen on $port"
+timeout 60 "$SBSIM" openflow --switches $N --workers 3 \
+    --controller tcp:127.0.0.1:$port --expect-flows $((N * K)) --timeout 20 \
+    --report "$TMPD/w.json" --junit "$TMPD/w.xml" \
+    --expect "program.items==$((N * K))" >"$TMPD/w.out" 2>"$TMPD/w.log" ||
+    fail "--workers 3 exited $?"
+wait_exit "$ctl" 15 || fail "controller did not exit when done"
+grep -q '^result: ok' "$TMPD/w.out" || fail "no ok: $(cat "$TMPD/w.out")"
+grep -q 'failures="0"' "$TMPD/w.xml" || fail "JUnit failures"
+"$PY" - "$TMPD/w.json" "$N" "$K" <<'PYEOF' || fail "--workers report"
+import json, sys
+r = json.load(open(sys.argv[1]))
+n, k = int(sys.argv[2]), int(sys.argv[3])
+ph = {p["name"]: p for p in r["phases"]}
+want = {"connect": n, "program": n * k, "confirm": n * k, "delete": n * k}
+for name, items in want.items():
+    p = ph[name]
+    if p["state"] != "DONE" or p["items"] != items or p["target"] != items:
+        sys.exit("%s: %s %r/%r" % (name, p["state"], p["items"], p["target"]))
+    if p["latency_hist"]["count"] == 0:
+        sys.exit("%s: no latency" % name)
+c = r["counters"]
+if c["flows_added"] != n * k or c["flows_deleted"] != n * k or \
+   c["disconnects"] != n:
+    sys.exit("counters %r" % c)
+if r["ok"] is not True or "--workers 3" not in r["scenario"]:
+    sys.exit("ok %r scenario %r" % (r["ok"], r["scenario"]))
+PYEOF
+
+# BGP and PCEP in 2 workers: the merged counts are the whole run's.
+NET=$((RANDOM % 200 + 20))
+port=$(free_ports 1)
+start_bg "$TMPD/bctl.log" "$SBSIM" controller --bgp ptcp:$port:127.0.0.1 \
+    --as 65000
+ctl=$LAST_PID
+wait_listen "$port" || fail "BGP controller"
+timeout 60 "$SBSIM" bgp --peers 6 --prefixes 50 --as 65001 --peer-as 65000 \
+    --source 127.$NET.0.0/24 --controller tcp:127.0.0.1:$port --withdraw \
+    --workers 2 --timeout 20 --report "$TMPD/b.json" -q \
+    >"$TMPD/b.log" 2>&1 || fail "bgp --workers 2 exited $?"
+stop_pid "$ctl"
+grep -q "6 sessions, .* 300 prefixes and 300 withdrawals received" \
+    "$TMPD/bctl.log" || fail "BGP controller: $(cat "$TMPD/bctl.log")"
+[ "$(json_get "$TMPD/b.json" '(r["ok"], [(p["name"], p["items"]) for p in r["phases"]])')" = \
+    "(True, [('connect', 6), ('announce', 300), ('withdraw', 300)])" ] ||
+    fail "bgp --workers: $(json_get "$TMPD/b.json" 'r["phases"]')"
+ports=$(free_ports 2)
+start_bg "$TMPD/pctl.log" "$SBSIM" controller --pcep ptcp:$ports:127.0.0.1 \
+    --restconf 127.0.0.1:$((ports + 1)) --pcep-update-all 16 \
+    --pcep-timeout 10
+ctl=$LAST_PID
+wait_listen "$ports" || fail "PCEP controller"
+timeout 60 "$SBSIM" pcep --pccs 4 --lsps 5 --delegate --workers 2 \
+    --controller tcp:127.0.0.1:$ports --timeout 20 --report "$TMPD/p.json" \
+    -q >"$TMPD/p.log" 2>&1 || fail "pcep --workers 2 exited $?"
+stop_pid "$ctl"
+[ "$(json_get "$TMPD/p.json" '(r["ok"], r["phases"][0]["items"])')" = \
+    "(True, 4)" ] || fail "pcep --workers: $(json_get "$TMPD/p.json" 'r["phases"]')"
+
+# A worker killed: the others stop, the run fails naming it.
+port=$(free_ports 1)
+start_bg "$TMPD/ctl2.log" "$SBSIM" controller --openflow ptcp:$port \
+    --switches $N --flows-per-switch $K
+ctl=$LAST_PID
+wait_listen "$port" || fail "controller did not listen on $port"
+start_bg "$TMPD/kill.log" "$SBSIM" openflow --switches $N --workers 3 \
+    --controller tcp:127.0.0.1:$port --expect-flows $((N * K)) \
+    --duration 30 --report "$TMPD/k.json" -q
+parent=$LAST_PID
+# The workers are the parent's children; wait for their first progress
+# (connect done) before killing the second.
+kids=""
+for _ in $(seq 50); do
+	kids=$(cat /proc/$parent/task/*/children 2>/dev/null)
+	[ "$(echo $kids | wc -w)" -eq 3 ] && break
+	sleep 0.1
+done
+[ "$(echo $kids | wc -w)" -eq 3 ] || fail "no 3 workers: '$kids'"
+victim=$(echo $kids | awk '{print $2}')
+# Every switch connected, then a progress line (every half second).
+for _ in $(seq 100); do
+	[ "$(ss -Htn state established "( dport = :$port )" | wc -l)" -ge $N ] &&
+	    break
+	sleep 0.1
+done
+sleep 1
+kill -KILL "$victim"
+wait_exit "$parent" 20 || fail "the parent did not end after a worker died"
+[ "$EXIT_RC" -eq 1 ] || fail "a killed worker: exit $EXIT_RC, want 1"
+stop_pid "$ctl"
+grep -qE "worker 1 of 3 \(pid $victim, switches 3 to 5\) was killed by signal 9" \
+    "$TMPD/kill.log" || fail "the dead worker is not named"
+grep -qE "last progress: connect 3/3 DONE" "$TMPD/kill.log" ||
+    fail "its progress is not said"
+grep -q "1 of 3 workers failed: the run FAILED" "$TMPD/kill.log" ||
+    fail "no failure line"
+[ "$(json_get "$TMPD/k.json" '(r["ok"], "worker 1 of 3" in r["failed"], r["phases"][0]["items"])')" = \
+    "(False, True, 6)" ] ||
+    fail "merged report of the others: $(head -c 600 "$TMPD/k.json")"
+exit 0
