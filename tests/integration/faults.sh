@@ -656,11 +656,14 @@ netconf_drop_one() {
 import json, sys
 r = json.load(open(sys.argv[1]))
 c = r["counters"]
-want = {"fault_drop": 2, "fault_drop_missed": 0, "fault_drop_sessions": 2,
-        "sessions": 4}
+want = {"fault_drop": 2, "fault_drop_missed": 0, "fault_drop_sessions": 2}
 for k, v in want.items():
     if c.get(k) != v:
         sys.exit("counter %s = %r, want %d" % (k, c.get(k), v))
+# Two mounts and two reconnects; a controller whose SSH handshake timed
+# out on a loaded host (sanitizers) tries once more: at least 4.
+if c.get("sessions", 0) < 4:
+    sys.exit("counter sessions = %r, want 4 or more" % c.get("sessions"))
 ph = {p["name"]: p for p in r["phases"]}
 rc = ph.get("reconnect")
 if rc is None or rc["state"] != "DONE" or rc["items"] != 2:
@@ -670,7 +673,7 @@ if r["ok"] is not True:
 PYEOF
 	stop_pid "$ctl"
 	# The controller lost a session per drop, and the last two at the end.
-	grep -q "netconf: 2 mounts asked.* 4 sessions lost" \
+	grep -Eq "netconf: 2 mounts asked.* ([4-9]|[1-9][0-9]+) sessions lost" \
 	    "$TMPD/ctl-ncd.log" ||
 	    fail "netconf_drop $tr: the controller's count"
 }
