@@ -669,18 +669,56 @@ of_switch_flow_removed(void *arg, const struct of_flow_info *fi)
 		of_conn_flow_removed(of_switch_conn(sw->sim, sw->idx, k), fi);
 }
 
-static void
+/* A FLOW_MOD was applied: an owner whose table now times a flow goes on
+ * the sweep's list, once. */
+void
+of_switch_timed(struct of_switch *sw)
+{
+	if (sw->timed || sw->ft == NULL ||
+	    of_flowtable_next_expiry(sw->ft) == 0)
+		return;
+	sw->timed = 1;
+	sw->timed_next = sw->sim->timed;
+	sw->sim->timed = sw;
+}
+
+/* 0: nothing left to time, off the list. */
+static int
 of_switch_expire(struct of_switch *sw, uint64_t now)
 {
-	uint64_t	next = of_flowtable_next_expiry(sw->ft);
+	uint64_t	next;
 	int		n;
 
-	if (next == 0 || next > now)
-		return;
+	if (sw->ft == NULL || (next = of_flowtable_next_expiry(sw->ft)) == 0)
+		return 0;
+	if (next > now)
+		return 1;
 	n = of_flowtable_expire(sw->ft, now, of_switch_flow_removed, sw);
 	if (n > 0) {
 		*sw->sim->c.flows_expired += n;
 		of_flows_changed(sw, -n, now, now);
+	}
+	return of_flowtable_next_expiry(sw->ft) != 0;
+}
+
+/*
+ * Flow timeouts (1.3.5 section 5.5) of the switches that have any: a
+ * switch without a timed flow costs the sweep nothing (it was a look at
+ * every switch's table each second).
+ */
+static void
+of_switch_expire_all(struct of_sim *sim, uint64_t now)
+{
+	struct of_switch	**pp = &sim->timed, *sw;
+
+	while ((sw = *pp) != NULL) {
+		if (of_switch_expire(sw, now))
+			pp = &sw->timed_next;
+		else {
+			*pp = sw->timed_next;
+			sw->timed = 0;
+			sw->timed_next = NULL;
+		}
 	}
 }
 
@@ -692,11 +730,12 @@ of_switch_sweep(struct of_sim *sim, uint64_t now)
 	uint32_t		 i;
 	struct of_switch	*sw;
 
+	of_switch_expire_all(sim, now);
+	if (every == 0)
+		return;
 	for (i = 0; i < sim->cfg.switches * sim->cfg.n_ctl; i++) {
 		sw = &sim->sw[i];
-		if (sw->ft != NULL && sw == sw->owner)
-			of_switch_expire(sw, now);
-		if (sw->state != OFS_UP || every == 0)
+		if (sw->state != OFS_UP)
 			continue;
 		if (now - sw->last_rx_ns >= every &&
 		    now - sw->echo_sent_ns >= every) {
