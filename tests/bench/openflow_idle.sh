@@ -21,8 +21,9 @@ OUT=${OUT:-$(mktemp -d /tmp/sbsim-idle.XXXXXX)}
 HZ=$(getconf CLK_TCK)
 
 ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
-# Write system calls so far (/proc/PID/io syscw): one per answer sent.
-syscw() { awk '/^syscw/ { print $2 }' "/proc/$1/io"; }
+# read(2)/readv(2) calls so far (/proc/PID/io syscr; recv and send are
+# not counted there): one per request read.
+syscr() { awk '/^syscr/ { print $2 }' "/proc/$1/io"; }
 rss_kb() { awk '/^VmRSS/ { print $2 }' "/proc/$1/status"; }
 # up PID N: wait until sbsim holds N established connections (60 s).
 up() {
@@ -57,15 +58,15 @@ PORT=$((PORT + 1))
 
 start "$N"
 RSSN=$(rss_kb "$SB")
-T0=$(ticks "$SB"); W0=$(syscw "$SB")
+T0=$(ticks "$SB"); W0=$(syscr "$SB")
 sleep "$SECS"
-T1=$(ticks "$SB"); W1=$(syscw "$SB")
+T1=$(ticks "$SB"); W1=$(syscr "$SB")
 echo "sbsim openflow idle: $N switches, window ${SECS}s, results in $OUT"
 awk -v t=$((T1 - T0)) -v hz="$HZ" -v s="$SECS" \
     -v w=$((W1 - W0)) 'BEGIN {
 	printf "cpu            %.2f%% of a core\n", 100 * t / hz / s
-	printf "writes         %.0f/s (the controller echoes at its own pace)\n", w / s
-	if (w) printf "cpu/write      %.1f us\n", 1e6 * t / hz / w }'
+	printf "reads          %.0f/s (the controller echoes at its own pace)\n", w / s
+	if (w) printf "cpu/read       %.1f us\n", 1e6 * t / hz / w }'
 awk -v a="$RSS1" -v b="$RSSN" -v n="$N" \
     'BEGIN { printf "rss            %d KiB (one switch: %d KiB)\nrss/switch     %.2f KiB\n", b, a, (b - a) / (n - 1) }'
 if command -v strace >/dev/null; then
