@@ -93,7 +93,10 @@ struct of_flowtable {
 	struct of_flow		**heap;		/* flows with a timeout */
 	uint32_t		 heap_n;
 	uint32_t		 heap_cap;
-	struct of_ft_table	*tables[];	/* NULL until first used */
+	/* Grown to the highest table used: an idle switch of 254 tables
+	 * holds no array at all (it was 2 KiB of NULLs per switch). */
+	struct of_ft_table	**tables;
+	uint16_t		 tables_cap;
 };
 
 /* What one FLOW_MOD is doing, passed down the helpers. */
@@ -230,12 +233,28 @@ flow_key_hash(uint16_t priority, const struct of_match *m)
 	return of_match_hash(m, 0x9e3779b9u * (priority + 1u));
 }
 
+/* Table id, or NULL while it holds nothing and never did. */
+static struct of_ft_table *
+ft_table(const struct of_flowtable *ft, unsigned id)
+{
+	return id < ft->tables_cap ? ft->tables[id] : NULL;
+}
+
 static struct of_ft_table *
 table_get(struct of_flowtable *ft, uint8_t id)
 {
-	struct of_ft_table	*t = ft->tables[id];
+	struct of_ft_table	**a, *t;
+	unsigned		  cap;
 
-	if (t == NULL) {
+	if (id >= ft->tables_cap) {
+		cap = id + 1u;
+		a = xreallocarray(ft->tables, cap, sizeof(*a));
+		memset(a + ft->tables_cap, 0,
+		    (cap - ft->tables_cap) * sizeof(*a));
+		ft->tables = a;
+		ft->tables_cap = (uint16_t)cap;
+	}
+	if ((t = ft->tables[id]) == NULL) {
 		t = xcalloc(1, sizeof(*t));
 		TAILQ_INIT(&t->flows);
 		ft->tables[id] = t;
@@ -709,7 +728,7 @@ ft_modify(struct ft_op *op, int strict)
 	if (op_tables(op, 0, &first, &last) == -1)
 		return -1;
 	for (i = first; i <= last; i++)
-		table_each(op, op->ft->tables[i], strict, OF_PORT_ANY,
+		table_each(op, ft_table(op->ft, i), strict, OF_PORT_ANY,
 		    OF_GROUP_ANY, flow_modify);
 	/* 1.0 section 4.6: a MODIFY that finds nothing is an ADD. */
 	if (op->res->modified == before && op->ft->version == OF_VERSION_10)
@@ -726,7 +745,7 @@ ft_delete(struct ft_op *op, int strict)
 	if (op_tables(op, 1, &first, &last) == -1)
 		return -1;
 	for (i = first; i <= last; i++)
-		table_each(op, op->ft->tables[i], strict, op->mod->out_port,
+		table_each(op, ft_table(op->ft, i), strict, op->mod->out_port,
 		    op->mod->out_group, flow_delete);
 	return 0;
 }
@@ -768,8 +787,7 @@ of_flowtable_new(uint8_t version, uint8_t n_tables, uint32_t max_per_table)
 
 	if (n_tables == 0)
 		n_tables = 1;
-	ft = xcalloc(1, offsetof(struct of_flowtable, tables) +
-	    n_tables * sizeof(ft->tables[0]));
+	ft = xcalloc(1, sizeof(*ft));
 	ft->version = version;
 	ft->n_tables = n_tables;
 	ft->max_per_table = max_per_table;
@@ -797,7 +815,7 @@ of_flowtable_free(struct of_flowtable *ft)
 
 	if (ft == NULL)
 		return;
-	for (i = 0; i < ft->n_tables; i++) {
+	for (i = 0; i < ft->tables_cap; i++) {
 		if ((t = ft->tables[i]) == NULL)
 			continue;
 		while ((f = TAILQ_FIRST(&t->flows)) != NULL) {
@@ -809,6 +827,7 @@ of_flowtable_free(struct of_flowtable *ft)
 		free(t);
 	}
 	free(ft->heap);
+	free(ft->tables);
 	free(ft);
 }
 
@@ -850,7 +869,7 @@ of_flowtable_walk(struct of_flowtable *ft, const struct of_flow_filter *fl,
 	if (filter_tables(ft, fl->table_id, &first, &last) == -1)
 		return -1;
 	for (i = first; i <= last; i++) {
-		if (ft->tables[i] == NULL)
+		if (ft_table(ft, i) == NULL)
 			continue;
 		TAILQ_FOREACH(f, &ft->tables[i]->flows, link) {
 			if (!filter_selects(ft, fl, f))
@@ -878,7 +897,7 @@ of_flowtable_aggregate(struct of_flowtable *ft,
 	if (filter_tables(ft, fl->table_id, &first, &last) == -1)
 		return;
 	for (i = first; i <= last; i++) {
-		if (ft->tables[i] == NULL)
+		if (ft_table(ft, i) == NULL)
 			continue;
 		TAILQ_FOREACH(f, &ft->tables[i]->flows, link)
 			if (filter_selects(ft, fl, f))
@@ -891,7 +910,7 @@ of_flowtable_count(const struct of_flowtable *ft, uint8_t table_id)
 {
 	if (table_id == OF_TABLE_ALL)
 		return ft->total;
-	if (table_id >= ft->n_tables || ft->tables[table_id] == NULL)
+	if (ft_table(ft, table_id) == NULL)
 		return 0;
 	return ft->tables[table_id]->count;
 }
@@ -943,7 +962,7 @@ of_flowtable_expire(struct of_flowtable *ft, uint64_t now_ns,
 		f = ft->heap[0];
 		if (flow_expiry(f, &reason) > now_ns)
 			break;
-		flow_remove(ft, ft->tables[f->table_id], f, now_ns, reason,
+		flow_remove(ft, ft_table(ft, f->table_id), f, now_ns, reason,
 		    cb, arg);
 		n++;
 	}

@@ -285,6 +285,7 @@ of_on_flow_mod(const struct of_ctx *c)
 		return;
 	}
 	of_switch_flow_mod_taken(sw, now);
+	of_switch_timed(sw->owner);
 	*cn->flows_added += res.added;
 	*cn->flows_modified += res.modified;
 	*cn->flows_deleted += res.deleted;

@@ -354,6 +354,7 @@ of_start(void *arg, struct metrics *m, char *err, size_t errlen)
 	sim->m = m;
 	sim->total_flows = 0;
 	sim->up = 0;
+	sim->timed = NULL;
 	sim->program_done_ns = 0;
 	sim->warned_version = 0;
 	sim->last_sweep_ns = clock_ns();

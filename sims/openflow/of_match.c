@@ -252,6 +252,14 @@ oxm_canon(const struct oxm_field *f, uint8_t field, const uint8_t *val,
 	int	any = 0, all = 1;
 	size_t	i;
 
+	/* No mask over a field whose every bit counts: the TLV as it is
+	 * (most FLOW_MODs' fields; the loops below were a tenth of their
+	 * decoding). */
+	if (mask == NULL && f->valid == 0) {
+		be_store(out, OXM_HDR_LEN, OXM_HEADER(field, 0, f->len));
+		memcpy(out + OXM_HDR_LEN, val, f->len);
+		return OXM_HDR_LEN + f->len;
+	}
 	oxm_full_mask(f, full);
 	for (i = 0; i < f->len; i++) {
 		m[i] = mask != NULL ? mask[i] & full[i] : full[i];
@@ -419,6 +427,12 @@ match_build(struct of_match *m, const struct oxm_slots *s)
 	of_match_init(m);
 	for (bits = s->present; bits != 0; bits &= bits - 1) {
 		i = (uint8_t)__builtin_ctzll(bits);
+		/* Straight into the match while the largest TLV fits. */
+		if (sizeof(m->oxm) - m->len >= sizeof(tlv)) {
+			m->len += oxm_canon(&oxm_fields[i], i, s->f[i].val,
+			    s->f[i].mask, m->oxm + m->len);
+			continue;
+		}
 		n = oxm_canon(&oxm_fields[i], i, s->f[i].val, s->f[i].mask,
 		    tlv);
 		if (match_append(m, tlv, n) == -1)

@@ -103,6 +103,7 @@ struct of_switch {
 	uint8_t			 new_master;	/* owner: ctl + 1 of the master
 						   a failover elected, 0: none */
 	uint8_t			 stalled;	/* --fault stall: not reading */
+	uint8_t			 timed;		/* owner: on sim->timed */
 	uint16_t		 config_flags;
 	uint16_t		 miss_send_len;
 	uint32_t		 logged;	/* error kinds logged once */
@@ -119,6 +120,7 @@ struct of_switch {
 	struct of_flowtable	*ft;
 	struct of_port_state	*ports;
 	struct of_pktin_state	*pktin;
+	struct of_switch	*timed_next;	/* on sim->timed */
 };
 
 /* Counters an OpenFlow run keeps (names in the report). */
@@ -168,6 +170,9 @@ struct of_sim {
 	uint64_t		 total_flows;	/* held by all switches now */
 	uint32_t		 up;		/* switches connected now */
 	uint64_t		 last_sweep_ns;
+	/* Owners whose table has (or had, until the next sweep) a flow
+	 * with a timeout: the sweep expires theirs alone. */
+	struct of_switch	*timed;
 	uint64_t		 program_done_ns;
 	double			 phase_timeout;
 	int			 warned_version;
@@ -202,6 +207,7 @@ void	 of_switch_send(struct of_switch *, struct wbuf *);
 void	 of_switch_error(struct of_switch *, uint32_t xid, enum of_err,
 	    const uint8_t *msg, size_t len);
 void	 of_switch_sweep(struct of_sim *, uint64_t now_ns);
+void	 of_switch_timed(struct of_switch *);
 void	 of_switch_flow_removed(void *sw, const struct of_flow_info *);
 void	 of_switch_free(struct of_switch *);
 /* Delete's first FLOW_MOD is timed by its arrival on every switch. */

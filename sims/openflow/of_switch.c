@@ -4,6 +4,9 @@
  * FEATURES_REQUEST), message framing on the byte stream, keepalive ECHOs
  * and the periodic sweep (flow timeouts).
  */
+#include <sys/socket.h>
+
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,6 +54,101 @@ of_change_state(struct of_switch *sw, enum of_state next, const char *why)
 	sw->state = next;
 }
 
+/*
+ * Output without the bufferevent.  Handing a bufferevent bytes while its
+ * output is empty costs two epoll_ctl(2) calls (libevent adds EV_WRITE,
+ * writes at the next loop pass, then removes it): with 10 000 idle
+ * switches echoed by their controller that was a third of sbsim's
+ * system calls.  So what a switch says while one callback handles it
+ * (a read, a drained write, its keepalive) is kept in the cork and, once
+ * the callback is done, written with one send(2); what the socket does
+ * not take, and everything while the bufferevent still holds output, goes
+ * through the bufferevent as before, so the order on the wire holds.
+ * TLS connections write through their bufferevent only, as does a switch
+ * under --fault delay (the hold is the bufferevent's EV_WRITE) or one
+ * closing (its close waits for the bufferevent's write callback).
+ */
+#define OF_CORK_SIZE	65536
+
+static struct {
+	struct of_switch	*sw;	/* NULL: no callback corked */
+	size_t			 len;
+	uint8_t			 data[OF_CORK_SIZE];
+} of_cork;
+
+static int
+of_direct_ok(const struct of_switch *sw)
+{
+	enum ep_kind	kind;
+
+	if (sw->pd.bev == NULL || sw->pd.pool == NULL)
+		return 0;
+	kind = sw->pd.pool->cfg.ep.kind;
+	return kind != EP_SSL && kind != EP_PSSL &&
+	    sw->pd.fault_hold == NULL && sw->state != OFS_CLOSING &&
+	    evbuffer_get_length(bufferevent_get_output(sw->pd.bev)) == 0;
+}
+
+/* The cork's bytes to the socket; the rest to the bufferevent. */
+static void
+of_cork_flush(void)
+{
+	struct of_switch	*sw = of_cork.sw;
+	size_t			 off = 0;
+	ssize_t			 n;
+
+	if (of_cork.len == 0)
+		return;
+	if (sw->pd.bev == NULL) {	/* the connection ended meanwhile */
+		of_cork.len = 0;
+		return;
+	}
+	if (of_direct_ok(sw)) {
+		n = send(bufferevent_getfd(sw->pd.bev), of_cork.data,
+		    of_cork.len, MSG_DONTWAIT | MSG_NOSIGNAL);
+		/* An error other than a full socket is the bufferevent's to
+		 * meet on its own write, and report. */
+		if (n > 0)
+			off = (size_t)n;
+	}
+	if (off < of_cork.len)
+		bufferevent_write(sw->pd.bev, of_cork.data + off,
+		    of_cork.len - off);
+	of_cork.len = 0;
+}
+
+/* What sw sends from here until of_uncork() is corked. */
+static void
+of_cork_begin(struct of_switch *sw)
+{
+	of_cork_flush();
+	of_cork.sw = sw;
+}
+
+static void
+of_uncork(void)
+{
+	of_cork_flush();
+	of_cork.sw = NULL;
+}
+
+static void
+of_switch_write(struct of_switch *sw, const uint8_t *data, size_t len)
+{
+	if (sw == of_cork.sw) {
+		if (of_cork.len + len > sizeof(of_cork.data))
+			of_cork_flush();
+		if (len <= sizeof(of_cork.data) - of_cork.len &&
+		    of_direct_ok(sw)) {
+			memcpy(of_cork.data + of_cork.len, data, len);
+			of_cork.len += len;
+			return;
+		}
+		of_cork_flush();	/* in order, ahead of data */
+	}
+	bufferevent_write(sw->pd.bev, data, len);
+}
+
 void
 of_switch_send(struct of_switch *sw, struct wbuf *w)
 {
@@ -60,7 +158,7 @@ of_switch_send(struct of_switch *sw, struct wbuf *w)
 		return;
 	}
 	if (sw->pd.bev != NULL && w->len > 0) {
-		bufferevent_write(sw->pd.bev, w->data, w->len);
+		of_switch_write(sw, w->data, w->len);
 		(*sw->sim->c.tx_msgs)++;
 	}
 	wbuf_reset(w);
@@ -310,7 +408,7 @@ of_rxpeek_all(struct of_sim *sim)
 }
 
 static void
-of_read_input(struct of_switch *sw, struct bufferevent *bev, int resume)
+of_read_corked(struct of_switch *sw, struct bufferevent *bev, int resume)
 {
 	sw->last_rx_ns = clock_ns();
 	sw->arrived_ns = rxpeek_take(&sw->rxp, sw->last_rx_ns);
@@ -320,6 +418,15 @@ of_read_input(struct of_switch *sw, struct bufferevent *bev, int resume)
 	if (sw->pktin != NULL)
 		of_pktin_pump(sw);
 	of_rxpeek(sw, bev);
+}
+
+/* Every answer to what was read goes out in one send (of_cork). */
+static void
+of_read_input(struct of_switch *sw, struct bufferevent *bev, int resume)
+{
+	of_cork_begin(sw);
+	of_read_corked(sw, bev, resume);
+	of_uncork();
 }
 
 static void
@@ -354,8 +461,11 @@ of_write_drained(struct bufferevent *bev, void *arg)
 		of_read_input(sw, bev, 1);
 		return;		/* the session may have ended */
 	}
-	if (sw->pktin != NULL)
+	if (sw->pktin != NULL) {
+		of_cork_begin(sw);
 		of_pktin_pump(sw);
+		of_uncork();
+	}
 }
 
 /*
@@ -559,18 +669,56 @@ of_switch_flow_removed(void *arg, const struct of_flow_info *fi)
 		of_conn_flow_removed(of_switch_conn(sw->sim, sw->idx, k), fi);
 }
 
-static void
+/* A FLOW_MOD was applied: an owner whose table now times a flow goes on
+ * the sweep's list, once. */
+void
+of_switch_timed(struct of_switch *sw)
+{
+	if (sw->timed || sw->ft == NULL ||
+	    of_flowtable_next_expiry(sw->ft) == 0)
+		return;
+	sw->timed = 1;
+	sw->timed_next = sw->sim->timed;
+	sw->sim->timed = sw;
+}
+
+/* 0: nothing left to time, off the list. */
+static int
 of_switch_expire(struct of_switch *sw, uint64_t now)
 {
-	uint64_t	next = of_flowtable_next_expiry(sw->ft);
+	uint64_t	next;
 	int		n;
 
-	if (next == 0 || next > now)
-		return;
+	if (sw->ft == NULL || (next = of_flowtable_next_expiry(sw->ft)) == 0)
+		return 0;
+	if (next > now)
+		return 1;
 	n = of_flowtable_expire(sw->ft, now, of_switch_flow_removed, sw);
 	if (n > 0) {
 		*sw->sim->c.flows_expired += n;
 		of_flows_changed(sw, -n, now, now);
+	}
+	return of_flowtable_next_expiry(sw->ft) != 0;
+}
+
+/*
+ * Flow timeouts (1.3.5 section 5.5) of the switches that have any: a
+ * switch without a timed flow costs the sweep nothing (it was a look at
+ * every switch's table each second).
+ */
+static void
+of_switch_expire_all(struct of_sim *sim, uint64_t now)
+{
+	struct of_switch	**pp = &sim->timed, *sw;
+
+	while ((sw = *pp) != NULL) {
+		if (of_switch_expire(sw, now))
+			pp = &sw->timed_next;
+		else {
+			*pp = sw->timed_next;
+			sw->timed = 0;
+			sw->timed_next = NULL;
+		}
 	}
 }
 
@@ -582,15 +730,19 @@ of_switch_sweep(struct of_sim *sim, uint64_t now)
 	uint32_t		 i;
 	struct of_switch	*sw;
 
+	of_switch_expire_all(sim, now);
+	if (every == 0)
+		return;
 	for (i = 0; i < sim->cfg.switches * sim->cfg.n_ctl; i++) {
 		sw = &sim->sw[i];
-		if (sw->ft != NULL && sw == sw->owner)
-			of_switch_expire(sw, now);
-		if (sw->state != OFS_UP || every == 0)
+		if (sw->state != OFS_UP)
 			continue;
 		if (now - sw->last_rx_ns >= every &&
-		    now - sw->echo_sent_ns >= every)
+		    now - sw->echo_sent_ns >= every) {
+			of_cork_begin(sw);	/* one send, no EV_WRITE */
 			of_switch_echo(sw, now);
+			of_uncork();
+		}
 	}
 }
 
