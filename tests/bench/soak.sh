@@ -13,7 +13,9 @@
 # read from /proc.  At the end, over the samples after the warm-up (the
 # first WARMUP seconds), each process's RSS and CPU load are fitted
 # with a least-squares line and the slopes printed (KiB per hour, % of
-# a core per hour), beside the first and last quarter's means.  "Nothing
+# a core per hour), beside the first and last quarter's means; the RSS
+# floor (each minute's least) is fitted too, so that a step of the
+# allocator shows apart from a steady growth.  "Nothing
 # lost" is read from each run's report: every phase DONE, ok true,
 # every fault counted, and the reconnect phase's items equal to the
 # faults that took a device down.
@@ -133,9 +135,9 @@ def fit(xs, ys):
 def mean(v):
     return sum(v) / len(v) if v else 0.0
 
-print("\n%-10s %10s %10s %12s | %8s %8s %12s" % (
-    "process", "RSS q1 KiB", "RSS q4 KiB", "KiB/hour", "CPU% q1", "CPU% q4",
-    "CPU%/hour"))
+print("\n%-10s %10s %10s %10s %10s | %8s %8s %10s" % (
+    "process", "RSS q1 KiB", "RSS q4 KiB", "KiB/hour", "floor/hour",
+    "CPU% q1", "CPU% q4", "CPU%/hour"))
 for name in ("controller", "openflow", "bgp", "pcep"):
     s = [r for r in rows.get(name, []) if r[0] >= warm]
     if len(s) < 8:
@@ -149,11 +151,17 @@ for name in ("controller", "openflow", "bgp", "pcep"):
         if b[0] > a[0]:
             lt.append((a[0] + b[0]) / 2)
             load.append(100.0 * (b[1] - a[1]) / hz / (b[0] - a[0]))
+    # The floor: the least RSS of each minute, without the moments a
+    # burst of output or a reconnect wave holds buffers.
+    k = max(int(60 / max(t[1] - t[0], 1)), 1)
+    ft = [t[i] for i in range(0, len(s) - k + 1, k)]
+    fl = [min(rss[i:i + k]) for i in range(0, len(s) - k + 1, k)]
     q = len(s) // 4
     ql = max(len(load) // 4, 1)
-    print("%-10s %10.0f %10.0f %+12.1f | %8.2f %8.2f %+12.3f" % (
+    print("%-10s %10.0f %10.0f %+10.1f %+10.1f | %8.2f %8.2f %+10.3f" % (
         name, mean(rss[:q]), mean(rss[-q:]), fit(t, rss) * 3600,
-        mean(load[:ql]), mean(load[-ql:]), fit(lt, load) * 3600))
+        fit(ft, fl) * 3600, mean(load[:ql]), mean(load[-ql:]),
+        fit(lt, load) * 3600))
 
 lost = 0
 for run, downs in (("of", ("fault_drop",)),
