@@ -80,9 +80,13 @@ static void
 worker_become(struct run_opts *ro, struct worker *w, unsigned i,
     unsigned n, int fd)
 {
+	/* The worker's own copy: run_workers() frees the table. */
+	static char	report[sizeof(w->report)];
+
+	memcpy(report, w->report, sizeof(report));
 	ro->shard_index = i;
 	ro->shard_count = n;
-	ro->report = w->report;
+	ro->report = report;
 	ro->csv = ro->junit = NULL;
 	ro->n_expects = 0;
 	ro->quiet = 1;
@@ -323,6 +327,7 @@ run_workers(const struct sim_ops *ops, struct run_opts *ro,
 			for (me = 0; me < i; me++)
 				close(ws[me].fd);
 			worker_become(ro, &ws[i], i, n, p[1]);
+			free(ws);
 			return 0;
 		}
 		close(p[1]);
