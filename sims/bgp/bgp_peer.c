@@ -594,6 +594,11 @@ bgp_fsm_update(struct bgp_peer *p, const uint8_t *msg, size_t len)
 	if (p->rib_in == NULL) {
 		p->rib_in = xcalloc(1, sizeof(*p->rib_in));
 		bgp_pmap_init(p->rib_in, 0);
+		/* The monitor expects the run's prefixes back: a bit each;
+		 * anything else still goes to the map's tables. */
+		if (p->monitor)
+			(void)bgp_pmap_dense(p->rib_in, &p->sim->cfg.first,
+			    p->sim->total);
 	}
 	/* RFC 7606 treat-as-withdraw: its announcements are withdrawals. */
 	announce = !u.treat_as_withdraw;

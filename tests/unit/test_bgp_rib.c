@@ -2,7 +2,8 @@
  * Prefix maps (sims/bgp/bgp_rib.c): put/get/del and counts, values,
  * deletion by backward shift under heavy load (every other of 200 000
  * prefixes removed, the rest still found), path ids as part of the key,
- * the walk, clear, and the memory figure.
+ * the walk, clear, and the memory figure; a dense range (bgp_pmap_dense)
+ * against a plain map under the same operations.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -323,6 +324,109 @@ test_many_ipv6(void)
 	test_many(BGP_AF_IPV6, "2001:db8::/64");
 }
 
+/*
+ * The k-th of a mix: blocks of the range, blocks past it, the same with a
+ * path id, with host bits set, with another length, in the other family.
+ */
+static struct bgp_prefix
+dense_mix(const struct bgp_prefix *first, uint64_t n, uint64_t k)
+{
+	struct bgp_prefix	p, o = pfx("10.1.0.0/16");
+	unsigned		bits = first->af == BGP_AF_IPV6 ? 128 : 32;
+
+	bgp_prefix_nth(first, k % (2 * n + 3), &p);
+	switch (k % 7) {
+	case 3:
+		p.path_id = 1;
+		break;
+	case 4:
+		if (p.len < bits)
+			p.addr[15 * (bits == 128) + 3 * (bits == 32)] |= 1;
+		break;
+	case 5:
+		if (p.len > 0)
+			p.len--;
+		break;
+	case 6:
+		if (first->af == BGP_AF_IPV4)
+			o = pfx("2001:db8::/48");
+		bgp_prefix_nth(&o, k, &p);
+		break;
+	}
+	return p;
+}
+
+static int
+dense_same(const char *first_s, uint64_t n)
+{
+	struct bgp_pmap		d, m;
+	struct bgp_prefix	first = pfx(first_s), p;
+	uint64_t		k, r = 12345, walked = 0;
+	size_t			slot;
+	int			af, ok = 1, a, b;
+
+	bgp_pmap_init(&d, 0);
+	bgp_pmap_init(&m, 0);
+	if (bgp_pmap_dense(&d, &first, n) == -1)
+		return 0;
+	for (k = 0; k < 20000 && ok; k++) {
+		r = r * 6364136223846793005ull + 1442695040888963407ull;
+		p = dense_mix(&first, n, r >> 33);
+		switch ((r >> 20) % 3) {
+		case 0:
+			a = bgp_pmap_put(&d, &p, NULL);
+			b = bgp_pmap_put(&m, &p, NULL);
+			break;
+		case 1:
+			a = bgp_pmap_del(&d, &p, NULL);
+			b = bgp_pmap_del(&m, &p, NULL);
+			break;
+		default:
+			a = bgp_pmap_get(&d, &p) != NULL;
+			b = bgp_pmap_get(&m, &p) != NULL;
+		}
+		ok = a == b && bgp_pmap_count(&d) == bgp_pmap_count(&m) &&
+		    bgp_pmap_count_af(&d, BGP_AF_IPV4) ==
+		    bgp_pmap_count_af(&m, BGP_AF_IPV4);
+	}
+	for (af = 0; af < BGP_AF_MAX && ok; af++)
+		for (slot = 0; ok && bgp_pmap_next(&d, af, &slot, &p, NULL);) {
+			walked++;
+			ok = bgp_pmap_get(&m, &p) != NULL &&
+			    bgp_pmap_get(&d, &p) != NULL;
+		}
+	ok = ok && walked == bgp_pmap_count(&m) && d.d.count > 0;
+	bgp_pmap_clear(&d);
+	ok = ok && bgp_pmap_count(&d) == 0 && bgp_pmap_get(&d, &first) == NULL;
+	bgp_pmap_free(&d);
+	bgp_pmap_free(&m);
+	return ok;
+}
+
+static void
+test_dense(void)
+{
+	struct bgp_pmap		m;
+	struct bgp_prefix	f = pfx("10.0.0.0/24");
+
+	CHECK(dense_same("10.0.0.0/24", 1000), "IPv4 /24s: as a plain map");
+	CHECK(dense_same("255.255.250.0/24", 1000),
+	    "IPv4, wrapping at the end: as a plain map");
+	CHECK(dense_same("10.0.0.0/30", 100000),
+	    "IPv4 /30s, more than the space holds: as a plain map");
+	CHECK(dense_same("2001:db8::/64", 5000), "IPv6 /64s: as a plain map");
+	CHECK(dense_same("ffff:ffff:ffff:ffff:ffff:ffff:ffff:ff00/120", 3000),
+	    "IPv6 /120s across the words' border: as a plain map");
+	CHECK(dense_same("2001:db8::/48", 777), "IPv6 /48s: as a plain map");
+	bgp_pmap_init(&m, 1);
+	CHECK(bgp_pmap_dense(&m, &f, 10) == -1, "a map with values: refused");
+	bgp_pmap_free(&m);
+	bgp_pmap_init(&m, 0);
+	CHECK(bgp_pmap_put(&m, &f, NULL) == 1 &&
+	    bgp_pmap_dense(&m, &f, 10) == -1, "a map not empty: refused");
+	bgp_pmap_free(&m);
+}
+
 static const struct check_case cases[] = {
 	CASE(test_basic),
 	CASE(test_path_ids),
@@ -331,6 +435,7 @@ static const struct check_case cases[] = {
 	CASE(test_churn),
 	CASE(test_no_values_clear_bytes),
 	CASE(test_generation),
+	CASE(test_dense),
 };
 
 int
