@@ -225,18 +225,41 @@ bgp_ub_begin(struct bgp_ub *b, struct wbuf *w, enum bgp_af af, int use_mp,
 	return w->err || w->len > b->limit ? -1 : 0;
 }
 
+/*
+ * One NLRI entry, [path id,] length, the fewest bytes (RFC 4271 section
+ * 4.3, RFC 7911 section 3).  Written in place once the room is checked:
+ * this runs once per prefix sent; what does not fit the buffer goes
+ * through wbuf, which marks it failed.
+ */
 int
 bgp_ub_add(struct bgp_ub *b, const struct bgp_prefix *p)
 {
-	size_t	bytes = (p->len + 7u) / 8u;
+	struct wbuf	*w = b->w;
+	size_t		 bytes = (p->len + 7u) / 8u, hdr = b->addpath ? 5 : 1;
+	size_t		 i;
+	uint8_t		*d;
 
-	if (b->w->len + (b->addpath ? 4 : 0) + 1 + bytes > b->limit)
+	if (w->len + hdr + bytes > b->limit)
 		return 1;
-	if (b->addpath)
-		wbuf_put_u32(b->w, p->path_id);
-	wbuf_put_u8(b->w, p->len);
-	wbuf_put_bytes(b->w, p->addr, bytes);
 	b->count++;
+	if (w->err || w->cap - w->len < hdr + bytes) {
+		if (b->addpath)
+			wbuf_put_u32(w, p->path_id);
+		wbuf_put_u8(w, p->len);
+		wbuf_put_bytes(w, p->addr, bytes);
+		return 0;
+	}
+	d = w->data + w->len;
+	if (b->addpath) {
+		d[0] = (uint8_t)(p->path_id >> 24);
+		d[1] = (uint8_t)(p->path_id >> 16);
+		d[2] = (uint8_t)(p->path_id >> 8);
+		d[3] = (uint8_t)p->path_id;
+	}
+	d[hdr - 1] = p->len;
+	for (i = 0; i < bytes; i++)
+		d[hdr + i] = p->addr[i];
+	w->len += hdr + bytes;
 	return 0;
 }
 
@@ -486,6 +509,26 @@ bgp_prefix_nth(const struct bgp_prefix *first, uint64_t n,
 	for (i = 0; i < 8; i++) {
 		out->addr[i] = (uint8_t)(hi >> (56 - 8 * i));
 		out->addr[8 + i] = (uint8_t)(lo >> (56 - 8 * i));
+	}
+}
+
+/* One block on: its last bit plus one, carried to the left and lost
+ * past the first byte, as bgp_prefix_nth wraps. */
+void
+bgp_prefix_step(struct bgp_prefix *p)
+{
+	unsigned	i, carry;
+
+	if (p->len == 0)
+		return;
+	i = (p->len - 1u) / 8u;
+	carry = 0x80u >> ((p->len - 1u) % 8u);
+	for (;;) {
+		carry += p->addr[i];
+		p->addr[i] = (uint8_t)carry;
+		if ((carry >>= 8) == 0 || i == 0)
+			return;
+		i--;
 	}
 }
 

@@ -210,6 +210,9 @@ int	 bgp_eor_encode(struct wbuf *, enum bgp_af);
 /* The n-th prefix after first, of first's length (addr arithmetic). */
 void	 bgp_prefix_nth(const struct bgp_prefix *first, uint64_t n,
 	    struct bgp_prefix *);
+/* The next one: bgp_prefix_nth(first, n + 1) from bgp_prefix_nth(first,
+ * n), in place. */
+void	 bgp_prefix_step(struct bgp_prefix *);
 /* "10.0.0.0/24" or "2001:db8::/48"; -1 when bad or host bits set. */
 int	 bgp_prefix_parse(const char *, struct bgp_prefix *);
 /* Text form into buf (at least 50 bytes). */

@@ -166,11 +166,13 @@ bgp_build_one(struct bgp_peer *p, struct wbuf *w, uint64_t *next,
 	if (bgp_ub_begin(&ub, w, cfg->af, cfg->use_mp,
 	    p->sc.addpath_tx[cfg->af], a, &p->sc, BGP_MAX_LEN) == -1)
 		return 0;
+	/* The first by its number, the rest a block on each. */
+	bgp_peer_prefix(p, *next, &pfx);
 	while (*next < end && ub.count < max) {
-		bgp_peer_prefix(p, *next, &pfx);
 		if (bgp_ub_add(&ub, &pfx) == 1)
 			break;
 		(*next)++;
+		bgp_prefix_step(&pfx);
 	}
 	bgp_ub_end(&ub);
 	return ub.count;

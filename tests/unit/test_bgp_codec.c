@@ -1708,6 +1708,39 @@ test_prefix(void)
 	}
 }
 
+/* bgp_prefix_step from first, n times, against bgp_prefix_nth. */
+static int
+step_is_nth(const char *first, uint64_t n)
+{
+	struct bgp_prefix	f = pfx(first), p = f, q;
+	uint64_t		i;
+
+	for (i = 1; i <= n; i++) {
+		bgp_prefix_step(&p);
+		bgp_prefix_nth(&f, i, &q);
+		if (!pfx_eq(&p, &q))
+			return 0;
+	}
+	return 1;
+}
+
+static void
+test_prefix_step(void)
+{
+	CHECK(step_is_nth("10.0.0.0/24", 70000), "v4 /24: step is nth");
+	CHECK(step_is_nth("255.255.250.0/24", 3000), "v4 /24 wraps as nth");
+	CHECK(step_is_nth("10.0.0.0/29", 3000), "v4 /29: step is nth");
+	CHECK(step_is_nth("0.0.0.0/0", 3), "v4 /0 stays");
+	CHECK(step_is_nth("224.0.0.0/3", 20), "v4 /3 wraps");
+	CHECK(step_is_nth("255.255.255.0/32", 600), "v4 /32 wraps");
+	CHECK(step_is_nth("2001:db8:0:0:ffff:ffff:ffff:ff00/120", 600),
+	    "v6 /120 carries across 64 bits");
+	CHECK(step_is_nth("ffff:ffff:ffff:ffff:ffff:ffff:ffff:ff00/120", 600),
+	    "v6 /120 wraps at 2^128");
+	CHECK(step_is_nth("2001:db8::/48", 70000), "v6 /48: step is nth");
+	CHECK(step_is_nth("::/0", 2), "v6 /0 stays");
+}
+
 static const struct check_case cases[] = {
 	CASE(test_open_encode_decode),
 	CASE(test_open_errors),
@@ -1724,6 +1757,7 @@ static const struct check_case cases[] = {
 	CASE(test_nlri),
 	CASE(test_update_attrs),
 	CASE(test_prefix),
+	CASE(test_prefix_step),
 };
 
 int
