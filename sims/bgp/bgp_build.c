@@ -257,8 +257,13 @@ bgp_ub_add(struct bgp_ub *b, const struct bgp_prefix *p)
 		d[3] = (uint8_t)p->path_id;
 	}
 	d[hdr - 1] = p->len;
-	for (i = 0; i < bytes; i++)
-		d[hdr + i] = p->addr[i];
+	/* With room for a whole address, all 16 bytes at once: what lies
+	 * past the entry is written over by the next or left out of len. */
+	if (w->cap - w->len >= hdr + sizeof(p->addr))
+		memcpy(d + hdr, p->addr, sizeof(p->addr));
+	else
+		for (i = 0; i < bytes; i++)
+			d[hdr + i] = p->addr[i];
 	w->len += hdr + bytes;
 	return 0;
 }

@@ -491,8 +491,8 @@ int
 bgp_nlri_next(struct rbuf *r, enum bgp_af af, int addpath,
     struct bgp_prefix *p)
 {
-	const uint8_t	*s = rbuf_ptr(r);
-	size_t		 left = rbuf_left(r), n, hdr = addpath ? 5 : 1, i;
+	const uint8_t	*s = r->data + r->off;
+	size_t		 left = r->len - r->off, n, hdr = addpath ? 5 : 1, i;
 
 	if (left == 0)
 		return 0;

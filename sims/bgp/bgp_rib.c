@@ -133,9 +133,8 @@ bgp_dense_index(const struct bgp_pdense *d, const struct bgp_prefix *p,
 	if (p->af == BGP_AF_IPV4) {
 		dl &= 0xffffffffull;
 		dh = 0;
-		shift = 32u - p->len;
-	} else
-		shift = 128u - p->len;
+	}
+	shift = d->shift;
 	if (shift >= 64) {
 		if (dl != 0 || (shift < 128 && (dh & bgp_low_mask(shift - 64))))
 			return 0;
@@ -166,6 +165,7 @@ bgp_pmap_dense(struct bgp_pmap *m, const struct bgp_prefix *first,
 	m->d.first = *first;
 	m->d.first.path_id = 0;
 	bgp_addr_words(first, &m->d.fhi, &m->d.flo);
+	m->d.shift = bits - first->len;
 	m->d.n = n;
 	m->d.count = 0;
 	m->d.bits = xcalloc((n + 63) / 64, sizeof(uint64_t));

@@ -33,6 +33,7 @@ struct bgp_pdense {
 	uint64_t	 n;		/* blocks in the range */
 	uint64_t	 count;		/* bits set */
 	uint64_t	 fhi, flo;	/* first's address as two words */
+	unsigned	 shift;		/* host bits of first's length */
 	struct bgp_prefix first;
 };
 
