@@ -15,6 +15,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "bgp_wire.h"
 #include "buf.h"
@@ -163,11 +164,56 @@ int	 bgp_route_refresh_decode(const uint8_t *, size_t, enum bgp_af *,
 int	 bgp_update_decode(const uint8_t *, size_t, const struct bgp_sess_caps *,
 	    struct bgp_update *, struct bgp_err *);
 /*
+ * One NLRI entry's length on the wire (RFC 4271 section 4.3, RFC 7911
+ * section 3: the path id first): 0 when the bytes at s (left of them)
+ * do not hold a whole entry or the prefix is longer than the family's
+ * address.  Read straight off the span, no rbuf call per field: every
+ * prefix received passes here twice (bgp_nlri_check, then the walk).
+ */
+static inline size_t
+bgp_nlri_size(const uint8_t *s, size_t left, unsigned bits, int addpath)
+{
+	size_t	hdr = addpath ? 5 : 1, bytes;
+
+	if (left < hdr || s[hdr - 1] > bits)
+		return 0;
+	bytes = (s[hdr - 1] + 7u) / 8u;
+	return left - hdr < bytes ? 0 : hdr + bytes;
+}
+
+/*
  * The next prefix of an NLRI span (RFC 4271 section 4.3, RFC 4760
  * section 5, RFC 7911 section 3): 1 got one, 0 none left, -1 malformed.
+ * [path id,] length in bits, then the fewest bytes that hold it; bits
+ * past the length are cleared, so equal prefixes compare equal.  Inline:
+ * it runs once per prefix a receiver walks.
  */
-int	 bgp_nlri_next(struct rbuf *, enum bgp_af, int addpath,
-	    struct bgp_prefix *);
+static inline int
+bgp_nlri_next(struct rbuf *r, enum bgp_af af, int addpath,
+    struct bgp_prefix *p)
+{
+	const uint8_t	*s = r->data + r->off;
+	size_t		 left = r->len - r->off, n, hdr = addpath ? 5 : 1, i;
+	unsigned	 bits = af == BGP_AF_IPV6 ? 128 : 32;
+
+	if (left == 0)
+		return 0;
+	if ((n = bgp_nlri_size(s, left, bits, addpath)) == 0)
+		return -1;
+	memset(p, 0, sizeof(*p));
+	p->af = (uint8_t)af;
+	if (addpath)
+		p->path_id = (uint32_t)s[0] << 24 | (uint32_t)s[1] << 16 |
+		    (uint32_t)s[2] << 8 | s[3];
+	p->len = s[hdr - 1];
+	for (i = hdr; i < n; i++)
+		p->addr[i - hdr] = s[i];
+	if (p->len % 8)
+		p->addr[n - hdr - 1] &= (uint8_t)(0xff << (8 - p->len % 8));
+	r->off += n;
+	return 1;
+}
+
 /* Check a whole NLRI span without keeping anything; -1 malformed. */
 int	 bgp_nlri_check(struct rbuf, enum bgp_af, int addpath);
 
