@@ -476,22 +476,15 @@ PYEOF
 # answered, then after the fault's time the next one answered with the
 # injected rpc-error (operation-failed, application), the one after it
 # answered again.
-netconf() {
-	local port dev
-	port=$(free_ports 1)
-	start_bg "$TMPD/nc.log" timeout 20 "$SBSIM" netconf --devices 1 \
-	    --listen ptcp:$port:127.0.0.1 --transport tcp \
-	    --fault rpc-error@2.5 --duration 4.5 --report "$TMPD/nc.json" -q
-	dev=$LAST_PID
-	wait_listen "$port" || fail "netconf: the device did not listen"
-	# The fault finds no session past its hello (missed) when the
-	# client is not in by 2.5 s: a loaded host starts Python slowly.
-	"$PY" - "$port" 3.1 >"$TMPD/nc-client.log" 2>&1 <<'PYEOF' ||
-import socket, sys, time
-port, at = int(sys.argv[1]), float(sys.argv[2])
+# $TMPD/nc10.py: a NETCONF 1.0 session (end-of-message framing, RFC 6242
+# section 4.3) over TCP to 127.0.0.1:PORT, its hello exchanged at import;
+# the rpc-error and slow-rpc clients share it.
+nc10_module() {
+	cat >"$TMPD/nc10.py" <<PYEOF
+import socket, sys
 BASE = "urn:ietf:params:xml:ns:netconf:base:1.0"
 EOM = b"]]>]]>"
-s = socket.create_connection(("127.0.0.1", port), timeout=5)
+s = socket.create_connection(("127.0.0.1", $1), timeout=5)
 buf = b""
 def recv_msg():
     global buf
@@ -502,15 +495,36 @@ def recv_msg():
         buf += d
     m, buf = buf.split(EOM, 1)
     return m.decode()
-t0 = time.time()
-hello = ('<?xml version="1.0" encoding="UTF-8"?><hello xmlns="%s"><capabilities>'
-         '<capability>urn:ietf:params:netconf:base:1.0</capability>'
-         '</capabilities></hello>' % BASE)
-s.sendall(hello.encode() + EOM)
+def send_get_config(mid):
+    s.sendall(('<rpc message-id="%d" xmlns="%s"><get-config><source>'
+               '<running/></source></get-config></rpc>' % (mid, BASE)
+               ).encode() + EOM)
+s.sendall(('<?xml version="1.0" encoding="UTF-8"?><hello xmlns="%s">'
+           '<capabilities><capability>urn:ietf:params:netconf:base:1.0'
+           '</capability></capabilities></hello>' % BASE).encode() + EOM)
 recv_msg()
+PYEOF
+}
+
+netconf() {
+	local port dev
+	port=$(free_ports 1)
+	start_bg "$TMPD/nc.log" timeout 20 "$SBSIM" netconf --devices 1 \
+	    --listen ptcp:$port:127.0.0.1 --transport tcp \
+	    --fault rpc-error@2.5 --duration 4.5 --report "$TMPD/nc.json" -q
+	dev=$LAST_PID
+	wait_listen "$port" || fail "netconf: the device did not listen"
+	# The fault finds no session past its hello (missed) when the
+	# client is not in by 2.5 s: a loaded host starts Python slowly.
+	nc10_module "$port"
+	"$PY" - "$port" 3.1 "$TMPD" >"$TMPD/nc-client.log" 2>&1 <<'PYEOF' ||
+import sys, time
+sys.path.insert(0, sys.argv[3])
+from nc10 import recv_msg, send_get_config
+port, at = int(sys.argv[1]), float(sys.argv[2])
+t0 = time.time()
 def rpc(mid):
-    s.sendall(('<rpc message-id="%d" xmlns="%s"><get-config><source><running/>'
-               '</source></get-config></rpc>' % (mid, BASE)).encode() + EOM)
+    send_get_config(mid)
     return recv_msg()
 r = rpc(1)
 if "rpc-error" in r:
@@ -550,31 +564,13 @@ slow_rpc() {
 	    --report "$TMPD/nc-slow.json" -q
 	dev=$LAST_PID
 	wait_listen "$port" || fail "slow_rpc: the device did not listen"
-	"$PY" - "$port" 2.5 700 >"$TMPD/nc-slow-client.log" 2>&1 <<'PYEOF' ||
-import socket, sys, time
+	nc10_module "$port"
+	"$PY" - "$port" 2.5 700 "$TMPD" >"$TMPD/nc-slow-client.log" 2>&1 <<'PYEOF' ||
+import sys, time
+sys.path.insert(0, sys.argv[4])
+from nc10 import recv_msg, send_get_config as send
 port, at, ms = int(sys.argv[1]), float(sys.argv[2]), int(sys.argv[3])
-BASE = "urn:ietf:params:xml:ns:netconf:base:1.0"
-EOM = b"]]>]]>"
-s = socket.create_connection(("127.0.0.1", port), timeout=5)
-buf = b""
-def recv_msg():
-    global buf
-    while EOM not in buf:
-        d = s.recv(65536)
-        if not d:
-            sys.exit("closed")
-        buf += d
-    m, buf = buf.split(EOM, 1)
-    return m.decode()
 t0 = time.time()
-s.sendall(('<?xml version="1.0" encoding="UTF-8"?><hello xmlns="%s">'
-           '<capabilities><capability>urn:ietf:params:netconf:base:1.0'
-           '</capability></capabilities></hello>' % BASE).encode() + EOM)
-recv_msg()
-def send(mid):
-    s.sendall(('<rpc message-id="%d" xmlns="%s"><get-config><source>'
-               '<running/></source></get-config></rpc>' % (mid, BASE)
-               ).encode() + EOM)
 def rpc(mid):
     sent = time.time()
     send(mid)
