@@ -373,8 +373,10 @@ pcep() {
 	    --fault delay@0.6/200 \
 	    --timeout 10 --report "$TMPD/pcep.json" -q \
 	    >"$TMPD/pcc.log" 2>&1 || fail "pcep: sbsim exited $?"
-	"$PY" - "$TMPD/pcep.json" <<'PYEOF' || fail "pcep: report"
+	"$PY" - "$TMPD/pcep.json" "$TMPD" <<'PYEOF' || fail "pcep: report"
 import json, sys
+sys.path.insert(0, sys.argv[2])
+from faultcheck import reconnect_ok
 r = json.load(open(sys.argv[1]))
 c = r["counters"]
 want = {"fault_drop": 2, "fault_drop_missed": 0, "fault_session_flap": 2,
@@ -384,12 +386,7 @@ want = {"fault_drop": 2, "fault_drop_missed": 0, "fault_session_flap": 2,
 for k, v in want.items():
     if c.get(k) != v:
         sys.exit("counter %s = %r, want %d" % (k, c.get(k), v))
-ph = {p["name"]: p for p in r["phases"]}
-rc = ph.get("reconnect")
-if rc is None or rc["state"] != "DONE" or rc["items"] != 4:
-    sys.exit("reconnect: %r" % rc)
-if r["ok"] is not True:
-    sys.exit("ok is %r" % r["ok"])
+reconnect_ok(r, 4)
 PYEOF
 	stop_pid "$ctl"
 	# 3 sessions, one more after each drop and each flap; the PCErrs.
@@ -452,20 +449,17 @@ ovsdb() {
 	    --fault delay@0.6/200 \
 	    --timeout 10 --report "$TMPD/ovsdb.json" -q \
 	    >"$TMPD/ovsdb.log" 2>&1 || fail "ovsdb: sbsim exited $?"
-	"$PY" - "$TMPD/ovsdb.json" <<'PYEOF' || fail "ovsdb: report"
+	"$PY" - "$TMPD/ovsdb.json" "$TMPD" <<'PYEOF' || fail "ovsdb: report"
 import json, sys
+sys.path.insert(0, sys.argv[2])
+from faultcheck import reconnect_ok
 r = json.load(open(sys.argv[1]))
 c = r["counters"]
 if c.get("fault_drop") != 2 or c.get("fault_drop_missed") != 0:
     sys.exit("fault_drop %r" % c.get("fault_drop"))
 if c.get("fault_delay") != 1 or c.get("fault_delay_missed") != 0:
     sys.exit("fault_delay %r" % c.get("fault_delay"))
-ph = {p["name"]: p for p in r["phases"]}
-rc = ph.get("reconnect")
-if rc is None or rc["state"] != "DONE" or rc["items"] != 2:
-    sys.exit("reconnect: %r" % rc)
-if r["ok"] is not True:
-    sys.exit("ok is %r" % r["ok"])
+reconnect_ok(r, 2)
 PYEOF
 	stop_pid "$ctl"
 	grep -q "ovsdb: 5 sessions" "$TMPD/ctl-ovsdb.log" ||
@@ -476,6 +470,19 @@ PYEOF
 # answered, then after the fault's time the next one answered with the
 # injected rpc-error (operation-failed, application), the one after it
 # answered again.
+# $TMPD/faultcheck.py: what every device run's report must say after its
+# drops: the reconnect phase DONE with every device dropped back, and ok.
+cat >"$TMPD/faultcheck.py" <<'PYEOF'
+import sys
+def reconnect_ok(r, items):
+    ph = {p["name"]: p for p in r["phases"]}
+    rc = ph.get("reconnect")
+    if rc is None or rc["state"] != "DONE" or rc["items"] != items:
+        sys.exit("reconnect: %r" % rc)
+    if r["ok"] is not True:
+        sys.exit("ok is %r" % r["ok"])
+PYEOF
+
 # $TMPD/nc10.py: a NETCONF 1.0 session (end-of-message framing, RFC 6242
 # section 4.3) over TCP to 127.0.0.1:PORT, its hello exchanged at import;
 # the rpc-error and slow-rpc clients share it.
@@ -648,8 +655,10 @@ netconf_drop_one() {
 	wait_exit "$dev" 20 || fail "netconf_drop $tr: sbsim did not end"
 	[ "$EXIT_RC" -eq 0 ] ||
 	    fail "netconf_drop $tr: sbsim exited $EXIT_RC"
-	"$PY" - "$TMPD/ncd.json" <<'PYEOF' || fail "netconf_drop $tr: report"
+	"$PY" - "$TMPD/ncd.json" "$TMPD" <<'PYEOF' || fail "netconf_drop $tr: report"
 import json, sys
+sys.path.insert(0, sys.argv[2])
+from faultcheck import reconnect_ok
 r = json.load(open(sys.argv[1]))
 c = r["counters"]
 want = {"fault_drop": 2, "fault_drop_missed": 0, "fault_drop_sessions": 2}
@@ -660,12 +669,7 @@ for k, v in want.items():
 # out on a loaded host (sanitizers) tries once more: at least 4.
 if c.get("sessions", 0) < 4:
     sys.exit("counter sessions = %r, want 4 or more" % c.get("sessions"))
-ph = {p["name"]: p for p in r["phases"]}
-rc = ph.get("reconnect")
-if rc is None or rc["state"] != "DONE" or rc["items"] != 2:
-    sys.exit("reconnect: %r" % rc)
-if r["ok"] is not True:
-    sys.exit("ok is %r" % r["ok"])
+reconnect_ok(r, 2)
 PYEOF
 	stop_pid "$ctl"
 	# The controller lost a session per drop, and the last two at the end.
