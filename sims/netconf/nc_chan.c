@@ -7,10 +7,99 @@
 #include <event2/buffer.h>
 #include <event2/event.h>
 
+#include "engine.h"
+#include "log.h"
 #include "nc_chan.h"
 
+/* ---- ordered input ---- */
+
+void
+nc_chan_in_init(struct nc_chan_in *in, nc_chan_feed_fn feed,
+    void (*after)(void *), void *arg)
+{
+	memset(in, 0, sizeof(*in));
+	in->feed = feed;
+	in->after = after;
+	in->arg = arg;
+}
+
+/* From the loop: what waited, in order, then after(). */
+static void
+nc_chan_in_run(evutil_socket_t fd, short what, void *arg)
+{
+	struct nc_chan_in	*in = arg;
+	struct evbuffer_iovec	 v;
+
+	(void)fd;
+	(void)what;
+	if (in->busy > 0)
+		return;		/* not from the loop; idle re-arms it */
+	in->busy++;
+	while (evbuffer_get_length(in->q) > 0) {
+		/* Fed from work: what comes meanwhile goes to q, behind. */
+		evbuffer_add_buffer(in->work, in->q);
+		while (evbuffer_peek(in->work, -1, NULL, &v, 1) == 1 &&
+		    v.iov_len > 0) {
+			in->feed(in->arg, v.iov_base, v.iov_len);
+			evbuffer_drain(in->work, v.iov_len);
+		}
+	}
+	in->busy--;
+	if (in->after != NULL)
+		in->after(in->arg);
+}
+
+static void
+nc_chan_in_defer(struct nc_chan_in *in, const void *p, size_t len)
+{
+	if (in->q == NULL) {
+		if ((in->q = evbuffer_new()) == NULL ||
+		    (in->work = evbuffer_new()) == NULL ||
+		    (in->ev = event_new(engine_base(), -1, 0, nc_chan_in_run,
+		    in)) == NULL)
+			fatalx("netconf: out of memory");
+	}
+	if (len > 0 && evbuffer_add(in->q, p, len) == -1)
+		fatalx("netconf: out of memory");
+	event_active(in->ev, EV_TIMEOUT, 0);
+}
+
+static int
+nc_chan_in_waiting(const struct nc_chan_in *in)
+{
+	return in->q != NULL && evbuffer_get_length(in->q) > 0;
+}
+
+void
+nc_chan_in_data(struct nc_chan_in *in, const void *p, size_t len)
+{
+	if (in->busy > 0 || nc_chan_in_waiting(in)) {
+		nc_chan_in_defer(in, p, len);
+		return;
+	}
+	in->busy++;
+	in->feed(in->arg, p, len);
+	in->busy--;
+}
+
+void
+nc_chan_in_free(struct nc_chan_in *in)
+{
+	if (in->ev != NULL)
+		event_free(in->ev);
+	if (in->q != NULL)
+		evbuffer_free(in->q);
+	if (in->work != NULL)
+		evbuffer_free(in->work);
+	in->ev = NULL;
+	in->q = in->work = NULL;
+}
+
+/* ---- output ---- */
+
 int
-nc_chan_put(ssh_channel chan, const void *p, size_t len, size_t *done)
+nc_chan_put(ssh_channel chan, struct nc_chan_in *in, const void *p,
+    size_t len, size_t *done)
 {
 	uint32_t	win;
 	int		rc;
@@ -20,14 +109,19 @@ nc_chan_put(ssh_channel chan, const void *p, size_t len, size_t *done)
 		return 0;
 	if (len > win)
 		len = win;
-	if ((rc = ssh_channel_write(chan, p, (uint32_t)len)) < 0)
+	in->busy++;
+	rc = ssh_channel_write(chan, p, (uint32_t)len);
+	in->busy--;
+	if (nc_chan_in_waiting(in) && in->busy == 0)
+		event_active(in->ev, EV_TIMEOUT, 0);
+	if (rc < 0)
 		return -1;
 	*done = (size_t)rc;
 	return 0;
 }
 
 int
-nc_chan_flush(ssh_channel chan, struct evbuffer *q)
+nc_chan_flush(ssh_channel chan, struct nc_chan_in *in, struct evbuffer *q)
 {
 	struct evbuffer_iovec	v;
 	size_t			done;
@@ -35,7 +129,8 @@ nc_chan_flush(ssh_channel chan, struct evbuffer *q)
 	while (evbuffer_get_length(q) > 0) {
 		if (evbuffer_peek(q, -1, NULL, &v, 1) < 1)
 			break;
-		if (nc_chan_put(chan, v.iov_base, v.iov_len, &done) == -1) {
+		if (nc_chan_put(chan, in, v.iov_base, v.iov_len, &done) ==
+		    -1) {
 			evbuffer_drain(q, evbuffer_get_length(q));
 			return -1;
 		}

@@ -88,6 +88,7 @@ struct nc_cli {
 	struct event		*rev, *wev;
 	struct evbuffer		*outq;
 	struct evbuffer		*early;		/* data before our hello */
+	struct nc_chan_in	 in;		/* the device's data, in order */
 	struct ssh_channel_callbacks_struct ccb;
 	char			 host[64];
 	char			 user[128];
@@ -175,6 +176,7 @@ ncc_reap_cb(evutil_socket_t fd, short what, void *arg)
 	ncc_fail_pending(c);
 	/* Disconnecting closes the descriptor and frees the channel. */
 	nc_chan_free_io(c->rev, c->wev, c->sev, c->ssh, c->outq);
+	nc_chan_in_free(&c->in);
 	if (c->ssh == NULL && c->fd != -1)
 		close(c->fd);
 	if (c->early != NULL)
@@ -210,7 +212,7 @@ ncc_ssh_watch_write(struct nc_cli *c)
 static void
 ncc_ssh_flush(struct nc_cli *c)
 {
-	if (nc_chan_flush(c->chan, c->outq) == -1) {
+	if (nc_chan_flush(c->chan, &c->in, c->outq) == -1) {
 		ncc_fail(c, NCC_FAIL_SSH, "channel write failed");
 		return;
 	}
@@ -518,7 +520,7 @@ ncc_ssh_data(ssh_session s, ssh_channel ch, void *data, uint32_t len,
 	if (c->state < NCCS_HELLO)
 		evbuffer_add(c->early, data, len);
 	else
-		ncc_input(c, data, len);
+		nc_chan_in_data(&c->in, data, len);
 	return (int)len;
 }
 
@@ -582,7 +584,7 @@ ncc_early(struct nc_cli *c)
 	size_t	len = evbuffer_get_length(c->early);
 
 	if (len > 0) {
-		ncc_input(c, evbuffer_pullup(c->early, -1), len);
+		nc_chan_in_data(&c->in, evbuffer_pullup(c->early, -1), len);
 		evbuffer_drain(c->early, len);
 	}
 }
@@ -647,6 +649,24 @@ ncc_ssh_step(struct nc_cli *c)
 	}
 }
 
+/* After libssh ran, or after input that waited was fed. */
+static void
+ncc_ssh_after(void *arg)
+{
+	struct nc_cli	*c = arg;
+
+	if (c->state == NCCS_DEAD || c->freed)
+		return;
+	if (!ssh_is_connected(c->ssh) && c->state >= NCCS_HELLO) {
+		ncc_fail(c, NCC_FAIL_CLOSED, "connection lost");
+		return;
+	}
+	if (c->state >= NCCS_HELLO)
+		ncc_ssh_flush(c);
+	else
+		ncc_ssh_watch_write(c);
+}
+
 static void
 ncc_ssh_io(evutil_socket_t fd, short what, void *arg)
 {
@@ -661,16 +681,7 @@ ncc_ssh_io(evutil_socket_t fd, short what, void *arg)
 			;
 	} else if (ssh_event_dopoll(c->sev, 0) == SSH_ERROR)
 		ncc_fail(c, NCC_FAIL_CLOSED, "connection lost");
-	if (c->state == NCCS_DEAD || c->freed)
-		return;
-	if (!ssh_is_connected(c->ssh) && c->state >= NCCS_HELLO) {
-		ncc_fail(c, NCC_FAIL_CLOSED, "connection lost");
-		return;
-	}
-	if (c->state >= NCCS_HELLO)
-		ncc_ssh_flush(c);
-	else
-		ncc_ssh_watch_write(c);
+	ncc_ssh_after(c);
 }
 
 /* Our socket connected (or not): hand it to libssh. */
@@ -705,11 +716,18 @@ ncc_sock_connected(evutil_socket_t fd, short what, void *arg)
 }
 
 static void
+ncc_ssh_feed(void *arg, const void *p, size_t len)
+{
+	ncc_input(arg, p, len);
+}
+
+static void
 ncc_ssh_start(struct nc_cli *c, struct sockaddr_storage *ss, socklen_t len)
 {
 	if ((c->outq = evbuffer_new()) == NULL ||
 	    (c->early = evbuffer_new()) == NULL)
 		fatalx("evbuffer_new");
+	nc_chan_in_init(&c->in, ncc_ssh_feed, ncc_ssh_after, c);
 	c->fd = socket(ss->ss_family, SOCK_STREAM, 0);
 	if (c->fd == -1 || fcntl(c->fd, F_SETFL, O_NONBLOCK) == -1) {
 		ncc_fail(c, NCC_FAIL_CONNECT, strerror(errno));

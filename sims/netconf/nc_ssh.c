@@ -55,6 +55,7 @@ struct nc_ssh {
 	struct event		*rev;
 	struct event		*wev;
 	struct evbuffer		*outq;
+	struct nc_chan_in	 in;		/* the client's data, in order */
 	struct ssh_server_callbacks_struct scb;
 	struct ssh_channel_callbacks_struct ccb;
 	struct event		*pause_ev;	/* after a failure, lazily */
@@ -284,7 +285,8 @@ nc_ssh_data(ssh_session ssh, ssh_channel ch, void *data, uint32_t len,
 
 	if (is_stderr || !x->subsystem)
 		return (int)len;
-	return (int)nc_sess_input(x->sess, data, len);
+	nc_chan_in_data(&x->in, data, len);
+	return (int)len;
 }
 
 static int
@@ -311,7 +313,7 @@ nc_ssh_chan_gone(ssh_session ssh, ssh_channel ch, void *arg)
 static void
 nc_ssh_flush(struct nc_ssh *x)
 {
-	if (nc_chan_flush(x->chan, x->outq) == -1)
+	if (nc_chan_flush(x->chan, &x->in, x->outq) == -1)
 		nc_sess_kill(x->sess, "channel write failed");
 }
 
@@ -363,7 +365,7 @@ nc_ssh_write(struct nc_sess *s, const void *p, size_t len)
 	if (x == NULL)
 		return;
 	if (evbuffer_get_length(x->outq) == 0 &&
-	    nc_chan_put(x->chan, p, len, &done) == -1) {
+	    nc_chan_put(x->chan, &x->in, p, len, &done) == -1) {
 		nc_sess_kill(s, "channel write failed");
 		return;
 	}
@@ -484,6 +486,20 @@ nc_ssh_after(struct nc_ssh *x)
 }
 
 static void
+nc_ssh_feed(void *arg, const void *p, size_t len)
+{
+	struct nc_ssh	*x = arg;
+
+	nc_sess_input(x->sess, p, len);
+}
+
+static void
+nc_ssh_after_fed(void *arg)
+{
+	nc_ssh_after(arg);
+}
+
+static void
 nc_ssh_io(evutil_socket_t fd, short what, void *arg)
 {
 	struct nc_ssh	*x = arg;
@@ -510,6 +526,7 @@ nc_dev_accept_ssh(struct pool_dev *pd, int fd)
 	s = nc_sess_new(d, NC_TR_SSH);
 	s->ssh = x = xcalloc(1, sizeof(*x));
 	x->sess = s;
+	nc_chan_in_init(&x->in, nc_ssh_feed, nc_ssh_after_fed, x);
 	if ((x->outq = evbuffer_new()) == NULL || (x->ssh = ssh_new()) == NULL)
 		fatalx("netconf: out of memory");
 	if (ssh_bind_accept_fd(nc_ssh_srv->bind, x->ssh, fd) != SSH_OK) {
@@ -569,6 +586,7 @@ nc_ssh_free(struct nc_sess *s)
 		event_free(x->pause_ev);
 	/* Disconnecting closes the descriptor (and frees the channel). */
 	nc_chan_free_io(x->rev, x->wev, x->sev, x->ssh, x->outq);
+	nc_chan_in_free(&x->in);
 	free(x);
 	s->ssh = NULL;
 }
