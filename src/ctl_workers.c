@@ -688,6 +688,15 @@ wk_emit_sum(char **out, size_t *olen, const struct wk_line *l)
 			buf[o++] = l->skel[i];
 			continue;
 		}
+		/* " in 0.000 s": a one-process line leaves it out. */
+		if (l->prec[k] >= 0 && l->v[k] == 0 && o >= 4 &&
+		    memcmp(buf + o - 4, " in ", 4) == 0 &&
+		    strncmp(l->skel + i + 1, " s", 2) == 0) {
+			o -= 4;
+			i += 2;
+			k++;
+			continue;
+		}
 		if (l->prec[k] >= 0)
 			snprintf(num, sizeof(num), "%.*f", l->prec[k], l->v[k]);
 		else
