@@ -49,7 +49,7 @@ for bad in 0 65 x 3x ""; do
 	    fail "--workers '$bad': no message naming --workers"
 done
 for opt in "--lldp" "--role master" "--netconf --restconf 1" \
-    "--ovsdb ptcp:6640"; do
+    "--ovsdb ptcp:6640" "--bgp ptcp:1179 --as 1"; do
 	"$SBSIM" controller --workers 2 $opt >"$TMPD/bad.out" 2>&1
 	rc=$?
 	[ $rc -eq 2 ] || fail "--workers 2 $opt: exit $rc, want 2"
@@ -146,6 +146,25 @@ if st not in (200, 201, 204):
 st, b = req("GET", path + "?content=config")
 if st != 200 or b"10.9.0.1/32" not in b:
     die("GET config after PUT: %d %r" % (st, b[:300]))
+# An RPC reaches every worker: the one holding the node answers 200,
+# the others 404; the parent answers the 200.  An unknown node: 404.
+def add_flow(node):
+    return {"input": {
+        "opendaylight-flow-service:node": "/opendaylight-inventory:nodes/"
+            "opendaylight-inventory:node[opendaylight-inventory:id="
+            "'openflow:%d']" % node,
+        "priority": 2, "table_id": 0,
+        "match": {"ipv4-destination": "10.0.1.0/24",
+                  "ethernet-match": {"ethernet-type": {"type": 2048}}}}}
+for node in (5, 250):
+    st, b = req("POST", "/restconf/operations/sal-flow:add-flow",
+                add_flow(node))
+    if st != 200:
+        die("add-flow on node %d: %d %r" % (node, st, b[:300]))
+st, b = req("POST", "/restconf/operations/sal-flow:add-flow",
+            add_flow(n + 1))
+if st != 404:
+    die("add-flow on an unknown node: %d %r" % (st, b[:300]))
 PYEOF
 stop_pid "$sw"
 kill -TERM "$ctl"
