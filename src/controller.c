@@ -339,7 +339,11 @@ controller_main(int argc, char **argv)
 	}
 	engine_init();
 	if (ctl_start(&r, err, sizeof(err)) == -1) {
-		fprintf(stderr, CTL_PROG ": %s\n", err);
+		/* A worker's log name says which. */
+		if (ctl_worker)
+			log_warnx("%s", err);
+		else
+			fprintf(stderr, CTL_PROG ": %s\n", err);
 		engine_free();
 		return 1;
 	}

@@ -300,8 +300,9 @@ wk_progress(const struct wk *w, char *buf, size_t len)
 			return;
 		off += (size_t)k;
 	}
-	snprintf(buf + off, len - off, "%s, RESTCONF %s",
-	    w->done ? "done" : "not done", w->rc_port ? "up" : "not up");
+	snprintf(buf + off, len - off, "%s%s", w->done ? "done" : "not done",
+	    wp.run->http == NULL ? "" : w->rc_port ? ", RESTCONF up" :
+	    ", RESTCONF not up");
 }
 
 static void
