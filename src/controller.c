@@ -15,6 +15,7 @@
 #include "cli.h"
 #include "cmd.h"
 #include "ctl_role.h"
+#include "ctl_workers.h"
 #include "engine.h"
 #include "http_server.h"
 #include "log.h"
@@ -38,6 +39,7 @@ struct ctl_run {
 	size_t			 started;	/* roles up to here started */
 	double			 duration;
 	int			 verbose;
+	uint32_t		 workers;	/* --workers, 0: none */
 	uint64_t		 start_ns;
 };
 
@@ -122,6 +124,9 @@ static const struct opt ctl_rows[] = {
 static const struct opt ctl_run_rows[] = {
 	OPT_D("duration", "S", R, duration, 0.001, 1e7, 0,
 	    "stop after S seconds"),
+	OPT_U("workers", "N", R, workers, 1, CTL_WK_MAX, 0,
+	    "run the roles in N processes sharing each port\n"
+	    "(SO_REUSEPORT); --restconf answers for them all"),
 	OPT_C_KEY("verbose", 'v', R, verbose, "more logging"),
 	OPT_HELP_ROW,
 	OPT_END
@@ -160,6 +165,7 @@ ctl_check(struct ctl_run *r)
 	memset(&env, 0, sizeof(env));
 	env.restconf = (r->given & CTL_GIVEN_RESTCONF) != 0;
 	env.none_asked = !env.restconf;
+	env.workers = r->workers;
 	for (i = 0; i < r->n_roles; i++)
 		if (r->role_given[i] & CTL_GIVEN_ON)
 			env.none_asked = 0;
@@ -200,30 +206,15 @@ ctl_stop_roles(struct ctl_run *r)
 	}
 }
 
+/* A worker's server is its parent's business: the parent writes the
+ * line for the one clients see. */
 static void
 ctl_http_free(struct ctl_run *r, int summary)
 {
-	const struct http_server_stats	*h;
-
 	if (r->hs == NULL)
 		return;
-	if (summary) {
-		h = http_server_stats(r->hs);
-		printf("restconf: %llu requests, %llu 2xx, %llu 4xx, "
-		    "%llu 5xx, %llu bodies refused unread, %llu head "
-		    "timeouts, %llu connections at most, %llu pauses at the "
-		    "connection limit, %llu bodies nested too deep\n",
-		    (unsigned long long)h->requests,
-		    (unsigned long long)h->status_2xx,
-		    (unsigned long long)h->status_4xx,
-		    (unsigned long long)h->status_5xx,
-		    (unsigned long long)h->unauth_bodies,
-		    (unsigned long long)h->head_timeouts,
-		    (unsigned long long)h->conns_max,
-		    (unsigned long long)h->cap_pauses,
-		    (unsigned long long)h->too_deep);
-		fflush(stdout);
-	}
+	if (summary && !ctl_worker)
+		ctl_http_summary(r->hs);
 	http_server_free(r->hs);
 	r->hs = NULL;
 }
@@ -272,6 +263,8 @@ ctl_tick(evutil_socket_t fd, short what, void *arg)
 	for (i = 0; i < r->started; i++)
 		if (r->on[i] && ctl_roles[i]->tick != NULL)
 			ctl_roles[i]->tick(ctl_roles[i]->cfg, now);
+	if (ctl_worker)
+		ctl_wk_child_tick(ctl_roles, r->on, r->started);
 }
 
 /* The summaries in table order, then the stops in reverse (they answer
@@ -290,30 +283,81 @@ ctl_stop(struct ctl_run *r)
 	ctl_http_free(r, 1);
 }
 
+/* The parent of --workers: no role of its own; its RESTCONF asks the
+ * workers (ctl_workers.h). */
+static int
+ctl_parent(struct ctl_run *r)
+{
+	struct ctl_wk_run	run;
+
+	memset(&run, 0, sizeof(run));
+	run.n = r->workers;
+	run.duration = r->duration;
+	run.http = (r->given & CTL_GIVEN_RESTCONF) ? &r->http : NULL;
+	run.roles = ctl_roles;
+	run.on = r->on;
+	run.n_roles = r->n_roles;
+	return ctl_wk_parent(&run);
+}
+
+/* Worker i of --workers: its listeners share their ports, its RESTCONF
+ * is the parent's alone (127.0.0.1, an ephemeral port, the parent's
+ * token), and the parent keeps the run's clock. */
+static void
+ctl_become_worker(struct ctl_run *r, int i, const char *token)
+{
+	static char	name[48], pass[CTL_WK_TOKEN_LEN + 1];
+
+	snprintf(name, sizeof(name), CTL_PROG " [worker %d]", i);
+	log_init(name, r->verbose);
+	snprintf(pass, sizeof(pass), "%s", token);
+	engine_listen_reuseport(1);
+	r->duration = 0;
+	r->http.address = "127.0.0.1";
+	r->http.port = 0;
+	r->http.user = CTL_WK_USER;
+	r->http.password = pass;
+}
+
 static int
 controller_main(int argc, char **argv)
 {
 	struct ctl_run	 r;
 	struct event	*tick;
 	struct timeval	 tv = { 0, 100000 };
-	char		 err[256];
+	char		 err[256], token[CTL_WK_TOKEN_LEN + 1];
+	int		 wi;
 
 	memset(&r, 0, sizeof(r));
 	ctl_parse(argc, argv, &r);
 	log_init(CTL_PROG, r.verbose);
 	engine_raise_fd_limit();
+	if (r.workers > 0) {
+		if ((wi = ctl_wk_fork(r.workers, token, sizeof(token))) == -1)
+			return ctl_parent(&r);
+		ctl_become_worker(&r, wi, token);
+	}
 	engine_init();
 	if (ctl_start(&r, err, sizeof(err)) == -1) {
-		fprintf(stderr, CTL_PROG ": %s\n", err);
+		/* A worker's log name says which. */
+		if (ctl_worker)
+			log_warnx("%s", err);
+		else
+			fprintf(stderr, CTL_PROG ": %s\n", err);
 		engine_free();
 		return 1;
 	}
+	if (ctl_worker)
+		ctl_wk_child_start(r.hs != NULL ? http_server_port(r.hs) : 0,
+		    ctl_roles);
 	r.start_ns = clock_ns();
 	tick = event_new(engine_base(), -1, EV_PERSIST, ctl_tick, &r);
 	event_add(tick, &tv);
 	engine_run();
 	event_free(tick);
 	ctl_stop(&r);
+	if (ctl_worker)
+		ctl_wk_child_end();
 	engine_free();
 	return 0;
 }

@@ -6,7 +6,20 @@
 #include <string.h>
 
 #include "ctl_role.h"
+#include "ctl_workers.h"
+#include "engine.h"
 #include "log.h"
+
+int	ctl_worker;
+
+void
+ctl_finished(const char *why)
+{
+	if (ctl_worker)
+		ctl_wk_done();
+	else
+		engine_stop(why);
+}
 
 int
 ctl_role_on(const struct ctl_role *r, unsigned given,

@@ -27,6 +27,8 @@ struct http_server;
 struct ctl_env {
 	int	restconf;	/* --restconf given: resources are served */
 	int	none_asked;	/* no role's CTL_GIVEN_ON, no --restconf */
+	unsigned workers;	/* --workers N, 0 without: check() refuses
+				 * what one process of N cannot do alone */
 };
 
 #define CTL_ROLE_DEFAULT	0x1	/* on when none_asked */
@@ -63,7 +65,31 @@ struct ctl_role {
 	/* Stop and free; answers what still waits on the HTTP server, which
 	 * is freed after every role stopped. */
 	void	(*stop)(void *cfg);
+	/*
+	 * Under --workers, a role that waits for a number of devices before
+	 * acting on them all (OpenFlow's --switches): the number the whole
+	 * run waits for (0: none; the parent asks), the devices this worker
+	 * holds (each worker tells the parent), and the parent's word that
+	 * the workers' sum reached it.  NULL: no such wait.
+	 */
+	uint64_t (*gate_want)(void *cfg);
+	uint64_t (*gate_held)(void *cfg);
+	void	 (*gate_open)(void *cfg);
 };
+
+/*
+ * Non-zero in a worker of `sbsim controller --workers` (controller.c),
+ * from before its roles start.  A role with a gate holds it closed then;
+ * its summary writes every figure, also those a one-process line leaves
+ * out when they are zero, so that the parent adds the workers' lines
+ * figure by figure.
+ */
+extern int	ctl_worker;
+
+/* A role whose --exit-when-done work is done: one process stops (why is
+ * logged); a worker tells its parent, which stops every worker once all
+ * are done. */
+void	 ctl_finished(const char *why);
 
 /* The table, NULL-terminated, in start order (main.c). */
 extern const struct ctl_role *const ctl_roles[];

@@ -235,14 +235,25 @@ engine_bev_new(int fd)
 	return bev;
 }
 
+/* Set by the controller's workers, which share each port (SO_REUSEPORT). */
+static int	listen_reuseport;
+
+void
+engine_listen_reuseport(int on)
+{
+	listen_reuseport = on;
+}
+
 struct evconnlistener *
 engine_listen(const struct endpoint *ep, evconnlistener_cb cb, void *arg,
     const char *what, char *err, size_t errlen)
 {
 	struct evconnlistener	*l;
+	unsigned		 flags = LEV_OPT_REUSEABLE | LEV_OPT_CLOSE_ON_FREE;
 
-	l = evconnlistener_new_bind(engine_base(), cb, arg,
-	    LEV_OPT_REUSEABLE | LEV_OPT_CLOSE_ON_FREE, 1024,
+	if (listen_reuseport)
+		flags |= LEV_OPT_REUSEABLE_PORT;
+	l = evconnlistener_new_bind(engine_base(), cb, arg, flags, 1024,
 	    (const struct sockaddr *)&ep->ss, ep->sslen);
 	if (l == NULL)
 		snprintf(err, errlen, "cannot listen for %s on %s: %s", what,

@@ -36,6 +36,13 @@ struct evconnlistener *engine_listen(const struct endpoint *,
 	    evconnlistener_cb cb, void *arg, const char *what, char *err,
 	    size_t errlen);
 /*
+ * From now on engine_listen() sets SO_REUSEPORT (Linux 3.9), so that
+ * processes listening on one port share its connections, the kernel
+ * spreading them by a hash of their addresses: `sbsim controller
+ * --workers`.  Off by default: a second sbsim on a port in use fails.
+ */
+void	 engine_listen_reuseport(int on);
+/*
  * Keep a listener from spinning when descriptors run out: accept(2)
  * failing with EMFILE or ENFILE (or ENOBUFS, ENOMEM) leaves the
  * connection in the backlog, so the listener is readable again at once.

@@ -525,9 +525,17 @@ http_reply(struct http_req *r, int status, struct evbuffer *body)
 	r->replied = 1;
 	if (body != NULL && evbuffer_get_length(body) > 0)
 		evhttp_add_header(h, "Content-Type", r->reply_type);
-	evhttp_send_reply(r->ev, status, NULL, body);
-	http_count(r->server, status);
 	log_debug("http: %s -> %d", evhttp_request_get_uri(r->ev), status);
+	http_count(r->server, status);
+	evhttp_send_reply(r->ev, status, NULL, body);
+	if (r->deferred && !r->in_dispatch)
+		free(r);
+}
+
+void
+http_defer(struct http_req *r)
+{
+	r->deferred = 1;
 }
 
 void
@@ -909,9 +917,14 @@ http_dispatch(struct evhttp_request *ev, void *arg)
 	r->reply_fmt = HTTP_FMT_JSON;
 	r->reply_type = http_plain[HTTP_FMT_JSON];
 	s->st.requests++;
+	r->in_dispatch = 1;
 	if (http_check_head(s, r) == 0 && http_check_route(s, r) == 0 &&
 	    http_check_body(s, r) == 0)
 		r->route->fn(r, r->route->arg);
+	r->in_dispatch = 0;
+	/* A deferred request is its handler's, until it replies. */
+	if (r->deferred && !r->replied)
+		return;
 	if (!r->replied)
 		http_error(r, 500, "application", "operation-failed",
 		    "The request was not answered");
@@ -1067,6 +1080,20 @@ http_server_route(struct http_server *s, const char *prefix,
 	rt->methods = methods;
 	rt->fn = fn;
 	rt->arg = arg;
+}
+
+uint16_t
+http_server_port(const struct http_server *s)
+{
+	struct sockaddr_storage	ss;
+	socklen_t		len = sizeof(ss);
+	evutil_socket_t		fd = evconnlistener_get_fd(s->listener);
+
+	if (getsockname(fd, (struct sockaddr *)&ss, &len) == -1)
+		return 0;
+	if (ss.ss_family == AF_INET6)
+		return ntohs(((struct sockaddr_in6 *)&ss)->sin6_port);
+	return ntohs(((struct sockaddr_in *)&ss)->sin_port);
 }
 
 const struct http_server_stats *

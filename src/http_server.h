@@ -57,6 +57,8 @@ struct http_req {
 	const char		*reply_type;	/* Content-Type of the reply */
 	int			 reply_named;	/* Accept named reply_type */
 	int			 replied;
+	int			 deferred;	/* http_defer() */
+	int			 in_dispatch;	/* its handler is running */
 };
 
 typedef void (*http_handler)(struct http_req *, void *arg);
@@ -124,6 +126,17 @@ int	 http_head_fields(const char *head, size_t len,
 
 /* Replies: every handler sends exactly one. */
 void	 http_reply(struct http_req *, int status, struct evbuffer *body);
+/*
+ * The handler replies later, from another event (the controller's
+ * workers gathering answers): the request stays until http_reply(),
+ * which then frees it.  A client that hangs up meanwhile costs nothing:
+ * evhttp keeps a request the handler has not answered, and drops the
+ * late reply.  The handler must answer every deferred request before
+ * http_server_free().
+ */
+void	 http_defer(struct http_req *);
+/* The port the server listens on (the one the kernel chose for 0). */
+uint16_t http_server_port(const struct http_server *);
 /* An RFC 8040 section 7 error body in the reply format. */
 void	 http_error(struct http_req *, int status, const char *type,
 	    const char *tag, const char *fmt, ...)

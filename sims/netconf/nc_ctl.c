@@ -873,6 +873,13 @@ ncc_role_check(void *cfg, unsigned given, const struct ctl_env *env,
 		    "of through RESTCONF: give --restconf PORT too");
 		return -1;
 	}
+	/* A mount told over RESTCONF reaches every worker, and each would
+	 * connect to the device. */
+	if (env->workers > 0) {
+		snprintf(err, errlen, "--netconf does not go with --workers: "
+		    "every worker would mount each device it is told of");
+		return -1;
+	}
 	return 0;
 }
 

@@ -100,6 +100,7 @@ static void	ofc_role_request(struct ofc_conn *);
 static void	ofc_on_role_msg(enum of_type, const struct of_header *,
 		    struct rbuf *);
 static int	round_over;	/* see ofc_round_check */
+static int	gate_closed;	/* of_ctl_gate() */
 
 void
 of_ctl_config_defaults(struct of_ctl_config *c)
@@ -317,9 +318,9 @@ ofc_advance(struct ofc_conn *c)
 	switch (c->state) {
 	case CTL_READY:
 		/* A slave of a cluster pushes nothing (section 6.3.6). */
-		if (cfg.flows_per_switch == 0 || (cfg.expect_switches &&
-		    st.switches < cfg.expect_switches) ||
-		    my_role == OF_ROLE_SLAVE)
+		if (cfg.flows_per_switch == 0 || gate_closed ||
+		    (cfg.expect_switches && st.switches <
+		    cfg.expect_switches) || my_role == OF_ROLE_SLAVE)
 			return;
 		if (st.program_start_ns == 0)
 			st.program_start_ns = clock_ns();
@@ -1091,6 +1092,17 @@ of_ctl_switch_find(uint64_t dpid, struct of_ctl_switch *sw)
 			return 0;
 		}
 	return -1;
+}
+
+/* Opening: this process waits for no more than it holds. */
+void
+of_ctl_gate(int closed)
+{
+	gate_closed = closed;
+	if (closed)
+		return;
+	cfg.expect_switches = (uint32_t)st.switches;
+	ofc_advance_all();
 }
 
 int

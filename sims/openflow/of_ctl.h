@@ -131,6 +131,12 @@ int	of_ctl_start(const struct of_ctl_config *, char *err, size_t errlen);
 int	of_ctl_attach(evutil_socket_t fd);
 /* Non-zero once a round (program, then delete if asked) has finished. */
 int	of_ctl_finished(void);
+/*
+ * A worker of `sbsim controller --workers` holds only its share of
+ * --switches: closed (before of_ctl_start), it programs none; opened, it
+ * waits for no more than the switches it holds then, and programs them.
+ */
+void	of_ctl_gate(int closed);
 const struct of_ctl_stats *of_ctl_stats(void);
 /* Call fn for each switch in the order they connected; stop at the first
  * non-zero return and return it. */

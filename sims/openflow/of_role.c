@@ -23,6 +23,8 @@
 struct of_role {
 	struct of_ctl_config	 ctl;
 	int			 exit_when_done;
+	int			 gate_opened;	/* a worker's, by the parent */
+	uint64_t		 held_at_open;
 };
 
 static struct of_role	ofr;
@@ -118,15 +120,46 @@ ofr_defaults(void *cfg)
  * ever at the descriptor limit: refuse up front, as a run of devices does
  * (run.c), naming the limit and the count needed. */
 static int
-ofr_check_fds(const struct of_role *r, char *err, size_t errlen)
+ofr_check_fds(const struct of_role *r, unsigned workers, char *err,
+    size_t errlen)
 {
-	char	what[48];
+	char		what[96];
+	uint64_t	each = r->ctl.expect_switches;
 
-	if (r->ctl.expect_switches == 0)
+	if (each == 0)
 		return 0;
-	snprintf(what, sizeof(what), "--switches %u: %u switches",
-	    r->ctl.expect_switches, r->ctl.expect_switches);
-	return engine_check_fds(r->ctl.expect_switches, what, err, errlen);
+	/* Each worker holds its share, which the kernel's hash makes
+	 * uneven: an eighth more, and 64, for the spread. */
+	if (workers > 1) {
+		each = (each + workers - 1) / workers;
+		each += each / 8 + 64;
+		if (each > r->ctl.expect_switches)
+			each = r->ctl.expect_switches;
+		snprintf(what, sizeof(what), "--switches %u over --workers %u: "
+		    "about %llu switches each", r->ctl.expect_switches, workers,
+		    (unsigned long long)each);
+	} else
+		snprintf(what, sizeof(what), "--switches %u: %u switches",
+		    r->ctl.expect_switches, r->ctl.expect_switches);
+	return engine_check_fds(each, what, err, errlen);
+}
+
+/* What one worker of several cannot do alone. */
+static int
+ofr_check_workers(const struct of_role *r, char *err, size_t errlen)
+{
+	if (r->ctl.lldp)
+		snprintf(err, errlen, "--lldp does not go with --workers: a "
+		    "link's two switches may be held by two workers");
+	else if (r->ctl.role != 0)
+		snprintf(err, errlen, "--role does not go with --workers: a "
+		    "cluster member is one process");
+	else if (r->ctl.listen.port == 0)
+		snprintf(err, errlen, "--openflow with --workers needs a "
+		    "port other than 0: the workers share it");
+	else
+		return 0;
+	return -1;
 }
 
 static int
@@ -144,7 +177,9 @@ ofr_check(void *cfg, unsigned given, const struct ctl_env *env, char *err,
 		    "--flows-per-switch");
 		return -1;
 	}
-	return ofr_check_fds(r, err, errlen);
+	if (env->workers > 0 && ofr_check_workers(r, err, errlen) == -1)
+		return -1;
+	return ofr_check_fds(r, env->workers, err, errlen);
 }
 
 static int
@@ -152,6 +187,10 @@ ofr_start(void *cfg, struct http_server *hs, char *err, size_t errlen)
 {
 	struct of_role	*r = cfg;
 
+	/* A worker programs when the parent says the workers hold
+	 * --switches between them (ofr_gate_open). */
+	if (ctl_worker && r->ctl.expect_switches > 0)
+		of_ctl_gate(1);
 	if (of_ctl_start(&r->ctl, err, errlen) == -1)
 		return -1;
 	if (hs != NULL)
@@ -172,8 +211,35 @@ ofr_tick(void *cfg, uint64_t now_ns)
 	struct of_role	*r = cfg;
 
 	(void)now_ns;
-	if (r->exit_when_done && of_ctl_finished())
-		engine_stop("all switches programmed");
+	/* A worker the parent gave none to is done at once. */
+	if (r->exit_when_done && (of_ctl_finished() ||
+	    (r->gate_opened && r->held_at_open == 0)))
+		ctl_finished("all switches programmed");
+}
+
+static uint64_t
+ofr_gate_want(void *cfg)
+{
+	return ((struct of_role *)cfg)->ctl.expect_switches;
+}
+
+static uint64_t
+ofr_gate_held(void *cfg)
+{
+	(void)cfg;
+	return of_ctl_stats()->switches;
+}
+
+static void
+ofr_gate_open(void *cfg)
+{
+	struct of_role	*r = cfg;
+
+	if (r->gate_opened)
+		return;
+	r->gate_opened = 1;
+	r->held_at_open = of_ctl_stats()->switches;
+	of_ctl_gate(0);
 }
 
 /* A cluster member's line: only when it ever had a role. */
@@ -205,11 +271,11 @@ ofr_summary(void *cfg)
 	    "# barriers acked, # switches programmed", (const uint64_t[]){
 	    s->switches, s->flow_mods_sent, s->barriers_acked,
 	    s->switches_programmed }, 4);
-	if (prog > 0)
+	if (prog > 0 || ctl_worker)
 		printf(" in %.3f s", prog);
 	ctl_print_figures(", # flows seen in stats, # switches deleted",
 	    (const uint64_t[]){ s->flows_in_stats, s->switches_deleted }, 2);
-	if (del > 0)
+	if (del > 0 || ctl_worker)
 		printf(" in %.3f s", del);
 	ctl_print_figures(", # PACKET_INs, # LLDP sent, # links seen, "
 	    "# errors received, # bad messages, # connections refused, "
@@ -226,6 +292,8 @@ const struct ctl_role of_ctl_role = {
 	.needs = "OpenFlow options need --openflow when --restconf is given",
 	.defaults = ofr_defaults, .check = ofr_check, .start = ofr_start,
 	.tick = ofr_tick, .summary = ofr_summary, .stop = ofr_stop,
+	.gate_want = ofr_gate_want, .gate_held = ofr_gate_held,
+	.gate_open = ofr_gate_open,
 };
 
 /* ---- the inventory: opendaylight-inventory over RESTCONF ---- */

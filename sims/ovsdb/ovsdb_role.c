@@ -98,10 +98,25 @@ ovrole_summary(void *cfg)
 	    s->replaced, s->overflows, s->bad_messages }, 8);
 }
 
+/* A node told over RESTCONF (ODL's connection-info) reaches every worker,
+ * and each would connect to it. */
+static int
+ovrole_check(void *cfg, unsigned given, const struct ctl_env *env,
+    char *err, size_t errlen)
+{
+	(void)cfg;
+	(void)given;
+	if (env->workers == 0)
+		return 0;
+	snprintf(err, errlen, "--ovsdb does not go with --workers: every "
+	    "worker would connect to each passive node it is told of");
+	return -1;
+}
+
 const struct ctl_role ovsdb_ctl_role = {
 	.name = "ovsdb", .title = "OVSDB:", .rows = ovrole_rows,
 	.cfg = &ovr_cfg, .defaults = ovrole_defaults,
 	.needs = "the --ovsdb-* options need --ovsdb",
-	.start = ovrole_start, .summary = ovrole_summary,
-	.stop = ovrole_stop,
+	.check = ovrole_check, .start = ovrole_start,
+	.summary = ovrole_summary, .stop = ovrole_stop,
 };

@@ -92,13 +92,13 @@ pcer_summary(void *cfg)
 	ctl_print_figures("pcep: # sessions, # PCCs synchronized, # PCRpts "
 	    "received, # LSPs learned", (const uint64_t[]){ s->sessions,
 	    s->pccs_synced, s->reports_received, s->lsps_learned }, 4);
-	if (s->last_learn_ns > s->first_report_ns)
+	if (s->last_learn_ns > s->first_report_ns || ctl_worker)
 		printf(" in %.3f s", secs_between(s->first_report_ns,
 		    s->last_learn_ns));
 	ctl_print_figures(", # removed, # PCUpds sent, # acked",
 	    (const uint64_t[]){ s->lsps_removed, s->updates_sent,
 	    s->updates_acked }, 3);
-	if (upd > 0)
+	if (upd > 0 || ctl_worker)
 		printf(" in %.3f s (p50 %llu us, p99 %llu us)", upd,
 		    (unsigned long long)hist_percentile(&s->update_latency,
 		    50), (unsigned long long)hist_percentile(

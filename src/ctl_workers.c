@@ -1,0 +1,786 @@
+/*
+ * `sbsim controller --workers N` (ctl_workers.h): the forks, the pipes
+ * between the parent and its workers, the parent's loop, and the summary
+ * added up from the workers' lines.
+ */
+#include <sys/types.h>
+#include <sys/wait.h>
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <event2/event.h>
+
+#include "ctl_role.h"
+#include "ctl_workers.h"
+#include "engine.h"
+#include "log.h"
+#include "metrics.h"
+
+#define WK_LINE_MAX	256
+#define WK_STOP_WAIT_S	30	/* for the workers to end once asked */
+
+struct wk {
+	pid_t		 pid;
+	int		 rfd;		/* its lines to the parent */
+	int		 wfd;		/* the parent's lines to it */
+	struct event	*ev;
+	char		 buf[WK_LINE_MAX];
+	size_t		 len;
+	char		 out[256];	/* its summary file */
+	uint16_t	 rc_port;
+	uint64_t	 held[CTL_WK_MAX_ROLES];
+	int		 done;
+	int		 ended;
+	int		 status;	/* waitpid's */
+};
+
+/* The parent's. */
+static struct {
+	const struct ctl_wk_run	*run;
+	struct wk		 w[CTL_WK_MAX];
+	unsigned		 n;
+	int			 opened[CTL_WK_MAX_ROLES];
+	int			 stopping;	/* the workers were asked */
+	int			 failed;
+	struct ctl_gather	*gather;
+	char			 token[CTL_WK_TOKEN_LEN + 1];
+} wp;
+
+/* A worker's. */
+static struct {
+	int		 wfd, rfd;
+	struct event	*ev;
+	char		 buf[WK_LINE_MAX];
+	size_t		 len;
+	uint64_t	 told[CTL_WK_MAX_ROLES];
+	int		 told_any[CTL_WK_MAX_ROLES];
+	int		 done_told;
+} wc = { .wfd = -1, .rfd = -1 };
+
+/* ---- both sides ---- */
+
+static void
+wk_write(int fd, const char *fmt, ...)
+{
+	char	line[WK_LINE_MAX];
+	va_list	ap;
+	int	len;
+
+	va_start(ap, fmt);
+	len = vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	if (fd == -1 || len <= 0 || (size_t)len >= sizeof(line))
+		return;
+	/* Short lines on a pipe are written whole (PIPE_BUF). */
+	while (write(fd, line, (size_t)len) == -1 && errno == EINTR)
+		;
+}
+
+/* Whole lines out of buf to fn; 0, or -1 at EOF or an error. */
+static int
+wk_read_lines(int fd, char *buf, size_t *len, size_t cap,
+    void (*fn)(const char *, void *), void *arg)
+{
+	ssize_t	 n;
+	char	*nl;
+
+	n = read(fd, buf + *len, cap - 1 - *len);
+	if (n == -1 && (errno == EINTR || errno == EAGAIN))
+		return 0;
+	if (n <= 0)
+		return -1;
+	*len += (size_t)n;
+	buf[*len] = '\0';
+	while ((nl = strchr(buf, '\n')) != NULL) {
+		*nl = '\0';
+		fn(buf, arg);
+		*len -= (size_t)(nl + 1 - buf);
+		memmove(buf, nl + 1, *len + 1);
+	}
+	if (*len == cap - 1)		/* no line is this long: drop it */
+		*len = 0;
+	return 0;
+}
+
+static void
+wk_token(char *token, size_t len)
+{
+	static const char	 hex[] = "0123456789abcdef";
+	unsigned char		 b[CTL_WK_TOKEN_LEN / 2];
+	size_t			 i;
+	int			 fd;
+
+	if (len < sizeof(b) * 2 + 1)
+		fatalx("worker token buffer too small");
+	if ((fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC)) == -1 ||
+	    read(fd, b, sizeof(b)) != (ssize_t)sizeof(b))
+		fatal("--workers: /dev/urandom");
+	close(fd);
+	for (i = 0; i < sizeof(b); i++) {
+		token[2 * i] = hex[b[i] >> 4];
+		token[2 * i + 1] = hex[b[i] & 0xf];
+	}
+	token[2 * i] = '\0';
+}
+
+int
+ctl_wk_fork(unsigned n, char *token, size_t tokenlen)
+{
+	const char	*tmp;
+	unsigned	 i, j;
+	int		 up[2], down[2], fd;
+	pid_t		 pid;
+
+	wk_token(wp.token, sizeof(wp.token));
+	if (tokenlen < sizeof(wp.token))
+		fatalx("worker token buffer too small");
+	memcpy(token, wp.token, sizeof(wp.token));
+	if ((tmp = getenv("TMPDIR")) == NULL || *tmp == '\0')
+		tmp = "/tmp";
+	wp.n = n;
+	fflush(stdout);
+	fflush(stderr);
+	for (i = 0; i < n; i++) {
+		struct wk	*w = &wp.w[i];
+
+		if (snprintf(w->out, sizeof(w->out), "%s/sbsim-ctl.XXXXXX",
+		    tmp) >= (int)sizeof(w->out))
+			fatalx("--workers: TMPDIR %s is too long", tmp);
+		if ((fd = mkstemp(w->out)) == -1)
+			fatal("--workers: a summary file in %s", tmp);
+		if (pipe(up) == -1 || pipe(down) == -1 || (pid = fork()) == -1)
+			fatal("--workers: starting worker %u", i);
+		if (pid == 0) {
+			/* Its own process group: a terminal's ^C reaches
+			 * the parent, which stops the workers itself. */
+			setpgid(0, 0);
+			for (j = 0; j < i; j++) {
+				close(wp.w[j].rfd);
+				close(wp.w[j].wfd);
+			}
+			close(up[0]);
+			close(down[1]);
+			if (dup2(fd, STDOUT_FILENO) == -1)
+				fatal("--workers: its summary file");
+			close(fd);
+			wc.wfd = up[1];
+			wc.rfd = down[0];
+			fcntl(wc.rfd, F_SETFL, fcntl(wc.rfd, F_GETFL) |
+			    O_NONBLOCK);
+			signal(SIGPIPE, SIG_IGN);
+			ctl_worker = 1;
+			return (int)i;
+		}
+		close(fd);
+		close(up[1]);
+		close(down[0]);
+		w->pid = pid;
+		w->rfd = up[0];
+		w->wfd = down[1];
+		fcntl(w->rfd, F_SETFL, fcntl(w->rfd, F_GETFL) | O_NONBLOCK);
+		fcntl(w->rfd, F_SETFD, FD_CLOEXEC);
+		fcntl(w->wfd, F_SETFD, FD_CLOEXEC);
+	}
+	signal(SIGPIPE, SIG_IGN);
+	return -1;
+}
+
+/* ---- the worker's side ---- */
+
+static void
+wc_line(const char *line, void *arg)
+{
+	const struct ctl_role *const	*roles = arg;
+	unsigned			 i;
+	size_t				 k;
+
+	if (sscanf(line, "open %u", &i) != 1 || i >= CTL_WK_MAX_ROLES) {
+		log_warnx("the parent said what no worker knows: %.64s", line);
+		return;
+	}
+	for (k = 0; k <= i; k++)
+		if (roles[k] == NULL)
+			return;
+	if (roles[i]->gate_open != NULL)
+		roles[i]->gate_open(roles[i]->cfg);
+}
+
+static void
+wc_read(evutil_socket_t fd, short what, void *arg)
+{
+	(void)what;
+	if (wk_read_lines(fd, wc.buf, &wc.len, sizeof(wc.buf), wc_line,
+	    arg) == -1) {
+		event_del(wc.ev);
+		engine_stop("the parent went away");
+	}
+}
+
+void
+ctl_wk_child_start(uint16_t rc_port, const struct ctl_role *const *roles)
+{
+	wc.ev = event_new(engine_base(), wc.rfd, EV_READ | EV_PERSIST,
+	    wc_read, (void *)roles);
+	if (wc.ev == NULL || event_add(wc.ev, NULL) == -1)
+		fatalx("--workers: cannot watch the parent's pipe");
+	wk_write(wc.wfd, "rc %u\n", rc_port);
+}
+
+void
+ctl_wk_child_tick(const struct ctl_role *const *roles, const int *on,
+    size_t n_roles)
+{
+	uint64_t	h;
+	size_t		i;
+
+	for (i = 0; i < n_roles && i < CTL_WK_MAX_ROLES; i++) {
+		if (!on[i] || roles[i]->gate_held == NULL)
+			continue;
+		h = roles[i]->gate_held(roles[i]->cfg);
+		if (wc.told_any[i] && h == wc.told[i])
+			continue;
+		wc.told_any[i] = 1;
+		wc.told[i] = h;
+		wk_write(wc.wfd, "held %zu %llu\n", i, (unsigned long long)h);
+	}
+}
+
+void
+ctl_wk_done(void)
+{
+	if (wc.done_told)
+		return;
+	wc.done_told = 1;
+	wk_write(wc.wfd, "done\n");
+}
+
+void
+ctl_wk_child_end(void)
+{
+	fflush(stdout);
+	if (wc.ev != NULL)
+		event_free(wc.ev);
+	wc.ev = NULL;
+	close(wc.wfd);
+	close(wc.rfd);
+	wc.wfd = wc.rfd = -1;
+}
+
+/* ---- the parent's side ---- */
+
+static const char *
+wk_role_name(size_t i)
+{
+	return wp.run->roles[i]->name;
+}
+
+/* What a worker had done, for the message when it died. */
+static void
+wk_progress(const struct wk *w, char *buf, size_t len)
+{
+	size_t	i, off = 0;
+	int	k;
+
+	buf[0] = '\0';
+	for (i = 0; i < wp.run->n_roles && i < CTL_WK_MAX_ROLES; i++) {
+		if (!wp.run->on[i] || wp.run->roles[i]->gate_held == NULL)
+			continue;
+		k = snprintf(buf + off, len - off, "held %llu %s devices, ",
+		    (unsigned long long)w->held[i], wk_role_name(i));
+		if (k < 0 || (size_t)k >= len - off)
+			return;
+		off += (size_t)k;
+	}
+	snprintf(buf + off, len - off, "%s%s", w->done ? "done" : "not done",
+	    wp.run->http == NULL ? "" : w->rc_port ? ", RESTCONF up" :
+	    ", RESTCONF not up");
+}
+
+static void
+wk_stop_all(const char *why)
+{
+	unsigned	i;
+
+	if (wp.stopping)
+		return;
+	wp.stopping = 1;
+	log_info("stopping the workers: %s", why);
+	for (i = 0; i < wp.n; i++)
+		if (!wp.w[i].ended)
+			kill(wp.w[i].pid, SIGTERM);
+	engine_stop(why);
+}
+
+/* The sum of role i's devices over the workers reached what the run
+ * waits for: every worker opens its gate. */
+static void
+wk_gate_check(size_t i)
+{
+	uint64_t	sum = 0, want;
+	unsigned	k;
+
+	if (wp.opened[i] || wp.run->roles[i]->gate_want == NULL ||
+	    (want = wp.run->roles[i]->gate_want(wp.run->roles[i]->cfg)) == 0)
+		return;
+	for (k = 0; k < wp.n; k++)
+		sum += wp.w[k].held[i];
+	if (sum < want)
+		return;
+	wp.opened[i] = 1;
+	log_info("the workers hold %llu %s devices: go",
+	    (unsigned long long)sum, wk_role_name(i));
+	for (k = 0; k < wp.n; k++)
+		wk_write(wp.w[k].wfd, "open %zu\n", i);
+}
+
+static void
+wk_done_check(void)
+{
+	unsigned	k;
+
+	for (k = 0; k < wp.n; k++)
+		if (!wp.w[k].done)
+			return;
+	wk_stop_all("every worker is done");
+}
+
+static void
+wk_line(const char *line, void *arg)
+{
+	struct wk		*w = arg;
+	unsigned		 port;
+	size_t			 i;
+	unsigned long long	 h;
+
+	if (sscanf(line, "rc %u", &port) == 1 && port <= 65535) {
+		w->rc_port = (uint16_t)port;
+		if (wp.gather != NULL)
+			ctl_gather_port(wp.gather, (unsigned)(w - wp.w),
+			    w->rc_port);
+	} else if (sscanf(line, "held %zu %llu", &i, &h) == 2 &&
+	    i < wp.run->n_roles && i < CTL_WK_MAX_ROLES) {
+		w->held[i] = h;
+		wk_gate_check(i);
+	} else if (strcmp(line, "done") == 0) {
+		w->done = 1;
+		wk_done_check();
+	} else
+		log_warnx("worker %u said what the parent does not know: "
+		    "%.64s", (unsigned)(w - wp.w), line);
+}
+
+/* How a worker ended, or NULL when it ended as asked. */
+static const char *
+wk_how(const struct wk *w, char *buf, size_t len)
+{
+	if (WIFSIGNALED(w->status))
+		snprintf(buf, len, "was killed by signal %d (%s)",
+		    WTERMSIG(w->status), strsignal(WTERMSIG(w->status)));
+	else if (WIFEXITED(w->status) && WEXITSTATUS(w->status) != 0)
+		snprintf(buf, len, "exited %d", WEXITSTATUS(w->status));
+	else if (!wp.stopping)
+		snprintf(buf, len, "ended before the parent asked it to");
+	else
+		return NULL;
+	return buf;
+}
+
+static void
+wk_ended(struct wk *w)
+{
+	char		 how[96], what[256];
+	unsigned	 i = (unsigned)(w - wp.w);
+
+	event_del(w->ev);
+	while (waitpid(w->pid, &w->status, 0) == -1 && errno == EINTR)
+		;
+	w->ended = 1;
+	if (wk_how(w, how, sizeof(how)) == NULL)
+		return;
+	wk_progress(w, what, sizeof(what));
+	log_warnx("worker %u of %u (pid %ld) %s; it had %s", i, wp.n,
+	    (long)w->pid, how, what);
+	wp.failed = 1;
+	wk_stop_all("a worker failed");
+}
+
+static void
+wk_read(evutil_socket_t fd, short what, void *arg)
+{
+	struct wk	*w = arg;
+
+	(void)what;
+	if (wk_read_lines(fd, w->buf, &w->len, sizeof(w->buf), wk_line,
+	    w) == -1)
+		wk_ended(w);
+}
+
+static void
+wk_tick(evutil_socket_t fd, short what, void *arg)
+{
+	uint64_t	*start = arg;
+
+	(void)fd;
+	(void)what;
+	if (wp.run->duration > 0 &&
+	    secs_between(*start, clock_ns()) >= wp.run->duration)
+		wk_stop_all("--duration reached");
+}
+
+/* After the loop: every worker asked to stop, and waited for. */
+static void
+wk_reap_all(void)
+{
+	time_t		deadline = time(NULL) + WK_STOP_WAIT_S;
+	unsigned	i, left;
+	pid_t		r;
+	char		how[96];
+
+	wp.stopping = 1;
+	for (i = 0; i < wp.n; i++)
+		if (!wp.w[i].ended)
+			kill(wp.w[i].pid, SIGTERM);
+	for (;;) {
+		for (i = left = 0; i < wp.n; i++) {
+			struct wk	*w = &wp.w[i];
+
+			if (w->ended)
+				continue;
+			r = waitpid(w->pid, &w->status, WNOHANG);
+			if (r == w->pid || (r == -1 && errno == ECHILD)) {
+				w->ended = 1;
+				if (wk_how(w, how, sizeof(how)) != NULL) {
+					log_warnx("worker %u of %u (pid %ld) "
+					    "%s", i, wp.n, (long)w->pid, how);
+					wp.failed = 1;
+				}
+			} else
+				left++;
+		}
+		if (left == 0)
+			return;
+		if (time(NULL) > deadline) {
+			for (i = 0; i < wp.n; i++)
+				if (!wp.w[i].ended) {
+					log_warnx("worker %u (pid %ld) did not "
+					    "end in %d s: killed", i,
+					    (long)wp.w[i].pid, WK_STOP_WAIT_S);
+					kill(wp.w[i].pid, SIGKILL);
+				}
+			deadline = time(NULL) + 5;
+		}
+		usleep(20000);
+	}
+}
+
+/* A worker's summary file, NUL-terminated (an empty string when none). */
+static char *
+wk_slurp(const char *path)
+{
+	FILE	*f;
+	char	*s;
+	long	 len;
+
+	if ((f = fopen(path, "r")) == NULL || fseek(f, 0, SEEK_END) == -1 ||
+	    (len = ftell(f)) < 0 || len > 16 * 1024 * 1024 ||
+	    fseek(f, 0, SEEK_SET) == -1) {
+		if (f != NULL)
+			fclose(f);
+		return xstrdup("");
+	}
+	s = xcalloc(1, (size_t)len + 1);
+	if (fread(s, 1, (size_t)len, f) != (size_t)len)
+		s[0] = '\0';
+	fclose(f);
+	return s;
+}
+
+static void
+wk_summary(void)
+{
+	char		*lines[CTL_WK_MAX], *sum;
+	unsigned	 i;
+
+	for (i = 0; i < wp.n; i++) {
+		lines[i] = wk_slurp(wp.w[i].out);
+		unlink(wp.w[i].out);
+	}
+	sum = ctl_wk_sum_lines(lines, wp.n);
+	fputs(sum, stdout);
+	fflush(stdout);
+	free(sum);
+	for (i = 0; i < wp.n; i++)
+		free(lines[i]);
+}
+
+int
+ctl_wk_parent(const struct ctl_wk_run *run)
+{
+	struct http_server	*hs = NULL;
+	struct event		*tick;
+	struct timeval		 tv = { 0, 100000 };
+	uint64_t		 start;
+	unsigned		 i;
+	char			 err[256];
+
+	wp.run = run;
+	engine_init();
+	for (i = 0; i < wp.n; i++) {
+		wp.w[i].ev = event_new(engine_base(), wp.w[i].rfd,
+		    EV_READ | EV_PERSIST, wk_read, &wp.w[i]);
+		if (wp.w[i].ev == NULL || event_add(wp.w[i].ev, NULL) == -1)
+			fatalx("--workers: cannot watch worker %u", i);
+	}
+	if (run->http != NULL) {
+		if ((hs = http_server_new(engine_base(), run->http, err,
+		    sizeof(err))) == NULL) {
+			log_warnx("%s", err);
+			wp.failed = 1;
+			wk_stop_all("no RESTCONF");
+		} else {
+			log_info("serving RESTCONF on %s port %u for %u "
+			    "workers", run->http->address ? run->http->address :
+			    "every address", run->http->port, wp.n);
+			wp.gather = ctl_gather_new(hs, wp.n, wp.token);
+		}
+	}
+	start = clock_ns();
+	tick = event_new(engine_base(), -1, EV_PERSIST, wk_tick, &start);
+	event_add(tick, &tv);
+	if (!wp.stopping)
+		engine_run();
+	event_free(tick);
+	if (wp.gather != NULL)
+		ctl_gather_free(wp.gather);
+	wp.gather = NULL;
+	wk_reap_all();
+	for (i = 0; i < wp.n; i++) {
+		event_free(wp.w[i].ev);
+		close(wp.w[i].rfd);
+		close(wp.w[i].wfd);
+	}
+	wk_summary();
+	if (hs != NULL) {
+		ctl_http_summary(hs);
+		http_server_free(hs);
+	}
+	engine_free();
+	if (wp.failed)
+		fprintf(stderr, "sbsim controller: a worker failed: the run "
+		    "FAILED\n");
+	return wp.failed ? 1 : 0;
+}
+
+void
+ctl_http_summary(const struct http_server *hs)
+{
+	const struct http_server_stats	*h = http_server_stats(hs);
+
+	printf("restconf: %llu requests, %llu 2xx, %llu 4xx, %llu 5xx, %llu "
+	    "bodies refused unread, %llu head timeouts, %llu connections at "
+	    "most, %llu pauses at the connection limit, %llu bodies nested "
+	    "too deep\n", (unsigned long long)h->requests,
+	    (unsigned long long)h->status_2xx,
+	    (unsigned long long)h->status_4xx,
+	    (unsigned long long)h->status_5xx,
+	    (unsigned long long)h->unauth_bodies,
+	    (unsigned long long)h->head_timeouts,
+	    (unsigned long long)h->conns_max,
+	    (unsigned long long)h->cap_pauses,
+	    (unsigned long long)h->too_deep);
+	fflush(stdout);
+}
+
+/* ---- the summary ---- */
+
+/* A figure starts here: a digit not inside a word or another figure. */
+static int
+wk_fig_start(const char *s, const char *p)
+{
+	return isdigit((unsigned char)*p) && (p == s ||
+	    (!isalnum((unsigned char)p[-1]) && p[-1] != '.' && p[-1] != '_' &&
+	    p[-1] != '-' && p[-1] != ':'));
+}
+
+/* A line's text with each figure '#', and its figures. */
+#define WK_MAX_FIGS	64
+struct wk_line {
+	char		 skel[1024];
+	double		 v[WK_MAX_FIGS];
+	int		 prec[WK_MAX_FIGS];	/* digits after '.', -1: whole */
+	int		 largest[WK_MAX_FIGS];	/* a time: the largest */
+	size_t		 n;
+};
+
+/* A unit of time after a figure: " s", " ms" or " us", a word. */
+static int
+wk_time_unit(const char *s, size_t len)
+{
+	static const char *const	units[] = { " s", " ms", " us", NULL };
+	size_t				i, u;
+
+	for (i = 0; units[i] != NULL; i++) {
+		u = strlen(units[i]);
+		if (len >= u && strncmp(s, units[i], u) == 0 &&
+		    (len == u || !isalnum((unsigned char)s[u])))
+			return 1;
+	}
+	return 0;
+}
+
+static int
+wk_parse_line(const char *s, size_t len, struct wk_line *l)
+{
+	size_t	 i = 0, o = 0;
+	char	*end;
+
+	l->n = 0;
+	while (i < len) {
+		if (o + 2 >= sizeof(l->skel))
+			return -1;
+		if (!wk_fig_start(s, s + i)) {
+			l->skel[o++] = s[i++];
+			continue;
+		}
+		if (l->n == WK_MAX_FIGS)
+			return -1;
+		l->v[l->n] = strtod(s + i, &end);
+		l->prec[l->n] = -1;
+		if (memchr(s + i, '.', (size_t)(end - (s + i))) != NULL)
+			l->prec[l->n] = (int)(end - strchr(s + i, '.') - 1);
+		i = (size_t)(end - s);
+		l->largest[l->n] = l->prec[l->n] >= 0 ||
+		    wk_time_unit(s + i, len - i);
+		l->n++;
+		l->skel[o++] = '#';
+	}
+	l->skel[o] = '\0';
+	return 0;
+}
+
+static void
+wk_emit_line(char **out, size_t *olen, const char *s, size_t len)
+{
+	*out = xreallocarray(*out, *olen + len + 2, 1);
+	memcpy(*out + *olen, s, len);
+	*olen += len;
+	(*out)[(*olen)++] = '\n';
+	(*out)[*olen] = '\0';
+}
+
+/* The summed line l (figures in l->v) as text. */
+static void
+wk_emit_sum(char **out, size_t *olen, const struct wk_line *l)
+{
+	char		 buf[2048], num[64];
+	size_t		 o = 0, k = 0, i;
+
+	for (i = 0; l->skel[i] != '\0' && o + 64 < sizeof(buf); i++) {
+		if (l->skel[i] != '#') {
+			buf[o++] = l->skel[i];
+			continue;
+		}
+		/* " in 0.000 s": a one-process line leaves it out. */
+		if (l->prec[k] >= 0 && l->v[k] == 0 && o >= 4 &&
+		    memcmp(buf + o - 4, " in ", 4) == 0 &&
+		    strncmp(l->skel + i + 1, " s", 2) == 0) {
+			o -= 4;
+			i += 2;
+			k++;
+			continue;
+		}
+		if (l->prec[k] >= 0)
+			snprintf(num, sizeof(num), "%.*f", l->prec[k], l->v[k]);
+		else
+			snprintf(num, sizeof(num), "%.0f", l->v[k]);
+		k++;
+		memcpy(buf + o, num, strlen(num));
+		o += strlen(num);
+	}
+	wk_emit_line(out, olen, buf, o);
+}
+
+/* Line number k of s: its start and length; -1 when there is none. */
+static int
+wk_nth_line(const char *s, size_t k, const char **start, size_t *len)
+{
+	const char	*nl;
+
+	for (; k > 0; k--) {
+		if ((nl = strchr(s, '\n')) == NULL)
+			return -1;
+		s = nl + 1;
+	}
+	if (*s == '\0')
+		return -1;
+	*start = s;
+	nl = strchr(s, '\n');
+	*len = nl != NULL ? (size_t)(nl - s) : strlen(s);
+	return 0;
+}
+
+char *
+ctl_wk_sum_lines(char *const *lines, size_t n)
+{
+	struct wk_line	*sum, *one;
+	const char	*s;
+	char		*out = xstrdup(""), note[64];
+	size_t		 olen = 0, k, w, j, len, most;
+	int		 alike;
+
+	sum = xcalloc(1, sizeof(*sum));
+	one = xcalloc(1, sizeof(*one));
+	for (k = 0;; k++) {
+		alike = 1;
+		most = 0;
+		for (w = 0; w < n; w++) {
+			if (wk_nth_line(lines[w], k, &s, &len) == -1)
+				continue;
+			if (wk_parse_line(s, len, most == 0 ? sum : one) == -1 ||
+			    (most > 0 && (strcmp(one->skel, sum->skel) != 0 ||
+			    one->n != sum->n)))
+				alike = 0;
+			for (j = 0; alike && most > 0 && j < sum->n; j++) {
+				if (sum->largest[j])
+					sum->v[j] = one->v[j] > sum->v[j] ?
+					    one->v[j] : sum->v[j];
+				else
+					sum->v[j] += one->v[j];
+			}
+			most++;
+		}
+		if (most == 0)
+			break;
+		if (alike) {
+			wk_emit_sum(&out, &olen, sum);
+			/* A worker that died wrote nothing: say whose. */
+			if (most < n) {
+				snprintf(note, sizeof(note), "(the sum of %zu "
+				    "of %zu workers)", most, n);
+				wk_emit_line(&out, &olen, note, strlen(note));
+			}
+			continue;
+		}
+		for (w = 0; w < n; w++) {
+			if (wk_nth_line(lines[w], k, &s, &len) == -1)
+				continue;
+			snprintf(note, sizeof(note), "worker %zu: ", w);
+			out = xreallocarray(out, olen + strlen(note) + 1, 1);
+			memcpy(out + olen, note, strlen(note) + 1);
+			olen += strlen(note);
+			wk_emit_line(&out, &olen, s, len);
+		}
+	}
+	free(sum);
+	free(one);
+	return out;
+}
