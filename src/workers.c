@@ -66,13 +66,38 @@ workers_check(const struct sim_ops *ops, const struct run_opts *ro)
 	else if (ro->repeat > 1 || ro->n_sweep > 0 || ro->find_max > 0)
 		why = "--workers does not go with --repeat, --sweep or "
 		    "--find-max";
-	else if (ro->n_faults > 0)
-		why = "--workers does not go with --fault (each worker would "
-		    "inject at the whole rate)";
 	else if (ro->metrics_listen != NULL)
 		why = "--workers does not go with --metrics-listen (one port)";
 	if (why != NULL)
 		cli_die(ro, "%s", why);
+}
+
+/*
+ * --fault over workers: the run's schedule, split so that the whole run
+ * still gets what was asked.  A rate is shared (each worker injects
+ * RATE/N into its own devices, and N Poisson processes of RATE/N make one
+ * of RATE); given times go to the workers in turn (the k-th to worker
+ * k mod N), each fault once.  Each worker draws from its own seed, or
+ * all would fault their k-th device at the same instants.
+ */
+static void
+worker_split_faults(struct run_opts *ro, unsigned i, unsigned n)
+{
+	struct fault_spec	*f;
+	size_t			 k, j, kept;
+
+	for (k = 0; k < ro->n_faults; k++) {
+		f = &ro->faults[k];
+		if (f->rate > 0) {
+			f->rate /= n;
+			continue;
+		}
+		for (j = kept = 0; j < f->n_at; j++)
+			if (j % n == i)
+				f->at[kept++] = f->at[j];
+		f->n_at = kept;
+	}
+	ro->seed = ro->seed * 1000003u + i;
 }
 
 /* In the worker: the parent's run options become a shard's. */
@@ -93,6 +118,7 @@ worker_become(struct run_opts *ro, struct worker *w, unsigned i,
 	ro->workers = 0;
 	ro->worker_fd = fd;
 	ro->worker = 1;
+	worker_split_faults(ro, i, n);
 	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
 	/* A signal ends the worker's run as any run's (the parent's
 	 * handler only forwards). */

@@ -90,6 +90,30 @@ stop_pid "$ctl"
 [ "$(json_get "$TMPD/p.json" '(r["ok"], r["phases"][0]["items"])')" = \
     "(True, 4)" ] || fail "pcep --workers: $(json_get "$TMPD/p.json" 'r["phases"]')"
 
+# --fault over 3 workers: the given times once each in the whole run
+# (each worker its turn), a rate shared; the merged counters are sums.
+port=$(free_ports 1)
+start_bg "$TMPD/fctl.log" "$SBSIM" controller --openflow ptcp:$port \
+    --switches $N --flows-per-switch 2
+ctl=$LAST_PID
+wait_listen "$port" || fail "controller did not listen on $port"
+timeout 60 "$SBSIM" openflow --switches $N --workers 3 \
+    --controller tcp:127.0.0.1:$port --fault drop@1,1.5,2,2.5 \
+    --fault port-flap:10 --duration 5 --report "$TMPD/f.json" -q \
+    >"$TMPD/f.log" 2>&1 || fail "--workers 3 --fault exited $?"
+stop_pid "$ctl"
+"$PY" - "$TMPD/f.json" <<'PYEOF' || fail "--workers with --fault"
+import json, sys
+r = json.load(open(sys.argv[1]))
+c = r["counters"]
+if c["fault_drop"] != 4 or c["disconnects"] != 4 or c["fault_drop_missed"]:
+    sys.exit("drop@ four times over 3 workers: %r" % c)
+# 10/s for about 4 s after connect, shared by 3 workers: about 40; each
+# worker at the whole rate would be about 120.
+if not 15 <= c["fault_port_flap"] <= 80:
+    sys.exit("port-flap:10 shared: %d" % c["fault_port_flap"])
+PYEOF
+
 # A worker killed: the others stop, the run fails naming it.
 port=$(free_ports 1)
 start_bg "$TMPD/ctl2.log" "$SBSIM" controller --openflow ptcp:$port \
