@@ -288,6 +288,20 @@ run_watch_stop(struct run_state *rs)
 	rs->live = NULL;
 }
 
+/*
+ * --seed, and a shard's own: shard I of a run (--shard I/N, a worker of
+ * --workers) draws from SEED + I * 1000003, so that shards neither pick
+ * the same devices at the same instants under --fault nor make the same
+ * random identifiers (OVSDB row UUIDs) for the controller to confuse.
+ */
+static unsigned
+run_seed(const struct run_opts *ro)
+{
+	if (ro->shard_count == 0)
+		return ro->seed;
+	return ro->seed + ro->shard_index * 1000003u;
+}
+
 static int
 run_once(struct run_state *rs)
 {
@@ -321,7 +335,7 @@ run_once(struct run_state *rs)
 		return -1;
 	}
 	fault_start(rs->ro->faults, rs->ro->n_faults, rs->ops->faults,
-	    rs->cfg, rs->m, rs->ops->name, rs->ro->seed, rs->m->start_ns);
+	    rs->cfg, rs->m, rs->ops->name, run_seed(rs->ro), rs->m->start_ns);
 	tick = event_new(engine_base(), -1, EV_PERSIST, run_tick, rs);
 	event_add(tick, &tv);
 	engine_run();
@@ -712,7 +726,7 @@ run_main(const struct sim_ops *ops, void *cfg, const struct run_opts *ro)
 		fprintf(stderr, "sbsim %s: %s\n", ops->name, err);
 		return 2;
 	}
-	srandom(ro->seed);
+	srandom(run_seed(ro));
 	memset(&rs, 0, sizeof(rs));
 	rs.ops = ops;
 	rs.cfg = cfg;

@@ -77,8 +77,9 @@ workers_check(const struct sim_ops *ops, const struct run_opts *ro)
  * still gets what was asked.  A rate is shared (each worker injects
  * RATE/N into its own devices, and N Poisson processes of RATE/N make one
  * of RATE); given times go to the workers in turn (the k-th to worker
- * k mod N), each fault once.  Each worker draws from its own seed, or
- * all would fault their k-th device at the same instants.
+ * k mod N), each fault once.  Each worker, a shard, draws from a seed
+ * of its own (run_seed()), or all would fault their k-th device at the
+ * same instants.
  */
 static void
 worker_split_faults(struct run_opts *ro, unsigned i, unsigned n)
@@ -97,7 +98,6 @@ worker_split_faults(struct run_opts *ro, unsigned i, unsigned n)
 				f->at[kept++] = f->at[j];
 		f->n_at = kept;
 	}
-	ro->seed = ro->seed * 1000003u + i;
 }
 
 /* In the worker: the parent's run options become a shard's. */
