@@ -194,7 +194,7 @@ ovsdb_bdp_write(struct ovsdb_bdp *b, unsigned k, json_t *row)
 		(*d->sim->dpc.writeback_errors)++;
 		if (!(d->dp_logged & OVSDB_DPLOG_WRITEBACK))
 			log_warnx("ovsdb device %u: bridge %s: writing the "
-			    "controller's is_connected failed: %s", d->idx,
+			    "controller's is_connected failed: %s", d->id,
 			    b->name, err);
 		d->dp_logged |= OVSDB_DPLOG_WRITEBACK;
 	}
@@ -321,7 +321,7 @@ ovsdb_bdp_refused(struct ovsdb_bdp *b, const char *err)
 	(*d->sim->dpc.refused)++;
 	if (!(d->dp_logged & OVSDB_DPLOG_REFUSED))
 		log_warnx("ovsdb device %u: bridge %s gets no OpenFlow switch: "
-		    "%s (further ones counted)", d->idx, b->name, err);
+		    "%s (further ones counted)", d->id, b->name, err);
 	d->dp_logged |= OVSDB_DPLOG_REFUSED;
 }
 
@@ -355,7 +355,7 @@ ovsdb_bdp_new(struct ovsdb_dev *d, const uint8_t *br,
 	spec->name = b->name;
 	/* From the device's own address (--source), as a host's. */
 	spec->src = d->sim->pcfg.src;
-	spec->src_index = d->idx;
+	spec->src_index = d->id;
 	if (cs->n == 0) {
 		ovsdb_bdp_refused(b, cs->why);
 		return b;
@@ -367,7 +367,7 @@ ovsdb_bdp_new(struct ovsdb_dev *d, const uint8_t *br,
 	}
 	(*d->sim->dpc.opened)++;
 	log_debug("ovsdb device %u: bridge %s: OpenFlow switch %016llx "
-	    "connecting to %u controllers, the first %s", d->idx, name,
+	    "connecting to %u controllers, the first %s", d->id, name,
 	    (unsigned long long)spec->dpid, cs->n, cs->target[0]);
 	ovsdb_bdp_asked(d->sim, b->asked_ns);
 	return b;

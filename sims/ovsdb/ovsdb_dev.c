@@ -54,7 +54,7 @@ ovsdb_who(const struct ovsdb_dev *d)
 {
 	static char	buf[32];
 
-	snprintf(buf, sizeof(buf), "ovsdb device %u", d->idx);
+	snprintf(buf, sizeof(buf), "ovsdb device %u", d->id);
 	return buf;
 }
 

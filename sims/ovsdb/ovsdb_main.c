@@ -143,6 +143,7 @@ ovsdb_devs_new(struct ovsdb_sim *sim, char *err, size_t errlen)
 		d = &sim->devs[i];
 		d->sim = sim;
 		d->idx = i;
+		d->id = sim->idx_base + i;
 		ovsdb_server_init(&d->srv, sim->schema,
 		    ovsdb_db_new(sim->schema), &sim->c);
 		d->srv.sys = sim->sys;
@@ -238,7 +239,7 @@ static const struct sim_ops ovsdb_sim_ops = {
 	"devices",
 	ovsdb_size,
 	ovsdb_fault_kinds,
-	0,		/* --shard: not yet */
+	1,		/* --shard: ovsdb_shard() */
 };
 
 /* TLS as ovsdb-server's --private-key, --certificate and --ca-cert:
@@ -290,6 +291,44 @@ ovsdb_endpoint(struct ovsdb_sim *sim, const struct run_opts *ro)
 		    pc->ep.text, sim->cfg.devices);
 }
 
+/*
+ * --shard and --workers: what needs the whole run in one process is
+ * refused; a total becomes the slice's share.
+ */
+static void
+ovsdb_shard_check(struct ovsdb_sim *sim, const struct run_opts *ro)
+{
+	const char	*opt = ro->workers ? "--workers" : "--shard";
+
+	if (ro->shard_count == 0 && ro->workers == 0)
+		return;
+	if (sim->nbc->opts.url != NULL)
+		cli_die(ro, "%s does not go with --northbound (each shard "
+		    "would have the controller make every device's bridges)",
+		    opt);
+	if (sim->cfg.expect_bridges > 0)
+		run_shard_even(ro, "--expect-bridges", sim->cfg.expect_bridges,
+		    sim->cfg.devices);
+}
+
+/* Devices first .. first + count - 1 of the run: their names, system-ids,
+ * datapath ids, ports and addresses are the whole run's. */
+static void
+ovsdb_shard(struct ovsdb_sim *sim, const struct run_opts *ro)
+{
+	uint32_t	first, count;
+
+	if (ro->shard_count == 0)
+		return;
+	run_shard_slice(ro, "--devices", sim->cfg.devices, &first, &count);
+	if (sim->cfg.expect_bridges > 0)
+		sim->cfg.expect_bridges = (uint32_t)run_shard_share(ro,
+		    "--expect-bridges", sim->cfg.expect_bridges, count,
+		    sim->cfg.devices);
+	sim->cfg.devices = count;
+	sim->idx_base = first;
+}
+
 static int
 ovsdb_main(int argc, char **argv)
 {
@@ -317,7 +356,13 @@ ovsdb_main(int argc, char **argv)
 	if (sim->cfg.expect_bridges > 0 && sim->cfg.no_datapath)
 		cli_die(&ro, "--expect-bridges and --no-datapath: no bridge "
 		    "would connect");
+	ovsdb_shard_check(sim, &ro);
+	if (run_workers(&ovsdb_sim_ops, &ro, "devices", sim->cfg.devices,
+	    &rc) == 1)
+		return rc;
+	ovsdb_shard(sim, &ro);
 	ovsdb_endpoint(sim, &ro);
+	sim->pcfg.index_base = sim->idx_base;	/* ports, addresses */
 	sim->phase_timeout = ro.phase_timeout;
 	sim->bridges_target = (uint64_t)sim->cfg.devices *
 	    sim->cfg.mgr_bridges;

@@ -117,7 +117,7 @@ ovsdb_seed_root(const struct ovsdb_dev *d, json_t *bridges)
 	const struct ovsdb_schema	*s = d->sim->schema;
 	char				 id[32];
 
-	snprintf(id, sizeof(id), "sbsim-%u", d->idx);
+	snprintf(id, sizeof(id), "sbsim-%u", d->id);
 	return ovsdb_seed_insert(s, "Open_vSwitch", json_pack("{sssssssss[so]"
 	    "s[s[[ss][ss]]]s[s[ss]]}", "ovs_version", OVSDB_OVS_VERSION,
 	    "db_version", s->version, "system_type", "sbsim",

@@ -56,7 +56,9 @@ struct event;
 struct ovsdb_dev {
 	struct pool_dev		 pd;		/* first: the pool hands it */
 	struct ovsdb_sim	*sim;
-	uint32_t		 idx;
+	uint32_t		 idx;		/* in this process's array */
+	uint32_t		 id;		/* in the whole run: idx, plus
+						   the shard's first */
 	uint16_t		 n_sessions;
 	uint8_t			 reached;	/* counted in connect */
 	uint16_t		 logged;	/* OVSDB_DLOG_* */
@@ -81,6 +83,7 @@ struct ovsdb_nb_cfg;
 
 struct ovsdb_sim {
 	struct ovsdb_config	 cfg;
+	uint32_t		 idx_base;	/* --shard: its first device */
 	struct ovsdb_nb_cfg	*nbc;		/* --northbound's options */
 	struct pool_config	 pcfg;
 	struct pool		 pool;

@@ -204,7 +204,7 @@ ovsdb_vsd_dpids(const struct ovsdb_dev *d, const struct ovsdb_vsd *v,
 		else {
 			u = r->uuid;
 			snprintf(dpid, sizeof(dpid), "%010x%02x%02x%02x",
-			    d->idx + 1, u[0], u[1], u[2]);
+			    d->id + 1, u[0], u[1], u[2]);
 		}
 		json_array_append_new(ops, ovsdb_vsd_update("Bridge", r,
 		    json_pack("{ss}", "datapath_id", dpid)));
@@ -228,7 +228,7 @@ ovsdb_vswitchd_ack(struct ovsdb_dev *d)
 	    ovsdb_server_write(&d->srv, ops, err, sizeof(err)) == -1 &&
 	    !(d->logged & OVSDB_DLOG_VSWITCHD)) {
 		log_warnx("ovsdb device %u: writing back what vswitchd would "
-		    "failed: %s", d->idx, err);
+		    "failed: %s", d->id, err);
 		d->logged |= OVSDB_DLOG_VSWITCHD;
 	}
 	json_decref(ops);

@@ -32,8 +32,11 @@ bad_usage pcep "does not go with --pce-initiated" --pccs 2 --lsps 1 \
     --shard 0/2 --pce-initiated --controller tcp:127.0.0.1:1
 bad_usage netconf "does not spread evenly" --devices 4 --expect-edits 3 \
     --listen ptcp:1830:127.0.0.1 --transport tcp --shard 0/2
-bad_usage ovsdb "does not number its devices by slice" --devices 2 \
-    --shard 0/2 --controller tcp:127.0.0.1:1
+bad_usage ovsdb "--shard does not go with --northbound" --devices 2 \
+    --shard 0/2 --controller tcp:127.0.0.1:1 \
+    --northbound odl:http://127.0.0.1:1
+bad_usage ovsdb "--expect-bridges 3 does not spread evenly" --devices 4 \
+    --bridges 1 --expect-bridges 3 --shard 0/2 --controller tcp:127.0.0.1:1
 [ "$FAILS" -eq 0 ] || fail "$FAILS bad arguments not refused"
 
 # One process, 30 switches: what the shards must add up to.

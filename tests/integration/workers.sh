@@ -17,8 +17,9 @@ bad_usage openflow "--workers does not go with --repeat" --switches 4 \
     --workers 2 --repeat 2 --controller tcp:127.0.0.1:1
 bad_usage openflow "does not spread evenly" --switches 4 --workers 2 \
     --expect-flows 10 --controller tcp:127.0.0.1:1
-bad_usage ovsdb "--workers: this command does not run in workers" \
-    --devices 2 --workers 2 --controller tcp:127.0.0.1:1
+bad_usage ovsdb "--workers does not go with --northbound" \
+    --devices 2 --workers 2 --controller tcp:127.0.0.1:1 \
+    --northbound odl:http://127.0.0.1:1
 bad_usage bgp "--workers does not go with --monitor" --peers 2 --as 65001 \
     --workers 2 --controller tcp:127.0.0.1:1 --monitor tcp:127.0.0.1:1
 bad_usage netconf "--workers: --expect-edits 3 does not spread evenly" \
@@ -89,6 +90,39 @@ timeout 60 "$SBSIM" pcep --pccs 4 --lsps 5 --delegate --workers 2 \
 stop_pid "$ctl"
 [ "$(json_get "$TMPD/p.json" '(r["ok"], r["phases"][0]["items"])')" = \
     "(True, 4)" ] || fail "pcep --workers: $(json_get "$TMPD/p.json" 'r["phases"]')"
+
+# OVSDB in 2 workers: 8 nodes with the whole run's system-ids, each
+# learned once by the embedded manager.
+ports=$(free_ports 2)
+start_bg "$TMPD/octl.log" "$SBSIM" controller --ovsdb ptcp:$ports:127.0.0.1 \
+    --restconf 127.0.0.1:$((ports + 1))
+ctl=$LAST_PID
+wait_listen "$ports" && wait_listen $((ports + 1)) || fail "OVSDB controller"
+timeout 60 "$SBSIM" ovsdb --devices 8 --bridges-per-node 1 --workers 2 \
+    --controller tcp:127.0.0.1:$ports --duration 3 \
+    --report "$TMPD/o.json" -q >"$TMPD/o.log" 2>&1 &
+ov=$!
+sleep 2
+curl -s -u admin:admin "http://127.0.0.1:$((ports + 1))/rests/data/network-topology:network-topology/topology=ovsdb%3A1?content=nonconfig" \
+    >"$TMPD/otopo.json"
+wait $ov || fail "ovsdb --workers 2 exited $?: $(tail -3 "$TMPD/o.log")"
+stop_pid "$ctl"
+"$PY" - "$TMPD/o.json" "$TMPD/otopo.json" <<'PYEOF' || fail "ovsdb --workers"
+import json, sys
+r = json.load(open(sys.argv[1]))
+ph = {p["name"]: p for p in r["phases"]}
+if r["ok"] is not True or ph["connect"]["items"] != 8 or \
+   ph["learn"]["items"] != 8:
+    sys.exit("report: %r" % [(p["name"], p["items"]) for p in r["phases"]])
+t = json.load(open(sys.argv[2]))["network-topology:topology"][0]
+ids = set()
+for n in t.get("node", []):
+    for e in n.get("ovsdb:openvswitch-external-ids", []):
+        if e.get("external-id-key") == "system-id":
+            ids.add(e["external-id-value"])
+if ids != set("sbsim-%d" % i for i in range(8)):
+    sys.exit("system-ids over the workers: %r" % sorted(ids))
+PYEOF
 
 # --fault over 3 workers: the given times once each in the whole run
 # (each worker its turn), a rate shared; the merged counters are sums.
