@@ -109,6 +109,12 @@ nc_framer_deliver(struct nc_framer *f, const void *data, size_t len,
 		(st == NC_SINK_HELLO ? sink->hello : sink->message)(arg, msg,
 		    mlen);
 	}
+	/* Between messages a session holds no buffer: most are idle,
+	 * mounted and quiet, and kept it was 4 KiB or more each. */
+	if (f->state == NC_FS_DONE || f->state == NC_FS_IDLE) {
+		nc_framer_free(f);
+		nc_framer_restart(f);
+	}
 }
 
 static int
