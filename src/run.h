@@ -123,6 +123,24 @@ void	 run_shard_slice(const struct run_opts *, const char *what,
 int	 run_workers(const struct sim_ops *, struct run_opts *,
 	    const char *what, uint32_t total, int *rc);
 
+/* What --workers refuses (a command that does not shard, --shard,
+ * --repeat, --sweep, --find-max, --metrics-listen): a usage error.
+ * run_workers() checks it first; a scenario, before its groups. */
+void	 run_workers_check(const struct sim_ops *, const struct run_opts *);
+/*
+ * --fault over N workers, in worker i: the specs f[0..nf) split so that
+ * the whole run gets what was asked (a rate shared, RATE/N each; given
+ * times to the workers in turn).  Used by run_workers() and by a
+ * scenario's worker for each group's --fault.
+ */
+void	 run_split_faults(struct fault_spec *f, size_t nf, unsigned i,
+	    unsigned n);
+/*
+ * --seed, and a shard's own: shard I of a run (--shard I/N, a worker of
+ * --workers) draws from SEED + I * 1000003.
+ */
+unsigned run_seed(const struct run_opts *);
+
 /*
  * A whole-run total (what, e.g. "--expect-flows") spread over the slice
  * of count devices out of total: value * count / total, which must be
