@@ -694,6 +694,12 @@ run_collect(struct run_group *g, run_next_fn next, void *arg)
 }
 
 int
+run_collecting(void)
+{
+	return run_slot != NULL;
+}
+
+int
 run_main(const struct sim_ops *ops, void *cfg, const struct run_opts *ro)
 {
 	struct run_state	 rs;

@@ -57,6 +57,8 @@ struct run_group {
 };
 typedef int	(*run_next_fn)(void *arg);
 void	 run_collect(struct run_group *g, run_next_fn next, void *arg);
+/* 1 between run_collect() and the run_main() it waits for. */
+int	 run_collecting(void);
 
 /*
  * A command's sim, zeroed: one per call of its main, so that a scenario
@@ -119,6 +121,8 @@ void	 run_shard_slice(const struct run_opts *, const char *what,
  * and returns 1 with the exit status in rc (1 when a worker died, named
  * on stderr with its last progress).  0 at once without --workers.
  * what and total: the count option ("--switches") and its value.
+ * A scenario's group being collected (run_collecting()) is checked
+ * only, and returns 0: the scenario forks its workers itself.
  */
 int	 run_workers(const struct sim_ops *, struct run_opts *,
 	    const char *what, uint32_t total, int *rc);

@@ -632,13 +632,17 @@ scen_shards(struct scen *sc)
 }
 
 /*
- * --workers N: every group's command collected as shard 0/N would be, in
- * a child that stops there, so that a group refusing --shard with its
- * options is one usage error before any worker starts, not N of them.
+ * --workers N: every group's command collected with --workers N, which
+ * its main checks as for a run of its own (run_workers() forks nothing
+ * while collecting), in a child that stops there: a group refusing it
+ * is one usage error naming the group, before any worker starts, not N
+ * of them.
  */
 static void
 scen_check_workers(struct scen *sc)
 {
+	char	n[16];
+	size_t	i;
 	pid_t	pid;
 	int	status;
 
@@ -647,22 +651,19 @@ scen_check_workers(struct scen *sc)
 	if ((pid = fork()) == -1)
 		fatal("--workers: checking the groups");
 	if (pid == 0) {
-		sc->ro.shard_index = 0;
-		sc->ro.shard_count = sc->ro.workers;
-		sc->ro.workers = 0;
+		snprintf(n, sizeof(n), "%u", sc->ro.workers);
+		for (i = 0; i < sc->n; i++) {
+			scen_push(&sc->grp[i].args, "%s", "--workers");
+			scen_push(&sc->grp[i].args, "%s", n);
+		}
 		sc->checking = 1;
-		scen_shards(sc);
 		_exit(scen_collect(sc));
 	}
 	while (waitpid(pid, &status, 0) == -1)
 		if (errno != EINTR)
 			fatal("--workers: checking the groups");
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
-		return;
-	fprintf(stderr, "sbsim run: --workers %u runs each group as --shard "
-	    "I/%u of its devices: refused above\n", sc->ro.workers,
-	    sc->ro.workers);
-	exit(WIFEXITED(status) ? WEXITSTATUS(status) : 2);
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		exit(WIFEXITED(status) ? WEXITSTATUS(status) : 2);
 }
 
 /*

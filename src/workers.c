@@ -324,6 +324,10 @@ run_workers(const struct sim_ops *ops, struct run_opts *ro,
 	if (total < n)
 		cli_die(ro, "--workers %u is more than the %u %s", n, total,
 		    what);
+	/* A scenario's group, checked for its workers before they fork
+	 * (src/scenario.c, scen_check_workers()). */
+	if (run_collecting())
+		return 0;
 	ws = xcalloc(n, sizeof(*ws));
 	for (i = 0; i < n; i++) {
 		ws[i].first = (uint32_t)((uint64_t)i * total / n);
