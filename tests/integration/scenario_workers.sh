@@ -4,8 +4,8 @@
 # against one embedded controller counts the same in one process, in 2
 # workers (the parent merging their reports) and as --shard 0/2 and 1/2
 # merged with sbsim merge; a group's --fault is split over the workers;
-# a group that cannot be sliced, or has fewer devices than shards, is a
-# usage error naming the group.
+# a worker killed fails the run, named; a group that cannot be sliced, or
+# has fewer devices than shards, is a usage error naming the group.
 . "$(dirname "$0")/../lib.sh"
 [ -x "$PY" ] || skip "$PY is not installed"
 need ss
@@ -157,6 +157,25 @@ timeout 60 "$SBSIM" run "$TMPD/f.json" --workers 2 --report "$TMPD/f.json.r" \
     -q >"$TMPD/f.log" 2>&1 || fail "--workers 2 with a fault exited $?"
 got=$(json_get "$TMPD/f.json.r" '(r["counters"]["sw.fault_drop"], r["counters"]["sw.disconnects"])')
 [ "$got" = "(3, 3)" ] || fail "drop@1,1.5,2 over 2 workers: $got"
+
+# A worker killed: the run fails (exit 1), the parent naming it.
+start_bg "$TMPD/k.log" "$SBSIM" run "$TMPD/f.json" --workers 2 \
+    --report "$TMPD/k.json" -q
+parent=$LAST_PID
+kids=""
+for _ in $(seq 50); do
+	kids=$(cat /proc/$parent/task/*/children 2>/dev/null)
+	[ "$(echo $kids | wc -w)" -eq 2 ] && break
+	sleep 0.1
+done
+[ "$(echo $kids | wc -w)" -eq 2 ] || fail "no 2 workers: '$kids'"
+victim=$(echo $kids | awk '{print $2}')
+sleep 1.5	# a progress line (every half second) after connecting
+kill -KILL "$victim"
+wait_exit "$parent" 20 || fail "the parent did not end after a worker died"
+[ "$EXIT_RC" -eq 1 ] || fail "a killed worker: exit $EXIT_RC, want 1"
+grep -qE "worker 1 of 2 \(pid $victim, devices of group 'sw' 2 to 3\) was killed by signal 9" \
+    "$TMPD/k.log" || fail "no failure line: $(cat "$TMPD/k.log")"
 
 stop_pid "$ctl"
 exit 0
