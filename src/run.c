@@ -289,12 +289,11 @@ run_watch_stop(struct run_state *rs)
 }
 
 /*
- * --seed, and a shard's own: shard I of a run (--shard I/N, a worker of
- * --workers) draws from SEED + I * 1000003, so that shards neither pick
+ * A shard draws from SEED + I * 1000003, so that shards neither pick
  * the same devices at the same instants under --fault nor make the same
  * random identifiers (OVSDB row UUIDs) for the controller to confuse.
  */
-static unsigned
+unsigned
 run_seed(const struct run_opts *ro)
 {
 	if (ro->shard_count == 0)
@@ -692,6 +691,12 @@ run_collect(struct run_group *g, run_next_fn next, void *arg)
 	run_slot = g;
 	run_slot_next = next;
 	run_slot_arg = arg;
+}
+
+int
+run_collecting(void)
+{
+	return run_slot != NULL;
 }
 
 int

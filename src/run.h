@@ -57,6 +57,8 @@ struct run_group {
 };
 typedef int	(*run_next_fn)(void *arg);
 void	 run_collect(struct run_group *g, run_next_fn next, void *arg);
+/* 1 between run_collect() and the run_main() it waits for. */
+int	 run_collecting(void);
 
 /*
  * A command's sim, zeroed: one per call of its main, so that a scenario
@@ -119,9 +121,29 @@ void	 run_shard_slice(const struct run_opts *, const char *what,
  * and returns 1 with the exit status in rc (1 when a worker died, named
  * on stderr with its last progress).  0 at once without --workers.
  * what and total: the count option ("--switches") and its value.
+ * A scenario's group being collected (run_collecting()) is checked
+ * only, and returns 0: the scenario forks its workers itself.
  */
 int	 run_workers(const struct sim_ops *, struct run_opts *,
 	    const char *what, uint32_t total, int *rc);
+
+/* What --workers refuses (a command that does not shard, --shard,
+ * --repeat, --sweep, --find-max, --metrics-listen): a usage error.
+ * run_workers() checks it first; a scenario, before its groups. */
+void	 run_workers_check(const struct sim_ops *, const struct run_opts *);
+/*
+ * --fault over N workers, in worker i: the specs f[0..nf) split so that
+ * the whole run gets what was asked (a rate shared, RATE/N each; given
+ * times to the workers in turn).  Used by run_workers() and by a
+ * scenario's worker for each group's --fault.
+ */
+void	 run_split_faults(struct fault_spec *f, size_t nf, unsigned i,
+	    unsigned n);
+/*
+ * --seed, and a shard's own: shard I of a run (--shard I/N, a worker of
+ * --workers) draws from SEED + I * 1000003.
+ */
+unsigned run_seed(const struct run_opts *);
 
 /*
  * A whole-run total (what, e.g. "--expect-flows") spread over the slice

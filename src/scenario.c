@@ -14,6 +14,9 @@
  * `sbsim run --print COMMAND ARGS...` writes the one-group scenario that
  * a command line means.
  */
+#include <sys/types.h>
+#include <sys/wait.h>
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,6 +57,7 @@ static const char *const scen_run_options[] = {
 	"report", "csv", "junit", "expect", "timeout", "duration", "seed",
 	"controller-pid", "controller-metrics", "metrics-listen", "verbose",
 	"quiet", "repeat", "sweep", "find-max", "step-pause", "step-group",
+	"shard", "workers",
 };
 
 /* A command line being built: words owned by the line. */
@@ -66,8 +70,12 @@ struct scen_group {
 	char			 name[17];
 	const char		*protocol;
 	const struct sbsim_cmd	*cmd;
+	uint32_t		 count;		/* its devices, all shards' */
 	struct scen_argv	 args;
 	struct run_group	 g;
+	/* Its --fault, as this process injects it (a worker's share). */
+	struct fault_spec	 faults[FAULT_MAX_SPECS];
+	size_t			 n_faults;
 };
 
 struct scen {
@@ -83,7 +91,11 @@ struct scen {
 	struct run_opts		 ro;		/* the whole run's options */
 	const char		*phases[METRICS_MAX_PHASES + 1];
 	char			*phase_names[METRICS_MAX_PHASES];
+	int			 checking;	/* --workers: collect only */
 };
+
+/* --workers: what run_workers() asks of the scenario as one sim. */
+static const struct sim_ops scen_workers_ops = { .name = "run", .shards = 1 };
 
 #define scen_die(...)	cli_die_cmd("run", __VA_ARGS__)
 
@@ -282,6 +294,7 @@ scen_group(struct scen *sc, const struct lyd_node *n)
 			    g->name);
 	if ((g->cmd = sbsim_cmd_find(g->protocol)) == NULL)
 		fatalx("no command %s", g->protocol);
+	g->count = (uint32_t)strtoul(scen_leaf(n, "count"), NULL, 10);
 	scen_push(&g->args, "run: group '%s'", g->name);
 	scen_push(&g->args, "--%s", scen_count_option(g->protocol));
 	scen_push(&g->args, "%s", scen_leaf(n, "count"));
@@ -339,9 +352,9 @@ scen_start(void *arg, struct metrics *m, char *err, size_t errlen)
 		}
 		/* The group's --fault: a set of its own, counted in its
 		 * scope, its generator apart from the other groups'. */
-		fault_start(g->g.ro->faults, g->g.ro->n_faults,
-		    g->g.ops->faults, g->g.cfg, &sc->scope[sc->started],
-		    g->g.ops->name, (uint64_t)sc->started << 32 | sc->ro.seed,
+		fault_start(g->faults, g->n_faults, g->g.ops->faults,
+		    g->g.cfg, &sc->scope[sc->started], g->g.ops->name,
+		    (uint64_t)sc->started << 32 | run_seed(&sc->ro),
 		    m->start_ns);
 	}
 	return 0;
@@ -490,6 +503,27 @@ scen_check_faults(struct scen *sc)
 	}
 }
 
+/*
+ * Each group's --fault as this process injects it: in a worker of
+ * --workers, its share of the whole run's (as a command's worker has),
+ * so that the scenario gets what its file asked.
+ */
+static void
+scen_fault_shares(struct scen *sc)
+{
+	struct scen_group	*g;
+	size_t			 i;
+
+	for (i = 0; i < sc->n; i++) {
+		g = &sc->grp[i];
+		memcpy(g->faults, g->g.ro->faults, sizeof(g->faults));
+		g->n_faults = g->g.ro->n_faults;
+		if (sc->ro.worker)
+			run_split_faults(g->faults, g->n_faults,
+			    sc->ro.shard_index, sc->ro.shard_count);
+	}
+}
+
 /* Every group collected: check them together and run them. */
 static int
 scen_go(struct scen *sc)
@@ -503,10 +537,14 @@ scen_go(struct scen *sc)
 			fatalx("group %s: count option mismatch",
 			    sc->grp[i].name);
 	scen_check_faults(sc);
+	scen_fault_shares(sc);
 	scen_phase_names(sc);
 	scen_step_group(sc);
+	if (sc->checking)
+		return 0;
+	/* Shards: each group sliced its own devices (scen_shards()). */
 	sc->ops = (struct sim_ops){ "run", sc->phases, scen_fds, scen_start,
-	    scen_tick, scen_stop, sc->size_opt, scen_size, NULL, 0 };
+	    scen_tick, scen_stop, sc->size_opt, scen_size, NULL, 1 };
 	log_init("sbsim", sc->ro.verbose);
 	log_info("running %zu groups of %s", sc->n, sc->path);
 	return run_main(&sc->ops, sc, &sc->ro);
@@ -544,6 +582,109 @@ scen_timeouts(struct scen *sc)
 		scen_push(&sc->grp[i].args, "%s", "--timeout");
 		scen_push(&sc->grp[i].args, "%s", t);
 	}
+}
+
+/* ---- --shard and --workers: a slice of every group ---- */
+
+/*
+ * The group with the fewest devices, which must have n at least: shard
+ * I of N runs slice I of every group's devices, and a slice of none is
+ * refused for every I alike (not only for the shards it would leave
+ * empty), so that the first shard tried says so.
+ */
+static const struct scen_group *
+scen_smallest(const struct scen *sc, unsigned n, const char *opt)
+{
+	const struct scen_group	*least = &sc->grp[0];
+	size_t			 i;
+
+	for (i = 1; i < sc->n; i++)
+		if (sc->grp[i].count < least->count)
+			least = &sc->grp[i];
+	if (least->count < n)
+		scen_die("%s: group '%s': %u shards for %u devices (each "
+		    "shard runs a slice of every group)", opt, least->name, n,
+		    least->count);
+	return least;
+}
+
+/* --shard I/N to every group's command, whose main slices its devices
+ * by its own rules and refuses what it cannot slice, naming the group. */
+static void
+scen_shards(struct scen *sc)
+{
+	char	arg[32];
+	size_t	i;
+
+	if (sc->ro.shard_count == 0)
+		return;
+	/* Said first: the groups' slices would make --step-group's
+	 * ceiling a slice's. */
+	if (sc->ro.n_sweep > 0 || sc->ro.find_max > 0)
+		scen_die("--shard does not go with --sweep or --find-max");
+	scen_smallest(sc, sc->ro.shard_count, "--shard");
+	snprintf(arg, sizeof(arg), "%u/%u", sc->ro.shard_index,
+	    sc->ro.shard_count);
+	for (i = 0; i < sc->n; i++) {
+		scen_push(&sc->grp[i].args, "%s", "--shard");
+		scen_push(&sc->grp[i].args, "%s", arg);
+	}
+}
+
+/*
+ * --workers N: every group's command collected with --workers N, which
+ * its main checks as for a run of its own (run_workers() forks nothing
+ * while collecting), in a child that stops there: a group refusing it
+ * is one usage error naming the group, before any worker starts, not N
+ * of them.
+ */
+static void
+scen_check_workers(struct scen *sc)
+{
+	char	n[16];
+	size_t	i;
+	pid_t	pid;
+	int	status;
+
+	fflush(stdout);
+	fflush(stderr);
+	if ((pid = fork()) == -1)
+		fatal("--workers: checking the groups");
+	if (pid == 0) {
+		snprintf(n, sizeof(n), "%u", sc->ro.workers);
+		for (i = 0; i < sc->n; i++) {
+			scen_push(&sc->grp[i].args, "%s", "--workers");
+			scen_push(&sc->grp[i].args, "%s", n);
+		}
+		sc->checking = 1;
+		_exit(scen_collect(sc));
+	}
+	while (waitpid(pid, &status, 0) == -1)
+		if (errno != EINTR)
+			fatal("--workers: checking the groups");
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		exit(WIFEXITED(status) ? WEXITSTATUS(status) : 2);
+}
+
+/*
+ * --workers N: fork N workers, each the whole scenario's shard i/N (the
+ * parent merging their reports, as for one command's --workers); 1 in
+ * the parent with the exit status in rc, 0 in a worker, which goes on
+ * with sc->ro made its shard's.
+ */
+static int
+scen_workers(struct scen *sc, int *rc)
+{
+	const struct scen_group	*least;
+	char			 what[64];
+
+	if (sc->ro.workers == 0)
+		return 0;
+	run_workers_check(&scen_workers_ops, &sc->ro);
+	least = scen_smallest(sc, sc->ro.workers, "--workers");
+	scen_check_workers(sc);
+	snprintf(what, sizeof(what), "devices of group '%s'", least->name);
+	return run_workers(&scen_workers_ops, &sc->ro, what, least->count, rc);
 }
 
 static void
@@ -707,7 +848,10 @@ scen_main(int argc, char **argv)
 	ly_ctx_destroy(ctx);
 	scen_run_opts(&sc, argc - 2, argv + 2);
 	scen_timeouts(&sc);
-	rc = scen_collect(&sc);
+	if (scen_workers(&sc, &rc) == 0) {
+		scen_shards(&sc);
+		rc = scen_collect(&sc);
+	}
 	scen_free(&sc);
 	return rc;
 }

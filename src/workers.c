@@ -53,8 +53,8 @@ workers_on_signal(int sig)
 }
 
 /* What --workers cannot share between processes, said before any fork. */
-static void
-workers_check(const struct sim_ops *ops, const struct run_opts *ro)
+void
+run_workers_check(const struct sim_ops *ops, const struct run_opts *ro)
 {
 	const char	*why = NULL;
 
@@ -81,14 +81,12 @@ workers_check(const struct sim_ops *ops, const struct run_opts *ro)
  * of its own (run_seed()), or all would fault their k-th device at the
  * same instants.
  */
-static void
-worker_split_faults(struct run_opts *ro, unsigned i, unsigned n)
+void
+run_split_faults(struct fault_spec *f, size_t nf, unsigned i, unsigned n)
 {
-	struct fault_spec	*f;
-	size_t			 k, j, kept;
+	size_t	k, j, kept;
 
-	for (k = 0; k < ro->n_faults; k++) {
-		f = &ro->faults[k];
+	for (k = 0; k < nf; k++, f++) {
 		if (f->rate > 0) {
 			f->rate /= n;
 			continue;
@@ -118,7 +116,7 @@ worker_become(struct run_opts *ro, struct worker *w, unsigned i,
 	ro->workers = 0;
 	ro->worker_fd = fd;
 	ro->worker = 1;
-	worker_split_faults(ro, i, n);
+	run_split_faults(ro->faults, ro->n_faults, i, n);
 	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
 	/* A signal ends the worker's run as any run's (the parent's
 	 * handler only forwards). */
@@ -320,12 +318,16 @@ run_workers(const struct sim_ops *ops, struct run_opts *ro,
 
 	if (n == 0)
 		return 0;
-	workers_check(ops, ro);
+	run_workers_check(ops, ro);
 	if ((tmp = getenv("TMPDIR")) == NULL || *tmp == '\0')
 		tmp = "/tmp";
 	if (total < n)
 		cli_die(ro, "--workers %u is more than the %u %s", n, total,
 		    what);
+	/* A scenario's group, checked for its workers before they fork
+	 * (src/scenario.c, scen_check_workers()). */
+	if (run_collecting())
+		return 0;
 	ws = xcalloc(n, sizeof(*ws));
 	for (i = 0; i < n; i++) {
 		ws[i].first = (uint32_t)((uint64_t)i * total / n);
