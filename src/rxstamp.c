@@ -38,7 +38,7 @@ rxstamp_cmsg(struct msghdr *msg)
 	return clock_ns();
 }
 
-static void
+void
 rxstamp_on(int fd)
 {
 	int	on = 1;
@@ -70,6 +70,66 @@ rxstamp_recv(int fd, void *buf, size_t len, int flags, uint64_t *ns)
 	return n;
 }
 
+/*
+ * Up to len bytes of a stream socket in one system call, with in *ns the
+ * receive time of the oldest segment among them.  tcp_recvmsg reports
+ * the time of the last segment a read copied from, so recvmmsg(2) makes
+ * two reads: the first of one byte (the oldest segment's time, what a
+ * MSG_PEEK of that byte would say), the second of the rest.
+ */
+ssize_t
+rxstamp_read_first(int fd, uint8_t *buf, size_t len, uint64_t *ns)
+{
+	union {
+		struct cmsghdr	hdr;
+		uint8_t		space[CMSG_SPACE(sizeof(struct timespec))];
+	}		 cbuf;
+	struct iovec	 iov[2];
+	struct mmsghdr	 mm[2];
+	int		 n;
+
+	*ns = 0;
+	if (len < 2)
+		return rxstamp_recv(fd, buf, len, MSG_DONTWAIT, ns);
+	memset(mm, 0, sizeof(mm));
+	iov[0].iov_base = buf;
+	iov[0].iov_len = 1;
+	iov[1].iov_base = buf + 1;
+	iov[1].iov_len = len - 1;
+	mm[0].msg_hdr.msg_iov = &iov[0];
+	mm[0].msg_hdr.msg_iovlen = 1;
+	mm[0].msg_hdr.msg_control = cbuf.space;
+	mm[0].msg_hdr.msg_controllen = sizeof(cbuf.space);
+	mm[1].msg_hdr.msg_iov = &iov[1];
+	mm[1].msg_hdr.msg_iovlen = 1;
+	/* An error the second read meets once the first took its byte is
+	 * the next call's (recvmmsg(2), BUGS), as is an EOF. */
+	if ((n = recvmmsg(fd, mm, 2, MSG_DONTWAIT, NULL)) == -1)
+		return -1;
+	if (n == 0 || mm[0].msg_len == 0)
+		return 0;
+	*ns = rxstamp_cmsg(&mm[0].msg_hdr);
+	return (ssize_t)mm[0].msg_len + (n > 1 ? (ssize_t)mm[1].msg_len : 0);
+}
+
+/*
+ * Bytes read into a bufferevent's input, as its own read does: a socket
+ * bufferevent made on a descriptor (an accepted one) keeps the end of its
+ * input frozen (libevent's bufferevent_socket_new), and evbuffer_add to
+ * it fails until thawed; one that connected was thawed by its setfd.
+ */
+int
+rxstamp_input_add(struct bufferevent *bev, const void *data, size_t len)
+{
+	struct evbuffer	*in = bufferevent_get_input(bev);
+	int		 rv;
+
+	evbuffer_unfreeze(in, 0);
+	rv = evbuffer_add(in, data, len);
+	evbuffer_freeze(in, 0);
+	return rv;
+}
+
 static void
 rxstamp_cb(evutil_socket_t fd, short what, void *arg)
 {
@@ -79,7 +139,8 @@ rxstamp_cb(evutil_socket_t fd, short what, void *arg)
 
 	(void)what;
 	if ((n = rxstamp_recv(fd, buf, sizeof(buf), 0, &rs->last_ns)) > 0) {
-		evbuffer_add(bufferevent_get_input(rs->bev), buf, (size_t)n);
+		if (rxstamp_input_add(rs->bev, buf, (size_t)n) == -1)
+			fatalx("rxstamp: evbuffer_add");
 		rs->read(rs->bev, rs->arg);
 	} else if (n == 0)
 		rs->event(rs->bev, BEV_EVENT_READING | BEV_EVENT_EOF, rs->arg);

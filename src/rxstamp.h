@@ -8,6 +8,8 @@
 #ifndef SBSIM_RXSTAMP_H
 #define SBSIM_RXSTAMP_H
 
+#include <sys/types.h>
+
 #include <stdint.h>
 
 struct bufferevent;
@@ -29,6 +31,17 @@ struct rxstamp {
 void	 rxstamp_start(struct rxstamp *, struct bufferevent *,
 	    rxstamp_read_fn, rxstamp_event_fn, void *arg);
 void	 rxstamp_stop(struct rxstamp *);
+
+/* The kernel's receive times on fd's reads from now on (SO_TIMESTAMPNS). */
+void	 rxstamp_on(int fd);
+/*
+ * One recv(2) of up to len bytes that also tells, in *ns, the receive
+ * time of the oldest segment it read (fd stamped with rxstamp_on; now
+ * when the kernel gave none).  -1 with errno, 0 at EOF, as recv(2).
+ */
+ssize_t	 rxstamp_read_first(int fd, uint8_t *buf, size_t len, uint64_t *ns);
+/* len bytes read by hand into bev's input; -1: no memory. */
+int	 rxstamp_input_add(struct bufferevent *, const void *, size_t);
 
 /*
  * A one-shot stamp of when the next data arrived on a connection that a

@@ -104,6 +104,8 @@ struct of_switch {
 						   a failover elected, 0: none */
 	uint8_t			 stalled;	/* --fault stall: not reading */
 	uint8_t			 timed;		/* owner: on sim->timed */
+	uint8_t			 rx_stamp;	/* of_rx: a phase awaits one */
+	uint8_t			 rx_stamping;	/* of_rx: SO_TIMESTAMPNS on */
 	uint16_t		 config_flags;
 	uint16_t		 miss_send_len;
 	uint32_t		 logged;	/* error kinds logged once */
@@ -112,6 +114,9 @@ struct of_switch {
 	uint64_t		 last_rx_ns;
 	uint64_t		 arrived_ns;	/* the read's first segment */
 	struct rxpeek		 rxp;		/* while a phase awaits one */
+	struct event		*rx;		/* plain TCP: of_rx reads;
+						   NULL: the bufferevent */
+	uint64_t		 rx_ns;		/* of_rx's stamp, 0: none */
 	uint64_t		 master_lost_ns; /* owner: master gone, 0: no */
 	struct of_roles		 roles;		/* owner's: every connection */
 	uint64_t		 up_ns;		/* FEATURES_REPLY sent */

@@ -15,6 +15,7 @@
 #include <event2/bufferevent.h>
 #include <event2/event.h>
 
+#include "engine.h"
 #include "log.h"
 #include "of_sim.h"
 
@@ -76,15 +77,21 @@ static struct {
 	uint8_t			 data[OF_CORK_SIZE];
 } of_cork;
 
+/* TLS: the bufferevent's OpenSSL filter reads and writes the socket. */
+static int
+of_tls(const struct of_switch *sw)
+{
+	enum ep_kind	kind = sw->pd.pool->cfg.ep.kind;
+
+	return kind == EP_SSL || kind == EP_PSSL;
+}
+
 static int
 of_direct_ok(const struct of_switch *sw)
 {
-	enum ep_kind	kind;
-
 	if (sw->pd.bev == NULL || sw->pd.pool == NULL)
 		return 0;
-	kind = sw->pd.pool->cfg.ep.kind;
-	return kind != EP_SSL && kind != EP_PSSL &&
+	return !of_tls(sw) &&
 	    sw->pd.fault_hold == NULL && sw->state != OFS_CLOSING &&
 	    evbuffer_get_length(bufferevent_get_output(sw->pd.bev)) == 0;
 }
@@ -338,6 +345,95 @@ of_frame_length(void *dev, const uint8_t *hdr)
 	return len < OF_HEADER_LEN ? OF_HEADER_LEN : len;
 }
 
+/*
+ * Input without the bufferevent.  A bufferevent's read is two system
+ * calls, the ioctl(FIONREAD) libevent 2.1's evbuffer_read makes before a
+ * readv of 4 KiB at most, and while a phase waited for its first
+ * FLOW_MOD rxpeek's MSG_PEEK of the receive time came first: with 10 000
+ * idle switches, most of sbsim's system calls.  So a plain connection
+ * reads with one recv(2) of up to 64 KiB per readable event (of_rx, an
+ * event of the switch's own) into the bufferevent's input, framed as
+ * before; while a phase waits, that one call (rxstamp_read_first) also
+ * brings the receive time of the oldest segment it read, what the peek
+ * gave.  The bufferevent keeps writing, its EV_READ off.  TLS
+ * connections read through their bufferevent (the OpenSSL filter
+ * decrypts) and peek.
+ */
+#define OF_RX_READ	65536
+
+static uint8_t	of_rx_buf[OF_RX_READ];
+
+static void of_read_input(struct of_switch *, struct bufferevent *, int);
+
+static void
+of_rx_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct of_switch	*sw = arg;
+	struct bufferevent	*bev = sw->pd.bev;
+	uint64_t		 ns = 0;
+	ssize_t			 n;
+
+	(void)what;
+	if (sw->rx_stamp)
+		n = rxstamp_read_first(fd, of_rx_buf, sizeof(of_rx_buf), &ns);
+	else
+		n = recv(fd, of_rx_buf, sizeof(of_rx_buf), MSG_DONTWAIT);
+	if (n > 0) {
+		if (rxstamp_input_add(bev, of_rx_buf, (size_t)n) == -1)
+			fatalx("switch %u: evbuffer_add", sw->idx);
+		sw->rx_ns = ns;
+		of_read_input(sw, bev, 0);	/* may end the session */
+	} else if (n == 0)
+		pool_bev_event(bev, BEV_EVENT_READING | BEV_EVENT_EOF, sw);
+	else if (errno != EAGAIN && errno != EINTR)
+		pool_bev_event(bev, BEV_EVENT_READING | BEV_EVENT_ERROR, sw);
+}
+
+static void
+of_rx_stop(struct of_switch *sw)
+{
+	if (sw->rx != NULL)
+		event_free(sw->rx);
+	sw->rx = NULL;
+}
+
+/* A new connection: of_rx reads a plain one, the bufferevent a TLS one. */
+static void
+of_rx_start(struct of_switch *sw, struct bufferevent *bev)
+{
+	of_rx_stop(sw);
+	sw->rx_stamp = sw->rx_stamping = 0;
+	sw->rx_ns = 0;
+	if (of_tls(sw)) {
+		bufferevent_enable(bev, EV_READ | EV_WRITE);
+		return;
+	}
+	bufferevent_disable(bev, EV_READ);
+	bufferevent_enable(bev, EV_WRITE);
+	if ((sw->rx = event_new(engine_base(), bufferevent_getfd(bev),
+	    EV_READ | EV_PERSIST, of_rx_cb, sw)) == NULL ||
+	    event_add(sw->rx, NULL) == -1)
+		fatalx("switch %u: event_new", sw->idx);
+}
+
+/* Reading stops: back-pressure, --fault stall, a session closing. */
+static void
+of_read_off(struct of_switch *sw)
+{
+	if (sw->rx != NULL)
+		event_del(sw->rx);
+	else if (sw->pd.bev != NULL)
+		bufferevent_disable(sw->pd.bev, EV_READ);
+}
+
+static int
+of_reading(const struct of_switch *sw)
+{
+	if (sw->rx != NULL)
+		return event_pending(sw->rx, EV_READ, NULL) != 0;
+	return (bufferevent_get_enabled(sw->pd.bev) & EV_READ) != 0;
+}
+
 static int
 of_frame_message(void *dev, const uint8_t *msg, size_t len)
 {
@@ -352,7 +448,7 @@ of_frame_message(void *dev, const uint8_t *msg, size_t len)
 	}
 	if (of_fsm(sw, &h, msg) == -1) {
 		/* Nothing more is read; of_write_drained closes. */
-		bufferevent_disable(sw->pd.bev, EV_READ);
+		of_read_off(sw);
 		return -1;
 	}
 	return 0;
@@ -370,6 +466,7 @@ of_frame_out_full(void *dev)
 	    bufferevent_get_output(sw->pd.bev)) < OF_OUT_HIGH)
 		return 0;
 	(*sw->sim->c.reads_paused)++;
+	of_read_off(sw);	/* pool_read turns off the bufferevent's */
 	return 1;
 }
 
@@ -378,22 +475,60 @@ static const struct pool_framer of_framer = {
 	.out_full = of_frame_out_full, .message = of_frame_message,
 };
 
+/* Every whole message in the input; resume: reading on again first, as
+ * pool_read_resume. */
+static int
+of_read_frames(struct of_switch *sw, struct bufferevent *bev, int resume)
+{
+	if (sw->rx == NULL)
+		return (resume ? pool_read_resume : pool_read)(bev,
+		    &of_framer, sw);
+	if (resume) {
+		if (of_reading(sw))
+			return 0;
+		if (event_add(sw->rx, NULL) == -1)
+			fatalx("switch %u: event_add", sw->idx);
+	}
+	return pool_read(bev, &of_framer, sw);
+}
+
 /*
  * While program or delete waits for its first FLOW_MOD, the next read's
- * arrival is peeked: the window opens at the kernel's receive time
- * (docs/report.md, "Phase windows"), however late the loop reads.
+ * arrival is stamped: the window opens at the kernel's receive time
+ * (docs/report.md, "Phase windows"), however late the loop reads.  of_rx
+ * brings it with the read; a TLS connection peeks it (rxpeek).
  */
 static void
 of_rxpeek(struct of_switch *sw, struct bufferevent *bev)
 {
 	const struct phase	*prog = sw->sim->ph[OFP_PROGRAM];
 	const struct phase	*del = sw->sim->ph[OFP_DELETE];
+	int			 wait;
 
-	if (prog->state == PHASE_PENDING || (prog->state == PHASE_DONE &&
-	    del->state == PHASE_PENDING))
+	wait = prog->state == PHASE_PENDING || (prog->state == PHASE_DONE &&
+	    del->state == PHASE_PENDING);
+	if (sw->rx != NULL) {
+		/* of_rx stamps its reads itself. */
+		if (wait && !sw->rx_stamping)
+			rxstamp_on(bufferevent_getfd(bev));
+		sw->rx_stamping |= wait;
+		sw->rx_stamp = (uint8_t)wait;
+	} else if (wait)
 		rxpeek_arm(&sw->rxp, bufferevent_getfd(bev));
 	else
 		rxpeek_stop(&sw->rxp);
+}
+
+/* The receive time of the read in hand, or now when there is none. */
+static uint64_t
+of_arrived(struct of_switch *sw, uint64_t now)
+{
+	uint64_t	ns = sw->rx_ns;
+
+	if (sw->rx == NULL)
+		return rxpeek_take(&sw->rxp, now);
+	sw->rx_ns = 0;
+	return ns != 0 && ns <= now ? ns : now;
 }
 
 /* Program is done: every switch peeks for delete's first FLOW_MOD. */
@@ -411,9 +546,8 @@ static void
 of_read_corked(struct of_switch *sw, struct bufferevent *bev, int resume)
 {
 	sw->last_rx_ns = clock_ns();
-	sw->arrived_ns = rxpeek_take(&sw->rxp, sw->last_rx_ns);
-	if ((resume ? pool_read_resume : pool_read)(bev, &of_framer, sw) ==
-	    -1)
+	sw->arrived_ns = of_arrived(sw, sw->last_rx_ns);
+	if (of_read_frames(sw, bev, resume) == -1)
 		return;
 	if (sw->pktin != NULL)
 		of_pktin_pump(sw);
@@ -442,7 +576,7 @@ of_switch_stall(struct of_switch *sw, int stall)
 	if (sw->pd.bev == NULL || sw->state == OFS_CLOSING)
 		return;
 	if (stall)
-		bufferevent_disable(sw->pd.bev, EV_READ);
+		of_read_off(sw);
 	else
 		of_read_input(sw, sw->pd.bev, 1);	/* may end it */
 }
@@ -456,7 +590,7 @@ of_write_drained(struct bufferevent *bev, void *arg)
 		pool_lost_drained(&sw->pd, "version negotiation failed");
 		return;
 	}
-	if (!(bufferevent_get_enabled(bev) & EV_READ) && !sw->stalled) {
+	if (!of_reading(sw) && !sw->stalled) {
 		/* Paused by of_frame_out_full: what waits is read now. */
 		of_read_input(sw, bev, 1);
 		return;		/* the session may have ended */
@@ -503,7 +637,7 @@ of_switch_up(struct pool_dev *pd, struct bufferevent *bev)
 	bufferevent_setcb(bev, of_read, of_write_drained, pool_bev_event,
 	    sw);
 	sw->stalled = 0;	/* a new connection reads at once */
-	bufferevent_enable(bev, EV_READ | EV_WRITE);
+	of_rx_start(sw, bev);
 	of_rxpeek(sw, bev);
 	of_hello_encode(w, of_highest(of_our_bitmap(sw)), 0,
 	    of_our_bitmap(sw));
@@ -607,6 +741,7 @@ of_switch_down(struct pool_dev *pd, const char *why)
 		log_info("switch %u: disconnected: %s", sw->idx, why);
 	}
 	rxpeek_stop(&sw->rxp);
+	of_rx_stop(sw);
 	of_pktin_stop(sw);
 	if (of_conn_role(sw) == OF_ROLE_MASTER)
 		of_master_lost(sw, clock_ns());
@@ -750,6 +885,7 @@ void
 of_switch_free(struct of_switch *sw)
 {
 	rxpeek_stop(&sw->rxp);
+	of_rx_stop(sw);
 	of_pktin_stop(sw);
 	if (sw == sw->owner) {
 		if (sw->ft != NULL)
