@@ -118,7 +118,7 @@ ceil_idle() {
 	OUT="$OUT/idle" "$B/openflow_idle.sh" 10000 20 >"$OUT/idle.txt" 2>&1
 	row "idle CPU, 10 000 switches" "3.9%" "1%" \
 	    "$(field "$OUT/idle.txt" '^cpu ' 2) of a core ($(field \
-	    "$OUT/idle.txt" '^cpu/read' 2) us per read)"
+	    "$OUT/idle.txt" '^cpu/message' 2) us per message read)"
 	row "KiB per idle switch" "3.8" "2" \
 	    "$(field "$OUT/idle.txt" '^rss/switch' 2)"
 }
