@@ -331,6 +331,10 @@ gq_ask(struct gq *q, unsigned i)
 		fatalx("ctl_gather: out of memory");
 	h = evhttp_request_get_output_headers(out);
 	evhttp_add_header(h, "Host", "127.0.0.1");
+	/* libevent 2.1 frees an auto-free connection only when its last
+	 * request closes it (evhttp_connection_done): kept alive, each was
+	 * left for good, one per worker per request. */
+	evhttp_add_header(h, "Connection", "close");
 	evhttp_add_header(h, "Authorization", q->g->auth);
 	gq_copy_header(r->ev, out, "Accept");
 	gq_copy_header(r->ev, out, "Content-Type");
