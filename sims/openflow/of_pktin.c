@@ -146,6 +146,12 @@ of_pktin_pump(struct of_switch *sw)
 
 	if (ps == NULL || !of_pktin_may_send(sw, OF_REASON_NO_MATCH))
 		return;
+	/* The window is refilled once half of it has come back, in one
+	 * send: refilled at every answer, each read brought one or two
+	 * answers and each send one or two PACKET_INs, and sbsim spent
+	 * 1.03-1.25 times cbench's CPU per response (0.80-0.89 so). */
+	if (ps->outstanding > (ps->mask + 1) / 2)
+		return;
 	out = bufferevent_get_output(sw->pd.bev);
 	while (ps->outstanding <= ps->mask && (limit == 0 || ps->sent < limit)
 	    && evbuffer_get_length(out) < OF_PKTIN_OUTBUF_MAX)
