@@ -50,13 +50,21 @@ sample() {
 		case " $sw $(ps -o pid= --ppid $sw | tr '\n' ' ') " in
 		*" $p "*) name=${name/controller/openflow} ;;
 		esac
-		awk -v n="$name" -v p="$p" '/^VmHWM:/ { r = $2 }
-		    END { printf "%s %s %s", n, p, r }' /proc/$p/status \
+		# A worker may end between the test and the reads: its
+		# line is then left out, and its last sample kept.
+		{ awk -v n="$name" -v p="$p" '/^VmHWM:/ { r = $2 }
+		    END { printf "%s %s %s", n, p, r }' /proc/$p/status &&
+		  awk -v hz="$hz" '{ printf " %.2f\n", ($14 + $15) / hz }' \
+		    /proc/$p/stat; } 2>/dev/null | awk 'NF == 4' \
 		    >>"$OUT/procs.new"
-		awk -v hz="$hz" '{ printf " %.2f\n", ($14 + $15) / hz }' \
-		    /proc/$p/stat >>"$OUT/procs.new"
 	done
-	mv "$OUT/procs.new" "$OUT/procs"
+	# Each process's newest line, in the order first seen.
+	cat "$OUT/procs" "$OUT/procs.new" 2>/dev/null | awk '
+	    !($2 in line) { order[++n] = $2 } { line[$2] = $0 }
+	    END { for (i = 1; i <= n; i++) print line[order[i]] }' \
+	    >"$OUT/procs.merged"
+	mv "$OUT/procs.merged" "$OUT/procs"
+	rm -f "$OUT/procs.new"
 }
 i=0
 while kill -0 $ctl 2>/dev/null && [ $i -lt $((LIMIT_S * 2)) ]; do
@@ -91,7 +99,7 @@ print("switches: %d connected in %.2f s (%s); %d flows programmed in "
       p["items"] / p["seconds"] if p["seconds"] > 0 else 0,
       float(sys.argv[5]) - float(sys.argv[4])))
 EOF
-echo "process peak RSS and CPU (last sample before the controller ended):"
+echo "process peak RSS and CPU (each one's last sample):"
 awk '{ printf "  %-20s pid %-7s %8.1f MiB %7.2f s CPU\n", $1, $2,
     $3 / 1024, $4 }' "$OUT/procs"
 echo "($OUT)"
