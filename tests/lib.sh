@@ -104,6 +104,22 @@ json_get() {
 	"$PY" -c 'import json,sys; r=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
 }
 
+# wait_children PID N: the N children of PID (a --workers parent) once it
+# has forked them all, on stdout; 1 (with those it had) after 5 s.
+wait_children() {
+	local kids="" i
+	for i in $(seq 50); do
+		kids=$(cat /proc/$1/task/*/children 2>/dev/null)
+		if [ "$(echo $kids | wc -w)" -eq "$2" ]; then
+			echo $kids
+			return 0
+		fi
+		sleep 0.1
+	done
+	echo $kids
+	return 1
+}
+
 # Wait (at most $2 seconds, default 30) for a PID started by start_bg to
 # exit by itself; its exit status is left in EXIT_RC (124: still running,
 # then killed).

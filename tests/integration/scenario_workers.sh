@@ -162,13 +162,7 @@ got=$(json_get "$TMPD/f.json.r" '(r["counters"]["sw.fault_drop"], r["counters"][
 start_bg "$TMPD/k.log" "$SBSIM" run "$TMPD/f.json" --workers 2 \
     --report "$TMPD/k.json" -q
 parent=$LAST_PID
-kids=""
-for _ in $(seq 50); do
-	kids=$(cat /proc/$parent/task/*/children 2>/dev/null)
-	[ "$(echo $kids | wc -w)" -eq 2 ] && break
-	sleep 0.1
-done
-[ "$(echo $kids | wc -w)" -eq 2 ] || fail "no 2 workers: '$kids'"
+kids=$(wait_children "$parent" 2) || fail "no 2 workers: '$kids'"
 victim=$(echo $kids | awk '{print $2}')
 sleep 1.5	# a progress line (every half second) after connecting
 kill -KILL "$victim"

@@ -160,13 +160,7 @@ start_bg "$TMPD/kill.log" "$SBSIM" openflow --switches $N --workers 3 \
 parent=$LAST_PID
 # The workers are the parent's children; wait for their first progress
 # (connect done) before killing the second.
-kids=""
-for _ in $(seq 50); do
-	kids=$(cat /proc/$parent/task/*/children 2>/dev/null)
-	[ "$(echo $kids | wc -w)" -eq 3 ] && break
-	sleep 0.1
-done
-[ "$(echo $kids | wc -w)" -eq 3 ] || fail "no 3 workers: '$kids'"
+kids=$(wait_children "$parent" 3) || fail "no 3 workers: '$kids'"
 victim=$(echo $kids | awk '{print $2}')
 # Every switch connected, then a progress line (every half second).
 for _ in $(seq 100); do
