@@ -32,8 +32,10 @@ nc_chan_in_run(evutil_socket_t fd, short what, void *arg)
 
 	(void)fd;
 	(void)what;
-	if (in->busy > 0)
-		return;		/* not from the loop; idle re-arms it */
+	if (in->busy > 0) {	/* not from the loop: later */
+		event_active(in->ev, EV_TIMEOUT, 0);
+		return;
+	}
 	in->busy++;
 	while (evbuffer_get_length(in->q) > 0) {
 		/* Fed from work: what comes meanwhile goes to q, behind. */
@@ -109,11 +111,9 @@ nc_chan_put(ssh_channel chan, struct nc_chan_in *in, const void *p,
 		return 0;
 	if (len > win)
 		len = win;
-	in->busy++;
+	in->busy++;		/* what comes meanwhile waits (defer) */
 	rc = ssh_channel_write(chan, p, (uint32_t)len);
 	in->busy--;
-	if (nc_chan_in_waiting(in) && in->busy == 0)
-		event_active(in->ev, EV_TIMEOUT, 0);
 	if (rc < 0)
 		return -1;
 	*done = (size_t)rc;

@@ -116,7 +116,6 @@ struct of_switch {
 	struct rxpeek		 rxp;		/* while a phase awaits one */
 	struct event		*rx;		/* plain TCP: of_rx reads;
 						   NULL: the bufferevent */
-	uint64_t		 rx_ns;		/* of_rx's stamp, 0: none */
 	uint64_t		 master_lost_ns; /* owner: master gone, 0: no */
 	struct of_roles		 roles;		/* owner's: every connection */
 	uint64_t		 up_ns;		/* FEATURES_REPLY sent */

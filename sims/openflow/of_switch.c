@@ -381,7 +381,7 @@ of_rx_cb(evutil_socket_t fd, short what, void *arg)
 	if (n > 0) {
 		if (rxstamp_input_add(bev, of_rx_buf, (size_t)n) == -1)
 			fatalx("switch %u: evbuffer_add", sw->idx);
-		sw->rx_ns = ns;
+		sw->rxp.ns = ns;	/* taken as a peek's (rxpeek_take) */
 		of_read_input(sw, bev, 0);	/* may end the session */
 	} else if (n == 0)
 		pool_bev_event(bev, BEV_EVENT_READING | BEV_EVENT_EOF, sw);
@@ -403,7 +403,7 @@ of_rx_start(struct of_switch *sw, struct bufferevent *bev)
 {
 	of_rx_stop(sw);
 	sw->rx_stamp = sw->rx_stamping = 0;
-	sw->rx_ns = 0;
+	sw->rxp.ns = 0;
 	if (of_tls(sw)) {
 		bufferevent_enable(bev, EV_READ | EV_WRITE);
 		return;
@@ -519,18 +519,6 @@ of_rxpeek(struct of_switch *sw, struct bufferevent *bev)
 		rxpeek_stop(&sw->rxp);
 }
 
-/* The receive time of the read in hand, or now when there is none. */
-static uint64_t
-of_arrived(struct of_switch *sw, uint64_t now)
-{
-	uint64_t	ns = sw->rx_ns;
-
-	if (sw->rx == NULL)
-		return rxpeek_take(&sw->rxp, now);
-	sw->rx_ns = 0;
-	return ns != 0 && ns <= now ? ns : now;
-}
-
 /* Program is done: every switch peeks for delete's first FLOW_MOD. */
 void
 of_rxpeek_all(struct of_sim *sim)
@@ -546,7 +534,7 @@ static void
 of_read_corked(struct of_switch *sw, struct bufferevent *bev, int resume)
 {
 	sw->last_rx_ns = clock_ns();
-	sw->arrived_ns = of_arrived(sw, sw->last_rx_ns);
+	sw->arrived_ns = rxpeek_take(&sw->rxp, sw->last_rx_ns);
 	if (of_read_frames(sw, bev, resume) == -1)
 		return;
 	if (sw->pktin != NULL)
