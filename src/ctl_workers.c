@@ -24,6 +24,7 @@
 #include "engine.h"
 #include "log.h"
 #include "metrics.h"
+#include "run.h"
 
 #define WK_LINE_MAX	256
 #define WK_STOP_WAIT_S	30	/* for the workers to end once asked */
@@ -83,32 +84,6 @@ wk_write(int fd, const char *fmt, ...)
 	/* Short lines on a pipe are written whole (PIPE_BUF). */
 	while (write(fd, line, (size_t)len) == -1 && errno == EINTR)
 		;
-}
-
-/* Whole lines out of buf to fn; 0, or -1 at EOF or an error. */
-static int
-wk_read_lines(int fd, char *buf, size_t *len, size_t cap,
-    void (*fn)(const char *, void *), void *arg)
-{
-	ssize_t	 n;
-	char	*nl;
-
-	n = read(fd, buf + *len, cap - 1 - *len);
-	if (n == -1 && (errno == EINTR || errno == EAGAIN))
-		return 0;
-	if (n <= 0)
-		return -1;
-	*len += (size_t)n;
-	buf[*len] = '\0';
-	while ((nl = strchr(buf, '\n')) != NULL) {
-		*nl = '\0';
-		fn(buf, arg);
-		*len -= (size_t)(nl + 1 - buf);
-		memmove(buf, nl + 1, *len + 1);
-	}
-	if (*len == cap - 1)		/* no line is this long: drop it */
-		*len = 0;
-	return 0;
 }
 
 static void
@@ -218,7 +193,7 @@ static void
 wc_read(evutil_socket_t fd, short what, void *arg)
 {
 	(void)what;
-	if (wk_read_lines(fd, wc.buf, &wc.len, sizeof(wc.buf), wc_line,
+	if (workers_read_lines(fd, wc.buf, &wc.len, sizeof(wc.buf), wc_line,
 	    arg) == -1) {
 		event_del(wc.ev);
 		engine_stop("the parent went away");
@@ -382,12 +357,9 @@ wk_line(const char *line, void *arg)
 static const char *
 wk_how(const struct wk *w, char *buf, size_t len)
 {
-	if (WIFSIGNALED(w->status))
-		snprintf(buf, len, "was killed by signal %d (%s)",
-		    WTERMSIG(w->status), strsignal(WTERMSIG(w->status)));
-	else if (WIFEXITED(w->status) && WEXITSTATUS(w->status) != 0)
-		snprintf(buf, len, "exited %d", WEXITSTATUS(w->status));
-	else if (!wp.stopping)
+	if (workers_status_text(w->status, 0, buf, len) != NULL)
+		return buf;
+	if (!wp.stopping)
 		snprintf(buf, len, "ended before the parent asked it to");
 	else
 		return NULL;
@@ -419,7 +391,7 @@ wk_read(evutil_socket_t fd, short what, void *arg)
 	struct wk	*w = arg;
 
 	(void)what;
-	if (wk_read_lines(fd, w->buf, &w->len, sizeof(w->buf), wk_line,
+	if (workers_read_lines(fd, w->buf, &w->len, sizeof(w->buf), wk_line,
 	    w) == -1)
 		wk_ended(w);
 }

@@ -124,31 +124,61 @@ worker_become(struct run_opts *ro, struct worker *w, unsigned i,
 	signal(SIGPIPE, SIG_IGN);
 }
 
-/* A worker's progress: keep its last whole line. */
-static void
-worker_read(struct worker *w)
+int
+workers_read_lines(int fd, char *buf, size_t *len, size_t cap,
+    void (*fn)(const char *, void *), void *arg)
 {
 	ssize_t	 n;
 	char	*nl;
 
-	n = read(w->fd, w->buf + w->len, sizeof(w->buf) - 1 - w->len);
-	if (n <= 0) {
-		if (n == 0 || (errno != EINTR && errno != EAGAIN)) {
-			close(w->fd);
-			w->fd = -1;
-		}
-		return;
-	}
-	w->len += (size_t)n;
-	w->buf[w->len] = '\0';
-	while ((nl = strchr(w->buf, '\n')) != NULL) {
+	n = read(fd, buf + *len, cap - 1 - *len);
+	if (n == -1 && (errno == EINTR || errno == EAGAIN))
+		return 0;
+	if (n <= 0)
+		return -1;
+	*len += (size_t)n;
+	buf[*len] = '\0';
+	while ((nl = strchr(buf, '\n')) != NULL) {
 		*nl = '\0';
-		snprintf(w->last, sizeof(w->last), "%s", w->buf);
-		w->len -= (size_t)(nl + 1 - w->buf);
-		memmove(w->buf, nl + 1, w->len + 1);
+		fn(buf, arg);
+		*len -= (size_t)(nl + 1 - buf);
+		memmove(buf, nl + 1, *len + 1);
 	}
-	if (w->len == sizeof(w->buf) - 1)	/* a line too long: drop it */
-		w->len = 0;
+	if (*len == cap - 1)		/* no line is this long: drop it */
+		*len = 0;
+	return 0;
+}
+
+const char *
+workers_status_text(int status, int max_ok, char *buf, size_t len)
+{
+	if (WIFSIGNALED(status))
+		snprintf(buf, len, "was killed by signal %d (%s)",
+		    WTERMSIG(status), strsignal(WTERMSIG(status)));
+	else if (WIFEXITED(status) && WEXITSTATUS(status) > max_ok)
+		snprintf(buf, len, "exited %d", WEXITSTATUS(status));
+	else
+		return NULL;
+	return buf;
+}
+
+static void
+worker_last(const char *line, void *arg)
+{
+	struct worker	*w = arg;
+
+	snprintf(w->last, sizeof(w->last), "%s", line);
+}
+
+/* A worker's progress: keep its last whole line. */
+static void
+worker_read(struct worker *w)
+{
+	if (workers_read_lines(w->fd, w->buf, &w->len, sizeof(w->buf),
+	    worker_last, w) == -1) {
+		close(w->fd);
+		w->fd = -1;
+	}
 }
 
 /* Whether a worker whose pipe closed died (a signal, exit status 2 or
@@ -217,12 +247,7 @@ worker_failure(const struct worker *w, unsigned i, unsigned n,
 {
 	char	how[64];
 
-	if (WIFSIGNALED(w->status))
-		snprintf(how, sizeof(how), "was killed by signal %d (%s)",
-		    WTERMSIG(w->status), strsignal(WTERMSIG(w->status)));
-	else if (WIFEXITED(w->status) && WEXITSTATUS(w->status) > 1)
-		snprintf(how, sizeof(how), "exited %d", WEXITSTATUS(w->status));
-	else
+	if (workers_status_text(w->status, 1, how, sizeof(how)) == NULL)
 		return 0;
 	snprintf(buf, len, "worker %u of %u (pid %ld, %s %u to %u) %s; its "
 	    "last progress: %s", i, n, (long)w->pid, what, w->first,
