@@ -922,6 +922,12 @@ of_flowtable_total(const struct of_flowtable *ft)
 }
 
 uint8_t
+of_flowtable_version(const struct of_flowtable *ft)
+{
+	return ft->version;
+}
+
+uint8_t
 of_flowtable_n_tables(const struct of_flowtable *ft)
 {
 	return ft->n_tables;

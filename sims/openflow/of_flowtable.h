@@ -120,6 +120,7 @@ void	 of_flowtable_aggregate(struct of_flowtable *,
 uint32_t of_flowtable_count(const struct of_flowtable *, uint8_t table_id);
 uint64_t of_flowtable_total(const struct of_flowtable *);
 uint8_t	 of_flowtable_n_tables(const struct of_flowtable *);
+uint8_t	 of_flowtable_version(const struct of_flowtable *);
 uint32_t of_flowtable_max_entries(const struct of_flowtable *);
 uint64_t of_flowtable_lookups(const struct of_flowtable *, uint8_t table_id);
 uint64_t of_flowtable_matched(const struct of_flowtable *, uint8_t table_id);

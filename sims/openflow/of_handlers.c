@@ -232,6 +232,9 @@ of_flows_changed(struct of_switch *sw, int64_t delta, uint64_t now,
 	if (delta == 0 || prog->state == PHASE_PENDING)
 		return;
 	n = (uint64_t)-delta;
+	/* The table already lost the n flows. */
+	if (sw->owner->confirmed < of_flowtable_total(sw->ft) + n)
+		sim->confirm_lost = 1;
 	if (sw->owner->confirmed > of_flowtable_total(sw->ft))
 		sw->owner->confirmed = of_flowtable_total(sw->ft);
 	if (del->state == PHASE_PENDING &&

@@ -356,6 +356,7 @@ of_start(void *arg, struct metrics *m, char *err, size_t errlen)
 	sim->up = 0;
 	sim->timed = NULL;
 	sim->program_done_ns = 0;
+	sim->confirm_lost = 0;
 	sim->warned_version = 0;
 	sim->last_sweep_ns = clock_ns();
 	METRICS_COUNTERS(m, of_counter_rows, &sim->c);
@@ -416,8 +417,11 @@ of_tick_flows(struct of_sim *sim, uint64_t now)
 		return 1;
 	if (prog->state != PHASE_DONE)
 		return 0;
-	/* Once removal began, stats can no longer confirm everything. */
-	if (conf->state == PHASE_RUNNING && (del->state != PHASE_PENDING ||
+	/* Once a switch lost flows it held unconfirmed, stats can no
+	 * longer confirm everything.  Switches already read back may be
+	 * emptied meanwhile: a controller (or one of its workers) deletes
+	 * a switch once its own stats are in, not after everyone's. */
+	if (conf->state == PHASE_RUNNING && (sim->confirm_lost ||
 	    run_phase_timed_out(conf, now, sim->phase_timeout)))
 		of_phase_abandon(conf, now);
 	if (del->state == PHASE_RUNNING && sim->total_flows == 0)

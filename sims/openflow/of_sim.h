@@ -178,6 +178,9 @@ struct of_sim {
 	 * with a timeout: the sweep expires theirs alone. */
 	struct of_switch	*timed;
 	uint64_t		 program_done_ns;
+	/* Flows a switch held unconfirmed were removed: the confirm phase
+	 * can no longer reach its count. */
+	int			 confirm_lost;
 	double			 phase_timeout;
 	int			 warned_version;
 	struct nb_run		*nb;		/* --northbound, else NULL */

@@ -207,7 +207,8 @@ of_highest(uint32_t bitmap)
 	return 0;
 }
 
-/* Settle on version v; flows of another version cannot be kept.  The
+/* Settle on version v; flows of another version (kept from an earlier
+ * connection: the version is agreed anew on each) cannot be kept.  The
  * connections of a switch to several controllers share its owner's
  * table (one version: of_main.c allows only 1.3 with several). */
 static void
@@ -224,10 +225,12 @@ of_agree(struct of_switch *sw, uint8_t v)
 		of_change_state(sw, OFS_FEATURES_WAIT, "version agreed");
 		return;
 	}
-	if (sw->ft != NULL && sw->version != 0 && v != sw->version) {
+	if (sw->ft != NULL && of_flowtable_version(sw->ft) != v) {
 		held = of_flowtable_total(sw->ft);
 		of_flowtable_free(sw->ft);
-		sw->ft = NULL;
+		/* The empty table first: of_flows_changed reads it. */
+		sw->ft = of_flowtable_new(v, sw->sim->cfg.tables,
+		    sw->sim->cfg.table_size);
 		of_flows_changed(sw, -(int64_t)held, clock_ns(), clock_ns());
 	}
 	sw->version = v;

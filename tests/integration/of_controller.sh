@@ -139,3 +139,31 @@ check_run 1.3 strict
 check_run 1.0 strict
 check_run 1.3 all
 check_run 1.0 all
+
+# A switch offering 1.0 and 1.3 reconnects to a controller that speaks
+# 1.0 only: the 1.3 flows it held cannot be kept, so the 1.0 controller's
+# adds make new flows (none modifies a 1.3 one) and the flows dropped
+# count as removed.
+port=$(free_ports 1)
+d="$TMPD/reversion"
+mkdir -p "$d"
+start_bg "$d/a.log" "$SBSIM" controller --openflow ptcp:$port \
+    --of-version 1.3 --switches 2 --flows-per-switch 5 --exit-when-done
+ctl=$LAST_PID
+wait_listen "$port" || fail "reversion: no listener on $port"
+start_bg "$d/sw.log" "$SBSIM" openflow --switches 2 --of-version 1.0,1.3 \
+    --controller tcp:127.0.0.1:$port --duration 30 --report "$d/r.json"
+sw=$LAST_PID
+wait_exit "$ctl" 15 || fail "reversion: the 1.3 controller did not finish"
+timeout 15 "$SBSIM" controller --openflow ptcp:$port --of-version 1.0 \
+    --switches 2 --flows-per-switch 5 --exit-when-done >"$d/b.log" 2>&1 ||
+    fail "reversion: the 1.0 controller: $(cat "$d/b.log")"
+stop_pid "$sw"
+"$PY" - "$d/r.json" <<'PYEOF' || fail "reversion: $(cat "$d/sw.log")"
+import json, sys
+c = json.load(open(sys.argv[1]))["counters"]
+if (c["flows_added"], c["flows_modified"]) != (20, 0):
+    sys.exit("added %d, modified %d; want 20, 0" %
+             (c["flows_added"], c["flows_modified"]))
+PYEOF
+echo "version change on reconnect: ok"
