@@ -11,6 +11,7 @@
 #include "datapath.h"
 #include "engine.h"
 #include "log.h"
+#include "run.h"
 
 #ifndef PACKAGE_VERSION
 #define PACKAGE_VERSION "unknown"
@@ -69,6 +70,7 @@ int
 main(int argc, char **argv)
 {
 	const struct sbsim_cmd	*cmd;
+	int			 rc;
 
 	log_init("sbsim", LOG_QUIET);
 	engine_signals();
@@ -87,8 +89,11 @@ main(int argc, char **argv)
 		printf("sbsim %s\n", PACKAGE_VERSION);
 		return 0;
 	}
-	if ((cmd = sbsim_cmd_find(argv[1])) != NULL)
-		return cmd->main(argc - 1, argv + 1);
+	if ((cmd = sbsim_cmd_find(argv[1])) != NULL) {
+		rc = cmd->main(argc - 1, argv + 1);
+		run_free_sims();
+		return rc;
+	}
 	fprintf(stderr, "sbsim: unknown command '%s' (see sbsim --help)\n",
 	    argv[1]);
 	return CLI_EXIT_USAGE;

@@ -474,7 +474,8 @@ merge_counters(const struct merge_part *parts, size_t n, struct metrics *out)
 	for (p = 0; p < n; p++)
 		json_object_foreach(json_object_get(parts[p].json,
 		    "counters"), key, v) {
-			c = metrics_counter(out, key);
+			/* The parts' JSON may go before out. */
+			c = metrics_counter_copy(out, key);
 			if (merge_counter_is_max(key))
 				*c = max_of(*c, merge_u64(json_object_get(
 				    parts[p].json, "counters"), key));

@@ -295,8 +295,9 @@ metrics_phase(struct metrics *m, const char *name, const char *protocol)
 	return p;
 }
 
-uint64_t *
-metrics_counter(struct metrics *m, const char *name)
+/* copy: name's storage goes away (a report read back), keep a copy. */
+static uint64_t *
+metrics_counter_named(struct metrics *m, const char *name, int copy)
 {
 	static uint64_t	overflow_sink;
 	static int	warned;
@@ -316,10 +317,23 @@ metrics_counter(struct metrics *m, const char *name)
 			    METRICS_MAX_COUNTERS, name);
 		return &overflow_sink;
 	}
-	m->counters[m->n_counters].owned = full != name;
-	m->counters[m->n_counters].name = full != name ? xstrdup(full) : name;
+	m->counters[m->n_counters].owned = copy || full != name;
+	m->counters[m->n_counters].name = copy || full != name ?
+	    xstrdup(full) : name;
 	m->counters[m->n_counters].value = 0;
 	return &m->counters[m->n_counters++].value;
+}
+
+uint64_t *
+metrics_counter(struct metrics *m, const char *name)
+{
+	return metrics_counter_named(m, name, 0);
+}
+
+uint64_t *
+metrics_counter_copy(struct metrics *m, const char *name)
+{
+	return metrics_counter_named(m, name, 1);
 }
 
 void

@@ -149,6 +149,8 @@ struct phase *metrics_phase(struct metrics *, const char *name,
 struct phase *metrics_find_phase(const struct metrics *, const char *name);
 /* A counter's storage, created at 0 on first use; name must be static. */
 uint64_t *metrics_counter(struct metrics *, const char *name);
+/* The same for a name whose storage goes away: the metrics keep a copy. */
+uint64_t *metrics_counter_copy(struct metrics *, const char *name);
 uint64_t metrics_counter_value(const struct metrics *, const char *name);
 /*
  * Counters declared as rows, in report order: each row's counter pointer

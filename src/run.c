@@ -667,7 +667,9 @@ run_shard_share(const struct run_opts *ro, const char *what, uint64_t value,
 	return value / total * count;
 }
 
-/* The commands' sims (run_sim_new()), reachable for the process's life. */
+/* The commands' sims (run_sim_new()), reachable until the command's
+ * main has returned (a scenario runs its groups' sims after their mains
+ * returned to it), then freed by run_free_sims(). */
 #define RUN_MAX_SIMS	64
 static void	*run_sims[RUN_MAX_SIMS];
 static size_t	 run_nsims;
@@ -678,6 +680,13 @@ run_sim_new(size_t size)
 	if (run_nsims == RUN_MAX_SIMS)
 		fatalx("more than %d commands' sims", RUN_MAX_SIMS);
 	return run_sims[run_nsims++] = xcalloc(1, size);
+}
+
+void
+run_free_sims(void)
+{
+	while (run_nsims > 0)
+		free(run_sims[--run_nsims]);
 }
 
 /* run_collect()'s slot and what the filled slot goes on with. */

@@ -62,10 +62,13 @@ int	 run_collecting(void);
 
 /*
  * A command's sim, zeroed: one per call of its main, so that a scenario
- * may hold several groups of one protocol.  It lives as long as the
- * process (what it points to stays reachable when a usage error exits).
+ * may hold several groups of one protocol.  It lives until the command
+ * has returned (what it points to stays reachable when a usage error
+ * exits).
  */
 void	*run_sim_new(size_t size);
+/* Frees them, once the command's main has returned. */
+void	 run_free_sims(void);
 
 /*
  * Run the simulation ro->repeat times and report.  Returns the process exit
