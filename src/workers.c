@@ -63,9 +63,8 @@ run_workers_check(const struct sim_ops *ops, const struct run_opts *ro)
 		    "by slice yet";
 	else if (ro->shard_count > 0)
 		why = "--workers does not go with --shard";
-	else if (ro->repeat > 1 || ro->n_sweep > 0 || ro->find_max > 0)
-		why = "--workers does not go with --repeat, --sweep or "
-		    "--find-max";
+	else if (ro->n_sweep > 0 || ro->find_max > 0)
+		why = "--workers does not go with --sweep or --find-max";
 	else if (ro->metrics_listen != NULL)
 		why = "--workers does not go with --metrics-listen (one port)";
 	if (why != NULL)
@@ -98,10 +97,11 @@ run_split_faults(struct fault_spec *f, size_t nf, unsigned i, unsigned n)
 	}
 }
 
-/* In the worker: the parent's run options become a shard's. */
+/* In the worker: the parent's run options become a shard's, for one
+ * run of --repeat (the parent forks the workers anew for each). */
 static void
 worker_become(struct run_opts *ro, struct worker *w, unsigned i,
-    unsigned n, int fd)
+    unsigned n, unsigned round, int fd)
 {
 	/* The worker's own copy: run_workers() frees the table. */
 	static char	report[sizeof(w->report)];
@@ -114,6 +114,9 @@ worker_become(struct run_opts *ro, struct worker *w, unsigned i,
 	ro->n_expects = 0;
 	ro->quiet = 1;
 	ro->workers = 0;
+	ro->repeat = 1;
+	if (round > 0)		/* --start-at is the first run's */
+		ro->start_at = 0;
 	ro->worker_fd = fd;
 	ro->worker = 1;
 	run_split_faults(ro->faults, ro->n_faults, i, n);
@@ -256,15 +259,17 @@ worker_failure(const struct worker *w, unsigned i, unsigned n,
 	return 1;
 }
 
-/* The workers' reports merged into the run's, as sbsim merge does. */
+/*
+ * The workers' reports of one run merged into m, as sbsim merge does;
+ * why says what made a part not ok (empty when all were).  -1: none to
+ * merge.
+ */
 static int
-workers_report(struct worker *ws, unsigned n, const struct run_opts *ro,
-    const char *failed)
+workers_merge(struct worker *ws, unsigned n, struct metrics *m, char *why,
+    size_t whylen)
 {
 	struct merge_part	*parts;
-	struct report_opts	 rep;
-	struct metrics		 m;
-	char			 err[1024], why[1100];
+	char			 err[1024];
 	unsigned		 i, np = 0;
 	int			 parts_ok, rc;
 
@@ -273,15 +278,25 @@ workers_report(struct worker *ws, unsigned n, const struct run_opts *ro,
 		if (merge_load(&parts[np], ws[i].report, err,
 		    sizeof(err)) == 0)
 			np++;
-	if (np == 0 || merge_parts(parts, np, &m, &parts_ok, why,
-	    sizeof(why), err, sizeof(err)) == -1) {
-		if (np > 0)
-			log_warnx("--workers: %s", err);
-		for (i = 0; i < np; i++)
-			merge_part_free(&parts[i]);
-		free(parts);
-		return -1;
-	}
+	rc = np == 0 ? -1 : merge_parts(parts, np, m, &parts_ok, why, whylen,
+	    err, sizeof(err));
+	if (rc == -1 && np > 0)
+		log_warnx("--workers: %s", err);
+	if (rc == 0 && parts_ok)
+		why[0] = '\0';
+	for (i = 0; i < np; i++)
+		merge_part_free(&parts[i]);
+	free(parts);
+	return rc;
+}
+
+/* The runs merged, one per --repeat, reported as one process's are. */
+static int
+workers_report(struct metrics *runs, unsigned nruns,
+    const struct run_opts *ro, const char *failed)
+{
+	struct report_opts	 rep;
+
 	memset(&rep, 0, sizeof(rep));
 	rep.version = PACKAGE_VERSION;
 	rep.scenario = ro->scenario;
@@ -290,56 +305,113 @@ workers_report(struct worker *ws, unsigned n, const struct run_opts *ro,
 	rep.junit_path = ro->junit;
 	rep.expects = ro->expects;
 	rep.n_expects = ro->n_expects;
-	rep.failed = failed != NULL ? failed : parts_ok ? NULL : why;
-	rc = report_emit(&m, 1, &rep, ro->quiet ? NULL : stdout);
-	metrics_free(&m);
-	for (i = 0; i < np; i++)
-		merge_part_free(&parts[i]);
-	free(parts);
-	return rc;
+	rep.failed = failed;
+	return report_emit(runs, nruns, &rep, ro->quiet ? NULL : stdout);
 }
 
-static void
-workers_parent(struct worker *ws, unsigned n, const struct run_opts *ro,
-    const char *what, int *rc)
+/*
+ * One run of the workers, waited to its end: m their merged report
+ * (*merged 0 when there was none), failed the first failure's words or
+ * what made a part not ok (empty: neither).  Returns how many failed.
+ */
+static unsigned
+workers_round(struct worker *ws, unsigned n, const struct run_opts *ro,
+    const char *what, struct metrics *m, int *merged, unsigned *unstarted,
+    char *failed, size_t flen)
 {
-	char		msg[1024], first[1024] = "";
-	unsigned	i, failed = 0, unstarted = 0;
-	int		r;
+	char		msg[1024], why[1100];
+	unsigned	i, nfailed = 0;
 
 	workers_wait(ws, n);
+	failed[0] = '\0';
+	*unstarted = 0;
 	for (i = 0; i < n; i++) {
 		if (worker_failure(&ws[i], i, n, what, msg, sizeof(msg))) {
 			fprintf(stderr, "sbsim %s: %s\n", ro->cmd, msg);
-			if (failed++ == 0)
-				snprintf(first, sizeof(first), "%s", msg);
-			unstarted += WIFEXITED(ws[i].status) &&
+			if (nfailed++ == 0)
+				snprintf(failed, flen, "%s", msg);
+			*unstarted += WIFEXITED(ws[i].status) &&
 			    WEXITSTATUS(ws[i].status) == 2 && ws[i].last[0] ==
 			    '\0';
 		}
 	}
-	r = workers_report(ws, n, ro, failed ? first : NULL);
-	if (unstarted == n)
-		*rc = 2;
-	else
-		*rc = r == 0 && failed == 0 ? 0 : 1;
-	if (failed > 0 && *rc != 2)
-		fprintf(stderr, "sbsim %s: %u of %u workers failed: the run "
-		    "FAILED\n", ro->cmd, failed, n);
+	*merged = workers_merge(ws, n, m, why, sizeof(why)) == 0;
+	if (*merged && nfailed == 0 && why[0] != '\0')
+		snprintf(failed, flen, "%s", why);
 	for (i = 0; i < n; i++)
 		unlink(ws[i].report);
+	return nfailed;
 }
 
+/* Each worker's slice and a fresh report file; its pipe comes with the
+ * fork. */
+static void
+workers_prepare(struct worker *ws, unsigned n, const struct run_opts *ro,
+    const char *tmp, uint32_t total)
+{
+	unsigned	i;
+	int		fd;
+
+	memset(ws, 0, n * sizeof(*ws));
+	for (i = 0; i < n; i++) {
+		ws[i].first = (uint32_t)((uint64_t)i * total / n);
+		ws[i].count = (uint32_t)((uint64_t)(i + 1) * total / n) -
+		    ws[i].first;
+		if (snprintf(ws[i].report, sizeof(ws[i].report),
+		    "%s/sbsim-worker.XXXXXX", tmp) >= (int)sizeof(ws[i].report))
+			cli_die(ro, "--workers: TMPDIR %s is too long", tmp);
+		if ((fd = mkstemp(ws[i].report)) == -1)
+			fatal("--workers: a report file in %s", tmp);
+		close(fd);
+	}
+}
+
+/* Fork the n workers of run r; 1 in a worker (ws is gone there). */
+static int
+workers_fork(struct worker *ws, unsigned n, struct run_opts *ro, unsigned r)
+{
+	unsigned	i, me;
+	int		p[2];
+	pid_t		pid;
+
+	fflush(stdout);
+	fflush(stderr);
+	for (i = 0; i < n; i++) {
+		if (pipe(p) == -1 || (pid = fork()) == -1)
+			fatal("--workers: starting worker %u", i);
+		if (pid == 0) {
+			close(p[0]);
+			for (me = 0; me < i; me++)
+				close(ws[me].fd);
+			worker_become(ro, &ws[i], i, n, r, p[1]);
+			return 1;
+		}
+		close(p[1]);
+		ws[i].pid = pid;
+		ws[i].fd = p[0];
+	}
+	return 0;
+}
+
+/*
+ * --repeat R with workers: R runs of N fresh workers, one after the
+ * other, so that a run begins once every worker of the one before has
+ * ended, as one process's repeats do (each connects its devices anew).
+ * A failed worker or a signal ends the repeats; the report holds the
+ * runs done.
+ */
 int
 run_workers(const struct sim_ops *ops, struct run_opts *ro,
     const char *what, uint32_t total, int *rc)
 {
 	struct worker		*ws;
+	struct metrics		*runs;
 	struct sigaction	 sa;
 	const char		*tmp;
-	unsigned		 i, me, n = ro->workers;
-	int			 p[2], fd;
-	pid_t			 pid;
+	char			 failed[1100] = "", why[1100];
+	unsigned		 i, r, nruns = 0, nfailed = 0, unstarted = 0;
+	unsigned		 n = ro->workers;
+	int			 merged, rep_rc;
 
 	if (n == 0)
 		return 0;
@@ -354,40 +426,44 @@ run_workers(const struct sim_ops *ops, struct run_opts *ro,
 	if (run_collecting())
 		return 0;
 	ws = xcalloc(n, sizeof(*ws));
-	for (i = 0; i < n; i++) {
-		ws[i].first = (uint32_t)((uint64_t)i * total / n);
-		ws[i].count = (uint32_t)((uint64_t)(i + 1) * total / n) -
-		    ws[i].first;
-		if (snprintf(ws[i].report, sizeof(ws[i].report),
-		    "%s/sbsim-worker.XXXXXX", tmp) >= (int)sizeof(ws[i].report))
-			cli_die(ro, "--workers: TMPDIR %s is too long", tmp);
-		if ((fd = mkstemp(ws[i].report)) == -1)
-			fatal("--workers: a report file in %s", tmp);
-		close(fd);
-	}
+	runs = xcalloc(ro->repeat, sizeof(*runs));
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = workers_on_signal;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	fflush(stdout);
-	fflush(stderr);
-	for (i = 0; i < n; i++) {
-		if (pipe(p) == -1 || (pid = fork()) == -1)
-			fatal("--workers: starting worker %u", i);
-		if (pid == 0) {
-			close(p[0]);
-			for (me = 0; me < i; me++)
-				close(ws[me].fd);
-			worker_become(ro, &ws[i], i, n, p[1]);
+	for (r = 0; r < ro->repeat && !workers_signal; r++) {
+		workers_prepare(ws, n, ro, tmp, total);
+		if (ro->repeat > 1)
+			log_info("run %u of %u", r + 1, ro->repeat);
+		if (workers_fork(ws, n, ro, r)) {
+			/* A worker: the runs merged before it are not its. */
+			for (i = 0; i < nruns; i++)
+				metrics_free(&runs[i]);
+			free(runs);
 			free(ws);
 			return 0;
 		}
-		close(p[1]);
-		ws[i].pid = pid;
-		ws[i].fd = p[0];
+		nfailed = workers_round(ws, n, ro, what, &runs[nruns], &merged,
+		    &unstarted, why, sizeof(why));
+		nruns += merged;
+		if (failed[0] == '\0')
+			snprintf(failed, sizeof(failed), "%s", why);
+		if (nfailed > 0)
+			break;
 	}
-	workers_parent(ws, n, ro, what, rc);
+	rep_rc = nruns == 0 ? -1 : workers_report(runs, nruns, ro,
+	    failed[0] ? failed : NULL);
+	if (unstarted == n)
+		*rc = 2;
+	else
+		*rc = rep_rc == 0 && nfailed == 0 ? 0 : 1;
+	if (nfailed > 0 && *rc != 2)
+		fprintf(stderr, "sbsim %s: %u of %u workers failed: the run "
+		    "FAILED\n", ro->cmd, nfailed, n);
+	for (i = 0; i < nruns; i++)
+		metrics_free(&runs[i]);
+	free(runs);
 	free(ws);
 	return 1;
 }

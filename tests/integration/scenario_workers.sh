@@ -2,10 +2,11 @@
 # sbsim run SCENARIO --workers N and --shard I/N (docs/guide.md,
 # "Scenarios"): a scenario of OpenFlow switches, BGP peers and PCEP PCCs
 # against one embedded controller counts the same in one process, in 2
-# workers (the parent merging their reports) and as --shard 0/2 and 1/2
-# merged with sbsim merge; a group's --fault is split over the workers;
-# a worker killed fails the run, named; a group that cannot be sliced, or
-# has fewer devices than shards, is a usage error naming the group.
+# workers (the parent merging their reports, each run of --repeat in
+# fresh ones) and as --shard 0/2 and 1/2 merged with sbsim merge; a
+# group's --fault is split over the workers; a worker killed fails the
+# run, named; a group that cannot be sliced, or has fewer devices than
+# shards, is a usage error naming the group.
 . "$(dirname "$0")/../lib.sh"
 [ -x "$PY" ] || skip "$PY is not installed"
 need ss
@@ -53,8 +54,8 @@ bad_usage run "--workers: group 'bgp': 4 shards for 3 devices" \
     "$TMPD/s.json" --workers 4
 bad_usage run "--shard: group 'bgp': 4 shards for 3 devices" \
     "$TMPD/s.json" --shard 3/4
-bad_usage run "--workers does not go with --repeat" "$TMPD/s.json" \
-    --workers 2 --repeat 2
+bad_usage run "--workers does not go with --sweep" "$TMPD/s.json" \
+    --workers 2 --sweep 2,4
 bad_usage run "--workers does not go with --shard" "$TMPD/s.json" \
     --workers 2 --shard 0/2
 bad_usage run "--shard does not go with --sweep" "$TMPD/s.json" \
@@ -77,6 +78,13 @@ timeout 60 "$SBSIM" run "$TMPD/s.json" $exp --workers 2 \
     2>"$TMPD/w.log" || fail "--workers 2 exited $?: $(cat "$TMPD/w.log")"
 grep -q '^result: ok' "$TMPD/w.out" || fail "no ok: $(cat "$TMPD/w.out")"
 grep -q 'failures="0"' "$TMPD/w.xml" || fail "JUnit failures"
+# --repeat 2: the workers forked anew for each run.
+timeout 90 "$SBSIM" run "$TMPD/s.json" --workers 2 --repeat 2 \
+    --report "$TMPD/rep.json" -q >"$TMPD/rep.log" 2>&1 ||
+    fail "--workers 2 --repeat 2 exited $?: $(cat "$TMPD/rep.log")"
+[ "$(json_get "$TMPD/rep.json" '(r["ok"], r["repeat"], [[(p["name"], p["items"]) for p in x["phases"] if p["name"] in ("of.program", "pcep.sync")] for x in r["runs"]])')" = \
+    "(True, 2, [[('of.program', 120), ('pcep.sync', 20)], [('of.program', 120), ('pcep.sync', 20)]])" ] ||
+    fail "--workers 2 --repeat 2: $(head -c 800 "$TMPD/rep.json")"
 pids=
 for i in 0 1; do
 	timeout 60 "$SBSIM" run "$TMPD/s.json" --shard $i/2 \

@@ -1,8 +1,9 @@
 #!/bin/bash
 # --workers N: sbsim openflow in 3 processes (each a shard with its own
 # event loop, the parent merging their reports) counts what one process
-# counts; a worker killed with SIGKILL fails the run (exit 1), the parent
-# naming the worker, its switches and its last progress.
+# counts, and --repeat runs fresh workers for each run; a worker killed
+# with SIGKILL fails the run (exit 1), the parent naming the worker, its
+# switches and its last progress.
 . "$(dirname "$0")/../lib.sh"
 [ -x "$PY" ] || skip "$PY is not installed"
 need ss
@@ -13,8 +14,8 @@ bad_usage openflow "--workers does not go with --shard" --switches 4 \
     --workers 2 --shard 0/2 --controller tcp:127.0.0.1:1
 bad_usage openflow "--workers 5 is more than the 4 switches" --switches 4 \
     --workers 5 --controller tcp:127.0.0.1:1
-bad_usage openflow "--workers does not go with --repeat" --switches 4 \
-    --workers 2 --repeat 2 --controller tcp:127.0.0.1:1
+bad_usage openflow "--workers does not go with --sweep" --switches 4 \
+    --workers 2 --sweep 2,4 --controller tcp:127.0.0.1:1
 bad_usage openflow "does not spread evenly" --switches 4 --workers 2 \
     --expect-flows 10 --controller tcp:127.0.0.1:1
 bad_usage ovsdb "--workers does not go with --northbound" \
@@ -60,6 +61,36 @@ if c["flows_added"] != n * k or c["flows_deleted"] != n * k or \
 if r["ok"] is not True or "--workers 3" not in r["scenario"]:
     sys.exit("ok %r scenario %r" % (r["ok"], r["scenario"]))
 PYEOF
+
+# --repeat 2 over 3 workers: two runs, each of fresh workers once the
+# run before has ended, reported as one process reports its repeats.
+port=$(free_ports 1)
+start_bg "$TMPD/rctl.log" "$SBSIM" controller --openflow ptcp:$port \
+    --switches $N --flows-per-switch $K --read-stats --delete all
+ctl=$LAST_PID
+wait_listen "$port" || fail "controller did not listen on $port"
+timeout 60 "$SBSIM" openflow --switches $N --workers 3 --repeat 2 \
+    --controller tcp:127.0.0.1:$port --expect-flows $((N * K)) --timeout 20 \
+    --report "$TMPD/r.json" >"$TMPD/r.out" 2>"$TMPD/r.log" ||
+    fail "--workers 3 --repeat 2 exited $?"
+stop_pid "$ctl"
+"$PY" - "$TMPD/r.json" "$N" "$K" <<'PYEOF2' || fail "--workers --repeat report"
+import json, sys
+r = json.load(open(sys.argv[1]))
+n, k = int(sys.argv[2]), int(sys.argv[3])
+if r["ok"] is not True or r["repeat"] != 2 or len(r["runs"]) != 2:
+    sys.exit("ok %r repeat %r runs %d" % (r["ok"], r["repeat"],
+             len(r.get("runs", []))))
+for run in r["runs"]:
+    ph = {p["name"]: p for p in run["phases"]}
+    got = [(x, ph[x]["state"], ph[x]["items"]) for x in
+           ("connect", "program", "confirm", "delete")]
+    if got != [("connect", "DONE", n), ("program", "DONE", n * k),
+               ("confirm", "DONE", n * k), ("delete", "DONE", n * k)]:
+        sys.exit("a run: %r" % got)
+    if run["counters"]["flows_added"] != n * k:
+        sys.exit("a run's counters: %r" % run["counters"])
+PYEOF2
 
 # BGP and PCEP in 2 workers: the merged counts are the whole run's.
 NET=$((RANDOM % 200 + 20))
