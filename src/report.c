@@ -1311,14 +1311,17 @@ static void
 steps_build(struct steps_view *sv, const struct report_steps *st,
     const struct report_opts *o)
 {
-	size_t	i;
+	struct report_opts	so;
+	size_t			i;
 
 	sv->st = st;
 	sv->v = xcalloc(st->n ? st->n : 1, sizeof(*sv->v));
 	sv->widest = 0;
 	sv->ok = st->n > 0;
 	for (i = 0; i < st->n; i++) {
-		view_build(&sv->v[i], st->steps[i].run, 1, o);
+		so = *o;
+		so.failed = st->steps[i].failed;
+		view_build(&sv->v[i], st->steps[i].run, 1, &so);
 		if (sv->v[i].np > sv->v[sv->widest].np)
 			sv->widest = i;
 		if (!sv->v[i].ok && strcmp(st->kind, "sweep") == 0)
@@ -1447,6 +1450,8 @@ steps_json_step(struct jw *w, const struct report_step *s,
 	jw_open(w, NULL, '{');
 	jw_u64(w, "size", s->size);
 	jw_bool(w, "ok", vw->ok);
+	if (s->failed != NULL)
+		jw_str(w, "failed", s->failed);
 	jw_bool(w, "sbsim_saturated", view_saturated(vw));
 	jw_num(w, "seconds", secs_between(s->run->start_ns, s->run->end_ns));
 	json_view_phases(w, vw);
@@ -1523,13 +1528,17 @@ steps_csv(const void *arg, FILE *f)
 	}
 }
 
-/* Why a step failed: its first timed-out phase or failed threshold. */
+/* Why a step failed: what failed it beside its phases (a worker that
+ * died), its first timed-out phase or failed threshold. */
 static void
-steps_why(const struct view *vw, char *buf, size_t len)
+steps_why(const struct report_step *s, const struct view *vw, char *buf,
+    size_t len)
 {
 	size_t	i;
 
-	snprintf(buf, len, "failed");
+	snprintf(buf, len, "%s", s->failed != NULL ? s->failed : "failed");
+	if (s->failed != NULL)
+		return;
 	for (i = 0; i < vw->np; i++)
 		if (vw->p[i].state == PHASE_TIMEOUT) {
 			snprintf(buf, len, "%s timed out: %.0f of %llu items",
@@ -1550,7 +1559,7 @@ steps_junit(const void *arg, FILE *f)
 	const struct steps_ctx	*c = arg;
 	const struct steps_view	*sv = c->sv;
 	const struct report_steps *st = sv->st;
-	char			 name[64], why[320];
+	char			 name[64], why[1200];
 	size_t			 i, failures = 0;
 	double			 secs, total = 0;
 
@@ -1577,7 +1586,7 @@ steps_junit(const void *arg, FILE *f)
 		secs = secs_between(st->steps[i].run->start_ns,
 		    st->steps[i].run->end_ns);
 		if (!sv->v[i].ok)
-			steps_why(&sv->v[i], why, sizeof(why));
+			steps_why(&st->steps[i], &sv->v[i], why, sizeof(why));
 		junit_case(f, "sbsim.step", name, secs, "step",
 		    sv->v[i].ok ? NULL : why);
 	}

@@ -69,6 +69,8 @@ report_size_dashes(const char *size_opt)
 struct report_step {
 	uint32_t		 size;
 	const struct metrics	*run;
+	const char		*failed;	/* why, beside its phases
+						 * (a worker died); NULL */
 };
 
 struct report_steps {

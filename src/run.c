@@ -1,5 +1,7 @@
 #include <sys/resource.h>
 
+#include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,6 +49,10 @@ struct run_state {
 	struct promexp		*live;		/* --metrics-listen */
 	size_t			 phases_over;	/* at the last tick */
 	int			 ctl_gone;	/* --controller-pid exited */
+	/* A worker of --workers: released by the parent (SIGUSR1) once
+	 * every worker's phases are complete. */
+	struct event		*release;
+	int			 released;
 };
 
 int
@@ -176,8 +182,8 @@ run_cost_sample(struct run_state *rs, uint64_t now)
  * 150/200 RUNNING").  One write() under PIPE_BUF is atomic; a full pipe
  * loses a line, the next one says more.
  */
-static void
-run_worker_progress(const struct metrics *m, int fd)
+static int
+run_worker_progress(const struct metrics *m, int fd, int complete)
 {
 	const struct phase	*ph;
 	char			 line[1024];
@@ -196,15 +202,60 @@ run_worker_progress(const struct metrics *m, int fd)
 			break;
 		used += (size_t)n;
 	}
+	if (complete && used < sizeof(line) - 12)
+		used += (size_t)snprintf(line + used, sizeof(line) - used,
+		    "; complete");
 	line[used++] = '\n';
-	(void)write(fd, line, used);
+	return write(fd, line, used) == -1 && errno != EAGAIN &&
+	    errno != EINTR ? -1 : 0;
+}
+
+/* Every phase complete: the devices go on answering for the linger. */
+static void
+run_linger_start(struct run_state *rs)
+{
+	struct timeval	linger = { 0, RUN_LINGER_MS * 1000 };
+
+	if (event_base_once(engine_base(), -1, EV_TIMEOUT, run_linger, rs,
+	    &linger) == -1)
+		engine_stop("all phases complete");
+}
+
+/*
+ * A worker's phases are complete: it says so and holds its devices up
+ * until the parent releases it, once every worker's are, so that the
+ * controller sees them all at once to the end as one process's; the
+ * figures end at completion all the same.  A parent gone (the pipe
+ * broken) releases it too.
+ */
+static void
+run_worker_complete(struct run_state *rs)
+{
+	if (!rs->released && run_worker_progress(rs->m, rs->ro->worker_fd,
+	    1) == -1)
+		rs->released = 1;
+	if (rs->released)
+		run_linger_start(rs);
+}
+
+static void
+run_released(evutil_socket_t sig, short what, void *arg)
+{
+	struct run_state	*rs = arg;
+
+	(void)sig;
+	(void)what;
+	if (rs->released)
+		return;
+	rs->released = 1;
+	if (rs->complete_ns != 0)
+		run_linger_start(rs);
 }
 
 static void
 run_tick(evutil_socket_t fd, short what, void *arg)
 {
 	struct run_state	*rs = arg;
-	struct timeval		 linger = { 0, RUN_LINGER_MS * 1000 };
 	uint64_t		 now = clock_ns();
 
 	(void)fd;
@@ -213,9 +264,10 @@ run_tick(evutil_socket_t fd, short what, void *arg)
 	if (rs->ops->tick(rs->cfg, now) == 1 && rs->deadline_ns == 0 &&
 	    rs->complete_ns == 0 && !fault_busy(now, rs->ro->phase_timeout)) {
 		rs->complete_ns = now;
-		if (event_base_once(engine_base(), -1, EV_TIMEOUT, run_linger,
-		    rs, &linger) == -1)
-			engine_stop("all phases complete");
+		if (rs->ro->worker)
+			run_worker_complete(rs);
+		else
+			run_linger_start(rs);
 	}
 	if (rs->deadline_ns != 0 && now >= rs->deadline_ns) {
 		engine_stop("--duration reached");
@@ -223,9 +275,11 @@ run_tick(evutil_socket_t fd, short what, void *arg)
 	if ((rs->progress || rs->ro->worker) && now - rs->last_progress_ns >=
 	    RUN_PROGRESS_MS * 1000000ull) {
 		rs->last_progress_ns = now;
-		if (rs->ro->worker)
-			run_worker_progress(rs->m, rs->ro->worker_fd);
-		else
+		if (rs->ro->worker && run_worker_progress(rs->m,
+		    rs->ro->worker_fd, rs->complete_ns != 0) == -1 &&
+		    !rs->released)
+			run_released(-1, 0, rs);
+		else if (!rs->ro->worker)
 			report_progress(rs->m, stderr);
 	}
 }
@@ -337,7 +391,16 @@ run_once(struct run_state *rs)
 	    rs->cfg, rs->m, rs->ops->name, run_seed(rs->ro), rs->m->start_ns);
 	tick = event_new(engine_base(), -1, EV_PERSIST, run_tick, rs);
 	event_add(tick, &tv);
+	rs->released = 0;
+	rs->release = NULL;
+	if (rs->ro->worker) {
+		rs->release = evsignal_new(engine_base(), SIGUSR1, run_released,
+		    rs);
+		evsignal_add(rs->release, NULL);
+	}
 	engine_run();
+	if (rs->release != NULL)
+		event_free(rs->release);
 	event_free(tick);
 	fault_stop();
 	if (rs->progress)
@@ -345,7 +408,7 @@ run_once(struct run_state *rs)
 	rs->m->end_ns = rs->complete_ns != 0 ? rs->complete_ns : clock_ns();
 	run_close_phases(rs->m, rs->m->end_ns);
 	if (rs->ro->worker)
-		run_worker_progress(rs->m, rs->ro->worker_fd);
+		(void)run_worker_progress(rs->m, rs->ro->worker_fd, 0);
 	run_cost_sample(rs, clock_ns());
 	cost_finish(&rs->ctl, rs->m);
 	cost_counters(&rs->ctl, rs->m);
@@ -425,8 +488,7 @@ run_check_watch(const struct sim_ops *ops, const struct run_opts *ro)
 	return 0;
 }
 
-/* The report options every kind of run writes with. */
-static void
+void
 run_report_opts(struct report_opts *rep, const struct run_opts *ro)
 {
 	memset(rep, 0, sizeof(*rep));
@@ -439,8 +501,7 @@ run_report_opts(struct report_opts *rep, const struct run_opts *ro)
 	rep->n_expects = ro->n_expects;
 }
 
-/* --sweep and --find-max: what the command and the options allow. */
-static int
+int
 run_check_steps(const struct sim_ops *ops, void *cfg,
     const struct run_opts *ro)
 {
@@ -480,13 +541,10 @@ run_check_steps(const struct sim_ops *ops, void *cfg,
 	return 0;
 }
 
-/*
- * --find-max: the next size after one at size n passed (ok) or not;
- * 0 when the search is over.  Double from START until a size fails or
- * the ceiling passes, then bisect between the largest that passed and
- * the smallest that failed until they are neighbours.
- */
-static uint32_t
+/* Double from START until a size fails or the ceiling passes, then
+ * bisect between the largest that passed and the smallest that failed
+ * until they are neighbours. */
+uint32_t
 run_find_next(struct report_steps *st, uint32_t n, int ok)
 {
 	if (ok && n > st->largest_ok)
@@ -521,6 +579,7 @@ run_steps_loop(struct run_state *rs, struct report_steps *st,
 			break;
 		steps[i].size = n;
 		steps[i].run = &runs[i];
+		steps[i].failed = NULL;
 		ok = report_run_ok(&runs[i], rep);
 		log_warnx("%s: %s%s %u: %s", st->kind,
 		    report_size_dashes(st->size_opt), st->size_opt, n,
@@ -536,9 +595,6 @@ run_steps_loop(struct run_state *rs, struct report_steps *st,
 	}
 	return i;
 }
-
-/* Find-max doubles up to log2(ceiling) times, then bisects as often. */
-#define RUN_MAX_STEPS	(CLI_MAX_SWEEP + 2)
 
 static int
 run_steps(struct run_state *rs)

@@ -12,6 +12,9 @@
 #include "fault.h"
 #include "metrics.h"
 
+struct report_opts;
+struct report_steps;
+
 struct sim_ops {
 	const char	*name;		/* "openflow" */
 	/* Every phase name a run may have, NULL-terminated, so that an
@@ -133,15 +136,19 @@ const char *workers_status_text(int status, int max_ok, char *buf,
  * and returns 1 with the exit status in rc (1 when a worker died, named
  * on stderr with its last progress).  0 at once without --workers.
  * what and total: the count option ("--switches") and its value.
- * A scenario's group being collected (run_collecting()) is checked
- * only, and returns 0: the scenario forks its workers itself.
+ * --repeat and each step of --sweep / --find-max fork fresh workers
+ * (a step of S devices: S of them at most), the step's size set through
+ * ops->size(cfg) before the fork.  A scenario's group being collected
+ * (run_collecting()) is checked only, and returns 0: the scenario forks
+ * its workers itself.
  */
-int	 run_workers(const struct sim_ops *, struct run_opts *,
+int	 run_workers(const struct sim_ops *, void *cfg, struct run_opts *,
 	    const char *what, uint32_t total, int *rc);
 
 /* What --workers refuses (a command that does not shard, --shard,
- * --repeat, --sweep, --find-max, --metrics-listen): a usage error.
- * run_workers() checks it first; a scenario, before its groups. */
+ * --sweep or --find-max without a device count to step (a scenario),
+ * --metrics-listen): a usage error.  run_workers() checks it first; a
+ * scenario, before its groups. */
 void	 run_workers_check(const struct sim_ops *, const struct run_opts *);
 /*
  * --fault over N workers, in worker i: the specs f[0..nf) split so that
@@ -151,6 +158,17 @@ void	 run_workers_check(const struct sim_ops *, const struct run_opts *);
  */
 void	 run_split_faults(struct fault_spec *f, size_t nf, unsigned i,
 	    unsigned n);
+/* The report options every kind of run writes with. */
+void	 run_report_opts(struct report_opts *, const struct run_opts *);
+/* --sweep and --find-max: what the command and the options allow; -1
+ * after saying why on stderr. */
+int	 run_check_steps(const struct sim_ops *, void *cfg,
+	    const struct run_opts *);
+/* Find-max doubles up to log2(ceiling) times, then bisects as often. */
+#define RUN_MAX_STEPS	(CLI_MAX_SWEEP + 2)
+/* --find-max: the next size after one at size n passed (ok) or not; 0
+ * when the search is over. */
+uint32_t run_find_next(struct report_steps *, uint32_t n, int ok);
 /*
  * --seed, and a shard's own: shard I of a run (--shard I/N, a worker of
  * --workers) draws from SEED + I * 1000003.

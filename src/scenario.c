@@ -684,7 +684,7 @@ scen_workers(struct scen *sc, int *rc)
 	least = scen_smallest(sc, sc->ro.workers, "--workers");
 	scen_check_workers(sc);
 	snprintf(what, sizeof(what), "devices of group '%s'", least->name);
-	return run_workers(&scen_workers_ops, &sc->ro, what, least->count, rc);
+	return run_workers(&scen_workers_ops, NULL, &sc->ro, what, least->count, rc);
 }
 
 static void

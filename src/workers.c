@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -25,10 +26,6 @@
 #include "metrics.h"
 #include "report.h"
 #include "run.h"
-
-#ifndef PACKAGE_VERSION
-#define PACKAGE_VERSION "unknown"
-#endif
 
 #define WORKER_LINE_MAX	512
 
@@ -42,7 +39,10 @@ struct worker {
 	char		 buf[WORKER_LINE_MAX];
 	size_t		 len;
 	char		 last[WORKER_LINE_MAX];	/* its last progress */
+	int		 complete;	/* its phases are (run.c) */
 };
+
+#define WORKER_COMPLETE	"; complete"	/* ends a complete one's line */
 
 static volatile sig_atomic_t	workers_signal;
 
@@ -63,8 +63,9 @@ run_workers_check(const struct sim_ops *ops, const struct run_opts *ro)
 		    "by slice yet";
 	else if (ro->shard_count > 0)
 		why = "--workers does not go with --shard";
-	else if (ro->n_sweep > 0 || ro->find_max > 0)
-		why = "--workers does not go with --sweep or --find-max";
+	else if ((ro->n_sweep > 0 || ro->find_max > 0) && ops->size == NULL)
+		why = "--workers does not go with --sweep or --find-max here "
+		    "(no device count to step)";
 	else if (ro->metrics_listen != NULL)
 		why = "--workers does not go with --metrics-listen (one port)";
 	if (why != NULL)
@@ -98,7 +99,7 @@ run_split_faults(struct fault_spec *f, size_t nf, unsigned i, unsigned n)
 }
 
 /* In the worker: the parent's run options become a shard's, for one
- * run of --repeat (the parent forks the workers anew for each). */
+ * run of --repeat or step of --sweep (each forks fresh workers). */
 static void
 worker_become(struct run_opts *ro, struct worker *w, unsigned i,
     unsigned n, unsigned round, int fd)
@@ -115,6 +116,8 @@ worker_become(struct run_opts *ro, struct worker *w, unsigned i,
 	ro->quiet = 1;
 	ro->workers = 0;
 	ro->repeat = 1;
+	ro->n_sweep = 0;	/* a step's size is in the command's config */
+	ro->find_max = 0;
 	if (round > 0)		/* --start-at is the first run's */
 		ro->start_at = 0;
 	ro->worker_fd = fd;
@@ -125,6 +128,9 @@ worker_become(struct run_opts *ro, struct worker *w, unsigned i,
 	 * handler only forwards). */
 	engine_signals();
 	signal(SIGPIPE, SIG_IGN);
+	/* The release (run.c) is caught while a run waits for it, and
+	 * harmless before and after. */
+	signal(SIGUSR1, SIG_IGN);
 }
 
 int
@@ -169,8 +175,31 @@ static void
 worker_last(const char *line, void *arg)
 {
 	struct worker	*w = arg;
+	size_t		 len = strlen(line), k = strlen(WORKER_COMPLETE);
 
 	snprintf(w->last, sizeof(w->last), "%s", line);
+	w->complete = len >= k && strcmp(line + len - k, WORKER_COMPLETE) == 0;
+}
+
+/*
+ * Once every worker's phases are complete (or it has ended), each still
+ * holding its devices up is released (SIGUSR1): none lets its devices go
+ * while another's are still at work, as in one process.
+ */
+static void
+workers_release(struct worker *ws, unsigned n, int *released)
+{
+	unsigned	i;
+
+	if (*released)
+		return;
+	for (i = 0; i < n; i++)
+		if (ws[i].fd != -1 && !ws[i].complete)
+			return;
+	*released = 1;
+	for (i = 0; i < n; i++)
+		if (ws[i].fd != -1)
+			kill(ws[i].pid, SIGUSR1);
 }
 
 /* A worker's progress: keep its last whole line. */
@@ -211,7 +240,7 @@ workers_wait(struct worker *ws, unsigned n)
 {
 	struct pollfd	*pfd = xcalloc(n, sizeof(*pfd));
 	unsigned	 i, open;
-	int		 fwd = 0;
+	int		 fwd = 0, released = 0;
 
 	for (;;) {
 		for (i = open = 0; i < n; i++) {
@@ -235,6 +264,7 @@ workers_wait(struct worker *ws, unsigned n)
 		for (i = 0; i < n; i++)
 			if (pfd[i].fd != -1 && pfd[i].revents != 0)
 				worker_read(&ws[i]);
+		workers_release(ws, n, &released);
 	}
 	free(pfd);
 	for (i = 0; i < n; i++)
@@ -290,67 +320,29 @@ workers_merge(struct worker *ws, unsigned n, struct metrics *m, char *why,
 	return rc;
 }
 
-/* The runs merged, one per --repeat, reported as one process's are. */
-static int
-workers_report(struct metrics *runs, unsigned nruns,
-    const struct run_opts *ro, const char *failed)
-{
-	struct report_opts	 rep;
-
-	memset(&rep, 0, sizeof(rep));
-	rep.version = PACKAGE_VERSION;
-	rep.scenario = ro->scenario;
-	rep.json_path = ro->report;
-	rep.csv_path = ro->csv;
-	rep.junit_path = ro->junit;
-	rep.expects = ro->expects;
-	rep.n_expects = ro->n_expects;
-	rep.failed = failed;
-	return report_emit(runs, nruns, &rep, ro->quiet ? NULL : stdout);
-}
-
-/*
- * One run of the workers, waited to its end: m their merged report
- * (*merged 0 when there was none), failed the first failure's words or
- * what made a part not ok (empty: neither).  Returns how many failed.
- */
-static unsigned
-workers_round(struct worker *ws, unsigned n, const struct run_opts *ro,
-    const char *what, struct metrics *m, int *merged, unsigned *unstarted,
-    char *failed, size_t flen)
-{
-	char		msg[1024], why[1100];
-	unsigned	i, nfailed = 0;
-
-	workers_wait(ws, n);
-	failed[0] = '\0';
-	*unstarted = 0;
-	for (i = 0; i < n; i++) {
-		if (worker_failure(&ws[i], i, n, what, msg, sizeof(msg))) {
-			fprintf(stderr, "sbsim %s: %s\n", ro->cmd, msg);
-			if (nfailed++ == 0)
-				snprintf(failed, flen, "%s", msg);
-			*unstarted += WIFEXITED(ws[i].status) &&
-			    WEXITSTATUS(ws[i].status) == 2 && ws[i].last[0] ==
-			    '\0';
-		}
-	}
-	*merged = workers_merge(ws, n, m, why, sizeof(why)) == 0;
-	if (*merged && nfailed == 0 && why[0] != '\0')
-		snprintf(failed, flen, "%s", why);
-	for (i = 0; i < n; i++)
-		unlink(ws[i].report);
-	return nfailed;
-}
+/* One run of the workers: what the runs of a command share. */
+struct wrun {
+	const struct sim_ops	*ops;
+	void			*cfg;
+	struct run_opts		*ro;
+	const char		*what;		/* "switches" */
+	const char		*tmp;		/* TMPDIR */
+	struct worker		*ws;		/* --workers of them */
+	unsigned		 n;		/* --workers */
+	unsigned		 nfailed;	/* in the last run */
+	unsigned		 unstarted;	/* in the last run */
+	char			 failed[1100];	/* its first failure */
+	char			 notok[1100];	/* a part not ok, else "" */
+};
 
 /* Each worker's slice and a fresh report file; its pipe comes with the
  * fork. */
 static void
-workers_prepare(struct worker *ws, unsigned n, const struct run_opts *ro,
-    const char *tmp, uint32_t total)
+workers_prepare(struct wrun *wr, unsigned n, uint32_t total)
 {
-	unsigned	i;
-	int		fd;
+	struct worker	*ws = wr->ws;
+	unsigned	 i;
+	int		 fd;
 
 	memset(ws, 0, n * sizeof(*ws));
 	for (i = 0; i < n; i++) {
@@ -358,21 +350,24 @@ workers_prepare(struct worker *ws, unsigned n, const struct run_opts *ro,
 		ws[i].count = (uint32_t)((uint64_t)(i + 1) * total / n) -
 		    ws[i].first;
 		if (snprintf(ws[i].report, sizeof(ws[i].report),
-		    "%s/sbsim-worker.XXXXXX", tmp) >= (int)sizeof(ws[i].report))
-			cli_die(ro, "--workers: TMPDIR %s is too long", tmp);
+		    "%s/sbsim-worker.XXXXXX", wr->tmp) >=
+		    (int)sizeof(ws[i].report))
+			cli_die(wr->ro, "--workers: TMPDIR %s is too long",
+			    wr->tmp);
 		if ((fd = mkstemp(ws[i].report)) == -1)
-			fatal("--workers: a report file in %s", tmp);
+			fatal("--workers: a report file in %s", wr->tmp);
 		close(fd);
 	}
 }
 
-/* Fork the n workers of run r; 1 in a worker (ws is gone there). */
+/* Fork the n workers of run r; 1 in a worker. */
 static int
-workers_fork(struct worker *ws, unsigned n, struct run_opts *ro, unsigned r)
+workers_fork(struct wrun *wr, unsigned n, unsigned r)
 {
-	unsigned	i, me;
-	int		p[2];
-	pid_t		pid;
+	struct worker	*ws = wr->ws;
+	unsigned	 i, me;
+	int		 p[2];
+	pid_t		 pid;
 
 	fflush(stdout);
 	fflush(stderr);
@@ -383,7 +378,7 @@ workers_fork(struct worker *ws, unsigned n, struct run_opts *ro, unsigned r)
 			close(p[0]);
 			for (me = 0; me < i; me++)
 				close(ws[me].fd);
-			worker_become(ro, &ws[i], i, n, r, p[1]);
+			worker_become(wr->ro, &ws[i], i, n, r, p[1]);
 			return 1;
 		}
 		close(p[1]);
@@ -394,76 +389,224 @@ workers_fork(struct worker *ws, unsigned n, struct run_opts *ro, unsigned r)
 }
 
 /*
- * --repeat R with workers: R runs of N fresh workers, one after the
+ * Run r of the workers over total devices (as many workers as --workers,
+ * no more than the devices), waited to its end, m their merged report.
+ * 1 in a worker; 0 in the parent; -1 when nothing could be merged.  The
+ * failures are in wr.
+ */
+static int
+workers_once(struct wrun *wr, unsigned r, uint32_t total, struct metrics *m)
+{
+	char		msg[1024];
+	unsigned	i, n = wr->n < total ? wr->n : total;
+	int		rc;
+
+	workers_prepare(wr, n, total);
+	if (workers_fork(wr, n, r))
+		return 1;
+	workers_wait(wr->ws, n);
+	wr->failed[0] = '\0';
+	wr->nfailed = wr->unstarted = 0;
+	for (i = 0; i < n; i++) {
+		if (!worker_failure(&wr->ws[i], i, n, wr->what, msg,
+		    sizeof(msg)))
+			continue;
+		fprintf(stderr, "sbsim %s: %s\n", wr->ro->cmd, msg);
+		if (wr->nfailed++ == 0)
+			snprintf(wr->failed, sizeof(wr->failed), "%s", msg);
+		wr->unstarted += WIFEXITED(wr->ws[i].status) &&
+		    WEXITSTATUS(wr->ws[i].status) == 2 &&
+		    wr->ws[i].last[0] == '\0';
+	}
+	rc = workers_merge(wr->ws, n, m, wr->notok, sizeof(wr->notok));
+	for (i = 0; i < n; i++)
+		unlink(wr->ws[i].report);
+	return rc;
+}
+
+/* The exit status once the report is out (rep_rc report_emit's or
+ * report_emit_steps', -1 when none was written); says a failure. */
+static int
+workers_exit(const struct wrun *wr, int rep_rc)
+{
+	if (wr->unstarted == wr->n)
+		return 2;	/* every worker refused its options */
+	if (wr->nfailed > 0) {
+		fprintf(stderr, "sbsim %s: %u of %u workers failed: the run "
+		    "FAILED\n", wr->ro->cmd, wr->nfailed, wr->n);
+		return 1;
+	}
+	return rep_rc == 0 ? 0 : 1;
+}
+
+/*
+ * --repeat R (1 without it): R runs of fresh workers, one after the
  * other, so that a run begins once every worker of the one before has
  * ended, as one process's repeats do (each connects its devices anew).
  * A failed worker or a signal ends the repeats; the report holds the
- * runs done.
+ * runs done.  1 in a worker.
  */
+static int
+workers_repeat(struct wrun *wr, uint32_t total, int *rc)
+{
+	const struct run_opts	*ro = wr->ro;
+	struct report_opts	 rep;
+	struct metrics		*runs;
+	char			 failed[1100] = "";
+	unsigned		 i, r, nruns = 0;
+	int			 once = 0;
+
+	runs = xcalloc(ro->repeat, sizeof(*runs));
+	for (r = 0; r < ro->repeat && !workers_signal; r++) {
+		if (ro->repeat > 1)
+			log_info("run %u of %u", r + 1, ro->repeat);
+		if ((once = workers_once(wr, r, total, &runs[nruns])) == 1)
+			break;
+		nruns += once == 0;
+		if (failed[0] == '\0')
+			snprintf(failed, sizeof(failed), "%s", wr->nfailed ?
+			    wr->failed : once == 0 ? wr->notok : "");
+		if (wr->nfailed > 0)
+			break;
+	}
+	if (once != 1) {
+		run_report_opts(&rep, ro);
+		rep.failed = failed[0] ? failed : NULL;
+		*rc = workers_exit(wr, nruns == 0 ? -1 :
+		    report_emit(runs, nruns, &rep, ro->quiet ? NULL : stdout));
+	}
+	/* In a worker too: the runs merged before it are not its. */
+	for (i = 0; i < nruns; i++)
+		metrics_free(&runs[i]);
+	free(runs);
+	return once == 1;
+}
+
+/* --step-pause between the steps; 1 when a signal came first. */
+static int
+workers_pause(double secs)
+{
+	struct timespec	ts;
+
+	ts.tv_sec = (time_t)secs;
+	ts.tv_nsec = (long)((secs - (double)ts.tv_sec) * 1e9);
+	while (!workers_signal && nanosleep(&ts, &ts) == -1 && errno == EINTR)
+		;
+	return workers_signal != 0;
+}
+
+/*
+ * --sweep or --find-max: each step a run of fresh workers at its size
+ * (set through ops->size() before they fork), the next size chosen from
+ * the merged report as one process chooses it.  A step whose worker
+ * died is FAILED with its words and ends the search.  1 in a worker.
+ */
+static int
+workers_steps(struct wrun *wr, int *rc)
+{
+	const struct run_opts	*ro = wr->ro;
+	uint32_t		*size = wr->ops->size(wr->cfg);
+	uint32_t		 ceiling = *size;
+	uint32_t		 n = ro->find_max ? ro->find_max : ro->sweep[0];
+	struct report_steps	 st;
+	struct report_opts	 rep;
+	struct report_step	 steps[RUN_MAX_STEPS];
+	struct metrics		*runs;
+	char			*failed[RUN_MAX_STEPS];
+	size_t			 i, k;
+	int			 ok, once = 0;
+
+	memset(&st, 0, sizeof(st));
+	memset(steps, 0, sizeof(steps));
+	memset(failed, 0, sizeof(failed));
+	st.kind = ro->find_max ? "find_max" : "sweep";
+	st.size_opt = wr->ops->size_opt;
+	st.ceiling = ceiling;
+	st.steps = steps;
+	run_report_opts(&rep, ro);
+	runs = xcalloc(RUN_MAX_STEPS, sizeof(*runs));
+	for (i = 0; i < RUN_MAX_STEPS && n != 0; i++) {
+		if (i > 0 && workers_pause(ro->step_pause))
+			break;
+		*size = n;
+		if ((once = workers_once(wr, (unsigned)i, n, &runs[i])) != 0)
+			break;
+		steps[i].size = n;
+		steps[i].run = &runs[i];
+		ok = report_run_ok(&runs[i], &rep);
+		/* A part not ok shows in the merged phases, but for what
+		 * the merge cannot see (a phase the part alone lacked). */
+		if (wr->nfailed > 0 || (ok && wr->notok[0] != '\0'))
+			steps[i].failed = failed[i] = xstrdup(wr->nfailed ?
+			    wr->failed : wr->notok);
+		ok = ok && steps[i].failed == NULL;
+		log_warnx("%s: %s%s %u: %s", st.kind,
+		    report_size_dashes(st.size_opt), st.size_opt, n,
+		    ok ? "ok" : "FAILED");
+		if (wr->nfailed > 0 || workers_signal) {
+			i++;
+			break;
+		}
+		if (ro->find_max)
+			n = run_find_next(&st, n, ok);
+		else
+			n = i + 1 < ro->n_sweep ? ro->sweep[i + 1] : 0;
+	}
+	st.n = i;
+	if (once != 1) {
+		*size = ceiling;	/* a worker keeps its step's */
+		/* The verdict of a search cut short by a dead worker. */
+		if (ro->find_max && st.n > 0 && steps[st.n - 1].failed != NULL)
+			(void)run_find_next(&st, steps[st.n - 1].size, 0);
+		*rc = workers_exit(wr, st.n == 0 ? -1 : report_emit_steps(&st,
+		    &rep, ro->quiet ? NULL : stdout));
+	}
+	for (k = 0; k < st.n; k++) {
+		metrics_free(&runs[k]);
+		free(failed[k]);
+	}
+	free(runs);
+	return once == 1;
+}
+
 int
-run_workers(const struct sim_ops *ops, struct run_opts *ro,
+run_workers(const struct sim_ops *ops, void *cfg, struct run_opts *ro,
     const char *what, uint32_t total, int *rc)
 {
-	struct worker		*ws;
-	struct metrics		*runs;
+	struct wrun		 wr;
 	struct sigaction	 sa;
-	const char		*tmp;
-	char			 failed[1100] = "", why[1100];
-	unsigned		 i, r, nruns = 0, nfailed = 0, unstarted = 0;
-	unsigned		 n = ro->workers;
-	int			 merged, rep_rc;
+	int			 in_worker;
 
-	if (n == 0)
+	if (ro->workers == 0)
 		return 0;
 	run_workers_check(ops, ro);
-	if ((tmp = getenv("TMPDIR")) == NULL || *tmp == '\0')
-		tmp = "/tmp";
-	if (total < n)
-		cli_die(ro, "--workers %u is more than the %u %s", n, total,
-		    what);
+	if (cfg != NULL && run_check_steps(ops, cfg, ro) == -1)
+		exit(CLI_EXIT_USAGE);
+	if (total < ro->workers)
+		cli_die(ro, "--workers %u is more than the %u %s", ro->workers,
+		    total, what);
 	/* A scenario's group, checked for its workers before they fork
 	 * (src/scenario.c, scen_check_workers()). */
 	if (run_collecting())
 		return 0;
-	ws = xcalloc(n, sizeof(*ws));
-	runs = xcalloc(ro->repeat, sizeof(*runs));
+	memset(&wr, 0, sizeof(wr));
+	wr.ops = ops;
+	wr.cfg = cfg;
+	wr.ro = ro;
+	wr.what = what;
+	wr.n = ro->workers;
+	if ((wr.tmp = getenv("TMPDIR")) == NULL || *wr.tmp == '\0')
+		wr.tmp = "/tmp";
+	wr.ws = xcalloc(wr.n, sizeof(*wr.ws));
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = workers_on_signal;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	for (r = 0; r < ro->repeat && !workers_signal; r++) {
-		workers_prepare(ws, n, ro, tmp, total);
-		if (ro->repeat > 1)
-			log_info("run %u of %u", r + 1, ro->repeat);
-		if (workers_fork(ws, n, ro, r)) {
-			/* A worker: the runs merged before it are not its. */
-			for (i = 0; i < nruns; i++)
-				metrics_free(&runs[i]);
-			free(runs);
-			free(ws);
-			return 0;
-		}
-		nfailed = workers_round(ws, n, ro, what, &runs[nruns], &merged,
-		    &unstarted, why, sizeof(why));
-		nruns += merged;
-		if (failed[0] == '\0')
-			snprintf(failed, sizeof(failed), "%s", why);
-		if (nfailed > 0)
-			break;
-	}
-	rep_rc = nruns == 0 ? -1 : workers_report(runs, nruns, ro,
-	    failed[0] ? failed : NULL);
-	if (unstarted == n)
-		*rc = 2;
+	if (ro->n_sweep > 0 || ro->find_max > 0)
+		in_worker = workers_steps(&wr, rc);
 	else
-		*rc = rep_rc == 0 && nfailed == 0 ? 0 : 1;
-	if (nfailed > 0 && *rc != 2)
-		fprintf(stderr, "sbsim %s: %u of %u workers failed: the run "
-		    "FAILED\n", ro->cmd, nfailed, n);
-	for (i = 0; i < nruns; i++)
-		metrics_free(&runs[i]);
-	free(runs);
-	free(ws);
-	return 1;
+		in_worker = workers_repeat(&wr, total, rc);
+	free(wr.ws);
+	return !in_worker;
 }

@@ -973,7 +973,7 @@ bgp_main(int argc, char **argv)
 		cli_die(&ro, "ptcp:%u with %u peers would need ports past "
 		    "65535", sim->pcfg[0].ep.port, sim->cfg.peers);
 	bgp_shard_check(sim, &ro);
-	if (run_workers(&bgp_sim_ops, &ro, "peers", sim->cfg.peers, &rc) == 1)
+	if (run_workers(&bgp_sim_ops, sim, &ro, "peers", sim->cfg.peers, &rc) == 1)
 		return rc;
 	bgp_shard(sim, &ro);
 	if (sim->cfg.monitor != NULL)

@@ -445,7 +445,7 @@ nc_main(int argc, char **argv)
 	log_init("sbsim", ro.verbose);
 	nc_check(sim, &ro);
 	nc_shard_check(sim, &ro);
-	if (run_workers(&nc_sim_ops, &ro, "devices", sim->cfg.devices,
+	if (run_workers(&nc_sim_ops, sim, &ro, "devices", sim->cfg.devices,
 	    &rc) == 1)
 		return rc;
 	nc_shard(sim, &ro);

@@ -791,7 +791,7 @@ openflow_main(int argc, char **argv)
 	sim->phase_timeout = ro.phase_timeout;
 	of_nb_config(&sim->cfg, nb_given, &ro);
 	of_shard_check(sim, &ro, nb_given);
-	if (run_workers(&of_sim_ops, &ro, "switches", sim->cfg.switches,
+	if (run_workers(&of_sim_ops, sim, &ro, "switches", sim->cfg.switches,
 	    &rc) == 1) {
 		of_free_pools(sim);
 		return rc;

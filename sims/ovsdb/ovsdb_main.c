@@ -357,7 +357,7 @@ ovsdb_main(int argc, char **argv)
 		cli_die(&ro, "--expect-bridges and --no-datapath: no bridge "
 		    "would connect");
 	ovsdb_shard_check(sim, &ro);
-	if (run_workers(&ovsdb_sim_ops, &ro, "devices", sim->cfg.devices,
+	if (run_workers(&ovsdb_sim_ops, sim, &ro, "devices", sim->cfg.devices,
 	    &rc) == 1)
 		return rc;
 	ovsdb_shard(sim, &ro);

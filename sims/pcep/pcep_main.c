@@ -720,7 +720,7 @@ pcep_main(int argc, char **argv)
 	pcep_pool_config(sim, &ro);
 	pcep_nb_check(sim, &ro);
 	pcep_shard_check(sim, &ro);
-	if (run_workers(&pcep_sim_ops, &ro, "PCCs", cfg->pccs, &rc) == 1)
+	if (run_workers(&pcep_sim_ops, sim, &ro, "PCCs", cfg->pccs, &rc) == 1)
 		return rc;
 	pcep_shard(sim, &ro);
 	sim->phase_timeout = ro.phase_timeout;

@@ -2,8 +2,9 @@
 # Capacity search and sweeps (docs/report.md, "Sweeps and capacity
 # search"): --find-max against an embedded controller that holds at most
 # 37 switches finds 37 exactly (38 fails), with every step in the table,
-# JSON, CSV and JUnit; --sweep runs fixed sizes into one report that
-# `sbsim plot` draws; bad combinations are usage errors.
+# JSON, CSV and JUnit, in one process and over 3 workers; --sweep runs
+# fixed sizes into one report that `sbsim plot` draws; bad combinations
+# are usage errors.
 . "$(dirname "$0")/../lib.sh"
 need xmllint
 
@@ -57,6 +58,22 @@ grep -q 'tests="10" failures="4"' "$TMPD/fm.xml" || fail "JUnit counts"
 grep -q 'name="switches=38".*' "$TMPD/fm.xml" &&
     grep -q 'connect timed out: [0-9]* of 38 items' "$TMPD/fm.xml" ||
     fail "JUnit does not say why 38 failed"
+
+# The same search over 3 workers, each step of fresh ones (a step of 4
+# switches: 1, 1 and 2), finds the same steps: a worker whose switches
+# are all up holds them until the others' are, so that the controller
+# holds all of a step's switches at once, as with one process.
+timeout 120 "$SBSIM" openflow --switches 64 --controller tcp:127.0.0.1:$OFP \
+    --find-max 4 --timeout 1 --step-pause 0.2 --workers 3 \
+    --report "$TMPD/fmw.json" >"$TMPD/fmw.log" 2>&1 ||
+    fail "find-max --workers 3 exited $?: $(tail -n 3 "$TMPD/fmw.log")"
+got=$(json_get "$TMPD/fmw.json" \
+    '(r["ok"], r["steps"]["largest_passing"], r["steps"]["smallest_failing"],
+      [(s["size"], s["ok"]) for s in r["steps"]["runs"]])')
+want="(True, $LIMIT, $((LIMIT + 1)), [(4, True), (8, True), (16, True),"
+want="$want (32, True), (64, False), (48, False), (40, False), (36, True),"
+want="$want (38, False), (37, True)])"
+[ "$got" = "$want" ] || fail "steps over 3 workers: $got, want $want"
 
 # The same search on a scenario's group (sbsim run --step-group).
 printf '{"sbsim-scenario:scenario": {"group": [{"name": "of", "protocol": "openflow", "count": 64, "controller": "tcp:127.0.0.1:%s"}]}}\n' \

@@ -3,7 +3,8 @@
 # event loop, the parent merging their reports) counts what one process
 # counts, and --repeat runs fresh workers for each run; a worker killed
 # with SIGKILL fails the run (exit 1), the parent naming the worker, its
-# switches and its last progress.
+# switches and its last progress; one killed in a step of --sweep fails
+# that step and ends the sweep.
 . "$(dirname "$0")/../lib.sh"
 [ -x "$PY" ] || skip "$PY is not installed"
 need ss
@@ -14,8 +15,6 @@ bad_usage openflow "--workers does not go with --shard" --switches 4 \
     --workers 2 --shard 0/2 --controller tcp:127.0.0.1:1
 bad_usage openflow "--workers 5 is more than the 4 switches" --switches 4 \
     --workers 5 --controller tcp:127.0.0.1:1
-bad_usage openflow "--workers does not go with --sweep" --switches 4 \
-    --workers 2 --sweep 2,4 --controller tcp:127.0.0.1:1
 bad_usage openflow "does not spread evenly" --switches 4 --workers 2 \
     --expect-flows 10 --controller tcp:127.0.0.1:1
 bad_usage ovsdb "--workers does not go with --northbound" \
@@ -213,4 +212,24 @@ grep -q "1 of 3 workers failed: the run FAILED" "$TMPD/kill.log" ||
 [ "$(json_get "$TMPD/k.json" '(r["ok"], "worker 1 of 3" in r["failed"], r["phases"][0]["items"])')" = \
     "(False, True, 6)" ] ||
     fail "merged report of the others: $(head -c 600 "$TMPD/k.json")"
+# A worker killed in a step of --sweep: the step is FAILED with the
+# parent's words, the sweep ends there, the run exits 1.
+port=$(free_ports 1)
+start_bg "$TMPD/ctl3.log" "$SBSIM" controller --openflow ptcp:$port
+ctl=$LAST_PID
+wait_listen "$port" || fail "controller did not listen on $port"
+start_bg "$TMPD/skill.log" "$SBSIM" openflow --switches $N --workers 3 \
+    --sweep 6,$N --controller tcp:127.0.0.1:$port --duration 30 \
+    --report "$TMPD/sk.json" -q
+parent=$LAST_PID
+kids=$(wait_children "$parent" 3) || fail "sweep: no 3 workers: '$kids'"
+victim=$(echo $kids | awk '{print $3}')
+sleep 1
+kill -KILL "$victim"
+wait_exit "$parent" 20 || fail "sweep: the parent did not end"
+[ "$EXIT_RC" -eq 1 ] || fail "sweep with a killed worker: exit $EXIT_RC"
+stop_pid "$ctl"
+[ "$(json_get "$TMPD/sk.json" '(r["ok"], [(s["size"], s["ok"], "worker 2 of 3" in s.get("failed", "")) for s in r["steps"]["runs"]])')" = \
+    "(False, [(6, False, True)])" ] ||
+    fail "sweep report: $(head -c 600 "$TMPD/sk.json")"
 exit 0
