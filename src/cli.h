@@ -55,6 +55,9 @@ struct run_opts {
 	unsigned	 workers;		/* --workers N, 0: none */
 	int		 worker_fd;		/* a worker's progress pipe */
 	int		 worker;		/* 1 in a worker of --workers */
+	/* A worker under a parent with --metrics-listen: its figures so
+	 * far, a report, rewritten here every progress line. */
+	const char	*live_report;
 	char		 scenario[512];	/* the command line, for reports */
 };
 

@@ -24,6 +24,8 @@
 struct promexp {
 	struct http_server	*hs;
 	struct metrics		*m;
+	promexp_source_fn	 source;	/* NULL: this process's m */
+	void			*source_arg;
 	char			 addr[256];
 };
 
@@ -137,13 +139,11 @@ prom_counters(struct evbuffer *out, const struct metrics *m)
 	}
 }
 
-static void
-prom_devices(struct evbuffer *out)
+void
+promexp_write_devices(struct evbuffer *out, const uint64_t n[PD_STOPPED + 1])
 {
-	uint64_t	n[PD_STOPPED + 1];
-	int		st;
+	int	st;
 
-	pool_count_states(n);
 	prom_family(out, "sbsim_devices", "gauge",
 	    "devices by connection state");
 	for (st = PD_IDLE; st <= PD_STOPPED; st++)
@@ -151,28 +151,35 @@ prom_devices(struct evbuffer *out)
 		    pool_state_name(st), (unsigned long long)n[st]);
 }
 
-static void
-prom_self(struct evbuffer *out)
+void
+promexp_write_self(struct evbuffer *out, const struct cost_snap *s)
 {
-	struct cost_snap	s;
-
-	if (cost_read_proc(getpid(), &s) == -1)
-		return;
 	prom_family(out, "sbsim_process_cpu_seconds_total", "counter",
 	    "sbsim's CPU time, user and system");
 	evbuffer_add_printf(out, "sbsim_process_cpu_seconds_total %.3f\n",
-	    (double)s.cpu_ms / 1000);
+	    (double)s->cpu_ms / 1000);
 	prom_family(out, "sbsim_process_resident_memory_bytes", "gauge",
 	    "sbsim's resident memory");
 	evbuffer_add_printf(out, "sbsim_process_resident_memory_bytes %llu\n",
-	    (unsigned long long)s.rss_kb * 1024);
+	    (unsigned long long)s->rss_kb * 1024);
 }
 
 void
 promexp_write(struct evbuffer *out, const struct metrics *m)
 {
-	prom_devices(out);
-	prom_self(out);
+	uint64_t		n[PD_STOPPED + 1];
+	struct cost_snap	s;
+
+	pool_count_states(n);
+	promexp_write_devices(out, n);
+	if (cost_read_proc(getpid(), &s) == 0)
+		promexp_write_self(out, &s);
+	promexp_write_run(out, m);
+}
+
+void
+promexp_write_run(struct evbuffer *out, const struct metrics *m)
+{
 	if (m == NULL)
 		return;
 	prom_phase_gauge(out, m, "sbsim_phase_items", "gauge",
@@ -200,7 +207,10 @@ promexp_serve(struct http_req *req, void *arg)
 
 	if (body == NULL)
 		fatalx("evbuffer_new");
-	promexp_write(body, pe->m);
+	if (pe->source != NULL)
+		pe->source(body, pe->source_arg);
+	else
+		promexp_write(body, pe->m);
 	req->reply_type = "text/plain; version=0.0.4; charset=utf-8";
 	http_reply(req, 200, body);
 	evbuffer_free(body);
@@ -230,6 +240,13 @@ promexp_new(struct event_base *base, const char *arg, char *err,
 	http_server_route(pe->hs, "/metrics", EVHTTP_REQ_GET | EVHTTP_REQ_HEAD,
 	    promexp_serve, pe);
 	return pe;
+}
+
+void
+promexp_set_source(struct promexp *pe, promexp_source_fn fn, void *arg)
+{
+	pe->source = fn;
+	pe->source_arg = arg;
 }
 
 void

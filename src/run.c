@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "cost.h"
 #include "engine.h"
+#include "env.h"
 #include "http_server.h"
 #include "log.h"
 #include "pool.h"
@@ -53,6 +54,8 @@ struct run_state {
 	 * every worker's phases are complete. */
 	struct event		*release;
 	int			 released;
+	struct env		 env;		/* for --live_report, once */
+	int			 have_env;
 };
 
 int
@@ -210,6 +213,43 @@ run_worker_progress(const struct metrics *m, int fd, int complete)
 	    errno != EINTR ? -1 : 0;
 }
 
+/*
+ * A worker under --metrics-listen: its figures so far for the parent
+ * to merge on a scrape (a report, renamed into place whole), and its
+ * devices by state on the pipe ("devices: N N ..." in pool state
+ * order), which no report holds.
+ */
+static void
+run_worker_live(struct run_state *rs)
+{
+	const struct run_opts	*ro = rs->ro;
+	struct report_opts	 rep;
+	uint64_t		 n[PD_STOPPED + 1];
+	char			 tmp[300], line[256];
+	size_t			 used;
+	int			 st;
+
+	if (!rs->have_env) {
+		env_collect(&rs->env);
+		rs->have_env = 1;
+	}
+	memset(&rep, 0, sizeof(rep));
+	rep.env = &rs->env;
+	if (snprintf(tmp, sizeof(tmp), "%s.tmp", ro->live_report) <
+	    (int)sizeof(tmp)) {
+		rep.json_path = tmp;
+		if (report_emit(rs->m, 1, &rep, NULL) != -1)
+			(void)rename(tmp, ro->live_report);
+	}
+	pool_count_states(n);
+	used = (size_t)snprintf(line, sizeof(line), "devices:");
+	for (st = PD_IDLE; st <= PD_STOPPED && used < sizeof(line) - 24; st++)
+		used += (size_t)snprintf(line + used, sizeof(line) - used,
+		    " %llu", (unsigned long long)n[st]);
+	line[used++] = '\n';
+	(void)write(ro->worker_fd, line, used);
+}
+
 /* Every phase complete: the devices go on answering for the linger. */
 static void
 run_linger_start(struct run_state *rs)
@@ -275,6 +315,8 @@ run_tick(evutil_socket_t fd, short what, void *arg)
 	if ((rs->progress || rs->ro->worker) && now - rs->last_progress_ns >=
 	    RUN_PROGRESS_MS * 1000000ull) {
 		rs->last_progress_ns = now;
+		if (rs->ro->worker && rs->ro->live_report != NULL)
+			run_worker_live(rs);
 		if (rs->ro->worker && run_worker_progress(rs->m,
 		    rs->ro->worker_fd, rs->complete_ns != 0) == -1 &&
 		    !rs->released)

@@ -146,9 +146,9 @@ int	 run_workers(const struct sim_ops *, void *cfg, struct run_opts *,
 	    const char *what, uint32_t total, int *rc);
 
 /* What --workers refuses (a command that does not shard, --shard,
- * --sweep or --find-max without a device count to step (a scenario),
- * --metrics-listen): a usage error.  run_workers() checks it first; a
- * scenario, before its groups. */
+ * --sweep or --find-max without a device count to step: a scenario): a
+ * usage error.  run_workers() checks it first; a scenario, before its
+ * groups. */
 void	 run_workers_check(const struct sim_ops *, const struct run_opts *);
 /*
  * --fault over N workers, in worker i: the specs f[0..nf) split so that

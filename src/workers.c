@@ -19,11 +19,16 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <event2/event.h>
+
 #include "cli.h"
+#include "cost.h"
 #include "engine.h"
 #include "log.h"
 #include "merge.h"
 #include "metrics.h"
+#include "pool.h"
+#include "promexp.h"
 #include "report.h"
 #include "run.h"
 
@@ -40,9 +45,12 @@ struct worker {
 	size_t		 len;
 	char		 last[WORKER_LINE_MAX];	/* its last progress */
 	int		 complete;	/* its phases are (run.c) */
+	char		 live[300];	/* --metrics-listen: its figures */
+	uint64_t	 dev[PD_STOPPED + 1];	/* its devices by state */
 };
 
 #define WORKER_COMPLETE	"; complete"	/* ends a complete one's line */
+#define WORKER_DEVICES	"devices:"	/* begins a line of device states */
 
 static volatile sig_atomic_t	workers_signal;
 
@@ -66,8 +74,6 @@ run_workers_check(const struct sim_ops *ops, const struct run_opts *ro)
 	else if ((ro->n_sweep > 0 || ro->find_max > 0) && ops->size == NULL)
 		why = "--workers does not go with --sweep or --find-max here "
 		    "(no device count to step)";
-	else if (ro->metrics_listen != NULL)
-		why = "--workers does not go with --metrics-listen (one port)";
 	if (why != NULL)
 		cli_die(ro, "%s", why);
 }
@@ -107,7 +113,10 @@ worker_become(struct run_opts *ro, struct worker *w, unsigned i,
 	/* The worker's own copy: run_workers() frees the table. */
 	static char	report[sizeof(w->report)];
 
+	static char	live[sizeof(w->live)];
+
 	memcpy(report, w->report, sizeof(report));
+	memcpy(live, w->live, sizeof(live));
 	ro->shard_index = i;
 	ro->shard_count = n;
 	ro->report = report;
@@ -122,6 +131,8 @@ worker_become(struct run_opts *ro, struct worker *w, unsigned i,
 		ro->start_at = 0;
 	ro->worker_fd = fd;
 	ro->worker = 1;
+	ro->metrics_listen = NULL;	/* the parent serves them all */
+	ro->live_report = live[0] != '\0' ? live : NULL;
 	run_split_faults(ro->faults, ro->n_faults, i, n);
 	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
 	/* A signal ends the worker's run as any run's (the parent's
@@ -171,12 +182,33 @@ workers_status_text(int status, int max_ok, char *buf, size_t len)
 	return buf;
 }
 
+/* "devices: N N ..." (run.c, run_worker_live()): its devices by state. */
+static void
+worker_devices(struct worker *w, const char *p)
+{
+	char			*end;
+	unsigned long long	 v;
+	int			 st;
+
+	for (st = PD_IDLE; st <= PD_STOPPED; st++) {
+		v = strtoull(p, &end, 10);
+		if (end == p)
+			return;
+		w->dev[st] = v;
+		p = end;
+	}
+}
+
 static void
 worker_last(const char *line, void *arg)
 {
 	struct worker	*w = arg;
 	size_t		 len = strlen(line), k = strlen(WORKER_COMPLETE);
 
+	if (strncmp(line, WORKER_DEVICES, strlen(WORKER_DEVICES)) == 0) {
+		worker_devices(w, line + strlen(WORKER_DEVICES));
+		return;
+	}
 	snprintf(w->last, sizeof(w->last), "%s", line);
 	w->complete = len >= k && strcmp(line + len - k, WORKER_COMPLETE) == 0;
 }
@@ -236,7 +268,7 @@ worker_died(struct worker *w)
  * report what they did.
  */
 static void
-workers_wait(struct worker *ws, unsigned n)
+workers_wait(struct worker *ws, unsigned n, struct event_base *base)
 {
 	struct pollfd	*pfd = xcalloc(n, sizeof(*pfd));
 	unsigned	 i, open;
@@ -259,7 +291,10 @@ workers_wait(struct worker *ws, unsigned n)
 				if (!ws[i].reaped)
 					kill(ws[i].pid, SIGINT);
 		}
-		if (poll(pfd, n, 200) == -1)
+		/* The live metrics' server, if any, between polls. */
+		if (base != NULL)
+			event_base_loop(base, EVLOOP_NONBLOCK);
+		if (poll(pfd, n, base != NULL ? 20 : 200) == -1)
 			continue;
 		for (i = 0; i < n; i++)
 			if (pfd[i].fd != -1 && pfd[i].revents != 0)
@@ -329,6 +364,7 @@ struct wrun {
 	const char		*tmp;		/* TMPDIR */
 	struct worker		*ws;		/* --workers of them */
 	unsigned		 n;		/* --workers */
+	unsigned		 round_n;	/* workers of this run */
 	unsigned		 nfailed;	/* in the last run */
 	unsigned		 unstarted;	/* in the last run */
 	char			 failed[1100];	/* its first failure */
@@ -357,7 +393,103 @@ workers_prepare(struct wrun *wr, unsigned n, uint32_t total)
 		if ((fd = mkstemp(ws[i].report)) == -1)
 			fatal("--workers: a report file in %s", wr->tmp);
 		close(fd);
+		if (wr->ro->metrics_listen != NULL)
+			snprintf(ws[i].live, sizeof(ws[i].live), "%s.live",
+			    ws[i].report);
 	}
+}
+
+/*
+ * A scrape of the parent's --metrics-listen: the workers' devices and
+ * cost summed (the parent's own cost with them), their figures so far
+ * merged as their reports are at the end (histograms to the bucket, so
+ * the quantiles are the whole run's).  A worker that has not written
+ * its figures yet is left out until it has.
+ */
+static void
+workers_scrape(struct evbuffer *out, void *arg)
+{
+	struct wrun		*wr = arg;
+	struct merge_part	*parts;
+	struct metrics		 m;
+	struct cost_snap	 s, sum;
+	uint64_t		 dev[PD_STOPPED + 1];
+	char			 why[1100], err[1024];
+	unsigned		 i, np = 0;
+	int			 st, ok;
+
+	memset(dev, 0, sizeof(dev));
+	memset(&sum, 0, sizeof(sum));
+	if (cost_read_proc(getpid(), &sum) == -1)
+		memset(&sum, 0, sizeof(sum));
+	parts = xcalloc(wr->round_n, sizeof(*parts));
+	for (i = 0; i < wr->round_n; i++) {
+		for (st = PD_IDLE; st <= PD_STOPPED; st++)
+			dev[st] += wr->ws[i].dev[st];
+		if (!wr->ws[i].reaped && cost_read_proc(wr->ws[i].pid,
+		    &s) == 0) {
+			sum.cpu_ms += s.cpu_ms;
+			sum.rss_kb += s.rss_kb;
+		}
+		if (merge_load(&parts[np], wr->ws[i].live, err,
+		    sizeof(err)) == 0)
+			np++;
+	}
+	promexp_write_devices(out, dev);
+	promexp_write_self(out, &sum);
+	if (np > 0 && merge_parts(parts, np, &m, &ok, why, sizeof(why), err,
+	    sizeof(err)) == 0) {
+		promexp_write_run(out, &m);
+		metrics_free(&m);
+	}
+	for (i = 0; i < np; i++)
+		merge_part_free(&parts[i]);
+	free(parts);
+}
+
+/* --metrics-listen refused before any worker starts, as one process
+ * would refuse it (a bad address, a port taken). */
+static void
+workers_live_check(const struct run_opts *ro)
+{
+	struct event_base	*base;
+	struct promexp		*pe;
+	char			 err[256];
+
+	if (ro->metrics_listen == NULL)
+		return;
+	if ((base = event_base_new()) == NULL)
+		fatalx("event_base_new");
+	pe = promexp_new(base, ro->metrics_listen, err, sizeof(err));
+	promexp_free(pe);
+	event_base_free(base);
+	if (pe == NULL)
+		cli_die(ro, "%s", err);
+}
+
+/* The parent's --metrics-listen for one run, made once its workers
+ * are forked (none of them may hold its loop); NULL without. */
+static struct promexp *
+workers_live_new(struct wrun *wr, struct event_base **base)
+{
+	struct promexp	*pe;
+	char		 err[256];
+
+	*base = NULL;
+	if (wr->ro->metrics_listen == NULL)
+		return NULL;
+	if ((*base = event_base_new()) == NULL)
+		fatalx("event_base_new");
+	if ((pe = promexp_new(*base, wr->ro->metrics_listen, err,
+	    sizeof(err))) == NULL) {
+		log_warnx("--metrics-listen: %s: no live metrics this run",
+		    err);
+		event_base_free(*base);
+		*base = NULL;
+		return NULL;
+	}
+	promexp_set_source(pe, workers_scrape, wr);
+	return pe;
 }
 
 /* Fork the n workers of run r; 1 in a worker. */
@@ -397,14 +529,21 @@ workers_fork(struct wrun *wr, unsigned n, unsigned r)
 static int
 workers_once(struct wrun *wr, unsigned r, uint32_t total, struct metrics *m)
 {
-	char		msg[1024];
-	unsigned	i, n = wr->n < total ? wr->n : total;
-	int		rc;
+	struct promexp		*live;
+	struct event_base	*base;
+	char			 msg[1024];
+	unsigned		 i, n = wr->n < total ? wr->n : total;
+	int			 rc;
 
 	workers_prepare(wr, n, total);
 	if (workers_fork(wr, n, r))
 		return 1;
-	workers_wait(wr->ws, n);
+	wr->round_n = n;
+	live = workers_live_new(wr, &base);
+	workers_wait(wr->ws, n, base);
+	promexp_free(live);
+	if (base != NULL)
+		event_base_free(base);
 	wr->failed[0] = '\0';
 	wr->nfailed = wr->unstarted = 0;
 	for (i = 0; i < n; i++) {
@@ -419,8 +558,14 @@ workers_once(struct wrun *wr, unsigned r, uint32_t total, struct metrics *m)
 		    wr->ws[i].last[0] == '\0';
 	}
 	rc = workers_merge(wr->ws, n, m, wr->notok, sizeof(wr->notok));
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		unlink(wr->ws[i].report);
+		if (wr->ws[i].live[0] != '\0') {
+			unlink(wr->ws[i].live);
+			snprintf(msg, sizeof(msg), "%s.tmp", wr->ws[i].live);
+			unlink(msg);
+		}
+	}
 	return rc;
 }
 
@@ -589,6 +734,7 @@ run_workers(const struct sim_ops *ops, void *cfg, struct run_opts *ro,
 	 * (src/scenario.c, scen_check_workers()). */
 	if (run_collecting())
 		return 0;
+	workers_live_check(ro);
 	memset(&wr, 0, sizeof(wr));
 	wr.ops = ops;
 	wr.cfg = cfg;

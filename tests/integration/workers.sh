@@ -91,6 +91,44 @@ for run in r["runs"]:
         sys.exit("a run's counters: %r" % run["counters"])
 PYEOF2
 
+# --metrics-listen over 3 workers: the parent serves one exposition, the
+# workers' figures merged (every switch connected and up, the connect
+# latency's count the whole run's); a port it cannot take is a usage
+# error before any worker starts.
+ports=$(free_ports 2)
+bad_usage openflow "--metrics-listen" --switches $N --workers 3 \
+    --controller tcp:127.0.0.1:1 --metrics-listen 127.0.0.1:99999
+[ "$FAILS" -eq 0 ] || fail "a bad --metrics-listen with --workers"
+start_bg "$TMPD/mctl.log" "$SBSIM" controller --openflow ptcp:$ports \
+    --switches $N
+ctl=$LAST_PID
+wait_listen "$ports" || fail "controller did not listen on $ports"
+start_bg "$TMPD/ml.log" "$SBSIM" openflow --switches $N --workers 3 \
+    --controller tcp:127.0.0.1:$ports --duration 6 -q \
+    --metrics-listen 127.0.0.1:$((ports + 1))
+ml=$LAST_PID
+"$PY" - $((ports + 1)) "$N" <<'PYEOF2' || fail "--workers --metrics-listen"
+import sys, time, urllib.request
+port, n = int(sys.argv[1]), int(sys.argv[2])
+want = ['sbsim_phase_items{phase="connect",protocol="openflow"} %d' % n,
+        'sbsim_devices{state="up"} %d' % n,
+        'sbsim_phase_latency_seconds_count{phase="connect",'
+        'protocol="openflow"} %d' % n]
+text = ""
+for _ in range(50):
+    try:
+        text = urllib.request.urlopen("http://127.0.0.1:%d/metrics" % port,
+                                      timeout=2).read().decode()
+    except OSError:
+        pass
+    if all(w in text.splitlines() for w in want):
+        sys.exit(0)
+    time.sleep(0.1)
+sys.exit("no merged figures: %r" % text[:1500])
+PYEOF2
+wait_exit "$ml" 20 || fail "--metrics-listen run did not end"
+stop_pid "$ctl"
+
 # BGP and PCEP in 2 workers: the merged counts are the whole run's.
 NET=$((RANDOM % 200 + 20))
 port=$(free_ports 1)
