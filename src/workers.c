@@ -112,7 +112,6 @@ worker_become(struct run_opts *ro, struct worker *w, unsigned i,
 {
 	/* The worker's own copy: run_workers() frees the table. */
 	static char	report[sizeof(w->report)];
-
 	static char	live[sizeof(w->live)];
 
 	memcpy(report, w->report, sizeof(report));
