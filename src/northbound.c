@@ -514,6 +514,8 @@ nb_next(struct nb_run *r, struct nb_msg *m, int *rc)
 	for (; r->cur.node < r->nnodes; r->cur.node++) {
 		nb_node_range(r->o.flows, r->nnodes, r->cur.node, &first,
 		    &end);
+		first += r->o.flow_base;
+		end += r->o.flow_base;
 		if (r->cur.flow < first)
 			r->cur.flow = first;
 		if (r->cur.flow < end)

@@ -63,6 +63,9 @@ struct nb_opts {
 	char		 host[NB_HOST_MAX];	/* no brackets for IPv6 */
 	uint16_t	 port;
 	uint64_t	 flows;			/* F */
+	/* --shard: the slice's first flow in the whole run, so that its
+	 * flows have the ids and addresses they have there. */
+	uint64_t	 flow_base;
 	uint32_t	 per_request;		/* K */
 	uint32_t	 parallel;		/* P */
 	const char	*user;

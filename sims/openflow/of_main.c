@@ -709,9 +709,11 @@ of_parse(int argc, char **argv, struct of_config *cfg, unsigned *nb_given,
  * --shard I/N: this process runs switches [first, first + count) of the
  * run's --switches, with the datapath ids, source addresses and ptcp:
  * ports they have in the whole run; --expect-flows is the whole run's,
- * of which the slice expects its share.  A topology links switches
- * across slices and the northbound pushes the whole run's flows: not
- * yet.
+ * of which the slice expects its share.  With --northbound the slice
+ * pushes its switches' share of --flows, numbered as in the whole run
+ * (the same flow ids and addresses on the same nodes), over its share
+ * of --northbound-parallel (one connection at least).  A topology links
+ * switches across slices: not yet.
  */
 static void
 of_shard_check(const struct of_sim *sim, const struct run_opts *ro,
@@ -724,11 +726,22 @@ of_shard_check(const struct of_sim *sim, const struct run_opts *ro,
 	if (sim->cfg.topo != OF_TOPO_NONE)
 		cli_die(ro, "%s does not go with --topology (its links cross "
 		    "the slices)", opt);
-	if (nb_given & NB_GIVEN_ANY)
-		cli_die(ro, "%s does not go with --northbound (it pushes the "
-		    "whole run's flows)", opt);
 	run_shard_even(ro, "--expect-flows", sim->cfg.expect_flows,
 	    sim->cfg.switches);
+}
+
+/* The slice's flows, as of_shard()'s comment says; --flows spreads
+ * evenly over the switches (of_shard_check()). */
+static void
+of_shard_nb(struct nb_opts *nb, const struct run_opts *ro, uint32_t first,
+    uint32_t count, uint32_t total)
+{
+	uint64_t	parallel;
+
+	nb->flow_base = nb->flows / total * first;
+	nb->flows = run_shard_share(ro, "--flows", nb->flows, count, total);
+	parallel = (uint64_t)nb->parallel * count / total;
+	nb->parallel = parallel > 0 ? (uint32_t)parallel : 1;
 }
 
 static void
@@ -742,6 +755,8 @@ of_shard(struct of_sim *sim, const struct run_opts *ro)
 	run_shard_slice(ro, "--switches", total, &first, &count);
 	sim->cfg.expect_flows = run_shard_share(ro, "--expect-flows",
 	    sim->cfg.expect_flows, count, total);
+	if (sim->cfg.nb.url != NULL)
+		of_shard_nb(&sim->cfg.nb, ro, first, count, total);
 	sim->cfg.switches = count;
 	sim->cfg.dpid_base += first;
 	for (k = 0; k < sim->cfg.n_ctl; k++)

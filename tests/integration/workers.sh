@@ -91,6 +91,30 @@ for run in r["runs"]:
         sys.exit("a run's counters: %r" % run["counters"])
 PYEOF2
 
+# --northbound over 3 workers: each pushes its switches' share of the
+# flows through the controller's RESTCONF (the ids they have in one
+# process), and the merged report counts what one process counts.
+ports=$(free_ports 2)
+start_bg "$TMPD/nctl.log" "$SBSIM" controller --openflow ptcp:$ports \
+    --restconf 127.0.0.1:$((ports + 1)) --stats-interval 0.2
+ctl=$LAST_PID
+wait_listen "$ports" && wait_listen $((ports + 1)) ||
+    fail "controller with RESTCONF did not listen on $ports"
+for w in 1 3; do
+	timeout 60 "$SBSIM" openflow --switches $N --workers $w \
+	    --controller tcp:127.0.0.1:$ports --flows $((N * K)) \
+	    --northbound odl:http://127.0.0.1:$((ports + 1)) \
+	    --flows-per-request 10 --northbound-parallel 3 --timeout 20 \
+	    --report "$TMPD/nb$w.json" -q >"$TMPD/nb$w.log" 2>&1 ||
+	    fail "--northbound --workers $w exited $?: $(cat "$TMPD/nb$w.log")"
+done
+stop_pid "$ctl"
+nbsum='(r["ok"], [(p["name"], p["state"], p["items"]) for p in r["phases"]], sorted((k, v) for k, v in r["counters"].items() if k.startswith("nb_") and k != "nb_polls"))'
+[ "$(json_get "$TMPD/nb3.json" "$nbsum")" = "$(json_get "$TMPD/nb1.json" "$nbsum")" ] ||
+    fail "--northbound over 3 workers: $(json_get "$TMPD/nb3.json" "$nbsum"), one: $(json_get "$TMPD/nb1.json" "$nbsum")"
+[ "$(json_get "$TMPD/nb3.json" '[p["items"] for p in r["phases"] if p["name"] == "confirm"]')" = "[$((N * K))]" ] ||
+    fail "--northbound over 3 workers: confirm $(json_get "$TMPD/nb3.json" 'r["phases"]')"
+
 # --metrics-listen over 3 workers: the parent serves one exposition, the
 # workers' figures merged (every switch connected and up, the connect
 # latency's count the whole run's); a port it cannot take is a usage
