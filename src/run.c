@@ -54,7 +54,7 @@ struct run_state {
 	 * every worker's phases are complete. */
 	struct event		*release;
 	int			 released;
-	struct env		 env;		/* for --live_report, once */
+	struct env		 env;		/* for ro->live_report, once */
 	int			 have_env;
 };
 
@@ -583,10 +583,13 @@ run_check_steps(const struct sim_ops *ops, void *cfg,
 	return 0;
 }
 
-/* Double from START until a size fails or the ceiling passes, then
- * bisect between the largest that passed and the smallest that failed
- * until they are neighbours. */
-uint32_t
+/*
+ * --find-max: the next size after one at size n passed (ok) or not;
+ * 0 when the search is over.  Double from START until a size fails or
+ * the ceiling passes, then bisect between the largest that passed and
+ * the smallest that failed until they are neighbours.
+ */
+static uint32_t
 run_find_next(struct report_steps *st, uint32_t n, int ok)
 {
 	if (ok && n > st->largest_ok)
@@ -601,6 +604,32 @@ run_find_next(struct report_steps *st, uint32_t n, int ok)
 	return st->largest_ok + (st->smallest_failed - st->largest_ok) / 2;
 }
 
+void
+run_steps_init(struct report_steps *st, struct report_step *steps,
+    const struct sim_ops *ops, const struct run_opts *ro, uint32_t ceiling)
+{
+	memset(st, 0, sizeof(*st));
+	memset(steps, 0, RUN_MAX_STEPS * sizeof(*steps));
+	st->kind = ro->find_max ? "find_max" : "sweep";
+	st->size_opt = ops->size_opt;
+	st->ceiling = ceiling;
+	st->steps = steps;
+}
+
+uint32_t
+run_step_done(struct report_steps *st, const struct run_opts *ro, size_t i,
+    int ok)
+{
+	uint32_t	n = st->steps[i].size;
+
+	log_warnx("%s: %s%s %u: %s", st->kind,
+	    report_size_dashes(st->size_opt), st->size_opt, n,
+	    ok ? "ok" : "FAILED");
+	if (ro->find_max)
+		return run_find_next(st, n, ok);
+	return i + 1 < ro->n_sweep ? ro->sweep[i + 1] : 0;
+}
+
 /* Run the steps, each at its size, into steps[]; how many ran. */
 static size_t
 run_steps_loop(struct run_state *rs, struct report_steps *st,
@@ -610,7 +639,6 @@ run_steps_loop(struct run_state *rs, struct report_steps *st,
 	const struct run_opts	*ro = rs->ro;
 	uint32_t		 n = ro->find_max ? ro->find_max : ro->sweep[0];
 	size_t			 i;
-	int			 ok;
 
 	for (i = 0; i < max && n != 0; i++) {
 		if (i > 0 && engine_pause(ro->step_pause))
@@ -621,19 +649,11 @@ run_steps_loop(struct run_state *rs, struct report_steps *st,
 			break;
 		steps[i].size = n;
 		steps[i].run = &runs[i];
-		steps[i].failed = NULL;
-		ok = report_run_ok(&runs[i], rep);
-		log_warnx("%s: %s%s %u: %s", st->kind,
-		    report_size_dashes(st->size_opt), st->size_opt, n,
-		    ok ? "ok" : "FAILED");
+		n = run_step_done(st, ro, i, report_run_ok(&runs[i], rep));
 		if (engine_interrupted()) {
 			i++;
 			break;
 		}
-		if (ro->find_max)
-			n = run_find_next(st, n, ok);
-		else
-			n = i + 1 < ro->n_sweep ? ro->sweep[i + 1] : 0;
 	}
 	return i;
 }
@@ -649,11 +669,7 @@ run_steps(struct run_state *rs)
 	size_t			 i;
 	int			 rc;
 
-	memset(&st, 0, sizeof(st));
-	st.kind = rs->ro->find_max ? "find_max" : "sweep";
-	st.size_opt = rs->ops->size_opt;
-	st.ceiling = ceiling;
-	st.steps = steps;
+	run_steps_init(&st, steps, rs->ops, rs->ro, ceiling);
 	run_report_opts(&rep, rs->ro);
 	runs = xcalloc(RUN_MAX_STEPS, sizeof(*runs));
 	st.n = run_steps_loop(rs, &st, runs, steps, RUN_MAX_STEPS, &rep);

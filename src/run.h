@@ -13,6 +13,7 @@
 #include "metrics.h"
 
 struct report_opts;
+struct report_step;
 struct report_steps;
 
 struct sim_ops {
@@ -166,9 +167,14 @@ int	 run_check_steps(const struct sim_ops *, void *cfg,
 	    const struct run_opts *);
 /* Find-max doubles up to log2(ceiling) times, then bisects as often. */
 #define RUN_MAX_STEPS	(CLI_MAX_SWEEP + 2)
-/* --find-max: the next size after one at size n passed (ok) or not; 0
- * when the search is over. */
-uint32_t run_find_next(struct report_steps *, uint32_t n, int ok);
+/* The steps' report before the first: empty, of the kind the options
+ * ask for, over steps[RUN_MAX_STEPS]. */
+void	 run_steps_init(struct report_steps *, struct report_step *steps,
+	    const struct sim_ops *, const struct run_opts *, uint32_t ceiling);
+/* Step i (its size and run in st->steps[i]) passed (ok) or not: logged,
+ * counted in a --find-max search; the next size, 0 when none is left. */
+uint32_t run_step_done(struct report_steps *, const struct run_opts *,
+	    size_t i, int ok);
 /*
  * --seed, and a shard's own: shard I of a run (--shard I/N, a worker of
  * --workers) draws from SEED + I * 1000003.

@@ -660,13 +660,8 @@ workers_steps(struct wrun *wr, int *rc)
 	size_t			 i, k;
 	int			 ok, once = 0;
 
-	memset(&st, 0, sizeof(st));
-	memset(steps, 0, sizeof(steps));
 	memset(failed, 0, sizeof(failed));
-	st.kind = ro->find_max ? "find_max" : "sweep";
-	st.size_opt = wr->ops->size_opt;
-	st.ceiling = ceiling;
-	st.steps = steps;
+	run_steps_init(&st, steps, wr->ops, ro, ceiling);
 	run_report_opts(&rep, ro);
 	runs = xcalloc(RUN_MAX_STEPS, sizeof(*runs));
 	for (i = 0; i < RUN_MAX_STEPS && n != 0; i++) {
@@ -683,25 +678,15 @@ workers_steps(struct wrun *wr, int *rc)
 		if (wr->nfailed > 0 || (ok && wr->notok[0] != '\0'))
 			steps[i].failed = failed[i] = xstrdup(wr->nfailed ?
 			    wr->failed : wr->notok);
-		ok = ok && steps[i].failed == NULL;
-		log_warnx("%s: %s%s %u: %s", st.kind,
-		    report_size_dashes(st.size_opt), st.size_opt, n,
-		    ok ? "ok" : "FAILED");
+		n = run_step_done(&st, ro, i, ok && steps[i].failed == NULL);
 		if (wr->nfailed > 0 || workers_signal) {
 			i++;
 			break;
 		}
-		if (ro->find_max)
-			n = run_find_next(&st, n, ok);
-		else
-			n = i + 1 < ro->n_sweep ? ro->sweep[i + 1] : 0;
 	}
 	st.n = i;
 	if (once != 1) {
 		*size = ceiling;	/* a worker keeps its step's */
-		/* The verdict of a search cut short by a dead worker. */
-		if (ro->find_max && st.n > 0 && steps[st.n - 1].failed != NULL)
-			(void)run_find_next(&st, steps[st.n - 1].size, 0);
 		*rc = workers_exit(wr, st.n == 0 ? -1 : report_emit_steps(&st,
 		    &rep, ro->quiet ? NULL : stdout));
 	}
