@@ -174,6 +174,18 @@ nb_media(const struct nb_opts *o)
 	    "application/yang-data+json" : "application/json";
 }
 
+void
+nb_shard(struct nb_opts *o, const struct run_opts *ro, uint32_t first,
+    uint32_t count, uint32_t total)
+{
+	uint64_t	parallel;
+
+	o->flow_base = o->flows / total * first;
+	o->flows = run_shard_share(ro, "--flows", o->flows, count, total);
+	parallel = (uint64_t)o->parallel * count / total;
+	o->parallel = parallel > 0 ? (uint32_t)parallel : 1;
+}
+
 int
 nb_check(const struct nb_opts *o, char *err, size_t errlen)
 {

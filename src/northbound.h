@@ -36,6 +36,7 @@
 #include "opt.h"
 
 struct evbuffer;
+struct run_opts;
 
 enum nb_style {
 	NB_STYLE_RFC8040,	/* /rests/data/... */
@@ -159,6 +160,14 @@ void	 nb_json_list(const struct nb_opts *, struct evbuffer *,
 /* Descriptors the northbound needs: one per parallel slot when on. */
 uint32_t nb_fds_needed(const struct nb_opts *);
 /* Options checked together (format with batches, ...); -1 with err. */
+/*
+ * --shard: a slice of count devices from first, of total, drives its
+ * devices' share of the items (o->flows, which must spread evenly over
+ * the devices), numbered as in the whole run (flow_base), over its share
+ * of --northbound-parallel (one connection at least).
+ */
+void	 nb_shard(struct nb_opts *, const struct run_opts *, uint32_t first,
+	    uint32_t count, uint32_t total);
 int	 nb_check(const struct nb_opts *, char *err, size_t errlen);
 /* --northbound-user holds no ':' (RFC 7617 section 2); -1 with err. */
 int	 nb_check_user(const struct nb_opts *, char *err, size_t errlen);

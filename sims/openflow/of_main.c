@@ -730,20 +730,6 @@ of_shard_check(const struct of_sim *sim, const struct run_opts *ro,
 	    sim->cfg.switches);
 }
 
-/* The slice's flows, as of_shard()'s comment says; --flows spreads
- * evenly over the switches (of_shard_check()). */
-static void
-of_shard_nb(struct nb_opts *nb, const struct run_opts *ro, uint32_t first,
-    uint32_t count, uint32_t total)
-{
-	uint64_t	parallel;
-
-	nb->flow_base = nb->flows / total * first;
-	nb->flows = run_shard_share(ro, "--flows", nb->flows, count, total);
-	parallel = (uint64_t)nb->parallel * count / total;
-	nb->parallel = parallel > 0 ? (uint32_t)parallel : 1;
-}
-
 static void
 of_shard(struct of_sim *sim, const struct run_opts *ro)
 {
@@ -756,7 +742,7 @@ of_shard(struct of_sim *sim, const struct run_opts *ro)
 	sim->cfg.expect_flows = run_shard_share(ro, "--expect-flows",
 	    sim->cfg.expect_flows, count, total);
 	if (sim->cfg.nb.url != NULL)
-		of_shard_nb(&sim->cfg.nb, ro, first, count, total);
+		nb_shard(&sim->cfg.nb, ro, first, count, total);
 	sim->cfg.switches = count;
 	sim->cfg.dpid_base += first;
 	for (k = 0; k < sim->cfg.n_ctl; k++)

@@ -259,7 +259,7 @@ pcep_nb_new(struct pcep_sim *sim)
 	sim->nb_begun = 0;
 	sim->nb_nodes = xcalloc(sim->cfg.pccs, sizeof(*sim->nb_nodes));
 	for (i = 0; i < sim->cfg.pccs; i++) {
-		source_addr(&sim->pcfg[0].src, i, &ss, &len);
+		source_addr(&sim->pcfg[0].src, sim->idx_base + i, &ss, &len);
 		inet_ntop(AF_INET, &((struct sockaddr_in *)&ss)->sin_addr, ip,
 		    sizeof(ip));
 		snprintf(id, sizeof(id), "pcc://%s", ip);
@@ -656,8 +656,9 @@ pcep_pool_config(struct pcep_sim *sim, const struct run_opts *ro)
  * --shard I/N: this process runs PCCs [first, first + count) of the
  * run's --pccs, each with the source address and ERO hops it has in the
  * whole run; --expect-updates is the whole run's, of which the slice
- * expects its share.  PCE-initiated LSPs (the PCE picks their PCCs) and
- * the northbound test are not yet.
+ * expects its share; the northbound test updates the slice's LSPs
+ * (nb_shard()).  PCE-initiated LSPs (the PCE picks their PCCs) are not
+ * yet.
  */
 static void
 pcep_shard_check(const struct pcep_sim *sim, const struct run_opts *ro)
@@ -670,8 +671,6 @@ pcep_shard_check(const struct pcep_sim *sim, const struct run_opts *ro)
 	if (cfg->initiate)
 		cli_die(ro, "%s does not go with --pce-initiated (the PCE "
 		    "picks the PCCs of its LSPs)", opt);
-	if (cfg->nb_given & NB_GIVEN_ANY)
-		cli_die(ro, "%s does not go with the northbound test", opt);
 	run_shard_even(ro, "--expect-updates", cfg->expect_updates,
 	    cfg->pccs);
 }
@@ -688,6 +687,8 @@ pcep_shard(struct pcep_sim *sim, const struct run_opts *ro)
 	run_shard_slice(ro, "--pccs", cfg->pccs, &first, &count);
 	cfg->expect_updates = run_shard_share(ro, "--expect-updates",
 	    cfg->expect_updates, count, cfg->pccs);
+	if (cfg->nb_given & NB_GIVEN_URL)
+		nb_shard(&cfg->nb, ro, first, count, cfg->pccs);
 	cfg->pccs = count;
 	sim->idx_base = first;
 	for (k = 0; k < cfg->n_pce; k++)

@@ -241,8 +241,8 @@ run_sr() {
 }
 
 # The update test through the northbound: sbsim calls update-lsp for
-# every LSP (4 in flight, then the draft URLs one at a time) and counts
-# the new paths in pcep-topology; the PCCs time each PCUpd.
+# every LSP (4 in flight, in both URL styles, and over 3 workers) and
+# counts the new paths in pcep-topology; the PCCs time each PCUpd.
 run_northbound() {
 	local PP RP ctl style
 	PP=$(free_ports 2)
@@ -251,11 +251,15 @@ run_northbound() {
 	    --pcep ptcp:$PP:127.0.0.1 --restconf 127.0.0.1:$RP
 	ctl=$LAST_PID
 	wait_listen "$PP" && wait_listen "$RP" || fail "nb: controller"
-	for style in rfc8040 draft; do
+	# workers: the draft URLs again over 3 workers, each updating its
+	# PCCs' LSPs (the node ids they have in the whole run).
+	for style in rfc8040 draft workers; do
+		opt="--northbound-style $style"
+		[ $style = workers ] && opt="--northbound-style draft --workers 3"
 		timeout 60 "$SBSIM" pcep --pccs 3 --lsps 30 --delegate \
 		    --controller tcp:127.0.0.1:$PP \
 		    --northbound odl:http://127.0.0.1:$RP \
-		    --northbound-style $style --northbound-parallel 4 \
+		    $opt --northbound-parallel 4 \
 		    --report "$TMPD/nb-$style.json" --timeout 20 -q \
 		    >"$TMPD/pcc-nb-$style.log" 2>&1 ||
 		    fail "nb ($style): sbsim pcep exited $?"
