@@ -1536,9 +1536,11 @@ steps_why(const struct report_step *s, const struct view *vw, char *buf,
 {
 	size_t	i;
 
-	snprintf(buf, len, "%s", s->failed != NULL ? s->failed : "failed");
-	if (s->failed != NULL)
+	if (s->failed != NULL) {
+		snprintf(buf, len, "%s", s->failed);
 		return;
+	}
+	snprintf(buf, len, "failed");
 	for (i = 0; i < vw->np; i++)
 		if (vw->p[i].state == PHASE_TIMEOUT) {
 			snprintf(buf, len, "%s timed out: %.0f of %llu items",
