@@ -349,3 +349,17 @@ pki_cert() {
 	    -CAkey "$PKI/$2.key" -CAcreateserial -out "$PKI/$1.pem" -days 2 \
 	    >>"$TMPD/openssl.log" 2>&1 || fail "openssl: certificate $1"
 }
+
+# exclusive NAME: hold the host-wide lock NAME (flock on a file in
+# ${TMPDIR:-/tmp}) until the test ends.  Tests that use up a resource of
+# the whole host (tens of thousands of loopback connections: ephemeral
+# ports, the accept queues, the kernel's socket memory) take it, so that
+# `make -j check` runs them one at a time; the others run beside them.
+# Waits 300 s at most; the wait is said in the log.
+exclusive() {
+	local t0
+	t0=$(date +%s)
+	exec {EXCLUSIVE_FD}>"${TMPDIR:-/tmp}/sbsim-exclusive-$1.lock"
+	flock -w 300 "$EXCLUSIVE_FD" || fail "waited 300 s for the lock $1"
+	echo "# exclusive $1: waited $(( $(date +%s) - t0 )) s"
+}
