@@ -52,14 +52,17 @@ print(len(nodes), lsps, sync, dele)
 PYEOF
 }
 
-# wait_count PATH WANT: poll (15 s at most) until lsp_count says WANT.
+# wait_count PATH WANT [PID]: poll (15 s by the clock at most) until
+# lsp_count says WANT; 1 when it never did, 2 as soon as PID (a run whose
+# end empties the topology) has ended.
 wait_count() {
-	local i=0 got
-	while [ $i -lt 150 ]; do
+	local end=$((SECONDS + 15)) got
+	while :; do
 		got=$(lsp_count "$1")
 		[ "$got" = "$2" ] && return 0
+		[ -n "${3:-}" ] && ! kill -0 "$3" 2>/dev/null && return 2
+		[ $SECONDS -lt $end ] || break
 		sleep 0.1
-		i=$((i + 1))
 	done
 	echo "topology: '$got', want '$2'" >&2
 	return 1
@@ -165,10 +168,8 @@ sys.exit(got != want)' "$TMPD/out" ||
 	# The PCCs' run ends once the last removal is answered, and the
 	# topology empties with it: only a run still going must show them
 	# gone (the report's remove phase says so either way).
-	if ! wait_count "$TOPO" "$N $total $N $total" &&
-	    kill -0 "$sim" 2>/dev/null; then
-		fail "removed LSPs still there"
-	fi
+	wait_count "$TOPO" "$N $total $N $total" "$sim"
+	[ $? -ne 1 ] || fail "removed LSPs still there"
 
 	wait_exit "$sim" 30 || fail "sbsim pcep did not finish"
 	[ "$EXIT_RC" -eq 0 ] || fail "sbsim pcep exited $EXIT_RC"
