@@ -376,6 +376,7 @@ struct nb_run {
 	char		 hostport[NB_HOST_MAX + 16];
 	struct phase	*ph_prog, *ph_conf, *ph_del, *ph_cdel;
 	uint64_t	*c_req, *c_2xx, *c_4xx, *c_5xx, *c_transport, *c_polls;
+	uint64_t	*c_batch;	/* the most flows one write carried */
 	time_t		 lost_logged;	/* the last "no answer" line */
 	uint64_t	 lost_unlogged;	/* since that line */
 };
@@ -402,6 +403,28 @@ nb_jobs(const struct nb_run *r, enum nb_job job)
 	return n;
 }
 
+/*
+ * A write addresses one node's table, so a batch holds at most that
+ * node's flows: --flows-per-request 200 over nodes of 100 flows sends
+ * 100 a request.  Said at the start when so; the counter
+ * nb_flows_per_request_max keeps the most a write carried.
+ */
+static void
+nb_batch_start(struct nb_run *r, struct metrics *m)
+{
+	uint64_t	most;
+
+	if (r->o.per_request <= 1 || r->o.watch || r->nnodes == 0)
+		return;
+	r->c_batch = metrics_counter(m, "nb_flows_per_request_max");
+	most = r->o.flows / r->nnodes + (r->o.flows % r->nnodes != 0);
+	if (most < r->o.per_request)
+		log_warnx("northbound: %llu flows a request, not %u: a request "
+		    "addresses one switch's table, and each gets %llu at "
+		    "most", (unsigned long long)most, r->o.per_request,
+		    (unsigned long long)most);
+}
+
 struct nb_run *
 nb_new(const struct nb_opts *o, struct metrics *m, char **nodes,
     uint32_t nnodes, nb_hook hook, void *arg)
@@ -423,6 +446,7 @@ nb_new(const struct nb_opts *o, struct metrics *m, char **nodes,
 	r->c_5xx = metrics_counter(m, "nb_http_5xx");
 	r->c_transport = metrics_counter(m, "nb_transport_errors");
 	r->c_polls = metrics_counter(m, "nb_polls");
+	nb_batch_start(r, m);
 	r->ph_conf = metrics_phase(m, o->confirm_name ? o->confirm_name :
 	    NB_PHASE_CONFIRM, "northbound");
 	r->ph_conf->witness = WITNESS_NORTHBOUND;
@@ -544,6 +568,8 @@ nb_next(struct nb_run *r, struct nb_msg *m, int *rc)
 		*rc = d->add != NULL ? d->add(&r->o, node, r->cur.flow, n,
 		    m) : -1;
 		r->cur.flow += n;
+		if (r->c_batch != NULL && n > *r->c_batch)
+			*r->c_batch = n;
 		break;
 	case NBJ_DEL:
 		if (d->del == NULL)

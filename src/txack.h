@@ -41,6 +41,12 @@ typedef struct bufferevent *(*txack_dev_fn)(void *arg, size_t i,
 
 struct txack {
 	struct event	 *ev;		/* the poll timer, while it runs */
+	struct event	 *kev;		/* kev_fd: a stamp was queued */
+	int		  kev_fd;	/* epoll of the stamping sockets (kev) */
+	uint64_t	  poll_ns;	/* the timer's next interval */
+	uint64_t	  eta_acked;	/* the waited-for device's acked bytes */
+	uint64_t	  eta_at;	/* at this poll */
+	size_t		  eta_dev;	/* which device (t->next) that was */
 	struct phase	 *ph;		/* waiting for acknowledgments */
 	txack_dev_fn	  dev;
 	void		 *arg;

@@ -38,7 +38,10 @@ struct of_ctl_config {
 	int			lldp;
 	uint32_t		expect_switches; /* program when this many */
 	double			stats_interval;	/* s between flow stats polls
-						   of every switch; 0: none */
+						   of every switch; 0: none.
+						   The least: see of_ctl.c */
+	double			stats_timeout;	/* s a poll round waits for
+						   its replies */
 	uint32_t		max_conns;	/* connections at once, 0: any */
 	uint8_t			role;		/* --role: OF_ROLE_* asked of
 						   every switch; 0: none */
@@ -74,6 +77,11 @@ struct of_ctl_stats {
 	uint64_t	is_slave_errors; /* ERROR BAD_REQUEST/IS_SLAVE */
 	uint64_t	role_changes;	/* of_ctl_set_role() calls */
 	uint64_t	reads_paused;	/* output past its mark: not read */
+	/* The statistics poll (stats_interval), round by round: */
+	uint64_t	stats_rounds;	/* rounds ended */
+	uint64_t	stats_round_timeouts; /* ended by stats_timeout */
+	uint64_t	stats_round_ns;	/* the last round's duration */
+	uint64_t	stats_next_ns;	/* from its end to the next start */
 };
 
 /*

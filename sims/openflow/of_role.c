@@ -45,6 +45,15 @@ ofr_stats_interval(void *base, const char *arg, char *err, size_t errlen)
 	return 0;
 }
 
+static int
+ofr_stats_timeout(void *base, const char *arg, char *err, size_t errlen)
+{
+	struct of_role	*r = base;
+
+	return cli_double("stats-timeout", arg, 0.1, 3600,
+	    &r->ctl.stats_timeout, err, errlen);
+}
+
 static const char *const ofr_delete_names[] = {
 	"none", "strict", "all", NULL
 };
@@ -66,9 +75,13 @@ static const struct opt ofr_rows[] = {
 	    "ptcp:6653, or none when another role or --restconf\n"
 	    "is given)"),
 	OPT_FN("stats-interval", "S", ofr_stats_interval, O | OFR_GIVEN_STATS,
-	    "poll every switch's flow stats each S seconds for\n"
-	    "the operational inventory (default 1 with\n"
-	    "--restconf, else 0: none)"),
+	    "poll every switch's flow stats for the operational\n"
+	    "inventory, a round at a time, S seconds at least\n"
+	    "between rounds, twice the last round's time when\n"
+	    "longer (default 1 with --restconf, else 0: none)"),
+	OPT_FN("stats-timeout", "S", ofr_stats_timeout, O,
+	    "a stats round waits S seconds at most for its\n"
+	    "replies (default 30)"),
 	OPT_P("of-version", "V[,V]", struct of_role, ctl.version_bitmap, uint32_t,
 	    of_version_parse, O,
 	    "1.3, 1.0 or both (default both)"),
@@ -259,6 +272,19 @@ ofr_cluster_summary(const struct of_ctl_stats *s)
 	    s->role_refused, s->role_status, s->is_slave_errors }, 6);
 }
 
+/* The statistics poll's rounds: only when it polls. */
+static void
+ofr_stats_summary(const struct of_ctl_stats *s)
+{
+	if (ofr.ctl.stats_interval <= 0)
+		return;
+	ctl_print_figures("stats polls: # rounds, # timed out",
+	    (const uint64_t[]){ s->stats_rounds, s->stats_round_timeouts },
+	    2);
+	printf(", last round %.3f s, next after %.3f s\n",
+	    (double)s->stats_round_ns / 1e9, (double)s->stats_next_ns / 1e9);
+}
+
 static void
 ofr_summary(void *cfg)
 {
@@ -284,6 +310,7 @@ ofr_summary(void *cfg)
 	    s->errors_received, s->bad_messages, s->refused,
 	    s->reads_paused }, 7);
 	ofr_cluster_summary(s);
+	ofr_stats_summary(s);
 }
 
 const struct ctl_role of_ctl_role = {
