@@ -64,6 +64,8 @@ struct ofc_conn {
 	int			 in_round;	/* its replies end the round */
 	void			*poll_ctx;	/* from hooks.stats_begin */
 	int			 closing;	/* once the output is out */
+	TAILQ_ENTRY(ofc_conn)	 hello_entry;	/* in hello_wait */
+	uint64_t		 hello_by_ns;	/* HELLO deadline, 0: none */
 };
 
 #define CTL_NB_XID	0x80000000u	/* xid bit of northbound barriers */
@@ -104,6 +106,9 @@ static void	ofc_role_request(struct ofc_conn *);
 static void	ofc_round_answered(struct ofc_conn *);
 static void	ofc_on_role_msg(enum of_type, const struct of_header *,
 		    struct rbuf *);
+static void	ofc_close(struct ofc_conn *);
+static void	ofc_hello_wait_add(struct ofc_conn *);
+static void	ofc_hello_wait_del(struct ofc_conn *);
 static int	round_over;	/* see ofc_round_check */
 static int	gate_closed;	/* of_ctl_gate() */
 
@@ -117,6 +122,7 @@ of_ctl_config_defaults(struct of_ctl_config *c)
 	c->stats_timeout = 30;
 	c->pktin_reply = OF_CTL_PKTIN_PACKET_OUT;
 	c->generation = 1;
+	c->hello_timeout = 10;
 }
 
 const struct of_ctl_stats *
@@ -921,6 +927,119 @@ ofc_on_hello(struct ofc_conn *c, const struct of_header *h, struct rbuf *b)
 	ofc_send(c);
 }
 
+/*
+ * ---- the HELLO deadline ----
+ * A connection that never sends its HELLO would hold a descriptor and
+ * its buffers for ever: thousands of them (a connection flood, a port
+ * scanner, a peer that is no OpenFlow switch) exhaust the controller.
+ * Each must have sent its HELLO (OpenFlow 1.3.5 section 6.3.1: both
+ * sides send one "immediately" on connecting) within --openflow-hello-
+ * timeout seconds of being accepted, or is closed.  The deadline is the
+ * same for all, so the connections waiting are in deadline order: one
+ * timer, armed for the first of them.
+ */
+static TAILQ_HEAD(, ofc_conn)	hello_wait = TAILQ_HEAD_INITIALIZER(hello_wait);
+static struct event		*hello_timer;
+static uint64_t			 hello_logged_ns;	/* last log line */
+static uint64_t			 hello_logged_n;	/* st.hello_timeouts then */
+
+#define CTL_HELLO_LOG_NS	(10ull * 1000000000ull)	/* log at most so often */
+
+/* Closed for want of a HELLO: counted, and said at most every 10 s. */
+static void
+ofc_hello_log(uint64_t now)
+{
+	if (hello_logged_ns != 0 && now - hello_logged_ns < CTL_HELLO_LOG_NS)
+		return;
+	log_warnx("controller: closed %llu connection%s that sent no HELLO "
+	    "within --openflow-hello-timeout %g s (%llu in all; logged at "
+	    "most every 10 s)",
+	    (unsigned long long)(st.hello_timeouts - hello_logged_n),
+	    st.hello_timeouts - hello_logged_n == 1 ? "" : "s",
+	    cfg.hello_timeout, (unsigned long long)st.hello_timeouts);
+	hello_logged_ns = now;
+	hello_logged_n = st.hello_timeouts;
+}
+
+/* The timer for the first deadline, if any connection waits. */
+static void
+ofc_hello_arm(uint64_t now)
+{
+	struct ofc_conn	*c = TAILQ_FIRST(&hello_wait);
+	struct timeval	 tv;
+	uint64_t	 left;
+
+	if (c == NULL || hello_timer == NULL)
+		return;
+	left = c->hello_by_ns > now ? c->hello_by_ns - now : 0;
+	tv.tv_sec = (time_t)(left / 1000000000ull);
+	tv.tv_usec = (suseconds_t)(left % 1000000000ull / 1000 + 1);
+	evtimer_add(hello_timer, &tv);
+}
+
+static void
+ofc_hello_expire(evutil_socket_t fd, short what, void *arg)
+{
+	struct ofc_conn	*c;
+	uint64_t	 now = clock_ns(), closed = 0;
+
+	(void)fd;
+	(void)what;
+	(void)arg;
+	while ((c = TAILQ_FIRST(&hello_wait)) != NULL &&
+	    c->hello_by_ns <= now) {
+		st.hello_timeouts++;
+		closed++;
+		ofc_close(c);		/* takes it off hello_wait */
+	}
+	if (closed > 0)
+		ofc_hello_log(now);
+	ofc_hello_arm(now);
+}
+
+/* Accepted: its HELLO is due by the deadline (none when 0). */
+static void
+ofc_hello_wait_add(struct ofc_conn *c)
+{
+	uint64_t	now;
+
+	if (cfg.hello_timeout <= 0)
+		return;
+	if (hello_timer == NULL && (hello_timer = evtimer_new(engine_base(),
+	    ofc_hello_expire, NULL)) == NULL)
+		fatalx("evtimer_new");
+	now = clock_ns();
+	c->hello_by_ns = now + (uint64_t)(cfg.hello_timeout * 1e9);
+	if (c->hello_by_ns == 0)
+		c->hello_by_ns = 1;
+	TAILQ_INSERT_TAIL(&hello_wait, c, hello_entry);
+	if (!evtimer_pending(hello_timer, NULL))
+		ofc_hello_arm(now);
+}
+
+/* Its HELLO came, or it closed: no deadline any more. */
+static void
+ofc_hello_wait_del(struct ofc_conn *c)
+{
+	if (c->hello_by_ns == 0)
+		return;
+	TAILQ_REMOVE(&hello_wait, c, hello_entry);
+	c->hello_by_ns = 0;
+}
+
+static void
+ofc_hello_stop(void)
+{
+	struct ofc_conn	*c;
+
+	while ((c = TAILQ_FIRST(&hello_wait)) != NULL)
+		ofc_hello_wait_del(c);
+	if (hello_timer != NULL)
+		event_free(hello_timer);
+	hello_timer = NULL;
+	hello_logged_ns = hello_logged_n = 0;
+}
+
 static void
 ofc_dispatch(struct ofc_conn *c, const struct of_header *h,
     const uint8_t *msg)
@@ -932,6 +1051,8 @@ ofc_dispatch(struct ofc_conn *c, const struct of_header *h,
 	if (c->state == CTL_HELLO) {
 		if (t == OF_HELLO)
 			ofc_on_hello(c, h, &body);
+		if (c->state != CTL_HELLO)
+			ofc_hello_wait_del(c);
 		return;
 	}
 	switch (t) {
@@ -981,6 +1102,7 @@ ofc_close(struct ofc_conn *c)
 	}
 	TAILQ_REMOVE(&conns, c, entry);
 	n_conns--;
+	ofc_hello_wait_del(c);
 	ofc_hash_del(c);
 	bufferevent_free(c->bev);
 	free(c);
@@ -1097,6 +1219,7 @@ of_ctl_attach(evutil_socket_t fd)
 	n_conns++;
 	bufferevent_setcb(c->bev, ofc_read, ofc_write, ofc_event, c);
 	bufferevent_enable(c->bev, EV_READ | EV_WRITE);
+	ofc_hello_wait_add(c);
 	of_hello_encode(ofc_buf(), ofc_highest(cfg.version_bitmap), 0,
 	    cfg.version_bitmap);
 	ofc_send(c);
@@ -1214,6 +1337,7 @@ of_ctl_stop(void)
 	 * its table with the last entry. */
 	while ((c = TAILQ_FIRST(&conns)) != NULL)
 		ofc_close(c);
+	ofc_hello_stop();
 	if (listener != NULL)
 		engine_listener_free(listener);
 	listener = NULL;

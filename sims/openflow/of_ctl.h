@@ -46,6 +46,8 @@ struct of_ctl_config {
 	uint8_t			role;		/* --role: OF_ROLE_* asked of
 						   every switch; 0: none */
 	uint64_t		generation;	/* --generation-id */
+	double			hello_timeout;	/* s from accept to HELLO, then
+						   closed; 0: no deadline */
 };
 
 struct of_ctl_stats {
@@ -69,6 +71,7 @@ struct of_ctl_stats {
 	uint64_t	links_seen;
 	uint64_t	bad_messages;
 	uint64_t	refused;	/* past max_conns, closed at once */
+	uint64_t	hello_timeouts;	/* closed: no HELLO in time */
 	/* A cluster member (--role, of_ctl_set_role()): */
 	uint64_t	role_requests;	/* ROLE_REQUESTs sent */
 	uint64_t	role_replies;

@@ -102,6 +102,14 @@ static const struct opt of_rows[] = {
 	    "rounded up to a power of two)"),
 	OPT_U("packet-in-count", "N", C, pktin_count, 1, UINT64_MAX / 2, 0,
 	    "PACKET_INs per switch (default: until the end)"),
+	OPT_D("packet-in-wait", "S", C, pktin_wait, 0, 3600, 0,
+	    "the load begins at the controller's first message\n"
+	    "after the handshake that is no request for\n"
+	    "information (FLOW_MOD, SET_CONFIG, BARRIER...),\n"
+	    "or S s after FEATURES_REPLY (2; 0: at once)"),
+	OPT_D("packet-in-resend", "S", C, pktin_resend, 0, 3600, 0,
+	    "latency: send a PACKET_IN unanswered for S s\n"
+	    "again (1; 0: never)"),
 	OPT_D("echo-interval", "S", C, echo_interval, 0, 3600, 0,
 	    "ECHO the controller after S idle seconds (5)"),
 	OPT_U("multipart-bytes", "N", C, mp_max_bytes, 1024, 65535, 0,
@@ -136,6 +144,8 @@ of_config_defaults(struct of_config *cfg)
 	cfg->tree_fanout = 2;
 	cfg->macs = 1000;
 	cfg->pktin_window = 64;
+	cfg->pktin_wait = 2;
+	cfg->pktin_resend = 1;
 	cfg->echo_interval = 5;
 	cfg->mp_max_bytes = 65535;
 	nb_opts_defaults(&cfg->nb);
@@ -184,6 +194,8 @@ static const struct counter_row of_counter_rows[] = {
 	OFC(packet_outs, "packet_outs"),
 	OFC(lldp_forwarded, "lldp_forwarded"),
 	OFC(packet_ins_sent, "packet_ins_sent"),
+	OFC(packet_ins_resent, "packet_ins_resent"),
+	OFC(packet_in_waits, "packet_in_waits"),
 	OFC(echo_rtt_samples, "echo_replies"),
 	OFC(disconnects, "disconnects"),
 	OFC(role_changes, "role_changes"),

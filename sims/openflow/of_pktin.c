@@ -8,6 +8,18 @@
  * and its round trip goes into the packet_in phase.  Latency mode keeps one
  * packet outstanding per switch (cbench's default), throughput mode keeps
  * a window of them and the socket busy.
+ *
+ * The load begins once the controller is ready for it.  Ryu's and
+ * os-ken's applications take PACKET_INs only in their main dispatcher,
+ * reached after the FEATURES_REPLY and, in 1.3, the port description;
+ * OpenDaylight gathers the switch's descriptions and claims its role
+ * first.  Whatever came before is dropped, so a switch waits for the
+ * controller's first message after the handshake that is not a request
+ * for information (a FLOW_MOD such as the table-miss entry, SET_CONFIG,
+ * BARRIER, ROLE_REQUEST...), or --packet-in-wait seconds after its
+ * FEATURES_REPLY when none comes.  In latency mode a PACKET_IN left
+ * unanswered for --packet-in-resend seconds is sent again (lost, or
+ * dropped by a controller that was not ready after all).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,6 +47,9 @@ struct of_pktin_state {
 	uint64_t	sent;
 	uint64_t	*sent_ns;	/* by seq & mask; 0: answered */
 	uint32_t	*sent_seq;
+	uint64_t	 up_ns;		/* FEATURES_REPLY sent */
+	uint64_t	 tx_ns;		/* latency: last (re)send */
+	uint8_t		 begun;		/* the controller is ready */
 };
 
 static uint32_t
@@ -47,6 +62,18 @@ of_pow2(uint32_t n)
 	return p;
 }
 
+/* The load begins: the phase with the first switch. */
+static void
+of_pktin_begin(struct of_switch *sw)
+{
+	sw->pktin->begun = 1;
+	if (sw->sim->ph[OFP_PACKET_IN]->state == PHASE_PENDING)
+		phase_start(sw->sim->ph[OFP_PACKET_IN], clock_ns());
+	of_pktin_pump(sw);
+}
+
+/* FEATURES_REPLY sent: the load waits for the controller (of_pktin_heard,
+ * of_pktin_sweep), unless --packet-in-wait 0. */
 void
 of_pktin_start(struct of_switch *sw)
 {
@@ -61,10 +88,46 @@ of_pktin_start(struct of_switch *sw)
 	ps->mask = ring - 1;
 	ps->sent_ns = xcalloc(ring, sizeof(*ps->sent_ns));
 	ps->sent_seq = xcalloc(ring, sizeof(*ps->sent_seq));
+	ps->up_ns = clock_ns();
 	sw->pktin = ps;
-	if (sw->sim->ph[OFP_PACKET_IN]->state == PHASE_PENDING)
-		phase_start(sw->sim->ph[OFP_PACKET_IN], clock_ns());
-	of_pktin_pump(sw);
+	if (cfg->pktin_wait <= 0)
+		of_pktin_begin(sw);
+}
+
+/*
+ * Does this message say the controller is done learning about the switch?
+ * Requests for information (features, descriptions, statistics, config,
+ * echoes) and errors are part of how it learns; anything that acts on the
+ * switch comes after its handshake (os-ken's table-miss FLOW_MOD follows
+ * its port description request, OpenDaylight's ROLE_REQUEST its
+ * multipart requests).
+ */
+static int
+of_pktin_acts(enum of_type t)
+{
+	switch (t) {
+	case OF_FEATURES_REQUEST:
+	case OF_GET_CONFIG_REQUEST:
+	case OF_MULTIPART_REQUEST:
+	case OF_QUEUE_GET_CONFIG_REQUEST:
+	case OF_GET_ASYNC_REQUEST:
+	case OF_ECHO_REQUEST:
+	case OF_ECHO_REPLY:
+	case OF_ERROR:
+	case OF_HELLO:
+		return 0;
+	default:
+		return 1;
+	}
+}
+
+void
+of_pktin_heard(struct of_switch *sw, enum of_type t)
+{
+	if (sw->pktin == NULL || sw->pktin->begun || sw->state != OFS_UP ||
+	    !of_pktin_acts(t))
+		return;
+	of_pktin_begin(sw);
 }
 
 void
@@ -108,25 +171,35 @@ of_pktin_may_send(const struct of_switch *sw, uint8_t reason)
 	    (1u << reason)) != 0;
 }
 
+/* PACKET_IN number n (its frame and in_port) under buffer_id. */
 static void
-of_pktin_send_one(struct of_switch *sw, uint64_t now)
+of_pktin_emit(struct of_switch *sw, uint64_t n, uint32_t buffer_id,
+    uint64_t now)
 {
-	struct of_pktin_state	*ps = sw->pktin;
 	struct of_packet_in	 pi;
 	uint8_t			 frame[OF_PKTIN_FRAME];
 	struct wbuf		*w = of_scratch();
-	uint32_t		 slot = ps->seq & ps->mask;
 
-	of_pktin_frame(sw, (uint32_t)(ps->sent % sw->sim->cfg.macs), frame);
+	of_pktin_frame(sw, (uint32_t)(n % sw->sim->cfg.macs), frame);
 	memset(&pi, 0, sizeof(pi));
-	pi.buffer_id = ps->seq;
+	pi.buffer_id = buffer_id;
 	pi.total_len = sizeof(frame);
 	pi.reason = OF_REASON_NO_MATCH;
-	pi.in_port = 1 + (uint32_t)(ps->sent % sw->sim->cfg.ports);
+	pi.in_port = 1 + (uint32_t)(n % sw->sim->cfg.ports);
 	pi.data = frame;
 	pi.data_len = sizeof(frame);
 	of_packet_in_encode(w, sw->version, 0, &pi);
 	of_switch_send(sw, w);
+	sw->pktin->tx_ns = now;
+}
+
+static void
+of_pktin_send_one(struct of_switch *sw, uint64_t now)
+{
+	struct of_pktin_state	*ps = sw->pktin;
+	uint32_t		 slot = ps->seq & ps->mask;
+
+	of_pktin_emit(sw, ps->sent, ps->seq, now);
 	if (ps->sent_ns[slot] == 0)
 		ps->outstanding++;
 	ps->sent_ns[slot] = now;
@@ -144,7 +217,8 @@ of_pktin_pump(struct of_switch *sw)
 	uint64_t		 limit = sw->sim->cfg.pktin_count;
 	uint64_t		 now = clock_ns();
 
-	if (ps == NULL || !of_pktin_may_send(sw, OF_REASON_NO_MATCH))
+	if (ps == NULL || !ps->begun ||
+	    !of_pktin_may_send(sw, OF_REASON_NO_MATCH))
 		return;
 	/* The window is refilled once half of it has come back, in one
 	 * send: refilled at every answer, each read brought one or two
@@ -174,6 +248,63 @@ of_pktin_response(struct of_switch *sw, uint32_t buffer_id, uint64_t now)
 	phase_items(ph, now, 1);
 	ps->sent_ns[slot] = 0;
 	ps->outstanding--;
+}
+
+/*
+ * Latency mode: the one PACKET_IN outstanding went unanswered for
+ * --packet-in-resend seconds.  It goes again under the same buffer id,
+ * its round trip still counted from the first send: a controller that
+ * was only slow is timed as slow, one that dropped it is timed with the
+ * wait, never faster than it was.
+ */
+static void
+of_pktin_resend(struct of_switch *sw, uint64_t now)
+{
+	struct of_pktin_state	*ps = sw->pktin;
+
+	if (!of_pktin_may_send(sw, OF_REASON_NO_MATCH))
+		return;
+	if ((*sw->sim->c.packet_ins_resent)++ == 0)
+		log_info("switch %u: PACKET_IN %u unanswered for %.1f s, sent "
+		    "again (further resends counted in packet_ins_resent, "
+		    "not logged)", sw->idx, ps->sent_seq[0],
+		    (double)(now - ps->tx_ns) / 1e9);
+	of_pktin_emit(sw, ps->sent - 1, ps->sent_seq[0], now);
+}
+
+/* One connection's waits: the controller's readiness, a lost answer. */
+static void
+of_pktin_check(struct of_switch *sw, uint64_t now)
+{
+	struct of_pktin_state	*ps = sw->pktin;
+	const struct of_config	*cfg = &sw->sim->cfg;
+
+	if (!ps->begun) {
+		if (sw->state == OFS_UP &&
+		    (double)(now - ps->up_ns) / 1e9 >= cfg->pktin_wait) {
+			(*sw->sim->c.packet_in_waits)++;
+			of_pktin_begin(sw);
+		}
+		return;
+	}
+	if (cfg->pktin != OF_PKTIN_LATENCY || cfg->pktin_resend <= 0 ||
+	    ps->outstanding == 0 ||
+	    (double)(now - ps->tx_ns) / 1e9 < cfg->pktin_resend)
+		return;
+	of_pktin_resend(sw, now);
+}
+
+/* Once a second (of_switch_sweep): every connection making a load. */
+void
+of_pktin_sweep(struct of_sim *sim, uint64_t now)
+{
+	uint32_t	i;
+
+	if (sim->cfg.pktin == OF_PKTIN_OFF)
+		return;
+	for (i = 0; i < sim->cfg.switches * sim->cfg.n_ctl; i++)
+		if (sim->sw[i].pktin != NULL)
+			of_pktin_check(&sim->sw[i], now);
 }
 
 /*

@@ -289,3 +289,44 @@ op_render(struct doc_writer *w, uint64_t dpid)
 	for (i = 0; n != NULL && i < n->n; i++)
 		op_connector(w, dpid, &n->ports[i], n->version);
 }
+
+/* The port of node dpid whose id (op_port_id) is id exactly, or NULL: a
+ * key names one port only, as in ODL's datastore ("openflow:1:01" is
+ * none). */
+static const struct op_port *
+op_by_id(const struct op_node *n, uint64_t dpid, const char *id)
+{
+	char	s[48];
+	size_t	i;
+
+	for (i = 0; n != NULL && i < n->n; i++) {
+		op_port_id(s, sizeof(s), dpid, n->ports[i].p.port_no);
+		if (strcmp(s, id) == 0)
+			return &n->ports[i];
+	}
+	return NULL;
+}
+
+int
+op_known(uint64_t dpid, const char *id)
+{
+	return op_by_id(op_node(dpid, 0), dpid, id) != NULL;
+}
+
+void
+op_render_one(struct doc_writer *w, const struct doc_module *top,
+    uint64_t dpid, const char *id, int stats_only)
+{
+	struct op_node		*n = op_node(dpid, 0);
+	const struct op_port	*o = op_by_id(n, dpid, id);
+
+	if (o == NULL)
+		return;
+	if (stats_only)
+		op_stats(w, &o->ps);
+	else {
+		doc_list(w, top, "node-connector");
+		op_connector(w, dpid, o, n->version);
+		doc_end(w);
+	}
+}

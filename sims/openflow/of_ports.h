@@ -37,5 +37,11 @@ const struct op_port *op_ports(uint64_t dpid, size_t *n);
 void	op_port_id(char *, size_t, uint64_t dpid, uint32_t port);
 /* The node-connector entries of a node (inside its node-connector list). */
 void	op_render(struct doc_writer *, uint64_t dpid);
+/* Has node dpid a port of id ("openflow:1:1", exactly)? */
+int	op_known(uint64_t dpid, const char *id);
+/* That node-connector: the list named in module top with its entry, or
+ * (stats_only) its flow-capable-node-connector-statistics alone. */
+void	op_render_one(struct doc_writer *, const struct doc_module *top,
+	    uint64_t dpid, const char *id, int stats_only);
 
 #endif

@@ -236,6 +236,39 @@ inv_check_below(struct rc_req *rq, struct fc_node *fn, unsigned *table)
 	return 0;
 }
 
+/*
+ * One node-connector of the node, as its list shows it, or its port
+ * statistics: CSIT reads both by the port's own path (ClusterOpenFlow's
+ * operational_port_1 for "link-down", the statistics suites for
+ * flow-capable-node-connector-statistics).  0 when the path is one,
+ * whatever was answered; -1 when it names no node-connector.
+ */
+static int
+inv_get_connector(struct rc_req *rq, const struct of_ctl_switch *sw)
+{
+	const struct rc_path	*p = &rq->path;
+	struct doc_writer	 w;
+	struct evbuffer		*b;
+	int			 stats;
+
+	if (p->n < 3 || !rc_elem_is(&p->e[2], "node-connector"))
+		return -1;
+	if (p->n > 4 || (p->n == 4 && !rc_elem_is(&p->e[3],
+	    "flow-capable-node-connector-statistics"))) {
+		rc_unknown(rq, &p->e[p->n - 1]);
+		return 0;
+	}
+	if (!op_known(sw->dpid, p->e[2].key[0])) {
+		rc_data_missing(rq);
+		return 0;
+	}
+	stats = p->n == 4;
+	b = rc_writer(rq, &w);
+	op_render_one(&w, inv_top(rq), sw->dpid, p->e[2].key[0], stats);
+	rc_send(rq, &w, b);
+	return 0;
+}
+
 /* A path below one node: the node itself, one table, its statistics,
  * one flow of it. */
 static void
@@ -248,7 +281,8 @@ inv_get_below(struct rc_req *rq, const struct of_ctl_switch *sw)
 	struct evbuffer		*b;
 	unsigned		 table = 0;
 
-	if (inv_check_below(rq, fn, &table) == -1)
+	if (inv_get_connector(rq, sw) == 0 ||
+	    inv_check_below(rq, fn, &table) == -1)
 		return;
 	if (p->n == 4 && rc_elem_is(&p->e[3], "flow")) {
 		f = fn ? fc_find(fn, table, p->e[3].key[0]) : NULL;

@@ -91,6 +91,9 @@ static const struct opt ofr_rows[] = {
 	    "hold at most N switch connections at once; a\n"
 	    "newer one is closed at once (a controller's\n"
 	    "capacity, for --find-max; a connection flood)"),
+	OPT_D("openflow-hello-timeout", "S", R, ctl.hello_timeout, 0, 3600, O,
+	    "close a connection that sent no HELLO within S\n"
+	    "seconds of its accept (default 10; 0: never)"),
 	OPT_U("flows-per-switch", "K", R, ctl.flows_per_switch, 0, 100000000,
 	    O, "FLOW_MODs (adds) to push into each switch"),
 	OPT_U("batch", "B", R, ctl.batch, 1, 1000000, O,
@@ -305,10 +308,10 @@ ofr_summary(void *cfg)
 		printf(" in %.3f s", del);
 	ctl_print_figures(", # PACKET_INs, # LLDP sent, # links seen, "
 	    "# errors received, # bad messages, # connections refused, "
-	    "# reads paused\n",
+	    "# reads paused, # closed without HELLO\n",
 	    (const uint64_t[]){ s->packet_ins, s->lldp_sent, s->links_seen,
 	    s->errors_received, s->bad_messages, s->refused,
-	    s->reads_paused }, 7);
+	    s->reads_paused, s->hello_timeouts }, 8);
 	ofr_cluster_summary(s);
 	ofr_stats_summary(s);
 }

@@ -52,6 +52,9 @@ struct of_config {
 	uint32_t		macs;		/* source MACs per switch */
 	uint32_t		pktin_window;	/* throughput: outstanding */
 	uint64_t		pktin_count;	/* per switch, 0: until the end */
+	double			pktin_wait;	/* s after FEATURES_REPLY at most
+						   before the load; 0: none */
+	double			pktin_resend;	/* latency: s unanswered, 0: no */
 	double			echo_interval;	/* seconds, 0: never */
 	uint32_t		mp_max_bytes;	/* multipart message size */
 	uint32_t		n_ctl;		/* --controller EP,...: 1.. */
@@ -146,6 +149,8 @@ struct of_counters {
 	uint64_t	*packet_outs;
 	uint64_t	*lldp_forwarded;
 	uint64_t	*packet_ins_sent;
+	uint64_t	*packet_ins_resent;	/* latency: unanswered, again */
+	uint64_t	*packet_in_waits;	/* load begun by --packet-in-wait */
 	uint64_t	*echo_rtt_samples;
 	uint64_t	*disconnects;
 	uint64_t	*role_changes;
@@ -251,6 +256,10 @@ int	 of_port_link_down(const struct of_switch *sw, uint32_t no);
 void	 of_pktin_start(struct of_switch *);
 void	 of_pktin_stop(struct of_switch *);
 void	 of_pktin_pump(struct of_switch *);
+/* The controller sent t to a connected switch: may begin the load. */
+void	 of_pktin_heard(struct of_switch *, enum of_type t);
+/* Once a second: loads that waited long enough, answers lost. */
+void	 of_pktin_sweep(struct of_sim *, uint64_t now);
 /* A PACKET_OUT or FLOW_MOD named buffer_id: a cbench response. */
 void	 of_pktin_response(struct of_switch *, uint32_t buffer_id,
 	    uint64_t now);

@@ -322,6 +322,7 @@ of_fsm(struct of_switch *sw, const struct of_header *h, const uint8_t *msg)
 	if (t == OF_HELLO)
 		return 0;	/* a repeated HELLO changes nothing */
 	of_handle(sw, t, h, &body, msg);
+	of_pktin_heard(sw, t);
 	if (t == OF_FEATURES_REQUEST && sw->state == OFS_FEATURES_WAIT) {
 		sw->up_ns = clock_ns();
 		of_change_state(sw, OFS_UP, "features reply sent");
@@ -857,6 +858,7 @@ of_switch_sweep(struct of_sim *sim, uint64_t now)
 	struct of_switch	*sw;
 
 	of_switch_expire_all(sim, now);
+	of_pktin_sweep(sim, now);
 	if (every == 0)
 		return;
 	for (i = 0; i < sim->cfg.switches * sim->cfg.n_ctl; i++) {

@@ -151,6 +151,39 @@ st, _, j = get_json(RESTS + "/node=openflow%3A1/flow-node-inventory:table=0/"
                     "opendaylight-flow-table-statistics:flow-table-statistics")
 check(st == 200 and j["opendaylight-flow-table-statistics:flow-table-statistics"]
       ["active-flows"] == k, "statistics container: %s" % j)
+# One node-connector by its own path, both URL styles, as the node's list
+# shows it (CSIT's ClusterOpenFlow reads operational_port_1 so and counts
+# "link-down":true in the compact JSON), and its port statistics alone.
+NC = "/node-connector/openflow:1:1"
+NC8040 = "/node=openflow%3A1/node-connector=openflow%3A1%3A1"
+STATS = "opendaylight-port-statistics:flow-capable-node-connector-statistics"
+def nostats(nc):
+    return {key: v for key, v in nc.items() if key != STATS}
+st, _, j = get_json(DRAFT + "/node/openflow:1")
+listed = {nc["id"]: nc for nc in j["node"][0].get("node-connector", [])}
+check(st == 200 and "openflow:1:1" in listed, "node 1 lists %s" % list(listed))
+for path, top in ((DRAFT + "/node/openflow:1" + NC, "node-connector"),
+                  (RESTS + NC8040 + "?content=nonconfig",
+                   "opendaylight-inventory:node-connector"),
+                  (RESTS + NC8040, "opendaylight-inventory:node-connector")):
+    st, _, j = get_json(path)
+    one = j.get(top, []) if st == 200 else []
+    check(len(one) == 1 and nostats(one[0]) ==
+          nostats(listed.get("openflow:1:1", {})) and STATS in one[0],
+          "GET %s: %s %s" % (path, st, j))
+st, _, d = req("GET", DRAFT + "/node/openflow:1" + NC)
+check(st == 200 and b'"link-down":false' in d, "compact JSON: %s" % d[:300])
+st, _, d = req("GET", RESTS + NC8040, accept="application/xml")
+root = ET.fromstring(d) if st == 200 else None
+check(root is not None and root.tag == INV + "node-connector" and
+      root.findtext(INV + "id") == "openflow:1:1", "one node-connector as XML")
+for path in (DRAFT + "/node/openflow:1" + NC + "/" + STATS,
+             RESTS + NC8040 + "/" + STATS):
+    st, _, j = get_json(path)
+    check(st == 200 and set(j.get(STATS, {})) ==
+          set(listed.get("openflow:1:1", {}).get(STATS, {"-": 0})),
+          "GET %s: %s %s" % (path, st, j))
+
 st, h, d = req("HEAD", RESTS)
 check(st == 200 and d == b"", "HEAD: 200, no body")
 st, h, d = req("OPTIONS", DRAFT)
@@ -192,6 +225,10 @@ expect(404, "data-missing", "GET", RESTS + "?content=config")
 expect(404, "data-missing", "GET", "/restconf/config/" + NODES)
 expect(404, "invalid-value", "GET", "/rests/data/foo:bar")
 expect(404, "invalid-value", "GET", DRAFT + "/node/openflow:1/bogus")
+expect(404, "data-missing", "GET", DRAFT + "/node/openflow:1/node-connector/openflow:1:99")
+expect(404, "data-missing", "GET", DRAFT + "/node/openflow:1/node-connector/openflow:1:01")
+expect(404, "data-missing", "GET", DRAFT + "/node/openflow:1/node-connector/openflow:2:1")
+expect(404, "invalid-value", "GET", DRAFT + "/node/openflow:1" + NC + "/bogus")
 expect(404, "invalid-value", "GET", "/restconf/operational/nodes")
 expect(404, "invalid-value", "GET", "/nothing/here")
 expect(404, "invalid-value", "GET", "/restconf/streams")
