@@ -181,6 +181,10 @@ struct of_sim {
 	/* Flows a switch held unconfirmed were removed: the confirm phase
 	 * can no longer reach its count. */
 	int			 confirm_lost;
+	/* PACKET_IN sessions (a switch's connection) that sent one, and
+	 * those the controller answered (of_pktin_verdict()). */
+	uint64_t		 pktin_asked;
+	uint64_t		 pktin_answered;
 	double			 phase_timeout;
 	int			 warned_version;
 	struct nb_run		*nb;		/* --northbound, else NULL */
@@ -251,6 +255,9 @@ int	 of_port_link_down(const struct of_switch *sw, uint32_t no);
 void	 of_pktin_start(struct of_switch *);
 void	 of_pktin_stop(struct of_switch *);
 void	 of_pktin_pump(struct of_switch *);
+/* At the run's end: a load no switch had an answer to, or that fewer
+ * switches had answers to than sent, is not DONE. */
+void	 of_pktin_verdict(struct of_sim *);
 /* A PACKET_OUT or FLOW_MOD named buffer_id: a cbench response. */
 void	 of_pktin_response(struct of_switch *, uint32_t buffer_id,
 	    uint64_t now);
