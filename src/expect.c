@@ -294,3 +294,90 @@ expect_parse(const char *s, struct expect *out, char *errbuf,
 		return expect_error(s, errbuf, errlen, "expression too long");
 	return 0;
 }
+
+/* Levenshtein distance of a and b, each cut at EXPECT_NAME_MAX. */
+static size_t
+edit_distance(const char *a, const char *b)
+{
+	size_t	row[EXPECT_NAME_MAX + 1], la = strlen(a), lb = strlen(b);
+	size_t	i, j, diag, up;
+
+	la = la > EXPECT_NAME_MAX ? EXPECT_NAME_MAX : la;
+	lb = lb > EXPECT_NAME_MAX ? EXPECT_NAME_MAX : lb;
+	for (j = 0; j <= lb; j++)
+		row[j] = j;
+	for (i = 1; i <= la; i++) {
+		diag = row[0];
+		row[0] = i;
+		for (j = 1; j <= lb; j++) {
+			up = row[j];
+			row[j] = diag + (a[i - 1] != b[j - 1]);
+			if (up + 1 < row[j])
+				row[j] = up + 1;
+			if (row[j - 1] + 1 < row[j])
+				row[j] = row[j - 1] + 1;
+			diag = up;
+		}
+	}
+	return row[lb];
+}
+
+/* A misspelling of cand: a few edits away, or one inside the other. */
+static int
+expect_close(const char *name, const char *cand)
+{
+	size_t	len = strlen(name), lim = len / 3 > 2 ? len / 3 : 2;
+
+	if (len >= 3 && (strstr(cand, name) != NULL ||
+	    (strlen(cand) >= 3 && strstr(name, cand) != NULL)))
+		return 1;
+	return edit_distance(name, cand) <= lim;
+}
+
+size_t
+expect_suggest(const char *name, const char *const *cand, size_t n,
+    char *buf, size_t len)
+{
+	size_t	i, used = 0, found = 0;
+	int	k;
+
+	if (len > 0)
+		buf[0] = '\0';
+	for (i = 0; i < n && found < EXPECT_SUGGEST_MAX; i++) {
+		if (cand[i] == NULL || !expect_close(name, cand[i]))
+			continue;
+		k = snprintf(buf + used, len - used, "%s%s", found ? ", " : "",
+		    cand[i]);
+		if (k < 0 || (size_t)k >= len - used)
+			break;
+		used += (size_t)k;
+		found++;
+	}
+	return found;
+}
+
+/*
+ * Counters a command makes only when their event happens (a controller
+ * process gone, a fault's effect, a monitor that saw nothing): named by
+ * --expect, they exist, zero, in a run where it did not.  By the name
+ * after a scenario group's "GROUP.".
+ */
+int
+expect_counter_lazy(const char *name)
+{
+	static const char *const lazy[] = {
+		"controller_pid_gone", "controller_scrape_errors",
+		"learn_not_observed", "monitor_prefixes",
+		"fault_drop_sessions", "fault_rpc_error_answered",
+		"fault_slow_rpc_answered", "fault_delay_bytes",
+		"fault_delay_ms",
+	};
+	const char	*dot = strrchr(name, '.');
+	size_t		 i;
+
+	name = dot != NULL ? dot + 1 : name;
+	for (i = 0; i < nitems(lazy); i++)
+		if (strcmp(name, lazy[i]) == 0)
+			return 1;
+	return 0;
+}

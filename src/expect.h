@@ -69,4 +69,16 @@ const char *expect_op_name(enum expect_op);
 /* Whether value satisfies the expectation's operator and threshold. */
 int	 expect_holds(const struct expect *, double value);
 
+/*
+ * The names among cand[0..n) (NULLs skipped) close enough to name to be
+ * what it meant (a few letters off, or one inside the other), at most
+ * EXPECT_SUGGEST_MAX, joined with ", " into buf; how many.
+ */
+#define EXPECT_SUGGEST_MAX	5
+size_t	 expect_suggest(const char *name, const char *const *cand, size_t n,
+	    char *buf, size_t len);
+/* 1: a counter that exists only once its event happened (zero when it
+ * did not), so that a run without it does not make it unknown. */
+int	 expect_counter_lazy(const char *name);
+
 #endif

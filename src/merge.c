@@ -505,6 +505,13 @@ merge_parts(const struct merge_part *parts, size_t n, struct metrics *out,
 		out->end_ns = max_of(out->end_ns, merge_abs_ns(
 		    merge_start(&parts[p]), parts[p].json, "end_s"));
 		ok = json_object_get(parts[p].json, "ok");
+		/* A part a signal cut short leaves the whole run short. */
+		if (json_is_true(json_object_get(parts[p].json,
+		    "interrupted")))
+			out->interrupted = 1;
+		/* Served when every part only served. */
+		out->served = (p == 0 || out->served) && json_is_true(
+		    json_object_get(parts[p].json, "served"));
 		if (*parts_ok && !json_is_true(ok)) {
 			*parts_ok = 0;
 			snprintf(why, whylen, "part %s was not ok",

@@ -68,17 +68,42 @@ static const struct opt merge_rows[] = {
 
 #define merge_die(...)	cli_die_cmd("merge", __VA_ARGS__)
 
-/* An --expect on a phase the merged run does not have is a typo. */
+/* An --expect on a phase or counter the merged run does not have is a
+ * typo: a usage error with the names it may have meant. */
 static void
 merge_check_expects(const struct merge_opts *mo, const struct metrics *m)
 {
-	size_t	i;
+	const struct expect	*e;
+	const char		*cand[METRICS_MAX_COUNTERS];
+	char			 close[256];
+	size_t			 i, k;
 
-	for (i = 0; i < mo->n_expects; i++)
-		if (strcmp(mo->expects[i].phase, EXPECT_PHASE_COUNTERS) != 0 &&
-		    metrics_find_phase(m, mo->expects[i].phase) == NULL)
+	for (i = 0; i < mo->n_expects; i++) {
+		e = &mo->expects[i];
+		if (e->metric >= 0 && metrics_find_phase(m, e->phase) == NULL) {
+			for (k = 0; k < m->n_phases; k++)
+				cand[k] = m->phases[k]->name;
+			expect_suggest(e->phase, cand, k, close,
+			    sizeof(close));
 			merge_die("--expect '%s': the reports have no phase "
-			    "'%s'", mo->expects[i].expr, mo->expects[i].phase);
+			    "'%s'%s%s%s", e->expr, e->phase, close[0] ?
+			    " (did you mean " : "", close, close[0] ? "?)" :
+			    "");
+		}
+		if (e->metric >= 0 || expect_counter_lazy(e->counter))
+			continue;
+		for (k = 0; k < m->n_counters; k++)
+			if (strcmp(m->counters[k].name, e->counter) == 0)
+				break;
+		if (k < m->n_counters)
+			continue;
+		for (k = 0; k < m->n_counters; k++)
+			cand[k] = m->counters[k].name;
+		expect_suggest(e->counter, cand, k, close, sizeof(close));
+		merge_die("--expect '%s': the reports have no counter '%s'%s%s"
+		    "%s", e->expr, e->counter, close[0] ? " (did you mean " :
+		    "", close, close[0] ? "?)" : "");
+	}
 }
 
 static const char *
@@ -166,6 +191,7 @@ merge_main(int argc, char **argv)
 	rep.expects = mo.expects;
 	rep.n_expects = mo.n_expects;
 	rep.failed = parts_ok ? NULL : why;
+	rep.why_out = mo.quiet ? stderr : NULL;
 	rc = report_emit(&m, 1, &rep, mo.quiet ? NULL : stdout);
 	metrics_free(&m);
 	for (i = 0; i < n; i++)

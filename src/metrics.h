@@ -93,6 +93,11 @@ struct phase {
 	enum phase_witness witness;
 	int		 await_ack;	/* at target, wait for phase_acked() */
 	int		 expected;	/* the run needs it DONE: phase_expect() */
+	/* The run did not ask for it and only the controller drives it
+	 * (confirm: the controller reading flows back): still without an
+	 * item when the run ends, it was not driven and goes back to
+	 * PENDING (run_close_phases()), no failure. */
+	int		 optional;
 	uint64_t	 trigger_ns;	/* when the phase started */
 	uint64_t	 first_ns;	/* first item, 0 if none */
 	uint64_t	 last_ns;	/* last item, 0 if none */
@@ -123,6 +128,15 @@ struct metrics {
 	 * hosts even, that ran parts of one run line up (sbsim merge). */
 	uint64_t	 start_real_ns;
 	uint64_t	 end_ns;
+	/* A signal (SIGINT, SIGTERM) stopped the run before its end (its
+	 * --duration, or its phases complete): it failed, whatever its
+	 * phases say (docs/report.md, "Verdicts"). */
+	int		 interrupted;
+	/* Every device only listened and no phase was expected: the run
+	 * served whoever came (counters served_devices and
+	 * served_connections), a phase that did not reach its count is no
+	 * failure (run.c, run_serving). */
+	int		 served;
 	struct phase	*phases[METRICS_MAX_PHASES];
 	size_t		 n_phases;
 	struct counter	 counters[METRICS_MAX_COUNTERS];

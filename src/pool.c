@@ -48,6 +48,25 @@ pool_config_defaults(struct pool_config *c)
 
 /* Devices of every pool in each state, for the live metrics. */
 static uint64_t	pool_census[PD_STOPPED + 1];
+/* Devices not up by why their last try failed (pool_count_why()). */
+static uint64_t	pool_why_census[POOL_WHY_N];
+/* Connections passive devices of every pool accepted (pool_accepted()). */
+static uint64_t	pool_accepts;
+
+static void
+pool_set_why(struct pool_dev *d, enum pool_why why)
+{
+	pool_why_census[d->why_down]--;
+	pool_why_census[why]++;
+	d->why_down = (uint8_t)why;
+}
+
+void
+pool_count_why(uint64_t n[POOL_WHY_N])
+{
+	memcpy(n, pool_why_census, sizeof(pool_why_census));
+	n[POOL_WHY_NONE] = 0;
+}
 
 static void
 pool_set_state(struct pool_dev *d, enum pool_dev_state st)
@@ -55,6 +74,8 @@ pool_set_state(struct pool_dev *d, enum pool_dev_state st)
 	pool_census[d->state]--;
 	pool_census[st]++;
 	d->state = (uint8_t)st;
+	if (st == PD_UP)
+		pool_set_why(d, POOL_WHY_NONE);
 	if (st == PD_UP && d->fault_ns != 0)
 		fault_dev_up(d, clock_ns());
 }
@@ -63,6 +84,12 @@ void
 pool_count_states(uint64_t n[PD_STOPPED + 1])
 {
 	memcpy(n, pool_census, sizeof(pool_census));
+}
+
+uint64_t
+pool_accepted(void)
+{
+	return pool_accepts;
 }
 
 const char *
@@ -95,6 +122,8 @@ pool_init(struct pool *p, const struct pool_config *cfg,
 		devs[i]->index = i;
 		devs[i]->state = PD_IDLE;
 		pool_census[PD_IDLE]++;
+		devs[i]->why_down = POOL_WHY_NONE;
+		pool_why_census[POOL_WHY_NONE]++;
 	}
 }
 
@@ -119,8 +148,10 @@ pool_free(struct pool *p)
 {
 	uint32_t	i;
 
-	for (i = 0; i < p->n_devs; i++)
+	for (i = 0; i < p->n_devs; i++) {
 		pool_census[p->devs[i]->state]--;
+		pool_why_census[p->devs[i]->why_down]--;
+	}
 	if (p->own_devs)
 		free(p->devs);
 	p->devs = NULL;
@@ -246,6 +277,9 @@ pool_connect_event(struct bufferevent *bev, short what, void *arg)
 	 * queue keeps dropping) gives up its slot and tries again. */
 	if (what & BEV_EVENT_TIMEOUT)
 		p->stats.timeouts++;
+	pool_set_why(d, !(what & BEV_EVENT_TIMEOUT) &&
+	    EVUTIL_SOCKET_ERROR() == ECONNREFUSED ? POOL_WHY_REFUSED :
+	    POOL_WHY_UNANSWERED);
 	if (p->stats.failures++ < POOL_LOG_FAILURES)
 		log_info("device %u: connect to %s failed: %s; will retry%s",
 		    d->index, p->cfg.ep.text, (what & BEV_EVENT_TIMEOUT) ?
@@ -340,6 +374,8 @@ pool_connect(struct pool_dev *d)
 		/* libevent already reported it through the event callback
 		 * when the error was immediate; only clean up otherwise. */
 		if (d->state == PD_CONNECTING) {
+			pool_set_why(d, errno == ECONNREFUSED ?
+			    POOL_WHY_REFUSED : POOL_WHY_UNANSWERED);
 			p->inflight--;
 			p->stats.failures++;
 			pool_free_bev(d);
@@ -392,6 +428,7 @@ pool_accept(struct evconnlistener *l, evutil_socket_t fd,
 		close(fd);
 		return;
 	}
+	pool_accepts++;
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 	evutil_make_socket_nonblocking(fd);
 	if (p->cfg.up_fd != NULL) {
@@ -748,6 +785,11 @@ pool_bev_event(struct bufferevent *bev, short what, void *dev)
 	char		 why[128];
 
 	(void)bev;
+	/* The peer ended it: said apart from a connect nobody answered. */
+	if (!endpoint_passive(&d->pool->cfg.ep) && ((what & BEV_EVENT_EOF) ||
+	    ((what & BEV_EVENT_ERROR) &&
+	    EVUTIL_SOCKET_ERROR() == ECONNRESET)))
+		pool_set_why(d, POOL_WHY_PEER_CLOSED);
 	if (what & BEV_EVENT_EOF) {
 		snprintf(why, sizeof(why), "%s closed the connection",
 		    d->pool->ops->peer);

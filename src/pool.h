@@ -42,6 +42,7 @@ struct pool_dev {
 	uint32_t		 index;
 	uint8_t			 state;		/* enum pool_dev_state */
 	uint8_t			 attempts;	/* failures since last up */
+	uint8_t			 why_down;	/* enum pool_why, since up */
 	struct bufferevent	*bev;
 	struct evconnlistener	*listener;
 	struct event		*retry;		/* made on first backoff */
@@ -139,6 +140,23 @@ void	 pool_free(struct pool *);
  * state now; and a state's name ("up"). */
 void	 pool_count_states(uint64_t n[PD_STOPPED + 1]);
 const char *pool_state_name(enum pool_dev_state);
+/*
+ * Why a connecting device is not up: its last try was refused
+ * (ECONNREFUSED), closed by the peer (EOF or a reset once connected), or
+ * never answered (the connect timed out, or failed otherwise).  Kept
+ * from the failure until the device is up again; pool_count_why() counts
+ * the devices of every pool by it (the run says it without -v).
+ */
+enum pool_why {
+	POOL_WHY_NONE,
+	POOL_WHY_REFUSED,
+	POOL_WHY_PEER_CLOSED,
+	POOL_WHY_UNANSWERED,
+	POOL_WHY_N
+};
+void	 pool_count_why(uint64_t n[POOL_WHY_N]);
+/* Connections the passive devices of every pool accepted so far. */
+uint64_t pool_accepted(void);
 /* Begin: listen on every port, or start the connect ramp. */
 int	 pool_start(struct pool *, char *err, size_t errlen);
 /* The protocol is done with this connection (error, EOF, fatal error). */

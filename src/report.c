@@ -60,6 +60,8 @@ struct view {
 	struct eview		*ev;
 	size_t			 ne;
 	int			 ok;
+	int			 interrupted;	/* a run was (metrics.h) */
+	int			 served;	/* every run only served */
 };
 
 /* ---- numbers ---- */
@@ -302,6 +304,14 @@ view_expect(struct view *vw, struct eview *ev)
 		snprintf(lhs, sizeof(lhs), "%s.%s", EXPECT_PHASE_COUNTERS,
 		    e->counter);
 		cv = view_find_counter(vw, e->counter);
+		if (cv == NULL && !expect_counter_lazy(e->counter)) {
+			/* A typo: the command says so (exit 2). */
+			ev->ok = 0;
+			snprintf(ev->msg, sizeof(ev->msg), "%s: the run has "
+			    "no such counter", lhs);
+			vw->ok = 0;
+			return;
+		}
 		ev->value = cv != NULL ? cv->v : 0;
 	} else {
 		snprintf(lhs, sizeof(lhs), "%s.%s", e->phase,
@@ -332,6 +342,14 @@ view_build(struct view *vw, const struct metrics *runs, size_t nruns,
 	vw->runs = runs;
 	vw->nruns = nruns;
 	vw->ok = o->failed == NULL;
+	vw->served = nruns > 0;
+	for (i = 0; i < nruns; i++) {
+		if (runs[i].interrupted)
+			vw->interrupted = 1;
+		vw->served &= runs[i].served;
+	}
+	if (vw->interrupted)
+		vw->ok = 0;
 	view_phase_names(vw);
 	for (i = 0; i < vw->np; i++)
 		view_phase(vw, &vw->p[i]);
@@ -368,26 +386,97 @@ name_width(const struct view *vw, int proto)
 	return (int)w;
 }
 
+/*
+ * What a phase's items are: most count what the devices saw (flows,
+ * sessions, prefixes); the northbound's own program and delete phases
+ * count the HTTP requests sbsim sent (each of --flows-per-request
+ * flows), their confirms the flows read back.  A scenario group's
+ * "GROUP.nb_program" goes by its name.
+ */
+const char *
+report_phase_unit(const char *name)
+{
+	const char	*dot = strrchr(name, '.');
+
+	name = dot != NULL ? dot + 1 : name;
+	if (strcmp(name, "nb_program") == 0 || strcmp(name, "nb_delete") == 0)
+		return "requests";
+	return "items";
+}
+
+/* A cell of the table: the value, or "-" when it was not measured. */
+static const char *
+cell(char *buf, size_t len, int measured, const char *fmt, double v)
+{
+	if (!measured)
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, fmt, finite_or_0(v));
+	return buf;
+}
+
+/* The items cell: requests say so ("12 req"). */
+static const char *
+cell_items(char *buf, size_t len, const struct pview *pv)
+{
+	if (pv->state == PHASE_PENDING)
+		snprintf(buf, len, "-");
+	else if (strcmp(report_phase_unit(pv->name), "requests") == 0)
+		snprintf(buf, len, "%.0f req", finite_or_0(pv->v[RM_ITEMS]));
+	else
+		snprintf(buf, len, "%.0f", finite_or_0(pv->v[RM_ITEMS]));
+	return buf;
+}
+
+/*
+ * One row per phase.  A cell that was not measured is "-", never 0: a
+ * phase that never began has no figure, a window of no length no rate,
+ * a phase without a latency sample no percentile.
+ */
+static void
+human_row(const struct pview *pv, int w, int pw, FILE *f)
+{
+	char	c[7][32];
+	int	ran = pv->state != PHASE_PENDING;
+	int	lat = ran && pv->rep->latency.count > 0;
+
+	fprintf(f, "%-*s %-*s %10s %9s %11s %9s %9s %9s %9s  %-7s  %s\n", w,
+	    pv->name, pw, pv->protocol, cell_items(c[0], sizeof(c[0]), pv),
+	    cell(c[1], sizeof(c[1]), ran, "%.3f", pv->v[RM_SECONDS]),
+	    cell(c[2], sizeof(c[2]), ran && pv->v[RM_SECONDS] > 0, "%.1f",
+	    pv->v[RM_RATE]),
+	    cell(c[3], sizeof(c[3]), lat, "%.0f", pv->v[RM_P50]),
+	    cell(c[4], sizeof(c[4]), lat, "%.0f", pv->v[RM_P90]),
+	    cell(c[5], sizeof(c[5]), lat, "%.0f", pv->v[RM_P99]),
+	    cell(c[6], sizeof(c[6]), lat, "%.0f", pv->v[RM_MAX]),
+	    phase_state_name(pv->state),
+	    ran ? phase_witness_name(pv->rep->witness) : "-");
+}
+
 static void
 human_single(const struct view *vw, FILE *f)
 {
-	const struct pview	*pv;
-	int			 w = name_width(vw, 0);
-	int			 pw = name_width(vw, 1);
-	size_t			 i;
+	int	w = name_width(vw, 0);
+	int	pw = name_width(vw, 1);
+	size_t	i;
 
 	fprintf(f, "%-*s %-*s %10s %9s %11s %9s %9s %9s %9s  %-7s  %s\n", w,
 	    "phase", pw, "protocol", "items", "seconds", "rate/s", "p50 us",
 	    "p90 us", "p99 us", "max us", "state", "witness");
-	for (i = 0; i < vw->np; i++) {
-		pv = &vw->p[i];
-		fprintf(f, "%-*s %-*s %10.0f %9.3f %11.1f %9.0f %9.0f %9.0f "
-		    "%9.0f  %-7s  %s\n", w, pv->name, pw, pv->protocol,
-		    pv->v[RM_ITEMS], pv->v[RM_SECONDS], pv->v[RM_RATE],
-		    pv->v[RM_P50], pv->v[RM_P90], pv->v[RM_P99],
-		    pv->v[RM_MAX], phase_state_name(pv->state),
-		    phase_witness_name(pv->rep->witness));
-	}
+	for (i = 0; i < vw->np; i++)
+		human_row(&vw->p[i], w, pw, f);
+}
+
+/* One line under the table: what its less obvious words mean. */
+static void
+human_legend(const struct view *vw, const struct report_opts *o, FILE *f)
+{
+	if (vw->np == 0)
+		return;
+	fprintf(f, "(witness: who saw the last item: device, northbound, "
+	    "monitor or tcp_ack; -: not measured; \"req\": HTTP requests; "
+	    "full report %s%s)\n", o->json_path != NULL ? "in " :
+	    "with --report ", o->json_path != NULL ? o->json_path : "FILE");
 }
 
 static void
@@ -515,6 +604,55 @@ view_saturated(const struct view *vw)
 	return 0;
 }
 
+/* A counter of the view, summed over a scenario's groups ("GROUP.name"). */
+static double
+view_counter_sum(const struct view *vw, const char *name)
+{
+	const char	*dot;
+	double		 sum = 0;
+	size_t		 i;
+
+	for (i = 0; i < vw->nc; i++) {
+		dot = strrchr(vw->c[i].name, '.');
+		if (strcmp(dot != NULL ? dot + 1 : vw->c[i].name, name) == 0)
+			sum += vw->c[i].v;
+	}
+	return sum;
+}
+
+/* Devices that were not up at the end, and why (run.c). */
+static void
+human_not_up(const struct view *vw, FILE *f)
+{
+	double	closed = view_counter_sum(vw, "devices_closed_by_peer");
+	double	refused = view_counter_sum(vw, "devices_refused");
+	double	silent = view_counter_sum(vw, "devices_unanswered");
+	char	a[3][64];
+
+	if (closed + refused + silent == 0)
+		return;
+	fprintf(f, "\nnot connected at the end: %s closed by the peer, %s "
+	    "refused (ECONNREFUSED), %s never answered\n",
+	    fmt_num(a[0], sizeof(a[0]), closed),
+	    fmt_num(a[1], sizeof(a[1]), refused),
+	    fmt_num(a[2], sizeof(a[2]), silent));
+}
+
+/* Devices that only served: what they served, not a verdict on it. */
+static void
+human_served(const struct view *vw, FILE *f)
+{
+	char	a[64], b[64];
+
+	if (!vw->served)
+		return;
+	fprintf(f, "\nserved: %s devices listened, %s connections accepted "
+	    "(no phase was expected: they served whoever came)\n",
+	    fmt_num(a, sizeof(a), view_counter_sum(vw, "served_devices")),
+	    fmt_num(b, sizeof(b), view_counter_sum(vw,
+	    "served_connections")));
+}
+
 static void
 human_emit(const struct view *vw, const struct report_opts *o, FILE *f)
 {
@@ -522,6 +660,7 @@ human_emit(const struct view *vw, const struct report_opts *o, FILE *f)
 		human_repeat(vw, f);
 	else {
 		human_single(vw, f);
+		human_legend(vw, o, f);
 		if (vw->np > 0)
 			human_cost(vw, f);
 	}
@@ -530,8 +669,72 @@ human_emit(const struct view *vw, const struct report_opts *o, FILE *f)
 	human_expects(vw, f);
 	if (o->failed != NULL)
 		fprintf(f, "\nfailed: %s\n", o->failed);
-	fprintf(f, "\nresult: %s\n", vw->ok ? "ok" : "FAILED");
+	human_served(vw, f);
+	human_not_up(vw, f);
+	if (vw->interrupted)
+		fprintf(f, "\ninterrupted: a signal stopped the run before "
+		    "its end\n");
+	fprintf(f, "\nresult: %s\n", vw->ok ? "ok" : vw->interrupted ?
+	    "FAILED (interrupted)" : "FAILED");
 	fflush(f);
+}
+
+/* Append "; what" (or "what" first) to buf of len bytes. */
+static void
+why_add(char *buf, size_t len, const char *what)
+{
+	size_t	used = strlen(buf);
+
+	if (used + 2 < len)
+		snprintf(buf + used, len - used, "%s%s", used ? "; " : "",
+		    what);
+}
+
+/*
+ * Why the run failed, on one line: what failed it beside its phases,
+ * the signal, each timed-out phase with its counts, each failed
+ * threshold (what -q prints, report_opts.why_out).
+ */
+static void
+view_why(const struct view *vw, const struct report_opts *o, char *buf,
+    size_t len)
+{
+	char	one[400], a[64], b[64];
+	size_t	i;
+
+	buf[0] = '\0';
+	if (o->failed != NULL)
+		why_add(buf, len, o->failed);
+	if (vw->interrupted)
+		why_add(buf, len, "interrupted: a signal stopped the run "
+		    "before its end");
+	for (i = 0; i < vw->np; i++) {
+		if (vw->p[i].state != PHASE_TIMEOUT)
+			continue;
+		snprintf(one, sizeof(one), "%s timed out: %s of %s %s",
+		    vw->p[i].name, fmt_num(a, sizeof(a), vw->p[i].v[RM_ITEMS]),
+		    vw->p[i].rep->target ? fmt_num(b, sizeof(b),
+		    (double)vw->p[i].rep->target) : "?",
+		    report_phase_unit(vw->p[i].name));
+		why_add(buf, len, one);
+	}
+	for (i = 0; i < vw->ne; i++)
+		if (!vw->ev[i].ok)
+			why_add(buf, len, vw->ev[i].msg);
+	if (buf[0] == '\0')
+		snprintf(buf, len, "failed");
+}
+
+static void
+why_emit(const struct view *vw, const struct report_opts *o)
+{
+	char	why[1024];
+
+	if (o->why_out == NULL || vw->ok)
+		return;
+	view_why(vw, o, why, sizeof(why));
+	fprintf(o->why_out, "sbsim: result FAILED: %s\n", why);
+	fflush(o->why_out);
 }
 
 /* ---- escaping ---- */
@@ -860,6 +1063,7 @@ json_phase(struct jw *w, const struct phase *ph, const struct metrics *run,
 	jw_str(w, "state", phase_state_name(state));
 	jw_str(w, "witness", phase_witness_name(ph->witness));
 	jw_num(w, "items", v[RM_ITEMS]);
+	jw_str(w, "unit", report_phase_unit(ph->name));
 	jw_u64(w, "target", ph->target);
 	jw_num(w, "seconds", v[RM_SECONDS]);
 	jw_num(w, "rate_per_s", v[RM_RATE]);
@@ -1015,6 +1219,8 @@ json_emit(const struct view *vw, const struct report_opts *o,
 		jw_rel(&w, "end_s", &vw->runs[0], vw->runs[0].end_ns);
 	}
 	jw_bool(&w, "ok", vw->ok);
+	jw_bool(&w, "interrupted", vw->interrupted);
+	jw_bool(&w, "served", vw->served);
 	if (o->failed != NULL)
 		jw_str(&w, "failed", o->failed);
 	jw_bool(&w, "sbsim_saturated", view_saturated(vw));
@@ -1176,10 +1382,12 @@ junit_emit(const struct view *vw, const struct report_opts *o, FILE *f)
 	for (i = 0; i < vw->ne; i++)
 		failures += !vw->ev[i].ok;
 	failures += o->failed != NULL;
+	failures += vw->interrupted;
 	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
 	fprintf(f, "<testsuite name=\"sbsim\" tests=\"%zu\" failures=\"%zu\" "
 	    "errors=\"0\" skipped=\"0\" time=\"%.3f\">\n", vw->np + vw->ne +
-	    (o->failed != NULL), failures, runs_seconds(vw));
+	    (o->failed != NULL) + vw->interrupted, failures,
+	    runs_seconds(vw));
 	fputs("  <properties>\n", f);
 	junit_property(f, "version", o->version ? o->version : "unknown");
 	junit_property(f, "scenario", o->scenario ? o->scenario : "");
@@ -1193,6 +1401,9 @@ junit_emit(const struct view *vw, const struct report_opts *o, FILE *f)
 		    "expectation", vw->ev[i].ok ? NULL : vw->ev[i].msg);
 	if (o->failed != NULL)
 		junit_case(f, "sbsim.run", "parts", 0, "run", o->failed);
+	if (vw->interrupted)
+		junit_case(f, "sbsim.run", "interrupted", runs_seconds(vw),
+		    "interrupted", "a signal stopped the run before its end");
 	fputs("</testsuite>\n", f);
 }
 
@@ -1273,6 +1484,8 @@ report_emit(const struct metrics *runs, size_t nruns,
 	view_build(&vw, runs, nruns, o);
 	if (human_out != NULL)
 		human_emit(&vw, o, human_out);
+	else
+		why_emit(&vw, o);
 	if (write_file(o->json_path, &c, emit_json) == -1)
 		rc = -1;
 	if (write_file(o->csv_path, &c, emit_csv) == -1)
@@ -1305,6 +1518,7 @@ struct steps_view {
 	struct view			*v;
 	size_t				 widest;
 	int				 ok;
+	int				 interrupted;
 };
 
 static void
@@ -1329,6 +1543,11 @@ steps_build(struct steps_view *sv, const struct report_steps *st,
 	}
 	if (strcmp(st->kind, "sweep") != 0)
 		sv->ok = st->largest_ok != 0;
+	sv->interrupted = 0;
+	for (i = 0; i < st->n; i++)
+		sv->interrupted |= sv->v[i].interrupted;
+	if (sv->interrupted)	/* the search or sweep did not finish */
+		sv->ok = 0;
 }
 
 static void
@@ -1433,7 +1652,11 @@ steps_human(const struct steps_view *sv, FILE *f)
 		    "controller_cpu_ms") / 1000);
 	}
 	steps_verdict(sv, f);
-	fprintf(f, "result: %s\n", sv->ok ? "ok" : "FAILED");
+	if (sv->interrupted)
+		fprintf(f, "interrupted: a signal stopped the run before its "
+		    "end\n");
+	fprintf(f, "result: %s\n", sv->ok ? "ok" : sv->interrupted ?
+	    "FAILED (interrupted)" : "FAILED");
 	fflush(f);
 }
 
@@ -1450,6 +1673,7 @@ steps_json_step(struct jw *w, const struct report_step *s,
 	jw_open(w, NULL, '{');
 	jw_u64(w, "size", s->size);
 	jw_bool(w, "ok", vw->ok);
+	jw_bool(w, "interrupted", vw->interrupted);
 	if (s->failed != NULL)
 		jw_str(w, "failed", s->failed);
 	jw_bool(w, "sbsim_saturated", view_saturated(vw));
@@ -1474,6 +1698,7 @@ steps_json(const void *arg, FILE *f)
 	json_env(&w, c->env);
 	jw_str(&w, "scenario", c->o->scenario ? c->o->scenario : "");
 	jw_bool(&w, "ok", c->sv->ok);
+	jw_bool(&w, "interrupted", c->sv->interrupted);
 	jw_open(&w, "steps", '{');
 	jw_str(&w, "kind", st->kind);
 	jw_str(&w, "size_option", st->size_opt);
@@ -1540,6 +1765,11 @@ steps_why(const struct report_step *s, const struct view *vw, char *buf,
 		snprintf(buf, len, "%s", s->failed);
 		return;
 	}
+	if (vw->interrupted) {
+		snprintf(buf, len, "interrupted: a signal stopped the run "
+		    "before its end");
+		return;
+	}
 	snprintf(buf, len, "failed");
 	for (i = 0; i < vw->np; i++)
 		if (vw->p[i].state == PHASE_TIMEOUT) {
@@ -1553,6 +1783,29 @@ steps_why(const struct report_step *s, const struct view *vw, char *buf,
 			snprintf(buf, len, "%s", vw->ev[i].msg);
 			return;
 		}
+}
+
+/* -q: the search or sweep failed, on one line (the first failed step). */
+static void
+steps_why_emit(const struct steps_view *sv, const struct report_opts *o)
+{
+	char	why[1200];
+	size_t	i;
+
+	if (o->why_out == NULL || sv->ok)
+		return;
+	snprintf(why, sizeof(why), "no size passed");
+	for (i = 0; i < sv->st->n; i++)
+		if (!sv->v[i].ok) {
+			steps_why(&sv->st->steps[i], &sv->v[i], why,
+			    sizeof(why));
+			fprintf(o->why_out, "sbsim: result FAILED: %s%s %u: "
+			    "%s\n", report_size_dashes(sv->st->size_opt),
+			    sv->st->size_opt, sv->st->steps[i].size, why);
+			fflush(o->why_out);
+			return;
+		}
+	fprintf(o->why_out, "sbsim: result FAILED: %s\n", why);
 }
 
 static void
@@ -1611,6 +1864,8 @@ report_emit_steps(const struct report_steps *st, const struct report_opts *o,
 	steps_build(&sv, st, o);
 	if (human_out != NULL)
 		steps_human(&sv, human_out);
+	else
+		steps_why_emit(&sv, o);
 	if (write_file(o->json_path, &c, steps_json) == -1)
 		rc = -1;
 	if (write_file(o->csv_path, &c, steps_csv) == -1)

@@ -40,6 +40,9 @@ struct report_opts {
 	/* Why the run failed besides its phases and expectations, or NULL
 	 * (sbsim merge: a part that was not ok). */
 	const char		*failed;
+	/* Where a failed run says why on one line when no table is
+	 * printed (-q): which phase, which threshold; NULL: nowhere. */
+	FILE			*why_out;
 };
 
 /*
@@ -56,6 +59,10 @@ int	report_emit(const struct metrics *runs, size_t nruns,
  * (what --find-max steps on).
  */
 int	report_run_ok(const struct metrics *run, const struct report_opts *);
+
+/* What a phase's items count: "requests" (the northbound's program and
+ * delete), else "items" (JSON `unit`). */
+const char *report_phase_unit(const char *phase_name);
 
 /* How a count option is written: "--switches", or a scenario group's
  * "of.count" as it is. */

@@ -54,16 +54,26 @@ struct run_state {
 	 * every worker's phases are complete. */
 	struct event		*release;
 	int			 released;
+	int			 deadline_hit;	/* --duration reached */
+	uint64_t		 accepted0;	/* pool_accepted() at start */
 	struct env		 env;		/* for ro->live_report, once */
 	int			 have_env;
 };
+
+/*
+ * The run only serves (every device listens, no phase is expected): its
+ * devices wait for whoever comes as long as the run goes on, so nothing
+ * of theirs times out; it ends at --duration, on a signal, or once its
+ * phases are complete (docs/report.md, "Verdicts").
+ */
+static int	run_serving;
 
 int
 run_phase_timed_out(const struct phase *ph, uint64_t now, double timeout_s)
 {
 	uint64_t	since;
 
-	if (ph->state != PHASE_RUNNING)
+	if (ph->state != PHASE_RUNNING || run_serving)
 		return 0;
 	since = ph->last_ns > ph->trigger_ns ? ph->last_ns : ph->trigger_ns;
 	return now > since && (double)(now - since) / 1e9 > timeout_s;
@@ -126,6 +136,13 @@ run_close_phases(struct metrics *m, uint64_t now)
 		ph = m->phases[i];
 		if (ph->state != PHASE_RUNNING)
 			continue;
+		if (ph->optional && ph->items == 0) {
+			/* Never driven (a controller that never reads flows
+			 * back): not observed, as if never begun. */
+			ph->state = PHASE_PENDING;
+			ph->trigger_ns = 0;
+			continue;
+		}
 		phase_end(ph, now, ph->target > 0 && ph->items < ph->target ?
 		    PHASE_TIMEOUT : PHASE_DONE);
 	}
@@ -309,7 +326,9 @@ run_tick(evutil_socket_t fd, short what, void *arg)
 		else
 			run_linger_start(rs);
 	}
-	if (rs->deadline_ns != 0 && now >= rs->deadline_ns) {
+	if (rs->deadline_ns != 0 && now >= rs->deadline_ns &&
+	    !rs->deadline_hit) {
+		rs->deadline_hit = 1;
 		engine_stop("--duration reached");
 	}
 	if ((rs->progress || rs->ro->worker) && now - rs->last_progress_ns >=
@@ -372,6 +391,9 @@ run_watch_start(struct run_state *rs, char *err, size_t errlen)
 	    err, errlen)) == NULL)
 		return -1;
 	promexp_set_run(rs->live, rs->m);
+	/* Made when the process goes: zero, and there, until it does. */
+	if (rs->ro->controller_pid != 0)
+		(void)metrics_counter(rs->m, "controller_pid_gone");
 	return 0;
 }
 
@@ -397,6 +419,111 @@ run_seed(const struct run_opts *ro)
 	return ro->seed + ro->shard_index * 1000003u;
 }
 
+/*
+ * A signal ended the run before its end: before --duration was reached,
+ * or, without --duration, before its phases were complete (a signal
+ * during the linger or a worker's hold comes after).  Whether any phase
+ * was expected does not matter: a run cut short measured less than it
+ * was asked to (docs/report.md, "Verdicts").
+ */
+static int
+run_was_interrupted(const struct run_state *rs)
+{
+	if (!engine_interrupted())
+		return 0;
+	if (rs->deadline_ns != 0)
+		return !rs->deadline_hit;
+	/* Serving until stopped: the signal is its end. */
+	return rs->complete_ns == 0 && !rs->m->served;
+}
+
+/* After start(): whether every device listens and no phase is expected. */
+static int
+run_only_serves(const struct metrics *m)
+{
+	uint64_t	n[PD_STOPPED + 1];
+	size_t		i;
+
+	for (i = 0; i < m->n_phases; i++)
+		if (m->phases[i]->expected)
+			return 0;
+	pool_count_states(n);
+	return n[PD_LISTENING] > 0 && n[PD_IDLE] + n[PD_CONNECTING] +
+	    n[PD_BACKOFF] + n[PD_UP] == 0;
+}
+
+/*
+ * A served run's end: a phase that saw nothing was not measured; one
+ * that saw some had no count to reach (the devices served whoever came:
+ * its target goes), and is done.  What was served is counted.
+ */
+static void
+run_close_served(struct run_state *rs, uint64_t now)
+{
+	struct metrics	*m = rs->m;
+	struct phase	*ph;
+	size_t		 i;
+
+	for (i = 0; i < m->n_phases; i++) {
+		ph = m->phases[i];
+		if (ph->state != PHASE_RUNNING)
+			continue;
+		if (ph->items == 0) {
+			ph->state = PHASE_PENDING;
+			ph->trigger_ns = 0;
+			continue;
+		}
+		ph->target = 0;
+		phase_end(ph, now, PHASE_DONE);
+	}
+	*metrics_counter(m, "served_connections") = pool_accepted() -
+	    rs->accepted0;
+}
+
+/*
+ * Devices that tried to connect and were not up at the end, by why
+ * (pool.h, enum pool_why): a controller that closed them (one that takes
+ * so many and closes the rest), refused them, or never answered.  Said
+ * under the table, without -v; counters only when there are some.
+ */
+static void
+run_count_not_up(struct metrics *m)
+{
+	static const char *const names[POOL_WHY_N] = {
+		[POOL_WHY_REFUSED] = "devices_refused",
+		[POOL_WHY_PEER_CLOSED] = "devices_closed_by_peer",
+		[POOL_WHY_UNANSWERED] = "devices_unanswered",
+	};
+	uint64_t	n[POOL_WHY_N];
+	int		w;
+
+	pool_count_why(n);
+	if (n[POOL_WHY_REFUSED] + n[POOL_WHY_PEER_CLOSED] +
+	    n[POOL_WHY_UNANSWERED] == 0)
+		return;
+	for (w = POOL_WHY_REFUSED; w < POOL_WHY_N; w++)
+		*metrics_counter(m, names[w]) = n[w];
+}
+
+/* Whether the run only serves, and what it serves from: once start()
+ * made the devices and their phases. */
+static void
+run_serve_start(struct run_state *rs)
+{
+	uint64_t	n[PD_STOPPED + 1];
+
+	rs->m->served = run_serving = run_only_serves(rs->m);
+	rs->accepted0 = pool_accepted();
+	if (!rs->m->served)
+		return;
+	pool_count_states(n);
+	*metrics_counter(rs->m, "served_devices") = n[PD_LISTENING];
+	log_info("%llu devices listen and no phase is expected: serving "
+	    "until %s", (unsigned long long)n[PD_LISTENING],
+	    rs->deadline_ns != 0 ? "--duration" : "stopped (SIGINT, SIGTERM)"
+	    " or the phases are complete");
+}
+
 static int
 run_once(struct run_state *rs)
 {
@@ -411,6 +538,7 @@ run_once(struct run_state *rs)
 	rs->m->start_ns = clock_ns();
 	rs->m->start_real_ns = clock_real_ns();
 	rs->complete_ns = 0;
+	rs->deadline_hit = 0;
 	rs->deadline_ns = rs->ro->duration > 0 ? rs->m->start_ns +
 	    (uint64_t)(rs->ro->duration * 1e9) : 0;
 	if (run_watch_start(rs, err, sizeof(err)) == -1) {
@@ -431,6 +559,7 @@ run_once(struct run_state *rs)
 	}
 	fault_start(rs->ro->faults, rs->ro->n_faults, rs->ops->faults,
 	    rs->cfg, rs->m, rs->ops->name, run_seed(rs->ro), rs->m->start_ns);
+	run_serve_start(rs);
 	tick = event_new(engine_base(), -1, EV_PERSIST, run_tick, rs);
 	event_add(tick, &tv);
 	rs->released = 0;
@@ -448,6 +577,11 @@ run_once(struct run_state *rs)
 	if (rs->progress)
 		report_progress_clear(stderr);
 	rs->m->end_ns = rs->complete_ns != 0 ? rs->complete_ns : clock_ns();
+	rs->m->interrupted = run_was_interrupted(rs);
+	run_count_not_up(rs->m);
+	if (rs->m->served)
+		run_close_served(rs, rs->m->end_ns);
+	run_serving = 0;
 	run_close_phases(rs->m, rs->m->end_ns);
 	if (rs->ro->worker)
 		(void)run_worker_progress(rs->m, rs->ro->worker_fd, 0);
@@ -461,18 +595,19 @@ run_once(struct run_state *rs)
 	return 0;
 }
 
-/* An --expect naming a phase this kind of run never has is a typo. */
+/* An --expect naming a phase this kind of run never has is a typo: one
+ * line with the names it may have meant, then all of them. */
 static int
 run_check_expects(const struct sim_ops *ops, const struct run_opts *ro)
 {
 	const char *const	*p;
-	size_t			 i, used = 0;
-	char			 names[256] = "";
+	size_t			 i, n, used = 0;
+	char			 names[1024] = "", close[256];
 
 	for (i = 0; i < ro->n_expects; i++) {
 		if (strcmp(ro->expects[i].phase, EXPECT_PHASE_COUNTERS) == 0)
 			continue;
-		for (p = ops->phases; *p != NULL; p++)
+		for (p = ops->phases, n = 0; *p != NULL; p++, n++)
 			if (strcmp(*p, ro->expects[i].phase) == 0)
 				break;
 		if (*p != NULL)
@@ -485,9 +620,70 @@ run_check_expects(const struct sim_ops *ops, const struct run_opts *ro)
 		used = strlen(names);
 		snprintf(names + used, sizeof(names) - used, "%s",
 		    EXPECT_PHASE_COUNTERS);
-		fprintf(stderr, "sbsim %s: --expect '%s': unknown phase '%s' "
-		    "(one of %s)\n", ops->name, ro->expects[i].expr,
-		    ro->expects[i].phase, names);
+		for (n = 0; ops->phases[n] != NULL; n++)
+			;
+		if (expect_suggest(ro->expects[i].phase, ops->phases, n,
+		    close, sizeof(close)) > 0)
+			fprintf(stderr, "sbsim %s: --expect '%s': unknown "
+			    "phase '%s' (did you mean %s? one of %s)\n",
+			    ops->name, ro->expects[i].expr,
+			    ro->expects[i].phase, close, names);
+		else
+			fprintf(stderr, "sbsim %s: --expect '%s': unknown "
+			    "phase '%s' (one of %s)\n", ops->name,
+			    ro->expects[i].expr, ro->expects[i].phase, names);
+		return -1;
+	}
+	return 0;
+}
+
+/* Whether any of the runs has a counter of that name. */
+static int
+run_has_counter(const struct metrics *runs, size_t n, const char *name)
+{
+	size_t	r, i;
+
+	for (r = 0; r < n; r++)
+		for (i = 0; i < runs[r].n_counters; i++)
+			if (strcmp(runs[r].counters[i].name, name) == 0)
+				return 1;
+	return 0;
+}
+
+/*
+ * An --expect naming a counter the run does not have is a typo too.  A
+ * command makes its counters when its devices start (a scenario's
+ * GROUP.name with its group), some only once their event happens, so
+ * the earliest point that knows them all is the run's end: the report
+ * is written, then the mistake is a usage error (2), on one line with
+ * the run's counters it may have meant.  -1 when there is one.
+ */
+static int
+run_check_counters(const struct sim_ops *ops, const struct run_opts *ro,
+    const struct metrics *runs, size_t n)
+{
+	const struct expect	*e;
+	const char		*cand[METRICS_MAX_COUNTERS];
+	char			 close[256];
+	size_t			 i, k;
+
+	for (i = 0; i < ro->n_expects; i++) {
+		e = &ro->expects[i];
+		if (e->metric >= 0 || n == 0 ||
+		    run_has_counter(runs, n, e->counter) ||
+		    expect_counter_lazy(e->counter))
+			continue;
+		for (k = 0; k < runs[0].n_counters; k++)
+			cand[k] = runs[0].counters[k].name;
+		if (expect_suggest(e->counter, cand, k, close,
+		    sizeof(close)) > 0)
+			fprintf(stderr, "sbsim %s: --expect '%s': this run "
+			    "has no counter '%s' (did you mean %s?)\n",
+			    ops->name, e->expr, e->counter, close);
+		else
+			fprintf(stderr, "sbsim %s: --expect '%s': this run "
+			    "has no counter '%s' (the report lists its "
+			    "counters)\n", ops->name, e->expr, e->counter);
 		return -1;
 	}
 	return 0;
@@ -541,6 +737,9 @@ run_report_opts(struct report_opts *rep, const struct run_opts *ro)
 	rep->junit_path = ro->junit;
 	rep->expects = ro->expects;
 	rep->n_expects = ro->n_expects;
+	/* -q prints no table, but a failure still says why (once: by the
+	 * parent of --workers, not by each worker). */
+	rep->why_out = ro->quiet && !ro->worker ? stderr : NULL;
 }
 
 int
@@ -667,7 +866,7 @@ run_steps(struct run_state *rs)
 	struct metrics		*runs;
 	uint32_t		 ceiling = *rs->ops->size(rs->cfg);
 	size_t			 i;
-	int			 rc;
+	int			 rc, bad;
 
 	run_steps_init(&st, steps, rs->ops, rs->ro, ceiling);
 	run_report_opts(&rep, rs->ro);
@@ -678,11 +877,15 @@ run_steps(struct run_state *rs)
 		free(runs);
 		return 2;
 	}
+	if ((bad = run_check_counters(rs->ops, rs->ro, runs, st.n)) == -1)
+		rep.why_out = NULL;	/* the usage error is the line */
 	rc = report_emit_steps(&st, &rep, rs->ro->quiet ? NULL : stdout);
+	if (bad == -1)
+		rc = 2;
 	for (i = 0; i < st.n; i++)
 		metrics_free(&runs[i]);
 	free(runs);
-	return rc == 0 ? 0 : 1;
+	return rc == 0 ? 0 : rc == 2 ? 2 : 1;
 }
 
 /* --start-at further away than this is a mistake (milliseconds?). */
@@ -830,7 +1033,7 @@ run_main(const struct sim_ops *ops, void *cfg, const struct run_opts *ro)
 	struct report_opts	 rep;
 	char			 err[512];
 	unsigned		 i, n = 0;
-	int			 rc;
+	int			 rc, bad;
 
 	if (run_slot != NULL) {
 		run_slot->ops = ops;
@@ -884,11 +1087,15 @@ run_main(const struct sim_ops *ops, void *cfg, const struct run_opts *ro)
 			break;
 	}
 	run_report_opts(&rep, ro);
+	if ((bad = run_check_counters(ops, ro, runs, n)) == -1)
+		rep.why_out = NULL;	/* the usage error is the line */
 	rc = report_emit(runs, n, &rep, ro->quiet ? NULL : stdout);
+	if (bad == -1)
+		rc = 2;
 	for (i = 0; i < n; i++)
 		metrics_free(&runs[i]);
 	free(runs);
-	return rc == 0 ? 0 : 1;
+	return rc == 0 ? 0 : rc == 2 ? 2 : 1;
 }
 
 static void

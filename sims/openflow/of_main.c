@@ -282,8 +282,11 @@ of_phases_init(struct of_sim *sim)
 	if (sim->cfg.expect_delete || (sim->cfg.nb.url != NULL &&
 	    !sim->cfg.nb.no_delete))
 		phase_expect(sim->ph[OFP_DELETE], sim->cfg.expect_flows);
-	if (sim->ph[OFP_CONFIRM] != NULL)
+	if (sim->ph[OFP_CONFIRM] != NULL) {
 		sim->ph[OFP_CONFIRM]->target = sim->cfg.expect_flows;
+		/* Only a controller that reads flows back drives it. */
+		sim->ph[OFP_CONFIRM]->optional = 1;
+	}
 	if (sim->cfg.pktin_count > 0)
 		sim->ph[OFP_PACKET_IN]->target =
 		    sim->cfg.pktin_count * sim->cfg.switches;
@@ -369,6 +372,7 @@ of_start(void *arg, struct metrics *m, char *err, size_t errlen)
 	sim->timed = NULL;
 	sim->program_done_ns = 0;
 	sim->confirm_lost = 0;
+	sim->pktin_asked = sim->pktin_answered = 0;
 	sim->warned_version = 0;
 	sim->last_sweep_ns = clock_ns();
 	METRICS_COUNTERS(m, of_counter_rows, &sim->c);
@@ -585,6 +589,7 @@ of_stop(void *arg)
 	of_topo_moves_free(sim);
 	if (sim->sw == NULL)
 		return;
+	of_pktin_verdict(sim);
 	of_pools_stop(sim);
 	for (i = 0; i < sim->cfg.switches * sim->cfg.n_ctl; i++)
 		of_switch_free(&sim->sw[i]);

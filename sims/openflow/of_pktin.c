@@ -45,6 +45,7 @@ struct of_pktin_state {
 	uint32_t	outstanding;
 	uint32_t	mask;		/* ring size - 1 */
 	uint64_t	sent;
+	uint64_t	answered;
 	uint64_t	*sent_ns;	/* by seq & mask; 0: answered */
 	uint32_t	*sent_seq;
 	uint64_t	 up_ns;		/* FEATURES_REPLY sent */
@@ -205,7 +206,8 @@ of_pktin_send_one(struct of_switch *sw, uint64_t now)
 	ps->sent_ns[slot] = now;
 	ps->sent_seq[slot] = ps->seq;
 	ps->seq = ps->seq + 1 == OF_NO_BUFFER ? 0 : ps->seq + 1;
-	ps->sent++;
+	if (ps->sent++ == 0)
+		sw->sim->pktin_asked++;
 	(*sw->sim->c.packet_ins_sent)++;
 }
 
@@ -248,6 +250,35 @@ of_pktin_response(struct of_switch *sw, uint32_t buffer_id, uint64_t now)
 	phase_items(ph, now, 1);
 	ps->sent_ns[slot] = 0;
 	ps->outstanding--;
+	if (ps->answered++ == 0)
+		sw->sim->pktin_answered++;
+}
+
+/*
+ * A load without --packet-in-count runs to the run's end, which closes
+ * it DONE (run_close_phases()) whatever came back: a controller that
+ * answered nothing, or only some switches, did not do what the phase
+ * measures, and says so (counted, and TIMEOUT).
+ */
+void
+of_pktin_verdict(struct of_sim *sim)
+{
+	struct phase	*ph = sim->ph[OFP_PACKET_IN];
+
+	if (ph == NULL)
+		return;
+	*metrics_counter(sim->m, "packet_in_switches") = sim->pktin_asked;
+	*metrics_counter(sim->m, "packet_in_switches_answered") =
+	    sim->pktin_answered;
+	if (ph->state != PHASE_DONE ||
+	    (ph->items > 0 && sim->pktin_answered >= sim->pktin_asked))
+		return;
+	log_warnx("packet_in: answers from %llu of the %llu switches that "
+	    "sent PACKET_INs (%llu answers): not done",
+	    (unsigned long long)sim->pktin_answered,
+	    (unsigned long long)sim->pktin_asked,
+	    (unsigned long long)ph->items);
+	ph->state = PHASE_TIMEOUT;
 }
 
 /*

@@ -186,6 +186,10 @@ struct of_sim {
 	/* Flows a switch held unconfirmed were removed: the confirm phase
 	 * can no longer reach its count. */
 	int			 confirm_lost;
+	/* PACKET_IN sessions (a switch's connection) that sent one, and
+	 * those the controller answered (of_pktin_verdict()). */
+	uint64_t		 pktin_asked;
+	uint64_t		 pktin_answered;
 	double			 phase_timeout;
 	int			 warned_version;
 	struct nb_run		*nb;		/* --northbound, else NULL */
@@ -260,6 +264,9 @@ void	 of_pktin_pump(struct of_switch *);
 void	 of_pktin_heard(struct of_switch *, enum of_type t);
 /* Once a second: loads that waited long enough, answers lost. */
 void	 of_pktin_sweep(struct of_sim *, uint64_t now);
+/* At the run's end: a load no switch had an answer to, or that fewer
+ * switches had answers to than sent, is not DONE. */
+void	 of_pktin_verdict(struct of_sim *);
 /* A PACKET_OUT or FLOW_MOD named buffer_id: a cbench response. */
 void	 of_pktin_response(struct of_switch *, uint32_t buffer_id,
 	    uint64_t now);
