@@ -5,9 +5,12 @@
 # report counts; --controller-pid samples the embedded controller,
 # --controller-metrics scrapes a real Prometheus exposition (Prometheus's
 # own /metrics), an endpoint that does not answer is counted, and bad
-# values of the options are usage errors before anything starts.
+# values of the options are usage errors before anything starts.  The
+# exposition passes `promtool check metrics` without a word: counters as
+# counter families named _total, units in base units in the names.
 . "$(dirname "$0")/../lib.sh"
 need prometheus
+need promtool
 need curl
 
 base=$(free_ports 8)
@@ -72,6 +75,21 @@ up=$(curl -sG "http://127.0.0.1:$PP/api/v1/query" \
 import json, sys
 r = json.load(sys.stdin)["data"]["result"]
 print(r[0]["value"][1] if r else "")')
+# The exposition as promtool lints it: silent, and a counter family.
+curl -sf "http://127.0.0.1:$MP/metrics" >"$TMPD/scrape.txt" ||
+    fail "no scrape of --metrics-listen"
+promtool check metrics <"$TMPD/scrape.txt" >"$TMPD/lint.txt" 2>&1 ||
+    fail "promtool check metrics: $(cat "$TMPD/lint.txt")"
+[ ! -s "$TMPD/lint.txt" ] || fail "promtool says: $(cat "$TMPD/lint.txt")"
+grep -q '^# TYPE sbsim_rx_messages_total counter$' "$TMPD/scrape.txt" &&
+    grep -qE '^sbsim_rx_messages_total [1-9]' "$TMPD/scrape.txt" ||
+    fail "no counter family sbsim_rx_messages_total in the scrape"
+rx=$(curl -sG "http://127.0.0.1:$PP/api/v1/query" \
+    --data-urlencode 'query=sbsim_rx_messages_total{job="sbsim"}' | "$PY" -c '
+import json, sys
+r = json.load(sys.stdin)["data"]["result"]
+print(r[0]["value"][1] if r else "")')
+[ -n "$rx" ] && [ "$rx" -gt 0 ] || fail "Prometheus has no sbsim_rx_messages_total"
 wait_exit $RUN 20 || fail "run 1 did not end"
 [ "$EXIT_RC" -eq 0 ] || fail "run 1 exited $EXIT_RC"
 n=$(json_get "$TMPD/r1.json" \
