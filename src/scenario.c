@@ -95,6 +95,7 @@ struct scen {
 	char			*phase_names[METRICS_MAX_PHASES];
 	int			 checking;	/* --workers: collect only */
 	uint64_t		 max_size;	/* --max-scenario-size */
+	char			 desc[256];	/* its description, one line */
 };
 
 /* --workers: what run_workers() asks of the scenario as one sim. */
@@ -325,7 +326,15 @@ scen_group(struct scen *sc, const struct lyd_node *n)
 static void
 scen_load(struct scen *sc, const struct lyd_node *top)
 {
+	const char	*desc = scen_leaf(top, "description");
 	struct lyd_node	*c;
+	char		*p;
+
+	/* On one line: it titles the report's scenario and its plot. */
+	snprintf(sc->desc, sizeof(sc->desc), "%s", desc ? desc : "");
+	for (p = sc->desc; *p != '\0'; p++)
+		if (*p == '\n' || *p == '\r' || *p == '\t')
+			*p = ' ';
 
 	scen_push(&sc->top, "%s", "run");
 	scen_options(&sc->top, top, 1, sc->path);
@@ -539,6 +548,29 @@ scen_run_opts(struct scen *sc, int argc, char **argv)
 		scen_push(&sc->top, "%s", argv[i]);
 	cli_parse_groups(sc->top.n, sc->top.w, &file_group, 1, &sc->ro,
 	    scen_usage);
+}
+
+/*
+ * The report's "scenario": the file's description, then the command line
+ * with the file in it ("two switches: sbsim run s.json --report r.json"):
+ * what sbsim plot titles its picture with.
+ */
+static void
+scen_report_name(struct scen *sc)
+{
+	char	out[2 * sizeof(sc->ro.scenario) + sizeof(sc->desc)];
+	size_t	run = strlen("sbsim run"), len;
+
+	snprintf(out, sizeof(out), "%s%ssbsim run %s%s", sc->desc,
+	    sc->desc[0] != '\0' ? ": " : "", sc->path,
+	    strncmp(sc->ro.scenario, "sbsim run", run) == 0 ?
+	    sc->ro.scenario + run : "");
+	/* Cut as the command line is (docs/report.md, "scenario"). */
+	len = strlen(out);
+	if (len >= sizeof(sc->ro.scenario))
+		len = sizeof(sc->ro.scenario) - 1;
+	memcpy(sc->ro.scenario, out, len);
+	sc->ro.scenario[len] = '\0';
 }
 
 /* Each group's --fault against its protocol's kinds and the whole
@@ -907,6 +939,7 @@ scen_main(int argc, char **argv)
 	lyd_free_all(top);
 	ly_ctx_destroy(ctx);
 	scen_run_opts(&sc, argc - 2, argv + 2);
+	scen_report_name(&sc);
 	scen_timeouts(&sc);
 	if (scen_workers(&sc, &rc) == 0) {
 		scen_shards(&sc);
