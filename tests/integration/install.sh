@@ -1,7 +1,10 @@
 #!/bin/bash
 # make install (README, "Two commands"): the binary, the man page and the
 # YANG modules under DESTDIR; the installed sbsim runs and man reads its
-# page.  The build tree is the one $SBSIM was built in.
+# page.  And the build's archiver flags make no warning (Debian's ar is
+# deterministic by default and warned "`u' modifier ignored" for each
+# library under automake's ARFLAGS cru).  The build tree is the one
+# $SBSIM was built in.
 . "$(dirname "$0")/../lib.sh"
 need make
 top=$(cd "$(dirname "$SBSIM")/.." && pwd)
@@ -22,4 +25,11 @@ if command -v man >/dev/null; then
 	MANPAGER=cat man -l "$man" 2>/dev/null | grep -q "controller" ||
 	    fail "man cannot read the installed page"
 fi
+# The archiver as the build runs it, on a member of its own.
+flags=$(printf 'print-ar:\n\t@echo "$(AR) $(ARFLAGS)"\n' |
+    env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s --no-print-directory \
+    -C "$top" -f Makefile -f - print-ar) || fail "no AR and ARFLAGS from the Makefile"
+echo 'a member' >"$TMPD/x.o"
+$flags "$TMPD/x.a" "$TMPD/x.o" 2>"$TMPD/ar.err" || fail "$flags exited $?"
+[ ! -s "$TMPD/ar.err" ] || fail "'$flags' warns: $(cat "$TMPD/ar.err")"
 echo "make install: $bin, $man and the YANG modules"
