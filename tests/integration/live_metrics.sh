@@ -129,4 +129,24 @@ e=$(json_get "$TMPD/r3.json" 'r["counters"]["controller_scrape_errors"]')
 [ "$e" -ge 2 ] || fail "controller_scrape_errors is $e, want 2 or more"
 [ "$(grep -c 'controller_scrape_errors; logged once' "$TMPD/run3.log")" = 1 ] ||
     fail "the scrape error is not logged once"
+# Every protocol at once, a scenario's groups as labels: sbsim demo's
+# scrape, linted as the single run's was.
+DP=$(free_ports 1)
+start_bg "$TMPD/demo.log" "$SBSIM" demo --metrics-listen 127.0.0.1:$DP \
+    --duration 20 -q
+DEMO=$LAST_PID
+i=0
+until curl -sf "http://127.0.0.1:$DP/metrics" >"$TMPD/demo.txt" &&
+    grep -q 'group="nc"' "$TMPD/demo.txt" &&
+    grep -q 'group="pcep"' "$TMPD/demo.txt"; do
+	i=$((i + 1))
+	[ $i -lt 200 ] || fail "no scrape of sbsim demo with its groups"
+	sleep 0.1
+done
+stop_pid "$DEMO"
+promtool check metrics <"$TMPD/demo.txt" >"$TMPD/lint2.txt" 2>&1 &&
+    [ ! -s "$TMPD/lint2.txt" ] ||
+    fail "promtool on sbsim demo's scrape: $(cat "$TMPD/lint2.txt")"
+[ "$(grep -c '^# TYPE sbsim_rx_messages_total counter$' "$TMPD/demo.txt")" = 1 ] ||
+    fail "sbsim_rx_messages_total is not one counter family"
 echo "live metrics: Prometheus saw $got connected = report; controller cost ok"
