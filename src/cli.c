@@ -324,13 +324,23 @@ static const struct opt cli_common_rows[] = {
 };
 #undef RO
 
+/* The command whose --help lists the options being parsed, when it is
+ * not the one named in errors (a scenario's group: "run: group 'of'"). */
+static const char *cli_help_cmd;
+
+void
+cli_help_as(const char *cmd)
+{
+	cli_help_cmd = cmd;
+}
+
 void
 cli_parse_groups(int argc, char **argv, struct opt_group *proto,
     size_t nproto, struct run_opts *ro, const char *usage)
 {
 	/* Static: reachable while an option error exits (LeakSanitizer). */
 	static struct opt_group	*g;
-	char			 prog[64];
+	char			 prog[64], help[64];
 
 	cli_defaults(ro, argv[0]);
 	cli_scenario(argc, argv, ro);
@@ -341,7 +351,9 @@ cli_parse_groups(int argc, char **argv, struct opt_group *proto,
 	g[nproto].rows = cli_common_rows;
 	g[nproto].base = ro;
 	snprintf(prog, sizeof(prog), "sbsim %s", ro->cmd);
-	opt_parse(prog, usage, g, nproto + 1, argc, argv);
+	snprintf(help, sizeof(help), "sbsim %s", cli_help_cmd != NULL ?
+	    cli_help_cmd : ro->cmd);
+	opt_parse_as(prog, help, usage, g, nproto + 1, argc, argv);
 	free(g);
 	g = NULL;
 }

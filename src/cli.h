@@ -83,6 +83,9 @@ void	 cli_die(const struct run_opts *, const char *fmt, ...)
 /* Where the YANG modules are: installed ($(datadir)/sbsim/yang), or the
  * source tree's when sbsim runs from a build that is not installed. */
 const char *cli_yang_dir(void);
+/* Errors of the next cli_parse_groups() point at "sbsim CMD --help"
+ * (NULL: at the command parsed). */
+void	 cli_help_as(const char *cmd);
 /* The same for a command without run options ("plot", "run"). */
 void	 cli_die_cmd(const char *cmd, const char *fmt, ...)
 	    __attribute__((format(printf, 2, 3), noreturn));

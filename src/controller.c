@@ -26,6 +26,7 @@
 #define CTL_GIVEN_RESTCONF	0x1	/* --restconf */
 #define CTL_GIVEN_RC_OPT	0x2	/* --restconf-* */
 #define CTL_MAX_ROLES		16
+_Static_assert(CTL_MAX_ROLES <= CTL_DEVLOG_ROLES, "a devlog slot per role");
 #define CTL_PROG		"sbsim controller"
 
 struct ctl_run {
@@ -41,6 +42,7 @@ struct ctl_run {
 	int			 verbose;
 	uint32_t		 workers;	/* --workers, 0: none */
 	uint64_t		 start_ns;
+	struct ctl_devlog	 devlog;	/* devices coming and going */
 };
 
 static const char ctl_usage[] =
@@ -127,6 +129,10 @@ static const struct opt ctl_run_rows[] = {
 	OPT_U("workers", "N", R, workers, 1, CTL_WK_MAX, 0,
 	    "run the roles in N processes sharing each port\n"
 	    "(SO_REUSEPORT); --restconf answers for them all"),
+	OPT_D("log-interval", "S", R, devlog.interval, 0, 86400, 0,
+	    "log the devices up per role every S seconds\n"
+	    "when any came or left (default 10; 0: never;\n"
+	    "-v: a line per change)"),
 	OPT_C_KEY("verbose", 'v', R, verbose, "more logging"),
 	OPT_HELP_ROW,
 	OPT_END
@@ -263,6 +269,7 @@ ctl_tick(evutil_socket_t fd, short what, void *arg)
 	for (i = 0; i < r->started; i++)
 		if (r->on[i] && ctl_roles[i]->tick != NULL)
 			ctl_roles[i]->tick(ctl_roles[i]->cfg, now);
+	ctl_devlog_tick(&r->devlog, ctl_roles, r->on, r->started, now);
 	if (ctl_worker)
 		ctl_wk_child_tick(ctl_roles, r->on, r->started);
 }
@@ -329,6 +336,7 @@ controller_main(int argc, char **argv)
 	int		 wi;
 
 	memset(&r, 0, sizeof(r));
+	r.devlog.interval = 10;
 	ctl_parse(argc, argv, &r);
 	log_init(CTL_PROG, r.verbose);
 	engine_raise_fd_limit();

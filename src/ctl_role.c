@@ -9,6 +9,7 @@
 #include "ctl_workers.h"
 #include "engine.h"
 #include "log.h"
+#include "metrics.h"
 
 int	ctl_worker;
 
@@ -53,4 +54,69 @@ ctl_print_figures(const char *fmt, const uint64_t *v, size_t n)
 	if (i != n)
 		fatalx("ctl_print_figures: fewer '#' than figures");
 	fputs(fmt, stdout);
+}
+
+/* Role i's count now against the last tick's: a line at -v, the
+ * comings and goings added up for the summary. */
+static void
+ctl_devlog_role(struct ctl_devlog *dl, size_t i, const struct ctl_role *r)
+{
+	uint64_t	up = r->devices_up(r->cfg), was = dl->up[i];
+
+	if (up == was)
+		return;
+	if (up > was)
+		dl->came[i] += up - was;
+	else
+		dl->left[i] += was - up;
+	dl->up[i] = up;
+	dl->changed = 1;
+	log_info("%s: %llu %s up (%s%llu)", r->name, (unsigned long long)up,
+	    r->devices, up > was ? "+" : "-", (unsigned long long)(up > was ?
+	    up - was : was - up));
+}
+
+/* The summary line: every role that holds devices, on one line. */
+static void
+ctl_devlog_summary(struct ctl_devlog *dl, const struct ctl_role *const *roles,
+    const int *on, size_t n, uint64_t now_ns)
+{
+	char	line[1024];
+	size_t	i, used;
+	int	first = 1;
+
+	used = (size_t)snprintf(line, sizeof(line), "devices in the last %.0f "
+	    "s:", secs_between(dl->last_ns, now_ns));
+	for (i = 0; i < n && i < CTL_DEVLOG_ROLES; i++) {
+		if (!on[i] || roles[i]->devices_up == NULL ||
+		    used >= sizeof(line))
+			continue;
+		used += (size_t)snprintf(line + used, sizeof(line) - used,
+		    "%s %s %llu %s up (+%llu -%llu)", first ? "" : ",",
+		    roles[i]->name,
+		    (unsigned long long)dl->up[i], roles[i]->devices,
+		    (unsigned long long)dl->came[i],
+		    (unsigned long long)dl->left[i]);
+		dl->came[i] = dl->left[i] = 0;
+		first = 0;
+	}
+	log_warnx("%s", line);
+	dl->changed = 0;
+	dl->last_ns = now_ns;
+}
+
+void
+ctl_devlog_tick(struct ctl_devlog *dl, const struct ctl_role *const *roles,
+    const int *on, size_t n, uint64_t now_ns)
+{
+	size_t	i;
+
+	if (dl->last_ns == 0)
+		dl->last_ns = now_ns;
+	for (i = 0; i < n && i < CTL_DEVLOG_ROLES; i++)
+		if (on[i] && roles[i]->devices_up != NULL)
+			ctl_devlog_role(dl, i, roles[i]);
+	if (dl->interval > 0 && dl->changed &&
+	    secs_between(dl->last_ns, now_ns) >= dl->interval)
+		ctl_devlog_summary(dl, roles, on, n, now_ns);
 }

@@ -75,6 +75,13 @@ struct ctl_role {
 	uint64_t (*gate_want)(void *cfg);
 	uint64_t (*gate_held)(void *cfg);
 	void	 (*gate_open)(void *cfg);
+	/*
+	 * The devices connected to the role now (its sessions up), and what
+	 * they are called ("switches"): the controller logs their coming and
+	 * going from it (ctl_devlog_tick()).  NULL: the role holds none.
+	 */
+	uint64_t (*devices_up)(void *cfg);
+	const char *devices;
 };
 
 /*
@@ -105,5 +112,27 @@ int	 ctl_role_on(const struct ctl_role *, unsigned given,
  * prints.  A count of '#' other than n is a bug: fatalx().
  */
 void	 ctl_print_figures(const char *fmt, const uint64_t *v, size_t n);
+
+/*
+ * Devices coming and going, read from each running role's devices_up()
+ * on every tick of the controller: a line per change at -v ("openflow:
+ * 12 switches up (+2)"), and by default a summary every interval seconds
+ * when any count changed since the last ("devices in the last 10 s:
+ * openflow 12 switches up (+12 -0), ...").  Counts, not one line per
+ * device: a flood of 10 000 connects is a line per tick, not 10 000.
+ */
+#define CTL_DEVLOG_ROLES	16
+
+struct ctl_devlog {
+	double		 interval;	/* seconds between summaries, 0: none */
+	uint64_t	 last_ns;	/* the last summary, or the start */
+	int		 changed;	/* since the last summary */
+	uint64_t	 up[CTL_DEVLOG_ROLES];
+	uint64_t	 came[CTL_DEVLOG_ROLES];	/* since the summary */
+	uint64_t	 left[CTL_DEVLOG_ROLES];
+};
+
+void	 ctl_devlog_tick(struct ctl_devlog *, const struct ctl_role *const *,
+	    const int *on, size_t n, uint64_t now_ns);
 
 #endif

@@ -18,6 +18,7 @@
 
 #include "log.h"
 #include "merge.h"
+#include "merge_check.h"
 #include "metrics.h"
 
 #define NS_PER_S	1e9
@@ -82,7 +83,7 @@ merge_load(struct merge_part *part, const char *path, char *err,
 	    !json_is_object(json_object_get(r, "counters")))
 		snprintf(err, errlen, "%s: no phases or counters", path);
 	else if (merge_check_shape(json_object_get(r, "phases"), path, err,
-	    errlen) == 0) {
+	    errlen) == 0 && merge_check_numbers(r, path, err, errlen) == 0) {
 		part->json = r;
 		return 0;
 	}

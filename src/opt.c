@@ -228,11 +228,11 @@ opt_die(const char *prog, const char *msg)
 	exit(CLI_EXIT_USAGE);
 }
 
-/* The message for what getopt_long refused. */
+/* The message for what getopt_long refused; help is the command whose
+ * --help lists the options. */
 static void
-opt_refused(const char *prog, int c, char **argv)
+opt_refused(const char *prog, const char *help, int c, char **argv)
 {
-	const char	*cmd = strchr(prog, ' ');
 	char		 err[512];
 
 	if (c == ':')
@@ -243,10 +243,10 @@ opt_refused(const char *prog, int c, char **argv)
 		/* An unknown letter, maybe amid a cluster (-xq) where
 		 * getopt has not moved optind yet: name the letter. */
 		snprintf(err, sizeof(err), "unknown option '-%c' (see %s "
-		    "--help)", optopt, cmd != NULL ? prog : "sbsim");
+		    "--help)", optopt, help);
 	else
 		snprintf(err, sizeof(err), "unknown option '%s' (see %s "
-		    "--help)", argv[optind - 1], cmd != NULL ? prog : "sbsim");
+		    "--help)", argv[optind - 1], help);
 	opt_die(prog, err);
 }
 
@@ -279,6 +279,14 @@ void
 opt_parse(const char *prog, const char *usage, struct opt_group *g,
     size_t ngroups, int argc, char **argv)
 {
+	opt_parse_as(prog, strchr(prog, ' ') != NULL ? prog : "sbsim", usage,
+	    g, ngroups, argc, argv);
+}
+
+void
+opt_parse_as(const char *prog, const char *help, const char *usage,
+    struct opt_group *g, size_t ngroups, int argc, char **argv)
+{
 	struct opt_ref		*refs;
 	const struct opt_ref	*r;
 	struct option		*lo;
@@ -293,7 +301,7 @@ opt_parse(const char *prog, const char *usage, struct opt_group *g,
 	optind = 1;
 	while ((c = getopt_long(argc, argv, shorts, lo, NULL)) != -1) {
 		if (c == ':' || c == '?' || (r = opt_find(refs, c)) == NULL)
-			opt_refused(prog, c, argv);
+			opt_refused(prog, help, c, argv);
 		opt_one(prog, usage, r, g, ngroups, optarg);
 	}
 	free(lo);
@@ -302,7 +310,7 @@ opt_parse(const char *prog, const char *usage, struct opt_group *g,
 	memset(&opt_now, 0, sizeof(opt_now));
 	if (optind < argc) {
 		snprintf(err, sizeof(err), "unexpected argument '%s' (see %s "
-		    "--help)", argv[optind], prog);
+		    "--help)", argv[optind], help);
 		opt_die(prog, err);
 	}
 }

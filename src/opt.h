@@ -121,6 +121,10 @@ struct opt_group {
  */
 void	 opt_parse(const char *prog, const char *usage, struct opt_group *,
 	    size_t ngroups, int argc, char **argv);
+/* The same, errors pointing at "HELP --help" (the command that lists
+ * the options: sbsim openflow for a scenario's group of switches). */
+void	 opt_parse_as(const char *prog, const char *help, const char *usage,
+	    struct opt_group *, size_t ngroups, int argc, char **argv);
 /* The help text the groups declare, after usage. */
 void	 opt_help(FILE *, const char *usage, const struct opt_group *,
 	    size_t ngroups);

@@ -16,6 +16,8 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include <math.h>
+
 #include <jansson.h>
 
 #include "cli.h"
@@ -30,6 +32,7 @@
 struct plot_opts {
 	const char	*output;
 	const char	*title;
+	const char	*script;
 	unsigned	 width;
 	unsigned	 height;
 };
@@ -46,6 +49,9 @@ static const struct opt plot_rows[] = {
 	  .help = "the picture: .svg or .png (required)" },
 	OPT_S("title", "T", PO, title, 0,
 	    "its title (default: the report's scenario)"),
+	OPT_S("script", "FILE", PO, script, 0,
+	    "keep gnuplot's script in FILE and its data in\n"
+	    "FILE.dat (default: temporary files, removed)"),
 	OPT_U("width", "PX", PO, width, 100, PLOT_MAX_SIZE, 0,
 	    "width in pixels (default 1000)"),
 	OPT_U("height", "PX", PO, height, 100, PLOT_MAX_SIZE, 0,
@@ -87,45 +93,105 @@ plot_terminal(const char *path)
 	return NULL;
 }
 
-/* One phase's timeline as a data block: the middle of each second since
- * the run started, items in it ('?' for none: the y axis is logarithmic).
- * 0 when it has no item to draw. */
+/*
+ * The time axis, picked from the run's length: seconds, or milliseconds
+ * for a run under PLOT_MS_BELOW seconds; it spans the whole run (not
+ * only its phases), and no window is drawn narrower than a thousandth
+ * of it (an instant's rate would be infinite).
+ */
+#define PLOT_MS_BELOW	2.0
+
+struct plot_axis {
+	double		 len;		/* the run's seconds */
+	double		 scale;		/* seconds to the axis's unit */
+	double		 min_width;	/* seconds */
+	const char	*label;
+};
+
+static double
+plot_num(json_t *o, const char *key)
+{
+	double	d = json_number_value(json_object_get(o, key));
+
+	return isfinite(d) && d > 0 ? d : 0;
+}
+
+static void
+plot_axis_pick(struct plot_axis *ax, json_t *r)
+{
+	json_t	*ph;
+	size_t	 i;
+
+	ax->len = plot_num(r, "end_s");
+	json_array_foreach(json_object_get(r, "phases"), i, ph)
+		ax->len = fmax(ax->len, fmax(plot_num(ph, "end_s"),
+		    plot_num(ph, "last_s")));
+	ax->min_width = fmax(0.001, ax->len / 1000);
+	if (ax->len < PLOT_MS_BELOW) {
+		ax->scale = 1000;
+		ax->label = "milliseconds since the run started";
+	} else {
+		ax->scale = 1;
+		ax->label = "seconds since the run started";
+	}
+}
+
+/*
+ * One phase's timeline as a data block: second k since its trigger holds
+ * timeline[k] items, drawn as a step over the part of that second the
+ * phase was taking items in (its first to its last item), at items per
+ * second over that part: a phase of 0.3 s is a step 0.3 s wide, not a
+ * dot.  A second without items breaks the line (the y axis is
+ * logarithmic).  0 when it has no item to draw.
+ */
 static int
-plot_phase_block(FILE *f, json_t *ph)
+plot_phase_block(FILE *f, json_t *ph, const struct plot_axis *ax)
 {
 	json_t	*tl = json_object_get(ph, "timeline");
-	json_t	*trig = json_object_get(ph, "trigger_s");
+	double	 trig = plot_num(ph, "trigger_s"), first, last, a, b, v;
 	size_t	 k;
-	int	 any = 0;
+	int	 any = 0, line = 0;
 
-	if (!json_is_array(tl) || !json_is_number(trig))
+	if (!json_is_array(tl) || !json_is_number(json_object_get(ph,
+	    "trigger_s")))
 		return 0;
 	for (k = 0; k < json_array_size(tl); k++)
 		any |= json_number_value(json_array_get(tl, k)) > 0;
 	if (!any)
 		return 0;
+	first = json_is_number(json_object_get(ph, "first_s")) ?
+	    plot_num(ph, "first_s") : trig;
+	last = json_is_number(json_object_get(ph, "last_s")) ?
+	    plot_num(ph, "last_s") : trig + (double)json_array_size(tl);
 	for (k = 0; k < json_array_size(tl); k++) {
-		double	v = json_number_value(json_array_get(tl, k));
-
-		if (v > 0)
-			fprintf(f, "%.6f %.17g\n",
-			    json_number_value(trig) + (double)k + 0.5, v);
-		else
-			fprintf(f, "%.6f ?\n",
-			    json_number_value(trig) + (double)k + 0.5);
+		if ((v = json_number_value(json_array_get(tl, k))) <= 0) {
+			/* One blank line breaks it; two would end the block. */
+			if (line)
+				fputc('\n', f);
+			line = 0;
+			continue;
+		}
+		a = fmax(trig + (double)k, first);
+		b = fmin(trig + (double)k + 1, last);
+		if (b - a < ax->min_width)
+			b = a + ax->min_width;
+		fprintf(f, "%.6f %.17g\n%.6f %.17g\n", a * ax->scale,
+		    v / (b - a), b * ax->scale, v / (b - a));
+		line = 1;
 	}
-	fputs("\n\n", f);
+	fputs(line ? "\n\n" : "\n", f);
 	return 1;
 }
 
 /* The data file; the phases drawn, in block order, into drawn[]. */
 static size_t
-plot_write_data(FILE *f, json_t *phases, json_t **drawn, size_t max)
+plot_write_data(FILE *f, json_t *phases, json_t **drawn, size_t max,
+    const struct plot_axis *ax)
 {
 	size_t	i, n = 0;
 
 	for (i = 0; i < json_array_size(phases) && n < max; i++)
-		if (plot_phase_block(f, json_array_get(phases, i)))
+		if (plot_phase_block(f, json_array_get(phases, i), ax))
 			drawn[n++] = json_array_get(phases, i);
 	return n;
 }
@@ -142,16 +208,21 @@ plot_write_head(FILE *f, const struct plot_opts *po, const char *title)
 	fputs(" font ',10'\n", f);
 }
 
-/* A run's (or repeats') timelines: one line per phase drawn. */
+/* A run's (or repeats') timelines: one line per phase drawn, over the
+ * whole run. */
 static void
-plot_timelines_script(FILE *f, const char *data, json_t **drawn, size_t n)
+plot_timelines_script(FILE *f, const char *data, json_t **drawn, size_t n,
+    const struct plot_axis *ax)
 {
 	const char	*name, *proto;
 	char		 label[160];
 	size_t		 i;
 
-	fputs("set xlabel 'seconds since the run started'\n"
-	    "set ylabel 'items per second'\nset logscale y\n"
+	fputs("set xlabel ", f);
+	plot_quote(f, ax->label);
+	fprintf(f, "\nset xrange [0:%.6g]\n", fmax(ax->len, ax->min_width) *
+	    ax->scale);
+	fputs("set ylabel 'items per second'\nset logscale y\n"
 	    "set datafile missing '?'\nset key outside below horizontal\n"
 	    "set grid\nplot ", f);
 	for (i = 0; i < n; i++) {
@@ -362,6 +433,22 @@ plot_tmpfile(char *path, size_t len, const char *what)
 	return f;
 }
 
+/* --script's file (its name and suffix), or a temporary one. */
+static FILE *
+plot_open(const char *keep, const char *suffix, char *path, size_t len,
+    const char *what)
+{
+	FILE	*f;
+
+	if (keep == NULL)
+		return plot_tmpfile(path, len, what);
+	if ((size_t)snprintf(path, len, "%s%s", keep, suffix) >= len)
+		plot_die("--script %s: the name is too long", keep);
+	if ((f = fopen(path, "w")) == NULL)
+		plot_die("%s: %s", path, strerror(errno));
+	return f;
+}
+
 static json_t *
 plot_load(const char *report)
 {
@@ -388,6 +475,7 @@ struct plot_job {
 	size_t		 n;		/* phases drawn */
 	size_t		 nruns;
 	const char	*size_opt;	/* steps only */
+	struct plot_axis ax;		/* timelines only */
 };
 
 /* The data file of r; the phases it has lines for (0: nothing). */
@@ -398,8 +486,9 @@ plot_write_job(FILE *f, json_t *r, struct plot_job *j)
 	size_t	 i;
 
 	if (!json_is_object(steps)) {
+		plot_axis_pick(&j->ax, r);
 		j->n = plot_write_data(f, json_object_get(r, "phases"),
-		    j->drawn, nitems(j->drawn));
+		    j->drawn, nitems(j->drawn), &j->ax);
 		return j->n;
 	}
 	j->size_opt = json_string_value(json_object_get(steps,
@@ -428,9 +517,10 @@ plot_draw(json_t *r, const char *report, const struct plot_opts *po)
 	int		 rc;
 
 	memset(&j, 0, sizeof(j));
-	df = plot_tmpfile(data, sizeof(data), "data");
+	df = plot_open(po->script, ".dat", data, sizeof(data), "data");
 	if (plot_write_job(df, r, &j) == 0 || fclose(df) != 0) {
-		unlink(data);
+		if (po->script == NULL)
+			unlink(data);
 		plot_die("%s: no phase has items to plot", report);
 	}
 	if (title == NULL)
@@ -440,18 +530,20 @@ plot_draw(json_t *r, const char *report, const struct plot_opts *po)
 		    PLOT_MAX_TITLE - 3, title);
 		title = longtitle;
 	}
-	sf = plot_tmpfile(script, sizeof(script), "script");
+	sf = plot_open(po->script, "", script, sizeof(script), "script");
 	plot_write_head(sf, po, title != NULL ? title : report);
 	if (j.nruns > 0)
 		plot_steps_script(sf, data, j.size_opt ? j.size_opt : "size",
 		    j.names, j.n, plot_has_controller(j.runs, j.nruns));
 	else
-		plot_timelines_script(sf, data, j.drawn, j.n);
+		plot_timelines_script(sf, data, j.drawn, j.n, &j.ax);
 	if (fclose(sf) != 0)
 		plot_die("%s: %s", script, strerror(errno));
 	rc = plot_run_gnuplot(script);
-	unlink(data);
-	unlink(script);
+	if (po->script == NULL) {
+		unlink(data);
+		unlink(script);
+	}
 	if (rc == -1)
 		plot_die("gnuplot could not draw %s", po->output);
 	return j.n;
@@ -460,7 +552,7 @@ plot_draw(json_t *r, const char *report, const struct plot_opts *po)
 static int
 plot_main(int argc, char **argv)
 {
-	struct plot_opts	 po = { NULL, NULL, 1000, 600 };
+	struct plot_opts	 po = { NULL, NULL, NULL, 1000, 600 };
 	struct opt_group	 g[] = { { NULL, plot_rows, &po, NULL } };
 	const char		*report;
 	json_t			*r;

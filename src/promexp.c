@@ -17,6 +17,7 @@
 #include "cost.h"
 #include "http_server.h"
 #include "log.h"
+#include "merge.h"
 #include "metrics.h"
 #include "pool.h"
 #include "promexp.h"
@@ -120,23 +121,137 @@ prom_latency(struct evbuffer *out, const struct metrics *m)
 	}
 }
 
-/* A counter's name as a metric name: [a-zA-Z0-9_] kept, others '_'. */
+/*
+ * The report's counters, each a family of its own (Prometheus's "Metric
+ * and label naming"): a counter a sum of events, SBSIM_NAME_total; a
+ * peak, a flag or what one monitor holds (those merge_counter_is_max()
+ * does not add up) a gauge; a unit in the name in base units (_ms,
+ * _us, _ns as _seconds, _kb as _bytes), so that promtool check metrics
+ * is silent.  A scenario group's "GROUP.name" is name with a group
+ * label, its groups' samples together under one head.
+ */
+struct prom_ctr {
+	char		 fam[160];	/* the family's name */
+	const char	*name;		/* the report's, for the help */
+	const char	*group;		/* the scenario group, or NULL */
+	int		 glen;
+	int		 counter;
+	double		 scale;		/* to the base unit */
+	uint64_t	 value;
+};
+
+/* Unit suffixes of counter names and their base units. */
+static const struct {
+	const char	*suffix;
+	const char	*base;
+	double		 scale;
+} prom_units[] = {
+	{ "_ms", "_seconds", 1e-3 }, { "_us", "_seconds", 1e-6 },
+	{ "_ns", "_seconds", 1e-9 }, { "_s", "_seconds", 1 },
+	{ "_kb", "_bytes", 1024 },
+};
+
+/* c's family name from base (the name without its group): sbsim_, the
+ * name in [a-zA-Z0-9_] without a leading sbsim_, its unit a base one. */
+static void
+prom_ctr_family(struct prom_ctr *c, const char *base)
+{
+	char	 name[128], *p;
+	size_t	 len, i, sl;
+
+	if (strncmp(base, "sbsim_", 6) == 0)
+		base += 6;
+	snprintf(name, sizeof(name), "%s", base);
+	for (p = name; *p != '\0'; p++)
+		if (!isalnum((unsigned char)*p))
+			*p = '_';
+	len = strlen(name);
+	c->scale = 1;
+	for (i = 0; i < nitems(prom_units); i++) {
+		sl = strlen(prom_units[i].suffix);
+		if (len > sl && strcmp(name + len - sl,
+		    prom_units[i].suffix) == 0) {
+			snprintf(name + len - sl, sizeof(name) - (len - sl),
+			    "%s", prom_units[i].base);
+			c->scale = prom_units[i].scale;
+			break;
+		}
+	}
+	len = strlen(name);
+	snprintf(c->fam, sizeof(c->fam), "sbsim_%s%s", name, c->counter &&
+	    (len < 6 || strcmp(name + len - 6, "_total") != 0) ? "_total" :
+	    "");
+}
+
+static int
+prom_ctr_cmp(const void *a, const void *b)
+{
+	const struct prom_ctr	*x = a, *y = b;
+	int			 d = strcmp(x->fam, y->fam);
+
+	if (d == 0 && x->group != NULL && y->group != NULL)
+		d = strncmp(x->group, y->group, (size_t)(x->glen < y->glen ?
+		    y->glen : x->glen));
+	return d;
+}
+
+static void
+prom_ctr_sample(struct evbuffer *out, const struct prom_ctr *c)
+{
+	char	group[128];
+
+	evbuffer_add(out, c->fam, strlen(c->fam));
+	if (c->group != NULL) {
+		snprintf(group, sizeof(group), "%.*s", c->glen, c->group);
+		evbuffer_add(out, "{group=\"", 8);
+		prom_label(out, group);
+		evbuffer_add(out, "\"}", 2);
+	}
+	if (c->scale == 1)
+		evbuffer_add_printf(out, " %llu\n",
+		    (unsigned long long)c->value);
+	else
+		evbuffer_add_printf(out, " %.17g\n", (double)c->value *
+		    c->scale);
+}
+
 static void
 prom_counters(struct evbuffer *out, const struct metrics *m)
 {
-	const char	*c;
+	struct prom_ctr	*cs, *c;
+	const char	*name, *dot;
+	char		 help[256];
 	size_t		 i;
 
-	prom_family(out, "sbsim_counter", "gauge",
-	    "the run's counters (docs/report.md), by name");
+	if (m->n_counters == 0)
+		return;
+	cs = xcalloc(m->n_counters, sizeof(*cs));
 	for (i = 0; i < m->n_counters; i++) {
-		evbuffer_add(out, "sbsim_counter{name=\"", 20);
-		for (c = m->counters[i].name; *c != '\0'; c++)
-			evbuffer_add(out, isalnum((unsigned char)*c) ? c : "_",
-			    1);
-		evbuffer_add_printf(out, "\"} %llu\n",
-		    (unsigned long long)m->counters[i].value);
+		c = &cs[i];
+		c->name = name = m->counters[i].name;
+		if ((dot = strrchr(name, '.')) != NULL) {
+			c->group = name;
+			c->glen = (int)(dot - name);
+			name = dot + 1;
+		}
+		c->counter = !merge_counter_is_max(name);
+		c->value = m->counters[i].value;
+		prom_ctr_family(c, name);
 	}
+	/* A family's samples together, under one head. */
+	qsort(cs, m->n_counters, sizeof(*cs), prom_ctr_cmp);
+	for (i = 0; i < m->n_counters; i++) {
+		c = &cs[i];
+		if (i == 0 || strcmp(c->fam, cs[i - 1].fam) != 0) {
+			snprintf(help, sizeof(help), "the report's counter %s "
+			    "(docs/report.md)", c->group != NULL ?
+			    c->name + c->glen + 1 : c->name);
+			prom_family(out, c->fam, c->counter ? "counter" :
+			    "gauge", help);
+		}
+		prom_ctr_sample(out, c);
+	}
+	free(cs);
 }
 
 void

@@ -27,11 +27,13 @@
 #include <libyang/libyang.h>
 
 #include "cli.h"
+#include "opt.h"
 #include "cmd.h"
 #include "fault.h"
 #include "log.h"
 #include "metrics.h"
 #include "run.h"
+#include "scen_file.h"
 
 #define SCEN_MODULE	"sbsim-scenario"
 #define SCEN_MAX_GROUPS	16	/* the module's max-elements */
@@ -57,7 +59,7 @@ static const char *const scen_run_options[] = {
 	"report", "csv", "junit", "expect", "timeout", "duration", "seed",
 	"controller-pid", "controller-metrics", "metrics-listen", "verbose",
 	"quiet", "repeat", "sweep", "find-max", "step-pause", "step-group",
-	"shard", "workers",
+	"shard", "workers", "max-scenario-size",
 };
 
 /* A command line being built: words owned by the line. */
@@ -92,6 +94,8 @@ struct scen {
 	const char		*phases[METRICS_MAX_PHASES + 1];
 	char			*phase_names[METRICS_MAX_PHASES];
 	int			 checking;	/* --workers: collect only */
+	uint64_t		 max_size;	/* --max-scenario-size */
+	char			 desc[256];	/* its description, one line */
 };
 
 /* --workers: what run_workers() asks of the scenario as one sim. */
@@ -187,15 +191,18 @@ scen_where(const char *loc, char *buf, size_t len)
 }
 
 /* The file's data, valid against the module, or a message naming the
- * error's path and nothing else done. */
+ * error's path and nothing else done.  The file is read first under
+ * its bounds (scen_file_read()), then given to libyang. */
 static struct lyd_node *
-scen_parse(struct ly_ctx *ctx, const char *path)
+scen_parse(struct ly_ctx *ctx, const char *path, size_t max)
 {
 	const char		*dot = strrchr(path, '.');
 	struct lyd_node		*tree = NULL;
 	struct ly_err_item	*e;
 	LYD_FORMAT		 fmt;
-	char			 where[600];
+	char			 where[600], *data;
+	size_t			 len;
+	LY_ERR			 rc;
 
 	if (dot != NULL && strcasecmp(dot, ".json") == 0)
 		fmt = LYD_JSON;
@@ -203,11 +210,18 @@ scen_parse(struct ly_ctx *ctx, const char *path)
 		fmt = LYD_XML;
 	else
 		scen_die("%s: the name must end in .json or .xml", path);
-	if (access(path, R_OK) == -1)
-		scen_die("%s: %s", path, strerror(errno));
-	if (lyd_parse_data_path(ctx, path, fmt, LYD_PARSE_STRICT,
-	    LYD_VALIDATE_PRESENT | LYD_VALIDATE_NO_STATE, &tree) !=
-	    LY_SUCCESS) {
+	if ((data = scen_file_read(path, max, &len, where,
+	    sizeof(where))) == NULL)
+		scen_die("%s: %s", path, where);
+	if (scen_file_unique(data, len, fmt == LYD_XML, where,
+	    sizeof(where)) == -1) {
+		free(data);
+		scen_die("%s: %s", path, where);
+	}
+	rc = lyd_parse_data_mem(ctx, data, fmt, LYD_PARSE_STRICT,
+	    LYD_VALIDATE_PRESENT | LYD_VALIDATE_NO_STATE, &tree);
+	free(data);
+	if (rc != LY_SUCCESS) {
 		e = ly_err_last(ctx);
 		scen_die("%s: %s%s", path, e ? e->msg : "not valid",
 		    scen_where(e ? e->path : NULL, where, sizeof(where)));
@@ -241,6 +255,9 @@ scen_option(struct scen_argv *a, const struct lyd_node *opt, int run,
 	char		*where;
 	int		 values = 0;
 
+	if (run && strcmp(name, "max-scenario-size") == 0)
+		scen_die("%s: --%s belongs to the command line (the file is "
+		    "read under it)", path, name);
 	if (scen_is_run_option(name) != run) {
 		where = lyd_path(opt, LYD_PATH_STD, NULL, 0);
 		scen_die("%s: %s: --%s %s", path, where ? where : name, name,
@@ -309,7 +326,15 @@ scen_group(struct scen *sc, const struct lyd_node *n)
 static void
 scen_load(struct scen *sc, const struct lyd_node *top)
 {
+	const char	*desc = scen_leaf(top, "description");
 	struct lyd_node	*c;
+	char		*p;
+
+	/* On one line: it titles the report's scenario and its plot. */
+	snprintf(sc->desc, sizeof(sc->desc), "%s", desc ? desc : "");
+	for (p = sc->desc; *p != '\0'; p++)
+		if (*p == '\n' || *p == '\r' || *p == '\t')
+			*p = ' ';
 
 	scen_push(&sc->top, "%s", "run");
 	scen_options(&sc->top, top, 1, sc->path);
@@ -458,6 +483,42 @@ static const char scen_usage[] =
 "in one process, into one report; or print the scenario a command line\n"
 "means.  Options of the whole run (a group's go in the scenario file):\n";
 
+/* The scenario file's own bound: read before the file, from the command
+ * line (scen_max_size()); declared here for --help and the parse. */
+static const struct opt scen_file_rows[] = {
+	OPT_U("max-scenario-size", "BYTES", struct scen, max_size, 64,
+	    UINT32_MAX, 0, "the largest scenario file read (default\n"
+	    "16777216); a FIFO or device is refused"),
+	OPT_END
+};
+
+/* --max-scenario-size from the command line after the file, which is
+ * read under it before the other options are parsed. */
+static uint64_t
+scen_max_size(int argc, char **argv)
+{
+	const char	*name = "--max-scenario-size", *arg = NULL;
+	size_t		 nl = strlen(name);
+	uint64_t	 v = SCEN_FILE_MAX;
+	char		 err[256];
+	int		 i;
+
+	for (i = 0; i < argc; i++) {
+		if (strncmp(argv[i], name, nl) != 0)
+			continue;
+		if (argv[i][nl] == '=')
+			arg = argv[i] + nl + 1;
+		else if (argv[i][nl] == '\0' && i + 1 < argc)
+			arg = argv[++i];
+		else
+			continue;	/* the parse says what is wrong */
+		if (cli_uint(name + 2, arg, scen_file_rows[0].min,
+		    scen_file_rows[0].max, &v, err, sizeof(err)) == -1)
+			scen_die("%s", err);
+	}
+	return v;
+}
+
 /*
  * The whole run's options: the scenario's top level, then the command
  * line's, which override them.  A group's option on the command line
@@ -466,6 +527,8 @@ static const char scen_usage[] =
 static void
 scen_run_opts(struct scen *sc, int argc, char **argv)
 {
+	struct opt_group file_group = { "scenario file:", scen_file_rows, sc,
+	    NULL };
 	const char	*tok, *eq;
 	char		 name[48];
 	int		 i;
@@ -483,7 +546,31 @@ scen_run_opts(struct scen *sc, int argc, char **argv)
 	}
 	for (i = 0; i < argc; i++)
 		scen_push(&sc->top, "%s", argv[i]);
-	cli_parse_groups(sc->top.n, sc->top.w, NULL, 0, &sc->ro, scen_usage);
+	cli_parse_groups(sc->top.n, sc->top.w, &file_group, 1, &sc->ro,
+	    scen_usage);
+}
+
+/*
+ * The report's "scenario": the file's description, then the command line
+ * with the file in it ("two switches: sbsim run s.json --report r.json"):
+ * what sbsim plot titles its picture with.
+ */
+static void
+scen_report_name(struct scen *sc)
+{
+	char	out[2 * sizeof(sc->ro.scenario) + sizeof(sc->desc)];
+	size_t	run = strlen("sbsim run"), len;
+
+	snprintf(out, sizeof(out), "%s%ssbsim run %s%s", sc->desc,
+	    sc->desc[0] != '\0' ? ": " : "", sc->path,
+	    strncmp(sc->ro.scenario, "sbsim run", run) == 0 ?
+	    sc->ro.scenario + run : "");
+	/* Cut as the command line is (docs/report.md, "scenario"). */
+	len = strlen(out);
+	if (len >= sizeof(sc->ro.scenario))
+		len = sizeof(sc->ro.scenario) - 1;
+	memcpy(sc->ro.scenario, out, len);
+	sc->ro.scenario[len] = '\0';
 }
 
 /* Each group's --fault against its protocol's kinds and the whole
@@ -563,7 +650,10 @@ scen_collect(void *arg)
 		return scen_go(sc);
 	g = &sc->grp[next++];
 	run_collect(&g->g, scen_collect, sc);
+	/* Its options are its protocol command's: errors point there. */
+	cli_help_as(g->protocol);
 	rc = g->cmd->main(g->args.n, g->args.w);
+	cli_help_as(NULL);
 	if (g->g.ops == NULL)
 		scen_die("group '%s': its command ended before its run "
 		    "(exit status %d)", g->name, rc);
@@ -836,17 +926,20 @@ scen_main(int argc, char **argv)
 	if (argc >= 2 && strcmp(argv[1], "--print") == 0)
 		return scen_print(argc - 2, argv + 2);
 	if (argc < 2 || argv[1][0] == '-') {
-		scen_run_opts(&sc, argc - 1, argv + 1);	/* --help exits */
+		/* --help and -h exit 0 here (argv[0] is the program's). */
+		scen_push(&sc.top, "%s", "run");
+		scen_run_opts(&sc, argc - 1, argv + 1);
 		scen_die("SCENARIO.json or SCENARIO.xml is required (sbsim "
 		    "run --help)");
 	}
 	sc.path = argv[1];
 	ctx = scen_ctx();
-	top = scen_parse(ctx, sc.path);
+	top = scen_parse(ctx, sc.path, scen_max_size(argc - 2, argv + 2));
 	scen_load(&sc, top);
 	lyd_free_all(top);
 	ly_ctx_destroy(ctx);
 	scen_run_opts(&sc, argc - 2, argv + 2);
+	scen_report_name(&sc);
 	scen_timeouts(&sc);
 	if (scen_workers(&sc, &rc) == 0) {
 		scen_shards(&sc);

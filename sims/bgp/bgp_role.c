@@ -128,9 +128,17 @@ bgpr_check(void *cfg, unsigned given, const struct ctl_env *env, char *err,
 	return -1;
 }
 
+/* Peers Established now (ctl_devlog_tick()). */
+static uint64_t
+bgpr_devices_up(void *cfg)
+{
+	return bgp_spk_stats()->established;
+}
+
 const struct ctl_role bgp_ctl_role = {
 	.name = "bgp", .title = "BGP:", .rows = bgpr_rows, .cfg = &bgpr,
 	.defaults = bgpr_defaults, .check = bgpr_check,
 	.needs = "--as and the --bgp-* options need --bgp",
 	.start = bgpr_start, .summary = bgpr_summary, .stop = bgpr_stop,
+	.devices_up = bgpr_devices_up, .devices = "peers",
 };

@@ -883,10 +883,18 @@ ncc_role_check(void *cfg, unsigned given, const struct ctl_env *env,
 	return 0;
 }
 
+/* Mounted devices connected now (ctl_devlog_tick()). */
+static uint64_t
+ncc_role_devices_up(void *cfg)
+{
+	return ncc.nstatus[NCC_CONNECTED];
+}
+
 const struct ctl_role nc_ctl_role = {
 	.name = "netconf", .title = "NETCONF:", .rows = ncc_rows, .cfg = &ncc,
 	.defaults = ncc_role_defaults,
 	.needs = "the --netconf-* options need --netconf",
 	.check = ncc_role_check, .start = ncc_role_start,
 	.summary = ncc_role_summary, .stop = ncc_role_stop,
+	.devices_up = ncc_role_devices_up, .devices = "devices",
 };

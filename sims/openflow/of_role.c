@@ -316,6 +316,13 @@ ofr_summary(void *cfg)
 	ofr_stats_summary(s);
 }
 
+/* Switches whose handshake is done (ctl_devlog_tick()). */
+static uint64_t
+ofr_devices_up(void *cfg)
+{
+	return of_ctl_stats()->switches_now;
+}
+
 const struct ctl_role of_ctl_role = {
 	.name = "openflow", .title = NULL, .rows = ofr_rows, .cfg = &ofr,
 	.flags = CTL_ROLE_DEFAULT,
@@ -324,6 +331,7 @@ const struct ctl_role of_ctl_role = {
 	.tick = ofr_tick, .summary = ofr_summary, .stop = ofr_stop,
 	.gate_want = ofr_gate_want, .gate_held = ofr_gate_held,
 	.gate_open = ofr_gate_open,
+	.devices_up = ofr_devices_up, .devices = "switches",
 };
 
 /* ---- the inventory: opendaylight-inventory over RESTCONF ---- */

@@ -113,10 +113,18 @@ ovrole_check(void *cfg, unsigned given, const struct ctl_env *env,
 	return -1;
 }
 
+/* Nodes up now (ctl_devlog_tick()). */
+static uint64_t
+ovrole_devices_up(void *cfg)
+{
+	return ovm_count_up();
+}
+
 const struct ctl_role ovsdb_ctl_role = {
 	.name = "ovsdb", .title = "OVSDB:", .rows = ovrole_rows,
 	.cfg = &ovr_cfg, .defaults = ovrole_defaults,
 	.needs = "the --ovsdb-* options need --ovsdb",
 	.check = ovrole_check, .start = ovrole_start,
 	.summary = ovrole_summary, .stop = ovrole_stop,
+	.devices_up = ovrole_devices_up, .devices = "nodes",
 };

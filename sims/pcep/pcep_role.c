@@ -110,9 +110,17 @@ pcer_summary(void *cfg)
 	    s->bad_messages }, 6);
 }
 
+/* PCC sessions up now (ctl_devlog_tick()). */
+static uint64_t
+pcer_devices_up(void *cfg)
+{
+	return pce_stats()->up;
+}
+
 const struct ctl_role pcep_ctl_role = {
 	.name = "pcep", .title = "PCEP:", .rows = pcer_rows, .cfg = &pcer,
 	.defaults = pcer_defaults,
 	.needs = "the --pcep-* options need --pcep", .check = pcer_check,
 	.start = pcer_start, .summary = pcer_summary, .stop = pcer_stop,
+	.devices_up = pcer_devices_up, .devices = "PCCs",
 };

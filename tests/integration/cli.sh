@@ -129,6 +129,7 @@ good help
 good version
 good openflow --help
 good controller --help
+good run --help
 run_cli version
 echo "$OUT" | grep -qE '^sbsim [0-9]' || problem version
 

@@ -5,9 +5,12 @@
 # report counts; --controller-pid samples the embedded controller,
 # --controller-metrics scrapes a real Prometheus exposition (Prometheus's
 # own /metrics), an endpoint that does not answer is counted, and bad
-# values of the options are usage errors before anything starts.
+# values of the options are usage errors before anything starts.  The
+# exposition passes `promtool check metrics` without a word: counters as
+# counter families named _total, units in base units in the names.
 . "$(dirname "$0")/../lib.sh"
 need prometheus
+need promtool
 need curl
 
 base=$(free_ports 8)
@@ -72,6 +75,21 @@ up=$(curl -sG "http://127.0.0.1:$PP/api/v1/query" \
 import json, sys
 r = json.load(sys.stdin)["data"]["result"]
 print(r[0]["value"][1] if r else "")')
+# The exposition as promtool lints it: silent, and a counter family.
+curl -sf "http://127.0.0.1:$MP/metrics" >"$TMPD/scrape.txt" ||
+    fail "no scrape of --metrics-listen"
+promtool check metrics <"$TMPD/scrape.txt" >"$TMPD/lint.txt" 2>&1 ||
+    fail "promtool check metrics: $(cat "$TMPD/lint.txt")"
+[ ! -s "$TMPD/lint.txt" ] || fail "promtool says: $(cat "$TMPD/lint.txt")"
+grep -q '^# TYPE sbsim_rx_messages_total counter$' "$TMPD/scrape.txt" &&
+    grep -qE '^sbsim_rx_messages_total [1-9]' "$TMPD/scrape.txt" ||
+    fail "no counter family sbsim_rx_messages_total in the scrape"
+rx=$(curl -sG "http://127.0.0.1:$PP/api/v1/query" \
+    --data-urlencode 'query=sbsim_rx_messages_total{job="sbsim"}' | "$PY" -c '
+import json, sys
+r = json.load(sys.stdin)["data"]["result"]
+print(r[0]["value"][1] if r else "")')
+[ -n "$rx" ] && [ "$rx" -gt 0 ] || fail "Prometheus has no sbsim_rx_messages_total"
 wait_exit $RUN 20 || fail "run 1 did not end"
 [ "$EXIT_RC" -eq 0 ] || fail "run 1 exited $EXIT_RC"
 n=$(json_get "$TMPD/r1.json" \
@@ -111,4 +129,24 @@ e=$(json_get "$TMPD/r3.json" 'r["counters"]["controller_scrape_errors"]')
 [ "$e" -ge 2 ] || fail "controller_scrape_errors is $e, want 2 or more"
 [ "$(grep -c 'controller_scrape_errors; logged once' "$TMPD/run3.log")" = 1 ] ||
     fail "the scrape error is not logged once"
+# Every protocol at once, a scenario's groups as labels: sbsim demo's
+# scrape, linted as the single run's was.
+DP=$(free_ports 1)
+start_bg "$TMPD/demo.log" "$SBSIM" demo --metrics-listen 127.0.0.1:$DP \
+    --duration 20 -q
+DEMO=$LAST_PID
+i=0
+until curl -sf "http://127.0.0.1:$DP/metrics" >"$TMPD/demo.txt" &&
+    grep -q 'group="nc"' "$TMPD/demo.txt" &&
+    grep -q 'group="pcep"' "$TMPD/demo.txt"; do
+	i=$((i + 1))
+	[ $i -lt 200 ] || fail "no scrape of sbsim demo with its groups"
+	sleep 0.1
+done
+stop_pid "$DEMO"
+promtool check metrics <"$TMPD/demo.txt" >"$TMPD/lint2.txt" 2>&1 &&
+    [ ! -s "$TMPD/lint2.txt" ] ||
+    fail "promtool on sbsim demo's scrape: $(cat "$TMPD/lint2.txt")"
+[ "$(grep -c '^# TYPE sbsim_rx_messages_total counter$' "$TMPD/demo.txt")" = 1 ] ||
+    fail "sbsim_rx_messages_total is not one counter family"
 echo "live metrics: Prometheus saw $got connected = report; controller cost ok"

@@ -167,6 +167,10 @@ test_exposition(void)
 	phase_start(ph, 1);
 	phase_items(ph, 2, 7);
 	*metrics_counter(&m, "decode-errors") = 3;
+	*metrics_counter(&m, "of.flow_mods") = 5;
+	*metrics_counter(&m, "sbsim_max_rss_kb") = 2;
+	*metrics_counter(&m, "fault_delay_ms") = 1500;
+	*metrics_counter(&m, "b.flow_mods") = 4;
 	promexp_write(out, &m);
 	len = evbuffer_get_length(out);
 	text = xcalloc(1, len + 1);
@@ -177,8 +181,18 @@ test_exposition(void)
 	    "protocol=\"openflow\"} 10\n") != NULL, "target");
 	CHECK(strstr(text, "sbsim_phase_running{phase=\"conn\\\"ect\","
 	    "protocol=\"openflow\"} 1\n") != NULL, "running");
-	CHECK(strstr(text, "sbsim_counter{name=\"decode_errors\"} 3\n") !=
-	    NULL, "a counter, its name made a label value of [a-z0-9_]");
+	CHECK(strstr(text, "# TYPE sbsim_decode_errors_total counter\n"
+	    "sbsim_decode_errors_total 3\n") != NULL,
+	    "a counter, a family of its own, its name made [a-z0-9_]");
+	CHECK(strstr(text, "# TYPE sbsim_flow_mods_total counter\n"
+	    "sbsim_flow_mods_total{group=\"b\"} 4\n"
+	    "sbsim_flow_mods_total{group=\"of\"} 5\n") != NULL,
+	    "a scenario's groups: one family, a group label");
+	CHECK(strstr(text, "# TYPE sbsim_max_rss_bytes gauge\n"
+	    "sbsim_max_rss_bytes 2048\n") != NULL, "a peak: a gauge, bytes");
+	CHECK(strstr(text, "sbsim_fault_delay_seconds_total 1.5\n") != NULL,
+	    "milliseconds as seconds");
+	CHECK(strstr(text, "sbsim_counter") == NULL, "no sbsim_counter");
 	CHECK(strstr(text, "# TYPE sbsim_devices gauge\n"
 	    "sbsim_devices{state=\"idle\"} ") != NULL, "devices by state");
 	CHECK(strstr(text, "sbsim_process_resident_memory_bytes ") != NULL,
