@@ -363,3 +363,15 @@ exclusive() {
 	flock -w 300 "$EXCLUSIVE_FD" || fail "waited 300 s for the lock $1"
 	echo "# exclusive $1: waited $(( $(date +%s) - t0 )) s"
 }
+
+# stop_early PID WHAT [REPORT]: stop a run before its --duration (there
+# only as a bound) with SIGINT: it must end interrupted, exit 1, and with
+# "interrupted": true in REPORT when one is named (report.md, "Verdicts").
+stop_early() {
+	stop_pid "$1"
+	[ "$STOP_RC" -eq 1 ] ||
+	    fail "$2: exited $STOP_RC after SIGINT, not 1 (interrupted)"
+	[ -z "${3:-}" ] ||
+	    [ "$(json_get "$3" 'r.get("interrupted")')" = True ] ||
+	    fail "$2: the report does not say interrupted"
+}

@@ -86,9 +86,7 @@ $(bird_sum "$sock" mon) (want $N 0 0 $NP $NP 0 0 and 1 0 0 0 0 $NP $NP)"
 	# BIRD has sent the monitor every withdrawal: give sbsim's monitor a
 	# moment to read them, then stop (--duration is only the bound).
 	sleep 1
-	stop_pid "$sb"
-	[ "$STOP_RC" -eq 0 ] || fail "$name: sbsim (withdraw run) exited $STOP_RC"
-	report_ok "$TMPD/$name-wd.json"
+	stop_early "$sb" "$name: sbsim (withdraw run)" "$TMPD/$name-wd.json"
 	report_check "$TMPD/$name-wd.json" learn $NP
 	report_check "$TMPD/$name-wd.json" withdraw $NP
 
@@ -109,9 +107,7 @@ $(bird_sum "$sock" mon) (want $N 0 0 $NP $NP 0 0 and 1 0 0 0 0 $NP $NP)"
 	sleep 0.5
 	bird_is "$sock" 'dyn[0-9]+' "$N $NP 0" ||
 	    fail "$name: BIRD's peers later: $(bird_sum "$sock" 'dyn[0-9]+')"
-	stop_pid "$sb"
-	[ "$STOP_RC" -eq 0 ] || fail "$name: sbsim exited $STOP_RC"
-	report_ok "$TMPD/$name.json"
+	stop_early "$sb" "$name: sbsim" "$TMPD/$name.json"
 	report_check "$TMPD/$name.json" learn $NP
 	[ "$(counter "$TMPD/$name.json" monitor_prefixes)" = $NP ] ||
 	    fail "$name: the monitor holds $(counter "$TMPD/$name.json" monitor_prefixes) prefixes"

@@ -119,9 +119,7 @@ wait_until 20 learned ||
     fail "FRR: $got, want $N $NP 1 $NP (up received monitor sent)"
 sleep 0.5
 learned || fail "FRR later: $got"
-stop_pid "$SB"
-[ "$STOP_RC" -eq 0 ] || fail "sbsim exited $STOP_RC"
-report_ok "$TMPD/learn.json"
+stop_early "$SB" sbsim "$TMPD/learn.json"
 report_check "$TMPD/learn.json" learn $NP
 [ "$(counter "$TMPD/learn.json" monitor_prefixes)" = $NP ] ||
     fail "the monitor holds $(counter "$TMPD/learn.json" monitor_prefixes) prefixes"

@@ -134,9 +134,7 @@ scenario() {
 	# GoBGP has sent the monitor every withdrawal: give sbsim's monitor a
 	# moment to read them, then stop (--duration is only the bound).
 	sleep 1
-	stop_pid "$sb"
-	[ "$STOP_RC" -eq 0 ] || fail "$name: sbsim (withdraw run) exited $STOP_RC"
-	report_ok "$TMPD/$name-wd.json"
+	stop_early "$sb" "$name: sbsim (withdraw run)" "$TMPD/$name-wd.json"
 	report_check "$TMPD/$name-wd.json" learn $NP
 	report_check "$TMPD/$name-wd.json" withdraw $NP
 
@@ -153,9 +151,7 @@ scenario() {
 	    fail "$name: GoBGP: $got, want $N $NP 0 $NP 1 $NP (up accepted withdrawn rib monitor adj-out)"
 	sleep 0.5
 	learned || fail "$name: GoBGP later: $got"
-	stop_pid "$sb"
-	[ "$STOP_RC" -eq 0 ] || fail "$name: sbsim exited $STOP_RC"
-	report_ok "$TMPD/$name.json"
+	stop_early "$sb" "$name: sbsim" "$TMPD/$name.json"
 	report_check "$TMPD/$name.json" learn $NP
 	[ "$(counter "$TMPD/$name.json" monitor_prefixes)" = $NP ] ||
 	    fail "$name: the monitor holds $(counter "$TMPD/$name.json" monitor_prefixes) prefixes"

@@ -50,8 +50,7 @@ wait_exit "$FAKE" 110
 rc=$EXIT_RC
 cat "$TMPD/fake.out"
 [ "$rc" -eq 0 ] || fail "against sbsim's peer"
-stop_pid "$SB"
-[ "$STOP_RC" -eq 0 ] || fail "sbsim exited $STOP_RC"
+stop_early "$SB" sbsim
 cases=$(sed -n 's/^cases //p' "$TMPD/fake.out")
 [ -n "$cases" ] || fail "no case count"
 [ "$(counter "$TMPD/sb.json" notifications_sent)" = "$cases" ] ||

@@ -23,8 +23,7 @@ n=$(sed -n 's/^errors provoked: \([0-9]*\)$/\1/p' "$TMPD/py.log")
 [ -n "$n" ] && [ "$n" -gt 20 ] || fail "too few errors provoked: '$n'"
 
 kill -0 "$SB" 2>/dev/null || fail "sbsim is gone"
-stop_pid "$SB"
-[ "$STOP_RC" -eq 0 ] || fail "sbsim exited $STOP_RC after SIGINT"
+stop_early "$SB" sbsim "$TMPD/r.json"
 [ -s "$TMPD/r.json" ] || fail "no report"
 "$PY" - "$TMPD/r.json" "$n" <<'PYEOF' || fail "report counters"
 import json, sys

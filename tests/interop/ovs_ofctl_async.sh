@@ -51,8 +51,7 @@ echo "$p" | grep -q 'PORT_DOWN\|LINK_DOWN' && fail "port 3 still down: $p"
     fail "ports left down: $($OFCTL dump-ports-desc $EP)"
 
 kill -0 "$SB" 2>/dev/null || fail "sbsim is gone"
-stop_pid "$SB"
-[ "$STOP_RC" -eq 0 ] || fail "sbsim exited $STOP_RC after SIGINT"
+stop_early "$SB" sbsim
 [ -s "$TMPD/r.json" ] || fail "no report"
 "$PY" - "$TMPD/r.json" <<'PYEOF' || fail "report counters"
 import json, sys
