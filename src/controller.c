@@ -108,12 +108,15 @@ static const struct opt ctl_rows[] = {
 	    "largest request body in bytes (default 16 MiB)"),
 	OPT_U("restconf-max-connections", "N", R, http.max_conns, 1,
 	    1000000, CTL_GIVEN_RC_OPT,
-	    "HTTP connections held at once; past them\n"
-	    "accepting pauses (default 512)"),
+	    "HTTP connections held at once; past them the\n"
+	    "oldest that sent no byte is closed, or, when\n"
+	    "all are in a request, accepting pauses\n"
+	    "(default 512)"),
 	OPT_D("restconf-header-timeout", "S", R, http.head_timeout, 0.1,
 	    3600, CTL_GIVEN_RC_OPT,
-	    "close a connection whose request head is not\n"
-	    "whole S seconds after its first byte (default 10)"),
+	    "close a connection whose first request head is\n"
+	    "not whole S seconds after the accept (a later\n"
+	    "one's: after its first byte; default 10)"),
 	OPT_U("restconf-max-depth", "N", R, http.max_depth, 1, 1024,
 	    CTL_GIVEN_RC_OPT,
 	    "deepest nesting of a request body's JSON or XML\n"

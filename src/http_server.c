@@ -1048,6 +1048,7 @@ http_server_new(struct event_base *base, const struct http_server_config *c,
 	evhttp_set_gencb(s->http, http_dispatch, s);
 	/* Every connection through the head gate (http_conn_new). */
 	TAILQ_INIT(&s->fresh);
+	TAILQ_INIT(&s->idle);
 	if ((s->hook = event_new(base, -1, 0, http_conn_hook, s)) == NULL ||
 	    event_priority_set(s->hook, 0) == -1)
 		fatalx("http: cannot make the connection hook");

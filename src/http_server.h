@@ -70,10 +70,12 @@ struct http_server_config {
 	const char	*password;
 	const char	*realm;		/* of WWW-Authenticate */
 	size_t		 max_body;	/* bytes; 413 past it */
-	uint32_t	 max_conns;	/* then accepting pauses */
+	uint32_t	 max_conns;	/* then the oldest idle one is closed,
+					   or accepting pauses */
 	const char	*max_conns_opt;	/* the option that sets it, for the
 					 * log; NULL: none, a fixed cap */
-	double		 head_timeout;	/* seconds from a head's first byte */
+	double		 head_timeout;	/* seconds from accept to a whole
+					   first head */
 	uint32_t	 max_depth;	/* a body nested deeper: 400 */
 };
 
@@ -85,6 +87,7 @@ struct http_server_stats {
 	uint64_t	conns_now;
 	uint64_t	conns_max;	/* most held at once */
 	uint64_t	cap_pauses;	/* accepting paused at max_conns */
+	uint64_t	idle_closed;	/* closed at max_conns: no byte yet */
 	uint64_t	head_timeouts;	/* closed: no whole head in time */
 	uint64_t	unauth_bodies;	/* 401 before the body was read */
 	uint64_t	too_deep;	/* 400: nested past max_depth */
