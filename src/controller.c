@@ -98,7 +98,8 @@ ctl_restconf_password(void *base, const char *arg, char *err, size_t errlen)
 static const struct opt ctl_rows[] = {
 	OPT_FN("restconf", "[IP:]PORT", ctl_restconf_addr, CTL_GIVEN_RESTCONF,
 	    "serve RESTCONF (OpenDaylight's inventory) on PORT,\n"
-	    "every address unless IP ([IPv6] in brackets)"),
+	    "127.0.0.1 unless IP ([IPv6] in brackets;\n"
+	    "0.0.0.0 or [::]: every address)"),
 	OPT_FN("restconf-user", "U", ctl_restconf_user, CTL_GIVEN_RC_OPT,
 	    "basic auth user (default admin)"),
 	OPT_FN("restconf-password", "P", ctl_restconf_password,
@@ -247,8 +248,8 @@ ctl_start(struct ctl_run *r, char *err, size_t errlen)
 		}
 	}
 	if (r->hs != NULL)
-		log_info("serving RESTCONF on %s port %u", r->http.address ?
-		    r->http.address : "every address", r->http.port);
+		log_info("serving RESTCONF on %s port %u",
+		    http_server_address(&r->http), r->http.port);
 	return 0;
 }
 
@@ -315,6 +316,9 @@ ctl_become_worker(struct ctl_run *r, int i, const char *token)
 	log_init(name, r->verbose);
 	snprintf(pass, sizeof(pass), "%s", token);
 	engine_listen_reuseport(1);
+	/* The workers open the same ports: the first says which are open
+	 * to the network. */
+	engine_listen_announce(i == 0);
 	r->duration = 0;
 	r->http.address = "127.0.0.1";
 	r->http.port = 0;

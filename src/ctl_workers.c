@@ -520,8 +520,8 @@ ctl_wk_parent(const struct ctl_wk_run *run)
 			wk_stop_all("no RESTCONF");
 		} else {
 			log_info("serving RESTCONF on %s port %u for %u "
-			    "workers", run->http->address ? run->http->address :
-			    "every address", run->http->port, wp.n);
+			    "workers", http_server_address(run->http),
+			    run->http->port, wp.n);
 			wp.gather = ctl_gather_new(hs, wp.n, wp.token);
 		}
 	}
