@@ -582,6 +582,25 @@ pool_say_listeners(struct pool *p)
 	    "TLS, client certificates checked" : "TLS, any client");
 }
 
+/*
+ * TLS without --ssl-ca checks nothing of the peer (SSL_VERIFY_NONE): a
+ * man in the middle is taken for the controller.  Said once per process,
+ * when the first pool connects (not while the command line is checked,
+ * whose errors stay one line).
+ */
+static void
+pool_say_unverified(const struct pool *p)
+{
+	static int	said;
+
+	if (said || p->cfg.ssl == NULL ||
+	    SSL_CTX_get_verify_mode(p->cfg.ssl) != SSL_VERIFY_NONE)
+		return;
+	said = 1;
+	log_warnx("TLS without --ssl-ca: the peer's certificate is not "
+	    "checked, any certificate is accepted");
+}
+
 int
 pool_start(struct pool *p, char *err, size_t errlen)
 {
@@ -601,6 +620,7 @@ pool_start(struct pool *p, char *err, size_t errlen)
 		pool_say_listeners(p);
 		return 0;
 	}
+	pool_say_unverified(p);
 	p->ramp_last_ns = clock_ns();
 	p->ramp = event_new(engine_base(), -1, EV_PERSIST, pool_ramp_tick, p);
 	if (p->ramp == NULL)
@@ -755,15 +775,7 @@ SSL_CTX *
 pool_ssl_ctx(const char *key, const char *cert, const char *ca, char *err,
     size_t errlen)
 {
-	static int	said;
-
-	/* Without a CA nothing checks the peer: a man in the middle is
-	 * taken for the controller.  Said once per process. */
-	if (ca == NULL && !said) {
-		said = 1;
-		log_warnx("TLS without --ssl-ca: the peer's certificate is not "
-		    "checked, any certificate is accepted");
-	}
+	/* Without a CA (SSL_VERIFY_NONE) pool_start() says so. */
 	return pool_ssl_ctx_new(TLS_client_method(), key, cert, ca,
 	    SSL_VERIFY_PEER, err, errlen);
 }
