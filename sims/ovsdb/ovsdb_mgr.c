@@ -480,8 +480,9 @@ ovm_read(struct bufferevent *bev, void *arg)
 		return;
 	ovm_hold(s, evbuffer_get_length(in));
 	/* A message begun: its deadline (a node trickling a byte now and
-	 * then keeps the inactivity probe quiet). */
-	if (s->held == 0)
+	 * then keeps the inactivity probe quiet).  A newline left after a
+	 * whole message begins none (the framer has not started). */
+	if (s->held == 0 || !s->frame.started)
 		s->partial_ns = 0;
 	else if (s->partial_ns == 0)
 		s->partial_ns = s->last_rx_ns;

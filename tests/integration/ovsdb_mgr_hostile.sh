@@ -5,7 +5,8 @@
 # now input over --ovsdb-max-buffered (16 MiB here) closes the node that
 # passes it, a message over --ovsdb-max-message (4 MiB) closes its node,
 # and one not whole --ovsdb-message-timeout (2 s) after its first byte
-# closes its node.  The controller's RSS and CPU stay bounded, a new node
+# closes its node, but a newline after a whole message begins none.  The
+# controller's RSS and CPU stay bounded, a new node
 # is still served (asked list_dbs), and the summary counts each.
 . "$(dirname "$0")/../lib.sh"
 [ -x "$PY" ] || skip "$PY is not installed"
@@ -81,6 +82,25 @@ while time.time() - t0 < 10 and not gone:
 print("a trickling node closed after %.1f s" % (time.time() - t0))
 if not gone:
     sys.exit("a trickling node was held")
+# A node that ends its messages with a newline has begun no message: it
+# is kept past the deadline (2 s here).
+w = socket.create_connection(("127.0.0.1", port))
+w.settimeout(5)
+w.sendall(b'{"method":"echo","params":[1],"id":"w1"}\n')
+time.sleep(3.5)
+data = b""
+try:
+    w.sendall(b'{"method":"echo","params":[2],"id":"w2"}\n')
+    while b'"w2"' not in data:
+        d = w.recv(65536)
+        if not d:
+            break
+        data += d
+except OSError:
+    pass
+if b'"w2"' not in data:
+    sys.exit("a node whose messages end with a newline was closed")
+print("a node whose messages end with a newline is kept")
 PYEOF
 stop_pid $CTL
 line=$(grep -A3 '^ovsdb:' "$TMPD/ctl.log" | tr '\n' ' ')
