@@ -316,7 +316,7 @@ static const struct opt cli_common_rows[] = {
 	    "(http://HOST:PORT/metrics) once a second"),
 	OPT_S("metrics-listen", "[IP:]PORT", RO, metrics_listen, 0,
 	    "serve the run's live figures in Prometheus text\n"
-	    "format at /metrics"),
+	    "format at /metrics (127.0.0.1 unless IP)"),
 	OPT_C_KEY("verbose", 'v', RO, verbose, "more logging (twice: debug)"),
 	OPT_F_KEY("quiet", 'q', RO, quiet, "no results table on stdout"),
 	OPT_HELP_ROW,

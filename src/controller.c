@@ -100,7 +100,8 @@ ctl_restconf_password(void *base, const char *arg, char *err, size_t errlen)
 static const struct opt ctl_rows[] = {
 	OPT_FN("restconf", "[IP:]PORT", ctl_restconf_addr, CTL_GIVEN_RESTCONF,
 	    "serve RESTCONF (OpenDaylight's inventory) on PORT,\n"
-	    "every address unless IP ([IPv6] in brackets)"),
+	    "127.0.0.1 unless IP ([IPv6] in brackets;\n"
+	    "0.0.0.0 or [::]: every address)"),
 	OPT_FN("restconf-user", "U", ctl_restconf_user, CTL_GIVEN_RC_OPT,
 	    "basic auth user (default admin)"),
 	OPT_FN("restconf-password", "P", ctl_restconf_password,
@@ -110,12 +111,15 @@ static const struct opt ctl_rows[] = {
 	    "largest request body in bytes (default 16 MiB)"),
 	OPT_U("restconf-max-connections", "N", R, http.max_conns, 1,
 	    1000000, CTL_GIVEN_RC_OPT,
-	    "HTTP connections held at once; past them\n"
-	    "accepting pauses (default 512)"),
+	    "HTTP connections held at once; past them the\n"
+	    "oldest that sent no byte is closed, or, when\n"
+	    "all are in a request, accepting pauses\n"
+	    "(default 512)"),
 	OPT_D("restconf-header-timeout", "S", R, http.head_timeout, 0.1,
 	    3600, CTL_GIVEN_RC_OPT,
-	    "close a connection whose request head is not\n"
-	    "whole S seconds after its first byte (default 10)"),
+	    "close a connection whose first request head is\n"
+	    "not whole S seconds after the accept (a later\n"
+	    "one's: after its first byte; default 10)"),
 	OPT_U("restconf-max-depth", "N", R, http.max_depth, 1, 1024,
 	    CTL_GIVEN_RC_OPT,
 	    "deepest nesting of a request body's JSON or XML\n"
@@ -250,8 +254,8 @@ ctl_start(struct ctl_run *r, char *err, size_t errlen)
 		}
 	}
 	if (r->hs != NULL)
-		log_info("serving RESTCONF on %s port %u", r->http.address ?
-		    r->http.address : "every address", r->http.port);
+		log_info("serving RESTCONF on %s port %u",
+		    http_server_address(&r->http), r->http.port);
 	return 0;
 }
 
@@ -319,6 +323,9 @@ ctl_become_worker(struct ctl_run *r, int i, const char *token)
 	log_init(name, r->verbose);
 	snprintf(pass, sizeof(pass), "%s", token);
 	engine_listen_reuseport(1);
+	/* The workers open the same ports: the first says which are open
+	 * to the network. */
+	engine_listen_announce(i == 0);
 	r->duration = 0;
 	r->http.address = "127.0.0.1";
 	r->http.port = 0;

@@ -255,13 +255,89 @@ engine_listen(const struct endpoint *ep, evconnlistener_cb cb, void *arg,
 		flags |= LEV_OPT_REUSEABLE_PORT;
 	l = evconnlistener_new_bind(engine_base(), cb, arg, flags, 1024,
 	    (const struct sockaddr *)&ep->ss, ep->sslen);
-	if (l == NULL)
+	if (l == NULL) {
 		snprintf(err, errlen, "cannot listen for %s on %s: %s", what,
 		    ep->text, evutil_socket_error_to_string(
 		    EVUTIL_SOCKET_ERROR()));
-	else
-		engine_listener_guard(l, what);
+		return NULL;
+	}
+	engine_listener_guard(l, what);
+	/* ptcp:PORT listens on every address, as Open vSwitch's does
+	 * (users rely on it): say so, the controller's protocols have no
+	 * authentication of their own. */
+	engine_listen_say(evconnlistener_get_fd(l), what,
+	    ep->kind == EP_PSSL ? "TLS" : "no authentication");
 	return l;
+}
+
+/* ---- listeners open to the network, said once ---- */
+
+#define ENGINE_SAID_MAX	16
+
+static int	listen_quiet;
+static char	listen_said[ENGINE_SAID_MAX][160];
+static size_t	listen_nsaid;
+
+void
+engine_listen_announce(int on)
+{
+	listen_quiet = !on;
+}
+
+int
+engine_addr_is_loopback(const struct sockaddr *sa)
+{
+	const struct in6_addr	*a6;
+
+	if (sa->sa_family == AF_INET)
+		return (ntohl(((const struct sockaddr_in *)(const void *)sa)->
+		    sin_addr.s_addr) >> 24) == 127;
+	if (sa->sa_family != AF_INET6)
+		return 1;	/* AF_UNIX and the like: not the network */
+	a6 = &((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr;
+	if (IN6_IS_ADDR_LOOPBACK(a6))
+		return 1;
+	return IN6_IS_ADDR_V4MAPPED(a6) && a6->s6_addr[12] == 127;
+}
+
+/* Whether line was said already (then 1), else remember it. */
+static int
+engine_said_before(const char *line)
+{
+	size_t	i;
+
+	for (i = 0; i < listen_nsaid; i++)
+		if (strcmp(listen_said[i], line) == 0)
+			return 1;
+	if (listen_nsaid < ENGINE_SAID_MAX)
+		snprintf(listen_said[listen_nsaid++], sizeof(listen_said[0]),
+		    "%s", line);
+	return 0;
+}
+
+void
+engine_listen_say(int fd, const char *what, const char *auth)
+{
+	struct sockaddr_storage	ss;
+	socklen_t		len = sizeof(ss);
+	char			host[INET6_ADDRSTRLEN], line[160];
+	int			v6;
+	unsigned		port;
+
+	if (listen_quiet || getsockname(fd, (struct sockaddr *)&ss, &len) ==
+	    -1 || engine_addr_is_loopback((struct sockaddr *)&ss))
+		return;
+	v6 = ss.ss_family == AF_INET6;
+	inet_ntop(ss.ss_family, v6 ?
+	    (void *)&((struct sockaddr_in6 *)&ss)->sin6_addr :
+	    (void *)&((struct sockaddr_in *)&ss)->sin_addr, host, sizeof(host));
+	port = ntohs(v6 ? ((struct sockaddr_in6 *)&ss)->sin6_port :
+	    ((struct sockaddr_in *)&ss)->sin_port);
+	snprintf(line, sizeof(line), "%s listens on %s%s%s:%u, open to the "
+	    "network, %s", what, v6 ? "[" : "", host, v6 ? "]" : "", port,
+	    auth);
+	if (!engine_said_before(line))
+		log_warnx("%s", line);
 }
 
 /* ---- listeners at the descriptor limit ---- */

@@ -43,6 +43,21 @@ struct evconnlistener *engine_listen(const struct endpoint *,
  */
 void	 engine_listen_reuseport(int on);
 /*
+ * A listener open to the network (bound to an address that is not
+ * loopback, the wildcard 0.0.0.0 or :: included) is said once at
+ * start-up on stderr, whatever the verbosity: "WHAT listens on
+ * ADDR:PORT, open to the network, AUTH" (AUTH: who may use it, e.g.
+ * "user admin (default password)").  A loopback one is not said, nor a
+ * line already said by this process (runs that open the same listener
+ * again).  fd is the bound socket.  engine_listen() says its own with
+ * "no authentication"; engine_listen_announce(0) silences them all (the
+ * controller's workers after the first, which open the same ports).
+ */
+void	 engine_listen_say(int fd, const char *what, const char *auth);
+void	 engine_listen_announce(int on);
+/* Is sa a loopback address (127/8, ::1, ::ffff:127/104)? */
+int	 engine_addr_is_loopback(const struct sockaddr *sa);
+/*
  * Keep a listener from spinning when descriptors run out: accept(2)
  * failing with EMFILE or ENFILE (or ENOBUFS, ENOMEM) leaves the
  * connection in the backlog, so the listener is readable again at once.

@@ -31,9 +31,13 @@
  * reads the request as before; without them a request that brings a body
  * gets its 401 at once and the body is never read (nor is Expect:
  * 100-continue answered, RFC 7231 section 5.1.1), the connection closing
- * as RFC 7230 section 6.6 says.  A head not whole within head_timeout of
- * its first byte closes the connection (slowloris); past max_conns
- * accepting pauses.
+ * as RFC 7230 section 6.6 says.  A first head not whole within
+ * head_timeout of the accept closes the connection (slowloris, and
+ * connections that never send a byte); at max_conns a new connection
+ * takes the place of the oldest one that has sent no byte of a head (one
+ * that never sent any, or a kept-alive one between requests), so a crowd
+ * of silent connections cannot lock clients out; only when every one is
+ * inside a request does accepting pause.
  */
 
 #define HTTP_LINGER_S		2	/* a refused body is drained so long */
@@ -51,6 +55,7 @@ enum http_conn_state {
 struct http_conn {
 	UT_hash_handle			 hh;	/* s->conns, by evcon */
 	TAILQ_ENTRY(http_conn)		 fresh;
+	TAILQ_ENTRY(http_conn)		 idle_entry;	/* s->idle */
 	struct http_server		*s;
 	struct bufferevent		*bev;
 	struct evhttp_connection	*evcon;	/* the key */
@@ -60,10 +65,61 @@ struct http_conn {
 	enum http_conn_state		 state;
 	size_t				 scanned;	/* input searched */
 	size_t				 dropped;	/* refused body bytes */
+	int				 idle;		/* on s->idle */
 };
 
 static void	http_conn_scan(struct http_conn *);
 static void	http_conn_attach(struct http_conn *);
+
+/* No byte of a head yet: the first to go when one more comes at the cap,
+ * so accepting goes on (resume: the next connection takes this one's
+ * place). */
+static void
+http_conn_idle_add(struct http_conn *hc, int resume)
+{
+	struct http_server	*s = hc->s;
+
+	if (hc->idle)
+		return;
+	hc->idle = 1;
+	TAILQ_INSERT_TAIL(&s->idle, hc, idle_entry);
+	/* Not for one just attached: its request may be on its way (the
+	 * hook runs before its first read), and the next would evict it. */
+	if (resume && s->cap_paused && !s->freeing) {
+		s->cap_paused = 0;
+		evconnlistener_enable(s->listener);
+	}
+}
+
+static void	http_cap_pause(struct http_server *);
+
+/* A byte came: at the cap with none idle left, accepting pauses (a new
+ * connection would have no place to take). */
+static void
+http_conn_idle_del(struct http_conn *hc)
+{
+	struct http_server	*s = hc->s;
+
+	if (!hc->idle)
+		return;
+	hc->idle = 0;
+	TAILQ_REMOVE(&s->idle, hc, idle_entry);
+	if (TAILQ_EMPTY(&s->idle) && s->st.conns_now >= s->cfg.max_conns &&
+	    !s->cap_paused && !s->freeing)
+		http_cap_pause(s);
+}
+
+/* The head deadline, from now. */
+static void
+http_conn_arm(struct http_conn *hc)
+{
+	struct timeval	tv;
+
+	tv.tv_sec = (time_t)hc->s->cfg.head_timeout;
+	tv.tv_usec = (suseconds_t)((hc->s->cfg.head_timeout -
+	    (double)tv.tv_sec) * 1e6);
+	evtimer_add(hc->timer, &tv);
+}
 
 /* First of the header named name (case-insensitive, RFC 7230 section
  * 3.2) in a head's lines, its value trimmed into out; 0 when absent, -1
@@ -279,17 +335,15 @@ static void
 http_conn_scan(struct http_conn *hc)
 {
 	struct evbuffer	*in = bufferevent_get_input(hc->bev);
-	struct timeval	 tv;
 	size_t		 end;
 
 	if (evbuffer_get_length(in) == 0)
 		return;
-	if (!evtimer_pending(hc->timer, NULL)) {
-		tv.tv_sec = (time_t)hc->s->cfg.head_timeout;
-		tv.tv_usec = (suseconds_t)((hc->s->cfg.head_timeout -
-		    (double)tv.tv_sec) * 1e6);
-		evtimer_add(hc->timer, &tv);
-	}
+	http_conn_idle_del(hc);
+	/* A kept-alive connection's next head: its deadline from its first
+	 * byte (the first head's runs from the accept). */
+	if (!evtimer_pending(hc->timer, NULL))
+		http_conn_arm(hc);
 	if ((end = http_head_end(hc, in)) > 0) {
 		http_conn_head(hc, in, end);
 		return;
@@ -331,6 +385,8 @@ http_conn_closed(struct evhttp_connection *evcon, void *arg)
 
 	(void)evcon;
 	evbuffer_remove_cb_entry(bufferevent_get_input(hc->bev), hc->watch);
+	if (hc->idle)	/* not idle_del: no pause for one going */
+		TAILQ_REMOVE(&s->idle, hc, idle_entry);
 	HASH_DEL(s->conns, hc);
 	event_free(hc->timer);
 	if (hc->held != NULL)
@@ -357,8 +413,10 @@ http_conn_reply_done(struct evhttp_request *ev, void *arg)
 	hc->state = HC_HEAD;
 	hc->scanned = 0;
 	bufferevent_setwatermark(hc->bev, EV_READ, HTTP_HOLD, 0);
-	if (evbuffer_get_length(in) == 0)
+	if (evbuffer_get_length(in) == 0) {
+		http_conn_idle_add(hc, 1);
 		return;
+	}
 	if (hc->held == NULL && (hc->held = evbuffer_new()) == NULL)
 		fatalx("evbuffer_new");
 	evbuffer_add_buffer(hc->held, in);
@@ -408,6 +466,10 @@ http_conn_attach(struct http_conn *hc)
 	evhttp_connection_set_closecb(hc->evcon, http_conn_closed, hc);
 	hc->state = HC_HEAD;
 	bufferevent_setwatermark(hc->bev, EV_READ, HTTP_HOLD, 0);
+	/* The deadline runs from the accept, not from a first byte that
+	 * may never come. */
+	http_conn_arm(hc);
+	http_conn_idle_add(hc, 0);
 	http_conn_scan(hc);
 }
 
@@ -441,6 +503,22 @@ http_cap_pause(struct http_server *s)
 	    (unsigned long long)s->st.cap_pauses, HTTP_CAP_QUIET_S);
 }
 
+/* At the cap, the oldest connection that has sent no byte of a head goes
+ * (its deadline would end it anyway), so that one that sends a request
+ * is served. */
+static void
+http_conn_evict(struct http_server *s)
+{
+	struct http_conn	*hc = TAILQ_FIRST(&s->idle);
+
+	if (hc == NULL)
+		return;
+	s->st.idle_closed++;
+	log_debug("http: %u connections: the oldest idle one closed for a "
+	    "new one", s->cfg.max_conns);
+	http_conn_kill(hc);
+}
+
 /*
  * evhttp makes each accepted connection's bufferevent here: counted, and
  * watched.  evhttp attaches it to its connection after this returns, so
@@ -468,6 +546,13 @@ http_conn_new(struct event_base *base, void *arg)
 	struct http_server	*s = arg;
 	struct http_conn	*hc;
 
+	/* At the cap the idle list must be true: the connections accepted
+	 * before this one in the same batch (evhttp is done with them) are
+	 * attached now, not at the hook. */
+	if (s->st.conns_now + 1 >= s->cfg.max_conns)
+		http_conn_hook(-1, 0, s);
+	if (s->st.conns_now >= s->cfg.max_conns)
+		http_conn_evict(s);
 	hc = xcalloc(1, sizeof(*hc));
 	hc->s = s;
 	hc->bev = bufferevent_socket_new(base, -1, BEV_OPT_CLOSE_ON_FREE);
@@ -484,7 +569,10 @@ http_conn_new(struct event_base *base, void *arg)
 	event_active(s->hook, EV_TIMEOUT, 1);
 	if (++s->st.conns_now > s->st.conns_max)
 		s->st.conns_max = s->st.conns_now;
-	if (s->st.conns_now >= s->cfg.max_conns && !s->cap_paused)
+	/* Paused only when none could give its place up; one that becomes
+	 * idle resumes it (http_conn_idle_add). */
+	if (s->st.conns_now >= s->cfg.max_conns && !s->cap_paused &&
+	    TAILQ_EMPTY(&s->idle))
 		http_cap_pause(s);
 	return hc->bev;
 }

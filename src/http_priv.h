@@ -30,6 +30,8 @@ struct http_server {
 	struct evconnlistener	*listener;	/* evhttp's, guarded */
 	struct event		*hook;		/* attaches new connections */
 	TAILQ_HEAD(, http_conn)	 fresh;		/* made, not yet attached */
+	TAILQ_HEAD(, http_conn)	 idle;		/* no byte of a head yet,
+						   oldest first */
 	struct http_conn	*conns;		/* attached, by evcon */
 	int			 cap_paused;	/* at cfg.max_conns */
 	int			 freeing;

@@ -73,9 +73,10 @@ void
 http_server_config_defaults(struct http_server_config *c)
 {
 	memset(c, 0, sizeof(*c));
+	c->name = "RESTCONF";
 	c->port = 8181;
-	c->user = "admin";
-	c->password = "admin";
+	c->user = HTTP_DEFAULT_USER;
+	c->password = HTTP_DEFAULT_PASSWORD;
 	c->realm = "opendaylight";
 	c->max_body = HTTP_DEFAULT_MAX_BODY;
 	c->max_conns = HTTP_DEFAULT_MAX_CONNS;
@@ -963,50 +964,48 @@ http_bind_fd(int family, const struct sockaddr *sa, socklen_t salen,
 }
 
 static int
-http_listen_any(uint16_t port, char *err, size_t errlen)
-{
-	struct sockaddr_in6	sin6;
-	struct sockaddr_in	sin;
-	int			fd;
-
-	memset(&sin6, 0, sizeof(sin6));
-	sin6.sin6_family = AF_INET6;
-	sin6.sin6_port = htons(port);
-	sin6.sin6_addr = in6addr_any;
-	fd = http_bind_fd(AF_INET6, (struct sockaddr *)&sin6, sizeof(sin6),
-	    err, errlen);
-	if (fd != -1 || (errno != EAFNOSUPPORT && errno != EADDRNOTAVAIL))
-		return fd;
-	/* A host without IPv6. */
-	memset(&sin, 0, sizeof(sin));
-	sin.sin_family = AF_INET;
-	sin.sin_port = htons(port);
-	sin.sin_addr.s_addr = htonl(INADDR_ANY);
-	return http_bind_fd(AF_INET, (struct sockaddr *)&sin, sizeof(sin),
-	    err, errlen);
-}
-
-static int
 http_listen(const struct http_server_config *c, char *err, size_t errlen)
 {
 	struct addrinfo	 hints, *ai;
 	char		 port[8];
 	int		 fd, rc;
 
-	if (c->address == NULL)
-		return http_listen_any(c->port, err, errlen);
 	memset(&hints, 0, sizeof(hints));
 	hints.ai_socktype = SOCK_STREAM;
 	hints.ai_flags = AI_NUMERICHOST | AI_NUMERICSERV | AI_PASSIVE;
 	snprintf(port, sizeof(port), "%u", c->port);
-	if ((rc = getaddrinfo(c->address, port, &hints, &ai)) != 0) {
-		snprintf(err, errlen, "%s: %s", c->address, gai_strerror(rc));
+	if ((rc = getaddrinfo(http_server_address(c), port, &hints, &ai)) !=
+	    0) {
+		snprintf(err, errlen, "%s: %s", http_server_address(c),
+		    gai_strerror(rc));
 		return -1;
 	}
 	fd = http_bind_fd(ai->ai_family, ai->ai_addr, ai->ai_addrlen, err,
 	    errlen);
 	freeaddrinfo(ai);
 	return fd;
+}
+
+const char *
+http_server_address(const struct http_server_config *c)
+{
+	return c->address != NULL ? c->address : HTTP_DEFAULT_ADDRESS;
+}
+
+/* Who may use a server that is open to the network. */
+static void
+http_say_open(const struct http_server_config *c, int fd)
+{
+	char	auth[HTTP_MAX_CRED + 64];
+
+	if (c->user == NULL)
+		snprintf(auth, sizeof(auth), "no authentication");
+	else
+		snprintf(auth, sizeof(auth), "user %s (%s)", c->user,
+		    c->password != NULL && strcmp(c->password,
+		    HTTP_DEFAULT_PASSWORD) == 0 ? "default password" :
+		    "password given");
+	engine_listen_say(fd, c->name != NULL ? c->name : "HTTP", auth);
 }
 
 static void
@@ -1031,9 +1030,10 @@ http_server_new(struct event_base *base, const struct http_server_config *c,
 
 	if ((fd = http_listen(c, e, sizeof(e))) == -1) {
 		snprintf(err, errlen, "cannot listen on %s port %u: %s",
-		    c->address ? c->address : "every address", c->port, e);
+		    http_server_address(c), c->port, e);
 		return NULL;
 	}
+	http_say_open(c, fd);
 	s = xcalloc(1, sizeof(*s));
 	http_config_copy(s, c);
 	if ((s->http = evhttp_new(base)) == NULL)
@@ -1048,6 +1048,7 @@ http_server_new(struct event_base *base, const struct http_server_config *c,
 	evhttp_set_gencb(s->http, http_dispatch, s);
 	/* Every connection through the head gate (http_conn_new). */
 	TAILQ_INIT(&s->fresh);
+	TAILQ_INIT(&s->idle);
 	if ((s->hook = event_new(base, -1, 0, http_conn_hook, s)) == NULL ||
 	    event_priority_set(s->hook, 0) == -1)
 		fatalx("http: cannot make the connection hook");

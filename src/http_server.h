@@ -63,17 +63,26 @@ struct http_req {
 
 typedef void (*http_handler)(struct http_req *, void *arg);
 
+/* Where a server listens when no address is given: loopback only, so
+ * that admin:admin is not offered to the network unasked. */
+#define HTTP_DEFAULT_ADDRESS	"127.0.0.1"
+#define HTTP_DEFAULT_USER	"admin"
+#define HTTP_DEFAULT_PASSWORD	"admin"
+
 struct http_server_config {
-	const char	*address;	/* NULL: every address */
+	const char	*name;		/* for the log: "RESTCONF" */
+	const char	*address;	/* NULL: HTTP_DEFAULT_ADDRESS */
 	uint16_t	 port;
 	const char	*user;		/* NULL: no authentication */
 	const char	*password;
 	const char	*realm;		/* of WWW-Authenticate */
 	size_t		 max_body;	/* bytes; 413 past it */
-	uint32_t	 max_conns;	/* then accepting pauses */
+	uint32_t	 max_conns;	/* then the oldest idle one is closed,
+					   or accepting pauses */
 	const char	*max_conns_opt;	/* the option that sets it, for the
 					 * log; NULL: none, a fixed cap */
-	double		 head_timeout;	/* seconds from a head's first byte */
+	double		 head_timeout;	/* seconds from accept to a whole
+					   first head */
 	uint32_t	 max_depth;	/* a body nested deeper: 400 */
 };
 
@@ -85,6 +94,7 @@ struct http_server_stats {
 	uint64_t	conns_now;
 	uint64_t	conns_max;	/* most held at once */
 	uint64_t	cap_pauses;	/* accepting paused at max_conns */
+	uint64_t	idle_closed;	/* closed at max_conns: no byte yet */
 	uint64_t	head_timeouts;	/* closed: no whole head in time */
 	uint64_t	unauth_bodies;	/* 401 before the body was read */
 	uint64_t	too_deep;	/* 400: nested past max_depth */
@@ -93,12 +103,17 @@ struct http_server_stats {
 struct http_server;
 
 void	 http_server_config_defaults(struct http_server_config *);
-/* An option's "[IP:]PORT" (IPv6 in brackets) into addr (empty: every
- * address) and port; -1 with a message naming opt in err. */
+/* An option's "[IP:]PORT" (IPv6 in brackets) into addr (empty: none
+ * given, HTTP_DEFAULT_ADDRESS) and port; -1 with a message naming opt
+ * in err. */
 int	 http_listen_parse(const char *opt, const char *arg, char *addr,
 	    size_t addrlen, uint16_t *port, char *err, size_t errlen);
+/* Listening on c's address (a line on stderr when it is open to the
+ * network: engine_listen_say, naming c->name and its credentials). */
 struct http_server *http_server_new(struct event_base *,
 	    const struct http_server_config *, char *err, size_t errlen);
+/* The address a server listens on: c's, else HTTP_DEFAULT_ADDRESS. */
+const char *http_server_address(const struct http_server_config *);
 /*
  * Requests whose decoded path starts with the segments of prefix (e.g.
  * "/restconf/operational") go to fn; the longest prefix wins.  methods is

@@ -589,6 +589,55 @@ pool_listen(struct pool *p, struct pool_dev *d, char *err, size_t errlen)
 	return pool_bind_listener(p, d, &ss, len, err, errlen);
 }
 
+/*
+ * Passive devices open to the network (ptcp:PORT listens on every
+ * address, as Open vSwitch's does, and users rely on it): said once,
+ * from the first listener, whose address all the others share.
+ */
+static void
+pool_say_listeners(struct pool *p)
+{
+	struct evconnlistener	*l = p->shared;
+	char			 what[96];
+
+	if (l == NULL && p->n_devs > 0)
+		l = p->devs[0]->listener;
+	if (l == NULL)
+		return;
+	if (p->shared != NULL)
+		snprintf(what, sizeof(what), "the shared listener of %u "
+		    "passive devices", p->n_devs);
+	else if (p->n_devs == 1)
+		snprintf(what, sizeof(what), "the passive device");
+	else
+		snprintf(what, sizeof(what), "the first of %u passive devices "
+		    "(%s each)", p->n_devs, p->cfg.src.family != AF_UNSPEC ?
+		    "an address" : "a port");
+	engine_listen_say(evconnlistener_get_fd(l), what,
+	    p->cfg.ep.kind != EP_PSSL ? "no TLS" : p->cfg.ssl != NULL &&
+	    (SSL_CTX_get_verify_mode(p->cfg.ssl) & SSL_VERIFY_PEER) ?
+	    "TLS, client certificates checked" : "TLS, any client");
+}
+
+/*
+ * TLS without --ssl-ca checks nothing of the peer (SSL_VERIFY_NONE): a
+ * man in the middle is taken for the controller.  Said once per process,
+ * when the first pool connects (not while the command line is checked,
+ * whose errors stay one line).
+ */
+static void
+pool_say_unverified(const struct pool *p)
+{
+	static int	said;
+
+	if (said || p->cfg.ssl == NULL ||
+	    SSL_CTX_get_verify_mode(p->cfg.ssl) != SSL_VERIFY_NONE)
+		return;
+	said = 1;
+	log_warnx("TLS without --ssl-ca: the peer's certificate is not "
+	    "checked, any certificate is accepted");
+}
+
 int
 pool_start(struct pool *p, char *err, size_t errlen)
 {
@@ -598,13 +647,17 @@ pool_start(struct pool *p, char *err, size_t errlen)
 	if (endpoint_passive(&p->cfg.ep)) {
 		p->listeners = 0;
 		if (p->cfg.share_listener && p->cfg.src.family != AF_UNSPEC &&
-		    pool_listen_shared(p) == 0)
+		    pool_listen_shared(p) == 0) {
+			pool_say_listeners(p);
 			return 0;
+		}
 		for (i = 0; i < p->n_devs; i++)
 			if (pool_listen(p, p->devs[i], err, errlen) == -1)
 				return -1;
+		pool_say_listeners(p);
 		return 0;
 	}
+	pool_say_unverified(p);
 	p->ramp_last_ns = clock_ns();
 	p->ramp = event_new(engine_base(), -1, EV_PERSIST, pool_ramp_tick, p);
 	if (p->ramp == NULL)
@@ -759,6 +812,7 @@ SSL_CTX *
 pool_ssl_ctx(const char *key, const char *cert, const char *ca, char *err,
     size_t errlen)
 {
+	/* Without a CA (SSL_VERIFY_NONE) pool_start() says so. */
 	return pool_ssl_ctx_new(TLS_client_method(), key, cert, ca,
 	    SSL_VERIFY_PEER, err, errlen);
 }

@@ -346,6 +346,7 @@ promexp_new(struct event_base *base, const char *arg, char *err,
 	}
 	c.address = pe->addr[0] != '\0' ? pe->addr : NULL;
 	c.user = c.password = NULL;
+	c.name = "metrics";
 	c.realm = "sbsim";
 	c.max_conns_opt = NULL;		/* a fixed cap: no option sets it */
 	if ((pe->hs = http_server_new(base, &c, err, errlen)) == NULL) {

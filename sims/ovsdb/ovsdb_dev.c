@@ -7,7 +7,9 @@
  * stream through the framer (ovsdb_frame.c) and go to the device's
  * server (ovsdb_server.c).  Bad input as ovsdb-server treats it: a
  * message that is not JSON-RPC, or longer than --max-message, closes the
- * session; a peer that does not read gets no more than --max-output
+ * session; so does a read that takes the input held by all sessions past
+ * --max-buffered, and a message not whole --message-timeout after its
+ * first byte; a peer that does not read gets no more than --max-output
  * bytes queued before its session is closed; a session silent for the
  * inactivity probe gets an echo request and is closed after a second
  * period of silence (ovsdb-server's "inactivity probe").
@@ -45,6 +47,8 @@ struct ovsdb_sess {
 	uint64_t		 last_rx_ns;	/* the last whole message */
 	uint64_t		 probe_ns;	/* our echo, 0: none out */
 	uint64_t		 arrived_ns;	/* the read in hand's arrival */
+	uint64_t		 partial_ns;	/* a message begun; 0: none */
+	size_t			 held;		/* input counted in buffered */
 	uint8_t			 pooled;	/* the pool owns bev */
 	uint8_t			 closing;	/* close at the next tick */
 };
@@ -79,6 +83,21 @@ ovsdb_dev_reached(struct ovsdb_dev *d, uint64_t now)
 	phase_latency(ph, (now - d->pd.attempt_ns) / 1000);
 }
 
+/*
+ * What a session's input holds (a message on its way), counted against
+ * --max-buffered over every session of the process: many peers each
+ * sending most of a --max-message message would otherwise hold that
+ * much each (8 sessions a device, any number of devices).
+ */
+static void
+ovsdb_sess_hold(struct ovsdb_sess *s, size_t n)
+{
+	struct ovsdb_sim	*sim = s->dev->sim;
+
+	sim->buffered = sim->buffered - s->held + n;
+	s->held = n;
+}
+
 /* End a session now (not from the server's send hook: see closing). */
 static void
 ovsdb_sess_close(struct ovsdb_sess *s, const char *why)
@@ -86,6 +105,7 @@ ovsdb_sess_close(struct ovsdb_sess *s, const char *why)
 	struct ovsdb_dev	*d = s->dev;
 
 	log_debug("%s: session closed: %s", ovsdb_who(d), why);
+	ovsdb_sess_hold(s, 0);
 	rxpeek_stop(&s->rxp);
 	ovsdb_conn_detach(&s->conn);
 	(*d->sim->c.sessions_closed)++;
@@ -213,22 +233,63 @@ ovsdb_sess_peek(struct ovsdb_sess *s)
 		rxpeek_stop(&s->rxp);
 }
 
+/* The input read counted; -1 when it takes every session's past
+ * --max-buffered: this session is closed. */
+static int
+ovsdb_sess_over(struct ovsdb_sess *s, struct bufferevent *bev)
+{
+	struct ovsdb_dev	*d = s->dev;
+
+	ovsdb_sess_hold(s, evbuffer_get_length(bufferevent_get_input(bev)));
+	if (d->sim->buffered <= d->sim->cfg.max_buffered)
+		return 0;
+	(*d->sim->c.input_overflows)++;
+	ovsdb_log_once(d, OVSDB_DLOG_BUFFERED, "input of all sessions past "
+	    "--max-buffered: closing the session that passed it");
+	ovsdb_sess_close(s, "input past --max-buffered");
+	return -1;
+}
+
+/* After the whole messages went: what is left is a message begun (past
+ * its leading whitespace), whose deadline runs from its first read (a
+ * peer trickling a byte now and then keeps the probe quiet), unless
+ * reading is paused for a peer that does not read (the input is then
+ * whole messages waiting, not a slow one). */
+static void
+ovsdb_sess_partial(struct ovsdb_sess *s, struct bufferevent *bev,
+    uint64_t now)
+{
+	ovsdb_sess_hold(s, evbuffer_get_length(bufferevent_get_input(bev)));
+	if (s->held == 0 || !s->frame.started ||
+	    !(bufferevent_get_enabled(bev) & EV_READ))
+		s->partial_ns = 0;
+	else if (s->partial_ns == 0)
+		s->partial_ns = now;
+}
+
 static void
 ovsdb_sess_read(struct bufferevent *bev, void *arg)
 {
 	struct ovsdb_sess	*s = arg;
+	uint64_t		 now = clock_ns();
 
-	s->conn.rx_ns = s->arrived_ns = rxpeek_take(&s->rxp, clock_ns());
-	if (pool_read(bev, &ovsdb_framer, s) == -1)
+	s->conn.rx_ns = s->arrived_ns = rxpeek_take(&s->rxp, now);
+	if (ovsdb_sess_over(s, bev) == -1 ||
+	    pool_read(bev, &ovsdb_framer, s) == -1)
 		return;		/* the session is gone */
 	s->conn.rx_ns = 0;
+	ovsdb_sess_partial(s, bev, now);
 	ovsdb_sess_peek(s);
 }
 
 static void
 ovsdb_sess_write(struct bufferevent *bev, void *arg)
 {
-	(void)pool_read_resume(bev, &ovsdb_framer, arg);
+	struct ovsdb_sess	*s = arg;
+
+	if (pool_read_resume(bev, &ovsdb_framer, s) == -1)
+		return;
+	ovsdb_sess_partial(s, bev, clock_ns());
 }
 
 /* A TLS session's error (a handshake the client failed, a certificate
@@ -321,6 +382,7 @@ ovsdb_dev_down(struct pool_dev *pd, const char *why)
 		return;
 	/* The pool freed bev: the session goes without it. */
 	log_debug("%s: session lost: %s", ovsdb_who(d), why);
+	ovsdb_sess_hold(s, 0);
 	rxpeek_stop(&s->rxp);
 	ovsdb_conn_detach(&s->conn);
 	(*d->sim->c.sessions_closed)++;
@@ -389,6 +451,15 @@ ovsdb_sess_timers(struct ovsdb_sess *s, uint64_t now)
 
 	if (s->closing) {
 		ovsdb_sess_close(s, "output over --max-output");
+		return -1;
+	}
+	if (s->partial_ns != 0 && now - s->partial_ns >=
+	    (uint64_t)(d->sim->cfg.message_timeout_s * NS)) {
+		(*d->sim->c.slow_messages)++;
+		ovsdb_log_once(d, OVSDB_DLOG_SLOW, "a message not whole "
+		    "--message-timeout after its first byte: closing the "
+		    "session");
+		ovsdb_sess_close(s, "a message not whole in --message-timeout");
 		return -1;
 	}
 	if (probe == 0 || now - s->last_rx_ns < probe)

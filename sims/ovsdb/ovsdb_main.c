@@ -55,6 +55,17 @@ static const struct opt ovsdb_rows[] = {
 	OPT_U("max-output", "BYTES", OC, max_output, 4096, 1u << 30, 0,
 	    "output queued per session before a peer that\n"
 	    "does not read is dropped (default 16777216)"),
+	OPT_U("max-transact-ops", "N", OC, max_transact_ops, 1, 100000000,
+	    0, "operations one transact may carry; a larger\n"
+	    "one is refused with \"resources exhausted\"\n"
+	    "(default 10000)"),
+	OPT_U("max-buffered", "BYTES", OC, max_buffered, 4096, 1u << 31, 0,
+	    "input held for all sessions together\n"
+	    "(messages on their way); the session that\n"
+	    "passes it is closed (default 64 MiB)"),
+	OPT_D("message-timeout", "S", OC, message_timeout_s, 0.1, 86400, 0,
+	    "close a session whose message is not whole S\n"
+	    "seconds after its first byte (default 10)"),
 	OPT_D("inactivity-probe", "S", OC, probe_s, 0, 86400, 0,
 	    "an echo request after S seconds of silence,\n"
 	    "the session closed after as long again\n"
@@ -87,6 +98,9 @@ ovsdb_config_defaults(struct ovsdb_config *cfg)
 	cfg->max_message = 4u << 20;
 	cfg->max_output = 16u << 20;
 	cfg->probe_s = 5;
+	cfg->max_transact_ops = OVSDB_DEFAULT_MAX_OPS;
+	cfg->max_buffered = 64u << 20;
+	cfg->message_timeout_s = 10;
 }
 
 static uint32_t
@@ -124,6 +138,9 @@ static const struct counter_row ovsdb_counter_rows[] = {
 	OVSDB_C(output_overflows, "output_overflows"),
 	OVSDB_C(probe_timeouts, "probe_timeouts"),
 	OVSDB_C(tls_errors, "tls_errors"),
+	OVSDB_C(transacts_refused, "transacts_refused"),
+	OVSDB_C(input_overflows, "input_overflows"),
+	OVSDB_C(slow_messages, "slow_messages"),
 };
 #undef OVSDB_C
 
@@ -147,6 +164,7 @@ ovsdb_devs_new(struct ovsdb_sim *sim, char *err, size_t errlen)
 		ovsdb_server_init(&d->srv, sim->schema,
 		    ovsdb_db_new(sim->schema), &sim->c);
 		d->srv.sys = sim->sys;
+		d->srv.max_ops = sim->cfg.max_transact_ops;
 		if (ovsdb_dev_seed(d, err, errlen) == -1)
 			return -1;
 		ovsdb_vswitchd_ack(d);

@@ -75,6 +75,7 @@ static struct ovm_node_list	 nodes = TAILQ_HEAD_INITIALIZER(nodes);
 static struct ovm_sess		*by_id;		/* the sessions up */
 static struct evconnlistener	*listener;
 static struct event		*timer;
+static size_t			 buffered;	/* sum of the sessions' held */
 
 static void	ovm_connect(struct ovm_node *);
 static void	ovm_retry_later(struct ovm_node *);
@@ -86,6 +87,19 @@ static void	ovm_transacted(struct ovm_op *, json_t *);
  * its bound (the session is closed then: a node that does not read
  * would hold the controller's memory). */
 static int	ovm_close(struct ovm_sess *, const char *why);
+
+/*
+ * What a session's input holds (a message on its way, or more), counted
+ * against --ovsdb-max-buffered over all nodes: unauthenticated nodes each
+ * sending most of a --ovsdb-max-message message would otherwise hold
+ * that much each.
+ */
+static void
+ovm_hold(struct ovm_sess *s, size_t n)
+{
+	buffered = buffered - s->held + n;
+	s->held = n;
+}
 
 static int
 ovm_send(struct ovm_sess *s, json_t *msg)
@@ -154,6 +168,7 @@ ovm_close(struct ovm_sess *s, const char *why)
 	st.closed++;
 	if (s->state == OVM_UP)
 		HASH_DEL(by_id, s);
+	ovm_hold(s, 0);
 	s->state = OVM_CLOSING;
 	s->state_ns = clock_ns();
 	bufferevent_disable(s->bev, EV_READ);
@@ -172,6 +187,7 @@ ovm_sess_free(struct ovm_sess *s)
 	TAILQ_REMOVE(&sessions, s, entry);
 	if (s->state == OVM_UP)
 		HASH_DEL(by_id, s);
+	ovm_hold(s, 0);
 	ovm_ops_fail(s, "the controller stops");
 	if (s->cfg != NULL)
 		s->cfg->sess = NULL;
@@ -440,17 +456,45 @@ ovm_message(struct ovm_sess *s, const char *data, size_t len)
 	return rc;
 }
 
+static void	ovm_read_messages(struct ovm_sess *, struct evbuffer *);
+
 static void
 ovm_read(struct bufferevent *bev, void *arg)
 {
 	struct ovm_sess		*s = arg;
 	struct evbuffer		*in = bufferevent_get_input(bev);
+
+	s->last_rx_ns = clock_ns();
+	s->probe_ns = 0;
+	ovm_hold(s, evbuffer_get_length(in));
+	if (buffered > cfg.max_buffered) {
+		st.buffer_overflows++;
+		log_warnx("ovsdb: node %s:%u: input of all nodes past "
+		    "--ovsdb-max-buffered (%u bytes): closing this one",
+		    s->remote_ip, s->remote_port, cfg.max_buffered);
+		ovm_close(s, "input past --ovsdb-max-buffered");
+		return;
+	}
+	ovm_read_messages(s, in);
+	if (s->state == OVM_CLOSING)
+		return;
+	ovm_hold(s, evbuffer_get_length(in));
+	/* A message begun: its deadline (a node trickling a byte now and
+	 * then keeps the inactivity probe quiet).  A newline left after a
+	 * whole message begins none (the framer has not started). */
+	if (s->held == 0 || !s->frame.started)
+		s->partial_ns = 0;
+	else if (s->partial_ns == 0)
+		s->partial_ns = s->last_rx_ns;
+}
+
+static void
+ovm_read_messages(struct ovm_sess *s, struct evbuffer *in)
+{
 	enum ovsdb_frame_rc	 rc;
 	size_t			 len, mlen;
 	uint8_t			*data;
 
-	s->last_rx_ns = clock_ns();
-	s->probe_ns = 0;
 	while (s->state != OVM_CLOSING && (len = evbuffer_get_length(in)) > 0) {
 		/* The framer looks no further than the longest message. */
 		if (len > cfg.max_message)
@@ -460,7 +504,10 @@ ovm_read(struct bufferevent *bev, void *arg)
 		if (rc == OVSDB_FRAME_MORE)
 			return;
 		if (rc != OVSDB_FRAME_WHOLE) {
-			st.bad_messages++;
+			if (rc == OVSDB_FRAME_LONG)
+				st.oversized++;
+			else
+				st.bad_messages++;
 			log_warnx("ovsdb: node %s:%u: %s", s->remote_ip,
 			    s->remote_port, ovsdb_frame_error(rc));
 			ovm_close(s, ovsdb_frame_error(rc));
@@ -470,6 +517,7 @@ ovm_read(struct bufferevent *bev, void *arg)
 		if (ovm_message(s, (const char *)data, mlen) == -1)
 			return;
 		evbuffer_drain(in, mlen);
+		s->partial_ns = 0;
 	}
 }
 
@@ -803,6 +851,12 @@ ovm_sess_timers(struct ovm_sess *s, uint64_t now)
 		ovm_close(s, "no monitor reply in time");
 		return;
 	}
+	if (s->partial_ns != 0 && now - s->partial_ns >=
+	    (uint64_t)(cfg.message_timeout_s * NS)) {
+		st.slow_messages++;
+		ovm_close(s, "a message not whole in --ovsdb-message-timeout");
+		return;
+	}
 	ovm_ops_expire(s, now);
 	if (probe == 0 || now - s->last_rx_ns < probe)
 		return;
@@ -847,7 +901,8 @@ ovm_tick(evutil_socket_t fd, short what, void *arg)
 static const struct ovm_config ovm_config_default = {
 	.probe_s = 5, .monitor_timeout_s = 30, .op_timeout_s = 30,
 	.retry_max_s = 8, .max_sessions = 10000,
-	.max_message = 64u * 1024 * 1024, .max_output = 16u * 1024 * 1024,
+	.max_message = 4u * 1024 * 1024, .max_output = 16u * 1024 * 1024,
+	.max_buffered = 64u * 1024 * 1024, .message_timeout_s = 10,
 };
 
 void
@@ -863,6 +918,7 @@ ovm_start(const struct ovm_config *c, char *err, size_t errlen)
 
 	cfg = *c;
 	memset(&st, 0, sizeof(st));
+	buffered = 0;
 	listener = engine_listen(&cfg.listen, ovm_accept, NULL, "OVSDB", err,
 	    errlen);
 	if (listener == NULL)

@@ -35,6 +35,8 @@ struct ovm_config {
 	uint32_t	 max_sessions;
 	uint32_t	 max_message;	/* bytes of one JSON-RPC message */
 	uint32_t	 max_output;	/* bytes queued towards one node */
+	uint32_t	 max_buffered;	/* input held, all nodes together */
+	double		 message_timeout_s; /* a message begun, until whole */
 };
 
 struct ovm_stats {
@@ -51,6 +53,9 @@ struct ovm_stats {
 	uint64_t	 bad_messages;	/* malformed, session closed */
 	uint64_t	 timeouts;	/* monitor or probe not answered */
 	uint64_t	 overflows;	/* output queue past its bound */
+	uint64_t	 oversized;	/* a message past --ovsdb-max-message */
+	uint64_t	 buffer_overflows; /* input past --ovsdb-max-buffered */
+	uint64_t	 slow_messages;	/* not whole in --ovsdb-message-timeout */
 	uint64_t	 replaced;	/* sessions a newer one of the node
 					   replaced */
 	uint64_t	 closed;
@@ -82,6 +87,8 @@ struct ovm_sess {
 	TAILQ_HEAD(, ovm_op)	 ops;
 	uint64_t		 next_id;
 	uint64_t		 state_ns, last_rx_ns, probe_ns;
+	uint64_t		 partial_ns;	/* a message begun; 0: none */
+	size_t			 held;		/* input counted in buffered */
 	UT_hash_handle		 hh;	/* by node_id, while up */
 };
 TAILQ_HEAD(ovm_sess_list, ovm_sess);

@@ -37,7 +37,14 @@ static const struct opt ovrole_rows[] = {
 	OPT_U("ovsdb-max-sessions", "N", C, max_sessions, 1, 1000000, O,
 	    "sessions at most (default 10000)"),
 	OPT_U("ovsdb-max-message", "BYTES", C, max_message, 64, 1u << 30, O,
-	    "longest JSON-RPC message (default 64 MiB)"),
+	    "longest JSON-RPC message (default 4 MiB)"),
+	OPT_U("ovsdb-max-buffered", "BYTES", C, max_buffered, 4096, 1u << 31,
+	    O, "input held for all nodes together (messages\n"
+	    "on their way); the node that passes it is\n"
+	    "closed (default 64 MiB)"),
+	OPT_D("ovsdb-message-timeout", "S", C, message_timeout_s, 0.1, 86400,
+	    O, "close a node whose message is not whole S\n"
+	    "seconds after its first byte (default 10)"),
 	OPT_U("ovsdb-max-output", "BYTES", C, max_output, 4096, 1u << 30, O,
 	    "output queued towards one node before it is\n"
 	    "closed (default 16 MiB)"),
@@ -93,9 +100,11 @@ ovrole_summary(void *cfg)
 	    r->bad_requests }, 5);
 	ctl_print_figures(", # echoes answered, # probes sent, # timeouts, "
 	    "# connect failures, # refused, # replaced, # output overflows, "
-	    "# bad messages\n", (const uint64_t[]){ s->echo_answered,
-	    s->probes_sent, s->timeouts, s->connect_failures, s->refused,
-	    s->replaced, s->overflows, s->bad_messages }, 8);
+	    "# bad messages, # oversized, # input overflows, # slow messages\n",
+	    (const uint64_t[]){ s->echo_answered, s->probes_sent, s->timeouts,
+	    s->connect_failures, s->refused, s->replaced, s->overflows,
+	    s->bad_messages, s->oversized, s->buffer_overflows,
+	    s->slow_messages }, 11);
 }
 
 /* A node told over RESTCONF (ODL's connection-info) reaches every worker,

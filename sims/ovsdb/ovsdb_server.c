@@ -32,6 +32,7 @@ ovsdb_server_init(struct ovsdb_server *srv, const struct ovsdb_schema *s,
 	srv->changed = 0;
 	srv->watch = NULL;
 	srv->watch_arg = NULL;
+	srv->max_ops = OVSDB_DEFAULT_MAX_OPS;
 	LIST_INIT(&srv->conns);
 	TAILQ_INIT(&srv->locks);
 }
@@ -243,10 +244,39 @@ ovsdb_txn_owns(void *arg, const char *name)
 	return ovsdb_conn_owns(arg, name);
 }
 
+/*
+ * A transact of more than max_ops operations, refused unrun: section
+ * 4.1.3's result array, one element per operation, the error where the
+ * failure is (the first: none ran) and null after it.  "resources
+ * exhausted" is the section's error for "more resources (memory, disk,
+ * CPU, etc.) than are currently available to the database server".
+ */
+static json_t *
+ovsdb_txn_refuse(struct ovsdb_conn *conn, size_t nops, const char *who)
+{
+	struct ovsdb_server	*srv = conn->srv;
+	json_t			*res = json_array();
+
+	(*srv->c->transact_errors)++;
+	(*srv->c->transacts_refused)++;
+	if (!(*conn->logged & OVSDB_LOG_BIGTXN))
+		log_warnx("%s: a transact of %zu operations refused, over "
+		    "--max-transact-ops %u (further ones counted)", who, nops,
+		    srv->max_ops);
+	*conn->logged |= OVSDB_LOG_BIGTXN;
+	json_array_append_new(res, ovsdb_error("resources exhausted",
+	    "transaction of %zu operations, over this server's limit of %u "
+	    "(--max-transact-ops)", nops, srv->max_ops));
+	while (json_array_size(res) < nops)
+		json_array_append_new(res, json_null());
+	return res;
+}
+
 /* 4.1.3 transact; the monitors hear of what it changed.  _Server is
  * read-only: a change to it fails as its commit would. */
 static json_t *
-ovsdb_m_transact(struct ovsdb_conn *conn, json_t *params, json_t **err)
+ovsdb_m_transact(struct ovsdb_conn *conn, json_t *params, json_t **err,
+    const char *who)
 {
 	struct ovsdb_server	*srv = conn->srv;
 	struct ovsdb_txn_ctx	 ctx = { ovsdb_txn_owns, conn };
@@ -256,6 +286,8 @@ ovsdb_m_transact(struct ovsdb_conn *conn, json_t *params, json_t **err)
 	if ((db = ovsdb_server_db(srv, "transact", params, err)) == NULL)
 		return NULL;
 	(*srv->c->transacts)++;
+	if (srv->max_ops != 0 && json_array_size(params) - 1 > srv->max_ops)
+		return ovsdb_txn_refuse(conn, json_array_size(params) - 1, who);
 	ops = json_array();
 	json_array_extend(ops, params);
 	json_array_remove(ops, 0);
@@ -312,10 +344,10 @@ ovsdb_m_lock(struct ovsdb_conn *conn, const char *method, json_t *params,
  * neither for an unknown method. */
 static json_t *
 ovsdb_method(struct ovsdb_conn *conn, const char *m, json_t *params,
-    json_t **err)
+    json_t **err, const char *who)
 {
 	if (strcmp(m, "transact") == 0)
-		return ovsdb_m_transact(conn, params, err);
+		return ovsdb_m_transact(conn, params, err, who);
 	if (strcmp(m, "echo") == 0) {
 		(*conn->srv->c->echo_received)++;
 		return json_incref(params);
@@ -360,7 +392,7 @@ ovsdb_request(struct ovsdb_conn *conn, const char *m, json_t *params,
 	const struct ovsdb_counters	*c = conn->srv->c;
 	json_t				*res, *err = NULL;
 
-	if ((res = ovsdb_method(conn, m, params, &err)) == NULL &&
+	if ((res = ovsdb_method(conn, m, params, &err, who)) == NULL &&
 	    err == NULL) {
 		(*c->unknown_methods)++;
 		if (!(*conn->logged & OVSDB_LOG_METHOD))

@@ -29,6 +29,9 @@ struct ovsdb_config {
 	uint32_t	 max_message;	/* bytes of one JSON-RPC message */
 	uint32_t	 max_output;	/* bytes waiting to go per session */
 	double		 probe_s;	/* inactivity probe, 0: none */
+	uint32_t	 max_transact_ops; /* operations of one transact */
+	uint32_t	 max_buffered;	/* input held, all sessions */
+	double		 message_timeout_s; /* a message begun, to whole */
 	uint32_t	 mgr_bridges;	/* --bridges: the manager's */
 	int		 expect_delete;	/* --expect-delete */
 	int		 no_datapath;	/* --no-datapath */
@@ -46,6 +49,8 @@ struct ovsdb_nb;
 #define OVSDB_DLOG_REFUSED	(OVSDB_LOG_OTHER << 3)
 #define OVSDB_DLOG_VSWITCHD	(OVSDB_LOG_OTHER << 4)
 #define OVSDB_DLOG_TLS		(OVSDB_LOG_OTHER << 5)
+#define OVSDB_DLOG_BUFFERED	(OVSDB_LOG_OTHER << 6)
+#define OVSDB_DLOG_SLOW		(OVSDB_LOG_OTHER << 7)
 /* The same for ovsdb_datapath.c (dp_logged). */
 #define OVSDB_DPLOG_REFUSED	0x01
 #define OVSDB_DPLOG_WRITEBACK	0x02
@@ -95,6 +100,7 @@ struct ovsdb_sim {
 	struct ovsdb_phases	*ph;		/* learn, program, delete */
 	struct ovsdb_nb		*nb;		/* --northbound, or NULL */
 	struct ovsdb_counters	 c;
+	size_t			 buffered;	/* input all sessions hold */
 	double			 phase_timeout;
 	uint64_t		 bridges_target;	/* program's, 0: none */
 	int			 deletes;	/* delete is timed */

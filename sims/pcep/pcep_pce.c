@@ -38,6 +38,12 @@
 #define PCE_MAX_UNKNOWN	5
 #define NS		1000000000ull
 
+/* Lines a session has said, or must not say (a second session's are
+ * said once per PCC, by the session it collides with). */
+#define PCE_LOGGED_PCERR	0x01
+#define PCE_LOGGED_SECOND	0x02	/* a second session was told of */
+#define PCE_LOGGED_QUIET_CLOSE	0x04
+
 enum pce_state {
 	PCES_OPENWAIT,
 	PCES_UP,
@@ -56,7 +62,7 @@ struct pce_sess {
 	uint8_t			 dbv;		/* both offered S */
 	uint8_t			 ka_peer, dead_peer;
 	uint8_t			 unknown;
-	uint8_t			 logged;
+	uint8_t			 logged;	/* PCE_LOGGED_* */
 	uint32_t		 stateful;	/* the PCC's flags */
 	uint8_t			 has_stateful;
 	uint32_t		 srp_next;
@@ -231,11 +237,11 @@ pce_pcerr(struct pce_sess *s, enum pcep_error e, uint32_t srp_id)
 	st.pcerr_sent++;
 	s->ss.last_tx_error[0] = err.type;
 	s->ss.last_tx_error[1] = err.value;
-	if (!(s->logged & 1))
+	if (!(s->logged & PCE_LOGGED_PCERR))
 		log_warnx("pcep %s: sending PCErr %u/%u (%s); further ones "
 		    "counted", s->name, err.type, err.value,
 		    pcep_error_name(err.type, err.value));
-	s->logged |= 1;
+	s->logged |= PCE_LOGGED_PCERR;
 }
 
 /* Fail the northbound operations still waiting on this session. */
@@ -272,8 +278,9 @@ pce_close(struct pce_sess *s, uint8_t reason, const char *why)
 		return;
 	pcep_close_encode(w, reason);
 	pce_send(s, w);
-	log_warnx("pcep %s: sending CLOSE (reason %u): %s", s->name, reason,
-	    why);
+	if (!(s->logged & PCE_LOGGED_QUIET_CLOSE))
+		log_warnx("pcep %s: sending CLOSE (reason %u): %s", s->name,
+		    reason, why);
 	if (s->state == PCES_UP && st.up > 0)
 		st.up--;
 	s->state = PCES_CLOSING;
@@ -1116,15 +1123,36 @@ pce_sess_lsp(const struct pce_sess *s, uint32_t i)
 
 /* ---- accepting, timers ---- */
 
-static int
+static struct pce_sess *
 pce_addr_busy(uint32_t addr)
 {
 	struct pce_sess	*s;
 
 	TAILQ_FOREACH(s, &sessions, entry)
 		if (s->addr == addr && s->state != PCES_CLOSING)
-			return 1;
-	return 0;
+			return s;
+	return NULL;
+}
+
+/*
+ * RFC 5440 7.15: one session per PCC; another gets PCErr 9 and CLOSE.
+ * A PCC (or anyone from its address) that connects again and again
+ * would log two lines each time: the first is told, on the session it
+ * collides with, the rest only counted.
+ */
+static void
+pce_second_session(struct pce_sess *s, struct pce_sess *busy)
+{
+	st.second_sessions++;
+	if (!(busy->logged & PCE_LOGGED_SECOND))
+		log_warnx("pcep %s: a second session refused (PCErr 9, "
+		    "CLOSE; RFC 5440 section 7.15); further ones from it "
+		    "counted, not logged", s->name);
+	busy->logged |= PCE_LOGGED_SECOND;
+	s->logged |= PCE_LOGGED_PCERR | PCE_LOGGED_QUIET_CLOSE;
+	TAILQ_INSERT_TAIL(&sessions, s, entry);
+	pce_pcerr(s, PCEP_E_SECOND_SESSION, 0);
+	pce_close(s, PCEP_CLOSE_NONE, "a second session");
 }
 
 /* A PCC connected on fd: its session starts by our Open.  Only an IPv4
@@ -1134,6 +1162,7 @@ pce_attach(evutil_socket_t fd, const struct sockaddr *sa, socklen_t salen)
 {
 	struct pce_sess			*s;
 	const struct sockaddr_in	*sin = (const struct sockaddr_in *)sa;
+	struct pce_sess			*busy;
 	int				 one = 1;
 
 	(void)salen;
@@ -1153,11 +1182,8 @@ pce_attach(evutil_socket_t fd, const struct sockaddr *sa, socklen_t salen)
 	bufferevent_setcb(s->bev, pce_read, pce_write, pce_event, s);
 	bufferevent_setwatermark(s->bev, EV_WRITE, PCE_OUT_LOW, 0);
 	bufferevent_enable(s->bev, EV_READ | EV_WRITE);
-	if (pce_addr_busy(s->addr)) {
-		/* RFC 5440 7.15: one session per PCC. */
-		TAILQ_INSERT_TAIL(&sessions, s, entry);
-		pce_pcerr(s, PCEP_E_SECOND_SESSION, 0);
-		pce_close(s, PCEP_CLOSE_NONE, "a second session");
+	if ((busy = pce_addr_busy(s->addr)) != NULL) {
+		pce_second_session(s, busy);
 		return;
 	}
 	TAILQ_INSERT_TAIL(&sessions, s, entry);

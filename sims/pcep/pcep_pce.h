@@ -44,6 +44,7 @@ struct pce_stats {
 	uint64_t	pcerr_sent;
 	uint64_t	pcerr_received;
 	uint64_t	bad_messages;
+	uint64_t	second_sessions;	/* refused: RFC 5440 7.15 */
 	uint64_t	first_report_ns;
 	uint64_t	last_learn_ns;
 	uint64_t	last_sync_ns;

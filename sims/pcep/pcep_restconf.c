@@ -424,6 +424,16 @@ pr_lookup(struct rc_req *rq, struct pce_sess **sp, struct pce_lsp **lp)
 		rc_unknown(rq, &p->e[3]);
 		return -1;
 	}
+	/* network-pcep-topology-stats augments the node, not its
+	 * path-computation-client (CSIT's default_on_state reads it there):
+	 * a client that looks one level too deep is told where it is. */
+	if (p->n >= 5 && rc_elem_is(&p->e[4], "pcep-session-state")) {
+		http_error(rq->http, 404, "protocol", "invalid-value",
+		    "Schema node 'pcep-session-state' is not known here: "
+		    "network-pcep-topology-stats puts it under node '%s', "
+		    "beside path-computation-client", p->e[2].key[0]);
+		return -1;
+	}
 	if (p->n >= 5 && (!rc_elem_is(&p->e[4], "reported-lsp") ||
 	    (*lp = pce_lsp_by_name(*sp, p->e[4].key[0])) == NULL)) {
 		rc_data_missing(rq);

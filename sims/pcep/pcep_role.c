@@ -104,10 +104,11 @@ pcer_summary(void *cfg)
 		    50), (unsigned long long)hist_percentile(
 		    &s->update_latency, 99));
 	ctl_print_figures(", # update errors, # PCInitiates sent, # removals "
-	    "sent, # PCErrs sent, # received, # bad messages\n",
+	    "sent, # PCErrs sent, # received, # bad messages, # second "
+	    "sessions refused\n",
 	    (const uint64_t[]){ s->update_errors, s->initiates_sent,
 	    s->removes_sent, s->pcerr_sent, s->pcerr_received,
-	    s->bad_messages }, 6);
+	    s->bad_messages, s->second_sessions }, 7);
 }
 
 /* PCC sessions up now (ctl_devlog_tick()). */

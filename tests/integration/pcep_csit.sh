@@ -192,6 +192,23 @@ d, h, mi, se = (int(x) for x in s["session-duration"].split(":"))
 assert d == 0 and h == 0 and 0 <= mi * 60 + se < 60, s["session-duration"]
 PYEOF
 
+# The session state by itself, where network-pcep-topology-stats puts it
+# (an augment of the node: .../node=pcc%3A%2F%2FIP/pcep-session-state, with
+# or without its module), and one level too deep, under the
+# path-computation-client, a 404 that says where it is.
+NODE="http://127.0.0.1:$RP/rests/data/network-topology:network-topology/topology=pcep-topology/node=pcc%3A%2F%2F$IP"
+for p in pcep-session-state network-pcep-topology-stats:pcep-session-state; do
+	code=$(curl -s -u admin:admin -o "$TMPD/st.json" -w '%{http_code}' \
+	    "$NODE/$p?content=nonconfig")
+	[ "$code" = 200 ] && grep -q '"delegated-lsps-count":1' "$TMPD/st.json" ||
+	    fail "GET .../$p: $code $(head -c 300 "$TMPD/st.json")"
+done
+code=$(curl -s -u admin:admin -o "$TMPD/st.json" -w '%{http_code}' \
+    "$NODE/network-topology-pcep:path-computation-client/pcep-session-state?content=nonconfig")
+[ "$code" = 404 ] && grep -q "under node 'pcc://$IP', beside path-computation-client" \
+    "$TMPD/st.json" ||
+    fail "pcep-session-state under path-computation-client: $code $(cat "$TMPD/st.json")"
+
 # Update_Delegated, Topology_Updated.
 code=$(operation update-lsp "$(xml_input "pcc_${IP}_tunnel_1" 2.2.2.2 1.1.1.1)")
 [ "$code" = 204 ] && [ ! -s "$TMPD/out" ] ||

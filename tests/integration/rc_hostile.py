@@ -13,8 +13,12 @@ Each case prints what it saw and exits non-zero on the first failure:
   connection, each answered in order.
 - slowloris: 5 clients sending one head byte every 0.3 s are closed when
   the head deadline (1 s) passes.
-- cap: MAXCONNS idle connections hold the server at its cap: a request on
-  one more waits, and is answered once one of them closes.
+- idle: MAXCONNS connections that never send a byte do not hold the server
+  at its cap: a request on one more is answered at once, and the oldest
+  idle one is closed to make room.
+- cap: MAXCONNS connections inside a request (an announced body not sent)
+  hold the server at its cap: a request on one more waits, and is answered
+  once one of them closes.
 """
 import base64, os, socket, sys, threading, time
 
@@ -187,8 +191,42 @@ def case_slowloris():
           ", ".join("%.1f" % x for x, _ in sorted(seen)))
 
 
-def case_cap():
+def case_idle():
     idle = [conn() for _ in range(MAXCONNS)]
+    time.sleep(0.3)
+    s = conn()
+    t0 = time.time()
+    s.sendall(("GET /restconf/operational/opendaylight-inventory:nodes HTTP/1.1\r\nHost: x\r\n%s"
+               "Connection: close\r\n\r\n" % AUTH).encode())
+    head, _ = read_response(s)
+    took = time.time() - t0
+    if not head.startswith(b"HTTP/1.1 200"):
+        die("past %d idle connections: %r" % (MAXCONNS, head[:80]))
+    idle[0].settimeout(5)
+    try:
+        gone = idle[0].recv(1) == b""
+    except OSError:
+        gone = True
+    if not gone:
+        die("the oldest idle connection was not closed")
+    print("idle: %d silent connections, a request on one more answered in "
+          "%.2f s, the oldest closed" % (MAXCONNS, took))
+    s.close()
+    for c in idle:
+        c.close()
+
+
+def busy_conn():
+    """A connection inside a request: its head is whole, its body awaited."""
+    c = conn()
+    c.sendall(("POST %s HTTP/1.1\r\nHost: x\r\n%sContent-Type: "
+               "application/json\r\nContent-Length: 10\r\n\r\n"
+               % (PATH, AUTH)).encode())
+    return c
+
+
+def case_cap():
+    idle = [busy_conn() for _ in range(MAXCONNS)]
     time.sleep(0.3)
     s = conn()
     s.sendall(("GET /restconf/operational/opendaylight-inventory:nodes HTTP/1.1\r\nHost: x\r\n%s"
@@ -206,7 +244,7 @@ def case_cap():
     head, _ = read_response(s)
     if not head.startswith(b"HTTP/1.1 200"):
         die("past the cap, once one closed: %r" % head[:80])
-    print("cap: %d idle connections held one more off until one closed"
+    print("cap: %d connections inside a request held one more off until one closed"
           % MAXCONNS)
     s.close()
     for c in idle:
@@ -214,5 +252,5 @@ def case_cap():
 
 
 for name in (os.environ.get("RC_CASES") or
-             "bodies authorized pipelined slowloris cap").split():
+             "bodies authorized pipelined slowloris idle cap").split():
     globals()["case_" + name]()

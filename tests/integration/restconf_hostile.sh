@@ -3,8 +3,10 @@
 # (issue 14): bodies without credentials are refused with 401 before they
 # are read and Expect: 100-continue is not answered without them, so 20
 # clients pushing 30 MB each cost nothing; a head not whole within
-# --restconf-header-timeout closes its connection (slowloris); past
-# --restconf-max-connections accepting pauses until one closes; a body
+# --restconf-header-timeout of the accept closes its connection
+# (slowloris); at --restconf-max-connections the oldest connection that
+# sent no byte makes room for a new one, and when every one is inside a
+# request accepting pauses until one closes; a body
 # nested past --restconf-max-depth gets 400 unparsed; requests
 # with credentials, pipelined ones included, are served as before.  The
 # summary line counts each (rc_hostile.py says what every case checks).
@@ -71,6 +73,8 @@ figure() {
 [ "$(figure 'head timeouts')" -ge 5 ] || fail "head timeouts not counted"
 [ "$(figure 'pauses at the connection limit')" -ge 1 ] ||
     fail "pauses at the connection limit not counted"
+[ "$(figure 'idle connections closed for new ones')" -ge 1 ] ||
+    fail "idle connections closed for new ones not counted"
 [ "$(figure 'bodies nested too deep')" -eq 2 ] ||
     fail "bodies nested too deep not counted"
 [ "$(figure 'connections at most')" -le $((MAXCONNS + 1)) ] ||

@@ -11,6 +11,7 @@
  * monitor_cancel,
  * lock, steal and unlock with their "locked" and "stolen" notifications
  * (4.1.8 to 4.1.10), the run's watch (monitors and clients' commits),
+ * a transact over --max-transact-ops refused unrun,
  * and bad input: an unknown method answered with the
  * error "unknown method", a message that is not JSON or not JSON-RPC
  * ending the connection.
@@ -213,6 +214,53 @@ test_transact(void)
 	say(&a, "{'id':9,'method':'transact','params':['Nope']}");
 	CHECK(strcmp(rpc_error(&a), "unknown database") == 0,
 	    "transact on another database");
+	teardown(&a, NULL);
+}
+
+/* A transact of n inserts of bridges b0.. into msg. */
+static const char *
+inserts(char *msg, size_t len, int n)
+{
+	size_t	off;
+	int	i;
+
+	off = (size_t)snprintf(msg, len, "{'id':1,'method':'transact',"
+	    "'params':['Open_vSwitch'");
+	for (i = 0; i < n && off < len; i++)
+		off += (size_t)snprintf(msg + off, len - off, ",{'op':'insert',"
+		    "'table':'Bridge','row':{'name':'b%d'}}", i);
+	if (off < len)
+		snprintf(msg + off, len - off, "]}");
+	return msg;
+}
+
+/* --max-transact-ops: a larger transact refused unrun (section 4.1.3's
+ * shape: the error first, null for the rest), one at the limit run. */
+static void
+test_transact_ops_cap(void)
+{
+	struct tconn	a;
+	json_t		*res;
+	char		 msg[1024];
+
+	setup(&a, NULL);
+	srv.max_ops = 3;
+	CHECK(say(&a, inserts(msg, sizeof(msg), 4)) == 0,
+	    "a transact over the cap: the session goes on");
+	res = json_object_get(last(&a), "result");
+	CHECK(json_array_size(res) == 4 && strcmp(str_at(json_array_get(res,
+	    0), "error"), "resources exhausted") == 0 &&
+	    json_object_get(json_array_get(res, 0), "details") != NULL &&
+	    json_is_null(json_array_get(res, 3)) &&
+	    *counters.transacts_refused == 1 && *counters.transact_errors == 1,
+	    "4 operations over a cap of 3: resources exhausted, null after");
+	CHECK(srv.changed == 0, "nothing committed");
+	/* At the cap: run. */
+	say(&a, inserts(msg, sizeof(msg), 3));
+	res = json_object_get(last(&a), "result");
+	CHECK(json_array_size(res) == 3 && json_object_get(json_array_get(res,
+	    2), "uuid") != NULL && *counters.transacts_refused == 1,
+	    "3 operations at a cap of 3: committed");
 	teardown(&a, NULL);
 }
 
@@ -589,6 +637,7 @@ test_watch(void)
 static const struct check_case cases[] = {
 	CASE(test_basics),
 	CASE(test_transact),
+	CASE(test_transact_ops_cap),
 	CASE(test_monitor_v1),
 	CASE(test_monitor_v2_v3),
 	CASE(test_monitor_cond_moves),
