@@ -318,6 +318,45 @@ nc_sess_pending(const struct nc_sess *s)
 }
 
 static void	nc_notif_tick(evutil_socket_t, short, void *);
+static void	nc_tcp_read(struct bufferevent *, void *);
+
+/*
+ * Back-pressure: a peer that sends rpcs and never reads their replies
+ * would have every reply buffered here (gigabytes).  Past --output-mark
+ * bytes of unsent output the session reads no more rpcs (TCP: the
+ * kernel's window then holds the peer; SSH: the channel's window) until
+ * its output drains below half of the mark, as the OpenFlow switch
+ * does (of_frame_out_full).  Counted once per pause.
+ */
+static int
+nc_sess_out_full(struct nc_sess *s)
+{
+	if (s->rd_paused)
+		return 1;
+	if (nc_sess_pending(s) < s->dev->sim->cfg.out_mark)
+		return 0;
+	s->rd_paused = 1;
+	(*s->dev->sim->c.reads_paused)++;
+	return 1;
+}
+
+/* Below the low mark: read what waits, then from the peer again. */
+static void
+nc_sess_read_on(struct nc_sess *s)
+{
+	if (!s->rd_paused || s->state == NCS_DEAD ||
+	    nc_sess_pending(s) > s->dev->sim->cfg.out_mark / 2)
+		return;
+	s->rd_paused = 0;
+	if (s->transport != NC_TR_TCP) {
+		nc_ssh_read_on(s);
+		return;
+	}
+	if (s->bev == NULL)
+		return;
+	bufferevent_enable(s->bev, EV_READ);
+	nc_tcp_read(s->bev, s);		/* may end the session */
+}
 
 void
 nc_sess_drained(struct nc_sess *s)
@@ -326,6 +365,9 @@ nc_sess_drained(struct nc_sess *s)
 		nc_sess_kill(s, "closed");
 		return;
 	}
+	nc_sess_read_on(s);
+	if (s->state == NCS_DEAD)
+		return;
 	/* Notifications paused on a full buffer go on now. */
 	if (s->notif_ev != NULL && s->state == NCS_OPEN &&
 	    s->notif_sent < s->dev->sim->cfg.notifications &&
@@ -1196,6 +1238,8 @@ nc_sess_frame_state(void *arg)
 {
 	struct nc_sess	*s = arg;
 
+	if (s->state == NCS_OPEN && nc_sess_out_full(s))
+		return NC_SINK_PAUSED;
 	return s->state == NCS_HELLO ? NC_SINK_HELLO :
 	    s->state == NCS_OPEN ? NC_SINK_OPEN : NC_SINK_DONE;
 }
@@ -1220,9 +1264,11 @@ static const struct nc_frame_sink nc_sess_sink = {
 size_t
 nc_sess_input(struct nc_sess *s, const void *data, size_t len)
 {
-	*s->dev->sim->c.bytes_in += len;
-	nc_framer_deliver(&s->fr, data, len, &nc_sess_sink, s);
-	return len;
+	size_t	n;
+
+	n = nc_framer_deliver(&s->fr, data, len, &nc_sess_sink, s);
+	*s->dev->sim->c.bytes_in += n;
+	return n;
 }
 
 /* ---- TCP transport ---- */
@@ -1257,6 +1303,12 @@ nc_tcp_read(struct bufferevent *bev, void *arg)
 			break;
 		n = nc_sess_input(s, v.iov_base, v.iov_len);
 		evbuffer_drain(in, n);
+		if (n < v.iov_len && s->state != NCS_DEAD) {
+			/* Paused (nc_sess_out_full): the rest waits here,
+			 * nc_sess_read_on reads it. */
+			bufferevent_disable(bev, EV_READ);
+			break;
+		}
 	}
 	if (s->state == NCS_DEAD)
 		evbuffer_drain(in, evbuffer_get_length(in));
@@ -1320,6 +1372,9 @@ nc_dev_accept_tcp(struct pool_dev *pd, int fd)
 		return;
 	}
 	bufferevent_setcb(s->bev, nc_tcp_read, nc_tcp_write, nc_tcp_event, s);
+	/* The write callback comes below the low mark, and at empty. */
+	bufferevent_setwatermark(s->bev, EV_WRITE, d->sim->cfg.out_mark / 2,
+	    0);
 	bufferevent_enable(s->bev, EV_READ | EV_WRITE);
 	nc_rxpeek(s);
 	nc_sess_start(s);

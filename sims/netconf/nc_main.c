@@ -96,6 +96,10 @@ static const struct opt nc_rows[] = {
 	OPT_D("auth-delay", "S", NCC, auth_delay, 0, 60, 0,
 	    "SSH: read nothing more from a session for S\n"
 	    "seconds after a failed authentication (default 1)"),
+	OPT_U("output-mark", "BYTES", NCC, out_mark, 4096, 1U << 30, 0,
+	    "a session reads no more rpcs while this much of\n"
+	    "its output waits unsent (default 1048576), and\n"
+	    "reads on below half of it"),
 	OPT_END
 };
 #undef NCC
@@ -151,6 +155,7 @@ static const struct counter_row nc_counter_rows[] = {
 	NCC_ROW(ssh_failures, "ssh_failures", NC_COUNTER_SSH),
 	NCC_ROW(hello_errors, "hello_errors", 0),
 	NCC_ROW(hello_timeouts, "hello_timeouts", 0),
+	NCC_ROW(reads_paused, "reads_paused", 0),
 	NCC_ROW(framing_errors, "framing_errors", 0),
 	NCC_ROW(xml_errors, "xml_errors", 0),
 	NCC_ROW(bytes_in, "bytes_in", 0),
@@ -434,6 +439,7 @@ nc_main(int argc, char **argv)
 	sim->cfg.max_sessions = 8;
 	sim->cfg.hello_timeout = 10;
 	sim->cfg.auth_delay = 1;
+	sim->cfg.out_mark = 1024 * 1024;
 	nc_nb_defaults(&sim->nb);
 	groups[0] = (struct opt_group){ NULL, nc_rows, &sim->cfg, NULL };
 	groups[1] = (struct opt_group){ "northbound (the controller mounts the "

@@ -55,6 +55,9 @@ struct nc_config {
 	uint32_t	 max_sessions;	/* per device */
 	double		 hello_timeout;	/* s to reach hello, 0: none */
 	double		 auth_delay;	/* s paused after a failed auth */
+	/* A session stops reading above this many bytes of unsent
+	 * output, and reads on below half of it (nc_sess_out_full). */
+	uint32_t	 out_mark;
 };
 
 /* The northbound driver (nc_nb.c). */
@@ -97,6 +100,7 @@ struct nc_counters {
 	uint64_t	*auth_failures, *ssh_failures;
 	uint64_t	*framing_errors, *xml_errors, *hello_errors;
 	uint64_t	*hello_timeouts;
+	uint64_t	*reads_paused;	/* output over --output-mark */
 	uint64_t	*bytes_in, *bytes_out;
 	uint64_t	*notifications_sent, *prefixes_sent;
 	uint64_t	*entries_created, *entries_modified, *entries_deleted;
@@ -123,6 +127,7 @@ struct nc_sess {
 	uint8_t			 transport;	/* enum nc_transport */
 	uint8_t			 base11;	/* both said base:1.1 */
 	uint8_t			 subscribed;
+	uint8_t			 rd_paused;	/* output over the mark */
 	uint64_t		 accept_ns;
 	struct nc_framer	 fr;
 	struct bufferevent	*bev;		/* TCP */
@@ -240,6 +245,8 @@ void	 nc_dev_accept_ssh(struct pool_dev *, int fd);
 void	 nc_ssh_write(struct nc_sess *, const void *, size_t);
 /* Bytes queued that the channel window did not take yet. */
 size_t	 nc_ssh_pending(const struct nc_sess *);
+/* Its output drained below the low mark: read the channel on. */
+void	 nc_ssh_read_on(struct nc_sess *);
 /* Close the channel and the connection (closes the descriptor). */
 void	 nc_ssh_free(struct nc_sess *);
 /* The connection's close to come is a reset (SO_LINGER 0), with no

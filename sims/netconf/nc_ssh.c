@@ -66,6 +66,7 @@ struct nc_ssh {
 	uint8_t			 start;		/* subsystem granted: hello */
 	uint8_t			 subsystem;
 	uint8_t			 reset;		/* --fault drop: no goodbye */
+	uint8_t			 held;		/* libssh keeps channel data */
 };
 
 static struct nc_ssh_server	*nc_ssh_srv;
@@ -285,6 +286,13 @@ nc_ssh_data(ssh_session ssh, ssh_channel ch, void *data, uint32_t len,
 
 	if (is_stderr || !x->subsystem)
 		return (int)len;
+	if (x->sess->rd_paused) {
+		/* Left in libssh's channel buffer: its window stays
+		 * closed, so the peer can send no more (RFC 4254 section
+		 * 5.2); nc_ssh_pull reads it once the reader resumes. */
+		x->held = 1;
+		return 0;
+	}
 	nc_chan_in_data(&x->in, data, len);
 	return (int)len;
 }
@@ -324,7 +332,7 @@ nc_ssh_wontblock(ssh_session ssh, ssh_channel ch, uint32_t bytes,
 	struct nc_ssh	*x = arg;
 
 	nc_ssh_flush(x);
-	if (evbuffer_get_length(x->outq) == 0)
+	if (evbuffer_get_length(x->outq) == 0 || x->sess->rd_paused)
 		nc_sess_drained(x->sess);
 	return 0;
 }
@@ -454,6 +462,35 @@ nc_ssh_pause(struct nc_ssh *x)
 	x->paused = 1;
 }
 
+/*
+ * The reader resumed: what libssh kept in the channel's buffer while it
+ * was paused comes out now (reading it reopens the channel's window),
+ * behind what waits in x->in.  From the loop only, never inside libssh.
+ */
+static void
+nc_ssh_pull(struct nc_ssh *x)
+{
+	struct nc_sess	*s = x->sess;
+	char		 buf[16384];
+	int		 n = 1;
+
+	while (s->state == NCS_OPEN && !s->rd_paused && x->chan != NULL &&
+	    !nc_chan_in_waiting(&x->in) && (n = ssh_channel_read_nonblocking(
+	    x->chan, buf, sizeof(buf), 0)) > 0)
+		nc_chan_in_data(&x->in, buf, (size_t)n);
+	/* Stopped before libssh said it is empty: it may keep more. */
+	x->held = n > 0;
+	if (n == SSH_ERROR)
+		nc_sess_kill(s, "channel read failed");
+}
+
+void
+nc_ssh_read_on(struct nc_sess *s)
+{
+	if (s->ssh != NULL)
+		nc_chan_in_resume(&s->ssh->in);
+}
+
 /* After libssh ran: the hello, the auth limit, a lost connection. */
 static void
 nc_ssh_after(struct nc_ssh *x)
@@ -477,20 +514,22 @@ nc_ssh_after(struct nc_ssh *x)
 		event_del(x->wev);
 		return;
 	}
-	if (s->state == NCS_CLOSING)
+	if (s->state == NCS_CLOSING || s->rd_paused)
 		nc_sess_drained(s);
+	if (s->state == NCS_OPEN && !s->rd_paused && x->held)
+		nc_ssh_pull(x);
 	if (s->state != NCS_DEAD && x->failed)
 		nc_ssh_pause(x);
 	if (s->state != NCS_DEAD && !x->paused)
 		nc_ssh_watch_write(x);
 }
 
-static void
+static size_t
 nc_ssh_feed(void *arg, const void *p, size_t len)
 {
 	struct nc_ssh	*x = arg;
 
-	nc_sess_input(x->sess, p, len);
+	return nc_sess_input(x->sess, p, len);
 }
 
 static void
