@@ -100,6 +100,9 @@ static const struct opt nc_rows[] = {
 	    "a session reads no more rpcs while this much of\n"
 	    "its output waits unsent (default 1048576), and\n"
 	    "reads on below half of it"),
+	OPT_U("max-xml-attributes", "N", NCC, max_attrs, 1, 1000000, 0,
+	    "a message with an element of more attributes\n"
+	    "is refused unparsed (default 1024)"),
 	OPT_END
 };
 #undef NCC
@@ -158,6 +161,7 @@ static const struct counter_row nc_counter_rows[] = {
 	NCC_ROW(reads_paused, "reads_paused", 0),
 	NCC_ROW(framing_errors, "framing_errors", 0),
 	NCC_ROW(xml_errors, "xml_errors", 0),
+	NCC_ROW(xml_attrs_refused, "xml_too_many_attributes", 0),
 	NCC_ROW(bytes_in, "bytes_in", 0),
 	NCC_ROW(bytes_out, "bytes_out", 0),
 	NCC_ROW(entries_created, "entries_created", 0),
@@ -226,6 +230,7 @@ nc_start(void *arg, struct metrics *m, char *err, size_t errlen)
 	sim->open_sessions = 0;
 	TAILQ_INIT(&sim->dead);
 	nc_counters_init(sim);
+	nc_xml_limit_attrs(sim->cfg.max_attrs, sim->c.xml_attrs_refused);
 	nc_phases_init(sim);
 	if ((sim->reaper = event_new(engine_base(), -1, 0, nc_reap_cb,
 	    sim)) == NULL)
@@ -440,6 +445,7 @@ nc_main(int argc, char **argv)
 	sim->cfg.hello_timeout = 10;
 	sim->cfg.auth_delay = 1;
 	sim->cfg.out_mark = 1024 * 1024;
+	sim->cfg.max_attrs = NC_XML_MAX_ATTRS;
 	nc_nb_defaults(&sim->nb);
 	groups[0] = (struct opt_group){ NULL, nc_rows, &sim->cfg, NULL };
 	groups[1] = (struct opt_group){ "northbound (the controller mounts the "

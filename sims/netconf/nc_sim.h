@@ -58,6 +58,7 @@ struct nc_config {
 	/* A session stops reading above this many bytes of unsent
 	 * output, and reads on below half of it (nc_sess_out_full). */
 	uint32_t	 out_mark;
+	uint32_t	 max_attrs;	/* of an element (nc_xml_limit_attrs) */
 };
 
 /* The northbound driver (nc_nb.c). */
@@ -99,6 +100,7 @@ struct nc_counters {
 	uint64_t	*no_device;	/* the pool's, to no device */
 	uint64_t	*auth_failures, *ssh_failures;
 	uint64_t	*framing_errors, *xml_errors, *hello_errors;
+	uint64_t	*xml_attrs_refused;	/* also in xml_errors */
 	uint64_t	*hello_timeouts;
 	uint64_t	*reads_paused;	/* output over --output-mark */
 	uint64_t	*bytes_in, *bytes_out;

@@ -9,9 +9,9 @@ usage:
       connected, a second session must be answered.  Prints
       "sent N grew KB" and exits 1 when the second session is not served.
   nc_flood.py attrs PORT N
-      one <rpc> whose element carries N attributes over TCP; prints the
-      seconds the answer took and the answer's error-message, exits 1
-      when no rpc-error came within 30 s.
+      one <rpc> whose element carries N attributes over TCP; prints
+      "took SECONDS ok" or "took SECONDS error MESSAGE", exits 1 when no
+      answer came within 10 s.
 SSH uses paramiko with admin/admin."""
 
 import socket
@@ -152,13 +152,17 @@ def attrs(port, n):
     c.send(b'<rpc message-id="1" '
            b'xmlns="urn:ietf:params:xml:ns:netconf:base:1.0">'
            b'<get ' + att + b'/></rpc>]]>]]>')
-    reply = c.read_until(b"]]>]]>", 30)
+    try:
+        reply = c.read_until(b"]]>]]>", 10)
+    except socket.timeout:
+        print("FAIL: no answer within 10 s")
+        sys.exit(1)
     took = time.monotonic() - start
     if b"<rpc-error" not in reply:
-        print("FAIL: no rpc-error after %.2f s" % took)
-        sys.exit(1)
-    msg = reply.split(b"<error-message")[1].split(b">", 1)[1]
-    print("took %.2f %s" % (took, msg.split(b"<")[0].decode()))
+        print("took %.2f ok" % took)
+    else:
+        msg = reply.split(b"<error-message")[1].split(b">", 1)[1]
+        print("took %.2f error %s" % (took, msg.split(b"<")[0].decode()))
     c.close()
 
 
