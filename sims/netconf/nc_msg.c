@@ -999,6 +999,35 @@ param_enum(const struct nc_rpc *r, const char *param,
 	return i;
 }
 
+/*
+ * No <config> (nor <url>) in the rpc's namespace: one in another
+ * namespace, or in none (a client that declared the base namespace with
+ * a prefix and left <config> without it), is named as what is wrong.
+ */
+static int
+nc_edit_no_config(const struct nc_rpc *r, struct nc_err *err)
+{
+	xmlNodePtr	n;
+
+	/* Section 7.2's parameters are in the rpc's (the base) namespace. */
+	for (n = r->op_node ? nc_child_elem(r->op_node) : NULL; n != NULL;
+	    n = nc_next_elem(n))
+		if (strcmp((const char *)n->name, "config") == 0)
+			break;
+	if (n == NULL)
+		return param_fail(err, NC_ERR_MISSING_ELEMENT, "config",
+		    "edit-config without config or url");
+	param_fail(err, NC_ERR_MISSING_ELEMENT, "config", NULL);
+	if (err != NULL) {
+		snprintf(err->msgbuf, sizeof(err->msgbuf), "<config> must be "
+		    "in the NETCONF base namespace %s, not %s%s", NC_NS_BASE,
+		    nc_node_ns(n) ? "in " : "in no namespace",
+		    nc_node_ns(n) ? nc_node_ns(n) : "");
+		err->message = err->msgbuf;
+	}
+	return -1;
+}
+
 int
 nc_rpc_edit(const struct nc_rpc *r, struct nc_edit *e, struct nc_err *err)
 {
@@ -1024,8 +1053,7 @@ nc_rpc_edit(const struct nc_rpc *r, struct nc_edit *e, struct nc_err *err)
 	e->config = nc_rpc_param(r, "config");
 	e->url = nc_rpc_param(r, "url");
 	if (e->config == NULL && e->url == NULL)
-		return param_fail(err, NC_ERR_MISSING_ELEMENT, "config",
-		    "edit-config without config or url");
+		return nc_edit_no_config(r, err);
 	return 0;
 }
 

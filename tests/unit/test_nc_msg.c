@@ -385,6 +385,17 @@ test_rpc_edit(void)
 	    e.tag == NC_ERR_MISSING_ELEMENT &&
 	    strcmp(e.bad_element, "config") == 0, "edit-config without config");
 	nc_rpc_free(&r);
+	/* The base namespace on a prefix, <config> left without it. */
+	rpc_parse(&r, "<nc:rpc message-id=\"5\" xmlns:nc=\"urn:ietf:params:"
+	    "xml:ns:netconf:base:1.0\"><nc:edit-config><nc:target>"
+	    "<nc:running/></nc:target><config><a xmlns=\"urn:a\"/></config>"
+	    "</nc:edit-config></nc:rpc>", &e);
+	CHECK(nc_rpc_edit(&r, &ed, &e) == -1 &&
+	    e.tag == NC_ERR_MISSING_ELEMENT && strstr(nc_err_message(&e),
+	    "<config> must be in the NETCONF base namespace urn:ietf:params:"
+	    "xml:ns:netconf:base:1.0, not in no namespace") != NULL,
+	    "a namespace-less config is named: %s", nc_err_message(&e));
+	nc_rpc_free(&r);
 	rpc_parse(&r, "<rpc message-id=\"5\" " NSB "><edit-config><url>"
 	    "file:///x</url></edit-config></rpc>", &e);
 	CHECK(nc_rpc_edit(&r, &ed, &e) == -1 &&
