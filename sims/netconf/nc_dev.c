@@ -11,6 +11,7 @@
  * frees them from the loop.
  */
 #include <sys/socket.h>
+#include <netinet/in.h>
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -173,8 +174,48 @@ nc_sess_deadline_drop(struct nc_sess *s)
 	s->deadline_ev = NULL;
 }
 
+/* A connection's peer address folded into 32 bits (the IPv4 address
+ * itself): unfinished sessions are told apart by it. */
+static uint32_t
+nc_peer_key(int fd)
+{
+	struct sockaddr_storage	 ss;
+	socklen_t		 len = sizeof(ss);
+	const uint32_t		*w;
+	uint32_t		 k = 0;
+	size_t			 i;
+
+	if (getpeername(fd, (struct sockaddr *)&ss, &len) == -1)
+		return 0;
+	if (ss.ss_family == AF_INET)
+		return ((struct sockaddr_in *)&ss)->sin_addr.s_addr;
+	if (ss.ss_family != AF_INET6)
+		return 0;
+	w = (const uint32_t *)(void *)&((struct sockaddr_in6 *)&ss)->sin6_addr;
+	for (i = 0; i < 4; i++)
+		k = k * 2654435761u ^ w[i];
+	return k;
+}
+
+/* The slot a session holds: counted per device. */
+static void
+nc_sess_slot(struct nc_sess *s, uint8_t slot)
+{
+	struct nc_dev	*d = s->dev;
+
+	if (s->slot == NC_SLOT_START)
+		d->nstart--;
+	else if (s->slot == NC_SLOT_OPEN)
+		d->nopen--;
+	if (slot == NC_SLOT_START)
+		d->nstart++;
+	else if (slot == NC_SLOT_OPEN)
+		d->nopen++;
+	s->slot = slot;
+}
+
 struct nc_sess *
-nc_sess_new(struct nc_dev *d, enum nc_transport tr)
+nc_sess_new(struct nc_dev *d, enum nc_transport tr, int fd)
 {
 	struct nc_sim	*sim = d->sim;
 	struct nc_sess	*s;
@@ -189,6 +230,8 @@ nc_sess_new(struct nc_dev *d, enum nc_transport tr)
 	s->accept_ns = clock_ns();
 	s->state = tr == NC_TR_SSH ? NCS_SSH_KEX : NCS_HELLO;
 	nc_framer_init(&s->fr, NC_MAX_MSG);
+	s->src = nc_peer_key(fd);
+	nc_sess_slot(s, NC_SLOT_START);
 	LIST_INSERT_HEAD(&d->sessions, s, entry);
 	d->nsess++;
 	sim->open_sessions++;
@@ -205,6 +248,7 @@ nc_sess_kill(struct nc_sess *s, const char *why)
 	if (s->state == NCS_DEAD)
 		return;
 	nc_change_state(s, NCS_DEAD, why);
+	nc_sess_slot(s, NC_SLOT_NONE);
 	nc_sess_deadline_drop(s);
 	if (s->notif_ev != NULL)
 		event_del(s->notif_ev);
@@ -500,6 +544,13 @@ nc_sess_hello(void *arg, const uint8_t *msg, size_t len)
 	}
 	s->base11 = (uint8_t)nc_hello_chunked(nc_our_caps(sim), &h);
 	nc_hello_free(&h);
+	if (d->nopen >= sim->cfg.max_sessions) {
+		/* Its slot was a startup's: the sessions filled meanwhile. */
+		(*sim->c.sessions_refused)++;
+		nc_sess_kill(s, "--max-sessions sessions open");
+		return;
+	}
+	nc_sess_slot(s, NC_SLOT_OPEN);
 	/* RFC 6242 section 4.1: chunks from the next message on. */
 	if (s->base11)
 		nc_framer_set_chunked(&s->fr, 1);
@@ -1340,20 +1391,55 @@ nc_sess_tcp_free(struct nc_sess *s)
 	s->bev = NULL;
 }
 
-/* Over the descriptor budget: refuse, as a device at its session limit
- * would (it closes the connection). */
+/*
+ * The --max-startups slots are full: the oldest unfinished session of the
+ * peer address holding most of them (the newcomer counted) makes room, so
+ * that a client refilling them from its address cannot lock others out
+ * (OpenSSH's MaxStartups refuses the newcomer instead, which such a
+ * client turns into a lockout).  0 when there is none to close.
+ */
+static int
+nc_dev_evict(struct nc_dev *d, uint32_t src)
+{
+	struct nc_sess	*s, *t, *victim = NULL;
+	unsigned	 n, most = 0;
+
+	LIST_FOREACH(s, &d->sessions, entry) {
+		if (s->slot != NC_SLOT_START)
+			continue;
+		n = s->src == src;
+		LIST_FOREACH(t, &d->sessions, entry)
+			n += t->slot == NC_SLOT_START && t->src == s->src;
+		/* The list is newest first: on a tie the older one. */
+		if (n >= most) {
+			most = n;
+			victim = s;
+		}
+	}
+	if (victim == NULL)
+		return 0;
+	(*d->sim->c.sessions_evicted)++;
+	nc_sess_kill(victim, "evicted: --max-startups unfinished sessions");
+	return 1;
+}
+
+/* Over the descriptor budget or the device's sessions: refuse, as a
+ * device at its session limit would (it closes the connection). */
 int
 nc_dev_refuse(struct nc_dev *d, int fd)
 {
 	struct nc_sim	*sim = d->sim;
 
-	if (d->nsess < sim->cfg.max_sessions &&
-	    sim->open_sessions < sim->max_open)
+	if (d->nopen < sim->cfg.max_sessions &&
+	    sim->open_sessions < sim->max_open &&
+	    (d->nstart < sim->cfg.max_startups ||
+	    nc_dev_evict(d, nc_peer_key(fd))))
 		return 0;
 	(*sim->c.sessions_refused)++;
 	if (nc_dev_log_once(d, NCL_REFUSED))
-		log_warnx("device %u: session refused (%u open here, %u in "
-		    "all)", d->idx, d->nsess, sim->open_sessions);
+		log_warnx("device %u: session refused (%u open here, %u "
+		    "unfinished, %u in all)", d->idx, d->nopen, d->nstart,
+		    sim->open_sessions);
 	close(fd);
 	return 1;
 }
@@ -1366,7 +1452,7 @@ nc_dev_accept_tcp(struct pool_dev *pd, int fd)
 
 	if (nc_dev_refuse(d, fd))
 		return;
-	s = nc_sess_new(d, NC_TR_TCP);
+	s = nc_sess_new(d, NC_TR_TCP, fd);
 	if ((s->bev = engine_bev_new(fd)) == NULL) {
 		nc_sess_kill(s, "no bufferevent");
 		return;

@@ -88,14 +88,20 @@ static const struct opt nc_rows[] = {
 	    "program phase target: list entries created\n"
 	    "plus leaves modified by edit-config"),
 	OPT_U("max-sessions", "N", NCC, max_sessions, 1, 1000, 0,
-	    "sessions one device holds at once (default 8)"),
+	    "sessions one device holds at once past their\n"
+	    "hello (default 8)"),
+	OPT_U("max-startups", "N", NCC, max_startups, 1, 1000, 0,
+	    "sessions one device holds before their hello\n"
+	    "(default 4); past them a newcomer closes the\n"
+	    "oldest of the address holding most"),
 	OPT_D("hello-timeout", "S", NCC, hello_timeout, 0, 86400, 0,
 	    "close a session that has not finished SSH and\n"
 	    "the hello exchange in S seconds (default 10;\n"
 	    "0: never)"),
 	OPT_D("auth-delay", "S", NCC, auth_delay, 0, 60, 0,
-	    "SSH: read nothing more from a session for S\n"
-	    "seconds after a failed authentication (default 1)"),
+	    "SSH: after a failed authentication a device\n"
+	    "checks no credentials for S seconds, on any of\n"
+	    "its sessions (default 1)"),
 	OPT_U("output-mark", "BYTES", NCC, out_mark, 4096, 1U << 30, 0,
 	    "a session reads no more rpcs while this much of\n"
 	    "its output waits unsent (default 1048576), and\n"
@@ -153,8 +159,10 @@ static const struct counter_row nc_counter_rows[] = {
 	NCC_ROW(sessions_closed, "sessions_closed", 0),
 	NCC_ROW(sessions_killed, "sessions_killed", 0),
 	NCC_ROW(sessions_refused, "sessions_refused", 0),
+	NCC_ROW(sessions_evicted, "sessions_evicted", 0),
 	NCC_ROW(no_device, "connections_no_device", 0),
 	NCC_ROW(auth_failures, "auth_failures", NC_COUNTER_SSH),
+	NCC_ROW(auth_throttled, "auth_throttled", NC_COUNTER_SSH),
 	NCC_ROW(ssh_failures, "ssh_failures", NC_COUNTER_SSH),
 	NCC_ROW(hello_errors, "hello_errors", 0),
 	NCC_ROW(hello_timeouts, "hello_timeouts", 0),
@@ -442,6 +450,7 @@ nc_main(int argc, char **argv)
 	int			 rc;
 
 	sim->cfg.max_sessions = 8;
+	sim->cfg.max_startups = 4;
 	sim->cfg.hello_timeout = 10;
 	sim->cfg.auth_delay = 1;
 	sim->cfg.out_mark = 1024 * 1024;

@@ -224,13 +224,36 @@ nc_ssh_user_ok(const struct nc_ssh_server *srv, const char *user)
 	    strcmp(user, srv->cfg->user) == 0);
 }
 
+/*
+ * The device's failed-authentication delay (--auth-delay) is its own,
+ * not a session's: parallel sessions would multiply a guesser's rate
+ * (8 sessions guessed 9 passwords a second).  After a failure no
+ * credentials are checked on any session of the device until
+ * auth_next_ns; sessions still authenticating read nothing until then
+ * (nc_ssh_io), and an attempt that came all the same (several sent at
+ * once, RFC 4252 section 5) is refused unchecked.
+ */
+static int
+nc_ssh_throttled(struct nc_ssh *x)
+{
+	struct nc_dev	*d = x->sess->dev;
+
+	if (clock_ns() >= d->auth_next_ns)
+		return 0;
+	(*d->sim->c.auth_throttled)++;
+	return 1;
+}
+
 static int
 nc_ssh_denied(struct nc_ssh *x, const char *method, const char *user)
 {
 	struct nc_dev	*d = x->sess->dev;
+	uint64_t	 now = clock_ns();
 
 	x->tries++;
 	x->failed = 1;
+	if (d->auth_next_ns < now)
+		d->auth_next_ns = now + (uint64_t)(d->sim->cfg.auth_delay * 1e9);
 	(*d->sim->c.auth_failures)++;
 	if (nc_dev_log_once(d, NCL_AUTH))
 		log_warnx("device %u: %s authentication failed for user '%s'",
@@ -245,6 +268,8 @@ nc_ssh_auth_password(ssh_session ssh, const char *user, const char *pw,
 	struct nc_ssh			*x = arg;
 	const struct nc_ssh_server	*srv = nc_ssh_srv;
 
+	if (nc_ssh_throttled(x))
+		return nc_ssh_denied(x, "password", user);
 	if (srv->cfg->password != NULL && nc_ssh_user_ok(srv, user) &&
 	    pw != NULL && strcmp(pw, srv->cfg->password) == 0) {
 		x->authed = 1;
@@ -261,6 +286,8 @@ nc_ssh_auth_pubkey(ssh_session ssh, const char *user, struct ssh_key_struct
 	const struct nc_ssh_server	*srv = nc_ssh_srv;
 	size_t				 i;
 
+	if (state == SSH_PUBLICKEY_STATE_VALID && nc_ssh_throttled(x))
+		return nc_ssh_denied(x, "publickey", user);
 	for (i = 0; i < srv->nkeys; i++)
 		if (ssh_key_cmp(key, srv->keys[i], SSH_KEY_CMP_PUBLIC) == 0)
 			break;
@@ -436,26 +463,28 @@ nc_ssh_resume(evutil_socket_t fd, short what, void *arg)
 }
 
 /*
- * A failed authentication holds the session's reads for --auth-delay
- * seconds, as OpenSSH delays its failure answers: a password guesser
- * gets a few tries a second per session, not hundreds (and at most
- * NC_SSH_MAX_AUTH per connection, each connection a key exchange).
+ * A failed authentication holds the session's reads until the device
+ * checks credentials again (--auth-delay after its last failure, on any
+ * session), as OpenSSH delays its failure answers: a password guesser
+ * gets about one try per delay per device, however many sessions it
+ * opens (and at most NC_SSH_MAX_AUTH per connection, each connection a
+ * key exchange).
  */
 static void
 nc_ssh_pause(struct nc_ssh *x)
 {
-	double		t = x->sess->dev->sim->cfg.auth_delay;
+	uint64_t	now = clock_ns(), until = x->sess->dev->auth_next_ns;
 	struct timeval	tv;
 
 	x->failed = 0;
-	if (t <= 0)
+	if (until <= now)
 		return;
 	if (x->pause_ev == NULL &&
 	    (x->pause_ev = evtimer_new(engine_base(), nc_ssh_resume,
 	    x)) == NULL)
 		fatalx("netconf: auth delay timer");
-	tv.tv_sec = (time_t)t;
-	tv.tv_usec = (suseconds_t)((t - (double)tv.tv_sec) * 1e6);
+	tv.tv_sec = (time_t)((until - now) / 1000000000);
+	tv.tv_usec = (suseconds_t)((until - now) % 1000000000 / 1000);
 	event_del(x->rev);
 	event_del(x->wev);
 	evtimer_add(x->pause_ev, &tv);
@@ -546,6 +575,12 @@ nc_ssh_io(evutil_socket_t fd, short what, void *arg)
 
 	if (s->state == NCS_DEAD)
 		return;
+	if (s->state == NCS_SSH_AUTH && !x->authed &&
+	    clock_ns() < s->dev->auth_next_ns) {
+		/* The device checks no credentials now: wait for it. */
+		nc_ssh_pause(x);
+		return;
+	}
 	if (s->state == NCS_SSH_KEX)
 		nc_ssh_kex(x);
 	else if (ssh_event_dopoll(x->sev, 0) == SSH_ERROR)
@@ -562,7 +597,7 @@ nc_dev_accept_ssh(struct pool_dev *pd, int fd)
 
 	if (nc_dev_refuse(d, fd))
 		return;
-	s = nc_sess_new(d, NC_TR_SSH);
+	s = nc_sess_new(d, NC_TR_SSH, fd);
 	s->ssh = x = xcalloc(1, sizeof(*x));
 	x->sess = s;
 	nc_chan_in_init(&x->in, nc_ssh_feed, nc_ssh_after_fed, x);
