@@ -364,6 +364,20 @@ nc_ssh_wontblock(ssh_session ssh, ssh_channel ch, uint32_t bytes,
 	return 0;
 }
 
+/*
+ * libssh (0.10) calls wontblock when its socket output drained, not when
+ * the peer's window adjust came: a session paused on a full output writes
+ * nothing, so it would wait for ever for its window to be looked at.
+ * After every turn of libssh, a queue the window now takes goes out.
+ */
+static void
+nc_ssh_window_check(struct nc_ssh *x)
+{
+	if (x->chan != NULL && evbuffer_get_length(x->outq) > 0 &&
+	    ssh_channel_window_size(x->chan) > 0)
+		nc_ssh_wontblock(x->ssh, x->chan, 0, x);
+}
+
 static ssh_channel
 nc_ssh_open_session(ssh_session ssh, void *arg)
 {
@@ -545,6 +559,7 @@ nc_ssh_after(struct nc_ssh *x)
 	}
 	if (s->state == NCS_CLOSING || s->rd_paused)
 		nc_sess_drained(s);
+	nc_ssh_window_check(x);
 	if (s->state == NCS_OPEN && !s->rd_paused && x->held)
 		nc_ssh_pull(x);
 	if (s->state != NCS_DEAD && x->failed)

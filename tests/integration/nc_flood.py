@@ -8,6 +8,9 @@ usage:
       (/proc/PID/status VmRSS) is sampled.  Then, the flooder still
       connected, a second session must be answered.  Prints
       "sent N grew KB" and exits 1 when the second session is not served.
+  nc_flood.py later PORT tcp|ssh N
+      N <get>s sent while nothing is read for 2 s, then every reply read:
+      exits 1 when the last one's never comes.
   nc_flood.py attrs PORT N
       one <rpc> whose element carries N attributes over TCP; prints
       "took SECONDS ok" or "took SECONDS error MESSAGE", exits 1 when no
@@ -145,6 +148,29 @@ def noread(pid, port, tr, mb, seconds):
     c.close()
 
 
+def later(port, tr, n):
+    """n <get>s sent while nothing is read for 2 s, then every reply
+    read: the paused session read on, in order, to the last one."""
+    c = session(port, tr)
+    c.timeout(30)
+    th = threading.Thread(target=lambda: c.send(b"".join(
+        GET % i for i in range(n))), daemon=True)
+    th.start()
+    time.sleep(2)
+    data = b""
+    marker = b'message-id="%d"' % (n - 1)
+    deadline = time.monotonic() + 40
+    while marker not in data and time.monotonic() < deadline:
+        data += c.read_until(b"]]>]]>", 30)
+        data = data[-200000:] if marker not in data else data
+    th.join(5)
+    if marker not in data:
+        print("FAIL: the reply to the last of %d <get>s never came" % n)
+        sys.exit(1)
+    print("all %d replies came" % n)
+    c.close()
+
+
 def attrs(port, n):
     c = session(port, "tcp")
     att = b" ".join(b'a%d="x"' % i for i in range(n))
@@ -170,6 +196,8 @@ def main():
     a = sys.argv
     if len(a) == 7 and a[1] == "noread":
         noread(int(a[2]), int(a[3]), a[4], int(a[5]), float(a[6]))
+    elif len(a) == 5 and a[1] == "later":
+        later(int(a[2]), a[3], int(a[4]))
     elif len(a) == 4 and a[1] == "attrs":
         attrs(int(a[2]), int(a[3]))
     else:

@@ -3,8 +3,9 @@
 # past --output-mark bytes of unsent output a session stops reading
 # (counted in reads_paused) and reads on once its output drains, over
 # TCP (the kernel's window holds the peer) and SSH (the channel's
-# window).  The device's RSS stays bounded (it grew by gigabytes), and a
-# second session is answered while the flooder is still connected.
+# window).  The device's RSS stays bounded (it grew by gigabytes), a
+# second session is answered while the flooder is still connected, and a
+# client that reads late gets every reply.
 . "$(dirname "$0")/../lib.sh"
 HERE=$(dirname "$0")
 [ -x "$PY" ] || skip "$PY is not installed"
@@ -27,6 +28,11 @@ for tr in tcp ssh; do
 	    >"$TMPD/$tr.out" 2>&1 || fail "$tr: $(tail -3 "$TMPD/$tr.out")"
 	read -r _ sent _ grew _ blocked <"$TMPD/$tr.out"
 	echo "$tr: $sent bytes of <get> sent, RSS grew $grew KB ($blocked)"
+	# A client that sends 20 000 <get>s and reads only 2 s later gets
+	# every reply: the paused session reads on once they drain.
+	"$PY" "$HERE/nc_flood.py" later "$port" $tr 20000 \
+	    >"$TMPD/$tr-later.out" 2>&1 ||
+	    fail "$tr: $(tail -3 "$TMPD/$tr-later.out")"
 	stop_pid "$dev"
 	[ "$grew" -lt 102400 ] || fail "$tr: the device grew by $grew KB"
 	p=$(json_get "$TMPD/$tr.json" "r['counters'].get('reads_paused', 0)")
