@@ -124,6 +124,10 @@ static const struct opt ctl_rows[] = {
 	    CTL_GIVEN_RC_OPT,
 	    "deepest nesting of a request body's JSON or XML\n"
 	    "(default 64); a deeper one gets 400"),
+	OPT_U("restconf-max-attributes", "N", R, http.max_attrs, 1, 1000000,
+	    CTL_GIVEN_RC_OPT,
+	    "most attributes of one element in an XML request\n"
+	    "body (default 1024); more get 400"),
 	OPT_END
 };
 

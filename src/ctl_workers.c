@@ -560,7 +560,8 @@ ctl_http_summary(const struct http_server *hs)
 	printf("restconf: %llu requests, %llu 2xx, %llu 4xx, %llu 5xx, %llu "
 	    "bodies refused unread, %llu head timeouts, %llu connections at "
 	    "most, %llu pauses at the connection limit, %llu bodies nested "
-	    "too deep, %llu idle connections closed for new ones\n",
+	    "too deep, %llu with too many attributes, %llu idle connections "
+	    "closed for new ones\n",
 	    (unsigned long long)h->requests,
 	    (unsigned long long)h->status_2xx,
 	    (unsigned long long)h->status_4xx,
@@ -570,6 +571,7 @@ ctl_http_summary(const struct http_server *hs)
 	    (unsigned long long)h->conns_max,
 	    (unsigned long long)h->cap_pauses,
 	    (unsigned long long)h->too_deep,
+	    (unsigned long long)h->too_many_attrs,
 	    (unsigned long long)h->idle_closed);
 	fflush(stdout);
 }

@@ -31,6 +31,7 @@
 #include "http_server.h"
 #include "http_priv.h"
 #include "log.h"
+#include "xml_shape.h"
 
 #define HTTP_TIMEOUT_S		60
 #define HTTP_BACKLOG		1024
@@ -83,6 +84,7 @@ http_server_config_defaults(struct http_server_config *c)
 	c->max_conns_opt = "--restconf-max-connections";
 	c->head_timeout = HTTP_DEFAULT_HEAD_S;
 	c->max_depth = HTTP_DEFAULT_MAX_DEPTH;
+	c->max_attrs = HTTP_DEFAULT_MAX_ATTRS;
 }
 
 int
@@ -777,70 +779,13 @@ http_json_depth(const char *p, size_t len, uint32_t limit)
 	return max;
 }
 
-/* Past a construct that ends with end (a comment, CDATA, a processing
- * instruction): the index after it, or len. */
-static size_t
-http_xml_skip(const char *p, size_t len, size_t i, const char *end)
-{
-	size_t	n = strlen(end);
-
-	for (; i + n <= len; i++)
-		if (memcmp(p + i, end, n) == 0)
-			return i + n;
-	return len;
-}
-
-/* The same for an XML body: elements open at '<name', close at '</'
- * or at an empty element's '/>'; quoted attribute values may hold '>'. */
-static uint32_t
-http_xml_depth(const char *p, size_t len, uint32_t limit)
-{
-	uint32_t	depth = 0, max = 0;
-	size_t		i = 0;
-	char		q;
-
-	while (i < len && max <= limit) {
-		if (p[i] != '<') {
-			i++;
-			continue;
-		}
-		if (len - i >= 4 && memcmp(p + i, "<!--", 4) == 0)
-			i = http_xml_skip(p, len, i + 4, "-->");
-		else if (len - i >= 9 && memcmp(p + i, "<![CDATA[", 9) == 0)
-			i = http_xml_skip(p, len, i + 9, "]]>");
-		else if (len - i >= 2 && (p[i + 1] == '?' || p[i + 1] == '!'))
-			i = http_xml_skip(p, len, i + 2, ">");
-		else if (len - i >= 2 && p[i + 1] == '/') {
-			if (depth > 0)
-				depth--;
-			i = http_xml_skip(p, len, i + 2, ">");
-		} else {
-			/* A start tag: to its '>' past quoted values. */
-			for (i++, q = 0; i < len; i++) {
-				if (q != 0) {
-					if (p[i] == q)
-						q = 0;
-				} else if (p[i] == '"' || p[i] == '\'')
-					q = p[i];
-				else if (p[i] == '>')
-					break;
-			}
-			if (i < len && p[i - 1] == '/')
-				;	/* <empty/> opens and closes */
-			else if (++depth > max)
-				max = depth;
-			i++;
-		}
-	}
-	return max;
-}
-
 /* The body of a POST, PUT or PATCH: its size, then its type. */
 static int
 http_check_body(struct http_server *s, struct http_req *r)
 {
 	struct evbuffer	*in = evhttp_request_get_input_buffer(r->ev);
 	const char	*ctype;
+	struct xml_shape sh = { 0, 0 };
 	size_t		 len = evbuffer_get_length(in);
 
 	if ((r->method & HTTP_M_BODY) == 0)
@@ -864,13 +809,25 @@ http_check_body(struct http_server *s, struct http_req *r)
 	}
 	r->body = (const char *)evbuffer_pullup(in, -1);
 	r->body_len = len;
-	if ((r->body_fmt == HTTP_FMT_XML ? http_xml_depth(r->body, len,
-	    s->cfg.max_depth) : http_json_depth(r->body, len,
-	    s->cfg.max_depth)) > s->cfg.max_depth) {
+	if (r->body_fmt == HTTP_FMT_XML)
+		xml_shape(r->body, len, s->cfg.max_depth, s->cfg.max_attrs,
+		    &sh);
+	else
+		sh.depth = http_json_depth(r->body, len, s->cfg.max_depth);
+	if (sh.depth > s->cfg.max_depth) {
 		s->st.too_deep++;
 		http_error(r, 400, "protocol", "malformed-message",
 		    "The request body nests deeper than %u levels",
 		    s->cfg.max_depth);
+		return -1;
+	}
+	if (sh.attrs > s->cfg.max_attrs) {
+		/* Checked before libxml2, whose duplicate check is
+		 * quadratic in them (xml_shape.h). */
+		s->st.too_many_attrs++;
+		http_error(r, 400, "protocol", "malformed-message",
+		    "An element of the request body has more than %u "
+		    "attributes", s->cfg.max_attrs);
 		return -1;
 	}
 	/* Without Accept the reply follows the body (RFC 8040 5.2). */

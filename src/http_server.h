@@ -24,6 +24,7 @@ struct event_base;
 #define HTTP_DEFAULT_MAX_CONNS	512	/* connections held at once */
 #define HTTP_DEFAULT_HEAD_S	10.0	/* a request head's deadline */
 #define HTTP_DEFAULT_MAX_DEPTH	64	/* nesting of a body's document */
+#define HTTP_DEFAULT_MAX_ATTRS	1024	/* of one XML element in a body */
 
 /* The two body formats (RFC 8040 section 5.2). */
 enum http_fmt {
@@ -84,6 +85,7 @@ struct http_server_config {
 	double		 head_timeout;	/* seconds from accept to a whole
 					   first head */
 	uint32_t	 max_depth;	/* a body nested deeper: 400 */
+	uint32_t	 max_attrs;	/* an XML element with more: 400 */
 };
 
 struct http_server_stats {
@@ -98,6 +100,7 @@ struct http_server_stats {
 	uint64_t	head_timeouts;	/* closed: no whole head in time */
 	uint64_t	unauth_bodies;	/* 401 before the body was read */
 	uint64_t	too_deep;	/* 400: nested past max_depth */
+	uint64_t	too_many_attrs;	/* 400: an element past max_attrs */
 };
 
 struct http_server;

@@ -23,12 +23,14 @@ nc_chan_in_init(struct nc_chan_in *in, nc_chan_feed_fn feed,
 	in->arg = arg;
 }
 
-/* From the loop: what waited, in order, then after(). */
+/* From the loop: what waited, in order, then after(); a reader that
+ * pauses leaves the rest in work, ahead of q. */
 static void
 nc_chan_in_run(evutil_socket_t fd, short what, void *arg)
 {
 	struct nc_chan_in	*in = arg;
 	struct evbuffer_iovec	 v;
+	size_t			 n;
 
 	(void)fd;
 	(void)what;
@@ -37,14 +39,16 @@ nc_chan_in_run(evutil_socket_t fd, short what, void *arg)
 		return;
 	}
 	in->busy++;
-	while (evbuffer_get_length(in->q) > 0) {
-		/* Fed from work: what comes meanwhile goes to q, behind. */
+	for (;;) {
+		/* What comes meanwhile goes to q, behind. */
 		evbuffer_add_buffer(in->work, in->q);
-		while (evbuffer_peek(in->work, -1, NULL, &v, 1) == 1 &&
-		    v.iov_len > 0) {
-			in->feed(in->arg, v.iov_base, v.iov_len);
-			evbuffer_drain(in->work, v.iov_len);
-		}
+		if (evbuffer_peek(in->work, -1, NULL, &v, 1) < 1 ||
+		    v.iov_len == 0)
+			break;
+		n = in->feed(in->arg, v.iov_base, v.iov_len);
+		evbuffer_drain(in->work, n);
+		if (n < v.iov_len)
+			break;
 	}
 	in->busy--;
 	if (in->after != NULL)
@@ -52,36 +56,56 @@ nc_chan_in_run(evutil_socket_t fd, short what, void *arg)
 }
 
 static void
-nc_chan_in_defer(struct nc_chan_in *in, const void *p, size_t len)
+nc_chan_in_alloc(struct nc_chan_in *in)
 {
-	if (in->q == NULL) {
-		if ((in->q = evbuffer_new()) == NULL ||
-		    (in->work = evbuffer_new()) == NULL ||
-		    (in->ev = event_new(engine_base(), -1, 0, nc_chan_in_run,
-		    in)) == NULL)
-			fatalx("netconf: out of memory");
-	}
-	if (len > 0 && evbuffer_add(in->q, p, len) == -1)
+	if (in->q != NULL)
+		return;
+	if ((in->q = evbuffer_new()) == NULL ||
+	    (in->work = evbuffer_new()) == NULL ||
+	    (in->ev = event_new(engine_base(), -1, 0, nc_chan_in_run,
+	    in)) == NULL)
 		fatalx("netconf: out of memory");
-	event_active(in->ev, EV_TIMEOUT, 0);
 }
 
-static int
+/* Kept in order; fed from the loop when run is set. */
+static void
+nc_chan_in_keep(struct nc_chan_in *in, const void *p, size_t len, int run)
+{
+	nc_chan_in_alloc(in);
+	if (len > 0 && evbuffer_add(in->q, p, len) == -1)
+		fatalx("netconf: out of memory");
+	if (run)
+		event_active(in->ev, EV_TIMEOUT, 0);
+}
+
+int
 nc_chan_in_waiting(const struct nc_chan_in *in)
 {
-	return in->q != NULL && evbuffer_get_length(in->q) > 0;
+	return in->q != NULL && (evbuffer_get_length(in->q) > 0 ||
+	    evbuffer_get_length(in->work) > 0);
 }
 
 void
 nc_chan_in_data(struct nc_chan_in *in, const void *p, size_t len)
 {
+	size_t	n;
+
 	if (in->busy > 0 || nc_chan_in_waiting(in)) {
-		nc_chan_in_defer(in, p, len);
+		nc_chan_in_keep(in, p, len, 1);
 		return;
 	}
 	in->busy++;
-	in->feed(in->arg, p, len);
+	n = in->feed(in->arg, p, len);
 	in->busy--;
+	if (n < len)	/* paused: waits for nc_chan_in_resume */
+		nc_chan_in_keep(in, (const char *)p + n, len - n, 0);
+}
+
+void
+nc_chan_in_resume(struct nc_chan_in *in)
+{
+	nc_chan_in_alloc(in);
+	event_active(in->ev, EV_TIMEOUT, 0);
 }
 
 void

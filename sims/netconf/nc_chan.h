@@ -25,15 +25,19 @@ struct evbuffer;
  * framer took bytes out of order: the peer saw "bad chunk framing"
  * (RFC 6242 section 4.2).  So data that comes while busy, and all data
  * after it, waits in q and is fed from the event loop, then after() runs.
+ *
+ * feed() returns the bytes it took: fewer once its reader paused (its
+ * output too full, nc_sim.h's --output-mark); the rest waits, in order,
+ * until nc_chan_in_resume().
  */
-typedef void	(*nc_chan_feed_fn)(void *arg, const void *, size_t);
+typedef size_t	(*nc_chan_feed_fn)(void *arg, const void *, size_t);
 
 struct nc_chan_in {
 	nc_chan_feed_fn	 feed;
 	void		(*after)(void *arg);
 	void		*arg;
 	struct evbuffer	*q;		/* waiting; NULL until first needed */
-	struct evbuffer	*work;		/* what the loop is feeding */
+	struct evbuffer	*work;		/* what the loop is feeding, first */
 	struct event	*ev;		/* feeds q from the loop */
 	unsigned	 busy;		/* inside feed() or a channel write */
 };
@@ -43,6 +47,11 @@ void	 nc_chan_in_init(struct nc_chan_in *, nc_chan_feed_fn,
 /* From the channel's data callback: fed now, or queued behind. */
 void	 nc_chan_in_data(struct nc_chan_in *, const void *, size_t);
 void	 nc_chan_in_free(struct nc_chan_in *);
+/* Bytes wait here (deferred, or left by a paused reader). */
+int	 nc_chan_in_waiting(const struct nc_chan_in *);
+/* The reader reads on: what waits is fed from the loop, then after()
+ * runs (even when nothing waited). */
+void	 nc_chan_in_resume(struct nc_chan_in *);
 
 /* Write what the window takes into *done; 0, or -1 when the channel
  * failed.  A NULL channel (not open yet) takes nothing.  Input that

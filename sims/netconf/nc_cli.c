@@ -715,10 +715,11 @@ ncc_sock_connected(evutil_socket_t fd, short what, void *arg)
 	ncc_ssh_io(fd, EV_WRITE, c);
 }
 
-static void
+static size_t
 ncc_ssh_feed(void *arg, const void *p, size_t len)
 {
 	ncc_input(arg, p, len);
+	return len;	/* the client never pauses its reading */
 }
 
 static void

@@ -11,6 +11,7 @@
  * frees them from the loop.
  */
 #include <sys/socket.h>
+#include <netinet/in.h>
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -173,8 +174,48 @@ nc_sess_deadline_drop(struct nc_sess *s)
 	s->deadline_ev = NULL;
 }
 
+/* A connection's peer address folded into 32 bits (the IPv4 address
+ * itself): unfinished sessions are told apart by it. */
+static uint32_t
+nc_peer_key(int fd)
+{
+	struct sockaddr_storage	 ss;
+	socklen_t		 len = sizeof(ss);
+	const uint32_t		*w;
+	uint32_t		 k = 0;
+	size_t			 i;
+
+	if (getpeername(fd, (struct sockaddr *)&ss, &len) == -1)
+		return 0;
+	if (ss.ss_family == AF_INET)
+		return ((struct sockaddr_in *)&ss)->sin_addr.s_addr;
+	if (ss.ss_family != AF_INET6)
+		return 0;
+	w = (const uint32_t *)(void *)&((struct sockaddr_in6 *)&ss)->sin6_addr;
+	for (i = 0; i < 4; i++)
+		k = k * 2654435761u ^ w[i];
+	return k;
+}
+
+/* The slot a session holds: counted per device. */
+static void
+nc_sess_slot(struct nc_sess *s, uint8_t slot)
+{
+	struct nc_dev	*d = s->dev;
+
+	if (s->slot == NC_SLOT_START)
+		d->nstart--;
+	else if (s->slot == NC_SLOT_OPEN)
+		d->nopen--;
+	if (slot == NC_SLOT_START)
+		d->nstart++;
+	else if (slot == NC_SLOT_OPEN)
+		d->nopen++;
+	s->slot = slot;
+}
+
 struct nc_sess *
-nc_sess_new(struct nc_dev *d, enum nc_transport tr)
+nc_sess_new(struct nc_dev *d, enum nc_transport tr, int fd)
 {
 	struct nc_sim	*sim = d->sim;
 	struct nc_sess	*s;
@@ -189,6 +230,8 @@ nc_sess_new(struct nc_dev *d, enum nc_transport tr)
 	s->accept_ns = clock_ns();
 	s->state = tr == NC_TR_SSH ? NCS_SSH_KEX : NCS_HELLO;
 	nc_framer_init(&s->fr, NC_MAX_MSG);
+	s->src = nc_peer_key(fd);
+	nc_sess_slot(s, NC_SLOT_START);
 	LIST_INSERT_HEAD(&d->sessions, s, entry);
 	d->nsess++;
 	sim->open_sessions++;
@@ -205,6 +248,7 @@ nc_sess_kill(struct nc_sess *s, const char *why)
 	if (s->state == NCS_DEAD)
 		return;
 	nc_change_state(s, NCS_DEAD, why);
+	nc_sess_slot(s, NC_SLOT_NONE);
 	nc_sess_deadline_drop(s);
 	if (s->notif_ev != NULL)
 		event_del(s->notif_ev);
@@ -318,6 +362,45 @@ nc_sess_pending(const struct nc_sess *s)
 }
 
 static void	nc_notif_tick(evutil_socket_t, short, void *);
+static void	nc_tcp_read(struct bufferevent *, void *);
+
+/*
+ * Back-pressure: a peer that sends rpcs and never reads their replies
+ * would have every reply buffered here (gigabytes).  Past --output-mark
+ * bytes of unsent output the session reads no more rpcs (TCP: the
+ * kernel's window then holds the peer; SSH: the channel's window) until
+ * its output drains below half of the mark, as the OpenFlow switch
+ * does (of_frame_out_full).  Counted once per pause.
+ */
+static int
+nc_sess_out_full(struct nc_sess *s)
+{
+	if (s->rd_paused)
+		return 1;
+	if (nc_sess_pending(s) < s->dev->sim->cfg.out_mark)
+		return 0;
+	s->rd_paused = 1;
+	(*s->dev->sim->c.reads_paused)++;
+	return 1;
+}
+
+/* Below the low mark: read what waits, then from the peer again. */
+static void
+nc_sess_read_on(struct nc_sess *s)
+{
+	if (!s->rd_paused || s->state == NCS_DEAD ||
+	    nc_sess_pending(s) > s->dev->sim->cfg.out_mark / 2)
+		return;
+	s->rd_paused = 0;
+	if (s->transport != NC_TR_TCP) {
+		nc_ssh_read_on(s);
+		return;
+	}
+	if (s->bev == NULL)
+		return;
+	bufferevent_enable(s->bev, EV_READ);
+	nc_tcp_read(s->bev, s);		/* may end the session */
+}
 
 void
 nc_sess_drained(struct nc_sess *s)
@@ -326,6 +409,9 @@ nc_sess_drained(struct nc_sess *s)
 		nc_sess_kill(s, "closed");
 		return;
 	}
+	nc_sess_read_on(s);
+	if (s->state == NCS_DEAD)
+		return;
 	/* Notifications paused on a full buffer go on now. */
 	if (s->notif_ev != NULL && s->state == NCS_OPEN &&
 	    s->notif_sent < s->dev->sim->cfg.notifications &&
@@ -458,6 +544,13 @@ nc_sess_hello(void *arg, const uint8_t *msg, size_t len)
 	}
 	s->base11 = (uint8_t)nc_hello_chunked(nc_our_caps(sim), &h);
 	nc_hello_free(&h);
+	if (d->nopen >= sim->cfg.max_sessions) {
+		/* Its slot was a startup's: the sessions filled meanwhile. */
+		(*sim->c.sessions_refused)++;
+		nc_sess_kill(s, "--max-sessions sessions open");
+		return;
+	}
+	nc_sess_slot(s, NC_SLOT_OPEN);
 	/* RFC 6242 section 4.1: chunks from the next message on. */
 	if (s->base11)
 		nc_framer_set_chunked(&s->fr, 1);
@@ -1196,6 +1289,8 @@ nc_sess_frame_state(void *arg)
 {
 	struct nc_sess	*s = arg;
 
+	if (s->state == NCS_OPEN && nc_sess_out_full(s))
+		return NC_SINK_PAUSED;
 	return s->state == NCS_HELLO ? NC_SINK_HELLO :
 	    s->state == NCS_OPEN ? NC_SINK_OPEN : NC_SINK_DONE;
 }
@@ -1220,9 +1315,11 @@ static const struct nc_frame_sink nc_sess_sink = {
 size_t
 nc_sess_input(struct nc_sess *s, const void *data, size_t len)
 {
-	*s->dev->sim->c.bytes_in += len;
-	nc_framer_deliver(&s->fr, data, len, &nc_sess_sink, s);
-	return len;
+	size_t	n;
+
+	n = nc_framer_deliver(&s->fr, data, len, &nc_sess_sink, s);
+	*s->dev->sim->c.bytes_in += n;
+	return n;
 }
 
 /* ---- TCP transport ---- */
@@ -1257,6 +1354,12 @@ nc_tcp_read(struct bufferevent *bev, void *arg)
 			break;
 		n = nc_sess_input(s, v.iov_base, v.iov_len);
 		evbuffer_drain(in, n);
+		if (n < v.iov_len && s->state != NCS_DEAD) {
+			/* Paused (nc_sess_out_full): the rest waits here,
+			 * nc_sess_read_on reads it. */
+			bufferevent_disable(bev, EV_READ);
+			break;
+		}
 	}
 	if (s->state == NCS_DEAD)
 		evbuffer_drain(in, evbuffer_get_length(in));
@@ -1288,20 +1391,55 @@ nc_sess_tcp_free(struct nc_sess *s)
 	s->bev = NULL;
 }
 
-/* Over the descriptor budget: refuse, as a device at its session limit
- * would (it closes the connection). */
+/*
+ * The --max-startups slots are full: the oldest unfinished session of the
+ * peer address holding most of them (the newcomer counted) makes room, so
+ * that a client refilling them from its address cannot lock others out
+ * (OpenSSH's MaxStartups refuses the newcomer instead, which such a
+ * client turns into a lockout).  0 when there is none to close.
+ */
+static int
+nc_dev_evict(struct nc_dev *d, uint32_t src)
+{
+	struct nc_sess	*s, *t, *victim = NULL;
+	unsigned	 n, most = 0;
+
+	LIST_FOREACH(s, &d->sessions, entry) {
+		if (s->slot != NC_SLOT_START)
+			continue;
+		n = s->src == src;
+		LIST_FOREACH(t, &d->sessions, entry)
+			n += t->slot == NC_SLOT_START && t->src == s->src;
+		/* The list is newest first: on a tie the older one. */
+		if (n >= most) {
+			most = n;
+			victim = s;
+		}
+	}
+	if (victim == NULL)
+		return 0;
+	(*d->sim->c.sessions_evicted)++;
+	nc_sess_kill(victim, "evicted: --max-startups unfinished sessions");
+	return 1;
+}
+
+/* Over the descriptor budget or the device's sessions: refuse, as a
+ * device at its session limit would (it closes the connection). */
 int
 nc_dev_refuse(struct nc_dev *d, int fd)
 {
 	struct nc_sim	*sim = d->sim;
 
-	if (d->nsess < sim->cfg.max_sessions &&
-	    sim->open_sessions < sim->max_open)
+	if (d->nopen < sim->cfg.max_sessions &&
+	    sim->open_sessions < sim->max_open &&
+	    (d->nstart < sim->cfg.max_startups ||
+	    nc_dev_evict(d, nc_peer_key(fd))))
 		return 0;
 	(*sim->c.sessions_refused)++;
 	if (nc_dev_log_once(d, NCL_REFUSED))
-		log_warnx("device %u: session refused (%u open here, %u in "
-		    "all)", d->idx, d->nsess, sim->open_sessions);
+		log_warnx("device %u: session refused (%u open here, %u "
+		    "unfinished, %u in all)", d->idx, d->nopen, d->nstart,
+		    sim->open_sessions);
 	close(fd);
 	return 1;
 }
@@ -1314,12 +1452,15 @@ nc_dev_accept_tcp(struct pool_dev *pd, int fd)
 
 	if (nc_dev_refuse(d, fd))
 		return;
-	s = nc_sess_new(d, NC_TR_TCP);
+	s = nc_sess_new(d, NC_TR_TCP, fd);
 	if ((s->bev = engine_bev_new(fd)) == NULL) {
 		nc_sess_kill(s, "no bufferevent");
 		return;
 	}
 	bufferevent_setcb(s->bev, nc_tcp_read, nc_tcp_write, nc_tcp_event, s);
+	/* The write callback comes below the low mark, and at empty. */
+	bufferevent_setwatermark(s->bev, EV_WRITE, d->sim->cfg.out_mark / 2,
+	    0);
 	bufferevent_enable(s->bev, EV_READ | EV_WRITE);
 	nc_rxpeek(s);
 	nc_sess_start(s);

@@ -87,23 +87,28 @@ nc_framer_msg(const struct nc_framer *f, size_t *len)
 	return f->buf;
 }
 
-void
+size_t
 nc_framer_deliver(struct nc_framer *f, const void *data, size_t len,
     const struct nc_frame_sink *sink, void *arg)
 {
 	const uint8_t		*p = data, *msg;
 	size_t			 used, mlen, off = 0;
-	enum nc_sink_state	 st;
+	enum nc_sink_state	 st = NC_SINK_OPEN;
 	int			 r;
 
 	while (off < len && (st = sink->state(arg)) != NC_SINK_DONE) {
+		/* Paused between messages only: nothing of the next is
+		 * buffered here, so the caller's copy is all there is. */
+		if (st == NC_SINK_PAUSED && (f->state == NC_FS_IDLE ||
+		    f->state == NC_FS_DONE))
+			break;
 		r = nc_framer_feed(f, p + off, len - off, &used);
 		off += used;
 		if (r == NC_FRAME_NEED)
-			return;
+			return off;
 		if (r < 0) {
 			sink->error(arg, r);
-			return;
+			return len;
 		}
 		msg = nc_framer_msg(f, &mlen);
 		(st == NC_SINK_HELLO ? sink->hello : sink->message)(arg, msg,
@@ -115,6 +120,7 @@ nc_framer_deliver(struct nc_framer *f, const void *data, size_t len,
 		nc_framer_free(f);
 		nc_framer_restart(f);
 	}
+	return st == NC_SINK_PAUSED ? off : len;
 }
 
 static int

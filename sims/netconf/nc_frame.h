@@ -100,6 +100,7 @@ enum nc_sink_state {
 	NC_SINK_DONE,		/* reading is over */
 	NC_SINK_HELLO,		/* the peer's hello comes next */
 	NC_SINK_OPEN,
+	NC_SINK_PAUSED,		/* stop before the next message, keep it */
 };
 struct nc_frame_sink {
 	enum nc_sink_state (*state)(void *arg);
@@ -107,7 +108,9 @@ struct nc_frame_sink {
 	void	(*message)(void *arg, const uint8_t *msg, size_t len);
 	void	(*error)(void *arg, int res);
 };
-void	 nc_framer_deliver(struct nc_framer *, const void *data, size_t len,
+/* Returns the bytes taken: all of them, or fewer once state() said
+ * NC_SINK_PAUSED (the caller keeps the rest and hands it in again). */
+size_t	 nc_framer_deliver(struct nc_framer *, const void *data, size_t len,
 	    const struct nc_frame_sink *, void *arg);
 /* A partial message is buffered (e.g. at end of stream). */
 int	 nc_framer_pending(const struct nc_framer *);

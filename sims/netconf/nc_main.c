@@ -88,14 +88,27 @@ static const struct opt nc_rows[] = {
 	    "program phase target: list entries created\n"
 	    "plus leaves modified by edit-config"),
 	OPT_U("max-sessions", "N", NCC, max_sessions, 1, 1000, 0,
-	    "sessions one device holds at once (default 8)"),
+	    "sessions one device holds at once past their\n"
+	    "hello (default 8)"),
+	OPT_U("max-startups", "N", NCC, max_startups, 1, 1000, 0,
+	    "sessions one device holds before their hello\n"
+	    "(default 4); past them a newcomer closes the\n"
+	    "oldest of the address holding most"),
 	OPT_D("hello-timeout", "S", NCC, hello_timeout, 0, 86400, 0,
 	    "close a session that has not finished SSH and\n"
 	    "the hello exchange in S seconds (default 10;\n"
 	    "0: never)"),
 	OPT_D("auth-delay", "S", NCC, auth_delay, 0, 60, 0,
-	    "SSH: read nothing more from a session for S\n"
-	    "seconds after a failed authentication (default 1)"),
+	    "SSH: after a failed authentication a device\n"
+	    "checks no credentials for S seconds, on any of\n"
+	    "its sessions (default 1)"),
+	OPT_U("output-mark", "BYTES", NCC, out_mark, 4096, 1U << 30, 0,
+	    "a session reads no more rpcs while this much of\n"
+	    "its output waits unsent (default 1048576), and\n"
+	    "reads on below half of it"),
+	OPT_U("max-xml-attributes", "N", NCC, max_attrs, 1, 1000000, 0,
+	    "a message with an element of more attributes\n"
+	    "is refused unparsed (default 1024)"),
 	OPT_END
 };
 #undef NCC
@@ -146,13 +159,17 @@ static const struct counter_row nc_counter_rows[] = {
 	NCC_ROW(sessions_closed, "sessions_closed", 0),
 	NCC_ROW(sessions_killed, "sessions_killed", 0),
 	NCC_ROW(sessions_refused, "sessions_refused", 0),
+	NCC_ROW(sessions_evicted, "sessions_evicted", 0),
 	NCC_ROW(no_device, "connections_no_device", 0),
 	NCC_ROW(auth_failures, "auth_failures", NC_COUNTER_SSH),
+	NCC_ROW(auth_throttled, "auth_throttled", NC_COUNTER_SSH),
 	NCC_ROW(ssh_failures, "ssh_failures", NC_COUNTER_SSH),
 	NCC_ROW(hello_errors, "hello_errors", 0),
 	NCC_ROW(hello_timeouts, "hello_timeouts", 0),
+	NCC_ROW(reads_paused, "reads_paused", 0),
 	NCC_ROW(framing_errors, "framing_errors", 0),
 	NCC_ROW(xml_errors, "xml_errors", 0),
+	NCC_ROW(xml_attrs_refused, "xml_too_many_attributes", 0),
 	NCC_ROW(bytes_in, "bytes_in", 0),
 	NCC_ROW(bytes_out, "bytes_out", 0),
 	NCC_ROW(entries_created, "entries_created", 0),
@@ -221,6 +238,7 @@ nc_start(void *arg, struct metrics *m, char *err, size_t errlen)
 	sim->open_sessions = 0;
 	TAILQ_INIT(&sim->dead);
 	nc_counters_init(sim);
+	nc_xml_limit_attrs(sim->cfg.max_attrs, sim->c.xml_attrs_refused);
 	nc_phases_init(sim);
 	if ((sim->reaper = event_new(engine_base(), -1, 0, nc_reap_cb,
 	    sim)) == NULL)
@@ -432,8 +450,11 @@ nc_main(int argc, char **argv)
 	int			 rc;
 
 	sim->cfg.max_sessions = 8;
+	sim->cfg.max_startups = 4;
 	sim->cfg.hello_timeout = 10;
 	sim->cfg.auth_delay = 1;
+	sim->cfg.out_mark = 1024 * 1024;
+	sim->cfg.max_attrs = NC_XML_MAX_ATTRS;
 	nc_nb_defaults(&sim->nb);
 	groups[0] = (struct opt_group){ NULL, nc_rows, &sim->cfg, NULL };
 	groups[1] = (struct opt_group){ "northbound (the controller mounts the "

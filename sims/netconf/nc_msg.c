@@ -16,6 +16,7 @@
 
 #include "log.h"
 #include "nc_msg.h"
+#include "xml_shape.h"
 
 /* ---- output helpers ---- */
 
@@ -438,6 +439,34 @@ nc_xml_fail(struct nc_err *err, int base11, const char *why)
 			*p = '?';
 }
 
+static uint32_t	 nc_xml_max_attrs = NC_XML_MAX_ATTRS;
+static uint64_t	*nc_xml_attrs_refused;
+
+void
+nc_xml_limit_attrs(uint32_t max, uint64_t *refused)
+{
+	nc_xml_max_attrs = max;
+	nc_xml_attrs_refused = refused;
+}
+
+/* One linear pass before libxml2 (xml_shape.h): 0, or -1 with err set. */
+static int
+nc_xml_attrs_ok(const char *p, size_t len, int base11, struct nc_err *err)
+{
+	struct xml_shape	sh;
+	char			why[64];
+
+	xml_shape(p, len, UINT32_MAX, nc_xml_max_attrs, &sh);
+	if (sh.attrs <= nc_xml_max_attrs)
+		return 0;
+	if (nc_xml_attrs_refused != NULL)
+		(*nc_xml_attrs_refused)++;
+	snprintf(why, sizeof(why), "an element has more than %u attributes",
+	    nc_xml_max_attrs);
+	nc_xml_fail(err, base11, why);
+	return -1;
+}
+
 xmlDocPtr
 nc_xml_parse(const void *buf, size_t len, int base11, struct nc_err *err)
 {
@@ -456,6 +485,8 @@ nc_xml_parse(const void *buf, size_t len, int base11, struct nc_err *err)
 		nc_xml_fail(err, base11, len ? "too long" : "empty message");
 		return NULL;
 	}
+	if (nc_xml_attrs_ok(p, len, base11, err) == -1)
+		return NULL;
 	if ((ctxt = xmlNewParserCtxt()) == NULL)
 		fatalx("%s: out of memory", __func__);
 	ctxt->_private = &g;
@@ -968,6 +999,35 @@ param_enum(const struct nc_rpc *r, const char *param,
 	return i;
 }
 
+/*
+ * No <config> (nor <url>) in the rpc's namespace: one in another
+ * namespace, or in none (a client that declared the base namespace with
+ * a prefix and left <config> without it), is named as what is wrong.
+ */
+static int
+nc_edit_no_config(const struct nc_rpc *r, struct nc_err *err)
+{
+	xmlNodePtr	n;
+
+	/* Section 7.2's parameters are in the rpc's (the base) namespace. */
+	for (n = r->op_node ? nc_child_elem(r->op_node) : NULL; n != NULL;
+	    n = nc_next_elem(n))
+		if (strcmp((const char *)n->name, "config") == 0)
+			break;
+	if (n == NULL)
+		return param_fail(err, NC_ERR_MISSING_ELEMENT, "config",
+		    "edit-config without config or url");
+	param_fail(err, NC_ERR_MISSING_ELEMENT, "config", NULL);
+	if (err != NULL) {
+		snprintf(err->msgbuf, sizeof(err->msgbuf), "<config> must be "
+		    "in the NETCONF base namespace %s, not %s%s", NC_NS_BASE,
+		    nc_node_ns(n) ? "in " : "in no namespace",
+		    nc_node_ns(n) ? nc_node_ns(n) : "");
+		err->message = err->msgbuf;
+	}
+	return -1;
+}
+
 int
 nc_rpc_edit(const struct nc_rpc *r, struct nc_edit *e, struct nc_err *err)
 {
@@ -993,8 +1053,7 @@ nc_rpc_edit(const struct nc_rpc *r, struct nc_edit *e, struct nc_err *err)
 	e->config = nc_rpc_param(r, "config");
 	e->url = nc_rpc_param(r, "url");
 	if (e->config == NULL && e->url == NULL)
-		return param_fail(err, NC_ERR_MISSING_ELEMENT, "config",
-		    "edit-config without config or url");
+		return nc_edit_no_config(r, err);
 	return 0;
 }
 

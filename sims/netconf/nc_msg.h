@@ -160,6 +160,15 @@ const char *nc_err_message(const struct nc_err *);
  * err may be NULL.  Free with xmlFreeDoc().
  */
 xmlDocPtr nc_xml_parse(const void *, size_t, int base11, struct nc_err *err);
+/*
+ * A message one of whose elements carries more than max attributes
+ * (namespace declarations included) is refused by nc_xml_parse before
+ * libxml2 sees it (its duplicate check is quadratic: 100 000 attributes
+ * held the process 17 s), counted in *refused (may be NULL).  Default
+ * NC_XML_MAX_ATTRS.
+ */
+#define NC_XML_MAX_ATTRS	1024
+void	 nc_xml_limit_attrs(uint32_t max, uint64_t *refused);
 
 enum nc_msg_kind {
 	NC_MSG_OTHER,

@@ -55,6 +55,11 @@ struct nc_config {
 	uint32_t	 max_sessions;	/* per device */
 	double		 hello_timeout;	/* s to reach hello, 0: none */
 	double		 auth_delay;	/* s paused after a failed auth */
+	uint32_t	 max_startups;	/* per device, before hello */
+	/* A session stops reading above this many bytes of unsent
+	 * output, and reads on below half of it (nc_sess_out_full). */
+	uint32_t	 out_mark;
+	uint32_t	 max_attrs;	/* of an element (nc_xml_limit_attrs) */
 };
 
 /* The northbound driver (nc_nb.c). */
@@ -93,10 +98,15 @@ struct nc_counters {
 	uint64_t	*errors[NC_ERR_TAG_COUNT + 1];	/* rpc-errors sent */
 	uint64_t	*sessions, *sessions_closed, *sessions_killed;
 	uint64_t	*sessions_refused;
+	uint64_t	*sessions_evicted;	/* unfinished, for a newcomer */
 	uint64_t	*no_device;	/* the pool's, to no device */
 	uint64_t	*auth_failures, *ssh_failures;
+	uint64_t	*auth_throttled;	/* refused unchecked, in the
+						 * device's --auth-delay */
 	uint64_t	*framing_errors, *xml_errors, *hello_errors;
+	uint64_t	*xml_attrs_refused;	/* also in xml_errors */
 	uint64_t	*hello_timeouts;
+	uint64_t	*reads_paused;	/* output over --output-mark */
 	uint64_t	*bytes_in, *bytes_out;
 	uint64_t	*notifications_sent, *prefixes_sent;
 	uint64_t	*entries_created, *entries_modified, *entries_deleted;
@@ -114,6 +124,12 @@ enum nc_sess_state {
 
 struct nc_dev;
 
+/* The session slots a live session holds (--max-startups before its
+ * hello, --max-sessions after it); none once it is dead. */
+#define NC_SLOT_NONE	0
+#define NC_SLOT_START	1
+#define NC_SLOT_OPEN	2
+
 struct nc_sess {
 	LIST_ENTRY(nc_sess)	 entry;		/* in dev->sessions */
 	TAILQ_ENTRY(nc_sess)	 reap;		/* in sim->dead */
@@ -123,6 +139,9 @@ struct nc_sess {
 	uint8_t			 transport;	/* enum nc_transport */
 	uint8_t			 base11;	/* both said base:1.1 */
 	uint8_t			 subscribed;
+	uint8_t			 rd_paused;	/* output over the mark */
+	uint8_t			 slot;		/* NC_SLOT_*: which it holds */
+	uint32_t		 src;		/* its peer address, folded */
 	uint64_t		 accept_ns;
 	struct nc_framer	 fr;
 	struct bufferevent	*bev;		/* TCP */
@@ -143,6 +162,8 @@ struct nc_dev {
 	struct nc_sim		*sim;
 	uint32_t		 idx;
 	uint16_t		 nsess;
+	uint16_t		 nstart;	/* alive, before hello */
+	uint16_t		 nopen;		/* alive, past hello */
 	uint8_t			 connected;	/* counted in connect */
 	uint8_t			 mounted;	/* counted in mount */
 	uint32_t		 logged;	/* trouble logged once, NCL_* */
@@ -152,6 +173,7 @@ struct nc_dev {
 	struct nc_store		*store;
 	struct nc_sess_list	 sessions;
 	uint16_t		 fault_rpc_errors; /* next RPCs to refuse */
+	uint64_t		 auth_next_ns;	/* no password checked before */
 	struct nc_slow		*fault_slow;	/* --fault slow-rpc, NULL */
 };
 
@@ -198,7 +220,7 @@ struct nc_sim {
 #define NCL_DEADLINE	0x100
 
 /* nc_dev.c: the NETCONF session, transport independent. */
-struct nc_sess *nc_sess_new(struct nc_dev *, enum nc_transport);
+struct nc_sess *nc_sess_new(struct nc_dev *, enum nc_transport, int fd);
 /* Send our hello (TCP: at once; SSH: on the netconf subsystem). */
 void	 nc_sess_start(struct nc_sess *);
 /* Bytes from the peer: returns how many were consumed (all). */
@@ -213,7 +235,8 @@ void	 nc_sess_drained(struct nc_sess *);
 /* Free every dead session (the reaper event; at stop). */
 void	 nc_sim_reap(struct nc_sim *);
 void	 nc_dev_accept_tcp(struct pool_dev *, int fd);
-/* Past --max-sessions or the descriptor budget: close fd, return 1. */
+/* Past --max-sessions or the descriptor budget, or --max-startups with
+ * no unfinished session to evict: close fd, return 1. */
 int	 nc_dev_refuse(struct nc_dev *, int fd);
 /* At exit: the shared reply buffer. */
 void	 nc_dev_cleanup(void);
@@ -240,6 +263,8 @@ void	 nc_dev_accept_ssh(struct pool_dev *, int fd);
 void	 nc_ssh_write(struct nc_sess *, const void *, size_t);
 /* Bytes queued that the channel window did not take yet. */
 size_t	 nc_ssh_pending(const struct nc_sess *);
+/* Its output drained below the low mark: read the channel on. */
+void	 nc_ssh_read_on(struct nc_sess *);
 /* Close the channel and the connection (closes the descriptor). */
 void	 nc_ssh_free(struct nc_sess *);
 /* The connection's close to come is a reset (SO_LINGER 0), with no

@@ -66,6 +66,7 @@ struct nc_ssh {
 	uint8_t			 start;		/* subsystem granted: hello */
 	uint8_t			 subsystem;
 	uint8_t			 reset;		/* --fault drop: no goodbye */
+	uint8_t			 held;		/* libssh keeps channel data */
 };
 
 static struct nc_ssh_server	*nc_ssh_srv;
@@ -223,13 +224,36 @@ nc_ssh_user_ok(const struct nc_ssh_server *srv, const char *user)
 	    strcmp(user, srv->cfg->user) == 0);
 }
 
+/*
+ * The device's failed-authentication delay (--auth-delay) is its own,
+ * not a session's: parallel sessions would multiply a guesser's rate
+ * (8 sessions guessed 9 passwords a second).  After a failure no
+ * credentials are checked on any session of the device until
+ * auth_next_ns; sessions still authenticating read nothing until then
+ * (nc_ssh_io), and an attempt that came all the same (several sent at
+ * once, RFC 4252 section 5) is refused unchecked.
+ */
+static int
+nc_ssh_throttled(struct nc_ssh *x)
+{
+	struct nc_dev	*d = x->sess->dev;
+
+	if (clock_ns() >= d->auth_next_ns)
+		return 0;
+	(*d->sim->c.auth_throttled)++;
+	return 1;
+}
+
 static int
 nc_ssh_denied(struct nc_ssh *x, const char *method, const char *user)
 {
 	struct nc_dev	*d = x->sess->dev;
+	uint64_t	 now = clock_ns();
 
 	x->tries++;
 	x->failed = 1;
+	if (d->auth_next_ns < now)
+		d->auth_next_ns = now + (uint64_t)(d->sim->cfg.auth_delay * 1e9);
 	(*d->sim->c.auth_failures)++;
 	if (nc_dev_log_once(d, NCL_AUTH))
 		log_warnx("device %u: %s authentication failed for user '%s'",
@@ -244,6 +268,8 @@ nc_ssh_auth_password(ssh_session ssh, const char *user, const char *pw,
 	struct nc_ssh			*x = arg;
 	const struct nc_ssh_server	*srv = nc_ssh_srv;
 
+	if (nc_ssh_throttled(x))
+		return nc_ssh_denied(x, "password", user);
 	if (srv->cfg->password != NULL && nc_ssh_user_ok(srv, user) &&
 	    pw != NULL && strcmp(pw, srv->cfg->password) == 0) {
 		x->authed = 1;
@@ -260,6 +286,8 @@ nc_ssh_auth_pubkey(ssh_session ssh, const char *user, struct ssh_key_struct
 	const struct nc_ssh_server	*srv = nc_ssh_srv;
 	size_t				 i;
 
+	if (state == SSH_PUBLICKEY_STATE_VALID && nc_ssh_throttled(x))
+		return nc_ssh_denied(x, "publickey", user);
 	for (i = 0; i < srv->nkeys; i++)
 		if (ssh_key_cmp(key, srv->keys[i], SSH_KEY_CMP_PUBLIC) == 0)
 			break;
@@ -285,6 +313,13 @@ nc_ssh_data(ssh_session ssh, ssh_channel ch, void *data, uint32_t len,
 
 	if (is_stderr || !x->subsystem)
 		return (int)len;
+	if (x->sess->rd_paused) {
+		/* Left in libssh's channel buffer: its window stays
+		 * closed, so the peer can send no more (RFC 4254 section
+		 * 5.2); nc_ssh_pull reads it once the reader resumes. */
+		x->held = 1;
+		return 0;
+	}
 	nc_chan_in_data(&x->in, data, len);
 	return (int)len;
 }
@@ -324,9 +359,23 @@ nc_ssh_wontblock(ssh_session ssh, ssh_channel ch, uint32_t bytes,
 	struct nc_ssh	*x = arg;
 
 	nc_ssh_flush(x);
-	if (evbuffer_get_length(x->outq) == 0)
+	if (evbuffer_get_length(x->outq) == 0 || x->sess->rd_paused)
 		nc_sess_drained(x->sess);
 	return 0;
+}
+
+/*
+ * libssh (0.10) calls wontblock when its socket output drained, not when
+ * the peer's window adjust came: a session paused on a full output writes
+ * nothing, so it would wait for ever for its window to be looked at.
+ * After every turn of libssh, a queue the window now takes goes out.
+ */
+static void
+nc_ssh_window_check(struct nc_ssh *x)
+{
+	if (x->chan != NULL && evbuffer_get_length(x->outq) > 0 &&
+	    ssh_channel_window_size(x->chan) > 0)
+		nc_ssh_wontblock(x->ssh, x->chan, 0, x);
 }
 
 static ssh_channel
@@ -428,30 +477,61 @@ nc_ssh_resume(evutil_socket_t fd, short what, void *arg)
 }
 
 /*
- * A failed authentication holds the session's reads for --auth-delay
- * seconds, as OpenSSH delays its failure answers: a password guesser
- * gets a few tries a second per session, not hundreds (and at most
- * NC_SSH_MAX_AUTH per connection, each connection a key exchange).
+ * A failed authentication holds the session's reads until the device
+ * checks credentials again (--auth-delay after its last failure, on any
+ * session), as OpenSSH delays its failure answers: a password guesser
+ * gets about one try per delay per device, however many sessions it
+ * opens (and at most NC_SSH_MAX_AUTH per connection, each connection a
+ * key exchange).
  */
 static void
 nc_ssh_pause(struct nc_ssh *x)
 {
-	double		t = x->sess->dev->sim->cfg.auth_delay;
+	uint64_t	now = clock_ns(), until = x->sess->dev->auth_next_ns;
 	struct timeval	tv;
 
 	x->failed = 0;
-	if (t <= 0)
+	if (until <= now)
 		return;
 	if (x->pause_ev == NULL &&
 	    (x->pause_ev = evtimer_new(engine_base(), nc_ssh_resume,
 	    x)) == NULL)
 		fatalx("netconf: auth delay timer");
-	tv.tv_sec = (time_t)t;
-	tv.tv_usec = (suseconds_t)((t - (double)tv.tv_sec) * 1e6);
+	tv.tv_sec = (time_t)((until - now) / 1000000000);
+	tv.tv_usec = (suseconds_t)((until - now) % 1000000000 / 1000);
 	event_del(x->rev);
 	event_del(x->wev);
 	evtimer_add(x->pause_ev, &tv);
 	x->paused = 1;
+}
+
+/*
+ * The reader resumed: what libssh kept in the channel's buffer while it
+ * was paused comes out now (reading it reopens the channel's window),
+ * behind what waits in x->in.  From the loop only, never inside libssh.
+ */
+static void
+nc_ssh_pull(struct nc_ssh *x)
+{
+	struct nc_sess	*s = x->sess;
+	char		 buf[16384];
+	int		 n = 1;
+
+	while (s->state == NCS_OPEN && !s->rd_paused && x->chan != NULL &&
+	    !nc_chan_in_waiting(&x->in) && (n = ssh_channel_read_nonblocking(
+	    x->chan, buf, sizeof(buf), 0)) > 0)
+		nc_chan_in_data(&x->in, buf, (size_t)n);
+	/* Stopped before libssh said it is empty: it may keep more. */
+	x->held = n > 0;
+	if (n == SSH_ERROR)
+		nc_sess_kill(s, "channel read failed");
+}
+
+void
+nc_ssh_read_on(struct nc_sess *s)
+{
+	if (s->ssh != NULL)
+		nc_chan_in_resume(&s->ssh->in);
 }
 
 /* After libssh ran: the hello, the auth limit, a lost connection. */
@@ -477,20 +557,23 @@ nc_ssh_after(struct nc_ssh *x)
 		event_del(x->wev);
 		return;
 	}
-	if (s->state == NCS_CLOSING)
+	if (s->state == NCS_CLOSING || s->rd_paused)
 		nc_sess_drained(s);
+	nc_ssh_window_check(x);
+	if (s->state == NCS_OPEN && !s->rd_paused && x->held)
+		nc_ssh_pull(x);
 	if (s->state != NCS_DEAD && x->failed)
 		nc_ssh_pause(x);
 	if (s->state != NCS_DEAD && !x->paused)
 		nc_ssh_watch_write(x);
 }
 
-static void
+static size_t
 nc_ssh_feed(void *arg, const void *p, size_t len)
 {
 	struct nc_ssh	*x = arg;
 
-	nc_sess_input(x->sess, p, len);
+	return nc_sess_input(x->sess, p, len);
 }
 
 static void
@@ -507,6 +590,12 @@ nc_ssh_io(evutil_socket_t fd, short what, void *arg)
 
 	if (s->state == NCS_DEAD)
 		return;
+	if (s->state == NCS_SSH_AUTH && !x->authed &&
+	    clock_ns() < s->dev->auth_next_ns) {
+		/* The device checks no credentials now: wait for it. */
+		nc_ssh_pause(x);
+		return;
+	}
 	if (s->state == NCS_SSH_KEX)
 		nc_ssh_kex(x);
 	else if (ssh_event_dopoll(x->sev, 0) == SSH_ERROR)
@@ -523,7 +612,7 @@ nc_dev_accept_ssh(struct pool_dev *pd, int fd)
 
 	if (nc_dev_refuse(d, fd))
 		return;
-	s = nc_sess_new(d, NC_TR_SSH);
+	s = nc_sess_new(d, NC_TR_SSH, fd);
 	s->ssh = x = xcalloc(1, sizeof(*x));
 	x->sess = s;
 	nc_chan_in_init(&x->in, nc_ssh_feed, nc_ssh_after_fed, x);

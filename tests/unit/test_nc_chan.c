@@ -16,13 +16,17 @@ static size_t	fed_len;
 static int	afters;
 static struct nc_chan_in *reenter;	/* feed hands this more data */
 static const char *reenter_with;
+static size_t	take_max = (size_t)-1;	/* a paused reader takes less */
 
-static void
+static size_t
 feed(void *arg, const void *p, size_t len)
 {
 	const char	*more = reenter_with;
 
 	(void)arg;
+	if (len > take_max)
+		len = take_max;
+	take_max -= take_max == (size_t)-1 ? 0 : len;
 	if (fed_len + len < sizeof(fed)) {
 		memcpy(fed + fed_len, p, len);
 		fed_len += len;
@@ -33,6 +37,7 @@ feed(void *arg, const void *p, size_t len)
 		reenter_with = NULL;
 		nc_chan_in_data(reenter, more, strlen(more));
 	}
+	return len;
 }
 
 static void
@@ -68,6 +73,7 @@ setup(struct nc_chan_in *in)
 	afters = 0;
 	reenter = NULL;
 	reenter_with = NULL;
+	take_max = (size_t)-1;
 	nc_chan_in_init(in, feed, after, NULL);
 }
 
@@ -115,6 +121,32 @@ test_reentry_waits(void)
 	engine_free();
 }
 
+/* A reader whose output is full takes part of the data: the rest, and
+ * what comes after it, waits in order until it resumes. */
+static void
+test_paused_reader(void)
+{
+	struct nc_chan_in	in;
+
+	engine_init();
+	setup(&in);
+	take_max = 2;
+	nc_chan_in_data(&in, "abcd", 4);
+	CHECK(strcmp(fed, "ab") == 0, "paused after what it took (%s)", fed);
+	CHECK(nc_chan_in_waiting(&in), "the rest waits");
+	nc_chan_in_data(&in, "ef", 2);
+	run_loop();
+	CHECK(strcmp(fed, "ab") == 0, "nothing more while paused (%s)", fed);
+	take_max = (size_t)-1;
+	nc_chan_in_resume(&in);
+	run_loop();
+	CHECK(strcmp(fed, "abcdef") == 0, "resumed in order (%s)", fed);
+	CHECK(!nc_chan_in_waiting(&in), "nothing waits after the resume");
+	CHECK(afters >= 1, "after() runs on the resume");
+	nc_chan_in_free(&in);
+	engine_free();
+}
+
 static void
 test_busy_write_waits(void)
 {
@@ -158,6 +190,7 @@ static const struct check_case cases[] = {
 	CASE(test_inline_when_idle),
 	CASE(test_reentry_waits),
 	CASE(test_busy_write_waits),
+	CASE(test_paused_reader),
 	CASE(test_free_with_waiting),
 };
 

@@ -14,6 +14,7 @@
 
 #include "check.h"
 #include "nc_msg.h"
+#include "xml_shape.h"
 
 #define DECL	NC_XML_DECL
 #define NSB	"xmlns=\"urn:ietf:params:xml:ns:netconf:base:1.0\""
@@ -383,6 +384,17 @@ test_rpc_edit(void)
 	CHECK(nc_rpc_edit(&r, &ed, &e) == -1 &&
 	    e.tag == NC_ERR_MISSING_ELEMENT &&
 	    strcmp(e.bad_element, "config") == 0, "edit-config without config");
+	nc_rpc_free(&r);
+	/* The base namespace on a prefix, <config> left without it. */
+	rpc_parse(&r, "<nc:rpc message-id=\"5\" xmlns:nc=\"urn:ietf:params:"
+	    "xml:ns:netconf:base:1.0\"><nc:edit-config><nc:target>"
+	    "<nc:running/></nc:target><config><a xmlns=\"urn:a\"/></config>"
+	    "</nc:edit-config></nc:rpc>", &e);
+	CHECK(nc_rpc_edit(&r, &ed, &e) == -1 &&
+	    e.tag == NC_ERR_MISSING_ELEMENT && strstr(nc_err_message(&e),
+	    "<config> must be in the NETCONF base namespace urn:ietf:params:"
+	    "xml:ns:netconf:base:1.0, not in no namespace") != NULL,
+	    "a namespace-less config is named: %s", nc_err_message(&e));
 	nc_rpc_free(&r);
 	rpc_parse(&r, "<rpc message-id=\"5\" " NSB "><edit-config><url>"
 	    "file:///x</url></edit-config></rpc>", &e);
@@ -899,7 +911,38 @@ test_client(void)
 	nc_reply_free(&rep);
 }
 
+/* Attributes are counted per start tag, '=' in quoted values, text,
+ * comments and CDATA not; past the bound nc_xml_parse refuses unparsed. */
+static void
+test_xml_attrs(void)
+{
+	const char	*t = "<a x='1=2' y=\"3\"><!-- p=q r=s t=u --><b c='d'/>"
+			    "e=f<![CDATA[g=h i=j k=l]]></a>";
+	struct xml_shape sh;
+	struct nc_err	 e;
+	uint64_t	 refused = 0;
+	xmlDocPtr	 doc;
+	const char	*rpc = "<rpc xmlns='urn:ietf:params:xml:ns:netconf:"
+			    "base:1.0' message-id='1'><get a='1' b='2' c='3'/>"
+			    "</rpc>";
+
+	xml_shape(t, strlen(t), 100, 100, &sh);
+	CHECK(sh.attrs == 2 && sh.depth == 1, "shape: %u attrs, depth %u",
+	    sh.attrs, sh.depth);
+	nc_xml_limit_attrs(3, &refused);
+	doc = nc_xml_parse(rpc, strlen(rpc), 1, &e);
+	CHECK(doc != NULL && refused == 0, "3 attributes pass a bound of 3");
+	xmlFreeDoc(doc);
+	nc_xml_limit_attrs(2, &refused);
+	doc = nc_xml_parse(rpc, strlen(rpc), 1, &e);
+	CHECK(doc == NULL && refused == 1 && e.tag ==
+	    NC_ERR_MALFORMED_MESSAGE && strstr(e.msgbuf, "more than 2") !=
+	    NULL, "3 attributes refused past 2: %s", e.msgbuf);
+	nc_xml_limit_attrs(NC_XML_MAX_ATTRS, NULL);
+}
+
 static const struct check_case cases[] = {
+	CASE(test_xml_attrs),
 	CASE(test_hello_rfc),
 	CASE(test_hello_build),
 	CASE(test_rpc_get),
