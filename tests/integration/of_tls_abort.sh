@@ -22,6 +22,16 @@ start_bg "$TMPD/s_server.out" openssl s_server -accept "$PORT" \
     -Verify 1 -verify_return_error -quiet
 wait_listen "$PORT" || fail "s_server did not listen"
 
+# started PID: wait (10 s by the clock at most) until PID has a TCP
+# connection to the server.
+started() {
+	local end=$((SECONDS + 10))
+	until ss -Htnp "dport = :$PORT" 2>/dev/null | grep -q "pid=$1,"; do
+		[ $SECONDS -lt $end ] || return 1
+		sleep 0.05
+	done
+}
+
 sw_args="--switches 100 --controller ssl:127.0.0.1:$PORT
     --ssl-key $PKI/sw.key --ssl-cert $PKI/sw.pem --ssl-ca $PKI/ca.pem -q"
 for i in 1 2 3 4 5 6 7 8; do
@@ -34,6 +44,10 @@ for i in 1 2 3 4 5 6 7 8; do
 		# shellcheck disable=SC2086
 		start_bg "$TMPD/run$i.log" "$SBSIM" openflow $sw_args \
 		    --timeout 30 --report "$TMPD/r$i.json"
+		# Past its start first (a signal during exec and the
+		# sanitizer's start-up kills it before main can count it;
+		# seconds under load): its first connection is the sign.
+		started "$LAST_PID" || fail "run $i never connected"
 		sleep 0.$((RANDOM % 8 + 2))
 		kill -TERM "$LAST_PID"
 		wait_exit "$LAST_PID" 30 || fail "run $i did not stop on SIGTERM"
