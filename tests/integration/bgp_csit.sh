@@ -167,12 +167,14 @@ connections() {
 	    wc -l
 }
 
+# wait_connections N: 20 s by the clock at most (the controller retries
+# a refused connect after 1, 2, 4, then 5 s: a speaker late to listen on
+# a loaded host waits for the next try).
 wait_connections() {
-	local i=0
-	while [ $i -lt 20 ]; do
+	local end=$((SECONDS + 20))
+	while [ $SECONDS -lt $end ]; do
 		[ "$(connections)" = "$1" ] && return 0
 		sleep 0.25
-		i=$((i + 1))
 	done
 	fail "$(connections) connections on port $TOOL_PORT, want $1"
 }
@@ -187,13 +189,13 @@ speaker() {
 	SPK=$LAST_PID
 }
 
-# wait_state NAME TEXT: the speaker NAME wrote TEXT in its state file.
+# wait_state NAME TEXT: the speaker NAME wrote TEXT in its state file
+# (20 s by the clock at most).
 wait_state() {
-	local i=0
-	while [ $i -lt 20 ]; do
+	local end=$((SECONDS + 20))
+	while [ $SECONDS -lt $end ]; do
 		grep -q "$2" "$TMPD/$1.st" 2>/dev/null && return 0
-		sleep 0.25
-		i=$((i + 1))
+		sleep 0.1
 	done
 	fail "speaker $1: no '$2': $(cat "$TMPD/$1.st" 2>/dev/null)"
 }
@@ -226,6 +228,7 @@ c0=$(change_count)
 
 # TC_LA: the controller connects from local-address to the listening peer.
 speaker la --listen --update "$P3"
+wait_state la listening
 expect 201 PUT "$NBR" "$TMPD/local.xml"
 wait_connections 1
 wait_state la "established $ODL_IP"
@@ -278,6 +281,7 @@ expect 204 DELETE "$PG"
 
 # Start_Listening_BGP_Speaker: both listen, nothing connects.
 speaker listen --listen --update "$P3"
+wait_state listen listening
 sleep 2
 [ "$(connections)" = 0 ] || fail "a passive neighbor was connected to"
 topology_is empty || fail "topology changed while both listen"

@@ -31,17 +31,25 @@ for i in range(4):
     except BlockingIOError:
         pass
     held.append(c)
-time.sleep(20)
+print("full", flush=True)
+time.sleep(60)
 PYEOF
 start_bg "$TMPD/full.log" "$PY" "$TMPD/full.py" "$port"
 full=$LAST_PID
-wait_listen "$port" || fail "the full listener did not listen"
-sleep 0.3
+# Its queue is full once it says so (however slow the host).
+end=$((SECONDS + 30))
+until grep -q '^full$' "$TMPD/full.log"; do
+	[ $SECONDS -lt $end ] && kill -0 "$full" 2>/dev/null ||
+	    fail "the full listener did not start: $(cat "$TMPD/full.log")"
+	sleep 0.05
+done
 timeout 20 "$SBSIM" openflow --switches 3 --controller tcp:127.0.0.1:$port \
     --connect-timeout 0.5 --backoff 100:200 --timeout 3 \
     --report "$TMPD/r.json" >"$TMPD/sw.log" 2>&1
 rc=$?
-stop_pid "$full"
+# SIGTERM: a background job of a script ignores SIGINT (stop_pid's).
+kill "$full"
+wait "$full" 2>/dev/null
 cat "$TMPD/sw.log"
 [ "$rc" -eq 1 ] || fail "sbsim exited $rc, want 1 (connect TIMEOUT)"
 "$PY" - "$TMPD/r.json" <<'PYEOF' || fail "the report"

@@ -179,7 +179,14 @@ sw=$LAST_PID
 wait_listen $((port + 3)) || fail "sbsim openflow did not serve metrics"
 start_bg "$TMPD/mflood.log" $FLOOD "$sw" http:$((port + 3)) 25000 8
 fl=$LAST_PID
-sleep 4
+# While the flood holds: once it says it is at the limit (it holds 7 s
+# more), not after a fixed 4 s.
+end=$((SECONDS + 60))
+until grep -q '^attempts ' "$TMPD/mflood.log"; do
+	[ $SECONDS -lt $end ] && kill -0 "$fl" 2>/dev/null ||
+	    fail "the metrics flood did not reach the limit: $(cat "$TMPD/mflood.log")"
+	sleep 0.1
+done
 timeout 20 "$SBSIM" openflow --switches 1 --dpid-base 9000 \
     --controller tcp:127.0.0.1:$((port + 2)) --timeout 10 -q \
     >"$TMPD/one.log" 2>&1 || fail "the 51st switch: exit $?"

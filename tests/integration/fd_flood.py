@@ -24,6 +24,10 @@ def cpu():
     return (int(v[11]) + int(v[12])) / HZ
 
 
+def nfds():
+    return len(os.listdir("/proc/%d/fd" % PID))
+
+
 def die(msg):
     print("FAIL:", msg, file=sys.stderr)
     sys.exit(1)
@@ -54,7 +58,16 @@ for _, port in TARGETS:
             s.close()
             break       # the backlog is full: far past the limit
         held.append(s)
-time.sleep(0.5)         # the process accepts until EMFILE
+# The process accepts until EMFILE: wait for its descriptors to settle
+# (not a fixed half second: a loaded host, or a sanitizer build, may still
+# be accepting then, and that work is no spinning).
+prev, deadline = -1, time.time() + 30
+while time.time() < deadline:
+    cur = nfds()
+    if cur == prev:
+        break
+    prev = cur
+    time.sleep(0.5)
 c0 = cpu()
 time.sleep(1.0)
 used = cpu() - c0

@@ -16,9 +16,9 @@ need curl
 N=4		# switches
 K=25		# flows per switch
 TOTAL=$((N * K))
-read -r P1 P2 P3 R2 R3 PEER <<<"$(base=$(free_ports 6); \
+read -r P1 P2 P3 R2 R3 PEER MP <<<"$(base=$(free_ports 7); \
     echo $base $((base + 1)) $((base + 2)) $((base + 3)) $((base + 4)) \
-    $((base + 5)))"
+    $((base + 5)) $((base + 6)))"
 
 # What a cluster cannot be: usage errors (exit 2, one line).
 FAILS=0
@@ -60,11 +60,26 @@ done
 start_bg "$TMPD/sw.log" timeout 60 "$SBSIM" openflow --switches $N \
     --controller tcp:127.0.0.1:$P1,tcp:127.0.0.1:$P2,tcp:127.0.0.1:$P3 \
     --expect-flows $TOTAL --timeout 4 --report "$TMPD/r.json" \
-    --expect "failover.items>=$N" --expect "connect.c3.items>=$N"
+    --expect "failover.items>=$N" --expect "connect.c3.items>=$N" \
+    --metrics-listen 127.0.0.1:$MP
 SW=$LAST_PID
 
-# c1 programs everything in milliseconds; leave it a second, then kill.
-sleep 1.5
+# items PHASE: the run's items of PHASE so far, from its metrics.
+items() {
+	curl -s "http://127.0.0.1:$MP/metrics" 2>/dev/null |
+	    sed -n "s/^sbsim_phase_items{phase=\"$1\"[^}]*} \([0-9]*\)$/\1/p" |
+	    grep . || echo 0
+}
+
+# c1 programs everything in milliseconds: kill it once it has, and every
+# switch is connected to the three (however loaded the host).
+end=$((SECONDS + 30))
+until [ "$(items program)" -eq $TOTAL ] &&
+    [ "$(items connect)" -eq $((3 * N)) ]; do
+	[ $SECONDS -lt $end ] && kill -0 "$SW" 2>/dev/null ||
+	    fail "c1 did not program: $(items program) of $TOTAL flows"
+	sleep 0.1
+done
 kill "$C1"
 wait "$C1" 2>/dev/null
 sleep 0.3

@@ -16,13 +16,13 @@ start_run() {
 	local tag=$1 topo=$2 n=$3 ports=$4 v=$5 rate=$6 links=$7 port
 	port=$(free_ports 1)
 	start_bg "$TMPD/ctl-$tag.log" "$SBSIM" controller \
-	    --openflow ptcp:$port --lldp --duration 3
+	    --openflow ptcp:$port --lldp --duration 5
 	eval "CTL_$tag=$LAST_PID"
 	wait_listen "$port" || fail "$tag: controller did not listen"
 	start_bg "$TMPD/sw-$tag.log" "$SBSIM" openflow --switches "$n" \
 	    --ports "$ports" --topology "$topo" --of-version "$v" \
 	    --connect-rate "$rate" --controller tcp:127.0.0.1:$port \
-	    --duration 2.7 --report "$TMPD/$tag.json" -q
+	    --duration 4.5 --report "$TMPD/$tag.json" -q
 	eval "SW_$tag=$LAST_PID"
 	eval "LINKS_$tag=$links"
 	RUNS="$RUNS $tag"
@@ -65,7 +65,7 @@ for t in $RUNS; do
 done
 
 # --fault link-move: a line of 4 switches, each with a free port 3; at
-# 1.5 s one inter-switch link moves to a third switch's free port.  The
+# 2.5 s one inter-switch link moves to a third switch's free port.  The
 # controller's topology (RESTCONF, flow:1) holds the line's 6 directed
 # links before; after, the moved link's pair is gone and a pair to the
 # new neighbour is found from the same port (PORT_STATUS link down and
@@ -74,31 +74,38 @@ need curl
 port=$(free_ports 2)
 rest=$((port + 1))
 start_bg "$TMPD/ctl-move.log" "$SBSIM" controller --openflow ptcp:$port \
-    --lldp --restconf 127.0.0.1:$rest --duration 5
+    --lldp --restconf 127.0.0.1:$rest --duration 6
 ctl=$LAST_PID
 wait_listen "$port" && wait_listen "$rest" || fail "move: controller did not listen"
 start_bg "$TMPD/sw-move.log" "$SBSIM" openflow --switches 4 --ports 3 \
     --topology linear --controller tcp:127.0.0.1:$port \
-    --fault link-move@1.5 --duration 4 --report "$TMPD/move.json"
+    --fault link-move@2.5 --duration 5 --report "$TMPD/move.json"
 sw=$LAST_PID
-# links: the topology's directed links, "source-tp dest-tp" a line.
+# links FILE: the topology in FILE (RESTCONF's JSON), its directed links,
+# "source-tp dest-tp" a line.
 links() {
-	curl -s -u admin:admin "http://127.0.0.1:$rest/rests/data/network-topology:network-topology/topology=flow%3A1?content=nonconfig" |
-	    "$PY" -c 'import json, sys
-t = json.load(sys.stdin)["network-topology:topology"][0]
+	"$PY" -c 'import json, sys
+t = json.load(open(sys.argv[1]))["network-topology:topology"][0]
 for l in sorted(t.get("link", []), key=lambda l: l["link-id"]):
-    print(l["source"]["source-tp"], l["destination"]["dest-tp"])' 2>/dev/null
+    print(l["source"]["source-tp"], l["destination"]["dest-tp"])' "$1" \
+	    2>/dev/null
 }
-# wait_links N [NOT]: N links, other than the file NOT (10 s at most).
+# wait_links N [NOT]: the topology once it has N links, other than the
+# file NOT (read by curl alone, fast enough to see the line before the
+# move; 20 s by the clock at most), its links in $TMPD/links.
 wait_links() {
-	local i=0
-	while [ $i -lt 100 ]; do
-		links >"$TMPD/links"
-		[ "$(wc -l <"$TMPD/links")" = "$1" ] &&
-		    { [ -z "${2:-}" ] || ! cmp -s "$TMPD/links" "$2"; } && return 0
-		sleep 0.1
-		i=$((i + 1))
+	local end=$((SECONDS + 20))
+	while [ $SECONDS -lt $end ]; do
+		curl -s -u admin:admin "http://127.0.0.1:$rest/rests/data/network-topology:network-topology/topology=flow%3A1?content=nonconfig" \
+		    >"$TMPD/topo.json"
+		if [ "$(grep -o '"link-id"' "$TMPD/topo.json" | wc -l)" = "$1" ]; then
+			links "$TMPD/topo.json" >"$TMPD/links"
+			{ [ -z "${2:-}" ] || ! cmp -s "$TMPD/links" "$2"; } &&
+			    return 0
+		fi
+		sleep 0.05
 	done
+	links "$TMPD/topo.json" >"$TMPD/links"
 	return 1
 }
 wait_links 6 || fail "move: before: $(cat "$TMPD/links")"

@@ -22,14 +22,16 @@ start_bg "$TMPD/s_server.out" openssl s_server -accept "$PORT" \
     -Verify 1 -verify_return_error -quiet
 wait_listen "$PORT" || fail "s_server did not listen"
 
-# started PID: wait (10 s by the clock at most) until PID has a TCP
-# connection to the server.
-started() {
-	local end=$((SECONDS + 10))
-	until ss -Htnp "dport = :$PORT" 2>/dev/null | grep -q "pid=$1,"; do
-		[ $SECONDS -lt $end ] || return 1
+# wait_connecting PID: until PID has a connection to the server (30 s
+# by the clock at most); 1 when it did not, or ended first.
+wait_connecting() {
+	local end=$((SECONDS + 30))
+	while [ $SECONDS -lt $end ] && kill -0 "$1" 2>/dev/null; do
+		ss -Htnp "( dport = :$PORT )" 2>/dev/null |
+		    grep -q "pid=$1," && return 0
 		sleep 0.05
 	done
+	return 1
 }
 
 sw_args="--switches 100 --controller ssl:127.0.0.1:$PORT
@@ -44,10 +46,10 @@ for i in 1 2 3 4 5 6 7 8; do
 		# shellcheck disable=SC2086
 		start_bg "$TMPD/run$i.log" "$SBSIM" openflow $sw_args \
 		    --timeout 30 --report "$TMPD/r$i.json"
-		# Past its start first (a signal during exec and the
-		# sanitizer's start-up kills it before main can count it;
-		# seconds under load): its first connection is the sign.
-		started "$LAST_PID" || fail "run $i never connected"
+		# SIGTERM once the run is under way (a signal before its
+		# handler is set kills it: exit 143), at a random moment.
+		wait_connecting "$LAST_PID" ||
+		    fail "run $i: no connection within 30 s"
 		sleep 0.$((RANDOM % 8 + 2))
 		kill -TERM "$LAST_PID"
 		wait_exit "$LAST_PID" 30 || fail "run $i did not stop on SIGTERM"

@@ -7,6 +7,7 @@
 . "$(dirname "$0")/../lib.sh"
 [ -x "$PY" ] || skip "$PY is not installed"
 need ss
+need curl
 
 # start_ctl NAME ARGS...: an embedded controller on a free port.
 start_ctl() {
@@ -37,11 +38,20 @@ PYEOF
 
 # 1. SIGTERM before any flow: program was expected, the run fails.
 start_ctl term
+MP=$(free_ports 1)
 start_bg "$TMPD/term.log" "$SBSIM" openflow --switches 2 \
     --controller tcp:127.0.0.1:$CTL_PORT --expect-flows 10 --timeout 30 \
+    --metrics-listen 127.0.0.1:$MP \
     --report "$TMPD/term.json" --junit "$TMPD/term.xml" -q
 SB=$LAST_PID
-sleep 1
+# Once both switches are connected (connect DONE), however slow the host.
+end=$((SECONDS + 30))
+until curl -s "http://127.0.0.1:$MP/metrics" 2>/dev/null |
+    grep -q '^sbsim_phase_items{phase="connect"[^}]*} 2$'; do
+	[ $SECONDS -lt $end ] && kill -0 "$SB" 2>/dev/null ||
+	    fail "the switches did not connect"
+	sleep 0.1
+done
 kill -TERM "$SB"
 wait_exit "$SB" 10 || fail "sbsim did not stop on SIGTERM"
 [ "$EXIT_RC" -eq 1 ] || fail "SIGTERM before any flow: exit $EXIT_RC, want 1"
@@ -57,7 +67,7 @@ for mode in expected optional; do
 	[ $mode = expected ] && xd=--expect-delete
 	timeout 30 "$SBSIM" openflow --switches 2 \
 	    --controller tcp:127.0.0.1:$CTL_PORT --expect-flows 10 $xd \
-	    --timeout 1 --report "$TMPD/$mode.json" -q \
+	    --timeout 2 --report "$TMPD/$mode.json" -q \
 	    >"$TMPD/$mode.log" 2>&1
 	rc=$?
 	if [ $mode = expected ]; then

@@ -64,7 +64,8 @@ done
 grep -q "ROLE_REPLY role 2" "$TMPD/role.log" || fail "no ROLE_REPLY master"
 
 # The master gone: its row alone says so.
-stop_pid $role
+kill $role	# SIGTERM: as a script's background job it ignores SIGINT
+wait $role 2>/dev/null
 lost() { [ "$(col $T2 is_connected)" = false ]; }
 wait_for lost || fail "is_connected of $T2 stays true"
 col $T2 status | grep -q 'state=BACKOFF' || fail "status: $(col $T2 status)"

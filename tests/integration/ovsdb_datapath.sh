@@ -166,7 +166,7 @@ start_bg "$TMPD/exp.log" "$SBSIM" ovsdb --devices 1 --expect-bridges 1 \
     --controller ptcp:$EXP:127.0.0.1 --timeout 10 --report "$TMPD/exp.json"
 exp=$LAST_PID
 start_bg "$TMPD/never.log" "$SBSIM" ovsdb --devices 1 --expect-bridges 1 \
-    --controller ptcp:$NEVER:127.0.0.1 --timeout 1 --report "$TMPD/never.json"
+    --controller ptcp:$NEVER:127.0.0.1 --timeout 3 --report "$TMPD/never.json"
 never=$LAST_PID
 wait_listen $EXP && wait_listen $NEVER || fail "--expect-bridges: not listening"
 vs $NEVER show >/dev/null || fail "ovs-vsctl show, --expect-bridges"

@@ -218,9 +218,11 @@ run_sr() {
 	    --pcep-update-all 4
 	ctl=$LAST_PID
 	wait_listen "$PP" && wait_listen "$RP" || fail "sr: controller did not listen"
+	# 5 s: the topology, emptied at the run's end, is read meanwhile
+	# (2 s were not always enough on a loaded host).
 	timeout 60 "$SBSIM" pcep --pccs 2 --lsps 100 --delegate --sr \
 	    --db-version --per-report 4 --hops 5 --controller tcp:127.0.0.1:$PP \
-	    --report "$TMPD/sr.json" --duration 2 --timeout 20 -q \
+	    --report "$TMPD/sr.json" --duration 5 --timeout 20 -q \
 	    >"$TMPD/pcc-sr.log" 2>&1 &
 	PIDS="$PIDS $!"
 	local sim=$!

@@ -192,12 +192,20 @@ start_bg "$TMPD/octl.log" "$SBSIM" controller --ovsdb ptcp:$ports:127.0.0.1 \
 ctl=$LAST_PID
 wait_listen "$ports" && wait_listen $((ports + 1)) || fail "OVSDB controller"
 timeout 60 "$SBSIM" ovsdb --devices 8 --bridges-per-node 1 --workers 2 \
-    --controller tcp:127.0.0.1:$ports --duration 3 \
+    --controller tcp:127.0.0.1:$ports --duration 4 \
     --report "$TMPD/o.json" -q >"$TMPD/o.log" 2>&1 &
 ov=$!
-sleep 2
-curl -s -u admin:admin "http://127.0.0.1:$((ports + 1))/rests/data/network-topology:network-topology/topology=ovsdb%3A1?content=nonconfig" \
-    >"$TMPD/otopo.json"
+# The topology once it holds the 8 nodes' system-ids, or the last one
+# read before the run ended (it is checked below).
+while kill -0 $ov 2>/dev/null; do
+	curl -s -u admin:admin "http://127.0.0.1:$((ports + 1))/rests/data/network-topology:network-topology/topology=ovsdb%3A1?content=nonconfig" \
+	    >"$TMPD/otopo.new"
+	[ "$(grep -o '"external-id-value":"sbsim-[0-9]*"' "$TMPD/otopo.new" |
+	    sort -u | wc -l)" -eq 8 ] && cp "$TMPD/otopo.new" "$TMPD/otopo.json" &&
+	    break
+	[ -s "$TMPD/otopo.new" ] && cp "$TMPD/otopo.new" "$TMPD/otopo.json"
+	sleep 0.1
+done
 wait $ov || fail "ovsdb --workers 2 exited $?: $(tail -3 "$TMPD/o.log")"
 stop_pid "$ctl"
 "$PY" - "$TMPD/o.json" "$TMPD/otopo.json" <<'PYEOF' || fail "ovsdb --workers"
@@ -247,21 +255,24 @@ start_bg "$TMPD/ctl2.log" "$SBSIM" controller --openflow ptcp:$port \
     --switches $N --flows-per-switch $K
 ctl=$LAST_PID
 wait_listen "$port" || fail "controller did not listen on $port"
+mp=$(free_ports 1)
 start_bg "$TMPD/kill.log" "$SBSIM" openflow --switches $N --workers 3 \
     --controller tcp:127.0.0.1:$port --expect-flows $((N * K)) \
-    --duration 30 --report "$TMPD/k.json" -q
+    --duration 30 --report "$TMPD/k.json" -q \
+    --metrics-listen 127.0.0.1:$mp
 parent=$LAST_PID
-# The workers are the parent's children; wait for their first progress
-# (connect done) before killing the second.
+# The workers are the parent's children; wait for their progress to say
+# connect done (the parent's merged metrics count every switch) before
+# killing the second.
 kids=$(wait_children "$parent" 3) || fail "no 3 workers: '$kids'"
 victim=$(echo $kids | awk '{print $2}')
-# Every switch connected, then a progress line (every half second).
-for _ in $(seq 100); do
-	[ "$(ss -Htn state established "( dport = :$port )" | wc -l)" -ge $N ] &&
-	    break
+end=$((SECONDS + 30))
+until curl -s "http://127.0.0.1:$mp/metrics" 2>/dev/null |
+    grep -q "^sbsim_phase_items{phase=\"connect\"[^}]*} $N\$"; do
+	[ $SECONDS -lt $end ] && kill -0 "$parent" 2>/dev/null ||
+	    fail "the workers' progress never said connect done"
 	sleep 0.1
 done
-sleep 1
 kill -KILL "$victim"
 wait_exit "$parent" 20 || fail "the parent did not end after a worker died"
 [ "$EXIT_RC" -eq 1 ] || fail "a killed worker: exit $EXIT_RC, want 1"

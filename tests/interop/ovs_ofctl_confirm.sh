@@ -9,19 +9,40 @@
 . "$(dirname "$0")/../lib.sh"
 need ovs-ofctl
 need ss
+need curl
 [ -x "$PY" ] || skip "$PY is not installed"
 OFCTL="timeout 30 ovs-ofctl -O OpenFlow13"
 
+# items PORT PHASE: the run's items of PHASE so far (its metrics on PORT).
+items() {
+	curl -s "http://127.0.0.1:$1/metrics" 2>/dev/null |
+	    sed -n "s/^sbsim_phase_items{phase=\"$2\"[^}]*} \([0-9]*\)$/\1/p" |
+	    grep . || echo 0
+}
+
+# wait_items PORT PHASE N: until the run counted N items of PHASE (20 s by
+# the clock at most), so that each step is taken in before the next.
+wait_items() {
+	local end=$((SECONDS + 20))
+	until [ "$(items "$1" "$2")" -ge "$3" ]; do
+		[ $SECONDS -lt $end ] || return 1
+		sleep 0.05
+	done
+}
+
 # run NAME ORDER...: two switches with two flows each, then ovs-ofctl's
-# steps in ORDER (dumpN: read switch N back, delN: empty it), a pause
-# after each longer than the run's tick; $TMPD/NAME.json is the report.
+# steps in ORDER (dumpN: read switch N back, delN: empty it), each seen
+# counted by the run (a dump of a switch not yet emptied confirms its two
+# flows, an emptying deletes two) and a pause after it longer than the
+# run's tick; $TMPD/NAME.json is the report.
 run() {
-	local name=$1 port step n
+	local name=$1 port step n mp confirmed=0 deleted=0 gone=""
 	shift
-	port=$(free_ports 2)
+	port=$(free_ports 3)
+	mp=$((port + 2))
 	start_bg "$TMPD/$name.log" "$SBSIM" openflow --switches 2 \
-	    --controller ptcp:$port --expect-flows 4 --timeout 3 \
-	    --report "$TMPD/$name.json" -q
+	    --controller ptcp:$port --expect-flows 4 --timeout 5 \
+	    --metrics-listen 127.0.0.1:$mp --report "$TMPD/$name.json" -q
 	local sb=$LAST_PID
 	wait_listen "$port" && wait_listen $((port + 1)) ||
 	    fail "$name: sbsim did not listen on $port and $((port + 1))"
@@ -36,9 +57,18 @@ run() {
 		n=${step: -1}
 		case $step in
 		dump*) $OFCTL dump-flows tcp:127.0.0.1:$((port + n)) \
-		    >/dev/null || fail "$name: dump-flows on switch $n" ;;
+		    >/dev/null || fail "$name: dump-flows on switch $n"
+			case "$gone" in *$n*) ;; *)
+				confirmed=$((confirmed + 2))
+				wait_items $mp confirm $confirmed ||
+				    fail "$name: $step not confirmed" ;;
+			esac ;;
 		del*) $OFCTL del-flows tcp:127.0.0.1:$((port + n)) ||
-		    fail "$name: del-flows on switch $n" ;;
+		    fail "$name: del-flows on switch $n"
+			gone="$gone$n"
+			deleted=$((deleted + 2))
+			wait_items $mp delete $deleted ||
+			    fail "$name: $step not counted as deletes" ;;
 		esac
 		sleep 0.3
 	done

@@ -31,7 +31,7 @@ session() {
 	wait_listen "$pp" && wait_listen "$rp" || fail "$kind: no controller"
 	start_bg "$TMPD/pcc-$kind.log" "$SBSIM" pcep --pccs 3 --lsps 20 \
 	    --delegate --pce-initiated --expect-initiates 1 \
-	    --controller tcp:127.0.0.1:$pp --timeout 20 --duration 3 -q "$@"
+	    --controller tcp:127.0.0.1:$pp --timeout 20 --duration 5 -q "$@"
 	sim=$LAST_PID
 	local i=0 body
 	body='{"input":{"node":"pcc://127.1.0.1","name":"tshark-1",
@@ -65,7 +65,7 @@ except OSError:
     pass
 PYEOF
 	# A removal, and one refused at once (19/9: not PCE-initiated); the
-	# run lasts --duration 3 s so that the second still finds sessions
+	# run lasts --duration 5 s so that the second still finds sessions
 	# (the remove phase ends at the first).
 	for nn in 1/tshark-1 2/pcc_127.1.0.2_tunnel_1; do
 		curl -s -m 10 -u admin:admin -o /dev/null \

@@ -51,12 +51,12 @@ capture() {
 
 	# Session 2: LLDP discovery, PACKET_IN answered by FLOW_MOD.
 	start_bg "$TMPD/ctl2-$v.log" "$SBSIM" controller --openflow ptcp:$P2 \
-	    --of-version $v --lldp --packet-in-reply flow-mod --duration 3
+	    --of-version $v --lldp --packet-in-reply flow-mod --duration 4.5
 	ctl=$LAST_PID
 	wait_listen "$P2" || fail "$v: controller did not listen on $P2"
 	timeout 30 "$SBSIM" openflow --switches $N --of-version $v \
 	    --controller tcp:127.0.0.1:$P2 --topology linear \
-	    --packet-in latency --packet-in-count 50 --duration 2.2 -q \
+	    --packet-in latency --packet-in-count 50 --duration 3.7 -q \
 	    >"$TMPD/sw2-$v.log" 2>&1 ||
 	    fail "$v: session 2 failed"
 	wait_exit "$ctl" 15 && [ "$EXIT_RC" -eq 0 ] ||
