@@ -52,8 +52,10 @@ free_ports() {
 	local n=$1 base tries=0
 	while [ $tries -lt 50 ]; do
 		base=$(( 10000 + (RANDOM * 32768 + RANDOM) % (22000 - n) ))
-		if ! ss -Htan 2>/dev/null | awk '{print $4}' |
-		    grep -qE ":($base|$((base + n - 1)))\$"; then
+		# Every port of the range free, not only its ends.
+		if ! ss -Htan 2>/dev/null | awk -v lo="$base" -v hi=$((base + n - 1)) '
+		    { p = $4; sub(/.*:/, "", p); if (p + 0 >= lo && p + 0 <= hi) f = 1 }
+		    END { exit !f }'; then
 			echo "$base"
 			return 0
 		fi
@@ -62,14 +64,13 @@ free_ports() {
 	echo 29999
 }
 
-# Wait until something listens on port $1 (5 s at most).
+# Wait until something listens on port $1 (20 s by the clock at most).
 wait_listen() {
-	local i=0
-	while [ $i -lt 100 ]; do
+	local end=$((SECONDS + 20))
+	while [ $SECONDS -lt $end ]; do
 		ss -Hltn 2>/dev/null | awk '{print $4}' | grep -qE ":$1\$" &&
 		    return 0
 		sleep 0.05
-		i=$((i + 1))
 	done
 	return 1
 }
@@ -86,8 +87,12 @@ start_bg() {
 # Stop a PID with SIGINT and wait for it (10 s at most); its exit status
 # is left in STOP_RC.
 stop_pid() {
-	local pid=$1 i=0
-	kill -INT "$pid" 2>/dev/null
+	local pid=$1 i=0 sig=INT
+	# A background job of a script ignores SIGINT (a Python helper, say):
+	# SIGTERM then, or the wait below ends in SIGKILL.
+	[ $(( 0x$(sed -n 's/^SigIgn:\t*//p' /proc/"$pid"/status 2>/dev/null ||
+	    echo 0) & 2 )) -eq 0 ] || sig=TERM
+	kill -"$sig" "$pid" 2>/dev/null
 	while kill -0 "$pid" 2>/dev/null && [ $i -lt 100 ]; do
 		sleep 0.1
 		i=$((i + 1))
