@@ -1,6 +1,7 @@
 /*
  * libFuzzer harness for the BGP codec (sims/bgp/bgp_codec.c, bgp_build.c)
- * and the prefix maps (bgp_rib.c); DESIGN.md, "Testing layers" 4.
+ * and the prefix maps (bgp_rib.c); docs/design.md, "Tests of the engine
+ * and the roles".
  *
  * Input: a stream of BGP messages, framed by their headers as a session
  * reads them.  Each header goes through bgp_header_decode; a message the
