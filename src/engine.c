@@ -284,7 +284,8 @@ engine_listen_announce(int on)
 	listen_quiet = !on;
 }
 
-int
+/* Is sa a loopback address (127/8, ::1, ::ffff:127/104)? */
+static int
 engine_addr_is_loopback(const struct sockaddr *sa)
 {
 	const struct in6_addr	*a6;
@@ -447,10 +448,4 @@ engine_listener_free(struct evconnlistener *l)
 		return;
 	engine_listener_unguard(l);
 	evconnlistener_free(l);
-}
-
-uint64_t
-engine_accept_pauses(void)
-{
-	return accept_pauses;
 }

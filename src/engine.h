@@ -55,8 +55,6 @@ void	 engine_listen_reuseport(int on);
  */
 void	 engine_listen_say(int fd, const char *what, const char *auth);
 void	 engine_listen_announce(int on);
-/* Is sa a loopback address (127/8, ::1, ::ffff:127/104)? */
-int	 engine_addr_is_loopback(const struct sockaddr *sa);
 /*
  * Keep a listener from spinning when descriptors run out: accept(2)
  * failing with EMFILE or ENFILE (or ENOBUFS, ENOMEM) leaves the
@@ -75,8 +73,6 @@ void	 engine_listener_guard(struct evconnlistener *, const char *what);
 void	 engine_listener_unguard(struct evconnlistener *);
 /* engine_listener_unguard(), then evconnlistener_free(); NULL is fine. */
 void	 engine_listener_free(struct evconnlistener *);
-/* Times any listener of the process paused for want of descriptors. */
-uint64_t engine_accept_pauses(void);
 /* The IPv4 address (host order) a socket is bound to; 0 when it has none
  * (IPv6, or not bound). */
 uint32_t engine_local_ipv4(int fd);

@@ -126,7 +126,11 @@ run_close_expected(struct metrics *m, uint64_t now)
 	}
 }
 
-void
+/* At the run's end: a running phase with a target it did not reach timed
+ * out; one without a target is done.  If none timed out, the first
+ * pending one the run expected (phase_expect) times out with nothing;
+ * other pending ones stay pending. */
+static void
 run_close_phases(struct metrics *m, uint64_t now)
 {
 	size_t		 i;

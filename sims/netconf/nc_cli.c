@@ -301,12 +301,6 @@ nc_cli_bytes(const struct nc_cli *c, uint64_t *in, uint64_t *out)
 	*out = c->bytes_out;
 }
 
-int
-nc_cli_chunked(const struct nc_cli *c)
-{
-	return c->chunked;
-}
-
 /* ---- input ---- */
 
 static void

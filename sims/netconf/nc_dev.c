@@ -87,7 +87,7 @@ nc_dev_log_once(struct nc_dev *d, uint32_t kind)
 	return 1;
 }
 
-void
+static void
 nc_count_error_tag(struct nc_sim *sim, enum nc_err_tag tag)
 {
 	unsigned	i = (unsigned)tag <= NC_ERR_TAG_COUNT ? tag :
