@@ -12,9 +12,21 @@
 
 struct event_base;
 struct event;
+struct timeval;
 struct endpoint;
 
 struct event_base *engine_base(void);
+/*
+ * Timers (no descriptor): flags 0 fires once, EV_PERSIST every interval.
+ * libevent fails these only for want of memory (or on bad arguments), so
+ * a failure is fatal, as xmalloc's is: no caller has a timer it cannot
+ * arm.  engine_timer_new_on() is for a loop other than engine_base().
+ */
+struct event *engine_timer_new(short flags, event_callback_fn, void *arg);
+struct event *engine_timer_new_on(struct event_base *, short flags,
+	    event_callback_fn, void *arg);
+/* event_add(ev, tv): arm a timer, or arm it again. */
+void	 engine_timer_add(struct event *, const struct timeval *);
 /* Create the event_base and the SIGINT/SIGTERM/SIGPIPE handling. */
 /*
  * At the start of the program: a SIGINT or SIGTERM that comes before a

@@ -564,8 +564,8 @@ run_once(struct run_state *rs)
 	fault_start(rs->ro->faults, rs->ro->n_faults, rs->ops->faults,
 	    rs->cfg, rs->m, rs->ops->name, run_seed(rs->ro), rs->m->start_ns);
 	run_serve_start(rs);
-	tick = event_new(engine_base(), -1, EV_PERSIST, run_tick, rs);
-	event_add(tick, &tv);
+	tick = engine_timer_new(EV_PERSIST, run_tick, rs);
+	engine_timer_add(tick, &tv);
 	rs->released = 0;
 	rs->release = NULL;
 	if (rs->ro->worker) {

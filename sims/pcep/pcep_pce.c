@@ -1273,8 +1273,8 @@ pce_start(const struct pce_config *c, char *err, size_t errlen)
 	    errlen);
 	if (listener == NULL)
 		return -1;
-	timer = event_new(engine_base(), -1, EV_PERSIST, pce_tick, NULL);
-	event_add(timer, &tv);
+	timer = engine_timer_new(EV_PERSIST, pce_tick, NULL);
+	engine_timer_add(timer, &tv);
 	return 0;
 }
 
