@@ -149,14 +149,6 @@ wbuf_put_zero(struct wbuf *w, size_t n)
 }
 
 int
-wbuf_pad(struct wbuf *w, size_t align)
-{
-	size_t	rem = w->len % align;
-
-	return rem == 0 ? 0 : wbuf_put_zero(w, align - rem);
-}
-
-int
 wbuf_put_u8(struct wbuf *w, uint8_t v)
 {
 	return wbuf_put_bytes(w, &v, 1);
@@ -195,19 +187,5 @@ wbuf_set_u16(struct wbuf *w, size_t off, uint16_t v)
 	}
 	w->data[off] = v >> 8;
 	w->data[off + 1] = v & 0xff;
-	return 0;
-}
-
-int
-wbuf_set_u32(struct wbuf *w, size_t off, uint32_t v)
-{
-	if (off > w->len || w->len - off < 4) {
-		w->err = 1;
-		return -1;
-	}
-	w->data[off] = v >> 24;
-	w->data[off + 1] = v >> 16;
-	w->data[off + 2] = v >> 8;
-	w->data[off + 3] = v;
 	return 0;
 }

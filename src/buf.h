@@ -46,10 +46,7 @@ int	 wbuf_put_u32(struct wbuf *, uint32_t);
 int	 wbuf_put_u64(struct wbuf *, uint64_t);
 int	 wbuf_put_bytes(struct wbuf *, const void *, size_t);
 int	 wbuf_put_zero(struct wbuf *, size_t);
-/* Pad with zeros up to a multiple of align. */
-int	 wbuf_pad(struct wbuf *, size_t align);
 /* Overwrite bytes already written (e.g. a length field) at offset off. */
 int	 wbuf_set_u16(struct wbuf *, size_t off, uint16_t);
-int	 wbuf_set_u32(struct wbuf *, size_t off, uint32_t);
 
 #endif

@@ -370,8 +370,8 @@ controller_main(int argc, char **argv)
 		ctl_wk_child_start(r.hs != NULL ? http_server_port(r.hs) : 0,
 		    ctl_roles);
 	r.start_ns = clock_ns();
-	tick = event_new(engine_base(), -1, EV_PERSIST, ctl_tick, &r);
-	event_add(tick, &tv);
+	tick = engine_timer_new(EV_PERSIST, ctl_tick, &r);
+	engine_timer_add(tick, &tv);
 	engine_run();
 	event_free(tick);
 	ctl_stop(&r);

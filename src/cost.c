@@ -16,6 +16,7 @@
 #include <event2/http.h>
 
 #include "cost.h"
+#include "engine.h"
 #include "log.h"
 
 #define COST_SCRAPE_MS		1000
@@ -379,8 +380,8 @@ cost_scraper_new(struct event_base *base, const char *url,
 		return NULL;
 	}
 	evhttp_connection_set_timeout(sc->conn, COST_SCRAPE_TIMEOUT_S);
-	sc->timer = event_new(base, -1, EV_PERSIST, cost_scrape_tick, sc);
-	event_add(sc->timer, &tv);
+	sc->timer = engine_timer_new_on(base, EV_PERSIST, cost_scrape_tick, sc);
+	engine_timer_add(sc->timer, &tv);
 	cost_scraper_kick(sc);
 	return sc;
 }

@@ -526,8 +526,8 @@ ctl_wk_parent(const struct ctl_wk_run *run)
 		}
 	}
 	start = clock_ns();
-	tick = event_new(engine_base(), -1, EV_PERSIST, wk_tick, &start);
-	event_add(tick, &tv);
+	tick = engine_timer_new(EV_PERSIST, wk_tick, &start);
+	engine_timer_add(tick, &tv);
 	if (!wp.stopping)
 		engine_run();
 	event_free(tick);

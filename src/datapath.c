@@ -22,12 +22,6 @@ datapath_register(const struct datapath_provider *p)
 	provider = p;
 }
 
-const struct datapath_provider *
-datapath_provider(void)
-{
-	return provider;
-}
-
 void
 datapath_start(struct metrics *m)
 {

@@ -99,7 +99,6 @@ enum datapath_rc {
 
 /* main.c: the one provider of this program (NULL: none). */
 void	 datapath_register(const struct datapath_provider *);
-const struct datapath_provider *datapath_provider(void);
 
 /* A run's start, tick and stop, passed on to the provider. */
 void	 datapath_start(struct metrics *);

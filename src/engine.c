@@ -51,6 +51,30 @@ engine_base(void)
 	return base;
 }
 
+struct event *
+engine_timer_new_on(struct event_base *b, short flags, event_callback_fn cb,
+    void *arg)
+{
+	struct event	*ev;
+
+	if ((ev = event_new(b, -1, flags, cb, arg)) == NULL)
+		fatal("cannot make a timer");
+	return ev;
+}
+
+struct event *
+engine_timer_new(short flags, event_callback_fn cb, void *arg)
+{
+	return engine_timer_new_on(engine_base(), flags, cb, arg);
+}
+
+void
+engine_timer_add(struct event *ev, const struct timeval *tv)
+{
+	if (event_add(ev, tv) == -1)
+		fatal("cannot arm a timer");
+}
+
 static void
 engine_signal(evutil_socket_t sig, short what, void *arg)
 {
@@ -284,7 +308,8 @@ engine_listen_announce(int on)
 	listen_quiet = !on;
 }
 
-int
+/* Is sa a loopback address (127/8, ::1, ::ffff:127/104)? */
+static int
 engine_addr_is_loopback(const struct sockaddr *sa)
 {
 	const struct in6_addr	*a6;
@@ -401,7 +426,7 @@ engine_accept_error(struct evconnlistener *l, void *arg)
 	}
 	accept_pauses++;
 	evconnlistener_disable(l);
-	evtimer_add(g->resume, &tv);
+	engine_timer_add(g->resume, &tv);
 	engine_guard_log(g, err);
 }
 
@@ -413,9 +438,8 @@ engine_listener_guard(struct evconnlistener *l, const char *what)
 	g = xcalloc(1, sizeof(*g));
 	g->l = l;
 	snprintf(g->what, sizeof(g->what), "%s", what);
-	if ((g->resume = evtimer_new(evconnlistener_get_base(l),
-	    engine_guard_resume, g)) == NULL)
-		fatalx("evtimer_new");
+	g->resume = engine_timer_new_on(evconnlistener_get_base(l), 0,
+	    engine_guard_resume, g);
 	HASH_ADD_PTR(guards, l, g);
 	evconnlistener_set_error_cb(l, engine_accept_error);
 }
@@ -447,10 +471,4 @@ engine_listener_free(struct evconnlistener *l)
 		return;
 	engine_listener_unguard(l);
 	evconnlistener_free(l);
-}
-
-uint64_t
-engine_accept_pauses(void)
-{
-	return accept_pauses;
 }

@@ -12,9 +12,21 @@
 
 struct event_base;
 struct event;
+struct timeval;
 struct endpoint;
 
 struct event_base *engine_base(void);
+/*
+ * Timers (no descriptor): flags 0 fires once, EV_PERSIST every interval.
+ * libevent fails these only for want of memory (or on bad arguments), so
+ * a failure is fatal, as xmalloc's is: no caller has a timer it cannot
+ * arm.  engine_timer_new_on() is for a loop other than engine_base().
+ */
+struct event *engine_timer_new(short flags, event_callback_fn, void *arg);
+struct event *engine_timer_new_on(struct event_base *, short flags,
+	    event_callback_fn, void *arg);
+/* event_add(ev, tv): arm a timer, or arm it again. */
+void	 engine_timer_add(struct event *, const struct timeval *);
 /* Create the event_base and the SIGINT/SIGTERM/SIGPIPE handling. */
 /*
  * At the start of the program: a SIGINT or SIGTERM that comes before a
@@ -55,8 +67,6 @@ void	 engine_listen_reuseport(int on);
  */
 void	 engine_listen_say(int fd, const char *what, const char *auth);
 void	 engine_listen_announce(int on);
-/* Is sa a loopback address (127/8, ::1, ::ffff:127/104)? */
-int	 engine_addr_is_loopback(const struct sockaddr *sa);
 /*
  * Keep a listener from spinning when descriptors run out: accept(2)
  * failing with EMFILE or ENFILE (or ENOBUFS, ENOMEM) leaves the
@@ -75,8 +85,6 @@ void	 engine_listener_guard(struct evconnlistener *, const char *what);
 void	 engine_listener_unguard(struct evconnlistener *);
 /* engine_listener_unguard(), then evconnlistener_free(); NULL is fine. */
 void	 engine_listener_free(struct evconnlistener *);
-/* Times any listener of the process paused for want of descriptors. */
-uint64_t engine_accept_pauses(void);
 /* The IPv4 address (host order) a socket is bound to; 0 when it has none
  * (IPv6, or not bound). */
 uint32_t engine_local_ipv4(int fd);

@@ -39,7 +39,8 @@ static const struct {
 };
 #define N_OPS	(sizeof(expect_ops) / sizeof(expect_ops[0]))
 
-int
+/* The metric of that name, or -1. */
+static int
 report_metric_lookup(const char *name)
 {
 	int	i;

@@ -32,8 +32,6 @@ enum report_metric {
 #define RM_FIRST_COST	RM_SBSIM_CPU
 /* "items", "seconds", "rate_per_s", "latency_us.p50", ... */
 extern const char *const report_metric_names[RM_COUNT];
-/* The metric of that name, or -1. */
-int	 report_metric_lookup(const char *name);
 /* The metric's value in one phase; latencies in microseconds. */
 double	 report_metric_value(const struct phase *, enum report_metric);
 

@@ -282,7 +282,7 @@ fault_arm_next(struct fault_arm *a, uint64_t now)
 	struct timeval	tv;
 
 	if (fault_next(a, now, &tv) == 0)
-		evtimer_add(a->ev, &tv);
+		engine_timer_add(a->ev, &tv);
 }
 
 static void
@@ -356,7 +356,7 @@ fault_start(const struct fault_spec *s, size_t n,
 		    s[i].kind, "_missed");
 		a->count = metrics_counter(m, a->name);
 		a->missed = metrics_counter(m, a->name_missed);
-		a->ev = evtimer_new(engine_base(), fault_fire, a);
+		a->ev = engine_timer_new(0, fault_fire, a);
 		fault_arm_next(a, clock_ns());
 		fs->n++;
 	}
@@ -555,9 +555,7 @@ fault_pool_delay(struct pool *p, const struct fault_shot *shot)
 	h->dev = d;
 	h->bytes = metrics_counter(fs->m, "fault_delay_bytes");
 	*metrics_counter(fs->m, "fault_delay_ms") += ms;
-	if ((h->ev = evtimer_new(engine_base(), fault_hold_release, h)) ==
-	    NULL)
-		fatalx("evtimer_new");
+	h->ev = engine_timer_new(0, fault_hold_release, h);
 	LIST_INSERT_HEAD(&fault_holds, h, entry);
 	d->fault_hold = h;
 	/*
@@ -570,7 +568,7 @@ fault_pool_delay(struct pool *p, const struct fault_shot *shot)
 	bufferevent_disable(d->bev, EV_WRITE);
 	tv.tv_sec = ms / 1000;
 	tv.tv_usec = (suseconds_t)(ms % 1000) * 1000;
-	evtimer_add(h->ev, &tv);
+	engine_timer_add(h->ev, &tv);
 	return 0;
 }
 

@@ -17,6 +17,7 @@
 #include <event2/http.h>
 #include <event2/listener.h>
 
+#include "engine.h"
 #include "http_priv.h"
 #include "log.h"
 #include "ut.h"
@@ -118,7 +119,7 @@ http_conn_arm(struct http_conn *hc)
 	tv.tv_sec = (time_t)hc->s->cfg.head_timeout;
 	tv.tv_usec = (suseconds_t)((hc->s->cfg.head_timeout -
 	    (double)tv.tv_sec) * 1e6);
-	evtimer_add(hc->timer, &tv);
+	engine_timer_add(hc->timer, &tv);
 }
 
 /* First of the header named name (case-insensitive, RFC 7230 section
@@ -300,7 +301,7 @@ http_conn_refuse(struct http_conn *hc, const struct http_head_fields *f)
 	    http_conn_refused_event, hc);
 	bufferevent_setwatermark(hc->bev, EV_READ, 0, 0);
 	bufferevent_enable(hc->bev, EV_READ | EV_WRITE);
-	evtimer_add(hc->timer, &tv);
+	engine_timer_add(hc->timer, &tv);
 	log_debug("http: a body without credentials: 401 before reading it");
 }
 
@@ -556,8 +557,8 @@ http_conn_new(struct event_base *base, void *arg)
 	hc = xcalloc(1, sizeof(*hc));
 	hc->s = s;
 	hc->bev = bufferevent_socket_new(base, -1, BEV_OPT_CLOSE_ON_FREE);
-	hc->timer = evtimer_new(base, http_conn_timer, hc);
-	if (hc->bev == NULL || hc->timer == NULL)
+	hc->timer = engine_timer_new_on(base, 0, http_conn_timer, hc);
+	if (hc->bev == NULL)
 		fatalx("http: no memory for a connection");
 	hc->watch = evbuffer_add_cb(bufferevent_get_input(hc->bev),
 	    http_conn_input, hc);

@@ -19,12 +19,6 @@ log_init(const char *progname, int verbosity)
 	log_level = verbosity;
 }
 
-int
-log_verbosity(void)
-{
-	return log_level;
-}
-
 static void
 vlog(const char *prefix, int with_errno, const char *fmt, va_list ap)
 {

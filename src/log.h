@@ -13,7 +13,6 @@
 #define LOG_DEBUG	2
 
 void	log_init(const char *progname, int verbosity);
-int	log_verbosity(void);
 void	log_warn(const char *, ...) __attribute__((format(printf, 1, 2)));
 void	log_warnx(const char *, ...) __attribute__((format(printf, 1, 2)));
 void	log_info(const char *, ...) __attribute__((format(printf, 1, 2)));

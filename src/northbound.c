@@ -186,6 +186,18 @@ nb_shard(struct nb_opts *o, const struct run_opts *ro, uint32_t first,
 	o->parallel = parallel > 0 ? (uint32_t)parallel : 1;
 }
 
+/* --northbound-user holds no ':' (RFC 7617 section 2); -1 with err. */
+static int
+nb_check_user(const struct nb_opts *o, char *err, size_t errlen)
+{
+	if (strchr(o->user, ':') != NULL) {
+		snprintf(err, errlen, "--northbound-user: a user name may not "
+		    "hold ':' (RFC 7617 section 2)");
+		return -1;
+	}
+	return 0;
+}
+
 int
 nb_check(const struct nb_opts *o, char *err, size_t errlen)
 {
@@ -205,17 +217,6 @@ nb_check(const struct nb_opts *o, char *err, size_t errlen)
 		return -1;
 	}
 	return nb_check_user(o, err, errlen);
-}
-
-int
-nb_check_user(const struct nb_opts *o, char *err, size_t errlen)
-{
-	if (strchr(o->user, ':') != NULL) {
-		snprintf(err, errlen, "--northbound-user: a user name may not "
-		    "hold ':' (RFC 7617 section 2)");
-		return -1;
-	}
-	return 0;
 }
 
 int

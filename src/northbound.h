@@ -169,8 +169,6 @@ uint32_t nb_fds_needed(const struct nb_opts *);
 void	 nb_shard(struct nb_opts *, const struct run_opts *, uint32_t first,
 	    uint32_t count, uint32_t total);
 int	 nb_check(const struct nb_opts *, char *err, size_t errlen);
-/* --northbound-user holds no ':' (RFC 7617 section 2); -1 with err. */
-int	 nb_check_user(const struct nb_opts *, char *err, size_t errlen);
 /*
  * A driver that builds and reads JSON only (NETCONF's, OVSDB's): given
  * (NB_GIVEN_*) has --northbound when any of its options is there

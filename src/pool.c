@@ -213,11 +213,10 @@ pool_schedule_retry(struct pool_dev *d)
 	ms = pool_backoff_ms(p, d->attempts);
 	tv.tv_sec = ms / 1000;
 	tv.tv_usec = (ms % 1000) * 1000;
-	if (d->retry == NULL &&
-	    (d->retry = evtimer_new(engine_base(), pool_retry_fire, d)) == NULL)
-		fatalx("evtimer_new");
+	if (d->retry == NULL)
+		d->retry = engine_timer_new(0, pool_retry_fire, d);
 	pool_set_state(d, PD_BACKOFF);
-	evtimer_add(d->retry, &tv);
+	engine_timer_add(d->retry, &tv);
 }
 
 /*
@@ -659,10 +658,8 @@ pool_start(struct pool *p, char *err, size_t errlen)
 	}
 	pool_say_unverified(p);
 	p->ramp_last_ns = clock_ns();
-	p->ramp = event_new(engine_base(), -1, EV_PERSIST, pool_ramp_tick, p);
-	if (p->ramp == NULL)
-		fatalx("event_new");
-	event_add(p->ramp, &tv);
+	p->ramp = engine_timer_new(EV_PERSIST, pool_ramp_tick, p);
+	engine_timer_add(p->ramp, &tv);
 	pool_ramp_tick(-1, 0, p);
 	return 0;
 }

@@ -393,7 +393,7 @@ name_width(const struct view *vw, int proto)
  * flows), their confirms the flows read back.  A scenario group's
  * "GROUP.nb_program" goes by its name.
  */
-const char *
+static const char *
 report_phase_unit(const char *name)
 {
 	const char	*dot = strrchr(name, '.');

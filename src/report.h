@@ -60,9 +60,6 @@ int	report_emit(const struct metrics *runs, size_t nruns,
  */
 int	report_run_ok(const struct metrics *run, const struct report_opts *);
 
-/* What a phase's items count: "requests" (the northbound's program and
- * delete), else "items" (JSON `unit`). */
-const char *report_phase_unit(const char *phase_name);
 
 /* How a count option is written: "--switches", or a scenario group's
  * "of.count" as it is. */

@@ -126,7 +126,11 @@ run_close_expected(struct metrics *m, uint64_t now)
 	}
 }
 
-void
+/* At the run's end: a running phase with a target it did not reach timed
+ * out; one without a target is done.  If none timed out, the first
+ * pending one the run expected (phase_expect) times out with nothing;
+ * other pending ones stay pending. */
+static void
 run_close_phases(struct metrics *m, uint64_t now)
 {
 	size_t		 i;
@@ -560,8 +564,8 @@ run_once(struct run_state *rs)
 	fault_start(rs->ro->faults, rs->ro->n_faults, rs->ops->faults,
 	    rs->cfg, rs->m, rs->ops->name, run_seed(rs->ro), rs->m->start_ns);
 	run_serve_start(rs);
-	tick = event_new(engine_base(), -1, EV_PERSIST, run_tick, rs);
-	event_add(tick, &tv);
+	tick = engine_timer_new(EV_PERSIST, run_tick, rs);
+	engine_timer_add(tick, &tv);
 	rs->released = 0;
 	rs->release = NULL;
 	if (rs->ro->worker) {

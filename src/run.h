@@ -205,10 +205,5 @@ int	 run_phase_timeout(struct phase *, uint64_t now_ns, double timeout_s);
  * set in untimed (those that run for a duration, not to a target). */
 void	 run_phases_timeout(struct phase **ph, int n, unsigned untimed,
 	    uint64_t now_ns, double timeout_s);
-/* At the run's end: a running phase with a target it did not reach timed
- * out; one without a target is done.  If none timed out, the first
- * pending one the run expected (phase_expect) times out with nothing;
- * other pending ones stay pending. */
-void	 run_close_phases(struct metrics *, uint64_t now_ns);
 
 #endif

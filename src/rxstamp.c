@@ -203,10 +203,9 @@ rxpeek_cb(evutil_socket_t fd, short what, void *arg)
 	 * timestamps): armed again after the other events had their turn,
 	 * which read that queue, not at once (it would starve them). */
 	rp->ns = 0;
-	if (rp->rearm == NULL && (rp->rearm = evtimer_new(engine_base(),
-	    rxpeek_rearm, rp)) == NULL)
-		fatalx("rxpeek: evtimer_new");
-	evtimer_add(rp->rearm, &now);
+	if (rp->rearm == NULL)
+		rp->rearm = engine_timer_new(0, rxpeek_rearm, rp);
+	engine_timer_add(rp->rearm, &now);
 }
 
 void

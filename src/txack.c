@@ -37,7 +37,6 @@
 #include "engine.h"
 #include "log.h"
 #include "metrics.h"
-#include "pool.h"
 #include "txack.h"
 
 #define TXACK_POLL_NS	250000	/* the timer's first and least interval */
@@ -565,25 +564,6 @@ txack_wait(struct txack *t, struct phase *ph, size_t n, txack_dev_fn dev,
 	t->dev = dev;
 	t->arg = arg;
 	txack_start_poll(t);
-}
-
-static struct bufferevent *
-txack_pool_dev(void *arg, size_t i, struct txack_dev **d)
-{
-	struct txack	*t = arg;
-	struct pool_dev	*pd = t->pool->devs[i];
-
-	*d = (struct txack_dev *)(void *)((char *)pd + t->txd_off);
-	return pd->bev;
-}
-
-void
-txack_wait_pool(struct txack *t, struct phase *ph, struct pool *p,
-    size_t txd_off)
-{
-	t->pool = p;
-	t->txd_off = txd_off;
-	txack_wait(t, ph, p->n_devs, txack_pool_dev, t);
 }
 
 /* A device armed or written still has its callback or its socket's

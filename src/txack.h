@@ -16,7 +16,6 @@
 struct bufferevent;
 struct event;
 struct phase;
-struct pool;
 struct txack;
 
 /* One device's part, in the device's own struct. */
@@ -57,9 +56,7 @@ struct txack {
 	uint64_t	  opened;	/* the earliest first write's time */
 	struct txack_dev *pending;	/* written, timestamp not seen yet */
 	struct txack_dev *draining;	/* stamps of writes still to come */
-	struct pool	 *pool;		/* txack_wait_pool's */
 	int		  over;		/* the wait ended: no txack_all to come */
-	size_t		  txd_off;
 };
 
 /* A device's first item of the phases is about to be queued on bev: its
@@ -73,10 +70,6 @@ void	 txack_last(struct txack_dev *, struct bufferevent *);
  * their acknowledgments, once each mark is acknowledged. */
 void	 txack_wait(struct txack *, struct phase *, size_t n, txack_dev_fn,
 	    void *arg);
-/* The same over a pool's devices, each with its txack_dev txd_off bytes
- * after its struct pool_dev (offsetof() when the pool_dev comes first). */
-void	 txack_wait_pool(struct txack *, struct phase *, struct pool *,
-	    size_t txd_off);
 void	 txack_cancel(struct txack *);
 
 #endif

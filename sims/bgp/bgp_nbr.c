@@ -354,10 +354,9 @@ nbr_arm(struct nbr_ent *n, unsigned s)
 {
 	struct timeval	tv = { (time_t)s, 0 };
 
-	if (n->retry == NULL &&
-	    (n->retry = evtimer_new(engine_base(), nbr_tick, n)) == NULL)
-		fatalx("evtimer_new");
-	evtimer_add(n->retry, &tv);
+	if (n->retry == NULL)
+		n->retry = engine_timer_new(0, nbr_tick, n);
+	engine_timer_add(n->retry, &tv);
 }
 
 /* A neighbor that is not passive is connected to now (and kept so). */

@@ -128,7 +128,8 @@ bgp_notify_err(struct bgp_peer *p, const struct bgp_err *e)
 	    e->wire ? e->wirelen : e->datalen, e->why);
 }
 
-void
+/* The prefix a peer announces as its i-th. */
+static void
 bgp_peer_prefix(const struct bgp_peer *p, uint64_t i, struct bgp_prefix *out)
 {
 	const struct bgp_config	*cfg = &p->sim->cfg;

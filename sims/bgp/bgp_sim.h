@@ -209,9 +209,6 @@ void	bgp_peer_goodbye(struct bgp_peer *);
 /* NOTIFICATION Cease/Administrative Reset and close (a session flap). */
 void	bgp_peer_flap(struct bgp_peer *);
 void	bgp_peer_free(struct bgp_peer *);
-/* The prefix a peer announces as its i-th. */
-void	bgp_peer_prefix(const struct bgp_peer *, uint64_t i,
-	    struct bgp_prefix *);
 
 /* bgp_fault.c: the --fault kinds of these devices (src/fault.h). */
 extern const struct fault_kind bgp_fault_kinds[];

@@ -1127,11 +1127,9 @@ bgp_spk_start(const struct bgp_spk_config *c, char *err, size_t errlen)
 	    errlen);
 	if (listener == NULL)
 		return -1;
-	timer = event_new(engine_base(), -1, EV_PERSIST, spk_tick, NULL);
-	kick = event_new(engine_base(), -1, 0, spk_kick_cb, NULL);
-	if (timer == NULL || kick == NULL)
-		fatalx("event_new");
-	event_add(timer, &tv);
+	timer = engine_timer_new(EV_PERSIST, spk_tick, NULL);
+	kick = engine_timer_new(0, spk_kick_cb, NULL);
+	engine_timer_add(timer, &tv);
 	return 0;
 }
 

@@ -301,12 +301,6 @@ nc_cli_bytes(const struct nc_cli *c, uint64_t *in, uint64_t *out)
 	*out = c->bytes_out;
 }
 
-int
-nc_cli_chunked(const struct nc_cli *c)
-{
-	return c->chunked;
-}
-
 /* ---- input ---- */
 
 static void
@@ -783,7 +777,7 @@ ncc_begin(evutil_socket_t fd, short what, void *arg)
 	tv.tv_sec = (time_t)c->p.timeout_s;
 	tv.tv_usec = (suseconds_t)((c->p.timeout_s - (double)tv.tv_sec) *
 	    1e6);
-	event_add(c->timer, &tv);
+	engine_timer_add(c->timer, &tv);
 	if (ncc_addr(c, &ss, &len) == -1) {
 		ncc_fail(c, NCC_FAIL_CONNECT, "the host is not an IP address");
 		return;
@@ -816,12 +810,10 @@ nc_cli_new(const struct nc_cli_params *p, const struct nc_cli_ops *ops,
 	c->state = NCCS_TCP_CONNECT;
 	TAILQ_INIT(&c->pending);
 	nc_framer_init(&c->fr, p->max_msg ? p->max_msg : NCC_MAX_MSG);
-	c->timer = evtimer_new(engine_base(), ncc_timeout, c);
-	c->reap = event_new(engine_base(), -1, 0, ncc_reap_cb, c);
-	if (c->timer == NULL || c->reap == NULL)
-		fatalx("event_new");
+	c->timer = engine_timer_new(0, ncc_timeout, c);
+	c->reap = engine_timer_new(0, ncc_reap_cb, c);
 	/* The timer starts the session from the loop. */
 	event_assign(c->timer, engine_base(), -1, 0, ncc_begin, c);
-	event_add(c->timer, &now);
+	engine_timer_add(c->timer, &now);
 	return c;
 }

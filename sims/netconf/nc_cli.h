@@ -68,7 +68,6 @@ size_t		 nc_cli_expire(struct nc_cli *, uint64_t now_ns,
 /* Bytes received and sent. */
 void		 nc_cli_bytes(const struct nc_cli *, uint64_t *in,
 		    uint64_t *out);
-int		 nc_cli_chunked(const struct nc_cli *);
 /* No more callbacks; the session closes and is freed from the loop. */
 void		 nc_cli_free(struct nc_cli *);
 /* At exit: the shared message buffer. */

@@ -438,10 +438,9 @@ ncc_failed(struct ncc_node *n, enum nc_cli_fail f, const char *why)
 		ms = NCC_RETRY_MAX_MS;
 	tv.tv_sec = (time_t)(ms / 1000);
 	tv.tv_usec = (suseconds_t)fmod(ms, 1000) * 1000;
-	if (n->retry == NULL && (n->retry = evtimer_new(engine_base(),
-	    ncc_retry_cb, n)) == NULL)
-		fatalx("evtimer_new");
-	evtimer_add(n->retry, &tv);
+	if (n->retry == NULL)
+		n->retry = engine_timer_new(0, ncc_retry_cb, n);
+	engine_timer_add(n->retry, &tv);
 	ncc_pump();
 }
 
@@ -761,10 +760,8 @@ ncc_role_start(void *cfg, struct http_server *hs, char *err, size_t errlen)
 	TAILQ_INIT(&ncc.waitq);
 	/* libyang's messages reach the RESTCONF client, not stderr. */
 	ly_log_options(LY_LOSTORE_LAST);
-	ncc.tick = event_new(engine_base(), -1, EV_PERSIST, ncc_tick, NULL);
-	if (ncc.tick == NULL)
-		fatalx("event_new");
-	event_add(ncc.tick, &tv);
+	ncc.tick = engine_timer_new(EV_PERSIST, ncc_tick, NULL);
+	engine_timer_add(ncc.tick, &tv);
 	nc_restconf_register();
 	nc_restconf_rpcs(hs);
 	log_info("netconf: mounting devices told through RESTCONF "

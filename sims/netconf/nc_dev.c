@@ -87,7 +87,7 @@ nc_dev_log_once(struct nc_dev *d, uint32_t kind)
 	return 1;
 }
 
-void
+static void
 nc_count_error_tag(struct nc_sim *sim, enum nc_err_tag tag)
 {
 	unsigned	i = (unsigned)tag <= NC_ERR_TAG_COUNT ? tag :
@@ -160,9 +160,8 @@ nc_sess_deadline_arm(struct nc_sess *s)
 		return;
 	tv.tv_sec = (time_t)t;
 	tv.tv_usec = (suseconds_t)((t - (double)tv.tv_sec) * 1e6);
-	if ((s->deadline_ev = evtimer_new(engine_base(), nc_sess_deadline,
-	    s)) == NULL || evtimer_add(s->deadline_ev, &tv) == -1)
-		fatalx("netconf: hello deadline timer");
+	s->deadline_ev = engine_timer_new(0, nc_sess_deadline, s);
+	engine_timer_add(s->deadline_ev, &tv);
 }
 
 /* Past hello: the deadline's memory goes (sessions may last hours). */
@@ -1152,13 +1151,10 @@ nc_notif_begin(struct nc_sess *s)
 			    1e6);
 		}
 	}
-	s->notif_ev = event_new(engine_base(), -1, EV_PERSIST, nc_notif_tick,
-	    s);
-	if (s->notif_ev == NULL)
-		fatalx("event_new");
+	s->notif_ev = engine_timer_new(EV_PERSIST, nc_notif_tick, s);
 	s->notif_last_ns = clock_ns();
 	s->notif_credit = 1;	/* the first one right away */
-	event_add(s->notif_ev, &tv);
+	engine_timer_add(s->notif_ev, &tv);
 }
 
 /* RFC 5277 section 2.1.1, the NETCONF stream only, no replay. */

@@ -165,7 +165,7 @@ nc_fault_hold(struct nc_sess *s, enum nc_op op, const void *msg,
 		sl->sid = s->sid;
 		tv.tv_sec = sl->ms / 1000;
 		tv.tv_usec = (suseconds_t)(sl->ms % 1000) * 1000;
-		evtimer_add(sl->ev, &tv);
+		engine_timer_add(sl->ev, &tv);
 	}
 	nc_frame_send(s->base11, msg, len, nc_slow_append, sl);
 	return 1;
@@ -185,7 +185,7 @@ nc_fault_slow_rpc(void *cfg, const struct fault_shot *shot)
 	sl->ms = shot->arg;
 	if ((sl->held = evbuffer_new()) == NULL)
 		fatalx("slow-rpc: out of memory");
-	sl->ev = evtimer_new(engine_base(), nc_slow_fire, sl);
+	sl->ev = engine_timer_new(0, nc_slow_fire, sl);
 	LIST_INSERT_HEAD(&nc_slows, sl, entry);
 	d->fault_slow = sl;
 	return 0;

@@ -240,9 +240,7 @@ nc_start(void *arg, struct metrics *m, char *err, size_t errlen)
 	nc_counters_init(sim);
 	nc_xml_limit_attrs(sim->cfg.max_attrs, sim->c.xml_attrs_refused);
 	nc_phases_init(sim);
-	if ((sim->reaper = event_new(engine_base(), -1, 0, nc_reap_cb,
-	    sim)) == NULL)
-		fatalx("event_new");
+	sim->reaper = engine_timer_new(0, nc_reap_cb, sim);
 	sim->devs = xcalloc(sim->cfg.devices, sizeof(*sim->devs));
 	for (i = 0; i < sim->cfg.devices; i++) {
 		sim->devs[i].sim = sim;

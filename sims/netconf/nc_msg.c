@@ -141,7 +141,8 @@ static const struct {
 };
 #define NC_NCAPS	(sizeof(nc_caps) / sizeof(nc_caps[0]))
 
-unsigned
+/* Flag of a capability URI (exact match), 0 when not one of ours. */
+static unsigned
 nc_cap_flag(const char *uri)
 {
 	size_t	i;
@@ -150,17 +151,6 @@ nc_cap_flag(const char *uri)
 		if (strcmp(uri, nc_caps[i].uri) == 0)
 			return nc_caps[i].flag;
 	return 0;
-}
-
-const char *
-nc_cap_uri(unsigned flag)
-{
-	size_t	i;
-
-	for (i = 0; i < NC_NCAPS; i++)
-		if (nc_caps[i].flag == flag)
-			return nc_caps[i].uri;
-	return NULL;
 }
 
 /* ---- error names (Appendix A) ---- */
@@ -209,7 +199,7 @@ name_index(const char *const *names, size_t n, const char *s)
 	return -1;
 }
 
-const char *
+static const char *
 nc_err_type_name(enum nc_err_type t)
 {
 	return (unsigned)t < 4 ? nc_err_types[t] : "unknown";
@@ -237,13 +227,13 @@ nc_err_tag_from_name(const char *s)
 	return i < 0 ? NC_ERR_TAG_UNKNOWN : (enum nc_err_tag)i;
 }
 
-const char *
+static const char *
 nc_err_sev_name(enum nc_err_sev s)
 {
 	return (unsigned)s < 2 ? nc_err_sevs[s] : "unknown";
 }
 
-enum nc_err_sev
+static enum nc_err_sev
 nc_err_sev_from_name(const char *s)
 {
 	int	i = name_index(nc_err_sevs, 2, s);
@@ -755,17 +745,6 @@ static const struct {
 };
 #define NC_NOPS	(sizeof(nc_ops) / sizeof(nc_ops[0]))
 
-const char *
-nc_op_name(enum nc_op op)
-{
-	size_t	i;
-
-	for (i = 0; i < NC_NOPS; i++)
-		if (nc_ops[i].op == op)
-			return nc_ops[i].name;
-	return "other";
-}
-
 static enum nc_op
 op_lookup(const xmlNode *n)
 {
@@ -809,7 +788,7 @@ rpc_find_op(struct nc_rpc *r, struct nc_err *err)
 	return 0;
 }
 
-int
+static int
 nc_rpc_from_doc(struct nc_rpc *r, xmlDocPtr doc, struct nc_err *err)
 {
 	xmlNodePtr	root;
@@ -881,7 +860,8 @@ nc_err_op_not_supported(struct nc_err *e, const struct nc_rpc *r)
 	    r->op_name ? r->op_name : "(none)");
 }
 
-xmlNodePtr
+/* Operation parameter element name (in the operation's namespace). */
+static xmlNodePtr
 nc_rpc_param(const struct nc_rpc *r, const char *name)
 {
 	if (r->op_node == NULL)
@@ -935,7 +915,8 @@ nc_rpc_datastore(const struct nc_rpc *r, const char *param,
 	return 0;
 }
 
-int
+/* A <filter> element (section 6; RFC 5277 2.1.1); errors per Appendix A. */
+static int
 nc_filter_parse(const xmlNode *n, struct ncm_filter *f, struct nc_err *err)
 {
 	const char	*type;
@@ -1307,14 +1288,15 @@ nc_reply_ok(xmlBufferPtr b, const struct nc_rpc *r)
 	nc_reply_end(b);
 }
 
-void
+/* Streaming: begin, append content, end. */
+static void
 nc_reply_data_begin(xmlBufferPtr b, const struct nc_rpc *r)
 {
 	nc_reply_begin(b, r);
 	puts_(b, "<data>");
 }
 
-void
+static void
 nc_reply_data_end(xmlBufferPtr b)
 {
 	puts_(b, "</data>");
@@ -1367,7 +1349,7 @@ put_error_info(xmlBufferPtr b, const struct nc_err *e)
 }
 
 /* Section 4.3, children in the order of the XSD in Appendix B. */
-void
+static void
 nc_rpc_error_put(xmlBufferPtr b, const struct nc_err *e)
 {
 	const char	*msg = nc_err_message(e);

@@ -56,10 +56,6 @@
 #define NC_CAPF_NOTIFICATION	0x0200
 #define NC_CAPF_INTERLEAVE	0x0400
 
-/* Flag of a capability URI (exact match), 0 when not one of ours. */
-unsigned nc_cap_flag(const char *uri);
-/* URI of a single flag, NULL when none. */
-const char *nc_cap_uri(unsigned flag);
 
 /* ---- errors (RFC 6241 section 4.3 and Appendix A) ---- */
 
@@ -103,12 +99,9 @@ enum nc_err_sev {
 	NC_ERR_SEV_UNKNOWN,
 };
 
-const char *nc_err_type_name(enum nc_err_type);
 enum nc_err_type nc_err_type_from_name(const char *);
 const char *nc_err_tag_name(enum nc_err_tag);
 enum nc_err_tag nc_err_tag_from_name(const char *);
-const char *nc_err_sev_name(enum nc_err_sev);
-enum nc_err_sev nc_err_sev_from_name(const char *);
 
 struct nc_nsdecl {
 	const char	*prefix;
@@ -271,7 +264,6 @@ enum nc_op {
 	NC_OP_GET_SCHEMA,		/* RFC 6022 */
 	NC_OP_CREATE_SUBSCRIPTION,	/* RFC 5277 */
 };
-const char *nc_op_name(enum nc_op);
 
 struct nc_rpc {
 	xmlDocPtr	 doc;		/* owned */
@@ -291,12 +283,9 @@ struct nc_rpc {
  */
 int	 nc_rpc_parse(struct nc_rpc *, const void *, size_t, int base11,
 	    struct nc_err *);
-int	 nc_rpc_from_doc(struct nc_rpc *, xmlDocPtr, struct nc_err *);
 void	 nc_rpc_free(struct nc_rpc *);
 /* operation-not-supported, type protocol, for the rpc's operation. */
 void	 nc_err_op_not_supported(struct nc_err *, const struct nc_rpc *);
-/* Operation parameter element name (in the operation's namespace). */
-xmlNodePtr nc_rpc_param(const struct nc_rpc *, const char *name);
 
 /*
  * What the rpc names; ncm_ (message) because nc_store.h has its own
@@ -330,9 +319,6 @@ struct ncm_filter {
 	xmlNodePtr	 node;		/* the <filter> element */
 	const char	*select;
 };
-/* A <filter> element (section 6; RFC 5277 2.1.1); errors per Appendix A. */
-int	 nc_filter_parse(const xmlNode *, struct ncm_filter *,
-	    struct nc_err *);
 /* The operation's <filter>, NCM_FILTER_NONE when absent. */
 int	 nc_rpc_filter(const struct nc_rpc *, struct ncm_filter *,
 	    struct nc_err *);
@@ -391,13 +377,8 @@ void	 nc_reply_data(xmlBufferPtr, const struct nc_rpc *,
 	    const char *data_xml, size_t len);
 /* node and its following siblings, serialized (may be NULL). */
 void	 nc_reply_data_node(xmlBufferPtr, const struct nc_rpc *, xmlNodePtr);
-/* Streaming: begin, append content, end. */
-void	 nc_reply_data_begin(xmlBufferPtr, const struct nc_rpc *);
-void	 nc_reply_data_end(xmlBufferPtr);
 void	 nc_reply_error(xmlBufferPtr, const struct nc_rpc *,
 	    const struct nc_err *, size_t n);
-/* Just the <rpc-error> element, for replies built piecewise. */
-void	 nc_rpc_error_put(xmlBufferPtr, const struct nc_err *);
 void	 nc_reply_begin(xmlBufferPtr, const struct nc_rpc *);
 void	 nc_reply_end(xmlBufferPtr);
 

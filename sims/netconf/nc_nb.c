@@ -65,7 +65,7 @@ ncn_msg(const struct nb_opts *o, struct nb_msg *m, enum nb_method method)
 	m->ctype = method == NB_PUT || method == NB_PATCH ? m->accept : NULL;
 }
 
-void
+static void
 nc_nb_node_name(uint32_t i, char *out, size_t cap)
 {
 	snprintf(out, cap, "sbsim-nc-%u", i);

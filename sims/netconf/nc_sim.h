@@ -243,10 +243,8 @@ void	 nc_dev_cleanup(void);
 void	 nc_dev_free(struct nc_dev *);
 /* Log a kind of trouble once per device; 1 when this is the first. */
 int	 nc_dev_log_once(struct nc_dev *, uint32_t kind);
-void	 nc_count_error_tag(struct nc_sim *, enum nc_err_tag);
 
 /* nc_nb.c: the northbound driver. */
-void	 nc_nb_node_name(uint32_t, char *, size_t);
 /* Defaults of the northbound options, before parsing. */
 void	 nc_nb_defaults(struct nc_nb_cfg *);
 int	 nc_nb_check(struct nc_sim *, char *err, size_t errlen);

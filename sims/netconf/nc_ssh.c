@@ -493,15 +493,13 @@ nc_ssh_pause(struct nc_ssh *x)
 	x->failed = 0;
 	if (until <= now)
 		return;
-	if (x->pause_ev == NULL &&
-	    (x->pause_ev = evtimer_new(engine_base(), nc_ssh_resume,
-	    x)) == NULL)
-		fatalx("netconf: auth delay timer");
+	if (x->pause_ev == NULL)
+		x->pause_ev = engine_timer_new(0, nc_ssh_resume, x);
 	tv.tv_sec = (time_t)((until - now) / 1000000000);
 	tv.tv_usec = (suseconds_t)((until - now) % 1000000000 / 1000);
 	event_del(x->rev);
 	event_del(x->wev);
-	evtimer_add(x->pause_ev, &tv);
+	engine_timer_add(x->pause_ev, &tv);
 	x->paused = 1;
 }
 

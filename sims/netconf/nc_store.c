@@ -68,7 +68,10 @@ struct edit_ctx {
 
 /* ---- errors ---- */
 
-struct nc_error *
+static struct nc_error *nc_error_new(const char *, const char *,
+	    const char *, ...) __attribute__((format(printf, 3, 4)));
+
+static struct nc_error *
 nc_error_new(const char *type, const char *tag, const char *fmt, ...)
 {
 	struct nc_error *e;
@@ -113,40 +116,6 @@ name_index(const char *s, const char *const *names)
 		if (strcmp(s, names[i]) == 0)
 			return i;
 	return -1;
-}
-
-int
-nc_ds_parse(const char *s)
-{
-	static const char *const n[] = { "running", "candidate", NULL };
-
-	return name_index(s, n);
-}
-
-int
-nc_defop_parse(const char *s)
-{
-	static const char *const n[] = { "merge", "replace", "none", NULL };
-
-	return name_index(s, n);
-}
-
-int
-nc_errop_parse(const char *s)
-{
-	static const char *const n[] = { "stop-on-error",
-	    "continue-on-error", "rollback-on-error", NULL };
-
-	return name_index(s, n);
-}
-
-int
-nc_testop_parse(const char *s)
-{
-	static const char *const n[] = { "test-then-set", "set",
-	    "test-only", NULL };
-
-	return name_index(s, n);
 }
 
 /* The first "quoted" word of s, or NULL. */
@@ -442,7 +411,7 @@ fail:
 	return NULL;
 }
 
-struct nc_schema *
+static struct nc_schema *
 nc_schema_ref(struct nc_schema *s)
 {
 	s->refs++;
@@ -474,12 +443,6 @@ struct ly_ctx *
 nc_schema_ctx(const struct nc_schema *s)
 {
 	return s->ctx;
-}
-
-int
-nc_schema_flags(const struct nc_schema *s)
-{
-	return s->flags;
 }
 
 const char *const *
@@ -600,12 +563,6 @@ ds_tree(const struct nc_store *st, enum nc_ds ds)
 	if (ds == NC_DS_CANDIDATE && !st->cand_dirty)
 		return st->ds[NC_DS_RUNNING];
 	return st->ds[ds];
-}
-
-const struct lyd_node *
-nc_store_tree(const struct nc_store *st, enum nc_ds ds)
-{
-	return ds_tree(st, ds);
 }
 
 static size_t

@@ -91,14 +91,7 @@ struct nc_filter {
 };
 
 /* Errors. */
-struct nc_error	*nc_error_new(const char *type, const char *tag,
-		    const char *fmt, ...)
-		    __attribute__((format(printf, 3, 4)));
 void		 nc_error_free(struct nc_error *);
-int		 nc_ds_parse(const char *);	/* "running" -> NC_DS_*, or -1 */
-int		 nc_defop_parse(const char *);	/* -1 when unknown */
-int		 nc_errop_parse(const char *);
-int		 nc_testop_parse(const char *);
 
 /*
  * Load every *.yang in dir (implemented, all features enabled), plus
@@ -108,10 +101,8 @@ int		 nc_testop_parse(const char *);
  */
 struct nc_schema *nc_schema_new(const char *dir, const char *std_dir,
 		    int flags);
-struct nc_schema *nc_schema_ref(struct nc_schema *);
 void		 nc_schema_unref(struct nc_schema *);
 struct ly_ctx	*nc_schema_ctx(const struct nc_schema *);
-int		 nc_schema_flags(const struct nc_schema *);
 /* Module capability URIs for <hello>: "NS?module=M&revision=R&features=". */
 const char *const *nc_schema_capabilities(const struct nc_schema *,
 		    size_t *n);
@@ -130,8 +121,6 @@ const char	*nc_schema_schemas_xml(const struct nc_schema *);
 struct nc_store	*nc_store_new(struct nc_schema *);
 void		 nc_store_free(struct nc_store *);
 int		 nc_store_has_candidate(const struct nc_store *);
-/* The current tree of a datastore (NULL when empty), read-only. */
-const struct lyd_node *nc_store_tree(const struct nc_store *, enum nc_ds);
 /* Number of list and leaf-list entries in a datastore. */
 size_t		 nc_store_count(const struct nc_store *, enum nc_ds);
 

@@ -714,7 +714,7 @@ ofc_round_timer(uint64_t ns)
 
 	tv.tv_sec = (time_t)(ns / 1000000000ull);
 	tv.tv_usec = (suseconds_t)(ns % 1000000000ull / 1000);
-	event_add(poll_timer, &tv);
+	engine_timer_add(poll_timer, &tv);
 }
 
 static uint64_t
@@ -974,7 +974,7 @@ ofc_hello_arm(uint64_t now)
 	left = c->hello_by_ns > now ? c->hello_by_ns - now : 0;
 	tv.tv_sec = (time_t)(left / 1000000000ull);
 	tv.tv_usec = (suseconds_t)(left % 1000000000ull / 1000 + 1);
-	evtimer_add(hello_timer, &tv);
+	engine_timer_add(hello_timer, &tv);
 }
 
 static void
@@ -1005,9 +1005,8 @@ ofc_hello_wait_add(struct ofc_conn *c)
 
 	if (cfg.hello_timeout <= 0)
 		return;
-	if (hello_timer == NULL && (hello_timer = evtimer_new(engine_base(),
-	    ofc_hello_expire, NULL)) == NULL)
-		fatalx("evtimer_new");
+	if (hello_timer == NULL)
+		hello_timer = engine_timer_new(0, ofc_hello_expire, NULL);
 	now = clock_ns();
 	c->hello_by_ns = now + (uint64_t)(cfg.hello_timeout * 1e9);
 	if (c->hello_by_ns == 0)
@@ -1255,18 +1254,12 @@ of_ctl_start(const struct of_ctl_config *c, char *err, size_t errlen)
 	if (cfg.lldp) {
 		struct timeval	tv = { CTL_LLDP_PERIOD, 0 };
 
-		lldp_timer = event_new(engine_base(), -1, EV_PERSIST,
-		    ofc_lldp_tick, NULL);
-		if (lldp_timer == NULL)
-			fatalx("event_new");
-		event_add(lldp_timer, &tv);
+		lldp_timer = engine_timer_new(EV_PERSIST, ofc_lldp_tick, NULL);
+		engine_timer_add(lldp_timer, &tv);
 	}
 	round_started = round_waiting = 0;
 	if (cfg.stats_interval > 0) {
-		poll_timer = event_new(engine_base(), -1, 0, ofc_poll_tick,
-		    NULL);
-		if (poll_timer == NULL)
-			fatalx("event_new");
+		poll_timer = engine_timer_new(0, ofc_poll_tick, NULL);
 		ofc_round_timer(ofc_secs_ns(cfg.stats_interval));
 	}
 	return 0;

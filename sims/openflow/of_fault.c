@@ -83,11 +83,11 @@ of_flap_arm(struct of_switch *sw, uint32_t port, uint32_t ms)
 	f = xcalloc(1, sizeof(*f));
 	f->sw = sw;
 	f->port = port;
-	f->ev = evtimer_new(engine_base(), of_flap_up, f);
+	f->ev = engine_timer_new(0, of_flap_up, f);
 	LIST_INSERT_HEAD(&of_flaps, f, entry);
 	tv.tv_sec = ms / 1000;
 	tv.tv_usec = (suseconds_t)(ms % 1000) * 1000;
-	evtimer_add(f->ev, &tv);
+	engine_timer_add(f->ev, &tv);
 }
 
 /* The k-th connected switch (owner connections), NULL when fewer. */

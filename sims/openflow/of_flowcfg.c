@@ -582,12 +582,6 @@ fc_flow_out(const struct fc_flow *f, unsigned i)
 	return o;
 }
 
-unsigned
-fc_flow_table(const struct fc_flow *f)
-{
-	return f->table;
-}
-
 static void
 fc_match_of(const struct fc_flow *f, struct of_match *m)
 {

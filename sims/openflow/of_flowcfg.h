@@ -110,7 +110,6 @@ int	 fc_oper_visible(const struct fc_node *, const struct fc_flow *);
 uint32_t fc_reported_flows(const struct fc_node *, unsigned table);
 /* Flows the switch has in table that are not in the config. */
 uint32_t fc_reported_unknown(const struct fc_node *, unsigned table);
-unsigned fc_flow_table(const struct fc_flow *);
 /* Write a flow entry (inside a list) in flow-node-inventory's shape. */
 void	 fc_render(struct doc_writer *, const struct fc_node *,
 	    const struct fc_flow *);

@@ -198,7 +198,8 @@ oxm_value_invalid(const struct oxm_field *f, const uint8_t *value)
 	return (be_load(value, f->len) & ~f->valid) != 0;
 }
 
-void
+/* The all-ones mask of a field: its usable bits, f->len bytes. */
+static void
 oxm_full_mask(const struct oxm_field *f, uint8_t *out)
 {
 	if (f->valid == 0)

@@ -308,9 +308,3 @@ of_ovl_overlaps(struct of_ovl *ovl, const uint8_t *oxm, size_t len)
 			return 1;
 	return 0;
 }
-
-uint32_t
-of_ovl_groups(const struct of_ovl *ovl)
-{
-	return ovl->ngroups;
-}

@@ -22,6 +22,5 @@ void		 of_ovl_del(struct of_ovl *, const uint8_t *oxm, size_t len);
 /* 1 when a flow in the index overlaps the match oxm. */
 int		 of_ovl_overlaps(struct of_ovl *, const uint8_t *oxm,
 		    size_t len);
-uint32_t	 of_ovl_groups(const struct of_ovl *);
 
 #endif

@@ -128,8 +128,6 @@ struct oxm_field {
 const struct oxm_field *oxm_field_get(uint8_t field);
 /* Non-zero when value (f->len bytes) has bits the field cannot carry. */
 int	 oxm_value_invalid(const struct oxm_field *, const uint8_t *value);
-/* The all-ones mask of a field: its usable bits, f->len bytes. */
-void	 oxm_full_mask(const struct oxm_field *, uint8_t *out);
 
 /* OpenFlow 1.0 ofp_match wildcards (enum ofp_flow_wildcards). */
 #define OF10_FW_IN_PORT		(1u << 0)

@@ -769,7 +769,7 @@ ovm_retry_later(struct ovm_node *n)
 		wait = cfg.retry_max_s;
 	tv.tv_sec = (time_t)wait;
 	tv.tv_usec = (suseconds_t)((wait - (double)tv.tv_sec) * 1e6);
-	evtimer_add(n->retry, &tv);
+	engine_timer_add(n->retry, &tv);
 }
 
 struct ovm_node *
@@ -794,7 +794,7 @@ ovm_node_add(const char *id, const char *ip, uint16_t port)
 	snprintf(n->id, sizeof(n->id), "%s", id);
 	snprintf(n->ip, sizeof(n->ip), "%s", ip);
 	n->port = port;
-	n->retry = evtimer_new(engine_base(), ovm_retry_cb, n);
+	n->retry = engine_timer_new(0, ovm_retry_cb, n);
 	TAILQ_INSERT_TAIL(&nodes, n, entry);
 	ovm_connect(n);
 	return n;
@@ -923,8 +923,8 @@ ovm_start(const struct ovm_config *c, char *err, size_t errlen)
 	    errlen);
 	if (listener == NULL)
 		return -1;
-	timer = event_new(engine_base(), -1, EV_PERSIST, ovm_tick, NULL);
-	event_add(timer, &tv);
+	timer = engine_timer_new(EV_PERSIST, ovm_tick, NULL);
+	engine_timer_add(timer, &tv);
 	return 0;
 }
 

@@ -131,7 +131,8 @@ ovsdb_lock_mine(struct ovsdb_conn *conn, const char *name)
 	return NULL;
 }
 
-int
+/* Does the connection hold lock name?  (For "assert", 5.2.10.) */
+static int
 ovsdb_conn_owns(struct ovsdb_conn *conn, const char *name)
 {
 	struct ovsdb_lockreq	*r = ovsdb_lock_owner(conn->srv, name);

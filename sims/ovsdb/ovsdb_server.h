@@ -133,8 +133,6 @@ int	 ovsdb_conn_message(struct ovsdb_conn *, const uint8_t *, size_t,
 void	 ovsdb_conn_send(struct ovsdb_conn *, json_t *msg);
 /* The inactivity probe: an echo request (section 4.1.11). */
 void	 ovsdb_conn_probe(struct ovsdb_conn *);
-/* Does the connection hold lock name?  (For "assert", 5.2.10.) */
-int	 ovsdb_conn_owns(struct ovsdb_conn *, const char *name);
 
 /* ovsdb_monitor.c: monitor, monitor_cond, monitor_cond_since (version
  * 1, 2, 3), monitor_cond_change, monitor_cancel, and the updates a

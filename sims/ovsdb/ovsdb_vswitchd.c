@@ -253,9 +253,8 @@ ovsdb_vswitchd_soon(struct ovsdb_dev *d)
 {
 	static const struct timeval	now = { 0, 0 };
 
-	if (d->vsd_soon == NULL && (d->vsd_soon = evtimer_new(engine_base(),
-	    ovsdb_vswitchd_soon_cb, d)) == NULL)
-		fatalx("ovsdb_vswitchd_soon: evtimer_new");
+	if (d->vsd_soon == NULL)
+		d->vsd_soon = engine_timer_new(0, ovsdb_vswitchd_soon_cb, d);
 	if (!evtimer_pending(d->vsd_soon, NULL))
-		evtimer_add(d->vsd_soon, &now);
+		engine_timer_add(d->vsd_soon, &now);
 }

@@ -191,7 +191,8 @@ pcep_msg_split(struct rbuf *stream, struct pcep_header *h, struct rbuf *body,
 	return 1;
 }
 
-int
+/* Next object of a body: 1, or 0 at its end, -1 on a bad object header. */
+static int
 pcep_obj_next(struct rbuf *r, struct pcep_obj *o, struct pcep_err *err)
 {
 	uint16_t	len;

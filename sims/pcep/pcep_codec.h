@@ -137,8 +137,6 @@ struct pcep_obj {
 	uint8_t		flags;		/* PCEP_OBJ_FLAG_P, _I */
 	struct rbuf	body;		/* after the object header */
 };
-/* Next object of a body: 1, or 0 at its end, -1 on a bad object header. */
-int	 pcep_obj_next(struct rbuf *, struct pcep_obj *, struct pcep_err *);
 
 /* Start a message (length patched by pcep_msg_end); returns its offset. */
 size_t	 pcep_msg_begin(struct wbuf *, uint8_t type);

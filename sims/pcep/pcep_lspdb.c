@@ -53,7 +53,8 @@ pcc_name_del(struct pcc *p, uint32_t slot)
 
 /* ---- the database ---- */
 
-void
+/* The name of our i-th LSP. */
+static void
 pcc_lsp_name(const struct pcc *p, uint32_t i, char *buf, size_t len)
 {
 	/* pcc-mock's names, so that tools written for it read ours. */

@@ -454,18 +454,6 @@ pce_op_add(struct pce_sess *s, uint32_t srp_id, pce_op_cb cb, void *arg)
 	TAILQ_INSERT_TAIL(&s->ops, op, entry);
 }
 
-void
-pce_op_cancel(void *arg)
-{
-	struct pce_sess	*s;
-	struct pce_op	*op;
-
-	TAILQ_FOREACH(s, &sessions, entry)
-		TAILQ_FOREACH(op, &s->ops, entry)
-			if (op->arg == arg)
-				op->cb = NULL;
-}
-
 /* An SRP-ID came back in a PCRpt or PCErr: whose was it? */
 static void
 pce_srp_answered(struct pce_sess *s, uint32_t srp_id, struct pce_lsp *l,
@@ -1285,8 +1273,8 @@ pce_start(const struct pce_config *c, char *err, size_t errlen)
 	    errlen);
 	if (listener == NULL)
 		return -1;
-	timer = event_new(engine_base(), -1, EV_PERSIST, pce_tick, NULL);
-	event_add(timer, &tv);
+	timer = engine_timer_new(EV_PERSIST, pce_tick, NULL);
+	engine_timer_add(timer, &tv);
 	return 0;
 }
 

@@ -159,7 +159,5 @@ int	 pce_add_lsp(struct pce_sess *, const char *name, uint32_t src,
 	    void *arg, char *err, size_t errlen);
 int	 pce_remove_lsp(struct pce_sess *, struct pce_lsp *, pce_op_cb,
 	    void *arg, char *err, size_t errlen);
-/* Forget the callbacks of ops whose arg is this (the HTTP request went). */
-void	 pce_op_cancel(void *arg);
 
 #endif

@@ -226,8 +226,6 @@ void	pcc_handle_initiate(struct pcc *, const struct rbuf *body);
 /* This session's PCE is the new delegate: D on our LSPs, each reported
  * to it (RFC 8231 5.7). */
 void	pcc_lsps_delegate(struct pcc *);
-/* The name of our i-th LSP. */
-void	pcc_lsp_name(const struct pcc *, uint32_t i, char *, size_t);
 
 /* pcep_fault.c: the --fault kinds of these devices (src/fault.h). */
 extern const struct fault_kind pcep_fault_kinds[];
