@@ -168,12 +168,8 @@ bgp_build_one(struct bgp_peer *p, struct wbuf *w, uint64_t *next,
 		return 0;
 	/* The first by its number, the rest a block on each. */
 	bgp_peer_prefix(p, *next, &pfx);
-	while (*next < end && ub.count < max) {
-		if (bgp_ub_add(&ub, &pfx) == 1)
-			break;
-		(*next)++;
-		bgp_prefix_step(&pfx);
-	}
+	*next += bgp_ub_add_run(&ub, &pfx, end - *next < max - ub.count ?
+	    end - *next : max - ub.count);
 	bgp_ub_end(&ub);
 	return ub.count;
 }
