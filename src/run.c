@@ -160,7 +160,7 @@ run_cost_sample(struct run_state *rs, uint64_t now)
 	struct cost_snap	s;
 	size_t			over;
 
-	if (cost_read_proc(getpid(), &s) == 0)
+	if (cost_read_self(&s) == 0)
 		cost_sample(&rs->self, rs->m, now, &s);
 	if (rs->ro->controller_pid != 0 && !rs->ctl_gone) {
 		if (cost_read_proc((pid_t)rs->ro->controller_pid, &s) == 0)
