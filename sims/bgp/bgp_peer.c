@@ -25,6 +25,7 @@
 #define BGP_OUT_HIGH	(256 * 1024)	/* stop building above this */
 #define BGP_OUT_LOW	(64 * 1024)	/* and start again below this */
 #define BGP_OPEN_HOLD_S	240		/* section 8: "large value" */
+#define BGP_CLOSE_WAIT_NS 2000000000ull	/* for a NOTIFICATION to go */
 
 /* Kinds of trouble logged once per peer (bits of peer->logged). */
 #define LOG_TAW		0x1
@@ -843,8 +844,9 @@ const struct pool_ops bgp_peer_ops = {
 	"the controller",
 };
 
-/* Hold timer (section 6.5) and keepalives at a third of it (10). */
-void
+/* Hold timer (section 6.5) and keepalives at a third of it (10); when
+ * they are next due (UINT64_MAX: never, now: at the next tick). */
+uint64_t
 bgp_peer_timers(struct bgp_peer *p, uint64_t now)
 {
 	struct wbuf	*w;
@@ -852,25 +854,30 @@ bgp_peer_timers(struct bgp_peer *p, uint64_t now)
 
 	if (p->pd.bev != NULL && p->closing_ns != 0) {
 		/* A NOTIFICATION the other side does not take. */
-		if (now - p->closing_ns >= 2000000000ull)
+		if (now - p->closing_ns >= BGP_CLOSE_WAIT_NS)
 			pool_lost(&p->pd, "NOTIFICATION not taken");
-		return;
+		return p->pd.bev != NULL ? p->closing_ns + BGP_CLOSE_WAIT_NS :
+		    UINT64_MAX;
 	}
 	if (p->pd.bev == NULL || p->state < BGPS_OPENSENT || p->hold == 0)
-		return;
+		return UINT64_MAX;
 	if (now - p->last_rx_ns >= hold_ns) {
 		(*p->sim->c.hold_expired)++;
 		bgp_notify_close(p, BGP_ERR_HOLD, 0, NULL, 0,
 		    "hold timer expired");
-		return;
+		return now;
 	}
-	if (p->state < BGPS_OPENCONFIRM || now - p->last_ka_ns < hold_ns / 3)
-		return;
-	w = bgp_scratch();
-	bgp_keepalive_encode(w);
-	bgp_send(p, w, 1);
-	(*p->sim->c.keepalives_sent)++;
-	p->last_ka_ns = now;
+	if (p->state < BGPS_OPENCONFIRM)
+		return p->last_rx_ns + hold_ns;
+	if (now - p->last_ka_ns >= hold_ns / 3) {
+		w = bgp_scratch();
+		bgp_keepalive_encode(w);
+		bgp_send(p, w, 1);
+		(*p->sim->c.keepalives_sent)++;
+		p->last_ka_ns = now;
+	}
+	return p->last_ka_ns + hold_ns / 3 < p->last_rx_ns + hold_ns ?
+	    p->last_ka_ns + hold_ns / 3 : p->last_rx_ns + hold_ns;
 }
 
 /*
