@@ -24,6 +24,9 @@
 
 #define BGP_OUT_HIGH	(256 * 1024)	/* stop building above this */
 #define BGP_OUT_LOW	(64 * 1024)	/* and start again below this */
+/* UPDATEs built at once, in the output buffer: with libevent's chain
+ * header the allocation stays within 64 KiB, reused as chains drain. */
+#define BGP_BATCH	(60 * 1024)
 #define BGP_OPEN_HOLD_S	240		/* section 8: "large value" */
 #define BGP_CLOSE_WAIT_NS 2000000000ull	/* for a NOTIFICATION to go */
 
@@ -300,13 +303,35 @@ bgp_open_window(struct bgp_peer *p)
 	txack_open(&sim->acked, &p->txd, p->pd.bev, ph, also);
 }
 
+/*
+ * A batch of UPDATEs is built in the output buffer itself (no copy: 4 MB
+ * for a million /24s), in room reserved there and committed once built,
+ * whole or, when a message did not fit, not at all.
+ */
+static void
+bgp_commit(struct bgp_peer *p, struct evbuffer_iovec *v, struct wbuf *w,
+    uint32_t msgs)
+{
+	if (w->err) {
+		log_warnx("%s: message did not fit; dropped", bgp_who(p));
+		v->iov_len = 0;
+	} else {
+		v->iov_len = w->len;
+		*p->sim->c.tx_msgs += msgs;
+	}
+	if (evbuffer_commit_space(bufferevent_get_output(p->pd.bev), v,
+	    1) == -1)
+		fatalx("evbuffer_commit_space");
+}
+
 /* Build UPDATEs while the socket takes them. */
 static void
 bgp_fill(struct bgp_peer *p)
 {
 	struct bgp_sim		*sim = p->sim;
 	struct evbuffer		*out;
-	struct wbuf		*w;
+	struct evbuffer_iovec	 v;
+	struct wbuf		 wb, *w = &wb;
 	struct bgp_attrs	 a;
 	uint64_t		*next, now;
 	uint32_t		 n, msgs, items;
@@ -318,7 +343,9 @@ bgp_fill(struct bgp_peer *p)
 	bgp_peer_attrs(p, &a);
 	while (p->sending != BGP_SEND_NONE &&
 	    evbuffer_get_length(out) < BGP_OUT_HIGH) {
-		w = bgp_scratch();
+		if (evbuffer_reserve_space(out, BGP_BATCH, &v, 1) != 1)
+			fatalx("evbuffer_reserve_space");
+		wbuf_init(w, v.iov_base, BGP_BATCH);
 		next = p->sending == BGP_SEND_ANNOUNCE ? &p->ann_next :
 		    &p->wd_next;
 		msgs = items = 0;
@@ -334,7 +361,7 @@ bgp_fill(struct bgp_peer *p)
 		}
 		if (items > 0 && first)
 			bgp_open_window(p);
-		bgp_send(p, w, msgs);
+		bgp_commit(p, &v, w, msgs);
 		*sim->c.updates_sent += msgs;
 		now = clock_ns();
 		if (p->sending == BGP_SEND_ANNOUNCE) {
