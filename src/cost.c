@@ -6,6 +6,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,6 +75,48 @@ cost_read_proc(pid_t pid, struct cost_snap *s)
 	close(fd);
 	if (n <= 0)
 		return -1;
+	buf[n] = '\0';
+	memset(s, 0, sizeof(*s));
+	return cost_parse_stat(buf, s);
+}
+
+/*
+ * sbsim's own, read every tick of every run: the file stays open and is
+ * read again from its start (a seq file is made anew at offset 0), as
+ * the open and close cost more than the read itself, and the read was
+ * most of an idle tick.  A child forked since (a worker) inherited a
+ * descriptor that names its parent: it drops it and opens its own.
+ */
+static int	 cost_self_fd = -1;
+
+static void
+cost_self_forked(void)
+{
+	if (cost_self_fd != -1)
+		close(cost_self_fd);
+	cost_self_fd = -1;
+}
+
+int
+cost_read_self(struct cost_snap *s)
+{
+	static int	 registered;
+	char		 path[64], buf[1024];
+	ssize_t		 n;
+
+	if (!registered && pthread_atfork(NULL, NULL, cost_self_forked) == 0)
+		registered = 1;
+	if (!registered)		/* no fork handler: no descriptor kept */
+		return cost_read_proc(getpid(), s);
+	if (cost_self_fd == -1) {
+		snprintf(path, sizeof(path), "/proc/%ld/stat", (long)getpid());
+		if ((cost_self_fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+			return -1;
+	}
+	if ((n = pread(cost_self_fd, buf, sizeof(buf) - 1, 0)) <= 0) {
+		cost_self_forked();
+		return -1;
+	}
 	buf[n] = '\0';
 	memset(s, 0, sizeof(*s));
 	return cost_parse_stat(buf, s);

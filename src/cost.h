@@ -27,6 +27,8 @@ struct cost_snap {
 
 /* /proc/PID/stat of a process on this host; -1 when it is gone. */
 int	 cost_read_proc(pid_t pid, struct cost_snap *);
+/* The same of this process, its descriptor kept open between calls. */
+int	 cost_read_self(struct cost_snap *);
 
 /*
  * A Prometheus text exposition (version 0.0.4): process_cpu_seconds_total,

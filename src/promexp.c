@@ -287,7 +287,7 @@ promexp_write(struct evbuffer *out, const struct metrics *m)
 
 	pool_count_states(n);
 	promexp_write_devices(out, n);
-	if (cost_read_proc(getpid(), &s) == 0)
+	if (cost_read_self(&s) == 0)
 		promexp_write_self(out, &s);
 	promexp_write_run(out, m);
 }

@@ -21,6 +21,7 @@
 #include "run.h"
 
 #define RUN_TICK_MS		100
+#define RUN_QUIET_MAX_MS	1000	/* ticks apart at most, quiet */
 #define RUN_PROGRESS_MS		500
 /*
  * Once every phase is complete the devices go on answering a moment
@@ -58,6 +59,8 @@ struct run_state {
 	uint64_t		 accepted0;	/* pool_accepted() at start */
 	struct env		 env;		/* for ro->live_report, once */
 	int			 have_env;
+	struct event		*tick;
+	uint64_t		 tick_ms;	/* its interval now */
 };
 
 /*
@@ -67,6 +70,7 @@ struct run_state {
  * phases are complete (docs/report.md, "Verdicts").
  */
 static int	run_serving;
+static uint64_t	 run_quiet;	/* asked by this tick, 0: not */
 
 int
 run_phase_timed_out(const struct phase *ph, uint64_t now, double timeout_s)
@@ -181,7 +185,7 @@ run_cost_sample(struct run_state *rs, uint64_t now)
 	struct cost_snap	s;
 	size_t			over;
 
-	if (cost_read_proc(getpid(), &s) == 0)
+	if (cost_read_self(&s) == 0)
 		cost_sample(&rs->self, rs->m, now, &s);
 	if (rs->ro->controller_pid != 0 && !rs->ctl_gone) {
 		if (cost_read_proc((pid_t)rs->ro->controller_pid, &s) == 0)
@@ -313,6 +317,62 @@ run_released(evutil_socket_t sig, short what, void *arg)
 		run_linger_start(rs);
 }
 
+void
+run_quiet_until(uint64_t until_ns)
+{
+	if (run_quiet == 0 || until_ns < run_quiet)
+		run_quiet = until_ns;
+}
+
+uint64_t
+run_quiet_take(void)
+{
+	uint64_t	q = run_quiet;
+
+	run_quiet = 0;
+	return q;
+}
+
+/* Milliseconds from now to at, rounded up: a tick then finds it due. */
+static uint64_t
+run_ms_until(uint64_t now, uint64_t at)
+{
+	return at > now ? (at - now + 999999) / 1000000 : 0;
+}
+
+/*
+ * The next tick: RUN_TICK_MS on, or as late as the sim's quiet allows
+ * (run_quiet_until()), but no later than a second, the deadline or the
+ * next progress line.
+ */
+static void
+run_tick_pace(struct run_state *rs, uint64_t now, uint64_t quiet)
+{
+	uint64_t	ms = RUN_TICK_MS;
+	struct timeval	tv;
+
+	if (quiet != 0 && rs->complete_ns == 0 && rs->scraper == NULL &&
+	    (rs->ro->controller_pid == 0 || rs->ctl_gone) &&
+	    !fault_busy(now, rs->ro->phase_timeout)) {
+		ms = run_ms_until(now, quiet);
+		if (ms > RUN_QUIET_MAX_MS)
+			ms = RUN_QUIET_MAX_MS;
+		if ((rs->progress || rs->ro->worker) && ms > RUN_PROGRESS_MS)
+			ms = RUN_PROGRESS_MS;
+		if (rs->deadline_ns != 0 &&
+		    ms > run_ms_until(now, rs->deadline_ns))
+			ms = run_ms_until(now, rs->deadline_ns);
+		if (ms < RUN_TICK_MS)
+			ms = RUN_TICK_MS;
+	}
+	if (ms == rs->tick_ms)
+		return;
+	rs->tick_ms = ms;
+	tv.tv_sec = (time_t)(ms / 1000);
+	tv.tv_usec = (suseconds_t)(ms % 1000 * 1000);
+	engine_timer_add(rs->tick, &tv);
+}
+
 static void
 run_tick(evutil_socket_t fd, short what, void *arg)
 {
@@ -322,6 +382,7 @@ run_tick(evutil_socket_t fd, short what, void *arg)
 	(void)fd;
 	(void)what;
 	run_cost_sample(rs, now);
+	(void)run_quiet_take();
 	if (rs->ops->tick(rs->cfg, now) == 1 && rs->deadline_ns == 0 &&
 	    rs->complete_ns == 0 && !fault_busy(now, rs->ro->phase_timeout)) {
 		rs->complete_ns = now;
@@ -347,6 +408,7 @@ run_tick(evutil_socket_t fd, short what, void *arg)
 		else if (!rs->ro->worker)
 			report_progress(rs->m, stderr);
 	}
+	run_tick_pace(rs, now, run_quiet_take());
 }
 
 static uint64_t
@@ -565,6 +627,8 @@ run_once(struct run_state *rs)
 	    rs->cfg, rs->m, rs->ops->name, run_seed(rs->ro), rs->m->start_ns);
 	run_serve_start(rs);
 	tick = engine_timer_new(EV_PERSIST, run_tick, rs);
+	rs->tick = tick;
+	rs->tick_ms = RUN_TICK_MS;
 	engine_timer_add(tick, &tv);
 	rs->released = 0;
 	rs->release = NULL;
@@ -577,6 +641,7 @@ run_once(struct run_state *rs)
 	if (rs->release != NULL)
 		event_free(rs->release);
 	event_free(tick);
+	rs->tick = NULL;
 	fault_stop();
 	if (rs->progress)
 		report_progress_clear(stderr);

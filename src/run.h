@@ -205,5 +205,17 @@ int	 run_phase_timeout(struct phase *, uint64_t now_ns, double timeout_s);
  * set in untimed (those that run for a duration, not to a target). */
 void	 run_phases_timeout(struct phase **ph, int n, unsigned untimed,
 	    uint64_t now_ns, double timeout_s);
+/*
+ * From a sim's tick: nothing of the sim's is due before until_ns (its
+ * phases over, its devices only held: BGP's --settle), so the run ticks
+ * less often until then, at most a second apart: an idle tick is a
+ * wakeup, which costs more CPU than all a hold does.  It lapses at the
+ * next tick, which asks again.  Not while faults are due, the controller's
+ * cost is sampled (each tick) or the run completed (its linger).
+ */
+void	 run_quiet_until(uint64_t until_ns);
+/* For a tick that calls several (a scenario's groups): what was asked
+ * since the last call, 0: nothing; it is cleared. */
+uint64_t run_quiet_take(void);
 
 #endif

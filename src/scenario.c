@@ -385,20 +385,27 @@ scen_start(void *arg, struct metrics *m, char *err, size_t errlen)
 	return 0;
 }
 
-/* Complete when every group is. */
+/* Complete when every group is; quiet (run_quiet_until()) until the
+ * earliest any group asked, when every group asked. */
 static int
 scen_tick(void *arg, uint64_t now)
 {
 	struct scen		*sc = arg;
 	struct scen_group	*g;
 	size_t			 i;
+	uint64_t		 quiet = UINT64_MAX, q;
 	int			 all = 1;
 
 	for (i = 0; i < sc->started; i++) {
 		g = &sc->grp[i];
+		(void)run_quiet_take();
 		if (g->g.ops->tick(g->g.cfg, now) != 1)
 			all = 0;
+		q = run_quiet_take();
+		quiet = q == 0 || q < quiet ? q : quiet;
 	}
+	if (quiet != 0 && quiet != UINT64_MAX)
+		run_quiet_until(quiet);
 	return all;
 }
 

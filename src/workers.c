@@ -419,7 +419,7 @@ workers_scrape(struct evbuffer *out, void *arg)
 
 	memset(dev, 0, sizeof(dev));
 	memset(&sum, 0, sizeof(sum));
-	if (cost_read_proc(getpid(), &sum) == -1)
+	if (cost_read_self(&sum) == -1)
 		memset(&sum, 0, sizeof(sum));
 	parts = xcalloc(wr->round_n, sizeof(*parts));
 	for (i = 0; i < wr->round_n; i++) {

@@ -5,6 +5,7 @@
  */
 #include <arpa/inet.h>
 
+#include <endian.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -266,6 +267,96 @@ bgp_ub_add(struct bgp_ub *b, const struct bgp_prefix *p)
 			d[hdr + i] = p->addr[i];
 	w->len += hdr + bytes;
 	return 0;
+}
+
+/* v's n first bytes, big-endian, into d. */
+static void
+bgp_put_be64(uint8_t *d, uint64_t v, unsigned n)
+{
+	unsigned	i;
+
+	for (i = 0; i < n; i++)
+		d[i] = (uint8_t)(v >> (56 - 8 * i));
+}
+
+/* v big-endian into d[0..7], one store. */
+static void
+bgp_store_be64(uint8_t *d, uint64_t v)
+{
+	v = htobe64(v);
+	memcpy(d, &v, sizeof(v));
+}
+
+/*
+ * Entries of a run, each the next block (bgp_prefix_step's order: the
+ * address plus 2^(bits - len), wrapping), held as two 64-bit halves so
+ * that a step is an addition, not a byte loop.  The caller made room
+ * for k entries and 16 bytes past the last: each address is written
+ * whole, the bytes past its length written over by the next entry or
+ * left out of len.
+ */
+static void
+bgp_ub_put_run(struct bgp_ub *b, struct bgp_prefix *p, uint64_t k)
+{
+	unsigned	 bits = p->af == BGP_AF_IPV6 ? 128 : 32;
+	unsigned	 shift = bits - p->len, hdr = b->addpath ? 5 : 1;
+	unsigned	 nhi = bits == 32 ? 4 : 8;	/* bytes in hi */
+	size_t		 e = hdr + (p->len + 7u) / 8u;
+	uint64_t	 hi = 0, lo = 0, inc_hi = 0, inc_lo = 0, i, old;
+	uint8_t		*d = b->w->data + b->w->len, id[4];
+
+	/* IPv4 in the top 32 bits: its wrap is the 64-bit one. */
+	for (i = 0; i < nhi; i++)
+		hi |= (uint64_t)p->addr[i] << (56 - 8 * i);
+	for (i = 0; bits == 128 && i < 8; i++)
+		lo = lo << 8 | p->addr[8 + i];
+	shift += 128 - bits;
+	if (p->len > 0) {
+		if (shift >= 64)
+			inc_hi = 1ull << (shift - 64);
+		else
+			inc_lo = 1ull << shift;
+	}
+	bgp_put_be64(id, (uint64_t)p->path_id << 32, 4);
+	for (i = 0; i < k; i++, d += e) {
+		if (hdr == 5)
+			memcpy(d, id, 4);
+		d[hdr - 1] = p->len;
+		bgp_store_be64(d + hdr, hi);
+		if (bits == 128)
+			bgp_store_be64(d + hdr + 8, lo);
+		old = lo;
+		lo += inc_lo;
+		hi += inc_hi + (lo < old);
+	}
+	bgp_put_be64(p->addr, hi, nhi);
+	if (bits == 128)
+		bgp_put_be64(p->addr + 8, lo, 8);
+	b->w->len += k * e;
+	b->count += (uint32_t)k;
+}
+
+uint64_t
+bgp_ub_add_run(struct bgp_ub *b, struct bgp_prefix *p, uint64_t n)
+{
+	struct wbuf	*w = b->w;
+	size_t		 e = (b->addpath ? 5u : 1u) + (p->len + 7u) / 8u;
+	uint64_t	 k, i;
+
+	if (w->len + e > b->limit)
+		return 0;
+	k = (b->limit - w->len) / e;
+	if (k > n)
+		k = n;
+	if (!w->err && w->cap - w->len >= k * e + 16) {
+		bgp_ub_put_run(b, p, k);
+		return k;
+	}
+	/* Near the buffer's end: one at a time, wbuf marking what does
+	 * not fit (and counting it, as bgp_ub_add does). */
+	for (i = 0; i < n && bgp_ub_add(b, p) == 0; i++)
+		bgp_prefix_step(p);
+	return i;
 }
 
 int

@@ -244,6 +244,11 @@ int	 bgp_ub_begin(struct bgp_ub *, struct wbuf *, enum bgp_af, int use_mp,
 	    const struct bgp_sess_caps *, size_t limit);
 /* 0 added, 1 full (not added). */
 int	 bgp_ub_add(struct bgp_ub *, const struct bgp_prefix *);
+/* Up to n prefixes from *p on, each the next block (bgp_prefix_step),
+ * as many as the message has room for; *p becomes the first one left
+ * out.  How many went in (0: full).  What bgp_ub_add does n times, at
+ * a fraction of its cost per prefix. */
+uint64_t bgp_ub_add_run(struct bgp_ub *, struct bgp_prefix *, uint64_t n);
 int	 bgp_ub_end(struct bgp_ub *);
 /* The attributes of a decoded UPDATE for re-advertising; 1 when some
  * did not fit (a longer AS_PATH or more communities than we keep). */

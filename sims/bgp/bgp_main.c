@@ -594,6 +594,8 @@ bgp_tick_nb(struct bgp_sim *sim, uint64_t now)
 static int
 bgp_settled(struct bgp_sim *sim, uint64_t now)
 {
+	uint64_t	end;
+
 	if (BGP_WITNESSED(&sim->cfg) || sim->ph[BGPP_WITHDRAW] != NULL)
 		return 1;
 	if (sim->settle_ns == 0) {
@@ -602,7 +604,21 @@ bgp_settled(struct bgp_sim *sim, uint64_t now)
 		log_info("no --monitor: the speaker's learning is not observed;"
 		    " holding the sessions %.1f s", sim->cfg.settle);
 	}
-	return (double)(now - sim->settle_ns) / 1e9 >= sim->cfg.settle;
+	end = sim->settle_ns + (uint64_t)(sim->cfg.settle * 1e9);
+	if (now >= end)
+		return 1;
+	/* Nothing to do but keepalives until then: the run's ticks may
+	 * come further apart (100 idle ticks were half a 1M-prefix run's
+	 * CPU). */
+	run_quiet_until(sim->timers_due < end ? sim->timers_due : end);
+	return 0;
+}
+
+static void
+bgp_timers_due(struct bgp_sim *sim, uint64_t due)
+{
+	if (due < sim->timers_due)
+		sim->timers_due = due;
 }
 
 /* The sequence connect, announce (+ learn), churn, withdraw, then the
@@ -614,10 +630,11 @@ bgp_tick(void *arg, uint64_t now)
 	struct phase	**ph = sim->ph;
 	uint32_t	 i;
 
+	sim->timers_due = UINT64_MAX;
 	for (i = 0; i < sim->n_sess; i++)
-		bgp_peer_timers(&sim->peers[i], now);
+		bgp_timers_due(sim, bgp_peer_timers(&sim->peers[i], now));
 	if (sim->cfg.monitor != NULL)
-		bgp_peer_timers(&sim->mon, now);
+		bgp_timers_due(sim, bgp_peer_timers(&sim->mon, now));
 	/* Churn runs for the duration, not to a target. */
 	run_phases_timeout(sim->ph, BGPP_MAX, 1u << BGPP_CHURN, now,
 	    sim->phase_timeout);

@@ -24,7 +24,11 @@
 
 #define BGP_OUT_HIGH	(256 * 1024)	/* stop building above this */
 #define BGP_OUT_LOW	(64 * 1024)	/* and start again below this */
+/* UPDATEs built at once, in the output buffer: with libevent's chain
+ * header the allocation stays within 64 KiB, reused as chains drain. */
+#define BGP_BATCH	(60 * 1024)
 #define BGP_OPEN_HOLD_S	240		/* section 8: "large value" */
+#define BGP_CLOSE_WAIT_NS 2000000000ull	/* for a NOTIFICATION to go */
 
 /* Kinds of trouble logged once per peer (bits of peer->logged). */
 #define LOG_TAW		0x1
@@ -169,12 +173,8 @@ bgp_build_one(struct bgp_peer *p, struct wbuf *w, uint64_t *next,
 		return 0;
 	/* The first by its number, the rest a block on each. */
 	bgp_peer_prefix(p, *next, &pfx);
-	while (*next < end && ub.count < max) {
-		if (bgp_ub_add(&ub, &pfx) == 1)
-			break;
-		(*next)++;
-		bgp_prefix_step(&pfx);
-	}
+	*next += bgp_ub_add_run(&ub, &pfx, end - *next < max - ub.count ?
+	    end - *next : max - ub.count);
 	bgp_ub_end(&ub);
 	return ub.count;
 }
@@ -304,13 +304,35 @@ bgp_open_window(struct bgp_peer *p)
 	txack_open(&sim->acked, &p->txd, p->pd.bev, ph, also);
 }
 
+/*
+ * A batch of UPDATEs is built in the output buffer itself (no copy: 4 MB
+ * for a million /24s), in room reserved there and committed once built,
+ * whole or, when a message did not fit, not at all.
+ */
+static void
+bgp_commit(struct bgp_peer *p, struct evbuffer_iovec *v, struct wbuf *w,
+    uint32_t msgs)
+{
+	if (w->err) {
+		log_warnx("%s: message did not fit; dropped", bgp_who(p));
+		v->iov_len = 0;
+	} else {
+		v->iov_len = w->len;
+		*p->sim->c.tx_msgs += msgs;
+	}
+	if (evbuffer_commit_space(bufferevent_get_output(p->pd.bev), v,
+	    1) == -1)
+		fatalx("evbuffer_commit_space");
+}
+
 /* Build UPDATEs while the socket takes them. */
 static void
 bgp_fill(struct bgp_peer *p)
 {
 	struct bgp_sim		*sim = p->sim;
 	struct evbuffer		*out;
-	struct wbuf		*w;
+	struct evbuffer_iovec	 v;
+	struct wbuf		 wb, *w = &wb;
 	struct bgp_attrs	 a;
 	uint64_t		*next, now;
 	uint32_t		 n, msgs, items;
@@ -322,7 +344,9 @@ bgp_fill(struct bgp_peer *p)
 	bgp_peer_attrs(p, &a);
 	while (p->sending != BGP_SEND_NONE &&
 	    evbuffer_get_length(out) < BGP_OUT_HIGH) {
-		w = bgp_scratch();
+		if (evbuffer_reserve_space(out, BGP_BATCH, &v, 1) != 1)
+			fatalx("evbuffer_reserve_space");
+		wbuf_init(w, v.iov_base, BGP_BATCH);
 		next = p->sending == BGP_SEND_ANNOUNCE ? &p->ann_next :
 		    &p->wd_next;
 		msgs = items = 0;
@@ -338,7 +362,7 @@ bgp_fill(struct bgp_peer *p)
 		}
 		if (items > 0 && first)
 			bgp_open_window(p);
-		bgp_send(p, w, msgs);
+		bgp_commit(p, &v, w, msgs);
 		*sim->c.updates_sent += msgs;
 		now = clock_ns();
 		if (p->sending == BGP_SEND_ANNOUNCE) {
@@ -848,8 +872,9 @@ const struct pool_ops bgp_peer_ops = {
 	"the controller",
 };
 
-/* Hold timer (section 6.5) and keepalives at a third of it (10). */
-void
+/* Hold timer (section 6.5) and keepalives at a third of it (10); when
+ * they are next due (UINT64_MAX: never, now: at the next tick). */
+uint64_t
 bgp_peer_timers(struct bgp_peer *p, uint64_t now)
 {
 	struct wbuf	*w;
@@ -857,25 +882,30 @@ bgp_peer_timers(struct bgp_peer *p, uint64_t now)
 
 	if (p->pd.bev != NULL && p->closing_ns != 0) {
 		/* A NOTIFICATION the other side does not take. */
-		if (now - p->closing_ns >= 2000000000ull)
+		if (now - p->closing_ns >= BGP_CLOSE_WAIT_NS)
 			pool_lost(&p->pd, "NOTIFICATION not taken");
-		return;
+		return p->pd.bev != NULL ? p->closing_ns + BGP_CLOSE_WAIT_NS :
+		    UINT64_MAX;
 	}
 	if (p->pd.bev == NULL || p->state < BGPS_OPENSENT || p->hold == 0)
-		return;
+		return UINT64_MAX;
 	if (now - p->last_rx_ns >= hold_ns) {
 		(*p->sim->c.hold_expired)++;
 		bgp_notify_close(p, BGP_ERR_HOLD, 0, NULL, 0,
 		    "hold timer expired");
-		return;
+		return now;
 	}
-	if (p->state < BGPS_OPENCONFIRM || now - p->last_ka_ns < hold_ns / 3)
-		return;
-	w = bgp_scratch();
-	bgp_keepalive_encode(w);
-	bgp_send(p, w, 1);
-	(*p->sim->c.keepalives_sent)++;
-	p->last_ka_ns = now;
+	if (p->state < BGPS_OPENCONFIRM)
+		return p->last_rx_ns + hold_ns;
+	if (now - p->last_ka_ns >= hold_ns / 3) {
+		w = bgp_scratch();
+		bgp_keepalive_encode(w);
+		bgp_send(p, w, 1);
+		(*p->sim->c.keepalives_sent)++;
+		p->last_ka_ns = now;
+	}
+	return p->last_ka_ns + hold_ns / 3 < p->last_rx_ns + hold_ns ?
+	    p->last_ka_ns + hold_ns / 3 : p->last_rx_ns + hold_ns;
 }
 
 /*

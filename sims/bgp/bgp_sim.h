@@ -175,6 +175,7 @@ struct bgp_sim {
 	double			 churn_credit;
 	uint64_t		 last_tick_ns;
 	uint64_t		 settle_ns;	/* holding began, 0: not yet */
+	uint64_t		 timers_due;	/* the peers' next, this tick */
 	struct nb_run		*nb;
 	char			*nb_node;
 	int			 nb_begun;
@@ -193,8 +194,8 @@ int	bgp_results_check(const char *name, char *err, size_t errlen);
 
 /* bgp_peer.c */
 extern const struct pool_ops bgp_peer_ops;
-/* Every tick: hold timers, keepalives. */
-void	bgp_peer_timers(struct bgp_peer *, uint64_t now);
+/* Every tick: hold timers, keepalives; when they are next due. */
+uint64_t bgp_peer_timers(struct bgp_peer *, uint64_t now);
 /* Start sending what the peer must (announce or withdraw) if it can. */
 void	bgp_peer_kick(struct bgp_peer *);
 /* Toggle up to n prefixes of the peer (withdraw one announced, announce

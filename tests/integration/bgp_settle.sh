@@ -21,19 +21,36 @@ established() {
 	ss -Htn state established "( dport = :$port )" 2>/dev/null | wc -l
 }
 
-# 1. --settle 3: both sessions come up and stay (announce is over in well
-# under a second); the run lasts at least 3 s and is ok.
+# wakeups PID: the times it slept and was woken (voluntary context
+# switches, proc(5)).
+wakeups() {
+	awk '/^voluntary_ctxt_switches/ { print $2 }' "/proc/$1/status"
+}
+
+# 1. --settle 3: once held (announce is over in well under a second) both
+# sessions are up; the run lasts at least 3 s and is ok.  While it
+# holds, the run ticks at most once a second (run_quiet_until()), not
+# every 100 ms: over 1.5 s of the hold it wakes a few times, not 15.
 start=$(date +%s%N)
 start_bg "$TMPD/held.log" "$SBSIM" bgp --peers 2 --prefixes 1000 \
     --as 65001 --peer-as 65000 --controller tcp:127.0.0.1:$port \
-    --source "$SRC" --settle 3 --timeout 20 --report "$TMPD/held.json" -q
+    --source "$SRC" --settle 3 --timeout 20 --report "$TMPD/held.json" -v
 SB=$LAST_PID
 end=$((SECONDS + 20))
-until [ "$(established)" -eq 2 ]; do
+until [ "$(established)" -eq 2 ] &&
+    grep -q "holding the sessions" "$TMPD/held.log"; do
 	[ $SECONDS -lt $end ] && kill -0 "$SB" 2>/dev/null ||
 	    fail "$(established) sessions established, want 2 (held)"
 	sleep 0.05
 done
+w0=$(wakeups "$SB")
+sleep 1.5
+w1=$(wakeups "$SB")
+[ -n "$w0" ] && [ -n "$w1" ] || fail "sbsim bgp ended before its hold did"
+[ $((w1 - w0)) -le 8 ] ||
+    fail "holding the sessions, sbsim woke $((w1 - w0)) times in 1.5 s"
+n=$(established)
+[ "$n" -eq 2 ] || fail "in the hold, $n sessions established, want 2 (held)"
 wait_exit "$SB" 20 || fail "sbsim bgp did not end"
 [ "$EXIT_RC" -eq 0 ] || fail "held run: exit $EXIT_RC"
 ms=$(( ($(date +%s%N) - start) / 1000000 ))

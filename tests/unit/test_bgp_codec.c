@@ -1741,6 +1741,85 @@ test_prefix_step(void)
 	CHECK(step_is_nth("::/0", 2), "v6 /0 stays");
 }
 
+/*
+ * UPDATEs of n prefixes from first, both ways: bgp_ub_add and
+ * bgp_prefix_step one at a time, and bgp_ub_add_run; the same bytes, the
+ * same counts, the same prefix to go on from.  cap: the buffer's size
+ * (small: the run's end is near it).
+ */
+static int
+run_is_steps(const char *first, uint32_t path_id, int addpath, int mp,
+    uint64_t n, size_t cap)
+{
+	static uint8_t		 a_buf[1 << 16], b_buf[1 << 16];
+	struct wbuf		 wa, wb;
+	struct bgp_ub		 ua, ub;
+	struct bgp_attrs	 at;
+	struct bgp_prefix	 pa = pfx(first), pb = pa;
+	uint64_t		 left = n, k, got = 0;
+	int			 full;
+
+	memset(&at, 0, sizeof(at));
+	pa.path_id = pb.path_id = path_id;
+	wbuf_init(&wa, a_buf, cap);
+	wbuf_init(&wb, b_buf, cap);
+	while (left > 0) {
+		bgp_ub_begin(&ua, &wa, (enum bgp_af)pa.af, mp, addpath, &at,
+		    &sess_as4, BGP_MAX_LEN);
+		bgp_ub_begin(&ub, &wb, (enum bgp_af)pb.af, mp, addpath, &at,
+		    &sess_as4, BGP_MAX_LEN);
+		for (k = 0; k < left && !(full = bgp_ub_add(&ua, &pa) == 1);
+		    k++)
+			bgp_prefix_step(&pa);
+		got = bgp_ub_add_run(&ub, &pb, left);
+		bgp_ub_end(&ua);
+		bgp_ub_end(&ub);
+		if (got != k || ua.count != ub.count || !pfx_eq(&pa, &pb) ||
+		    wa.len != wb.len || wa.err != wb.err ||
+		    memcmp(a_buf, b_buf, wa.len) != 0 || k == 0)
+			return 0;
+		left -= k;
+		if (wa.err)
+			break;
+	}
+	return 1;
+}
+
+static void
+test_update_run(void)
+{
+	CHECK(run_is_steps("10.0.0.0/24", 0, 0, 0, 5000, 1 << 16),
+	    "v4 /24, 5000 prefixes: several UPDATEs, same bytes");
+	CHECK(run_is_steps("10.0.0.0/24", 7, 1, 0, 3000, 1 << 16),
+	    "v4 /24 with path ids (RFC 7911)");
+	CHECK(run_is_steps("10.0.0.0/24", 0, 0, 1, 3000, 1 << 16),
+	    "v4 /24 in MP_REACH");
+	CHECK(run_is_steps("255.255.250.0/24", 0, 0, 0, 3000, 1 << 16),
+	    "v4 /24 wraps at 2^32");
+	CHECK(run_is_steps("255.255.255.0/32", 0, 0, 0, 1000, 1 << 16),
+	    "v4 /32 wraps");
+	CHECK(run_is_steps("10.0.0.0/29", 0, 0, 0, 3000, 1 << 16),
+	    "v4 /29: length not a byte multiple");
+	CHECK(run_is_steps("224.0.0.0/3", 0, 0, 0, 20, 1 << 16), "v4 /3");
+	CHECK(run_is_steps("0.0.0.0/0", 0, 0, 0, 3, 1 << 16), "v4 /0 stays");
+	CHECK(run_is_steps("2001:db8::/48", 0, 0, 0, 3000, 1 << 16),
+	    "v6 /48");
+	CHECK(run_is_steps("2001:db8::/64", 9, 1, 0, 2000, 1 << 16),
+	    "v6 /64 with path ids");
+	CHECK(run_is_steps("2001:db8:0:0:ffff:ffff:ffff:ff00/120", 0, 0, 0,
+	    600, 1 << 16), "v6 /120 carries across 64 bits");
+	CHECK(run_is_steps("ffff:ffff:ffff:ffff:ffff:ffff:ffff:ff00/120", 0,
+	    0, 0, 600, 1 << 16), "v6 /120 wraps at 2^128");
+	CHECK(run_is_steps("2001:db8::/128", 0, 0, 0, 500, 1 << 16),
+	    "v6 /128");
+	CHECK(run_is_steps("8000::/1", 0, 0, 0, 3, 1 << 16), "v6 /1 wraps");
+	CHECK(run_is_steps("::/0", 0, 0, 0, 2, 1 << 16), "v6 /0 stays");
+	CHECK(run_is_steps("10.0.0.0/24", 0, 0, 0, 5000, 4200),
+	    "v4: a buffer that ends inside the second UPDATE");
+	CHECK(run_is_steps("2001:db8::/64", 0, 0, 0, 2000, 4100),
+	    "v6: a buffer that ends just past the first UPDATE");
+}
+
 static const struct check_case cases[] = {
 	CASE(test_open_encode_decode),
 	CASE(test_open_errors),
@@ -1749,6 +1828,7 @@ static const struct check_case cases[] = {
 	CASE(test_header),
 	CASE(test_update_ipv4),
 	CASE(test_update_packing),
+	CASE(test_update_run),
 	CASE(test_update_ipv6),
 	CASE(test_withdraw),
 	CASE(test_addpath_announce),

@@ -3,6 +3,8 @@
  * /proc, a Prometheus exposition, folding samples into phases, and the
  * live metrics' text.
  */
+#include <sys/wait.h>
+
 #include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -35,6 +37,56 @@ test_read_self(void)
 	CHECK(s.cpu_ms < 3600 * 1000, "CPU in milliseconds (%llu)",
 	    (unsigned long long)s.cpu_ms);
 	CHECK(cost_read_proc(0x7ffffff0, &s) == -1, "no such process: -1");
+}
+
+/* Some CPU time, in this process. */
+static void
+burn(uint64_t n)
+{
+	volatile uint64_t	x = 0;
+	uint64_t		i;
+
+	for (i = 0; i < n; i++)
+		x += i;
+}
+
+/*
+ * cost_read_self keeps its descriptor: the second reading is of the same
+ * process, later; a forked child reads its own (little CPU), not the
+ * parent's that its inherited descriptor named.
+ */
+static void
+test_read_self_kept(void)
+{
+	struct cost_snap	a, b, c;
+	int			fds[2], st;
+	pid_t			pid;
+
+	burn(300000000);
+	CHECK(cost_read_self(&a) == 0 && a.threads >= 1 && a.rss_kb > 100,
+	    "reads its own stat (cpu %llu ms)", (unsigned long long)a.cpu_ms);
+	burn(300000000);
+	CHECK(cost_read_self(&b) == 0 && b.cpu_ms > a.cpu_ms,
+	    "read again later: more CPU (%llu -> %llu ms)",
+	    (unsigned long long)a.cpu_ms, (unsigned long long)b.cpu_ms);
+	if (pipe(fds) == -1 || (pid = fork()) == -1) {
+		CHECK(0, "pipe and fork");
+		return;
+	}
+	if (pid == 0) {
+		st = cost_read_self(&c);
+		(void)write(fds[1], &c, sizeof(c));
+		_exit(st == 0 ? 0 : 1);
+	}
+	close(fds[1]);
+	memset(&c, 0xff, sizeof(c));
+	CHECK(read(fds[0], &c, sizeof(c)) == (ssize_t)sizeof(c) &&
+	    waitpid(pid, &st, 0) == pid && WIFEXITED(st) &&
+	    WEXITSTATUS(st) == 0, "the child read its stat");
+	close(fds[0]);
+	CHECK(c.cpu_ms < b.cpu_ms, "the child's own CPU (%llu ms), not its "
+	    "parent's (%llu ms)", (unsigned long long)c.cpu_ms,
+	    (unsigned long long)b.cpu_ms);
 }
 
 static void
@@ -204,6 +256,7 @@ test_exposition(void)
 
 static const struct check_case cases[] = {
 	CASE(test_read_self),
+	CASE(test_read_self_kept),
 	CASE(test_prom),
 	CASE(test_sample_phases),
 	CASE(test_finish),
