@@ -653,6 +653,19 @@ human_served(const struct view *vw, FILE *f)
 	    "served_connections")));
 }
 
+/* The table's last lines: a signal's word, then the verdict, each after
+ * sep (a run's table leaves a blank line, a search's steps none). */
+static void
+human_result(FILE *f, const char *sep, int ok, int interrupted)
+{
+	if (interrupted)
+		fprintf(f, "%sinterrupted: a signal stopped the run before "
+		    "its end\n", sep);
+	fprintf(f, "%sresult: %s\n", sep, ok ? "ok" : interrupted ?
+	    "FAILED (interrupted)" : "FAILED");
+	fflush(f);
+}
+
 static void
 human_emit(const struct view *vw, const struct report_opts *o, FILE *f)
 {
@@ -671,12 +684,7 @@ human_emit(const struct view *vw, const struct report_opts *o, FILE *f)
 		fprintf(f, "\nfailed: %s\n", o->failed);
 	human_served(vw, f);
 	human_not_up(vw, f);
-	if (vw->interrupted)
-		fprintf(f, "\ninterrupted: a signal stopped the run before "
-		    "its end\n");
-	fprintf(f, "\nresult: %s\n", vw->ok ? "ok" : vw->interrupted ?
-	    "FAILED (interrupted)" : "FAILED");
-	fflush(f);
+	human_result(f, "\n", vw->ok, vw->interrupted);
 }
 
 /* Append "; what" (or "what" first) to buf of len bytes. */
@@ -1652,12 +1660,7 @@ steps_human(const struct steps_view *sv, FILE *f)
 		    "controller_cpu_ms") / 1000);
 	}
 	steps_verdict(sv, f);
-	if (sv->interrupted)
-		fprintf(f, "interrupted: a signal stopped the run before its "
-		    "end\n");
-	fprintf(f, "result: %s\n", sv->ok ? "ok" : sv->interrupted ?
-	    "FAILED (interrupted)" : "FAILED");
-	fflush(f);
+	human_result(f, "", sv->ok, sv->interrupted);
 }
 
 struct steps_ctx {
