@@ -1,5 +1,5 @@
 /*
- * The --fault kinds BGP peers take (src/fault.h, guide.md "Injected
+ * The --fault kinds BGP peers take (src/core/fault.h, guide.md "Injected
  * faults"): drop, and session-flap (NOTIFICATION Cease, subcode
  * Administrative Reset, RFC 4486 section 3; the peer reconnects with the
  * pool's backoff and announces its prefixes again) and churn (a peer

@@ -43,7 +43,7 @@ bgp_hold_opt(const char *name, const char *arg, void *field, char *err,
 	uint16_t	*out = field;
 	uint32_t	 hold;
 
-	if (cli_uint32(name, arg, 0, 65535, &hold, err, errlen) == -1)
+	if (opt_uint32(name, arg, 0, 65535, &hold, err, errlen) == -1)
 		return -1;
 	if (hold == 1 || hold == 2) {
 		snprintf(err, errlen, "--%s: 1 and 2 are not allowed (RFC 4271 "

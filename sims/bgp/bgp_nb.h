@@ -3,7 +3,7 @@
  * written to the application RIB (bgp-rib:application-rib=example-app-rib)
  * in batches over RESTCONF, counted back from it, and deleted; the peers
  * time their arrival.  A driver for the generic northbound run
- * (src/northbound.h), whose "flows" are route numbers here.
+ * (src/controller/northbound.h), whose "flows" are route numbers here.
  */
 #ifndef SBSIM_BGP_NB_H
 #define SBSIM_BGP_NB_H

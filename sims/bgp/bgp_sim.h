@@ -211,7 +211,7 @@ void	bgp_peer_goodbye(struct bgp_peer *);
 void	bgp_peer_flap(struct bgp_peer *);
 void	bgp_peer_free(struct bgp_peer *);
 
-/* bgp_fault.c: the --fault kinds of these devices (src/fault.h). */
+/* bgp_fault.c: the --fault kinds of these devices (src/core/fault.h). */
 extern const struct fault_kind bgp_fault_kinds[];
 
 #endif

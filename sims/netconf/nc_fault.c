@@ -1,5 +1,5 @@
 /*
- * The --fault kinds NETCONF devices take (src/fault.h, guide.md
+ * The --fault kinds NETCONF devices take (src/core/fault.h, guide.md
  * "Injected faults"): rpc-error, the next RPC a device is sent (on any of
  * its sessions, close-session aside) answered with an rpc-error,
  * operation-failed of type application (RFC 6241 section 4.3), instead of

@@ -2,7 +2,7 @@
  * The northbound driver of `sbsim netconf` (--northbound odl:http://...):
  * the devices mounted, configured and watched through OpenDaylight's
  * RESTCONF (or the embedded controller's), with the generic northbound
- * run (src/northbound.h) three times:
+ * run (src/controller/northbound.h) three times:
  *
  *   mount run (hold): nb_mount     PUT of each node (--mount-batch 1) or
  *                                  PATCH of K nodes into topology-netconf

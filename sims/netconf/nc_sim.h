@@ -269,7 +269,7 @@ void	 nc_ssh_free(struct nc_sess *);
  * channel EOF or close before it (--fault drop). */
 void	 nc_ssh_reset(struct nc_sess *);
 
-/* nc_fault.c: the --fault kinds of these devices (src/fault.h); and
+/* nc_fault.c: the --fault kinds of these devices (src/core/fault.h); and
  * whether the RPC that just came is one a fault answers with its
  * rpc-error (counted once it is). */
 extern const struct fault_kind nc_fault_kinds[];

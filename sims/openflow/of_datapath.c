@@ -1,5 +1,5 @@
 /*
- * The datapath seam's provider (src/datapath.h): a simulated OpenFlow
+ * The datapath seam's provider (src/core/datapath.h): a simulated OpenFlow
  * switch made and ended while a run goes on, for a bridge that an OVSDB
  * device was given with a Controller row, as ovs-vswitchd makes one of
  * every such bridge.  It is the switch of `sbsim openflow` (of_switch.c,

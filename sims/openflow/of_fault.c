@@ -1,5 +1,5 @@
 /*
- * The --fault kinds OpenFlow switches take (src/fault.h, guide.md
+ * The --fault kinds OpenFlow switches take (src/core/fault.h, guide.md
  * "Injected faults"): drop, and port-flap (a port's link goes down, then
  * up ARG ms later; each change a PORT_STATUS MODIFY, OpenFlow 1.3
  * section 7.4.3 / 1.0 section 5.4.3, with OFPPS_LINK_DOWN set, then

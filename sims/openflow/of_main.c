@@ -8,7 +8,7 @@
  *   delete     after program: flows removed until none are left
  *   packet_in  cbench-style answered PACKET_INs (--packet-in)
  * With --northbound, sbsim pushes --flows F itself through the
- * controller's REST API once connect is done (src/northbound.h): program
+ * controller's REST API once connect is done (src/controller/northbound.h): program
  * and delete are then triggered by the first add / delete request and
  * still count FLOW_MODs at the switches; confirm polls the controller's
  * operational inventory instead of watching flow stats; nb_program and
@@ -49,7 +49,7 @@ of_topology_row(void *base, const char *arg, char *err, size_t errlen)
 	else if (strcmp(arg, "tree") == 0)
 		cfg->topo = OF_TOPO_TREE;
 	else if (strncmp(arg, "tree:", 5) == 0) {
-		if (cli_uint("topology tree:", arg + 5, 1, 1000, &k, err,
+		if (opt_uint("topology tree:", arg + 5, 1, 1000, &k, err,
 		    errlen) == -1)
 			return -1;
 		cfg->topo = OF_TOPO_TREE;

@@ -1,7 +1,7 @@
 /*
  * The OpenDaylight RESTCONF northbound driver of `sbsim openflow`: flows
  * in the flow-node-inventory shape (of_nb.c), a driver for the generic
- * northbound run (src/northbound.h).
+ * northbound run (src/controller/northbound.h).
  */
 #ifndef SBSIM_OF_NB_H
 #define SBSIM_OF_NB_H

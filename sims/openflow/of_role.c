@@ -34,7 +34,7 @@ ofr_stats_interval(void *base, const char *arg, char *err, size_t errlen)
 {
 	struct of_role	*r = base;
 
-	if (cli_double("stats-interval", arg, 0, 86400,
+	if (opt_double("stats-interval", arg, 0, 86400,
 	    &r->ctl.stats_interval, err, errlen) == -1)
 		return -1;
 	if (r->ctl.stats_interval > 0 && r->ctl.stats_interval < 0.01) {
@@ -50,7 +50,7 @@ ofr_stats_timeout(void *base, const char *arg, char *err, size_t errlen)
 {
 	struct of_role	*r = base;
 
-	return cli_double("stats-timeout", arg, 0.1, 3600,
+	return opt_double("stats-timeout", arg, 0.1, 3600,
 	    &r->ctl.stats_timeout, err, errlen);
 }
 

@@ -278,7 +278,7 @@ struct fault_shot;
 int	 of_topo_link_move(void *cfg, const struct fault_shot *);
 void	 of_topo_moves_free(struct of_sim *);
 
-/* of_fault.c: the --fault kinds of these devices (src/fault.h). */
+/* of_fault.c: the --fault kinds of these devices (src/core/fault.h). */
 extern const struct fault_kind of_fault_kinds[];
 
 #endif

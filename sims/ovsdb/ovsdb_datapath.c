@@ -6,7 +6,7 @@
  * datapath-id when that is valid, else its own (the datapath_id column),
  * and says how the connection goes in the Controller row (is_connected,
  * status).  The switch is a simulated OpenFlow switch of this process,
- * asked for through the datapath seam (src/datapath.h); a change of
+ * asked for through the datapath seam (src/core/datapath.h); a change of
  * datapath ID or target ends it and makes a new one, as vswitchd
  * reconnects; a bridge deleted, or left without a controller, ends it.
  *

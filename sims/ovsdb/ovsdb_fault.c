@@ -1,5 +1,5 @@
 /*
- * The --fault kinds ovsdb devices take (src/fault.h, guide.md
+ * The --fault kinds ovsdb devices take (src/core/fault.h, guide.md
  * "Injected faults").
  */
 #include <stddef.h>

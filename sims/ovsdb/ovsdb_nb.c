@@ -1,6 +1,6 @@
 /*
  * The northbound driver of `sbsim ovsdb` (ovsdb_nb.h): two runs of the
- * generic northbound sequence (src/northbound.h), in both URL styles:
+ * generic northbound sequence (src/controller/northbound.h), in both URL styles:
  *   /rests/data/network-topology:network-topology/topology=ovsdb%3A1/
  *       node=<node-id, percent-encoded>[?content=nonconfig]
  *   /restconf/config|operational/network-topology:network-topology/

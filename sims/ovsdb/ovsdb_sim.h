@@ -126,7 +126,7 @@ void	ovsdb_vswitchd_soon(struct ovsdb_dev *);
 /*
  * ovsdb_datapath.c: every bridge with a Controller row becomes an
  * OpenFlow switch of this process connecting to the controller
- * (src/datapath.h), timed by the bridge_openflow phase.
+ * (src/core/datapath.h), timed by the bridge_openflow phase.
  */
 void	ovsdb_datapath_start(struct ovsdb_sim *);
 /* After vswitchd's write-back: switches made and ended to match. */
@@ -142,7 +142,7 @@ void	ovsdb_datapath_stop(struct ovsdb_sim *);
 /* Close every session and free the database. */
 void	ovsdb_dev_free(struct ovsdb_dev *);
 
-/* ovsdb_fault.c: the --fault kinds of these devices (src/fault.h). */
+/* ovsdb_fault.c: the --fault kinds of these devices (src/core/fault.h). */
 extern const struct fault_kind ovsdb_fault_kinds[];
 
 #endif

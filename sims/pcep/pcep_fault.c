@@ -1,5 +1,5 @@
 /*
- * The --fault kinds PCEP PCCs take (src/fault.h, guide.md "Injected
+ * The --fault kinds PCEP PCCs take (src/core/fault.h, guide.md "Injected
  * faults"): drop; session-flap (CLOSE, RFC 5440 section 6.8, then the
  * session comes back with the pool's backoff and the PCC reports its LSPs
  * again, RFC 8231 section 5.6); pcerr (an unsolicited PCErr of type and

@@ -4,7 +4,7 @@
  * (P requests in flight), times each round trip (ODL answers once the
  * PCC's report is back), and counts in pcep-topology the LSPs whose
  * reported path shows the new ERO.  A driver of the generic northbound
- * run (src/northbound.h) whose "flows" are LSPs and "nodes" the PCCs.
+ * run (src/controller/northbound.h) whose "flows" are LSPs and "nodes" the PCCs.
  */
 #ifndef SBSIM_PCEP_NB_H
 #define SBSIM_PCEP_NB_H

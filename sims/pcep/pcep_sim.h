@@ -227,7 +227,7 @@ void	pcc_handle_initiate(struct pcc *, const struct rbuf *body);
  * to it (RFC 8231 5.7). */
 void	pcc_lsps_delegate(struct pcc *);
 
-/* pcep_fault.c: the --fault kinds of these devices (src/fault.h). */
+/* pcep_fault.c: the --fault kinds of these devices (src/core/fault.h). */
 extern const struct fault_kind pcep_fault_kinds[];
 
 #endif

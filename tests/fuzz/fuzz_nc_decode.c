@@ -27,8 +27,8 @@
  *
  *	clang -g -O1 -fsanitize=fuzzer,address,undefined \
  *	    -fno-sanitize-recover=all -DSBSIM_LIBFUZZER -D_GNU_SOURCE \
- *	    -Isrc -Isims/netconf $(pkg-config --cflags libxml-2.0) \
- *	    src/buf.c src/log.c sims/netconf/nc_frame.c \
+ *	    -Isrc/core -Isims/netconf $(pkg-config --cflags libxml-2.0) \
+ *	    src/core/buf.c src/core/log.c sims/netconf/nc_frame.c \
  *	    sims/netconf/nc_msg.c tests/fuzz/fuzz_nc_decode.c \
  *	    $(pkg-config --libs libxml-2.0) -o /tmp/fuzz_nc
  *	mkdir -p /tmp/nc_corpus && cp -r tests/fuzz/nc_corpus/. /tmp/nc_corpus

@@ -22,7 +22,7 @@
  *
  *	clang -g -O1 -fsanitize=fuzzer,address,undefined \
  *	    -fno-sanitize-recover=all -DSBSIM_LIBFUZZER -D_GNU_SOURCE \
- *	    -Isrc -Isims/ovsdb src/log.c sims/ovsdb/ovsdb_*.c \
+ *	    -Isrc/core -Isims/ovsdb src/core/log.c sims/ovsdb/ovsdb_*.c \
  *	    tests/fuzz/fuzz_ovsdb_decode.c -ljansson -o /tmp/fuzz_ovsdb
  *	mkdir -p /tmp/ovsdb_corpus && \
  *	    cp -r tests/fuzz/ovsdb_corpus/. /tmp/ovsdb_corpus

@@ -1,7 +1,7 @@
 #!/bin/bash
 # docs/design.md names only files and functions that exist (issue 25).
 # Every name it cites in backticks is looked up in the source tree:
-#   - a path (`src/pool.c`, `sims/ovsdb/`, `tests/unit/test_opt`): a file
+#   - a path (`src/core/pool.c`, `sims/ovsdb/`, `tests/unit/test_opt`): a file
 #     or folder, or a program a Makefile fragment builds;
 #   - a file name (`pool.c`, `lib.sh`, `fd_25k_*.sh`, `ovsdb_frame.[ch]`):
 #     some file of that name (or matching that glob) in the tree;

@@ -3,7 +3,7 @@
 # range, whole where a count must be): a report with "items": 1e308, a
 # string or negative target, a fractional counter, a negative timeline
 # second or a time that is not a number is refused, exit 2, one line
-# naming the file, the phase and the field (src/merge_check.c).
+# naming the file, the phase and the field (src/run/merge_check.c).
 . "$(dirname "$0")/../lib.sh"
 [ -x "$PY" ] || skip "$PY is not installed"
 

@@ -4,7 +4,7 @@
 # mid-handshake): each run ends with connect TIMEOUT, the failures
 # counted, and, in sanitizer builds, nothing leaked.  A bufferevent and
 # its SSL leaked now and then at exit when a just-aborted handshake was
-# still pending as the run ended (issue 14; src/pool.c, pool_settle_tls).
+# still pending as the run ended (issue 14; src/core/pool.c, pool_settle_tls).
 # Several runs, some stopped by SIGTERM, because the race is one of
 # timing.
 . "$(dirname "$0")/../lib.sh"

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Scenario files read under bounds (sbsim run, src/scen_file.c): a FIFO,
+# Scenario files read under bounds (sbsim run, src/run/scen_file.c): a FIFO,
 # a directory or a file over --max-scenario-size is refused at once
 # naming the file; an entry twice among its siblings (a list key, a
 # leaf-list value) is refused in linear time (libyang's own check took

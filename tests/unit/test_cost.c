@@ -1,5 +1,5 @@
 /*
- * Unit tests of src/cost.c and src/promexp.c: reading a process from
+ * Unit tests of src/core/cost.c and src/run/promexp.c: reading a process from
  * /proc, a Prometheus exposition, folding samples into phases, and the
  * live metrics' text.
  */

@@ -1,5 +1,5 @@
 /*
- * The datapath seam (src/datapath.h): datapath IDs as OVS takes them,
+ * The datapath seam (src/core/datapath.h): datapath IDs as OVS takes them,
  * the controller targets it refuses and why, a program without a
  * provider, and a provider's datapaths opened, resized and closed
  * through it (a fake provider that records what it was asked).

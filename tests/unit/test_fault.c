@@ -1,5 +1,5 @@
 /*
- * Unit tests of src/fault.c: the --fault grammar and its exact errors,
+ * Unit tests of src/core/fault.c: the --fault grammar and its exact errors,
  * the check against a command's kinds, a fixed schedule fired on the
  * event loop (every time, in order, each counted or missed), one seed
  * giving one sequence of device picks, fault_busy() holding a run

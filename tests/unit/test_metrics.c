@@ -1,5 +1,5 @@
 /*
- * Unit tests of src/metrics.c: histogram accuracy and merging, the phase
+ * Unit tests of src/core/metrics.c: histogram accuracy and merging, the phase
  * clock (timeline, seconds, rate, completion), counters.
  */
 #include <math.h>

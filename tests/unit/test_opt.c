@@ -1,5 +1,5 @@
 /*
- * Unit tests of src/opt.c, the declared options: every kind of row
+ * Unit tests of src/core/opt.c, the declared options: every kind of row
  * through opt_apply() and its exact messages, the widths opt_store_uint()
  * writes, opt_parse() over groups (marks, short keys, argument forms) and
  * its errors (it exits: those run in a child whose stderr is read through

@@ -1,5 +1,5 @@
 /*
- * Unit tests of the device skeleton in src/pool.c over a bufferevent pair
+ * Unit tests of the device skeleton in src/core/pool.c over a bufferevent pair
  * (no sockets): pool_read() with a framer (messages split anywhere,
  * several in one chunk, a bad header, the back-pressure rule and
  * pool_read_resume(), a message that ends the session, a stream framer

@@ -1,5 +1,5 @@
 /*
- * Unit tests of src/expect.c, src/report.c and src/env.c: --expect parsing,
+ * Unit tests of src/run/expect.c, src/run/report.c and src/run/env.c: --expect parsing,
  * the JSON/CSV/JUnit files (read back with python3 and xmllint when they
  * are installed), exit statuses, and the --repeat summary.
  */

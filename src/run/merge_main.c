@@ -1,7 +1,7 @@
 /*
  * `sbsim merge REPORT.json... [--report F] [--csv F] [--junit F]
  * [--expect EXPR]`: the reports of parts of one run (--shard I/N, on one
- * host or several) merged into the report of the run (src/merge.h), with
+ * host or several) merged into the report of the run (src/run/merge.h), with
  * the exit status a run has: 0 ok, 1 not, 2 bad input.
  */
 #include <signal.h>

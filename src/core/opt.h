@@ -24,6 +24,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
+/* The exit status of a command line error (any command). */
+#define CLI_EXIT_USAGE	2
+
 enum opt_kind {
 	OPT_END_KIND,
 	OPT_FLAG,	/* no argument: the int field becomes 1 */
@@ -133,5 +136,14 @@ int	 opt_apply(const struct opt *, void *base, const char *arg, char *err,
 	    size_t errlen);
 /* Store v into an unsigned field of the given width. */
 void	 opt_store_uint(void *field, uint8_t size, uint64_t v);
+
+/* Number parsers for option arguments; -1 with a message in err. */
+int	 opt_uint(const char *name, const char *arg, uint64_t min,
+	    uint64_t max, uint64_t *out, char *err, size_t errlen);
+/* The same into a 32-bit field (max at most UINT32_MAX). */
+int	 opt_uint32(const char *name, const char *arg, uint64_t min,
+	    uint64_t max, uint32_t *out, char *err, size_t errlen);
+int	 opt_double(const char *name, const char *arg, double min, double max,
+	    double *out, char *err, size_t errlen);
 
 #endif

@@ -519,7 +519,7 @@ scen_max_size(int argc, char **argv)
 			arg = argv[++i];
 		else
 			continue;	/* the parse says what is wrong */
-		if (cli_uint(name + 2, arg, scen_file_rows[0].min,
+		if (opt_uint(name + 2, arg, scen_file_rows[0].min,
 		    scen_file_rows[0].max, &v, err, sizeof(err)) == -1)
 			scen_die("%s", err);
 	}

@@ -10,11 +10,11 @@
 
 #include "expect.h"
 #include "fault.h"
+#include "opt.h"
 
 #define CLI_MAX_EXPECTS	32
 #define CLI_MAX_SWEEP	64	/* sizes of one --sweep */
 #define CLI_MAX_SHARDS	65536	/* --shard I/N: N at most */
-#define CLI_EXIT_USAGE	2
 
 struct run_opts {
 	const char	*cmd;		/* "openflow", for messages */
@@ -69,14 +69,6 @@ struct run_opts {
 struct opt_group;
 void	 cli_parse_groups(int argc, char **argv, struct opt_group *proto,
 	    size_t nproto, struct run_opts *ro, const char *usage);
-/* Number parsers for option arguments; -1 with a message in err. */
-int	 cli_uint(const char *name, const char *arg, uint64_t min,
-	    uint64_t max, uint64_t *out, char *err, size_t errlen);
-/* The same into a 32-bit field (max at most UINT32_MAX). */
-int	 cli_uint32(const char *name, const char *arg, uint64_t min,
-	    uint64_t max, uint32_t *out, char *err, size_t errlen);
-int	 cli_double(const char *name, const char *arg, double min, double max,
-	    double *out, char *err, size_t errlen);
 /* Exit 2 with "sbsim CMD: message". */
 void	 cli_die(const struct run_opts *, const char *fmt, ...)
 	    __attribute__((format(printf, 2, 3), noreturn));

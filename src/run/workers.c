@@ -1,7 +1,7 @@
 /*
  * --workers N: one command's run spread over N processes on this host,
  * each a shard (--shard i/N) with its own event loop, the parent merging
- * their reports as sbsim merge does (src/merge.h).  Each worker writes
+ * their reports as sbsim merge does (src/run/merge.h).  Each worker writes
  * its report to a file of its own and, every half second, one line of
  * progress to a pipe, so that the parent can say what a worker that died
  * had done.
@@ -715,7 +715,7 @@ run_workers(const struct sim_ops *ops, void *cfg, struct run_opts *ro,
 		cli_die(ro, "--workers %u is more than the %u %s", ro->workers,
 		    total, what);
 	/* A scenario's group, checked for its workers before they fork
-	 * (src/scenario.c, scen_check_workers()). */
+	 * (src/run/scenario.c, scen_check_workers()). */
 	if (run_collecting())
 		return 0;
 	workers_live_check(ro);

@@ -3,11 +3,13 @@
  * range errors, all from the rows.
  */
 #include <ctype.h>
+#include <errno.h>
 #include <getopt.h>
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
 #include "log.h"
 #include "opt.h"
 
@@ -18,6 +20,62 @@ struct opt_ref {
 	const struct opt	*row;
 	struct opt_group	*group;
 };
+
+int
+opt_uint(const char *name, const char *arg, uint64_t min, uint64_t max,
+    uint64_t *out, char *err, size_t errlen)
+{
+	char			*end;
+	unsigned long long	 v;
+
+	/* Decimal, or hexadecimal with 0x (datapath ids): never octal, so
+	 * that 010 is ten. */
+	errno = 0;
+	if (arg[0] == '0' && (arg[1] == 'x' || arg[1] == 'X'))
+		v = strtoull(arg + 2, &end, 16);
+	else
+		v = strtoull(arg, &end, 10);
+	if (*arg == '\0' || *arg == '-' || *arg == '+' || *end != '\0' ||
+	    end == arg || errno != 0 || v < min || v > max) {
+		snprintf(err, errlen, "--%s: '%s' is not a whole number from "
+		    "%llu to %llu", name, arg, (unsigned long long)min,
+		    (unsigned long long)max);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+int
+opt_uint32(const char *name, const char *arg, uint64_t min, uint64_t max,
+    uint32_t *out, char *err, size_t errlen)
+{
+	uint64_t	u;
+
+	if (opt_uint(name, arg, min, max, &u, err, errlen) == -1)
+		return -1;
+	*out = (uint32_t)u;
+	return 0;
+}
+
+int
+opt_double(const char *name, const char *arg, double min, double max,
+    double *out, char *err, size_t errlen)
+{
+	char	*end;
+	double	 v;
+
+	errno = 0;
+	v = strtod(arg, &end);
+	if (*arg == '\0' || *end != '\0' || errno != 0 || !isfinite(v) ||
+	    v < min || v > max) {
+		snprintf(err, errlen, "--%s: '%s' is not a number from %g to "
+		    "%g", name, arg, min, max);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
 
 void
 opt_store_uint(void *field, uint8_t size, uint64_t v)
@@ -78,13 +136,13 @@ opt_apply(const struct opt *o, void *base, const char *arg, char *err,
 		memcpy(field, &i, sizeof(i));
 		return 0;
 	case OPT_UINT:
-		if (cli_uint(o->name, arg, o->min, o->max, &u, err,
+		if (opt_uint(o->name, arg, o->min, o->max, &u, err,
 		    errlen) == -1)
 			return -1;
 		opt_store_uint(field, o->size, u);
 		return 0;
 	case OPT_DOUBLE:
-		return cli_double(o->name, arg, o->dmin, o->dmax,
+		return opt_double(o->name, arg, o->dmin, o->dmax,
 		    (double *)(void *)field, err, errlen);
 	case OPT_STRING:
 		memcpy(field, &arg, sizeof(arg));

@@ -18,11 +18,11 @@ extern const struct sbsim_cmd bgp_cmd;		/* sims/bgp */
 extern const struct sbsim_cmd netconf_cmd;	/* sims/netconf */
 extern const struct sbsim_cmd pcep_cmd;	/* sims/pcep */
 extern const struct sbsim_cmd ovsdb_cmd;	/* sims/ovsdb */
-extern const struct sbsim_cmd controller_cmd;	/* src/controller.c */
-extern const struct sbsim_cmd demo_cmd;	/* src/demo.c */
-extern const struct sbsim_cmd plot_cmd;	/* src/plot.c */
-extern const struct sbsim_cmd merge_cmd;	/* src/merge_main.c */
-extern const struct sbsim_cmd run_cmd;		/* src/scenario.c */
+extern const struct sbsim_cmd controller_cmd;	/* src/controller/controller.c */
+extern const struct sbsim_cmd demo_cmd;	/* src/run/demo.c */
+extern const struct sbsim_cmd plot_cmd;	/* src/run/plot.c */
+extern const struct sbsim_cmd merge_cmd;	/* src/run/merge_main.c */
+extern const struct sbsim_cmd run_cmd;		/* src/run/scenario.c */
 
 /* The command of that name (main.c's table), or NULL. */
 const struct sbsim_cmd *sbsim_cmd_find(const char *name);

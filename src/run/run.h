@@ -133,7 +133,7 @@ const char *workers_status_text(int status, int max_ok, char *buf,
  * and before it numbers its slice (run_shard_slice()): forks N workers,
  * each of which returns 0 with ro made shard i/N (its report to a file
  * of its own, progress to the parent) and goes on to run; the parent
- * waits for them, merges their reports (src/merge.h) into the run's,
+ * waits for them, merges their reports (src/run/merge.h) into the run's,
  * and returns 1 with the exit status in rc (1 when a worker died, named
  * on stderr with its last progress).  0 at once without --workers.
  * what and total: the count option ("--switches") and its value.

@@ -1,4 +1,4 @@
-/* A scenario file read before libyang parses it (src/scen_file.c). */
+/* A scenario file read before libyang parses it (src/run/scen_file.c). */
 #ifndef SBSIM_SCEN_FILE_H
 #define SBSIM_SCEN_FILE_H
 

@@ -64,7 +64,7 @@ enum phase_witness {
 };
 
 /*
- * What a process spent while a phase ran (src/cost.h): sbsim itself, and
+ * What a process spent while a phase ran (src/core/cost.h): sbsim itself, and
  * the controller when --controller-pid or --controller-metrics samples it.
  * The window runs from the last sample before the phase started to the
  * first sample after it ended, so it is a tick (or a scrape) wider.

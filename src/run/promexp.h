@@ -4,7 +4,7 @@
  * Prometheus server scraping a long soak run (docs/report.md, "Live
  * metrics").  One server for the whole process; each run of --repeat
  * shows its own figures.  With --workers the parent serves the workers'
- * figures merged (src/workers.c).
+ * figures merged (src/run/workers.c).
  */
 #ifndef SBSIM_PROMEXP_H
 #define SBSIM_PROMEXP_H

@@ -51,62 +51,6 @@ cli_die_cmd(const char *cmd, const char *fmt, ...)
 	cli_vdie(cmd, fmt, ap);
 }
 
-int
-cli_uint(const char *name, const char *arg, uint64_t min, uint64_t max,
-    uint64_t *out, char *err, size_t errlen)
-{
-	char			*end;
-	unsigned long long	 v;
-
-	/* Decimal, or hexadecimal with 0x (datapath ids): never octal, so
-	 * that 010 is ten. */
-	errno = 0;
-	if (arg[0] == '0' && (arg[1] == 'x' || arg[1] == 'X'))
-		v = strtoull(arg + 2, &end, 16);
-	else
-		v = strtoull(arg, &end, 10);
-	if (*arg == '\0' || *arg == '-' || *arg == '+' || *end != '\0' ||
-	    end == arg || errno != 0 || v < min || v > max) {
-		snprintf(err, errlen, "--%s: '%s' is not a whole number from "
-		    "%llu to %llu", name, arg, (unsigned long long)min,
-		    (unsigned long long)max);
-		return -1;
-	}
-	*out = v;
-	return 0;
-}
-
-int
-cli_uint32(const char *name, const char *arg, uint64_t min, uint64_t max,
-    uint32_t *out, char *err, size_t errlen)
-{
-	uint64_t	u;
-
-	if (cli_uint(name, arg, min, max, &u, err, errlen) == -1)
-		return -1;
-	*out = (uint32_t)u;
-	return 0;
-}
-
-int
-cli_double(const char *name, const char *arg, double min, double max,
-    double *out, char *err, size_t errlen)
-{
-	char	*end;
-	double	 v;
-
-	errno = 0;
-	v = strtod(arg, &end);
-	if (*arg == '\0' || *end != '\0' || errno != 0 || !isfinite(v) ||
-	    v < min || v > max) {
-		snprintf(err, errlen, "--%s: '%s' is not a number from %g to "
-		    "%g", name, arg, min, max);
-		return -1;
-	}
-	*out = v;
-	return 0;
-}
-
 /* --backoff MIN:MAX in milliseconds. */
 static int
 cli_backoff(void *base, const char *arg, char *err, size_t errlen)
@@ -123,8 +67,8 @@ cli_backoff(void *base, const char *arg, char *err, size_t errlen)
 		return -1;
 	}
 	*colon = '\0';
-	if (cli_uint("backoff", buf, 1, 3600000, &lo, err, errlen) == -1 ||
-	    cli_uint("backoff", colon + 1, lo, 3600000, &hi, err, errlen) == -1)
+	if (opt_uint("backoff", buf, 1, 3600000, &lo, err, errlen) == -1 ||
+	    opt_uint("backoff", colon + 1, lo, 3600000, &hi, err, errlen) == -1)
 		return -1;
 	ro->backoff_min_ms = lo;
 	ro->backoff_max_ms = hi;

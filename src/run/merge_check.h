@@ -1,5 +1,5 @@
 /* The numbers of a report, checked before sbsim merge adds them
- * (src/merge_check.c). */
+ * (src/run/merge_check.c). */
 #ifndef SBSIM_MERGE_CHECK_H
 #define SBSIM_MERGE_CHECK_H
 
