@@ -1,7 +1,6 @@
 /*
  * libFuzzer harness for the BGP codec (sims/bgp/bgp_codec.c, bgp_build.c)
- * and the prefix maps (bgp_rib.c); docs/design.md, "Tests of the engine
- * and the roles".
+ * and the prefix maps (bgp_rib.c); docs/design.md, "Testing layers".
  *
  * Input: a stream of BGP messages, framed by their headers as a session
  * reads them.  Each header goes through bgp_header_decode; a message the

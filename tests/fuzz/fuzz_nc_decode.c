@@ -1,6 +1,6 @@
 /*
  * libFuzzer harness for the NETCONF framer and messages (docs/design.md,
- * "Tests of the engine and the roles").
+ * "Testing layers").
  *
  * Input: a byte stream as a device or the controller reads it from SSH or
  * TCP.  It goes through the RFC 6242 framer three times: end-of-message

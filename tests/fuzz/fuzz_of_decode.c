@@ -1,7 +1,7 @@
 /*
  * libFuzzer harness for every OpenFlow decoder (1.0 and 1.3), the action
  * and instruction validators and the flow table (docs/design.md,
- * "Tests of the engine and the roles").
+ * "Testing layers").
  *
  * Input: one selector byte, then the bytes the chosen decoder sees.
  *   selector bit 7: 1 = OpenFlow 1.0, 0 = OpenFlow 1.3

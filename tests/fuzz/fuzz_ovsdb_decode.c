@@ -1,6 +1,6 @@
 /*
  * libFuzzer harness for the OVSDB JSON-RPC framer (docs/design.md,
- * "Tests of the engine and the roles").
+ * "Testing layers").
  *
  * Input: a byte stream as a device reads it from TCP (RFC 7047 section
  * 4).  It goes through the framer whole and again in uneven pieces (the

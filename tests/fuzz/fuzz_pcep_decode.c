@@ -1,6 +1,6 @@
 /*
- * libFuzzer harness for the PCEP decoders (docs/design.md, "Tests of the
- * engine and the roles").
+ * libFuzzer harness for the PCEP decoders (docs/design.md, "Testing
+ * layers").
  *
  * Input: a byte stream as a PCC or PCE reads it from TCP.  Messages are
  * framed with pcep_msg_split and each goes to the decoder of its type.
