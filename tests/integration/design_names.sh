@@ -1,6 +1,8 @@
 #!/bin/bash
-# docs/design.md names only files and functions that exist (issue 25).
-# Every name it cites in backticks is looked up in the source tree:
+# docs/design.md (and docs/internals.md, its companion) name only files and
+# functions that exist, fit a terminal, and have every section the tree
+# cites (issue 25).  Every name they cite in backticks is looked up in the
+# source tree:
 #   - a path (`src/core/pool.c`, `sims/ovsdb/`, `tests/unit/test_opt`): a file
 #     or folder, or a program a Makefile fragment builds;
 #   - a file name (`pool.c`, `lib.sh`, `fd_25k_*.sh`, `ovsdb_frame.[ch]`):
@@ -13,14 +15,21 @@
 #   - a type (`struct pool_ops`): a line `struct pool_ops {`;
 #   - a unit test (`test_pool`): tests/unit/test_pool.c.
 # A name with a placeholder (<p>, xxx) or a space (a command line) is not
-# looked up.  And every section the tree cites (`design.md, "Containers"`)
-# is one of its headings.  Prints each missing name with its line; exits 1
-# if any.
+# looked up.  No line is over 100 characters (tables too: a long cell goes
+# into a list under its table), so that the page reads in a terminal.  And
+# every section the tree cites, as `design.md, "Containers"`,
+# `docs/design.md "The test budget"` or `design.md ("The test budget")`
+# (the same for internals.md), is one of that file's headings.  Prints
+# each fault with its line; exits 1 if any.
 # It needs no build: the script sits in the source tree, so this works
 # from a VPATH (distcheck) build too.
 top=$(cd "$(dirname "$0")/../.." && pwd) || exit 99
 cd "$top" || exit 99
-[ -r docs/design.md ] || { echo "no docs/design.md under $top"; exit 99; }
+DOCS='docs/design.md docs/internals.md'
+MAX_LINE=100
+for d in $DOCS; do
+	[ -r "$d" ] || { echo "no $d under $top"; exit 99; }
+done
 
 FOREIGN='event_base_free random'
 
@@ -39,21 +48,30 @@ src_grep() { grep -rhoE --include='*.c' --include='*.h' "$1" src sims tests; }
 find . -name '*.am' -not -path './.git/*' -exec cat {} + |
     tr -s ' \t\\=' '\n' | grep / >"$tmp/built"
 
-# The sections cited across the tree, a comment's lines joined first.
-grep -rliIE --exclude='*.log' --exclude='*.trs' 'design\.md' src sims tests \
-    scripts docs yang deploy README.md Makefile.am configure.ac 2>/dev/null |
-    grep -vx docs/design.md |
+# The sections cited across the tree (the docs themselves too), a
+# comment's lines joined first: FILE, the doc cited, the section.
+grep -rlIE --exclude='*.log' --exclude='*.trs' '(design|internals)\.md' src \
+    sims tests scripts docs yang deploy README.md Makefile.am configure.ac \
+    .ci 2>/dev/null |
 while read -r f; do
 	sed -zE 's/\n[[:space:]]*(\*|#|\/\/)*[[:space:]]*/ /g' "$f" |
-	    grep -aioE 'design\.md,? "[^"]+"' |
-	    sed -E "s|^[^\"]*\"|$f\t|; s|\"$||"
+	    grep -aoE '(design|internals)\.md,? \(?"[^"]+"' |
+	    sed -E "s|^([a-z]+)\.md,? \(?\"|$f\tdocs/\1.md\t|; s|\"$||"
 done >"$tmp/cited"
-sed -nE 's/^#+ +//p' docs/design.md >"$tmp/headings"
-missing_sections=$(awk -F'\t' 'FILENAME == ARGV[1] { h[$0] = 1; next }
-    !($2 in h) { printf "%s: cites docs/design.md, \"%s\": no such section\n",
-                 $1, $2 }' \
+for d in $DOCS; do
+	sed -nE "s|^#+ +|$d\t|p" "$d"
+done >"$tmp/headings"
+missing_sections=$(awk -F'\t' 'FILENAME == ARGV[1] { h[$1 FS $2] = 1; next }
+    !(($2 FS $3) in h) { printf "%s: cites %s, \"%s\": no such section\n",
+                 $1, $2, $3 }' \
     "$tmp/headings" "$tmp/cited")
 [ -z "$missing_sections" ] || echo "$missing_sections"
+
+# Lines a terminal wraps.
+long_lines=$(awk -v max=$MAX_LINE 'length($0) > max {
+	printf "%s:%d: %d characters (at most %d)\n", FILENAME, FNR,
+	    length($0), max }' $DOCS)
+[ -z "$long_lines" ] || echo "$long_lines"
 
 awk -v files="$tmp/files" -v defs="$tmp/defs" -v built="$tmp/built" '
 function glob2re(g) {
@@ -65,7 +83,7 @@ function any_match(re, set,   k) {
 	return 0
 }
 function miss(s) {
-	printf "docs/design.md:%d: `%s` does not exist\n", at, s; bad++
+	printf "%s:%d: `%s` does not exist\n", FILENAME, at, s; bad++
 }
 function check(s,   name, p) {
 	if (s ~ /[<>]|xxx/) return
@@ -104,6 +122,7 @@ BEGIN {
 		sub(/^\$\(top_srcdir\)\//, "", f); made[f] = 1
 	}
 }
+FNR == 1 { inside = 0 }
 /^[ \t]*$/ { inside = 0 }		# an unclosed backtick ends with its paragraph
 {
 	n = split($0, part, "`")
@@ -122,4 +141,4 @@ BEGIN {
 	}
 }
 END { exit bad > 0 }
-' docs/design.md && [ -z "$missing_sections" ]
+' $DOCS && [ -z "$missing_sections" ] && [ -z "$long_lines" ]
