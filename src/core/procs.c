@@ -479,12 +479,6 @@ procs_free(struct procs *ps)
 
 /* ---- what the parent asks ---- */
 
-unsigned
-procs_count(const struct procs *ps)
-{
-	return ps->n;
-}
-
 pid_t
 procs_pid(const struct procs *ps, unsigned i)
 {

@@ -77,7 +77,6 @@ void		 procs_send(struct procs *, unsigned i, const char *fmt, ...)
 void		 procs_write_line(int fd, const char *fmt, ...)
 		    __attribute__((format(printf, 2, 3)));
 
-unsigned	 procs_count(const struct procs *);
 pid_t		 procs_pid(const struct procs *, unsigned i);
 /* Whether child i ended (reaped), and its waitpid status then. */
 int		 procs_ended(const struct procs *, unsigned i);
