@@ -5,16 +5,13 @@
  * the workers' lines.
  */
 #include <sys/types.h>
-#include <sys/wait.h>
 
 #include <ctype.h>
-#include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <event2/event.h>
@@ -90,20 +87,13 @@ wk_token(char *token, size_t len)
 static void
 wk_summary_files(unsigned n)
 {
-	const char	*tmp;
-	unsigned	 i;
-	int		 fd;
+	unsigned	i;
 
-	if ((tmp = getenv("TMPDIR")) == NULL || *tmp == '\0')
-		tmp = "/tmp";
-	for (i = 0; i < n; i++) {
-		if (snprintf(wp.w[i].out, sizeof(wp.w[i].out),
-		    "%s/sbsim-ctl.XXXXXX", tmp) >= (int)sizeof(wp.w[i].out))
-			fatalx("--workers: TMPDIR %s is too long", tmp);
-		if ((fd = mkstemp(wp.w[i].out)) == -1)
-			fatal("--workers: a summary file in %s", tmp);
-		close(fd);
-	}
+	for (i = 0; i < n; i++)
+		if (procs_tmpfile("sbsim-ctl", "a summary file", wp.w[i].out,
+		    sizeof(wp.w[i].out)) == -1)
+			fatalx("--workers: TMPDIR %s is too long",
+			    procs_tmpdir());
 }
 
 int

@@ -508,6 +508,28 @@ procs_running(const struct procs *ps)
 }
 
 const char *
+procs_tmpdir(void)
+{
+	const char	*tmp = getenv("TMPDIR");
+
+	return tmp != NULL && *tmp != '\0' ? tmp : "/tmp";
+}
+
+int
+procs_tmpfile(const char *name, const char *what, char *path, size_t len)
+{
+	const char	*tmp = procs_tmpdir();
+	int		 fd;
+
+	if (snprintf(path, len, "%s/%s.XXXXXX", tmp, name) >= (int)len)
+		return -1;
+	if ((fd = mkstemp(path)) == -1)
+		fatal("--workers: %s in %s", what, tmp);
+	close(fd);
+	return 0;
+}
+
+const char *
 procs_status_text(int status, int max_ok, char *buf, size_t len)
 {
 	if (WIFSIGNALED(status))

@@ -93,6 +93,17 @@ unsigned	 procs_running(const struct procs *);
 const char	*procs_status_text(int status, int max_ok, char *buf,
 		    size_t len);
 
+/* $TMPDIR, or /tmp without it. */
+const char	*procs_tmpdir(void);
+/*
+ * A fresh file of a child's (its report, its summary) in procs_tmpdir(),
+ * named NAME.XXXXXX made unique; its path in path.  0, or -1 when the
+ * path would not fit in len; a failed mkstemp is fatal, what naming the
+ * file ("a report file").
+ */
+int		 procs_tmpfile(const char *name, const char *what, char *path,
+		    size_t len);
+
 /* Lines from fd on a loop, for a child reading its parent's pipe: eof
  * is called once at EOF or an error, and the reading stops. */
 struct procs_reader;

@@ -47,7 +47,6 @@ struct wrun {
 	void			*cfg;
 	struct run_opts		*ro;
 	const char		*what;		/* "switches" */
-	const char		*tmp;		/* TMPDIR */
 	struct worker		*ws;		/* --workers of them */
 	struct procs		*ps;		/* this run's */
 	unsigned		 n;		/* --workers */
@@ -308,21 +307,16 @@ workers_prepare(struct wrun *wr, unsigned n, uint32_t total)
 {
 	struct worker	*ws = wr->ws;
 	unsigned	 i;
-	int		 fd;
 
 	memset(ws, 0, n * sizeof(*ws));
 	for (i = 0; i < n; i++) {
 		ws[i].first = (uint32_t)((uint64_t)i * total / n);
 		ws[i].count = (uint32_t)((uint64_t)(i + 1) * total / n) -
 		    ws[i].first;
-		if (snprintf(ws[i].report, sizeof(ws[i].report),
-		    "%s/sbsim-worker.XXXXXX", wr->tmp) >=
-		    (int)sizeof(ws[i].report))
+		if (procs_tmpfile("sbsim-worker", "a report file",
+		    ws[i].report, sizeof(ws[i].report)) == -1)
 			cli_die(wr->ro, "--workers: TMPDIR %s is too long",
-			    wr->tmp);
-		if ((fd = mkstemp(ws[i].report)) == -1)
-			fatal("--workers: a report file in %s", wr->tmp);
-		close(fd);
+			    procs_tmpdir());
 		if (wr->ro->metrics_listen != NULL)
 			snprintf(ws[i].live, sizeof(ws[i].live), "%s.live",
 			    ws[i].report);
@@ -664,8 +658,6 @@ run_workers(const struct sim_ops *ops, void *cfg, struct run_opts *ro,
 	wr.ro = ro;
 	wr.what = what;
 	wr.n = ro->workers;
-	if ((wr.tmp = getenv("TMPDIR")) == NULL || *wr.tmp == '\0')
-		wr.tmp = "/tmp";
 	wr.ws = xcalloc(wr.n, sizeof(*wr.ws));
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = workers_on_signal;

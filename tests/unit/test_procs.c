@@ -298,12 +298,48 @@ test_stop_bounded(void)
 	event_base_free(base);
 }
 
+/* A child's file in $TMPDIR, unique; a path too long refused. */
+static void
+test_tmpfile(void)
+{
+	char	dir[] = "/tmp/test_procs.XXXXXX", path[64], a[80], b[80];
+	char	*old = getenv("TMPDIR");
+
+	old = old != NULL ? xstrdup(old) : NULL;
+
+	if (mkdtemp(dir) == NULL) {
+		CHECK(0, "mkdtemp");
+		free(old);
+		return;
+	}
+	setenv("TMPDIR", dir, 1);
+	CHECK(strcmp(procs_tmpdir(), dir) == 0, "TMPDIR: %s", procs_tmpdir());
+	CHECK(procs_tmpfile("sbsim-x", "a file", a, sizeof(a)) == 0 &&
+	    procs_tmpfile("sbsim-x", "a file", b, sizeof(b)) == 0 &&
+	    strncmp(a, dir, strlen(dir)) == 0 && strcmp(a, b) != 0 &&
+	    access(a, F_OK) == 0 && access(b, F_OK) == 0,
+	    "two files made: %s %s", a, b);
+	CHECK(procs_tmpfile("a-name-too-long-for-its-buffer-of-64-bytes",
+	    "a file", path, sizeof(path)) == -1, "a path too long refused");
+	unlink(a);
+	unlink(b);
+	rmdir(dir);
+	setenv("TMPDIR", "", 1);
+	CHECK(strcmp(procs_tmpdir(), "/tmp") == 0, "empty TMPDIR: /tmp");
+	if (old != NULL)
+		setenv("TMPDIR", old, 1);
+	else
+		unsetenv("TMPDIR");
+	free(old);
+}
+
 static const struct check_case cases[] = {
 	CASE(test_lines),
 	CASE(test_dies),
 	CASE(test_down),
 	CASE(test_forward),
 	CASE(test_stop_bounded),
+	CASE(test_tmpfile),
 };
 
 int
