@@ -1,20 +1,17 @@
 /*
- * `sbsim controller --workers N` (ctl_workers.h): the forks, the pipes
- * between the parent and its workers, the parent's loop, and the summary
- * added up from the workers' lines.
+ * `sbsim controller --workers N` (ctl_workers.h): the protocol of lines
+ * between the parent and its workers (the forks, pipes and ends are
+ * src/core/procs.h's), the parent's loop, and the summary added up from
+ * the workers' lines.
  */
 #include <sys/types.h>
-#include <sys/wait.h>
 
 #include <ctype.h>
-#include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <event2/event.h>
@@ -24,33 +21,28 @@
 #include "engine.h"
 #include "log.h"
 #include "metrics.h"
+#include "procs.h"
 #include "run.h"
 
-#define WK_LINE_MAX	256
 #define WK_STOP_WAIT_S	30	/* for the workers to end once asked */
 
+/* What the parent knows of a worker, from its lines. */
 struct wk {
-	pid_t		 pid;
-	int		 rfd;		/* its lines to the parent */
-	int		 wfd;		/* the parent's lines to it */
-	struct event	*ev;
-	char		 buf[WK_LINE_MAX];
-	size_t		 len;
 	char		 out[256];	/* its summary file */
 	uint16_t	 rc_port;
 	uint64_t	 held[CTL_WK_MAX_ROLES];
 	int		 done;
-	int		 ended;
-	int		 status;	/* waitpid's */
 };
 
 /* The parent's. */
 static struct {
 	const struct ctl_wk_run	*run;
+	struct procs		*ps;
 	struct wk		 w[CTL_WK_MAX];
 	unsigned		 n;
 	int			 opened[CTL_WK_MAX_ROLES];
 	int			 stopping;	/* the workers were asked */
+	int			 reaping;	/* after the loop */
 	int			 failed;
 	struct ctl_gather	*gather;
 	char			 token[CTL_WK_TOKEN_LEN + 1];
@@ -58,33 +50,17 @@ static struct {
 
 /* A worker's. */
 static struct {
-	int		 wfd, rfd;
-	struct event	*ev;
-	char		 buf[WK_LINE_MAX];
-	size_t		 len;
-	uint64_t	 told[CTL_WK_MAX_ROLES];
-	int		 told_any[CTL_WK_MAX_ROLES];
-	int		 done_told;
+	int			 wfd, rfd;
+	struct procs_reader	*rd;
+	uint64_t		 told[CTL_WK_MAX_ROLES];
+	int			 told_any[CTL_WK_MAX_ROLES];
+	int			 done_told;
 } wc = { .wfd = -1, .rfd = -1 };
 
-/* ---- both sides ---- */
+static void	wk_line(void *, unsigned, const char *);
+static void	wk_ended(void *, unsigned, int);
 
-static void
-wk_write(int fd, const char *fmt, ...)
-{
-	char	line[WK_LINE_MAX];
-	va_list	ap;
-	int	len;
-
-	va_start(ap, fmt);
-	len = vsnprintf(line, sizeof(line), fmt, ap);
-	va_end(ap);
-	if (fd == -1 || len <= 0 || (size_t)len >= sizeof(line))
-		return;
-	/* Short lines on a pipe are written whole (PIPE_BUF). */
-	while (write(fd, line, (size_t)len) == -1 && errno == EINTR)
-		;
-}
+/* ---- the forks ---- */
 
 static void
 wk_token(char *token, size_t len)
@@ -107,72 +83,52 @@ wk_token(char *token, size_t len)
 	token[2 * i] = '\0';
 }
 
+/* Each worker's summary file, made before the forks. */
+static void
+wk_summary_files(unsigned n)
+{
+	unsigned	i;
+
+	for (i = 0; i < n; i++)
+		if (procs_tmpfile("sbsim-ctl", "a summary file", wp.w[i].out,
+		    sizeof(wp.w[i].out)) == -1)
+			fatalx("--workers: TMPDIR %s is too long",
+			    procs_tmpdir());
+}
+
 int
 ctl_wk_fork(unsigned n, char *token, size_t tokenlen)
 {
-	const char	*tmp;
-	unsigned	 i, j;
-	int		 up[2], down[2], fd;
-	pid_t		 pid;
+	static const struct procs_ops	ops = {
+		"worker", wk_line, wk_ended
+	};
+	int				i, fd;
 
 	wk_token(wp.token, sizeof(wp.token));
 	if (tokenlen < sizeof(wp.token))
 		fatalx("worker token buffer too small");
 	memcpy(token, wp.token, sizeof(wp.token));
-	if ((tmp = getenv("TMPDIR")) == NULL || *tmp == '\0')
-		tmp = "/tmp";
 	wp.n = n;
-	fflush(stdout);
-	fflush(stderr);
-	for (i = 0; i < n; i++) {
-		struct wk	*w = &wp.w[i];
-
-		if (snprintf(w->out, sizeof(w->out), "%s/sbsim-ctl.XXXXXX",
-		    tmp) >= (int)sizeof(w->out))
-			fatalx("--workers: TMPDIR %s is too long", tmp);
-		if ((fd = mkstemp(w->out)) == -1)
-			fatal("--workers: a summary file in %s", tmp);
-		if (pipe(up) == -1 || pipe(down) == -1 || (pid = fork()) == -1)
-			fatal("--workers: starting worker %u", i);
-		if (pid == 0) {
-			/* Its own process group: a terminal's ^C reaches
-			 * the parent, which stops the workers itself. */
-			setpgid(0, 0);
-			for (j = 0; j < i; j++) {
-				close(wp.w[j].rfd);
-				close(wp.w[j].wfd);
-			}
-			close(up[0]);
-			close(down[1]);
-			if (dup2(fd, STDOUT_FILENO) == -1)
-				fatal("--workers: its summary file");
-			close(fd);
-			wc.wfd = up[1];
-			wc.rfd = down[0];
-			fcntl(wc.rfd, F_SETFL, fcntl(wc.rfd, F_GETFL) |
-			    O_NONBLOCK);
-			signal(SIGPIPE, SIG_IGN);
-			ctl_worker = 1;
-			return (int)i;
-		}
-		close(fd);
-		close(up[1]);
-		close(down[0]);
-		w->pid = pid;
-		w->rfd = up[0];
-		w->wfd = down[1];
-		fcntl(w->rfd, F_SETFL, fcntl(w->rfd, F_GETFL) | O_NONBLOCK);
-		fcntl(w->rfd, F_SETFD, FD_CLOEXEC);
-		fcntl(w->wfd, F_SETFD, FD_CLOEXEC);
-	}
-	signal(SIGPIPE, SIG_IGN);
-	return -1;
+	wk_summary_files(n);
+	/* Each worker its own process group: a terminal's ^C reaches the
+	 * parent, which stops the workers itself. */
+	wp.ps = procs_new(n, PROCS_DOWN | PROCS_OWN_GROUP, &ops, NULL);
+	if ((i = procs_fork(wp.ps, &wc.wfd, &wc.rfd)) == -1)
+		return -1;
+	procs_free(wp.ps);	/* the worker's copy */
+	wp.ps = NULL;
+	if ((fd = open(wp.w[i].out, O_WRONLY | O_TRUNC)) == -1 ||
+	    dup2(fd, STDOUT_FILENO) == -1)
+		fatal("--workers: its summary file");
+	close(fd);
+	ctl_worker = 1;
+	return i;
 }
 
 /* ---- the worker's side ---- */
 
 static void
-wc_line(const char *line, void *arg)
+wc_line(void *arg, const char *line)
 {
 	const struct ctl_role *const	*roles = arg;
 	unsigned			 i;
@@ -190,24 +146,18 @@ wc_line(const char *line, void *arg)
 }
 
 static void
-wc_read(evutil_socket_t fd, short what, void *arg)
+wc_eof(void *arg)
 {
-	(void)what;
-	if (workers_read_lines(fd, wc.buf, &wc.len, sizeof(wc.buf), wc_line,
-	    arg) == -1) {
-		event_del(wc.ev);
-		engine_stop("the parent went away");
-	}
+	(void)arg;
+	engine_stop("the parent went away");
 }
 
 void
 ctl_wk_child_start(uint16_t rc_port, const struct ctl_role *const *roles)
 {
-	wc.ev = event_new(engine_base(), wc.rfd, EV_READ | EV_PERSIST,
-	    wc_read, (void *)roles);
-	if (wc.ev == NULL || event_add(wc.ev, NULL) == -1)
-		fatalx("--workers: cannot watch the parent's pipe");
-	wk_write(wc.wfd, "rc %u\n", rc_port);
+	wc.rd = procs_reader_new(engine_base(), wc.rfd, wc_line, wc_eof,
+	    (void *)roles);
+	procs_write_line(wc.wfd, "rc %u\n", rc_port);
 }
 
 void
@@ -225,7 +175,8 @@ ctl_wk_child_tick(const struct ctl_role *const *roles, const int *on,
 			continue;
 		wc.told_any[i] = 1;
 		wc.told[i] = h;
-		wk_write(wc.wfd, "held %zu %llu\n", i, (unsigned long long)h);
+		procs_write_line(wc.wfd, "held %zu %llu\n", i,
+		    (unsigned long long)h);
 	}
 }
 
@@ -235,16 +186,15 @@ ctl_wk_done(void)
 	if (wc.done_told)
 		return;
 	wc.done_told = 1;
-	wk_write(wc.wfd, "done\n");
+	procs_write_line(wc.wfd, "done\n");
 }
 
 void
 ctl_wk_child_end(void)
 {
 	fflush(stdout);
-	if (wc.ev != NULL)
-		event_free(wc.ev);
-	wc.ev = NULL;
+	procs_reader_free(wc.rd);
+	wc.rd = NULL;
 	close(wc.wfd);
 	close(wc.rfd);
 	wc.wfd = wc.rfd = -1;
@@ -283,15 +233,11 @@ wk_progress(const struct wk *w, char *buf, size_t len)
 static void
 wk_stop_all(const char *why)
 {
-	unsigned	i;
-
 	if (wp.stopping)
 		return;
 	wp.stopping = 1;
 	log_info("stopping the workers: %s", why);
-	for (i = 0; i < wp.n; i++)
-		if (!wp.w[i].ended)
-			kill(wp.w[i].pid, SIGTERM);
+	procs_interrupt(wp.ps, SIGTERM);
 	engine_stop(why);
 }
 
@@ -314,7 +260,7 @@ wk_gate_check(size_t i)
 	log_info("the workers hold %llu %s devices: go",
 	    (unsigned long long)sum, wk_role_name(i));
 	for (k = 0; k < wp.n; k++)
-		wk_write(wp.w[k].wfd, "open %zu\n", i);
+		procs_send(wp.ps, k, "open %zu\n", i);
 }
 
 static void
@@ -329,18 +275,18 @@ wk_done_check(void)
 }
 
 static void
-wk_line(const char *line, void *arg)
+wk_line(void *arg, unsigned wi, const char *line)
 {
-	struct wk		*w = arg;
+	struct wk		*w = &wp.w[wi];
 	unsigned		 port;
 	size_t			 i;
 	unsigned long long	 h;
 
+	(void)arg;
 	if (sscanf(line, "rc %u", &port) == 1 && port <= 65535) {
 		w->rc_port = (uint16_t)port;
 		if (wp.gather != NULL)
-			ctl_gather_port(wp.gather, (unsigned)(w - wp.w),
-			    w->rc_port);
+			ctl_gather_port(wp.gather, wi, w->rc_port);
 	} else if (sscanf(line, "held %zu %llu", &i, &h) == 2 &&
 	    i < wp.run->n_roles && i < CTL_WK_MAX_ROLES) {
 		w->held[i] = h;
@@ -350,14 +296,14 @@ wk_line(const char *line, void *arg)
 		wk_done_check();
 	} else
 		log_warnx("worker %u said what the parent does not know: "
-		    "%.64s", (unsigned)(w - wp.w), line);
+		    "%.64s", wi, line);
 }
 
 /* How a worker ended, or NULL when it ended as asked. */
 static const char *
-wk_how(const struct wk *w, char *buf, size_t len)
+wk_how(int status, char *buf, size_t len)
 {
-	if (workers_status_text(w->status, 0, buf, len) != NULL)
+	if (procs_status_text(status, 0, buf, len) != NULL)
 		return buf;
 	if (!wp.stopping)
 		snprintf(buf, len, "ended before the parent asked it to");
@@ -366,34 +312,27 @@ wk_how(const struct wk *w, char *buf, size_t len)
 	return buf;
 }
 
+/* A worker's end: one not asked to end, or ending badly, fails the run
+ * (while the loop runs, the rest are stopped and what it had told is
+ * said). */
 static void
-wk_ended(struct wk *w)
+wk_ended(void *arg, unsigned i, int status)
 {
-	char		 how[96], what[256];
-	unsigned	 i = (unsigned)(w - wp.w);
+	char	how[96], what[256];
+	long	pid = (long)procs_pid(wp.ps, i);
 
-	event_del(w->ev);
-	while (waitpid(w->pid, &w->status, 0) == -1 && errno == EINTR)
-		;
-	w->ended = 1;
-	if (wk_how(w, how, sizeof(how)) == NULL)
+	(void)arg;
+	if (wk_how(status, how, sizeof(how)) == NULL)
 		return;
-	wk_progress(w, what, sizeof(what));
-	log_warnx("worker %u of %u (pid %ld) %s; it had %s", i, wp.n,
-	    (long)w->pid, how, what);
 	wp.failed = 1;
+	if (wp.reaping) {
+		log_warnx("worker %u of %u (pid %ld) %s", i, wp.n, pid, how);
+		return;
+	}
+	wk_progress(&wp.w[i], what, sizeof(what));
+	log_warnx("worker %u of %u (pid %ld) %s; it had %s", i, wp.n, pid,
+	    how, what);
 	wk_stop_all("a worker failed");
-}
-
-static void
-wk_read(evutil_socket_t fd, short what, void *arg)
-{
-	struct wk	*w = arg;
-
-	(void)what;
-	if (workers_read_lines(fd, w->buf, &w->len, sizeof(w->buf), wk_line,
-	    w) == -1)
-		wk_ended(w);
 }
 
 static void
@@ -406,52 +345,6 @@ wk_tick(evutil_socket_t fd, short what, void *arg)
 	if (wp.run->duration > 0 &&
 	    secs_between(*start, clock_ns()) >= wp.run->duration)
 		wk_stop_all("--duration reached");
-}
-
-/* After the loop: every worker asked to stop, and waited for. */
-static void
-wk_reap_all(void)
-{
-	time_t		deadline = time(NULL) + WK_STOP_WAIT_S;
-	unsigned	i, left;
-	pid_t		r;
-	char		how[96];
-
-	wp.stopping = 1;
-	for (i = 0; i < wp.n; i++)
-		if (!wp.w[i].ended)
-			kill(wp.w[i].pid, SIGTERM);
-	for (;;) {
-		for (i = left = 0; i < wp.n; i++) {
-			struct wk	*w = &wp.w[i];
-
-			if (w->ended)
-				continue;
-			r = waitpid(w->pid, &w->status, WNOHANG);
-			if (r == w->pid || (r == -1 && errno == ECHILD)) {
-				w->ended = 1;
-				if (wk_how(w, how, sizeof(how)) != NULL) {
-					log_warnx("worker %u of %u (pid %ld) "
-					    "%s", i, wp.n, (long)w->pid, how);
-					wp.failed = 1;
-				}
-			} else
-				left++;
-		}
-		if (left == 0)
-			return;
-		if (time(NULL) > deadline) {
-			for (i = 0; i < wp.n; i++)
-				if (!wp.w[i].ended) {
-					log_warnx("worker %u (pid %ld) did not "
-					    "end in %d s: killed", i,
-					    (long)wp.w[i].pid, WK_STOP_WAIT_S);
-					kill(wp.w[i].pid, SIGKILL);
-				}
-			deadline = time(NULL) + 5;
-		}
-		usleep(20000);
-	}
 }
 
 /* A worker's summary file, NUL-terminated (an empty string when none). */
@@ -494,37 +387,40 @@ wk_summary(void)
 		free(lines[i]);
 }
 
+/* The parent's RESTCONF, gathered from the workers'; NULL without. */
+static struct http_server *
+wk_http_new(const struct ctl_wk_run *run)
+{
+	struct http_server	*hs;
+	char			 err[256];
+
+	if (run->http == NULL)
+		return NULL;
+	if ((hs = http_server_new(engine_base(), run->http, err,
+	    sizeof(err))) == NULL) {
+		log_warnx("%s", err);
+		wp.failed = 1;
+		wk_stop_all("no RESTCONF");
+		return NULL;
+	}
+	log_info("serving RESTCONF on %s port %u for %u workers",
+	    http_server_address(run->http), run->http->port, wp.n);
+	wp.gather = ctl_gather_new(hs, wp.n, wp.token);
+	return hs;
+}
+
 int
 ctl_wk_parent(const struct ctl_wk_run *run)
 {
-	struct http_server	*hs = NULL;
+	struct http_server	*hs;
 	struct event		*tick;
 	struct timeval		 tv = { 0, 100000 };
 	uint64_t		 start;
-	unsigned		 i;
-	char			 err[256];
 
 	wp.run = run;
 	engine_init();
-	for (i = 0; i < wp.n; i++) {
-		wp.w[i].ev = event_new(engine_base(), wp.w[i].rfd,
-		    EV_READ | EV_PERSIST, wk_read, &wp.w[i]);
-		if (wp.w[i].ev == NULL || event_add(wp.w[i].ev, NULL) == -1)
-			fatalx("--workers: cannot watch worker %u", i);
-	}
-	if (run->http != NULL) {
-		if ((hs = http_server_new(engine_base(), run->http, err,
-		    sizeof(err))) == NULL) {
-			log_warnx("%s", err);
-			wp.failed = 1;
-			wk_stop_all("no RESTCONF");
-		} else {
-			log_info("serving RESTCONF on %s port %u for %u "
-			    "workers", http_server_address(run->http),
-			    run->http->port, wp.n);
-			wp.gather = ctl_gather_new(hs, wp.n, wp.token);
-		}
-	}
+	procs_watch(wp.ps, engine_base());
+	hs = wk_http_new(run);
 	start = clock_ns();
 	tick = engine_timer_new(EV_PERSIST, wk_tick, &start);
 	engine_timer_add(tick, &tv);
@@ -534,12 +430,11 @@ ctl_wk_parent(const struct ctl_wk_run *run)
 	if (wp.gather != NULL)
 		ctl_gather_free(wp.gather);
 	wp.gather = NULL;
-	wk_reap_all();
-	for (i = 0; i < wp.n; i++) {
-		event_free(wp.w[i].ev);
-		close(wp.w[i].rfd);
-		close(wp.w[i].wfd);
-	}
+	/* Every worker asked to stop, and waited for. */
+	wp.stopping = wp.reaping = 1;
+	procs_stop(wp.ps, SIGTERM, WK_STOP_WAIT_S);
+	procs_free(wp.ps);
+	wp.ps = NULL;
 	wk_summary();
 	if (hs != NULL) {
 		ctl_http_summary(hs);

@@ -119,15 +119,6 @@ void	 run_listen_range(struct pool_config *, const struct run_opts *,
  */
 void	 run_shard_slice(const struct run_opts *, const char *what,
 	    uint32_t total, uint32_t *first, uint32_t *count);
-/* Whole lines read from a worker's pipe fd into buf (cap bytes, *len
- * of them held) handed to fn; a line longer than buf is dropped.  0, or
- * -1 at EOF or an error.  (workers.c, ctl_workers.c.) */
-int	 workers_read_lines(int fd, char *buf, size_t *len, size_t cap,
-	    void (*fn)(const char *, void *), void *arg);
-/* How a worker ended, from waitpid's status ("was killed by signal 9
- * (Killed)", "exited 2") into buf; NULL when it exited max_ok or less. */
-const char *workers_status_text(int status, int max_ok, char *buf,
-	    size_t len);
 /*
  * --workers N, called by a command's main once its options are checked
  * and before it numbers its slice (run_shard_slice()): forks N workers,

@@ -11,7 +11,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,25 +27,35 @@
 #include "merge.h"
 #include "metrics.h"
 #include "pool.h"
+#include "procs.h"
 #include "promexp.h"
 #include "report.h"
 #include "run.h"
 
-#define WORKER_LINE_MAX	512
-
 struct worker {
-	pid_t		 pid;
-	int		 fd;		/* progress pipe, -1 once at EOF */
-	int		 status;	/* waitpid's */
-	int		 reaped;
 	uint32_t	 first, count;	/* its slice of the devices */
 	char		 report[256];	/* its report's file */
-	char		 buf[WORKER_LINE_MAX];
-	size_t		 len;
-	char		 last[WORKER_LINE_MAX];	/* its last progress */
+	char		 last[PROCS_LINE_MAX];	/* its last progress */
 	int		 complete;	/* its phases are (run.c) */
 	char		 live[300];	/* --metrics-listen: its figures */
 	uint64_t	 dev[PD_STOPPED + 1];	/* its devices by state */
+};
+
+/* One run of the workers: what the runs of a command share. */
+struct wrun {
+	const struct sim_ops	*ops;
+	void			*cfg;
+	struct run_opts		*ro;
+	const char		*what;		/* "switches" */
+	struct worker		*ws;		/* --workers of them */
+	struct procs		*ps;		/* this run's */
+	unsigned		 n;		/* --workers */
+	unsigned		 round_n;	/* workers of this run */
+	int			 released;	/* this run's */
+	unsigned		 nfailed;	/* in the last run */
+	unsigned		 unstarted;	/* in the last run */
+	char			 failed[1100];	/* its first failure */
+	char			 notok[1100];	/* a part not ok, else "" */
 };
 
 #define WORKER_COMPLETE	"; complete"	/* ends a complete one's line */
@@ -143,44 +152,6 @@ worker_become(struct run_opts *ro, struct worker *w, unsigned i,
 	signal(SIGUSR1, SIG_IGN);
 }
 
-int
-workers_read_lines(int fd, char *buf, size_t *len, size_t cap,
-    void (*fn)(const char *, void *), void *arg)
-{
-	ssize_t	 n;
-	char	*nl;
-
-	n = read(fd, buf + *len, cap - 1 - *len);
-	if (n == -1 && (errno == EINTR || errno == EAGAIN))
-		return 0;
-	if (n <= 0)
-		return -1;
-	*len += (size_t)n;
-	buf[*len] = '\0';
-	while ((nl = strchr(buf, '\n')) != NULL) {
-		*nl = '\0';
-		fn(buf, arg);
-		*len -= (size_t)(nl + 1 - buf);
-		memmove(buf, nl + 1, *len + 1);
-	}
-	if (*len == cap - 1)		/* no line is this long: drop it */
-		*len = 0;
-	return 0;
-}
-
-const char *
-workers_status_text(int status, int max_ok, char *buf, size_t len)
-{
-	if (WIFSIGNALED(status))
-		snprintf(buf, len, "was killed by signal %d (%s)",
-		    WTERMSIG(status), strsignal(WTERMSIG(status)));
-	else if (WIFEXITED(status) && WEXITSTATUS(status) > max_ok)
-		snprintf(buf, len, "exited %d", WEXITSTATUS(status));
-	else
-		return NULL;
-	return buf;
-}
-
 /* "devices: N N ..." (run.c, run_worker_live()): its devices by state. */
 static void
 worker_devices(struct worker *w, const char *p)
@@ -198,11 +169,11 @@ worker_devices(struct worker *w, const char *p)
 	}
 }
 
+/* A worker's progress: keep its last whole line. */
 static void
-worker_last(const char *line, void *arg)
+worker_last(struct worker *w, const char *line)
 {
-	struct worker	*w = arg;
-	size_t		 len = strlen(line), k = strlen(WORKER_COMPLETE);
+	size_t	len = strlen(line), k = strlen(WORKER_COMPLETE);
 
 	if (strncmp(line, WORKER_DEVICES, strlen(WORKER_DEVICES)) == 0) {
 		worker_devices(w, line + strlen(WORKER_DEVICES));
@@ -218,106 +189,81 @@ worker_last(const char *line, void *arg)
  * while another's are still at work, as in one process.
  */
 static void
-workers_release(struct worker *ws, unsigned n, int *released)
+workers_release(struct wrun *wr)
 {
 	unsigned	i;
 
-	if (*released)
+	if (wr->released)
 		return;
-	for (i = 0; i < n; i++)
-		if (ws[i].fd != -1 && !ws[i].complete)
+	for (i = 0; i < wr->round_n; i++)
+		if (!procs_ended(wr->ps, i) && !wr->ws[i].complete)
 			return;
-	*released = 1;
-	for (i = 0; i < n; i++)
-		if (ws[i].fd != -1)
-			kill(ws[i].pid, SIGUSR1);
+	wr->released = 1;
+	for (i = 0; i < wr->round_n; i++)
+		if (!procs_ended(wr->ps, i))
+			kill(procs_pid(wr->ps, i), SIGUSR1);
 }
 
-/* A worker's progress: keep its last whole line. */
 static void
-worker_read(struct worker *w)
+worker_line(void *arg, unsigned i, const char *line)
 {
-	if (workers_read_lines(w->fd, w->buf, &w->len, sizeof(w->buf),
-	    worker_last, w) == -1) {
-		close(w->fd);
-		w->fd = -1;
-	}
-}
+	struct wrun	*wr = arg;
 
-/* Whether a worker whose pipe closed died (a signal, exit status 2 or
- * more): reaped when it has ended. */
-static int
-worker_died(struct worker *w)
-{
-	pid_t	r;
-
-	if (!w->reaped) {
-		while ((r = waitpid(w->pid, &w->status, WNOHANG)) == -1 &&
-		    errno == EINTR)
-			;
-		w->reaped = r == w->pid;
-	}
-	return w->reaped && (WIFSIGNALED(w->status) ||
-	    (WIFEXITED(w->status) && WEXITSTATUS(w->status) > 1));
+	worker_last(&wr->ws[i], line);
+	workers_release(wr);
 }
 
 /*
- * Until every pipe is at EOF.  A signal goes on to the workers; so does
- * a worker's death, as SIGINT: the run has failed, the others stop and
- * report what they did.
+ * A worker that died (a signal, exit status 2 or more) fails the run:
+ * the others are stopped as a signal stops them (SIGINT), and report
+ * what they did.
  */
 static void
-workers_wait(struct worker *ws, unsigned n, struct event_base *base)
+worker_ended(void *arg, unsigned i, int status)
 {
-	struct pollfd	*pfd = xcalloc(n, sizeof(*pfd));
-	unsigned	 i, open;
-	int		 fwd = 0, released = 0;
+	struct wrun	*wr = arg;
 
-	for (;;) {
-		for (i = open = 0; i < n; i++) {
-			pfd[i].fd = ws[i].fd;
-			pfd[i].events = POLLIN;
-			open += ws[i].fd != -1;
-		}
-		if (open == 0)
-			break;
-		for (i = 0; i < n && !fwd; i++)
-			if (ws[i].fd == -1 && worker_died(&ws[i]))
-				workers_signal = SIGINT;
-		if (workers_signal && !fwd) {
-			fwd = 1;
-			for (i = 0; i < n; i++)
-				if (!ws[i].reaped)
-					kill(ws[i].pid, SIGINT);
-		}
-		/* The live metrics' server, if any, between polls. */
-		if (base != NULL)
-			event_base_loop(base, EVLOOP_NONBLOCK);
-		if (poll(pfd, n, base != NULL ? 20 : 200) == -1)
-			continue;
-		for (i = 0; i < n; i++)
-			if (pfd[i].fd != -1 && pfd[i].revents != 0)
-				worker_read(&ws[i]);
-		workers_release(ws, n, &released);
+	(void)i;
+	if (WIFSIGNALED(status) || (WIFEXITED(status) &&
+	    WEXITSTATUS(status) > 1)) {
+		if (procs_interrupt(wr->ps, SIGINT))
+			workers_signal = SIGINT;
 	}
-	free(pfd);
-	for (i = 0; i < n; i++)
-		while (!ws[i].reaped && waitpid(ws[i].pid, &ws[i].status, 0) ==
-		    -1 && errno == EINTR)
-			;
+	workers_release(wr);
+}
+
+/*
+ * Until every worker has ended, on base (the live metrics' server's, if
+ * any).  A signal goes on to the workers as SIGINT; so does a worker's
+ * death.
+ */
+static void
+workers_wait(struct wrun *wr, struct event_base *base)
+{
+	procs_forward_signals(wr->ps, SIGINT);
+	procs_watch(wr->ps, base);
+	/* One that came before the watch (workers_on_signal()). */
+	if (workers_signal)
+		procs_interrupt(wr->ps, SIGINT);
+	procs_run(wr->ps);
+	if (procs_caught(wr->ps))
+		workers_signal = procs_caught(wr->ps);
 }
 
 /* Why worker i failed, or 0 when it ended as a run does (0 or 1). */
 static int
-worker_failure(const struct worker *w, unsigned i, unsigned n,
-    const char *what, char *buf, size_t len)
+worker_failure(const struct wrun *wr, unsigned i, unsigned n, char *buf,
+    size_t len)
 {
-	char	how[64];
+	const struct worker	*w = &wr->ws[i];
+	char			 how[64];
 
-	if (workers_status_text(w->status, 1, how, sizeof(how)) == NULL)
+	if (procs_status_text(procs_status(wr->ps, i), 1, how,
+	    sizeof(how)) == NULL)
 		return 0;
 	snprintf(buf, len, "worker %u of %u (pid %ld, %s %u to %u) %s; its "
-	    "last progress: %s", i, n, (long)w->pid, what, w->first,
+	    "last progress: %s", i, n, (long)procs_pid(wr->ps, i), wr->what,
+	    w->first,
 	    w->first + w->count - 1, how, w->last[0] ? w->last :
 	    "none (it died before its first report of progress)");
 	return 1;
@@ -354,22 +300,6 @@ workers_merge(struct worker *ws, unsigned n, struct metrics *m, char *why,
 	return rc;
 }
 
-/* One run of the workers: what the runs of a command share. */
-struct wrun {
-	const struct sim_ops	*ops;
-	void			*cfg;
-	struct run_opts		*ro;
-	const char		*what;		/* "switches" */
-	const char		*tmp;		/* TMPDIR */
-	struct worker		*ws;		/* --workers of them */
-	unsigned		 n;		/* --workers */
-	unsigned		 round_n;	/* workers of this run */
-	unsigned		 nfailed;	/* in the last run */
-	unsigned		 unstarted;	/* in the last run */
-	char			 failed[1100];	/* its first failure */
-	char			 notok[1100];	/* a part not ok, else "" */
-};
-
 /* Each worker's slice and a fresh report file; its pipe comes with the
  * fork. */
 static void
@@ -377,21 +307,16 @@ workers_prepare(struct wrun *wr, unsigned n, uint32_t total)
 {
 	struct worker	*ws = wr->ws;
 	unsigned	 i;
-	int		 fd;
 
 	memset(ws, 0, n * sizeof(*ws));
 	for (i = 0; i < n; i++) {
 		ws[i].first = (uint32_t)((uint64_t)i * total / n);
 		ws[i].count = (uint32_t)((uint64_t)(i + 1) * total / n) -
 		    ws[i].first;
-		if (snprintf(ws[i].report, sizeof(ws[i].report),
-		    "%s/sbsim-worker.XXXXXX", wr->tmp) >=
-		    (int)sizeof(ws[i].report))
+		if (procs_tmpfile("sbsim-worker", "a report file",
+		    ws[i].report, sizeof(ws[i].report)) == -1)
 			cli_die(wr->ro, "--workers: TMPDIR %s is too long",
-			    wr->tmp);
-		if ((fd = mkstemp(ws[i].report)) == -1)
-			fatal("--workers: a report file in %s", wr->tmp);
-		close(fd);
+			    procs_tmpdir());
 		if (wr->ro->metrics_listen != NULL)
 			snprintf(ws[i].live, sizeof(ws[i].live), "%s.live",
 			    ws[i].report);
@@ -425,8 +350,8 @@ workers_scrape(struct evbuffer *out, void *arg)
 	for (i = 0; i < wr->round_n; i++) {
 		for (st = PD_IDLE; st <= PD_STOPPED; st++)
 			dev[st] += wr->ws[i].dev[st];
-		if (!wr->ws[i].reaped && cost_read_proc(wr->ws[i].pid,
-		    &s) == 0) {
+		if (!procs_ended(wr->ps, i) && cost_read_proc(procs_pid(wr->ps,
+		    i), &s) == 0) {
 			sum.cpu_ms += s.cpu_ms;
 			sum.rss_kb += s.rss_kb;
 		}
@@ -466,25 +391,19 @@ workers_live_check(const struct run_opts *ro)
 		cli_die(ro, "%s", err);
 }
 
-/* The parent's --metrics-listen for one run, made once its workers
- * are forked (none of them may hold its loop); NULL without. */
+/* The parent's --metrics-listen for one run, on base; NULL without. */
 static struct promexp *
-workers_live_new(struct wrun *wr, struct event_base **base)
+workers_live_new(struct wrun *wr, struct event_base *base)
 {
 	struct promexp	*pe;
 	char		 err[256];
 
-	*base = NULL;
 	if (wr->ro->metrics_listen == NULL)
 		return NULL;
-	if ((*base = event_base_new()) == NULL)
-		fatalx("event_base_new");
-	if ((pe = promexp_new(*base, wr->ro->metrics_listen, err,
+	if ((pe = promexp_new(base, wr->ro->metrics_listen, err,
 	    sizeof(err))) == NULL) {
 		log_warnx("--metrics-listen: %s: no live metrics this run",
 		    err);
-		event_base_free(*base);
-		*base = NULL;
 		return NULL;
 	}
 	promexp_set_source(pe, workers_scrape, wr);
@@ -495,28 +414,59 @@ workers_live_new(struct wrun *wr, struct event_base **base)
 static int
 workers_fork(struct wrun *wr, unsigned n, unsigned r)
 {
-	struct worker	*ws = wr->ws;
-	unsigned	 i, me;
-	int		 p[2];
-	pid_t		 pid;
+	static const struct procs_ops	ops = {
+		"worker", worker_line, worker_ended
+	};
+	int				i, up, down;
 
-	fflush(stdout);
-	fflush(stderr);
+	wr->ps = procs_new(n, 0, &ops, wr);
+	wr->round_n = n;
+	wr->released = 0;
+	if ((i = procs_fork(wr->ps, &up, &down)) == -1)
+		return 0;
+	procs_free(wr->ps);	/* the worker's copy */
+	wr->ps = NULL;
+	worker_become(wr->ro, &wr->ws[i], (unsigned)i, n, r, up);
+	return 1;
+}
+
+/* The failed workers of the run said, the first kept in wr. */
+static void
+workers_failures(struct wrun *wr, unsigned n)
+{
+	char		msg[1024];
+	unsigned	i;
+	int		st;
+
+	wr->failed[0] = '\0';
+	wr->nfailed = wr->unstarted = 0;
 	for (i = 0; i < n; i++) {
-		if (pipe(p) == -1 || (pid = fork()) == -1)
-			fatal("--workers: starting worker %u", i);
-		if (pid == 0) {
-			close(p[0]);
-			for (me = 0; me < i; me++)
-				close(ws[me].fd);
-			worker_become(wr->ro, &ws[i], i, n, r, p[1]);
-			return 1;
-		}
-		close(p[1]);
-		ws[i].pid = pid;
-		ws[i].fd = p[0];
+		if (!worker_failure(wr, i, n, msg, sizeof(msg)))
+			continue;
+		fprintf(stderr, "sbsim %s: %s\n", wr->ro->cmd, msg);
+		if (wr->nfailed++ == 0)
+			snprintf(wr->failed, sizeof(wr->failed), "%s", msg);
+		st = procs_status(wr->ps, i);
+		wr->unstarted += WIFEXITED(st) && WEXITSTATUS(st) == 2 &&
+		    wr->ws[i].last[0] == '\0';
 	}
-	return 0;
+}
+
+/* The run's files gone once merged. */
+static void
+workers_unlink(struct wrun *wr, unsigned n)
+{
+	char		tmp[sizeof(wr->ws[0].live) + 8];
+	unsigned	i;
+
+	for (i = 0; i < n; i++) {
+		unlink(wr->ws[i].report);
+		if (wr->ws[i].live[0] != '\0') {
+			unlink(wr->ws[i].live);
+			snprintf(tmp, sizeof(tmp), "%s.tmp", wr->ws[i].live);
+			unlink(tmp);
+		}
+	}
 }
 
 /*
@@ -530,41 +480,24 @@ workers_once(struct wrun *wr, unsigned r, uint32_t total, struct metrics *m)
 {
 	struct promexp		*live;
 	struct event_base	*base;
-	char			 msg[1024];
-	unsigned		 i, n = wr->n < total ? wr->n : total;
+	unsigned		 n = wr->n < total ? wr->n : total;
 	int			 rc;
 
 	workers_prepare(wr, n, total);
 	if (workers_fork(wr, n, r))
 		return 1;
-	wr->round_n = n;
-	live = workers_live_new(wr, &base);
-	workers_wait(wr->ws, n, base);
+	/* Made once the workers are forked: none of them may hold it. */
+	if ((base = event_base_new()) == NULL)
+		fatalx("event_base_new");
+	live = workers_live_new(wr, base);
+	workers_wait(wr, base);
 	promexp_free(live);
-	if (base != NULL)
-		event_base_free(base);
-	wr->failed[0] = '\0';
-	wr->nfailed = wr->unstarted = 0;
-	for (i = 0; i < n; i++) {
-		if (!worker_failure(&wr->ws[i], i, n, wr->what, msg,
-		    sizeof(msg)))
-			continue;
-		fprintf(stderr, "sbsim %s: %s\n", wr->ro->cmd, msg);
-		if (wr->nfailed++ == 0)
-			snprintf(wr->failed, sizeof(wr->failed), "%s", msg);
-		wr->unstarted += WIFEXITED(wr->ws[i].status) &&
-		    WEXITSTATUS(wr->ws[i].status) == 2 &&
-		    wr->ws[i].last[0] == '\0';
-	}
+	event_base_free(base);
+	workers_failures(wr, n);
+	procs_free(wr->ps);
+	wr->ps = NULL;
 	rc = workers_merge(wr->ws, n, m, wr->notok, sizeof(wr->notok));
-	for (i = 0; i < n; i++) {
-		unlink(wr->ws[i].report);
-		if (wr->ws[i].live[0] != '\0') {
-			unlink(wr->ws[i].live);
-			snprintf(msg, sizeof(msg), "%s.tmp", wr->ws[i].live);
-			unlink(msg);
-		}
-	}
+	workers_unlink(wr, n);
 	return rc;
 }
 
@@ -725,8 +658,6 @@ run_workers(const struct sim_ops *ops, void *cfg, struct run_opts *ro,
 	wr.ro = ro;
 	wr.what = what;
 	wr.n = ro->workers;
-	if ((wr.tmp = getenv("TMPDIR")) == NULL || *wr.tmp == '\0')
-		wr.tmp = "/tmp";
 	wr.ws = xcalloc(wr.n, sizeof(*wr.ws));
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = workers_on_signal;
