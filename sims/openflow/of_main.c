@@ -93,7 +93,8 @@ static const struct opt of_rows[] = {
 	    "the controller deletes those flows again: a\n"
 	    "delete phase that never begins fails the run"),
 	OPT_FN("topology", "T", of_topology_row, 0,
-	    "none, linear, ring or tree[:FANOUT] (LLDP links)"),
+	    "none, linear, ring or tree[:FANOUT] (LLDP links)",
+	    .def = "none"),
 	OPT_E("packet-in", "MODE", C, pktin, of_pktin_names, 0,
 	    "latency or throughput (cbench-style load)"),
 	OPT_U("macs", "N", C, macs, 1, 65536, 0,
@@ -102,7 +103,7 @@ static const struct opt of_rows[] = {
 	    "outstanding PACKET_INs in throughput mode\n"
 	    "(rounded up to a power of two)"),
 	OPT_U("packet-in-count", "N", C, pktin_count, 1, UINT64_MAX / 2, 0,
-	    "PACKET_INs per switch", .def = "until the end"),
+	    "PACKET_INs per switch", .def = "no limit"),
 	OPT_D("packet-in-wait", "S", C, pktin_wait, 0, 3600, 0,
 	    "the load begins at the controller's first message\n"
 	    "after the handshake that is no request for\n"

@@ -79,7 +79,7 @@ static const struct opt ovsdb_rows[] = {
 	OPT_U("expect-bridges", "N", OC, expect_bridges, 1, 100000000, 0,
 	    "bridge_openflow ends when N bridges' switches\n"
 	    "have connected, and the run waits for it",
-	    .def = "the bridges asked for"),
+	    .def = "the switches asked for so far"),
 	OPT_F("no-datapath", OC, no_datapath, 0,
 	    "a bridge given a Controller row gets no\n"
 	    "OpenFlow switch (without it, the switch connects\n"
