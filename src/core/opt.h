@@ -11,7 +11,7 @@
  *		    "ports per switch"),
  *		OPT_U("packet-in-count", "N", struct of_config, pktin_count,
  *		    1, UINT64_MAX / 2, 0, "PACKET_INs per switch",
- *		    .def = "until the end"),
+ *		    .def = "no limit"),
  *		OPT_END
  *	};
  *
@@ -76,7 +76,8 @@ struct opt {
 	/* The default --help shows when the field cannot: "" for none. */
 	const char		*def;
 	/* The default as text from the group's base (OPT_FUNC, OPT_PARSE
-	 * rows): 0, or -1 when it is unset. */
+	 * rows; an OPT_FUNC row may set .off for a helper that reads one
+	 * field): 0, or -1 when it is unset. */
 	int			(*show)(const struct opt *, const void *base,
 				    char *buf, size_t len);
 };
@@ -111,7 +112,7 @@ struct opt {
 /* A field of type ctype filled by a parser shared by several rows. */
 #define OPT_P(n, m, type, field, ctype, fn, mk, ...)			\
 	{ .name = n, .kind = OPT_PARSE, .parse_at = fn,			\
-	  .size = (uint8_t)sizeof(ctype),				\
+	  .size = (uint8_t)(sizeof(ctype) <= 8 ? sizeof(ctype) : 0),	\
 	  .off = OPT_FIELD(type, field, ctype), .mark = mk, .meta = m,	\
 	  .help = __VA_ARGS__ }
 #define OPT_F_KEY(n, k, type, field, ...)				\
@@ -155,8 +156,8 @@ void	 opt_help(FILE *, const char *usage, const struct opt_group *,
  * the group's base (NULL: only .def): 0 with it in buf, or -1 (unset). */
 int	 opt_default(const struct opt *, const void *base, char *buf,
 	    size_t len);
-/* .show helpers: an OPT_PARSE row's whole-number field (.size bytes),
- * a const char * field (-1 when NULL or empty). */
+/* .show helpers: an OPT_PARSE row's whole-number field (.size bytes:
+ * sizeof its ctype), a const char * field (-1 when NULL or empty). */
 int	 opt_show_uint(const struct opt *, const void *base, char *buf,
 	    size_t len);
 int	 opt_show_string(const struct opt *, const void *base, char *buf,
