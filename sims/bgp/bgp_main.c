@@ -100,21 +100,21 @@ static const struct opt bgp_rows[] = {
 	    "peers to simulate (required); peer i connects\n"
 	    "from the i-th address of --source"),
 	OPT_U("prefixes", "P", BC, prefixes, 0, 100000000, 0,
-	    "prefixes each peer announces (default 0)"),
+	    "prefixes each peer announces"),
 	OPT_U("as", "ASN", BC, as, 1, UINT32_MAX, 0,
 	    "the peers' AS (required; 4-octet allowed)"),
 	OPT_U("peer-as", "ASN", BC, peer_as, 1, UINT32_MAX, 0,
-	    "the controller's AS (default: accept any)"),
+	    "the controller's AS", .def = "any"),
 	OPT_P("first-prefix", "PFX", BC, first, struct bgp_prefix,
 	    bgp_prefix_opt, 0,
-	    "first prefix (default 10.0.0.0/24, or\n"
-	    "2001:db8::/64 with --afi ipv6); the others follow\n"
-	    "it in blocks of its size"),
+	    "first prefix; the others follow it in blocks of\n"
+	    "its size",
+	    .def = "10.0.0.0/24, or 2001:db8::/64 with\n--afi ipv6"),
 	OPT_U("per-update", "K", BC, per_update, 1, 4096, 0,
-	    "prefixes per UPDATE (default: as many as fit\n"
-	    "in 4096 bytes; 1 is play.py's single mode)"),
+	    "prefixes per UPDATE (1 is play.py's single mode)",
+	    .def = "as many as fit in 4096 bytes"),
 	OPT_E("afi", "F", BC, af, bgp_afi_names, 0,
-	    "ipv4 or ipv6 (default ipv4)"),
+	    "ipv4 or ipv6"),
 	OPT_F("ipv4-mp", BC, use_mp, 0,
 	    "IPv4 in MP_REACH_NLRI / MP_UNREACH_NLRI too"),
 	OPT_F("withdraw", BC, withdraw, 0,
@@ -124,17 +124,19 @@ static const struct opt bgp_rows[] = {
 	    "the same as --controller; it times learn and\n"
 	    "withdraw by what the controller re-advertises"),
 	OPT_U("monitor-as", "ASN", BC, monitor_as, 1, UINT32_MAX, 0,
-	    "the monitor's AS (default --as)"),
+	    "the monitor's AS", .def = "--as"),
 	OPT_P("hold-time", "S", BC, hold, uint16_t, bgp_hold_opt, 0,
-	    "hold time proposed (default 90; 0 or 3..65535)"),
+	    "hold time proposed (0 or 3..65535)",
+	    .show = opt_show_uint),
 	OPT_FN("next-hop", "IP|self", bgp_next_hop_row, 0,
-	    "NEXT_HOP (default self: each peer's address)"),
+	    "NEXT_HOP (self: each peer's address)", .def = "self"),
 	OPT_U("as-path-len", "N", BC, as_path_len, 1, BGP_MAX_ASPATH, 0,
-	    "ASes in AS_PATH (default 1 for eBGP, 0 iBGP)"),
+	    "ASes in AS_PATH", .def = "1 for eBGP, 0 iBGP"),
 	OPT_U("med", "N", BC, med, 0, UINT32_MAX, BGP_GIVEN_MED,
-	    "MULTI_EXIT_DISC on every route"),
+	    "MULTI_EXIT_DISC on every route", .def = "none"),
 	OPT_U("local-pref", "N", BC, local_pref, 0, UINT32_MAX,
-	    BGP_GIVEN_LOCAL_PREF, "LOCAL_PREF (default 100 on iBGP)"),
+	    BGP_GIVEN_LOCAL_PREF, "LOCAL_PREF",
+	    .def = "100 on iBGP, none on eBGP"),
 	OPT_U("communities", "N", BC, communities, 0, BGP_MAX_COMM, 0,
 	    "N communities (ASN:i) on every route"),
 	OPT_U("large-communities", "N", BC, large_communities, 0,
@@ -147,18 +149,18 @@ static const struct opt bgp_rows[] = {
 	    "after learning: R prefixes/s withdrawn and\n"
 	    "announced again, one per UPDATE"),
 	OPT_D("churn-duration", "S", BC, churn_seconds, 0.1, 86400, 0,
-	    "seconds of churn (default 10)"),
+	    "seconds of churn"),
 	OPT_D("settle", "S", BC, settle, 0, 86400, 0,
 	    "without --monitor, hold the sessions S seconds\n"
 	    "after the last UPDATE so the speaker can learn\n"
-	    "(default 10; with --duration, until it ends)"),
+	    "(with --duration, until it ends)"),
 	OPT_S("csit-results", "NAME", BC, csit_results, 0,
 	    "at the end, write totals-NAME and performance-NAME\n"
 	    "as CSIT's play.py --results NAME does (UPDATEs and\n"
 	    "UPDATEs/s of announce, and of churn)"),
 	OPT_U("csit-threshold", "N", BC, csit_threshold, 0, UINT64_MAX, 0,
 	    "fewest UPDATEs for a phase to be written there\n"
-	    "(default 1000, play.py's --threshold)"),
+	    "(play.py's --threshold)"),
 	OPT_END
 };
 
@@ -167,16 +169,16 @@ static const struct opt bgp_nb_rows[] = {
 	OPT_U("advertise", "N", BC, nb.flows, 1, 100000000, NB_GIVEN_ANY,
 	    "routes to write (needs --monitor)"),
 	OPT_P("advertise-first-prefix", "PFX", BC, nb_ctx.first,
-	    struct bgp_prefix, bgp_prefix_opt, NB_GIVEN_ANY, "first of them (default 172.16.0.0/24, or\n"
-	    "2001:db8:8000::/64 with --afi ipv6)"),
+	    struct bgp_prefix, bgp_prefix_opt, NB_GIVEN_ANY, "first of them",
+	    .def = "172.16.0.0/24, or 2001:db8:8000::/64\nwith --afi ipv6"),
 	OPT_U("routes-per-request", "K", BC, nb.per_request, 1, 100000,
-	    NB_GIVEN_ANY, "1: PUT each route; more: POST batches of K (1)"),
+	    NB_GIVEN_ANY, "1: PUT each route; more: POST batches of K"),
 	OPT_NOTE("without --advertise (and --monitor), --northbound times "
 	    "learn and\nwithdraw by counting the controller's routes:"),
 	OPT_E("northbound-count", "W", BC, nb_ctx.count, bgp_count_names,
 	    NB_GIVEN_ANY,
-	    "loc-rib (default) or topology (its\n"
-	    "example-ipv4-topology, as CSIT counts)"),
+	    "loc-rib or topology (its example-ipv4-topology,\n"
+	    "as CSIT counts)", .def = "loc-rib"),
 	OPT_END
 };
 #undef BC

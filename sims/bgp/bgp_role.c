@@ -50,15 +50,17 @@ static const struct opt bgpr_rows[] = {
 	    endpoint_parse_listen, CTL_GIVEN_ON,
 	    "BGP speaker: peers connect to ptcp:PORT[:IP]"),
 	OPT_U("as", "ASN", struct bgp_role, spk.as, 1, UINT32_MAX, O,
-	    "the speaker's AS (default 64496)"),
+	    "the speaker's AS"),
 	OPT_FN("bgp-id", "IP", bgpr_id, O,
-	    "its BGP identifier (default 192.0.2.1)"),
+	    "its BGP identifier",
+	    .off = offsetof(struct bgp_role, spk.bgp_id),
+	    .show = endpoint_show_ipv4),
 	OPT_FN("bgp-monitor", "IP[,IP]", bgpr_monitor, O,
 	    "advertise the Loc-RIB only to these peers\n"
-	    "(default: to every peer, as a route server)"),
+	    "(a route server)", .def = "every peer"),
 	OPT_P("bgp-hold-time", "S", struct bgp_role, spk.hold, uint16_t,
 	    bgp_hold_opt, O,
-	    "hold time it proposes (default 90)"),
+	    "hold time it proposes", .show = opt_show_uint),
 	OPT_END
 };
 #undef O

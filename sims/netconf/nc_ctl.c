@@ -842,9 +842,9 @@ static const struct opt ncc_rows[] = {
 	    "create-subscription on every mounted device\n"
 	    "and count its route-update prefixes"),
 	OPT_U("netconf-max-inflight", "M", S, max_inflight, 1, 1000000, O,
-	    "mounts under way at once (default 256)"),
+	    "mounts under way at once"),
 	OPT_D("netconf-timeout", "S", S, timeout_s, 0.1, 86400, O,
-	    "how long an rpc waits for its reply (default\n60)"),
+	    "how long an rpc waits for its reply"),
 	OPT_END
 };
 #undef S

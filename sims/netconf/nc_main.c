@@ -60,55 +60,55 @@ static const struct opt nc_rows[] = {
 	    "CIDR: on the i-th address of CIDR, all at PORT);\n"
 	    "the same as --controller ptcp:...; give one"),
 	OPT_E("transport", "T", NCC, transport, nc_transport_names, 0,
-	    "ssh (default; RFC 6242) or tcp (no SSH)"),
-	OPT_S("user", "U", NCC, user, 0, "SSH user name (default: any)"),
+	    "ssh (RFC 6242) or tcp (no SSH)"),
+	OPT_S("user", "U", NCC, user, 0, "SSH user name", .def = "any"),
 	OPT_S("password", "P", NCC, password, 0,
-	    "SSH password (default: admin/admin when no\n"
-	    "credentials are given)"),
+	    "SSH password",
+	    .def = "admin/admin when no credentials\nare given"),
 	OPT_S("authorized-keys", "F", NCC, authorized_keys, 0,
 	    "OpenSSH public keys accepted for publickey\n"
 	    "authentication"),
 	OPT_S("host-key", "F", NCC, host_key, 0,
-	    "SSH host key, generated (ed25519) if absent\n"
-	    "(default ./sbsim_netconf_host_key)"),
+	    "SSH host key, generated (ed25519) if absent",
+	    .def = "./" NC_SSH_DEFAULT_KEY),
 	OPT_S("yang-dir", "D", NCC, yang_dir, 0,
-	    "the YANG modules the devices serve (default:\n"
-	    "sbsim's own)"),
+	    "the YANG modules the devices serve",
+	    .def = "sbsim's own"),
 	OPT_F("candidate", NCC, candidate, 0,
 	    "a candidate datastore (:candidate, commit)"),
 	OPT_U("notifications", "K", NCC, notifications, 0, 100000000, 0,
 	    "route-update notifications each device sends\n"
 	    "after create-subscription"),
-	OPT_U("prefixes-per-notification", "J", NCC, prefixes, 1, 100000, 0,
-	    "prefixes in each (default 1)"),
+	OPT_U("prefixes-per-notification", "J", NCC, prefixes, 1, 100000,
+	    NC_GIVEN_PREFIXES,
+	    "prefixes in each"),
 	OPT_D("notification-rate", "R", NCC, notif_rate, 0, 1e6, 0,
-	    "notifications per second per device (default\n"
-	    "0: as fast as the connection takes them)"),
+	    "notifications per second per device (0: as\n"
+	    "fast as the connection takes them)"),
 	OPT_U("expect-edits", "N", NCC, expect_edits, 1, UINT64_MAX / 2, 0,
 	    "program phase target: list entries created\n"
 	    "plus leaves modified by edit-config"),
 	OPT_U("max-sessions", "N", NCC, max_sessions, 1, 1000, 0,
 	    "sessions one device holds at once past their\n"
-	    "hello (default 8)"),
+	    "hello"),
 	OPT_U("max-startups", "N", NCC, max_startups, 1, 1000, 0,
-	    "sessions one device holds before their hello\n"
-	    "(default 4); past them a newcomer closes the\n"
-	    "oldest of the address holding most"),
+	    "sessions one device holds before their hello;\n"
+	    "past them a newcomer closes the oldest of the\n"
+	    "address holding most"),
 	OPT_D("hello-timeout", "S", NCC, hello_timeout, 0, 86400, 0,
 	    "close a session that has not finished SSH and\n"
-	    "the hello exchange in S seconds (default 10;\n"
-	    "0: never)"),
+	    "the hello exchange in S seconds (0: never)"),
 	OPT_D("auth-delay", "S", NCC, auth_delay, 0, 60, 0,
 	    "SSH: after a failed authentication a device\n"
 	    "checks no credentials for S seconds, on any of\n"
-	    "its sessions (default 1)"),
+	    "its sessions"),
 	OPT_U("output-mark", "BYTES", NCC, out_mark, 4096, 1U << 30, 0,
 	    "a session reads no more rpcs while this much of\n"
-	    "its output waits unsent (default 1048576), and\n"
-	    "reads on below half of it"),
+	    "its output waits unsent, and reads on below\n"
+	    "half of it"),
 	OPT_U("max-xml-attributes", "N", NCC, max_attrs, 1, 1000000, 0,
 	    "a message with an element of more attributes\n"
-	    "is refused unparsed (default 1024)"),
+	    "is refused unparsed"),
 	OPT_END
 };
 #undef NCC
@@ -117,8 +117,8 @@ static const struct opt nc_rows[] = {
 #define NCN	struct nc_nb_cfg
 static const struct opt nc_nb_rows[] = {
 	OPT_U("mount-batch", "K", NCN, batch, 1, 100000, NB_GIVEN_ANY,
-	    "nodes per request: 1 (default) PUTs each node,\n"
-	    "more PATCH K nodes into the topology at once"),
+	    "nodes per request: 1 PUTs each node, more PATCH\n"
+	    "K nodes into the topology at once"),
 	OPT_U("edits", "E", NCN, edits, 0, 1000000, NB_GIVEN_ANY,
 	    "once mounted, PUT E interfaces per device\n"
 	    "through the mount point (program phase: their\n"
@@ -126,14 +126,13 @@ static const struct opt nc_nb_rows[] = {
 	OPT_U("edits-per-request", "B", NCN, edits_per_request, 1, 100000,
 	    NB_GIVEN_ANY, "interfaces per request (PATCH when more than 1)"),
 	OPT_S("device-address", "IP", NCN, device_host, NB_GIVEN_ANY,
-	    "the address the controller dials (default: the\n"
-	    "--listen address, else 127.0.0.1)"),
+	    "the address the controller dials",
+	    .def = "the --listen address, else 127.0.0.1"),
 	OPT_F("northbound-no-learn", NCN, no_learn, NB_GIVEN_ANY,
 	    "with --notifications, do not poll the\n"
 	    "controller's prefix count (nb_learn)"),
 	OPT_D("northbound-poll", "S", NCN, opts.poll_s, 0.01, 60,
-	    NB_GIVEN_ANY, "seconds between polls of the controller's view\n"
-	    "(default 0.5)"),
+	    NB_GIVEN_ANY, "seconds between polls of the controller's view"),
 	OPT_END
 };
 #undef NCN
@@ -387,12 +386,10 @@ nc_check(struct nc_sim *sim, const struct run_opts *ro)
 	else if ((uint64_t)sim->pcfg.ep.port + cfg->devices - 1 > 65535)
 		cli_die(ro, "ptcp:%u with %u devices would need ports past "
 		    "65535", sim->pcfg.ep.port, cfg->devices);
-	if ((cfg->notif_rate > 0 || cfg->prefixes > 0) &&
+	if ((cfg->notif_rate > 0 || (cfg->given & NC_GIVEN_PREFIXES)) &&
 	    cfg->notifications == 0)
 		cli_die(ro, "--notification-rate and "
 		    "--prefixes-per-notification need --notifications");
-	if (cfg->prefixes == 0)
-		cfg->prefixes = 1;
 	if (cfg->yang_dir != NULL && access(cfg->yang_dir, R_OK | X_OK) == -1)
 		cli_die(ro, "--yang-dir %s: not a readable directory",
 		    cfg->yang_dir);
@@ -447,6 +444,7 @@ nc_main(int argc, char **argv)
 	char			 err[512];
 	int			 rc;
 
+	sim->cfg.prefixes = 1;
 	sim->cfg.max_sessions = 8;
 	sim->cfg.max_startups = 4;
 	sim->cfg.hello_timeout = 10;
@@ -454,7 +452,8 @@ nc_main(int argc, char **argv)
 	sim->cfg.out_mark = 1024 * 1024;
 	sim->cfg.max_attrs = NC_XML_MAX_ATTRS;
 	nc_nb_defaults(&sim->nb);
-	groups[0] = (struct opt_group){ NULL, nc_rows, &sim->cfg, NULL };
+	groups[0] = (struct opt_group){ NULL, nc_rows, &sim->cfg,
+	    &sim->cfg.given };
 	groups[1] = (struct opt_group){ "northbound (the controller mounts the "
 	    "devices when sbsim tells it):", nb_opt_rows, &sim->nb.opts,
 	    &sim->nb.given };

@@ -38,6 +38,14 @@ enum nc_transport {
 	NC_TR_TCP,
 };
 
+/* The SSH host key file when --host-key is not given (in the working
+ * directory; generated when absent). */
+#define NC_SSH_DEFAULT_KEY	"sbsim_netconf_host_key"
+
+/* Options whose default is a value they may be given (struct nc_config's
+ * given). */
+#define NC_GIVEN_PREFIXES	(1u << 0)
+
 struct nc_config {
 	uint32_t	 devices;
 	uint8_t		 transport;	/* enum nc_transport */
@@ -50,6 +58,7 @@ struct nc_config {
 	const char	*yang_dir;
 	uint32_t	 notifications;	/* K per device */
 	uint32_t	 prefixes;	/* J per notification */
+	unsigned	 given;		/* NC_GIVEN_* of the options seen */
 	double		 notif_rate;	/* per device per second, 0: no limit */
 	uint64_t	 expect_edits;	/* program target, 0: none */
 	uint32_t	 max_sessions;	/* per device */

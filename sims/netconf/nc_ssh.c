@@ -36,7 +36,6 @@
 #include "nc_sim.h"
 
 #define NC_SSH_MAX_AUTH		6	/* OpenSSH's MaxAuthTries */
-#define NC_SSH_DEFAULT_KEY	"sbsim_netconf_host_key"
 #define NC_SSH_SUBSYSTEM	"netconf"	/* section 3 */
 
 struct nc_ssh_server {

@@ -18,6 +18,7 @@
 #include "of_codec.h"
 #include "of_oxm.h"
 #include "ofp.h"
+#include "opt.h"
 
 #define VER10	0	/* column of the per-version tables */
 #define VER13	1
@@ -1219,4 +1220,20 @@ of_version_parse(const char *name, const char *arg, void *field, char *err,
 		return -1;
 	}
 	return 0;
+}
+
+/* The bitmap as --help shows it, highest version first: "1.3,1.0". */
+int
+of_version_show(const struct opt *o, const void *base, char *buf,
+    size_t len)
+{
+	uint32_t	bitmap;
+
+	memcpy(&bitmap, (const char *)base + o->off, sizeof(bitmap));
+	snprintf(buf, len, "%s%s%s",
+	    bitmap & (1u << OF_VERSION_13) ? "1.3" : "",
+	    (bitmap & (1u << OF_VERSION_13)) &&
+	    (bitmap & (1u << OF_VERSION_10)) ? "," : "",
+	    bitmap & (1u << OF_VERSION_10) ? "1.0" : "");
+	return buf[0] != '\0' ? 0 : -1;
 }

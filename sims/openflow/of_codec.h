@@ -68,6 +68,10 @@ int	 of_simple_encode(struct wbuf *, uint8_t version, enum of_type,
  * OPT_P parser); -1 with err. */
 int	 of_version_parse(const char *name, const char *arg, void *bitmap,
 	    char *err, size_t errlen);
+/* Its .show: the bitmap as "1.3,1.0", "1.3" or "1.0". */
+struct opt;
+int	 of_version_show(const struct opt *, const void *base, char *buf,
+	    size_t len);
 
 /* HELLO: 1.3 adds a version-bitmap element (section 7.5.1). */
 int	 of_hello_encode(struct wbuf *, uint8_t version, uint32_t xid,

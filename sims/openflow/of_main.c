@@ -76,15 +76,16 @@ static const struct opt of_rows[] = {
 	    "switches to simulate (required)"),
 	OPT_P("of-version", "V[,V]", struct of_config, version_bitmap, uint32_t,
 	    of_version_parse, 0,
-	    "1.3, 1.0 or both (default 1.3,1.0; highest wins)"),
+	    "1.3, 1.0 or both (highest wins)",
+	    .show = of_version_show),
 	OPT_U("dpid-base", "N", C, dpid_base, 0, UINT64_MAX, 0,
-	    "datapath id of the first switch (default 1)"),
+	    "datapath id of the first switch"),
 	OPT_U("ports", "N", C, ports, 1, 64, 0,
-	    "ports per switch (default 4)"),
+	    "ports per switch"),
 	OPT_U("tables", "N", C, tables, 1, 254, 0,
-	    "flow tables per switch (default 254)"),
+	    "flow tables per switch"),
 	OPT_U("table-size", "N", C, table_size, 1, 100000000, 0,
-	    "flows a table holds (default 1000000)"),
+	    "flows a table holds"),
 	OPT_U("expect-flows", "N", C, expect_flows, 1, UINT64_MAX / 2, 0,
 	    "program ends when the switches hold N flows,\n"
 	    "delete when they hold none again"),
@@ -92,28 +93,29 @@ static const struct opt of_rows[] = {
 	    "the controller deletes those flows again: a\n"
 	    "delete phase that never begins fails the run"),
 	OPT_FN("topology", "T", of_topology_row, 0,
-	    "none, linear, ring or tree[:FANOUT] (LLDP links)"),
+	    "none, linear, ring or tree[:FANOUT] (LLDP links)",
+	    .def = "none"),
 	OPT_E("packet-in", "MODE", C, pktin, of_pktin_names, 0,
 	    "latency or throughput (cbench-style load)"),
 	OPT_U("macs", "N", C, macs, 1, 65536, 0,
-	    "source MACs per switch for PACKET_IN (default 1000)"),
+	    "source MACs per switch for PACKET_IN"),
 	OPT_U("packet-in-window", "N", C, pktin_window, 1, 65536, 0,
-	    "outstanding PACKET_INs in throughput mode (64;\n"
-	    "rounded up to a power of two)"),
+	    "outstanding PACKET_INs in throughput mode\n"
+	    "(rounded up to a power of two)"),
 	OPT_U("packet-in-count", "N", C, pktin_count, 1, UINT64_MAX / 2, 0,
-	    "PACKET_INs per switch (default: until the end)"),
+	    "PACKET_INs per switch", .def = "no limit"),
 	OPT_D("packet-in-wait", "S", C, pktin_wait, 0, 3600, 0,
 	    "the load begins at the controller's first message\n"
 	    "after the handshake that is no request for\n"
 	    "information (FLOW_MOD, SET_CONFIG, BARRIER...),\n"
-	    "or S s after FEATURES_REPLY (2; 0: at once)"),
+	    "or S s after FEATURES_REPLY (0: at once)"),
 	OPT_D("packet-in-resend", "S", C, pktin_resend, 0, 3600, 0,
 	    "latency: send a PACKET_IN unanswered for S s\n"
-	    "again (1; 0: never)"),
+	    "again (0: never)"),
 	OPT_D("echo-interval", "S", C, echo_interval, 0, 3600, 0,
-	    "ECHO the controller after S idle seconds (5)"),
+	    "ECHO the controller after S idle seconds"),
 	OPT_U("multipart-bytes", "N", C, mp_max_bytes, 1024, 65535, 0,
-	    "largest multipart reply message (default 65535)"),
+	    "largest multipart reply message"),
 	OPT_END
 };
 #undef C
@@ -125,9 +127,9 @@ static const struct opt of_nb_rows[] = {
 	OPT_U("flows", "F", N, flows, 1, 0xfffffe, NB_GIVEN_ANY,
 	    "flows to push, spread evenly over the switches"),
 	OPT_U("flows-per-request", "K", N, per_request, 1, 100000,
-	    NB_GIVEN_ANY, "1: PUT each flow; more: POST batches of K (1)"),
+	    NB_GIVEN_ANY, "1: PUT each flow; more: POST batches of K"),
 	OPT_U("flow-table", "T", N, table, 0, 253, NB_GIVEN_ANY,
-	    "table the flows go to (default 0)"),
+	    "table the flows go to"),
 	OPT_END
 };
 #undef N

@@ -45,15 +45,6 @@ ofr_stats_interval(void *base, const char *arg, char *err, size_t errlen)
 	return 0;
 }
 
-static int
-ofr_stats_timeout(void *base, const char *arg, char *err, size_t errlen)
-{
-	struct of_role	*r = base;
-
-	return opt_double("stats-timeout", arg, 0.1, 3600,
-	    &r->ctl.stats_timeout, err, errlen);
-}
-
 static const char *const ofr_delete_names[] = {
 	"none", "strict", "all", NULL
 };
@@ -71,20 +62,19 @@ static const char *const ofr_role_names[] = {
 static const struct opt ofr_rows[] = {
 	OPT_P("openflow", "EP", struct of_role, ctl.listen, struct endpoint,
 	    endpoint_parse_listen, CTL_GIVEN_ON,
-	    "where switches connect: ptcp:PORT[:IP] (default\n"
-	    "ptcp:6653, or none when another role or --restconf\n"
-	    "is given)"),
+	    "where switches connect: ptcp:PORT[:IP] (none\n"
+	    "when another role or --restconf is given)",
+	    .show = endpoint_show),
 	OPT_FN("stats-interval", "S", ofr_stats_interval, O | OFR_GIVEN_STATS,
 	    "poll every switch's flow stats for the operational\n"
 	    "inventory, a round at a time, S seconds at least\n"
 	    "between rounds, twice the last round's time when\n"
-	    "longer (default 1 with --restconf, else 0: none)"),
-	OPT_FN("stats-timeout", "S", ofr_stats_timeout, O,
+	    "longer", .def = "1 with --restconf, else 0: none"),
+	OPT_D("stats-timeout", "S", R, ctl.stats_timeout, 0.1, 3600, O,
 	    "a stats round waits S seconds at most for its\n"
-	    "replies (default 30)"),
+	    "replies"),
 	OPT_P("of-version", "V[,V]", struct of_role, ctl.version_bitmap, uint32_t,
-	    of_version_parse, O,
-	    "1.3, 1.0 or both (default both)"),
+	    of_version_parse, O, "1.3, 1.0 or both", .show = of_version_show),
 	OPT_U("switches", "N", R, ctl.expect_switches, 1, 1000000, O,
 	    "wait for N switches, then program them all"),
 	OPT_U("max-switches", "N", R, ctl.max_conns, 1, 10000000, O,
@@ -93,19 +83,19 @@ static const struct opt ofr_rows[] = {
 	    "capacity, for --find-max; a connection flood)"),
 	OPT_D("openflow-hello-timeout", "S", R, ctl.hello_timeout, 0, 3600, O,
 	    "close a connection that sent no HELLO within S\n"
-	    "seconds of its accept (default 10; 0: never)"),
+	    "seconds of its accept (0: never)"),
 	OPT_U("flows-per-switch", "K", R, ctl.flows_per_switch, 0, 100000000,
 	    O, "FLOW_MODs (adds) to push into each switch"),
 	OPT_U("batch", "B", R, ctl.batch, 1, 1000000, O,
-	    "FLOW_MODs per barrier (default 100)"),
+	    "FLOW_MODs per barrier"),
 	OPT_U("window", "W", R, ctl.window, 1, 1000000, O,
-	    "barriers in flight per switch (default 4)"),
+	    "barriers in flight per switch"),
 	OPT_F("read-stats", R, ctl.read_stats, O,
 	    "read flow stats back after programming"),
 	OPT_E("delete", "MODE", R, ctl.delete_mode, ofr_delete_names, O,
 	    "after programming: none, strict or all"),
 	OPT_E("packet-in-reply", "R", R, ctl.pktin_reply, ofr_pktin_names, O,
-	    "ignore, packet-out (default) or flow-mod"),
+	    "ignore, packet-out or flow-mod"),
 	OPT_F("lldp", R, ctl.lldp, O,
 	    "send LLDP on every port to discover links"),
 	OPT_E("role", "ROLE", R, ctl.role, ofr_role_names, O,
@@ -113,7 +103,7 @@ static const struct opt ofr_rows[] = {
 	    "of every switch (ROLE_REQUEST); a slave pushes\n"
 	    "no flows until made master (sbsim-cluster:set-role)"),
 	OPT_U("generation-id", "N", R, ctl.generation, 0, UINT64_MAX, O,
-	    "generation id of --role master or slave (1)"),
+	    "generation id of --role master or slave"),
 	OPT_F("exit-when-done", R, exit_when_done, O,
 	    "stop once programming (and deletion) is done"),
 	OPT_END

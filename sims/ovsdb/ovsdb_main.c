@@ -40,36 +40,35 @@ static const struct opt ovsdb_rows[] = {
 	OPT_U("devices", "N", OC, devices, 1, 1000000, 0,
 	    "devices to simulate (required)"),
 	OPT_S("schema", "FILE", OC, schema, 0,
-	    "the database schema (default\n" OVSDB_DEFAULT_SCHEMA ")"),
+	    "the database schema"),
 	OPT_U("bridges-per-node", "B", OC, bridges, 0, 4096, 0,
-	    "bridges each device has at the start, br0..\n"
-	    "(default 0), each with its local port"),
+	    "bridges each device has at the start, br0..,\n"
+	    "each with its local port"),
 	OPT_U("ports-per-bridge", "P", OC, ports, 0, 65279, 0,
 	    "ports of each bridge besides its local one,\n"
-	    "brK-p1.. (default 0)"),
+	    "brK-p1.."),
 	OPT_U("max-sessions", "N", OC, max_sessions, 1, 1000, 0,
-	    "passive: sessions one device holds at once\n(default 8)"),
+	    "passive: sessions one device holds at once"),
 	OPT_U("max-message", "BYTES", OC, max_message, 64, 1u << 30, 0,
 	    "the longest JSON-RPC message taken; a longer\n"
-	    "one closes the session (default 4194304)"),
+	    "one closes the session"),
 	OPT_U("max-output", "BYTES", OC, max_output, 4096, 1u << 30, 0,
 	    "output queued per session before a peer that\n"
-	    "does not read is dropped (default 16777216)"),
+	    "does not read is dropped"),
 	OPT_U("max-transact-ops", "N", OC, max_transact_ops, 1, 100000000,
 	    0, "operations one transact may carry; a larger\n"
-	    "one is refused with \"resources exhausted\"\n"
-	    "(default 10000)"),
+	    "one is refused with \"resources exhausted\""),
 	OPT_U("max-buffered", "BYTES", OC, max_buffered, 4096, 1u << 31, 0,
 	    "input held for all sessions together\n"
 	    "(messages on their way); the session that\n"
-	    "passes it is closed (default 64 MiB)"),
+	    "passes it is closed"),
 	OPT_D("message-timeout", "S", OC, message_timeout_s, 0.1, 86400, 0,
 	    "close a session whose message is not whole S\n"
-	    "seconds after its first byte (default 10)"),
+	    "seconds after its first byte"),
 	OPT_D("inactivity-probe", "S", OC, probe_s, 0, 86400, 0,
 	    "an echo request after S seconds of silence,\n"
 	    "the session closed after as long again\n"
-	    "(default 5, 0: never)"),
+	    "(0: never)"),
 	OPT_U("bridges", "B", OC, mgr_bridges, 1, 65535, 0,
 	    "bridges the manager creates on each device:\n"
 	    "the program phase's target is N x B (with\n"
@@ -79,12 +78,12 @@ static const struct opt ovsdb_rows[] = {
 	    "time the delete phase (implied by --northbound)"),
 	OPT_U("expect-bridges", "N", OC, expect_bridges, 1, 100000000, 0,
 	    "bridge_openflow ends when N bridges' switches\n"
-	    "have connected, and the run waits for it\n"
-	    "(default: it counts the bridges asked for)"),
+	    "have connected, and the run waits for it",
+	    .def = "the switches asked for so far"),
 	OPT_F("no-datapath", OC, no_datapath, 0,
 	    "a bridge given a Controller row gets no\n"
-	    "OpenFlow switch (default: it connects to the\n"
-	    "controller, as ovs-vswitchd's would)"),
+	    "OpenFlow switch (without it, the switch connects\n"
+	    "to the controller, as ovs-vswitchd's would)"),
 	OPT_END
 };
 #undef OC

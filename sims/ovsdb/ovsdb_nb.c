@@ -370,14 +370,12 @@ static const struct nb_driver on_bridge_driver = {
 const struct opt ovsdb_nb_rows[] = {
 	OPT_S("bridge-controller", "TARGET", ONC, bridge_controller,
 	    NB_GIVEN_ANY, "the bridges' OpenFlow controller-entry\n"
-	    "(tcp:IP:PORT or ssl:IP:PORT; default none)"),
+	    "(tcp:IP:PORT or ssl:IP:PORT)", .def = "none"),
 	OPT_S("device-address", "IP", ONC, device_host, NB_GIVEN_ANY,
-	    "passive: the address the controller dials\n"
-	    "(default: the --controller address, else\n"
-	    "127.0.0.1)"),
+	    "passive: the address the controller dials",
+	    .def = "the --controller address, else\n127.0.0.1"),
 	OPT_D("northbound-poll", "S", ONC, opts.poll_s, 0.01, 60,
-	    NB_GIVEN_ANY, "seconds between polls of the controller's view\n"
-	    "(default 0.5)"),
+	    NB_GIVEN_ANY, "seconds between polls of the controller's view"),
 	OPT_END
 };
 #undef ONC

@@ -24,30 +24,30 @@ static const struct opt ovrole_rows[] = {
 	    "connected to when configured over RESTCONF"),
 	OPT_D("ovsdb-probe", "S", C, probe_s, 0, 86400, O,
 	    "inactivity probe: echo after S silent seconds,\n"
-	    "close after 2 S (default 5, 0: none)"),
+	    "close after 2 S (0: none)"),
 	OPT_D("ovsdb-monitor-timeout", "S", C, monitor_timeout_s, 0.1, 86400,
 	    O, "close a node whose monitor is not answered in S\n"
-	    "seconds (default 30)"),
+	    "seconds"),
 	OPT_D("ovsdb-timeout", "S", C, op_timeout_s, 0.1, 86400, O,
 	    "how long a RESTCONF write waits for the node's\n"
-	    "transact reply (default 30)"),
+	    "transact reply"),
 	OPT_D("ovsdb-retry-max", "S", C, retry_max_s, 0.1, 3600, O,
 	    "longest wait between connects to a passive node\n"
-	    "(1, 2, 4 ... seconds; default 8)"),
+	    "(1, 2, 4 ... seconds)"),
 	OPT_U("ovsdb-max-sessions", "N", C, max_sessions, 1, 1000000, O,
-	    "sessions at most (default 10000)"),
+	    "sessions at most"),
 	OPT_U("ovsdb-max-message", "BYTES", C, max_message, 64, 1u << 30, O,
-	    "longest JSON-RPC message (default 4 MiB)"),
+	    "longest JSON-RPC message"),
 	OPT_U("ovsdb-max-buffered", "BYTES", C, max_buffered, 4096, 1u << 31,
 	    O, "input held for all nodes together (messages\n"
 	    "on their way); the node that passes it is\n"
-	    "closed (default 64 MiB)"),
+	    "closed"),
 	OPT_D("ovsdb-message-timeout", "S", C, message_timeout_s, 0.1, 86400,
 	    O, "close a node whose message is not whole S\n"
-	    "seconds after its first byte (default 10)"),
+	    "seconds after its first byte"),
 	OPT_U("ovsdb-max-output", "BYTES", C, max_output, 4096, 1u << 30, O,
 	    "output queued towards one node before it is\n"
-	    "closed (default 16 MiB)"),
+	    "closed"),
 	OPT_END
 };
 #undef C

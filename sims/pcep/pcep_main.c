@@ -60,7 +60,7 @@ static const struct opt pcep_rows[] = {
 	    "PCCs to simulate (required); PCC i connects from\n"
 	    "the i-th address of --source"),
 	OPT_U("lsps", "M", PC, lsps, 0, PCC_MAX_LSPS, 0,
-	    "LSPs each PCC reports (default 0, at most 65535)"),
+	    "LSPs each PCC reports (at most 65535)"),
 	OPT_F("delegate", PC, delegate, 0,
 	    "delegate our LSPs to the PCE (D flag)"),
 	OPT_F("pce-initiated", PC, initiate, 0,
@@ -75,32 +75,33 @@ static const struct opt pcep_rows[] = {
 	OPT_F("delta-sync", PC, delta, 0,
 	    "offer incremental synchronization (D flag)"),
 	OPT_U("keepalive", "S", PC, keepalive, 0, 255, 0,
-	    "our keepalive (default 30, 0: none)"),
+	    "our keepalive (0: none)"),
 	OPT_U("dead-timer", "S", PC, deadtimer, 0, 255, 0,
-	    "our dead timer (default 4 x keepalive)"),
+	    "our dead timer", .def = "4 x keepalive"),
 	OPT_U("hops", "H", PC, hops, 1, PCEP_ERO_MAX, 0,
-	    "ERO hops per LSP (default 3, 1..32)"),
+	    "ERO hops per LSP (1..32)"),
 	OPT_U("per-report", "K", PC, per_report, 1, 32, 0,
-	    "LSPs per PCRpt while synchronizing (default 1)"),
+	    "LSPs per PCRpt while synchronizing"),
 	OPT_FN("endpoint", "IP", pcep_endpoint_row, 0,
-	    "tunnel endpoint (default 192.0.2.1)"),
+	    "tunnel endpoint", .off = offsetof(struct pcc_config, endpoint),
+	    .show = endpoint_show_ipv4),
 	OPT_U("expect-updates", "K", PC, expect_updates, 0, EXPECT_MAX, 0,
-	    "the update phase waits for K PCUpds (default\n"
-	    "N x M with --delegate, else no update phase)"),
+	    "the update phase waits for K PCUpds",
+	    .def = "N x M with --delegate, else no update\nphase"),
 	OPT_U("expect-initiates", "K", PC, expect_initiates, 0, EXPECT_MAX, 0,
 	    "the initiate phase waits for K creations"),
 	OPT_U("expect-removes", "K", PC, expect_removes, 0, EXPECT_MAX, 0,
-	    "the remove phase waits for K removals\n"
-	    "(default --expect-initiates)"),
+	    "the remove phase waits for K removals",
+	    .def = "--expect-initiates"),
 	OPT_D("flap-rate", "R", PC, flap_rate, 0, 1e6, 0,
 	    "after the other phases: R PCCs per second close\n"
 	    "their session and come back"),
 	OPT_D("flap-duration", "S", PC, flap_seconds, 0.1, 86400, 0,
-	    "seconds of flapping (default 10)"),
+	    "seconds of flapping"),
 	OPT_D("redelegation-timeout", "S", PC, redelegate_s, 0, 3600, 0,
 	    "several PCEs: seconds the delegate's lost session\n"
 	    "may take to come back before the LSPs go to the\n"
-	    "next PCE up (default 0, RFC 8231 5.7.2)"),
+	    "next PCE up (RFC 8231 5.7.2)"),
 	OPT_END
 };
 #undef PC

@@ -25,15 +25,15 @@ static const struct opt pcer_rows[] = {
 	    endpoint_parse_listen, CTL_GIVEN_ON,
 	    "stateful PCE: PCCs connect to ptcp:PORT[:IP]"),
 	OPT_U("pcep-keepalive", "S", R, pce.keepalive, 0, 255, O,
-	    "keepalive it proposes (default 30)"),
+	    "keepalive it proposes"),
 	OPT_U("pcep-dead-timer", "S", R, pce.deadtimer, 0, 255, O,
-	    "dead timer it proposes (default 120)"),
+	    "dead timer it proposes"),
 	OPT_U("pcep-update-all", "W", R, pce.update_all, 1, 1000000, O,
 	    "update every delegated LSP of a PCC once it is\n"
 	    "synchronized, W PCUpds in flight per PCC"),
 	OPT_D("pcep-timeout", "S", R, pce.op_timeout, 0.1, 86400, O,
 	    "how long an update-lsp, add-lsp or remove-lsp\n"
-	    "waits for the PCC (default 30)"),
+	    "waits for the PCC"),
 	OPT_END
 };
 #undef R

@@ -103,31 +103,33 @@ static const struct opt ctl_rows[] = {
 	    "127.0.0.1 unless IP ([IPv6] in brackets;\n"
 	    "0.0.0.0 or [::]: every address)"),
 	OPT_FN("restconf-user", "U", ctl_restconf_user, CTL_GIVEN_RC_OPT,
-	    "basic auth user (default admin)"),
+	    "basic auth user", .off = offsetof(struct ctl_run, http.user),
+	    .show = opt_show_string),
 	OPT_FN("restconf-password", "P", ctl_restconf_password,
-	    CTL_GIVEN_RC_OPT, "basic auth password (default admin)"),
+	    CTL_GIVEN_RC_OPT, "basic auth password",
+	    .off = offsetof(struct ctl_run, http.password),
+	    .show = opt_show_string),
 	OPT_U("restconf-max-body", "B", R, http.max_body, 1,
 	    1024u * 1024 * 1024, CTL_GIVEN_RC_OPT,
-	    "largest request body in bytes (default 16 MiB)"),
+	    "largest request body in bytes"),
 	OPT_U("restconf-max-connections", "N", R, http.max_conns, 1,
 	    1000000, CTL_GIVEN_RC_OPT,
 	    "HTTP connections held at once; past them the\n"
 	    "oldest that sent no byte is closed, or, when\n"
-	    "all are in a request, accepting pauses\n"
-	    "(default 512)"),
+	    "all are in a request, accepting pauses"),
 	OPT_D("restconf-header-timeout", "S", R, http.head_timeout, 0.1,
 	    3600, CTL_GIVEN_RC_OPT,
 	    "close a connection whose first request head is\n"
 	    "not whole S seconds after the accept (a later\n"
-	    "one's: after its first byte; default 10)"),
+	    "one's: after its first byte)"),
 	OPT_U("restconf-max-depth", "N", R, http.max_depth, 1, 1024,
 	    CTL_GIVEN_RC_OPT,
-	    "deepest nesting of a request body's JSON or XML\n"
-	    "(default 64); a deeper one gets 400"),
+	    "deepest nesting of a request body's JSON or\n"
+	    "XML; a deeper one gets 400"),
 	OPT_U("restconf-max-attributes", "N", R, http.max_attrs, 1, 1000000,
 	    CTL_GIVEN_RC_OPT,
 	    "most attributes of one element in an XML request\n"
-	    "body (default 1024); more get 400"),
+	    "body; more get 400"),
 	OPT_END
 };
 
@@ -139,8 +141,8 @@ static const struct opt ctl_run_rows[] = {
 	    "(SO_REUSEPORT); --restconf answers for them all"),
 	OPT_D("log-interval", "S", R, devlog.interval, 0, 86400, 0,
 	    "log the devices up per role every S seconds\n"
-	    "when any came or left (default 10; 0: never;\n"
-	    "-v: a line per change)"),
+	    "when any came or left (0: never; -v: a line\n"
+	    "per change)"),
 	OPT_C_KEY("verbose", 'v', R, verbose, "more logging"),
 	OPT_HELP_ROW,
 	OPT_END

@@ -128,17 +128,16 @@ const struct opt nb_opt_rows[] = {
 	    "DRIVER:http://IP:PORT, e.g. odl:http://127.0.0.1:8181\n"
 	    "(OpenDaylight RESTCONF)"),
 	OPT_U("northbound-parallel", "P", NBO, parallel, 1, 1024,
-	    NB_GIVEN_ANY, "requests in flight (default 1)"),
+	    NB_GIVEN_ANY, "requests in flight"),
 	OPT_P("northbound-user", "U", NBO, user, const char *, nb_cred_opt,
-	    NB_GIVEN_ANY, "basic auth user (default admin)"),
+	    NB_GIVEN_ANY, "basic auth user", .show = opt_show_string),
 	OPT_P("northbound-password", "P", NBO, password, const char *,
 	    nb_cred_opt, NB_GIVEN_ANY,
-	    "basic auth password (default admin)"),
+	    "basic auth password", .show = opt_show_string),
 	OPT_E("northbound-style", "S", NBO, style, nb_style_names,
-	    NB_GIVEN_ANY, "rfc8040 (/rests/data, default) or draft\n"
-	    "(/restconf)"),
+	    NB_GIVEN_ANY, "rfc8040 (/rests/data) or draft (/restconf)"),
 	OPT_E("northbound-format", "F", NBO, format, nb_format_names,
-	    NB_GIVEN_ANY | NB_GIVEN_FORMAT, "json (default) or xml"),
+	    NB_GIVEN_ANY | NB_GIVEN_FORMAT, "json or xml"),
 	OPT_END
 };
 #undef NBO

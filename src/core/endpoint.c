@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "endpoint.h"
+#include "opt.h"
 
 static int
 parse_port(const char *s, uint16_t *port)
@@ -311,4 +312,30 @@ endpoint_dial_host(const struct endpoint *ep)
 	else
 		return "127.0.0.1";
 	return host;
+}
+
+int
+endpoint_show(const struct opt *o, const void *base, char *buf, size_t len)
+{
+	const struct endpoint	*ep = (const void *)((const char *)base +
+				    o->off);
+
+	if (ep->text[0] == '\0')
+		return -1;
+	snprintf(buf, len, "%s", ep->text);
+	return 0;
+}
+
+int
+endpoint_show_ipv4(const struct opt *o, const void *base, char *buf,
+    size_t len)
+{
+	uint32_t	host;
+	struct in_addr	a;
+
+	memcpy(&host, (const char *)base + o->off, sizeof(host));
+	a.s_addr = htonl(host);
+	if (host == 0 || inet_ntop(AF_INET, &a, buf, (socklen_t)len) == NULL)
+		return -1;
+	return 0;
 }

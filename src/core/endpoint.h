@@ -37,6 +37,14 @@ int	 endpoint_passive(const struct endpoint *);
  * controller listens: use ptcp:PORT[:IP]". */
 int	 endpoint_parse_listen(const char *name, const char *, void *ep,
 	    char *err, size_t);
+/* Its .show for --help: the endpoint's text, -1 when none is set. */
+struct opt;
+int	 endpoint_show(const struct opt *, const void *base, char *buf,
+	    size_t len);
+/* The same for a host-order uint32_t IPv4 address field (a BGP
+ * identifier, a tunnel endpoint): dotted, -1 when 0. */
+int	 endpoint_show_ipv4(const struct opt *, const void *base, char *buf,
+	    size_t len);
 int	 endpoint_is_loopback(const struct endpoint *);
 /* The address a peer dials to reach a passive endpoint: its own, or
  * 127.0.0.1 when it listens on every address (static storage). */

@@ -14,6 +14,7 @@
 #include "opt.h"
 
 #define OPT_HELP_COLUMN	25	/* where the help text starts */
+#define OPT_HELP_WIDTH	79	/* where a default goes under */
 #define OPT_KEY_BASE	256	/* getopt values of long-only rows */
 
 struct opt_ref {
@@ -172,17 +173,140 @@ opt_is_note(const struct opt *o)
 	return o->name[0] == '\0';
 }
 
-/* One help entry: "  -v, --name META" then its text at the column. */
+/* A field of 1, 2, 4 or 8 bytes as a number. */
+static uint64_t
+opt_load_uint(const void *field, uint8_t size)
+{
+	uint8_t		u8;
+	uint16_t	u16;
+	uint32_t	u32;
+	uint64_t	u64;
+
+	switch (size) {
+	case 1: memcpy(&u8, field, 1); return u8;
+	case 2: memcpy(&u16, field, 2); return u16;
+	case 4: memcpy(&u32, field, 4); return u32;
+	default: memcpy(&u64, field, 8); return u64;
+	}
+}
+
+int
+opt_show_uint(const struct opt *o, const void *base, char *buf, size_t len)
+{
+	snprintf(buf, len, "%llu", (unsigned long long)opt_load_uint(
+	    (const char *)base + o->off, o->size));
+	return 0;
+}
+
+int
+opt_show_string(const struct opt *o, const void *base, char *buf,
+    size_t len)
+{
+	const char	*s;
+
+	memcpy(&s, (const char *)base + o->off, sizeof(s));
+	if (s == NULL || *s == '\0')
+		return -1;
+	snprintf(buf, len, "%s", s);
+	return 0;
+}
+
+/* The field's value as --help shows it; -1 when the option cannot take
+ * it (unset: "no limit", "none", computed later). */
+static int
+opt_field_default(const struct opt *o, const void *base, char *buf,
+    size_t len)
+{
+	const char	*field = (const char *)base + o->off;
+	uint64_t	 u, n;
+	double		 d;
+
+	switch (o->kind) {
+	case OPT_UINT:
+		u = opt_load_uint(field, o->size);
+		if (u < o->min || u > o->max)
+			return -1;
+		return opt_show_uint(o, base, buf, len);
+	case OPT_DOUBLE:
+		memcpy(&d, field, sizeof(d));
+		if (!(d >= o->dmin && d <= o->dmax))
+			return -1;
+		snprintf(buf, len, "%g", d);
+		return 0;
+	case OPT_STRING:
+		return opt_show_string(o, base, buf, len);
+	case OPT_ENUM:
+		u = opt_load_uint(field, o->size);
+		for (n = 0; o->names[n] != NULL && n < u; n++)
+			;
+		if (o->names[n] == NULL || o->names[n][0] == '\0')
+			return -1;
+		snprintf(buf, len, "%s", o->names[n]);
+		return 0;
+	default:
+		return -1;
+	}
+}
+
+int
+opt_default(const struct opt *o, const void *base, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	if (o->def != NULL) {
+		snprintf(buf, len, "%s", o->def);
+		return o->def[0] != '\0' ? 0 : -1;
+	}
+	if (base == NULL)
+		return -1;
+	if (o->show != NULL)
+		return o->show(o, base, buf, len);
+	return opt_field_default(o, base, buf, len);
+}
+
+/* One line of help text at the column (col: where the cursor is). */
 static void
-opt_help_row(FILE *f, const struct opt *o)
+opt_help_line(FILE *f, int col, const char *h, int n)
+{
+	fprintf(f, "%*s%.*s", OPT_HELP_COLUMN - col, "", n, h);
+}
+
+/* " (default X)" after the last line of help (n columns long) when it
+ * fits within OPT_HELP_WIDTH, else under it; a '\n' in X goes to the
+ * column. */
+static void
+opt_help_default(FILE *f, int n, const char *def)
+{
+	const char	*nl;
+
+	if (strchr(def, '\n') == NULL && OPT_HELP_COLUMN + n +
+	    (int)(strlen(def) + sizeof(" (default )") - 1) <= OPT_HELP_WIDTH) {
+		fprintf(f, " (default %s)", def);
+		return;
+	}
+	fprintf(f, "\n%*s(default ", OPT_HELP_COLUMN, "");
+	while ((nl = strchr(def, '\n')) != NULL) {
+		fprintf(f, "%.*s\n%*s", (int)(nl - def), def, OPT_HELP_COLUMN,
+		    "");
+		def = nl + 1;
+	}
+	fprintf(f, "%s)", def);
+}
+
+/* One help entry: "  -v, --name META" then its text at the column, and
+ * "(default X)" from the group's base after its last line, or under it
+ * when the line would pass OPT_HELP_WIDTH. */
+static void
+opt_help_row(FILE *f, const struct opt *o, const void *base)
 {
 	const char	*h = o->help != NULL ? o->help : "", *nl;
-	int		 col;
+	char		 def[128];
+	int		 col, n, has_def;
 
 	if (opt_is_note(o)) {
 		fprintf(f, "%s\n", h);
 		return;
 	}
+	has_def = opt_default(o, base, def, sizeof(def)) == 0;
 	if (o->key != 0)
 		col = fprintf(f, "  -%c, --%s", o->key, o->name);
 	else
@@ -195,10 +319,17 @@ opt_help_row(FILE *f, const struct opt *o)
 	}
 	do {
 		nl = strchr(h, '\n');
-		fprintf(f, "%*s%.*s\n", OPT_HELP_COLUMN - col, "",
-		    nl != NULL ? (int)(nl - h) : (int)strlen(h), h);
+		n = nl != NULL ? (int)(nl - h) : (int)strlen(h);
+		opt_help_line(f, col, h, n);
 		col = 0;
 		h = nl != NULL ? nl + 1 : NULL;
+		if (h != NULL && *h != '\0') {
+			fputc('\n', f);
+			continue;
+		}
+		if (has_def)
+			opt_help_default(f, n, def);
+		fputc('\n', f);
 	} while (h != NULL && *h != '\0');
 }
 
@@ -215,7 +346,7 @@ opt_help(FILE *f, const char *usage, const struct opt_group *g,
 			fprintf(f, "%s\n", g[i].title);
 		for (o = g[i].rows; o->name != NULL; o++)
 			if (o->help != NULL)
-				opt_help_row(f, o);
+				opt_help_row(f, o, g[i].base);
 	}
 }
 

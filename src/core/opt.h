@@ -8,9 +8,22 @@
  *
  *	static const struct opt rows[] = {
  *		OPT_U("ports", "N", struct of_config, ports, 1, 64, 0,
- *		    "ports per switch (default 4)"),
+ *		    "ports per switch"),
+ *		OPT_U("packet-in-count", "N", struct of_config, pktin_count,
+ *		    1, UINT64_MAX / 2, 0, "PACKET_INs per switch",
+ *		    .def = "no limit"),
  *		OPT_END
  *	};
+ *
+ * A default is stored once: in the group's base, which the command fills
+ * with its defaults before parsing.  --help reads each row's field there
+ * and ends its text with "(default 4)" (opt_default()): a number, a
+ * double as %g in the option's own unit, an enum's name, a string.  A
+ * value the option cannot take (0 below min, NULL, an enum's unnamed
+ * value) is "unset" and shows nothing.  A row whose default is not in its
+ * field (computed later, or an OPT_FUNC row's) names it in .def, or
+ * prints it with .show; .def = "" shows nothing.  Extra designated
+ * initialisers (.def, .show) follow the help text in every row macro.
  *
  * Errors read "--ports: '65' is not a whole number from 1 to 64", or for
  * a choice "--delete: 'x' is not one of none, strict or all" ("is not
@@ -60,6 +73,13 @@ struct opt {
 				    void *field, char *err, size_t errlen);
 	const char		*meta;		/* argument's name in the help */
 	const char		*help;		/* '\n' between lines */
+	/* The default --help shows when the field cannot: "" for none. */
+	const char		*def;
+	/* The default as text from the group's base (OPT_FUNC, OPT_PARSE
+	 * rows; an OPT_FUNC row may set .off for a helper that reads one
+	 * field): 0, or -1 when it is unset. */
+	int			(*show)(const struct opt *, const void *base,
+				    char *buf, size_t len);
 };
 
 /* A field's offset with a check that it has the type the kind writes. */
@@ -67,39 +87,40 @@ struct opt {
 	(offsetof(type, field) + 0 * sizeof((ctype *)0 == &((type *)0)->field))
 #define OPT_WIDTH(type, field)	((uint8_t)sizeof(((type *)0)->field))
 
-#define OPT_U(n, m, type, field, lo, hi, mk, h)				\
+#define OPT_U(n, m, type, field, lo, hi, mk, ...)			\
 	{ .name = n, .kind = OPT_UINT, .size = OPT_WIDTH(type, field),	\
 	  .off = offsetof(type, field), .min = lo, .max = hi,		\
-	  .mark = mk, .meta = m, .help = h }
-#define OPT_D(n, m, type, field, lo, hi, mk, h)				\
+	  .mark = mk, .meta = m, .help = __VA_ARGS__ }
+#define OPT_D(n, m, type, field, lo, hi, mk, ...)			\
 	{ .name = n, .kind = OPT_DOUBLE,				\
 	  .off = OPT_FIELD(type, field, double), .dmin = lo,		\
-	  .dmax = hi, .mark = mk, .meta = m, .help = h }
-#define OPT_S(n, m, type, field, mk, h)					\
+	  .dmax = hi, .mark = mk, .meta = m, .help = __VA_ARGS__ }
+#define OPT_S(n, m, type, field, mk, ...)				\
 	{ .name = n, .kind = OPT_STRING,				\
 	  .off = OPT_FIELD(type, field, const char *), .mark = mk,	\
-	  .meta = m, .help = h }
-#define OPT_F(n, type, field, mk, h)					\
+	  .meta = m, .help = __VA_ARGS__ }
+#define OPT_F(n, type, field, mk, ...)					\
 	{ .name = n, .kind = OPT_FLAG, .off = OPT_FIELD(type, field, int), \
-	  .mark = mk, .help = h }
-#define OPT_E(n, m, type, field, nm, mk, h)				\
+	  .mark = mk, .help = __VA_ARGS__ }
+#define OPT_E(n, m, type, field, nm, mk, ...)				\
 	{ .name = n, .kind = OPT_ENUM, .size = OPT_WIDTH(type, field),	\
 	  .off = offsetof(type, field), .names = nm, .mark = mk,	\
-	  .meta = m, .help = h }
-#define OPT_FN(n, m, fn, mk, h)						\
+	  .meta = m, .help = __VA_ARGS__ }
+#define OPT_FN(n, m, fn, mk, ...)					\
 	{ .name = n, .kind = OPT_FUNC, .parse = fn, .mark = mk,		\
-	  .meta = m, .help = h }
+	  .meta = m, .help = __VA_ARGS__ }
 /* A field of type ctype filled by a parser shared by several rows. */
-#define OPT_P(n, m, type, field, ctype, fn, mk, h)			\
+#define OPT_P(n, m, type, field, ctype, fn, mk, ...)			\
 	{ .name = n, .kind = OPT_PARSE, .parse_at = fn,			\
+	  .size = (uint8_t)(sizeof(ctype) <= 8 ? sizeof(ctype) : 0),	\
 	  .off = OPT_FIELD(type, field, ctype), .mark = mk, .meta = m,	\
-	  .help = h }
-#define OPT_F_KEY(n, k, type, field, h)					\
+	  .help = __VA_ARGS__ }
+#define OPT_F_KEY(n, k, type, field, ...)				\
 	{ .name = n, .key = k, .kind = OPT_FLAG,			\
-	  .off = OPT_FIELD(type, field, int), .help = h }
-#define OPT_C_KEY(n, k, type, field, h)					\
+	  .off = OPT_FIELD(type, field, int), .help = __VA_ARGS__ }
+#define OPT_C_KEY(n, k, type, field, ...)				\
 	{ .name = n, .key = k, .kind = OPT_COUNT,			\
-	  .off = OPT_FIELD(type, field, int), .help = h }
+	  .off = OPT_FIELD(type, field, int), .help = __VA_ARGS__ }
 /* -h, --help: opt_parse prints the help and exits 0. */
 #define OPT_HELP_ROW							\
 	{ .name = "help", .key = 'h', .kind = OPT_FUNC,			\
@@ -131,6 +152,16 @@ void	 opt_parse_as(const char *prog, const char *help, const char *usage,
 /* The help text the groups declare, after usage. */
 void	 opt_help(FILE *, const char *usage, const struct opt_group *,
 	    size_t ngroups);
+/* The default --help shows for a row, from .def, .show or its field in
+ * the group's base (NULL: only .def): 0 with it in buf, or -1 (unset). */
+int	 opt_default(const struct opt *, const void *base, char *buf,
+	    size_t len);
+/* .show helpers: an OPT_PARSE row's whole-number field (.size bytes:
+ * sizeof its ctype), a const char * field (-1 when NULL or empty). */
+int	 opt_show_uint(const struct opt *, const void *base, char *buf,
+	    size_t len);
+int	 opt_show_string(const struct opt *, const void *base, char *buf,
+	    size_t len);
 /* One argument for one row into base; 0, or -1 with a message in err. */
 int	 opt_apply(const struct opt *, void *base, const char *arg, char *err,
 	    size_t errlen);

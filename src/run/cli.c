@@ -190,6 +190,18 @@ bad:
 	return -1;
 }
 
+/* --backoff's default as it is given: "MIN:MAX". */
+static int
+cli_backoff_show(const struct opt *o, const void *base, char *buf,
+    size_t len)
+{
+	const struct run_opts	*ro = base;
+
+	snprintf(buf, len, "%u:%u", (unsigned)ro->backoff_min_ms,
+	    (unsigned)ro->backoff_max_ms);
+	return 0;
+}
+
 #define RO	struct run_opts
 static const struct opt cli_common_rows[] = {
 	OPT_S("controller", "EP", RO, controller, 0,
@@ -202,16 +214,16 @@ static const struct opt cli_common_rows[] = {
 	OPT_D("connect-rate", "N", RO, connect_rate, 0, 1e9, 0,
 	    "devices connecting per second (0: no limit)"),
 	OPT_U("connect-inflight", "N", RO, max_inflight, 1, 100000, 0,
-	    "connects under way at once (default 256)"),
+	    "connects under way at once"),
 	OPT_D("connect-timeout", "S", RO, connect_timeout, 0, 3600, 0,
 	    "give a connect (and TLS handshake) up after S\n"
-	    "seconds and retry (default 10; 0: the kernel's)"),
+	    "seconds and retry (0: the kernel's)"),
 	OPT_FN("backoff", "MIN:MAX", cli_backoff, 0,
-	    "reconnect backoff in ms (default 100:5000)"),
+	    "reconnect backoff in ms", .show = cli_backoff_show),
 	OPT_D("duration", "S", RO, duration, 0.001, 1e7, 0,
 	    "run for S seconds, even when the phases end sooner"),
 	OPT_D("timeout", "S", RO, phase_timeout, 0.001, 1e7, 0,
-	    "how long a phase may wait (default 60)"),
+	    "how long a phase may wait"),
 	OPT_S("report", "FILE", RO, report, 0, "JSON report"),
 	OPT_S("csv", "FILE", RO, csv, 0,
 	    "Jenkins plot CSV (header row + value row)"),
@@ -233,10 +245,10 @@ static const struct opt cli_common_rows[] = {
 	    "count option is the ceiling"),
 	OPT_S("step-group", "NAME", RO, step_group, 0,
 	    "sbsim run: the group whose count --sweep and\n"
-	    "--find-max step (default the first)"),
+	    "--find-max step", .def = "the first"),
 	OPT_D("step-pause", "S", RO, step_pause, 0, 3600, 0,
 	    "seconds between the runs of --sweep and\n"
-	    "--find-max (default 1)"),
+	    "--find-max"),
 	OPT_FN("shard", "I/N", cli_shard, 0,
 	    "run only slice I (0 to N-1) of the devices, numbered\n"
 	    "as in the whole run (sbsim merge joins the reports)"),

@@ -48,14 +48,14 @@ static const struct opt plot_rows[] = {
 	  .off = OPT_FIELD(PO, output, const char *), .meta = "FILE",
 	  .help = "the picture: .svg or .png (required)" },
 	OPT_S("title", "T", PO, title, 0,
-	    "its title (default: the report's scenario)"),
+	    "its title", .def = "the report's scenario"),
 	OPT_S("script", "FILE", PO, script, 0,
 	    "keep gnuplot's script in FILE and its data in\n"
-	    "FILE.dat (default: temporary files, removed)"),
+	    "FILE.dat", .def = "temporary files, removed"),
 	OPT_U("width", "PX", PO, width, 100, PLOT_MAX_SIZE, 0,
-	    "width in pixels (default 1000)"),
+	    "width in pixels"),
 	OPT_U("height", "PX", PO, height, 100, PLOT_MAX_SIZE, 0,
-	    "height in pixels (default 600)"),
+	    "height in pixels"),
 	OPT_HELP_ROW,
 	OPT_END
 };

@@ -494,8 +494,8 @@ static const char scen_usage[] =
  * line (scen_max_size()); declared here for --help and the parse. */
 static const struct opt scen_file_rows[] = {
 	OPT_U("max-scenario-size", "BYTES", struct scen, max_size, 64,
-	    UINT32_MAX, 0, "the largest scenario file read (default\n"
-	    "16777216); a FIFO or device is refused"),
+	    UINT32_MAX, 0, "the largest scenario file read; a FIFO or\n"
+	    "device is refused"),
 	OPT_END
 };
 
@@ -930,6 +930,7 @@ scen_main(int argc, char **argv)
 	int			 rc;
 
 	log_init("sbsim", 0);
+	sc.max_size = SCEN_FILE_MAX;	/* for --help */
 	if (argc >= 2 && strcmp(argv[1], "--print") == 0)
 		return scen_print(argc - 2, argv + 2);
 	if (argc < 2 || argv[1][0] == '-') {

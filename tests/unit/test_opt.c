@@ -548,13 +548,13 @@ static const char want_help[] =
 "test options:\n"
 "  --flag                 a flag\n"
 "  --u8 N                 one byte\n"
-"  --u16 N                two bytes\n"
-"  --u32 N                four bytes\n"
-"  --u64 N                eight bytes\n"
+"  --u16 N                two bytes (default 0)\n"
+"  --u32 N                four bytes (default 0)\n"
+"  --u64 N                eight bytes (default 0)\n"
 "  --rate R               a rate\n"
 "  --name S               a name\n"
-"  --mode M               a, b or c\n"
-"  --pair P               x or y\n"
+"  --mode M               a, b or c (default a)\n"
+"  --pair P               x or y (default x)\n"
 "  --topology T           a function\n"
 "  --dry                  a function, no argument\n"
 "  -n, --count N          a short key with argument\n"
@@ -633,6 +633,105 @@ test_help_layout(void)
 	free(buf);
 }
 
+/* An OPT_FUNC row's default from two fields: "lo:hi". */
+static int
+show_pair(const struct opt *o, const void *base, char *buf, size_t len)
+{
+	const struct cfg	*c = base;
+
+	snprintf(buf, len, "%u:%u", (unsigned)c->u8, (unsigned)c->u16);
+	return 0;
+}
+
+static const struct opt def_rows[] = {
+	OPT_U("u8", "N", struct cfg, u8, 1, 200, 0, "in range"),
+	OPT_U("u16", "N", struct cfg, u16, 1, 65535, 0,
+	    "0 is below the range: unset"),
+	OPT_U("u64", "N", struct cfg, u64, 0, UINT64_MAX, 0, "eight bytes"),
+	OPT_D("rate", "R", struct cfg, rate, 0.01, 100, 0, "a double"),
+	OPT_S("name", "S", struct cfg, name, 0, "a string"),
+	OPT_S("file", "F", struct cfg, fn_arg, 0, "NULL: unset"),
+	OPT_E("mode", "M", struct cfg, mode, modes, 0, "an enum"),
+	OPT_E("hidden", "H", struct cfg, mode4, hidden, 0,
+	    "its unnamed value: unset"),
+	OPT_F("flag", struct cfg, flag, 0, "a flag: none"),
+	OPT_U("count", "N", struct cfg, count, 1, 10, 0, "computed later",
+	    .def = "the number of CPUs"),
+	OPT_U("dry", "N", struct cfg, dry, 0, 10, 0, "none shown",
+	    .def = ""),
+	OPT_FN("pair", "LO:HI", parse_topo, 0, "a function's",
+	    .show = show_pair),
+	OPT_P("even", "N", struct cfg, u32, uint32_t, parse_even, 0,
+	    "a shared parser's", .show = opt_show_uint),
+	OPT_S("long", "S", struct cfg, name, 0,
+	    "a line this long leaves no room for its default"),
+	OPT_U("multi", "N", struct cfg, u8, 1, 200, 0, "first line\nsecond"),
+	OPT_U("text", "N", struct cfg, count, 1, 10, 0, "a long text",
+	    .def = "one thing, or another\nwith --that"),
+	OPT_END
+};
+
+static const char want_defaults[] =
+"usage\n"
+"  --u8 N                 in range (default 7)\n"
+"  --u16 N                0 is below the range: unset\n"
+"  --u64 N                eight bytes (default 18446744073709551615)\n"
+"  --rate R               a double (default 0.5)\n"
+"  --name S               a string (default admin)\n"
+"  --file F               NULL: unset\n"
+"  --mode M               an enum (default c)\n"
+"  --hidden H             its unnamed value: unset\n"
+"  --flag                 a flag: none\n"
+"  --count N              computed later (default the number of CPUs)\n"
+"  --dry N                none shown\n"
+"  --pair LO:HI           a function's (default 7:0)\n"
+"  --even N               a shared parser's (default 1000000)\n"
+"  --long S               a line this long leaves no room for its default\n"
+"                         (default admin)\n"
+"  --multi N              first line\n"
+"                         second (default 7)\n"
+"  --text N               a long text\n"
+"                         (default one thing, or another\n"
+"                         with --that)\n";
+
+/* --help ends each row with its default, read from the group's base. */
+static void
+test_help_defaults(void)
+{
+	struct cfg		 c;
+	struct opt_group	 g[] = { { NULL, def_rows, &c, NULL } };
+	char			*buf = NULL, d[64];
+	size_t			 len = 0;
+	FILE			*f;
+
+	memset(&c, 0, sizeof(c));
+	c.u8 = 7;
+	c.u64 = UINT64_MAX;
+	c.rate = 0.5;
+	c.name = "admin";
+	c.mode = 2;
+	c.dry = 3;
+	c.u32 = 1000000;
+	if ((f = open_memstream(&buf, &len)) == NULL) {
+		perror("open_memstream");
+		exit(99);
+	}
+	opt_help(f, "usage\n", g, 1);
+	fclose(f);
+	CHECK(strcmp(buf, want_defaults) == 0,
+	    "help: (default X) by kind, unset values, .def, .show, wrapping");
+	if (strcmp(buf, want_defaults) != 0)
+		printf("# got:\n%s", buf);
+	free(buf);
+	CHECK(opt_default(&def_rows[0], NULL, d, sizeof(d)) == -1 &&
+	    d[0] == '\0', "no base: no default from a field");
+	CHECK(opt_default(&def_rows[9], NULL, d, sizeof(d)) == 0 &&
+	    strcmp(d, "the number of CPUs") == 0, "no base: .def still");
+	c.rate = 1000;
+	CHECK(opt_default(&def_rows[3], &c, d, sizeof(d)) == -1,
+	    "a double above its range is unset");
+}
+
 static const struct check_case cases[] = {
 	CASE(test_flag_count),
 	CASE(test_uint_widths),
@@ -648,6 +747,7 @@ static const struct check_case cases[] = {
 	CASE(test_parse_errors_prog),
 	CASE(test_help_parse),
 	CASE(test_help_layout),
+	CASE(test_help_defaults),
 };
 
 int
