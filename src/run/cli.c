@@ -135,11 +135,8 @@ cli_expect(void *base, const char *arg, char *err, size_t errlen)
 {
 	struct run_opts	*ro = base;
 
-	if (ro->n_expects == CLI_MAX_EXPECTS) {
-		snprintf(err, errlen, "--expect: at most %d", CLI_MAX_EXPECTS);
-		return -1;
-	}
-	return expect_parse(arg, &ro->expects[ro->n_expects++], err, errlen);
+	return expect_append(ro->expects, &ro->n_expects, CLI_MAX_EXPECTS,
+	    arg, err, errlen);
 }
 
 /* --fault KIND[:RATE|@T1,T2,...][/ARG]; the kind is checked against the

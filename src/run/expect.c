@@ -296,6 +296,20 @@ expect_parse(const char *s, struct expect *out, char *errbuf,
 	return 0;
 }
 
+int
+expect_append(struct expect *list, size_t *n, size_t max, const char *s,
+    char *errbuf, size_t errlen)
+{
+	if (*n == max) {
+		snprintf(errbuf, errlen, "--expect: at most %zu", max);
+		return -1;
+	}
+	if (expect_parse(s, &list[*n], errbuf, errlen) == -1)
+		return -1;
+	(*n)++;
+	return 0;
+}
+
 /* Levenshtein distance of a and b, each cut at EXPECT_NAME_MAX. */
 static size_t
 edit_distance(const char *a, const char *b)

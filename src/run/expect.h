@@ -63,6 +63,10 @@ struct expect {
  */
 int	 expect_parse(const char *s, struct expect *out, char *errbuf,
 	    size_t errlen);
+/* One more --expect S parsed into list[*n] (list holds max): at most
+ * max, "--expect: at most MAX" past them. */
+int	 expect_append(struct expect *list, size_t *n, size_t max,
+	    const char *s, char *errbuf, size_t errlen);
 const char *expect_op_name(enum expect_op);
 /* Whether value satisfies the expectation's operator and threshold. */
 int	 expect_holds(const struct expect *, double value);

@@ -44,11 +44,8 @@ merge_expect(void *base, const char *arg, char *err, size_t errlen)
 {
 	struct merge_opts	*mo = base;
 
-	if (mo->n_expects == CLI_MAX_EXPECTS) {
-		snprintf(err, errlen, "--expect: at most %d", CLI_MAX_EXPECTS);
-		return -1;
-	}
-	return expect_parse(arg, &mo->expects[mo->n_expects++], err, errlen);
+	return expect_append(mo->expects, &mo->n_expects, CLI_MAX_EXPECTS,
+	    arg, err, errlen);
 }
 
 #define MO	struct merge_opts
