@@ -396,3 +396,32 @@ expect_counter_lazy(const char *name)
 			return 1;
 	return 0;
 }
+
+static int
+expect_runs_have_counter(const struct metrics *runs, size_t n,
+    const char *name)
+{
+	size_t	r, i;
+
+	for (r = 0; r < n; r++)
+		for (i = 0; i < runs[r].n_counters; i++)
+			if (strcmp(runs[r].counters[i].name, name) == 0)
+				return 1;
+	return 0;
+}
+
+int
+expect_counter_unknown(const struct expect *e, const struct metrics *runs,
+    size_t n, char *close, size_t len)
+{
+	const char	*cand[METRICS_MAX_COUNTERS];
+	size_t		 k;
+
+	if (e->metric >= 0 || n == 0 || expect_counter_lazy(e->counter) ||
+	    expect_runs_have_counter(runs, n, e->counter))
+		return 0;
+	for (k = 0; k < runs[0].n_counters; k++)
+		cand[k] = runs[0].counters[k].name;
+	expect_suggest(e->counter, cand, k, close, len);
+	return 1;
+}

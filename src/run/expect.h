@@ -82,5 +82,10 @@ size_t	 expect_suggest(const char *name, const char *const *cand, size_t n,
 /* 1: a counter that exists only once its event happened (zero when it
  * did not), so that a run without it does not make it unknown. */
 int	 expect_counter_lazy(const char *name);
+/* 1 when e names a counter none of runs[0..n) has (nor a lazy one): a
+ * typo, with the first run's counters it may have meant in close
+ * (expect_suggest(), "" when none); 0 otherwise. */
+int	 expect_counter_unknown(const struct expect *e,
+	    const struct metrics *runs, size_t n, char *close, size_t len);
 
 #endif

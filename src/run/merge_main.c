@@ -87,16 +87,8 @@ merge_check_expects(const struct merge_opts *mo, const struct metrics *m)
 			    " (did you mean " : "", close, close[0] ? "?)" :
 			    "");
 		}
-		if (e->metric >= 0 || expect_counter_lazy(e->counter))
+		if (!expect_counter_unknown(e, m, 1, close, sizeof(close)))
 			continue;
-		for (k = 0; k < m->n_counters; k++)
-			if (strcmp(m->counters[k].name, e->counter) == 0)
-				break;
-		if (k < m->n_counters)
-			continue;
-		for (k = 0; k < m->n_counters; k++)
-			cand[k] = m->counters[k].name;
-		expect_suggest(e->counter, cand, k, close, sizeof(close));
 		merge_die("--expect '%s': the reports have no counter '%s'%s%s"
 		    "%s", e->expr, e->counter, close[0] ? " (did you mean " :
 		    "", close, close[0] ? "?)" : "");
