@@ -74,6 +74,14 @@ engine_timer_add(struct event *ev, const struct timeval *tv)
 		fatal("cannot arm a timer");
 }
 
+void
+engine_event_free(struct event **evp)
+{
+	if (*evp != NULL)
+		event_free(*evp);
+	*evp = NULL;
+}
+
 static void
 engine_signal(evutil_socket_t sig, short what, void *arg)
 {

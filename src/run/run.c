@@ -638,8 +638,7 @@ run_once(struct run_state *rs)
 		evsignal_add(rs->release, NULL);
 	}
 	engine_run();
-	if (rs->release != NULL)
-		event_free(rs->release);
+	engine_event_free(&rs->release);
 	event_free(tick);
 	rs->tick = NULL;
 	fault_stop();
