@@ -884,30 +884,18 @@ static void
 bgp_pool_config(struct bgp_sim *sim, const struct run_opts *ro)
 {
 	uint32_t	 count = sim->cfg.peers + (sim->cfg.monitor != NULL);
-	char		*list, *ep, *save = NULL;
-	unsigned	 k = 0;
+	const char	*eps[BGP_MAX_SPEAKERS];
+	char		*copy;
+	unsigned	 k, n;
 
-	if (strchr(ro->controller, ',') == NULL) {
-		sim->cfg.n_spk = 1;
-		run_pool_config(&sim->pcfg[0], ro, "--controller",
-		    ro->controller, BGP_EP_KINDS, BGP_EP_MSG, count);
-		return;
-	}
-	list = xstrdup(ro->controller);
-	for (ep = strtok_r(list, ",", &save); ep != NULL;
-	    ep = strtok_r(NULL, ",", &save), k++) {
-		if (k == BGP_MAX_SPEAKERS)
-			cli_die(ro, "--controller: at most %d speakers",
-			    BGP_MAX_SPEAKERS);
-		run_pool_config(&sim->pcfg[k], ro, "--controller", ep,
-		    1u << EP_TCP, "several speakers: peers connect to each "
-		    "over plain TCP: tcp:IP:PORT,tcp:IP:PORT", count);
-	}
-	free(list);
-	sim->cfg.n_spk = k;
-	if (k < 2)
-		cli_die(ro, "--controller: '%s' names no second speaker",
-		    ro->controller);
+	n = cli_controllers(ro, "speaker", BGP_MAX_SPEAKERS, eps, &copy);
+	sim->cfg.n_spk = n;
+	for (k = 0; k < n; k++)
+		run_pool_config(&sim->pcfg[k], ro, "--controller", eps[k],
+		    n == 1 ? BGP_EP_KINDS : 1u << EP_TCP, n == 1 ? BGP_EP_MSG :
+		    "several speakers: peers connect to each over plain TCP: "
+		    "tcp:IP:PORT,tcp:IP:PORT", count);
+	free(copy);
 }
 
 /* --fault churn/N takes at most the prefixes a peer announces. */

@@ -594,10 +594,7 @@ static const struct rc_rpc ncr_rpcs[] = {
 void
 nc_restconf_rpcs(struct http_server *hs)
 {
-	size_t	i;
-
-	for (i = 0; i < nitems(ncr_rpcs); i++)
-		rc_rpc_register(hs, &ncr_rpcs[i]);
+	rc_rpc_register(hs, ncr_rpcs, nitems(ncr_rpcs));
 }
 
 /* ---- the mount point ---- */

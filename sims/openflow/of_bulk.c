@@ -466,11 +466,8 @@ ofb_jolokia(struct http_req *h, void *arg)
 void
 of_bulk_register(struct http_server *hs)
 {
-	size_t	i;
-
 	memset(&ofb, 0, sizeof(ofb));
-	for (i = 0; i < sizeof(ofb_table) / sizeof(ofb_table[0]); i++)
-		rc_rpc_register(hs, &ofb_table[i]);
+	rc_rpc_register(hs, ofb_table, nitems(ofb_table));
 	http_server_route(hs, "/rests/operations/sal-bulk-flow:register",
 	    EVHTTP_REQ_POST, ofb_register, NULL);
 	http_server_route(hs, "/restconf/operations/sal-bulk-flow:register",

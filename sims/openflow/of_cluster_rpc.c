@@ -97,5 +97,5 @@ static const struct rc_rpc ofcl_rpc = {
 void
 of_cluster_rpc_register(struct http_server *hs)
 {
-	rc_rpc_register(hs, &ofcl_rpc);
+	rc_rpc_register(hs, &ofcl_rpc, 1);
 }

@@ -653,33 +653,27 @@ of_pool_config_one(struct pool_config *pc, const struct run_opts *ro,
 static void
 of_pool_config(struct of_sim *sim, const struct run_opts *ro)
 {
-	char		*list, *ep, *save = NULL;
-	unsigned	 k = 0;
+	const char	*eps[OF_MAX_CONTROLLERS];
+	char		*copy;
+	unsigned	 k, n;
 
-	if (ro->controller == NULL || strchr(ro->controller, ',') == NULL) {
-		sim->cfg.n_ctl = 1;
-		of_pool_config_one(&sim->pcfg, ro, ro->controller,
+	n = cli_controllers(ro, "controller", OF_MAX_CONTROLLERS, eps, &copy);
+	sim->cfg.n_ctl = n;
+	if (n == 1) {
+		of_pool_config_one(&sim->pcfg, ro, eps[0],
 		    (1u << EP_TCP) | (1u << EP_SSL) | (1u << EP_PTCP),
 		    "tcp:IP:PORT, ssl:IP:PORT or ptcp:PORT[:IP]");
 		return;
 	}
-	if ((list = strdup(ro->controller)) == NULL)
-		fatal("strdup");
 	sim->pcfg_more = xcalloc(OF_MAX_CONTROLLERS - 1,
 	    sizeof(*sim->pcfg_more));
 	sim->pool_more = xcalloc(OF_MAX_CONTROLLERS - 1,
 	    sizeof(*sim->pool_more));
-	for (ep = strtok_r(list, ",", &save); ep != NULL;
-	    ep = strtok_r(NULL, ",", &save), k++) {
-		if (k == OF_MAX_CONTROLLERS)
-			cli_die(ro, "--controller: at most %d controllers",
-			    OF_MAX_CONTROLLERS);
-		of_pool_config_one(of_pcfg(sim, k), ro, ep,
+	for (k = 0; k < n; k++)
+		of_pool_config_one(of_pcfg(sim, k), ro, eps[k],
 		    (1u << EP_TCP) | (1u << EP_SSL), "tcp:IP:PORT or "
 		    "ssl:IP:PORT (several controllers: switches connect)");
-	}
-	free(list);
-	sim->cfg.n_ctl = k;
+	free(copy);
 	if (!(sim->cfg.version_bitmap & (1u << OF_VERSION_13)))
 		cli_die(ro, "--controller with several controllers needs "
 		    "OpenFlow 1.3 (roles; 1.0 has none)");

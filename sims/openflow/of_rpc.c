@@ -260,9 +260,6 @@ static const struct rc_rpc ofrpc_table[] = {
 void
 of_rpc_register(struct http_server *hs)
 {
-	size_t	i;
-
-	for (i = 0; i < sizeof(ofrpc_table) / sizeof(ofrpc_table[0]); i++)
-		rc_rpc_register(hs, &ofrpc_table[i]);
+	rc_rpc_register(hs, ofrpc_table, nitems(ofrpc_table));
 	of_bulk_register(hs);
 }

@@ -396,9 +396,7 @@ of_rx_cb(evutil_socket_t fd, short what, void *arg)
 static void
 of_rx_stop(struct of_switch *sw)
 {
-	if (sw->rx != NULL)
-		event_free(sw->rx);
-	sw->rx = NULL;
+	engine_event_free(&sw->rx);
 }
 
 /* A new connection: of_rx reads a plain one, the bufferevent a TLS one. */

@@ -626,31 +626,19 @@ pcep_nb_check(struct pcep_sim *sim, const struct run_opts *ro)
 static void
 pcep_pool_config(struct pcep_sim *sim, const struct run_opts *ro)
 {
-	char		*list, *ep, *save = NULL;
-	unsigned	 k = 0;
+	const char	*eps[PCEP_MAX_PCES];
+	char		*copy;
+	unsigned	 k, n;
 
-	if (ro->controller == NULL || strchr(ro->controller, ',') == NULL) {
-		sim->cfg.n_pce = 1;
-		run_pool_config(&sim->pcfg[0], ro, "--controller",
-		    ro->controller, 1u << EP_TCP, "PCCs connect to the PCE "
-		    "over plain TCP: tcp:IP:PORT, no PCEPS", sim->cfg.pccs);
-		return;
-	}
-	list = xstrdup(ro->controller);
-	for (ep = strtok_r(list, ",", &save); ep != NULL;
-	    ep = strtok_r(NULL, ",", &save), k++) {
-		if (k == PCEP_MAX_PCES)
-			cli_die(ro, "--controller: at most %d PCEs",
-			    PCEP_MAX_PCES);
-		run_pool_config(&sim->pcfg[k], ro, "--controller", ep,
-		    1u << EP_TCP, "PCCs connect to each PCE over plain TCP: "
-		    "tcp:IP:PORT,tcp:IP:PORT, no PCEPS", sim->cfg.pccs);
-	}
-	free(list);
-	sim->cfg.n_pce = k;
-	if (k < 2)
-		cli_die(ro, "--controller: '%s' names no second PCE",
-		    ro->controller);
+	n = cli_controllers(ro, "PCE", PCEP_MAX_PCES, eps, &copy);
+	sim->cfg.n_pce = n;
+	for (k = 0; k < n; k++)
+		run_pool_config(&sim->pcfg[k], ro, "--controller", eps[k],
+		    1u << EP_TCP, n == 1 ? "PCCs connect to the PCE over "
+		    "plain TCP: tcp:IP:PORT, no PCEPS" : "PCCs connect to "
+		    "each PCE over plain TCP: tcp:IP:PORT,tcp:IP:PORT, no "
+		    "PCEPS", sim->cfg.pccs);
+	free(copy);
 }
 
 /*

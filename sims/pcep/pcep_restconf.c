@@ -827,9 +827,6 @@ static const struct rc_rpc pr_rpcs[] = {
 void
 pcep_restconf_register(struct http_server *hs)
 {
-	size_t	i;
-
 	rc_topology_register(&pr_topo);
-	for (i = 0; i < sizeof(pr_rpcs) / sizeof(pr_rpcs[0]); i++)
-		rc_rpc_register(hs, &pr_rpcs[i]);
+	rc_rpc_register(hs, pr_rpcs, nitems(pr_rpcs));
 }

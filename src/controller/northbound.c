@@ -377,8 +377,7 @@ struct nb_run {
 	struct phase	*ph_prog, *ph_conf, *ph_del, *ph_cdel;
 	uint64_t	*c_req, *c_2xx, *c_4xx, *c_5xx, *c_transport, *c_polls;
 	uint64_t	*c_batch;	/* the most flows one write carried */
-	time_t		 lost_logged;	/* the last "no answer" line */
-	uint64_t	 lost_unlogged;	/* since that line */
+	struct log_quiet lost_quiet;	/* the "no answer" line */
 };
 
 static void	nb_pump(struct nb_run *, uint64_t now);
@@ -629,22 +628,18 @@ nb_method_name(enum nb_method m)
 static void
 nb_log_lost(struct nb_run *r, const struct nb_slot *s)
 {
-	time_t	now = time(NULL);
+	uint64_t	held;
 
-	if (r->lost_logged != 0 && now - r->lost_logged < NB_LOST_QUIET_S) {
-		r->lost_unlogged++;
+	if (!log_quiet_due(&r->lost_quiet, NB_LOST_QUIET_S, &held))
 		return;
-	}
 	log_warnx("northbound: %s %s: no answer from %s (connection refused "
 	    "or closed, or timed out); not retried: its %s (%llu such "
 	    "requests since the last line, %llu in all; logged at most every "
 	    "%d s)", nb_method_name(s->method), s->path, r->hostport,
 	    r->job == NBJ_COUNT ? "poll round counts nothing" :
 	    "items are lost",
-	    (unsigned long long)r->lost_unlogged,
+	    (unsigned long long)held,
 	    (unsigned long long)*r->c_transport, NB_LOST_QUIET_S);
-	r->lost_logged = now;
-	r->lost_unlogged = 0;
 }
 
 static void

@@ -469,18 +469,21 @@ rc_rpc_dispatch(struct http_req *h, void *arg)
 }
 
 void
-rc_rpc_register(struct http_server *hs, const struct rc_rpc *rpc)
+rc_rpc_register(struct http_server *hs, const struct rc_rpc *rpcs, size_t n)
 {
-	char	path[160];
+	const struct rc_rpc	*rpc;
+	char			 path[160];
 
-	snprintf(path, sizeof(path), "/rests/operations/%s:%s", rpc->module,
-	    rpc->name);
-	http_server_route(hs, path, EVHTTP_REQ_POST, rc_rpc_dispatch,
-	    (void *)((uintptr_t)rpc | RC_RPC_RFC8040));
-	snprintf(path, sizeof(path), "/restconf/operations/%s:%s",
-	    rpc->module, rpc->name);
-	http_server_route(hs, path, EVHTTP_REQ_POST, rc_rpc_dispatch,
-	    (void *)rpc);
+	for (rpc = rpcs; rpc < rpcs + n; rpc++) {
+		snprintf(path, sizeof(path), "/rests/operations/%s:%s",
+		    rpc->module, rpc->name);
+		http_server_route(hs, path, EVHTTP_REQ_POST, rc_rpc_dispatch,
+		    (void *)((uintptr_t)rpc | RC_RPC_RFC8040));
+		snprintf(path, sizeof(path), "/restconf/operations/%s:%s",
+		    rpc->module, rpc->name);
+		http_server_route(hs, path, EVHTTP_REQ_POST, rc_rpc_dispatch,
+		    (void *)rpc);
+	}
 }
 
 void

@@ -85,8 +85,10 @@ struct rc_rpc {
 	int		 op;
 };
 
-/* Route POST /rests/operations/module:name and /restconf/operations/... */
-void	rc_rpc_register(struct http_server *, const struct rc_rpc *);
+/* Route POST /rests/operations/module:name and /restconf/operations/...
+ * for each of the n operations of rpcs[]. */
+void	rc_rpc_register(struct http_server *, const struct rc_rpc *rpcs,
+	    size_t n);
 /* Success with an empty output: 204 without a body under
  * /rests/operations (RFC 8040 section 3.6.2), 200 with an empty "output"
  * (of mod's namespace in XML) under the draft URLs, as OpenDaylight

@@ -434,8 +434,7 @@ cost_scraper_free(struct cost_scraper *sc)
 {
 	if (sc == NULL)
 		return;
-	if (sc->timer != NULL)
-		event_free(sc->timer);
+	engine_event_free(&sc->timer);
 	if (sc->conn != NULL)
 		evhttp_connection_free(sc->conn);
 	if (sc->uri != NULL)

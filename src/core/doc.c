@@ -556,14 +556,23 @@ doc_in_list(const struct doc_writer *w)
 	return w->lvl[w->depth].kind == DOC_K_LIST;
 }
 
+/* A container or a list may open anywhere but right in a list (whose
+ * members are its entries): 0, the writer failed, when it is there. */
+static int
+doc_may_open(struct doc_writer *w)
+{
+	if (!doc_in_list(w))
+		return 1;
+	w->err = 1;
+	return 0;
+}
+
 void
 doc_container(struct doc_writer *w, const struct doc_module *mod,
     const char *name)
 {
-	if (doc_in_list(w)) {
-		w->err = 1;
+	if (!doc_may_open(w))
 		return;
-	}
 	if (w->fmt == HTTP_FMT_JSON) {
 		doc_json_name(w, mod, name);
 		evbuffer_add(w->out, "{", 1);
@@ -576,10 +585,8 @@ void
 doc_list(struct doc_writer *w, const struct doc_module *mod,
     const char *name)
 {
-	if (doc_in_list(w)) {
-		w->err = 1;
+	if (!doc_may_open(w))
 		return;
-	}
 	/* Nothing is written until the first entry: an empty list is no
 	 * member at all (RFC 7951 section 5.4), and in XML each entry is an
 	 * element of the list's name (RFC 7950 section 7.8.5). */

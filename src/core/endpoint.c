@@ -105,26 +105,27 @@ parse_passive(const char *rest, struct endpoint *ep, char *err, size_t errlen)
 	return 0;
 }
 
+/* The OVS-style prefixes, by kind. */
+static const char *const ep_prefixes[] = {
+	[EP_TCP] = "tcp:", [EP_SSL] = "ssl:",
+	[EP_PTCP] = "ptcp:", [EP_PSSL] = "pssl:",
+};
+
 int
 endpoint_parse(const char *s, struct endpoint *ep, char *err, size_t errlen)
 {
+	size_t	k, len;
+
 	memset(ep, 0, sizeof(*ep));
 	snprintf(ep->text, sizeof(ep->text), "%s", s);
-	if (strncmp(s, "tcp:", 4) == 0) {
-		ep->kind = EP_TCP;
-		return parse_active(s + 4, ep, err, errlen);
-	}
-	if (strncmp(s, "ssl:", 4) == 0) {
-		ep->kind = EP_SSL;
-		return parse_active(s + 4, ep, err, errlen);
-	}
-	if (strncmp(s, "ptcp:", 5) == 0) {
-		ep->kind = EP_PTCP;
-		return parse_passive(s + 5, ep, err, errlen);
-	}
-	if (strncmp(s, "pssl:", 5) == 0) {
-		ep->kind = EP_PSSL;
-		return parse_passive(s + 5, ep, err, errlen);
+	for (k = 0; k < sizeof(ep_prefixes) / sizeof(ep_prefixes[0]); k++) {
+		len = strlen(ep_prefixes[k]);
+		if (strncmp(s, ep_prefixes[k], len) != 0)
+			continue;
+		ep->kind = (enum ep_kind)k;
+		return endpoint_passive(ep) ?
+		    parse_passive(s + len, ep, err, errlen) :
+		    parse_active(s + len, ep, err, errlen);
 	}
 	snprintf(err, errlen, "'%s': expected tcp:IP:PORT, ssl:IP:PORT, "
 	    "ptcp:PORT[:IP] or pssl:PORT[:IP]", s);

@@ -35,8 +35,7 @@ struct engine_guard {
 	struct evconnlistener		*l;		/* the key */
 	struct event			*resume;
 	char				 what[48];
-	time_t				 last_log;
-	uint64_t			 unlogged;	/* pauses since */
+	struct log_quiet		 quiet;		/* its log line */
 };
 /* By listener: the error callback gets the accept callback's argument,
  * and a run of passive switches has one listener each. */
@@ -73,6 +72,14 @@ engine_timer_add(struct event *ev, const struct timeval *tv)
 {
 	if (event_add(ev, tv) == -1)
 		fatal("cannot arm a timer");
+}
+
+void
+engine_event_free(struct event **evp)
+{
+	if (*evp != NULL)
+		event_free(*evp);
+	*evp = NULL;
 }
 
 static void
@@ -391,20 +398,16 @@ engine_accept_error_transient(int err)
 static void
 engine_guard_log(struct engine_guard *g, int err)
 {
-	time_t	now = time(NULL);
+	uint64_t	held;
 
-	if (g->last_log != 0 && now - g->last_log < ENGINE_ACCEPT_QUIET_S) {
-		g->unlogged++;
+	if (!log_quiet_due(&g->quiet, ENGINE_ACCEPT_QUIET_S, &held))
 		return;
-	}
 	log_warnx("%s: cannot accept a connection: %s; accepting paused, "
 	    "tried again every %d ms (%llu pauses since the last line, "
 	    "%llu in all; logged at most every %d s)", g->what,
 	    strerror(err), ENGINE_ACCEPT_PAUSE_MS,
-	    (unsigned long long)g->unlogged,
+	    (unsigned long long)held,
 	    (unsigned long long)accept_pauses, ENGINE_ACCEPT_QUIET_S);
-	g->last_log = now;
-	g->unlogged = 0;
 }
 
 static void

@@ -27,6 +27,9 @@ struct event *engine_timer_new_on(struct event_base *, short flags,
 	    event_callback_fn, void *arg);
 /* event_add(ev, tv): arm a timer, or arm it again. */
 void	 engine_timer_add(struct event *, const struct timeval *);
+/* Free *evp, a timer or watcher that may not be there, and forget it
+ * (*evp NULL). */
+void	 engine_event_free(struct event **evp);
 /* Create the event_base and the SIGINT/SIGTERM/SIGPIPE handling. */
 /*
  * At the start of the program: a SIGINT or SIGTERM that comes before a

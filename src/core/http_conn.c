@@ -488,14 +488,11 @@ http_conn_hook(evutil_socket_t fd, short what, void *arg)
 static void
 http_cap_pause(struct http_server *s)
 {
-	time_t	now = time(NULL);
-
 	s->cap_paused = 1;
 	s->st.cap_pauses++;
 	evconnlistener_disable(s->listener);
-	if (s->cap_logged != 0 && now - s->cap_logged < HTTP_CAP_QUIET_S)
+	if (!log_quiet_due(&s->cap_quiet, HTTP_CAP_QUIET_S, NULL))
 		return;
-	s->cap_logged = now;
 	/* Name the option only where there is one (not --metrics-listen). */
 	log_warnx("http: %u connections (%s): accepting paused until one "
 	    "closes (%llu pauses in all; logged at most every %d s)",

@@ -12,6 +12,7 @@
 #include <event2/util.h>
 
 #include "http_server.h"
+#include "log.h"
 
 #define HTTP_MAX_ROUTES		64
 #define HTTP_MAX_HEADERS	(64 * 1024)	/* a request head's bytes */
@@ -35,7 +36,7 @@ struct http_server {
 	struct http_conn	*conns;		/* attached, by evcon */
 	int			 cap_paused;	/* at cfg.max_conns */
 	int			 freeing;
-	time_t			 cap_logged;
+	struct log_quiet	 cap_quiet;	/* the cap's log line */
 	struct http_server_config cfg;
 	struct http_route	 routes[HTTP_MAX_ROUTES];
 	size_t			 nroutes;

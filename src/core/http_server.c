@@ -1073,8 +1073,7 @@ http_server_free(struct http_server *s)
 	if (s->http != NULL)
 		evhttp_free(s->http);
 	http_conn_free_fresh(s);
-	if (s->hook != NULL)
-		event_free(s->hook);
+	engine_event_free(&s->hook);
 	for (i = 0; i < s->nroutes; i++)
 		free(s->routes[i].prefix);
 	free((char *)s->cfg.address);

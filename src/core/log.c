@@ -35,69 +35,42 @@ vlog(const char *prefix, int with_errno, const char *fmt, va_list ap)
 }
 
 void
-log_warn(const char *fmt, ...)
+log_at(int level, const char *prefix, int with_errno, const char *fmt, ...)
 {
 	va_list	ap;
 
-	va_start(ap, fmt);
-	vlog("", 1, fmt, ap);
-	va_end(ap);
-}
-
-void
-log_warnx(const char *fmt, ...)
-{
-	va_list	ap;
-
-	va_start(ap, fmt);
-	vlog("", 0, fmt, ap);
-	va_end(ap);
-}
-
-void
-log_info(const char *fmt, ...)
-{
-	va_list	ap;
-
-	if (log_level < LOG_INFO)
+	if (log_level < level)
 		return;
 	va_start(ap, fmt);
-	vlog("", 0, fmt, ap);
+	vlog(prefix, with_errno, fmt, ap);
 	va_end(ap);
 }
 
 void
-log_debug(const char *fmt, ...)
-{
-	va_list	ap;
-
-	if (log_level < LOG_DEBUG)
-		return;
-	va_start(ap, fmt);
-	vlog("debug: ", 0, fmt, ap);
-	va_end(ap);
-}
-
-void
-fatal(const char *fmt, ...)
+log_fatal(int with_errno, const char *fmt, ...)
 {
 	va_list	ap;
 
 	va_start(ap, fmt);
-	vlog("fatal: ", 1, fmt, ap);
+	vlog("fatal: ", with_errno, fmt, ap);
 	va_end(ap);
 	exit(1);
 }
 
-void
-fatalx(const char *fmt, ...)
+int
+log_quiet_due(struct log_quiet *q, int quiet_s, uint64_t *held)
 {
-	va_list	ap;
+	time_t	now = time(NULL);
 
-	va_start(ap, fmt);
-	vlog("fatal: ", 0, fmt, ap);
-	va_end(ap);
-	exit(1);
+	if (q->last != 0 && now - q->last < quiet_s) {
+		q->held++;
+		return 0;
+	}
+	if (held != NULL)
+		*held = q->held;
+	q->last = now;
+	q->held = 0;
+	return 1;
 }
 
 void *

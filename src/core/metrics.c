@@ -14,25 +14,27 @@
 
 #define NS_PER_S	1000000000ULL
 
-uint64_t
-clock_ns(void)
+static uint64_t
+clock_of(clockid_t id)
 {
 	struct timespec	ts;
 
-	/* Monotonic: NTP steps must not bend a phase's duration. */
-	if (clock_gettime(CLOCK_MONOTONIC, &ts) == -1)
+	if (clock_gettime(id, &ts) == -1)
 		fatal("clock_gettime");
 	return (uint64_t)ts.tv_sec * NS_PER_S + (uint64_t)ts.tv_nsec;
 }
 
 uint64_t
+clock_ns(void)
+{
+	/* Monotonic: NTP steps must not bend a phase's duration. */
+	return clock_of(CLOCK_MONOTONIC);
+}
+
+uint64_t
 clock_real_ns(void)
 {
-	struct timespec	ts;
-
-	if (clock_gettime(CLOCK_REALTIME, &ts) == -1)
-		fatal("clock_gettime");
-	return (uint64_t)ts.tv_sec * NS_PER_S + (uint64_t)ts.tv_nsec;
+	return clock_of(CLOCK_REALTIME);
 }
 
 /* A kernel timestamp (CLOCK_REALTIME: socket timestamps) on clock_ns()'s

@@ -172,9 +172,7 @@ rxstamp_start(struct rxstamp *rs, struct bufferevent *bev,
 void
 rxstamp_stop(struct rxstamp *rs)
 {
-	if (rs->ev != NULL)
-		event_free(rs->ev);
-	rs->ev = NULL;
+	engine_event_free(&rs->ev);
 }
 
 static void
@@ -239,10 +237,7 @@ rxpeek_take(struct rxpeek *rp, uint64_t now)
 void
 rxpeek_stop(struct rxpeek *rp)
 {
-	if (rp->ev != NULL)
-		event_free(rp->ev);
-	if (rp->rearm != NULL)
-		event_free(rp->rearm);
-	rp->ev = rp->rearm = NULL;
+	engine_event_free(&rp->ev);
+	engine_event_free(&rp->rearm);
 	rp->ns = 0;
 }

@@ -51,6 +51,30 @@ cli_die_cmd(const char *cmd, const char *fmt, ...)
 	cli_vdie(cmd, fmt, ap);
 }
 
+unsigned
+cli_controllers(const struct run_opts *ro, const char *noun, unsigned max,
+    const char **eps, char **copy)
+{
+	char		*ep, *save = NULL;
+	unsigned	 k = 0;
+
+	*copy = NULL;
+	eps[0] = ro->controller;
+	if (ro->controller == NULL || strchr(ro->controller, ',') == NULL)
+		return 1;
+	*copy = xstrdup(ro->controller);
+	for (ep = strtok_r(*copy, ",", &save); ep != NULL;
+	    ep = strtok_r(NULL, ",", &save)) {
+		if (k == max)
+			cli_die(ro, "--controller: at most %u %ss", max, noun);
+		eps[k++] = ep;
+	}
+	if (k < 2)
+		cli_die(ro, "--controller: '%s' names no second %s",
+		    ro->controller, noun);
+	return k;
+}
+
 /* --backoff MIN:MAX in milliseconds. */
 static int
 cli_backoff(void *base, const char *arg, char *err, size_t errlen)
@@ -111,11 +135,8 @@ cli_expect(void *base, const char *arg, char *err, size_t errlen)
 {
 	struct run_opts	*ro = base;
 
-	if (ro->n_expects == CLI_MAX_EXPECTS) {
-		snprintf(err, errlen, "--expect: at most %d", CLI_MAX_EXPECTS);
-		return -1;
-	}
-	return expect_parse(arg, &ro->expects[ro->n_expects++], err, errlen);
+	return expect_append(ro->expects, &ro->n_expects, CLI_MAX_EXPECTS,
+	    arg, err, errlen);
 }
 
 /* --fault KIND[:RATE|@T1,T2,...][/ARG]; the kind is checked against the

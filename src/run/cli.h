@@ -81,5 +81,15 @@ void	 cli_help_as(const char *cmd);
 /* The same for a command without run options ("plot", "run"). */
 void	 cli_die_cmd(const char *cmd, const char *fmt, ...)
 	    __attribute__((format(printf, 2, 3), noreturn));
+/*
+ * --controller EP[,EP...] split at its commas into eps[] (the one list
+ * parser of every protocol that speaks to several controllers).  No
+ * comma: 1, eps[0] the option as given (NULL when absent), *copy NULL.
+ * Otherwise the endpoints (empty items skipped), pointing into *copy,
+ * which the caller frees; exit 2 with "--controller: at most MAX NOUNs"
+ * past max, or "'LIST' names no second NOUN" when only one is left.
+ */
+unsigned cli_controllers(const struct run_opts *, const char *noun,
+	    unsigned max, const char **eps, char **copy);
 
 #endif

@@ -296,6 +296,20 @@ expect_parse(const char *s, struct expect *out, char *errbuf,
 	return 0;
 }
 
+int
+expect_append(struct expect *list, size_t *n, size_t max, const char *s,
+    char *errbuf, size_t errlen)
+{
+	if (*n == max) {
+		snprintf(errbuf, errlen, "--expect: at most %zu", max);
+		return -1;
+	}
+	if (expect_parse(s, &list[*n], errbuf, errlen) == -1)
+		return -1;
+	(*n)++;
+	return 0;
+}
+
 /* Levenshtein distance of a and b, each cut at EXPECT_NAME_MAX. */
 static size_t
 edit_distance(const char *a, const char *b)
@@ -381,4 +395,33 @@ expect_counter_lazy(const char *name)
 		if (strcmp(name, lazy[i]) == 0)
 			return 1;
 	return 0;
+}
+
+static int
+expect_runs_have_counter(const struct metrics *runs, size_t n,
+    const char *name)
+{
+	size_t	r, i;
+
+	for (r = 0; r < n; r++)
+		for (i = 0; i < runs[r].n_counters; i++)
+			if (strcmp(runs[r].counters[i].name, name) == 0)
+				return 1;
+	return 0;
+}
+
+int
+expect_counter_unknown(const struct expect *e, const struct metrics *runs,
+    size_t n, char *close, size_t len)
+{
+	const char	*cand[METRICS_MAX_COUNTERS];
+	size_t		 k;
+
+	if (e->metric >= 0 || n == 0 || expect_counter_lazy(e->counter) ||
+	    expect_runs_have_counter(runs, n, e->counter))
+		return 0;
+	for (k = 0; k < runs[0].n_counters; k++)
+		cand[k] = runs[0].counters[k].name;
+	expect_suggest(e->counter, cand, k, close, len);
+	return 1;
 }

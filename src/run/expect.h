@@ -63,6 +63,10 @@ struct expect {
  */
 int	 expect_parse(const char *s, struct expect *out, char *errbuf,
 	    size_t errlen);
+/* One more --expect S parsed into list[*n] (list holds max): at most
+ * max, "--expect: at most MAX" past them. */
+int	 expect_append(struct expect *list, size_t *n, size_t max,
+	    const char *s, char *errbuf, size_t errlen);
 const char *expect_op_name(enum expect_op);
 /* Whether value satisfies the expectation's operator and threshold. */
 int	 expect_holds(const struct expect *, double value);
@@ -78,5 +82,10 @@ size_t	 expect_suggest(const char *name, const char *const *cand, size_t n,
 /* 1: a counter that exists only once its event happened (zero when it
  * did not), so that a run without it does not make it unknown. */
 int	 expect_counter_lazy(const char *name);
+/* 1 when e names a counter none of runs[0..n) has (nor a lazy one): a
+ * typo, with the first run's counters it may have meant in close
+ * (expect_suggest(), "" when none); 0 otherwise. */
+int	 expect_counter_unknown(const struct expect *e,
+	    const struct metrics *runs, size_t n, char *close, size_t len);
 
 #endif

@@ -75,38 +75,29 @@ merge_check_real(const json_t *v, double max, int nullable,
 	return -1;
 }
 
-/* The optional fields among names[] of o (absent is 0 to merge). */
-static int
-merge_check_counts(const json_t *o, const char *const *names,
-    const char *where, const char *prefix, char *err, size_t errlen)
-{
-	const json_t	*v;
-	char		 field[128];
+/* max of merge_check_fields(): whole numbers from 0 to 2^53. */
+#define MERGE_WHOLE	(-1.0)
 
-	for (; *names != NULL; names++) {
-		if ((v = json_object_get(o, *names)) == NULL)
-			continue;
-		snprintf(field, sizeof(field), "%s%s", prefix, *names);
-		if (merge_check_count(v, where, field, err, errlen) == -1)
-			return -1;
-	}
-	return 0;
-}
-
+/* The optional fields among names[] of o (absent is 0 to merge): whole
+ * numbers (max MERGE_WHOLE) or numbers from 0 to max (null too when
+ * nullable). */
 static int
-merge_check_reals(const json_t *o, const char *const *names, double max,
+merge_check_fields(const json_t *o, const char *const *names, double max,
     int nullable, const char *where, const char *prefix, char *err,
     size_t errlen)
 {
 	const json_t	*v;
 	char		 field[128];
+	int		 rc;
 
 	for (; *names != NULL; names++) {
 		if ((v = json_object_get(o, *names)) == NULL)
 			continue;
 		snprintf(field, sizeof(field), "%s%s", prefix, *names);
-		if (merge_check_real(v, max, nullable, where, field, err,
-		    errlen) == -1)
+		rc = max == MERGE_WHOLE ? merge_check_count(v, where, field,
+		    err, errlen) : merge_check_real(v, max, nullable, where,
+		    field, err, errlen);
+		if (rc == -1)
 			return -1;
 	}
 	return 0;
@@ -123,14 +114,15 @@ merge_check_cost(const json_t *ph, const char *where, char *err,
 	    "threads_max", NULL };
 	const json_t	*cost = json_object_get(ph, "cost");
 
-	if (merge_check_reals(json_object_get(cost, "sbsim"), sb_reals,
+	if (merge_check_fields(json_object_get(cost, "sbsim"), sb_reals,
 	    MERGE_MAX_SECONDS, 0, where, "cost.sbsim.", err, errlen) == -1 ||
-	    merge_check_reals(json_object_get(cost, "controller"), ctl_reals,
+	    merge_check_fields(json_object_get(cost, "controller"), ctl_reals,
 	    MERGE_MAX_SECONDS, 0, where, "cost.controller.", err,
 	    errlen) == -1)
 		return -1;
-	return merge_check_counts(json_object_get(cost, "controller"),
-	    ctl_counts, where, "cost.controller.", err, errlen);
+	return merge_check_fields(json_object_get(cost, "controller"),
+	    ctl_counts, MERGE_WHOLE, 0, where, "cost.controller.", err,
+	    errlen);
 }
 
 /* A phase's timeline: the items of each second. */
@@ -173,10 +165,10 @@ merge_check_phase(const json_t *ph, const char *where, char *err,
 		if (merge_check_count(json_object_get(ph, counts[i]), where,
 		    counts[i], err, errlen) == -1)
 			return -1;
-	if (merge_check_reals(ph, times, MERGE_MAX_SECONDS, 1, where, "",
+	if (merge_check_fields(ph, times, MERGE_MAX_SECONDS, 1, where, "",
 	    err, errlen) == -1 ||
-	    merge_check_counts(json_object_get(ph, "latency_hist"), hist,
-	    where, "latency_hist.", err, errlen) == -1 ||
+	    merge_check_fields(json_object_get(ph, "latency_hist"), hist,
+	    MERGE_WHOLE, 0, where, "latency_hist.", err, errlen) == -1 ||
 	    merge_check_timeline(ph, where, err, errlen) == -1)
 		return -1;
 	return merge_check_cost(ph, where, err, errlen);
@@ -192,7 +184,7 @@ merge_check_numbers(const json_t *r, const char *path, char *err,
 	char		 where[512], field[300];
 	size_t		 i;
 
-	if (merge_check_reals(r, top_times, MERGE_MAX_SECONDS, 1, path, "",
+	if (merge_check_fields(r, top_times, MERGE_MAX_SECONDS, 1, path, "",
 	    err, errlen) == -1)
 		return -1;
 	json_array_foreach(json_object_get(r, "phases"), i, ph) {

@@ -44,11 +44,8 @@ merge_expect(void *base, const char *arg, char *err, size_t errlen)
 {
 	struct merge_opts	*mo = base;
 
-	if (mo->n_expects == CLI_MAX_EXPECTS) {
-		snprintf(err, errlen, "--expect: at most %d", CLI_MAX_EXPECTS);
-		return -1;
-	}
-	return expect_parse(arg, &mo->expects[mo->n_expects++], err, errlen);
+	return expect_append(mo->expects, &mo->n_expects, CLI_MAX_EXPECTS,
+	    arg, err, errlen);
 }
 
 #define MO	struct merge_opts
@@ -90,16 +87,8 @@ merge_check_expects(const struct merge_opts *mo, const struct metrics *m)
 			    " (did you mean " : "", close, close[0] ? "?)" :
 			    "");
 		}
-		if (e->metric >= 0 || expect_counter_lazy(e->counter))
+		if (!expect_counter_unknown(e, m, 1, close, sizeof(close)))
 			continue;
-		for (k = 0; k < m->n_counters; k++)
-			if (strcmp(m->counters[k].name, e->counter) == 0)
-				break;
-		if (k < m->n_counters)
-			continue;
-		for (k = 0; k < m->n_counters; k++)
-			cand[k] = m->counters[k].name;
-		expect_suggest(e->counter, cand, k, close, sizeof(close));
 		merge_die("--expect '%s': the reports have no counter '%s'%s%s"
 		    "%s", e->expr, e->counter, close[0] ? " (did you mean " :
 		    "", close, close[0] ? "?)" : "");

@@ -1447,6 +1447,36 @@ write_file(const char *path, const void *ctx,
 	return 0;
 }
 
+typedef void report_writer(const void *, FILE *);
+
+/* The report's files, each where o names one: JSON, CSV and JUnit over
+ * ctx; -1 when one cannot be written whole (the others still are). */
+static int
+write_files(const struct report_opts *o, const void *ctx,
+    report_writer *json, report_writer *csv, report_writer *junit)
+{
+	int	rc = 0;
+
+	if (write_file(o->json_path, ctx, json) == -1)
+		rc = -1;
+	if (write_file(o->csv_path, ctx, csv) == -1)
+		rc = -1;
+	if (write_file(o->junit_path, ctx, junit) == -1)
+		rc = -1;
+	return rc;
+}
+
+/* The environment a JSON report records: o's, or collected into buf when
+ * o has none and a JSON report is written; NULL when none is. */
+static const struct env *
+report_env(const struct report_opts *o, struct env *buf)
+{
+	if (o->env != NULL || o->json_path == NULL)
+		return o->env;
+	env_collect(buf);
+	return buf;
+}
+
 static void
 emit_json(const void *arg, FILE *f)
 {
@@ -1479,27 +1509,17 @@ report_emit(const struct metrics *runs, size_t nruns,
 	struct view	vw;
 	struct env	env;
 	struct emit_ctx	c;
-	int		rc = 0;
+	int		rc;
 
 	if (o == NULL)
 		o = &none;
-	c = (struct emit_ctx){ .vw = &vw, .o = o, .env = o->env };
-
-	if (c.env == NULL && o->json_path != NULL) {
-		env_collect(&env);
-		c.env = &env;
-	}
+	c = (struct emit_ctx){ .vw = &vw, .o = o, .env = report_env(o, &env) };
 	view_build(&vw, runs, nruns, o);
 	if (human_out != NULL)
 		human_emit(&vw, o, human_out);
 	else
 		why_emit(&vw, o);
-	if (write_file(o->json_path, &c, emit_json) == -1)
-		rc = -1;
-	if (write_file(o->csv_path, &c, emit_csv) == -1)
-		rc = -1;
-	if (write_file(o->junit_path, &c, emit_junit) == -1)
-		rc = -1;
+	rc = write_files(o, &c, emit_json, emit_csv, emit_junit);
 	if (rc == 0 && !vw.ok)
 		rc = 1;
 	view_free(&vw);
@@ -1856,25 +1876,16 @@ report_emit_steps(const struct report_steps *st, const struct report_opts *o,
     FILE *human_out)
 {
 	struct steps_view	sv;
-	struct steps_ctx	c = { &sv, o, o->env };
 	struct env		env;
-	int			rc = 0;
+	struct steps_ctx	c = { &sv, o, report_env(o, &env) };
+	int			rc;
 
-	if (c.env == NULL && o->json_path != NULL) {
-		env_collect(&env);
-		c.env = &env;
-	}
 	steps_build(&sv, st, o);
 	if (human_out != NULL)
 		steps_human(&sv, human_out);
 	else
 		steps_why_emit(&sv, o);
-	if (write_file(o->json_path, &c, steps_json) == -1)
-		rc = -1;
-	if (write_file(o->csv_path, &c, steps_csv) == -1)
-		rc = -1;
-	if (write_file(o->junit_path, &c, steps_junit) == -1)
-		rc = -1;
+	rc = write_files(o, &c, steps_json, steps_csv, steps_junit);
 	if (rc == 0 && !sv.ok)
 		rc = 1;
 	steps_free(&sv);

@@ -638,8 +638,7 @@ run_once(struct run_state *rs)
 		evsignal_add(rs->release, NULL);
 	}
 	engine_run();
-	if (rs->release != NULL)
-		event_free(rs->release);
+	engine_event_free(&rs->release);
 	event_free(tick);
 	rs->tick = NULL;
 	fault_stop();
@@ -706,19 +705,6 @@ run_check_expects(const struct sim_ops *ops, const struct run_opts *ro)
 	return 0;
 }
 
-/* Whether any of the runs has a counter of that name. */
-static int
-run_has_counter(const struct metrics *runs, size_t n, const char *name)
-{
-	size_t	r, i;
-
-	for (r = 0; r < n; r++)
-		for (i = 0; i < runs[r].n_counters; i++)
-			if (strcmp(runs[r].counters[i].name, name) == 0)
-				return 1;
-	return 0;
-}
-
 /*
  * An --expect naming a counter the run does not have is a typo too.  A
  * command makes its counters when its devices start (a scenario's
@@ -732,20 +718,14 @@ run_check_counters(const struct sim_ops *ops, const struct run_opts *ro,
     const struct metrics *runs, size_t n)
 {
 	const struct expect	*e;
-	const char		*cand[METRICS_MAX_COUNTERS];
 	char			 close[256];
-	size_t			 i, k;
+	size_t			 i;
 
 	for (i = 0; i < ro->n_expects; i++) {
 		e = &ro->expects[i];
-		if (e->metric >= 0 || n == 0 ||
-		    run_has_counter(runs, n, e->counter) ||
-		    expect_counter_lazy(e->counter))
+		if (!expect_counter_unknown(e, runs, n, close, sizeof(close)))
 			continue;
-		for (k = 0; k < runs[0].n_counters; k++)
-			cand[k] = runs[0].counters[k].name;
-		if (expect_suggest(e->counter, cand, k, close,
-		    sizeof(close)) > 0)
+		if (close[0] != '\0')
 			fprintf(stderr, "sbsim %s: --expect '%s': this run "
 			    "has no counter '%s' (did you mean %s?)\n",
 			    ops->name, e->expr, e->counter, close);

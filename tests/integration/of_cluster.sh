@@ -31,6 +31,8 @@ bad_usage openflow 'needs OpenFlow 1.3' --switches 1 --controller $C2EP \
     --of-version 1.0
 bad_usage openflow 'at most 8' --switches 1 --controller \
     $C2EP,$C2EP,$C2EP,$C2EP,tcp:127.0.0.1:3
+bad_usage openflow 'names no second controller' --switches 1 \
+    --controller tcp:127.0.0.1:1,
 bad_usage controller "role" --role boss
 [ $FAILS -eq 0 ] || fail "$FAILS usage errors not refused as such"
 
