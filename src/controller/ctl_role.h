@@ -1,6 +1,6 @@
 /*
- * The embedded controller's roles: one per protocol folder, one table of
- * them (ctl_roles[] in main.c).  `sbsim controller` builds its options
+ * The embedded controller's roles: each protocol's descriptor names its
+ * own (protocol.h), and ctl_role_table() makes one table of them.  `sbsim controller` builds its options
  * from the roles' rows, starts the roles in table order and stops them in
  * reverse, on error and at exit; it knows nothing else about them.
  *
@@ -40,7 +40,7 @@ struct ctl_env {
  * stopped; its hooks need not ask whether it runs.
  */
 struct ctl_role {
-	const char		*name;		/* "openflow" */
+	const char		*name;		/* its protocol's */
 	const char		*title;		/* its heading in --help */
 	const struct opt	*rows;		/* ending with OPT_END */
 	void			*cfg;		/* the role's state */
@@ -98,8 +98,9 @@ extern int	ctl_worker;
  * are done. */
 void	 ctl_finished(const char *why);
 
-/* The table, NULL-terminated, in start order (main.c). */
-extern const struct ctl_role *const ctl_roles[];
+/* The roles of the protocol list (protocol.h): each protocol's in its
+ * start order, the protocols in the list's; NULL-terminated. */
+const struct ctl_role *const *ctl_role_table(void);
 
 /* Whether the role runs: 1 or 0, or -1 with role->needs in err when its
  * options came without it. */
