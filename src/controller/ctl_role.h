@@ -67,8 +67,8 @@ struct ctl_role {
 	void	(*stop)(void *cfg);
 	/*
 	 * Under --workers, a role that waits for a number of devices before
-	 * acting on them all (OpenFlow's --switches): the number the whole
-	 * run waits for (0: none; the parent asks), the devices this worker
+	 * acting on them all (a --switches N of its own): the number the
+	 * whole run waits for (0: none; the parent asks), the devices this worker
 	 * holds (each worker tells the parent), and the parent's word that
 	 * the workers' sum reached it.  NULL: no such wait.
 	 */
@@ -116,10 +116,10 @@ void	 ctl_print_figures(const char *fmt, const uint64_t *v, size_t n);
 
 /*
  * Devices coming and going, read from each running role's devices_up()
- * on every tick of the controller: a line per change at -v ("openflow:
+ * on every tick of the controller: a line per change at -v ("NAME:
  * 12 switches up (+2)"), and by default a summary every interval seconds
  * when any count changed since the last ("devices in the last 10 s:
- * openflow 12 switches up (+12 -0), ...").  Counts, not one line per
+ * NAME 12 switches up (+12 -0), ...").  Counts, not one line per
  * device: a flood of 10 000 connects is a line per tick, not 10 000.
  */
 #define CTL_DEVLOG_ROLES	16

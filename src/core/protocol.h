@@ -28,7 +28,7 @@ struct datapath_provider;
 struct protocol_demo {
 	const char	*group;		/* the group's name, its phases' prefix */
 	uint32_t	 count;		/* its devices */
-	/* The controller's options that start its roles: "--bgp ...". */
+	/* The controller's options that start its roles: "--foo ...". */
 	const char	*controller;
 	/* The group's --controller, NULL: none (its devices listen). */
 	const char	*connect;
