@@ -69,12 +69,12 @@ demo_can_connect(int port)
 
 /* Where the demo's controller and devices are. */
 struct demo_net {
-	const struct protocol_demo *part[DEMO_MAX_PARTS];
-	const char *name[DEMO_MAX_PARTS];	/* each part's protocol */
-	int	port[DEMO_MAX_PARTS];	/* each part's {port} */
-	size_t	n;
-	int	rc;			/* the controller's RESTCONF */
-	int	octet;			/* part i's {net}: 127.OCTET.i */
+	const struct protocol_demo	*part[DEMO_MAX_PARTS];
+	const char			*name[DEMO_MAX_PARTS];	/* its protocol */
+	int				 port[DEMO_MAX_PARTS];	/* its {port} */
+	size_t				 n;
+	int				 rc;	/* the controller's RESTCONF */
+	int				 octet;	/* part i's {net}: 127.OCTET.i */
 };
 
 /*
