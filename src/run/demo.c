@@ -149,6 +149,13 @@ demo_arg(const char *word, void *arg)
 	a->w[a->n] = NULL;
 }
 
+static void
+demo_argv_free(struct demo_argv *a)
+{
+	while (a->n > 0)
+		free(a->w[--a->n]);
+}
+
 /* The controller: this very program, `sbsim controller` with every
  * part's roles, as a child. */
 static pid_t
@@ -173,10 +180,14 @@ demo_controller(const struct demo_net *dn)
 	for (i = 0; i < dn->n; i++)
 		if (demo_words(dn, i, dn->part[i]->controller, demo_arg,
 		    &a) == -1)
-			return -1;
+			break;
+	if (i < dn->n) {
+		demo_argv_free(&a);
+		return -1;
+	}
+	/* The parent's copy of the words goes (the child execs them). */
 	if ((pid = fork()) != 0) {
-		while (a.n > 0)
-			free(a.w[--a.n]);
+		demo_argv_free(&a);
 		return pid;
 	}
 	/* The child's summary would interleave with the table: quiet. */
