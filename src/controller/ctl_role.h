@@ -1,8 +1,9 @@
 /*
  * The embedded controller's roles: each protocol's descriptor names its
- * own (protocol.h), and ctl_role_table() makes one table of them.  `sbsim controller` builds its options
- * from the roles' rows, starts the roles in table order and stops them in
- * reverse, on error and at exit; it knows nothing else about them.
+ * own (protocol.h), and ctl_role_table() makes one table of them.
+ * `sbsim controller` builds its options from the roles' rows, starts the
+ * roles in table order and stops them in reverse, on error and at exit;
+ * it knows nothing else about them.
  *
  * A role's options are declared rows (opt.h) over its own state, one
  * struct the role keeps (cfg).  The row that turns the role on carries
@@ -68,9 +69,9 @@ struct ctl_role {
 	/*
 	 * Under --workers, a role that waits for a number of devices before
 	 * acting on them all (a --switches N of its own): the number the
-	 * whole run waits for (0: none; the parent asks), the devices this worker
-	 * holds (each worker tells the parent), and the parent's word that
-	 * the workers' sum reached it.  NULL: no such wait.
+	 * whole run waits for (0: none; the parent asks), the devices this
+	 * worker holds (each worker tells the parent), and the parent's word
+	 * that the workers' sum reached it.  NULL: no such wait.
 	 */
 	uint64_t (*gate_want)(void *cfg);
 	uint64_t (*gate_held)(void *cfg);

@@ -26,7 +26,7 @@ struct datapath_provider;
  * of loopback addresses of its own (127.X.Y).
  */
 struct protocol_demo {
-	const char	*group;		/* the group's name, its phases' prefix */
+	const char	*group;		/* the group's name: phases' prefix */
 	uint32_t	 count;		/* its devices */
 	/* The controller's options that start its roles: "--foo ...". */
 	const char	*controller;

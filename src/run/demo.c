@@ -27,7 +27,7 @@
 
 #define DEMO_WAIT_MS	5000
 #define DEMO_MAX_PARTS	16
-#define DEMO_MAX_ARGS	128	/* words of the controller's command line */
+#define DEMO_MAX_ARGS	128	/* the controller's command line's words */
 #define DEMO_WORD	256	/* the longest word a template makes */
 
 /* A loopback port nobody listens on now (the kernel's choice). */
@@ -70,11 +70,11 @@ demo_can_connect(int port)
 /* Where the demo's controller and devices are. */
 struct demo_net {
 	const struct protocol_demo	*part[DEMO_MAX_PARTS];
-	const char			*name[DEMO_MAX_PARTS];	/* its protocol */
-	int				 port[DEMO_MAX_PARTS];	/* its {port} */
+	const char			*name[DEMO_MAX_PARTS];	/* protocol */
+	int				 port[DEMO_MAX_PARTS];	/* {port} */
 	size_t				 n;
-	int				 rc;	/* the controller's RESTCONF */
-	int				 octet;	/* part i's {net}: 127.OCTET.i */
+	int				 rc;	/* RESTCONF's port */
+	int				 octet;	/* i's {net}: 127.OCTET.i */
 };
 
 /*
@@ -117,16 +117,15 @@ demo_words(const struct demo_net *dn, size_t i, const char *t,
 	char	word[DEMO_WORD];
 	size_t	len;
 
-	while (t != NULL && *t != '\0') {
-		if ((len = strcspn(t, " ")) > 0) {
-			if (demo_word(dn, i, t, len, word, sizeof(word)) == -1) {
-				fprintf(stderr, "sbsim demo: %s: a word past %d "
-				    "bytes\n", dn->part[i]->group, DEMO_WORD);
-				return -1;
-			}
-			fn(word, arg);
+	for (; t != NULL && *t != '\0'; t += len + strspn(t + len, " ")) {
+		if ((len = strcspn(t, " ")) == 0)
+			continue;
+		if (demo_word(dn, i, t, len, word, sizeof(word)) == -1) {
+			fprintf(stderr, "sbsim demo: %s: a word past %d "
+			    "bytes\n", dn->part[i]->group, DEMO_WORD);
+			return -1;
 		}
-		t += len + strspn(t + len, " ");
+		fn(word, arg);
 	}
 	return 0;
 }

@@ -61,12 +61,12 @@ struct scen_argv {
 struct scen_group {
 	char				 name[17];
 	const struct sbsim_protocol	*protocol;
-	uint32_t		 count;		/* its devices, all shards' */
-	struct scen_argv	 args;
-	struct run_group	 g;
+	uint32_t			 count;	/* its devices, all shards' */
+	struct scen_argv		 args;
+	struct run_group		 g;
 	/* Its --fault, as this process injects it (a worker's share). */
-	struct fault_spec	 faults[FAULT_MAX_SPECS];
-	size_t			 n_faults;
+	struct fault_spec		 faults[FAULT_MAX_SPECS];
+	size_t				 n_faults;
 };
 
 struct scen {
@@ -286,8 +286,8 @@ scen_group_protocol(struct scen *sc, const struct lyd_node *n,
 	size_t				 i;
 
 	if ((p = sbsim_protocol_find(name)) == NULL)
-		scen_die("%s: group '%s': unknown protocol '%s' (the known ones: "
-		    "%s) (at /sbsim-scenario:scenario/group[name='%s']"
+		scen_die("%s: group '%s': unknown protocol '%s' (the known "
+		    "ones: %s) (at /sbsim-scenario:scenario/group[name='%s']"
 		    "/protocol)", sc->path, group, name,
 		    sbsim_protocol_names(", ", known, sizeof(known)), group);
 	for (i = 0; i < sc->n; i++)
