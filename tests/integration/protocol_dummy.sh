@@ -40,8 +40,13 @@ got=$(json_get "$TMPD/sc-report.json" '({p["name"]: (p["items"], p["state"])
 want="({'a.connect': (4, 'DONE'), 'a.hello': (8, 'DONE'),"
 want="$want 'b.connect': (3, 'DONE'), 'b.hello': (3, 'DONE')}, True)"
 [ "$got" = "$want" ] || fail "the dummy scenario's report: $got"
+# A line that is no hello closes its session, counted.
+exec 3<>"/dev/tcp/127.0.0.1/$P" || fail "cannot connect to the role"
+echo "GOODBYE" >&3
+read -r -t 10 reply <&3 && fail "the role answered a bad line: $reply"
+exec 3<&-
 stop_pid "$CTL"
-grep -q '^dummy: 7 sessions, 11 hellos answered, 0 bad lines$' \
+grep -q '^dummy: 8 sessions, 11 hellos answered, 1 bad lines$' \
     "$TMPD/ctl.log" || fail "the role's summary: $(cat "$TMPD/ctl.log")"
 
 # The real sbsim refuses the group, naming the protocols it knows; the
