@@ -1,6 +1,7 @@
 /*
  * sbsim: one process that looks like a whole network to an SDN controller.
- * main() picks the subcommand; each device kind registers one line below.
+ * main() picks the subcommand: a protocol's, from the protocol list
+ * (protocol.h), or one of the engine's.
  */
 #include <stdio.h>
 #include <string.h>
@@ -11,18 +12,15 @@
 #include "datapath.h"
 #include "engine.h"
 #include "log.h"
+#include "protocol.h"
 #include "run.h"
 
 #ifndef PACKAGE_VERSION
 #define PACKAGE_VERSION "unknown"
 #endif
 
+/* The engine's own commands, after the protocols' (protocol.h). */
 static const struct sbsim_cmd *const commands[] = {
-	&openflow_cmd,
-	&bgp_cmd,
-	&netconf_cmd,
-	&pcep_cmd,
-	&ovsdb_cmd,
 	&controller_cmd,
 	&demo_cmd,
 	&plot_cmd,
@@ -31,22 +29,15 @@ static const struct sbsim_cmd *const commands[] = {
 };
 #define N_COMMANDS	(sizeof(commands) / sizeof(commands[0]))
 
-/* The embedded controller's roles, in start order (ctl_role.h). */
-const struct ctl_role *const ctl_roles[] = {
-	&of_ctl_role,
-	&of_inventory_role,
-	&bgp_ctl_role,
-	&pcep_ctl_role,
-	&nc_ctl_role,
-	&ovsdb_ctl_role,
-	NULL,
-};
-
-const struct sbsim_cmd *
+/* The command of that name: a protocol's, or the engine's; NULL: none. */
+static const struct sbsim_cmd *
 sbsim_cmd_find(const char *name)
 {
-	size_t	i;
+	const struct sbsim_protocol	*p;
+	size_t				 i;
 
+	if ((p = sbsim_protocol_find(name)) != NULL)
+		return p->cmd;
 	for (i = 0; i < N_COMMANDS; i++)
 		if (strcmp(name, commands[i]->name) == 0)
 			return commands[i];
@@ -60,10 +51,24 @@ usage(FILE *f)
 
 	fprintf(f, "usage: sbsim COMMAND [options]   (sbsim COMMAND --help)\n"
 	    "commands:\n");
+	for (i = 0; sbsim_protocols[i] != NULL; i++)
+		fprintf(f, "  %-12s %s\n", sbsim_protocols[i]->cmd->name,
+		    sbsim_protocols[i]->cmd->summary);
 	for (i = 0; i < N_COMMANDS; i++)
 		fprintf(f, "  %-12s %s\n", commands[i]->name,
 		    commands[i]->summary);
 	fprintf(f, "  %-12s %s\n", "version", "print the version");
+}
+
+/* The devices a protocol makes of another's (datapath.h). */
+static void
+register_datapaths(void)
+{
+	size_t	i;
+
+	for (i = 0; sbsim_protocols[i] != NULL; i++)
+		if (sbsim_protocols[i]->datapath != NULL)
+			datapath_register(sbsim_protocols[i]->datapath);
 }
 
 int
@@ -74,7 +79,7 @@ main(int argc, char **argv)
 
 	log_init("sbsim", LOG_QUIET);
 	engine_signals();
-	datapath_register(&of_datapath);
+	register_datapaths();
 	if (argc < 2) {
 		fprintf(stderr, "sbsim: missing command (see sbsim --help)\n");
 		return CLI_EXIT_USAGE;

@@ -214,4 +214,7 @@ void	bgp_peer_free(struct bgp_peer *);
 /* bgp_fault.c: the --fault kinds of these devices (src/core/fault.h). */
 extern const struct fault_kind bgp_fault_kinds[];
 
+/* `sbsim bgp` (bgp_main.c). */
+extern const struct sbsim_cmd bgp_cmd;
+
 #endif

@@ -101,4 +101,7 @@ int	 bgp_spk_app_del(const struct bgp_prefix *);
 uint64_t bgp_spk_app_count(enum bgp_af);
 void	 bgp_spk_app_clear(void);
 
+/* The embedded controller's speaker as a role (bgp_role.c). */
+extern const struct ctl_role bgp_ctl_role;
+
 #endif

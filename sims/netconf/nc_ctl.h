@@ -106,7 +106,8 @@ struct nc_ctl_stats {
 	uint64_t	bytes_in, bytes_out;
 };
 
-/* The role itself is nc_ctl_role (ctl_role.h), at the end of nc_ctl.c. */
+/* The role itself, at the end of nc_ctl.c. */
+extern const struct ctl_role nc_ctl_role;
 
 /* For the RESTCONF side (nc_restconf.c). */
 const struct nc_ctl_stats *nc_ctl_stats(void);

@@ -290,4 +290,7 @@ int	 nc_fault_hold(struct nc_sess *s, enum nc_op, const void *msg,
 /* One framed message's bytes to the session's transport, counted. */
 void	 nc_sess_write(void *sess, const void *p, size_t len);
 
+/* `sbsim netconf` (nc_main.c). */
+extern const struct sbsim_cmd netconf_cmd;
+
 #endif

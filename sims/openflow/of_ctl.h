@@ -179,4 +179,9 @@ uint8_t	of_ctl_cluster_role(uint64_t *generation);
  */
 uint64_t of_ctl_set_role(uint8_t role, uint64_t generation, uint64_t *used);
 
+/* The embedded controller's roles (of_role.c): the switches' controller
+ * and its RESTCONF inventory. */
+extern const struct ctl_role of_ctl_role;
+extern const struct ctl_role of_inventory_role;
+
 #endif

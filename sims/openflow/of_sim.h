@@ -281,4 +281,9 @@ void	 of_topo_moves_free(struct of_sim *);
 /* of_fault.c: the --fault kinds of these devices (src/core/fault.h). */
 extern const struct fault_kind of_fault_kinds[];
 
+/* `sbsim openflow` (of_main.c) and the switches OVSDB bridges become
+ * (of_datapath.c). */
+extern const struct sbsim_cmd openflow_cmd;
+extern const struct datapath_provider of_datapath;
+
 #endif

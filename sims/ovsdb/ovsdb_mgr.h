@@ -141,4 +141,7 @@ void		 ovm_node_del(struct ovm_node *);
 /* The accept callback's body, for tests: a node connected on fd. */
 void	 ovm_attach(int fd, const struct sockaddr *, socklen_t);
 
+/* The embedded controller's manager as a role (ovsdb_role.c). */
+extern const struct ctl_role ovsdb_ctl_role;
+
 #endif

@@ -145,4 +145,7 @@ void	ovsdb_dev_free(struct ovsdb_dev *);
 /* ovsdb_fault.c: the --fault kinds of these devices (src/core/fault.h). */
 extern const struct fault_kind ovsdb_fault_kinds[];
 
+/* `sbsim ovsdb` (ovsdb_main.c). */
+extern const struct sbsim_cmd ovsdb_cmd;
+
 #endif

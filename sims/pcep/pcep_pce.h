@@ -160,4 +160,7 @@ int	 pce_add_lsp(struct pce_sess *, const char *name, uint32_t src,
 int	 pce_remove_lsp(struct pce_sess *, struct pce_lsp *, pce_op_cb,
 	    void *arg, char *err, size_t errlen);
 
+/* The embedded controller's PCE as a role (pcep_role.c). */
+extern const struct ctl_role pcep_ctl_role;
+
 #endif

@@ -230,4 +230,7 @@ void	pcc_lsps_delegate(struct pcc *);
 /* pcep_fault.c: the --fault kinds of these devices (src/core/fault.h). */
 extern const struct fault_kind pcep_fault_kinds[];
 
+/* `sbsim pcep` (pcep_main.c). */
+extern const struct sbsim_cmd pcep_cmd;
+
 #endif

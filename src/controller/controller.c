@@ -2,7 +2,7 @@
  * `sbsim controller`: the embedded reference controller in its own
  * process, on the same engine and event loop.  Its RESTCONF northbound
  * (OpenDaylight's shapes) is here; everything a protocol does is one of
- * the roles of ctl_roles[] (ctl_role.h), which this file drives without
+ * the roles of ctl_role_table() (ctl_role.h), which this file drives without
  * knowing them: their option rows, checks, start in table order, summary
  * lines, and stop in reverse order, on error and at exit.
  */
@@ -29,6 +29,9 @@
 _Static_assert(CTL_MAX_ROLES <= CTL_DEVLOG_ROLES, "a devlog slot per role");
 #define CTL_PROG		"sbsim controller"
 
+/* The roles, in start order (ctl_role_table()). */
+static const struct ctl_role *const *ctl_roles;
+
 struct ctl_run {
 	struct http_server_config http;
 	char			 rc_addr[64];
@@ -46,9 +49,9 @@ struct ctl_run {
 };
 
 static const char ctl_usage[] =
-"usage: sbsim controller [--openflow ptcp:PORT[:IP]] [--restconf [IP:]PORT]\n"
-"                        [options]\n"
-"The embedded reference controller.\n";
+"usage: sbsim controller [ROLE OPTIONS] [--restconf [IP:]PORT] [options]\n"
+"The embedded reference controller: each protocol's role below runs when\n"
+"its options say so.\n";
 
 static _Noreturn void
 ctl_die(const char *msg)
@@ -350,6 +353,7 @@ controller_main(int argc, char **argv)
 
 	memset(&r, 0, sizeof(r));
 	r.devlog.interval = 10;
+	ctl_roles = ctl_role_table();
 	ctl_parse(argc, argv, &r);
 	log_init(CTL_PROG, r.verbose);
 	engine_raise_fd_limit();

@@ -1,8 +1,9 @@
 /*
- * The embedded controller's roles: one per protocol folder, one table of
- * them (ctl_roles[] in main.c).  `sbsim controller` builds its options
- * from the roles' rows, starts the roles in table order and stops them in
- * reverse, on error and at exit; it knows nothing else about them.
+ * The embedded controller's roles: each protocol's descriptor names its
+ * own (protocol.h), and ctl_role_table() makes one table of them.
+ * `sbsim controller` builds its options from the roles' rows, starts the
+ * roles in table order and stops them in reverse, on error and at exit;
+ * it knows nothing else about them.
  *
  * A role's options are declared rows (opt.h) over its own state, one
  * struct the role keeps (cfg).  The row that turns the role on carries
@@ -40,7 +41,7 @@ struct ctl_env {
  * stopped; its hooks need not ask whether it runs.
  */
 struct ctl_role {
-	const char		*name;		/* "openflow" */
+	const char		*name;		/* its protocol's */
 	const char		*title;		/* its heading in --help */
 	const struct opt	*rows;		/* ending with OPT_END */
 	void			*cfg;		/* the role's state */
@@ -67,10 +68,10 @@ struct ctl_role {
 	void	(*stop)(void *cfg);
 	/*
 	 * Under --workers, a role that waits for a number of devices before
-	 * acting on them all (OpenFlow's --switches): the number the whole
-	 * run waits for (0: none; the parent asks), the devices this worker
-	 * holds (each worker tells the parent), and the parent's word that
-	 * the workers' sum reached it.  NULL: no such wait.
+	 * acting on them all (a --switches N of its own): the number the
+	 * whole run waits for (0: none; the parent asks), the devices this
+	 * worker holds (each worker tells the parent), and the parent's word
+	 * that the workers' sum reached it.  NULL: no such wait.
 	 */
 	uint64_t (*gate_want)(void *cfg);
 	uint64_t (*gate_held)(void *cfg);
@@ -98,8 +99,9 @@ extern int	ctl_worker;
  * are done. */
 void	 ctl_finished(const char *why);
 
-/* The table, NULL-terminated, in start order (main.c). */
-extern const struct ctl_role *const ctl_roles[];
+/* The roles of the protocol list (protocol.h): each protocol's in its
+ * start order, the protocols in the list's; NULL-terminated. */
+const struct ctl_role *const *ctl_role_table(void);
 
 /* Whether the role runs: 1 or 0, or -1 with role->needs in err when its
  * options came without it. */
@@ -115,10 +117,10 @@ void	 ctl_print_figures(const char *fmt, const uint64_t *v, size_t n);
 
 /*
  * Devices coming and going, read from each running role's devices_up()
- * on every tick of the controller: a line per change at -v ("openflow:
+ * on every tick of the controller: a line per change at -v ("NAME:
  * 12 switches up (+2)"), and by default a summary every interval seconds
  * when any count changed since the last ("devices in the last 10 s:
- * openflow 12 switches up (+12 -0), ...").  Counts, not one line per
+ * NAME 12 switches up (+12 -0), ...").  Counts, not one line per
  * device: a flood of 10 000 connects is a line per tick, not 10 000.
  */
 #define CTL_DEVLOG_ROLES	16

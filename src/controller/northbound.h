@@ -7,7 +7,7 @@
  * basic auth, no retries: a request with no answer is counted and logged,
  * its items lost), the job order and the phases; one driver per
  * protocol and controller family builds the requests and reads the
- * replies (sims/openflow/of_nb.c: OpenDaylight's flows over RESTCONF;
+ * replies (a protocol folder's *_nb.c: OpenDaylight's flows over RESTCONF;
  * ONOS /onos/v1/flows would be another).
  *
  * Phases (all with target and items as below):
@@ -170,7 +170,7 @@ void	 nb_shard(struct nb_opts *, const struct run_opts *, uint32_t first,
 	    uint32_t count, uint32_t total);
 int	 nb_check(const struct nb_opts *, char *err, size_t errlen);
 /*
- * A driver that builds and reads JSON only (NETCONF's, OVSDB's): given
+ * A driver that builds and reads JSON only (most protocols'): given
  * (NB_GIVEN_*) has --northbound when any of its options is there
  * (options names them: "--mount-batch and --edits"), the format is JSON,
  * the user name holds no ':'.  0, or -1 with err.

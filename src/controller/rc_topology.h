@@ -1,7 +1,7 @@
 /*
  * network-topology:network-topology (RFC 8345's ancestor that OpenDaylight
  * serves) is one RESTCONF resource shared by several protocols, each
- * owning one topology: pcep-topology, topology-netconf,
+ * owning one topology (its protocol's, by topology-id),
  * example-ipv4-topology.  Each registers its topology id; requests below
  * topology=ID go to it, and a read of the whole network-topology asks
  * every one for its list entry.
@@ -16,7 +16,7 @@
 extern const struct doc_module rc_nt_mod;	/* network-topology */
 
 struct rc_topology {
-	const char		*id;		/* "pcep-topology" */
+	const char		*id;		/* its topology-id */
 	/* The lists below a topology and their key counts (for the draft
 	 * URL style), ending with a NULL name; "topology" is implied. */
 	const struct rc_list	*lists;

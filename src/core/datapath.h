@@ -1,11 +1,12 @@
 /*
  * Datapaths: a device of one protocol asks for a simulated switch of
- * another, as ovs-vswitchd makes an OpenFlow switch of every bridge that
- * has a Controller row (vswitchd(8), ovs-vswitchd.conf.db(5) "Controller
- * TABLE").  The OVSDB devices ask; the OpenFlow folder provides.  Neither
- * sees the other's headers: the provider is registered by main.c
- * (datapath_register()), and a protocol without one in its build (a unit
- * test) is told so by datapath_open().
+ * another, as ovs-vswitchd makes a switch of every bridge that has a
+ * Controller row (vswitchd(8), ovs-vswitchd.conf.db(5) "Controller
+ * TABLE").  One protocol's devices ask; another's folder provides, as
+ * its descriptor says (protocol.h).  Neither sees the other's headers:
+ * main.c registers the list's providers (datapath_register()), and a
+ * protocol without one in its build (a unit test) is told so by
+ * datapath_open().
  *
  * The seam parses and checks the controller targets, so that every
  * caller refuses the same things with the same words: only tcp:IP:PORT
@@ -14,7 +15,8 @@
  * connects to each of its targets at once, as vswitchd connects a
  * bridge to every one of its controllers (ovs-vswitchd.conf.db(5),
  * "Controller TABLE": "the switch connects to all of them"), each
- * connection with its own role (OpenFlow 1.3.5 section 6.3.6).
+ * connection with its own role (the switch protocol's multiple
+ * controllers).
  */
 #ifndef SBSIM_DATAPATH_H
 #define SBSIM_DATAPATH_H
@@ -27,8 +29,8 @@
 struct metrics;
 struct datapath;		/* the provider's */
 
-/* Targets one datapath connects to at most (--controller EP,... of
- * `sbsim openflow` has as many). */
+/* Targets one datapath connects to at most (a switch command's
+ * --controller EP,... has as many). */
 #define DATAPATH_MAX_TARGETS	8
 
 /* What the asking device hears of its datapath; target is the index of
@@ -48,7 +50,7 @@ struct datapath_hooks {
 struct datapath_spec {
 	uint64_t		 dpid;
 	uint32_t		 ports;		/* 1..ports, besides LOCAL */
-	/* OpenFlow wire versions the bridge allows (bit v: version v),
+	/* Wire versions the bridge allows (bit v: version v),
 	 * 0: any the provider speaks. */
 	uint32_t		 versions;
 	uint32_t		 max_backoff_ms;	/* 0: the default */
@@ -70,7 +72,7 @@ struct datapath_spec {
 };
 
 struct datapath_provider {
-	const char	*name;			/* "openflow" */
+	const char	*name;			/* its protocol's */
 	/* A run begins: register the counters (may be NULL). */
 	void		 (*start)(struct metrics *);
 	/* A datapath connecting to each of spec->ep; NULL with err. */

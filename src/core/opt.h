@@ -3,14 +3,14 @@
  * the value goes, help), from which getopt_long's table, the --help text
  * and the range errors are made.  Rows come in groups; a group's rows
  * store into one struct (the group's base) and OR their mark into the
- * group's given mask, so that checks made after parsing ("the --pcep-*
- * options need --pcep") see which options were given.
+ * group's given mask, so that checks made after parsing ("the --foo-*
+ * options need --foo") see which options were given.
  *
  *	static const struct opt rows[] = {
- *		OPT_U("ports", "N", struct of_config, ports, 1, 64, 0,
+ *		OPT_U("ports", "N", struct foo_config, ports, 1, 64, 0,
  *		    "ports per switch"),
- *		OPT_U("packet-in-count", "N", struct of_config, pktin_count,
- *		    1, UINT64_MAX / 2, 0, "PACKET_INs per switch",
+ *		OPT_U("message-count", "N", struct foo_config, msg_count,
+ *		    1, UINT64_MAX / 2, 0, "messages per switch",
  *		    .def = "no limit"),
  *		OPT_END
  *	};
@@ -138,7 +138,7 @@ struct opt_group {
 
 /*
  * Parse argv[1..] against the groups.  prog names the command in errors
- * ("sbsim openflow"); usage heads --help.  Every error is one line
+ * ("sbsim NAME"); usage heads --help.  Every error is one line
  * "PROG: message" on stderr and exit status 2; -h/--help (when a row
  * declares "help") prints the help and exits 0.  Arguments that are not
  * options are refused.
@@ -146,7 +146,7 @@ struct opt_group {
 void	 opt_parse(const char *prog, const char *usage, struct opt_group *,
 	    size_t ngroups, int argc, char **argv);
 /* The same, errors pointing at "HELP --help" (the command that lists
- * the options: sbsim openflow for a scenario's group of switches). */
+ * the options: a protocol's command for a scenario's group). */
 void	 opt_parse_as(const char *prog, const char *help, const char *usage,
 	    struct opt_group *, size_t ngroups, int argc, char **argv);
 /* The help text the groups declare, after usage. */

@@ -704,7 +704,8 @@ pool_settle_tls(struct pool *p)
 	if (p->cfg.ep.kind != EP_SSL && p->cfg.ep.kind != EP_PSSL)
 		return;
 	/* Only with a connection left: a sim that ended its sessions
-	 * before pool_stop() (OVSDB) has nothing pending here. */
+	 * before pool_stop() (an up_fd protocol's) has nothing pending
+	 * here. */
 	for (i = 0; i < p->n_devs && p->devs[i]->bev == NULL; i++)
 		;
 	if (i == p->n_devs)
@@ -823,7 +824,7 @@ pool_ssl_server_ctx(const char *key, const char *cert, const char *ca,
 		    "--ssl-key and --ssl-cert");
 		return NULL;
 	}
-	/* As ovsdb-server's pssl: with a CA, a client without a
+	/* As a database server's pssl: with a CA, a client without a
 	 * certificate it signs is refused. */
 	return pool_ssl_ctx_new(TLS_server_method(), key, cert, ca,
 	    SSL_VERIFY_PEER | SSL_VERIFY_FAIL_IF_NO_PEER_CERT, err, errlen);

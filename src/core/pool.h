@@ -81,7 +81,7 @@ struct pool_config {
 	 * Optional, passive only: when set, each accepted connection's
 	 * (non-blocking) descriptor is handed over instead of a
 	 * bufferevent, and the protocol owns it from then on: it may hold
-	 * several connections per device (NETCONF sessions, SSH through
+	 * several connections per device (sessions, SSH through
 	 * libssh), closes them itself and never calls pool_lost(); the
 	 * device stays PD_LISTENING and ops->up() is not called.
 	 */
@@ -176,9 +176,9 @@ void	 pool_lost_drained(struct pool_dev *, const char *why);
 void	 pool_bev_event(struct bufferevent *, short what, void *dev);
 
 /*
- * A length-prefixed protocol's reader (OpenFlow, BGP, PCEP): whole
+ * A length-prefixed protocol's reader (most of them): whole
  * messages out of a bufferevent's input, with the back-pressure rule.
- * A protocol whose messages carry no length (OVSDB's JSON values) gives
+ * A protocol whose messages carry no length (bare JSON values) gives
  * scan instead of hdr_len and length.
  */
 struct evbuffer;

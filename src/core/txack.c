@@ -13,7 +13,7 @@
  * from 250 us while nothing is acknowledged and shrinks again as the
  * acknowledged bytes near the mark (half the time they would take at the
  * rate seen), so that a wait of a second wakes the loop tens of times,
- * not thousands (a fixed 250 us poll: 1 450 wakeups for 1M BGP prefixes).
+ * not thousands (a fixed 250 us poll: 1 450 wakeups for 1M prefixes).
  */
 #include <sys/epoll.h>
 #include <sys/ioctl.h>

@@ -228,8 +228,8 @@ static const struct opt cli_common_rows[] = {
 	OPT_S("controller", "EP", RO, controller, 0,
 	    "tcp:IP:PORT, ssl:IP:PORT or ptcp:PORT[:IP]\n"
 	    "(ptcp: device i listens on PORT+i, all addresses\n"
-	    "unless IP is given); openflow: EP,EP,... connects\n"
-	    "each switch to every controller (a cluster)"),
+	    "unless IP is given); EP,EP,... (where the command\n"
+	    "says so) connects each device to every controller"),
 	OPT_S("source", "CIDR", RO, source, 0,
 	    "local addresses to spread devices over"),
 	OPT_D("connect-rate", "N", RO, connect_rate, 0, 1e9, 0,

@@ -17,7 +17,7 @@
 #define CLI_MAX_SHARDS	65536	/* --shard I/N: N at most */
 
 struct run_opts {
-	const char	*cmd;		/* "openflow", for messages */
+	const char	*cmd;		/* the command's name, for messages */
 	const char	*controller;
 	const char	*source;
 	double		 connect_rate;

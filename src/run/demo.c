@@ -1,11 +1,9 @@
 /*
  * `sbsim demo`: the embedded reference controller with every role in a
  * child process, and the mixed scenario against it in this one (sbsim
- * run): OpenFlow switches get flows through the controller's RESTCONF
- * northbound, confirmed in its inventory and deleted; BGP peers announce
- * and withdraw prefixes a monitor peer learns; PCCs delegate LSPs the PCE
- * updates; NETCONF devices are mounted, edited and unmounted.  The results
- * table follows.
+ * run): a group of each protocol's devices that has a part in the demo
+ * (its descriptor's, protocol.h), what the part says it does.  The
+ * results table follows.
  */
 #include <sys/socket.h>
 #include <sys/wait.h>
@@ -25,15 +23,12 @@
 #include "cli.h"
 #include "cmd.h"
 #include "log.h"
+#include "protocol.h"
 
-#define DEMO_SWITCHES	"50"
-#define DEMO_FLOWS	"5000"
-#define DEMO_PEERS	20
-#define DEMO_PREFIXES	"500"
-#define DEMO_PCCS	30
-#define DEMO_LSPS	"10"
-#define DEMO_NC_DEVICES	20
 #define DEMO_WAIT_MS	5000
+#define DEMO_MAX_PARTS	16
+#define DEMO_MAX_ARGS	128	/* the controller's command line's words */
+#define DEMO_WORD	256	/* the longest word a template makes */
 
 /* A loopback port nobody listens on now (the kernel's choice). */
 static int
@@ -74,37 +69,130 @@ demo_can_connect(int port)
 
 /* Where the demo's controller and devices are. */
 struct demo_net {
-	int	of, bgp, pcep, rc, nc;	/* loopback ports */
-	int	octet;			/* 127.OCTET.0.x: BGP, 127.OCTET.1.x:
-					   NETCONF devices */
-	char	mon[32];		/* the BGP monitor's address */
+	const struct protocol_demo	*part[DEMO_MAX_PARTS];
+	const char			*name[DEMO_MAX_PARTS];	/* protocol */
+	int				 port[DEMO_MAX_PARTS];	/* {port} */
+	size_t				 n;
+	int				 rc;	/* RESTCONF's port */
+	int				 octet;	/* i's {net}: 127.OCTET.i */
 };
 
+/*
+ * Template word w of a part with {port}, {rc} and {net} filled in, into
+ * out; -1 when it does not fit.
+ */
+static int
+demo_word(const struct demo_net *dn, size_t i, const char *w, size_t wlen,
+    char *out, size_t len)
+{
+	size_t	at = 0, k;
+	int	n;
+
+	for (k = 0; k < wlen; k++) {
+		if (strncmp(w + k, "{port}", 6) == 0 && k + 6 <= wlen) {
+			n = snprintf(out + at, len - at, "%d", dn->port[i]);
+			k += 5;
+		} else if (strncmp(w + k, "{rc}", 4) == 0 && k + 4 <= wlen) {
+			n = snprintf(out + at, len - at, "%d", dn->rc);
+			k += 3;
+		} else if (strncmp(w + k, "{net}", 5) == 0 && k + 5 <= wlen) {
+			n = snprintf(out + at, len - at, "127.%d.%zu",
+			    dn->octet, i);
+			k += 4;
+		} else
+			n = snprintf(out + at, len - at, "%c", w[k]);
+		if (n < 0 || (size_t)n >= len - at)
+			return -1;
+		at += (size_t)n;
+	}
+	return 0;
+}
+
+/* Each word of part i's template t, filled in, handed to fn; -1 when one
+ * does not fit (a bug in the part: said). */
+static int
+demo_words(const struct demo_net *dn, size_t i, const char *t,
+    void (*fn)(const char *, void *), void *arg)
+{
+	char	word[DEMO_WORD];
+	size_t	len;
+
+	for (; t != NULL && *t != '\0'; t += len + strspn(t + len, " ")) {
+		if ((len = strcspn(t, " ")) == 0)
+			continue;
+		if (demo_word(dn, i, t, len, word, sizeof(word)) == -1) {
+			fprintf(stderr, "sbsim demo: %s: a word past %d "
+			    "bytes\n", dn->part[i]->group, DEMO_WORD);
+			return -1;
+		}
+		fn(word, arg);
+	}
+	return 0;
+}
+
+/* The controller's command line being built. */
+struct demo_argv {
+	char	*w[DEMO_MAX_ARGS];
+	int	 n;
+};
+
+static void
+demo_arg(const char *word, void *arg)
+{
+	struct demo_argv	*a = arg;
+
+	if (a->n == DEMO_MAX_ARGS - 1)
+		fatalx("sbsim demo: the controller's command line is past "
+		    "%d words", DEMO_MAX_ARGS - 1);
+	a->w[a->n++] = xstrdup(word);
+	a->w[a->n] = NULL;
+}
+
+static void
+demo_argv_free(struct demo_argv *a)
+{
+	while (a->n > 0)
+		free(a->w[--a->n]);
+}
+
 /* The controller: this very program, `sbsim controller` with every
- * role, as a child. */
+ * part's roles, as a child. */
 static pid_t
 demo_controller(const struct demo_net *dn)
 {
-	char	of[64], bgp[64], pcep[64], rc[64], self[4096];
-	ssize_t	n;
-	pid_t	pid;
+	struct demo_argv	a = { { NULL }, 0 };
+	char			rc[64], self[4096];
+	ssize_t			n;
+	size_t			i;
+	pid_t			pid;
 
 	if ((n = readlink("/proc/self/exe", self, sizeof(self) - 1)) == -1)
 		return -1;
 	self[n] = '\0';
-	snprintf(of, sizeof(of), "ptcp:%d:127.0.0.1", dn->of);
-	snprintf(bgp, sizeof(bgp), "ptcp:%d:127.0.0.1", dn->bgp);
-	snprintf(pcep, sizeof(pcep), "ptcp:%d:127.0.0.1", dn->pcep);
 	snprintf(rc, sizeof(rc), "127.0.0.1:%d", dn->rc);
-	if ((pid = fork()) != 0)
+	demo_arg("sbsim", &a);
+	demo_arg("controller", &a);
+	demo_arg("--restconf", &a);
+	demo_arg(rc, &a);
+	demo_arg("--stats-interval", &a);
+	demo_arg("0.2", &a);
+	for (i = 0; i < dn->n; i++)
+		if (demo_words(dn, i, dn->part[i]->controller, demo_arg,
+		    &a) == -1)
+			break;
+	if (i < dn->n) {
+		demo_argv_free(&a);
+		return -1;
+	}
+	/* The parent's copy of the words goes (the child execs them). */
+	if ((pid = fork()) != 0) {
+		demo_argv_free(&a);
 		return pid;
+	}
 	/* The child's summary would interleave with the table: quiet. */
 	if (freopen("/dev/null", "w", stdout) == NULL)
 		_exit(1);
-	execl(self, "sbsim", "controller", "--openflow", of, "--restconf", rc,
-	    "--stats-interval", "0.2", "--bgp", bgp, "--as", "65000",
-	    "--bgp-monitor", dn->mon, "--pcep", pcep, "--pcep-update-all", "8",
-	    "--netconf", (char *)NULL);
+	execv(self, a.w);
 	_exit(127);
 }
 
@@ -133,89 +221,106 @@ demo_stop(pid_t pid)
 	waitpid(pid, &status, 0);
 }
 
-/* One option entry of a scenario group: "--name value", or a flag. */
+/* A group's options being built: "--name" starts an entry, a word after
+ * it is its value. */
 static void
-demo_opt(json_t *opts, const char *name, const char *value)
+demo_opt(const char *word, void *arg)
 {
-	json_t	*o = json_pack("{s:s}", "name", name);
+	json_t	*opts = arg, *last;
 
-	if (value != NULL)
-		json_object_set_new(o, "value", json_pack("[s]", value));
-	json_array_append_new(opts, o);
+	if (strncmp(word, "--", 2) == 0) {
+		json_array_append_new(opts, json_pack("{s:s}", "name",
+		    word + 2));
+		return;
+	}
+	last = json_array_get(opts, json_array_size(opts) - 1);
+	if (last == NULL)
+		fatalx("sbsim demo: the value %s has no option", word);
+	if (json_object_get(last, "value") == NULL)
+		json_object_set_new(last, "value", json_array());
+	json_array_append_new(json_object_get(last, "value"),
+	    json_string(word));
 }
 
-static json_t *
-demo_group(const char *name, const char *protocol, int count,
-    const char *controller, json_t *opts)
+static void
+demo_connect(const char *word, void *arg)
 {
-	json_t	*g = json_pack("{s:s,s:s,s:i,s:o}", "name", name, "protocol",
-	    protocol, "count", count, "option", opts);
+	json_object_set_new(arg, "controller", json_string(word));
+}
 
-	if (controller != NULL)
-		json_object_set_new(g, "controller", json_string(controller));
+/* Part i's group; NULL when a template is bad (said). */
+static json_t *
+demo_group(const struct demo_net *dn, size_t i)
+{
+	const struct protocol_demo	*d = dn->part[i];
+	json_t				*opts = json_array(), *g;
+
+	g = json_pack("{s:s,s:s,s:I}", "name", d->group, "protocol",
+	    dn->name[i], "count", (json_int_t)d->count);
+	if (demo_words(dn, i, d->connect, demo_connect, g) == -1 ||
+	    demo_words(dn, i, d->options, demo_opt, opts) == -1) {
+		json_decref(opts);
+		json_decref(g);
+		return NULL;
+	}
+	json_object_set_new(g, "option", opts);
 	return g;
 }
 
 /*
- * The mixed scenario: every protocol programmed, learned, confirmed and
- * deleted together against the one controller.
+ * The mixed scenario: every part's group programmed, learned, confirmed
+ * and deleted together against the one controller; NULL when a part is
+ * bad (said).
  */
 static json_t *
 demo_scenario(const struct demo_net *dn)
 {
-	char	ep[96], nb[64], src[32], listen[64];
-	json_t	*groups = json_array(), *o;
+	json_t	*groups = json_array(), *g;
+	size_t	 i;
 
-	snprintf(nb, sizeof(nb), "odl:http://127.0.0.1:%d", dn->rc);
-	o = json_array();
-	demo_opt(o, "northbound", nb);
-	demo_opt(o, "flows", DEMO_FLOWS);
-	demo_opt(o, "flows-per-request", "100");
-	demo_opt(o, "northbound-parallel", "4");
-	snprintf(ep, sizeof(ep), "tcp:127.0.0.1:%d", dn->of);
-	json_array_append_new(groups, demo_group("of", "openflow",
-	    atoi(DEMO_SWITCHES), ep, o));
-	o = json_array();
-	snprintf(src, sizeof(src), "127.%d.0.1/24", dn->octet);
-	snprintf(ep, sizeof(ep), "tcp:127.0.0.1:%d", dn->bgp);
-	demo_opt(o, "prefixes", DEMO_PREFIXES);
-	demo_opt(o, "as", "65001");
-	demo_opt(o, "peer-as", "65000");
-	demo_opt(o, "source", src);
-	demo_opt(o, "monitor", ep);
-	demo_opt(o, "withdraw", NULL);
-	json_array_append_new(groups, demo_group("bgp", "bgp", DEMO_PEERS, ep,
-	    o));
-	o = json_array();
-	snprintf(ep, sizeof(ep), "tcp:127.0.0.1:%d", dn->pcep);
-	demo_opt(o, "lsps", DEMO_LSPS);
-	demo_opt(o, "delegate", NULL);
-	json_array_append_new(groups, demo_group("pcep", "pcep", DEMO_PCCS, ep,
-	    o));
-	o = json_array();
-	snprintf(listen, sizeof(listen), "ptcp:%d", dn->nc);
-	snprintf(src, sizeof(src), "127.%d.1.1/24", dn->octet);
-	demo_opt(o, "listen", listen);
-	demo_opt(o, "source", src);
-	demo_opt(o, "transport", "tcp");
-	demo_opt(o, "northbound", nb);
-	demo_opt(o, "edits", "2");
-	json_array_append_new(groups, demo_group("nc", "netconf",
-	    DEMO_NC_DEVICES, NULL, o));
+	for (i = 0; i < dn->n; i++) {
+		if ((g = demo_group(dn, i)) == NULL) {
+			json_decref(groups);
+			return NULL;
+		}
+		json_array_append_new(groups, g);
+	}
 	return json_pack("{s:{s:s,s:[{s:s,s:[s]}],s:o}}",
 	    "sbsim-scenario:scenario", "description", "sbsim demo: every "
 	    "protocol against the embedded controller", "option", "name",
 	    "timeout", "value", "20", "group", groups);
 }
 
-/* Five distinct free loopback ports; -1 when the kernel has none. */
+/* The parts of the protocol list's descriptors. */
+static void
+demo_parts(struct demo_net *dn)
+{
+	size_t	i;
+
+	dn->n = 0;
+	for (i = 0; sbsim_protocols[i] != NULL; i++)
+		if (sbsim_protocols[i]->demo != NULL) {
+			if (dn->n == DEMO_MAX_PARTS)
+				fatalx("more than %d parts in the demo",
+				    DEMO_MAX_PARTS);
+			dn->name[dn->n] = sbsim_protocols[i]->cmd->name;
+			dn->part[dn->n++] = sbsim_protocols[i]->demo;
+		}
+}
+
+/* A distinct free loopback port for RESTCONF and each part; -1 when the
+ * kernel has none. */
 static int
 demo_ports(struct demo_net *dn)
 {
-	int	*p[] = { &dn->of, &dn->bgp, &dn->pcep, &dn->rc, &dn->nc };
-	size_t	 i, j, tries;
+	int	*p[DEMO_MAX_PARTS + 1];
+	size_t	 i, j, n = 0, tries;
 
-	for (i = 0; i < nitems(p); i++)
+	demo_parts(dn);
+	p[n++] = &dn->rc;
+	for (i = 0; i < dn->n; i++)
+		p[n++] = &dn->port[i];
+	for (i = 0; i < n; i++)
 		for (tries = 0;; tries++) {
 			if (tries == 20 || (*p[i] = demo_free_port()) == -1)
 				return -1;
@@ -226,8 +331,6 @@ demo_ports(struct demo_net *dn)
 		}
 	/* Addresses of their own, so that demos side by side differ. */
 	dn->octet = 100 + (int)(getpid() % 100);
-	snprintf(dn->mon, sizeof(dn->mon), "127.%d.0.%d", dn->octet,
-	    DEMO_PEERS + 1);
 	return 0;
 }
 
@@ -247,19 +350,46 @@ demo_write(json_t *sc, char *path, size_t len)
 	return rc;
 }
 
+/* What each part's group does, a line each. */
+static void
+demo_says(FILE *f, const struct demo_net *dn)
+{
+	size_t	i;
+
+	for (i = 0; i < dn->n; i++)
+		fprintf(f, "  %s: %u %s\n", dn->part[i]->group,
+		    dn->part[i]->count, dn->part[i]->says);
+}
+
 static void
 demo_usage(void)
 {
+	struct demo_net	dn;
+
+	demo_parts(&dn);
 	printf("usage: sbsim demo [sbsim run options]\n"
-	    "Starts the embedded controller with every role (OpenFlow, BGP, "
-	    "PCEP, NETCONF,\nRESTCONF) on free loopback ports and runs one "
-	    "scenario against it in this\nprocess: %s switches get %s flows "
-	    "through RESTCONF, %d BGP peers announce\nand withdraw %s "
-	    "prefixes each, %d PCCs delegate %s LSPs each that the PCE\n"
-	    "updates, %d NETCONF devices are mounted and edited; then the "
-	    "results.\nExtra options (--report FILE, --expect ...) go to "
-	    "`sbsim run`.\n", DEMO_SWITCHES, DEMO_FLOWS, DEMO_PEERS,
-	    DEMO_PREFIXES, DEMO_PCCS, DEMO_LSPS, DEMO_NC_DEVICES);
+	    "Starts the embedded controller with every role and RESTCONF on "
+	    "free loopback\nports and runs one scenario against it in this "
+	    "process, a group for each\nprotocol:\n");
+	demo_says(stdout, &dn);
+	printf("then the results.  Extra options (--report FILE, --expect "
+	    "...) go to\n`sbsim run`.\n");
+}
+
+/* The controller listens (RESTCONF, and each part's port it says), or
+ * is gone: -1. */
+static int
+demo_wait_controller(const struct demo_net *dn, pid_t pid)
+{
+	size_t	i;
+
+	if (demo_wait_listen(pid, dn->rc) == -1)
+		return -1;
+	for (i = 0; i < dn->n; i++)
+		if (dn->part[i]->listens &&
+		    demo_wait_listen(pid, dn->port[i]) == -1)
+			return -1;
+	return 0;
 }
 
 /* Start the controller and write the scenario; 0, or -1 said. */
@@ -274,15 +404,17 @@ demo_setup(struct demo_net *dn, pid_t *pid, char *path, size_t len)
 		return -1;
 	}
 	if ((*pid = demo_controller(dn)) == -1 ||
-	    demo_wait_listen(*pid, dn->rc) == -1 ||
-	    demo_wait_listen(*pid, dn->bgp) == -1) {
+	    demo_wait_controller(dn, *pid) == -1) {
 		fprintf(stderr, "sbsim demo: the embedded controller did not "
 		    "start\n");
 		if (*pid > 0)
 			demo_stop(*pid);
 		return -1;
 	}
-	sc = demo_scenario(dn);
+	if ((sc = demo_scenario(dn)) == NULL) {
+		demo_stop(*pid);
+		return -1;
+	}
 	rc = demo_write(sc, path, len);
 	json_decref(sc);
 	if (rc == -1) {
@@ -310,9 +442,9 @@ demo_main(int argc, char **argv)
 	if (demo_setup(&dn, &pid, path, sizeof(path)) == -1)
 		return 1;
 	printf("sbsim demo: embedded controller (pid %d) with every role, "
-	    "RESTCONF on %d;\n%s switches and %s flows, %d BGP peers, %d "
-	    "PCCs, %d NETCONF devices\n\n", (int)pid, dn.rc, DEMO_SWITCHES,
-	    DEMO_FLOWS, DEMO_PEERS, DEMO_PCCS, DEMO_NC_DEVICES);
+	    "RESTCONF on %d;\n", (int)pid, dn.rc);
+	demo_says(stdout, &dn);
+	printf("\n");
 	fflush(stdout);
 	args[n++] = "run";
 	args[n++] = path;

@@ -475,7 +475,7 @@ run_watch_stop(struct run_state *rs)
 /*
  * A shard draws from SEED + I * 1000003, so that shards neither pick
  * the same devices at the same instants under --fault nor make the same
- * random identifiers (OVSDB row UUIDs) for the controller to confuse.
+ * random identifiers (database row UUIDs) for the controller to confuse.
  */
 unsigned
 run_seed(const struct run_opts *ro)

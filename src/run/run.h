@@ -17,7 +17,7 @@ struct report_step;
 struct report_steps;
 
 struct sim_ops {
-	const char	*name;		/* "openflow" */
+	const char	*name;		/* the command's */
 	/* Every phase name a run may have, NULL-terminated, so that an
 	 * --expect on an unknown phase is refused before the run. */
 	const char *const *phases;
@@ -96,7 +96,7 @@ void	 run_pool_config(struct pool_config *, const struct run_opts *,
 	    const char *what, const char *ep_arg, unsigned ep_kinds,
 	    const char *kinds_msg, uint32_t devices);
 /* The same without the source range (a device that picks its own
- * address, such as BGP's monitor). */
+ * address, such as a monitor peer). */
 void	 run_pool_endpoint(struct pool_config *, const struct run_opts *,
 	    const char *what, const char *ep_arg, unsigned ep_kinds,
 	    const char *kinds_msg);
@@ -198,7 +198,7 @@ void	 run_phases_timeout(struct phase **ph, int n, unsigned untimed,
 	    uint64_t now_ns, double timeout_s);
 /*
  * From a sim's tick: nothing of the sim's is due before until_ns (its
- * phases over, its devices only held: BGP's --settle), so the run ticks
+ * phases over, its devices only held for a while), so the run ticks
  * less often until then, at most a second apart: an idle tick is a
  * wakeup, which costs more CPU than all a hold does.  It lapses at the
  * next tick, which asks again.  Not while faults are due, the controller's

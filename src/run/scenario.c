@@ -8,8 +8,9 @@
  * together as one sim on one event loop, each group's phases and counters
  * named GROUP.name (metrics_set_prefix()), into one report.
  *
- * Groups of one protocol are apart (each command main makes its own sim),
- * but for NETCONF, whose devices share the process's SSH server.
+ * Groups of one protocol are apart (each command main makes its own sim);
+ * a protocol whose devices share something of the process's has one
+ * group at most (its descriptor's one_group, protocol.h).
  *
  * `sbsim run --print COMMAND ARGS...` writes the one-group scenario that
  * a command line means.
@@ -32,24 +33,13 @@
 #include "fault.h"
 #include "log.h"
 #include "metrics.h"
+#include "protocol.h"
 #include "run.h"
 #include "scen_file.h"
 
 #define SCEN_MODULE	"sbsim-scenario"
 #define SCEN_MAX_GROUPS	16	/* the module's max-elements */
 #define SCEN_MAX_ARGS	512	/* words of one group's command line */
-
-/* Each protocol's command and the option that counts its devices. */
-static const struct {
-	const char	*protocol;
-	const char	*count;
-} scen_protocols[] = {
-	{ "openflow", "switches" },
-	{ "bgp", "peers" },
-	{ "pcep", "pccs" },
-	{ "netconf", "devices" },
-	{ "ovsdb", "devices" },
-};
 
 /*
  * The options of the run as a whole: the scenario's top level and the
@@ -69,15 +59,14 @@ struct scen_argv {
 };
 
 struct scen_group {
-	char			 name[17];
-	const char		*protocol;
-	const struct sbsim_cmd	*cmd;
-	uint32_t		 count;		/* its devices, all shards' */
-	struct scen_argv	 args;
-	struct run_group	 g;
+	char				 name[17];
+	const struct sbsim_protocol	*protocol;
+	uint32_t			 count;	/* its devices, all shards' */
+	struct scen_argv		 args;
+	struct run_group		 g;
 	/* Its --fault, as this process injects it (a worker's share). */
-	struct fault_spec	 faults[FAULT_MAX_SPECS];
-	size_t			 n_faults;
+	struct fault_spec		 faults[FAULT_MAX_SPECS];
+	size_t				 n_faults;
 };
 
 struct scen {
@@ -135,15 +124,14 @@ scen_is_run_option(const char *name)
 	return 0;
 }
 
+/* The option that counts a protocol's devices, or NULL: no such
+ * protocol. */
 static const char *
 scen_count_option(const char *protocol)
 {
-	size_t	i;
+	const struct sbsim_protocol	*p = sbsim_protocol_find(protocol);
 
-	for (i = 0; i < nitems(scen_protocols); i++)
-		if (strcmp(protocol, scen_protocols[i].protocol) == 0)
-			return scen_protocols[i].count;
-	return NULL;
+	return p != NULL ? p->count : NULL;
 }
 
 /* ---- the scenario file ---- */
@@ -286,34 +274,43 @@ scen_options(struct scen_argv *a, const struct lyd_node *n, int run,
 			scen_option(a, c, run, path);
 }
 
+/* A group's protocol: one of the list (the module leaves it a string),
+ * and one group at most of a protocol that says so (protocol.h). */
+static const struct sbsim_protocol *
+scen_group_protocol(struct scen *sc, const struct lyd_node *n,
+    const char *group)
+{
+	const struct sbsim_protocol	*p;
+	const char			*name = scen_leaf(n, "protocol");
+	char				 known[256];
+	size_t				 i;
+
+	if ((p = sbsim_protocol_find(name)) == NULL)
+		scen_die("%s: group '%s': unknown protocol '%s' (the known "
+		    "ones: %s) (at /sbsim-scenario:scenario/group[name='%s']"
+		    "/protocol)", sc->path, group, name,
+		    sbsim_protocol_names(", ", known, sizeof(known)), group);
+	for (i = 0; i < sc->n; i++)
+		if (sc->grp[i].protocol == p && p->one_group != NULL)
+			scen_die("%s: groups '%s' and '%s' are both %s: one %s "
+			    "group (%s)", sc->path, sc->grp[i].name, group,
+			    name, name, p->one_group);
+	return p;
+}
+
 /* One group's command line.  Each call of a command's main makes its own
- * sim (run_sim_new()), so several groups may share a protocol; NETCONF's
- * devices share the process's one SSH server, so it has one group. */
+ * sim (run_sim_new()), so several groups may share a protocol. */
 static void
 scen_group(struct scen *sc, const struct lyd_node *n)
 {
 	struct scen_group	*g = &sc->grp[sc->n];
 	const char		*ctl = scen_leaf(n, "controller");
-	size_t			 i;
 
 	snprintf(g->name, sizeof(g->name), "%s", scen_leaf(n, "name"));
-	g->protocol = scen_protocols[0].protocol;
-	for (i = 0; i < nitems(scen_protocols); i++)
-		if (strcmp(scen_leaf(n, "protocol"),
-		    scen_protocols[i].protocol) == 0)
-			g->protocol = scen_protocols[i].protocol;
-	for (i = 0; i < sc->n; i++)
-		if (sc->grp[i].protocol == g->protocol &&
-		    strcmp(g->protocol, "netconf") == 0)
-			scen_die("%s: groups '%s' and '%s' are both netconf: "
-			    "one NETCONF group (its devices share the "
-			    "process's SSH server)", sc->path, sc->grp[i].name,
-			    g->name);
-	if ((g->cmd = sbsim_cmd_find(g->protocol)) == NULL)
-		fatalx("no command %s", g->protocol);
+	g->protocol = scen_group_protocol(sc, n, g->name);
 	g->count = (uint32_t)strtoul(scen_leaf(n, "count"), NULL, 10);
 	scen_push(&g->args, "run: group '%s'", g->name);
-	scen_push(&g->args, "--%s", scen_count_option(g->protocol));
+	scen_push(&g->args, "--%s", g->protocol->count);
 	scen_push(&g->args, "%s", scen_leaf(n, "count"));
 	if (ctl != NULL) {
 		scen_push(&g->args, "%s", "--controller");
@@ -627,7 +624,7 @@ scen_go(struct scen *sc)
 	for (i = 0; i < sc->n; i++)
 		if (sc->grp[i].g.ops->size_opt == NULL ||
 		    strcmp(sc->grp[i].g.ops->size_opt,
-		    scen_count_option(sc->grp[i].protocol)) != 0)
+		    sc->grp[i].protocol->count) != 0)
 			fatalx("group %s: count option mismatch",
 			    sc->grp[i].name);
 	scen_check_faults(sc);
@@ -658,8 +655,8 @@ scen_collect(void *arg)
 	g = &sc->grp[next++];
 	run_collect(&g->g, scen_collect, sc);
 	/* Its options are its protocol command's: errors point there. */
-	cli_help_as(g->protocol);
-	rc = g->cmd->main(g->args.n, g->args.w);
+	cli_help_as(g->protocol->cmd->name);
+	rc = g->protocol->cmd->main(g->args.n, g->args.w);
 	cli_help_as(NULL);
 	if (g->g.ops == NULL)
 		scen_die("group '%s': its command ended before its run "
@@ -901,19 +898,20 @@ scen_print_next(void *arg)
 static int
 scen_print(int argc, char **argv)
 {
-	struct scen_print	 p = { argc, argv, NULL };
-	const struct sbsim_cmd	*cmd;
-	struct run_group	 g;
-	int			 rc;
+	struct scen_print		 p = { argc, argv, NULL };
+	const struct sbsim_protocol	*proto;
+	struct run_group		 g;
+	char				 known[256];
+	int				 rc;
 
-	if (argc < 1 || scen_count_option(argv[0]) == NULL)
+	if (argc < 1 || (proto = sbsim_protocol_find(argv[0])) == NULL)
 		scen_die("--print needs a device command line: sbsim run "
-		    "--print openflow|bgp|pcep|netconf|ovsdb OPTIONS...");
+		    "--print %s OPTIONS...", sbsim_protocol_names("|", known,
+		    sizeof(known)));
 	p.protocol = argv[0];
-	cmd = sbsim_cmd_find(argv[0]);
 	memset(&g, 0, sizeof(g));
 	run_collect(&g, scen_print_next, &p);
-	rc = cmd->main(argc, argv);
+	rc = proto->cmd->main(argc, argv);
 	if (g.ops == NULL)
 		scen_die("--print: the command line did not make a run");
 	return rc;

@@ -105,6 +105,7 @@ printf '{"sbsim-scenario:scenario": {"option": [{"name": "controller", "value": 
 NC='"protocol": "netconf", "option": [{"name": "listen", "value": ["ptcp:1"]}]'
 printf '{"sbsim-scenario:scenario": {"group": [{"name": "a", %s, "count": 1}, {"name": "b", %s, "count": 1}]}}\n' "$NC" "$NC" >"$TMPD/twice.json"
 echo '{"sbsim-scenario:scenario": {"group": []}}' >"$TMPD/empty.json"
+grp "\"protocol\": \"nosuch\", \"count\": 1" unknown_proto.json
 cp "$TMPD/range.json" "$TMPD/scenario.txt"
 FAILS=0
 bad syntax.json "syntax.json: .*(JSON|syntax|unexpected|end)"
@@ -117,6 +118,7 @@ bad pattern.json "pattern.json: .*Bad Name"
 bad topopt.json "controller belongs to a group"
 bad twice.json "groups 'a' and 'b' are both netconf"
 bad empty.json "empty.json: .*(min-elements|Too few)"
+bad unknown_proto.json "unknown_proto.json: group 'of': unknown protocol 'nosuch' \(the known ones: openflow, bgp, pcep, netconf, ovsdb\) \(at /sbsim-scenario:scenario/group\[name='of'\]/protocol\)"
 bad scenario.txt "must end in .json or .xml"
 bad missing.json "missing.json: No such file"
 [ "$FAILS" -eq 0 ] || fail "$FAILS bad scenarios were not refused well"

@@ -17,11 +17,9 @@
 
 #include "check.h"
 
-static const struct ctl_role *const roles[] = {
-	&of_ctl_role, &of_inventory_role, &bgp_ctl_role, &pcep_ctl_role,
-	&nc_ctl_role,
-};
-#define N_ROLES	(sizeof(roles) / sizeof(roles[0]))
+/* Every role of the protocol list (ctl_role_table()). */
+static const struct ctl_role *const *roles;
+static size_t n_roles;
 
 static int
 is_note(const struct opt *o)
@@ -35,7 +33,7 @@ test_hooks(void)
 	const struct ctl_role	*r;
 	size_t			 i;
 
-	for (i = 0; i < N_ROLES; i++) {
+	for (i = 0; i < n_roles; i++) {
 		r = roles[i];
 		/* title may be NULL: the rows go under the command's. */
 		CHECK(r->name != NULL && r->rows != NULL && r->cfg != NULL,
@@ -79,7 +77,7 @@ test_rows(void)
 	size_t		 i;
 	int		 n_on;
 
-	for (i = 0; i < N_ROLES; i++) {
+	for (i = 0; i < n_roles; i++) {
 		bad = rows_bad(roles[i], &n_on);
 		CHECK(bad == NULL, "%s: every row with help and its marks (%s)",
 		    roles[i]->name, bad != NULL ? bad : "all");
@@ -115,11 +113,11 @@ test_unique(void)
 	const struct opt	*a;
 	size_t			 i, j, dups = 0;
 
-	for (i = 0; i < N_ROLES; i++)
+	for (i = 0; i < n_roles; i++)
 		for (a = roles[i]->rows; a->name != NULL; a++) {
 			dups += clashes(a, roles[i]->name, a + 1,
 			    roles[i]->name);
-			for (j = i + 1; j < N_ROLES; j++)
+			for (j = i + 1; j < n_roles; j++)
 				dups += clashes(a, roles[i]->name,
 				    roles[j]->rows, roles[j]->name);
 		}
@@ -152,7 +150,7 @@ test_check(void)
 	size_t			 i;
 	int			 want;
 
-	for (i = 0; i < N_ROLES; i++) {
+	for (i = 0; i < n_roles; i++) {
 		r = roles[i];
 		want = (r->flags & CTL_ROLE_DEFAULT) ? 1 : 0;
 		CHECK(check_role(r, 0, 0, 1, err, sizeof(err)) == want,
@@ -217,5 +215,8 @@ static const struct check_case cases[] = {
 int
 main(int argc, char **argv)
 {
+	roles = ctl_role_table();
+	for (n_roles = 0; roles[n_roles] != NULL; n_roles++)
+		;
 	return check_run(cases, argc, argv);
 }
