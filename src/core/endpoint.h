@@ -41,7 +41,7 @@ int	 endpoint_parse_listen(const char *name, const char *, void *ep,
 struct opt;
 int	 endpoint_show(const struct opt *, const void *base, char *buf,
 	    size_t len);
-/* The same for a host-order uint32_t IPv4 address field (a BGP
+/* The same for a host-order uint32_t IPv4 address field (a router
  * identifier, a tunnel endpoint): dotted, -1 when 0. */
 int	 endpoint_show_ipv4(const struct opt *, const void *base, char *buf,
 	    size_t len);
