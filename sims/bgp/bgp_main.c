@@ -672,21 +672,6 @@ out:
 	return 0;
 }
 
-/* Every pool stopped; the run's connect counters sum them all. */
-static void
-bgp_pools_stop(struct bgp_sim *sim)
-{
-	struct pool_stats	sum;
-	unsigned		k;
-
-	memset(&sum, 0, sizeof(sum));
-	for (k = 0; k < sim->cfg.n_spk; k++) {
-		pool_stop(&sim->pool[k]);
-		pool_stats_add(&sum, &sim->pool[k]);
-	}
-	pool_stats_counted(&sum, sim->m);
-}
-
 static void
 bgp_stop(void *arg)
 {
@@ -714,7 +699,8 @@ bgp_stop(void *arg)
 		pool_stop(&sim->mpool);
 		bgp_peer_free(&sim->mon);
 	}
-	bgp_pools_stop(sim);
+	/* Every pool stopped; the run's connect counters sum them. */
+	pool_stop_all_counted(sim->pool, sim->cfg.n_spk, sim->m);
 	for (i = 0; i < sim->n_sess; i++)
 		bgp_peer_free(&sim->peers[i]);
 	for (i = 0; i < sim->cfg.n_spk; i++)

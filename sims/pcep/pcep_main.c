@@ -492,21 +492,6 @@ out:
 	return done;
 }
 
-/* Every pool stopped; the run's connect counters sum them all. */
-static void
-pcep_pools_stop(struct pcep_sim *sim)
-{
-	struct pool_stats	sum;
-	unsigned		k;
-
-	memset(&sum, 0, sizeof(sum));
-	for (k = 0; k < sim->cfg.n_pce; k++) {
-		pool_stop(&sim->pool[k]);
-		pool_stats_add(&sum, &sim->pool[k]);
-	}
-	pool_stats_counted(&sum, sim->m);
-}
-
 static void
 pcep_stop(void *arg)
 {
@@ -526,7 +511,8 @@ pcep_stop(void *arg)
 		return;
 	for (i = 0; i < sim->n_sess; i++)
 		pcc_goodbye(&sim->pccs[i]);
-	pcep_pools_stop(sim);
+	/* Every pool stopped; the run's connect counters sum them. */
+	pool_stop_all_counted(sim->pool, sim->cfg.n_pce, sim->m);
 	for (i = 0; i < sim->n_sess; i++) {
 		/* The pool stops without a down(): the peek goes here. */
 		rxpeek_stop(&sim->pccs[i].rxp);

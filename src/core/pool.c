@@ -929,3 +929,17 @@ pool_stop_counted(struct pool *p, struct metrics *m)
 	pool_stop(p);
 	pool_stats_counted(&p->stats, m);
 }
+
+void
+pool_stop_all_counted(struct pool *pools, unsigned n, struct metrics *m)
+{
+	struct pool_stats	sum;
+	unsigned		k;
+
+	memset(&sum, 0, sizeof(sum));
+	for (k = 0; k < n; k++) {
+		pool_stop(&pools[k]);
+		pool_stats_add(&sum, &pools[k]);
+	}
+	pool_stats_counted(&sum, m);
+}

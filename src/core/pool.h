@@ -212,8 +212,11 @@ int	 pool_read_resume(struct bufferevent *, const struct pool_framer *,
  * (docs/report.md). */
 struct metrics;
 void	 pool_stop_counted(struct pool *, struct metrics *);
-/* The same for several pools (a device per controller): each pool's
- * figures added into sum, then sum into the counters. */
+/* The same for an array of n pools (a device per controller): the
+ * counters are their sum. */
+void	 pool_stop_all_counted(struct pool *, unsigned n, struct metrics *);
+/* The pieces of it, for pools not in one array: each pool's figures
+ * added into sum, then sum into the counters. */
 void	 pool_stats_add(struct pool_stats *sum, const struct pool *);
 void	 pool_stats_counted(const struct pool_stats *, struct metrics *);
 
