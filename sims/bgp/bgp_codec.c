@@ -660,11 +660,17 @@ bgp_attr_metric(struct bgp_update *u, uint8_t type, const uint8_t *p,
 }
 
 /* A list of items of unit bytes: empty or a partial item is malformed
- * (RFC 7606 section 7.8, 7.10, 7.14; RFC 8092 section 6). */
-static int
-bgp_list_bad(size_t len, size_t unit)
+ * (RFC 7606 section 7.8, 7.10, 7.14; RFC 8092 section 6), and the UPDATE
+ * treated as a withdrawal.  The count of items, or -1. */
+static long
+bgp_attr_list(struct bgp_update *u, size_t len, size_t unit,
+    const char *what)
 {
-	return len == 0 || len % unit != 0;
+	if (len == 0 || len % unit != 0) {
+		bgp_treat_as_withdraw(u, what);
+		return -1;
+	}
+	return (long)(len / unit);
 }
 
 /* RFC 6793 section 6: a malformed AS4_PATH is discarded. */
@@ -685,6 +691,7 @@ bgp_attr_one(struct bgp_update *u, uint8_t type, struct rbuf v,
 {
 	size_t		len = rbuf_left(&v);
 	const uint8_t	*p = rbuf_ptr(&v);
+	long		n;
 
 	switch (type) {
 	case BGP_ATTR_ORIGIN:
@@ -709,28 +716,23 @@ bgp_attr_one(struct bgp_update *u, uint8_t type, struct rbuf v,
 			bgp_attr_discard(u, "AGGREGATOR length");
 		break;
 	case BGP_ATTR_COMMUNITIES:
-		if (bgp_list_bad(len, 4))
-			bgp_treat_as_withdraw(u, "COMMUNITIES length");
-		else
-			u->n_comm = (uint16_t)(len / 4);
+		if ((n = bgp_attr_list(u, len, 4, "COMMUNITIES length")) >= 0)
+			u->n_comm = (uint16_t)n;
 		break;
 	case BGP_ATTR_LARGE_COMMUNITIES:
-		if (bgp_list_bad(len, 12))
-			bgp_treat_as_withdraw(u, "LARGE_COMMUNITY length");
-		else
-			u->n_lcomm = (uint16_t)(len / 12);
+		if ((n = bgp_attr_list(u, len, 12,
+		    "LARGE_COMMUNITY length")) >= 0)
+			u->n_lcomm = (uint16_t)n;
 		break;
 	case BGP_ATTR_EXT_COMMUNITIES:
-		if (bgp_list_bad(len, 8))
-			bgp_treat_as_withdraw(u, "EXTENDED_COMMUNITIES length");
+		(void)bgp_attr_list(u, len, 8, "EXTENDED_COMMUNITIES length");
 		break;
 	case BGP_ATTR_ORIGINATOR_ID:
 		if (len != 4)
 			bgp_treat_as_withdraw(u, "ORIGINATOR_ID length");
 		break;
 	case BGP_ATTR_CLUSTER_LIST:
-		if (bgp_list_bad(len, 4))
-			bgp_treat_as_withdraw(u, "CLUSTER_LIST length");
+		(void)bgp_attr_list(u, len, 4, "CLUSTER_LIST length");
 		break;
 	case BGP_ATTR_AS4_PATH:
 		bgp_attr_as4_path(u, v);
