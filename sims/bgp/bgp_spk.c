@@ -677,12 +677,12 @@ spk_write(struct bufferevent *bev, void *arg)
 static void
 spk_event(struct bufferevent *bev, short what, void *arg)
 {
+	const char	*why;
+
 	(void)bev;
-	if (what & BEV_EVENT_EOF)
-		spk_close(arg, "the peer closed the connection");
-	else if (what & BEV_EVENT_ERROR)
-		spk_close(arg, evutil_socket_error_to_string(
-		    EVUTIL_SOCKET_ERROR()));
+	if ((why = engine_bev_closed_why(what, "the peer closed the "
+	    "connection")) != NULL)
+		spk_close(arg, why);
 }
 
 /* ---- advertising ---- */

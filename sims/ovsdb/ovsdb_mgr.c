@@ -526,12 +526,12 @@ ovm_event(struct bufferevent *bev, short what, void *arg)
 {
 	struct ovm_sess	*s = arg;
 
+	const char	*why;
+
 	(void)bev;
-	if (what & BEV_EVENT_EOF)
-		ovm_close(s, "the node closed the connection");
-	else if (what & BEV_EVENT_ERROR)
-		ovm_close(s, evutil_socket_error_to_string(
-		    EVUTIL_SOCKET_ERROR()));
+	if ((why = engine_bev_closed_why(what, "the node closed the "
+	    "connection")) != NULL)
+		ovm_close(s, why);
 }
 
 /* ---- transacts ---- */

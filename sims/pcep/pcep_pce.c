@@ -820,11 +820,12 @@ pce_event(struct bufferevent *bev, short what, void *arg)
 {
 	struct pce_sess	*s = arg;
 
+	const char	*why;
+
 	(void)bev;
-	if (what & (BEV_EVENT_EOF | BEV_EVENT_ERROR))
-		pce_drop(s, what & BEV_EVENT_EOF ? "the PCC closed the "
-		    "connection" : evutil_socket_error_to_string(
-		    EVUTIL_SOCKET_ERROR()));
+	if ((why = engine_bev_closed_why(what, "the PCC closed the "
+	    "connection")) != NULL)
+		pce_drop(s, why);
 }
 
 static void
