@@ -98,18 +98,28 @@ ovsdb_sess_hold(struct ovsdb_sess *s, size_t n)
 	s->held = n;
 }
 
+/* What ending a session undoes, whoever ends it; its bev is left to
+ * the caller.  how is "closed" or "lost". */
+static void
+ovsdb_sess_end(struct ovsdb_sess *s, const char *how, const char *why)
+{
+	struct ovsdb_dev	*d = s->dev;
+
+	log_debug("%s: session %s: %s", ovsdb_who(d), how, why);
+	ovsdb_sess_hold(s, 0);
+	rxpeek_stop(&s->rxp);
+	ovsdb_conn_detach(&s->conn);
+	(*d->sim->c.sessions_closed)++;
+	d->n_sessions--;
+}
+
 /* End a session now (not from the server's send hook: see closing). */
 static void
 ovsdb_sess_close(struct ovsdb_sess *s, const char *why)
 {
 	struct ovsdb_dev	*d = s->dev;
 
-	log_debug("%s: session closed: %s", ovsdb_who(d), why);
-	ovsdb_sess_hold(s, 0);
-	rxpeek_stop(&s->rxp);
-	ovsdb_conn_detach(&s->conn);
-	(*d->sim->c.sessions_closed)++;
-	d->n_sessions--;
+	ovsdb_sess_end(s, "closed", why);
 	if (s->pooled) {
 		d->active = NULL;
 		free(s);
@@ -381,12 +391,7 @@ ovsdb_dev_down(struct pool_dev *pd, const char *why)
 	if (s == NULL)
 		return;
 	/* The pool freed bev: the session goes without it. */
-	log_debug("%s: session lost: %s", ovsdb_who(d), why);
-	ovsdb_sess_hold(s, 0);
-	rxpeek_stop(&s->rxp);
-	ovsdb_conn_detach(&s->conn);
-	(*d->sim->c.sessions_closed)++;
-	d->n_sessions--;
+	ovsdb_sess_end(s, "lost", why);
 	d->active = NULL;
 	free(s);
 }
