@@ -881,11 +881,7 @@ topo_handle(struct rc_req *rq, void *arg)
 		return;
 	}
 	if (p->n == 2) {
-		b = rc_writer(rq, &w);
-		doc_list(&w, &rc_nt_mod, "topology");
-		topo_entry(&w, rq->content == RC_CONTENT_CONFIG, arg);
-		doc_end(&w);
-		rc_send(rq, &w, b);
+		rc_topology_reply(rq, topo_entry, arg);
 		return;
 	}
 	topo_collect(af, &gs);
