@@ -116,6 +116,28 @@ bgp_cap_put(struct wbuf *w, uint8_t code, const uint8_t *v, uint8_t len)
 	wbuf_put_bytes(w, v, len);
 }
 
+/*
+ * The (AFI, SAFI, flags) tuples of RFC 4724 section 3 (graceful restart:
+ * bit 1 of on[af], forwarding state kept, is the flags' top bit) and RFC
+ * 7911 section 4 (ADD-PATH: on[af] is the send/receive byte): one per
+ * family whose on[af] is set, into v from n; the length after them.
+ */
+static uint8_t
+bgp_cap_af_tuples(uint8_t *v, uint8_t n, const uint8_t *on, int graceful)
+{
+	int	af;
+
+	for (af = 0; af < BGP_AF_MAX; af++) {
+		if (!on[af])
+			continue;
+		v[n++] = 0;
+		v[n++] = (uint8_t)bgp_af_afi(af);
+		v[n++] = BGP_SAFI_UNICAST;
+		v[n++] = graceful ? ((on[af] & 2) ? 0x80 : 0) : on[af];
+	}
+	return n;
+}
+
 static void
 bgp_caps_encode(struct wbuf *w, const struct bgp_caps *c)
 {
@@ -140,15 +162,7 @@ bgp_caps_encode(struct wbuf *w, const struct bgp_caps *c)
 		 * (AFI, SAFI, flags) per family. */
 		v[0] = (uint8_t)((c->gr_flags << 4) | ((c->gr_time >> 8) & 0xf));
 		v[1] = (uint8_t)c->gr_time;
-		n = 2;
-		for (af = 0; af < BGP_AF_MAX; af++) {
-			if (!c->gr_af[af])
-				continue;
-			v[n++] = 0;
-			v[n++] = (uint8_t)bgp_af_afi(af);
-			v[n++] = BGP_SAFI_UNICAST;
-			v[n++] = (c->gr_af[af] & 2) ? 0x80 : 0;
-		}
+		n = bgp_cap_af_tuples(v, 2, c->gr_af, 1);
 		bgp_cap_put(w, BGP_CAP_GRACEFUL, v, n);
 	}
 	if (c->as4) {
@@ -158,16 +172,7 @@ bgp_caps_encode(struct wbuf *w, const struct bgp_caps *c)
 		v[3] = (uint8_t)c->as4_number;
 		bgp_cap_put(w, BGP_CAP_AS4, v, 4);
 	}
-	n = 0;
-	for (af = 0; af < BGP_AF_MAX; af++) {
-		if (!c->addpath[af])
-			continue;
-		v[n++] = 0;
-		v[n++] = (uint8_t)bgp_af_afi(af);
-		v[n++] = BGP_SAFI_UNICAST;
-		v[n++] = c->addpath[af];
-	}
-	if (n > 0)
+	if ((n = bgp_cap_af_tuples(v, 0, c->addpath, 0)) > 0)
 		bgp_cap_put(w, BGP_CAP_ADD_PATH, v, n);
 }
 

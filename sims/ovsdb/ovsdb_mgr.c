@@ -525,7 +525,6 @@ static void
 ovm_event(struct bufferevent *bev, short what, void *arg)
 {
 	struct ovm_sess	*s = arg;
-
 	const char	*why;
 
 	(void)bev;

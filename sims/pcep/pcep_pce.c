@@ -819,7 +819,6 @@ static void
 pce_event(struct bufferevent *bev, short what, void *arg)
 {
 	struct pce_sess	*s = arg;
-
 	const char	*why;
 
 	(void)bev;
