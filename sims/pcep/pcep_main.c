@@ -269,22 +269,6 @@ pcep_nb_new(struct pcep_sim *sim)
 	    pcep_nb_hook, sim);
 }
 
-/* One pool per PCE, each over its slice of the sessions. */
-static int
-pcep_pools_start(struct pcep_sim *sim, char *err, size_t errlen)
-{
-	unsigned	k;
-
-	for (k = 0; k < sim->cfg.n_pce; k++)
-		pool_init_array(&sim->pool[k], &sim->pcfg[k], &pcc_ops,
-		    &sim->pccs[k * sim->cfg.pccs], sizeof(*sim->pccs),
-		    offsetof(struct pcc, pd), sim->cfg.pccs);
-	for (k = 0; k < sim->cfg.n_pce; k++)
-		if (pool_start(&sim->pool[k], err, errlen) == -1)
-			return -1;
-	return 0;
-}
-
 static int
 pcep_start(void *arg, struct metrics *m, char *err, size_t errlen)
 {
@@ -315,7 +299,10 @@ pcep_start(void *arg, struct metrics *m, char *err, size_t errlen)
 	}
 	if (sim->cfg.nb.url != NULL)
 		pcep_nb_new(sim);
-	return pcep_pools_start(sim, err, errlen);
+	/* One pool per PCE, each over its slice of the sessions. */
+	return pool_start_sliced(sim->pool, sim->pcfg, sim->cfg.n_pce,
+	    &pcc_ops, sim->pccs, sizeof(*sim->pccs), offsetof(struct pcc, pd),
+	    sim->cfg.pccs, err, errlen);
 }
 
 /* Flap at the rate asked for, PCCs in turn, for the duration. */

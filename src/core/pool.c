@@ -143,6 +143,22 @@ pool_init_array(struct pool *p, const struct pool_config *cfg,
 	p->own_devs = 1;
 }
 
+int
+pool_start_sliced(struct pool *pools, const struct pool_config *cfgs,
+    unsigned n, const struct pool_ops *ops, void *devs, size_t dev_size,
+    size_t pd_off, uint32_t per, char *err, size_t errlen)
+{
+	unsigned	k;
+
+	for (k = 0; k < n; k++)
+		pool_init_array(&pools[k], &cfgs[k], ops, (char *)devs +
+		    (size_t)k * per * dev_size, dev_size, pd_off, per);
+	for (k = 0; k < n; k++)
+		if (pool_start(&pools[k], err, errlen) == -1)
+			return -1;
+	return 0;
+}
+
 void
 pool_free(struct pool *p)
 {
