@@ -56,15 +56,6 @@ ncn_cfg(const struct nb_opts *o)
 	return o->ctx;
 }
 
-/* A request in the style's JSON media type; a body with PUT and PATCH. */
-static void
-ncn_msg(const struct nb_opts *o, struct nb_msg *m, enum nb_method method)
-{
-	m->method = method;
-	m->accept = nb_media(o);
-	m->ctype = method == NB_PUT || method == NB_PATCH ? m->accept : NULL;
-}
-
 static void
 nc_nb_node_name(uint32_t i, char *out, size_t cap)
 {
@@ -147,7 +138,7 @@ ncn_mount_add(const struct nb_opts *o, const char *topo, uint64_t first,
 	(void)topo;
 	if (n == 1) {
 		nc_nb_node_name((uint32_t)first, name, sizeof(name));
-		ncn_msg(o, m, NB_PUT);
+		nb_msg_start(o, m, NB_PUT);
 		if (ncn_path(o, 1, name, NULL, NULL, m->path,
 		    sizeof(m->path)) == -1)
 			return -1;
@@ -158,7 +149,7 @@ ncn_mount_add(const struct nb_opts *o, const char *topo, uint64_t first,
 		return 0;
 	}
 	/* RFC 8040 section 4.6.1: a plain merge of the topology. */
-	ncn_msg(o, m, NB_PATCH);
+	nb_msg_start(o, m, NB_PATCH);
 	if (ncn_path(o, 1, NULL, NULL, NULL, m->path, sizeof(m->path)) == -1)
 		return -1;
 	nb_json_list(o, m->body, "{\"network-topology:topology\":[{"
@@ -174,7 +165,7 @@ ncn_mount_del(const struct nb_opts *o, const char *topo, uint64_t first,
 	char	name[NB_NODE_MAX];
 
 	(void)topo;
-	ncn_msg(o, m, NB_DELETE);
+	nb_msg_start(o, m, NB_DELETE);
 	if (n == 0)
 		return ncn_path(o, 1, NULL, NULL, NULL, m->path,
 		    sizeof(m->path));
@@ -186,7 +177,7 @@ static int
 ncn_topo_count(const struct nb_opts *o, const char *topo, struct nb_msg *m)
 {
 	(void)topo;
-	ncn_msg(o, m, NB_GET);
+	nb_msg_start(o, m, NB_GET);
 	return ncn_path(o, 0, NULL, NULL, "content=nonconfig", m->path,
 	    sizeof(m->path));
 }
@@ -346,7 +337,7 @@ ncn_edit_add(const struct nb_opts *o, const char *node, uint64_t first,
 	uint32_t	i;
 
 	if (n == 1) {
-		ncn_msg(o, m, NB_PUT);
+		nb_msg_start(o, m, NB_PUT);
 		if (ncn_if_path(o, node, 1, NULL, first, 1, m->path,
 		    sizeof(m->path)) == -1)
 			return -1;
@@ -355,7 +346,7 @@ ncn_edit_add(const struct nb_opts *o, const char *node, uint64_t first,
 		    "northbound\"}]}", first);
 		return 0;
 	}
-	ncn_msg(o, m, NB_PATCH);
+	nb_msg_start(o, m, NB_PATCH);
 	if (ncn_if_path(o, node, 1, NULL, 0, 0, m->path,
 	    sizeof(m->path)) == -1)
 		return -1;
@@ -372,7 +363,7 @@ static int
 ncn_edit_del(const struct nb_opts *o, const char *node, uint64_t first,
     uint32_t n, struct nb_msg *m)
 {
-	ncn_msg(o, m, NB_DELETE);
+	nb_msg_start(o, m, NB_DELETE);
 	return ncn_if_path(o, node, 1, NULL, first, n != 0, m->path,
 	    sizeof(m->path));
 }
@@ -381,7 +372,7 @@ ncn_edit_del(const struct nb_opts *o, const char *node, uint64_t first,
 static int
 ncn_edit_count(const struct nb_opts *o, const char *node, struct nb_msg *m)
 {
-	ncn_msg(o, m, NB_GET);
+	nb_msg_start(o, m, NB_GET);
 	/* RFC 8040: ?content=config; draft: the config datastore. */
 	if (o->style == NB_STYLE_RFC8040)
 		return ncn_if_path(o, node, 0, "content=config", 0, 0,
@@ -407,7 +398,7 @@ static int
 ncn_learn_count(const struct nb_opts *o, const char *topo, struct nb_msg *m)
 {
 	(void)topo;
-	ncn_msg(o, m, NB_GET);
+	nb_msg_start(o, m, NB_GET);
 	return ncn_path(o, 0, NULL, "/sbsim-netconf:netconf-stats",
 	    "content=nonconfig", m->path, sizeof(m->path));
 }

@@ -59,14 +59,6 @@ on_ctx(const struct nb_opts *o)
 	return (struct ovsdb_nb *)(uintptr_t)o->ctx;
 }
 
-static void
-on_msg(const struct nb_opts *o, struct nb_msg *m, enum nb_method method)
-{
-	m->method = method;
-	m->accept = nb_media(o);
-	m->ctype = method == NB_PUT ? m->accept : NULL;
-}
-
 /* The topology (node NULL) or one node of it, config or operational. */
 static int
 on_path(const struct nb_opts *o, int config, const char *node, char *out,
@@ -143,7 +135,7 @@ on_node_add(const struct nb_opts *o, const char *topo, uint64_t first,
 	(void)n;
 	on_node_id(first, id, sizeof(id));
 	port = nb->base_port + (nb->dev_range != NULL ? 0 : first);
-	on_msg(o, m, NB_PUT);
+	nb_msg_start(o, m, NB_PUT);
 	if (on_path(o, 1, id, m->path, sizeof(m->path)) == -1)
 		return -1;
 	on_body(o, m->body, json_pack("{s:s, s:{s:s, s:I}}", "node-id", id,
@@ -162,7 +154,7 @@ on_node_del(const struct nb_opts *o, const char *topo, uint64_t first,
 	(void)topo;
 	(void)n;
 	on_node_id(first, id, sizeof(id));
-	on_msg(o, m, NB_DELETE);
+	nb_msg_start(o, m, NB_DELETE);
 	return on_path(o, 1, id, m->path, sizeof(m->path));
 }
 
@@ -170,7 +162,7 @@ static int
 on_node_count(const struct nb_opts *o, const char *topo, struct nb_msg *m)
 {
 	(void)topo;
-	on_msg(o, m, NB_GET);
+	nb_msg_start(o, m, NB_GET);
 	return on_path(o, 0, NULL, m->path, sizeof(m->path));
 }
 
@@ -291,7 +283,7 @@ on_bridge_add(const struct nb_opts *o, const char *node, uint64_t first,
 	if (on_bridge(nb, node, first, name, sizeof(name), id,
 	    sizeof(id)) == -1)
 		return -1;
-	on_msg(o, m, NB_PUT);
+	nb_msg_start(o, m, NB_PUT);
 	if (on_path(o, 1, id, m->path, sizeof(m->path)) == -1)
 		return -1;
 	snprintf(ref, sizeof(ref), "/network-topology:network-topology/"
@@ -317,7 +309,7 @@ on_bridge_del(const struct nb_opts *o, const char *node, uint64_t first,
 	if (on_bridge(on_ctx(o), node, first, name, sizeof(name), id,
 	    sizeof(id)) == -1)
 		return -1;
-	on_msg(o, m, NB_DELETE);
+	nb_msg_start(o, m, NB_DELETE);
 	return on_path(o, 1, id, m->path, sizeof(m->path));
 }
 
@@ -326,7 +318,7 @@ on_bridge_del(const struct nb_opts *o, const char *node, uint64_t first,
 static int
 on_bridge_count(const struct nb_opts *o, const char *node, struct nb_msg *m)
 {
-	on_msg(o, m, NB_GET);
+	nb_msg_start(o, m, NB_GET);
 	return on_path(o, 0, node, m->path, sizeof(m->path));
 }
 

@@ -36,8 +36,7 @@ pcepnb_update(const struct nb_opts *o, const char *node, uint64_t first,
 	int				 len;
 
 	(void)n;
-	m->method = NB_POST;
-	m->ctype = m->accept = nb_media(o);
+	nb_msg_start(o, m, NB_POST);
 	len = snprintf(m->path, sizeof(m->path), "%s/network-topology-pcep:"
 	    "update-lsp", o->style == NB_STYLE_RFC8040 ? "/rests/operations" :
 	    "/restconf/operations");
@@ -62,9 +61,7 @@ pcepnb_count(const struct nb_opts *o, const char *node, struct nb_msg *m)
 	char	enc[3 * NB_NODE_MAX + 1];
 	int	len;
 
-	m->method = NB_GET;
-	m->ctype = NULL;
-	m->accept = nb_media(o);
+	nb_msg_start(o, m, NB_GET);
 	if (nb_pct_encode(node, enc, sizeof(enc)) == -1)
 		return -1;
 	if (o->style == NB_STYLE_RFC8040)

@@ -175,6 +175,16 @@ nb_media(const struct nb_opts *o)
 }
 
 void
+nb_msg_start(const struct nb_opts *o, struct nb_msg *m,
+    enum nb_method method)
+{
+	m->method = method;
+	m->accept = nb_media(o);
+	m->ctype = method == NB_PUT || method == NB_POST ||
+	    method == NB_PATCH ? m->accept : NULL;
+}
+
+void
 nb_shard(struct nb_opts *o, const struct run_opts *ro, uint32_t first,
     uint32_t count, uint32_t total)
 {

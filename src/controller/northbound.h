@@ -181,6 +181,10 @@ int	 nb_check_json_driver(const struct nb_opts *, unsigned given,
 /* The media type of the URL style and body format (RFC 8040 section
  * 11.3: yang-data+json/+xml; ODL's draft URLs: application/json, xml). */
 const char *nb_media(const struct nb_opts *);
+/* A request's method and media types: Accept the style's (nb_media()),
+ * Content-Type the same for a method with a body (PUT, POST, PATCH). */
+void	nb_msg_start(const struct nb_opts *, struct nb_msg *,
+	    enum nb_method);
 
 /* Pure helpers (tested). */
 /* RFC 3986 section 2.1: all but unreserved characters as %XX. */
