@@ -86,23 +86,6 @@ ncn_path(const struct nb_opts *o, int config, const char *node,
 
 /* ---- mount run: the items are the devices ---- */
 
-/* The address the controller dials for device i. */
-static const char *
-ncn_host(const struct nc_nb_cfg *c, uint64_t i, char *buf, size_t len)
-{
-	struct sockaddr_storage	ss;
-	socklen_t		sl;
-
-	if (c->dev_range == NULL)
-		return c->device_host;
-	source_addr(c->dev_range, i, &ss, &sl);
-	inet_ntop(ss.ss_family, ss.ss_family == AF_INET ?
-	    (void *)&((struct sockaddr_in *)&ss)->sin_addr :
-	    (void *)&((struct sockaddr_in6 *)&ss)->sin6_addr, buf,
-	    (socklen_t)len);
-	return buf;
-}
-
 static void
 ncn_node_json(const struct nb_opts *o, uint64_t i, struct evbuffer *b)
 {
@@ -115,7 +98,8 @@ ncn_node_json(const struct nb_opts *o, uint64_t i, struct evbuffer *b)
 	/* ODL's netconf-node-topology leaves (flat, as most releases and
 	 * CSIT's templates take them). */
 	j = json_pack("{s:s, s:s, s:I, s:s, s:s, s:b, s:I}", "node-id", name,
-	    "netconf-node-topology:host", ncn_host(c, i, host, sizeof(host)),
+	    "netconf-node-topology:host", source_host(c->dev_range, i,
+	    c->device_host, host, sizeof(host)),
 	    "netconf-node-topology:port", (json_int_t)(c->base_port +
 	    (c->dev_range != NULL ? 0 : i)),
 	    "netconf-node-topology:username", c->dev_user,

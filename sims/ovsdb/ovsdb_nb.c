@@ -105,23 +105,6 @@ on_node_id(uint64_t i, char *out, size_t cap)
 	snprintf(out, cap, "ovsdb://HOST%" PRIu64, i);
 }
 
-/* The address the controller dials for device i. */
-static const char *
-on_host(const struct ovsdb_nb *nb, uint64_t i, char *buf, size_t len)
-{
-	struct sockaddr_storage	ss;
-	socklen_t		sl;
-
-	if (nb->dev_range == NULL)
-		return nb->cfg->device_host;
-	source_addr(nb->dev_range, i, &ss, &sl);
-	inet_ntop(ss.ss_family, ss.ss_family == AF_INET ?
-	    (void *)&((struct sockaddr_in *)&ss)->sin_addr :
-	    (void *)&((struct sockaddr_in6 *)&ss)->sin6_addr, buf,
-	    (socklen_t)len);
-	return buf;
-}
-
 /* CSIT's "Connect To Ovsdb Node" (connect.json), one device. */
 static int
 on_node_add(const struct nb_opts *o, const char *topo, uint64_t first,
@@ -139,8 +122,9 @@ on_node_add(const struct nb_opts *o, const char *topo, uint64_t first,
 	if (on_path(o, 1, id, m->path, sizeof(m->path)) == -1)
 		return -1;
 	on_body(o, m->body, json_pack("{s:s, s:{s:s, s:I}}", "node-id", id,
-	    "ovsdb:connection-info", "remote-ip", on_host(nb, first, host,
-	    sizeof(host)), "remote-port", port));
+	    "ovsdb:connection-info", "remote-ip", source_host(nb->dev_range,
+	    first, nb->cfg->device_host, host, sizeof(host)), "remote-port",
+	    port));
 	return 0;
 }
 
