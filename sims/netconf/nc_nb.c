@@ -44,10 +44,7 @@
 #include "log.h"
 #include "nc_sim.h"
 
-#define NCN_TOPO_8040	"/rests/data/network-topology:network-topology/" \
-	"topology=topology-netconf"
-#define NCN_TOPO_DRAFT	"network-topology:network-topology/topology/" \
-	"topology-netconf"
+#define NCN_TOPO	"topology-netconf"
 #define NCN_IFS		"sbsim-device:interfaces"
 
 static const struct nc_nb_cfg *
@@ -60,28 +57,6 @@ static void
 nc_nb_node_name(uint32_t i, char *out, size_t cap)
 {
 	snprintf(out, cap, "sbsim-nc-%u", i);
-}
-
-/* The topology, a node of it, and below the node (tail). */
-static int
-ncn_path(const struct nb_opts *o, int config, const char *node,
-    const char *tail, const char *query, char *out, size_t cap)
-{
-	char	enc[3 * NB_NODE_MAX + 1];
-	int	n;
-
-	if (node != NULL && nb_pct_encode(node, enc, sizeof(enc)) == -1)
-		return -1;
-	if (o->style == NB_STYLE_RFC8040)
-		n = snprintf(out, cap, NCN_TOPO_8040 "%s%s%s%s%s",
-		    node ? "/node=" : "", node ? enc : "", tail ? tail : "",
-		    query && !config ? "?" : "", query && !config ? query :
-		    "");
-	else
-		n = snprintf(out, cap, "/restconf/%s/" NCN_TOPO_DRAFT
-		    "%s%s%s", config ? "config" : "operational",
-		    node ? "/node/" : "", node ? enc : "", tail ? tail : "");
-	return n < 0 || (size_t)n >= cap ? -1 : 0;
 }
 
 /* ---- mount run: the items are the devices ---- */
@@ -123,7 +98,7 @@ ncn_mount_add(const struct nb_opts *o, const char *topo, uint64_t first,
 	if (n == 1) {
 		nc_nb_node_name((uint32_t)first, name, sizeof(name));
 		nb_msg_start(o, m, NB_PUT);
-		if (ncn_path(o, 1, name, NULL, NULL, m->path,
+		if (nb_topo_path(o, NCN_TOPO, 1, name, NULL, NULL, m->path,
 		    sizeof(m->path)) == -1)
 			return -1;
 		evbuffer_add_printf(m->body, "{\"%snode\":[", o->style ==
@@ -134,7 +109,8 @@ ncn_mount_add(const struct nb_opts *o, const char *topo, uint64_t first,
 	}
 	/* RFC 8040 section 4.6.1: a plain merge of the topology. */
 	nb_msg_start(o, m, NB_PATCH);
-	if (ncn_path(o, 1, NULL, NULL, NULL, m->path, sizeof(m->path)) == -1)
+	if (nb_topo_path(o, NCN_TOPO, 1, NULL, NULL, NULL, m->path,
+	    sizeof(m->path)) == -1)
 		return -1;
 	nb_json_list(o, m->body, "{\"network-topology:topology\":[{"
 	    "\"topology-id\":\"topology-netconf\",\"node\":[", ncn_node_json,
@@ -151,10 +127,11 @@ ncn_mount_del(const struct nb_opts *o, const char *topo, uint64_t first,
 	(void)topo;
 	nb_msg_start(o, m, NB_DELETE);
 	if (n == 0)
-		return ncn_path(o, 1, NULL, NULL, NULL, m->path,
+		return nb_topo_path(o, NCN_TOPO, 1, NULL, NULL, NULL, m->path,
 		    sizeof(m->path));
 	nc_nb_node_name((uint32_t)first, name, sizeof(name));
-	return ncn_path(o, 1, name, NULL, NULL, m->path, sizeof(m->path));
+	return nb_topo_path(o, NCN_TOPO, 1, name, NULL, NULL, m->path,
+	    sizeof(m->path));
 }
 
 static int
@@ -162,8 +139,8 @@ ncn_topo_count(const struct nb_opts *o, const char *topo, struct nb_msg *m)
 {
 	(void)topo;
 	nb_msg_start(o, m, NB_GET);
-	return ncn_path(o, 0, NULL, NULL, "content=nonconfig", m->path,
-	    sizeof(m->path));
+	return nb_topo_path(o, NCN_TOPO, 0, NULL, NULL, "content=nonconfig",
+	    m->path, sizeof(m->path));
 }
 
 /* Members named name (any module prefix) with the string value want, or
@@ -311,7 +288,7 @@ ncn_if_path(const struct nb_opts *o, const char *node, int config,
 		    "/interface=" : "/interface/", id);
 	else
 		snprintf(tail, sizeof(tail), "/yang-ext:mount/" NCN_IFS);
-	return ncn_path(o, config, node, tail, query, out, cap);
+	return nb_topo_path(o, NCN_TOPO, config, node, tail, query, out, cap);
 }
 
 static int
@@ -383,8 +360,9 @@ ncn_learn_count(const struct nb_opts *o, const char *topo, struct nb_msg *m)
 {
 	(void)topo;
 	nb_msg_start(o, m, NB_GET);
-	return ncn_path(o, 0, NULL, "/sbsim-netconf:netconf-stats",
-	    "content=nonconfig", m->path, sizeof(m->path));
+	return nb_topo_path(o, NCN_TOPO, 0, NULL,
+	    "/sbsim-netconf:netconf-stats", "content=nonconfig", m->path,
+	    sizeof(m->path));
 }
 
 static int

@@ -25,10 +25,6 @@
 #include "ovsdb_sim.h"
 
 #define ON_TOPO		"ovsdb:1"
-#define ON_TOPO_8040	"/rests/data/network-topology:network-topology/" \
-	"topology=ovsdb%3A1"
-#define ON_TOPO_DRAFT	"network-topology:network-topology/topology/" \
-	ON_TOPO
 #define ON_OF13		"ovsdb:ovsdb-bridge-protocol-openflow-13"
 #define ON_ID_MAX	256	/* a node id we keep */
 
@@ -64,20 +60,8 @@ static int
 on_path(const struct nb_opts *o, int config, const char *node, char *out,
     size_t cap)
 {
-	char	enc[3 * ON_ID_MAX + 1];
-	int	n;
-
-	if (node != NULL && nb_pct_encode(node, enc, sizeof(enc)) == -1)
-		return -1;
-	if (o->style == NB_STYLE_RFC8040)
-		n = snprintf(out, cap, "%s%s%s%s", ON_TOPO_8040, node ?
-		    "/node=" : "", node ? enc : "", config ? "" :
-		    "?content=nonconfig");
-	else
-		n = snprintf(out, cap, "/restconf/%s/" ON_TOPO_DRAFT "%s%s",
-		    config ? "config" : "operational", node ? "/node/" : "",
-		    node ? enc : "");
-	return n < 0 || (size_t)n >= cap ? -1 : 0;
+	return nb_topo_path(o, ON_TOPO, config, node, NULL, "content=nonconfig",
+	    out, cap);
 }
 
 /* A body of one node: {"network-topology:node": [node]} (the draft's

@@ -174,6 +174,31 @@ nb_media(const struct nb_opts *o)
 	    "application/yang-data+json" : "application/json";
 }
 
+int
+nb_topo_path(const struct nb_opts *o, const char *topo, int config,
+    const char *node, const char *tail, const char *query, char *out,
+    size_t cap)
+{
+	char	tenc[3 * NB_NODE_MAX + 1], enc[3 * NB_PATH_MAX + 1];
+	int	n;
+
+	if (nb_pct_encode(topo, tenc, sizeof(tenc)) == -1 ||
+	    (node != NULL && nb_pct_encode(node, enc, sizeof(enc)) == -1))
+		return -1;
+	if (o->style == NB_STYLE_RFC8040)
+		n = snprintf(out, cap, "/rests/data/network-topology:"
+		    "network-topology/topology=%s%s%s%s%s%s", tenc,
+		    node ? "/node=" : "", node ? enc : "", tail ? tail : "",
+		    query && !config ? "?" : "", query && !config ? query :
+		    "");
+	else
+		n = snprintf(out, cap, "/restconf/%s/network-topology:"
+		    "network-topology/topology/%s%s%s%s", config ? "config" :
+		    "operational", topo, node ? "/node/" : "", node ? enc : "",
+		    tail ? tail : "");
+	return n < 0 || (size_t)n >= cap ? -1 : 0;
+}
+
 void
 nb_msg_start(const struct nb_opts *o, struct nb_msg *m,
     enum nb_method method)
