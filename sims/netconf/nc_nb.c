@@ -66,13 +66,12 @@ ncn_node_json(const struct nb_opts *o, uint64_t i, struct evbuffer *b)
 {
 	const struct nc_nb_cfg	*c = ncn_cfg(o);
 	char			 name[NB_NODE_MAX], host[INET6_ADDRSTRLEN];
-	json_t			*j;
-	char			*s;
 
 	nc_nb_node_name((uint32_t)i, name, sizeof(name));
 	/* ODL's netconf-node-topology leaves (flat, as most releases and
 	 * CSIT's templates take them). */
-	j = json_pack("{s:s, s:s, s:I, s:s, s:s, s:b, s:I}", "node-id", name,
+	nb_json_add(b, json_pack("{s:s, s:s, s:I, s:s, s:s, s:b, s:I}",
+	    "node-id", name,
 	    "netconf-node-topology:host", source_host(c->dev_range, i,
 	    c->device_host, host, sizeof(host)),
 	    "netconf-node-topology:port", (json_int_t)(c->base_port +
@@ -80,12 +79,7 @@ ncn_node_json(const struct nb_opts *o, uint64_t i, struct evbuffer *b)
 	    "netconf-node-topology:username", c->dev_user,
 	    "netconf-node-topology:password", c->dev_password,
 	    "netconf-node-topology:tcp-only", c->tcp_only,
-	    "netconf-node-topology:keepalive-delay", (json_int_t)0);
-	if (j == NULL || (s = json_dumps(j, JSON_COMPACT)) == NULL)
-		fatalx("json_pack");
-	evbuffer_add(b, s, strlen(s));
-	free(s);
-	json_decref(j);
+	    "netconf-node-topology:keepalive-delay", (json_int_t)0));
 }
 
 static int

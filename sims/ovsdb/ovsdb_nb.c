@@ -69,16 +69,8 @@ on_path(const struct nb_opts *o, int config, const char *node, char *out,
 static void
 on_body(const struct nb_opts *o, struct evbuffer *b, json_t *node)
 {
-	json_t	*doc;
-	char	*s;
-
-	doc = json_pack("{s:[o]}", o->style == NB_STYLE_RFC8040 ?
-	    "network-topology:node" : "node", node);
-	if (doc == NULL || (s = json_dumps(doc, JSON_COMPACT)) == NULL)
-		fatalx("json_pack");
-	evbuffer_add(b, s, strlen(s));
-	free(s);
-	json_decref(doc);
+	nb_json_add(b, json_pack("{s:[o]}", o->style == NB_STYLE_RFC8040 ?
+	    "network-topology:node" : "node", node));
 }
 
 /* ---- the node run: passive devices connected by the controller ---- */

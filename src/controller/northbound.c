@@ -12,6 +12,7 @@
 #include <event2/event.h>
 #include <event2/http.h>
 #include <event2/keyvalq_struct.h>
+#include <jansson.h>
 
 #include "engine.h"
 #include "http_server.h"
@@ -162,6 +163,18 @@ nb_json_list(const struct nb_opts *o, struct evbuffer *b, const char *head,
 		item(o, first + i, b);
 	}
 	evbuffer_add(b, tail, strlen(tail));
+}
+
+void
+nb_json_add(struct evbuffer *b, json_t *j)
+{
+	char	*s;
+
+	if (j == NULL || (s = json_dumps(j, JSON_COMPACT)) == NULL)
+		fatalx("json_pack");
+	evbuffer_add(b, s, strlen(s));
+	free(s);
+	json_decref(j);
 }
 
 const char *

@@ -157,6 +157,10 @@ typedef void (*nb_item_fn)(const struct nb_opts *, uint64_t item,
 void	 nb_json_list(const struct nb_opts *, struct evbuffer *,
 	    const char *head, nb_item_fn, uint64_t first, uint32_t n,
 	    const char *tail);
+/* j (a jansson json_t) in compact text onto b, then released; NULL (a
+ * json_pack() that failed: a bug) is fatal. */
+struct json_t;
+void	 nb_json_add(struct evbuffer *, struct json_t *j);
 /* Descriptors the northbound needs: one per parallel slot when on. */
 uint32_t nb_fds_needed(const struct nb_opts *);
 /* Options checked together (format with batches, ...); -1 with err. */
