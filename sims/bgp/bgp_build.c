@@ -475,49 +475,51 @@ bgp_aspath_merge(const struct rbuf *asp, const struct rbuf *as4p, int as4,
 	return bgp_aspath_copy(*asp, as4, 0, LONG_MAX, a);
 }
 
+/*
+ * A list attribute's entries, each `words` 32-bit words (a community 1, a
+ * CLUSTER_LIST entry 1, a large community 3), appended to dst, which holds
+ * *n of at most max: 1 when some did not fit and were left out.
+ */
+static int
+bgp_words_copy(const uint8_t *p, size_t len, size_t words, uint32_t *dst,
+    uint8_t *n, size_t max)
+{
+	size_t	i, k;
+
+	for (i = 0; i + 4 * words <= len; i += 4 * words) {
+		if (*n >= max)
+			return 1;
+		for (k = 0; k < words; k++)
+			dst[*n * words + k] = bgp_get32(p + i + 4 * k);
+		(*n)++;
+	}
+	return 0;
+}
+
 static int
 bgp_attr_copy(struct bgp_attrs *a, uint8_t type, struct rbuf v)
 {
 	const uint8_t	*p = rbuf_ptr(&v);
-	size_t		 len = rbuf_left(&v), i;
-	int		 cut = 0;
+	size_t		 len = rbuf_left(&v);
 
 	switch (type) {
 	case BGP_ATTR_COMMUNITIES:
-		for (i = 0; i + 4 <= len; i += 4) {
-			if (a->n_comm < BGP_MAX_COMM)
-				a->comm[a->n_comm++] = bgp_get32(p + i);
-			else
-				cut = 1;
-		}
-		break;
+		return bgp_words_copy(p, len, 1, a->comm, &a->n_comm,
+		    BGP_MAX_COMM);
 	case BGP_ATTR_ORIGINATOR_ID:
 		if (len == 4) {
 			a->has_originator = 1;
 			a->originator = bgp_get32(p);
 		}
-		break;
+		return 0;
 	case BGP_ATTR_CLUSTER_LIST:
-		for (i = 0; i + 4 <= len; i += 4) {
-			if (a->n_cluster < BGP_MAX_CLUSTER)
-				a->cluster[a->n_cluster++] = bgp_get32(p + i);
-			else
-				cut = 1;
-		}
-		break;
+		return bgp_words_copy(p, len, 1, a->cluster, &a->n_cluster,
+		    BGP_MAX_CLUSTER);
 	case BGP_ATTR_LARGE_COMMUNITIES:
-		for (i = 0; i + 12 <= len; i += 12) {
-			if (a->n_lcomm >= BGP_MAX_COMM) {
-				cut = 1;
-				break;
-			}
-			a->lcomm[a->n_lcomm][0] = bgp_get32(p + i);
-			a->lcomm[a->n_lcomm][1] = bgp_get32(p + i + 4);
-			a->lcomm[a->n_lcomm++][2] = bgp_get32(p + i + 8);
-		}
-		break;
+		return bgp_words_copy(p, len, 3, &a->lcomm[0][0], &a->n_lcomm,
+		    BGP_MAX_COMM);
 	}
-	return cut;
+	return 0;
 }
 
 int

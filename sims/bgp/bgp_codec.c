@@ -116,6 +116,28 @@ bgp_cap_put(struct wbuf *w, uint8_t code, const uint8_t *v, uint8_t len)
 	wbuf_put_bytes(w, v, len);
 }
 
+/*
+ * The (AFI, SAFI, flags) tuples of RFC 4724 section 3 (graceful restart:
+ * bit 1 of on[af], forwarding state kept, is the flags' top bit) and RFC
+ * 7911 section 4 (ADD-PATH: on[af] is the send/receive byte): one per
+ * family whose on[af] is set, into v from n; the length after them.
+ */
+static uint8_t
+bgp_cap_af_tuples(uint8_t *v, uint8_t n, const uint8_t *on, int graceful)
+{
+	int	af;
+
+	for (af = 0; af < BGP_AF_MAX; af++) {
+		if (!on[af])
+			continue;
+		v[n++] = 0;
+		v[n++] = (uint8_t)bgp_af_afi(af);
+		v[n++] = BGP_SAFI_UNICAST;
+		v[n++] = graceful ? ((on[af] & 2) ? 0x80 : 0) : on[af];
+	}
+	return n;
+}
+
 static void
 bgp_caps_encode(struct wbuf *w, const struct bgp_caps *c)
 {
@@ -140,15 +162,7 @@ bgp_caps_encode(struct wbuf *w, const struct bgp_caps *c)
 		 * (AFI, SAFI, flags) per family. */
 		v[0] = (uint8_t)((c->gr_flags << 4) | ((c->gr_time >> 8) & 0xf));
 		v[1] = (uint8_t)c->gr_time;
-		n = 2;
-		for (af = 0; af < BGP_AF_MAX; af++) {
-			if (!c->gr_af[af])
-				continue;
-			v[n++] = 0;
-			v[n++] = (uint8_t)bgp_af_afi(af);
-			v[n++] = BGP_SAFI_UNICAST;
-			v[n++] = (c->gr_af[af] & 2) ? 0x80 : 0;
-		}
+		n = bgp_cap_af_tuples(v, 2, c->gr_af, 1);
 		bgp_cap_put(w, BGP_CAP_GRACEFUL, v, n);
 	}
 	if (c->as4) {
@@ -158,16 +172,7 @@ bgp_caps_encode(struct wbuf *w, const struct bgp_caps *c)
 		v[3] = (uint8_t)c->as4_number;
 		bgp_cap_put(w, BGP_CAP_AS4, v, 4);
 	}
-	n = 0;
-	for (af = 0; af < BGP_AF_MAX; af++) {
-		if (!c->addpath[af])
-			continue;
-		v[n++] = 0;
-		v[n++] = (uint8_t)bgp_af_afi(af);
-		v[n++] = BGP_SAFI_UNICAST;
-		v[n++] = c->addpath[af];
-	}
-	if (n > 0)
+	if ((n = bgp_cap_af_tuples(v, 0, c->addpath, 0)) > 0)
 		bgp_cap_put(w, BGP_CAP_ADD_PATH, v, n);
 }
 
@@ -660,11 +665,17 @@ bgp_attr_metric(struct bgp_update *u, uint8_t type, const uint8_t *p,
 }
 
 /* A list of items of unit bytes: empty or a partial item is malformed
- * (RFC 7606 section 7.8, 7.10, 7.14; RFC 8092 section 6). */
-static int
-bgp_list_bad(size_t len, size_t unit)
+ * (RFC 7606 section 7.8, 7.10, 7.14; RFC 8092 section 6), and the UPDATE
+ * treated as a withdrawal.  The count of items, or -1. */
+static long
+bgp_attr_list(struct bgp_update *u, size_t len, size_t unit,
+    const char *what)
 {
-	return len == 0 || len % unit != 0;
+	if (len == 0 || len % unit != 0) {
+		bgp_treat_as_withdraw(u, what);
+		return -1;
+	}
+	return (long)(len / unit);
 }
 
 /* RFC 6793 section 6: a malformed AS4_PATH is discarded. */
@@ -685,6 +696,7 @@ bgp_attr_one(struct bgp_update *u, uint8_t type, struct rbuf v,
 {
 	size_t		len = rbuf_left(&v);
 	const uint8_t	*p = rbuf_ptr(&v);
+	long		n;
 
 	switch (type) {
 	case BGP_ATTR_ORIGIN:
@@ -709,28 +721,23 @@ bgp_attr_one(struct bgp_update *u, uint8_t type, struct rbuf v,
 			bgp_attr_discard(u, "AGGREGATOR length");
 		break;
 	case BGP_ATTR_COMMUNITIES:
-		if (bgp_list_bad(len, 4))
-			bgp_treat_as_withdraw(u, "COMMUNITIES length");
-		else
-			u->n_comm = (uint16_t)(len / 4);
+		if ((n = bgp_attr_list(u, len, 4, "COMMUNITIES length")) >= 0)
+			u->n_comm = (uint16_t)n;
 		break;
 	case BGP_ATTR_LARGE_COMMUNITIES:
-		if (bgp_list_bad(len, 12))
-			bgp_treat_as_withdraw(u, "LARGE_COMMUNITY length");
-		else
-			u->n_lcomm = (uint16_t)(len / 12);
+		if ((n = bgp_attr_list(u, len, 12,
+		    "LARGE_COMMUNITY length")) >= 0)
+			u->n_lcomm = (uint16_t)n;
 		break;
 	case BGP_ATTR_EXT_COMMUNITIES:
-		if (bgp_list_bad(len, 8))
-			bgp_treat_as_withdraw(u, "EXTENDED_COMMUNITIES length");
+		(void)bgp_attr_list(u, len, 8, "EXTENDED_COMMUNITIES length");
 		break;
 	case BGP_ATTR_ORIGINATOR_ID:
 		if (len != 4)
 			bgp_treat_as_withdraw(u, "ORIGINATOR_ID length");
 		break;
 	case BGP_ATTR_CLUSTER_LIST:
-		if (bgp_list_bad(len, 4))
-			bgp_treat_as_withdraw(u, "CLUSTER_LIST length");
+		(void)bgp_attr_list(u, len, 4, "CLUSTER_LIST length");
 		break;
 	case BGP_ATTR_AS4_PATH:
 		bgp_attr_as4_path(u, v);

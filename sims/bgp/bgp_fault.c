@@ -45,23 +45,20 @@ bgp_fault_delay(void *cfg, const struct fault_shot *shot)
 	return bgp_fault_any_pool(cfg, shot, fault_pool_delay);
 }
 
-/* The k-th Established peer, NULL when none. */
+static int
+bgp_fault_established(const void *dev)
+{
+	const struct bgp_peer	*p = dev;
+
+	return p->state == BGPS_ESTABLISHED && p->closing_ns == 0;
+}
+
+/* An Established peer picked by rnd, NULL when none. */
 static struct bgp_peer *
 bgp_fault_peer(struct bgp_sim *sim, uint64_t rnd)
 {
-	uint32_t	i, up = 0, k;
-
-	for (i = 0; i < sim->n_sess; i++)
-		up += sim->peers[i].state == BGPS_ESTABLISHED &&
-		    sim->peers[i].closing_ns == 0;
-	if (up == 0)
-		return NULL;
-	k = (uint32_t)(rnd % up);
-	for (i = 0; i < sim->n_sess; i++)
-		if (sim->peers[i].state == BGPS_ESTABLISHED &&
-		    sim->peers[i].closing_ns == 0 && k-- == 0)
-			return &sim->peers[i];
-	return NULL;
+	return fault_pick(sim->peers, sim->n_sess, sizeof(sim->peers[0]),
+	    bgp_fault_established, rnd);
 }
 
 static int

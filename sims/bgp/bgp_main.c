@@ -399,22 +399,6 @@ bgp_peer_init(struct bgp_sim *sim, struct bgp_peer *p, uint32_t i,
 	p->spk = (uint8_t)spk;
 }
 
-/* One pool per speaker, each over its slice of the sessions. */
-static int
-bgp_pools_start(struct bgp_sim *sim, char *err, size_t errlen)
-{
-	unsigned	k;
-
-	for (k = 0; k < sim->cfg.n_spk; k++)
-		pool_init_array(&sim->pool[k], &sim->pcfg[k], &bgp_peer_ops,
-		    &sim->peers[k * sim->cfg.peers], sizeof(*sim->peers),
-		    offsetof(struct bgp_peer, pd), sim->cfg.peers);
-	for (k = 0; k < sim->cfg.n_spk; k++)
-		if (pool_start(&sim->pool[k], err, errlen) == -1)
-			return -1;
-	return 0;
-}
-
 /* The first write (deleting 0) or delete request to the application RIB:
  * the monitor's side of advertise or unadvertise counts from it. */
 static void
@@ -473,7 +457,10 @@ bgp_start(void *arg, struct metrics *m, char *err, size_t errlen)
 		if (pool_start(&sim->mpool, err, errlen) == -1)
 			return -1;
 	}
-	return bgp_pools_start(sim, err, errlen);
+	/* One pool per speaker, each over its slice of the sessions. */
+	return pool_start_sliced(sim->pool, sim->pcfg, sim->cfg.n_spk,
+	    &bgp_peer_ops, sim->peers, sizeof(*sim->peers),
+	    offsetof(struct bgp_peer, pd), sim->cfg.peers, err, errlen);
 }
 
 static uint64_t
@@ -674,21 +661,6 @@ out:
 	return 0;
 }
 
-/* Every pool stopped; the run's connect counters sum them all. */
-static void
-bgp_pools_stop(struct bgp_sim *sim)
-{
-	struct pool_stats	sum;
-	unsigned		k;
-
-	memset(&sum, 0, sizeof(sum));
-	for (k = 0; k < sim->cfg.n_spk; k++) {
-		pool_stop(&sim->pool[k]);
-		pool_stats_add(&sum, &sim->pool[k]);
-	}
-	pool_stats_counted(&sum, sim->m);
-}
-
 static void
 bgp_stop(void *arg)
 {
@@ -716,7 +688,8 @@ bgp_stop(void *arg)
 		pool_stop(&sim->mpool);
 		bgp_peer_free(&sim->mon);
 	}
-	bgp_pools_stop(sim);
+	/* Every pool stopped; the run's connect counters sum them. */
+	pool_stop_all_counted(sim->pool, sim->cfg.n_spk, sim->m);
 	for (i = 0; i < sim->n_sess; i++)
 		bgp_peer_free(&sim->peers[i]);
 	for (i = 0; i < sim->cfg.n_spk; i++)

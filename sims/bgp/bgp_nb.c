@@ -135,9 +135,7 @@ bgpnb_del(const struct nb_opts *o, const char *node, uint64_t first, uint32_t n,
 	char	pfx[64], nh[64];
 
 	(void)node;
-	m->method = NB_DELETE;
-	m->ctype = NULL;
-	m->accept = nb_media(o);
+	nb_msg_start(o, m, NB_DELETE);
 	if (n == 0)
 		return bgpnb_routes_path(o, NULL, m->path, sizeof(m->path));
 	bgpnb_route_text(o, first, pfx, sizeof(pfx), nh, sizeof(nh));
@@ -188,9 +186,7 @@ static int
 bgpnb_count(const struct nb_opts *o, const char *node, struct nb_msg *m)
 {
 	(void)node;
-	m->method = NB_GET;
-	m->ctype = NULL;
-	m->accept = nb_media(o);
+	nb_msg_start(o, m, NB_GET);
 	if (bgpnb_ctx(o)->count == BGP_NB_LOC_RIB)
 		return bgpnb_loc_rib_path(o, m->path, sizeof(m->path));
 	if (bgpnb_ctx(o)->count == BGP_NB_TOPOLOGY)

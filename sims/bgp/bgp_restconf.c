@@ -394,26 +394,38 @@ bgprc_rib(struct doc_writer *w)
 	bgprc_tables_last(w, "loc-rib", RC_LOC_RIB, NULL);
 }
 
-/* GET below .../peer=ID/: one of its RIBs, whole or below tables. */
+/* GET of the RIB e[at] names (the loc-rib, or one of a peer's): whole,
+ * or below its tables. */
 static void
-bgprc_get_peer_rib(struct rc_req *rq, const char *peer)
+bgprc_get_one_rib(struct rc_req *rq, size_t at, enum bgprc_src src,
+    const char *peer)
 {
 	const struct rc_path	*p = &rq->path;
 	struct doc_writer	 w;
 	struct evbuffer		*b;
+
+	if (p->n == at + 1) {
+		b = rc_writer(rq, &w);
+		doc_container(&w, &rib_mod, p->e[at].name);
+		bgprc_tables(&w, src, peer);
+		rc_send(rq, &w, b);
+	} else if (rc_elem_is(&p->e[at + 1], "tables"))
+		bgprc_get_table(rq, at + 1, src, peer);
+	else
+		rc_unknown(rq, &p->e[at + 1]);
+}
+
+/* GET below .../peer=ID/: one of its RIBs. */
+static void
+bgprc_get_peer_rib(struct rc_req *rq, const char *peer)
+{
+	const struct rc_path	*p = &rq->path;
 	enum bgprc_src		 src;
 
 	if (bgprc_peer_rib(&p->e[3], &src) == -1)
 		rc_unknown(rq, &p->e[3]);
-	else if (p->n == 4) {
-		b = rc_writer(rq, &w);
-		doc_container(&w, &rib_mod, p->e[3].name);
-		bgprc_tables(&w, src, peer);
-		rc_send(rq, &w, b);
-	} else if (rc_elem_is(&p->e[4], "tables"))
-		bgprc_get_table(rq, 4, src, peer);
 	else
-		rc_unknown(rq, &p->e[4]);
+		bgprc_get_one_rib(rq, 3, src, peer);
 }
 
 /* GET below bgp-rib/rib=example-bgp-rib. */
@@ -435,17 +447,9 @@ bgprc_get_rib(struct rc_req *rq)
 		bgprc_rib(&w);
 		doc_end(&w);
 		rc_send(rq, &w, b);
-	} else if (rc_elem_is(&p->e[2], "loc-rib")) {
-		if (p->n == 3) {
-			b = rc_writer(rq, &w);
-			doc_container(&w, &rib_mod, "loc-rib");
-			bgprc_tables(&w, RC_LOC_RIB, NULL);
-			rc_send(rq, &w, b);
-		} else if (rc_elem_is(&p->e[3], "tables"))
-			bgprc_get_table(rq, 3, RC_LOC_RIB, NULL);
-		else
-			rc_unknown(rq, &p->e[3]);
-	} else if (rc_elem_is(&p->e[2], "peer")) {
+	} else if (rc_elem_is(&p->e[2], "loc-rib"))
+		bgprc_get_one_rib(rq, 2, RC_LOC_RIB, NULL);
+	else if (rc_elem_is(&p->e[2], "peer")) {
 		peer = p->e[2].key[0];
 		if (!bgp_spk_peer_exists(peer))
 			rc_data_missing(rq);
@@ -881,11 +885,7 @@ topo_handle(struct rc_req *rq, void *arg)
 		return;
 	}
 	if (p->n == 2) {
-		b = rc_writer(rq, &w);
-		doc_list(&w, &rc_nt_mod, "topology");
-		topo_entry(&w, rq->content == RC_CONTENT_CONFIG, arg);
-		doc_end(&w);
-		rc_send(rq, &w, b);
+		rc_topology_reply(rq, topo_entry, arg);
 		return;
 	}
 	topo_collect(af, &gs);

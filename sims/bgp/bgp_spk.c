@@ -31,6 +31,7 @@
 #include "bgp_nbr.h"
 #include "bgp_rib.h"
 #include "bgp_spk.h"
+#include "ctl_listen.h"
 #include "engine.h"
 #include "log.h"
 #include "metrics.h"
@@ -103,8 +104,7 @@ struct spk_log {
 
 static struct bgp_spk_config	 cfg;
 static struct bgp_spk_stats	 st;
-static struct evconnlistener	*listener;
-static struct event		*timer;
+static struct ctl_listen	 lis;	/* the listener and spk_tick */
 static struct event		*kick;		/* changes to send */
 static struct bgp_pmap		 rib;		/* value: struct spk_path * */
 static struct spk_attr		*attr_tab[SPK_ATTR_BUCKETS];
@@ -677,12 +677,12 @@ spk_write(struct bufferevent *bev, void *arg)
 static void
 spk_event(struct bufferevent *bev, short what, void *arg)
 {
+	const char	*why;
+
 	(void)bev;
-	if (what & BEV_EVENT_EOF)
-		spk_close(arg, "the peer closed the connection");
-	else if (what & BEV_EVENT_ERROR)
-		spk_close(arg, evutil_socket_error_to_string(
-		    EVUTIL_SOCKET_ERROR()));
+	if ((why = engine_bev_closed_why(what, "the peer closed the "
+	    "connection")) != NULL)
+		spk_close(arg, why);
 }
 
 /* ---- advertising ---- */
@@ -1016,13 +1016,11 @@ bgp_spk_attach(evutil_socket_t fd, const struct sockaddr *sa,
 	return 0;
 }
 
+/* A connection accepted: a refused one is closed and logged there. */
 static void
-spk_accept(struct evconnlistener *l, evutil_socket_t fd, struct sockaddr *sa,
-    int salen, void *arg)
+spk_accepted(evutil_socket_t fd, const struct sockaddr *sa, socklen_t salen)
 {
-	(void)l;
-	(void)arg;
-	bgp_spk_attach(fd, sa, (socklen_t)salen);
+	(void)bgp_spk_attach(fd, sa, salen);
 }
 
 /* Hold timers, keepalives, NOTIFICATIONs not taken; changes out. */
@@ -1115,21 +1113,16 @@ bgp_spk_parse_monitors(struct bgp_spk_config *c, const char *arg,
 int
 bgp_spk_start(const struct bgp_spk_config *c, char *err, size_t errlen)
 {
-	struct timeval	tv = { 0, 200000 };
-
 	cfg = *c;
 	memset(&st, 0, sizeof(st));
 	n_advertising = 0;
 	change_open = 0;
 	bgp_pmap_init(&rib, 1);
 	bgp_nbr_start(cfg.as, cfg.hold);
-	listener = engine_listen(&cfg.listen, spk_accept, NULL, "BGP", err,
-	    errlen);
-	if (listener == NULL)
+	if (ctl_listen_start(&lis, &cfg.listen, "BGP", spk_accepted, spk_tick,
+	    200, err, errlen) == -1)
 		return -1;
-	timer = engine_timer_new(EV_PERSIST, spk_tick, NULL);
 	kick = engine_timer_new(0, spk_kick_cb, NULL);
-	engine_timer_add(timer, &tv);
 	return 0;
 }
 
@@ -1154,14 +1147,10 @@ bgp_spk_stop(void)
 {
 	uint32_t	i;
 
-	if (timer != NULL)
-		event_free(timer);
+	ctl_listen_stop(&lis);
 	if (kick != NULL)
 		event_free(kick);
-	timer = kick = NULL;
-	if (listener != NULL)
-		engine_listener_free(listener);
-	listener = NULL;
+	kick = NULL;
 	bgp_nbr_stop();
 	for (i = 0; i < n_peers; i++)
 		if (peers[i] != NULL) {

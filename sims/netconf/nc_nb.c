@@ -44,10 +44,7 @@
 #include "log.h"
 #include "nc_sim.h"
 
-#define NCN_TOPO_8040	"/rests/data/network-topology:network-topology/" \
-	"topology=topology-netconf"
-#define NCN_TOPO_DRAFT	"network-topology:network-topology/topology/" \
-	"topology-netconf"
+#define NCN_TOPO	"topology-netconf"
 #define NCN_IFS		"sbsim-device:interfaces"
 
 static const struct nc_nb_cfg *
@@ -56,86 +53,33 @@ ncn_cfg(const struct nb_opts *o)
 	return o->ctx;
 }
 
-/* A request in the style's JSON media type; a body with PUT and PATCH. */
-static void
-ncn_msg(const struct nb_opts *o, struct nb_msg *m, enum nb_method method)
-{
-	m->method = method;
-	m->accept = nb_media(o);
-	m->ctype = method == NB_PUT || method == NB_PATCH ? m->accept : NULL;
-}
-
 static void
 nc_nb_node_name(uint32_t i, char *out, size_t cap)
 {
 	snprintf(out, cap, "sbsim-nc-%u", i);
 }
 
-/* The topology, a node of it, and below the node (tail). */
-static int
-ncn_path(const struct nb_opts *o, int config, const char *node,
-    const char *tail, const char *query, char *out, size_t cap)
-{
-	char	enc[3 * NB_NODE_MAX + 1];
-	int	n;
-
-	if (node != NULL && nb_pct_encode(node, enc, sizeof(enc)) == -1)
-		return -1;
-	if (o->style == NB_STYLE_RFC8040)
-		n = snprintf(out, cap, NCN_TOPO_8040 "%s%s%s%s%s",
-		    node ? "/node=" : "", node ? enc : "", tail ? tail : "",
-		    query && !config ? "?" : "", query && !config ? query :
-		    "");
-	else
-		n = snprintf(out, cap, "/restconf/%s/" NCN_TOPO_DRAFT
-		    "%s%s%s", config ? "config" : "operational",
-		    node ? "/node/" : "", node ? enc : "", tail ? tail : "");
-	return n < 0 || (size_t)n >= cap ? -1 : 0;
-}
-
 /* ---- mount run: the items are the devices ---- */
-
-/* The address the controller dials for device i. */
-static const char *
-ncn_host(const struct nc_nb_cfg *c, uint64_t i, char *buf, size_t len)
-{
-	struct sockaddr_storage	ss;
-	socklen_t		sl;
-
-	if (c->dev_range == NULL)
-		return c->device_host;
-	source_addr(c->dev_range, i, &ss, &sl);
-	inet_ntop(ss.ss_family, ss.ss_family == AF_INET ?
-	    (void *)&((struct sockaddr_in *)&ss)->sin_addr :
-	    (void *)&((struct sockaddr_in6 *)&ss)->sin6_addr, buf,
-	    (socklen_t)len);
-	return buf;
-}
 
 static void
 ncn_node_json(const struct nb_opts *o, uint64_t i, struct evbuffer *b)
 {
 	const struct nc_nb_cfg	*c = ncn_cfg(o);
 	char			 name[NB_NODE_MAX], host[INET6_ADDRSTRLEN];
-	json_t			*j;
-	char			*s;
 
 	nc_nb_node_name((uint32_t)i, name, sizeof(name));
 	/* ODL's netconf-node-topology leaves (flat, as most releases and
 	 * CSIT's templates take them). */
-	j = json_pack("{s:s, s:s, s:I, s:s, s:s, s:b, s:I}", "node-id", name,
-	    "netconf-node-topology:host", ncn_host(c, i, host, sizeof(host)),
+	nb_json_add(b, json_pack("{s:s, s:s, s:I, s:s, s:s, s:b, s:I}",
+	    "node-id", name,
+	    "netconf-node-topology:host", source_host(c->dev_range, i,
+	    c->device_host, host, sizeof(host)),
 	    "netconf-node-topology:port", (json_int_t)(c->base_port +
 	    (c->dev_range != NULL ? 0 : i)),
 	    "netconf-node-topology:username", c->dev_user,
 	    "netconf-node-topology:password", c->dev_password,
 	    "netconf-node-topology:tcp-only", c->tcp_only,
-	    "netconf-node-topology:keepalive-delay", (json_int_t)0);
-	if (j == NULL || (s = json_dumps(j, JSON_COMPACT)) == NULL)
-		fatalx("json_pack");
-	evbuffer_add(b, s, strlen(s));
-	free(s);
-	json_decref(j);
+	    "netconf-node-topology:keepalive-delay", (json_int_t)0));
 }
 
 static int
@@ -147,8 +91,8 @@ ncn_mount_add(const struct nb_opts *o, const char *topo, uint64_t first,
 	(void)topo;
 	if (n == 1) {
 		nc_nb_node_name((uint32_t)first, name, sizeof(name));
-		ncn_msg(o, m, NB_PUT);
-		if (ncn_path(o, 1, name, NULL, NULL, m->path,
+		nb_msg_start(o, m, NB_PUT);
+		if (nb_topo_path(o, NCN_TOPO, 1, name, NULL, NULL, m->path,
 		    sizeof(m->path)) == -1)
 			return -1;
 		evbuffer_add_printf(m->body, "{\"%snode\":[", o->style ==
@@ -158,8 +102,9 @@ ncn_mount_add(const struct nb_opts *o, const char *topo, uint64_t first,
 		return 0;
 	}
 	/* RFC 8040 section 4.6.1: a plain merge of the topology. */
-	ncn_msg(o, m, NB_PATCH);
-	if (ncn_path(o, 1, NULL, NULL, NULL, m->path, sizeof(m->path)) == -1)
+	nb_msg_start(o, m, NB_PATCH);
+	if (nb_topo_path(o, NCN_TOPO, 1, NULL, NULL, NULL, m->path,
+	    sizeof(m->path)) == -1)
 		return -1;
 	nb_json_list(o, m->body, "{\"network-topology:topology\":[{"
 	    "\"topology-id\":\"topology-netconf\",\"node\":[", ncn_node_json,
@@ -174,21 +119,22 @@ ncn_mount_del(const struct nb_opts *o, const char *topo, uint64_t first,
 	char	name[NB_NODE_MAX];
 
 	(void)topo;
-	ncn_msg(o, m, NB_DELETE);
+	nb_msg_start(o, m, NB_DELETE);
 	if (n == 0)
-		return ncn_path(o, 1, NULL, NULL, NULL, m->path,
+		return nb_topo_path(o, NCN_TOPO, 1, NULL, NULL, NULL, m->path,
 		    sizeof(m->path));
 	nc_nb_node_name((uint32_t)first, name, sizeof(name));
-	return ncn_path(o, 1, name, NULL, NULL, m->path, sizeof(m->path));
+	return nb_topo_path(o, NCN_TOPO, 1, name, NULL, NULL, m->path,
+	    sizeof(m->path));
 }
 
 static int
 ncn_topo_count(const struct nb_opts *o, const char *topo, struct nb_msg *m)
 {
 	(void)topo;
-	ncn_msg(o, m, NB_GET);
-	return ncn_path(o, 0, NULL, NULL, "content=nonconfig", m->path,
-	    sizeof(m->path));
+	nb_msg_start(o, m, NB_GET);
+	return nb_topo_path(o, NCN_TOPO, 0, NULL, NULL, "content=nonconfig",
+	    m->path, sizeof(m->path));
 }
 
 /* Members named name (any module prefix) with the string value want, or
@@ -336,7 +282,7 @@ ncn_if_path(const struct nb_opts *o, const char *node, int config,
 		    "/interface=" : "/interface/", id);
 	else
 		snprintf(tail, sizeof(tail), "/yang-ext:mount/" NCN_IFS);
-	return ncn_path(o, config, node, tail, query, out, cap);
+	return nb_topo_path(o, NCN_TOPO, config, node, tail, query, out, cap);
 }
 
 static int
@@ -346,7 +292,7 @@ ncn_edit_add(const struct nb_opts *o, const char *node, uint64_t first,
 	uint32_t	i;
 
 	if (n == 1) {
-		ncn_msg(o, m, NB_PUT);
+		nb_msg_start(o, m, NB_PUT);
 		if (ncn_if_path(o, node, 1, NULL, first, 1, m->path,
 		    sizeof(m->path)) == -1)
 			return -1;
@@ -355,7 +301,7 @@ ncn_edit_add(const struct nb_opts *o, const char *node, uint64_t first,
 		    "northbound\"}]}", first);
 		return 0;
 	}
-	ncn_msg(o, m, NB_PATCH);
+	nb_msg_start(o, m, NB_PATCH);
 	if (ncn_if_path(o, node, 1, NULL, 0, 0, m->path,
 	    sizeof(m->path)) == -1)
 		return -1;
@@ -372,7 +318,7 @@ static int
 ncn_edit_del(const struct nb_opts *o, const char *node, uint64_t first,
     uint32_t n, struct nb_msg *m)
 {
-	ncn_msg(o, m, NB_DELETE);
+	nb_msg_start(o, m, NB_DELETE);
 	return ncn_if_path(o, node, 1, NULL, first, n != 0, m->path,
 	    sizeof(m->path));
 }
@@ -381,7 +327,7 @@ ncn_edit_del(const struct nb_opts *o, const char *node, uint64_t first,
 static int
 ncn_edit_count(const struct nb_opts *o, const char *node, struct nb_msg *m)
 {
-	ncn_msg(o, m, NB_GET);
+	nb_msg_start(o, m, NB_GET);
 	/* RFC 8040: ?content=config; draft: the config datastore. */
 	if (o->style == NB_STYLE_RFC8040)
 		return ncn_if_path(o, node, 0, "content=config", 0, 0,
@@ -407,9 +353,10 @@ static int
 ncn_learn_count(const struct nb_opts *o, const char *topo, struct nb_msg *m)
 {
 	(void)topo;
-	ncn_msg(o, m, NB_GET);
-	return ncn_path(o, 0, NULL, "/sbsim-netconf:netconf-stats",
-	    "content=nonconfig", m->path, sizeof(m->path));
+	nb_msg_start(o, m, NB_GET);
+	return nb_topo_path(o, NCN_TOPO, 0, NULL,
+	    "/sbsim-netconf:netconf-stats", "content=nonconfig", m->path,
+	    sizeof(m->path));
 }
 
 static int

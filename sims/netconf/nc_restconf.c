@@ -176,18 +176,6 @@ ncr_entry(struct doc_writer *w, int config, void *arg)
 }
 
 static void
-ncr_get_topology(struct rc_req *rq)
-{
-	struct doc_writer	 w;
-	struct evbuffer		*b = rc_writer(rq, &w);
-
-	doc_list(&w, &rc_nt_mod, "topology");
-	ncr_entry(&w, rq->content == RC_CONTENT_CONFIG, NULL);
-	doc_end(&w);
-	rc_send(rq, &w, b);
-}
-
-static void
 ncr_get_node(struct rc_req *rq, const struct ncc_node *n)
 {
 	struct doc_writer	 w;
@@ -497,7 +485,7 @@ ncr_topology(struct rc_req *rq)
 	switch (rq->http->method) {
 	case EVHTTP_REQ_GET:
 	case EVHTTP_REQ_HEAD:
-		ncr_get_topology(rq);
+		rc_topology_reply(rq, ncr_entry, NULL);
 		return;
 	case EVHTTP_REQ_DELETE:
 		while ((n = TAILQ_FIRST(ncc_nodes())) != NULL)

@@ -70,38 +70,35 @@ struct ovsdb_dpcols {
 	int	iface, ofport, protocols, backoff, probe;
 };
 
+#define OVSDB_DPCOL(table, column, field) \
+	{ table, column, offsetof(struct ovsdb_dpcols, field) }
+static const struct ovsdb_colref ovsdb_dpcol_refs[] = {
+	OVSDB_DPCOL("Bridge", NULL, br),
+	OVSDB_DPCOL("Controller", NULL, ctl),
+	OVSDB_DPCOL("Port", NULL, port),
+	OVSDB_DPCOL("Interface", NULL, iface),
+	OVSDB_DPCOL("Bridge", "name", bname),
+	OVSDB_DPCOL("Bridge", "controller", bctl),
+	OVSDB_DPCOL("Bridge", "other_config", bother),
+	OVSDB_DPCOL("Bridge", "datapath_id", bdpid),
+	OVSDB_DPCOL("Bridge", "ports", bports),
+	OVSDB_DPCOL("Bridge", "protocols", protocols),
+	OVSDB_DPCOL("Controller", "target", target),
+	OVSDB_DPCOL("Controller", "is_connected", connected),
+	OVSDB_DPCOL("Controller", "status", status),
+	OVSDB_DPCOL("Controller", "max_backoff", backoff),
+	OVSDB_DPCOL("Controller", "inactivity_probe", probe),
+	OVSDB_DPCOL("Port", "name", pname),
+	OVSDB_DPCOL("Port", "interfaces", pifaces),
+	OVSDB_DPCOL("Interface", "ofport", ofport),
+};
+#undef OVSDB_DPCOL
+
 static int
 ovsdb_dpcols(const struct ovsdb_schema *s, struct ovsdb_dpcols *c)
 {
-	const struct ovsdb_table	*t;
-
-	c->br = ovsdb_table_find(s, "Bridge");
-	c->ctl = ovsdb_table_find(s, "Controller");
-	c->port = ovsdb_table_find(s, "Port");
-	c->iface = ovsdb_table_find(s, "Interface");
-	if (c->br == -1 || c->ctl == -1 || c->port == -1 || c->iface == -1)
-		return -1;
-	t = &s->tables[c->br];
-	c->bname = ovsdb_column_find(t, "name");
-	c->bctl = ovsdb_column_find(t, "controller");
-	c->bother = ovsdb_column_find(t, "other_config");
-	c->bdpid = ovsdb_column_find(t, "datapath_id");
-	c->bports = ovsdb_column_find(t, "ports");
-	t = &s->tables[c->ctl];
-	c->target = ovsdb_column_find(t, "target");
-	c->connected = ovsdb_column_find(t, "is_connected");
-	c->status = ovsdb_column_find(t, "status");
-	c->pname = ovsdb_column_find(&s->tables[c->port], "name");
-	c->pifaces = ovsdb_column_find(&s->tables[c->port], "interfaces");
-	c->ofport = ovsdb_column_find(&s->tables[c->iface], "ofport");
-	c->protocols = ovsdb_column_find(&s->tables[c->br], "protocols");
-	c->backoff = ovsdb_column_find(&s->tables[c->ctl], "max_backoff");
-	c->probe = ovsdb_column_find(&s->tables[c->ctl], "inactivity_probe");
-	return c->bname == -1 || c->bctl == -1 || c->bother == -1 ||
-	    c->bdpid == -1 || c->bports == -1 || c->target == -1 ||
-	    c->connected == -1 || c->status == -1 || c->pname == -1 ||
-	    c->pifaces == -1 || c->ofport == -1 || c->protocols == -1 ||
-	    c->backoff == -1 || c->probe == -1 ? -1 : 0;
+	return ovsdb_colrefs_find(s, ovsdb_dpcol_refs,
+	    sizeof(ovsdb_dpcol_refs) / sizeof(ovsdb_dpcol_refs[0]), c);
 }
 
 #define OVSDB_DPC(field, name) \

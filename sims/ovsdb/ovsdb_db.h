@@ -91,6 +91,19 @@ int	 ovsdb_name_find(const char *const *names, int lo, int hi,
 /* Index of a table or a column by name, -1 when there is none. */
 int	 ovsdb_table_find(const struct ovsdb_schema *, const char *);
 int	 ovsdb_column_find(const struct ovsdb_table *, const char *);
+/*
+ * The indexes a module needs, found by name into the int at each ref's
+ * offset in out: a table's own (column NULL) or one of its columns.
+ * Every one is set (-1 where the schema lacks it); 0 when all were found,
+ * else -1.
+ */
+struct ovsdb_colref {
+	const char	*table;
+	const char	*column;
+	size_t		 off;		/* offsetof the int in out */
+};
+int	 ovsdb_colrefs_find(const struct ovsdb_schema *,
+	    const struct ovsdb_colref *, size_t n, void *out);
 
 /* A row: its UUID, its version and its columns (0 and 1 unused). */
 #define OVSDB_UUID_LEN	16

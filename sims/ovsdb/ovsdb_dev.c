@@ -98,18 +98,28 @@ ovsdb_sess_hold(struct ovsdb_sess *s, size_t n)
 	s->held = n;
 }
 
+/* What ending a session undoes, whoever ends it; its bev is left to
+ * the caller.  how is "closed" or "lost". */
+static void
+ovsdb_sess_end(struct ovsdb_sess *s, const char *how, const char *why)
+{
+	struct ovsdb_dev	*d = s->dev;
+
+	log_debug("%s: session %s: %s", ovsdb_who(d), how, why);
+	ovsdb_sess_hold(s, 0);
+	rxpeek_stop(&s->rxp);
+	ovsdb_conn_detach(&s->conn);
+	(*d->sim->c.sessions_closed)++;
+	d->n_sessions--;
+}
+
 /* End a session now (not from the server's send hook: see closing). */
 static void
 ovsdb_sess_close(struct ovsdb_sess *s, const char *why)
 {
 	struct ovsdb_dev	*d = s->dev;
 
-	log_debug("%s: session closed: %s", ovsdb_who(d), why);
-	ovsdb_sess_hold(s, 0);
-	rxpeek_stop(&s->rxp);
-	ovsdb_conn_detach(&s->conn);
-	(*d->sim->c.sessions_closed)++;
-	d->n_sessions--;
+	ovsdb_sess_end(s, "closed", why);
 	if (s->pooled) {
 		d->active = NULL;
 		free(s);
@@ -118,6 +128,19 @@ ovsdb_sess_close(struct ovsdb_sess *s, const char *why)
 	}
 	bufferevent_free(s->bev);
 	free(s);
+}
+
+/* A session that broke a bound or the framing: counted, said once per
+ * device and kind (ovsdb_log_once()), closed for why.  -1, for the
+ * caller to return. */
+static int
+ovsdb_sess_broke(struct ovsdb_sess *s, uint64_t *count, uint16_t kind,
+    const char *said, const char *why)
+{
+	(*count)++;
+	ovsdb_log_once(s->dev, kind, said);
+	ovsdb_sess_close(s, why);
+	return -1;
 }
 
 /* The server writes: queued unless the peer stopped reading; then the
@@ -165,16 +188,12 @@ ovsdb_sess_scan(void *arg, struct evbuffer *in)
 	if (rc == OVSDB_FRAME_MORE)
 		return 0;
 	/* ovsdb-server logs a stream it cannot parse and closes it. */
-	if (rc == OVSDB_FRAME_LONG) {
-		(*d->sim->c.oversized_msgs)++;
-		ovsdb_log_once(d, OVSDB_DLOG_LONG, "a message over "
-		    "--max-message; closing the session");
-	} else {
-		(*d->sim->c.decode_errors)++;
-		ovsdb_log_once(d, OVSDB_LOG_DECODE, ovsdb_frame_error(rc));
-	}
-	ovsdb_sess_close(s, ovsdb_frame_error(rc));
-	return -1;
+	if (rc == OVSDB_FRAME_LONG)
+		return ovsdb_sess_broke(s, d->sim->c.oversized_msgs,
+		    OVSDB_DLOG_LONG, "a message over --max-message; closing "
+		    "the session", ovsdb_frame_error(rc));
+	return ovsdb_sess_broke(s, d->sim->c.decode_errors, OVSDB_LOG_DECODE,
+	    ovsdb_frame_error(rc), ovsdb_frame_error(rc));
 }
 
 static int
@@ -243,11 +262,9 @@ ovsdb_sess_over(struct ovsdb_sess *s, struct bufferevent *bev)
 	ovsdb_sess_hold(s, evbuffer_get_length(bufferevent_get_input(bev)));
 	if (d->sim->buffered <= d->sim->cfg.max_buffered)
 		return 0;
-	(*d->sim->c.input_overflows)++;
-	ovsdb_log_once(d, OVSDB_DLOG_BUFFERED, "input of all sessions past "
-	    "--max-buffered: closing the session that passed it");
-	ovsdb_sess_close(s, "input past --max-buffered");
-	return -1;
+	return ovsdb_sess_broke(s, d->sim->c.input_overflows,
+	    OVSDB_DLOG_BUFFERED, "input of all sessions past --max-buffered: "
+	    "closing the session that passed it", "input past --max-buffered");
 }
 
 /* After the whole messages went: what is left is a message begun (past
@@ -381,12 +398,7 @@ ovsdb_dev_down(struct pool_dev *pd, const char *why)
 	if (s == NULL)
 		return;
 	/* The pool freed bev: the session goes without it. */
-	log_debug("%s: session lost: %s", ovsdb_who(d), why);
-	ovsdb_sess_hold(s, 0);
-	rxpeek_stop(&s->rxp);
-	ovsdb_conn_detach(&s->conn);
-	(*d->sim->c.sessions_closed)++;
-	d->n_sessions--;
+	ovsdb_sess_end(s, "lost", why);
 	d->active = NULL;
 	free(s);
 }
@@ -455,12 +467,10 @@ ovsdb_sess_timers(struct ovsdb_sess *s, uint64_t now)
 	}
 	if (s->partial_ns != 0 && now - s->partial_ns >=
 	    (uint64_t)(d->sim->cfg.message_timeout_s * NS)) {
-		(*d->sim->c.slow_messages)++;
-		ovsdb_log_once(d, OVSDB_DLOG_SLOW, "a message not whole "
-		    "--message-timeout after its first byte: closing the "
-		    "session");
-		ovsdb_sess_close(s, "a message not whole in --message-timeout");
-		return -1;
+		return ovsdb_sess_broke(s, d->sim->c.slow_messages,
+		    OVSDB_DLOG_SLOW, "a message not whole --message-timeout "
+		    "after its first byte: closing the session",
+		    "a message not whole in --message-timeout");
 	}
 	if (probe == 0 || now - s->last_rx_ns < probe)
 		return 0;
@@ -471,11 +481,9 @@ ovsdb_sess_timers(struct ovsdb_sess *s, uint64_t now)
 	}
 	if (now - s->probe_ns < probe)
 		return 0;
-	(*d->sim->c.probe_timeouts)++;
-	ovsdb_log_once(d, OVSDB_DLOG_PROBE, "no answer to the inactivity "
-	    "probe; closing the session");
-	ovsdb_sess_close(s, "inactivity probe");
-	return -1;
+	return ovsdb_sess_broke(s, d->sim->c.probe_timeouts, OVSDB_DLOG_PROBE,
+	    "no answer to the inactivity probe; closing the session",
+	    "inactivity probe");
 }
 
 void

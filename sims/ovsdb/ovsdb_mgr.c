@@ -19,6 +19,7 @@
 #include <event2/listener.h>
 #include <event2/util.h>
 
+#include "ctl_listen.h"
 #include "engine.h"
 #include "log.h"
 #include "metrics.h"
@@ -73,8 +74,7 @@ static struct ovm_stats		 st;
 static struct ovm_sess_list	 sessions = TAILQ_HEAD_INITIALIZER(sessions);
 static struct ovm_node_list	 nodes = TAILQ_HEAD_INITIALIZER(nodes);
 static struct ovm_sess		*by_id;		/* the sessions up */
-static struct evconnlistener	*listener;
-static struct event		*timer;
+static struct ctl_listen	 lis;	/* the listener and ovm_tick */
 static size_t			 buffered;	/* sum of the sessions' held */
 
 static void	ovm_connect(struct ovm_node *);
@@ -525,13 +525,12 @@ static void
 ovm_event(struct bufferevent *bev, short what, void *arg)
 {
 	struct ovm_sess	*s = arg;
+	const char	*why;
 
 	(void)bev;
-	if (what & BEV_EVENT_EOF)
-		ovm_close(s, "the node closed the connection");
-	else if (what & BEV_EVENT_ERROR)
-		ovm_close(s, evutil_socket_error_to_string(
-		    EVUTIL_SOCKET_ERROR()));
+	if ((why = engine_bev_closed_why(what, "the node closed the "
+	    "connection")) != NULL)
+		ovm_close(s, why);
 }
 
 /* ---- transacts ---- */
@@ -646,7 +645,7 @@ ovm_count_open(void)
 }
 
 void
-ovm_attach(int fd, const struct sockaddr *sa, socklen_t salen)
+ovm_attach(evutil_socket_t fd, const struct sockaddr *sa, socklen_t salen)
 {
 	struct bufferevent	*bev;
 	char			 ip[OVM_HOST_MAX];
@@ -667,15 +666,6 @@ ovm_attach(int fd, const struct sockaddr *sa, socklen_t salen)
 	}
 	st.accepted++;
 	ovm_sess_new(bev, NULL);
-}
-
-static void
-ovm_accept(struct evconnlistener *l, evutil_socket_t fd,
-    struct sockaddr *sa, int salen, void *arg)
-{
-	(void)l;
-	(void)arg;
-	ovm_attach(fd, sa, (socklen_t)salen);
 }
 
 /* ---- passive nodes: connecting out, with retries ---- */
@@ -914,18 +904,11 @@ ovm_config_defaults(struct ovm_config *c)
 int
 ovm_start(const struct ovm_config *c, char *err, size_t errlen)
 {
-	struct timeval	tv = { 0, 100000 };
-
 	cfg = *c;
 	memset(&st, 0, sizeof(st));
 	buffered = 0;
-	listener = engine_listen(&cfg.listen, ovm_accept, NULL, "OVSDB", err,
-	    errlen);
-	if (listener == NULL)
-		return -1;
-	timer = engine_timer_new(EV_PERSIST, ovm_tick, NULL);
-	engine_timer_add(timer, &tv);
-	return 0;
+	return ctl_listen_start(&lis, &cfg.listen, "OVSDB", ovm_attach,
+	    ovm_tick, 100, err, errlen);
 }
 
 void
@@ -938,12 +921,7 @@ ovm_stop(void)
 		ovm_node_del(n);
 	while ((s = TAILQ_FIRST(&sessions)) != NULL)
 		ovm_sess_free(s);
-	if (listener != NULL)
-		engine_listener_free(listener);
-	if (timer != NULL)
-		event_free(timer);
-	listener = NULL;
-	timer = NULL;
+	ctl_listen_stop(&lis);
 }
 
 const struct ovm_stats *

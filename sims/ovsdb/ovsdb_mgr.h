@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <event2/util.h>
 #include <jansson.h>
 
 #include "endpoint.h"
@@ -139,7 +140,7 @@ struct ovm_node	*ovm_node_add(const char *id, const char *ip, uint16_t port);
 void		 ovm_node_del(struct ovm_node *);
 
 /* The accept callback's body, for tests: a node connected on fd. */
-void	 ovm_attach(int fd, const struct sockaddr *, socklen_t);
+void	 ovm_attach(evutil_socket_t fd, const struct sockaddr *, socklen_t);
 
 /* The embedded controller's manager as a role (ovsdb_role.c). */
 extern const struct ctl_role ovsdb_ctl_role;

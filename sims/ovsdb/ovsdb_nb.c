@@ -25,10 +25,6 @@
 #include "ovsdb_sim.h"
 
 #define ON_TOPO		"ovsdb:1"
-#define ON_TOPO_8040	"/rests/data/network-topology:network-topology/" \
-	"topology=ovsdb%3A1"
-#define ON_TOPO_DRAFT	"network-topology:network-topology/topology/" \
-	ON_TOPO
 #define ON_OF13		"ovsdb:ovsdb-bridge-protocol-openflow-13"
 #define ON_ID_MAX	256	/* a node id we keep */
 
@@ -59,33 +55,13 @@ on_ctx(const struct nb_opts *o)
 	return (struct ovsdb_nb *)(uintptr_t)o->ctx;
 }
 
-static void
-on_msg(const struct nb_opts *o, struct nb_msg *m, enum nb_method method)
-{
-	m->method = method;
-	m->accept = nb_media(o);
-	m->ctype = method == NB_PUT ? m->accept : NULL;
-}
-
 /* The topology (node NULL) or one node of it, config or operational. */
 static int
 on_path(const struct nb_opts *o, int config, const char *node, char *out,
     size_t cap)
 {
-	char	enc[3 * ON_ID_MAX + 1];
-	int	n;
-
-	if (node != NULL && nb_pct_encode(node, enc, sizeof(enc)) == -1)
-		return -1;
-	if (o->style == NB_STYLE_RFC8040)
-		n = snprintf(out, cap, "%s%s%s%s", ON_TOPO_8040, node ?
-		    "/node=" : "", node ? enc : "", config ? "" :
-		    "?content=nonconfig");
-	else
-		n = snprintf(out, cap, "/restconf/%s/" ON_TOPO_DRAFT "%s%s",
-		    config ? "config" : "operational", node ? "/node/" : "",
-		    node ? enc : "");
-	return n < 0 || (size_t)n >= cap ? -1 : 0;
+	return nb_topo_path(o, ON_TOPO, config, node, NULL, "content=nonconfig",
+	    out, cap);
 }
 
 /* A body of one node: {"network-topology:node": [node]} (the draft's
@@ -93,16 +69,8 @@ on_path(const struct nb_opts *o, int config, const char *node, char *out,
 static void
 on_body(const struct nb_opts *o, struct evbuffer *b, json_t *node)
 {
-	json_t	*doc;
-	char	*s;
-
-	doc = json_pack("{s:[o]}", o->style == NB_STYLE_RFC8040 ?
-	    "network-topology:node" : "node", node);
-	if (doc == NULL || (s = json_dumps(doc, JSON_COMPACT)) == NULL)
-		fatalx("json_pack");
-	evbuffer_add(b, s, strlen(s));
-	free(s);
-	json_decref(doc);
+	nb_json_add(b, json_pack("{s:[o]}", o->style == NB_STYLE_RFC8040 ?
+	    "network-topology:node" : "node", node));
 }
 
 /* ---- the node run: passive devices connected by the controller ---- */
@@ -111,23 +79,6 @@ static void
 on_node_id(uint64_t i, char *out, size_t cap)
 {
 	snprintf(out, cap, "ovsdb://HOST%" PRIu64, i);
-}
-
-/* The address the controller dials for device i. */
-static const char *
-on_host(const struct ovsdb_nb *nb, uint64_t i, char *buf, size_t len)
-{
-	struct sockaddr_storage	ss;
-	socklen_t		sl;
-
-	if (nb->dev_range == NULL)
-		return nb->cfg->device_host;
-	source_addr(nb->dev_range, i, &ss, &sl);
-	inet_ntop(ss.ss_family, ss.ss_family == AF_INET ?
-	    (void *)&((struct sockaddr_in *)&ss)->sin_addr :
-	    (void *)&((struct sockaddr_in6 *)&ss)->sin6_addr, buf,
-	    (socklen_t)len);
-	return buf;
 }
 
 /* CSIT's "Connect To Ovsdb Node" (connect.json), one device. */
@@ -143,12 +94,13 @@ on_node_add(const struct nb_opts *o, const char *topo, uint64_t first,
 	(void)n;
 	on_node_id(first, id, sizeof(id));
 	port = nb->base_port + (nb->dev_range != NULL ? 0 : first);
-	on_msg(o, m, NB_PUT);
+	nb_msg_start(o, m, NB_PUT);
 	if (on_path(o, 1, id, m->path, sizeof(m->path)) == -1)
 		return -1;
 	on_body(o, m->body, json_pack("{s:s, s:{s:s, s:I}}", "node-id", id,
-	    "ovsdb:connection-info", "remote-ip", on_host(nb, first, host,
-	    sizeof(host)), "remote-port", port));
+	    "ovsdb:connection-info", "remote-ip", source_host(nb->dev_range,
+	    first, nb->cfg->device_host, host, sizeof(host)), "remote-port",
+	    port));
 	return 0;
 }
 
@@ -162,7 +114,7 @@ on_node_del(const struct nb_opts *o, const char *topo, uint64_t first,
 	(void)topo;
 	(void)n;
 	on_node_id(first, id, sizeof(id));
-	on_msg(o, m, NB_DELETE);
+	nb_msg_start(o, m, NB_DELETE);
 	return on_path(o, 1, id, m->path, sizeof(m->path));
 }
 
@@ -170,7 +122,7 @@ static int
 on_node_count(const struct nb_opts *o, const char *topo, struct nb_msg *m)
 {
 	(void)topo;
-	on_msg(o, m, NB_GET);
+	nb_msg_start(o, m, NB_GET);
 	return on_path(o, 0, NULL, m->path, sizeof(m->path));
 }
 
@@ -291,7 +243,7 @@ on_bridge_add(const struct nb_opts *o, const char *node, uint64_t first,
 	if (on_bridge(nb, node, first, name, sizeof(name), id,
 	    sizeof(id)) == -1)
 		return -1;
-	on_msg(o, m, NB_PUT);
+	nb_msg_start(o, m, NB_PUT);
 	if (on_path(o, 1, id, m->path, sizeof(m->path)) == -1)
 		return -1;
 	snprintf(ref, sizeof(ref), "/network-topology:network-topology/"
@@ -317,7 +269,7 @@ on_bridge_del(const struct nb_opts *o, const char *node, uint64_t first,
 	if (on_bridge(on_ctx(o), node, first, name, sizeof(name), id,
 	    sizeof(id)) == -1)
 		return -1;
-	on_msg(o, m, NB_DELETE);
+	nb_msg_start(o, m, NB_DELETE);
 	return on_path(o, 1, id, m->path, sizeof(m->path));
 }
 
@@ -326,7 +278,7 @@ on_bridge_del(const struct nb_opts *o, const char *node, uint64_t first,
 static int
 on_bridge_count(const struct nb_opts *o, const char *node, struct nb_msg *m)
 {
-	on_msg(o, m, NB_GET);
+	nb_msg_start(o, m, NB_GET);
 	return on_path(o, 0, node, m->path, sizeof(m->path));
 }
 

@@ -460,18 +460,6 @@ ovr_entry(struct doc_writer *w, int config, void *arg)
 	doc_end(w);
 }
 
-static void
-ovr_get_topology(struct rc_req *rq)
-{
-	struct doc_writer	 w;
-	struct evbuffer		*b = rc_writer(rq, &w);
-
-	doc_list(&w, &rc_nt_mod, "topology");
-	ovr_entry(&w, rq->content == RC_CONTENT_CONFIG, NULL);
-	doc_end(&w);
-	rc_send(rq, &w, b);
-}
-
 /* ---- node ids ---- */
 
 /* What a node-id names: a manager, a bridge (its manager's id and its
@@ -1380,7 +1368,7 @@ ovr_handle(struct rc_req *rq, void *arg)
 	(void)arg;
 	if (rq->path.n == 2) {
 		if (m & (EVHTTP_REQ_GET | EVHTTP_REQ_HEAD))
-			ovr_get_topology(rq);
+			rc_topology_reply(rq, ovr_entry, NULL);
 		else if (m == EVHTTP_REQ_POST)
 			ovr_post_topology(rq);
 		else

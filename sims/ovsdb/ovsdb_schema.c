@@ -482,6 +482,24 @@ ovsdb_table_find(const struct ovsdb_schema *s, const char *name)
 }
 
 int
+ovsdb_colrefs_find(const struct ovsdb_schema *s,
+    const struct ovsdb_colref *refs, size_t n, void *out)
+{
+	size_t	i;
+	int	ix, rc = 0;
+
+	for (i = 0; i < n; i++) {
+		ix = ovsdb_table_find(s, refs[i].table);
+		if (ix != -1 && refs[i].column != NULL)
+			ix = ovsdb_column_find(&s->tables[ix], refs[i].column);
+		*(int *)(void *)((char *)out + refs[i].off) = ix;
+		if (ix == -1)
+			rc = -1;
+	}
+	return rc;
+}
+
+int
 ovsdb_column_find(const struct ovsdb_table *t, const char *name)
 {
 	uint32_t	i;

@@ -34,31 +34,29 @@ struct ovsdb_vsd {
 	int	br, dpid, bname, bother;
 };
 
+#define OVSDB_VSDCOL(table, column, field) \
+	{ table, column, offsetof(struct ovsdb_vsd, field) }
+static const struct ovsdb_colref ovsdb_vsd_refs[] = {
+	OVSDB_VSDCOL("Open_vSwitch", NULL, ovs),
+	OVSDB_VSDCOL("Interface", NULL, iface),
+	OVSDB_VSDCOL("Bridge", NULL, br),
+	OVSDB_VSDCOL("Open_vSwitch", "cur_cfg", cur_cfg),
+	OVSDB_VSDCOL("Open_vSwitch", "next_cfg", next_cfg),
+	OVSDB_VSDCOL("Interface", "ofport", ofport),
+	OVSDB_VSDCOL("Interface", "ofport_request", ofport_request),
+	OVSDB_VSDCOL("Interface", "type", itype),
+	OVSDB_VSDCOL("Interface", "name", iname),
+	OVSDB_VSDCOL("Bridge", "datapath_id", dpid),
+	OVSDB_VSDCOL("Bridge", "name", bname),
+	OVSDB_VSDCOL("Bridge", "other_config", bother),
+};
+#undef OVSDB_VSDCOL
+
 static int
 ovsdb_vsd_cols(const struct ovsdb_schema *s, struct ovsdb_vsd *v)
 {
-	const struct ovsdb_table	*t;
-
-	v->ovs = ovsdb_table_find(s, "Open_vSwitch");
-	v->iface = ovsdb_table_find(s, "Interface");
-	v->br = ovsdb_table_find(s, "Bridge");
-	if (v->ovs == -1 || v->iface == -1 || v->br == -1)
-		return -1;
-	t = &s->tables[v->ovs];
-	v->cur_cfg = ovsdb_column_find(t, "cur_cfg");
-	v->next_cfg = ovsdb_column_find(t, "next_cfg");
-	t = &s->tables[v->iface];
-	v->ofport = ovsdb_column_find(t, "ofport");
-	v->ofport_request = ovsdb_column_find(t, "ofport_request");
-	v->itype = ovsdb_column_find(t, "type");
-	v->iname = ovsdb_column_find(t, "name");
-	t = &s->tables[v->br];
-	v->dpid = ovsdb_column_find(t, "datapath_id");
-	v->bname = ovsdb_column_find(t, "name");
-	v->bother = ovsdb_column_find(t, "other_config");
-	return v->cur_cfg == -1 || v->next_cfg == -1 || v->ofport == -1 ||
-	    v->ofport_request == -1 || v->itype == -1 || v->iname == -1 ||
-	    v->dpid == -1 || v->bname == -1 || v->bother == -1 ? -1 : 0;
+	return ovsdb_colrefs_find(s, ovsdb_vsd_refs,
+	    sizeof(ovsdb_vsd_refs) / sizeof(ovsdb_vsd_refs[0]), v);
 }
 
 static json_t *

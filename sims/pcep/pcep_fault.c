@@ -34,22 +34,21 @@ pcep_fault_delay(void *cfg, const struct fault_shot *shot)
 	return fault_pool_delay(&sim->pool[0], shot);
 }
 
-/* The k-th PCC whose session is up and synchronized, NULL when none. */
+static int
+pcep_fault_synced(const void *dev)
+{
+	const struct pcc	*p = dev;
+
+	return p->state == PCCS_UP && p->synced;
+}
+
+/* A PCC whose session is up and synchronized, picked by rnd; NULL when
+ * none. */
 static struct pcc *
 pcep_fault_pcc(struct pcep_sim *sim, uint64_t rnd)
 {
-	uint32_t	i, up = 0, k;
-
-	for (i = 0; i < sim->cfg.pccs; i++)
-		up += sim->pccs[i].state == PCCS_UP && sim->pccs[i].synced;
-	if (up == 0)
-		return NULL;
-	k = (uint32_t)(rnd % up);
-	for (i = 0; i < sim->cfg.pccs; i++)
-		if (sim->pccs[i].state == PCCS_UP && sim->pccs[i].synced &&
-		    k-- == 0)
-			return &sim->pccs[i];
-	return NULL;
+	return fault_pick(sim->pccs, sim->cfg.pccs, sizeof(sim->pccs[0]),
+	    pcep_fault_synced, rnd);
 }
 
 static int

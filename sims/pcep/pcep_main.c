@@ -270,22 +270,6 @@ pcep_nb_new(struct pcep_sim *sim)
 	    pcep_nb_hook, sim);
 }
 
-/* One pool per PCE, each over its slice of the sessions. */
-static int
-pcep_pools_start(struct pcep_sim *sim, char *err, size_t errlen)
-{
-	unsigned	k;
-
-	for (k = 0; k < sim->cfg.n_pce; k++)
-		pool_init_array(&sim->pool[k], &sim->pcfg[k], &pcc_ops,
-		    &sim->pccs[k * sim->cfg.pccs], sizeof(*sim->pccs),
-		    offsetof(struct pcc, pd), sim->cfg.pccs);
-	for (k = 0; k < sim->cfg.n_pce; k++)
-		if (pool_start(&sim->pool[k], err, errlen) == -1)
-			return -1;
-	return 0;
-}
-
 static int
 pcep_start(void *arg, struct metrics *m, char *err, size_t errlen)
 {
@@ -316,7 +300,10 @@ pcep_start(void *arg, struct metrics *m, char *err, size_t errlen)
 	}
 	if (sim->cfg.nb.url != NULL)
 		pcep_nb_new(sim);
-	return pcep_pools_start(sim, err, errlen);
+	/* One pool per PCE, each over its slice of the sessions. */
+	return pool_start_sliced(sim->pool, sim->pcfg, sim->cfg.n_pce,
+	    &pcc_ops, sim->pccs, sizeof(*sim->pccs), offsetof(struct pcc, pd),
+	    sim->cfg.pccs, err, errlen);
 }
 
 /* Flap at the rate asked for, PCCs in turn, for the duration. */
@@ -493,21 +480,6 @@ out:
 	return done;
 }
 
-/* Every pool stopped; the run's connect counters sum them all. */
-static void
-pcep_pools_stop(struct pcep_sim *sim)
-{
-	struct pool_stats	sum;
-	unsigned		k;
-
-	memset(&sum, 0, sizeof(sum));
-	for (k = 0; k < sim->cfg.n_pce; k++) {
-		pool_stop(&sim->pool[k]);
-		pool_stats_add(&sum, &sim->pool[k]);
-	}
-	pool_stats_counted(&sum, sim->m);
-}
-
 static void
 pcep_stop(void *arg)
 {
@@ -527,7 +499,8 @@ pcep_stop(void *arg)
 		return;
 	for (i = 0; i < sim->n_sess; i++)
 		pcc_goodbye(&sim->pccs[i]);
-	pcep_pools_stop(sim);
+	/* Every pool stopped; the run's connect counters sum them. */
+	pool_stop_all_counted(sim->pool, sim->cfg.n_pce, sim->m);
 	for (i = 0; i < sim->n_sess; i++) {
 		/* The pool stops without a down(): the peek goes here. */
 		rxpeek_stop(&sim->pccs[i].rxp);

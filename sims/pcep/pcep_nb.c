@@ -36,8 +36,7 @@ pcepnb_update(const struct nb_opts *o, const char *node, uint64_t first,
 	int				 len;
 
 	(void)n;
-	m->method = NB_POST;
-	m->ctype = m->accept = nb_media(o);
+	nb_msg_start(o, m, NB_POST);
 	len = snprintf(m->path, sizeof(m->path), "%s/network-topology-pcep:"
 	    "update-lsp", o->style == NB_STYLE_RFC8040 ? "/rests/operations" :
 	    "/restconf/operations");
@@ -59,23 +58,9 @@ pcepnb_update(const struct nb_opts *o, const char *node, uint64_t first,
 static int
 pcepnb_count(const struct nb_opts *o, const char *node, struct nb_msg *m)
 {
-	char	enc[3 * NB_NODE_MAX + 1];
-	int	len;
-
-	m->method = NB_GET;
-	m->ctype = NULL;
-	m->accept = nb_media(o);
-	if (nb_pct_encode(node, enc, sizeof(enc)) == -1)
-		return -1;
-	if (o->style == NB_STYLE_RFC8040)
-		len = snprintf(m->path, sizeof(m->path), "/rests/data/"
-		    "network-topology:network-topology/topology=pcep-topology"
-		    "/node=%s?content=nonconfig", enc);
-	else
-		len = snprintf(m->path, sizeof(m->path), "/restconf/"
-		    "operational/network-topology:network-topology/topology/"
-		    "pcep-topology/node/%s", enc);
-	return len < 0 || (size_t)len >= sizeof(m->path) ? -1 : 0;
+	nb_msg_start(o, m, NB_GET);
+	return nb_topo_path(o, "pcep-topology", 0, node, NULL,
+	    "content=nonconfig", m->path, sizeof(m->path));
 }
 
 /* LSPs whose reported path begins with the new first hop. */

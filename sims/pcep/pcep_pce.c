@@ -25,6 +25,7 @@
 #include <event2/event.h>
 #include <event2/listener.h>
 
+#include "ctl_listen.h"
 #include "engine.h"
 #include "log.h"
 #include "pcep_pce.h"
@@ -85,8 +86,7 @@ TAILQ_HEAD(pce_sessions, pce_sess);
 
 static struct pce_config	 cfg;
 static struct pce_stats		 st;
-static struct evconnlistener	*listener;
-static struct event		*timer;
+static struct ctl_listen	 lis;	/* the listener and pce_tick */
 static struct pce_sessions	 sessions = TAILQ_HEAD_INITIALIZER(sessions);
 static uint8_t			 scratch_mem[PCE_SCRATCH];
 
@@ -819,12 +819,12 @@ static void
 pce_event(struct bufferevent *bev, short what, void *arg)
 {
 	struct pce_sess	*s = arg;
+	const char	*why;
 
 	(void)bev;
-	if (what & (BEV_EVENT_EOF | BEV_EVENT_ERROR))
-		pce_drop(s, what & BEV_EVENT_EOF ? "the PCC closed the "
-		    "connection" : evutil_socket_error_to_string(
-		    EVUTIL_SOCKET_ERROR()));
+	if ((why = engine_bev_closed_why(what, "the PCC closed the "
+	    "connection")) != NULL)
+		pce_drop(s, why);
 }
 
 static void
@@ -1180,15 +1180,6 @@ pce_attach(evutil_socket_t fd, const struct sockaddr *sa, socklen_t salen)
 }
 
 static void
-pce_accept(struct evconnlistener *l, evutil_socket_t fd,
-    struct sockaddr *sa, int salen, void *arg)
-{
-	(void)l;
-	(void)arg;
-	pce_attach(fd, sa, (socklen_t)salen);
-}
-
-static void
 pce_ops_expire(struct pce_sess *s, uint64_t now)
 {
 	struct pce_op	*op, *next;
@@ -1264,18 +1255,11 @@ pce_config_defaults(struct pce_config *c)
 int
 pce_start(const struct pce_config *c, char *err, size_t errlen)
 {
-	struct timeval	tv = { 0, 100000 };
-
 	cfg = *c;
 	memset(&st, 0, sizeof(st));
 	hist_init(&st.update_latency);
-	listener = engine_listen(&cfg.listen, pce_accept, NULL, "PCEP", err,
-	    errlen);
-	if (listener == NULL)
-		return -1;
-	timer = engine_timer_new(EV_PERSIST, pce_tick, NULL);
-	engine_timer_add(timer, &tv);
-	return 0;
+	return ctl_listen_start(&lis, &cfg.listen, "PCEP", pce_attach,
+	    pce_tick, 100, err, errlen);
 }
 
 void
@@ -1288,12 +1272,7 @@ pce_stop(void)
 		pce_ops_fail(s);
 		pce_sess_free(s);
 	}
-	if (listener != NULL)
-		engine_listener_free(listener);
-	if (timer != NULL)
-		event_free(timer);
-	listener = NULL;
-	timer = NULL;
+	ctl_listen_stop(&lis);
 }
 
 const struct pce_stats *

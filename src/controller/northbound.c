@@ -12,6 +12,7 @@
 #include <event2/event.h>
 #include <event2/http.h>
 #include <event2/keyvalq_struct.h>
+#include <jansson.h>
 
 #include "engine.h"
 #include "http_server.h"
@@ -163,6 +164,18 @@ nb_json_list(const struct nb_opts *o, struct evbuffer *b, const char *head,
 	evbuffer_add(b, tail, strlen(tail));
 }
 
+void
+nb_json_add(struct evbuffer *b, json_t *j)
+{
+	char	*s;
+
+	if (j == NULL || (s = json_dumps(j, JSON_COMPACT)) == NULL)
+		fatalx("json_pack");
+	evbuffer_add(b, s, strlen(s));
+	free(s);
+	json_decref(j);
+}
+
 const char *
 nb_media(const struct nb_opts *o)
 {
@@ -171,6 +184,41 @@ nb_media(const struct nb_opts *o)
 		    "application/yang-data+xml" : "application/xml";
 	return o->style == NB_STYLE_RFC8040 ?
 	    "application/yang-data+json" : "application/json";
+}
+
+int
+nb_topo_path(const struct nb_opts *o, const char *topo, int config,
+    const char *node, const char *tail, const char *query, char *out,
+    size_t cap)
+{
+	char	tenc[3 * NB_NODE_MAX + 1], enc[3 * NB_PATH_MAX + 1];
+	int	n;
+
+	if (nb_pct_encode(topo, tenc, sizeof(tenc)) == -1 ||
+	    (node != NULL && nb_pct_encode(node, enc, sizeof(enc)) == -1))
+		return -1;
+	if (o->style == NB_STYLE_RFC8040)
+		n = snprintf(out, cap, "/rests/data/network-topology:"
+		    "network-topology/topology=%s%s%s%s%s%s", tenc,
+		    node ? "/node=" : "", node ? enc : "", tail ? tail : "",
+		    query && !config ? "?" : "", query && !config ? query :
+		    "");
+	else
+		n = snprintf(out, cap, "/restconf/%s/network-topology:"
+		    "network-topology/topology/%s%s%s%s", config ? "config" :
+		    "operational", topo, node ? "/node/" : "", node ? enc : "",
+		    tail ? tail : "");
+	return n < 0 || (size_t)n >= cap ? -1 : 0;
+}
+
+void
+nb_msg_start(const struct nb_opts *o, struct nb_msg *m,
+    enum nb_method method)
+{
+	m->method = method;
+	m->accept = nb_media(o);
+	m->ctype = method == NB_PUT || method == NB_POST ||
+	    method == NB_PATCH ? m->accept : NULL;
 }
 
 void

@@ -157,6 +157,10 @@ typedef void (*nb_item_fn)(const struct nb_opts *, uint64_t item,
 void	 nb_json_list(const struct nb_opts *, struct evbuffer *,
 	    const char *head, nb_item_fn, uint64_t first, uint32_t n,
 	    const char *tail);
+/* j (a jansson json_t) in compact text onto b, then released; NULL (a
+ * json_pack() that failed: a bug) is fatal. */
+struct json_t;
+void	 nb_json_add(struct evbuffer *, struct json_t *j);
 /* Descriptors the northbound needs: one per parallel slot when on. */
 uint32_t nb_fds_needed(const struct nb_opts *);
 /* Options checked together (format with batches, ...); -1 with err. */
@@ -181,6 +185,19 @@ int	 nb_check_json_driver(const struct nb_opts *, unsigned given,
 /* The media type of the URL style and body format (RFC 8040 section
  * 11.3: yang-data+json/+xml; ODL's draft URLs: application/json, xml). */
 const char *nb_media(const struct nb_opts *);
+/*
+ * The path of topology (its id, "ovsdb:1") of network-topology, or of a
+ * node of it (node not NULL), then tail (may be NULL), in the URL style;
+ * config 0 reads the operational datastore (RFC 8040: with ?query when
+ * query is not NULL).  0, or -1 when it does not fit in cap.
+ */
+int	nb_topo_path(const struct nb_opts *, const char *topo, int config,
+	    const char *node, const char *tail, const char *query, char *out,
+	    size_t cap);
+/* A request's method and media types: Accept the style's (nb_media()),
+ * Content-Type the same for a method with a body (PUT, POST, PATCH). */
+void	nb_msg_start(const struct nb_opts *, struct nb_msg *,
+	    enum nb_method);
 
 /* Pure helpers (tested). */
 /* RFC 3986 section 2.1: all but unreserved characters as %XX. */

@@ -74,6 +74,19 @@ rc_topology_register(const struct rc_topology *t)
 	rc_topo_add_lists(t->lists);
 }
 
+void
+rc_topology_reply(struct rc_req *rq,
+    void (*entry)(struct doc_writer *, int config, void *arg), void *arg)
+{
+	struct doc_writer	 w;
+	struct evbuffer		*b = rc_writer(rq, &w);
+
+	doc_list(&w, &rc_nt_mod, "topology");
+	entry(&w, rq->content == RC_CONTENT_CONFIG, arg);
+	doc_end(&w);
+	rc_send(rq, &w, b);
+}
+
 /* GET of the whole network-topology: every topology's entry. */
 static void
 rc_topo_all(struct rc_req *rq)

@@ -37,5 +37,10 @@ struct rc_topology {
 void	rc_topology_reset(void);
 /* Register one (the resource itself on the first). */
 void	rc_topology_register(const struct rc_topology *);
+/* The reply to a read of topology=id itself: the topology list with the
+ * one entry that entry(arg) writes (a registered topology's entry). */
+void	rc_topology_reply(struct rc_req *,
+	    void (*entry)(struct doc_writer *, int config, void *arg),
+	    void *arg);
 
 #endif

@@ -261,6 +261,23 @@ source_addr(const struct source_range *r, uint64_t i,
 	*len = sizeof(*sin6);
 }
 
+const char *
+source_host(const struct source_range *r, uint64_t i, const char *fixed,
+    char *buf, size_t len)
+{
+	struct sockaddr_storage	ss;
+	socklen_t		sl;
+
+	if (r == NULL)
+		return fixed;
+	source_addr(r, i, &ss, &sl);
+	inet_ntop(ss.ss_family, ss.ss_family == AF_INET ?
+	    (void *)&((struct sockaddr_in *)&ss)->sin_addr :
+	    (void *)&((struct sockaddr_in6 *)&ss)->sin6_addr, buf,
+	    (socklen_t)len);
+	return buf;
+}
+
 int64_t
 source_index(const struct source_range *r, const struct sockaddr_storage *ss)
 {

@@ -65,6 +65,10 @@ int	 source_parse(const char *, struct source_range *, char *err, size_t);
 /* Address number i (wrapping) of the range, port 0. */
 void	 source_addr(const struct source_range *, uint64_t i,
 	    struct sockaddr_storage *, socklen_t *);
+/* Address number i of the range as text in buf (INET6_ADDRSTRLEN
+ * bytes), or fixed when there is no range (NULL); returns which. */
+const char *source_host(const struct source_range *, uint64_t i,
+	    const char *fixed, char *buf, size_t len);
 /* The inverse: which address of the range ss is (its port ignored), -1
  * when it is none of the first 2^32 (another family included). */
 int64_t	 source_index(const struct source_range *,

@@ -266,6 +266,16 @@ engine_bev_new(int fd)
 	return bev;
 }
 
+const char *
+engine_bev_closed_why(short what, const char *eof)
+{
+	if (what & BEV_EVENT_EOF)
+		return eof;
+	if (what & BEV_EVENT_ERROR)
+		return evutil_socket_error_to_string(EVUTIL_SOCKET_ERROR());
+	return NULL;
+}
+
 /* Set by the controller's workers, which share each port (SO_REUSEPORT). */
 static int	listen_reuseport;
 

@@ -94,6 +94,10 @@ uint32_t engine_local_ipv4(int fd);
 /* An accepted connection's bufferevent (it closes fd when freed); NULL
  * when none could be made, fd closed then too. */
 struct bufferevent *engine_bev_new(int fd);
+/* Why a bufferevent's event ends its connection: eof (the peer closed)
+ * on BEV_EVENT_EOF, the socket's error on BEV_EVENT_ERROR, NULL for any
+ * other event. */
+const char *engine_bev_closed_why(short what, const char *eof);
 /* Leave the loop at the end of this iteration; why is logged. */
 void	 engine_stop(const char *why);
 /* Non-zero once a signal asked the run to end. */

@@ -442,6 +442,24 @@ fault_reconnect_expect(struct fault_set *fs, uint64_t now)
 	fs->last_drop_ns = now;
 }
 
+void *
+fault_pick(void *base, size_t n, size_t size, int (*ok)(const void *dev),
+    uint64_t rnd)
+{
+	char	*at = base;
+	size_t	 i, up = 0, k;
+
+	for (i = 0; i < n; i++)
+		up += ok(at + i * size) != 0;
+	if (up == 0)
+		return NULL;
+	k = (size_t)(rnd % up);
+	for (i = 0; i < n; i++)
+		if (ok(at + i * size) && k-- == 0)
+			return at + i * size;
+	return NULL;
+}
+
 int
 fault_pool_drop(struct pool *p, const struct fault_shot *shot)
 {

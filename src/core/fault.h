@@ -111,5 +111,12 @@ void	 fault_dev_closing(struct pool_dev *);
 void	 fault_dev_dropped(struct pool_dev *, uint64_t now_ns);
 /* From the pool: a device dropped by a fault is connected again. */
 void	 fault_dev_up(struct pool_dev *, uint64_t now_ns);
+/*
+ * The device a shot picks: of the n devices in the array at base (size
+ * bytes each) that ok() takes, the one rnd picks (rnd modulo their
+ * count); NULL when ok() takes none.
+ */
+void	*fault_pick(void *base, size_t n, size_t size,
+	    int (*ok)(const void *dev), uint64_t rnd);
 
 #endif

@@ -143,6 +143,22 @@ pool_init_array(struct pool *p, const struct pool_config *cfg,
 	p->own_devs = 1;
 }
 
+int
+pool_start_sliced(struct pool *pools, const struct pool_config *cfgs,
+    unsigned n, const struct pool_ops *ops, void *devs, size_t dev_size,
+    size_t pd_off, uint32_t per, char *err, size_t errlen)
+{
+	unsigned	k;
+
+	for (k = 0; k < n; k++)
+		pool_init_array(&pools[k], &cfgs[k], ops, (char *)devs +
+		    (size_t)k * per * dev_size, dev_size, pd_off, per);
+	for (k = 0; k < n; k++)
+		if (pool_start(&pools[k], err, errlen) == -1)
+			return -1;
+	return 0;
+}
+
 void
 pool_free(struct pool *p)
 {
@@ -929,4 +945,18 @@ pool_stop_counted(struct pool *p, struct metrics *m)
 {
 	pool_stop(p);
 	pool_stats_counted(&p->stats, m);
+}
+
+void
+pool_stop_all_counted(struct pool *pools, unsigned n, struct metrics *m)
+{
+	struct pool_stats	sum;
+	unsigned		k;
+
+	memset(&sum, 0, sizeof(sum));
+	for (k = 0; k < n; k++) {
+		pool_stop(&pools[k]);
+		pool_stats_add(&sum, &pools[k]);
+	}
+	pool_stats_counted(&sum, m);
 }

@@ -159,6 +159,14 @@ void	 pool_count_why(uint64_t n[POOL_WHY_N]);
 uint64_t pool_accepted(void);
 /* Begin: listen on every port, or start the connect ramp. */
 int	 pool_start(struct pool *, char *err, size_t errlen);
+/*
+ * One pool per controller: pools[k], configured by cfgs[k], over the k-th
+ * slice of per devices of the array (as pool_init_array()), for each k
+ * below n; then each started.  0, or -1 with the reason in err.
+ */
+int	 pool_start_sliced(struct pool *pools, const struct pool_config *cfgs,
+	    unsigned n, const struct pool_ops *, void *devs, size_t dev_size,
+	    size_t pd_off, uint32_t per, char *err, size_t errlen);
 /* The protocol is done with this connection (error, EOF, fatal error). */
 void	 pool_lost(struct pool_dev *, const char *why);
 /* The same once the output is written: a closing session's last words
@@ -212,8 +220,11 @@ int	 pool_read_resume(struct bufferevent *, const struct pool_framer *,
  * (docs/report.md). */
 struct metrics;
 void	 pool_stop_counted(struct pool *, struct metrics *);
-/* The same for several pools (a device per controller): each pool's
- * figures added into sum, then sum into the counters. */
+/* The same for an array of n pools (a device per controller): the
+ * counters are their sum. */
+void	 pool_stop_all_counted(struct pool *, unsigned n, struct metrics *);
+/* The pieces of it, for pools not in one array: each pool's figures
+ * added into sum, then sum into the counters. */
 void	 pool_stats_add(struct pool_stats *sum, const struct pool *);
 void	 pool_stats_counted(const struct pool_stats *, struct metrics *);
 

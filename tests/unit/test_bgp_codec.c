@@ -12,31 +12,7 @@
 #include <string.h>
 
 #include "bgp_codec.h"
-#include "buf.h"
-#include "check.h"
-
-static uint8_t		 out[1 << 16];
-static struct wbuf	 w;
-
-struct vec {
-	uint8_t	b[8192];
-	size_t	len;
-};
-
-static void
-vec(struct vec *v, const char *hex)
-{
-	v->len = check_unhex(hex, v->b, sizeof(v->b));
-}
-
-static void
-start(void)
-{
-	wbuf_init(&w, out, sizeof(out));
-}
-
-#define CHECK_OUT(v, ...) CHECK_BYTES(w.data, w.len, (v)->b, (v)->len,	\
-	__VA_ARGS__)
+#include "check_codec.h"
 
 #define MARKER	"ff ff ff ff ff ff ff ff ff ff ff ff ff ff ff ff "
 

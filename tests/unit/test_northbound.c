@@ -151,6 +151,34 @@ test_helpers(void)
 	CHECK(first == 2 && end == 2, "node without flows");
 }
 
+/* A topology's paths, as ODL takes them: its id and the node's
+ * percent-encoded in RFC 8040's URLs (section 3.5.3), the query on the
+ * operational datastore alone; the draft's URLs name the datastore. */
+static void
+test_topo_path(void)
+{
+	struct nb_opts	o;
+	char		out[NB_PATH_MAX];
+
+	memset(&o, 0, sizeof(o));
+	o.style = NB_STYLE_RFC8040;
+	CHECK(nb_topo_path(&o, "ovsdb:1", 0, "ovsdb://HOST1", NULL,
+	    "content=nonconfig", out, sizeof(out)) == 0 && strcmp(out,
+	    "/rests/data/network-topology:network-topology/topology=ovsdb%3A1"
+	    "/node=ovsdb%3A%2F%2FHOST1?content=nonconfig") == 0, "%s", out);
+	CHECK(nb_topo_path(&o, "topology-netconf", 1, NULL, NULL,
+	    "content=nonconfig", out, sizeof(out)) == 0 && strcmp(out,
+	    "/rests/data/network-topology:network-topology/"
+	    "topology=topology-netconf") == 0, "config: no query: %s", out);
+	o.style = NB_STYLE_DRAFT;
+	CHECK(nb_topo_path(&o, "topology-netconf", 0, "d 1", "/x", "q", out,
+	    sizeof(out)) == 0 && strcmp(out, "/restconf/operational/"
+	    "network-topology:network-topology/topology/topology-netconf"
+	    "/node/d%201/x") == 0, "draft: %s", out);
+	CHECK(nb_topo_path(&o, "pcep-topology", 1, "n", NULL, NULL, out,
+	    40) == -1, "no room");
+}
+
 /* Adds: PUT one flow, POST a batch, JSON and XML, both URL styles. */
 static void
 test_odl_add(void)
@@ -285,6 +313,7 @@ test_check(void)
 static const struct check_case cases[] = {
 	CASE(test_url),
 	CASE(test_helpers),
+	CASE(test_topo_path),
 	CASE(test_odl_add),
 	CASE(test_odl_delete_count),
 	CASE(test_parse_count),

@@ -8,44 +8,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "buf.h"
-#include "check.h"
 #include "of_actions.h"
 #include "of_codec.h"
 #include "ofp.h"
 
+#define CHECK_CODEC_HDR_LEN	OF_HEADER_LEN
+#include "check_codec.h"
+
 #define V10	OF_VERSION_10
 #define V13	OF_VERSION_13
-
-static uint8_t		 out[1 << 17];
-static struct wbuf	 w;
-
-struct vec {
-	uint8_t	b[2048];
-	size_t	len;
-};
-
-static void
-vec(struct vec *v, const char *hex)
-{
-	v->len = check_unhex(hex, v->b, sizeof(v->b));
-}
-
-static void
-start(void)
-{
-	wbuf_init(&w, out, sizeof(out));
-}
-
-/* A reader over the body (after the 8-byte header) of a message. */
-static void
-body_of(struct rbuf *r, const struct vec *v)
-{
-	rbuf_init(r, v->b + OF_HEADER_LEN, v->len - OF_HEADER_LEN);
-}
-
-#define CHECK_OUT(v, ...) CHECK_BYTES(w.data, w.len, (v)->b, (v)->len,	\
-	__VA_ARGS__)
 
 /* Common pieces, one field per line. */
 #define MATCH13_IN_PORT_1						\

@@ -10,40 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "buf.h"
-#include "check.h"
 #include "pcep_codec.h"
 #include "pcep_wire.h"
 
-static uint8_t		 out[1 << 17];
-static struct wbuf	 w;
+#define CHECK_CODEC_HDR_LEN	PCEP_HDR_LEN
+#include "check_codec.h"
 
-struct vec {
-	uint8_t	b[2048];
-	size_t	len;
-};
-
-static void
-vec(struct vec *v, const char *hex)
-{
-	v->len = check_unhex(hex, v->b, sizeof(v->b));
-}
-
-static void
-start(void)
-{
-	wbuf_init(&w, out, sizeof(out));
-}
-
-/* A reader over the body (after the 4-byte header) of a message. */
-static void
-body_of(struct rbuf *r, const struct vec *v)
-{
-	rbuf_init(r, v->b + PCEP_HDR_LEN, v->len - PCEP_HDR_LEN);
-}
-
-#define CHECK_OUT(v, ...) CHECK_BYTES(w.data, w.len, (v)->b, (v)->len,	\
-	__VA_ARGS__)
 #define CHECK_ERR(e, t, v, what) CHECK((e).type == (t) &&		\
 	(e).value == (v), "%s: PCErr %u/%u (%s)", what, (e).type,	\
 	(e).value, pcep_error_name((e).type, (e).value))

@@ -1,0 +1,41 @@
+/*
+ * A controller role's listener and its periodic tick, opened and closed
+ * together: the start-up the BGP, PCEP and OVSDB roles share.  The
+ * listener hands each accepted socket to the role's attach function; the
+ * tick (EV_PERSIST) runs the role's timers every tick_ms.
+ */
+#ifndef SBSIM_CTL_LISTEN_H
+#define SBSIM_CTL_LISTEN_H
+
+#include <stddef.h>
+
+#include <sys/socket.h>
+
+#include <event2/event.h>
+#include <event2/listener.h>
+
+struct endpoint;
+
+/* A connection accepted: the role takes fd from here on. */
+typedef void (*ctl_attach_fn)(evutil_socket_t fd, const struct sockaddr *,
+	    socklen_t);
+
+/* The role keeps one, static: the listener's callback reads attach. */
+struct ctl_listen {
+	struct evconnlistener	*listener;
+	struct event		*tick;
+	ctl_attach_fn		 attach;
+};
+
+/*
+ * Listen on ep for what ("PCEP", in the error and the open-to-the-network
+ * line: engine_listen()) and arm tick every tick_ms.  0, or -1 with the
+ * reason in err and nothing left open.
+ */
+int	 ctl_listen_start(struct ctl_listen *, const struct endpoint *ep,
+	    const char *what, ctl_attach_fn attach, event_callback_fn tick,
+	    unsigned tick_ms, char *err, size_t errlen);
+/* Close both (either may never have opened); again is harmless. */
+void	 ctl_listen_stop(struct ctl_listen *);
+
+#endif
