@@ -1,6 +1,6 @@
 /*
  * A controller role's listener and its periodic tick, opened and closed
- * together: the start-up the BGP, PCEP and OVSDB roles share.  The
+ * together: the start-up roles that take sessions share.  The
  * listener hands each accepted socket to the role's attach function; the
  * tick (EV_PERSIST) runs the role's timers every tick_ms.
  */
@@ -28,8 +28,8 @@ struct ctl_listen {
 };
 
 /*
- * Listen on ep for what ("PCEP", in the error and the open-to-the-network
- * line: engine_listen()) and arm tick every tick_ms.  0, or -1 with the
+ * Listen on ep for what (the protocol's name, in the error and the
+ * open-to-the-network line: engine_listen()) and arm tick every tick_ms.  0, or -1 with the
  * reason in err and nothing left open.
  */
 int	 ctl_listen_start(struct ctl_listen *, const struct endpoint *ep,

@@ -186,7 +186,7 @@ int	 nb_check_json_driver(const struct nb_opts *, unsigned given,
  * 11.3: yang-data+json/+xml; ODL's draft URLs: application/json, xml). */
 const char *nb_media(const struct nb_opts *);
 /*
- * The path of topology (its id, "ovsdb:1") of network-topology, or of a
+ * The path of topology (its id, e.g. "flow:1") of network-topology, or of a
  * node of it (node not NULL), then tail (may be NULL), in the URL style;
  * config 0 reads the operational datastore (RFC 8040: with ?query when
  * query is not NULL).  0, or -1 when it does not fit in cap.
