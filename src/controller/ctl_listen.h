@@ -29,8 +29,8 @@ struct ctl_listen {
 
 /*
  * Listen on ep for what (the protocol's name, in the error and the
- * open-to-the-network line: engine_listen()) and arm tick every tick_ms.  0, or -1 with the
- * reason in err and nothing left open.
+ * open-to-the-network line: engine_listen()) and arm tick every
+ * tick_ms.  0, or -1 with the reason in err and nothing left open.
  */
 int	 ctl_listen_start(struct ctl_listen *, const struct endpoint *ep,
 	    const char *what, ctl_attach_fn attach, event_callback_fn tick,
