@@ -32,7 +32,7 @@ extern const struct ctl_role of_ctl_role;	/* sims/openflow/of_role.c */
 extern const struct ctl_role of_inventory_role;	/* sims/openflow/of_role.c */
 extern const struct ctl_role bgp_ctl_role;	/* sims/bgp/bgp_role.c */
 extern const struct ctl_role pcep_ctl_role;	/* sims/pcep/pcep_role.c */
-extern const struct ctl_role nc_ctl_role;	/* sims/netconf/nc_ctl.c */
+extern const struct ctl_role nc_ctl_role;	/* sims/netconf/nc_role.c */
 extern const struct ctl_role ovsdb_ctl_role;	/* sims/ovsdb/ovsdb_role.c */
 
 /* The switches an OVSDB bridge with a controller becomes (datapath.h). */
