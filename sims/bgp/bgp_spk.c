@@ -65,6 +65,7 @@ struct spk_path {
 };
 
 struct spk_peer {
+	struct bgp_spk		*sp;		/* its speaker */
 	uint32_t		 id;
 	uint8_t			 state;
 	uint8_t			 advertise;	/* gets our routes */
@@ -102,25 +103,35 @@ struct spk_log {
 	size_t			 cap;
 };
 
-static struct bgp_spk_config	 cfg;
-static struct bgp_spk_stats	 st;
-static struct ctl_listen	 lis;	/* the listener and spk_tick */
-static struct event		*kick;		/* changes to send */
-static struct bgp_pmap		 rib;		/* value: struct spk_path * */
-static struct spk_attr		*attr_tab[SPK_ATTR_BUCKETS];
-static struct spk_peer		**peers;
-static uint32_t			 n_peers;	/* slots in peers */
-static struct spk_log		 chlog;
-static uint64_t			 app_count[BGP_AF_MAX];
-/* Established peers that hear our routes: a change is logged only when
- * there is one (counted, not searched for on every change). */
-static uint32_t			 n_advertising;
-/* The Loc-RIB changed in this round of the loop (one transaction). */
-static int			 change_open;
+/*
+ * One speaker: everything it holds, so that nothing of it lives in
+ * file-level variables.  Its peers point back at it (pe->sp) and its
+ * timers and listener get it as their argument.  The context-free API of
+ * bgp_spk.h serves spk_main, the process's one instance.
+ */
+struct bgp_spk {
+	struct bgp_spk_config	 cfg;
+	struct bgp_spk_stats	 st;
+	struct ctl_listen	 lis;		/* the listener and spk_tick */
+	struct event		*kick;		/* changes to send */
+	struct bgp_pmap		 rib;		/* value: struct spk_path * */
+	struct spk_attr		*attr_tab[SPK_ATTR_BUCKETS];
+	struct spk_peer		**peers;
+	uint32_t		 n_peers;	/* slots in peers */
+	struct spk_log		 chlog;
+	uint64_t		 app_count[BGP_AF_MAX];
+	/* Established peers that hear our routes: a change is logged only
+	 * when there is one (counted, not searched for on every change). */
+	uint32_t		 n_advertising;
+	/* The Loc-RIB changed in this round of the loop (one transaction). */
+	int			 change_open;
+};
+
+static struct bgp_spk	spk_main;
 
 static void	spk_fill(struct spk_peer *);
-static void	spk_kick(void);
-static struct spk_peer *spk_peer_by_name(const char *);
+static void	spk_kick(struct bgp_spk *);
+static struct spk_peer *spk_peer_by_name(struct bgp_spk *, const char *);
 
 /* ---- attribute sets ---- */
 
@@ -137,12 +148,12 @@ spk_attr_hash(const struct bgp_attrs *a)
 }
 
 static struct spk_attr *
-spk_attr_get(const struct bgp_attrs *a)
+spk_attr_get(struct bgp_spk *sp, const struct bgp_attrs *a)
 {
 	uint64_t	 h = spk_attr_hash(a);
 	struct spk_attr	*s;
 
-	for (s = attr_tab[h % SPK_ATTR_BUCKETS]; s != NULL; s = s->next)
+	for (s = sp->attr_tab[h % SPK_ATTR_BUCKETS]; s != NULL; s = s->next)
 		if (s->hash == h && memcmp(&s->a, a, sizeof(*a)) == 0) {
 			s->refs++;
 			return s;
@@ -151,19 +162,19 @@ spk_attr_get(const struct bgp_attrs *a)
 	s->hash = h;
 	s->refs = 1;
 	s->a = *a;
-	s->next = attr_tab[h % SPK_ATTR_BUCKETS];
-	attr_tab[h % SPK_ATTR_BUCKETS] = s;
+	s->next = sp->attr_tab[h % SPK_ATTR_BUCKETS];
+	sp->attr_tab[h % SPK_ATTR_BUCKETS] = s;
 	return s;
 }
 
 static void
-spk_attr_put(struct spk_attr *s)
+spk_attr_put(struct bgp_spk *sp, struct spk_attr *s)
 {
 	struct spk_attr	**pp;
 
 	if (--s->refs > 0)
 		return;
-	for (pp = &attr_tab[s->hash % SPK_ATTR_BUCKETS]; *pp != s;
+	for (pp = &sp->attr_tab[s->hash % SPK_ATTR_BUCKETS]; *pp != s;
 	    pp = &(*pp)->next)
 		;
 	*pp = s->next;
@@ -200,38 +211,40 @@ spk_path_cmp(const struct spk_path *x, const struct spk_path *y)
 }
 
 static void
-spk_log_change(const struct bgp_prefix *p)
+spk_log_change(struct bgp_spk *sp, const struct bgp_prefix *p)
 {
-	st.last_change_ns = clock_ns();
-	change_open = 1;
-	spk_kick();
-	if (n_advertising == 0)
+	sp->st.last_change_ns = clock_ns();
+	sp->change_open = 1;
+	spk_kick(sp);
+	if (sp->n_advertising == 0)
 		return;		/* a peer that comes later dumps the RIB */
-	if (chlog.n == chlog.cap) {
-		chlog.cap = chlog.cap ? chlog.cap * 2 : 4096;
-		chlog.e = xreallocarray(chlog.e, chlog.cap, sizeof(*chlog.e));
+	if (sp->chlog.n == sp->chlog.cap) {
+		sp->chlog.cap = sp->chlog.cap ? sp->chlog.cap * 2 : 4096;
+		sp->chlog.e = xreallocarray(sp->chlog.e, sp->chlog.cap,
+		    sizeof(*sp->chlog.e));
 	}
-	chlog.e[chlog.n++] = *p;
+	sp->chlog.e[sp->chlog.n++] = *p;
 }
 
 /* Drop log entries every advertising peer has sent. */
 static void
-spk_log_trim(void)
+spk_log_trim(struct bgp_spk *sp)
 {
-	uint64_t	min = chlog.base + chlog.n, drop;
+	uint64_t	min = sp->chlog.base + sp->chlog.n, drop;
 	uint32_t	i;
 
-	for (i = 0; i < n_peers; i++)
-		if (peers[i] != NULL && peers[i]->advertise &&
-		    peers[i]->state == SPK_ESTABLISHED &&
-		    peers[i]->log_pos < min)
-			min = peers[i]->log_pos;
-	drop = min - chlog.base;
-	if (drop == 0 || drop * 2 < chlog.n)
+	for (i = 0; i < sp->n_peers; i++)
+		if (sp->peers[i] != NULL && sp->peers[i]->advertise &&
+		    sp->peers[i]->state == SPK_ESTABLISHED &&
+		    sp->peers[i]->log_pos < min)
+			min = sp->peers[i]->log_pos;
+	drop = min - sp->chlog.base;
+	if (drop == 0 || drop * 2 < sp->chlog.n)
 		return;
-	memmove(chlog.e, chlog.e + drop, (chlog.n - drop) * sizeof(*chlog.e));
-	chlog.n -= drop;
-	chlog.base = min;
+	memmove(sp->chlog.e, sp->chlog.e + drop,
+	    (sp->chlog.n - drop) * sizeof(*sp->chlog.e));
+	sp->chlog.n -= drop;
+	sp->chlog.base = min;
 }
 
 /* The prefix's key in the Loc-RIB: path ids are not kept. */
@@ -269,28 +282,28 @@ spk_unlink(struct spk_path **head, uint32_t peer)
 }
 
 static void
-spk_path_add(const struct bgp_prefix *pfx, uint32_t peer, uint32_t bgp_id,
-    struct spk_attr *attr)
+spk_path_add(struct bgp_spk *sp, const struct bgp_prefix *pfx, uint32_t peer,
+    uint32_t bgp_id, struct spk_attr *attr)
 {
 	struct bgp_prefix	 k;
 	struct spk_path		**pp, *p, *head, *old;
 	uint64_t		*val;
 
 	spk_key(pfx, &k);
-	bgp_pmap_put(&rib, &k, &val);
+	bgp_pmap_put(&sp->rib, &k, &val);
 	head = old = spk_paths(val);
 	if ((p = spk_unlink(&head, peer)) != NULL) {
 		if (p->attr == attr) {
 			*val = (uint64_t)(uintptr_t)old;	/* unchanged */
 			return;
 		}
-		spk_attr_put(p->attr);
+		spk_attr_put(sp, p->attr);
 	} else {
 		p = xmalloc(sizeof(*p));
 		if (peer != SPK_APP)
-			peers[peer]->prefixes++;
+			sp->peers[peer]->prefixes++;
 		else
-			app_count[k.af]++;
+			sp->app_count[k.af]++;
 	}
 	attr->refs++;
 	p->attr = attr;
@@ -304,41 +317,41 @@ spk_path_add(const struct bgp_prefix *pfx, uint32_t peer, uint32_t bgp_id,
 	*val = (uint64_t)(uintptr_t)head;
 	/* A new best path, or the best one with new attributes. */
 	if (head != old || head == p)
-		spk_log_change(&k);
+		spk_log_change(sp, &k);
 }
 
 /* 1 when the peer had a path for the prefix. */
 static int
-spk_path_del(const struct bgp_prefix *pfx, uint32_t peer)
+spk_path_del(struct bgp_spk *sp, const struct bgp_prefix *pfx, uint32_t peer)
 {
 	struct bgp_prefix	 k;
 	struct spk_path		*p, *head, *old;
 	uint64_t		*val;
 
 	spk_key(pfx, &k);
-	if ((val = bgp_pmap_get(&rib, &k)) == NULL)
+	if ((val = bgp_pmap_get(&sp->rib, &k)) == NULL)
 		return 0;
 	head = old = spk_paths(val);
 	if ((p = spk_unlink(&head, peer)) == NULL)
 		return 0;
-	spk_attr_put(p->attr);
+	spk_attr_put(sp, p->attr);
 	free(p);
 	if (peer != SPK_APP)
-		peers[peer]->prefixes--;
+		sp->peers[peer]->prefixes--;
 	else
-		app_count[k.af]--;
+		sp->app_count[k.af]--;
 	*val = (uint64_t)(uintptr_t)head;
 	if (head == NULL)
-		bgp_pmap_del(&rib, &k, NULL);
+		bgp_pmap_del(&sp->rib, &k, NULL);
 	if (old == p)
-		spk_log_change(&k);
+		spk_log_change(sp, &k);
 	return 1;
 }
 
 /* Every path of one peer (or of the application) goes: a peer that went
  * away (RFC 4271 sections 8.2.2 and 9.1), or a cleared application RIB. */
 static void
-spk_drop_paths(uint32_t peer)
+spk_drop_paths(struct bgp_spk *sp, uint32_t peer)
 {
 	struct bgp_prefix	 pfx, *gone = NULL;
 	size_t			 slot, n = 0, cap = 0, i;
@@ -348,7 +361,7 @@ spk_drop_paths(uint32_t peer)
 
 	for (af = 0; af < BGP_AF_MAX; af++) {
 		slot = 0;
-		while (bgp_pmap_next(&rib, af, &slot, &pfx, &val)) {
+		while (bgp_pmap_next(&sp->rib, af, &slot, &pfx, &val)) {
 			for (p = (const struct spk_path *)(uintptr_t)val;
 			    p != NULL && p->peer != peer; p = p->next)
 				;
@@ -363,7 +376,7 @@ spk_drop_paths(uint32_t peer)
 	}
 	/* Deleting moves entries between slots: not during the walk. */
 	for (i = 0; i < n; i++)
-		spk_path_del(&gone[i], peer);
+		spk_path_del(sp, &gone[i], peer);
 	free(gone);
 }
 
@@ -379,49 +392,54 @@ spk_send(struct spk_peer *pe, struct wbuf *w)
 static void
 spk_peer_free(struct spk_peer *pe)
 {
+	struct bgp_spk	*sp = pe->sp;
+
 	if (pe->state == SPK_ESTABLISHED) {
-		st.established--;
+		sp->st.established--;
 		if (pe->advertise)
-			n_advertising--;
+			sp->n_advertising--;
 	}
 	if (pe->prefixes > 0)
-		spk_drop_paths(pe->id);
+		spk_drop_paths(sp, pe->id);
 	if (pe->bev != NULL)
 		bufferevent_free(pe->bev);
-	peers[pe->id] = NULL;
+	sp->peers[pe->id] = NULL;
 	free(pe);
 }
 
 static void
 spk_close(struct spk_peer *pe, const char *why)
 {
+	struct bgp_spk	*sp = pe->sp;	/* pe is freed */
+
 	log_info("bgp %s: closed: %s", pe->name, why);
 	spk_peer_free(pe);
-	spk_log_trim();
+	spk_log_trim(sp);
 }
 
 static void
 spk_notify_close(struct spk_peer *pe, uint8_t code, uint8_t subcode,
     const void *data, size_t len, const char *why)
 {
+	struct bgp_spk	*sp = pe->sp;
 	struct wbuf	*w = bgp_scratch();
 
 	if (pe->state == SPK_CLOSING)
 		return;
 	bgp_notification_encode(w, code, subcode, data, len);
 	spk_send(pe, w);
-	st.notifications_sent++;
+	sp->st.notifications_sent++;
 	log_warnx("bgp %s: sending NOTIFICATION %s: %s", pe->name,
 	    bgp_err_name(code, subcode), why);
 	if (pe->state == SPK_ESTABLISHED) {
-		st.established--;
+		sp->st.established--;
 		if (pe->advertise)
-			n_advertising--;
+			sp->n_advertising--;
 	}
 	pe->state = SPK_CLOSING;
 	pe->closing_ns = clock_ns();
 	if (pe->prefixes > 0)
-		spk_drop_paths(pe->id);
+		spk_drop_paths(sp, pe->id);
 	bufferevent_setwatermark(pe->bev, EV_WRITE, 0, 0);
 }
 
@@ -436,19 +454,20 @@ spk_notify_err(struct spk_peer *pe, const struct bgp_err *e)
 static void
 spk_send_open(struct spk_peer *pe)
 {
+	struct bgp_spk	*sp = pe->sp;
 	struct bgp_open	 o;
 	struct wbuf	*w = bgp_scratch();
 
 	memset(&o, 0, sizeof(o));
 	o.version = BGP_VERSION;
-	o.my_as = cfg.as > 0xffff ? BGP_AS_TRANS : (uint16_t)cfg.as;
+	o.my_as = sp->cfg.as > 0xffff ? BGP_AS_TRANS : (uint16_t)sp->cfg.as;
 	o.hold = pe->hold_cfg;
-	o.bgp_id = cfg.bgp_id;
+	o.bgp_id = sp->cfg.bgp_id;
 	/* The families configured for the neighbor (RFC 4760 section 8). */
 	memcpy(o.caps.mp, pe->af_cfg, sizeof(o.caps.mp));
 	o.caps.route_refresh = 1;
 	o.caps.as4 = 1;
-	o.caps.as4_number = cfg.as;
+	o.caps.as4_number = sp->cfg.as;
 	o.caps.graceful = 1;
 	o.caps.gr_time = 120;
 	memcpy(o.caps.gr_af, pe->af_cfg, sizeof(o.caps.gr_af));
@@ -462,6 +481,7 @@ spk_send_open(struct spk_peer *pe)
 static void
 spk_fsm_open(struct spk_peer *pe, const uint8_t *msg, size_t len)
 {
+	struct bgp_spk	*sp = pe->sp;
 	struct bgp_open	 o;
 	struct bgp_err	 e;
 	struct wbuf	*w;
@@ -471,7 +491,7 @@ spk_fsm_open(struct spk_peer *pe, const uint8_t *msg, size_t len)
 		spk_notify_err(pe, &e);
 		return;
 	}
-	if (o.bgp_id == cfg.bgp_id) {
+	if (o.bgp_id == sp->cfg.bgp_id) {
 		spk_notify_close(pe, BGP_ERR_OPEN, BGP_ERR_OPEN_BGPID, NULL, 0,
 		    "the peer has our BGP identifier");
 		return;
@@ -484,7 +504,7 @@ spk_fsm_open(struct spk_peer *pe, const uint8_t *msg, size_t len)
 		return;
 	}
 	pe->bgp_id = o.bgp_id;
-	pe->ibgp = pe->remote_as == cfg.as;
+	pe->ibgp = pe->remote_as == sp->cfg.as;
 	pe->hold = o.hold < pe->hold_cfg ? o.hold : pe->hold_cfg;
 	memset(&pe->sc, 0, sizeof(pe->sc));
 	pe->sc.as4 = o.caps.as4;
@@ -506,11 +526,13 @@ spk_fsm_open(struct spk_peer *pe, const uint8_t *msg, size_t len)
 static void
 spk_established(struct spk_peer *pe)
 {
+	struct bgp_spk	*sp = pe->sp;
+
 	pe->state = SPK_ESTABLISHED;
-	st.established++;
-	st.sessions++;
+	sp->st.established++;
+	sp->st.sessions++;
 	if (pe->advertise)
-		n_advertising++;
+		sp->n_advertising++;
 	log_info("bgp %s: established (AS %u%s)", pe->name, pe->remote_as,
 	    pe->advertise ? ", advertising to it" : "");
 	if (!pe->advertise)
@@ -518,8 +540,8 @@ spk_established(struct spk_peer *pe)
 	pe->dumping = 1;
 	pe->dump_af = 0;
 	pe->dump_slot = 0;
-	pe->dump_gen = rib.generation;
-	pe->log_pos = chlog.base + chlog.n;
+	pe->dump_gen = sp->rib.generation;
+	pe->log_pos = sp->chlog.base + sp->chlog.n;
 	spk_fill(pe);
 }
 
@@ -527,6 +549,7 @@ static void
 spk_rib_apply(struct spk_peer *pe, struct rbuf span, enum bgp_af af,
     struct spk_attr *attr)
 {
+	struct bgp_spk	*sp = pe->sp;
 	struct bgp_prefix	pfx;
 
 	/* A family not configured for the neighbor is not taken in: its
@@ -535,11 +558,11 @@ spk_rib_apply(struct spk_peer *pe, struct rbuf span, enum bgp_af af,
 		return;
 	while (bgp_nlri_next(&span, af, pe->sc.addpath_rx[af], &pfx) == 1) {
 		if (attr != NULL) {
-			st.prefixes_received++;
-			spk_path_add(&pfx, pe->id, pe->bgp_id, attr);
+			sp->st.prefixes_received++;
+			spk_path_add(sp, &pfx, pe->id, pe->bgp_id, attr);
 		} else {
-			st.withdrawals_received++;
-			spk_path_del(&pfx, pe->id);
+			sp->st.withdrawals_received++;
+			spk_path_del(sp, &pfx, pe->id);
 		}
 	}
 }
@@ -547,42 +570,44 @@ spk_rib_apply(struct spk_peer *pe, struct rbuf span, enum bgp_af af,
 static void
 spk_fsm_update(struct spk_peer *pe, const uint8_t *msg, size_t len)
 {
+	struct bgp_spk	*sp = pe->sp;
 	struct bgp_update	 u;
 	struct bgp_err		 e;
 	struct bgp_attrs	 a;
 	struct spk_attr		*attr = NULL;
 
-	st.updates_received++;
-	if (st.first_update_ns == 0)
-		st.first_update_ns = clock_ns();
+	sp->st.updates_received++;
+	if (sp->st.first_update_ns == 0)
+		sp->st.first_update_ns = clock_ns();
 	if (bgp_update_decode(msg, len, &pe->sc, &u, &e) == -1) {
 		spk_notify_err(pe, &e);
 		return;
 	}
 	if (u.treat_as_withdraw)
-		st.treat_as_withdraw++;
+		sp->st.treat_as_withdraw++;
 	spk_rib_apply(pe, u.withdrawn, BGP_AF_IPV4, NULL);
 	if (u.mp_unreach_af != BGP_AF_MAX)
 		spk_rib_apply(pe, u.mp_unreach, u.mp_unreach_af, NULL);
 	if (!u.treat_as_withdraw && (rbuf_left(&u.nlri) > 0 ||
 	    u.mp_reach_af != BGP_AF_MAX)) {
 		bgp_update_attrs(&u, &pe->sc, &a);
-		attr = spk_attr_get(&a);
+		attr = spk_attr_get(sp, &a);
 	}
 	spk_rib_apply(pe, u.nlri, BGP_AF_IPV4, attr);
 	if (u.mp_reach_af != BGP_AF_MAX)
 		spk_rib_apply(pe, u.mp_reach, u.mp_reach_af, attr);
 	if (attr != NULL)
-		spk_attr_put(attr);
+		spk_attr_put(sp, attr);
 }
 
 static void
 spk_fsm(struct spk_peer *pe, uint8_t type, const uint8_t *msg, size_t len)
 {
+	struct bgp_spk	*sp = pe->sp;
 	uint8_t	code = 0, subcode = 0;
 
 	if (type == BGP_NOTIFICATION) {
-		st.notifications_received++;
+		sp->st.notifications_received++;
 		bgp_notification_decode(msg, len, &code, &subcode);
 		/* A peer that stops says Cease: no trouble to warn of. */
 		if (code == BGP_ERR_CEASE)
@@ -607,7 +632,7 @@ spk_fsm(struct spk_peer *pe, uint8_t type, const uint8_t *msg, size_t len)
 			pe->dumping = 1;
 			pe->dump_af = 0;
 			pe->dump_slot = 0;
-			pe->dump_gen = rib.generation;
+			pe->dump_gen = sp->rib.generation;
 			spk_fill(pe);
 		}
 	} else
@@ -635,10 +660,11 @@ static int
 spk_frame_message(void *dev, const uint8_t *msg, size_t len)
 {
 	struct spk_peer	*pe = dev;
+	struct bgp_spk	*sp = pe->sp;	/* pe may be freed */
 	uint32_t	 id = pe->id;
 
 	spk_fsm(pe, msg[BGP_HEADER_LEN - 1], msg, len);
-	return peers[id] != pe || pe->state == SPK_CLOSING ? -1 : 0;
+	return sp->peers[id] != pe || pe->state == SPK_CLOSING ? -1 : 0;
 }
 
 static const struct pool_framer spk_framer = {
@@ -650,12 +676,13 @@ static void
 spk_read(struct bufferevent *bev, void *arg)
 {
 	struct spk_peer	*pe = arg;
+	struct bgp_spk	*sp = pe->sp;	/* pe may be freed */
 	struct evbuffer	*in = bufferevent_get_input(bev);
 	uint32_t	 id = pe->id;
 
 	pe->last_rx_ns = clock_ns();
 	if (pe->state != SPK_CLOSING && pool_read(bev, &spk_framer, pe) ==
-	    -1 && peers[id] != pe)
+	    -1 && sp->peers[id] != pe)
 		return;		/* closed and freed */
 	if (pe->state == SPK_CLOSING)
 		evbuffer_drain(in, evbuffer_get_length(in));
@@ -693,6 +720,8 @@ static void
 spk_out_attrs(const struct spk_peer *pe, const struct spk_path *best,
     struct bgp_attrs *a)
 {
+	struct bgp_spk	*sp = pe->sp;
+
 	*a = best->attr->a;
 	if (pe->ibgp) {
 		if (!a->has_local_pref) {
@@ -708,7 +737,7 @@ spk_out_attrs(const struct spk_peer *pe, const struct spk_path *best,
 	if (a->n_as == BGP_MAX_ASPATH)
 		a->n_as--;
 	memmove(a->as_path + 1, a->as_path, a->n_as * sizeof(uint32_t));
-	a->as_path[0] = cfg.as;
+	a->as_path[0] = sp->cfg.as;
 	a->n_as++;
 	memcpy(a->next_hop4, pe->local4, 4);
 	memcpy(a->next_hop6, pe->local6, 16);
@@ -729,15 +758,17 @@ struct spk_out {
 static void
 spk_out_close(struct spk_out *o)
 {
+	struct bgp_spk	*sp = o->pe->sp;
+
 	if (!o->open)
 		return;
 	bgp_ub_end(&o->ub);
 	o->open = 0;
 	o->msgs++;
 	if (o->attr != NULL)
-		st.prefixes_advertised += o->ub.count;
+		sp->st.prefixes_advertised += o->ub.count;
 	else
-		st.withdrawals_advertised += o->ub.count;
+		sp->st.withdrawals_advertised += o->ub.count;
 }
 
 /* Add one prefix's current state; 0 when the scratch is full. */
@@ -788,19 +819,20 @@ static int
 spk_fill_dump(struct spk_out *o)
 {
 	struct spk_peer		*pe = o->pe;
+	struct bgp_spk		*sp = pe->sp;
 	struct bgp_prefix	 pfx;
 	uint64_t		 val;
 	size_t			 slot;
 
-	if (pe->dump_gen != rib.generation) {
+	if (pe->dump_gen != sp->rib.generation) {
 		/* The table grew under the walk: start over. */
-		pe->dump_gen = rib.generation;
+		pe->dump_gen = sp->rib.generation;
 		pe->dump_af = 0;
 		pe->dump_slot = 0;
 	}
 	while (pe->dump_af < BGP_AF_MAX) {
 		slot = pe->dump_slot;
-		if (!bgp_pmap_next(&rib, pe->dump_af, &slot, &pfx, &val)) {
+		if (!bgp_pmap_next(&sp->rib, pe->dump_af, &slot, &pfx, &val)) {
 			pe->dump_af++;
 			pe->dump_slot = 0;
 			continue;
@@ -821,12 +853,13 @@ static int
 spk_fill_log(struct spk_out *o)
 {
 	struct spk_peer		*pe = o->pe;
+	struct bgp_spk		*sp = pe->sp;
 	const struct bgp_prefix	*pfx;
 	uint64_t		*val;
 
-	while (pe->log_pos < chlog.base + chlog.n) {
-		pfx = &chlog.e[pe->log_pos - chlog.base];
-		val = bgp_pmap_get(&rib, pfx);
+	while (pe->log_pos < sp->chlog.base + sp->chlog.n) {
+		pfx = &sp->chlog.e[pe->log_pos - sp->chlog.base];
+		val = bgp_pmap_get(&sp->rib, pfx);
 		if (!spk_out_prefix(o, pfx, val != NULL ?
 		    (const struct spk_path *)(uintptr_t)*val : NULL))
 			return 0;
@@ -838,6 +871,7 @@ spk_fill_log(struct spk_out *o)
 static void
 spk_fill(struct spk_peer *pe)
 {
+	struct bgp_spk	*sp = pe->sp;
 	struct evbuffer	*out;
 	struct spk_out	 o;
 	int		 more;
@@ -854,33 +888,34 @@ spk_fill(struct spk_peer *pe)
 		more = pe->dumping ? !spk_fill_dump(&o) : !spk_fill_log(&o);
 		spk_out_close(&o);
 		spk_send(pe, o.w);
-		st.updates_sent += o.msgs;
-	} while (more || (pe->dumping == 0 && pe->log_pos < chlog.base +
-	    chlog.n));
-	spk_log_trim();
+		sp->st.updates_sent += o.msgs;
+	} while (more || (pe->dumping == 0 && pe->log_pos < sp->chlog.base +
+	    sp->chlog.n));
+	spk_log_trim(sp);
 }
 
 /* Announcements of a change reach every advertising peer. */
 static void
-spk_fill_all(void)
+spk_fill_all(struct bgp_spk *sp)
 {
 	uint32_t	i;
 
-	for (i = 0; i < n_peers; i++)
-		if (peers[i] != NULL)
-			spk_fill(peers[i]);
+	for (i = 0; i < sp->n_peers; i++)
+		if (sp->peers[i] != NULL)
+			spk_fill(sp->peers[i]);
 }
 
 static void
 spk_kick_cb(evutil_socket_t fd, short what, void *arg)
 {
+	struct bgp_spk	*sp = arg;
+
 	(void)fd;
 	(void)what;
-	(void)arg;
-	if (change_open)
-		st.rib_transactions++;
-	change_open = 0;
-	spk_fill_all();
+	if (sp->change_open)
+		sp->st.rib_transactions++;
+	sp->change_open = 0;
+	spk_fill_all(sp);
 }
 
 /*
@@ -889,28 +924,28 @@ spk_kick_cb(evutil_socket_t fd, short what, void *arg)
  * UPDATEs, not one per prefix, and without waiting for the next tick.
  */
 static void
-spk_kick(void)
+spk_kick(struct bgp_spk *sp)
 {
-	if (kick != NULL && !event_pending(kick, EV_TIMEOUT, NULL))
-		event_active(kick, EV_TIMEOUT, 0);
+	if (sp->kick != NULL && !event_pending(sp->kick, EV_TIMEOUT, NULL))
+		event_active(sp->kick, EV_TIMEOUT, 0);
 }
 
 /* ---- accepting ---- */
 
 static int
-spk_is_monitor(const struct sockaddr_storage *ss)
+spk_is_monitor(struct bgp_spk *sp, const struct sockaddr_storage *ss)
 {
 	const struct sockaddr_in	*a = (const void *)ss, *b;
 	const struct sockaddr_in6	*a6 = (const void *)ss, *b6;
 	unsigned			 i;
 
-	if (cfg.n_monitors == 0)
+	if (sp->cfg.n_monitors == 0)
 		return 1;
-	for (i = 0; i < cfg.n_monitors; i++) {
-		if (cfg.monitors[i].ss_family != ss->ss_family)
+	for (i = 0; i < sp->cfg.n_monitors; i++) {
+		if (sp->cfg.monitors[i].ss_family != ss->ss_family)
 			continue;
-		b = (const void *)&cfg.monitors[i];
-		b6 = (const void *)&cfg.monitors[i];
+		b = (const void *)&sp->cfg.monitors[i];
+		b6 = (const void *)&sp->cfg.monitors[i];
 		if (ss->ss_family == AF_INET &&
 		    a->sin_addr.s_addr == b->sin_addr.s_addr)
 			return 1;
@@ -939,16 +974,17 @@ spk_local_addr(struct spk_peer *pe, int fd)
 }
 
 static uint32_t
-spk_slot(void)
+spk_slot(struct bgp_spk *sp)
 {
 	uint32_t	i;
 
-	for (i = 0; i < n_peers; i++)
-		if (peers[i] == NULL)
+	for (i = 0; i < sp->n_peers; i++)
+		if (sp->peers[i] == NULL)
 			return i;
-	peers = xreallocarray(peers, n_peers + 64, sizeof(*peers));
-	memset(peers + n_peers, 0, 64 * sizeof(*peers));
-	n_peers += 64;
+	sp->peers = xreallocarray(sp->peers, sp->n_peers + 64,
+	    sizeof(*sp->peers));
+	memset(sp->peers + sp->n_peers, 0, 64 * sizeof(*sp->peers));
+	sp->n_peers += 64;
 	return i;
 }
 
@@ -956,10 +992,10 @@ spk_slot(void)
  * neighbor, or one with an Established session already (RFC 4271 section
  * 6.8: the new connection is the one closed). */
 static int
-spk_admit(evutil_socket_t fd, const char *name, const struct sockaddr *sa,
-    struct bgp_nbr_eff *e)
+spk_admit(struct bgp_spk *sp, evutil_socket_t fd, const char *name,
+    const struct sockaddr *sa, struct bgp_nbr_eff *e)
 {
-	const struct spk_peer	*old = spk_peer_by_name(name);
+	const struct spk_peer	*old = spk_peer_by_name(sp, name);
 
 	if (bgp_nbr_admit(sa, e) == 0 && old == NULL)
 		return 0;
@@ -971,8 +1007,8 @@ spk_admit(evutil_socket_t fd, const char *name, const struct sockaddr *sa,
 
 /* A new session on fd from sa: we send our OPEN (RFC 4271 section 8.2.2,
  * Connect -> OpenSent); the tests attach a socket of their own here. */
-int
-bgp_spk_attach(evutil_socket_t fd, const struct sockaddr *sa,
+static int
+spk_attach(struct bgp_spk *sp, evutil_socket_t fd, const struct sockaddr *sa,
     socklen_t salen)
 {
 	struct spk_peer		*pe;
@@ -988,10 +1024,11 @@ bgp_spk_attach(evutil_socket_t fd, const struct sockaddr *sa,
 		inet_ntop(AF_INET, &((const struct sockaddr_in *)sa)->sin_addr,
 		    host, sizeof(host));
 	snprintf(name, sizeof(name), "bgp://%s", host);
-	if (spk_admit(fd, name, sa, &e) == -1)
+	if (spk_admit(sp, fd, name, sa, &e) == -1)
 		return -1;
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 	pe = xcalloc(1, sizeof(*pe));
+	pe->sp = sp;
 	memcpy(&pe->addr, sa, (size_t)salen < sizeof(pe->addr) ?
 	    (size_t)salen : sizeof(pe->addr));
 	memcpy(pe->name, name, sizeof(pe->name));
@@ -1002,9 +1039,9 @@ bgp_spk_attach(evutil_socket_t fd, const struct sockaddr *sa,
 	memcpy(pe->af_cfg, e.af, sizeof(pe->af_cfg));
 	pe->hold_cfg = e.hold;
 	pe->expect_as = e.peer_as;
-	pe->id = spk_slot();
-	peers[pe->id] = pe;
-	pe->advertise = (uint8_t)spk_is_monitor(&pe->addr);
+	pe->id = spk_slot(sp);
+	sp->peers[pe->id] = pe;
+	pe->advertise = (uint8_t)spk_is_monitor(sp, &pe->addr);
 	pe->hold = SPK_OPEN_HOLD_S;
 	pe->last_rx_ns = pe->last_ka_ns = clock_ns();
 	spk_local_addr(pe, fd);
@@ -1016,17 +1053,26 @@ bgp_spk_attach(evutil_socket_t fd, const struct sockaddr *sa,
 	return 0;
 }
 
+int
+bgp_spk_attach(evutil_socket_t fd, const struct sockaddr *sa,
+    socklen_t salen)
+{
+	return spk_attach(&spk_main, fd, sa, salen);
+}
+
 /* A connection accepted: a refused one is closed and logged there. */
 static void
-spk_accepted(evutil_socket_t fd, const struct sockaddr *sa, socklen_t salen)
+spk_accepted(void *arg, evutil_socket_t fd, const struct sockaddr *sa,
+    socklen_t salen)
 {
-	(void)bgp_spk_attach(fd, sa, salen);
+	(void)spk_attach(arg, fd, sa, salen);
 }
 
 /* Hold timers, keepalives, NOTIFICATIONs not taken; changes out. */
 static void
 spk_tick(evutil_socket_t fd, short what, void *arg)
 {
+	struct bgp_spk	*sp = arg;
 	uint64_t	 now = clock_ns(), hold_ns;
 	struct spk_peer	*pe;
 	struct wbuf	*w;
@@ -1034,9 +1080,8 @@ spk_tick(evutil_socket_t fd, short what, void *arg)
 
 	(void)fd;
 	(void)what;
-	(void)arg;
-	for (i = 0; i < n_peers; i++) {
-		if ((pe = peers[i]) == NULL)
+	for (i = 0; i < sp->n_peers; i++) {
+		if ((pe = sp->peers[i]) == NULL)
 			continue;
 		hold_ns = (uint64_t)pe->hold * 1000000000ull;
 		if (pe->state == SPK_CLOSING) {
@@ -1059,7 +1104,7 @@ spk_tick(evutil_socket_t fd, short what, void *arg)
 			pe->last_ka_ns = now;
 		}
 	}
-	spk_fill_all();
+	spk_fill_all(sp);
 }
 
 /* ---- the interface ---- */
@@ -1113,16 +1158,18 @@ bgp_spk_parse_monitors(struct bgp_spk_config *c, const char *arg,
 int
 bgp_spk_start(const struct bgp_spk_config *c, char *err, size_t errlen)
 {
-	cfg = *c;
-	memset(&st, 0, sizeof(st));
-	n_advertising = 0;
-	change_open = 0;
-	bgp_pmap_init(&rib, 1);
-	bgp_nbr_start(cfg.as, cfg.hold);
-	if (ctl_listen_start(&lis, &cfg.listen, "BGP", spk_accepted, spk_tick,
-	    200, err, errlen) == -1)
+	struct bgp_spk	*sp = &spk_main;
+
+	sp->cfg = *c;
+	memset(&sp->st, 0, sizeof(sp->st));
+	sp->n_advertising = 0;
+	sp->change_open = 0;
+	bgp_pmap_init(&sp->rib, 1);
+	bgp_nbr_start(sp->cfg.as, sp->cfg.hold);
+	if (ctl_listen_start(&sp->lis, &sp->cfg.listen, "BGP", spk_accepted,
+	    spk_tick, sp, 200, err, errlen) == -1)
 		return -1;
-	kick = engine_timer_new(0, spk_kick_cb, NULL);
+	sp->kick = engine_timer_new(0, spk_kick_cb, sp);
 	return 0;
 }
 
@@ -1145,48 +1192,54 @@ spk_goodbye(struct spk_peer *pe)
 void
 bgp_spk_stop(void)
 {
+	struct bgp_spk	*sp = &spk_main;
 	uint32_t	i;
 
-	ctl_listen_stop(&lis);
-	if (kick != NULL)
-		event_free(kick);
-	kick = NULL;
+	ctl_listen_stop(&sp->lis);
+	if (sp->kick != NULL)
+		event_free(sp->kick);
+	sp->kick = NULL;
 	bgp_nbr_stop();
-	for (i = 0; i < n_peers; i++)
-		if (peers[i] != NULL) {
-			spk_goodbye(peers[i]);
-			spk_peer_free(peers[i]);
+	for (i = 0; i < sp->n_peers; i++)
+		if (sp->peers[i] != NULL) {
+			spk_goodbye(sp->peers[i]);
+			spk_peer_free(sp->peers[i]);
 		}
 	bgp_spk_app_clear();
-	free(peers);
-	peers = NULL;
-	n_peers = 0;
-	bgp_pmap_free(&rib);
-	free(chlog.e);
-	memset(&chlog, 0, sizeof(chlog));
+	free(sp->peers);
+	sp->peers = NULL;
+	sp->n_peers = 0;
+	bgp_pmap_free(&sp->rib);
+	free(sp->chlog.e);
+	memset(&sp->chlog, 0, sizeof(sp->chlog));
 }
 
 const struct bgp_spk_stats *
 bgp_spk_stats(void)
 {
-	return &st;
+	struct bgp_spk	*sp = &spk_main;
+
+	return &sp->st;
 }
 
 uint64_t
 bgp_spk_loc_rib_count(enum bgp_af af)
 {
-	return bgp_pmap_count_af(&rib, af);
+	struct bgp_spk	*sp = &spk_main;
+
+	return bgp_pmap_count_af(&sp->rib, af);
 }
 
 int
 bgp_spk_loc_rib_next(enum bgp_af af, uint64_t *cursor,
     struct bgp_spk_route *r)
 {
+	struct bgp_spk	*sp = &spk_main;
 	size_t			 slot = (size_t)*cursor;
 	uint64_t		 val;
 	const struct spk_path	*p;
 
-	if (!bgp_pmap_next(&rib, af, &slot, &r->prefix, &val))
+	if (!bgp_pmap_next(&sp->rib, af, &slot, &r->prefix, &val))
 		return 0;
 	*cursor = slot;
 	p = (const struct spk_path *)(uintptr_t)val;
@@ -1194,29 +1247,33 @@ bgp_spk_loc_rib_next(enum bgp_af af, uint64_t *cursor,
 	if (p->peer == SPK_APP)
 		snprintf(r->peer, sizeof(r->peer), "example-app-rib");
 	else
-		snprintf(r->peer, sizeof(r->peer), "%s", peers[p->peer]->name);
+		snprintf(r->peer, sizeof(r->peer), "%s",
+		    sp->peers[p->peer]->name);
 	return 1;
 }
 
 static struct spk_peer *
-spk_peer_by_name(const char *name)
+spk_peer_by_name(struct bgp_spk *sp, const char *name)
 {
 	uint32_t	i;
 
-	for (i = 0; i < n_peers; i++)
-		if (peers[i] != NULL && peers[i]->state == SPK_ESTABLISHED &&
-		    strcmp(peers[i]->name, name) == 0)
-			return peers[i];
+	for (i = 0; i < sp->n_peers; i++)
+		if (sp->peers[i] != NULL &&
+		    sp->peers[i]->state == SPK_ESTABLISHED &&
+		    strcmp(sp->peers[i]->name, name) == 0)
+			return sp->peers[i];
 	return NULL;
 }
 
 int
 bgp_spk_has_session(const char *peer)
 {
+	struct bgp_spk	*sp = &spk_main;
 	uint32_t	i;
 
-	for (i = 0; i < n_peers; i++)
-		if (peers[i] != NULL && strcmp(peers[i]->name, peer) == 0)
+	for (i = 0; i < sp->n_peers; i++)
+		if (sp->peers[i] != NULL &&
+		    strcmp(sp->peers[i]->name, peer) == 0)
 			return 1;
 	return 0;
 }
@@ -1226,13 +1283,15 @@ bgp_spk_has_session(const char *peer)
 int
 bgp_spk_reset(const char *peer, uint8_t subcode)
 {
+	struct bgp_spk	*sp = &spk_main;
 	uint32_t	i;
 	int		n = 0;
 
-	for (i = 0; i < n_peers; i++)
-		if (peers[i] != NULL && peers[i]->state != SPK_CLOSING &&
-		    strcmp(peers[i]->name, peer) == 0) {
-			spk_notify_close(peers[i], BGP_ERR_CEASE, subcode,
+	for (i = 0; i < sp->n_peers; i++)
+		if (sp->peers[i] != NULL &&
+		    sp->peers[i]->state != SPK_CLOSING &&
+		    strcmp(sp->peers[i]->name, peer) == 0) {
+			spk_notify_close(sp->peers[i], BGP_ERR_CEASE, subcode,
 			    NULL, 0, "reset by the northbound");
 			n++;
 		}
@@ -1242,6 +1301,7 @@ bgp_spk_reset(const char *peer, uint8_t subcode)
 int
 bgp_spk_peer_state(const char *peer, const char **state, uint64_t *prefixes)
 {
+	struct bgp_spk	*sp = &spk_main;
 	static const char *const names[] = {
 		[SPK_OPENSENT] = "OPENSENT",
 		[SPK_OPENCONFIRM] = "OPENCONFIRM",
@@ -1250,12 +1310,13 @@ bgp_spk_peer_state(const char *peer, const char **state, uint64_t *prefixes)
 	};
 	uint32_t	i;
 
-	for (i = 0; i < n_peers; i++)
-		if (peers[i] != NULL && strcmp(peers[i]->name, peer) == 0) {
-			*state = names[peers[i]->state];
-			*prefixes = peers[i]->prefixes;
-			return peers[i]->state == SPK_ESTABLISHED &&
-			    peers[i]->ibgp;
+	for (i = 0; i < sp->n_peers; i++)
+		if (sp->peers[i] != NULL &&
+		    strcmp(sp->peers[i]->name, peer) == 0) {
+			*state = names[sp->peers[i]->state];
+			*prefixes = sp->peers[i]->prefixes;
+			return sp->peers[i]->state == SPK_ESTABLISHED &&
+			    sp->peers[i]->ibgp;
 		}
 	return -1;
 }
@@ -1263,21 +1324,24 @@ bgp_spk_peer_state(const char *peer, const char **state, uint64_t *prefixes)
 int
 bgp_spk_peer_exists(const char *peer)
 {
-	return spk_peer_by_name(peer) != NULL;
+	struct bgp_spk	*sp = &spk_main;
+
+	return spk_peer_by_name(sp, peer) != NULL;
 }
 
 int
 bgp_spk_adj_rib_in_next(const char *peer, enum bgp_af af, uint64_t *cursor,
     struct bgp_spk_route *r)
 {
-	const struct spk_peer	*pe = spk_peer_by_name(peer);
+	struct bgp_spk	*sp = &spk_main;
+	const struct spk_peer	*pe = spk_peer_by_name(sp, peer);
 	const struct spk_path	*p;
 	size_t			 slot = (size_t)*cursor;
 	uint64_t		 val;
 
 	if (pe == NULL)
 		return 0;
-	while (bgp_pmap_next(&rib, af, &slot, &r->prefix, &val)) {
+	while (bgp_pmap_next(&sp->rib, af, &slot, &r->prefix, &val)) {
 		for (p = (const struct spk_path *)(uintptr_t)val; p != NULL &&
 		    p->peer != pe->id; p = p->next)
 			;
@@ -1302,14 +1366,15 @@ int
 bgp_spk_adj_rib_out_next(const char *peer, enum bgp_af af, uint64_t *cursor,
     struct bgp_spk_route *r, struct bgp_attrs *buf)
 {
-	const struct spk_peer	*pe = spk_peer_by_name(peer);
+	struct bgp_spk	*sp = &spk_main;
+	const struct spk_peer	*pe = spk_peer_by_name(sp, peer);
 	const struct spk_path	*p;
 	size_t			 slot = (size_t)*cursor;
 	uint64_t		 val;
 
 	if (pe == NULL || !pe->advertise || !pe->af_ok[af])
 		return 0;
-	while (bgp_pmap_next(&rib, af, &slot, &r->prefix, &val)) {
+	while (bgp_pmap_next(&sp->rib, af, &slot, &r->prefix, &val)) {
 		p = (const struct spk_path *)(uintptr_t)val;
 		if (p->peer == pe->id)
 			continue;
@@ -1320,7 +1385,7 @@ bgp_spk_adj_rib_out_next(const char *peer, enum bgp_af af, uint64_t *cursor,
 			snprintf(r->peer, sizeof(r->peer), "example-app-rib");
 		else
 			snprintf(r->peer, sizeof(r->peer), "%s",
-			    peers[p->peer]->name);
+			    sp->peers[p->peer]->name);
 		return 1;
 	}
 	return 0;
@@ -1329,15 +1394,17 @@ bgp_spk_adj_rib_out_next(const char *peer, enum bgp_af af, uint64_t *cursor,
 int
 bgp_spk_peer(unsigned i, char *addr, size_t len, uint64_t *prefixes)
 {
+	struct bgp_spk	*sp = &spk_main;
 	uint32_t	k;
 	unsigned	seen = 0;
 
-	for (k = 0; k < n_peers; k++) {
-		if (peers[k] == NULL || peers[k]->state != SPK_ESTABLISHED)
+	for (k = 0; k < sp->n_peers; k++) {
+		if (sp->peers[k] == NULL ||
+		    sp->peers[k]->state != SPK_ESTABLISHED)
 			continue;
 		if (seen++ == i) {
-			snprintf(addr, len, "%s", peers[k]->name);
-			*prefixes = peers[k]->prefixes;
+			snprintf(addr, len, "%s", sp->peers[k]->name);
+			*prefixes = sp->peers[k]->prefixes;
 			return 1;
 		}
 	}
@@ -1347,28 +1414,35 @@ bgp_spk_peer(unsigned i, char *addr, size_t len, uint64_t *prefixes)
 int
 bgp_spk_app_add(const struct bgp_prefix *pfx, const struct bgp_attrs *a)
 {
-	struct spk_attr	*attr = spk_attr_get(a);
-	uint64_t	 before = app_count[pfx->af];
+	struct bgp_spk	*sp = &spk_main;
+	struct spk_attr	*attr = spk_attr_get(sp, a);
+	uint64_t	 before = sp->app_count[pfx->af];
 
-	spk_path_add(pfx, SPK_APP, 0, attr);
-	spk_attr_put(attr);
-	return app_count[pfx->af] != before;
+	spk_path_add(sp, pfx, SPK_APP, 0, attr);
+	spk_attr_put(sp, attr);
+	return sp->app_count[pfx->af] != before;
 }
 
 int
 bgp_spk_app_del(const struct bgp_prefix *pfx)
 {
-	return spk_path_del(pfx, SPK_APP);
+	struct bgp_spk	*sp = &spk_main;
+
+	return spk_path_del(sp, pfx, SPK_APP);
 }
 
 uint64_t
 bgp_spk_app_count(enum bgp_af af)
 {
-	return app_count[af];
+	struct bgp_spk	*sp = &spk_main;
+
+	return sp->app_count[af];
 }
 
 void
 bgp_spk_app_clear(void)
 {
-	spk_drop_paths(SPK_APP);
+	struct bgp_spk	*sp = &spk_main;
+
+	spk_drop_paths(sp, SPK_APP);
 }

@@ -1,7 +1,8 @@
 /*
- * The embedded controller's NETCONF role (nc_ctl.h): nodes, their mount
- * state machine, the schema cache and the libyang contexts shared by
- * nodes with the same schemas, notifications, options and the summary.
+ * The embedded controller's NETCONF client side (nc_ctl.h): nodes, their
+ * mount state machine, the schema cache and the libyang contexts shared
+ * by nodes with the same schemas, notifications; its role (options, the
+ * summary) is nc_role.c.
  */
 #include <sys/queue.h>
 
@@ -15,7 +16,6 @@
 #include <libyang/libyang.h>
 
 #include "cli.h"
-#include "ctl_role.h"
 #include "engine.h"
 #include "log.h"
 #include "metrics.h"
@@ -42,10 +42,7 @@ struct ncc_set {
 };
 
 static struct ncc_state {
-	int			 on;		/* --netconf's storage */
-	int			 subscribe;
-	uint32_t		 max_inflight;
-	double			 timeout_s;
+	struct nc_ctl_config	 cfg;
 	struct ncc_node_list	 nodes;
 	TAILQ_HEAD(, ncc_node)	 waitq;
 	struct ncc_node		*by_name;	/* uthash head */
@@ -87,8 +84,6 @@ ncc_count(enum ncc_status s)
 {
 	return ncc.nstatus[s];
 }
-
-/* ---- options (the role's rows, at the end of the file) ---- */
 
 /* ---- nodes ---- */
 
@@ -228,7 +223,7 @@ ncc_pump(void)
 {
 	struct ncc_node	*n;
 
-	while (ncc.active < ncc.max_inflight &&
+	while (ncc.active < ncc.cfg.max_inflight &&
 	    (n = TAILQ_FIRST(&ncc.waitq)) != NULL) {
 		TAILQ_REMOVE(&ncc.waitq, n, wait);
 		n->waiting = 0;
@@ -531,7 +526,7 @@ ncc_connected(struct ncc_node *n)
 	n->connected_ns = now;
 	ncc.st.connected++;
 	ncc.st.last_connected_ns = now;
-	if (ncc.subscribe && n->notification)
+	if (ncc.cfg.subscribe && n->notification)
 		ncc_rpc(n, "<create-subscription xmlns=\"" NC_NS_NOTIF
 		    "\"/>", ncc_subscribed, n);
 	ncc_pump();
@@ -738,7 +733,7 @@ ncc_tick(evutil_socket_t fd, short what, void *arg)
 		if (n->cli == NULL)
 			continue;
 		t = n->cfg.request_timeout_ms ? n->cfg.request_timeout_ms /
-		    1000.0 : ncc.timeout_s;
+		    1000.0 : ncc.cfg.timeout_s;
 		ncc.st.rpc_timeouts += nc_cli_expire(n->cli, now,
 		    (uint64_t)(t * 1e9));
 		nc_cli_bytes(n->cli, &in, &out);
@@ -749,13 +744,20 @@ ncc_tick(evutil_socket_t fd, short what, void *arg)
 	ncc.st.bytes_out = tout;
 }
 
-static int
-ncc_role_start(void *cfg, struct http_server *hs, char *err, size_t errlen)
+void
+nc_ctl_config_defaults(struct nc_ctl_config *c)
+{
+	c->subscribe = 0;
+	c->max_inflight = NCC_DEFAULT_INFLIGHT;
+	c->timeout_s = 60;
+}
+
+void
+nc_ctl_start(const struct nc_ctl_config *c, struct http_server *hs)
 {
 	struct timeval	tv = { 1, 0 };
 
-	(void)err;
-	(void)errlen;
+	ncc.cfg = *c;
 	TAILQ_INIT(&ncc.nodes);
 	TAILQ_INIT(&ncc.waitq);
 	/* libyang's messages reach the RESTCONF client, not stderr. */
@@ -765,14 +767,13 @@ ncc_role_start(void *cfg, struct http_server *hs, char *err, size_t errlen)
 	nc_restconf_register();
 	nc_restconf_rpcs(hs);
 	log_info("netconf: mounting devices told through RESTCONF "
-	    "topology-netconf%s", ncc.subscribe ? ", subscribing" : "");
-	return 0;
+	    "topology-netconf%s", ncc.cfg.subscribe ? ", subscribing" : "");
 }
 
 /* Before the HTTP server goes: mount-point requests still waiting are
  * answered while their requests exist. */
-static void
-ncc_role_stop(void *cfg)
+void
+nc_ctl_stop(void)
 {
 	struct ncc_node		*n;
 	struct ncc_schema	*s;
@@ -802,96 +803,3 @@ ncc_role_stop(void *cfg)
 	ncc.tick = NULL;
 	nc_cli_cleanup();
 }
-
-static void
-ncc_role_summary(void *cfg)
-{
-	const struct nc_ctl_stats	*s = &ncc.st;
-
-	ctl_print_figures("netconf: # mounts asked, # connected, # connecting, "
-	    "# unable-to-connect", (const uint64_t[]){ s->mounts,
-	    ncc.nstatus[NCC_CONNECTED], ncc.nstatus[NCC_CONNECTING],
-	    ncc.nstatus[NCC_UNABLE] }, 4);
-	if (s->last_connected_ns)
-		printf(" (last connected %.3f s after the first mount)",
-		    secs_between(s->first_mount_ns, s->last_connected_ns));
-	ctl_print_figures(", # schemas fetched, # cache hits, # edit-configs ok, "
-	    "# failed, # subscriptions, # notifications, # prefixes",
-	    (const uint64_t[]){ s->schemas_fetched, s->schema_cache_hits,
-	    s->edits, s->edit_errors, s->subscriptions, s->notifications,
-	    s->prefixes }, 7);
-	if (s->last_prefix_ns > s->first_prefix_ns)
-		printf(" in %.3f s", secs_between(s->first_prefix_ns,
-		    s->last_prefix_ns));
-	ctl_print_figures(", # connect failures, # auth failures, # SSH "
-	    "failures, # sessions lost, # rpc-errors, # rpc timeouts, # bad "
-	    "messages\n", (const uint64_t[]){ s->connect_failures,
-	    s->auth_failures, s->ssh_failures, s->sessions_lost,
-	    s->rpc_errors, s->rpc_timeouts, s->bad_messages }, 7);
-}
-
-/* ---- the role (ctl_role.h) ---- */
-
-#define S	struct ncc_state
-#define O	CTL_GIVEN_OPT
-static const struct opt ncc_rows[] = {
-	OPT_F("netconf", S, on, CTL_GIVEN_ON,
-	    "NETCONF client: mounts devices told through\n"
-	    "RESTCONF topology-netconf (needs --restconf)"),
-	OPT_F("netconf-subscribe", S, subscribe, O,
-	    "create-subscription on every mounted device\n"
-	    "and count its route-update prefixes"),
-	OPT_U("netconf-max-inflight", "M", S, max_inflight, 1, 1000000, O,
-	    "mounts under way at once"),
-	OPT_D("netconf-timeout", "S", S, timeout_s, 0.1, 86400, O,
-	    "how long an rpc waits for its reply"),
-	OPT_END
-};
-#undef S
-#undef O
-
-static void
-ncc_role_defaults(void *cfg)
-{
-	struct ncc_state	*c = cfg;
-
-	c->on = 0;
-	c->subscribe = 0;
-	c->max_inflight = NCC_DEFAULT_INFLIGHT;
-	c->timeout_s = 60;
-}
-
-static int
-ncc_role_check(void *cfg, unsigned given, const struct ctl_env *env,
-    char *err, size_t errlen)
-{
-	if (!env->restconf) {
-		snprintf(err, errlen, "--netconf mounts the devices it is told "
-		    "of through RESTCONF: give --restconf PORT too");
-		return -1;
-	}
-	/* A mount told over RESTCONF reaches every worker, and each would
-	 * connect to the device. */
-	if (env->workers > 0) {
-		snprintf(err, errlen, "--netconf does not go with --workers: "
-		    "every worker would mount each device it is told of");
-		return -1;
-	}
-	return 0;
-}
-
-/* Mounted devices connected now (ctl_devlog_tick()). */
-static uint64_t
-ncc_role_devices_up(void *cfg)
-{
-	return ncc.nstatus[NCC_CONNECTED];
-}
-
-const struct ctl_role nc_ctl_role = {
-	.name = "netconf", .title = "NETCONF:", .rows = ncc_rows, .cfg = &ncc,
-	.defaults = ncc_role_defaults,
-	.needs = "the --netconf-* options need --netconf",
-	.check = ncc_role_check, .start = ncc_role_start,
-	.summary = ncc_role_summary, .stop = ncc_role_stop,
-	.devices_up = ncc_role_devices_up, .devices = "devices",
-};

@@ -106,8 +106,20 @@ struct nc_ctl_stats {
 	uint64_t	bytes_in, bytes_out;
 };
 
-/* The role itself, at the end of nc_ctl.c. */
+/* The role itself, in nc_role.c: the options below, nc_ctl_start() and
+ * nc_ctl_stop(). */
 extern const struct ctl_role nc_ctl_role;
+struct nc_ctl_config {
+	int		subscribe;	/* --netconf-subscribe */
+	uint32_t	max_inflight;	/* mounts under way at once */
+	double		timeout_s;	/* an rpc's, unless the node's own */
+};
+
+void	 nc_ctl_config_defaults(struct nc_ctl_config *);
+/* Mount what RESTCONF (served on hs) is told of. */
+void	 nc_ctl_start(const struct nc_ctl_config *, struct http_server *hs);
+/* Before the HTTP server goes: every node unmounted, the caches freed. */
+void	 nc_ctl_stop(void);
 
 /* For the RESTCONF side (nc_restconf.c). */
 const struct nc_ctl_stats *nc_ctl_stats(void);

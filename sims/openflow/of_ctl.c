@@ -45,6 +45,7 @@ enum ofc_state {
 
 struct ofc_conn {
 	TAILQ_ENTRY(ofc_conn)	 entry;
+	struct of_ctl		*oc;		/* its controller */
 	struct bufferevent	*bev;
 	uint8_t			 state;
 	uint8_t			 version;
@@ -81,36 +82,59 @@ struct ofc_dpid {
 
 TAILQ_HEAD(ofc_list, ofc_conn);
 
-static struct of_ctl_config	 cfg;
-static struct of_ctl_stats	 st;
-static struct ofc_list		 conns = TAILQ_HEAD_INITIALIZER(conns);
-static uint32_t			 n_conns;	/* in conns */
-static struct evconnlistener	*listener;
-static struct event		*lldp_timer;
-static struct event		*poll_timer;	/* next round or timeout */
-static uint64_t			 round_started;	/* 0: between rounds */
-static uint64_t			 round_waiting;	/* switches yet to answer */
-static struct of_ctl_hooks	 hooks;
-static struct ofc_dpid		*dpids;		/* uthash head */
-static uint8_t			 obuf_mem[OF_MAX_MSG + 1024];
-static struct wbuf		 obuf = { obuf_mem, 0, sizeof(obuf_mem), 0 };
+/*
+ * One controller: everything it holds, so that nothing of it lives in
+ * file-level variables.  Its connections point back at it (c->oc) and its
+ * timers and listener get it as their argument.  The context-free API of
+ * of_ctl.h serves ofc_main, the process's one instance.
+ */
+struct of_ctl {
+	struct of_ctl_config	 cfg;
+	struct of_ctl_stats	 st;
+	struct ofc_list		 conns;
+	uint32_t		 n_conns;	/* in conns */
+	struct evconnlistener	*listener;
+	struct event		*lldp_timer;
+	struct event		*poll_timer;	/* next round or timeout */
+	uint64_t		 round_started;	/* 0: between rounds */
+	uint64_t		 round_waiting;	/* switches yet to answer */
+	struct of_ctl_hooks	 hooks;
+	struct ofc_dpid		*dpids;		/* uthash head */
+	int			 kick_all;	/* every switch may move on:
+						   see ofc_frame_message */
+	uint8_t			 my_role;	/* cluster member's role,
+						   0: none */
+	uint64_t		 my_gen;	/* generation id of the last
+						   claim */
+	uint64_t		 gen_seen;	/* largest in ROLE_REPLY /
+						   ROLE_STATUS */
+	int			 round_over;	/* see ofc_round_check */
+	int			 gate_closed;	/* of_ctl_gate() */
+	/* The HELLO deadline (ofc_hello_wait_add): */
+	TAILQ_HEAD(, ofc_conn)	 hello_wait;
+	struct event		*hello_timer;
+	uint64_t		 hello_logged_ns; /* last log line */
+	uint64_t		 hello_logged_n; /* st.hello_timeouts then */
+	struct wbuf		 obuf;		/* one message being encoded */
+	uint8_t			 obuf_mem[OF_MAX_MSG + 1024];
+};
+
+static struct of_ctl	ofc_main = {
+	.conns = TAILQ_HEAD_INITIALIZER(ofc_main.conns),
+	.hello_wait = TAILQ_HEAD_INITIALIZER(ofc_main.hello_wait),
+	.obuf = { ofc_main.obuf_mem, 0, sizeof(ofc_main.obuf_mem), 0 },
+};
 
 static void	ofc_advance(struct ofc_conn *);
 static void	ofc_drained(struct bufferevent *, void *);
 static void	ofc_event(struct bufferevent *, short, void *);
-static int	kick_all;	/* every switch may move on: see ofc_read */
-static uint8_t	 my_role;	/* cluster member's role, 0: none */
-static uint64_t	 my_gen;	/* generation id of the last claim */
-static uint64_t	 gen_seen;	/* largest in ROLE_REPLY / ROLE_STATUS */
 static void	ofc_role_request(struct ofc_conn *);
 static void	ofc_round_answered(struct ofc_conn *);
-static void	ofc_on_role_msg(enum of_type, const struct of_header *,
-		    struct rbuf *);
+static void	ofc_on_role_msg(struct of_ctl *, enum of_type,
+		    const struct of_header *, struct rbuf *);
 static void	ofc_close(struct ofc_conn *);
 static void	ofc_hello_wait_add(struct ofc_conn *);
 static void	ofc_hello_wait_del(struct ofc_conn *);
-static int	round_over;	/* see ofc_round_check */
-static int	gate_closed;	/* of_ctl_gate() */
 
 void
 of_ctl_config_defaults(struct of_ctl_config *c)
@@ -128,22 +152,26 @@ of_ctl_config_defaults(struct of_ctl_config *c)
 const struct of_ctl_stats *
 of_ctl_stats(void)
 {
-	return &st;
+	struct of_ctl	*oc = &ofc_main;
+
+	return &oc->st;
 }
 
 static struct wbuf *
-ofc_buf(void)
+ofc_buf(struct of_ctl *oc)
 {
-	wbuf_reset(&obuf);
-	return &obuf;
+	wbuf_reset(&oc->obuf);
+	return &oc->obuf;
 }
 
 static void
 ofc_send(struct ofc_conn *c)
 {
-	if (!obuf.err && obuf.len > 0)
-		bufferevent_write(c->bev, obuf.data, obuf.len);
-	wbuf_reset(&obuf);
+	struct of_ctl	*oc = c->oc;
+
+	if (!oc->obuf.err && oc->obuf.len > 0)
+		bufferevent_write(c->bev, oc->obuf.data, oc->obuf.len);
+	wbuf_reset(&oc->obuf);
 }
 
 static uint8_t
@@ -208,7 +236,9 @@ ofc_flow(const struct ofc_conn *c, uint32_t i, uint8_t command,
 static void
 ofc_barrier(struct ofc_conn *c)
 {
-	of_simple_encode(ofc_buf(), c->version, OF_BARRIER_REQUEST, ++c->xid);
+	struct of_ctl	*oc = c->oc;
+
+	of_simple_encode(ofc_buf(oc), c->version, OF_BARRIER_REQUEST, ++c->xid);
 	ofc_send(c);
 	c->barriers_out++;
 }
@@ -217,16 +247,17 @@ ofc_barrier(struct ofc_conn *c)
 static void
 ofc_push_batch(struct ofc_conn *c, uint8_t command)
 {
+	struct of_ctl	*oc = c->oc;
 	struct of_flow_mod	fm;
 	uint8_t			prog[CTL_PROG_MAX];
 	uint32_t		n;
 
-	for (n = 0; n < cfg.batch && c->next_flow < cfg.flows_per_switch;
-	    n++, c->next_flow++) {
+	for (n = 0; n < oc->cfg.batch &&
+	    c->next_flow < oc->cfg.flows_per_switch; n++, c->next_flow++) {
 		ofc_flow(c, c->next_flow, command, 1, &fm, prog);
-		of_flow_mod_encode(ofc_buf(), c->version, ++c->xid, &fm);
+		of_flow_mod_encode(ofc_buf(oc), c->version, ++c->xid, &fm);
 		ofc_send(c);
-		st.flow_mods_sent++;
+		oc->st.flow_mods_sent++;
 		if (command == OF_FC_ADD)
 			c->active_flows++;
 		else if (c->active_flows > 0)
@@ -238,6 +269,7 @@ ofc_push_batch(struct ofc_conn *c, uint8_t command)
 static void
 ofc_delete_all(struct ofc_conn *c)
 {
+	struct of_ctl	*oc = c->oc;
 	struct of_flow_mod	fm;
 
 	memset(&fm, 0, sizeof(fm));
@@ -247,17 +279,18 @@ ofc_delete_all(struct ofc_conn *c)
 	fm.buffer_id = CTL_NO_BUFFER;
 	fm.out_port = OF_PORT_ANY;
 	fm.out_group = OF_GROUP_ANY;
-	of_flow_mod_encode(ofc_buf(), c->version, ++c->xid, &fm);
+	of_flow_mod_encode(ofc_buf(oc), c->version, ++c->xid, &fm);
 	ofc_send(c);
-	st.flow_mods_sent++;
+	oc->st.flow_mods_sent++;
 	c->active_flows = 0;
-	c->next_flow = cfg.flows_per_switch;
+	c->next_flow = oc->cfg.flows_per_switch;
 	ofc_barrier(c);
 }
 
 static void
 ofc_request_stats(struct ofc_conn *c)
 {
+	struct of_ctl	*oc = c->oc;
 	struct of_flow_filter	f;
 
 	memset(&f, 0, sizeof(f));
@@ -266,35 +299,35 @@ ofc_request_stats(struct ofc_conn *c)
 	f.out_group = OF_GROUP_ANY;
 	of_match_init(&f.match);
 	c->stats_xid = ++c->xid;
-	of_flow_stats_request_encode(ofc_buf(), c->version, c->stats_xid,
+	of_flow_stats_request_encode(ofc_buf(oc), c->version, c->stats_xid,
 	    OF_MP_FLOW, &f);
 	ofc_send(c);
 }
 
 static int
-ofc_all_programmed(void)
+ofc_all_programmed(const struct of_ctl *oc)
 {
-	uint64_t	want = cfg.expect_switches ? cfg.expect_switches :
-	    st.switches_now;
+	uint64_t	want = oc->cfg.expect_switches ?
+	    oc->cfg.expect_switches : oc->st.switches_now;
 
-	return st.switches_programmed >= want;
+	return oc->st.switches_programmed >= want;
 }
 
 /* A round is over once every switch is programmed (and emptied again
  * when asked to delete); of_ctl_finished() reports it. */
 static void
-ofc_round_check(void)
+ofc_round_check(struct of_ctl *oc)
 {
-	uint64_t	want = cfg.expect_switches;
+	uint64_t	want = oc->cfg.expect_switches;
 
-	if (want == 0 || cfg.flows_per_switch == 0 || round_over ||
-	    st.switches_programmed < want ||
-	    (cfg.read_stats && st.switches_read < want) ||
-	    (cfg.delete_mode != OF_CTL_DELETE_NONE &&
-	    st.switches_deleted < want))
+	if (want == 0 || oc->cfg.flows_per_switch == 0 || oc->round_over ||
+	    oc->st.switches_programmed < want ||
+	    (oc->cfg.read_stats && oc->st.switches_read < want) ||
+	    (oc->cfg.delete_mode != OF_CTL_DELETE_NONE &&
+	    oc->st.switches_deleted < want))
 		return;
-	round_over = 1;
-	st.rounds++;
+	oc->round_over = 1;
+	oc->st.rounds++;
 }
 
 /*
@@ -303,16 +336,17 @@ ofc_round_check(void)
  * anew.  The last round's figures stay until then for the summary.
  */
 static void
-ofc_maybe_new_round(void)
+ofc_maybe_new_round(struct of_ctl *oc)
 {
-	if (!round_over)
+	if (!oc->round_over)
 		return;
-	round_over = 0;
-	st.switches = 0;
-	st.switches_programmed = 0;
-	st.switches_read = 0;
-	st.switches_deleted = 0;
-	st.program_start_ns = st.program_end_ns = st.delete_end_ns = 0;
+	oc->round_over = 0;
+	oc->st.switches = 0;
+	oc->st.switches_programmed = 0;
+	oc->st.switches_read = 0;
+	oc->st.switches_deleted = 0;
+	oc->st.program_start_ns = oc->st.program_end_ns = 0;
+	oc->st.delete_end_ns = 0;
 }
 
 static void
@@ -327,60 +361,62 @@ ofc_enter(struct ofc_conn *c, enum ofc_state s)
 static void
 ofc_advance(struct ofc_conn *c)
 {
+	struct of_ctl	*oc = c->oc;
+
 	switch (c->state) {
 	case CTL_READY:
 		/* A slave of a cluster pushes nothing (section 6.3.6). */
-		if (cfg.flows_per_switch == 0 || gate_closed ||
-		    (cfg.expect_switches && st.switches <
-		    cfg.expect_switches) || my_role == OF_ROLE_SLAVE)
+		if (oc->cfg.flows_per_switch == 0 || oc->gate_closed ||
+		    (oc->cfg.expect_switches && oc->st.switches <
+		    oc->cfg.expect_switches) || oc->my_role == OF_ROLE_SLAVE)
 			return;
-		if (st.program_start_ns == 0)
-			st.program_start_ns = clock_ns();
+		if (oc->st.program_start_ns == 0)
+			oc->st.program_start_ns = clock_ns();
 		ofc_enter(c, CTL_PROGRAM);
 		/* FALLTHROUGH */
 	case CTL_PROGRAM:
 		/* Made slave half-way: the rest waits for master again. */
-		while (c->barriers_out < cfg.window &&
-		    c->next_flow < cfg.flows_per_switch &&
-		    my_role != OF_ROLE_SLAVE)
+		while (c->barriers_out < oc->cfg.window &&
+		    c->next_flow < oc->cfg.flows_per_switch &&
+		    oc->my_role != OF_ROLE_SLAVE)
 			ofc_push_batch(c, OF_FC_ADD);
-		if (c->next_flow < cfg.flows_per_switch || c->barriers_out)
+		if (c->next_flow < oc->cfg.flows_per_switch || c->barriers_out)
 			return;
-		st.switches_programmed++;
-		if (ofc_all_programmed()) {
-			st.program_end_ns = clock_ns();
-			kick_all = 1;	/* the others wait in CTL_STATS */
+		oc->st.switches_programmed++;
+		if (ofc_all_programmed(oc)) {
+			oc->st.program_end_ns = clock_ns();
+			oc->kick_all = 1; /* the others wait in CTL_STATS */
 		}
-		ofc_round_check();
+		ofc_round_check(oc);
 		ofc_enter(c, CTL_STATS);
-		if (cfg.read_stats) {
+		if (oc->cfg.read_stats) {
 			ofc_request_stats(c);
 			return;
 		}
 		/* FALLTHROUGH */
 	case CTL_STATS:
-		if (cfg.read_stats && c->stats_xid != 0)
+		if (oc->cfg.read_stats && c->stats_xid != 0)
 			return;
-		if (cfg.delete_mode == OF_CTL_DELETE_NONE ||
-		    !ofc_all_programmed())
+		if (oc->cfg.delete_mode == OF_CTL_DELETE_NONE ||
+		    !ofc_all_programmed(oc))
 			return;
 		ofc_enter(c, CTL_DELETE);
-		if (cfg.delete_mode == OF_CTL_DELETE_ALL) {
+		if (oc->cfg.delete_mode == OF_CTL_DELETE_ALL) {
 			ofc_delete_all(c);
 			return;
 		}
 		/* FALLTHROUGH */
 	case CTL_DELETE:
-		while (cfg.delete_mode == OF_CTL_DELETE_STRICT &&
-		    c->barriers_out < cfg.window &&
-		    c->next_flow < cfg.flows_per_switch)
+		while (oc->cfg.delete_mode == OF_CTL_DELETE_STRICT &&
+		    c->barriers_out < oc->cfg.window &&
+		    c->next_flow < oc->cfg.flows_per_switch)
 			ofc_push_batch(c, OF_FC_DELETE_STRICT);
-		if (c->next_flow < cfg.flows_per_switch || c->barriers_out)
+		if (c->next_flow < oc->cfg.flows_per_switch || c->barriers_out)
 			return;
 		ofc_enter(c, CTL_DONE);
-		if (++st.switches_deleted >= st.switches_programmed)
-			st.delete_end_ns = clock_ns();
-		ofc_round_check();
+		if (++oc->st.switches_deleted >= oc->st.switches_programmed)
+			oc->st.delete_end_ns = clock_ns();
+		ofc_round_check(oc);
 		return;
 	default:
 		return;
@@ -388,17 +424,18 @@ ofc_advance(struct ofc_conn *c)
 }
 
 static void
-ofc_advance_all(void)
+ofc_advance_all(struct of_ctl *oc)
 {
 	struct ofc_conn	*c;
 
-	TAILQ_FOREACH(c, &conns, entry)
+	TAILQ_FOREACH(c, &oc->conns, entry)
 		ofc_advance(c);
 }
 
 static void
 ofc_lldp(struct ofc_conn *c, uint32_t port)
 {
+	struct of_ctl	*oc = c->oc;
 	struct of_packet_out	po;
 	uint8_t			frame[64], act[16];
 	struct wbuf		w;
@@ -430,9 +467,9 @@ ofc_lldp(struct ofc_conn *c, uint32_t port)
 	po.actions_len = w.len;
 	po.data = frame;
 	po.data_len = 14 + 2 + 1 + n + 2 + 5 + 4 + 2;
-	of_packet_out_encode(ofc_buf(), c->version, ++c->xid, &po);
+	of_packet_out_encode(ofc_buf(oc), c->version, ++c->xid, &po);
 	ofc_send(c);
-	st.lldp_sent++;
+	oc->st.lldp_sent++;
 }
 
 /*
@@ -444,6 +481,7 @@ static void
 ofc_lldp_seen(const struct ofc_conn *rx, uint32_t in_port, const uint8_t *f,
     size_t len)
 {
+	struct of_ctl	*oc = rx->oc;
 	struct ofc_conn	*c;
 	char		 id[17];
 	uint64_t	 dpid, bit;
@@ -456,7 +494,7 @@ ofc_lldp_seen(const struct ofc_conn *rx, uint32_t in_port, const uint8_t *f,
 	if (len < n + 7 || f[14] != (1 << 1) || f[15] != 22 || f[16] != 7 ||
 	    memcmp(f + 17, "dpid:", 5) != 0 || f[n] != (2 << 1) ||
 	    f[n + 1] != 5 || f[n + 2] != 7) {
-		st.links_seen++;
+		oc->st.links_seen++;
 		return;
 	}
 	memcpy(id, f + 22, 16);
@@ -464,19 +502,20 @@ ofc_lldp_seen(const struct ofc_conn *rx, uint32_t in_port, const uint8_t *f,
 	dpid = strtoull(id, NULL, 16);
 	port = (uint32_t)f[n + 3] << 24 | (uint32_t)f[n + 4] << 16 |
 	    (uint32_t)f[n + 5] << 8 | f[n + 6];
-	TAILQ_FOREACH(c, &conns, entry)
+	TAILQ_FOREACH(c, &oc->conns, entry)
 		if (c->state >= CTL_READY && c->dpid == dpid)
 			break;
 	if (c == NULL || port == 0 || port > CTL_LLDP_PORTS) {
-		st.links_seen++;
+		oc->st.links_seen++;
 		return;
 	}
 	bit = 1ull << (port - 1);
 	if ((c->lldp_found & bit) == 0) {
 		c->lldp_found |= bit;
-		st.links_seen++;
-		if (hooks.link != NULL)
-			hooks.link(dpid, port, rx->dpid, in_port, hooks.arg);
+		oc->st.links_seen++;
+		if (oc->hooks.link != NULL)
+			oc->hooks.link(dpid, port, rx->dpid, in_port,
+			    oc->hooks.arg);
 	}
 }
 
@@ -489,13 +528,13 @@ ofc_lldp_seen(const struct ofc_conn *rx, uint32_t in_port, const uint8_t *f,
 static void
 ofc_lldp_tick(evutil_socket_t fd, short what, void *arg)
 {
+	struct of_ctl	*oc = arg;
 	struct ofc_conn	*c;
 	uint32_t	 p;
 
 	(void)fd;
 	(void)what;
-	(void)arg;
-	TAILQ_FOREACH(c, &conns, entry) {
+	TAILQ_FOREACH(c, &oc->conns, entry) {
 		if (c->state < CTL_READY ||
 		    evbuffer_get_length(bufferevent_get_output(c->bev)) >
 		    CTL_OUTBUF_MAX)
@@ -509,16 +548,17 @@ ofc_lldp_tick(evutil_socket_t fd, short what, void *arg)
 static void
 ofc_hash_add(struct ofc_conn *c)
 {
+	struct of_ctl	*oc = c->oc;
 	struct ofc_dpid	*dp;
 
 	if (c->dp != NULL)
 		return;
-	HASH_FIND(hh, dpids, &c->dpid, sizeof(c->dpid), dp);
+	HASH_FIND(hh, oc->dpids, &c->dpid, sizeof(c->dpid), dp);
 	if (dp == NULL) {
 		dp = xcalloc(1, sizeof(*dp));
 		dp->dpid = c->dpid;
 		LIST_INIT(&dp->conns);
-		HASH_ADD(hh, dpids, dpid, sizeof(dp->dpid), dp);
+		HASH_ADD(hh, oc->dpids, dpid, sizeof(dp->dpid), dp);
 	}
 	LIST_INSERT_HEAD(&dp->conns, c, hentry);
 	c->dp = dp;
@@ -527,6 +567,7 @@ ofc_hash_add(struct ofc_conn *c)
 static void
 ofc_hash_del(struct ofc_conn *c)
 {
+	struct of_ctl	*oc = c->oc;
 	struct ofc_dpid	*dp = c->dp;
 
 	if (dp == NULL)
@@ -534,19 +575,19 @@ ofc_hash_del(struct ofc_conn *c)
 	LIST_REMOVE(c, hentry);
 	c->dp = NULL;
 	if (LIST_EMPTY(&dp->conns)) {
-		HASH_DEL(dpids, dp);
+		HASH_DEL(oc->dpids, dp);
 		free(dp);
 	}
 }
 
 /* The connected switch of datapath id dpid, or NULL. */
 static struct ofc_conn *
-ofc_by_dpid(uint64_t dpid)
+ofc_by_dpid(struct of_ctl *oc, uint64_t dpid)
 {
 	struct ofc_dpid	*dp;
 	struct ofc_conn	*c;
 
-	HASH_FIND(hh, dpids, &dpid, sizeof(dpid), dp);
+	HASH_FIND(hh, oc->dpids, &dpid, sizeof(dpid), dp);
 	if (dp == NULL)
 		return NULL;
 	LIST_FOREACH(c, &dp->conns, hentry)
@@ -560,40 +601,43 @@ ofc_by_dpid(uint64_t dpid)
 static void
 ofc_ports(struct ofc_conn *c, uint8_t reason, struct rbuf *r)
 {
+	struct of_ctl	*oc = c->oc;
 	struct of_port	p;
 
-	if (hooks.port == NULL)
+	if (oc->hooks.port == NULL)
 		return;
 	while (rbuf_left(r) > 0) {
 		if (of_port_decode(c->version, r, &p) == -1) {
-			st.bad_messages++;
+			oc->st.bad_messages++;
 			return;
 		}
-		hooks.port(c->dpid, reason, &p, hooks.arg);
+		oc->hooks.port(c->dpid, reason, &p, oc->hooks.arg);
 	}
 }
 
 static void
 ofc_on_port_stats(struct ofc_conn *c, struct rbuf *entries)
 {
+	struct of_ctl	*oc = c->oc;
 	struct of_port_stats	ps;
 	int			rc;
 
 	while ((rc = of_port_stats_next(c->version, entries, &ps)) == 1)
-		if (hooks.port_stats != NULL)
-			hooks.port_stats(c->dpid, &ps, hooks.arg);
+		if (oc->hooks.port_stats != NULL)
+			oc->hooks.port_stats(c->dpid, &ps, oc->hooks.arg);
 	if (rc == -1)
-		st.bad_messages++;
+		oc->st.bad_messages++;
 }
 
 static void
 ofc_on_port_status(struct ofc_conn *c, struct rbuf *body)
 {
+	struct of_ctl	*oc = c->oc;
 	struct of_port	p;
 	uint8_t		reason;
 
 	if (of_port_status_decode(c->version, body, &reason, &p) == -1) {
-		st.bad_messages++;
+		oc->st.bad_messages++;
 		return;
 	}
 	/* A link down or a port gone: what LLDP found there is stale (a
@@ -602,19 +646,20 @@ ofc_on_port_status(struct ofc_conn *c, struct rbuf *body)
 	if ((reason == OF_PR_DELETE || (p.state & OF_PS_LINK_DOWN)) &&
 	    p.port_no >= 1 && p.port_no <= CTL_LLDP_PORTS)
 		c->lldp_found &= ~(1ull << (p.port_no - 1));
-	if (hooks.port != NULL && c->state >= CTL_READY)
-		hooks.port(c->dpid, reason, &p, hooks.arg);
+	if (oc->hooks.port != NULL && c->state >= CTL_READY)
+		oc->hooks.port(c->dpid, reason, &p, oc->hooks.arg);
 }
 
 static void
 ofc_on_features(struct ofc_conn *c, const struct of_header *h,
     struct rbuf *body)
 {
+	struct of_ctl	*oc = c->oc;
 	struct of_features	f;
 	uint32_t		p;
 
 	if (of_features_reply_decode(c->version, body, &f) == -1) {
-		st.bad_messages++;
+		oc->st.bad_messages++;
 		return;
 	}
 	/* Only the one asked for: a READY switch is filed by its dpid
@@ -624,29 +669,31 @@ ofc_on_features(struct ofc_conn *c, const struct of_header *h,
 	c->dpid = f.datapath_id;
 	/* 1.0 lists its 48-byte ports after the 32-byte reply. */
 	c->nports = c->version == OF_VERSION_10 ? (h->length - 32) / 48 : 0;
-	ofc_maybe_new_round();
+	ofc_maybe_new_round(oc);
 	c->state = CTL_READY;
-	st.switches++;
-	st.switches_now++;
-	of_switch_config_encode(ofc_buf(), c->version, OF_SET_CONFIG,
+	oc->st.switches++;
+	oc->st.switches_now++;
+	of_switch_config_encode(ofc_buf(oc), c->version, OF_SET_CONFIG,
 	    ++c->xid, 0, 0xffff);
 	ofc_send(c);
 	/* Before any FLOW_MOD: the switch takes them in order. */
-	if (my_role != 0 && c->version == OF_VERSION_13)
+	if (oc->my_role != 0 && c->version == OF_VERSION_13)
 		ofc_role_request(c);
 	ofc_hash_add(c);
-	if (hooks.connected != NULL)
-		hooks.connected(c->dpid, c->version, hooks.arg);
+	if (oc->hooks.connected != NULL)
+		oc->hooks.connected(c->dpid, c->version, oc->hooks.arg);
 	ofc_ports(c, OF_PR_ADD, body);
-	if ((cfg.lldp || hooks.port != NULL) && c->version == OF_VERSION_13) {
-		of_mp_request_encode(ofc_buf(), c->version, ++c->xid,
+	if ((oc->cfg.lldp || oc->hooks.port != NULL) &&
+	    c->version == OF_VERSION_13) {
+		of_mp_request_encode(ofc_buf(oc), c->version, ++c->xid,
 		    OF_MP_PORT_DESC, NULL, 0);
 		ofc_send(c);
 	}
-	for (p = 1; cfg.lldp && p <= c->nports; p++)
+	for (p = 1; oc->cfg.lldp && p <= c->nports; p++)
 		ofc_lldp(c, p);
-	if (cfg.expect_switches && st.switches == cfg.expect_switches)
-		ofc_advance_all();
+	if (oc->cfg.expect_switches &&
+	    oc->st.switches == oc->cfg.expect_switches)
+		ofc_advance_all(oc);
 	else
 		ofc_advance(c);
 }
@@ -655,20 +702,21 @@ ofc_on_features(struct ofc_conn *c, const struct of_header *h,
 static void
 ofc_on_poll(struct ofc_conn *c, uint16_t flags, struct rbuf *entries)
 {
+	struct of_ctl	*oc = c->oc;
 	struct of_flow_info	fi;
 	struct of_match		store;
 	int			rc;
 
 	while ((rc = of_flow_stats_next(c->version, entries, &fi, &store))
 	    == 1)
-		if (c->poll_ctx != NULL && hooks.stats_flow != NULL)
-			hooks.stats_flow(c->poll_ctx, &fi);
+		if (c->poll_ctx != NULL && oc->hooks.stats_flow != NULL)
+			oc->hooks.stats_flow(c->poll_ctx, &fi);
 	if (rc == -1)
-		st.bad_messages++;
+		oc->st.bad_messages++;
 	if ((flags & OF_MPF_MORE) != 0)
 		return;
-	if (c->poll_ctx != NULL && hooks.stats_end != NULL)
-		hooks.stats_end(c->poll_ctx);
+	if (c->poll_ctx != NULL && oc->hooks.stats_end != NULL)
+		oc->hooks.stats_end(c->poll_ctx);
 	c->poll_ctx = NULL;
 	c->poll_xid = 0;
 	ofc_round_answered(c);
@@ -679,6 +727,7 @@ ofc_on_poll(struct ofc_conn *c, uint16_t flags, struct rbuf *entries)
 static uint32_t
 ofc_port_stats_request(struct ofc_conn *c)
 {
+	struct of_ctl	*oc = c->oc;
 	uint8_t		body[8];
 	struct wbuf	w;
 
@@ -690,7 +739,7 @@ ofc_port_stats_request(struct ofc_conn *c)
 		wbuf_put_u32(&w, OF_PORT_ANY);
 		wbuf_put_zero(&w, 4);
 	}
-	of_mp_request_encode(ofc_buf(), c->version, ++c->xid,
+	of_mp_request_encode(ofc_buf(oc), c->version, ++c->xid,
 	    OF_MP_PORT_STATS, body, w.len);
 	ofc_send(c);
 	return c->xid;
@@ -708,13 +757,13 @@ ofc_port_stats_request(struct ofc_conn *c)
 #define CTL_STATS_ROUND_K	2	/* a round takes at most a third */
 
 static void
-ofc_round_timer(uint64_t ns)
+ofc_round_timer(struct of_ctl *oc, uint64_t ns)
 {
 	struct timeval	tv;
 
 	tv.tv_sec = (time_t)(ns / 1000000000ull);
 	tv.tv_usec = (suseconds_t)(ns % 1000000000ull / 1000);
-	engine_timer_add(poll_timer, &tv);
+	engine_timer_add(oc->poll_timer, &tv);
 }
 
 static uint64_t
@@ -726,34 +775,36 @@ ofc_secs_ns(double s)
 /* The round is over (every reply in, or timed out): the next starts
  * after max(stats_interval, K x this round's duration). */
 static void
-ofc_round_end(int timed_out)
+ofc_round_end(struct of_ctl *oc, int timed_out)
 {
 	struct ofc_conn	*c;
-	uint64_t	 took = clock_ns() - round_started, next;
+	uint64_t	 took = clock_ns() - oc->round_started, next;
 
-	TAILQ_FOREACH(c, &conns, entry)
+	TAILQ_FOREACH(c, &oc->conns, entry)
 		c->in_round = 0;
-	round_started = 0;
-	round_waiting = 0;
-	st.stats_rounds++;
-	st.stats_round_timeouts += timed_out != 0;
-	st.stats_round_ns = took;
+	oc->round_started = 0;
+	oc->round_waiting = 0;
+	oc->st.stats_rounds++;
+	oc->st.stats_round_timeouts += timed_out != 0;
+	oc->st.stats_round_ns = took;
 	next = CTL_STATS_ROUND_K * took;
-	if (next < ofc_secs_ns(cfg.stats_interval))
-		next = ofc_secs_ns(cfg.stats_interval);
-	st.stats_next_ns = next;
-	ofc_round_timer(next);
+	if (next < ofc_secs_ns(oc->cfg.stats_interval))
+		next = ofc_secs_ns(oc->cfg.stats_interval);
+	oc->st.stats_next_ns = next;
+	ofc_round_timer(oc, next);
 }
 
 /* A switch of the round has answered all it was asked, or left. */
 static void
 ofc_round_answered(struct ofc_conn *c)
 {
+	struct of_ctl	*oc = c->oc;
+
 	if (!c->in_round || c->poll_xid != 0 || c->port_xid != 0)
 		return;
 	c->in_round = 0;
-	if (round_started != 0 && --round_waiting == 0)
-		ofc_round_end(0);
+	if (oc->round_started != 0 && --oc->round_waiting == 0)
+		ofc_round_end(oc, 0);
 }
 
 /* Ask one switch for all its flows, and its ports' counters when the
@@ -761,16 +812,18 @@ ofc_round_answered(struct ofc_conn *c)
 static void
 ofc_round_ask(struct ofc_conn *c, const struct of_flow_filter *f)
 {
+	struct of_ctl	*oc = c->oc;
+
 	c->poll_xid = ++c->xid;
-	c->poll_ctx = hooks.stats_begin != NULL ?
-	    hooks.stats_begin(c->dpid, hooks.arg) : NULL;
-	of_flow_stats_request_encode(ofc_buf(), c->version, c->poll_xid,
+	c->poll_ctx = oc->hooks.stats_begin != NULL ?
+	    oc->hooks.stats_begin(c->dpid, oc->hooks.arg) : NULL;
+	of_flow_stats_request_encode(ofc_buf(oc), c->version, c->poll_xid,
 	    OF_MP_FLOW, f);
 	ofc_send(c);
-	if (hooks.port_stats != NULL)
+	if (oc->hooks.port_stats != NULL)
 		c->port_xid = ofc_port_stats_request(c);
 	c->in_round = 1;
-	round_waiting++;
+	oc->round_waiting++;
 }
 
 /* The timer: a round starts (each ready switch is asked, unless its last
@@ -779,14 +832,14 @@ ofc_round_ask(struct ofc_conn *c, const struct of_flow_filter *f)
 static void
 ofc_poll_tick(evutil_socket_t fd, short what, void *arg)
 {
+	struct of_ctl	*oc = arg;
 	struct of_flow_filter	 f;
 	struct ofc_conn		*c;
 
 	(void)fd;
 	(void)what;
-	(void)arg;
-	if (round_started != 0) {
-		ofc_round_end(1);
+	if (oc->round_started != 0) {
+		ofc_round_end(oc, 1);
 		return;
 	}
 	memset(&f, 0, sizeof(f));
@@ -794,8 +847,8 @@ ofc_poll_tick(evutil_socket_t fd, short what, void *arg)
 	f.out_port = OF_PORT_ANY;
 	f.out_group = OF_GROUP_ANY;
 	of_match_init(&f.match);
-	round_started = clock_ns();
-	TAILQ_FOREACH(c, &conns, entry) {
+	oc->round_started = clock_ns();
+	TAILQ_FOREACH(c, &oc->conns, entry) {
 		if (c->state < CTL_READY || c->poll_xid != 0 ||
 		    c->port_xid != 0 ||
 		    evbuffer_get_length(bufferevent_get_output(c->bev)) >
@@ -803,17 +856,18 @@ ofc_poll_tick(evutil_socket_t fd, short what, void *arg)
 			continue;
 		ofc_round_ask(c, &f);
 	}
-	if (round_waiting == 0) {	/* nobody to ask: no round */
-		round_started = 0;
-		ofc_round_timer(ofc_secs_ns(cfg.stats_interval));
+	if (oc->round_waiting == 0) {	/* nobody to ask: no round */
+		oc->round_started = 0;
+		ofc_round_timer(oc, ofc_secs_ns(oc->cfg.stats_interval));
 	} else
-		ofc_round_timer(ofc_secs_ns(cfg.stats_timeout));
+		ofc_round_timer(oc, ofc_secs_ns(oc->cfg.stats_timeout));
 }
 
 static void
 ofc_on_multipart(struct ofc_conn *c, const struct of_header *h,
     struct rbuf *body)
 {
+	struct of_ctl	*oc = c->oc;
 	struct rbuf		entries;
 	struct of_flow_info	fi;
 	struct of_match		store;
@@ -823,12 +877,12 @@ ofc_on_multipart(struct ofc_conn *c, const struct of_header *h,
 
 	if (of_mp_reply_decode(c->version, body, &mp, &flags, &entries)
 	    == -1) {
-		st.bad_messages++;
+		oc->st.bad_messages++;
 		return;
 	}
 	if (mp == OF_MP_PORT_DESC) {
 		c->nports = (uint32_t)(rbuf_left(&entries) / 64);
-		for (uint32_t p = 1; cfg.lldp && p <= c->nports; p++)
+		for (uint32_t p = 1; oc->cfg.lldp && p <= c->nports; p++)
 			ofc_lldp(c, p);
 		ofc_ports(c, OF_PR_ADD, &entries);
 		return;
@@ -849,13 +903,13 @@ ofc_on_multipart(struct ofc_conn *c, const struct of_header *h,
 		return;
 	while ((rc = of_flow_stats_next(c->version, &entries, &fi, &store))
 	    == 1)
-		st.flows_in_stats++;
+		oc->st.flows_in_stats++;
 	if (rc == -1)
-		st.bad_messages++;
+		oc->st.bad_messages++;
 	if ((flags & OF_MPF_MORE) == 0) {
 		c->stats_xid = 0;
-		st.switches_read++;
-		ofc_round_check();
+		oc->st.switches_read++;
+		ofc_round_check(oc);
 		ofc_advance(c);
 	}
 }
@@ -863,6 +917,7 @@ ofc_on_multipart(struct ofc_conn *c, const struct of_header *h,
 static void
 ofc_on_packet_in(struct ofc_conn *c, struct rbuf *body)
 {
+	struct of_ctl	*oc = c->oc;
 	struct of_packet_in	pi;
 	struct of_packet_out	po;
 	struct of_flow_mod	fm;
@@ -871,18 +926,18 @@ ofc_on_packet_in(struct ofc_conn *c, struct rbuf *body)
 	struct wbuf		w;
 
 	if (of_packet_in_decode(c->version, body, &pi, &err) == -1) {
-		st.bad_messages++;
+		oc->st.bad_messages++;
 		return;
 	}
-	st.packet_ins++;
+	oc->st.packet_ins++;
 	if (pi.data_len >= 14 && pi.data[12] == 0x88 && pi.data[13] == 0xcc) {
 		ofc_lldp_seen(c, pi.in_port, pi.data, pi.data_len);
 		return;
 	}
-	if (cfg.pktin_reply == OF_CTL_PKTIN_IGNORE ||
+	if (oc->cfg.pktin_reply == OF_CTL_PKTIN_IGNORE ||
 	    pi.buffer_id == CTL_NO_BUFFER)
 		return;
-	if (cfg.pktin_reply == OF_CTL_PKTIN_PACKET_OUT) {
+	if (oc->cfg.pktin_reply == OF_CTL_PKTIN_PACKET_OUT) {
 		wbuf_init(&w, act, sizeof(act));
 		ofc_output_action(&w, c->version, OF_PORT_FLOOD);
 		memset(&po, 0, sizeof(po));
@@ -890,14 +945,14 @@ ofc_on_packet_in(struct ofc_conn *c, struct rbuf *body)
 		po.in_port = pi.in_port;
 		po.actions = act;
 		po.actions_len = w.len;
-		of_packet_out_encode(ofc_buf(), c->version, ++c->xid, &po);
+		of_packet_out_encode(ofc_buf(oc), c->version, ++c->xid, &po);
 	} else {
 		ofc_flow(c, pi.buffer_id & 0xffffff, OF_FC_ADD, OF_PORT_FLOOD,
 		    &fm, prog);
 		fm.buffer_id = pi.buffer_id;
 		fm.idle_timeout = 60;
-		of_flow_mod_encode(ofc_buf(), c->version, ++c->xid, &fm);
-		st.flow_mods_sent++;
+		of_flow_mod_encode(ofc_buf(oc), c->version, ++c->xid, &fm);
+		oc->st.flow_mods_sent++;
 	}
 	ofc_send(c);
 }
@@ -905,16 +960,18 @@ ofc_on_packet_in(struct ofc_conn *c, struct rbuf *body)
 static void
 ofc_on_hello(struct ofc_conn *c, const struct of_header *h, struct rbuf *b)
 {
+	struct of_ctl	*oc = c->oc;
 	uint32_t	bitmap = 0;
 
 	if (of_hello_decode(b, &bitmap) == -1)
 		bitmap = 0;
-	c->version = of_negotiate(h->version, bitmap, cfg.version_bitmap);
+	c->version = of_negotiate(h->version, bitmap, oc->cfg.version_bitmap);
 	if (c->version == 0) {
-		of_error_encode(ofc_buf(), ofc_highest(cfg.version_bitmap),
-		    h->xid, OF_ERR_HELLO_INCOMPATIBLE, NULL, 0);
+		of_error_encode(ofc_buf(oc),
+		    ofc_highest(oc->cfg.version_bitmap), h->xid,
+		    OF_ERR_HELLO_INCOMPATIBLE, NULL, 0);
 		ofc_send(c);
-		st.bad_messages++;
+		oc->st.bad_messages++;
 		/* "... and then terminate the connection" (section 6.3.1),
 		 * once the error has gone out: read no more. */
 		c->closing = 1;
@@ -923,7 +980,8 @@ ofc_on_hello(struct ofc_conn *c, const struct of_header *h, struct rbuf *b)
 		return;
 	}
 	c->state = CTL_FEATURES;
-	of_simple_encode(ofc_buf(), c->version, OF_FEATURES_REQUEST, ++c->xid);
+	of_simple_encode(ofc_buf(oc), c->version, OF_FEATURES_REQUEST,
+	    ++c->xid);
 	ofc_send(c);
 }
 
@@ -938,111 +996,112 @@ ofc_on_hello(struct ofc_conn *c, const struct of_header *h, struct rbuf *b)
  * same for all, so the connections waiting are in deadline order: one
  * timer, armed for the first of them.
  */
-static TAILQ_HEAD(, ofc_conn)	hello_wait = TAILQ_HEAD_INITIALIZER(hello_wait);
-static struct event		*hello_timer;
-static uint64_t			 hello_logged_ns;	/* last log line */
-static uint64_t			 hello_logged_n;	/* st.hello_timeouts then */
 
 #define CTL_HELLO_LOG_NS	(10ull * 1000000000ull)	/* log at most so often */
 
 /* Closed for want of a HELLO: counted, and said at most every 10 s. */
 static void
-ofc_hello_log(uint64_t now)
+ofc_hello_log(struct of_ctl *oc, uint64_t now)
 {
-	if (hello_logged_ns != 0 && now - hello_logged_ns < CTL_HELLO_LOG_NS)
+	if (oc->hello_logged_ns != 0 &&
+	    now - oc->hello_logged_ns < CTL_HELLO_LOG_NS)
 		return;
 	log_warnx("controller: closed %llu connection%s that sent no HELLO "
 	    "within --openflow-hello-timeout %g s (%llu in all; logged at "
 	    "most every 10 s)",
-	    (unsigned long long)(st.hello_timeouts - hello_logged_n),
-	    st.hello_timeouts - hello_logged_n == 1 ? "" : "s",
-	    cfg.hello_timeout, (unsigned long long)st.hello_timeouts);
-	hello_logged_ns = now;
-	hello_logged_n = st.hello_timeouts;
+	    (unsigned long long)(oc->st.hello_timeouts - oc->hello_logged_n),
+	    oc->st.hello_timeouts - oc->hello_logged_n == 1 ? "" : "s",
+	    oc->cfg.hello_timeout, (unsigned long long)oc->st.hello_timeouts);
+	oc->hello_logged_ns = now;
+	oc->hello_logged_n = oc->st.hello_timeouts;
 }
 
 /* The timer for the first deadline, if any connection waits. */
 static void
-ofc_hello_arm(uint64_t now)
+ofc_hello_arm(struct of_ctl *oc, uint64_t now)
 {
-	struct ofc_conn	*c = TAILQ_FIRST(&hello_wait);
+	struct ofc_conn	*c = TAILQ_FIRST(&oc->hello_wait);
 	struct timeval	 tv;
 	uint64_t	 left;
 
-	if (c == NULL || hello_timer == NULL)
+	if (c == NULL || oc->hello_timer == NULL)
 		return;
 	left = c->hello_by_ns > now ? c->hello_by_ns - now : 0;
 	tv.tv_sec = (time_t)(left / 1000000000ull);
 	tv.tv_usec = (suseconds_t)(left % 1000000000ull / 1000 + 1);
-	engine_timer_add(hello_timer, &tv);
+	engine_timer_add(oc->hello_timer, &tv);
 }
 
 static void
 ofc_hello_expire(evutil_socket_t fd, short what, void *arg)
 {
+	struct of_ctl	*oc = arg;
 	struct ofc_conn	*c;
 	uint64_t	 now = clock_ns(), closed = 0;
 
 	(void)fd;
 	(void)what;
-	(void)arg;
-	while ((c = TAILQ_FIRST(&hello_wait)) != NULL &&
+	while ((c = TAILQ_FIRST(&oc->hello_wait)) != NULL &&
 	    c->hello_by_ns <= now) {
-		st.hello_timeouts++;
+		oc->st.hello_timeouts++;
 		closed++;
 		ofc_close(c);		/* takes it off hello_wait */
 	}
 	if (closed > 0)
-		ofc_hello_log(now);
-	ofc_hello_arm(now);
+		ofc_hello_log(oc, now);
+	ofc_hello_arm(oc, now);
 }
 
 /* Accepted: its HELLO is due by the deadline (none when 0). */
 static void
 ofc_hello_wait_add(struct ofc_conn *c)
 {
+	struct of_ctl	*oc = c->oc;
 	uint64_t	now;
 
-	if (cfg.hello_timeout <= 0)
+	if (oc->cfg.hello_timeout <= 0)
 		return;
-	if (hello_timer == NULL)
-		hello_timer = engine_timer_new(0, ofc_hello_expire, NULL);
+	if (oc->hello_timer == NULL)
+		oc->hello_timer = engine_timer_new(0, ofc_hello_expire, oc);
 	now = clock_ns();
-	c->hello_by_ns = now + (uint64_t)(cfg.hello_timeout * 1e9);
+	c->hello_by_ns = now + (uint64_t)(oc->cfg.hello_timeout * 1e9);
 	if (c->hello_by_ns == 0)
 		c->hello_by_ns = 1;
-	TAILQ_INSERT_TAIL(&hello_wait, c, hello_entry);
-	if (!evtimer_pending(hello_timer, NULL))
-		ofc_hello_arm(now);
+	TAILQ_INSERT_TAIL(&oc->hello_wait, c, hello_entry);
+	if (!evtimer_pending(oc->hello_timer, NULL))
+		ofc_hello_arm(oc, now);
 }
 
 /* Its HELLO came, or it closed: no deadline any more. */
 static void
 ofc_hello_wait_del(struct ofc_conn *c)
 {
+	struct of_ctl	*oc = c->oc;
+
 	if (c->hello_by_ns == 0)
 		return;
-	TAILQ_REMOVE(&hello_wait, c, hello_entry);
+	TAILQ_REMOVE(&oc->hello_wait, c, hello_entry);
 	c->hello_by_ns = 0;
 }
 
 static void
-ofc_hello_stop(void)
+ofc_hello_stop(struct of_ctl *oc)
 {
 	struct ofc_conn	*c;
 
-	while ((c = TAILQ_FIRST(&hello_wait)) != NULL)
+	while ((c = TAILQ_FIRST(&oc->hello_wait)) != NULL)
 		ofc_hello_wait_del(c);
-	if (hello_timer != NULL)
-		event_free(hello_timer);
-	hello_timer = NULL;
-	hello_logged_ns = hello_logged_n = 0;
+	if (oc->hello_timer != NULL)
+		event_free(oc->hello_timer);
+	oc->hello_timer = NULL;
+	oc->hello_logged_ns = oc->hello_logged_n = 0;
 }
 
 static void
 ofc_dispatch(struct ofc_conn *c, const struct of_header *h,
     const uint8_t *msg)
 {
+	struct of_ctl	*oc = c->oc;
 	struct rbuf	body;
 	enum of_type	t = of_type_from_wire(h->version, h->type);
 
@@ -1056,7 +1115,7 @@ ofc_dispatch(struct ofc_conn *c, const struct of_header *h,
 	}
 	switch (t) {
 	case OF_ECHO_REQUEST:
-		of_echo_encode(ofc_buf(), c->version, OF_ECHO_REPLY, h->xid,
+		of_echo_encode(ofc_buf(oc), c->version, OF_ECHO_REPLY, h->xid,
 		    rbuf_ptr(&body), rbuf_left(&body));
 		ofc_send(c);
 		return;
@@ -1068,7 +1127,7 @@ ofc_dispatch(struct ofc_conn *c, const struct of_header *h,
 			return;		/* of_ctl_barrier's */
 		if (c->barriers_out > 0)
 			c->barriers_out--;
-		st.barriers_acked++;
+		oc->st.barriers_acked++;
 		ofc_advance(c);
 		return;
 	case OF_MULTIPART_REPLY:
@@ -1083,7 +1142,7 @@ ofc_dispatch(struct ofc_conn *c, const struct of_header *h,
 	case OF_ERROR:
 	case OF_ROLE_REPLY:
 	case OF_EXPERIMENTER:
-		ofc_on_role_msg(t, h, &body);
+		ofc_on_role_msg(oc, t, h, &body);
 		return;
 	default:
 		return;
@@ -1093,14 +1152,16 @@ ofc_dispatch(struct ofc_conn *c, const struct of_header *h,
 static void
 ofc_close(struct ofc_conn *c)
 {
-	if (c->state >= CTL_READY && st.switches_now > 0)
-		st.switches_now--;
+	struct of_ctl	*oc = c->oc;
+
+	if (c->state >= CTL_READY && oc->st.switches_now > 0)
+		oc->st.switches_now--;
 	if (c->in_round) {	/* it will not answer */
 		c->poll_xid = c->port_xid = 0;
 		ofc_round_answered(c);
 	}
-	TAILQ_REMOVE(&conns, c, entry);
-	n_conns--;
+	TAILQ_REMOVE(&oc->conns, c, entry);
+	oc->n_conns--;
 	ofc_hello_wait_del(c);
 	ofc_hash_del(c);
 	bufferevent_free(c->bev);
@@ -1134,14 +1195,15 @@ static int
 ofc_frame_message(void *dev, const uint8_t *msg, size_t len)
 {
 	struct ofc_conn		*c = dev;
+	struct of_ctl		*oc = c->oc;
 	struct of_header	 h;
 
 	(void)len;	/* pool_read framed it by the header's length */
 	of_header_read(msg, &h);
 	ofc_dispatch(c, &h, msg);
-	if (kick_all) {
-		kick_all = 0;
-		ofc_advance_all();
+	if (oc->kick_all) {
+		oc->kick_all = 0;
+		ofc_advance_all(oc);
 	}
 	return c->closing ? -1 : 0;
 }
@@ -1160,7 +1222,7 @@ ofc_frame_full(void *dev)
 	if (evbuffer_get_length(bufferevent_get_output(c->bev)) <=
 	    CTL_OUTBUF_MAX)
 		return 0;
-	st.reads_paused++;
+	c->oc->st.reads_paused++;
 	return 1;
 }
 
@@ -1194,33 +1256,34 @@ ofc_event(struct bufferevent *bev, short what, void *arg)
 		ofc_close(arg);
 }
 
-int
-of_ctl_attach(evutil_socket_t fd)
+static int
+ofc_attach(struct of_ctl *oc, evutil_socket_t fd)
 {
 	struct ofc_conn	*c;
 
 	/* A controller's capacity, or a flood of connections: past the
 	 * limit a switch is closed before its HELLO (it tries again). */
-	if (cfg.max_conns != 0 && n_conns >= cfg.max_conns) {
-		if (st.refused++ == 0)
+	if (oc->cfg.max_conns != 0 && oc->n_conns >= oc->cfg.max_conns) {
+		if (oc->st.refused++ == 0)
 			log_warnx("more than --max-switches %u connections: "
 			    "closing the newer ones (counted, logged once)",
-			    cfg.max_conns);
+			    oc->cfg.max_conns);
 		evutil_closesocket(fd);
 		return -1;
 	}
 	c = xcalloc(1, sizeof(*c));
+	c->oc = oc;
 	if ((c->bev = engine_bev_new(fd)) == NULL) {
 		free(c);
 		return -1;
 	}
-	TAILQ_INSERT_TAIL(&conns, c, entry);
-	n_conns++;
+	TAILQ_INSERT_TAIL(&oc->conns, c, entry);
+	oc->n_conns++;
 	bufferevent_setcb(c->bev, ofc_read, ofc_write, ofc_event, c);
 	bufferevent_enable(c->bev, EV_READ | EV_WRITE);
 	ofc_hello_wait_add(c);
-	of_hello_encode(ofc_buf(), ofc_highest(cfg.version_bitmap), 0,
-	    cfg.version_bitmap);
+	of_hello_encode(ofc_buf(oc), ofc_highest(oc->cfg.version_bitmap), 0,
+	    oc->cfg.version_bitmap);
 	ofc_send(c);
 	return 0;
 }
@@ -1229,38 +1292,47 @@ static void
 ofc_accept(struct evconnlistener *l, evutil_socket_t fd, struct sockaddr *sa,
     int salen, void *arg)
 {
+	struct of_ctl	*oc = arg;
 	int	one = 1;
 
 	(void)l;
 	(void)sa;
 	(void)salen;
-	(void)arg;
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
-	of_ctl_attach(fd);
+	ofc_attach(oc, fd);
+}
+
+int
+of_ctl_attach(evutil_socket_t fd)
+{
+	return ofc_attach(&ofc_main, fd);
 }
 
 int
 of_ctl_start(const struct of_ctl_config *c, char *err, size_t errlen)
 {
-	cfg = *c;
-	memset(&st, 0, sizeof(st));
-	my_role = cfg.role;
-	my_gen = cfg.generation;
-	gen_seen = 0;
-	listener = engine_listen(&cfg.listen, ofc_accept, NULL, "OpenFlow",
-	    err, errlen);
-	if (listener == NULL)
+	struct of_ctl	*oc = &ofc_main;
+
+	oc->cfg = *c;
+	memset(&oc->st, 0, sizeof(oc->st));
+	oc->my_role = oc->cfg.role;
+	oc->my_gen = oc->cfg.generation;
+	oc->gen_seen = 0;
+	oc->listener = engine_listen(&oc->cfg.listen, ofc_accept, oc,
+	    "OpenFlow", err, errlen);
+	if (oc->listener == NULL)
 		return -1;
-	if (cfg.lldp) {
+	if (oc->cfg.lldp) {
 		struct timeval	tv = { CTL_LLDP_PERIOD, 0 };
 
-		lldp_timer = engine_timer_new(EV_PERSIST, ofc_lldp_tick, NULL);
-		engine_timer_add(lldp_timer, &tv);
+		oc->lldp_timer = engine_timer_new(EV_PERSIST, ofc_lldp_tick,
+		    oc);
+		engine_timer_add(oc->lldp_timer, &tv);
 	}
-	round_started = round_waiting = 0;
-	if (cfg.stats_interval > 0) {
-		poll_timer = engine_timer_new(0, ofc_poll_tick, NULL);
-		ofc_round_timer(ofc_secs_ns(cfg.stats_interval));
+	oc->round_started = oc->round_waiting = 0;
+	if (oc->cfg.stats_interval > 0) {
+		oc->poll_timer = engine_timer_new(0, ofc_poll_tick, oc);
+		ofc_round_timer(oc, ofc_secs_ns(oc->cfg.stats_interval));
 	}
 	return 0;
 }
@@ -1277,11 +1349,12 @@ ofc_switch_info(const struct ofc_conn *c, struct of_ctl_switch *sw)
 int
 of_ctl_switches(of_ctl_switch_fn fn, void *arg)
 {
+	struct of_ctl	*oc = &ofc_main;
 	struct of_ctl_switch	 sw;
 	struct ofc_conn		*c;
 	int			 rc;
 
-	TAILQ_FOREACH(c, &conns, entry) {
+	TAILQ_FOREACH(c, &oc->conns, entry) {
 		if (c->state < CTL_READY)
 			continue;
 		ofc_switch_info(c, &sw);
@@ -1294,9 +1367,10 @@ of_ctl_switches(of_ctl_switch_fn fn, void *arg)
 int
 of_ctl_switch_find(uint64_t dpid, struct of_ctl_switch *sw)
 {
+	struct of_ctl	*oc = &ofc_main;
 	struct ofc_conn	*c;
 
-	TAILQ_FOREACH(c, &conns, entry)
+	TAILQ_FOREACH(c, &oc->conns, entry)
 		if (c->state >= CTL_READY && c->dpid == dpid) {
 			ofc_switch_info(c, sw);
 			return 0;
@@ -1308,77 +1382,86 @@ of_ctl_switch_find(uint64_t dpid, struct of_ctl_switch *sw)
 void
 of_ctl_gate(int closed)
 {
-	gate_closed = closed;
+	struct of_ctl	*oc = &ofc_main;
+
+	oc->gate_closed = closed;
 	if (closed)
 		return;
-	cfg.expect_switches = (uint32_t)st.switches;
-	ofc_advance_all();
+	oc->cfg.expect_switches = (uint32_t)oc->st.switches;
+	ofc_advance_all(oc);
 }
 
 int
 of_ctl_finished(void)
 {
-	return st.rounds > 0;
+	struct of_ctl	*oc = &ofc_main;
+
+	return oc->st.rounds > 0;
 }
 
 void
 of_ctl_stop(void)
 {
+	struct of_ctl	*oc = &ofc_main;
 	struct ofc_conn	*c;
 
 	/* Each close takes its connection out of dpids, and uthash frees
 	 * its table with the last entry. */
-	while ((c = TAILQ_FIRST(&conns)) != NULL)
+	while ((c = TAILQ_FIRST(&oc->conns)) != NULL)
 		ofc_close(c);
-	ofc_hello_stop();
-	if (listener != NULL)
-		engine_listener_free(listener);
-	listener = NULL;
-	if (lldp_timer != NULL)
-		event_free(lldp_timer);
-	lldp_timer = NULL;
-	if (poll_timer != NULL)
-		event_free(poll_timer);
-	poll_timer = NULL;
+	ofc_hello_stop(oc);
+	if (oc->listener != NULL)
+		engine_listener_free(oc->listener);
+	oc->listener = NULL;
+	if (oc->lldp_timer != NULL)
+		event_free(oc->lldp_timer);
+	oc->lldp_timer = NULL;
+	if (oc->poll_timer != NULL)
+		event_free(oc->poll_timer);
+	oc->poll_timer = NULL;
 }
 
 void
 of_ctl_set_hooks(const struct of_ctl_hooks *h)
 {
+	struct of_ctl	*oc = &ofc_main;
+
 	if (h == NULL)
-		memset(&hooks, 0, sizeof(hooks));
+		memset(&oc->hooks, 0, sizeof(oc->hooks));
 	else
-		hooks = *h;
+		oc->hooks = *h;
 }
 
 int
 of_ctl_push(uint64_t dpid, const struct of_flow_mod *fm)
 {
-	struct ofc_conn	*c = ofc_by_dpid(dpid);
+	struct of_ctl	*oc = &ofc_main;
+	struct ofc_conn	*c = ofc_by_dpid(oc, dpid);
 	struct wbuf	*w;
 
 	if (c == NULL)
 		return -1;
-	w = ofc_buf();
+	w = ofc_buf(oc);
 	if (of_flow_mod_encode(w, c->version, ++c->xid, fm) == -1 || w->err) {
-		wbuf_reset(&obuf);
+		wbuf_reset(&oc->obuf);
 		return -1;
 	}
 	ofc_send(c);
-	st.flow_mods_sent++;
+	oc->st.flow_mods_sent++;
 	return 0;
 }
 
 int
 of_ctl_barrier(uint64_t dpid)
 {
-	struct ofc_conn	*c = ofc_by_dpid(dpid);
+	struct of_ctl	*oc = &ofc_main;
+	struct ofc_conn	*c = ofc_by_dpid(oc, dpid);
 
 	if (c == NULL)
 		return -1;
 	/* Not counted in barriers_out: the programming rounds wait on
 	 * their own barriers only. */
-	of_simple_encode(ofc_buf(), c->version, OF_BARRIER_REQUEST,
+	of_simple_encode(ofc_buf(oc), c->version, OF_BARRIER_REQUEST,
 	    (++c->xid & ~CTL_NB_XID) | CTL_NB_XID);
 	ofc_send(c);
 	return 0;
@@ -1394,17 +1477,19 @@ of_ctl_barrier(uint64_t dpid)
 static void
 ofc_role_request(struct ofc_conn *c)
 {
-	of_role_encode(ofc_buf(), c->version, OF_ROLE_REQUEST, ++c->xid,
-	    my_role, my_gen);
+	struct of_ctl	*oc = c->oc;
+
+	of_role_encode(ofc_buf(oc), c->version, OF_ROLE_REQUEST, ++c->xid,
+	    oc->my_role, oc->my_gen);
 	ofc_send(c);
-	st.role_requests++;
+	oc->st.role_requests++;
 }
 
 static void
-ofc_gen_seen(uint64_t gen)
+ofc_gen_seen(struct of_ctl *oc, uint64_t gen)
 {
-	if ((int64_t)(gen - gen_seen) > 0)
-		gen_seen = gen;
+	if ((int64_t)(gen - oc->gen_seen) > 0)
+		oc->gen_seen = gen;
 }
 
 /*
@@ -1414,7 +1499,8 @@ ofc_gen_seen(uint64_t gen)
  * refused to a slave).
  */
 static void
-ofc_on_role_msg(enum of_type t, const struct of_header *h, struct rbuf *b)
+ofc_on_role_msg(struct of_ctl *oc, enum of_type t, const struct of_header *h,
+    struct rbuf *b)
 {
 	enum of_err	err;
 	uint64_t	gen;
@@ -1424,50 +1510,54 @@ ofc_on_role_msg(enum of_type t, const struct of_header *h, struct rbuf *b)
 
 	(void)h;
 	if (t == OF_ERROR) {
-		st.errors_received++;
+		oc->st.errors_received++;
 		if (of_error_decode(b, &type, &code) == -1)
 			return;
 		if (type == CTL_ET_ROLE_FAILED)
-			st.role_refused++;
+			oc->st.role_refused++;
 		else if (type == CTL_ET_BAD_REQUEST && code == CTL_BRC_IS_SLAVE)
-			st.is_slave_errors++;
+			oc->st.is_slave_errors++;
 		return;
 	}
 	if (t == OF_ROLE_REPLY) {
 		if (of_role_decode(b, &role, &gen, &err) == -1) {
-			st.bad_messages++;
+			oc->st.bad_messages++;
 			return;
 		}
-		st.role_replies++;
-		ofc_gen_seen(gen);
+		oc->st.role_replies++;
+		ofc_gen_seen(oc, gen);
 		return;
 	}
 	if (of_role_status_decode(b, &role, &reason, &gen) == 0) {
-		st.role_status++;
-		ofc_gen_seen(gen);
+		oc->st.role_status++;
+		ofc_gen_seen(oc, gen);
 	}
 }
 
 uint8_t
 of_ctl_cluster_role(uint64_t *generation)
 {
-	*generation = my_gen;
-	return my_role;
+	struct of_ctl	*oc = &ofc_main;
+
+	*generation = oc->my_gen;
+	return oc->my_role;
 }
 
 uint64_t
 of_ctl_set_role(uint8_t role, uint64_t generation, uint64_t *used)
 {
+	struct of_ctl	*oc = &ofc_main;
 	struct ofc_conn	*c;
 	uint64_t	 n = 0, next;
 
-	next = (int64_t)(gen_seen - my_gen) > 0 ? gen_seen : my_gen;
-	my_gen = generation != 0 ? generation : next + 1;
-	my_role = role;
-	st.role_changes++;
+	next = (int64_t)(oc->gen_seen - oc->my_gen) > 0 ? oc->gen_seen :
+	    oc->my_gen;
+	oc->my_gen = generation != 0 ? generation : next + 1;
+	oc->my_role = role;
+	oc->st.role_changes++;
 	log_info("cluster: now %s, generation id %llu", of_role_name(role),
-	    (unsigned long long)my_gen);
-	TAILQ_FOREACH(c, &conns, entry) {
+	    (unsigned long long)oc->my_gen);
+	TAILQ_FOREACH(c, &oc->conns, entry) {
 		if (c->state < CTL_READY || c->version != OF_VERSION_13)
 			continue;
 		ofc_role_request(c);
@@ -1475,7 +1565,7 @@ of_ctl_set_role(uint8_t role, uint64_t generation, uint64_t *used)
 	}
 	/* A new master pushes what a slave held back, after its claim. */
 	if (role != OF_ROLE_SLAVE)
-		ofc_advance_all();
-	*used = my_gen;
+		ofc_advance_all(oc);
+	*used = oc->my_gen;
 	return n;
 }

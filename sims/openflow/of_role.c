@@ -267,9 +267,9 @@ ofr_cluster_summary(const struct of_ctl_stats *s)
 
 /* The statistics poll's rounds: only when it polls. */
 static void
-ofr_stats_summary(const struct of_ctl_stats *s)
+ofr_stats_summary(const struct of_role *r, const struct of_ctl_stats *s)
 {
-	if (ofr.ctl.stats_interval <= 0)
+	if (r->ctl.stats_interval <= 0)
 		return;
 	ctl_print_figures("stats polls: # rounds, # timed out",
 	    (const uint64_t[]){ s->stats_rounds, s->stats_round_timeouts },
@@ -303,7 +303,7 @@ ofr_summary(void *cfg)
 	    s->errors_received, s->bad_messages, s->refused,
 	    s->reads_paused, s->hello_timeouts }, 8);
 	ofr_cluster_summary(s);
-	ofr_stats_summary(s);
+	ofr_stats_summary(cfg, s);
 }
 
 /* Switches whose handshake is done (ctl_devlog_tick()). */

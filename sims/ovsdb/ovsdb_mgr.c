@@ -69,17 +69,33 @@ struct ovm_op {
 	uint64_t		 deadline_ns;
 };
 
-static struct ovm_config	 cfg;
-static struct ovm_stats		 st;
-static struct ovm_sess_list	 sessions = TAILQ_HEAD_INITIALIZER(sessions);
-static struct ovm_node_list	 nodes = TAILQ_HEAD_INITIALIZER(nodes);
-static struct ovm_sess		*by_id;		/* the sessions up */
-static struct ctl_listen	 lis;	/* the listener and ovm_tick */
-static size_t			 buffered;	/* sum of the sessions' held */
+/*
+ * One manager: everything it holds, so that nothing of it lives in
+ * file-level variables.  Its sessions and nodes point back at it (->om)
+ * and its timer and listener get it as their argument.  The context-free
+ * API of ovsdb_mgr.h serves ovm_main, the process's one instance.
+ */
+struct ovsdb_mgr {
+	struct ovm_config	 cfg;
+	struct ovm_stats	 st;
+	struct ovm_sess_list	 sessions;
+	struct ovm_node_list	 nodes;
+	struct ovm_sess		*by_id;		/* the sessions up */
+	struct ctl_listen	 lis;		/* the listener and ovm_tick */
+	size_t			 buffered;	/* sum of the sessions' held */
+	char			 why[256];	/* a failed transact's error */
+};
+
+static struct ovsdb_mgr	ovm_main = {
+	.sessions = TAILQ_HEAD_INITIALIZER(ovm_main.sessions),
+	.nodes = TAILQ_HEAD_INITIALIZER(ovm_main.nodes),
+};
 
 static void	ovm_connect(struct ovm_node *);
 static void	ovm_retry_later(struct ovm_node *);
-static void	ovm_transacted(struct ovm_op *, json_t *);
+static size_t	ovm_bridges(const struct ovsdb_mgr *);
+static void	ovm_transacted(struct ovsdb_mgr *, struct ovm_op *,
+	    json_t *);
 
 /* ---- sending ---- */
 
@@ -97,13 +113,16 @@ static int	ovm_close(struct ovm_sess *, const char *why);
 static void
 ovm_hold(struct ovm_sess *s, size_t n)
 {
-	buffered = buffered - s->held + n;
+	struct ovsdb_mgr	*om = s->om;
+
+	om->buffered = om->buffered - s->held + n;
 	s->held = n;
 }
 
 static int
 ovm_send(struct ovm_sess *s, json_t *msg)
 {
+	struct ovsdb_mgr	*om = s->om;
 	struct evbuffer	*out = bufferevent_get_output(s->bev);
 	char		*text;
 
@@ -113,8 +132,8 @@ ovm_send(struct ovm_sess *s, json_t *msg)
 		fatalx("ovsdb: cannot encode a message");
 	evbuffer_add(out, text, strlen(text));
 	free(text);
-	if (evbuffer_get_length(out) > cfg.max_output) {
-		st.overflows++;
+	if (evbuffer_get_length(out) > om->cfg.max_output) {
+		om->st.overflows++;
 		return ovm_close(s, "output queue past --ovsdb-max-output");
 	}
 	return 0;
@@ -125,13 +144,14 @@ static int
 ovm_request(struct ovm_sess *s, const char *method, json_t *params,
     enum ovm_op_kind kind, ovm_done_cb cb, void *arg)
 {
+	struct ovsdb_mgr	*om = s->om;
 	struct ovm_op	*op = xcalloc(1, sizeof(*op));
 
 	op->id = ++s->next_id;
 	op->kind = kind;
 	op->cb = cb;
 	op->arg = arg;
-	op->deadline_ns = clock_ns() + (uint64_t)(cfg.op_timeout_s * NS);
+	op->deadline_ns = clock_ns() + (uint64_t)(om->cfg.op_timeout_s * NS);
 	TAILQ_INSERT_TAIL(&s->ops, op, entry);
 	return ovm_send(s, json_pack("{sssosI}", "method", method, "params",
 	    params, "id", (json_int_t)op->id));
@@ -142,12 +162,13 @@ ovm_request(struct ovm_sess *s, const char *method, json_t *params,
 static void
 ovm_ops_fail(struct ovm_sess *s, const char *why)
 {
+	struct ovsdb_mgr	*om = s->om;
 	struct ovm_op	*op;
 
 	while ((op = TAILQ_FIRST(&s->ops)) != NULL) {
 		TAILQ_REMOVE(&s->ops, op, entry);
 		if (op->kind == OVM_OP_TRANSACT) {
-			st.transacts_failed++;
+			om->st.transacts_failed++;
 			if (op->cb != NULL)
 				op->cb(op->arg, NULL, why);
 		}
@@ -160,14 +181,16 @@ ovm_ops_fail(struct ovm_sess *s, const char *why)
 static int
 ovm_close(struct ovm_sess *s, const char *why)
 {
+	struct ovsdb_mgr	*om = s->om;
+
 	if (s->state == OVM_CLOSING)
 		return -1;
 	log_info("ovsdb: node %s (%s:%u): session closed: %s",
 	    s->node_id[0] ? s->node_id : "-", s->remote_ip, s->remote_port,
 	    why);
-	st.closed++;
+	om->st.closed++;
 	if (s->state == OVM_UP)
-		HASH_DEL(by_id, s);
+		HASH_DEL(om->by_id, s);
 	ovm_hold(s, 0);
 	s->state = OVM_CLOSING;
 	s->state_ns = clock_ns();
@@ -184,9 +207,11 @@ ovm_close(struct ovm_sess *s, const char *why)
 static void
 ovm_sess_free(struct ovm_sess *s)
 {
-	TAILQ_REMOVE(&sessions, s, entry);
+	struct ovsdb_mgr	*om = s->om;
+
+	TAILQ_REMOVE(&om->sessions, s, entry);
 	if (s->state == OVM_UP)
-		HASH_DEL(by_id, s);
+		HASH_DEL(om->by_id, s);
 	ovm_hold(s, 0);
 	ovm_ops_fail(s, "the controller stops");
 	if (s->cfg != NULL)
@@ -323,24 +348,25 @@ ovm_list_dbs(struct ovm_sess *s, json_t *result)
 static int
 ovm_monitored(struct ovm_sess *s, json_t *result)
 {
+	struct ovsdb_mgr	*om = s->om;
 	struct ovm_sess	*old;
 
 	if (ovm_apply(s, result) == -1) {
-		st.bad_messages++;
+		om->st.bad_messages++;
 		return ovm_close(s, "a malformed monitor reply");
 	}
 	ovm_name(s);
 	/* A node that comes back before its old session was found dead
 	 * (ODL's reconnect): the newer session is the node. */
-	HASH_FIND_STR(by_id, s->node_id, old);
+	HASH_FIND_STR(om->by_id, s->node_id, old);
 	if (old != NULL) {
-		st.replaced++;
+		om->st.replaced++;
 		ovm_close(old, "replaced by a newer session of the node");
 	}
 	s->state = OVM_UP;
 	s->state_ns = clock_ns();
-	st.monitors_up++;
-	HASH_ADD_STR(by_id, node_id, s);
+	om->st.monitors_up++;
+	HASH_ADD_STR(om->by_id, node_id, s);
 	log_debug("ovsdb: node %s up", s->node_id);
 	return 0;
 }
@@ -351,6 +377,8 @@ ovm_monitored(struct ovm_sess *s, json_t *result)
 static int
 ovm_reply(struct ovm_sess *s, json_t *msg)
 {
+	struct ovsdb_mgr	*om = s->om;
+
 	json_t		*id = json_object_get(msg, "id");
 	json_t		*res = json_object_get(msg, "result");
 	json_t		*err = json_object_get(msg, "error");
@@ -362,13 +390,13 @@ ovm_reply(struct ovm_sess *s, json_t *msg)
 		    (uint64_t)json_integer_value(id) == op->id)
 			break;
 	if (op == NULL) {
-		st.bad_messages++;
+		om->st.bad_messages++;
 		return ovm_close(s, "a reply to no request of ours");
 	}
 	TAILQ_REMOVE(&s->ops, op, entry);
 	if (err != NULL && !json_is_null(err)) {
 		if (op->kind == OVM_OP_TRANSACT) {
-			st.transacts_failed++;
+			om->st.transacts_failed++;
 			op->cb(op->arg, NULL, json_is_string(err) ?
 			    json_string_value(err) : "an error reply");
 		} else if (op->kind != OVM_OP_ECHO)
@@ -392,7 +420,7 @@ ovm_reply(struct ovm_sess *s, json_t *msg)
 		s->probe_ns = 0;
 		break;
 	case OVM_OP_TRANSACT:
-		ovm_transacted(op, res);
+		ovm_transacted(s->om, op, res);
 		break;
 	}
 	free(op);
@@ -405,20 +433,22 @@ ovm_reply(struct ovm_sess *s, json_t *msg)
 static int
 ovm_method(struct ovm_sess *s, json_t *msg, const char *m)
 {
+	struct ovsdb_mgr	*om = s->om;
+
 	json_t	*params = json_object_get(msg, "params");
 	json_t	*id = json_object_get(msg, "id");
 
 	if (strcmp(m, "echo") == 0 && id != NULL && !json_is_null(id)) {
-		st.echo_answered++;
+		om->st.echo_answered++;
 		return ovm_send(s, json_pack("{sOsnsO}", "result", params,
 		    "error", "id", id));
 	}
 	if (strcmp(m, "update") == 0 && json_is_array(params) &&
 	    json_array_size(params) == 2) {
-		st.updates++;
+		om->st.updates++;
 		if (ovm_apply(s, json_array_get(params, 1)) == 0)
 			return 0;
-		st.bad_messages++;
+		om->st.bad_messages++;
 		return ovm_close(s, "a malformed update");
 	}
 	if (id == NULL || json_is_null(id))
@@ -430,13 +460,15 @@ ovm_method(struct ovm_sess *s, json_t *msg, const char *m)
 static int
 ovm_message(struct ovm_sess *s, const char *data, size_t len)
 {
+	struct ovsdb_mgr	*om = s->om;
+
 	json_error_t	 jerr;
 	json_t		*msg, *m;
 	int		 rc;
 
 	msg = json_loadb(data, len, 0, &jerr);
 	if (msg == NULL || !json_is_object(msg)) {
-		st.bad_messages++;
+		om->st.bad_messages++;
 		log_warnx("ovsdb: node %s:%u: malformed JSON-RPC (%s)",
 		    s->remote_ip, s->remote_port, msg == NULL ? jerr.text :
 		    "not an object");
@@ -449,7 +481,7 @@ ovm_message(struct ovm_sess *s, const char *data, size_t len)
 	else if (m == NULL && json_object_get(msg, "id") != NULL)
 		rc = ovm_reply(s, msg);
 	else {
-		st.bad_messages++;
+		om->st.bad_messages++;
 		rc = ovm_close(s, "a message neither request nor reply");
 	}
 	json_decref(msg);
@@ -462,16 +494,17 @@ static void
 ovm_read(struct bufferevent *bev, void *arg)
 {
 	struct ovm_sess		*s = arg;
+	struct ovsdb_mgr	*om = s->om;
 	struct evbuffer		*in = bufferevent_get_input(bev);
 
 	s->last_rx_ns = clock_ns();
 	s->probe_ns = 0;
 	ovm_hold(s, evbuffer_get_length(in));
-	if (buffered > cfg.max_buffered) {
-		st.buffer_overflows++;
+	if (om->buffered > om->cfg.max_buffered) {
+		om->st.buffer_overflows++;
 		log_warnx("ovsdb: node %s:%u: input of all nodes past "
 		    "--ovsdb-max-buffered (%u bytes): closing this one",
-		    s->remote_ip, s->remote_port, cfg.max_buffered);
+		    s->remote_ip, s->remote_port, om->cfg.max_buffered);
 		ovm_close(s, "input past --ovsdb-max-buffered");
 		return;
 	}
@@ -491,23 +524,24 @@ ovm_read(struct bufferevent *bev, void *arg)
 static void
 ovm_read_messages(struct ovm_sess *s, struct evbuffer *in)
 {
+	struct ovsdb_mgr	*om = s->om;
 	enum ovsdb_frame_rc	 rc;
 	size_t			 len, mlen;
 	uint8_t			*data;
 
 	while (s->state != OVM_CLOSING && (len = evbuffer_get_length(in)) > 0) {
 		/* The framer looks no further than the longest message. */
-		if (len > cfg.max_message)
-			len = cfg.max_message;
+		if (len > om->cfg.max_message)
+			len = om->cfg.max_message;
 		data = evbuffer_pullup(in, len);
 		rc = ovsdb_frame_scan(&s->frame, data, len, &mlen);
 		if (rc == OVSDB_FRAME_MORE)
 			return;
 		if (rc != OVSDB_FRAME_WHOLE) {
 			if (rc == OVSDB_FRAME_LONG)
-				st.oversized++;
+				om->st.oversized++;
 			else
-				st.bad_messages++;
+				om->st.bad_messages++;
 			log_warnx("ovsdb: node %s:%u: %s", s->remote_ip,
 			    s->remote_port, ovsdb_frame_error(rc));
 			ovm_close(s, ovsdb_frame_error(rc));
@@ -538,15 +572,14 @@ ovm_event(struct bufferevent *bev, short what, void *arg)
 /* RFC 7047 section 4.1.3: the result holds one object per operation; a
  * failed one carries "error" (and a commit's failure adds one more). */
 static void
-ovm_transacted(struct ovm_op *op, json_t *res)
+ovm_transacted(struct ovsdb_mgr *om, struct ovm_op *op, json_t *res)
 {
 	json_t		*r, *e;
 	const char	*d;
 	size_t		 i;
-	static char	 why[256];
 
 	if (!json_is_array(res)) {
-		st.transacts_failed++;
+		om->st.transacts_failed++;
 		op->cb(op->arg, NULL, "transact answered no array");
 		return;
 	}
@@ -555,10 +588,10 @@ ovm_transacted(struct ovm_op *op, json_t *res)
 		if (e == NULL || json_is_null(e))
 			continue;
 		d = json_string_value(json_object_get(r, "details"));
-		snprintf(why, sizeof(why), "%s%s%s", json_is_string(e) ?
+		snprintf(om->why, sizeof(om->why), "%s%s%s", json_is_string(e) ?
 		    json_string_value(e) : "error", d ? ": " : "", d ? d : "");
-		st.transacts_failed++;
-		op->cb(op->arg, NULL, why);
+		om->st.transacts_failed++;
+		op->cb(op->arg, NULL, om->why);
 		return;
 	}
 	op->cb(op->arg, res, NULL);
@@ -567,6 +600,8 @@ ovm_transacted(struct ovm_op *op, json_t *res)
 int
 ovm_transact(struct ovm_sess *s, json_t *ops, ovm_done_cb cb, void *arg)
 {
+	struct ovsdb_mgr	*om = s->om;
+
 	json_t	*params;
 
 	if (s->state != OVM_UP) {
@@ -576,7 +611,7 @@ ovm_transact(struct ovm_sess *s, json_t *ops, ovm_done_cb cb, void *arg)
 	params = json_pack("[s]", OVM_DB);
 	json_array_extend(params, ops);
 	json_decref(ops);
-	st.transacts_sent++;
+	om->st.transacts_sent++;
 	/* On overflow the session closes and fails the op: cb was called. */
 	ovm_request(s, "transact", params, OVM_OP_TRANSACT, cb, arg);
 	return 0;
@@ -603,18 +638,20 @@ ovm_addr(const struct sockaddr *sa, char *ip, size_t cap, uint16_t *port)
 
 /* A connected socket's session: ODL asks list_dbs first. */
 static struct ovm_sess *
-ovm_sess_new(struct bufferevent *bev, struct ovm_node *n)
+ovm_sess_new(struct ovsdb_mgr *om, struct bufferevent *bev,
+    struct ovm_node *n)
 {
 	struct ovm_sess		*s = xcalloc(1, sizeof(*s));
 	struct sockaddr_storage	 ss;
 	socklen_t		 len = sizeof(ss);
 	int			 fd = bufferevent_getfd(bev), one = 1;
 
+	s->om = om;
 	s->bev = bev;
 	s->cfg = n;
 	s->tables = json_object();
 	TAILQ_INIT(&s->ops);
-	ovsdb_frame_init(&s->frame, cfg.max_message);
+	ovsdb_frame_init(&s->frame, om->cfg.max_message);
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 	if (getpeername(fd, (struct sockaddr *)&ss, &len) == 0)
 		ovm_addr((struct sockaddr *)&ss, s->remote_ip,
@@ -625,7 +662,7 @@ ovm_sess_new(struct bufferevent *bev, struct ovm_node *n)
 		    sizeof(s->local_ip), &s->local_port);
 	s->state = OVM_HELLO;
 	s->state_ns = s->last_rx_ns = clock_ns();
-	TAILQ_INSERT_TAIL(&sessions, s, entry);
+	TAILQ_INSERT_TAIL(&om->sessions, s, entry);
 	bufferevent_setcb(bev, ovm_read, NULL, ovm_event, s);
 	bufferevent_enable(bev, EV_READ | EV_WRITE);
 	ovm_request(s, "list_dbs", json_array(), OVM_OP_LIST_DBS, NULL,
@@ -634,18 +671,19 @@ ovm_sess_new(struct bufferevent *bev, struct ovm_node *n)
 }
 
 static size_t
-ovm_count_open(void)
+ovm_count_open(const struct ovsdb_mgr *om)
 {
 	struct ovm_sess	*s;
 	size_t		 n = 0;
 
-	TAILQ_FOREACH(s, &sessions, entry)
+	TAILQ_FOREACH(s, &om->sessions, entry)
 		n += s->state != OVM_CLOSING;
 	return n;
 }
 
-void
-ovm_attach(evutil_socket_t fd, const struct sockaddr *sa, socklen_t salen)
+static void
+ovm_attach_one(struct ovsdb_mgr *om, int fd, const struct sockaddr *sa,
+    socklen_t salen)
 {
 	struct bufferevent	*bev;
 	char			 ip[OVM_HOST_MAX];
@@ -653,10 +691,10 @@ ovm_attach(evutil_socket_t fd, const struct sockaddr *sa, socklen_t salen)
 
 	(void)salen;
 	ovm_addr(sa, ip, sizeof(ip), &port);
-	if (ovm_count_open() >= cfg.max_sessions) {
-		st.refused++;
+	if (ovm_count_open(om) >= om->cfg.max_sessions) {
+		om->st.refused++;
 		log_warnx("ovsdb: node %s:%u refused: --ovsdb-max-sessions "
-		    "(%u) reached", ip, port, cfg.max_sessions);
+		    "(%u) reached", ip, port, om->cfg.max_sessions);
 		evutil_closesocket(fd);
 		return;
 	}
@@ -664,8 +702,21 @@ ovm_attach(evutil_socket_t fd, const struct sockaddr *sa, socklen_t salen)
 		log_warnx("ovsdb: node %s:%u: no bufferevent", ip, port);
 		return;
 	}
-	st.accepted++;
-	ovm_sess_new(bev, NULL);
+	om->st.accepted++;
+	ovm_sess_new(om, bev, NULL);
+}
+
+static void
+ovm_accepted(void *arg, evutil_socket_t fd, const struct sockaddr *sa,
+    socklen_t salen)
+{
+	ovm_attach_one(arg, fd, sa, salen);
+}
+
+void
+ovm_attach(int fd, const struct sockaddr *sa, socklen_t salen)
+{
+	ovm_attach_one(&ovm_main, fd, sa, salen);
 }
 
 /* ---- passive nodes: connecting out, with retries ---- */
@@ -673,19 +724,20 @@ ovm_attach(evutil_socket_t fd, const struct sockaddr *sa, socklen_t salen)
 static void
 ovm_connect_event(struct bufferevent *bev, short what, void *arg)
 {
-	struct ovm_node	*n = arg;
+	struct ovm_node		*n = arg;
+	struct ovsdb_mgr	*om = n->om;
 
 	n->connecting = NULL;
 	if (what & BEV_EVENT_CONNECTED) {
 		n->attempts = 0;
-		st.connected_out++;
+		om->st.connected_out++;
 		bufferevent_set_timeouts(bev, NULL, NULL);
 		log_info("ovsdb: connected to node %s (%s:%u)", n->id, n->ip,
 		    n->port);
-		n->sess = ovm_sess_new(bev, n);
+		n->sess = ovm_sess_new(om, bev, n);
 		return;
 	}
-	st.connect_failures++;
+	om->st.connect_failures++;
 	if (n->attempts == 1)
 		log_warnx("ovsdb: node %s (%s:%u): cannot connect: %s; "
 		    "retrying", n->id, n->ip, n->port,
@@ -749,14 +801,15 @@ ovm_retry_cb(evutil_socket_t fd, short what, void *arg)
 static void
 ovm_retry_later(struct ovm_node *n)
 {
+	struct ovsdb_mgr	*om = n->om;
 	double		wait = 1;
 	uint32_t	i;
 	struct timeval	tv;
 
-	for (i = 1; i < n->attempts && wait < cfg.retry_max_s; i++)
+	for (i = 1; i < n->attempts && wait < om->cfg.retry_max_s; i++)
 		wait *= 2;
-	if (wait > cfg.retry_max_s)
-		wait = cfg.retry_max_s;
+	if (wait > om->cfg.retry_max_s)
+		wait = om->cfg.retry_max_s;
 	tv.tv_sec = (time_t)wait;
 	tv.tv_usec = (suseconds_t)((wait - (double)tv.tv_sec) * 1e6);
 	engine_timer_add(n->retry, &tv);
@@ -765,9 +818,10 @@ ovm_retry_later(struct ovm_node *n)
 struct ovm_node *
 ovm_node_find(const char *id)
 {
+	struct ovsdb_mgr	*om = &ovm_main;
 	struct ovm_node	*n;
 
-	TAILQ_FOREACH(n, &nodes, entry)
+	TAILQ_FOREACH(n, &om->nodes, entry)
 		if (strcmp(n->id, id) == 0)
 			return n;
 	return NULL;
@@ -776,16 +830,18 @@ ovm_node_find(const char *id)
 struct ovm_node *
 ovm_node_add(const char *id, const char *ip, uint16_t port)
 {
+	struct ovsdb_mgr	*om = &ovm_main;
 	struct ovm_node	*n;
 
 	if ((n = ovm_node_find(id)) != NULL)
 		ovm_node_del(n);
 	n = xcalloc(1, sizeof(*n));
+	n->om = om;
 	snprintf(n->id, sizeof(n->id), "%s", id);
 	snprintf(n->ip, sizeof(n->ip), "%s", ip);
 	n->port = port;
 	n->retry = engine_timer_new(0, ovm_retry_cb, n);
-	TAILQ_INSERT_TAIL(&nodes, n, entry);
+	TAILQ_INSERT_TAIL(&om->nodes, n, entry);
 	ovm_connect(n);
 	return n;
 }
@@ -793,7 +849,9 @@ ovm_node_add(const char *id, const char *ip, uint16_t port)
 void
 ovm_node_del(struct ovm_node *n)
 {
-	TAILQ_REMOVE(&nodes, n, entry);
+	struct ovsdb_mgr	*om = n->om;
+
+	TAILQ_REMOVE(&om->nodes, n, entry);
 	if (n->sess != NULL) {
 		n->sess->cfg = NULL;
 		ovm_close(n->sess, "its node was deleted");
@@ -807,7 +865,9 @@ ovm_node_del(struct ovm_node *n)
 struct ovm_node_list *
 ovm_nodes(void)
 {
-	return &nodes;
+	struct ovsdb_mgr	*om = &ovm_main;
+
+	return &om->nodes;
 }
 
 /* ---- timers ---- */
@@ -815,6 +875,7 @@ ovm_nodes(void)
 static void
 ovm_ops_expire(struct ovm_sess *s, uint64_t now)
 {
+	struct ovsdb_mgr	*om = s->om;
 	struct ovm_op	*op, *next;
 
 	for (op = TAILQ_FIRST(&s->ops); op != NULL; op = next) {
@@ -822,7 +883,7 @@ ovm_ops_expire(struct ovm_sess *s, uint64_t now)
 		if (op->kind != OVM_OP_TRANSACT || now < op->deadline_ns)
 			continue;
 		TAILQ_REMOVE(&s->ops, op, entry);
-		st.transacts_failed++;
+		om->st.transacts_failed++;
 		op->cb(op->arg, NULL, "the node did not answer in time");
 		free(op);
 	}
@@ -833,17 +894,18 @@ ovm_ops_expire(struct ovm_sess *s, uint64_t now)
 static void
 ovm_sess_timers(struct ovm_sess *s, uint64_t now)
 {
-	uint64_t	probe = (uint64_t)(cfg.probe_s * NS);
+	struct ovsdb_mgr	*om = s->om;
+	uint64_t	probe = (uint64_t)(om->cfg.probe_s * NS);
 
 	if (s->state == OVM_HELLO && now - s->state_ns >=
-	    (uint64_t)(cfg.monitor_timeout_s * NS)) {
-		st.timeouts++;
+	    (uint64_t)(om->cfg.monitor_timeout_s * NS)) {
+		om->st.timeouts++;
 		ovm_close(s, "no monitor reply in time");
 		return;
 	}
 	if (s->partial_ns != 0 && now - s->partial_ns >=
-	    (uint64_t)(cfg.message_timeout_s * NS)) {
-		st.slow_messages++;
+	    (uint64_t)(om->cfg.message_timeout_s * NS)) {
+		om->st.slow_messages++;
 		ovm_close(s, "a message not whole in --ovsdb-message-timeout");
 		return;
 	}
@@ -851,13 +913,13 @@ ovm_sess_timers(struct ovm_sess *s, uint64_t now)
 	if (probe == 0 || now - s->last_rx_ns < probe)
 		return;
 	if (s->probe_ns != 0 && now - s->probe_ns >= probe) {
-		st.timeouts++;
+		om->st.timeouts++;
 		ovm_close(s, "no answer to the inactivity probe");
 		return;
 	}
 	if (s->probe_ns == 0) {
 		s->probe_ns = now;
-		st.probes_sent++;
+		om->st.probes_sent++;
 		ovm_request(s, "echo", json_array(), OVM_OP_ECHO, NULL, NULL);
 	}
 }
@@ -865,17 +927,17 @@ ovm_sess_timers(struct ovm_sess *s, uint64_t now)
 static void
 ovm_tick(evutil_socket_t fd, short what, void *arg)
 {
-	struct ovm_sess	*s, *next;
-	uint64_t	 now = clock_ns();
+	struct ovsdb_mgr	*om = arg;
+	struct ovm_sess		*s, *next;
+	uint64_t		 now = clock_ns();
 
 	(void)fd;
 	(void)what;
-	(void)arg;
-	if (ovm_count_up() > st.nodes_max)
-		st.nodes_max = ovm_count_up();
-	if (ovm_count_bridges() > st.bridges_max)
-		st.bridges_max = ovm_count_bridges();
-	for (s = TAILQ_FIRST(&sessions); s != NULL; s = next) {
+	if (HASH_COUNT(om->by_id) > om->st.nodes_max)
+		om->st.nodes_max = HASH_COUNT(om->by_id);
+	if (ovm_bridges(om) > om->st.bridges_max)
+		om->st.bridges_max = ovm_bridges(om);
+	for (s = TAILQ_FIRST(&om->sessions); s != NULL; s = next) {
 		next = TAILQ_NEXT(s, entry);
 		if (s->state != OVM_CLOSING)
 			ovm_sess_timers(s, now);
@@ -904,62 +966,78 @@ ovm_config_defaults(struct ovm_config *c)
 int
 ovm_start(const struct ovm_config *c, char *err, size_t errlen)
 {
-	cfg = *c;
-	memset(&st, 0, sizeof(st));
-	buffered = 0;
-	return ctl_listen_start(&lis, &cfg.listen, "OVSDB", ovm_attach,
-	    ovm_tick, 100, err, errlen);
+	struct ovsdb_mgr	*om = &ovm_main;
+
+	om->cfg = *c;
+	memset(&om->st, 0, sizeof(om->st));
+	om->buffered = 0;
+	return ctl_listen_start(&om->lis, &om->cfg.listen, "OVSDB",
+	    ovm_accepted, ovm_tick, om, 100, err, errlen);
 }
 
 void
 ovm_stop(void)
 {
+	struct ovsdb_mgr	*om = &ovm_main;
 	struct ovm_sess	*s;
 	struct ovm_node	*n;
 
-	while ((n = TAILQ_FIRST(&nodes)) != NULL)
+	while ((n = TAILQ_FIRST(&om->nodes)) != NULL)
 		ovm_node_del(n);
-	while ((s = TAILQ_FIRST(&sessions)) != NULL)
+	while ((s = TAILQ_FIRST(&om->sessions)) != NULL)
 		ovm_sess_free(s);
-	ctl_listen_stop(&lis);
+	ctl_listen_stop(&om->lis);
 }
 
 const struct ovm_stats *
 ovm_stats(void)
 {
-	return &st;
+	struct ovsdb_mgr	*om = &ovm_main;
+
+	return &om->st;
 }
 
 struct ovm_sess_list *
 ovm_sessions(void)
 {
-	return &sessions;
+	struct ovsdb_mgr	*om = &ovm_main;
+
+	return &om->sessions;
 }
 
 struct ovm_sess *
 ovm_find(const char *node_id)
 {
+	struct ovsdb_mgr	*om = &ovm_main;
 	struct ovm_sess	*s;
 
-	HASH_FIND_STR(by_id, node_id, s);
+	HASH_FIND_STR(om->by_id, node_id, s);
 	return s;
 }
 
 size_t
 ovm_count_up(void)
 {
-	return HASH_COUNT(by_id);
+	struct ovsdb_mgr	*om = &ovm_main;
+
+	return HASH_COUNT(om->by_id);
+}
+
+static size_t
+ovm_bridges(const struct ovsdb_mgr *om)
+{
+	struct ovm_sess	*s;
+	size_t		 n = 0;
+
+	TAILQ_FOREACH(s, &om->sessions, entry)
+		if (s->state == OVM_UP)
+			n += json_object_size(json_object_get(s->tables,
+			    "Bridge"));
+	return n;
 }
 
 size_t
 ovm_count_bridges(void)
 {
-	struct ovm_sess	*s;
-	size_t		 n = 0;
-
-	TAILQ_FOREACH(s, &sessions, entry)
-		if (s->state == OVM_UP)
-			n += json_object_size(json_object_get(s->tables,
-			    "Bridge"));
-	return n;
+	return ovm_bridges(&ovm_main);
 }

@@ -73,8 +73,11 @@ enum ovm_state {
 struct ovm_node;
 struct ovm_op;
 
+struct ovsdb_mgr;
+
 struct ovm_sess {
 	TAILQ_ENTRY(ovm_sess)	 entry;
+	struct ovsdb_mgr	*om;	/* its manager */
 	struct bufferevent	*bev;
 	struct ovsdb_frame	 frame;
 	struct ovm_node		*cfg;	/* configured node; NULL: it came in */
@@ -97,6 +100,7 @@ TAILQ_HEAD(ovm_sess_list, ovm_sess);
 /* A passive node configured through RESTCONF (ovsdb:connection-info). */
 struct ovm_node {
 	TAILQ_ENTRY(ovm_node)	 entry;
+	struct ovsdb_mgr	*om;	/* its manager */
 	char			 id[OVM_ID_MAX];
 	char			 ip[OVM_HOST_MAX];
 	uint16_t		 port;

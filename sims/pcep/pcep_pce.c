@@ -53,6 +53,7 @@ enum pce_state {
 
 struct pce_sess {
 	TAILQ_ENTRY(pce_sess)	 entry;
+	struct pcep_pce		*pc;		/* its PCE */
 	struct bufferevent	*bev;
 	uint32_t		 addr;		/* host order */
 	char			 name[24];
@@ -84,22 +85,35 @@ struct pce_sess {
 };
 TAILQ_HEAD(pce_sessions, pce_sess);
 
-static struct pce_config	 cfg;
-static struct pce_stats		 st;
-static struct ctl_listen	 lis;	/* the listener and pce_tick */
-static struct pce_sessions	 sessions = TAILQ_HEAD_INITIALIZER(sessions);
-static uint8_t			 scratch_mem[PCE_SCRATCH];
+/*
+ * One PCE: everything it holds, so that nothing of it lives in
+ * file-level variables.  Its sessions point back at it (s->pc) and its
+ * timer and listener get it as their argument.  The context-free API of
+ * pcep_pce.h serves pce_main, the process's one instance.
+ */
+struct pcep_pce {
+	struct pce_config	 cfg;
+	struct pce_stats	 st;
+	struct ctl_listen	 lis;		/* the listener and pce_tick */
+	struct pce_sessions	 sessions;
+	int			 freed;		/* the message in hand ended
+						   its session */
+	struct wbuf		 scratch;	/* one message being encoded */
+	uint8_t			 scratch_mem[PCE_SCRATCH];
+};
+
+static struct pcep_pce	pce_main = {
+	.sessions = TAILQ_HEAD_INITIALIZER(pce_main.sessions),
+};
 
 static void	pce_pump_updates(struct pce_sess *);
 static void	pce_sess_free(struct pce_sess *);
 
 static struct wbuf *
-pce_scratch(void)
+pce_scratch(struct pcep_pce *pc)
 {
-	static struct wbuf	w;
-
-	wbuf_init(&w, scratch_mem, sizeof(scratch_mem));
-	return &w;
+	wbuf_init(&pc->scratch, pc->scratch_mem, sizeof(pc->scratch_mem));
+	return &pc->scratch;
 }
 
 /* What ODL counts of a message sent: not Keepalives, not before the
@@ -203,6 +217,8 @@ pce_cursor_back(struct pce_sess *s, uint32_t i)
 static void
 pce_lsp_del(struct pce_sess *s, struct pce_lsp *l)
 {
+	struct pcep_pce	*pc = s->pc;
+
 	HASH_DELETE(hh_id, s->by_id, l);
 	HASH_DELETE(hh_name, s->by_name, l);
 	if (l->upd_srp != 0 && s->upd_inflight > 0)
@@ -214,7 +230,7 @@ pce_lsp_del(struct pce_sess *s, struct pce_lsp *l)
 	free(l->hops);
 	free(l->name);
 	free(l);
-	st.lsps_removed++;
+	pc->st.lsps_removed++;
 }
 
 static void
@@ -228,13 +244,14 @@ pce_path_store(struct pce_lsp *l, const struct pcep_ero *ero)
 static void
 pce_pcerr(struct pce_sess *s, enum pcep_error e, uint32_t srp_id)
 {
+	struct pcep_pce	*pc = s->pc;
 	struct pcep_err	 err;
-	struct wbuf	*w = pce_scratch();
+	struct wbuf	*w = pce_scratch(pc);
 
 	pcep_err_set(&err, e);
 	pcep_pcerr_simple(w, &err, srp_id);
 	pce_send(s, w);
-	st.pcerr_sent++;
+	pc->st.pcerr_sent++;
 	s->ss.last_tx_error[0] = err.type;
 	s->ss.last_tx_error[1] = err.value;
 	if (!(s->logged & PCE_LOGGED_PCERR))
@@ -261,18 +278,21 @@ pce_ops_fail(struct pce_sess *s)
 static void
 pce_drop(struct pce_sess *s, const char *why)
 {
+	struct pcep_pce	*pc = s->pc;
+
 	log_info("pcep %s: session down: %s", s->name, why);
-	if (s->state == PCES_UP && st.up > 0)
-		st.up--;
+	if (s->state == PCES_UP && pc->st.up > 0)
+		pc->st.up--;
 	pce_ops_fail(s);
-	TAILQ_REMOVE(&sessions, s, entry);
+	TAILQ_REMOVE(&pc->sessions, s, entry);
 	pce_sess_free(s);
 }
 
 static void
 pce_close(struct pce_sess *s, uint8_t reason, const char *why)
 {
-	struct wbuf	*w = pce_scratch();
+	struct pcep_pce	*pc = s->pc;
+	struct wbuf	*w = pce_scratch(pc);
 
 	if (s->state == PCES_CLOSING)
 		return;
@@ -281,8 +301,8 @@ pce_close(struct pce_sess *s, uint8_t reason, const char *why)
 	if (!(s->logged & PCE_LOGGED_QUIET_CLOSE))
 		log_warnx("pcep %s: sending CLOSE (reason %u): %s", s->name,
 		    reason, why);
-	if (s->state == PCES_UP && st.up > 0)
-		st.up--;
+	if (s->state == PCES_UP && pc->st.up > 0)
+		pc->st.up--;
 	s->state = PCES_CLOSING;
 	s->closing_ns = clock_ns();
 	pce_ops_fail(s);
@@ -292,7 +312,9 @@ pce_close(struct pce_sess *s, uint8_t reason, const char *why)
 static void
 pce_bad(struct pce_sess *s, const struct pcep_err *err, uint32_t srp_id)
 {
-	st.bad_messages++;
+	struct pcep_pce	*pc = s->pc;
+
+	pc->st.bad_messages++;
 	if (err->type != 0)
 		pce_pcerr(s, pcep_err_code(err), srp_id);
 	if (err->close_reason != 0)
@@ -304,12 +326,13 @@ pce_bad(struct pce_sess *s, const struct pcep_err *err, uint32_t srp_id)
 static void
 pce_send_open(struct pce_sess *s)
 {
+	struct pcep_pce	*pc = s->pc;
 	struct pcep_open	 o;
-	struct wbuf		*w = pce_scratch();
+	struct wbuf		*w = pce_scratch(pc);
 
 	memset(&o, 0, sizeof(o));
-	o.keepalive = s->ss.local_keepalive = cfg.keepalive;
-	o.deadtimer = s->ss.local_deadtimer = cfg.deadtimer;
+	o.keepalive = s->ss.local_keepalive = pc->cfg.keepalive;
+	o.deadtimer = s->ss.local_deadtimer = pc->cfg.deadtimer;
 	o.sid = s->ss.local_sid = (uint8_t)s->addr;
 	o.has_stateful = 1;
 	o.stateful_flags = PCEP_STATEFUL_U | PCEP_STATEFUL_I |
@@ -327,7 +350,8 @@ pce_send_open(struct pce_sess *s)
 static void
 pce_send_keepalive(struct pce_sess *s)
 {
-	struct wbuf	*w = pce_scratch();
+	struct pcep_pce	*pc = s->pc;
+	struct wbuf	*w = pce_scratch(pc);
 
 	pcep_keepalive_encode(w);
 	pce_send(s, w);
@@ -336,10 +360,12 @@ pce_send_keepalive(struct pce_sess *s)
 static void
 pce_session_up(struct pce_sess *s)
 {
+	struct pcep_pce	*pc = s->pc;
+
 	s->state = PCES_UP;
 	s->ss.up_ns = clock_ns();
-	st.sessions++;
-	st.up++;
+	pc->st.sessions++;
+	pc->st.up++;
 	log_info("pcep %s: session up (keepalive %u, dead timer %u%s)",
 	    s->name, s->ka_peer, s->dead_peer, s->has_stateful ?
 	    ", stateful" : "");
@@ -347,13 +373,14 @@ pce_session_up(struct pce_sess *s)
 
 /* The PCC's dead timer must outlast our keepalive (RFC 5440 7.3). */
 static int
-pce_open_ok(const struct pcep_open *o, struct pcep_open *prop)
+pce_open_ok(const struct pcep_pce *pc, const struct pcep_open *o,
+    struct pcep_open *prop)
 {
-	unsigned	dead = 4u * cfg.keepalive;
+	unsigned	dead = 4u * pc->cfg.keepalive;
 
 	*prop = *o;
-	if (cfg.keepalive == 0 || o->deadtimer == 0 ||
-	    o->deadtimer > cfg.keepalive)
+	if (pc->cfg.keepalive == 0 || o->deadtimer == 0 ||
+	    o->deadtimer > pc->cfg.keepalive)
 		return 1;
 	prop->deadtimer = (uint8_t)(dead > 255 ? 255 : dead);
 	if (prop->keepalive == 0 || prop->keepalive >= prop->deadtimer)
@@ -365,26 +392,28 @@ static void
 pce_open_pcerr(struct pce_sess *s, enum pcep_error e,
     const struct pcep_open *prop)
 {
-	struct wbuf	*w = pce_scratch();
+	struct pcep_pce	*pc = s->pc;
+	struct wbuf	*w = pce_scratch(pc);
 
 	pcep_pcerr_open(w, e, prop);
 	pce_send(s, w);
-	st.pcerr_sent++;
+	pc->st.pcerr_sent++;
 }
 
 static void
 pce_fsm_open(struct pce_sess *s, struct rbuf *body)
 {
+	struct pcep_pce	*pc = s->pc;
 	struct pcep_open	o, prop;
 	struct pcep_err		err;
 
 	if (pcep_open_decode(body, &o, &err) == -1) {
-		st.bad_messages++;
+		pc->st.bad_messages++;
 		pce_pcerr(s, pcep_err_code(&err), 0);
 		pce_close(s, PCEP_CLOSE_MALFORMED, "malformed Open");
 		return;
 	}
-	if (!pce_open_ok(&o, &prop)) {
+	if (!pce_open_ok(pc, &o, &prop)) {
 		if (++s->open_tries == 1) {
 			pce_open_pcerr(s, PCEP_E_OPEN_NEGOTIABLE, &prop);
 			s->state_ns = clock_ns();
@@ -445,12 +474,13 @@ pce_op_take(struct pce_sess *s, uint32_t srp_id)
 static void
 pce_op_add(struct pce_sess *s, uint32_t srp_id, pce_op_cb cb, void *arg)
 {
+	struct pcep_pce	*pc = s->pc;
 	struct pce_op	*op = xcalloc(1, sizeof(*op));
 
 	op->srp_id = srp_id;
 	op->cb = cb;
 	op->arg = arg;
-	op->deadline_ns = clock_ns() + (uint64_t)(cfg.op_timeout * 1e9);
+	op->deadline_ns = clock_ns() + (uint64_t)(pc->cfg.op_timeout * 1e9);
 	TAILQ_INSERT_TAIL(&s->ops, op, entry);
 }
 
@@ -459,6 +489,7 @@ static void
 pce_srp_answered(struct pce_sess *s, uint32_t srp_id, struct pce_lsp *l,
     const struct pcep_errmsg *em)
 {
+	struct pcep_pce	*pc = s->pc;
 	struct pce_op	*op;
 	uint64_t	 now = clock_ns();
 
@@ -476,11 +507,11 @@ pce_srp_answered(struct pce_sess *s, uint32_t srp_id, struct pce_lsp *l,
 	if (s->upd_inflight > 0)
 		s->upd_inflight--;
 	if (em != NULL)
-		st.update_errors++;
+		pc->st.update_errors++;
 	else {
-		st.updates_acked++;
-		st.last_ack_ns = now;
-		hist_add(&st.update_latency, (now - l->upd_ns) / 1000);
+		pc->st.updates_acked++;
+		pc->st.last_ack_ns = now;
+		hist_add(&pc->st.update_latency, (now - l->upd_ns) / 1000);
 		pce_reply_time(s, (now - l->upd_ns) / 1000000);
 	}
 }
@@ -537,11 +568,13 @@ pce_report_check(const struct pce_sess *s, const struct pcep_lsp_req *r,
 static void
 pce_end_of_sync(struct pce_sess *s)
 {
+	struct pcep_pce	*pc = s->pc;
+
 	if (s->synced)
 		return;
 	s->synced = 1;
-	st.pccs_synced++;
-	st.last_sync_ns = clock_ns();
+	pc->st.pccs_synced++;
+	pc->st.last_sync_ns = clock_ns();
 	log_debug("pcep %s: synchronized, %u LSPs", s->name, s->n_lsps);
 	pce_pump_updates(s);
 }
@@ -549,6 +582,7 @@ pce_end_of_sync(struct pce_sess *s)
 static void
 pce_report_one(struct pce_sess *s, const struct pcep_lsp_req *r)
 {
+	struct pcep_pce	*pc = s->pc;
 	struct pce_lsp	*l = pce_lsp_by_id(s, r->lsp.plsp_id);
 	struct pce_lsp	*other;
 	enum pcep_error	 e;
@@ -559,7 +593,7 @@ pce_report_one(struct pce_sess *s, const struct pcep_lsp_req *r)
 		return;
 	}
 	if ((e = pce_report_check(s, r, l)) != PCEP_E_NONE) {
-		st.bad_messages++;
+		pc->st.bad_messages++;
 		pce_pcerr(s, e, srp);
 		return;
 	}
@@ -575,10 +609,10 @@ pce_report_one(struct pce_sess *s, const struct pcep_lsp_req *r)
 			pce_lsp_del(s, other);	/* a new PLSP-ID for it */
 		l = pce_lsp_new(s, r->lsp.plsp_id, r->lsp.name);
 		l->no_auto = s->synced;
-		if (st.first_report_ns == 0)
-			st.first_report_ns = clock_ns();
-		st.lsps_learned++;
-		st.last_learn_ns = clock_ns();
+		if (pc->st.first_report_ns == 0)
+			pc->st.first_report_ns = clock_ns();
+		pc->st.lsps_learned++;
+		pc->st.last_learn_ns = clock_ns();
 	}
 	/* Delegated to us only now (a PCC's redelegation, RFC 8231 5.7.5):
 	 * update-all passed it by while it was not ours. */
@@ -592,12 +626,13 @@ pce_report_one(struct pce_sess *s, const struct pcep_lsp_req *r)
 static void
 pce_fsm_report(struct pce_sess *s, struct rbuf *body)
 {
+	struct pcep_pce	*pc = s->pc;
 	struct pcep_req_iter	it;
 	struct pcep_lsp_req	req;
 	struct pcep_err		err;
 	int			rc;
 
-	st.reports_received++;
+	pc->st.reports_received++;
 	if (!s->has_stateful) {
 		/* RFC 8231 5.4: not without the capability. */
 		pce_pcerr(s, PCEP_E_REPORT_NOT_STATEFUL, 0);
@@ -616,10 +651,11 @@ pce_fsm_report(struct pce_sess *s, struct rbuf *body)
 static void
 pce_fsm_pcerr(struct pce_sess *s, struct rbuf *body)
 {
+	struct pcep_pce	*pc = s->pc;
 	struct pcep_errmsg	em;
 	struct pcep_err		err;
 
-	st.pcerr_received++;
+	pc->st.pcerr_received++;
 	if (pcep_pcerr_decode(body, &em, &err) == -1) {
 		pce_bad(s, &err, 0);
 		return;
@@ -657,13 +693,14 @@ pce_fsm_pcerr(struct pce_sess *s, struct rbuf *body)
 static void
 pce_unexpected(struct pce_sess *s, uint8_t type)
 {
+	struct pcep_pce	*pc = s->pc;
 	uint64_t	now = clock_ns();
 
 	if (!(s->logged & 4))
 		log_warnx("pcep %s: unexpected %s (type %u)", s->name,
 		    pcep_msg_name(type), type);
 	s->logged |= 4;
-	st.bad_messages++;
+	pc->st.bad_messages++;
 	if (now - s->unknown_ns >= 60 * NS) {
 		s->unknown_ns = now;
 		s->unknown = 0;
@@ -679,6 +716,8 @@ pce_unexpected(struct pce_sess *s, uint8_t type)
 static void
 pce_fsm(struct pce_sess *s, uint8_t type, struct rbuf *body)
 {
+	struct pcep_pce	*pc = s->pc;
+
 	if (type == PCEP_MSG_CLOSE) {
 		pce_drop(s, "CLOSE received");
 		return;
@@ -695,7 +734,7 @@ pce_fsm(struct pce_sess *s, uint8_t type, struct rbuf *body)
 			if (s->remote_ok)
 				pce_session_up(s);
 		} else {
-			st.bad_messages++;
+			pc->st.bad_messages++;
 			pce_pcerr(s, PCEP_E_OPEN_INVALID, 0);
 			pce_close(s, PCEP_CLOSE_NONE, "not an Open");
 		}
@@ -713,8 +752,6 @@ pce_fsm(struct pce_sess *s, uint8_t type, struct rbuf *body)
 }
 
 /* ---- framing (pool_read) ---- */
-
-static int	pce_freed;	/* the message in hand ended its session */
 
 static long
 pce_frame_length(void *dev, const uint8_t *hb)
@@ -754,6 +791,7 @@ static int
 pce_frame_message(void *dev, const uint8_t *msg, size_t len)
 {
 	struct pce_sess	*s = dev;
+	struct pcep_pce	*pc = s->pc;	/* s may be freed */
 	struct rbuf	 body;
 	uint8_t		 type = msg[1];
 
@@ -761,7 +799,7 @@ pce_frame_message(void *dev, const uint8_t *msg, size_t len)
 	pce_count_received(s, type);
 	pce_fsm(s, type, &body);
 	if (type == PCEP_MSG_CLOSE) {	/* s and msg are gone */
-		pce_freed = 1;
+		pc->freed = 1;
 		return -1;
 	}
 	return s->state == PCES_CLOSING ? -1 : 0;
@@ -779,14 +817,15 @@ static const struct pool_framer pce_framer = {
 static void
 pce_read_input(struct bufferevent *bev, struct pce_sess *s, int resume)
 {
+	struct pcep_pce	*pc = s->pc;
 	struct evbuffer	*in = bufferevent_get_input(bev);
 
 	s->last_rx_ns = clock_ns();
-	pce_freed = 0;
+	pc->freed = 0;
 	if (s->state != PCES_CLOSING)
 		(void)(resume ? pool_read_resume : pool_read)(bev, &pce_framer,
 		    s);
-	if (!pce_freed && s->state == PCES_CLOSING)
+	if (!pc->freed && s->state == PCES_CLOSING)
 		evbuffer_drain(in, evbuffer_get_length(in));
 }
 
@@ -800,10 +839,11 @@ static void
 pce_write(struct bufferevent *bev, void *arg)
 {
 	struct pce_sess	*s = arg;
+	struct pcep_pce	*pc = s->pc;
 
 	if (s->state == PCES_CLOSING) {
 		if (evbuffer_get_length(bufferevent_get_output(bev)) == 0) {
-			TAILQ_REMOVE(&sessions, s, entry);
+			TAILQ_REMOVE(&pc->sessions, s, entry);
 			pce_sess_free(s);
 		}
 		return;
@@ -873,8 +913,9 @@ static int
 pce_send_update(struct pce_sess *s, struct pce_lsp *l,
     const struct pce_path *path, int delegate, int admin, uint32_t srp)
 {
+	struct pcep_pce	*pc = s->pc;
 	struct pcep_lsp_req	 req;
-	struct wbuf		*w = pce_scratch();
+	struct wbuf		*w = pce_scratch(pc);
 
 	memset(&req, 0, sizeof(req));
 	req.has_srp = 1;
@@ -893,22 +934,23 @@ pce_send_update(struct pce_sess *s, struct pce_lsp *l,
 	if (pcep_reqs_encode(w, PCEP_MSG_PCUPD, &req, 1) == -1)
 		return -1;
 	pce_send(s, w);
-	st.updates_sent++;
-	if (st.first_update_ns == 0)
-		st.first_update_ns = clock_ns();
+	pc->st.updates_sent++;
+	if (pc->st.first_update_ns == 0)
+		pc->st.first_update_ns = clock_ns();
 	return 0;
 }
 
 static void
 pce_pump_updates(struct pce_sess *s)
 {
+	struct pcep_pce	*pc = s->pc;
 	struct pce_lsp	*l;
 	struct pce_path	 path;
 
-	if (cfg.update_all == 0 || !s->synced || s->state != PCES_UP ||
+	if (pc->cfg.update_all == 0 || !s->synced || s->state != PCES_UP ||
 	    !(s->stateful & PCEP_STATEFUL_U))
 		return;
-	while (s->upd_inflight < cfg.update_all &&
+	while (s->upd_inflight < pc->cfg.update_all &&
 	    s->upd_cursor < s->n_lsps && !pce_out_full(s)) {
 		l = s->lsps[s->upd_cursor++];
 		if (!(l->flags & PCEP_LSP_FLAG_D) || l->upd_srp != 0 ||
@@ -974,7 +1016,8 @@ static int
 pce_send_initiate(struct pce_sess *s, const struct pcep_lsp_req *req,
     pce_op_cb cb, void *arg, char *err, size_t errlen)
 {
-	struct wbuf	*w = pce_scratch();
+	struct pcep_pce	*pc = s->pc;
+	struct wbuf	*w = pce_scratch(pc);
 
 	if (pcep_reqs_encode(w, PCEP_MSG_PCINITIATE, req, 1) == -1) {
 		snprintf(err, errlen, "the PCInitiate could not be built");
@@ -990,6 +1033,7 @@ pce_add_lsp(struct pce_sess *s, const char *name, uint32_t src, uint32_t dst,
     const struct pce_path *path, int sr, pce_op_cb cb, void *arg, char *err,
     size_t errlen)
 {
+	struct pcep_pce	*pc = s->pc;
 	struct pcep_lsp_req	 req;
 
 	if (pce_op_check(s, err, errlen) == -1)
@@ -1014,7 +1058,7 @@ pce_add_lsp(struct pce_sess *s, const char *name, uint32_t src, uint32_t dst,
 	pcep_ero_from_recs(path->hop, path->n, &req.ero);
 	if (pce_send_initiate(s, &req, cb, arg, err, errlen) == -1)
 		return -1;
-	st.initiates_sent++;
+	pc->st.initiates_sent++;
 	return 0;
 }
 
@@ -1022,6 +1066,7 @@ int
 pce_remove_lsp(struct pce_sess *s, struct pce_lsp *l, pce_op_cb cb,
     void *arg, char *err, size_t errlen)
 {
+	struct pcep_pce	*pc = s->pc;
 	struct pcep_lsp_req	 req;
 
 	if (pce_op_check(s, err, errlen) == -1)
@@ -1034,7 +1079,7 @@ pce_remove_lsp(struct pce_sess *s, struct pce_lsp *l, pce_op_cb cb,
 	req.lsp.flags = PCEP_LSP_FLAG_D;
 	if (pce_send_initiate(s, &req, cb, arg, err, errlen) == -1)
 		return -1;
-	st.removes_sent++;
+	pc->st.removes_sent++;
 	return 0;
 }
 
@@ -1043,7 +1088,9 @@ pce_remove_lsp(struct pce_sess *s, struct pce_lsp *l, pce_op_cb cb,
 struct pce_sess *
 pce_sess_next(struct pce_sess *s)
 {
-	s = s == NULL ? TAILQ_FIRST(&sessions) : TAILQ_NEXT(s, entry);
+	struct pcep_pce	*pc = &pce_main;
+
+	s = s == NULL ? TAILQ_FIRST(&pc->sessions) : TAILQ_NEXT(s, entry);
 	while (s != NULL && s->state != PCES_UP)
 		s = TAILQ_NEXT(s, entry);
 	return s;
@@ -1112,11 +1159,11 @@ pce_sess_lsp(const struct pce_sess *s, uint32_t i)
 /* ---- accepting, timers ---- */
 
 static struct pce_sess *
-pce_addr_busy(uint32_t addr)
+pce_addr_busy(struct pcep_pce *pc, uint32_t addr)
 {
 	struct pce_sess	*s;
 
-	TAILQ_FOREACH(s, &sessions, entry)
+	TAILQ_FOREACH(s, &pc->sessions, entry)
 		if (s->addr == addr && s->state != PCES_CLOSING)
 			return s;
 	return NULL;
@@ -1131,22 +1178,25 @@ pce_addr_busy(uint32_t addr)
 static void
 pce_second_session(struct pce_sess *s, struct pce_sess *busy)
 {
-	st.second_sessions++;
+	struct pcep_pce	*pc = s->pc;
+
+	pc->st.second_sessions++;
 	if (!(busy->logged & PCE_LOGGED_SECOND))
 		log_warnx("pcep %s: a second session refused (PCErr 9, "
 		    "CLOSE; RFC 5440 section 7.15); further ones from it "
 		    "counted, not logged", s->name);
 	busy->logged |= PCE_LOGGED_SECOND;
 	s->logged |= PCE_LOGGED_PCERR | PCE_LOGGED_QUIET_CLOSE;
-	TAILQ_INSERT_TAIL(&sessions, s, entry);
+	TAILQ_INSERT_TAIL(&pc->sessions, s, entry);
 	pce_pcerr(s, PCEP_E_SECOND_SESSION, 0);
 	pce_close(s, PCEP_CLOSE_NONE, "a second session");
 }
 
 /* A PCC connected on fd: its session starts by our Open.  Only an IPv4
  * peer has an address to tell PCCs apart by; any other counts as 0. */
-void
-pce_attach(evutil_socket_t fd, const struct sockaddr *sa, socklen_t salen)
+static void
+pce_attach_one(struct pcep_pce *pc, evutil_socket_t fd,
+    const struct sockaddr *sa, socklen_t salen)
 {
 	struct pce_sess			*s;
 	const struct sockaddr_in	*sin = (const struct sockaddr_in *)sa;
@@ -1156,6 +1206,7 @@ pce_attach(evutil_socket_t fd, const struct sockaddr *sa, socklen_t salen)
 	(void)salen;
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 	s = xcalloc(1, sizeof(*s));
+	s->pc = pc;
 	TAILQ_INIT(&s->ops);
 	s->addr = sa->sa_family == AF_INET ? ntohl(sin->sin_addr.s_addr) : 0;
 	snprintf(s->name, sizeof(s->name), "%u.%u.%u.%u", s->addr >> 24,
@@ -1170,13 +1221,26 @@ pce_attach(evutil_socket_t fd, const struct sockaddr *sa, socklen_t salen)
 	bufferevent_setcb(s->bev, pce_read, pce_write, pce_event, s);
 	bufferevent_setwatermark(s->bev, EV_WRITE, PCE_OUT_LOW, 0);
 	bufferevent_enable(s->bev, EV_READ | EV_WRITE);
-	if ((busy = pce_addr_busy(s->addr)) != NULL) {
+	if ((busy = pce_addr_busy(pc, s->addr)) != NULL) {
 		pce_second_session(s, busy);
 		return;
 	}
-	TAILQ_INSERT_TAIL(&sessions, s, entry);
+	TAILQ_INSERT_TAIL(&pc->sessions, s, entry);
 	s->ss.local_addr = engine_local_ipv4(fd);	/* local-pref */
 	pce_send_open(s);
+}
+
+static void
+pce_accepted(void *arg, evutil_socket_t fd, const struct sockaddr *sa,
+    socklen_t salen)
+{
+	pce_attach_one(arg, fd, sa, salen);
+}
+
+void
+pce_attach(evutil_socket_t fd, const struct sockaddr *sa, socklen_t salen)
+{
+	pce_attach_one(&pce_main, fd, sa, salen);
 }
 
 static void
@@ -1199,10 +1263,12 @@ pce_ops_expire(struct pce_sess *s, uint64_t now)
 static int
 pce_sess_timers(struct pce_sess *s, uint64_t now)
 {
+	struct pcep_pce	*pc = s->pc;
+
 	if (s->state == PCES_CLOSING) {
 		if (now - s->closing_ns < PCE_CLOSE_WAIT_S * NS)
 			return 0;
-		TAILQ_REMOVE(&sessions, s, entry);
+		TAILQ_REMOVE(&pc->sessions, s, entry);
 		pce_sess_free(s);
 		return 1;
 	}
@@ -1220,8 +1286,8 @@ pce_sess_timers(struct pce_sess *s, uint64_t now)
 		pce_close(s, PCEP_CLOSE_DEADTIMER, "dead timer expired");
 		return 0;
 	}
-	if (cfg.keepalive != 0 && now - s->last_tx_ns >=
-	    (uint64_t)cfg.keepalive * NS)
+	if (pc->cfg.keepalive != 0 && now - s->last_tx_ns >=
+	    (uint64_t)pc->cfg.keepalive * NS)
 		pce_send_keepalive(s);
 	return 0;
 }
@@ -1229,13 +1295,13 @@ pce_sess_timers(struct pce_sess *s, uint64_t now)
 static void
 pce_tick(evutil_socket_t fd, short what, void *arg)
 {
+	struct pcep_pce	*pc = arg;
 	struct pce_sess	*s, *next;
 	uint64_t	 now = clock_ns();
 
 	(void)fd;
 	(void)what;
-	(void)arg;
-	for (s = TAILQ_FIRST(&sessions); s != NULL; s = next) {
+	for (s = TAILQ_FIRST(&pc->sessions); s != NULL; s = next) {
 		next = TAILQ_NEXT(s, entry);
 		pce_sess_timers(s, now);
 	}
@@ -1255,28 +1321,33 @@ pce_config_defaults(struct pce_config *c)
 int
 pce_start(const struct pce_config *c, char *err, size_t errlen)
 {
-	cfg = *c;
-	memset(&st, 0, sizeof(st));
-	hist_init(&st.update_latency);
-	return ctl_listen_start(&lis, &cfg.listen, "PCEP", pce_attach,
-	    pce_tick, 100, err, errlen);
+	struct pcep_pce	*pc = &pce_main;
+
+	pc->cfg = *c;
+	memset(&pc->st, 0, sizeof(pc->st));
+	hist_init(&pc->st.update_latency);
+	return ctl_listen_start(&pc->lis, &pc->cfg.listen, "PCEP",
+	    pce_accepted, pce_tick, pc, 100, err, errlen);
 }
 
 void
 pce_stop(void)
 {
+	struct pcep_pce	*pc = &pce_main;
 	struct pce_sess	*s;
 
-	while ((s = TAILQ_FIRST(&sessions)) != NULL) {
-		TAILQ_REMOVE(&sessions, s, entry);
+	while ((s = TAILQ_FIRST(&pc->sessions)) != NULL) {
+		TAILQ_REMOVE(&pc->sessions, s, entry);
 		pce_ops_fail(s);
 		pce_sess_free(s);
 	}
-	ctl_listen_stop(&lis);
+	ctl_listen_stop(&pc->lis);
 }
 
 const struct pce_stats *
 pce_stats(void)
 {
-	return &st;
+	struct pcep_pce	*pc = &pce_main;
+
+	return &pc->st;
 }

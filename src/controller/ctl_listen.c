@@ -17,23 +17,24 @@ ctl_listen_accept(struct evconnlistener *l, evutil_socket_t fd,
 	struct ctl_listen	*cl = arg;
 
 	(void)l;
-	cl->attach(fd, sa, (socklen_t)salen);
+	cl->attach(cl->arg, fd, sa, (socklen_t)salen);
 }
 
 int
 ctl_listen_start(struct ctl_listen *cl, const struct endpoint *ep,
     const char *what, ctl_attach_fn attach, event_callback_fn tick,
-    unsigned tick_ms, char *err, size_t errlen)
+    void *arg, unsigned tick_ms, char *err, size_t errlen)
 {
 	struct timeval	tv = { tick_ms / 1000, (tick_ms % 1000) * 1000 };
 
 	cl->tick = NULL;
 	cl->attach = attach;
+	cl->arg = arg;
 	cl->listener = engine_listen(ep, ctl_listen_accept, cl,
 	    what, err, errlen);
 	if (cl->listener == NULL)
 		return -1;
-	cl->tick = engine_timer_new(EV_PERSIST, tick, NULL);
+	cl->tick = engine_timer_new(EV_PERSIST, tick, arg);
 	engine_timer_add(cl->tick, &tv);
 	return 0;
 }

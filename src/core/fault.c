@@ -81,6 +81,15 @@ struct fault_hold {
 static LIST_HEAD(, fault_hold) fault_holds =
     LIST_HEAD_INITIALIZER(fault_holds);
 
+/* What the pool tells of the devices faults act on (pool.h): set before
+ * the first drop or delay, the only ways a device gets a fault_ns or a
+ * fault_hold for the pool to report on. */
+static void	fault_dev_closing(struct pool_dev *);
+static const struct pool_watch	fault_watch = {
+	.up = fault_dev_up,
+	.closing = fault_dev_closing,
+};
+
 /* splitmix64: a generator of the set's own, so that faults do not shift
  * the devices' random() (backoff jitter) and a seed gives one schedule. */
 static uint64_t
@@ -506,6 +515,7 @@ fault_dev_dropped(struct pool_dev *d, uint64_t now)
 
 	if (d->fault_ns != 0)
 		return;		/* already expected back */
+	pool_watch_set(&fault_watch);
 	if ((fs = fault_dropping_set()) == NULL) {
 		log_warnx("fault: a drop outside a fault's schedule, not "
 		    "counted in reconnect");
@@ -569,6 +579,7 @@ fault_pool_delay(struct pool *p, const struct fault_shot *shot)
 	/* The jitter: uniform in [MS/2, 3*MS/2], from the set's generator
 	 * (the bits the pick above did not use). */
 	ms = shot->arg / 2 + (uint32_t)((shot->rnd >> 32) % (shot->arg + 1));
+	pool_watch_set(&fault_watch);
 	h = xcalloc(1, sizeof(*h));
 	h->dev = d;
 	h->bytes = metrics_counter(fs->m, "fault_delay_bytes");
@@ -590,7 +601,9 @@ fault_pool_delay(struct pool *p, const struct fault_shot *shot)
 	return 0;
 }
 
-void
+/* From the pool (fault_watch): d's connection goes; a delay's hold on
+ * it goes too. */
+static void
 fault_dev_closing(struct pool_dev *d)
 {
 	if (d->fault_hold != NULL)

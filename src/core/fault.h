@@ -102,14 +102,13 @@ int	 fault_pool_drop(struct pool *, const struct fault_shot *);
  * device of the pool is up and not already delayed.
  */
 int	 fault_pool_delay(struct pool *, const struct fault_shot *);
-/* From the pool: d's connection goes; a delay's hold on it goes too. */
-void	 fault_dev_closing(struct pool_dev *);
 /* A device whose session a fault ends in its protocol's own way (a
  * session flap: CLOSE, NOTIFICATION Cease) before the pool loses it: the
  * reconnect phase of the set injecting expects it back (outside a
  * fault's handler, of the run's only set). */
 void	 fault_dev_dropped(struct pool_dev *, uint64_t now_ns);
-/* From the pool: a device dropped by a fault is connected again. */
+/* From the pool (its struct pool_watch): a device dropped by a fault is
+ * connected again. */
 void	 fault_dev_up(struct pool_dev *, uint64_t now_ns);
 /*
  * The device a shot picks: of the n devices in the array at base (size

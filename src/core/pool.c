@@ -20,7 +20,6 @@
 #include "engine.h"
 #include "log.h"
 #include "metrics.h"
-#include "fault.h"
 #include "pool.h"
 
 #define POOL_TICK_MS	10
@@ -52,6 +51,14 @@ static uint64_t	pool_census[PD_STOPPED + 1];
 static uint64_t	pool_why_census[POOL_WHY_N];
 /* Connections passive devices of every pool accepted (pool_accepted()). */
 static uint64_t	pool_accepts;
+/* The faults' watch (pool_watch_set()), NULL before any fault. */
+static const struct pool_watch	*pool_watcher;
+
+void
+pool_watch_set(const struct pool_watch *w)
+{
+	pool_watcher = w;
+}
 
 static void
 pool_set_why(struct pool_dev *d, enum pool_why why)
@@ -76,8 +83,8 @@ pool_set_state(struct pool_dev *d, enum pool_dev_state st)
 	d->state = (uint8_t)st;
 	if (st == PD_UP)
 		pool_set_why(d, POOL_WHY_NONE);
-	if (st == PD_UP && d->fault_ns != 0)
-		fault_dev_up(d, clock_ns());
+	if (st == PD_UP && d->fault_ns != 0 && pool_watcher != NULL)
+		pool_watcher->up(d, clock_ns());
 }
 
 void
@@ -256,7 +263,8 @@ pool_free_bev(struct pool_dev *d)
 
 	if (d->bev == NULL)
 		return;
-	fault_dev_closing(d);
+	if (pool_watcher != NULL)
+		pool_watcher->closing(d);
 	/* Say goodbye properly (close_notify, RFC 8446 section 6.1) when
 	 * the handshake got that far; best effort, the socket may be gone. */
 	if ((d->pool->cfg.ep.kind == EP_SSL || d->pool->cfg.ep.kind ==

@@ -173,6 +173,20 @@ void	 pool_lost(struct pool_dev *, const char *why);
  * (a NOTIFICATION, a CLOSE) reach the peer first.  From the write
  * callback; nothing while bytes remain. */
 void	 pool_lost_drained(struct pool_dev *, const char *why);
+
+/*
+ * Who watches the devices for the faults (fault.c, which sets it when it
+ * first drops or delays one): up() when a device a fault dropped
+ * (fault_ns) is up again, closing() when a device's connection goes.
+ * The pool knows no more of faults than these calls and the fields of
+ * struct pool_dev that fault.c keeps, so that fault.c uses the pool and
+ * the pool never fault.c.
+ */
+struct pool_watch {
+	void	(*up)(struct pool_dev *, uint64_t now_ns);
+	void	(*closing)(struct pool_dev *);
+};
+void	 pool_watch_set(const struct pool_watch *);
 /*
  * The device skeleton every protocol's connection shares.
  *

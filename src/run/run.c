@@ -590,15 +590,10 @@ run_serve_start(struct run_state *rs)
 	    " or the phases are complete");
 }
 
-static int
-run_once(struct run_state *rs)
+/* A run about to start: the engine, its metrics and its deadline. */
+static void
+run_once_init(struct run_state *rs)
 {
-	struct rusage	 usage;
-	struct event	*tick;
-	struct timeval	 tv = { 0, RUN_TICK_MS * 1000 };
-	char		 err[512];
-
-	getrusage(RUSAGE_SELF, &usage);
 	engine_init();
 	metrics_init(rs->m);
 	rs->m->start_ns = clock_ns();
@@ -607,6 +602,15 @@ run_once(struct run_state *rs)
 	rs->deadline_hit = 0;
 	rs->deadline_ns = rs->ro->duration > 0 ? rs->m->start_ns +
 	    (uint64_t)(rs->ro->duration * 1e9) : 0;
+}
+
+/* The watch and the simulator started: 0, or -1 (said on stderr) with
+ * what had started stopped again and the engine freed. */
+static int
+run_once_start(struct run_state *rs)
+{
+	char	err[512];
+
 	if (run_watch_start(rs, err, sizeof(err)) == -1) {
 		fprintf(stderr, "sbsim %s: %s\n", rs->ops->name, err);
 		run_watch_stop(rs);
@@ -623,6 +627,17 @@ run_once(struct run_state *rs)
 		metrics_free(rs->m);
 		return -1;
 	}
+	return 0;
+}
+
+/* The loop, with its faults, its tick and (in a worker) the parent's
+ * release signal, until the run ends. */
+static void
+run_once_loop(struct run_state *rs)
+{
+	struct event	*tick;
+	struct timeval	 tv = { 0, RUN_TICK_MS * 1000 };
+
 	fault_start(rs->ro->faults, rs->ro->n_faults, rs->ops->faults,
 	    rs->cfg, rs->m, rs->ops->name, run_seed(rs->ro), rs->m->start_ns);
 	run_serve_start(rs);
@@ -642,6 +657,13 @@ run_once(struct run_state *rs)
 	event_free(tick);
 	rs->tick = NULL;
 	fault_stop();
+}
+
+/* The run's end: its phases and costs closed, the simulator stopped,
+ * the resources it used since usage counted. */
+static void
+run_once_finish(struct run_state *rs, const struct rusage *usage)
+{
 	if (rs->progress)
 		report_progress_clear(stderr);
 	rs->m->end_ns = rs->complete_ns != 0 ? rs->complete_ns : clock_ns();
@@ -659,7 +681,20 @@ run_once(struct run_state *rs)
 	rs->ops->stop(rs->cfg);
 	run_watch_stop(rs);
 	engine_free();
-	run_resources(rs->m, &usage);
+	run_resources(rs->m, usage);
+}
+
+static int
+run_once(struct run_state *rs)
+{
+	struct rusage	usage;
+
+	getrusage(RUSAGE_SELF, &usage);
+	run_once_init(rs);
+	if (run_once_start(rs) == -1)
+		return -1;
+	run_once_loop(rs);
+	run_once_finish(rs, &usage);
 	return 0;
 }
 
@@ -1074,15 +1109,78 @@ run_collecting(void)
 	return run_slot != NULL;
 }
 
+/* What a run's options ask that it cannot do, before anything starts:
+ * 0, or -1 once said on stderr. */
+static int
+run_check_all(const struct sim_ops *ops, void *cfg, const struct run_opts *ro)
+{
+	char	err[512];
+
+	if (fault_check(ro->faults, ro->n_faults, ops->faults, ro->duration,
+	    err, sizeof(err)) == -1) {
+		fprintf(stderr, "sbsim %s: %s\n", ops->name, err);
+		return -1;
+	}
+	if (run_check_expects(ops, ro) == -1 ||
+	    run_check_watch(ops, ro) == -1 ||
+	    run_check_steps(ops, cfg, ro) == -1 ||
+	    run_check_shard(ops, ro) == -1)
+		return -1;
+	if (engine_check_fds(ops->fds_needed(cfg), "these devices", err,
+	    sizeof(err)) == -1) {
+		fprintf(stderr, "sbsim %s: %s\n", ops->name, err);
+		return -1;
+	}
+	return 0;
+}
+
+/* --repeat runs into runs[]: how many finished, or -1 when the first
+ * did not start.  An interrupt ends the series. */
+static int
+run_repeats(struct run_state *rs, struct metrics *runs)
+{
+	unsigned	i, n = 0;
+
+	for (i = 0; i < rs->ro->repeat; i++) {
+		rs->m = &runs[i];
+		if (rs->ro->repeat > 1)
+			log_info("run %u of %u", i + 1, rs->ro->repeat);
+		if (run_once(rs) == -1)
+			return n == 0 ? -1 : (int)n;
+		n++;
+		if (engine_interrupted())
+			break;
+	}
+	return (int)n;
+}
+
+/* The report of n runs, which are freed: the exit status. */
+static int
+run_report_runs(const struct sim_ops *ops, const struct run_opts *ro,
+    struct metrics *runs, unsigned n)
+{
+	struct report_opts	rep;
+	unsigned		i;
+	int			rc, bad;
+
+	run_report_opts(&rep, ro);
+	if ((bad = run_check_counters(ops, ro, runs, n)) == -1)
+		rep.why_out = NULL;	/* the usage error is the line */
+	rc = report_emit(runs, n, &rep, ro->quiet ? NULL : stdout);
+	if (bad == -1)
+		rc = 2;
+	for (i = 0; i < n; i++)
+		metrics_free(&runs[i]);
+	free(runs);
+	return rc == 0 ? 0 : rc == 2 ? 2 : 1;
+}
+
 int
 run_main(const struct sim_ops *ops, void *cfg, const struct run_opts *ro)
 {
 	struct run_state	 rs;
 	struct metrics		*runs;
-	struct report_opts	 rep;
-	char			 err[512];
-	unsigned		 i, n = 0;
-	int			 rc, bad;
+	int			 n;
 
 	if (run_slot != NULL) {
 		run_slot->ops = ops;
@@ -1091,21 +1189,8 @@ run_main(const struct sim_ops *ops, void *cfg, const struct run_opts *ro)
 		run_slot = NULL;
 		return run_slot_next(run_slot_arg);
 	}
-	if (fault_check(ro->faults, ro->n_faults, ops->faults, ro->duration,
-	    err, sizeof(err)) == -1) {
-		fprintf(stderr, "sbsim %s: %s\n", ops->name, err);
+	if (run_check_all(ops, cfg, ro) == -1)
 		return 2;
-	}
-	if (run_check_expects(ops, ro) == -1 ||
-	    run_check_watch(ops, ro) == -1 ||
-	    run_check_steps(ops, cfg, ro) == -1 ||
-	    run_check_shard(ops, ro) == -1)
-		return 2;
-	if (engine_check_fds(ops->fds_needed(cfg), "these devices", err,
-	    sizeof(err)) == -1) {
-		fprintf(stderr, "sbsim %s: %s\n", ops->name, err);
-		return 2;
-	}
 	srandom(run_seed(ro));
 	memset(&rs, 0, sizeof(rs));
 	rs.ops = ops;
@@ -1120,31 +1205,11 @@ run_main(const struct sim_ops *ops, void *cfg, const struct run_opts *ro)
 	if (ro->n_sweep > 0 || ro->find_max > 0)
 		return run_steps(&rs);
 	runs = xcalloc(ro->repeat, sizeof(*runs));
-	for (i = 0; i < ro->repeat; i++) {
-		rs.m = &runs[i];
-		if (ro->repeat > 1)
-			log_info("run %u of %u", i + 1, ro->repeat);
-		if (run_once(&rs) == -1) {
-			if (n == 0) {
-				free(runs);
-				return 2;
-			}
-			break;
-		}
-		n++;
-		if (engine_interrupted())
-			break;
+	if ((n = run_repeats(&rs, runs)) == -1) {
+		free(runs);
+		return 2;
 	}
-	run_report_opts(&rep, ro);
-	if ((bad = run_check_counters(ops, ro, runs, n)) == -1)
-		rep.why_out = NULL;	/* the usage error is the line */
-	rc = report_emit(runs, n, &rep, ro->quiet ? NULL : stdout);
-	if (bad == -1)
-		rc = 2;
-	for (i = 0; i < n; i++)
-		metrics_free(&runs[i]);
-	free(runs);
-	return rc == 0 ? 0 : rc == 2 ? 2 : 1;
+	return run_report_runs(ops, ro, runs, (unsigned)n);
 }
 
 static void
