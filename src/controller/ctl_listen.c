@@ -43,8 +43,6 @@ ctl_listen_stop(struct ctl_listen *cl)
 {
 	if (cl->listener != NULL)
 		engine_listener_free(cl->listener);
-	if (cl->tick != NULL)
-		event_free(cl->tick);
 	cl->listener = NULL;
-	cl->tick = NULL;
+	engine_event_free(&cl->tick);
 }
