@@ -111,13 +111,11 @@ nc_chan_in_resume(struct nc_chan_in *in)
 void
 nc_chan_in_free(struct nc_chan_in *in)
 {
-	if (in->ev != NULL)
-		event_free(in->ev);
+	engine_event_free(&in->ev);
 	if (in->q != NULL)
 		evbuffer_free(in->q);
 	if (in->work != NULL)
 		evbuffer_free(in->work);
-	in->ev = NULL;
 	in->q = in->work = NULL;
 }
 

@@ -29,6 +29,7 @@
 #include "engine.h"
 #include "log.h"
 #include "nc_sim.h"
+#include "tailq.h"
 
 #define NC_MAX_MSG	(32 * 1024 * 1024)	/* largest rpc we take */
 #define NC_OUT_HIGH	(256 * 1024)		/* notifications pause above */
@@ -298,10 +299,7 @@ nc_sim_reap(struct nc_sim *sim)
 {
 	struct nc_sess	*s;
 
-	while ((s = TAILQ_FIRST(&sim->dead)) != NULL) {
-		TAILQ_REMOVE(&sim->dead, s, reap);
-		nc_sess_free(s);
-	}
+	TAILQ_DRAIN(&sim->dead, s, reap, nc_sess_free);
 }
 
 /*

@@ -1472,16 +1472,12 @@ nc_reply_from_doc(struct nc_reply *rep, xmlDocPtr doc)
 	return 0;
 }
 
+/* Bad XML is a NULL doc, which nc_reply_from_doc turns down as it turns
+ * down a doc without a root. */
 int
 nc_reply_parse(struct nc_reply *rep, const void *buf, size_t len)
 {
-	xmlDocPtr	doc;
-
-	if ((doc = nc_xml_parse(buf, len, 1, NULL)) == NULL) {
-		memset(rep, 0, sizeof(*rep));
-		return -1;
-	}
-	return nc_reply_from_doc(rep, doc);
+	return nc_reply_from_doc(rep, nc_xml_parse(buf, len, 1, NULL));
 }
 
 void
@@ -1517,13 +1513,7 @@ nc_notif_from_doc(struct nc_notif *nt, xmlDocPtr doc)
 int
 nc_notif_parse(struct nc_notif *nt, const void *buf, size_t len)
 {
-	xmlDocPtr	doc;
-
-	if ((doc = nc_xml_parse(buf, len, 1, NULL)) == NULL) {
-		memset(nt, 0, sizeof(*nt));
-		return -1;
-	}
-	return nc_notif_from_doc(nt, doc);
+	return nc_notif_from_doc(nt, nc_xml_parse(buf, len, 1, NULL));
 }
 
 void

@@ -414,7 +414,8 @@ struct nc_reply {
 	size_t		 nerrors;	/* of severity error */
 };
 
-/* -1 when not well-formed or not an <rpc-reply>. */
+/* -1 when not well-formed or not an <rpc-reply>.  from_doc owns doc from
+ * then on (NULL, a parse that failed: -1). */
 int	 nc_reply_parse(struct nc_reply *, const void *, size_t);
 int	 nc_reply_from_doc(struct nc_reply *, xmlDocPtr);
 void	 nc_reply_free(struct nc_reply *);

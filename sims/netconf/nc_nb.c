@@ -491,18 +491,6 @@ ncn_phase_over(struct nc_sim *sim, const char *name)
 	    ph->state == PHASE_TIMEOUT;
 }
 
-static int
-ncn_begin(struct nb_run *r, uint64_t now)
-{
-	char	err[256];
-
-	if (nb_begin(r, now, err, sizeof(err)) == -1) {
-		log_warnx("%s", err);
-		return -1;
-	}
-	return 0;
-}
-
 /* Mount, edit while mounted, wait for learning, unmount; 1 when done. */
 int
 nc_nb_tick(struct nc_sim *sim, uint64_t now)
@@ -516,11 +504,11 @@ nc_nb_tick(struct nc_sim *sim, uint64_t now)
 			/* Watch mode: counted from the first mount on. */
 			phase_start(metrics_find_phase(sim->m, "nb_learn"),
 			    now);
-			if (ncn_begin(sim->nb_learn, now) == -1)
+			if (nb_begin_logged(sim->nb_learn, now) == -1)
 				phase_end(metrics_find_phase(sim->m,
 				    "nb_learn"), now, PHASE_TIMEOUT);
 		}
-		if (ncn_begin(sim->nb_mount, now) == -1)
+		if (nb_begin_logged(sim->nb_mount, now) == -1)
 			sim->nb_stage = 4;
 		break;
 	case 1:
@@ -528,8 +516,8 @@ nc_nb_tick(struct nc_sim *sim, uint64_t now)
 			sim->nb_stage = 4;	/* nothing was mounted */
 		else if (nb_held(sim->nb_mount)) {
 			sim->nb_stage = 2;
-			if (sim->nb_edit != NULL && ncn_begin(sim->nb_edit,
-			    now) == -1)
+			if (sim->nb_edit != NULL &&
+			    nb_begin_logged(sim->nb_edit, now) == -1)
 				sim->nb_stage = 4;
 		}
 		break;

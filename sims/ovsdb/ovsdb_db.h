@@ -214,6 +214,20 @@ json_t	*ovsdb_datum_diff(const struct ovsdb_column *, const json_t *old,
  */
 json_t	*ovsdb_where_compile(const struct ovsdb_table *, json_t *where,
 	    struct ovsdb_symtab *, json_t **err);
+/*
+ * What clauses and mutations (5.1 <mutation>) share.  The head of a
+ * [column, name, value] triple: the column's index and *name, or -1 with
+ * *err (what and role name the triple and its name there).  And a list
+ * of them compiled one by one into a new array (what: the list's member
+ * name), NULL with *err at the first that fails.
+ */
+int	 ovsdb_triple_column(const struct ovsdb_table *, const json_t *triple,
+	    const char *what, const char *role, const char **name,
+	    json_t **err);
+typedef json_t *ovsdb_compile_fn(void *arg, const struct ovsdb_table *,
+	    json_t *one, json_t **err);
+json_t	*ovsdb_compile_each(const struct ovsdb_table *, json_t *list,
+	    const char *what, ovsdb_compile_fn *, void *arg, json_t **err);
 int	 ovsdb_where_match(const struct ovsdb_table *, const struct ovsdb_row *,
 	    const json_t *compiled, int any);
 /* Does every row a transact condition matches have this UUID (a clause

@@ -11,6 +11,7 @@
 
 #include "log.h"
 #include "ovsdb_server.h"
+#include "tailq.h"
 
 #define OVSDB_SEL_INITIAL	0x01
 #define OVSDB_SEL_INSERT	0x02
@@ -57,10 +58,7 @@ ovsdb_monitors_free(struct ovsdb_conn *conn)
 {
 	struct ovsdb_monitor	*mon;
 
-	while ((mon = TAILQ_FIRST(&conn->monitors)) != NULL) {
-		TAILQ_REMOVE(&conn->monitors, mon, entry);
-		ovsdb_monitor_free(mon);
-	}
+	TAILQ_DRAIN(&conn->monitors, mon, entry, ovsdb_monitor_free);
 }
 
 /* ---- the request (4.1.5 <monitor-request>) ---- */

@@ -74,24 +74,17 @@ ovsdb_mutation_value(struct ovsdb_txn *x, const struct ovsdb_column *c,
 }
 
 static json_t *
-ovsdb_mutation_compile(struct ovsdb_txn *x, const struct ovsdb_table *t,
-    json_t *mu, json_t **err)
+ovsdb_mutation_compile(void *txn, const struct ovsdb_table *t, json_t *mu,
+    json_t **err)
 {
-	const char	*cn = json_string_value(json_array_get(mu, 0));
-	const char	*mn = json_string_value(json_array_get(mu, 1));
+	const char	*cn, *mn;
 	json_t		*v;
 	int		 c, m;
 
-	if (json_array_size(mu) != 3 || cn == NULL || mn == NULL) {
-		*err = ovsdb_error("syntax error", "a mutation is [column, "
-		    "mutator, value]");
+	if ((c = ovsdb_triple_column(t, mu, "mutation", "mutator", &mn,
+	    err)) == -1)
 		return NULL;
-	}
-	if ((c = ovsdb_column_find(t, cn)) == -1) {
-		*err = ovsdb_error("unknown column", "No column %s in table "
-		    "%s.", cn, t->name);
-		return NULL;
-	}
+	cn = t->cols[c].name;
 	if (c < OVSDB_COL_FIRST || !t->cols[c].is_mutable) {
 		*err = ovsdb_error("constraint violation", "Cannot mutate "
 		    "immutable column %s in table %s.", cn, t->name);
@@ -104,7 +97,7 @@ ovsdb_mutation_compile(struct ovsdb_txn *x, const struct ovsdb_table *t,
 		    "operator may not be applied to column %s.", mn, cn);
 		return NULL;
 	}
-	if ((v = ovsdb_mutation_value(x, &t->cols[c], m, json_array_get(mu,
+	if ((v = ovsdb_mutation_value(txn, &t->cols[c], m, json_array_get(mu,
 	    2), err)) == NULL)
 		return NULL;
 	return json_pack("[iio]", c, m, v);
@@ -114,22 +107,8 @@ json_t *
 ovsdb_mutations_compile(struct ovsdb_txn *x, const struct ovsdb_table *t,
     json_t *muts, json_t **err)
 {
-	json_t	*out, *mu, *c;
-	size_t	 i;
-
-	if (!json_is_array(muts)) {
-		*err = ovsdb_error("syntax error", "mutations is not an array");
-		return NULL;
-	}
-	out = json_array();
-	json_array_foreach(muts, i, mu) {
-		if ((c = ovsdb_mutation_compile(x, t, mu, err)) == NULL) {
-			json_decref(out);
-			return NULL;
-		}
-		json_array_append_new(out, c);
-	}
-	return out;
+	return ovsdb_compile_each(t, muts, "mutations", ovsdb_mutation_compile,
+	    x, err);
 }
 
 /* ---- applying them ---- */

@@ -438,18 +438,6 @@ ovsdb_nb_new(struct ovsdb_sim *sim, struct ovsdb_nb_cfg *cfg,
 	return nb;
 }
 
-static int
-on_begin(struct nb_run *r, uint64_t now)
-{
-	char	err[256];
-
-	if (nb_begin(r, now, err, sizeof(err)) == -1) {
-		log_warnx("%s", err);
-		return -1;
-	}
-	return 0;
-}
-
 /* The nodes are there: the bridges on them; 0 when none start. */
 static int
 on_bridges_begin(struct ovsdb_nb *nb, uint64_t now)
@@ -468,7 +456,7 @@ on_bridges_begin(struct ovsdb_nb *nb, uint64_t now)
 	on_opts(nb, &o, &on_bridge_driver, (uint64_t)nb->nids *
 	    nb->bridges_per_node);
 	nb->bridges = nb_new(&o, nb->m, nb->ids, nb->nids, on_hook, nb);
-	return on_begin(nb->bridges, now) == 0;
+	return nb_begin_logged(nb->bridges, now) == 0;
 }
 
 /* Nodes, then bridges made and deleted, then (passive) the nodes
@@ -481,7 +469,7 @@ ovsdb_nb_tick(struct ovsdb_nb *nb, uint64_t now)
 		/* Watch mode (active devices): counted from now on. */
 		if (!nb->passive)
 			phase_start(metrics_find_phase(nb->m, "nb_learn"), now);
-		nb->stage = on_begin(nb->nodes, now) == 0 ? 1 : 4;
+		nb->stage = nb_begin_logged(nb->nodes, now) == 0 ? 1 : 4;
 		break;
 	case 1:
 		if (nb_tick(nb->nodes, now))	/* counted, or none held */

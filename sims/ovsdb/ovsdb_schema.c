@@ -6,6 +6,7 @@
  * with a message naming the table and column.
  */
 #include <float.h>
+#include <stddef.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -469,16 +470,31 @@ ovsdb_schema_free(struct ovsdb_schema *s)
 	free(s);
 }
 
+/*
+ * The index of the one named name among n elements of size bytes (tables,
+ * columns), each with its name at name_off, or -1.  Inlined, size and
+ * name_off are constants: as fast as a loop over the typed array.
+ */
+static inline int
+ovsdb_named_find(const void *v, uint32_t n, size_t size, size_t name_off,
+    const char *name)
+{
+	const char	*p = v, *nm;
+	uint32_t	 i;
+
+	for (i = 0; i < n; i++, p += size) {
+		nm = *(const char *const *)(const void *)(p + name_off);
+		if (nm != NULL && strcmp(nm, name) == 0)
+			return (int)i;
+	}
+	return -1;
+}
+
 int
 ovsdb_table_find(const struct ovsdb_schema *s, const char *name)
 {
-	uint32_t	i;
-
-	for (i = 0; i < s->ntables; i++)
-		if (s->tables[i].name != NULL &&
-		    strcmp(s->tables[i].name, name) == 0)
-			return (int)i;
-	return -1;
+	return ovsdb_named_find(s->tables, s->ntables, sizeof(*s->tables),
+	    offsetof(struct ovsdb_table, name), name);
 }
 
 int
@@ -502,11 +518,6 @@ ovsdb_colrefs_find(const struct ovsdb_schema *s,
 int
 ovsdb_column_find(const struct ovsdb_table *t, const char *name)
 {
-	uint32_t	i;
-
-	for (i = 0; i < t->ncols; i++)
-		if (t->cols[i].name != NULL &&
-		    strcmp(t->cols[i].name, name) == 0)
-			return (int)i;
-	return -1;
+	return ovsdb_named_find(t->cols, t->ncols, sizeof(*t->cols),
+	    offsetof(struct ovsdb_column, name), name);
 }

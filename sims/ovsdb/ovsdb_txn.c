@@ -326,17 +326,6 @@ ovsdb_op_wait(struct ovsdb_txn *x, json_t *op, int ti, json_t **err)
 	return json_object();
 }
 
-/* 5.2.7 commit, 5.2.9 comment */
-static json_t *
-ovsdb_op_nothing(struct ovsdb_txn *x, json_t *op, int ti, json_t **err)
-{
-	(void)x;
-	(void)op;
-	(void)ti;
-	(void)err;
-	return json_object();
-}
-
 /* 5.2.8 abort */
 static json_t *
 ovsdb_op_abort(struct ovsdb_txn *x, json_t *op, int ti, json_t **err)
@@ -374,6 +363,7 @@ static const struct ovsdb_op {
 	const char	*name;
 	int		 table;		/* needs "table" */
 	const char	*need[5];
+	/* NULL: changes nothing, its result is {} (commit, comment) */
 	json_t		*(*run)(struct ovsdb_txn *, json_t *, int, json_t **);
 } ovsdb_ops[] = {
 	{ "insert", 1, { "row:o" }, ovsdb_op_insert },
@@ -383,9 +373,9 @@ static const struct ovsdb_op {
 	{ "delete", 1, { "where:a" }, ovsdb_op_delete },
 	{ "wait", 1, { "where:a", "columns:a", "until:s", "rows:a" },
 	    ovsdb_op_wait },
-	{ "commit", 0, { "durable:b" }, ovsdb_op_nothing },
+	{ "commit", 0, { "durable:b" }, NULL },		/* 5.2.7 */
 	{ "abort", 0, { NULL }, ovsdb_op_abort },
-	{ "comment", 0, { "comment:s" }, ovsdb_op_nothing },
+	{ "comment", 0, { "comment:s" }, NULL },	/* 5.2.9 */
 	{ "assert", 0, { "lock:s" }, ovsdb_op_assert },
 };
 
@@ -472,6 +462,8 @@ ovsdb_op_run(struct ovsdb_txn *x, json_t *op, size_t k, size_t n,
 		    "Type mismatch for member '%s'.", k, n, member);
 		return NULL;
 	}
+	if (ovsdb_ops[i].run == NULL)
+		return json_object();
 	return ovsdb_ops[i].run(x, op, ti, err);
 }
 

@@ -18,29 +18,65 @@ static const char *const ovsdb_func_names[] = {
 	[OVSDB_INCLUDES] = "includes", [OVSDB_EXCLUDES] = "excludes",
 };
 
-/* One [column, function, value] into [index, function, value]. */
+int
+ovsdb_triple_column(const struct ovsdb_table *t, const json_t *triple,
+    const char *what, const char *role, const char **name, json_t **err)
+{
+	const char	*cn = json_string_value(json_array_get(triple, 0));
+	int		 col;
+
+	*name = json_string_value(json_array_get(triple, 1));
+	if (json_array_size(triple) != 3 || cn == NULL || *name == NULL) {
+		*err = ovsdb_error("syntax error", "a %s is [column, %s, "
+		    "value]", what, role);
+		return -1;
+	}
+	if ((col = ovsdb_column_find(t, cn)) == -1)
+		*err = ovsdb_error("unknown column", "No column %s in table "
+		    "%s.", cn, t->name);
+	return col;
+}
+
+json_t *
+ovsdb_compile_each(const struct ovsdb_table *t, json_t *list,
+    const char *what, ovsdb_compile_fn *one, void *arg, json_t **err)
+{
+	json_t	*out, *el, *c;
+	size_t	 i;
+
+	if (!json_is_array(list)) {
+		*err = ovsdb_error("syntax error", "%s is not an array", what);
+		return NULL;
+	}
+	out = json_array();
+	json_array_foreach(list, i, el) {
+		if ((c = one(arg, t, el, err)) == NULL) {
+			json_decref(out);
+			return NULL;
+		}
+		json_array_append_new(out, c);
+	}
+	return out;
+}
+
+/* One [column, function, value] into [index, function, value]; true and
+ * false stay as they are. */
 static json_t *
-ovsdb_clause_compile(const struct ovsdb_table *t, json_t *cl,
-    struct ovsdb_symtab *st, json_t **err)
+ovsdb_clause_compile(void *symtab, const struct ovsdb_table *t, json_t *cl,
+    json_t **err)
 {
 	const struct ovsdb_column	*c;
 	const char			*cn, *fn;
 	json_t				*v;
 	int				 col, f;
 
-	cn = json_string_value(json_array_get(cl, 0));
-	fn = json_string_value(json_array_get(cl, 1));
-	if (json_array_size(cl) != 3 || cn == NULL || fn == NULL) {
-		*err = ovsdb_error("syntax error", "a clause is [column, "
-		    "function, value]");
+	if (json_is_boolean(cl))
+		return json_incref(cl);
+	if ((col = ovsdb_triple_column(t, cl, "clause", "function", &fn,
+	    err)) == -1)
 		return NULL;
-	}
-	if ((col = ovsdb_column_find(t, cn)) == -1) {
-		*err = ovsdb_error("unknown column", "No column %s in table "
-		    "%s.", cn, t->name);
-		return NULL;
-	}
 	c = &t->cols[col];
+	cn = c->name;
 	/* Section 5.1: <, <=, >=, > only on a scalar integer or real. */
 	if ((f = ovsdb_name_find(ovsdb_func_names, OVSDB_LT,
 	    OVSDB_EXCLUDES, fn)) == -1 || (f <= OVSDB_GT && f != OVSDB_EQ
@@ -50,34 +86,21 @@ ovsdb_clause_compile(const struct ovsdb_table *t, json_t *cl,
 		    "operator may not be applied to column %s.", fn, cn);
 		return NULL;
 	}
-	if ((v = ovsdb_datum_parse(c, json_array_get(cl, 2), st, 1, err)) ==
-	    NULL)
+	if ((v = ovsdb_datum_parse(c, json_array_get(cl, 2), symtab, 1,
+	    err)) == NULL)
 		return NULL;
 	return json_pack("[iio]", col, f, v);
 }
 
+/* No where at all: no clause. */
 json_t *
 ovsdb_where_compile(const struct ovsdb_table *t, json_t *where,
     struct ovsdb_symtab *st, json_t **err)
 {
-	json_t	*out = json_array(), *cl, *c;
-	size_t	 i;
-
-	if (where != NULL && !json_is_array(where)) {
-		*err = ovsdb_error("syntax error", "where is not an array");
-		json_decref(out);
-		return NULL;
-	}
-	json_array_foreach(where, i, cl) {
-		if (json_is_boolean(cl))
-			c = json_incref(cl);
-		else if ((c = ovsdb_clause_compile(t, cl, st, err)) == NULL) {
-			json_decref(out);
-			return NULL;
-		}
-		json_array_append_new(out, c);
-	}
-	return out;
+	if (where == NULL)
+		return json_array();
+	return ovsdb_compile_each(t, where, "where", ovsdb_clause_compile, st,
+	    err);
 }
 
 /* Is every element (key, or key and value) of sub in d? */

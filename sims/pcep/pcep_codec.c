@@ -1229,10 +1229,19 @@ typeval_encode(struct wbuf *w, uint8_t oclass, uint8_t type, uint8_t value)
 	pcep_obj_end(w, o);
 }
 
-static int
-errmsg_encode(struct wbuf *w, uint8_t msg_type, uint8_t oclass,
+/* The object a PCNtf's items are (RFC 5440 7.14), else a PCErr's (7.15). */
+static uint8_t
+errmsg_class(uint8_t msg_type)
+{
+	return msg_type == PCEP_MSG_PCNTF ? PCEP_OC_NOTIFICATION :
+	    PCEP_OC_ERROR;
+}
+
+int
+pcep_errmsg_encode(struct wbuf *w, uint8_t msg_type,
     const struct pcep_errmsg *em)
 {
+	uint8_t	oclass = errmsg_class(msg_type);
 	size_t	m = pcep_msg_begin(w, msg_type);
 	size_t	o;
 	uint8_t	i;
@@ -1295,10 +1304,11 @@ errmsg_object(struct pcep_obj *o, uint8_t oclass, struct pcep_errmsg *em,
 	}
 }
 
-static int
-errmsg_decode(struct rbuf *body, uint8_t oclass, struct pcep_errmsg *em,
-    struct pcep_err *err)
+int
+pcep_errmsg_decode(struct rbuf *body, uint8_t msg_type,
+    struct pcep_errmsg *em, struct pcep_err *err)
 {
+	uint8_t		oclass = errmsg_class(msg_type);
 	struct pcep_obj	o;
 	int		rc;
 
@@ -1317,27 +1327,14 @@ errmsg_decode(struct rbuf *body, uint8_t oclass, struct pcep_errmsg *em,
 int
 pcep_pcerr_encode(struct wbuf *w, const struct pcep_errmsg *em)
 {
-	return errmsg_encode(w, PCEP_MSG_PCERR, PCEP_OC_ERROR, em);
+	return pcep_errmsg_encode(w, PCEP_MSG_PCERR, em);
 }
 
 int
 pcep_pcerr_decode(struct rbuf *body, struct pcep_errmsg *em,
     struct pcep_err *err)
 {
-	return errmsg_decode(body, PCEP_OC_ERROR, em, err);
-}
-
-int
-pcep_ntf_encode(struct wbuf *w, const struct pcep_errmsg *em)
-{
-	return errmsg_encode(w, PCEP_MSG_PCNTF, PCEP_OC_NOTIFICATION, em);
-}
-
-int
-pcep_ntf_decode(struct rbuf *body, struct pcep_errmsg *em,
-    struct pcep_err *err)
-{
-	return errmsg_decode(body, PCEP_OC_NOTIFICATION, em, err);
+	return pcep_errmsg_decode(body, PCEP_MSG_PCERR, em, err);
 }
 
 int

@@ -352,11 +352,15 @@ void	 pcep_hops_store(struct pcep_hop_rec **hops, uint8_t *nhops,
 void	 pcep_ero_from_recs(const struct pcep_hop_rec *, uint8_t n,
 	    struct pcep_ero *);
 
+/* A PCErr (msg_type PCEP_MSG_PCERR) or a PCNtf (PCEP_MSG_PCNTF): one
+ * list of items, ERROR or NOTIFICATION objects. */
+int	 pcep_errmsg_encode(struct wbuf *, uint8_t msg_type,
+	    const struct pcep_errmsg *);
+int	 pcep_errmsg_decode(struct rbuf *, uint8_t msg_type,
+	    struct pcep_errmsg *, struct pcep_err *);
+/* The same for a PCErr. */
 int	 pcep_pcerr_encode(struct wbuf *, const struct pcep_errmsg *);
 int	 pcep_pcerr_decode(struct rbuf *, struct pcep_errmsg *,
-	    struct pcep_err *);
-int	 pcep_ntf_encode(struct wbuf *, const struct pcep_errmsg *);
-int	 pcep_ntf_decode(struct rbuf *, struct pcep_errmsg *,
 	    struct pcep_err *);
 /* A PCErr of one error answering err (and the SRP-ID when not 0). */
 int	 pcep_pcerr_simple(struct wbuf *, const struct pcep_err *,

@@ -25,8 +25,6 @@ ctl_listen_start(struct ctl_listen *cl, const struct endpoint *ep,
     const char *what, ctl_attach_fn attach, event_callback_fn tick,
     void *arg, unsigned tick_ms, char *err, size_t errlen)
 {
-	struct timeval	tv = { tick_ms / 1000, (tick_ms % 1000) * 1000 };
-
 	cl->tick = NULL;
 	cl->attach = attach;
 	cl->arg = arg;
@@ -35,7 +33,7 @@ ctl_listen_start(struct ctl_listen *cl, const struct endpoint *ep,
 	if (cl->listener == NULL)
 		return -1;
 	cl->tick = engine_timer_new(EV_PERSIST, tick, arg);
-	engine_timer_add(cl->tick, &tv);
+	engine_timer_add_ms(cl->tick, tick_ms);
 	return 0;
 }
 
@@ -44,8 +42,6 @@ ctl_listen_stop(struct ctl_listen *cl)
 {
 	if (cl->listener != NULL)
 		engine_listener_free(cl->listener);
-	if (cl->tick != NULL)
-		event_free(cl->tick);
 	cl->listener = NULL;
-	cl->tick = NULL;
+	engine_event_free(&cl->tick);
 }

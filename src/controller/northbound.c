@@ -556,6 +556,18 @@ nb_begin(struct nb_run *r, uint64_t now, char *err, size_t errlen)
 }
 
 int
+nb_begin_logged(struct nb_run *r, uint64_t now)
+{
+	char	err[256];
+
+	if (nb_begin(r, now, err, sizeof(err)) == -1) {
+		log_warnx("%s", err);
+		return -1;
+	}
+	return 0;
+}
+
+int
 nb_held(const struct nb_run *r)
 {
 	return r->o.hold && r->stage == NBS_WATCHING;

@@ -223,6 +223,8 @@ typedef void (*nb_hook)(void *arg, int deleting, uint64_t now_ns);
 struct nb_run *nb_new(const struct nb_opts *, struct metrics *,
 	    char **nodes, uint32_t nnodes, nb_hook begin, void *arg);
 int	 nb_begin(struct nb_run *, uint64_t now_ns, char *err, size_t errlen);
+/* nb_begin with what went wrong logged (log_warnx): 0, or -1. */
+int	 nb_begin_logged(struct nb_run *, uint64_t now_ns);
 int	 nb_tick(struct nb_run *, uint64_t now_ns);
 /* Hold mode: 1 once confirmed and holding; nb_release: delete now. */
 int	 nb_held(const struct nb_run *);

@@ -22,33 +22,48 @@ rbuf_ptr(const struct rbuf *r)
 	return r->data + r->off;
 }
 
-int
-rbuf_get_bytes(struct rbuf *r, void *out, size_t n)
+/*
+ * The next n bytes, consumed: *p points at them.  -1 (nothing consumed)
+ * when fewer are left; every reader below is this check and a copy.
+ */
+static inline int
+rbuf_take(struct rbuf *r, size_t n, const uint8_t **p)
 {
 	if (rbuf_left(r) < n)
 		return -1;
-	if (n > 0)
-		memcpy(out, r->data + r->off, n);
+	*p = r->data + r->off;
 	r->off += n;
+	return 0;
+}
+
+int
+rbuf_get_bytes(struct rbuf *r, void *out, size_t n)
+{
+	const uint8_t	*p;
+
+	if (rbuf_take(r, n, &p) == -1)
+		return -1;
+	if (n > 0)
+		memcpy(out, p, n);
 	return 0;
 }
 
 int
 rbuf_skip(struct rbuf *r, size_t n)
 {
-	if (rbuf_left(r) < n)
-		return -1;
-	r->off += n;
-	return 0;
+	const uint8_t	*p;
+
+	return rbuf_take(r, n, &p);
 }
 
 int
 rbuf_sub(struct rbuf *r, struct rbuf *sub, size_t n)
 {
-	if (rbuf_left(r) < n)
+	const uint8_t	*p;
+
+	if (rbuf_take(r, n, &p) == -1)
 		return -1;
-	rbuf_init(sub, r->data + r->off, n);
-	r->off += n;
+	rbuf_init(sub, p, n);
 	return 0;
 }
 
@@ -66,11 +81,9 @@ rbuf_get_u16(struct rbuf *r, uint16_t *v)
 {
 	const uint8_t	*p;
 
-	if (rbuf_left(r) < 2)
+	if (rbuf_take(r, 2, &p) == -1)
 		return -1;
-	p = r->data + r->off;
 	*v = (uint16_t)(p[0] << 8 | p[1]);
-	r->off += 2;
 	return 0;
 }
 
@@ -79,12 +92,10 @@ rbuf_get_u32(struct rbuf *r, uint32_t *v)
 {
 	const uint8_t	*p;
 
-	if (rbuf_left(r) < 4)
+	if (rbuf_take(r, 4, &p) == -1)
 		return -1;
-	p = r->data + r->off;
 	*v = (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
 	    (uint32_t)p[2] << 8 | p[3];
-	r->off += 4;
 	return 0;
 }
 

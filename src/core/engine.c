@@ -75,6 +75,16 @@ engine_timer_add(struct event *ev, const struct timeval *tv)
 }
 
 void
+engine_timer_add_ms(struct event *ev, uint64_t ms)
+{
+	struct timeval	tv;
+
+	tv.tv_sec = (time_t)(ms / 1000);
+	tv.tv_usec = (suseconds_t)(ms % 1000) * 1000;
+	engine_timer_add(ev, &tv);
+}
+
+void
 engine_event_free(struct event **evp)
 {
 	if (*evp != NULL)

@@ -27,6 +27,8 @@ struct event *engine_timer_new_on(struct event_base *, short flags,
 	    event_callback_fn, void *arg);
 /* event_add(ev, tv): arm a timer, or arm it again. */
 void	 engine_timer_add(struct event *, const struct timeval *);
+/* The same, ms milliseconds from now. */
+void	 engine_timer_add_ms(struct event *, uint64_t ms);
 /* Free *evp, a timer or watcher that may not be there, and forget it
  * (*evp NULL). */
 void	 engine_event_free(struct event **evp);

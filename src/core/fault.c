@@ -561,7 +561,6 @@ fault_pool_delay(struct pool *p, const struct fault_shot *shot)
 	struct fault_set	*fs = fault_firing;
 	struct fault_hold	*h;
 	struct pool_dev		*d;
-	struct timeval		 tv;
 	uint32_t		 i, up = 0, k, ms;
 
 	for (i = 0; i < p->n_devs; i++)
@@ -595,9 +594,7 @@ fault_pool_delay(struct pool *p, const struct fault_shot *shot)
 	 * through (its read-blocked-on-write path).
 	 */
 	bufferevent_disable(d->bev, EV_WRITE);
-	tv.tv_sec = ms / 1000;
-	tv.tv_usec = (suseconds_t)(ms % 1000) * 1000;
-	engine_timer_add(h->ev, &tv);
+	engine_timer_add_ms(h->ev, ms);
 	return 0;
 }
 

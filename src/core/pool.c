@@ -225,7 +225,6 @@ pool_schedule_retry(struct pool_dev *d)
 {
 	struct pool	*p = d->pool;
 	unsigned	 ms;
-	struct timeval	 tv;
 
 	if (p->stopped || !p->cfg.reconnect) {
 		pool_set_state(d, PD_STOPPED);
@@ -234,12 +233,10 @@ pool_schedule_retry(struct pool_dev *d)
 	if (d->attempts < 255)
 		d->attempts++;
 	ms = pool_backoff_ms(p, d->attempts);
-	tv.tv_sec = ms / 1000;
-	tv.tv_usec = (ms % 1000) * 1000;
 	if (d->retry == NULL)
 		d->retry = engine_timer_new(0, pool_retry_fire, d);
 	pool_set_state(d, PD_BACKOFF);
-	engine_timer_add(d->retry, &tv);
+	engine_timer_add_ms(d->retry, ms);
 }
 
 /*

@@ -113,23 +113,18 @@ fz_errmsg(uint8_t type, struct rbuf *body)
 	struct pcep_err		e;
 	struct wbuf		wa, wb;
 	struct rbuf		b;
-	int			ntf = type == PCEP_MSG_PCNTF;
 
 	memset(&e, 0, sizeof(e));
-	if ((ntf ? pcep_ntf_decode(body, &em, &e) :
-	    pcep_pcerr_decode(body, &em, &e)) == -1) {
+	if (pcep_errmsg_decode(body, type, &em, &e) == -1) {
 		fz_err_ok(&e);
 		return;
 	}
 	wbuf_init(&wa, fz_a, sizeof(fz_a));
-	FZ_CHECK((ntf ? pcep_ntf_encode(&wa, &em) :
-	    pcep_pcerr_encode(&wa, &em)) == 0);
+	FZ_CHECK(pcep_errmsg_encode(&wa, type, &em) == 0);
 	fz_body(&wa, &b);
-	FZ_CHECK((ntf ? pcep_ntf_decode(&b, &back, &e) :
-	    pcep_pcerr_decode(&b, &back, &e)) == 0);
+	FZ_CHECK(pcep_errmsg_decode(&b, type, &back, &e) == 0);
 	wbuf_init(&wb, fz_b, sizeof(fz_b));
-	FZ_CHECK((ntf ? pcep_ntf_encode(&wb, &back) :
-	    pcep_pcerr_encode(&wb, &back)) == 0);
+	FZ_CHECK(pcep_errmsg_encode(&wb, type, &back) == 0);
 	FZ_CHECK(wa.len == wb.len && memcmp(fz_a, fz_b, wa.len) == 0);
 }
 
@@ -247,7 +242,7 @@ fz_seeds(struct wbuf *w)
 	em.has_open = 1;
 	em.open = op;
 	pcep_pcerr_encode(w, &em);
-	pcep_ntf_encode(w, &em);
+	pcep_errmsg_encode(w, PCEP_MSG_PCNTF, &em);
 	pcep_close_encode(w, PCEP_CLOSE_NONE);
 }
 

@@ -542,9 +542,60 @@ test_schema_files(void)
 	ovsdb_schema_free(s);
 }
 
+/* The details of result i's error, or "". */
+static const char *
+err_details(const json_t *res, size_t i)
+{
+	const char	*s;
+
+	s = json_string_value(json_object_get(json_array_get(res, i),
+	    "details"));
+	return s != NULL ? s : "";
+}
+
+/* What a bad clause or mutation (section 5.1) is answered with. */
+static void
+test_triple_errors(void)
+{
+	static const struct {
+		const char	*ops, *tag, *details;
+	} c[] = {
+		{ "'where':[['name','==']]", "syntax error",
+		    "a clause is [column, function, value]" },
+		{ "'where':[['nope','==',1]]", "unknown column",
+		    "No column nope in table Bridge." },
+		{ "'where':[['name','<','a']]", "syntax error", "Type mismatch: "
+		    "\"<\" operator may not be applied to column name." },
+		{ "'where':[],'mutations':[['name',1,2]]", "syntax error",
+		    "a mutation is [column, mutator, value]" },
+		{ "'where':[],'mutations':[['nope','+=',1]]", "unknown column",
+		    "No column nope in table Bridge." },
+	};
+	char	 ops[256];
+	json_t	*res;
+	size_t	 i;
+	int	 rc;
+
+	fresh();
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		snprintf(ops, sizeof(ops), "[{'op':'%s','table':'Bridge',%s}]",
+		    strstr(c[i].ops, "mutations") ? "mutate" : "select",
+		    c[i].ops);
+		res = txn(ops, &rc);
+		CHECK(rc == -1 && strcmp(err_tag(res, 0), c[i].tag) == 0 &&
+		    strcmp(err_details(res, 0), c[i].details) == 0,
+		    "%s: %s", c[i].ops, err_details(res, 0));
+		json_decref(res);
+	}
+	res = txn("[{'op':'select','table':'Bridge','where':[true]}]", &rc);
+	CHECK(rc == 0, "true is a clause");
+	json_decref(res);
+}
+
 static const struct check_case cases[] = {
 	CASE(test_insert_select),
 	CASE(test_errors),
+	CASE(test_triple_errors),
 	CASE(test_update_mutate),
 	CASE(test_gc_refs),
 	CASE(test_weak_index_max),

@@ -378,12 +378,13 @@ test_pcntf(void)
 	    "0c 10 00 08 "		/* NOTIFICATION class 12, length 8 */
 	    "00 00 "			/* reserved, flags */
 	    "02 01");			/* type 2, value 1 */
-	CHECK(pcep_ntf_encode(&w, &em) == 0, "pcntf encode");
+	CHECK(pcep_errmsg_encode(&w, PCEP_MSG_PCNTF, &em) == 0, "pcntf encode");
 	CHECK_OUT(&v, "pcntf bytes");
 	body_of(&r, &v);
 	memset(&em, 0, sizeof(em));
-	CHECK(pcep_ntf_decode(&r, &em, &e) == 0 && em.n == 1 &&
-	    em.item[0].type == 2 && em.item[0].value == 1, "pcntf decode");
+	CHECK(pcep_errmsg_decode(&r, PCEP_MSG_PCNTF, &em, &e) == 0 &&
+	    em.n == 1 && em.item[0].type == 2 && em.item[0].value == 1,
+	    "pcntf decode");
 }
 
 static void
