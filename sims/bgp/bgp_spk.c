@@ -1230,6 +1230,19 @@ bgp_spk_loc_rib_count(enum bgp_af af)
 	return bgp_pmap_count_af(&sp->rib, af);
 }
 
+/* Where a route came from, as RESTCONF names it: a peer, or the
+ * application RIB (ODL's example-app-rib). */
+static void
+spk_route_source(const struct bgp_spk *sp, const struct spk_path *p,
+    struct bgp_spk_route *r)
+{
+	if (p->peer == SPK_APP)
+		snprintf(r->peer, sizeof(r->peer), "example-app-rib");
+	else
+		snprintf(r->peer, sizeof(r->peer), "%s",
+		    sp->peers[p->peer]->name);
+}
+
 int
 bgp_spk_loc_rib_next(enum bgp_af af, uint64_t *cursor,
     struct bgp_spk_route *r)
@@ -1244,11 +1257,7 @@ bgp_spk_loc_rib_next(enum bgp_af af, uint64_t *cursor,
 	*cursor = slot;
 	p = (const struct spk_path *)(uintptr_t)val;
 	r->attrs = &p->attr->a;
-	if (p->peer == SPK_APP)
-		snprintf(r->peer, sizeof(r->peer), "example-app-rib");
-	else
-		snprintf(r->peer, sizeof(r->peer), "%s",
-		    sp->peers[p->peer]->name);
+	spk_route_source(sp, p, r);
 	return 1;
 }
 
@@ -1381,11 +1390,7 @@ bgp_spk_adj_rib_out_next(const char *peer, enum bgp_af af, uint64_t *cursor,
 		*cursor = slot;
 		spk_out_attrs(pe, p, buf);
 		r->attrs = buf;
-		if (p->peer == SPK_APP)
-			snprintf(r->peer, sizeof(r->peer), "example-app-rib");
-		else
-			snprintf(r->peer, sizeof(r->peer), "%s",
-			    sp->peers[p->peer]->name);
+		spk_route_source(sp, p, r);
 		return 1;
 	}
 	return 0;
