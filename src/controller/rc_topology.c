@@ -126,14 +126,8 @@ rc_topo_handle(struct rc_req *rq, void *arg)
 	size_t			 i;
 
 	(void)arg;
-	if (p->n == 1) {
-		rc_topo_all(rq);
+	if (!rc_list_entry(rq, "topology", rc_topo_all))
 		return;
-	}
-	if (!rc_elem_is(&p->e[1], "topology")) {
-		rc_unknown(rq, &p->e[1]);
-		return;
-	}
 	for (i = 0; i < ntopos; i++)
 		if (p->e[1].nkeys == 1 &&
 		    strcmp(p->e[1].key[0], topos[i]->id) == 0) {
