@@ -1090,9 +1090,7 @@ of_role_encode(struct wbuf *w, uint8_t version, enum of_type t, uint32_t xid,
 		return -1;
 	}
 	start = of_msg_begin(w, version, t, xid);
-	wbuf_put_u32(w, role);
-	wbuf_put_zero(w, 4);
-	wbuf_put_u64(w, generation_id);
+	ofp_role_put(w, role, 0, generation_id);
 	return of_msg_end(w, start);
 }
 
@@ -1102,12 +1100,34 @@ of_role_decode(struct rbuf *r, uint32_t *role, uint64_t *generation_id,
 {
 	if (need_exact(r, OFP13_ROLE_BODY, err) == -1)
 		return -1;
-	rbuf_get_u32(r, role);
-	rbuf_skip(r, 4);
-	rbuf_get_u64(r, generation_id);
-	if (*role > OF_ROLE_SLAVE)
+	if (ofp_role_get(r, role, NULL, generation_id) == -1)
 		return bad(err, OF_ERR_ROLE_BAD_ROLE);
 	return 0;
+}
+
+void
+ofp_role_put(struct wbuf *w, uint32_t role, uint8_t reason,
+    uint64_t generation_id)
+{
+	wbuf_put_u32(w, role);
+	wbuf_put_u8(w, reason);
+	wbuf_put_zero(w, 3);
+	wbuf_put_u64(w, generation_id);
+}
+
+int
+ofp_role_get(struct rbuf *r, uint32_t *role, uint8_t *reason,
+    uint64_t *generation_id)
+{
+	if (rbuf_get_u32(r, role) == -1)
+		return -1;
+	if (reason != NULL)
+		rbuf_get_u8(r, reason);
+	else
+		rbuf_skip(r, 1);
+	rbuf_skip(r, 3);
+	rbuf_get_u64(r, generation_id);
+	return *role > OF_ROLE_SLAVE ? -1 : 0;
 }
 
 /* GET_ASYNC_REPLY / SET_ASYNC, 1.3 section 7.3.10. */
