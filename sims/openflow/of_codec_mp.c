@@ -696,49 +696,40 @@ of_mp_reply_decode(uint8_t version, struct rbuf *r, enum of_mp *mp,
 	return rbuf_sub(r, entries, rbuf_left(r));
 }
 
+/*
+ * An ofp_flow_stats after its length (1.3 section 7.3.5.2, 1.0 section
+ * 5.3.5): the same fields in both but for where the match sits (1.0:
+ * after table_id; 1.3: at the end) and 1.3's flags in 1.0's padding.
+ */
 static int
-flow13_next(struct rbuf *e, struct of_flow_info *fi, struct of_match *store)
+flow_stats_entry(uint8_t version, struct rbuf *e, struct of_flow_info *fi,
+    struct of_match *store)
 {
 	enum of_err	err;
+	int		v10 = version == OF_VERSION_10;
 
-	if (rbuf_left(e) < OFP13_FLOW_STATS_FIXED - sizeof(uint16_t))
+	if (rbuf_left(e) < (v10 ? OFP10_FLOW_STATS_FIXED :
+	    OFP13_FLOW_STATS_FIXED) - sizeof(uint16_t))
 		return -1;
 	rbuf_get_u8(e, &fi->table_id);
 	rbuf_skip(e, 1);
-	rbuf_get_u32(e, &fi->duration_sec);
-	rbuf_get_u32(e, &fi->duration_nsec);
-	rbuf_get_u16(e, &fi->priority);
-	rbuf_get_u16(e, &fi->idle_timeout);
-	rbuf_get_u16(e, &fi->hard_timeout);
-	rbuf_get_u16(e, &fi->flags);
-	rbuf_skip(e, 4);
-	rbuf_get_u64(e, &fi->cookie);
-	rbuf_get_u64(e, &fi->packet_count);
-	rbuf_get_u64(e, &fi->byte_count);
-	return of_match_decode13(e, store, &err);
-}
-
-static int
-flow10_next(struct rbuf *e, struct of_flow_info *fi, struct of_match *store)
-{
-	enum of_err	err;
-
-	if (rbuf_left(e) < OFP10_FLOW_STATS_FIXED - sizeof(uint16_t))
-		return -1;
-	rbuf_get_u8(e, &fi->table_id);
-	rbuf_skip(e, 1);
-	if (of_match_decode10(e, store, &err) == -1)
+	if (v10 && of_match_decode10(e, store, &err) == -1)
 		return -1;
 	rbuf_get_u32(e, &fi->duration_sec);
 	rbuf_get_u32(e, &fi->duration_nsec);
 	rbuf_get_u16(e, &fi->priority);
 	rbuf_get_u16(e, &fi->idle_timeout);
 	rbuf_get_u16(e, &fi->hard_timeout);
-	rbuf_skip(e, 6);
+	if (v10)
+		rbuf_skip(e, 6);
+	else {
+		rbuf_get_u16(e, &fi->flags);
+		rbuf_skip(e, 4);
+	}
 	rbuf_get_u64(e, &fi->cookie);
 	rbuf_get_u64(e, &fi->packet_count);
 	rbuf_get_u64(e, &fi->byte_count);
-	return 0;
+	return v10 ? 0 : of_match_decode13(e, store, &err);
 }
 
 /* The next ofp_port_stats of a PORT_STATS reply (the layout of
@@ -781,7 +772,6 @@ of_flow_stats_next(uint8_t version, struct rbuf *entries,
 {
 	struct rbuf	e;
 	uint16_t	len;
-	int		rv;
 
 	if (rbuf_left(entries) == 0)
 		return 0;
@@ -789,11 +779,7 @@ of_flow_stats_next(uint8_t version, struct rbuf *entries,
 	if (rbuf_get_u16(entries, &len) == -1 || len < sizeof(len) ||
 	    rbuf_sub(entries, &e, len - sizeof(len)) == -1)
 		return -1;
-	if (version == OF_VERSION_10)
-		rv = flow10_next(&e, fi, store);
-	else
-		rv = flow13_next(&e, fi, store);
-	if (rv == -1)
+	if (flow_stats_entry(version, &e, fi, store) == -1)
 		return -1;
 	fi->match = store;
 	fi->prog = rbuf_ptr(&e);
