@@ -302,41 +302,37 @@ of_mp_empty_encode(struct wbuf *w, uint8_t version, uint32_t xid,
 
 /* Entries of multi-entry replies. */
 
-/* ofp_flow_stats, 1.3 section 7.3.5.2. */
+/*
+ * ofp_flow_stats (1.3 section 7.3.5.2, 1.0 section 5.3.5): the same
+ * fields in both but for where the match sits (1.0: after table_id; 1.3:
+ * at the end) and 1.3's flags in 1.0's padding.
+ */
 static void
-flow13_entry(struct wbuf *w, const struct of_flow_info *fi)
+flow_stats_fields(struct wbuf *w, uint8_t version,
+    const struct of_flow_info *fi)
 {
-	wbuf_put_u8(w, fi->table_id);
-	wbuf_put_zero(w, 1);
-	wbuf_put_u32(w, fi->duration_sec);
-	wbuf_put_u32(w, fi->duration_nsec);
-	wbuf_put_u16(w, fi->priority);
-	wbuf_put_u16(w, fi->idle_timeout);
-	wbuf_put_u16(w, fi->hard_timeout);
-	wbuf_put_u16(w, fi->flags);
-	wbuf_put_zero(w, 4);
-	wbuf_put_u64(w, fi->cookie);
-	wbuf_put_u64(w, fi->packet_count);
-	wbuf_put_u64(w, fi->byte_count);
-	ofp_match_put(w, OF_VERSION_13, fi->match);
-}
+	int	v10 = version == OF_VERSION_10;
 
-/* ofp_flow_stats, 1.0 section 5.3.5 (no flags, match first). */
-static void
-flow10_entry(struct wbuf *w, const struct of_flow_info *fi)
-{
 	wbuf_put_u8(w, fi->table_id);
 	wbuf_put_zero(w, 1);
-	ofp_match_put(w, OF_VERSION_10, fi->match);
+	if (v10)
+		ofp_match_put(w, version, fi->match);
 	wbuf_put_u32(w, fi->duration_sec);
 	wbuf_put_u32(w, fi->duration_nsec);
 	wbuf_put_u16(w, fi->priority);
 	wbuf_put_u16(w, fi->idle_timeout);
 	wbuf_put_u16(w, fi->hard_timeout);
-	wbuf_put_zero(w, 6);
+	if (v10)
+		wbuf_put_zero(w, 6);
+	else {
+		wbuf_put_u16(w, fi->flags);
+		wbuf_put_zero(w, 4);
+	}
 	wbuf_put_u64(w, fi->cookie);
 	wbuf_put_u64(w, fi->packet_count);
 	wbuf_put_u64(w, fi->byte_count);
+	if (!v10)
+		ofp_match_put(w, version, fi->match);
 }
 
 static void
@@ -346,10 +342,7 @@ flow_entry(struct wbuf *w, uint8_t version, const void *arg)
 	size_t				 start = w->len;
 
 	wbuf_put_u16(w, 0);		/* length, patched below */
-	if (version == OF_VERSION_10)
-		flow10_entry(w, fi);
-	else
-		flow13_entry(w, fi);
+	flow_stats_fields(w, version, fi);
 	if (fi->prog_len > 0)
 		wbuf_put_bytes(w, fi->prog, fi->prog_len);
 	if (w->err || w->len - start > UINT16_MAX) {
