@@ -755,8 +755,8 @@ static const struct doc_module bgpc_mod = {
 	"urn:opendaylight:params:xml:ns:yang:odl:bgp:topology:config"
 };
 
+/* Below network-topology's node (rc_topology.h has the rest). */
 static const struct rc_list topo_lists[] = {
-	{ "node", 1 },
 	{ "prefix", 1 },
 	{ NULL, 0 },
 };

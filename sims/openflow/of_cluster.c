@@ -10,6 +10,7 @@
 
 #include "of_cluster.h"
 #include "of_codec.h"
+#include "ofp.h"
 
 void
 of_roles_init(struct of_roles *r, unsigned n)
@@ -91,10 +92,7 @@ of_role_status_encode(struct wbuf *w, uint8_t version, uint32_t role,
 	start = of_msg_begin(w, version, OF_EXPERIMENTER, 0);
 	wbuf_put_u32(w, OF_ONF_EXPERIMENTER_ID);
 	wbuf_put_u32(w, OF_ONF_ET_ROLE_STATUS);
-	wbuf_put_u32(w, role);
-	wbuf_put_u8(w, reason);
-	wbuf_put_zero(w, 3);
-	wbuf_put_u64(w, generation);
+	ofp_role_put(w, role, reason, generation);
 	return of_msg_end(w, start);
 }
 
@@ -110,9 +108,5 @@ of_role_status_decode(struct rbuf *body, uint32_t *role, uint8_t *reason,
 	rbuf_get_u32(body, &type);
 	if (exp != OF_ONF_EXPERIMENTER_ID || type != OF_ONF_ET_ROLE_STATUS)
 		return -1;
-	rbuf_get_u32(body, role);
-	rbuf_get_u8(body, reason);
-	rbuf_skip(body, 3);
-	rbuf_get_u64(body, generation);
-	return *role > OF_ROLE_SLAVE ? -1 : 0;
+	return ofp_role_get(body, role, reason, generation);
 }

@@ -504,47 +504,34 @@ ofp_put_str(struct wbuf *w, const char *s, size_t n)
 	wbuf_put_zero(w, n - len);
 }
 
-/* ofp_phy_port, 1.0 section 5.2.1 (48 bytes). */
-static void
-port10_encode(struct wbuf *w, const struct of_port *p)
-{
-	wbuf_put_u16(w, of_port_narrow10(p->port_no));
-	wbuf_put_bytes(w, p->hw_addr, OFP_ETH_ALEN);
-	ofp_put_str(w, p->name, OFP_MAX_PORT_NAME_LEN);
-	wbuf_put_u32(w, p->config);
-	wbuf_put_u32(w, p->state);
-	wbuf_put_u32(w, p->curr);
-	wbuf_put_u32(w, p->advertised);
-	wbuf_put_u32(w, p->supported);
-	wbuf_put_u32(w, p->peer);
-}
-
-/* ofp_port, 1.3 section 7.2.1 (64 bytes). */
-static void
-port13_encode(struct wbuf *w, const struct of_port *p)
-{
-	wbuf_put_u32(w, p->port_no);
-	wbuf_put_zero(w, 4);
-	wbuf_put_bytes(w, p->hw_addr, OFP_ETH_ALEN);
-	wbuf_put_zero(w, 2);
-	ofp_put_str(w, p->name, OFP_MAX_PORT_NAME_LEN);
-	wbuf_put_u32(w, p->config);
-	wbuf_put_u32(w, p->state);
-	wbuf_put_u32(w, p->curr);
-	wbuf_put_u32(w, p->advertised);
-	wbuf_put_u32(w, p->supported);
-	wbuf_put_u32(w, p->peer);
-	wbuf_put_u32(w, p->curr_speed);
-	wbuf_put_u32(w, p->max_speed);
-}
-
+/* ofp_phy_port, 1.0 section 5.2.1 (48 bytes), or ofp_port, 1.3 section
+ * 7.2.1 (64 bytes): a 32-bit port_no, padding and the two speeds are
+ * what 1.3 adds. */
 int
 ofp_port_encode(struct wbuf *w, uint8_t version, const struct of_port *p)
 {
-	if (version == OF_VERSION_10)
-		port10_encode(w, p);
-	else
-		port13_encode(w, p);
+	int	v10 = version == OF_VERSION_10;
+
+	if (v10)
+		wbuf_put_u16(w, of_port_narrow10(p->port_no));
+	else {
+		wbuf_put_u32(w, p->port_no);
+		wbuf_put_zero(w, 4);
+	}
+	wbuf_put_bytes(w, p->hw_addr, OFP_ETH_ALEN);
+	if (!v10)
+		wbuf_put_zero(w, 2);
+	ofp_put_str(w, p->name, OFP_MAX_PORT_NAME_LEN);
+	wbuf_put_u32(w, p->config);
+	wbuf_put_u32(w, p->state);
+	wbuf_put_u32(w, p->curr);
+	wbuf_put_u32(w, p->advertised);
+	wbuf_put_u32(w, p->supported);
+	wbuf_put_u32(w, p->peer);
+	if (!v10) {
+		wbuf_put_u32(w, p->curr_speed);
+		wbuf_put_u32(w, p->max_speed);
+	}
 	return w->err ? -1 : 0;
 }
 
@@ -622,7 +609,7 @@ of_features_reply_encode(struct wbuf *w, uint8_t version, uint32_t xid,
 		wbuf_put_u32(w, f->capabilities);
 		wbuf_put_u32(w, f->actions);
 		for (i = 0; i < nports; i++)
-			port10_encode(w, &ports[i]);
+			ofp_port_encode(w, version, &ports[i]);
 	} else {
 		wbuf_put_u8(w, f->auxiliary_id);
 		wbuf_put_zero(w, 2);
@@ -1090,9 +1077,7 @@ of_role_encode(struct wbuf *w, uint8_t version, enum of_type t, uint32_t xid,
 		return -1;
 	}
 	start = of_msg_begin(w, version, t, xid);
-	wbuf_put_u32(w, role);
-	wbuf_put_zero(w, 4);
-	wbuf_put_u64(w, generation_id);
+	ofp_role_put(w, role, 0, generation_id);
 	return of_msg_end(w, start);
 }
 
@@ -1102,12 +1087,34 @@ of_role_decode(struct rbuf *r, uint32_t *role, uint64_t *generation_id,
 {
 	if (need_exact(r, OFP13_ROLE_BODY, err) == -1)
 		return -1;
-	rbuf_get_u32(r, role);
-	rbuf_skip(r, 4);
-	rbuf_get_u64(r, generation_id);
-	if (*role > OF_ROLE_SLAVE)
+	if (ofp_role_get(r, role, NULL, generation_id) == -1)
 		return bad(err, OF_ERR_ROLE_BAD_ROLE);
 	return 0;
+}
+
+void
+ofp_role_put(struct wbuf *w, uint32_t role, uint8_t reason,
+    uint64_t generation_id)
+{
+	wbuf_put_u32(w, role);
+	wbuf_put_u8(w, reason);
+	wbuf_put_zero(w, 3);
+	wbuf_put_u64(w, generation_id);
+}
+
+int
+ofp_role_get(struct rbuf *r, uint32_t *role, uint8_t *reason,
+    uint64_t *generation_id)
+{
+	if (rbuf_get_u32(r, role) == -1)
+		return -1;
+	if (reason != NULL)
+		rbuf_get_u8(r, reason);
+	else
+		rbuf_skip(r, 1);
+	rbuf_skip(r, 3);
+	rbuf_get_u64(r, generation_id);
+	return *role > OF_ROLE_SLAVE ? -1 : 0;
 }
 
 /* GET_ASYNC_REPLY / SET_ASYNC, 1.3 section 7.3.10. */

@@ -302,41 +302,37 @@ of_mp_empty_encode(struct wbuf *w, uint8_t version, uint32_t xid,
 
 /* Entries of multi-entry replies. */
 
-/* ofp_flow_stats, 1.3 section 7.3.5.2. */
+/*
+ * ofp_flow_stats (1.3 section 7.3.5.2, 1.0 section 5.3.5): the same
+ * fields in both but for where the match sits (1.0: after table_id; 1.3:
+ * at the end) and 1.3's flags in 1.0's padding.
+ */
 static void
-flow13_entry(struct wbuf *w, const struct of_flow_info *fi)
+flow_stats_fields(struct wbuf *w, uint8_t version,
+    const struct of_flow_info *fi)
 {
-	wbuf_put_u8(w, fi->table_id);
-	wbuf_put_zero(w, 1);
-	wbuf_put_u32(w, fi->duration_sec);
-	wbuf_put_u32(w, fi->duration_nsec);
-	wbuf_put_u16(w, fi->priority);
-	wbuf_put_u16(w, fi->idle_timeout);
-	wbuf_put_u16(w, fi->hard_timeout);
-	wbuf_put_u16(w, fi->flags);
-	wbuf_put_zero(w, 4);
-	wbuf_put_u64(w, fi->cookie);
-	wbuf_put_u64(w, fi->packet_count);
-	wbuf_put_u64(w, fi->byte_count);
-	ofp_match_put(w, OF_VERSION_13, fi->match);
-}
+	int	v10 = version == OF_VERSION_10;
 
-/* ofp_flow_stats, 1.0 section 5.3.5 (no flags, match first). */
-static void
-flow10_entry(struct wbuf *w, const struct of_flow_info *fi)
-{
 	wbuf_put_u8(w, fi->table_id);
 	wbuf_put_zero(w, 1);
-	ofp_match_put(w, OF_VERSION_10, fi->match);
+	if (v10)
+		ofp_match_put(w, version, fi->match);
 	wbuf_put_u32(w, fi->duration_sec);
 	wbuf_put_u32(w, fi->duration_nsec);
 	wbuf_put_u16(w, fi->priority);
 	wbuf_put_u16(w, fi->idle_timeout);
 	wbuf_put_u16(w, fi->hard_timeout);
-	wbuf_put_zero(w, 6);
+	if (v10)
+		wbuf_put_zero(w, 6);
+	else {
+		wbuf_put_u16(w, fi->flags);
+		wbuf_put_zero(w, 4);
+	}
 	wbuf_put_u64(w, fi->cookie);
 	wbuf_put_u64(w, fi->packet_count);
 	wbuf_put_u64(w, fi->byte_count);
+	if (!v10)
+		ofp_match_put(w, version, fi->match);
 }
 
 static void
@@ -346,10 +342,7 @@ flow_entry(struct wbuf *w, uint8_t version, const void *arg)
 	size_t				 start = w->len;
 
 	wbuf_put_u16(w, 0);		/* length, patched below */
-	if (version == OF_VERSION_10)
-		flow10_entry(w, fi);
-	else
-		flow13_entry(w, fi);
+	flow_stats_fields(w, version, fi);
 	if (fi->prog_len > 0)
 		wbuf_put_bytes(w, fi->prog, fi->prog_len);
 	if (w->err || w->len - start > UINT16_MAX) {
@@ -696,49 +689,40 @@ of_mp_reply_decode(uint8_t version, struct rbuf *r, enum of_mp *mp,
 	return rbuf_sub(r, entries, rbuf_left(r));
 }
 
+/*
+ * An ofp_flow_stats after its length (1.3 section 7.3.5.2, 1.0 section
+ * 5.3.5): the same fields in both but for where the match sits (1.0:
+ * after table_id; 1.3: at the end) and 1.3's flags in 1.0's padding.
+ */
 static int
-flow13_next(struct rbuf *e, struct of_flow_info *fi, struct of_match *store)
+flow_stats_entry(uint8_t version, struct rbuf *e, struct of_flow_info *fi,
+    struct of_match *store)
 {
 	enum of_err	err;
+	int		v10 = version == OF_VERSION_10;
 
-	if (rbuf_left(e) < OFP13_FLOW_STATS_FIXED - sizeof(uint16_t))
+	if (rbuf_left(e) < (v10 ? OFP10_FLOW_STATS_FIXED :
+	    OFP13_FLOW_STATS_FIXED) - sizeof(uint16_t))
 		return -1;
 	rbuf_get_u8(e, &fi->table_id);
 	rbuf_skip(e, 1);
-	rbuf_get_u32(e, &fi->duration_sec);
-	rbuf_get_u32(e, &fi->duration_nsec);
-	rbuf_get_u16(e, &fi->priority);
-	rbuf_get_u16(e, &fi->idle_timeout);
-	rbuf_get_u16(e, &fi->hard_timeout);
-	rbuf_get_u16(e, &fi->flags);
-	rbuf_skip(e, 4);
-	rbuf_get_u64(e, &fi->cookie);
-	rbuf_get_u64(e, &fi->packet_count);
-	rbuf_get_u64(e, &fi->byte_count);
-	return of_match_decode13(e, store, &err);
-}
-
-static int
-flow10_next(struct rbuf *e, struct of_flow_info *fi, struct of_match *store)
-{
-	enum of_err	err;
-
-	if (rbuf_left(e) < OFP10_FLOW_STATS_FIXED - sizeof(uint16_t))
-		return -1;
-	rbuf_get_u8(e, &fi->table_id);
-	rbuf_skip(e, 1);
-	if (of_match_decode10(e, store, &err) == -1)
+	if (v10 && of_match_decode10(e, store, &err) == -1)
 		return -1;
 	rbuf_get_u32(e, &fi->duration_sec);
 	rbuf_get_u32(e, &fi->duration_nsec);
 	rbuf_get_u16(e, &fi->priority);
 	rbuf_get_u16(e, &fi->idle_timeout);
 	rbuf_get_u16(e, &fi->hard_timeout);
-	rbuf_skip(e, 6);
+	if (v10)
+		rbuf_skip(e, 6);
+	else {
+		rbuf_get_u16(e, &fi->flags);
+		rbuf_skip(e, 4);
+	}
 	rbuf_get_u64(e, &fi->cookie);
 	rbuf_get_u64(e, &fi->packet_count);
 	rbuf_get_u64(e, &fi->byte_count);
-	return 0;
+	return v10 ? 0 : of_match_decode13(e, store, &err);
 }
 
 /* The next ofp_port_stats of a PORT_STATS reply (the layout of
@@ -781,7 +765,6 @@ of_flow_stats_next(uint8_t version, struct rbuf *entries,
 {
 	struct rbuf	e;
 	uint16_t	len;
-	int		rv;
 
 	if (rbuf_left(entries) == 0)
 		return 0;
@@ -789,11 +772,7 @@ of_flow_stats_next(uint8_t version, struct rbuf *entries,
 	if (rbuf_get_u16(entries, &len) == -1 || len < sizeof(len) ||
 	    rbuf_sub(entries, &e, len - sizeof(len)) == -1)
 		return -1;
-	if (version == OF_VERSION_10)
-		rv = flow10_next(&e, fi, store);
-	else
-		rv = flow13_next(&e, fi, store);
-	if (rv == -1)
+	if (flow_stats_entry(version, &e, fi, store) == -1)
 		return -1;
 	fi->match = store;
 	fi->prog = rbuf_ptr(&e);

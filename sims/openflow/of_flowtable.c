@@ -921,39 +921,13 @@ of_flowtable_total(const struct of_flowtable *ft)
 	return ft->total;
 }
 
-uint8_t
-of_flowtable_version(const struct of_flowtable *ft)
+struct of_ft_shape
+of_flowtable_shape(const struct of_flowtable *ft)
 {
-	return ft->version;
-}
+	struct of_ft_shape	 sh = { ft->version, ft->n_tables,
+				    ft->max_per_table };
 
-uint8_t
-of_flowtable_n_tables(const struct of_flowtable *ft)
-{
-	return ft->n_tables;
-}
-
-uint32_t
-of_flowtable_max_entries(const struct of_flowtable *ft)
-{
-	return ft->max_per_table;
-}
-
-/* No traffic is simulated: no lookups, no matches. */
-uint64_t
-of_flowtable_lookups(const struct of_flowtable *ft, uint8_t table_id)
-{
-	(void)ft;
-	(void)table_id;
-	return 0;
-}
-
-uint64_t
-of_flowtable_matched(const struct of_flowtable *ft, uint8_t table_id)
-{
-	(void)ft;
-	(void)table_id;
-	return 0;
+	return sh;
 }
 
 int

@@ -119,11 +119,14 @@ void	 of_flowtable_aggregate(struct of_flowtable *,
 	    uint32_t *flows);
 uint32_t of_flowtable_count(const struct of_flowtable *, uint8_t table_id);
 uint64_t of_flowtable_total(const struct of_flowtable *);
-uint8_t	 of_flowtable_n_tables(const struct of_flowtable *);
-uint8_t	 of_flowtable_version(const struct of_flowtable *);
-uint32_t of_flowtable_max_entries(const struct of_flowtable *);
-uint64_t of_flowtable_lookups(const struct of_flowtable *, uint8_t table_id);
-uint64_t of_flowtable_matched(const struct of_flowtable *, uint8_t table_id);
+/* What of_flowtable_new() made (n_tables at least 1).  No traffic is
+ * simulated, so a table has no lookup or matched counts. */
+struct of_ft_shape {
+	uint8_t		version;
+	uint8_t		n_tables;
+	uint32_t	max_per_table;
+};
+struct of_ft_shape of_flowtable_shape(const struct of_flowtable *);
 /* Expire idle and hard timeouts (no traffic: idle counts from install). */
 int	 of_flowtable_expire(struct of_flowtable *, uint64_t now_ns,
 	    of_flow_removed_cb, void *arg);

@@ -561,8 +561,7 @@ of_mp_table(const struct of_ctx *c)
 		memset(&ts, 0, sizeof(ts));
 		ts.table_id = (uint8_t)t;
 		ts.active_count = of_flowtable_count(sw->ft, (uint8_t)t);
-		ts.lookup_count = of_flowtable_lookups(sw->ft, (uint8_t)t);
-		ts.matched_count = of_flowtable_matched(sw->ft, (uint8_t)t);
+		/* lookup_count, matched_count: 0, no traffic is simulated */
 		ts.max_entries = sw->sim->cfg.table_size;
 		of_mp_reply_add_table(&mr, &ts);
 	}

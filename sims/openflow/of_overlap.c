@@ -136,17 +136,6 @@ keys_del(struct ovl_key **head, const uint8_t *key, size_t len)
 	}
 }
 
-static void
-keys_free(struct ovl_key **head)
-{
-	struct ovl_key	*e, *tmp;
-
-	HASH_ITER(hh, *head, e, tmp) {
-		HASH_DEL(*head, e);
-		free(e);
-	}
-}
-
 /* ---- groups ---- */
 
 static void
@@ -190,10 +179,10 @@ group_free(struct ovl_group *g)
 
 	while ((pr = g->projs) != NULL) {
 		g->projs = pr->next;
-		keys_free(&pr->keys);
+		UT_FREE_ALL(pr->keys);
 		free(pr);
 	}
-	keys_free(&g->vals);
+	UT_FREE_ALL(g->vals);
 	free(g);
 }
 

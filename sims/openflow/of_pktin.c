@@ -432,12 +432,7 @@ of_link_set(struct of_sim *sim, uint32_t idx, uint32_t port, int linked,
 void
 of_topo_moves_free(struct of_sim *sim)
 {
-	struct of_link_move	*m, *tmp;
-
-	HASH_ITER(hh, sim->moved, m, tmp) {
-		HASH_DEL(sim->moved, m);
-		free(m);
-	}
+	UT_FREE_ALL(sim->moved);
 }
 
 /* A connected switch's port linked to another connected switch, from

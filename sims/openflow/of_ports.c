@@ -5,6 +5,7 @@
  * flow-capable-node-connector-statistics (opendaylight-port-statistics).
  */
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -224,21 +225,37 @@ op_pair(struct doc_writer *w, const char *name, uint64_t rx, uint64_t tx)
 	doc_end(w);
 }
 
+#define OP_COUNTER(leaf, field)	{ leaf, offsetof(struct of_port_stats, field) }
+
+/* The statistics' plain counter leaves, in the model's order. */
+static const struct {
+	const char	*leaf;
+	size_t		 off;		/* of a uint64_t in of_port_stats */
+} op_counters[] = {
+	OP_COUNTER("receive-drops", rx_dropped),
+	OP_COUNTER("transmit-drops", tx_dropped),
+	OP_COUNTER("receive-errors", rx_errors),
+	OP_COUNTER("transmit-errors", tx_errors),
+	OP_COUNTER("receive-frame-error", rx_frame_err),
+	OP_COUNTER("receive-over-run-error", rx_over_err),
+	OP_COUNTER("receive-crc-error", rx_crc_err),
+	OP_COUNTER("collision-count", collisions),
+};
+
 /* The last PORT_STATS counters (zeros until the first reply). */
 static void
 op_stats(struct doc_writer *w, const struct of_port_stats *ps)
 {
+	const uint64_t	*c;
+	size_t		 i;
+
 	doc_container(w, &op_stats_mod, "flow-capable-node-connector-statistics");
 	op_pair(w, "packets", ps->rx_packets, ps->tx_packets);
 	op_pair(w, "bytes", ps->rx_bytes, ps->tx_bytes);
-	doc_leaf_uint(w, "receive-drops", ps->rx_dropped);
-	doc_leaf_uint(w, "transmit-drops", ps->tx_dropped);
-	doc_leaf_uint(w, "receive-errors", ps->rx_errors);
-	doc_leaf_uint(w, "transmit-errors", ps->tx_errors);
-	doc_leaf_uint(w, "receive-frame-error", ps->rx_frame_err);
-	doc_leaf_uint(w, "receive-over-run-error", ps->rx_over_err);
-	doc_leaf_uint(w, "receive-crc-error", ps->rx_crc_err);
-	doc_leaf_uint(w, "collision-count", ps->collisions);
+	for (i = 0; i < sizeof(op_counters) / sizeof(op_counters[0]); i++) {
+		c = (const uint64_t *)((const char *)ps + op_counters[i].off);
+		doc_leaf_uint(w, op_counters[i].leaf, *c);
+	}
 	doc_container(w, NULL, "duration");
 	doc_leaf_uint(w, "second", ps->duration_sec);
 	doc_leaf_uint(w, "nanosecond", ps->duration_nsec);

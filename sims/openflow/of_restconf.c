@@ -357,9 +357,27 @@ inv_cfg_any_cb(const struct of_ctl_switch *sw, void *arg)
 	return fn != NULL && fc_node_count(fn, -1) > 0;
 }
 
-/* GET of the config datastore.  The node list shows connected nodes
- * with config flows (flows kept for a node not connected yet are read
- * through its own path). */
+/* GET of the config datastore's nodes: the connected nodes with config
+ * flows (flows kept for a node not connected yet are read through its
+ * own path). */
+static void
+inv_get_config_nodes(struct rc_req *rq)
+{
+	struct doc_writer	 w;
+	struct evbuffer		*b;
+
+	if (!of_ctl_switches(inv_cfg_any_cb, NULL)) {
+		rc_data_missing(rq);
+		return;
+	}
+	b = rc_writer(rq, &w);
+	doc_container(&w, inv_top(rq), "nodes");
+	doc_list(&w, NULL, "node");
+	of_ctl_switches(inv_cfg_node_cb, &w);
+	rc_send(rq, &w, b);
+}
+
+/* GET of the config datastore: its nodes, or one node, table or flow. */
 static void
 inv_get_config(struct rc_req *rq)
 {
@@ -371,22 +389,8 @@ inv_get_config(struct rc_req *rq)
 	uint64_t		 dpid;
 	unsigned		 t = 0;
 
-	if (p->n == 1) {
-		if (!of_ctl_switches(inv_cfg_any_cb, NULL)) {
-			rc_data_missing(rq);
-			return;
-		}
-		b = rc_writer(rq, &w);
-		doc_container(&w, inv_top(rq), "nodes");
-		doc_list(&w, NULL, "node");
-		of_ctl_switches(inv_cfg_node_cb, &w);
-		rc_send(rq, &w, b);
+	if (!rc_list_entry(rq, "node", inv_get_config_nodes))
 		return;
-	}
-	if (!rc_elem_is(&p->e[1], "node")) {
-		rc_unknown(rq, &p->e[1]);
-		return;
-	}
 	if (of_restconf_node_id(p->e[1].key[0], &dpid) == -1 ||
 	    (fn = fc_node_get(dpid, 0)) == NULL ||
 	    fc_node_count(fn, -1) == 0) {
@@ -430,14 +434,8 @@ inv_get(struct rc_req *rq)
 		inv_get_config(rq);
 		return;
 	}
-	if (p->n == 1) {
-		inv_get_nodes(rq);
+	if (!rc_list_entry(rq, "node", inv_get_nodes))
 		return;
-	}
-	if (!rc_elem_is(&p->e[1], "node")) {
-		rc_unknown(rq, &p->e[1]);
-		return;
-	}
 	if (of_restconf_node_id(p->e[1].key[0], &dpid) == -1 ||
 	    of_ctl_switch_find(dpid, &sw) == -1) {
 		rc_data_missing(rq);

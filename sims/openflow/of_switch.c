@@ -225,7 +225,7 @@ of_agree(struct of_switch *sw, uint8_t v)
 		of_change_state(sw, OFS_FEATURES_WAIT, "version agreed");
 		return;
 	}
-	if (sw->ft != NULL && of_flowtable_version(sw->ft) != v) {
+	if (sw->ft != NULL && of_flowtable_shape(sw->ft).version != v) {
 		held = of_flowtable_total(sw->ft);
 		of_flowtable_free(sw->ft);
 		/* The empty table first: of_flows_changed reads it. */

@@ -24,13 +24,6 @@ static const struct doc_module ot_inv_mod = {
 	"urn:opendaylight:model:topology:inventory"
 };
 
-static const struct rc_list ot_lists[] = {
-	{ "node", 1 },
-	{ "termination-point", 1 },
-	{ "link", 1 },
-	{ NULL, 0 },
-};
-
 /* What a read asks for: one node, tp or link, or all (NULL). */
 struct ot_sel {
 	const char	*node;
@@ -239,7 +232,7 @@ ot_get(struct rc_req *rq, void *arg)
 }
 
 static const struct rc_topology ot_topo = {
-	.id = OT_TOPOLOGY, .lists = ot_lists, .fn = ot_get, .entry = ot_entry,
+	.id = OT_TOPOLOGY, .fn = ot_get, .entry = ot_entry,
 	.read_only = 1,
 };
 

@@ -412,5 +412,18 @@ uint16_t ofp_port10_filter_out(uint32_t);
 /* A string field of n bytes: at most n - 1 characters, NUL-padded. */
 void	 ofp_put_str(struct wbuf *, const char *, size_t n);
 
+/*
+ * The 16 bytes that ROLE_REQUEST/REPLY (1.3 section 7.3.9: role, pad[4],
+ * generation_id) and ONF's ROLE_STATUS (ext-191: role, reason, pad[3],
+ * generation_id) share; of_cluster.c writes the latter.  reason: 0 for
+ * the padding of ROLE_REQUEST/REPLY; NULL on decoding skips it.  The
+ * decoder wants 16 bytes left and refuses a role above SLAVE (-1).
+ */
+struct rbuf;
+void	 ofp_role_put(struct wbuf *, uint32_t role, uint8_t reason,
+	    uint64_t generation_id);
+int	 ofp_role_get(struct rbuf *, uint32_t *role, uint8_t *reason,
+	    uint64_t *generation_id);
+
 
 #endif

@@ -49,9 +49,8 @@ static const struct doc_module ovr_mod = {
 	"ovsdb", "urn:opendaylight:params:xml:ns:yang:ovsdb"
 };
 
+/* Below network-topology's node (rc_topology.h has the rest). */
 static const struct rc_list ovr_lists[] = {
-	{ "node", 1 },
-	{ "termination-point", 1 },
 	{ "bridge", 1 },	/* the draft style's .../node/ID/bridge/NAME */
 	{ NULL, 0 },
 };

@@ -48,8 +48,8 @@ static const struct doc_module sst_mod = {
 	"urn:opendaylight:params:xml:ns:yang:pcep:stateful:stats"
 };
 
+/* Below network-topology's node (rc_topology.h has the rest). */
 static const struct rc_list pr_lists[] = {
-	{ "node", 1 },
 	{ "reported-lsp", 1 },
 	{ "path", 1 },
 	{ NULL, 0 },

@@ -17,9 +17,19 @@ const struct doc_module rc_nt_mod = {
 
 static const struct rc_topology	*topos[RC_MAX_TOPOLOGIES];
 static size_t			 ntopos;
-/* The union of the topologies' lists, "topology" first. */
+/* The union of the topologies' lists, network-topology's own first. */
 static struct rc_list		 lists[RC_MAX_TOPO_LISTS + 1];
 static size_t			 nlists;
+
+/* The lists the network-topology module itself defines, each keyed by
+ * one id (topology-id, node-id, tp-id, link-id): every topology has
+ * them, so a protocol names only those its augmentations add. */
+static const struct rc_list nt_lists[] = {
+	{ "topology", 1 },
+	{ "node", 1 },
+	{ "termination-point", 1 },
+	{ "link", 1 },
+};
 
 static void	rc_topo_handle(struct rc_req *, void *);
 
@@ -31,10 +41,9 @@ void
 rc_topology_reset(void)
 {
 	ntopos = 0;
-	nlists = 1;
+	nlists = sizeof(nt_lists) / sizeof(nt_lists[0]);
 	memset(lists, 0, sizeof(lists));
-	lists[0].name = "topology";
-	lists[0].nkeys = 1;
+	memcpy(lists, nt_lists, sizeof(nt_lists));
 }
 
 static void
@@ -117,14 +126,8 @@ rc_topo_handle(struct rc_req *rq, void *arg)
 	size_t			 i;
 
 	(void)arg;
-	if (p->n == 1) {
-		rc_topo_all(rq);
+	if (!rc_list_entry(rq, "topology", rc_topo_all))
 		return;
-	}
-	if (!rc_elem_is(&p->e[1], "topology")) {
-		rc_unknown(rq, &p->e[1]);
-		return;
-	}
 	for (i = 0; i < ntopos; i++)
 		if (p->e[1].nkeys == 1 &&
 		    strcmp(p->e[1].key[0], topos[i]->id) == 0) {

@@ -17,8 +17,10 @@ extern const struct doc_module rc_nt_mod;	/* network-topology */
 
 struct rc_topology {
 	const char		*id;		/* its topology-id */
-	/* The lists below a topology and their key counts (for the draft
-	 * URL style), ending with a NULL name; "topology" is implied. */
+	/* The lists its augmentations add below a topology and their key
+	 * counts (for the draft URL style), ending with a NULL name; NULL
+	 * for none.  network-topology's own (topology, node,
+	 * termination-point, link) are implied. */
 	const struct rc_list	*lists;
 	/* A request whose path has e[1] = topology=id. */
 	void			(*fn)(struct rc_req *, void *arg);

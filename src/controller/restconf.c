@@ -258,6 +258,21 @@ rc_elem_is(const struct rc_elem *e, const char *name)
 	return strcmp(e->name, name) == 0;
 }
 
+int
+rc_list_entry(struct rc_req *rq, const char *list,
+    void (*whole)(struct rc_req *))
+{
+	const struct rc_path	*p = &rq->path;
+
+	if (p->n == 1)
+		whole(rq);
+	else if (!rc_elem_is(&p->e[1], list))
+		rc_unknown(rq, &p->e[1]);
+	else
+		return 1;
+	return 0;
+}
+
 /* ---- replies ---- */
 
 void

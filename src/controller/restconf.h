@@ -110,6 +110,11 @@ int	rc_query_parse(const char *query, enum rc_content *, char *err,
 	    size_t errlen);
 /* The element is called name (its module, if any, is not compared). */
 int	rc_elem_is(const struct rc_elem *, const char *name);
+/* A request to a resource holding one list: 1 when its path names an
+ * entry of list (e[1]); else 0 once answered, by whole(rq) for the
+ * resource itself or by rc_unknown() for another name. */
+int	rc_list_entry(struct rc_req *, const char *list,
+	    void (*whole)(struct rc_req *));
 
 /* Replies of resources. */
 /* 404 data-missing, in OpenDaylight's words. */

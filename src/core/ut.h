@@ -12,4 +12,15 @@
 #define uthash_fatal(msg)	fatalx("uthash: %s", (msg))
 #include <uthash.h>
 
+/* Remove every entry of the table head (an lvalue, its handle named hh)
+ * and free it: for entries that own no other memory. */
+#define UT_FREE_ALL(head)	do {					\
+	__typeof__(head)	ut_e_, ut_tmp_;				\
+									\
+	HASH_ITER(hh, head, ut_e_, ut_tmp_) {				\
+		HASH_DEL(head, ut_e_);					\
+		free(ut_e_);						\
+	}								\
+} while (0)
+
 #endif

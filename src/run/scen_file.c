@@ -144,17 +144,6 @@ scen_seen_add(struct scen_seen **seen, const char *key)
 	return 0;
 }
 
-static void
-scen_seen_free(struct scen_seen **seen)
-{
-	struct scen_seen	*s, *tmp;
-
-	HASH_ITER(hh, *seen, s, tmp) {
-		HASH_DEL(*seen, s);
-		free(s);
-	}
-}
-
 /* A JSON array entry's key: a list entry's "name", a leaf-list's value;
  * NULL for what the module has no key for (libyang refuses it). */
 static const char *
@@ -195,7 +184,7 @@ scen_json_array(const json_t *a, const char *name, char *path, size_t plen,
 		if (rc == -1)
 			break;
 	}
-	scen_seen_free(&seen);
+	UT_FREE_ALL(seen);
 	return rc;
 }
 
@@ -295,7 +284,7 @@ scen_xml_walk(const xmlNode *parent, char *err, size_t errlen)
 		}
 		rc = scen_xml_walk(n, err, errlen);
 	}
-	scen_seen_free(&seen);
+	UT_FREE_ALL(seen);
 	return rc;
 }
 

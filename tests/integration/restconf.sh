@@ -171,6 +171,12 @@ for path, top in ((DRAFT + "/node/openflow:1" + NC, "node-connector"),
     check(len(one) == 1 and nostats(one[0]) ==
           nostats(listed.get("openflow:1:1", {})) and STATS in one[0],
           "GET %s: %s %s" % (path, st, j))
+PORT_LEAVES = {"packets", "bytes", "receive-drops", "transmit-drops",
+               "receive-errors", "transmit-errors", "receive-frame-error",
+               "receive-over-run-error", "receive-crc-error",
+               "collision-count", "duration"}
+check(set(listed.get("openflow:1:1", {}).get(STATS, {})) == PORT_LEAVES,
+      "port statistics leaves: %s" % listed.get("openflow:1:1"))
 st, _, d = req("GET", DRAFT + "/node/openflow:1" + NC)
 check(st == 200 and b'"link-down":false' in d, "compact JSON: %s" % d[:300])
 st, _, d = req("GET", RESTS + NC8040, accept="application/xml")
