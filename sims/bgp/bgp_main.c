@@ -948,10 +948,7 @@ bgp_main(int argc, char **argv)
 	bgp_check(sim, &ro);
 	bgp_fault_check(sim, &ro);
 	bgp_pool_config(sim, &ro);
-	if (endpoint_passive(&sim->pcfg[0].ep) &&
-	    (uint64_t)sim->pcfg[0].ep.port + sim->cfg.peers - 1 > 65535)
-		cli_die(&ro, "ptcp:%u with %u peers would need ports past "
-		    "65535", sim->pcfg[0].ep.port, sim->cfg.peers);
+	run_listen_ports(&sim->pcfg[0], &ro, sim->cfg.peers, "peers");
 	bgp_shard_check(sim, &ro);
 	if (run_workers(&bgp_sim_ops, sim, &ro, "peers", sim->cfg.peers, &rc) == 1)
 		return rc;

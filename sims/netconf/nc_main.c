@@ -383,9 +383,7 @@ nc_check(struct nc_sim *sim, const struct run_opts *ro)
 		run_listen_range(&sim->pcfg, ro, "--listen", cfg->devices);
 		sim->pcfg.share_listener = 1;
 	}
-	else if ((uint64_t)sim->pcfg.ep.port + cfg->devices - 1 > 65535)
-		cli_die(ro, "ptcp:%u with %u devices would need ports past "
-		    "65535", sim->pcfg.ep.port, cfg->devices);
+	run_listen_ports(&sim->pcfg, ro, cfg->devices, "devices");
 	if ((cfg->notif_rate > 0 || (cfg->given & NC_GIVEN_PREFIXES)) &&
 	    cfg->notifications == 0)
 		cli_die(ro, "--notification-rate and "

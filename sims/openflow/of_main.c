@@ -798,10 +798,7 @@ openflow_main(int argc, char **argv)
 	 * target: not a figure anyone could read. */
 	if (sim->cfg.n_ctl > 1 && sim->cfg.pktin != OF_PKTIN_OFF)
 		cli_die(&ro, "--packet-in takes one --controller");
-	if (endpoint_passive(&sim->pcfg.ep) &&
-	    (uint64_t)sim->pcfg.ep.port + sim->cfg.switches - 1 > 65535)
-		cli_die(&ro, "ptcp:%u with %u switches would need ports past "
-		    "65535", sim->pcfg.ep.port, sim->cfg.switches);
+	run_listen_ports(&sim->pcfg, &ro, sim->cfg.switches, "switches");
 	sim->phase_timeout = ro.phase_timeout;
 	of_nb_config(&sim->cfg, nb_given, &ro);
 	of_shard_check(sim, &ro, nb_given);

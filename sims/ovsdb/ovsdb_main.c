@@ -303,9 +303,7 @@ ovsdb_endpoint(struct ovsdb_sim *sim, const struct run_opts *ro)
 	pc->up_fd = ovsdb_dev_accept;
 	if (ro->source != NULL)
 		run_listen_range(pc, ro, "--controller", sim->cfg.devices);
-	else if ((uint64_t)pc->ep.port + sim->cfg.devices - 1 > 65535)
-		cli_die(ro, "%s with %u devices would need ports past 65535",
-		    pc->ep.text, sim->cfg.devices);
+	run_listen_ports(pc, ro, sim->cfg.devices, "devices");
 }
 
 /*

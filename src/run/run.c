@@ -1209,6 +1209,16 @@ run_listen_range(struct pool_config *pc, const struct run_opts *ro,
 }
 
 void
+run_listen_ports(const struct pool_config *pc, const struct run_opts *ro,
+    uint32_t devices, const char *noun)
+{
+	if (endpoint_passive(&pc->ep) && pc->src.family == AF_UNSPEC &&
+	    (uint64_t)pc->ep.port + devices - 1 > 65535)
+		cli_die(ro, "%s with %u %s would need ports past 65535",
+		    pc->ep.text, devices, noun);
+}
+
+void
 run_pool_config(struct pool_config *pc, const struct run_opts *ro,
     const char *what, const char *ep_arg, unsigned ep_kinds,
     const char *kinds_msg, uint32_t devices)

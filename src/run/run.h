@@ -110,6 +110,11 @@ void	 run_pool_endpoint(struct pool_config *, const struct run_opts *,
  */
 void	 run_listen_range(struct pool_config *, const struct run_opts *,
 	    const char *what, uint32_t devices);
+/* Passive devices without --source listen on PORT+i: exit 2 ("EP with
+ * N nouns would need ports past 65535") when the last port would not
+ * exist.  Nothing for an active endpoint. */
+void	 run_listen_ports(const struct pool_config *,
+	    const struct run_opts *, uint32_t devices, const char *noun);
 
 /*
  * --shard I/N of a run of total devices: the slice's first device's
