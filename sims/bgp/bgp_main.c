@@ -708,15 +708,6 @@ static const char *const bgp_phase_names[] = {
 	"announce.c5", "announce.c6", "announce.c7", "announce.c8", NULL
 };
 
-/* --sweep and --find-max set the count start() builds from. */
-static uint32_t *
-bgp_size(void *arg)
-{
-	struct bgp_sim	*sim = arg;
-
-	return &sim->cfg.peers;
-}
-
 static const struct sim_ops bgp_sim_ops = {
 	"bgp",
 	bgp_phase_names,
@@ -725,7 +716,7 @@ static const struct sim_ops bgp_sim_ops = {
 	bgp_tick,
 	bgp_stop,
 	"peers",
-	bgp_size,
+	offsetof(struct bgp_sim, cfg.peers),	/* --sweep, --find-max */
 	bgp_fault_kinds,
 	1,		/* --shard: bgp_shard() */
 };

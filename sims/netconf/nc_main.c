@@ -307,15 +307,6 @@ static const char *const nc_phase_names[] = {
 	"confirm_delete", "nb_learn", "nb_unmount", "unmounted", NULL
 };
 
-/* --sweep and --find-max set the count start() builds from. */
-static uint32_t *
-nc_size(void *arg)
-{
-	struct nc_sim	*sim = arg;
-
-	return &sim->cfg.devices;
-}
-
 static const struct sim_ops nc_sim_ops = {
 	"netconf",
 	nc_phase_names,
@@ -324,7 +315,7 @@ static const struct sim_ops nc_sim_ops = {
 	nc_tick,
 	nc_stop,
 	"devices",
-	nc_size,
+	offsetof(struct nc_sim, cfg.devices),	/* --sweep, --find-max */
 	nc_fault_kinds,
 	1,		/* --shard: nc_shard() */
 };

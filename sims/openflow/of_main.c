@@ -15,6 +15,7 @@
  * nb_delete time the HTTP requests; confirm_delete polls the inventory
  * until it is empty.
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -608,15 +609,6 @@ static const char *const of_phase_names[] = {
 	NB_PHASE_PROGRAM, NB_PHASE_DELETE, NB_PHASE_CONFIRM_DELETE, NULL
 };
 
-/* --sweep and --find-max set the count start() builds from. */
-static uint32_t *
-of_size(void *arg)
-{
-	struct of_sim	*sim = arg;
-
-	return &sim->cfg.switches;
-}
-
 static const struct sim_ops of_sim_ops = {
 	"openflow",
 	of_phase_names,
@@ -625,7 +617,7 @@ static const struct sim_ops of_sim_ops = {
 	of_tick,
 	of_stop,
 	"switches",
-	of_size,
+	offsetof(struct of_sim, cfg.switches),	/* --sweep, --find-max */
 	of_fault_kinds,
 	1,		/* --shard: of_shard() */
 };

@@ -791,6 +791,12 @@ run_report_opts(struct report_opts *rep, const struct run_opts *ro)
 	rep->why_out = ro->quiet && !ro->worker ? stderr : NULL;
 }
 
+uint32_t *
+run_size(const struct sim_ops *ops, void *cfg)
+{
+	return (uint32_t *)((char *)cfg + ops->size_off);
+}
+
 int
 run_check_steps(const struct sim_ops *ops, void *cfg,
     const struct run_opts *ro)
@@ -803,7 +809,7 @@ run_check_steps(const struct sim_ops *ops, void *cfg,
 		why = "--step-group names a group of sbsim run's scenario";
 	else if (ro->n_sweep == 0 && ro->find_max == 0)
 		return 0;
-	else if (ops->size == NULL)
+	else if (ops->size_opt == NULL)
 		why = "this command has no device count to step";
 	else if (ro->n_sweep > 0 && ro->find_max > 0)
 		why = "--sweep and --find-max: give one";
@@ -816,7 +822,7 @@ run_check_steps(const struct sim_ops *ops, void *cfg,
 		fprintf(stderr, "sbsim %s: %s\n", ops->name, why);
 		return -1;
 	}
-	ceiling = *ops->size(cfg);
+	ceiling = *run_size(ops, cfg);
 	for (i = 0; i < ro->n_sweep; i++)
 		if (ro->sweep[i] > ceiling)
 			break;
@@ -891,7 +897,7 @@ run_steps_loop(struct run_state *rs, struct report_steps *st,
 	for (i = 0; i < max && n != 0; i++) {
 		if (i > 0 && engine_pause(ro->step_pause))
 			break;
-		*rs->ops->size(rs->cfg) = n;
+		*run_size(rs->ops, rs->cfg) = n;
 		rs->m = &runs[i];
 		if (run_once(rs) == -1)
 			break;
@@ -913,7 +919,7 @@ run_steps(struct run_state *rs)
 	struct report_opts	 rep;
 	struct report_step	 steps[RUN_MAX_STEPS];
 	struct metrics		*runs;
-	uint32_t		 ceiling = *rs->ops->size(rs->cfg);
+	uint32_t		 ceiling = *run_size(rs->ops, rs->cfg);
 	size_t			 i;
 	int			 rc, bad;
 
@@ -921,7 +927,7 @@ run_steps(struct run_state *rs)
 	run_report_opts(&rep, rs->ro);
 	runs = xcalloc(RUN_MAX_STEPS, sizeof(*runs));
 	st.n = run_steps_loop(rs, &st, runs, steps, RUN_MAX_STEPS, &rep);
-	*rs->ops->size(rs->cfg) = ceiling;
+	*run_size(rs->ops, rs->cfg) = ceiling;
 	if (st.n == 0) {
 		free(runs);
 		return 2;
