@@ -52,9 +52,9 @@ struct fault_kind {
 	/* At the run's end, before the devices stop: let go of what
 	 * faults still under way hold (a flap's timer); NULL: nothing. */
 	void		(*stop)(void *cfg);
-	/* FAULT_KIND_DROP and FAULT_KIND_DELAY: the pools in cfg that the
-	 * devices are on (*n of them, each device on every one); NULL for
-	 * the other kinds. */
+	/* FAULT_KIND_DROP and FAULT_KIND_DELAY: the array of pools in cfg
+	 * that the devices are on (*n of them, at least one, each device
+	 * on every one); NULL for the other kinds. */
 	struct pool	*(*pools)(void *cfg, unsigned *n);
 };
 
