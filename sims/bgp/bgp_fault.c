@@ -17,32 +17,15 @@
 #define BGP_CHURN_DEFAULT	10	/* prefixes, without /N */
 #define BGP_CHURN_MAX		100000
 
-/* fn on a speaker's pool picked by rnd, then on the next ones while
- * none of its sessions can take it. */
-static int
-bgp_fault_any_pool(struct bgp_sim *sim, const struct fault_shot *shot,
-    int (*fn)(struct pool *, const struct fault_shot *))
+/* drop and delay: a peer's session to any speaker (fault_pools_drop()
+ * tries each). */
+static struct pool *
+bgp_fault_pools(void *cfg, unsigned *n)
 {
-	struct fault_shot	 one = *shot;
-	unsigned		 i, n = sim->cfg.n_spk;
+	struct bgp_sim	*sim = cfg;
 
-	one.rnd = shot->rnd / n;
-	for (i = 0; i < n; i++)
-		if (fn(&sim->pool[(shot->rnd + i) % n], &one) == 0)
-			return 0;
-	return -1;
-}
-
-static int
-bgp_fault_drop(void *cfg, const struct fault_shot *shot)
-{
-	return bgp_fault_any_pool(cfg, shot, fault_pool_drop);
-}
-
-static int
-bgp_fault_delay(void *cfg, const struct fault_shot *shot)
-{
-	return bgp_fault_any_pool(cfg, shot, fault_pool_delay);
+	*n = sim->cfg.n_spk;
+	return sim->pool;
 }
 
 static int
@@ -89,11 +72,12 @@ bgp_fault_churn(void *cfg, const struct fault_shot *shot)
 }
 
 const struct fault_kind bgp_fault_kinds[] = {
-	{ "drop", NULL, 0, 0, 0, bgp_fault_drop, NULL },
-	{ "session-flap", NULL, 0, 0, 0, bgp_fault_session_flap, NULL },
-	{ "churn", "N", 1, BGP_CHURN_MAX, BGP_CHURN_DEFAULT, bgp_fault_churn,
+	FAULT_KIND_DROP(bgp_fault_pools),
+	{ "session-flap", NULL, 0, 0, 0, bgp_fault_session_flap, NULL,
 	    NULL },
-	/* What a peer sends held about ARG ms (fault_pool_delay()). */
-	{ "delay", "MS", 1, 60000, 200, bgp_fault_delay, NULL },
-	{ NULL, NULL, 0, 0, 0, NULL, NULL }
+	{ "churn", "N", 1, BGP_CHURN_MAX, BGP_CHURN_DEFAULT, bgp_fault_churn,
+	    NULL, NULL },
+	/* What a peer sends held about ARG ms. */
+	FAULT_KIND_DELAY(bgp_fault_pools),
+	FAULT_KIND_END
 };

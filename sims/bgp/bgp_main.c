@@ -708,15 +708,6 @@ static const char *const bgp_phase_names[] = {
 	"announce.c5", "announce.c6", "announce.c7", "announce.c8", NULL
 };
 
-/* --sweep and --find-max set the count start() builds from. */
-static uint32_t *
-bgp_size(void *arg)
-{
-	struct bgp_sim	*sim = arg;
-
-	return &sim->cfg.peers;
-}
-
 static const struct sim_ops bgp_sim_ops = {
 	"bgp",
 	bgp_phase_names,
@@ -725,7 +716,7 @@ static const struct sim_ops bgp_sim_ops = {
 	bgp_tick,
 	bgp_stop,
 	"peers",
-	bgp_size,
+	offsetof(struct bgp_sim, cfg.peers),	/* --sweep, --find-max */
 	bgp_fault_kinds,
 	1,		/* --shard: bgp_shard() */
 };
@@ -948,10 +939,7 @@ bgp_main(int argc, char **argv)
 	bgp_check(sim, &ro);
 	bgp_fault_check(sim, &ro);
 	bgp_pool_config(sim, &ro);
-	if (endpoint_passive(&sim->pcfg[0].ep) &&
-	    (uint64_t)sim->pcfg[0].ep.port + sim->cfg.peers - 1 > 65535)
-		cli_die(&ro, "ptcp:%u with %u peers would need ports past "
-		    "65535", sim->pcfg[0].ep.port, sim->cfg.peers);
+	run_listen_ports(&sim->pcfg[0], &ro, sim->cfg.peers, "peers");
 	bgp_shard_check(sim, &ro);
 	if (run_workers(&bgp_sim_ops, sim, &ro, "peers", sim->cfg.peers, &rc) == 1)
 		return rc;

@@ -201,9 +201,9 @@ nc_fault_stop(void *cfg)
 }
 
 const struct fault_kind nc_fault_kinds[] = {
-	{ "drop", NULL, 0, 0, 0, nc_fault_drop, NULL },
-	{ "rpc-error", NULL, 0, 0, 0, nc_fault_rpc_error, NULL },
+	{ "drop", NULL, 0, 0, 0, nc_fault_drop, NULL, NULL },
+	{ "rpc-error", NULL, 0, 0, 0, nc_fault_rpc_error, NULL, NULL },
 	{ "slow-rpc", "MS", 1, 600000, 1000, nc_fault_slow_rpc,
-	    nc_fault_stop },
-	{ NULL, NULL, 0, 0, 0, NULL, NULL }
+	    nc_fault_stop, NULL },
+	FAULT_KIND_END
 };

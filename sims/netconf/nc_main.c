@@ -307,15 +307,6 @@ static const char *const nc_phase_names[] = {
 	"confirm_delete", "nb_learn", "nb_unmount", "unmounted", NULL
 };
 
-/* --sweep and --find-max set the count start() builds from. */
-static uint32_t *
-nc_size(void *arg)
-{
-	struct nc_sim	*sim = arg;
-
-	return &sim->cfg.devices;
-}
-
 static const struct sim_ops nc_sim_ops = {
 	"netconf",
 	nc_phase_names,
@@ -324,7 +315,7 @@ static const struct sim_ops nc_sim_ops = {
 	nc_tick,
 	nc_stop,
 	"devices",
-	nc_size,
+	offsetof(struct nc_sim, cfg.devices),	/* --sweep, --find-max */
 	nc_fault_kinds,
 	1,		/* --shard: nc_shard() */
 };
@@ -383,9 +374,7 @@ nc_check(struct nc_sim *sim, const struct run_opts *ro)
 		run_listen_range(&sim->pcfg, ro, "--listen", cfg->devices);
 		sim->pcfg.share_listener = 1;
 	}
-	else if ((uint64_t)sim->pcfg.ep.port + cfg->devices - 1 > 65535)
-		cli_die(ro, "ptcp:%u with %u devices would need ports past "
-		    "65535", sim->pcfg.ep.port, cfg->devices);
+	run_listen_ports(&sim->pcfg, ro, cfg->devices, "devices");
 	if ((cfg->notif_rate > 0 || (cfg->given & NC_GIVEN_PREFIXES)) &&
 	    cfg->notifications == 0)
 		cli_die(ro, "--notification-rate and "

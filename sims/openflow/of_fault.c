@@ -6,7 +6,7 @@
  * clear), and stall (the switch reads nothing from its controllers for
  * ARG ms: what they send meanwhile is answered when it reads again, up
  * to ARG ms late, as behind a control channel that stalls), and delay
- * (what a connection sends held about ARG ms, fault_pool_delay()).
+ * (what a connection sends held about ARG ms, fault_pools_delay()).
  */
 #include <sys/queue.h>
 
@@ -31,21 +31,15 @@ struct of_flap {
 };
 static LIST_HEAD(, of_flap) of_flaps = LIST_HEAD_INITIALIZER(of_flaps);
 
-static int
-of_fault_drop(void *cfg, const struct fault_shot *shot)
+/* drop and delay: one of the switch's connections to its (first)
+ * controller. */
+static struct pool *
+of_fault_pools(void *cfg, unsigned *n)
 {
 	struct of_sim	*sim = cfg;
 
-	return fault_pool_drop(&sim->pool, shot);
-}
-
-/* delay: one of the switch's connections holds what it sends. */
-static int
-of_fault_delay(void *cfg, const struct fault_shot *shot)
-{
-	struct of_sim	*sim = cfg;
-
-	return fault_pool_delay(&sim->pool, shot);
+	*n = 1;
+	return &sim->pool;
 }
 
 static void
@@ -156,11 +150,12 @@ of_fault_stop(void *cfg)
 }
 
 const struct fault_kind of_fault_kinds[] = {
-	{ "drop", NULL, 0, 0, 0, of_fault_drop, NULL },
+	FAULT_KIND_DROP(of_fault_pools),
 	{ "port-flap", "MS", 1, 3600000, 1000, of_fault_port_flap,
-	    of_fault_stop },
-	{ "stall", "MS", 1, 60000, 500, of_fault_stall, of_fault_stop },
-	{ "link-move", NULL, 0, 0, 0, of_topo_link_move, NULL },
-	{ "delay", "MS", 1, 60000, 200, of_fault_delay, NULL },
-	{ NULL, NULL, 0, 0, 0, NULL, NULL }
+	    of_fault_stop, NULL },
+	{ "stall", "MS", 1, 60000, 500, of_fault_stall, of_fault_stop,
+	    NULL },
+	{ "link-move", NULL, 0, 0, 0, of_topo_link_move, NULL, NULL },
+	FAULT_KIND_DELAY(of_fault_pools),
+	FAULT_KIND_END
 };

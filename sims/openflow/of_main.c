@@ -15,6 +15,7 @@
  * nb_delete time the HTTP requests; confirm_delete polls the inventory
  * until it is empty.
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -608,15 +609,6 @@ static const char *const of_phase_names[] = {
 	NB_PHASE_PROGRAM, NB_PHASE_DELETE, NB_PHASE_CONFIRM_DELETE, NULL
 };
 
-/* --sweep and --find-max set the count start() builds from. */
-static uint32_t *
-of_size(void *arg)
-{
-	struct of_sim	*sim = arg;
-
-	return &sim->cfg.switches;
-}
-
 static const struct sim_ops of_sim_ops = {
 	"openflow",
 	of_phase_names,
@@ -625,7 +617,7 @@ static const struct sim_ops of_sim_ops = {
 	of_tick,
 	of_stop,
 	"switches",
-	of_size,
+	offsetof(struct of_sim, cfg.switches),	/* --sweep, --find-max */
 	of_fault_kinds,
 	1,		/* --shard: of_shard() */
 };
@@ -798,10 +790,7 @@ openflow_main(int argc, char **argv)
 	 * target: not a figure anyone could read. */
 	if (sim->cfg.n_ctl > 1 && sim->cfg.pktin != OF_PKTIN_OFF)
 		cli_die(&ro, "--packet-in takes one --controller");
-	if (endpoint_passive(&sim->pcfg.ep) &&
-	    (uint64_t)sim->pcfg.ep.port + sim->cfg.switches - 1 > 65535)
-		cli_die(&ro, "ptcp:%u with %u switches would need ports past "
-		    "65535", sim->pcfg.ep.port, sim->cfg.switches);
+	run_listen_ports(&sim->pcfg, &ro, sim->cfg.switches, "switches");
 	sim->phase_timeout = ro.phase_timeout;
 	of_nb_config(&sim->cfg, nb_given, &ro);
 	of_shard_check(sim, &ro, nb_given);

@@ -237,15 +237,6 @@ ovsdb_stop(void *arg)
 	sim->ph = NULL;
 }
 
-/* --sweep and --find-max set the count start() builds from. */
-static uint32_t *
-ovsdb_size(void *arg)
-{
-	struct ovsdb_sim	*sim = arg;
-
-	return &sim->cfg.devices;
-}
-
 static const struct sim_ops ovsdb_sim_ops = {
 	"ovsdb",
 	ovsdb_phase_names,
@@ -254,7 +245,7 @@ static const struct sim_ops ovsdb_sim_ops = {
 	ovsdb_tick,
 	ovsdb_stop,
 	"devices",
-	ovsdb_size,
+	offsetof(struct ovsdb_sim, cfg.devices),	/* --sweep, --find-max */
 	ovsdb_fault_kinds,
 	1,		/* --shard: ovsdb_shard() */
 };
@@ -303,9 +294,7 @@ ovsdb_endpoint(struct ovsdb_sim *sim, const struct run_opts *ro)
 	pc->up_fd = ovsdb_dev_accept;
 	if (ro->source != NULL)
 		run_listen_range(pc, ro, "--controller", sim->cfg.devices);
-	else if ((uint64_t)pc->ep.port + sim->cfg.devices - 1 > 65535)
-		cli_die(ro, "%s with %u devices would need ports past 65535",
-		    pc->ep.text, sim->cfg.devices);
+	run_listen_ports(pc, ro, sim->cfg.devices, "devices");
 }
 
 /*

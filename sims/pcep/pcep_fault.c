@@ -4,7 +4,7 @@
  * session comes back with the pool's backoff and the PCC reports its LSPs
  * again, RFC 8231 section 5.6); pcerr (an unsolicited PCErr of type and
  * value ARG = TYPE * 256 + VALUE, RFC 5440 section 7.15, the session
- * kept); delay (what a PCC sends held about ARG ms, fault_pool_delay()).
+ * kept); delay (what a PCC sends held about ARG ms, fault_pools_delay()).
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -17,21 +17,14 @@
  * takes without closing. */
 #define PCEP_FAULT_PCERR_DEFAULT	(2 * 256 + 0)
 
-static int
-pcep_fault_drop(void *cfg, const struct fault_shot *shot)
+/* drop and delay: a PCC's session to its (first) PCE. */
+static struct pool *
+pcep_fault_pools(void *cfg, unsigned *n)
 {
 	struct pcep_sim	*sim = cfg;
 
-	return fault_pool_drop(&sim->pool[0], shot);
-}
-
-/* delay: what a PCC sends its (first) PCE held about ARG ms. */
-static int
-pcep_fault_delay(void *cfg, const struct fault_shot *shot)
-{
-	struct pcep_sim	*sim = cfg;
-
-	return fault_pool_delay(&sim->pool[0], shot);
+	*n = 1;
+	return &sim->pool[0];
 }
 
 static int
@@ -84,10 +77,11 @@ pcep_fault_pcerr(void *cfg, const struct fault_shot *shot)
 }
 
 const struct fault_kind pcep_fault_kinds[] = {
-	{ "drop", NULL, 0, 0, 0, pcep_fault_drop, NULL },
-	{ "session-flap", NULL, 0, 0, 0, pcep_fault_session_flap, NULL },
+	FAULT_KIND_DROP(pcep_fault_pools),
+	{ "session-flap", NULL, 0, 0, 0, pcep_fault_session_flap, NULL,
+	    NULL },
 	{ "pcerr", "TYPE*256+VALUE", 256, 65535, PCEP_FAULT_PCERR_DEFAULT,
-	    pcep_fault_pcerr, NULL },
-	{ "delay", "MS", 1, 60000, 200, pcep_fault_delay, NULL },
-	{ NULL, NULL, 0, 0, 0, NULL, NULL }
+	    pcep_fault_pcerr, NULL, NULL },
+	FAULT_KIND_DELAY(pcep_fault_pools),
+	FAULT_KIND_END
 };

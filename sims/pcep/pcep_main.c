@@ -512,15 +512,6 @@ pcep_stop(void *arg)
 	sim->pccs = NULL;
 }
 
-/* --sweep and --find-max set the count start() builds from. */
-static uint32_t *
-pcep_size(void *arg)
-{
-	struct pcep_sim	*sim = arg;
-
-	return &sim->cfg.pccs;
-}
-
 static const struct sim_ops pcep_sim_ops = {
 	"pcep",
 	pcep_phase_names,
@@ -529,7 +520,7 @@ static const struct sim_ops pcep_sim_ops = {
 	pcep_tick,
 	pcep_stop,
 	"pccs",
-	pcep_size,
+	offsetof(struct pcep_sim, cfg.pccs),	/* --sweep, --find-max */
 	pcep_fault_kinds,
 	1,		/* --shard: pcep_shard() */
 };

@@ -306,6 +306,7 @@ fault_fire(evutil_socket_t fd, short what, void *arg)
 	shot.rnd = fault_rand(a->set);
 	shot.arg = a->spec->has_arg ? a->spec->arg : a->kind->arg_default;
 	shot.now_ns = clock_ns();
+	shot.kind = a->kind;
 	fault_firing = a->set;
 	rc = a->kind->inject(a->set->cfg, &shot);
 	fault_firing = NULL;
@@ -469,7 +470,7 @@ fault_pick(void *base, size_t n, size_t size, int (*ok)(const void *dev),
 	return NULL;
 }
 
-int
+static int
 fault_pool_drop(struct pool *p, const struct fault_shot *shot)
 {
 	struct linger	 lg = { 1, 0 };
@@ -555,7 +556,7 @@ fault_hold_release(evutil_socket_t fd, short what, void *arg)
 	bufferevent_enable(bev, EV_WRITE);
 }
 
-int
+static int
 fault_pool_delay(struct pool *p, const struct fault_shot *shot)
 {
 	struct fault_set	*fs = fault_firing;
@@ -596,6 +597,37 @@ fault_pool_delay(struct pool *p, const struct fault_shot *shot)
 	bufferevent_disable(d->bev, EV_WRITE);
 	engine_timer_add_ms(h->ev, ms);
 	return 0;
+}
+
+/* fn on the pool of the kind's pools that rnd picks, then on the next
+ * ones while none of its devices can take it (rnd's quotient picks the
+ * device). */
+static int
+fault_any_pool(void *cfg, const struct fault_shot *shot,
+    int (*fn)(struct pool *, const struct fault_shot *))
+{
+	struct fault_shot	 one = *shot;
+	struct pool		*p;
+	unsigned		 i, n;
+
+	p = shot->kind->pools(cfg, &n);
+	one.rnd = shot->rnd / n;
+	for (i = 0; i < n; i++)
+		if (fn(&p[(shot->rnd + i) % n], &one) == 0)
+			return 0;
+	return -1;
+}
+
+int
+fault_pools_drop(void *cfg, const struct fault_shot *shot)
+{
+	return fault_any_pool(cfg, shot, fault_pool_drop);
+}
+
+int
+fault_pools_delay(void *cfg, const struct fault_shot *shot)
+{
+	return fault_any_pool(cfg, shot, fault_pool_delay);
 }
 
 /* From the pool (fault_watch): d's connection goes; a delay's hold on

@@ -36,7 +36,10 @@ struct fault_shot {
 	uint64_t	 rnd;
 	uint32_t	 arg;
 	uint64_t	 now_ns;
+	const struct fault_kind	*kind;	/* the kind injected */
 };
+
+struct pool;
 
 /* One kind a protocol supports. */
 struct fault_kind {
@@ -49,7 +52,19 @@ struct fault_kind {
 	/* At the run's end, before the devices stop: let go of what
 	 * faults still under way hold (a flap's timer); NULL: nothing. */
 	void		(*stop)(void *cfg);
+	/* FAULT_KIND_DROP and FAULT_KIND_DELAY: the array of pools in cfg
+	 * that the devices are on (*n of them, at least one, each device
+	 * on every one); NULL for the other kinds. */
+	struct pool	*(*pools)(void *cfg, unsigned *n);
 };
+
+/* The kinds every pool's devices take alike (fault_pools_drop(),
+ * fault_pools_delay()), a device of the pools pools(cfg) gives. */
+#define FAULT_KIND_DROP(pools)	\
+	{ "drop", NULL, 0, 0, 0, fault_pools_drop, NULL, pools }
+#define FAULT_KIND_DELAY(pools)	\
+	{ "delay", "MS", 1, 60000, 200, fault_pools_delay, NULL, pools }
+#define FAULT_KIND_END	{ NULL, NULL, 0, 0, 0, NULL, NULL, NULL }
 
 /* Parse one --fault argument into spec; -1 with a message in err. */
 int	 fault_parse(const char *arg, struct fault_spec *, char *err,
@@ -85,23 +100,22 @@ void	 fault_stop(void);
 int	 fault_busy(uint64_t now_ns, double timeout_s);
 
 /*
- * drop: the connection of an up device of pool, picked by rnd, closed
- * abruptly as a peer's reset would (it reconnects with its backoff, a
- * passive device waits for the controller); the reconnect phase counts
- * it back up.  0, or -1 when no device of the pool is up.
+ * drop: the connection of an up device, picked by rnd, closed abruptly
+ * as a peer's reset would (it reconnects with its backoff, a passive
+ * device waits for the controller); the reconnect phase counts it back
+ * up.  0, or -1 when no device is up.
+ * delay: an up device, picked by rnd, holds everything it sends (its
+ * bufferevent's EV_WRITE off: it reads and answers as ever, its output
+ * queued in order) for a time uniform in [ARG/2, 3*ARG/2] ms, then sends
+ * it all.  Counts fault_delay_ms (the times drawn) and fault_delay_bytes
+ * (what was held when let go).  0, or -1 when no device is up and not
+ * already delayed.
+ * Both on the pool of shot->kind->pools(cfg) that rnd picks, then on the
+ * next ones while none of its devices can take it.
  */
-struct pool;
 struct pool_dev;
-int	 fault_pool_drop(struct pool *, const struct fault_shot *);
-/*
- * delay: an up device of pool, picked by rnd, holds everything it sends
- * (its bufferevent's EV_WRITE off: it reads and answers as ever, its
- * output queued in order) for a time uniform in [ARG/2, 3*ARG/2] ms,
- * then sends it all.  Counts fault_delay_ms (the times drawn) and
- * fault_delay_bytes (what was held when let go).  0, or -1 when no
- * device of the pool is up and not already delayed.
- */
-int	 fault_pool_delay(struct pool *, const struct fault_shot *);
+int	 fault_pools_drop(void *cfg, const struct fault_shot *);
+int	 fault_pools_delay(void *cfg, const struct fault_shot *);
 /* A device whose session a fault ends in its protocol's own way (a
  * session flap: CLOSE, NOTIFICATION Cease) before the pool loses it: the
  * reconnect phase of the set injecting expects it back (outside a

@@ -826,6 +826,12 @@ run_report_opts(struct report_opts *rep, const struct run_opts *ro)
 	rep->why_out = ro->quiet && !ro->worker ? stderr : NULL;
 }
 
+uint32_t *
+run_size(const struct sim_ops *ops, void *cfg)
+{
+	return (uint32_t *)((char *)cfg + ops->size_off);
+}
+
 int
 run_check_steps(const struct sim_ops *ops, void *cfg,
     const struct run_opts *ro)
@@ -838,7 +844,7 @@ run_check_steps(const struct sim_ops *ops, void *cfg,
 		why = "--step-group names a group of sbsim run's scenario";
 	else if (ro->n_sweep == 0 && ro->find_max == 0)
 		return 0;
-	else if (ops->size == NULL)
+	else if (ops->size_opt == NULL)
 		why = "this command has no device count to step";
 	else if (ro->n_sweep > 0 && ro->find_max > 0)
 		why = "--sweep and --find-max: give one";
@@ -851,7 +857,7 @@ run_check_steps(const struct sim_ops *ops, void *cfg,
 		fprintf(stderr, "sbsim %s: %s\n", ops->name, why);
 		return -1;
 	}
-	ceiling = *ops->size(cfg);
+	ceiling = *run_size(ops, cfg);
 	for (i = 0; i < ro->n_sweep; i++)
 		if (ro->sweep[i] > ceiling)
 			break;
@@ -926,7 +932,7 @@ run_steps_loop(struct run_state *rs, struct report_steps *st,
 	for (i = 0; i < max && n != 0; i++) {
 		if (i > 0 && engine_pause(ro->step_pause))
 			break;
-		*rs->ops->size(rs->cfg) = n;
+		*run_size(rs->ops, rs->cfg) = n;
 		rs->m = &runs[i];
 		if (run_once(rs) == -1)
 			break;
@@ -948,7 +954,7 @@ run_steps(struct run_state *rs)
 	struct report_opts	 rep;
 	struct report_step	 steps[RUN_MAX_STEPS];
 	struct metrics		*runs;
-	uint32_t		 ceiling = *rs->ops->size(rs->cfg);
+	uint32_t		 ceiling = *run_size(rs->ops, rs->cfg);
 	size_t			 i;
 	int			 rc, bad;
 
@@ -956,7 +962,7 @@ run_steps(struct run_state *rs)
 	run_report_opts(&rep, rs->ro);
 	runs = xcalloc(RUN_MAX_STEPS, sizeof(*runs));
 	st.n = run_steps_loop(rs, &st, runs, steps, RUN_MAX_STEPS, &rep);
-	*rs->ops->size(rs->cfg) = ceiling;
+	*run_size(rs->ops, rs->cfg) = ceiling;
 	if (st.n == 0) {
 		free(runs);
 		return 2;
@@ -1271,6 +1277,16 @@ run_listen_range(struct pool_config *pc, const struct run_opts *ro,
 	if (pc->src.count < devices)
 		cli_die(ro, "--source %s has %llu addresses for %u devices",
 		    pc->src.text, (unsigned long long)pc->src.count, devices);
+}
+
+void
+run_listen_ports(const struct pool_config *pc, const struct run_opts *ro,
+    uint32_t devices, const char *noun)
+{
+	if (endpoint_passive(&pc->ep) && pc->src.family == AF_UNSPEC &&
+	    (uint64_t)pc->ep.port + devices - 1 > 65535)
+		cli_die(ro, "%s with %u %s would need ports past 65535",
+		    pc->ep.text, devices, noun);
 }
 
 void

@@ -30,13 +30,14 @@ struct sim_ops {
 	int		(*tick)(void *cfg, uint64_t now_ns);
 	/* Stop and free the run's devices, fold their stats into counters. */
 	void		(*stop)(void *cfg);
-	/* The device count option ("switches") and its field, which
-	 * --sweep and --find-max set before each start(); NULL: the
-	 * command cannot step its size.  start() must take the count from
-	 * there, and the options' checks hold for every count up to the
-	 * one given (the ceiling). */
+	/* The device count option ("switches") and where its uint32_t
+	 * field is in cfg (offsetof), which --sweep and --find-max set
+	 * before each start() (run_size()); size_opt NULL: the command
+	 * cannot step its size.  start() must take the count from there,
+	 * and the options' checks hold for every count up to the one
+	 * given (the ceiling). */
 	const char	*size_opt;
-	uint32_t	*(*size)(void *cfg);
+	size_t		 size_off;
 	/* The --fault kinds the command's devices take (fault.h),
 	 * NULL-terminated; NULL: none. */
 	const struct fault_kind *faults;
@@ -80,6 +81,9 @@ void	 run_free_sims(void);
  * run could not start (too many descriptors, cannot listen, ...).
  */
 int	 run_main(const struct sim_ops *, void *cfg, const struct run_opts *);
+/* The device count of cfg that --sweep and --find-max step
+ * (sim_ops.size_off). */
+uint32_t *run_size(const struct sim_ops *, void *cfg);
 
 /*
  * The device pool's configuration from the run's options: the endpoint
@@ -110,6 +114,11 @@ void	 run_pool_endpoint(struct pool_config *, const struct run_opts *,
  */
 void	 run_listen_range(struct pool_config *, const struct run_opts *,
 	    const char *what, uint32_t devices);
+/* Passive devices without --source listen on PORT+i: exit 2 ("EP with
+ * N nouns would need ports past 65535") when the last port would not
+ * exist.  Nothing for an active endpoint. */
+void	 run_listen_ports(const struct pool_config *,
+	    const struct run_opts *, uint32_t devices, const char *noun);
 
 /*
  * --shard I/N of a run of total devices: the slice's first device's
@@ -130,7 +139,7 @@ void	 run_shard_slice(const struct run_opts *, const char *what,
  * what and total: the count option ("--switches") and its value.
  * --repeat and each step of --sweep / --find-max fork fresh workers
  * (a step of S devices: S of them at most), the step's size set through
- * ops->size(cfg) before the fork.  A scenario's group being collected
+ * run_size() before the fork.  A scenario's group being collected
  * (run_collecting()) is checked only, and returns 0: the scenario forks
  * its workers itself.
  */

@@ -19,6 +19,7 @@
 #include <sys/wait.h>
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,6 +79,7 @@ struct scen {
 	struct metrics		 scope[SCEN_MAX_GROUPS];	/* GROUP. */
 	struct sim_ops		 ops;		/* the groups as one sim */
 	struct scen_group	*stepped;	/* --sweep, --find-max */
+	uint32_t		 step_count;	/* its count, scen_start() */
 	char			 size_opt[32];	/* "GROUP.count" */
 	struct run_opts		 ro;		/* the whole run's options */
 	const char		*phases[METRICS_MAX_PHASES + 1];
@@ -362,6 +364,9 @@ scen_start(void *arg, struct metrics *m, char *err, size_t errlen)
 	char			 e[400];
 	int			 rc;
 
+	/* --sweep and --find-max step one group's count (--step-group):
+	 * the scenario's own, sc->step_count, set before each start. */
+	*run_size(sc->stepped->g.ops, sc->stepped->g.cfg) = sc->step_count;
 	for (sc->started = 0; sc->started < sc->n; sc->started++) {
 		g = &sc->grp[sc->started];
 		metrics_scope(&sc->scope[sc->started], m, g->name);
@@ -420,15 +425,6 @@ scen_stop(void *arg)
 	sc->started = 0;
 }
 
-/* --sweep and --find-max step one group's count (--step-group). */
-static uint32_t *
-scen_size(void *arg)
-{
-	struct scen	*sc = arg;
-
-	return sc->stepped->g.ops->size(sc->stepped->g.cfg);
-}
-
 static void
 scen_step_group(struct scen *sc)
 {
@@ -446,6 +442,7 @@ scen_step_group(struct scen *sc)
 	}
 	snprintf(sc->size_opt, sizeof(sc->size_opt), "%s.count",
 	    sc->stepped->name);
+	sc->step_count = *run_size(sc->stepped->g.ops, sc->stepped->g.cfg);
 }
 
 static void
@@ -635,7 +632,8 @@ scen_go(struct scen *sc)
 		return 0;
 	/* Shards: each group sliced its own devices (scen_shards()). */
 	sc->ops = (struct sim_ops){ "run", sc->phases, scen_fds, scen_start,
-	    scen_tick, scen_stop, sc->size_opt, scen_size, NULL, 1 };
+	    scen_tick, scen_stop, sc->size_opt, offsetof(struct scen,
+	    step_count), NULL, 1 };
 	log_init("sbsim", sc->ro.verbose);
 	log_info("running %zu groups of %s", sc->n, sc->path);
 	return run_main(&sc->ops, sc, &sc->ro);

@@ -80,7 +80,8 @@ run_workers_check(const struct sim_ops *ops, const struct run_opts *ro)
 		    "by slice yet";
 	else if (ro->shard_count > 0)
 		why = "--workers does not go with --shard";
-	else if ((ro->n_sweep > 0 || ro->find_max > 0) && ops->size == NULL)
+	else if ((ro->n_sweep > 0 || ro->find_max > 0) &&
+	    ops->size_opt == NULL)
 		why = "--workers does not go with --sweep or --find-max here "
 		    "(no device count to step)";
 	if (why != NULL)
@@ -574,7 +575,7 @@ workers_pause(double secs)
 
 /*
  * --sweep or --find-max: each step a run of fresh workers at its size
- * (set through ops->size() before they fork), the next size chosen from
+ * (set through run_size() before they fork), the next size chosen from
  * the merged report as one process chooses it.  A step whose worker
  * died is FAILED with its words and ends the search.  1 in a worker.
  */
@@ -582,7 +583,7 @@ static int
 workers_steps(struct wrun *wr, int *rc)
 {
 	const struct run_opts	*ro = wr->ro;
-	uint32_t		*size = wr->ops->size(wr->cfg);
+	uint32_t		*size = run_size(wr->ops, wr->cfg);
 	uint32_t		 ceiling = *size;
 	uint32_t		 n = ro->find_max ? ro->find_max : ro->sweep[0];
 	struct report_steps	 st;

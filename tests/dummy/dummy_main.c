@@ -156,15 +156,10 @@ dummy_stop(void *arg)
 	sim->devs = NULL;
 }
 
-static uint32_t *
-dummy_size(void *arg)
-{
-	return &((struct dummy_sim *)arg)->cfg.devices;
-}
-
 static const struct sim_ops dummy_sim_ops = {
 	"dummy", dummy_phase_names, dummy_fds_needed, dummy_start,
-	dummy_tick, dummy_stop, "devices", dummy_size, NULL, 0,
+	dummy_tick, dummy_stop, "devices",
+	offsetof(struct dummy_sim, cfg.devices), NULL, 0,
 };
 
 static int

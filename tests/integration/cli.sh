@@ -73,6 +73,13 @@ bad "different address families" openflow --switches 1 \
     --controller 'tcp:[::1]:9' --source 127.2.0.0/16
 bad "ptcp:65500 with 100 switches would need ports past 65535" openflow \
     --switches 100 --controller ptcp:65500
+# The same check (run_listen_ports()) for every protocol whose devices listen.
+bad "ptcp:65500 with 100 peers would need ports past 65535" bgp \
+    --peers 100 --as 65001 --controller ptcp:65500
+bad "ptcp:65500 with 100 devices would need ports past 65535" netconf \
+    --devices 100 --listen ptcp:65500
+bad "ptcp:65500 with 100 devices would need ports past 65535" ovsdb \
+    --devices 100 --controller ptcp:65500
 bad "unexpected argument 'extra'" openflow --switches 1 $C extra
 bad "--ssl-key /nonexistent: No such file" openflow --switches 1 \
     --controller ssl:127.0.0.1:9 --ssl-key /nonexistent

@@ -31,9 +31,9 @@ fake_inject(void *cfg, const struct fault_shot *shot)
 }
 
 static const struct fault_kind kinds[] = {
-	{ "drop", NULL, 0, 0, 0, fake_inject, NULL },
-	{ "port-flap", "MS", 1, 60000, 1000, fake_inject, NULL },
-	{ NULL, NULL, 0, 0, 0, NULL, NULL }
+	{ "drop", NULL, 0, 0, 0, fake_inject, NULL, NULL },
+	{ "port-flap", "MS", 1, 60000, 1000, fake_inject, NULL, NULL },
+	FAULT_KIND_END
 };
 
 static void
@@ -247,8 +247,8 @@ group_inject(void *cfg, const struct fault_shot *shot)
 }
 
 static const struct fault_kind group_kinds[] = {
-	{ "drop", NULL, 0, 0, 0, group_inject, NULL },
-	{ NULL, NULL, 0, 0, 0, NULL, NULL }
+	{ "drop", NULL, 0, 0, 0, group_inject, NULL, NULL },
+	FAULT_KIND_END
 };
 
 static void
