@@ -20,7 +20,7 @@
 #include <event2/http.h>
 
 #include "bgp_dcc.h"
-#include "bgp_spk.h"
+#include "bgp_ctl.h"
 #include "log.h"
 #include "restconf.h"
 
@@ -69,7 +69,7 @@ dcc_count(const struct dcc_counter *c)
 	if (strcmp(c->topology, "example-ipv4-topology") != 0 &&
 	    strcmp(c->topology, "example-ipv6-topology") != 0)
 		return 0;
-	return bgp_spk_stats()->rib_transactions - c->base;
+	return bgp_ctl_stats()->rib_transactions - c->base;
 }
 
 /* GET data-change-counter[/counter=ID]. */
@@ -164,7 +164,7 @@ dcc_put(struct rc_req *rq, const char *id)
 		c = &dcc[n_dcc++];
 	snprintf(c->id, sizeof(c->id), "%s", cid);
 	snprintf(c->topology, sizeof(c->topology), "%s", topo);
-	c->base = bgp_spk_stats()->rib_transactions;
+	c->base = bgp_ctl_stats()->rib_transactions;
 }
 
 static void

@@ -1,5 +1,5 @@
 /*
- * What the peers (bgp_peer.c) and the controller's speaker (bgp_spk.c)
+ * What the peers (bgp_peer.c) and the controller's speaker (bgp_ctl.c)
  * share about a connection: the scratch buffer messages are built in,
  * the framing of what comes in, the hold time option, and last words on
  * a connection that closes right after.

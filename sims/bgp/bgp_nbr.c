@@ -18,7 +18,7 @@
 #include <event2/event.h>
 
 #include "bgp_nbr.h"
-#include "bgp_spk.h"
+#include "bgp_ctl.h"
 #include "engine.h"
 #include "log.h"
 
@@ -269,7 +269,7 @@ nbr_connected(evutil_socket_t fd, short what, void *arg)
 	event_free(n->conn);
 	n->conn = NULL;
 	n->fd = -1;		/* the session owns it now */
-	if (bgp_spk_attach(fd, (struct sockaddr *)&n->sa, n->salen) == 0)
+	if (bgp_ctl_attach(fd, (struct sockaddr *)&n->sa, n->salen) == 0)
 		n->backoff_s = 1;
 	nbr_arm(n, 1);
 }
@@ -343,7 +343,7 @@ nbr_tick(evutil_socket_t fd, short what, void *arg)
 	snprintf(peer, sizeof(peer), "bgp://%s", n->c.name);
 	if (e.passive || n->conn != NULL)
 		return;
-	if (bgp_spk_has_session(peer))
+	if (bgp_ctl_has_session(peer))
 		nbr_arm(n, 1);
 	else
 		nbr_connect(n, &e);
@@ -382,7 +382,7 @@ nbr_reset(const struct nbr_ent *n, uint8_t subcode)
 	char	peer[BGP_NBR_NAME_LEN + 8];
 
 	snprintf(peer, sizeof(peer), "bgp://%s", n->c.name);
-	bgp_spk_reset(peer, subcode);
+	bgp_ctl_reset(peer, subcode);
 }
 
 /* A group changed: its members' sessions restart with what it says. */

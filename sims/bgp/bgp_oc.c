@@ -25,7 +25,7 @@
 
 #include "bgp_nbr.h"
 #include "bgp_oc.h"
-#include "bgp_spk.h"
+#include "bgp_ctl.h"
 #include "bgp_wire.h"
 #include "log.h"
 #include "restconf.h"
@@ -161,13 +161,13 @@ oc_write_state(struct doc_writer *w, const struct bgp_nbr *c)
 	doc_container(w, NULL, "state");
 	if (c->kind == BGP_NBR_NEIGHBOR) {
 		snprintf(peer, sizeof(peer), "bgp://%s", c->name);
-		bgp_spk_peer_state(peer, &state, &n);
+		bgp_ctl_peer_state(peer, &state, &n);
 		doc_leaf_str(w, "session-state", state);
 	} else {
 		for (i = 0; (m = bgp_nbr_at(BGP_NBR_NEIGHBOR, i)) != NULL; i++) {
 			snprintf(peer, sizeof(peer), "bgp://%s", m->name);
 			if (strcmp(m->group, c->name) == 0 &&
-			    bgp_spk_peer_state(peer, &state, &n) != -1)
+			    bgp_ctl_peer_state(peer, &state, &n) != -1)
 				sum += n;
 		}
 		n = sum;
@@ -607,7 +607,7 @@ oc_reset_session(struct http_req *h, void *arg)
 	}
 	doc_free(&d);
 	/* RFC 4486 section 4: Administrative Reset. */
-	if (bgp_spk_reset(peer, BGP_ERR_CEASE_ADMIN_RESET) == 0)
+	if (bgp_ctl_reset(peer, BGP_ERR_CEASE_ADMIN_RESET) == 0)
 		http_error(h, 404, "protocol", "data-missing",
 		    "There is no session with %s", peer);
 	else

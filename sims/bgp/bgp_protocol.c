@@ -6,7 +6,7 @@
 
 #include "protocol.h"
 #include "bgp_sim.h"
-#include "bgp_spk.h"
+#include "bgp_ctl.h"
 
 static const struct ctl_role *const bgp_roles[] = { &bgp_ctl_role, NULL };
 

@@ -29,7 +29,7 @@
 #include <event2/http.h>
 
 #include "bgp_restconf.h"
-#include "bgp_spk.h"
+#include "bgp_ctl.h"
 #include "log.h"
 #include "rc_topology.h"
 #include "restconf.h"
@@ -171,7 +171,7 @@ bgprc_attrs(struct doc_writer *w, const struct bgp_attrs *a, uint8_t af)
 }
 
 static void
-bgprc_route(struct doc_writer *w, const struct bgp_spk_route *r)
+bgprc_route(struct doc_writer *w, const struct bgp_ctl_route *r)
 {
 	char	pfx[64];
 
@@ -201,17 +201,17 @@ enum bgprc_src {
  */
 static int
 bgprc_next(enum bgprc_src src, const char *peer, uint8_t af, uint64_t *cursor,
-    struct bgp_spk_route *r)
+    struct bgp_ctl_route *r)
 {
 	static struct bgp_attrs	out;
 
 	for (;;) {
 		if (src == RC_ADJ_RIB_IN || src == RC_EFFECTIVE_RIB_IN)
-			return bgp_spk_adj_rib_in_next(peer, af, cursor, r);
+			return bgp_ctl_adj_rib_in_next(peer, af, cursor, r);
 		if (src == RC_ADJ_RIB_OUT)
-			return bgp_spk_adj_rib_out_next(peer, af, cursor, r,
+			return bgp_ctl_adj_rib_out_next(peer, af, cursor, r,
 			    &out);
-		if (!bgp_spk_loc_rib_next(af, cursor, r))
+		if (!bgp_ctl_loc_rib_next(af, cursor, r))
 			return 0;
 		/* The application RIB: the Loc-RIB's application routes. */
 		if (src != RC_APP_RIB ||
@@ -225,7 +225,7 @@ static int
 bgprc_routes(struct doc_writer *w, enum bgprc_src src, const char *peer,
     uint8_t af, const struct bgp_prefix *key)
 {
-	struct bgp_spk_route	r;
+	struct bgp_ctl_route	r;
 	uint64_t		cursor = 0;
 	int			found = 0;
 
@@ -372,7 +372,7 @@ bgprc_peer(struct doc_writer *w, const char *name)
 	doc_entry(w);
 	doc_leaf_str(w, "peer-id", name);
 	/* iBGP from the ASes (RFC 4271 section 1.1). */
-	doc_leaf_str(w, "peer-role", bgp_spk_peer_state(name, &state, &n) ==
+	doc_leaf_str(w, "peer-role", bgp_ctl_peer_state(name, &state, &n) ==
 	    1 ? "ibgp" : "ebgp");
 	bgprc_ribs(w, name);
 	doc_end(w);
@@ -388,7 +388,7 @@ bgprc_rib(struct doc_writer *w)
 	doc_entry(w);
 	doc_leaf_str(w, "id", RIB_ID);
 	doc_list(w, NULL, "peer");
-	for (i = 0; bgp_spk_peer(i, name, sizeof(name), &n); i++)
+	for (i = 0; bgp_ctl_peer(i, name, sizeof(name), &n); i++)
 		bgprc_peer(w, name);
 	doc_end(w);
 	bgprc_tables_last(w, "loc-rib", RC_LOC_RIB, NULL);
@@ -451,7 +451,7 @@ bgprc_get_rib(struct rc_req *rq)
 		bgprc_get_one_rib(rq, 2, RC_LOC_RIB, NULL);
 	else if (rc_elem_is(&p->e[2], "peer")) {
 		peer = p->e[2].key[0];
-		if (!bgp_spk_peer_exists(peer))
+		if (!bgp_ctl_peer_exists(peer))
 			rc_data_missing(rq);
 		else if (p->n == 3) {
 			b = rc_writer(rq, &w);
@@ -647,7 +647,7 @@ bgprc_app_write(struct rc_req *rq, uint8_t af, int container, int replace,
 	top = container && doc_child(&root, bgprc_routes_name(af), &top) == 0 ?
 	    top : root;
 	if (replace)
-		bgp_spk_app_clear();
+		bgp_ctl_app_clear();
 	*added = 0;
 	doc_iter_init(&it, &top, bgprc_route_name(af));
 	while (rc == 0 && doc_iter_next(&it, &n) == 1) {
@@ -656,7 +656,7 @@ bgprc_app_write(struct rc_req *rq, uint8_t af, int container, int replace,
 			    "%s", err);
 			rc = -1;
 		} else
-			*added += (uint64_t)bgp_spk_app_add(&p, &a);
+			*added += (uint64_t)bgp_ctl_app_add(&p, &a);
 	}
 	doc_free(&d);
 	return rc;
@@ -702,11 +702,11 @@ bgprc_app_table(struct rc_req *rq, size_t t)
 		return;
 	}
 	if (m == EVHTTP_REQ_DELETE) {
-		if (one ? !bgp_spk_app_del(&key) : bgp_spk_app_count(af) == 0)
+		if (one ? !bgp_ctl_app_del(&key) : bgp_ctl_app_count(af) == 0)
 			rc_data_missing(rq);
 		else {
 			if (!one)
-				bgp_spk_app_clear();
+				bgp_ctl_app_clear();
 			http_reply(rq->http, 204, NULL);
 		}
 		return;
@@ -776,14 +776,14 @@ struct topo_groups {
 static void
 topo_collect(uint8_t af, struct topo_groups *gs)
 {
-	struct bgp_spk_route	 r;
+	struct bgp_ctl_route	 r;
 	struct topo_group	*g;
 	uint64_t		 cursor = 0;
 	char			 nh[INET6_ADDRSTRLEN];
 	size_t			 i;
 
 	memset(gs, 0, sizeof(*gs));
-	while (bgp_spk_loc_rib_next(af, &cursor, &r)) {
+	while (bgp_ctl_loc_rib_next(af, &cursor, &r)) {
 		inet_ntop(af == BGP_AF_IPV6 ? AF_INET6 : AF_INET,
 		    af == BGP_AF_IPV6 ? (const void *)r.attrs->next_hop6 :
 		    (const void *)r.attrs->next_hop4, nh, sizeof(nh));

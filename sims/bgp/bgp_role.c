@@ -1,6 +1,6 @@
 /*
  * The embedded controller's BGP role (ctl_role.h): the speaker peers
- * connect to (bgp_spk.c) and its RIBs over RESTCONF (bgp_restconf.c).
+ * connect to (bgp_ctl.c) and its RIBs over RESTCONF (bgp_restconf.c).
  */
 #include <arpa/inet.h>
 
@@ -12,13 +12,13 @@
 #include "bgp_io.h"
 #include "bgp_oc.h"
 #include "bgp_restconf.h"
-#include "bgp_spk.h"
+#include "bgp_ctl.h"
 #include "cli.h"
 #include "ctl_role.h"
 #include "log.h"
 
 struct bgp_role {
-	struct bgp_spk_config	 spk;
+	struct bgp_ctl_config	 spk;
 };
 
 static struct bgp_role	bgpr;
@@ -40,7 +40,7 @@ bgpr_id(void *base, const char *arg, char *err, size_t errlen)
 static int
 bgpr_monitor(void *base, const char *arg, char *err, size_t errlen)
 {
-	return bgp_spk_parse_monitors(&((struct bgp_role *)base)->spk, arg,
+	return bgp_ctl_parse_monitors(&((struct bgp_role *)base)->spk, arg,
 	    err, errlen);
 }
 
@@ -71,7 +71,7 @@ bgpr_defaults(void *cfg)
 	struct bgp_role	*r = cfg;
 
 	memset(r, 0, sizeof(*r));
-	bgp_spk_config_defaults(&r->spk);
+	bgp_ctl_config_defaults(&r->spk);
 }
 
 static int
@@ -79,7 +79,7 @@ bgpr_start(void *cfg, struct http_server *hs, char *err, size_t errlen)
 {
 	struct bgp_role	*r = cfg;
 
-	if (bgp_spk_start(&r->spk, err, errlen) == -1)
+	if (bgp_ctl_start(&r->spk, err, errlen) == -1)
 		return -1;
 	log_info("listening for BGP peers on %s, AS %u", r->spk.listen.text,
 	    r->spk.as);
@@ -94,21 +94,21 @@ bgpr_start(void *cfg, struct http_server *hs, char *err, size_t errlen)
 static void
 bgpr_stop(void *cfg)
 {
-	bgp_spk_stop();
+	bgp_ctl_stop();
 }
 
 static void
 bgpr_summary(void *cfg)
 {
-	const struct bgp_spk_stats	*s = bgp_spk_stats();
+	const struct bgp_ctl_stats	*s = bgp_ctl_stats();
 
 	ctl_print_figures("bgp: # sessions, # UPDATEs received, # prefixes and "
 	    "# withdrawals received, Loc-RIB # IPv4 # IPv6, # UPDATEs sent, "
 	    "# prefixes and # withdrawals advertised, # NOTIFICATIONs sent, "
 	    "# received, # treated as withdraw\n", (const uint64_t[]){
 	    s->sessions, s->updates_received, s->prefixes_received,
-	    s->withdrawals_received, bgp_spk_loc_rib_count(BGP_AF_IPV4),
-	    bgp_spk_loc_rib_count(BGP_AF_IPV6), s->updates_sent,
+	    s->withdrawals_received, bgp_ctl_loc_rib_count(BGP_AF_IPV4),
+	    bgp_ctl_loc_rib_count(BGP_AF_IPV6), s->updates_sent,
 	    s->prefixes_advertised, s->withdrawals_advertised,
 	    s->notifications_sent, s->notifications_received,
 	    s->treat_as_withdraw }, 12);
@@ -134,7 +134,7 @@ bgpr_check(void *cfg, unsigned given, const struct ctl_env *env, char *err,
 static uint64_t
 bgpr_devices_up(void *cfg)
 {
-	return bgp_spk_stats()->established;
+	return bgp_ctl_stats()->established;
 }
 
 const struct ctl_role bgp_ctl_role = {

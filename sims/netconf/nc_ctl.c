@@ -34,8 +34,8 @@ struct ncc_schema {
 };
 
 /* The modules of a set of nodes and their one libyang context. */
-struct ncc_set {
-	struct ncc_set		*next;
+struct nc_ctl_set {
+	struct nc_ctl_set		*next;
 	char			*key;		/* "a@r,b@r,..." sorted */
 	struct ly_ctx		*ctx;
 	int			 failed;
@@ -43,13 +43,13 @@ struct ncc_set {
 
 static struct ncc_state {
 	struct nc_ctl_config	 cfg;
-	struct ncc_node_list	 nodes;
-	TAILQ_HEAD(, ncc_node)	 waitq;
-	struct ncc_node		*by_name;	/* uthash head */
+	struct nc_ctl_node_list	 nodes;
+	TAILQ_HEAD(, nc_ctl_node)	 waitq;
+	struct nc_ctl_node		*by_name;	/* uthash head */
 	uint32_t		 active;
 	uint32_t		 nstatus[3];
 	struct ncc_schema	*schemas;
-	struct ncc_set		*sets;
+	struct nc_ctl_set		*sets;
 	struct event		*tick;
 	struct nc_ctl_stats	 st;
 } ncc;
@@ -59,10 +59,10 @@ static const char *const ncc_status_names[] = {
 };
 
 static void	ncc_pump(void);
-static void	ncc_start(struct ncc_node *);
+static void	ncc_start(struct nc_ctl_node *);
 
 const char *
-ncc_status_name(enum ncc_status s)
+nc_ctl_status_name(enum nc_ctl_status s)
 {
 	return ncc_status_names[s];
 }
@@ -73,24 +73,24 @@ nc_ctl_stats(void)
 	return &ncc.st;
 }
 
-struct ncc_node_list *
-ncc_nodes(void)
+struct nc_ctl_node_list *
+nc_ctl_nodes(void)
 {
 	return &ncc.nodes;
 }
 
 uint32_t
-ncc_count(enum ncc_status s)
+nc_ctl_count(enum nc_ctl_status s)
 {
 	return ncc.nstatus[s];
 }
 
 /* ---- nodes ---- */
 
-struct ncc_node *
-ncc_find(const char *name)
+struct nc_ctl_node *
+nc_ctl_find(const char *name)
 {
-	struct ncc_node	*n;
+	struct nc_ctl_node	*n;
 
 	HASH_FIND_STR(ncc.by_name, name, n);
 	return n;
@@ -98,19 +98,19 @@ ncc_find(const char *name)
 
 /* netconf-node-topology's defaults; no request timeout of the node's
  * own (0): --netconf-timeout's. */
-static const struct ncc_node_cfg ncc_node_default = {
+static const struct nc_ctl_node_cfg ncc_node_default = {
 	.port = 830, .between_ms = 2000, .sleep_factor = 1.5,
 	.connect_timeout_ms = 20000, .keepalive_s = 120,
 };
 
 void
-ncc_cfg_defaults(struct ncc_node_cfg *c)
+nc_ctl_cfg_defaults(struct nc_ctl_node_cfg *c)
 {
 	*c = ncc_node_default;
 }
 
 static void
-ncc_set_status(struct ncc_node *n, enum ncc_status s)
+ncc_set_status(struct nc_ctl_node *n, enum nc_ctl_status s)
 {
 	ncc.nstatus[n->status]--;
 	n->status = s;
@@ -131,7 +131,7 @@ ncc_free_strv(char ***v, size_t *n)
 
 /* The slot of a mount under way is free again. */
 static void
-ncc_release(struct ncc_node *n)
+ncc_release(struct nc_ctl_node *n)
 {
 	if (n->waiting) {
 		TAILQ_REMOVE(&ncc.waitq, n, wait);
@@ -145,7 +145,7 @@ ncc_release(struct ncc_node *n)
 
 /* Drop the session and what it told us. */
 static void
-ncc_reset(struct ncc_node *n)
+ncc_reset(struct nc_ctl_node *n)
 {
 	struct nc_cli	*c = n->cli;
 
@@ -162,7 +162,7 @@ ncc_reset(struct ncc_node *n)
 }
 
 static void
-ncc_queue(struct ncc_node *n)
+ncc_queue(struct nc_ctl_node *n)
 {
 	if (n->waiting || n->active)
 		return;
@@ -171,10 +171,10 @@ ncc_queue(struct ncc_node *n)
 	ncc_pump();
 }
 
-struct ncc_node *
-ncc_mount(const struct ncc_node_cfg *cfg)
+struct nc_ctl_node *
+nc_ctl_mount(const struct nc_ctl_node_cfg *cfg)
 {
-	struct ncc_node	*n = ncc_find(cfg->name);
+	struct nc_ctl_node	*n = nc_ctl_find(cfg->name);
 
 	ncc.st.mounts++;
 	if (ncc.st.first_mount_ns == 0)
@@ -184,7 +184,7 @@ ncc_mount(const struct ncc_node_cfg *cfg)
 		if (memcmp(&n->cfg, cfg, sizeof(*cfg)) == 0)
 			return n;
 		ncc_reset(n);
-		ncc_set_status(n, NCC_CONNECTING);
+		ncc_set_status(n, NC_CTL_CONNECTING);
 	} else {
 		n = xcalloc(1, sizeof(*n));
 		/* The key is the node's own copy of the name, which the
@@ -192,8 +192,8 @@ ncc_mount(const struct ncc_node_cfg *cfg)
 		memcpy(n->cfg.name, cfg->name, sizeof(n->cfg.name));
 		HASH_ADD_STR(ncc.by_name, cfg.name, n);
 		TAILQ_INSERT_TAIL(&ncc.nodes, n, entry);
-		n->status = NCC_CONNECTING;
-		ncc.nstatus[NCC_CONNECTING]++;
+		n->status = NC_CTL_CONNECTING;
+		ncc.nstatus[NC_CTL_CONNECTING]++;
 	}
 	n->cfg = *cfg;
 	n->attempts = 0;
@@ -204,7 +204,7 @@ ncc_mount(const struct ncc_node_cfg *cfg)
 }
 
 void
-ncc_unmount(struct ncc_node *n)
+nc_ctl_unmount(struct nc_ctl_node *n)
 {
 	ncc.st.unmounts++;
 	ncc_reset(n);
@@ -221,7 +221,7 @@ ncc_unmount(struct ncc_node *n)
 static void
 ncc_pump(void)
 {
-	struct ncc_node	*n;
+	struct nc_ctl_node	*n;
 
 	while (ncc.active < ncc.cfg.max_inflight &&
 	    (n = TAILQ_FIRST(&ncc.waitq)) != NULL) {
@@ -288,7 +288,7 @@ ncc_strcmp(const void *a, const void *b)
 
 /* The node's modules "name@rev", sorted; NULL-terminated, caller frees. */
 static char **
-ncc_modules(const struct ncc_node *n, size_t *count)
+ncc_modules(const struct nc_ctl_node *n, size_t *count)
 {
 	char	**v = xcalloc(n->ncaps + 1, sizeof(*v));
 	char	  name[128], rev[32];
@@ -337,10 +337,10 @@ ncc_ctx_load(struct ly_ctx *ctx, char *mod)
 	return 0;
 }
 
-static struct ncc_set *
-ncc_set_get(struct ncc_node *n)
+static struct nc_ctl_set *
+ncc_set_get(struct nc_ctl_node *n)
 {
-	struct ncc_set	*set;
+	struct nc_ctl_set	*set;
 	char		**mods, *key = NULL, *k2;
 	size_t		 nm, i;
 
@@ -380,9 +380,9 @@ ncc_set_get(struct ncc_node *n)
 }
 
 struct ly_ctx *
-ncc_ctx(struct ncc_node *n)
+nc_ctl_ctx(struct nc_ctl_node *n)
 {
-	if (n->status != NCC_CONNECTED)
+	if (n->status != NC_CTL_CONNECTED)
 		return NULL;
 	if (n->set == NULL)
 		n->set = ncc_set_get(n);
@@ -392,7 +392,7 @@ ncc_ctx(struct ncc_node *n)
 /* ---- the mount state machine ---- */
 
 static void
-ncc_log_once(struct ncc_node *n, const char *fmt, const char *what)
+ncc_log_once(struct nc_ctl_node *n, const char *fmt, const char *what)
 {
 	if (n->logged)
 		return;
@@ -410,7 +410,7 @@ ncc_retry_cb(evutil_socket_t fd, short what, void *arg)
 
 /* A session ended or never came up: retry or give up. */
 static void
-ncc_failed(struct ncc_node *n, enum nc_cli_fail f, const char *why)
+ncc_failed(struct nc_ctl_node *n, enum nc_cli_fail f, const char *why)
 {
 	struct timeval	tv;
 	double		ms;
@@ -420,13 +420,13 @@ ncc_failed(struct ncc_node *n, enum nc_cli_fail f, const char *why)
 	n->attempts++;
 	if (f == NCC_FAIL_AUTH || (n->cfg.max_attempts != 0 &&
 	    n->attempts >= n->cfg.max_attempts)) {
-		ncc_set_status(n, NCC_UNABLE);
+		ncc_set_status(n, NC_CTL_UNABLE);
 		ncc_log_once(n, "netconf: node %s unable to connect: %s",
 		    n->why);
 		ncc_pump();
 		return;
 	}
-	ncc_set_status(n, NCC_CONNECTING);
+	ncc_set_status(n, NC_CTL_CONNECTING);
 	ms = n->cfg.between_ms * pow(n->cfg.sleep_factor > 1 ?
 	    n->cfg.sleep_factor : 1, n->attempts - 1);
 	if (ms > NCC_RETRY_MAX_MS)
@@ -442,7 +442,7 @@ ncc_failed(struct ncc_node *n, enum nc_cli_fail f, const char *why)
 static void
 ncc_down(void *arg, enum nc_cli_fail f, const char *why)
 {
-	struct ncc_node	*n = arg;
+	struct nc_ctl_node	*n = arg;
 
 	switch (f) {
 	case NCC_FAIL_CONNECT:	ncc.st.connect_failures++; break;
@@ -465,7 +465,7 @@ ncc_bad(void *arg, const char *what)
 static void
 ncc_notif(void *arg, const struct nc_notif *nt)
 {
-	struct ncc_node	*n = arg;
+	struct nc_ctl_node	*n = arg;
 	const char	*ns;
 	xmlNodePtr	 c;
 	uint64_t	 k = 0, now = clock_ns();
@@ -489,7 +489,7 @@ ncc_notif(void *arg, const struct nc_notif *nt)
 }
 
 static void
-ncc_rpc_failed(struct ncc_node *n, const struct nc_reply *r,
+ncc_rpc_failed(struct nc_ctl_node *n, const struct nc_reply *r,
     const char *what)
 {
 	if (r == NULL)
@@ -507,7 +507,7 @@ ncc_rpc_failed(struct ncc_node *n, const struct nc_reply *r,
 static void
 ncc_subscribed(void *arg, const struct nc_reply *r)
 {
-	struct ncc_node	*n = arg;
+	struct nc_ctl_node	*n = arg;
 
 	if (r == NULL || !r->ok)
 		ncc_rpc_failed(n, r, "create-subscription");
@@ -516,18 +516,18 @@ ncc_subscribed(void *arg, const struct nc_reply *r)
 }
 
 static void
-ncc_connected(struct ncc_node *n)
+ncc_connected(struct nc_ctl_node *n)
 {
 	uint64_t	now = clock_ns();
 
 	ncc_release(n);
-	ncc_set_status(n, NCC_CONNECTED);
+	ncc_set_status(n, NC_CTL_CONNECTED);
 	n->attempts = 0;
 	n->connected_ns = now;
 	ncc.st.connected++;
 	ncc.st.last_connected_ns = now;
 	if (ncc.cfg.subscribe && n->notification)
-		ncc_rpc(n, "<create-subscription xmlns=\"" NC_NS_NOTIF
+		nc_ctl_rpc(n, "<create-subscription xmlns=\"" NC_NS_NOTIF
 		    "\"/>", ncc_subscribed, n);
 	ncc_pump();
 }
@@ -536,7 +536,7 @@ ncc_connected(struct ncc_node *n)
 static void
 ncc_got(void *arg, const struct nc_reply *r)
 {
-	struct ncc_node	*n = arg;
+	struct nc_ctl_node	*n = arg;
 
 	if (r == NULL) {
 		if (n->cli == NULL)
@@ -551,7 +551,7 @@ ncc_got(void *arg, const struct nc_reply *r)
 }
 
 static void
-ncc_get(struct ncc_node *n)
+ncc_get(struct nc_ctl_node *n)
 {
 	if (n->cli == NULL)
 		return;
@@ -562,14 +562,14 @@ ncc_get(struct ncc_node *n)
 }
 
 struct ncc_fetch {
-	struct ncc_node	*node;
+	struct nc_ctl_node	*node;
 	char		 name[128];
 	char		 rev[32];
 	char		 cap[1];	/* the capability, for unavail */
 };
 
 static void
-ncc_unavail(struct ncc_node *n, const char *cap)
+ncc_unavail(struct nc_ctl_node *n, const char *cap)
 {
 	n->unavail = xreallocarray(n->unavail, n->nunavail + 1,
 	    sizeof(*n->unavail));
@@ -594,7 +594,7 @@ static void
 ncc_fetched(void *arg, const struct nc_reply *r)
 {
 	struct ncc_fetch	*f = arg;
-	struct ncc_node		*n = f->node;
+	struct nc_ctl_node		*n = f->node;
 	xmlNodePtr		 data;
 	xmlChar			*text;
 
@@ -623,7 +623,7 @@ ncc_fetched(void *arg, const struct nc_reply *r)
 
 /* RFC 6022 section 3.1: <get-schema> of a module not cached yet. */
 static void
-ncc_fetch(struct ncc_node *n, const char *cap)
+ncc_fetch(struct nc_ctl_node *n, const char *cap)
 {
 	struct ncc_fetch	*f;
 	char			 name[128], rev[32], op[512];
@@ -655,7 +655,7 @@ ncc_fetch(struct ncc_node *n, const char *cap)
 static void
 ncc_up(void *arg, const struct nc_hello *h)
 {
-	struct ncc_node	*n = arg;
+	struct nc_ctl_node	*n = arg;
 	size_t		 i;
 
 	ncc.st.sessions++;
@@ -682,7 +682,7 @@ static const struct nc_cli_ops ncc_ops = {
 };
 
 static void
-ncc_start(struct ncc_node *n)
+ncc_start(struct nc_ctl_node *n)
 {
 	struct nc_cli_params	p;
 
@@ -698,16 +698,16 @@ ncc_start(struct ncc_node *n)
 }
 
 int
-ncc_rpc(struct ncc_node *n, const char *op_xml, nc_cli_reply_cb cb,
+nc_ctl_rpc(struct nc_ctl_node *n, const char *op_xml, nc_cli_reply_cb cb,
     void *arg)
 {
-	if (n->status != NCC_CONNECTED || n->cli == NULL)
+	if (n->status != NC_CTL_CONNECTED || n->cli == NULL)
 		return -1;
 	return nc_cli_rpc(n->cli, op_xml, cb, arg);
 }
 
 void
-ncc_count_edit(struct ncc_node *n, int ok)
+nc_ctl_count_edit(struct nc_ctl_node *n, int ok)
 {
 	if (ok) {
 		n->edits++;
@@ -722,7 +722,7 @@ ncc_count_edit(struct ncc_node *n, int ok)
 static void
 ncc_tick(evutil_socket_t fd, short what, void *arg)
 {
-	struct ncc_node	*n;
+	struct nc_ctl_node	*n;
 	uint64_t	 now = clock_ns(), in, out, tin = 0, tout = 0;
 	double		 t;
 
@@ -775,13 +775,13 @@ nc_ctl_start(const struct nc_ctl_config *c, struct http_server *hs)
 void
 nc_ctl_stop(void)
 {
-	struct ncc_node		*n;
+	struct nc_ctl_node		*n;
 	struct ncc_schema	*s;
-	struct ncc_set		*set;
+	struct nc_ctl_set		*set;
 
 	nc_restconf_stop();
 	while ((n = TAILQ_FIRST(&ncc.nodes)) != NULL)
-		ncc_unmount(n);
+		nc_ctl_unmount(n);
 	/* The sessions' deferred frees run before the loop is freed. */
 	event_base_loop(engine_base(), EVLOOP_NONBLOCK);
 	while ((s = ncc.schemas) != NULL) {

@@ -31,16 +31,16 @@
 struct http_server;
 struct ly_ctx;
 
-#define NCC_NAME_MAX	64
-#define NCC_CRED_MAX	128
+#define NC_CTL_NAME_MAX	64
+#define NC_CTL_CRED_MAX	128
 
 /* What a node's configuration holds (netconf-node-topology). */
-struct ncc_node_cfg {
-	char		 name[NCC_NAME_MAX];
+struct nc_ctl_node_cfg {
+	char		 name[NC_CTL_NAME_MAX];
 	char		 host[64];
 	uint16_t	 port;
-	char		 user[NCC_CRED_MAX];
-	char		 password[NCC_CRED_MAX];
+	char		 user[NC_CTL_CRED_MAX];
+	char		 password[NC_CTL_CRED_MAX];
 	uint8_t		 tcp_only;
 	uint8_t		 schemaless;
 	uint32_t	 keepalive_s;		/* kept, not acted on */
@@ -51,20 +51,20 @@ struct ncc_node_cfg {
 	uint32_t	 request_timeout_ms;
 };
 
-enum ncc_status {
-	NCC_CONNECTING,
-	NCC_CONNECTED,
-	NCC_UNABLE,
+enum nc_ctl_status {
+	NC_CTL_CONNECTING,
+	NC_CTL_CONNECTED,
+	NC_CTL_UNABLE,
 };
 
-struct ncc_set;
+struct nc_ctl_set;
 
-struct ncc_node {
-	TAILQ_ENTRY(ncc_node)	 entry;		/* all nodes, in order */
-	TAILQ_ENTRY(ncc_node)	 wait;		/* waiting for a slot */
+struct nc_ctl_node {
+	TAILQ_ENTRY(nc_ctl_node)	 entry;		/* all nodes, in order */
+	TAILQ_ENTRY(nc_ctl_node)	 wait;		/* waiting for a slot */
 	UT_hash_handle		 hh;		/* by cfg.name */
-	struct ncc_node_cfg	 cfg;
-	enum ncc_status		 status;
+	struct nc_ctl_node_cfg	 cfg;
+	enum nc_ctl_status		 status;
 	uint8_t			 waiting;
 	uint8_t			 active;	/* holds a mount slot */
 	uint8_t			 writable_running;
@@ -79,7 +79,7 @@ struct ncc_node {
 	size_t			 ncaps;
 	char			**unavail;	/* schemas it could not get */
 	size_t			 nunavail;
-	struct ncc_set		*set;		/* its schemas' context */
+	struct nc_ctl_set		*set;		/* its schemas' context */
 	uint64_t		 mount_ns;	/* when told to mount */
 	uint64_t		 connected_ns;
 	uint64_t		 notifications;
@@ -87,7 +87,7 @@ struct ncc_node {
 	uint64_t		 edits;		/* edit-configs answered ok */
 	char			 why[96];	/* last failure */
 };
-TAILQ_HEAD(ncc_node_list, ncc_node);
+TAILQ_HEAD(nc_ctl_node_list, nc_ctl_node);
 
 struct nc_ctl_stats {
 	uint64_t	mounts;			/* nodes told to mount */
@@ -123,21 +123,21 @@ void	 nc_ctl_stop(void);
 
 /* For the RESTCONF side (nc_restconf.c). */
 const struct nc_ctl_stats *nc_ctl_stats(void);
-struct ncc_node_list *ncc_nodes(void);
-struct ncc_node	*ncc_find(const char *name);
-void		 ncc_cfg_defaults(struct ncc_node_cfg *);
+struct nc_ctl_node_list *nc_ctl_nodes(void);
+struct nc_ctl_node	*nc_ctl_find(const char *name);
+void		 nc_ctl_cfg_defaults(struct nc_ctl_node_cfg *);
 /* Mount, or remount when the configuration changed. */
-struct ncc_node	*ncc_mount(const struct ncc_node_cfg *);
-void		 ncc_unmount(struct ncc_node *);
-const char	*ncc_status_name(enum ncc_status);
-uint32_t	 ncc_count(enum ncc_status);
+struct nc_ctl_node	*nc_ctl_mount(const struct nc_ctl_node_cfg *);
+void		 nc_ctl_unmount(struct nc_ctl_node *);
+const char	*nc_ctl_status_name(enum nc_ctl_status);
+uint32_t	 nc_ctl_count(enum nc_ctl_status);
 /* An rpc on a connected node's session; -1 when it has none. */
-int		 ncc_rpc(struct ncc_node *, const char *op_xml,
+int		 nc_ctl_rpc(struct nc_ctl_node *, const char *op_xml,
 		    nc_cli_reply_cb, void *arg);
 /* The libyang context of the node's schemas, NULL if it has none. */
-struct ly_ctx	*ncc_ctx(struct ncc_node *);
+struct ly_ctx	*nc_ctl_ctx(struct nc_ctl_node *);
 /* An edit-config through the mount point answered (counted). */
-void		 ncc_count_edit(struct ncc_node *, int ok);
+void		 nc_ctl_count_edit(struct nc_ctl_node *, int ok);
 
 /* nc_restconf.c */
 void	 nc_restconf_register(void);

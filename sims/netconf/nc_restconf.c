@@ -120,9 +120,9 @@ ncr_caps(struct doc_writer *w, const char *name, char **v, size_t n,
 }
 
 static void
-ncr_node_entry(struct doc_writer *w, const struct ncc_node *n, int config)
+ncr_node_entry(struct doc_writer *w, const struct nc_ctl_node *n, int config)
 {
-	const struct ncc_node_cfg	*c = &n->cfg;
+	const struct nc_ctl_node_cfg	*c = &n->cfg;
 
 	doc_entry(w);
 	doc_leaf_str(w, "node-id", c->name);
@@ -141,10 +141,10 @@ ncr_node_entry(struct doc_writer *w, const struct ncc_node *n, int config)
 		return;
 	}
 	ncr_leaf(w, &ncr_nnt_mod, "connection-status",
-	    ncc_status_name(n->status));
-	if (n->why[0] != '\0' && n->status != NCC_CONNECTED)
+	    nc_ctl_status_name(n->status));
+	if (n->why[0] != '\0' && n->status != NC_CTL_CONNECTED)
 		ncr_leaf(w, &ncr_nnt_mod, "connected-message", n->why);
-	if (n->status == NCC_CONNECTED) {
+	if (n->status == NC_CTL_CONNECTED) {
 		ncr_caps(w, "available-capabilities", n->caps, n->ncaps,
 		    "device-advertised");
 		if (n->nunavail > 0)
@@ -161,14 +161,14 @@ ncr_node_entry(struct doc_writer *w, const struct ncc_node *n, int config)
 static void
 ncr_entry(struct doc_writer *w, int config, void *arg)
 {
-	struct ncc_node	*n;
+	struct nc_ctl_node	*n;
 
 	(void)arg;
 	doc_entry(w);
 	doc_leaf_str(w, "topology-id", NCR_TOPOLOGY);
-	if (!TAILQ_EMPTY(ncc_nodes())) {
+	if (!TAILQ_EMPTY(nc_ctl_nodes())) {
 		doc_list(w, NULL, "node");
-		TAILQ_FOREACH(n, ncc_nodes(), entry)
+		TAILQ_FOREACH(n, nc_ctl_nodes(), entry)
 			ncr_node_entry(w, n, config);
 		doc_end(w);
 	}
@@ -176,7 +176,7 @@ ncr_entry(struct doc_writer *w, int config, void *arg)
 }
 
 static void
-ncr_get_node(struct rc_req *rq, const struct ncc_node *n)
+ncr_get_node(struct rc_req *rq, const struct nc_ctl_node *n)
 {
 	struct doc_writer	 w;
 	struct evbuffer		*b = rc_writer(rq, &w);
@@ -193,19 +193,19 @@ ncr_get_stats(struct rc_req *rq)
 	const struct nc_ctl_stats	*s = nc_ctl_stats();
 	struct doc_writer		 w;
 	struct evbuffer			*b = rc_writer(rq, &w);
-	struct ncc_node			*n;
+	struct nc_ctl_node			*n;
 	uint64_t			 nt = 0, px = 0;
 
 	/* What the nodes mounted now have brought (the totals since the
 	 * start are in the controller's summary). */
-	TAILQ_FOREACH(n, ncc_nodes(), entry) {
+	TAILQ_FOREACH(n, nc_ctl_nodes(), entry) {
 		nt += n->notifications;
 		px += n->prefixes;
 	}
 	doc_container(&w, &ncr_sb_mod, "netconf-stats");
-	doc_leaf_uint(&w, "connecting", ncc_count(NCC_CONNECTING));
-	doc_leaf_uint(&w, "connected", ncc_count(NCC_CONNECTED));
-	doc_leaf_uint(&w, "unable-to-connect", ncc_count(NCC_UNABLE));
+	doc_leaf_uint(&w, "connecting", nc_ctl_count(NC_CTL_CONNECTING));
+	doc_leaf_uint(&w, "connected", nc_ctl_count(NC_CTL_CONNECTED));
+	doc_leaf_uint(&w, "unable-to-connect", nc_ctl_count(NC_CTL_UNABLE));
 	doc_leaf_uint(&w, "notifications", nt);
 	doc_leaf_uint(&w, "notification-prefixes", px);
 	doc_leaf_uint(&w, "edits", s->edits);
@@ -265,7 +265,7 @@ ncr_bool(const struct doc_node *e, const char *name, uint8_t *out)
 
 /* username/password flat, or in one of ODL's credential containers. */
 static int
-ncr_creds(const struct doc_node *e, struct ncc_node_cfg *c)
+ncr_creds(const struct doc_node *e, struct nc_ctl_node_cfg *c)
 {
 	static const char *const boxes[] = { "login-password-unencrypted",
 	    "login-password", "credentials", NULL };
@@ -285,8 +285,8 @@ ncr_creds(const struct doc_node *e, struct ncc_node_cfg *c)
 
 /* netconf-node-topology's whole-number leaves, each with its range. */
 #define NCR_NUM(leaf, lo, hi, field)					\
-	{ leaf, lo, hi, offsetof(struct ncc_node_cfg, field),		\
-	  sizeof(((struct ncc_node_cfg *)0)->field) }
+	{ leaf, lo, hi, offsetof(struct nc_ctl_node_cfg, field),		\
+	  sizeof(((struct nc_ctl_node_cfg *)0)->field) }
 static const struct ncr_num {
 	const char	*leaf;
 	uint64_t	 min, max;
@@ -305,7 +305,7 @@ static const struct ncr_num {
 
 /* The numbers; the name of the bad one, NULL when all are fine. */
 static const char *
-ncr_numbers(const struct doc_node *e, struct ncc_node_cfg *c)
+ncr_numbers(const struct doc_node *e, struct nc_ctl_node_cfg *c)
 {
 	const struct ncr_num	*n;
 	char			 s[32], *end;
@@ -337,12 +337,12 @@ ncr_numbers(const struct doc_node *e, struct ncc_node_cfg *c)
  */
 static int
 ncr_node_cfg(struct http_req *h, const struct doc_node *e, const char *key,
-    int merge, struct ncc_node_cfg *c)
+    int merge, struct nc_ctl_node_cfg *c)
 {
 	struct doc_node	 nn;
 	const struct doc_node *src = e;
 	const char	*bad;
-	char		 id[NCC_NAME_MAX];
+	char		 id[NC_CTL_NAME_MAX];
 	int		 rc, hrc;
 
 	if ((rc = ncr_str(e, "node-id", id, sizeof(id))) == -1 ||
@@ -428,8 +428,8 @@ ncr_write_nodes(struct rc_req *rq, const char *key, int method)
 	struct doc		 d;
 	struct doc_node		 parent, e;
 	struct doc_iter		 it;
-	struct ncc_node_cfg	*cfgs = NULL;
-	struct ncc_node		*n, *next;
+	struct nc_ctl_node_cfg	*cfgs = NULL;
+	struct nc_ctl_node		*n, *next;
 	size_t			 nc = 0, i;
 	int			 merge = method == EVHTTP_REQ_PATCH, created = 0;
 
@@ -438,13 +438,13 @@ ncr_write_nodes(struct rc_req *rq, const char *key, int method)
 	doc_iter_init(&it, &parent, "node");
 	while (doc_iter_next(&it, &e) == 1) {
 		cfgs = xreallocarray(cfgs, nc + 1, sizeof(*cfgs));
-		ncc_cfg_defaults(&cfgs[nc]);
-		if (merge && (n = ncc_find(key ? key : "")) != NULL)
+		nc_ctl_cfg_defaults(&cfgs[nc]);
+		if (merge && (n = nc_ctl_find(key ? key : "")) != NULL)
 			cfgs[nc] = n->cfg;
 		if (ncr_node_cfg(rq->http, &e, key, merge && key != NULL &&
-		    ncc_find(key) != NULL, &cfgs[nc]) == -1)
+		    nc_ctl_find(key) != NULL, &cfgs[nc]) == -1)
 			goto out;
-		if (method == EVHTTP_REQ_POST && ncc_find(cfgs[nc].name)) {
+		if (method == EVHTTP_REQ_POST && nc_ctl_find(cfgs[nc].name)) {
 			http_error(rq->http, 409, "application", "data-exists",
 			    "Node %s is already mounted", cfgs[nc].name);
 			goto out;
@@ -458,17 +458,17 @@ ncr_write_nodes(struct rc_req *rq, const char *key, int method)
 	}
 	/* PUT of the topology: the node set becomes the body's. */
 	if (key == NULL && method == EVHTTP_REQ_PUT)
-		for (n = TAILQ_FIRST(ncc_nodes()); n != NULL; n = next) {
+		for (n = TAILQ_FIRST(nc_ctl_nodes()); n != NULL; n = next) {
 			next = TAILQ_NEXT(n, entry);
 			for (i = 0; i < nc; i++)
 				if (strcmp(cfgs[i].name, n->cfg.name) == 0)
 					break;
 			if (i == nc)
-				ncc_unmount(n);
+				nc_ctl_unmount(n);
 		}
 	for (i = 0; i < nc; i++) {
-		created |= ncc_find(cfgs[i].name) == NULL;
-		ncc_mount(&cfgs[i]);
+		created |= nc_ctl_find(cfgs[i].name) == NULL;
+		nc_ctl_mount(&cfgs[i]);
 	}
 	http_reply(rq->http, created || method == EVHTTP_REQ_POST ? 201 : 204,
 	    NULL);
@@ -480,7 +480,7 @@ out:
 static void
 ncr_topology(struct rc_req *rq)
 {
-	struct ncc_node	*n;
+	struct nc_ctl_node	*n;
 
 	switch (rq->http->method) {
 	case EVHTTP_REQ_GET:
@@ -488,8 +488,8 @@ ncr_topology(struct rc_req *rq)
 		rc_topology_reply(rq, ncr_entry, NULL);
 		return;
 	case EVHTTP_REQ_DELETE:
-		while ((n = TAILQ_FIRST(ncc_nodes())) != NULL)
-			ncc_unmount(n);
+		while ((n = TAILQ_FIRST(nc_ctl_nodes())) != NULL)
+			nc_ctl_unmount(n);
 		http_reply(rq->http, 204, NULL);
 		return;
 	default:
@@ -500,7 +500,7 @@ ncr_topology(struct rc_req *rq)
 static void
 ncr_node(struct rc_req *rq, const char *name)
 {
-	struct ncc_node	*n = ncc_find(name);
+	struct nc_ctl_node	*n = nc_ctl_find(name);
 
 	switch (rq->http->method) {
 	case EVHTTP_REQ_GET:
@@ -515,7 +515,7 @@ ncr_node(struct rc_req *rq, const char *name)
 			rc_data_missing(rq);
 			return;
 		}
-		ncc_unmount(n);
+		nc_ctl_unmount(n);
 		http_reply(rq->http, 204, NULL);
 		return;
 	case EVHTTP_REQ_POST:
@@ -543,13 +543,13 @@ static void
 ncr_create_device(struct http_req *h, const struct doc_node *in,
     int rfc8040, int op)
 {
-	struct ncc_node_cfg	cfg;
+	struct nc_ctl_node_cfg	cfg;
 
 	(void)op;
-	ncc_cfg_defaults(&cfg);
+	nc_ctl_cfg_defaults(&cfg);
 	if (ncr_node_cfg(h, in, NULL, 0, &cfg) == -1)
 		return;
-	ncc_mount(&cfg);
+	nc_ctl_mount(&cfg);
 	rc_rpc_empty(h, rfc8040, &ncr_nnt_rpc_mod);
 }
 
@@ -560,8 +560,8 @@ static void
 ncr_delete_device(struct http_req *h, const struct doc_node *in,
     int rfc8040, int op)
 {
-	struct ncc_node	*n;
-	char		 id[NCC_NAME_MAX];
+	struct nc_ctl_node	*n;
+	char		 id[NC_CTL_NAME_MAX];
 
 	(void)op;
 	if (ncr_str(in, "node-id", id, sizeof(id)) != 1 || id[0] == '\0') {
@@ -569,8 +569,8 @@ ncr_delete_device(struct http_req *h, const struct doc_node *in,
 		    "of 1 to %s characters%s", "63", "");
 		return;
 	}
-	if ((n = ncc_find(id)) != NULL)
-		ncc_unmount(n);
+	if ((n = nc_ctl_find(id)) != NULL)
+		nc_ctl_unmount(n);
 	rc_rpc_empty(h, rfc8040, &ncr_nnt_rpc_mod);
 }
 
@@ -755,7 +755,7 @@ struct ncr_op {
 	const char		*type;
 	enum evhttp_cmd_type	 method;
 	struct ly_ctx		*ctx;
-	char			 node[NCC_NAME_MAX];
+	char			 node[NC_CTL_NAME_MAX];
 	char			 xpath[NCR_XPATH_MAX];
 	int			 commit;	/* candidate: commit next */
 };
@@ -831,15 +831,15 @@ static void
 ncr_edited(void *arg, const struct nc_reply *r)
 {
 	struct ncr_op	*op = arg;
-	struct ncc_node	*n = ncc_find(op->node);
+	struct nc_ctl_node	*n = nc_ctl_find(op->node);
 	int		 failed = ncr_op_failed(op, r);
 
 	if (n != NULL && (failed || !op->commit))
-		ncc_count_edit(n, !failed);
+		nc_ctl_count_edit(n, !failed);
 	if (!failed && op->commit && n != NULL) {
 		/* RFC 6241 section 8.3.4.1. */
 		op->commit = 0;
-		if (ncc_rpc(n, "<commit/>", ncr_edited, op) == 0)
+		if (nc_ctl_rpc(n, "<commit/>", ncr_edited, op) == 0)
 			return;
 		ncr_op_reply(op, 503, NULL, "resource-denied", "The session "
 		    "went down before the commit");
@@ -956,7 +956,7 @@ ncr_read_root(void *arg, const struct nc_reply *r)
 }
 
 static struct ncr_op *
-ncr_op_new(struct rc_req *rq, struct ncc_node *n, struct ly_ctx *ctx)
+ncr_op_new(struct rc_req *rq, struct nc_ctl_node *n, struct ly_ctx *ctx)
 {
 	struct ncr_op	*op = xcalloc(1, sizeof(*op));
 	struct http_req	*h = rq->http;
@@ -975,7 +975,7 @@ ncr_op_new(struct rc_req *rq, struct ncc_node *n, struct ly_ctx *ctx)
 /* GET: get-config (content=config) or get, filtered to the top node;
  * the mount point itself: the whole datastore, unfiltered. */
 static void
-ncr_mount_get(struct rc_req *rq, struct ncc_node *n, struct ly_ctx *ctx,
+ncr_mount_get(struct rc_req *rq, struct nc_ctl_node *n, struct ly_ctx *ctx,
     const struct ncr_mpath *mp)
 {
 	struct ncr_op	*op;
@@ -991,7 +991,7 @@ ncr_mount_get(struct rc_req *rq, struct ncc_node *n, struct ly_ctx *ctx,
 	    config ? "get-config" : "get");
 	op = ncr_op_new(rq, n, ctx);
 	memcpy(op->xpath, mp->xpath, sizeof(op->xpath));
-	if (ncc_rpc(n, xml, mp->n > 0 ? ncr_read : ncr_read_root, op) == -1) {
+	if (nc_ctl_rpc(n, xml, mp->n > 0 ? ncr_read : ncr_read_root, op) == -1) {
 		free(op);
 		http_error(rq->http, 503, "application", "resource-denied",
 		    "Node %s has no session", n->cfg.name);
@@ -1166,7 +1166,7 @@ ncr_body_tree(struct rc_req *rq, struct ly_ctx *ctx,
 }
 
 static void
-ncr_mount_write(struct rc_req *rq, struct ncc_node *n, struct ly_ctx *ctx,
+ncr_mount_write(struct rc_req *rq, struct nc_ctl_node *n, struct ly_ctx *ctx,
     const struct ncr_mpath *mp)
 {
 	enum evhttp_cmd_type	 m = rq->http->method;
@@ -1201,7 +1201,7 @@ ncr_mount_write(struct rc_req *rq, struct ncc_node *n, struct ly_ctx *ctx,
 	    "</config></edit-config>", op->commit ? "candidate" : "running",
 	    cfg);
 	free(cfg);
-	if (ncc_rpc(n, xml, ncr_edited, op) == -1) {
+	if (nc_ctl_rpc(n, xml, ncr_edited, op) == -1) {
 		free(op);
 		http_error(rq->http, 503, "application", "resource-denied",
 		    "Node %s has no session", n->cfg.name);
@@ -1213,7 +1213,7 @@ ncr_mount_write(struct rc_req *rq, struct ncc_node *n, struct ly_ctx *ctx,
 static void
 ncr_mount_point(struct rc_req *rq, const char *name)
 {
-	struct ncc_node		*n = ncc_find(name);
+	struct nc_ctl_node		*n = nc_ctl_find(name);
 	struct ly_ctx		*ctx;
 	struct ncr_mpath	*mp;
 	char			 err[256];
@@ -1222,12 +1222,12 @@ ncr_mount_point(struct rc_req *rq, const char *name)
 		rc_data_missing(rq);
 		return;
 	}
-	if (n->status != NCC_CONNECTED) {
+	if (n->status != NC_CTL_CONNECTED) {
 		http_error(rq->http, 409, "application", "resource-denied",
-		    "Node %s is %s", name, ncc_status_name(n->status));
+		    "Node %s is %s", name, nc_ctl_status_name(n->status));
 		return;
 	}
-	if ((ctx = ncc_ctx(n)) == NULL) {
+	if ((ctx = nc_ctl_ctx(n)) == NULL) {
 		http_error(rq->http, 500, "application", "operation-failed",
 		    "The schemas of node %s could not be loaded", name);
 		return;

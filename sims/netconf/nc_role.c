@@ -87,8 +87,8 @@ ncr_summary(void *cfg)
 
 	ctl_print_figures("netconf: # mounts asked, # connected, # connecting, "
 	    "# unable-to-connect", (const uint64_t[]){ s->mounts,
-	    ncc_count(NCC_CONNECTED), ncc_count(NCC_CONNECTING),
-	    ncc_count(NCC_UNABLE) }, 4);
+	    nc_ctl_count(NC_CTL_CONNECTED), nc_ctl_count(NC_CTL_CONNECTING),
+	    nc_ctl_count(NC_CTL_UNABLE) }, 4);
 	if (s->last_connected_ns)
 		printf(" (last connected %.3f s after the first mount)",
 		    secs_between(s->first_mount_ns, s->last_connected_ns));
@@ -111,7 +111,7 @@ ncr_summary(void *cfg)
 static uint64_t
 ncr_devices_up(void *cfg)
 {
-	return ncc_count(NCC_CONNECTED);
+	return nc_ctl_count(NC_CTL_CONNECTED);
 }
 
 const struct ctl_role nc_ctl_role = {

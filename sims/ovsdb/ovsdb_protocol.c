@@ -6,7 +6,7 @@
 #include <stddef.h>
 
 #include "protocol.h"
-#include "ovsdb_mgr.h"
+#include "ovsdb_ctl.h"
 #include "ovsdb_sim.h"
 
 static const struct ctl_role *const ovsdb_roles[] = {

@@ -17,7 +17,7 @@
  *       Port + Interface; DELETE; GET
  * The draft style's .../node/<manager-id>/bridge/<name>/... is the same
  * bridge.  Operational nodes come from the manager's monitor replicas
- * (ovsdb_mgr.c): one per session (node-id ovsdb://uuid/<uuid> for a node
+ * (ovsdb_ctl.c): one per session (node-id ovsdb://uuid/<uuid> for a node
  * that connected in, the configured id for one we connected to) and one
  * per bridge (<node-id>/bridge/<name>) with a termination-point per port.
  * The config datastore holds the configured passive nodes and the
@@ -35,7 +35,7 @@
 #include <event2/http.h>
 
 #include "log.h"
-#include "ovsdb_mgr.h"
+#include "ovsdb_ctl.h"
 #include "ovsdb_restconf.h"
 #include "rc_topology.h"
 
@@ -43,7 +43,7 @@
 #define OVR_BRIDGE	"/bridge/"
 #define OVR_MAX_ENTRIES	64	/* controllers, protocols, options */
 #define OVR_TEXT	256
-#define OVR_ID_MAX	(OVM_ID_MAX + 64)	/* a bridge node's id */
+#define OVR_ID_MAX	(OVSDB_CTL_ID_MAX + 64)	/* a bridge node's id */
 
 static const struct doc_module ovr_mod = {
 	"ovsdb", "urn:opendaylight:params:xml:ns:yang:ovsdb"
@@ -104,12 +104,12 @@ ovr_atom(json_t *a, char *buf, size_t cap)
 }
 
 static json_t *
-ovr_ref(const struct ovm_sess *s, const char *table, json_t *atom)
+ovr_ref(const struct ovsdb_ctl_sess *s, const char *table, json_t *atom)
 {
 	char		 b[64];
 	const char	*u = ovr_atom(atom, b, sizeof(b));
 
-	return u == NULL ? NULL : json_object_get(ovm_table(s, table), u);
+	return u == NULL ? NULL : json_object_get(ovsdb_ctl_table(s, table), u);
 }
 
 static const char *
@@ -174,7 +174,7 @@ ovr_map(struct doc_writer *w, json_t *row, const char *col,
 }
 
 static void
-ovr_conn_info(struct doc_writer *w, const struct ovm_sess *s)
+ovr_conn_info(struct doc_writer *w, const struct ovsdb_ctl_sess *s)
 {
 	doc_container(w, &ovr_mod, "connection-info");
 	doc_leaf_str(w, "remote-ip", s->remote_ip);
@@ -186,13 +186,13 @@ ovr_conn_info(struct doc_writer *w, const struct ovm_sess *s)
 
 /* The manager's node: connection, versions, the bridges it manages. */
 static void
-ovr_mgr_entry(struct doc_writer *w, const struct ovm_sess *s)
+ovr_mgr_entry(struct doc_writer *w, const struct ovsdb_ctl_sess *s)
 {
-	json_t		*ovs = NULL, *br, *t = ovm_table(s, "Bridge");
+	json_t		*ovs = NULL, *br, *t = ovsdb_ctl_table(s, "Bridge");
 	const char	*uuid, *name;
-	char		 id[OVR_ID_MAX], iid[2 * OVM_ID_MAX + 256];
+	char		 id[OVR_ID_MAX], iid[2 * OVSDB_CTL_ID_MAX + 256];
 
-	json_object_foreach(ovm_table(s, "Open_vSwitch"), uuid, ovs)
+	json_object_foreach(ovsdb_ctl_table(s, "Open_vSwitch"), uuid, ovs)
 		break;
 	doc_entry(w);
 	doc_leaf_str(w, "node-id", s->node_id);
@@ -276,7 +276,7 @@ ovr_protocols(struct doc_writer *w, json_t *br)
 }
 
 static void
-ovr_controllers(struct doc_writer *w, const struct ovm_sess *s, json_t *br)
+ovr_controllers(struct doc_writer *w, const struct ovsdb_ctl_sess *s, json_t *br)
 {
 	json_t		*c = json_object_get(br, "controller"), *row;
 	char		 b[64];
@@ -302,7 +302,7 @@ ovr_controllers(struct doc_writer *w, const struct ovm_sess *s, json_t *br)
 
 /* A port as a termination point, its first interface beside it. */
 static void
-ovr_tp_entry(struct doc_writer *w, const struct ovm_sess *s, json_t *pa,
+ovr_tp_entry(struct doc_writer *w, const struct ovsdb_ctl_sess *s, json_t *pa,
     json_t *port)
 {
 	json_t		*ia = ovr_set_get(json_object_get(port, "interfaces"),
@@ -330,7 +330,7 @@ ovr_tp_entry(struct doc_writer *w, const struct ovm_sess *s, json_t *pa,
 
 /* One port of the bridge, or all of them (tp NULL); 0 when none. */
 static size_t
-ovr_tps(struct doc_writer *w, const struct ovm_sess *s, json_t *br,
+ovr_tps(struct doc_writer *w, const struct ovsdb_ctl_sess *s, json_t *br,
     const char *tp)
 {
 	json_t		*ports = json_object_get(br, "ports"), *pa, *port;
@@ -353,11 +353,11 @@ ovr_tps(struct doc_writer *w, const struct ovm_sess *s, json_t *br,
 }
 
 static void
-ovr_bridge_entry(struct doc_writer *w, const struct ovm_sess *s,
+ovr_bridge_entry(struct doc_writer *w, const struct ovsdb_ctl_sess *s,
     const char *uuid, json_t *br)
 {
 	const char	*name = ovr_col_str(br, "name"), *fm, *dt;
-	char		 id[OVR_ID_MAX], iid[OVM_ID_MAX + 256];
+	char		 id[OVR_ID_MAX], iid[OVSDB_CTL_ID_MAX + 256];
 
 	snprintf(id, sizeof(id), "%s" OVR_BRIDGE "%s", s->node_id, name);
 	doc_entry(w);
@@ -384,13 +384,13 @@ ovr_bridge_entry(struct doc_writer *w, const struct ovm_sess *s,
 
 /* A bridge by name in a session's replica: its row, uuid in *uuid. */
 static json_t *
-ovr_bridge_find(const struct ovm_sess *s, const char *name,
+ovr_bridge_find(const struct ovsdb_ctl_sess *s, const char *name,
     const char **uuid)
 {
 	json_t		*br;
 	const char	*u, *n;
 
-	json_object_foreach(ovm_table(s, "Bridge"), u, br)
+	json_object_foreach(ovsdb_ctl_table(s, "Bridge"), u, br)
 		if ((n = ovr_col_str(br, "name")) != NULL &&
 		    strcmp(n, name) == 0) {
 			*uuid = u;
@@ -400,7 +400,7 @@ ovr_bridge_find(const struct ovm_sess *s, const char *name,
 }
 
 static void
-ovr_cfg_node_entry(struct doc_writer *w, const struct ovm_node *n)
+ovr_cfg_node_entry(struct doc_writer *w, const struct ovsdb_ctl_node *n)
 {
 	doc_entry(w);
 	doc_leaf_str(w, "node-id", n->id);
@@ -420,29 +420,29 @@ static void	ovr_cfg_bridges(struct doc_writer *);
 static void
 ovr_nodes(struct doc_writer *w, int config)
 {
-	struct ovm_sess	*s;
-	struct ovm_node	*n;
+	struct ovsdb_ctl_sess	*s;
+	struct ovsdb_ctl_node	*n;
 	json_t		*br;
 	const char	*uuid;
 
 	if (config) {
-		if (TAILQ_EMPTY(ovm_nodes()) && cbrs == NULL)
+		if (TAILQ_EMPTY(ovsdb_ctl_nodes()) && cbrs == NULL)
 			return;
 		doc_list(w, NULL, "node");
-		TAILQ_FOREACH(n, ovm_nodes(), entry)
+		TAILQ_FOREACH(n, ovsdb_ctl_nodes(), entry)
 			ovr_cfg_node_entry(w, n);
 		ovr_cfg_bridges(w);
 		doc_end(w);
 		return;
 	}
-	if (ovm_count_up() == 0)
+	if (ovsdb_ctl_count_up() == 0)
 		return;
 	doc_list(w, NULL, "node");
-	TAILQ_FOREACH(s, ovm_sessions(), entry) {
-		if (s->state != OVM_UP)
+	TAILQ_FOREACH(s, ovsdb_ctl_sessions(), entry) {
+		if (s->state != OVSDB_CTL_UP)
 			continue;
 		ovr_mgr_entry(w, s);
-		json_object_foreach(ovm_table(s, "Bridge"), uuid, br)
+		json_object_foreach(ovsdb_ctl_table(s, "Bridge"), uuid, br)
 			if (ovr_col_str(br, "name") != NULL)
 				ovr_bridge_entry(w, s, uuid, br);
 	}
@@ -706,7 +706,7 @@ ovr_cfg_bridges(struct doc_writer *w)
 
 static void
 ovr_get_config(struct rc_req *rq, const struct ovr_target *t,
-    const struct ovm_node *n)
+    const struct ovsdb_ctl_node *n)
 {
 	struct ovr_cbr		*c = ovr_cbr_find(t->id);
 	struct doc_writer	 w;
@@ -735,8 +735,8 @@ ovr_get_config(struct rc_req *rq, const struct ovr_target *t,
 static void
 ovr_get_node(struct rc_req *rq, const struct ovr_target *t)
 {
-	struct ovm_sess		*s = ovm_find(t->mgr);
-	struct ovm_node		*n = ovm_node_find(t->mgr);
+	struct ovsdb_ctl_sess		*s = ovsdb_ctl_find(t->mgr);
+	struct ovsdb_ctl_node		*n = ovsdb_ctl_node_find(t->mgr);
 	struct doc_writer	 w;
 	struct evbuffer		*b;
 	json_t			*br = NULL;
@@ -806,7 +806,7 @@ ovr_not_connected(struct rc_req *rq, const char *mgr)
 /* Send ops to the node; the request is answered when it answers, and
  * the config datastore changed as ch says (row and targets borrowed). */
 static void
-ovr_transact(struct rc_req *rq, struct ovm_sess *s, json_t *ops,
+ovr_transact(struct rc_req *rq, struct ovsdb_ctl_sess *s, json_t *ops,
     int status, enum ovr_change ch, const struct ovr_target *t, json_t *row,
     json_t *targets)
 {
@@ -824,7 +824,7 @@ ovr_transact(struct rc_req *rq, struct ovm_sess *s, json_t *ops,
 		snprintf(op->tp, sizeof(op->tp), "%s", t->tp);
 	op->row = json_incref(row);
 	op->targets = json_incref(targets);
-	if (ovm_transact(s, ops, ovr_done, op) == -1) {
+	if (ovsdb_ctl_transact(s, ops, ovr_done, op) == -1) {
 		json_decref(op->row);
 		json_decref(op->targets);
 		free(op);
@@ -980,7 +980,7 @@ ovr_bridge_cols(const struct doc_node *e, const char *id, json_t *row,
 {
 	json_t		*protos = json_array(), *other = json_array();
 	json_t		*ext = json_array();
-	char		 b[OVR_TEXT], iid[OVM_ID_MAX + 320];
+	char		 b[OVR_TEXT], iid[OVSDB_CTL_ID_MAX + 320];
 	const char	*v;
 
 	json_object_set_new(row, "protocols", json_pack("[so]", "set",
@@ -1022,7 +1022,7 @@ ovr_bridge_cols(const struct doc_node *e, const char *id, json_t *row,
 static int
 ovr_managed_by(const struct doc_node *e, char *mgr, size_t cap)
 {
-	char		 b[OVM_ID_MAX + 320];
+	char		 b[OVSDB_CTL_ID_MAX + 320];
 	const char	*k, *end;
 
 	if (doc_get_string(e, "managed-by", b, sizeof(b)) == -1)
@@ -1091,7 +1091,7 @@ static void
 ovr_put_bridge(struct rc_req *rq, struct ovr_target *t,
     const struct doc_node *e)
 {
-	struct ovm_sess	*s;
+	struct ovsdb_ctl_sess	*s;
 	json_t		*row = json_object(), *ctls = json_array(), *br;
 	json_t		*ops = json_array();
 	const char	*bad, *uuid = NULL;
@@ -1105,7 +1105,7 @@ ovr_put_bridge(struct rc_req *rq, struct ovr_target *t,
 		bad = ovr_bridge_cols(e, t->id, row, ctls);
 	if (bad != NULL)
 		ovr_bad(rq, "Bad %s in the bridge node", bad);
-	else if ((s = ovm_find(t->mgr)) == NULL)
+	else if ((s = ovsdb_ctl_find(t->mgr)) == NULL)
 		ovr_not_connected(rq, t->mgr);
 	else if ((br = ovr_bridge_find(s, t->bridge, &uuid)) != NULL &&
 	    rq->http->method == EVHTTP_REQ_POST)
@@ -1154,7 +1154,7 @@ ovr_iface_cols(const struct doc_node *e, json_t *row)
 
 /* A port of the bridge by name: its uuid, NULL when none. */
 static const char *
-ovr_port_find(const struct ovm_sess *s, json_t *br, const char *name)
+ovr_port_find(const struct ovsdb_ctl_sess *s, json_t *br, const char *name)
 {
 	json_t		*ports = json_object_get(br, "ports"), *p;
 	const char	*n;
@@ -1172,7 +1172,7 @@ ovr_port_find(const struct ovm_sess *s, json_t *br, const char *name)
 
 static void
 ovr_put_tp(struct rc_req *rq, const struct ovr_target *t,
-    const struct doc_node *e, struct ovm_sess *s, json_t *br,
+    const struct doc_node *e, struct ovsdb_ctl_sess *s, json_t *br,
     const char *br_uuid)
 {
 	json_t		*row = json_object(), *ops = json_array();
@@ -1221,9 +1221,9 @@ ovr_put_manager(struct rc_req *rq, const struct ovr_target *t,
 {
 	struct doc_node	 ci;
 	struct in6_addr	 a6;
-	char		 ip[OVM_HOST_MAX];
+	char		 ip[OVSDB_CTL_HOST_MAX];
 	uint64_t	 port;
-	int		 exists = ovm_node_find(t->id) != NULL;
+	int		 exists = ovsdb_ctl_node_find(t->id) != NULL;
 
 	/* remote-ip is an inet:ip-address: no host names. */
 	if (doc_child(e, "connection-info", &ci) == -1 ||
@@ -1241,7 +1241,7 @@ ovr_put_manager(struct rc_req *rq, const struct ovr_target *t,
 		    "Node %s already exists", t->id);
 		return;
 	}
-	ovm_node_add(t->id, ip, (uint16_t)port);
+	ovsdb_ctl_node_add(t->id, ip, (uint16_t)port);
 	ovr_st.nodes_configured++;
 	http_reply(rq->http, exists ? 204 : 201, NULL);
 }
@@ -1252,12 +1252,12 @@ ovr_write(struct rc_req *rq, struct ovr_target *t)
 {
 	struct doc	 d;
 	struct doc_node	 e;
-	struct ovm_sess	*s;
+	struct ovsdb_ctl_sess	*s;
 	json_t		*br = NULL;
 	const char	*uuid = NULL;
 
 	if (t->tp != NULL) {
-		if ((s = ovm_find(t->mgr)) == NULL) {
+		if ((s = ovsdb_ctl_find(t->mgr)) == NULL) {
 			ovr_not_connected(rq, t->mgr);
 			return;
 		}
@@ -1288,17 +1288,17 @@ ovr_write(struct rc_req *rq, struct ovr_target *t)
 static void
 ovr_delete(struct rc_req *rq, const struct ovr_target *t)
 {
-	struct ovm_sess	*s = ovm_find(t->mgr);
-	struct ovm_node	*n;
+	struct ovsdb_ctl_sess	*s = ovsdb_ctl_find(t->mgr);
+	struct ovsdb_ctl_node	*n;
 	json_t		*br = NULL, *ops;
 	const char	*uuid = NULL, *pu;
 
 	if (!t->is_bridge) {
-		if ((n = ovm_node_find(t->id)) == NULL) {
+		if ((n = ovsdb_ctl_node_find(t->id)) == NULL) {
 			rc_data_missing(rq);
 			return;
 		}
-		ovm_node_del(n);
+		ovsdb_ctl_node_del(n);
 		ovr_cfg_drop_mgr(t->id);
 		http_reply(rq->http, 204, NULL);
 		return;

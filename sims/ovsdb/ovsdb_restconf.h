@@ -1,6 +1,6 @@
 /*
  * Topology ovsdb:1 of network-topology over RESTCONF (ovsdb_restconf.c),
- * built from the OVSDB manager's sessions (ovsdb_mgr.h).
+ * built from the OVSDB manager's sessions (ovsdb_ctl.h).
  */
 #ifndef SBSIM_OVSDB_RESTCONF_H
 #define SBSIM_OVSDB_RESTCONF_H

@@ -1,6 +1,6 @@
 /*
  * The embedded controller's OVSDB role (ctl_role.h): the manager OVSDB
- * nodes connect to or that connects to them (ovsdb_mgr.c), and topology
+ * nodes connect to or that connects to them (ovsdb_ctl.c), and topology
  * ovsdb:1 over RESTCONF (ovsdb_restconf.c), as OpenDaylight's ovsdb
  * southbound.
  */
@@ -9,12 +9,12 @@
 
 #include "ctl_role.h"
 #include "log.h"
-#include "ovsdb_mgr.h"
+#include "ovsdb_ctl.h"
 #include "ovsdb_restconf.h"
 
-static struct ovm_config	ovr_cfg;
+static struct ovsdb_ctl_config	ovr_cfg;
 
-#define C	struct ovm_config
+#define C	struct ovsdb_ctl_config
 #define O	CTL_GIVEN_OPT
 static const struct opt ovrole_rows[] = {
 	OPT_P("ovsdb", "EP", C, listen, struct endpoint,
@@ -56,15 +56,15 @@ static const struct opt ovrole_rows[] = {
 static void
 ovrole_defaults(void *cfg)
 {
-	ovm_config_defaults(cfg);
+	ovsdb_ctl_config_defaults(cfg);
 }
 
 static int
 ovrole_start(void *cfg, struct http_server *hs, char *err, size_t errlen)
 {
-	struct ovm_config	*c = cfg;
+	struct ovsdb_ctl_config	*c = cfg;
 
-	if (ovm_start(c, err, errlen) == -1)
+	if (ovsdb_ctl_start(c, err, errlen) == -1)
 		return -1;
 	log_info("listening for OVSDB nodes on %s", c->listen.text);
 	if (hs != NULL)
@@ -77,21 +77,21 @@ static void
 ovrole_stop(void *cfg)
 {
 	(void)cfg;
-	ovm_stop();
+	ovsdb_ctl_stop();
 	ovsdb_restconf_stop();
 }
 
 static void
 ovrole_summary(void *cfg)
 {
-	const struct ovm_stats	*s = ovm_stats();
+	const struct ovsdb_ctl_stats	*s = ovsdb_ctl_stats();
 	const struct ovr_stats	*r = ovsdb_restconf_stats();
 
 	(void)cfg;
 	ctl_print_figures("ovsdb: # sessions (# in, # out), # nodes up "
 	    "(# at most), # bridges (# at most), # updates", (const uint64_t[]){
 	    s->accepted + s->connected_out, s->accepted, s->connected_out,
-	    ovm_count_up(), s->nodes_max, ovm_count_bridges(), s->bridges_max,
+	    ovsdb_ctl_count_up(), s->nodes_max, ovsdb_ctl_count_bridges(), s->bridges_max,
 	    s->updates }, 8);
 	ctl_print_figures(", # transacts sent, # failed, # RESTCONF writes, "
 	    "# deletes, # bad requests", (const uint64_t[]){
@@ -126,7 +126,7 @@ ovrole_check(void *cfg, unsigned given, const struct ctl_env *env,
 static uint64_t
 ovrole_devices_up(void *cfg)
 {
-	return ovm_count_up();
+	return ovsdb_ctl_count_up();
 }
 
 const struct ctl_role ovsdb_ctl_role = {

@@ -1325,20 +1325,20 @@ pcep_errmsg_decode(struct rbuf *body, uint8_t msg_type,
 }
 
 int
-pcep_pcerr_encode(struct wbuf *w, const struct pcep_errmsg *em)
+pcep_ctlrr_encode(struct wbuf *w, const struct pcep_errmsg *em)
 {
 	return pcep_errmsg_encode(w, PCEP_MSG_PCERR, em);
 }
 
 int
-pcep_pcerr_decode(struct rbuf *body, struct pcep_errmsg *em,
+pcep_ctlrr_decode(struct rbuf *body, struct pcep_errmsg *em,
     struct pcep_err *err)
 {
 	return pcep_errmsg_decode(body, PCEP_MSG_PCERR, em, err);
 }
 
 int
-pcep_pcerr_simple(struct wbuf *w, const struct pcep_err *err, uint32_t srp_id)
+pcep_ctlrr_simple(struct wbuf *w, const struct pcep_err *err, uint32_t srp_id)
 {
 	struct pcep_errmsg	em;
 
@@ -1348,11 +1348,11 @@ pcep_pcerr_simple(struct wbuf *w, const struct pcep_err *err, uint32_t srp_id)
 	em.item[0].value = err->value;
 	em.has_srp = srp_id != 0;
 	em.srp_id = srp_id;
-	return pcep_pcerr_encode(w, &em);
+	return pcep_ctlrr_encode(w, &em);
 }
 
 int
-pcep_pcerr_open(struct wbuf *w, enum pcep_error e,
+pcep_ctlrr_open(struct wbuf *w, enum pcep_error e,
     const struct pcep_open *prop)
 {
 	struct pcep_errmsg	em;
@@ -1365,5 +1365,5 @@ pcep_pcerr_open(struct wbuf *w, enum pcep_error e,
 		em.has_open = 1;
 		em.open = *prop;
 	}
-	return pcep_pcerr_encode(w, &em);
+	return pcep_ctlrr_encode(w, &em);
 }

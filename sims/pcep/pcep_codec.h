@@ -359,15 +359,15 @@ int	 pcep_errmsg_encode(struct wbuf *, uint8_t msg_type,
 int	 pcep_errmsg_decode(struct rbuf *, uint8_t msg_type,
 	    struct pcep_errmsg *, struct pcep_err *);
 /* The same for a PCErr. */
-int	 pcep_pcerr_encode(struct wbuf *, const struct pcep_errmsg *);
-int	 pcep_pcerr_decode(struct rbuf *, struct pcep_errmsg *,
+int	 pcep_ctlrr_encode(struct wbuf *, const struct pcep_errmsg *);
+int	 pcep_ctlrr_decode(struct rbuf *, struct pcep_errmsg *,
 	    struct pcep_err *);
 /* A PCErr of one error answering err (and the SRP-ID when not 0). */
-int	 pcep_pcerr_simple(struct wbuf *, const struct pcep_err *,
+int	 pcep_ctlrr_simple(struct wbuf *, const struct pcep_err *,
 	    uint32_t srp_id);
 /* Session establishment errors (RFC 5440 section 6.2): one error of
  * type 1 and, when prop is not NULL, the Open we would accept. */
-int	 pcep_pcerr_open(struct wbuf *, enum pcep_error,
+int	 pcep_ctlrr_open(struct wbuf *, enum pcep_error,
 	    const struct pcep_open *prop);
 
 #endif

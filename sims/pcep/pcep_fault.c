@@ -70,7 +70,7 @@ pcep_fault_pcerr(void *cfg, const struct fault_shot *shot)
 	err.value = (uint8_t)shot->arg;
 	err.close_reason = 0;
 	w = pcc_scratch();
-	pcep_pcerr_simple(w, &err, 0);
+	pcep_ctlrr_simple(w, &err, 0);
 	pcc_send(p, w, 1);
 	(*sim->c.pcerr_sent)++;
 	return 0;

@@ -140,7 +140,7 @@ pcc_pcerr(struct pcc *p, enum pcep_error e, uint32_t srp_id)
 	struct wbuf	*w = pcc_scratch();
 
 	pcep_err_set(&err, e);
-	pcep_pcerr_simple(w, &err, srp_id);
+	pcep_ctlrr_simple(w, &err, srp_id);
 	pcc_send(p, w, 1);
 	(*p->sim->c.pcerr_sent)++;
 	if (!(p->logged & LOG_BAD))
@@ -243,7 +243,7 @@ pcc_negotiate_pcerr(struct pcc *p, enum pcep_error e,
 {
 	struct wbuf	*w = pcc_scratch();
 
-	pcep_pcerr_open(w, e, prop);
+	pcep_ctlrr_open(w, e, prop);
 	pcc_send(p, w, 1);
 	(*p->sim->c.pcerr_sent)++;
 	(*p->sim->c.open_negotiated)++;
@@ -357,7 +357,7 @@ pcc_fsm_pcerr(struct pcc *p, struct rbuf *body)
 	struct pcep_err		err;
 
 	(*p->sim->c.pcerr_received)++;
-	if (pcep_pcerr_decode(body, &em, &err) == -1) {
+	if (pcep_ctlrr_decode(body, &em, &err) == -1) {
 		pcc_bad(p, &err, 0);
 		return;
 	}

@@ -6,7 +6,7 @@
 #include <stddef.h>
 
 #include "protocol.h"
-#include "pcep_pce.h"
+#include "pcep_ctl.h"
 #include "pcep_sim.h"
 
 static const struct ctl_role *const pcep_roles[] = { &pcep_ctl_role, NULL };

@@ -17,7 +17,7 @@
 #include <event2/http.h>
 
 #include "log.h"
-#include "pcep_pce.h"
+#include "pcep_ctl.h"
 #include "pcep_restconf.h"
 #include "rc_topology.h"
 #include "restconf.h"
@@ -177,7 +177,7 @@ pr_hop(struct doc_writer *w, const struct pcep_hop_rec *h)
 }
 
 static void
-pr_lsp_tlvs(struct doc_writer *w, const struct pce_lsp *l)
+pr_lsp_tlvs(struct doc_writer *w, const struct pcep_ctl_lsp *l)
 {
 	char	ip[16], b64[PCEP_NAME_MAX * 2];
 
@@ -209,7 +209,7 @@ pr_lsp_tlvs(struct doc_writer *w, const struct pce_lsp *l)
 }
 
 static void
-pr_reported_lsp(struct doc_writer *w, const struct pce_lsp *l)
+pr_reported_lsp(struct doc_writer *w, const struct pcep_ctl_lsp *l)
 {
 	uint8_t	i;
 
@@ -247,16 +247,16 @@ pr_reported_lsp(struct doc_writer *w, const struct pce_lsp *l)
 }
 
 static void
-pr_pcc(struct doc_writer *w, const struct pce_sess *s,
-    const struct pce_lsp *only)
+pr_pcc(struct doc_writer *w, const struct pcep_ctl_sess *s,
+    const struct pcep_ctl_lsp *only)
 {
-	uint32_t	i, f = pce_sess_stateful(s);
+	uint32_t	i, f = pcep_ctl_sess_stateful(s);
 	char		ip[16];
 
 	doc_container(w, &pn_mod, "path-computation-client");
-	pr_ip(pce_sess_addr(s), ip, sizeof(ip));
+	pr_ip(pcep_ctl_sess_addr(s), ip, sizeof(ip));
 	doc_leaf_str(w, "ip-address", ip);
-	doc_leaf_str(w, "state-sync", pce_sess_synced(s) ? "synchronized" :
+	doc_leaf_str(w, "state-sync", pcep_ctl_sess_synced(s) ? "synchronized" :
 	    "initial-resync");
 	doc_container(w, NULL, "stateful-tlv");
 	doc_container(w, &st_mod, "stateful");
@@ -265,9 +265,9 @@ pr_pcc(struct doc_writer *w, const struct pce_sess *s,
 	doc_end(w);
 	doc_end(w);
 	doc_list(w, NULL, "reported-lsp");
-	for (i = 0; i < pce_sess_lsp_count(s); i++)
-		if (only == NULL || pce_sess_lsp(s, i) == only)
-			pr_reported_lsp(w, pce_sess_lsp(s, i));
+	for (i = 0; i < pcep_ctl_sess_lsp_count(s); i++)
+		if (only == NULL || pcep_ctl_sess_lsp(s, i) == only)
+			pr_reported_lsp(w, pcep_ctl_sess_lsp(s, i));
 	doc_end(w);
 	doc_end(w);
 }
@@ -299,7 +299,7 @@ pr_error_pair(struct doc_writer *w, const char *name, const uint8_t *tv)
 
 /* pcep-session-state's messages, with odl-pcep-stateful-stats' counts. */
 static void
-pr_messages(struct doc_writer *w, const struct pce_sess_stats *ss)
+pr_messages(struct doc_writer *w, const struct pcep_ctl_sess_stats *ss)
 {
 	doc_container(w, NULL, "messages");
 	doc_leaf_uint(w, "received-msg-count", ss->rx_msgs);
@@ -334,24 +334,24 @@ pr_messages(struct doc_writer *w, const struct pce_sess_stats *ss)
  * session has been up (d:HH:MM:SS) and its delegated LSPs.
  */
 static void
-pr_session_state(struct doc_writer *w, const struct pce_sess *s)
+pr_session_state(struct doc_writer *w, const struct pcep_ctl_sess *s)
 {
-	const struct pce_sess_stats	*ss = pce_sess_stats(s);
-	uint32_t			 f = pce_sess_stateful(s), i, deleg = 0;
+	const struct pcep_ctl_sess_stats	*ss = pcep_ctl_sess_stats(s);
+	uint32_t			 f = pcep_ctl_sess_stateful(s), i, deleg = 0;
 	uint64_t			 up;
 	uint8_t				 ka, dead;
 	char				 dur[32];
 
-	for (i = 0; i < pce_sess_lsp_count(s); i++)
-		deleg += (pce_sess_lsp(s, i)->flags & PCEP_LSP_FLAG_D) != 0;
+	for (i = 0; i < pcep_ctl_sess_lsp_count(s); i++)
+		deleg += (pcep_ctl_sess_lsp(s, i)->flags & PCEP_LSP_FLAG_D) != 0;
 	up = (clock_ns() - ss->up_ns) / 1000000000ull;
 	snprintf(dur, sizeof(dur), "%llu:%02u:%02u:%02u",
 	    (unsigned long long)(up / 86400), (unsigned)(up / 3600 % 24),
 	    (unsigned)(up / 60 % 60), (unsigned)(up % 60));
 	doc_container(w, &stats_mod, "pcep-session-state");
 	pr_messages(w, ss);
-	pce_sess_peer_timers(s, &ka, &dead);
-	pr_pref(w, "peer-pref", ka, dead, pce_sess_addr(s), ss->peer_sid);
+	pcep_ctl_sess_peer_timers(s, &ka, &dead);
+	pr_pref(w, "peer-pref", ka, dead, pcep_ctl_sess_addr(s), ss->peer_sid);
 	pr_pref(w, "local-pref", ss->local_keepalive, ss->local_deadtimer,
 	    ss->local_addr, ss->local_sid);
 	doc_container(w, NULL, "peer-capabilities");
@@ -361,16 +361,16 @@ pr_session_state(struct doc_writer *w, const struct pce_sess *s)
 	doc_end(w);
 	doc_leaf_str(w, "session-duration", dur);
 	doc_leaf_uint(w, "delegated-lsps-count", deleg);
-	pr_leaf_bool(w, "synchronized", pce_sess_synced(s));
+	pr_leaf_bool(w, "synchronized", pcep_ctl_sess_synced(s));
 	doc_end(w);
 }
 
 static void
-pr_node(struct doc_writer *w, const struct pce_sess *s)
+pr_node(struct doc_writer *w, const struct pcep_ctl_sess *s)
 {
 	char	id[32], ip[16];
 
-	pr_ip(pce_sess_addr(s), ip, sizeof(ip));
+	pr_ip(pcep_ctl_sess_addr(s), ip, sizeof(ip));
 	snprintf(id, sizeof(id), "pcc://%s", ip);
 	doc_entry(w);
 	doc_leaf_str(w, "node-id", id);
@@ -382,7 +382,7 @@ pr_node(struct doc_writer *w, const struct pce_sess *s)
 static void
 pr_topology(struct doc_writer *w, int config, void *arg)
 {
-	struct pce_sess	*s = NULL;
+	struct pcep_ctl_sess	*s = NULL;
 
 	(void)arg;
 	doc_entry(w);
@@ -393,7 +393,7 @@ pr_topology(struct doc_writer *w, int config, void *arg)
 	doc_end(w);
 	if (!config) {
 		doc_list(w, NULL, "node");
-		while ((s = pce_sess_next(s)) != NULL)
+		while ((s = pcep_ctl_sess_next(s)) != NULL)
 			pr_node(w, s);
 		doc_end(w);
 	}
@@ -402,7 +402,7 @@ pr_topology(struct doc_writer *w, int config, void *arg)
 
 /* The node and (when the path names one) the LSP; -1 after a 404. */
 static int
-pr_lookup(struct rc_req *rq, struct pce_sess **sp, struct pce_lsp **lp)
+pr_lookup(struct rc_req *rq, struct pcep_ctl_sess **sp, struct pcep_ctl_lsp **lp)
 {
 	const struct rc_path	*p = &rq->path;
 
@@ -414,7 +414,7 @@ pr_lookup(struct rc_req *rq, struct pce_sess **sp, struct pce_lsp **lp)
 		rc_unknown(rq, &p->e[2]);
 		return -1;
 	}
-	if ((*sp = pce_sess_find(p->e[2].key[0])) == NULL) {
+	if ((*sp = pcep_ctl_sess_find(p->e[2].key[0])) == NULL) {
 		rc_data_missing(rq);
 		return -1;
 	}
@@ -435,7 +435,7 @@ pr_lookup(struct rc_req *rq, struct pce_sess **sp, struct pce_lsp **lp)
 		return -1;
 	}
 	if (p->n >= 5 && (!rc_elem_is(&p->e[4], "reported-lsp") ||
-	    (*lp = pce_lsp_by_name(*sp, p->e[4].key[0])) == NULL)) {
+	    (*lp = pcep_ctl_lsp_by_name(*sp, p->e[4].key[0])) == NULL)) {
 		rc_data_missing(rq);
 		return -1;
 	}
@@ -452,8 +452,8 @@ pr_get(struct rc_req *rq, void *arg)
 	const struct rc_path	*p = &rq->path;
 	struct doc_writer	 w;
 	struct evbuffer		*b;
-	struct pce_sess		*s;
-	struct pce_lsp		*l;
+	struct pcep_ctl_sess		*s;
+	struct pcep_ctl_lsp		*l;
 	int			 config = rq->content == RC_CONTENT_CONFIG;
 
 	(void)arg;
@@ -575,7 +575,7 @@ pr_done(void *arg, int status, const struct pcep_errmsg *em)
 /* An ERO from the input: ip-prefix subobjects and SR ones with an IPv4
  * node; -1 with err. */
 static int
-pr_ero(const struct doc_node *ero, struct pce_path *p, char *err,
+pr_ero(const struct doc_node *ero, struct pcep_ctl_path *p, char *err,
     size_t errlen)
 {
 	struct doc_iter	 it;
@@ -588,9 +588,9 @@ pr_ero(const struct doc_node *ero, struct pce_path *p, char *err,
 	p->n = 0;
 	doc_iter_init(&it, ero, "subobject");
 	while (doc_iter_next(&it, &so) == 1) {
-		if (p->n == PCE_HOPS_MAX) {
+		if (p->n == PCEP_CTL_HOPS_MAX) {
 			snprintf(err, errlen, "more than %d ERO subobjects",
-			    PCE_HOPS_MAX);
+			    PCEP_CTL_HOPS_MAX);
 			return -1;
 		}
 		h = &p->hop[p->n++];
@@ -681,7 +681,7 @@ pr_add_args(const struct doc_node *args, uint32_t *src, uint32_t *dst,
  * reply. */
 static int
 pr_target(struct http_req *h, enum pr_op op, const struct doc_node *in,
-    char *name, size_t namelen, struct pce_sess **sp, struct pce_lsp **lp)
+    char *name, size_t namelen, struct pcep_ctl_sess **sp, struct pcep_ctl_lsp **lp)
 {
 	char	node[64];
 
@@ -692,12 +692,12 @@ pr_target(struct http_req *h, enum pr_op op, const struct doc_node *in,
 		    "The input needs node and name");
 		return -1;
 	}
-	if ((*sp = pce_sess_find(node)) == NULL) {
+	if ((*sp = pcep_ctl_sess_find(node)) == NULL) {
 		http_error(h, 409, "application", "data-missing",
 		    "No PCEP session with node %s", node);
 		return -1;
 	}
-	*lp = pce_lsp_by_name(*sp, name);
+	*lp = pcep_ctl_lsp_by_name(*sp, name);
 	if ((op != PR_ADD && *lp == NULL) || (op == PR_ADD && *lp != NULL)) {
 		http_error(h, 409, "application", *lp ? "data-exists" :
 		    "data-missing", "LSP %s %s on node %s", name, *lp ?
@@ -710,9 +710,9 @@ pr_target(struct http_req *h, enum pr_op op, const struct doc_node *in,
 /* The operation to the PCC; args NULL when the input has none.  -1 with
  * err. */
 static int
-pr_send(enum pr_op op, struct pce_sess *s, struct pce_lsp *l,
+pr_send(enum pr_op op, struct pcep_ctl_sess *s, struct pcep_ctl_lsp *l,
     const char *name, const struct doc_node *args,
-    const struct pce_path *path, struct pr_pending *pp, char *err,
+    const struct pcep_ctl_path *path, struct pr_pending *pp, char *err,
     size_t errlen)
 {
 	struct doc_node	 lspn;
@@ -724,16 +724,16 @@ pr_send(enum pr_op op, struct pce_sess *s, struct pce_lsp *l,
 			d = pr_bool(&lspn, "delegate", 1);
 			a = pr_bool(&lspn, "administrative", 1);
 		}
-		return pce_update_lsp(s, l, path->n ? path : NULL, d, a,
+		return pcep_ctl_update_lsp(s, l, path->n ? path : NULL, d, a,
 		    pr_done, pp, err, errlen);
 	}
 	if (op == PR_ADD) {
 		pr_add_args(args, &src, &dst, &sr);
-		return pce_add_lsp(s, name, src, dst ? dst : path->n ?
+		return pcep_ctl_add_lsp(s, name, src, dst ? dst : path->n ?
 		    path->hop[path->n - 1].addr : 0, path, sr, pr_done, pp,
 		    err, errlen);
 	}
-	return pce_remove_lsp(s, l, pr_done, pp, err, errlen);
+	return pcep_ctl_remove_lsp(s, l, pr_done, pp, err, errlen);
 }
 
 /*
@@ -743,7 +743,7 @@ pr_send(enum pr_op op, struct pce_sess *s, struct pce_lsp *l,
  * refused (the reply sent).
  */
 static int
-pr_refuse_remove(struct http_req *h, const struct pce_lsp *l, int rfc8040)
+pr_refuse_remove(struct http_req *h, const struct pcep_ctl_lsp *l, int rfc8040)
 {
 	struct pcep_errmsg	em;
 
@@ -764,9 +764,9 @@ pr_dispatch(struct http_req *h, enum pr_op op, const struct doc_node *in,
     struct pr_pending *pp)
 {
 	struct doc_node	 args, ero;
-	struct pce_sess	*s;
-	struct pce_lsp	*l;
-	struct pce_path	 path;
+	struct pcep_ctl_sess	*s;
+	struct pcep_ctl_lsp	*l;
+	struct pcep_ctl_path	 path;
 	char		 name[PCEP_NAME_MAX + 1], err[256];
 	int		 has_args;
 

@@ -1,6 +1,6 @@
 /*
  * The embedded controller's PCEP role (ctl_role.h): the stateful PCE PCCs
- * connect to (pcep_pce.c) and pcep-topology with its operations over
+ * connect to (pcep_ctl.c) and pcep-topology with its operations over
  * RESTCONF (pcep_restconf.c).
  */
 #include <stdio.h>
@@ -9,11 +9,11 @@
 #include "ctl_role.h"
 #include "log.h"
 #include "metrics.h"
-#include "pcep_pce.h"
+#include "pcep_ctl.h"
 #include "pcep_restconf.h"
 
 struct pcep_role {
-	struct pce_config	 pce;
+	struct pcep_ctl_config	 pce;
 };
 
 static struct pcep_role	pcer;
@@ -43,7 +43,7 @@ static const struct opt pcer_rows[] = {
 static void
 pcer_defaults(void *cfg)
 {
-	pce_config_defaults(&((struct pcep_role *)cfg)->pce);
+	pcep_ctl_config_defaults(&((struct pcep_role *)cfg)->pce);
 }
 
 static int
@@ -66,7 +66,7 @@ pcer_start(void *cfg, struct http_server *hs, char *err, size_t errlen)
 {
 	struct pcep_role	*r = cfg;
 
-	if (pce_start(&r->pce, err, errlen) == -1)
+	if (pcep_ctl_start(&r->pce, err, errlen) == -1)
 		return -1;
 	log_info("listening for PCEP PCCs on %s", r->pce.listen.text);
 	if (hs != NULL)
@@ -79,13 +79,13 @@ pcer_start(void *cfg, struct http_server *hs, char *err, size_t errlen)
 static void
 pcer_stop(void *cfg)
 {
-	pce_stop();
+	pcep_ctl_stop();
 }
 
 static void
 pcer_summary(void *cfg)
 {
-	const struct pce_stats	*s = pce_stats();
+	const struct pcep_ctl_stats	*s = pcep_ctl_stats();
 	double			 upd = secs_between(s->first_update_ns,
 	    s->last_ack_ns);
 
@@ -115,7 +115,7 @@ pcer_summary(void *cfg)
 static uint64_t
 pcer_devices_up(void *cfg)
 {
-	return pce_stats()->up;
+	return pcep_ctl_stats()->up;
 }
 
 const struct ctl_role pcep_ctl_role = {

@@ -234,14 +234,14 @@ fz_seeds(struct wbuf *w)
 	q[1].srp.flags = PCEP_SRP_FLAG_R;
 	pcep_reqs_encode(w, PCEP_MSG_PCINITIATE, &q[1], 1);
 	pcep_err_set(&e, PCEP_E_MISSING_SRP);
-	pcep_pcerr_simple(w, &e, 3);
+	pcep_ctlrr_simple(w, &e, 3);
 	memset(&em, 0, sizeof(em));
 	em.n = 1;
 	em.item[0].type = 1;
 	em.item[0].value = 4;
 	em.has_open = 1;
 	em.open = op;
-	pcep_pcerr_encode(w, &em);
+	pcep_ctlrr_encode(w, &em);
 	pcep_errmsg_encode(w, PCEP_MSG_PCNTF, &em);
 	pcep_close_encode(w, PCEP_CLOSE_NONE);
 }

@@ -310,10 +310,10 @@ test_pcerr(void)
 	    "06 "			/* type 6: mandatory object missing */
 	    "08");			/* value 8: LSP object missing */
 	pcep_err_set(&want, PCEP_E_MISSING_LSP);
-	CHECK(pcep_pcerr_simple(&w, &want, 7) == 0, "pcerr encode");
+	CHECK(pcep_ctlrr_simple(&w, &want, 7) == 0, "pcerr encode");
 	CHECK_OUT(&v, "pcerr bytes");
 	body_of(&r, &v);
-	CHECK(pcep_pcerr_decode(&r, &em, &e) == 0 && em.n == 1 &&
+	CHECK(pcep_ctlrr_decode(&r, &em, &e) == 0 && em.n == 1 &&
 	    em.item[0].type == 6 && em.item[0].value == 8 && em.has_srp &&
 	    em.srp_id == 7 && !em.has_open, "pcerr decode");
 
@@ -335,11 +335,11 @@ test_pcerr(void)
 	    "20 1e 78 00 "		/* ver 1, 30, 120, SID 0 */
 	    "00 10 00 04 "		/* STATEFUL-PCE-CAPABILITY */
 	    "00 00 00 01");		/* U */
-	CHECK(pcep_pcerr_encode(&w, &em) == 0, "pcerr with open encode");
+	CHECK(pcep_ctlrr_encode(&w, &em) == 0, "pcerr with open encode");
 	CHECK_OUT(&v, "pcerr with open bytes");
 	body_of(&r, &v);
 	memset(&em, 0, sizeof(em));
-	CHECK(pcep_pcerr_decode(&r, &em, &e) == 0 && em.n == 1 &&
+	CHECK(pcep_ctlrr_decode(&r, &em, &e) == 0 && em.n == 1 &&
 	    em.has_open && em.open.keepalive == 30 &&
 	    em.open.stateful_flags == PCEP_STATEFUL_U,
 	    "pcerr with open decode");
@@ -350,14 +350,14 @@ test_pcerr(void)
 	    "0d 13 00 08 "		/* PCEP-ERROR, P and I set */
 	    "00 00 13 09");		/* 19/9: not PCE-initiated */
 	body_of(&r, &v);
-	CHECK(pcep_pcerr_decode(&r, &em, &e) == 0 && em.n == 1 &&
+	CHECK(pcep_ctlrr_decode(&r, &em, &e) == 0 && em.n == 1 &&
 	    em.item[0].type == 19 && em.item[0].value == 9 &&
 	    em.item[0].flags == (PCEP_OBJ_FLAG_P | PCEP_OBJ_FLAG_I),
 	    "pcerr decode keeps the object's P and I flags");
 
 	vec(&v, "20 06 00 04");
 	body_of(&r, &v);
-	CHECK(pcep_pcerr_decode(&r, &em, &e) == -1 &&
+	CHECK(pcep_ctlrr_decode(&r, &em, &e) == -1 &&
 	    e.close_reason == PCEP_CLOSE_MALFORMED, "pcerr without errors");
 }
 

@@ -1,6 +1,6 @@
 /*
- * The embedded controller's stateful PCE (sims/pcep/pcep_pce.c) driven by
- * a made-up PCC over a socketpair: the PCE end goes to pce_attach(), the
+ * The embedded controller's stateful PCE (sims/pcep/pcep_ctl.c) driven by
+ * a made-up PCC over a socketpair: the PCE end goes to pcep_ctl_attach(), the
  * path its listener takes, with a made-up IPv4 address (PCCs are told
  * apart by address); the test end is plain non-blocking read() and
  * write() of bytes built and parsed with the PCEP codec, with rounds of
@@ -27,7 +27,7 @@
 #include "engine.h"
 #include "log.h"
 #include "pcep_codec.h"
-#include "pcep_pce.h"
+#include "pcep_ctl.h"
 #include "pcep_wire.h"
 
 #include "check.h"
@@ -54,7 +54,7 @@ static struct peer	 pa, pb;
 static uint8_t		 out_mem[PCEP_MAX_MSG];
 static struct wbuf	 w;
 
-/* What pce_update_lsp's callback was told. */
+/* What pcep_ctl_update_lsp's callback was told. */
 static int		 op_calls, op_status;
 static struct pcep_errmsg op_em;
 
@@ -68,9 +68,9 @@ pump(void)
 }
 
 static void
-pce_begin(const struct pce_config *c)
+pce_begin(const struct pcep_ctl_config *c)
 {
-	struct pce_config	 cfg = *c;
+	struct pcep_ctl_config	 cfg = *c;
 	struct sockaddr_in	*sin = (struct sockaddr_in *)&cfg.listen.ss;
 	char			 err[256];
 
@@ -81,14 +81,14 @@ pce_begin(const struct pce_config *c)
 	sin->sin_addr.s_addr = htonl(IP(127, 0, 0, 1));
 	cfg.listen.sslen = sizeof(*sin);
 	snprintf(cfg.listen.text, sizeof(cfg.listen.text), "ptcp:0:127.0.0.1");
-	if (pce_start(&cfg, err, sizeof(err)) == -1)
-		fatalx("pce_start: %s", err);
+	if (pcep_ctl_start(&cfg, err, sizeof(err)) == -1)
+		fatalx("pcep_ctl_start: %s", err);
 }
 
 static void
-config(struct pce_config *c)
+config(struct pcep_ctl_config *c)
 {
-	pce_config_defaults(c);
+	pcep_ctl_config_defaults(c);
 	c->keepalive = 30;
 	c->deadtimer = 120;
 }
@@ -96,13 +96,13 @@ config(struct pce_config *c)
 static void
 pce_begin_default(void)
 {
-	struct pce_config	c;
+	struct pcep_ctl_config	c;
 
 	config(&c);
 	pce_begin(&c);
 }
 
-/* A PCC at addr connects: the PCE end of a socketpair to pce_attach(). */
+/* A PCC at addr connects: the PCE end of a socketpair to pcep_ctl_attach(). */
 static void
 peer_attach(struct peer *p, uint32_t addr)
 {
@@ -118,7 +118,7 @@ peer_attach(struct peer *p, uint32_t addr)
 	memset(&sin, 0, sizeof(sin));
 	sin.sin_family = AF_INET;
 	sin.sin_addr.s_addr = htonl(addr);
-	pce_attach(sv[0], (struct sockaddr *)&sin, sizeof(sin));
+	pcep_ctl_attach(sv[0], (struct sockaddr *)&sin, sizeof(sin));
 	p->fd = sv[1];
 }
 
@@ -133,7 +133,7 @@ peer_close(struct peer *p)
 static void
 pce_end(void)
 {
-	pce_stop();
+	pcep_ctl_stop();
 	peer_close(&pa);
 	peer_close(&pb);
 	pump();
@@ -347,7 +347,7 @@ peer_pcerr(struct peer *p, uint8_t t, uint8_t v, struct pcep_errmsg *em)
 	if (peer_next(p) != PCEP_MSG_PCERR)
 		return 0;
 	rbuf_init(&r, p->body, p->body_len);
-	if (pcep_pcerr_decode(&r, em, &e) == -1 || em->n == 0)
+	if (pcep_ctlrr_decode(&r, em, &e) == -1 || em->n == 0)
 		return 0;
 	if (em->item[0].type != t || em->item[0].value != v)
 		printf("# PCErr %u/%u, not %u/%u\n", em->item[0].type,
@@ -402,7 +402,7 @@ peer_update(struct peer *p, struct pcep_lsp_req *q)
 
 /* Open both ways, keepalives both ways: the session with PCC_ADDR up,
  * with the stateful flags given. */
-static struct pce_sess *
+static struct pcep_ctl_sess *
 peer_up(struct peer *p, uint32_t flags)
 {
 	peer_attach(p, PCC_ADDR);
@@ -412,16 +412,16 @@ peer_up(struct peer *p, uint32_t flags)
 	if (peer_next(p) != PCEP_MSG_KEEPALIVE)
 		return NULL;
 	send_keepalive(p);
-	return pce_sess_find(PCC_NODE);
+	return pcep_ctl_sess_find(PCC_NODE);
 }
 
 /* Up, then n LSPs (plsp-id 1..n, delegated but the last) and the
  * end-of-sync in one PCRpt each. */
-static struct pce_sess *
+static struct pcep_ctl_sess *
 peer_synced(struct peer *p, uint32_t n)
 {
 	struct pcep_lsp_req	q;
-	struct pce_sess		*s;
+	struct pcep_ctl_sess		*s;
 	uint32_t		i;
 
 	if ((s = peer_up(p, PCEP_STATEFUL_U | PCEP_STATEFUL_I)) == NULL)
@@ -451,7 +451,7 @@ static void
 test_handshake(void)
 {
 	struct pcep_open	o;
-	struct pce_sess		*s;
+	struct pcep_ctl_sess		*s;
 
 	pce_begin_default();
 	peer_attach(&pa, PCC_ADDR);
@@ -470,19 +470,19 @@ test_handshake(void)
 	send_open(&pa, 30, 120, 1, PCEP_STATEFUL_U | PCEP_STATEFUL_I);
 	CHECK(peer_next(&pa) == PCEP_MSG_KEEPALIVE,
 	    "the PCC's Open is answered by a Keepalive");
-	CHECK(pce_stats()->up == 0 && pce_sess_find(PCC_NODE) == NULL,
+	CHECK(pcep_ctl_stats()->up == 0 && pcep_ctl_sess_find(PCC_NODE) == NULL,
 	    "not up before the PCC's Keepalive");
 	send_keepalive(&pa);
-	s = pce_sess_find(PCC_NODE);
-	CHECK(s != NULL && pce_stats()->up == 1 &&
-	    pce_stats()->sessions == 1, "the PCC's Keepalive: up");
-	CHECK(s != NULL && pce_sess_addr(s) == PCC_ADDR &&
-	    pce_sess_stateful(s) == (PCEP_STATEFUL_U | PCEP_STATEFUL_I) &&
-	    !pce_sess_synced(s) && pce_sess_lsp_count(s) == 0,
+	s = pcep_ctl_sess_find(PCC_NODE);
+	CHECK(s != NULL && pcep_ctl_stats()->up == 1 &&
+	    pcep_ctl_stats()->sessions == 1, "the PCC's Keepalive: up");
+	CHECK(s != NULL && pcep_ctl_sess_addr(s) == PCC_ADDR &&
+	    pcep_ctl_sess_stateful(s) == (PCEP_STATEFUL_U | PCEP_STATEFUL_I) &&
+	    !pcep_ctl_sess_synced(s) && pcep_ctl_sess_lsp_count(s) == 0,
 	    "the session: the PCC's address and flags, not synchronized");
 	send_keepalive(&pa);
-	CHECK(peer_quiet(&pa) && pce_stats()->up == 1 &&
-	    pce_stats()->bad_messages == 0,
+	CHECK(peer_quiet(&pa) && pcep_ctl_stats()->up == 1 &&
+	    pcep_ctl_stats()->bad_messages == 0,
 	    "a Keepalive once up: no answer, still up");
 	pce_end();
 }
@@ -507,7 +507,7 @@ test_open_negotiation(void)
 	    "the same again: PCErr 1/5");
 	CHECK(peer_closed(&pa, PCEP_CLOSE_NONE) && peer_sees_eof(&pa, ROUNDS),
 	    "then CLOSE and the connection ends");
-	CHECK(pce_stats()->sessions == 0 && pce_stats()->pcerr_sent == 2,
+	CHECK(pcep_ctl_stats()->sessions == 0 && pcep_ctl_stats()->pcerr_sent == 2,
 	    "never up; two PCErrs counted");
 	pce_end();
 }
@@ -520,7 +520,7 @@ test_open_negotiation(void)
 static void
 test_keepalive_dead_timer(void)
 {
-	struct pce_config	c;
+	struct pcep_ctl_config	c;
 	int			ka = 0, type;
 
 	config(&c);
@@ -532,7 +532,7 @@ test_keepalive_dead_timer(void)
 	send_open(&pa, 1, 2, 1, PCEP_STATEFUL_U);
 	(void)peer_next(&pa);
 	send_keepalive(&pa);
-	CHECK(pce_stats()->up == 1, "up with keepalive 1, dead timer 2");
+	CHECK(pcep_ctl_stats()->up == 1, "up with keepalive 1, dead timer 2");
 	/* Bounded: a PCE that never closed would stop it at 10. */
 	while ((type = peer_next_in(&pa, TIMER_ROUNDS, 1)) ==
 	    PCEP_MSG_KEEPALIVE && ka < 10)
@@ -541,7 +541,7 @@ test_keepalive_dead_timer(void)
 	CHECK(type == PCEP_MSG_CLOSE &&
 	    peer_close_reason(&pa) == PCEP_CLOSE_DEADTIMER,
 	    "then CLOSE reason 2 (dead timer): type %d", type);
-	CHECK(pce_stats()->up == 0 && pce_sess_find(PCC_NODE) == NULL,
+	CHECK(pcep_ctl_stats()->up == 0 && pcep_ctl_sess_find(PCC_NODE) == NULL,
 	    "the session is no longer up");
 	CHECK(peer_sees_eof(&pa, ROUNDS), "the connection ends");
 	pce_end();
@@ -553,8 +553,8 @@ static void
 test_sync(void)
 {
 	struct pcep_lsp_req	 q[3];
-	struct pce_sess		*s;
-	struct pce_lsp		*l;
+	struct pcep_ctl_sess		*s;
+	struct pcep_ctl_lsp		*l;
 
 	pce_begin_default();
 	s = peer_up(&pa, PCEP_STATEFUL_U | PCEP_STATEFUL_I);
@@ -568,30 +568,30 @@ test_sync(void)
 	send_rpt(&pa, q, 2);
 	rpt_fill(&q[2], 3, PCEP_LSP_FLAG_S, 0);
 	send_rpt(&pa, &q[2], 1);
-	CHECK(pce_sess_lsp_count(s) == 3 && pce_stats()->lsps_learned == 3 &&
-	    pce_stats()->reports_received == 2,
-	    "two PCRpts, three LSPs: %u learned", pce_sess_lsp_count(s));
-	CHECK(!pce_sess_synced(s) && pce_stats()->pccs_synced == 0,
+	CHECK(pcep_ctl_sess_lsp_count(s) == 3 && pcep_ctl_stats()->lsps_learned == 3 &&
+	    pcep_ctl_stats()->reports_received == 2,
+	    "two PCRpts, three LSPs: %u learned", pcep_ctl_sess_lsp_count(s));
+	CHECK(!pcep_ctl_sess_synced(s) && pcep_ctl_stats()->pccs_synced == 0,
 	    "not synchronized before the end-of-sync");
 	send_eos(&pa);
-	CHECK(pce_sess_synced(s) && pce_stats()->pccs_synced == 1 &&
-	    pce_sess_lsp_count(s) == 3,
+	CHECK(pcep_ctl_sess_synced(s) && pcep_ctl_stats()->pccs_synced == 1 &&
+	    pcep_ctl_sess_lsp_count(s) == 3,
 	    "the end-of-sync marker: synchronized, still three LSPs");
-	l = pce_lsp_by_name(s, "lsp-2");
+	l = pcep_ctl_lsp_by_name(s, "lsp-2");
 	CHECK(l != NULL && l->plsp_id == 2 && (l->flags & PCEP_LSP_FLAG_D) &&
 	    l->oper == PCEP_OPER_UP && l->has_ids &&
 	    l->endpoint == IP(10, 9, 0, 2) && l->nhops == 2 &&
 	    l->hops[1].addr == IP(10, 9, 0, 2),
 	    "lsp-2 as reported: PLSP-ID, flags, identifiers, path");
-	l = pce_lsp_by_name(s, "lsp-3");
+	l = pcep_ctl_lsp_by_name(s, "lsp-3");
 	CHECK(l != NULL && !(l->flags & PCEP_LSP_FLAG_D),
 	    "lsp-3 not delegated");
-	CHECK(peer_quiet(&pa) && pce_stats()->updates_sent == 0,
+	CHECK(peer_quiet(&pa) && pcep_ctl_stats()->updates_sent == 0,
 	    "no update-all: nothing sent on synchronization");
 	rpt_fill(&q[0], 1, PCEP_LSP_FLAG_R, 0);
 	send_rpt(&pa, q, 1);
-	CHECK(pce_sess_lsp_count(s) == 2 && pce_lsp_by_name(s, "lsp-1") ==
-	    NULL && pce_stats()->lsps_removed == 1,
+	CHECK(pcep_ctl_sess_lsp_count(s) == 2 && pcep_ctl_lsp_by_name(s, "lsp-1") ==
+	    NULL && pcep_ctl_stats()->lsps_removed == 1,
 	    "an R-flagged report removes lsp-1 (RFC 8231 7.3)");
 	pce_end();
 }
@@ -605,8 +605,8 @@ static void
 test_lsp_indexes(void)
 {
 	struct pcep_lsp_req	 q;
-	struct pce_sess		*s;
-	struct pce_lsp		*l;
+	struct pcep_ctl_sess		*s;
+	struct pcep_ctl_lsp		*l;
 	char			 name[32];
 	uint32_t		 id, found = 0;
 
@@ -622,28 +622,28 @@ test_lsp_indexes(void)
 	}
 	for (id = 1; id <= 1000; id++) {
 		snprintf(name, sizeof(name), "lsp-%u", id);
-		l = pce_lsp_by_name(s, name);
+		l = pcep_ctl_lsp_by_name(s, name);
 		found += l != NULL && l->plsp_id == id;
 	}
-	CHECK(pce_sess_lsp_count(s) == 1000 && found == 1000,
+	CHECK(pcep_ctl_sess_lsp_count(s) == 1000 && found == 1000,
 	    "1000 LSPs, each found by its name: %u", found);
 	rpt_fill(&q, 5000, PCEP_LSP_FLAG_D | PCEP_LSP_FLAG_S, 0);
 	q.lsp.name_len = (uint16_t)snprintf(q.lsp.name, sizeof(q.lsp.name),
 	    "lsp-7");
 	send_rpt(&pa, &q, 1);
-	l = pce_lsp_by_name(s, "lsp-7");
-	CHECK(l != NULL && l->plsp_id == 5000 && pce_sess_lsp_count(s) ==
-	    1000 && pce_stats()->lsps_removed == 1,
+	l = pcep_ctl_lsp_by_name(s, "lsp-7");
+	CHECK(l != NULL && l->plsp_id == 5000 && pcep_ctl_sess_lsp_count(s) ==
+	    1000 && pcep_ctl_stats()->lsps_removed == 1,
 	    "lsp-7 under a new PLSP-ID replaces the old one");
 	for (id = 2; id <= 1000; id += 2) {
 		rpt_fill(&q, id, PCEP_LSP_FLAG_R, 0);
 		send_rpt(&pa, &q, 1);
 	}
-	CHECK(pce_sess_lsp_count(s) == 500 && pce_lsp_by_name(s, "lsp-8") ==
-	    NULL && pce_lsp_by_name(s, "lsp-9") != NULL &&
-	    pce_lsp_by_name(s, "lsp-7") != NULL,
+	CHECK(pcep_ctl_sess_lsp_count(s) == 500 && pcep_ctl_lsp_by_name(s, "lsp-8") ==
+	    NULL && pcep_ctl_lsp_by_name(s, "lsp-9") != NULL &&
+	    pcep_ctl_lsp_by_name(s, "lsp-7") != NULL,
 	    "the even PLSP-IDs removed by R-flagged reports: %u left",
-	    pce_sess_lsp_count(s));
+	    pcep_ctl_sess_lsp_count(s));
 	pce_end();
 }
 
@@ -654,17 +654,17 @@ static void
 test_update(void)
 {
 	struct pcep_lsp_req	 q;
-	struct pce_path		 path;
+	struct pcep_ctl_path		 path;
 	struct pcep_errmsg	 em;
-	struct pce_sess		*s;
-	struct pce_lsp		*l;
+	struct pcep_ctl_sess		*s;
+	struct pcep_ctl_lsp		*l;
 	char			 err[128];
 	uint32_t		 srp;
 
 	pce_begin_default();
 	s = peer_synced(&pa, 3);
-	l = s != NULL ? pce_lsp_by_name(s, "lsp-1") : NULL;
-	CHECK(s != NULL && l != NULL && pce_sess_synced(s),
+	l = s != NULL ? pcep_ctl_lsp_by_name(s, "lsp-1") : NULL;
+	CHECK(s != NULL && l != NULL && pcep_ctl_sess_synced(s),
 	    "up and synchronized");
 	if (l == NULL) {
 		pce_end();
@@ -676,8 +676,8 @@ test_update(void)
 	path.hop[0].addr = IP(10, 7, 7, 7);
 	path.hop[0].plen = 32;
 	op_calls = 0;
-	CHECK(pce_update_lsp(s, l, &path, 1, 1, op_cb, NULL, err,
-	    sizeof(err)) == 0, "pce_update_lsp: sent");
+	CHECK(pcep_ctl_update_lsp(s, l, &path, 1, 1, op_cb, NULL, err,
+	    sizeof(err)) == 0, "pcep_ctl_update_lsp: sent");
 	CHECK(peer_next(&pa) == PCEP_MSG_PCUPD && peer_update(&pa, &q) == 0,
 	    "the PCC gets a PCUpd");
 	srp = q.srp.srp_id;
@@ -685,7 +685,7 @@ test_update(void)
 	    q.lsp.plsp_id == 1 && (q.lsp.flags & PCEP_LSP_FLAG_D) &&
 	    q.ero.n == 1 && q.ero.hop[0].addr == IP(10, 7, 7, 7),
 	    "the PCUpd: SRP-ID %u, PLSP-ID 1, delegated, the new path", srp);
-	CHECK(pce_stats()->updates_sent == 1 && op_calls == 0,
+	CHECK(pcep_ctl_stats()->updates_sent == 1 && op_calls == 0,
 	    "counted; the operation waits for the PCC");
 	rpt_fill(&q, 1, PCEP_LSP_FLAG_D | PCEP_LSP_FLAG_A, srp);
 	q.ero.n = 1;
@@ -696,7 +696,7 @@ test_update(void)
 	CHECK(l->nhops == 1 && l->hops[0].addr == IP(10, 7, 7, 7),
 	    "the database has the new path");
 
-	CHECK(pce_update_lsp(s, l, NULL, 1, 1, op_cb, NULL, err,
+	CHECK(pcep_ctl_update_lsp(s, l, NULL, 1, 1, op_cb, NULL, err,
 	    sizeof(err)) == 0 && peer_next(&pa) == PCEP_MSG_PCUPD &&
 	    peer_update(&pa, &q) == 0 && q.srp.srp_id != srp,
 	    "a second update: a new SRP-ID %u", q.srp.srp_id);
@@ -706,13 +706,13 @@ test_update(void)
 	em.item[0].value = 1;
 	em.has_srp = 1;
 	em.srp_id = q.srp.srp_id;
-	pcep_pcerr_encode(wstart(), &em);
+	pcep_ctlrr_encode(wstart(), &em);
 	peer_send_w(&pa);
 	CHECK(op_calls == 2 && op_status == 1 && op_em.n == 1 &&
 	    op_em.item[0].type == 19 && op_em.item[0].value == 1 &&
-	    pce_stats()->pcerr_received == 1,
+	    pcep_ctl_stats()->pcerr_received == 1,
 	    "a PCErr 19/1 with its SRP-ID refuses it: status %d", op_status);
-	CHECK(pce_update_lsp(s, l, NULL, 1, 1, op_cb, NULL, err,
+	CHECK(pcep_ctl_update_lsp(s, l, NULL, 1, 1, op_cb, NULL, err,
 	    sizeof(err)) == 0 && peer_next(&pa) == PCEP_MSG_PCUPD,
 	    "a third update, left unanswered");
 	pce_end();
@@ -725,7 +725,7 @@ test_update(void)
 static void
 test_update_all(void)
 {
-	struct pce_config	 c;
+	struct pcep_ctl_config	 c;
 	struct pcep_lsp_req	 q;
 	uint32_t		 srp[4], id[4];
 	int			 n = 0, i, bad = 0;
@@ -740,7 +740,7 @@ test_update_all(void)
 		srp[n] = q.srp.srp_id;
 		id[n++] = q.lsp.plsp_id;
 	}
-	CHECK(n == 2 && pce_stats()->updates_sent == 2,
+	CHECK(n == 2 && pcep_ctl_stats()->updates_sent == 2,
 	    "two PCUpds in flight, no more: %d", n);
 	for (i = 0; i < 3 && i < n; i++) {
 		rpt_fill(&q, id[i], PCEP_LSP_FLAG_D, srp[i]);
@@ -756,9 +756,9 @@ test_update_all(void)
 	for (i = 0; i < n; i++)
 		bad += id[i] == 4;
 	CHECK(bad == 0 && peer_quiet(&pa) &&
-	    pce_stats()->updates_sent == 3 && pce_stats()->updates_acked == 3,
+	    pcep_ctl_stats()->updates_sent == 3 && pcep_ctl_stats()->updates_acked == 3,
 	    "all three acknowledged; the undelegated one never updated");
-	CHECK(pce_stats()->update_latency.count == 3,
+	CHECK(pcep_ctl_stats()->update_latency.count == 3,
 	    "three latencies recorded");
 	pce_end();
 }
@@ -772,7 +772,7 @@ test_update_all(void)
 static void
 test_update_all_removal(void)
 {
-	struct pce_config	 c;
+	struct pcep_ctl_config	 c;
 	struct pcep_lsp_req	 q;
 	int			 times[5] = { 0 }, i, n = 0;
 	uint32_t		 id, srp;
@@ -813,7 +813,7 @@ test_malformed(void)
 	static const uint8_t	 v2[] = { 0x40, PCEP_MSG_KEEPALIVE, 0, 4 };
 	struct pcep_lsp_req	 q;
 	struct pcep_errmsg	 em;
-	struct pce_sess		*s;
+	struct pcep_ctl_sess		*s;
 	size_t			 m, o;
 
 	pce_begin_default();
@@ -827,8 +827,8 @@ test_malformed(void)
 	send_rpt(&pa, &q, 1);
 	CHECK(peer_pcerr(&pa, 10, 8, &em) && em.has_srp && em.srp_id == 41,
 	    "an unnamed new LSP: PCErr 10/8 with its SRP-ID (RFC 8231 6.3)");
-	CHECK(pce_stats()->bad_messages == 1 && pce_stats()->pcerr_sent == 1 &&
-	    pce_sess_lsp_count(s) == 0, "counted, not learned");
+	CHECK(pcep_ctl_stats()->bad_messages == 1 && pcep_ctl_stats()->pcerr_sent == 1 &&
+	    pcep_ctl_sess_lsp_count(s) == 0, "counted, not learned");
 
 	/* RFC 8231 7.3.1: an RSVP-TE LSP without its identifiers. */
 	rpt_fill(&q, 5, PCEP_LSP_FLAG_D, 0);
@@ -849,8 +849,8 @@ test_malformed(void)
 	peer_send_w(&pa);
 	CHECK(peer_pcerr(&pa, 6, 8, &em) && em.has_srp && em.srp_id == 42,
 	    "no LSP object: PCErr 6/8 with the SRP-ID");
-	CHECK(pce_stats()->up == 1 && pce_stats()->bad_messages == 3 &&
-	    pce_stats()->pcerr_sent == 3,
+	CHECK(pcep_ctl_stats()->up == 1 && pcep_ctl_stats()->bad_messages == 3 &&
+	    pcep_ctl_stats()->pcerr_sent == 3,
 	    "the session stays up; three bad messages, three PCErrs");
 
 	/* RFC 5440 6.1: a header that cannot be framed ends it. */
@@ -859,17 +859,17 @@ test_malformed(void)
 	CHECK(peer_closed(&pa, PCEP_CLOSE_MALFORMED) &&
 	    peer_sees_eof(&pa, ROUNDS),
 	    "then CLOSE reason 3 (malformed) and the connection ends");
-	CHECK(pce_stats()->up == 0 && pce_stats()->bad_messages == 4,
+	CHECK(pcep_ctl_stats()->up == 0 && pcep_ctl_stats()->bad_messages == 4,
 	    "down, four bad messages");
 	pce_end();
 
 	/* RFC 8231 5.4: no PCRpt without the stateful capability. */
 	pce_begin_default();
 	s = peer_up(&pa, 0);
-	CHECK(s != NULL && pce_sess_stateful(s) == 0, "up, not stateful");
+	CHECK(s != NULL && pcep_ctl_sess_stateful(s) == 0, "up, not stateful");
 	rpt_fill(&q, 1, PCEP_LSP_FLAG_D, 0);
 	send_rpt(&pa, &q, 1);
-	CHECK(peer_pcerr(&pa, 19, 5, &em) && pce_sess_lsp_count(s) == 0,
+	CHECK(peer_pcerr(&pa, 19, 5, &em) && pcep_ctl_sess_lsp_count(s) == 0,
 	    "a PCRpt from a stateless PCC: PCErr 19/5, nothing learned");
 	pce_end();
 }
@@ -890,8 +890,8 @@ test_unexpected_before_open(void)
 	    "a PCRpt before the Open: PCErr 1/1");
 	CHECK(peer_closed(&pa, PCEP_CLOSE_NONE) && peer_sees_eof(&pa, ROUNDS),
 	    "then CLOSE and the connection ends");
-	CHECK(pce_stats()->bad_messages == 1 && pce_stats()->sessions == 0 &&
-	    pce_stats()->lsps_learned == 0,
+	CHECK(pcep_ctl_stats()->bad_messages == 1 && pcep_ctl_stats()->sessions == 0 &&
+	    pcep_ctl_stats()->lsps_learned == 0,
 	    "counted, never up, nothing learned");
 	pce_end();
 }
@@ -911,12 +911,12 @@ test_unexpected_up(void)
 		peer_send_w(&pa);
 		ok += peer_pcerr(&pa, 2, 0, &em);
 	}
-	CHECK(ok == 5 && pce_stats()->bad_messages == 5 &&
-	    pce_stats()->up == 1, "five PCReqs: five PCErr 2/0, still up");
+	CHECK(ok == 5 && pcep_ctl_stats()->bad_messages == 5 &&
+	    pcep_ctl_stats()->up == 1, "five PCReqs: five PCErr 2/0, still up");
 	pcep_msg_end(&w, pcep_msg_begin(wstart(), PCEP_MSG_PCREQ));
 	peer_send_w(&pa);
 	CHECK(peer_closed(&pa, PCEP_CLOSE_UNKNOWN_MSG) &&
-	    peer_sees_eof(&pa, ROUNDS) && pce_stats()->up == 0,
+	    peer_sees_eof(&pa, ROUNDS) && pcep_ctl_stats()->up == 0,
 	    "the sixth: CLOSE reason 5, down");
 	pce_end();
 }
@@ -925,17 +925,17 @@ static void
 test_pcc_close(void)
 {
 	pce_begin_default();
-	CHECK(peer_synced(&pa, 2) != NULL && pce_stats()->up == 1,
+	CHECK(peer_synced(&pa, 2) != NULL && pcep_ctl_stats()->up == 1,
 	    "up and synchronized");
 	send_close(&pa, PCEP_CLOSE_NONE);
-	CHECK(peer_sees_eof(&pa, ROUNDS) && pce_stats()->up == 0 &&
-	    pce_sess_find(PCC_NODE) == NULL,
+	CHECK(peer_sees_eof(&pa, ROUNDS) && pcep_ctl_stats()->up == 0 &&
+	    pcep_ctl_sess_find(PCC_NODE) == NULL,
 	    "the PCC's CLOSE: down, connection closed, no answer");
-	CHECK(pce_stats()->pcerr_sent == 0 && pce_stats()->bad_messages == 0,
+	CHECK(pcep_ctl_stats()->pcerr_sent == 0 && pcep_ctl_stats()->bad_messages == 0,
 	    "nothing counted as bad");
 	/* The PCC may come back: a new session, not a second one. */
 	CHECK(peer_up(&pb, PCEP_STATEFUL_U) != NULL &&
-	    pce_stats()->sessions == 2, "the PCC connects again: up");
+	    pcep_ctl_stats()->sessions == 2, "the PCC connects again: up");
 	pce_end();
 }
 
@@ -950,7 +950,7 @@ test_pcc_gone_mid_handshake(void)
 	CHECK(peer_next(&pa) == PCEP_MSG_KEEPALIVE, "Open answered");
 	shutdown(pa.fd, SHUT_WR);
 	CHECK(peer_sees_eof(&pa, ROUNDS), "the PCC's EOF: the PCE closes");
-	CHECK(pce_stats()->sessions == 0 && pce_stats()->up == 0,
+	CHECK(pcep_ctl_stats()->sessions == 0 && pcep_ctl_stats()->up == 0,
 	    "never up");
 	/* Its address is free again. */
 	CHECK(peer_up(&pb, PCEP_STATEFUL_U) != NULL, "the PCC again: up");
@@ -970,7 +970,7 @@ test_second_session(void)
 	CHECK(peer_closed(&pb, PCEP_CLOSE_NONE) && peer_sees_eof(&pb, ROUNDS),
 	    "then CLOSE and the connection ends");
 	send_keepalive(&pa);
-	CHECK(pce_stats()->up == 1 && pce_sess_find(PCC_NODE) != NULL &&
+	CHECK(pcep_ctl_stats()->up == 1 && pcep_ctl_sess_find(PCC_NODE) != NULL &&
 	    peer_quiet(&pa), "the first session goes on");
 	pce_end();
 }
@@ -1008,7 +1008,7 @@ main(int argc, char **argv)
 	int	rc;
 
 	pa.fd = pb.fd = -1;
-	log_init("test_pcep_pce", LOG_QUIET);
+	log_init("test_pcep_ctl", LOG_QUIET);
 	engine_init();
 	rc = check_run(cases, argc, argv);
 	engine_free();

@@ -1,5 +1,5 @@
 /*
- * The embedded controller's stateful PCE (pcep_pce.h).
+ * The embedded controller's stateful PCE (pcep_ctl.h).
  *
  * Sessions: one per PCC address (a second attempt is PCErr 9, RFC 5440
  * 7.15), the OPEN negotiation of section 6.2 with one PCErr 1/4 round,
@@ -28,7 +28,7 @@
 #include "ctl_listen.h"
 #include "engine.h"
 #include "log.h"
-#include "pcep_pce.h"
+#include "pcep_ctl.h"
 #include "pool.h"
 
 #define PCE_OUT_HIGH	(512 * 1024)
@@ -51,9 +51,9 @@ enum pce_state {
 	PCES_CLOSING,
 };
 
-struct pce_sess {
-	TAILQ_ENTRY(pce_sess)	 entry;
-	struct pcep_pce		*pc;		/* its PCE */
+struct pcep_ctl_sess {
+	TAILQ_ENTRY(pcep_ctl_sess)	 entry;
+	struct pcep_ctl		*pc;		/* its PCE */
 	struct bufferevent	*bev;
 	uint32_t		 addr;		/* host order */
 	char			 name[24];
@@ -74,26 +74,26 @@ struct pce_sess {
 	uint64_t		 closing_ns;
 	uint64_t		 unknown_ns;
 	/* the LSP database */
-	struct pce_lsp		**lsps;
+	struct pcep_ctl_lsp		**lsps;
 	uint32_t		 n_lsps, cap_lsps;
-	struct pce_lsp		*by_id, *by_name;	/* uthash heads */
+	struct pcep_ctl_lsp		*by_id, *by_name;	/* uthash heads */
 	/* update-all */
 	uint32_t		 upd_cursor;
 	uint32_t		 upd_inflight;
-	struct pce_ops		 ops;
-	struct pce_sess_stats	 ss;
+	struct pcep_ctl_ops		 ops;
+	struct pcep_ctl_sess_stats	 ss;
 };
-TAILQ_HEAD(pce_sessions, pce_sess);
+TAILQ_HEAD(pce_sessions, pcep_ctl_sess);
 
 /*
  * One PCE: everything it holds, so that nothing of it lives in
  * file-level variables.  Its sessions point back at it (s->pc) and its
  * timer and listener get it as their argument.  The context-free API of
- * pcep_pce.h serves pce_main, the process's one instance.
+ * pcep_ctl.h serves pce_main, the process's one instance.
  */
-struct pcep_pce {
-	struct pce_config	 cfg;
-	struct pce_stats	 st;
+struct pcep_ctl {
+	struct pcep_ctl_config	 cfg;
+	struct pcep_ctl_stats	 st;
 	struct ctl_listen	 lis;		/* the listener and pce_tick */
 	struct pce_sessions	 sessions;
 	int			 freed;		/* the message in hand ended
@@ -102,15 +102,15 @@ struct pcep_pce {
 	uint8_t			 scratch_mem[PCE_SCRATCH];
 };
 
-static struct pcep_pce	pce_main = {
+static struct pcep_ctl	pce_main = {
 	.sessions = TAILQ_HEAD_INITIALIZER(pce_main.sessions),
 };
 
-static void	pce_pump_updates(struct pce_sess *);
-static void	pce_sess_free(struct pce_sess *);
+static void	pce_pump_updates(struct pcep_ctl_sess *);
+static void	pce_sess_free(struct pcep_ctl_sess *);
 
 static struct wbuf *
-pce_scratch(struct pcep_pce *pc)
+pce_scratch(struct pcep_ctl *pc)
 {
 	wbuf_init(&pc->scratch, pc->scratch_mem, sizeof(pc->scratch_mem));
 	return &pc->scratch;
@@ -119,7 +119,7 @@ pce_scratch(struct pcep_pce *pc)
 /* What ODL counts of a message sent: not Keepalives, not before the
  * session is up (the Open exchange). */
 static void
-pce_count_sent(struct pce_sess *s, uint8_t type)
+pce_count_sent(struct pcep_ctl_sess *s, uint8_t type)
 {
 	if (s->state != PCES_UP || type == PCEP_MSG_KEEPALIVE)
 		return;
@@ -134,7 +134,7 @@ pce_count_sent(struct pce_sess *s, uint8_t type)
 }
 
 static void
-pce_send(struct pce_sess *s, struct wbuf *w)
+pce_send(struct pcep_ctl_sess *s, struct wbuf *w)
 {
 	if (w->err) {
 		log_warnx("pcep %s: message did not fit; dropped", s->name);
@@ -148,7 +148,7 @@ pce_send(struct pce_sess *s, struct wbuf *w)
 }
 
 static int
-pce_out_full(const struct pce_sess *s)
+pce_out_full(const struct pcep_ctl_sess *s)
 {
 	return s->bev == NULL || evbuffer_get_length(
 	    bufferevent_get_output(s->bev)) >= PCE_OUT_HIGH;
@@ -156,28 +156,28 @@ pce_out_full(const struct pce_sess *s)
 
 /* ---- the LSP database ---- */
 
-static struct pce_lsp *
-pce_lsp_by_id(const struct pce_sess *s, uint32_t id)
+static struct pcep_ctl_lsp *
+pce_lsp_by_id(const struct pcep_ctl_sess *s, uint32_t id)
 {
-	struct pce_lsp	*l;
+	struct pcep_ctl_lsp	*l;
 
 	HASH_FIND(hh_id, s->by_id, &id, sizeof(id), l);
 	return l;
 }
 
-struct pce_lsp *
-pce_lsp_by_name(const struct pce_sess *s, const char *name)
+struct pcep_ctl_lsp *
+pcep_ctl_lsp_by_name(const struct pcep_ctl_sess *s, const char *name)
 {
-	struct pce_lsp	*l;
+	struct pcep_ctl_lsp	*l;
 
 	HASH_FIND(hh_name, s->by_name, name, strlen(name), l);
 	return l;
 }
 
-static struct pce_lsp *
-pce_lsp_new(struct pce_sess *s, uint32_t id, const char *name)
+static struct pcep_ctl_lsp *
+pce_lsp_new(struct pcep_ctl_sess *s, uint32_t id, const char *name)
 {
-	struct pce_lsp	*l = xcalloc(1, sizeof(*l));
+	struct pcep_ctl_lsp	*l = xcalloc(1, sizeof(*l));
 
 	l->plsp_id = id;
 	l->name = xstrdup(name);
@@ -200,9 +200,9 @@ pce_lsp_new(struct pce_sess *s, uint32_t id, const char *name)
  * trades places with the last seen one, so that it is still ahead.
  */
 static void
-pce_cursor_back(struct pce_sess *s, uint32_t i)
+pce_cursor_back(struct pcep_ctl_sess *s, uint32_t i)
 {
-	struct pce_lsp	*t;
+	struct pcep_ctl_lsp	*t;
 	uint32_t	 c = --s->upd_cursor;
 
 	if (c >= s->n_lsps || c == i)
@@ -215,9 +215,9 @@ pce_cursor_back(struct pce_sess *s, uint32_t i)
 }
 
 static void
-pce_lsp_del(struct pce_sess *s, struct pce_lsp *l)
+pce_lsp_del(struct pcep_ctl_sess *s, struct pcep_ctl_lsp *l)
 {
-	struct pcep_pce	*pc = s->pc;
+	struct pcep_ctl	*pc = s->pc;
 
 	HASH_DELETE(hh_id, s->by_id, l);
 	HASH_DELETE(hh_name, s->by_name, l);
@@ -234,7 +234,7 @@ pce_lsp_del(struct pce_sess *s, struct pce_lsp *l)
 }
 
 static void
-pce_path_store(struct pce_lsp *l, const struct pcep_ero *ero)
+pce_path_store(struct pcep_ctl_lsp *l, const struct pcep_ero *ero)
 {
 	pcep_hops_store(&l->hops, &l->nhops, ero);
 }
@@ -242,14 +242,14 @@ pce_path_store(struct pce_lsp *l, const struct pcep_ero *ero)
 /* ---- replies and closing ---- */
 
 static void
-pce_pcerr(struct pce_sess *s, enum pcep_error e, uint32_t srp_id)
+pce_pcerr(struct pcep_ctl_sess *s, enum pcep_error e, uint32_t srp_id)
 {
-	struct pcep_pce	*pc = s->pc;
+	struct pcep_ctl	*pc = s->pc;
 	struct pcep_err	 err;
 	struct wbuf	*w = pce_scratch(pc);
 
 	pcep_err_set(&err, e);
-	pcep_pcerr_simple(w, &err, srp_id);
+	pcep_ctlrr_simple(w, &err, srp_id);
 	pce_send(s, w);
 	pc->st.pcerr_sent++;
 	s->ss.last_tx_error[0] = err.type;
@@ -263,9 +263,9 @@ pce_pcerr(struct pce_sess *s, enum pcep_error e, uint32_t srp_id)
 
 /* Fail the northbound operations still waiting on this session. */
 static void
-pce_ops_fail(struct pce_sess *s)
+pce_ops_fail(struct pcep_ctl_sess *s)
 {
-	struct pce_op	*op;
+	struct pcep_ctl_op	*op;
 
 	while ((op = TAILQ_FIRST(&s->ops)) != NULL) {
 		TAILQ_REMOVE(&s->ops, op, entry);
@@ -276,9 +276,9 @@ pce_ops_fail(struct pce_sess *s)
 }
 
 static void
-pce_drop(struct pce_sess *s, const char *why)
+pce_drop(struct pcep_ctl_sess *s, const char *why)
 {
-	struct pcep_pce	*pc = s->pc;
+	struct pcep_ctl	*pc = s->pc;
 
 	log_info("pcep %s: session down: %s", s->name, why);
 	if (s->state == PCES_UP && pc->st.up > 0)
@@ -289,9 +289,9 @@ pce_drop(struct pce_sess *s, const char *why)
 }
 
 static void
-pce_close(struct pce_sess *s, uint8_t reason, const char *why)
+pce_close(struct pcep_ctl_sess *s, uint8_t reason, const char *why)
 {
-	struct pcep_pce	*pc = s->pc;
+	struct pcep_ctl	*pc = s->pc;
 	struct wbuf	*w = pce_scratch(pc);
 
 	if (s->state == PCES_CLOSING)
@@ -310,9 +310,9 @@ pce_close(struct pce_sess *s, uint8_t reason, const char *why)
 }
 
 static void
-pce_bad(struct pce_sess *s, const struct pcep_err *err, uint32_t srp_id)
+pce_bad(struct pcep_ctl_sess *s, const struct pcep_err *err, uint32_t srp_id)
 {
-	struct pcep_pce	*pc = s->pc;
+	struct pcep_ctl	*pc = s->pc;
 
 	pc->st.bad_messages++;
 	if (err->type != 0)
@@ -324,9 +324,9 @@ pce_bad(struct pce_sess *s, const struct pcep_err *err, uint32_t srp_id)
 /* ---- opening (RFC 5440 6.2) ---- */
 
 static void
-pce_send_open(struct pce_sess *s)
+pce_send_open(struct pcep_ctl_sess *s)
 {
-	struct pcep_pce	*pc = s->pc;
+	struct pcep_ctl	*pc = s->pc;
 	struct pcep_open	 o;
 	struct wbuf		*w = pce_scratch(pc);
 
@@ -348,9 +348,9 @@ pce_send_open(struct pce_sess *s)
 }
 
 static void
-pce_send_keepalive(struct pce_sess *s)
+pce_send_keepalive(struct pcep_ctl_sess *s)
 {
-	struct pcep_pce	*pc = s->pc;
+	struct pcep_ctl	*pc = s->pc;
 	struct wbuf	*w = pce_scratch(pc);
 
 	pcep_keepalive_encode(w);
@@ -358,9 +358,9 @@ pce_send_keepalive(struct pce_sess *s)
 }
 
 static void
-pce_session_up(struct pce_sess *s)
+pce_session_up(struct pcep_ctl_sess *s)
 {
-	struct pcep_pce	*pc = s->pc;
+	struct pcep_ctl	*pc = s->pc;
 
 	s->state = PCES_UP;
 	s->ss.up_ns = clock_ns();
@@ -373,7 +373,7 @@ pce_session_up(struct pce_sess *s)
 
 /* The PCC's dead timer must outlast our keepalive (RFC 5440 7.3). */
 static int
-pce_open_ok(const struct pcep_pce *pc, const struct pcep_open *o,
+pce_open_ok(const struct pcep_ctl *pc, const struct pcep_open *o,
     struct pcep_open *prop)
 {
 	unsigned	dead = 4u * pc->cfg.keepalive;
@@ -389,21 +389,21 @@ pce_open_ok(const struct pcep_pce *pc, const struct pcep_open *o,
 }
 
 static void
-pce_open_pcerr(struct pce_sess *s, enum pcep_error e,
+pce_open_pcerr(struct pcep_ctl_sess *s, enum pcep_error e,
     const struct pcep_open *prop)
 {
-	struct pcep_pce	*pc = s->pc;
+	struct pcep_ctl	*pc = s->pc;
 	struct wbuf	*w = pce_scratch(pc);
 
-	pcep_pcerr_open(w, e, prop);
+	pcep_ctlrr_open(w, e, prop);
 	pce_send(s, w);
 	pc->st.pcerr_sent++;
 }
 
 static void
-pce_fsm_open(struct pce_sess *s, struct rbuf *body)
+pce_fsm_open(struct pcep_ctl_sess *s, struct rbuf *body)
 {
-	struct pcep_pce	*pc = s->pc;
+	struct pcep_ctl	*pc = s->pc;
 	struct pcep_open	o, prop;
 	struct pcep_err		err;
 
@@ -437,7 +437,7 @@ pce_fsm_open(struct pce_sess *s, struct rbuf *body)
 
 /* The PCC's answer to our PCUpd, in milliseconds (ODL's reply-time). */
 static void
-pce_reply_time(struct pce_sess *s, uint64_t ms)
+pce_reply_time(struct pcep_ctl_sess *s, uint64_t ms)
 {
 	if (s->ss.reply_n == 0 || ms < s->ss.reply_min_ms)
 		s->ss.reply_min_ms = ms;
@@ -450,7 +450,7 @@ pce_reply_time(struct pce_sess *s, uint64_t ms)
 /* ---- operations waiting for the PCC ---- */
 
 static uint32_t
-pce_srp_id(struct pce_sess *s)
+pce_srp_id(struct pcep_ctl_sess *s)
 {
 	/* RFC 8231 7.2: 0 and 0xFFFFFFFF are reserved. */
 	if (++s->srp_next == 0 || s->srp_next == UINT32_MAX)
@@ -458,10 +458,10 @@ pce_srp_id(struct pce_sess *s)
 	return s->srp_next;
 }
 
-static struct pce_op *
-pce_op_take(struct pce_sess *s, uint32_t srp_id)
+static struct pcep_ctl_op *
+pce_op_take(struct pcep_ctl_sess *s, uint32_t srp_id)
 {
-	struct pce_op	*op;
+	struct pcep_ctl_op	*op;
 
 	TAILQ_FOREACH(op, &s->ops, entry)
 		if (op->srp_id == srp_id) {
@@ -472,10 +472,10 @@ pce_op_take(struct pce_sess *s, uint32_t srp_id)
 }
 
 static void
-pce_op_add(struct pce_sess *s, uint32_t srp_id, pce_op_cb cb, void *arg)
+pce_op_add(struct pcep_ctl_sess *s, uint32_t srp_id, pcep_ctl_op_cb cb, void *arg)
 {
-	struct pcep_pce	*pc = s->pc;
-	struct pce_op	*op = xcalloc(1, sizeof(*op));
+	struct pcep_ctl	*pc = s->pc;
+	struct pcep_ctl_op	*op = xcalloc(1, sizeof(*op));
 
 	op->srp_id = srp_id;
 	op->cb = cb;
@@ -486,11 +486,11 @@ pce_op_add(struct pce_sess *s, uint32_t srp_id, pce_op_cb cb, void *arg)
 
 /* An SRP-ID came back in a PCRpt or PCErr: whose was it? */
 static void
-pce_srp_answered(struct pce_sess *s, uint32_t srp_id, struct pce_lsp *l,
+pce_srp_answered(struct pcep_ctl_sess *s, uint32_t srp_id, struct pcep_ctl_lsp *l,
     const struct pcep_errmsg *em)
 {
-	struct pcep_pce	*pc = s->pc;
-	struct pce_op	*op;
+	struct pcep_ctl	*pc = s->pc;
+	struct pcep_ctl_op	*op;
 	uint64_t	 now = clock_ns();
 
 	if (srp_id == 0)
@@ -519,7 +519,7 @@ pce_srp_answered(struct pce_sess *s, uint32_t srp_id, struct pce_lsp *l,
 /* ---- PCRpt (RFC 8231 6.1) ---- */
 
 static void
-pce_learn(struct pce_sess *s, struct pce_lsp *l, const struct pcep_lsp_req *r)
+pce_learn(struct pcep_ctl_sess *s, struct pcep_ctl_lsp *l, const struct pcep_lsp_req *r)
 {
 	const struct pcep_lsp	*lsp = &r->lsp;
 
@@ -549,8 +549,8 @@ pce_learn(struct pce_sess *s, struct pce_lsp *l, const struct pcep_lsp_req *r)
 
 /* What a report must carry (RFC 8231 7.3.1, 7.3.2; RFC 8232 4.2). */
 static enum pcep_error
-pce_report_check(const struct pce_sess *s, const struct pcep_lsp_req *r,
-    const struct pce_lsp *known)
+pce_report_check(const struct pcep_ctl_sess *s, const struct pcep_lsp_req *r,
+    const struct pcep_ctl_lsp *known)
 {
 	int	sr = r->has_srp && r->srp.has_pst && r->srp.pst == PCEP_PST_SR;
 
@@ -566,9 +566,9 @@ pce_report_check(const struct pce_sess *s, const struct pcep_lsp_req *r,
 }
 
 static void
-pce_end_of_sync(struct pce_sess *s)
+pce_end_of_sync(struct pcep_ctl_sess *s)
 {
-	struct pcep_pce	*pc = s->pc;
+	struct pcep_ctl	*pc = s->pc;
 
 	if (s->synced)
 		return;
@@ -580,11 +580,11 @@ pce_end_of_sync(struct pce_sess *s)
 }
 
 static void
-pce_report_one(struct pce_sess *s, const struct pcep_lsp_req *r)
+pce_report_one(struct pcep_ctl_sess *s, const struct pcep_lsp_req *r)
 {
-	struct pcep_pce	*pc = s->pc;
-	struct pce_lsp	*l = pce_lsp_by_id(s, r->lsp.plsp_id);
-	struct pce_lsp	*other;
+	struct pcep_ctl	*pc = s->pc;
+	struct pcep_ctl_lsp	*l = pce_lsp_by_id(s, r->lsp.plsp_id);
+	struct pcep_ctl_lsp	*other;
 	enum pcep_error	 e;
 	uint32_t	 srp = r->has_srp ? r->srp.srp_id : 0;
 
@@ -605,7 +605,7 @@ pce_report_one(struct pce_sess *s, const struct pcep_lsp_req *r)
 		return;
 	}
 	if (l == NULL) {
-		if ((other = pce_lsp_by_name(s, r->lsp.name)) != NULL)
+		if ((other = pcep_ctl_lsp_by_name(s, r->lsp.name)) != NULL)
 			pce_lsp_del(s, other);	/* a new PLSP-ID for it */
 		l = pce_lsp_new(s, r->lsp.plsp_id, r->lsp.name);
 		l->no_auto = s->synced;
@@ -624,9 +624,9 @@ pce_report_one(struct pce_sess *s, const struct pcep_lsp_req *r)
 }
 
 static void
-pce_fsm_report(struct pce_sess *s, struct rbuf *body)
+pce_fsm_report(struct pcep_ctl_sess *s, struct rbuf *body)
 {
-	struct pcep_pce	*pc = s->pc;
+	struct pcep_ctl	*pc = s->pc;
 	struct pcep_req_iter	it;
 	struct pcep_lsp_req	req;
 	struct pcep_err		err;
@@ -649,14 +649,14 @@ pce_fsm_report(struct pce_sess *s, struct rbuf *body)
 }
 
 static void
-pce_fsm_pcerr(struct pce_sess *s, struct rbuf *body)
+pce_fsm_pcerr(struct pcep_ctl_sess *s, struct rbuf *body)
 {
-	struct pcep_pce	*pc = s->pc;
+	struct pcep_ctl	*pc = s->pc;
 	struct pcep_errmsg	em;
 	struct pcep_err		err;
 
 	pc->st.pcerr_received++;
-	if (pcep_pcerr_decode(body, &em, &err) == -1) {
+	if (pcep_ctlrr_decode(body, &em, &err) == -1) {
 		pce_bad(s, &err, 0);
 		return;
 	}
@@ -679,7 +679,7 @@ pce_fsm_pcerr(struct pce_sess *s, struct rbuf *body)
 	}
 	if (em.has_srp) {
 		uint32_t	 i;
-		struct pce_lsp	*l = NULL;
+		struct pcep_ctl_lsp	*l = NULL;
 
 		for (i = 0; i < s->n_lsps && l == NULL; i++)
 			if (s->lsps[i]->upd_srp == em.srp_id)
@@ -691,9 +691,9 @@ pce_fsm_pcerr(struct pce_sess *s, struct rbuf *body)
 
 /* RFC 5440 6.9 and 7.15 type 2: what a PCE does not serve. */
 static void
-pce_unexpected(struct pce_sess *s, uint8_t type)
+pce_unexpected(struct pcep_ctl_sess *s, uint8_t type)
 {
-	struct pcep_pce	*pc = s->pc;
+	struct pcep_ctl	*pc = s->pc;
 	uint64_t	now = clock_ns();
 
 	if (!(s->logged & 4))
@@ -714,9 +714,9 @@ pce_unexpected(struct pce_sess *s, uint8_t type)
 }
 
 static void
-pce_fsm(struct pce_sess *s, uint8_t type, struct rbuf *body)
+pce_fsm(struct pcep_ctl_sess *s, uint8_t type, struct rbuf *body)
 {
-	struct pcep_pce	*pc = s->pc;
+	struct pcep_ctl	*pc = s->pc;
 
 	if (type == PCEP_MSG_CLOSE) {
 		pce_drop(s, "CLOSE received");
@@ -772,7 +772,7 @@ pce_frame_full(void *dev)
 
 /* What ODL counts of a message received, as of what is sent. */
 static void
-pce_count_received(struct pce_sess *s, uint8_t type)
+pce_count_received(struct pcep_ctl_sess *s, uint8_t type)
 {
 	if (s->state != PCES_UP || type == PCEP_MSG_KEEPALIVE)
 		return;
@@ -790,8 +790,8 @@ pce_count_received(struct pce_sess *s, uint8_t type)
 static int
 pce_frame_message(void *dev, const uint8_t *msg, size_t len)
 {
-	struct pce_sess	*s = dev;
-	struct pcep_pce	*pc = s->pc;	/* s may be freed */
+	struct pcep_ctl_sess	*s = dev;
+	struct pcep_ctl	*pc = s->pc;	/* s may be freed */
 	struct rbuf	 body;
 	uint8_t		 type = msg[1];
 
@@ -815,9 +815,9 @@ static const struct pool_framer pce_framer = {
 /* While closing, what still comes is read and dropped, so that the
  * CLOSE is not lost to a reset.  s may be gone after it. */
 static void
-pce_read_input(struct bufferevent *bev, struct pce_sess *s, int resume)
+pce_read_input(struct bufferevent *bev, struct pcep_ctl_sess *s, int resume)
 {
-	struct pcep_pce	*pc = s->pc;
+	struct pcep_ctl	*pc = s->pc;
 	struct evbuffer	*in = bufferevent_get_input(bev);
 
 	s->last_rx_ns = clock_ns();
@@ -838,8 +838,8 @@ pce_read(struct bufferevent *bev, void *arg)
 static void
 pce_write(struct bufferevent *bev, void *arg)
 {
-	struct pce_sess	*s = arg;
-	struct pcep_pce	*pc = s->pc;
+	struct pcep_ctl_sess	*s = arg;
+	struct pcep_ctl	*pc = s->pc;
 
 	if (s->state == PCES_CLOSING) {
 		if (evbuffer_get_length(bufferevent_get_output(bev)) == 0) {
@@ -858,7 +858,7 @@ pce_write(struct bufferevent *bev, void *arg)
 static void
 pce_event(struct bufferevent *bev, short what, void *arg)
 {
-	struct pce_sess	*s = arg;
+	struct pcep_ctl_sess	*s = arg;
 	const char	*why;
 
 	(void)bev;
@@ -868,7 +868,7 @@ pce_event(struct bufferevent *bev, short what, void *arg)
 }
 
 static void
-pce_sess_free(struct pce_sess *s)
+pce_sess_free(struct pcep_ctl_sess *s)
 {
 	uint32_t	i;
 
@@ -890,11 +890,11 @@ pce_sess_free(struct pce_sess *s)
 /* The next path of an LSP: its first hop moved to another address (or
  * SID), the rest kept, so every update is a change. */
 static void
-pce_next_path(const struct pce_lsp *l, struct pce_path *p)
+pce_next_path(const struct pcep_ctl_lsp *l, struct pcep_ctl_path *p)
 {
 	uint8_t	i;
 
-	p->n = l->nhops < PCE_HOPS_MAX ? l->nhops : PCE_HOPS_MAX;
+	p->n = l->nhops < PCEP_CTL_HOPS_MAX ? l->nhops : PCEP_CTL_HOPS_MAX;
 	for (i = 0; i < p->n; i++)
 		p->hop[i] = l->hops[i];
 	if (p->n == 0) {
@@ -910,10 +910,10 @@ pce_next_path(const struct pce_lsp *l, struct pce_path *p)
 }
 
 static int
-pce_send_update(struct pce_sess *s, struct pce_lsp *l,
-    const struct pce_path *path, int delegate, int admin, uint32_t srp)
+pce_send_update(struct pcep_ctl_sess *s, struct pcep_ctl_lsp *l,
+    const struct pcep_ctl_path *path, int delegate, int admin, uint32_t srp)
 {
-	struct pcep_pce	*pc = s->pc;
+	struct pcep_ctl	*pc = s->pc;
 	struct pcep_lsp_req	 req;
 	struct wbuf		*w = pce_scratch(pc);
 
@@ -941,11 +941,11 @@ pce_send_update(struct pce_sess *s, struct pce_lsp *l,
 }
 
 static void
-pce_pump_updates(struct pce_sess *s)
+pce_pump_updates(struct pcep_ctl_sess *s)
 {
-	struct pcep_pce	*pc = s->pc;
-	struct pce_lsp	*l;
-	struct pce_path	 path;
+	struct pcep_ctl	*pc = s->pc;
+	struct pcep_ctl_lsp	*l;
+	struct pcep_ctl_path	 path;
 
 	if (pc->cfg.update_all == 0 || !s->synced || s->state != PCES_UP ||
 	    !(s->stateful & PCEP_STATEFUL_U))
@@ -971,7 +971,7 @@ pce_pump_updates(struct pce_sess *s)
 /* ---- northbound operations ---- */
 
 static int
-pce_op_check(struct pce_sess *s, char *err, size_t errlen)
+pce_op_check(struct pcep_ctl_sess *s, char *err, size_t errlen)
 {
 	if (s->state != PCES_UP) {
 		snprintf(err, errlen, "the session with %s is not up",
@@ -987,18 +987,18 @@ pce_op_check(struct pce_sess *s, char *err, size_t errlen)
 }
 
 int
-pce_update_lsp(struct pce_sess *s, struct pce_lsp *l,
-    const struct pce_path *path, int delegate, int admin, pce_op_cb cb,
+pcep_ctl_update_lsp(struct pcep_ctl_sess *s, struct pcep_ctl_lsp *l,
+    const struct pcep_ctl_path *path, int delegate, int admin, pcep_ctl_op_cb cb,
     void *arg, char *err, size_t errlen)
 {
-	struct pce_path	 cur;
+	struct pcep_ctl_path	 cur;
 	uint32_t	 srp;
 
 	if (pce_op_check(s, err, errlen) == -1)
 		return -1;
 	if (path == NULL) {
 		/* No ERO given: the path stays as it is. */
-		cur.n = l->nhops < PCE_HOPS_MAX ? l->nhops : PCE_HOPS_MAX;
+		cur.n = l->nhops < PCEP_CTL_HOPS_MAX ? l->nhops : PCEP_CTL_HOPS_MAX;
 		memcpy(cur.hop, l->hops, cur.n * sizeof(cur.hop[0]));
 		path = &cur;
 	}
@@ -1013,10 +1013,10 @@ pce_update_lsp(struct pce_sess *s, struct pce_lsp *l,
 
 /* A PCInitiate of one request, its answer awaited (RFC 8281 5.3, 5.4). */
 static int
-pce_send_initiate(struct pce_sess *s, const struct pcep_lsp_req *req,
-    pce_op_cb cb, void *arg, char *err, size_t errlen)
+pce_send_initiate(struct pcep_ctl_sess *s, const struct pcep_lsp_req *req,
+    pcep_ctl_op_cb cb, void *arg, char *err, size_t errlen)
 {
-	struct pcep_pce	*pc = s->pc;
+	struct pcep_ctl	*pc = s->pc;
 	struct wbuf	*w = pce_scratch(pc);
 
 	if (pcep_reqs_encode(w, PCEP_MSG_PCINITIATE, req, 1) == -1) {
@@ -1029,11 +1029,11 @@ pce_send_initiate(struct pce_sess *s, const struct pcep_lsp_req *req,
 }
 
 int
-pce_add_lsp(struct pce_sess *s, const char *name, uint32_t src, uint32_t dst,
-    const struct pce_path *path, int sr, pce_op_cb cb, void *arg, char *err,
+pcep_ctl_add_lsp(struct pcep_ctl_sess *s, const char *name, uint32_t src, uint32_t dst,
+    const struct pcep_ctl_path *path, int sr, pcep_ctl_op_cb cb, void *arg, char *err,
     size_t errlen)
 {
-	struct pcep_pce	*pc = s->pc;
+	struct pcep_ctl	*pc = s->pc;
 	struct pcep_lsp_req	 req;
 
 	if (pce_op_check(s, err, errlen) == -1)
@@ -1063,10 +1063,10 @@ pce_add_lsp(struct pce_sess *s, const char *name, uint32_t src, uint32_t dst,
 }
 
 int
-pce_remove_lsp(struct pce_sess *s, struct pce_lsp *l, pce_op_cb cb,
+pcep_ctl_remove_lsp(struct pcep_ctl_sess *s, struct pcep_ctl_lsp *l, pcep_ctl_op_cb cb,
     void *arg, char *err, size_t errlen)
 {
-	struct pcep_pce	*pc = s->pc;
+	struct pcep_ctl	*pc = s->pc;
 	struct pcep_lsp_req	 req;
 
 	if (pce_op_check(s, err, errlen) == -1)
@@ -1085,10 +1085,10 @@ pce_remove_lsp(struct pce_sess *s, struct pce_lsp *l, pce_op_cb cb,
 
 /* ---- sessions for the northbound ---- */
 
-struct pce_sess *
-pce_sess_next(struct pce_sess *s)
+struct pcep_ctl_sess *
+pcep_ctl_sess_next(struct pcep_ctl_sess *s)
 {
-	struct pcep_pce	*pc = &pce_main;
+	struct pcep_ctl	*pc = &pce_main;
 
 	s = s == NULL ? TAILQ_FIRST(&pc->sessions) : TAILQ_NEXT(s, entry);
 	while (s != NULL && s->state != PCES_UP)
@@ -1096,48 +1096,48 @@ pce_sess_next(struct pce_sess *s)
 	return s;
 }
 
-struct pce_sess *
-pce_sess_find(const char *node)
+struct pcep_ctl_sess *
+pcep_ctl_sess_find(const char *node)
 {
-	struct pce_sess	*s = NULL;
+	struct pcep_ctl_sess	*s = NULL;
 	struct in_addr	 a;
 
 	if (strncmp(node, "pcc://", 6) == 0)
 		node += 6;
 	if (inet_pton(AF_INET, node, &a) != 1)
 		return NULL;
-	while ((s = pce_sess_next(s)) != NULL)
+	while ((s = pcep_ctl_sess_next(s)) != NULL)
 		if (s->addr == ntohl(a.s_addr))
 			return s;
 	return NULL;
 }
 
 uint32_t
-pce_sess_addr(const struct pce_sess *s)
+pcep_ctl_sess_addr(const struct pcep_ctl_sess *s)
 {
 	return s->addr;
 }
 
 int
-pce_sess_synced(const struct pce_sess *s)
+pcep_ctl_sess_synced(const struct pcep_ctl_sess *s)
 {
 	return s->synced;
 }
 
 uint32_t
-pce_sess_stateful(const struct pce_sess *s)
+pcep_ctl_sess_stateful(const struct pcep_ctl_sess *s)
 {
 	return s->stateful;
 }
 
-const struct pce_sess_stats *
-pce_sess_stats(const struct pce_sess *s)
+const struct pcep_ctl_sess_stats *
+pcep_ctl_sess_stats(const struct pcep_ctl_sess *s)
 {
 	return &s->ss;
 }
 
 void
-pce_sess_peer_timers(const struct pce_sess *s, uint8_t *keepalive,
+pcep_ctl_sess_peer_timers(const struct pcep_ctl_sess *s, uint8_t *keepalive,
     uint8_t *deadtimer)
 {
 	*keepalive = s->ka_peer;
@@ -1145,23 +1145,23 @@ pce_sess_peer_timers(const struct pce_sess *s, uint8_t *keepalive,
 }
 
 uint32_t
-pce_sess_lsp_count(const struct pce_sess *s)
+pcep_ctl_sess_lsp_count(const struct pcep_ctl_sess *s)
 {
 	return s->n_lsps;
 }
 
-struct pce_lsp *
-pce_sess_lsp(const struct pce_sess *s, uint32_t i)
+struct pcep_ctl_lsp *
+pcep_ctl_sess_lsp(const struct pcep_ctl_sess *s, uint32_t i)
 {
 	return i < s->n_lsps ? s->lsps[i] : NULL;
 }
 
 /* ---- accepting, timers ---- */
 
-static struct pce_sess *
-pce_addr_busy(struct pcep_pce *pc, uint32_t addr)
+static struct pcep_ctl_sess *
+pce_addr_busy(struct pcep_ctl *pc, uint32_t addr)
 {
-	struct pce_sess	*s;
+	struct pcep_ctl_sess	*s;
 
 	TAILQ_FOREACH(s, &pc->sessions, entry)
 		if (s->addr == addr && s->state != PCES_CLOSING)
@@ -1176,9 +1176,9 @@ pce_addr_busy(struct pcep_pce *pc, uint32_t addr)
  * collides with, the rest only counted.
  */
 static void
-pce_second_session(struct pce_sess *s, struct pce_sess *busy)
+pce_second_session(struct pcep_ctl_sess *s, struct pcep_ctl_sess *busy)
 {
-	struct pcep_pce	*pc = s->pc;
+	struct pcep_ctl	*pc = s->pc;
 
 	pc->st.second_sessions++;
 	if (!(busy->logged & PCE_LOGGED_SECOND))
@@ -1195,12 +1195,12 @@ pce_second_session(struct pce_sess *s, struct pce_sess *busy)
 /* A PCC connected on fd: its session starts by our Open.  Only an IPv4
  * peer has an address to tell PCCs apart by; any other counts as 0. */
 static void
-pce_attach_one(struct pcep_pce *pc, evutil_socket_t fd,
+pce_attach_one(struct pcep_ctl *pc, evutil_socket_t fd,
     const struct sockaddr *sa, socklen_t salen)
 {
-	struct pce_sess			*s;
+	struct pcep_ctl_sess			*s;
 	const struct sockaddr_in	*sin = (const struct sockaddr_in *)sa;
-	struct pce_sess			*busy;
+	struct pcep_ctl_sess			*busy;
 	int				 one = 1;
 
 	(void)salen;
@@ -1238,15 +1238,15 @@ pce_accepted(void *arg, evutil_socket_t fd, const struct sockaddr *sa,
 }
 
 void
-pce_attach(evutil_socket_t fd, const struct sockaddr *sa, socklen_t salen)
+pcep_ctl_attach(evutil_socket_t fd, const struct sockaddr *sa, socklen_t salen)
 {
 	pce_attach_one(&pce_main, fd, sa, salen);
 }
 
 static void
-pce_ops_expire(struct pce_sess *s, uint64_t now)
+pce_ops_expire(struct pcep_ctl_sess *s, uint64_t now)
 {
-	struct pce_op	*op, *next;
+	struct pcep_ctl_op	*op, *next;
 
 	for (op = TAILQ_FIRST(&s->ops); op != NULL; op = next) {
 		next = TAILQ_NEXT(op, entry);
@@ -1261,9 +1261,9 @@ pce_ops_expire(struct pce_sess *s, uint64_t now)
 
 /* Returns 1 when the session was freed. */
 static int
-pce_sess_timers(struct pce_sess *s, uint64_t now)
+pce_sess_timers(struct pcep_ctl_sess *s, uint64_t now)
 {
-	struct pcep_pce	*pc = s->pc;
+	struct pcep_ctl	*pc = s->pc;
 
 	if (s->state == PCES_CLOSING) {
 		if (now - s->closing_ns < PCE_CLOSE_WAIT_S * NS)
@@ -1295,8 +1295,8 @@ pce_sess_timers(struct pce_sess *s, uint64_t now)
 static void
 pce_tick(evutil_socket_t fd, short what, void *arg)
 {
-	struct pcep_pce	*pc = arg;
-	struct pce_sess	*s, *next;
+	struct pcep_ctl	*pc = arg;
+	struct pcep_ctl_sess	*s, *next;
 	uint64_t	 now = clock_ns();
 
 	(void)fd;
@@ -1308,20 +1308,20 @@ pce_tick(evutil_socket_t fd, short what, void *arg)
 }
 
 /* RFC 5440 section 7.3's recommended Keepalive and DeadTimer. */
-static const struct pce_config pce_config_default = {
+static const struct pcep_ctl_config pce_config_default = {
 	.keepalive = 30, .deadtimer = 120, .op_timeout = 30,
 };
 
 void
-pce_config_defaults(struct pce_config *c)
+pcep_ctl_config_defaults(struct pcep_ctl_config *c)
 {
 	*c = pce_config_default;
 }
 
 int
-pce_start(const struct pce_config *c, char *err, size_t errlen)
+pcep_ctl_start(const struct pcep_ctl_config *c, char *err, size_t errlen)
 {
-	struct pcep_pce	*pc = &pce_main;
+	struct pcep_ctl	*pc = &pce_main;
 
 	pc->cfg = *c;
 	memset(&pc->st, 0, sizeof(pc->st));
@@ -1331,10 +1331,10 @@ pce_start(const struct pce_config *c, char *err, size_t errlen)
 }
 
 void
-pce_stop(void)
+pcep_ctl_stop(void)
 {
-	struct pcep_pce	*pc = &pce_main;
-	struct pce_sess	*s;
+	struct pcep_ctl	*pc = &pce_main;
+	struct pcep_ctl_sess	*s;
 
 	while ((s = TAILQ_FIRST(&pc->sessions)) != NULL) {
 		TAILQ_REMOVE(&pc->sessions, s, entry);
@@ -1344,10 +1344,10 @@ pce_stop(void)
 	ctl_listen_stop(&pc->lis);
 }
 
-const struct pce_stats *
-pce_stats(void)
+const struct pcep_ctl_stats *
+pcep_ctl_stats(void)
 {
-	struct pcep_pce	*pc = &pce_main;
+	struct pcep_ctl	*pc = &pce_main;
 
 	return &pc->st;
 }

@@ -6,8 +6,8 @@
  * and answers it when the PCC's PCRpt (or PCErr) comes back, and can
  * update every delegated LSP itself once a PCC is synchronized.
  */
-#ifndef SBSIM_PCEP_PCE_H
-#define SBSIM_PCEP_PCE_H
+#ifndef SBSIM_PCEP_CTL_H
+#define SBSIM_PCEP_CTL_H
 
 #include <sys/queue.h>
 #include <sys/socket.h>
@@ -21,7 +21,7 @@
 #include "pcep_codec.h"
 #include "ut.h"
 
-struct pce_config {
+struct pcep_ctl_config {
 	struct endpoint	listen;
 	uint8_t		keepalive;
 	uint8_t		deadtimer;
@@ -29,7 +29,7 @@ struct pce_config {
 	double		op_timeout;	/* seconds a northbound op may wait */
 };
 
-struct pce_stats {
+struct pcep_ctl_stats {
 	uint64_t	sessions;		/* ever up */
 	uint64_t	up;			/* now */
 	uint64_t	pccs_synced;		/* end-of-sync received */
@@ -59,7 +59,7 @@ struct pce_stats {
  * counted once the session is up, Keepalives not; times in seconds since
  * the epoch; errors as (type, value).
  */
-struct pce_sess_stats {
+struct pcep_ctl_sess_stats {
 	uint64_t	rx_msgs, tx_msgs;
 	uint64_t	rx_errors, tx_errors;
 	uint64_t	rx_reports;
@@ -76,13 +76,13 @@ struct pce_sess_stats {
 
 /* One hop of a path: an IPv4 prefix or an SR-ERO with an IPv4 NAI. */
 
-#define PCE_HOPS_MAX	PCEP_ERO_MAX
-struct pce_path {
+#define PCEP_CTL_HOPS_MAX	PCEP_ERO_MAX
+struct pcep_ctl_path {
 	uint8_t		n;
-	struct pcep_hop_rec	hop[PCE_HOPS_MAX];
+	struct pcep_hop_rec	hop[PCEP_CTL_HOPS_MAX];
 };
 
-struct pce_lsp {
+struct pcep_ctl_lsp {
 	UT_hash_handle	 hh_id;		/* the session's by_id, by_name */
 	UT_hash_handle	 hh_name;
 	uint32_t	 plsp_id;
@@ -111,53 +111,53 @@ struct pce_lsp {
 
 /* A northbound operation waiting for the PCC: status 0 the PCRpt came,
  * 1 a PCErr (em), -1 the session went or the time ran out. */
-typedef void (*pce_op_cb)(void *arg, int status, const struct pcep_errmsg *);
+typedef void (*pcep_ctl_op_cb)(void *arg, int status, const struct pcep_errmsg *);
 
-struct pce_op {
-	TAILQ_ENTRY(pce_op)	 entry;
+struct pcep_ctl_op {
+	TAILQ_ENTRY(pcep_ctl_op)	 entry;
 	uint32_t		 srp_id;
 	uint64_t		 deadline_ns;
-	pce_op_cb		 cb;
+	pcep_ctl_op_cb		 cb;
 	void			*arg;
 };
-TAILQ_HEAD(pce_ops, pce_op);
+TAILQ_HEAD(pcep_ctl_ops, pcep_ctl_op);
 
-struct pce_sess;
+struct pcep_ctl_sess;
 
-void	 pce_config_defaults(struct pce_config *);
-int	 pce_start(const struct pce_config *, char *err, size_t errlen);
-void	 pce_stop(void);
-/* The session of a PCC connected on fd (pce_start's listener calls
+void	 pcep_ctl_config_defaults(struct pcep_ctl_config *);
+int	 pcep_ctl_start(const struct pcep_ctl_config *, char *err, size_t errlen);
+void	 pcep_ctl_stop(void);
+/* The session of a PCC connected on fd (pcep_ctl_start's listener calls
  * it for each connection; a test may hand it one end of a socketpair). */
-void	 pce_attach(evutil_socket_t fd, const struct sockaddr *, socklen_t);
-const struct pce_stats *pce_stats(void);
+void	 pcep_ctl_attach(evutil_socket_t fd, const struct sockaddr *, socklen_t);
+const struct pcep_ctl_stats *pcep_ctl_stats(void);
 
 /* Walk the sessions that are up; NULL at the end. */
-struct pce_sess *pce_sess_next(struct pce_sess *);
+struct pcep_ctl_sess *pcep_ctl_sess_next(struct pcep_ctl_sess *);
 /* By node id "pcc://IP" (or the bare IP); NULL when not up. */
-struct pce_sess *pce_sess_find(const char *node);
-uint32_t pce_sess_addr(const struct pce_sess *);
-int	 pce_sess_synced(const struct pce_sess *);
+struct pcep_ctl_sess *pcep_ctl_sess_find(const char *node);
+uint32_t pcep_ctl_sess_addr(const struct pcep_ctl_sess *);
+int	 pcep_ctl_sess_synced(const struct pcep_ctl_sess *);
 /* The PCC's stateful flags (PCEP_STATEFUL_*). */
-uint32_t pce_sess_stateful(const struct pce_sess *);
-uint32_t pce_sess_lsp_count(const struct pce_sess *);
-const struct pce_sess_stats *pce_sess_stats(const struct pce_sess *);
+uint32_t pcep_ctl_sess_stateful(const struct pcep_ctl_sess *);
+uint32_t pcep_ctl_sess_lsp_count(const struct pcep_ctl_sess *);
+const struct pcep_ctl_sess_stats *pcep_ctl_sess_stats(const struct pcep_ctl_sess *);
 /* The PCC's keepalive and dead timer from its Open. */
-void	 pce_sess_peer_timers(const struct pce_sess *, uint8_t *keepalive,
+void	 pcep_ctl_sess_peer_timers(const struct pcep_ctl_sess *, uint8_t *keepalive,
 	    uint8_t *deadtimer);
 /* The i-th LSP of the database (0..count-1). */
-struct pce_lsp *pce_sess_lsp(const struct pce_sess *, uint32_t i);
-struct pce_lsp *pce_lsp_by_name(const struct pce_sess *, const char *);
+struct pcep_ctl_lsp *pcep_ctl_sess_lsp(const struct pcep_ctl_sess *, uint32_t i);
+struct pcep_ctl_lsp *pcep_ctl_lsp_by_name(const struct pcep_ctl_sess *, const char *);
 
 /* Northbound operations (ODL's update-lsp, add-lsp, remove-lsp): 0 sent,
  * cb called later; -1 with err when it could not be sent. */
-int	 pce_update_lsp(struct pce_sess *, struct pce_lsp *,
-	    const struct pce_path *, int delegate, int admin, pce_op_cb,
+int	 pcep_ctl_update_lsp(struct pcep_ctl_sess *, struct pcep_ctl_lsp *,
+	    const struct pcep_ctl_path *, int delegate, int admin, pcep_ctl_op_cb,
 	    void *arg, char *err, size_t errlen);
-int	 pce_add_lsp(struct pce_sess *, const char *name, uint32_t src,
-	    uint32_t dst, const struct pce_path *, int sr, pce_op_cb,
+int	 pcep_ctl_add_lsp(struct pcep_ctl_sess *, const char *name, uint32_t src,
+	    uint32_t dst, const struct pcep_ctl_path *, int sr, pcep_ctl_op_cb,
 	    void *arg, char *err, size_t errlen);
-int	 pce_remove_lsp(struct pce_sess *, struct pce_lsp *, pce_op_cb,
+int	 pcep_ctl_remove_lsp(struct pcep_ctl_sess *, struct pcep_ctl_lsp *, pcep_ctl_op_cb,
 	    void *arg, char *err, size_t errlen);
 
 /* The embedded controller's PCE as a role (pcep_role.c). */

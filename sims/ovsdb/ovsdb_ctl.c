@@ -1,5 +1,5 @@
 /*
- * The OVSDB manager's sessions (ovsdb_mgr.h): RFC 7047's JSON-RPC 1.0
+ * The OVSDB manager's sessions (ovsdb_ctl.h): RFC 7047's JSON-RPC 1.0
  * over TCP, the controller's side.  Framing is ovsdb_frame.c's (a JSON
  * value ends where its outermost brace closes), parsing jansson's.
  */
@@ -23,7 +23,7 @@
 #include "engine.h"
 #include "log.h"
 #include "metrics.h"
-#include "ovsdb_mgr.h"
+#include "ovsdb_ctl.h"
 
 #define NS		1000000000ull
 #define OVM_DB		"Open_vSwitch"
@@ -60,11 +60,11 @@ enum ovm_op_kind {
 	OVM_OP_TRANSACT,
 };
 
-struct ovm_op {
-	TAILQ_ENTRY(ovm_op)	 entry;
+struct ovsdb_ctl_op {
+	TAILQ_ENTRY(ovsdb_ctl_op)	 entry;
 	uint64_t		 id;
 	enum ovm_op_kind	 kind;
-	ovm_done_cb		 cb;
+	ovsdb_ctl_done_cb		 cb;
 	void			*arg;
 	uint64_t		 deadline_ns;
 };
@@ -73,28 +73,28 @@ struct ovm_op {
  * One manager: everything it holds, so that nothing of it lives in
  * file-level variables.  Its sessions and nodes point back at it (->om)
  * and its timer and listener get it as their argument.  The context-free
- * API of ovsdb_mgr.h serves ovm_main, the process's one instance.
+ * API of ovsdb_ctl.h serves ovm_main, the process's one instance.
  */
-struct ovsdb_mgr {
-	struct ovm_config	 cfg;
-	struct ovm_stats	 st;
-	struct ovm_sess_list	 sessions;
-	struct ovm_node_list	 nodes;
-	struct ovm_sess		*by_id;		/* the sessions up */
+struct ovsdb_ctl {
+	struct ovsdb_ctl_config	 cfg;
+	struct ovsdb_ctl_stats	 st;
+	struct ovsdb_ctl_sess_list	 sessions;
+	struct ovsdb_ctl_node_list	 nodes;
+	struct ovsdb_ctl_sess		*by_id;		/* the sessions up */
 	struct ctl_listen	 lis;		/* the listener and ovm_tick */
 	size_t			 buffered;	/* sum of the sessions' held */
 	char			 why[256];	/* a failed transact's error */
 };
 
-static struct ovsdb_mgr	ovm_main = {
+static struct ovsdb_ctl	ovm_main = {
 	.sessions = TAILQ_HEAD_INITIALIZER(ovm_main.sessions),
 	.nodes = TAILQ_HEAD_INITIALIZER(ovm_main.nodes),
 };
 
-static void	ovm_connect(struct ovm_node *);
-static void	ovm_retry_later(struct ovm_node *);
-static size_t	ovm_bridges(const struct ovsdb_mgr *);
-static void	ovm_transacted(struct ovsdb_mgr *, struct ovm_op *,
+static void	ovm_connect(struct ovsdb_ctl_node *);
+static void	ovm_retry_later(struct ovsdb_ctl_node *);
+static size_t	ovm_bridges(const struct ovsdb_ctl *);
+static void	ovm_transacted(struct ovsdb_ctl *, struct ovsdb_ctl_op *,
 	    json_t *);
 
 /* ---- sending ---- */
@@ -102,7 +102,7 @@ static void	ovm_transacted(struct ovsdb_mgr *, struct ovm_op *,
 /* One JSON-RPC message out; -1 when the queue towards the node is past
  * its bound (the session is closed then: a node that does not read
  * would hold the controller's memory). */
-static int	ovm_close(struct ovm_sess *, const char *why);
+static int	ovm_close(struct ovsdb_ctl_sess *, const char *why);
 
 /*
  * What a session's input holds (a message on its way, or more), counted
@@ -111,18 +111,18 @@ static int	ovm_close(struct ovm_sess *, const char *why);
  * that much each.
  */
 static void
-ovm_hold(struct ovm_sess *s, size_t n)
+ovm_hold(struct ovsdb_ctl_sess *s, size_t n)
 {
-	struct ovsdb_mgr	*om = s->om;
+	struct ovsdb_ctl	*om = s->om;
 
 	om->buffered = om->buffered - s->held + n;
 	s->held = n;
 }
 
 static int
-ovm_send(struct ovm_sess *s, json_t *msg)
+ovm_send(struct ovsdb_ctl_sess *s, json_t *msg)
 {
-	struct ovsdb_mgr	*om = s->om;
+	struct ovsdb_ctl	*om = s->om;
 	struct evbuffer	*out = bufferevent_get_output(s->bev);
 	char		*text;
 
@@ -141,11 +141,11 @@ ovm_send(struct ovm_sess *s, json_t *msg)
 
 /* A request of ours, its reply expected by id (RFC 7047 section 4). */
 static int
-ovm_request(struct ovm_sess *s, const char *method, json_t *params,
-    enum ovm_op_kind kind, ovm_done_cb cb, void *arg)
+ovm_request(struct ovsdb_ctl_sess *s, const char *method, json_t *params,
+    enum ovm_op_kind kind, ovsdb_ctl_done_cb cb, void *arg)
 {
-	struct ovsdb_mgr	*om = s->om;
-	struct ovm_op	*op = xcalloc(1, sizeof(*op));
+	struct ovsdb_ctl	*om = s->om;
+	struct ovsdb_ctl_op	*op = xcalloc(1, sizeof(*op));
 
 	op->id = ++s->next_id;
 	op->kind = kind;
@@ -160,10 +160,10 @@ ovm_request(struct ovm_sess *s, const char *method, json_t *params,
 /* ---- the session's end ---- */
 
 static void
-ovm_ops_fail(struct ovm_sess *s, const char *why)
+ovm_ops_fail(struct ovsdb_ctl_sess *s, const char *why)
 {
-	struct ovsdb_mgr	*om = s->om;
-	struct ovm_op	*op;
+	struct ovsdb_ctl	*om = s->om;
+	struct ovsdb_ctl_op	*op;
 
 	while ((op = TAILQ_FIRST(&s->ops)) != NULL) {
 		TAILQ_REMOVE(&s->ops, op, entry);
@@ -179,20 +179,20 @@ ovm_ops_fail(struct ovm_sess *s, const char *why)
 /* Closing: what is queued still goes out; the tick frees it.  Always
  * -1, for the callers that must touch the session no more. */
 static int
-ovm_close(struct ovm_sess *s, const char *why)
+ovm_close(struct ovsdb_ctl_sess *s, const char *why)
 {
-	struct ovsdb_mgr	*om = s->om;
+	struct ovsdb_ctl	*om = s->om;
 
-	if (s->state == OVM_CLOSING)
+	if (s->state == OVSDB_CTL_CLOSING)
 		return -1;
 	log_info("ovsdb: node %s (%s:%u): session closed: %s",
 	    s->node_id[0] ? s->node_id : "-", s->remote_ip, s->remote_port,
 	    why);
 	om->st.closed++;
-	if (s->state == OVM_UP)
+	if (s->state == OVSDB_CTL_UP)
 		HASH_DEL(om->by_id, s);
 	ovm_hold(s, 0);
-	s->state = OVM_CLOSING;
+	s->state = OVSDB_CTL_CLOSING;
 	s->state_ns = clock_ns();
 	bufferevent_disable(s->bev, EV_READ);
 	ovm_ops_fail(s, why);
@@ -205,12 +205,12 @@ ovm_close(struct ovm_sess *s, const char *why)
 }
 
 static void
-ovm_sess_free(struct ovm_sess *s)
+ovm_sess_free(struct ovsdb_ctl_sess *s)
 {
-	struct ovsdb_mgr	*om = s->om;
+	struct ovsdb_ctl	*om = s->om;
 
 	TAILQ_REMOVE(&om->sessions, s, entry);
-	if (s->state == OVM_UP)
+	if (s->state == OVSDB_CTL_UP)
 		HASH_DEL(om->by_id, s);
 	ovm_hold(s, 0);
 	ovm_ops_fail(s, "the controller stops");
@@ -226,7 +226,7 @@ ovm_sess_free(struct ovm_sess *s)
 /* RFC 7047 section 4.1.6: <table-updates> of a monitor's reply or of an
  * update notification; a row without "new" was deleted. */
 static int
-ovm_apply(struct ovm_sess *s, json_t *updates)
+ovm_apply(struct ovsdb_ctl_sess *s, json_t *updates)
 {
 	const char	*tname, *uuid;
 	json_t		*tu, *ru, *rows, *nw;
@@ -256,7 +256,7 @@ ovm_apply(struct ovm_sess *s, json_t *updates)
 }
 
 json_t *
-ovm_table(const struct ovm_sess *s, const char *table)
+ovsdb_ctl_table(const struct ovsdb_ctl_sess *s, const char *table)
 {
 	json_t	*t = json_object_get(s->tables, table);
 
@@ -266,9 +266,9 @@ ovm_table(const struct ovm_sess *s, const char *table)
 /* ODL's node-id: the configured one, or ovsdb://uuid/<Open_vSwitch
  * row's uuid> for a node that connected in (SouthboundMapper). */
 static void
-ovm_name(struct ovm_sess *s)
+ovm_name(struct ovsdb_ctl_sess *s)
 {
-	json_t		*ovs = ovm_table(s, "Open_vSwitch");
+	json_t		*ovs = ovsdb_ctl_table(s, "Open_vSwitch");
 	const char	*uuid;
 	json_t		*row;
 
@@ -312,7 +312,7 @@ ovm_monitor_table(json_t *req, const struct ovm_table_cols *t,
 }
 
 static int
-ovm_monitor(struct ovm_sess *s, json_t *schema)
+ovm_monitor(struct ovsdb_ctl_sess *s, json_t *schema)
 {
 	json_t	*tables = json_object_get(schema, "tables"), *req;
 	json_t	*ver = json_object_get(schema, "version");
@@ -332,7 +332,7 @@ ovm_monitor(struct ovm_sess *s, json_t *schema)
 }
 
 static int
-ovm_list_dbs(struct ovm_sess *s, json_t *result)
+ovm_list_dbs(struct ovsdb_ctl_sess *s, json_t *result)
 {
 	size_t	 i;
 	json_t	*v;
@@ -346,10 +346,10 @@ ovm_list_dbs(struct ovm_sess *s, json_t *result)
 }
 
 static int
-ovm_monitored(struct ovm_sess *s, json_t *result)
+ovm_monitored(struct ovsdb_ctl_sess *s, json_t *result)
 {
-	struct ovsdb_mgr	*om = s->om;
-	struct ovm_sess	*old;
+	struct ovsdb_ctl	*om = s->om;
+	struct ovsdb_ctl_sess	*old;
 
 	if (ovm_apply(s, result) == -1) {
 		om->st.bad_messages++;
@@ -363,7 +363,7 @@ ovm_monitored(struct ovm_sess *s, json_t *result)
 		om->st.replaced++;
 		ovm_close(old, "replaced by a newer session of the node");
 	}
-	s->state = OVM_UP;
+	s->state = OVSDB_CTL_UP;
 	s->state_ns = clock_ns();
 	om->st.monitors_up++;
 	HASH_ADD_STR(om->by_id, node_id, s);
@@ -375,14 +375,14 @@ ovm_monitored(struct ovm_sess *s, json_t *result)
 
 /* A reply to one of ours. */
 static int
-ovm_reply(struct ovm_sess *s, json_t *msg)
+ovm_reply(struct ovsdb_ctl_sess *s, json_t *msg)
 {
-	struct ovsdb_mgr	*om = s->om;
+	struct ovsdb_ctl	*om = s->om;
 
 	json_t		*id = json_object_get(msg, "id");
 	json_t		*res = json_object_get(msg, "result");
 	json_t		*err = json_object_get(msg, "error");
-	struct ovm_op	*op;
+	struct ovsdb_ctl_op	*op;
 	int		 rc = 0;
 
 	TAILQ_FOREACH(op, &s->ops, entry)
@@ -431,9 +431,9 @@ ovm_reply(struct ovm_sess *s, json_t *msg)
  * 4.1.11 echo); anything else gets an error reply, as ovsdb-server's
  * jsonrpc answers an unknown method. */
 static int
-ovm_method(struct ovm_sess *s, json_t *msg, const char *m)
+ovm_method(struct ovsdb_ctl_sess *s, json_t *msg, const char *m)
 {
-	struct ovsdb_mgr	*om = s->om;
+	struct ovsdb_ctl	*om = s->om;
 
 	json_t	*params = json_object_get(msg, "params");
 	json_t	*id = json_object_get(msg, "id");
@@ -458,9 +458,9 @@ ovm_method(struct ovm_sess *s, json_t *msg, const char *m)
 }
 
 static int
-ovm_message(struct ovm_sess *s, const char *data, size_t len)
+ovm_message(struct ovsdb_ctl_sess *s, const char *data, size_t len)
 {
-	struct ovsdb_mgr	*om = s->om;
+	struct ovsdb_ctl	*om = s->om;
 
 	json_error_t	 jerr;
 	json_t		*msg, *m;
@@ -488,13 +488,13 @@ ovm_message(struct ovm_sess *s, const char *data, size_t len)
 	return rc;
 }
 
-static void	ovm_read_messages(struct ovm_sess *, struct evbuffer *);
+static void	ovm_read_messages(struct ovsdb_ctl_sess *, struct evbuffer *);
 
 static void
 ovm_read(struct bufferevent *bev, void *arg)
 {
-	struct ovm_sess		*s = arg;
-	struct ovsdb_mgr	*om = s->om;
+	struct ovsdb_ctl_sess		*s = arg;
+	struct ovsdb_ctl	*om = s->om;
 	struct evbuffer		*in = bufferevent_get_input(bev);
 
 	s->last_rx_ns = clock_ns();
@@ -509,7 +509,7 @@ ovm_read(struct bufferevent *bev, void *arg)
 		return;
 	}
 	ovm_read_messages(s, in);
-	if (s->state == OVM_CLOSING)
+	if (s->state == OVSDB_CTL_CLOSING)
 		return;
 	ovm_hold(s, evbuffer_get_length(in));
 	/* A message begun: its deadline (a node trickling a byte now and
@@ -522,14 +522,14 @@ ovm_read(struct bufferevent *bev, void *arg)
 }
 
 static void
-ovm_read_messages(struct ovm_sess *s, struct evbuffer *in)
+ovm_read_messages(struct ovsdb_ctl_sess *s, struct evbuffer *in)
 {
-	struct ovsdb_mgr	*om = s->om;
+	struct ovsdb_ctl	*om = s->om;
 	enum ovsdb_frame_rc	 rc;
 	size_t			 len, mlen;
 	uint8_t			*data;
 
-	while (s->state != OVM_CLOSING && (len = evbuffer_get_length(in)) > 0) {
+	while (s->state != OVSDB_CTL_CLOSING && (len = evbuffer_get_length(in)) > 0) {
 		/* The framer looks no further than the longest message. */
 		if (len > om->cfg.max_message)
 			len = om->cfg.max_message;
@@ -558,7 +558,7 @@ ovm_read_messages(struct ovm_sess *s, struct evbuffer *in)
 static void
 ovm_event(struct bufferevent *bev, short what, void *arg)
 {
-	struct ovm_sess	*s = arg;
+	struct ovsdb_ctl_sess	*s = arg;
 	const char	*why;
 
 	(void)bev;
@@ -572,7 +572,7 @@ ovm_event(struct bufferevent *bev, short what, void *arg)
 /* RFC 7047 section 4.1.3: the result holds one object per operation; a
  * failed one carries "error" (and a commit's failure adds one more). */
 static void
-ovm_transacted(struct ovsdb_mgr *om, struct ovm_op *op, json_t *res)
+ovm_transacted(struct ovsdb_ctl *om, struct ovsdb_ctl_op *op, json_t *res)
 {
 	json_t		*r, *e;
 	const char	*d;
@@ -598,13 +598,13 @@ ovm_transacted(struct ovsdb_mgr *om, struct ovm_op *op, json_t *res)
 }
 
 int
-ovm_transact(struct ovm_sess *s, json_t *ops, ovm_done_cb cb, void *arg)
+ovsdb_ctl_transact(struct ovsdb_ctl_sess *s, json_t *ops, ovsdb_ctl_done_cb cb, void *arg)
 {
-	struct ovsdb_mgr	*om = s->om;
+	struct ovsdb_ctl	*om = s->om;
 
 	json_t	*params;
 
-	if (s->state != OVM_UP) {
+	if (s->state != OVSDB_CTL_UP) {
 		json_decref(ops);
 		return -1;
 	}
@@ -637,11 +637,11 @@ ovm_addr(const struct sockaddr *sa, char *ip, size_t cap, uint16_t *port)
 }
 
 /* A connected socket's session: ODL asks list_dbs first. */
-static struct ovm_sess *
-ovm_sess_new(struct ovsdb_mgr *om, struct bufferevent *bev,
-    struct ovm_node *n)
+static struct ovsdb_ctl_sess *
+ovm_sess_new(struct ovsdb_ctl *om, struct bufferevent *bev,
+    struct ovsdb_ctl_node *n)
 {
-	struct ovm_sess		*s = xcalloc(1, sizeof(*s));
+	struct ovsdb_ctl_sess		*s = xcalloc(1, sizeof(*s));
 	struct sockaddr_storage	 ss;
 	socklen_t		 len = sizeof(ss);
 	int			 fd = bufferevent_getfd(bev), one = 1;
@@ -660,7 +660,7 @@ ovm_sess_new(struct ovsdb_mgr *om, struct bufferevent *bev,
 	if (getsockname(fd, (struct sockaddr *)&ss, &len) == 0)
 		ovm_addr((struct sockaddr *)&ss, s->local_ip,
 		    sizeof(s->local_ip), &s->local_port);
-	s->state = OVM_HELLO;
+	s->state = OVSDB_CTL_HELLO;
 	s->state_ns = s->last_rx_ns = clock_ns();
 	TAILQ_INSERT_TAIL(&om->sessions, s, entry);
 	bufferevent_setcb(bev, ovm_read, NULL, ovm_event, s);
@@ -671,22 +671,22 @@ ovm_sess_new(struct ovsdb_mgr *om, struct bufferevent *bev,
 }
 
 static size_t
-ovm_count_open(const struct ovsdb_mgr *om)
+ovm_count_open(const struct ovsdb_ctl *om)
 {
-	struct ovm_sess	*s;
+	struct ovsdb_ctl_sess	*s;
 	size_t		 n = 0;
 
 	TAILQ_FOREACH(s, &om->sessions, entry)
-		n += s->state != OVM_CLOSING;
+		n += s->state != OVSDB_CTL_CLOSING;
 	return n;
 }
 
 static void
-ovm_attach_one(struct ovsdb_mgr *om, int fd, const struct sockaddr *sa,
+ovm_attach_one(struct ovsdb_ctl *om, int fd, const struct sockaddr *sa,
     socklen_t salen)
 {
 	struct bufferevent	*bev;
-	char			 ip[OVM_HOST_MAX];
+	char			 ip[OVSDB_CTL_HOST_MAX];
 	uint16_t		 port;
 
 	(void)salen;
@@ -714,7 +714,7 @@ ovm_accepted(void *arg, evutil_socket_t fd, const struct sockaddr *sa,
 }
 
 void
-ovm_attach(int fd, const struct sockaddr *sa, socklen_t salen)
+ovsdb_ctl_attach(int fd, const struct sockaddr *sa, socklen_t salen)
 {
 	ovm_attach_one(&ovm_main, fd, sa, salen);
 }
@@ -724,8 +724,8 @@ ovm_attach(int fd, const struct sockaddr *sa, socklen_t salen)
 static void
 ovm_connect_event(struct bufferevent *bev, short what, void *arg)
 {
-	struct ovm_node		*n = arg;
-	struct ovsdb_mgr	*om = n->om;
+	struct ovsdb_ctl_node		*n = arg;
+	struct ovsdb_ctl	*om = n->om;
 
 	n->connecting = NULL;
 	if (what & BEV_EVENT_CONNECTED) {
@@ -749,10 +749,10 @@ ovm_connect_event(struct bufferevent *bev, short what, void *arg)
 }
 
 static int
-ovm_node_addr(const struct ovm_node *n, struct sockaddr_storage *ss,
+ovm_node_addr(const struct ovsdb_ctl_node *n, struct sockaddr_storage *ss,
     int *len)
 {
-	char	text[OVM_HOST_MAX + 16];
+	char	text[OVSDB_CTL_HOST_MAX + 16];
 
 	*len = sizeof(*ss);
 	snprintf(text, sizeof(text), strchr(n->ip, ':') ? "[%s]:%u" :
@@ -761,7 +761,7 @@ ovm_node_addr(const struct ovm_node *n, struct sockaddr_storage *ss,
 }
 
 static void
-ovm_connect(struct ovm_node *n)
+ovm_connect(struct ovsdb_ctl_node *n)
 {
 	struct sockaddr_storage	 ss;
 	struct bufferevent	*bev;
@@ -799,9 +799,9 @@ ovm_retry_cb(evutil_socket_t fd, short what, void *arg)
 
 /* 1, 2, 4 ... seconds, at most --ovsdb-retry-max apart. */
 static void
-ovm_retry_later(struct ovm_node *n)
+ovm_retry_later(struct ovsdb_ctl_node *n)
 {
-	struct ovsdb_mgr	*om = n->om;
+	struct ovsdb_ctl	*om = n->om;
 	double		wait = 1;
 	uint32_t	i;
 	struct timeval	tv;
@@ -815,11 +815,11 @@ ovm_retry_later(struct ovm_node *n)
 	engine_timer_add(n->retry, &tv);
 }
 
-struct ovm_node *
-ovm_node_find(const char *id)
+struct ovsdb_ctl_node *
+ovsdb_ctl_node_find(const char *id)
 {
-	struct ovsdb_mgr	*om = &ovm_main;
-	struct ovm_node	*n;
+	struct ovsdb_ctl	*om = &ovm_main;
+	struct ovsdb_ctl_node	*n;
 
 	TAILQ_FOREACH(n, &om->nodes, entry)
 		if (strcmp(n->id, id) == 0)
@@ -827,14 +827,14 @@ ovm_node_find(const char *id)
 	return NULL;
 }
 
-struct ovm_node *
-ovm_node_add(const char *id, const char *ip, uint16_t port)
+struct ovsdb_ctl_node *
+ovsdb_ctl_node_add(const char *id, const char *ip, uint16_t port)
 {
-	struct ovsdb_mgr	*om = &ovm_main;
-	struct ovm_node	*n;
+	struct ovsdb_ctl	*om = &ovm_main;
+	struct ovsdb_ctl_node	*n;
 
-	if ((n = ovm_node_find(id)) != NULL)
-		ovm_node_del(n);
+	if ((n = ovsdb_ctl_node_find(id)) != NULL)
+		ovsdb_ctl_node_del(n);
 	n = xcalloc(1, sizeof(*n));
 	n->om = om;
 	snprintf(n->id, sizeof(n->id), "%s", id);
@@ -847,9 +847,9 @@ ovm_node_add(const char *id, const char *ip, uint16_t port)
 }
 
 void
-ovm_node_del(struct ovm_node *n)
+ovsdb_ctl_node_del(struct ovsdb_ctl_node *n)
 {
-	struct ovsdb_mgr	*om = n->om;
+	struct ovsdb_ctl	*om = n->om;
 
 	TAILQ_REMOVE(&om->nodes, n, entry);
 	if (n->sess != NULL) {
@@ -862,10 +862,10 @@ ovm_node_del(struct ovm_node *n)
 	free(n);
 }
 
-struct ovm_node_list *
-ovm_nodes(void)
+struct ovsdb_ctl_node_list *
+ovsdb_ctl_nodes(void)
 {
-	struct ovsdb_mgr	*om = &ovm_main;
+	struct ovsdb_ctl	*om = &ovm_main;
 
 	return &om->nodes;
 }
@@ -873,10 +873,10 @@ ovm_nodes(void)
 /* ---- timers ---- */
 
 static void
-ovm_ops_expire(struct ovm_sess *s, uint64_t now)
+ovm_ops_expire(struct ovsdb_ctl_sess *s, uint64_t now)
 {
-	struct ovsdb_mgr	*om = s->om;
-	struct ovm_op	*op, *next;
+	struct ovsdb_ctl	*om = s->om;
+	struct ovsdb_ctl_op	*op, *next;
 
 	for (op = TAILQ_FIRST(&s->ops); op != NULL; op = next) {
 		next = TAILQ_NEXT(op, entry);
@@ -892,12 +892,12 @@ ovm_ops_expire(struct ovm_sess *s, uint64_t now)
 /* RFC 7047 section 4.1.11: echo as the inactivity probe; a node silent
  * for a second period is gone. */
 static void
-ovm_sess_timers(struct ovm_sess *s, uint64_t now)
+ovm_sess_timers(struct ovsdb_ctl_sess *s, uint64_t now)
 {
-	struct ovsdb_mgr	*om = s->om;
+	struct ovsdb_ctl	*om = s->om;
 	uint64_t	probe = (uint64_t)(om->cfg.probe_s * NS);
 
-	if (s->state == OVM_HELLO && now - s->state_ns >=
+	if (s->state == OVSDB_CTL_HELLO && now - s->state_ns >=
 	    (uint64_t)(om->cfg.monitor_timeout_s * NS)) {
 		om->st.timeouts++;
 		ovm_close(s, "no monitor reply in time");
@@ -927,8 +927,8 @@ ovm_sess_timers(struct ovm_sess *s, uint64_t now)
 static void
 ovm_tick(evutil_socket_t fd, short what, void *arg)
 {
-	struct ovsdb_mgr	*om = arg;
-	struct ovm_sess		*s, *next;
+	struct ovsdb_ctl	*om = arg;
+	struct ovsdb_ctl_sess		*s, *next;
 	uint64_t		 now = clock_ns();
 
 	(void)fd;
@@ -939,7 +939,7 @@ ovm_tick(evutil_socket_t fd, short what, void *arg)
 		om->st.bridges_max = ovm_bridges(om);
 	for (s = TAILQ_FIRST(&om->sessions); s != NULL; s = next) {
 		next = TAILQ_NEXT(s, entry);
-		if (s->state != OVM_CLOSING)
+		if (s->state != OVSDB_CTL_CLOSING)
 			ovm_sess_timers(s, now);
 		else if (evbuffer_get_length(bufferevent_get_output(s->bev))
 		    == 0 || now - s->state_ns >= OVM_CLOSE_WAIT_NS)
@@ -950,7 +950,7 @@ ovm_tick(evutil_socket_t fd, short what, void *arg)
 /* ---- the manager ---- */
 
 /* ODL's defaults where it has them: OVS's 5 s inactivity probe. */
-static const struct ovm_config ovm_config_default = {
+static const struct ovsdb_ctl_config ovm_config_default = {
 	.probe_s = 5, .monitor_timeout_s = 30, .op_timeout_s = 30,
 	.retry_max_s = 8, .max_sessions = 10000,
 	.max_message = 4u * 1024 * 1024, .max_output = 16u * 1024 * 1024,
@@ -958,15 +958,15 @@ static const struct ovm_config ovm_config_default = {
 };
 
 void
-ovm_config_defaults(struct ovm_config *c)
+ovsdb_ctl_config_defaults(struct ovsdb_ctl_config *c)
 {
 	*c = ovm_config_default;
 }
 
 int
-ovm_start(const struct ovm_config *c, char *err, size_t errlen)
+ovsdb_ctl_start(const struct ovsdb_ctl_config *c, char *err, size_t errlen)
 {
-	struct ovsdb_mgr	*om = &ovm_main;
+	struct ovsdb_ctl	*om = &ovm_main;
 
 	om->cfg = *c;
 	memset(&om->st, 0, sizeof(om->st));
@@ -976,68 +976,68 @@ ovm_start(const struct ovm_config *c, char *err, size_t errlen)
 }
 
 void
-ovm_stop(void)
+ovsdb_ctl_stop(void)
 {
-	struct ovsdb_mgr	*om = &ovm_main;
-	struct ovm_sess	*s;
-	struct ovm_node	*n;
+	struct ovsdb_ctl	*om = &ovm_main;
+	struct ovsdb_ctl_sess	*s;
+	struct ovsdb_ctl_node	*n;
 
 	while ((n = TAILQ_FIRST(&om->nodes)) != NULL)
-		ovm_node_del(n);
+		ovsdb_ctl_node_del(n);
 	while ((s = TAILQ_FIRST(&om->sessions)) != NULL)
 		ovm_sess_free(s);
 	ctl_listen_stop(&om->lis);
 }
 
-const struct ovm_stats *
-ovm_stats(void)
+const struct ovsdb_ctl_stats *
+ovsdb_ctl_stats(void)
 {
-	struct ovsdb_mgr	*om = &ovm_main;
+	struct ovsdb_ctl	*om = &ovm_main;
 
 	return &om->st;
 }
 
-struct ovm_sess_list *
-ovm_sessions(void)
+struct ovsdb_ctl_sess_list *
+ovsdb_ctl_sessions(void)
 {
-	struct ovsdb_mgr	*om = &ovm_main;
+	struct ovsdb_ctl	*om = &ovm_main;
 
 	return &om->sessions;
 }
 
-struct ovm_sess *
-ovm_find(const char *node_id)
+struct ovsdb_ctl_sess *
+ovsdb_ctl_find(const char *node_id)
 {
-	struct ovsdb_mgr	*om = &ovm_main;
-	struct ovm_sess	*s;
+	struct ovsdb_ctl	*om = &ovm_main;
+	struct ovsdb_ctl_sess	*s;
 
 	HASH_FIND_STR(om->by_id, node_id, s);
 	return s;
 }
 
 size_t
-ovm_count_up(void)
+ovsdb_ctl_count_up(void)
 {
-	struct ovsdb_mgr	*om = &ovm_main;
+	struct ovsdb_ctl	*om = &ovm_main;
 
 	return HASH_COUNT(om->by_id);
 }
 
 static size_t
-ovm_bridges(const struct ovsdb_mgr *om)
+ovm_bridges(const struct ovsdb_ctl *om)
 {
-	struct ovm_sess	*s;
+	struct ovsdb_ctl_sess	*s;
 	size_t		 n = 0;
 
 	TAILQ_FOREACH(s, &om->sessions, entry)
-		if (s->state == OVM_UP)
+		if (s->state == OVSDB_CTL_UP)
 			n += json_object_size(json_object_get(s->tables,
 			    "Bridge"));
 	return n;
 }
 
 size_t
-ovm_count_bridges(void)
+ovsdb_ctl_count_bridges(void)
 {
 	return ovm_bridges(&ovm_main);
 }

@@ -1,7 +1,7 @@
 /*
- * The embedded controller's BGP speaker (sims/bgp/bgp_spk.c) driven with
+ * The embedded controller's BGP speaker (sims/bgp/bgp_ctl.c) driven with
  * wire bytes over loopback TCP: each test peer's connection is handed to
- * bgp_spk_attach() (what the listener does) with a made-up 127.1.0.x
+ * bgp_ctl_attach() (what the listener does) with a made-up 127.1.0.x
  * address, since the speaker tells peers apart by address.  The messages
  * are built and read with the BGP codec.  Covered: the OPEN exchange
  * (RFC 4271 section 8, RFC 6793, RFC 4760) and KEEPALIVE to Established;
@@ -23,14 +23,14 @@
 #include <event2/event.h>
 
 #include "bgp_codec.h"
-#include "bgp_spk.h"
+#include "bgp_ctl.h"
 #include "buf.h"
 #include "engine.h"
 #include "log.h"
 
 #include "check.h"
 
-#define SPK_AS		64496		/* bgp_spk_config_defaults() */
+#define SPK_AS		64496		/* bgp_ctl_config_defaults() */
 #define SPK_ID		0xc0000201	/* 192.0.2.1 */
 #define PEER_AS4	4200000001u	/* needs the 4-octet AS capability */
 #define ROUNDS		200		/* loop rounds a wait may take */
@@ -120,7 +120,7 @@ tpeer_new(struct tpeer *tp, const char *addr)
 	if (inet_pton(AF_INET, addr, &sin.sin_addr) != 1 ||
 	    tcp_pair(&tp->fd, &theirs) == -1)
 		return -1;
-	return bgp_spk_attach(theirs, (struct sockaddr *)&sin, sizeof(sin));
+	return bgp_ctl_attach(theirs, (struct sockaddr *)&sin, sizeof(sin));
 }
 
 static void
@@ -368,11 +368,11 @@ send_hex(struct tpeer *tp, const char *hex)
 static void
 spk_up(uint16_t hold, const char *monitors)
 {
-	struct bgp_spk_config	 c;
+	struct bgp_ctl_config	 c;
 	struct sockaddr_in	*sin;
 	char			 err[256];
 
-	bgp_spk_config_defaults(&c);
+	bgp_ctl_config_defaults(&c);
 	memset(&c.listen.ss, 0, sizeof(c.listen.ss));
 	sin = (struct sockaddr_in *)&c.listen.ss;
 	sin->sin_family = AF_INET;
@@ -382,9 +382,9 @@ spk_up(uint16_t hold, const char *monitors)
 	snprintf(c.listen.text, sizeof(c.listen.text), "ptcp:0:127.0.0.1");
 	c.hold = hold;
 	if (monitors != NULL &&
-	    bgp_spk_parse_monitors(&c, monitors, err, sizeof(err)) == -1)
+	    bgp_ctl_parse_monitors(&c, monitors, err, sizeof(err)) == -1)
 		fatalx("%s", err);
-	if (bgp_spk_start(&c, err, sizeof(err)) == -1)
+	if (bgp_ctl_start(&c, err, sizeof(err)) == -1)
 		fatalx("%s", err);
 }
 
@@ -393,7 +393,7 @@ spk_down(struct tpeer *tps, int n)
 {
 	int	i;
 
-	bgp_spk_stop();
+	bgp_ctl_stop();
 	for (i = 0; i < n; i++)
 		tpeer_close(&tps[i]);
 	for (i = 0; i < 10; i++)
@@ -406,7 +406,7 @@ establish(struct tpeer *tp, uint32_t as, uint16_t hold, uint32_t id)
 {
 	uint8_t		msg[BGP_MAX_LEN];
 	size_t		len;
-	uint64_t	before = bgp_spk_stats()->established;
+	uint64_t	before = bgp_ctl_stats()->established;
 	int		i;
 
 	if (!tpeer_expect(tp, BGP_OPEN, msg, &len))
@@ -415,10 +415,10 @@ establish(struct tpeer *tp, uint32_t as, uint16_t hold, uint32_t id)
 	if (!tpeer_expect(tp, BGP_KEEPALIVE, msg, &len))
 		return 0;
 	send_keepalive(tp);
-	for (i = 0; i < ROUNDS && bgp_spk_stats()->established == before;
+	for (i = 0; i < ROUNDS && bgp_ctl_stats()->established == before;
 	    i++)
 		pump_round(i, 0);
-	return bgp_spk_stats()->established == before + 1;
+	return bgp_ctl_stats()->established == before + 1;
 }
 
 /* Rounds until the Loc-RIB holds n IPv4 prefixes; 1 when it does. */
@@ -427,10 +427,10 @@ rib_is(uint64_t n)
 {
 	int	i;
 
-	for (i = 0; i < ROUNDS && bgp_spk_loc_rib_count(BGP_AF_IPV4) != n;
+	for (i = 0; i < ROUNDS && bgp_ctl_loc_rib_count(BGP_AF_IPV4) != n;
 	    i++)
 		pump_round(i, 0);
-	return bgp_spk_loc_rib_count(BGP_AF_IPV4) == n;
+	return bgp_ctl_loc_rib_count(BGP_AF_IPV4) == n;
 }
 
 /* The IPv4 prefixes an UPDATE the speaker sent announces (withdraw 0) or
@@ -490,24 +490,24 @@ test_handshake(void)
 	send_open(&tp, PEER_AS4, 90, 0x7f010001);
 	CHECK(tpeer_expect(&tp, BGP_KEEPALIVE, msg, &len),
 	    "the peer's OPEN (AS_TRANS, 4-octet AS) answered with KEEPALIVE");
-	CHECK(bgp_spk_stats()->established == 0 && !bgp_spk_peer(0, addr,
+	CHECK(bgp_ctl_stats()->established == 0 && !bgp_ctl_peer(0, addr,
 	    sizeof(addr), &prefixes), "OpenConfirm: not yet established");
 
 	send_keepalive(&tp);
-	for (i = 0; i < ROUNDS && bgp_spk_stats()->established == 0; i++)
+	for (i = 0; i < ROUNDS && bgp_ctl_stats()->established == 0; i++)
 		pump_round(i, 0);
-	CHECK(bgp_spk_stats()->established == 1 &&
-	    bgp_spk_stats()->sessions == 1, "KEEPALIVE: Established");
-	CHECK(bgp_spk_peer(0, addr, sizeof(addr), &prefixes) &&
+	CHECK(bgp_ctl_stats()->established == 1 &&
+	    bgp_ctl_stats()->sessions == 1, "KEEPALIVE: Established");
+	CHECK(bgp_ctl_peer(0, addr, sizeof(addr), &prefixes) &&
 	    strcmp(addr, "bgp://127.1.0.1") == 0 && prefixes == 0,
 	    "the peer is listed by its address: %s", addr);
-	CHECK(bgp_spk_peer_exists("bgp://127.1.0.1"), "found by name");
+	CHECK(bgp_ctl_peer_exists("bgp://127.1.0.1"), "found by name");
 
 	/* KEEPALIVEs in Established change nothing. */
 	send_keepalive(&tp);
 	send_keepalive(&tp);
-	CHECK(tpeer_quiet(&tp, 0) && bgp_spk_stats()->established == 1 &&
-	    bgp_spk_stats()->notifications_sent == 0,
+	CHECK(tpeer_quiet(&tp, 0) && bgp_ctl_stats()->established == 1 &&
+	    bgp_ctl_stats()->notifications_sent == 0,
 	    "KEEPALIVEs in Established: still up, nothing sent back");
 	spk_down(&tp, 1);
 }
@@ -521,12 +521,12 @@ test_update_flow(void)
 {
 	struct tpeer		 tp[2];
 	struct bgp_attrs	 a;
-	struct bgp_spk_route	 r;
+	struct bgp_ctl_route	 r;
 	uint8_t			 msg[BGP_MAX_LEN];
 	size_t			 len;
 	char			 got[256], nh[INET_ADDRSTRLEN];
 	uint64_t		 cursor = 0, prefixes = 0;
-	const struct bgp_spk_stats *st;
+	const struct bgp_ctl_stats *st;
 
 	spk_up(90, NULL);
 	CHECK(tpeer_new(&tp[0], "127.1.0.1") == 0 &&
@@ -536,16 +536,16 @@ test_update_flow(void)
 
 	send_update(&tp[0], 65001, 0, 3, 0);
 	CHECK(rib_is(3), "3 prefixes in the Loc-RIB");
-	st = bgp_spk_stats();
+	st = bgp_ctl_stats();
 	CHECK(st->updates_received == 1 && st->prefixes_received == 3,
 	    "counted: %llu UPDATE, %llu prefixes",
 	    (unsigned long long)st->updates_received,
 	    (unsigned long long)st->prefixes_received);
-	CHECK(bgp_spk_loc_rib_next(BGP_AF_IPV4, &cursor, &r) &&
+	CHECK(bgp_ctl_loc_rib_next(BGP_AF_IPV4, &cursor, &r) &&
 	    strcmp(r.peer, "bgp://127.1.0.1") == 0 && r.attrs->n_as == 1 &&
 	    r.attrs->as_path[0] == 65001, "a Loc-RIB path from A: %s",
 	    r.peer);
-	CHECK(bgp_spk_peer(0, got, sizeof(got), &prefixes) &&
+	CHECK(bgp_ctl_peer(0, got, sizeof(got), &prefixes) &&
 	    prefixes == 3, "A gave 3 prefixes");
 
 	CHECK(tpeer_expect(&tp[1], BGP_UPDATE, msg, &len), "B hears of them");
@@ -621,15 +621,15 @@ test_monitor(void)
 	CHECK(tpeer_quiet(&tp[1], 0), "B, not a monitor, hears nothing");
 
 	tpeer_close(&tp[0]);
-	for (i = 0; i < ROUNDS && bgp_spk_stats()->established != 2; i++)
+	for (i = 0; i < ROUNDS && bgp_ctl_stats()->established != 2; i++)
 		pump_round(i, 0);
-	CHECK(bgp_spk_stats()->established == 2, "A closed: gone");
+	CHECK(bgp_ctl_stats()->established == 2, "A closed: gone");
 	CHECK(rib_is(0), "its routes left the Loc-RIB");
 	CHECK(tpeer_expect(&tp[2], BGP_UPDATE, msg, &len) &&
 	    update_prefixes(msg, len, 1, got, sizeof(got), &a) == 0 &&
 	    strcmp(got, "10.1.0.0/24 10.1.1.0/24") == 0,
 	    "the monitor hears them withdrawn: %s", got);
-	CHECK(bgp_spk_stats()->notifications_sent == 0, "no NOTIFICATION");
+	CHECK(bgp_ctl_stats()->notifications_sent == 0, "no NOTIFICATION");
 	spk_down(tp, 3);
 }
 
@@ -654,10 +654,10 @@ test_treat_as_withdraw(void)
 	    "40 03 04 7f 01 00 01 "
 	    "18 0a 01 00");
 	CHECK(rib_is(1), "its prefix withdrawn, the other kept");
-	CHECK(bgp_spk_stats()->treat_as_withdraw == 1,
+	CHECK(bgp_ctl_stats()->treat_as_withdraw == 1,
 	    "treat-as-withdraw counted");
-	CHECK(tpeer_quiet(&tp, 1) && bgp_spk_stats()->established == 1 &&
-	    bgp_spk_stats()->notifications_sent == 0,
+	CHECK(tpeer_quiet(&tp, 1) && bgp_ctl_stats()->established == 1 &&
+	    bgp_ctl_stats()->notifications_sent == 0,
 	    "no NOTIFICATION, still Established");
 
 	/* Withdrawn Routes Length 255 in a 23-byte UPDATE. */
@@ -665,8 +665,8 @@ test_treat_as_withdraw(void)
 	CHECK(tpeer_notified(&tp, BGP_ERR_UPDATE, BGP_ERR_UPD_ATTRLIST, 0),
 	    "withdrawn length past the message: NOTIFICATION malformed "
 	    "attribute list, closed");
-	CHECK(rib_is(0) && bgp_spk_stats()->notifications_sent == 1 &&
-	    bgp_spk_stats()->established == 0, "counted; its route gone");
+	CHECK(rib_is(0) && bgp_ctl_stats()->notifications_sent == 1 &&
+	    bgp_ctl_stats()->established == 0, "counted; its route gone");
 	spk_down(&tp, 1);
 }
 
@@ -700,8 +700,8 @@ test_bad_header(void)
 	send_hex(&tp[2], MARKER "00 13 09");
 	CHECK(tpeer_notified(&tp[2], BGP_ERR_HEADER, BGP_ERR_HDR_TYPE, 0),
 	    "type 9: bad message type");
-	CHECK(bgp_spk_stats()->notifications_sent == 3 &&
-	    bgp_spk_stats()->established == 0, "3 NOTIFICATIONs counted, "
+	CHECK(bgp_ctl_stats()->notifications_sent == 3 &&
+	    bgp_ctl_stats()->established == 0, "3 NOTIFICATIONs counted, "
 	    "none established");
 	spk_down(tp, 3);
 }
@@ -747,9 +747,9 @@ test_wrong_state(void)
 	send_open(&tp[4], 65005, 2, 0x7f010005);
 	CHECK(tpeer_notified(&tp[4], BGP_ERR_OPEN, BGP_ERR_OPEN_HOLD, 0),
 	    "an OPEN with hold time 2: unacceptable hold time");
-	CHECK(bgp_spk_stats()->notifications_sent == 5 &&
-	    bgp_spk_stats()->established == 0 &&
-	    bgp_spk_stats()->sessions == 1, "5 NOTIFICATIONs counted");
+	CHECK(bgp_ctl_stats()->notifications_sent == 5 &&
+	    bgp_ctl_stats()->established == 0 &&
+	    bgp_ctl_stats()->sessions == 1, "5 NOTIFICATIONs counted");
 	spk_down(tp, 5);
 }
 
@@ -787,9 +787,9 @@ test_peer_notification(void)
 		;
 	CHECK(tp[0].eof && type == 0,
 	    "the speaker closed, with no NOTIFICATION back");
-	CHECK(bgp_spk_stats()->notifications_received == 1 &&
-	    bgp_spk_stats()->notifications_sent == 0 &&
-	    bgp_spk_stats()->established == 1, "counted; B still up");
+	CHECK(bgp_ctl_stats()->notifications_received == 1 &&
+	    bgp_ctl_stats()->notifications_sent == 0 &&
+	    bgp_ctl_stats()->established == 1, "counted; B still up");
 	CHECK(rib_is(0), "A's prefix left the Loc-RIB");
 	CHECK(tpeer_expect(&tp[1], BGP_UPDATE, msg, &len) &&
 	    update_prefixes(msg, len, 1, got, sizeof(got), &a) == 0 &&
@@ -838,8 +838,8 @@ test_close_mid_handshake(void)
 	CHECK(tpeer_expect(&tp, BGP_KEEPALIVE, msg, &len), "in OpenConfirm");
 	tpeer_close(&tp);
 	CHECK(events_back_to(before), "closed in OpenConfirm: freed");
-	CHECK(bgp_spk_stats()->sessions == 0 &&
-	    bgp_spk_stats()->notifications_sent == 0, "nothing counted");
+	CHECK(bgp_ctl_stats()->sessions == 0 &&
+	    bgp_ctl_stats()->notifications_sent == 0, "nothing counted");
 
 	/* The address is free again: a session from it comes up. */
 	CHECK(tpeer_new(&tp, "127.1.0.1") == 0 &&
@@ -901,8 +901,8 @@ test_hold_timer(void)
 		    "B, Established" : "C, OpenConfirm", c, s);
 	}
 	CHECK(kas >= 2, "A got KEEPALIVEs every hold/3: %d", kas);
-	CHECK(bgp_spk_stats()->established == 1 &&
-	    bgp_spk_stats()->notifications_sent == 2,
+	CHECK(bgp_ctl_stats()->established == 1 &&
+	    bgp_ctl_stats()->notifications_sent == 2,
 	    "A, answering, still up; 2 NOTIFICATIONs counted");
 	spk_down(tp, 3);
 }
@@ -924,7 +924,7 @@ main(int argc, char **argv)
 {
 	int	rc;
 
-	log_init("test_bgp_spk", getenv("TEST_VERBOSE") ? 3 : LOG_QUIET);
+	log_init("test_bgp_ctl", getenv("TEST_VERBOSE") ? 3 : LOG_QUIET);
 	engine_init();
 	rc = check_run(cases, argc, argv);
 	engine_free();

@@ -1,5 +1,5 @@
 /*
- * The embedded controller's BGP speaker (bgp_spk.h).
+ * The embedded controller's BGP speaker (bgp_ctl.h).
  *
  * Loc-RIB: a prefix map whose value is the list of paths for the prefix,
  * best first (RFC 4271 section 9.1.2, reduced to LOCAL_PREF, AS_PATH
@@ -30,7 +30,7 @@
 #include "bgp_io.h"
 #include "bgp_nbr.h"
 #include "bgp_rib.h"
-#include "bgp_spk.h"
+#include "bgp_ctl.h"
 #include "ctl_listen.h"
 #include "engine.h"
 #include "log.h"
@@ -65,7 +65,7 @@ struct spk_path {
 };
 
 struct spk_peer {
-	struct bgp_spk		*sp;		/* its speaker */
+	struct bgp_ctl		*sp;		/* its speaker */
 	uint32_t		 id;
 	uint8_t			 state;
 	uint8_t			 advertise;	/* gets our routes */
@@ -107,11 +107,11 @@ struct spk_log {
  * One speaker: everything it holds, so that nothing of it lives in
  * file-level variables.  Its peers point back at it (pe->sp) and its
  * timers and listener get it as their argument.  The context-free API of
- * bgp_spk.h serves spk_main, the process's one instance.
+ * bgp_ctl.h serves spk_main, the process's one instance.
  */
-struct bgp_spk {
-	struct bgp_spk_config	 cfg;
-	struct bgp_spk_stats	 st;
+struct bgp_ctl {
+	struct bgp_ctl_config	 cfg;
+	struct bgp_ctl_stats	 st;
 	struct ctl_listen	 lis;		/* the listener and spk_tick */
 	struct event		*kick;		/* changes to send */
 	struct bgp_pmap		 rib;		/* value: struct spk_path * */
@@ -127,11 +127,11 @@ struct bgp_spk {
 	int			 change_open;
 };
 
-static struct bgp_spk	spk_main;
+static struct bgp_ctl	spk_main;
 
 static void	spk_fill(struct spk_peer *);
-static void	spk_kick(struct bgp_spk *);
-static struct spk_peer *spk_peer_by_name(struct bgp_spk *, const char *);
+static void	spk_kick(struct bgp_ctl *);
+static struct spk_peer *spk_peer_by_name(struct bgp_ctl *, const char *);
 
 /* ---- attribute sets ---- */
 
@@ -148,7 +148,7 @@ spk_attr_hash(const struct bgp_attrs *a)
 }
 
 static struct spk_attr *
-spk_attr_get(struct bgp_spk *sp, const struct bgp_attrs *a)
+spk_attr_get(struct bgp_ctl *sp, const struct bgp_attrs *a)
 {
 	uint64_t	 h = spk_attr_hash(a);
 	struct spk_attr	*s;
@@ -168,7 +168,7 @@ spk_attr_get(struct bgp_spk *sp, const struct bgp_attrs *a)
 }
 
 static void
-spk_attr_put(struct bgp_spk *sp, struct spk_attr *s)
+spk_attr_put(struct bgp_ctl *sp, struct spk_attr *s)
 {
 	struct spk_attr	**pp;
 
@@ -211,7 +211,7 @@ spk_path_cmp(const struct spk_path *x, const struct spk_path *y)
 }
 
 static void
-spk_log_change(struct bgp_spk *sp, const struct bgp_prefix *p)
+spk_log_change(struct bgp_ctl *sp, const struct bgp_prefix *p)
 {
 	sp->st.last_change_ns = clock_ns();
 	sp->change_open = 1;
@@ -228,7 +228,7 @@ spk_log_change(struct bgp_spk *sp, const struct bgp_prefix *p)
 
 /* Drop log entries every advertising peer has sent. */
 static void
-spk_log_trim(struct bgp_spk *sp)
+spk_log_trim(struct bgp_ctl *sp)
 {
 	uint64_t	min = sp->chlog.base + sp->chlog.n, drop;
 	uint32_t	i;
@@ -282,7 +282,7 @@ spk_unlink(struct spk_path **head, uint32_t peer)
 }
 
 static void
-spk_path_add(struct bgp_spk *sp, const struct bgp_prefix *pfx, uint32_t peer,
+spk_path_add(struct bgp_ctl *sp, const struct bgp_prefix *pfx, uint32_t peer,
     uint32_t bgp_id, struct spk_attr *attr)
 {
 	struct bgp_prefix	 k;
@@ -322,7 +322,7 @@ spk_path_add(struct bgp_spk *sp, const struct bgp_prefix *pfx, uint32_t peer,
 
 /* 1 when the peer had a path for the prefix. */
 static int
-spk_path_del(struct bgp_spk *sp, const struct bgp_prefix *pfx, uint32_t peer)
+spk_path_del(struct bgp_ctl *sp, const struct bgp_prefix *pfx, uint32_t peer)
 {
 	struct bgp_prefix	 k;
 	struct spk_path		*p, *head, *old;
@@ -351,7 +351,7 @@ spk_path_del(struct bgp_spk *sp, const struct bgp_prefix *pfx, uint32_t peer)
 /* Every path of one peer (or of the application) goes: a peer that went
  * away (RFC 4271 sections 8.2.2 and 9.1), or a cleared application RIB. */
 static void
-spk_drop_paths(struct bgp_spk *sp, uint32_t peer)
+spk_drop_paths(struct bgp_ctl *sp, uint32_t peer)
 {
 	struct bgp_prefix	 pfx, *gone = NULL;
 	size_t			 slot, n = 0, cap = 0, i;
@@ -392,7 +392,7 @@ spk_send(struct spk_peer *pe, struct wbuf *w)
 static void
 spk_peer_free(struct spk_peer *pe)
 {
-	struct bgp_spk	*sp = pe->sp;
+	struct bgp_ctl	*sp = pe->sp;
 
 	if (pe->state == SPK_ESTABLISHED) {
 		sp->st.established--;
@@ -410,7 +410,7 @@ spk_peer_free(struct spk_peer *pe)
 static void
 spk_close(struct spk_peer *pe, const char *why)
 {
-	struct bgp_spk	*sp = pe->sp;	/* pe is freed */
+	struct bgp_ctl	*sp = pe->sp;	/* pe is freed */
 
 	log_info("bgp %s: closed: %s", pe->name, why);
 	spk_peer_free(pe);
@@ -421,7 +421,7 @@ static void
 spk_notify_close(struct spk_peer *pe, uint8_t code, uint8_t subcode,
     const void *data, size_t len, const char *why)
 {
-	struct bgp_spk	*sp = pe->sp;
+	struct bgp_ctl	*sp = pe->sp;
 	struct wbuf	*w = bgp_scratch();
 
 	if (pe->state == SPK_CLOSING)
@@ -454,7 +454,7 @@ spk_notify_err(struct spk_peer *pe, const struct bgp_err *e)
 static void
 spk_send_open(struct spk_peer *pe)
 {
-	struct bgp_spk	*sp = pe->sp;
+	struct bgp_ctl	*sp = pe->sp;
 	struct bgp_open	 o;
 	struct wbuf	*w = bgp_scratch();
 
@@ -481,7 +481,7 @@ spk_send_open(struct spk_peer *pe)
 static void
 spk_fsm_open(struct spk_peer *pe, const uint8_t *msg, size_t len)
 {
-	struct bgp_spk	*sp = pe->sp;
+	struct bgp_ctl	*sp = pe->sp;
 	struct bgp_open	 o;
 	struct bgp_err	 e;
 	struct wbuf	*w;
@@ -526,7 +526,7 @@ spk_fsm_open(struct spk_peer *pe, const uint8_t *msg, size_t len)
 static void
 spk_established(struct spk_peer *pe)
 {
-	struct bgp_spk	*sp = pe->sp;
+	struct bgp_ctl	*sp = pe->sp;
 
 	pe->state = SPK_ESTABLISHED;
 	sp->st.established++;
@@ -549,7 +549,7 @@ static void
 spk_rib_apply(struct spk_peer *pe, struct rbuf span, enum bgp_af af,
     struct spk_attr *attr)
 {
-	struct bgp_spk	*sp = pe->sp;
+	struct bgp_ctl	*sp = pe->sp;
 	struct bgp_prefix	pfx;
 
 	/* A family not configured for the neighbor is not taken in: its
@@ -570,7 +570,7 @@ spk_rib_apply(struct spk_peer *pe, struct rbuf span, enum bgp_af af,
 static void
 spk_fsm_update(struct spk_peer *pe, const uint8_t *msg, size_t len)
 {
-	struct bgp_spk	*sp = pe->sp;
+	struct bgp_ctl	*sp = pe->sp;
 	struct bgp_update	 u;
 	struct bgp_err		 e;
 	struct bgp_attrs	 a;
@@ -603,7 +603,7 @@ spk_fsm_update(struct spk_peer *pe, const uint8_t *msg, size_t len)
 static void
 spk_fsm(struct spk_peer *pe, uint8_t type, const uint8_t *msg, size_t len)
 {
-	struct bgp_spk	*sp = pe->sp;
+	struct bgp_ctl	*sp = pe->sp;
 	uint8_t	code = 0, subcode = 0;
 
 	if (type == BGP_NOTIFICATION) {
@@ -660,7 +660,7 @@ static int
 spk_frame_message(void *dev, const uint8_t *msg, size_t len)
 {
 	struct spk_peer	*pe = dev;
-	struct bgp_spk	*sp = pe->sp;	/* pe may be freed */
+	struct bgp_ctl	*sp = pe->sp;	/* pe may be freed */
 	uint32_t	 id = pe->id;
 
 	spk_fsm(pe, msg[BGP_HEADER_LEN - 1], msg, len);
@@ -676,7 +676,7 @@ static void
 spk_read(struct bufferevent *bev, void *arg)
 {
 	struct spk_peer	*pe = arg;
-	struct bgp_spk	*sp = pe->sp;	/* pe may be freed */
+	struct bgp_ctl	*sp = pe->sp;	/* pe may be freed */
 	struct evbuffer	*in = bufferevent_get_input(bev);
 	uint32_t	 id = pe->id;
 
@@ -720,7 +720,7 @@ static void
 spk_out_attrs(const struct spk_peer *pe, const struct spk_path *best,
     struct bgp_attrs *a)
 {
-	struct bgp_spk	*sp = pe->sp;
+	struct bgp_ctl	*sp = pe->sp;
 
 	*a = best->attr->a;
 	if (pe->ibgp) {
@@ -758,7 +758,7 @@ struct spk_out {
 static void
 spk_out_close(struct spk_out *o)
 {
-	struct bgp_spk	*sp = o->pe->sp;
+	struct bgp_ctl	*sp = o->pe->sp;
 
 	if (!o->open)
 		return;
@@ -819,7 +819,7 @@ static int
 spk_fill_dump(struct spk_out *o)
 {
 	struct spk_peer		*pe = o->pe;
-	struct bgp_spk		*sp = pe->sp;
+	struct bgp_ctl		*sp = pe->sp;
 	struct bgp_prefix	 pfx;
 	uint64_t		 val;
 	size_t			 slot;
@@ -853,7 +853,7 @@ static int
 spk_fill_log(struct spk_out *o)
 {
 	struct spk_peer		*pe = o->pe;
-	struct bgp_spk		*sp = pe->sp;
+	struct bgp_ctl		*sp = pe->sp;
 	const struct bgp_prefix	*pfx;
 	uint64_t		*val;
 
@@ -871,7 +871,7 @@ spk_fill_log(struct spk_out *o)
 static void
 spk_fill(struct spk_peer *pe)
 {
-	struct bgp_spk	*sp = pe->sp;
+	struct bgp_ctl	*sp = pe->sp;
 	struct evbuffer	*out;
 	struct spk_out	 o;
 	int		 more;
@@ -896,7 +896,7 @@ spk_fill(struct spk_peer *pe)
 
 /* Announcements of a change reach every advertising peer. */
 static void
-spk_fill_all(struct bgp_spk *sp)
+spk_fill_all(struct bgp_ctl *sp)
 {
 	uint32_t	i;
 
@@ -908,7 +908,7 @@ spk_fill_all(struct bgp_spk *sp)
 static void
 spk_kick_cb(evutil_socket_t fd, short what, void *arg)
 {
-	struct bgp_spk	*sp = arg;
+	struct bgp_ctl	*sp = arg;
 
 	(void)fd;
 	(void)what;
@@ -924,7 +924,7 @@ spk_kick_cb(evutil_socket_t fd, short what, void *arg)
  * UPDATEs, not one per prefix, and without waiting for the next tick.
  */
 static void
-spk_kick(struct bgp_spk *sp)
+spk_kick(struct bgp_ctl *sp)
 {
 	if (sp->kick != NULL && !event_pending(sp->kick, EV_TIMEOUT, NULL))
 		event_active(sp->kick, EV_TIMEOUT, 0);
@@ -933,7 +933,7 @@ spk_kick(struct bgp_spk *sp)
 /* ---- accepting ---- */
 
 static int
-spk_is_monitor(struct bgp_spk *sp, const struct sockaddr_storage *ss)
+spk_is_monitor(struct bgp_ctl *sp, const struct sockaddr_storage *ss)
 {
 	const struct sockaddr_in	*a = (const void *)ss, *b;
 	const struct sockaddr_in6	*a6 = (const void *)ss, *b6;
@@ -974,7 +974,7 @@ spk_local_addr(struct spk_peer *pe, int fd)
 }
 
 static uint32_t
-spk_slot(struct bgp_spk *sp)
+spk_slot(struct bgp_ctl *sp)
 {
 	uint32_t	i;
 
@@ -992,7 +992,7 @@ spk_slot(struct bgp_spk *sp)
  * neighbor, or one with an Established session already (RFC 4271 section
  * 6.8: the new connection is the one closed). */
 static int
-spk_admit(struct bgp_spk *sp, evutil_socket_t fd, const char *name,
+spk_admit(struct bgp_ctl *sp, evutil_socket_t fd, const char *name,
     const struct sockaddr *sa, struct bgp_nbr_eff *e)
 {
 	const struct spk_peer	*old = spk_peer_by_name(sp, name);
@@ -1008,7 +1008,7 @@ spk_admit(struct bgp_spk *sp, evutil_socket_t fd, const char *name,
 /* A new session on fd from sa: we send our OPEN (RFC 4271 section 8.2.2,
  * Connect -> OpenSent); the tests attach a socket of their own here. */
 static int
-spk_attach(struct bgp_spk *sp, evutil_socket_t fd, const struct sockaddr *sa,
+spk_attach(struct bgp_ctl *sp, evutil_socket_t fd, const struct sockaddr *sa,
     socklen_t salen)
 {
 	struct spk_peer		*pe;
@@ -1054,7 +1054,7 @@ spk_attach(struct bgp_spk *sp, evutil_socket_t fd, const struct sockaddr *sa,
 }
 
 int
-bgp_spk_attach(evutil_socket_t fd, const struct sockaddr *sa,
+bgp_ctl_attach(evutil_socket_t fd, const struct sockaddr *sa,
     socklen_t salen)
 {
 	return spk_attach(&spk_main, fd, sa, salen);
@@ -1072,7 +1072,7 @@ spk_accepted(void *arg, evutil_socket_t fd, const struct sockaddr *sa,
 static void
 spk_tick(evutil_socket_t fd, short what, void *arg)
 {
-	struct bgp_spk	*sp = arg;
+	struct bgp_ctl	*sp = arg;
 	uint64_t	 now = clock_ns(), hold_ns;
 	struct spk_peer	*pe;
 	struct wbuf	*w;
@@ -1110,7 +1110,7 @@ spk_tick(evutil_socket_t fd, short what, void *arg)
 /* ---- the interface ---- */
 
 void
-bgp_spk_config_defaults(struct bgp_spk_config *c)
+bgp_ctl_config_defaults(struct bgp_ctl_config *c)
 {
 	char	err[64];
 
@@ -1122,7 +1122,7 @@ bgp_spk_config_defaults(struct bgp_spk_config *c)
 }
 
 int
-bgp_spk_parse_monitors(struct bgp_spk_config *c, const char *arg,
+bgp_ctl_parse_monitors(struct bgp_ctl_config *c, const char *arg,
     char *err, size_t errlen)
 {
 	char	*copy = xstrdup(arg), *tok, *save = NULL;
@@ -1131,9 +1131,9 @@ bgp_spk_parse_monitors(struct bgp_spk_config *c, const char *arg,
 
 	for (tok = strtok_r(copy, ",", &save); tok != NULL;
 	    tok = strtok_r(NULL, ",", &save)) {
-		if (c->n_monitors == BGP_SPK_MAX_MONITORS) {
+		if (c->n_monitors == BGP_CTL_MAX_MONITORS) {
 			snprintf(err, errlen, "--bgp-monitor: at most %d "
-			    "addresses", BGP_SPK_MAX_MONITORS);
+			    "addresses", BGP_CTL_MAX_MONITORS);
 			free(copy);
 			return -1;
 		}
@@ -1156,9 +1156,9 @@ bgp_spk_parse_monitors(struct bgp_spk_config *c, const char *arg,
 }
 
 int
-bgp_spk_start(const struct bgp_spk_config *c, char *err, size_t errlen)
+bgp_ctl_start(const struct bgp_ctl_config *c, char *err, size_t errlen)
 {
-	struct bgp_spk	*sp = &spk_main;
+	struct bgp_ctl	*sp = &spk_main;
 
 	sp->cfg = *c;
 	memset(&sp->st, 0, sizeof(sp->st));
@@ -1190,9 +1190,9 @@ spk_goodbye(struct spk_peer *pe)
 }
 
 void
-bgp_spk_stop(void)
+bgp_ctl_stop(void)
 {
-	struct bgp_spk	*sp = &spk_main;
+	struct bgp_ctl	*sp = &spk_main;
 	uint32_t	i;
 
 	ctl_listen_stop(&sp->lis);
@@ -1205,7 +1205,7 @@ bgp_spk_stop(void)
 			spk_goodbye(sp->peers[i]);
 			spk_peer_free(sp->peers[i]);
 		}
-	bgp_spk_app_clear();
+	bgp_ctl_app_clear();
 	free(sp->peers);
 	sp->peers = NULL;
 	sp->n_peers = 0;
@@ -1214,18 +1214,18 @@ bgp_spk_stop(void)
 	memset(&sp->chlog, 0, sizeof(sp->chlog));
 }
 
-const struct bgp_spk_stats *
-bgp_spk_stats(void)
+const struct bgp_ctl_stats *
+bgp_ctl_stats(void)
 {
-	struct bgp_spk	*sp = &spk_main;
+	struct bgp_ctl	*sp = &spk_main;
 
 	return &sp->st;
 }
 
 uint64_t
-bgp_spk_loc_rib_count(enum bgp_af af)
+bgp_ctl_loc_rib_count(enum bgp_af af)
 {
-	struct bgp_spk	*sp = &spk_main;
+	struct bgp_ctl	*sp = &spk_main;
 
 	return bgp_pmap_count_af(&sp->rib, af);
 }
@@ -1233,8 +1233,8 @@ bgp_spk_loc_rib_count(enum bgp_af af)
 /* Where a route came from, as RESTCONF names it: a peer, or the
  * application RIB (ODL's example-app-rib). */
 static void
-spk_route_source(const struct bgp_spk *sp, const struct spk_path *p,
-    struct bgp_spk_route *r)
+spk_route_source(const struct bgp_ctl *sp, const struct spk_path *p,
+    struct bgp_ctl_route *r)
 {
 	if (p->peer == SPK_APP)
 		snprintf(r->peer, sizeof(r->peer), "example-app-rib");
@@ -1244,10 +1244,10 @@ spk_route_source(const struct bgp_spk *sp, const struct spk_path *p,
 }
 
 int
-bgp_spk_loc_rib_next(enum bgp_af af, uint64_t *cursor,
-    struct bgp_spk_route *r)
+bgp_ctl_loc_rib_next(enum bgp_af af, uint64_t *cursor,
+    struct bgp_ctl_route *r)
 {
-	struct bgp_spk	*sp = &spk_main;
+	struct bgp_ctl	*sp = &spk_main;
 	size_t			 slot = (size_t)*cursor;
 	uint64_t		 val;
 	const struct spk_path	*p;
@@ -1262,7 +1262,7 @@ bgp_spk_loc_rib_next(enum bgp_af af, uint64_t *cursor,
 }
 
 static struct spk_peer *
-spk_peer_by_name(struct bgp_spk *sp, const char *name)
+spk_peer_by_name(struct bgp_ctl *sp, const char *name)
 {
 	uint32_t	i;
 
@@ -1275,9 +1275,9 @@ spk_peer_by_name(struct bgp_spk *sp, const char *name)
 }
 
 int
-bgp_spk_has_session(const char *peer)
+bgp_ctl_has_session(const char *peer)
 {
-	struct bgp_spk	*sp = &spk_main;
+	struct bgp_ctl	*sp = &spk_main;
 	uint32_t	i;
 
 	for (i = 0; i < sp->n_peers; i++)
@@ -1290,9 +1290,9 @@ bgp_spk_has_session(const char *peer)
 /* Sessions with the peer end with a Cease of that subcode (RFC 4486),
  * and its routes leave the Loc-RIB; how many there were. */
 int
-bgp_spk_reset(const char *peer, uint8_t subcode)
+bgp_ctl_reset(const char *peer, uint8_t subcode)
 {
-	struct bgp_spk	*sp = &spk_main;
+	struct bgp_ctl	*sp = &spk_main;
 	uint32_t	i;
 	int		n = 0;
 
@@ -1308,9 +1308,9 @@ bgp_spk_reset(const char *peer, uint8_t subcode)
 }
 
 int
-bgp_spk_peer_state(const char *peer, const char **state, uint64_t *prefixes)
+bgp_ctl_peer_state(const char *peer, const char **state, uint64_t *prefixes)
 {
-	struct bgp_spk	*sp = &spk_main;
+	struct bgp_ctl	*sp = &spk_main;
 	static const char *const names[] = {
 		[SPK_OPENSENT] = "OPENSENT",
 		[SPK_OPENCONFIRM] = "OPENCONFIRM",
@@ -1331,18 +1331,18 @@ bgp_spk_peer_state(const char *peer, const char **state, uint64_t *prefixes)
 }
 
 int
-bgp_spk_peer_exists(const char *peer)
+bgp_ctl_peer_exists(const char *peer)
 {
-	struct bgp_spk	*sp = &spk_main;
+	struct bgp_ctl	*sp = &spk_main;
 
 	return spk_peer_by_name(sp, peer) != NULL;
 }
 
 int
-bgp_spk_adj_rib_in_next(const char *peer, enum bgp_af af, uint64_t *cursor,
-    struct bgp_spk_route *r)
+bgp_ctl_adj_rib_in_next(const char *peer, enum bgp_af af, uint64_t *cursor,
+    struct bgp_ctl_route *r)
 {
-	struct bgp_spk	*sp = &spk_main;
+	struct bgp_ctl	*sp = &spk_main;
 	const struct spk_peer	*pe = spk_peer_by_name(sp, peer);
 	const struct spk_path	*p;
 	size_t			 slot = (size_t)*cursor;
@@ -1372,10 +1372,10 @@ bgp_spk_adj_rib_in_next(const char *peer, enum bgp_af af, uint64_t *cursor,
  * family.
  */
 int
-bgp_spk_adj_rib_out_next(const char *peer, enum bgp_af af, uint64_t *cursor,
-    struct bgp_spk_route *r, struct bgp_attrs *buf)
+bgp_ctl_adj_rib_out_next(const char *peer, enum bgp_af af, uint64_t *cursor,
+    struct bgp_ctl_route *r, struct bgp_attrs *buf)
 {
-	struct bgp_spk	*sp = &spk_main;
+	struct bgp_ctl	*sp = &spk_main;
 	const struct spk_peer	*pe = spk_peer_by_name(sp, peer);
 	const struct spk_path	*p;
 	size_t			 slot = (size_t)*cursor;
@@ -1397,9 +1397,9 @@ bgp_spk_adj_rib_out_next(const char *peer, enum bgp_af af, uint64_t *cursor,
 }
 
 int
-bgp_spk_peer(unsigned i, char *addr, size_t len, uint64_t *prefixes)
+bgp_ctl_peer(unsigned i, char *addr, size_t len, uint64_t *prefixes)
 {
-	struct bgp_spk	*sp = &spk_main;
+	struct bgp_ctl	*sp = &spk_main;
 	uint32_t	k;
 	unsigned	seen = 0;
 
@@ -1417,9 +1417,9 @@ bgp_spk_peer(unsigned i, char *addr, size_t len, uint64_t *prefixes)
 }
 
 int
-bgp_spk_app_add(const struct bgp_prefix *pfx, const struct bgp_attrs *a)
+bgp_ctl_app_add(const struct bgp_prefix *pfx, const struct bgp_attrs *a)
 {
-	struct bgp_spk	*sp = &spk_main;
+	struct bgp_ctl	*sp = &spk_main;
 	struct spk_attr	*attr = spk_attr_get(sp, a);
 	uint64_t	 before = sp->app_count[pfx->af];
 
@@ -1429,25 +1429,25 @@ bgp_spk_app_add(const struct bgp_prefix *pfx, const struct bgp_attrs *a)
 }
 
 int
-bgp_spk_app_del(const struct bgp_prefix *pfx)
+bgp_ctl_app_del(const struct bgp_prefix *pfx)
 {
-	struct bgp_spk	*sp = &spk_main;
+	struct bgp_ctl	*sp = &spk_main;
 
 	return spk_path_del(sp, pfx, SPK_APP);
 }
 
 uint64_t
-bgp_spk_app_count(enum bgp_af af)
+bgp_ctl_app_count(enum bgp_af af)
 {
-	struct bgp_spk	*sp = &spk_main;
+	struct bgp_ctl	*sp = &spk_main;
 
 	return sp->app_count[af];
 }
 
 void
-bgp_spk_app_clear(void)
+bgp_ctl_app_clear(void)
 {
-	struct bgp_spk	*sp = &spk_main;
+	struct bgp_ctl	*sp = &spk_main;
 
 	spk_drop_paths(sp, SPK_APP);
 }

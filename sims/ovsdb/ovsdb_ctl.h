@@ -9,8 +9,8 @@
  * answered and an inactivity probe sent; transacts on behalf of
  * RESTCONF.  ovsdb_restconf.c turns the replicas into topology ovsdb:1.
  */
-#ifndef SBSIM_OVSDB_MGR_H
-#define SBSIM_OVSDB_MGR_H
+#ifndef SBSIM_OVSDB_CTL_H
+#define SBSIM_OVSDB_CTL_H
 
 #include <sys/queue.h>
 
@@ -24,10 +24,10 @@
 #include "ovsdb_frame.h"
 #include "ut.h"
 
-#define OVM_ID_MAX	256	/* bytes of a node-id */
-#define OVM_HOST_MAX	64
+#define OVSDB_CTL_ID_MAX	256	/* bytes of a node-id */
+#define OVSDB_CTL_HOST_MAX	64
 
-struct ovm_config {
+struct ovsdb_ctl_config {
 	struct endpoint	 listen;
 	double		 probe_s;	/* inactivity probe; 0: none */
 	double		 monitor_timeout_s; /* until the monitor's reply */
@@ -40,7 +40,7 @@ struct ovm_config {
 	double		 message_timeout_s; /* a message begun, until whole */
 };
 
-struct ovm_stats {
+struct ovsdb_ctl_stats {
 	uint64_t	 accepted;	/* active nodes that connected in */
 	uint64_t	 connected_out;	/* passive nodes connected to */
 	uint64_t	 connect_failures;
@@ -64,87 +64,87 @@ struct ovm_stats {
 	uint64_t	 bridges_max;	/* bridges known at once, at most */
 };
 
-enum ovm_state {
-	OVM_HELLO,	/* list_dbs, get_schema, monitor on their way */
-	OVM_UP,		/* the monitor answered: the replica is live */
-	OVM_CLOSING,	/* last words out, then freed */
+enum ovsdb_ctl_state {
+	OVSDB_CTL_HELLO,	/* list_dbs, get_schema, monitor on their way */
+	OVSDB_CTL_UP,		/* the monitor answered: the replica is live */
+	OVSDB_CTL_CLOSING,	/* last words out, then freed */
 };
 
-struct ovm_node;
-struct ovm_op;
+struct ovsdb_ctl_node;
+struct ovsdb_ctl_op;
 
-struct ovsdb_mgr;
+struct ovsdb_ctl;
 
-struct ovm_sess {
-	TAILQ_ENTRY(ovm_sess)	 entry;
-	struct ovsdb_mgr	*om;	/* its manager */
+struct ovsdb_ctl_sess {
+	TAILQ_ENTRY(ovsdb_ctl_sess)	 entry;
+	struct ovsdb_ctl	*om;	/* its manager */
 	struct bufferevent	*bev;
 	struct ovsdb_frame	 frame;
-	struct ovm_node		*cfg;	/* configured node; NULL: it came in */
-	enum ovm_state		 state;
-	char			 node_id[OVM_ID_MAX];
-	char			 remote_ip[OVM_HOST_MAX];
-	char			 local_ip[OVM_HOST_MAX];
+	struct ovsdb_ctl_node		*cfg;	/* configured node; NULL: it came in */
+	enum ovsdb_ctl_state		 state;
+	char			 node_id[OVSDB_CTL_ID_MAX];
+	char			 remote_ip[OVSDB_CTL_HOST_MAX];
+	char			 local_ip[OVSDB_CTL_HOST_MAX];
 	uint16_t		 remote_port, local_port;
 	char			 db_version[32];
 	json_t			*tables;	/* table -> { uuid -> row } */
-	TAILQ_HEAD(, ovm_op)	 ops;
+	TAILQ_HEAD(, ovsdb_ctl_op)	 ops;
 	uint64_t		 next_id;
 	uint64_t		 state_ns, last_rx_ns, probe_ns;
 	uint64_t		 partial_ns;	/* a message begun; 0: none */
 	size_t			 held;		/* input counted in buffered */
 	UT_hash_handle		 hh;	/* by node_id, while up */
 };
-TAILQ_HEAD(ovm_sess_list, ovm_sess);
+TAILQ_HEAD(ovsdb_ctl_sess_list, ovsdb_ctl_sess);
 
 /* A passive node configured through RESTCONF (ovsdb:connection-info). */
-struct ovm_node {
-	TAILQ_ENTRY(ovm_node)	 entry;
-	struct ovsdb_mgr	*om;	/* its manager */
-	char			 id[OVM_ID_MAX];
-	char			 ip[OVM_HOST_MAX];
+struct ovsdb_ctl_node {
+	TAILQ_ENTRY(ovsdb_ctl_node)	 entry;
+	struct ovsdb_ctl	*om;	/* its manager */
+	char			 id[OVSDB_CTL_ID_MAX];
+	char			 ip[OVSDB_CTL_HOST_MAX];
 	uint16_t		 port;
-	struct ovm_sess		*sess;
+	struct ovsdb_ctl_sess		*sess;
 	struct event		*retry;
 	struct bufferevent	*connecting;
 	uint32_t		 attempts;
 };
-TAILQ_HEAD(ovm_node_list, ovm_node);
+TAILQ_HEAD(ovsdb_ctl_node_list, ovsdb_ctl_node);
 
 /* A transact's end: result is the reply's result array (borrowed), or
  * NULL with why when the node answered an error, went away or was too
  * slow. */
-typedef void (*ovm_done_cb)(void *arg, json_t *result, const char *why);
+typedef void (*ovsdb_ctl_done_cb)(void *arg, json_t *result, const char *why);
 
-void	 ovm_config_defaults(struct ovm_config *);
-int	 ovm_start(const struct ovm_config *, char *err, size_t errlen);
-void	 ovm_stop(void);
-const struct ovm_stats *ovm_stats(void);
+void	 ovsdb_ctl_config_defaults(struct ovsdb_ctl_config *);
+int	 ovsdb_ctl_start(const struct ovsdb_ctl_config *, char *err, size_t errlen);
+void	 ovsdb_ctl_stop(void);
+const struct ovsdb_ctl_stats *ovsdb_ctl_stats(void);
 
 /* Sessions whose monitor answered (node_id set), and all of them. */
-struct ovm_sess_list *ovm_sessions(void);
-struct ovm_sess	*ovm_find(const char *node_id);
-size_t		 ovm_count_up(void);
-size_t		 ovm_count_bridges(void);
+struct ovsdb_ctl_sess_list *ovsdb_ctl_sessions(void);
+struct ovsdb_ctl_sess	*ovsdb_ctl_find(const char *node_id);
+size_t		 ovsdb_ctl_count_up(void);
+size_t		 ovsdb_ctl_count_bridges(void);
 
 /* The rows of a table in a session's replica (an object uuid -> row),
  * NULL when the table is empty or not monitored. */
-json_t		*ovm_table(const struct ovm_sess *, const char *table);
+json_t		*ovsdb_ctl_table(const struct ovsdb_ctl_sess *, const char *table);
 
 /* Send a transact on db Open_vSwitch (ops stolen); cb is called exactly
  * once, maybe before this returns (-1: not sent, cb not called). */
-int	 ovm_transact(struct ovm_sess *, json_t *ops, ovm_done_cb, void *arg);
+int	 ovsdb_ctl_transact(struct ovsdb_ctl_sess *, json_t *ops, ovsdb_ctl_done_cb, void *arg);
 
 /* Configured passive nodes. */
-struct ovm_node_list *ovm_nodes(void);
-struct ovm_node	*ovm_node_find(const char *id);
+struct ovsdb_ctl_node_list *ovsdb_ctl_nodes(void);
+struct ovsdb_ctl_node	*ovsdb_ctl_node_find(const char *id);
 /* Add one and start connecting; a node of that id is replaced. */
-struct ovm_node	*ovm_node_add(const char *id, const char *ip, uint16_t port);
+struct ovsdb_ctl_node	*ovsdb_ctl_node_add(const char *id, const char *ip, uint16_t port);
 /* Forget it and close its session. */
-void		 ovm_node_del(struct ovm_node *);
+void		 ovsdb_ctl_node_del(struct ovsdb_ctl_node *);
 
 /* The accept callback's body, for tests: a node connected on fd. */
-void	 ovm_attach(evutil_socket_t fd, const struct sockaddr *, socklen_t);
+void	 ovsdb_ctl_attach(evutil_socket_t fd, const struct sockaddr *, socklen_t);
 
 /* The embedded controller's manager as a role (ovsdb_role.c). */
 extern const struct ctl_role ovsdb_ctl_role;

@@ -1,5 +1,5 @@
 /*
- * Unit tests of the controller's OVSDB manager (sims/ovsdb/ovsdb_mgr.c)
+ * Unit tests of the controller's OVSDB manager (sims/ovsdb/ovsdb_ctl.c)
  * through its attach seam, over a socket pair whose other end is one
  * device's own OVSDB server (ovsdb_server.c, the one sbsim ovsdb runs):
  * the session's start (list_dbs, get_schema, monitor) and the node-id it
@@ -22,7 +22,7 @@
 #include "engine.h"
 #include "log.h"
 #include "metrics.h"
-#include "ovsdb_mgr.h"
+#include "ovsdb_ctl.h"
 #include "ovsdb_server.h"
 
 #include "check.h"
@@ -151,9 +151,9 @@ wait_up(void)
 	uint64_t	end = clock_ns() + 5000000000ull;
 
 	up = 0;
-	while (ovm_count_up() == 0 && clock_ns() < end)
+	while (ovsdb_ctl_count_up() == 0 && clock_ns() < end)
 		event_base_loop(engine_base(), EVLOOP_ONCE | EVLOOP_NONBLOCK);
-	up = ovm_count_up() > 0;
+	up = ovsdb_ctl_count_up() > 0;
 }
 
 /* A device with one Open_vSwitch row and bridge br0, attached. */
@@ -161,7 +161,7 @@ static void
 setup(void)
 {
 	uint64_t		**p = (uint64_t **)&counters;
-	struct ovm_config	 c;
+	struct ovsdb_ctl_config	 c;
 	struct sockaddr_in	*sin;
 	char			 err[256], *s = quotes(schema_text);
 	int			 fds[2];
@@ -182,7 +182,7 @@ setup(void)
 	    sizeof(err)) == -1)
 		fatalx("seed: %s", err);
 	engine_init();
-	ovm_config_defaults(&c);
+	ovsdb_ctl_config_defaults(&c);
 	if (endpoint_parse_listen("ovsdb", "ptcp:6640:127.0.0.1", &c.listen,
 	    err, sizeof(err)) == -1)
 		fatalx("%s", err);
@@ -191,7 +191,7 @@ setup(void)
 	c.probe_s = 0.3;
 	if (max_output != 0)
 		c.max_output = max_output;
-	if (ovm_start(&c, err, sizeof(err)) == -1)
+	if (ovsdb_ctl_start(&c, err, sizeof(err)) == -1)
 		fatalx("%s", err);
 	if (socketpair(AF_UNIX, SOCK_STREAM, 0, fds) == -1)
 		fatal("socketpair");
@@ -202,31 +202,31 @@ setup(void)
 	    BEV_OPT_CLOSE_ON_FREE);
 	bufferevent_setcb(dev_bev, dev_read, NULL, dev_event, NULL);
 	bufferevent_enable(dev_bev, EV_READ | EV_WRITE);
-	ovm_attach(fds[0], (struct sockaddr *)&(struct sockaddr_un){
+	ovsdb_ctl_attach(fds[0], (struct sockaddr *)&(struct sockaddr_un){
 	    .sun_family = AF_UNIX }, sizeof(struct sockaddr_un));
 }
 
 static void
 teardown(void)
 {
-	ovm_stop();
+	ovsdb_ctl_stop();
 	bufferevent_free(dev_bev);
 	ovsdb_conn_detach(&conn);
 	ovsdb_server_free(&srv);
 	engine_free();
 }
 
-static struct ovm_sess *
+static struct ovsdb_ctl_sess *
 first(void)
 {
-	return TAILQ_FIRST(ovm_sessions());
+	return TAILQ_FIRST(ovsdb_ctl_sessions());
 }
 
 /* list_dbs, get_schema, monitor: the node is up with its replica. */
 static void
 test_session_up(void)
 {
-	struct ovm_sess	*s;
+	struct ovsdb_ctl_sess	*s;
 	const char	*uuid = NULL;
 	json_t		*row, *br;
 
@@ -234,7 +234,7 @@ test_session_up(void)
 	wait_up();
 	CHECK(up, "the session came up");
 	s = first();
-	json_object_foreach(ovm_table(s, "Open_vSwitch"), uuid, row)
+	json_object_foreach(ovsdb_ctl_table(s, "Open_vSwitch"), uuid, row)
 		break;
 	CHECK(uuid != NULL && strncmp(s->node_id, "ovsdb://uuid/", 13) == 0 &&
 	    strcmp(s->node_id + 13, uuid) == 0, "node-id %s", s->node_id);
@@ -242,8 +242,8 @@ test_session_up(void)
 	    s->db_version);
 	CHECK(*counters.monitors == 1, "one monitor: %llu",
 	    (unsigned long long)*counters.monitors);
-	CHECK(ovm_count_bridges() == 1, "one bridge");
-	json_object_foreach(ovm_table(s, "Bridge"), uuid, br)
+	CHECK(ovsdb_ctl_count_bridges() == 1, "one bridge");
+	json_object_foreach(ovsdb_ctl_table(s, "Bridge"), uuid, br)
 		CHECK(strcmp(json_string_value(json_object_get(br, "name")),
 		    "br0") == 0, "br0 in the replica");
 	teardown();
@@ -263,9 +263,9 @@ test_update(void)
 	    "['named-uuid','b']]]}]", err, sizeof(err)) == 0, "write: %s",
 	    err);
 	spin(0.2);
-	CHECK(ovm_count_bridges() == 2, "two bridges: %zu",
-	    ovm_count_bridges());
-	CHECK(ovm_stats()->updates == 1, "one update");
+	CHECK(ovsdb_ctl_count_bridges() == 2, "two bridges: %zu",
+	    ovsdb_ctl_count_bridges());
+	CHECK(ovsdb_ctl_stats()->updates == 1, "one update");
 	teardown();
 }
 
@@ -285,7 +285,7 @@ static void
 transact(const char *ops)
 {
 	done = ok = 0;
-	CHECK(ovm_transact(first(), jq(ops), t_done, NULL) == 0, "sent");
+	CHECK(ovsdb_ctl_transact(first(), jq(ops), t_done, NULL) == 0, "sent");
 	spin_until(&done);
 	CHECK(done, "answered");
 }
@@ -302,14 +302,14 @@ test_transact(void)
 	    "[],'mutations':[['bridges','insert',['named-uuid','b']]]}]");
 	CHECK(ok, "br2 inserted: %s", why);
 	spin(0.1);
-	CHECK(ovm_count_bridges() == 2, "br2 in the replica");
+	CHECK(ovsdb_ctl_count_bridges() == 2, "br2 in the replica");
 	transact("[{'op':'insert','table':'Bridge','row':{'name':'br0'},"
 	    "'uuid-name':'b'},{'op':'mutate','table':'Open_vSwitch','where':"
 	    "[],'mutations':[['bridges','insert',['named-uuid','b']]]}]");
 	CHECK(!ok && strstr(why, "constraint violation") != NULL,
 	    "a second br0 refused: %s", why);
-	CHECK(ovm_stats()->transacts_sent == 2 &&
-	    ovm_stats()->transacts_failed == 1, "counted");
+	CHECK(ovsdb_ctl_stats()->transacts_sent == 2 &&
+	    ovsdb_ctl_stats()->transacts_failed == 1, "counted");
 	teardown();
 }
 
@@ -322,13 +322,13 @@ test_echo(void)
 	wait_up();
 	ovsdb_conn_probe(&conn);
 	spin(0.1);
-	CHECK(ovm_stats()->echo_answered == 1, "the device's echo answered");
+	CHECK(ovsdb_ctl_stats()->echo_answered == 1, "the device's echo answered");
 	CHECK(*counters.echo_replies == 1, "the device got the reply");
 	spin(1.0);
-	CHECK(ovm_stats()->probes_sent >= 2, "probes sent: %llu",
-	    (unsigned long long)ovm_stats()->probes_sent);
+	CHECK(ovsdb_ctl_stats()->probes_sent >= 2, "probes sent: %llu",
+	    (unsigned long long)ovsdb_ctl_stats()->probes_sent);
 	CHECK(*counters.echo_received >= 2, "the device answered them");
-	CHECK(ovm_count_up() == 1 && ovm_stats()->timeouts == 0,
+	CHECK(ovsdb_ctl_count_up() == 1 && ovsdb_ctl_stats()->timeouts == 0,
 	    "the session stayed");
 	teardown();
 }
@@ -343,7 +343,7 @@ bad(const char *text)
 	bufferevent_write(dev_bev, text, strlen(text));
 	spin_until(&dev_closed);
 	CHECK(dev_closed, "%s: the manager closed the session", text);
-	CHECK(ovm_stats()->bad_messages == 1 && ovm_count_up() == 0,
+	CHECK(ovsdb_ctl_stats()->bad_messages == 1 && ovsdb_ctl_count_up() == 0,
 	    "%s: counted", text);
 	teardown();
 }
@@ -371,8 +371,8 @@ test_overflow(void)
 	    "[\"%08192d\"], \"id\": \"e\"}", 0);
 	bufferevent_write(dev_bev, msg, strlen(msg));
 	spin_until(&dev_closed);
-	CHECK(dev_closed && ovm_stats()->overflows == 1 &&
-	    ovm_count_up() == 0, "closed, counted");
+	CHECK(dev_closed && ovsdb_ctl_stats()->overflows == 1 &&
+	    ovsdb_ctl_count_up() == 0, "closed, counted");
 	teardown();
 	max_output = 0;
 }
@@ -391,7 +391,7 @@ main(int argc, char **argv)
 {
 	int	rc;
 
-	log_init("test_ovsdb_mgr", LOG_QUIET);
+	log_init("test_ovsdb_ctl", LOG_QUIET);
 	rc = check_run(cases, argc, argv);
 	ovsdb_schema_free(schema);
 	return rc;
