@@ -35,7 +35,7 @@ struct ncc_schema {
 
 /* The modules of a set of nodes and their one libyang context. */
 struct nc_ctl_set {
-	struct nc_ctl_set		*next;
+	struct nc_ctl_set	*next;
 	char			*key;		/* "a@r,b@r,..." sorted */
 	struct ly_ctx		*ctx;
 	int			 failed;
@@ -45,11 +45,11 @@ static struct ncc_state {
 	struct nc_ctl_config	 cfg;
 	struct nc_ctl_node_list	 nodes;
 	TAILQ_HEAD(, nc_ctl_node)	 waitq;
-	struct nc_ctl_node		*by_name;	/* uthash head */
+	struct nc_ctl_node	*by_name;	/* uthash head */
 	uint32_t		 active;
 	uint32_t		 nstatus[3];
 	struct ncc_schema	*schemas;
-	struct nc_ctl_set		*sets;
+	struct nc_ctl_set	*sets;
 	struct event		*tick;
 	struct nc_ctl_stats	 st;
 } ncc;
@@ -594,7 +594,7 @@ static void
 ncc_fetched(void *arg, const struct nc_reply *r)
 {
 	struct ncc_fetch	*f = arg;
-	struct nc_ctl_node		*n = f->node;
+	struct nc_ctl_node	*n = f->node;
 	xmlNodePtr		 data;
 	xmlChar			*text;
 
@@ -775,9 +775,9 @@ nc_ctl_start(const struct nc_ctl_config *c, struct http_server *hs)
 void
 nc_ctl_stop(void)
 {
-	struct nc_ctl_node		*n;
+	struct nc_ctl_node	*n;
 	struct ncc_schema	*s;
-	struct nc_ctl_set		*set;
+	struct nc_ctl_set	*set;
 
 	nc_restconf_stop();
 	while ((n = TAILQ_FIRST(&ncc.nodes)) != NULL)

@@ -60,11 +60,11 @@ enum nc_ctl_status {
 struct nc_ctl_set;
 
 struct nc_ctl_node {
-	TAILQ_ENTRY(nc_ctl_node)	 entry;		/* all nodes, in order */
-	TAILQ_ENTRY(nc_ctl_node)	 wait;		/* waiting for a slot */
+	TAILQ_ENTRY(nc_ctl_node)	 entry;	/* all nodes, in order */
+	TAILQ_ENTRY(nc_ctl_node)	 wait;	/* waiting for a slot */
 	UT_hash_handle		 hh;		/* by cfg.name */
 	struct nc_ctl_node_cfg	 cfg;
-	enum nc_ctl_status		 status;
+	enum nc_ctl_status	 status;
 	uint8_t			 waiting;
 	uint8_t			 active;	/* holds a mount slot */
 	uint8_t			 writable_running;
@@ -79,7 +79,7 @@ struct nc_ctl_node {
 	size_t			 ncaps;
 	char			**unavail;	/* schemas it could not get */
 	size_t			 nunavail;
-	struct nc_ctl_set		*set;		/* its schemas' context */
+	struct nc_ctl_set	*set;		/* its schemas' context */
 	uint64_t		 mount_ns;	/* when told to mount */
 	uint64_t		 connected_ns;
 	uint64_t		 notifications;

@@ -193,7 +193,7 @@ ncr_get_stats(struct rc_req *rq)
 	const struct nc_ctl_stats	*s = nc_ctl_stats();
 	struct doc_writer		 w;
 	struct evbuffer			*b = rc_writer(rq, &w);
-	struct nc_ctl_node			*n;
+	struct nc_ctl_node		*n;
 	uint64_t			 nt = 0, px = 0;
 
 	/* What the nodes mounted now have brought (the totals since the
@@ -285,7 +285,7 @@ ncr_creds(const struct doc_node *e, struct nc_ctl_node_cfg *c)
 
 /* netconf-node-topology's whole-number leaves, each with its range. */
 #define NCR_NUM(leaf, lo, hi, field)					\
-	{ leaf, lo, hi, offsetof(struct nc_ctl_node_cfg, field),		\
+	{ leaf, lo, hi, offsetof(struct nc_ctl_node_cfg, field),	\
 	  sizeof(((struct nc_ctl_node_cfg *)0)->field) }
 static const struct ncr_num {
 	const char	*leaf;
@@ -429,7 +429,7 @@ ncr_write_nodes(struct rc_req *rq, const char *key, int method)
 	struct doc_node		 parent, e;
 	struct doc_iter		 it;
 	struct nc_ctl_node_cfg	*cfgs = NULL;
-	struct nc_ctl_node		*n, *next;
+	struct nc_ctl_node	*n, *next;
 	size_t			 nc = 0, i;
 	int			 merge = method == EVHTTP_REQ_PATCH, created = 0;
 
@@ -991,7 +991,8 @@ ncr_mount_get(struct rc_req *rq, struct nc_ctl_node *n, struct ly_ctx *ctx,
 	    config ? "get-config" : "get");
 	op = ncr_op_new(rq, n, ctx);
 	memcpy(op->xpath, mp->xpath, sizeof(op->xpath));
-	if (nc_ctl_rpc(n, xml, mp->n > 0 ? ncr_read : ncr_read_root, op) == -1) {
+	if (nc_ctl_rpc(n, xml, mp->n > 0 ? ncr_read : ncr_read_root,
+	    op) == -1) {
 		free(op);
 		http_error(rq->http, 503, "application", "resource-denied",
 		    "Node %s has no session", n->cfg.name);
@@ -1213,7 +1214,7 @@ ncr_mount_write(struct rc_req *rq, struct nc_ctl_node *n, struct ly_ctx *ctx,
 static void
 ncr_mount_point(struct rc_req *rq, const char *name)
 {
-	struct nc_ctl_node		*n = nc_ctl_find(name);
+	struct nc_ctl_node	*n = nc_ctl_find(name);
 	struct ly_ctx		*ctx;
 	struct ncr_mpath	*mp;
 	char			 err[256];

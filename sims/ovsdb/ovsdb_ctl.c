@@ -64,7 +64,7 @@ struct ovsdb_ctl_op {
 	TAILQ_ENTRY(ovsdb_ctl_op)	 entry;
 	uint64_t		 id;
 	enum ovm_op_kind	 kind;
-	ovsdb_ctl_done_cb		 cb;
+	ovsdb_ctl_done_cb	 cb;
 	void			*arg;
 	uint64_t		 deadline_ns;
 };
@@ -80,7 +80,7 @@ struct ovsdb_ctl {
 	struct ovsdb_ctl_stats	 st;
 	struct ovsdb_ctl_sess_list	 sessions;
 	struct ovsdb_ctl_node_list	 nodes;
-	struct ovsdb_ctl_sess		*by_id;		/* the sessions up */
+	struct ovsdb_ctl_sess	*by_id;		/* the sessions up */
 	struct ctl_listen	 lis;		/* the listener and ovm_tick */
 	size_t			 buffered;	/* sum of the sessions' held */
 	char			 why[256];	/* a failed transact's error */
@@ -493,7 +493,7 @@ static void	ovm_read_messages(struct ovsdb_ctl_sess *, struct evbuffer *);
 static void
 ovm_read(struct bufferevent *bev, void *arg)
 {
-	struct ovsdb_ctl_sess		*s = arg;
+	struct ovsdb_ctl_sess	*s = arg;
 	struct ovsdb_ctl	*om = s->om;
 	struct evbuffer		*in = bufferevent_get_input(bev);
 
@@ -529,7 +529,8 @@ ovm_read_messages(struct ovsdb_ctl_sess *s, struct evbuffer *in)
 	size_t			 len, mlen;
 	uint8_t			*data;
 
-	while (s->state != OVSDB_CTL_CLOSING && (len = evbuffer_get_length(in)) > 0) {
+	while (s->state != OVSDB_CTL_CLOSING &&
+	    (len = evbuffer_get_length(in)) > 0) {
 		/* The framer looks no further than the longest message. */
 		if (len > om->cfg.max_message)
 			len = om->cfg.max_message;
@@ -598,7 +599,8 @@ ovm_transacted(struct ovsdb_ctl *om, struct ovsdb_ctl_op *op, json_t *res)
 }
 
 int
-ovsdb_ctl_transact(struct ovsdb_ctl_sess *s, json_t *ops, ovsdb_ctl_done_cb cb, void *arg)
+ovsdb_ctl_transact(struct ovsdb_ctl_sess *s, json_t *ops, ovsdb_ctl_done_cb cb,
+    void *arg)
 {
 	struct ovsdb_ctl	*om = s->om;
 
@@ -641,7 +643,7 @@ static struct ovsdb_ctl_sess *
 ovm_sess_new(struct ovsdb_ctl *om, struct bufferevent *bev,
     struct ovsdb_ctl_node *n)
 {
-	struct ovsdb_ctl_sess		*s = xcalloc(1, sizeof(*s));
+	struct ovsdb_ctl_sess	*s = xcalloc(1, sizeof(*s));
 	struct sockaddr_storage	 ss;
 	socklen_t		 len = sizeof(ss);
 	int			 fd = bufferevent_getfd(bev), one = 1;
@@ -724,7 +726,7 @@ ovsdb_ctl_attach(int fd, const struct sockaddr *sa, socklen_t salen)
 static void
 ovm_connect_event(struct bufferevent *bev, short what, void *arg)
 {
-	struct ovsdb_ctl_node		*n = arg;
+	struct ovsdb_ctl_node	*n = arg;
 	struct ovsdb_ctl	*om = n->om;
 
 	n->connecting = NULL;
@@ -928,7 +930,7 @@ static void
 ovm_tick(evutil_socket_t fd, short what, void *arg)
 {
 	struct ovsdb_ctl	*om = arg;
-	struct ovsdb_ctl_sess		*s, *next;
+	struct ovsdb_ctl_sess	*s, *next;
 	uint64_t		 now = clock_ns();
 
 	(void)fd;

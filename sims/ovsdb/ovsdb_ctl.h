@@ -80,8 +80,8 @@ struct ovsdb_ctl_sess {
 	struct ovsdb_ctl	*om;	/* its manager */
 	struct bufferevent	*bev;
 	struct ovsdb_frame	 frame;
-	struct ovsdb_ctl_node		*cfg;	/* configured node; NULL: it came in */
-	enum ovsdb_ctl_state		 state;
+	struct ovsdb_ctl_node	*cfg;	/* configured node; NULL: it came in */
+	enum ovsdb_ctl_state	 state;
 	char			 node_id[OVSDB_CTL_ID_MAX];
 	char			 remote_ip[OVSDB_CTL_HOST_MAX];
 	char			 local_ip[OVSDB_CTL_HOST_MAX];
@@ -104,7 +104,7 @@ struct ovsdb_ctl_node {
 	char			 id[OVSDB_CTL_ID_MAX];
 	char			 ip[OVSDB_CTL_HOST_MAX];
 	uint16_t		 port;
-	struct ovsdb_ctl_sess		*sess;
+	struct ovsdb_ctl_sess	*sess;
 	struct event		*retry;
 	struct bufferevent	*connecting;
 	uint32_t		 attempts;
@@ -117,7 +117,8 @@ TAILQ_HEAD(ovsdb_ctl_node_list, ovsdb_ctl_node);
 typedef void (*ovsdb_ctl_done_cb)(void *arg, json_t *result, const char *why);
 
 void	 ovsdb_ctl_config_defaults(struct ovsdb_ctl_config *);
-int	 ovsdb_ctl_start(const struct ovsdb_ctl_config *, char *err, size_t errlen);
+int	 ovsdb_ctl_start(const struct ovsdb_ctl_config *, char *err,
+	    size_t errlen);
 void	 ovsdb_ctl_stop(void);
 const struct ovsdb_ctl_stats *ovsdb_ctl_stats(void);
 
@@ -129,22 +130,26 @@ size_t		 ovsdb_ctl_count_bridges(void);
 
 /* The rows of a table in a session's replica (an object uuid -> row),
  * NULL when the table is empty or not monitored. */
-json_t		*ovsdb_ctl_table(const struct ovsdb_ctl_sess *, const char *table);
+json_t		*ovsdb_ctl_table(const struct ovsdb_ctl_sess *,
+	    const char *table);
 
 /* Send a transact on db Open_vSwitch (ops stolen); cb is called exactly
  * once, maybe before this returns (-1: not sent, cb not called). */
-int	 ovsdb_ctl_transact(struct ovsdb_ctl_sess *, json_t *ops, ovsdb_ctl_done_cb, void *arg);
+int	 ovsdb_ctl_transact(struct ovsdb_ctl_sess *, json_t *ops,
+	    ovsdb_ctl_done_cb, void *arg);
 
 /* Configured passive nodes. */
 struct ovsdb_ctl_node_list *ovsdb_ctl_nodes(void);
 struct ovsdb_ctl_node	*ovsdb_ctl_node_find(const char *id);
 /* Add one and start connecting; a node of that id is replaced. */
-struct ovsdb_ctl_node	*ovsdb_ctl_node_add(const char *id, const char *ip, uint16_t port);
+struct ovsdb_ctl_node	*ovsdb_ctl_node_add(const char *id, const char *ip,
+	    uint16_t port);
 /* Forget it and close its session. */
 void		 ovsdb_ctl_node_del(struct ovsdb_ctl_node *);
 
 /* The accept callback's body, for tests: a node connected on fd. */
-void	 ovsdb_ctl_attach(evutil_socket_t fd, const struct sockaddr *, socklen_t);
+void	 ovsdb_ctl_attach(evutil_socket_t fd, const struct sockaddr *,
+	    socklen_t);
 
 /* The embedded controller's manager as a role (ovsdb_role.c). */
 extern const struct ctl_role ovsdb_ctl_role;

@@ -276,7 +276,8 @@ ovr_protocols(struct doc_writer *w, json_t *br)
 }
 
 static void
-ovr_controllers(struct doc_writer *w, const struct ovsdb_ctl_sess *s, json_t *br)
+ovr_controllers(struct doc_writer *w, const struct ovsdb_ctl_sess *s,
+    json_t *br)
 {
 	json_t		*c = json_object_get(br, "controller"), *row;
 	char		 b[64];
@@ -735,8 +736,8 @@ ovr_get_config(struct rc_req *rq, const struct ovr_target *t,
 static void
 ovr_get_node(struct rc_req *rq, const struct ovr_target *t)
 {
-	struct ovsdb_ctl_sess		*s = ovsdb_ctl_find(t->mgr);
-	struct ovsdb_ctl_node		*n = ovsdb_ctl_node_find(t->mgr);
+	struct ovsdb_ctl_sess	*s = ovsdb_ctl_find(t->mgr);
+	struct ovsdb_ctl_node	*n = ovsdb_ctl_node_find(t->mgr);
 	struct doc_writer	 w;
 	struct evbuffer		*b;
 	json_t			*br = NULL;

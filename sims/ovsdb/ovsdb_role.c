@@ -91,8 +91,8 @@ ovrole_summary(void *cfg)
 	ctl_print_figures("ovsdb: # sessions (# in, # out), # nodes up "
 	    "(# at most), # bridges (# at most), # updates", (const uint64_t[]){
 	    s->accepted + s->connected_out, s->accepted, s->connected_out,
-	    ovsdb_ctl_count_up(), s->nodes_max, ovsdb_ctl_count_bridges(), s->bridges_max,
-	    s->updates }, 8);
+	    ovsdb_ctl_count_up(), s->nodes_max, ovsdb_ctl_count_bridges(),
+	    s->bridges_max, s->updates }, 8);
 	ctl_print_figures(", # transacts sent, # failed, # RESTCONF writes, "
 	    "# deletes, # bad requests", (const uint64_t[]){
 	    s->transacts_sent, s->transacts_failed, r->bridge_writes +

@@ -74,13 +74,13 @@ struct pcep_ctl_sess {
 	uint64_t		 closing_ns;
 	uint64_t		 unknown_ns;
 	/* the LSP database */
-	struct pcep_ctl_lsp		**lsps;
+	struct pcep_ctl_lsp	**lsps;
 	uint32_t		 n_lsps, cap_lsps;
-	struct pcep_ctl_lsp		*by_id, *by_name;	/* uthash heads */
+	struct pcep_ctl_lsp	*by_id, *by_name;	/* uthash heads */
 	/* update-all */
 	uint32_t		 upd_cursor;
 	uint32_t		 upd_inflight;
-	struct pcep_ctl_ops		 ops;
+	struct pcep_ctl_ops	 ops;
 	struct pcep_ctl_sess_stats	 ss;
 };
 TAILQ_HEAD(pce_sessions, pcep_ctl_sess);
@@ -472,7 +472,8 @@ pce_op_take(struct pcep_ctl_sess *s, uint32_t srp_id)
 }
 
 static void
-pce_op_add(struct pcep_ctl_sess *s, uint32_t srp_id, pcep_ctl_op_cb cb, void *arg)
+pce_op_add(struct pcep_ctl_sess *s, uint32_t srp_id, pcep_ctl_op_cb cb,
+    void *arg)
 {
 	struct pcep_ctl	*pc = s->pc;
 	struct pcep_ctl_op	*op = xcalloc(1, sizeof(*op));
@@ -486,8 +487,8 @@ pce_op_add(struct pcep_ctl_sess *s, uint32_t srp_id, pcep_ctl_op_cb cb, void *ar
 
 /* An SRP-ID came back in a PCRpt or PCErr: whose was it? */
 static void
-pce_srp_answered(struct pcep_ctl_sess *s, uint32_t srp_id, struct pcep_ctl_lsp *l,
-    const struct pcep_errmsg *em)
+pce_srp_answered(struct pcep_ctl_sess *s, uint32_t srp_id,
+    struct pcep_ctl_lsp *l, const struct pcep_errmsg *em)
 {
 	struct pcep_ctl	*pc = s->pc;
 	struct pcep_ctl_op	*op;
@@ -519,7 +520,8 @@ pce_srp_answered(struct pcep_ctl_sess *s, uint32_t srp_id, struct pcep_ctl_lsp *
 /* ---- PCRpt (RFC 8231 6.1) ---- */
 
 static void
-pce_learn(struct pcep_ctl_sess *s, struct pcep_ctl_lsp *l, const struct pcep_lsp_req *r)
+pce_learn(struct pcep_ctl_sess *s, struct pcep_ctl_lsp *l,
+    const struct pcep_lsp_req *r)
 {
 	const struct pcep_lsp	*lsp = &r->lsp;
 
@@ -988,8 +990,8 @@ pce_op_check(struct pcep_ctl_sess *s, char *err, size_t errlen)
 
 int
 pcep_ctl_update_lsp(struct pcep_ctl_sess *s, struct pcep_ctl_lsp *l,
-    const struct pcep_ctl_path *path, int delegate, int admin, pcep_ctl_op_cb cb,
-    void *arg, char *err, size_t errlen)
+    const struct pcep_ctl_path *path, int delegate, int admin,
+    pcep_ctl_op_cb cb, void *arg, char *err, size_t errlen)
 {
 	struct pcep_ctl_path	 cur;
 	uint32_t	 srp;
@@ -998,7 +1000,8 @@ pcep_ctl_update_lsp(struct pcep_ctl_sess *s, struct pcep_ctl_lsp *l,
 		return -1;
 	if (path == NULL) {
 		/* No ERO given: the path stays as it is. */
-		cur.n = l->nhops < PCEP_CTL_HOPS_MAX ? l->nhops : PCEP_CTL_HOPS_MAX;
+		cur.n = l->nhops < PCEP_CTL_HOPS_MAX ? l->nhops :
+		    PCEP_CTL_HOPS_MAX;
 		memcpy(cur.hop, l->hops, cur.n * sizeof(cur.hop[0]));
 		path = &cur;
 	}
@@ -1029,9 +1032,9 @@ pce_send_initiate(struct pcep_ctl_sess *s, const struct pcep_lsp_req *req,
 }
 
 int
-pcep_ctl_add_lsp(struct pcep_ctl_sess *s, const char *name, uint32_t src, uint32_t dst,
-    const struct pcep_ctl_path *path, int sr, pcep_ctl_op_cb cb, void *arg, char *err,
-    size_t errlen)
+pcep_ctl_add_lsp(struct pcep_ctl_sess *s, const char *name, uint32_t src,
+    uint32_t dst, const struct pcep_ctl_path *path, int sr, pcep_ctl_op_cb cb,
+    void *arg, char *err, size_t errlen)
 {
 	struct pcep_ctl	*pc = s->pc;
 	struct pcep_lsp_req	 req;
@@ -1063,8 +1066,8 @@ pcep_ctl_add_lsp(struct pcep_ctl_sess *s, const char *name, uint32_t src, uint32
 }
 
 int
-pcep_ctl_remove_lsp(struct pcep_ctl_sess *s, struct pcep_ctl_lsp *l, pcep_ctl_op_cb cb,
-    void *arg, char *err, size_t errlen)
+pcep_ctl_remove_lsp(struct pcep_ctl_sess *s, struct pcep_ctl_lsp *l,
+    pcep_ctl_op_cb cb, void *arg, char *err, size_t errlen)
 {
 	struct pcep_ctl	*pc = s->pc;
 	struct pcep_lsp_req	 req;
@@ -1198,9 +1201,9 @@ static void
 pce_attach_one(struct pcep_ctl *pc, evutil_socket_t fd,
     const struct sockaddr *sa, socklen_t salen)
 {
-	struct pcep_ctl_sess			*s;
+	struct pcep_ctl_sess		*s;
 	const struct sockaddr_in	*sin = (const struct sockaddr_in *)sa;
-	struct pcep_ctl_sess			*busy;
+	struct pcep_ctl_sess		*busy;
 	int				 one = 1;
 
 	(void)salen;

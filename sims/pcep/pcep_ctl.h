@@ -111,7 +111,8 @@ struct pcep_ctl_lsp {
 
 /* A northbound operation waiting for the PCC: status 0 the PCRpt came,
  * 1 a PCErr (em), -1 the session went or the time ran out. */
-typedef void (*pcep_ctl_op_cb)(void *arg, int status, const struct pcep_errmsg *);
+typedef void (*pcep_ctl_op_cb)(void *arg, int status,
+	    const struct pcep_errmsg *);
 
 struct pcep_ctl_op {
 	TAILQ_ENTRY(pcep_ctl_op)	 entry;
@@ -125,11 +126,13 @@ TAILQ_HEAD(pcep_ctl_ops, pcep_ctl_op);
 struct pcep_ctl_sess;
 
 void	 pcep_ctl_config_defaults(struct pcep_ctl_config *);
-int	 pcep_ctl_start(const struct pcep_ctl_config *, char *err, size_t errlen);
+int	 pcep_ctl_start(const struct pcep_ctl_config *, char *err,
+	    size_t errlen);
 void	 pcep_ctl_stop(void);
 /* The session of a PCC connected on fd (pcep_ctl_start's listener calls
  * it for each connection; a test may hand it one end of a socketpair). */
-void	 pcep_ctl_attach(evutil_socket_t fd, const struct sockaddr *, socklen_t);
+void	 pcep_ctl_attach(evutil_socket_t fd, const struct sockaddr *,
+	    socklen_t);
 const struct pcep_ctl_stats *pcep_ctl_stats(void);
 
 /* Walk the sessions that are up; NULL at the end. */
@@ -141,24 +144,27 @@ int	 pcep_ctl_sess_synced(const struct pcep_ctl_sess *);
 /* The PCC's stateful flags (PCEP_STATEFUL_*). */
 uint32_t pcep_ctl_sess_stateful(const struct pcep_ctl_sess *);
 uint32_t pcep_ctl_sess_lsp_count(const struct pcep_ctl_sess *);
-const struct pcep_ctl_sess_stats *pcep_ctl_sess_stats(const struct pcep_ctl_sess *);
+const struct pcep_ctl_sess_stats *
+	 pcep_ctl_sess_stats(const struct pcep_ctl_sess *);
 /* The PCC's keepalive and dead timer from its Open. */
-void	 pcep_ctl_sess_peer_timers(const struct pcep_ctl_sess *, uint8_t *keepalive,
-	    uint8_t *deadtimer);
+void	 pcep_ctl_sess_peer_timers(const struct pcep_ctl_sess *,
+	    uint8_t *keepalive, uint8_t *deadtimer);
 /* The i-th LSP of the database (0..count-1). */
-struct pcep_ctl_lsp *pcep_ctl_sess_lsp(const struct pcep_ctl_sess *, uint32_t i);
-struct pcep_ctl_lsp *pcep_ctl_lsp_by_name(const struct pcep_ctl_sess *, const char *);
+struct pcep_ctl_lsp *pcep_ctl_sess_lsp(const struct pcep_ctl_sess *,
+	    uint32_t i);
+struct pcep_ctl_lsp *pcep_ctl_lsp_by_name(const struct pcep_ctl_sess *,
+	    const char *);
 
 /* Northbound operations (ODL's update-lsp, add-lsp, remove-lsp): 0 sent,
  * cb called later; -1 with err when it could not be sent. */
 int	 pcep_ctl_update_lsp(struct pcep_ctl_sess *, struct pcep_ctl_lsp *,
-	    const struct pcep_ctl_path *, int delegate, int admin, pcep_ctl_op_cb,
-	    void *arg, char *err, size_t errlen);
-int	 pcep_ctl_add_lsp(struct pcep_ctl_sess *, const char *name, uint32_t src,
-	    uint32_t dst, const struct pcep_ctl_path *, int sr, pcep_ctl_op_cb,
-	    void *arg, char *err, size_t errlen);
-int	 pcep_ctl_remove_lsp(struct pcep_ctl_sess *, struct pcep_ctl_lsp *, pcep_ctl_op_cb,
-	    void *arg, char *err, size_t errlen);
+	    const struct pcep_ctl_path *, int delegate, int admin,
+	    pcep_ctl_op_cb, void *arg, char *err, size_t errlen);
+int	 pcep_ctl_add_lsp(struct pcep_ctl_sess *, const char *name,
+	    uint32_t src, uint32_t dst, const struct pcep_ctl_path *, int sr,
+	    pcep_ctl_op_cb, void *arg, char *err, size_t errlen);
+int	 pcep_ctl_remove_lsp(struct pcep_ctl_sess *, struct pcep_ctl_lsp *,
+	    pcep_ctl_op_cb, void *arg, char *err, size_t errlen);
 
 /* The embedded controller's PCE as a role (pcep_role.c). */
 extern const struct ctl_role pcep_ctl_role;

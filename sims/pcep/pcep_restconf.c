@@ -337,13 +337,15 @@ static void
 pr_session_state(struct doc_writer *w, const struct pcep_ctl_sess *s)
 {
 	const struct pcep_ctl_sess_stats	*ss = pcep_ctl_sess_stats(s);
-	uint32_t			 f = pcep_ctl_sess_stateful(s), i, deleg = 0;
+	uint32_t			 f = pcep_ctl_sess_stateful(s);
+	uint32_t			 i, deleg = 0;
 	uint64_t			 up;
 	uint8_t				 ka, dead;
 	char				 dur[32];
 
 	for (i = 0; i < pcep_ctl_sess_lsp_count(s); i++)
-		deleg += (pcep_ctl_sess_lsp(s, i)->flags & PCEP_LSP_FLAG_D) != 0;
+		deleg += (pcep_ctl_sess_lsp(s, i)->flags &
+		    PCEP_LSP_FLAG_D) != 0;
 	up = (clock_ns() - ss->up_ns) / 1000000000ull;
 	snprintf(dur, sizeof(dur), "%llu:%02u:%02u:%02u",
 	    (unsigned long long)(up / 86400), (unsigned)(up / 3600 % 24),
@@ -402,7 +404,8 @@ pr_topology(struct doc_writer *w, int config, void *arg)
 
 /* The node and (when the path names one) the LSP; -1 after a 404. */
 static int
-pr_lookup(struct rc_req *rq, struct pcep_ctl_sess **sp, struct pcep_ctl_lsp **lp)
+pr_lookup(struct rc_req *rq, struct pcep_ctl_sess **sp,
+    struct pcep_ctl_lsp **lp)
 {
 	const struct rc_path	*p = &rq->path;
 
@@ -452,8 +455,8 @@ pr_get(struct rc_req *rq, void *arg)
 	const struct rc_path	*p = &rq->path;
 	struct doc_writer	 w;
 	struct evbuffer		*b;
-	struct pcep_ctl_sess		*s;
-	struct pcep_ctl_lsp		*l;
+	struct pcep_ctl_sess	*s;
+	struct pcep_ctl_lsp	*l;
 	int			 config = rq->content == RC_CONTENT_CONFIG;
 
 	(void)arg;
@@ -681,7 +684,8 @@ pr_add_args(const struct doc_node *args, uint32_t *src, uint32_t *dst,
  * reply. */
 static int
 pr_target(struct http_req *h, enum pr_op op, const struct doc_node *in,
-    char *name, size_t namelen, struct pcep_ctl_sess **sp, struct pcep_ctl_lsp **lp)
+    char *name, size_t namelen, struct pcep_ctl_sess **sp,
+    struct pcep_ctl_lsp **lp)
 {
 	char	node[64];
 

@@ -322,7 +322,8 @@ test_echo(void)
 	wait_up();
 	ovsdb_conn_probe(&conn);
 	spin(0.1);
-	CHECK(ovsdb_ctl_stats()->echo_answered == 1, "the device's echo answered");
+	CHECK(ovsdb_ctl_stats()->echo_answered == 1,
+	    "the device's echo answered");
 	CHECK(*counters.echo_replies == 1, "the device got the reply");
 	spin(1.0);
 	CHECK(ovsdb_ctl_stats()->probes_sent >= 2, "probes sent: %llu",

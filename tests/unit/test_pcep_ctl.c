@@ -507,8 +507,8 @@ test_open_negotiation(void)
 	    "the same again: PCErr 1/5");
 	CHECK(peer_closed(&pa, PCEP_CLOSE_NONE) && peer_sees_eof(&pa, ROUNDS),
 	    "then CLOSE and the connection ends");
-	CHECK(pcep_ctl_stats()->sessions == 0 && pcep_ctl_stats()->pcerr_sent == 2,
-	    "never up; two PCErrs counted");
+	CHECK(pcep_ctl_stats()->sessions == 0 &&
+	    pcep_ctl_stats()->pcerr_sent == 2, "never up; two PCErrs counted");
 	pce_end();
 }
 
@@ -568,7 +568,8 @@ test_sync(void)
 	send_rpt(&pa, q, 2);
 	rpt_fill(&q[2], 3, PCEP_LSP_FLAG_S, 0);
 	send_rpt(&pa, &q[2], 1);
-	CHECK(pcep_ctl_sess_lsp_count(s) == 3 && pcep_ctl_stats()->lsps_learned == 3 &&
+	CHECK(pcep_ctl_sess_lsp_count(s) == 3 &&
+	    pcep_ctl_stats()->lsps_learned == 3 &&
 	    pcep_ctl_stats()->reports_received == 2,
 	    "two PCRpts, three LSPs: %u learned", pcep_ctl_sess_lsp_count(s));
 	CHECK(!pcep_ctl_sess_synced(s) && pcep_ctl_stats()->pccs_synced == 0,
@@ -590,8 +591,9 @@ test_sync(void)
 	    "no update-all: nothing sent on synchronization");
 	rpt_fill(&q[0], 1, PCEP_LSP_FLAG_R, 0);
 	send_rpt(&pa, q, 1);
-	CHECK(pcep_ctl_sess_lsp_count(s) == 2 && pcep_ctl_lsp_by_name(s, "lsp-1") ==
-	    NULL && pcep_ctl_stats()->lsps_removed == 1,
+	CHECK(pcep_ctl_sess_lsp_count(s) == 2 &&
+	    pcep_ctl_lsp_by_name(s, "lsp-1") == NULL &&
+	    pcep_ctl_stats()->lsps_removed == 1,
 	    "an R-flagged report removes lsp-1 (RFC 8231 7.3)");
 	pce_end();
 }
@@ -639,8 +641,9 @@ test_lsp_indexes(void)
 		rpt_fill(&q, id, PCEP_LSP_FLAG_R, 0);
 		send_rpt(&pa, &q, 1);
 	}
-	CHECK(pcep_ctl_sess_lsp_count(s) == 500 && pcep_ctl_lsp_by_name(s, "lsp-8") ==
-	    NULL && pcep_ctl_lsp_by_name(s, "lsp-9") != NULL &&
+	CHECK(pcep_ctl_sess_lsp_count(s) == 500 &&
+	    pcep_ctl_lsp_by_name(s, "lsp-8") == NULL &&
+	    pcep_ctl_lsp_by_name(s, "lsp-9") != NULL &&
 	    pcep_ctl_lsp_by_name(s, "lsp-7") != NULL,
 	    "the even PLSP-IDs removed by R-flagged reports: %u left",
 	    pcep_ctl_sess_lsp_count(s));
@@ -654,7 +657,7 @@ static void
 test_update(void)
 {
 	struct pcep_lsp_req	 q;
-	struct pcep_ctl_path		 path;
+	struct pcep_ctl_path	 path;
 	struct pcep_errmsg	 em;
 	struct pcep_ctl_sess		*s;
 	struct pcep_ctl_lsp		*l;
@@ -756,7 +759,8 @@ test_update_all(void)
 	for (i = 0; i < n; i++)
 		bad += id[i] == 4;
 	CHECK(bad == 0 && peer_quiet(&pa) &&
-	    pcep_ctl_stats()->updates_sent == 3 && pcep_ctl_stats()->updates_acked == 3,
+	    pcep_ctl_stats()->updates_sent == 3 &&
+	    pcep_ctl_stats()->updates_acked == 3,
 	    "all three acknowledged; the undelegated one never updated");
 	CHECK(pcep_ctl_stats()->update_latency.count == 3,
 	    "three latencies recorded");
@@ -827,7 +831,8 @@ test_malformed(void)
 	send_rpt(&pa, &q, 1);
 	CHECK(peer_pcerr(&pa, 10, 8, &em) && em.has_srp && em.srp_id == 41,
 	    "an unnamed new LSP: PCErr 10/8 with its SRP-ID (RFC 8231 6.3)");
-	CHECK(pcep_ctl_stats()->bad_messages == 1 && pcep_ctl_stats()->pcerr_sent == 1 &&
+	CHECK(pcep_ctl_stats()->bad_messages == 1 &&
+	    pcep_ctl_stats()->pcerr_sent == 1 &&
 	    pcep_ctl_sess_lsp_count(s) == 0, "counted, not learned");
 
 	/* RFC 8231 7.3.1: an RSVP-TE LSP without its identifiers. */
@@ -849,7 +854,8 @@ test_malformed(void)
 	peer_send_w(&pa);
 	CHECK(peer_pcerr(&pa, 6, 8, &em) && em.has_srp && em.srp_id == 42,
 	    "no LSP object: PCErr 6/8 with the SRP-ID");
-	CHECK(pcep_ctl_stats()->up == 1 && pcep_ctl_stats()->bad_messages == 3 &&
+	CHECK(pcep_ctl_stats()->up == 1 &&
+	    pcep_ctl_stats()->bad_messages == 3 &&
 	    pcep_ctl_stats()->pcerr_sent == 3,
 	    "the session stays up; three bad messages, three PCErrs");
 
@@ -890,7 +896,8 @@ test_unexpected_before_open(void)
 	    "a PCRpt before the Open: PCErr 1/1");
 	CHECK(peer_closed(&pa, PCEP_CLOSE_NONE) && peer_sees_eof(&pa, ROUNDS),
 	    "then CLOSE and the connection ends");
-	CHECK(pcep_ctl_stats()->bad_messages == 1 && pcep_ctl_stats()->sessions == 0 &&
+	CHECK(pcep_ctl_stats()->bad_messages == 1 &&
+	    pcep_ctl_stats()->sessions == 0 &&
 	    pcep_ctl_stats()->lsps_learned == 0,
 	    "counted, never up, nothing learned");
 	pce_end();
@@ -931,8 +938,8 @@ test_pcc_close(void)
 	CHECK(peer_sees_eof(&pa, ROUNDS) && pcep_ctl_stats()->up == 0 &&
 	    pcep_ctl_sess_find(PCC_NODE) == NULL,
 	    "the PCC's CLOSE: down, connection closed, no answer");
-	CHECK(pcep_ctl_stats()->pcerr_sent == 0 && pcep_ctl_stats()->bad_messages == 0,
-	    "nothing counted as bad");
+	CHECK(pcep_ctl_stats()->pcerr_sent == 0 &&
+	    pcep_ctl_stats()->bad_messages == 0, "nothing counted as bad");
 	/* The PCC may come back: a new session, not a second one. */
 	CHECK(peer_up(&pb, PCEP_STATEFUL_U) != NULL &&
 	    pcep_ctl_stats()->sessions == 2, "the PCC connects again: up");
@@ -970,8 +977,9 @@ test_second_session(void)
 	CHECK(peer_closed(&pb, PCEP_CLOSE_NONE) && peer_sees_eof(&pb, ROUNDS),
 	    "then CLOSE and the connection ends");
 	send_keepalive(&pa);
-	CHECK(pcep_ctl_stats()->up == 1 && pcep_ctl_sess_find(PCC_NODE) != NULL &&
-	    peer_quiet(&pa), "the first session goes on");
+	CHECK(pcep_ctl_stats()->up == 1 &&
+	    pcep_ctl_sess_find(PCC_NODE) != NULL && peer_quiet(&pa),
+	    "the first session goes on");
 	pce_end();
 }
 
