@@ -15,6 +15,7 @@
 
 #include "buf.h"
 #include "of_actions.h"
+#include "of_group.h"
 #include "of_oxm.h"
 #include "of_wire_actions.h"
 
@@ -23,8 +24,13 @@ typedef int	(*tlv_fn)(void *arg, uint16_t type, uint16_t len,
 		    struct rbuf *body);
 
 struct act_ctx {
-	uint32_t	 n_ports;
-	enum of_err	*err;
+	uint32_t		 n_ports;
+	enum of_err		*err;
+	/* A FLOW_MOD's group actions must name a group the switch has
+	 * (1.3.5 section 7.4.4, BAD_OUT_GROUP); looked up only when an
+	 * action names one. */
+	int			 check_groups;
+	const struct of_groups	*groups;
 };
 
 typedef int	(*act_check_fn)(const struct act_ctx *, struct rbuf *);
@@ -144,8 +150,10 @@ check13_group(const struct act_ctx *c, struct rbuf *b)
 	uint32_t	group;
 
 	rbuf_get_u32(b, &group);
-	return group <= OF13_GROUP_MAX ? 0 :
-	    act_fail(c->err, OF_ERR_BAD_OUT_GROUP);
+	if (group > OF13_GROUP_MAX ||
+	    (c->check_groups && !of_groups_has(c->groups, group)))
+		return act_fail(c->err, OF_ERR_BAD_OUT_GROUP);
+	return 0;
 }
 
 /* Pipeline fields are no packet header: nothing to set (7.2.5). */
@@ -317,6 +325,7 @@ of_actions_validate(uint8_t version, const uint8_t *p, size_t len,
 {
 	struct act_validate	v;
 
+	memset(&v.ctx, 0, sizeof(v.ctx));
 	v.ctx.n_ports = n_ports;
 	v.ctx.err = err;
 	if (version == OF_VERSION_10) {
@@ -333,11 +342,13 @@ of_actions_validate(uint8_t version, const uint8_t *p, size_t len,
 /* ---- 1.3 instructions ---- */
 
 struct inst_validate {
-	uint8_t		 table_id;
-	uint8_t		 n_tables;
-	uint32_t	 n_ports;
-	uint32_t	 seen;		/* instruction types met so far */
-	enum of_err	*err;
+	uint8_t			 table_id;
+	uint8_t			 n_tables;
+	uint32_t		 n_ports;
+	uint32_t		 seen;	/* instruction types met so far */
+	enum of_err		*err;
+	int			 check_groups;
+	const struct of_groups	*groups;
 };
 
 static int
@@ -363,9 +374,17 @@ inst_goto(struct inst_validate *v, uint16_t len, struct rbuf *b)
 static int
 inst_actions(struct inst_validate *v, struct rbuf *b)
 {
+	struct act_validate	av;
+
 	rbuf_skip(b, OF_INST_ACTIONS_PAD);
-	return of_actions_validate(OF_VERSION_13, rbuf_ptr(b), rbuf_left(b),
-	    v->n_ports, v->err);
+	av.ctx.n_ports = v->n_ports;
+	av.ctx.err = v->err;
+	av.ctx.check_groups = v->check_groups;
+	av.ctx.groups = v->groups;
+	av.tab = act13;
+	av.ntab = sizeof(act13) / sizeof(act13[0]);
+	return tlv_walk(rbuf_ptr(b), rbuf_left(b), act_validate_one, &av,
+	    v->err, OF_ERR_BAD_ACTION_LEN) == 0 ? 0 : -1;
 }
 
 static int
@@ -399,6 +418,15 @@ int
 of_instructions_validate(const uint8_t *p, size_t len, uint8_t table_id,
     uint8_t n_tables, uint32_t n_ports, enum of_err *err)
 {
+	return of_instructions_check(p, len, table_id, n_tables, n_ports, 0,
+	    NULL, err);
+}
+
+int
+of_instructions_check(const uint8_t *p, size_t len, uint8_t table_id,
+    uint8_t n_tables, uint32_t n_ports, int check_groups,
+    const struct of_groups *groups, enum of_err *err)
+{
 	struct inst_validate	v;
 
 	v.table_id = table_id;
@@ -406,6 +434,8 @@ of_instructions_validate(const uint8_t *p, size_t len, uint8_t table_id,
 	v.n_ports = n_ports;
 	v.seen = 0;
 	v.err = err;
+	v.check_groups = check_groups;
+	v.groups = groups;
 	return tlv_walk(p, len, inst_validate_one, &v, err,
 	    OF_ERR_BAD_INST_LEN) == 0 ? 0 : -1;
 }

@@ -37,6 +37,12 @@ int	 of_actions_validate(uint8_t version, const uint8_t *, size_t,
 /* Check a 1.3 instruction list (and the action lists inside it). */
 int	 of_instructions_validate(const uint8_t *, size_t, uint8_t table_id,
 	    uint8_t n_tables, uint32_t n_ports, enum of_err *err);
+/* The same, and (check_groups) every GROUP action names a group of
+ * groups (NULL: the switch has none yet), else BAD_OUT_GROUP. */
+struct of_groups;
+int	 of_instructions_check(const uint8_t *, size_t, uint8_t table_id,
+	    uint8_t n_tables, uint32_t n_ports, int check_groups,
+	    const struct of_groups *groups, enum of_err *err);
 /* Output ports named by an action list, at most max; -1 if malformed. */
 int	 of_actions_output_ports(uint8_t version, const uint8_t *, size_t,
 	    uint32_t *ports, size_t max);

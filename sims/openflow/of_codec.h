@@ -297,6 +297,17 @@ int	 of_mp_reply_add_table(struct of_mp_reply *,
 int	 of_mp_reply_add_port_stats(struct of_mp_reply *,
 	    const struct of_port_stats *);
 int	 of_mp_reply_add_port(struct of_mp_reply *, const struct of_port *);
+/* Groups (1.3): GROUP_DESC and GROUP entries, the GROUP request's id,
+ * and the GROUP_FEATURES reply (of_group.h). */
+struct of_group_info;
+int	 of_mp_reply_add_group_desc(struct of_mp_reply *,
+	    const struct of_group_info *);
+int	 of_mp_reply_add_group_stats(struct of_mp_reply *,
+	    const struct of_group_info *);
+int	 of_group_stats_request_decode(struct rbuf *, uint32_t *group_id,
+	    enum of_err *);
+int	 of_mp_group_features_encode(struct wbuf *, uint32_t xid,
+	    uint32_t max_groups);
 /*
  * One ofp_table_features entry (1.3 section 7.3.5.5) for a reply begun
  * with of_mp_reply_begin(..., OF_MP_TABLE_FEATURES, ...): a table that

@@ -9,6 +9,7 @@
 #include "buf.h"
 #include "of_actions.h"
 #include "of_codec.h"
+#include "of_group.h"
 #include "of_oxm.h"
 #include "of_wire_actions.h"
 #include "ofp.h"
@@ -791,4 +792,90 @@ of_aggregate_decode(struct rbuf *entries, uint64_t *packets, uint64_t *bytes,
 	rbuf_get_u32(entries, flows);
 	rbuf_skip(entries, 4);
 	return 0;
+}
+
+/* Groups (1.3 only). */
+
+/* ofp_group_desc (1.3.5 section 7.3.5.10): the buckets as stored. */
+static void
+group_desc_entry(struct wbuf *w, uint8_t version, const void *arg)
+{
+	const struct of_group_info	*gi = arg;
+
+	(void)version;
+	wbuf_put_u16(w, (uint16_t)(OFP13_GROUP_DESC_FIXED + gi->buckets_len));
+	wbuf_put_u8(w, gi->type);
+	wbuf_put_zero(w, 1);
+	wbuf_put_u32(w, gi->group_id);
+	wbuf_put_bytes(w, gi->buckets, gi->buckets_len);
+}
+
+/* ofp_group_stats (7.3.5.9) and one ofp_bucket_counter per bucket; no
+ * traffic is simulated, so the counts stay 0 as flow counts do. */
+static void
+group_stats_entry(struct wbuf *w, uint8_t version, const void *arg)
+{
+	const struct of_group_info	*gi = arg;
+	size_t				 n = gi->n_buckets;
+
+	(void)version;
+	wbuf_put_u16(w, (uint16_t)(OFP13_GROUP_STATS_FIXED +
+	    n * OFP13_BUCKET_COUNTER_LEN));
+	wbuf_put_zero(w, 2);
+	wbuf_put_u32(w, gi->group_id);
+	wbuf_put_u32(w, gi->ref_count);
+	wbuf_put_zero(w, 4 + 16);		/* pad, packet and byte count */
+	wbuf_put_u32(w, gi->duration_sec);
+	wbuf_put_u32(w, gi->duration_nsec);
+	wbuf_put_zero(w, n * OFP13_BUCKET_COUNTER_LEN);
+}
+
+int
+of_mp_reply_add_group_desc(struct of_mp_reply *r,
+    const struct of_group_info *gi)
+{
+	return mp_reply_add(r, OF_MP_GROUP_DESC, group_desc_entry, gi);
+}
+
+int
+of_mp_reply_add_group_stats(struct of_mp_reply *r,
+    const struct of_group_info *gi)
+{
+	return mp_reply_add(r, OF_MP_GROUP, group_stats_entry, gi);
+}
+
+/* ofp_group_stats_request (7.3.5.9): group_id, pad. */
+int
+of_group_stats_request_decode(struct rbuf *r, uint32_t *group_id,
+    enum of_err *err)
+{
+	if (rbuf_left(r) < OFP13_GROUP_STATS_REQ_BODY)
+		return bad(err, OF_ERR_BAD_LEN);
+	rbuf_get_u32(r, group_id);
+	return 0;
+}
+
+/*
+ * ofp_group_features (7.3.5.11): every type, weighted select, no
+ * chaining; max_groups per type (one table holds them all, so each type
+ * may reach the bound); the actions a bucket takes (all the flow
+ * actions but GROUP).
+ */
+int
+of_mp_group_features_encode(struct wbuf *w, uint32_t xid,
+    uint32_t max_groups)
+{
+	size_t	start;
+	int	i;
+
+	start = mp_begin(w, OF_VERSION_13, OF_MULTIPART_REPLY, xid,
+	    OF_MP_GROUP_FEATURES, 0);
+	wbuf_put_u32(w, 1u << OF_GT_ALL | 1u << OF_GT_SELECT |
+	    1u << OF_GT_INDIRECT | 1u << OF_GT_FF);
+	wbuf_put_u32(w, OFP13_GFC_SELECT_WEIGHT);
+	for (i = 0; i < 4; i++)
+		wbuf_put_u32(w, max_groups);
+	for (i = 0; i < 4; i++)
+		wbuf_put_u32(w, OF13_BUCKET_ACTIONS);
+	return of_msg_end(w, start);
 }

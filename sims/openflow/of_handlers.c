@@ -259,8 +259,9 @@ of_flow_mod_validate(struct of_switch *sw, const struct of_flow_mod *fm,
 		return -1;
 	}
 	if (sw->version == OF_VERSION_13)
-		return of_instructions_validate(fm->prog, fm->prog_len,
-		    fm->table_id, sw->sim->cfg.tables, sw->sim->cfg.ports, err);
+		return of_instructions_check(fm->prog, fm->prog_len,
+		    fm->table_id, sw->sim->cfg.tables, sw->sim->cfg.ports, 1,
+		    sw->owner->groups, err);
 	return of_actions_validate(sw->version, fm->prog, fm->prog_len,
 	    sw->sim->cfg.ports, err);
 }
@@ -299,6 +300,62 @@ of_on_flow_mod(const struct of_ctx *c)
 	if (res.deleted > 0)
 		of_flows_changed(sw, -(int64_t)res.deleted, now,
 		    sw->arrived_ns);
+}
+
+/* The flows whose actions name a deleted group go with it (1.3.5
+ * section 6.5), as a DELETE with out_group would remove them. */
+static void
+of_group_deleted(void *arg, uint32_t group_id)
+{
+	struct of_switch	*sw = arg;
+	struct of_flow_mod	 fm;
+	struct of_ft_result	 res;
+	enum of_err		 err;
+	uint64_t		 now = clock_ns();
+
+	memset(&fm, 0, sizeof(fm));
+	memset(&res, 0, sizeof(res));
+	fm.command = OF_FC_DELETE;
+	fm.table_id = OF_TABLE_ALL;
+	fm.buffer_id = OF_NO_BUFFER;
+	fm.out_port = OF_PORT_ANY;
+	fm.out_group = group_id;
+	of_match_init(&fm.match);
+	if (sw->ft == NULL || of_flowtable_apply(sw->ft, &fm, now,
+	    of_switch_flow_removed, sw, &res, &err) == -1)
+		return;
+	*sw->sim->c.flows_deleted += res.deleted;
+	if (res.deleted > 0)
+		of_flows_changed(sw, -(int64_t)res.deleted, now, now);
+}
+
+/* GROUP_MOD (1.3.5 section 7.3.4.2); 1.0 has no groups. */
+static void
+of_on_group_mod(const struct of_ctx *c)
+{
+	struct of_switch	*sw = c->sw;
+	struct of_counters	*cn = &sw->sim->c;
+	struct of_group_mod	 gm;
+	struct of_group_limits	 lim;
+	enum of_err		 err = OF_ERR_NONE;
+
+	if (of_slave_refuse(c))
+		return;
+	if (sw->version != OF_VERSION_13) {
+		of_refuse(c, OF_ERR_BAD_TYPE);
+		return;
+	}
+	(*cn->group_mods)++;
+	lim.n_ports = sw->sim->cfg.ports;
+	lim.max_groups = sw->sim->cfg.max_groups;
+	if (of_group_mod_decode(c->body, &gm, &err) == -1 ||
+	    of_groups_apply(&sw->owner->groups, &gm, &lim, clock_ns(),
+	    of_group_deleted, sw, &err) == -1) {
+		(*cn->group_mod_errors)++;
+		if (err == OF_ERR_GROUP_OUT_OF_GROUPS)
+			(*cn->groups_out_of_room)++;
+		of_refuse(c, err);
+	}
 }
 
 /* PORT_STATUS is asynchronous: each controller's async config may mask
@@ -625,6 +682,58 @@ of_mp_ports(const struct of_ctx *c, struct rbuf *body, enum of_mp mp)
 	of_mp_reply_end(&mr);
 }
 
+struct of_group_walk {
+	struct of_switch	*sw;
+	struct of_mp_reply	*mr;
+};
+
+/* ref_count: the flows whose actions name the group (7.3.5.9). */
+static void
+of_group_visit(void *arg, struct of_group_info *gi)
+{
+	struct of_group_walk	*gw = arg;
+	struct of_flow_filter	 f;
+	uint64_t		 packets, bytes;
+	uint32_t		 flows = 0;
+
+	if (gw->mr->mp == OF_MP_GROUP_DESC) {
+		of_mp_reply_add_group_desc(gw->mr, gi);
+		return;
+	}
+	memset(&f, 0, sizeof(f));
+	f.table_id = OF_TABLE_ALL;
+	f.out_port = OF_PORT_ANY;
+	f.out_group = gi->group_id;
+	of_match_init(&f.match);
+	if (gw->sw->ft != NULL)
+		of_flowtable_aggregate(gw->sw->ft, &f, &packets, &bytes,
+		    &flows);
+	gi->ref_count = flows;
+	of_mp_reply_add_group_stats(gw->mr, gi);
+}
+
+/* GROUP (one group or OFPG_ALL) and GROUP_DESC (every group). */
+static void
+of_mp_groups(const struct of_ctx *c, struct rbuf *body, enum of_mp mp)
+{
+	struct of_switch	*sw = c->sw;
+	struct of_mp_reply	 mr;
+	struct of_group_walk	 gw = { sw, &mr };
+	enum of_err		 err = OF_ERR_NONE;
+	uint32_t		 want = OF_GROUP_ALL;
+
+	if (mp == OF_MP_GROUP &&
+	    of_group_stats_request_decode(body, &want, &err) == -1) {
+		of_refuse(c, err);
+		return;
+	}
+	of_mp_reply_begin(&mr, of_scratch(), sw->version, c->h->xid, mp,
+	    sw->sim->cfg.mp_max_bytes, of_mp_flush, sw);
+	of_groups_walk(sw->owner->groups, want, clock_ns(), of_group_visit,
+	    &gw);
+	of_mp_reply_end(&mr);
+}
+
 static void
 of_mp_desc(const struct of_ctx *c)
 {
@@ -666,15 +775,20 @@ of_on_multipart(const struct of_ctx *c)
 			return;
 		of_mp_table_features(c);
 		return;
-	case OF_MP_QUEUE:
 	case OF_MP_GROUP:
-	case OF_MP_GROUP_DESC:
+	case OF_MP_GROUP_DESC:	of_mp_groups(c, &req.body, req.mp); return;
 	case OF_MP_GROUP_FEATURES:
+		w = of_scratch();
+		of_mp_group_features_encode(w, c->h->xid,
+		    c->sw->sim->cfg.max_groups);
+		of_reply(c->sw, w);
+		return;
+	case OF_MP_QUEUE:
 	case OF_MP_METER:
 	case OF_MP_METER_CONFIG:
 	case OF_MP_METER_FEATURES:
-		/* No queues, groups or meters: an empty answer, as a
-		 * switch without any configured. */
+		/* No queues or meters: an empty answer, as a switch
+		 * without any configured. */
 		w = of_scratch();
 		of_mp_empty_encode(w, c->sw->version, c->h->xid, req.mp);
 		of_reply(c->sw, w);
@@ -709,7 +823,7 @@ of_handle(struct of_switch *sw, enum of_type t, const struct of_header *h,
 	case OF_TABLE_MOD:		/* table-miss config: 1.1 only */
 		of_slave_refuse(&c);
 		return;
-	case OF_GROUP_MOD:
+	case OF_GROUP_MOD:		of_on_group_mod(&c); return;
 	case OF_METER_MOD:
 		/* Not simulated, but a slave hears why first. */
 		if (!of_slave_refuse(&c))

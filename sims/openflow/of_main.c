@@ -87,6 +87,8 @@ static const struct opt of_rows[] = {
 	    "flow tables per switch"),
 	OPT_U("table-size", "N", C, table_size, 1, 100000000, 0,
 	    "flows a table holds"),
+	OPT_U("max-groups", "N", C, max_groups, 1, 1000000, 0,
+	    "groups a switch holds (OpenFlow 1.3)"),
 	OPT_U("expect-flows", "N", C, expect_flows, 1, UINT64_MAX / 2, 0,
 	    "program ends when the switches hold N flows,\n"
 	    "delete when they hold none again"),
@@ -144,6 +146,7 @@ of_config_defaults(struct of_config *cfg)
 	cfg->ports = 4;
 	cfg->tables = 254;
 	cfg->table_size = 1000000;
+	cfg->max_groups = 4096;
 	cfg->tree_fanout = 2;
 	cfg->macs = 1000;
 	cfg->pktin_window = 64;
@@ -192,6 +195,9 @@ static const struct counter_row of_counter_rows[] = {
 	OFC(flows_deleted, "flows_deleted"),
 	OFC(flows_expired, "flows_expired"),
 	OFC(flow_removed_sent, "flow_removed_sent"),
+	OFC(group_mods, "group_mods"),
+	OFC(group_mod_errors, "group_mod_errors"),
+	OFC(groups_out_of_room, "groups_out_of_room"),
 	OFC(stats_requests, "stats_requests"),
 	OFC(barriers, "barriers"),
 	OFC(packet_outs, "packet_outs"),

@@ -20,6 +20,7 @@
 #include "of_cluster.h"
 #include "of_codec.h"
 #include "of_flowtable.h"
+#include "of_group.h"
 #include "pool.h"
 #include "rxstamp.h"
 #include "fault.h"
@@ -44,6 +45,7 @@ struct of_config {
 	uint32_t		ports;
 	uint8_t			tables;
 	uint32_t		table_size;
+	uint32_t		max_groups;	/* --max-groups, per switch */
 	uint64_t		expect_flows;	/* 0: no program/delete target */
 	int			expect_delete;	/* --expect-delete */
 	enum of_topo		topo;
@@ -125,6 +127,7 @@ struct of_switch {
 	uint64_t		 confirmed;	/* flows seen in stats after program */
 	struct of_async		 async;
 	struct of_flowtable	*ft;
+	struct of_groups	*groups;	/* owner's; NULL: none yet */
 	struct of_port_state	*ports;
 	struct of_pktin_state	*pktin;
 	struct of_switch	*timed_next;	/* on sim->timed */
@@ -144,6 +147,9 @@ struct of_counters {
 	uint64_t	*flows_deleted;
 	uint64_t	*flows_expired;
 	uint64_t	*flow_removed_sent;
+	uint64_t	*group_mods;
+	uint64_t	*group_mod_errors;
+	uint64_t	*groups_out_of_room;	/* --max-groups reached */
 	uint64_t	*stats_requests;
 	uint64_t	*barriers;
 	uint64_t	*packet_outs;

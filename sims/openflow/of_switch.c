@@ -228,6 +228,8 @@ of_agree(struct of_switch *sw, uint8_t v)
 	if (sw->ft != NULL && of_flowtable_shape(sw->ft).version != v) {
 		held = of_flowtable_total(sw->ft);
 		of_flowtable_free(sw->ft);
+		of_groups_free(sw->groups);	/* 1.0 has none */
+		sw->groups = NULL;
 		/* The empty table first: of_flows_changed reads it. */
 		sw->ft = of_flowtable_new(v, sw->sim->cfg.tables,
 		    sw->sim->cfg.table_size);
@@ -881,8 +883,10 @@ of_switch_free(struct of_switch *sw)
 	if (sw == sw->owner) {
 		if (sw->ft != NULL)
 			of_flowtable_free(sw->ft);
+		of_groups_free(sw->groups);
 		free(sw->ports);
 	}
+	sw->groups = NULL;
 	sw->ft = NULL;
 	sw->ports = NULL;
 }

@@ -255,6 +255,15 @@ test_error_table(void)
 		{ OF_ERR_SWITCH_CONFIG_BAD_FLAGS, 10, 0, 1, 5 },
 		{ OF_ERR_ROLE_STALE,		11, 0,	1, 5 },
 		{ OF_ERR_ROLE_BAD_ROLE,		11, 2,	1, 5 },
+		{ OF_ERR_GROUP_EXISTS,		6, 0,	1, 5 },
+		{ OF_ERR_GROUP_INVALID,		6, 1,	1, 5 },
+		{ OF_ERR_GROUP_OUT_OF_GROUPS,	6, 3,	1, 5 },
+		{ OF_ERR_GROUP_CHAINING,	6, 5,	1, 5 },
+		{ OF_ERR_GROUP_UNKNOWN,		6, 8,	1, 5 },
+		{ OF_ERR_GROUP_BAD_TYPE,	6, 10,	1, 5 },
+		{ OF_ERR_GROUP_BAD_COMMAND,	6, 11,	1, 5 },
+		{ OF_ERR_GROUP_BAD_BUCKET,	6, 12,	1, 5 },
+		{ OF_ERR_GROUP_BAD_WATCH,	6, 13,	1, 5 },
 	};
 	size_t		i;
 	uint16_t	type, code;

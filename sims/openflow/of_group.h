@@ -1,0 +1,78 @@
+/*
+ * A switch's group table (OpenFlow 1.3.5 section 5.6) and GROUP_MOD
+ * (section 7.3.4.2).  Buckets are kept as the controller sent them, so a
+ * GROUP_DESC reads back byte-identical; the table exists only once a
+ * switch has taken its first group.
+ */
+#ifndef OF_GROUP_H
+#define OF_GROUP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "buf.h"
+#include "of_types.h"
+
+/* enum ofp_group_mod_command and enum ofp_group_type (7.3.4.2). */
+#define OF_GC_ADD		0
+#define OF_GC_MODIFY		1
+#define OF_GC_DELETE		2
+#define OF_GT_ALL		0
+#define OF_GT_SELECT		1
+#define OF_GT_INDIRECT		2
+#define OF_GT_FF		3
+#define OF_GROUP_ALL		0xfffffffcu	/* OFPG_ALL: every group */
+
+struct of_group_mod {
+	uint16_t	 command;
+	uint8_t		 type;
+	uint32_t	 group_id;
+	const uint8_t	*buckets;	/* points into the message */
+	size_t		 buckets_len;
+};
+
+/* One group as the multiparts see it. */
+struct of_group_info {
+	uint32_t	 group_id;
+	uint8_t		 type;
+	uint32_t	 n_buckets;
+	uint32_t	 ref_count;	/* flows that name it */
+	uint32_t	 duration_sec;
+	uint32_t	 duration_nsec;
+	const uint8_t	*buckets;
+	size_t		 buckets_len;
+};
+
+struct of_groups;
+
+/* The body of a GROUP_MOD after its ofp_header. */
+int	 of_group_mod_decode(struct rbuf *, struct of_group_mod *,
+	    enum of_err *);
+int	 of_group_mod_encode(struct wbuf *, uint32_t xid,
+	    const struct of_group_mod *);
+
+/* What a GROUP_MOD is checked against. */
+struct of_group_limits {
+	uint32_t	 n_ports;
+	uint32_t	 max_groups;
+};
+/* Called for each group a DELETE removed (the flows naming it go). */
+typedef void	(*of_group_deleted_cb)(void *arg, uint32_t group_id);
+
+/*
+ * Apply a decoded GROUP_MOD to *gt (made on the first ADD): 0, or -1 with
+ * *err and the table unchanged.
+ */
+int	 of_groups_apply(struct of_groups **gt, const struct of_group_mod *,
+	    const struct of_group_limits *, uint64_t now_ns,
+	    of_group_deleted_cb, void *arg, enum of_err *err);
+int	 of_groups_has(const struct of_groups *, uint32_t group_id);
+uint32_t of_groups_count(const struct of_groups *);
+/* Visit every group (want == OF_GROUP_ALL) or the one named; ref_count
+ * is left 0 for the caller to fill. */
+void	 of_groups_walk(const struct of_groups *, uint32_t want,
+	    uint64_t now_ns, void (*fn)(void *, struct of_group_info *),
+	    void *arg);
+void	 of_groups_free(struct of_groups *);
+
+#endif

@@ -1,0 +1,90 @@
+#!/bin/bash
+# ovs-ofctl -O OpenFlow13 (Open vSwitch) programs groups on a passive sbsim
+# switch: one of each type added and read back as given, modified, its
+# stats (ref_count = the flows naming it) and the features read, the
+# errors a switch owes (GROUP_EXISTS, UNKNOWN_GROUP, BAD_OUT_GROUP,
+# OUT_OF_GROUPS past --max-groups), a group's delete taking its flows
+# with it (1.3.5 section 6.5), and del-groups emptying the table.
+. "$(dirname "$0")/../lib.sh"
+need ovs-ofctl
+need ss
+PORT=$(free_ports 1)
+EP=tcp:127.0.0.1:$PORT
+OFCTL="timeout 30 ovs-ofctl -O OpenFlow13"
+MAX=5
+
+start_bg "$TMPD/sbsim.log" "$SBSIM" openflow --switches 1 \
+    --controller ptcp:$PORT --max-groups $MAX --duration 120 \
+    --report "$TMPD/r.json" -q
+SB=$LAST_PID
+wait_listen "$PORT" || fail "sbsim did not listen on $PORT"
+
+# Each type, written as ovs-ofctl prints it back (so the dump must equal
+# the input: buckets kept as sent).
+cat >"$TMPD/groups" <<'EOF'
+group_id=1,type=all,bucket=actions=output:1,bucket=actions=output:2
+group_id=2,type=select,bucket=weight:10,actions=output:1,bucket=weight:20,actions=set_field:00:11:22:33:44:55->eth_dst,output:2
+group_id=3,type=indirect,bucket=actions=push_vlan:0x8100,set_field:4196->vlan_vid,output:3
+group_id=4,type=ff,bucket=watch_port:1,actions=output:1,bucket=watch_port:2,actions=output:2
+EOF
+while read -r g; do
+	$OFCTL add-group $EP "$g" || fail "add-group $g"
+done <"$TMPD/groups"
+dump() { $OFCTL dump-groups $EP | grep group_id= | sed 's/^ *//' | sort; }
+dump >"$TMPD/dump"
+diff -u <(sort "$TMPD/groups") "$TMPD/dump" || fail "dump-groups differs from what was added"
+
+# Errors: each must fail and name its code.
+expect_err() {	# CODE ARGS...
+	local code=$1
+	shift
+	if $OFCTL "$@" >"$TMPD/err.out" 2>&1; then
+		fail "$* succeeded, want $code"
+	fi
+	grep -q "$code" "$TMPD/err.out" || fail "$*: $(cat "$TMPD/err.out")"
+}
+expect_err OFPGMFC_GROUP_EXISTS add-group $EP 'group_id=1,type=all,bucket=output:3'
+expect_err OFPGMFC_UNKNOWN_GROUP mod-group $EP 'group_id=9,type=all,bucket=output:1'
+expect_err OFPBAC_BAD_OUT_GROUP add-flow $EP 'priority=5,ip,actions=group:7'
+expect_err OFPGMFC_BAD_WATCH add-group $EP 'group_id=8,type=ff,bucket=watch_port:9,output:1'
+expect_err OFPBAC_BAD_OUT_PORT add-group $EP 'group_id=8,type=all,bucket=output:9'
+
+# MODIFY replaces type and buckets.
+$OFCTL mod-group $EP 'group_id=1,type=select,bucket=weight:5,actions=output:4' ||
+    fail "mod-group"
+dump | grep -qx 'group_id=1,type=select,bucket=weight:5,actions=output:4' ||
+    fail "mod-group not read back: $(dump)"
+
+# ref_count counts the flows naming a group.
+$OFCTL add-flow $EP 'priority=5,ip,actions=group:1' || fail "add-flow group:1"
+$OFCTL add-flow $EP 'priority=6,tcp,actions=group:1,output:3' || fail "add-flow 2"
+$OFCTL add-flow $EP 'priority=7,udp,actions=group:2' || fail "add-flow group:2"
+$OFCTL dump-group-stats $EP group_id=1 | grep -q 'group_id=1,.*ref_count=2,' ||
+    fail "group 1 stats: $($OFCTL dump-group-stats $EP)"
+[ "$($OFCTL dump-group-stats $EP | grep -c 'group_id=')" -eq 4 ] ||
+    fail "dump-group-stats: $($OFCTL dump-group-stats $EP)"
+feat=$($OFCTL dump-group-features $EP)
+echo "$feat" | grep -q 'Types:  0xf' || fail "group features: $feat"
+echo "$feat" | grep -q "max_groups=0x$(printf %x $MAX)" || fail "max_groups: $feat"
+
+# The bound: MAX groups, the next is OUT_OF_GROUPS.
+$OFCTL add-group $EP 'group_id=5,type=all,bucket=output:1' || fail "group 5"
+expect_err OFPGMFC_OUT_OF_GROUPS add-group $EP 'group_id=6,type=all,bucket=output:1'
+
+# Deleting group 1 removes its two flows and leaves the group:2 one.
+$OFCTL del-groups $EP group_id=1 || fail "del-groups group_id=1"
+flows=$($OFCTL dump-flows $EP | grep -c 'actions=')
+[ "$flows" -eq 1 ] || fail "after deleting group 1: $flows flows, want 1"
+$OFCTL dump-flows $EP | grep -q 'group:2' || fail "the group:2 flow went"
+[ "$(dump | wc -l)" -eq 4 ] || fail "after deleting group 1: $(dump)"
+$OFCTL del-groups $EP || fail "del-groups (all)"
+[ -z "$(dump)" ] || fail "groups left: $(dump)"
+flows=$($OFCTL dump-flows $EP | grep -c 'actions=')
+[ "$flows" -eq 0 ] || fail "after del-groups: $flows flows, want 0"
+
+stop_pid "$SB"
+[ -s "$TMPD/r.json" ] || fail "no report after SIGINT"
+c() { json_get "$TMPD/r.json" "r[\"counters\"].get(\"$1\", -1)"; }
+[ "$(c groups_out_of_room)" = 1 ] || fail "groups_out_of_room=$(c groups_out_of_room)"
+[ "$(c group_mod_errors)" = 5 ] || fail "group_mod_errors=$(c group_mod_errors)"
+echo "ovs-ofctl OpenFlow13: groups of each type added, read back, modified, counted and deleted"

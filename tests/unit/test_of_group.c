@@ -1,0 +1,227 @@
+/*
+ * The group table and GROUP_MOD (OpenFlow 1.3.5 sections 6.5, 7.3.4.2
+ * and 7.4.4): decode and encode, ADD/MODIFY/DELETE and their errors, the
+ * buckets read back byte-identical in GROUP_DESC, the bound, and
+ * BAD_OUT_GROUP for a flow naming a missing group.
+ */
+#include <stdint.h>
+#include <string.h>
+
+#include "check.h"
+#include "of_actions.h"
+#include "of_codec.h"
+#include "of_group.h"
+
+#define NPORTS	4
+
+/* ofp_bucket: len 32, weight, watch_port, watch_group, pad, OUTPUT. */
+#define BUCKET(w, wp, p)						\
+	0, 32, 0, (w), 0, 0, 0, (wp), 0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0, \
+	0, 0, 0, 16, 0, 0, 0, (p), 0xff, 0xe5, 0, 0, 0, 0, 0, 0
+#define ANY	0xff, 0xff, 0xff, 0xff
+/* A bucket with a GROUP action: chaining. */
+#define BUCKET_GROUP(g)							\
+	0, 24, 0, 0, ANY, ANY, 0, 0, 0, 0, 0, 22, 0, 8, 0, 0, 0, (g)
+
+static const struct of_group_limits lim = { NPORTS, 3 };
+static uint32_t deleted[8];
+static int n_deleted;
+
+static void
+on_deleted(void *arg, uint32_t id)
+{
+	(void)arg;
+	if (n_deleted < 8)
+		deleted[n_deleted++] = id;
+}
+
+static enum of_err
+mod(struct of_groups **gt, uint16_t cmd, uint8_t type, uint32_t id,
+    const uint8_t *b, size_t len)
+{
+	struct of_group_mod	gm = { cmd, type, id, b, len };
+	enum of_err		err = OF_ERR_NONE;
+
+	if (of_groups_apply(gt, &gm, &lim, 1000, on_deleted, NULL, &err) == 0)
+		return OF_ERR_NONE;
+	return err == OF_ERR_NONE ? OF_ERR__MAX : err;
+}
+
+static void
+test_codec_roundtrip(void)
+{
+	static const uint8_t	 b[] = { BUCKET(0, 0, 1) };
+	struct of_group_mod	 gm = { OF_GC_ADD, OF_GT_SELECT, 7, b,
+	    sizeof(b) }, back;
+	struct of_header	 h;
+	struct rbuf		 r;
+	struct wbuf		 w;
+	uint8_t			 buf[256];
+	enum of_err		 err = OF_ERR_NONE;
+
+	wbuf_init(&w, buf, sizeof(buf));
+	CHECK(of_group_mod_encode(&w, 9, &gm) == 0, "encode");
+	CHECK(w.len == 16 + sizeof(b), "length %zu", w.len);
+	rbuf_init(&r, buf, w.len);
+	CHECK(of_header_decode(&r, &h) == 0 && h.length == w.len,
+	    "header");
+	CHECK(of_group_mod_decode(&r, &back, &err) == 0, "decode");
+	CHECK(back.command == OF_GC_ADD && back.type == OF_GT_SELECT &&
+	    back.group_id == 7, "fields");
+	CHECK(back.buckets_len == sizeof(b) &&
+	    memcmp(back.buckets, b, sizeof(b)) == 0, "buckets");
+	rbuf_init(&r, buf + 8, 7);
+	CHECK(of_group_mod_decode(&r, &back, &err) == -1 &&
+	    err == OF_ERR_BAD_LEN, "short body");
+}
+
+static void
+test_add_modify_delete(void)
+{
+	static const uint8_t	 two[] = { BUCKET(0, 0, 1), BUCKET(0, 0, 2) };
+	static const uint8_t	 one[] = { BUCKET(0, 0, 3) };
+	struct of_groups	*gt = NULL;
+
+	CHECK(mod(&gt, OF_GC_DELETE, 0, 5, NULL, 0) == OF_ERR_NONE &&
+	    gt == NULL, "delete on no table: nothing made");
+	CHECK(mod(&gt, OF_GC_ADD, OF_GT_ALL, 1, two, sizeof(two)) ==
+	    OF_ERR_NONE && of_groups_count(gt) == 1, "add");
+	CHECK(mod(&gt, OF_GC_ADD, OF_GT_ALL, 1, one, sizeof(one)) ==
+	    OF_ERR_GROUP_EXISTS, "add existing");
+	CHECK(mod(&gt, OF_GC_MODIFY, OF_GT_ALL, 2, one, sizeof(one)) ==
+	    OF_ERR_GROUP_UNKNOWN, "modify unknown");
+	CHECK(mod(&gt, OF_GC_MODIFY, OF_GT_INDIRECT, 1, one, sizeof(one)) ==
+	    OF_ERR_NONE && of_groups_count(gt) == 1, "modify");
+	CHECK(mod(&gt, OF_GC_ADD, OF_GT_ALL, 0xffffff01u, one, sizeof(one)) ==
+	    OF_ERR_GROUP_INVALID, "reserved id");
+	CHECK(mod(&gt, 7, OF_GT_ALL, 3, one, sizeof(one)) ==
+	    OF_ERR_GROUP_BAD_COMMAND, "bad command");
+	n_deleted = 0;
+	CHECK(mod(&gt, OF_GC_DELETE, 0, 9, NULL, 0) == OF_ERR_NONE &&
+	    n_deleted == 0, "delete missing: no error");
+	CHECK(mod(&gt, OF_GC_DELETE, 0, 1, NULL, 0) == OF_ERR_NONE &&
+	    n_deleted == 1 && deleted[0] == 1 && !of_groups_has(gt, 1),
+	    "delete");
+	of_groups_free(gt);
+}
+
+static void
+test_buckets(void)
+{
+	static const uint8_t	 one[] = { BUCKET(0, 0, 1) };
+	static const uint8_t	 two[] = { BUCKET(0, 0, 1), BUCKET(0, 0, 2) };
+	static const uint8_t	 badport[] = { BUCKET(0, 0, 9) };
+	static const uint8_t	 ff_ok[] = { BUCKET(0, 1, 1) };
+	static const uint8_t	 ff_nowatch[] = { BUCKET(0, 9, 1) };
+	static const uint8_t	 chain[] = { BUCKET_GROUP(1) };
+	static const uint8_t	 cut[] = { BUCKET(0, 0, 1) };
+	struct of_groups	*gt = NULL;
+
+	CHECK(mod(&gt, OF_GC_ADD, 4, 1, one, sizeof(one)) ==
+	    OF_ERR_GROUP_BAD_TYPE, "bad type");
+	CHECK(mod(&gt, OF_GC_ADD, OF_GT_INDIRECT, 1, two, sizeof(two)) ==
+	    OF_ERR_GROUP_INVALID, "indirect with two buckets");
+	CHECK(mod(&gt, OF_GC_ADD, OF_GT_ALL, 1, badport, sizeof(badport)) ==
+	    OF_ERR_BAD_OUT_PORT, "bucket action checked");
+	CHECK(mod(&gt, OF_GC_ADD, OF_GT_FF, 1, ff_nowatch,
+	    sizeof(ff_nowatch)) == OF_ERR_GROUP_BAD_WATCH, "bad watch port");
+	CHECK(mod(&gt, OF_GC_ADD, OF_GT_FF, 1, one, sizeof(one)) ==
+	    OF_ERR_GROUP_BAD_WATCH, "fast failover watching nothing");
+	CHECK(mod(&gt, OF_GC_ADD, OF_GT_ALL, 1, chain, sizeof(chain)) ==
+	    OF_ERR_GROUP_CHAINING, "chaining");
+	CHECK(mod(&gt, OF_GC_ADD, OF_GT_ALL, 1, cut, sizeof(cut) - 8) ==
+	    OF_ERR_GROUP_BAD_BUCKET, "bucket past the message");
+	CHECK(gt == NULL, "refused adds made no table");
+	CHECK(mod(&gt, OF_GC_ADD, OF_GT_FF, 1, ff_ok, sizeof(ff_ok)) ==
+	    OF_ERR_NONE, "fast failover watching port 1");
+	of_groups_free(gt);
+}
+
+static void
+test_bound_and_delete_all(void)
+{
+	static const uint8_t	 one[] = { BUCKET(0, 0, 1) };
+	struct of_groups	*gt = NULL;
+	uint32_t		 id;
+
+	for (id = 1; id <= lim.max_groups; id++)
+		CHECK(mod(&gt, OF_GC_ADD, OF_GT_ALL, id, one, sizeof(one)) ==
+		    OF_ERR_NONE, "add %u", id);
+	CHECK(mod(&gt, OF_GC_ADD, OF_GT_ALL, id, one, sizeof(one)) ==
+	    OF_ERR_GROUP_OUT_OF_GROUPS, "past --max-groups");
+	CHECK(mod(&gt, OF_GC_MODIFY, OF_GT_ALL, 1, one, sizeof(one)) ==
+	    OF_ERR_NONE, "modify at the bound");
+	n_deleted = 0;
+	CHECK(mod(&gt, OF_GC_DELETE, 0, OF_GROUP_ALL, NULL, 0) ==
+	    OF_ERR_NONE && n_deleted == 3 && of_groups_count(gt) == 0,
+	    "delete all");
+	of_groups_free(gt);
+}
+
+static void
+desc_visit(void *arg, struct of_group_info *gi)
+{
+	of_mp_reply_add_group_desc(arg, gi);
+}
+
+/* GROUP_DESC carries the buckets exactly as GROUP_MOD gave them. */
+static void
+test_desc_byte_identical(void)
+{
+	static const uint8_t	 b[] = { BUCKET(7, 0, 1), BUCKET(9, 0, 2) };
+	struct of_groups	*gt = NULL;
+	struct of_mp_reply	 mr;
+	struct wbuf		 w;
+	uint8_t			 buf[512];
+	const size_t		 ent = 16;	/* header + multipart */
+
+	CHECK(mod(&gt, OF_GC_ADD, OF_GT_SELECT, 42, b, sizeof(b)) ==
+	    OF_ERR_NONE, "add select");
+	wbuf_init(&w, buf, sizeof(buf));
+	of_mp_reply_begin(&mr, &w, OF_VERSION_13, 1, OF_MP_GROUP_DESC, 0,
+	    NULL, NULL);
+	of_groups_walk(gt, OF_GROUP_ALL, 2000, desc_visit, &mr);
+	CHECK(of_mp_reply_end(&mr) == 0, "reply");
+	CHECK(w.len == ent + 8 + sizeof(b), "reply length %zu", w.len);
+	CHECK(buf[ent] == 0 && buf[ent + 1] == 8 + sizeof(b) &&
+	    buf[ent + 2] == OF_GT_SELECT && buf[ent + 7] == 42, "entry");
+	CHECK(memcmp(buf + ent + 8, b, sizeof(b)) == 0, "buckets as given");
+	of_groups_free(gt);
+}
+
+/* A FLOW_MOD's GROUP action must name an existing group. */
+static void
+test_flow_out_group(void)
+{
+	static const uint8_t	 one[] = { BUCKET(0, 0, 1) };
+	/* APPLY_ACTIONS (len 16) with GROUP 5. */
+	static const uint8_t	 inst[] = { 0, 4, 0, 16, 0, 0, 0, 0,
+	    0, 22, 0, 8, 0, 0, 0, 5 };
+	struct of_groups	*gt = NULL;
+	enum of_err		 err = OF_ERR_NONE;
+
+	CHECK(of_instructions_check(inst, sizeof(inst), 0, 4, NPORTS, 1, gt,
+	    &err) == -1 && err == OF_ERR_BAD_OUT_GROUP, "no groups at all");
+	CHECK(mod(&gt, OF_GC_ADD, OF_GT_ALL, 5, one, sizeof(one)) ==
+	    OF_ERR_NONE, "add 5");
+	CHECK(of_instructions_check(inst, sizeof(inst), 0, 4, NPORTS, 1, gt,
+	    &err) == 0, "group 5 exists");
+	CHECK(of_instructions_validate(inst, sizeof(inst), 0, 4, NPORTS,
+	    &err) == 0, "without the check: any group id");
+	of_groups_free(gt);
+}
+
+static const struct check_case cases[] = {
+	CASE(test_codec_roundtrip),
+	CASE(test_add_modify_delete),
+	CASE(test_buckets),
+	CASE(test_bound_and_delete_all),
+	CASE(test_desc_byte_identical),
+	CASE(test_flow_out_group),
+};
+
+int
+main(int argc, char **argv)
+{
+	return check_run(cases, argc, argv);
+}
