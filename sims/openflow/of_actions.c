@@ -503,7 +503,9 @@ q_group(void *arg, uint16_t type, uint16_t len, struct rbuf *b)
 	(void)len;
 	if (type != OF13_AT_GROUP || rbuf_get_u32(b, &group) == -1)
 		return 0;
-	return group == q->group;
+	/* OFPG_ALL names no group a flow may use (section 7.3.4.2): as a
+	 * filter it selects every flow that names a group. */
+	return q->group == OF_GROUP_ALL || group == q->group;
 }
 
 /* Into the action lists of APPLY_ACTIONS and WRITE_ACTIONS. */

@@ -24,6 +24,7 @@
 #define OF_PORT_LOCAL		0xfffffffeu
 #define OF_PORT_ANY		0xffffffffu	/* OFPP_NONE in 1.0 */
 #define OF_GROUP_ANY		0xffffffffu
+#define OF_GROUP_ALL		0xfffffffcu	/* as a filter: any group */
 
 uint32_t of_port_widen10(uint16_t);	/* 1.0 port number to 32-bit form */
 uint16_t of_port_narrow10(uint32_t);

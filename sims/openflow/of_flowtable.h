@@ -36,6 +36,7 @@
 #define OF_RR_IDLE_TIMEOUT	0
 #define OF_RR_HARD_TIMEOUT	1
 #define OF_RR_DELETE		2
+#define OF_RR_GROUP_DELETE	3	/* 1.3 only */
 
 struct of_flow_mod {
 	uint64_t	 cookie;

@@ -227,20 +227,15 @@ group_add_or_modify(struct of_groups **gtp, const struct of_group_mod *gm,
 }
 
 static void
-group_delete(struct of_groups *gt, struct of_group *g, of_group_deleted_cb cb,
-    void *arg)
+group_delete(struct of_groups *gt, struct of_group *g)
 {
-	uint32_t	id = g->id;
-
 	HASH_DEL(gt->by_id, g);
 	free(g);
 	gt->n--;
-	if (cb != NULL)
-		cb(arg, id);
 }
 
 /* DELETE of a missing group is no error; OFPG_ALL deletes every group
- * (1.3.5 section 6.5). */
+ * (1.3.5 section 6.5), and its flows go in one pass (cb with OFPG_ALL). */
 static int
 groups_delete(struct of_groups *gt, uint32_t id, of_group_deleted_cb cb,
     void *arg, enum of_err *err)
@@ -248,15 +243,19 @@ groups_delete(struct of_groups *gt, uint32_t id, of_group_deleted_cb cb,
 	struct of_group	*g, *tmp;
 
 	if (id == OF_GROUP_ALL) {
-		if (gt != NULL)
-			HASH_ITER(hh, gt->by_id, g, tmp)
-				group_delete(gt, g, cb, arg);
+		if (of_groups_count(gt) == 0)
+			return 0;
+		HASH_ITER(hh, gt->by_id, g, tmp)
+			group_delete(gt, g);
+	} else if (id > OF13_GROUP_MAX) {
+		return bad(err, OF_ERR_GROUP_INVALID);
+	} else if ((g = group_find(gt, id)) != NULL) {
+		group_delete(gt, g);
+	} else {
 		return 0;
 	}
-	if (id > OF13_GROUP_MAX)
-		return bad(err, OF_ERR_GROUP_INVALID);
-	if ((g = group_find(gt, id)) != NULL)
-		group_delete(gt, g, cb, arg);
+	if (cb != NULL)
+		cb(arg, id);
 	return 0;
 }
 

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "buf.h"
+#include "of_actions.h"	/* OF_GROUP_ALL, OF_GROUP_ANY */
 #include "of_types.h"
 
 /* enum ofp_group_mod_command and enum ofp_group_type (7.3.4.2). */
@@ -21,7 +22,6 @@
 #define OF_GT_SELECT		1
 #define OF_GT_INDIRECT		2
 #define OF_GT_FF		3
-#define OF_GROUP_ALL		0xfffffffcu	/* OFPG_ALL: every group */
 
 struct of_group_mod {
 	uint16_t	 command;
@@ -56,7 +56,8 @@ struct of_group_limits {
 	uint32_t	 n_ports;
 	uint32_t	 max_groups;
 };
-/* Called for each group a DELETE removed (the flows naming it go). */
+/* Called after a DELETE removed the group named, or (OF_GROUP_ALL) every
+ * group: the flows naming it, or naming any group, go. */
 typedef void	(*of_group_deleted_cb)(void *arg, uint32_t group_id);
 
 /*

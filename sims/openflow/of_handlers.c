@@ -302,8 +302,20 @@ of_on_flow_mod(const struct of_ctx *c)
 		    sw->arrived_ns);
 }
 
+/* FLOW_REMOVED of a flow that went with its group (1.3.5 section
+ * 7.4.2, OFPRR_GROUP_DELETE). */
+static void
+of_group_flow_removed(void *sw, const struct of_flow_info *fi)
+{
+	struct of_flow_info	gfi = *fi;
+
+	gfi.reason = OF_RR_GROUP_DELETE;
+	of_switch_flow_removed(sw, &gfi);
+}
+
 /* The flows whose actions name a deleted group go with it (1.3.5
- * section 6.5), as a DELETE with out_group would remove them. */
+ * section 6.5), as a DELETE with out_group would remove them; OFPG_ALL
+ * selects every flow naming a group. */
 static void
 of_group_deleted(void *arg, uint32_t group_id)
 {
@@ -322,7 +334,7 @@ of_group_deleted(void *arg, uint32_t group_id)
 	fm.out_group = group_id;
 	of_match_init(&fm.match);
 	if (sw->ft == NULL || of_flowtable_apply(sw->ft, &fm, now,
-	    of_switch_flow_removed, sw, &res, &err) == -1)
+	    of_group_flow_removed, sw, &res, &err) == -1)
 		return;
 	*sw->sim->c.flows_deleted += res.deleted;
 	if (res.deleted > 0)

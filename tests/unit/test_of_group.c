@@ -153,8 +153,11 @@ test_bound_and_delete_all(void)
 	    OF_ERR_NONE, "modify at the bound");
 	n_deleted = 0;
 	CHECK(mod(&gt, OF_GC_DELETE, 0, OF_GROUP_ALL, NULL, 0) ==
-	    OF_ERR_NONE && n_deleted == 3 && of_groups_count(gt) == 0,
-	    "delete all");
+	    OF_ERR_NONE && n_deleted == 1 && deleted[0] == OF_GROUP_ALL &&
+	    of_groups_count(gt) == 0, "delete all: one pass over the flows");
+	n_deleted = 0;
+	CHECK(mod(&gt, OF_GC_DELETE, 0, OF_GROUP_ALL, NULL, 0) ==
+	    OF_ERR_NONE && n_deleted == 0, "delete all of none");
 	of_groups_free(gt);
 }
 
@@ -208,6 +211,12 @@ test_flow_out_group(void)
 	    &err) == 0, "group 5 exists");
 	CHECK(of_instructions_validate(inst, sizeof(inst), 0, 4, NPORTS,
 	    &err) == 0, "without the check: any group id");
+	CHECK(of_prog_uses_group(OF_VERSION_13, inst, sizeof(inst), 5) &&
+	    !of_prog_uses_group(OF_VERSION_13, inst, sizeof(inst), 6) &&
+	    of_prog_uses_group(OF_VERSION_13, inst, sizeof(inst),
+	    OF_GROUP_ALL) &&
+	    !of_prog_uses_group(OF_VERSION_13, inst + 8, 0, OF_GROUP_ALL),
+	    "OFPG_ALL as a filter selects any group action");
 	of_groups_free(gt);
 }
 
