@@ -450,6 +450,8 @@ struct act_query {
 	size_t		 max;
 	size_t		 n;
 	tlv_fn		 fn;		/* per action, for the 1.3 walk */
+	void		(*on_group)(void *, uint32_t);	/* each_group */
+	void		*arg;
 };
 
 /* The port an OUTPUT (or 1.0 ENQUEUE) action sends to, or OF_PORT_ANY. */
@@ -529,6 +531,32 @@ prog_walk(struct act_query *q, const uint8_t *p, size_t len)
 	if (q->version == OF_VERSION_10)
 		return tlv_walk(p, len, q->fn, q, NULL, OF_ERR_BAD_ACTION_LEN);
 	return tlv_walk(p, len, q_inst, q, NULL, OF_ERR_BAD_INST_LEN);
+}
+
+static int
+q_each_group(void *arg, uint16_t type, uint16_t len, struct rbuf *b)
+{
+	struct act_query	*q = arg;
+	uint32_t		 group;
+
+	(void)len;
+	if (type == OF13_AT_GROUP && rbuf_get_u32(b, &group) == 0)
+		q->on_group(q->arg, group);
+	return 0;
+}
+
+void
+of_prog_each_group(const uint8_t *p, size_t len,
+    void (*fn)(void *, uint32_t), void *arg)
+{
+	struct act_query	q;
+
+	memset(&q, 0, sizeof(q));
+	q.version = OF_VERSION_13;
+	q.fn = q_each_group;
+	q.on_group = fn;
+	q.arg = arg;
+	(void)prog_walk(&q, p, len);
 }
 
 int

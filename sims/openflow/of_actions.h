@@ -52,5 +52,8 @@ int	 of_prog_outputs_to(uint8_t version, const uint8_t *, size_t,
 	    uint32_t port);
 int	 of_prog_uses_group(uint8_t version, const uint8_t *, size_t,
 	    uint32_t group);
+/* fn(arg, id) for each GROUP action of a 1.3 program (a flow's). */
+void	 of_prog_each_group(const uint8_t *, size_t,
+	    void (*fn)(void *, uint32_t), void *arg);
 
 #endif

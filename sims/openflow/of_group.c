@@ -21,6 +21,8 @@ struct of_group {
 	uint32_t	 id;
 	uint8_t		 type;
 	uint32_t	 n_buckets;
+	uint32_t	 refs;		/* flows naming it, at the last count */
+	uint64_t	 ref_flow;	/* the flow that counted last */
 	uint64_t	 added_ns;
 	size_t		 len;
 	uint8_t		 buckets[];	/* as the controller sent them */
@@ -29,6 +31,7 @@ struct of_group {
 struct of_groups {
 	struct of_group	*by_id;
 	uint32_t	 n;
+	uint64_t	 ref_flow;	/* the flow being counted */
 };
 
 static int
@@ -275,6 +278,35 @@ of_groups_apply(struct of_groups **gtp, const struct of_group_mod *gm,
 	}
 }
 
+void
+of_groups_refs_clear(struct of_groups *gt)
+{
+	struct of_group	*g, *tmp;
+
+	if (gt != NULL)
+		HASH_ITER(hh, gt->by_id, g, tmp)
+			g->refs = 0;
+}
+
+void
+of_groups_ref_next_flow(struct of_groups *gt)
+{
+	gt->ref_flow++;
+}
+
+void
+of_groups_ref(void *gt, uint32_t group_id)
+{
+	struct of_groups	*t = gt;
+	struct of_group		*g = group_find(t, group_id);
+
+	/* A flow naming a group twice counts once. */
+	if (g != NULL && g->ref_flow != t->ref_flow) {
+		g->ref_flow = t->ref_flow;
+		g->refs++;
+	}
+}
+
 int
 of_groups_has(const struct of_groups *gt, uint32_t group_id)
 {
@@ -305,6 +337,7 @@ of_groups_walk(const struct of_groups *gt, uint32_t want, uint64_t now_ns,
 		gi.group_id = g->id;
 		gi.type = g->type;
 		gi.n_buckets = g->n_buckets;
+		gi.ref_count = g->refs;
 		gi.duration_sec = (uint32_t)(age / 1000000000ull);
 		gi.duration_nsec = (uint32_t)(age % 1000000000ull);
 		gi.buckets = g->buckets;

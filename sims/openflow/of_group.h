@@ -68,9 +68,15 @@ int	 of_groups_apply(struct of_groups **gt, const struct of_group_mod *,
 	    const struct of_group_limits *, uint64_t now_ns,
 	    of_group_deleted_cb, void *arg, enum of_err *err);
 int	 of_groups_has(const struct of_groups *, uint32_t group_id);
+/* Reference counts: cleared, then for each flow of_groups_ref_next_flow
+ * and one of_groups_ref(gt, id) per GROUP action (of_prog_each_group),
+ * then read by the walk. */
+void	 of_groups_refs_clear(struct of_groups *);
+void	 of_groups_ref_next_flow(struct of_groups *);
+void	 of_groups_ref(void *gt, uint32_t group_id);
 uint32_t of_groups_count(const struct of_groups *);
 /* Visit every group (want == OF_GROUP_ALL) or the one named; ref_count
- * is left 0 for the caller to fill. */
+ * as last counted. */
 void	 of_groups_walk(const struct of_groups *, uint32_t want,
 	    uint64_t now_ns, void (*fn)(void *, struct of_group_info *),
 	    void *arg);

@@ -699,29 +699,41 @@ struct of_group_walk {
 	struct of_mp_reply	*mr;
 };
 
-/* ref_count: the flows whose actions name the group (7.3.5.9). */
 static void
 of_group_visit(void *arg, struct of_group_info *gi)
 {
 	struct of_group_walk	*gw = arg;
-	struct of_flow_filter	 f;
-	uint64_t		 packets, bytes;
-	uint32_t		 flows = 0;
 
-	if (gw->mr->mp == OF_MP_GROUP_DESC) {
+	if (gw->mr->mp == OF_MP_GROUP_DESC)
 		of_mp_reply_add_group_desc(gw->mr, gi);
-		return;
-	}
+	else
+		of_mp_reply_add_group_stats(gw->mr, gi);
+}
+
+static int
+of_group_ref_flow(void *groups, const struct of_flow_info *fi)
+{
+	of_groups_ref_next_flow(groups);
+	of_prog_each_group(fi->prog, fi->prog_len, of_groups_ref, groups);
+	return 0;
+}
+
+/* ref_count (7.3.5.9): the flows whose actions name each group, counted
+ * in one pass over the flows that name any. */
+static void
+of_group_count_refs(struct of_switch *sw)
+{
+	struct of_flow_filter	f;
+
 	memset(&f, 0, sizeof(f));
 	f.table_id = OF_TABLE_ALL;
 	f.out_port = OF_PORT_ANY;
-	f.out_group = gi->group_id;
+	f.out_group = OF_GROUP_ALL;
 	of_match_init(&f.match);
-	if (gw->sw->ft != NULL)
-		of_flowtable_aggregate(gw->sw->ft, &f, &packets, &bytes,
-		    &flows);
-	gi->ref_count = flows;
-	of_mp_reply_add_group_stats(gw->mr, gi);
+	of_groups_refs_clear(sw->owner->groups);
+	if (sw->ft != NULL && sw->owner->groups != NULL)
+		of_flowtable_walk(sw->ft, &f, clock_ns(), of_group_ref_flow,
+		    sw->owner->groups);
 }
 
 /* GROUP (one group or OFPG_ALL) and GROUP_DESC (every group). */
@@ -739,6 +751,8 @@ of_mp_groups(const struct of_ctx *c, struct rbuf *body, enum of_mp mp)
 		of_refuse(c, err);
 		return;
 	}
+	if (mp == OF_MP_GROUP)
+		of_group_count_refs(sw);
 	of_mp_reply_begin(&mr, of_scratch(), sw->version, c->h->xid, mp,
 	    sw->sim->cfg.mp_max_bytes, of_mp_flush, sw);
 	of_groups_walk(sw->owner->groups, want, clock_ns(), of_group_visit,

@@ -220,7 +220,53 @@ test_flow_out_group(void)
 	of_groups_free(gt);
 }
 
+static void
+refs_visit(void *arg, struct of_group_info *gi)
+{
+	uint32_t	*refs = arg;
+
+	if (gi->group_id < 4)
+		refs[gi->group_id] = gi->ref_count;
+}
+
+/* ref_count: flows naming a group, each flow once however often it
+ * names it (7.3.5.9). */
+static void
+test_ref_count(void)
+{
+	static const uint8_t	 one[] = { BUCKET(0, 0, 1) };
+	/* APPLY_ACTIONS: GROUP 1, GROUP 1, GROUP 2. */
+	static const uint8_t	 inst[] = { 0, 4, 0, 32, 0, 0, 0, 0,
+	    0, 22, 0, 8, 0, 0, 0, 1, 0, 22, 0, 8, 0, 0, 0, 1,
+	    0, 22, 0, 8, 0, 0, 0, 2 };
+	static const uint8_t	 inst1[] = { 0, 4, 0, 16, 0, 0, 0, 0,
+	    0, 22, 0, 8, 0, 0, 0, 1 };
+	struct of_groups	*gt = NULL;
+	uint32_t		 refs[4] = { 0 }, flow;
+
+	CHECK(mod(&gt, OF_GC_ADD, OF_GT_ALL, 1, one, sizeof(one)) ==
+	    OF_ERR_NONE && mod(&gt, OF_GC_ADD, OF_GT_ALL, 2, one,
+	    sizeof(one)) == OF_ERR_NONE, "add 1 and 2");
+	of_groups_refs_clear(gt);
+	for (flow = 0; flow < 3; flow++) {
+		of_groups_ref_next_flow(gt);
+		if (flow < 2)
+			of_prog_each_group(inst, sizeof(inst), of_groups_ref,
+			    gt);
+		else
+			of_prog_each_group(inst1, sizeof(inst1),
+			    of_groups_ref, gt);
+	}
+	of_groups_walk(gt, OF_GROUP_ALL, 2000, refs_visit, refs);
+	CHECK(refs[1] == 3 && refs[2] == 2, "refs %u %u", refs[1], refs[2]);
+	of_groups_refs_clear(gt);
+	of_groups_walk(gt, OF_GROUP_ALL, 2000, refs_visit, refs);
+	CHECK(refs[1] == 0 && refs[2] == 0, "cleared");
+	of_groups_free(gt);
+}
+
 static const struct check_case cases[] = {
+	CASE(test_ref_count),
 	CASE(test_codec_roundtrip),
 	CASE(test_add_modify_delete),
 	CASE(test_buckets),
