@@ -36,6 +36,7 @@
 #include "of_actions.h"
 #include "of_codec.h"
 #include "of_flowtable.h"
+#include "of_group.h"
 #include "of_match.h"
 #include "of_oxm.h"
 #include "fuzz_driver.h"
@@ -668,6 +669,70 @@ fz_actions(uint8_t version, const uint8_t *p, size_t n, int instructions)
 	(void)of_prog_uses_group(version, p, n, 1);
 }
 
+#define FZ_MAX_GROUPS	16
+
+static void
+fz_group_desc(void *arg, struct of_group_info *gi)
+{
+	FZ_CHECK(of_mp_reply_add_group_desc(arg, gi) == 0);
+}
+
+/* The GROUP_DESC of the group just added or modified: its buckets as
+ * the GROUP_MOD carried them. */
+static void
+fz_group_flush(void *arg, struct wbuf *w)
+{
+	const struct of_group_mod	*gm = arg;
+	struct of_header		 h;
+	struct rbuf			 r, entries;
+	enum of_mp			 mp;
+	uint16_t			 flags, len;
+	uint32_t			 id;
+
+	rbuf_init(&r, w->data, w->len);
+	FZ_CHECK(of_header_decode(&r, &h) == 0 && h.length == w->len);
+	FZ_CHECK(of_mp_reply_decode(OF_VERSION_13, &r, &mp, &flags,
+	    &entries) == 0 && mp == OF_MP_GROUP_DESC);
+	if (gm->command != OF_GC_DELETE) {
+		FZ_CHECK(rbuf_get_u16(&entries, &len) == 0 &&
+		    len == rbuf_left(&entries) + 2);
+		rbuf_skip(&entries, 2);
+		FZ_CHECK(rbuf_get_u32(&entries, &id) == 0 &&
+		    id == gm->group_id);
+		FZ_CHECK(rbuf_left(&entries) == gm->buckets_len &&
+		    memcmp(rbuf_ptr(&entries), gm->buckets,
+		    gm->buckets_len) == 0);
+	}
+	wbuf_reset(w);
+}
+
+/* GROUP_MOD (1.3): the table stays bounded, and GROUP_DESC reads back
+ * what was taken. */
+static void
+fz_group_mod(struct of_groups **gt, struct rbuf *body, uint64_t now)
+{
+	static const struct of_group_limits	lim = { FZ_PORTS,
+	    FZ_MAX_GROUPS };
+	struct of_group_mod			gm;
+	struct of_mp_reply			mr;
+	struct wbuf				w;
+	enum of_err				err = OF_ERR_NONE;
+
+	if (of_group_mod_decode(body, &gm, &err) == -1 ||
+	    of_groups_apply(gt, &gm, &lim, now, NULL, NULL, &err) == -1) {
+		FZ_CHECK(err != OF_ERR_NONE);
+		return;
+	}
+	FZ_CHECK(of_groups_count(*gt) <= FZ_MAX_GROUPS);
+	FZ_CHECK(gm.command != OF_GC_DELETE ||
+	    !of_groups_has(*gt, gm.group_id));
+	wbuf_init(&w, fz_out, sizeof(fz_out));
+	of_mp_reply_begin(&mr, &w, OF_VERSION_13, 1, OF_MP_GROUP_DESC, 0,
+	    fz_group_flush, &gm);
+	of_groups_walk(*gt, gm.group_id, now, fz_group_desc, &mr);
+	(void)of_mp_reply_end(&mr);
+}
+
 /*
  * A stream of messages framed as of_read frames them, against one table:
  * FLOW_MODs change it, FLOW and AGGREGATE requests read it, time moves one
@@ -678,6 +743,7 @@ fz_switch(uint8_t version, const uint8_t *p, size_t n)
 {
 	struct of_flowtable	*ft = of_flowtable_new(version, FZ_TABLES,
 	    FZ_TABLE_SIZE);
+	struct of_groups	*gt = NULL;
 	struct of_mp_request	 req;
 	struct of_flow_filter	 f;
 	struct of_header	 h;
@@ -699,6 +765,10 @@ fz_switch(uint8_t version, const uint8_t *p, size_t n)
 		case OF_FLOW_MOD:
 			fz_flow_mod(ft, version, &body, now);
 			break;
+		case OF_GROUP_MOD:
+			if (version == OF_VERSION_13)
+				fz_group_mod(&gt, &body, now);
+			break;
 		case OF_MULTIPART_REQUEST:
 			if (of_mp_request_decode(version, &body, &req,
 			    &err) == 0 && (req.mp == OF_MP_FLOW ||
@@ -717,6 +787,7 @@ fz_switch(uint8_t version, const uint8_t *p, size_t n)
 	FZ_CHECK(of_flowtable_total(ft) == 0 ||
 	    of_flowtable_next_expiry(ft) == 0);
 	of_flowtable_free(ft);
+	of_groups_free(gt);
 }
 
 /* The fixed-layout messages: decode must not read past the body. */

@@ -25,6 +25,7 @@ T = {
     "HELLO": (0, 0), "ERROR": (1, 1), "FEATURES_REQUEST": (5, 5),
     "FEATURES_REPLY": (6, 6), "SET_CONFIG": (9, 9), "PACKET_IN": (10, 10),
     "PACKET_OUT": (13, 13), "FLOW_MOD": (14, 14), "PORT_MOD": (16, 15),
+    "GROUP_MOD": (15, None),
     "MP_REQUEST": (18, 16), "MP_REPLY": (19, 17),
     "QUEUE_GET_CONFIG_REQUEST": (22, 20), "ROLE_REQUEST": (24, None),
     "SET_ASYNC": (28, None),
@@ -139,6 +140,30 @@ def flow_stats_req(v, match=None, table=0xff):
         body = struct.pack("!HH", MP_FLOW, 0) + (match or match10()) + \
             struct.pack("!BxH", table, NONE10)
     return msg(v, "MP_REQUEST", body)
+
+
+def bucket(acts, weight=0, watch_port=ANY32, watch_group=ANY32):
+    return struct.pack("!HHII4x", 16 + len(acts), weight, watch_port,
+                       watch_group) + acts
+
+
+def group_mod(cmd, gtype, gid, *buckets):
+    return msg(V13, "GROUP_MOD", struct.pack("!HBxI", cmd, gtype, gid) +
+               b"".join(buckets))
+
+
+def group_session():
+    """GROUP_MODs of each type, a modify, errors, deletes (fz_switch)."""
+    return (group_mod(0, 0, 1, bucket(out13(1)), bucket(out13(2))) +
+            group_mod(0, 1, 2, bucket(out13(1), 10), bucket(out13(2), 20)) +
+            group_mod(0, 2, 3, bucket(out13(3))) +
+            group_mod(0, 3, 4, bucket(out13(1), watch_port=1),
+                      bucket(out13(2), watch_port=2)) +
+            group_mod(0, 0, 1, bucket(out13(1))) +          # exists
+            group_mod(1, 2, 9, bucket(out13(1))) +          # unknown
+            group_mod(0, 0, 5, bucket(struct.pack("!HHI", 22, 8, 1))) +
+            group_mod(1, 2, 1, bucket(out13(4))) +
+            group_mod(2, 0, 1) + group_mod(2, 0, 0xfffffffc))
 
 
 def seeds():
@@ -268,6 +293,8 @@ def seeds():
                       flow_mod10(cmd=4, match=M10_PORT) +
                       flow_stats_req(v))
         put("switch_session", SWITCH, stream)
+        if v == V13:
+            put("switch_groups", SWITCH, group_session())
         # A table filled past its size (20 in the harness), so the hash
         # grows, one ADD is TABLE_FULL, then deletes shrink it again.
         stream = b""
