@@ -71,7 +71,7 @@ struct ovsdb_dpcols {
 };
 
 #define OVSDB_DPCOL(table, column, field) \
-	{ table, column, offsetof(struct ovsdb_dpcols, field) }
+	OVSDB_COLREF(struct ovsdb_dpcols, table, column, field)
 static const struct ovsdb_colref ovsdb_dpcol_refs[] = {
 	OVSDB_DPCOL("Bridge", NULL, br),
 	OVSDB_DPCOL("Controller", NULL, ctl),

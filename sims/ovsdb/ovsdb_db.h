@@ -102,6 +102,9 @@ struct ovsdb_colref {
 	const char	*column;
 	size_t		 off;		/* offsetof the int in out */
 };
+/* A row of a table of them: the int field of struct type it fills. */
+#define OVSDB_COLREF(type, table, column, field) \
+	{ table, column, offsetof(type, field) }
 int	 ovsdb_colrefs_find(const struct ovsdb_schema *,
 	    const struct ovsdb_colref *, size_t n, void *out);
 

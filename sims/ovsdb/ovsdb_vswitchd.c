@@ -35,7 +35,7 @@ struct ovsdb_vsd {
 };
 
 #define OVSDB_VSDCOL(table, column, field) \
-	{ table, column, offsetof(struct ovsdb_vsd, field) }
+	OVSDB_COLREF(struct ovsdb_vsd, table, column, field)
 static const struct ovsdb_colref ovsdb_vsd_refs[] = {
 	OVSDB_VSDCOL("Open_vSwitch", NULL, ovs),
 	OVSDB_VSDCOL("Interface", NULL, iface),
