@@ -126,7 +126,7 @@ mp_hdr_decode(uint8_t version, struct rbuf *r, uint16_t *type,
 
 /*
  * Kinds this version does not define are BAD_MULTIPART (BAD_STAT in 1.0);
- * sbsim implements no experimenter multipart, so that is BAD_EXPERIMENTER.
+ * an experimenter body goes to of_experimenter.c's table.
  */
 int
 of_mp_request_decode(uint8_t version, struct rbuf *r,
@@ -138,8 +138,6 @@ of_mp_request_decode(uint8_t version, struct rbuf *r,
 	rbuf_sub(r, &req->body, rbuf_left(r));
 	if (req->mp == OF_MP_UNKNOWN)
 		return bad(err, OF_ERR_BAD_MULTIPART);
-	if (req->mp == OF_MP_EXPERIMENTER)
-		return bad(err, OF_ERR_BAD_EXPERIMENTER);
 	return 0;
 }
 

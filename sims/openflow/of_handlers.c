@@ -8,6 +8,7 @@
 
 #include "log.h"
 #include "of_actions.h"
+#include "of_experimenter.h"
 #include "of_sim.h"
 
 #ifndef PACKAGE_VERSION
@@ -24,20 +25,13 @@
 #define OF_PS_LIVE		(1u << 2)	/* 1.3 port state */
 #define OF_PC_PORT_DOWN		(1u << 0)
 
-struct of_ctx {
-	struct of_switch		*sw;
-	const struct of_header		*h;
-	struct rbuf			*body;
-	const uint8_t			*msg;
-};
-
 static void
 of_reply(struct of_switch *sw, struct wbuf *w)
 {
 	of_switch_send(sw, w);
 }
 
-static void
+void
 of_refuse(const struct of_ctx *c, enum of_err err)
 {
 	of_switch_error(c->sw, c->h->xid, err, c->msg, c->h->length);
@@ -46,7 +40,7 @@ of_refuse(const struct of_ctx *c, enum of_err err)
 /* A slave may only read (1.3.5 section 6.3.6): PACKET_OUT, FLOW_MOD,
  * GROUP_MOD, PORT_MOD, TABLE_MOD, METER_MOD and TABLE_FEATURES with a
  * body get BAD_REQUEST/IS_SLAVE. */
-static int
+int
 of_slave_refuse(const struct of_ctx *c)
 {
 	if (of_conn_role(c->sw) != OF_ROLE_SLAVE)
@@ -819,9 +813,8 @@ of_on_multipart(const struct of_ctx *c)
 		of_mp_empty_encode(w, c->sw->version, c->h->xid, req.mp);
 		of_reply(c->sw, w);
 		return;
-	case OF_MP_EXPERIMENTER:
-		of_refuse(c, OF_ERR_BAD_EXPERIMENTER);
-		return;
+	case OF_MP_EXPERIMENTER:	of_on_mp_experimenter(c, &req.body);
+					return;
 	default:
 		of_refuse(c, OF_ERR_BAD_MULTIPART);
 		return;
@@ -838,8 +831,7 @@ of_handle(struct of_switch *sw, enum of_type t, const struct of_header *h,
 	case OF_ECHO_REQUEST:		of_on_echo_request(&c); return;
 	case OF_ECHO_REPLY:		of_on_echo_reply(&c); return;
 	case OF_ERROR:			of_on_error(&c); return;
-	case OF_EXPERIMENTER:		of_refuse(&c, OF_ERR_BAD_EXPERIMENTER);
-					return;
+	case OF_EXPERIMENTER:		of_on_experimenter(&c); return;
 	case OF_FEATURES_REQUEST:	of_on_features_request(&c); return;
 	case OF_GET_CONFIG_REQUEST:	of_on_get_config(&c); return;
 	case OF_SET_CONFIG:		of_on_set_config(&c); return;

@@ -150,6 +150,7 @@ struct of_counters {
 	uint64_t	*group_mods;
 	uint64_t	*group_mod_errors;
 	uint64_t	*groups_out_of_room;	/* --max-groups reached */
+	uint64_t	*experimenter_refused;	/* no row for its id */
 	uint64_t	*stats_requests;
 	uint64_t	*barriers;
 	uint64_t	*packet_outs;
