@@ -3,11 +3,13 @@
  * handler reads its own exp_type (1.3.5 section 7.5.4: experimenter,
  * exp_type; 1.0's nicira_header: vendor, subtype, the same eight bytes).
  */
+#include "of_bundle.h"
 #include "of_experimenter.h"
 #include "of_sim.h"
 
 /* Extensions add a row here (and their file to local.am). */
 static const struct of_experimenter of_experimenters[] = {
+	{ OF_EXP_ONF, "onf", of_onf_on_msg, NULL },
 	{ 0, NULL, NULL, NULL }
 };
 

@@ -97,6 +97,32 @@ struct of_flowtable {
 	 * holds no array at all (it was 2 KiB of NULLs per switch). */
 	struct of_ft_table	**tables;
 	uint16_t		 tables_cap;
+	struct of_ft_txn	*txn;		/* a bundle's commit, or NULL */
+};
+
+/*
+ * The undo log of a transaction (a bundle's commit): what each change did,
+ * so a failed commit puts every flow back where it was, and the flows a
+ * commit removes or replaces are freed, and reported, only once it
+ * succeeds.  LINKED: f is new.  SWAPPED: f took old's place.  DROPPED: f
+ * left the list after old (NULL: the head), with its FLOW_REMOVED due.
+ */
+enum ft_undo_kind { FT_LINKED, FT_SWAPPED, FT_DROPPED };
+
+struct ft_undo {
+	uint8_t			 kind;
+	uint8_t			 reason;
+	struct of_flow		*f;
+	struct of_flow		*old;
+	uint64_t		 now;
+	of_flow_removed_cb	 cb;
+	void			*arg;
+};
+
+struct of_ft_txn {
+	struct ft_undo		*v;
+	size_t			 n;
+	size_t			 cap;
 };
 
 /* What one FLOW_MOD is doing, passed down the helpers. */
@@ -109,6 +135,25 @@ struct ft_op {
 	struct of_ft_result		*res;
 	enum of_err			*err;
 };
+
+static struct ft_undo *
+txn_log(struct of_flowtable *ft, uint8_t kind, struct of_flow *f,
+    struct of_flow *old)
+{
+	struct of_ft_txn	*x = ft->txn;
+	struct ft_undo		*u;
+
+	if (x->n == x->cap) {
+		x->cap = x->cap ? x->cap * 2 : 64;
+		x->v = xreallocarray(x->v, x->cap, sizeof(*x->v));
+	}
+	u = &x->v[x->n++];
+	memset(u, 0, sizeof(*u));
+	u->kind = kind;
+	u->f = f;
+	u->old = old;
+	return u;
+}
 
 static int
 ft_fail(enum of_err *err, enum of_err e)
@@ -389,17 +434,26 @@ table_link(struct of_flowtable *ft, struct of_ft_table *t, struct of_flow *f)
 		t->buckets[b] = f;
 	}
 	heap_add(ft, f);
+	if (ft->txn != NULL)
+		txn_log(ft, FT_LINKED, f, NULL);
 }
 
-/* Unlink and free; the caller reports it first if it has to. */
+/* Out of the hash, its run, the heap and the counts; not freed. */
 static void
-table_drop(struct of_flowtable *ft, struct of_ft_table *t, struct of_flow *f)
+table_unlink(struct of_flowtable *ft, struct of_ft_table *t, struct of_flow *f)
 {
 	*table_slot(t, f) = f->hnext;
 	prio_unlink(t, f);
 	heap_del(ft, f);
 	t->count--;
 	ft->total--;
+}
+
+/* Unlink and free; the caller reports it first if it has to. */
+static void
+table_drop(struct of_flowtable *ft, struct of_ft_table *t, struct of_flow *f)
+{
+	table_unlink(ft, t, f);
 	free(f);
 	/* Shrink so a table emptied after a big run gives memory back. */
 	if (t->nbuckets > FT_MIN_BUCKETS && t->count < t->nbuckets / 4)
@@ -425,7 +479,10 @@ table_swap(struct of_flowtable *ft, struct of_ft_table *t,
 		g->last = nf;
 	heap_del(ft, old);
 	heap_add(ft, nf);
-	free(old);
+	if (ft->txn != NULL)
+		txn_log(ft, FT_SWAPPED, nf, old);
+	else
+		free(old);
 }
 
 /* ---- flows ---- */
@@ -511,7 +568,19 @@ flow_remove(struct of_flowtable *ft, struct of_ft_table *t, struct of_flow *f,
 {
 	struct of_flow_info	fi;
 	struct of_match		m;
+	struct ft_undo		*u;
 
+	if (ft->txn != NULL) {
+		/* Reported once the commit holds (1.4.1 section 6.8.5). */
+		u = txn_log(ft, FT_DROPPED, f, TAILQ_PREV(f, of_flow_list,
+		    link));
+		u->reason = reason;
+		u->now = now;
+		u->cb = cb;
+		u->arg = arg;
+		table_unlink(ft, t, f);
+		return;
+	}
 	if (cb != NULL && (f->flags & OF_FF_SEND_FLOW_REM)) {
 		flow_info(f, now, reason, &fi, &m);
 		cb(arg, &fi);
@@ -637,7 +706,8 @@ flow_modify(struct ft_op *op, struct of_ft_table *t, struct of_flow *f)
 	struct of_flow			*nf = f;
 	struct of_match			 m;
 
-	if (f->prog_len == mod->prog_len) {
+	/* In a transaction the old flow is kept as it was, for the undo. */
+	if (f->prog_len == mod->prog_len && op->ft->txn == NULL) {
 		if (mod->prog_len > 0)
 			memcpy(f->data + f->match_len, mod->prog,
 			    mod->prog_len);
@@ -955,4 +1025,122 @@ of_flowtable_next_expiry(const struct of_flowtable *ft)
 	if (ft->heap_n == 0)
 		return 0;
 	return flow_expiry(ft->heap[0], NULL);
+}
+
+/* ---- transactions (bundles) ---- */
+
+void
+of_flowtable_txn_begin(struct of_flowtable *ft)
+{
+	if (ft->txn == NULL)
+		ft->txn = xcalloc(1, sizeof(*ft->txn));
+	ft->txn->n = 0;
+}
+
+static void
+txn_end(struct of_flowtable *ft)
+{
+	free(ft->txn->v);
+	free(ft->txn);
+	ft->txn = NULL;
+}
+
+/* f back into its run right after prev (NULL: the list's head), as the
+ * undo of its drop: the table then is as it was just after the drop. */
+static void
+prio_relink(struct of_ft_table *t, struct of_flow *f, struct of_flow *prev)
+{
+	struct of_ft_prio	*g = prio_find(t, f->priority);
+
+	if (prev == NULL)
+		TAILQ_INSERT_HEAD(&t->flows, f, link);
+	else
+		TAILQ_INSERT_AFTER(&t->flows, prev, f, link);
+	if (g == NULL) {
+		g = xcalloc(1, sizeof(*g));
+		g->priority = f->priority;
+		g->first = g->last = f;
+		HASH_ADD(hh, t->prios, priority, sizeof(g->priority), g);
+	} else if (prev == NULL || prev->priority != f->priority)
+		g->first = f;
+	else if (g->last == prev)
+		g->last = f;
+	if (!g->mixed && !prio_alike(g, f->data, f->match_len))
+		g->mixed = 1;
+	g->count++;
+	if (g->ovl != NULL)
+		of_ovl_add(g->ovl, f->data, f->match_len);
+}
+
+static void
+table_relink(struct of_flowtable *ft, struct of_ft_table *t,
+    struct of_flow *f, struct of_flow *prev)
+{
+	uint32_t	b;
+
+	prio_relink(t, f, prev);
+	t->count++;
+	ft->total++;
+	if (t->count > t->nbuckets)
+		table_rehash(t, t->nbuckets ? t->nbuckets * 2 : FT_MIN_BUCKETS);
+	else {
+		b = f->hash & (t->nbuckets - 1);
+		f->hnext = t->buckets[b];
+		t->buckets[b] = f;
+	}
+	heap_add(ft, f);
+}
+
+/* The commit holds: replaced and removed flows are freed, the removed
+ * ones reported (FLOW_REMOVED) in the order they went. */
+void
+of_flowtable_txn_commit(struct of_flowtable *ft)
+{
+	struct ft_undo		*u;
+	struct of_flow_info	 fi;
+	struct of_match		 m;
+	size_t			 i;
+
+	if (ft->txn == NULL)
+		return;
+	for (i = 0; i < ft->txn->n; i++) {
+		u = &ft->txn->v[i];
+		if (u->kind == FT_SWAPPED)
+			free(u->old);
+		if (u->kind != FT_DROPPED)
+			continue;
+		if (u->cb != NULL && (u->f->flags & OF_FF_SEND_FLOW_REM)) {
+			flow_info(u->f, u->now, u->reason, &fi, &m);
+			u->cb(u->arg, &fi);
+		}
+		free(u->f);
+	}
+	txn_end(ft);
+}
+
+/* The commit failed: each change undone, last first, so every flow is
+ * back in its place (order, counters, timeouts) as before the commit. */
+void
+of_flowtable_txn_rollback(struct of_flowtable *ft)
+{
+	struct of_ft_txn	*x = ft->txn;
+	struct ft_undo		*u;
+	struct of_ft_table	*t;
+	size_t			 i;
+
+	if (x == NULL)
+		return;
+	ft->txn = NULL;		/* the undo itself is not logged */
+	for (i = x->n; i-- > 0;) {
+		u = &x->v[i];
+		t = table_get(ft, u->f->table_id);
+		if (u->kind == FT_LINKED)
+			table_drop(ft, t, u->f);
+		else if (u->kind == FT_SWAPPED)
+			table_swap(ft, t, u->f, u->old);
+		else
+			table_relink(ft, t, u->f, u->old);
+	}
+	ft->txn = x;
+	txn_end(ft);
 }

@@ -134,4 +134,14 @@ int	 of_flowtable_expire(struct of_flowtable *, uint64_t now_ns,
 /* Earliest expiry time, or 0 when no flow has a timeout. */
 uint64_t of_flowtable_next_expiry(const struct of_flowtable *);
 
+/*
+ * A transaction (a bundle's commit, OpenFlow 1.4.1 section 6.8): between
+ * begin and commit or rollback, of_flowtable_apply() logs each change;
+ * FLOW_REMOVED callbacks wait for the commit, and a rollback puts the
+ * tables back exactly as they were at begin (same flows, same order).
+ */
+void	 of_flowtable_txn_begin(struct of_flowtable *);
+void	 of_flowtable_txn_commit(struct of_flowtable *);
+void	 of_flowtable_txn_rollback(struct of_flowtable *);
+
 #endif

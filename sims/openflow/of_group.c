@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "log.h"
 #include "of_actions.h"
 #include "of_codec.h"
 #include "of_group.h"
@@ -358,4 +359,26 @@ of_groups_free(struct of_groups *gt)
 		free(g);
 	}
 	free(gt);
+}
+
+/* A copy, groups in the same order: what a bundle's commit puts back
+ * when one of its messages fails (of_bundle.c).  NULL stays NULL. */
+struct of_groups *
+of_groups_clone(const struct of_groups *gt)
+{
+	struct of_groups	*c;
+	struct of_group		*g, *tmp, *ng;
+
+	if (gt == NULL)
+		return NULL;
+	c = xcalloc(1, sizeof(*c));
+	c->ref_flow = gt->ref_flow;
+	HASH_ITER(hh, gt->by_id, g, tmp) {
+		ng = xmalloc(sizeof(*ng) + g->len);
+		memcpy(ng, g, sizeof(*ng) + g->len);
+		memset(&ng->hh, 0, sizeof(ng->hh));
+		HASH_ADD(hh, c->by_id, id, sizeof(ng->id), ng);
+		c->n++;
+	}
+	return c;
 }

@@ -81,5 +81,7 @@ void	 of_groups_walk(const struct of_groups *, uint32_t want,
 	    uint64_t now_ns, void (*fn)(void *, struct of_group_info *),
 	    void *arg);
 void	 of_groups_free(struct of_groups *);
+/* A copy in the same order (a bundle's commit keeps one to put back). */
+struct of_groups *of_groups_clone(const struct of_groups *);
 
 #endif

@@ -240,7 +240,7 @@ of_flows_changed(struct of_switch *sw, int64_t delta, uint64_t now,
 	}
 }
 
-static int
+int
 of_flow_mod_validate(struct of_switch *sw, const struct of_flow_mod *fm,
     enum of_err *err)
 {
@@ -284,15 +284,25 @@ of_on_flow_mod(const struct of_ctx *c)
 	}
 	of_switch_flow_mod_taken(sw, now);
 	of_switch_timed(sw->owner);
-	*cn->flows_added += res.added;
-	*cn->flows_modified += res.modified;
-	*cn->flows_deleted += res.deleted;
 	if (fm.buffer_id != OF_NO_BUFFER && fm.command <= OF_FC_MODIFY_STRICT)
 		of_pktin_response(sw, fm.buffer_id, now);
-	if (res.added > 0)
-		of_flows_changed(sw, res.added, now, sw->arrived_ns);
-	if (res.deleted > 0)
-		of_flows_changed(sw, -(int64_t)res.deleted, now,
+	of_flows_account(sw, &res, now);
+}
+
+/* Flows a FLOW_MOD (or a bundle's commit) changed: counters, phases. */
+void
+of_flows_account(struct of_switch *sw, const struct of_ft_result *res,
+    uint64_t now)
+{
+	struct of_counters	*cn = &sw->sim->c;
+
+	*cn->flows_added += res->added;
+	*cn->flows_modified += res->modified;
+	*cn->flows_deleted += res->deleted;
+	if (res->added > 0)
+		of_flows_changed(sw, res->added, now, sw->arrived_ns);
+	if (res->deleted > 0)
+		of_flows_changed(sw, -(int64_t)res->deleted, now,
 		    sw->arrived_ns);
 }
 
@@ -310,25 +320,35 @@ of_group_flow_removed(void *sw, const struct of_flow_info *fi)
 /* The flows whose actions name a deleted group go with it (1.3.5
  * section 6.5), as a DELETE with out_group would remove them; OFPG_ALL
  * selects every flow naming a group. */
-static void
-of_group_deleted(void *arg, uint32_t group_id)
+int
+of_group_flows_delete(struct of_switch *sw, uint32_t group_id, uint64_t now,
+    struct of_ft_result *res)
 {
-	struct of_switch	*sw = arg;
 	struct of_flow_mod	 fm;
-	struct of_ft_result	 res;
 	enum of_err		 err;
-	uint64_t		 now = clock_ns();
 
 	memset(&fm, 0, sizeof(fm));
-	memset(&res, 0, sizeof(res));
+	memset(res, 0, sizeof(*res));
 	fm.command = OF_FC_DELETE;
 	fm.table_id = OF_TABLE_ALL;
 	fm.buffer_id = OF_NO_BUFFER;
 	fm.out_port = OF_PORT_ANY;
 	fm.out_group = group_id;
 	of_match_init(&fm.match);
-	if (sw->ft == NULL || of_flowtable_apply(sw->ft, &fm, now,
-	    of_group_flow_removed, sw, &res, &err) == -1)
+	if (sw->ft == NULL)
+		return -1;
+	return of_flowtable_apply(sw->ft, &fm, now, of_group_flow_removed, sw,
+	    res, &err);
+}
+
+static void
+of_group_deleted(void *arg, uint32_t group_id)
+{
+	struct of_switch	*sw = arg;
+	struct of_ft_result	 res;
+	uint64_t		 now = clock_ns();
+
+	if (of_group_flows_delete(sw, group_id, now, &res) == -1)
 		return;
 	*sw->sim->c.flows_deleted += res.deleted;
 	if (res.deleted > 0)
@@ -401,31 +421,53 @@ of_port_link(struct of_switch *sw, uint32_t no, int down)
 		of_port_status_to(of_switch_conn(sw->sim, sw->idx, k), &p);
 }
 
+/* A PORT_MOD's body decoded and checked against the ports: 0, or -1
+ * with *err. */
+int
+of_port_mod_check(struct of_switch *sw, struct rbuf *body,
+    struct of_port_mod *pm, enum of_err *err)
+{
+	struct of_port	p;
+
+	if (of_port_mod_decode(sw->version, body, pm, err) == -1)
+		return -1;
+	if (pm->port_no == 0 || pm->port_no > sw->sim->cfg.ports) {
+		*err = OF_ERR_PORT_MOD_BAD_PORT;
+		return -1;
+	}
+	of_port_fill(sw, pm->port_no, &p);
+	if (memcmp(p.hw_addr, pm->hw_addr, sizeof(p.hw_addr)) != 0) {
+		*err = OF_ERR_PORT_MOD_BAD_HW_ADDR;
+		return -1;
+	}
+	return 0;
+}
+
 static void
 of_on_port_mod(const struct of_ctx *c)
 {
-	struct of_switch	*sw = c->sw;
-	struct of_port_mod	 pm;
-	struct of_port		 p;
-	enum of_err		 err = OF_ERR_NONE;
-	uint32_t		 old;
-	unsigned		 k;
+	struct of_port_mod	pm;
+	enum of_err		err = OF_ERR_NONE;
 
 	if (of_slave_refuse(c))
 		return;
-	if (of_port_mod_decode(sw->version, c->body, &pm, &err) == -1) {
+	if (of_port_mod_check(c->sw, c->body, &pm, &err) == -1) {
 		of_refuse(c, err);
 		return;
 	}
-	if (pm.port_no == 0 || pm.port_no > sw->sim->cfg.ports) {
-		of_refuse(c, OF_ERR_PORT_MOD_BAD_PORT);
-		return;
-	}
-	of_port_fill(sw, pm.port_no, &p);
-	if (memcmp(p.hw_addr, pm.hw_addr, sizeof(p.hw_addr)) != 0) {
-		of_refuse(c, OF_ERR_PORT_MOD_BAD_HW_ADDR);
-		return;
-	}
+	of_port_mod_apply(c->sw, &pm);
+}
+
+/* A checked PORT_MOD: the config bits it masks, a PORT_STATUS when
+ * they changed. */
+void
+of_port_mod_apply(struct of_switch *sw, const struct of_port_mod *m)
+{
+	struct of_port_mod	pm = *m;
+	struct of_port		p;
+	uint32_t		old;
+	unsigned		k;
+
 	old = sw->ports[pm.port_no - 1].config;
 	sw->ports[pm.port_no - 1].config = (old & ~pm.mask) |
 	    (pm.config & pm.mask);

@@ -89,6 +89,14 @@ static const struct opt of_rows[] = {
 	    "flows a table holds"),
 	OPT_U("max-groups", "N", C, max_groups, 1, 1000000, 0,
 	    "groups a switch holds (OpenFlow 1.3)"),
+	OPT_U("bundles-max", "N", C, bundles_max, 1, 65536, 0,
+	    "bundles open at once per connection"),
+	OPT_U("bundle-msgs-max", "N", C, bundle_msgs_max, 1, 10000000, 0,
+	    "messages one bundle holds"),
+	OPT_U("bundle-bytes-max", "N", C, bundle_bytes_max, 1024,
+	    1073741824, 0, "bytes of messages one bundle holds"),
+	OPT_D("bundle-timeout", "S", C, bundle_timeout, 0, 86400, 0,
+	    "discard a bundle idle for S s (0: never)"),
 	OPT_U("expect-flows", "N", C, expect_flows, 1, UINT64_MAX / 2, 0,
 	    "program ends when the switches hold N flows,\n"
 	    "delete when they hold none again"),
@@ -147,6 +155,10 @@ of_config_defaults(struct of_config *cfg)
 	cfg->tables = 254;
 	cfg->table_size = 1000000;
 	cfg->max_groups = 4096;
+	cfg->bundles_max = 64;
+	cfg->bundle_msgs_max = 1000000;
+	cfg->bundle_bytes_max = 256 * 1024 * 1024;
+	cfg->bundle_timeout = 10;
 	cfg->tree_fanout = 2;
 	cfg->macs = 1000;
 	cfg->pktin_window = 64;
@@ -199,6 +211,14 @@ static const struct counter_row of_counter_rows[] = {
 	OFC(group_mod_errors, "group_mod_errors"),
 	OFC(groups_out_of_room, "groups_out_of_room"),
 	OFC(experimenter_refused, "experimenter_refused"),
+	OFC(bundles_opened, "bundles_opened"),
+	OFC(bundles_committed, "bundles_committed"),
+	OFC(bundles_failed, "bundles_failed"),
+	OFC(bundles_discarded, "bundles_discarded"),
+	OFC(bundles_timed_out, "bundles_timed_out"),
+	OFC(bundle_msgs, "bundle_msgs"),
+	OFC(bundle_errors, "bundle_errors"),
+	OFC(bundle_limit_refused, "bundle_limit_refused"),
 	OFC(stats_requests, "stats_requests"),
 	OFC(barriers, "barriers"),
 	OFC(packet_outs, "packet_outs"),

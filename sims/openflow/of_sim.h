@@ -46,6 +46,10 @@ struct of_config {
 	uint8_t			tables;
 	uint32_t		table_size;
 	uint32_t		max_groups;	/* --max-groups, per switch */
+	uint32_t		bundles_max;	/* open per connection */
+	uint32_t		bundle_msgs_max; /* messages per bundle */
+	uint32_t		bundle_bytes_max; /* bytes per bundle */
+	double			bundle_timeout;	/* s idle, 0: never */
 	uint64_t		expect_flows;	/* 0: no program/delete target */
 	int			expect_delete;	/* --expect-delete */
 	enum of_topo		topo;
@@ -131,6 +135,7 @@ struct of_switch {
 	struct of_port_state	*ports;
 	struct of_pktin_state	*pktin;
 	struct of_switch	*timed_next;	/* on sim->timed */
+	struct of_bundles	*bundles;	/* open ones (of_bundle.c) */
 };
 
 /* Counters an OpenFlow run keeps (names in the report). */
@@ -151,6 +156,14 @@ struct of_counters {
 	uint64_t	*group_mod_errors;
 	uint64_t	*groups_out_of_room;	/* --max-groups reached */
 	uint64_t	*experimenter_refused;	/* no row for its id */
+	uint64_t	*bundles_opened;
+	uint64_t	*bundles_committed;
+	uint64_t	*bundles_failed;	/* a commit refused */
+	uint64_t	*bundles_discarded;	/* DISCARD, connection closed */
+	uint64_t	*bundles_timed_out;	/* --bundle-timeout */
+	uint64_t	*bundle_msgs;		/* messages added */
+	uint64_t	*bundle_errors;		/* BUNDLE_FAILED sent */
+	uint64_t	*bundle_limit_refused;	/* a --bundle* bound */
 	uint64_t	*stats_requests;
 	uint64_t	*barriers;
 	uint64_t	*packet_outs;
@@ -262,6 +275,16 @@ void	 of_port_link(struct of_switch *sw, uint32_t no, int down);
 void	 of_switch_stall(struct of_switch *, int stall);
 /* Is port no's link down now? */
 int	 of_port_link_down(const struct of_switch *sw, uint32_t no);
+/* of_handlers.c: the steps a bundle's commit (of_bundle.c) takes. */
+int	 of_flow_mod_validate(struct of_switch *, const struct of_flow_mod *,
+	    enum of_err *);
+void	 of_flows_account(struct of_switch *, const struct of_ft_result *,
+	    uint64_t now);
+int	 of_group_flows_delete(struct of_switch *, uint32_t group_id,
+	    uint64_t now, struct of_ft_result *);
+int	 of_port_mod_check(struct of_switch *, struct rbuf *,
+	    struct of_port_mod *, enum of_err *);
+void	 of_port_mod_apply(struct of_switch *, const struct of_port_mod *);
 
 /* of_pktin.c */
 void	 of_pktin_start(struct of_switch *);

@@ -17,6 +17,7 @@
 
 #include "engine.h"
 #include "log.h"
+#include "of_bundle.h"
 #include "of_sim.h"
 
 static const char *const of_state_names[] = {
@@ -735,6 +736,7 @@ of_switch_down(struct pool_dev *pd, const char *why)
 	rxpeek_stop(&sw->rxp);
 	of_rx_stop(sw);
 	of_pktin_stop(sw);
+	of_bundles_drop(sw);	/* a connection's own (1.4.1 section 6.8) */
 	if (of_conn_role(sw) == OF_ROLE_MASTER)
 		of_master_lost(sw, clock_ns());
 	of_roles_conn_up(&sw->owner->roles, sw->ctl);
@@ -859,6 +861,7 @@ of_switch_sweep(struct of_sim *sim, uint64_t now)
 
 	of_switch_expire_all(sim, now);
 	of_pktin_sweep(sim, now);
+	of_bundles_sweep(sim, now);
 	if (every == 0)
 		return;
 	for (i = 0; i < sim->cfg.switches * sim->cfg.n_ctl; i++) {
@@ -880,6 +883,7 @@ of_switch_free(struct of_switch *sw)
 	rxpeek_stop(&sw->rxp);
 	of_rx_stop(sw);
 	of_pktin_stop(sw);
+	of_bundles_drop(sw);
 	if (sw == sw->owner) {
 		if (sw->ft != NULL)
 			of_flowtable_free(sw->ft);
