@@ -11,7 +11,8 @@
  * header's length is not trusted, so every length reaches the decoder).
  * FZ_SWITCH frames a stream of messages by their header length, as
  * of_read does, and plays FLOW_MODs and stats requests against one flow
- * table.  FZ_MATCH13/10, FZ_ACTIONS and FZ_INSTRUCTIONS take the raw
+ * table, and ONF bundles in 1.3 (a discarded one must leave the table as
+ * it was).  FZ_MATCH13/10, FZ_ACTIONS and FZ_INSTRUCTIONS take the raw
  * structure with no header.
  *
  * Besides "no crash, no leak, no UB" a few properties are checked (abort
@@ -34,6 +35,7 @@
 
 #include "buf.h"
 #include "of_actions.h"
+#include "of_bundle.h"
 #include "of_codec.h"
 #include "of_flowtable.h"
 #include "of_group.h"
@@ -734,6 +736,123 @@ fz_group_mod(struct of_groups **gt, struct rbuf *body, uint64_t now)
 }
 
 /*
+ * Bundles (ONF extension in 1.3): an add's FLOW_MOD goes into the table
+ * inside a transaction begun by the first one; COMMIT keeps the changes,
+ * DISCARD (and the stream's end) rolls them back and the table must be
+ * what it was, flow for flow, in order.  Each BUNDLE_CONTROL decoded
+ * re-encodes to the same.
+ */
+struct fz_bundle {
+	int		open;		/* a transaction is running */
+	uint64_t	digest;		/* of the table when it began */
+};
+
+static int
+fz_digest_flow(void *arg, const struct of_flow_info *fi)
+{
+	uint64_t	*h = arg;
+	uint8_t		 k[13];
+	size_t		 i;
+
+	memcpy(k, &fi->cookie, 8);
+	memcpy(k + 8, &fi->priority, 2);
+	k[10] = fi->table_id;
+	memcpy(k + 11, &fi->flags, 2);
+	for (i = 0; i < sizeof(k); i++)
+		*h = (*h ^ k[i]) * 0x100000001b3ULL;
+	for (i = 0; i < fi->match->len; i++)
+		*h = (*h ^ fi->match->oxm[i]) * 0x100000001b3ULL;
+	for (i = 0; i < fi->prog_len; i++)
+		*h = (*h ^ fi->prog[i]) * 0x100000001b3ULL;
+	*h = (*h ^ fi->duration_sec) * 0x100000001b3ULL;
+	return 0;
+}
+
+/* FNV-1a of every flow in walk order: the table's content and order. */
+static uint64_t
+fz_digest(struct of_flowtable *ft)
+{
+	struct of_flow_filter	f;
+	uint64_t		h = 0xcbf29ce484222325ULL;
+
+	memset(&f, 0, sizeof(f));
+	f.table_id = OF_TABLE_ALL;
+	f.out_port = OF_PORT_ANY;
+	f.out_group = OF_GROUP_ANY;
+	of_match_init(&f.match);
+	of_flowtable_walk(ft, &f, FZ_NOW, fz_digest_flow, &h);
+	return h;
+}
+
+static void
+fz_bundle_end(struct of_flowtable *ft, struct fz_bundle *b, int commit)
+{
+	if (!b->open)
+		return;
+	b->open = 0;
+	if (commit) {
+		of_flowtable_txn_commit(ft);
+		return;
+	}
+	of_flowtable_txn_rollback(ft);
+	FZ_CHECK(fz_digest(ft) == b->digest);
+}
+
+static void
+fz_bundle_ctrl(struct of_flowtable *ft, struct fz_bundle *b,
+    struct rbuf *body)
+{
+	struct of_bundle_ctrl	bc, again;
+	struct wbuf		w;
+	struct rbuf		r;
+	uint16_t		code;
+
+	if (of_bundle_ctrl_decode(body, &bc, &code) == -1)
+		return;
+	wbuf_init(&w, fz_out, sizeof(fz_out));
+	FZ_CHECK(of_bundle_ctrl_encode(&w, OF_VERSION_13, 1, &bc) == 0);
+	rbuf_init(&r, fz_out + 16, w.len - 16);
+	FZ_CHECK(of_bundle_ctrl_decode(&r, &again, &code) == 0 &&
+	    memcmp(&bc, &again, sizeof(bc)) == 0);
+	if (bc.type == OF_BCT_COMMIT_REQUEST)
+		fz_bundle_end(ft, b, 1);
+	else if (bc.type == OF_BCT_DISCARD_REQUEST)
+		fz_bundle_end(ft, b, 0);
+}
+
+static void
+fz_bundle(struct of_flowtable *ft, struct fz_bundle *b,
+    const struct of_header *h, struct rbuf *body, uint64_t now)
+{
+	struct of_bundle_add	ba;
+	struct rbuf		inner;
+	uint32_t		id, type;
+	uint16_t		code;
+
+	if (rbuf_get_u32(body, &id) == -1 || rbuf_get_u32(body, &type) == -1 ||
+	    id != OF_EXP_ONF)
+		return;
+	if (type == OF_ONFT_BUNDLE_CONTROL) {
+		fz_bundle_ctrl(ft, b, body);
+		return;
+	}
+	if (type != OF_ONFT_BUNDLE_ADD_MESSAGE ||
+	    of_bundle_add_decode(body, OF_VERSION_13, h->xid, &ba,
+	    &code) == -1)
+		return;
+	FZ_CHECK(ba.msg_len >= OF_HEADER_LEN && ba.msg_len <= h->length);
+	if (ba.msg[1] != 14)		/* FLOW_MOD */
+		return;
+	if (!b->open) {
+		b->digest = fz_digest(ft);
+		of_flowtable_txn_begin(ft);
+		b->open = 1;
+	}
+	rbuf_init(&inner, ba.msg + OF_HEADER_LEN, ba.msg_len - OF_HEADER_LEN);
+	fz_flow_mod(ft, OF_VERSION_13, &inner, now);
+}
+
+/*
  * A stream of messages framed as of_read frames them, against one table:
  * FLOW_MODs change it, FLOW and AGGREGATE requests read it, time moves one
  * second per message so timeouts expire along the way.
@@ -744,6 +863,7 @@ fz_switch(uint8_t version, const uint8_t *p, size_t n)
 	struct of_flowtable	*ft = of_flowtable_new(version, FZ_TABLES,
 	    FZ_TABLE_SIZE);
 	struct of_groups	*gt = NULL;
+	struct fz_bundle	 bundle = { 0, 0 };
 	struct of_mp_request	 req;
 	struct of_flow_filter	 f;
 	struct of_header	 h;
@@ -760,7 +880,9 @@ fz_switch(uint8_t version, const uint8_t *p, size_t n)
 		    h.length - OF_HEADER_LEN);
 		off += h.length;
 		now += FZ_SECOND;
-		of_flowtable_expire(ft, now, fz_flow_removed, &version);
+		if (!bundle.open)	/* a commit is never interrupted */
+			of_flowtable_expire(ft, now, fz_flow_removed,
+			    &version);
 		switch (of_type_from_wire(version, h.type)) {
 		case OF_FLOW_MOD:
 			fz_flow_mod(ft, version, &body, now);
@@ -768,6 +890,10 @@ fz_switch(uint8_t version, const uint8_t *p, size_t n)
 		case OF_GROUP_MOD:
 			if (version == OF_VERSION_13)
 				fz_group_mod(&gt, &body, now);
+			break;
+		case OF_EXPERIMENTER:
+			if (version == OF_VERSION_13)
+				fz_bundle(ft, &bundle, &h, &body, now);
 			break;
 		case OF_MULTIPART_REQUEST:
 			if (of_mp_request_decode(version, &body, &req,
@@ -782,6 +908,7 @@ fz_switch(uint8_t version, const uint8_t *p, size_t n)
 			break;
 		}
 	}
+	fz_bundle_end(ft, &bundle, 0);
 	fz_stats_all(ft, version, NULL);
 	of_flowtable_expire(ft, now + FZ_FOREVER, fz_flow_removed, &version);
 	FZ_CHECK(of_flowtable_total(ft) == 0 ||

@@ -166,6 +166,40 @@ def group_session():
             group_mod(2, 0, 1) + group_mod(2, 0, 0xfffffffc))
 
 
+def onf(exp_type, body):
+    """An ONF experimenter message of 1.3 (xid 1, as msg() gives)."""
+    return struct.pack("!BBHIII", V13, 4, 16 + len(body), 1, 0x4F4E4600,
+                       exp_type) + body
+
+
+def bundle_ctrl(bid, btype, flags=3):
+    return onf(2300, struct.pack("!IHH", bid, btype, flags))
+
+
+def bundle_add(bid, inner, flags=3):
+    return onf(2301, struct.pack("!IHH", bid, 0, flags) + inner)
+
+
+def bundle_session():
+    """ONF bundles (fz_switch): one discarded after a modify, a strict
+    delete and a bad table (rolled back), one committed."""
+    ip4 = lambda d: match13(oxm(ETH_TYPE, b"\x08\x00"),
+                            oxm(IPV4_DST, bytes([10, 3, 0, d])))
+    base = b"".join(flow_mod13(match=ip4(i), cookie=i, idle=50 * (i == 2))
+                    for i in range(1, 5))
+    return (base + bundle_ctrl(1, 0) +
+            bundle_add(1, flow_mod13(cmd=1, match=match13(),
+                                     inst=apply_actions(out13(3)))) +
+            bundle_add(1, flow_mod13(cmd=4, match=ip4(2))) +
+            bundle_add(1, flow_mod13(match=ip4(9), table=9)) +
+            bundle_add(1, flow_mod13(match=ip4(5))) +
+            bundle_ctrl(1, 2) + bundle_ctrl(1, 6) +
+            bundle_add(2, flow_mod13(match=ip4(6))) +
+            bundle_add(2, flow_mod13(cmd=3, match=ip4(1))) +
+            bundle_ctrl(2, 4) + flow_stats_req(V13) +
+            bundle_add(3, flow_mod13(match=ip4(7))))
+
+
 def seeds():
     s = {}
     for v, tag in ((V13, "13"), (V10, "10")):
@@ -295,6 +329,7 @@ def seeds():
         put("switch_session", SWITCH, stream)
         if v == V13:
             put("switch_groups", SWITCH, group_session())
+            put("switch_bundles", SWITCH, bundle_session())
         # A table filled past its size (20 in the harness), so the hash
         # grows, one ADD is TABLE_FULL, then deletes shrink it again.
         stream = b""
