@@ -7,7 +7,8 @@
 # replace-flows --bundle swaps the table in one commit; `ovs-ofctl bundle`
 # mixes groups and flows, and a failing one puts back a group it deleted
 # together with the flow that named it; past --bundle-msgs-max an add is
-# MSG_TOO_MANY.
+# MSG_TOO_MANY.  A hostile peer (of_bundle_hostile.py) opens bundles until
+# OUT_OF_BUNDLES and leaves them open: each is discarded with TIMEOUT.
 #
 # VERSIONS lists the OpenFlow versions run: OpenFlow14 (the 1.4 message
 # types 33/34) is one more entry once the switch negotiates 1.4.
@@ -118,6 +119,23 @@ done
 stop_pid "$SB"
 [ -s "$TMPD/r.json" ] || fail "no report after SIGINT"
 c() { json_get "$TMPD/r.json" "r[\"counters\"].get(\"$1\", -1)"; }
+
+# The hostile peer, against a switch of its own.
+PORT2=$(free_ports 1)
+start_bg "$TMPD/sbsim2.log" "$SBSIM" openflow --switches 1 \
+    --controller ptcp:$PORT2 --bundles-max 3 --bundle-timeout 1 \
+    --duration 120 --report "$TMPD/r2.json" -q
+SB2=$LAST_PID
+wait_listen "$PORT2" || fail "sbsim did not listen on $PORT2"
+/usr/bin/python3 "$(dirname "$0")/of_bundle_hostile.py" "$PORT2" 3 ||
+    fail "hostile bundle peer"
+stop_pid "$SB2"
+c2() { json_get "$TMPD/r2.json" "r[\"counters\"].get(\"$1\", -1)"; }
+[ "$(c2 bundles_timed_out)" = 3 ] ||
+    fail "bundles_timed_out=$(c2 bundles_timed_out), want 3"
+[ "$(c2 bundle_limit_refused)" = 1 ] ||
+    fail "bundle_limit_refused=$(c2 bundle_limit_refused), want 1"
+
 n=$(echo $VERSIONS | wc -w)
 [ "$(c bundles_committed)" = $((3 * n)) ] ||
     fail "bundles_committed=$(c bundles_committed), want $((3 * n))"
