@@ -371,6 +371,33 @@ prio_alike(const struct of_ft_prio *g, const uint8_t *oxm, size_t len)
 	    len);
 }
 
+/* Into the list right after prev (NULL: the head), which is in f's run
+ * g (NULL: none yet) or just before where it begins: a new run, or the
+ * run's first or last flow. */
+static void
+prio_insert(struct of_ft_table *t, struct of_ft_prio *g, struct of_flow *f,
+    struct of_flow *prev)
+{
+	if (prev == NULL)
+		TAILQ_INSERT_HEAD(&t->flows, f, link);
+	else
+		TAILQ_INSERT_AFTER(&t->flows, prev, f, link);
+	if (g == NULL) {
+		g = xcalloc(1, sizeof(*g));
+		g->priority = f->priority;
+		g->first = g->last = f;
+		HASH_ADD(hh, t->prios, priority, sizeof(g->priority), g);
+	} else if (prev == NULL || prev->priority != f->priority)
+		g->first = f;
+	else if (g->last == prev)
+		g->last = f;
+	if (!g->mixed && !prio_alike(g, f->data, f->match_len))
+		g->mixed = 1;
+	g->count++;
+	if (g->ovl != NULL)
+		of_ovl_add(g->ovl, f->data, f->match_len);
+}
+
 /* Into its priority's run: after the last flow of it, or a new run at
  * the tail. */
 static void
@@ -378,23 +405,8 @@ prio_link(struct of_ft_table *t, struct of_flow *f)
 {
 	struct of_ft_prio	*g = prio_find(t, f->priority);
 
-	if (g == NULL) {
-		g = xcalloc(1, sizeof(*g));
-		g->priority = f->priority;
-		g->first = f;
-		g->mixed = !of_match_exact_alike(f->data, f->match_len,
-		    f->data, f->match_len);
-		HASH_ADD(hh, t->prios, priority, sizeof(g->priority), g);
-		TAILQ_INSERT_TAIL(&t->flows, f, link);
-	} else {
-		if (!g->mixed && !prio_alike(g, f->data, f->match_len))
-			g->mixed = 1;
-		TAILQ_INSERT_AFTER(&t->flows, g->last, f, link);
-	}
-	g->last = f;
-	g->count++;
-	if (g->ovl != NULL)
-		of_ovl_add(g->ovl, f->data, f->match_len);
+	prio_insert(t, g, f, g != NULL ? g->last :
+	    TAILQ_LAST(&t->flows, of_flow_list));
 }
 
 static void
@@ -418,12 +430,13 @@ prio_unlink(struct of_ft_table *t, struct of_flow *f)
 		of_ovl_del(g->ovl, f->data, f->match_len);
 }
 
+/* Counted, hashed (the hash grown when full) and timed: f is in. */
 static void
-table_link(struct of_flowtable *ft, struct of_ft_table *t, struct of_flow *f)
+table_count_in(struct of_flowtable *ft, struct of_ft_table *t,
+    struct of_flow *f)
 {
 	uint32_t	b;
 
-	prio_link(t, f);
 	t->count++;
 	ft->total++;
 	if (t->count > t->nbuckets)
@@ -434,6 +447,13 @@ table_link(struct of_flowtable *ft, struct of_ft_table *t, struct of_flow *f)
 		t->buckets[b] = f;
 	}
 	heap_add(ft, f);
+}
+
+static void
+table_link(struct of_flowtable *ft, struct of_ft_table *t, struct of_flow *f)
+{
+	prio_link(t, f);
+	table_count_in(ft, t, f);
 	if (ft->txn != NULL)
 		txn_log(ft, FT_LINKED, f, NULL);
 }
@@ -1045,50 +1065,12 @@ txn_end(struct of_flowtable *ft)
 	ft->txn = NULL;
 }
 
-/* f back into its run right after prev (NULL: the list's head), as the
- * undo of its drop: the table then is as it was just after the drop. */
-static void
-prio_relink(struct of_ft_table *t, struct of_flow *f, struct of_flow *prev)
-{
-	struct of_ft_prio	*g = prio_find(t, f->priority);
-
-	if (prev == NULL)
-		TAILQ_INSERT_HEAD(&t->flows, f, link);
-	else
-		TAILQ_INSERT_AFTER(&t->flows, prev, f, link);
-	if (g == NULL) {
-		g = xcalloc(1, sizeof(*g));
-		g->priority = f->priority;
-		g->first = g->last = f;
-		HASH_ADD(hh, t->prios, priority, sizeof(g->priority), g);
-	} else if (prev == NULL || prev->priority != f->priority)
-		g->first = f;
-	else if (g->last == prev)
-		g->last = f;
-	if (!g->mixed && !prio_alike(g, f->data, f->match_len))
-		g->mixed = 1;
-	g->count++;
-	if (g->ovl != NULL)
-		of_ovl_add(g->ovl, f->data, f->match_len);
-}
-
 static void
 table_relink(struct of_flowtable *ft, struct of_ft_table *t,
     struct of_flow *f, struct of_flow *prev)
 {
-	uint32_t	b;
-
-	prio_relink(t, f, prev);
-	t->count++;
-	ft->total++;
-	if (t->count > t->nbuckets)
-		table_rehash(t, t->nbuckets ? t->nbuckets * 2 : FT_MIN_BUCKETS);
-	else {
-		b = f->hash & (t->nbuckets - 1);
-		f->hnext = t->buckets[b];
-		t->buckets[b] = f;
-	}
-	heap_add(ft, f);
+	prio_insert(t, prio_find(t, f->priority), f, prev); /* where it was */
+	table_count_in(ft, t, f);
 }
 
 /* The commit holds: replaced and removed flows are freed, the removed
