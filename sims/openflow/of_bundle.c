@@ -556,6 +556,22 @@ msg_len_at(const uint8_t *m)
 	return (size_t)(m[2] << 8 | m[3]);
 }
 
+static uint32_t
+u32_at(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | p[1] << 16 | p[2] << 8 | p[3];
+}
+
+/* A committed FLOW_MOD's buffer id answers a PACKET_IN, as
+ * of_on_flow_mod does (ofp_flow_mod: command at 25, buffer_id at 32). */
+static void
+commit_buffer(struct of_switch *sw, const uint8_t *m, uint64_t now)
+{
+	if (msg_len_at(m) >= 36 && m[25] <= OF_FC_MODIFY_STRICT &&
+	    u32_at(m + 32) != 0xffffffffu)
+		of_pktin_response(sw, u32_at(m + 32), now);
+}
+
 /* The commit held: freed what it replaced, FLOW_REMOVED, the port
  * changes with their PORT_STATUS, then the counters and phases. */
 static void
@@ -566,10 +582,13 @@ commit_finish(struct of_commit *cm, const struct of_bundle *b)
 	struct rbuf		 body;
 	enum of_err		 err;
 	size_t			 off;
+	uint32_t		 i;
 
 	of_flowtable_txn_commit(sw->ft);
 	of_groups_free(cm->saved);
 	for (off = 0; off < b->len; off += msg_len_at(b->msgs + off)) {
+		if (b->msgs[off + 1] == OF_WT_FLOW_MOD)
+			commit_buffer(sw, b->msgs + off, cm->now);
 		if (b->msgs[off + 1] != OF_WT_PORT_MOD)
 			continue;
 		rbuf_init(&body, b->msgs + off + OF_HEADER_LEN,
@@ -579,10 +598,11 @@ commit_finish(struct of_commit *cm, const struct of_bundle *b)
 	}
 	*sw->sim->c.flow_mods += cm->flow_mods;
 	*sw->sim->c.group_mods += cm->group_mods;
-	if (cm->flow_mods > 0) {
+	/* Each FLOW_MOD taken: per controller, the failover clock. */
+	for (i = 0; i < cm->flow_mods; i++)
 		of_switch_flow_mod_taken(sw, cm->now);
+	if (cm->flow_mods > 0)
 		of_switch_timed(sw->owner);
-	}
 	of_flows_account(sw, &cm->res, cm->now);
 }
 
@@ -614,8 +634,7 @@ commit_apply(struct of_switch *sw, const struct of_bundle *b)
 		of_groups_free(sw->owner->groups);
 		sw->owner->groups = cm.saved;
 	}
-	of_switch_error(sw, (uint32_t)(m[4] << 24 | m[5] << 16 | m[6] << 8 |
-	    m[7]), err, m, msg_len_at(m));
+	of_switch_error(sw, u32_at(m + 4), err, m, msg_len_at(m));
 	return -1;
 }
 
@@ -655,16 +674,15 @@ bundle_commit(const struct of_ctx *c, struct of_bundle *b,
     const struct of_bundle_ctrl *bc)
 {
 	struct of_switch	*sw = c->sw;
-	uint16_t		 code = OF_BFC_BAD_FLAGS;
+	uint16_t		 code = OF_BFC_MSG_FAILED;
 
-	if (b->flags == bc->flags && sw->ft != NULL) {
-		code = OF_BFC_MSG_FAILED;
-		if (commit_apply(sw, b) == 0) {
-			(*sw->sim->c.bundles_committed)++;
-			bundle_remove(sw, b);
-			bundle_reply(c, bc, OF_BCT_COMMIT_REPLY);
-			return;
-		}
+	if (b->flags != bc->flags)
+		code = OF_BFC_BAD_FLAGS;
+	else if (sw->ft != NULL && commit_apply(sw, b) == 0) {
+		(*sw->sim->c.bundles_committed)++;
+		bundle_remove(sw, b);
+		bundle_reply(c, bc, OF_BCT_COMMIT_REPLY);
+		return;
 	}
 	(*sw->sim->c.bundles_failed)++;
 	bundle_remove(sw, b);
