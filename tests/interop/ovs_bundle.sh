@@ -137,7 +137,8 @@ if [ -n "$CAP" ]; then
 	sleep 0.3
 	stop_pid "$DC"
 	tshark -r "$CAP" -d tcp.port==$PORT,openflow -Y \
-	    '(_ws.malformed || _ws.expert.severity >= error) && openflow_v4.type != 1' \
+	    '(_ws.malformed || _ws.expert.severity >= error) &&
+	    !(openflow_v4.type == 1 || openflow_v5.type == 1)' \
 	    >"$TMPD/bad" 2>"$TMPD/tshark.log" || fail "tshark: $(cat "$TMPD/tshark.log")"
 	[ ! -s "$TMPD/bad" ] || fail "tshark: malformed: $(cat "$TMPD/bad")"
 	n=$(tshark -r "$CAP" -d tcp.port==$PORT,openflow \
