@@ -573,6 +573,36 @@ test_hostile(void)
 	CHECK(of_flowtable_total(SW.ft) == 0, "nothing applied");
 }
 
+/* The 1.4 entry points (the lead wires types 33 and 34 to them): the
+ * body follows the ofp_header, replies are type 33, errors type 17. */
+static void
+test_v14(void)
+{
+	uint8_t			m[16] = { 5, 33, 0, 16, 0, 0, 0, 3,
+		0, 0, 0, 8, 0, OF_BCT_OPEN_REQUEST, 0, BF };
+	struct of_header	h = { 5, 33, 16, 3 };
+	struct of_ctx		c = { &SW, &h, NULL, m };
+	struct rbuf		body;
+	size_t			len;
+
+	setup();
+	SW.version = 5;
+	rbuf_init(&body, m + 8, 8);
+	of_on_bundle_control(&c, &body);
+	len = next_msg();
+	CHECK(len == 16 && BUF[0] == 5 && BUF[1] == 33 &&
+	    u32_at(BUF + 4) == 3 && u32_at(BUF + 8) == 8 &&
+	    u16_at(BUF + 12) == OF_BCT_OPEN_REPLY, "1.4 OPEN_REPLY");
+	m[13] = OF_BCT_CLOSE_REQUEST;
+	m[11] = 9;
+	rbuf_init(&body, m + 8, 8);
+	of_on_bundle_control(&c, &body);
+	len = next_msg();
+	CHECK(len == 12 + 16 && BUF[1] == 1 && u16_at(BUF + 8) == 17 &&
+	    u16_at(BUF + 10) == OF_BFC_BAD_ID, "1.4 BUNDLE_FAILED/BAD_ID");
+	CHECK(of_bundles_open(&SW) == 1, "bundle 8 open");
+}
+
 static const struct check_case cases[] = {
 	CASE(test_codec),
 	CASE(test_rollback),
@@ -580,6 +610,7 @@ static const struct check_case cases[] = {
 	CASE(test_commit),
 	CASE(test_errors),
 	CASE(test_hostile),
+	CASE(test_v14),
 };
 
 int
