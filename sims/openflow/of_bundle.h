@@ -61,6 +61,13 @@ struct of_sim;
 #define OF_BFC_OUTER_BAD_LEN	0xfffe
 #define OF_BFC_BAD_VERSION	0xffff
 
+/* The defaults of --bundles-max, --bundle-msgs-max, --bundle-bytes-max
+ * and --bundle-timeout (s; Open vSwitch's bundle-idle-timeout). */
+#define OF_BUNDLES_MAX		64
+#define OF_BUNDLE_MSGS_MAX	1000000
+#define OF_BUNDLE_BYTES_MAX	(256u * 1024 * 1024)
+#define OF_BUNDLE_TIMEOUT	10
+
 #define OF_ET_BUNDLE_FAILED	17
 #define OF_ET_EXPERIMENTER	0xffff
 

@@ -23,6 +23,7 @@
 
 #include "datapath.h"
 #include "log.h"
+#include "of_bundle.h"
 #include "of_sim.h"
 
 #define OF_DP_PORTS_MAX	64	/* what a 1.0 FEATURES_REPLY can list */
@@ -95,6 +96,19 @@ of_dp_counters_sink(void)
 	of_dp_attempts = of_dp_failures = &of_dp_sink;
 }
 
+/* Counters with no datapath_* row (groups, bundles, ...) count into the
+ * sink rather than through NULL: of_counters is pointers only. */
+static void
+of_dp_counters_unrowed(struct of_counters *c)
+{
+	uint64_t	**p = (uint64_t **)(void *)c;
+	size_t		  i;
+
+	for (i = 0; i < sizeof(*c) / sizeof(*p); i++)
+		if (p[i] == NULL)
+			p[i] = &of_dp_sink;
+}
+
 static void
 of_dp_start(struct metrics *m)
 {
@@ -125,6 +139,10 @@ of_dp_config(struct of_config *cfg, const struct datapath_spec *spec)
 	cfg->echo_interval = spec->probe_ms < 0 ? OF_DP_PROBE_S :
 	    (double)spec->probe_ms / 1000;
 	cfg->mp_max_bytes = 65535;
+	cfg->bundles_max = OF_BUNDLES_MAX;
+	cfg->bundle_msgs_max = OF_BUNDLE_MSGS_MAX;
+	cfg->bundle_bytes_max = OF_BUNDLE_BYTES_MAX;
+	cfg->bundle_timeout = OF_BUNDLE_TIMEOUT;
 }
 
 /* The datapath of connection sw (any of its sw[]). */
@@ -236,6 +254,7 @@ of_dp_sim_init(struct datapath *dp, const struct datapath_spec *spec)
 	sim->c.role_status_sent = sim->c.failover_flow_mods = &of_dp_sink;
 	for (k = 0; k < OF_MAX_CONTROLLERS; k++)
 		sim->c.ctl_flow_mods[k] = &of_dp_sink;
+	of_dp_counters_unrowed(&sim->c);
 	sim->ph[OFP_CONNECT] = &of_dp_inert;
 	sim->ph[OFP_PROGRAM] = &of_dp_inert;
 	sim->ph[OFP_DELETE] = &of_dp_inert;

@@ -22,6 +22,7 @@
 
 #include "cmd.h"
 #include "log.h"
+#include "of_bundle.h"
 #include "of_nb.h"
 #include "of_sim.h"
 #include "opt.h"
@@ -155,10 +156,10 @@ of_config_defaults(struct of_config *cfg)
 	cfg->tables = 254;
 	cfg->table_size = 1000000;
 	cfg->max_groups = 4096;
-	cfg->bundles_max = 64;
-	cfg->bundle_msgs_max = 1000000;
-	cfg->bundle_bytes_max = 256 * 1024 * 1024;
-	cfg->bundle_timeout = 10;
+	cfg->bundles_max = OF_BUNDLES_MAX;
+	cfg->bundle_msgs_max = OF_BUNDLE_MSGS_MAX;
+	cfg->bundle_bytes_max = OF_BUNDLE_BYTES_MAX;
+	cfg->bundle_timeout = OF_BUNDLE_TIMEOUT;
 	cfg->tree_fanout = 2;
 	cfg->macs = 1000;
 	cfg->pktin_window = 64;
