@@ -311,6 +311,9 @@ int	 of_mp_reply_add_group_stats(struct of_mp_reply *,
 	    const struct of_group_info *);
 int	 of_group_stats_request_decode(struct rbuf *, uint32_t *group_id,
 	    enum of_err *);
+/* A multipart request body that is an id and padding (GROUP, METER,
+ * METER_CONFIG): the id. */
+int	 of_mp_id_request_decode(struct rbuf *, uint32_t *id, enum of_err *);
 int	 of_mp_group_features_encode(struct wbuf *, uint32_t xid,
 	    uint32_t max_groups);
 /*

@@ -854,9 +854,17 @@ int
 of_group_stats_request_decode(struct rbuf *r, uint32_t *group_id,
     enum of_err *err)
 {
+	return of_mp_id_request_decode(r, group_id, err);
+}
+
+/* A request body of an id and 4 bytes of padding: ofp_group_stats_request
+ * (7.3.5.9), ofp_meter_multipart_request (7.3.5.13). */
+int
+of_mp_id_request_decode(struct rbuf *r, uint32_t *id, enum of_err *err)
+{
 	if (rbuf_left(r) < OFP13_GROUP_STATS_REQ_BODY)
 		return bad(err, OF_ERR_BAD_LEN);
-	rbuf_get_u32(r, group_id);
+	rbuf_get_u32(r, id);
 	return 0;
 }
 

@@ -979,3 +979,9 @@ of_flowtable_remove_if(struct of_flowtable *ft, of_prog_pred pred, void *parg,
 	}
 	return n;
 }
+
+void
+of_flowtable_each_prog(struct of_flowtable *ft, of_prog_pred fn, void *arg)
+{
+	(void)of_flowtable_remove_if(ft, fn, arg, 0, 0, NULL, NULL);
+}

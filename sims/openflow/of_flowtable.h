@@ -139,5 +139,8 @@ typedef int	(*of_prog_pred)(void *arg, const uint8_t *prog, size_t len);
 uint32_t of_flowtable_remove_if(struct of_flowtable *, of_prog_pred,
 	    void *parg, uint8_t reason, uint64_t now_ns, of_flow_removed_cb,
 	    void *arg);
+/* fn(arg, prog, len) for every flow; fn returns 0 (a count, not a cut). */
+void	 of_flowtable_each_prog(struct of_flowtable *, of_prog_pred fn,
+	    void *arg);
 
 #endif

@@ -16,8 +16,8 @@
 #include <string.h>
 
 #include "of_codec.h"
+#include "of_idmap.h"
 #include "of_meter.h"
-#include "ut.h"
 
 #define METER_MOD_BODY		8	/* command, flags, meter_id */
 #define METER_MP_REQ_BODY	8	/* meter_id, pad */
@@ -28,20 +28,17 @@
 				 OF_MF_STATS)
 #define METER_PREC_LEVEL_MAX	63	/* a DSCP is 6 bits */
 
+/* Every band is OF_METER_BAND_LEN bytes: n_bands gives their length. */
 struct of_meter {
-	UT_hash_handle	 hh;
-	uint32_t	 id;
+	struct of_idnode node;		/* first: the map's entry */
 	uint16_t	 flags;
 	uint16_t	 n_bands;
 	uint32_t	 flows;		/* flows naming it, at the last count */
-	uint64_t	 added_ns;
-	size_t		 len;
 	uint8_t		 bands[];	/* as the controller sent them */
 };
 
 struct of_meters {
-	struct of_meter	*by_id;
-	uint32_t	 n;
+	struct of_idmap	 map;
 };
 
 static int
@@ -184,89 +181,71 @@ meter_id_settable(uint32_t id)
 static struct of_meter *
 meter_find(const struct of_meters *mt, uint32_t id)
 {
-	struct of_meter	*m = NULL;
-
-	if (mt != NULL)
-		HASH_FIND(hh, mt->by_id, &id, sizeof(id), m);
-	return m;
+	return (struct of_meter *)of_idmap_find(mt != NULL ? &mt->map : NULL,
+	    id);
 }
 
 static struct of_meter *
-meter_make(const struct of_meter_mod *mm, uint32_t n, uint64_t added)
+meter_make(const struct of_meter_mod *mm, uint32_t n)
 {
 	struct of_meter	*m = malloc(sizeof(*m) + mm->bands_len);
 
 	if (m == NULL)
 		return NULL;
 	memset(m, 0, sizeof(*m));
-	m->id = mm->meter_id;
+	m->node.id = mm->meter_id;
 	m->flags = mm->flags;
 	m->n_bands = (uint16_t)n;
-	m->added_ns = added;
-	m->len = mm->bands_len;
-	if (m->len > 0)
-		memcpy(m->bands, mm->bands, m->len);
+	if (mm->bands_len > 0)
+		memcpy(m->bands, mm->bands, mm->bands_len);
 	return m;
 }
 
-/* MODIFY replaces flags and bands and keeps the meter's age. */
+/* What an ADD or MODIFY must pass before it touches the table, in Open
+ * vSwitch's order; *n the bands. */
 static int
-meter_put(struct of_meters *mt, const struct of_meter_mod *mm, uint32_t n,
-    uint64_t now, enum of_err *err)
+meter_mod_check(const struct of_meters *mt, const struct of_meter_mod *mm,
+    uint32_t max_meters, uint32_t *n, enum of_err *err)
 {
-	struct of_meter	*old = meter_find(mt, mm->meter_id), *m;
-
-	m = meter_make(mm, n, old != NULL ? old->added_ns : now);
-	if (m == NULL)
-		return meter_fail(err, OF_ERR_METER_OUT_OF_METERS);
-	if (old != NULL) {
-		HASH_DEL(mt->by_id, old);
-		free(old);
-		mt->n--;
-	}
-	HASH_ADD(hh, mt->by_id, id, sizeof(m->id), m);
-	mt->n++;
-	return 0;
-}
-
-static int
-meter_add_or_modify(struct of_meters **mtp, const struct of_meter_mod *mm,
-    uint32_t max_meters, uint64_t now, enum of_err *err)
-{
-	int		exists = meter_find(*mtp, mm->meter_id) != NULL;
-	uint32_t	n;
+	int	exists = meter_find(mt, mm->meter_id) != NULL;
 
 	if (mm->flags & OF_MF_KBPS && mm->flags & OF_MF_PKTPS)
 		return meter_fail(err, OF_ERR_METER_BAD_FLAGS);
-	if (bands_shape(mm, &n, err) == -1)
+	if (bands_shape(mm, n, err) == -1)
 		return -1;
 	if (!meter_id_settable(mm->meter_id))
 		return meter_fail(err, OF_ERR_METER_INVALID);
-	if (n > OF_METER_MAX_BANDS)
+	if (*n > OF_METER_MAX_BANDS)
 		return meter_fail(err, OF_ERR_METER_OUT_OF_BANDS);
 	if (mm->command == OF_MC_ADD && exists)
 		return meter_fail(err, OF_ERR_METER_EXISTS);
 	if (mm->command == OF_MC_MODIFY && !exists)
 		return meter_fail(err, OF_ERR_METER_UNKNOWN);
-	if (!exists && of_meters_count(*mtp) >= max_meters)
+	if (!exists && of_meters_count(mt) >= max_meters)
 		return meter_fail(err, OF_ERR_METER_OUT_OF_METERS);
 	if (flags_check(mm->flags, err) == -1)
 		return -1;
-	if (n == 0)	/* a meter without a band meters nothing */
+	if (*n == 0)	/* a meter without a band meters nothing */
 		return meter_fail(err, OF_ERR_METER_OUT_OF_BANDS);
-	if (bands_values(mm, err) == -1)
+	return bands_values(mm, err);
+}
+
+/* MODIFY replaces flags and bands and keeps the meter's age. */
+static int
+meter_add_or_modify(struct of_meters **mtp, const struct of_meter_mod *mm,
+    uint32_t max_meters, uint64_t now, enum of_err *err)
+{
+	struct of_meter	*m;
+	uint32_t	 n;
+
+	if (meter_mod_check(*mtp, mm, max_meters, &n, err) == -1)
 		return -1;
 	if (*mtp == NULL && (*mtp = calloc(1, sizeof(**mtp))) == NULL)
 		return meter_fail(err, OF_ERR_METER_OUT_OF_METERS);
-	return meter_put(*mtp, mm, n, now, err);
-}
-
-static void
-meter_delete(struct of_meters *mt, struct of_meter *m)
-{
-	HASH_DEL(mt->by_id, m);
-	free(m);
-	mt->n--;
+	if ((m = meter_make(mm, n)) == NULL)
+		return meter_fail(err, OF_ERR_METER_OUT_OF_METERS);
+	of_idmap_put(&(*mtp)->map, &m->node, now);
+	return 0;
 }
 
 /* DELETE of a missing meter is no error; OFPM_ALL deletes every meter
@@ -275,18 +254,14 @@ static void
 meters_delete(struct of_meters *mt, uint32_t id, of_meter_deleted_cb cb,
     void *arg)
 {
-	struct of_meter	*m, *tmp;
+	struct of_meter	*m;
 
-	if (id == OF_METER_ALL) {
-		if (of_meters_count(mt) == 0)
-			return;
-		HASH_ITER(hh, mt->by_id, m, tmp)
-			meter_delete(mt, m);
-	} else if ((m = meter_find(mt, id)) != NULL) {
-		meter_delete(mt, m);
-	} else {
+	if (id == OF_METER_ALL && of_meters_count(mt) > 0)
+		of_idmap_clear(&mt->map);
+	else if (id != OF_METER_ALL && (m = meter_find(mt, id)) != NULL)
+		of_idmap_del(&mt->map, &m->node);
+	else
 		return;
-	}
 	if (cb != NULL)
 		cb(arg, id);
 }
@@ -317,17 +292,17 @@ of_meters_has(const struct of_meters *mt, uint32_t meter_id)
 uint32_t
 of_meters_count(const struct of_meters *mt)
 {
-	return mt != NULL ? mt->n : 0;
+	return of_idmap_count(mt != NULL ? &mt->map : NULL);
 }
 
 void
 of_meters_flows_clear(struct of_meters *mt)
 {
-	struct of_meter	*m, *tmp;
+	struct of_idnode	*node, *tmp;
 
 	if (mt != NULL)
-		HASH_ITER(hh, mt->by_id, m, tmp)
-			m->flows = 0;
+		OF_IDMAP_EACH(&mt->map, node, tmp)
+			((struct of_meter *)node)->flows = 0;
 }
 
 void
@@ -339,28 +314,32 @@ of_meters_flow(struct of_meters *mt, uint32_t meter_id)
 		m->flows++;
 }
 
+static void
+meter_info(const struct of_meter *m, uint64_t now_ns,
+    struct of_meter_info *mi)
+{
+	mi->meter_id = m->node.id;
+	mi->flags = m->flags;
+	mi->n_bands = m->n_bands;
+	mi->flow_count = m->flows;
+	of_idnode_age(&m->node, now_ns, &mi->duration_sec, &mi->duration_nsec);
+	mi->bands = m->bands;
+	mi->bands_len = (size_t)m->n_bands * OF_METER_BAND_LEN;
+}
+
 void
 of_meters_walk(const struct of_meters *mt, uint32_t want, uint64_t now_ns,
     void (*fn)(void *, const struct of_meter_info *), void *arg)
 {
-	struct of_meter		*m, *tmp;
+	struct of_idnode	*node, *tmp;
 	struct of_meter_info	 mi;
-	uint64_t		 age;
 
 	if (mt == NULL)
 		return;
-	HASH_ITER(hh, mt->by_id, m, tmp) {
-		if (want != OF_METER_ALL && want != m->id)
+	OF_IDMAP_EACH(&mt->map, node, tmp) {
+		if (want != OF_METER_ALL && want != node->id)
 			continue;
-		age = now_ns - m->added_ns;
-		mi.meter_id = m->id;
-		mi.flags = m->flags;
-		mi.n_bands = m->n_bands;
-		mi.flow_count = m->flows;
-		mi.duration_sec = (uint32_t)(age / 1000000000ull);
-		mi.duration_nsec = (uint32_t)(age % 1000000000ull);
-		mi.bands = m->bands;
-		mi.bands_len = m->len;
+		meter_info((const struct of_meter *)node, now_ns, &mi);
 		fn(arg, &mi);
 	}
 }
@@ -368,43 +347,29 @@ of_meters_walk(const struct of_meters *mt, uint32_t want, uint64_t now_ns,
 void
 of_meters_free(struct of_meters *mt)
 {
-	struct of_meter	*m, *tmp;
-
 	if (mt == NULL)
 		return;
-	HASH_ITER(hh, mt->by_id, m, tmp) {
-		HASH_DEL(mt->by_id, m);
-		free(m);
-	}
+	of_idmap_clear(&mt->map);
 	free(mt);
 }
 
 /* ---- multiparts (7.3.5.13-15) ---- */
 
-/* ofp_meter_multipart_request: meter_id (OFPM_ALL: every meter), pad. */
-int
-of_meter_mp_request_decode(struct rbuf *r, uint32_t *meter_id,
-    enum of_err *err)
-{
-	if (rbuf_left(r) < METER_MP_REQ_BODY)
-		return meter_fail(err, OF_ERR_BAD_LEN);
-	rbuf_get_u32(r, meter_id);
-	return 0;
-}
-
+/* ofp_meter_multipart_request: meter_id (OFPM_ALL: every meter), pad;
+ * METER_FEATURES has no body. */
 int
 of_meter_mp_request_encode(struct wbuf *w, uint8_t version, uint32_t xid,
     enum of_mp mp, uint32_t meter_id)
 {
-	uint8_t	body[METER_MP_REQ_BODY] = { 0 };
+	uint8_t		body[METER_MP_REQ_BODY];
+	struct wbuf	b;
 
-	body[0] = (uint8_t)(meter_id >> 24);
-	body[1] = (uint8_t)(meter_id >> 16);
-	body[2] = (uint8_t)(meter_id >> 8);
-	body[3] = (uint8_t)meter_id;
-	return of_mp_request_encode(w, version, xid, mp,
-	    mp == OF_MP_METER_FEATURES ? NULL : body,
-	    mp == OF_MP_METER_FEATURES ? 0 : sizeof(body));
+	if (mp == OF_MP_METER_FEATURES)
+		return of_mp_request_encode(w, version, xid, mp, NULL, 0);
+	wbuf_init(&b, body, sizeof(body));
+	wbuf_put_u32(&b, meter_id);
+	wbuf_put_zero(&b, 4);
+	return of_mp_request_encode(w, version, xid, mp, body, sizeof(body));
 }
 
 /* ofp_meter_stats and one ofp_meter_band_stats per band, all zero. */

@@ -103,10 +103,9 @@ void	 of_meters_walk(const struct of_meters *, uint32_t want,
 	    void *arg);
 void	 of_meters_free(struct of_meters *);
 
-/* Multiparts: the METER / METER_CONFIG request's meter_id, their entries,
- * and the one METER_FEATURES body. */
-int	 of_meter_mp_request_decode(struct rbuf *, uint32_t *meter_id,
-	    enum of_err *);
+/* Multiparts: a METER, METER_CONFIG (meter_id, OFPM_ALL for every meter;
+ * the switch reads it with of_mp_id_request_decode) or METER_FEATURES
+ * request, the replies' entries, and the one METER_FEATURES body. */
 int	 of_meter_mp_request_encode(struct wbuf *, uint8_t version,
 	    uint32_t xid, enum of_mp, uint32_t meter_id);
 int	 of_mp_reply_add_meter_stats(struct of_mp_reply *,

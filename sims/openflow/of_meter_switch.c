@@ -4,8 +4,6 @@
  * 7.3.5.13-15), on the per-switch table of of_meter.c.  1.0 has no
  * meters; every later version has the 1.3 format.
  */
-#include <string.h>
-
 #include "of_actions.h"
 #include "of_experimenter.h"
 #include "of_sim.h"
@@ -82,31 +80,16 @@ of_meter_flow_check(const struct of_switch *sw, const uint8_t *prog,
 	return 0;
 }
 
+/* flow_count (7.3.5.13): the flows naming each meter, counted in one
+ * pass; a flow names at most one. */
 static int
-of_meter_count_flow(void *meters, const struct of_flow_info *fi)
+of_meter_count_flow(void *meters, const uint8_t *prog, size_t len)
 {
 	uint32_t	id;
 
-	if (of_prog_meter(fi->prog, fi->prog_len, &id))
+	if (of_prog_meter(prog, len, &id))
 		of_meters_flow(meters, id);
 	return 0;
-}
-
-/* flow_count (7.3.5.13): one pass over the switch's flows. */
-static void
-of_meter_count_flows(struct of_switch *sw)
-{
-	struct of_flow_filter	f;
-
-	memset(&f, 0, sizeof(f));
-	f.table_id = OF_TABLE_ALL;
-	f.out_port = OF_PORT_ANY;
-	f.out_group = OF_GROUP_ANY;
-	of_match_init(&f.match);
-	of_meters_flows_clear(sw->owner->meters);
-	if (sw->ft != NULL && sw->owner->meters != NULL)
-		of_flowtable_walk(sw->ft, &f, clock_ns(), of_meter_count_flow,
-		    sw->owner->meters);
 }
 
 static void
@@ -130,12 +113,16 @@ of_mp_meters(const struct of_ctx *c, struct rbuf *body, enum of_mp mp)
 	uint32_t		 want = OF_METER_ALL;
 
 	if (mp != OF_MP_METER_FEATURES &&
-	    of_meter_mp_request_decode(body, &want, &err) == -1) {
+	    of_mp_id_request_decode(body, &want, &err) == -1) {
 		of_refuse(c, err);
 		return;
 	}
-	if (mp == OF_MP_METER)
-		of_meter_count_flows(sw);
+	if (mp == OF_MP_METER && sw->owner->meters != NULL) {
+		of_meters_flows_clear(sw->owner->meters);
+		if (sw->ft != NULL)
+			of_flowtable_each_prog(sw->ft, of_meter_count_flow,
+			    sw->owner->meters);
+	}
 	of_mp_reply_begin(&mr, of_scratch(), sw->version, c->h->xid, mp,
 	    sw->sim->cfg.mp_max_bytes, of_mp_flush, sw);
 	if (mp == OF_MP_METER_FEATURES)
