@@ -680,31 +680,40 @@ fz_group_desc(void *arg, struct of_group_info *gi)
 	FZ_CHECK(of_mp_reply_add_group_desc(arg, gi) == 0);
 }
 
-/* The GROUP_DESC of the group just added or modified: its buckets as
- * the GROUP_MOD carried them. */
+/* What a GROUP_DESC or METER_CONFIG read back after a mod must carry:
+ * both entries are length, a 16-bit word (group type and pad, meter
+ * flags), the id, and the buckets or bands as the mod gave them. */
+struct fz_readback {
+	enum of_mp	 mp;
+	int		 gone;		/* a DELETE: no entry */
+	uint16_t	 word;
+	uint32_t	 id;
+	const uint8_t	*data;
+	size_t		 len;
+};
+
 static void
-fz_group_flush(void *arg, struct wbuf *w)
+fz_readback_flush(void *arg, struct wbuf *w)
 {
-	const struct of_group_mod	*gm = arg;
+	const struct fz_readback	*rb = arg;
 	struct of_header		 h;
 	struct rbuf			 r, entries;
 	enum of_mp			 mp;
-	uint16_t			 flags, len;
+	uint16_t			 flags, len, word;
 	uint32_t			 id;
 
 	rbuf_init(&r, w->data, w->len);
 	FZ_CHECK(of_header_decode(&r, &h) == 0 && h.length == w->len);
 	FZ_CHECK(of_mp_reply_decode(OF_VERSION_13, &r, &mp, &flags,
-	    &entries) == 0 && mp == OF_MP_GROUP_DESC);
-	if (gm->command != OF_GC_DELETE) {
+	    &entries) == 0 && mp == rb->mp);
+	if (!rb->gone) {
 		FZ_CHECK(rbuf_get_u16(&entries, &len) == 0 &&
 		    len == rbuf_left(&entries) + 2);
-		rbuf_skip(&entries, 2);
-		FZ_CHECK(rbuf_get_u32(&entries, &id) == 0 &&
-		    id == gm->group_id);
-		FZ_CHECK(rbuf_left(&entries) == gm->buckets_len &&
-		    memcmp(rbuf_ptr(&entries), gm->buckets,
-		    gm->buckets_len) == 0);
+		FZ_CHECK(rbuf_get_u16(&entries, &word) == 0 &&
+		    word == rb->word);
+		FZ_CHECK(rbuf_get_u32(&entries, &id) == 0 && id == rb->id);
+		FZ_CHECK(rbuf_left(&entries) == rb->len &&
+		    memcmp(rbuf_ptr(&entries), rb->data, rb->len) == 0);
 	}
 	wbuf_reset(w);
 }
@@ -718,6 +727,7 @@ fz_group_mod(struct of_groups **gt, struct rbuf *body, uint64_t now)
 	    FZ_MAX_GROUPS };
 	struct of_group_mod			gm;
 	struct of_mp_reply			mr;
+	struct fz_readback			rb;
 	struct wbuf				w;
 	enum of_err				err = OF_ERR_NONE;
 
@@ -729,9 +739,12 @@ fz_group_mod(struct of_groups **gt, struct rbuf *body, uint64_t now)
 	FZ_CHECK(of_groups_count(*gt) <= FZ_MAX_GROUPS);
 	FZ_CHECK(gm.command != OF_GC_DELETE ||
 	    !of_groups_has(*gt, gm.group_id));
+	rb = (struct fz_readback){ OF_MP_GROUP_DESC,
+	    gm.command == OF_GC_DELETE, (uint16_t)(gm.type << 8), gm.group_id,
+	    gm.buckets, gm.buckets_len };
 	wbuf_init(&w, fz_out, sizeof(fz_out));
 	of_mp_reply_begin(&mr, &w, OF_VERSION_13, 1, OF_MP_GROUP_DESC, 0,
-	    fz_group_flush, &gm);
+	    fz_readback_flush, &rb);
 	of_groups_walk(*gt, gm.group_id, now, fz_group_desc, &mr);
 	(void)of_mp_reply_end(&mr);
 }
@@ -742,32 +755,6 @@ static void
 fz_meter_config(void *arg, const struct of_meter_info *mi)
 {
 	FZ_CHECK(of_mp_reply_add_meter_config(arg, mi) == 0);
-}
-
-/* The METER_CONFIG of the meter just added or modified: its bands as the
- * METER_MOD carried them. */
-static void
-fz_meter_flush(void *arg, struct wbuf *w)
-{
-	const struct of_meter_mod	*mm = arg;
-	struct of_header		 h;
-	struct rbuf			 r, entries;
-	enum of_mp			 mp;
-	uint16_t			 flags, len, mflags;
-	uint32_t			 id;
-
-	rbuf_init(&r, w->data, w->len);
-	FZ_CHECK(of_header_decode(&r, &h) == 0 && h.length == w->len);
-	FZ_CHECK(of_mp_reply_decode(OF_VERSION_13, &r, &mp, &flags,
-	    &entries) == 0 && mp == OF_MP_METER_CONFIG);
-	FZ_CHECK(rbuf_get_u16(&entries, &len) == 0 &&
-	    len == rbuf_left(&entries) + 2);
-	FZ_CHECK(rbuf_get_u16(&entries, &mflags) == 0 &&
-	    mflags == mm->flags);
-	FZ_CHECK(rbuf_get_u32(&entries, &id) == 0 && id == mm->meter_id);
-	FZ_CHECK(rbuf_left(&entries) == mm->bands_len &&
-	    memcmp(rbuf_ptr(&entries), mm->bands, mm->bands_len) == 0);
-	wbuf_reset(w);
 }
 
 static int
@@ -797,6 +784,7 @@ fz_meter_mod(struct of_meters **mt, struct of_flowtable *ft,
 {
 	struct of_meter_mod	mm;
 	struct of_mp_reply	mr;
+	struct fz_readback	rb;
 	struct wbuf		w;
 	enum of_err		err = OF_ERR_NONE;
 
@@ -811,9 +799,11 @@ fz_meter_mod(struct of_meters **mt, struct of_flowtable *ft,
 		FZ_CHECK(!of_meters_has(*mt, mm.meter_id));
 		return;
 	}
+	rb = (struct fz_readback){ OF_MP_METER_CONFIG, 0, mm.flags,
+	    mm.meter_id, mm.bands, mm.bands_len };
 	wbuf_init(&w, fz_out, sizeof(fz_out));
 	of_mp_reply_begin(&mr, &w, OF_VERSION_13, 1, OF_MP_METER_CONFIG, 0,
-	    fz_meter_flush, &mm);
+	    fz_readback_flush, &rb);
 	of_meters_walk(*mt, mm.meter_id, now, fz_meter_config, &mr);
 	(void)of_mp_reply_end(&mr);
 }

@@ -7,33 +7,11 @@
 # 1.3).  Each switch's verdict comes back as a JSON line; all must be
 # clean, and the switches' counters must agree.
 . "$(dirname "$0")/../lib.sh"
-[ -x "$PY" ] || skip "$PY is not installed"
-"$PY" -c 'import os_ken.cmd.manager' 2>/dev/null ||
-    skip "os-ken (python3-os-ken) is not installed"
-need ss
+. "$(dirname "$0")/osken.sh"
 N=2
 APP=$(cd "$(dirname "$0")" && pwd)/osken_groups_meters.py
 RESULT=$TMPD/result.jsonl
-
-# os-ken takes seconds to start (its imports): poll, 20 s at most.
-wait_osken() {
-	local i=0
-	while [ $i -lt 200 ]; do
-		ss -Hltn 2>/dev/null | awk '{print $4}' | grep -qE ":$1\$" &&
-		    return 0
-		kill -0 "$2" 2>/dev/null || return 1
-		sleep 0.1
-		i=$((i + 1))
-	done
-	return 1
-}
-
-PORT=$(free_ports 1)
-start_bg "$TMPD/osken.log" env PYTHONDONTWRITEBYTECODE=1 \
-    OSKEN_RESULT="$RESULT" "$PY" -m os_ken.cmd.manager \
-    --ofp-listen-host 127.0.0.1 --ofp-tcp-listen-port "$PORT" "$APP"
-OSKEN=$LAST_PID
-wait_osken "$PORT" "$OSKEN" || fail "os-ken did not listen on $PORT"
+osken_start "$APP" OSKEN_RESULT="$RESULT"
 
 start_bg "$TMPD/sbsim.log" "$SBSIM" openflow --switches $N \
     --of-version 1.3 --controller tcp:127.0.0.1:$PORT --duration 120 \
@@ -64,6 +42,5 @@ got = {k: c.get(k) for k in want}
 if got != want:
     sys.exit("counters %s, want %s" % (got, want))
 PYEOF
-kill -0 "$OSKEN" 2>/dev/null || fail "os-ken died"
-grep -E 'Traceback|ERROR' "$TMPD/osken.log" && fail "os-ken logged errors"
+osken_ok
 echo "os-ken: groups and meters programmed on $N switches, read back and deleted"

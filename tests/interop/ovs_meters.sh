@@ -8,18 +8,12 @@
 # delete taking its flows with it (1.3.5 section 6.6), and del-meters
 # emptying the table.
 . "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/ofctl_passive.sh"
 need ovs-ofctl
 need ss
-PORT=$(free_ports 1)
-EP=tcp:127.0.0.1:$PORT
 OFCTL="timeout 30 ovs-ofctl -O OpenFlow13"
 MAX=5
-
-start_bg "$TMPD/sbsim.log" "$SBSIM" openflow --switches 1 \
-    --controller ptcp:$PORT --max-meters $MAX --duration 120 \
-    --report "$TMPD/r.json" -q
-SB=$LAST_PID
-wait_listen "$PORT" || fail "sbsim did not listen on $PORT"
+passive_start --max-meters $MAX
 
 # Written as ovs-ofctl prints them once a meter's lines are joined, so
 # the dump must equal the input: bands kept as sent.
@@ -42,14 +36,6 @@ dump >"$TMPD/dump"
 diff -u <(sort "$TMPD/meters") "$TMPD/dump" ||
     fail "dump-meters differs from what was added"
 
-expect_err() {	# CODE ARGS...
-	local code=$1
-	shift
-	if $OFCTL "$@" >"$TMPD/err.out" 2>&1; then
-		fail "$* succeeded, want $code"
-	fi
-	grep -q "$code" "$TMPD/err.out" || fail "$*: $(cat "$TMPD/err.out")"
-}
 expect_err OFPMMFC_METER_EXISTS add-meter $EP 'meter=1 kbps bands=type=drop rate=5'
 expect_err OFPMMFC_UNKNOWN_METER mod-meter $EP 'meter=9 kbps bands=type=drop rate=5'
 expect_err OFPMMFC_INVALID_METER add-flow $EP 'priority=5,ip,actions=meter:42,output:1'
@@ -81,18 +67,12 @@ expect_err OFPMMFC_OUT_OF_METERS add-meter $EP 'meter=6 kbps bands=type=drop rat
 
 # Deleting meter 2 removes its two flows and leaves the meter:1 one.
 $OFCTL del-meter $EP meter=2 || fail "del-meter meter=2"
-flows=$($OFCTL dump-flows $EP | grep -c 'actions=')
-[ "$flows" -eq 1 ] || fail "after deleting meter 2: $flows flows, want 1"
+[ "$(nflows)" -eq 1 ] || fail "after deleting meter 2: $(nflows) flows, want 1"
 $OFCTL dump-flows $EP | grep -q 'meter:1' || fail "the meter:1 flow went"
 [ "$(dump | wc -l)" -eq 4 ] || fail "after deleting meter 2: $(dump)"
 $OFCTL del-meters $EP || fail "del-meters (all)"
 [ -z "$(dump)" ] || fail "meters left: $(dump)"
-flows=$($OFCTL dump-flows $EP | grep -c 'actions=')
-[ "$flows" -eq 0 ] || fail "after del-meters: $flows flows, want 0"
+[ "$(nflows)" -eq 0 ] || fail "after del-meters: $(nflows) flows, want 0"
 
-stop_pid "$SB"
-[ -s "$TMPD/r.json" ] || fail "no report after SIGINT"
-c() { json_get "$TMPD/r.json" "r[\"counters\"].get(\"$1\", -1)"; }
-[ "$(c meters_out_of_room)" = 1 ] || fail "meters_out_of_room=$(c meters_out_of_room)"
-[ "$(c meter_mod_errors)" = 3 ] || fail "meter_mod_errors=$(c meter_mod_errors)"
+passive_stop meters_out_of_room=1 meter_mod_errors=3
 echo "ovs-ofctl OpenFlow13: meters of each band added, read back, modified, counted and deleted"

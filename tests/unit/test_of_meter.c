@@ -24,27 +24,31 @@
 #define KBPS	OF_MF_KBPS
 #define MAX	3	/* --max-meters for these tests */
 
-static uint32_t deleted[8];
-static int n_deleted;
+/* The last meter a DELETE reported gone, and how many it reported. */
+static struct {
+	uint32_t	last;
+	int		calls;
+} gone;
 
 static void
-on_deleted(void *arg, uint32_t id)
+on_gone(void *arg, uint32_t id)
 {
 	(void)arg;
-	if (n_deleted < 8)
-		deleted[n_deleted++] = id;
+	gone.last = id;
+	gone.calls++;
 }
 
+/* A METER_MOD applied at t = 1 us: its error, OF_ERR_NONE when taken
+ * (OF_ERR__MAX: refused without saying why). */
 static enum of_err
 mod(struct of_meters **mt, uint16_t cmd, uint16_t flags, uint32_t id,
     const uint8_t *b, size_t len)
 {
 	struct of_meter_mod	mm = { cmd, flags, id, b, len };
-	enum of_err		err = OF_ERR_NONE;
+	enum of_err		err = OF_ERR__MAX;
 
-	if (of_meters_apply(mt, &mm, MAX, 1000, on_deleted, NULL, &err) == 0)
-		return OF_ERR_NONE;
-	return err == OF_ERR_NONE ? OF_ERR__MAX : err;
+	return of_meters_apply(mt, &mm, MAX, 1000, on_gone, NULL, &err) == 0 ?
+	    OF_ERR_NONE : err;
 }
 
 static void
@@ -108,11 +112,11 @@ test_add_modify_delete(void)
 	    sizeof(one)) == OF_ERR_NONE && mod(&mt, OF_MC_ADD, KBPS,
 	    OF_METER_SLOWPATH, one, sizeof(one)) == OF_ERR_NONE,
 	    "the virtual meters may be set");
-	n_deleted = 0;
+	gone.calls = 0;
 	CHECK(mod(&mt, OF_MC_DELETE, 0, 9, NULL, 0) == OF_ERR_NONE &&
-	    n_deleted == 0, "delete missing: no error");
+	    gone.calls == 0, "delete missing: no error");
 	CHECK(mod(&mt, OF_MC_DELETE, 0, 1, NULL, 0) == OF_ERR_NONE &&
-	    n_deleted == 1 && deleted[0] == 1 && !of_meters_has(mt, 1),
+	    gone.calls == 1 && gone.last == 1 && !of_meters_has(mt, 1),
 	    "delete");
 	CHECK(mod(&mt, 3, KBPS, 1, one, sizeof(one)) ==
 	    OF_ERR_METER_BAD_COMMAND, "bad command");
@@ -197,13 +201,13 @@ test_bound_and_delete_all(void)
 	    OF_ERR_METER_OUT_OF_METERS, "past --max-meters");
 	CHECK(mod(&mt, OF_MC_MODIFY, KBPS, 1, one, sizeof(one)) ==
 	    OF_ERR_NONE, "modify at the bound");
-	n_deleted = 0;
+	gone.calls = 0;
 	CHECK(mod(&mt, OF_MC_DELETE, 0, OF_METER_ALL, NULL, 0) ==
-	    OF_ERR_NONE && n_deleted == 1 && deleted[0] == OF_METER_ALL &&
+	    OF_ERR_NONE && gone.calls == 1 && gone.last == OF_METER_ALL &&
 	    of_meters_count(mt) == 0, "delete all: one pass over the flows");
-	n_deleted = 0;
+	gone.calls = 0;
 	CHECK(mod(&mt, OF_MC_DELETE, 0, OF_METER_ALL, NULL, 0) ==
-	    OF_ERR_NONE && n_deleted == 0, "delete all of none");
+	    OF_ERR_NONE && gone.calls == 0, "delete all of none");
 	of_meters_free(mt);
 }
 
