@@ -5,13 +5,16 @@
 # (flow_count), METER_FEATURES, METER_EXISTS for a meter added twice, and
 # a meter's delete taking its flows with FLOW_REMOVED (reason DELETE in
 # 1.3).  Each switch's verdict comes back as a JSON line; all must be
-# clean, and the switches' counters must agree.
+# clean, and the switches' counters must agree; where it can capture
+# (root), Wireshark decodes both directions with nothing malformed.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/osken.sh"
 N=2
 APP=$(cd "$(dirname "$0")" && pwd)/osken_groups_meters.py
 RESULT=$TMPD/result.jsonl
 osken_start "$APP" OSKEN_RESULT="$RESULT"
+# Wireshark must decode every message both ways (when it can capture).
+csit_capture "tcp port $PORT"
 
 start_bg "$TMPD/sbsim.log" "$SBSIM" openflow --switches $N \
     --of-version 1.3 --controller tcp:127.0.0.1:$PORT --duration 120 \
@@ -43,4 +46,5 @@ if got != want:
     sys.exit("counters %s, want %s" % (got, want))
 PYEOF
 osken_ok
+csit_decoded openflow_v4 -d "tcp.port==$PORT,openflow"
 echo "os-ken: groups and meters programmed on $N switches, read back and deleted"
