@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "of_actions.h"
 #include "of_codec.h"
 #include "of_idmap.h"
 #include "of_meter.h"
@@ -351,6 +352,15 @@ of_meters_free(struct of_meters *mt)
 		return;
 	of_idmap_clear(&mt->map);
 	free(mt);
+}
+
+int
+of_meter_prog_names(void *meter_id, const uint8_t *prog, size_t len)
+{
+	uint32_t	want = *(const uint32_t *)meter_id, id;
+
+	return of_prog_meter(prog, len, &id) &&
+	    (want == OF_METER_ALL || id == want);
 }
 
 /* ---- multiparts (7.3.5.13-15) ---- */

@@ -102,6 +102,10 @@ void	 of_meters_walk(const struct of_meters *, uint32_t want,
 	    uint64_t now_ns, void (*fn)(void *, const struct of_meter_info *),
 	    void *arg);
 void	 of_meters_free(struct of_meters *);
+/* Whether a 1.3 flow program's METER instruction names *meter_id (a
+ * uint32_t; OF_METER_ALL: any meter), as of_flowtable_remove_if's pred
+ * when a meter goes. */
+int	 of_meter_prog_names(void *meter_id, const uint8_t *prog, size_t len);
 
 /* Multiparts: a METER, METER_CONFIG (meter_id, OFPM_ALL for every meter;
  * the switch reads it with of_mp_id_request_decode) or METER_FEATURES

@@ -8,16 +8,6 @@
 #include "of_experimenter.h"
 #include "of_sim.h"
 
-/* The flows to go with a meter: those naming it, or any (OFPM_ALL). */
-static int
-of_meter_flow_named(void *arg, const uint8_t *prog, size_t len)
-{
-	uint32_t	want = *(const uint32_t *)arg, id;
-
-	return of_prog_meter(prog, len, &id) &&
-	    (want == OF_METER_ALL || id == want);
-}
-
 /* Flows using a deleted meter are removed with it (1.3.5 section 6.6),
  * FLOW_REMOVED METER_DELETE (DELETE in 1.3) where they asked for one. */
 static void
@@ -29,7 +19,7 @@ of_meter_deleted(void *arg, uint32_t meter_id)
 
 	if (sw->ft == NULL)
 		return;
-	n = of_flowtable_remove_if(sw->ft, of_meter_flow_named, &meter_id,
+	n = of_flowtable_remove_if(sw->ft, of_meter_prog_names, &meter_id,
 	    OF_RR_METER_DELETE, now, of_switch_flow_removed, sw);
 	*sw->sim->c.flows_deleted += n;
 	if (n > 0)

@@ -757,22 +757,13 @@ fz_meter_config(void *arg, const struct of_meter_info *mi)
 	FZ_CHECK(of_mp_reply_add_meter_config(arg, mi) == 0);
 }
 
-static int
-fz_names_meter(void *arg, const uint8_t *prog, size_t len)
-{
-	uint32_t	want = *(const uint32_t *)arg, id;
-
-	return of_prog_meter(prog, len, &id) &&
-	    (want == OF_METER_ALL || id == want);
-}
-
 /* A deleted meter's flows go, and none is left behind. */
 static void
 fz_meter_deleted(void *ft, uint32_t meter_id)
 {
-	(void)of_flowtable_remove_if(ft, fz_names_meter, &meter_id,
+	(void)of_flowtable_remove_if(ft, of_meter_prog_names, &meter_id,
 	    OF_RR_METER_DELETE, FZ_NOW, NULL, NULL);
-	FZ_CHECK(of_flowtable_remove_if(ft, fz_names_meter, &meter_id,
+	FZ_CHECK(of_flowtable_remove_if(ft, of_meter_prog_names, &meter_id,
 	    OF_RR_METER_DELETE, FZ_NOW, NULL, NULL) == 0);
 }
 

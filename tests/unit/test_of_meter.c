@@ -13,6 +13,7 @@
 #include "check.h"
 #include "of_actions.h"
 #include "of_codec.h"
+#include "of_flowtable.h"
 #include "of_meter.h"
 
 #define U32(v)	(uint8_t)((v) >> 24), (uint8_t)((v) >> 16), \
@@ -289,20 +290,92 @@ test_multiparts(void)
 	of_meters_free(mt);
 }
 
+/* METER 5 or 6, then APPLY_ACTIONS with OUTPUT 1. */
+static const uint8_t inst_m5[] = { 0, 6, 0, 8, U32(5),
+    0, 4, 0, 24, 0, 0, 0, 0, 0, 0, 0, 16, U32(1), 0xff, 0xe5, 0, 0,
+    0, 0, 0, 0 };
+static const uint8_t inst_m6[] = { 0, 6, 0, 8, U32(6),
+    0, 4, 0, 24, 0, 0, 0, 0, 0, 0, 0, 16, U32(1), 0xff, 0xe5, 0, 0,
+    0, 0, 0, 0 };
+
 /* The METER instruction a flow carries. */
 static void
 test_prog_meter(void)
 {
-	/* METER 5, then APPLY_ACTIONS with OUTPUT 1. */
-	static const uint8_t	 inst[] = { 0, 6, 0, 8, U32(5),
-	    0, 4, 0, 24, 0, 0, 0, 0, 0, 0, 0, 16, U32(1), 0xff, 0xe5, 0, 0,
-	    0, 0, 0, 0 };
-	uint32_t		 id = 0;
+	uint32_t	id = 0;
 
-	CHECK(of_prog_meter(inst, sizeof(inst), &id) == 1 && id == 5,
+	CHECK(of_prog_meter(inst_m5, sizeof(inst_m5), &id) == 1 && id == 5,
 	    "meter 5");
-	CHECK(of_prog_meter(inst + 8, sizeof(inst) - 8, &id) == 0,
+	CHECK(of_prog_meter(inst_m5 + 8, sizeof(inst_m5) - 8, &id) == 0,
 	    "no meter instruction");
+}
+
+/* A flow at priority prio (cookie prio) with instructions inst. */
+static void
+flow_add(struct of_flowtable *ft, uint16_t prio, const uint8_t *inst,
+    size_t len)
+{
+	struct of_flow_mod	fm;
+	struct of_ft_result	res = { 0, 0, 0 };
+	enum of_err		err;
+
+	memset(&fm, 0, sizeof(fm));
+	fm.command = OF_FC_ADD;
+	fm.priority = prio;
+	fm.cookie = prio;
+	fm.buffer_id = 0xffffffffu;
+	fm.flags = OF_FF_SEND_FLOW_REM;
+	of_match_init(&fm.match);
+	fm.prog = inst;
+	fm.prog_len = len;
+	of_flowtable_apply(ft, &fm, 0, NULL, NULL, &res, &err);
+}
+
+static void
+on_removed(void *arg, const struct of_flow_info *fi)
+{
+	uint64_t	*seen = arg;
+
+	if (fi->reason == OF_RR_METER_DELETE)
+		*seen |= 1ull << fi->cookie;
+}
+
+static int
+count_metered(void *arg, const uint8_t *prog, size_t len)
+{
+	uint32_t	id;
+
+	*(int *)arg += of_prog_meter(prog, len, &id);
+	return 0;
+}
+
+/* A meter's flows go with it, FLOW_REMOVED METER_DELETE to those that
+ * asked; OFPM_ALL takes every metered flow, and no other. */
+static void
+test_flows_go_with_meter(void)
+{
+	static const uint8_t	 out[] = { 0, 4, 0, 24, 0, 0, 0, 0,
+	    0, 0, 0, 16, U32(1), 0xff, 0xe5, 0, 0, 0, 0, 0, 0 };
+	struct of_flowtable	*ft = of_flowtable_new(OF_VERSION_13, 2, 100);
+	uint64_t		 seen = 0;
+	uint32_t		 id = 5;
+	int			 metered = 0;
+
+	flow_add(ft, 1, inst_m5, sizeof(inst_m5));
+	flow_add(ft, 2, inst_m5, sizeof(inst_m5));
+	flow_add(ft, 3, inst_m6, sizeof(inst_m6));
+	flow_add(ft, 4, out, sizeof(out));
+	of_flowtable_each_prog(ft, count_metered, &metered);
+	CHECK(of_flowtable_total(ft) == 4 && metered == 3,
+	    "4 flows, 3 metered (%d)", metered);
+	CHECK(of_flowtable_remove_if(ft, of_meter_prog_names, &id, OF_RR_METER_DELETE,
+	    0, on_removed, &seen) == 2 && seen == (1u << 1 | 1u << 2),
+	    "meter 5: flows 1 and 2 removed, each told");
+	id = OF_METER_ALL;
+	CHECK(of_flowtable_remove_if(ft, of_meter_prog_names, &id, OF_RR_METER_DELETE,
+	    0, on_removed, &seen) == 1 && of_flowtable_total(ft) == 1,
+	    "OFPM_ALL: the meter 6 flow; the unmetered one stays");
+	of_flowtable_free(ft);
 }
 
 /* Heap bytes per meter of one band, the table's share included. */
@@ -335,6 +408,7 @@ static const struct check_case cases[] = {
 	CASE(test_bound_and_delete_all),
 	CASE(test_multiparts),
 	CASE(test_prog_meter),
+	CASE(test_flows_go_with_meter),
 	CASE(test_bytes_per_meter),
 };
 
