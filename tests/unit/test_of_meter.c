@@ -395,9 +395,12 @@ test_bytes_per_meter(void)
 		of_meters_apply(&mt, &mm, n, 0, NULL, NULL, &err);
 	m1 = mallinfo2();
 	per = (double)(m1.uordblks - m0.uordblks) / n;
-	printf("# %.1f heap bytes per meter (one band, %u meters)\n", per, n);
-	CHECK(of_meters_count(mt) == n && per < 200, "bytes per meter %.1f",
-	    per);
+	CHECK(of_meters_count(mt) == n, "%u meters", n);
+	if (m1.uordblks == m0.uordblks)	/* a sanitizer's allocator */
+		CHECK_SKIP("glibc's malloc does not count these allocations");
+	else
+		CHECK(per > 96 && per < 200, "%.1f heap bytes per meter (one "
+		    "band)", per);
 	of_meters_free(mt);
 }
 
