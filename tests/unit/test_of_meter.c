@@ -130,9 +130,7 @@ test_errors(void)
 {
 	static const uint8_t	 one[] = { DROP(100, 0) };
 	static const uint8_t	 rate0[] = { DROP(0, 0) };
-	static const uint8_t	 burst[] = { DROP(100, 10) };
 	static const uint8_t	 prec[] = { DSCP(100, 0, 64) };
-	static const uint8_t	 prec_ok[] = { DSCP(100, 0, 63) };
 	static const uint8_t	 exp[] = { 0xff, 0xff, 0, 16, U32(1), U32(0),
 	    U32(0x2320) };
 	static const uint8_t	 t3[] = { 0, 3, 0, 16, U32(1), U32(0), U32(0) };
@@ -172,12 +170,27 @@ test_errors(void)
 	    OF_ERR_BAD_LEN, "band of 8 bytes");
 	CHECK(mod(&mt, OF_MC_ADD, KBPS, 1, one, sizeof(one) - 4) ==
 	    OF_ERR_BAD_LEN, "band cut short");
-	/* Open vSwitch decodes the bands before it looks at the id. */
+	CHECK(mt == NULL, "refused adds made no table");
+	of_meters_free(mt);
+}
+
+/* Which error wins where several apply (Open vSwitch decodes the bands
+ * before it looks at the id, the id before the flags); the limits' edges;
+ * a refused MODIFY. */
+static void
+test_error_order(void)
+{
+	static const uint8_t	 one[] = { DROP(100, 0) };
+	static const uint8_t	 rate0[] = { DROP(0, 0) };
+	static const uint8_t	 burst[] = { DROP(100, 10) };
+	static const uint8_t	 prec_ok[] = { DSCP(100, 0, 63) };
+	static const uint8_t	 t3[] = { 0, 3, 0, 16, U32(1), U32(0), U32(0) };
+	struct of_meters	*mt = NULL;
+
 	CHECK(mod(&mt, OF_MC_ADD, KBPS, 0, t3, sizeof(t3)) ==
 	    OF_ERR_METER_BAD_BAND, "bad band before bad id");
 	CHECK(mod(&mt, OF_MC_MODIFY, 0, 1, one, sizeof(one)) ==
 	    OF_ERR_METER_UNKNOWN, "unknown before the flags");
-	CHECK(mt == NULL, "refused adds made no table");
 	CHECK(mod(&mt, OF_MC_ADD, KBPS | OF_MF_BURST | OF_MF_STATS, 1, burst,
 	    sizeof(burst)) == OF_ERR_NONE, "burst with a size");
 	CHECK(mod(&mt, OF_MC_ADD, OF_MF_PKTPS, 2, prec_ok, sizeof(prec_ok)) ==
@@ -408,6 +421,7 @@ static const struct check_case cases[] = {
 	CASE(test_codec_roundtrip),
 	CASE(test_add_modify_delete),
 	CASE(test_errors),
+	CASE(test_error_order),
 	CASE(test_bound_and_delete_all),
 	CASE(test_multiparts),
 	CASE(test_prog_meter),
