@@ -297,6 +297,11 @@ int	 of_mp_reply_add_table(struct of_mp_reply *,
 int	 of_mp_reply_add_port_stats(struct of_mp_reply *,
 	    const struct of_port_stats *);
 int	 of_mp_reply_add_port(struct of_mp_reply *, const struct of_port *);
+/* An entry whose encoder lives with its table (meters: of_meter.c): fn
+ * writes one entry of kind mp. */
+typedef void	(*of_mp_entry_fn)(struct wbuf *, uint8_t version, const void *);
+int	 of_mp_reply_add_entry(struct of_mp_reply *, enum of_mp,
+	    of_mp_entry_fn, const void *entry);
 /* Groups (1.3): GROUP_DESC and GROUP entries, the GROUP request's id,
  * and the GROUP_FEATURES reply (of_group.h). */
 struct of_group_info;
@@ -306,6 +311,9 @@ int	 of_mp_reply_add_group_stats(struct of_mp_reply *,
 	    const struct of_group_info *);
 int	 of_group_stats_request_decode(struct rbuf *, uint32_t *group_id,
 	    enum of_err *);
+/* A multipart request body that is an id and padding (GROUP, METER,
+ * METER_CONFIG): the id. */
+int	 of_mp_id_request_decode(struct rbuf *, uint32_t *id, enum of_err *);
 int	 of_mp_group_features_encode(struct wbuf *, uint32_t xid,
 	    uint32_t max_groups);
 /*

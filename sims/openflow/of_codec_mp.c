@@ -635,6 +635,13 @@ mp_reply_add(struct of_mp_reply *r, enum of_mp mp, mp_entry_fn fn,
 }
 
 int
+of_mp_reply_add_entry(struct of_mp_reply *r, enum of_mp mp,
+    of_mp_entry_fn fn, const void *entry)
+{
+	return mp_reply_add(r, mp, fn, entry);
+}
+
+int
 of_mp_reply_add_flow(struct of_mp_reply *r, const struct of_flow_info *fi)
 {
 	return mp_reply_add(r, OF_MP_FLOW, flow_entry, fi);
@@ -847,9 +854,17 @@ int
 of_group_stats_request_decode(struct rbuf *r, uint32_t *group_id,
     enum of_err *err)
 {
+	return of_mp_id_request_decode(r, group_id, err);
+}
+
+/* A request body of an id and 4 bytes of padding: ofp_group_stats_request
+ * (7.3.5.9), ofp_meter_multipart_request (7.3.5.13). */
+int
+of_mp_id_request_decode(struct rbuf *r, uint32_t *id, enum of_err *err)
+{
 	if (rbuf_left(r) < OFP13_GROUP_STATS_REQ_BODY)
 		return bad(err, OF_ERR_BAD_LEN);
-	rbuf_get_u32(r, group_id);
+	rbuf_get_u32(r, id);
 	return 0;
 }
 

@@ -98,6 +98,8 @@ static const struct opt of_rows[] = {
 	    1073741824, 0, "bytes of messages one bundle holds"),
 	OPT_D("bundle-timeout", "S", C, bundle_timeout, 0, 86400, 0,
 	    "discard a bundle idle for S s (0: never)"),
+	OPT_U("max-meters", "N", C, max_meters, 1, 1000000, 0,
+	    "meters a switch holds (OpenFlow 1.3)"),
 	OPT_U("expect-flows", "N", C, expect_flows, 1, UINT64_MAX / 2, 0,
 	    "program ends when the switches hold N flows,\n"
 	    "delete when they hold none again"),
@@ -160,6 +162,7 @@ of_config_defaults(struct of_config *cfg)
 	cfg->bundle_msgs_max = OF_BUNDLE_MSGS_MAX;
 	cfg->bundle_bytes_max = OF_BUNDLE_BYTES_MAX;
 	cfg->bundle_timeout = OF_BUNDLE_TIMEOUT;
+	cfg->max_meters = 4096;
 	cfg->tree_fanout = 2;
 	cfg->macs = 1000;
 	cfg->pktin_window = 64;
@@ -211,6 +214,9 @@ static const struct counter_row of_counter_rows[] = {
 	OFC(group_mods, "group_mods"),
 	OFC(group_mod_errors, "group_mod_errors"),
 	OFC(groups_out_of_room, "groups_out_of_room"),
+	OFC(meter_mods, "meter_mods"),
+	OFC(meter_mod_errors, "meter_mod_errors"),
+	OFC(meters_out_of_room, "meters_out_of_room"),
 	OFC(experimenter_refused, "experimenter_refused"),
 	OFC(bundles_opened, "bundles_opened"),
 	OFC(bundles_committed, "bundles_committed"),

@@ -39,6 +39,7 @@
 #include "of_codec.h"
 #include "of_flowtable.h"
 #include "of_group.h"
+#include "of_meter.h"
 #include "of_match.h"
 #include "of_oxm.h"
 #include "fuzz_driver.h"
@@ -669,6 +670,8 @@ fz_actions(uint8_t version, const uint8_t *p, size_t n, int instructions)
 	(void)of_actions_output_ports(version, p, n, ports, 4);
 	(void)of_prog_outputs_to(version, p, n, 2);
 	(void)of_prog_uses_group(version, p, n, 1);
+	if (instructions)
+		(void)of_prog_meter(p, n, &ports[0]);
 }
 
 #define FZ_MAX_GROUPS	16
@@ -679,31 +682,40 @@ fz_group_desc(void *arg, struct of_group_info *gi)
 	FZ_CHECK(of_mp_reply_add_group_desc(arg, gi) == 0);
 }
 
-/* The GROUP_DESC of the group just added or modified: its buckets as
- * the GROUP_MOD carried them. */
+/* What a GROUP_DESC or METER_CONFIG read back after a mod must carry:
+ * both entries are length, a 16-bit word (group type and pad, meter
+ * flags), the id, and the buckets or bands as the mod gave them. */
+struct fz_readback {
+	enum of_mp	 mp;
+	int		 gone;		/* a DELETE: no entry */
+	uint16_t	 word;
+	uint32_t	 id;
+	const uint8_t	*data;
+	size_t		 len;
+};
+
 static void
-fz_group_flush(void *arg, struct wbuf *w)
+fz_readback_flush(void *arg, struct wbuf *w)
 {
-	const struct of_group_mod	*gm = arg;
+	const struct fz_readback	*rb = arg;
 	struct of_header		 h;
 	struct rbuf			 r, entries;
 	enum of_mp			 mp;
-	uint16_t			 flags, len;
+	uint16_t			 flags, len, word;
 	uint32_t			 id;
 
 	rbuf_init(&r, w->data, w->len);
 	FZ_CHECK(of_header_decode(&r, &h) == 0 && h.length == w->len);
 	FZ_CHECK(of_mp_reply_decode(OF_VERSION_13, &r, &mp, &flags,
-	    &entries) == 0 && mp == OF_MP_GROUP_DESC);
-	if (gm->command != OF_GC_DELETE) {
+	    &entries) == 0 && mp == rb->mp);
+	if (!rb->gone) {
 		FZ_CHECK(rbuf_get_u16(&entries, &len) == 0 &&
 		    len == rbuf_left(&entries) + 2);
-		rbuf_skip(&entries, 2);
-		FZ_CHECK(rbuf_get_u32(&entries, &id) == 0 &&
-		    id == gm->group_id);
-		FZ_CHECK(rbuf_left(&entries) == gm->buckets_len &&
-		    memcmp(rbuf_ptr(&entries), gm->buckets,
-		    gm->buckets_len) == 0);
+		FZ_CHECK(rbuf_get_u16(&entries, &word) == 0 &&
+		    word == rb->word);
+		FZ_CHECK(rbuf_get_u32(&entries, &id) == 0 && id == rb->id);
+		FZ_CHECK(rbuf_left(&entries) == rb->len &&
+		    memcmp(rbuf_ptr(&entries), rb->data, rb->len) == 0);
 	}
 	wbuf_reset(w);
 }
@@ -717,6 +729,7 @@ fz_group_mod(struct of_groups **gt, struct rbuf *body, uint64_t now)
 	    FZ_MAX_GROUPS };
 	struct of_group_mod			gm;
 	struct of_mp_reply			mr;
+	struct fz_readback			rb;
 	struct wbuf				w;
 	enum of_err				err = OF_ERR_NONE;
 
@@ -728,10 +741,63 @@ fz_group_mod(struct of_groups **gt, struct rbuf *body, uint64_t now)
 	FZ_CHECK(of_groups_count(*gt) <= FZ_MAX_GROUPS);
 	FZ_CHECK(gm.command != OF_GC_DELETE ||
 	    !of_groups_has(*gt, gm.group_id));
+	rb = (struct fz_readback){ OF_MP_GROUP_DESC,
+	    gm.command == OF_GC_DELETE, (uint16_t)(gm.type << 8), gm.group_id,
+	    gm.buckets, gm.buckets_len };
 	wbuf_init(&w, fz_out, sizeof(fz_out));
 	of_mp_reply_begin(&mr, &w, OF_VERSION_13, 1, OF_MP_GROUP_DESC, 0,
-	    fz_group_flush, &gm);
+	    fz_readback_flush, &rb);
 	of_groups_walk(*gt, gm.group_id, now, fz_group_desc, &mr);
+	(void)of_mp_reply_end(&mr);
+}
+
+#define FZ_MAX_METERS	16
+
+static void
+fz_meter_config(void *arg, const struct of_meter_info *mi)
+{
+	FZ_CHECK(of_mp_reply_add_meter_config(arg, mi) == 0);
+}
+
+/* A deleted meter's flows go, and none is left behind. */
+static void
+fz_meter_deleted(void *ft, uint32_t meter_id)
+{
+	(void)of_flowtable_remove_if(ft, of_meter_prog_names, &meter_id,
+	    OF_RR_METER_DELETE, FZ_NOW, NULL, NULL);
+	FZ_CHECK(of_flowtable_remove_if(ft, of_meter_prog_names, &meter_id,
+	    OF_RR_METER_DELETE, FZ_NOW, NULL, NULL) == 0);
+}
+
+/* METER_MOD (1.3): the table stays bounded, METER_CONFIG reads back what
+ * was taken, a delete takes the meter's flows. */
+static void
+fz_meter_mod(struct of_meters **mt, struct of_flowtable *ft,
+    struct rbuf *body, uint64_t now)
+{
+	struct of_meter_mod	mm;
+	struct of_mp_reply	mr;
+	struct fz_readback	rb;
+	struct wbuf		w;
+	enum of_err		err = OF_ERR_NONE;
+
+	if (of_meter_mod_decode(OF_VERSION_13, body, &mm, &err) == -1 ||
+	    of_meters_apply(mt, &mm, FZ_MAX_METERS, now, fz_meter_deleted, ft,
+	    &err) == -1) {
+		FZ_CHECK(err != OF_ERR_NONE);
+		return;
+	}
+	FZ_CHECK(of_meters_count(*mt) <= FZ_MAX_METERS);
+	if (mm.command == OF_MC_DELETE) {
+		FZ_CHECK(!of_meters_has(*mt, mm.meter_id));
+		return;
+	}
+	rb = (struct fz_readback){ OF_MP_METER_CONFIG, 0, mm.flags,
+	    mm.meter_id, mm.bands, mm.bands_len };
+	wbuf_init(&w, fz_out, sizeof(fz_out));
+	of_mp_reply_begin(&mr, &w, OF_VERSION_13, 1, OF_MP_METER_CONFIG, 0,
+	    fz_readback_flush, &rb);
+	of_meters_walk(*mt, mm.meter_id, now, fz_meter_config, &mr);
 	(void)of_mp_reply_end(&mr);
 }
 
@@ -864,6 +930,7 @@ fz_switch(uint8_t version, const uint8_t *p, size_t n)
 	    FZ_TABLE_SIZE);
 	struct of_groups	*gt = NULL;
 	struct fz_bundle	 bundle = { 0, 0 };
+	struct of_meters	*mt = NULL;
 	struct of_mp_request	 req;
 	struct of_flow_filter	 f;
 	struct of_header	 h;
@@ -895,6 +962,10 @@ fz_switch(uint8_t version, const uint8_t *p, size_t n)
 			if (version == OF_VERSION_13)
 				fz_bundle(ft, &bundle, &h, &body, now);
 			break;
+		case OF_METER_MOD:
+			if (version == OF_VERSION_13)
+				fz_meter_mod(&mt, ft, &body, now);
+			break;
 		case OF_MULTIPART_REQUEST:
 			if (of_mp_request_decode(version, &body, &req,
 			    &err) == 0 && (req.mp == OF_MP_FLOW ||
@@ -915,6 +986,7 @@ fz_switch(uint8_t version, const uint8_t *p, size_t n)
 	    of_flowtable_next_expiry(ft) == 0);
 	of_flowtable_free(ft);
 	of_groups_free(gt);
+	of_meters_free(mt);
 }
 
 /* The fixed-layout messages: decode must not read past the body. */

@@ -24,10 +24,12 @@ FEATURES_REQUEST, FEATURES_REPLY = 5, 6
 FLOW_MOD = 14
 MP_REQUEST13, BARRIER_REQUEST13, BARRIER_REPLY13 = 18, 20, 21
 ROLE_REQUEST, ROLE_REPLY = 24, 25
+METER_MOD13, MP_METER_CONFIG = 29, 10
 STATS_REQUEST10, BARRIER_REQUEST10, BARRIER_REPLY10 = 16, 18, 19
 # Error types and codes (1.3.5 section 7.4.4; 1.0.0 section 5.4.4).
 ET_BAD_REQUEST, ET_BAD_ACTION, ET_BAD_MATCH, ET_FLOW_MOD_FAILED = 1, 2, 4, 5
-ET_ROLE_REQUEST_FAILED = 11
+ET_ROLE_REQUEST_FAILED, ET_METER_MOD_FAILED = 11, 12
+MMFC_BAD_BAND = 8
 ET10_FLOW_MOD_FAILED = 3
 BRC_BAD_VERSION, BRC_BAD_TYPE, BRC_BAD_MULTIPART = 0, 1, 2
 BRC_BAD_EXPERIMENTER, BRC_BAD_LEN, BRC_IS_SLAVE = 3, 6, 10
@@ -83,6 +85,12 @@ def flow_mod13(xid, match, insts=b"", table=0, command=0, priority=100,
     body = struct.pack("!QQBBHHHIIIH2x", cookie, 0, table, command, 0, 0,
                        priority, NO_BUFFER, ANY, ANY, flags)
     return msg(OFP13, FLOW_MOD, xid, body + match + insts)
+
+
+def meter_mod13(xid, *bands, meter_id=1):
+    """ADD meter_id, KBPS, with bands."""
+    return msg(OFP13, METER_MOD13, xid,
+               struct.pack("!HHI", 0, 1, meter_id) + b"".join(bands))
 
 
 def ip_match(dst, *more):
@@ -290,6 +298,24 @@ def run13(port):
                          flags=FF_CHECK_OVERLAP),
               ET_FLOW_MOD_FAILED, FMFC_OVERLAP)
 
+    # Meters (1.3.5 section 7.3.4.4): Open vSwitch's length rule for
+    # bands, and a band type no switch meters with.
+    drop_band = struct.pack("!HHII4x", 1, 16, 1000, 0)
+    s.refused("METER_MOD shorter than its fixed part",
+              msg(OFP13, METER_MOD13, x(), b"\0" * 4),
+              ET_BAD_REQUEST, BRC_BAD_LEN)
+    s.refused("METER_MOD band of 8 bytes",
+              meter_mod13(x(), struct.pack("!HHI", 1, 8, 1000)),
+              ET_BAD_REQUEST, BRC_BAD_LEN)
+    s.refused("METER_MOD experimenter band",
+              meter_mod13(x(), struct.pack("!HHIII", 0xffff, 16, 1, 0,
+                                           0x2320)),
+              ET_METER_MOD_FAILED, MMFC_BAD_BAND)
+    s.refused("METER_CONFIG request without its meter id",
+              msg(OFP13, MP_REQUEST13, x(),
+                  struct.pack("!HH4x", MP_METER_CONFIG, 0)),
+              ET_BAD_REQUEST, BRC_BAD_LEN)
+
     # Roles (section 6.3.5).
     def role(r, gen):
         xid = x()
@@ -306,6 +332,8 @@ def run13(port):
     role(ROLE_SLAVE, 11)
     s.refused("FLOW_MOD from a slave",
               flow_mod13(x(), ip_match([10, 0, 0, 1]), out1, table=2),
+              ET_BAD_REQUEST, BRC_IS_SLAVE)
+    s.refused("METER_MOD from a slave", meter_mod13(x(), drop_band),
               ET_BAD_REQUEST, BRC_IS_SLAVE)
     role(ROLE_MASTER, 12)
     s.barrier()
@@ -324,6 +352,9 @@ def run10(port):
               msg(OFP10, FLOW_MOD, x(), b"\0" * 20),
               ET_BAD_REQUEST, BRC_BAD_LEN)
     s.refused("unknown message type 200", msg(OFP10, 200, x()),
+              ET_BAD_REQUEST, BRC_BAD_TYPE)
+    s.refused("METER_MOD (1.0 has no meters)",
+              msg(OFP10, METER_MOD13, x(), struct.pack("!HHI", 0, 1, 1)),
               ET_BAD_REQUEST, BRC_BAD_TYPE)
     s.refused("stats type 0x7777",
               msg(OFP10, STATS_REQUEST10, x(), struct.pack("!HH", 0x7777, 0)),

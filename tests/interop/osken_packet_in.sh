@@ -10,25 +10,9 @@
 # the app sends none, for --packet-in-wait; in latency mode a PACKET_IN
 # the app drops (its first from datapath ids 1000 and up) is sent again.
 . "$(dirname "$0")/../lib.sh"
-[ -x "$PY" ] || skip "$PY is not installed"
-"$PY" -c 'import os_ken.cmd.manager' 2>/dev/null ||
-    skip "os-ken (python3-os-ken) is not installed"
-need ss
+. "$(dirname "$0")/osken.sh"
 N=4
 APP=$(cd "$(dirname "$0")" && pwd)/osken_packet_in.py
-
-# os-ken takes seconds to start (its imports): poll, 20 s at most.
-wait_osken() {
-	local i=0
-	while [ $i -lt 200 ]; do
-		ss -Hltn 2>/dev/null | awk '{print $4}' | grep -qE ":$1\$" &&
-		    return 0
-		kill -0 "$2" 2>/dev/null || return 1
-		sleep 0.1
-		i=$((i + 1))
-	done
-	return 1
-}
 
 # check TAG MODE VERSION COUNT DPID_BASE: the run ends ok with N * COUNT
 # PACKET_INs answered; the report's counters go to $TMPD/TAG.counters.
@@ -73,12 +57,7 @@ counter() {
 	awk -v k="$2" '$1 == k { print $2 }' "$TMPD/$1.counters"
 }
 
-PORT=$(free_ports 1)
-start_bg "$TMPD/osken.log" env PYTHONDONTWRITEBYTECODE=1 \
-    "$PY" -m os_ken.cmd.manager \
-    --ofp-listen-host 127.0.0.1 --ofp-tcp-listen-port "$PORT" "$APP"
-OSKEN=$LAST_PID
-wait_osken "$PORT" "$OSKEN" || fail "os-ken did not listen on $PORT"
+osken_start "$APP"
 
 check latency13 latency 1.3 50 1
 check throughput13 throughput 1.3 400 1
@@ -96,6 +75,5 @@ check resend13 latency 1.3 20 1000
 check latency10 latency 1.0 20 1
 [ "$(counter latency10 packet_in_waits)" -eq $N ] ||
     fail "latency10: $(counter latency10 packet_in_waits) waited, want $N"
-kill -0 "$OSKEN" 2>/dev/null || fail "os-ken died"
-grep -E 'Traceback|ERROR' "$TMPD/osken.log" && fail "os-ken logged errors"
+osken_ok
 exit 0

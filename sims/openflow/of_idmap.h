@@ -1,0 +1,41 @@
+/*
+ * A switch's tables keyed by a 32-bit id (groups, meters): a uthash of
+ * entries that each begin with struct of_idnode, which holds the id and
+ * the time of the entry's ADD.  A MODIFY puts a new entry in the old
+ * one's place and keeps that time (1.3.5 sections 7.3.5.9 and 7.3.5.13:
+ * duration counts from the ADD).  Entries are malloc()ed by the caller
+ * and freed here.
+ */
+#ifndef OF_IDMAP_H
+#define OF_IDMAP_H
+
+#include <stdint.h>
+
+#include "ut.h"
+
+struct of_idnode {
+	UT_hash_handle	 hh;
+	uint32_t	 id;
+	uint64_t	 added_ns;
+};
+
+struct of_idmap {
+	struct of_idnode	*head;
+	uint32_t		 n;
+};
+
+/* Every entry of m (not NULL) as node, deletable in the loop. */
+#define OF_IDMAP_EACH(m, node, tmp)	HASH_ITER(hh, (m)->head, node, tmp)
+
+struct of_idnode *of_idmap_find(const struct of_idmap *, uint32_t id);
+/* Take node (its id set) in place of the entry with its id, keeping that
+ * one's ADD time, or as new, added at now. */
+void	 of_idmap_put(struct of_idmap *, struct of_idnode *, uint64_t now_ns);
+void	 of_idmap_del(struct of_idmap *, struct of_idnode *);
+void	 of_idmap_clear(struct of_idmap *);
+uint32_t of_idmap_count(const struct of_idmap *);
+/* Time since node's ADD, as the multiparts' duration_sec/_nsec. */
+void	 of_idnode_age(const struct of_idnode *, uint64_t now_ns,
+	    uint32_t *sec, uint32_t *nsec);
+
+#endif
