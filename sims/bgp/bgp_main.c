@@ -708,18 +708,7 @@ static const char *const bgp_phase_names[] = {
 	"announce.c5", "announce.c6", "announce.c7", "announce.c8", NULL
 };
 
-static const struct sim_ops bgp_sim_ops = {
-	"bgp",
-	bgp_phase_names,
-	bgp_fds_needed,
-	bgp_start,
-	bgp_tick,
-	bgp_stop,
-	"peers",
-	offsetof(struct bgp_sim, cfg.peers),	/* --sweep, --find-max */
-	bgp_fault_kinds,
-	1,		/* --shard: bgp_shard() */
-};
+static const struct sim_ops bgp_sim_ops = SIM_OPS(bgp, "bgp", peers);
 
 /* Where the peers and the monitor may connect. */
 #define BGP_EP_KINDS	(1u << EP_TCP | 1u << EP_PTCP)

@@ -307,18 +307,7 @@ static const char *const nc_phase_names[] = {
 	"confirm_delete", "nb_learn", "nb_unmount", "unmounted", NULL
 };
 
-static const struct sim_ops nc_sim_ops = {
-	"netconf",
-	nc_phase_names,
-	nc_fds_needed,
-	nc_start,
-	nc_tick,
-	nc_stop,
-	"devices",
-	offsetof(struct nc_sim, cfg.devices),	/* --sweep, --find-max */
-	nc_fault_kinds,
-	1,		/* --shard: nc_shard() */
-};
+static const struct sim_ops nc_sim_ops = SIM_OPS(nc, "netconf", devices);
 
 static void
 nc_check_auth(struct nc_config *cfg, const struct run_opts *ro)

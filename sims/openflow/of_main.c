@@ -616,18 +616,7 @@ static const char *const of_phase_names[] = {
 	NB_PHASE_PROGRAM, NB_PHASE_DELETE, NB_PHASE_CONFIRM_DELETE, NULL
 };
 
-static const struct sim_ops of_sim_ops = {
-	"openflow",
-	of_phase_names,
-	of_fds_needed,
-	of_start,
-	of_tick,
-	of_stop,
-	"switches",
-	offsetof(struct of_sim, cfg.switches),	/* --sweep, --find-max */
-	of_fault_kinds,
-	1,		/* --shard: of_shard() */
-};
+static const struct sim_ops of_sim_ops = SIM_OPS(of, "openflow", switches);
 
 static void
 of_pool_config_one(struct pool_config *pc, const struct run_opts *ro,

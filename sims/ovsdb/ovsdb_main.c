@@ -237,18 +237,7 @@ ovsdb_stop(void *arg)
 	sim->ph = NULL;
 }
 
-static const struct sim_ops ovsdb_sim_ops = {
-	"ovsdb",
-	ovsdb_phase_names,
-	ovsdb_fds_needed,
-	ovsdb_start,
-	ovsdb_tick,
-	ovsdb_stop,
-	"devices",
-	offsetof(struct ovsdb_sim, cfg.devices),	/* --sweep, --find-max */
-	ovsdb_fault_kinds,
-	1,		/* --shard: ovsdb_shard() */
-};
+static const struct sim_ops ovsdb_sim_ops = SIM_OPS(ovsdb, "ovsdb", devices);
 
 /* TLS as ovsdb-server's --private-key, --certificate and --ca-cert:
  * ssl: and pssl: only, and a listening device needs its key and

@@ -512,18 +512,7 @@ pcep_stop(void *arg)
 	sim->pccs = NULL;
 }
 
-static const struct sim_ops pcep_sim_ops = {
-	"pcep",
-	pcep_phase_names,
-	pcep_fds_needed,
-	pcep_start,
-	pcep_tick,
-	pcep_stop,
-	"pccs",
-	offsetof(struct pcep_sim, cfg.pccs),	/* --sweep, --find-max */
-	pcep_fault_kinds,
-	1,		/* --shard: pcep_shard() */
-};
+static const struct sim_ops pcep_sim_ops = SIM_OPS(pcep, "pcep", pccs);
 
 static void
 pcep_check(struct pcep_sim *sim, const struct run_opts *ro)

@@ -47,6 +47,19 @@ struct sim_ops {
 };
 
 /*
+ * The sim_ops of command cmd written in the house's names, prefix p:
+ * p_phase_names, p_fds_needed, p_start, p_tick, p_stop, p_fault_kinds,
+ * its device count the uint32_t cfg.cnt of struct p_sim (the option of
+ * that name, which --sweep and --find-max step), and --shard taken (its
+ * main slices the devices with run_shard_slice()).
+ */
+#define SIM_OPS(p, cmd, cnt) {						\
+	cmd, p##_phase_names, p##_fds_needed, p##_start, p##_tick,	\
+	p##_stop, #cnt, offsetof(struct p##_sim, cfg.cnt),		\
+	p##_fault_kinds, 1						\
+}
+
+/*
  * `sbsim run` (a scenario): one group's command main, called after
  * run_collect(), parses and checks its options as ever; its run_main()
  * then fills g with its sim, its configuration and its run options, and
