@@ -314,10 +314,8 @@ bgp_phases_witness(struct bgp_sim *sim)
 
 /* Names of the per-speaker phases and counters (static, as metrics
  * keeps them). */
-static const char *const bgp_connect_names[BGP_MAX_SPEAKERS] = {
-	"connect.c1", "connect.c2", "connect.c3", "connect.c4",
-	"connect.c5", "connect.c6", "connect.c7", "connect.c8",
-};
+_Static_assert(BGP_MAX_SPEAKERS <= RUN_MAX_CONTROLLERS,
+    "a run_connect_names[] entry per speaker");
 static const char *const bgp_announce_names[BGP_MAX_SPEAKERS] = {
 	"announce.c1", "announce.c2", "announce.c3", "announce.c4",
 	"announce.c5", "announce.c6", "announce.c7", "announce.c8",
@@ -339,21 +337,17 @@ bgp_cluster_init(struct bgp_sim *sim, uint64_t now)
 {
 	unsigned	k;
 
-	memset(sim->ph_connect, 0, sizeof(sim->ph_connect));
+	run_connect_phases(sim->m, sim->ph_connect, sizeof(sim->ph_connect),
+	    run_connect_names, sim->cfg.n_spk, "bgp", sim->cfg.peers, now);
 	memset(sim->ph_announce, 0, sizeof(sim->ph_announce));
 	memset(sim->c.spk_lost, 0, sizeof(sim->c.spk_lost));
 	memset(sim->spk_announced, 0, sizeof(sim->spk_announced));
 	memset(sim->spk_drained, 0, sizeof(sim->spk_drained));
 	if (sim->cfg.n_spk < 2)
 		return;
-	for (k = 0; k < sim->cfg.n_spk; k++) {
-		sim->ph_connect[k] = metrics_phase(sim->m,
-		    bgp_connect_names[k], "bgp");
-		sim->ph_connect[k]->target = sim->cfg.peers;
-		phase_start(sim->ph_connect[k], now);
+	for (k = 0; k < sim->cfg.n_spk; k++)
 		sim->c.spk_lost[k] = metrics_counter(sim->m,
 		    bgp_lost_names[k]);
-	}
 	if (sim->total == 0)
 		return;
 	for (k = 0; k < sim->cfg.n_spk; k++) {
@@ -836,19 +830,10 @@ bgp_check(struct bgp_sim *sim, const struct run_opts *ro)
 static void
 bgp_pool_config(struct bgp_sim *sim, const struct run_opts *ro)
 {
-	uint32_t	 count = sim->cfg.peers + (sim->cfg.monitor != NULL);
-	const char	*eps[BGP_MAX_SPEAKERS];
-	char		*copy;
-	unsigned	 k, n;
-
-	n = cli_controllers(ro, "speaker", BGP_MAX_SPEAKERS, eps, &copy);
-	sim->cfg.n_spk = n;
-	for (k = 0; k < n; k++)
-		run_pool_config(&sim->pcfg[k], ro, "--controller", eps[k],
-		    n == 1 ? BGP_EP_KINDS : 1u << EP_TCP, n == 1 ? BGP_EP_MSG :
-		    "several speakers: peers connect to each over plain TCP: "
-		    "tcp:IP:PORT,tcp:IP:PORT", count);
-	free(copy);
+	sim->cfg.n_spk = run_pools_config(sim->pcfg, ro, "speaker",
+	    BGP_MAX_SPEAKERS, BGP_EP_KINDS, BGP_EP_MSG, "several speakers: "
+	    "peers connect to each over plain TCP: tcp:IP:PORT,tcp:IP:PORT",
+	    sim->cfg.peers + (sim->cfg.monitor != NULL));
 }
 
 /* --fault churn/N takes at most the prefixes a peer announces. */

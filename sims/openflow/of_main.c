@@ -219,14 +219,12 @@ static const struct counter_row of_counter_rows[] = {
 
 /* Names of the per-controller phases and counters (static, as metrics
  * keeps them). */
-static const char *const of_connect_names[OF_MAX_CONTROLLERS] = {
-	"connect.c1", "connect.c2", "connect.c3", "connect.c4",
-	"connect.c5", "connect.c6", "connect.c7", "connect.c8",
-};
 static const char *const of_ctl_flow_mod_names[OF_MAX_CONTROLLERS] = {
 	"flow_mods.c1", "flow_mods.c2", "flow_mods.c3", "flow_mods.c4",
 	"flow_mods.c5", "flow_mods.c6", "flow_mods.c7", "flow_mods.c8",
 };
+_Static_assert(OF_MAX_CONTROLLERS <= RUN_MAX_CONTROLLERS,
+    "a run_connect_names[] entry per controller");
 static uint64_t	of_one_ctl_sink;	/* flow_mods.c1 of one controller */
 
 /*
@@ -240,18 +238,15 @@ of_cluster_init(struct of_sim *sim, uint64_t now)
 {
 	unsigned	k;
 
-	memset(sim->ph_connect, 0, sizeof(sim->ph_connect));
+	run_connect_phases(sim->m, sim->ph_connect, sizeof(sim->ph_connect),
+	    run_connect_names, sim->cfg.n_ctl, "openflow", sim->cfg.switches,
+	    now);
 	sim->c.ctl_flow_mods[0] = &of_one_ctl_sink;
 	if (sim->cfg.n_ctl < 2)
 		return;
-	for (k = 0; k < sim->cfg.n_ctl; k++) {
-		sim->ph_connect[k] = metrics_phase(sim->m,
-		    of_connect_names[k], "openflow");
-		sim->ph_connect[k]->target = sim->cfg.switches;
-		phase_start(sim->ph_connect[k], now);
+	for (k = 0; k < sim->cfg.n_ctl; k++)
 		sim->c.ctl_flow_mods[k] = metrics_counter(sim->m,
 		    of_ctl_flow_mod_names[k]);
-	}
 	sim->ph[OFP_FAILOVER] = metrics_phase(sim->m, "failover", "openflow");
 	sim->ph[OFP_FAILOVER]->target = sim->cfg.switches;
 }
@@ -588,14 +583,7 @@ of_stop(void *arg)
 	uint32_t	 i;
 	unsigned	 k;
 
-	if (sim->nb != NULL) {
-		nb_free(sim->nb);
-		sim->nb = NULL;
-		for (i = 0; i < sim->cfg.switches; i++)
-			free(sim->nb_nodes[i]);
-		free(sim->nb_nodes);
-		sim->nb_nodes = NULL;
-	}
+	nb_free_nodes(&sim->nb, &sim->nb_nodes, sim->cfg.switches);
 	of_topo_moves_free(sim);
 	if (sim->sw == NULL)
 		return;

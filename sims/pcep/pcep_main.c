@@ -198,17 +198,10 @@ static const char *const pcep_connect_names[PCEP_MAX_PCES] = {
 static void
 pcep_cluster_init(struct pcep_sim *sim, uint64_t now)
 {
-	unsigned	k;
-
-	memset(sim->ph_connect, 0, sizeof(sim->ph_connect));
+	run_connect_phases(sim->m, sim->ph_connect, sizeof(sim->ph_connect),
+	    pcep_connect_names, sim->cfg.n_pce, "pcep", sim->cfg.pccs, now);
 	if (sim->cfg.n_pce < 2)
 		return;
-	for (k = 0; k < sim->cfg.n_pce; k++) {
-		sim->ph_connect[k] = metrics_phase(sim->m,
-		    pcep_connect_names[k], "pcep");
-		sim->ph_connect[k]->target = sim->cfg.pccs;
-		phase_start(sim->ph_connect[k], now);
-	}
 	pcep_phase(sim, PCCP_FAILOVER, sim->cfg.delegate && sim->cfg.lsps > 0,
 	    sim->cfg.pccs);
 }
@@ -486,14 +479,7 @@ pcep_stop(void *arg)
 	struct pcep_sim	*sim = arg;
 	uint32_t	 i;
 
-	if (sim->nb != NULL) {
-		nb_free(sim->nb);
-		sim->nb = NULL;
-		for (i = 0; i < sim->cfg.pccs; i++)
-			free(sim->nb_nodes[i]);
-		free(sim->nb_nodes);
-		sim->nb_nodes = NULL;
-	}
+	nb_free_nodes(&sim->nb, &sim->nb_nodes, sim->cfg.pccs);
 	txack_cancel(&sim->acked);
 	if (sim->pccs == NULL)
 		return;
@@ -579,19 +565,10 @@ pcep_nb_check(struct pcep_sim *sim, const struct run_opts *ro)
 static void
 pcep_pool_config(struct pcep_sim *sim, const struct run_opts *ro)
 {
-	const char	*eps[PCEP_MAX_PCES];
-	char		*copy;
-	unsigned	 k, n;
-
-	n = cli_controllers(ro, "PCE", PCEP_MAX_PCES, eps, &copy);
-	sim->cfg.n_pce = n;
-	for (k = 0; k < n; k++)
-		run_pool_config(&sim->pcfg[k], ro, "--controller", eps[k],
-		    1u << EP_TCP, n == 1 ? "PCCs connect to the PCE over "
-		    "plain TCP: tcp:IP:PORT, no PCEPS" : "PCCs connect to "
-		    "each PCE over plain TCP: tcp:IP:PORT,tcp:IP:PORT, no "
-		    "PCEPS", sim->cfg.pccs);
-	free(copy);
+	sim->cfg.n_pce = run_pools_config(sim->pcfg, ro, "PCE", PCEP_MAX_PCES,
+	    1u << EP_TCP, "PCCs connect to the PCE over plain TCP: "
+	    "tcp:IP:PORT, no PCEPS", "PCCs connect to each PCE over plain "
+	    "TCP: tcp:IP:PORT,tcp:IP:PORT, no PCEPS", sim->cfg.pccs);
 }
 
 /*

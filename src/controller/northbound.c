@@ -986,3 +986,18 @@ nb_free(struct nb_run *r)
 	free(r->slots);
 	free(r);
 }
+
+void
+nb_free_nodes(struct nb_run **r, char ***nodes, uint32_t n)
+{
+	uint32_t	i;
+
+	if (*r == NULL)
+		return;
+	nb_free(*r);
+	*r = NULL;
+	for (i = 0; i < n; i++)
+		free((*nodes)[i]);
+	free(*nodes);
+	*nodes = NULL;
+}

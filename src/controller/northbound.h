@@ -232,6 +232,9 @@ void	 nb_release(struct nb_run *, uint64_t now_ns);
 /* Watch mode: the items are going away; count them down. */
 void	 nb_watch_delete(struct nb_run *, uint64_t now_ns);
 void	 nb_free(struct nb_run *);
+/* nb_free(*r) and the n node names (each allocated) given to its
+ * nb_new(); both NULL after, so that a second stop does nothing. */
+void	 nb_free_nodes(struct nb_run **r, char ***nodes, uint32_t n);
 /* Phase names, in report order, for a sim's name table. */
 #define NB_PHASE_PROGRAM	"nb_program"
 #define NB_PHASE_CONFIRM	"confirm"

@@ -112,6 +112,15 @@ struct pool_config;
 void	 run_pool_config(struct pool_config *, const struct run_opts *,
 	    const char *what, const char *ep_arg, unsigned ep_kinds,
 	    const char *kinds_msg, uint32_t devices);
+/*
+ * --controller EP[,EP...] (cli_controllers(): at most max of noun) into
+ * pcs[0..n), each device connecting to every controller from its one
+ * address (count devices): one controller's endpoint of ep_kinds (else
+ * kinds_msg), several controllers' tcp: only (else many_msg).  n.
+ */
+unsigned run_pools_config(struct pool_config *pcs, const struct run_opts *,
+	    const char *noun, unsigned max, unsigned ep_kinds,
+	    const char *kinds_msg, const char *many_msg, uint32_t count);
 /* The same without the source range (a device that picks its own
  * address, such as a monitor peer). */
 void	 run_pool_endpoint(struct pool_config *, const struct run_opts *,
@@ -179,6 +188,8 @@ void	 run_report_opts(struct report_opts *, const struct run_opts *);
 int	 run_check_steps(const struct sim_ops *, void *cfg,
 	    const struct run_opts *);
 /* Find-max doubles up to log2(ceiling) times, then bisects as often. */
+/* Controllers a device may connect to at once (--controller EP,...). */
+#define RUN_MAX_CONTROLLERS	8
 #define RUN_MAX_STEPS	(CLI_MAX_SWEEP + 2)
 /* The steps' report before the first: empty, of the kind the options
  * ask for, over steps[RUN_MAX_STEPS]. */
@@ -205,6 +216,19 @@ uint64_t run_shard_share(const struct run_opts *, const char *what,
  * fork): with --shard or --workers, value must spread evenly. */
 void	 run_shard_even(const struct run_opts *, const char *what,
 	    uint64_t value, uint32_t total);
+
+/*
+ * Several controllers: one connect phase per controller k of the n,
+ * ph[k], named names[k] (static, as metrics keeps them; the house's are
+ * run_connect_names[], "connect.c1" to "connect.c8") in
+ * group, its target the devices (each connects to every controller),
+ * begun at now.  ph (size bytes) is cleared first: all NULL when n < 2,
+ * the run's connect phase being the only one.
+ */
+extern const char *const run_connect_names[RUN_MAX_CONTROLLERS];
+void	 run_connect_phases(struct metrics *, struct phase **ph, size_t size,
+	    const char *const *names, unsigned n, const char *group,
+	    uint64_t target, uint64_t now_ns);
 
 /*
  * End a running phase that waited longer than timeout_s since its trigger
