@@ -145,11 +145,9 @@ static const struct opt bgp_rows[] = {
 	    "none, send, receive or both (RFC 7911)"),
 	OPT_FN("no-graceful-restart", NULL, bgp_no_gr_row, 0,
 	    "no graceful restart capability, no End-of-RIB"),
-	OPT_D("churn-rate", "R", BC, churn_rate, 0, 1e9, 0,
+	OPT_RATE_FOR("churn", BC, churn_rate, 1e9, churn_seconds, "churn",
 	    "after learning: R prefixes/s withdrawn and\n"
 	    "announced again, one per UPDATE"),
-	OPT_D("churn-duration", "S", BC, churn_seconds, 0.1, 86400, 0,
-	    "seconds of churn"),
 	OPT_D("settle", "S", BC, settle, 0, 86400, 0,
 	    "without --monitor, hold the sessions S seconds\n"
 	    "after the last UPDATE so the speaker can learn\n"

@@ -93,11 +93,9 @@ static const struct opt pcep_rows[] = {
 	OPT_U("expect-removes", "K", PC, expect_removes, 0, EXPECT_MAX, 0,
 	    "the remove phase waits for K removals",
 	    .def = "--expect-initiates"),
-	OPT_D("flap-rate", "R", PC, flap_rate, 0, 1e6, 0,
+	OPT_RATE_FOR("flap", PC, flap_rate, 1e6, flap_seconds, "flapping",
 	    "after the other phases: R PCCs per second close\n"
 	    "their session and come back"),
-	OPT_D("flap-duration", "S", PC, flap_seconds, 0.1, 86400, 0,
-	    "seconds of flapping"),
 	OPT_D("redelegation-timeout", "S", PC, redelegate_s, 0, 3600, 0,
 	    "several PCEs: seconds the delegate's lost session\n"
 	    "may take to come back before the LSPs go to the\n"
