@@ -55,6 +55,9 @@ pcep_endpoint_row(void *base, const char *arg, char *err, size_t errlen)
 
 #define PC	struct pcc_config
 #define EXPECT_MAX	(UINT64_MAX / 2)
+/* A capability the PCC offers in its OPEN's STATEFUL-PCE-CAPABILITY
+ * (RFC 8231 7.1.1) when the flag is given. */
+#define PCEP_OFFER(n, field, what)	OPT_F(n, PC, field, 0, "offer " what)
 static const struct opt pcep_rows[] = {
 	OPT_U("pccs", "N", PC, pccs, 1, 1000000, 0,
 	    "PCCs to simulate (required); PCC i connects from\n"
@@ -63,17 +66,17 @@ static const struct opt pcep_rows[] = {
 	    "LSPs each PCC reports (at most 65535)"),
 	OPT_F("delegate", PC, delegate, 0,
 	    "delegate our LSPs to the PCE (D flag)"),
-	OPT_F("pce-initiated", PC, initiate, 0,
-	    "offer LSP instantiation (I flag, RFC 8281)"),
+	PCEP_OFFER("pce-initiated", initiate, "LSP instantiation (I flag, "
+	    "RFC 8281)"),
 	OPT_F("sr", PC, sr, 0,
 	    "segment routing paths: SR-ERO, PATH-SETUP-TYPE 1\n"
 	    "(RFC 8664)"),
-	OPT_F("db-version", PC, db_version, 0,
-	    "offer LSP-DB-VERSION (S flag, RFC 8232)"),
-	OPT_F("triggered-sync", PC, triggered, 0,
-	    "offer triggered resynchronization (T flag)"),
-	OPT_F("delta-sync", PC, delta, 0,
-	    "offer incremental synchronization (D flag)"),
+	PCEP_OFFER("db-version", db_version, "LSP-DB-VERSION (S flag, "
+	    "RFC 8232)"),
+	PCEP_OFFER("triggered-sync", triggered, "triggered "
+	    "resynchronization (T flag)"),
+	PCEP_OFFER("delta-sync", delta, "incremental synchronization "
+	    "(D flag)"),
 	OPT_U("keepalive", "S", PC, keepalive, 0, 255, 0,
 	    "our keepalive (0: none)"),
 	OPT_U("dead-timer", "S", PC, deadtimer, 0, 255, 0,
@@ -102,6 +105,7 @@ static const struct opt pcep_rows[] = {
 	    "next PCE up (RFC 8231 5.7.2)"),
 	OPT_END
 };
+#undef PCEP_OFFER
 #undef PC
 #undef EXPECT_MAX
 
