@@ -865,15 +865,10 @@ bgp_fault_check(const struct bgp_sim *sim, const struct run_opts *ro)
 static void
 bgp_shard_check(const struct bgp_sim *sim, const struct run_opts *ro)
 {
-	const char	*opt = ro->workers ? "--workers" : "--shard";
-
-	if (ro->shard_count == 0 && ro->workers == 0)
-		return;
-	if (sim->cfg.monitor != NULL)
-		cli_die(ro, "%s does not go with --monitor (each shard's would "
-		    "see the whole run's routes)", opt);
-	if (sim->cfg.nb_given & NB_GIVEN_ANY)
-		cli_die(ro, "%s does not go with the advertise test", opt);
+	run_shard_refuse(ro, sim->cfg.monitor != NULL, "--monitor (each "
+	    "shard's would see the whole run's routes)");
+	run_shard_refuse(ro, sim->cfg.nb_given & NB_GIVEN_ANY,
+	    "the advertise test");
 }
 
 static void
@@ -882,9 +877,8 @@ bgp_shard(struct bgp_sim *sim, const struct run_opts *ro)
 	uint32_t	first, count;
 	unsigned	k;
 
-	if (ro->shard_count == 0)
+	if (!run_shard_slice(ro, "--peers", sim->cfg.peers, &first, &count))
 		return;
-	run_shard_slice(ro, "--peers", sim->cfg.peers, &first, &count);
 	sim->cfg.peers = count;
 	sim->idx_base = first;
 	for (k = 0; k < sim->cfg.n_spk; k++)

@@ -708,13 +708,8 @@ static void
 of_shard_check(const struct of_sim *sim, const struct run_opts *ro,
     unsigned nb_given)
 {
-	const char	*opt = ro->workers ? "--workers" : "--shard";
-
-	if (ro->shard_count == 0 && ro->workers == 0)
-		return;
-	if (sim->cfg.topo != OF_TOPO_NONE)
-		cli_die(ro, "%s does not go with --topology (its links cross "
-		    "the slices)", opt);
+	run_shard_refuse(ro, sim->cfg.topo != OF_TOPO_NONE, "--topology (its "
+	    "links cross the slices)");
 	run_shard_even(ro, "--expect-flows", sim->cfg.expect_flows,
 	    sim->cfg.switches);
 }
@@ -725,9 +720,8 @@ of_shard(struct of_sim *sim, const struct run_opts *ro)
 	uint32_t	first, count, total = sim->cfg.switches;
 	unsigned	k;
 
-	if (ro->shard_count == 0)
+	if (!run_shard_slice(ro, "--switches", total, &first, &count))
 		return;
-	run_shard_slice(ro, "--switches", total, &first, &count);
 	sim->cfg.expect_flows = run_shard_share(ro, "--expect-flows",
 	    sim->cfg.expect_flows, count, total);
 	if (sim->cfg.nb.url != NULL)

@@ -585,13 +585,9 @@ static void
 pcep_shard_check(const struct pcep_sim *sim, const struct run_opts *ro)
 {
 	const struct pcc_config	*cfg = &sim->cfg;
-	const char		*opt = ro->workers ? "--workers" : "--shard";
 
-	if (ro->shard_count == 0 && ro->workers == 0)
-		return;
-	if (cfg->initiate)
-		cli_die(ro, "%s does not go with --pce-initiated (the PCE "
-		    "picks the PCCs of its LSPs)", opt);
+	run_shard_refuse(ro, cfg->initiate, "--pce-initiated (the PCE picks "
+	    "the PCCs of its LSPs)");
 	run_shard_even(ro, "--expect-updates", cfg->expect_updates,
 	    cfg->pccs);
 }
@@ -603,9 +599,8 @@ pcep_shard(struct pcep_sim *sim, const struct run_opts *ro)
 	uint32_t		 first, count;
 	unsigned		 k;
 
-	if (ro->shard_count == 0)
+	if (!run_shard_slice(ro, "--pccs", cfg->pccs, &first, &count))
 		return;
-	run_shard_slice(ro, "--pccs", cfg->pccs, &first, &count);
 	cfg->expect_updates = run_shard_share(ro, "--expect-updates",
 	    cfg->expect_updates, count, cfg->pccs);
 	if (cfg->nb_given & NB_GIVEN_URL)

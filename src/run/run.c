@@ -1053,7 +1053,7 @@ run_wait_start(const struct run_opts *ro)
 	return engine_pause(wait);
 }
 
-void
+int
 run_shard_slice(const struct run_opts *ro, const char *what, uint32_t total,
     uint32_t *first, uint32_t *count)
 {
@@ -1062,7 +1062,7 @@ run_shard_slice(const struct run_opts *ro, const char *what, uint32_t total,
 	if (ro->shard_count == 0) {
 		*first = 0;
 		*count = total;
-		return;
+		return 0;
 	}
 	lo = (uint64_t)ro->shard_index * total / ro->shard_count;
 	hi = (uint64_t)(ro->shard_index + 1) * total / ro->shard_count;
@@ -1071,6 +1071,15 @@ run_shard_slice(const struct run_opts *ro, const char *what, uint32_t total,
 		    "device", ro->shard_index, ro->shard_count, what, total);
 	*first = (uint32_t)lo;
 	*count = (uint32_t)(hi - lo);
+	return 1;
+}
+
+void
+run_shard_refuse(const struct run_opts *ro, int refused, const char *what)
+{
+	if (refused && (ro->shard_count != 0 || ro->workers != 0))
+		cli_die(ro, "%s does not go with %s",
+		    ro->workers ? "--workers" : "--shard", what);
 }
 
 void

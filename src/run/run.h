@@ -145,11 +145,16 @@ void	 run_listen_ports(const struct pool_config *,
 /*
  * --shard I/N of a run of total devices: the slice's first device's
  * number in the whole run and how many it has, [I*total/N,
- * (I+1)*total/N); the whole run (0, total) without --shard.  what names
- * the count option for errors; a slice of none is a usage error.
+ * (I+1)*total/N), and 1; the whole run (0, total) and 0 without
+ * --shard.  what names the count option for errors; a slice of none is
+ * a usage error.
  */
-void	 run_shard_slice(const struct run_opts *, const char *what,
+int	 run_shard_slice(const struct run_opts *, const char *what,
 	    uint32_t total, uint32_t *first, uint32_t *count);
+/* With --shard or --workers, a setting the slices cannot share
+ * (refused non-zero) is a usage error: "--shard does not go with what". */
+void	 run_shard_refuse(const struct run_opts *, int refused,
+	    const char *what);
 /*
  * --workers N, called by a command's main once its options are checked
  * and before it numbers its slice (run_shard_slice()): forks N workers,
