@@ -28,9 +28,7 @@ static const char bgp_usage[] =
 "usage: sbsim bgp --peers N --as ASN --controller EP[,EP...] [options]\n"
 "BGP-4 peers announcing prefixes to a controller or any BGP speaker.\n";
 
-static const struct nb_driver *const bgp_nb_drivers[] = {
-	&bgp_nb_odl_driver, NULL
-};
+NB_DRIVER_LIST(bgp_nb_drivers, &bgp_nb_odl_driver);
 
 /* Marks of the options checked after parsing (bgp_config.given). */
 #define BGP_GIVEN_MED		0x1
@@ -193,8 +191,7 @@ bgp_config_defaults(struct bgp_config *cfg)
 	cfg->settle = 10;
 	cfg->csit_threshold = 1000;
 	cfg->nb_ctx.first.af = BGP_AF_MAX;
-	nb_opts_defaults(&cfg->nb);
-	cfg->nb.drivers = bgp_nb_drivers;
+	nb_opts_defaults(&cfg->nb, bgp_nb_drivers);
 }
 
 /* The attributes every peer announces (next hop set per peer). */

@@ -31,9 +31,7 @@ static const char of_usage[] =
 "usage: sbsim openflow --switches N --controller EP [options]\n"
 "OpenFlow 1.3 and 1.0 switches against a controller.\n";
 
-static const struct nb_driver *const of_nb_drivers[] = {
-	&of_nb_odl_driver, NULL
-};
+NB_DRIVER_LIST(of_nb_drivers, &of_nb_odl_driver);
 
 static int
 of_topology_row(void *base, const char *arg, char *err, size_t errlen)
@@ -154,8 +152,7 @@ of_config_defaults(struct of_config *cfg)
 	cfg->pktin_resend = 1;
 	cfg->echo_interval = 5;
 	cfg->mp_max_bytes = 65535;
-	nb_opts_defaults(&cfg->nb);
-	cfg->nb.drivers = of_nb_drivers;
+	nb_opts_defaults(&cfg->nb, of_nb_drivers);
 }
 
 static uint32_t

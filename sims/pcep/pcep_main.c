@@ -35,9 +35,7 @@ static const char pcep_usage[] =
 "[options]\n"
 "Stateful PCCs (RFC 5440, 8231, 8281) reporting LSPs to a PCE.\n";
 
-static const struct nb_driver *const pcep_nb_drivers[] = {
-	&pcep_nb_odl_driver, NULL
-};
+NB_DRIVER_LIST(pcep_nb_drivers, &pcep_nb_odl_driver);
 
 static int
 pcep_endpoint_row(void *base, const char *arg, char *err, size_t errlen)
@@ -128,8 +126,7 @@ pcep_config_defaults(struct pcc_config *cfg)
 	cfg->expect_updates = UINT64_MAX;
 	cfg->expect_removes = UINT64_MAX;
 	cfg->flap_seconds = 10;
-	nb_opts_defaults(&cfg->nb);
-	cfg->nb.drivers = pcep_nb_drivers;
+	nb_opts_defaults(&cfg->nb, pcep_nb_drivers);
 }
 
 static uint32_t

@@ -23,9 +23,10 @@
 #include "run.h"
 
 void
-nb_opts_defaults(struct nb_opts *o)
+nb_opts_defaults(struct nb_opts *o, const struct nb_driver *const *drivers)
 {
 	memset(o, 0, sizeof(*o));
+	o->drivers = drivers;
 	o->per_request = 1;
 	o->parallel = 1;
 	o->user = "admin";

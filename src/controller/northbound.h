@@ -145,8 +145,14 @@ struct nb_driver {
 #define NB_GIVEN_FORMAT	0x4	/* --northbound-format */
 extern const struct opt nb_opt_rows[];
 
-/* Defaults: admin/admin, rfc8040, json, K 1, P 1, table 0, poll 0.5 s. */
-void	 nb_opts_defaults(struct nb_opts *);
+/* A command's drivers for nb_opts_defaults(): the static NULL-terminated
+ * list name. */
+#define NB_DRIVER_LIST(name, ...)					\
+	static const struct nb_driver *const name[] = { __VA_ARGS__, NULL }
+/* Defaults: admin/admin, rfc8040, json, K 1, P 1, table 0, poll 0.5 s;
+ * the command's drivers (NULL-terminated, static) for --northbound. */
+void	 nb_opts_defaults(struct nb_opts *,
+	    const struct nb_driver *const *drivers);
 /* "odl:http://IP:PORT" into o->driver, host, port; -1 with err. */
 int	 nb_parse_url(const char *, struct nb_opts *, char *err,
 	    size_t errlen);
