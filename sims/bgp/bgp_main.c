@@ -28,9 +28,7 @@ static const char bgp_usage[] =
 "usage: sbsim bgp --peers N --as ASN --controller EP[,EP...] [options]\n"
 "BGP-4 peers announcing prefixes to a controller or any BGP speaker.\n";
 
-static const struct nb_driver *const bgp_nb_drivers[] = {
-	&bgp_nb_odl_driver, NULL
-};
+NB_DRIVER_LIST(bgp_nb_drivers, &bgp_nb_odl_driver);
 
 /* Marks of the options checked after parsing (bgp_config.given). */
 #define BGP_GIVEN_MED		0x1
@@ -145,11 +143,9 @@ static const struct opt bgp_rows[] = {
 	    "none, send, receive or both (RFC 7911)"),
 	OPT_FN("no-graceful-restart", NULL, bgp_no_gr_row, 0,
 	    "no graceful restart capability, no End-of-RIB"),
-	OPT_D("churn-rate", "R", BC, churn_rate, 0, 1e9, 0,
+	OPT_RATE_FOR("churn", BC, churn_rate, 1e9, churn_seconds, "churn",
 	    "after learning: R prefixes/s withdrawn and\n"
 	    "announced again, one per UPDATE"),
-	OPT_D("churn-duration", "S", BC, churn_seconds, 0.1, 86400, 0,
-	    "seconds of churn"),
 	OPT_D("settle", "S", BC, settle, 0, 86400, 0,
 	    "without --monitor, hold the sessions S seconds\n"
 	    "after the last UPDATE so the speaker can learn\n"
@@ -195,8 +191,7 @@ bgp_config_defaults(struct bgp_config *cfg)
 	cfg->settle = 10;
 	cfg->csit_threshold = 1000;
 	cfg->nb_ctx.first.af = BGP_AF_MAX;
-	nb_opts_defaults(&cfg->nb);
-	cfg->nb.drivers = bgp_nb_drivers;
+	nb_opts_defaults(&cfg->nb, bgp_nb_drivers);
 }
 
 /* The attributes every peer announces (next hop set per peer). */
@@ -314,10 +309,8 @@ bgp_phases_witness(struct bgp_sim *sim)
 
 /* Names of the per-speaker phases and counters (static, as metrics
  * keeps them). */
-static const char *const bgp_connect_names[BGP_MAX_SPEAKERS] = {
-	"connect.c1", "connect.c2", "connect.c3", "connect.c4",
-	"connect.c5", "connect.c6", "connect.c7", "connect.c8",
-};
+_Static_assert(BGP_MAX_SPEAKERS <= RUN_MAX_CONTROLLERS,
+    "a run_connect_names[] entry per speaker");
 static const char *const bgp_announce_names[BGP_MAX_SPEAKERS] = {
 	"announce.c1", "announce.c2", "announce.c3", "announce.c4",
 	"announce.c5", "announce.c6", "announce.c7", "announce.c8",
@@ -339,21 +332,17 @@ bgp_cluster_init(struct bgp_sim *sim, uint64_t now)
 {
 	unsigned	k;
 
-	memset(sim->ph_connect, 0, sizeof(sim->ph_connect));
+	run_connect_phases(sim->m, sim->ph_connect, sizeof(sim->ph_connect),
+	    run_connect_names, sim->cfg.n_spk, "bgp", sim->cfg.peers, now);
 	memset(sim->ph_announce, 0, sizeof(sim->ph_announce));
 	memset(sim->c.spk_lost, 0, sizeof(sim->c.spk_lost));
 	memset(sim->spk_announced, 0, sizeof(sim->spk_announced));
 	memset(sim->spk_drained, 0, sizeof(sim->spk_drained));
 	if (sim->cfg.n_spk < 2)
 		return;
-	for (k = 0; k < sim->cfg.n_spk; k++) {
-		sim->ph_connect[k] = metrics_phase(sim->m,
-		    bgp_connect_names[k], "bgp");
-		sim->ph_connect[k]->target = sim->cfg.peers;
-		phase_start(sim->ph_connect[k], now);
+	for (k = 0; k < sim->cfg.n_spk; k++)
 		sim->c.spk_lost[k] = metrics_counter(sim->m,
 		    bgp_lost_names[k]);
-	}
 	if (sim->total == 0)
 		return;
 	for (k = 0; k < sim->cfg.n_spk; k++) {
@@ -708,18 +697,7 @@ static const char *const bgp_phase_names[] = {
 	"announce.c5", "announce.c6", "announce.c7", "announce.c8", NULL
 };
 
-static const struct sim_ops bgp_sim_ops = {
-	"bgp",
-	bgp_phase_names,
-	bgp_fds_needed,
-	bgp_start,
-	bgp_tick,
-	bgp_stop,
-	"peers",
-	offsetof(struct bgp_sim, cfg.peers),	/* --sweep, --find-max */
-	bgp_fault_kinds,
-	1,		/* --shard: bgp_shard() */
-};
+static const struct sim_ops bgp_sim_ops = SIM_OPS(bgp, "bgp", peers);
 
 /* Where the peers and the monitor may connect. */
 #define BGP_EP_KINDS	(1u << EP_TCP | 1u << EP_PTCP)
@@ -847,19 +825,10 @@ bgp_check(struct bgp_sim *sim, const struct run_opts *ro)
 static void
 bgp_pool_config(struct bgp_sim *sim, const struct run_opts *ro)
 {
-	uint32_t	 count = sim->cfg.peers + (sim->cfg.monitor != NULL);
-	const char	*eps[BGP_MAX_SPEAKERS];
-	char		*copy;
-	unsigned	 k, n;
-
-	n = cli_controllers(ro, "speaker", BGP_MAX_SPEAKERS, eps, &copy);
-	sim->cfg.n_spk = n;
-	for (k = 0; k < n; k++)
-		run_pool_config(&sim->pcfg[k], ro, "--controller", eps[k],
-		    n == 1 ? BGP_EP_KINDS : 1u << EP_TCP, n == 1 ? BGP_EP_MSG :
-		    "several speakers: peers connect to each over plain TCP: "
-		    "tcp:IP:PORT,tcp:IP:PORT", count);
-	free(copy);
+	sim->cfg.n_spk = run_pools_config(sim->pcfg, ro, "speaker",
+	    BGP_MAX_SPEAKERS, BGP_EP_KINDS, BGP_EP_MSG, "several speakers: "
+	    "peers connect to each over plain TCP: tcp:IP:PORT,tcp:IP:PORT",
+	    sim->cfg.peers + (sim->cfg.monitor != NULL));
 }
 
 /* --fault churn/N takes at most the prefixes a peer announces. */
@@ -893,15 +862,10 @@ bgp_fault_check(const struct bgp_sim *sim, const struct run_opts *ro)
 static void
 bgp_shard_check(const struct bgp_sim *sim, const struct run_opts *ro)
 {
-	const char	*opt = ro->workers ? "--workers" : "--shard";
-
-	if (ro->shard_count == 0 && ro->workers == 0)
-		return;
-	if (sim->cfg.monitor != NULL)
-		cli_die(ro, "%s does not go with --monitor (each shard's would "
-		    "see the whole run's routes)", opt);
-	if (sim->cfg.nb_given & NB_GIVEN_ANY)
-		cli_die(ro, "%s does not go with the advertise test", opt);
+	run_shard_refuse(ro, sim->cfg.monitor != NULL, "--monitor (each "
+	    "shard's would see the whole run's routes)");
+	run_shard_refuse(ro, sim->cfg.nb_given & NB_GIVEN_ANY,
+	    "the advertise test");
 }
 
 static void
@@ -910,9 +874,8 @@ bgp_shard(struct bgp_sim *sim, const struct run_opts *ro)
 	uint32_t	first, count;
 	unsigned	k;
 
-	if (ro->shard_count == 0)
+	if (!run_shard_slice(ro, "--peers", sim->cfg.peers, &first, &count))
 		return;
-	run_shard_slice(ro, "--peers", sim->cfg.peers, &first, &count);
 	sim->cfg.peers = count;
 	sim->idx_base = first;
 	for (k = 0; k < sim->cfg.n_spk; k++)

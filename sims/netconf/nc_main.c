@@ -307,18 +307,7 @@ static const char *const nc_phase_names[] = {
 	"confirm_delete", "nb_learn", "nb_unmount", "unmounted", NULL
 };
 
-static const struct sim_ops nc_sim_ops = {
-	"netconf",
-	nc_phase_names,
-	nc_fds_needed,
-	nc_start,
-	nc_tick,
-	nc_stop,
-	"devices",
-	offsetof(struct nc_sim, cfg.devices),	/* --sweep, --find-max */
-	nc_fault_kinds,
-	1,		/* --shard: nc_shard() */
-};
+static const struct sim_ops nc_sim_ops = SIM_OPS(nc, "netconf", devices);
 
 static void
 nc_check_auth(struct nc_config *cfg, const struct run_opts *ro)
@@ -399,11 +388,7 @@ nc_check(struct nc_sim *sim, const struct run_opts *ro)
 static void
 nc_shard_check(const struct nc_sim *sim, const struct run_opts *ro)
 {
-	if (ro->shard_count == 0 && ro->workers == 0)
-		return;
-	if (sim->nb.given & NB_GIVEN_ANY)
-		cli_die(ro, "%s does not go with the northbound",
-		    ro->workers ? "--workers" : "--shard");
+	run_shard_refuse(ro, sim->nb.given & NB_GIVEN_ANY, "the northbound");
 	run_shard_even(ro, "--expect-edits", sim->cfg.expect_edits,
 	    sim->cfg.devices);
 }
@@ -413,9 +398,9 @@ nc_shard(struct nc_sim *sim, const struct run_opts *ro)
 {
 	uint32_t	first, count;
 
-	if (ro->shard_count == 0)
+	if (!run_shard_slice(ro, "--devices", sim->cfg.devices, &first,
+	    &count))
 		return;
-	run_shard_slice(ro, "--devices", sim->cfg.devices, &first, &count);
 	sim->cfg.expect_edits = run_shard_share(ro, "--expect-edits",
 	    sim->cfg.expect_edits, count, sim->cfg.devices);
 	sim->cfg.devices = count;

@@ -393,8 +393,7 @@ void
 nc_nb_defaults(struct nc_nb_cfg *c)
 {
 	memset(c, 0, sizeof(*c));
-	nb_opts_defaults(&c->opts);
-	c->opts.drivers = ncn_drivers;
+	nb_opts_defaults(&c->opts, ncn_drivers);
 	c->batch = 1;
 	c->edits_per_request = 1;
 }

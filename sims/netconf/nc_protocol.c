@@ -9,8 +9,6 @@
 #include "nc_ctl.h"
 #include "nc_sim.h"
 
-static const struct ctl_role *const nc_roles[] = { &nc_ctl_role, NULL };
-
 /* Devices listen on {net}; the controller mounts them when the
  * northbound asks, edits their configuration and unmounts them. */
 static const struct protocol_demo nc_demo = {
@@ -22,10 +20,6 @@ static const struct protocol_demo nc_demo = {
 	.says = "NETCONF devices are mounted and edited",
 };
 
-const struct sbsim_protocol netconf_protocol = {
-	.cmd = &netconf_cmd,
-	.roles = nc_roles,
-	.count = "devices",
-	.one_group = "its devices share the process's SSH server",
-	.demo = &nc_demo,
-};
+SBSIM_PROTOCOL(netconf, "devices", .roles = PROTOCOL_ROLES(&nc_ctl_role),
+    .one_group = "its devices share the process's SSH server",
+    .demo = &nc_demo);

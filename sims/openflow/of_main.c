@@ -32,9 +32,7 @@ static const char of_usage[] =
 "usage: sbsim openflow --switches N --controller EP [options]\n"
 "OpenFlow 1.3 and 1.0 switches against a controller.\n";
 
-static const struct nb_driver *const of_nb_drivers[] = {
-	&of_nb_odl_driver, NULL
-};
+NB_DRIVER_LIST(of_nb_drivers, &of_nb_odl_driver);
 
 static int
 of_topology_row(void *base, const char *arg, char *err, size_t errlen)
@@ -170,8 +168,7 @@ of_config_defaults(struct of_config *cfg)
 	cfg->pktin_resend = 1;
 	cfg->echo_interval = 5;
 	cfg->mp_max_bytes = 65535;
-	nb_opts_defaults(&cfg->nb);
-	cfg->nb.drivers = of_nb_drivers;
+	nb_opts_defaults(&cfg->nb, of_nb_drivers);
 }
 
 static uint32_t
@@ -246,14 +243,12 @@ static const struct counter_row of_counter_rows[] = {
 
 /* Names of the per-controller phases and counters (static, as metrics
  * keeps them). */
-static const char *const of_connect_names[OF_MAX_CONTROLLERS] = {
-	"connect.c1", "connect.c2", "connect.c3", "connect.c4",
-	"connect.c5", "connect.c6", "connect.c7", "connect.c8",
-};
 static const char *const of_ctl_flow_mod_names[OF_MAX_CONTROLLERS] = {
 	"flow_mods.c1", "flow_mods.c2", "flow_mods.c3", "flow_mods.c4",
 	"flow_mods.c5", "flow_mods.c6", "flow_mods.c7", "flow_mods.c8",
 };
+_Static_assert(OF_MAX_CONTROLLERS <= RUN_MAX_CONTROLLERS,
+    "a run_connect_names[] entry per controller");
 static uint64_t	of_one_ctl_sink;	/* flow_mods.c1 of one controller */
 
 /*
@@ -267,18 +262,15 @@ of_cluster_init(struct of_sim *sim, uint64_t now)
 {
 	unsigned	k;
 
-	memset(sim->ph_connect, 0, sizeof(sim->ph_connect));
+	run_connect_phases(sim->m, sim->ph_connect, sizeof(sim->ph_connect),
+	    run_connect_names, sim->cfg.n_ctl, "openflow", sim->cfg.switches,
+	    now);
 	sim->c.ctl_flow_mods[0] = &of_one_ctl_sink;
 	if (sim->cfg.n_ctl < 2)
 		return;
-	for (k = 0; k < sim->cfg.n_ctl; k++) {
-		sim->ph_connect[k] = metrics_phase(sim->m,
-		    of_connect_names[k], "openflow");
-		sim->ph_connect[k]->target = sim->cfg.switches;
-		phase_start(sim->ph_connect[k], now);
+	for (k = 0; k < sim->cfg.n_ctl; k++)
 		sim->c.ctl_flow_mods[k] = metrics_counter(sim->m,
 		    of_ctl_flow_mod_names[k]);
-	}
 	sim->ph[OFP_FAILOVER] = metrics_phase(sim->m, "failover", "openflow");
 	sim->ph[OFP_FAILOVER]->target = sim->cfg.switches;
 }
@@ -615,14 +607,7 @@ of_stop(void *arg)
 	uint32_t	 i;
 	unsigned	 k;
 
-	if (sim->nb != NULL) {
-		nb_free(sim->nb);
-		sim->nb = NULL;
-		for (i = 0; i < sim->cfg.switches; i++)
-			free(sim->nb_nodes[i]);
-		free(sim->nb_nodes);
-		sim->nb_nodes = NULL;
-	}
+	nb_free_nodes(&sim->nb, &sim->nb_nodes, sim->cfg.switches);
 	of_topo_moves_free(sim);
 	if (sim->sw == NULL)
 		return;
@@ -643,18 +628,7 @@ static const char *const of_phase_names[] = {
 	NB_PHASE_PROGRAM, NB_PHASE_DELETE, NB_PHASE_CONFIRM_DELETE, NULL
 };
 
-static const struct sim_ops of_sim_ops = {
-	"openflow",
-	of_phase_names,
-	of_fds_needed,
-	of_start,
-	of_tick,
-	of_stop,
-	"switches",
-	offsetof(struct of_sim, cfg.switches),	/* --sweep, --find-max */
-	of_fault_kinds,
-	1,		/* --shard: of_shard() */
-};
+static const struct sim_ops of_sim_ops = SIM_OPS(of, "openflow", switches);
 
 static void
 of_pool_config_one(struct pool_config *pc, const struct run_opts *ro,
@@ -758,13 +732,8 @@ static void
 of_shard_check(const struct of_sim *sim, const struct run_opts *ro,
     unsigned nb_given)
 {
-	const char	*opt = ro->workers ? "--workers" : "--shard";
-
-	if (ro->shard_count == 0 && ro->workers == 0)
-		return;
-	if (sim->cfg.topo != OF_TOPO_NONE)
-		cli_die(ro, "%s does not go with --topology (its links cross "
-		    "the slices)", opt);
+	run_shard_refuse(ro, sim->cfg.topo != OF_TOPO_NONE, "--topology (its "
+	    "links cross the slices)");
 	run_shard_even(ro, "--expect-flows", sim->cfg.expect_flows,
 	    sim->cfg.switches);
 }
@@ -775,9 +744,8 @@ of_shard(struct of_sim *sim, const struct run_opts *ro)
 	uint32_t	first, count, total = sim->cfg.switches;
 	unsigned	k;
 
-	if (ro->shard_count == 0)
+	if (!run_shard_slice(ro, "--switches", total, &first, &count))
 		return;
-	run_shard_slice(ro, "--switches", total, &first, &count);
 	sim->cfg.expect_flows = run_shard_share(ro, "--expect-flows",
 	    sim->cfg.expect_flows, count, total);
 	if (sim->cfg.nb.url != NULL)

@@ -10,27 +10,13 @@
 #include "of_ctl.h"
 #include "of_sim.h"
 
-static const struct ctl_role *const of_roles[] = {
-	&of_ctl_role, &of_inventory_role, NULL
-};
-
 /* Flows through the controller's RESTCONF northbound, confirmed in its
  * inventory and deleted. */
-static const struct protocol_demo of_demo = {
-	.group = "of",
-	.count = 50,
-	.controller = "--openflow ptcp:{port}:127.0.0.1",
-	.connect = "tcp:127.0.0.1:{port}",
-	.options = "--northbound odl:http://127.0.0.1:{rc} --flows 5000 "
-	    "--flows-per-request 100 --northbound-parallel 4",
-	.says = "switches get 5000 flows through RESTCONF",
-	.listens = 1,
-};
+static const struct protocol_demo of_demo = PROTOCOL_DEMO_DIALED("of", 50,
+    "--openflow", "", "--northbound odl:http://127.0.0.1:{rc} "
+    "--flows 5000 --flows-per-request 100 --northbound-parallel 4",
+    "switches get 5000 flows through RESTCONF");
 
-const struct sbsim_protocol openflow_protocol = {
-	.cmd = &openflow_cmd,
-	.roles = of_roles,
-	.count = "switches",
-	.demo = &of_demo,
-	.datapath = &of_datapath,
-};
+SBSIM_PROTOCOL(openflow, "switches",
+    .roles = PROTOCOL_ROLES(&of_ctl_role, &of_inventory_role),
+    .demo = &of_demo, .datapath = &of_datapath);

@@ -237,18 +237,7 @@ ovsdb_stop(void *arg)
 	sim->ph = NULL;
 }
 
-static const struct sim_ops ovsdb_sim_ops = {
-	"ovsdb",
-	ovsdb_phase_names,
-	ovsdb_fds_needed,
-	ovsdb_start,
-	ovsdb_tick,
-	ovsdb_stop,
-	"devices",
-	offsetof(struct ovsdb_sim, cfg.devices),	/* --sweep, --find-max */
-	ovsdb_fault_kinds,
-	1,		/* --shard: ovsdb_shard() */
-};
+static const struct sim_ops ovsdb_sim_ops = SIM_OPS(ovsdb, "ovsdb", devices);
 
 /* TLS as ovsdb-server's --private-key, --certificate and --ca-cert:
  * ssl: and pssl: only, and a listening device needs its key and
@@ -304,14 +293,8 @@ ovsdb_endpoint(struct ovsdb_sim *sim, const struct run_opts *ro)
 static void
 ovsdb_shard_check(struct ovsdb_sim *sim, const struct run_opts *ro)
 {
-	const char	*opt = ro->workers ? "--workers" : "--shard";
-
-	if (ro->shard_count == 0 && ro->workers == 0)
-		return;
-	if (sim->nbc->opts.url != NULL)
-		cli_die(ro, "%s does not go with --northbound (each shard "
-		    "would have the controller make every device's bridges)",
-		    opt);
+	run_shard_refuse(ro, sim->nbc->opts.url != NULL, "--northbound (each "
+	    "shard would have the controller make every device's bridges)");
 	if (sim->cfg.expect_bridges > 0)
 		run_shard_even(ro, "--expect-bridges", sim->cfg.expect_bridges,
 		    sim->cfg.devices);
@@ -324,9 +307,9 @@ ovsdb_shard(struct ovsdb_sim *sim, const struct run_opts *ro)
 {
 	uint32_t	first, count;
 
-	if (ro->shard_count == 0)
+	if (!run_shard_slice(ro, "--devices", sim->cfg.devices, &first,
+	    &count))
 		return;
-	run_shard_slice(ro, "--devices", sim->cfg.devices, &first, &count);
 	if (sim->cfg.expect_bridges > 0)
 		sim->cfg.expect_bridges = (uint32_t)run_shard_share(ro,
 		    "--expect-bridges", sim->cfg.expect_bridges, count,

@@ -336,8 +336,7 @@ void
 ovsdb_nb_defaults(struct ovsdb_nb_cfg *c)
 {
 	memset(c, 0, sizeof(*c));
-	nb_opts_defaults(&c->opts);
-	c->opts.drivers = on_drivers;
+	nb_opts_defaults(&c->opts, on_drivers);
 }
 
 static int

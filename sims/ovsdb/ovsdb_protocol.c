@@ -9,12 +9,4 @@
 #include "ovsdb_ctl.h"
 #include "ovsdb_sim.h"
 
-static const struct ctl_role *const ovsdb_roles[] = {
-	&ovsdb_ctl_role, NULL
-};
-
-const struct sbsim_protocol ovsdb_protocol = {
-	.cmd = &ovsdb_cmd,
-	.roles = ovsdb_roles,
-	.count = "devices",
-};
+SBSIM_PROTOCOL(ovsdb, "devices", .roles = PROTOCOL_ROLES(&ovsdb_ctl_role));

@@ -35,9 +35,7 @@ static const char pcep_usage[] =
 "[options]\n"
 "Stateful PCCs (RFC 5440, 8231, 8281) reporting LSPs to a PCE.\n";
 
-static const struct nb_driver *const pcep_nb_drivers[] = {
-	&pcep_nb_odl_driver, NULL
-};
+NB_DRIVER_LIST(pcep_nb_drivers, &pcep_nb_odl_driver);
 
 static int
 pcep_endpoint_row(void *base, const char *arg, char *err, size_t errlen)
@@ -55,6 +53,9 @@ pcep_endpoint_row(void *base, const char *arg, char *err, size_t errlen)
 
 #define PC	struct pcc_config
 #define EXPECT_MAX	(UINT64_MAX / 2)
+/* A capability the PCC offers in its OPEN's STATEFUL-PCE-CAPABILITY
+ * (RFC 8231 7.1.1) when the flag is given. */
+#define PCEP_OFFER(n, field, what)	OPT_F(n, PC, field, 0, "offer " what)
 static const struct opt pcep_rows[] = {
 	OPT_U("pccs", "N", PC, pccs, 1, 1000000, 0,
 	    "PCCs to simulate (required); PCC i connects from\n"
@@ -63,17 +64,17 @@ static const struct opt pcep_rows[] = {
 	    "LSPs each PCC reports (at most 65535)"),
 	OPT_F("delegate", PC, delegate, 0,
 	    "delegate our LSPs to the PCE (D flag)"),
-	OPT_F("pce-initiated", PC, initiate, 0,
-	    "offer LSP instantiation (I flag, RFC 8281)"),
+	PCEP_OFFER("pce-initiated", initiate, "LSP instantiation (I flag, "
+	    "RFC 8281)"),
 	OPT_F("sr", PC, sr, 0,
 	    "segment routing paths: SR-ERO, PATH-SETUP-TYPE 1\n"
 	    "(RFC 8664)"),
-	OPT_F("db-version", PC, db_version, 0,
-	    "offer LSP-DB-VERSION (S flag, RFC 8232)"),
-	OPT_F("triggered-sync", PC, triggered, 0,
-	    "offer triggered resynchronization (T flag)"),
-	OPT_F("delta-sync", PC, delta, 0,
-	    "offer incremental synchronization (D flag)"),
+	PCEP_OFFER("db-version", db_version, "LSP-DB-VERSION (S flag, "
+	    "RFC 8232)"),
+	PCEP_OFFER("triggered-sync", triggered, "triggered "
+	    "resynchronization (T flag)"),
+	PCEP_OFFER("delta-sync", delta, "incremental synchronization "
+	    "(D flag)"),
 	OPT_U("keepalive", "S", PC, keepalive, 0, 255, 0,
 	    "our keepalive (0: none)"),
 	OPT_U("dead-timer", "S", PC, deadtimer, 0, 255, 0,
@@ -93,17 +94,16 @@ static const struct opt pcep_rows[] = {
 	OPT_U("expect-removes", "K", PC, expect_removes, 0, EXPECT_MAX, 0,
 	    "the remove phase waits for K removals",
 	    .def = "--expect-initiates"),
-	OPT_D("flap-rate", "R", PC, flap_rate, 0, 1e6, 0,
+	OPT_RATE_FOR("flap", PC, flap_rate, 1e6, flap_seconds, "flapping",
 	    "after the other phases: R PCCs per second close\n"
 	    "their session and come back"),
-	OPT_D("flap-duration", "S", PC, flap_seconds, 0.1, 86400, 0,
-	    "seconds of flapping"),
 	OPT_D("redelegation-timeout", "S", PC, redelegate_s, 0, 3600, 0,
 	    "several PCEs: seconds the delegate's lost session\n"
 	    "may take to come back before the LSPs go to the\n"
 	    "next PCE up (RFC 8231 5.7.2)"),
 	OPT_END
 };
+#undef PCEP_OFFER
 #undef PC
 #undef EXPECT_MAX
 
@@ -126,8 +126,7 @@ pcep_config_defaults(struct pcc_config *cfg)
 	cfg->expect_updates = UINT64_MAX;
 	cfg->expect_removes = UINT64_MAX;
 	cfg->flap_seconds = 10;
-	nb_opts_defaults(&cfg->nb);
-	cfg->nb.drivers = pcep_nb_drivers;
+	nb_opts_defaults(&cfg->nb, pcep_nb_drivers);
 }
 
 static uint32_t
@@ -198,17 +197,10 @@ static const char *const pcep_connect_names[PCEP_MAX_PCES] = {
 static void
 pcep_cluster_init(struct pcep_sim *sim, uint64_t now)
 {
-	unsigned	k;
-
-	memset(sim->ph_connect, 0, sizeof(sim->ph_connect));
+	run_connect_phases(sim->m, sim->ph_connect, sizeof(sim->ph_connect),
+	    pcep_connect_names, sim->cfg.n_pce, "pcep", sim->cfg.pccs, now);
 	if (sim->cfg.n_pce < 2)
 		return;
-	for (k = 0; k < sim->cfg.n_pce; k++) {
-		sim->ph_connect[k] = metrics_phase(sim->m,
-		    pcep_connect_names[k], "pcep");
-		sim->ph_connect[k]->target = sim->cfg.pccs;
-		phase_start(sim->ph_connect[k], now);
-	}
 	pcep_phase(sim, PCCP_FAILOVER, sim->cfg.delegate && sim->cfg.lsps > 0,
 	    sim->cfg.pccs);
 }
@@ -486,14 +478,7 @@ pcep_stop(void *arg)
 	struct pcep_sim	*sim = arg;
 	uint32_t	 i;
 
-	if (sim->nb != NULL) {
-		nb_free(sim->nb);
-		sim->nb = NULL;
-		for (i = 0; i < sim->cfg.pccs; i++)
-			free(sim->nb_nodes[i]);
-		free(sim->nb_nodes);
-		sim->nb_nodes = NULL;
-	}
+	nb_free_nodes(&sim->nb, &sim->nb_nodes, sim->cfg.pccs);
 	txack_cancel(&sim->acked);
 	if (sim->pccs == NULL)
 		return;
@@ -512,18 +497,7 @@ pcep_stop(void *arg)
 	sim->pccs = NULL;
 }
 
-static const struct sim_ops pcep_sim_ops = {
-	"pcep",
-	pcep_phase_names,
-	pcep_fds_needed,
-	pcep_start,
-	pcep_tick,
-	pcep_stop,
-	"pccs",
-	offsetof(struct pcep_sim, cfg.pccs),	/* --sweep, --find-max */
-	pcep_fault_kinds,
-	1,		/* --shard: pcep_shard() */
-};
+static const struct sim_ops pcep_sim_ops = SIM_OPS(pcep, "pcep", pccs);
 
 static void
 pcep_check(struct pcep_sim *sim, const struct run_opts *ro)
@@ -590,19 +564,10 @@ pcep_nb_check(struct pcep_sim *sim, const struct run_opts *ro)
 static void
 pcep_pool_config(struct pcep_sim *sim, const struct run_opts *ro)
 {
-	const char	*eps[PCEP_MAX_PCES];
-	char		*copy;
-	unsigned	 k, n;
-
-	n = cli_controllers(ro, "PCE", PCEP_MAX_PCES, eps, &copy);
-	sim->cfg.n_pce = n;
-	for (k = 0; k < n; k++)
-		run_pool_config(&sim->pcfg[k], ro, "--controller", eps[k],
-		    1u << EP_TCP, n == 1 ? "PCCs connect to the PCE over "
-		    "plain TCP: tcp:IP:PORT, no PCEPS" : "PCCs connect to "
-		    "each PCE over plain TCP: tcp:IP:PORT,tcp:IP:PORT, no "
-		    "PCEPS", sim->cfg.pccs);
-	free(copy);
+	sim->cfg.n_pce = run_pools_config(sim->pcfg, ro, "PCE", PCEP_MAX_PCES,
+	    1u << EP_TCP, "PCCs connect to the PCE over plain TCP: "
+	    "tcp:IP:PORT, no PCEPS", "PCCs connect to each PCE over plain "
+	    "TCP: tcp:IP:PORT,tcp:IP:PORT, no PCEPS", sim->cfg.pccs);
 }
 
 /*
@@ -617,13 +582,9 @@ static void
 pcep_shard_check(const struct pcep_sim *sim, const struct run_opts *ro)
 {
 	const struct pcc_config	*cfg = &sim->cfg;
-	const char		*opt = ro->workers ? "--workers" : "--shard";
 
-	if (ro->shard_count == 0 && ro->workers == 0)
-		return;
-	if (cfg->initiate)
-		cli_die(ro, "%s does not go with --pce-initiated (the PCE "
-		    "picks the PCCs of its LSPs)", opt);
+	run_shard_refuse(ro, cfg->initiate, "--pce-initiated (the PCE picks "
+	    "the PCCs of its LSPs)");
 	run_shard_even(ro, "--expect-updates", cfg->expect_updates,
 	    cfg->pccs);
 }
@@ -635,9 +596,8 @@ pcep_shard(struct pcep_sim *sim, const struct run_opts *ro)
 	uint32_t		 first, count;
 	unsigned		 k;
 
-	if (ro->shard_count == 0)
+	if (!run_shard_slice(ro, "--pccs", cfg->pccs, &first, &count))
 		return;
-	run_shard_slice(ro, "--pccs", cfg->pccs, &first, &count);
 	cfg->expect_updates = run_shard_share(ro, "--expect-updates",
 	    cfg->expect_updates, count, cfg->pccs);
 	if (cfg->nb_given & NB_GIVEN_URL)

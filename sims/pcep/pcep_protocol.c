@@ -9,22 +9,10 @@
 #include "pcep_ctl.h"
 #include "pcep_sim.h"
 
-static const struct ctl_role *const pcep_roles[] = { &pcep_ctl_role, NULL };
-
 /* PCCs delegate LSPs that the PCE updates. */
-static const struct protocol_demo pcep_demo = {
-	.group = "pcep",
-	.count = 30,
-	.controller = "--pcep ptcp:{port}:127.0.0.1 --pcep-update-all 8",
-	.connect = "tcp:127.0.0.1:{port}",
-	.options = "--lsps 10 --delegate",
-	.says = "PCCs delegate 10 LSPs each that the PCE updates",
-	.listens = 1,
-};
+static const struct protocol_demo pcep_demo = PROTOCOL_DEMO_DIALED("pcep",
+    30, "--pcep", " --pcep-update-all 8", "--lsps 10 --delegate",
+    "PCCs delegate 10 LSPs each that the PCE updates");
 
-const struct sbsim_protocol pcep_protocol = {
-	.cmd = &pcep_cmd,
-	.roles = pcep_roles,
-	.count = "pccs",
-	.demo = &pcep_demo,
-};
+SBSIM_PROTOCOL(pcep, "pccs", .roles = PROTOCOL_ROLES(&pcep_ctl_role),
+    .demo = &pcep_demo);

@@ -23,9 +23,10 @@
 #include "run.h"
 
 void
-nb_opts_defaults(struct nb_opts *o)
+nb_opts_defaults(struct nb_opts *o, const struct nb_driver *const *drivers)
 {
 	memset(o, 0, sizeof(*o));
+	o->drivers = drivers;
 	o->per_request = 1;
 	o->parallel = 1;
 	o->user = "admin";
@@ -985,4 +986,19 @@ nb_free(struct nb_run *r)
 				evhttp_connection_free(r->slots[i].conn);
 	free(r->slots);
 	free(r);
+}
+
+void
+nb_free_nodes(struct nb_run **r, char ***nodes, uint32_t n)
+{
+	uint32_t	i;
+
+	if (*r == NULL)
+		return;
+	nb_free(*r);
+	*r = NULL;
+	for (i = 0; i < n; i++)
+		free((*nodes)[i]);
+	free(*nodes);
+	*nodes = NULL;
 }

@@ -145,8 +145,14 @@ struct nb_driver {
 #define NB_GIVEN_FORMAT	0x4	/* --northbound-format */
 extern const struct opt nb_opt_rows[];
 
-/* Defaults: admin/admin, rfc8040, json, K 1, P 1, table 0, poll 0.5 s. */
-void	 nb_opts_defaults(struct nb_opts *);
+/* A command's drivers for nb_opts_defaults(): the static NULL-terminated
+ * list name. */
+#define NB_DRIVER_LIST(name, ...)					\
+	static const struct nb_driver *const name[] = { __VA_ARGS__, NULL }
+/* Defaults: admin/admin, rfc8040, json, K 1, P 1, table 0, poll 0.5 s;
+ * the command's drivers (NULL-terminated, static) for --northbound. */
+void	 nb_opts_defaults(struct nb_opts *,
+	    const struct nb_driver *const *drivers);
 /* "odl:http://IP:PORT" into o->driver, host, port; -1 with err. */
 int	 nb_parse_url(const char *, struct nb_opts *, char *err,
 	    size_t errlen);
@@ -232,6 +238,9 @@ void	 nb_release(struct nb_run *, uint64_t now_ns);
 /* Watch mode: the items are going away; count them down. */
 void	 nb_watch_delete(struct nb_run *, uint64_t now_ns);
 void	 nb_free(struct nb_run *);
+/* nb_free(*r) and the n node names (each allocated) given to its
+ * nb_new(); both NULL after, so that a second stop does nothing. */
+void	 nb_free_nodes(struct nb_run **r, char ***nodes, uint32_t n);
 /* Phase names, in report order, for a sim's name table. */
 #define NB_PHASE_PROGRAM	"nb_program"
 #define NB_PHASE_CONFIRM	"confirm"

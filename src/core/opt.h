@@ -121,6 +121,15 @@ struct opt {
 #define OPT_C_KEY(n, k, type, field, ...)				\
 	{ .name = n, .key = k, .kind = OPT_COUNT,			\
 	  .off = OPT_FIELD(type, field, int), .help = __VA_ARGS__ }
+/*
+ * Two rows for a load run for a while once the other phases are over:
+ * --STEM-rate R a second (0: none; at most hi) and --STEM-duration S,
+ * "seconds of " what.
+ */
+#define OPT_RATE_FOR(stem, type, rate, hi, secs, what, ...)		\
+	OPT_D(stem "-rate", "R", type, rate, 0, hi, 0, __VA_ARGS__),	\
+	OPT_D(stem "-duration", "S", type, secs, 0.1, 86400, 0,	\
+	    "seconds of " what)
 /* -h, --help: opt_parse prints the help and exits 0. */
 #define OPT_HELP_ROW							\
 	{ .name = "help", .key = 'h', .kind = OPT_FUNC,			\

@@ -40,6 +40,23 @@ struct protocol_demo {
 	int		 listens;
 };
 
+/*
+ * The demo of a protocol whose devices dial the controller: the role its
+ * option opt starts ("--foo") listens on {port} of 127.0.0.1, the group
+ * connects there, and the demo waits for the port.  more: the role's
+ * other options after a space, or "".
+ */
+#define PROTOCOL_DEMO_DIALED(grp, n, opt, more, opts, what)		\
+	{ .group = grp, .count = n,					\
+	  .controller = opt " ptcp:{port}:127.0.0.1" more,		\
+	  .connect = "tcp:127.0.0.1:{port}", .options = opts,		\
+	  .says = what, .listens = 1 }
+
+/* A protocol's roles for sbsim_protocol.roles, in start order: the
+ * NULL-terminated array made from the list. */
+#define PROTOCOL_ROLES(...)						\
+	((const struct ctl_role *const []){ __VA_ARGS__, NULL })
+
 struct sbsim_protocol {
 	/* `sbsim NAME`: its name is the protocol's, in a scenario's group
 	 * too. */
@@ -58,6 +75,14 @@ struct sbsim_protocol {
 	 * none. */
 	const struct datapath_provider	*datapath;
 };
+
+/* The descriptor of protocol NAME: NAME_protocol, the list's entry
+ * (sims/protocols.c names it so), of the command NAME_cmd and the count
+ * option cnt; the other fields (.roles, .demo, ...) follow. */
+#define SBSIM_PROTOCOL(name, cnt, ...)					\
+	const struct sbsim_protocol name##_protocol = {			\
+		.cmd = &name##_cmd, .count = cnt, __VA_ARGS__		\
+	}
 
 /* The list, in the order of sims/protocols.am, NULL-terminated
  * (generated: sims/protocols.c). */

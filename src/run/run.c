@@ -83,6 +83,28 @@ run_phase_timed_out(const struct phase *ph, uint64_t now, double timeout_s)
 	return now > since && (double)(now - since) / 1e9 > timeout_s;
 }
 
+const char *const run_connect_names[RUN_MAX_CONTROLLERS] = {
+	"connect.c1", "connect.c2", "connect.c3", "connect.c4",
+	"connect.c5", "connect.c6", "connect.c7", "connect.c8",
+};
+
+void
+run_connect_phases(struct metrics *m, struct phase **ph, size_t size,
+    const char *const *names, unsigned n, const char *group,
+    uint64_t target, uint64_t now)
+{
+	unsigned	k;
+
+	memset(ph, 0, size);
+	if (n < 2)
+		return;
+	for (k = 0; k < n; k++) {
+		ph[k] = metrics_phase(m, names[k], group);
+		ph[k]->target = target;
+		phase_start(ph[k], now);
+	}
+}
+
 int
 run_phase_timeout(struct phase *ph, uint64_t now, double timeout_s)
 {
@@ -1031,7 +1053,7 @@ run_wait_start(const struct run_opts *ro)
 	return engine_pause(wait);
 }
 
-void
+int
 run_shard_slice(const struct run_opts *ro, const char *what, uint32_t total,
     uint32_t *first, uint32_t *count)
 {
@@ -1040,7 +1062,7 @@ run_shard_slice(const struct run_opts *ro, const char *what, uint32_t total,
 	if (ro->shard_count == 0) {
 		*first = 0;
 		*count = total;
-		return;
+		return 0;
 	}
 	lo = (uint64_t)ro->shard_index * total / ro->shard_count;
 	hi = (uint64_t)(ro->shard_index + 1) * total / ro->shard_count;
@@ -1049,6 +1071,15 @@ run_shard_slice(const struct run_opts *ro, const char *what, uint32_t total,
 		    "device", ro->shard_index, ro->shard_count, what, total);
 	*first = (uint32_t)lo;
 	*count = (uint32_t)(hi - lo);
+	return 1;
+}
+
+void
+run_shard_refuse(const struct run_opts *ro, int refused, const char *what)
+{
+	if (refused && (ro->shard_count != 0 || ro->workers != 0))
+		cli_die(ro, "%s does not go with %s",
+		    ro->workers ? "--workers" : "--shard", what);
 }
 
 void
@@ -1296,4 +1327,24 @@ run_pool_config(struct pool_config *pc, const struct run_opts *ro,
 {
 	run_pool_endpoint(pc, ro, what, ep_arg, ep_kinds, kinds_msg);
 	run_sources(pc, ro, what, ep_arg, devices);
+}
+
+unsigned
+run_pools_config(struct pool_config *pcs, const struct run_opts *ro,
+    const char *noun, unsigned max, unsigned ep_kinds, const char *kinds_msg,
+    const char *many_msg, uint32_t count)
+{
+	const char	*eps[RUN_MAX_CONTROLLERS];
+	char		*copy;
+	unsigned	 k, n;
+
+	if (max > RUN_MAX_CONTROLLERS)
+		max = RUN_MAX_CONTROLLERS;
+	n = cli_controllers(ro, noun, max, eps, &copy);
+	for (k = 0; k < n; k++)
+		run_pool_config(&pcs[k], ro, "--controller", eps[k],
+		    n == 1 ? ep_kinds : 1u << EP_TCP,
+		    n == 1 ? kinds_msg : many_msg, count);
+	free(copy);
+	return n;
 }

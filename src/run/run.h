@@ -47,6 +47,19 @@ struct sim_ops {
 };
 
 /*
+ * The sim_ops of command cmd written in the house's names, prefix p:
+ * p_phase_names, p_fds_needed, p_start, p_tick, p_stop, p_fault_kinds,
+ * its device count the uint32_t cfg.cnt of struct p_sim (the option of
+ * that name, which --sweep and --find-max step), and --shard taken (its
+ * main slices the devices with run_shard_slice()).
+ */
+#define SIM_OPS(p, cmd, cnt) {						\
+	cmd, p##_phase_names, p##_fds_needed, p##_start, p##_tick,	\
+	p##_stop, #cnt, offsetof(struct p##_sim, cfg.cnt),		\
+	p##_fault_kinds, 1						\
+}
+
+/*
  * `sbsim run` (a scenario): one group's command main, called after
  * run_collect(), parses and checks its options as ever; its run_main()
  * then fills g with its sim, its configuration and its run options, and
@@ -99,6 +112,15 @@ struct pool_config;
 void	 run_pool_config(struct pool_config *, const struct run_opts *,
 	    const char *what, const char *ep_arg, unsigned ep_kinds,
 	    const char *kinds_msg, uint32_t devices);
+/*
+ * --controller EP[,EP...] (cli_controllers(): at most max of noun) into
+ * pcs[0..n), each device connecting to every controller from its one
+ * address (count devices): one controller's endpoint of ep_kinds (else
+ * kinds_msg), several controllers' tcp: only (else many_msg).  n.
+ */
+unsigned run_pools_config(struct pool_config *pcs, const struct run_opts *,
+	    const char *noun, unsigned max, unsigned ep_kinds,
+	    const char *kinds_msg, const char *many_msg, uint32_t count);
 /* The same without the source range (a device that picks its own
  * address, such as a monitor peer). */
 void	 run_pool_endpoint(struct pool_config *, const struct run_opts *,
@@ -123,11 +145,16 @@ void	 run_listen_ports(const struct pool_config *,
 /*
  * --shard I/N of a run of total devices: the slice's first device's
  * number in the whole run and how many it has, [I*total/N,
- * (I+1)*total/N); the whole run (0, total) without --shard.  what names
- * the count option for errors; a slice of none is a usage error.
+ * (I+1)*total/N), and 1; the whole run (0, total) and 0 without
+ * --shard.  what names the count option for errors; a slice of none is
+ * a usage error.
  */
-void	 run_shard_slice(const struct run_opts *, const char *what,
+int	 run_shard_slice(const struct run_opts *, const char *what,
 	    uint32_t total, uint32_t *first, uint32_t *count);
+/* With --shard or --workers, a setting the slices cannot share
+ * (refused non-zero) is a usage error: "--shard does not go with what". */
+void	 run_shard_refuse(const struct run_opts *, int refused,
+	    const char *what);
 /*
  * --workers N, called by a command's main once its options are checked
  * and before it numbers its slice (run_shard_slice()): forks N workers,
@@ -166,6 +193,8 @@ void	 run_report_opts(struct report_opts *, const struct run_opts *);
 int	 run_check_steps(const struct sim_ops *, void *cfg,
 	    const struct run_opts *);
 /* Find-max doubles up to log2(ceiling) times, then bisects as often. */
+/* Controllers a device may connect to at once (--controller EP,...). */
+#define RUN_MAX_CONTROLLERS	8
 #define RUN_MAX_STEPS	(CLI_MAX_SWEEP + 2)
 /* The steps' report before the first: empty, of the kind the options
  * ask for, over steps[RUN_MAX_STEPS]. */
@@ -192,6 +221,19 @@ uint64_t run_shard_share(const struct run_opts *, const char *what,
  * fork): with --shard or --workers, value must spread evenly. */
 void	 run_shard_even(const struct run_opts *, const char *what,
 	    uint64_t value, uint32_t total);
+
+/*
+ * Several controllers: one connect phase per controller k of the n,
+ * ph[k], named names[k] (static, as metrics keeps them; the house's are
+ * run_connect_names[], "connect.c1" to "connect.c8") in
+ * group, its target the devices (each connects to every controller),
+ * begun at now.  ph (size bytes) is cleared first: all NULL when n < 2,
+ * the run's connect phase being the only one.
+ */
+extern const char *const run_connect_names[RUN_MAX_CONTROLLERS];
+void	 run_connect_phases(struct metrics *, struct phase **ph, size_t size,
+	    const char *const *names, unsigned n, const char *group,
+	    uint64_t target, uint64_t now_ns);
 
 /*
  * End a running phase that waited longer than timeout_s since its trigger

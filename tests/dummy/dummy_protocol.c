@@ -7,23 +7,9 @@
 #include "protocol.h"
 #include "dummy.h"
 
-static const struct ctl_role *const dummy_roles[] = {
-	&dummy_ctl_role, NULL
-};
+static const struct protocol_demo dummy_demo = PROTOCOL_DEMO_DIALED(
+    "dummy", 5, "--dummy", "", "--hellos 3 --source {net}.1/24",
+    "dummy devices say 3 hellos each");
 
-static const struct protocol_demo dummy_demo = {
-	.group = "dummy",
-	.count = 5,
-	.controller = "--dummy ptcp:{port}:127.0.0.1",
-	.connect = "tcp:127.0.0.1:{port}",
-	.options = "--hellos 3 --source {net}.1/24",
-	.says = "dummy devices say 3 hellos each",
-	.listens = 1,
-};
-
-const struct sbsim_protocol dummy_protocol = {
-	.cmd = &dummy_cmd,
-	.roles = dummy_roles,
-	.count = "devices",
-	.demo = &dummy_demo,
-};
+SBSIM_PROTOCOL(dummy, "devices", .roles = PROTOCOL_ROLES(&dummy_ctl_role),
+    .demo = &dummy_demo);

@@ -17,7 +17,10 @@ for n in $names; do
 	grep -q "^SIM_PROTOCOLS += $n\$" "$top/sims/$n/local.am" ||
 	    fail "sims/$n/local.am does not add $n to SIM_PROTOCOLS"
 done
-syms=$(cat "$top"/sims/*/*.c | sed -n -E 's/^const struct (sbsim_protocol|sbsim_cmd|ctl_role|datapath_provider) ([a-z0-9_]+) = .*/\2/p')
+# A descriptor is SBSIM_PROTOCOL(NAME, ...) (protocol.h): NAME_protocol.
+syms=$(cat "$top"/sims/*/*.c | sed -n -E \
+    -e 's/^const struct (sbsim_protocol|sbsim_cmd|ctl_role|datapath_provider) ([a-z0-9_]+) = .*/\2/p' \
+    -e 's/^SBSIM_PROTOCOL\(([a-z0-9_]+),.*/\1_protocol/p')
 for n in $names; do
 	echo "$syms" | grep -qx "${n}_protocol" ||
 	    fail "no ${n}_protocol descriptor under sims/"

@@ -45,7 +45,7 @@ static const char FLOW7_XML[] =
 static void
 opts(struct nb_opts *o, enum nb_style st, enum nb_format f, uint32_t k)
 {
-	nb_opts_defaults(o);
+	nb_opts_defaults(o, NULL);
 	o->driver = &of_nb_odl_driver;
 	o->style = st;
 	o->format = f;
@@ -90,8 +90,7 @@ test_url(void)
 		&of_nb_odl_driver, NULL
 	};
 
-	nb_opts_defaults(&o);
-	o.drivers = drivers;
+	nb_opts_defaults(&o, drivers);
 	CHECK(nb_parse_url("odl:http://192.0.2.1:8181", &o, err,
 	    sizeof(err)) == 0 && o.driver == &of_nb_odl_driver &&
 	    strcmp(o.host, "192.0.2.1") == 0 && o.port == 8181, "odl URL");
