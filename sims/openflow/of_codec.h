@@ -204,10 +204,16 @@ struct of_async {
 	uint32_t	packet_in[2];
 	uint32_t	port_status[2];
 	uint32_t	flow_removed[2];
+	uint32_t	role_status[2];		/* 1.4 and later */
+	uint32_t	table_status[2];
+	uint32_t	requestforward[2];
 };
 int	 of_async_encode(struct wbuf *, uint8_t version, enum of_type,
 	    uint32_t xid, const struct of_async *);
-int	 of_async_decode(struct rbuf *, struct of_async *, enum of_err *);
+/* 1.4 and later: property lists, a SET_ASYNC changing only those given
+ * (*a holds the masks before). */
+int	 of_async_decode(uint8_t version, struct rbuf *, struct of_async *,
+	    enum of_err *);
 
 /* QUEUE_GET_CONFIG: request decode, reply with no queues. */
 int	 of_queue_get_config_decode(uint8_t version, struct rbuf *,

@@ -9,17 +9,20 @@
 #include "buf.h"
 #include "of_actions.h"
 #include "of_codec.h"
+#include "of_codec14.h"
 #include "of_group.h"
 #include "of_oxm.h"
 #include "of_wire_actions.h"
 #include "ofp.h"
+#include "ofp14.h"
 
 #define NOWIRE	(-1)
 
 static const struct {
 	const char	*name;
 	int32_t		 wire10;
-	int32_t		 wire13;
+	int32_t		 wire13;	/* and 1.4, 1.5 */
+	uint8_t		 since;		/* 1.3 family: 0 is 1.3 */
 } of_mps[OF_MP_UNKNOWN] = {
 	[OF_MP_DESC] = { "DESC", OFP10_ST_DESC, OFP13_MP_DESC },
 	[OF_MP_FLOW] = { "FLOW", OFP10_ST_FLOW, OFP13_MP_FLOW },
@@ -44,6 +47,18 @@ static const struct {
 	    OFP13_MP_PORT_DESC },
 	[OF_MP_EXPERIMENTER] = { "EXPERIMENTER", OFP10_ST_VENDOR,
 	    OFP13_MP_EXPERIMENTER },
+	[OF_MP_TABLE_DESC] = { "TABLE_DESC", NOWIRE, OFP14_MP_TABLE_DESC,
+	    OF_VERSION_14 },
+	[OF_MP_QUEUE_DESC] = { "QUEUE_DESC", NOWIRE, OFP14_MP_QUEUE_DESC,
+	    OF_VERSION_14 },
+	[OF_MP_FLOW_MONITOR] = { "FLOW_MONITOR", NOWIRE,
+	    OFP14_MP_FLOW_MONITOR, OF_VERSION_14 },
+	[OF_MP_FLOW_STATS] = { "FLOW_STATS", NOWIRE, OFP15_MP_FLOW_STATS,
+	    OF_VERSION_15 },
+	[OF_MP_CONTROLLER_STATUS] = { "CONTROLLER_STATUS", NOWIRE,
+	    OFP15_MP_CONTROLLER_STATUS, OF_VERSION_15 },
+	[OF_MP_BUNDLE_FEATURES] = { "BUNDLE_FEATURES", NOWIRE,
+	    OFP15_MP_BUNDLE_FEATURES, OF_VERSION_15 },
 };
 
 static int
@@ -54,11 +69,15 @@ bad(enum of_err *err, enum of_err e)
 	return -1;
 }
 
+/* A kind a later version added has no wire value before it. */
 static int32_t
 mp_wire(uint8_t version, int mp)
 {
-	return version == OF_VERSION_10 ? of_mps[mp].wire10 :
-	    of_mps[mp].wire13;
+	if (version == OF_VERSION_10)
+		return of_mps[mp].wire10;
+	if (of_mps[mp].since != 0 && version < of_mps[mp].since)
+		return NOWIRE;
+	return of_mps[mp].wire13;
 }
 
 enum of_mp
@@ -273,6 +292,10 @@ of_mp_aggregate_encode(struct wbuf *w, uint8_t version, uint32_t xid,
 
 	start = mp_begin(w, version, OF_MULTIPART_REPLY, xid,
 	    OF_MP_AGGREGATE, 0);
+	if (version >= OF_VERSION_15) {
+		ofp15_aggregate_put(w, packets, bytes, flows);
+		return of_msg_end(w, start);
+	}
 	wbuf_put_u64(w, packets);
 	wbuf_put_u64(w, bytes);
 	wbuf_put_u32(w, flows);
@@ -324,8 +347,11 @@ flow_stats_fields(struct wbuf *w, uint8_t version,
 	if (v10)
 		wbuf_put_zero(w, 6);
 	else {
+		/* 1.4 puts importance in 1.3's padding (1.4.1 A.3.5.2). */
 		wbuf_put_u16(w, fi->flags);
-		wbuf_put_zero(w, 4);
+		wbuf_put_u16(w, version >= OF_VERSION_14 ? fi->importance :
+		    0);
+		wbuf_put_zero(w, 2);
 	}
 	wbuf_put_u64(w, fi->cookie);
 	wbuf_put_u64(w, fi->packet_count);
@@ -340,6 +366,11 @@ flow_entry(struct wbuf *w, uint8_t version, const void *arg)
 	const struct of_flow_info	*fi = arg;
 	size_t				 start = w->len;
 
+	/* 1.5's OFPMP_FLOW_DESC (wire 1): the counts as OXS. */
+	if (version >= OF_VERSION_15) {
+		ofp15_flow_desc_put(w, fi);
+		return;
+	}
 	wbuf_put_u16(w, 0);		/* length, patched below */
 	flow_stats_fields(w, version, fi);
 	if (fi->prog_len > 0)
@@ -375,6 +406,10 @@ port_stats_entry(struct wbuf *w, uint8_t version, const void *arg)
 {
 	const struct of_port_stats	*ps = arg;
 
+	if (version >= OF_VERSION_14) {
+		ofp14_port_stats_encode(w, ps);
+		return;
+	}
 	if (version == OF_VERSION_10) {
 		wbuf_put_u16(w, of_port_narrow10(ps->port_no));
 		wbuf_put_zero(w, 6);
@@ -739,6 +774,8 @@ of_port_stats_next(uint8_t version, struct rbuf *entries,
 
 	if (rbuf_left(entries) == 0)
 		return 0;
+	if (version >= OF_VERSION_14)
+		return ofp14_port_stats_decode(entries, ps) == -1 ? -1 : 1;
 	memset(ps, 0, sizeof(*ps));
 	if (version == OF_VERSION_10) {
 		if (rbuf_get_u16(entries, &p10) == -1 ||

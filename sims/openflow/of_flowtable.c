@@ -53,6 +53,7 @@ struct of_flow {
 	uint16_t		 flags;
 	uint16_t		 match_len;
 	uint16_t		 prog_len;
+	uint16_t		 importance;	/* 1.4: in the padding */
 	uint8_t			 table_id;
 	uint8_t			 data[];	/* match, then prog */
 };
@@ -461,6 +462,7 @@ flow_new(const struct ft_op *op, uint32_t hash)
 	f->idle_timeout = mod->idle_timeout;
 	f->hard_timeout = mod->hard_timeout;
 	f->flags = mod->flags & ~OF_FF_EMERG;
+	f->importance = mod->importance;
 	f->table_id = mod->table_id;
 	return f;
 }
@@ -479,6 +481,7 @@ flow_copy_state(struct of_flow *nf, const struct of_flow *f)
 	nf->idle_timeout = f->idle_timeout;
 	nf->hard_timeout = f->hard_timeout;
 	nf->flags = f->flags;
+	nf->importance = f->importance;
 	nf->table_id = f->table_id;
 }
 
@@ -495,6 +498,7 @@ flow_info(const struct of_flow *f, uint64_t now, uint8_t reason,
 	fi->idle_timeout = f->idle_timeout;
 	fi->hard_timeout = f->hard_timeout;
 	fi->flags = f->flags;
+	fi->importance = f->importance;
 	fi->cookie = f->cookie;
 	fi->duration_sec = d / NSEC_PER_SEC;
 	fi->duration_nsec = d % NSEC_PER_SEC;

@@ -50,6 +50,7 @@ struct of_flow_mod {
 	uint32_t	 out_port;	/* 32-bit form, OF_PORT_ANY = none */
 	uint32_t	 out_group;	/* OF_GROUP_ANY in 1.0 */
 	uint16_t	 flags;		/* OF_FF_* */
+	uint16_t	 importance;	/* 1.4 and later; 0 before */
 	struct of_match	 match;
 	const uint8_t	*prog;		/* points into the message */
 	size_t		 prog_len;
@@ -72,6 +73,7 @@ struct of_flow_info {
 	uint16_t		 idle_timeout;
 	uint16_t		 hard_timeout;
 	uint16_t		 flags;
+	uint16_t		 importance;	/* 1.4 and later */
 	uint64_t		 cookie;
 	uint64_t		 packet_count;
 	uint64_t		 byte_count;

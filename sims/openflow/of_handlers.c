@@ -55,7 +55,7 @@ void
 of_port_fill(const struct of_switch *sw, uint32_t no, struct of_port *p)
 {
 	uint64_t	dpid = sw->sim->cfg.dpid_base + sw->idx;
-	int		v13 = sw->version == OF_VERSION_13;
+	int		v13 = of_v13plus(sw->version);
 
 	memset(p, 0, sizeof(*p));
 	p->port_no = no;
@@ -252,7 +252,7 @@ of_flow_mod_validate(struct of_switch *sw, const struct of_flow_mod *fm,
 		*err = OF_ERR_FLOW_BAD_TABLE_ID;
 		return -1;
 	}
-	if (sw->version == OF_VERSION_13)
+	if (of_v13plus(sw->version))
 		return of_instructions_check(fm->prog, fm->prog_len,
 		    fm->table_id, sw->sim->cfg.tables, sw->sim->cfg.ports, 1,
 		    sw->owner->groups, err);
@@ -347,7 +347,7 @@ of_on_group_mod(const struct of_ctx *c)
 
 	if (of_slave_refuse(c))
 		return;
-	if (sw->version != OF_VERSION_13) {
+	if (!of_v13plus(sw->version)) {
 		of_refuse(c, OF_ERR_BAD_TYPE);
 		return;
 	}
@@ -507,10 +507,10 @@ of_on_get_async(const struct of_ctx *c)
 static void
 of_on_set_async(const struct of_ctx *c)
 {
-	struct of_async	a;
+	struct of_async	a = c->sw->async;
 	enum of_err	err = OF_ERR_NONE;
 
-	if (of_async_decode(c->body, &a, &err) == -1) {
+	if (of_async_decode(c->sw->version, c->body, &a, &err) == -1) {
 		of_refuse(c, err);
 		return;
 	}

@@ -77,7 +77,8 @@ static const struct opt of_rows[] = {
 	    "switches to simulate (required)"),
 	OPT_P("of-version", "V[,V]", struct of_config, version_bitmap, uint32_t,
 	    of_version_parse, 0,
-	    "1.3, 1.0 or both (highest wins)",
+	    "1.5, 1.4, 1.3, 1.0 or a list (highest common\n"
+	    "wins)",
 	    .show = of_version_show),
 	OPT_U("dpid-base", "N", C, dpid_base, 0, UINT64_MAX, 0,
 	    "datapath id of the first switch"),
@@ -647,8 +648,11 @@ of_pool_config_one(struct pool_config *pc, const struct run_opts *ro,
  * --controller EP[,EP...]: one pool per controller.  Several controllers
  * are a cluster (1.3.5 section 6.3.6): each switch connects to every one
  * (tcp: or ssl:; a listening switch takes one controller), and roles are
- * OpenFlow 1.3's, so the switches speak 1.3 only.
+ * OpenFlow 1.3's and later's, so the switches speak those only (1.0 is
+ * dropped from the list).
  */
+#define OF_ROLE_VERSIONS	((1u << OF_VERSION_13) | (1u << OF_VERSION_14) | \
+	(1u << OF_VERSION_15))
 static void
 of_pool_config(struct of_sim *sim, const struct run_opts *ro)
 {
@@ -673,10 +677,10 @@ of_pool_config(struct of_sim *sim, const struct run_opts *ro)
 		    (1u << EP_TCP) | (1u << EP_SSL), "tcp:IP:PORT or "
 		    "ssl:IP:PORT (several controllers: switches connect)");
 	free(copy);
-	if (!(sim->cfg.version_bitmap & (1u << OF_VERSION_13)))
+	if (!(sim->cfg.version_bitmap & OF_ROLE_VERSIONS))
 		cli_die(ro, "--controller with several controllers needs "
-		    "OpenFlow 1.3 (roles; 1.0 has none)");
-	sim->cfg.version_bitmap = 1u << OF_VERSION_13;
+		    "OpenFlow 1.3, 1.4 or 1.5 (roles; 1.0 has none)");
+	sim->cfg.version_bitmap &= OF_ROLE_VERSIONS;
 }
 
 /* The --northbound options checked together (exit 2 when bad). */

@@ -607,6 +607,11 @@ of_async_default(struct of_async *a)
 	a->packet_in[0] = 0x3;		/* NO_MATCH, ACTION */
 	a->port_status[0] = a->port_status[1] = 0x7;	/* all reasons */
 	a->flow_removed[0] = 0xf;	/* all reasons, master/equal only */
+	/* 1.4's kinds (1.4.1 section 7.3.10's defaults): every reason, to
+	 * every role. */
+	a->role_status[0] = a->role_status[1] = 0x7;
+	a->table_status[0] = a->table_status[1] = 0x18;	/* VACANCY_* */
+	a->requestforward[0] = a->requestforward[1] = 0x3;
 }
 
 /* Connected: we speak first with a HELLO offering our versions. */
@@ -688,6 +693,11 @@ of_role_status(struct of_switch *sw, uint64_t gen)
 	struct wbuf	*w = of_scratch();
 
 	if (!of_switch_connected(sw))
+		return;
+	/* 1.4 lets the controller mask it (1.4.1 section 7.3.10); it is
+	 * a slave now, so its slave mask decides. */
+	if (sw->version >= OF_VERSION_14 && !(sw->async.role_status[1] &
+	    (1u << OF_CRR_MASTER_REQUEST)))
 		return;
 	of_role_status_encode(w, sw->version, OF_ROLE_SLAVE,
 	    OF_CRR_MASTER_REQUEST, gen);

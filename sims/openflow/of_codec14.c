@@ -1,0 +1,428 @@
+/*
+ * OpenFlow 1.4 and 1.5 differences from 1.3 (of_codec14.h).  Layouts:
+ * OpenFlow Switch Specification 1.4.1 appendix A and 1.5.1 section 7; as
+ * in of_codec.c every field is read or written in order through the
+ * bounds-checked rbuf/wbuf.  Properties are type, length (header
+ * included, padding excluded), body, padding to 8; unknown ones are
+ * skipped where the specification lets a receiver ignore them.
+ */
+#include <string.h>
+
+#include "buf.h"
+#include "of_codec14.h"
+#include "of_oxm.h"
+#include "ofp.h"
+#include "ofp14.h"
+
+static int
+bad(enum of_err *err, enum of_err e)
+{
+	if (err != NULL)
+		*err = e;
+	return -1;
+}
+
+/* The next property of a list: its type and body; -1 when the list is
+ * malformed (a length under 4 or past the end). */
+static int
+prop_next(struct rbuf *r, uint16_t *type, struct rbuf *body)
+{
+	uint16_t	len;
+	size_t		pad;
+
+	if (rbuf_get_u16(r, type) == -1 || rbuf_get_u16(r, &len) == -1 ||
+	    len < 4 || rbuf_sub(r, body, len - 4u) == -1)
+		return -1;
+	pad = (8 - len % 8) % 8;
+	return rbuf_skip(r, pad < rbuf_left(r) ? pad : rbuf_left(r));
+}
+
+/* ofp_port, 1.4.1 A.2.1: 40 fixed bytes, then the ETHERNET property. */
+void
+ofp14_port_encode(struct wbuf *w, const struct of_port *p)
+{
+	wbuf_put_u32(w, p->port_no);
+	wbuf_put_u16(w, OFP14_PORT_FIXED + OFP14_PORT_PROP_ETHERNET_LEN);
+	wbuf_put_zero(w, 2);
+	wbuf_put_bytes(w, p->hw_addr, OFP_ETH_ALEN);
+	wbuf_put_zero(w, 2);
+	ofp_put_str(w, p->name, OFP_MAX_PORT_NAME_LEN);
+	wbuf_put_u32(w, p->config);
+	wbuf_put_u32(w, p->state);
+	wbuf_put_u16(w, OFP14_PDPT_ETHERNET);
+	wbuf_put_u16(w, OFP14_PORT_PROP_ETHERNET_LEN);
+	wbuf_put_zero(w, 4);
+	wbuf_put_u32(w, p->curr);
+	wbuf_put_u32(w, p->advertised);
+	wbuf_put_u32(w, p->supported);
+	wbuf_put_u32(w, p->peer);
+	wbuf_put_u32(w, p->curr_speed);
+	wbuf_put_u32(w, p->max_speed);
+}
+
+static void
+port_ethernet_get(struct rbuf *b, struct of_port *p)
+{
+	if (rbuf_skip(b, 4) == -1 || rbuf_get_u32(b, &p->curr) == -1 ||
+	    rbuf_get_u32(b, &p->advertised) == -1 ||
+	    rbuf_get_u32(b, &p->supported) == -1 ||
+	    rbuf_get_u32(b, &p->peer) == -1 ||
+	    rbuf_get_u32(b, &p->curr_speed) == -1)
+		return;
+	rbuf_get_u32(b, &p->max_speed);
+}
+
+int
+ofp14_port_decode(struct rbuf *r, struct of_port *p)
+{
+	struct rbuf	port, props, body;
+	uint16_t	len, type;
+
+	memset(p, 0, sizeof(*p));
+	if (rbuf_get_u32(r, &p->port_no) == -1 ||
+	    rbuf_get_u16(r, &len) == -1 || len < OFP14_PORT_FIXED ||
+	    rbuf_sub(r, &port, len - 6u) == -1)
+		return -1;
+	rbuf_skip(&port, 2);
+	rbuf_get_bytes(&port, p->hw_addr, OFP_ETH_ALEN);
+	rbuf_skip(&port, 2);
+	rbuf_get_bytes(&port, p->name, OFP_MAX_PORT_NAME_LEN);
+	p->name[OFP_MAX_PORT_NAME_LEN - 1] = '\0';
+	rbuf_get_u32(&port, &p->config);
+	rbuf_get_u32(&port, &p->state);
+	props = port;
+	while (rbuf_left(&props) > 0) {
+		if (prop_next(&props, &type, &body) == -1)
+			return -1;
+		if (type == OFP14_PDPT_ETHERNET)
+			port_ethernet_get(&body, p);
+	}
+	return 0;
+}
+
+/* ofp_port_stats, 1.4.1 A.3.5.7: the four Ethernet-only counters moved
+ * to the ETHERNET property. */
+void
+ofp14_port_stats_encode(struct wbuf *w, const struct of_port_stats *ps)
+{
+	wbuf_put_u16(w, OFP14_PORT_STATS_FIXED + OFP14_PORT_STATS_PROP_ETH_LEN);
+	wbuf_put_zero(w, 2);
+	wbuf_put_u32(w, ps->port_no);
+	wbuf_put_u32(w, ps->duration_sec);
+	wbuf_put_u32(w, ps->duration_nsec);
+	wbuf_put_u64(w, ps->rx_packets);
+	wbuf_put_u64(w, ps->tx_packets);
+	wbuf_put_u64(w, ps->rx_bytes);
+	wbuf_put_u64(w, ps->tx_bytes);
+	wbuf_put_u64(w, ps->rx_dropped);
+	wbuf_put_u64(w, ps->tx_dropped);
+	wbuf_put_u64(w, ps->rx_errors);
+	wbuf_put_u64(w, ps->tx_errors);
+	wbuf_put_u16(w, OFP14_PSPT_ETHERNET);
+	wbuf_put_u16(w, OFP14_PORT_STATS_PROP_ETH_LEN);
+	wbuf_put_zero(w, 4);
+	wbuf_put_u64(w, ps->rx_frame_err);
+	wbuf_put_u64(w, ps->rx_over_err);
+	wbuf_put_u64(w, ps->rx_crc_err);
+	wbuf_put_u64(w, ps->collisions);
+}
+
+int
+ofp14_port_stats_decode(struct rbuf *r, struct of_port_stats *ps)
+{
+	uint64_t	*v[] = { &ps->rx_packets, &ps->tx_packets, &ps->rx_bytes,
+			    &ps->tx_bytes, &ps->rx_dropped, &ps->tx_dropped,
+			    &ps->rx_errors, &ps->tx_errors };
+	struct rbuf	 e, body;
+	uint16_t	 len, type;
+	size_t		 i;
+
+	memset(ps, 0, sizeof(*ps));
+	if (rbuf_get_u16(r, &len) == -1 || len < OFP14_PORT_STATS_FIXED ||
+	    rbuf_sub(r, &e, len - 2u) == -1)
+		return -1;
+	rbuf_skip(&e, 2);
+	rbuf_get_u32(&e, &ps->port_no);
+	rbuf_get_u32(&e, &ps->duration_sec);
+	rbuf_get_u32(&e, &ps->duration_nsec);
+	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+		rbuf_get_u64(&e, v[i]);
+	while (rbuf_left(&e) > 0) {
+		if (prop_next(&e, &type, &body) == -1)
+			return -1;
+		if (type != OFP14_PSPT_ETHERNET || rbuf_skip(&body, 4) == -1)
+			continue;
+		rbuf_get_u64(&body, &ps->rx_frame_err);
+		rbuf_get_u64(&body, &ps->rx_over_err);
+		rbuf_get_u64(&body, &ps->rx_crc_err);
+		rbuf_get_u64(&body, &ps->collisions);
+	}
+	return 0;
+}
+
+/* PORT_MOD, 1.4.1 A.3.4.3: advertise moved to the ETHERNET property;
+ * other kinds (optical, experimenter) name features sbsim's ports lack. */
+int
+ofp14_port_mod_decode(struct rbuf *r, struct of_port_mod *pm,
+    enum of_err *err)
+{
+	struct rbuf	body;
+	uint16_t	type;
+
+	memset(pm, 0, sizeof(*pm));
+	if (rbuf_left(r) < OFP14_PORT_MOD_FIXED_BODY)
+		return bad(err, OF_ERR_BAD_LEN);
+	rbuf_get_u32(r, &pm->port_no);
+	rbuf_skip(r, 4);
+	rbuf_get_bytes(r, pm->hw_addr, OFP_ETH_ALEN);
+	rbuf_skip(r, 2);
+	rbuf_get_u32(r, &pm->config);
+	rbuf_get_u32(r, &pm->mask);
+	while (rbuf_left(r) > 0) {
+		if (prop_next(r, &type, &body) == -1)
+			return bad(err, OF_ERR_BAD_PROPERTY_LEN);
+		if (type != OFP14_PMPT_ETHERNET)
+			return bad(err, OF_ERR_BAD_PROPERTY_TYPE);
+		if (rbuf_get_u32(&body, &pm->advertise) == -1)
+			return bad(err, OF_ERR_BAD_PROPERTY_LEN);
+	}
+	return 0;
+}
+
+/*
+ * Async configuration, 1.4.1 A.3.10: property type 2k+1 is the master
+ * (and equal) mask of kind k, 2k the slave one; kinds are packet-in,
+ * port status, flow removed, role status, table status, request forward.
+ */
+static uint32_t *
+async_mask(struct of_async *a, uint16_t type)
+{
+	uint32_t	*kinds[] = { a->packet_in, a->port_status,
+			    a->flow_removed, a->role_status, a->table_status,
+			    a->requestforward };
+
+	if (type > OFP14_ACPT_REQUESTFORWARD_MASTER)
+		return NULL;
+	return &kinds[type / 2][type % 2 ? 0 : 1];
+}
+
+void
+ofp14_async_put(struct wbuf *w, const struct of_async *a)
+{
+	uint16_t	type;
+
+	for (type = 0; type <= OFP14_ACPT_REQUESTFORWARD_MASTER; type++) {
+		wbuf_put_u16(w, type);
+		wbuf_put_u16(w, OFP14_ASYNC_PROP_LEN);
+		wbuf_put_u32(w, *async_mask((struct of_async *)a, type));
+	}
+}
+
+/* Applied only once all are good: a refused SET_ASYNC changes nothing. */
+int
+ofp14_async_get(struct rbuf *r, struct of_async *a, enum of_err *err)
+{
+	struct of_async	 n = *a;
+	struct rbuf	 body;
+	uint16_t	 type;
+	uint32_t	*m;
+
+	while (rbuf_left(r) > 0) {
+		if (prop_next(r, &type, &body) == -1)
+			return bad(err, OF_ERR_BAD_PROPERTY_LEN);
+		if ((m = async_mask(&n, type)) == NULL)
+			return bad(err, OF_ERR_ASYNC_UNSUPPORTED);
+		if (rbuf_left(&body) != 4)
+			return bad(err, OF_ERR_BAD_PROPERTY_LEN);
+		rbuf_get_u32(&body, m);
+	}
+	*a = n;
+	return 0;
+}
+
+/* OXS fields, 1.5.1 section 7.2.4.3: class OFPXSC_OPENFLOW_BASIC. */
+static void
+oxs_duration(struct wbuf *w, uint32_t sec, uint32_t nsec)
+{
+	wbuf_put_u32(w, OFP15_OXS_HEADER(OFP15_XST_DURATION, 8));
+	wbuf_put_u32(w, sec);
+	wbuf_put_u32(w, nsec);
+}
+
+static void
+oxs_u64(struct wbuf *w, uint8_t field, uint64_t v)
+{
+	wbuf_put_u32(w, OFP15_OXS_HEADER(field, 8));
+	wbuf_put_u64(w, v);
+}
+
+/* ofp_stats: reserved, length (padding excluded), fields, padding. */
+static size_t
+stats_begin(struct wbuf *w)
+{
+	size_t	start = w->len;
+
+	wbuf_put_u16(w, 0);
+	wbuf_put_u16(w, 0);
+	return start;
+}
+
+static void
+stats_end(struct wbuf *w, size_t start)
+{
+	size_t	len = w->len - start;
+
+	wbuf_set_u16(w, start + 2, (uint16_t)len);
+	if (len % 8 != 0)
+		wbuf_put_zero(w, 8 - len % 8);
+}
+
+/* A flow's statistics: how long it has been in, and its (zero, no
+ * traffic is simulated) counts; idle time equals duration for the same
+ * reason. */
+static void
+flow_oxs(struct wbuf *w, const struct of_flow_info *fi)
+{
+	size_t	s = stats_begin(w);
+
+	oxs_duration(w, fi->duration_sec, fi->duration_nsec);
+	wbuf_put_u32(w, OFP15_OXS_HEADER(OFP15_XST_IDLE_TIME, 8));
+	wbuf_put_u32(w, fi->duration_sec);
+	wbuf_put_u32(w, fi->duration_nsec);
+	oxs_u64(w, OFP15_XST_PACKET_COUNT, fi->packet_count);
+	oxs_u64(w, OFP15_XST_BYTE_COUNT, fi->byte_count);
+	stats_end(w, s);
+}
+
+static void
+entry_len(struct wbuf *w, size_t start)
+{
+	if (w->err || w->len - start > UINT16_MAX) {
+		w->err = 1;
+		return;
+	}
+	wbuf_set_u16(w, start, (uint16_t)(w->len - start));
+}
+
+/* ofp_flow_desc, 1.5.1 section 7.3.5.2. */
+void
+ofp15_flow_desc_put(struct wbuf *w, const struct of_flow_info *fi)
+{
+	size_t	start = w->len;
+
+	wbuf_put_u16(w, 0);		/* length, entry_len */
+	wbuf_put_zero(w, 2);
+	wbuf_put_u8(w, fi->table_id);
+	wbuf_put_zero(w, 1);
+	wbuf_put_u16(w, fi->priority);
+	wbuf_put_u16(w, fi->idle_timeout);
+	wbuf_put_u16(w, fi->hard_timeout);
+	wbuf_put_u16(w, fi->flags);
+	wbuf_put_u16(w, fi->importance);
+	wbuf_put_u64(w, fi->cookie);
+	ofp_match_put(w, OF_VERSION_15, fi->match);
+	flow_oxs(w, fi);
+	if (fi->prog_len > 0)
+		wbuf_put_bytes(w, fi->prog, fi->prog_len);
+	entry_len(w, start);
+}
+
+/* ofp_flow_stats, 1.5.1 section 7.3.5.3: no instructions; reason
+ * OFPFSR_STATS_REQUEST (0). */
+void
+ofp15_flow_stats_put(struct wbuf *w, const struct of_flow_info *fi)
+{
+	size_t	start = w->len;
+
+	wbuf_put_u16(w, 0);
+	wbuf_put_zero(w, 2);
+	wbuf_put_u8(w, fi->table_id);
+	wbuf_put_u8(w, 0);
+	wbuf_put_u16(w, fi->priority);
+	ofp_match_put(w, OF_VERSION_15, fi->match);
+	flow_oxs(w, fi);
+	entry_len(w, start);
+}
+
+/* ofp_aggregate_stats_reply, 1.5.1 section 7.3.5.4. */
+void
+ofp15_aggregate_put(struct wbuf *w, uint64_t packets, uint64_t bytes,
+    uint32_t flows)
+{
+	size_t	s = stats_begin(w);
+
+	wbuf_put_u32(w, OFP15_OXS_HEADER(OFP15_XST_FLOW_COUNT, 4));
+	wbuf_put_u32(w, flows);
+	oxs_u64(w, OFP15_XST_PACKET_COUNT, packets);
+	oxs_u64(w, OFP15_XST_BYTE_COUNT, bytes);
+	stats_end(w, s);
+}
+
+/* The body of an ofp_flow_desc after its length. */
+int
+ofp15_flow_desc_get(struct rbuf *e, struct of_flow_info *fi,
+    struct of_match *store)
+{
+	enum of_err	err;
+	uint16_t	res, len;
+
+	if (rbuf_left(e) < OFP15_FLOW_DESC_FIXED - 2 - 8)
+		return -1;
+	rbuf_skip(e, 2);
+	rbuf_get_u8(e, &fi->table_id);
+	rbuf_skip(e, 1);
+	rbuf_get_u16(e, &fi->priority);
+	rbuf_get_u16(e, &fi->idle_timeout);
+	rbuf_get_u16(e, &fi->hard_timeout);
+	rbuf_get_u16(e, &fi->flags);
+	rbuf_get_u16(e, &fi->importance);
+	rbuf_get_u64(e, &fi->cookie);
+	if (of_match_decode13(e, store, &err) == -1 ||
+	    rbuf_get_u16(e, &res) == -1 || rbuf_get_u16(e, &len) == -1 ||
+	    len < OFP15_STATS_HDR_LEN)
+		return -1;
+	return rbuf_skip(e, (len + 7u) / 8 * 8 - OFP15_STATS_HDR_LEN);
+}
+
+/* ROLE_STATUS, 1.4.1 A.4.5: unsolicited (xid 0), no properties. */
+int
+ofp14_role_status_encode(struct wbuf *w, uint8_t version, uint32_t role,
+    uint8_t reason, uint64_t generation)
+{
+	size_t	start = of_msg_begin(w, version, OF_ROLE_STATUS, 0);
+
+	ofp_role_put(w, role, reason, generation);
+	return of_msg_end(w, start);
+}
+
+/* Errors whose type 1.4 added (A.4.4); before 1.4 they map as
+ * of_codec.c's table says. */
+int
+of_err14_to_wire(uint8_t version, enum of_err e, uint16_t *type,
+    uint16_t *code)
+{
+	static const struct {
+		enum of_err	e;
+		uint16_t	type, code;
+	} t[] = {
+		{ OF_ERR_BAD_PROPERTY_TYPE, OFP14_ET_BAD_PROPERTY,
+		    OFP14_BPC_BAD_TYPE },
+		{ OF_ERR_BAD_PROPERTY_LEN, OFP14_ET_BAD_PROPERTY,
+		    OFP14_BPC_BAD_LEN },
+		{ OF_ERR_ASYNC_INVALID, OFP14_ET_ASYNC_CONFIG_FAILED,
+		    OFP14_ACFC_INVALID },
+		{ OF_ERR_ASYNC_UNSUPPORTED, OFP14_ET_ASYNC_CONFIG_FAILED,
+		    OFP14_ACFC_UNSUPPORTED },
+	};
+	size_t	i;
+
+	if (version < OF_VERSION_14)
+		return 0;
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		if (t[i].e == e) {
+			*type = t[i].type;
+			*code = t[i].code;
+			return 1;
+		}
+	return 0;
+}

@@ -1,0 +1,56 @@
+/*
+ * What OpenFlow 1.4 (0x05) and 1.5 (0x06) change in the messages sbsim
+ * shares with 1.3: property lists (ports, port stats, PORT_MOD, async
+ * configuration), 1.5's OXS statistics (flow description, flow stats,
+ * aggregate) and 1.5's GROUP_MOD with bucket ids.  of_codec.c and
+ * of_codec_mp.c call these where the version asks; the rest of sbsim
+ * sees the version-neutral structs of of_codec.h.
+ */
+#ifndef SBSIM_OF_CODEC14_H
+#define SBSIM_OF_CODEC14_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "buf.h"
+#include "of_codec.h"
+
+/* ofp_port (1.4.1 A.2.1) with its ETHERNET property. */
+void	 ofp14_port_encode(struct wbuf *, const struct of_port *);
+int	 ofp14_port_decode(struct rbuf *, struct of_port *);
+
+/* ofp_port_stats (1.4.1 A.3.5.7) with its ETHERNET property. */
+void	 ofp14_port_stats_encode(struct wbuf *, const struct of_port_stats *);
+int	 ofp14_port_stats_decode(struct rbuf *, struct of_port_stats *);
+
+/* PORT_MOD body (1.4.1 A.3.4.3): its ETHERNET property's advertise. */
+int	 ofp14_port_mod_decode(struct rbuf *, struct of_port_mod *,
+	    enum of_err *);
+
+/* GET_ASYNC_REPLY / SET_ASYNC as property lists (1.4.1 A.3.10): a
+ * SET_ASYNC changes only the masks it names. */
+void	 ofp14_async_put(struct wbuf *, const struct of_async *);
+int	 ofp14_async_get(struct rbuf *, struct of_async *, enum of_err *);
+
+/* 1.5.1 section 7.3.5.2: one ofp_flow_desc (OFPMP_FLOW_DESC), one
+ * ofp_flow_stats (OFPMP_FLOW_STATS), and the aggregate reply's body; the
+ * counts go as OXS fields in an ofp_stats (7.2.4). */
+void	 ofp15_flow_desc_put(struct wbuf *, const struct of_flow_info *);
+void	 ofp15_flow_stats_put(struct wbuf *, const struct of_flow_info *);
+void	 ofp15_aggregate_put(struct wbuf *, uint64_t packets, uint64_t bytes,
+	    uint32_t flows);
+/* The controller's side of a flow description: fixed fields, match and
+ * the ofp_stats skipped; the instructions are what is left. */
+int	 ofp15_flow_desc_get(struct rbuf *, struct of_flow_info *,
+	    struct of_match *);
+
+/* 1.4.1 A.4.5 ROLE_STATUS body: role, reason, pad, generation id. */
+int	 ofp14_role_status_encode(struct wbuf *, uint8_t version,
+	    uint32_t role, uint8_t reason, uint64_t generation);
+
+/* 1.4 and 1.5 error codes that 1.3 lacks: 1 and *type, *code set, or 0
+ * when the 1.3 numbering holds. */
+int	 of_err14_to_wire(uint8_t version, enum of_err, uint16_t *type,
+	    uint16_t *code);
+
+#endif
