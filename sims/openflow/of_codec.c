@@ -862,6 +862,37 @@ of_packet_in_decode(uint8_t version, struct rbuf *r, struct of_packet_in *pi,
 
 /* PACKET_OUT, 1.3 section 7.3.7 / 1.0 section 5.3.6. */
 
+/*
+ * 1.5.1 section 7.3.7: in_port moved into a match that follows
+ * actions_len; a match without one says OFPP_CONTROLLER, as Open
+ * vSwitch takes it.
+ */
+static int
+packet_out15_decode(struct rbuf *r, struct of_packet_out *po,
+    enum of_err *err)
+{
+	struct of_match	m;
+	uint16_t	alen;
+
+	if (need_min(r, OFP15_PACKET_OUT_FIXED_BODY, err) == -1)
+		return -1;
+	rbuf_get_u32(r, &po->buffer_id);
+	rbuf_get_u16(r, &alen);
+	rbuf_skip(r, 2);
+	if (of_match_decode13(r, &m, err) == -1)
+		return -1;
+	po->in_port = match_in_port(&m);
+	if (po->in_port == 0)
+		po->in_port = OF_PORT_CONTROLLER;
+	po->actions = rbuf_ptr(r);
+	po->actions_len = alen;
+	if (rbuf_skip(r, alen) == -1)
+		return bad(err, OF_ERR_BAD_LEN);
+	po->data = rbuf_ptr(r);
+	po->data_len = rbuf_left(r);
+	return 0;
+}
+
 int
 of_packet_out_decode(uint8_t version, struct rbuf *r, struct of_packet_out *po,
     enum of_err *err)
@@ -869,6 +900,8 @@ of_packet_out_decode(uint8_t version, struct rbuf *r, struct of_packet_out *po,
 	uint16_t	port, alen;
 
 	memset(po, 0, sizeof(*po));
+	if (version >= OF_VERSION_15)
+		return packet_out15_decode(r, po, err);
 	if (version == OF_VERSION_10) {
 		if (need_min(r, OFP10_PACKET_OUT_BODY, err) == -1)
 			return -1;

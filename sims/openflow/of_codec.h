@@ -312,7 +312,8 @@ int	 of_mp_reply_add_group_stats(struct of_mp_reply *,
 	    const struct of_group_info *);
 int	 of_group_stats_request_decode(struct rbuf *, uint32_t *group_id,
 	    enum of_err *);
-int	 of_mp_group_features_encode(struct wbuf *, uint32_t xid,
+int	 of_mp_group_features_encode(struct wbuf *, uint8_t version,
+	    uint32_t xid,
 	    uint32_t max_groups);
 /*
  * One ofp_table_features entry (1.3 section 7.3.5.5) for a reply begun

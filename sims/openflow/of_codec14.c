@@ -9,7 +9,9 @@
 #include <string.h>
 
 #include "buf.h"
+#include "of_actions.h"
 #include "of_codec14.h"
+#include "of_group.h"
 #include "of_oxm.h"
 #include "ofp.h"
 #include "ofp14.h"
@@ -425,4 +427,229 @@ of_err14_to_wire(uint8_t version, enum of_err e, uint16_t *type,
 			return 1;
 		}
 	return 0;
+}
+
+/*
+ * 1.5 groups (1.5.1 section 7.3.4.2).  A 1.5 bucket is length,
+ * action_array_len, bucket_id, actions, properties (weight, watch port,
+ * watch group); the group table (of_group.c) keeps 1.3's ofp_bucket
+ * (length, weight, watch_port, watch_group, pad[4], actions), so a 1.5
+ * bucket is stored in that form with its bucket_id in the 4 pad bytes
+ * and turned back on GROUP_DESC: 1.5 reads back what it gave.
+ */
+#define BUCKET13_HDR	16
+
+struct bucket15 {
+	uint16_t	 weight;
+	uint32_t	 watch_port, watch_group, id;
+	const uint8_t	*acts;
+	uint16_t	 acts_len;
+};
+
+/* Properties of one bucket; defaults as Open vSwitch takes them (weight
+ * 1 in a SELECT group, no watch). */
+static int
+bucket15_props(struct rbuf *props, uint8_t type, struct bucket15 *b,
+    enum of_err *err)
+{
+	struct rbuf	body;
+	uint16_t	ptype;
+
+	b->weight = type == OF_GT_SELECT ? 1 : 0;
+	b->watch_port = OF_PORT_ANY;
+	b->watch_group = OF_GROUP_ANY;
+	while (rbuf_left(props) > 0) {
+		if (prop_next(props, &ptype, &body) == -1)
+			return bad(err, OF_ERR_BAD_PROPERTY_LEN);
+		if (ptype == OFP15_GBPT_WEIGHT &&
+		    rbuf_get_u16(&body, &b->weight) == 0)
+			continue;
+		if (ptype == OFP15_GBPT_WATCH_PORT &&
+		    rbuf_get_u32(&body, &b->watch_port) == 0)
+			continue;
+		if (ptype == OFP15_GBPT_WATCH_GROUP &&
+		    rbuf_get_u32(&body, &b->watch_group) == 0)
+			continue;
+		return bad(err, ptype > OFP15_GBPT_WATCH_GROUP ?
+		    OF_ERR_BAD_PROPERTY_TYPE : OF_ERR_BAD_PROPERTY_LEN);
+	}
+	return 0;
+}
+
+static int
+bucket15_get(struct rbuf *r, uint8_t type, struct bucket15 *b,
+    enum of_err *err)
+{
+	struct rbuf	bk, acts;
+	uint16_t	len;
+
+	if (rbuf_get_u16(r, &len) == -1 || len < OFP15_BUCKET_FIXED ||
+	    rbuf_sub(r, &bk, len - 2u) == -1)
+		return bad(err, OF_ERR_GROUP_BAD_BUCKET);
+	rbuf_get_u16(&bk, &b->acts_len);
+	rbuf_get_u32(&bk, &b->id);
+	b->acts = rbuf_ptr(&bk);
+	if (b->id > OFP15_GROUP_BUCKET_MAX ||
+	    rbuf_sub(&bk, &acts, b->acts_len) == -1)
+		return bad(err, OF_ERR_GROUP_BAD_BUCKET);
+	return bucket15_props(&bk, type, b, err);
+}
+
+/* Bucket ids are unique within a group (1.5.1 section 7.3.4.2). */
+static int
+bucket15_id_seen(const uint8_t *b13, size_t len, uint32_t id)
+{
+	struct rbuf	r;
+	uint16_t	blen;
+	uint32_t	have;
+
+	rbuf_init(&r, b13, len);
+	while (rbuf_get_u16(&r, &blen) == 0 && blen >= BUCKET13_HDR) {
+		rbuf_skip(&r, 10);
+		if (rbuf_get_u32(&r, &have) == 0 && have == id)
+			return 1;
+		rbuf_skip(&r, blen - BUCKET13_HDR);
+	}
+	return 0;
+}
+
+static void
+bucket13_put(struct wbuf *w, const struct bucket15 *b)
+{
+	wbuf_put_u16(w, (uint16_t)(BUCKET13_HDR + b->acts_len));
+	wbuf_put_u16(w, b->weight);
+	wbuf_put_u32(w, b->watch_port);
+	wbuf_put_u32(w, b->watch_group);
+	wbuf_put_u32(w, b->id);
+	wbuf_put_bytes(w, b->acts, b->acts_len);
+}
+
+/*
+ * ADD, MODIFY and DELETE with command_bucket_id OFPG_BUCKET_ALL (what
+ * they carry); INSERT_BUCKET and REMOVE_BUCKET are not taken
+ * (BAD_COMMAND).  Group properties (experimenter only) are refused.
+ */
+int
+of_group_mod15_decode(struct rbuf *r, struct of_group_mod *gm,
+    struct wbuf *b13, enum of_err *err)
+{
+	struct rbuf	 arr;
+	struct bucket15	 b;
+	uint16_t	 arr_len;
+	uint32_t	 cmd_bucket;
+
+	memset(gm, 0, sizeof(*gm));
+	if (rbuf_left(r) < OFP15_GROUP_MOD_FIXED_BODY)
+		return bad(err, OF_ERR_BAD_LEN);
+	rbuf_get_u16(r, &gm->command);
+	rbuf_get_u8(r, &gm->type);
+	rbuf_skip(r, 1);
+	rbuf_get_u32(r, &gm->group_id);
+	rbuf_get_u16(r, &arr_len);
+	rbuf_skip(r, 2);
+	rbuf_get_u32(r, &cmd_bucket);
+	if (gm->command > OF_GC_DELETE)
+		return bad(err, OF_ERR_GROUP_BAD_COMMAND);
+	if (rbuf_sub(r, &arr, arr_len) == -1)
+		return bad(err, OF_ERR_BAD_LEN);
+	if (rbuf_left(r) > 0)
+		return bad(err, OF_ERR_BAD_PROPERTY_TYPE);
+	while (rbuf_left(&arr) > 0) {
+		if (bucket15_get(&arr, gm->type, &b, err) == -1)
+			return -1;
+		if (bucket15_id_seen(b13->data, b13->len, b.id))
+			return bad(err, OF_ERR_GROUP_BAD_BUCKET);
+		bucket13_put(b13, &b);
+	}
+	if (b13->err)
+		return bad(err, OF_ERR_BAD_LEN);
+	gm->buckets = b13->data;
+	gm->buckets_len = b13->len;
+	(void)cmd_bucket;	/* one bucket or all: every command takes all */
+	return 0;
+}
+
+static void
+prop_u32(struct wbuf *w, uint16_t type, uint32_t v)
+{
+	wbuf_put_u16(w, type);
+	wbuf_put_u16(w, 8);
+	wbuf_put_u32(w, v);
+}
+
+/* One stored bucket in 1.5's form; a group 1.3 set (every pad 0) has its
+ * buckets numbered by position, as Open vSwitch numbers them. */
+static void
+bucket15_put(struct wbuf *w, struct rbuf *r, uint8_t type, uint32_t pos,
+    int by_pos)
+{
+	uint16_t	len, weight;
+	uint32_t	port, group, id;
+	size_t		start = w->len;
+
+	rbuf_get_u16(r, &len);
+	rbuf_get_u16(r, &weight);
+	rbuf_get_u32(r, &port);
+	rbuf_get_u32(r, &group);
+	rbuf_get_u32(r, &id);
+	wbuf_put_u16(w, 0);
+	wbuf_put_u16(w, (uint16_t)(len - BUCKET13_HDR));
+	wbuf_put_u32(w, by_pos ? pos : id);
+	wbuf_put_bytes(w, rbuf_ptr(r), len - BUCKET13_HDR);
+	rbuf_skip(r, len - BUCKET13_HDR);
+	if (type == OF_GT_SELECT) {
+		wbuf_put_u16(w, OFP15_GBPT_WEIGHT);
+		wbuf_put_u16(w, 8);	/* the padding counts here */
+		wbuf_put_u16(w, weight);
+		wbuf_put_zero(w, 2);
+	}
+	if (port != OF_PORT_ANY)
+		prop_u32(w, OFP15_GBPT_WATCH_PORT, port);
+	if (group != OF_GROUP_ANY)
+		prop_u32(w, OFP15_GBPT_WATCH_GROUP, group);
+	wbuf_set_u16(w, start, (uint16_t)(w->len - start));
+}
+
+static int
+buckets_all_unnumbered(const struct of_group_info *gi)
+{
+	struct rbuf	r;
+	uint16_t	len;
+	uint32_t	id;
+
+	rbuf_init(&r, gi->buckets, gi->buckets_len);
+	while (rbuf_get_u16(&r, &len) == 0 && len >= BUCKET13_HDR) {
+		rbuf_skip(&r, 10);
+		if (rbuf_get_u32(&r, &id) == 0 && id != 0)
+			return 0;
+		rbuf_skip(&r, len - BUCKET13_HDR);
+	}
+	return 1;
+}
+
+/* ofp_group_desc, 1.5.1 section 7.3.5.9. */
+void
+ofp15_group_desc_put(struct wbuf *w, const struct of_group_info *gi)
+{
+	struct rbuf	r;
+	size_t		start = w->len, arr;
+	uint32_t	pos = 0;
+	int		by_pos = buckets_all_unnumbered(gi);
+
+	wbuf_put_u16(w, 0);
+	wbuf_put_u8(w, gi->type);
+	wbuf_put_zero(w, 1);
+	wbuf_put_u32(w, gi->group_id);
+	wbuf_put_u16(w, 0);		/* bucket_array_len */
+	wbuf_put_zero(w, 6);
+	arr = w->len;
+	rbuf_init(&r, gi->buckets, gi->buckets_len);
+	while (rbuf_left(&r) >= BUCKET13_HDR)
+		bucket15_put(w, &r, gi->type, pos++, by_pos);
+	if (w->err || w->len - start > UINT16_MAX) {
+		w->err = 1;
+		return;
+	}
+	wbuf_set_u16(w, start + 8, (uint16_t)(w->len - arr));
+	wbuf_set_u16(w, start, (uint16_t)(w->len - start));
 }

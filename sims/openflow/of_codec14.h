@@ -44,6 +44,16 @@ void	 ofp15_aggregate_put(struct wbuf *, uint64_t packets, uint64_t bytes,
 int	 ofp15_flow_desc_get(struct rbuf *, struct of_flow_info *,
 	    struct of_match *);
 
+/* 1.5 GROUP_MOD (1.5.1 section 7.3.4.2) into the 1.3 bucket form the
+ * group table keeps, written to b13 (gm->buckets points there; twice the
+ * message's size is enough), bucket ids in the pad; and a GROUP_DESC
+ * entry from that form. */
+struct of_group_mod;
+struct of_group_info;
+int	 of_group_mod15_decode(struct rbuf *, struct of_group_mod *,
+	    struct wbuf *b13, enum of_err *);
+void	 ofp15_group_desc_put(struct wbuf *, const struct of_group_info *);
+
 /* 1.4.1 A.4.5 ROLE_STATUS body: role, reason, pad, generation id. */
 int	 ofp14_role_status_encode(struct wbuf *, uint8_t version,
 	    uint32_t role, uint8_t reason, uint64_t generation);

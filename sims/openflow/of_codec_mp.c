@@ -837,7 +837,10 @@ group_desc_entry(struct wbuf *w, uint8_t version, const void *arg)
 {
 	const struct of_group_info	*gi = arg;
 
-	(void)version;
+	if (version >= OF_VERSION_15) {
+		ofp15_group_desc_put(w, gi);
+		return;
+	}
 	wbuf_put_u16(w, (uint16_t)(OFP13_GROUP_DESC_FIXED + gi->buckets_len));
 	wbuf_put_u8(w, gi->type);
 	wbuf_put_zero(w, 1);
@@ -897,13 +900,13 @@ of_group_stats_request_decode(struct rbuf *r, uint32_t *group_id,
  * actions but GROUP).
  */
 int
-of_mp_group_features_encode(struct wbuf *w, uint32_t xid,
+of_mp_group_features_encode(struct wbuf *w, uint8_t version, uint32_t xid,
     uint32_t max_groups)
 {
 	size_t	start;
 	int	i;
 
-	start = mp_begin(w, OF_VERSION_13, OF_MULTIPART_REPLY, xid,
+	start = mp_begin(w, version, OF_MULTIPART_REPLY, xid,
 	    OF_MP_GROUP_FEATURES, 0);
 	wbuf_put_u32(w, 1u << OF_GT_ALL | 1u << OF_GT_SELECT |
 	    1u << OF_GT_INDIRECT | 1u << OF_GT_FF);

@@ -8,6 +8,7 @@
 
 #include "log.h"
 #include "of_actions.h"
+#include "of_codec14.h"
 #include "of_experimenter.h"
 #include "of_sim.h"
 
@@ -335,6 +336,22 @@ of_group_deleted(void *arg, uint32_t group_id)
 		of_flows_changed(sw, -(int64_t)res.deleted, now, now);
 }
 
+/* 1.5's buckets carry ids and properties (of_codec14.c): converted
+ * into 1.3's form in a buffer of their own, big enough for any message
+ * (a 1.5 bucket is 8 bytes at least, its 1.3 form 8 more). */
+static int
+of_group_mod_any_decode(uint8_t version, struct rbuf *body,
+    struct of_group_mod *gm, enum of_err *err)
+{
+	static uint8_t	b13[2 * OF_MAX_MSG];
+	struct wbuf	w;
+
+	if (version < OF_VERSION_15)
+		return of_group_mod_decode(body, gm, err);
+	wbuf_init(&w, b13, sizeof(b13));
+	return of_group_mod15_decode(body, gm, &w, err);
+}
+
 /* GROUP_MOD (1.3.5 section 7.3.4.2); 1.0 has no groups. */
 static void
 of_on_group_mod(const struct of_ctx *c)
@@ -354,7 +371,7 @@ of_on_group_mod(const struct of_ctx *c)
 	(*cn->group_mods)++;
 	lim.n_ports = sw->sim->cfg.ports;
 	lim.max_groups = sw->sim->cfg.max_groups;
-	if (of_group_mod_decode(c->body, &gm, &err) == -1 ||
+	if (of_group_mod_any_decode(sw->version, c->body, &gm, &err) == -1 ||
 	    of_groups_apply(&sw->owner->groups, &gm, &lim, clock_ns(),
 	    of_group_deleted, sw, &err) == -1) {
 		(*cn->group_mod_errors)++;
@@ -799,7 +816,7 @@ of_on_multipart(const struct of_ctx *c)
 	case OF_MP_GROUP_DESC:	of_mp_groups(c, &req.body, req.mp); return;
 	case OF_MP_GROUP_FEATURES:
 		w = of_scratch();
-		of_mp_group_features_encode(w, c->h->xid,
+		of_mp_group_features_encode(w, c->sw->version, c->h->xid,
 		    c->sw->sim->cfg.max_groups);
 		of_reply(c->sw, w);
 		return;

@@ -207,10 +207,11 @@ of_highest(uint32_t bitmap)
 	return 0;
 }
 
-/* Settle on version v; flows of another version (kept from an earlier
- * connection: the version is agreed anew on each) cannot be kept.  The
- * connections of a switch to several controllers share its owner's
- * table (one version: of_main.c allows only 1.3 with several). */
+/* Settle on version v; flows of another version family (kept from an
+ * earlier connection: the version is agreed anew on each) cannot be
+ * kept.  The connections of a switch to several controllers share its
+ * owner's table (one family: of_main.c allows only 1.3 and later with
+ * several). */
 static void
 of_agree(struct of_switch *sw, uint8_t v)
 {
@@ -225,7 +226,10 @@ of_agree(struct of_switch *sw, uint8_t v)
 		of_change_state(sw, OFS_FEATURES_WAIT, "version agreed");
 		return;
 	}
-	if (sw->ft != NULL && of_flowtable_shape(sw->ft).version != v) {
+	/* 1.3, 1.4 and 1.5 keep one another's flows and groups (the same
+	 * instructions); only a change to or from 1.0 starts afresh. */
+	if (sw->ft != NULL &&
+	    of_v13plus(of_flowtable_shape(sw->ft).version) != of_v13plus(v)) {
 		held = of_flowtable_total(sw->ft);
 		of_flowtable_free(sw->ft);
 		of_groups_free(sw->groups);	/* 1.0 has none */
