@@ -675,6 +675,20 @@ of_mp_reply_add_flow(struct of_mp_reply *r, const struct of_flow_info *fi)
 	return mp_reply_add(r, OF_MP_FLOW, flow_entry, fi);
 }
 
+static void
+flow_stats15_entry(struct wbuf *w, uint8_t version, const void *arg)
+{
+	(void)version;
+	ofp15_flow_stats_put(w, arg);
+}
+
+int
+of_mp_reply_add_flow_stats15(struct of_mp_reply *r,
+    const struct of_flow_info *fi)
+{
+	return mp_reply_add(r, OF_MP_FLOW_STATS, flow_stats15_entry, fi);
+}
+
 int
 of_mp_reply_add_table(struct of_mp_reply *r, const struct of_table_stats *ts)
 {

@@ -552,6 +552,8 @@ of_flow_visit(void *arg, const struct of_flow_info *fi)
 	struct of_flow_walk	*fw = arg;
 
 	fw->n++;
+	if (fw->mr->mp == OF_MP_FLOW_STATS)
+		return of_mp_reply_add_flow_stats15(fw->mr, fi) == -1;
 	return of_mp_reply_add_flow(fw->mr, fi) == -1;
 }
 
@@ -591,8 +593,9 @@ of_flow_filter_decode(const struct of_ctx *c, struct rbuf *body,
 	return 0;
 }
 
+/* FLOW (1.5: FLOW_DESC) and 1.5's FLOW_STATS: one walk, two forms. */
 static void
-of_mp_flow(const struct of_ctx *c, struct rbuf *body)
+of_mp_flow(const struct of_ctx *c, struct rbuf *body, enum of_mp mp)
 {
 	struct of_switch	*sw = c->sw;
 	struct of_flow_filter	 f;
@@ -603,7 +606,7 @@ of_mp_flow(const struct of_ctx *c, struct rbuf *body)
 	if (of_flow_filter_decode(c, body, &f) == -1)
 		return;
 	of_mp_reply_begin(&mr, of_scratch(), sw->version, c->h->xid,
-	    OF_MP_FLOW, sw->sim->cfg.mp_max_bytes, of_mp_flush, sw);
+	    mp, sw->sim->cfg.mp_max_bytes, of_mp_flush, sw);
 	of_flowtable_walk(sw->ft, &f, now, of_flow_visit, &fw);
 	of_mp_reply_end(&mr);
 	of_confirm(sw, &f, fw.n, now);
@@ -677,7 +680,9 @@ of_mp_ports(const struct of_ctx *c, struct rbuf *body, enum of_mp mp)
 	uint32_t		 want = OF_PORT_ANY, i;
 	uint64_t		 up = clock_ns() - sw->up_ns;
 
-	if (mp == OF_MP_PORT_STATS && of_port_stats_request_decode(
+	/* 1.5's PORT_DESC request names a port too (1.5.1 7.3.5.7). */
+	if ((mp == OF_MP_PORT_STATS || (mp == OF_MP_PORT_DESC &&
+	    sw->version >= OF_VERSION_15)) && of_port_stats_request_decode(
 	    sw->version, body, &want, &err) == -1) {
 		of_refuse(c, err);
 		return;
@@ -801,7 +806,8 @@ of_on_multipart(const struct of_ctx *c)
 	}
 	switch (req.mp) {
 	case OF_MP_DESC:	of_mp_desc(c); return;
-	case OF_MP_FLOW:	of_mp_flow(c, &req.body); return;
+	case OF_MP_FLOW:
+	case OF_MP_FLOW_STATS:	of_mp_flow(c, &req.body, req.mp); return;
 	case OF_MP_AGGREGATE:	of_mp_aggregate(c, &req.body); return;
 	case OF_MP_TABLE:	of_mp_table(c); return;
 	case OF_MP_PORT_STATS:
