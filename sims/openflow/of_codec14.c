@@ -386,6 +386,31 @@ ofp15_flow_desc_get(struct rbuf *e, struct of_flow_info *fi,
 	return rbuf_skip(e, (len + 7u) / 8 * 8 - OFP15_STATS_HDR_LEN);
 }
 
+/*
+ * 1.5.1 section 7.3.5.18: a TABLE_FEATURES request that would make a
+ * table egress (EGRESS_TABLE or FIRST_EGRESS in an entry's features) asks
+ * for what the switch has none of: TABLE_FEATURES_FAILED/BAD_FEATURES.
+ * Entries are length, table_id, command, features, ...; -1 with *err.
+ */
+int
+ofp15_table_features_check(struct rbuf *r, enum of_err *err)
+{
+	struct rbuf	e;
+	uint16_t	len;
+	uint32_t	features;
+
+	while (rbuf_left(r) > 0) {
+		if (rbuf_get_u16(r, &len) == -1 || len < 8 ||
+		    rbuf_sub(r, &e, len - 2u) == -1)
+			return bad(err, OF_ERR_BAD_LEN);
+		rbuf_skip(&e, 2);
+		rbuf_get_u32(&e, &features);
+		if (features & (OFP15_TFF_EGRESS_TABLE | OFP15_TFF_FIRST_EGRESS))
+			return bad(err, OF_ERR_TABLE_FEATURES_BAD_FEATURES);
+	}
+	return 0;
+}
+
 /* ROLE_STATUS, 1.4.1 A.4.5: unsolicited (xid 0), no properties. */
 int
 ofp14_role_status_encode(struct wbuf *w, uint8_t version, uint32_t role,
@@ -415,6 +440,8 @@ of_err14_to_wire(uint8_t version, enum of_err e, uint16_t *type,
 		    OFP14_ACFC_INVALID },
 		{ OF_ERR_ASYNC_UNSUPPORTED, OFP14_ET_ASYNC_CONFIG_FAILED,
 		    OFP14_ACFC_UNSUPPORTED },
+		{ OF_ERR_TABLE_FEATURES_BAD_FEATURES,
+		    OFP13_ET_TABLE_FEATURES_FAILED, OFP15_TFFC_BAD_FEATURES },
 	};
 	size_t	i;
 

@@ -54,6 +54,10 @@ int	 of_group_mod15_decode(struct rbuf *, struct of_group_mod *,
 	    struct wbuf *b13, enum of_err *);
 void	 ofp15_group_desc_put(struct wbuf *, const struct of_group_info *);
 
+/* A 1.5 TABLE_FEATURES request body: -1 (BAD_FEATURES) when it would
+ * configure an egress table (1.5.1 section 7.3.5.18). */
+int	 ofp15_table_features_check(struct rbuf *, enum of_err *);
+
 /* 1.4.1 A.4.5 ROLE_STATUS body: role, reason, pad, generation id. */
 int	 ofp14_role_status_encode(struct wbuf *, uint8_t version,
 	    uint32_t role, uint8_t reason, uint64_t generation);

@@ -557,7 +557,12 @@ table_features_entry(struct wbuf *w, uint8_t version, const void *arg)
 	snprintf(name, sizeof(name), "table%u", a->table_id);
 	wbuf_put_u16(w, 0);		/* length, patched below */
 	wbuf_put_u8(w, a->table_id);
-	wbuf_put_zero(w, 5);
+	if (version >= OF_VERSION_15) {
+		/* command, features: every table ingress, none egress */
+		wbuf_put_u8(w, 0);
+		wbuf_put_u32(w, OFP15_TFF_INGRESS_TABLE);
+	} else
+		wbuf_put_zero(w, 5);
 	ofp_put_str(w, name, OFP13_TABLE_NAME_LEN);
 	wbuf_put_u64(w, UINT64_MAX);	/* metadata_match */
 	wbuf_put_u64(w, UINT64_MAX);	/* metadata_write */

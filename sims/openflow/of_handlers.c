@@ -816,6 +816,11 @@ of_on_multipart(const struct of_ctx *c)
 		/* A body would set them: a write (1.3.5 section 6.3.6). */
 		if (rbuf_left(&req.body) > 0 && of_slave_refuse(c))
 			return;
+		if (c->sw->version >= OF_VERSION_15 &&
+		    ofp15_table_features_check(&req.body, &err) == -1) {
+			of_refuse(c, err);
+			return;
+		}
 		of_mp_table_features(c);
 		return;
 	case OF_MP_GROUP:

@@ -94,6 +94,13 @@
 #define OFP14_CRR_CONFIG		1
 #define OFP14_CRR_EXPERIMENTER		2
 
+/* 1.5.1 ofp_table_features (7.3.5.18): table_id, command, features
+ * where 1.3 pads; a table that may be egress is what sbsim has none of. */
+#define OFP15_TFF_INGRESS_TABLE		(1u << 0)
+#define OFP15_TFF_EGRESS_TABLE		(1u << 1)
+#define OFP15_TFF_FIRST_EGRESS		(1u << 4)
+#define OFP15_TFFC_BAD_FEATURES		8
+
 /* Error types 1.4 adds (A.4.4), and codes used from them. */
 #define OFP14_ET_BAD_PROPERTY		14
 #define OFP14_ET_ASYNC_CONFIG_FAILED	15

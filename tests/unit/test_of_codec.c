@@ -269,6 +269,7 @@ test_error_table(void)
 		{ OF_ERR_BAD_PROPERTY_LEN,	1, 6,	1, 6 },
 		{ OF_ERR_ASYNC_INVALID,		1, 5,	1, 5 },
 		{ OF_ERR_ASYNC_UNSUPPORTED,	1, 5,	1, 5 },
+		{ OF_ERR_TABLE_FEATURES_BAD_FEATURES, 1, 5, 1, 5 },
 	};
 	size_t		i;
 	uint16_t	type, code;

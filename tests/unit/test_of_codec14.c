@@ -454,6 +454,8 @@ test_errors14(void)
 	CHECK(type == 14 && code == 0, "BAD_PROPERTY/BAD_TYPE in 1.4");
 	of_err_to_wire(V15, OF_ERR_ASYNC_UNSUPPORTED, &type, &code);
 	CHECK(type == 15 && code == 1, "ASYNC_CONFIG_FAILED/UNSUPPORTED");
+	of_err_to_wire(V15, OF_ERR_TABLE_FEATURES_BAD_FEATURES, &type, &code);
+	CHECK(type == 13 && code == 8, "TABLE_FEATURES_FAILED/BAD_FEATURES");
 	of_err_to_wire(V13, OF_ERR_BAD_PROPERTY_TYPE, &type, &code);
 	CHECK(type == 1 && code == 5, "1.3: BAD_REQUEST/EPERM");
 	of_err_to_wire(V15, OF_ERR_GROUP_BAD_WATCH, &type, &code);
@@ -556,6 +558,33 @@ test_packet_out15(void)
 	    err == OF_ERR_BAD_LEN, "packet-out 1.5 actions_len too long");
 }
 
+/* 1.5.1 7.3.5.18: a table made egress is refused; ingress is fine. */
+static void
+test_egress15(void)
+{
+	enum of_err	err = OF_ERR_NONE;
+	struct rbuf	r;
+	struct vec	v;
+
+	vec(&v, "00 10 "		/* length 16 (properties cut) */
+	    "00 01 "			/* table 0, MODIFY */
+	    "00 00 00 01 "		/* features INGRESS_TABLE */
+	    "00 00 00 00 00 00 00 00");
+	rbuf_init(&r, v.b, v.len);
+	CHECK(ofp15_table_features_check(&r, &err) == 0, "ingress taken");
+	v.b[7] = 0x10;			/* FIRST_EGRESS */
+	rbuf_init(&r, v.b, v.len);
+	CHECK(ofp15_table_features_check(&r, &err) == -1 &&
+	    err == OF_ERR_TABLE_FEATURES_BAD_FEATURES, "first egress refused");
+	v.b[7] = 0x02;			/* EGRESS_TABLE */
+	rbuf_init(&r, v.b, v.len);
+	CHECK(ofp15_table_features_check(&r, &err) == -1, "egress refused");
+	v.b[1] = 0x40;			/* past the end */
+	rbuf_init(&r, v.b, v.len);
+	CHECK(ofp15_table_features_check(&r, &err) == -1 &&
+	    err == OF_ERR_BAD_LEN, "entry past the end");
+}
+
 static const struct check_case cases[] = {
 	CASE(test_types14),
 	CASE(test_versions),
@@ -572,6 +601,7 @@ static const struct check_case cases[] = {
 	CASE(test_errors14),
 	CASE(test_group15),
 	CASE(test_packet_out15),
+	CASE(test_egress15),
 };
 
 int

@@ -1,0 +1,160 @@
+"""Two controller connections of one sbsim switch in OpenFlow 1.4 or 1.5
+(argv[2]: 5 or 6), for of14_async.sh: the switch connects to this
+listener twice (--controller tcp:P,tcp:P).  Steps, each printing one
+"ok: ..." line; the script exits 1 at the first failure, 20 s at most:
+
+  A, B: HELLO with only this version in the bitmap -> the switch agrees
+  A: GET_ASYNC -> 12 properties (1.4.1 A.3.10), ROLE_STATUS on for both
+     roles, PORT_STATUS all reasons
+  A: ROLE_REQUEST master 1, B: master 2 -> A gets ROLE_STATUS (type 30,
+     1.4.1 A.4.5) slave, MASTER_REQUEST, generation 2
+  A: SET_ASYNC ROLE_STATUS_SLAVE 0 (one property), GET_ASYNC -> that mask
+     alone changed; A: master 3, B: master 4 -> A hears nothing (barrier)
+  B: PORT_MOD port 2 down (1.4 layout) -> PORT_STATUS MODIFY to B with a
+     1.4 ofp_port: length 72, ETHERNET property, 10 Gb/s, PORT_DOWN
+  B: SET_ASYNC with property type 12 -> ERROR ASYNC_CONFIG_FAILED
+  B: QUEUE_GET_CONFIG_REQUEST (22), BUNDLE_CONTROL (33) -> BAD_TYPE
+"""
+import socket
+import struct
+import sys
+import time
+
+HDR = struct.Struct("!BBHI")
+PORT, V = int(sys.argv[1]), int(sys.argv[2])
+DEADLINE = time.time() + 20
+
+
+def fail(msg):
+    print("FAIL: " + msg)
+    sys.exit(1)
+
+
+class Conn:
+    def __init__(self, sock):
+        self.s, self.buf, self.xid = sock, b"", 100
+        self.s.settimeout(0.2)
+
+    def send(self, t, body=b"", xid=None):
+        self.xid += 1
+        x = self.xid if xid is None else xid
+        self.s.sendall(HDR.pack(V, t, 8 + len(body), x) + body)
+        return x
+
+    def recv(self):
+        while time.time() < DEADLINE:
+            if len(self.buf) >= 8:
+                v, t, ln, x = HDR.unpack_from(self.buf)
+                if len(self.buf) >= ln:
+                    m, self.buf = self.buf[:ln], self.buf[ln:]
+                    if t == 2:          # ECHO_REQUEST
+                        self.send(3, m[8:], x)
+                        continue
+                    return t, x, m[8:]
+            try:
+                d = self.s.recv(65536)
+            except socket.timeout:
+                continue
+            if not d:
+                fail("connection closed")
+            self.buf += d
+        fail("timed out")
+
+    def until(self, t, xid=None):
+        """Messages up to the first of type t (and xid), that one last."""
+        got = []
+        while True:
+            m = self.recv()
+            got.append(m)
+            if m[0] == t and (xid is None or m[1] == xid):
+                return got
+
+    def barrier(self):
+        return self.until(21, self.send(20))[:-1]
+
+
+def props(body):
+    out = {}
+    while len(body) >= 8:
+        t, ln, v = struct.unpack_from("!HHI", body)
+        out[t] = v
+        body = body[8:]
+    return out
+
+
+lst = socket.socket()
+lst.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+lst.bind(("127.0.0.1", PORT))
+lst.listen(2)
+lst.settimeout(15)
+conns = []
+for _ in range(2):
+    s, _ = lst.accept()
+    c = Conn(s)
+    c.send(0, struct.pack("!HHI", 1, 8, 1 << V))
+    t, _, _ = c.recv()
+    if t != 0:
+        fail("no HELLO first")
+    c.send(5)
+    got = c.until(6)
+    if any(m[0] == 1 for m in got):
+        fail("version %d refused" % V)
+    conns.append(c)
+A, B = conns
+print("ok: both connections agreed on version %d" % V)
+
+got = A.until(27, A.send(26))[-1][2]
+p = props(got)
+if len(p) != 12 or p[6] != 7 or p[7] != 7 or p[2] != 7 or p[3] != 7:
+    fail("GET_ASYNC properties %r" % p)
+print("ok: GET_ASYNC: 12 properties, ROLE_STATUS on for both roles")
+
+A.until(25, A.send(24, struct.pack("!I4xQ", 2, 1)))
+B.until(25, B.send(24, struct.pack("!I4xQ", 2, 2)))
+rs = [m for m in A.barrier() if m[0] == 30]
+if len(rs) != 1:
+    fail("A got %d ROLE_STATUS" % len(rs))
+role, reason, gen = struct.unpack_from("!IB3xQ", rs[0][2])
+if (role, reason, gen, rs[0][1]) != (3, 0, 2, 0):
+    fail("ROLE_STATUS %r" % ((role, reason, gen, rs[0][1]),))
+print("ok: ROLE_STATUS slave, MASTER_REQUEST, generation 2, xid 0")
+
+A.send(28, struct.pack("!HHI", 6, 8, 0))
+p2 = props(A.until(27, A.send(26))[-1][2])
+if p2[6] != 0 or {k: v for k, v in p2.items() if k != 6} != \
+        {k: v for k, v in p.items() if k != 6}:
+    fail("after SET_ASYNC %r" % p2)
+A.until(25, A.send(24, struct.pack("!I4xQ", 2, 3)))
+B.until(25, B.send(24, struct.pack("!I4xQ", 2, 4)))
+if any(m[0] == 30 for m in A.barrier()):
+    fail("ROLE_STATUS sent though masked")
+print("ok: SET_ASYNC changed ROLE_STATUS_SLAVE alone; masked, none sent")
+
+hw = bytes([2, 0, 0, 0, 1, 2])
+B.send(16, struct.pack("!I4x6s2xII", 2, hw, 1, 1))
+ps = [m for m in B.barrier() if m[0] in (12, 1)]
+if len(ps) != 1 or ps[0][0] != 12:
+    fail("PORT_MOD answered %r" % ps)
+b = ps[0][2]
+reason = b[0]
+port_no, plen = struct.unpack_from("!IH", b, 8)
+config, state = struct.unpack_from("!II", b, 8 + 32)
+ptype, prlen = struct.unpack_from("!HH", b, 8 + 40)
+speed = struct.unpack_from("!I", b, 8 + 40 + 24)[0]
+if (reason, port_no, plen, config & 1, ptype, prlen, speed) != \
+        (2, 2, 72, 1, 0, 32, 10000000) or len(b) != 8 + 72:
+    fail("PORT_STATUS %r" % ((reason, port_no, plen, config, ptype, prlen,
+                               speed, len(b)),))
+print("ok: PORT_STATUS MODIFY with a 1.4 port: length 72, ETHERNET, 10 Gb/s")
+
+x = B.send(28, struct.pack("!HHI", 12, 8, 3))
+e = B.until(1, x)[-1][2]
+if struct.unpack_from("!HH", e) != (15, 1):
+    fail("SET_ASYNC property 12: error %r" % (struct.unpack_from("!HH", e),))
+print("ok: an unknown async property: ASYNC_CONFIG_FAILED/UNSUPPORTED")
+
+for t, body in ((22, struct.pack("!I4x", 1)), (33, b"\0" * 8)):
+    e = B.until(1, B.send(t, body))[-1][2]
+    if struct.unpack_from("!HH", e) != (1, 1):
+        fail("type %d: error %r" % (t, struct.unpack_from("!HH", e)))
+print("ok: QUEUE_GET_CONFIG and BUNDLE_CONTROL: BAD_REQUEST/BAD_TYPE")
