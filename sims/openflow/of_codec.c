@@ -1119,6 +1119,10 @@ of_flow_removed_encode(struct wbuf *w, uint8_t version, uint32_t xid,
 	size_t	start;
 
 	start = of_msg_begin(w, version, OF_FLOW_REMOVED, xid);
+	if (version >= OF_VERSION_15) {
+		ofp15_flow_removed_put(w, fi);
+		return of_msg_end(w, start);
+	}
 	if (version == OF_VERSION_10)
 		ofp_match_put(w, version, fi->match);
 	wbuf_put_u64(w, fi->cookie);

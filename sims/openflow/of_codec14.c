@@ -346,6 +346,21 @@ ofp15_flow_stats_put(struct wbuf *w, const struct of_flow_info *fi)
 	entry_len(w, start);
 }
 
+/* FLOW_REMOVED's body, 1.5.1 section 7.4.2: the fields reordered, the
+ * counts in an ofp_stats. */
+void
+ofp15_flow_removed_put(struct wbuf *w, const struct of_flow_info *fi)
+{
+	wbuf_put_u8(w, fi->table_id);
+	wbuf_put_u8(w, fi->reason);
+	wbuf_put_u16(w, fi->priority);
+	wbuf_put_u16(w, fi->idle_timeout);
+	wbuf_put_u16(w, fi->hard_timeout);
+	wbuf_put_u64(w, fi->cookie);
+	ofp_match_put(w, OF_VERSION_15, fi->match);
+	flow_oxs(w, fi);
+}
+
 /* ofp_aggregate_stats_reply, 1.5.1 section 7.3.5.4. */
 void
 ofp15_aggregate_put(struct wbuf *w, uint64_t packets, uint64_t bytes,

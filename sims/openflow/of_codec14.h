@@ -37,6 +37,7 @@ int	 ofp14_async_get(struct rbuf *, struct of_async *, enum of_err *);
  * counts go as OXS fields in an ofp_stats (7.2.4). */
 void	 ofp15_flow_desc_put(struct wbuf *, const struct of_flow_info *);
 void	 ofp15_flow_stats_put(struct wbuf *, const struct of_flow_info *);
+void	 ofp15_flow_removed_put(struct wbuf *, const struct of_flow_info *);
 void	 ofp15_aggregate_put(struct wbuf *, uint64_t packets, uint64_t bytes,
 	    uint32_t flows);
 /* The controller's side of a flow description: fixed fields, match and

@@ -325,6 +325,28 @@ test_flow_desc15(void)
 }
 
 static void
+test_flow_removed15(void)
+{
+	struct of_flow_info	fi;
+	struct of_match		m;
+	struct vec		v;
+
+	flow_fill(&fi, &m, prog_out2);
+	fi.table_id = 1;
+	fi.reason = OF_RR_HARD_TIMEOUT;
+	fi.hard_timeout = 3;
+	start();
+	vec(&v, "06 0b 00 60 00 00 00 00 "
+	    "01 01 00 05 "		/* table 1, HARD_TIMEOUT, priority 5 */
+	    "00 00 00 03 "		/* idle 0, hard 3 */
+	    "00 00 00 00 00 00 00 2a "	/* cookie */
+	    MATCH_IN_PORT_1
+	    OXS_FLOW_3S);
+	CHECK(of_flow_removed_encode(&w, V15, 0, &fi) == 0, "flow removed");
+	CHECK_OUT(&v, "flow removed 1.5 bytes");
+}
+
+static void
 test_aggregate15(void)
 {
 	struct vec	v;
@@ -594,6 +616,7 @@ static const struct check_case cases[] = {
 	CASE(test_flow_mod14),
 	CASE(test_flow_stats14),
 	CASE(test_flow_desc15),
+	CASE(test_flow_removed15),
 	CASE(test_aggregate15),
 	CASE(test_port_stats14),
 	CASE(test_async14),
