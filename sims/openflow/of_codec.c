@@ -864,6 +864,20 @@ of_packet_in_decode(uint8_t version, struct rbuf *r, struct of_packet_in *pi,
 
 /* PACKET_OUT, 1.3 section 7.3.7 / 1.0 section 5.3.6. */
 
+/* The actions (alen bytes) and the frame after them. */
+static int
+packet_out_rest(struct rbuf *r, struct of_packet_out *po, uint16_t alen,
+    enum of_err *err)
+{
+	po->actions = rbuf_ptr(r);
+	po->actions_len = alen;
+	if (rbuf_skip(r, alen) == -1)
+		return bad(err, OF_ERR_BAD_LEN);
+	po->data = rbuf_ptr(r);
+	po->data_len = rbuf_left(r);
+	return 0;
+}
+
 /*
  * 1.5.1 section 7.3.7: in_port moved into a match that follows
  * actions_len; a match without one says OFPP_CONTROLLER, as Open
@@ -886,13 +900,7 @@ packet_out15_decode(struct rbuf *r, struct of_packet_out *po,
 	po->in_port = match_in_port(&m);
 	if (po->in_port == 0)
 		po->in_port = OF_PORT_CONTROLLER;
-	po->actions = rbuf_ptr(r);
-	po->actions_len = alen;
-	if (rbuf_skip(r, alen) == -1)
-		return bad(err, OF_ERR_BAD_LEN);
-	po->data = rbuf_ptr(r);
-	po->data_len = rbuf_left(r);
-	return 0;
+	return packet_out_rest(r, po, alen, err);
 }
 
 int
@@ -919,13 +927,7 @@ of_packet_out_decode(uint8_t version, struct rbuf *r, struct of_packet_out *po,
 	rbuf_get_u16(r, &alen);
 	if (version != OF_VERSION_10)
 		rbuf_skip(r, 6);
-	po->actions = rbuf_ptr(r);
-	po->actions_len = alen;
-	if (rbuf_skip(r, alen) == -1)
-		return bad(err, OF_ERR_BAD_LEN);
-	po->data = rbuf_ptr(r);
-	po->data_len = rbuf_left(r);
-	return 0;
+	return packet_out_rest(r, po, alen, err);
 }
 
 int
@@ -1167,6 +1169,17 @@ of_port_status_decode(uint8_t version, struct rbuf *r, uint8_t *reason,
 	return of_port_decode(version, r, p);
 }
 
+void
+ofp_port_mod_head(struct rbuf *r, struct of_port_mod *pm)
+{
+	rbuf_get_u32(r, &pm->port_no);
+	rbuf_skip(r, 4);
+	rbuf_get_bytes(r, pm->hw_addr, OFP_ETH_ALEN);
+	rbuf_skip(r, 2);
+	rbuf_get_u32(r, &pm->config);
+	rbuf_get_u32(r, &pm->mask);
+}
+
 /* PORT_MOD, 1.3 section 7.3.4.4 / 1.0 section 5.3.3. */
 int
 of_port_mod_decode(uint8_t version, struct rbuf *r, struct of_port_mod *pm,
@@ -1186,10 +1199,9 @@ of_port_mod_decode(uint8_t version, struct rbuf *r, struct of_port_mod *pm,
 	} else {
 		if (need_exact(r, OFP13_PORT_MOD_BODY, err) == -1)
 			return -1;
-		rbuf_get_u32(r, &pm->port_no);
-		rbuf_skip(r, 4);
-		rbuf_get_bytes(r, pm->hw_addr, OFP_ETH_ALEN);
-		rbuf_skip(r, 2);
+		ofp_port_mod_head(r, pm);
+		rbuf_get_u32(r, &pm->advertise);
+		return 0;
 	}
 	rbuf_get_u32(r, &pm->config);
 	rbuf_get_u32(r, &pm->mask);

@@ -174,12 +174,7 @@ ofp14_port_mod_decode(struct rbuf *r, struct of_port_mod *pm,
 	memset(pm, 0, sizeof(*pm));
 	if (rbuf_left(r) < OFP14_PORT_MOD_FIXED_BODY)
 		return bad(err, OF_ERR_BAD_LEN);
-	rbuf_get_u32(r, &pm->port_no);
-	rbuf_skip(r, 4);
-	rbuf_get_bytes(r, pm->hw_addr, OFP_ETH_ALEN);
-	rbuf_skip(r, 2);
-	rbuf_get_u32(r, &pm->config);
-	rbuf_get_u32(r, &pm->mask);
+	ofp_port_mod_head(r, pm);
 	while (rbuf_left(r) > 0) {
 		if (prop_next(r, &type, &body) == -1)
 			return bad(err, OF_ERR_BAD_PROPERTY_LEN);
@@ -258,26 +253,10 @@ oxs_u64(struct wbuf *w, uint8_t field, uint64_t v)
 	wbuf_put_u64(w, v);
 }
 
-/* ofp_stats: reserved, length (padding excluded), fields, padding. */
-static size_t
-stats_begin(struct wbuf *w)
-{
-	size_t	start = w->len;
-
-	wbuf_put_u16(w, 0);
-	wbuf_put_u16(w, 0);
-	return start;
-}
-
-static void
-stats_end(struct wbuf *w, size_t start)
-{
-	size_t	len = w->len - start;
-
-	wbuf_set_u16(w, start + 2, (uint16_t)len);
-	if (len % 8 != 0)
-		wbuf_put_zero(w, 8 - len % 8);
-}
+/* ofp_stats: reserved, length (padding excluded), fields, padding: a
+ * property's layout with type 0. */
+#define stats_begin(w)		ofp_prop_begin((w), 0)
+#define stats_end(w, start)	ofp_prop_end((w), (start))
 
 /* A flow's statistics: how long it has been in, and its (zero, no
  * traffic is simulated) counts; idle time equals duration for the same

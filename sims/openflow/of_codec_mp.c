@@ -450,19 +450,20 @@ struct tf_arg {
 	uint32_t	max_entries;
 };
 
-/* A property: type, length without padding, body, padding to 8. */
-static size_t
-tf_prop_begin(struct wbuf *w, uint16_t type)
+/* A property: type, length without padding, body, padding to 8 (also
+ * 1.5's ofp_stats: reserved 0, length, OXS fields, padding). */
+size_t
+ofp_prop_begin(struct wbuf *w, uint16_t type)
 {
 	size_t	start = w->len;
 
 	wbuf_put_u16(w, type);
-	wbuf_put_u16(w, 0);		/* length, tf_prop_end */
+	wbuf_put_u16(w, 0);		/* length, ofp_prop_end */
 	return start;
 }
 
-static void
-tf_prop_end(struct wbuf *w, size_t start)
+void
+ofp_prop_end(struct wbuf *w, size_t start)
 {
 	size_t	len = w->len - start;
 
@@ -475,13 +476,13 @@ tf_prop_end(struct wbuf *w, size_t start)
 static void
 tf_ids(struct wbuf *w, uint16_t prop, const uint16_t *ids, size_t n)
 {
-	size_t	start = tf_prop_begin(w, prop), i;
+	size_t	start = ofp_prop_begin(w, prop), i;
 
 	for (i = 0; i < n; i++) {
 		wbuf_put_u16(w, ids[i]);
 		wbuf_put_u16(w, OFP13_TFP_ID_LEN);
 	}
-	tf_prop_end(w, start);
+	ofp_prop_end(w, start);
 }
 
 /* GOTO_TABLE only where a later table exists (it must go forward). */
@@ -500,12 +501,12 @@ tf_instructions(struct wbuf *w, const struct tf_arg *a)
 static void
 tf_next_tables(struct wbuf *w, const struct tf_arg *a)
 {
-	size_t		start = tf_prop_begin(w, OFP13_TFPT_NEXT_TABLES);
+	size_t		start = ofp_prop_begin(w, OFP13_TFPT_NEXT_TABLES);
 	unsigned	t;
 
 	for (t = a->table_id + 1u; t < a->n_tables; t++)
 		wbuf_put_u8(w, (uint8_t)t);
-	tf_prop_end(w, start);
+	ofp_prop_end(w, start);
 }
 
 /* The actions of_actions.c accepts (experimenter aside). */
@@ -530,7 +531,7 @@ static void
 tf_oxms(struct wbuf *w, uint16_t prop)
 {
 	const struct oxm_field	*f;
-	size_t			 start = tf_prop_begin(w, prop);
+	size_t			 start = ofp_prop_begin(w, prop);
 	unsigned		 n;
 	int			 hm;
 
@@ -544,7 +545,7 @@ tf_oxms(struct wbuf *w, uint16_t prop)
 		hm = prop == OFP13_TFPT_MATCH && f->maskable;
 		wbuf_put_u32(w, OXM_HEADER(n, hm, hm ? 2 * f->len : f->len));
 	}
-	tf_prop_end(w, start);
+	ofp_prop_end(w, start);
 }
 
 static void
