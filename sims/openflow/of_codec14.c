@@ -405,6 +405,54 @@ ofp15_table_features_check(struct rbuf *r, enum of_err *err)
 	return 0;
 }
 
+/* ofp_flow_monitor_request, 1.4.1 A.3.5.19: monitor_id, out_port,
+ * out_group, flags, table_id, command, match. */
+int
+ofp14_flow_monitor_request_decode(struct rbuf *r, struct of_monitor *m,
+    uint8_t *command, enum of_err *err)
+{
+	memset(m, 0, sizeof(*m));
+	if (rbuf_left(r) < OFP14_FLOW_MONITOR_REQ_FIXED)
+		return bad(err, OF_ERR_BAD_LEN);
+	rbuf_get_u32(r, &m->id);
+	rbuf_get_u32(r, &m->out_port);
+	rbuf_get_u32(r, &m->out_group);
+	rbuf_get_u16(r, &m->flags);
+	rbuf_get_u8(r, &m->table_id);
+	rbuf_get_u8(r, command);
+	if (of_match_decode13(r, &m->match, err) == -1)
+		return -1;
+	if (*command > OF_FMC_DELETE)
+		return bad(err, OF_ERR_MONITOR_BAD_COMMAND);
+	if (m->flags & ~(OF_FMF_INITIAL | OF_FMF_ADD | OF_FMF_REMOVED |
+	    OF_FMF_MODIFY | OF_FMF_INSTRUCTIONS | OF_FMF_NO_ABBREV |
+	    OF_FMF_ONLY_OWN))
+		return bad(err, OF_ERR_MONITOR_BAD_FLAGS);
+	return 0;
+}
+
+/* ofp_flow_update_full, 1.4.1 A.3.5.19: reason only for REMOVED. */
+void
+ofp14_flow_update_put(struct wbuf *w, uint16_t event,
+    const struct of_flow_info *fi, int instructions)
+{
+	size_t	start = w->len;
+
+	wbuf_put_u16(w, 0);
+	wbuf_put_u16(w, event);
+	wbuf_put_u8(w, fi->table_id);
+	wbuf_put_u8(w, event == OF_FME_REMOVED ? fi->reason : 0);
+	wbuf_put_u16(w, fi->idle_timeout);
+	wbuf_put_u16(w, fi->hard_timeout);
+	wbuf_put_u16(w, fi->priority);
+	wbuf_put_zero(w, 4);
+	wbuf_put_u64(w, fi->cookie);
+	ofp_match_put(w, OF_VERSION_14, fi->match);
+	if (instructions && fi->prog_len > 0)
+		wbuf_put_bytes(w, fi->prog, fi->prog_len);
+	entry_len(w, start);
+}
+
 /* ROLE_STATUS, 1.4.1 A.4.5: unsolicited (xid 0), no properties. */
 int
 ofp14_role_status_encode(struct wbuf *w, uint8_t version, uint32_t role,
@@ -434,6 +482,18 @@ of_err14_to_wire(uint8_t version, enum of_err e, uint16_t *type,
 		    OFP14_ACFC_INVALID },
 		{ OF_ERR_ASYNC_UNSUPPORTED, OFP14_ET_ASYNC_CONFIG_FAILED,
 		    OFP14_ACFC_UNSUPPORTED },
+		{ OF_ERR_MONITOR_OUT_OF_ROOM, OFP14_ET_FLOW_MONITOR_FAILED,
+		    OFP14_MOFC_UNKNOWN },
+		{ OF_ERR_MONITOR_EXISTS, OFP14_ET_FLOW_MONITOR_FAILED,
+		    OFP14_MOFC_MONITOR_EXISTS },
+		{ OF_ERR_MONITOR_UNKNOWN, OFP14_ET_FLOW_MONITOR_FAILED,
+		    OFP14_MOFC_UNKNOWN_MONITOR },
+		{ OF_ERR_MONITOR_BAD_COMMAND, OFP14_ET_FLOW_MONITOR_FAILED,
+		    OFP14_MOFC_BAD_COMMAND },
+		{ OF_ERR_MONITOR_BAD_FLAGS, OFP14_ET_FLOW_MONITOR_FAILED,
+		    OFP14_MOFC_BAD_FLAGS },
+		{ OF_ERR_MONITOR_BAD_TABLE_ID, OFP14_ET_FLOW_MONITOR_FAILED,
+		    OFP14_MOFC_BAD_TABLE_ID },
 		{ OF_ERR_TABLE_FEATURES_BAD_FEATURES,
 		    OFP13_ET_TABLE_FEATURES_FAILED, OFP15_TFFC_BAD_FEATURES },
 	};

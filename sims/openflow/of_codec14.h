@@ -59,6 +59,32 @@ void	 ofp15_group_desc_put(struct wbuf *, const struct of_group_info *);
  * configure an egress table (1.5.1 section 7.3.5.18). */
 int	 ofp15_table_features_check(struct rbuf *, enum of_err *);
 
+/* Flow monitors (1.4.1 section 7.3.5.19): the request's command and
+ * flags, and one monitor as a request gives it. */
+#define OF_FMC_ADD		0
+#define OF_FMC_MODIFY		1
+#define OF_FMC_DELETE		2
+#define OF_FMF_INITIAL		(1u << 0)
+#define OF_FMF_ADD		(1u << 1)
+#define OF_FMF_REMOVED		(1u << 2)
+#define OF_FMF_MODIFY		(1u << 3)
+#define OF_FMF_INSTRUCTIONS	(1u << 4)
+#define OF_FMF_NO_ABBREV	(1u << 5)
+#define OF_FMF_ONLY_OWN		(1u << 6)
+struct of_monitor {
+	uint32_t	id;
+	uint32_t	out_port;
+	uint32_t	out_group;
+	uint16_t	flags;
+	uint8_t		table_id;
+	struct of_match	match;
+};
+int	 ofp14_flow_monitor_request_decode(struct rbuf *, struct of_monitor *,
+	    uint8_t *command, enum of_err *);
+/* One ofp_flow_update_full: event, the flow, its instructions or not. */
+void	 ofp14_flow_update_put(struct wbuf *, uint16_t event,
+	    const struct of_flow_info *, int instructions);
+
 /* 1.4.1 A.4.5 ROLE_STATUS body: role, reason, pad, generation id. */
 int	 ofp14_role_status_encode(struct wbuf *, uint8_t version,
 	    uint32_t role, uint8_t reason, uint64_t generation);

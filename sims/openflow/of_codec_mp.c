@@ -695,6 +695,30 @@ of_mp_reply_add_flow_stats15(struct of_mp_reply *r,
 	return mp_reply_add(r, OF_MP_FLOW_STATS, flow_stats15_entry, fi);
 }
 
+struct flow_update_arg {
+	uint16_t			 event;
+	int				 instructions;
+	const struct of_flow_info	*fi;
+};
+
+static void
+flow_update_entry(struct wbuf *w, uint8_t version, const void *arg)
+{
+	const struct flow_update_arg	*a = arg;
+
+	(void)version;
+	ofp14_flow_update_put(w, a->event, a->fi, a->instructions);
+}
+
+int
+of_mp_reply_add_flow_update(struct of_mp_reply *r, uint16_t event,
+    const struct of_flow_info *fi, int instructions)
+{
+	struct flow_update_arg	a = { event, instructions, fi };
+
+	return mp_reply_add(r, OF_MP_FLOW_MONITOR, flow_update_entry, &a);
+}
+
 int
 of_mp_reply_add_table(struct of_mp_reply *r, const struct of_table_stats *ts)
 {

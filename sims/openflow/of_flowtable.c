@@ -98,6 +98,8 @@ struct of_flowtable {
 	 * holds no array at all (it was 2 KiB of NULLs per switch). */
 	struct of_ft_table	**tables;
 	uint16_t		 tables_cap;
+	of_flow_watch_cb	 watch;		/* flow monitors, or NULL */
+	void			*watch_arg;
 };
 
 /* What one FLOW_MOD is doing, passed down the helpers. */
@@ -508,6 +510,20 @@ flow_info(const struct of_flow *f, uint64_t now, uint8_t reason,
 	fi->prog_len = f->prog_len;
 }
 
+/* A change flow monitors hear of (none watching: nothing to do). */
+static void
+flow_watch(const struct of_flowtable *ft, const struct of_flow *f,
+    uint64_t now, uint16_t event, uint8_t reason)
+{
+	struct of_flow_info	fi;
+	struct of_match		m;
+
+	if (ft->watch == NULL)
+		return;
+	flow_info(f, now, reason, &fi, &m);
+	ft->watch(ft->watch_arg, event, &fi);
+}
+
 /* Remove a flow, telling the controller when it asked to be told. */
 static void
 flow_remove(struct of_flowtable *ft, struct of_ft_table *t, struct of_flow *f,
@@ -520,6 +536,7 @@ flow_remove(struct of_flowtable *ft, struct of_ft_table *t, struct of_flow *f,
 		flow_info(f, now, reason, &fi, &m);
 		cb(arg, &fi);
 	}
+	flow_watch(ft, f, now, OF_FME_REMOVED, reason);
 	table_drop(ft, t, f);
 }
 
@@ -612,9 +629,11 @@ ft_add(struct ft_op *op)
 		/* Identical match and priority: replaced, duration too. */
 		table_swap(op->ft, t, old, f);
 		op->res->modified++;
+		flow_watch(op->ft, f, op->now, OF_FME_MODIFIED, 0);
 	} else {
 		table_link(op->ft, t, f);
 		op->res->added++;
+		flow_watch(op->ft, f, op->now, OF_FME_ADDED, 0);
 	}
 	return 0;
 }
@@ -659,6 +678,7 @@ flow_modify(struct ft_op *op, struct of_ft_table *t, struct of_flow *f)
 			heap_fix(op->ft, nf->heap_idx);
 	}
 	op->res->modified++;
+	flow_watch(op->ft, nf, op->now, OF_FME_MODIFIED, 0);
 }
 
 static void
@@ -923,6 +943,13 @@ uint64_t
 of_flowtable_total(const struct of_flowtable *ft)
 {
 	return ft->total;
+}
+
+void
+of_flowtable_watch(struct of_flowtable *ft, of_flow_watch_cb cb, void *arg)
+{
+	ft->watch = cb;
+	ft->watch_arg = arg;
 }
 
 struct of_ft_shape

@@ -10,6 +10,7 @@
 #include "of_actions.h"
 #include "of_codec14.h"
 #include "of_experimenter.h"
+#include "of_monitor.h"
 #include "of_sim.h"
 
 #ifndef PACKAGE_VERSION
@@ -275,14 +276,18 @@ of_on_flow_mod(const struct of_ctx *c)
 		return;
 	(*cn->flow_mods)++;
 	memset(&res, 0, sizeof(res));
+	/* Flow monitors with ONLY_OWN hear whose change it was. */
+	sw->owner->mon_origin = sw;
 	if (of_flow_mod_decode(sw->version, c->body, &fm, &err) == -1 ||
 	    of_flow_mod_validate(sw, &fm, &err) == -1 ||
 	    of_flowtable_apply(sw->ft, &fm, now, of_switch_flow_removed, sw, &res,
 	    &err) == -1) {
+		sw->owner->mon_origin = NULL;
 		(*cn->flow_mod_errors)++;
 		of_refuse(c, err);
 		return;
 	}
+	sw->owner->mon_origin = NULL;
 	of_switch_flow_mod_taken(sw, now);
 	of_switch_timed(sw->owner);
 	*cn->flows_added += res.added;
@@ -841,6 +846,8 @@ of_on_multipart(const struct of_ctx *c)
 		of_mp_empty_encode(w, c->sw->version, c->h->xid, req.mp);
 		of_reply(c->sw, w);
 		return;
+	case OF_MP_FLOW_MONITOR:	of_mp_flow_monitor(c, &req.body);
+					return;
 	case OF_MP_EXPERIMENTER:	of_on_mp_experimenter(c, &req.body);
 					return;
 	default:

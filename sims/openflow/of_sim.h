@@ -46,6 +46,7 @@ struct of_config {
 	uint8_t			tables;
 	uint32_t		table_size;
 	uint32_t		max_groups;	/* --max-groups, per switch */
+	uint32_t		max_flow_monitors; /* per connection */
 	uint64_t		expect_flows;	/* 0: no program/delete target */
 	int			expect_delete;	/* --expect-delete */
 	enum of_topo		topo;
@@ -128,6 +129,8 @@ struct of_switch {
 	struct of_async		 async;
 	struct of_flowtable	*ft;
 	struct of_groups	*groups;	/* owner's; NULL: none yet */
+	struct of_monitors	*monitors;	/* this connection's (1.4) */
+	struct of_switch	*mon_origin;	/* owner: whose FLOW_MOD */
 	struct of_port_state	*ports;
 	struct of_pktin_state	*pktin;
 	struct of_switch	*timed_next;	/* on sim->timed */
@@ -150,6 +153,8 @@ struct of_counters {
 	uint64_t	*group_mods;
 	uint64_t	*group_mod_errors;
 	uint64_t	*groups_out_of_room;	/* --max-groups reached */
+	uint64_t	*flow_updates_sent;	/* flow monitor updates */
+	uint64_t	*flow_monitors_refused;	/* --max-flow-monitors */
 	uint64_t	*experimenter_refused;	/* no row for its id */
 	uint64_t	*stats_requests;
 	uint64_t	*barriers;

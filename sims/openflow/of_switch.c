@@ -17,6 +17,7 @@
 
 #include "engine.h"
 #include "log.h"
+#include "of_monitor.h"
 #include "of_sim.h"
 
 static const char *const of_state_names[] = {
@@ -749,6 +750,7 @@ of_switch_down(struct pool_dev *pd, const char *why)
 	rxpeek_stop(&sw->rxp);
 	of_rx_stop(sw);
 	of_pktin_stop(sw);
+	of_monitors_free(sw);
 	if (of_conn_role(sw) == OF_ROLE_MASTER)
 		of_master_lost(sw, clock_ns());
 	of_roles_conn_up(&sw->owner->roles, sw->ctl);
@@ -894,6 +896,8 @@ of_switch_free(struct of_switch *sw)
 	rxpeek_stop(&sw->rxp);
 	of_rx_stop(sw);
 	of_pktin_stop(sw);
+	free(sw->monitors);
+	sw->monitors = NULL;
 	if (sw == sw->owner) {
 		if (sw->ft != NULL)
 			of_flowtable_free(sw->ft);

@@ -14,6 +14,15 @@ listener twice (--controller tcp:P,tcp:P).  Steps, each printing one
      1.4 ofp_port: length 72, ETHERNET property, 10 Gb/s, PORT_DOWN
   B: SET_ASYNC with property type 12 -> ERROR ASYNC_CONFIG_FAILED
   B: QUEUE_GET_CONFIG_REQUEST (22), BUNDLE_CONTROL (33) -> BAD_TYPE
+  Flow monitors (1.4.1 section 7.3.5.19; the switch runs with
+  --max-flow-monitors 2):
+  B (master): FLOW_MOD X; A: FLOW_MONITOR ADD 7 (INITIAL, ADD, REMOVED,
+     MODIFY, INSTRUCTIONS) -> the reply holds X as INITIAL, instructions in
+  B: ADD Y, MODIFY_STRICT X, DELETE_STRICT Y -> A hears ADDED Y, MODIFIED
+     X, REMOVED Y (reason DELETE), each an unsolicited reply (xid 0)
+  A: ADD 7 again -> MONITOR_EXISTS; MODIFY 9 -> UNKNOWN_MONITOR; DELETE 7
+  A: ADD 8 with ONLY_OWN; B: ADD Z -> A hears nothing
+  A: ADD 1 -> taken (two held); ADD 2 -> FLOW_MONITOR_FAILED/UNKNOWN
 """
 import socket
 import struct
@@ -158,3 +167,72 @@ for t, body in ((22, struct.pack("!I4x", 1)), (33, b"\0" * 8)):
     if struct.unpack_from("!HH", e) != (1, 1):
         fail("type %d: error %r" % (t, struct.unpack_from("!HH", e)))
 print("ok: QUEUE_GET_CONFIG and BUNDLE_CONTROL: BAD_REQUEST/BAD_TYPE")
+
+MATCH_IN1 = bytes.fromhex("0001000c800000040000000100000000")
+APPLY_OUT2 = bytes.fromhex("0004001800000000000000100000000" "2ffff000000000000")
+
+
+def flow_mod(cmd, prio):
+    return struct.pack("!QQBBHHHIIIHH", 0, 0, 0, cmd, 0, 0, prio,
+                       0xffffffff, 0xffffffff, 0xffffffff, 0, 0) + \
+        MATCH_IN1 + (APPLY_OUT2 if cmd < 3 else b"")
+
+
+def monitor(mid, flags, cmd):
+    return struct.pack("!HH4xIIIHBB", 16, 0, mid, 0xffffffff, 0xffffffff,
+                       flags, 0xff, cmd) + bytes.fromhex("0001000400000000")
+
+
+def updates(msgs):
+    out = []
+    for t, x, b in msgs:
+        if t != 19 or struct.unpack_from("!H", b)[0] != 16:
+            continue
+        b = b[8:]
+        while len(b) >= 4:
+            ln, ev = struct.unpack_from("!HH", b)
+            reason, prio = b[5], struct.unpack_from("!H", b, 10)[0]
+            out.append((x, ev, prio, reason, ln))
+            b = b[ln:]
+    return out
+
+
+def error(c, body):
+    e = c.until(1, c.send(18, body))[-1][2]
+    return struct.unpack_from("!HH", e)
+
+
+B.send(14, flow_mod(0, 5))
+B.barrier()
+got = A.until(19, A.send(18, monitor(7, 0x1f, 0)))
+u = updates(got)
+if len(u) != 1 or u[0][1:3] != (0, 5) or u[0][4] != 24 + 16 + 24:
+    fail("initial %r" % u)
+print("ok: FLOW_MONITOR: X in the reply as INITIAL with its instructions")
+
+B.send(14, flow_mod(0, 6))
+B.send(14, flow_mod(2, 5))
+B.send(14, flow_mod(4, 6))
+B.barrier()
+u = updates(A.barrier())
+if [(x, ev, p) for x, ev, p, _, _ in u] != [(0, 1, 6), (0, 3, 5), (0, 2, 6)] \
+        or u[2][3] != 2:
+    fail("updates %r" % u)
+print("ok: ADDED, MODIFIED and REMOVED (reason DELETE) as they happened")
+
+if error(A, monitor(7, 0x1f, 0)) != (16, 1):
+    fail("ADD 7 twice")
+if error(A, monitor(9, 0x1f, 1)) != (16, 3):
+    fail("MODIFY 9")
+A.until(19, A.send(18, monitor(7, 0, 2)))
+A.until(19, A.send(18, monitor(8, 0x42, 0)))
+B.send(14, flow_mod(0, 9))
+B.barrier()
+if updates(A.barrier()):
+    fail("a deleted or ONLY_OWN monitor heard another's change")
+print("ok: MONITOR_EXISTS, UNKNOWN_MONITOR; deleted and ONLY_OWN: silent")
+
+A.until(19, A.send(18, monitor(1, 2, 0)))
+if error(A, monitor(2, 2, 0)) != (16, 0):
+    fail("a third monitor was taken")
+print("ok: --max-flow-monitors 2: the third refused")

@@ -3,7 +3,8 @@
 # connections held by of14_async.py: version bitmap negotiation, async
 # configuration as property lists, ROLE_STATUS (type 30) on a master
 # change and its async mask, PORT_STATUS with a 1.4 port, the types 1.4
-# drops or a switch does not take.
+# drops or a switch does not take, flow monitors (initial flows, then
+# updates of another controller's changes, errors, --max-flow-monitors).
 . "$(dirname "$0")/../lib.sh"
 [ -x "$PY" ] || skip "$PY is not installed"
 need ss
@@ -14,17 +15,21 @@ for V in 5 6; do
 	PP=$LAST_PID
 	wait_listen "$PEER" || fail "of14_async.py does not listen"
 	start_bg "$TMPD/sw$V.log" "$SBSIM" openflow --switches 1 \
-	    --of-version 1.3,1.4,1.5 --duration 20 \
+	    --of-version 1.3,1.4,1.5 --duration 20 --max-flow-monitors 2 \
 	    --controller tcp:127.0.0.1:$PEER,tcp:127.0.0.1:$PEER \
 	    --report "$TMPD/r$V.json"
 	SW=$LAST_PID
 	wait_exit "$PP" 25 || fail "of14_async.py did not finish"
 	[ "$EXIT_RC" -eq 0 ] || fail "version $V: $(grep FAIL "$TMPD/peer$V.log")"
-	[ "$(grep -c '^ok:' "$TMPD/peer$V.log")" -eq 7 ] ||
+	[ "$(grep -c '^ok:' "$TMPD/peer$V.log")" -eq 11 ] ||
 	    fail "version $V: not every step ran"
 	stop_pid "$SW"
 	v=$(json_get "$TMPD/r$V.json" "r['counters']['role_status_sent']")
 	# A demoted once (heard), B once, A again (masked: not sent).
 	[ "$v" = 2 ] || fail "version $V: role_status_sent = $v, want 2"
+	for kv in flow_updates_sent=3 flow_monitors_refused=1; do
+		v=$(json_get "$TMPD/r$V.json" "r['counters']['${kv%=*}']")
+		[ "$v" = "${kv#*=}" ] || fail "version $V: ${kv%=*} = $v"
+	done
 done
 echo "PASS: 1.4 and 1.5 roles, async properties and port status"

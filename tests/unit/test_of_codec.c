@@ -270,6 +270,12 @@ test_error_table(void)
 		{ OF_ERR_ASYNC_INVALID,		1, 5,	1, 5 },
 		{ OF_ERR_ASYNC_UNSUPPORTED,	1, 5,	1, 5 },
 		{ OF_ERR_TABLE_FEATURES_BAD_FEATURES, 1, 5, 1, 5 },
+		{ OF_ERR_MONITOR_OUT_OF_ROOM,	1, 5,	1, 5 },
+		{ OF_ERR_MONITOR_EXISTS,	1, 5,	1, 5 },
+		{ OF_ERR_MONITOR_UNKNOWN,	1, 5,	1, 5 },
+		{ OF_ERR_MONITOR_BAD_COMMAND,	1, 5,	1, 5 },
+		{ OF_ERR_MONITOR_BAD_FLAGS,	1, 5,	1, 5 },
+		{ OF_ERR_MONITOR_BAD_TABLE_ID,	1, 5,	1, 5 },
 	};
 	size_t		i;
 	uint16_t	type, code;

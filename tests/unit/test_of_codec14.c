@@ -478,6 +478,10 @@ test_errors14(void)
 	CHECK(type == 15 && code == 1, "ASYNC_CONFIG_FAILED/UNSUPPORTED");
 	of_err_to_wire(V15, OF_ERR_TABLE_FEATURES_BAD_FEATURES, &type, &code);
 	CHECK(type == 13 && code == 8, "TABLE_FEATURES_FAILED/BAD_FEATURES");
+	of_err_to_wire(V14, OF_ERR_MONITOR_EXISTS, &type, &code);
+	CHECK(type == 16 && code == 1, "FLOW_MONITOR_FAILED/MONITOR_EXISTS");
+	of_err_to_wire(V14, OF_ERR_MONITOR_BAD_TABLE_ID, &type, &code);
+	CHECK(type == 16 && code == 6, "FLOW_MONITOR_FAILED/BAD_TABLE_ID");
 	of_err_to_wire(V13, OF_ERR_BAD_PROPERTY_TYPE, &type, &code);
 	CHECK(type == 1 && code == 5, "1.3: BAD_REQUEST/EPERM");
 	of_err_to_wire(V15, OF_ERR_GROUP_BAD_WATCH, &type, &code);
@@ -607,6 +611,56 @@ test_egress15(void)
 	    err == OF_ERR_BAD_LEN, "entry past the end");
 }
 
+/* 1.4.1 A.3.5.19: a monitor request and a full update. */
+static void
+test_flow_monitor14(void)
+{
+	struct of_flow_info	fi;
+	struct of_match		m;
+	struct of_monitor	mon;
+	struct of_mp_reply	mr;
+	enum of_err		err = OF_ERR_NONE;
+	uint8_t			command;
+	struct rbuf		r;
+	struct vec		v;
+
+	vec(&v, "00 00 00 07 "		/* monitor_id 7 */
+	    "ff ff ff ff ff ff ff ff "	/* out_port, out_group ANY */
+	    "00 1f "			/* INITIAL ADD REMOVED MODIFY INSTR */
+	    "ff 00 "			/* table ALL, ADD */
+	    MATCH_IN_PORT_1);
+	rbuf_init(&r, v.b, v.len);
+	CHECK(ofp14_flow_monitor_request_decode(&r, &mon, &command,
+	    &err) == 0 && mon.id == 7 && mon.flags == 0x1f &&
+	    mon.table_id == 0xff && command == OF_FMC_ADD &&
+	    mon.match.len == 8, "flow monitor request");
+	v.b[15] = 3;			/* command 3 */
+	rbuf_init(&r, v.b, v.len);
+	CHECK(ofp14_flow_monitor_request_decode(&r, &mon, &command,
+	    &err) == -1 && err == OF_ERR_MONITOR_BAD_COMMAND, "command 3");
+	v.b[15] = 0;
+	v.b[12] = 0x80;			/* flag 0x8000 */
+	rbuf_init(&r, v.b, v.len);
+	CHECK(ofp14_flow_monitor_request_decode(&r, &mon, &command,
+	    &err) == -1 && err == OF_ERR_MONITOR_BAD_FLAGS, "unknown flag");
+
+	flow_fill(&fi, &m, prog_out2);
+	fi.reason = OF_RR_DELETE;
+	start();
+	vec(&v, "05 13 00 50 00 00 00 00 "
+	    "00 10 00 00 00 00 00 00 "	/* FLOW_MONITOR */
+	    "00 40 00 02 "		/* length 64, REMOVED */
+	    "00 02 00 00 00 00 "	/* table 0, reason DELETE, timeouts */
+	    "00 05 00 00 00 00 "	/* priority 5, zeros */
+	    "00 00 00 00 00 00 00 2a "	/* cookie */
+	    MATCH_IN_PORT_1
+	    INST_APPLY_OUTPUT_2);
+	of_mp_reply_begin(&mr, &w, V14, 0, OF_MP_FLOW_MONITOR, 0, NULL, NULL);
+	CHECK(of_mp_reply_add_flow_update(&mr, OF_FME_REMOVED, &fi, 1) == 0 &&
+	    of_mp_reply_end(&mr) == 0, "flow update");
+	CHECK_OUT(&v, "flow update 1.4 bytes");
+}
+
 static const struct check_case cases[] = {
 	CASE(test_types14),
 	CASE(test_versions),
@@ -625,6 +679,7 @@ static const struct check_case cases[] = {
 	CASE(test_group15),
 	CASE(test_packet_out15),
 	CASE(test_egress15),
+	CASE(test_flow_monitor14),
 };
 
 int
