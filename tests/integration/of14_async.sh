@@ -8,6 +8,15 @@
 . "$(dirname "$0")/../lib.sh"
 [ -x "$PY" ] || skip "$PY is not installed"
 need ss
+# --of-version: 1.4 and 1.5 for switches; the controller role refuses them.
+FAILS=0
+bad_usage openflow "'1.6' is not 1.5, 1.4, 1.3 or 1.0" --switches 1 \
+    --controller tcp:127.0.0.1:1 --of-version 1.4,1.6
+bad_usage openflow 'needs OpenFlow 1.3, 1.4 or 1.5' --switches 1 \
+    --controller tcp:127.0.0.1:1,tcp:127.0.0.1:2 --of-version 1.0
+bad_usage controller 'speaks 1.3 and 1.0 only' --openflow ptcp:1 \
+    --of-version 1.3,1.5
+[ "$FAILS" -eq 0 ] || fail "$FAILS usage checks failed"
 for V in 5 6; do
 	PEER=$(free_ports 1)
 	start_bg "$TMPD/peer$V.log" "$PY" "$(dirname "$0")/of14_async.py" \
