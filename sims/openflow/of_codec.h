@@ -298,6 +298,10 @@ void	 of_mp_reply_begin(struct of_mp_reply *, struct wbuf *, uint8_t version,
 	    uint32_t xid, enum of_mp, size_t max_msg,
 	    void (*flush)(void *, struct wbuf *), void *arg);
 int	 of_mp_reply_add_flow(struct of_mp_reply *, const struct of_flow_info *);
+/* 1.4's OFPMP_TABLE_DESC: one ofp_table_desc (of_codec14.h). */
+struct of_table_desc;
+int	 of_mp_reply_add_table_desc(struct of_mp_reply *,
+	    const struct of_table_desc *);
 /* 1.4's OFPMP_FLOW_MONITOR: one ofp_flow_update_full (of_codec14.h). */
 int	 of_mp_reply_add_flow_update(struct of_mp_reply *, uint16_t event,
 	    const struct of_flow_info *, int instructions);

@@ -453,6 +453,86 @@ ofp14_flow_update_put(struct wbuf *w, uint16_t event,
 	entry_len(w, start);
 }
 
+/* TABLE_MOD's properties: VACANCY sets the thresholds; EVICTION's
+ * flags matter only with the EVICTION bit, which is refused. */
+static int
+table_mod_props(struct rbuf *r, struct of_table_mod14 *tm, enum of_err *err)
+{
+	struct rbuf	body;
+	uint16_t	type;
+
+	while (rbuf_left(r) > 0) {
+		if (prop_next(r, &type, &body) == -1)
+			return bad(err, OF_ERR_BAD_PROPERTY_LEN);
+		if (type == OFP14_TMPT_EVICTION && rbuf_left(&body) == 4)
+			continue;
+		if (type != OFP14_TMPT_VACANCY)
+			return bad(err, OF_ERR_BAD_PROPERTY_TYPE);
+		if (rbuf_get_u8(&body, &tm->down) == -1 ||
+		    rbuf_get_u8(&body, &tm->up) == -1)
+			return bad(err, OF_ERR_BAD_PROPERTY_LEN);
+		tm->has_vacancy = 1;
+	}
+	return 0;
+}
+
+/* TABLE_MOD, 1.4.1 A.3.3: table_id, pad, config, properties. */
+int
+ofp14_table_mod_decode(struct rbuf *r, struct of_table_mod14 *tm,
+    enum of_err *err)
+{
+	memset(tm, 0, sizeof(*tm));
+	if (rbuf_left(r) < OFP14_TABLE_MOD_FIXED_BODY)
+		return bad(err, OF_ERR_BAD_LEN);
+	rbuf_get_u8(r, &tm->table_id);
+	rbuf_skip(r, 3);
+	rbuf_get_u32(r, &tm->config);
+	if (table_mod_props(r, tm, err) == -1)
+		return -1;
+	/* No eviction; vacancy events need their thresholds, in order. */
+	if ((tm->config & ~(OFP14_TC_VACANCY_EVENTS |
+	    OFP14_TC_DEPRECATED_MASK)) != 0 ||
+	    ((tm->config & OFP14_TC_VACANCY_EVENTS) && !tm->has_vacancy) ||
+	    tm->down > tm->up || tm->up > 100)
+		return bad(err, OF_ERR_TABLE_MOD_BAD_CONFIG);
+	return 0;
+}
+
+/* ofp_table_desc, 1.4.1 A.3.5.6: the VACANCY property while events
+ * are on. */
+void
+ofp14_table_desc_put(struct wbuf *w, const struct of_table_desc *td)
+{
+	size_t	start = w->len;
+
+	wbuf_put_u16(w, 0);
+	wbuf_put_u8(w, td->table_id);
+	wbuf_put_zero(w, 1);
+	wbuf_put_u32(w, td->config);
+	if (td->config & OFP14_TC_VACANCY_EVENTS) {
+		wbuf_put_u16(w, OFP14_TMPT_VACANCY);
+		wbuf_put_u16(w, 8);
+		wbuf_put_u8(w, td->down);
+		wbuf_put_u8(w, td->up);
+		wbuf_put_u8(w, td->vacancy);
+		wbuf_put_zero(w, 1);
+	}
+	entry_len(w, start);
+}
+
+/* TABLE_STATUS, 1.4.1 A.4.4: reason, pad, the table's description. */
+int
+ofp14_table_status_encode(struct wbuf *w, uint8_t version, uint8_t reason,
+    const struct of_table_desc *td)
+{
+	size_t	start = of_msg_begin(w, version, OF_TABLE_STATUS, 0);
+
+	wbuf_put_u8(w, reason);
+	wbuf_put_zero(w, 7);
+	ofp14_table_desc_put(w, td);
+	return of_msg_end(w, start);
+}
+
 /* ROLE_STATUS, 1.4.1 A.4.5: unsolicited (xid 0), no properties. */
 int
 ofp14_role_status_encode(struct wbuf *w, uint8_t version, uint32_t role,
@@ -494,6 +574,10 @@ of_err14_to_wire(uint8_t version, enum of_err e, uint16_t *type,
 		    OFP14_MOFC_BAD_FLAGS },
 		{ OF_ERR_MONITOR_BAD_TABLE_ID, OFP14_ET_FLOW_MONITOR_FAILED,
 		    OFP14_MOFC_BAD_TABLE_ID },
+		{ OF_ERR_TABLE_MOD_BAD_TABLE, OFP13_ET_TABLE_MOD_FAILED,
+		    OFP13_TMFC_BAD_TABLE },
+		{ OF_ERR_TABLE_MOD_BAD_CONFIG, OFP13_ET_TABLE_MOD_FAILED,
+		    OFP13_TMFC_BAD_CONFIG },
 		{ OF_ERR_TABLE_FEATURES_BAD_FEATURES,
 		    OFP13_ET_TABLE_FEATURES_FAILED, OFP15_TFFC_BAD_FEATURES },
 	};

@@ -85,6 +85,25 @@ int	 ofp14_flow_monitor_request_decode(struct rbuf *, struct of_monitor *,
 void	 ofp14_flow_update_put(struct wbuf *, uint16_t event,
 	    const struct of_flow_info *, int instructions);
 
+/* TABLE_MOD (1.4.1 A.3.3), a table's description (A.3.5.6) and
+ * TABLE_STATUS (A.4.4). */
+struct of_table_mod14 {
+	uint8_t		table_id;
+	uint32_t	config;
+	int		has_vacancy;
+	uint8_t		down, up;
+};
+struct of_table_desc {
+	uint8_t		table_id;
+	uint32_t	config;
+	uint8_t		down, up, vacancy;
+};
+int	 ofp14_table_mod_decode(struct rbuf *, struct of_table_mod14 *,
+	    enum of_err *);
+void	 ofp14_table_desc_put(struct wbuf *, const struct of_table_desc *);
+int	 ofp14_table_status_encode(struct wbuf *, uint8_t version,
+	    uint8_t reason, const struct of_table_desc *);
+
 /* 1.4.1 A.4.5 ROLE_STATUS body: role, reason, pad, generation id. */
 int	 ofp14_role_status_encode(struct wbuf *, uint8_t version,
 	    uint32_t role, uint8_t reason, uint64_t generation);

@@ -695,6 +695,20 @@ of_mp_reply_add_flow_stats15(struct of_mp_reply *r,
 	return mp_reply_add(r, OF_MP_FLOW_STATS, flow_stats15_entry, fi);
 }
 
+static void
+table_desc_entry(struct wbuf *w, uint8_t version, const void *arg)
+{
+	(void)version;
+	ofp14_table_desc_put(w, arg);
+}
+
+int
+of_mp_reply_add_table_desc(struct of_mp_reply *r,
+    const struct of_table_desc *td)
+{
+	return mp_reply_add(r, OF_MP_TABLE_DESC, table_desc_entry, td);
+}
+
 struct flow_update_arg {
 	uint16_t			 event;
 	int				 instructions;

@@ -12,6 +12,7 @@
 #include "of_experimenter.h"
 #include "of_monitor.h"
 #include "of_sim.h"
+#include "of_vacancy.h"
 
 #ifndef PACKAGE_VERSION
 #define PACKAGE_VERSION "unknown"
@@ -209,6 +210,8 @@ of_flows_changed(struct of_switch *sw, int64_t delta, uint64_t now,
 	uint64_t	 n;
 
 	sim->total_flows += delta;
+	if (sw->owner->vacancy != NULL)
+		of_vacancy_check(sw->owner);
 	if (delta > 0) {
 		if (prog->state == PHASE_PENDING) {
 			phase_start(prog, arrived);
@@ -848,6 +851,7 @@ of_on_multipart(const struct of_ctx *c)
 		return;
 	case OF_MP_FLOW_MONITOR:	of_mp_flow_monitor(c, &req.body);
 					return;
+	case OF_MP_TABLE_DESC:	of_mp_table_desc(c); return;
 	case OF_MP_EXPERIMENTER:	of_on_mp_experimenter(c, &req.body);
 					return;
 	default:
@@ -874,7 +878,10 @@ of_handle(struct of_switch *sw, enum of_type t, const struct of_header *h,
 	case OF_FLOW_MOD:		of_on_flow_mod(&c); return;
 	case OF_PORT_MOD:		of_on_port_mod(&c); return;
 	case OF_TABLE_MOD:		/* table-miss config: 1.1 only */
-		of_slave_refuse(&c);
+		if (sw->version >= OF_VERSION_14)
+			of_on_table_mod14(&c);	/* vacancy events */
+		else
+			of_slave_refuse(&c);
 		return;
 	case OF_GROUP_MOD:		of_on_group_mod(&c); return;
 	case OF_METER_MOD:

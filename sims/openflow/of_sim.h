@@ -131,6 +131,7 @@ struct of_switch {
 	struct of_groups	*groups;	/* owner's; NULL: none yet */
 	struct of_monitors	*monitors;	/* this connection's (1.4) */
 	struct of_switch	*mon_origin;	/* owner: whose FLOW_MOD */
+	struct of_vacancy	*vacancy;	/* owner: per table, or NULL */
 	struct of_port_state	*ports;
 	struct of_pktin_state	*pktin;
 	struct of_switch	*timed_next;	/* on sim->timed */
@@ -155,6 +156,7 @@ struct of_counters {
 	uint64_t	*groups_out_of_room;	/* --max-groups reached */
 	uint64_t	*flow_updates_sent;	/* flow monitor updates */
 	uint64_t	*flow_monitors_refused;	/* --max-flow-monitors */
+	uint64_t	*table_status_sent;	/* vacancy events */
 	uint64_t	*experimenter_refused;	/* no row for its id */
 	uint64_t	*stats_requests;
 	uint64_t	*barriers;

@@ -19,6 +19,7 @@
 #include "log.h"
 #include "of_monitor.h"
 #include "of_sim.h"
+#include "of_vacancy.h"
 
 static const char *const of_state_names[] = {
 	[OFS_DOWN] = "DOWN", [OFS_HELLO_WAIT] = "HELLO_WAIT",
@@ -902,6 +903,7 @@ of_switch_free(struct of_switch *sw)
 		if (sw->ft != NULL)
 			of_flowtable_free(sw->ft);
 		of_groups_free(sw->groups);
+		of_vacancy_free(sw);
 		free(sw->ports);
 	}
 	sw->groups = NULL;

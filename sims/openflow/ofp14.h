@@ -101,6 +101,20 @@
 #define OFP15_TFF_FIRST_EGRESS		(1u << 4)
 #define OFP15_TFFC_BAD_FEATURES		8
 
+/* TABLE_MOD (A.3.3) config bits and properties; TABLE_STATUS (A.4.4)
+ * reasons; ofp_table_desc (A.3.5.6) before its properties. */
+#define OFP14_TC_EVICTION		(1u << 2)
+#define OFP14_TC_VACANCY_EVENTS		(1u << 3)
+#define OFP14_TC_DEPRECATED_MASK	3u
+#define OFP14_TMPT_EVICTION		2
+#define OFP14_TMPT_VACANCY		3
+#define OFP14_TABLE_MOD_FIXED_BODY	8
+#define OFP14_TABLE_DESC_FIXED		8
+#define OFP14_TR_VACANCY_DOWN		3
+#define OFP14_TR_VACANCY_UP		4
+#define OFP13_TMFC_BAD_TABLE		0
+#define OFP13_TMFC_BAD_CONFIG		1
+
 /* Error types 1.4 adds (A.4.4), and codes used from them. */
 #define OFP14_ET_BAD_PROPERTY		14
 #define OFP14_ET_ASYNC_CONFIG_FAILED	15

@@ -23,6 +23,10 @@ listener twice (--controller tcp:P,tcp:P).  Steps, each printing one
   A: ADD 7 again -> MONITOR_EXISTS; MODIFY 9 -> UNKNOWN_MONITOR; DELETE 7
   A: ADD 8 with ONLY_OWN; B: ADD Z -> A hears nothing
   A: ADD 1 -> taken (two held); ADD 2 -> FLOW_MONITOR_FAILED/UNKNOWN
+  Vacancy events (1.4.1 7.3.3, 7.4.4; --table-size 10):
+  B: TABLE_MOD table 0 VACANCY_EVENTS 20%/80%; 7 flows more (9 held)
+     -> TABLE_STATUS VACANCY_DOWN, once; TABLE_DESC shows the thresholds
+     and 10% free; 8 deleted (1 held) -> VACANCY_UP, once
 """
 import socket
 import struct
@@ -172,8 +176,8 @@ MATCH_IN1 = bytes.fromhex("0001000c800000040000000100000000")
 APPLY_OUT2 = bytes.fromhex("0004001800000000000000100000000" "2ffff000000000000")
 
 
-def flow_mod(cmd, prio):
-    return struct.pack("!QQBBHHHIIIHH", 0, 0, 0, cmd, 0, 0, prio,
+def flow_mod(cmd, prio, cookie=0):
+    return struct.pack("!QQBBHHHIIIHH", cookie, 0, 0, cmd, 0, 0, prio,
                        0xffffffff, 0xffffffff, 0xffffffff, 0, 0) + \
         MATCH_IN1 + (APPLY_OUT2 if cmd < 3 else b"")
 
@@ -236,3 +240,31 @@ A.until(19, A.send(18, monitor(1, 2, 0)))
 if error(A, monitor(2, 2, 0)) != (16, 0):
     fail("a third monitor was taken")
 print("ok: --max-flow-monitors 2: the third refused")
+
+
+def table_status(msgs):
+    out = []
+    for t, x, b in msgs:
+        if t == 31:
+            out.append((x, b[0], b[8 + 2]) + struct.unpack_from("!I", b, 12))
+    return out
+
+
+B.send(17, struct.pack("!B3xI", 0, 8) + struct.pack("!HHBBBx", 3, 8, 20, 80, 0))
+for prio in range(10, 17):
+    B.send(14, flow_mod(0, prio))
+ts = table_status(B.barrier())
+if ts != [(0, 3, 0, 8)]:
+    fail("after filling: TABLE_STATUS %r" % ts)
+got = B.until(19, B.send(18, struct.pack("!HH4x", 14, 0)))[-1][2]
+desc = got[8:8 + 16]
+if struct.unpack("!HBxIHHBBBx", desc) != (16, 0, 8, 3, 8, 20, 80, 10, ):
+    fail("TABLE_DESC %r" % (struct.unpack("!HBxIHHBBBx", desc),))
+print("ok: VACANCY_DOWN once at 10% free; TABLE_DESC reads 20/80, 10%")
+
+for prio in list(range(10, 17)) + [9]:
+    B.send(14, flow_mod(4, prio))
+ts = table_status(B.barrier())
+if ts != [(0, 4, 0, 8)]:
+    fail("after emptying: TABLE_STATUS %r" % ts)
+print("ok: VACANCY_UP once at 90% free")

@@ -661,6 +661,53 @@ test_flow_monitor14(void)
 	CHECK_OUT(&v, "flow update 1.4 bytes");
 }
 
+/* 1.4.1 A.3.3, A.3.5.6, A.4.4: vacancy thresholds in, events out. */
+static void
+test_vacancy14(void)
+{
+	struct of_table_mod14	tm;
+	struct of_table_desc	td;
+	enum of_err		err = OF_ERR_NONE;
+	uint16_t		type, code;
+	struct rbuf		r;
+	struct vec		v;
+
+	vec(&v, "05 11 00 18 00 00 00 04 "
+	    "00 00 00 00 "		/* table 0, pad */
+	    "00 00 00 08 "		/* config VACANCY_EVENTS */
+	    "00 03 00 08 14 50 00 00");	/* VACANCY 20%, 80% */
+	body_of(&r, &v);
+	CHECK(ofp14_table_mod_decode(&r, &tm, &err) == 0 &&
+	    tm.has_vacancy && tm.down == 20 && tm.up == 80 &&
+	    tm.config == 8, "table-mod 1.4");
+	v.b[8 + 12] = 90;		/* down above up */
+	body_of(&r, &v);
+	CHECK(ofp14_table_mod_decode(&r, &tm, &err) == -1 &&
+	    err == OF_ERR_TABLE_MOD_BAD_CONFIG, "down > up refused");
+	v.b[8 + 12] = 20;
+	v.b[8 + 7] = 0x0c;		/* EVICTION too */
+	body_of(&r, &v);
+	CHECK(ofp14_table_mod_decode(&r, &tm, &err) == -1 &&
+	    err == OF_ERR_TABLE_MOD_BAD_CONFIG, "eviction refused");
+	of_err_to_wire(V14, OF_ERR_TABLE_MOD_BAD_CONFIG, &type, &code);
+	CHECK(type == 8 && code == 1, "TABLE_MOD_FAILED/BAD_CONFIG");
+
+	memset(&td, 0, sizeof(td));
+	td.table_id = 0;
+	td.config = 8;
+	td.down = 20;
+	td.up = 80;
+	td.vacancy = 10;
+	start();
+	vec(&v, "05 1f 00 20 00 00 00 00 "
+	    "03 00 00 00 00 00 00 00 "	/* VACANCY_DOWN, pad */
+	    "00 10 00 00 00 00 00 08 "	/* length 16, table 0, config */
+	    "00 03 00 08 14 50 0a 00");	/* VACANCY 20, 80, now 10 */
+	CHECK(ofp14_table_status_encode(&w, V14, 3, &td) == 0,
+	    "table status");
+	CHECK_OUT(&v, "table status 1.4 bytes");
+}
+
 static const struct check_case cases[] = {
 	CASE(test_types14),
 	CASE(test_versions),
@@ -680,6 +727,7 @@ static const struct check_case cases[] = {
 	CASE(test_packet_out15),
 	CASE(test_egress15),
 	CASE(test_flow_monitor14),
+	CASE(test_vacancy14),
 };
 
 int
