@@ -4,7 +4,9 @@
 # properties, flows with importance, 1.5 flow descriptions with OXS,
 # port stats, groups with 1.5 bucket ids, packet-out, mod-port) and a
 # plain-socket session of GET_ASYNC/SET_ASYNC (property lists) and
-# ROLE_REQUEST in each version, captured on the loopback; Wireshark's
+# ROLE_REQUEST, a flow monitor and its update in each version, and
+# ovs-ofctl's mod-table (vacancy) and dump-table-desc, captured on the
+# loopback; Wireshark's
 # openflow_v5 and openflow_v6 dissectors must decode every message with
 # no malformed packet or expert error.  A truncated 1.4 FLOW_MOD sent to
 # a second switch shows that the filter catches errors.
@@ -48,6 +50,8 @@ for V in 14 15; do
 	$O dump-group-stats $EP >/dev/null || fail "$V: dump-group-stats"
 	$O dump-group-features $EP >/dev/null || fail "$V: dump-group-features"
 	$O del-groups $EP || fail "$V: del-groups"
+	$O mod-table $EP 0 vacancy:20,80 || fail "$V: mod-table"
+	$O dump-table-desc $EP >/dev/null || fail "$V: dump-table-desc"
 	$O del-flows $EP || fail "$V: del-flows"
 done
 
@@ -78,9 +82,16 @@ def session(port, v, msgs, want):
     sys.exit("version %d: no BARRIER_REPLY" % v)
 prop = struct.pack("!HHI", 3, 8, 7)
 role = struct.pack("!I4xQ", 2, 1)
+# A flow monitor, then a flow it hears of (an unsolicited update).
+mon = struct.pack("!HH4xIIIHBB", 16, 0, 7, 0xffffffff, 0xffffffff, 0x1f,
+                  0xff, 0) + bytes.fromhex("0001000400000000")
+fm = struct.pack("!QQBBHHHIIIHH", 0, 0, 0, 0, 0, 0, 5, 0xffffffff,
+                 0xffffffff, 0xffffffff, 0, 0) + \
+    bytes.fromhex("0001000c800000040000000100000000")
 for v in (5, 6):
     session(int(sys.argv[1]), v, [(5, b""), (26, b""), (28, prop), (26, b""),
-                                  (24, role)], {6, 27, 25})
+                                  (24, role), (18, mon), (14, fm)],
+            {6, 27, 25, 19})
 # The control: a FLOW_MOD cut short, to the second switch.
 s = socket.create_connection(("127.0.0.1", int(sys.argv[2])), timeout=5)
 s.sendall(struct.pack("!BBHIHHI", 5, 0, 16, 1, 1, 8, 0x20))
