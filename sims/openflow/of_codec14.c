@@ -112,14 +112,7 @@ ofp14_port_stats_encode(struct wbuf *w, const struct of_port_stats *ps)
 	wbuf_put_u32(w, ps->port_no);
 	wbuf_put_u32(w, ps->duration_sec);
 	wbuf_put_u32(w, ps->duration_nsec);
-	wbuf_put_u64(w, ps->rx_packets);
-	wbuf_put_u64(w, ps->tx_packets);
-	wbuf_put_u64(w, ps->rx_bytes);
-	wbuf_put_u64(w, ps->tx_bytes);
-	wbuf_put_u64(w, ps->rx_dropped);
-	wbuf_put_u64(w, ps->tx_dropped);
-	wbuf_put_u64(w, ps->rx_errors);
-	wbuf_put_u64(w, ps->tx_errors);
+	ofp_port_counters_put(w, ps);
 	wbuf_put_u16(w, OFP14_PSPT_ETHERNET);
 	wbuf_put_u16(w, OFP14_PORT_STATS_PROP_ETH_LEN);
 	wbuf_put_zero(w, 4);

@@ -400,6 +400,21 @@ table_entry(struct wbuf *w, uint8_t version, const void *arg)
 	wbuf_put_u64(w, ts->matched_count);
 }
 
+/* rx/tx packets, bytes, drops and errors: every version's first eight
+ * port counters (1.4 moves the others into a property). */
+void
+ofp_port_counters_put(struct wbuf *w, const struct of_port_stats *ps)
+{
+	wbuf_put_u64(w, ps->rx_packets);
+	wbuf_put_u64(w, ps->tx_packets);
+	wbuf_put_u64(w, ps->rx_bytes);
+	wbuf_put_u64(w, ps->tx_bytes);
+	wbuf_put_u64(w, ps->rx_dropped);
+	wbuf_put_u64(w, ps->tx_dropped);
+	wbuf_put_u64(w, ps->rx_errors);
+	wbuf_put_u64(w, ps->tx_errors);
+}
+
 /* ofp_port_stats: 1.3 section 7.3.5.6 (112 bytes), 1.0 (104 bytes). */
 static void
 port_stats_entry(struct wbuf *w, uint8_t version, const void *arg)
@@ -417,14 +432,7 @@ port_stats_entry(struct wbuf *w, uint8_t version, const void *arg)
 		wbuf_put_u32(w, ps->port_no);
 		wbuf_put_zero(w, 4);
 	}
-	wbuf_put_u64(w, ps->rx_packets);
-	wbuf_put_u64(w, ps->tx_packets);
-	wbuf_put_u64(w, ps->rx_bytes);
-	wbuf_put_u64(w, ps->tx_bytes);
-	wbuf_put_u64(w, ps->rx_dropped);
-	wbuf_put_u64(w, ps->tx_dropped);
-	wbuf_put_u64(w, ps->rx_errors);
-	wbuf_put_u64(w, ps->tx_errors);
+	ofp_port_counters_put(w, ps);
 	wbuf_put_u64(w, ps->rx_frame_err);
 	wbuf_put_u64(w, ps->rx_over_err);
 	wbuf_put_u64(w, ps->rx_crc_err);

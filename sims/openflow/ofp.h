@@ -434,6 +434,10 @@ void	 ofp_prop_end(struct wbuf *, size_t start);
 struct of_port_mod;
 void	 ofp_port_mod_head(struct rbuf *, struct of_port_mod *);
 
+/* A port's first eight counters, as every ofp_port_stats has them. */
+struct of_port_stats;
+void	 ofp_port_counters_put(struct wbuf *, const struct of_port_stats *);
+
 /* A string field of n bytes: at most n - 1 characters, NUL-padded. */
 void	 ofp_put_str(struct wbuf *, const char *, size_t n);
 
