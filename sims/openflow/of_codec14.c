@@ -526,6 +526,18 @@ ofp14_table_status_encode(struct wbuf *w, uint8_t version, uint8_t reason,
 	return of_msg_end(w, start);
 }
 
+/* REQUESTFORWARD, 1.4.1 A.4.6: the request whole, header included;
+ * unsolicited (xid 0).  A request too long to fit is not sent. */
+int
+ofp14_requestforward_encode(struct wbuf *w, uint8_t version,
+    const uint8_t *msg, size_t len)
+{
+	size_t	start = of_msg_begin(w, version, OF_REQUESTFORWARD, 0);
+
+	wbuf_put_bytes(w, msg, len);
+	return of_msg_end(w, start);
+}
+
 /* ROLE_STATUS, 1.4.1 A.4.5: unsolicited (xid 0), no properties. */
 int
 ofp14_role_status_encode(struct wbuf *w, uint8_t version, uint32_t role,

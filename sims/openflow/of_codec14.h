@@ -104,6 +104,10 @@ void	 ofp14_table_desc_put(struct wbuf *, const struct of_table_desc *);
 int	 ofp14_table_status_encode(struct wbuf *, uint8_t version,
 	    uint8_t reason, const struct of_table_desc *);
 
+/* 1.4.1 A.4.6 REQUESTFORWARD: msg is the whole request. */
+int	 ofp14_requestforward_encode(struct wbuf *, uint8_t version,
+	    const uint8_t *msg, size_t len);
+
 /* 1.4.1 A.4.5 ROLE_STATUS body: role, reason, pad, generation id. */
 int	 ofp14_role_status_encode(struct wbuf *, uint8_t version,
 	    uint32_t role, uint8_t reason, uint64_t generation);

@@ -11,6 +11,7 @@
 #include "of_codec14.h"
 #include "of_experimenter.h"
 #include "of_monitor.h"
+#include "of_reqfwd.h"
 #include "of_sim.h"
 #include "of_vacancy.h"
 
@@ -386,7 +387,10 @@ of_on_group_mod(const struct of_ctx *c)
 		if (err == OF_ERR_GROUP_OUT_OF_GROUPS)
 			(*cn->groups_out_of_room)++;
 		of_refuse(c, err);
+		return;
 	}
+	if (sw->sim->cfg.n_ctl > 1)
+		of_requestforward(sw, c->msg, c->h->length, OF_RFR_GROUP_MOD);
 }
 
 /* PORT_STATUS is asynchronous: each controller's async config may mask

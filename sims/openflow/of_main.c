@@ -206,6 +206,7 @@ static const struct counter_row of_counter_rows[] = {
 	OFC(flow_updates_sent, "flow_updates_sent"),
 	OFC(flow_monitors_refused, "flow_monitors_refused"),
 	OFC(table_status_sent, "table_status_sent"),
+	OFC(requestforward_sent, "requestforward_sent"),
 	OFC(experimenter_refused, "experimenter_refused"),
 	OFC(stats_requests, "stats_requests"),
 	OFC(barriers, "barriers"),

@@ -157,6 +157,7 @@ struct of_counters {
 	uint64_t	*flow_updates_sent;	/* flow monitor updates */
 	uint64_t	*flow_monitors_refused;	/* --max-flow-monitors */
 	uint64_t	*table_status_sent;	/* vacancy events */
+	uint64_t	*requestforward_sent;	/* GROUP_MODs forwarded */
 	uint64_t	*experimenter_refused;	/* no row for its id */
 	uint64_t	*stats_requests;
 	uint64_t	*barriers;

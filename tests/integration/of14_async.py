@@ -27,6 +27,8 @@ listener twice (--controller tcp:P,tcp:P).  Steps, each printing one
   B: TABLE_MOD table 0 VACANCY_EVENTS 20%/80%; 7 flows more (9 held)
      -> TABLE_STATUS VACANCY_DOWN, once; TABLE_DESC shows the thresholds
      and 10% free; 8 deleted (1 held) -> VACANCY_UP, once
+  B: GROUP_MOD ADD -> A (the other controller) gets REQUESTFORWARD
+     (1.4.1 7.4.6) holding B's message byte for byte; B gets none
 """
 import socket
 import struct
@@ -268,3 +270,19 @@ ts = table_status(B.barrier())
 if ts != [(0, 4, 0, 8)]:
     fail("after emptying: TABLE_STATUS %r" % ts)
 print("ok: VACANCY_UP once at 90% free")
+
+OUT1 = bytes.fromhex("00000010000000010000000000000000")
+if V == 5:
+    gm_body = struct.pack("!HBxI", 0, 0, 1) + \
+        struct.pack("!HHII4x", 32, 0, 0xffffffff, 0xffffffff) + OUT1
+else:
+    gm_body = struct.pack("!HBxIH2xI", 0, 0, 1, 24, 0xffffffff) + \
+        struct.pack("!HHI", 24, 16, 0) + OUT1
+x = B.send(15, gm_body)
+gm = HDR.pack(V, 15, 8 + len(gm_body), x) + gm_body
+if any(m[0] in (1, 32) for m in B.barrier()):
+    fail("B: an ERROR or a REQUESTFORWARD of its own GROUP_MOD")
+rf = [m for m in A.barrier() if m[0] == 32]
+if len(rf) != 1 or rf[0][2] != gm:
+    fail("A: REQUESTFORWARD %r" % rf)
+print("ok: REQUESTFORWARD to the other controller, the GROUP_MOD as sent")

@@ -5,7 +5,7 @@
 # change and its async mask, PORT_STATUS with a 1.4 port, the types 1.4
 # drops or a switch does not take, flow monitors (initial flows, then
 # updates of another controller's changes, errors, --max-flow-monitors),
-# vacancy events (TABLE_MOD, TABLE_STATUS, TABLE_DESC).
+# vacancy events (TABLE_MOD, TABLE_STATUS, TABLE_DESC), REQUESTFORWARD.
 . "$(dirname "$0")/../lib.sh"
 [ -x "$PY" ] || skip "$PY is not installed"
 need ss
@@ -32,7 +32,7 @@ for V in 5 6; do
 	SW=$LAST_PID
 	wait_exit "$PP" 25 || fail "of14_async.py did not finish"
 	[ "$EXIT_RC" -eq 0 ] || fail "version $V: $(grep FAIL "$TMPD/peer$V.log")"
-	[ "$(grep -c '^ok:' "$TMPD/peer$V.log")" -eq 13 ] ||
+	[ "$(grep -c '^ok:' "$TMPD/peer$V.log")" -eq 14 ] ||
 	    fail "version $V: not every step ran"
 	stop_pid "$SW"
 	v=$(json_get "$TMPD/r$V.json" "r['counters']['role_status_sent']")
@@ -41,7 +41,7 @@ for V in 5 6; do
 	# Updates: ADDED, MODIFIED, REMOVED, then 7 ADDED to monitor 1;
 	# TABLE_STATUS: DOWN and UP, to A and B each.
 	for kv in flow_updates_sent=10 flow_monitors_refused=1 \
-	    table_status_sent=4; do
+	    table_status_sent=4 requestforward_sent=1; do
 		v=$(json_get "$TMPD/r$V.json" "r['counters']['${kv%=*}']")
 		[ "$v" = "${kv#*=}" ] || fail "version $V: ${kv%=*} = $v"
 	done

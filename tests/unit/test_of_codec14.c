@@ -708,6 +708,22 @@ test_vacancy14(void)
 	CHECK_OUT(&v, "table status 1.4 bytes");
 }
 
+/* 1.4.1 A.4.6: the request whole after REQUESTFORWARD's header. */
+static void
+test_requestforward14(void)
+{
+	static const uint8_t	gm[16] = { 5, 15, 0, 16, 0, 0, 0, 9, 0, 2,
+	    0, 0, 0, 0, 0, 1 };	/* GROUP_MOD DELETE group 1 */
+	struct vec		v;
+
+	start();
+	vec(&v, "05 20 00 18 00 00 00 00 "
+	    "05 0f 00 10 00 00 00 09 00 02 00 00 00 00 00 01");
+	CHECK(ofp14_requestforward_encode(&w, V14, gm, sizeof(gm)) == 0,
+	    "requestforward");
+	CHECK_OUT(&v, "requestforward 1.4 bytes");
+}
+
 static const struct check_case cases[] = {
 	CASE(test_types14),
 	CASE(test_versions),
@@ -728,6 +744,7 @@ static const struct check_case cases[] = {
 	CASE(test_egress15),
 	CASE(test_flow_monitor14),
 	CASE(test_vacancy14),
+	CASE(test_requestforward14),
 };
 
 int
