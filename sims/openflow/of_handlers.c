@@ -844,6 +844,7 @@ of_on_multipart(const struct of_ctx *c)
 		of_reply(c->sw, w);
 		return;
 	case OF_MP_QUEUE:
+	case OF_MP_QUEUE_DESC:		/* 1.4's QUEUE_GET_CONFIG */
 	case OF_MP_METER:
 	case OF_MP_METER_CONFIG:
 	case OF_MP_METER_FEATURES:

@@ -6,7 +6,8 @@
 # deleted, read back byte-exact as text (1.5: OFPMP_FLOW_DESC with OXS
 # statistics), aggregate, tables, port stats with their ETHERNET
 # property, PORT_MOD, PACKET_OUT (1.5: in_port in a match), groups of
-# every type read back as given (1.5: bucket ids and properties).
+# every type read back as given (1.5: bucket ids and properties), queue
+# config, vacancy thresholds through TABLE_MOD and TABLE_DESC.
 . "$(dirname "$0")/../lib.sh"
 need ovs-ofctl
 need ss
@@ -117,6 +118,17 @@ $OFCTL del-groups $EP || fail "del-groups"
 [ -z "$(groups)" ] || fail "groups left: $(groups)"
 $OFCTL del-flows $EP || fail "del-flows"
 [ -z "$(flows)" ] || fail "flows left: $(flows)"
+
+# No queues (QUEUE_DESC, 1.4's QUEUE_GET_CONFIG); vacancy thresholds
+# read back from TABLE_DESC; eviction is not offered.
+$OFCTL queue-get-config $EP >"$TMPD/q" || fail "queue-get-config: $(cat "$TMPD/q")"
+$OFCTL mod-table $EP 0 vacancy:20,80 || fail "mod-table vacancy"
+$OFCTL dump-table-desc $EP | grep -q 'vacancy=on vacancy_down=20% vacancy_up=80% vacancy=100%' ||
+    fail "dump-table-desc: $($OFCTL dump-table-desc $EP | head -8)"
+if $OFCTL mod-table $EP 1 evict >"$TMPD/ev.out" 2>&1; then
+	fail "mod-table evict succeeded"
+fi
+grep -q OFPTMFC_BAD_CONFIG "$TMPD/ev.out" || fail "evict: $(cat "$TMPD/ev.out")"
 
 stop_pid "$SB"
 [ -s "$TMPD/r.json" ] || fail "no report after SIGINT"
