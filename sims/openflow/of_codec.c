@@ -1285,7 +1285,7 @@ of_async_encode(struct wbuf *w, uint8_t version, enum of_type t, uint32_t xid,
 	}
 	start = of_msg_begin(w, version, t, xid);
 	if (version >= OF_VERSION_14) {
-		ofp14_async_put(w, a);
+		ofp14_async_put(w, version, a);
 		return of_msg_end(w, start);
 	}
 	for (i = 0; i < 2; i++)
@@ -1304,7 +1304,7 @@ of_async_decode(uint8_t version, struct rbuf *r, struct of_async *a,
 	int	i;
 
 	if (version >= OF_VERSION_14)
-		return ofp14_async_get(r, a, err);
+		return ofp14_async_get(version, r, a, err);
 
 	if (need_exact(r, OFP13_ASYNC_BODY, err) == -1)
 		return -1;

@@ -207,6 +207,7 @@ struct of_async {
 	uint32_t	role_status[2];		/* 1.4 and later */
 	uint32_t	table_status[2];
 	uint32_t	requestforward[2];
+	uint32_t	cont_status[2];		/* 1.5: kept, read back */
 };
 int	 of_async_encode(struct wbuf *, uint8_t version, enum of_type,
 	    uint32_t xid, const struct of_async *);

@@ -182,35 +182,45 @@ ofp14_port_mod_decode(struct rbuf *r, struct of_port_mod *pm,
 /*
  * Async configuration, 1.4.1 A.3.10: property type 2k+1 is the master
  * (and equal) mask of kind k, 2k the slave one; kinds are packet-in,
- * port status, flow removed, role status, table status, request forward.
+ * port status, flow removed, role status, table status, request forward,
+ * and in 1.5 (1.5.1 7.3.10) controller status.
  */
+static uint16_t
+async_last(uint8_t version)
+{
+	return version >= OF_VERSION_15 ? OFP15_ACPT_CONT_STATUS_MASTER :
+	    OFP14_ACPT_REQUESTFORWARD_MASTER;
+}
+
 static uint32_t *
-async_mask(struct of_async *a, uint16_t type)
+async_mask(struct of_async *a, uint8_t version, uint16_t type)
 {
 	uint32_t	*kinds[] = { a->packet_in, a->port_status,
 			    a->flow_removed, a->role_status, a->table_status,
-			    a->requestforward };
+			    a->requestforward, a->cont_status };
 
-	if (type > OFP14_ACPT_REQUESTFORWARD_MASTER)
+	if (type > async_last(version))
 		return NULL;
 	return &kinds[type / 2][type % 2 ? 0 : 1];
 }
 
 void
-ofp14_async_put(struct wbuf *w, const struct of_async *a)
+ofp14_async_put(struct wbuf *w, uint8_t version, const struct of_async *a)
 {
 	uint16_t	type;
 
-	for (type = 0; type <= OFP14_ACPT_REQUESTFORWARD_MASTER; type++) {
+	for (type = 0; type <= async_last(version); type++) {
 		wbuf_put_u16(w, type);
 		wbuf_put_u16(w, OFP14_ASYNC_PROP_LEN);
-		wbuf_put_u32(w, *async_mask((struct of_async *)a, type));
+		wbuf_put_u32(w, *async_mask((struct of_async *)a, version,
+		    type));
 	}
 }
 
 /* Applied only once all are good: a refused SET_ASYNC changes nothing. */
 int
-ofp14_async_get(struct rbuf *r, struct of_async *a, enum of_err *err)
+ofp14_async_get(uint8_t version, struct rbuf *r, struct of_async *a,
+    enum of_err *err)
 {
 	struct of_async	 n = *a;
 	struct rbuf	 body;
@@ -220,7 +230,7 @@ ofp14_async_get(struct rbuf *r, struct of_async *a, enum of_err *err)
 	while (rbuf_left(r) > 0) {
 		if (prop_next(r, &type, &body) == -1)
 			return bad(err, OF_ERR_BAD_PROPERTY_LEN);
-		if ((m = async_mask(&n, type)) == NULL)
+		if ((m = async_mask(&n, version, type)) == NULL)
 			return bad(err, OF_ERR_ASYNC_UNSUPPORTED);
 		if (rbuf_left(&body) != 4)
 			return bad(err, OF_ERR_BAD_PROPERTY_LEN);

@@ -29,8 +29,10 @@ int	 ofp14_port_mod_decode(struct rbuf *, struct of_port_mod *,
 
 /* GET_ASYNC_REPLY / SET_ASYNC as property lists (1.4.1 A.3.10): a
  * SET_ASYNC changes only the masks it names. */
-void	 ofp14_async_put(struct wbuf *, const struct of_async *);
-int	 ofp14_async_get(struct rbuf *, struct of_async *, enum of_err *);
+void	 ofp14_async_put(struct wbuf *, uint8_t version,
+	    const struct of_async *);
+int	 ofp14_async_get(uint8_t version, struct rbuf *, struct of_async *,
+	    enum of_err *);
 
 /* 1.5.1 section 7.3.5.2: one ofp_flow_desc (OFPMP_FLOW_DESC), one
  * ofp_flow_stats (OFPMP_FLOW_STATS), and the aggregate reply's body; the

@@ -4,7 +4,8 @@ listener twice (--controller tcp:P,tcp:P).  Steps, each printing one
 "ok: ..." line; the script exits 1 at the first failure, 20 s at most:
 
   A, B: HELLO with only this version in the bitmap -> the switch agrees
-  A: GET_ASYNC -> 12 properties (1.4.1 A.3.10), ROLE_STATUS on for both
+  A: GET_ASYNC -> 12 properties (1.4.1 A.3.10; 1.5 adds controller
+     status: 14), ROLE_STATUS on for both
      roles, PORT_STATUS all reasons
   A: ROLE_REQUEST master 1, B: master 2 -> A gets ROLE_STATUS (type 30,
      1.4.1 A.4.5) slave, MASTER_REQUEST, generation 2
@@ -12,7 +13,7 @@ listener twice (--controller tcp:P,tcp:P).  Steps, each printing one
      alone changed; A: master 3, B: master 4 -> A hears nothing (barrier)
   B: PORT_MOD port 2 down (1.4 layout) -> PORT_STATUS MODIFY to B with a
      1.4 ofp_port: length 72, ETHERNET property, 10 Gb/s, PORT_DOWN
-  B: SET_ASYNC with property type 12 -> ERROR ASYNC_CONFIG_FAILED
+  B: SET_ASYNC with property type 12 (1.5: 14) -> ASYNC_CONFIG_FAILED
   B: QUEUE_GET_CONFIG_REQUEST (22), BUNDLE_CONTROL (33) -> BAD_TYPE
   Flow monitors (1.4.1 section 7.3.5.19; the switch runs with
   --max-flow-monitors 2):
@@ -120,9 +121,10 @@ print("ok: both connections agreed on version %d" % V)
 
 got = A.until(27, A.send(26))[-1][2]
 p = props(got)
-if len(p) != 12 or p[6] != 7 or p[7] != 7 or p[2] != 7 or p[3] != 7:
+if len(p) != (12 if V == 5 else 14) or p[6] != 7 or p[7] != 7 or \
+        p[2] != 7 or p[3] != 7:
     fail("GET_ASYNC properties %r" % p)
-print("ok: GET_ASYNC: 12 properties, ROLE_STATUS on for both roles")
+print("ok: GET_ASYNC: %d properties, ROLE_STATUS on for both roles" % len(p))
 
 A.until(25, A.send(24, struct.pack("!I4xQ", 2, 1)))
 B.until(25, B.send(24, struct.pack("!I4xQ", 2, 2)))
@@ -162,7 +164,7 @@ if (reason, port_no, plen, config & 1, ptype, prlen, speed) != \
                                speed, len(b)),))
 print("ok: PORT_STATUS MODIFY with a 1.4 port: length 72, ETHERNET, 10 Gb/s")
 
-x = B.send(28, struct.pack("!HHI", 12, 8, 3))
+x = B.send(28, struct.pack("!HHI", 12 if V == 5 else 14, 8, 3))
 e = B.until(1, x)[-1][2]
 if struct.unpack_from("!HH", e) != (15, 1):
     fail("SET_ASYNC property 12: error %r" % (struct.unpack_from("!HH", e),))

@@ -446,6 +446,15 @@ test_async14(void)
 	CHECK(of_async_decode(V14, &r, &b, &err) == -1 &&
 	    err == OF_ERR_ASYNC_UNSUPPORTED &&
 	    memcmp(&a, &b, sizeof(a)) == 0, "property 12 unsupported");
+	/* 1.5 adds CONT_STATUS (12, 13), unknown to 1.4. */
+	vec(&v, "06 1c 00 10 00 00 00 06 00 0d 00 08 00 00 00 05");
+	body_of(&r, &v);
+	b = a;
+	CHECK(of_async_decode(V15, &r, &b, &err) == 0 &&
+	    b.cont_status[0] == 5, "1.5: CONT_STATUS_MASTER set");
+	start();
+	CHECK(of_async_encode(&w, V15, OF_GET_ASYNC_REPLY, 5, &b) == 0 &&
+	    w.len == 8 + 14 * 8, "1.5: 14 properties");
 	vec(&v, "05 1c 00 10 00 00 00 06 00 03 00 06 00 03 00 00");
 	body_of(&r, &v);
 	CHECK(of_async_decode(V14, &r, &b, &err) == -1 &&
