@@ -6,10 +6,10 @@
 # plain-socket session of GET_ASYNC/SET_ASYNC (property lists) and
 # ROLE_REQUEST, a flow monitor and its update in each version, and
 # ovs-ofctl's mod-table (vacancy) and dump-table-desc, captured on the
-# loopback; Wireshark's
-# openflow_v5 and openflow_v6 dissectors must decode every message with
-# no malformed packet or expert error.  A truncated 1.4 FLOW_MOD sent to
-# a second switch shows that the filter catches errors.
+# loopback; Wireshark's openflow_v5 and openflow_v6 dissectors must
+# decode every message with no malformed packet or expert error.  A
+# truncated 1.4 FLOW_MOD sent to a second switch shows that the filter
+# catches errors.
 . "$(dirname "$0")/../lib.sh"
 [ -x "$PY" ] || skip "$PY is not installed"
 need tshark
