@@ -10,6 +10,7 @@
 
 #include "of_cluster.h"
 #include "of_codec.h"
+#include "of_codec14.h"
 #include "ofp.h"
 
 void
@@ -88,6 +89,10 @@ of_role_status_encode(struct wbuf *w, uint8_t version, uint32_t role,
 {
 	size_t	start;
 
+	/* 1.4 made it a message type of its own (1.4.1 A.4.5). */
+	if (version >= OF_VERSION_14)
+		return ofp14_role_status_encode(w, version, role, reason,
+		    generation);
 	/* Unsolicited: xid 0, as for every asynchronous message. */
 	start = of_msg_begin(w, version, OF_EXPERIMENTER, 0);
 	wbuf_put_u32(w, OF_ONF_EXPERIMENTER_ID);

@@ -16,18 +16,49 @@
 #include "buf.h"
 #include "of_actions.h"
 #include "of_codec.h"
+#include "of_codec14.h"
 #include "of_oxm.h"
 #include "ofp.h"
+#include "ofp14.h"
 #include "opt.h"
 
 #define VER10	0	/* column of the per-version tables */
-#define VER13	1
+#define VER13	1	/* 1.3, 1.4 and 1.5: one family */
 #define NOWIRE	(-1)
 
 static int
 ver_col(uint8_t version)
 {
 	return version == OF_VERSION_10 ? VER10 : VER13;
+}
+
+/* The versions sbsim speaks, one slot each for the lookup caches. */
+static const uint8_t of_versions[] = { OF_VERSION_10, OF_VERSION_13,
+    OF_VERSION_14, OF_VERSION_15 };
+#define N_VERSIONS	(sizeof(of_versions) / sizeof(of_versions[0]))
+
+static int
+version_slot(uint8_t version)
+{
+	size_t	i;
+
+	for (i = 0; i < N_VERSIONS; i++)
+		if (of_versions[i] == version)
+			return (int)i;
+	return -1;
+}
+
+/*
+ * A 1.3-family row exists from .since (0: 1.3) to .until (0: on); 1.4
+ * adds types 30-34 and drops QUEUE_GET_CONFIG (1.4.1 A.1), 1.5 adds 35.
+ */
+static int
+in_family(uint8_t version, uint8_t since, uint8_t until)
+{
+	if (version == OF_VERSION_10)
+		return 1;
+	return version >= (since ? since : OF_VERSION_13) &&
+	    (until == 0 || version <= until);
 }
 
 static int
@@ -71,6 +102,7 @@ of_header_decode(struct rbuf *r, struct of_header *h)
 static const struct {
 	const char	*name;
 	int16_t		 wire[2];	/* [VER10], [VER13] */
+	uint8_t		 since, until;	/* 1.3 family: in_family() */
 } of_types[OF_TYPE_UNKNOWN] = {
 	[OF_HELLO] = { "HELLO", { OFP10_T_HELLO, OFP13_T_HELLO } },
 	[OF_ERROR] = { "ERROR", { OFP10_T_ERROR, OFP13_T_ERROR } },
@@ -112,10 +144,10 @@ static const struct {
 	    { OFP10_T_BARRIER_REPLY, OFP13_T_BARRIER_REPLY } },
 	[OF_QUEUE_GET_CONFIG_REQUEST] = { "QUEUE_GET_CONFIG_REQUEST",
 	    { OFP10_T_QUEUE_GET_CONFIG_REQUEST,
-	    OFP13_T_QUEUE_GET_CONFIG_REQUEST } },
+	    OFP13_T_QUEUE_GET_CONFIG_REQUEST }, 0, OF_VERSION_13 },
 	[OF_QUEUE_GET_CONFIG_REPLY] = { "QUEUE_GET_CONFIG_REPLY",
 	    { OFP10_T_QUEUE_GET_CONFIG_REPLY,
-	    OFP13_T_QUEUE_GET_CONFIG_REPLY } },
+	    OFP13_T_QUEUE_GET_CONFIG_REPLY }, 0, OF_VERSION_13 },
 	[OF_ROLE_REQUEST] = { "ROLE_REQUEST",
 	    { NOWIRE, OFP13_T_ROLE_REQUEST } },
 	[OF_ROLE_REPLY] = { "ROLE_REPLY", { NOWIRE, OFP13_T_ROLE_REPLY } },
@@ -125,12 +157,24 @@ static const struct {
 	    { NOWIRE, OFP13_T_GET_ASYNC_REPLY } },
 	[OF_SET_ASYNC] = { "SET_ASYNC", { NOWIRE, OFP13_T_SET_ASYNC } },
 	[OF_METER_MOD] = { "METER_MOD", { NOWIRE, OFP13_T_METER_MOD } },
+	[OF_ROLE_STATUS] = { "ROLE_STATUS",
+	    { NOWIRE, OFP14_T_ROLE_STATUS }, OF_VERSION_14, 0 },
+	[OF_TABLE_STATUS] = { "TABLE_STATUS",
+	    { NOWIRE, OFP14_T_TABLE_STATUS }, OF_VERSION_14, 0 },
+	[OF_REQUESTFORWARD] = { "REQUESTFORWARD",
+	    { NOWIRE, OFP14_T_REQUESTFORWARD }, OF_VERSION_14, 0 },
+	[OF_BUNDLE_CONTROL] = { "BUNDLE_CONTROL",
+	    { NOWIRE, OFP14_T_BUNDLE_CONTROL }, OF_VERSION_14, 0 },
+	[OF_BUNDLE_ADD_MESSAGE] = { "BUNDLE_ADD_MESSAGE",
+	    { NOWIRE, OFP14_T_BUNDLE_ADD_MESSAGE }, OF_VERSION_14, 0 },
+	[OF_CONTROLLER_STATUS] = { "CONTROLLER_STATUS",
+	    { NOWIRE, OFP15_T_CONTROLLER_STATUS }, OF_VERSION_15, 0 },
 };
 
 /*
  * HELLO, ERROR and the ECHOs keep their numbers in every version (1.3
  * section 6.3.1 relies on it to negotiate), so they map for any version;
- * the rest only for 1.0 and 1.3.
+ * the rest only for the versions sbsim speaks, each row in its range.
  */
 static int
 type_any_version(enum of_type t)
@@ -142,7 +186,16 @@ type_any_version(enum of_type t)
 static int
 version_known(uint8_t version)
 {
-	return version == OF_VERSION_10 || version == OF_VERSION_13;
+	return version_slot(version) != -1;
+}
+
+static int
+type_in_version(uint8_t version, enum of_type t)
+{
+	if (type_any_version(t))
+		return 1;
+	return version_known(version) &&
+	    in_family(version, of_types[t].since, of_types[t].until);
 }
 
 static enum of_type
@@ -151,42 +204,39 @@ type_search(uint8_t version, uint8_t wire)
 	int	col = ver_col(version);
 	int	t;
 
-	for (t = 0; t < OF_TYPE_UNKNOWN; t++) {
-		if (of_types[t].wire[col] != wire)
-			continue;
-		if (version_known(version) || type_any_version(t))
+	for (t = 0; t < OF_TYPE_UNKNOWN; t++)
+		if (of_types[t].wire[col] == wire &&
+		    type_in_version(version, t))
 			return t;
-	}
 	return OF_TYPE_UNKNOWN;
 }
 
-/* Every message goes through here: the two known versions are looked up
- * in tables filled on first use, others searched. */
+/* Every message goes through here: the known versions are looked up in
+ * tables filled on first use, others searched. */
 enum of_type
 of_type_from_wire(uint8_t version, uint8_t wire)
 {
-	static uint8_t	by_wire[2][256];
+	static uint8_t	by_wire[N_VERSIONS][256];
 	static int	filled;
-	int		v, w;
+	size_t		v;
+	int		w, slot = version_slot(version);
 
-	if (!version_known(version))
+	if (slot == -1)
 		return type_search(version, wire);
 	if (!filled) {
-		for (v = 0; v < 2; v++)
+		for (v = 0; v < N_VERSIONS; v++)
 			for (w = 0; w < 256; w++)
-				by_wire[v][w] = (uint8_t)type_search(v == 0 ?
-				    OF_VERSION_10 : OF_VERSION_13, (uint8_t)w);
+				by_wire[v][w] = (uint8_t)type_search(
+				    of_versions[v], (uint8_t)w);
 		filled = 1;
 	}
-	return by_wire[version == OF_VERSION_13][wire];
+	return by_wire[slot][wire];
 }
 
 int
 of_type_to_wire(uint8_t version, enum of_type t)
 {
-	if ((unsigned)t >= OF_TYPE_UNKNOWN)
-		return -1;
-	if (!version_known(version) && !type_any_version(t))
+	if ((unsigned)t >= OF_TYPE_UNKNOWN || !type_in_version(version, t))
 		return -1;
 	return of_types[t].wire[ver_col(version)];
 }
@@ -333,6 +383,24 @@ static const struct err_wire of_errs[OF_ERR__MAX] = {
 	    METER_MOD_FAILED, MMFC_OUT_OF_METERS),
 	E(METER_OUT_OF_BANDS, BAD_REQUEST, BRC_EPERM,
 	    METER_MOD_FAILED, MMFC_OUT_OF_BANDS),
+	/* 1.4's error types (of_err14_to_wire); 1.3 never sends them. */
+	E(BAD_PROPERTY_TYPE, BAD_REQUEST, BRC_EPERM, BAD_REQUEST, BRC_EPERM),
+	E(BAD_PROPERTY_LEN, BAD_REQUEST, BRC_BAD_LEN, BAD_REQUEST,
+	    BRC_BAD_LEN),
+	E(ASYNC_INVALID, BAD_REQUEST, BRC_EPERM, BAD_REQUEST, BRC_EPERM),
+	E(ASYNC_UNSUPPORTED, BAD_REQUEST, BRC_EPERM, BAD_REQUEST, BRC_EPERM),
+	E(TABLE_FEATURES_BAD_FEATURES, BAD_REQUEST, BRC_EPERM, BAD_REQUEST,
+	    BRC_EPERM),
+	E(MONITOR_OUT_OF_ROOM, BAD_REQUEST, BRC_EPERM, BAD_REQUEST, BRC_EPERM),
+	E(MONITOR_EXISTS, BAD_REQUEST, BRC_EPERM, BAD_REQUEST, BRC_EPERM),
+	E(MONITOR_UNKNOWN, BAD_REQUEST, BRC_EPERM, BAD_REQUEST, BRC_EPERM),
+	E(MONITOR_BAD_COMMAND, BAD_REQUEST, BRC_EPERM, BAD_REQUEST, BRC_EPERM),
+	E(MONITOR_BAD_FLAGS, BAD_REQUEST, BRC_EPERM, BAD_REQUEST, BRC_EPERM),
+	E(MONITOR_BAD_TABLE_ID, BAD_REQUEST, BRC_EPERM, BAD_REQUEST,
+	    BRC_EPERM),
+	E(TABLE_MOD_BAD_TABLE, BAD_REQUEST, BRC_EPERM, BAD_REQUEST, BRC_EPERM),
+	E(TABLE_MOD_BAD_CONFIG, BAD_REQUEST, BRC_EPERM, BAD_REQUEST,
+	    BRC_EPERM),
 };
 
 #undef E
@@ -354,6 +422,8 @@ of_err_to_wire(uint8_t version, enum of_err e, uint16_t *type,
 
 	if ((unsigned)e >= OF_ERR__MAX)
 		e = OF_ERR_NONE;
+	if (of_err14_to_wire(version, e, type, code))
+		return;
 	*type = of_errs[e].type[col];
 	*code = of_errs[e].code[col];
 }
@@ -420,7 +490,7 @@ of_hello_encode(struct wbuf *w, uint8_t version, uint32_t xid,
 	size_t	start, el;
 
 	start = of_msg_begin(w, version, OF_HELLO, xid);
-	if (version >= OF_VERSION_13 && bitmap != 0) {
+	if (of_v13plus(version) && bitmap != 0) {
 		el = w->len;
 		wbuf_put_u16(w, OFP13_HET_VERSIONBITMAP);
 		wbuf_put_u16(w, OFP13_HELLO_ELEM_HDR_LEN + sizeof(bitmap));
@@ -555,6 +625,10 @@ ofp_port_encode(struct wbuf *w, uint8_t version, const struct of_port *p)
 {
 	int	v10 = version == OF_VERSION_10;
 
+	if (version >= OF_VERSION_14) {
+		ofp14_port_encode(w, p);
+		return w->err ? -1 : 0;
+	}
 	if (v10)
 		wbuf_put_u16(w, of_port_narrow10(p->port_no));
 	else {
@@ -585,6 +659,8 @@ of_port_decode(uint8_t version, struct rbuf *r, struct of_port *p)
 {
 	uint16_t	p10;
 
+	if (version >= OF_VERSION_14)
+		return ofp14_port_decode(r, p);
 	memset(p, 0, sizeof(*p));
 	if (version == OF_VERSION_10) {
 		if (rbuf_get_u16(r, &p10) == -1)
@@ -821,6 +897,45 @@ of_packet_in_decode(uint8_t version, struct rbuf *r, struct of_packet_in *pi,
 
 /* PACKET_OUT, 1.3 section 7.3.7 / 1.0 section 5.3.6. */
 
+/* The actions (alen bytes) and the frame after them. */
+static int
+packet_out_rest(struct rbuf *r, struct of_packet_out *po, uint16_t alen,
+    enum of_err *err)
+{
+	po->actions = rbuf_ptr(r);
+	po->actions_len = alen;
+	if (rbuf_skip(r, alen) == -1)
+		return bad(err, OF_ERR_BAD_LEN);
+	po->data = rbuf_ptr(r);
+	po->data_len = rbuf_left(r);
+	return 0;
+}
+
+/*
+ * 1.5.1 section 7.3.7: in_port moved into a match that follows
+ * actions_len; a match without one says OFPP_CONTROLLER, as Open
+ * vSwitch takes it.
+ */
+static int
+packet_out15_decode(struct rbuf *r, struct of_packet_out *po,
+    enum of_err *err)
+{
+	struct of_match	m;
+	uint16_t	alen;
+
+	if (need_min(r, OFP15_PACKET_OUT_FIXED_BODY, err) == -1)
+		return -1;
+	rbuf_get_u32(r, &po->buffer_id);
+	rbuf_get_u16(r, &alen);
+	rbuf_skip(r, 2);
+	if (of_match_decode13(r, &m, err) == -1)
+		return -1;
+	po->in_port = match_in_port(&m);
+	if (po->in_port == 0)
+		po->in_port = OF_PORT_CONTROLLER;
+	return packet_out_rest(r, po, alen, err);
+}
+
 int
 of_packet_out_decode(uint8_t version, struct rbuf *r, struct of_packet_out *po,
     enum of_err *err)
@@ -828,6 +943,8 @@ of_packet_out_decode(uint8_t version, struct rbuf *r, struct of_packet_out *po,
 	uint16_t	port, alen;
 
 	memset(po, 0, sizeof(*po));
+	if (version >= OF_VERSION_15)
+		return packet_out15_decode(r, po, err);
 	if (version == OF_VERSION_10) {
 		if (need_min(r, OFP10_PACKET_OUT_BODY, err) == -1)
 			return -1;
@@ -843,13 +960,7 @@ of_packet_out_decode(uint8_t version, struct rbuf *r, struct of_packet_out *po,
 	rbuf_get_u16(r, &alen);
 	if (version != OF_VERSION_10)
 		rbuf_skip(r, 6);
-	po->actions = rbuf_ptr(r);
-	po->actions_len = alen;
-	if (rbuf_skip(r, alen) == -1)
-		return bad(err, OF_ERR_BAD_LEN);
-	po->data = rbuf_ptr(r);
-	po->data_len = rbuf_left(r);
-	return 0;
+	return packet_out_rest(r, po, alen, err);
 }
 
 int
@@ -953,8 +1064,11 @@ flow_mod10_decode(struct rbuf *r, struct of_flow_mod *fm, enum of_err *err)
 	return ff10_to_13(flags, &fm->flags, err);
 }
 
+/* 1.3's layout; 1.4 puts importance in the two bytes after flags
+ * (1.4.1 A.3.4.1), which 1.3 pads. */
 static int
-flow_mod13_decode(struct rbuf *r, struct of_flow_mod *fm, enum of_err *err)
+flow_mod13_decode(uint8_t version, struct rbuf *r, struct of_flow_mod *fm,
+    enum of_err *err)
 {
 	if (need_min(r, OFP13_FLOW_MOD_FIXED_BODY, err) == -1)
 		return -1;
@@ -969,7 +1083,10 @@ flow_mod13_decode(struct rbuf *r, struct of_flow_mod *fm, enum of_err *err)
 	rbuf_get_u32(r, &fm->out_port);
 	rbuf_get_u32(r, &fm->out_group);
 	rbuf_get_u16(r, &fm->flags);
-	rbuf_skip(r, 2);
+	if (version >= OF_VERSION_14)
+		rbuf_get_u16(r, &fm->importance);
+	else
+		rbuf_skip(r, 2);
 	return of_match_decode13(r, &fm->match, err);
 }
 
@@ -983,7 +1100,7 @@ of_flow_mod_decode(uint8_t version, struct rbuf *r, struct of_flow_mod *fm,
 	if (version == OF_VERSION_10)
 		rv = flow_mod10_decode(r, fm, err);
 	else
-		rv = flow_mod13_decode(r, fm, err);
+		rv = flow_mod13_decode(version, r, fm, err);
 	if (rv == -1)
 		return -1;
 	/* Instructions (1.3) or actions (1.0), left to of_actions.c. */
@@ -1020,7 +1137,8 @@ of_flow_mod_encode(struct wbuf *w, uint8_t version, uint32_t xid,
 		wbuf_put_u32(w, fm->out_port);
 		wbuf_put_u32(w, fm->out_group);
 		wbuf_put_u16(w, fm->flags);
-		wbuf_put_zero(w, 2);
+		wbuf_put_u16(w, version >= OF_VERSION_14 ? fm->importance :
+		    0);
 		ofp_match_put(w, version, &fm->match);
 	}
 	if (fm->prog_len > 0)
@@ -1036,6 +1154,10 @@ of_flow_removed_encode(struct wbuf *w, uint8_t version, uint32_t xid,
 	size_t	start;
 
 	start = of_msg_begin(w, version, OF_FLOW_REMOVED, xid);
+	if (version >= OF_VERSION_15) {
+		ofp15_flow_removed_put(w, fi);
+		return of_msg_end(w, start);
+	}
 	if (version == OF_VERSION_10)
 		ofp_match_put(w, version, fi->match);
 	wbuf_put_u64(w, fi->cookie);
@@ -1080,6 +1202,17 @@ of_port_status_decode(uint8_t version, struct rbuf *r, uint8_t *reason,
 	return of_port_decode(version, r, p);
 }
 
+void
+ofp_port_mod_head(struct rbuf *r, struct of_port_mod *pm)
+{
+	rbuf_get_u32(r, &pm->port_no);
+	rbuf_skip(r, 4);
+	rbuf_get_bytes(r, pm->hw_addr, OFP_ETH_ALEN);
+	rbuf_skip(r, 2);
+	rbuf_get_u32(r, &pm->config);
+	rbuf_get_u32(r, &pm->mask);
+}
+
 /* PORT_MOD, 1.3 section 7.3.4.4 / 1.0 section 5.3.3. */
 int
 of_port_mod_decode(uint8_t version, struct rbuf *r, struct of_port_mod *pm,
@@ -1087,6 +1220,8 @@ of_port_mod_decode(uint8_t version, struct rbuf *r, struct of_port_mod *pm,
 {
 	uint16_t	port;
 
+	if (version >= OF_VERSION_14)
+		return ofp14_port_mod_decode(r, pm, err);
 	memset(pm, 0, sizeof(*pm));
 	if (version == OF_VERSION_10) {
 		if (need_exact(r, OFP10_PORT_MOD_BODY, err) == -1)
@@ -1097,10 +1232,9 @@ of_port_mod_decode(uint8_t version, struct rbuf *r, struct of_port_mod *pm,
 	} else {
 		if (need_exact(r, OFP13_PORT_MOD_BODY, err) == -1)
 			return -1;
-		rbuf_get_u32(r, &pm->port_no);
-		rbuf_skip(r, 4);
-		rbuf_get_bytes(r, pm->hw_addr, OFP_ETH_ALEN);
-		rbuf_skip(r, 2);
+		ofp_port_mod_head(r, pm);
+		rbuf_get_u32(r, &pm->advertise);
+		return 0;
 	}
 	rbuf_get_u32(r, &pm->config);
 	rbuf_get_u32(r, &pm->mask);
@@ -1173,6 +1307,10 @@ of_async_encode(struct wbuf *w, uint8_t version, enum of_type t, uint32_t xid,
 		return -1;
 	}
 	start = of_msg_begin(w, version, t, xid);
+	if (version >= OF_VERSION_14) {
+		ofp14_async_put(w, version, a);
+		return of_msg_end(w, start);
+	}
 	for (i = 0; i < 2; i++)
 		wbuf_put_u32(w, a->packet_in[i]);
 	for (i = 0; i < 2; i++)
@@ -1183,9 +1321,13 @@ of_async_encode(struct wbuf *w, uint8_t version, enum of_type t, uint32_t xid,
 }
 
 int
-of_async_decode(struct rbuf *r, struct of_async *a, enum of_err *err)
+of_async_decode(uint8_t version, struct rbuf *r, struct of_async *a,
+    enum of_err *err)
 {
 	int	i;
+
+	if (version >= OF_VERSION_14)
+		return ofp14_async_get(version, r, a, err);
 
 	if (need_exact(r, OFP13_ASYNC_BODY, err) == -1)
 		return -1;
@@ -1235,9 +1377,32 @@ of_queue_get_config_reply_encode(struct wbuf *w, uint8_t version,
 	return of_msg_end(w, start);	/* no queues */
 }
 
+/* Names of of_versions[], in the same order. */
+static const char *const of_version_names[] = { "1.0", "1.3", "1.4",
+    "1.5" };
+
+/* "1.4" or "14" to 0x05; 0 for a name that is none of ours. */
+static int
+version_by_name(const char *tok)
+{
+	size_t	i;
+	char	two[3];
+
+	for (i = 0; i < N_VERSIONS; i++) {
+		two[0] = of_version_names[i][0];
+		two[1] = of_version_names[i][2];
+		two[2] = '\0';
+		if (strcmp(tok, of_version_names[i]) == 0 ||
+		    strcmp(tok, two) == 0)
+			return of_versions[i];
+	}
+	return 0;
+}
+
 /*
- * "1.3", "1.0" or a comma list of them (also "13", "10") to a bitmap with
- * bit v set for wire version v, the form HELLO carries (section 7.5.1).
+ * "1.5", "1.4", "1.3", "1.0" or a comma list of them (also "15" ... "10")
+ * to a bitmap with bit v set for wire version v, the form HELLO carries
+ * (1.3.5 section 7.5.1, 1.5.1 section 7.5.1).
  */
 int
 of_version_parse(const char *name, const char *arg, void *field, char *err,
@@ -1247,23 +1412,22 @@ of_version_parse(const char *name, const char *arg, void *field, char *err,
 	char		 buf[64], *tok, *save = NULL;
 
 	/* A longer list would be cut short, and its tail never checked. */
+	int		 v;
+
 	if ((size_t)snprintf(buf, sizeof(buf), "%s", arg) >= sizeof(buf)) {
 		snprintf(err, errlen, "--%s: '%.20s...' is too long "
-		    "(1.3, 1.0 or 1.3,1.0)", name, arg);
+		    "(1.5, 1.4, 1.3, 1.0 or a list: 1.3,1.0)", name, arg);
 		return -1;
 	}
 	*bitmap = 0;
 	for (tok = strtok_r(buf, ",", &save); tok != NULL;
 	    tok = strtok_r(NULL, ",", &save)) {
-		if (strcmp(tok, "1.3") == 0 || strcmp(tok, "13") == 0)
-			*bitmap |= 1u << OF_VERSION_13;
-		else if (strcmp(tok, "1.0") == 0 || strcmp(tok, "10") == 0)
-			*bitmap |= 1u << OF_VERSION_10;
-		else {
-			snprintf(err, errlen, "--%s: '%s' is not 1.3 or "
-			    "1.0", name, tok);
+		if ((v = version_by_name(tok)) == 0) {
+			snprintf(err, errlen, "--%s: '%s' is not 1.5, 1.4, "
+			    "1.3 or 1.0", name, tok);
 			return -1;
 		}
+		*bitmap |= 1u << v;
 	}
 	if (*bitmap == 0) {
 		snprintf(err, errlen, "--%s: no version given", name);
@@ -1278,12 +1442,20 @@ of_version_show(const struct opt *o, const void *base, char *buf,
     size_t len)
 {
 	uint32_t	bitmap;
+	size_t		i, off = 0;
+	int		n;
 
 	memcpy(&bitmap, (const char *)base + o->off, sizeof(bitmap));
-	snprintf(buf, len, "%s%s%s",
-	    bitmap & (1u << OF_VERSION_13) ? "1.3" : "",
-	    (bitmap & (1u << OF_VERSION_13)) &&
-	    (bitmap & (1u << OF_VERSION_10)) ? "," : "",
-	    bitmap & (1u << OF_VERSION_10) ? "1.0" : "");
-	return buf[0] != '\0' ? 0 : -1;
+	if (len > 0)
+		buf[0] = '\0';
+	for (i = N_VERSIONS; i-- > 0 && off < len;) {
+		if (!(bitmap & (1u << of_versions[i])))
+			continue;
+		n = snprintf(buf + off, len - off, "%s%s", off ? "," : "",
+		    of_version_names[i]);
+		if (n < 0)
+			return -1;
+		off += (size_t)n;
+	}
+	return off > 0 && off < len ? 0 : -1;
 }

@@ -204,10 +204,17 @@ struct of_async {
 	uint32_t	packet_in[2];
 	uint32_t	port_status[2];
 	uint32_t	flow_removed[2];
+	uint32_t	role_status[2];		/* 1.4 and later */
+	uint32_t	table_status[2];
+	uint32_t	requestforward[2];
+	uint32_t	cont_status[2];		/* 1.5: kept, read back */
 };
 int	 of_async_encode(struct wbuf *, uint8_t version, enum of_type,
 	    uint32_t xid, const struct of_async *);
-int	 of_async_decode(struct rbuf *, struct of_async *, enum of_err *);
+/* 1.4 and later: property lists, a SET_ASYNC changing only those given
+ * (*a holds the masks before). */
+int	 of_async_decode(uint8_t version, struct rbuf *, struct of_async *,
+	    enum of_err *);
 
 /* QUEUE_GET_CONFIG: request decode, reply with no queues. */
 int	 of_queue_get_config_decode(uint8_t version, struct rbuf *,
@@ -292,6 +299,16 @@ void	 of_mp_reply_begin(struct of_mp_reply *, struct wbuf *, uint8_t version,
 	    uint32_t xid, enum of_mp, size_t max_msg,
 	    void (*flush)(void *, struct wbuf *), void *arg);
 int	 of_mp_reply_add_flow(struct of_mp_reply *, const struct of_flow_info *);
+/* 1.4's OFPMP_TABLE_DESC: one ofp_table_desc (of_codec14.h). */
+struct of_table_desc;
+int	 of_mp_reply_add_table_desc(struct of_mp_reply *,
+	    const struct of_table_desc *);
+/* 1.4's OFPMP_FLOW_MONITOR: one ofp_flow_update_full (of_codec14.h). */
+int	 of_mp_reply_add_flow_update(struct of_mp_reply *, uint16_t event,
+	    const struct of_flow_info *, int instructions);
+/* 1.5's OFPMP_FLOW_STATS (17): match and OXS counts, no instructions. */
+int	 of_mp_reply_add_flow_stats15(struct of_mp_reply *,
+	    const struct of_flow_info *);
 int	 of_mp_reply_add_table(struct of_mp_reply *,
 	    const struct of_table_stats *);
 int	 of_mp_reply_add_port_stats(struct of_mp_reply *,
@@ -314,7 +331,8 @@ int	 of_group_stats_request_decode(struct rbuf *, uint32_t *group_id,
 /* A multipart request body that is an id and padding (GROUP, METER,
  * METER_CONFIG): the id. */
 int	 of_mp_id_request_decode(struct rbuf *, uint32_t *id, enum of_err *);
-int	 of_mp_group_features_encode(struct wbuf *, uint32_t xid,
+int	 of_mp_group_features_encode(struct wbuf *, uint8_t version,
+	    uint32_t xid,
 	    uint32_t max_groups);
 /*
  * One ofp_table_features entry (1.3 section 7.3.5.5) for a reply begun

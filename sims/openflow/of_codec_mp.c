@@ -9,17 +9,20 @@
 #include "buf.h"
 #include "of_actions.h"
 #include "of_codec.h"
+#include "of_codec14.h"
 #include "of_group.h"
 #include "of_oxm.h"
 #include "of_wire_actions.h"
 #include "ofp.h"
+#include "ofp14.h"
 
 #define NOWIRE	(-1)
 
 static const struct {
 	const char	*name;
 	int32_t		 wire10;
-	int32_t		 wire13;
+	int32_t		 wire13;	/* and 1.4, 1.5 */
+	uint8_t		 since;		/* 1.3 family: 0 is 1.3 */
 } of_mps[OF_MP_UNKNOWN] = {
 	[OF_MP_DESC] = { "DESC", OFP10_ST_DESC, OFP13_MP_DESC },
 	[OF_MP_FLOW] = { "FLOW", OFP10_ST_FLOW, OFP13_MP_FLOW },
@@ -44,6 +47,18 @@ static const struct {
 	    OFP13_MP_PORT_DESC },
 	[OF_MP_EXPERIMENTER] = { "EXPERIMENTER", OFP10_ST_VENDOR,
 	    OFP13_MP_EXPERIMENTER },
+	[OF_MP_TABLE_DESC] = { "TABLE_DESC", NOWIRE, OFP14_MP_TABLE_DESC,
+	    OF_VERSION_14 },
+	[OF_MP_QUEUE_DESC] = { "QUEUE_DESC", NOWIRE, OFP14_MP_QUEUE_DESC,
+	    OF_VERSION_14 },
+	[OF_MP_FLOW_MONITOR] = { "FLOW_MONITOR", NOWIRE,
+	    OFP14_MP_FLOW_MONITOR, OF_VERSION_14 },
+	[OF_MP_FLOW_STATS] = { "FLOW_STATS", NOWIRE, OFP15_MP_FLOW_STATS,
+	    OF_VERSION_15 },
+	[OF_MP_CONTROLLER_STATUS] = { "CONTROLLER_STATUS", NOWIRE,
+	    OFP15_MP_CONTROLLER_STATUS, OF_VERSION_15 },
+	[OF_MP_BUNDLE_FEATURES] = { "BUNDLE_FEATURES", NOWIRE,
+	    OFP15_MP_BUNDLE_FEATURES, OF_VERSION_15 },
 };
 
 static int
@@ -54,11 +69,15 @@ bad(enum of_err *err, enum of_err e)
 	return -1;
 }
 
+/* A kind a later version added has no wire value before it. */
 static int32_t
 mp_wire(uint8_t version, int mp)
 {
-	return version == OF_VERSION_10 ? of_mps[mp].wire10 :
-	    of_mps[mp].wire13;
+	if (version == OF_VERSION_10)
+		return of_mps[mp].wire10;
+	if (of_mps[mp].since != 0 && version < of_mps[mp].since)
+		return NOWIRE;
+	return of_mps[mp].wire13;
 }
 
 enum of_mp
@@ -273,6 +292,10 @@ of_mp_aggregate_encode(struct wbuf *w, uint8_t version, uint32_t xid,
 
 	start = mp_begin(w, version, OF_MULTIPART_REPLY, xid,
 	    OF_MP_AGGREGATE, 0);
+	if (version >= OF_VERSION_15) {
+		ofp15_aggregate_put(w, packets, bytes, flows);
+		return of_msg_end(w, start);
+	}
 	wbuf_put_u64(w, packets);
 	wbuf_put_u64(w, bytes);
 	wbuf_put_u32(w, flows);
@@ -324,8 +347,11 @@ flow_stats_fields(struct wbuf *w, uint8_t version,
 	if (v10)
 		wbuf_put_zero(w, 6);
 	else {
+		/* 1.4 puts importance in 1.3's padding (1.4.1 A.3.5.2). */
 		wbuf_put_u16(w, fi->flags);
-		wbuf_put_zero(w, 4);
+		wbuf_put_u16(w, version >= OF_VERSION_14 ? fi->importance :
+		    0);
+		wbuf_put_zero(w, 2);
 	}
 	wbuf_put_u64(w, fi->cookie);
 	wbuf_put_u64(w, fi->packet_count);
@@ -340,6 +366,11 @@ flow_entry(struct wbuf *w, uint8_t version, const void *arg)
 	const struct of_flow_info	*fi = arg;
 	size_t				 start = w->len;
 
+	/* 1.5's OFPMP_FLOW_DESC (wire 1): the counts as OXS. */
+	if (version >= OF_VERSION_15) {
+		ofp15_flow_desc_put(w, fi);
+		return;
+	}
 	wbuf_put_u16(w, 0);		/* length, patched below */
 	flow_stats_fields(w, version, fi);
 	if (fi->prog_len > 0)
@@ -369,19 +400,11 @@ table_entry(struct wbuf *w, uint8_t version, const void *arg)
 	wbuf_put_u64(w, ts->matched_count);
 }
 
-/* ofp_port_stats: 1.3 section 7.3.5.6 (112 bytes), 1.0 (104 bytes). */
-static void
-port_stats_entry(struct wbuf *w, uint8_t version, const void *arg)
+/* rx/tx packets, bytes, drops and errors: every version's first eight
+ * port counters (1.4 moves the others into a property). */
+void
+ofp_port_counters_put(struct wbuf *w, const struct of_port_stats *ps)
 {
-	const struct of_port_stats	*ps = arg;
-
-	if (version == OF_VERSION_10) {
-		wbuf_put_u16(w, of_port_narrow10(ps->port_no));
-		wbuf_put_zero(w, 6);
-	} else {
-		wbuf_put_u32(w, ps->port_no);
-		wbuf_put_zero(w, 4);
-	}
 	wbuf_put_u64(w, ps->rx_packets);
 	wbuf_put_u64(w, ps->tx_packets);
 	wbuf_put_u64(w, ps->rx_bytes);
@@ -390,6 +413,26 @@ port_stats_entry(struct wbuf *w, uint8_t version, const void *arg)
 	wbuf_put_u64(w, ps->tx_dropped);
 	wbuf_put_u64(w, ps->rx_errors);
 	wbuf_put_u64(w, ps->tx_errors);
+}
+
+/* ofp_port_stats: 1.3 section 7.3.5.6 (112 bytes), 1.0 (104 bytes). */
+static void
+port_stats_entry(struct wbuf *w, uint8_t version, const void *arg)
+{
+	const struct of_port_stats	*ps = arg;
+
+	if (version >= OF_VERSION_14) {
+		ofp14_port_stats_encode(w, ps);
+		return;
+	}
+	if (version == OF_VERSION_10) {
+		wbuf_put_u16(w, of_port_narrow10(ps->port_no));
+		wbuf_put_zero(w, 6);
+	} else {
+		wbuf_put_u32(w, ps->port_no);
+		wbuf_put_zero(w, 4);
+	}
+	ofp_port_counters_put(w, ps);
 	wbuf_put_u64(w, ps->rx_frame_err);
 	wbuf_put_u64(w, ps->rx_over_err);
 	wbuf_put_u64(w, ps->rx_crc_err);
@@ -415,19 +458,20 @@ struct tf_arg {
 	uint32_t	max_entries;
 };
 
-/* A property: type, length without padding, body, padding to 8. */
-static size_t
-tf_prop_begin(struct wbuf *w, uint16_t type)
+/* A property: type, length without padding, body, padding to 8 (also
+ * 1.5's ofp_stats: reserved 0, length, OXS fields, padding). */
+size_t
+ofp_prop_begin(struct wbuf *w, uint16_t type)
 {
 	size_t	start = w->len;
 
 	wbuf_put_u16(w, type);
-	wbuf_put_u16(w, 0);		/* length, tf_prop_end */
+	wbuf_put_u16(w, 0);		/* length, ofp_prop_end */
 	return start;
 }
 
-static void
-tf_prop_end(struct wbuf *w, size_t start)
+void
+ofp_prop_end(struct wbuf *w, size_t start)
 {
 	size_t	len = w->len - start;
 
@@ -440,13 +484,13 @@ tf_prop_end(struct wbuf *w, size_t start)
 static void
 tf_ids(struct wbuf *w, uint16_t prop, const uint16_t *ids, size_t n)
 {
-	size_t	start = tf_prop_begin(w, prop), i;
+	size_t	start = ofp_prop_begin(w, prop), i;
 
 	for (i = 0; i < n; i++) {
 		wbuf_put_u16(w, ids[i]);
 		wbuf_put_u16(w, OFP13_TFP_ID_LEN);
 	}
-	tf_prop_end(w, start);
+	ofp_prop_end(w, start);
 }
 
 /* GOTO_TABLE only where a later table exists (it must go forward). */
@@ -465,12 +509,12 @@ tf_instructions(struct wbuf *w, const struct tf_arg *a)
 static void
 tf_next_tables(struct wbuf *w, const struct tf_arg *a)
 {
-	size_t		start = tf_prop_begin(w, OFP13_TFPT_NEXT_TABLES);
+	size_t		start = ofp_prop_begin(w, OFP13_TFPT_NEXT_TABLES);
 	unsigned	t;
 
 	for (t = a->table_id + 1u; t < a->n_tables; t++)
 		wbuf_put_u8(w, (uint8_t)t);
-	tf_prop_end(w, start);
+	ofp_prop_end(w, start);
 }
 
 /* The actions of_actions.c accepts (experimenter aside). */
@@ -495,7 +539,7 @@ static void
 tf_oxms(struct wbuf *w, uint16_t prop)
 {
 	const struct oxm_field	*f;
-	size_t			 start = tf_prop_begin(w, prop);
+	size_t			 start = ofp_prop_begin(w, prop);
 	unsigned		 n;
 	int			 hm;
 
@@ -509,7 +553,7 @@ tf_oxms(struct wbuf *w, uint16_t prop)
 		hm = prop == OFP13_TFPT_MATCH && f->maskable;
 		wbuf_put_u32(w, OXM_HEADER(n, hm, hm ? 2 * f->len : f->len));
 	}
-	tf_prop_end(w, start);
+	ofp_prop_end(w, start);
 }
 
 static void
@@ -522,7 +566,12 @@ table_features_entry(struct wbuf *w, uint8_t version, const void *arg)
 	snprintf(name, sizeof(name), "table%u", a->table_id);
 	wbuf_put_u16(w, 0);		/* length, patched below */
 	wbuf_put_u8(w, a->table_id);
-	wbuf_put_zero(w, 5);
+	if (version >= OF_VERSION_15) {
+		/* command, features: every table ingress, none egress */
+		wbuf_put_u8(w, 0);
+		wbuf_put_u32(w, OFP15_TFF_INGRESS_TABLE);
+	} else
+		wbuf_put_zero(w, 5);
 	ofp_put_str(w, name, OFP13_TABLE_NAME_LEN);
 	wbuf_put_u64(w, UINT64_MAX);	/* metadata_match */
 	wbuf_put_u64(w, UINT64_MAX);	/* metadata_write */
@@ -647,6 +696,58 @@ of_mp_reply_add_flow(struct of_mp_reply *r, const struct of_flow_info *fi)
 	return mp_reply_add(r, OF_MP_FLOW, flow_entry, fi);
 }
 
+static void
+flow_stats15_entry(struct wbuf *w, uint8_t version, const void *arg)
+{
+	(void)version;
+	ofp15_flow_stats_put(w, arg);
+}
+
+int
+of_mp_reply_add_flow_stats15(struct of_mp_reply *r,
+    const struct of_flow_info *fi)
+{
+	return mp_reply_add(r, OF_MP_FLOW_STATS, flow_stats15_entry, fi);
+}
+
+static void
+table_desc_entry(struct wbuf *w, uint8_t version, const void *arg)
+{
+	(void)version;
+	ofp14_table_desc_put(w, arg);
+}
+
+int
+of_mp_reply_add_table_desc(struct of_mp_reply *r,
+    const struct of_table_desc *td)
+{
+	return mp_reply_add(r, OF_MP_TABLE_DESC, table_desc_entry, td);
+}
+
+struct flow_update_arg {
+	uint16_t			 event;
+	int				 instructions;
+	const struct of_flow_info	*fi;
+};
+
+static void
+flow_update_entry(struct wbuf *w, uint8_t version, const void *arg)
+{
+	const struct flow_update_arg	*a = arg;
+
+	(void)version;
+	ofp14_flow_update_put(w, a->event, a->fi, a->instructions);
+}
+
+int
+of_mp_reply_add_flow_update(struct of_mp_reply *r, uint16_t event,
+    const struct of_flow_info *fi, int instructions)
+{
+	struct flow_update_arg	a = { event, instructions, fi };
+
+	return mp_reply_add(r, OF_MP_FLOW_MONITOR, flow_update_entry, &a);
+}
+
 int
 of_mp_reply_add_table(struct of_mp_reply *r, const struct of_table_stats *ts)
 {
@@ -746,6 +847,8 @@ of_port_stats_next(uint8_t version, struct rbuf *entries,
 
 	if (rbuf_left(entries) == 0)
 		return 0;
+	if (version >= OF_VERSION_14)
+		return ofp14_port_stats_decode(entries, ps) == -1 ? -1 : 1;
 	memset(ps, 0, sizeof(*ps));
 	if (version == OF_VERSION_10) {
 		if (rbuf_get_u16(entries, &p10) == -1 ||
@@ -807,7 +910,10 @@ group_desc_entry(struct wbuf *w, uint8_t version, const void *arg)
 {
 	const struct of_group_info	*gi = arg;
 
-	(void)version;
+	if (version >= OF_VERSION_15) {
+		ofp15_group_desc_put(w, gi);
+		return;
+	}
 	wbuf_put_u16(w, (uint16_t)(OFP13_GROUP_DESC_FIXED + gi->buckets_len));
 	wbuf_put_u8(w, gi->type);
 	wbuf_put_zero(w, 1);
@@ -875,13 +981,13 @@ of_mp_id_request_decode(struct rbuf *r, uint32_t *id, enum of_err *err)
  * actions but GROUP).
  */
 int
-of_mp_group_features_encode(struct wbuf *w, uint32_t xid,
+of_mp_group_features_encode(struct wbuf *w, uint8_t version, uint32_t xid,
     uint32_t max_groups)
 {
 	size_t	start;
 	int	i;
 
-	start = mp_begin(w, OF_VERSION_13, OF_MULTIPART_REPLY, xid,
+	start = mp_begin(w, version, OF_MULTIPART_REPLY, xid,
 	    OF_MP_GROUP_FEATURES, 0);
 	wbuf_put_u32(w, 1u << OF_GT_ALL | 1u << OF_GT_SELECT |
 	    1u << OF_GT_INDIRECT | 1u << OF_GT_FF);

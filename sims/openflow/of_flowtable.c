@@ -53,6 +53,7 @@ struct of_flow {
 	uint16_t		 flags;
 	uint16_t		 match_len;
 	uint16_t		 prog_len;
+	uint16_t		 importance;	/* 1.4: in the padding */
 	uint8_t			 table_id;
 	uint8_t			 data[];	/* match, then prog */
 };
@@ -97,6 +98,8 @@ struct of_flowtable {
 	 * holds no array at all (it was 2 KiB of NULLs per switch). */
 	struct of_ft_table	**tables;
 	uint16_t		 tables_cap;
+	of_flow_watch_cb	 watch;		/* flow monitors, or NULL */
+	void			*watch_arg;
 	struct of_ft_txn	*txn;		/* a bundle's commit, or NULL */
 };
 
@@ -538,6 +541,7 @@ flow_new(const struct ft_op *op, uint32_t hash)
 	f->idle_timeout = mod->idle_timeout;
 	f->hard_timeout = mod->hard_timeout;
 	f->flags = mod->flags & ~OF_FF_EMERG;
+	f->importance = mod->importance;
 	f->table_id = mod->table_id;
 	return f;
 }
@@ -556,6 +560,7 @@ flow_copy_state(struct of_flow *nf, const struct of_flow *f)
 	nf->idle_timeout = f->idle_timeout;
 	nf->hard_timeout = f->hard_timeout;
 	nf->flags = f->flags;
+	nf->importance = f->importance;
 	nf->table_id = f->table_id;
 }
 
@@ -572,6 +577,7 @@ flow_info(const struct of_flow *f, uint64_t now, uint8_t reason,
 	fi->idle_timeout = f->idle_timeout;
 	fi->hard_timeout = f->hard_timeout;
 	fi->flags = f->flags;
+	fi->importance = f->importance;
 	fi->cookie = f->cookie;
 	fi->duration_sec = d / NSEC_PER_SEC;
 	fi->duration_nsec = d % NSEC_PER_SEC;
@@ -579,6 +585,20 @@ flow_info(const struct of_flow *f, uint64_t now, uint8_t reason,
 	fi->match = m;
 	fi->prog = flow_prog(f);
 	fi->prog_len = f->prog_len;
+}
+
+/* A change flow monitors hear of (none watching: nothing to do). */
+static void
+flow_watch(const struct of_flowtable *ft, const struct of_flow *f,
+    uint64_t now, uint16_t event, uint8_t reason)
+{
+	struct of_flow_info	fi;
+	struct of_match		m;
+
+	if (ft->watch == NULL)
+		return;
+	flow_info(f, now, reason, &fi, &m);
+	ft->watch(ft->watch_arg, event, &fi);
 }
 
 /* Remove a flow, telling the controller when it asked to be told. */
@@ -605,6 +625,7 @@ flow_remove(struct of_flowtable *ft, struct of_ft_table *t, struct of_flow *f,
 		flow_info(f, now, reason, &fi, &m);
 		cb(arg, &fi);
 	}
+	flow_watch(ft, f, now, OF_FME_REMOVED, reason);
 	table_drop(ft, t, f);
 }
 
@@ -697,9 +718,11 @@ ft_add(struct ft_op *op)
 		/* Identical match and priority: replaced, duration too. */
 		table_swap(op->ft, t, old, f);
 		op->res->modified++;
+		flow_watch(op->ft, f, op->now, OF_FME_MODIFIED, 0);
 	} else {
 		table_link(op->ft, t, f);
 		op->res->added++;
+		flow_watch(op->ft, f, op->now, OF_FME_ADDED, 0);
 	}
 	return 0;
 }
@@ -745,6 +768,7 @@ flow_modify(struct ft_op *op, struct of_ft_table *t, struct of_flow *f)
 			heap_fix(op->ft, nf->heap_idx);
 	}
 	op->res->modified++;
+	flow_watch(op->ft, nf, op->now, OF_FME_MODIFIED, 0);
 }
 
 static void
@@ -1009,6 +1033,13 @@ uint64_t
 of_flowtable_total(const struct of_flowtable *ft)
 {
 	return ft->total;
+}
+
+void
+of_flowtable_watch(struct of_flowtable *ft, of_flow_watch_cb cb, void *arg)
+{
+	ft->watch = cb;
+	ft->watch_arg = arg;
 }
 
 struct of_ft_shape

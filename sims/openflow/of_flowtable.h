@@ -50,6 +50,7 @@ struct of_flow_mod {
 	uint32_t	 out_port;	/* 32-bit form, OF_PORT_ANY = none */
 	uint32_t	 out_group;	/* OF_GROUP_ANY in 1.0 */
 	uint16_t	 flags;		/* OF_FF_* */
+	uint16_t	 importance;	/* 1.4 and later; 0 before */
 	struct of_match	 match;
 	const uint8_t	*prog;		/* points into the message */
 	size_t		 prog_len;
@@ -72,6 +73,7 @@ struct of_flow_info {
 	uint16_t		 idle_timeout;
 	uint16_t		 hard_timeout;
 	uint16_t		 flags;
+	uint16_t		 importance;	/* 1.4 and later */
 	uint64_t		 cookie;
 	uint64_t		 packet_count;
 	uint64_t		 byte_count;
@@ -95,6 +97,20 @@ struct of_ft_result {
 typedef void	(*of_flow_removed_cb)(void *arg, const struct of_flow_info *);
 /* Called for each selected flow; return non-zero to stop the walk. */
 typedef int	(*of_flow_visit_cb)(void *arg, const struct of_flow_info *);
+
+/* Events of flow monitors (1.4.1 section 7.3.5.19, enum
+ * ofp_flow_update_event). */
+#define OF_FME_INITIAL		0
+#define OF_FME_ADDED		1
+#define OF_FME_REMOVED		2
+#define OF_FME_MODIFIED		3
+/* Called for each flow added, changed (a MODIFY, or an ADD replacing
+ * it) or removed (reason as FLOW_REMOVED's: delete, timeout, group), as
+ * it is then; at most one watcher, NULL to stop. */
+typedef void	(*of_flow_watch_cb)(void *arg, uint16_t event,
+	    const struct of_flow_info *);
+void	 of_flowtable_watch(struct of_flowtable *, of_flow_watch_cb,
+	    void *arg);
 
 struct of_flowtable *of_flowtable_new(uint8_t version, uint8_t n_tables,
 	    uint32_t max_per_table);

@@ -8,8 +8,13 @@
 
 #include "log.h"
 #include "of_actions.h"
+#include "of_codec14.h"
+#include "of_bundle.h"
 #include "of_experimenter.h"
+#include "of_monitor.h"
+#include "of_reqfwd.h"
 #include "of_sim.h"
+#include "of_vacancy.h"
 
 #ifndef PACKAGE_VERSION
 #define PACKAGE_VERSION "unknown"
@@ -55,7 +60,7 @@ void
 of_port_fill(const struct of_switch *sw, uint32_t no, struct of_port *p)
 {
 	uint64_t	dpid = sw->sim->cfg.dpid_base + sw->idx;
-	int		v13 = sw->version == OF_VERSION_13;
+	int		v13 = of_v13plus(sw->version);
 
 	memset(p, 0, sizeof(*p));
 	p->port_no = no;
@@ -207,6 +212,8 @@ of_flows_changed(struct of_switch *sw, int64_t delta, uint64_t now,
 	uint64_t	 n;
 
 	sim->total_flows += delta;
+	if (sw->owner->vacancy != NULL)
+		of_vacancy_check(sw->owner);
 	if (delta > 0) {
 		if (prog->state == PHASE_PENDING) {
 			phase_start(prog, arrived);
@@ -252,7 +259,7 @@ of_flow_mod_validate(struct of_switch *sw, const struct of_flow_mod *fm,
 		*err = OF_ERR_FLOW_BAD_TABLE_ID;
 		return -1;
 	}
-	if (sw->version == OF_VERSION_13)
+	if (of_v13plus(sw->version))
 		return of_instructions_check(fm->prog, fm->prog_len,
 		    fm->table_id, sw->sim->cfg.tables, sw->sim->cfg.ports, 1,
 		    sw->owner->groups, err) == -1 ? -1 :
@@ -275,14 +282,18 @@ of_on_flow_mod(const struct of_ctx *c)
 		return;
 	(*cn->flow_mods)++;
 	memset(&res, 0, sizeof(res));
+	/* Flow monitors with ONLY_OWN hear whose change it was. */
+	sw->owner->mon_origin = sw;
 	if (of_flow_mod_decode(sw->version, c->body, &fm, &err) == -1 ||
 	    of_flow_mod_validate(sw, &fm, &err) == -1 ||
 	    of_flowtable_apply(sw->ft, &fm, now, of_switch_flow_removed, sw, &res,
 	    &err) == -1) {
+		sw->owner->mon_origin = NULL;
 		(*cn->flow_mod_errors)++;
 		of_refuse(c, err);
 		return;
 	}
+	sw->owner->mon_origin = NULL;
 	of_switch_flow_mod_taken(sw, now);
 	of_switch_timed(sw->owner);
 	if (fm.buffer_id != OF_NO_BUFFER && fm.command <= OF_FC_MODIFY_STRICT)
@@ -356,6 +367,22 @@ of_group_deleted(void *arg, uint32_t group_id)
 		of_flows_changed(sw, -(int64_t)res.deleted, now, now);
 }
 
+/* 1.5's buckets carry ids and properties (of_codec14.c): converted
+ * into 1.3's form in a buffer of their own, big enough for any message
+ * (a 1.5 bucket is 8 bytes at least, its 1.3 form 8 more). */
+static int
+of_group_mod_any_decode(uint8_t version, struct rbuf *body,
+    struct of_group_mod *gm, enum of_err *err)
+{
+	static uint8_t	b13[2 * OF_MAX_MSG];
+	struct wbuf	w;
+
+	if (version < OF_VERSION_15)
+		return of_group_mod_decode(body, gm, err);
+	wbuf_init(&w, b13, sizeof(b13));
+	return of_group_mod15_decode(body, gm, &w, err);
+}
+
 /* GROUP_MOD (1.3.5 section 7.3.4.2); 1.0 has no groups. */
 static void
 of_on_group_mod(const struct of_ctx *c)
@@ -368,21 +395,24 @@ of_on_group_mod(const struct of_ctx *c)
 
 	if (of_slave_refuse(c))
 		return;
-	if (sw->version != OF_VERSION_13) {
+	if (!of_v13plus(sw->version)) {
 		of_refuse(c, OF_ERR_BAD_TYPE);
 		return;
 	}
 	(*cn->group_mods)++;
 	lim.n_ports = sw->sim->cfg.ports;
 	lim.max_groups = sw->sim->cfg.max_groups;
-	if (of_group_mod_decode(c->body, &gm, &err) == -1 ||
+	if (of_group_mod_any_decode(sw->version, c->body, &gm, &err) == -1 ||
 	    of_groups_apply(&sw->owner->groups, &gm, &lim, clock_ns(),
 	    of_group_deleted, sw, &err) == -1) {
 		(*cn->group_mod_errors)++;
 		if (err == OF_ERR_GROUP_OUT_OF_GROUPS)
 			(*cn->groups_out_of_room)++;
 		of_refuse(c, err);
+		return;
 	}
+	if (sw->sim->cfg.n_ctl > 1)
+		of_requestforward(sw, c->msg, c->h->length, OF_RFR_GROUP_MOD);
 }
 
 /* PORT_STATUS is asynchronous: each controller's async config may mask
@@ -550,10 +580,10 @@ of_on_get_async(const struct of_ctx *c)
 static void
 of_on_set_async(const struct of_ctx *c)
 {
-	struct of_async	a;
+	struct of_async	a = c->sw->async;
 	enum of_err	err = OF_ERR_NONE;
 
-	if (of_async_decode(c->body, &a, &err) == -1) {
+	if (of_async_decode(c->sw->version, c->body, &a, &err) == -1) {
 		of_refuse(c, err);
 		return;
 	}
@@ -578,6 +608,8 @@ of_flow_visit(void *arg, const struct of_flow_info *fi)
 	struct of_flow_walk	*fw = arg;
 
 	fw->n++;
+	if (fw->mr->mp == OF_MP_FLOW_STATS)
+		return of_mp_reply_add_flow_stats15(fw->mr, fi) == -1;
 	return of_mp_reply_add_flow(fw->mr, fi) == -1;
 }
 
@@ -617,8 +649,9 @@ of_flow_filter_decode(const struct of_ctx *c, struct rbuf *body,
 	return 0;
 }
 
+/* FLOW (1.5: FLOW_DESC) and 1.5's FLOW_STATS: one walk, two forms. */
 static void
-of_mp_flow(const struct of_ctx *c, struct rbuf *body)
+of_mp_flow(const struct of_ctx *c, struct rbuf *body, enum of_mp mp)
 {
 	struct of_switch	*sw = c->sw;
 	struct of_flow_filter	 f;
@@ -629,7 +662,7 @@ of_mp_flow(const struct of_ctx *c, struct rbuf *body)
 	if (of_flow_filter_decode(c, body, &f) == -1)
 		return;
 	of_mp_reply_begin(&mr, of_scratch(), sw->version, c->h->xid,
-	    OF_MP_FLOW, sw->sim->cfg.mp_max_bytes, of_mp_flush, sw);
+	    mp, sw->sim->cfg.mp_max_bytes, of_mp_flush, sw);
 	of_flowtable_walk(sw->ft, &f, now, of_flow_visit, &fw);
 	of_mp_reply_end(&mr);
 	of_confirm(sw, &f, fw.n, now);
@@ -703,7 +736,9 @@ of_mp_ports(const struct of_ctx *c, struct rbuf *body, enum of_mp mp)
 	uint32_t		 want = OF_PORT_ANY, i;
 	uint64_t		 up = clock_ns() - sw->up_ns;
 
-	if (mp == OF_MP_PORT_STATS && of_port_stats_request_decode(
+	/* 1.5's PORT_DESC request names a port too (1.5.1 7.3.5.7). */
+	if ((mp == OF_MP_PORT_STATS || (mp == OF_MP_PORT_DESC &&
+	    sw->version >= OF_VERSION_15)) && of_port_stats_request_decode(
 	    sw->version, body, &want, &err) == -1) {
 		of_refuse(c, err);
 		return;
@@ -827,7 +862,8 @@ of_on_multipart(const struct of_ctx *c)
 	}
 	switch (req.mp) {
 	case OF_MP_DESC:	of_mp_desc(c); return;
-	case OF_MP_FLOW:	of_mp_flow(c, &req.body); return;
+	case OF_MP_FLOW:
+	case OF_MP_FLOW_STATS:	of_mp_flow(c, &req.body, req.mp); return;
 	case OF_MP_AGGREGATE:	of_mp_aggregate(c, &req.body); return;
 	case OF_MP_TABLE:	of_mp_table(c); return;
 	case OF_MP_PORT_STATS:
@@ -836,13 +872,18 @@ of_on_multipart(const struct of_ctx *c)
 		/* A body would set them: a write (1.3.5 section 6.3.6). */
 		if (rbuf_left(&req.body) > 0 && of_slave_refuse(c))
 			return;
+		if (c->sw->version >= OF_VERSION_15 &&
+		    ofp15_table_features_check(&req.body, &err) == -1) {
+			of_refuse(c, err);
+			return;
+		}
 		of_mp_table_features(c);
 		return;
 	case OF_MP_GROUP:
 	case OF_MP_GROUP_DESC:	of_mp_groups(c, &req.body, req.mp); return;
 	case OF_MP_GROUP_FEATURES:
 		w = of_scratch();
-		of_mp_group_features_encode(w, c->h->xid,
+		of_mp_group_features_encode(w, c->sw->version, c->h->xid,
 		    c->sw->sim->cfg.max_groups);
 		of_reply(c->sw, w);
 		return;
@@ -851,12 +892,16 @@ of_on_multipart(const struct of_ctx *c)
 	case OF_MP_METER_FEATURES:	of_mp_meters(c, &req.body, req.mp);
 					return;
 	case OF_MP_QUEUE:
+	case OF_MP_QUEUE_DESC:		/* 1.4's QUEUE_GET_CONFIG */
 		/* No queues: an empty answer, as a switch without any
 		 * configured. */
 		w = of_scratch();
 		of_mp_empty_encode(w, c->sw->version, c->h->xid, req.mp);
 		of_reply(c->sw, w);
 		return;
+	case OF_MP_FLOW_MONITOR:	of_mp_flow_monitor(c, &req.body);
+					return;
+	case OF_MP_TABLE_DESC:	of_mp_table_desc(c); return;
 	case OF_MP_EXPERIMENTER:	of_on_mp_experimenter(c, &req.body);
 					return;
 	default:
@@ -883,10 +928,17 @@ of_handle(struct of_switch *sw, enum of_type t, const struct of_header *h,
 	case OF_FLOW_MOD:		of_on_flow_mod(&c); return;
 	case OF_PORT_MOD:		of_on_port_mod(&c); return;
 	case OF_TABLE_MOD:		/* table-miss config: 1.1 only */
-		of_slave_refuse(&c);
+		if (sw->version >= OF_VERSION_14)
+			of_on_table_mod14(&c);	/* vacancy events */
+		else
+			of_slave_refuse(&c);
 		return;
 	case OF_GROUP_MOD:		of_on_group_mod(&c); return;
 	case OF_METER_MOD:		of_on_meter_mod(&c); return;
+	case OF_BUNDLE_CONTROL:		of_on_bundle_control(&c, c.body);
+					return;
+	case OF_BUNDLE_ADD_MESSAGE:	of_on_bundle_add_message(&c, c.body);
+					return;
 	case OF_MULTIPART_REQUEST:	of_on_multipart(&c); return;
 	case OF_BARRIER_REQUEST:	of_on_barrier(&c); return;
 	case OF_QUEUE_GET_CONFIG_REQUEST: of_on_queue_get_config(&c); return;

@@ -76,7 +76,8 @@ static const struct opt of_rows[] = {
 	    "switches to simulate (required)"),
 	OPT_P("of-version", "V[,V]", struct of_config, version_bitmap, uint32_t,
 	    of_version_parse, 0,
-	    "1.3, 1.0 or both (highest wins)",
+	    "1.5, 1.4, 1.3, 1.0 or a list (highest common\n"
+	    "wins)",
 	    .show = of_version_show),
 	OPT_U("dpid-base", "N", C, dpid_base, 0, UINT64_MAX, 0,
 	    "datapath id of the first switch"),
@@ -98,6 +99,9 @@ static const struct opt of_rows[] = {
 	    "discard a bundle idle for S s (0: never)"),
 	OPT_U("max-meters", "N", C, max_meters, 1, 1000000, 0,
 	    "meters a switch holds (OpenFlow 1.3)"),
+	OPT_U("max-flow-monitors", "N", C, max_flow_monitors, 1, 4096, 0,
+	    "flow monitors a controller connection holds\n"
+	    "(OpenFlow 1.4 and 1.5)"),
 	OPT_U("expect-flows", "N", C, expect_flows, 1, UINT64_MAX / 2, 0,
 	    "program ends when the switches hold N flows,\n"
 	    "delete when they hold none again"),
@@ -161,6 +165,7 @@ of_config_defaults(struct of_config *cfg)
 	cfg->bundle_bytes_max = OF_BUNDLE_BYTES_MAX;
 	cfg->bundle_timeout = OF_BUNDLE_TIMEOUT;
 	cfg->max_meters = 4096;
+	cfg->max_flow_monitors = 64;
 	cfg->tree_fanout = 2;
 	cfg->macs = 1000;
 	cfg->pktin_window = 64;
@@ -214,6 +219,10 @@ static const struct counter_row of_counter_rows[] = {
 	OFC(meter_mods, "meter_mods"),
 	OFC(meter_mod_errors, "meter_mod_errors"),
 	OFC(meters_out_of_room, "meters_out_of_room"),
+	OFC(flow_updates_sent, "flow_updates_sent"),
+	OFC(flow_monitors_refused, "flow_monitors_refused"),
+	OFC(table_status_sent, "table_status_sent"),
+	OFC(requestforward_sent, "requestforward_sent"),
 	OFC(experimenter_refused, "experimenter_refused"),
 	OFC(bundles_opened, "bundles_opened"),
 	OFC(bundles_committed, "bundles_committed"),
@@ -648,8 +657,11 @@ of_pool_config_one(struct pool_config *pc, const struct run_opts *ro,
  * --controller EP[,EP...]: one pool per controller.  Several controllers
  * are a cluster (1.3.5 section 6.3.6): each switch connects to every one
  * (tcp: or ssl:; a listening switch takes one controller), and roles are
- * OpenFlow 1.3's, so the switches speak 1.3 only.
+ * OpenFlow 1.3's and later's, so the switches speak those only (1.0 is
+ * dropped from the list).
  */
+#define OF_ROLE_VERSIONS	((1u << OF_VERSION_13) | (1u << OF_VERSION_14) | \
+	(1u << OF_VERSION_15))
 static void
 of_pool_config(struct of_sim *sim, const struct run_opts *ro)
 {
@@ -674,10 +686,10 @@ of_pool_config(struct of_sim *sim, const struct run_opts *ro)
 		    (1u << EP_TCP) | (1u << EP_SSL), "tcp:IP:PORT or "
 		    "ssl:IP:PORT (several controllers: switches connect)");
 	free(copy);
-	if (!(sim->cfg.version_bitmap & (1u << OF_VERSION_13)))
+	if (!(sim->cfg.version_bitmap & OF_ROLE_VERSIONS))
 		cli_die(ro, "--controller with several controllers needs "
-		    "OpenFlow 1.3 (roles; 1.0 has none)");
-	sim->cfg.version_bitmap = 1u << OF_VERSION_13;
+		    "OpenFlow 1.3, 1.4 or 1.5 (roles; 1.0 has none)");
+	sim->cfg.version_bitmap &= OF_ROLE_VERSIONS;
 }
 
 /* The --northbound options checked together (exit 2 when bad). */

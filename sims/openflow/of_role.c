@@ -57,6 +57,24 @@ static const char *const ofr_role_names[] = {
 	[OF_ROLE_MASTER] = "master", [OF_ROLE_SLAVE] = "slave", NULL
 };
 
+/* The controller role encodes 1.0 and 1.3 only (of_ctl.c); the switch
+ * side's 1.4 and 1.5 are refused here rather than negotiated. */
+static int
+ofr_version_parse(const char *name, const char *arg, void *bitmap,
+    char *err, size_t errlen)
+{
+	uint32_t	*b = bitmap;
+
+	if (of_version_parse(name, arg, bitmap, err, errlen) == -1)
+		return -1;
+	if (*b & ~((1u << OF_VERSION_13) | (1u << OF_VERSION_10))) {
+		snprintf(err, errlen, "--%s: the controller speaks 1.3 and "
+		    "1.0 only", name);
+		return -1;
+	}
+	return 0;
+}
+
 #define R	struct of_role
 #define O	CTL_GIVEN_OPT
 static const struct opt ofr_rows[] = {
@@ -74,7 +92,7 @@ static const struct opt ofr_rows[] = {
 	    "a stats round waits S seconds at most for its\n"
 	    "replies"),
 	OPT_P("of-version", "V[,V]", struct of_role, ctl.version_bitmap, uint32_t,
-	    of_version_parse, O, "1.3, 1.0 or both", .show = of_version_show),
+	    ofr_version_parse, O, "1.3, 1.0 or both", .show = of_version_show),
 	OPT_U("switches", "N", R, ctl.expect_switches, 1, 1000000, O,
 	    "wait for N switches, then program them all"),
 	OPT_U("max-switches", "N", R, ctl.max_conns, 1, 10000000, O,

@@ -52,6 +52,7 @@ struct of_config {
 	uint32_t		bundle_bytes_max; /* bytes per bundle */
 	double			bundle_timeout;	/* s idle, 0: never */
 	uint32_t		max_meters;	/* --max-meters, per switch */
+	uint32_t		max_flow_monitors; /* per connection */
 	uint64_t		expect_flows;	/* 0: no program/delete target */
 	int			expect_delete;	/* --expect-delete */
 	enum of_topo		topo;
@@ -135,6 +136,9 @@ struct of_switch {
 	struct of_flowtable	*ft;
 	struct of_groups	*groups;	/* owner's; NULL: none yet */
 	struct of_meters	*meters;	/* owner's; NULL: none yet */
+	struct of_monitors	*monitors;	/* this connection's (1.4) */
+	struct of_switch	*mon_origin;	/* owner: whose FLOW_MOD */
+	struct of_vacancy	*vacancy;	/* owner: per table, or NULL */
 	struct of_port_state	*ports;
 	struct of_pktin_state	*pktin;
 	struct of_switch	*timed_next;	/* on sim->timed */
@@ -161,6 +165,10 @@ struct of_counters {
 	uint64_t	*meter_mods;
 	uint64_t	*meter_mod_errors;
 	uint64_t	*meters_out_of_room;	/* --max-meters reached */
+	uint64_t	*flow_updates_sent;	/* flow monitor updates */
+	uint64_t	*flow_monitors_refused;	/* --max-flow-monitors */
+	uint64_t	*table_status_sent;	/* vacancy events */
+	uint64_t	*requestforward_sent;	/* GROUP_MODs forwarded */
 	uint64_t	*experimenter_refused;	/* no row for its id */
 	uint64_t	*bundles_opened;
 	uint64_t	*bundles_committed;

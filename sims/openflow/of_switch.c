@@ -18,7 +18,9 @@
 #include "engine.h"
 #include "log.h"
 #include "of_bundle.h"
+#include "of_monitor.h"
 #include "of_sim.h"
+#include "of_vacancy.h"
 
 static const char *const of_state_names[] = {
 	[OFS_DOWN] = "DOWN", [OFS_HELLO_WAIT] = "HELLO_WAIT",
@@ -208,10 +210,11 @@ of_highest(uint32_t bitmap)
 	return 0;
 }
 
-/* Settle on version v; flows of another version (kept from an earlier
- * connection: the version is agreed anew on each) cannot be kept.  The
- * connections of a switch to several controllers share its owner's
- * table (one version: of_main.c allows only 1.3 with several). */
+/* Settle on version v; flows of another version family (kept from an
+ * earlier connection: the version is agreed anew on each) cannot be
+ * kept.  The connections of a switch to several controllers share its
+ * owner's table (one family: of_main.c allows only 1.3 and later with
+ * several). */
 static void
 of_agree(struct of_switch *sw, uint8_t v)
 {
@@ -226,7 +229,10 @@ of_agree(struct of_switch *sw, uint8_t v)
 		of_change_state(sw, OFS_FEATURES_WAIT, "version agreed");
 		return;
 	}
-	if (sw->ft != NULL && of_flowtable_shape(sw->ft).version != v) {
+	/* 1.3, 1.4 and 1.5 keep one another's flows and groups (the same
+	 * instructions); only a change to or from 1.0 starts afresh. */
+	if (sw->ft != NULL &&
+	    of_v13plus(of_flowtable_shape(sw->ft).version) != of_v13plus(v)) {
 		held = of_flowtable_total(sw->ft);
 		of_flowtable_free(sw->ft);
 		of_groups_free(sw->groups);	/* 1.0 has none */
@@ -610,6 +616,11 @@ of_async_default(struct of_async *a)
 	a->packet_in[0] = 0x3;		/* NO_MATCH, ACTION */
 	a->port_status[0] = a->port_status[1] = 0x7;	/* all reasons */
 	a->flow_removed[0] = 0xf;	/* all reasons, master/equal only */
+	/* 1.4's kinds (1.4.1 section 7.3.10's defaults): every reason, to
+	 * every role. */
+	a->role_status[0] = a->role_status[1] = 0x7;
+	a->table_status[0] = a->table_status[1] = 0x18;	/* VACANCY_* */
+	a->requestforward[0] = a->requestforward[1] = 0x3;
 }
 
 /* Connected: we speak first with a HELLO offering our versions. */
@@ -692,6 +703,11 @@ of_role_status(struct of_switch *sw, uint64_t gen)
 
 	if (!of_switch_connected(sw))
 		return;
+	/* 1.4 lets the controller mask it (1.4.1 section 7.3.10); it is
+	 * a slave now, so its slave mask decides. */
+	if (sw->version >= OF_VERSION_14 && !(sw->async.role_status[1] &
+	    (1u << OF_CRR_MASTER_REQUEST)))
+		return;
 	of_role_status_encode(w, sw->version, OF_ROLE_SLAVE,
 	    OF_CRR_MASTER_REQUEST, gen);
 	of_switch_send(sw, w);
@@ -739,6 +755,7 @@ of_switch_down(struct pool_dev *pd, const char *why)
 	of_rx_stop(sw);
 	of_pktin_stop(sw);
 	of_bundles_drop(sw);	/* a connection's own (1.4.1 section 6.8) */
+	of_monitors_free(sw);
 	if (of_conn_role(sw) == OF_ROLE_MASTER)
 		of_master_lost(sw, clock_ns());
 	of_roles_conn_up(&sw->owner->roles, sw->ctl);
@@ -891,11 +908,14 @@ of_switch_free(struct of_switch *sw)
 	of_rx_stop(sw);
 	of_pktin_stop(sw);
 	of_bundles_drop(sw);
+	free(sw->monitors);
+	sw->monitors = NULL;
 	if (sw == sw->owner) {
 		if (sw->ft != NULL)
 			of_flowtable_free(sw->ft);
 		of_groups_free(sw->groups);
 		of_meters_free(sw->meters);
+		of_vacancy_free(sw);
 		free(sw->ports);
 	}
 	sw->groups = NULL;

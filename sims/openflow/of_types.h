@@ -1,7 +1,8 @@
 /*
  * Version-neutral names for OpenFlow messages, multipart kinds and errors.
- * The codec maps them to and from the wire values of OpenFlow 1.0 (0x01)
- * and 1.3 (0x04); the rest of sbsim only ever sees these.
+ * The codec maps them to and from the wire values of OpenFlow 1.0 (0x01),
+ * 1.3 (0x04), 1.4 (0x05) and 1.5 (0x06); the rest of sbsim only ever sees
+ * these.
  */
 #ifndef SBSIM_OF_TYPES_H
 #define SBSIM_OF_TYPES_H
@@ -10,8 +11,21 @@
 
 #define OF_VERSION_10	0x01
 #define OF_VERSION_13	0x04
+#define OF_VERSION_14	0x05
+#define OF_VERSION_15	0x06
 #define OF_HEADER_LEN	8
 #define OF_MAX_MSG	65535
+
+/*
+ * 1.4 and 1.5 are 1.3 plus differences (1.4.1 appendix B.14, 1.5.1
+ * appendix B.15): every test of "1.3 or later" goes through here, and a
+ * test of one later version names it.
+ */
+static inline int
+of_v13plus(uint8_t version)
+{
+	return version >= OF_VERSION_13;
+}
 
 enum of_type {
 	OF_HELLO,
@@ -44,6 +58,12 @@ enum of_type {
 	OF_GET_ASYNC_REPLY,		/* 1.3 only */
 	OF_SET_ASYNC,			/* 1.3 only */
 	OF_METER_MOD,			/* 1.3 only */
+	OF_ROLE_STATUS,			/* 1.4 and later */
+	OF_TABLE_STATUS,		/* 1.4 and later */
+	OF_REQUESTFORWARD,		/* 1.4 and later */
+	OF_BUNDLE_CONTROL,		/* 1.4 and later */
+	OF_BUNDLE_ADD_MESSAGE,		/* 1.4 and later */
+	OF_CONTROLLER_STATUS,		/* 1.5 only */
 	OF_TYPE_UNKNOWN
 };
 
@@ -64,6 +84,12 @@ enum of_mp {
 	OF_MP_TABLE_FEATURES,
 	OF_MP_PORT_DESC,		/* ... to here */
 	OF_MP_EXPERIMENTER,		/* VENDOR in 1.0 */
+	OF_MP_TABLE_DESC,		/* 1.4 and later */
+	OF_MP_QUEUE_DESC,		/* 1.4 and later */
+	OF_MP_FLOW_MONITOR,		/* 1.4 and later */
+	OF_MP_FLOW_STATS,		/* 1.5: 17 (OF_MP_FLOW is FLOW_DESC) */
+	OF_MP_CONTROLLER_STATUS,	/* 1.5 */
+	OF_MP_BUNDLE_FEATURES,		/* 1.5 */
 	OF_MP_UNKNOWN
 };
 
@@ -130,6 +156,19 @@ enum of_err {
 	OF_ERR_METER_BAD_BAND_VALUE,
 	OF_ERR_METER_OUT_OF_METERS,
 	OF_ERR_METER_OUT_OF_BANDS,
+	OF_ERR_BAD_PROPERTY_TYPE,	/* 1.4's BAD_PROPERTY, ASYNC_CONFIG */
+	OF_ERR_BAD_PROPERTY_LEN,
+	OF_ERR_ASYNC_INVALID,
+	OF_ERR_ASYNC_UNSUPPORTED,
+	OF_ERR_TABLE_FEATURES_BAD_FEATURES,	/* 1.5: egress asked for */
+	OF_ERR_MONITOR_OUT_OF_ROOM,	/* FLOW_MONITOR_FAILED (1.4) */
+	OF_ERR_MONITOR_EXISTS,
+	OF_ERR_MONITOR_UNKNOWN,
+	OF_ERR_MONITOR_BAD_COMMAND,
+	OF_ERR_MONITOR_BAD_FLAGS,
+	OF_ERR_MONITOR_BAD_TABLE_ID,
+	OF_ERR_TABLE_MOD_BAD_TABLE,	/* TABLE_MOD_FAILED (1.4's) */
+	OF_ERR_TABLE_MOD_BAD_CONFIG,
 	OF_ERR__MAX
 };
 

@@ -438,6 +438,19 @@ void	 ofp_match_put(struct wbuf *, uint8_t version,
 uint32_t ofp_port10_filter(uint16_t);
 uint16_t ofp_port10_filter_out(uint32_t);
 
+/* A property (1.3 table features, 1.4 lists, 1.5 ofp_stats): type and a
+ * length patched by ofp_prop_end, which pads to 8. */
+size_t	 ofp_prop_begin(struct wbuf *, uint16_t type);
+void	 ofp_prop_end(struct wbuf *, size_t start);
+/* PORT_MOD's fields before config, mask and 1.3's advertise (1.3 and
+ * 1.4 alike): port_no, pad, hw_addr, pad, config, mask. */
+struct of_port_mod;
+void	 ofp_port_mod_head(struct rbuf *, struct of_port_mod *);
+
+/* A port's first eight counters, as every ofp_port_stats has them. */
+struct of_port_stats;
+void	 ofp_port_counters_put(struct wbuf *, const struct of_port_stats *);
+
 /* A string field of n bytes: at most n - 1 characters, NUL-padded. */
 void	 ofp_put_str(struct wbuf *, const char *, size_t n);
 

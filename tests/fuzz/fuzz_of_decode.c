@@ -522,7 +522,9 @@ fz_async(uint8_t version, struct rbuf *body)
 	struct rbuf	r, b;
 	struct of_header h;
 
-	if (of_async_decode(body, &a, &err) == -1)
+	memset(&a, 0, sizeof(a));
+	memset(&back, 0, sizeof(back));
+	if (of_async_decode(OF_VERSION_13, body, &a, &err) == -1)
 		return;
 	wbuf_init(&w, fz_out, sizeof(fz_out));
 	of_async_encode(&w, OF_VERSION_13, OF_SET_ASYNC, 1, &a);
@@ -530,7 +532,7 @@ fz_async(uint8_t version, struct rbuf *body)
 	rbuf_init(&r, w.data, w.len);
 	FZ_CHECK(of_header_decode(&r, &h) == 0);
 	rbuf_sub(&r, &b, h.length - OF_HEADER_LEN);
-	FZ_CHECK(of_async_decode(&b, &back, &err) == 0 &&
+	FZ_CHECK(of_async_decode(OF_VERSION_13, &b, &back, &err) == 0 &&
 	    memcmp(&a, &back, sizeof(a)) == 0);
 	(void)version;
 }

@@ -13,12 +13,12 @@
 # with no malformed message but ERRORs, whose data is the 64 bytes of the
 # refused message that 7.4.4 asks for (the dissector wants it whole).
 #
-# VERSIONS lists the OpenFlow versions run: OpenFlow14 (the 1.4 message
-# types 33/34) is one more entry once the switch negotiates 1.4.
+# VERSIONS lists the OpenFlow versions run: 1.3 (ONF's experimenter
+# messages) and 1.4 (the message types 33/34).
 . "$(dirname "$0")/../lib.sh"
 need ovs-ofctl
 need ss
-VERSIONS="OpenFlow13"
+VERSIONS="OpenFlow13 OpenFlow14"
 MSGS_MAX=6
 
 PORT=$(free_ports 1)
@@ -36,7 +36,7 @@ if [ "$(id -u)" -eq 0 ] && command -v dumpcap >/dev/null &&
 	fi
 fi
 start_bg "$TMPD/sbsim.log" "$SBSIM" openflow --switches 1 --tables 4 \
-    --controller ptcp:$PORT --bundle-msgs-max $MSGS_MAX --duration 120 \
+    --of-version 1.3,1.4 --controller ptcp:$PORT --bundle-msgs-max $MSGS_MAX --duration 120 \
     --report "$TMPD/r.json" -q
 SB=$LAST_PID
 wait_listen "$PORT" || fail "sbsim did not listen on $PORT"

@@ -84,9 +84,9 @@ test_types(void)
 	CHECK(of_type_from_wire(V10, 21) == OF_QUEUE_GET_CONFIG_REPLY &&
 	    of_type_from_wire(V13, 29) == OF_METER_MOD &&
 	    of_type_from_wire(V13, 24) == OF_ROLE_REQUEST, "last types");
-	CHECK(of_type_from_wire(0x06, 0) == OF_HELLO &&
-	    of_type_from_wire(0x06, 1) == OF_ERROR &&
-	    of_type_from_wire(0x06, 5) == OF_TYPE_UNKNOWN,
+	CHECK(of_type_from_wire(0x07, 0) == OF_HELLO &&
+	    of_type_from_wire(0x07, 1) == OF_ERROR &&
+	    of_type_from_wire(0x07, 5) == OF_TYPE_UNKNOWN,
 	    "HELLO/ERROR in any version");
 	CHECK(of_type_to_wire(V10, OF_ROLE_REQUEST) == -1 &&
 	    of_type_to_wire(V13, OF_ROLE_REQUEST) == 24 &&
@@ -275,6 +275,20 @@ test_error_table(void)
 		{ OF_ERR_METER_BAD_BAND_VALUE,	12, 9,	1, 5 },
 		{ OF_ERR_METER_OUT_OF_METERS,	12, 10,	1, 5 },
 		{ OF_ERR_METER_OUT_OF_BANDS,	12, 11,	1, 5 },
+		/* 1.4's types; 1.3 (and 1.0) say BAD_REQUEST. */
+		{ OF_ERR_BAD_PROPERTY_TYPE,	1, 5,	1, 5 },
+		{ OF_ERR_BAD_PROPERTY_LEN,	1, 6,	1, 6 },
+		{ OF_ERR_ASYNC_INVALID,		1, 5,	1, 5 },
+		{ OF_ERR_ASYNC_UNSUPPORTED,	1, 5,	1, 5 },
+		{ OF_ERR_TABLE_FEATURES_BAD_FEATURES, 1, 5, 1, 5 },
+		{ OF_ERR_MONITOR_OUT_OF_ROOM,	1, 5,	1, 5 },
+		{ OF_ERR_MONITOR_EXISTS,	1, 5,	1, 5 },
+		{ OF_ERR_MONITOR_UNKNOWN,	1, 5,	1, 5 },
+		{ OF_ERR_MONITOR_BAD_COMMAND,	1, 5,	1, 5 },
+		{ OF_ERR_MONITOR_BAD_FLAGS,	1, 5,	1, 5 },
+		{ OF_ERR_MONITOR_BAD_TABLE_ID,	1, 5,	1, 5 },
+		{ OF_ERR_TABLE_MOD_BAD_TABLE,	1, 5,	1, 5 },
+		{ OF_ERR_TABLE_MOD_BAD_CONFIG,	1, 5,	1, 5 },
 	};
 	size_t		i;
 	uint16_t	type, code;
@@ -949,6 +963,8 @@ test_role_async(void)
 	CHECK(of_role_encode(&w, V10, OF_ROLE_REPLY, 4, 2, 7) == -1,
 	    "no role in 1.0");
 
+	memset(&a, 0, sizeof(a));
+	memset(&b, 0, sizeof(b));
 	a.packet_in[0] = 3;
 	a.packet_in[1] = 0;
 	a.port_status[0] = 7;
@@ -964,10 +980,10 @@ test_role_async(void)
 	    "get async reply");
 	CHECK_OUT(&v, "get async reply bytes");
 	body_of(&r, &v);
-	CHECK(of_async_decode(&r, &b, &err) == 0 &&
+	CHECK(of_async_decode(V13, &r, &b, &err) == 0 &&
 	    memcmp(&a, &b, sizeof(a)) == 0, "set async decode");
 	rbuf_init(&r, v.b + 8, 20);
-	CHECK(of_async_decode(&r, &b, &err) == -1 && err == OF_ERR_BAD_LEN,
+	CHECK(of_async_decode(V13, &r, &b, &err) == -1 && err == OF_ERR_BAD_LEN,
 	    "set async short");
 }
 

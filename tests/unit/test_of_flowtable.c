@@ -1038,8 +1038,72 @@ test_scale(void)
 	of_flowtable_free(ft);
 }
 
+/* The watch flow monitors use (of_flowtable_watch): every change, in
+ * order, with the flow as it is then; none once unwatched. */
+struct watch_rec {
+	int		n;
+	uint16_t	event[8];
+	uint16_t	prio[8];
+	uint8_t		reason[8];
+	uint16_t	prog_len[8];
+};
+
+static void
+watched(void *arg, uint16_t event, const struct of_flow_info *fi)
+{
+	struct watch_rec	*w = arg;
+
+	if (w->n < 8) {
+		w->event[w->n] = event;
+		w->prio[w->n] = fi->priority;
+		w->reason[w->n] = fi->reason;
+		w->prog_len[w->n] = (uint16_t)fi->prog_len;
+	}
+	w->n++;
+}
+
+static void
+test_watch(void)
+{
+	struct of_flowtable	*ft = of_flowtable_new(OF_VERSION_14, 4, 100);
+	struct of_flow_mod	 fm;
+	struct of_ft_result	 res;
+	struct watch_rec	 w;
+	struct rec		 rec;
+	enum of_err		 err;
+	static const uint16_t	 want_ev[] = { OF_FME_ADDED, OF_FME_MODIFIED,
+	    OF_FME_MODIFIED, OF_FME_ADDED, OF_FME_REMOVED, OF_FME_REMOVED };
+
+	memset(&w, 0, sizeof(w));
+	memset(&rec, 0, sizeof(rec));
+	memset(&res, 0, sizeof(res));
+	of_flowtable_watch(ft, watched, &w);
+	mod(&fm, OF_FC_ADD, 5, P.out[1], PROG_LEN);
+	apply(ft, &fm, &res, &rec, &err);	/* added */
+	apply(ft, &fm, &res, &rec, &err);	/* replaced */
+	mod(&fm, OF_FC_MODIFY, 0, P.two, PROG2_LEN);
+	apply(ft, &fm, &res, &rec, &err);	/* modified */
+	mod(&fm, OF_FC_ADD, 6, P.out[2], PROG_LEN);
+	fm.hard_timeout = 1;
+	apply(ft, &fm, &res, &rec, &err);	/* added */
+	mod(&fm, OF_FC_DELETE_STRICT, 5, NULL, 0);
+	apply(ft, &fm, &res, &rec, &err);	/* removed: delete */
+	of_flowtable_expire(ft, T0 + 2 * SEC, removed, &rec);
+	CHECK(w.n == 6 && memcmp(w.event, want_ev, sizeof(want_ev)) == 0,
+	    "events in order (%d)", w.n);
+	CHECK(w.prog_len[2] == PROG2_LEN && w.prio[4] == 5 &&
+	    w.reason[4] == OF_RR_DELETE && w.prio[5] == 6 &&
+	    w.reason[5] == OF_RR_HARD_TIMEOUT, "flows as they were then");
+	of_flowtable_watch(ft, NULL, NULL);
+	mod(&fm, OF_FC_ADD, 7, P.out[1], PROG_LEN);
+	apply(ft, &fm, &res, &rec, &err);
+	CHECK(w.n == 6, "unwatched: nothing");
+	of_flowtable_free(ft);
+}
+
 static const struct check_case cases[] = {
 	CASE(test_add),
+	CASE(test_watch),
 	CASE(test_full),
 	CASE(test_overlap),
 	CASE(test_overlap_runs),
