@@ -854,10 +854,10 @@ of_group_stats_request_decode(struct rbuf *r, uint32_t *group_id,
 }
 
 /*
- * ofp_group_features (7.3.5.11): every type, weighted select, no
- * chaining; max_groups per type (one table holds them all, so each type
- * may reach the bound); the actions a bucket takes (all the flow
- * actions but GROUP).
+ * ofp_group_features (7.3.5.11): every type, weighted select, chaining
+ * checked for loops and on delete; max_groups per type (one table holds
+ * them all, so each type may reach the bound); the actions a bucket
+ * takes (all the flow actions, GROUP included).
  */
 int
 of_mp_group_features_encode(struct wbuf *w, uint32_t xid,
@@ -870,7 +870,8 @@ of_mp_group_features_encode(struct wbuf *w, uint32_t xid,
 	    OF_MP_GROUP_FEATURES, 0);
 	wbuf_put_u32(w, 1u << OF_GT_ALL | 1u << OF_GT_SELECT |
 	    1u << OF_GT_INDIRECT | 1u << OF_GT_FF);
-	wbuf_put_u32(w, OFP13_GFC_SELECT_WEIGHT);
+	wbuf_put_u32(w, OFP13_GFC_SELECT_WEIGHT | OFP13_GFC_CHAINING |
+	    OFP13_GFC_CHAINING_CHECKS);
 	for (i = 0; i < 4; i++)
 		wbuf_put_u32(w, max_groups);
 	for (i = 0; i < 4; i++)

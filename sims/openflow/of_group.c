@@ -1,8 +1,10 @@
 /*
  * The group table of a simulated switch: GROUP_MOD ADD, MODIFY and DELETE
- * with the errors of OpenFlow 1.3.5 sections 6.5 and 7.4.4.  Groups are
- * not chained (a bucket naming a group, or a fast-failover bucket
- * watching one, is CHAINING_UNSUPPORTED), so no LOOP can arise.
+ * with the errors of OpenFlow 1.3.5 sections 6.5 and 7.4.4.  Groups chain
+ * (section 5.6.1): a bucket's GROUP action forwards to another group, a
+ * fast-failover bucket may watch one; a put that closes a loop is LOOP,
+ * one past --max-group-depth CHAINING_UNSUPPORTED, and a group another
+ * forwards to cannot be deleted (CHAINED_GROUP).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +24,12 @@ struct of_group {
 	uint8_t		 type;
 	uint32_t	 n_buckets;
 	uint32_t	 refs;		/* flows naming it, at the last count */
+	uint32_t	 grefs;		/* groups forwarding to it */
+	uint32_t	 gref_gen;	/* grefs_add(): counted in this pass */
+	uint32_t	 edges;		/* GROUP actions and watch_groups */
+	uint32_t	 walk_gen;	/* chain_height(): height is this walk's */
+	uint16_t	 height;
+	uint8_t		 on_stack;
 	uint64_t	 ref_flow;	/* the flow that counted last */
 	uint64_t	 added_ns;
 	size_t		 len;
@@ -32,6 +40,8 @@ struct of_groups {
 	struct of_group	*by_id;
 	uint32_t	 n;
 	uint64_t	 ref_flow;	/* the flow being counted */
+	uint32_t	 gen;		/* chain walks and gref passes */
+	uint32_t	 edges;		/* of all groups: 0, no chains */
 };
 
 static int
@@ -70,64 +80,106 @@ of_group_mod_encode(struct wbuf *w, uint32_t xid,
 	return of_msg_end(w, start);
 }
 
-/* A group action in a bucket would chain groups, which sbsim does not
- * (1.3.5 section 5.6.1 leaves chaining optional). */
-static int
-actions_name_group(const uint8_t *p, size_t len)
-{
-	struct rbuf	r;
-	uint16_t	type, alen;
+/* One ofp_bucket (7.3.4.2) as its header and actions. */
+struct bucket {
+	uint16_t	 len;
+	uint16_t	 weight;
+	uint32_t	 watch_port;
+	uint32_t	 watch_group;
+	const uint8_t	*acts;
+	size_t		 acts_len;
+};
 
-	rbuf_init(&r, p, len);
-	while (rbuf_get_u16(&r, &type) == 0 && rbuf_get_u16(&r, &alen) == 0) {
-		if (type == OF13_AT_GROUP)
-			return 1;
-		if (alen < 4 || rbuf_skip(&r, alen - 4) == -1)
-			return 0;	/* the validator has refused it */
-	}
+/* The next bucket of r: 0, or -1 at the end or at a bucket that does not
+ * fit (its length below the header, not a multiple of 8, past r). */
+static int
+bucket_next(struct rbuf *r, struct bucket *b)
+{
+	if (rbuf_left(r) < BUCKET_HDR)
+		return -1;
+	rbuf_get_u16(r, &b->len);
+	if (b->len < BUCKET_HDR || b->len % 8 != 0 ||
+	    (size_t)b->len - 2 > rbuf_left(r))
+		return -1;
+	rbuf_get_u16(r, &b->weight);
+	rbuf_get_u32(r, &b->watch_port);
+	rbuf_get_u32(r, &b->watch_group);
+	rbuf_skip(r, 4);
+	b->acts = rbuf_ptr(r);
+	b->acts_len = b->len - BUCKET_HDR;
+	rbuf_skip(r, b->acts_len);
 	return 0;
 }
 
-/* A fast-failover bucket watches a port of the switch (1.3.5 5.8); with
- * no chaining a watched group could not exist. */
+/* fn(arg, id) for each GROUP action of one bucket's action list. */
+static void
+actions_each_group(const uint8_t *p, size_t len,
+    void (*fn)(void *, uint32_t, int), void *arg)
+{
+	struct rbuf	r;
+	uint16_t	type, alen;
+	uint32_t	id;
+
+	rbuf_init(&r, p, len);
+	while (rbuf_get_u16(&r, &type) == 0 && rbuf_get_u16(&r, &alen) == 0) {
+		if (type == OF13_AT_GROUP && rbuf_get_u32(&r, &id) == 0) {
+			fn(arg, id, 0);
+			alen = alen >= 8 ? alen - 4 : 4;
+		}
+		if (alen < 4 || rbuf_skip(&r, alen - 4) == -1)
+			return;		/* the validator has refused it */
+	}
+}
+
+/* The edges of a group's buckets: fn(arg, id, 0) for each GROUP action
+ * (the group forwards to id, 1.3.5 section 5.6.1) and fn(arg, id, 1) for
+ * each watch_group of a fast-failover bucket (its liveness reads id's,
+ * section 6.5).  Both are followed when looking for loops. */
+static void
+buckets_each_edge(const uint8_t *p, size_t len, uint8_t type,
+    void (*fn)(void *, uint32_t, int), void *arg)
+{
+	struct rbuf	r;
+	struct bucket	b;
+
+	rbuf_init(&r, p, len);
+	while (bucket_next(&r, &b) == 0) {
+		if (type == OF_GT_FF && b.watch_group != OF_GROUP_ANY)
+			fn(arg, b.watch_group, 1);
+		actions_each_group(b.acts, b.acts_len, fn, arg);
+	}
+}
+
+/* A fast-failover bucket watches a port of the switch or a group, or
+ * both (1.3.5 section 6.5: it must watch something). */
 static int
 bucket_watch_check(uint32_t port, uint32_t group, uint32_t n_ports,
     enum of_err *err)
 {
-	if (group != OF_GROUP_ANY)
-		return bad(err, OF_ERR_GROUP_CHAINING);
-	if (port == OF_PORT_ANY || port == 0 || port > n_ports)
+	if (port == OF_PORT_ANY && group == OF_GROUP_ANY)
+		return bad(err, OF_ERR_GROUP_BAD_WATCH);
+	if (port != OF_PORT_ANY && (port == 0 || port > n_ports))
+		return bad(err, OF_ERR_GROUP_BAD_WATCH);
+	if (group != OF_GROUP_ANY && group > OF13_GROUP_MAX)
 		return bad(err, OF_ERR_GROUP_BAD_WATCH);
 	return 0;
 }
 
-/* One ofp_bucket (7.3.4.2): its length, watch and actions. */
+/* One ofp_bucket (7.3.4.2): its length, watch and actions.  The groups
+ * it names are checked by chain_check(). */
 static int
 bucket_check(struct rbuf *r, uint8_t type, uint32_t n_ports,
     enum of_err *err)
 {
-	uint16_t	len, weight;
-	uint32_t	port, group;
-	const uint8_t	*acts;
+	struct bucket	b;
 
-	rbuf_get_u16(r, &len);
-	if (len < BUCKET_HDR || len % 8 != 0 || (size_t)len - 2 > rbuf_left(r))
+	if (bucket_next(r, &b) == -1)
 		return bad(err, OF_ERR_GROUP_BAD_BUCKET);
-	rbuf_get_u16(r, &weight);
-	rbuf_get_u32(r, &port);
-	rbuf_get_u32(r, &group);
-	rbuf_skip(r, 4);
-	acts = rbuf_ptr(r);
-	rbuf_skip(r, len - BUCKET_HDR);
 	if (type == OF_GT_FF &&
-	    bucket_watch_check(port, group, n_ports, err) == -1)
+	    bucket_watch_check(b.watch_port, b.watch_group, n_ports, err) == -1)
 		return -1;
-	if (of_actions_validate(OF_VERSION_13, acts, len - BUCKET_HDR,
-	    n_ports, err) == -1)
-		return -1;
-	if (actions_name_group(acts, len - BUCKET_HDR))
-		return bad(err, OF_ERR_GROUP_CHAINING);
-	return 0;
+	return of_actions_validate(OF_VERSION_13, b.acts, b.acts_len, n_ports,
+	    err);
 }
 
 /* The buckets of an ADD or MODIFY; their number in *n. */
@@ -184,34 +236,188 @@ group_make(const struct of_group_mod *gm, uint32_t n, uint64_t now)
 	return g;
 }
 
+/* ---- chaining (1.3.5 section 5.6.1): loops, depth, references ---- */
+
+/* A walk down the chains from a group, the one being put (ng, not yet
+ * in the table) standing in for the stored group of its id. */
+struct chain_walk {
+	struct of_groups	*gt;
+	struct of_group		*ng;
+	uint32_t		 max_depth;
+	enum of_err		 err;
+};
+
+struct chain_step {
+	struct chain_walk	*cw;
+	struct of_group		*from;
+	uint32_t		 depth;
+	uint32_t		 height;
+	int			 failed;
+};
+
+static int	chain_height(struct chain_walk *, struct of_group *,
+		    uint32_t depth);
+
+/* The group an edge reaches: ng for its own id; a missing one is an
+ * error only from the group being put (a stored group's targets exist:
+ * DELETE of one is CHAINED_GROUP; a watched group may be gone). */
+static void
+chain_child(void *arg, uint32_t id, int watch)
+{
+	struct chain_step	*s = arg;
+	struct chain_walk	*cw = s->cw;
+	struct of_group		*g;
+	int			 h;
+
+	if (s->failed)
+		return;
+	g = id == cw->ng->id ? cw->ng : group_find(cw->gt, id);
+	if (g == NULL) {
+		if (s->from != cw->ng)
+			return;
+		cw->err = watch ? OF_ERR_GROUP_BAD_WATCH : OF_ERR_BAD_OUT_GROUP;
+		s->failed = 1;
+		return;
+	}
+	if ((h = chain_height(cw, g, s->depth + 1)) < 0)
+		s->failed = 1;
+	else if ((uint32_t)h + 1 > s->height)
+		s->height = (uint32_t)h + 1;
+}
+
+/* The groups on the longest chain from g down (1: g forwards to none),
+ * remembered for this walk; -1 with cw->err on a loop (a group reached
+ * again below itself) or a chain past max_depth. */
+static int
+chain_height(struct chain_walk *cw, struct of_group *g, uint32_t depth)
+{
+	struct chain_step	s = { cw, g, depth, 1, 0 };
+
+	if (g->walk_gen == cw->gt->gen) {
+		if (!g->on_stack)
+			return (int)g->height;
+		cw->err = OF_ERR_GROUP_LOOP;
+		return -1;
+	}
+	if (depth >= cw->max_depth) {
+		cw->err = OF_ERR_GROUP_CHAINING;	/* deeper than we go */
+		return -1;
+	}
+	g->walk_gen = cw->gt->gen;
+	g->on_stack = 1;
+	buckets_each_edge(g->buckets, g->len, g->type, chain_child, &s);
+	g->on_stack = 0;
+	g->height = (uint16_t)s.height;
+	if (s.failed)
+		return -1;
+	if (s.height > cw->max_depth) {
+		cw->err = OF_ERR_GROUP_CHAINING;
+		return -1;
+	}
+	return (int)s.height;
+}
+
+static void
+count_edge(void *arg, uint32_t id, int watch)
+{
+	(void)id;
+	(void)watch;
+	(*(uint32_t *)arg)++;
+}
+
+/*
+ * Would putting ng make a loop (LOOP) or a chain longer than max_depth?
+ * From ng alone when it is new (no group can reach a group that does not
+ * exist yet); after a MODIFY the chains above it may grow or close into
+ * a loop, so every chain of the table is walked, but only when the table
+ * has chains at all: a table without any costs one edge count.
+ */
+static int
+chain_check(struct of_groups *gt, struct of_group *ng, int modify,
+    uint32_t max_depth, enum of_err *err)
+{
+	struct chain_walk	 cw = { gt, ng, max_depth, OF_ERR_NONE };
+	struct of_group		*g, *tmp;
+
+	buckets_each_edge(ng->buckets, ng->len, ng->type, count_edge,
+	    &ng->edges);
+	if (ng->edges == 0 && (!modify || gt->edges == 0))
+		return 0;
+	gt->gen++;
+	if (chain_height(&cw, ng, 0) < 0)
+		return bad(err, cw.err);
+	if (!modify || gt->edges == 0)
+		return 0;
+	HASH_ITER(hh, gt->by_id, g, tmp)
+		if (g->id != ng->id && chain_height(&cw, g, 0) < 0)
+			return bad(err, cw.err);
+	return 0;
+}
+
+/* grefs: the groups whose buckets forward to a group (ref_count counts
+ * them with the flows, 7.3.5.9), each referring group once. */
+struct gref_step {
+	struct of_groups	*gt;
+	int			 delta;
+};
+
+static void
+gref_edge(void *arg, uint32_t id, int watch)
+{
+	struct gref_step	*s = arg;
+	struct of_group		*g;
+
+	if (watch || (g = group_find(s->gt, id)) == NULL ||
+	    g->gref_gen == s->gt->gen)
+		return;
+	g->gref_gen = s->gt->gen;
+	g->grefs += s->delta;
+}
+
+static void
+grefs_add(struct of_groups *gt, const struct of_group *g, int delta)
+{
+	struct gref_step	s = { gt, delta };
+
+	if (g->edges == 0)
+		return;
+	gt->gen++;
+	buckets_each_edge(g->buckets, g->len, g->type, gref_edge, &s);
+	gt->edges += delta > 0 ? g->edges : -g->edges;
+}
+
 /* ADD or MODIFY (1.3.5 section 6.5): ADD of an existing id is
  * GROUP_EXISTS, MODIFY of a missing one UNKNOWN_GROUP; MODIFY replaces the
- * type and buckets and keeps the group's age. */
-static int
-group_put(struct of_groups *gt, const struct of_group_mod *gm, uint32_t n,
-    uint64_t now, enum of_err *err)
+ * type and buckets and keeps the group's age and references. */
+static void
+group_put(struct of_groups *gt, struct of_group *g)
 {
-	struct of_group	*old = group_find(gt, gm->group_id), *g;
+	struct of_group	*old = group_find(gt, g->id);
 
-	g = group_make(gm, n, old != NULL ? old->added_ns : now);
-	if (g == NULL)
-		return bad(err, OF_ERR_GROUP_OUT_OF_GROUPS);
 	if (old != NULL) {
+		g->added_ns = old->added_ns;
+		g->refs = old->refs;
+		g->grefs = old->grefs;
+		grefs_add(gt, old, -1);
 		HASH_DEL(gt->by_id, old);
 		free(old);
 		gt->n--;
 	}
 	HASH_ADD(hh, gt->by_id, id, sizeof(g->id), g);
 	gt->n++;
-	return 0;
+	grefs_add(gt, g, 1);
 }
 
 static int
 group_add_or_modify(struct of_groups **gtp, const struct of_group_mod *gm,
     const struct of_group_limits *lim, uint64_t now, enum of_err *err)
 {
-	int		 exists = group_find(*gtp, gm->group_id) != NULL;
-	uint32_t	 n;
+	struct of_groups	 none;
+	struct of_group		*g;
+	int			 exists = group_find(*gtp, gm->group_id) != NULL;
+	uint32_t		 n;
+
+	memset(&none, 0, sizeof(none));
 
 	/* Reserved ids name no group (7.3.4.2, enum ofp_group). */
 	if (gm->group_id > OF13_GROUP_MAX)
@@ -224,9 +430,21 @@ group_add_or_modify(struct of_groups **gtp, const struct of_group_mod *gm,
 		return -1;
 	if (!exists && of_groups_count(*gtp) >= lim->max_groups)
 		return bad(err, OF_ERR_GROUP_OUT_OF_GROUPS);
-	if (*gtp == NULL && (*gtp = calloc(1, sizeof(**gtp))) == NULL)
+	if ((g = group_make(gm, n, now)) == NULL)
 		return bad(err, OF_ERR_GROUP_OUT_OF_GROUPS);
-	return group_put(*gtp, gm, n, now, err);
+	/* Checked against an empty table when there is none: a refused
+	 * first ADD makes no table. */
+	if (chain_check(*gtp != NULL ? *gtp : &none, g, exists,
+	    lim->max_depth, err) == -1) {
+		free(g);
+		return -1;
+	}
+	if (*gtp == NULL && (*gtp = calloc(1, sizeof(**gtp))) == NULL) {
+		free(g);
+		return bad(err, OF_ERR_GROUP_OUT_OF_GROUPS);
+	}
+	group_put(*gtp, g);
+	return 0;
 }
 
 static void
@@ -237,8 +455,13 @@ group_delete(struct of_groups *gt, struct of_group *g)
 	gt->n--;
 }
 
-/* DELETE of a missing group is no error; OFPG_ALL deletes every group
- * (1.3.5 section 6.5), and its flows go in one pass (cb with OFPG_ALL). */
+/*
+ * DELETE of a missing group is no error; OFPG_ALL deletes every group
+ * (1.3.5 section 6.5), and its flows go in one pass (cb with OFPG_ALL).
+ * A group another group forwards to is not deleted: CHAINED_GROUP
+ * ("group not deleted because another group is forwarding to it",
+ * section 7.4.4), so no bucket is left naming a missing group.
+ */
 static int
 groups_delete(struct of_groups *gt, uint32_t id, of_group_deleted_cb cb,
     void *arg, enum of_err *err)
@@ -250,9 +473,13 @@ groups_delete(struct of_groups *gt, uint32_t id, of_group_deleted_cb cb,
 			return 0;
 		HASH_ITER(hh, gt->by_id, g, tmp)
 			group_delete(gt, g);
+		gt->edges = 0;
 	} else if (id > OF13_GROUP_MAX) {
 		return bad(err, OF_ERR_GROUP_INVALID);
 	} else if ((g = group_find(gt, id)) != NULL) {
+		if (g->grefs > 0)
+			return bad(err, OF_ERR_GROUP_CHAINED);
+		grefs_add(gt, g, -1);
 		group_delete(gt, g);
 	} else {
 		return 0;
@@ -337,7 +564,7 @@ of_groups_walk(const struct of_groups *gt, uint32_t want, uint64_t now_ns,
 		gi.group_id = g->id;
 		gi.type = g->type;
 		gi.n_buckets = g->n_buckets;
-		gi.ref_count = g->refs;
+		gi.ref_count = g->refs + g->grefs;
 		gi.duration_sec = (uint32_t)(age / 1000000000ull);
 		gi.duration_nsec = (uint32_t)(age % 1000000000ull);
 		gi.buckets = g->buckets;

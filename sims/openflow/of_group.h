@@ -36,7 +36,7 @@ struct of_group_info {
 	uint32_t	 group_id;
 	uint8_t		 type;
 	uint32_t	 n_buckets;
-	uint32_t	 ref_count;	/* flows that name it */
+	uint32_t	 ref_count;	/* flows and groups that name it */
 	uint32_t	 duration_sec;
 	uint32_t	 duration_nsec;
 	const uint8_t	*buckets;
@@ -55,6 +55,7 @@ int	 of_group_mod_encode(struct wbuf *, uint32_t xid,
 struct of_group_limits {
 	uint32_t	 n_ports;
 	uint32_t	 max_groups;
+	uint32_t	 max_depth;	/* groups on one chain, --max-group-depth */
 };
 /* Called after a DELETE removed the group named, or (OF_GROUP_ALL) every
  * group: the flows naming it, or naming any group, go. */

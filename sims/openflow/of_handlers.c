@@ -354,12 +354,15 @@ of_on_group_mod(const struct of_ctx *c)
 	(*cn->group_mods)++;
 	lim.n_ports = sw->sim->cfg.ports;
 	lim.max_groups = sw->sim->cfg.max_groups;
+	lim.max_depth = sw->sim->cfg.max_group_depth;
 	if (of_group_mod_decode(c->body, &gm, &err) == -1 ||
 	    of_groups_apply(&sw->owner->groups, &gm, &lim, clock_ns(),
 	    of_group_deleted, sw, &err) == -1) {
 		(*cn->group_mod_errors)++;
 		if (err == OF_ERR_GROUP_OUT_OF_GROUPS)
 			(*cn->groups_out_of_room)++;
+		if (err == OF_ERR_GROUP_CHAINING)
+			(*cn->groups_too_deep)++;
 		of_refuse(c, err);
 	}
 }

@@ -46,6 +46,7 @@ struct of_config {
 	uint8_t			tables;
 	uint32_t		table_size;
 	uint32_t		max_groups;	/* --max-groups, per switch */
+	uint32_t		max_group_depth; /* groups on one chain */
 	uint64_t		expect_flows;	/* 0: no program/delete target */
 	int			expect_delete;	/* --expect-delete */
 	enum of_topo		topo;
@@ -150,6 +151,7 @@ struct of_counters {
 	uint64_t	*group_mods;
 	uint64_t	*group_mod_errors;
 	uint64_t	*groups_out_of_room;	/* --max-groups reached */
+	uint64_t	*groups_too_deep;	/* --max-group-depth passed */
 	uint64_t	*experimenter_refused;	/* no row for its id */
 	uint64_t	*stats_requests;
 	uint64_t	*barriers;

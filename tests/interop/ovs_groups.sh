@@ -3,8 +3,9 @@
 # switch: one of each type added and read back as given, modified, its
 # stats (ref_count = the flows naming it) and the features read, the
 # errors a switch owes (GROUP_EXISTS, UNKNOWN_GROUP, BAD_OUT_GROUP,
-# OUT_OF_GROUPS past --max-groups), a group's delete taking its flows
-# with it (1.3.5 section 6.5), and del-groups emptying the table.
+# OUT_OF_GROUPS past --max-groups), chaining (LOOP, CHAINED_GROUP,
+# ref_count counting a group that forwards), a group's delete taking its
+# flows with it (1.3.5 section 6.5), and del-groups emptying the table.
 . "$(dirname "$0")/../lib.sh"
 need ovs-ofctl
 need ss
@@ -67,8 +68,19 @@ feat=$($OFCTL dump-group-features $EP)
 echo "$feat" | grep -q 'Types:  0xf' || fail "group features: $feat"
 echo "$feat" | grep -q "max_groups=0x$(printf %x $MAX)" || fail "max_groups: $feat"
 
+# Chaining (1.3.5 section 5.6.1): 5 forwards to 2, so 2's ref_count is
+# its flow and group 5 (7.3.5.9); 2 forwarding back would loop, and 2
+# cannot go while 5 forwards to it (CHAINED_GROUP).
+$OFCTL add-group $EP 'group_id=5,type=indirect,bucket=actions=group:2' ||
+    fail "group 5 forwarding to group 2"
+dump | grep -qx 'group_id=5,type=indirect,bucket=actions=group:2' ||
+    fail "group 5 not read back: $(dump)"
+$OFCTL dump-group-stats $EP group_id=2 | grep -q 'group_id=2,.*ref_count=2,' ||
+    fail "group 2 stats: $($OFCTL dump-group-stats $EP group_id=2)"
+expect_err OFPGMFC_LOOP mod-group $EP 'group_id=2,type=all,bucket=actions=group:5'
+expect_err OFPGMFC_CHAINED_GROUP del-groups $EP group_id=2
+
 # The bound: MAX groups, the next is OUT_OF_GROUPS.
-$OFCTL add-group $EP 'group_id=5,type=all,bucket=output:1' || fail "group 5"
 expect_err OFPGMFC_OUT_OF_GROUPS add-group $EP 'group_id=6,type=all,bucket=output:1'
 
 # Deleting group 1 removes its two flows and leaves the group:2 one.
@@ -86,5 +98,5 @@ stop_pid "$SB"
 [ -s "$TMPD/r.json" ] || fail "no report after SIGINT"
 c() { json_get "$TMPD/r.json" "r[\"counters\"].get(\"$1\", -1)"; }
 [ "$(c groups_out_of_room)" = 1 ] || fail "groups_out_of_room=$(c groups_out_of_room)"
-[ "$(c group_mod_errors)" = 5 ] || fail "group_mod_errors=$(c group_mod_errors)"
+[ "$(c group_mod_errors)" = 7 ] || fail "group_mod_errors=$(c group_mod_errors)"
 echo "ovs-ofctl OpenFlow13: groups of each type added, read back, modified, counted and deleted"

@@ -264,6 +264,8 @@ test_error_table(void)
 		{ OF_ERR_GROUP_BAD_COMMAND,	6, 11,	1, 5 },
 		{ OF_ERR_GROUP_BAD_BUCKET,	6, 12,	1, 5 },
 		{ OF_ERR_GROUP_BAD_WATCH,	6, 13,	1, 5 },
+		{ OF_ERR_GROUP_LOOP,		6, 7,	1, 5 },
+		{ OF_ERR_GROUP_CHAINED,		6, 9,	1, 5 },
 	};
 	size_t		i;
 	uint16_t	type, code;

@@ -23,7 +23,13 @@
 #define BUCKET_GROUP(g)							\
 	0, 24, 0, 0, ANY, ANY, 0, 0, 0, 0, 0, 22, 0, 8, 0, 0, 0, (g)
 
-static const struct of_group_limits lim = { NPORTS, 3 };
+/* A fast-failover bucket watching group g (no port), output p. */
+#define BUCKET_WG(g, p)							\
+	0, 32, 0, 0, ANY, 0, 0, 0, (g), 0, 0, 0, 0,			\
+	0, 0, 0, 16, 0, 0, 0, (p), 0xff, 0xe5, 0, 0, 0, 0, 0, 0
+
+static const struct of_group_limits lim = { NPORTS, 3, 8 };
+static const struct of_group_limits lim_chain = { NPORTS, 64, 3 };
 static uint32_t deleted[8];
 static int n_deleted;
 
@@ -36,15 +42,22 @@ on_deleted(void *arg, uint32_t id)
 }
 
 static enum of_err
-mod(struct of_groups **gt, uint16_t cmd, uint8_t type, uint32_t id,
-    const uint8_t *b, size_t len)
+mod_lim(struct of_groups **gt, const struct of_group_limits *l, uint16_t cmd,
+    uint8_t type, uint32_t id, const uint8_t *b, size_t len)
 {
 	struct of_group_mod	gm = { cmd, type, id, b, len };
 	enum of_err		err = OF_ERR_NONE;
 
-	if (of_groups_apply(gt, &gm, &lim, 1000, on_deleted, NULL, &err) == 0)
+	if (of_groups_apply(gt, &gm, l, 1000, on_deleted, NULL, &err) == 0)
 		return OF_ERR_NONE;
 	return err == OF_ERR_NONE ? OF_ERR__MAX : err;
+}
+
+static enum of_err
+mod(struct of_groups **gt, uint16_t cmd, uint8_t type, uint32_t id,
+    const uint8_t *b, size_t len)
+{
+	return mod_lim(gt, &lim, cmd, type, id, b, len);
 }
 
 static void
@@ -128,7 +141,7 @@ test_buckets(void)
 	CHECK(mod(&gt, OF_GC_ADD, OF_GT_FF, 1, one, sizeof(one)) ==
 	    OF_ERR_GROUP_BAD_WATCH, "fast failover watching nothing");
 	CHECK(mod(&gt, OF_GC_ADD, OF_GT_ALL, 1, chain, sizeof(chain)) ==
-	    OF_ERR_GROUP_CHAINING, "chaining");
+	    OF_ERR_GROUP_LOOP, "a group forwarding to itself");
 	CHECK(mod(&gt, OF_GC_ADD, OF_GT_ALL, 1, cut, sizeof(cut) - 8) ==
 	    OF_ERR_GROUP_BAD_BUCKET, "bucket past the message");
 	CHECK(gt == NULL, "refused adds made no table");
@@ -265,7 +278,103 @@ test_ref_count(void)
 	of_groups_free(gt);
 }
 
+static void
+one_ref(void *arg, struct of_group_info *gi)
+{
+	*(uint32_t *)arg = gi->ref_count;
+}
+
+static uint32_t
+ref_count(const struct of_groups *gt, uint32_t id)
+{
+	uint32_t	n = UINT32_MAX;
+
+	of_groups_walk(gt, id, 2000, one_ref, &n);
+	return n;
+}
+
+#define ADD(id, type, b)	mod_lim(&gt, &lim_chain, OF_GC_ADD, (type), \
+				    (id), (b), sizeof(b))
+#define MODIFY(id, type, b)	mod_lim(&gt, &lim_chain, OF_GC_MODIFY, \
+				    (type), (id), (b), sizeof(b))
+#define DELETE(id)		mod_lim(&gt, &lim_chain, OF_GC_DELETE, 0, \
+				    (id), NULL, 0)
+
+/* Chaining (1.3.5 sections 5.6.1, 6.5, 7.4.4): a bucket forwards to an
+ * existing group; LOOP, the depth bound, CHAINED_GROUP on delete, and
+ * ref_count counting the groups that forward (7.3.5.9), once each. */
+static void
+test_chaining(void)
+{
+	static const uint8_t	 leaf[] = { BUCKET(0, 0, 1) };
+	static const uint8_t	 to1[] = { BUCKET_GROUP(1) };
+	static const uint8_t	 to1twice[] = { BUCKET_GROUP(1),
+	    BUCKET_GROUP(1) };
+	static const uint8_t	 to2[] = { BUCKET_GROUP(2) };
+	static const uint8_t	 to3[] = { BUCKET_GROUP(3) };
+	static const uint8_t	 to5[] = { BUCKET_GROUP(5) };
+	static const uint8_t	 to9[] = { BUCKET_GROUP(9) };
+	struct of_groups	*gt = NULL;
+
+	CHECK(ADD(1, OF_GT_ALL, leaf) == OF_ERR_NONE &&
+	    ADD(2, OF_GT_INDIRECT, to1) == OF_ERR_NONE, "2 forwards to 1");
+	CHECK(ref_count(gt, 1) == 1 && ref_count(gt, 2) == 0, "ref_count");
+	CHECK(ADD(3, OF_GT_ALL, to9) == OF_ERR_BAD_OUT_GROUP,
+	    "forwarding to a missing group");
+	CHECK(ADD(3, OF_GT_ALL, to3) == OF_ERR_GROUP_LOOP, "to itself");
+	CHECK(ADD(3, OF_GT_ALL, to2) == OF_ERR_NONE, "3 -> 2 -> 1: depth 3");
+	CHECK(ADD(4, OF_GT_ALL, to3) == OF_ERR_GROUP_CHAINING,
+	    "4 -> 3 -> 2 -> 1 past the depth of 3");
+	CHECK(MODIFY(1, OF_GT_ALL, to3) == OF_ERR_GROUP_LOOP,
+	    "modify closing 1 -> 3 -> 2 -> 1");
+	CHECK(ADD(5, OF_GT_ALL, leaf) == OF_ERR_NONE &&
+	    MODIFY(1, OF_GT_ALL, to5) == OF_ERR_GROUP_CHAINING,
+	    "modify at the bottom lengthening the chain above it");
+	CHECK(MODIFY(2, OF_GT_ALL, to5) == OF_ERR_NONE &&
+	    MODIFY(1, OF_GT_ALL, to5) == OF_ERR_NONE &&
+	    ref_count(gt, 5) == 2 && ref_count(gt, 1) == 0,
+	    "modify moves the references");
+	CHECK(DELETE(5) == OF_ERR_GROUP_CHAINED && of_groups_has(gt, 5),
+	    "a group others forward to stays");
+	CHECK(ADD(6, OF_GT_ALL, to1twice) == OF_ERR_NONE &&
+	    ref_count(gt, 1) == 1, "a group naming it twice counts once");
+	n_deleted = 0;
+	CHECK(DELETE(6) == OF_ERR_NONE && ref_count(gt, 1) == 0 &&
+	    DELETE(1) == OF_ERR_NONE && n_deleted == 2,
+	    "delete from the top down");
+	CHECK(DELETE(3) == OF_ERR_NONE && DELETE(2) == OF_ERR_NONE &&
+	    ref_count(gt, 5) == 0 && DELETE(5) == OF_ERR_NONE &&
+	    of_groups_count(gt) == 0, "all gone");
+	of_groups_free(gt);
+}
+
+/* A fast-failover bucket may watch a group (1.3.5 section 6.5); the
+ * watch counts for loops but not in ref_count (it does not forward). */
+static void
+test_watch_group(void)
+{
+	static const uint8_t	 leaf[] = { BUCKET(0, 0, 1) };
+	static const uint8_t	 watch10[] = { BUCKET_WG(10, 1) };
+	static const uint8_t	 watch12[] = { BUCKET_WG(12, 1) };
+	static const uint8_t	 to11[] = { BUCKET_GROUP(11) };
+	struct of_groups	*gt = NULL;
+
+	CHECK(ADD(11, OF_GT_FF, watch12) == OF_ERR_GROUP_BAD_WATCH,
+	    "watching a missing group");
+	CHECK(ADD(10, OF_GT_ALL, leaf) == OF_ERR_NONE &&
+	    ADD(11, OF_GT_FF, watch10) == OF_ERR_NONE &&
+	    ref_count(gt, 10) == 0, "11 watches 10");
+	CHECK(MODIFY(10, OF_GT_ALL, to11) == OF_ERR_GROUP_LOOP,
+	    "10 forwarding to the group watching it");
+	CHECK(DELETE(10) == OF_ERR_NONE, "a watched group may go");
+	CHECK(ADD(10, OF_GT_ALL, to11) == OF_ERR_GROUP_LOOP,
+	    "nor come back forwarding to its watcher");
+	of_groups_free(gt);
+}
+
 static const struct check_case cases[] = {
+	CASE(test_chaining),
+	CASE(test_watch_group),
 	CASE(test_ref_count),
 	CASE(test_codec_roundtrip),
 	CASE(test_add_modify_delete),
