@@ -372,7 +372,50 @@ test_watch_group(void)
 	of_groups_free(gt);
 }
 
+static void
+count_visit(void *arg, struct of_group_info *gi)
+{
+	(void)gi;
+	(*(uint32_t *)arg)++;
+}
+
+/* The table by id (open addressing, deletion moving entries back): many
+ * ids, scattered and sequential, a third deleted, every other found. */
+static void
+test_many(void)
+{
+	static const struct of_group_limits big = { NPORTS, 10000, 8 };
+	static const uint8_t	 one[] = { BUCKET(0, 0, 1) };
+	struct of_groups	*gt = NULL;
+	uint32_t		 i, id, bad = 0, seen = 0;
+
+	for (i = 0; i < 6000; i++) {
+		id = i < 3000 ? i * 7919u % 0xfffff00u : i;
+		if (mod_lim(&gt, &big, OF_GC_ADD, OF_GT_ALL, id, one,
+		    sizeof(one)) != OF_ERR_NONE)
+			bad++;
+	}
+	CHECK(bad == 0 && of_groups_count(gt) == 6000, "6000 added");
+	for (i = 0; i < 6000; i += 3) {
+		id = i < 3000 ? i * 7919u % 0xfffff00u : i;
+		if (mod_lim(&gt, &big, OF_GC_DELETE, 0, id, NULL, 0) !=
+		    OF_ERR_NONE)
+			bad++;
+	}
+	for (i = 0; i < 6000; i++) {
+		id = i < 3000 ? i * 7919u % 0xfffff00u : i;
+		if (of_groups_has(gt, id) != (i % 3 != 0))
+			bad++;
+	}
+	of_groups_walk(gt, OF_GROUP_ALL, 2000, count_visit, &seen);
+	CHECK(bad == 0 && of_groups_count(gt) == 4000 && seen == 4000,
+	    "a third deleted, the rest found (%u wrong, %u walked)", bad,
+	    seen);
+	of_groups_free(gt);
+}
+
 static const struct check_case cases[] = {
+	CASE(test_many),
 	CASE(test_chaining),
 	CASE(test_watch_group),
 	CASE(test_ref_count),
