@@ -20,17 +20,22 @@
 struct of_group {
 	uint32_t	 id;
 	uint8_t		 type;
+	uint8_t		 on_stack;
+	uint8_t		 height;	/* at most OF_GROUP_DEPTH_MAX */
+	uint8_t		 live;		/* group_live() of packet live_gen */
 	uint32_t	 n_buckets;
 	uint32_t	 refs;		/* flows naming it, at the last count */
 	uint32_t	 grefs;		/* groups forwarding to it */
 	uint32_t	 gref_gen;	/* grefs_add(): counted in this pass */
 	uint32_t	 edges;		/* GROUP actions and watch_groups */
 	uint32_t	 walk_gen;	/* chain_height(): height is this walk's */
-	uint16_t	 height;
-	uint8_t		 on_stack;
+	uint32_t	 len;
+	uint32_t	 live_gen;
 	uint64_t	 ref_flow;	/* the flow that counted last */
 	uint64_t	 added_ns;
-	size_t		 len;
+	/* Packets and bytes sent through the group, then through each
+	 * bucket (OF_GROUP_COUNTERS()); NULL until the first packet. */
+	uint64_t	*counters;
 	uint8_t		 buckets[];	/* as the controller sent them */
 };
 
@@ -292,6 +297,13 @@ slot_free(struct of_groups *gt, uint32_t i)
 	}
 }
 
+static void
+group_free(struct of_group *g)
+{
+	free(g->counters);
+	free(g);
+}
+
 static struct of_group *
 group_make(const struct of_group_mod *gm, uint32_t n, uint64_t now)
 {
@@ -304,7 +316,7 @@ group_make(const struct of_group_mod *gm, uint32_t n, uint64_t now)
 	g->type = gm->type;
 	g->n_buckets = n;
 	g->added_ns = now;
-	g->len = gm->buckets_len;
+	g->len = (uint32_t)gm->buckets_len;
 	if (g->len > 0)
 		memcpy(g->buckets, gm->buckets, g->len);
 	return g;
@@ -381,7 +393,7 @@ chain_height(struct chain_walk *cw, struct of_group *g, uint32_t depth)
 	g->on_stack = 1;
 	buckets_each_edge(g->buckets, g->len, g->type, chain_child, &s);
 	g->on_stack = 0;
-	g->height = (uint16_t)s.height;
+	g->height = (uint8_t)s.height;
 	if (s.failed)
 		return -1;
 	if (s.height > cw->max_depth) {
@@ -480,7 +492,7 @@ group_put(struct of_groups *gt, struct of_group *g, int exists)
 		g->refs = old->refs;
 		g->grefs = old->grefs;
 		grefs_add(gt, old, -1);
-		free(old);
+		group_free(old);
 	} else {
 		gt->slots[i].id = g->id;
 		gt->n++;
@@ -539,7 +551,7 @@ groups_clear(struct of_groups *gt)
 	uint32_t	 i;
 
 	GT_EACH(gt, i, g)
-		free(g);
+		group_free(g);
 	free(gt->slots);
 	gt->slots = NULL;
 	gt->mask = 0;
@@ -573,7 +585,7 @@ groups_delete(struct of_groups *gt, uint32_t id, of_group_deleted_cb cb,
 		grefs_add(gt, g, -1);
 		i = slot_find(gt, id);
 		slot_free(gt, i);
-		free(g);
+		group_free(g);
 		gt->n--;
 	} else {
 		return 0;
@@ -658,6 +670,7 @@ group_visit(const struct of_group *g, uint64_t now_ns,
 	gi.duration_nsec = (uint32_t)(age % 1000000000ull);
 	gi.buckets = g->buckets;
 	gi.buckets_len = g->len;
+	gi.counters = g->counters;
 	fn(arg, &gi);
 }
 
@@ -686,4 +699,201 @@ of_groups_free(struct of_groups *gt)
 		return;
 	groups_clear(gt);
 	free(gt);
+}
+
+/* ---- packets (1.3.5 section 5.6.1): buckets chosen, counted ---- */
+
+static int	group_live(const struct of_groups *, struct of_group *,
+		    const struct of_group_packet *, uint32_t depth);
+
+/* A bucket's liveness (1.3.5 section 6.5): its watched port up and its
+ * watched group live; an unwatched bucket is live.  A SELECT bucket's
+ * watch is optional and unchecked by the put (only FAST_FAILOVER's are
+ * validated and loop-checked), so there port 0 and any group watch
+ * nothing. */
+static int
+bucket_live(const struct of_groups *gt, uint8_t type, const struct bucket *b,
+    const struct of_group_packet *pk, uint32_t depth)
+{
+	struct of_group		*wg;
+	int			 ff = type == OF_GT_FF;
+
+	if (b->watch_port != OF_PORT_ANY && (ff || b->watch_port != 0) &&
+	    !pk->port_live(pk->arg, b->watch_port))
+		return 0;
+	if (b->watch_group == OF_GROUP_ANY || !ff)
+		return 1;
+	wg = group_find(gt, b->watch_group);
+	return wg != NULL && group_live(gt, wg, pk, depth + 1);
+}
+
+/* A group is live when one of its buckets is (a watched group gone, or a
+ * chain deeper than any put allows, is not); found once per packet
+ * (live_gen), so watches shared down a chain cost one look each. */
+static int
+group_live(const struct of_groups *gt, struct of_group *g,
+    const struct of_group_packet *pk, uint32_t depth)
+{
+	struct rbuf	r;
+	struct bucket	b;
+
+	if (depth > OF_GROUP_DEPTH_MAX)
+		return 0;
+	if (g->live_gen == gt->gen)
+		return g->live;
+	g->live_gen = gt->gen;
+	g->live = 0;
+	rbuf_init(&r, g->buckets, g->len);
+	while (bucket_next(&r, &b) == 0)
+		if (bucket_live(gt, g->type, &b, pk, depth)) {
+			g->live = 1;
+			break;
+		}
+	return g->live;
+}
+
+/* The one bucket of a SELECT group: by weight among the live ones, from
+ * the packet's hash (a flow keeps its bucket while the set stays); -1:
+ * none live.  FAST_FAILOVER: the first live; INDIRECT: its one. */
+static int
+group_pick(const struct of_groups *gt, const struct of_group *g,
+    const struct of_group_packet *pk, uint32_t depth)
+{
+	struct rbuf	r;
+	struct bucket	b;
+	uint64_t	total = 0, at;
+	int		k;
+
+	rbuf_init(&r, g->buckets, g->len);
+	for (k = 0; bucket_next(&r, &b) == 0; k++) {
+		if (g->type == OF_GT_INDIRECT)
+			return k;
+		if (!bucket_live(gt, g->type, &b, pk, depth))
+			continue;
+		if (g->type == OF_GT_FF)
+			return k;
+		total += b.weight;
+	}
+	if (total == 0)
+		return -1;
+	at = pk->hash % total;
+	rbuf_init(&r, g->buckets, g->len);
+	for (k = 0; bucket_next(&r, &b) == 0; k++) {
+		if (!bucket_live(gt, g->type, &b, pk, depth) || b.weight == 0)
+			continue;
+		if (at < b.weight)
+			return k;
+		at -= b.weight;
+	}
+	return -1;
+}
+
+static void	group_send(struct of_groups *, struct of_group *,
+		    struct of_group_packet *, uint32_t depth);
+
+/* Count one packet at counter pair k (0: the group, 1 + n: bucket n). */
+static void
+group_count(struct of_group *g, uint32_t k, uint32_t bytes)
+{
+	if (g->counters == NULL && (g->counters = calloc(
+	    OF_GROUP_COUNTERS(g->n_buckets), sizeof(uint64_t))) == NULL)
+		return;		/* out of memory: the packet goes uncounted */
+	g->counters[2 * k]++;
+	g->counters[2 * k + 1] += bytes;
+}
+
+struct send_step {
+	struct of_groups	*gt;
+	struct of_group_packet	*pk;
+	uint32_t		 depth;
+};
+
+static void
+send_child(void *arg, uint32_t id, int watch)
+{
+	struct send_step	*s = arg;
+	struct of_group		*g = group_find(s->gt, id);
+
+	(void)watch;
+	if (g != NULL)
+		group_send(s->gt, g, s->pk, s->depth + 1);
+}
+
+/* Bucket k's actions: its outputs join pk->ports, its GROUP actions
+ * send the packet on down the chain. */
+static void
+bucket_send(struct of_groups *gt, struct of_group *g, const struct bucket *b,
+    uint32_t k, struct of_group_packet *pk, uint32_t depth)
+{
+	struct send_step	s = { gt, pk, depth };
+	int			n;
+
+	/* ALL groups forwarding to ALL groups multiply the copies: past
+	 * OF_GROUP_COPIES_MAX buckets the packet goes no further. */
+	if (pk->buckets_taken >= OF_GROUP_COPIES_MAX) {
+		pk->truncated = 1;
+		return;
+	}
+	pk->buckets_taken++;
+	group_count(g, 1 + k, pk->bytes);
+	n = of_actions_output_ports(OF_VERSION_13, b->acts, b->acts_len,
+	    pk->ports + pk->n, pk->max - pk->n);
+	if (n > 0)
+		pk->n += (size_t)n;
+	actions_each_group(b->acts, b->acts_len, send_child, &s);
+}
+
+static void
+group_send(struct of_groups *gt, struct of_group *g,
+    struct of_group_packet *pk, uint32_t depth)
+{
+	struct rbuf	r;
+	struct bucket	b;
+	int		pick = -1;
+	uint32_t	k;
+
+	if (depth > OF_GROUP_DEPTH_MAX)
+		return;
+	group_count(g, 0, pk->bytes);
+	if (g->type != OF_GT_ALL && (pick = group_pick(gt, g, pk,
+	    depth)) < 0)
+		return;		/* no live bucket: dropped */
+	rbuf_init(&r, g->buckets, g->len);
+	for (k = 0; bucket_next(&r, &b) == 0; k++)
+		if (pick < 0 || (uint32_t)pick == k)
+			bucket_send(gt, g, &b, k, pk, depth);
+}
+
+static void
+missing_group(void *arg, uint32_t id, int watch)
+{
+	const struct of_groups	**gt = arg;
+
+	(void)watch;
+	if (*gt != NULL && !of_groups_has(*gt, id))
+		*gt = NULL;
+}
+
+int
+of_groups_send(struct of_groups *gt, const uint8_t *acts, size_t len,
+    struct of_group_packet *pk, enum of_err *err)
+{
+	const struct of_groups	*check = gt;
+	struct send_step	 s = { gt, pk, 0 };
+	uint32_t		 named = 0;
+
+	pk->n = 0;
+	pk->buckets_taken = 0;
+	pk->truncated = 0;
+	actions_each_group(acts, len, count_edge, &named);
+	if (named == 0)
+		return 0;
+	/* Every group named must exist (BAD_OUT_GROUP, as for a flow's
+	 * actions) before the packet goes anywhere. */
+	actions_each_group(acts, len, missing_group, &check);
+	if (check == NULL)
+		return bad(err, OF_ERR_BAD_OUT_GROUP);
+	gt->gen++;	/* liveness is found afresh for each packet */
+	actions_each_group(acts, len, send_child, &s);
+	return (int)named;
 }

@@ -41,7 +41,14 @@ struct of_group_info {
 	uint32_t	 duration_nsec;
 	const uint8_t	*buckets;
 	size_t		 buckets_len;
+	/* NULL: no packet yet, all 0; else OF_GROUP_COUNTERS(n_buckets):
+	 * the group's packets and bytes, then each bucket's. */
+	const uint64_t	*counters;
 };
+#define OF_GROUP_COUNTERS(n)	(2 * ((size_t)(n) + 1))
+/* However a table was put together, no walk goes deeper (--max-group-depth
+ * is at most this). */
+#define OF_GROUP_DEPTH_MAX	64
 
 struct of_groups;
 
@@ -82,5 +89,33 @@ void	 of_groups_walk(const struct of_groups *, uint32_t want,
 	    uint64_t now_ns, void (*fn)(void *, struct of_group_info *),
 	    void *arg);
 void	 of_groups_free(struct of_groups *);
+
+/* A packet sent to groups (a PACKET_OUT's GROUP actions): what the
+ * switch says about its ports and the packet, and where it went. */
+struct of_group_packet {
+	int		(*port_live)(void *arg, uint32_t port);
+	void		*arg;
+	uint32_t	 hash;		/* of the packet: a SELECT's bucket */
+	uint32_t	 bytes;
+	uint32_t	*ports;		/* out: the ports the buckets chose */
+	size_t		 max;
+	size_t		 n;
+	uint32_t	 buckets_taken;	/* out */
+	int		 truncated;	/* out: OF_GROUP_COPIES_MAX reached */
+};
+/* Buckets one packet may take through chained ALL groups (each a copy);
+ * the rest are not taken (group_packets_truncated). */
+#define OF_GROUP_COPIES_MAX	4096
+/*
+ * Send a packet through the groups an action list's GROUP actions name
+ * (1.3.5 section 5.6.1): ALL every bucket, INDIRECT its one, SELECT one
+ * by weight among the live, FAST_FAILOVER the first live (section 6.5:
+ * its watched port up, its watched group live), chains followed; the
+ * group and each bucket taken count the packet and its bytes.  Returns
+ * the number of GROUP actions (0: none, nothing done), or -1 with
+ * BAD_OUT_GROUP when one names a missing group (nothing sent).
+ */
+int	 of_groups_send(struct of_groups *, const uint8_t *acts, size_t len,
+	    struct of_group_packet *, enum of_err *err);
 
 #endif

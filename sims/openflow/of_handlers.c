@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "hash.h"
 #include "log.h"
 #include "of_actions.h"
 #include "of_experimenter.h"
@@ -167,6 +168,51 @@ of_is_lldp(const uint8_t *data, size_t len)
 	return data[off] == 0x88 && data[off + 1] == 0xcc;
 }
 
+/* A port carries packets when its link is up and it is not
+ * administratively down (PORT_MOD, a port-flap fault). */
+static int
+of_port_live(void *arg, uint32_t no)
+{
+	const struct of_switch	*sw = arg;
+
+	if (no == 0 || no > sw->sim->cfg.ports)
+		return 0;
+	return !of_port_link_down(sw, no) &&
+	    !(sw->ports[no - 1].config & OF_PC_PORT_DOWN);
+}
+
+/* A PACKET_OUT's GROUP actions send the packet through the groups'
+ * buckets (counted there, of_group.c); an LLDP frame reaches the peers of
+ * the ports the buckets chose.  -1: a GROUP action names no group. */
+static int
+of_packet_out_groups(struct of_switch *sw, const struct of_packet_out *po,
+    enum of_err *err)
+{
+	struct of_group_packet	pk;
+	uint32_t		ports[64];
+	int			n;
+
+	if (sw->version != OF_VERSION_13)
+		return 0;
+	memset(&pk, 0, sizeof(pk));
+	pk.port_live = of_port_live;
+	pk.arg = sw;
+	pk.hash = fnv1a_bytes(FNV_SEED, po->data,
+	    po->data_len < 14 ? po->data_len : 14);	/* Ethernet header */
+	pk.bytes = (uint32_t)po->data_len;
+	pk.ports = ports;
+	pk.max = sizeof(ports) / sizeof(ports[0]);
+	if ((n = of_groups_send(sw->owner->groups, po->actions,
+	    po->actions_len, &pk, err)) <= 0)
+		return n;
+	(*sw->sim->c.group_packets)++;
+	if (pk.truncated)
+		(*sw->sim->c.group_packets_truncated)++;
+	if (of_is_lldp(po->data, po->data_len))
+		of_lldp_out_ports(sw, po, ports, (int)pk.n);
+	return 0;
+}
+
 static void
 of_on_packet_out(const struct of_ctx *c)
 {
@@ -178,7 +224,8 @@ of_on_packet_out(const struct of_ctx *c)
 		return;
 	if (of_packet_out_decode(sw->version, c->body, &po, &err) == -1 ||
 	    of_actions_validate(sw->version, po.actions, po.actions_len,
-	    sw->sim->cfg.ports, &err) == -1) {
+	    sw->sim->cfg.ports, &err) == -1 ||
+	    of_packet_out_groups(sw, &po, &err) == -1) {
 		of_refuse(c, err);
 		return;
 	}

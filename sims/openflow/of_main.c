@@ -202,6 +202,8 @@ static const struct counter_row of_counter_rows[] = {
 	OFC(group_mod_errors, "group_mod_errors"),
 	OFC(groups_out_of_room, "groups_out_of_room"),
 	OFC(groups_too_deep, "groups_too_deep"),
+	OFC(group_packets, "group_packets"),
+	OFC(group_packets_truncated, "group_packets_truncated"),
 	OFC(experimenter_refused, "experimenter_refused"),
 	OFC(stats_requests, "stats_requests"),
 	OFC(barriers, "barriers"),

@@ -152,6 +152,8 @@ struct of_counters {
 	uint64_t	*group_mod_errors;
 	uint64_t	*groups_out_of_room;	/* --max-groups reached */
 	uint64_t	*groups_too_deep;	/* --max-group-depth passed */
+	uint64_t	*group_packets;		/* PACKET_OUTs sent to groups */
+	uint64_t	*group_packets_truncated; /* OF_GROUP_COPIES_MAX */
 	uint64_t	*experimenter_refused;	/* no row for its id */
 	uint64_t	*stats_requests;
 	uint64_t	*barriers;
@@ -280,6 +282,8 @@ void	 of_pktin_verdict(struct of_sim *);
 void	 of_pktin_response(struct of_switch *, uint32_t buffer_id,
 	    uint64_t now);
 void	 of_lldp_forward(struct of_switch *, const struct of_packet_out *);
+void	 of_lldp_out_ports(struct of_switch *, const struct of_packet_out *,
+	    const uint32_t *ports, int n);
 int	 of_topo_check(const struct of_config *, char *err, size_t errlen);
 /* --fault link-move (a fault_kind's inject, cfg the struct of_sim): an
  * inter-switch link moves to a free port of a third switch. */

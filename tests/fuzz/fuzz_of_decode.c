@@ -706,13 +706,46 @@ fz_group_flush(void *arg, struct wbuf *w)
 	wbuf_reset(w);
 }
 
+/* Odd ports up, even ports down, for the packets sent to groups. */
+static int
+fz_port_live(void *arg, uint32_t port)
+{
+	(void)arg;
+	return port % 2 == 1;
+}
+
+/* A packet to the group just put: it follows the buckets, chains
+ * included, within the copy bound, and the ports stay in the array. */
+static void
+fz_group_packet(struct of_groups *gt, uint32_t id, uint32_t hash)
+{
+	uint8_t			act[8] = { 0, 22, 0, 8 };
+	uint32_t		ports[16];
+	struct of_group_packet	pk;
+	enum of_err		err = OF_ERR_NONE;
+
+	act[4] = (uint8_t)(id >> 24);
+	act[5] = (uint8_t)(id >> 16);
+	act[6] = (uint8_t)(id >> 8);
+	act[7] = (uint8_t)id;
+	memset(&pk, 0, sizeof(pk));
+	pk.port_live = fz_port_live;
+	pk.hash = hash;
+	pk.bytes = 64;
+	pk.ports = ports;
+	pk.max = 16;
+	if (of_groups_send(gt, act, sizeof(act), &pk, &err) < 0)
+		FZ_CHECK(err == OF_ERR_BAD_OUT_GROUP);
+	FZ_CHECK(pk.n <= pk.max && pk.buckets_taken <= OF_GROUP_COPIES_MAX);
+}
+
 /* GROUP_MOD (1.3): the table stays bounded, and GROUP_DESC reads back
  * what was taken. */
 static void
 fz_group_mod(struct of_groups **gt, struct rbuf *body, uint64_t now)
 {
 	static const struct of_group_limits	lim = { FZ_PORTS,
-	    FZ_MAX_GROUPS };
+	    FZ_MAX_GROUPS, 8 };
 	struct of_group_mod			gm;
 	struct of_mp_reply			mr;
 	struct wbuf				w;
@@ -731,6 +764,7 @@ fz_group_mod(struct of_groups **gt, struct rbuf *body, uint64_t now)
 	    fz_group_flush, &gm);
 	of_groups_walk(*gt, gm.group_id, now, fz_group_desc, &mr);
 	(void)of_mp_reply_end(&mr);
+	fz_group_packet(*gt, gm.group_id, (uint32_t)now);
 }
 
 /*

@@ -414,7 +414,135 @@ test_many(void)
 	of_groups_free(gt);
 }
 
+static int	port_up[NPORTS + 1];
+
+static int
+live(void *arg, uint32_t port)
+{
+	(void)arg;
+	return port >= 1 && port <= NPORTS && port_up[port];
+}
+
+/* Send one packet (hash h) to group g; the ports it left by, as digits
+ * ("2", "13"), or "drop", or "bad". */
+static const char *
+send_to(struct of_groups *gt, uint32_t g, uint32_t h)
+{
+	static char		 out[16];
+	uint8_t			 act[8] = { 0, 22, 0, 8, 0, 0, 0, (uint8_t)g };
+	uint32_t		 ports[8];
+	struct of_group_packet	 pk = { live, NULL, h, 100, ports, 8, 0, 0, 0 };
+	enum of_err		 err = OF_ERR_NONE;
+	size_t			 i;
+
+	if (of_groups_send(gt, act, sizeof(act), &pk, &err) < 0)
+		return err == OF_ERR_BAD_OUT_GROUP ? "bad" : "?";
+	if (pk.n == 0)
+		return "drop";
+	for (i = 0; i < pk.n && i < sizeof(out) - 1; i++)
+		out[i] = (char)('0' + ports[i]);
+	out[i] = '\0';
+	return out;
+}
+
+struct counts {
+	uint32_t	id;
+	uint64_t	c[8];
+};
+
+static void
+counts_visit(void *arg, struct of_group_info *gi)
+{
+	struct counts	*c = arg;
+	size_t		 i;
+
+	memset(c->c, 0, sizeof(c->c));
+	for (i = 0; gi->counters != NULL && i < 8 &&
+	    i < OF_GROUP_COUNTERS(gi->n_buckets); i++)
+		c->c[i] = gi->counters[i];
+}
+
+/* Fast-failover liveness (1.3.5 section 6.5) and the path of a packet
+ * through the groups (5.6.1): the first live bucket, a watched group's
+ * liveness, chains, a SELECT by weight, and the counters of what went. */
+static void
+test_failover(void)
+{
+	static const uint8_t	 ff[] = { BUCKET(0, 1, 1), BUCKET(0, 2, 2) };
+	static const uint8_t	 all[] = { BUCKET_GROUP(1), BUCKET(0, 0, 3) };
+	static const uint8_t	 wg[] = { BUCKET_WG(1, 4), BUCKET(0, 3, 3) };
+	static const uint8_t	 sel[] = { BUCKET(0, 0, 1), BUCKET(5, 0, 2) };
+	struct of_groups	*gt = NULL;
+	struct counts		 c = { 1, { 0 } };
+	int			 p;
+
+	for (p = 1; p <= NPORTS; p++)
+		port_up[p] = 1;
+	CHECK(ADD(1, OF_GT_FF, ff) == OF_ERR_NONE &&
+	    ADD(3, OF_GT_ALL, all) == OF_ERR_NONE &&
+	    ADD(4, OF_GT_FF, wg) == OF_ERR_NONE &&
+	    ADD(5, OF_GT_SELECT, sel) == OF_ERR_NONE, "groups added");
+	CHECK(strcmp(send_to(gt, 1, 0), "1") == 0, "primary up: port 1");
+	port_up[1] = 0;
+	CHECK(strcmp(send_to(gt, 1, 0), "2") == 0, "port 1 down: backup");
+	CHECK(strcmp(send_to(gt, 3, 0), "23") == 0, "ALL through a chain");
+	CHECK(strcmp(send_to(gt, 4, 0), "4") == 0, "watched group live");
+	port_up[2] = 0;
+	CHECK(strcmp(send_to(gt, 1, 0), "drop") == 0, "no live bucket");
+	CHECK(strcmp(send_to(gt, 4, 0), "3") == 0, "watched group dead");
+	port_up[1] = 1;
+	CHECK(strcmp(send_to(gt, 1, 0), "1") == 0, "port 1 back");
+	CHECK(strcmp(send_to(gt, 5, 7), "2") == 0 &&
+	    strcmp(send_to(gt, 5, 12345), "2") == 0, "SELECT: weight 0 never");
+	CHECK(strcmp(send_to(gt, 9, 0), "bad") == 0, "missing group");
+	/* Group 1 took 6 packets: to port 1, 2, 2 (via 3), 2 (via 4's
+	 * watch? no: liveness reads, it sends nothing), drop, 1. */
+	c.id = 1;
+	of_groups_walk(gt, 1, 2000, counts_visit, &c);
+	CHECK(c.c[0] == 5 && c.c[1] == 500 && c.c[2] == 2 && c.c[3] == 200 &&
+	    c.c[4] == 2, "group 1: %llu packets, bucket 1 %llu, bucket 2 %llu",
+	    (unsigned long long)c.c[0], (unsigned long long)c.c[2],
+	    (unsigned long long)c.c[4]);
+	of_groups_walk(gt, 5, 2000, counts_visit, &c);
+	CHECK(c.c[0] == 2 && c.c[2] == 0 && c.c[4] == 2, "select counts");
+	of_groups_free(gt);
+}
+
+/* ALL groups forwarding to ALL groups multiply a packet's copies: the
+ * buckets one packet takes are bounded (OF_GROUP_COPIES_MAX). */
+static void
+test_copies_bounded(void)
+{
+	static const uint8_t	 leaf[] = { BUCKET(0, 0, 1) };
+	static const uint8_t	 to21[] = { BUCKET_GROUP(21) };
+	static const uint8_t	 to22[] = { BUCKET_GROUP(22) };
+	static const uint8_t	 act[] = { 0, 22, 0, 8, 0, 0, 0, 20 };
+	uint8_t			 fan21[64 * sizeof(to21)];
+	uint8_t			 fan22[64 * sizeof(to22)];
+	uint32_t		 ports[8];
+	struct of_group_packet	 pk = { live, NULL, 0, 60, ports, 8, 0, 0, 0 };
+	struct of_groups	*gt = NULL;
+	enum of_err		 err = OF_ERR_NONE;
+	int			 i;
+
+	for (i = 0; i < 64; i++) {
+		memcpy(fan21 + i * sizeof(to21), to21, sizeof(to21));
+		memcpy(fan22 + i * sizeof(to22), to22, sizeof(to22));
+	}
+	for (i = 1; i <= NPORTS; i++)
+		port_up[i] = 1;
+	CHECK(ADD(22, OF_GT_ALL, leaf) == OF_ERR_NONE &&
+	    ADD(21, OF_GT_ALL, fan22) == OF_ERR_NONE &&
+	    ADD(20, OF_GT_ALL, fan21) == OF_ERR_NONE, "64 x 64 copies");
+	CHECK(of_groups_send(gt, act, sizeof(act), &pk, &err) == 1 &&
+	    pk.truncated && pk.buckets_taken == OF_GROUP_COPIES_MAX &&
+	    pk.n == 8, "stopped at %u buckets", pk.buckets_taken);
+	of_groups_free(gt);
+}
+
 static const struct check_case cases[] = {
+	CASE(test_copies_bounded),
+	CASE(test_failover),
 	CASE(test_many),
 	CASE(test_chaining),
 	CASE(test_watch_group),
