@@ -97,6 +97,9 @@ struct of_flowtable {
 	 * holds no array at all (it was 2 KiB of NULLs per switch). */
 	struct of_ft_table	**tables;
 	uint16_t		 tables_cap;
+	/* Told of each flow's program (the group table's reference lists);
+	 * NULL until the switch took a group. */
+	const struct of_ft_refs	*refs;
 };
 
 /* What one FLOW_MOD is doing, passed down the helpers. */
@@ -374,10 +377,25 @@ prio_unlink(struct of_ft_table *t, struct of_flow *f)
 }
 
 static void
+refs_on(const struct of_flowtable *ft, struct of_flow *f)
+{
+	if (ft->refs != NULL)
+		ft->refs->on(ft->refs->arg, f, flow_prog(f), f->prog_len);
+}
+
+static void
+refs_off(const struct of_flowtable *ft, struct of_flow *f)
+{
+	if (ft->refs != NULL)
+		ft->refs->off(ft->refs->arg, f, flow_prog(f), f->prog_len);
+}
+
+static void
 table_link(struct of_flowtable *ft, struct of_ft_table *t, struct of_flow *f)
 {
 	uint32_t	b;
 
+	refs_on(ft, f);
 	prio_link(t, f);
 	t->count++;
 	ft->total++;
@@ -395,6 +413,7 @@ table_link(struct of_flowtable *ft, struct of_ft_table *t, struct of_flow *f)
 static void
 table_drop(struct of_flowtable *ft, struct of_ft_table *t, struct of_flow *f)
 {
+	refs_off(ft, f);
 	*table_slot(t, f) = f->hnext;
 	prio_unlink(t, f);
 	heap_del(ft, f);
@@ -414,6 +433,8 @@ table_swap(struct of_flowtable *ft, struct of_ft_table *t,
 	struct of_flow		**pp = table_slot(t, old);
 	struct of_ft_prio	 *g = prio_find(t, old->priority);
 
+	refs_off(ft, old);
+	refs_on(ft, nf);
 	nf->hnext = old->hnext;
 	*pp = nf;
 	TAILQ_INSERT_BEFORE(old, nf, link);
@@ -638,9 +659,11 @@ flow_modify(struct ft_op *op, struct of_ft_table *t, struct of_flow *f)
 	struct of_match			 m;
 
 	if (f->prog_len == mod->prog_len) {
+		refs_off(op->ft, f);
 		if (mod->prog_len > 0)
 			memcpy(f->data + f->match_len, mod->prog,
 			    mod->prog_len);
+		refs_on(op->ft, f);
 	} else {
 		flow_match(f, &m);
 		nf = flow_alloc(&m, mod->prog, mod->prog_len);
@@ -955,4 +978,19 @@ of_flowtable_next_expiry(const struct of_flowtable *ft)
 	if (ft->heap_n == 0)
 		return 0;
 	return flow_expiry(ft->heap[0], NULL);
+}
+
+void
+of_flowtable_set_refs(struct of_flowtable *ft, const struct of_ft_refs *refs)
+{
+	ft->refs = refs;
+}
+
+void
+of_flowtable_remove(struct of_flowtable *ft, void *flow, uint64_t now_ns,
+    uint8_t reason, of_flow_removed_cb cb, void *arg)
+{
+	struct of_flow	*f = flow;
+
+	flow_remove(ft, ft_table(ft, f->table_id), f, now_ns, reason, cb, arg);
 }

@@ -11,7 +11,9 @@
 
 #include "of_actions.h"
 #include "of_codec.h"
+#include "of_flowtable.h"
 #include "of_group.h"
+#include "ut.h"
 #include "of_wire_actions.h"
 
 #define GROUP_MOD_BODY		8	/* command, type, pad, group_id */
@@ -24,14 +26,14 @@ struct of_group {
 	uint8_t		 height;	/* at most OF_GROUP_DEPTH_MAX */
 	uint8_t		 live;		/* group_live() of packet live_gen */
 	uint32_t	 n_buckets;
-	uint32_t	 refs;		/* flows naming it, at the last count */
+	uint32_t	 refs;		/* flows naming it: its list's length */
 	uint32_t	 grefs;		/* groups forwarding to it */
 	uint32_t	 gref_gen;	/* grefs_add(): counted in this pass */
 	uint32_t	 edges;		/* GROUP actions and watch_groups */
 	uint32_t	 walk_gen;	/* chain_height(): height is this walk's */
 	uint32_t	 len;
 	uint32_t	 live_gen;
-	uint64_t	 ref_flow;	/* the flow that counted last */
+	struct fref	*flows;		/* the flows naming it */
 	uint64_t	 added_ns;
 	/* Packets and bytes sent through the group, then through each
 	 * bucket (OF_GROUP_COUNTERS()); NULL until the first packet. */
@@ -51,11 +53,30 @@ struct gslot {
 	struct of_group	*g;		/* NULL: free */
 };
 
+/*
+ * One flow naming one group: on the group's list, and found by (flow,
+ * group) when the flow goes, so a group's delete removes its own flows
+ * without a pass over the table and ref_count is the list's length.
+ */
+struct fref_key {
+	const void	*flow;
+	uint32_t	 group;
+	uint32_t	 zero;
+};
+
+struct fref {
+	UT_hash_handle	 hh;
+	struct fref_key	 key;
+	struct fref	*prev;
+	struct fref	*next;
+};
+
 struct of_groups {
 	struct gslot	*slots;
 	uint32_t	 mask;		/* slots - 1; slots a power of two */
 	uint32_t	 n;
-	uint64_t	 ref_flow;	/* the flow being counted */
+	struct fref	*frefs;		/* by (flow, group) */
+	struct of_ft_refs ft_refs;	/* the flow table's hooks: fref_on/off */
 	uint32_t	 gen;		/* chain walks and gref passes */
 	uint32_t	 edges;		/* of all groups: 0, no chains */
 };
@@ -298,8 +319,26 @@ slot_free(struct of_groups *gt, uint32_t i)
 }
 
 static void
-group_free(struct of_group *g)
+fref_unlink(struct of_groups *gt, struct of_group *g, struct fref *r)
 {
+	if (r->prev != NULL)
+		r->prev->next = r->next;
+	else
+		g->flows = r->next;
+	if (r->next != NULL)
+		r->next->prev = r->prev;
+	HASH_DEL(gt->frefs, r);
+	free(r);
+	g->refs--;
+}
+
+/* A group goes: the references its flows still hold go with it (its
+ * flows were removed first, of_group_deleted_cb). */
+static void
+group_free(struct of_groups *gt, struct of_group *g)
+{
+	while (g->flows != NULL)
+		fref_unlink(gt, g, g->flows);
 	free(g->counters);
 	free(g);
 }
@@ -492,7 +531,9 @@ group_put(struct of_groups *gt, struct of_group *g, int exists)
 		g->refs = old->refs;
 		g->grefs = old->grefs;
 		grefs_add(gt, old, -1);
-		group_free(old);
+		g->flows = old->flows;		/* the same flows name it */
+		old->flows = NULL;
+		group_free(gt, old);
 	} else {
 		gt->slots[i].id = g->id;
 		gt->n++;
@@ -551,7 +592,7 @@ groups_clear(struct of_groups *gt)
 	uint32_t	 i;
 
 	GT_EACH(gt, i, g)
-		group_free(g);
+		group_free(gt, g);
 	free(gt->slots);
 	gt->slots = NULL;
 	gt->mask = 0;
@@ -561,7 +602,8 @@ groups_clear(struct of_groups *gt)
 
 /*
  * DELETE of a missing group is no error; OFPG_ALL deletes every group
- * (1.3.5 section 6.5), and its flows go in one pass (cb with OFPG_ALL).
+ * (1.3.5 section 6.5).  The flows naming a group go first, from its own
+ * list (cb for each group that has some).
  * A group another group forwards to is not deleted: CHAINED_GROUP
  * ("group not deleted because another group is forwarding to it",
  * section 7.4.4), so no bucket is left naming a missing group.
@@ -576,22 +618,22 @@ groups_delete(struct of_groups *gt, uint32_t id, of_group_deleted_cb cb,
 	if (id == OF_GROUP_ALL) {
 		if (of_groups_count(gt) == 0)
 			return 0;
+		GT_EACH(gt, i, g)
+			if (g->flows != NULL && cb != NULL)
+				cb(arg, g->id);
 		groups_clear(gt);
 	} else if (id > OF13_GROUP_MAX) {
 		return bad(err, OF_ERR_GROUP_INVALID);
 	} else if ((g = group_find(gt, id)) != NULL) {
 		if (g->grefs > 0)
 			return bad(err, OF_ERR_GROUP_CHAINED);
+		if (g->flows != NULL && cb != NULL)
+			cb(arg, id);
 		grefs_add(gt, g, -1);
-		i = slot_find(gt, id);
-		slot_free(gt, i);
-		group_free(g);
+		slot_free(gt, slot_find(gt, id));
+		group_free(gt, g);
 		gt->n--;
-	} else {
-		return 0;
 	}
-	if (cb != NULL)
-		cb(arg, id);
 	return 0;
 }
 
@@ -611,34 +653,92 @@ of_groups_apply(struct of_groups **gtp, const struct of_group_mod *gm,
 	}
 }
 
-void
-of_groups_refs_clear(struct of_groups *gt)
-{
-	struct of_group	*g;
-	uint32_t	 i;
+/* ---- the flows naming each group (of_ft_refs hooks) ---- */
 
-	if (gt != NULL)
-		GT_EACH(gt, i, g)
-			g->refs = 0;
+struct fref_step {
+	struct of_groups	*gt;
+	const void		*flow;
+};
+
+static struct fref *
+fref_find(struct of_groups *gt, const void *flow, uint32_t id)
+{
+	struct fref_key	 key;
+	struct fref	*r;
+
+	memset(&key, 0, sizeof(key));
+	key.flow = flow;
+	key.group = id;
+	HASH_FIND(hh, gt->frefs, &key, sizeof(key), r);
+	return r;
 }
 
-void
-of_groups_ref_next_flow(struct of_groups *gt)
+/* A flow's program names group id: one reference, however often it
+ * names it (the put checked the group exists: BAD_OUT_GROUP). */
+static void
+fref_add(void *arg, uint32_t id)
 {
-	gt->ref_flow++;
+	struct fref_step	*s = arg;
+	struct of_group		*g = group_find(s->gt, id);
+	struct fref		*r;
+
+	if (g == NULL || fref_find(s->gt, s->flow, id) != NULL ||
+	    (r = calloc(1, sizeof(*r))) == NULL)
+		return;		/* out of memory: uncounted, never removed */
+	r->key.flow = s->flow;
+	r->key.group = id;
+	HASH_ADD(hh, s->gt->frefs, key, sizeof(r->key), r);
+	r->next = g->flows;
+	if (g->flows != NULL)
+		g->flows->prev = r;
+	g->flows = r;
+	g->refs++;
 }
 
-void
-of_groups_ref(void *gt, uint32_t group_id)
+static void
+fref_del(void *arg, uint32_t id)
 {
-	struct of_groups	*t = gt;
-	struct of_group		*g = group_find(t, group_id);
+	struct fref_step	*s = arg;
+	struct of_group		*g = group_find(s->gt, id);
+	struct fref		*r;
 
-	/* A flow naming a group twice counts once. */
-	if (g != NULL && g->ref_flow != t->ref_flow) {
-		g->ref_flow = t->ref_flow;
-		g->refs++;
-	}
+	if (g != NULL && (r = fref_find(s->gt, s->flow, id)) != NULL)
+		fref_unlink(s->gt, g, r);
+}
+
+static void
+fref_on(void *arg, void *flow, const uint8_t *prog, size_t len)
+{
+	struct fref_step	s = { arg, flow };
+
+	of_prog_each_group(prog, len, fref_add, &s);
+}
+
+static void
+fref_off(void *arg, void *flow, const uint8_t *prog, size_t len)
+{
+	struct fref_step	s = { arg, flow };
+
+	if (((struct of_groups *)arg)->frefs != NULL)
+		of_prog_each_group(prog, len, fref_del, &s);
+}
+
+const struct of_ft_refs *
+of_groups_ft_refs(struct of_groups *gt)
+{
+	gt->ft_refs.on = fref_on;
+	gt->ft_refs.off = fref_off;
+	gt->ft_refs.arg = gt;
+	return &gt->ft_refs;
+}
+
+void *
+of_groups_flow(const struct of_groups *gt, uint32_t group_id)
+{
+	const struct of_group	*g = group_find(gt, group_id);
+
+	return g != NULL && g->flows != NULL ? (void *)g->flows->key.flow :
+	    NULL;
 }
 
 int

@@ -64,8 +64,8 @@ struct of_group_limits {
 	uint32_t	 max_groups;
 	uint32_t	 max_depth;	/* groups on one chain, --max-group-depth */
 };
-/* Called after a DELETE removed the group named, or (OF_GROUP_ALL) every
- * group: the flows naming it, or naming any group, go. */
+/* Called by a DELETE, before a group goes, for each group deleted that
+ * flows name: they go with it (of_groups_flow() gives them one by one). */
 typedef void	(*of_group_deleted_cb)(void *arg, uint32_t group_id);
 
 /*
@@ -76,15 +76,14 @@ int	 of_groups_apply(struct of_groups **gt, const struct of_group_mod *,
 	    const struct of_group_limits *, uint64_t now_ns,
 	    of_group_deleted_cb, void *arg, enum of_err *err);
 int	 of_groups_has(const struct of_groups *, uint32_t group_id);
-/* Reference counts: cleared, then for each flow of_groups_ref_next_flow
- * and one of_groups_ref(gt, id) per GROUP action (of_prog_each_group),
- * then read by the walk. */
-void	 of_groups_refs_clear(struct of_groups *);
-void	 of_groups_ref_next_flow(struct of_groups *);
-void	 of_groups_ref(void *gt, uint32_t group_id);
+/* The hooks that keep each group's list of the flows naming it (set on
+ * the switch's flow table once it has a group table), and the first flow
+ * on group_id's list (a handle for of_flowtable_remove()), or NULL. */
+struct of_ft_refs;
+const struct of_ft_refs *of_groups_ft_refs(struct of_groups *);
+void	*of_groups_flow(const struct of_groups *, uint32_t group_id);
 uint32_t of_groups_count(const struct of_groups *);
-/* Visit every group (want == OF_GROUP_ALL) or the one named; ref_count
- * as last counted. */
+/* Visit every group (want == OF_GROUP_ALL) or the one named. */
 void	 of_groups_walk(const struct of_groups *, uint32_t want,
 	    uint64_t now_ns, void (*fn)(void *, struct of_group_info *),
 	    void *arg);

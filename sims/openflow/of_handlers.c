@@ -343,43 +343,40 @@ of_on_flow_mod(const struct of_ctx *c)
 		    sw->arrived_ns);
 }
 
-/* FLOW_REMOVED of a flow that went with its group (1.3.5 section
- * 7.4.2, OFPRR_GROUP_DELETE). */
-static void
-of_group_flow_removed(void *sw, const struct of_flow_info *fi)
-{
-	struct of_flow_info	gfi = *fi;
-
-	gfi.reason = OF_RR_GROUP_DELETE;
-	of_switch_flow_removed(sw, &gfi);
-}
-
 /* The flows whose actions name a deleted group go with it (1.3.5
- * section 6.5), as a DELETE with out_group would remove them; OFPG_ALL
- * selects every flow naming a group. */
+ * section 6.5), FLOW_REMOVED reason GROUP_DELETE (7.4.2) to those that
+ * asked: taken from the group's own list, no pass over the table. */
 static void
 of_group_deleted(void *arg, uint32_t group_id)
 {
 	struct of_switch	*sw = arg;
-	struct of_flow_mod	 fm;
-	struct of_ft_result	 res;
-	enum of_err		 err;
-	uint64_t		 now = clock_ns();
+	struct of_groups	*gt = sw->owner->groups;
+	uint64_t		 now = clock_ns(), n = 0;
+	void			*f, *last = NULL;
 
-	memset(&fm, 0, sizeof(fm));
-	memset(&res, 0, sizeof(res));
-	fm.command = OF_FC_DELETE;
-	fm.table_id = OF_TABLE_ALL;
-	fm.buffer_id = OF_NO_BUFFER;
-	fm.out_port = OF_PORT_ANY;
-	fm.out_group = group_id;
-	of_match_init(&fm.match);
-	if (sw->ft == NULL || of_flowtable_apply(sw->ft, &fm, now,
-	    of_group_flow_removed, sw, &res, &err) == -1)
-		return;
-	*sw->sim->c.flows_deleted += res.deleted;
-	if (res.deleted > 0)
-		of_flows_changed(sw, -(int64_t)res.deleted, now, now);
+	/* Each removal takes the flow off the list (the table's off hook);
+	 * the same flow twice would mean it did not. */
+	while (sw->ft != NULL && (f = of_groups_flow(gt, group_id)) != NULL &&
+	    f != last) {
+		last = f;
+		of_flowtable_remove(sw->ft, f, now, OF_RR_GROUP_DELETE,
+		    of_switch_flow_removed, sw);
+		n++;
+	}
+	*sw->sim->c.flows_deleted += n;
+	if (n > 0)
+		of_flows_changed(sw, -(int64_t)n, now, now);
+}
+
+/* Once the switch has a group table, its flow table tells it of the
+ * flows naming groups (of_groups_ft_refs()): flows taken before could
+ * name none.  The flow table is made anew on a new version. */
+static void
+of_groups_watch_flows(struct of_switch *sw)
+{
+	if (sw->owner->groups != NULL && sw->ft != NULL)
+		of_flowtable_set_refs(sw->ft,
+		    of_groups_ft_refs(sw->owner->groups));
 }
 
 /* GROUP_MOD (1.3.5 section 7.3.4.2); 1.0 has no groups. */
@@ -411,7 +408,9 @@ of_on_group_mod(const struct of_ctx *c)
 		if (err == OF_ERR_GROUP_CHAINING)
 			(*cn->groups_too_deep)++;
 		of_refuse(c, err);
+		return;
 	}
+	of_groups_watch_flows(sw);
 }
 
 /* PORT_STATUS is asynchronous: each controller's async config may mask
@@ -754,32 +753,6 @@ of_group_visit(void *arg, struct of_group_info *gi)
 		of_mp_reply_add_group_stats(gw->mr, gi);
 }
 
-static int
-of_group_ref_flow(void *groups, const struct of_flow_info *fi)
-{
-	of_groups_ref_next_flow(groups);
-	of_prog_each_group(fi->prog, fi->prog_len, of_groups_ref, groups);
-	return 0;
-}
-
-/* ref_count (7.3.5.9): the flows whose actions name each group, counted
- * in one pass over the flows that name any. */
-static void
-of_group_count_refs(struct of_switch *sw)
-{
-	struct of_flow_filter	f;
-
-	memset(&f, 0, sizeof(f));
-	f.table_id = OF_TABLE_ALL;
-	f.out_port = OF_PORT_ANY;
-	f.out_group = OF_GROUP_ALL;
-	of_match_init(&f.match);
-	of_groups_refs_clear(sw->owner->groups);
-	if (sw->ft != NULL && sw->owner->groups != NULL)
-		of_flowtable_walk(sw->ft, &f, clock_ns(), of_group_ref_flow,
-		    sw->owner->groups);
-}
-
 /* GROUP (one group or OFPG_ALL) and GROUP_DESC (every group). */
 static void
 of_mp_groups(const struct of_ctx *c, struct rbuf *body, enum of_mp mp)
@@ -795,8 +768,6 @@ of_mp_groups(const struct of_ctx *c, struct rbuf *body, enum of_mp mp)
 		of_refuse(c, err);
 		return;
 	}
-	if (mp == OF_MP_GROUP)
-		of_group_count_refs(sw);
 	of_mp_reply_begin(&mr, of_scratch(), sw->version, c->h->xid, mp,
 	    sw->sim->cfg.mp_max_bytes, of_mp_flush, sw);
 	of_groups_walk(sw->owner->groups, want, clock_ns(), of_group_visit,

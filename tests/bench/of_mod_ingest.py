@@ -14,6 +14,9 @@ run: every message must have been taken.
 
 Usage: of_mod_ingest.py SBSIM [N]  (N entries per kind, default 200000)
 With PERF=DIR in the environment, each phase is also perf-recorded.
+Last, the CPU a GROUP_MOD DELETE costs when it takes its one flow with
+it from a table of N other flows (ROUNDS=5000 such deletes, timed
+against as many deletes of a missing group).
 """
 import os
 import socket
@@ -205,6 +208,52 @@ def run_kind(sbsim, kind, n):
         p.wait()
 
 
+def flow_to_group(i, group):
+    """A FLOW_MOD ADD whose apply action is GROUP group (7.2.5)."""
+    match = flow_match(i)
+    acts = struct.pack("!HHI", 22, 8, group)
+    inst = struct.pack("!HH4x", 4, 8 + len(acts)) + acts
+    body = struct.pack("!QQBBHHHIIIH2x", 0, 0, 0, 0, 0, 0, 100,
+                       0xffffffff, PORT_ANY, GROUP_ANY, 0)
+    n = 8 + len(body) + len(match) + len(inst)
+    return hdr(T_FLOW_MOD, n) + body + match + inst
+
+
+def group_delete_in_big_table(sbsim, n, k):
+    """Microseconds of switch CPU per group DELETE that takes its one
+    flow with it, with n other flows in the table: K rounds of ADD a
+    group, ADD a flow naming it, DELETE the group, timed as a whole,
+    less K rounds of the same ADDs with a DELETE of a missing group."""
+    port = free_port()
+    log = tempfile.TemporaryFile()
+    p = subprocess.Popen([sbsim, "openflow", "--switches", "1",
+                          "--controller", "ptcp:%d:127.0.0.1" % port,
+                          "--duration", "3600", "-q", "--tables", "1",
+                          "--table-size", str(n + 2 * k),
+                          "--max-groups", str(2 * k + 1)],
+                         stdout=log, stderr=log)
+    try:
+        c = Conn(port)
+        c.send_and_wait(b"".join(flow_mod(i, 0, 1) for i in range(n)))
+        cpu = []
+        for gone in (0, 1):
+            buf = b""
+            for j in range(k):
+                g = gone * k + j
+                buf += group_mod(g, 0, 1) + flow_to_group(n + g, g + 1)
+                buf += group_mod(g if gone else 0xfffff0 + 0, 2, 0)
+            cpu0 = cpu_s(p.pid)
+            c.send_and_wait(buf)
+            cpu.append(cpu_s(p.pid) - cpu0)
+        if c.errors:
+            sys.exit("of_mod_ingest: group delete: %d errors, first %s" %
+                     (c.errors, c.first_error))
+        return max(cpu[1] - cpu[0], 0) / k * 1e6
+    finally:
+        p.terminate()
+        p.wait()
+
+
 def main():
     if len(sys.argv) < 2:
         sys.exit(__doc__)
@@ -220,6 +269,11 @@ def main():
         print("%-10s %8d %14.0f %14.0f %14.0f %9.2f %12.0f" % (
             kind["name"], n, r["add"], r["modify"], r["delete"],
             r["add"] / base, per))
+    k = int(os.environ.get("ROUNDS", "5000"))
+    tick = 1e6 / os.sysconf("SC_CLK_TCK")
+    print("GROUP_MOD DELETE taking its flow, %d other flows in the table: "
+          "%.1f us of switch CPU each (%d rounds, +-%.1f us)" %
+          (n, group_delete_in_big_table(sbsim, n, k), k, 2 * tick / k))
 
 
 if __name__ == "__main__":

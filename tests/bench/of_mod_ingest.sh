@@ -5,7 +5,9 @@
 # unless given) are added, modified and deleted, each phase ended by a
 # BARRIER; it prints messages per CPU-second of the switch process for
 # each phase, the add rate relative to FLOW_MOD's, and the RSS bytes an
-# added entry holds.  PERF=DIR also perf-records each phase into DIR.
+# added entry holds; then the CPU of a GROUP_MOD DELETE that takes its
+# flow from a table of N other flows.  PERF=DIR also perf-records each
+# phase into DIR.
 # Run from the build directory: tests/bench/of_mod_ingest.sh [N].
 set -eu
 SBSIM=${SBSIM:-src/sbsim}
