@@ -536,6 +536,9 @@ test_flow_refs(void)
 	    "refs %u %u", ref_count(gt, 1), ref_count(gt, 2));
 	h->off(h->arg, &flows[2], inst1, sizeof(inst1));
 	CHECK(ref_count(gt, 1) == 2, "a flow gone");
+	CHECK(MODIFY(1, OF_GT_SELECT, one) == OF_ERR_NONE &&
+	    ref_count(gt, 1) == 2 && of_groups_flow(gt, 1) != NULL,
+	    "a MODIFY keeps the flows naming the group");
 	cb_gt = gt;
 	n_deleted = 0;
 	CHECK(of_groups_apply(&gt, &del, &lim_chain, 1000, remove_flows,
