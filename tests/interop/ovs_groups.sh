@@ -15,7 +15,8 @@ OFCTL="timeout 30 ovs-ofctl -O OpenFlow13"
 MAX=5
 
 start_bg "$TMPD/sbsim.log" "$SBSIM" openflow --switches 1 \
-    --controller ptcp:$PORT --max-groups $MAX --duration 120 \
+    --controller ptcp:$PORT --max-groups $MAX --max-group-depth 2 \
+    --duration 120 \
     --report "$TMPD/r.json" -q
 SB=$LAST_PID
 wait_listen "$PORT" || fail "sbsim did not listen on $PORT"
@@ -79,6 +80,8 @@ $OFCTL dump-group-stats $EP group_id=2 | grep -q 'group_id=2,.*ref_count=2,' ||
     fail "group 2 stats: $($OFCTL dump-group-stats $EP group_id=2)"
 expect_err OFPGMFC_LOOP mod-group $EP 'group_id=2,type=all,bucket=actions=group:5'
 expect_err OFPGMFC_CHAINED_GROUP del-groups $EP group_id=2
+# 1 -> 5 -> 2 would be three groups on a chain, past --max-group-depth 2.
+expect_err OFPGMFC_CHAINING_UNSUPPORTED mod-group $EP 'group_id=1,type=all,bucket=actions=group:5'
 
 # The bound: MAX groups, the next is OUT_OF_GROUPS.
 expect_err OFPGMFC_OUT_OF_GROUPS add-group $EP 'group_id=6,type=all,bucket=output:1'
@@ -98,5 +101,6 @@ stop_pid "$SB"
 [ -s "$TMPD/r.json" ] || fail "no report after SIGINT"
 c() { json_get "$TMPD/r.json" "r[\"counters\"].get(\"$1\", -1)"; }
 [ "$(c groups_out_of_room)" = 1 ] || fail "groups_out_of_room=$(c groups_out_of_room)"
-[ "$(c group_mod_errors)" = 7 ] || fail "group_mod_errors=$(c group_mod_errors)"
+[ "$(c groups_too_deep)" = 1 ] || fail "groups_too_deep=$(c groups_too_deep)"
+[ "$(c group_mod_errors)" = 8 ] || fail "group_mod_errors=$(c group_mod_errors)"
 echo "ovs-ofctl OpenFlow13: groups of each type added, read back, modified, counted and deleted"
