@@ -75,15 +75,39 @@ def group_mod(i, command, port):
     return hdr(T_GROUP_MOD, 8 + len(body) + len(buckets)) + body + buckets
 
 
+def flow_mod_naming_group(i, command, port):
+    """A FLOW_MOD whose actions are GROUP 1 then OUTPUT port."""
+    match = flow_match(i)
+    inst = b""
+    if port:
+        acts = struct.pack("!HHI", 22, 8, 1) + output(port)
+        inst = struct.pack("!HH4x", 4, 8 + len(acts)) + acts
+    body = struct.pack("!QQBBHHHIIIH2x", 0, 0, 0, command, 0, 0, 100,
+                       0xffffffff, PORT_ANY, GROUP_ANY, 0)
+    n = 8 + len(body) + len(match) + len(inst)
+    return hdr(T_FLOW_MOD, n) + body + match + inst
+
+
+def flow_opts(n):
+    return ["--table-size", str(n), "--tables", "1"]
+
+
 # One row per message kind: its name, the encoder of entry i for a
 # command and an output port (0: none, for deletes), the three commands
-# (add, modify, delete) and the options that let the switch hold N.
-# METER_MOD is one more row.
+# (add, modify, delete), the options that let the switch hold N, and
+# what is sent first.  METER_MOD is one more row.  The FLOW_MOD rows
+# after the first run on a switch holding one group: flows that name no
+# group (what the group table's flow hooks cost them), then flows that
+# name it (each one reference on the group's list).
 KINDS = [
     {"name": "FLOW_MOD", "enc": flow_mod, "cmds": (0, 2, 4),
-     "opts": lambda n: ["--table-size", str(n), "--tables", "1"]},
+     "opts": flow_opts},
     {"name": "GROUP_MOD", "enc": group_mod, "cmds": (0, 1, 2),
      "opts": lambda n: ["--max-groups", str(n)]},
+    {"name": "FLOW+group", "enc": flow_mod, "cmds": (0, 2, 4),
+     "opts": flow_opts, "first": [group_mod(0, 0, 1)]},
+    {"name": "FLOW->group", "enc": flow_mod_naming_group, "cmds": (0, 2, 4),
+     "opts": flow_opts, "first": [group_mod(0, 0, 1)]},
 ]
 
 
@@ -185,6 +209,8 @@ def run_kind(sbsim, kind, n):
                          stdout=log, stderr=log)
     try:
         c = Conn(port)
+        if kind.get("first"):
+            c.send_and_wait(b"".join(kind["first"]))
         rates, per_entry = {}, 0.0
         for phase, cmd in zip(("add", "modify", "delete"), kind["cmds"]):
             outp = 0 if phase == "delete" else (1 if phase == "add" else 2)
@@ -259,14 +285,14 @@ def main():
         sys.exit(__doc__)
     sbsim = sys.argv[1]
     n = int(sys.argv[2]) if len(sys.argv) > 2 else 200000
-    print("%-10s %8s %14s %14s %14s %9s %12s" % (
+    print("%-11s %8s %14s %14s %14s %9s %12s" % (
         "kind", "N", "add/cpu-s", "modify/cpu-s", "delete/cpu-s",
         "add-ratio", "rss-B/entry"))
     base = None
     for kind in KINDS:
         r, per = run_kind(sbsim, kind, n)
         base = base or r["add"]
-        print("%-10s %8d %14.0f %14.0f %14.0f %9.2f %12.0f" % (
+        print("%-11s %8d %14.0f %14.0f %14.0f %9.2f %12.0f" % (
             kind["name"], n, r["add"], r["modify"], r["delete"],
             r["add"] / base, per))
     k = int(os.environ.get("ROUNDS", "5000"))
