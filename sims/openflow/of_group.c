@@ -13,7 +13,6 @@
 #include "of_codec.h"
 #include "of_flowtable.h"
 #include "of_group.h"
-#include "ut.h"
 #include "of_wire_actions.h"
 
 #define GROUP_MOD_BODY		8	/* command, type, pad, group_id */
@@ -42,40 +41,41 @@ struct of_group {
 };
 
 /*
- * The table by id: open addressing with linear probing on a Fibonacci
- * hash of the id, the id kept in the slot so a probe reads no group, at
- * most half full.  It replaced uthash, whose chains cost a cache miss a
- * link: 2.5x fewer CPU-seconds per GROUP_MOD ADD and 56 bytes less a
- * group (tests/bench/of_mod_ingest.sh).
+ * The two maps of a group table, groups by id and references by flow:
+ * open addressing with linear probing on a Fibonacci hash of the key,
+ * the key kept in the slot so a probe reads nothing else, at most half
+ * full.  It replaced uthash, whose chains cost a cache miss a link: 2.5x
+ * fewer CPU-seconds per GROUP_MOD ADD and 56 bytes less a group
+ * (tests/bench/of_mod_ingest.sh).
  */
-struct gslot {
-	uint32_t	 id;
-	struct of_group	*g;		/* NULL: free */
+struct oa_slot {
+	uint64_t	 key;
+	void		*val;		/* NULL: free */
+};
+
+struct oa_map {
+	struct oa_slot	*slots;
+	uint32_t	 mask;		/* slots - 1; slots a power of two */
+	uint32_t	 n;
 };
 
 /*
- * One flow naming one group: on the group's list, and found by (flow,
- * group) when the flow goes, so a group's delete removes its own flows
- * without a pass over the table and ref_count is the list's length.
+ * One flow naming one group: on the group's list (a group's delete
+ * removes its own flows, without a pass over the table, and ref_count
+ * is the list's length) and on the flow's chain, found by the flow
+ * (by_flow) when it goes.
  */
-struct fref_key {
-	const void	*flow;
-	uint32_t	 group;
-	uint32_t	 zero;
-};
-
 struct fref {
-	UT_hash_handle	 hh;
-	struct fref_key	 key;
-	struct fref	*prev;
+	const void	*flow;
+	struct fref	*fnext;		/* the flow's next reference */
+	struct fref	*prev;		/* the group's list */
 	struct fref	*next;
+	uint32_t	 group;
 };
 
 struct of_groups {
-	struct gslot	*slots;
-	uint32_t	 mask;		/* slots - 1; slots a power of two */
-	uint32_t	 n;
-	struct fref	*frefs;		/* by (flow, group) */
+	struct oa_map	 by_id;		/* id -> struct of_group */
+	struct oa_map	 by_flow;	/* flow -> its first struct fref */
 	struct of_ft_refs ft_refs;	/* the flow table's hooks: fref_on/off */
 	uint32_t	 gen;		/* chain walks and gref passes */
 	uint32_t	 edges;		/* of all groups: 0, no chains */
@@ -246,80 +246,108 @@ buckets_check(const struct of_group_mod *gm, uint32_t n_ports, uint32_t *n,
 }
 
 #define GT_EACH(gt, i, g)						\
-	for ((i) = 0; (gt)->slots != NULL && (i) <= (gt)->mask; (i)++)	\
-		if (((g) = (gt)->slots[(i)].g) != NULL)
+	for ((i) = 0; (gt)->by_id.slots != NULL && (i) <= (gt)->by_id.mask;	\
+	    (i)++)							\
+		if (((g) = (gt)->by_id.slots[(i)].val) != NULL)
 
 static uint32_t
-slot_home(const struct of_groups *gt, uint32_t id)
+oa_home(const struct oa_map *m, uint64_t key)
 {
-	return (uint32_t)(id * 2654435769u >> 7) & gt->mask;
+	return (uint32_t)((key * 0x9e3779b97f4a7c15ull) >> 32) & m->mask;
 }
 
-/* The slot holding id, or the free slot ending its probe. */
+/* The slot holding key, or the free slot ending its probe (slots made). */
 static uint32_t
-slot_find(const struct of_groups *gt, uint32_t id)
+oa_find(const struct oa_map *m, uint64_t key)
 {
-	uint32_t	i = slot_home(gt, id);
+	uint32_t	i = oa_home(m, key);
 
-	while (gt->slots[i].g != NULL && gt->slots[i].id != id)
-		i = (i + 1) & gt->mask;
+	while (m->slots[i].val != NULL && m->slots[i].key != key)
+		i = (i + 1) & m->mask;
 	return i;
 }
 
-static struct of_group *
-group_find(const struct of_groups *gt, uint32_t id)
+static void *
+oa_get(const struct oa_map *m, uint64_t key)
 {
-	if (gt == NULL || gt->slots == NULL)
-		return NULL;
-	return gt->slots[slot_find(gt, id)].g;
+	return m->slots != NULL ? m->slots[oa_find(m, key)].val : NULL;
 }
 
-/* Double the slots (16 at first); -1 when memory is out. */
+/* Room for one more key: double the slots (16 at first) when it would be
+ * over half full; -1 when memory is out. */
 static int
-slots_grow(struct of_groups *gt)
+oa_reserve(struct oa_map *m)
 {
-	struct gslot	*old = gt->slots;
-	uint32_t	 i, n = gt->slots != NULL ? (gt->mask + 1) * 2 : 16;
+	struct oa_slot	*old = m->slots;
+	uint32_t	 i, n;
 
-	if ((gt->slots = calloc(n, sizeof(*gt->slots))) == NULL) {
-		gt->slots = old;
+	if (old != NULL && (m->n + 1) * 2 <= m->mask + 1)
+		return 0;
+	n = old != NULL ? (m->mask + 1) * 2 : 16;
+	if ((m->slots = calloc(n, sizeof(*m->slots))) == NULL) {
+		m->slots = old;
 		return -1;
 	}
-	gt->mask = n - 1;
-	for (i = 0; old != NULL && i <= (n / 2 - 1); i++)
-		if (old[i].g != NULL)
-			gt->slots[slot_find(gt, old[i].id)] = old[i];
+	m->mask = n - 1;
+	for (i = 0; old != NULL && i < n / 2; i++)
+		if (old[i].val != NULL)
+			m->slots[oa_find(m, old[i].key)] = old[i];
 	free(old);
 	return 0;
+}
+
+/* Put val at key's slot i (from oa_find), counting a new key. */
+static void
+oa_set(struct oa_map *m, uint32_t i, uint64_t key, void *val)
+{
+	if (m->slots[i].val == NULL)
+		m->n++;
+	m->slots[i].key = key;
+	m->slots[i].val = val;
 }
 
 /* Free slot i, moving back the entries of its probe run that would no
  * longer be found (linear probing's deletion, no tombstones). */
 static void
-slot_free(struct of_groups *gt, uint32_t i)
+oa_del(struct oa_map *m, uint32_t i)
 {
 	uint32_t	j = i, home;
 
+	m->n--;
 	for (;;) {
-		gt->slots[i].g = NULL;
+		m->slots[i].val = NULL;
 		for (;;) {
-			j = (j + 1) & gt->mask;
-			if (gt->slots[j].g == NULL)
+			j = (j + 1) & m->mask;
+			if (m->slots[j].val == NULL)
 				return;
-			home = slot_home(gt, gt->slots[j].id);
+			home = oa_home(m, m->slots[j].key);
 			/* j stays when its home lies cyclically in (i, j]. */
 			if (i <= j ? (i < home && home <= j) :
 			    (i < home || home <= j))
 				continue;
 			break;
 		}
-		gt->slots[i] = gt->slots[j];
+		m->slots[i] = m->slots[j];
 		i = j;
 	}
 }
 
 static void
-fref_unlink(struct of_groups *gt, struct of_group *g, struct fref *r)
+oa_clear(struct oa_map *m)
+{
+	free(m->slots);
+	memset(m, 0, sizeof(*m));
+}
+
+static struct of_group *
+group_find(const struct of_groups *gt, uint32_t id)
+{
+	return gt != NULL ? oa_get(&gt->by_id, id) : NULL;
+}
+
+/* Off its group's list. */
+static void
+fref_unlink_group(struct of_group *g, struct fref *r)
 {
 	if (r->prev != NULL)
 		r->prev->next = r->next;
@@ -327,9 +355,23 @@ fref_unlink(struct of_groups *gt, struct of_group *g, struct fref *r)
 		g->flows = r->next;
 	if (r->next != NULL)
 		r->next->prev = r->prev;
-	HASH_DEL(gt->frefs, r);
-	free(r);
 	g->refs--;
+}
+
+/* Off its flow's chain (a few long: the groups one flow names). */
+static void
+fref_unlink_flow(struct of_groups *gt, struct fref *r)
+{
+	uint32_t	 i = oa_find(&gt->by_flow, (uintptr_t)r->flow);
+	struct fref	**pp = (struct fref **)&gt->by_flow.slots[i].val;
+
+	while (*pp != NULL && *pp != r)
+		pp = &(*pp)->fnext;
+	if (*pp == NULL)
+		return;
+	*pp = r->fnext;
+	if (gt->by_flow.slots[i].val == NULL)
+		oa_del(&gt->by_flow, i);	/* its last reference */
 }
 
 /* A group goes: the references its flows still hold go with it (its
@@ -337,8 +379,13 @@ fref_unlink(struct of_groups *gt, struct of_group *g, struct fref *r)
 static void
 group_free(struct of_groups *gt, struct of_group *g)
 {
-	while (g->flows != NULL)
-		fref_unlink(gt, g, g->flows);
+	struct fref	*r;
+
+	while ((r = g->flows) != NULL) {
+		fref_unlink_group(g, r);
+		fref_unlink_flow(gt, r);
+		free(r);
+	}
 	free(g->counters);
 	free(g);
 }
@@ -521,12 +568,10 @@ group_put(struct of_groups *gt, struct of_group *g, int exists)
 	struct of_group	*old;
 	uint32_t	 i;
 
-	/* At most half full: probes stay short. */
-	if (!exists && (gt->slots == NULL || (gt->n + 1) * 2 > gt->mask + 1) &&
-	    slots_grow(gt) == -1)
+	if (!exists && oa_reserve(&gt->by_id) == -1)
 		return -1;
-	i = slot_find(gt, g->id);
-	if ((old = gt->slots[i].g) != NULL) {
+	i = oa_find(&gt->by_id, g->id);
+	if ((old = gt->by_id.slots[i].val) != NULL) {
 		g->added_ns = old->added_ns;
 		g->refs = old->refs;
 		g->grefs = old->grefs;
@@ -534,11 +579,8 @@ group_put(struct of_groups *gt, struct of_group *g, int exists)
 		g->flows = old->flows;		/* the same flows name it */
 		old->flows = NULL;
 		group_free(gt, old);
-	} else {
-		gt->slots[i].id = g->id;
-		gt->n++;
 	}
-	gt->slots[i].g = g;
+	oa_set(&gt->by_id, i, g->id, g);
 	grefs_add(gt, g, 1);
 	return 0;
 }
@@ -593,10 +635,8 @@ groups_clear(struct of_groups *gt)
 
 	GT_EACH(gt, i, g)
 		group_free(gt, g);
-	free(gt->slots);
-	gt->slots = NULL;
-	gt->mask = 0;
-	gt->n = 0;
+	oa_clear(&gt->by_id);
+	oa_clear(&gt->by_flow);
 	gt->edges = 0;
 }
 
@@ -630,9 +670,8 @@ groups_delete(struct of_groups *gt, uint32_t id, of_group_deleted_cb cb,
 		if (g->flows != NULL && cb != NULL)
 			cb(arg, id);
 		grefs_add(gt, g, -1);
-		slot_free(gt, slot_find(gt, id));
+		oa_del(&gt->by_id, oa_find(&gt->by_id, id));
 		group_free(gt, g);
-		gt->n--;
 	}
 	return 0;
 }
@@ -660,50 +699,34 @@ struct fref_step {
 	const void		*flow;
 };
 
-static struct fref *
-fref_find(struct of_groups *gt, const void *flow, uint32_t id)
-{
-	struct fref_key	 key;
-	struct fref	*r;
-
-	memset(&key, 0, sizeof(key));
-	key.flow = flow;
-	key.group = id;
-	HASH_FIND(hh, gt->frefs, &key, sizeof(key), r);
-	return r;
-}
-
 /* A flow's program names group id: one reference, however often it
  * names it (the put checked the group exists: BAD_OUT_GROUP). */
 static void
 fref_add(void *arg, uint32_t id)
 {
 	struct fref_step	*s = arg;
+	struct oa_map		*m = &s->gt->by_flow;
 	struct of_group		*g = group_find(s->gt, id);
-	struct fref		*r;
+	struct fref		*r, *head;
+	uint32_t		 i;
 
-	if (g == NULL || fref_find(s->gt, s->flow, id) != NULL ||
-	    (r = calloc(1, sizeof(*r))) == NULL)
-		return;		/* out of memory: uncounted, never removed */
-	r->key.flow = s->flow;
-	r->key.group = id;
-	HASH_ADD(hh, s->gt->frefs, key, sizeof(r->key), r);
+	if (g == NULL || oa_reserve(m) == -1)
+		return;		/* out of memory: uncounted */
+	i = oa_find(m, (uintptr_t)s->flow);
+	for (head = r = m->slots[i].val; r != NULL; r = r->fnext)
+		if (r->group == id)
+			return;
+	if ((r = calloc(1, sizeof(*r))) == NULL)
+		return;
+	r->flow = s->flow;
+	r->group = id;
+	r->fnext = head;
+	oa_set(m, i, (uintptr_t)s->flow, r);
 	r->next = g->flows;
 	if (g->flows != NULL)
 		g->flows->prev = r;
 	g->flows = r;
 	g->refs++;
-}
-
-static void
-fref_del(void *arg, uint32_t id)
-{
-	struct fref_step	*s = arg;
-	struct of_group		*g = group_find(s->gt, id);
-	struct fref		*r;
-
-	if (g != NULL && (r = fref_find(s->gt, s->flow, id)) != NULL)
-		fref_unlink(s->gt, g, r);
 }
 
 static void
@@ -714,13 +737,31 @@ fref_on(void *arg, void *flow, const uint8_t *prog, size_t len)
 	of_prog_each_group(prog, len, fref_add, &s);
 }
 
+/* The flow goes (or its program changes): its chain, from by_flow, is
+ * taken off each group's list; its program need not be read again. */
 static void
 fref_off(void *arg, void *flow, const uint8_t *prog, size_t len)
 {
-	struct fref_step	s = { arg, flow };
+	struct of_groups	*gt = arg;
+	struct oa_map		*m = &gt->by_flow;
+	struct fref		*r, *next;
+	struct of_group		*g;
+	uint32_t		 i;
 
-	if (((struct of_groups *)arg)->frefs != NULL)
-		of_prog_each_group(prog, len, fref_del, &s);
+	(void)prog;
+	(void)len;
+	if (m->n == 0)
+		return;
+	i = oa_find(m, (uintptr_t)flow);
+	if ((r = m->slots[i].val) == NULL)
+		return;
+	oa_del(m, i);
+	for (; r != NULL; r = next) {
+		next = r->fnext;
+		if ((g = group_find(gt, r->group)) != NULL)
+			fref_unlink_group(g, r);
+		free(r);
+	}
 }
 
 const struct of_ft_refs *
@@ -737,8 +778,7 @@ of_groups_flow(const struct of_groups *gt, uint32_t group_id)
 {
 	const struct of_group	*g = group_find(gt, group_id);
 
-	return g != NULL && g->flows != NULL ? (void *)g->flows->key.flow :
-	    NULL;
+	return g != NULL && g->flows != NULL ? (void *)g->flows->flow : NULL;
 }
 
 int
@@ -750,7 +790,7 @@ of_groups_has(const struct of_groups *gt, uint32_t group_id)
 uint32_t
 of_groups_count(const struct of_groups *gt)
 {
-	return gt != NULL ? gt->n : 0;
+	return gt != NULL ? gt->by_id.n : 0;
 }
 
 static void
