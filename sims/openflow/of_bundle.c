@@ -519,12 +519,14 @@ commit_group_mod(struct of_commit *cm, struct rbuf *body, enum of_err *err)
 	}
 	lim.n_ports = sw->sim->cfg.ports;
 	lim.max_groups = sw->sim->cfg.max_groups;
-	if (of_group_mod_decode(body, &gm, err) == -1 ||
+	lim.max_depth = sw->sim->cfg.max_group_depth;
+	if (of_group_mod_any_decode(sw->version, body, &gm, err) == -1 ||
 	    of_groups_apply(&sw->owner->groups, &gm, &lim, cm->now,
 	    commit_group_deleted, cm, err) == -1) {
 		(*sw->sim->c.group_mod_errors)++;
 		return -1;
 	}
+	of_groups_watch_flows(sw, 0);	/* a table the commit made */
 	cm->group_mods++;
 	return 0;
 }
@@ -633,6 +635,7 @@ commit_apply(struct of_switch *sw, const struct of_bundle *b)
 	if (cm.groups_touched) {
 		of_groups_free(sw->owner->groups);
 		sw->owner->groups = cm.saved;
+		of_groups_watch_flows(sw, 1);
 	}
 	of_switch_error(sw, u32_at(m + 4), err, m, msg_len_at(m));
 	return -1;

@@ -921,13 +921,14 @@ group_desc_entry(struct wbuf *w, uint8_t version, const void *arg)
 	wbuf_put_bytes(w, gi->buckets, gi->buckets_len);
 }
 
-/* ofp_group_stats (7.3.5.9) and one ofp_bucket_counter per bucket; no
- * traffic is simulated, so the counts stay 0 as flow counts do. */
+/* ofp_group_stats (7.3.5.9) and one ofp_bucket_counter per bucket: the
+ * packets sbsim sent through them (PACKET_OUTs to the group; flows carry
+ * no traffic), 0 until one was. */
 static void
 group_stats_entry(struct wbuf *w, uint8_t version, const void *arg)
 {
 	const struct of_group_info	*gi = arg;
-	size_t				 n = gi->n_buckets;
+	size_t				 n = gi->n_buckets, k;
 
 	(void)version;
 	wbuf_put_u16(w, (uint16_t)(OFP13_GROUP_STATS_FIXED +
@@ -935,10 +936,16 @@ group_stats_entry(struct wbuf *w, uint8_t version, const void *arg)
 	wbuf_put_zero(w, 2);
 	wbuf_put_u32(w, gi->group_id);
 	wbuf_put_u32(w, gi->ref_count);
-	wbuf_put_zero(w, 4 + 16);		/* pad, packet and byte count */
+	wbuf_put_zero(w, 4);
+	wbuf_put_u64(w, gi->counters != NULL ? gi->counters[0] : 0);
+	wbuf_put_u64(w, gi->counters != NULL ? gi->counters[1] : 0);
 	wbuf_put_u32(w, gi->duration_sec);
 	wbuf_put_u32(w, gi->duration_nsec);
-	wbuf_put_zero(w, n * OFP13_BUCKET_COUNTER_LEN);
+	for (k = 1; k <= n; k++) {
+		wbuf_put_u64(w, gi->counters != NULL ? gi->counters[2 * k] : 0);
+		wbuf_put_u64(w, gi->counters != NULL ?
+		    gi->counters[2 * k + 1] : 0);
+	}
 }
 
 int
@@ -975,10 +982,10 @@ of_mp_id_request_decode(struct rbuf *r, uint32_t *id, enum of_err *err)
 }
 
 /*
- * ofp_group_features (7.3.5.11): every type, weighted select, no
- * chaining; max_groups per type (one table holds them all, so each type
- * may reach the bound); the actions a bucket takes (all the flow
- * actions but GROUP).
+ * ofp_group_features (7.3.5.11): every type, weighted select, chaining
+ * checked for loops and on delete; max_groups per type (one table holds
+ * them all, so each type may reach the bound); the actions a bucket
+ * takes (all the flow actions, GROUP included).
  */
 int
 of_mp_group_features_encode(struct wbuf *w, uint8_t version, uint32_t xid,
@@ -991,7 +998,8 @@ of_mp_group_features_encode(struct wbuf *w, uint8_t version, uint32_t xid,
 	    OF_MP_GROUP_FEATURES, 0);
 	wbuf_put_u32(w, 1u << OF_GT_ALL | 1u << OF_GT_SELECT |
 	    1u << OF_GT_INDIRECT | 1u << OF_GT_FF);
-	wbuf_put_u32(w, OFP13_GFC_SELECT_WEIGHT);
+	wbuf_put_u32(w, OFP13_GFC_SELECT_WEIGHT | OFP13_GFC_CHAINING |
+	    OFP13_GFC_CHAINING_CHECKS);
 	for (i = 0; i < 4; i++)
 		wbuf_put_u32(w, max_groups);
 	for (i = 0; i < 4; i++)

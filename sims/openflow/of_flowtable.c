@@ -101,6 +101,9 @@ struct of_flowtable {
 	of_flow_watch_cb	 watch;		/* flow monitors, or NULL */
 	void			*watch_arg;
 	struct of_ft_txn	*txn;		/* a bundle's commit, or NULL */
+	/* Told of each flow's program (the group table's reference lists);
+	 * NULL until the switch took a group. */
+	const struct of_ft_refs	*refs;
 };
 
 /*
@@ -433,6 +436,20 @@ prio_unlink(struct of_ft_table *t, struct of_flow *f)
 		of_ovl_del(g->ovl, f->data, f->match_len);
 }
 
+static void
+refs_on(const struct of_flowtable *ft, struct of_flow *f)
+{
+	if (ft->refs != NULL)
+		ft->refs->on(ft->refs->arg, f, flow_prog(f), f->prog_len);
+}
+
+static void
+refs_off(const struct of_flowtable *ft, struct of_flow *f)
+{
+	if (ft->refs != NULL)
+		ft->refs->off(ft->refs->arg, f, flow_prog(f), f->prog_len);
+}
+
 /* Counted, hashed (the hash grown when full) and timed: f is in. */
 static void
 table_count_in(struct of_flowtable *ft, struct of_ft_table *t,
@@ -455,6 +472,7 @@ table_count_in(struct of_flowtable *ft, struct of_ft_table *t,
 static void
 table_link(struct of_flowtable *ft, struct of_ft_table *t, struct of_flow *f)
 {
+	refs_on(ft, f);
 	prio_link(t, f);
 	table_count_in(ft, t, f);
 	if (ft->txn != NULL)
@@ -465,6 +483,7 @@ table_link(struct of_flowtable *ft, struct of_ft_table *t, struct of_flow *f)
 static void
 table_unlink(struct of_flowtable *ft, struct of_ft_table *t, struct of_flow *f)
 {
+	refs_off(ft, f);
 	*table_slot(t, f) = f->hnext;
 	prio_unlink(t, f);
 	heap_del(ft, f);
@@ -491,6 +510,8 @@ table_swap(struct of_flowtable *ft, struct of_ft_table *t,
 	struct of_flow		**pp = table_slot(t, old);
 	struct of_ft_prio	 *g = prio_find(t, old->priority);
 
+	refs_off(ft, old);
+	refs_on(ft, nf);
 	nf->hnext = old->hnext;
 	*pp = nf;
 	TAILQ_INSERT_BEFORE(old, nf, link);
@@ -751,9 +772,11 @@ flow_modify(struct ft_op *op, struct of_ft_table *t, struct of_flow *f)
 
 	/* In a transaction the old flow is kept as it was, for the undo. */
 	if (f->prog_len == mod->prog_len && op->ft->txn == NULL) {
+		refs_off(op->ft, f);
 		if (mod->prog_len > 0)
 			memcpy(f->data + f->match_len, mod->prog,
 			    mod->prog_len);
+		refs_on(op->ft, f);
 	} else {
 		flow_match(f, &m);
 		nf = flow_alloc(&m, mod->prog, mod->prog_len);
@@ -1100,6 +1123,7 @@ static void
 table_relink(struct of_flowtable *ft, struct of_ft_table *t,
     struct of_flow *f, struct of_flow *prev)
 {
+	refs_on(ft, f);
 	prio_insert(t, prio_find(t, f->priority), f, prev); /* where it was */
 	table_count_in(ft, t, f);
 }
@@ -1185,4 +1209,32 @@ void
 of_flowtable_each_prog(struct of_flowtable *ft, of_prog_pred fn, void *arg)
 {
 	(void)of_flowtable_remove_if(ft, fn, arg, 0, 0, NULL, NULL);
+}
+
+void
+of_flowtable_set_refs(struct of_flowtable *ft, const struct of_ft_refs *refs)
+{
+	ft->refs = refs;
+}
+
+void
+of_flowtable_refs_replay(struct of_flowtable *ft)
+{
+	struct of_ft_table	*t;
+	struct of_flow		*f;
+	unsigned		 i;
+
+	for (i = 0; ft->refs != NULL && i < ft->tables_cap; i++)
+		if ((t = ft->tables[i]) != NULL)
+			TAILQ_FOREACH(f, &t->flows, link)
+				refs_on(ft, f);
+}
+
+void
+of_flowtable_remove(struct of_flowtable *ft, void *flow, uint64_t now_ns,
+    uint8_t reason, of_flow_removed_cb cb, void *arg)
+{
+	struct of_flow	*f = flow;
+
+	flow_remove(ft, ft_table(ft, f->table_id), f, now_ns, reason, cb, arg);
 }

@@ -169,4 +169,22 @@ void	 of_flowtable_txn_begin(struct of_flowtable *);
 void	 of_flowtable_txn_commit(struct of_flowtable *);
 void	 of_flowtable_txn_rollback(struct of_flowtable *);
 
+/*
+ * Who keeps references to flows by their program (the group table, for
+ * the flows naming each group): on() once a flow holds a program, off()
+ * before it goes or its program is replaced.  flow is a handle for
+ * of_flowtable_remove(), valid until off().
+ */
+struct of_ft_refs {
+	void	(*on)(void *arg, void *flow, const uint8_t *prog, size_t len);
+	void	(*off)(void *arg, void *flow, const uint8_t *prog, size_t len);
+	void	*arg;
+};
+void	 of_flowtable_set_refs(struct of_flowtable *, const struct of_ft_refs *);
+/* Tell the refs hooks of every flow again (a group table put back). */
+void	 of_flowtable_refs_replay(struct of_flowtable *);
+/* Remove one flow by its handle, FLOW_REMOVED with reason if it asked. */
+void	 of_flowtable_remove(struct of_flowtable *, void *flow,
+	    uint64_t now_ns, uint8_t reason, of_flow_removed_cb, void *arg);
+
 #endif

@@ -36,12 +36,19 @@ struct of_group_info {
 	uint32_t	 group_id;
 	uint8_t		 type;
 	uint32_t	 n_buckets;
-	uint32_t	 ref_count;	/* flows that name it */
+	uint32_t	 ref_count;	/* flows and groups that name it */
 	uint32_t	 duration_sec;
 	uint32_t	 duration_nsec;
 	const uint8_t	*buckets;
 	size_t		 buckets_len;
+	/* NULL: no packet yet, all 0; else OF_GROUP_COUNTERS(n_buckets):
+	 * the group's packets and bytes, then each bucket's. */
+	const uint64_t	*counters;
 };
+#define OF_GROUP_COUNTERS(n)	(2 * ((size_t)(n) + 1))
+/* However a table was put together, no walk goes deeper (--max-group-depth
+ * is at most this). */
+#define OF_GROUP_DEPTH_MAX	64
 
 struct of_groups;
 
@@ -55,9 +62,10 @@ int	 of_group_mod_encode(struct wbuf *, uint32_t xid,
 struct of_group_limits {
 	uint32_t	 n_ports;
 	uint32_t	 max_groups;
+	uint32_t	 max_depth;	/* groups on one chain, --max-group-depth */
 };
-/* Called after a DELETE removed the group named, or (OF_GROUP_ALL) every
- * group: the flows naming it, or naming any group, go. */
+/* Called by a DELETE, before a group goes, for each group deleted that
+ * flows name: they go with it (of_groups_flow() gives them one by one). */
 typedef void	(*of_group_deleted_cb)(void *arg, uint32_t group_id);
 
 /*
@@ -68,20 +76,47 @@ int	 of_groups_apply(struct of_groups **gt, const struct of_group_mod *,
 	    const struct of_group_limits *, uint64_t now_ns,
 	    of_group_deleted_cb, void *arg, enum of_err *err);
 int	 of_groups_has(const struct of_groups *, uint32_t group_id);
-/* Reference counts: cleared, then for each flow of_groups_ref_next_flow
- * and one of_groups_ref(gt, id) per GROUP action (of_prog_each_group),
- * then read by the walk. */
-void	 of_groups_refs_clear(struct of_groups *);
-void	 of_groups_ref_next_flow(struct of_groups *);
-void	 of_groups_ref(void *gt, uint32_t group_id);
+/* The hooks that keep each group's list of the flows naming it (set on
+ * the switch's flow table once it has a group table), and the first flow
+ * on group_id's list (a handle for of_flowtable_remove()), or NULL. */
+struct of_ft_refs;
+const struct of_ft_refs *of_groups_ft_refs(struct of_groups *);
+void	*of_groups_flow(const struct of_groups *, uint32_t group_id);
 uint32_t of_groups_count(const struct of_groups *);
-/* Visit every group (want == OF_GROUP_ALL) or the one named; ref_count
- * as last counted. */
+/* Visit every group (want == OF_GROUP_ALL) or the one named. */
 void	 of_groups_walk(const struct of_groups *, uint32_t want,
 	    uint64_t now_ns, void (*fn)(void *, struct of_group_info *),
 	    void *arg);
 void	 of_groups_free(struct of_groups *);
 /* A copy in the same order (a bundle's commit keeps one to put back). */
 struct of_groups *of_groups_clone(const struct of_groups *);
+
+/* A packet sent to groups (a PACKET_OUT's GROUP actions): what the
+ * switch says about its ports and the packet, and where it went. */
+struct of_group_packet {
+	int		(*port_live)(void *arg, uint32_t port);
+	void		*arg;
+	uint32_t	 hash;		/* of the packet: a SELECT's bucket */
+	uint32_t	 bytes;
+	uint32_t	*ports;		/* out: the ports the buckets chose */
+	size_t		 max;
+	size_t		 n;
+	uint32_t	 buckets_taken;	/* out */
+	int		 truncated;	/* out: OF_GROUP_COPIES_MAX reached */
+};
+/* Buckets one packet may take through chained ALL groups (each a copy);
+ * the rest are not taken (group_packets_truncated). */
+#define OF_GROUP_COPIES_MAX	4096
+/*
+ * Send a packet through the groups an action list's GROUP actions name
+ * (1.3.5 section 5.6.1): ALL every bucket, INDIRECT its one, SELECT one
+ * by weight among the live, FAST_FAILOVER the first live (section 6.5:
+ * its watched port up, its watched group live), chains followed; the
+ * group and each bucket taken count the packet and its bytes.  Returns
+ * the number of GROUP actions (0: none, nothing done), or -1 with
+ * BAD_OUT_GROUP when one names a missing group (nothing sent).
+ */
+int	 of_groups_send(struct of_groups *, const uint8_t *acts, size_t len,
+	    struct of_group_packet *, enum of_err *err);
 
 #endif

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "hash.h"
 #include "log.h"
 #include "of_actions.h"
 #include "of_codec14.h"
@@ -172,6 +173,51 @@ of_is_lldp(const uint8_t *data, size_t len)
 	return data[off] == 0x88 && data[off + 1] == 0xcc;
 }
 
+/* A port carries packets when its link is up and it is not
+ * administratively down (PORT_MOD, a port-flap fault). */
+static int
+of_port_live(void *arg, uint32_t no)
+{
+	const struct of_switch	*sw = arg;
+
+	if (no == 0 || no > sw->sim->cfg.ports)
+		return 0;
+	return !of_port_link_down(sw, no) &&
+	    !(sw->ports[no - 1].config & OF_PC_PORT_DOWN);
+}
+
+/* A PACKET_OUT's GROUP actions send the packet through the groups'
+ * buckets (counted there, of_group.c); an LLDP frame reaches the peers of
+ * the ports the buckets chose.  -1: a GROUP action names no group. */
+static int
+of_packet_out_groups(struct of_switch *sw, const struct of_packet_out *po,
+    enum of_err *err)
+{
+	struct of_group_packet	pk;
+	uint32_t		ports[64];
+	int			n;
+
+	if (sw->version != OF_VERSION_13)
+		return 0;
+	memset(&pk, 0, sizeof(pk));
+	pk.port_live = of_port_live;
+	pk.arg = sw;
+	pk.hash = fnv1a_bytes(FNV_SEED, po->data,
+	    po->data_len < 14 ? po->data_len : 14);	/* Ethernet header */
+	pk.bytes = (uint32_t)po->data_len;
+	pk.ports = ports;
+	pk.max = sizeof(ports) / sizeof(ports[0]);
+	if ((n = of_groups_send(sw->owner->groups, po->actions,
+	    po->actions_len, &pk, err)) <= 0)
+		return n;
+	(*sw->sim->c.group_packets)++;
+	if (pk.truncated)
+		(*sw->sim->c.group_packets_truncated)++;
+	if (of_is_lldp(po->data, po->data_len))
+		of_lldp_out_ports(sw, po, ports, (int)pk.n);
+	return 0;
+}
+
 static void
 of_on_packet_out(const struct of_ctx *c)
 {
@@ -183,7 +229,8 @@ of_on_packet_out(const struct of_ctx *c)
 		return;
 	if (of_packet_out_decode(sw->version, c->body, &po, &err) == -1 ||
 	    of_actions_validate(sw->version, po.actions, po.actions_len,
-	    sw->sim->cfg.ports, &err) == -1) {
+	    sw->sim->cfg.ports, &err) == -1 ||
+	    of_packet_out_groups(sw, &po, &err) == -1) {
 		of_refuse(c, err);
 		return;
 	}
@@ -318,39 +365,29 @@ of_flows_account(struct of_switch *sw, const struct of_ft_result *res,
 		    sw->arrived_ns);
 }
 
-/* FLOW_REMOVED of a flow that went with its group (1.3.5 section
- * 7.4.2, OFPRR_GROUP_DELETE). */
-static void
-of_group_flow_removed(void *sw, const struct of_flow_info *fi)
-{
-	struct of_flow_info	gfi = *fi;
-
-	gfi.reason = OF_RR_GROUP_DELETE;
-	of_switch_flow_removed(sw, &gfi);
-}
-
 /* The flows whose actions name a deleted group go with it (1.3.5
- * section 6.5), as a DELETE with out_group would remove them; OFPG_ALL
- * selects every flow naming a group. */
+ * section 6.5), FLOW_REMOVED reason GROUP_DELETE (7.4.2) to those that
+ * asked: taken from the group's own list, no pass over the table.  In a
+ * bundle's commit the flow table's transaction holds them (of_bundle.c). */
 int
 of_group_flows_delete(struct of_switch *sw, uint32_t group_id, uint64_t now,
     struct of_ft_result *res)
 {
-	struct of_flow_mod	 fm;
-	enum of_err		 err;
+	struct of_groups	*gt = sw->owner->groups;
+	void			*f, *last = NULL;
 
-	memset(&fm, 0, sizeof(fm));
 	memset(res, 0, sizeof(*res));
-	fm.command = OF_FC_DELETE;
-	fm.table_id = OF_TABLE_ALL;
-	fm.buffer_id = OF_NO_BUFFER;
-	fm.out_port = OF_PORT_ANY;
-	fm.out_group = group_id;
-	of_match_init(&fm.match);
 	if (sw->ft == NULL)
 		return -1;
-	return of_flowtable_apply(sw->ft, &fm, now, of_group_flow_removed, sw,
-	    res, &err);
+	/* Each removal takes the flow off the list (the table's off hook);
+	 * the same flow twice would mean it did not. */
+	while ((f = of_groups_flow(gt, group_id)) != NULL && f != last) {
+		last = f;
+		of_flowtable_remove(sw->ft, f, now, OF_RR_GROUP_DELETE,
+		    of_switch_flow_removed, sw);
+		res->deleted++;
+	}
+	return 0;
 }
 
 static void
@@ -367,10 +404,26 @@ of_group_deleted(void *arg, uint32_t group_id)
 		of_flows_changed(sw, -(int64_t)res.deleted, now, now);
 }
 
+/* Once the switch has a group table, its flow table tells it of the
+ * flows naming groups (of_groups_ft_refs()): flows taken before could
+ * name none.  The flow table is made anew on a new version.  A bundle's
+ * rollback puts an older table back (or none): replay tells it of every
+ * flow again. */
+void
+of_groups_watch_flows(struct of_switch *sw, int replay)
+{
+	if (sw->ft == NULL)
+		return;
+	of_flowtable_set_refs(sw->ft, sw->owner->groups != NULL ?
+	    of_groups_ft_refs(sw->owner->groups) : NULL);
+	if (replay)
+		of_flowtable_refs_replay(sw->ft);
+}
+
 /* 1.5's buckets carry ids and properties (of_codec14.c): converted
  * into 1.3's form in a buffer of their own, big enough for any message
  * (a 1.5 bucket is 8 bytes at least, its 1.3 form 8 more). */
-static int
+int
 of_group_mod_any_decode(uint8_t version, struct rbuf *body,
     struct of_group_mod *gm, enum of_err *err)
 {
@@ -402,17 +455,21 @@ of_on_group_mod(const struct of_ctx *c)
 	(*cn->group_mods)++;
 	lim.n_ports = sw->sim->cfg.ports;
 	lim.max_groups = sw->sim->cfg.max_groups;
+	lim.max_depth = sw->sim->cfg.max_group_depth;
 	if (of_group_mod_any_decode(sw->version, c->body, &gm, &err) == -1 ||
 	    of_groups_apply(&sw->owner->groups, &gm, &lim, clock_ns(),
 	    of_group_deleted, sw, &err) == -1) {
 		(*cn->group_mod_errors)++;
 		if (err == OF_ERR_GROUP_OUT_OF_GROUPS)
 			(*cn->groups_out_of_room)++;
+		if (err == OF_ERR_GROUP_CHAINING)
+			(*cn->groups_too_deep)++;
 		of_refuse(c, err);
 		return;
 	}
 	if (sw->sim->cfg.n_ctl > 1)
 		of_requestforward(sw, c->msg, c->h->length, OF_RFR_GROUP_MOD);
+	of_groups_watch_flows(sw, 0);
 }
 
 /* PORT_STATUS is asynchronous: each controller's async config may mask
@@ -782,32 +839,6 @@ of_group_visit(void *arg, struct of_group_info *gi)
 		of_mp_reply_add_group_stats(gw->mr, gi);
 }
 
-static int
-of_group_ref_flow(void *groups, const struct of_flow_info *fi)
-{
-	of_groups_ref_next_flow(groups);
-	of_prog_each_group(fi->prog, fi->prog_len, of_groups_ref, groups);
-	return 0;
-}
-
-/* ref_count (7.3.5.9): the flows whose actions name each group, counted
- * in one pass over the flows that name any. */
-static void
-of_group_count_refs(struct of_switch *sw)
-{
-	struct of_flow_filter	f;
-
-	memset(&f, 0, sizeof(f));
-	f.table_id = OF_TABLE_ALL;
-	f.out_port = OF_PORT_ANY;
-	f.out_group = OF_GROUP_ALL;
-	of_match_init(&f.match);
-	of_groups_refs_clear(sw->owner->groups);
-	if (sw->ft != NULL && sw->owner->groups != NULL)
-		of_flowtable_walk(sw->ft, &f, clock_ns(), of_group_ref_flow,
-		    sw->owner->groups);
-}
-
 /* GROUP (one group or OFPG_ALL) and GROUP_DESC (every group). */
 static void
 of_mp_groups(const struct of_ctx *c, struct rbuf *body, enum of_mp mp)
@@ -823,8 +854,6 @@ of_mp_groups(const struct of_ctx *c, struct rbuf *body, enum of_mp mp)
 		of_refuse(c, err);
 		return;
 	}
-	if (mp == OF_MP_GROUP)
-		of_group_count_refs(sw);
 	of_mp_reply_begin(&mr, of_scratch(), sw->version, c->h->xid, mp,
 	    sw->sim->cfg.mp_max_bytes, of_mp_flush, sw);
 	of_groups_walk(sw->owner->groups, want, clock_ns(), of_group_visit,

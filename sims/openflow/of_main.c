@@ -102,6 +102,8 @@ static const struct opt of_rows[] = {
 	OPT_U("max-flow-monitors", "N", C, max_flow_monitors, 1, 4096, 0,
 	    "flow monitors a controller connection holds\n"
 	    "(OpenFlow 1.4 and 1.5)"),
+	OPT_U("max-group-depth", "N", C, max_group_depth, 1, 64, 0,
+	    "groups on one chain of GROUP actions"),
 	OPT_U("expect-flows", "N", C, expect_flows, 1, UINT64_MAX / 2, 0,
 	    "program ends when the switches hold N flows,\n"
 	    "delete when they hold none again"),
@@ -166,6 +168,7 @@ of_config_defaults(struct of_config *cfg)
 	cfg->bundle_timeout = OF_BUNDLE_TIMEOUT;
 	cfg->max_meters = 4096;
 	cfg->max_flow_monitors = 64;
+	cfg->max_group_depth = 8;
 	cfg->tree_fanout = 2;
 	cfg->macs = 1000;
 	cfg->pktin_window = 64;
@@ -223,6 +226,9 @@ static const struct counter_row of_counter_rows[] = {
 	OFC(flow_monitors_refused, "flow_monitors_refused"),
 	OFC(table_status_sent, "table_status_sent"),
 	OFC(requestforward_sent, "requestforward_sent"),
+	OFC(groups_too_deep, "groups_too_deep"),
+	OFC(group_packets, "group_packets"),
+	OFC(group_packets_truncated, "group_packets_truncated"),
 	OFC(experimenter_refused, "experimenter_refused"),
 	OFC(bundles_opened, "bundles_opened"),
 	OFC(bundles_committed, "bundles_committed"),

@@ -577,13 +577,26 @@ of_lldp_deliver(struct of_switch *from, uint32_t port,
 void
 of_lldp_forward(struct of_switch *sw, const struct of_packet_out *po)
 {
-	uint32_t	ports[16], i, p;
+	uint32_t	ports[16];
 	int		n;
 
 	if (sw->sim->cfg.topo == OF_TOPO_NONE)
 		return;
 	n = of_actions_output_ports(sw->version, po->actions, po->actions_len,
 	    ports, 16);
+	of_lldp_out_ports(sw, po, ports, n);
+}
+
+/* An LLDP frame leaves by these ports (FLOOD, ALL, IN_PORT or one):
+ * the peers of the linked ones hear it. */
+void
+of_lldp_out_ports(struct of_switch *sw, const struct of_packet_out *po,
+    const uint32_t *ports, int n)
+{
+	uint32_t	i, p;
+
+	if (sw->sim->cfg.topo == OF_TOPO_NONE)
+		return;
 	for (i = 0; n > 0 && i < (uint32_t)n; i++) {
 		if (ports[i] == OF_PORT_FLOOD || ports[i] == OF_PORT_ALL) {
 			for (p = 1; p <= sw->sim->cfg.ports; p++)

@@ -53,6 +53,7 @@ struct of_config {
 	double			bundle_timeout;	/* s idle, 0: never */
 	uint32_t		max_meters;	/* --max-meters, per switch */
 	uint32_t		max_flow_monitors; /* per connection */
+	uint32_t		max_group_depth; /* groups on one chain */
 	uint64_t		expect_flows;	/* 0: no program/delete target */
 	int			expect_delete;	/* --expect-delete */
 	enum of_topo		topo;
@@ -169,6 +170,9 @@ struct of_counters {
 	uint64_t	*flow_monitors_refused;	/* --max-flow-monitors */
 	uint64_t	*table_status_sent;	/* vacancy events */
 	uint64_t	*requestforward_sent;	/* GROUP_MODs forwarded */
+	uint64_t	*groups_too_deep;	/* --max-group-depth passed */
+	uint64_t	*group_packets;		/* PACKET_OUTs sent to groups */
+	uint64_t	*group_packets_truncated; /* OF_GROUP_COPIES_MAX */
 	uint64_t	*experimenter_refused;	/* no row for its id */
 	uint64_t	*bundles_opened;
 	uint64_t	*bundles_committed;
@@ -298,6 +302,10 @@ void	 of_flows_account(struct of_switch *, const struct of_ft_result *,
 	    uint64_t now);
 int	 of_group_flows_delete(struct of_switch *, uint32_t group_id,
 	    uint64_t now, struct of_ft_result *);
+void	 of_groups_watch_flows(struct of_switch *, int replay);
+/* A GROUP_MOD body of any version, 1.5's buckets in 1.3's form. */
+int	 of_group_mod_any_decode(uint8_t version, struct rbuf *,
+	    struct of_group_mod *, enum of_err *);
 int	 of_port_mod_check(struct of_switch *, struct rbuf *,
 	    struct of_port_mod *, enum of_err *);
 void	 of_port_mod_apply(struct of_switch *, const struct of_port_mod *);
@@ -317,6 +325,8 @@ void	 of_pktin_verdict(struct of_sim *);
 void	 of_pktin_response(struct of_switch *, uint32_t buffer_id,
 	    uint64_t now);
 void	 of_lldp_forward(struct of_switch *, const struct of_packet_out *);
+void	 of_lldp_out_ports(struct of_switch *, const struct of_packet_out *,
+	    const uint32_t *ports, int n);
 int	 of_topo_check(const struct of_config *, char *err, size_t errlen);
 /* --fault link-move (a fault_kind's inject, cfg the struct of_sim): an
  * inter-switch link moves to a free port of a third switch. */

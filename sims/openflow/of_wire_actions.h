@@ -73,8 +73,8 @@
 /* Groups (1.3 section 7.3.4.2, enum ofp_group). */
 #define OF13_GROUP_MAX		0xffffff00u
 /* The actions a group bucket takes, as a GROUP_FEATURES bitmap (bit n:
- * action type n): every 1.3 action the validator knows but GROUP (no
- * chaining) and EXPERIMENTER. */
+ * action type n): every 1.3 action the validator knows but EXPERIMENTER
+ * (GROUP chains groups, of_group.c). */
 #define OF13_BUCKET_ACTIONS	(1u << OF13_AT_OUTPUT |			\
 	1u << OF13_AT_COPY_TTL_OUT | 1u << OF13_AT_COPY_TTL_IN |	\
 	1u << OF13_AT_SET_MPLS_TTL | 1u << OF13_AT_DEC_MPLS_TTL |	\
@@ -82,7 +82,8 @@
 	1u << OF13_AT_PUSH_MPLS | 1u << OF13_AT_POP_MPLS |		\
 	1u << OF13_AT_SET_QUEUE | 1u << OF13_AT_SET_NW_TTL |		\
 	1u << OF13_AT_DEC_NW_TTL | 1u << OF13_AT_SET_FIELD |		\
-	1u << OF13_AT_PUSH_PBB | 1u << OF13_AT_POP_PBB)
+	1u << OF13_AT_PUSH_PBB | 1u << OF13_AT_POP_PBB |		\
+	1u << OF13_AT_GROUP)
 
 /* 1.0 port numbers (enum ofp_port, 1.0 section 5.2.1). */
 #define OF10_PORT_MAX		0xff00

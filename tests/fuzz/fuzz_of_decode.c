@@ -202,6 +202,11 @@ fz_stats(struct of_flowtable *ft, uint8_t version,
 	FZ_CHECK(flows == (uint32_t)n);
 }
 
+/* In fz_switch's stream, a FLOW_MOD's GROUP actions must name groups of
+ * its table, as of_handlers.c checks (BAD_OUT_GROUP). */
+static int			 fz_check_groups;
+static const struct of_groups	*fz_gt;
+
 /* What of_handlers.c checks before a FLOW_MOD reaches the table. */
 static int
 fz_flow_mod_validate(uint8_t version, const struct of_flow_mod *fm)
@@ -213,8 +218,9 @@ fz_flow_mod_validate(uint8_t version, const struct of_flow_mod *fm)
 	if (fm->table_id >= FZ_TABLES)
 		return -1;
 	if (version == OF_VERSION_13)
-		return of_instructions_validate(fm->prog, fm->prog_len,
-		    fm->table_id, FZ_TABLES, FZ_PORTS, &err);
+		return of_instructions_check(fm->prog, fm->prog_len,
+		    fm->table_id, FZ_TABLES, FZ_PORTS, fz_check_groups,
+		    fz_gt, &err);
 	return of_actions_validate(version, fm->prog, fm->prog_len, FZ_PORTS,
 	    &err);
 }
@@ -722,13 +728,87 @@ fz_readback_flush(void *arg, struct wbuf *w)
 	wbuf_reset(w);
 }
 
-/* GROUP_MOD (1.3): the table stays bounded, and GROUP_DESC reads back
- * what was taken. */
-static void
-fz_group_mod(struct of_groups **gt, struct rbuf *body, uint64_t now)
+/* Odd ports up, even ports down, for the packets sent to groups. */
+static int
+fz_port_live(void *arg, uint32_t port)
 {
+	(void)arg;
+	return port % 2 == 1;
+}
+
+/* A packet to the group just put: it follows the buckets, chains
+ * included, within the copy bound, and the ports stay in the array. */
+static void
+fz_group_packet(struct of_groups *gt, uint32_t id, uint32_t hash)
+{
+	uint8_t			act[8] = { 0, 22, 0, 8 };
+	uint32_t		ports[16];
+	struct of_group_packet	pk;
+	enum of_err		err = OF_ERR_NONE;
+
+	act[4] = (uint8_t)(id >> 24);
+	act[5] = (uint8_t)(id >> 16);
+	act[6] = (uint8_t)(id >> 8);
+	act[7] = (uint8_t)id;
+	memset(&pk, 0, sizeof(pk));
+	pk.port_live = fz_port_live;
+	pk.hash = hash;
+	pk.bytes = 64;
+	pk.ports = ports;
+	pk.max = 16;
+	if (of_groups_send(gt, act, sizeof(act), &pk, &err) < 0)
+		FZ_CHECK(err == OF_ERR_BAD_OUT_GROUP);
+	FZ_CHECK(pk.n <= pk.max && pk.buckets_taken <= OF_GROUP_COPIES_MAX);
+}
+
+/* A deleted group's flows go with it, from its own list (as
+ * of_handlers.c's of_group_deleted does). */
+struct fz_gdel {
+	struct of_flowtable	*ft;
+	struct of_groups	**gt;
+	uint8_t			 version;
+};
+
+static void
+fz_group_deleted(void *arg, uint32_t id)
+{
+	struct fz_gdel	*d = arg;
+	void		*f, *last = NULL;
+
+	while ((f = of_groups_flow(*d->gt, id)) != NULL && f != last) {
+		last = f;
+		of_flowtable_remove(d->ft, f, FZ_NOW, OF_RR_GROUP_DELETE,
+		    fz_flow_removed, &d->version);
+	}
+	FZ_CHECK(of_groups_flow(*d->gt, id) == NULL);
+}
+
+/* No flow names a deleted group (or any, after OFPG_ALL). */
+static void
+fz_group_gone(struct of_flowtable *ft, uint32_t id)
+{
+	struct of_flow_filter	f;
+	uint64_t		packets, bytes;
+	uint32_t		flows;
+
+	memset(&f, 0, sizeof(f));
+	f.table_id = OF_TABLE_ALL;
+	f.out_port = OF_PORT_ANY;
+	f.out_group = id;
+	of_match_init(&f.match);
+	of_flowtable_aggregate(ft, &f, &packets, &bytes, &flows);
+	FZ_CHECK(flows == 0);
+}
+
+/* GROUP_MOD (1.3): the table stays bounded, GROUP_DESC reads back what
+ * was taken, and a group's delete leaves no flow naming it. */
+static void
+fz_group_mod(struct of_groups **gt, struct of_flowtable *ft,
+    struct rbuf *body, uint64_t now)
+{
+	struct fz_gdel				d = { ft, gt, OF_VERSION_13 };
 	static const struct of_group_limits	lim = { FZ_PORTS,
-	    FZ_MAX_GROUPS };
+	    FZ_MAX_GROUPS, 8 };
 	struct of_group_mod			gm;
 	struct of_mp_reply			mr;
 	struct fz_readback			rb;
@@ -736,10 +816,16 @@ fz_group_mod(struct of_groups **gt, struct rbuf *body, uint64_t now)
 	enum of_err				err = OF_ERR_NONE;
 
 	if (of_group_mod_decode(body, &gm, &err) == -1 ||
-	    of_groups_apply(gt, &gm, &lim, now, NULL, NULL, &err) == -1) {
+	    of_groups_apply(gt, &gm, &lim, now, fz_group_deleted, &d,
+	    &err) == -1) {
 		FZ_CHECK(err != OF_ERR_NONE);
 		return;
 	}
+	if (*gt != NULL)
+		of_flowtable_set_refs(ft, of_groups_ft_refs(*gt));
+	fz_gt = *gt;
+	if (gm.command == OF_GC_DELETE)
+		fz_group_gone(ft, gm.group_id);
 	FZ_CHECK(of_groups_count(*gt) <= FZ_MAX_GROUPS);
 	FZ_CHECK(gm.command != OF_GC_DELETE ||
 	    !of_groups_has(*gt, gm.group_id));
@@ -751,6 +837,7 @@ fz_group_mod(struct of_groups **gt, struct rbuf *body, uint64_t now)
 	    fz_readback_flush, &rb);
 	of_groups_walk(*gt, gm.group_id, now, fz_group_desc, &mr);
 	(void)of_mp_reply_end(&mr);
+	fz_group_packet(*gt, gm.group_id, (uint32_t)now);
 }
 
 #define FZ_MAX_METERS	16
@@ -941,6 +1028,8 @@ fz_switch(uint8_t version, const uint8_t *p, size_t n)
 	uint64_t		 now = FZ_NOW;
 	size_t			 off = 0;
 
+	fz_check_groups = version == OF_VERSION_13;
+	fz_gt = NULL;
 	while (n - off >= OF_HEADER_LEN) {
 		rbuf_init(&r, p + off, n - off);
 		if (of_header_decode(&r, &h) == -1 || h.length > n - off)
@@ -958,7 +1047,7 @@ fz_switch(uint8_t version, const uint8_t *p, size_t n)
 			break;
 		case OF_GROUP_MOD:
 			if (version == OF_VERSION_13)
-				fz_group_mod(&gt, &body, now);
+				fz_group_mod(&gt, ft, &body, now);
 			break;
 		case OF_EXPERIMENTER:
 			if (version == OF_VERSION_13)
@@ -989,6 +1078,8 @@ fz_switch(uint8_t version, const uint8_t *p, size_t n)
 	of_flowtable_free(ft);
 	of_groups_free(gt);
 	of_meters_free(mt);
+	fz_check_groups = 0;
+	fz_gt = NULL;
 }
 
 /* The fixed-layout messages: decode must not read past the body. */

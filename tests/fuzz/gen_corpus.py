@@ -230,6 +230,29 @@ def meter_session():
             meter_mod(2, 0, 1) + meter_mod(2, 0, 0xffffffff))
 
 
+def group_flows_session():
+    """Chained groups and flows naming them (fz_switch): a flow naming a
+    missing group refused, a flow modified onto another group, LOOP,
+    CHAINED_GROUP, deletes taking their flows, packets sent to each."""
+    grp = struct.pack("!HHI", 22, 8, 1)
+    grp2 = struct.pack("!HHI", 22, 8, 2)
+    grp9 = struct.pack("!HHI", 22, 8, 9)
+    return (group_mod(0, 0, 1, bucket(out13(1)), bucket(out13(2))) +
+            group_mod(0, 2, 2, bucket(grp)) +
+            group_mod(0, 3, 3, bucket(out13(1), watch_port=1),
+                      bucket(out13(2), watch_group=1)) +
+            flow_mod13(inst=apply_actions(grp)) +
+            flow_mod13(match=M13_PORT, inst=apply_actions(grp2, grp)) +
+            flow_mod13(match=M13_V6, inst=apply_actions(grp9)) +
+            flow_mod13(cmd=1, inst=apply_actions(grp2)) +
+            group_mod(1, 0, 1, bucket(grp2)) +               # loop
+            group_mod(2, 0, 1) +                             # chained
+            group_mod(2, 0, 2) + group_mod(2, 0, 1) +
+            flow_mod13(match=M13_PORT, inst=apply_actions(
+                struct.pack("!HHI", 22, 8, 3))) +
+            group_mod(2, 0, 0xfffffffc))
+
+
 def seeds():
     s = {}
     for v, tag in ((V13, "13"), (V10, "10")):
@@ -361,6 +384,7 @@ def seeds():
             put("switch_groups", SWITCH, group_session())
             put("switch_bundles", SWITCH, bundle_session())
             put("switch_meters", SWITCH, meter_session())
+            put("switch_group_flows", SWITCH, group_flows_session())
         # A table filled past its size (20 in the harness), so the hash
         # grows, one ADD is TABLE_FULL, then deletes shrink it again.
         stream = b""

@@ -3,15 +3,16 @@
 # switch: one of each type added and read back as given, modified, its
 # stats (ref_count = the flows naming it) and the features read, the
 # errors a switch owes (GROUP_EXISTS, UNKNOWN_GROUP, BAD_OUT_GROUP,
-# OUT_OF_GROUPS past --max-groups), a group's delete taking its flows
-# with it (1.3.5 section 6.5), and del-groups emptying the table.
+# OUT_OF_GROUPS past --max-groups), chaining (LOOP, CHAINED_GROUP,
+# ref_count counting a group that forwards), a group's delete taking its
+# flows with it (1.3.5 section 6.5), and del-groups emptying the table.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/ofctl_passive.sh"
 need ovs-ofctl
 need ss
 OFCTL="timeout 30 ovs-ofctl -O OpenFlow13"
 MAX=5
-passive_start --max-groups $MAX
+passive_start --max-groups $MAX --max-group-depth 2
 
 # Each type, written as ovs-ofctl prints it back (so the dump must equal
 # the input: buckets kept as sent).
@@ -53,8 +54,21 @@ feat=$($OFCTL dump-group-features $EP)
 echo "$feat" | grep -q 'Types:  0xf' || fail "group features: $feat"
 echo "$feat" | grep -q "max_groups=0x$(printf %x $MAX)" || fail "max_groups: $feat"
 
+# Chaining (1.3.5 section 5.6.1): 5 forwards to 2, so 2's ref_count is
+# its flow and group 5 (7.3.5.9); 2 forwarding back would loop, and 2
+# cannot go while 5 forwards to it (CHAINED_GROUP).
+$OFCTL add-group $EP 'group_id=5,type=indirect,bucket=actions=group:2' ||
+    fail "group 5 forwarding to group 2"
+dump | grep -qx 'group_id=5,type=indirect,bucket=actions=group:2' ||
+    fail "group 5 not read back: $(dump)"
+$OFCTL dump-group-stats $EP group_id=2 | grep -q 'group_id=2,.*ref_count=2,' ||
+    fail "group 2 stats: $($OFCTL dump-group-stats $EP group_id=2)"
+expect_err OFPGMFC_LOOP mod-group $EP 'group_id=2,type=all,bucket=actions=group:5'
+expect_err OFPGMFC_CHAINED_GROUP del-groups $EP group_id=2
+# 1 -> 5 -> 2 would be three groups on a chain, past --max-group-depth 2.
+expect_err OFPGMFC_CHAINING_UNSUPPORTED mod-group $EP 'group_id=1,type=all,bucket=actions=group:5'
+
 # The bound: MAX groups, the next is OUT_OF_GROUPS.
-$OFCTL add-group $EP 'group_id=5,type=all,bucket=output:1' || fail "group 5"
 expect_err OFPGMFC_OUT_OF_GROUPS add-group $EP 'group_id=6,type=all,bucket=output:1'
 
 # Deleting group 1 removes its two flows and leaves the group:2 one.
@@ -66,5 +80,5 @@ $OFCTL del-groups $EP || fail "del-groups (all)"
 [ -z "$(dump)" ] || fail "groups left: $(dump)"
 [ "$(nflows)" -eq 0 ] || fail "after del-groups: $(nflows) flows, want 0"
 
-passive_stop groups_out_of_room=1 group_mod_errors=5
+passive_stop groups_out_of_room=1 groups_too_deep=1 group_mod_errors=8
 echo "ovs-ofctl OpenFlow13: groups of each type added, read back, modified, counted and deleted"

@@ -289,6 +289,8 @@ test_error_table(void)
 		{ OF_ERR_MONITOR_BAD_TABLE_ID,	1, 5,	1, 5 },
 		{ OF_ERR_TABLE_MOD_BAD_TABLE,	1, 5,	1, 5 },
 		{ OF_ERR_TABLE_MOD_BAD_CONFIG,	1, 5,	1, 5 },
+		{ OF_ERR_GROUP_LOOP,		6, 7,	1, 5 },
+		{ OF_ERR_GROUP_CHAINED,		6, 9,	1, 5 },
 	};
 	size_t		i;
 	uint16_t	type, code;

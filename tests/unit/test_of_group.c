@@ -10,6 +10,7 @@
 #include "check.h"
 #include "of_actions.h"
 #include "of_codec.h"
+#include "of_flowtable.h"
 #include "of_group.h"
 
 #define NPORTS	4
@@ -23,7 +24,13 @@
 #define BUCKET_GROUP(g)							\
 	0, 24, 0, 0, ANY, ANY, 0, 0, 0, 0, 0, 22, 0, 8, 0, 0, 0, (g)
 
-static const struct of_group_limits lim = { NPORTS, 3 };
+/* A fast-failover bucket watching group g (no port), output p. */
+#define BUCKET_WG(g, p)							\
+	0, 32, 0, 0, ANY, 0, 0, 0, (g), 0, 0, 0, 0,			\
+	0, 0, 0, 16, 0, 0, 0, (p), 0xff, 0xe5, 0, 0, 0, 0, 0, 0
+
+static const struct of_group_limits lim = { NPORTS, 3, 8 };
+static const struct of_group_limits lim_chain = { NPORTS, 64, 3 };
 static uint32_t deleted[8];
 static int n_deleted;
 
@@ -36,15 +43,22 @@ on_deleted(void *arg, uint32_t id)
 }
 
 static enum of_err
-mod(struct of_groups **gt, uint16_t cmd, uint8_t type, uint32_t id,
-    const uint8_t *b, size_t len)
+mod_lim(struct of_groups **gt, const struct of_group_limits *l, uint16_t cmd,
+    uint8_t type, uint32_t id, const uint8_t *b, size_t len)
 {
 	struct of_group_mod	gm = { cmd, type, id, b, len };
 	enum of_err		err = OF_ERR_NONE;
 
-	if (of_groups_apply(gt, &gm, &lim, 1000, on_deleted, NULL, &err) == 0)
+	if (of_groups_apply(gt, &gm, l, 1000, on_deleted, NULL, &err) == 0)
 		return OF_ERR_NONE;
 	return err == OF_ERR_NONE ? OF_ERR__MAX : err;
+}
+
+static enum of_err
+mod(struct of_groups **gt, uint16_t cmd, uint8_t type, uint32_t id,
+    const uint8_t *b, size_t len)
+{
+	return mod_lim(gt, &lim, cmd, type, id, b, len);
 }
 
 static void
@@ -100,8 +114,8 @@ test_add_modify_delete(void)
 	CHECK(mod(&gt, OF_GC_DELETE, 0, 9, NULL, 0) == OF_ERR_NONE &&
 	    n_deleted == 0, "delete missing: no error");
 	CHECK(mod(&gt, OF_GC_DELETE, 0, 1, NULL, 0) == OF_ERR_NONE &&
-	    n_deleted == 1 && deleted[0] == 1 && !of_groups_has(gt, 1),
-	    "delete");
+	    n_deleted == 0 && !of_groups_has(gt, 1),
+	    "delete (no flows name it: nothing to remove)");
 	of_groups_free(gt);
 }
 
@@ -128,7 +142,7 @@ test_buckets(void)
 	CHECK(mod(&gt, OF_GC_ADD, OF_GT_FF, 1, one, sizeof(one)) ==
 	    OF_ERR_GROUP_BAD_WATCH, "fast failover watching nothing");
 	CHECK(mod(&gt, OF_GC_ADD, OF_GT_ALL, 1, chain, sizeof(chain)) ==
-	    OF_ERR_GROUP_CHAINING, "chaining");
+	    OF_ERR_GROUP_LOOP, "a group forwarding to itself");
 	CHECK(mod(&gt, OF_GC_ADD, OF_GT_ALL, 1, cut, sizeof(cut) - 8) ==
 	    OF_ERR_GROUP_BAD_BUCKET, "bucket past the message");
 	CHECK(gt == NULL, "refused adds made no table");
@@ -153,8 +167,8 @@ test_bound_and_delete_all(void)
 	    OF_ERR_NONE, "modify at the bound");
 	n_deleted = 0;
 	CHECK(mod(&gt, OF_GC_DELETE, 0, OF_GROUP_ALL, NULL, 0) ==
-	    OF_ERR_NONE && n_deleted == 1 && deleted[0] == OF_GROUP_ALL &&
-	    of_groups_count(gt) == 0, "delete all: one pass over the flows");
+	    OF_ERR_NONE && n_deleted == 0 && of_groups_count(gt) == 0,
+	    "delete all (no flows)");
 	n_deleted = 0;
 	CHECK(mod(&gt, OF_GC_DELETE, 0, OF_GROUP_ALL, NULL, 0) ==
 	    OF_ERR_NONE && n_deleted == 0, "delete all of none");
@@ -221,52 +235,332 @@ test_flow_out_group(void)
 }
 
 static void
-refs_visit(void *arg, struct of_group_info *gi)
+one_ref(void *arg, struct of_group_info *gi)
 {
-	uint32_t	*refs = arg;
-
-	if (gi->group_id < 4)
-		refs[gi->group_id] = gi->ref_count;
+	*(uint32_t *)arg = gi->ref_count;
 }
 
-/* ref_count: flows naming a group, each flow once however often it
- * names it (7.3.5.9). */
+static uint32_t
+ref_count(const struct of_groups *gt, uint32_t id)
+{
+	uint32_t	n = UINT32_MAX;
+
+	of_groups_walk(gt, id, 2000, one_ref, &n);
+	return n;
+}
+
+#define ADD(id, type, b)	mod_lim(&gt, &lim_chain, OF_GC_ADD, (type), \
+				    (id), (b), sizeof(b))
+#define MODIFY(id, type, b)	mod_lim(&gt, &lim_chain, OF_GC_MODIFY, \
+				    (type), (id), (b), sizeof(b))
+#define DELETE(id)		mod_lim(&gt, &lim_chain, OF_GC_DELETE, 0, \
+				    (id), NULL, 0)
+
+/* Chaining (1.3.5 sections 5.6.1, 6.5, 7.4.4): a bucket forwards to an
+ * existing group; LOOP, the depth bound, CHAINED_GROUP on delete, and
+ * ref_count counting the groups that forward (7.3.5.9), once each. */
 static void
-test_ref_count(void)
+test_chaining(void)
+{
+	static const uint8_t	 leaf[] = { BUCKET(0, 0, 1) };
+	static const uint8_t	 to1[] = { BUCKET_GROUP(1) };
+	static const uint8_t	 to1twice[] = { BUCKET_GROUP(1),
+	    BUCKET_GROUP(1) };
+	static const uint8_t	 to2[] = { BUCKET_GROUP(2) };
+	static const uint8_t	 to3[] = { BUCKET_GROUP(3) };
+	static const uint8_t	 to5[] = { BUCKET_GROUP(5) };
+	static const uint8_t	 to9[] = { BUCKET_GROUP(9) };
+	struct of_groups	*gt = NULL;
+
+	CHECK(ADD(1, OF_GT_ALL, leaf) == OF_ERR_NONE &&
+	    ADD(2, OF_GT_INDIRECT, to1) == OF_ERR_NONE, "2 forwards to 1");
+	CHECK(ref_count(gt, 1) == 1 && ref_count(gt, 2) == 0, "ref_count");
+	CHECK(ADD(3, OF_GT_ALL, to9) == OF_ERR_BAD_OUT_GROUP,
+	    "forwarding to a missing group");
+	CHECK(ADD(3, OF_GT_ALL, to3) == OF_ERR_GROUP_LOOP, "to itself");
+	CHECK(ADD(3, OF_GT_ALL, to2) == OF_ERR_NONE, "3 -> 2 -> 1: depth 3");
+	CHECK(ADD(4, OF_GT_ALL, to3) == OF_ERR_GROUP_CHAINING,
+	    "4 -> 3 -> 2 -> 1 past the depth of 3");
+	CHECK(MODIFY(1, OF_GT_ALL, to3) == OF_ERR_GROUP_LOOP,
+	    "modify closing 1 -> 3 -> 2 -> 1");
+	CHECK(ADD(5, OF_GT_ALL, leaf) == OF_ERR_NONE &&
+	    MODIFY(1, OF_GT_ALL, to5) == OF_ERR_GROUP_CHAINING,
+	    "modify at the bottom lengthening the chain above it");
+	CHECK(MODIFY(2, OF_GT_ALL, to5) == OF_ERR_NONE &&
+	    MODIFY(1, OF_GT_ALL, to5) == OF_ERR_NONE &&
+	    ref_count(gt, 5) == 2 && ref_count(gt, 1) == 0,
+	    "modify moves the references");
+	CHECK(DELETE(5) == OF_ERR_GROUP_CHAINED && of_groups_has(gt, 5),
+	    "a group others forward to stays");
+	CHECK(ADD(6, OF_GT_ALL, to1twice) == OF_ERR_NONE &&
+	    ref_count(gt, 1) == 1, "a group naming it twice counts once");
+	CHECK(DELETE(6) == OF_ERR_NONE && ref_count(gt, 1) == 0 &&
+	    DELETE(1) == OF_ERR_NONE, "delete from the top down");
+	CHECK(DELETE(3) == OF_ERR_NONE && DELETE(2) == OF_ERR_NONE &&
+	    ref_count(gt, 5) == 0 && DELETE(5) == OF_ERR_NONE &&
+	    of_groups_count(gt) == 0, "all gone");
+	of_groups_free(gt);
+}
+
+/* A fast-failover bucket may watch a group (1.3.5 section 6.5); the
+ * watch counts for loops but not in ref_count (it does not forward). */
+static void
+test_watch_group(void)
+{
+	static const uint8_t	 leaf[] = { BUCKET(0, 0, 1) };
+	static const uint8_t	 watch10[] = { BUCKET_WG(10, 1) };
+	static const uint8_t	 watch12[] = { BUCKET_WG(12, 1) };
+	static const uint8_t	 to11[] = { BUCKET_GROUP(11) };
+	struct of_groups	*gt = NULL;
+
+	CHECK(ADD(11, OF_GT_FF, watch12) == OF_ERR_GROUP_BAD_WATCH,
+	    "watching a missing group");
+	CHECK(ADD(10, OF_GT_ALL, leaf) == OF_ERR_NONE &&
+	    ADD(11, OF_GT_FF, watch10) == OF_ERR_NONE &&
+	    ref_count(gt, 10) == 0, "11 watches 10");
+	CHECK(MODIFY(10, OF_GT_ALL, to11) == OF_ERR_GROUP_LOOP,
+	    "10 forwarding to the group watching it");
+	CHECK(DELETE(10) == OF_ERR_NONE, "a watched group may go");
+	CHECK(ADD(10, OF_GT_ALL, to11) == OF_ERR_GROUP_LOOP,
+	    "nor come back forwarding to its watcher");
+	of_groups_free(gt);
+}
+
+static void
+count_visit(void *arg, struct of_group_info *gi)
+{
+	(void)gi;
+	(*(uint32_t *)arg)++;
+}
+
+/* The table by id (open addressing, deletion moving entries back): many
+ * ids, scattered and sequential, a third deleted, every other found. */
+static void
+test_many(void)
+{
+	static const struct of_group_limits big = { NPORTS, 10000, 8 };
+	static const uint8_t	 one[] = { BUCKET(0, 0, 1) };
+	struct of_groups	*gt = NULL;
+	uint32_t		 i, id, bad = 0, seen = 0;
+
+	for (i = 0; i < 6000; i++) {
+		id = i < 3000 ? i * 7919u % 0xfffff00u : i;
+		if (mod_lim(&gt, &big, OF_GC_ADD, OF_GT_ALL, id, one,
+		    sizeof(one)) != OF_ERR_NONE)
+			bad++;
+	}
+	CHECK(bad == 0 && of_groups_count(gt) == 6000, "6000 added");
+	for (i = 0; i < 6000; i += 3) {
+		id = i < 3000 ? i * 7919u % 0xfffff00u : i;
+		if (mod_lim(&gt, &big, OF_GC_DELETE, 0, id, NULL, 0) !=
+		    OF_ERR_NONE)
+			bad++;
+	}
+	for (i = 0; i < 6000; i++) {
+		id = i < 3000 ? i * 7919u % 0xfffff00u : i;
+		if (of_groups_has(gt, id) != (i % 3 != 0))
+			bad++;
+	}
+	of_groups_walk(gt, OF_GROUP_ALL, 2000, count_visit, &seen);
+	CHECK(bad == 0 && of_groups_count(gt) == 4000 && seen == 4000,
+	    "a third deleted, the rest found (%u wrong, %u walked)", bad,
+	    seen);
+	of_groups_free(gt);
+}
+
+static int	port_up[NPORTS + 1];
+
+static int
+live(void *arg, uint32_t port)
+{
+	(void)arg;
+	return port >= 1 && port <= NPORTS && port_up[port];
+}
+
+/* Send one packet (hash h) to group g; the ports it left by, as digits
+ * ("2", "13"), or "drop", or "bad". */
+static const char *
+send_to(struct of_groups *gt, uint32_t g, uint32_t h)
+{
+	static char		 out[16];
+	uint8_t			 act[8] = { 0, 22, 0, 8, 0, 0, 0, (uint8_t)g };
+	uint32_t		 ports[8];
+	struct of_group_packet	 pk = { live, NULL, h, 100, ports, 8, 0, 0, 0 };
+	enum of_err		 err = OF_ERR_NONE;
+	size_t			 i;
+
+	if (of_groups_send(gt, act, sizeof(act), &pk, &err) < 0)
+		return err == OF_ERR_BAD_OUT_GROUP ? "bad" : "?";
+	if (pk.n == 0)
+		return "drop";
+	for (i = 0; i < pk.n && i < sizeof(out) - 1; i++)
+		out[i] = (char)('0' + ports[i]);
+	out[i] = '\0';
+	return out;
+}
+
+struct counts {
+	uint32_t	id;
+	uint64_t	c[8];
+};
+
+static void
+counts_visit(void *arg, struct of_group_info *gi)
+{
+	struct counts	*c = arg;
+	size_t		 i;
+
+	memset(c->c, 0, sizeof(c->c));
+	for (i = 0; gi->counters != NULL && i < 8 &&
+	    i < OF_GROUP_COUNTERS(gi->n_buckets); i++)
+		c->c[i] = gi->counters[i];
+}
+
+/* Fast-failover liveness (1.3.5 section 6.5) and the path of a packet
+ * through the groups (5.6.1): the first live bucket, a watched group's
+ * liveness, chains, a SELECT by weight, and the counters of what went. */
+static void
+test_failover(void)
+{
+	static const uint8_t	 ff[] = { BUCKET(0, 1, 1), BUCKET(0, 2, 2) };
+	static const uint8_t	 all[] = { BUCKET_GROUP(1), BUCKET(0, 0, 3) };
+	static const uint8_t	 wg[] = { BUCKET_WG(1, 4), BUCKET(0, 3, 3) };
+	static const uint8_t	 sel[] = { BUCKET(0, 0, 1), BUCKET(5, 0, 2) };
+	struct of_groups	*gt = NULL;
+	struct counts		 c = { 1, { 0 } };
+	int			 p;
+
+	for (p = 1; p <= NPORTS; p++)
+		port_up[p] = 1;
+	CHECK(ADD(1, OF_GT_FF, ff) == OF_ERR_NONE &&
+	    ADD(3, OF_GT_ALL, all) == OF_ERR_NONE &&
+	    ADD(4, OF_GT_FF, wg) == OF_ERR_NONE &&
+	    ADD(5, OF_GT_SELECT, sel) == OF_ERR_NONE, "groups added");
+	CHECK(strcmp(send_to(gt, 1, 0), "1") == 0, "primary up: port 1");
+	port_up[1] = 0;
+	CHECK(strcmp(send_to(gt, 1, 0), "2") == 0, "port 1 down: backup");
+	CHECK(strcmp(send_to(gt, 3, 0), "23") == 0, "ALL through a chain");
+	CHECK(strcmp(send_to(gt, 4, 0), "4") == 0, "watched group live");
+	port_up[2] = 0;
+	CHECK(strcmp(send_to(gt, 1, 0), "drop") == 0, "no live bucket");
+	CHECK(strcmp(send_to(gt, 4, 0), "3") == 0, "watched group dead");
+	port_up[1] = 1;
+	CHECK(strcmp(send_to(gt, 1, 0), "1") == 0, "port 1 back");
+	CHECK(strcmp(send_to(gt, 5, 7), "2") == 0 &&
+	    strcmp(send_to(gt, 5, 12345), "2") == 0, "SELECT: weight 0 never");
+	CHECK(strcmp(send_to(gt, 9, 0), "bad") == 0, "missing group");
+	/* Group 1 took 6 packets: to port 1, 2, 2 (via 3), 2 (via 4's
+	 * watch? no: liveness reads, it sends nothing), drop, 1. */
+	c.id = 1;
+	of_groups_walk(gt, 1, 2000, counts_visit, &c);
+	CHECK(c.c[0] == 5 && c.c[1] == 500 && c.c[2] == 2 && c.c[3] == 200 &&
+	    c.c[4] == 2, "group 1: %llu packets, bucket 1 %llu, bucket 2 %llu",
+	    (unsigned long long)c.c[0], (unsigned long long)c.c[2],
+	    (unsigned long long)c.c[4]);
+	of_groups_walk(gt, 5, 2000, counts_visit, &c);
+	CHECK(c.c[0] == 2 && c.c[2] == 0 && c.c[4] == 2, "select counts");
+	of_groups_free(gt);
+}
+
+/* ALL groups forwarding to ALL groups multiply a packet's copies: the
+ * buckets one packet takes are bounded (OF_GROUP_COPIES_MAX). */
+static void
+test_copies_bounded(void)
+{
+	static const uint8_t	 leaf[] = { BUCKET(0, 0, 1) };
+	static const uint8_t	 to21[] = { BUCKET_GROUP(21) };
+	static const uint8_t	 to22[] = { BUCKET_GROUP(22) };
+	static const uint8_t	 act[] = { 0, 22, 0, 8, 0, 0, 0, 20 };
+	uint8_t			 fan21[64 * sizeof(to21)];
+	uint8_t			 fan22[64 * sizeof(to22)];
+	uint32_t		 ports[8];
+	struct of_group_packet	 pk = { live, NULL, 0, 60, ports, 8, 0, 0, 0 };
+	struct of_groups	*gt = NULL;
+	enum of_err		 err = OF_ERR_NONE;
+	int			 i;
+
+	for (i = 0; i < 64; i++) {
+		memcpy(fan21 + i * sizeof(to21), to21, sizeof(to21));
+		memcpy(fan22 + i * sizeof(to22), to22, sizeof(to22));
+	}
+	for (i = 1; i <= NPORTS; i++)
+		port_up[i] = 1;
+	CHECK(ADD(22, OF_GT_ALL, leaf) == OF_ERR_NONE &&
+	    ADD(21, OF_GT_ALL, fan22) == OF_ERR_NONE &&
+	    ADD(20, OF_GT_ALL, fan21) == OF_ERR_NONE, "64 x 64 copies");
+	CHECK(of_groups_send(gt, act, sizeof(act), &pk, &err) == 1 &&
+	    pk.truncated && pk.buckets_taken == OF_GROUP_COPIES_MAX &&
+	    pk.n == 8, "stopped at %u buckets", pk.buckets_taken);
+	of_groups_free(gt);
+}
+
+/* ref_count counts the flows naming a group (7.3.5.9), each once, kept
+ * live by the flow table's hooks; a group's delete lists its flows (the
+ * callback removes them, here as the flow table's off hook would). */
+static struct of_groups	*cb_gt;
+static const uint8_t	 inst12[] = { 0, 4, 0, 32, 0, 0, 0, 0,
+    0, 22, 0, 8, 0, 0, 0, 1, 0, 22, 0, 8, 0, 0, 0, 1,
+    0, 22, 0, 8, 0, 0, 0, 2 };
+
+static void
+remove_flows(void *arg, uint32_t id)
+{
+	const struct of_ft_refs	*h = arg;
+	void			*f;
+
+	if (n_deleted < 8)
+		deleted[n_deleted++] = id;
+	while ((f = of_groups_flow(cb_gt, id)) != NULL)
+		h->off(h->arg, f, inst12, sizeof(inst12));
+}
+
+static void
+test_flow_refs(void)
 {
 	static const uint8_t	 one[] = { BUCKET(0, 0, 1) };
-	/* APPLY_ACTIONS: GROUP 1, GROUP 1, GROUP 2. */
-	static const uint8_t	 inst[] = { 0, 4, 0, 32, 0, 0, 0, 0,
-	    0, 22, 0, 8, 0, 0, 0, 1, 0, 22, 0, 8, 0, 0, 0, 1,
-	    0, 22, 0, 8, 0, 0, 0, 2 };
 	static const uint8_t	 inst1[] = { 0, 4, 0, 16, 0, 0, 0, 0,
 	    0, 22, 0, 8, 0, 0, 0, 1 };
+	struct of_group_mod	 del = { OF_GC_DELETE, 0, 2, NULL, 0 };
+	const struct of_ft_refs	*h;
 	struct of_groups	*gt = NULL;
-	uint32_t		 refs[4] = { 0 }, flow;
+	enum of_err		 err;
+	int			 flows[3];
 
-	CHECK(mod(&gt, OF_GC_ADD, OF_GT_ALL, 1, one, sizeof(one)) ==
-	    OF_ERR_NONE && mod(&gt, OF_GC_ADD, OF_GT_ALL, 2, one,
-	    sizeof(one)) == OF_ERR_NONE, "add 1 and 2");
-	of_groups_refs_clear(gt);
-	for (flow = 0; flow < 3; flow++) {
-		of_groups_ref_next_flow(gt);
-		if (flow < 2)
-			of_prog_each_group(inst, sizeof(inst), of_groups_ref,
-			    gt);
-		else
-			of_prog_each_group(inst1, sizeof(inst1),
-			    of_groups_ref, gt);
-	}
-	of_groups_walk(gt, OF_GROUP_ALL, 2000, refs_visit, refs);
-	CHECK(refs[1] == 3 && refs[2] == 2, "refs %u %u", refs[1], refs[2]);
-	of_groups_refs_clear(gt);
-	of_groups_walk(gt, OF_GROUP_ALL, 2000, refs_visit, refs);
-	CHECK(refs[1] == 0 && refs[2] == 0, "cleared");
+	CHECK(ADD(1, OF_GT_ALL, one) == OF_ERR_NONE &&
+	    ADD(2, OF_GT_ALL, one) == OF_ERR_NONE, "add 1 and 2");
+	h = of_groups_ft_refs(gt);
+	h->on(h->arg, &flows[0], inst12, sizeof(inst12));
+	h->on(h->arg, &flows[1], inst12, sizeof(inst12));
+	h->on(h->arg, &flows[2], inst1, sizeof(inst1));
+	CHECK(ref_count(gt, 1) == 3 && ref_count(gt, 2) == 2,
+	    "refs %u %u", ref_count(gt, 1), ref_count(gt, 2));
+	h->off(h->arg, &flows[2], inst1, sizeof(inst1));
+	CHECK(ref_count(gt, 1) == 2, "a flow gone");
+	CHECK(MODIFY(1, OF_GT_SELECT, one) == OF_ERR_NONE &&
+	    ref_count(gt, 1) == 2 && of_groups_flow(gt, 1) != NULL,
+	    "a MODIFY keeps the flows naming the group");
+	cb_gt = gt;
+	n_deleted = 0;
+	CHECK(of_groups_apply(&gt, &del, &lim_chain, 1000, remove_flows,
+	    (void *)h, &err) == 0 && n_deleted == 1 && deleted[0] == 2 &&
+	    ref_count(gt, 1) == 0 && !of_groups_has(gt, 2),
+	    "deleting 2 removed its two flows, which named 1 too");
+	h->on(h->arg, &flows[2], inst1, sizeof(inst1));
+	del.group_id = OF_GROUP_ALL;
+	n_deleted = 0;
+	CHECK(of_groups_apply(&gt, &del, &lim_chain, 1000, remove_flows,
+	    (void *)h, &err) == 0 && n_deleted == 1 && deleted[0] == 1,
+	    "OFPG_ALL: each group with flows, once");
 	of_groups_free(gt);
 }
 
 static const struct check_case cases[] = {
-	CASE(test_ref_count),
+	CASE(test_flow_refs),
+	CASE(test_copies_bounded),
+	CASE(test_failover),
+	CASE(test_many),
+	CASE(test_chaining),
+	CASE(test_watch_group),
 	CASE(test_codec_roundtrip),
 	CASE(test_add_modify_delete),
 	CASE(test_buckets),
