@@ -119,8 +119,10 @@ bgp_notify_close(struct bgp_peer *p, uint8_t code, uint8_t subcode,
  * 3); the pool reconnects with its backoff and, Established again, the
  * peer announces its prefixes from the first (bgp_established()). */
 void
-bgp_peer_flap(struct bgp_peer *p)
+bgp_peer_flap(void *peer)
 {
+	struct bgp_peer	*p = peer;
+
 	bgp_notify_close(p, BGP_ERR_CEASE, BGP_ERR_CEASE_ADMIN_RESET, NULL, 0,
 	    "session flap (--fault)");
 }

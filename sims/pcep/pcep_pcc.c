@@ -659,8 +659,10 @@ pcc_goodbye(struct pcc *p)
 }
 
 void
-pcc_flap(struct pcc *p)
+pcc_flap(void *pcc)
 {
+	struct pcc	*p = pcc;
+
 	if (p->state != PCCS_UP || !p->synced)
 		return;
 	p->flapping = 1;

@@ -192,7 +192,7 @@ extern const struct pool_ops pcc_ops;
 /* Every tick: OpenWait/KeepWait, dead timer, keepalives. */
 void	pcc_timers(struct pcc *, uint64_t now);
 /* Flap: CLOSE the session; the pool reconnects it. */
-void	pcc_flap(struct pcc *);
+void	pcc_flap(void *pcc);	/* also a session-flap's (fault.h) */
 /* The run is over: CLOSE if it can go at once. */
 void	pcc_goodbye(struct pcc *);
 void	pcc_send(struct pcc *, struct wbuf *, uint32_t msgs);
