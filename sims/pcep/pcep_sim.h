@@ -201,7 +201,7 @@ void	pcc_pcerr(struct pcc *, enum pcep_error, uint32_t srp_id);
 /* Bad input: its PCErr, counted, and CLOSE when err says so. */
 void	pcc_bad(struct pcc *, const struct pcep_err *, uint32_t srp_id);
 struct wbuf *pcc_scratch(void);
-const char *pcc_who(const struct pcc *);
+const char *pcc_who(const void *pcc);	/* a struct pcc */
 /* Output above the high-water mark: build no more. */
 int	pcc_out_full(const struct pcc *);
 

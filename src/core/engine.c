@@ -14,6 +14,7 @@
 #include <event2/event.h>
 #include <event2/listener.h>
 
+#include "buf.h"
 #include "endpoint.h"
 #include "engine.h"
 #include "log.h"
@@ -284,6 +285,51 @@ engine_bev_closed_why(short what, const char *eof)
 	if (what & BEV_EVENT_ERROR)
 		return evutil_socket_error_to_string(EVUTIL_SOCKET_ERROR());
 	return NULL;
+}
+
+int
+engine_bev_send(struct bufferevent *bev, const struct wbuf *w,
+    const char *(*who)(const void *dev), const void *dev)
+{
+	if (w->err) {
+		log_warnx("%s: message did not fit; dropped", who(dev));
+		return -1;
+	}
+	if (bev == NULL || w->len == 0)
+		return 0;
+	bufferevent_write(bev, w->data, w->len);
+	return 1;
+}
+
+int
+engine_sess_move(const struct engine_fsm *fsm, uint8_t *state,
+    unsigned next, uint32_t *up, const char *(*who)(const void *dev),
+    const void *dev, const char *why)
+{
+	if (*state == next)
+		return 0;
+	log_debug("%s: %s -> %s (%s)", who(dev), fsm->names[*state],
+	    fsm->names[next], why);
+	if (up != NULL && *state == fsm->up_state)
+		(*up)--;
+	if (up != NULL && next == fsm->up_state)
+		(*up)++;
+	*state = (uint8_t)next;
+	return 1;
+}
+
+const char *
+engine_sess_name(const char *kind, unsigned idx, const char *ep_kind,
+    unsigned ep, unsigned n_ep)
+{
+	static char	buf[48];
+
+	if (n_ep > 1)
+		snprintf(buf, sizeof(buf), "%s %u (%s %u)", kind, idx, ep_kind,
+		    ep);
+	else
+		snprintf(buf, sizeof(buf), "%s %u", kind, idx);
+	return buf;
 }
 
 /* Set by the controller's workers, which share each port (SO_REUSEPORT). */
