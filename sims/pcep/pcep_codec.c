@@ -1134,6 +1134,25 @@ req_check(uint8_t msg_type, const struct pcep_lsp_req *req, int saw_lsp,
 	return 0;
 }
 
+int
+pcep_req_each(uint8_t msg_type, const struct rbuf *body,
+    void (*one)(void *sess, const struct pcep_lsp_req *),
+    int (*up)(const void *sess), void *sess, struct pcep_err *err,
+    uint32_t *srp_id)
+{
+	struct pcep_req_iter	it;
+	struct pcep_lsp_req	req;
+	int			rc;
+
+	pcep_req_iter_init(&it, msg_type, body);
+	while ((rc = pcep_req_next(&it, &req, err)) == 1 && up(sess))
+		one(sess, &req);
+	if (rc != -1 || !up(sess))
+		return 0;
+	*srp_id = req.has_srp ? req.srp.srp_id : 0;
+	return -1;
+}
+
 void
 pcep_req_iter_init(struct pcep_req_iter *it, uint8_t msg_type,
     const struct rbuf *body)
