@@ -93,6 +93,51 @@ engine_event_free(struct event **evp)
 	*evp = NULL;
 }
 
+struct engine_soon {
+	struct event	*ev;
+	void		(*fn)(void *arg);
+	void		*arg;
+};
+
+/* s may be freed by fn: nothing of it is read after. */
+static void
+engine_soon_fire(evutil_socket_t fd, short what, void *arg)
+{
+	struct engine_soon	*s = arg;
+
+	(void)fd;
+	(void)what;
+	s->fn(s->arg);
+}
+
+struct engine_soon *
+engine_soon_new(void (*fn)(void *arg), void *arg)
+{
+	struct engine_soon	*s = xcalloc(1, sizeof(*s));
+
+	s->fn = fn;
+	s->arg = arg;
+	s->ev = engine_timer_new(0, engine_soon_fire, s);
+	return s;
+}
+
+void
+engine_soon(struct engine_soon *s)
+{
+	if (!event_pending(s->ev, EV_TIMEOUT, NULL))
+		event_active(s->ev, EV_TIMEOUT, 0);
+}
+
+void
+engine_soon_free(struct engine_soon **sp)
+{
+	if (*sp == NULL)
+		return;
+	event_free((*sp)->ev);
+	free(*sp);
+	*sp = NULL;
+}
+
 static void
 engine_signal(evutil_socket_t sig, short what, void *arg)
 {

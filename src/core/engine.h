@@ -32,6 +32,17 @@ void	 engine_timer_add_ms(struct event *, uint64_t ms);
 /* Free *evp, a timer or watcher that may not be there, and forget it
  * (*evp NULL). */
 void	 engine_event_free(struct event **evp);
+/*
+ * Work deferred to the loop: fn(arg) runs once the loop has handled the
+ * events already due in this round (so what they change is batched), and
+ * asking again before it ran still runs it once.  fn may free the
+ * engine_soon (engine_soon_free()), as a reaper does.
+ */
+struct engine_soon;
+struct engine_soon *engine_soon_new(void (*fn)(void *arg), void *arg);
+void	 engine_soon(struct engine_soon *);
+/* Free *sp, which may not be there, and forget it (*sp NULL). */
+void	 engine_soon_free(struct engine_soon **sp);
 /* Create the event_base and the SIGINT/SIGTERM/SIGPIPE handling. */
 /*
  * At the start of the program: a SIGINT or SIGTERM that comes before a
