@@ -113,7 +113,7 @@ struct bgp_ctl {
 	struct bgp_ctl_config	 cfg;
 	struct bgp_ctl_stats	 st;
 	struct ctl_listen	 lis;		/* the listener and spk_tick */
-	struct event		*kick;		/* changes to send */
+	struct engine_soon	*kick;		/* changes to send */
 	struct bgp_pmap		 rib;		/* value: struct spk_path * */
 	struct spk_attr		*attr_tab[SPK_ATTR_BUCKETS];
 	struct spk_peer		**peers;
@@ -906,12 +906,10 @@ spk_fill_all(struct bgp_ctl *sp)
 }
 
 static void
-spk_kick_cb(evutil_socket_t fd, short what, void *arg)
+spk_kicked(void *arg)
 {
 	struct bgp_ctl	*sp = arg;
 
-	(void)fd;
-	(void)what;
 	if (sp->change_open)
 		sp->st.rib_transactions++;
 	sp->change_open = 0;
@@ -926,8 +924,8 @@ spk_kick_cb(evutil_socket_t fd, short what, void *arg)
 static void
 spk_kick(struct bgp_ctl *sp)
 {
-	if (sp->kick != NULL && !event_pending(sp->kick, EV_TIMEOUT, NULL))
-		event_active(sp->kick, EV_TIMEOUT, 0);
+	if (sp->kick != NULL)
+		engine_soon(sp->kick);
 }
 
 /* ---- accepting ---- */
@@ -1169,7 +1167,7 @@ bgp_ctl_start(const struct bgp_ctl_config *c, char *err, size_t errlen)
 	if (ctl_listen_start(&sp->lis, &sp->cfg.listen, "BGP", spk_accepted,
 	    spk_tick, sp, 200, err, errlen) == -1)
 		return -1;
-	sp->kick = engine_timer_new(0, spk_kick_cb, sp);
+	sp->kick = engine_soon_new(spk_kicked, sp);
 	return 0;
 }
 
@@ -1196,9 +1194,7 @@ bgp_ctl_stop(void)
 	uint32_t	i;
 
 	ctl_listen_stop(&sp->lis);
-	if (sp->kick != NULL)
-		event_free(sp->kick);
-	sp->kick = NULL;
+	engine_soon_free(&sp->kick);
 	bgp_nbr_stop();
 	for (i = 0; i < sp->n_peers; i++)
 		if (sp->peers[i] != NULL) {

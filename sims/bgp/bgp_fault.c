@@ -36,24 +36,15 @@ bgp_fault_established(const void *dev)
 	return p->state == BGPS_ESTABLISHED && p->closing_ns == 0;
 }
 
-/* An Established peer picked by rnd, NULL when none. */
-static struct bgp_peer *
-bgp_fault_peer(struct bgp_sim *sim, uint64_t rnd)
-{
-	return fault_pick(sim->peers, sim->n_sess, sizeof(sim->peers[0]),
-	    bgp_fault_established, rnd);
-}
-
+/* An Established peer picked by rnd. */
 static int
 bgp_fault_session_flap(void *cfg, const struct fault_shot *shot)
 {
-	struct bgp_peer	*p;
+	struct bgp_sim	*sim = cfg;
 
-	if ((p = bgp_fault_peer(cfg, shot->rnd)) == NULL)
-		return -1;
-	fault_dev_dropped(&p->pd, shot->now_ns);
-	bgp_peer_flap(p);
-	return 0;
+	return fault_pick_flap(sim->peers, sim->n_sess, sizeof(sim->peers[0]),
+	    offsetof(struct bgp_peer, pd), bgp_fault_established,
+	    bgp_peer_flap, shot);
 }
 
 /* A session picked among those that can churn now: Established, every

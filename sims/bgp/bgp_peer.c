@@ -20,6 +20,7 @@
 
 #include "bgp_io.h"
 #include "bgp_sim.h"
+#include "engine.h"
 #include "log.h"
 
 #define BGP_OUT_HIGH	(256 * 1024)	/* stop building above this */
@@ -43,47 +44,36 @@ static const char *const bgp_state_names[] = {
 	[BGPS_ESTABLISHED] = "Established",
 };
 
+/* With several speakers, which session: "peer 3 (speaker 2)"; a
+ * struct bgp_peer (engine_bev_send()'s who). */
 static const char *
-bgp_who(const struct bgp_peer *p)
+bgp_who(const void *peer)
 {
-	static char	buf[32];
+	const struct bgp_peer	*p = peer;
 
 	if (p->monitor)
 		return "monitor";
-	/* With several speakers, which session: "peer 3 (speaker 2)". */
-	if (p->sim->cfg.n_spk > 1)
-		snprintf(buf, sizeof(buf), "peer %u (speaker %u)", p->idx,
-		    p->spk + 1u);
-	else
-		snprintf(buf, sizeof(buf), "peer %u", p->idx);
-	return buf;
+	return engine_sess_name("peer", p->idx, "speaker", p->spk + 1u,
+	    p->sim->cfg.n_spk);
 }
 
+static const struct engine_fsm bgp_fsm_states = {
+	bgp_state_names, BGPS_ESTABLISHED
+};
+
+/* sim->established counts the peers' sessions, not the monitor's. */
 static void
 bgp_change_state(struct bgp_peer *p, enum bgp_state next, const char *why)
 {
-	if (p->state == next)
-		return;
-	log_debug("%s: %s -> %s (%s)", bgp_who(p), bgp_state_names[p->state],
-	    bgp_state_names[next], why);
-	if (p->state == BGPS_ESTABLISHED && !p->monitor)
-		p->sim->established--;
-	if (next == BGPS_ESTABLISHED && !p->monitor)
-		p->sim->established++;
-	p->state = (uint8_t)next;
+	(void)engine_sess_move(&bgp_fsm_states, &p->state, next,
+	    p->monitor ? NULL : &p->sim->established, bgp_who, p, why);
 }
 
 static void
 bgp_send(struct bgp_peer *p, struct wbuf *w, uint32_t msgs)
 {
-	if (w->err) {
-		log_warnx("%s: message did not fit; dropped", bgp_who(p));
-		return;
-	}
-	if (p->pd.bev != NULL && w->len > 0) {
-		bufferevent_write(p->pd.bev, w->data, w->len);
+	if (engine_bev_send(p->pd.bev, w, bgp_who, p) == 1)
 		*p->sim->c.tx_msgs += msgs;
-	}
 }
 
 /*
@@ -119,8 +109,10 @@ bgp_notify_close(struct bgp_peer *p, uint8_t code, uint8_t subcode,
  * 3); the pool reconnects with its backoff and, Established again, the
  * peer announces its prefixes from the first (bgp_established()). */
 void
-bgp_peer_flap(struct bgp_peer *p)
+bgp_peer_flap(void *peer)
 {
+	struct bgp_peer	*p = peer;
+
 	bgp_notify_close(p, BGP_ERR_CEASE, BGP_ERR_CEASE_ADMIN_RESET, NULL, 0,
 	    "session flap (--fault)");
 }

@@ -208,7 +208,7 @@ uint64_t bgp_peer_churn_fault(struct bgp_peer *, uint64_t n, uint64_t start);
 /* The run is over: NOTIFICATION Cease before the close. */
 void	bgp_peer_goodbye(struct bgp_peer *);
 /* NOTIFICATION Cease/Administrative Reset and close (a session flap). */
-void	bgp_peer_flap(struct bgp_peer *);
+void	bgp_peer_flap(void *peer);	/* session-flap's (fault.h) */
 void	bgp_peer_free(struct bgp_peer *);
 
 /* bgp_fault.c: the --fault kinds of these devices (src/core/fault.h). */

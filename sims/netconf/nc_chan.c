@@ -26,16 +26,14 @@ nc_chan_in_init(struct nc_chan_in *in, nc_chan_feed_fn feed,
 /* From the loop: what waited, in order, then after(); a reader that
  * pauses leaves the rest in work, ahead of q. */
 static void
-nc_chan_in_run(evutil_socket_t fd, short what, void *arg)
+nc_chan_in_run(void *arg)
 {
 	struct nc_chan_in	*in = arg;
 	struct evbuffer_iovec	 v;
 	size_t			 n;
 
-	(void)fd;
-	(void)what;
 	if (in->busy > 0) {	/* not from the loop: later */
-		event_active(in->ev, EV_TIMEOUT, 0);
+		engine_soon(in->ev);
 		return;
 	}
 	in->busy++;
@@ -61,10 +59,9 @@ nc_chan_in_alloc(struct nc_chan_in *in)
 	if (in->q != NULL)
 		return;
 	if ((in->q = evbuffer_new()) == NULL ||
-	    (in->work = evbuffer_new()) == NULL ||
-	    (in->ev = event_new(engine_base(), -1, 0, nc_chan_in_run,
-	    in)) == NULL)
+	    (in->work = evbuffer_new()) == NULL)
 		fatalx("netconf: out of memory");
+	in->ev = engine_soon_new(nc_chan_in_run, in);
 }
 
 /* Kept in order; fed from the loop when run is set. */
@@ -75,7 +72,7 @@ nc_chan_in_keep(struct nc_chan_in *in, const void *p, size_t len, int run)
 	if (len > 0 && evbuffer_add(in->q, p, len) == -1)
 		fatalx("netconf: out of memory");
 	if (run)
-		event_active(in->ev, EV_TIMEOUT, 0);
+		engine_soon(in->ev);
 }
 
 int
@@ -105,13 +102,13 @@ void
 nc_chan_in_resume(struct nc_chan_in *in)
 {
 	nc_chan_in_alloc(in);
-	event_active(in->ev, EV_TIMEOUT, 0);
+	engine_soon(in->ev);
 }
 
 void
 nc_chan_in_free(struct nc_chan_in *in)
 {
-	engine_event_free(&in->ev);
+	engine_soon_free(&in->ev);
 	if (in->q != NULL)
 		evbuffer_free(in->q);
 	if (in->work != NULL)

@@ -13,6 +13,7 @@
 #include <libssh/libssh.h>
 
 struct event;
+struct engine_soon;
 struct evbuffer;
 
 /*
@@ -38,7 +39,7 @@ struct nc_chan_in {
 	void		*arg;
 	struct evbuffer	*q;		/* waiting; NULL until first needed */
 	struct evbuffer	*work;		/* what the loop is feeding, first */
-	struct event	*ev;		/* feeds q from the loop */
+	struct engine_soon *ev;		/* feeds q from the loop */
 	unsigned	 busy;		/* inside feed() or a channel write */
 };
 

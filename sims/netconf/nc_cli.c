@@ -78,7 +78,7 @@ struct nc_cli {
 	struct nc_framer	 fr;
 	struct ncc_pending_q	 pending;
 	struct event		*timer;		/* handshake timeout */
-	struct event		*reap;
+	struct engine_soon	*reap;
 	/* TCP */
 	struct bufferevent	*bev;
 	/* SSH */
@@ -165,13 +165,12 @@ ncc_fail(struct nc_cli *c, enum nc_cli_fail f, const char *why)
 	ncc_fail_pending(c);
 }
 
+/* From the loop, after nc_cli_free(): nothing of c runs any more. */
 static void
-ncc_reap_cb(evutil_socket_t fd, short what, void *arg)
+ncc_reap(void *arg)
 {
 	struct nc_cli	*c = arg;
 
-	(void)fd;
-	(void)what;
 	ncc_close_transport(c);
 	ncc_fail_pending(c);
 	/* Disconnecting closes the descriptor and frees the channel. */
@@ -183,7 +182,7 @@ ncc_reap_cb(evutil_socket_t fd, short what, void *arg)
 		evbuffer_free(c->early);
 	if (c->timer != NULL)
 		event_free(c->timer);
-	event_free(c->reap);
+	engine_soon_free(&c->reap);
 	nc_framer_free(&c->fr);
 	free(c);
 }
@@ -194,7 +193,7 @@ nc_cli_free(struct nc_cli *c)
 	if (c == NULL || c->freed)
 		return;
 	c->freed = 1;
-	event_active(c->reap, 0, 0);
+	engine_soon(c->reap);
 	/* Whoever waits for a reply hears now that none will come. */
 	ncc_fail_pending(c);
 }
@@ -811,7 +810,7 @@ nc_cli_new(const struct nc_cli_params *p, const struct nc_cli_ops *ops,
 	TAILQ_INIT(&c->pending);
 	nc_framer_init(&c->fr, p->max_msg ? p->max_msg : NCC_MAX_MSG);
 	c->timer = engine_timer_new(0, ncc_timeout, c);
-	c->reap = engine_timer_new(0, ncc_reap_cb, c);
+	c->reap = engine_soon_new(ncc_reap, c);
 	/* The timer starts the session from the loop. */
 	event_assign(c->timer, engine_base(), -1, 0, ncc_begin, c);
 	engine_timer_add(c->timer, &now);

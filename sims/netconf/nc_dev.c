@@ -44,25 +44,15 @@ static const char *const nc_state_names[] = {
 	[NCS_DEAD] = "dead",
 };
 
-/* Counter names: static strings, as metrics_counter() wants. */
-static const char *const nc_rpc_counter[NC_OP_COUNT] = {
-	[NC_OP_OTHER] = "rpc_other",
-	[NC_OP_GET] = "rpc_get",
-	[NC_OP_GET_CONFIG] = "rpc_get_config",
-	[NC_OP_EDIT_CONFIG] = "rpc_edit_config",
-	[NC_OP_COPY_CONFIG] = "rpc_copy_config",
-	[NC_OP_DELETE_CONFIG] = "rpc_delete_config",
-	[NC_OP_LOCK] = "rpc_lock",
-	[NC_OP_UNLOCK] = "rpc_unlock",
-	[NC_OP_CLOSE_SESSION] = "rpc_close_session",
-	[NC_OP_KILL_SESSION] = "rpc_kill_session",
-	[NC_OP_COMMIT] = "rpc_commit",
-	[NC_OP_DISCARD_CHANGES] = "rpc_discard_changes",
-	[NC_OP_CANCEL_COMMIT] = "rpc_cancel_commit",
-	[NC_OP_VALIDATE] = "rpc_validate",
-	[NC_OP_GET_SCHEMA] = "rpc_get_schema",
-	[NC_OP_CREATE_SUBSCRIPTION] = "rpc_create_subscription",
+/* One row per operation: its counter (a static string, as
+ * metrics_counter() wants) and its handler (NULL: op_unsupported). */
+typedef void (*nc_op_fn)(struct nc_sess *, const struct nc_rpc *,
+    xmlBufferPtr);
+struct nc_op_row {
+	const char	*counter;
+	nc_op_fn	 fn;
 };
+static const struct nc_op_row nc_op_rows[NC_OP_COUNT];
 
 static const char *const nc_err_counter[NC_ERR_TAG_COUNT + 1] = {
 	"rpc_error_in_use", "rpc_error_invalid_value", "rpc_error_too_big",
@@ -105,7 +95,7 @@ nc_count_rpc(struct nc_sim *sim, enum nc_op op)
 	unsigned	i = (unsigned)op < NC_OP_COUNT ? op : NC_OP_OTHER;
 
 	if (sim->c.rpcs[i] == NULL)
-		sim->c.rpcs[i] = metrics_counter(sim->m, nc_rpc_counter[i]);
+		sim->c.rpcs[i] = metrics_counter(sim->m, nc_op_rows[i].counter);
 	(*sim->c.rpcs[i])++;
 }
 
@@ -1209,23 +1199,24 @@ op_unsupported(struct nc_sess *s, const struct nc_rpc *r, xmlBufferPtr b)
 	nc_reply_err(s, r, b, &e);
 }
 
-typedef void (*nc_op_fn)(struct nc_sess *, const struct nc_rpc *,
-    xmlBufferPtr);
-
-static const nc_op_fn nc_ops[NC_OP_COUNT] = {
-	[NC_OP_GET] = op_get,
-	[NC_OP_GET_CONFIG] = op_get,
-	[NC_OP_EDIT_CONFIG] = op_edit,
-	[NC_OP_COPY_CONFIG] = op_copy,
-	[NC_OP_LOCK] = op_lock,
-	[NC_OP_UNLOCK] = op_lock,
-	[NC_OP_COMMIT] = op_candidate,
-	[NC_OP_DISCARD_CHANGES] = op_candidate,
-	[NC_OP_VALIDATE] = op_validate,
-	[NC_OP_KILL_SESSION] = op_kill,
-	[NC_OP_GET_SCHEMA] = op_get_schema,
-	[NC_OP_CREATE_SUBSCRIPTION] = op_subscribe,
-	[NC_OP_CLOSE_SESSION] = op_close,
+static const struct nc_op_row nc_op_rows[NC_OP_COUNT] = {
+	[NC_OP_OTHER] =			{ "rpc_other", NULL },
+	[NC_OP_GET] =			{ "rpc_get", op_get },
+	[NC_OP_GET_CONFIG] =		{ "rpc_get_config", op_get },
+	[NC_OP_EDIT_CONFIG] =		{ "rpc_edit_config", op_edit },
+	[NC_OP_COPY_CONFIG] =		{ "rpc_copy_config", op_copy },
+	[NC_OP_DELETE_CONFIG] =		{ "rpc_delete_config", NULL },
+	[NC_OP_LOCK] =			{ "rpc_lock", op_lock },
+	[NC_OP_UNLOCK] =		{ "rpc_unlock", op_lock },
+	[NC_OP_CLOSE_SESSION] =		{ "rpc_close_session", op_close },
+	[NC_OP_KILL_SESSION] =		{ "rpc_kill_session", op_kill },
+	[NC_OP_COMMIT] =		{ "rpc_commit", op_candidate },
+	[NC_OP_DISCARD_CHANGES] =	{ "rpc_discard_changes", op_candidate },
+	[NC_OP_CANCEL_COMMIT] =		{ "rpc_cancel_commit", NULL },
+	[NC_OP_VALIDATE] =		{ "rpc_validate", op_validate },
+	[NC_OP_GET_SCHEMA] =		{ "rpc_get_schema", op_get_schema },
+	[NC_OP_CREATE_SUBSCRIPTION] =	{ "rpc_create_subscription",
+	    op_subscribe },
 };
 
 static void
@@ -1234,7 +1225,7 @@ nc_dispatch(struct nc_sess *s, const struct nc_rpc *r, xmlBufferPtr b)
 	nc_op_fn	fn = NULL;
 
 	if ((unsigned)r->op < NC_OP_COUNT)
-		fn = nc_ops[r->op];
+		fn = nc_op_rows[r->op].fn;
 	(fn != NULL ? fn : op_unsupported)(s, r, b);
 }
 

@@ -1502,6 +1502,16 @@ nc_store_validate(struct nc_store *st, enum nc_ds ds)
 
 /* ---- locks (RFC 6241 sections 7.5, 7.6) ---- */
 
+/* The lock of ds is another session's: the error names it, in the text
+ * and as error-info's session-id (section 7.5). */
+static struct nc_error *
+lock_held_error(const struct nc_store *st, enum nc_ds ds, const char *tag,
+    const char *what)
+{
+	return with_sid(nc_error_new("protocol", tag, "%s session %u", what,
+	    st->lock[ds]), st->lock[ds]);
+}
+
 struct nc_error *
 nc_store_lock(struct nc_store *st, uint32_t sid, enum nc_ds ds)
 {
@@ -1510,8 +1520,7 @@ nc_store_lock(struct nc_store *st, uint32_t sid, enum nc_ds ds)
 	if ((e = check_ds(st, ds)) != NULL)
 		return e;
 	if (st->lock[ds] != 0)
-		return with_sid(nc_error_new("protocol", "lock-denied",
-		    "lock held by session %u", st->lock[ds]), st->lock[ds]);
+		return lock_held_error(st, ds, "lock-denied", "lock held by");
 	/* A modified candidate cannot be locked (section 7.5). */
 	if (ds == NC_DS_CANDIDATE && st->cand_dirty)
 		return with_sid(nc_error_new("protocol", "lock-denied",
@@ -1531,9 +1540,8 @@ nc_store_unlock(struct nc_store *st, uint32_t sid, enum nc_ds ds)
 		return nc_error_new("protocol", "operation-failed",
 		    "the datastore is not locked");
 	if (st->lock[ds] != sid)
-		return with_sid(nc_error_new("protocol", "operation-failed",
-		    "the lock is held by session %u", st->lock[ds]),
-		    st->lock[ds]);
+		return lock_held_error(st, ds, "operation-failed",
+		    "the lock is held by");
 	st->lock[ds] = 0;
 	return NULL;
 }

@@ -510,8 +510,6 @@ ovsdb_dev_free(struct ovsdb_dev *d)
 	while ((c = LIST_FIRST(&d->srv.conns)) != NULL)
 		ovsdb_sess_close((struct ovsdb_sess *)c, "the run is over");
 	ovsdb_datapath_free(d);
-	if (d->vsd_soon != NULL)
-		event_free(d->vsd_soon);
-	d->vsd_soon = NULL;
+	engine_soon_free(&d->vsd_soon);
 	ovsdb_server_free(&d->srv);
 }

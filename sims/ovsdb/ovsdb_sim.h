@@ -57,6 +57,7 @@ struct ovsdb_nb;
 
 struct ovsdb_bdp;		/* ovsdb_datapath.c: a bridge's switch */
 struct event;
+struct engine_soon;
 
 struct ovsdb_dev {
 	struct pool_dev		 pd;		/* first: the pool hands it */
@@ -74,7 +75,7 @@ struct ovsdb_dev {
 	 * first client change not yet applied arrived (0: none). */
 	LIST_HEAD(, ovsdb_bdp)	 bdps;
 	uint64_t		 changed_rx_ns;
-	struct event		*vsd_soon;	/* ovsdb_vswitchd_soon() */
+	struct engine_soon	*vsd_soon;	/* ovsdb_vswitchd_soon() */
 };
 
 /* ovsdb_datapath.c's counters, as pointers (docs/report.md). */
@@ -120,8 +121,9 @@ void	ovsdb_dev_timers(struct ovsdb_dev *, uint64_t now);
 /* ovsdb_vswitchd.c: what ovs-vswitchd writes back after a change
  * (cur_cfg, ofport, datapath_id). */
 void	ovsdb_vswitchd_ack(struct ovsdb_dev *);
-/* A client changed the database: the ack at the loop's next turn,
- * after the client's reply, as vswitchd answers a moment later. */
+/* A client changed the database: the ack once the loop has handled
+ * this round's events (engine_soon()), after the client's reply, as
+ * vswitchd answers a moment later. */
 void	ovsdb_vswitchd_soon(struct ovsdb_dev *);
 /*
  * ovsdb_datapath.c: every bridge with a Controller row becomes an

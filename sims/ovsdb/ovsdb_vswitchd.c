@@ -234,12 +234,10 @@ ovsdb_vswitchd_ack(struct ovsdb_dev *d)
 }
 
 static void
-ovsdb_vswitchd_soon_cb(evutil_socket_t fd, short what, void *arg)
+ovsdb_vswitchd_later(void *arg)
 {
 	struct ovsdb_dev	*d = arg;
 
-	(void)fd;
-	(void)what;
 	if (d->srv.changed) {
 		d->srv.changed = 0;
 		ovsdb_vswitchd_ack(d);
@@ -249,10 +247,7 @@ ovsdb_vswitchd_soon_cb(evutil_socket_t fd, short what, void *arg)
 void
 ovsdb_vswitchd_soon(struct ovsdb_dev *d)
 {
-	static const struct timeval	now = { 0, 0 };
-
 	if (d->vsd_soon == NULL)
-		d->vsd_soon = engine_timer_new(0, ovsdb_vswitchd_soon_cb, d);
-	if (!evtimer_pending(d->vsd_soon, NULL))
-		engine_timer_add(d->vsd_soon, &now);
+		d->vsd_soon = engine_soon_new(ovsdb_vswitchd_later, d);
+	engine_soon(d->vsd_soon);
 }

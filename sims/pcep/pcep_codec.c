@@ -334,6 +334,45 @@ need_len(const struct rbuf *v, size_t len, struct pcep_err *err)
 	return 0;
 }
 
+/* Each TLV of the rest of an object body through fn (which ignores the
+ * types it does not know, RFC 5440 7.1): 0 at the end, -1 as soon as a
+ * TLV is malformed or fn turns one down. */
+static int
+tlv_each(struct rbuf *b, int (*fn)(uint16_t type, struct rbuf *v,
+    void *obj, struct pcep_err *err), void *obj, struct pcep_err *err)
+{
+	struct rbuf	val;
+	uint16_t	type;
+	int		rc;
+
+	while ((rc = tlv_next(b, &type, &val, err)) == 1)
+		if (fn(type, &val, obj, err) == -1)
+			return -1;
+	return rc;
+}
+
+/* A TLV of one 32-bit value (u64: LSP-DB-VERSION's 64), its length checked
+ * (10/11 when it is not that); *has set once read. */
+static int
+tlv_get_u32(struct rbuf *v, size_t len, uint8_t *has, uint32_t *val,
+    struct pcep_err *err)
+{
+	if (need_len(v, len, err) == -1)
+		return -1;
+	*has = 1;
+	return rbuf_get_u32(v, val);
+}
+
+static int
+tlv_get_u64(struct rbuf *v, uint8_t *has, uint64_t *val,
+    struct pcep_err *err)
+{
+	if (need_len(v, PCEP_DB_VERSION_LEN, err) == -1)
+		return -1;
+	*has = 1;
+	return rbuf_get_u64(v, val);
+}
+
 static float
 float_of(uint32_t u)
 {
@@ -402,25 +441,23 @@ pst_cap_decode(struct rbuf *v, struct pcep_open *op, struct pcep_err *err)
 	return rc;
 }
 
+/* A struct pcep_open's TLV (tlv_each()). */
 static int
-open_tlv(uint16_t type, struct rbuf *v, struct pcep_open *op,
-    struct pcep_err *err)
+open_tlv(uint16_t type, struct rbuf *v, void *open, struct pcep_err *err)
 {
+	struct pcep_open	*op = open;
+
 	switch (type) {
 	case PCEP_TLV_STATEFUL_CAP:
-		if (need_len(v, PCEP_STATEFUL_CAP_LEN, err) == -1)
-			return -1;
-		op->has_stateful = 1;
-		return rbuf_get_u32(v, &op->stateful_flags);
+		return tlv_get_u32(v, PCEP_STATEFUL_CAP_LEN, &op->has_stateful,
+		    &op->stateful_flags, err);
 	case PCEP_TLV_SR_PCE_CAP:
 		return sr_cap_decode(v, op, err);
 	case PCEP_TLV_PST_CAP:
 		return pst_cap_decode(v, op, err);
 	case PCEP_TLV_LSP_DB_VERSION:
-		if (need_len(v, PCEP_DB_VERSION_LEN, err) == -1)
-			return -1;
-		op->has_db_version = 1;
-		return rbuf_get_u64(v, &op->db_version);
+		return tlv_get_u64(v, &op->has_db_version, &op->db_version,
+		    err);
 	default:
 		return 0;		/* RFC 5440 7.1: ignore unknown TLVs */
 	}
@@ -429,10 +466,7 @@ open_tlv(uint16_t type, struct rbuf *v, struct pcep_open *op,
 static int
 open_obj_decode(struct rbuf *b, struct pcep_open *op, struct pcep_err *err)
 {
-	struct rbuf	val;
-	uint16_t	type;
 	uint8_t		vf;
-	int		rc;
 
 	memset(op, 0, sizeof(*op));
 	if (rbuf_get_u8(b, &vf) == -1 || rbuf_get_u8(b, &op->keepalive) == -1 ||
@@ -441,10 +475,7 @@ open_obj_decode(struct rbuf *b, struct pcep_open *op, struct pcep_err *err)
 		return bad(err, PCEP_E_OPEN_INVALID);
 	if (vf >> PCEP_OPEN_VER_SHIFT != PCEP_VERSION)
 		return bad(err, PCEP_E_VERSION);
-	while ((rc = tlv_next(b, &type, &val, err)) == 1)
-		if (open_tlv(type, &val, op, err) == -1)
-			return -1;
-	return rc;
+	return tlv_each(b, open_tlv, op, err);
 }
 
 static void
@@ -609,11 +640,12 @@ lsp_ids_decode(struct rbuf *v, int af, struct pcep_lsp_ids *ids,
 	return rbuf_get_bytes(v, ids->endpoint6, sizeof(ids->endpoint6));
 }
 
+/* A struct pcep_lsp's TLV (tlv_each()). */
 static int
-lsp_tlv(uint16_t type, struct rbuf *v, struct pcep_lsp *lsp,
-    struct pcep_err *err)
+lsp_tlv(uint16_t type, struct rbuf *v, void *obj, struct pcep_err *err)
 {
-	size_t	n = rbuf_left(v);
+	struct pcep_lsp	*lsp = obj;
+	size_t		 n = rbuf_left(v);
 
 	switch (type) {
 	case PCEP_TLV_IPV4_LSP_IDS:
@@ -628,15 +660,11 @@ lsp_tlv(uint16_t type, struct rbuf *v, struct pcep_lsp *lsp,
 		lsp->name[n] = '\0';
 		return 0;
 	case PCEP_TLV_LSP_ERROR_CODE:
-		if (need_len(v, PCEP_LSP_ERROR_CODE_LEN, err) == -1)
-			return -1;
-		lsp->has_error_code = 1;
-		return rbuf_get_u32(v, &lsp->error_code);
+		return tlv_get_u32(v, PCEP_LSP_ERROR_CODE_LEN,
+		    &lsp->has_error_code, &lsp->error_code, err);
 	case PCEP_TLV_LSP_DB_VERSION:
-		if (need_len(v, PCEP_DB_VERSION_LEN, err) == -1)
-			return -1;
-		lsp->has_db_version = 1;
-		return rbuf_get_u64(v, &lsp->db_version);
+		return tlv_get_u64(v, &lsp->has_db_version, &lsp->db_version,
+		    err);
 	default:
 		return 0;
 	}
@@ -645,10 +673,7 @@ lsp_tlv(uint16_t type, struct rbuf *v, struct pcep_lsp *lsp,
 static int
 lsp_decode(struct rbuf *b, struct pcep_lsp *lsp, struct pcep_err *err)
 {
-	struct rbuf	val;
 	uint32_t	word;
-	uint16_t	type;
-	int		rc;
 
 	memset(lsp, 0, sizeof(*lsp));
 	if (rbuf_get_u32(b, &word) == -1)
@@ -656,10 +681,7 @@ lsp_decode(struct rbuf *b, struct pcep_lsp *lsp, struct pcep_err *err)
 	lsp->plsp_id = word >> PCEP_LSP_PLSP_SHIFT;
 	lsp->oper = (word & PCEP_LSP_OPER_MASK) >> PCEP_LSP_OPER_SHIFT;
 	lsp->flags = word & PCEP_LSP_FLAGS_MASK & ~PCEP_LSP_OPER_MASK;
-	while ((rc = tlv_next(b, &type, &val, err)) == 1)
-		if (lsp_tlv(type, &val, lsp, err) == -1)
-			return -1;
-	return rc;
+	return tlv_each(b, lsp_tlv, lsp, err);
 }
 
 static void
@@ -1112,6 +1134,25 @@ req_check(uint8_t msg_type, const struct pcep_lsp_req *req, int saw_lsp,
 	return 0;
 }
 
+int
+pcep_req_each(uint8_t msg_type, const struct rbuf *body,
+    void (*one)(void *sess, const struct pcep_lsp_req *),
+    int (*up)(const void *sess), void *sess, struct pcep_err *err,
+    uint32_t *srp_id)
+{
+	struct pcep_req_iter	it;
+	struct pcep_lsp_req	req;
+	int			rc;
+
+	pcep_req_iter_init(&it, msg_type, body);
+	while ((rc = pcep_req_next(&it, &req, err)) == 1 && up(sess))
+		one(sess, &req);
+	if (rc != -1 || !up(sess))
+		return 0;
+	*srp_id = req.has_srp ? req.srp.srp_id : 0;
+	return -1;
+}
+
 void
 pcep_req_iter_init(struct pcep_req_iter *it, uint8_t msg_type,
     const struct rbuf *body)
@@ -1265,6 +1306,19 @@ pcep_errmsg_encode(struct wbuf *w, uint8_t msg_type,
 	return pcep_msg_end(w, m);
 }
 
+/* The id after the flags word of the first RP (RFC 5440 7.4) or SRP
+ * (RFC 8231 7.2) object of an error message; later ones are skipped. */
+static int
+errmsg_first_id(struct pcep_obj *o, uint8_t *has, uint32_t *id,
+    struct pcep_err *err)
+{
+	if (!*has && (rbuf_skip(&o->body, 4) == -1 ||
+	    rbuf_get_u32(&o->body, id) == -1))
+		return bad(err, PCEP_E_MALFORMED_OBJECT);
+	*has = 1;
+	return 0;
+}
+
 static int
 errmsg_object(struct pcep_obj *o, uint8_t oclass, struct pcep_errmsg *em,
     struct pcep_err *err)
@@ -1285,17 +1339,9 @@ errmsg_object(struct pcep_obj *o, uint8_t oclass, struct pcep_errmsg *em,
 	}
 	switch (o->oclass) {
 	case PCEP_OC_RP:
-		if (!em->has_rp && (rbuf_skip(&o->body, 4) == -1 ||
-		    rbuf_get_u32(&o->body, &em->rp_id) == -1))
-			return bad(err, PCEP_E_MALFORMED_OBJECT);
-		em->has_rp = 1;
-		return 0;
+		return errmsg_first_id(o, &em->has_rp, &em->rp_id, err);
 	case PCEP_OC_SRP:
-		if (!em->has_srp && (rbuf_skip(&o->body, 4) == -1 ||
-		    rbuf_get_u32(&o->body, &em->srp_id) == -1))
-			return bad(err, PCEP_E_MALFORMED_OBJECT);
-		em->has_srp = 1;
-		return 0;
+		return errmsg_first_id(o, &em->has_srp, &em->srp_id, err);
 	case PCEP_OC_OPEN:
 		em->has_open = 1;
 		return open_obj_decode(&o->body, &em->open, err);

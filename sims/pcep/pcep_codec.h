@@ -293,6 +293,17 @@ void	 pcep_req_iter_init(struct pcep_req_iter *, uint8_t msg_type,
  */
 int	 pcep_req_next(struct pcep_req_iter *, struct pcep_lsp_req *,
 	    struct pcep_err *);
+/*
+ * Each request of a PCRpt, PCUpd or PCInitiate body to one(sess, req)
+ * while up(sess) (one may end the session).  -1 when a malformed one
+ * ended the message with the session still up (the rest cannot be
+ * found): *err is the PCErr to send, *srp_id the request's SRP-ID-number
+ * (0: none); else 0.
+ */
+int	 pcep_req_each(uint8_t msg_type, const struct rbuf *body,
+	    void (*one)(void *sess, const struct pcep_lsp_req *),
+	    int (*up)(const void *sess), void *sess, struct pcep_err *err,
+	    uint32_t *srp_id);
 
 /* End-of-synchronization marker (RFC 8231 5.6): PLSP-ID 0, S clear. */
 int	 pcep_req_is_eos(const struct pcep_lsp_req *);

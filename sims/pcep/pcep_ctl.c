@@ -582,8 +582,9 @@ pce_end_of_sync(struct pcep_ctl_sess *s)
 }
 
 static void
-pce_report_one(struct pcep_ctl_sess *s, const struct pcep_lsp_req *r)
+pce_report_one(void *sess, const struct pcep_lsp_req *r)
 {
+	struct pcep_ctl_sess	*s = sess;
 	struct pcep_ctl	*pc = s->pc;
 	struct pcep_ctl_lsp	*l = pce_lsp_by_id(s, r->lsp.plsp_id);
 	struct pcep_ctl_lsp	*other;
@@ -625,14 +626,18 @@ pce_report_one(struct pcep_ctl_sess *s, const struct pcep_lsp_req *r)
 	pce_srp_answered(s, srp, l, NULL);
 }
 
+static int
+pce_is_up(const void *sess)
+{
+	return ((const struct pcep_ctl_sess *)sess)->state == PCES_UP;
+}
+
 static void
 pce_fsm_report(struct pcep_ctl_sess *s, struct rbuf *body)
 {
 	struct pcep_ctl	*pc = s->pc;
-	struct pcep_req_iter	it;
-	struct pcep_lsp_req	req;
-	struct pcep_err		err;
-	int			rc;
+	struct pcep_err	 err;
+	uint32_t	 srp_id;
 
 	pc->st.reports_received++;
 	if (!s->has_stateful) {
@@ -640,12 +645,9 @@ pce_fsm_report(struct pcep_ctl_sess *s, struct rbuf *body)
 		pce_pcerr(s, PCEP_E_REPORT_NOT_STATEFUL, 0);
 		return;
 	}
-	pcep_req_iter_init(&it, PCEP_MSG_PCRPT, body);
-	while ((rc = pcep_req_next(&it, &req, &err)) == 1 &&
-	    s->state == PCES_UP)
-		pce_report_one(s, &req);
-	if (rc == -1 && s->state == PCES_UP)
-		pce_bad(s, &err, req.has_srp ? req.srp.srp_id : 0);
+	if (pcep_req_each(PCEP_MSG_PCRPT, body, pce_report_one, pce_is_up, s,
+	    &err, &srp_id) == -1)
+		pce_bad(s, &err, srp_id);
 	if (s->state == PCES_UP)
 		pce_pump_updates(s);
 }

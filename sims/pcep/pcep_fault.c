@@ -47,13 +47,11 @@ pcep_fault_pcc(struct pcep_sim *sim, uint64_t rnd)
 static int
 pcep_fault_session_flap(void *cfg, const struct fault_shot *shot)
 {
-	struct pcc	*p;
+	struct pcep_sim	*sim = cfg;
 
-	if ((p = pcep_fault_pcc(cfg, shot->rnd)) == NULL)
-		return -1;
-	fault_dev_dropped(&p->pd, shot->now_ns);
-	pcc_flap(p);
-	return 0;
+	return fault_pick_flap(sim->pccs, sim->cfg.pccs, sizeof(sim->pccs[0]),
+	    offsetof(struct pcc, pd), pcep_fault_synced, pcc_flap,
+	    shot);
 }
 
 static int

@@ -439,8 +439,9 @@ pcc_mirror_update(struct pcc *p, uint32_t slot, const struct pcep_ero *ero)
 }
 
 static void
-pcc_update_one(struct pcc *p, const struct pcep_lsp_req *req)
+pcc_update_one(void *pcc, const struct pcep_lsp_req *req)
 {
+	struct pcc	*p = pcc;
 	uint32_t	 slot = req->lsp.plsp_id - 1;
 	struct pcc_lsp	*l;
 
@@ -501,24 +502,26 @@ pcc_lsps_delegate(struct pcc *p)
 	}
 }
 
+static int
+pcc_is_up(const void *pcc)
+{
+	return ((const struct pcc *)pcc)->state == PCCS_UP;
+}
+
 /* Each request of a PCUpd or PCInitiate to one() while the session is
  * up; a malformed one ends the message (the rest cannot be found) with
  * the PCErr the codec names. */
+
 static void
 pcc_each_request(struct pcc *p, uint8_t msg_type, const struct rbuf *body,
-    void (*one)(struct pcc *, const struct pcep_lsp_req *))
+    void (*one)(void *pcc, const struct pcep_lsp_req *))
 {
-	struct pcep_req_iter	it;
-	struct pcep_lsp_req	req;
-	struct pcep_err		err;
-	int			rc;
+	struct pcep_err	err;
+	uint32_t	srp_id;
 
-	pcep_req_iter_init(&it, msg_type, body);
-	while ((rc = pcep_req_next(&it, &req, &err)) == 1 &&
-	    p->state == PCCS_UP)
-		one(p, &req);
-	if (rc == -1 && p->state == PCCS_UP)
-		pcc_bad(p, &err, req.has_srp ? req.srp.srp_id : 0);
+	if (pcep_req_each(msg_type, body, one, pcc_is_up, p, &err,
+	    &srp_id) == -1)
+		pcc_bad(p, &err, srp_id);
 }
 
 void
@@ -617,8 +620,10 @@ pcc_create_one(struct pcc *p, const struct pcep_lsp_req *req)
 
 /* The SRP's R flag asks for a removal (RFC 8281 5.4). */
 static void
-pcc_initiate_one(struct pcc *p, const struct pcep_lsp_req *req)
+pcc_initiate_one(void *pcc, const struct pcep_lsp_req *req)
 {
+	struct pcc	*p = pcc;
+
 	if (req->srp.flags & PCEP_SRP_FLAG_R)
 		pcc_remove_one(p, req);
 	else

@@ -46,18 +46,14 @@ static const char *const pcc_state_names[] = {
 	[PCCS_CLOSING] = "Closing",
 };
 
+/* With several PCEs, which session: "pcc 3 (PCE 2)". */
 const char *
-pcc_who(const struct pcc *p)
+pcc_who(const void *pcc)
 {
-	static char	buf[32];
+	const struct pcc	*p = pcc;
 
-	/* With several PCEs, which session: "pcc 3 (PCE 2)". */
-	if (p->sim->cfg.n_pce > 1)
-		snprintf(buf, sizeof(buf), "pcc %u (PCE %u)", p->idx,
-		    p->pce + 1u);
-	else
-		snprintf(buf, sizeof(buf), "pcc %u", p->idx);
-	return buf;
+	return engine_sess_name("pcc", p->idx, "PCE", p->pce + 1u,
+	    p->sim->cfg.n_pce);
 }
 
 struct wbuf *
@@ -76,33 +72,25 @@ pcc_out_full(const struct pcc *p)
 	    bufferevent_get_output(p->pd.bev)) >= PCC_OUT_HIGH;
 }
 
+static const struct engine_fsm pcc_fsm_states = {
+	pcc_state_names, PCCS_UP
+};
+
 static void
 pcc_change_state(struct pcc *p, enum pcc_state next, const char *why)
 {
-	if (p->state == next)
-		return;
-	log_debug("%s: %s -> %s (%s)", pcc_who(p), pcc_state_names[p->state],
-	    pcc_state_names[next], why);
-	if (p->state == PCCS_UP)
-		p->sim->up--;
-	if (next == PCCS_UP)
-		p->sim->up++;
-	p->state = (uint8_t)next;
-	p->state_ns = clock_ns();
+	if (engine_sess_move(&pcc_fsm_states, &p->state, next, &p->sim->up,
+	    pcc_who, p, why))
+		p->state_ns = clock_ns();
 }
 
 void
 pcc_send(struct pcc *p, struct wbuf *w, uint32_t msgs)
 {
-	if (w->err) {
-		log_warnx("%s: message did not fit; dropped", pcc_who(p));
+	if (engine_bev_send(p->pd.bev, w, pcc_who, p) != 1)
 		return;
-	}
-	if (p->pd.bev != NULL && w->len > 0) {
-		bufferevent_write(p->pd.bev, w->data, w->len);
-		*p->sim->c.tx_msgs += msgs;
-		p->last_tx_ns = clock_ns();
-	}
+	*p->sim->c.tx_msgs += msgs;
+	p->last_tx_ns = clock_ns();
 }
 
 /*
@@ -659,8 +647,10 @@ pcc_goodbye(struct pcc *p)
 }
 
 void
-pcc_flap(struct pcc *p)
+pcc_flap(void *pcc)
 {
+	struct pcc	*p = pcc;
+
 	if (p->state != PCCS_UP || !p->synced)
 		return;
 	p->flapping = 1;

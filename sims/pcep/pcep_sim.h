@@ -192,7 +192,7 @@ extern const struct pool_ops pcc_ops;
 /* Every tick: OpenWait/KeepWait, dead timer, keepalives. */
 void	pcc_timers(struct pcc *, uint64_t now);
 /* Flap: CLOSE the session; the pool reconnects it. */
-void	pcc_flap(struct pcc *);
+void	pcc_flap(void *pcc);	/* also a session-flap's (fault.h) */
 /* The run is over: CLOSE if it can go at once. */
 void	pcc_goodbye(struct pcc *);
 void	pcc_send(struct pcc *, struct wbuf *, uint32_t msgs);
@@ -201,7 +201,7 @@ void	pcc_pcerr(struct pcc *, enum pcep_error, uint32_t srp_id);
 /* Bad input: its PCErr, counted, and CLOSE when err says so. */
 void	pcc_bad(struct pcc *, const struct pcep_err *, uint32_t srp_id);
 struct wbuf *pcc_scratch(void);
-const char *pcc_who(const struct pcc *);
+const char *pcc_who(const void *pcc);	/* a struct pcc */
 /* Output above the high-water mark: build no more. */
 int	pcc_out_full(const struct pcc *);
 

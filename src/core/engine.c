@@ -14,6 +14,7 @@
 #include <event2/event.h>
 #include <event2/listener.h>
 
+#include "buf.h"
 #include "endpoint.h"
 #include "engine.h"
 #include "log.h"
@@ -90,6 +91,51 @@ engine_event_free(struct event **evp)
 	if (*evp != NULL)
 		event_free(*evp);
 	*evp = NULL;
+}
+
+struct engine_soon {
+	struct event	*ev;
+	void		(*fn)(void *arg);
+	void		*arg;
+};
+
+/* s may be freed by fn: nothing of it is read after. */
+static void
+engine_soon_fire(evutil_socket_t fd, short what, void *arg)
+{
+	struct engine_soon	*s = arg;
+
+	(void)fd;
+	(void)what;
+	s->fn(s->arg);
+}
+
+struct engine_soon *
+engine_soon_new(void (*fn)(void *arg), void *arg)
+{
+	struct engine_soon	*s = xcalloc(1, sizeof(*s));
+
+	s->fn = fn;
+	s->arg = arg;
+	s->ev = engine_timer_new(0, engine_soon_fire, s);
+	return s;
+}
+
+void
+engine_soon(struct engine_soon *s)
+{
+	if (!event_pending(s->ev, EV_TIMEOUT, NULL))
+		event_active(s->ev, EV_TIMEOUT, 0);
+}
+
+void
+engine_soon_free(struct engine_soon **sp)
+{
+	if (*sp == NULL)
+		return;
+	event_free((*sp)->ev);
+	free(*sp);
+	*sp = NULL;
 }
 
 static void
@@ -284,6 +330,51 @@ engine_bev_closed_why(short what, const char *eof)
 	if (what & BEV_EVENT_ERROR)
 		return evutil_socket_error_to_string(EVUTIL_SOCKET_ERROR());
 	return NULL;
+}
+
+int
+engine_bev_send(struct bufferevent *bev, const struct wbuf *w,
+    const char *(*who)(const void *dev), const void *dev)
+{
+	if (w->err) {
+		log_warnx("%s: message did not fit; dropped", who(dev));
+		return -1;
+	}
+	if (bev == NULL || w->len == 0)
+		return 0;
+	bufferevent_write(bev, w->data, w->len);
+	return 1;
+}
+
+int
+engine_sess_move(const struct engine_fsm *fsm, uint8_t *state,
+    unsigned next, uint32_t *up, const char *(*who)(const void *dev),
+    const void *dev, const char *why)
+{
+	if (*state == next)
+		return 0;
+	log_debug("%s: %s -> %s (%s)", who(dev), fsm->names[*state],
+	    fsm->names[next], why);
+	if (up != NULL && *state == fsm->up_state)
+		(*up)--;
+	if (up != NULL && next == fsm->up_state)
+		(*up)++;
+	*state = (uint8_t)next;
+	return 1;
+}
+
+const char *
+engine_sess_name(const char *kind, unsigned idx, const char *ep_kind,
+    unsigned ep, unsigned n_ep)
+{
+	static char	buf[48];
+
+	if (n_ep > 1)
+		snprintf(buf, sizeof(buf), "%s %u (%s %u)", kind, idx, ep_kind,
+		    ep);
+	else
+		snprintf(buf, sizeof(buf), "%s %u", kind, idx);
+	return buf;
 }
 
 /* Set by the controller's workers, which share each port (SO_REUSEPORT). */

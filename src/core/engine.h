@@ -32,6 +32,17 @@ void	 engine_timer_add_ms(struct event *, uint64_t ms);
 /* Free *evp, a timer or watcher that may not be there, and forget it
  * (*evp NULL). */
 void	 engine_event_free(struct event **evp);
+/*
+ * Work deferred to the loop: fn(arg) runs once the loop has handled the
+ * events already due in this round (so what they change is batched), and
+ * asking again before it ran still runs it once.  fn may free the
+ * engine_soon (engine_soon_free()), as a reaper does.
+ */
+struct engine_soon;
+struct engine_soon *engine_soon_new(void (*fn)(void *arg), void *arg);
+void	 engine_soon(struct engine_soon *);
+/* Free *sp, which may not be there, and forget it (*sp NULL). */
+void	 engine_soon_free(struct engine_soon **sp);
 /* Create the event_base and the SIGINT/SIGTERM/SIGPIPE handling. */
 /*
  * At the start of the program: a SIGINT or SIGTERM that comes before a
@@ -100,6 +111,36 @@ struct bufferevent *engine_bev_new(int fd);
  * on BEV_EVENT_EOF, the socket's error on BEV_EVENT_ERROR, NULL for any
  * other event. */
 const char *engine_bev_closed_why(short what, const char *eof);
+/*
+ * A message built in w onto bev: 1 when queued, 0 when there is nothing
+ * to send or no connection (NULL bev), -1 when w overflowed: the message
+ * did not fit and is dropped, logged under who(dev) ("peer 3"), called
+ * only then so that sending pays for no name.
+ */
+struct wbuf;
+int	 engine_bev_send(struct bufferevent *, const struct wbuf *w,
+	    const char *(*who)(const void *dev), const void *dev);
+/*
+ * A session's name in messages: "KIND N", or "KIND N (EP_KIND M)" when
+ * n_ep endpoints share the devices (M is 1-based).  In a static buffer
+ * the next call reuses.
+ */
+/* A session state machine: its states' names, and the one that counts
+ * as up. */
+struct engine_fsm {
+	const char *const	*names;
+	unsigned		 up_state;
+};
+/*
+ * A session's *state to next, logged (debug) under who(dev) with why;
+ * *up counts the sessions in the up state (NULL: this one is not
+ * counted).  0 when it was in next already, 1 when it moved.
+ */
+int	 engine_sess_move(const struct engine_fsm *, uint8_t *state,
+	    unsigned next, uint32_t *up, const char *(*who)(const void *dev),
+	    const void *dev, const char *why);
+const char *engine_sess_name(const char *kind, unsigned idx,
+	    const char *ep_kind, unsigned ep, unsigned n_ep);
 /* Leave the loop at the end of this iteration; why is logged. */
 void	 engine_stop(const char *why);
 /* Non-zero once a signal asked the run to end. */

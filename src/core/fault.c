@@ -470,6 +470,21 @@ fault_pick(void *base, size_t n, size_t size, int (*ok)(const void *dev),
 	return NULL;
 }
 
+int
+fault_pick_flap(void *base, size_t n, size_t size, size_t pd_off,
+    int (*ok)(const void *dev), void (*flap)(void *dev),
+    const struct fault_shot *shot)
+{
+	char	*dev;
+
+	if ((dev = fault_pick(base, n, size, ok, shot->rnd)) == NULL)
+		return -1;
+	fault_dev_dropped((struct pool_dev *)(void *)(dev + pd_off),
+	    shot->now_ns);
+	flap(dev);
+	return 0;
+}
+
 static int
 fault_pool_drop(struct pool *p, const struct fault_shot *shot)
 {

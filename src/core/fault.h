@@ -131,5 +131,14 @@ void	 fault_dev_up(struct pool_dev *, uint64_t now_ns);
  */
 void	*fault_pick(void *base, size_t n, size_t size,
 	    int (*ok)(const void *dev), uint64_t rnd);
+/*
+ * A session-flap kind's handler for a device array: the device
+ * fault_pick() gives (shot->rnd) is counted dropped (its pool_dev at
+ * pd_off bytes) and ends its session through flap(), which brings it back
+ * the protocol's way.  -1 when ok() takes none.
+ */
+int	 fault_pick_flap(void *base, size_t n, size_t size, size_t pd_off,
+	    int (*ok)(const void *dev), void (*flap)(void *dev),
+	    const struct fault_shot *shot);
 
 #endif

@@ -30,7 +30,7 @@
 #endif
 
 static void	pool_connect(struct pool_dev *);
-static void	pool_ramp_tick(evutil_socket_t, short, void *);
+static void	pool_ramp_fire(evutil_socket_t, short, void *);
 
 void
 pool_config_defaults(struct pool_config *c)
@@ -407,13 +407,10 @@ pool_connect(struct pool_dev *d)
 /* Hand out connects at cfg.connect_rate per second, keeping at most
  * max_inflight handshakes under way so the listen backlog never overflows. */
 static void
-pool_ramp_tick(evutil_socket_t fd, short what, void *arg)
+pool_ramp(struct pool *p)
 {
-	struct pool	*p = arg;
 	uint64_t	 now = clock_ns();
 
-	(void)fd;
-	(void)what;
 	if (p->cfg.connect_rate > 0) {
 		p->credit += p->cfg.connect_rate *
 		    (double)(now - p->ramp_last_ns) / 1e9;
@@ -431,6 +428,14 @@ pool_ramp_tick(evutil_socket_t fd, short what, void *arg)
 		event_free(p->ramp);
 		p->ramp = NULL;
 	}
+}
+
+static void
+pool_ramp_fire(evutil_socket_t fd, short what, void *arg)
+{
+	(void)fd;
+	(void)what;
+	pool_ramp(arg);
 }
 
 static void
@@ -679,9 +684,9 @@ pool_start(struct pool *p, char *err, size_t errlen)
 	}
 	pool_say_unverified(p);
 	p->ramp_last_ns = clock_ns();
-	p->ramp = engine_timer_new(EV_PERSIST, pool_ramp_tick, p);
+	p->ramp = engine_timer_new(EV_PERSIST, pool_ramp_fire, p);
 	engine_timer_add(p->ramp, &tv);
-	pool_ramp_tick(-1, 0, p);
+	pool_ramp(p);
 	return 0;
 }
 

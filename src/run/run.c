@@ -325,18 +325,23 @@ run_worker_complete(struct run_state *rs)
 		run_linger_start(rs);
 }
 
+/* The parent let this worker go (SIGUSR1), or can no longer be told. */
 static void
-run_released(evutil_socket_t sig, short what, void *arg)
+run_release(struct run_state *rs)
 {
-	struct run_state	*rs = arg;
-
-	(void)sig;
-	(void)what;
 	if (rs->released)
 		return;
 	rs->released = 1;
 	if (rs->complete_ns != 0)
 		run_linger_start(rs);
+}
+
+static void
+run_release_signal(evutil_socket_t sig, short what, void *arg)
+{
+	(void)sig;
+	(void)what;
+	run_release(arg);
 }
 
 void
@@ -426,7 +431,7 @@ run_tick(evutil_socket_t fd, short what, void *arg)
 		if (rs->ro->worker && run_worker_progress(rs->m,
 		    rs->ro->worker_fd, rs->complete_ns != 0) == -1 &&
 		    !rs->released)
-			run_released(-1, 0, rs);
+			run_release(rs);
 		else if (!rs->ro->worker)
 			report_progress(rs->m, stderr);
 	}
@@ -670,8 +675,8 @@ run_once_loop(struct run_state *rs)
 	rs->released = 0;
 	rs->release = NULL;
 	if (rs->ro->worker) {
-		rs->release = evsignal_new(engine_base(), SIGUSR1, run_released,
-		    rs);
+		rs->release = evsignal_new(engine_base(), SIGUSR1,
+		    run_release_signal, rs);
 		evsignal_add(rs->release, NULL);
 	}
 	engine_run();

@@ -5,7 +5,9 @@
  * pool_read_resume(), a message that ends the session, a stream framer
  * with scan instead of a length header), pool_bev_event()
  * reaching pool_lost() and the protocol's down(), and the usage errors of
- * run_pool_config() (it exits: those run in a child).
+ * run_pool_config() (it exits: those run in a child); and the engine's
+ * helpers for the devices' sessions: engine_bev_send(), engine_sess_move()
+ * and engine_sess_name(), engine_soon().
  */
 #include <sys/wait.h>
 
@@ -18,6 +20,7 @@
 #include <event2/bufferevent.h>
 #include <event2/event.h>
 
+#include "buf.h"
 #include "cli.h"
 #include "engine.h"
 #include "log.h"
@@ -670,6 +673,101 @@ test_source_index(void)
 	CHECK(source_index(&r6, &ss) == -1, "another v6 prefix: none");
 }
 
+static const char *
+t_who(const void *dev)
+{
+	(void)dev;
+	return "tdev";
+}
+
+/* Queued when built whole, nothing without a connection, dropped when
+ * the message overflowed its buffer. */
+static void
+test_bev_send(void)
+{
+	struct tdev	d;
+	struct wbuf	w;
+	uint8_t		mem[4];
+
+	tdev_new(&d);
+	wbuf_init(&w, mem, sizeof(mem));
+	CHECK(engine_bev_send(d.bev, &w, t_who, &d) == 0, "empty: nothing");
+	wbuf_put_u32(&w, 0x01020304);
+	CHECK(engine_bev_send(NULL, &w, t_who, &d) == 0, "no bev: nothing");
+	CHECK(engine_bev_send(d.bev, &w, t_who, &d) == 1, "queued");
+	wbuf_put_u8(&w, 5);
+	CHECK(w.err && engine_bev_send(d.bev, &w, t_who, &d) == -1,
+	    "overflowed: dropped");
+	pump();
+	CHECK(evbuffer_get_length(bufferevent_get_input(d.peer)) == 4,
+	    "the peer got the one message");
+	tdev_free(&d);
+}
+
+static void
+test_sess_move(void)
+{
+	static const char *const names[] = { "Idle", "Up", "Closing" };
+	static const struct engine_fsm fsm = { names, 1 };
+	uint8_t		state = 0;
+	uint32_t	up = 0;
+
+	CHECK(engine_sess_move(&fsm, &state, 0, &up, t_who, NULL, "x") == 0,
+	    "same state: no move");
+	CHECK(engine_sess_move(&fsm, &state, 1, &up, t_who, NULL, "x") == 1 &&
+	    state == 1 && up == 1, "up: counted");
+	CHECK(engine_sess_move(&fsm, &state, 2, &up, t_who, NULL, "x") == 1 &&
+	    state == 2 && up == 0, "down: uncounted");
+	CHECK(engine_sess_move(&fsm, &state, 1, NULL, t_who, NULL, "x") == 1 &&
+	    up == 0, "not counted without up");
+	CHECK(strcmp(engine_sess_name("pcc", 3, "PCE", 2, 1), "pcc 3") == 0,
+	    "one endpoint: no suffix");
+	CHECK(strcmp(engine_sess_name("peer", 3, "speaker", 2, 4),
+	    "peer 3 (speaker 2)") == 0, "several: which one");
+}
+
+struct t_soon {
+	struct engine_soon	*s;
+	int			 runs, again, free_it;
+};
+
+static void
+t_soon_run(void *arg)
+{
+	struct t_soon	*t = arg;
+
+	t->runs++;
+	if (t->again-- > 0)
+		engine_soon(t->s);
+	if (t->free_it)
+		engine_soon_free(&t->s);
+}
+
+/* Asked twice before it ran: once; asked from inside: again; it may
+ * free itself. */
+static void
+test_soon(void)
+{
+	struct t_soon	t = { NULL, 0, 0, 0 };
+
+	t.s = engine_soon_new(t_soon_run, &t);
+	engine_soon(t.s);
+	engine_soon(t.s);
+	CHECK(t.runs == 0, "not before the loop");
+	pump();
+	CHECK(t.runs == 1, "asked twice: run once (%d)", t.runs);
+	t.again = 1;
+	engine_soon(t.s);
+	pump();
+	pump();
+	CHECK(t.runs == 3, "asked from inside: run again (%d)", t.runs);
+	t.free_it = 1;
+	engine_soon(t.s);
+	pump();
+	CHECK(t.runs == 4 && t.s == NULL, "freed by its own run");
+	engine_soon_free(&t.s);
+}
+
 static const struct check_case cases[] = {
 	CASE(test_split_everywhere),
 	CASE(test_one_chunk),
@@ -687,6 +785,9 @@ static const struct check_case cases[] = {
 	CASE(test_config_values),
 	CASE(test_init_array),
 	CASE(test_source_index),
+	CASE(test_bev_send),
+	CASE(test_sess_move),
+	CASE(test_soon),
 };
 
 int
