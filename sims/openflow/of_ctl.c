@@ -899,6 +899,11 @@ ofc_on_multipart(struct ofc_conn *c, const struct of_header *h,
 		ofc_on_poll(c, flags, &entries);
 		return;
 	}
+	if (mp != OF_MP_FLOW && oc->hooks.mp_reply != NULL) {
+		oc->hooks.mp_reply(c->dpid, (int)mp, flags, h->xid, &entries,
+		    oc->hooks.arg);
+		return;
+	}
 	if (mp != OF_MP_FLOW || h->xid != c->stats_xid)
 		return;
 	while ((rc = of_flow_stats_next(c->version, &entries, &fi, &store))
@@ -1097,6 +1102,19 @@ ofc_hello_stop(struct of_ctl *oc)
 	oc->hello_logged_ns = oc->hello_logged_n = 0;
 }
 
+/* An ERROR for the northbound (its own copy of the body: the role
+ * messages read it after). */
+static void
+ofc_error_hook(struct ofc_conn *c, const struct of_header *h,
+    struct rbuf b)
+{
+	struct of_ctl	*oc = c->oc;
+	uint16_t	 type, code;
+
+	if (oc->hooks.error != NULL && of_error_decode(&b, &type, &code) == 0)
+		oc->hooks.error(c->dpid, h->xid, type, code, oc->hooks.arg);
+}
+
 static void
 ofc_dispatch(struct ofc_conn *c, const struct of_header *h,
     const uint8_t *msg)
@@ -1140,6 +1158,8 @@ ofc_dispatch(struct ofc_conn *c, const struct of_header *h,
 		ofc_on_port_status(c, &body);
 		return;
 	case OF_ERROR:
+		ofc_error_hook(c, h, body);
+		/* FALLTHROUGH */
 	case OF_ROLE_REPLY:
 	case OF_EXPERIMENTER:
 		ofc_on_role_msg(oc, t, h, &body);
@@ -1449,6 +1469,29 @@ of_ctl_push(uint64_t dpid, const struct of_flow_mod *fm)
 	ofc_send(c);
 	oc->st.flow_mods_sent++;
 	return 0;
+}
+
+uint32_t
+of_ctl_send(uint64_t dpid, of_ctl_encode_fn enc, const void *arg)
+{
+	struct of_ctl	*oc = &ofc_main;
+	struct ofc_conn	*c = ofc_by_dpid(oc, dpid);
+	struct wbuf	*w;
+	uint32_t	 xid;
+
+	if (c == NULL)
+		return 0;
+	/* 0 says "not sent"; the northbound barriers' bit is theirs. */
+	if (((xid = ++c->xid) & ~CTL_NB_XID) == 0)
+		xid = ++c->xid;
+	xid &= ~CTL_NB_XID;
+	w = ofc_buf(oc);
+	if (enc(w, c->version, xid, arg) == -1 || w->err) {
+		wbuf_reset(&oc->obuf);
+		return 0;
+	}
+	ofc_send(c);
+	return xid;
 }
 
 int
