@@ -17,6 +17,7 @@
 #include "of_codec.h"
 #include "of_ctl.h"
 #include "of_flowcfg.h"
+#include "of_gmcfg.h"
 #include "of_oxm.h"
 #include "of_ports.h"
 #include "of_types.h"
@@ -121,7 +122,7 @@ static const struct {
 };
 
 /* A node connector: "3", "openflow:1:3" or a reserved port's name. */
-static int
+int
 fc_port(const char *s, uint32_t *port)
 {
 	const char	*c = strrchr(s, ':');
@@ -1177,6 +1178,7 @@ fc_connected(uint64_t dpid, uint8_t version, void *arg)
 
 	(void)arg;
 	op_connected(dpid, version);
+	gm_connected(dpid, version);
 	fc_rpc_clear(n);	/* a new session: the switch starts afresh */
 	n->version = version;
 	n->polled = 0;
@@ -1194,6 +1196,7 @@ fc_stats_begin(uint64_t dpid, void *arg)
 	struct fc_node	*n = fc_node_get(dpid, 1);
 
 	(void)arg;
+	gm_poll(dpid);
 	if (n->cnt == NULL)
 		n->cnt = xcalloc(4, sizeof(*n->cnt));
 	memset(n->cnt[FC_C_CUR], 0, 2 * sizeof(*n->cnt));
@@ -1236,7 +1239,8 @@ fc_start(void)
 		.connected = fc_connected, .stats_begin = fc_stats_begin,
 		.stats_flow = fc_stats_flow, .stats_end = fc_stats_end,
 		.port = op_port, .port_stats = op_port_stats,
-		.link = op_link, .arg = NULL,
+		.link = op_link, .mp_reply = gm_mp_reply,
+		.error = gm_error, .arg = NULL,
 	};
 
 	of_ctl_set_hooks(&h);
@@ -1251,6 +1255,7 @@ fc_stop(void)
 
 	of_ctl_set_hooks(NULL);
 	op_stop();
+	gm_stop();
 	HASH_ITER(hh, nodes, n, next) {
 		HASH_DEL(nodes, n);
 		for (i = 0; i < n->nb; i++)
@@ -1407,7 +1412,7 @@ fc_render_match(struct doc_writer *w, const struct fc_flow *f)
 	doc_end(w);
 }
 
-static void
+void
 fc_port_name(uint32_t port, char *s, size_t cap)
 {
 	size_t	i;

@@ -49,6 +49,11 @@ struct fc_spec {
 struct fc_node;
 struct fc_flow;
 
+/* A node connector ("3", "openflow:1:3", "CONTROLLER" ...) as a port:
+ * 0, or -1 when it is none; and a port as the operational view names
+ * it (its number, or a reserved port's name). */
+int	 fc_port(const char *, uint32_t *port);
+void	 fc_port_name(uint32_t port, char *s, size_t cap);
 /* Parse one flow entry; -1 with a message naming the field in err. */
 int	 fc_parse(const struct doc_node *, struct fc_spec *, char *err,
 	    size_t errlen);

@@ -16,6 +16,7 @@
 #include "log.h"
 #include "of_ctl.h"
 #include "of_flowcfg.h"
+#include "of_gmcfg.h"
 #include "of_ports.h"
 #include "of_restconf.h"
 #include "restconf.h"
@@ -64,6 +65,7 @@ static const struct rc_list inv_lists[] = {
 	{ "table", 1 },
 	{ "flow", 1 },
 	{ "node-connector", 1 },
+	{ "group", 1 },
 	{ NULL, 0 },
 };
 
@@ -186,6 +188,7 @@ inv_node(struct doc_writer *w, const struct of_ctl_switch *sw)
 	doc_list(w, NULL, "node-connector");
 	op_render(w, sw->dpid);
 	doc_end(w);
+	gm_render_list(w, sw->dpid, 1, 0, 0);
 	doc_end(w);
 }
 
@@ -335,6 +338,7 @@ inv_cfg_node(struct doc_writer *w, struct fc_node *fn, uint64_t dpid)
 		if (set[t / 8] & (1u << (t % 8)))
 			inv_cfg_table(w, fn, t);
 	doc_end(w);
+	gm_render_list(w, dpid, 0, 0, 0);
 	doc_end(w);
 }
 
@@ -343,8 +347,9 @@ inv_cfg_node_cb(const struct of_ctl_switch *sw, void *arg)
 {
 	struct fc_node	*fn = fc_node_get(sw->dpid, 0);
 
-	if (fn != NULL && fc_node_count(fn, -1) > 0)
-		inv_cfg_node(arg, fn, sw->dpid);
+	if ((fn != NULL && fc_node_count(fn, -1) > 0) ||
+	    gm_config_count(sw->dpid) > 0)
+		inv_cfg_node(arg, fc_node_get(sw->dpid, 1), sw->dpid);
 	return 0;
 }
 
@@ -354,7 +359,8 @@ inv_cfg_any_cb(const struct of_ctl_switch *sw, void *arg)
 	struct fc_node	*fn = fc_node_get(sw->dpid, 0);
 
 	(void)arg;
-	return fn != NULL && fc_node_count(fn, -1) > 0;
+	return (fn != NULL && fc_node_count(fn, -1) > 0) ||
+	    gm_config_count(sw->dpid) > 0;
 }
 
 /* GET of the config datastore's nodes: the connected nodes with config
@@ -391,9 +397,10 @@ inv_get_config(struct rc_req *rq)
 
 	if (!rc_list_entry(rq, "node", inv_get_config_nodes))
 		return;
+	/* A node with config groups only has an (empty) flow store. */
 	if (of_restconf_node_id(p->e[1].key[0], &dpid) == -1 ||
-	    (fn = fc_node_get(dpid, 0)) == NULL ||
-	    fc_node_count(fn, -1) == 0) {
+	    (fn = fc_node_get(dpid, gm_config_count(dpid) > 0)) == NULL ||
+	    (fc_node_count(fn, -1) == 0 && gm_config_count(dpid) == 0)) {
 		rc_data_missing(rq);
 		return;
 	}
@@ -656,6 +663,11 @@ static void
 inv_handle(struct rc_req *rq, void *arg)
 {
 	(void)arg;
+	if (rq->path.n >= 3 && rc_elem_is(&rq->path.e[1], "node") &&
+	    rc_elem_is(&rq->path.e[2], "group")) {
+		gm_restconf(rq);
+		return;
+	}
 	if (rq->http->method & (EVHTTP_REQ_GET | EVHTTP_REQ_HEAD))
 		inv_get(rq);
 	else

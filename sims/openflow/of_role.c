@@ -16,6 +16,7 @@
 #include "of_codec.h"
 #include "of_ctl.h"
 #include "of_flowcfg.h"
+#include "of_gmcfg.h"
 #include "of_restconf.h"
 
 #define OFR_GIVEN_STATS	CTL_GIVEN_ROLE	/* --stats-interval */
@@ -25,6 +26,7 @@ struct of_role {
 	int			 exit_when_done;
 	int			 gate_opened;	/* a worker's, by the parent */
 	uint64_t		 held_at_open;
+	uint32_t		 max_groups;	/* config groups per node */
 };
 
 static struct of_role	ofr;
@@ -327,6 +329,9 @@ const struct ctl_role of_ctl_role = {
 /* ---- the inventory: opendaylight-inventory over RESTCONF ---- */
 
 static const struct opt ofinv_rows[] = {
+	OPT_U("max-groups-per-node", "N", struct of_role, max_groups, 1,
+	    10000000, CTL_GIVEN_OPT, "config groups a node holds at most\n"
+	    "(a PUT past them: 409)", .def = "4096"),
 	OPT_END
 };
 
@@ -341,8 +346,25 @@ ofinv_start(void *cfg, struct http_server *hs, char *err, size_t errlen)
 	of_restconf_register();
 	of_rpc_register(hs);
 	of_topology_register();
+	gm_rpc_register(hs);
+	gm_set_max_groups(ofr.max_groups ? ofr.max_groups :
+	    GM_DEFAULT_MAX_GROUPS);
 	fc_start();
 	return 0;
+}
+
+/* Bad group bodies, refusals and the switches' answers. */
+static void
+ofinv_summary(void *cfg)
+{
+	const struct gm_counters	*g = gm_counters();
+
+	(void)cfg;
+	ctl_print_figures("groups: # GROUP_MODs sent, # refused by switches, "
+	    "# bad bodies, # refused past --max-groups-per-node, "
+	    "# bad replies\n", (const uint64_t[]){ g->group_mods,
+	    g->switch_errors, g->bad_bodies, g->refused_full,
+	    g->bad_replies }, 5);
 }
 
 static void
@@ -354,5 +376,5 @@ ofinv_stop(void *cfg)
 const struct ctl_role of_inventory_role = {
 	.name = "openflow-inventory", .rows = ofinv_rows, .cfg = &ofr,
 	.flags = CTL_ROLE_RESTCONF, .defaults = ofinv_defaults,
-	.start = ofinv_start, .stop = ofinv_stop,
+	.start = ofinv_start, .stop = ofinv_stop, .summary = ofinv_summary,
 };
