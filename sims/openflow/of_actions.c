@@ -9,7 +9,7 @@
  * type (section 5.9: at most one of each) and an EXPERIMENTER instruction
  * answer BAD_INST_UNKNOWN; bad SET_FIELD contents (1.3's BAD_SET_TYPE and
  * BAD_SET_ARGUMENT) answer BAD_ACTION_ARGUMENT, a bad SET_FIELD length
- * BAD_ACTION_LEN; meter ids are not checked (no meter table here).
+ * BAD_ACTION_LEN; meter ids are checked by the caller (of_prog_meter).
  */
 #include <string.h>
 
@@ -452,6 +452,7 @@ struct act_query {
 	tlv_fn		 fn;		/* per action, for the 1.3 walk */
 	void		(*on_group)(void *, uint32_t);	/* each_group */
 	void		*arg;
+	uint32_t	 meter;		/* prog_meter */
 };
 
 /* The port an OUTPUT (or 1.0 ENQUEUE) action sends to, or OF_PORT_ANY. */
@@ -557,6 +558,27 @@ of_prog_each_group(const uint8_t *p, size_t len,
 	q.on_group = fn;
 	q.arg = arg;
 	(void)prog_walk(&q, p, len);
+}
+
+static int
+q_meter(void *arg, uint16_t type, uint16_t len, struct rbuf *b)
+{
+	struct act_query	*q = arg;
+
+	(void)len;
+	return type == OF13_IT_METER && rbuf_get_u32(b, &q->meter) == 0;
+}
+
+int
+of_prog_meter(const uint8_t *p, size_t len, uint32_t *meter_id)
+{
+	struct act_query	q;
+
+	memset(&q, 0, sizeof(q));
+	if (tlv_walk(p, len, q_meter, &q, NULL, OF_ERR_BAD_INST_LEN) != 1)
+		return 0;
+	*meter_id = q.meter;
+	return 1;
 }
 
 int

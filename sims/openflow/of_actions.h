@@ -55,5 +55,8 @@ int	 of_prog_uses_group(uint8_t version, const uint8_t *, size_t,
 /* fn(arg, id) for each GROUP action of a 1.3 program (a flow's). */
 void	 of_prog_each_group(const uint8_t *, size_t,
 	    void (*fn)(void *, uint32_t), void *arg);
+/* The meter a 1.3 program's METER instruction names: 1 and *meter_id,
+ * or 0 when it has none (1.3.5 section 7.2.4: at most one). */
+int	 of_prog_meter(const uint8_t *, size_t, uint32_t *meter_id);
 
 #endif

@@ -297,6 +297,11 @@ int	 of_mp_reply_add_table(struct of_mp_reply *,
 int	 of_mp_reply_add_port_stats(struct of_mp_reply *,
 	    const struct of_port_stats *);
 int	 of_mp_reply_add_port(struct of_mp_reply *, const struct of_port *);
+/* An entry whose encoder lives with its table (meters: of_meter.c): fn
+ * writes one entry of kind mp. */
+typedef void	(*of_mp_entry_fn)(struct wbuf *, uint8_t version, const void *);
+int	 of_mp_reply_add_entry(struct of_mp_reply *, enum of_mp,
+	    of_mp_entry_fn, const void *entry);
 /* Groups (1.3): GROUP_DESC and GROUP entries, the GROUP request's id,
  * and the GROUP_FEATURES reply (of_group.h). */
 struct of_group_info;

@@ -635,6 +635,13 @@ mp_reply_add(struct of_mp_reply *r, enum of_mp mp, mp_entry_fn fn,
 }
 
 int
+of_mp_reply_add_entry(struct of_mp_reply *r, enum of_mp mp,
+    of_mp_entry_fn fn, const void *entry)
+{
+	return mp_reply_add(r, mp, fn, entry);
+}
+
+int
 of_mp_reply_add_flow(struct of_mp_reply *r, const struct of_flow_info *fi)
 {
 	return mp_reply_add(r, OF_MP_FLOW, flow_entry, fi);

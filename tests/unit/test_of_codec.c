@@ -264,6 +264,17 @@ test_error_table(void)
 		{ OF_ERR_GROUP_BAD_COMMAND,	6, 11,	1, 5 },
 		{ OF_ERR_GROUP_BAD_BUCKET,	6, 12,	1, 5 },
 		{ OF_ERR_GROUP_BAD_WATCH,	6, 13,	1, 5 },
+		{ OF_ERR_METER_EXISTS,		12, 1,	1, 5 },
+		{ OF_ERR_METER_INVALID,		12, 2,	1, 5 },
+		{ OF_ERR_METER_UNKNOWN,		12, 3,	1, 5 },
+		{ OF_ERR_METER_BAD_COMMAND,	12, 4,	1, 5 },
+		{ OF_ERR_METER_BAD_FLAGS,	12, 5,	1, 5 },
+		{ OF_ERR_METER_BAD_RATE,	12, 6,	1, 5 },
+		{ OF_ERR_METER_BAD_BURST,	12, 7,	1, 5 },
+		{ OF_ERR_METER_BAD_BAND,	12, 8,	1, 5 },
+		{ OF_ERR_METER_BAD_BAND_VALUE,	12, 9,	1, 5 },
+		{ OF_ERR_METER_OUT_OF_METERS,	12, 10,	1, 5 },
+		{ OF_ERR_METER_OUT_OF_BANDS,	12, 11,	1, 5 },
 	};
 	size_t		i;
 	uint16_t	type, code;
