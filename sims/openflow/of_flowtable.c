@@ -956,3 +956,26 @@ of_flowtable_next_expiry(const struct of_flowtable *ft)
 		return 0;
 	return flow_expiry(ft->heap[0], NULL);
 }
+
+uint32_t
+of_flowtable_remove_if(struct of_flowtable *ft, of_prog_pred pred, void *parg,
+    uint8_t reason, uint64_t now_ns, of_flow_removed_cb cb, void *arg)
+{
+	struct of_ft_table	*t;
+	struct of_flow		*f, *next;
+	uint32_t		 n = 0;
+	unsigned		 i;
+
+	for (i = 0; i < ft->tables_cap; i++) {
+		if ((t = ft->tables[i]) == NULL)
+			continue;
+		for (f = TAILQ_FIRST(&t->flows); f != NULL; f = next) {
+			next = TAILQ_NEXT(f, link);
+			if (!pred(parg, flow_prog(f), f->prog_len))
+				continue;
+			flow_remove(ft, t, f, now_ns, reason, cb, arg);
+			n++;
+		}
+	}
+	return n;
+}

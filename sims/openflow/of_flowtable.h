@@ -133,5 +133,11 @@ int	 of_flowtable_expire(struct of_flowtable *, uint64_t now_ns,
 	    of_flow_removed_cb, void *arg);
 /* Earliest expiry time, or 0 when no flow has a timeout. */
 uint64_t of_flowtable_next_expiry(const struct of_flowtable *);
+/* Remove every flow (all tables) whose program pred accepts, FLOW_REMOVED
+ * with reason (a meter's flows when it goes); returns how many. */
+typedef int	(*of_prog_pred)(void *arg, const uint8_t *prog, size_t len);
+uint32_t of_flowtable_remove_if(struct of_flowtable *, of_prog_pred,
+	    void *parg, uint8_t reason, uint64_t now_ns, of_flow_removed_cb,
+	    void *arg);
 
 #endif

@@ -255,7 +255,8 @@ of_flow_mod_validate(struct of_switch *sw, const struct of_flow_mod *fm,
 	if (sw->version == OF_VERSION_13)
 		return of_instructions_check(fm->prog, fm->prog_len,
 		    fm->table_id, sw->sim->cfg.tables, sw->sim->cfg.ports, 1,
-		    sw->owner->groups, err);
+		    sw->owner->groups, err) == -1 ? -1 :
+		    of_meter_flow_check(sw, fm->prog, fm->prog_len, err);
 	return of_actions_validate(sw->version, fm->prog, fm->prog_len,
 	    sw->sim->cfg.ports, err);
 }
@@ -518,7 +519,7 @@ of_on_set_async(const struct of_ctx *c)
 }
 
 /* Multipart replies go out as they fill (several with the MORE flag). */
-static void
+void
 of_mp_flush(void *arg, struct wbuf *w)
 {
 	of_switch_send(arg, w);
@@ -803,12 +804,13 @@ of_on_multipart(const struct of_ctx *c)
 		    c->sw->sim->cfg.max_groups);
 		of_reply(c->sw, w);
 		return;
-	case OF_MP_QUEUE:
 	case OF_MP_METER:
 	case OF_MP_METER_CONFIG:
-	case OF_MP_METER_FEATURES:
-		/* No queues or meters: an empty answer, as a switch
-		 * without any configured. */
+	case OF_MP_METER_FEATURES:	of_mp_meters(c, &req.body, req.mp);
+					return;
+	case OF_MP_QUEUE:
+		/* No queues: an empty answer, as a switch without any
+		 * configured. */
 		w = of_scratch();
 		of_mp_empty_encode(w, c->sw->version, c->h->xid, req.mp);
 		of_reply(c->sw, w);
@@ -842,11 +844,7 @@ of_handle(struct of_switch *sw, enum of_type t, const struct of_header *h,
 		of_slave_refuse(&c);
 		return;
 	case OF_GROUP_MOD:		of_on_group_mod(&c); return;
-	case OF_METER_MOD:
-		/* Not simulated, but a slave hears why first. */
-		if (!of_slave_refuse(&c))
-			of_refuse(&c, OF_ERR_BAD_TYPE);
-		return;
+	case OF_METER_MOD:		of_on_meter_mod(&c); return;
 	case OF_MULTIPART_REQUEST:	of_on_multipart(&c); return;
 	case OF_BARRIER_REQUEST:	of_on_barrier(&c); return;
 	case OF_QUEUE_GET_CONFIG_REQUEST: of_on_queue_get_config(&c); return;
@@ -854,8 +852,7 @@ of_handle(struct of_switch *sw, enum of_type t, const struct of_header *h,
 	case OF_GET_ASYNC_REQUEST:	of_on_get_async(&c); return;
 	case OF_SET_ASYNC:		of_on_set_async(&c); return;
 	default:
-		/* Switch-to-controller messages, groups and meters (not
-		 * simulated) and unknown types. */
+		/* Switch-to-controller messages and unknown types. */
 		of_refuse(&c, OF_ERR_BAD_TYPE);
 		return;
 	}

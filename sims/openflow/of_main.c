@@ -89,6 +89,8 @@ static const struct opt of_rows[] = {
 	    "flows a table holds"),
 	OPT_U("max-groups", "N", C, max_groups, 1, 1000000, 0,
 	    "groups a switch holds (OpenFlow 1.3)"),
+	OPT_U("max-meters", "N", C, max_meters, 1, 1000000, 0,
+	    "meters a switch holds (OpenFlow 1.3)"),
 	OPT_U("expect-flows", "N", C, expect_flows, 1, UINT64_MAX / 2, 0,
 	    "program ends when the switches hold N flows,\n"
 	    "delete when they hold none again"),
@@ -147,6 +149,7 @@ of_config_defaults(struct of_config *cfg)
 	cfg->tables = 254;
 	cfg->table_size = 1000000;
 	cfg->max_groups = 4096;
+	cfg->max_meters = 4096;
 	cfg->tree_fanout = 2;
 	cfg->macs = 1000;
 	cfg->pktin_window = 64;
@@ -198,6 +201,9 @@ static const struct counter_row of_counter_rows[] = {
 	OFC(group_mods, "group_mods"),
 	OFC(group_mod_errors, "group_mod_errors"),
 	OFC(groups_out_of_room, "groups_out_of_room"),
+	OFC(meter_mods, "meter_mods"),
+	OFC(meter_mod_errors, "meter_mod_errors"),
+	OFC(meters_out_of_room, "meters_out_of_room"),
 	OFC(experimenter_refused, "experimenter_refused"),
 	OFC(stats_requests, "stats_requests"),
 	OFC(barriers, "barriers"),

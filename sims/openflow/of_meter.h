@@ -33,6 +33,9 @@
 #define OF_METER_ALL		0xffffffffu
 #define OF_METER_BAND_LEN	16	/* every band type this switch takes */
 #define OF_METER_MAX_BANDS	8	/* per meter, as Open vSwitch */
+/* FLOW_REMOVED reason of a flow that went with its meter (1.4 on; a 1.3
+ * session says OFPRR_DELETE). */
+#define OF_RR_METER_DELETE	4
 
 struct of_meter_mod {
 	uint16_t	 command;
@@ -112,5 +115,15 @@ int	 of_mp_reply_add_meter_config(struct of_mp_reply *,
 	    const struct of_meter_info *);
 int	 of_mp_reply_add_meter_features(struct of_mp_reply *,
 	    uint32_t max_meters);
+
+/* The switch side (of_meter_switch.c): METER_MOD, a FLOW_MOD's METER
+ * instruction (-1 with INVALID_METER for a meter the switch lacks), and
+ * the METER, METER_CONFIG and METER_FEATURES multiparts. */
+struct of_ctx;
+struct of_switch;
+void	 of_on_meter_mod(const struct of_ctx *);
+int	 of_meter_flow_check(const struct of_switch *, const uint8_t *prog,
+	    size_t len, enum of_err *);
+void	 of_mp_meters(const struct of_ctx *, struct rbuf *body, enum of_mp);
 
 #endif

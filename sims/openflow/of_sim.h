@@ -21,6 +21,7 @@
 #include "of_codec.h"
 #include "of_flowtable.h"
 #include "of_group.h"
+#include "of_meter.h"
 #include "pool.h"
 #include "rxstamp.h"
 #include "fault.h"
@@ -46,6 +47,7 @@ struct of_config {
 	uint8_t			tables;
 	uint32_t		table_size;
 	uint32_t		max_groups;	/* --max-groups, per switch */
+	uint32_t		max_meters;	/* --max-meters, per switch */
 	uint64_t		expect_flows;	/* 0: no program/delete target */
 	int			expect_delete;	/* --expect-delete */
 	enum of_topo		topo;
@@ -128,6 +130,7 @@ struct of_switch {
 	struct of_async		 async;
 	struct of_flowtable	*ft;
 	struct of_groups	*groups;	/* owner's; NULL: none yet */
+	struct of_meters	*meters;	/* owner's; NULL: none yet */
 	struct of_port_state	*ports;
 	struct of_pktin_state	*pktin;
 	struct of_switch	*timed_next;	/* on sim->timed */
@@ -150,6 +153,9 @@ struct of_counters {
 	uint64_t	*group_mods;
 	uint64_t	*group_mod_errors;
 	uint64_t	*groups_out_of_room;	/* --max-groups reached */
+	uint64_t	*meter_mods;
+	uint64_t	*meter_mod_errors;
+	uint64_t	*meters_out_of_room;	/* --max-meters reached */
 	uint64_t	*experimenter_refused;	/* no row for its id */
 	uint64_t	*stats_requests;
 	uint64_t	*barriers;
@@ -252,6 +258,8 @@ void	 of_handle(struct of_switch *, enum of_type, const struct of_header *,
 	    struct rbuf *body, const uint8_t *msg);
 void	 of_flows_changed(struct of_switch *, int64_t delta, uint64_t now,
 	    uint64_t arrived);
+/* Multipart replies go out as they fill (flush of of_mp_reply_begin). */
+void	 of_mp_flush(void *sw, struct wbuf *);
 /* Port no (1..cfg.ports) as the switch reports it. */
 void	 of_port_fill(const struct of_switch *, uint32_t no, struct of_port *);
 /* Port no (1..cfg.ports) of switch sw (its owner) links down or up:

@@ -230,6 +230,8 @@ of_agree(struct of_switch *sw, uint8_t v)
 		of_flowtable_free(sw->ft);
 		of_groups_free(sw->groups);	/* 1.0 has none */
 		sw->groups = NULL;
+		of_meters_free(sw->meters);	/* nor meters */
+		sw->meters = NULL;
 		/* The empty table first: of_flows_changed reads it. */
 		sw->ft = of_flowtable_new(v, sw->sim->cfg.tables,
 		    sw->sim->cfg.table_size);
@@ -773,14 +775,19 @@ of_switch_echo(struct of_switch *sw, uint64_t now)
 static void
 of_conn_flow_removed(struct of_switch *sw, const struct of_flow_info *fi)
 {
-	struct wbuf	*w = of_scratch();
+	struct wbuf		*w = of_scratch();
+	struct of_flow_info	 said = *fi;
 
 	if (!of_switch_connected(sw))
 		return;
+	/* OFPRR_METER_DELETE is 1.4's: a 1.3 controller hears DELETE, as
+	 * Open vSwitch's connmgr says it. */
+	if (said.reason == OF_RR_METER_DELETE && sw->version <= OF_VERSION_13)
+		said.reason = OF_RR_DELETE;
 	if ((sw->async.flow_removed[of_conn_role(sw) == OF_ROLE_SLAVE] &
-	    (1u << fi->reason)) == 0)
+	    (1u << said.reason)) == 0)
 		return;
-	of_flow_removed_encode(w, sw->version, 0, fi);
+	of_flow_removed_encode(w, sw->version, 0, &said);
 	of_switch_send(sw, w);
 	(*sw->sim->c.flow_removed_sent)++;
 }
@@ -884,9 +891,11 @@ of_switch_free(struct of_switch *sw)
 		if (sw->ft != NULL)
 			of_flowtable_free(sw->ft);
 		of_groups_free(sw->groups);
+		of_meters_free(sw->meters);
 		free(sw->ports);
 	}
 	sw->groups = NULL;
+	sw->meters = NULL;
 	sw->ft = NULL;
 	sw->ports = NULL;
 }

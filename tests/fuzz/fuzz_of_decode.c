@@ -37,6 +37,7 @@
 #include "of_codec.h"
 #include "of_flowtable.h"
 #include "of_group.h"
+#include "of_meter.h"
 #include "of_match.h"
 #include "of_oxm.h"
 #include "fuzz_driver.h"
@@ -667,6 +668,8 @@ fz_actions(uint8_t version, const uint8_t *p, size_t n, int instructions)
 	(void)of_actions_output_ports(version, p, n, ports, 4);
 	(void)of_prog_outputs_to(version, p, n, 2);
 	(void)of_prog_uses_group(version, p, n, 1);
+	if (instructions)
+		(void)of_prog_meter(p, n, &ports[0]);
 }
 
 #define FZ_MAX_GROUPS	16
@@ -733,6 +736,88 @@ fz_group_mod(struct of_groups **gt, struct rbuf *body, uint64_t now)
 	(void)of_mp_reply_end(&mr);
 }
 
+#define FZ_MAX_METERS	16
+
+static void
+fz_meter_config(void *arg, const struct of_meter_info *mi)
+{
+	FZ_CHECK(of_mp_reply_add_meter_config(arg, mi) == 0);
+}
+
+/* The METER_CONFIG of the meter just added or modified: its bands as the
+ * METER_MOD carried them. */
+static void
+fz_meter_flush(void *arg, struct wbuf *w)
+{
+	const struct of_meter_mod	*mm = arg;
+	struct of_header		 h;
+	struct rbuf			 r, entries;
+	enum of_mp			 mp;
+	uint16_t			 flags, len, mflags;
+	uint32_t			 id;
+
+	rbuf_init(&r, w->data, w->len);
+	FZ_CHECK(of_header_decode(&r, &h) == 0 && h.length == w->len);
+	FZ_CHECK(of_mp_reply_decode(OF_VERSION_13, &r, &mp, &flags,
+	    &entries) == 0 && mp == OF_MP_METER_CONFIG);
+	FZ_CHECK(rbuf_get_u16(&entries, &len) == 0 &&
+	    len == rbuf_left(&entries) + 2);
+	FZ_CHECK(rbuf_get_u16(&entries, &mflags) == 0 &&
+	    mflags == mm->flags);
+	FZ_CHECK(rbuf_get_u32(&entries, &id) == 0 && id == mm->meter_id);
+	FZ_CHECK(rbuf_left(&entries) == mm->bands_len &&
+	    memcmp(rbuf_ptr(&entries), mm->bands, mm->bands_len) == 0);
+	wbuf_reset(w);
+}
+
+static int
+fz_names_meter(void *arg, const uint8_t *prog, size_t len)
+{
+	uint32_t	want = *(const uint32_t *)arg, id;
+
+	return of_prog_meter(prog, len, &id) &&
+	    (want == OF_METER_ALL || id == want);
+}
+
+/* A deleted meter's flows go, and none is left behind. */
+static void
+fz_meter_deleted(void *ft, uint32_t meter_id)
+{
+	(void)of_flowtable_remove_if(ft, fz_names_meter, &meter_id,
+	    OF_RR_METER_DELETE, FZ_NOW, NULL, NULL);
+	FZ_CHECK(of_flowtable_remove_if(ft, fz_names_meter, &meter_id,
+	    OF_RR_METER_DELETE, FZ_NOW, NULL, NULL) == 0);
+}
+
+/* METER_MOD (1.3): the table stays bounded, METER_CONFIG reads back what
+ * was taken, a delete takes the meter's flows. */
+static void
+fz_meter_mod(struct of_meters **mt, struct of_flowtable *ft,
+    struct rbuf *body, uint64_t now)
+{
+	struct of_meter_mod	mm;
+	struct of_mp_reply	mr;
+	struct wbuf		w;
+	enum of_err		err = OF_ERR_NONE;
+
+	if (of_meter_mod_decode(OF_VERSION_13, body, &mm, &err) == -1 ||
+	    of_meters_apply(mt, &mm, FZ_MAX_METERS, now, fz_meter_deleted, ft,
+	    &err) == -1) {
+		FZ_CHECK(err != OF_ERR_NONE);
+		return;
+	}
+	FZ_CHECK(of_meters_count(*mt) <= FZ_MAX_METERS);
+	if (mm.command == OF_MC_DELETE) {
+		FZ_CHECK(!of_meters_has(*mt, mm.meter_id));
+		return;
+	}
+	wbuf_init(&w, fz_out, sizeof(fz_out));
+	of_mp_reply_begin(&mr, &w, OF_VERSION_13, 1, OF_MP_METER_CONFIG, 0,
+	    fz_meter_flush, &mm);
+	of_meters_walk(*mt, mm.meter_id, now, fz_meter_config, &mr);
+	(void)of_mp_reply_end(&mr);
+}
+
 /*
  * A stream of messages framed as of_read frames them, against one table:
  * FLOW_MODs change it, FLOW and AGGREGATE requests read it, time moves one
@@ -744,6 +829,7 @@ fz_switch(uint8_t version, const uint8_t *p, size_t n)
 	struct of_flowtable	*ft = of_flowtable_new(version, FZ_TABLES,
 	    FZ_TABLE_SIZE);
 	struct of_groups	*gt = NULL;
+	struct of_meters	*mt = NULL;
 	struct of_mp_request	 req;
 	struct of_flow_filter	 f;
 	struct of_header	 h;
@@ -769,6 +855,10 @@ fz_switch(uint8_t version, const uint8_t *p, size_t n)
 			if (version == OF_VERSION_13)
 				fz_group_mod(&gt, &body, now);
 			break;
+		case OF_METER_MOD:
+			if (version == OF_VERSION_13)
+				fz_meter_mod(&mt, ft, &body, now);
+			break;
 		case OF_MULTIPART_REQUEST:
 			if (of_mp_request_decode(version, &body, &req,
 			    &err) == 0 && (req.mp == OF_MP_FLOW ||
@@ -788,6 +878,7 @@ fz_switch(uint8_t version, const uint8_t *p, size_t n)
 	    of_flowtable_next_expiry(ft) == 0);
 	of_flowtable_free(ft);
 	of_groups_free(gt);
+	of_meters_free(mt);
 }
 
 /* The fixed-layout messages: decode must not read past the body. */

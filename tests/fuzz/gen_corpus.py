@@ -25,7 +25,7 @@ T = {
     "HELLO": (0, 0), "ERROR": (1, 1), "FEATURES_REQUEST": (5, 5),
     "FEATURES_REPLY": (6, 6), "SET_CONFIG": (9, 9), "PACKET_IN": (10, 10),
     "PACKET_OUT": (13, 13), "FLOW_MOD": (14, 14), "PORT_MOD": (16, 15),
-    "GROUP_MOD": (15, None),
+    "GROUP_MOD": (15, None), "METER_MOD": (29, None),
     "MP_REQUEST": (18, 16), "MP_REPLY": (19, 17),
     "QUEUE_GET_CONFIG_REQUEST": (22, 20), "ROLE_REQUEST": (24, None),
     "SET_ASYNC": (28, None),
@@ -166,6 +166,36 @@ def group_session():
             group_mod(2, 0, 1) + group_mod(2, 0, 0xfffffffc))
 
 
+def band(btype, rate, burst=0, prec=0):
+    return struct.pack("!HHIIB3x", btype, 16, rate, burst, prec)
+
+
+def meter_mod(cmd, flags, mid, *bands):
+    return msg(V13, "METER_MOD", struct.pack("!HHI", cmd, flags, mid) +
+               b"".join(bands))
+
+
+def meter_session():
+    """METER_MODs of each band and flag, a metered flow, errors, deletes
+    (fz_switch)."""
+    meter1 = struct.pack("!HHI", 6, 8, 1)       # OFPIT_METER 1
+    return (meter_mod(0, 1, 1, band(1, 1000)) +
+            meter_mod(0, 2 | 4 | 8, 2, band(1, 100, 10),
+                      band(2, 50, 5, 1)) +
+            meter_mod(0, 1 | 8, 0xfffffffe, band(2, 2000, 0, 2)) +
+            flow_mod13(inst=meter1 + apply_actions(out13(1))) +
+            meter_mod(0, 1, 1, band(1, 5)) +                # exists
+            meter_mod(1, 1, 9, band(1, 5)) +                # unknown
+            meter_mod(0, 1, 3, band(0xffff, 5)) +           # bad band
+            meter_mod(0, 3, 3, band(1, 5)) +                # bad flags
+            meter_mod(0, 1, 3, band(1, 0)) +                # bad rate
+            meter_mod(0, 1 | 4, 3, band(1, 5)) +            # bad burst
+            meter_mod(0, 1, 3, band(2, 5, 0, 64)) +         # band value
+            meter_mod(0, 1, 3) + meter_mod(0, 1, 0, band(1, 5)) +
+            meter_mod(1, 2, 1, band(1, 7), band(2, 8, 0, 3)) +
+            meter_mod(2, 0, 1) + meter_mod(2, 0, 0xffffffff))
+
+
 def seeds():
     s = {}
     for v, tag in ((V13, "13"), (V10, "10")):
@@ -295,6 +325,7 @@ def seeds():
         put("switch_session", SWITCH, stream)
         if v == V13:
             put("switch_groups", SWITCH, group_session())
+            put("switch_meters", SWITCH, meter_session())
         # A table filled past its size (20 in the harness), so the hash
         # grows, one ADD is TABLE_FULL, then deletes shrink it again.
         stream = b""
