@@ -1,8 +1,9 @@
 /*
- * Groups of the embedded controller's OpenDaylight inventory (see
- * of_gmcfg.h): parsing opendaylight-group-types bodies, the GROUP_MODs
- * they become, the config store per node, and the switch's view read
- * back with GROUP_DESC and GROUP statistics for the operational one.
+ * The store of the embedded controller's groups and meters (see
+ * of_gmcfg.h): per node and kind, the config entries and the last
+ * GROUP_MOD / METER_MOD sent for each, and the switch's view read back
+ * on each statistics poll.  What differs between the kinds (the message,
+ * the multiparts, the reply's entries) is in gm_kinds[].
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -16,361 +17,182 @@
 #include "of_flowcfg.h"
 #include "of_gmcfg.h"
 #include "of_group.h"
+#include "of_meter.h"
 #include "of_types.h"
-#include "of_wire_actions.h"
 #include "ut.h"
 
-#define GM_ERR(...)	do {						\
-	snprintf(err, errlen, __VA_ARGS__);				\
-	return -1;							\
-} while (0)
+#define GM_WIRE_MAX	(GM_MAX_BUCKETS * (16 + 16 * GM_MAX_ACTIONS))
 
-#define GM_GROUP_MAX	0xffffff00u	/* OFPG_MAX (1.3.5 7.3.4.2) */
-#define GM_BUCKET_HDR	16	/* ofp_bucket before its actions */
-#define GM_DESC_HDR	8	/* ofp_group_desc before its buckets */
-#define GM_STATS_HDR	40	/* ofp_group_stats before its counters */
-#define GM_WIRE_MAX	(GM_MAX_BUCKETS * (GM_BUCKET_HDR + 16 * GM_MAX_ACTIONS))
-
-/* A config group: its spec, and the last GROUP_MOD sent for it. */
+/* A config entry: its spec, and the last message sent for it. */
 struct gm_cfg {
 	UT_hash_handle	 hh;
 	uint32_t	 id;
-	uint32_t	 xid;		/* of its last GROUP_MOD, 0: none */
-	uint16_t	 err_type;	/* the switch's ERROR for it, if any */
-	uint16_t	 err_code;
-	int		 failed;
-	struct gm_spec	*spec;
+	uint32_t	 xid;		/* of its last MOD, 0: none */
+	int		 failed;	/* the switch sent an ERROR for it */
+	void		*spec;
 };
 
-/* A group the switch reported: its GROUP_DESC entry and statistics. */
+/* An entry the switch reported: its description and statistics. */
 struct gm_oper {
 	UT_hash_handle	 hh;
 	uint32_t	 id;
-	uint8_t		 type;
+	uint16_t	 type;		/* group type, or meter flags */
 	uint64_t	 seen;		/* poll generation */
-	struct gm_gstats st;		/* st.buckets: into counters */
-	uint8_t		*counters;	/* copy, 16 bytes a bucket */
+	uint8_t		*blob;		/* copy of its buckets or bands */
 	size_t		 len;
-	uint8_t		*buckets;	/* copy of its ofp_buckets */
+	struct gm_gstats st;		/* st.counters: into counters */
+	uint8_t		*counters;	/* copy; NULL: no statistics yet */
+};
+
+/* One kind's part of a node. */
+struct gm_side {
+	struct gm_cfg	*cfg;
+	uint32_t	 n_cfg;
+	struct gm_oper	*oper;
+	uint32_t	 desc_xid;	/* description request in flight */
+	uint32_t	 stats_xid;
+	uint64_t	 gen;		/* of the description being read */
+	int		 reading;	/* a part of it came */
 };
 
 struct gm_node {
 	UT_hash_handle	 hh;
 	uint64_t	 dpid;
-	uint8_t		 version;
-	struct gm_cfg	*cfg;
-	uint32_t	 n_cfg;
-	struct gm_oper	*oper;
-	uint32_t	 desc_xid;	/* GROUP_DESC in flight */
-	uint32_t	 stats_xid;
-	uint64_t	 gen;		/* of the GROUP_DESC being read */
-	int		 reading;	/* a part of it came */
-	int		 reported;	/* a whole GROUP_DESC came */
+	struct gm_side	 s[GM_KINDS];
 };
 
+struct gm_kind_ops {
+	const char	*name;		/* the list: "group", "meter" */
+	int		 mp_desc;	/* OF_MP_GROUP_DESC ... */
+	int		 mp_stats;
+	int		(*mod)(struct wbuf *, uint8_t, uint32_t, const void *,
+			    uint16_t);
+	int		(*desc_next)(struct rbuf *, struct gm_desc *);
+	int		(*stats_next)(struct rbuf *, struct gm_gstats *);
+	void		(*render_cfg)(struct doc_writer *, uint64_t,
+			    const void *);
+	void		(*render_oper)(struct doc_writer *, uint64_t,
+			    const struct gm_oper *);
+	void		(*render_stats)(struct doc_writer *,
+			    const struct gm_oper *);
+};
+
+static const struct gm_kind_ops	gm_kinds[GM_KINDS];
 static struct gm_node		*gm_nodes;
-static struct gm_counters	 gm_cnt;
-static uint32_t			 gm_max_groups = GM_DEFAULT_MAX_GROUPS;
-
-static const struct {
-	const char	*name;
-	uint8_t		 type;
-} gm_types[] = {
-	{ "group-all", OF_GT_ALL }, { "group-select", OF_GT_SELECT },
-	{ "group-indirect", OF_GT_INDIRECT }, { "group-ff", OF_GT_FF },
+static struct gm_counters	 gm_cnt[GM_KINDS];
+static uint32_t			 gm_max[GM_KINDS] = {
+	GM_DEFAULT_MAX, GM_DEFAULT_MAX
 };
 
-const char *
-gm_type_name(uint8_t type)
-{
-	size_t	i;
+static const struct doc_module gm_fni_mod = {
+	"flow-node-inventory", "urn:opendaylight:flow:inventory"
+};
+static const struct doc_module gm_gst_mod = {
+	"opendaylight-group-statistics", "urn:opendaylight:group:statistics"
+};
+static const struct doc_module gm_mst_mod = {
+	"opendaylight-meter-statistics", "urn:opendaylight:meter:statistics"
+};
 
-	for (i = 0; i < nitems(gm_types); i++)
-		if (gm_types[i].type == type)
-			return gm_types[i].name;
-	return "group-all";
-}
+/* ---- the messages ---- */
 
-int
-gm_type_parse(const char *s, uint8_t *type)
-{
-	size_t	i;
-
-	for (i = 0; i < nitems(gm_types); i++)
-		if (strcmp(s, gm_types[i].name) == 0) {
-			*type = gm_types[i].type;
-			return 0;
-		}
-	return -1;
-}
-
-/* ---- parsing a body ---- */
-
-/* An optional unsigned leaf: *given says whether it was there. */
+/* GROUP_MOD and METER_MOD exist from OpenFlow 1.1 and 1.3: a 1.0 switch
+ * gets none. */
 static int
-gm_uint(const struct doc_node *n, const char *name, uint64_t max,
-    uint64_t *v, int *given, char *err, size_t errlen)
+gm_group_mod(struct wbuf *w, uint8_t version, uint32_t xid,
+    const void *spec, uint16_t cmd)
 {
-	struct doc_node	c;
+	const struct gm_spec	*s = spec;
+	struct of_group_mod	 gm;
+	static uint8_t		 buf[GM_WIRE_MAX];
 
-	*given = 0;
-	if (doc_child(n, name, &c) == -1)
-		return 0;
-	if (doc_uint(&c, max, v) == -1)
-		GM_ERR("%s: expected an integer from 0 to %" PRIu64, name, max);
-	*given = 1;
-	return 0;
+	if (version == OF_VERSION_10)
+		return -1;
+	memset(&gm, 0, sizeof(gm));
+	gm.command = cmd;
+	gm.type = s->type;
+	gm.group_id = s->id;
+	if (cmd != OF_GC_DELETE) {
+		gm.buckets = buf;
+		gm.buckets_len = gm_buckets_wire(s, buf, sizeof(buf));
+	}
+	return of_group_mod_encode(w, xid, &gm) == -1 ? -1 : 0;
 }
 
 static int
-gm_action(const struct doc_node *a, struct gm_action *x, char *err,
-    size_t errlen)
+gm_meter_mod(struct wbuf *w, uint8_t version, uint32_t xid,
+    const void *spec, uint16_t cmd)
 {
-	struct doc_node	c;
-	char		s[64];
-	uint64_t	v;
-	int		given;
+	const struct gm_mspec	*s = spec;
+	struct of_meter_mod	 mm;
+	uint8_t			 buf[GM_MAX_BANDS * OF_METER_BAND_LEN];
 
-	if (gm_uint(a, "order", 0xffff, &v, &given, err, errlen) == -1)
+	if (version == OF_VERSION_10)
 		return -1;
-	x->order = given ? (uint16_t)v : 0;
-	if (doc_child(a, "output-action", &c) == 0) {
-		x->kind = GM_ACT_OUTPUT;
-		if (doc_get_string(&c, "output-node-connector", s, sizeof(s))
-		    == -1 || fc_port(s, &x->arg) == -1)
-			GM_ERR("output-action: output-node-connector is not "
-			    "a port");
-		if (gm_uint(&c, "max-length", 0xffff, &v, &given, err,
-		    errlen) == -1)
-			return -1;
-		x->max_len = given ? (uint16_t)v : 0;
-		return 0;
+	memset(&mm, 0, sizeof(mm));
+	mm.command = cmd;
+	mm.flags = s->flags;
+	mm.meter_id = s->id;
+	if (cmd != OF_MC_DELETE) {
+		mm.bands = buf;
+		mm.bands_len = gm_bands_wire(s, buf, sizeof(buf));
 	}
-	if (doc_child(a, "group-action", &c) == 0) {
-		x->kind = GM_ACT_GROUP;
-		if (gm_uint(&c, "group-id", GM_GROUP_MAX, &v, &given, err,
-		    errlen) == -1)
-			return -1;
-		if (!given)
-			GM_ERR("group-action: group-id missing");
-		x->arg = (uint32_t)v;
-		return 0;
-	}
-	GM_ERR("action: only output-action and group-action are supported");
+	return of_meter_mod_encode(w, version, xid, &mm) == -1 ? -1 : 0;
 }
 
-/* Actions go to the switch in their "order" (openflowplugin sorts). */
-static void
-gm_sort_actions(struct gm_bucket *b)
-{
-	struct gm_action	t;
-	unsigned		i, j;
-
-	for (i = 1; i < b->nact; i++)
-		for (j = i; j > 0 && b->act[j - 1].order > b->act[j].order;
-		    j--) {
-			t = b->act[j];
-			b->act[j] = b->act[j - 1];
-			b->act[j - 1] = t;
-		}
-}
+struct gm_send {
+	enum gm_kind	 k;
+	const void	*spec;
+	uint16_t	 cmd;
+	int		 mp;
+};
 
 static int
-gm_bucket(const struct doc_node *bn, struct gm_bucket *b, char *err,
-    size_t errlen)
+gm_mod_enc(struct wbuf *w, uint8_t version, uint32_t xid, const void *arg)
 {
-	struct doc_iter	it;
-	struct doc_node	a;
-	uint64_t	v;
-	int		given;
+	const struct gm_send	*a = arg;
 
-	if (gm_uint(bn, "bucket-id", UINT32_MAX, &v, &given, err, errlen)
-	    == -1)
-		return -1;
-	if (!given)
-		GM_ERR("bucket: bucket-id missing");
-	b->id = (uint32_t)v;
-	if (gm_uint(bn, "weight", 0xffff, &v, &given, err, errlen) == -1)
-		return -1;
-	b->weight = given ? (uint16_t)v : 0;
-	if (gm_uint(bn, "watch_port", UINT32_MAX, &v, &given, err, errlen)
-	    == -1)
-		return -1;
-	b->watch_port = given ? (uint32_t)v : OF_PORT_ANY;
-	if (gm_uint(bn, "watch_group", UINT32_MAX, &v, &given, err, errlen)
-	    == -1)
-		return -1;
-	b->watch_group = given ? (uint32_t)v : OF_GROUP_ANY;
-	doc_iter_init(&it, bn, "action");
-	while (doc_iter_next(&it, &a) == 1) {
-		if (b->nact == GM_MAX_ACTIONS)
-			GM_ERR("bucket %" PRIu32 ": more than %d actions",
-			    b->id, GM_MAX_ACTIONS);
-		if (gm_action(&a, &b->act[b->nact++], err, errlen) == -1)
-			return -1;
-	}
-	gm_sort_actions(b);
-	return 0;
+	return gm_kinds[a->k].mod(w, version, xid, a->spec, a->cmd);
 }
 
-/* The buckets, in bucket-id order (the key of the list); an id given
- * twice is refused. */
+static uint32_t
+gm_send_mod(enum gm_kind k, uint64_t dpid, const void *spec, uint16_t cmd)
+{
+	struct gm_send	a = { k, spec, cmd, 0 };
+	uint32_t	xid = of_ctl_send(dpid, gm_mod_enc, &a);
+
+	gm_cnt[k].mods += xid != 0;
+	return xid;
+}
+
+/* A description or statistics request of every group or meter. */
 static int
-gm_buckets(const struct doc_node *g, struct gm_spec *s, char *err,
-    size_t errlen)
+gm_mp_enc(struct wbuf *w, uint8_t version, uint32_t xid, const void *arg)
 {
-	struct doc_node		bs, bn;
-	struct doc_iter		it;
-	struct gm_bucket	t;
-	unsigned		i, j;
+	const struct gm_send	*a = arg;
+	uint8_t			 body[8];
+	struct wbuf		 b;
 
-	if (doc_child(g, "buckets", &bs) == -1)
-		return 0;
-	doc_iter_init(&it, &bs, "bucket");
-	while (doc_iter_next(&it, &bn) == 1) {
-		if (s->nb == GM_MAX_BUCKETS)
-			GM_ERR("buckets: more than %d", GM_MAX_BUCKETS);
-		memset(&s->b[s->nb], 0, sizeof(s->b[0]));
-		if (gm_bucket(&bn, &s->b[s->nb++], err, errlen) == -1)
-			return -1;
-	}
-	for (i = 1; i < s->nb; i++)
-		for (j = i; j > 0 && s->b[j - 1].id >= s->b[j].id; j--) {
-			if (s->b[j - 1].id == s->b[j].id)
-				GM_ERR("bucket-id %" PRIu32 " given twice",
-				    s->b[j].id);
-			t = s->b[j];
-			s->b[j] = s->b[j - 1];
-			s->b[j - 1] = t;
-		}
-	return 0;
-}
-
-static int
-gm_head(const struct doc_node *g, struct gm_spec *s, char *err,
-    size_t errlen)
-{
-	struct doc_node	n;
-	char		t[32];
-	uint64_t	v;
-	int		given;
-
-	if (gm_uint(g, "group-id", GM_GROUP_MAX, &v, &given, err, errlen)
-	    == -1)
+	if (version == OF_VERSION_10)
 		return -1;
-	if (!given)
-		GM_ERR("group-id missing");
-	s->id = (uint32_t)v;
-	if (doc_get_string(g, "group-type", t, sizeof(t)) == -1 ||
-	    gm_type_parse(t, &s->type) == -1)
-		GM_ERR("group-type: expected group-all, group-select, "
-		    "group-indirect or group-ff");
-	s->name[0] = '\0';
-	if (doc_child(g, "group-name", &n) == 0 &&
-	    doc_string(&n, s->name, sizeof(s->name)) == -1)
-		GM_ERR("group-name: longer than %d bytes", GM_MAX_NAME);
-	return 0;
-}
-
-struct gm_spec *
-gm_parse(const struct doc_node *g, char *err, size_t errlen)
-{
-	struct gm_spec	*s = xcalloc(1, sizeof(*s) + GM_MAX_BUCKETS *
-			    sizeof(struct gm_bucket)), *t;
-
-	if (gm_head(g, s, err, errlen) == -1 ||
-	    gm_buckets(g, s, err, errlen) == -1) {
-		free(s);
-		return NULL;
+	if (a->k == GM_METER)
+		return of_meter_mp_request_encode(w, version, xid,
+		    (enum of_mp)a->mp, OF_METER_ALL) == -1 ? -1 : 0;
+	wbuf_init(&b, body, sizeof(body));
+	if (a->mp == OF_MP_GROUP) {	/* 7.3.5.9: group_id, pad */
+		wbuf_put_u32(&b, OF_GROUP_ALL);
+		wbuf_put_zero(&b, 4);
 	}
-	/* Keep only the buckets given. */
-	t = realloc(s, sizeof(*s) + s->nb * sizeof(struct gm_bucket));
-	return t != NULL ? t : s;
+	return of_mp_request_encode(w, version, xid, (enum of_mp)a->mp, body,
+	    b.len) == -1 ? -1 : 0;
 }
 
-/* ---- the wire ---- */
-
-static void
-gm_action_wire(struct wbuf *w, const struct gm_action *a)
+static uint32_t
+gm_send_mp(enum gm_kind k, uint64_t dpid, int mp)
 {
-	if (a->kind == GM_ACT_GROUP) {
-		wbuf_put_u16(w, OF13_AT_GROUP);
-		wbuf_put_u16(w, 8);
-		wbuf_put_u32(w, a->arg);
-		return;
-	}
-	wbuf_put_u16(w, OF13_AT_OUTPUT);
-	wbuf_put_u16(w, 16);
-	wbuf_put_u32(w, a->arg);
-	wbuf_put_u16(w, a->max_len);
-	wbuf_put_zero(w, 6);
-}
+	struct gm_send	a = { k, NULL, 0, mp };
 
-size_t
-gm_buckets_wire(const struct gm_spec *s, uint8_t *buf, size_t cap)
-{
-	struct wbuf	w;
-	uint32_t	i, j, len;
-
-	wbuf_init(&w, buf, cap);
-	for (i = 0; i < s->nb; i++) {
-		const struct gm_bucket	*b = &s->b[i];
-
-		for (len = GM_BUCKET_HDR, j = 0; j < b->nact; j++)
-			len += b->act[j].kind == GM_ACT_GROUP ? 8 : 16;
-		wbuf_put_u16(&w, (uint16_t)len);
-		wbuf_put_u16(&w, b->weight);
-		wbuf_put_u32(&w, b->watch_port);
-		wbuf_put_u32(&w, b->watch_group);
-		wbuf_put_zero(&w, 4);
-		for (j = 0; j < b->nact; j++)
-			gm_action_wire(&w, &b->act[j]);
-	}
-	return w.err ? 0 : w.len;
-}
-
-int
-gm_desc_next(struct rbuf *r, struct gm_desc *d)
-{
-	uint16_t	len;
-	uint8_t		pad;
-
-	if (rbuf_left(r) == 0)
-		return 0;
-	if (rbuf_get_u16(r, &len) == -1 || len < GM_DESC_HDR ||
-	    (size_t)len - 2 > rbuf_left(r))
-		return -1;
-	rbuf_get_u8(r, &d->type);
-	rbuf_get_u8(r, &pad);
-	rbuf_get_u32(r, &d->id);
-	d->buckets = rbuf_ptr(r);
-	d->buckets_len = len - GM_DESC_HDR;
-	rbuf_skip(r, d->buckets_len);
-	return 1;
-}
-
-int
-gm_gstats_next(struct rbuf *r, struct gm_gstats *s)
-{
-	uint16_t	len;
-
-	if (rbuf_left(r) == 0)
-		return 0;
-	if (rbuf_get_u16(r, &len) == -1 || len < GM_STATS_HDR ||
-	    (len - GM_STATS_HDR) % 16 != 0 || (size_t)len - 2 > rbuf_left(r))
-		return -1;
-	rbuf_skip(r, 2);
-	rbuf_get_u32(r, &s->id);
-	rbuf_get_u32(r, &s->ref_count);
-	rbuf_skip(r, 4);
-	rbuf_get_u64(r, &s->packets);
-	rbuf_get_u64(r, &s->bytes);
-	rbuf_get_u32(r, &s->sec);
-	rbuf_get_u32(r, &s->nsec);
-	s->buckets = rbuf_ptr(r);
-	s->nbuckets = (len - GM_STATS_HDR) / 16;
-	rbuf_skip(r, len - GM_STATS_HDR);
-	return 1;
+	return of_ctl_send(dpid, gm_mp_enc, &a);
 }
 
 /* ---- the store ---- */
@@ -389,226 +211,167 @@ gm_node_get(uint64_t dpid, int create)
 	return n;
 }
 
+static struct gm_side *
+gm_side(enum gm_kind k, uint64_t dpid, int create)
+{
+	struct gm_node	*n = gm_node_get(dpid, create);
+
+	return n ? &n->s[k] : NULL;
+}
+
 static struct gm_cfg *
-gm_cfg_find(const struct gm_node *n, uint32_t id)
+gm_cfg_find(const struct gm_side *s, uint32_t id)
 {
 	struct gm_cfg	*c;
 
-	HASH_FIND(hh, n->cfg, &id, sizeof(id), c);
+	HASH_FIND(hh, s->cfg, &id, sizeof(id), c);
 	return c;
 }
 
-struct gm_mod_arg {
-	const struct gm_spec	*spec;
-	uint16_t		 cmd;
-};
-
-/* GROUP_MOD exists from OpenFlow 1.1 on: a 1.0 switch gets none. */
-static int
-gm_mod_enc(struct wbuf *w, uint8_t version, uint32_t xid, const void *arg)
-{
-	const struct gm_mod_arg	*a = arg;
-	struct of_group_mod	 gm;
-	static uint8_t		 buf[GM_WIRE_MAX];
-
-	if (version == OF_VERSION_10)
-		return -1;
-	memset(&gm, 0, sizeof(gm));
-	gm.command = a->cmd;
-	gm.type = a->spec->type;
-	gm.group_id = a->spec->id;
-	if (a->cmd != OF_GC_DELETE) {
-		gm.buckets = buf;
-		gm.buckets_len = gm_buckets_wire(a->spec, buf, sizeof(buf));
-	}
-	return of_group_mod_encode(w, xid, &gm) == -1 ? -1 : 0;
-}
-
-static uint32_t
-gm_send_mod(uint64_t dpid, const struct gm_spec *s, uint16_t cmd)
-{
-	struct gm_mod_arg	a = { s, cmd };
-	uint32_t		xid = of_ctl_send(dpid, gm_mod_enc, &a);
-
-	gm_cnt.group_mods += xid != 0;
-	return xid;
-}
-
 static void
-gm_push(struct gm_node *n, struct gm_cfg *c, uint16_t cmd)
+gm_push(enum gm_kind k, uint64_t dpid, struct gm_cfg *c, uint16_t cmd)
 {
 	c->failed = 0;
-	c->err_type = c->err_code = 0;
-	c->xid = gm_send_mod(n->dpid, c->spec, cmd);
+	c->xid = gm_send_mod(k, dpid, c->spec, cmd);
 }
 
 int
-gm_put(uint64_t dpid, struct gm_spec *s)
+gm_put(enum gm_kind k, uint64_t dpid, uint32_t id, void *spec)
 {
-	struct gm_node	*n = gm_node_get(dpid, 1);
-	struct gm_cfg	*c = gm_cfg_find(n, s->id);
+	struct gm_side	*s = gm_side(k, dpid, 1);
+	struct gm_cfg	*c = gm_cfg_find(s, id);
+	int		 created = c == NULL;
 
-	if (c != NULL) {
-		/* ADD when the switch took none (it refused the old one). */
+	if (c != NULL)
 		free(c->spec);
-		c->spec = s;
-		gm_push(n, c, c->failed ? OF_GC_ADD : OF_GC_MODIFY);
-		(void)of_ctl_barrier(dpid);
-		return 0;
-	}
-	if (n->n_cfg >= gm_max_groups) {
-		gm_cnt.refused_full++;
+	else if (s->n_cfg >= gm_max[k]) {
+		gm_cnt[k].refused_full++;
 		return -1;
+	} else {
+		c = xcalloc(1, sizeof(*c));
+		c->id = id;
+		HASH_ADD(hh, s->cfg, id, sizeof(c->id), c);
+		s->n_cfg++;
 	}
-	c = xcalloc(1, sizeof(*c));
-	c->id = s->id;
-	c->spec = s;
-	HASH_ADD(hh, n->cfg, id, sizeof(c->id), c);
-	n->n_cfg++;
-	gm_push(n, c, OF_GC_ADD);
+	/* MODIFY an entry the switch took; ADD one it refused or never
+	 * had (OF_GC_* and OF_MC_* are the same numbers). */
+	c->spec = spec;
+	gm_push(k, dpid, c, created || c->failed ? OF_GC_ADD : OF_GC_MODIFY);
 	(void)of_ctl_barrier(dpid);
-	return 1;
+	return created;
 }
 
 static void
-gm_cfg_free(struct gm_node *n, struct gm_cfg *c)
+gm_cfg_free(struct gm_side *s, struct gm_cfg *c)
 {
-	HASH_DEL(n->cfg, c);
-	n->n_cfg--;
+	HASH_DEL(s->cfg, c);
+	s->n_cfg--;
 	free(c->spec);
 	free(c);
 }
 
 int
-gm_delete(uint64_t dpid, uint32_t id)
+gm_delete(enum gm_kind k, uint64_t dpid, uint32_t id)
 {
-	struct gm_node	*n = gm_node_get(dpid, 0);
-	struct gm_cfg	*c = n ? gm_cfg_find(n, id) : NULL;
+	struct gm_side	*s = gm_side(k, dpid, 0);
+	struct gm_cfg	*c = s ? gm_cfg_find(s, id) : NULL;
 
 	if (c == NULL)
 		return -1;
-	(void)gm_send_mod(dpid, c->spec, OF_GC_DELETE);
+	(void)gm_send_mod(k, dpid, c->spec, OF_GC_DELETE);
 	(void)of_ctl_barrier(dpid);
-	gm_cfg_free(n, c);
+	gm_cfg_free(s, c);
 	return 0;
 }
 
 void
-gm_rpc_push(uint64_t dpid, const struct gm_spec *s, uint16_t cmd)
+gm_rpc_push(enum gm_kind k, uint64_t dpid, const void *spec, uint16_t cmd)
 {
-	(void)gm_send_mod(dpid, s, cmd);
+	(void)gm_send_mod(k, dpid, spec, cmd);
 	(void)of_ctl_barrier(dpid);
 }
 
 void
-gm_set_max_groups(uint32_t max)
+gm_set_max(enum gm_kind k, uint32_t max)
 {
-	gm_max_groups = max;
+	gm_max[k] = max;
 }
 
 void
-gm_count_bad_body(void)
+gm_count_bad_body(enum gm_kind k)
 {
-	gm_cnt.bad_bodies++;
+	gm_cnt[k].bad_bodies++;
 }
 
 const struct gm_counters *
-gm_counters(void)
+gm_counters(enum gm_kind k)
 {
-	return &gm_cnt;
+	return &gm_cnt[k];
 }
 
 /* ---- hooks: reconciliation, the poll, replies and errors ---- */
 
 static void
-gm_oper_free(struct gm_node *n, struct gm_oper *o)
+gm_oper_free(struct gm_side *s, struct gm_oper *o)
 {
-	HASH_DEL(n->oper, o);
-	free(o->buckets);
+	HASH_DEL(s->oper, o);
+	free(o->blob);
 	free(o->counters);
 	free(o);
 }
 
 static void
-gm_oper_clear(struct gm_node *n)
+gm_oper_clear(struct gm_side *s)
 {
 	struct gm_oper	*o, *t;
 
-	HASH_ITER(hh, n->oper, o, t)
-		gm_oper_free(n, o);
-	n->reported = n->reading = 0;
-	n->desc_xid = n->stats_xid = 0;
+	HASH_ITER(hh, s->oper, o, t)
+		gm_oper_free(s, o);
+	s->reading = 0;
+	s->desc_xid = s->stats_xid = 0;
 }
 
-/* A switch (re)connected: its old view goes, the config groups are
- * pushed again (openflowplugin's reconciliation). */
+/* A switch (re)connected: its old view goes, the config entries are
+ * pushed again (openflowplugin's reconciliation), groups first: a
+ * meter never names a group, but flows pushed after may name both. */
 void
 gm_connected(uint64_t dpid, uint8_t version)
 {
 	struct gm_node	*n = gm_node_get(dpid, 0);
 	struct gm_cfg	*c, *t;
+	int		 k;
 
+	(void)version;
 	if (n == NULL)
 		return;
-	n->version = version;
-	gm_oper_clear(n);
-	HASH_ITER(hh, n->cfg, c, t)
-		gm_push(n, c, OF_GC_ADD);
-	if (n->n_cfg > 0)
+	for (k = 0; k < GM_KINDS; k++) {
+		gm_oper_clear(&n->s[k]);
+		HASH_ITER(hh, n->s[k].cfg, c, t)
+			gm_push((enum gm_kind)k, dpid, c, OF_GC_ADD);
+	}
+	if (n->s[GM_GROUP].n_cfg + n->s[GM_METER].n_cfg > 0)
 		(void)of_ctl_barrier(dpid);
 }
 
-struct gm_mp_arg {
-	int		mp;
-};
-
-static int
-gm_mp_enc(struct wbuf *w, uint8_t version, uint32_t xid, const void *arg)
-{
-	const struct gm_mp_arg	*a = arg;
-	uint8_t			 body[8];
-	struct wbuf		 b;
-
-	if (version == OF_VERSION_10)
-		return -1;
-	wbuf_init(&b, body, sizeof(body));
-	if (a->mp == OF_MP_GROUP) {	/* every group (7.3.5.9) */
-		wbuf_put_u32(&b, OF_GROUP_ALL);
-		wbuf_put_zero(&b, 4);
-	}
-	return of_mp_request_encode(w, version, xid, (enum of_mp)a->mp, body,
-	    b.len) == -1 ? -1 : 0;
-}
-
-/* Each statistics poll asks for the groups and their counters, unless
- * the last question is unanswered. */
+/* Each statistics poll asks for the descriptions and the counters of
+ * both kinds, unless the last question of that kind is unanswered. */
 void
 gm_poll(uint64_t dpid)
 {
-	struct gm_node		*n = gm_node_get(dpid, 1);
-	struct gm_mp_arg	 a;
+	struct gm_node	*n = gm_node_get(dpid, 1);
+	int		 k;
 
-	if (n->desc_xid != 0 || n->stats_xid != 0)
-		return;
-	a.mp = OF_MP_GROUP_DESC;
-	n->desc_xid = of_ctl_send(dpid, gm_mp_enc, &a);
-	a.mp = OF_MP_GROUP;
-	n->stats_xid = of_ctl_send(dpid, gm_mp_enc, &a);
-	n->reading = 0;
-}
+	for (k = 0; k < GM_KINDS; k++) {
+		struct gm_side	*s = &n->s[k];
 
-static struct gm_oper *
-gm_oper_get(struct gm_node *n, uint32_t id)
-{
-	struct gm_oper	*o;
-
-	HASH_FIND(hh, n->oper, &id, sizeof(id), o);
-	if (o != NULL || HASH_COUNT(n->oper) >= gm_max_groups)
-		return o;
-	o = xcalloc(1, sizeof(*o));
-	o->id = id;
-	HASH_ADD(hh, n->oper, id, sizeof(o->id), o);
-	return o;
+		if (s->desc_xid != 0 || s->stats_xid != 0)
+			continue;
+		s->desc_xid = gm_send_mp((enum gm_kind)k, dpid,
+		    gm_kinds[k].mp_desc);
+		s->stats_xid = gm_send_mp((enum gm_kind)k, dpid,
+		    gm_kinds[k].mp_stats);
+		s->reading = 0;
+	}
 }
 
 static void *
@@ -620,58 +383,71 @@ gm_dup(const uint8_t *p, size_t len)
 	return d;
 }
 
-/* A part of the GROUP_DESC reply; the last one ends the view: groups it
- * did not name are gone from the switch. */
+static struct gm_oper *
+gm_oper_get(enum gm_kind k, struct gm_side *s, uint32_t id)
+{
+	struct gm_oper	*o;
+
+	HASH_FIND(hh, s->oper, &id, sizeof(id), o);
+	if (o != NULL || HASH_COUNT(s->oper) >= gm_max[k])
+		return o;
+	o = xcalloc(1, sizeof(*o));
+	o->id = id;
+	HASH_ADD(hh, s->oper, id, sizeof(o->id), o);
+	return o;
+}
+
+/* A part of the description reply; the last one ends the view: entries
+ * it did not name are gone from the switch. */
 static void
-gm_on_desc(struct gm_node *n, struct rbuf *r, int more)
+gm_on_desc(enum gm_kind k, struct gm_side *s, struct rbuf *r, int more)
 {
 	struct gm_oper	*o, *t;
 	struct gm_desc	 d;
 	int		 rc;
 
-	if (!n->reading) {
-		n->gen++;
-		n->reading = 1;
+	if (!s->reading) {
+		s->gen++;
+		s->reading = 1;
 	}
-	while ((rc = gm_desc_next(r, &d)) == 1) {
-		if ((o = gm_oper_get(n, d.id)) == NULL)
-			continue;	/* past max_groups */
+	while ((rc = gm_kinds[k].desc_next(r, &d)) == 1) {
+		if ((o = gm_oper_get(k, s, d.id)) == NULL)
+			continue;	/* past the bound */
 		o->type = d.type;
-		o->seen = n->gen;
-		free(o->buckets);
-		o->buckets = gm_dup(d.buckets, d.buckets_len);
-		o->len = d.buckets_len;
+		o->seen = s->gen;
+		free(o->blob);
+		o->blob = gm_dup(d.blob, d.len);
+		o->len = d.len;
 	}
-	gm_cnt.bad_replies += rc == -1;
+	gm_cnt[k].bad_replies += rc == -1;
 	if (more)
 		return;
-	HASH_ITER(hh, n->oper, o, t)
-		if (o->seen != n->gen)
-			gm_oper_free(n, o);
-	n->reading = 0;
-	n->desc_xid = 0;
-	n->reported = 1;
+	HASH_ITER(hh, s->oper, o, t)
+		if (o->seen != s->gen)
+			gm_oper_free(s, o);
+	s->reading = 0;
+	s->desc_xid = 0;
 }
 
 static void
-gm_on_stats(struct gm_node *n, struct rbuf *r, int more)
+gm_on_stats(enum gm_kind k, struct gm_side *s, struct rbuf *r, int more)
 {
 	struct gm_oper		*o;
-	struct gm_gstats	 s;
+	struct gm_gstats	 st;
 	int			 rc;
 
-	while ((rc = gm_gstats_next(r, &s)) == 1) {
-		HASH_FIND(hh, n->oper, &s.id, sizeof(s.id), o);
+	while ((rc = gm_kinds[k].stats_next(r, &st)) == 1) {
+		HASH_FIND(hh, s->oper, &st.id, sizeof(st.id), o);
 		if (o == NULL)
 			continue;
 		free(o->counters);
-		o->counters = gm_dup(s.buckets, s.nbuckets * 16);
-		o->st = s;
-		o->st.buckets = o->counters;
+		o->counters = gm_dup(st.counters, st.ncounters * 16);
+		o->st = st;
+		o->st.counters = o->counters;
 	}
-	gm_cnt.bad_replies += rc == -1;
+	gm_cnt[k].bad_replies += rc == -1;
 	if (!more)
-		n->stats_xid = 0;
+		s->stats_xid = 0;
 }
 
 void
@@ -679,45 +455,59 @@ gm_mp_reply(uint64_t dpid, int mp, uint16_t flags, uint32_t xid,
     struct rbuf *entries, void *arg)
 {
 	struct gm_node	*n = gm_node_get(dpid, 0);
-	int		 more = (flags & OF_MPF_MORE) != 0;
+	int		 more = (flags & OF_MPF_MORE) != 0, k;
 
 	(void)arg;
 	if (n == NULL || xid == 0)
 		return;
-	if (mp == OF_MP_GROUP_DESC && xid == n->desc_xid)
-		gm_on_desc(n, entries, more);
-	else if (mp == OF_MP_GROUP && xid == n->stats_xid)
-		gm_on_stats(n, entries, more);
+	for (k = 0; k < GM_KINDS; k++) {
+		struct gm_side	*s = &n->s[k];
+
+		if (mp == gm_kinds[k].mp_desc && xid == s->desc_xid)
+			gm_on_desc((enum gm_kind)k, s, entries, more);
+		else if (mp == gm_kinds[k].mp_stats && xid == s->stats_xid)
+			gm_on_stats((enum gm_kind)k, s, entries, more);
+	}
 }
 
-/* The switch refused a GROUP_MOD (or a group multipart): the config
- * group is marked, and shows in no operational view. */
+/* The switch refused a MOD (the config entry is marked and shows in no
+ * operational view: openflowplugin logs it, the write has succeeded),
+ * or a multipart (a switch without groups or meters). */
+static int
+gm_error_side(enum gm_kind k, struct gm_side *s, uint64_t dpid,
+    uint32_t xid, uint16_t type, uint16_t code)
+{
+	struct gm_cfg	*c, *t;
+
+	if (xid == s->desc_xid || xid == s->stats_xid) {
+		s->desc_xid = s->stats_xid = 0;
+		s->reading = 0;
+		return 1;
+	}
+	HASH_ITER(hh, s->cfg, c, t)
+		if (c->xid == xid) {
+			c->failed = 1;
+			gm_cnt[k].switch_errors++;
+			log_info("openflow:%" PRIu64 " refused %s %" PRIu32
+			    ": error type %u code %u", dpid,
+			    gm_kinds[k].name, c->id, type, code);
+			return 1;
+		}
+	return 0;
+}
+
 void
 gm_error(uint64_t dpid, uint32_t xid, uint16_t type, uint16_t code,
     void *arg)
 {
 	struct gm_node	*n = gm_node_get(dpid, 0);
-	struct gm_cfg	*c, *t;
+	int		 k;
 
 	(void)arg;
-	if (n == NULL || xid == 0)
-		return;
-	if (xid == n->desc_xid || xid == n->stats_xid) {
-		n->desc_xid = n->stats_xid = 0;
-		n->reading = 0;
-		return;
-	}
-	HASH_ITER(hh, n->cfg, c, t)
-		if (c->xid == xid) {
-			c->failed = 1;
-			c->err_type = type;
-			c->err_code = code;
-			gm_cnt.switch_errors++;
-			log_info("openflow:%" PRIu64 " refused group %" PRIu32
-			    ": error type %u code %u", dpid, c->id, type,
-			    code);
+	for (k = 0; n != NULL && xid != 0 && k < GM_KINDS; k++)
+		if (gm_error_side((enum gm_kind)k, &n->s[k], dpid, xid, type,
+		    code))
 			return;
-		}
 }
 
 void
@@ -725,46 +515,54 @@ gm_stop(void)
 {
 	struct gm_node	*n, *tn;
 	struct gm_cfg	*c, *tc;
+	int		 k;
 
 	HASH_ITER(hh, gm_nodes, n, tn) {
-		HASH_ITER(hh, n->cfg, c, tc)
-			gm_cfg_free(n, c);
-		gm_oper_clear(n);
+		for (k = 0; k < GM_KINDS; k++) {
+			HASH_ITER(hh, n->s[k].cfg, c, tc)
+				gm_cfg_free(&n->s[k], c);
+			gm_oper_clear(&n->s[k]);
+		}
 		HASH_DEL(gm_nodes, n);
 		free(n);
 	}
-	memset(&gm_cnt, 0, sizeof(gm_cnt));
+	memset(gm_cnt, 0, sizeof(gm_cnt));
 }
 
 /* ---- reads ---- */
 
-static const struct doc_module gm_fni_mod = {
-	"flow-node-inventory", "urn:opendaylight:flow:inventory"
-};
-static const struct doc_module gm_gst_mod = {
-	"opendaylight-group-statistics", "urn:opendaylight:group:statistics"
-};
-
 uint32_t
-gm_config_count(uint64_t dpid)
+gm_config_count(enum gm_kind k, uint64_t dpid)
 {
-	struct gm_node	*n = gm_node_get(dpid, 0);
+	struct gm_side	*s = gm_side(k, dpid, 0);
 
-	return n ? n->n_cfg : 0;
+	return s ? s->n_cfg : 0;
 }
 
 int
-gm_has(uint64_t dpid, int oper, uint32_t id)
+gm_has(enum gm_kind k, uint64_t dpid, int oper, uint32_t id)
 {
-	struct gm_node	*n = gm_node_get(dpid, 0);
+	struct gm_side	*s = gm_side(k, dpid, 0);
 	struct gm_oper	*o;
 
-	if (n == NULL)
+	if (s == NULL)
 		return 0;
 	if (!oper)
-		return gm_cfg_find(n, id) != NULL;
-	HASH_FIND(hh, n->oper, &id, sizeof(id), o);
+		return gm_cfg_find(s, id) != NULL;
+	HASH_FIND(hh, s->oper, &id, sizeof(id), o);
 	return o != NULL && (oper == 1 || o->counters != NULL);
+}
+
+const char *
+gm_kind_name(enum gm_kind k)
+{
+	return gm_kinds[k].name;
+}
+
+const char *
+gm_stats_name(enum gm_kind k)
+{
+	return k == GM_GROUP ? "group-statistics" : "meter-statistics";
 }
 
 /* A port as a config body names it ("openflow:1:2"), or as the
@@ -840,148 +638,212 @@ gm_render_buckets(struct doc_writer *w, uint64_t dpid, int node_form,
 }
 
 static void
-gm_render_cfg(struct doc_writer *w, uint64_t dpid, const struct gm_cfg *c)
+gm_group_cfg(struct doc_writer *w, uint64_t dpid, const void *spec)
 {
-	doc_entry(w);
-	doc_leaf_uint(w, "group-id", c->id);
-	doc_leaf_str(w, "group-type", gm_type_name(c->spec->type));
-	if (c->spec->name[0] != '\0')
-		doc_leaf_str(w, "group-name", c->spec->name);
-	gm_render_buckets(w, dpid, 1, c->spec->b, c->spec->nb);
-	doc_end(w);
-}
+	const struct gm_spec	*s = spec;
 
-/* The OUTPUT and GROUP actions of a reported bucket (the only ones the
- * controller writes); others are skipped. */
-static void
-gm_wire_actions(struct rbuf *r, struct gm_bucket *b)
-{
-	uint16_t	type, len;
-	uint32_t	arg;
-
-	while (b->nact < GM_MAX_ACTIONS && rbuf_get_u16(r, &type) == 0 &&
-	    rbuf_get_u16(r, &len) == 0 && len >= 8 &&
-	    rbuf_get_u32(r, &arg) == 0) {
-		struct gm_action	*a = &b->act[b->nact];
-
-		memset(a, 0, sizeof(*a));
-		a->arg = arg;
-		a->kind = type == OF13_AT_GROUP ? GM_ACT_GROUP : GM_ACT_OUTPUT;
-		if (type == OF13_AT_OUTPUT && len >= 16)
-			rbuf_get_u16(r, &a->max_len);
-		if (type == OF13_AT_OUTPUT || type == OF13_AT_GROUP)
-			b->nact++;
-		if (rbuf_skip(r, len - 8 - (type == OF13_AT_OUTPUT &&
-		    len >= 16 ? 2 : 0)) == -1)
-			return;
-	}
-}
-
-/* The reported ofp_buckets, numbered from 0 as openflowplugin numbers
- * them (OpenFlow 1.3 buckets have no id). */
-static uint32_t
-gm_wire_buckets(const struct gm_oper *o, struct gm_bucket *out)
-{
-	struct rbuf	r, a;
-	uint16_t	len;
-	uint32_t	n = 0;
-
-	rbuf_init(&r, o->buckets, o->len);
-	while (n < GM_MAX_BUCKETS && rbuf_get_u16(&r, &len) == 0 &&
-	    len >= GM_BUCKET_HDR && (size_t)len - 2 <= rbuf_left(&r)) {
-		struct gm_bucket	*b = &out[n];
-
-		memset(b, 0, sizeof(*b));
-		b->id = n++;
-		rbuf_get_u16(&r, &b->weight);
-		rbuf_get_u32(&r, &b->watch_port);
-		rbuf_get_u32(&r, &b->watch_group);
-		rbuf_skip(&r, 4);
-		if (rbuf_sub(&r, &a, len - GM_BUCKET_HDR) == -1)
-			break;
-		gm_wire_actions(&a, b);
-	}
-	return n;
+	doc_leaf_uint(w, "group-id", s->id);
+	doc_leaf_str(w, "group-type", gm_type_name(s->type));
+	if (s->name[0] != '\0')
+		doc_leaf_str(w, "group-name", s->name);
+	gm_render_buckets(w, dpid, 1, s->b, s->nb);
 }
 
 static void
-gm_render_gstats(struct doc_writer *w, const struct gm_oper *o,
-    const struct doc_module *mod)
+gm_group_oper(struct doc_writer *w, uint64_t dpid, const struct gm_oper *o)
 {
-	struct rbuf	r;
-	uint64_t	pk, by;
-	size_t		i;
+	static struct gm_bucket	b[GM_MAX_BUCKETS];
+	uint32_t		nb = gm_wire_buckets(o->blob, o->len, b);
 
-	doc_container(w, mod, "group-statistics");
 	doc_leaf_uint(w, "group-id", o->id);
-	doc_leaf_uint(w, "ref-count", o->st.ref_count);
-	doc_leaf_uint(w, "packet-count", o->st.packets);
-	doc_leaf_uint(w, "byte-count", o->st.bytes);
+	doc_leaf_str(w, "group-type", gm_type_name((uint8_t)o->type));
+	gm_render_buckets(w, dpid, 0, b, nb);
+}
+
+static void
+gm_duration(struct doc_writer *w, const struct gm_oper *o)
+{
 	doc_container(w, NULL, "duration");
 	doc_leaf_uint(w, "second", o->st.sec);
 	doc_leaf_uint(w, "nanosecond", o->st.nsec);
 	doc_end(w);
-	doc_container(w, NULL, "buckets");
-	doc_list(w, NULL, "bucket-counter");
-	rbuf_init(&r, o->counters, o->st.nbuckets * 16);
-	for (i = 0; i < o->st.nbuckets && rbuf_get_u64(&r, &pk) == 0 &&
-	    rbuf_get_u64(&r, &by) == 0; i++) {
+}
+
+/* The per bucket (band) counters: packets then bytes, 16 bytes each. */
+static void
+gm_counters_list(struct doc_writer *w, const struct gm_oper *o,
+    const char *id, const char *pk, const char *by)
+{
+	struct rbuf	r;
+	uint64_t	p, b;
+	size_t		i;
+
+	rbuf_init(&r, o->counters, o->st.ncounters * 16);
+	for (i = 0; i < o->st.ncounters && rbuf_get_u64(&r, &p) == 0 &&
+	    rbuf_get_u64(&r, &b) == 0; i++) {
 		doc_entry(w);
-		doc_leaf_uint(w, "bucket-id", i);
-		doc_leaf_uint(w, "packet-count", pk);
-		doc_leaf_uint(w, "byte-count", by);
+		doc_leaf_uint(w, id, i);
+		doc_leaf_uint(w, pk, p);
+		doc_leaf_uint(w, by, b);
 		doc_end(w);
 	}
+}
+
+static void
+gm_group_stats(struct doc_writer *w, const struct gm_oper *o)
+{
+	doc_container(w, &gm_gst_mod, "group-statistics");
+	doc_leaf_uint(w, "group-id", o->id);
+	doc_leaf_uint(w, "ref-count", o->st.refs);
+	doc_leaf_uint(w, "packet-count", o->st.packets);
+	doc_leaf_uint(w, "byte-count", o->st.bytes);
+	gm_duration(w, o);
+	doc_container(w, NULL, "buckets");
+	doc_list(w, NULL, "bucket-counter");
+	gm_counters_list(w, o, "bucket-id", "packet-count", "byte-count");
 	doc_end(w);
+	doc_end(w);
+	doc_end(w);
+}
+
+/* ---- meters ---- */
+
+static void
+gm_band_render(struct doc_writer *w, const struct gm_band *b)
+{
+	int	drop = b->type == OF_MBT_DROP;
+
+	doc_entry(w);
+	doc_leaf_uint(w, "band-id", b->id);
+	doc_container(w, NULL, "meter-band-types");
+	doc_leaf_str(w, "flags", gm_band_name(b->type));
+	doc_end(w);
+	doc_leaf_uint(w, "band-rate", b->rate);
+	doc_leaf_uint(w, "band-burst-size", b->burst);
+	doc_leaf_uint(w, drop ? "drop-rate" : "dscp-remark-rate", b->rate);
+	doc_leaf_uint(w, drop ? "drop-burst-size" : "dscp-remark-burst-size",
+	    b->burst);
+	if (!drop)
+		doc_leaf_uint(w, "perc_level", b->prec);
+	doc_end(w);
+}
+
+static void
+gm_meter_head(struct doc_writer *w, uint32_t id, uint16_t flags,
+    const struct gm_band *b, uint32_t nb)
+{
+	char		s[64];
+	uint32_t	i;
+
+	doc_leaf_uint(w, "meter-id", id);
+	gm_mflags_text(flags, s, sizeof(s));
+	doc_leaf_str(w, "flags", s);
+	if (nb == 0)
+		return;
+	doc_container(w, NULL, "meter-band-headers");
+	doc_list(w, NULL, "meter-band-header");
+	for (i = 0; i < nb; i++)
+		gm_band_render(w, &b[i]);
 	doc_end(w);
 	doc_end(w);
 }
 
 static void
-gm_render_op(struct doc_writer *w, uint64_t dpid, const struct gm_oper *o)
+gm_meter_cfg(struct doc_writer *w, uint64_t dpid, const void *spec)
 {
-	static struct gm_bucket	b[GM_MAX_BUCKETS];
-	uint32_t		nb = gm_wire_buckets(o, b);
+	const struct gm_mspec	*s = spec;
 
-	doc_entry(w);
-	doc_leaf_uint(w, "group-id", o->id);
-	doc_leaf_str(w, "group-type", gm_type_name(o->type));
-	gm_render_buckets(w, dpid, 0, b, nb);
-	if (o->counters != NULL)
-		gm_render_gstats(w, o, &gm_gst_mod);
+	(void)dpid;
+	gm_meter_head(w, s->id, s->flags, s->b, s->nb);
+	if (s->name[0] != '\0')
+		doc_leaf_str(w, "meter-name", s->name);
+}
+
+static void
+gm_meter_oper(struct doc_writer *w, uint64_t dpid, const struct gm_oper *o)
+{
+	struct gm_band	b[GM_MAX_BANDS];
+
+	(void)dpid;
+	gm_meter_head(w, o->id, o->type, b, gm_wire_bands(o->blob, o->len,
+	    b));
+}
+
+static void
+gm_meter_stats(struct doc_writer *w, const struct gm_oper *o)
+{
+	doc_container(w, &gm_mst_mod, "meter-statistics");
+	doc_leaf_uint(w, "meter-id", o->id);
+	doc_leaf_uint(w, "flow-count", o->st.refs);
+	doc_leaf_uint(w, "packet-in-count", o->st.packets);
+	doc_leaf_uint(w, "byte-in-count", o->st.bytes);
+	gm_duration(w, o);
+	doc_container(w, NULL, "meter-band-stats");
+	doc_list(w, NULL, "band-stat");
+	gm_counters_list(w, o, "band-id", "packet-band-count",
+	    "byte-band-count");
+	doc_end(w);
+	doc_end(w);
+	doc_end(w);
+}
+
+/* ---- either kind ---- */
+
+void
+gm_render_list(enum gm_kind k, struct doc_writer *w, uint64_t dpid,
+    int oper, int one, uint32_t id)
+{
+	const struct gm_kind_ops	*ops = &gm_kinds[k];
+	struct gm_side			*s = gm_side(k, dpid, 0);
+	struct gm_cfg			*c, *tc;
+	struct gm_oper			*o, *to;
+
+	if (s == NULL || (oper ? HASH_COUNT(s->oper) : s->n_cfg) == 0)
+		return;
+	doc_list(w, &gm_fni_mod, ops->name);
+	if (oper)
+		HASH_ITER(hh, s->oper, o, to) {
+			if (one && o->id != id)
+				continue;
+			doc_entry(w);
+			ops->render_oper(w, dpid, o);
+			if (o->counters != NULL)
+				ops->render_stats(w, o);
+			doc_end(w);
+		}
+	else
+		HASH_ITER(hh, s->cfg, c, tc) {
+			if (one && c->id != id)
+				continue;
+			doc_entry(w);
+			ops->render_cfg(w, dpid, c->spec);
+			doc_end(w);
+		}
 	doc_end(w);
 }
 
 void
-gm_render_list(struct doc_writer *w, uint64_t dpid, int oper, int one,
+gm_render_stats(enum gm_kind k, struct doc_writer *w, uint64_t dpid,
     uint32_t id)
 {
-	struct gm_node	*n = gm_node_get(dpid, 0);
-	struct gm_cfg	*c, *tc;
-	struct gm_oper	*o, *to;
-
-	if (n == NULL || (oper ? HASH_COUNT(n->oper) : n->n_cfg) == 0)
-		return;
-	doc_list(w, &gm_fni_mod, "group");
-	if (oper) {
-		HASH_ITER(hh, n->oper, o, to)
-			if (!one || o->id == id)
-				gm_render_op(w, dpid, o);
-	} else
-		HASH_ITER(hh, n->cfg, c, tc)
-			if (!one || c->id == id)
-				gm_render_cfg(w, dpid, c);
-	doc_end(w);
-}
-
-void
-gm_render_stats(struct doc_writer *w, uint64_t dpid, uint32_t id)
-{
-	struct gm_node	*n = gm_node_get(dpid, 0);
+	struct gm_side	*s = gm_side(k, dpid, 0);
 	struct gm_oper	*o = NULL;
 
-	if (n != NULL)
-		HASH_FIND(hh, n->oper, &id, sizeof(id), o);
+	if (s != NULL)
+		HASH_FIND(hh, s->oper, &id, sizeof(id), o);
 	if (o != NULL && o->counters != NULL)
-		gm_render_gstats(w, o, &gm_gst_mod);
+		gm_kinds[k].render_stats(w, o);
 }
+
+static const struct gm_kind_ops	gm_kinds[GM_KINDS] = {
+	[GM_GROUP] = {
+		"group", OF_MP_GROUP_DESC, OF_MP_GROUP,
+		gm_group_mod, gm_desc_next, gm_gstats_next, gm_group_cfg,
+		gm_group_oper, gm_group_stats,
+	},
+	[GM_METER] = {
+		"meter", OF_MP_METER_CONFIG, OF_MP_METER,
+		gm_meter_mod, gm_mconfig_next, gm_mstats_next, gm_meter_cfg,
+		gm_meter_oper, gm_meter_stats,
+	},
+};

@@ -1,12 +1,13 @@
 /*
- * Groups over RESTCONF, as openflowplugin serves them and CSIT's
- * Groups_Meters suite reads them (docs/guide.md):
- *   .../opendaylight-inventory:nodes/node=openflow%3A1/group=1
- *     ?content=config: the config datastore's group (PUT, GET, DELETE);
- *     ?content=nonconfig: the switch's group (GROUP_DESC) with its
- *     opendaylight-group-statistics:group-statistics (GROUP stats);
- *   and the draft's /restconf/config|operational/.../node/N/group/ID;
- *   sal-group's add-group, update-group and remove-group operations.
+ * Groups and meters over RESTCONF, as openflowplugin serves them and
+ * CSIT's Groups_Meters suite reads them (docs/guide.md):
+ *   .../opendaylight-inventory:nodes/node=openflow%3A1/group=1 (meter=1)
+ *     ?content=config: the config datastore's entry (PUT, GET, DELETE);
+ *     ?content=nonconfig: the switch's (GROUP_DESC, METER_CONFIG) with
+ *     its opendaylight-group-statistics:group-statistics
+ *     (opendaylight-meter-statistics:meter-statistics);
+ *   the draft's /restconf/config|operational/.../node/N/group/ID;
+ *   sal-group's and sal-meter's add-, update- and remove- operations.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -18,17 +19,12 @@
 #include "log.h"
 #include "of_ctl.h"
 #include "of_gmcfg.h"
-#include "of_group.h"
 #include "of_restconf.h"
 #include "restconf.h"
 
-static const struct doc_module gmr_sal_mod = {
-	"sal-group", "urn:opendaylight:group:service"
-};
-
-/* A group id of a URL: decimal, below OFPG_MAX. */
+/* An id of a URL: decimal, at most max (OFPG_MAX, OFPM_MAX). */
 static int
-gmr_id(const char *s, uint32_t *id)
+gmr_id(const char *s, uint32_t max, uint32_t *id)
 {
 	uint64_t	v = 0;
 
@@ -36,14 +32,15 @@ gmr_id(const char *s, uint32_t *id)
 		return -1;
 	for (; *s != '\0'; s++)
 		if (*s < '0' || *s > '9' || (v = v * 10 + (uint64_t)(*s -
-		    '0')) > 0xffffff00u)
+		    '0')) > max)
 			return -1;
 	*id = (uint32_t)v;
 	return 0;
 }
 
 static void
-gmr_get(struct rc_req *rq, uint64_t dpid, int keyed, uint32_t id)
+gmr_get(struct rc_req *rq, enum gm_kind k, uint64_t dpid, int keyed,
+    uint32_t id)
 {
 	const struct rc_path	*p = &rq->path;
 	struct of_ctl_switch	 sw;
@@ -52,78 +49,78 @@ gmr_get(struct rc_req *rq, uint64_t dpid, int keyed, uint32_t id)
 	int			 oper = rq->content != RC_CONTENT_CONFIG;
 	int			 stats = p->n == 4;
 
-	if (stats && (!keyed || !rc_elem_is(&p->e[3], "group-statistics"))) {
+	if (stats && (!keyed || !rc_elem_is(&p->e[3], gm_stats_name(k)))) {
 		rc_unknown(rq, &p->e[3]);
 		return;
 	}
 	if (p->n > 4 || (oper && of_ctl_switch_find(dpid, &sw) == -1) ||
-	    (stats && !oper) || (keyed && !gm_has(dpid, oper + stats, id)) ||
-	    (!keyed && !oper && gm_config_count(dpid) == 0)) {
+	    (stats && !oper) || (keyed && !gm_has(k, dpid, oper + stats,
+	    id)) || (!keyed && !oper && gm_config_count(k, dpid) == 0)) {
 		rc_data_missing(rq);
 		return;
 	}
 	b = rc_writer(rq, &w);
 	if (stats)
-		gm_render_stats(&w, dpid, id);
+		gm_render_stats(k, &w, dpid, id);
 	else
-		gm_render_list(&w, dpid, oper, keyed, id);
+		gm_render_list(k, &w, dpid, oper, keyed, id);
 	rc_send(rq, &w, b);
 }
 
-/* The one group of a PUT's body, its id that of the URL; NULL after an
+/* The one entry of a PUT's body, its id that of the URL; NULL after an
  * error reply. */
-static struct gm_spec *
-gmr_body(struct rc_req *rq, uint32_t id)
+static void *
+gmr_body(struct rc_req *rq, enum gm_kind k, uint32_t id)
 {
 	struct doc	 d;
 	struct doc_node	 root, g;
 	struct doc_iter	 it;
-	struct gm_spec	*s = NULL;
+	void		*s = NULL;
+	uint32_t	 got = 0;
 	char		 err[256];
 	int		 cnt = 0;
 
 	if (rc_body(rq, &d) == -1)
 		return NULL;
 	doc_root(&d, &root);
-	doc_iter_init(&it, &root, "group");
-	while (doc_iter_next(&it, &g) == 1 && ++cnt == 1)
-		if ((s = gm_parse(&g, err, sizeof(err))) == NULL)
+	doc_iter_init(&it, &root, gm_kind_name(k));
+	while (doc_iter_next(&it, &g) == 1)
+		if (++cnt == 1 && (s = gm_parse_kind(k, &g, &got, err,
+		    sizeof(err))) == NULL)
 			http_error(rq->http, 400, "protocol", "invalid-value",
-			    "group: %s", err);
+			    "%s: %s", gm_kind_name(k), err);
 	doc_free(&d);
-	if (cnt != 1 || s == NULL) {
-		if (cnt != 1)
-			http_error(rq->http, 400, "protocol",
-			    "malformed-message", "Expected one "
-			    "flow-node-inventory:group list entry");
-		free(s);
-		return NULL;
-	}
-	if (s->id != id) {
+	if (cnt == 1 && s == NULL)
+		;	/* told above */
+	else if (cnt != 1)
+		http_error(rq->http, 400, "protocol", "malformed-message",
+		    "Expected one flow-node-inventory:%s list entry",
+		    gm_kind_name(k));
+	else if (got != id)
 		http_error(rq->http, 400, "protocol", "invalid-value",
-		    "group-id %" PRIu32 " does not match %" PRIu32 " of the "
-		    "URL", s->id, id);
-		free(s);
-		return NULL;
-	}
-	return s;
+		    "%s-id %" PRIu32 " does not match %" PRIu32 " of the URL",
+		    gm_kind_name(k), got, id);
+	else
+		return s;
+	free(s);
+	gm_count_bad_body(k);
+	return NULL;
 }
 
 static void
-gmr_put(struct rc_req *rq, uint64_t dpid, uint32_t id)
+gmr_put(struct rc_req *rq, enum gm_kind k, uint64_t dpid, uint32_t id)
 {
-	struct gm_spec	*s = gmr_body(rq, id);
-	int		 rc;
+	void	*s = gmr_body(rq, k, id);
+	int	 rc;
 
-	if (s == NULL) {
-		gm_count_bad_body();
+	if (s == NULL)
 		return;
-	}
-	if ((rc = gm_put(dpid, s)) == -1) {
+	if ((rc = gm_put(k, dpid, id, s)) == -1) {
 		free(s);
 		http_error(rq->http, 409, "application", "resource-denied",
-		    "Node openflow:%" PRIu64 " holds its most config groups "
-		    "(--max-groups-per-node)", dpid);
+		    "Node openflow:%" PRIu64 " holds its most config %ss "
+		    "(--max-%ss-per-node)", dpid, gm_kind_name(k),
+		    gm_kind_name(k));
 		return;
 	}
 	/* RFC 8040 section 4.5: 201 created, 204 replaced; the draft's
@@ -133,7 +130,8 @@ gmr_put(struct rc_req *rq, uint64_t dpid, uint32_t id)
 }
 
 static void
-gmr_write(struct rc_req *rq, uint64_t dpid, int keyed, uint32_t id)
+gmr_write(struct rc_req *rq, enum gm_kind k, uint64_t dpid, int keyed,
+    uint32_t id)
 {
 	int	del = rq->http->method == EVHTTP_REQ_DELETE;
 
@@ -142,15 +140,15 @@ gmr_write(struct rc_req *rq, uint64_t dpid, int keyed, uint32_t id)
 		evhttp_add_header(evhttp_request_get_output_headers(
 		    rq->http->ev), "Allow", "GET, PUT, DELETE");
 		http_error(rq->http, 405, "protocol",
-		    "operation-not-supported", "PUT or DELETE one group "
-		    "(.../node/N/group/ID)");
+		    "operation-not-supported", "PUT or DELETE one %s "
+		    "(.../node/N/%s/ID)", gm_kind_name(k), gm_kind_name(k));
 		return;
 	}
 	if (!del) {
-		gmr_put(rq, dpid, id);
+		gmr_put(rq, k, dpid, id);
 		return;
 	}
-	if (gm_delete(dpid, id) == -1) {
+	if (gm_delete(k, dpid, id) == -1) {
 		rc_data_missing(rq);
 		return;
 	}
@@ -158,11 +156,13 @@ gmr_write(struct rc_req *rq, uint64_t dpid, int keyed, uint32_t id)
 }
 
 void
-gm_restconf(struct rc_req *rq)
+gm_restconf(struct rc_req *rq, enum gm_kind k)
 {
 	const struct rc_path	*p = &rq->path;
 	uint64_t		 dpid;
 	uint32_t		 id = 0;
+	uint32_t		 max = k == GM_GROUP ? GM_GROUP_MAX :
+				    GM_METER_MAX;
 	int			 keyed = p->e[2].nkeys > 0;
 
 	if (of_restconf_node_id(p->e[1].key[0], &dpid) == -1) {
@@ -171,19 +171,24 @@ gm_restconf(struct rc_req *rq)
 		    p->e[1].key[0]);
 		return;
 	}
-	if (keyed && gmr_id(p->e[2].key[0], &id) == -1) {
+	if (keyed && gmr_id(p->e[2].key[0], max, &id) == -1) {
 		http_error(rq->http, 400, "protocol", "invalid-value",
-		    "Group '%s' is not a group id (0 to 4294967040)",
-		    p->e[2].key[0]);
+		    "'%s' is not a %s id (0 to %" PRIu32 ")", p->e[2].key[0],
+		    gm_kind_name(k), max);
 		return;
 	}
 	if (rq->http->method & (EVHTTP_REQ_GET | EVHTTP_REQ_HEAD))
-		gmr_get(rq, dpid, keyed, id);
+		gmr_get(rq, k, dpid, keyed, id);
 	else
-		gmr_write(rq, dpid, keyed, id);
+		gmr_write(rq, k, dpid, keyed, id);
 }
 
-/* ---- sal-group ---- */
+/* ---- sal-group and sal-meter ---- */
+
+static const struct doc_module gmr_sal_mod[GM_KINDS] = {
+	{ "sal-group", "urn:opendaylight:group:service" },
+	{ "sal-meter", "urn:opendaylight:meter:service" },
+};
 
 /* The node of an input, connected; -1 after an error reply. */
 static int
@@ -211,39 +216,48 @@ gmr_rpc_node(struct http_req *h, const struct doc_node *in, uint64_t *dpid)
 	return 0;
 }
 
-/* add-group and remove-group: the input is the group (node-group);
- * update-group: its updated-group (group-update).  Each answers once
- * its GROUP_MOD and a barrier are queued. */
+/* add- and remove-: the input is the entry (node-group, node-meter);
+ * update-: its updated-group (updated-meter).  Each answers once its
+ * MOD and a barrier are queued.  op: the kind, times 4, plus the
+ * command. */
 static void
 gmr_rpc(struct http_req *h, const struct doc_node *in, int rfc8040,
-    int cmd)
+    int op)
 {
-	struct doc_node	 g = *in;
-	struct gm_spec	*s;
+	enum gm_kind	 k = (enum gm_kind)(op / 4);
+	uint16_t	 cmd = (uint16_t)(op % 4);
+	struct doc_node	 e = *in;
+	void		*s;
 	uint64_t	 dpid;
-	char		 err[256];
+	uint32_t	 id;
+	char		 err[256], upd[32];
 
 	if (gmr_rpc_node(h, in, &dpid) == -1)
 		return;
-	if (cmd == OF_GC_MODIFY && doc_child(in, "updated-group", &g) == -1) {
+	snprintf(upd, sizeof(upd), "updated-%s", gm_kind_name(k));
+	if (cmd == 1 && doc_child(in, upd, &e) == -1) {
 		http_error(h, 400, "protocol", "missing-element",
-		    "The input needs updated-group");
+		    "The input needs %s", upd);
 		return;
 	}
-	if ((s = gm_parse(&g, err, sizeof(err))) == NULL) {
-		gm_count_bad_body();
+	if ((s = gm_parse_kind(k, &e, &id, err, sizeof(err))) == NULL) {
+		gm_count_bad_body(k);
 		http_error(h, 400, "protocol", "invalid-value", "%s", err);
 		return;
 	}
-	gm_rpc_push(dpid, s, (uint16_t)cmd);
+	gm_rpc_push(k, dpid, s, cmd);
 	free(s);
-	rc_rpc_empty(h, rfc8040, &gmr_sal_mod);
+	rc_rpc_empty(h, rfc8040, &gmr_sal_mod[k]);
 }
 
+/* OF_GC_ADD, _MODIFY, _DELETE are 0, 1, 2, as OF_MC_*. */
 static const struct rc_rpc gmr_rpcs[] = {
-	{ "sal-group", "add-group", gmr_rpc, OF_GC_ADD },
-	{ "sal-group", "update-group", gmr_rpc, OF_GC_MODIFY },
-	{ "sal-group", "remove-group", gmr_rpc, OF_GC_DELETE },
+	{ "sal-group", "add-group", gmr_rpc, GM_GROUP * 4 + 0 },
+	{ "sal-group", "update-group", gmr_rpc, GM_GROUP * 4 + 1 },
+	{ "sal-group", "remove-group", gmr_rpc, GM_GROUP * 4 + 2 },
+	{ "sal-meter", "add-meter", gmr_rpc, GM_METER * 4 + 0 },
+	{ "sal-meter", "update-meter", gmr_rpc, GM_METER * 4 + 1 },
+	{ "sal-meter", "remove-meter", gmr_rpc, GM_METER * 4 + 2 },
 };
 
 void

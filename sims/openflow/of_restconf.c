@@ -66,6 +66,7 @@ static const struct rc_list inv_lists[] = {
 	{ "flow", 1 },
 	{ "node-connector", 1 },
 	{ "group", 1 },
+	{ "meter", 1 },
 	{ NULL, 0 },
 };
 
@@ -188,7 +189,8 @@ inv_node(struct doc_writer *w, const struct of_ctl_switch *sw)
 	doc_list(w, NULL, "node-connector");
 	op_render(w, sw->dpid);
 	doc_end(w);
-	gm_render_list(w, sw->dpid, 1, 0, 0);
+	gm_render_list(GM_GROUP, w, sw->dpid, 1, 0, 0);
+	gm_render_list(GM_METER, w, sw->dpid, 1, 0, 0);
 	doc_end(w);
 }
 
@@ -311,6 +313,14 @@ inv_get_below(struct rc_req *rq, const struct of_ctl_switch *sw)
 
 /* ---- the config datastore ---- */
 
+/* The node has config groups or meters (of_gmcfg.c). */
+static int
+inv_gm_config(uint64_t dpid)
+{
+	return gm_config_count(GM_GROUP, dpid) +
+	    gm_config_count(GM_METER, dpid) > 0;
+}
+
 static void
 inv_cfg_table(struct doc_writer *w, struct fc_node *fn, unsigned t)
 {
@@ -338,7 +348,8 @@ inv_cfg_node(struct doc_writer *w, struct fc_node *fn, uint64_t dpid)
 		if (set[t / 8] & (1u << (t % 8)))
 			inv_cfg_table(w, fn, t);
 	doc_end(w);
-	gm_render_list(w, dpid, 0, 0, 0);
+	gm_render_list(GM_GROUP, w, dpid, 0, 0, 0);
+	gm_render_list(GM_METER, w, dpid, 0, 0, 0);
 	doc_end(w);
 }
 
@@ -348,7 +359,7 @@ inv_cfg_node_cb(const struct of_ctl_switch *sw, void *arg)
 	struct fc_node	*fn = fc_node_get(sw->dpid, 0);
 
 	if ((fn != NULL && fc_node_count(fn, -1) > 0) ||
-	    gm_config_count(sw->dpid) > 0)
+	    inv_gm_config(sw->dpid))
 		inv_cfg_node(arg, fc_node_get(sw->dpid, 1), sw->dpid);
 	return 0;
 }
@@ -360,7 +371,7 @@ inv_cfg_any_cb(const struct of_ctl_switch *sw, void *arg)
 
 	(void)arg;
 	return (fn != NULL && fc_node_count(fn, -1) > 0) ||
-	    gm_config_count(sw->dpid) > 0;
+	    inv_gm_config(sw->dpid);
 }
 
 /* GET of the config datastore's nodes: the connected nodes with config
@@ -399,8 +410,8 @@ inv_get_config(struct rc_req *rq)
 		return;
 	/* A node with config groups only has an (empty) flow store. */
 	if (of_restconf_node_id(p->e[1].key[0], &dpid) == -1 ||
-	    (fn = fc_node_get(dpid, gm_config_count(dpid) > 0)) == NULL ||
-	    (fc_node_count(fn, -1) == 0 && gm_config_count(dpid) == 0)) {
+	    (fn = fc_node_get(dpid, inv_gm_config(dpid))) == NULL ||
+	    (fc_node_count(fn, -1) == 0 && !inv_gm_config(dpid))) {
 		rc_data_missing(rq);
 		return;
 	}
@@ -664,8 +675,10 @@ inv_handle(struct rc_req *rq, void *arg)
 {
 	(void)arg;
 	if (rq->path.n >= 3 && rc_elem_is(&rq->path.e[1], "node") &&
-	    rc_elem_is(&rq->path.e[2], "group")) {
-		gm_restconf(rq);
+	    (rc_elem_is(&rq->path.e[2], "group") ||
+	    rc_elem_is(&rq->path.e[2], "meter"))) {
+		gm_restconf(rq, rc_elem_is(&rq->path.e[2], "group") ?
+		    GM_GROUP : GM_METER);
 		return;
 	}
 	if (rq->http->method & (EVHTTP_REQ_GET | EVHTTP_REQ_HEAD))

@@ -26,7 +26,8 @@ struct of_role {
 	int			 exit_when_done;
 	int			 gate_opened;	/* a worker's, by the parent */
 	uint64_t		 held_at_open;
-	uint32_t		 max_groups;	/* config groups per node */
+	uint32_t		 max_gm[2];	/* config groups, meters per
+						   node (of_gmcfg.h) */
 };
 
 static struct of_role	ofr;
@@ -329,8 +330,11 @@ const struct ctl_role of_ctl_role = {
 /* ---- the inventory: opendaylight-inventory over RESTCONF ---- */
 
 static const struct opt ofinv_rows[] = {
-	OPT_U("max-groups-per-node", "N", struct of_role, max_groups, 1,
+	OPT_U("max-groups-per-node", "N", struct of_role, max_gm[0], 1,
 	    10000000, CTL_GIVEN_OPT, "config groups a node holds at most\n"
+	    "(a PUT past them: 409)", .def = "4096"),
+	OPT_U("max-meters-per-node", "N", struct of_role, max_gm[1], 1,
+	    10000000, CTL_GIVEN_OPT, "config meters a node holds at most\n"
 	    "(a PUT past them: 409)", .def = "4096"),
 	OPT_END
 };
@@ -347,24 +351,33 @@ ofinv_start(void *cfg, struct http_server *hs, char *err, size_t errlen)
 	of_rpc_register(hs);
 	of_topology_register();
 	gm_rpc_register(hs);
-	gm_set_max_groups(ofr.max_groups ? ofr.max_groups :
-	    GM_DEFAULT_MAX_GROUPS);
+	gm_set_max(GM_GROUP, ofr.max_gm[0] ? ofr.max_gm[0] : GM_DEFAULT_MAX);
+	gm_set_max(GM_METER, ofr.max_gm[1] ? ofr.max_gm[1] : GM_DEFAULT_MAX);
 	fc_start();
 	return 0;
 }
 
-/* Bad group bodies, refusals and the switches' answers. */
+/* Bad group and meter bodies, refusals and the switches' answers. */
 static void
 ofinv_summary(void *cfg)
 {
-	const struct gm_counters	*g = gm_counters();
+	static const char *const what[] = {
+		"groups: # GROUP_MODs sent", "meters: # METER_MODs sent"
+	};
+	char	title[256];
+	int	k;
 
 	(void)cfg;
-	ctl_print_figures("groups: # GROUP_MODs sent, # refused by switches, "
-	    "# bad bodies, # refused past --max-groups-per-node, "
-	    "# bad replies\n", (const uint64_t[]){ g->group_mods,
-	    g->switch_errors, g->bad_bodies, g->refused_full,
-	    g->bad_replies }, 5);
+	for (k = 0; k < GM_KINDS; k++) {
+		const struct gm_counters	*g = gm_counters(k);
+
+		snprintf(title, sizeof(title), "%s, # refused by switches, "
+		    "# bad bodies, # refused past --max-%s-per-node, "
+		    "# bad replies\n", what[k], k ? "meters" : "groups");
+		ctl_print_figures(title, (const uint64_t[]){ g->mods,
+		    g->switch_errors, g->bad_bodies, g->refused_full,
+		    g->bad_replies }, 5);
+	}
 }
 
 static void

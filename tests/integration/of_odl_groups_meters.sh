@@ -1,13 +1,15 @@
 #!/bin/bash
-# OpenDaylight's Groups_Meters suite (005__openflow_group.robot) against
-# the embedded controller: its g4.xml PUT to the config datastore, read
+# OpenDaylight's Groups_Meters suite (005__openflow_group.robot,
+# 010__openflow_meter.robot) against the embedded controller: its g4.xml PUT to the config datastore, read
 # back from config, polled from operational until it holds the elements
 # the suite looks for (group-statistics, ref-count, packet-count,
 # byte-count, buckets, weight, group-select), compared with what was sent;
 # DELETE, and the switch no longer reports it.  Also: the draft URLs and
 # JSON, a group the switch refuses (never operational), bad bodies, the
 # --max-groups-per-node bound, sal-group's add-group and remove-group,
-# and the switches' own GROUP_MOD counters.
+# and the switches' own GROUP_MOD counters; then the same for meters
+# (m4.xml; meter-statistics, meter-kbps, flow-count, packet-in-count,
+# byte-in-count, meter-band-stats, meter-band-headers; sal-meter).
 . "$(dirname "$0")/../lib.sh"
 need curl
 need ss
@@ -182,6 +184,77 @@ expect 200 DELETE "$B/restconf/config/$N2D/group/2"
 poll "$N1?content=nonconfig" 'sorted(g["group-id"] for g in d["opendaylight-inventory:node"][0]["flow-node-inventory:group"]) == [3]'
 poll "$B/restconf/operational/$N2D" '"flow-node-inventory:group" not in d["node"][0]'
 
+# Meters (010__openflow_meter.robot): m4.xml, as the suite sends it.
+cat >"$TMPD/m4.xml" <<'EOF'
+<?xml version="1.0" encoding="UTF-8" standalone="no"?>
+<meter xmlns="urn:opendaylight:flow:inventory">
+    <flags>meter-kbps</flags>
+    <meter-band-headers>
+        <meter-band-header>
+            <band-id>0</band-id>
+            <drop-rate>20</drop-rate>
+            <drop-burst-size>200</drop-burst-size>
+            <meter-band-types>
+                <flags>ofpmbt-drop</flags>
+            </meter-band-types>
+        </meter-band-header>
+    </meter-band-headers>
+    <meter-id>1</meter-id>
+    <meter-name>Foo</meter-name>
+</meter>
+EOF
+expect 201 PUT "$N1/meter=1" application/xml "$TMPD/m4.xml"
+expect 200 GET "$N1/meter=1?content=config"
+grep -q Foo "$TMPD/out" || fail "config meter has no name Foo"
+BANDS='[(h["band-id"], h["meter-band-types"]["flags"], h["drop-rate"], h["drop-burst-size"]) for h in m["meter-band-headers"]["meter-band-header"]]'
+check "[(m['meter-id'], m['flags'], $BANDS) for m in d['flow-node-inventory:meter']] == [(1, 'meter-kbps', [(0, 'ofpmbt-drop', 20, 200)])]" \
+    "config meter differs from m4.xml"
+poll "$N1/meter=1?content=nonconfig" '"opendaylight-meter-statistics:meter-statistics" in d["flow-node-inventory:meter"][0]'
+for e in meter-statistics meter-kbps flow-count packet-in-count \
+    byte-in-count meter-band-stats meter-band-headers; do
+	grep -q -- "$e" "$TMPD/out" || fail "operational meter lacks $e"
+done
+check "[(m['meter-id'], m['flags'], $BANDS, len(m['opendaylight-meter-statistics:meter-statistics']['meter-band-stats']['band-stat'])) for m in d['flow-node-inventory:meter']] == [(1, 'meter-kbps', [(0, 'ofpmbt-drop', 20, 200)], 1)]" \
+    "operational meter differs from what was sent"
+expect 200 GET "$N1/meter=1/opendaylight-meter-statistics:meter-statistics?content=nonconfig"
+check 'd["opendaylight-meter-statistics:meter-statistics"]["flow-count"] == 0' \
+    "meter statistics alone"
+"$PY" - "$TMPD" <<'EOF'
+import json, sys
+m = lambda i, flags, burst: {"flow-node-inventory:meter": [{"meter-id": i,
+    "flags": flags, "meter-band-headers": {"meter-band-header": [{
+    "band-id": 0, "meter-band-types": {"flags": "ofpmbt-drop"},
+    "drop-rate": 100, "drop-burst-size": burst}]}}]}
+for name, doc in (("m7", m(7, "meter-kbps meter-burst", 0)),
+                  ("m3", m(3, "meter-pktps", 0)),
+                  ("m2", m(2, "meter-kbps meter-stats", 10)),
+                  ("mbad", m(5, "meter-kbps meter-fast", 0))):
+    json.dump(doc, open("%s/%s.json" % (sys.argv[1], name), "w"))
+ref = ("/opendaylight-inventory:nodes/opendaylight-inventory:node"
+       "[opendaylight-inventory:id='openflow:2']")
+add = {"input": {"node": ref, "meter-id": 6, "flags": "meter-kbps",
+       "meter-band-headers": {"meter-band-header": [{"band-id": 0,
+       "meter-band-types": {"flags": "ofpmbt-drop"}, "drop-rate": 5}]}}}
+json.dump(add, open("%s/addm.json" % sys.argv[1], "w"))
+EOF
+# A BURST meter whose band has no burst size is refused (BAD_BURST).
+expect 201 PUT "$N1/meter=7" application/json "$TMPD/m7.json"
+expect 201 PUT "$N1/meter=3" application/json "$TMPD/m3.json"
+poll "$N1?content=nonconfig" 'sorted(m["meter-id"] for m in d["opendaylight-inventory:node"][0]["flow-node-inventory:meter"]) == [1, 3]'
+expect 404 GET "$N1/meter=7?content=nonconfig"
+expect 400 PUT "$N1/meter=5" application/json "$TMPD/mbad.json"
+grep -q meter-fast "$TMPD/out" || fail "bad meter flag not named"
+expect 201 PUT "$B/restconf/config/$N2D/meter/2" application/json "$TMPD/m2.json"
+poll "$B/restconf/operational/$N2D/meter/2" 'd["flow-node-inventory:meter"][0]["flags"] == "meter-kbps meter-stats"'
+expect 204 POST "$B/rests/operations/sal-meter:add-meter" application/json "$TMPD/addm.json"
+poll "$B/restconf/operational/$N2D/meter/6" 'd["flow-node-inventory:meter"][0]["meter-band-headers"]["meter-band-header"][0]["drop-rate"] == 5'
+expect 204 POST "$B/rests/operations/sal-meter:remove-meter" application/json "$TMPD/addm.json"
+expect 204 DELETE "$N1/meter=1"
+expect 404 DELETE "$N1/meter=1"
+expect 200 DELETE "$B/restconf/config/$N2D/meter/2"
+poll "$N1?content=nonconfig" 'sorted(m["meter-id"] for m in d["opendaylight-inventory:node"][0]["flow-node-inventory:meter"]) == [3]'
+poll "$B/restconf/operational/$N2D" '"flow-node-inventory:meter" not in d["node"][0]'
+
 # The switches took: 1 ADD + 1 MODIFY + ADD 7 (refused) + ADD 3 +
 # DELETE 1 on openflow:1, ADD 2 + ADD 6 + DELETE 6 + DELETE 2 on the other.
 stop_pid "$SW"
@@ -189,7 +262,15 @@ stop_pid "$SW"
     fail "switches counted $(json_get "$TMPD/sw.json" 'r["counters"]["group_mods"]') GROUP_MODs, not 9"
 [ "$(json_get "$TMPD/sw.json" 'r["counters"]["group_mod_errors"]')" = 1 ] ||
     fail "switches refused other than one GROUP_MOD"
+# ADD 1, ADD 7 (refused), ADD 3, DELETE 1; ADD 2, ADD 6, DELETE 6,
+# DELETE 2.
+[ "$(json_get "$TMPD/sw.json" 'r["counters"]["meter_mods"]')" = 8 ] ||
+    fail "switches counted $(json_get "$TMPD/sw.json" 'r["counters"]["meter_mods"]') METER_MODs, not 8"
+[ "$(json_get "$TMPD/sw.json" 'r["counters"]["meter_mod_errors"]')" = 1 ] ||
+    fail "switches refused other than one METER_MOD"
 stop_pid "$CTL"
 grep -q "groups: 9 GROUP_MODs sent, 1 refused by switches, 3 bad bodies, 1 refused past --max-groups-per-node, 0 bad replies" \
     "$TMPD/ctl.log" || fail "controller's groups line"
+grep -q "meters: 8 METER_MODs sent, 1 refused by switches, 1 bad bodies, 0 refused past --max-meters-per-node, 0 bad replies" \
+    "$TMPD/ctl.log" || fail "controller's meters line"
 exit 0
