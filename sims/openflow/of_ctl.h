@@ -30,6 +30,8 @@ struct of_ctl_config {
 	struct endpoint		listen;
 	uint32_t		version_bitmap;
 	uint32_t		flows_per_switch;
+	uint32_t		groups_per_switch; /* pushed before the flows, */
+	uint32_t		meters_per_switch; /* to 1.3 switches only */
 	uint32_t		batch;		/* FLOW_MODs per barrier */
 	uint32_t		window;		/* barriers in flight */
 	int			read_stats;	/* flow stats after programming */
@@ -63,6 +65,8 @@ struct of_ctl_stats {
 	uint64_t	rounds;		/* finished */
 	uint64_t	switches_now;
 	uint64_t	flow_mods_sent;
+	uint64_t	group_mods_sent;
+	uint64_t	meter_mods_sent;
 	uint64_t	barriers_acked;
 	uint64_t	flows_in_stats;
 	uint64_t	errors_received;

@@ -345,6 +345,7 @@ of_on_group_mod(const struct of_ctx *c)
 	struct of_group_mod	 gm;
 	struct of_group_limits	 lim;
 	enum of_err		 err = OF_ERR_NONE;
+	uint32_t		 before;
 
 	if (of_slave_refuse(c))
 		return;
@@ -355,6 +356,7 @@ of_on_group_mod(const struct of_ctx *c)
 	(*cn->group_mods)++;
 	lim.n_ports = sw->sim->cfg.ports;
 	lim.max_groups = sw->sim->cfg.max_groups;
+	before = of_groups_count(sw->owner->groups);
 	if (of_group_mod_decode(c->body, &gm, &err) == -1 ||
 	    of_groups_apply(&sw->owner->groups, &gm, &lim, clock_ns(),
 	    of_group_deleted, sw, &err) == -1) {
@@ -362,7 +364,10 @@ of_on_group_mod(const struct of_ctx *c)
 		if (err == OF_ERR_GROUP_OUT_OF_GROUPS)
 			(*cn->groups_out_of_room)++;
 		of_refuse(c, err);
+		return;
 	}
+	of_gm_changed(sw, 0, before, of_groups_count(sw->owner->groups),
+	    clock_ns());
 }
 
 /* PORT_STATUS is asynchronous: each controller's async config may mask

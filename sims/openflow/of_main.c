@@ -97,6 +97,12 @@ static const struct opt of_rows[] = {
 	OPT_F("expect-delete", C, expect_delete, 0,
 	    "the controller deletes those flows again: a\n"
 	    "delete phase that never begins fails the run"),
+	OPT_U("expect-groups", "N", C, expect_gm[0], 1, UINT32_MAX, 0,
+	    "program_groups ends when the switches hold N\n"
+	    "groups, delete_groups when they hold none again"),
+	OPT_U("expect-meters", "N", C, expect_gm[1], 1, UINT32_MAX, 0,
+	    "program_meters and delete_meters, the same for\n"
+	    "meters"),
 	OPT_FN("topology", "T", of_topology_row, 0,
 	    "none, linear, ring or tree[:FANOUT] (LLDP links)",
 	    .def = "none"),
@@ -306,6 +312,7 @@ of_phases_init(struct of_sim *sim)
 	if (sim->cfg.pktin_count > 0)
 		sim->ph[OFP_PACKET_IN]->target =
 		    sim->cfg.pktin_count * sim->cfg.switches;
+	of_gm_phases_init(sim);
 	phase_start(sim->ph[OFP_CONNECT], now);
 	of_cluster_init(sim, now);
 }
@@ -507,7 +514,7 @@ of_tick_nb(struct of_sim *sim, uint64_t now)
  * switch ever made PACKET_INs): once connect is over and --timeout more
  * seconds have passed, it is over too, timed out with nothing.
  */
-static void
+void
 of_never_began(struct phase *ph, const struct phase *connect, uint64_t now,
     double timeout)
 {
@@ -562,6 +569,7 @@ of_tick(void *arg, uint64_t now)
 	    sim->phase_timeout);
 	if (sim->nb == NULL && sim->cfg.expect_flows > 0)
 		complete = of_tick_flows(sim, now) && complete;
+	complete = of_gm_tick(sim, now) && complete;
 	if (sim->cfg.pktin != OF_PKTIN_OFF) {
 		run_phase_timeout(ph[OFP_PACKET_IN], now, sim->phase_timeout);
 		complete = complete && sim->cfg.pktin_count > 0 &&

@@ -89,6 +89,12 @@ static const struct opt ofr_rows[] = {
 	    "seconds of its accept (0: never)"),
 	OPT_U("flows-per-switch", "K", R, ctl.flows_per_switch, 0, 100000000,
 	    O, "FLOW_MODs (adds) to push into each switch"),
+	OPT_U("groups-per-switch", "G", R, ctl.groups_per_switch, 0, 1000000,
+	    O, "groups (GROUP_MOD adds) to push into each\n"
+	    "OpenFlow 1.3 switch before its flows"),
+	OPT_U("meters-per-switch", "M", R, ctl.meters_per_switch, 0, 1000000,
+	    O, "meters (METER_MOD adds) to push into each\n"
+	    "OpenFlow 1.3 switch after its groups"),
 	OPT_U("batch", "B", R, ctl.batch, 1, 1000000, O,
 	    "FLOW_MODs per barrier"),
 	OPT_U("window", "W", R, ctl.window, 1, 1000000, O,
@@ -180,10 +186,12 @@ ofr_check(void *cfg, unsigned given, const struct ctl_env *env, char *err,
 	/* The operational inventory is the switches' view: poll it. */
 	if (env->restconf && !(given & OFR_GIVEN_STATS))
 		r->ctl.stats_interval = 1;
-	if (r->exit_when_done && (r->ctl.flows_per_switch == 0 ||
+	if (r->exit_when_done && (r->ctl.flows_per_switch +
+	    r->ctl.groups_per_switch + r->ctl.meters_per_switch == 0 ||
 	    r->ctl.expect_switches == 0)) {
 		snprintf(err, errlen, "--exit-when-done needs --switches and "
-		    "--flows-per-switch");
+		    "--flows-per-switch (or --groups-per-switch, "
+		    "--meters-per-switch)");
 		return -1;
 	}
 	if (env->workers > 0 && ofr_check_workers(r, err, errlen) == -1)
@@ -305,6 +313,10 @@ ofr_summary(void *cfg)
 	    (const uint64_t[]){ s->packet_ins, s->lldp_sent, s->links_seen,
 	    s->errors_received, s->bad_messages, s->refused,
 	    s->reads_paused, s->hello_timeouts }, 8);
+	if (s->group_mods_sent + s->meter_mods_sent > 0)
+		ctl_print_figures("controller: # GROUP_MODs sent, "
+		    "# METER_MODs sent\n", (const uint64_t[]){
+		    s->group_mods_sent, s->meter_mods_sent }, 2);
 	ofr_cluster_summary(s);
 	ofr_stats_summary(cfg, s);
 }
