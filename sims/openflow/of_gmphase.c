@@ -7,7 +7,9 @@
  * (docs/report.md).  Both count what the tables hold, so a MODIFY adds
  * nothing and a refused ADD nothing either.
  */
+#include "log.h"
 #include "metrics.h"
+#include "of_nb.h"
 #include "of_sim.h"
 #include "run.h"
 
@@ -15,6 +17,15 @@ static const char *const of_gm_names[2][2] = {
 	{ "program_groups", "delete_groups" },
 	{ "program_meters", "delete_meters" },
 };
+
+/* The run expects the deletes: asked for, or a northbound that
+ * deletes what it wrote. */
+static int
+of_gm_delete_expected(const struct of_sim *sim)
+{
+	return sim->cfg.expect_delete || (sim->cfg.nb.url != NULL &&
+	    !sim->cfg.nb.no_delete);
+}
 
 void
 of_gm_phases_init(struct of_sim *sim)
@@ -32,7 +43,7 @@ of_gm_phases_init(struct of_sim *sim)
 		    metrics_phase(sim->m, of_gm_names[k][1], "openflow");
 		phase_expect(prog, sim->cfg.expect_gm[k]);
 		del->target = sim->cfg.expect_gm[k];
-		if (sim->cfg.expect_delete)
+		if (of_gm_delete_expected(sim))
 			phase_expect(del, sim->cfg.expect_gm[k]);
 	}
 }
@@ -94,8 +105,104 @@ of_gm_tick(struct of_sim *sim, uint64_t now)
 		run_phase_timeout(del, now, sim->phase_timeout);
 		over = over && phase_over(prog) &&
 		    del->state != PHASE_RUNNING &&
-		    (!sim->cfg.expect_delete || phase_over(del) ||
+		    (!of_gm_delete_expected(sim) || phase_over(del) ||
 		    prog->state != PHASE_DONE);
 	}
 	return over;
+}
+
+/* ---- --northbound: the groups and meters pushed through it ---- */
+
+static const int of_gm_kinds[2] = { 0, 1 };
+static const char *const of_gm_nb_names[2][4] = {
+	{ "nb_program_groups", "confirm_groups", "nb_delete_groups",
+	  "confirm_delete_groups" },
+	{ "nb_program_meters", "confirm_meters", "nb_delete_meters",
+	  "confirm_delete_meters" },
+};
+
+/* The switches' side of program (delete) is timed from the first add
+ * (delete) request, as the flows' is. */
+static void
+of_gm_nb_hook(struct of_sim *sim, int k, int deleting, uint64_t now)
+{
+	struct phase	*ph = sim->ph[OFP_PROGRAM_GROUPS + 2 * k + deleting];
+
+	if (ph != NULL && ph->state == PHASE_PENDING)
+		phase_start(ph, now);
+}
+
+static void
+of_gm_nb_hook_groups(void *arg, int deleting, uint64_t now)
+{
+	of_gm_nb_hook(arg, 0, deleting, now);
+}
+
+static void
+of_gm_nb_hook_meters(void *arg, int deleting, uint64_t now)
+{
+	of_gm_nb_hook(arg, 1, deleting, now);
+}
+
+/* One sequence of the northbound driver per kind asked for, one item
+ * per request, over the flows' nodes and options. */
+void
+of_gm_nb_new(struct of_sim *sim)
+{
+	struct nb_opts	o;
+	int		k;
+
+	for (k = 0; k < 2; k++) {
+		if (sim->cfg.nb_gm[k] == 0)
+			continue;
+		o = sim->cfg.nb;
+		o.driver = &of_nb_odl_gm_driver;
+		o.ctx = &of_gm_kinds[k];
+		o.flows = (uint64_t)sim->cfg.nb_gm[k] * sim->cfg.switches;
+		o.flow_base = 0;
+		o.per_request = 1;
+		o.program_name = of_gm_nb_names[k][0];
+		o.confirm_name = of_gm_nb_names[k][1];
+		o.delete_name = of_gm_nb_names[k][2];
+		o.confirm_delete_name = of_gm_nb_names[k][3];
+		sim->nb_gm[k] = nb_new(&o, sim->m, sim->nb_nodes,
+		    sim->cfg.switches, k ? of_gm_nb_hook_meters :
+		    of_gm_nb_hook_groups, sim);
+	}
+}
+
+int
+of_gm_nb_begin(struct of_sim *sim, uint64_t now)
+{
+	int	k;
+
+	for (k = 0; k < 2; k++)
+		if (sim->nb_gm[k] != NULL &&
+		    nb_begin_logged(sim->nb_gm[k], now) == -1)
+			return -1;
+	return 0;
+}
+
+/* 1: every sequence is over. */
+int
+of_gm_nb_tick(struct of_sim *sim, uint64_t now)
+{
+	int	k, over = 1;
+
+	for (k = 0; k < 2; k++)
+		if (sim->nb_gm[k] != NULL && !nb_tick(sim->nb_gm[k], now))
+			over = 0;
+	return over;
+}
+
+void
+of_gm_nb_free(struct of_sim *sim)
+{
+	int	k;
+
+	for (k = 0; k < 2; k++) {
+		if (sim->nb_gm[k] != NULL)
+			nb_free(sim->nb_gm[k]);
+		sim->nb_gm[k] = NULL;
+	}
 }

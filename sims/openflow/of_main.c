@@ -103,6 +103,12 @@ static const struct opt of_rows[] = {
 	OPT_U("expect-meters", "N", C, expect_gm[1], 1, UINT32_MAX, 0,
 	    "program_meters and delete_meters, the same for\n"
 	    "meters"),
+	OPT_U("groups-per-switch", "G", C, nb_gm[0], 1, 1000000, 0,
+	    "with --northbound: PUT G groups into each\n"
+	    "switch's config too, one a request, confirm\n"
+	    "and delete them (--expect-groups is G x N)"),
+	OPT_U("meters-per-switch", "M", C, nb_gm[1], 1, 1000000, 0,
+	    "with --northbound: the same for M meters"),
 	OPT_FN("topology", "T", of_topology_row, 0,
 	    "none, linear, ring or tree[:FANOUT] (LLDP links)",
 	    .def = "none"),
@@ -380,6 +386,7 @@ of_nb_new(struct of_sim *sim)
 	}
 	sim->nb = nb_new(&sim->cfg.nb, sim->m, sim->nb_nodes,
 	    sim->cfg.switches, of_nb_hook, sim);
+	of_gm_nb_new(sim);
 }
 
 static int
@@ -486,6 +493,7 @@ of_tick_nb(struct of_sim *sim, uint64_t now)
 	struct phase	*prog = sim->ph[OFP_PROGRAM];
 	struct phase	*del = sim->ph[OFP_DELETE];
 	char		 err[256];
+	int		 gm_over;
 
 	if (!sim->nb_begun) {
 		if (conn->state == PHASE_TIMEOUT)
@@ -497,7 +505,10 @@ of_tick_nb(struct of_sim *sim, uint64_t now)
 			log_warnx("%s", err);
 			return 1;
 		}
+		if (of_gm_nb_begin(sim, now) == -1)
+			return 1;
 	}
+	gm_over = of_gm_nb_tick(sim, now);
 	if (prog->state == PHASE_RUNNING &&
 	    sim->total_flows >= sim->cfg.expect_flows)
 		phase_end(prog, now, PHASE_DONE);
@@ -505,8 +516,8 @@ of_tick_nb(struct of_sim *sim, uint64_t now)
 	if (del->state == PHASE_RUNNING && sim->total_flows == 0)
 		phase_end(del, now, PHASE_DONE);
 	run_phase_timeout(del, now, sim->phase_timeout);
-	return nb_tick(sim->nb, now) && prog->state != PHASE_RUNNING &&
-	    del->state != PHASE_RUNNING;
+	return nb_tick(sim->nb, now) && gm_over &&
+	    prog->state != PHASE_RUNNING && del->state != PHASE_RUNNING;
 }
 
 /*
@@ -605,6 +616,7 @@ of_stop(void *arg)
 	if (sim->nb != NULL) {
 		nb_free(sim->nb);
 		sim->nb = NULL;
+		of_gm_nb_free(sim);
 		for (i = 0; i < sim->cfg.switches; i++)
 			free(sim->nb_nodes[i]);
 		free(sim->nb_nodes);
@@ -699,7 +711,21 @@ of_nb_config(struct of_config *cfg, unsigned nb_given,
     const struct run_opts *ro)
 {
 	char	err[256];
+	int	k;
 
+	for (k = 0; k < 2; k++) {
+		if (cfg->nb_gm[k] == 0)
+			continue;
+		if (!(nb_given & NB_GIVEN_URL))
+			cli_die(ro, "--%s-per-switch needs --northbound",
+			    k ? "meters" : "groups");
+		if (cfg->expect_gm[k] != 0 && cfg->expect_gm[k] !=
+		    (uint64_t)cfg->nb_gm[k] * cfg->switches)
+			cli_die(ro, "--expect-%s is --%s-per-switch times "
+			    "--switches", k ? "meters" : "groups",
+			    k ? "meters" : "groups");
+		cfg->expect_gm[k] = (uint64_t)cfg->nb_gm[k] * cfg->switches;
+	}
 	if (!(nb_given & NB_GIVEN_ANY))
 		return;
 	if (nb_check(&cfg->nb, err, sizeof(err)) == -1)

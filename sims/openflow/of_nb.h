@@ -9,5 +9,7 @@
 #include "northbound.h"
 
 extern const struct nb_driver of_nb_odl_driver;
+/* Groups and meters (of_nb_gm.c): o->ctx points at 0 or 1. */
+extern const struct nb_driver of_nb_odl_gm_driver;
 
 #endif

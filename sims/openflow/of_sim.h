@@ -51,6 +51,8 @@ struct of_config {
 	uint64_t		expect_flows;	/* 0: no program/delete target */
 	int			expect_delete;	/* --expect-delete */
 	uint64_t		expect_gm[2];	/* --expect-groups, -meters */
+	uint32_t		nb_gm[2];	/* --groups-, --meters-per-switch
+						   (--northbound) */
 	enum of_topo		topo;
 	uint32_t		tree_fanout;
 	enum of_pktin_mode	pktin;
@@ -212,6 +214,7 @@ struct of_sim {
 	double			 phase_timeout;
 	int			 warned_version;
 	struct nb_run		*nb;		/* --northbound, else NULL */
+	struct nb_run		*nb_gm[2];	/* its groups, meters */
 	char			**nb_nodes;	/* "openflow:<dpid>" */
 	int			 nb_begun;
 	/* A switch's handshake is done (of_datapath.c; NULL: none). */
@@ -267,6 +270,11 @@ void	 of_gm_phases_init(struct of_sim *);
 void	 of_gm_changed(struct of_switch *, int meter, uint32_t before,
 	    uint32_t after, uint64_t now);
 int	 of_gm_tick(struct of_sim *, uint64_t now);
+/* With --northbound: the groups' and meters' sequences. */
+void	 of_gm_nb_new(struct of_sim *);
+int	 of_gm_nb_begin(struct of_sim *, uint64_t now);
+int	 of_gm_nb_tick(struct of_sim *, uint64_t now);
+void	 of_gm_nb_free(struct of_sim *);
 /* A phase the run needs that never began: over, timed out, once
  * connect is over and timeout more seconds passed (of_main.c). */
 void	 of_never_began(struct phase *, const struct phase *connect,
