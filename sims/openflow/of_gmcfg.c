@@ -73,8 +73,6 @@ struct gm_kind_ops {
 			    const void *);
 	void		(*render_oper)(struct doc_writer *, uint64_t,
 			    const struct gm_oper *);
-	void		(*render_stats)(struct doc_writer *,
-			    const struct gm_oper *);
 };
 
 static const struct gm_kind_ops	gm_kinds[GM_KINDS];
@@ -689,23 +687,6 @@ gm_counters_list(struct doc_writer *w, const struct gm_oper *o,
 	}
 }
 
-static void
-gm_group_stats(struct doc_writer *w, const struct gm_oper *o)
-{
-	doc_container(w, &gm_gst_mod, "group-statistics");
-	doc_leaf_uint(w, "group-id", o->id);
-	doc_leaf_uint(w, "ref-count", o->st.refs);
-	doc_leaf_uint(w, "packet-count", o->st.packets);
-	doc_leaf_uint(w, "byte-count", o->st.bytes);
-	gm_duration(w, o);
-	doc_container(w, NULL, "buckets");
-	doc_list(w, NULL, "bucket-counter");
-	gm_counters_list(w, o, "bucket-id", "packet-count", "byte-count");
-	doc_end(w);
-	doc_end(w);
-	doc_end(w);
-}
-
 /* ---- meters ---- */
 
 static void
@@ -769,19 +750,39 @@ gm_meter_oper(struct doc_writer *w, uint64_t dpid, const struct gm_oper *o)
 	    b));
 }
 
+/* The statistics container of either kind, as the kind names its
+ * parts (opendaylight-group-statistics, -meter-statistics). */
+struct gm_stats_names {
+	const struct doc_module	*mod;
+	const char		*top, *id, *refs, *packets, *bytes;
+	const char		*list_top, *list, *cid, *cpk, *cby;
+};
+
+static const struct gm_stats_names gm_snames[GM_KINDS] = {
+	[GM_GROUP] = { &gm_gst_mod, "group-statistics", "group-id",
+	    "ref-count", "packet-count", "byte-count", "buckets",
+	    "bucket-counter", "bucket-id", "packet-count", "byte-count" },
+	[GM_METER] = { &gm_mst_mod, "meter-statistics", "meter-id",
+	    "flow-count", "packet-in-count", "byte-in-count",
+	    "meter-band-stats", "band-stat", "band-id", "packet-band-count",
+	    "byte-band-count" },
+};
+
 static void
-gm_meter_stats(struct doc_writer *w, const struct gm_oper *o)
+gm_stats_render(struct doc_writer *w, enum gm_kind k,
+    const struct gm_oper *o)
 {
-	doc_container(w, &gm_mst_mod, "meter-statistics");
-	doc_leaf_uint(w, "meter-id", o->id);
-	doc_leaf_uint(w, "flow-count", o->st.refs);
-	doc_leaf_uint(w, "packet-in-count", o->st.packets);
-	doc_leaf_uint(w, "byte-in-count", o->st.bytes);
+	const struct gm_stats_names	*n = &gm_snames[k];
+
+	doc_container(w, n->mod, n->top);
+	doc_leaf_uint(w, n->id, o->id);
+	doc_leaf_uint(w, n->refs, o->st.refs);
+	doc_leaf_uint(w, n->packets, o->st.packets);
+	doc_leaf_uint(w, n->bytes, o->st.bytes);
 	gm_duration(w, o);
-	doc_container(w, NULL, "meter-band-stats");
-	doc_list(w, NULL, "band-stat");
-	gm_counters_list(w, o, "band-id", "packet-band-count",
-	    "byte-band-count");
+	doc_container(w, NULL, n->list_top);
+	doc_list(w, NULL, n->list);
+	gm_counters_list(w, o, n->cid, n->cpk, n->cby);
 	doc_end(w);
 	doc_end(w);
 	doc_end(w);
@@ -808,7 +809,7 @@ gm_render_list(enum gm_kind k, struct doc_writer *w, uint64_t dpid,
 			doc_entry(w);
 			ops->render_oper(w, dpid, o);
 			if (o->counters != NULL)
-				ops->render_stats(w, o);
+				gm_stats_render(w, k, o);
 			doc_end(w);
 		}
 	else
@@ -832,18 +833,18 @@ gm_render_stats(enum gm_kind k, struct doc_writer *w, uint64_t dpid,
 	if (s != NULL)
 		HASH_FIND(hh, s->oper, &id, sizeof(id), o);
 	if (o != NULL && o->counters != NULL)
-		gm_kinds[k].render_stats(w, o);
+		gm_stats_render(w, k, o);
 }
 
 static const struct gm_kind_ops	gm_kinds[GM_KINDS] = {
 	[GM_GROUP] = {
 		"group", OF_MP_GROUP_DESC, OF_MP_GROUP,
 		gm_group_mod, gm_desc_next, gm_gstats_next, gm_group_cfg,
-		gm_group_oper, gm_group_stats,
+		gm_group_oper,
 	},
 	[GM_METER] = {
 		"meter", OF_MP_METER_CONFIG, OF_MP_METER,
 		gm_meter_mod, gm_mconfig_next, gm_mstats_next, gm_meter_cfg,
-		gm_meter_oper, gm_meter_stats,
+		gm_meter_oper,
 	},
 };

@@ -17,7 +17,6 @@
 
 #include <event2/buffer.h>
 #include <jansson.h>
-#include <libxml/parser.h>
 #include <libxml/tree.h>
 
 #include "of_nb.h"
@@ -170,7 +169,7 @@ gmnb_json_find(json_t *j, const char *name, uint64_t *out)
 
 /* The entries called name among a node's children (XML repeats a
  * list's element). */
-static void
+static int
 gmnb_xml_count(xmlNode *n, const char *name, uint64_t *out)
 {
 	for (; n != NULL; n = n->next) {
@@ -180,40 +179,20 @@ gmnb_xml_count(xmlNode *n, const char *name, uint64_t *out)
 			for (xmlNode *c = n->children; c != NULL; c = c->next)
 				*out += c->type == XML_ELEMENT_NODE &&
 				    xmlStrcmp(c->name, BAD_CAST name) == 0;
-			return;
+			return 1;
 		}
-		gmnb_xml_count(n->children, name, out);
+		if (gmnb_xml_count(n->children, name, out) == 1)
+			return 1;
 	}
+	return 0;
 }
 
 static int
 gmnb_parse_count(const struct nb_opts *o, int status, const char *body,
     size_t len, uint64_t *out)
 {
-	const char	*name = gmnb_list[gmnb_kind(o)];
-	json_error_t	 jerr;
-	json_t		*j;
-	xmlDoc		*doc;
-
-	*out = 0;
-	if (status == 404)
-		return 0;
-	if (status < 200 || status > 299)
-		return -1;
-	if (o->format == NB_FMT_XML) {
-		doc = xmlReadMemory(body, (int)len, NULL, NULL,
-		    XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
-		if (doc == NULL)
-			return -1;
-		gmnb_xml_count(xmlDocGetRootElement(doc), name, out);
-		xmlFreeDoc(doc);
-		return 0;
-	}
-	if ((j = json_loadb(body, len, 0, &jerr)) == NULL)
-		return -1;
-	gmnb_json_find(j, name, out);
-	json_decref(j);
-	return 0;
+	return of_nb_parse(o, status, body, len, out, gmnb_json_find,
+	    gmnb_xml_count, gmnb_list[gmnb_kind(o)]);
 }
 
 const struct nb_driver of_nb_odl_gm_driver = {
