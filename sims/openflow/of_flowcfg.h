@@ -25,8 +25,9 @@
 #define FC_DEFAULT_PRIORITY 0x8000	/* openflowplugin's default */
 
 struct fc_out {
-	uint32_t	port;
+	uint32_t	port;		/* or, for a group-action, the group */
 	uint16_t	max_len;
+	uint8_t		group;		/* a group-action (OFPAT_GROUP) */
 };
 
 /* A flow as a request body gave it (opendaylight-flow-types). */
@@ -43,6 +44,7 @@ struct fc_spec {
 	uint8_t		apply;		/* an apply-actions was given */
 	uint8_t		go_to;		/* FC_NO_TABLE: none */
 	uint8_t		strict;		/* remove-flow: DELETE_STRICT */
+	uint32_t	meter;		/* a meter instruction's id, 0: none */
 	struct fc_out	out[FC_MAX_OUT];
 };
 

@@ -124,6 +124,48 @@ expect 200 GET "$N1?content=config"
 check 'd["opendaylight-inventory:node"][0]["flow-node-inventory:group"][0]["group-id"] == 1' \
     "config node without its group"
 
+# The suite's flow through the group (f50.xml, with group 1, the group
+# it added: f50.xml names group 2, which no switch has): its operational
+# view shows group-action and group-id.
+cat >"$TMPD/f50.xml" <<'EOF'
+<flow xmlns="urn:opendaylight:flow:inventory">
+    <strict>false</strict>
+    <hard-timeout>0</hard-timeout>
+    <idle-timeout>0</idle-timeout>
+    <instructions>
+        <instruction>
+            <order>0</order>
+            <apply-actions>
+                <action>
+                    <group-action>
+                        <group-id>1</group-id>
+                    </group-action>
+                    <order>1</order>
+                </action>
+            </apply-actions>
+        </instruction>
+    </instructions>
+    <table_id>0</table_id>
+    <id>1</id>
+    <match>
+        <ethernet-match>
+            <ethernet-type>
+                <type>2048</type>
+            </ethernet-type>
+        </ethernet-match>
+        <ipv4-destination>10.0.10.1/32</ipv4-destination>
+    </match>
+    <flow-name>forward</flow-name>
+    <priority>2</priority>
+</flow>
+EOF
+expect 201 PUT "$N1/table=0/flow=1" application/xml "$TMPD/f50.xml"
+expect 200 GET "$N1/table=0/flow=1?content=config"
+grep -q forward "$TMPD/out" || fail "config flow has no name forward"
+poll "$N1/table=0/flow=1?content=nonconfig" 'd["flow-node-inventory:flow"][0]["instructions"]["instruction"][0]["apply-actions"]["action"][0]["group-action"]["group-id"] == 1'
+expect 204 DELETE "$N1/table=0/flow=1"
+expect 404 GET "$N1/table=0/flow=1?content=config"
+
 # The draft URLs, JSON, on the other switch.
 cat >"$TMPD/g2.json" <<'EOF'
 {"flow-node-inventory:group": [{"group-id": 2, "group-type": "group-all",
@@ -249,6 +291,47 @@ poll "$B/restconf/operational/$N2D/meter/2" 'd["flow-node-inventory:meter"][0]["
 expect 204 POST "$B/rests/operations/sal-meter:add-meter" application/json "$TMPD/addm.json"
 poll "$B/restconf/operational/$N2D/meter/6" 'd["flow-node-inventory:meter"][0]["meter-band-headers"]["meter-band-header"][0]["drop-rate"] == 5'
 expect 204 POST "$B/rests/operations/sal-meter:remove-meter" application/json "$TMPD/addm.json"
+# A flow through the meter (the suite's f51 step): its operational view
+# shows the meter instruction's meter-id.
+cat >"$TMPD/f51.xml" <<'EOF'
+<flow xmlns="urn:opendaylight:flow:inventory">
+    <instructions>
+        <instruction>
+            <order>0</order>
+            <meter>
+                <meter-id>1</meter-id>
+            </meter>
+        </instruction>
+        <instruction>
+            <order>1</order>
+            <apply-actions>
+                <action>
+                    <output-action>
+                        <output-node-connector>1</output-node-connector>
+                    </output-action>
+                    <order>0</order>
+                </action>
+            </apply-actions>
+        </instruction>
+    </instructions>
+    <table_id>0</table_id>
+    <id>2</id>
+    <match>
+        <ethernet-match>
+            <ethernet-type>
+                <type>2048</type>
+            </ethernet-type>
+        </ethernet-match>
+        <ipv4-destination>10.0.10.2/32</ipv4-destination>
+    </match>
+    <flow-name>forward</flow-name>
+    <priority>2</priority>
+</flow>
+EOF
+expect 201 PUT "$N1/flow-node-inventory:table=0/flow=2" application/xml "$TMPD/f51.xml"
+poll "$N1/flow-node-inventory:table=0/flow=2?content=nonconfig" '[i.get("meter", {}).get("meter-id") for i in d["flow-node-inventory:flow"][0]["instructions"]["instruction"]] == [1, None]'
+expect 204 DELETE "$N1/flow-node-inventory:table=0/flow=2"
+
 expect 204 DELETE "$N1/meter=1"
 expect 404 DELETE "$N1/meter=1"
 expect 200 DELETE "$B/restconf/config/$N2D/meter/2"
