@@ -282,6 +282,37 @@ gm_delete(enum gm_kind k, uint64_t dpid, uint32_t id)
 	return 0;
 }
 
+uint32_t
+gm_delete_node(uint64_t dpid)
+{
+	struct gm_node	*n = gm_node_get(dpid, 0);
+	struct gm_cfg	*c, *t;
+	uint32_t	 cnt = 0;
+	int		 k;
+
+	for (k = 0; n != NULL && k < GM_KINDS; k++)
+		HASH_ITER(hh, n->s[k].cfg, c, t) {
+			(void)gm_send_mod((enum gm_kind)k, dpid, c->spec,
+			    OF_GC_DELETE);
+			gm_cfg_free(&n->s[k], c);
+			cnt++;
+		}
+	if (cnt > 0)
+		(void)of_ctl_barrier(dpid);
+	return cnt;
+}
+
+uint32_t
+gm_delete_all(void)
+{
+	struct gm_node	*n, *t;
+	uint32_t	 cnt = 0;
+
+	HASH_ITER(hh, gm_nodes, n, t)
+		cnt += gm_delete_node(n->dpid);
+	return cnt;
+}
+
 void
 gm_rpc_push(enum gm_kind k, uint64_t dpid, const void *spec, uint16_t cmd)
 {

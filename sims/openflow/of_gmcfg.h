@@ -153,6 +153,10 @@ void	 gm_count_bad_body(enum gm_kind);
  * -1 the node is full (spec not taken).  gm_delete: -1 none. */
 int	 gm_put(enum gm_kind, uint64_t dpid, uint32_t id, void *spec);
 int	 gm_delete(enum gm_kind, uint64_t dpid, uint32_t id);
+/* Every config group and meter of a node, or of every node (CSIT's
+ * cleanup): each leaves its switch; the number deleted. */
+uint32_t gm_delete_node(uint64_t dpid);
+uint32_t gm_delete_all(void);
 /* Push without keeping it (sal-group, sal-meter): the OF_GC_* (equal to
  * OF_MC_*) command. */
 void	 gm_rpc_push(enum gm_kind, uint64_t dpid, const void *spec,

@@ -628,18 +628,24 @@ inv_delete(struct rc_req *rq, uint64_t dpid, unsigned table)
 }
 
 /* DELETE of the config nodes or of one node (CSIT's cleanup): their
- * flows leave the switches; 404 data-missing when there were none (RFC
- * 8040 section 4.7). */
+ * flows, groups and meters leave the switches; 404 data-missing when
+ * there were none (RFC 8040 section 4.7). */
 static void
 inv_delete_nodes(struct rc_req *rq)
 {
 	const struct rc_path	*p = &rq->path;
 	struct fc_node		*fn;
 	uint64_t		 dpid;
+	int			 any = 0;
 
-	if (p->n == 1 ? fc_delete_all() == 0 :
-	    of_restconf_node_id(p->e[1].key[0], &dpid) == -1 ||
-	    (fn = fc_node_get(dpid, 0)) == NULL || fc_delete_node(fn) == -1) {
+	if (p->n == 1)
+		any = (fc_delete_all() > 0) | (gm_delete_all() > 0);
+	else if (of_restconf_node_id(p->e[1].key[0], &dpid) == 0) {
+		fn = fc_node_get(dpid, 0);
+		any = (fn != NULL && fc_delete_node(fn) != -1) |
+		    (gm_delete_node(dpid) > 0);
+	}
+	if (!any) {
 		rc_data_missing(rq);
 		return;
 	}

@@ -338,22 +338,32 @@ expect 200 DELETE "$B/restconf/config/$N2D/meter/2"
 poll "$N1?content=nonconfig" 'sorted(m["meter-id"] for m in d["opendaylight-inventory:node"][0]["flow-node-inventory:meter"]) == [3]'
 poll "$B/restconf/operational/$N2D" '"flow-node-inventory:meter" not in d["node"][0]'
 
+# CSIT's cleanup: DELETE of a config node takes its groups and meters
+# off its switch too.
+expect 201 PUT "$B/restconf/config/$N2D/group/2" application/json "$TMPD/g2.json"
+expect 201 PUT "$B/restconf/config/$N2D/meter/2" application/json "$TMPD/m2.json"
+poll "$B/restconf/operational/$N2D" '"flow-node-inventory:group" in d["node"][0] and "flow-node-inventory:meter" in d["node"][0]'
+expect 204 DELETE "$B/rests/data/opendaylight-inventory:nodes/node=openflow%3A2"
+expect 404 DELETE "$B/rests/data/opendaylight-inventory:nodes/node=openflow%3A2"
+poll "$B/restconf/operational/$N2D" '"flow-node-inventory:group" not in d["node"][0] and "flow-node-inventory:meter" not in d["node"][0]'
+
 # The switches took: 1 ADD + 1 MODIFY + ADD 7 (refused) + ADD 3 +
-# DELETE 1 on openflow:1, ADD 2 + ADD 6 + DELETE 6 + DELETE 2 on the other.
+# DELETE 1 on openflow:1, ADD 2 + ADD 6 + DELETE 6 + DELETE 2 + ADD 2 +
+# DELETE 2 (the node's) on the other.
 stop_pid "$SW"
-[ "$(json_get "$TMPD/sw.json" 'r["counters"]["group_mods"]')" = 9 ] ||
-    fail "switches counted $(json_get "$TMPD/sw.json" 'r["counters"]["group_mods"]') GROUP_MODs, not 9"
+[ "$(json_get "$TMPD/sw.json" 'r["counters"]["group_mods"]')" = 11 ] ||
+    fail "switches counted $(json_get "$TMPD/sw.json" 'r["counters"]["group_mods"]') GROUP_MODs, not 11"
 [ "$(json_get "$TMPD/sw.json" 'r["counters"]["group_mod_errors"]')" = 1 ] ||
     fail "switches refused other than one GROUP_MOD"
 # ADD 1, ADD 7 (refused), ADD 3, DELETE 1; ADD 2, ADD 6, DELETE 6,
-# DELETE 2.
-[ "$(json_get "$TMPD/sw.json" 'r["counters"]["meter_mods"]')" = 8 ] ||
-    fail "switches counted $(json_get "$TMPD/sw.json" 'r["counters"]["meter_mods"]') METER_MODs, not 8"
+# DELETE 2, ADD 2, DELETE 2.
+[ "$(json_get "$TMPD/sw.json" 'r["counters"]["meter_mods"]')" = 10 ] ||
+    fail "switches counted $(json_get "$TMPD/sw.json" 'r["counters"]["meter_mods"]') METER_MODs, not 10"
 [ "$(json_get "$TMPD/sw.json" 'r["counters"]["meter_mod_errors"]')" = 1 ] ||
     fail "switches refused other than one METER_MOD"
 stop_pid "$CTL"
-grep -q "groups: 9 GROUP_MODs sent, 1 refused by switches, 3 bad bodies, 1 refused past --max-groups-per-node, 0 bad replies" \
+grep -q "groups: 11 GROUP_MODs sent, 1 refused by switches, 3 bad bodies, 1 refused past --max-groups-per-node, 0 bad replies" \
     "$TMPD/ctl.log" || fail "controller's groups line"
-grep -q "meters: 8 METER_MODs sent, 1 refused by switches, 1 bad bodies, 0 refused past --max-meters-per-node, 0 bad replies" \
+grep -q "meters: 10 METER_MODs sent, 1 refused by switches, 1 bad bodies, 0 refused past --max-meters-per-node, 0 bad replies" \
     "$TMPD/ctl.log" || fail "controller's meters line"
 exit 0
