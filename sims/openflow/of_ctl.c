@@ -22,6 +22,8 @@
 #include "of_cluster.h"
 #include "of_codec.h"
 #include "of_ctl.h"
+#include "of_group.h"
+#include "of_meter.h"
 #include "of_oxm.h"
 #include "pool.h"
 #include "ut.h"
@@ -243,26 +245,104 @@ ofc_barrier(struct ofc_conn *c)
 	c->barriers_out++;
 }
 
+/* Groups and meters a switch gets: 1.0 has neither. */
+static uint32_t
+ofc_gm(const struct ofc_conn *c)
+{
+	const struct of_ctl_config	*cfg = &c->oc->cfg;
+
+	return c->version == OF_VERSION_10 ? 0 :
+	    cfg->groups_per_switch + cfg->meters_per_switch;
+}
+
+/* What a switch is programmed with: its groups, meters, then flows. */
+static uint32_t
+ofc_items(const struct ofc_conn *c)
+{
+	return ofc_gm(c) + c->oc->cfg.flows_per_switch;
+}
+
+static uint32_t
+ofc_per_switch(const struct of_ctl *oc)
+{
+	return oc->cfg.flows_per_switch + oc->cfg.groups_per_switch +
+	    oc->cfg.meters_per_switch;
+}
+
+/*
+ * Group i (id i+1) or, past the groups, meter i (id i+1), added or
+ * deleted (every one with id OF_GROUP_ALL / OF_METER_ALL): an ALL group
+ * of one bucket output:1 (1.3.5 section 7.3.4.2), a kbps meter of one
+ * DROP band of 1000 kbit/s (7.3.4.4).
+ */
+static void
+ofc_gm_mod(struct ofc_conn *c, int meter, uint32_t id, int del)
+{
+	struct of_ctl		*oc = c->oc;
+	struct of_group_mod	 gm;
+	struct of_meter_mod	 mm;
+	struct of_meter_band	 band = { OF_MBT_DROP, OF_METER_BAND_LEN,
+				    1000, 0, 0 };
+	uint8_t			 b[32];
+	struct wbuf		 w;
+
+	wbuf_init(&w, b, sizeof(b));
+	if (meter) {
+		of_meter_band_encode(&w, &band);
+		mm = (struct of_meter_mod){ del ? OF_MC_DELETE : OF_MC_ADD,
+		    OF_MF_KBPS, id, b, del ? 0 : w.len };
+		of_meter_mod_encode(ofc_buf(oc), c->version, ++c->xid, &mm);
+		oc->st.meter_mods_sent++;
+	} else {
+		wbuf_put_u16(&w, 32);		/* ofp_bucket */
+		wbuf_put_u16(&w, 0);
+		wbuf_put_u32(&w, OF_PORT_ANY);
+		wbuf_put_u32(&w, OF_GROUP_ANY);
+		wbuf_put_zero(&w, 4);
+		ofc_output_action(&w, OF_VERSION_13, 1);
+		gm = (struct of_group_mod){ del ? OF_GC_DELETE : OF_GC_ADD,
+		    OF_GT_ALL, id, b, del ? 0 : w.len };
+		of_group_mod_encode(ofc_buf(oc), ++c->xid, &gm);
+		oc->st.group_mods_sent++;
+	}
+	ofc_send(c);
+}
+
+/* Item i of a switch: a group, a meter, or flow i - groups - meters. */
+static void
+ofc_push_item(struct ofc_conn *c, uint32_t i, uint8_t command)
+{
+	struct of_ctl		*oc = c->oc;
+	struct of_flow_mod	 fm;
+	uint8_t			 prog[CTL_PROG_MAX];
+	uint32_t		 g = c->version == OF_VERSION_10 ? 0 :
+				    oc->cfg.groups_per_switch;
+
+	if (i < ofc_gm(c)) {
+		ofc_gm_mod(c, i >= g, i >= g ? i - g + 1 : i + 1,
+		    command != OF_FC_ADD);
+		return;
+	}
+	ofc_flow(c, i - ofc_gm(c), command, 1, &fm, prog);
+	of_flow_mod_encode(ofc_buf(oc), c->version, ++c->xid, &fm);
+	ofc_send(c);
+	oc->st.flow_mods_sent++;
+	if (command == OF_FC_ADD)
+		c->active_flows++;
+	else if (c->active_flows > 0)
+		c->active_flows--;
+}
+
 /* Push the next batch of adds (or strict deletes) and a barrier. */
 static void
 ofc_push_batch(struct ofc_conn *c, uint8_t command)
 {
 	struct of_ctl	*oc = c->oc;
-	struct of_flow_mod	fm;
-	uint8_t			prog[CTL_PROG_MAX];
-	uint32_t		n;
+	uint32_t	 n;
 
-	for (n = 0; n < oc->cfg.batch &&
-	    c->next_flow < oc->cfg.flows_per_switch; n++, c->next_flow++) {
-		ofc_flow(c, c->next_flow, command, 1, &fm, prog);
-		of_flow_mod_encode(ofc_buf(oc), c->version, ++c->xid, &fm);
-		ofc_send(c);
-		oc->st.flow_mods_sent++;
-		if (command == OF_FC_ADD)
-			c->active_flows++;
-		else if (c->active_flows > 0)
-			c->active_flows--;
-	}
+	for (n = 0; n < oc->cfg.batch && c->next_flow < ofc_items(c);
+	    n++, c->next_flow++)
+		ofc_push_item(c, c->next_flow, command);
 	ofc_barrier(c);
 }
 
@@ -282,8 +362,12 @@ ofc_delete_all(struct ofc_conn *c)
 	of_flow_mod_encode(ofc_buf(oc), c->version, ++c->xid, &fm);
 	ofc_send(c);
 	oc->st.flow_mods_sent++;
+	if (ofc_gm(c) > 0 && oc->cfg.groups_per_switch > 0)
+		ofc_gm_mod(c, 0, OF_GROUP_ALL, 1);
+	if (ofc_gm(c) > 0 && oc->cfg.meters_per_switch > 0)
+		ofc_gm_mod(c, 1, OF_METER_ALL, 1);
 	c->active_flows = 0;
-	c->next_flow = oc->cfg.flows_per_switch;
+	c->next_flow = ofc_items(c);
 	ofc_barrier(c);
 }
 
@@ -320,7 +404,7 @@ ofc_round_check(struct of_ctl *oc)
 {
 	uint64_t	want = oc->cfg.expect_switches;
 
-	if (want == 0 || oc->cfg.flows_per_switch == 0 || oc->round_over ||
+	if (want == 0 || ofc_per_switch(oc) == 0 || oc->round_over ||
 	    oc->st.switches_programmed < want ||
 	    (oc->cfg.read_stats && oc->st.switches_read < want) ||
 	    (oc->cfg.delete_mode != OF_CTL_DELETE_NONE &&
@@ -366,7 +450,7 @@ ofc_advance(struct ofc_conn *c)
 	switch (c->state) {
 	case CTL_READY:
 		/* A slave of a cluster pushes nothing (section 6.3.6). */
-		if (oc->cfg.flows_per_switch == 0 || oc->gate_closed ||
+		if (ofc_per_switch(oc) == 0 || oc->gate_closed ||
 		    (oc->cfg.expect_switches && oc->st.switches <
 		    oc->cfg.expect_switches) || oc->my_role == OF_ROLE_SLAVE)
 			return;
@@ -377,10 +461,10 @@ ofc_advance(struct ofc_conn *c)
 	case CTL_PROGRAM:
 		/* Made slave half-way: the rest waits for master again. */
 		while (c->barriers_out < oc->cfg.window &&
-		    c->next_flow < oc->cfg.flows_per_switch &&
+		    c->next_flow < ofc_items(c) &&
 		    oc->my_role != OF_ROLE_SLAVE)
 			ofc_push_batch(c, OF_FC_ADD);
-		if (c->next_flow < oc->cfg.flows_per_switch || c->barriers_out)
+		if (c->next_flow < ofc_items(c) || c->barriers_out)
 			return;
 		oc->st.switches_programmed++;
 		if (ofc_all_programmed(oc)) {
@@ -409,9 +493,9 @@ ofc_advance(struct ofc_conn *c)
 	case CTL_DELETE:
 		while (oc->cfg.delete_mode == OF_CTL_DELETE_STRICT &&
 		    c->barriers_out < oc->cfg.window &&
-		    c->next_flow < oc->cfg.flows_per_switch)
+		    c->next_flow < ofc_items(c))
 			ofc_push_batch(c, OF_FC_DELETE_STRICT);
-		if (c->next_flow < oc->cfg.flows_per_switch || c->barriers_out)
+		if (c->next_flow < ofc_items(c) || c->barriers_out)
 			return;
 		ofc_enter(c, CTL_DONE);
 		if (++oc->st.switches_deleted >= oc->st.switches_programmed)
@@ -899,6 +983,11 @@ ofc_on_multipart(struct ofc_conn *c, const struct of_header *h,
 		ofc_on_poll(c, flags, &entries);
 		return;
 	}
+	if (mp != OF_MP_FLOW && oc->hooks.mp_reply != NULL) {
+		oc->hooks.mp_reply(c->dpid, (int)mp, flags, h->xid, &entries,
+		    oc->hooks.arg);
+		return;
+	}
 	if (mp != OF_MP_FLOW || h->xid != c->stats_xid)
 		return;
 	while ((rc = of_flow_stats_next(c->version, &entries, &fi, &store))
@@ -1097,6 +1186,19 @@ ofc_hello_stop(struct of_ctl *oc)
 	oc->hello_logged_ns = oc->hello_logged_n = 0;
 }
 
+/* An ERROR for the northbound (its own copy of the body: the role
+ * messages read it after). */
+static void
+ofc_error_hook(struct ofc_conn *c, const struct of_header *h,
+    struct rbuf b)
+{
+	struct of_ctl	*oc = c->oc;
+	uint16_t	 type, code;
+
+	if (oc->hooks.error != NULL && of_error_decode(&b, &type, &code) == 0)
+		oc->hooks.error(c->dpid, h->xid, type, code, oc->hooks.arg);
+}
+
 static void
 ofc_dispatch(struct ofc_conn *c, const struct of_header *h,
     const uint8_t *msg)
@@ -1140,6 +1242,8 @@ ofc_dispatch(struct ofc_conn *c, const struct of_header *h,
 		ofc_on_port_status(c, &body);
 		return;
 	case OF_ERROR:
+		ofc_error_hook(c, h, body);
+		/* FALLTHROUGH */
 	case OF_ROLE_REPLY:
 	case OF_EXPERIMENTER:
 		ofc_on_role_msg(oc, t, h, &body);
@@ -1449,6 +1553,29 @@ of_ctl_push(uint64_t dpid, const struct of_flow_mod *fm)
 	ofc_send(c);
 	oc->st.flow_mods_sent++;
 	return 0;
+}
+
+uint32_t
+of_ctl_send(uint64_t dpid, of_ctl_encode_fn enc, const void *arg)
+{
+	struct of_ctl	*oc = &ofc_main;
+	struct ofc_conn	*c = ofc_by_dpid(oc, dpid);
+	struct wbuf	*w;
+	uint32_t	 xid;
+
+	if (c == NULL)
+		return 0;
+	/* 0 says "not sent"; the northbound barriers' bit is theirs. */
+	if (((xid = ++c->xid) & ~CTL_NB_XID) == 0)
+		xid = ++c->xid;
+	xid &= ~CTL_NB_XID;
+	w = ofc_buf(oc);
+	if (enc(w, c->version, xid, arg) == -1 || w->err) {
+		wbuf_reset(&oc->obuf);
+		return 0;
+	}
+	ofc_send(c);
+	return xid;
 }
 
 int

@@ -30,6 +30,8 @@ struct of_ctl_config {
 	struct endpoint		listen;
 	uint32_t		version_bitmap;
 	uint32_t		flows_per_switch;
+	uint32_t		groups_per_switch; /* pushed before the flows, */
+	uint32_t		meters_per_switch; /* to 1.3 switches only */
 	uint32_t		batch;		/* FLOW_MODs per barrier */
 	uint32_t		window;		/* barriers in flight */
 	int			read_stats;	/* flow stats after programming */
@@ -63,6 +65,8 @@ struct of_ctl_stats {
 	uint64_t	rounds;		/* finished */
 	uint64_t	switches_now;
 	uint64_t	flow_mods_sent;
+	uint64_t	group_mods_sent;
+	uint64_t	meter_mods_sent;
 	uint64_t	barriers_acked;
 	uint64_t	flows_in_stats;
 	uint64_t	errors_received;
@@ -104,6 +108,8 @@ typedef int (*of_ctl_switch_fn)(const struct of_ctl_switch *, void *arg);
 
 struct of_flow_info;
 struct of_flow_mod;
+struct rbuf;
+struct wbuf;
 struct of_port;
 struct of_port_stats;
 
@@ -131,6 +137,14 @@ struct of_ctl_hooks {
 		    void *arg);
 	void	 (*link)(uint64_t src, uint32_t src_port, uint64_t dst,
 		    uint32_t dst_port, void *arg);
+	/* Multipart replies the controller does not read itself (GROUP,
+	 * GROUP_DESC, METER, METER_CONFIG: mp an enum of_mp) with the xid
+	 * of their request, and every ERROR with the xid of the message
+	 * it answers (OpenFlow 1.3.5 section 7.5.4). */
+	void	 (*mp_reply)(uint64_t dpid, int mp, uint16_t flags,
+		    uint32_t xid, struct rbuf *entries, void *arg);
+	void	 (*error)(uint64_t dpid, uint32_t xid, uint16_t type,
+		    uint16_t code, void *arg);
 	void	*arg;
 };
 
@@ -161,6 +175,12 @@ void	of_ctl_set_hooks(const struct of_ctl_hooks *);
 /* Encode fm (match, prog already for the switch's version) and queue it
  * to switch dpid: 0, or -1 when none is connected or it does not encode. */
 int	of_ctl_push(uint64_t dpid, const struct of_flow_mod *);
+/* Encode one message for switch dpid (enc gets its negotiated version
+ * and the xid; -1: it cannot be said in that version) and queue it:
+ * the xid, or 0 when none is connected or it does not encode. */
+typedef int (*of_ctl_encode_fn)(struct wbuf *, uint8_t version,
+	    uint32_t xid, const void *arg);
+uint32_t of_ctl_send(uint64_t dpid, of_ctl_encode_fn enc, const void *arg);
 /* Close what was pushed with a BARRIER_REQUEST; -1: not connected. */
 int	of_ctl_barrier(uint64_t dpid);
 

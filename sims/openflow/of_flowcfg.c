@@ -17,13 +17,20 @@
 #include "of_codec.h"
 #include "of_ctl.h"
 #include "of_flowcfg.h"
+#include "of_gmcfg.h"
 #include "of_oxm.h"
 #include "of_ports.h"
 #include "of_types.h"
 #include "ut.h"
 
 #define FC_MIN_BUCKETS	16
-#define FC_PROG_MAX	(16 + 16 * FC_MAX_OUT + 8)
+#define FC_PROG_MAX	(8 + 16 + 16 * FC_MAX_OUT + 8)
+/* fc_flow.apply's bits: an apply-actions was given; a meter id and a
+ * mask of the outs that are group-actions follow the outs in data. */
+#define FC_F_APPLY	0x1
+#define FC_F_METER	0x2
+#define FC_F_GROUPS	0x4
+#define FC_METER_MAX	0xffff0000u	/* OFPM_MAX (1.3.5 7.3.4.4) */
 #define FC_VID_PRESENT	0x1000	/* OFPVID_PRESENT, 1.3 section 7.2.3.8 */
 
 struct fc_flow {
@@ -42,7 +49,8 @@ struct fc_flow {
 	uint8_t		 apply;
 	uint8_t		 id_len;
 	uint8_t		 name_len;
-	uint8_t		 data[];	/* id NUL name NUL match outs(6 each) */
+	uint8_t		 data[];	/* id NUL name NUL match outs(6 each)
+					   [meter(4)] [group mask(2)] */
 };
 
 /* Stats counters per table: [0] all and [1] known flows of the last
@@ -121,7 +129,7 @@ static const struct {
 };
 
 /* A node connector: "3", "openflow:1:3" or a reserved port's name. */
-static int
+int
 fc_port(const char *s, uint32_t *port)
 {
 	const char	*c = strrchr(s, ':');
@@ -424,7 +432,8 @@ fc_action(struct fc_spec *f, const struct doc_node *a, uint64_t *orders,
 	struct doc_node	c;
 	char		s[64];
 	uint64_t	order = f->nout, ml = 0xffff;
-	uint32_t	port;
+	uint32_t	port = 0;
+	uint8_t		group = 0;
 	int		given;
 	size_t		i;
 
@@ -432,17 +441,28 @@ fc_action(struct fc_spec *f, const struct doc_node *a, uint64_t *orders,
 		return -1;
 	if (doc_child(a, "drop-action", &c) == 0)
 		return 0;
-	if (doc_child(a, "output-action", &c) == -1)
-		FC_ERR("action: only output-action and drop-action are "
-		    "supported");
 	if (f->nout == FC_MAX_OUT)
-		FC_ERR("apply-actions: more than %d output-actions",
+		FC_ERR("apply-actions: more than %d output- and group-actions",
 		    FC_MAX_OUT);
-	if (doc_get_string(&c, "output-node-connector", s, sizeof(s)) == -1)
+	if (doc_child(a, "group-action", &c) == 0) {
+		if (fc_uint(&c, "group-id", 0xffffff00u, &ml, &given, err,
+		    errlen) == -1)
+			return -1;
+		if (!given)
+			FC_ERR("group-action: group-id missing");
+		port = (uint32_t)ml;
+		ml = 0;
+		group = 1;
+	} else if (doc_child(a, "output-action", &c) == -1)
+		FC_ERR("action: only output-action, group-action and "
+		    "drop-action are supported");
+	else if (doc_get_string(&c, "output-node-connector", s, sizeof(s))
+	    == -1)
 		FC_ERR("output-action: output-node-connector missing");
-	if (fc_port(s, &port) == -1)
+	else if (fc_port(s, &port) == -1)
 		FC_ERR("output-node-connector: '%s' is not a port", s);
-	if (fc_uint(&c, "max-length", 0xffff, &ml, &given, err, errlen) == -1)
+	else if (fc_uint(&c, "max-length", 0xffff, &ml, &given, err,
+	    errlen) == -1)
 		return -1;
 	/* Keep the outputs sorted by order. */
 	for (i = f->nout; i > 0 && orders[i - 1] > order; i--) {
@@ -451,8 +471,28 @@ fc_action(struct fc_spec *f, const struct doc_node *a, uint64_t *orders,
 	}
 	f->out[i].port = port;
 	f->out[i].max_len = (uint16_t)ml;
+	f->out[i].group = group;
 	orders[i] = order;
 	f->nout++;
+	return 0;
+}
+
+/* A meter instruction (1.3.5 section 5.9): its meter-id. */
+static int
+fc_meter(struct fc_spec *f, const struct doc_node *c, char *err,
+    size_t errlen)
+{
+	uint64_t	v;
+	int		given;
+
+	if (f->meter != 0)
+		FC_ERR("instructions: more than one meter");
+	if (fc_uint(c, "meter-id", FC_METER_MAX, &v, &given, err, errlen)
+	    == -1)
+		return -1;
+	if (!given || v == 0)
+		FC_ERR("meter: meter-id from 1 to %u expected", FC_METER_MAX);
+	f->meter = (uint32_t)v;
 	return 0;
 }
 
@@ -480,6 +520,9 @@ fc_instructions(struct fc_spec *f, const struct doc_node *fl, char *err,
 				if (fc_action(f, &a, orders, err, errlen) ==
 				    -1)
 					return -1;
+		} else if (doc_child(&in, "meter", &c) == 0) {
+			if (fc_meter(f, &c, err, errlen) == -1)
+				return -1;
 		} else if (doc_child(&in, "go-to-table", &c) == 0) {
 			if (fc_uint(&c, "table_id", 254, &t, &given, err,
 			    errlen) == -1)
@@ -488,7 +531,7 @@ fc_instructions(struct fc_spec *f, const struct doc_node *fl, char *err,
 				FC_ERR("go-to-table: table_id missing");
 			f->go_to = (uint8_t)t;
 		} else
-			FC_ERR("instruction: only apply-actions and "
+			FC_ERR("instruction: only apply-actions, meter and "
 			    "go-to-table are supported");
 	}
 	if (f->go_to != FC_NO_TABLE && f->table >= 0 && f->go_to <= f->table)
@@ -570,15 +613,36 @@ fc_oxm(const struct fc_flow *f)
 	return f->data + f->id_len + 1 + f->name_len + 1;
 }
 
+/* What follows the outs: the meter id, then the group mask. */
+static const uint8_t *
+fc_tail(const struct fc_flow *f)
+{
+	return fc_oxm(f) + f->match_len + 6 * f->nout;
+}
+
+static uint32_t
+fc_flow_meter(const struct fc_flow *f)
+{
+	const uint8_t	*p = fc_tail(f);
+
+	if (!(f->apply & FC_F_METER))
+		return 0;
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
+	    (uint32_t)p[2] << 8 | p[3];
+}
+
 static struct fc_out
 fc_flow_out(const struct fc_flow *f, unsigned i)
 {
 	const uint8_t	*p = fc_oxm(f) + f->match_len + 6 * i;
+	const uint8_t	*m = fc_tail(f) + (f->apply & FC_F_METER ? 4 : 0);
 	struct fc_out	 o;
 
 	o.port = (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
 	    (uint32_t)p[2] << 8 | p[3];
 	o.max_len = (uint16_t)(p[4] << 8 | p[5]);
+	o.group = (f->apply & FC_F_GROUPS) &&
+	    ((m[0] << 8 | m[1]) >> i & 1);
 	return o;
 }
 
@@ -685,15 +749,34 @@ fc_find_m(struct fc_node *n, unsigned table, uint16_t prio,
 	return NULL;
 }
 
+static void
+fc_put_tail(uint8_t *p, uint32_t meter, uint16_t mask)
+{
+	if (meter != 0) {
+		p[0] = meter >> 24;
+		p[1] = meter >> 16;
+		p[2] = meter >> 8;
+		p[3] = meter;
+		p += 4;
+	}
+	if (mask != 0) {
+		p[0] = mask >> 8;
+		p[1] = mask;
+	}
+}
+
 static struct fc_flow *
 fc_new(const struct fc_spec *s)
 {
 	size_t		 il = strlen(s->id), nl = strlen(s->name), i;
 	struct fc_flow	*f;
 	uint8_t		*p;
+	uint16_t	 mask = 0;
 
+	for (i = 0; i < s->nout; i++)
+		mask |= (uint16_t)(s->out[i].group ? 1u << i : 0);
 	f = xcalloc(1, sizeof(*f) + il + 1 + nl + 1 + s->match.len +
-	    6 * s->nout);
+	    6 * s->nout + (s->meter ? 4 : 0) + (mask ? 2 : 0));
 	f->cookie = s->cookie;
 	f->priority = s->priority;
 	f->idle = s->idle;
@@ -702,7 +785,8 @@ fc_new(const struct fc_spec *s)
 	f->table = (uint8_t)s->table;
 	f->go_to = s->go_to;
 	f->nout = s->nout;
-	f->apply = s->apply;
+	f->apply = (uint8_t)((s->apply ? FC_F_APPLY : 0) |
+	    (s->meter ? FC_F_METER : 0) | (mask ? FC_F_GROUPS : 0));
 	f->id_len = (uint8_t)il;
 	f->name_len = (uint8_t)nl;
 	memcpy(f->data, s->id, il + 1);
@@ -718,6 +802,7 @@ fc_new(const struct fc_spec *s)
 		p[4] = s->out[i].max_len >> 8;
 		p[5] = s->out[i].max_len;
 	}
+	fc_put_tail(p, s->meter, mask);
 	return f;
 }
 
@@ -770,15 +855,32 @@ fc_prog(const struct fc_node *n, const struct fc_flow *f, uint8_t *buf)
 	struct wbuf	w;
 	struct fc_out	o;
 	unsigned	i;
+	uint16_t	len;
 
 	wbuf_init(&w, buf, FC_PROG_MAX);
+	/* 1.0 has no meters or groups: the output actions alone go. */
+	if (n->version == OF_VERSION_13 && fc_flow_meter(f) != 0) {
+		wbuf_put_u16(&w, 6);		/* OFPIT_METER */
+		wbuf_put_u16(&w, 8);
+		wbuf_put_u32(&w, fc_flow_meter(f));
+	}
 	if (n->version == OF_VERSION_13 && f->nout > 0) {
+		for (len = 8, i = 0; i < f->nout; i++)
+			len += fc_flow_out(f, i).group ? 8 : 16;
 		wbuf_put_u16(&w, 4);		/* OFPIT_APPLY_ACTIONS */
-		wbuf_put_u16(&w, 8 + 16 * f->nout);
+		wbuf_put_u16(&w, len);
 		wbuf_put_zero(&w, 4);
 	}
 	for (i = 0; i < f->nout; i++) {
 		o = fc_flow_out(f, i);
+		if (o.group) {
+			if (n->version == OF_VERSION_13) {
+				wbuf_put_u16(&w, 22);	/* OFPAT_GROUP */
+				wbuf_put_u16(&w, 8);
+				wbuf_put_u32(&w, o.port);
+			}
+			continue;
+		}
 		wbuf_put_u16(&w, 0);		/* OFPAT_OUTPUT */
 		if (n->version == OF_VERSION_13) {
 			wbuf_put_u16(&w, 16);
@@ -1177,6 +1279,7 @@ fc_connected(uint64_t dpid, uint8_t version, void *arg)
 
 	(void)arg;
 	op_connected(dpid, version);
+	gm_connected(dpid, version);
 	fc_rpc_clear(n);	/* a new session: the switch starts afresh */
 	n->version = version;
 	n->polled = 0;
@@ -1194,6 +1297,7 @@ fc_stats_begin(uint64_t dpid, void *arg)
 	struct fc_node	*n = fc_node_get(dpid, 1);
 
 	(void)arg;
+	gm_poll(dpid);
 	if (n->cnt == NULL)
 		n->cnt = xcalloc(4, sizeof(*n->cnt));
 	memset(n->cnt[FC_C_CUR], 0, 2 * sizeof(*n->cnt));
@@ -1236,7 +1340,8 @@ fc_start(void)
 		.connected = fc_connected, .stats_begin = fc_stats_begin,
 		.stats_flow = fc_stats_flow, .stats_end = fc_stats_end,
 		.port = op_port, .port_stats = op_port_stats,
-		.link = op_link, .arg = NULL,
+		.link = op_link, .mp_reply = gm_mp_reply,
+		.error = gm_error, .arg = NULL,
 	};
 
 	of_ctl_set_hooks(&h);
@@ -1251,6 +1356,7 @@ fc_stop(void)
 
 	of_ctl_set_hooks(NULL);
 	op_stop();
+	gm_stop();
 	HASH_ITER(hh, nodes, n, next) {
 		HASH_DEL(nodes, n);
 		for (i = 0; i < n->nb; i++)
@@ -1407,7 +1513,7 @@ fc_render_match(struct doc_writer *w, const struct fc_flow *f)
 	doc_end(w);
 }
 
-static void
+void
 fc_port_name(uint32_t port, char *s, size_t cap)
 {
 	size_t	i;
@@ -1420,44 +1526,73 @@ fc_port_name(uint32_t port, char *s, size_t cap)
 	snprintf(s, cap, "%" PRIu32, port);
 }
 
+/* One action of apply-actions: an output, a group, or drop. */
+static void
+fc_render_action(struct doc_writer *w, unsigned order,
+    const struct fc_out *o)
+{
+	char	s[32];
+
+	doc_entry(w);
+	doc_leaf_uint(w, "order", order);
+	if (o == NULL)
+		doc_container(w, NULL, "drop-action");
+	else if (o->group) {
+		doc_container(w, NULL, "group-action");
+		doc_leaf_uint(w, "group-id", o->port);
+	} else {
+		doc_container(w, NULL, "output-action");
+		fc_port_name(o->port, s, sizeof(s));
+		doc_leaf_str(w, "output-node-connector", s);
+		doc_leaf_uint(w, "max-length", o->max_len);
+	}
+	doc_end(w);
+	doc_end(w);
+}
+
+static void
+fc_render_apply(struct doc_writer *w, const struct fc_flow *f,
+    unsigned order)
+{
+	struct fc_out	o;
+	unsigned	i;
+
+	doc_entry(w);
+	doc_leaf_uint(w, "order", order);
+	doc_container(w, NULL, "apply-actions");
+	doc_list(w, NULL, "action");
+	for (i = 0; i < f->nout; i++) {
+		o = fc_flow_out(f, i);
+		fc_render_action(w, i, &o);
+	}
+	if (f->nout == 0)
+		fc_render_action(w, 0, NULL);
+	doc_end(w);
+	doc_end(w);
+	doc_end(w);
+}
+
+/* The instructions in the order they go to the switch: meter,
+ * apply-actions, go-to-table. */
 static void
 fc_render_instructions(struct doc_writer *w, const struct fc_flow *f)
 {
-	struct fc_out	o;
-	char		s[32];
-	unsigned	i, order = 0;
+	unsigned	order = 0;
 
-	if (!f->apply && f->go_to == FC_NO_TABLE)
+	if (f->apply == 0 && f->go_to == FC_NO_TABLE)
 		return;
 	doc_container(w, NULL, "instructions");
 	doc_list(w, NULL, "instruction");
-	if (f->apply) {
+	if (f->apply & FC_F_METER) {
 		doc_entry(w);
 		doc_leaf_uint(w, "order", order++);
-		doc_container(w, NULL, "apply-actions");
-		doc_list(w, NULL, "action");
-		for (i = 0; i < f->nout; i++) {
-			o = fc_flow_out(f, i);
-			doc_entry(w);
-			doc_leaf_uint(w, "order", i);
-			doc_container(w, NULL, "output-action");
-			fc_port_name(o.port, s, sizeof(s));
-			doc_leaf_str(w, "output-node-connector", s);
-			doc_leaf_uint(w, "max-length", o.max_len);
-			doc_end(w);
-			doc_end(w);
-		}
-		if (f->nout == 0) {
-			doc_entry(w);
-			doc_leaf_uint(w, "order", 0);
-			doc_container(w, NULL, "drop-action");
-			doc_end(w);
-			doc_end(w);
-		}
-		doc_end(w);
+		doc_container(w, NULL, "meter");
+		doc_leaf_uint(w, "meter-id", fc_flow_meter(f));
 		doc_end(w);
 		doc_end(w);
 	}
+	if (f->apply & FC_F_APPLY)
+		fc_render_apply(w, f, order++);
 	if (f->go_to != FC_NO_TABLE) {
 		doc_entry(w);
 		doc_leaf_uint(w, "order", order);

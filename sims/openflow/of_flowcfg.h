@@ -25,8 +25,9 @@
 #define FC_DEFAULT_PRIORITY 0x8000	/* openflowplugin's default */
 
 struct fc_out {
-	uint32_t	port;
+	uint32_t	port;		/* or, for a group-action, the group */
 	uint16_t	max_len;
+	uint8_t		group;		/* a group-action (OFPAT_GROUP) */
 };
 
 /* A flow as a request body gave it (opendaylight-flow-types). */
@@ -43,12 +44,18 @@ struct fc_spec {
 	uint8_t		apply;		/* an apply-actions was given */
 	uint8_t		go_to;		/* FC_NO_TABLE: none */
 	uint8_t		strict;		/* remove-flow: DELETE_STRICT */
+	uint32_t	meter;		/* a meter instruction's id, 0: none */
 	struct fc_out	out[FC_MAX_OUT];
 };
 
 struct fc_node;
 struct fc_flow;
 
+/* A node connector ("3", "openflow:1:3", "CONTROLLER" ...) as a port:
+ * 0, or -1 when it is none; and a port as the operational view names
+ * it (its number, or a reserved port's name). */
+int	 fc_port(const char *, uint32_t *port);
+void	 fc_port_name(uint32_t port, char *s, size_t cap);
 /* Parse one flow entry; -1 with a message naming the field in err. */
 int	 fc_parse(const struct doc_node *, struct fc_spec *, char *err,
 	    size_t errlen);

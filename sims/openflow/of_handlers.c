@@ -445,6 +445,7 @@ of_on_group_mod(const struct of_ctx *c)
 	struct of_group_mod	 gm;
 	struct of_group_limits	 lim;
 	enum of_err		 err = OF_ERR_NONE;
+	uint32_t		 before;
 
 	if (of_slave_refuse(c))
 		return;
@@ -455,6 +456,7 @@ of_on_group_mod(const struct of_ctx *c)
 	(*cn->group_mods)++;
 	lim.n_ports = sw->sim->cfg.ports;
 	lim.max_groups = sw->sim->cfg.max_groups;
+	before = of_groups_count(sw->owner->groups);
 	lim.max_depth = sw->sim->cfg.max_group_depth;
 	if (of_group_mod_any_decode(sw->version, c->body, &gm, &err) == -1 ||
 	    of_groups_apply(&sw->owner->groups, &gm, &lim, clock_ns(),
@@ -470,6 +472,8 @@ of_on_group_mod(const struct of_ctx *c)
 	if (sw->sim->cfg.n_ctl > 1)
 		of_requestforward(sw, c->msg, c->h->length, OF_RFR_GROUP_MOD);
 	of_groups_watch_flows(sw, 0);
+	of_gm_changed(sw, 0, before, of_groups_count(sw->owner->groups),
+	    clock_ns());
 }
 
 /* PORT_STATUS is asynchronous: each controller's async config may mask

@@ -110,6 +110,18 @@ static const struct opt of_rows[] = {
 	OPT_F("expect-delete", C, expect_delete, 0,
 	    "the controller deletes those flows again: a\n"
 	    "delete phase that never begins fails the run"),
+	OPT_U("expect-groups", "N", C, expect_gm[0], 1, UINT32_MAX, 0,
+	    "program_groups ends when the switches hold N\n"
+	    "groups, delete_groups when they hold none again"),
+	OPT_U("expect-meters", "N", C, expect_gm[1], 1, UINT32_MAX, 0,
+	    "program_meters and delete_meters, the same for\n"
+	    "meters"),
+	OPT_U("groups-per-switch", "G", C, nb_gm[0], 1, 1000000, 0,
+	    "with --northbound: PUT G groups into each\n"
+	    "switch's config too, one a request, confirm\n"
+	    "and delete them (--expect-groups is G x N)"),
+	OPT_U("meters-per-switch", "M", C, nb_gm[1], 1, 1000000, 0,
+	    "with --northbound: the same for M meters"),
 	OPT_FN("topology", "T", of_topology_row, 0,
 	    "none, linear, ring or tree[:FANOUT] (LLDP links)",
 	    .def = "none"),
@@ -334,6 +346,7 @@ of_phases_init(struct of_sim *sim)
 	if (sim->cfg.pktin_count > 0)
 		sim->ph[OFP_PACKET_IN]->target =
 		    sim->cfg.pktin_count * sim->cfg.switches;
+	of_gm_phases_init(sim);
 	phase_start(sim->ph[OFP_CONNECT], now);
 	of_cluster_init(sim, now);
 }
@@ -401,6 +414,7 @@ of_nb_new(struct of_sim *sim)
 	}
 	sim->nb = nb_new(&sim->cfg.nb, sim->m, sim->nb_nodes,
 	    sim->cfg.switches, of_nb_hook, sim);
+	of_gm_nb_new(sim);
 }
 
 static int
@@ -507,6 +521,7 @@ of_tick_nb(struct of_sim *sim, uint64_t now)
 	struct phase	*prog = sim->ph[OFP_PROGRAM];
 	struct phase	*del = sim->ph[OFP_DELETE];
 	char		 err[256];
+	int		 gm_over;
 
 	if (!sim->nb_begun) {
 		if (conn->state == PHASE_TIMEOUT)
@@ -518,7 +533,10 @@ of_tick_nb(struct of_sim *sim, uint64_t now)
 			log_warnx("%s", err);
 			return 1;
 		}
+		if (of_gm_nb_begin(sim, now) == -1)
+			return 1;
 	}
+	gm_over = of_gm_nb_tick(sim, now);
 	if (prog->state == PHASE_RUNNING &&
 	    sim->total_flows >= sim->cfg.expect_flows)
 		phase_end(prog, now, PHASE_DONE);
@@ -526,8 +544,8 @@ of_tick_nb(struct of_sim *sim, uint64_t now)
 	if (del->state == PHASE_RUNNING && sim->total_flows == 0)
 		phase_end(del, now, PHASE_DONE);
 	run_phase_timeout(del, now, sim->phase_timeout);
-	return nb_tick(sim->nb, now) && prog->state != PHASE_RUNNING &&
-	    del->state != PHASE_RUNNING;
+	return nb_tick(sim->nb, now) && gm_over &&
+	    prog->state != PHASE_RUNNING && del->state != PHASE_RUNNING;
 }
 
 /*
@@ -535,7 +553,7 @@ of_tick_nb(struct of_sim *sim, uint64_t now)
  * switch ever made PACKET_INs): once connect is over and --timeout more
  * seconds have passed, it is over too, timed out with nothing.
  */
-static void
+void
 of_never_began(struct phase *ph, const struct phase *connect, uint64_t now,
     double timeout)
 {
@@ -590,6 +608,7 @@ of_tick(void *arg, uint64_t now)
 	    sim->phase_timeout);
 	if (sim->nb == NULL && sim->cfg.expect_flows > 0)
 		complete = of_tick_flows(sim, now) && complete;
+	complete = of_gm_tick(sim, now) && complete;
 	if (sim->cfg.pktin != OF_PKTIN_OFF) {
 		run_phase_timeout(ph[OFP_PACKET_IN], now, sim->phase_timeout);
 		complete = complete && sim->cfg.pktin_count > 0 &&
@@ -622,6 +641,7 @@ of_stop(void *arg)
 	uint32_t	 i;
 	unsigned	 k;
 
+	of_gm_nb_free(sim);
 	nb_free_nodes(&sim->nb, &sim->nb_nodes, sim->cfg.switches);
 	of_topo_moves_free(sim);
 	if (sim->sw == NULL)
@@ -704,7 +724,21 @@ of_nb_config(struct of_config *cfg, unsigned nb_given,
     const struct run_opts *ro)
 {
 	char	err[256];
+	int	k;
 
+	for (k = 0; k < 2; k++) {
+		if (cfg->nb_gm[k] == 0)
+			continue;
+		if (!(nb_given & NB_GIVEN_URL))
+			cli_die(ro, "--%s-per-switch needs --northbound",
+			    k ? "meters" : "groups");
+		if (cfg->expect_gm[k] != 0 && cfg->expect_gm[k] !=
+		    (uint64_t)cfg->nb_gm[k] * cfg->switches)
+			cli_die(ro, "--expect-%s is --%s-per-switch times "
+			    "--switches", k ? "meters" : "groups",
+			    k ? "meters" : "groups");
+		cfg->expect_gm[k] = (uint64_t)cfg->nb_gm[k] * cfg->switches;
+	}
 	if (!(nb_given & NB_GIVEN_ANY))
 		return;
 	if (nb_check(&cfg->nb, err, sizeof(err)) == -1)

@@ -33,6 +33,7 @@ of_on_meter_mod(const struct of_ctx *c)
 	struct of_counters	*cn = &sw->sim->c;
 	struct of_meter_mod	 mm;
 	enum of_err		 err = OF_ERR_NONE;
+	uint32_t		 before;
 
 	if (of_slave_refuse(c))
 		return;
@@ -41,6 +42,7 @@ of_on_meter_mod(const struct of_ctx *c)
 		return;
 	}
 	(*cn->meter_mods)++;
+	before = of_meters_count(sw->owner->meters);
 	if (of_meter_mod_decode(sw->version, c->body, &mm, &err) == -1 ||
 	    of_meters_apply(&sw->owner->meters, &mm, sw->sim->cfg.max_meters,
 	    clock_ns(), of_meter_deleted, sw, &err) == -1) {
@@ -48,7 +50,10 @@ of_on_meter_mod(const struct of_ctx *c)
 		if (err == OF_ERR_METER_OUT_OF_METERS)
 			(*cn->meters_out_of_room)++;
 		of_refuse(c, err);
+		return;
 	}
+	of_gm_changed(sw, 1, before, of_meters_count(sw->owner->meters),
+	    clock_ns());
 }
 
 /* Open vSwitch refuses a flow naming meter 0, a virtual meter or one the

@@ -161,9 +161,10 @@ odl_count(const struct nb_opts *o, const char *node, struct nb_msg *m)
 	return 0;
 }
 
-/* The first "active-flows" member anywhere in the document. */
+/* The first member called name ("active-flows") anywhere in the
+ * document, a non-negative integer. */
 static int
-odl_json_find(json_t *j, uint64_t *out)
+odl_json_find(json_t *j, const char *name, uint64_t *out)
 {
 	const char	*key, *colon;
 	json_t		*v;
@@ -172,24 +173,24 @@ odl_json_find(json_t *j, uint64_t *out)
 	if (json_is_object(j)) {
 		json_object_foreach(j, key, v) {
 			colon = strrchr(key, ':');
-			if (strcmp(colon ? colon + 1 : key, "active-flows") == 0 &&
+			if (strcmp(colon ? colon + 1 : key, name) == 0 &&
 			    json_is_integer(v) && json_integer_value(v) >= 0) {
 				*out = (uint64_t)json_integer_value(v);
 				return 1;
 			}
-			if (odl_json_find(v, out) == 1)
+			if (odl_json_find(v, name, out) == 1)
 				return 1;
 		}
 	} else if (json_is_array(j)) {
 		json_array_foreach(j, i, v)
-			if (odl_json_find(v, out) == 1)
+			if (odl_json_find(v, name, out) == 1)
 				return 1;
 	}
 	return 0;
 }
 
 static int
-odl_xml_find(xmlNode *n, uint64_t *out)
+odl_xml_find(xmlNode *n, const char *name, uint64_t *out)
 {
 	xmlChar			*s;
 	unsigned long long	 v;
@@ -199,7 +200,7 @@ odl_xml_find(xmlNode *n, uint64_t *out)
 	for (; n != NULL; n = n->next) {
 		if (n->type != XML_ELEMENT_NODE)
 			continue;
-		if (xmlStrcmp(n->name, BAD_CAST "active-flows") == 0) {
+		if (xmlStrcmp(n->name, BAD_CAST name) == 0) {
 			s = xmlNodeGetContent(n);
 			if (s == NULL)
 				return -1;
@@ -209,15 +210,16 @@ odl_xml_find(xmlNode *n, uint64_t *out)
 			*out = v;
 			return rc;
 		}
-		if ((rc = odl_xml_find(n->children, out)) != 0)
+		if ((rc = odl_xml_find(n->children, name, out)) != 0)
 			return rc;
 	}
 	return 0;
 }
 
-static int
-odl_parse_count(const struct nb_opts *o, int status, const char *body,
-    size_t len, uint64_t *out)
+int
+of_nb_parse(const struct nb_opts *o, int status, const char *body,
+    size_t len, uint64_t *out, of_nb_json_find jfind, of_nb_xml_find xfind,
+    const char *name)
 {
 	json_error_t	 jerr;
 	json_t		*j;
@@ -225,25 +227,33 @@ odl_parse_count(const struct nb_opts *o, int status, const char *body,
 	int		 rc;
 
 	*out = 0;
+	/* What the statistics have not reached yet: 0 for now. */
 	if (status == 404)
 		return 0;
 	if (status < 200 || status > 299)
 		return -1;
-	/* A table the statistics have not reached yet: 0 for now. */
 	if (o->format == NB_FMT_XML) {
 		doc = xmlReadMemory(body, (int)len, NULL, NULL,
 		    XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
 		if (doc == NULL)
 			return -1;
-		rc = odl_xml_find(xmlDocGetRootElement(doc), out);
+		rc = xfind(xmlDocGetRootElement(doc), name, out);
 		xmlFreeDoc(doc);
 		return rc == -1 ? -1 : 0;
 	}
 	if ((j = json_loadb(body, len, 0, &jerr)) == NULL)
 		return -1;
-	odl_json_find(j, out);
+	jfind(j, name, out);
 	json_decref(j);
 	return 0;
+}
+
+static int
+odl_parse_count(const struct nb_opts *o, int status, const char *body,
+    size_t len, uint64_t *out)
+{
+	return of_nb_parse(o, status, body, len, out, odl_json_find,
+	    odl_xml_find, "active-flows");
 }
 
 const struct nb_driver of_nb_odl_driver = {

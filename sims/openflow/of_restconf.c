@@ -16,6 +16,7 @@
 #include "log.h"
 #include "of_ctl.h"
 #include "of_flowcfg.h"
+#include "of_gmcfg.h"
 #include "of_ports.h"
 #include "of_restconf.h"
 #include "restconf.h"
@@ -64,6 +65,8 @@ static const struct rc_list inv_lists[] = {
 	{ "table", 1 },
 	{ "flow", 1 },
 	{ "node-connector", 1 },
+	{ "group", 1 },
+	{ "meter", 1 },
 	{ NULL, 0 },
 };
 
@@ -186,6 +189,8 @@ inv_node(struct doc_writer *w, const struct of_ctl_switch *sw)
 	doc_list(w, NULL, "node-connector");
 	op_render(w, sw->dpid);
 	doc_end(w);
+	gm_render_list(GM_GROUP, w, sw->dpid, 1, 0, 0);
+	gm_render_list(GM_METER, w, sw->dpid, 1, 0, 0);
 	doc_end(w);
 }
 
@@ -308,6 +313,14 @@ inv_get_below(struct rc_req *rq, const struct of_ctl_switch *sw)
 
 /* ---- the config datastore ---- */
 
+/* The node has config groups or meters (of_gmcfg.c). */
+static int
+inv_gm_config(uint64_t dpid)
+{
+	return gm_config_count(GM_GROUP, dpid) +
+	    gm_config_count(GM_METER, dpid) > 0;
+}
+
 static void
 inv_cfg_table(struct doc_writer *w, struct fc_node *fn, unsigned t)
 {
@@ -335,6 +348,8 @@ inv_cfg_node(struct doc_writer *w, struct fc_node *fn, uint64_t dpid)
 		if (set[t / 8] & (1u << (t % 8)))
 			inv_cfg_table(w, fn, t);
 	doc_end(w);
+	gm_render_list(GM_GROUP, w, dpid, 0, 0, 0);
+	gm_render_list(GM_METER, w, dpid, 0, 0, 0);
 	doc_end(w);
 }
 
@@ -343,8 +358,9 @@ inv_cfg_node_cb(const struct of_ctl_switch *sw, void *arg)
 {
 	struct fc_node	*fn = fc_node_get(sw->dpid, 0);
 
-	if (fn != NULL && fc_node_count(fn, -1) > 0)
-		inv_cfg_node(arg, fn, sw->dpid);
+	if ((fn != NULL && fc_node_count(fn, -1) > 0) ||
+	    inv_gm_config(sw->dpid))
+		inv_cfg_node(arg, fc_node_get(sw->dpid, 1), sw->dpid);
 	return 0;
 }
 
@@ -354,7 +370,8 @@ inv_cfg_any_cb(const struct of_ctl_switch *sw, void *arg)
 	struct fc_node	*fn = fc_node_get(sw->dpid, 0);
 
 	(void)arg;
-	return fn != NULL && fc_node_count(fn, -1) > 0;
+	return (fn != NULL && fc_node_count(fn, -1) > 0) ||
+	    inv_gm_config(sw->dpid);
 }
 
 /* GET of the config datastore's nodes: the connected nodes with config
@@ -391,9 +408,10 @@ inv_get_config(struct rc_req *rq)
 
 	if (!rc_list_entry(rq, "node", inv_get_config_nodes))
 		return;
+	/* A node with config groups only has an (empty) flow store. */
 	if (of_restconf_node_id(p->e[1].key[0], &dpid) == -1 ||
-	    (fn = fc_node_get(dpid, 0)) == NULL ||
-	    fc_node_count(fn, -1) == 0) {
+	    (fn = fc_node_get(dpid, inv_gm_config(dpid))) == NULL ||
+	    (fc_node_count(fn, -1) == 0 && !inv_gm_config(dpid))) {
 		rc_data_missing(rq);
 		return;
 	}
@@ -610,18 +628,24 @@ inv_delete(struct rc_req *rq, uint64_t dpid, unsigned table)
 }
 
 /* DELETE of the config nodes or of one node (CSIT's cleanup): their
- * flows leave the switches; 404 data-missing when there were none (RFC
- * 8040 section 4.7). */
+ * flows, groups and meters leave the switches; 404 data-missing when
+ * there were none (RFC 8040 section 4.7). */
 static void
 inv_delete_nodes(struct rc_req *rq)
 {
 	const struct rc_path	*p = &rq->path;
 	struct fc_node		*fn;
 	uint64_t		 dpid;
+	int			 any = 0;
 
-	if (p->n == 1 ? fc_delete_all() == 0 :
-	    of_restconf_node_id(p->e[1].key[0], &dpid) == -1 ||
-	    (fn = fc_node_get(dpid, 0)) == NULL || fc_delete_node(fn) == -1) {
+	if (p->n == 1)
+		any = (fc_delete_all() > 0) | (gm_delete_all() > 0);
+	else if (of_restconf_node_id(p->e[1].key[0], &dpid) == 0) {
+		fn = fc_node_get(dpid, 0);
+		any = (fn != NULL && fc_delete_node(fn) != -1) |
+		    (gm_delete_node(dpid) > 0);
+	}
+	if (!any) {
 		rc_data_missing(rq);
 		return;
 	}
@@ -656,6 +680,13 @@ static void
 inv_handle(struct rc_req *rq, void *arg)
 {
 	(void)arg;
+	if (rq->path.n >= 3 && rc_elem_is(&rq->path.e[1], "node") &&
+	    (rc_elem_is(&rq->path.e[2], "group") ||
+	    rc_elem_is(&rq->path.e[2], "meter"))) {
+		gm_restconf(rq, rc_elem_is(&rq->path.e[2], "group") ?
+		    GM_GROUP : GM_METER);
+		return;
+	}
 	if (rq->http->method & (EVHTTP_REQ_GET | EVHTTP_REQ_HEAD))
 		inv_get(rq);
 	else

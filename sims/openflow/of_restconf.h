@@ -13,6 +13,9 @@ struct http_server;
 void	of_restconf_register(void);
 /* "openflow:DPID" (decimal, no leading zero): 0, or -1 when it is not. */
 int	of_restconf_node_id(const char *id, uint64_t *dpid);
+/* The node an RPC input's node-context-ref names (of_rpc.c): 0, or -1
+ * when it names no OpenFlow node. */
+int	ofrpc_node_ref(const char *ref, uint64_t *dpid);
 /* The sal-flow and sal-bulk-flow operations (of_rpc.c). */
 void	of_rpc_register(struct http_server *);
 /* sbsim-cluster:set-role (of_cluster_rpc.c). */

@@ -16,6 +16,7 @@
 #include "of_codec.h"
 #include "of_ctl.h"
 #include "of_flowcfg.h"
+#include "of_gmcfg.h"
 #include "of_restconf.h"
 
 #define OFR_GIVEN_STATS	CTL_GIVEN_ROLE	/* --stats-interval */
@@ -25,6 +26,8 @@ struct of_role {
 	int			 exit_when_done;
 	int			 gate_opened;	/* a worker's, by the parent */
 	uint64_t		 held_at_open;
+	uint32_t		 max_gm[2];	/* config groups, meters per
+						   node (of_gmcfg.h) */
 };
 
 static struct of_role	ofr;
@@ -104,6 +107,12 @@ static const struct opt ofr_rows[] = {
 	    "seconds of its accept (0: never)"),
 	OPT_U("flows-per-switch", "K", R, ctl.flows_per_switch, 0, 100000000,
 	    O, "FLOW_MODs (adds) to push into each switch"),
+	OPT_U("groups-per-switch", "G", R, ctl.groups_per_switch, 0, 1000000,
+	    O, "groups (GROUP_MOD adds) to push into each\n"
+	    "OpenFlow 1.3 switch before its flows"),
+	OPT_U("meters-per-switch", "M", R, ctl.meters_per_switch, 0, 1000000,
+	    O, "meters (METER_MOD adds) to push into each\n"
+	    "OpenFlow 1.3 switch after its groups"),
 	OPT_U("batch", "B", R, ctl.batch, 1, 1000000, O,
 	    "FLOW_MODs per barrier"),
 	OPT_U("window", "W", R, ctl.window, 1, 1000000, O,
@@ -195,10 +204,12 @@ ofr_check(void *cfg, unsigned given, const struct ctl_env *env, char *err,
 	/* The operational inventory is the switches' view: poll it. */
 	if (env->restconf && !(given & OFR_GIVEN_STATS))
 		r->ctl.stats_interval = 1;
-	if (r->exit_when_done && (r->ctl.flows_per_switch == 0 ||
+	if (r->exit_when_done && (r->ctl.flows_per_switch +
+	    r->ctl.groups_per_switch + r->ctl.meters_per_switch == 0 ||
 	    r->ctl.expect_switches == 0)) {
 		snprintf(err, errlen, "--exit-when-done needs --switches and "
-		    "--flows-per-switch");
+		    "--flows-per-switch (or --groups-per-switch, "
+		    "--meters-per-switch)");
 		return -1;
 	}
 	if (env->workers > 0 && ofr_check_workers(r, err, errlen) == -1)
@@ -320,6 +331,10 @@ ofr_summary(void *cfg)
 	    (const uint64_t[]){ s->packet_ins, s->lldp_sent, s->links_seen,
 	    s->errors_received, s->bad_messages, s->refused,
 	    s->reads_paused, s->hello_timeouts }, 8);
+	if (s->group_mods_sent + s->meter_mods_sent > 0)
+		ctl_print_figures("controller: # GROUP_MODs sent, "
+		    "# METER_MODs sent\n", (const uint64_t[]){
+		    s->group_mods_sent, s->meter_mods_sent }, 2);
 	ofr_cluster_summary(s);
 	ofr_stats_summary(cfg, s);
 }
@@ -345,6 +360,12 @@ const struct ctl_role of_ctl_role = {
 /* ---- the inventory: opendaylight-inventory over RESTCONF ---- */
 
 static const struct opt ofinv_rows[] = {
+	OPT_U("max-groups-per-node", "N", struct of_role, max_gm[0], 1,
+	    10000000, CTL_GIVEN_OPT, "config groups a node holds at most\n"
+	    "(a PUT past them: 409)", .def = "4096"),
+	OPT_U("max-meters-per-node", "N", struct of_role, max_gm[1], 1,
+	    10000000, CTL_GIVEN_OPT, "config meters a node holds at most\n"
+	    "(a PUT past them: 409)", .def = "4096"),
 	OPT_END
 };
 
@@ -359,8 +380,34 @@ ofinv_start(void *cfg, struct http_server *hs, char *err, size_t errlen)
 	of_restconf_register();
 	of_rpc_register(hs);
 	of_topology_register();
+	gm_rpc_register(hs);
+	gm_set_max(GM_GROUP, ofr.max_gm[0] ? ofr.max_gm[0] : GM_DEFAULT_MAX);
+	gm_set_max(GM_METER, ofr.max_gm[1] ? ofr.max_gm[1] : GM_DEFAULT_MAX);
 	fc_start();
 	return 0;
+}
+
+/* Bad group and meter bodies, refusals and the switches' answers. */
+static void
+ofinv_summary(void *cfg)
+{
+	static const char *const what[] = {
+		"groups: # GROUP_MODs sent", "meters: # METER_MODs sent"
+	};
+	char	title[256];
+	int	k;
+
+	(void)cfg;
+	for (k = 0; k < GM_KINDS; k++) {
+		const struct gm_counters	*g = gm_counters(k);
+
+		snprintf(title, sizeof(title), "%s, # refused by switches, "
+		    "# bad bodies, # refused past --max-%s-per-node, "
+		    "# bad replies\n", what[k], k ? "meters" : "groups");
+		ctl_print_figures(title, (const uint64_t[]){ g->mods,
+		    g->switch_errors, g->bad_bodies, g->refused_full,
+		    g->bad_replies }, 5);
+	}
 }
 
 static void
@@ -372,5 +419,5 @@ ofinv_stop(void *cfg)
 const struct ctl_role of_inventory_role = {
 	.name = "openflow-inventory", .rows = ofinv_rows, .cfg = &ofr,
 	.flags = CTL_ROLE_RESTCONF, .defaults = ofinv_defaults,
-	.start = ofinv_start, .stop = ofinv_stop,
+	.start = ofinv_start, .stop = ofinv_stop, .summary = ofinv_summary,
 };

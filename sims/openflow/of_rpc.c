@@ -49,7 +49,7 @@ struct ofrpc_item {
  * /opendaylight-inventory:nodes/opendaylight-inventory:node[
  * opendaylight-inventory:id='openflow:1'] in JSON (RFC 7951 section 6.11).
  */
-static int
+int
 ofrpc_node_ref(const char *s, uint64_t *dpid)
 {
 	const char	*p, *e;

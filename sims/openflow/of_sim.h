@@ -56,6 +56,9 @@ struct of_config {
 	uint32_t		max_group_depth; /* groups on one chain */
 	uint64_t		expect_flows;	/* 0: no program/delete target */
 	int			expect_delete;	/* --expect-delete */
+	uint64_t		expect_gm[2];	/* --expect-groups, -meters */
+	uint32_t		nb_gm[2];	/* --groups-, --meters-per-switch
+						   (--northbound) */
 	enum of_topo		topo;
 	uint32_t		tree_fanout;
 	enum of_pktin_mode	pktin;
@@ -80,6 +83,10 @@ enum of_phase {
 	OFP_PACKET_IN,
 	OFP_FAILOVER,		/* several controllers: master lost -> new
 				   master's first FLOW_MOD, per switch */
+	OFP_PROGRAM_GROUPS,	/* of_gmphase.c: --expect-groups */
+	OFP_DELETE_GROUPS,
+	OFP_PROGRAM_METERS,	/* --expect-meters */
+	OFP_DELETE_METERS,
 	OFP__MAX
 };
 
@@ -215,6 +222,7 @@ struct of_sim {
 	struct phase		*ph[OFP__MAX];	/* NULL: not in this run */
 	struct of_counters	 c;
 	uint64_t		 total_flows;	/* held by all switches now */
+	uint64_t		 total_gm[2];	/* groups, meters held now */
 	uint32_t		 up;		/* switches connected now */
 	uint64_t		 last_sweep_ns;
 	/* Owners whose table has (or had, until the next sweep) a flow
@@ -231,6 +239,7 @@ struct of_sim {
 	double			 phase_timeout;
 	int			 warned_version;
 	struct nb_run		*nb;		/* --northbound, else NULL */
+	struct nb_run		*nb_gm[2];	/* its groups, meters */
 	char			**nb_nodes;	/* "openflow:<dpid>" */
 	int			 nb_begun;
 	/* A switch's handshake is done (of_datapath.c; NULL: none). */
@@ -281,6 +290,20 @@ void	 of_switch_flow_mod_taken(struct of_switch *, uint64_t now);
 /* of_handlers.c: body is the message after the header. */
 void	 of_handle(struct of_switch *, enum of_type, const struct of_header *,
 	    struct rbuf *body, const uint8_t *msg);
+/* Groups' and meters' phases (of_gmphase.c). */
+void	 of_gm_phases_init(struct of_sim *);
+void	 of_gm_changed(struct of_switch *, int meter, uint32_t before,
+	    uint32_t after, uint64_t now);
+int	 of_gm_tick(struct of_sim *, uint64_t now);
+/* With --northbound: the groups' and meters' sequences. */
+void	 of_gm_nb_new(struct of_sim *);
+int	 of_gm_nb_begin(struct of_sim *, uint64_t now);
+int	 of_gm_nb_tick(struct of_sim *, uint64_t now);
+void	 of_gm_nb_free(struct of_sim *);
+/* A phase the run needs that never began: over, timed out, once
+ * connect is over and timeout more seconds passed (of_main.c). */
+void	 of_never_began(struct phase *, const struct phase *connect,
+	    uint64_t now, double timeout);
 void	 of_flows_changed(struct of_switch *, int64_t delta, uint64_t now,
 	    uint64_t arrived);
 /* Multipart replies go out as they fill (flush of of_mp_reply_begin). */

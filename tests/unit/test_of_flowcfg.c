@@ -8,6 +8,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <event2/buffer.h>
+
+#include "doc.h"
 #include "log.h"
 #include "of_flowcfg.h"
 
@@ -146,10 +149,61 @@ test_delete_nodes(void)
 	fc_stop();
 }
 
+/* A flow through a group and a meter (CSIT's Groups_Meters flows):
+ * parsed, kept and rendered back with its group-action and meter. */
+static void
+test_group_meter(void)
+{
+	static const char	body[] = "{\"flow\":[{\"id\":\"g\","
+	    "\"table_id\":0,\"priority\":2,\"instructions\":{\"instruction\":"
+	    "[{\"order\":0,\"meter\":{\"meter-id\":7}},{\"order\":1,"
+	    "\"apply-actions\":{\"action\":[{\"order\":1,\"group-action\":"
+	    "{\"group-id\":5}},{\"order\":0,\"output-action\":{"
+	    "\"output-node-connector\":\"2\"}}]}}]}}]}";
+	struct doc		 d;
+	struct doc_node		 root, fl;
+	struct doc_iter		 it;
+	struct doc_writer	 w;
+	struct fc_spec		 s;
+	struct fc_node		*n;
+	struct evbuffer		*b = evbuffer_new();
+	char			 err[256] = "", out[2048];
+	size_t			 len;
+	int			 rc = -1;
+
+	if (doc_parse(&d, HTTP_FMT_JSON, body, strlen(body), err,
+	    sizeof(err)) == 0) {
+		doc_root(&d, &root);
+		doc_iter_init(&it, &root, "flow");
+		if (doc_iter_next(&it, &fl) == 1)
+			rc = fc_parse(&fl, &s, err, sizeof(err));
+		doc_free(&d);
+	}
+	CHECK(rc == 0 && s.meter == 7 && s.nout == 2 && !s.out[0].group &&
+	    s.out[0].port == 2 && s.out[1].group && s.out[1].port == 5,
+	    "meter 7, output 2 then group 5 (%s)", err);
+	fc_start();
+	n = fc_node_get(9, 1);
+	fc_put(n, &s);
+	doc_writer_init(&w, HTTP_FMT_JSON, b);
+	doc_list(&w, NULL, "flow");
+	fc_render(&w, n, fc_find(n, 0, "g"));
+	doc_finish(&w);
+	len = evbuffer_copyout(b, out, sizeof(out) - 1);
+	out[len] = '\0';
+	CHECK(strstr(out, "\"meter\":{\"meter-id\":7}") != NULL &&
+	    strstr(out, "\"group-action\":{\"group-id\":5}") != NULL &&
+	    strstr(out, "\"output-node-connector\":\"2\"") != NULL,
+	    "rendered back: %s", out);
+	evbuffer_free(b);
+	fc_stop();
+}
+
 static const struct check_case cases[] = {
 	CASE(test_nodes),
 	CASE(test_flows),
 	CASE(test_delete_nodes),
+	CASE(test_group_meter),
 };
 
 int

@@ -1,0 +1,246 @@
+/*
+ * Groups and meters on the wire, the controller's side: the ofp_buckets
+ * and ofp_meter_bands of a spec, and the GROUP_DESC, GROUP, METER_CONFIG
+ * and METER statistics entries a switch answers (OpenFlow 1.3.5
+ * sections 7.3.4.2, 7.3.4.4, 7.3.5.9-10, 7.3.5.13-14), all pure.
+ */
+#include <string.h>
+
+#include "of_actions.h"
+#include "of_gmcfg.h"
+#include "of_meter.h"
+#include "of_wire_actions.h"
+
+#define GM_BUCKET_HDR	16	/* ofp_bucket before its actions */
+#define GM_DESC_HDR	8	/* ofp_group_desc before its buckets */
+#define GM_STATS_HDR	40	/* ofp_group_stats before its counters */
+#define GM_MCONF_HDR	8	/* ofp_meter_config before its bands */
+#define GM_MSTATS_HDR	40	/* ofp_meter_stats before its band stats */
+
+/* ---- groups ---- */
+
+static void
+gm_action_wire(struct wbuf *w, const struct gm_action *a)
+{
+	if (a->kind == GM_ACT_GROUP) {
+		wbuf_put_u16(w, OF13_AT_GROUP);
+		wbuf_put_u16(w, 8);
+		wbuf_put_u32(w, a->arg);
+		return;
+	}
+	wbuf_put_u16(w, OF13_AT_OUTPUT);
+	wbuf_put_u16(w, 16);
+	wbuf_put_u32(w, a->arg);
+	wbuf_put_u16(w, a->max_len);
+	wbuf_put_zero(w, 6);
+}
+
+size_t
+gm_buckets_wire(const struct gm_spec *s, uint8_t *buf, size_t cap)
+{
+	struct wbuf	w;
+	uint32_t	i, j, len;
+
+	wbuf_init(&w, buf, cap);
+	for (i = 0; i < s->nb; i++) {
+		const struct gm_bucket	*b = &s->b[i];
+
+		for (len = GM_BUCKET_HDR, j = 0; j < b->nact; j++)
+			len += b->act[j].kind == GM_ACT_GROUP ? 8 : 16;
+		wbuf_put_u16(&w, (uint16_t)len);
+		wbuf_put_u16(&w, b->weight);
+		wbuf_put_u32(&w, b->watch_port);
+		wbuf_put_u32(&w, b->watch_group);
+		wbuf_put_zero(&w, 4);
+		for (j = 0; j < b->nact; j++)
+			gm_action_wire(&w, &b->act[j]);
+	}
+	return w.err ? 0 : w.len;
+}
+
+int
+gm_desc_next(struct rbuf *r, struct gm_desc *d)
+{
+	uint16_t	len;
+	uint8_t		type, pad;
+
+	if (rbuf_left(r) == 0)
+		return 0;
+	if (rbuf_get_u16(r, &len) == -1 || len < GM_DESC_HDR ||
+	    (size_t)len - 2 > rbuf_left(r))
+		return -1;
+	rbuf_get_u8(r, &type);
+	rbuf_get_u8(r, &pad);
+	rbuf_get_u32(r, &d->id);
+	d->type = type;
+	d->blob = rbuf_ptr(r);
+	d->len = len - GM_DESC_HDR;
+	rbuf_skip(r, d->len);
+	return 1;
+}
+
+int
+gm_gstats_next(struct rbuf *r, struct gm_gstats *s)
+{
+	uint16_t	len;
+
+	if (rbuf_left(r) == 0)
+		return 0;
+	if (rbuf_get_u16(r, &len) == -1 || len < GM_STATS_HDR ||
+	    (len - GM_STATS_HDR) % 16 != 0 || (size_t)len - 2 > rbuf_left(r))
+		return -1;
+	rbuf_skip(r, 2);
+	rbuf_get_u32(r, &s->id);
+	rbuf_get_u32(r, &s->refs);
+	rbuf_skip(r, 4);
+	rbuf_get_u64(r, &s->packets);
+	rbuf_get_u64(r, &s->bytes);
+	rbuf_get_u32(r, &s->sec);
+	rbuf_get_u32(r, &s->nsec);
+	s->counters = rbuf_ptr(r);
+	s->ncounters = (len - GM_STATS_HDR) / 16;
+	rbuf_skip(r, len - GM_STATS_HDR);
+	return 1;
+}
+
+
+/* The OUTPUT and GROUP actions of a reported bucket (the only ones the
+ * controller writes); others are skipped. */
+static void
+gm_wire_actions(struct rbuf *r, struct gm_bucket *b)
+{
+	uint16_t	type, len;
+	uint32_t	arg;
+
+	while (b->nact < GM_MAX_ACTIONS && rbuf_get_u16(r, &type) == 0 &&
+	    rbuf_get_u16(r, &len) == 0 && len >= 8 &&
+	    rbuf_get_u32(r, &arg) == 0) {
+		struct gm_action	*a = &b->act[b->nact];
+
+		memset(a, 0, sizeof(*a));
+		a->arg = arg;
+		a->kind = type == OF13_AT_GROUP ? GM_ACT_GROUP : GM_ACT_OUTPUT;
+		if (type == OF13_AT_OUTPUT && len >= 16)
+			rbuf_get_u16(r, &a->max_len);
+		if (type == OF13_AT_OUTPUT || type == OF13_AT_GROUP)
+			b->nact++;
+		if (rbuf_skip(r, len - 8 - (type == OF13_AT_OUTPUT &&
+		    len >= 16 ? 2 : 0)) == -1)
+			return;
+	}
+}
+
+/* The reported ofp_buckets, numbered from 0 as openflowplugin numbers
+ * them (OpenFlow 1.3 buckets have no id). */
+uint32_t
+gm_wire_buckets(const uint8_t *p, size_t plen, struct gm_bucket *out)
+{
+	struct rbuf	r, a;
+	uint16_t	len;
+	uint32_t	n = 0;
+
+	rbuf_init(&r, p, plen);
+	while (n < GM_MAX_BUCKETS && rbuf_get_u16(&r, &len) == 0 &&
+	    len >= GM_BUCKET_HDR && (size_t)len - 2 <= rbuf_left(&r)) {
+		struct gm_bucket	*b = &out[n];
+
+		memset(b, 0, sizeof(*b));
+		b->id = n++;
+		rbuf_get_u16(&r, &b->weight);
+		rbuf_get_u32(&r, &b->watch_port);
+		rbuf_get_u32(&r, &b->watch_group);
+		rbuf_skip(&r, 4);
+		if (rbuf_sub(&r, &a, len - GM_BUCKET_HDR) == -1)
+			break;
+		gm_wire_actions(&a, b);
+	}
+	return n;
+}
+
+
+/* ---- meters ---- */
+
+size_t
+gm_bands_wire(const struct gm_mspec *s, uint8_t *buf, size_t cap)
+{
+	struct of_meter_band	b;
+	struct wbuf		w;
+	uint32_t		i;
+
+	wbuf_init(&w, buf, cap);
+	for (i = 0; i < s->nb; i++) {
+		memset(&b, 0, sizeof(b));
+		b.type = s->b[i].type;
+		b.rate = s->b[i].rate;
+		b.burst_size = s->b[i].burst;
+		b.prec_level = s->b[i].prec;
+		of_meter_band_encode(&w, &b);
+	}
+	return w.err ? 0 : w.len;
+}
+
+/* ofp_meter_config (7.3.5.14): length, flags, meter_id, bands. */
+int
+gm_mconfig_next(struct rbuf *r, struct gm_desc *d)
+{
+	uint16_t	len;
+
+	if (rbuf_left(r) == 0)
+		return 0;
+	if (rbuf_get_u16(r, &len) == -1 || len < GM_MCONF_HDR ||
+	    (size_t)len - 2 > rbuf_left(r))
+		return -1;
+	rbuf_get_u16(r, &d->type);
+	rbuf_get_u32(r, &d->id);
+	d->blob = rbuf_ptr(r);
+	d->len = len - GM_MCONF_HDR;
+	rbuf_skip(r, d->len);
+	return 1;
+}
+
+/* ofp_meter_stats (7.3.5.13): meter_id, len, pad, flow_count, the
+ * input counts, duration, then 16 bytes a band. */
+int
+gm_mstats_next(struct rbuf *r, struct gm_gstats *s)
+{
+	uint16_t	len;
+
+	if (rbuf_left(r) == 0)
+		return 0;
+	if (rbuf_get_u32(r, &s->id) == -1 || rbuf_get_u16(r, &len) == -1 ||
+	    len < GM_MSTATS_HDR || (len - GM_MSTATS_HDR) % 16 != 0 ||
+	    (size_t)len - 6 > rbuf_left(r))
+		return -1;
+	rbuf_skip(r, 6);
+	rbuf_get_u32(r, &s->refs);
+	rbuf_get_u64(r, &s->packets);
+	rbuf_get_u64(r, &s->bytes);
+	rbuf_get_u32(r, &s->sec);
+	rbuf_get_u32(r, &s->nsec);
+	s->counters = rbuf_ptr(r);
+	s->ncounters = (len - GM_MSTATS_HDR) / 16;
+	rbuf_skip(r, len - GM_MSTATS_HDR);
+	return 1;
+}
+
+/* The bands of a METER_CONFIG entry, numbered from 0. */
+uint32_t
+gm_wire_bands(const uint8_t *p, size_t plen, struct gm_band *out)
+{
+	struct of_meter_band	b;
+	struct rbuf		r;
+	enum of_err		err;
+	uint32_t		n = 0;
+
+	rbuf_init(&r, p, plen);
+	while (n < GM_MAX_BANDS && of_meter_band_decode(&r, &b, &err) == 0) {
+		memset(&out[n], 0, sizeof(out[n]));
+		out[n].id = n;
+		out[n].type = b.type;
+		out[n].rate = b.rate;
+		out[n].burst = b.burst_size;
+		out[n].prec = b.prec_level;
+		n++;
+	}
+	return n;
+}
