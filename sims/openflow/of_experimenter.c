@@ -4,10 +4,12 @@
  * exp_type; 1.0's nicira_header: vendor, subtype, the same eight bytes).
  */
 #include "of_experimenter.h"
+#include "of_nx.h"
 #include "of_sim.h"
 
 /* Extensions add a row here (and their file to local.am). */
 static const struct of_experimenter of_experimenters[] = {
+	{ OF_EXP_NICIRA, "Nicira", of_nx_on_msg, of_nx_on_mp },
 	{ 0, NULL, NULL, NULL }
 };
 

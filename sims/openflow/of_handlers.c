@@ -263,20 +263,30 @@ of_flow_mod_validate(struct of_switch *sw, const struct of_flow_mod *fm,
 static void
 of_on_flow_mod(const struct of_ctx *c)
 {
-	struct of_switch	*sw = c->sw;
-	struct of_counters	*cn = &sw->sim->c;
 	struct of_flow_mod	 fm;
-	struct of_ft_result	 res;
 	enum of_err		 err = OF_ERR_NONE;
-	uint64_t		 now = clock_ns();
 
 	if (of_slave_refuse(c))
 		return;
+	if (of_flow_mod_decode(c->sw->version, c->body, &fm, &err) == -1)
+		of_flow_mod_take(c, NULL, err);
+	else
+		of_flow_mod_take(c, &fm, err);
+}
+
+void
+of_flow_mod_take(const struct of_ctx *c, const struct of_flow_mod *fm,
+    enum of_err err)
+{
+	struct of_switch	*sw = c->sw;
+	struct of_counters	*cn = &sw->sim->c;
+	struct of_ft_result	 res;
+	uint64_t		 now = clock_ns();
+
 	(*cn->flow_mods)++;
 	memset(&res, 0, sizeof(res));
-	if (of_flow_mod_decode(sw->version, c->body, &fm, &err) == -1 ||
-	    of_flow_mod_validate(sw, &fm, &err) == -1 ||
-	    of_flowtable_apply(sw->ft, &fm, now, of_switch_flow_removed, sw, &res,
+	if (fm == NULL || of_flow_mod_validate(sw, fm, &err) == -1 ||
+	    of_flowtable_apply(sw->ft, fm, now, of_switch_flow_removed, sw, &res,
 	    &err) == -1) {
 		(*cn->flow_mod_errors)++;
 		of_refuse(c, err);
@@ -287,8 +297,8 @@ of_on_flow_mod(const struct of_ctx *c)
 	*cn->flows_added += res.added;
 	*cn->flows_modified += res.modified;
 	*cn->flows_deleted += res.deleted;
-	if (fm.buffer_id != OF_NO_BUFFER && fm.command <= OF_FC_MODIFY_STRICT)
-		of_pktin_response(sw, fm.buffer_id, now);
+	if (fm->buffer_id != OF_NO_BUFFER && fm->command <= OF_FC_MODIFY_STRICT)
+		of_pktin_response(sw, fm->buffer_id, now);
 	if (res.added > 0)
 		of_flows_changed(sw, res.added, now, sw->arrived_ns);
 	if (res.deleted > 0)

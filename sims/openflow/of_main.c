@@ -199,6 +199,7 @@ static const struct counter_row of_counter_rows[] = {
 	OFC(group_mod_errors, "group_mod_errors"),
 	OFC(groups_out_of_room, "groups_out_of_room"),
 	OFC(experimenter_refused, "experimenter_refused"),
+	OFC(nx_refused, "nx_refused"),
 	OFC(stats_requests, "stats_requests"),
 	OFC(barriers, "barriers"),
 	OFC(packet_outs, "packet_outs"),

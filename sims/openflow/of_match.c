@@ -22,6 +22,7 @@
 
 #include "of_actions.h"
 #include "of_match.h"
+#include "of_nxm.h"
 #include "of_oxm.h"
 
 #define FLD(n, l, m, f)							\
@@ -129,6 +130,7 @@ struct oxm_tlv {
 struct oxm_slots {
 	uint64_t	 present;
 	struct oxm_tlv	 f[OXM_N_FIELDS];
+	struct nxm_ext	 ext;		/* Nicira's and others (of_nxm.h) */
 };
 
 /* A 1.0 ofp_match in host order, read and written field by field. */
@@ -226,6 +228,9 @@ oxm_next(const uint8_t **pp, const uint8_t *end, struct oxm_tlv *t)
 		return 0;
 	hdr = (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
 	    (uint32_t)p[2] << 8 | p[3];
+	/* The extension fields follow the basic ones (of_nxm.c). */
+	if (OXM_HDR_CLASS(hdr) != OXM_CLASS_BASIC)
+		return 0;
 	len = OXM_HDR_LENGTH(hdr);
 	t->field = OXM_HDR_FIELD(hdr);
 	t->val = p + OXM_HDR_LEN;
@@ -397,8 +402,9 @@ oxm_tlv_decode(struct rbuf *r, struct oxm_slots *s, enum of_err *err)
 		return match_fail(err, OF_ERR_BAD_MATCH_LEN);
 	field = OXM_HDR_FIELD(hdr);
 	hm = OXM_HDR_HASMASK(hdr);
-	if (OXM_HDR_CLASS(hdr) != OXM_CLASS_BASIC ||
-	    (f = oxm_field_get(field)) == NULL)
+	if (OXM_HDR_CLASS(hdr) != OXM_CLASS_BASIC)
+		return of_nxm_ext_take(&s->ext, hdr, val, err);
+	if ((f = oxm_field_get(field)) == NULL)
 		return match_fail(err, OF_ERR_BAD_MATCH_FIELD);
 	if (hm && !f->maskable)
 		return match_fail(err, OF_ERR_BAD_MATCH_MASK);
@@ -439,7 +445,7 @@ match_build(struct of_match *m, const struct oxm_slots *s)
 		if (match_append(m, tlv, n) == -1)
 			return -1;
 	}
-	return 0;
+	return of_nxm_ext_build(m, &s->ext);
 }
 
 /* ofp_match header: type OFPMT_OXM, length without padding (7.2.3.1). */
@@ -465,13 +471,24 @@ match13_header(struct rbuf *r, struct rbuf *tlvs, enum of_err *err)
 int
 of_match_decode13(struct rbuf *r, struct of_match *m, enum of_err *err)
 {
-	struct oxm_slots	s;
 	struct rbuf		tlvs;
 
 	of_match_init(m);
 	if (match13_header(r, &tlvs, err) == -1)
 		return -1;
+	return of_match_decode_oxm(&tlvs, m, err);
+}
+
+int
+of_match_decode_oxm(struct rbuf *tlvs_in, struct of_match *m,
+    enum of_err *err)
+{
+	struct oxm_slots	s;
+	struct rbuf		tlvs = *tlvs_in;
+
+	of_match_init(m);
 	s.present = 0;
+	s.ext.n = 0;
 	while (rbuf_left(&tlvs) > 0)
 		if (oxm_tlv_decode(&tlvs, &s, err) == -1)
 			return -1;
@@ -567,6 +584,28 @@ tlv_covers(const struct oxm_tlv *g, const struct oxm_tlv *s)
 	return 1;
 }
 
+/* The extension tails of two canonical matches (of_nxm.c). */
+static int
+of_match_ext_covers(const struct of_match *g, const struct of_match *s)
+{
+	size_t	go = of_nxm_ext_off(g->oxm, g->len);
+	size_t	so = of_nxm_ext_off(s->oxm, s->len);
+
+	return go == g->len || of_nxm_ext_covers(g->oxm + go, g->len - go,
+	    s->oxm + so, s->len - so);
+}
+
+static int
+of_match_ext_overlaps(const struct of_match *a, const struct of_match *b)
+{
+	size_t	ao = of_nxm_ext_off(a->oxm, a->len);
+	size_t	bo = of_nxm_ext_off(b->oxm, b->len);
+
+	return ao == a->len || bo == b->len ||
+	    of_nxm_ext_overlaps(a->oxm + ao, a->len - ao, b->oxm + bo,
+	    b->len - bo);
+}
+
 int
 of_match_covers(const struct of_match *general,
     const struct of_match *specific)
@@ -584,7 +623,7 @@ of_match_covers(const struct of_match *general,
 		if (!more || s.field != g.field || !tlv_covers(&g, &s))
 			return 0;
 	}
-	return 1;
+	return of_match_ext_covers(general, specific);
 }
 
 static int
@@ -614,7 +653,7 @@ of_match_overlaps(const struct of_match *a, const struct of_match *b)
 		if (more && tb.field == ta.field && !tlv_overlaps(&ta, &tb))
 			return 0;
 	}
-	return 1;
+	return of_match_ext_overlaps(a, b);
 }
 
 /*
@@ -1043,6 +1082,11 @@ of_match_encode10(struct wbuf *w, const struct of_match *m)
 
 	memset(&o, 0, sizeof(o));
 	o.wildcards = OF10_FW_ALL;
+	/* 1.0's ofp_match has no place for an extension field: NXM only. */
+	if (of_nxm_ext_off(m->oxm, m->len) != m->len) {
+		w->err = 1;
+		return -1;
+	}
 	while (oxm_next(&p, end, &t)) {
 		if (put_tlv(&o, &t) == -1) {
 			w->err = 1;
@@ -1180,5 +1224,8 @@ of_match_format(const struct of_match *m, char *buf, size_t size)
 			fb_add(&fb, ",");
 		fmt_tlv(&fb, &t);
 	}
+	p = m->oxm + of_nxm_ext_off(m->oxm, m->len);
+	fb.n += of_nxm_ext_format(p, end - p, fb.n < size ? buf + fb.n : NULL,
+	    fb.n < size ? size - fb.n : 0);	/* may be truncated */
 	return fb.n;
 }

@@ -617,6 +617,7 @@ of_switch_up(struct pool_dev *pd, struct bufferevent *bev)
 	struct wbuf		*w = of_scratch();
 
 	sw->version = 0;
+	sw->nx_flow_format = sw->nx_flow_mod_table_id = 0;	/* of_nx.c */
 	/* EQUAL again; the generation id the switch holds stays (1.3.5
 	 * section 6.3.6: the largest one seen, whoever sent it). */
 	of_roles_conn_up(&sw->owner->roles, sw->ctl);

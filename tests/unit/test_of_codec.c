@@ -264,6 +264,10 @@ test_error_table(void)
 		{ OF_ERR_GROUP_BAD_COMMAND,	6, 11,	1, 5 },
 		{ OF_ERR_GROUP_BAD_BUCKET,	6, 12,	1, 5 },
 		{ OF_ERR_GROUP_BAD_WATCH,	6, 13,	1, 5 },
+		{ OF_ERR_BAD_EXP_TYPE,		1, 4,	1, 4 },
+		{ OF_ERR_EPERM,			1, 5,	1, 5 },
+		{ OF_ERR_BAD_ACTION_EXPERIMENTER, 2, 2,	2, 2 },
+		{ OF_ERR_BAD_ACTION_EXP_TYPE,	2, 3,	2, 3 },
 	};
 	size_t		i;
 	uint16_t	type, code;
