@@ -592,6 +592,7 @@ nxm_put_basic(struct wbuf *w, const struct nxm_tlv *t, uint8_t field,
     const struct nxm_tlv *pcp)
 {
 	const struct nxm_twin	*tw = nxm_twin_by_basic(field);
+	uint32_t		 p;
 	uint8_t			 b[2];
 
 	if (tw == NULL) {	/* no NXM header: the OXM one, as OVS does */
@@ -600,8 +601,11 @@ nxm_put_basic(struct wbuf *w, const struct nxm_tlv *t, uint8_t field,
 	}
 	switch (tw->conv) {
 	case NXM_PORT16:
-		put_u16_tlv(w, tw->key, of_port_narrow10(get_be32(t->val)),
-		    NULL);
+		/* A port 16 bits cannot name keeps its OXM form. */
+		p = get_be32(t->val);
+		if (of_port_widen10(of_port_narrow10(p)) != p)
+			break;
+		put_u16_tlv(w, tw->key, of_port_narrow10(p), NULL);
 		return;
 	case NXM_TOS:
 		b[0] = t->val[0] << OF10_TOS_DSCP_SHIFT;
@@ -609,6 +613,10 @@ nxm_put_basic(struct wbuf *w, const struct nxm_tlv *t, uint8_t field,
 		return;
 	case NXM_TCI:
 		nxm_put_tci(w, t->val, t->mask, pcp != NULL ? pcp->val : NULL);
+		return;
+	}
+	if (tw->conv == NXM_PORT16) {
+		put_tlv(w, t->key, t->val, t->mask, t->len);
 		return;
 	}
 	put_tlv(w, tw->key, t->val, t->mask, t->len);
