@@ -561,49 +561,54 @@ of_match_equal(const struct of_match *a, const struct of_match *b)
 	return a->len == b->len && memcmp(a->oxm, b->oxm, a->len) == 0;
 }
 
-/* Mask byte i of a TLV; exact fields carry no bits outside their mask. */
-static uint8_t
-tlv_mask(const struct oxm_tlv *t, size_t i)
+/* A NULL mask is all ones: exact fields carry no bits outside it. */
+int
+of_oxm_val_covers(const uint8_t *gv, const uint8_t *gmask,
+    const uint8_t *sv, const uint8_t *smask, size_t len)
 {
-	return t->mask != NULL ? t->mask[i] : 0xff;
+	uint8_t	gm;
+	size_t	i;
+
+	for (i = 0; i < len; i++) {
+		gm = gmask != NULL ? gmask[i] : 0xff;
+		if (((smask != NULL ? smask[i] : 0xff) & gm) != gm ||
+		    (sv[i] & gm) != gv[i])
+			return 0;
+	}
+	return 1;
 }
 
 /* specific pins every bit general pins, to the same value. */
 static int
 tlv_covers(const struct oxm_tlv *g, const struct oxm_tlv *s)
 {
-	uint8_t	gm;
-	size_t	i;
-
-	for (i = 0; i < g->len; i++) {
-		gm = tlv_mask(g, i);
-		if ((tlv_mask(s, i) & gm) != gm ||
-		    (s->val[i] & gm) != g->val[i])
-			return 0;
-	}
-	return 1;
+	return of_oxm_val_covers(g->val, g->mask, s->val, s->mask, g->len);
 }
 
 /* The extension tails of two canonical matches (of_nxm.c). */
 static int
 of_match_ext_covers(const struct of_match *g, const struct of_match *s)
 {
-	size_t	go = of_nxm_ext_off(g->oxm, g->len);
-	size_t	so = of_nxm_ext_off(s->oxm, s->len);
+	size_t	go = of_nxm_ext_off(g->oxm, g->len), so;
 
-	return go == g->len || of_nxm_ext_covers(g->oxm + go, g->len - go,
-	    s->oxm + so, s->len - so);
+	/* The usual filter has no extension field: s is not walked again. */
+	if (go == g->len)
+		return 1;
+	so = of_nxm_ext_off(s->oxm, s->len);
+	return of_nxm_ext_covers(g->oxm + go, g->len - go, s->oxm + so,
+	    s->len - so);
 }
 
 static int
 of_match_ext_overlaps(const struct of_match *a, const struct of_match *b)
 {
-	size_t	ao = of_nxm_ext_off(a->oxm, a->len);
-	size_t	bo = of_nxm_ext_off(b->oxm, b->len);
+	size_t	ao = of_nxm_ext_off(a->oxm, a->len), bo;
 
-	return ao == a->len || bo == b->len ||
-	    of_nxm_ext_overlaps(a->oxm + ao, a->len - ao, b->oxm + bo,
-	    b->len - bo);
+	if (ao == a->len)
+		return 1;
+	bo = of_nxm_ext_off(b->oxm, b->len);
+	return bo == b->len || of_nxm_ext_overlaps(a->oxm + ao, a->len - ao,
+	    b->oxm + bo, b->len - bo);
 }
 
 int
@@ -626,15 +631,23 @@ of_match_covers(const struct of_match *general,
 	return of_match_ext_covers(general, specific);
 }
 
-static int
-tlv_overlaps(const struct oxm_tlv *a, const struct oxm_tlv *b)
+int
+of_oxm_val_overlaps(const uint8_t *av, const uint8_t *am, const uint8_t *bv,
+    const uint8_t *bm, size_t len)
 {
 	size_t	i;
 
-	for (i = 0; i < a->len; i++)
-		if ((a->val[i] ^ b->val[i]) & tlv_mask(a, i) & tlv_mask(b, i))
+	for (i = 0; i < len; i++)
+		if ((av[i] ^ bv[i]) & (am != NULL ? am[i] : 0xff) &
+		    (bm != NULL ? bm[i] : 0xff))
 			return 0;
 	return 1;
+}
+
+static int
+tlv_overlaps(const struct oxm_tlv *a, const struct oxm_tlv *b)
+{
+	return of_oxm_val_overlaps(a->val, a->mask, b->val, b->mask, a->len);
 }
 
 int

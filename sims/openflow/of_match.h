@@ -56,6 +56,13 @@ int	 of_match_equal(const struct of_match *, const struct of_match *);
  */
 int	 of_match_covers(const struct of_match *general,
 	    const struct of_match *specific);
+/* One field's value and mask (NULL: exact) of two matches, len bytes:
+ * covers as of_match_covers() means it, overlaps as of_match_overlaps();
+ * of_nxm.c uses them for the extension fields. */
+int	 of_oxm_val_covers(const uint8_t *gval, const uint8_t *gmask,
+	    const uint8_t *sval, const uint8_t *smask, size_t len);
+int	 of_oxm_val_overlaps(const uint8_t *aval, const uint8_t *amask,
+	    const uint8_t *bval, const uint8_t *bmask, size_t len);
 /* True when some packet could match both (OFPFF_CHECK_OVERLAP). */
 int	 of_match_overlaps(const struct of_match *, const struct of_match *);
 /* Two canonical matches' bytes: 1 when both name the same fields, in the

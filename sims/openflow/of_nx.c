@@ -14,7 +14,7 @@
 #include "of_nx.h"
 #include "of_nxm.h"
 #include "of_sim.h"
-#include "of_wire_actions.h"
+#include "ofp.h"
 
 /* Message subtypes (enum nicira_type) and formats. */
 #define NXT_SET_FLOW_FORMAT		12
@@ -31,9 +31,6 @@
 #define NX_FLOW_STATS_REQ_LEN		8
 #define NX_FLOW_STATS_LEN		48
 #define NX_MATCH_ALIGN			8
-#define OF10_FF_SEND_FLOW_REM		0x1
-#define OF10_FF_CHECK_OVERLAP		0x2
-#define OF10_FF_EMERG			0x4
 #define OF_MPF_MORE_FLAG		0x1
 #define OF_ST_VENDOR			0xffff
 
@@ -105,21 +102,6 @@ nx_flow_mod_table_id(const struct of_ctx *c, struct rbuf *r)
 	c->sw->nx_flow_mod_table_id = set;
 }
 
-/* 1.0 FLOW_MOD flags in 1.3 numbering (EMERG is refused later). */
-static int
-nx_flags(uint16_t f10, uint16_t *f, enum of_err *err)
-{
-	if (f10 & ~(OF10_FF_SEND_FLOW_REM | OF10_FF_CHECK_OVERLAP |
-	    OF10_FF_EMERG)) {
-		*err = OF_ERR_FLOW_BAD_FLAGS;
-		return -1;
-	}
-	*f = (f10 & OF10_FF_SEND_FLOW_REM ? OF_FF_SEND_FLOW_REM : 0) |
-	    (f10 & OF10_FF_CHECK_OVERLAP ? OF_FF_CHECK_OVERLAP : 0) |
-	    (f10 & OF10_FF_EMERG ? OF_FF_EMERG : 0);
-	return 0;
-}
-
 /* An nx_match of len bytes and its padding; the cookie it may carry
  * (NXM_NX_COOKIE) goes to cookie/mask. */
 static int
@@ -142,20 +124,14 @@ nx_flow_mod_decode(const struct of_ctx *c, struct rbuf *r,
     struct of_flow_mod *fm, enum of_err *err)
 {
 	uint64_t	cookie = 0, cookie_mask = 0;
-	uint16_t	cmd, port, flags, mlen;
+	uint16_t	cmd, mlen;
 
 	memset(fm, 0, sizeof(*fm));
 	*err = OF_ERR_BAD_LEN;
 	if (rbuf_left(r) < NX_FLOW_MOD_LEN)
 		return -1;
-	rbuf_get_u64(r, &fm->cookie);
-	rbuf_get_u16(r, &cmd);
-	rbuf_get_u16(r, &fm->idle_timeout);
-	rbuf_get_u16(r, &fm->hard_timeout);
-	rbuf_get_u16(r, &fm->priority);
-	rbuf_get_u32(r, &fm->buffer_id);
-	rbuf_get_u16(r, &port);
-	rbuf_get_u16(r, &flags);
+	if (of_flow_mod10_fields(r, fm, &cmd, err) == -1)
+		return -1;
 	rbuf_get_u16(r, &mlen);
 	rbuf_skip(r, 6);
 	fm->command = cmd & 0xff;
@@ -164,11 +140,7 @@ nx_flow_mod_decode(const struct of_ctx *c, struct rbuf *r,
 		*err = OF_ERR_FLOW_BAD_COMMAND;
 		return -1;
 	}
-	fm->out_port = port == OF10_PORT_NONE ? OF_PORT_ANY :
-	    of_port_widen10(port);
-	fm->out_group = OF_GROUP_ANY;
-	if (nx_flags(flags, &fm->flags, err) == -1 ||
-	    nx_match(r, mlen, &fm->match, &cookie, &cookie_mask, err) == -1)
+	if (nx_match(r, mlen, &fm->match, &cookie, &cookie_mask, err) == -1)
 		return -1;
 	/* A cookie in the match selects the flows MODIFY and DELETE change,
 	 * as 1.3's cookie_mask does; ADD sets the header's. */
@@ -244,8 +216,7 @@ nx_filter_decode(struct rbuf *r, struct of_flow_filter *f, enum of_err *err)
 	rbuf_get_u16(r, &mlen);
 	rbuf_get_u8(r, &f->table_id);
 	rbuf_skip(r, 3);
-	f->out_port = port == OF10_PORT_NONE ? OF_PORT_ANY :
-	    of_port_widen10(port);
+	f->out_port = ofp_port10_filter(port);
 	f->out_group = OF_GROUP_ANY;
 	if (nx_match(r, mlen, &f->match, &f->cookie, &f->cookie_mask,
 	    err) == -1)

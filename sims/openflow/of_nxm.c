@@ -270,26 +270,6 @@ nxm_next(const uint8_t **pp, const uint8_t *end, struct nxm_tlv *t)
 	return 1;
 }
 
-static uint8_t
-nxm_mask(const struct nxm_tlv *t, size_t i)
-{
-	return t->mask != NULL ? t->mask[i] : 0xff;
-}
-
-static int
-nxm_tlv_covers(const struct nxm_tlv *g, const struct nxm_tlv *s)
-{
-	size_t	i;
-	uint8_t	gm;
-
-	for (i = 0; i < g->len; i++) {
-		gm = nxm_mask(g, i);
-		if ((nxm_mask(s, i) & gm) != gm || (s->val[i] & gm) != g->val[i])
-			return 0;
-	}
-	return 1;
-}
-
 int
 of_nxm_ext_covers(const uint8_t *g, size_t glen, const uint8_t *s,
     size_t slen)
@@ -302,7 +282,8 @@ of_nxm_ext_covers(const uint8_t *g, size_t glen, const uint8_t *s,
 	while (nxm_next(&gp, g + glen, &tg)) {
 		while (more && ts.key < tg.key)
 			more = nxm_next(&sp, s + slen, &ts);
-		if (!more || ts.key != tg.key || !nxm_tlv_covers(&tg, &ts))
+		if (!more || ts.key != tg.key || !of_oxm_val_covers(tg.val,
+		    tg.mask, ts.val, ts.mask, tg.len))
 			return 0;
 	}
 	return 1;
@@ -314,19 +295,15 @@ of_nxm_ext_overlaps(const uint8_t *a, size_t alen, const uint8_t *b,
 {
 	const uint8_t	*ap = a, *bp = b;
 	struct nxm_tlv	 ta, tb;
-	size_t		 i;
 	int		 more;
 
 	more = nxm_next(&bp, b + blen, &tb);
 	while (more && nxm_next(&ap, a + alen, &ta)) {
 		while (more && tb.key < ta.key)
 			more = nxm_next(&bp, b + blen, &tb);
-		if (!more || tb.key != ta.key)
-			continue;
-		for (i = 0; i < ta.len; i++)
-			if ((ta.val[i] ^ tb.val[i]) & nxm_mask(&ta, i) &
-			    nxm_mask(&tb, i))
-				return 0;
+		if (more && tb.key == ta.key && !of_oxm_val_overlaps(ta.val,
+		    ta.mask, tb.val, tb.mask, ta.len))
+			return 0;
 	}
 	return 1;
 }
