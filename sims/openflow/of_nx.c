@@ -27,6 +27,7 @@
 #define NXST_FLOW			0
 #define NXST_AGGREGATE			1
 #define NX_STATS10_PAD			4	/* after 1.0's stats subtype */
+#define NX_STATS10_HDR			24	/* nicira10_stats_msg */
 #define NX_FLOW_MOD_LEN			32	/* after the nicira_header */
 #define NX_FLOW_STATS_REQ_LEN		8
 #define NX_FLOW_STATS_LEN		48
@@ -278,6 +279,11 @@ nx_flow_reply_flush(struct nx_flow_reply *fr, int more)
 	of_switch_send(fr->sw, fr->w);
 }
 
+/*
+ * One flow into the reply.  A message may pass fr->max only to carry a
+ * single entry (as of_codec_mp.c's builder); an entry no message can
+ * hold makes the whole reply fail (w->err: dropped and logged), as there.
+ */
 static int
 nx_flow_visit(void *arg, const struct of_flow_info *fi)
 {
@@ -286,15 +292,16 @@ nx_flow_visit(void *arg, const struct of_flow_info *fi)
 	size_t			 mark = fr->w->len, n;
 
 	nx_flow_entry(fr->w, fi);
-	if (!fr->w->err && (fr->w->len - fr->start <= fr->max ||
-	    fr->entries == 0)) {
+	n = fr->w->len - mark;
+	if (fr->w->err || n > OF_MAX_MSG - NX_STATS10_HDR) {
+		fr->w->err = 1;
+		return 1;
+	}
+	if (fr->w->len - fr->start <= fr->max || fr->entries == 0) {
 		fr->entries++;
 		return 0;
 	}
-	if (fr->w->err || fr->w->len - mark > sizeof(entry))
-		return 1;		/* cannot fit any message: w->err */
 	/* Too full: this entry starts the next message. */
-	n = fr->w->len - mark;
 	memcpy(entry, fr->w->data + mark, n);
 	fr->w->len = mark;
 	nx_flow_reply_flush(fr, 1);

@@ -3,7 +3,8 @@
 # NXT_SET_FLOW_FORMAT, NXT_FLOW_MOD, NXST_FLOW) and with -O OpenFlow13
 # (experimenter OXM fields and actions) against a passive sbsim switch:
 # a flow with each Nicira field and action is added, dump-flows prints
-# exactly what was added (written here as ovs-ofctl prints it), a
+# exactly what was added (written here as ovs-ofctl prints it, read
+# back over several NXST_FLOW / OFPMP_FLOW reply messages), a
 # non-strict delete on a register selects by it, a strict one needs the
 # exact match, and del-flows empties the table.
 . "$(dirname "$0")/../lib.sh"
@@ -44,7 +45,8 @@ run_version() {	# LABEL OFCTL-ARGS... (flows files from $FLOWS)
 	port=$(free_ports 1)
 	ep=tcp:127.0.0.1:$port
 	start_bg "$TMPD/sbsim-$label.log" "$SBSIM" openflow --switches 1 \
-	    --controller ptcp:$port --tables 16 --duration 120 \
+	    --controller ptcp:$port --tables 16 --multipart-bytes 1024 \
+	    --duration 120 \
 	    --report "$TMPD/r-$label.json" -q
 	sb=$LAST_PID
 	wait_listen "$port" || fail "$label: sbsim did not listen on $port"
@@ -58,6 +60,10 @@ run_version() {	# LABEL OFCTL-ARGS... (flows files from $FLOWS)
 	    sort >"$TMPD/dump-$label"
 	diff -u <(sort "$TMPD/added-$label") "$TMPD/dump-$label" ||
 	    fail "$label: dump-flows differs from what was added"
+	# ... though the reply came in several messages (MORE flag).
+	timeout 30 ovs-ofctl "$@" -vvconn dump-flows "$ep" 2>&1 |
+	    grep -q 'reply (.*flags=\[more\]' ||
+	    fail "$label: flow stats not split at --multipart-bytes 1024"
 	# Non-strict on an extension field selects by it.
 	timeout 30 ovs-ofctl "$@" del-flows "$ep" "reg1=0x1" ||
 	    fail "$label: del-flows reg1=0x1"
