@@ -130,7 +130,7 @@ struct oxm_tlv {
 struct oxm_slots {
 	uint64_t	 present;
 	struct oxm_tlv	 f[OXM_N_FIELDS];
-	struct nxm_ext	 ext;		/* Nicira's and others (of_nxm.h) */
+	int		 has_ext;	/* Nicira's and others (of_nxm.h) */
 };
 
 /* A 1.0 ofp_match in host order, read and written field by field. */
@@ -229,7 +229,7 @@ oxm_next(const uint8_t **pp, const uint8_t *end, struct oxm_tlv *t)
 	hdr = (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
 	    (uint32_t)p[2] << 8 | p[3];
 	/* The extension fields follow the basic ones (of_nxm.c). */
-	if (OXM_HDR_CLASS(hdr) != OXM_CLASS_BASIC)
+	if (__builtin_expect(OXM_HDR_CLASS(hdr) != OXM_CLASS_BASIC, 0))
 		return 0;
 	len = OXM_HDR_LENGTH(hdr);
 	t->field = OXM_HDR_FIELD(hdr);
@@ -402,8 +402,10 @@ oxm_tlv_decode(struct rbuf *r, struct oxm_slots *s, enum of_err *err)
 		return match_fail(err, OF_ERR_BAD_MATCH_LEN);
 	field = OXM_HDR_FIELD(hdr);
 	hm = OXM_HDR_HASMASK(hdr);
-	if (OXM_HDR_CLASS(hdr) != OXM_CLASS_BASIC)
-		return of_nxm_ext_take(&s->ext, hdr, val, err);
+	if (__builtin_expect(OXM_HDR_CLASS(hdr) != OXM_CLASS_BASIC, 0)) {
+		s->has_ext = 1;		/* taken by match_decode_ext */
+		return 0;
+	}
 	if ((f = oxm_field_get(field)) == NULL)
 		return match_fail(err, OF_ERR_BAD_MATCH_FIELD);
 	if (hm && !f->maskable)
@@ -445,7 +447,32 @@ match_build(struct of_match *m, const struct oxm_slots *s)
 		if (match_append(m, tlv, n) == -1)
 			return -1;
 	}
-	return of_nxm_ext_build(m, &s->ext);
+	return 0;
+}
+
+/*
+ * The extension fields of a match (of_nxm.c), in a second pass over its
+ * TLVs: checked and appended after the basic ones.  Apart so that the
+ * basic fields' loop, the FLOW_MOD hot path, carries none of it.
+ */
+static int __attribute__((noinline))
+match_decode_ext(struct rbuf tlvs, struct of_match *m, enum of_err *err)
+{
+	struct nxm_ext	ext;
+	const uint8_t	*val;
+	uint32_t	hdr;
+
+	ext.n = 0;
+	while (rbuf_get_u32(&tlvs, &hdr) == 0) {
+		val = rbuf_ptr(&tlvs);
+		rbuf_skip(&tlvs, OXM_HDR_LENGTH(hdr));	/* checked before */
+		if (OXM_HDR_CLASS(hdr) != OXM_CLASS_BASIC &&
+		    of_nxm_ext_take(&ext, hdr, val, err) == -1)
+			return -1;
+	}
+	if (of_nxm_ext_build(m, &ext) == -1)
+		return match_fail(err, OF_ERR_BAD_MATCH_LEN);
+	return 0;
 }
 
 /* ofp_match header: type OFPMT_OXM, length without padding (7.2.3.1). */
@@ -468,6 +495,32 @@ match13_header(struct rbuf *r, struct rbuf *tlvs, enum of_err *err)
 	return 0;
 }
 
+/* The TLVs of a match into m, checked (7.2.3.2 to 7.2.3.6). */
+static int
+match_decode_tlvs(struct rbuf *tlvs, struct of_match *m, enum of_err *err)
+{
+	struct oxm_slots	s;
+	struct rbuf		start = *tlvs;
+
+	of_match_init(m);
+	s.present = 0;
+	s.has_ext = 0;
+	while (rbuf_left(tlvs) > 0)
+		if (oxm_tlv_decode(tlvs, &s, err) == -1)
+			return -1;
+	if (match_build(m, &s) == -1)
+		return match_fail(err, OF_ERR_BAD_MATCH_LEN);
+	if (s.has_ext && match_decode_ext(start, m, err) == -1) {
+		of_match_init(m);
+		return -1;
+	}
+	if (!match_prereqs(m)) {
+		of_match_init(m);
+		return match_fail(err, OF_ERR_BAD_MATCH_PREREQ);
+	}
+	return 0;
+}
+
 int
 of_match_decode13(struct rbuf *r, struct of_match *m, enum of_err *err)
 {
@@ -476,29 +529,13 @@ of_match_decode13(struct rbuf *r, struct of_match *m, enum of_err *err)
 	of_match_init(m);
 	if (match13_header(r, &tlvs, err) == -1)
 		return -1;
-	return of_match_decode_oxm(&tlvs, m, err);
+	return match_decode_tlvs(&tlvs, m, err);
 }
 
 int
-of_match_decode_oxm(struct rbuf *tlvs_in, struct of_match *m,
-    enum of_err *err)
+of_match_decode_oxm(struct rbuf *tlvs, struct of_match *m, enum of_err *err)
 {
-	struct oxm_slots	s;
-	struct rbuf		tlvs = *tlvs_in;
-
-	of_match_init(m);
-	s.present = 0;
-	s.ext.n = 0;
-	while (rbuf_left(&tlvs) > 0)
-		if (oxm_tlv_decode(&tlvs, &s, err) == -1)
-			return -1;
-	if (match_build(m, &s) == -1)
-		return match_fail(err, OF_ERR_BAD_MATCH_LEN);
-	if (!match_prereqs(m)) {
-		of_match_init(m);
-		return match_fail(err, OF_ERR_BAD_MATCH_PREREQ);
-	}
-	return 0;
+	return match_decode_tlvs(tlvs, m, err);
 }
 
 int
@@ -586,16 +623,18 @@ tlv_covers(const struct oxm_tlv *g, const struct oxm_tlv *s)
 }
 
 /* The extension tails of two canonical matches (of_nxm.c). */
+/* g's extension fields start at gext (where its basic walk stopped). */
 static int
-of_match_ext_covers(const struct of_match *g, const struct of_match *s)
+of_match_ext_covers(const struct of_match *g, const uint8_t *gext,
+    const struct of_match *s)
 {
-	size_t	go = of_nxm_ext_off(g->oxm, g->len), so;
+	size_t	so;
 
 	/* The usual filter has no extension field: s is not walked again. */
-	if (go == g->len)
+	if (gext == g->oxm + g->len)
 		return 1;
 	so = of_nxm_ext_off(s->oxm, s->len);
-	return of_nxm_ext_covers(g->oxm + go, g->len - go, s->oxm + so,
+	return of_nxm_ext_covers(gext, g->oxm + g->len - gext, s->oxm + so,
 	    s->len - so);
 }
 
@@ -628,7 +667,7 @@ of_match_covers(const struct of_match *general,
 		if (!more || s.field != g.field || !tlv_covers(&g, &s))
 			return 0;
 	}
-	return of_match_ext_covers(general, specific);
+	return of_match_ext_covers(general, gp, specific);
 }
 
 int

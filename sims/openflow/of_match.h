@@ -35,8 +35,8 @@ void	 of_match_init(struct of_match *);	/* the match-all (empty) */
  * bits outside the mask.  On error returns -1 and sets *err.
  */
 int	 of_match_decode13(struct rbuf *r, struct of_match *, enum of_err *err);
-/* The same for a run of OXM TLVs alone (no header, no padding): an
- * nx_match once of_nxm.c has put its fields in OXM form. */
+/* The same for a run of OXM TLVs alone (no header, no padding; tlvs is
+ * consumed): an nx_match once of_nxm.c has put its fields in OXM form. */
 int	 of_match_decode_oxm(struct rbuf *tlvs, struct of_match *,
 	    enum of_err *err);
 /* Decode the 40-byte OpenFlow 1.0 ofp_match from r. */
