@@ -87,6 +87,21 @@ run_version() {	# LABEL OFCTL-ARGS... (flows files from $FLOWS)
 	timeout 30 ovs-ofctl "$@" del-flows "$ep" || fail "$label: del-flows"
 	[ "$(timeout 30 ovs-ofctl "$@" dump-flows "$ep" | grep -c actions=)" \
 	    -eq 0 ] || fail "$label: flows left after del-flows"
+	# Cookies select (NXM_NX_COOKIE in NXM, cookie_mask in 1.3).
+	timeout 30 ovs-ofctl "$@" add-flow "$ep" \
+	    "cookie=0x5,priority=5,reg0=0x1,actions=drop" || fail "$label: c5"
+	timeout 30 ovs-ofctl "$@" add-flow "$ep" \
+	    "cookie=0x6,priority=6,reg0=0x1,actions=drop" || fail "$label: c6"
+	timeout 30 ovs-ofctl "$@" del-flows "$ep" "cookie=0x5/-1" ||
+	    fail "$label: del-flows cookie"
+	timeout 30 ovs-ofctl "$@" mod-flows "$ep" "cookie=0x6/-1,actions=output:1" ||
+	    fail "$label: mod-flows cookie"
+	got=$(timeout 30 ovs-ofctl "$@" dump-flows --no-stats "$ep" "cookie=0x6/-1" |
+	    grep actions= | sed 's/^ *//')
+	[ "$got" = "cookie=0x6, priority=6,reg0=0x1 actions=output:1" ] ||
+	    fail "$label: after the cookie delete and modify: $got"
+	[ "$(timeout 30 ovs-ofctl "$@" dump-flows "$ep" | grep -c actions=)" \
+	    -eq 1 ] || fail "$label: cookie=0x5 not deleted"
 	stop_pid "$sb"
 	errs=$(json_get "$TMPD/r-$label.json" \
 	    'r["counters"].get("flow_mod_errors", 0)')
