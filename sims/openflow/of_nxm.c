@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "of_actions.h"
+#include "of_experimenter.h"
 #include "of_match.h"
 #include "of_nxm.h"
 #include "of_oxm.h"
@@ -31,10 +32,16 @@ struct nxm_ext_field {
 	uint8_t		 len;
 	uint8_t		 maskable;
 	const char	*name;
+	uint32_t	 exp;		/* class 0xffff: experimenter id */
 };
 
-#define NX(f, l, m, n)	{ NXM_KEY(NXM_CLASS_NX, (f)), (l), (m), (n) }
-#define XREG(i)		{ NXM_KEY(OXM_CLASS_PKT_REGS, (i)), 8, 1, "xreg" #i }
+#define NX(f, l, m, n)	{ NXM_KEY(NXM_CLASS_NX, (f)), (l), (m), (n), 0 }
+#define XREG(i)		{ NXM_KEY(OXM_CLASS_PKT_REGS, (i)), 8, 1, "xreg" #i, 0 }
+/* OpenFlow 1.3's experimenter OXM (class 0xffff, the id after the
+ * header; 1.3.5 section 7.2.3.2): ONF's TCP flags (EXT-109), which
+ * Open vSwitch sends for tcp_flags in 1.3. */
+#define ONF_TCP_FLAGS	{ NXM_KEY(OXM_CLASS_EXPERIMENTER, 42), 2, 1,	\
+	"tcp_flags", OF_EXP_ONF }
 static const struct nxm_ext_field nxm_ext_fields[] = {
 	NX(0, 4, 1, "reg0"), NX(1, 4, 1, "reg1"), NX(2, 4, 1, "reg2"),
 	NX(3, 4, 1, "reg3"), NX(4, 4, 1, "reg4"), NX(5, 4, 1, "reg5"),
@@ -50,7 +57,7 @@ static const struct nxm_ext_field nxm_ext_fields[] = {
 	NX(105, 4, 1, "ct_state"), NX(106, 2, 0, "ct_zone"),
 	NX(107, 4, 1, "ct_mark"), NX(108, 16, 1, "ct_label"),
 	XREG(0), XREG(1), XREG(2), XREG(3), XREG(4), XREG(5), XREG(6),
-	XREG(7),
+	XREG(7), ONF_TCP_FLAGS,
 };
 #define NXM_N_EXT	(sizeof(nxm_ext_fields) / sizeof(nxm_ext_fields[0]))
 
@@ -137,14 +144,32 @@ put_be32(uint8_t *p, uint32_t v)
 }
 
 static const struct nxm_ext_field *
-nxm_ext_find(uint32_t key)
+nxm_ext_find(uint32_t key, uint32_t exp)
 {
 	size_t	i;
 
 	for (i = 0; i < NXM_N_EXT; i++)
-		if (nxm_ext_fields[i].key == key)
+		if (nxm_ext_fields[i].key == key &&
+		    nxm_ext_fields[i].exp == exp)
 			return &nxm_ext_fields[i];
 	return NULL;
+}
+
+/* An experimenter OXM's id, which its length counts (7.2.3.2). */
+static int
+nxm_exp_split(uint32_t hdr, const uint8_t **val, size_t *plen,
+    uint32_t *exp)
+{
+	*plen = OXM_HDR_LENGTH(hdr);
+	*exp = 0;
+	if (OXM_HDR_CLASS(hdr) != OXM_CLASS_EXPERIMENTER)
+		return 0;
+	if (*plen < 4)
+		return -1;
+	*exp = get_be32(*val);
+	*val += 4;
+	*plen -= 4;
+	return 0;
 }
 
 /* ---- extension fields in a canonical match ---- */
@@ -155,16 +180,19 @@ of_nxm_ext_take(struct nxm_ext *e, uint32_t hdr, const uint8_t *val,
 {
 	const struct nxm_ext_field	*f;
 	int				 hm = OXM_HDR_HASMASK(hdr);
-	size_t				 i;
+	size_t				 i, plen;
+	uint32_t			 exp;
 
-	if ((f = nxm_ext_find(NXM_KEY_OF(hdr))) == NULL)
+	if (nxm_exp_split(hdr, &val, &plen, &exp) == -1)
+		return nxm_fail(err, OF_ERR_BAD_MATCH_LEN);
+	if ((f = nxm_ext_find(NXM_KEY_OF(hdr), exp)) == NULL)
 		return nxm_fail(err, OF_ERR_BAD_MATCH_FIELD);
 	if (hm && !f->maskable)
 		return nxm_fail(err, OF_ERR_BAD_MATCH_MASK);
-	if (OXM_HDR_LENGTH(hdr) != (hm ? 2 * f->len : f->len))
+	if (plen != (size_t)(hm ? 2 * f->len : f->len))
 		return nxm_fail(err, OF_ERR_BAD_MATCH_LEN);
 	for (i = 0; i < e->n; i++)
-		if (e->f[i].hdr == f->key)
+		if (e->f[i].f == f)
 			return nxm_fail(err, OF_ERR_BAD_MATCH_DUP_FIELD);
 	/* A value bit outside its mask (1.3.5 section 7.2.3.5). */
 	for (i = 0; hm && i < f->len; i++)
@@ -172,7 +200,7 @@ of_nxm_ext_take(struct nxm_ext *e, uint32_t hdr, const uint8_t *val,
 			return nxm_fail(err, OF_ERR_BAD_MATCH_WILDCARDS);
 	if (e->n == NXM_EXT_MAX)
 		return nxm_fail(err, OF_ERR_BAD_MATCH_LEN);
-	e->f[e->n].hdr = f->key;
+	e->f[e->n].f = f;
 	e->f[e->n].len = f->len;
 	e->f[e->n].val = val;
 	e->f[e->n].mask = hm ? val + f->len : NULL;
@@ -182,49 +210,56 @@ of_nxm_ext_take(struct nxm_ext *e, uint32_t hdr, const uint8_t *val,
 
 /* One canonical TLV: a zero mask drops it, an all-ones one goes. */
 static size_t
-nxm_ext_canon(uint32_t key, uint8_t len, const uint8_t *val,
+nxm_ext_canon(const struct nxm_ext_field *f, const uint8_t *val,
     const uint8_t *mask, uint8_t *out)
 {
+	size_t	i, len = f->len, x = f->exp != 0 ? 4 : 0;
 	int	any = 0, all = 1;
-	size_t	i;
 
 	for (i = 0; mask != NULL && i < len; i++) {
 		any |= mask[i] != 0;
 		all &= mask[i] == 0xff;
 	}
-	if (mask == NULL || all) {
-		put_be32(out, key | len);
-		memcpy(out + OXM_HDR_LEN, val, len);
-		return OXM_HDR_LEN + len;
-	}
-	if (!any)
+	if (mask != NULL && !all && !any)
 		return 0;
-	put_be32(out, key | 1u << 8 | (uint32_t)(2 * len));
-	memcpy(out + OXM_HDR_LEN, val, len);
-	memcpy(out + OXM_HDR_LEN + len, mask, len);
-	return OXM_HDR_LEN + 2 * len;
+	if (mask != NULL && all)
+		mask = NULL;
+	put_be32(out, f->key | (mask != NULL ? 1u << 8 : 0) |
+	    (uint32_t)(x + (mask != NULL ? 2 * len : len)));
+	if (x != 0)
+		put_be32(out + OXM_HDR_LEN, f->exp);
+	memcpy(out + OXM_HDR_LEN + x, val, len);
+	if (mask != NULL)
+		memcpy(out + OXM_HDR_LEN + x + len, mask, len);
+	return OXM_HDR_LEN + x + (mask != NULL ? 2 * len : len);
+}
+
+/* Canonical order: by header, then experimenter id. */
+static int
+nxm_ext_before(const struct nxm_ext_field *a, const struct nxm_ext_field *b)
+{
+	return a->key < b->key || (a->key == b->key && a->exp < b->exp);
 }
 
 int
 of_nxm_ext_build(struct of_match *m, const struct nxm_ext *e)
 {
-	uint8_t		tlv[NXM_TLV_MAX];
-	uint32_t	last = 0, best;
-	size_t		i, k, n, done;
+	const struct nxm_ext_field	*last = NULL, *best;
+	uint8_t				 tlv[NXM_TLV_MAX];
+	size_t				 i, k, n, done;
 
-	/* Ascending header order: at most NXM_EXT_MAX fields, a selection. */
+	/* Ascending order: at most NXM_EXT_MAX fields, a selection sort. */
 	for (done = 0; done < e->n; done++) {
-		best = UINT32_MAX;
+		best = NULL;
 		k = 0;
 		for (i = 0; i < e->n; i++)
-			if ((done == 0 || e->f[i].hdr > last) &&
-			    e->f[i].hdr <= best) {
-				best = e->f[i].hdr;
+			if ((last == NULL || nxm_ext_before(last, e->f[i].f)) &&
+			    (best == NULL || nxm_ext_before(e->f[i].f, best))) {
+				best = e->f[i].f;
 				k = i;
 			}
 		last = best;
-		n = nxm_ext_canon(e->f[k].hdr, e->f[k].len, e->f[k].val,
-		    e->f[k].mask, tlv);
+		n = nxm_ext_canon(e->f[k].f, e->f[k].val, e->f[k].mask, tlv);
 		if (n > sizeof(m->oxm) - m->len)
 			return -1;
 		memcpy(m->oxm + m->len, tlv, n);
@@ -247,6 +282,7 @@ of_nxm_ext_off(const uint8_t *oxm, size_t len)
 /* A canonical extension TLV: key, value length, value, mask or NULL. */
 struct nxm_tlv {
 	uint32_t	 key;
+	uint32_t	 exp;		/* experimenter OXM: its id, else 0 */
 	uint8_t		 len;
 	const uint8_t	*val;
 	const uint8_t	*mask;
@@ -257,17 +293,28 @@ nxm_next(const uint8_t **pp, const uint8_t *end, struct nxm_tlv *t)
 {
 	const uint8_t	*p = *pp;
 	uint32_t	 hdr;
+	size_t		 plen;
 
 	if (end - p < OXM_HDR_LEN)
 		return 0;
 	hdr = get_be32(p);
 	t->key = NXM_KEY_OF(hdr);
 	t->val = p + OXM_HDR_LEN;
-	t->len = OXM_HDR_HASMASK(hdr) ? OXM_HDR_LENGTH(hdr) / 2 :
-	    OXM_HDR_LENGTH(hdr);
+	if (nxm_exp_split(hdr, &t->val, &plen, &t->exp) == -1)
+		return 0;
+	t->len = OXM_HDR_HASMASK(hdr) ? plen / 2 : plen;
 	t->mask = OXM_HDR_HASMASK(hdr) ? t->val + t->len : NULL;
 	*pp = p + OXM_HDR_LEN + OXM_HDR_LENGTH(hdr);
 	return 1;
+}
+
+/* Two TLVs in canonical order: header, then experimenter id. */
+static int
+nxm_cmp(const struct nxm_tlv *a, const struct nxm_tlv *b)
+{
+	if (a->key != b->key)
+		return a->key < b->key ? -1 : 1;
+	return a->exp == b->exp ? 0 : a->exp < b->exp ? -1 : 1;
 }
 
 int
@@ -280,9 +327,9 @@ of_nxm_ext_covers(const uint8_t *g, size_t glen, const uint8_t *s,
 
 	more = nxm_next(&sp, s + slen, &ts);
 	while (nxm_next(&gp, g + glen, &tg)) {
-		while (more && ts.key < tg.key)
+		while (more && nxm_cmp(&ts, &tg) < 0)
 			more = nxm_next(&sp, s + slen, &ts);
-		if (!more || ts.key != tg.key || !of_oxm_val_covers(tg.val,
+		if (!more || nxm_cmp(&ts, &tg) != 0 || !of_oxm_val_covers(tg.val,
 		    tg.mask, ts.val, ts.mask, tg.len))
 			return 0;
 	}
@@ -299,9 +346,9 @@ of_nxm_ext_overlaps(const uint8_t *a, size_t alen, const uint8_t *b,
 
 	more = nxm_next(&bp, b + blen, &tb);
 	while (more && nxm_next(&ap, a + alen, &ta)) {
-		while (more && tb.key < ta.key)
+		while (more && nxm_cmp(&tb, &ta) < 0)
 			more = nxm_next(&bp, b + blen, &tb);
-		if (more && tb.key == ta.key && !of_oxm_val_overlaps(ta.val,
+		if (more && nxm_cmp(&tb, &ta) == 0 && !of_oxm_val_overlaps(ta.val,
 		    ta.mask, tb.val, tb.mask, ta.len))
 			return 0;
 	}
@@ -341,7 +388,7 @@ of_nxm_ext_format(const uint8_t *oxm, size_t len, char *buf, size_t size)
 	size_t				 n = 0;
 
 	while (nxm_next(&p, end, &t)) {
-		f = nxm_ext_find(t.key);
+		f = nxm_ext_find(t.key, t.exp);
 		n = fmt_add(buf, size, n, ",%s=", f != NULL ? f->name : "?");
 		n = fmt_hex(buf, size, n, t.val, t.len);
 		if (t.mask == NULL)
@@ -632,7 +679,7 @@ of_nxm_field_bits(uint32_t hdr)
 
 	if (OXM_HDR_HASMASK(hdr))
 		return 0;
-	if ((e = nxm_ext_find(key)) != NULL)
+	if ((e = nxm_ext_find(key, 0)) != NULL)
 		return OXM_HDR_LENGTH(hdr) == e->len ? e->len * 8u : 0;
 	if ((t = nxm_twin_by_key(key)) != NULL)
 		return OXM_HDR_LENGTH(hdr) == t->len ? t->len * 8u : 0;

@@ -22,6 +22,7 @@
 #include "of_types.h"
 
 struct of_match;
+struct nxm_ext_field;
 
 #define NXM_EXT_MAX	32	/* extension fields in one match */
 
@@ -29,7 +30,7 @@ struct of_match;
 struct nxm_ext {
 	size_t		 n;
 	struct {
-		uint32_t	 hdr;	/* without the hasmask bit and length */
+		const struct nxm_ext_field *f;	/* of_nxm.c's table */
 		uint8_t		 len;
 		const uint8_t	*val;
 		const uint8_t	*mask;	/* NULL: exact */

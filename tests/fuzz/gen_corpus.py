@@ -336,6 +336,11 @@ def seeds():
         FW_ALL & ~(FW_DL_VLAN_PCP | FW_DL_TYPE | FW_NW_TOS), pcp=5,
         dl_type=0x0800, nw_tos=0x28)
     s["nxm_fields"] = bytes([NXM]) + NXM_FIELDS
+    # 1.3 OXM with Nicira fields (class 0x0001) and ONF's experimenter
+    # tcp_flags (class 0xffff, id 0x4f4e4600), as ovs-ofctl -O OpenFlow13.
+    s["match13_nx"] = bytes([MATCH13]) + bytes.fromhex(
+        "0001002380000a020800800014010600010004000000"
+        "01ffff55084f4e460000020002" + "00" * 5)
     # Nicira actions as ovs-ofctl 3.1 sends them (tests/unit/test_of_nx.c).
     s["actions_nx_10"] = bytes([0x80 | ACTIONS]) + NX_ACTIONS
     s["actions_nx_13"] = bytes([ACTIONS]) + NX_ACTIONS

@@ -31,12 +31,15 @@ EOF2
 cat >"$TMPD/only10" <<'EOF2'
 table=3,priority=7,pkt_mark=0x9,ct_state=+est+trk,ct_zone=5,ct_mark=0x3/0xf,tun_id=0x55,metadata=0x7 actions=load:0x5->NXM_NX_REG1[0..7],dec_ttl,output:NXM_NX_REG0[0..15]
 priority=23,reg5=0x1 actions=load:0x7->NXM_NX_REG5[]
+priority=27,tcp,nw_ttl=5,nw_frag=first,tcp_flags=+syn-ack actions=drop
+priority=28,recirc_id=0x5,dp_hash=0x3/0xf,tun_src=1.1.1.1,tun_dst=2.2.2.0/24,tun_flags=+oam actions=exit,ct_clear,set_tunnel:0x5
 EOF2
 cat >"$TMPD/only13" <<'EOF2'
 priority=23,reg5=0x1 actions=set_field:0x7->reg5
 priority=24,reg2=0x1 actions=resubmit(,3),goto_table:5
 priority=25,ip,tun_id=0x55,metadata=0x7 actions=dec_ttl
 priority=26,pkt_mark=0x9 actions=drop
+priority=27,tcp,tcp_flags=+syn-ack actions=drop
 EOF2
 
 run_version() {	# LABEL OFCTL-ARGS... (flows files from $FLOWS)

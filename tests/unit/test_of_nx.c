@@ -141,6 +141,41 @@ test_nxm_covers(void)
 	CHECK(!of_match_equal(&reg1, &reg2), "flows differ by reg0 only");
 }
 
+/* A 1.3 ofp_match (hex, with its padding) decoded: the error. */
+static enum of_err
+oxm13_err(const char *hex)
+{
+	uint8_t		in[256];
+	size_t		n = unhex(hex, in, sizeof(in));
+	struct of_match	m;
+	struct rbuf	r;
+	enum of_err	err = OF_ERR_NONE;
+
+	rbuf_init(&r, in, n);
+	if (of_match_decode13(&r, &m, &err) == 0)
+		return OF_ERR_NONE;
+	return err == OF_ERR_NONE ? OF_ERR__MAX : err;
+}
+
+/* ... decoded and encoded again: the same bytes. */
+static int
+oxm13_back(const char *hex)
+{
+	uint8_t		in[256], out[256];
+	size_t		n = unhex(hex, in, sizeof(in));
+	struct of_match	m;
+	struct rbuf	r;
+	struct wbuf	w;
+	enum of_err	err = OF_ERR_NONE;
+
+	rbuf_init(&r, in, n);
+	if (of_match_decode13(&r, &m, &err) == -1 || rbuf_left(&r) != 0)
+		return 0;
+	wbuf_init(&w, out, sizeof(out));
+	of_match_encode13(&w, &m);
+	return w.len == n && memcmp(in, out, n) == 0;
+}
+
 /* The same fields in a 1.3 OXM match (class 0x0001), back as given. */
 static void
 test_oxm13(void)
@@ -162,6 +197,18 @@ test_oxm13(void)
 	wbuf_init(&w, out, sizeof(out));
 	CHECK(of_match_encode10(&w, &m) == -1,
 	    "no 1.0 ofp_match for extension fields");
+	/* Experimenter OXM (class 0xffff): ONF's tcp_flags, as ovs-ofctl
+	 * -O OpenFlow13 sends tcp_flags=+syn (its id counts in the length). */
+	CHECK(oxm13_back("0001 0023 80000a02 0800 80001401 06"
+	    " 00010004 00000001 ffff5508 4f4e4600 0002 0002 0000000000"),
+	    "1.3 tcp, tcp_flags=+syn (ONF experimenter), reg0");
+	CHECK(oxm13_err("0001 0014 80000a02 0800 ffff5406 4f4e4601 0002"
+	    " 00000000") == OF_ERR_BAD_MATCH_FIELD, "experimenter id unknown");
+	CHECK(oxm13_err("0001 000a ffff5402 0002 000000000000") ==
+	    OF_ERR_BAD_MATCH_LEN, "experimenter OXM without its id");
+	CHECK(oxm13_err("0001 0018 ffff5406 4f4e4600 0002"
+	    " ffff5406 4f4e4600 0004") == OF_ERR_BAD_MATCH_DUP_FIELD,
+	    "tcp_flags twice");
 }
 
 static enum of_err
