@@ -317,42 +317,54 @@ nxm_cmp(const struct nxm_tlv *a, const struct nxm_tlv *b)
 	return a->exp == b->exp ? 0 : a->exp < b->exp ? -1 : 1;
 }
 
-int
-of_nxm_ext_covers(const uint8_t *g, size_t glen, const uint8_t *s,
-    size_t slen)
-{
-	const uint8_t	*gp = g, *sp = s;
-	struct nxm_tlv	 tg, ts;
-	int		 more;
-
-	more = nxm_next(&sp, s + slen, &ts);
-	while (nxm_next(&gp, g + glen, &tg)) {
-		while (more && nxm_cmp(&ts, &tg) < 0)
-			more = nxm_next(&sp, s + slen, &ts);
-		if (!more || nxm_cmp(&ts, &tg) != 0 || !of_oxm_val_covers(tg.val,
-		    tg.mask, ts.val, ts.mask, tg.len))
-			return 0;
-	}
-	return 1;
-}
-
-int
-of_nxm_ext_overlaps(const uint8_t *a, size_t alen, const uint8_t *b,
-    size_t blen)
+/* Walk two canonical extension runs side by side: fn gets each TLV of a
+ * and b's TLV of the same field (NULL: b has none); its 0 stops with 0. */
+static int
+nxm_pairs(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen,
+    int (*fn)(const struct nxm_tlv *, const struct nxm_tlv *))
 {
 	const uint8_t	*ap = a, *bp = b;
 	struct nxm_tlv	 ta, tb;
 	int		 more;
 
 	more = nxm_next(&bp, b + blen, &tb);
-	while (more && nxm_next(&ap, a + alen, &ta)) {
+	while (nxm_next(&ap, a + alen, &ta)) {
 		while (more && nxm_cmp(&tb, &ta) < 0)
 			more = nxm_next(&bp, b + blen, &tb);
-		if (more && nxm_cmp(&tb, &ta) == 0 && !of_oxm_val_overlaps(ta.val,
-		    ta.mask, tb.val, tb.mask, ta.len))
+		if (!fn(&ta, more && nxm_cmp(&tb, &ta) == 0 ? &tb : NULL))
 			return 0;
 	}
 	return 1;
+}
+
+/* A field general pins must be pinned by specific too. */
+static int
+nxm_pair_covers(const struct nxm_tlv *g, const struct nxm_tlv *s)
+{
+	return s != NULL &&
+	    of_oxm_val_covers(g->val, g->mask, s->val, s->mask, g->len);
+}
+
+/* Only a field both match on can keep a packet out of one of them. */
+static int
+nxm_pair_overlaps(const struct nxm_tlv *a, const struct nxm_tlv *b)
+{
+	return b == NULL ||
+	    of_oxm_val_overlaps(a->val, a->mask, b->val, b->mask, a->len);
+}
+
+int
+of_nxm_ext_covers(const uint8_t *g, size_t glen, const uint8_t *s,
+    size_t slen)
+{
+	return nxm_pairs(g, glen, s, slen, nxm_pair_covers);
+}
+
+int
+of_nxm_ext_overlaps(const uint8_t *a, size_t alen, const uint8_t *b,
+    size_t blen)
+{
+	return nxm_pairs(a, alen, b, blen, nxm_pair_overlaps);
 }
 
 static size_t __attribute__((format(printf, 4, 5)))
