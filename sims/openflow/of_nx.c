@@ -21,6 +21,7 @@
 #define NXT_FLOW_MOD			13
 #define NXT_FLOW_MOD_TABLE_ID		15
 #define NXT_SET_PACKET_IN_FORMAT	16
+#define NXT_FLOW_REMOVED		14
 #define NXFF_OPENFLOW10			0
 #define NXFF_NXM			2
 #define NXPIF_STANDARD			0	/* plain PACKET_IN */
@@ -184,6 +185,43 @@ of_nx_on_msg(const struct of_ctx *c, uint32_t subtype, struct rbuf *r)
 	case NXT_FLOW_MOD:		nx_flow_mod(c, r); return;
 	}
 	nx_refuse(c, OF_ERR_BAD_EXP_TYPE);
+}
+
+/* NXT_FLOW_REMOVED (nx_flow_removed): what a connection that chose the
+ * NXM flow format hears instead of OFPT_FLOW_REMOVED, as from Open
+ * vSwitch; the match in NXM form. */
+int
+of_nx_flow_removed_encode(struct wbuf *w, uint32_t xid,
+    const struct of_flow_info *fi)
+{
+	size_t	start = of_msg_begin(w, OF_VERSION_10, OF_EXPERIMENTER, xid);
+	size_t	mlen_at;
+	int	mlen;
+
+	wbuf_put_u32(w, OF_EXP_NICIRA);
+	wbuf_put_u32(w, NXT_FLOW_REMOVED);
+	wbuf_put_u64(w, fi->cookie);
+	wbuf_put_u16(w, fi->priority);
+	wbuf_put_u8(w, fi->reason);
+	wbuf_put_u8(w, fi->table_id);
+	wbuf_put_u32(w, fi->duration_sec);
+	wbuf_put_u32(w, fi->duration_nsec);
+	wbuf_put_u16(w, fi->idle_timeout);
+	mlen_at = w->len;
+	wbuf_put_u16(w, 0);
+	wbuf_put_u64(w, fi->packet_count);
+	wbuf_put_u64(w, fi->byte_count);
+	if ((mlen = of_nxm_encode(w, fi->match)) < 0)
+		return -1;
+	wbuf_set_u16(w, mlen_at, (uint16_t)mlen);
+	wbuf_put_zero(w, nx_pad((size_t)mlen));
+	return of_msg_end(w, start);
+}
+
+int
+of_nx_flow_format_nxm(const struct of_switch *sw)
+{
+	return sw->version == OF_VERSION_10 && sw->nx_flow_format == NXFF_NXM;
 }
 
 /* ---- NXST_FLOW, NXST_AGGREGATE (1.0 only) ---- */

@@ -27,4 +27,12 @@ void	 of_nx_on_mp(const struct of_ctx *, uint32_t subtype, struct rbuf *);
 int	 of_nx_action_check(struct rbuf *b, uint16_t len, uint32_t n_ports,
 	    enum of_err *err);
 
+/* 1 when the connection chose the NXM flow format (1.0): its
+ * FLOW_REMOVED is then NXT_FLOW_REMOVED, encoded by the second. */
+struct of_switch;
+struct of_flow_info;
+int	 of_nx_flow_format_nxm(const struct of_switch *);
+int	 of_nx_flow_removed_encode(struct wbuf *, uint32_t xid,
+	    const struct of_flow_info *);
+
 #endif

@@ -17,6 +17,7 @@
 
 #include "engine.h"
 #include "log.h"
+#include "of_nx.h"
 #include "of_sim.h"
 
 static const char *const of_state_names[] = {
@@ -781,7 +782,10 @@ of_conn_flow_removed(struct of_switch *sw, const struct of_flow_info *fi)
 	if ((sw->async.flow_removed[of_conn_role(sw) == OF_ROLE_SLAVE] &
 	    (1u << fi->reason)) == 0)
 		return;
-	of_flow_removed_encode(w, sw->version, 0, fi);
+	if (of_nx_flow_format_nxm(sw))
+		of_nx_flow_removed_encode(w, 0, fi);	/* of_nx.c */
+	else
+		of_flow_removed_encode(w, sw->version, 0, fi);
 	of_switch_send(sw, w);
 	(*sw->sim->c.flow_removed_sent)++;
 }

@@ -34,8 +34,10 @@ if c["errors_sent"] != n:
     sys.exit("errors_sent %d, want %d" % (c["errors_sent"], n))
 if c["decode_errors"] != 2:     # the two headers shorter than 8 bytes
     sys.exit("decode_errors %d, want 2" % c["decode_errors"])
-if c["flows_added"] != 5:       # two in table 0, one in table 1, two 1.0
-    sys.exit("flows_added %d, want 5" % c["flows_added"])
+if c["flows_added"] != 6:       # two in table 0, one in table 1, three 1.0
+    sys.exit("flows_added %d, want 6" % c["flows_added"])
+if c["flow_removed_sent"] != 1:  # the NXT_FLOW_REMOVED of reg0=7
+    sys.exit("flow_removed_sent %d, want 1" % c["flow_removed_sent"])
 # Unknown experimenter ids: 1.3 message and multipart, 1.0 vendor message.
 if c["experimenter_refused"] != 3:
     sys.exit("experimenter_refused %d, want 3" % c["experimenter_refused"])

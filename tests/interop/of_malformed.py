@@ -37,6 +37,8 @@ BAC_BAD_LEN, BAC10_BAD_VENDOR = 1, 2
 # Experimenters: Nicira's (of_nx.c) and one no row takes.
 NX_VENDOR, EXP_UNKNOWN = 0x00002320, 0x00abcdef
 NXT_SET_FLOW_FORMAT, NXT_FLOW_MOD, NXT_SET_PACKET_IN_FORMAT = 12, 13, 16
+NXT_FLOW_REMOVED = 14
+FF_SEND_FLOW_REM = 1
 NXAST_RESUBMIT_TABLE = 14
 NXM_NX_REG0 = 0x00010004
 BAC_BAD_OUT_PORT = 4
@@ -62,11 +64,11 @@ def nx(version, xid, subtype, body=b""):
                struct.pack("!II", NX_VENDOR, subtype) + body)
 
 
-def nx_flow_mod(xid, match, actions=b"", match_len=None):
+def nx_flow_mod(xid, match, actions=b"", match_len=None, hard=0, flags=0):
     """NXT_FLOW_MOD ADD, priority 100, of an nx_match and 1.0 actions."""
     ml = len(match) if match_len is None else match_len
-    body = struct.pack("!QHHHHIHHH6x", 0, 0, 0, 0, 100, NO_BUFFER, 0xffff,
-                       0, ml)
+    body = struct.pack("!QHHHHIHHH6x", 0x77, 0, 0, hard, 100, NO_BUFFER,
+                       0xffff, flags, ml)
     pad = b"\0" * ((8 - len(match) % 8) % 8)
     return nx(OFP10, xid, NXT_FLOW_MOD, body + match + pad + actions)
 
@@ -414,6 +416,23 @@ def run10_nicira(s):
     s.send(nx_flow_mod(x(), reg0, resubmit))
     s.barrier()
     s.echo()
+    # With the NXM format, a flow's removal is an NXT_FLOW_REMOVED whose
+    # nx_match is the one the flow was added with.
+    reg0_7 = struct.pack("!II", NXM_NX_REG0, 7)
+    s.send(nx_flow_mod(x(), reg0_7, resubmit, hard=1, flags=FF_SEND_FLOW_REM))
+    s.barrier()
+    deadline = time.time() + TIMEOUT
+    while True:
+        ver, t, xid, m = s.recv_msg(deadline)
+        if t == EXPERIMENTER and struct.unpack_from("!II", m, 8) == (
+                NX_VENDOR, NXT_FLOW_REMOVED):
+            break
+    cookie, prio, reason, _, _, _, idle, mlen = struct.unpack_from(
+        "!QHBBIIHH", m, 16)
+    if (cookie, prio, reason, mlen) != (0x77, 100, 1, len(reg0_7)) or \
+            m[56:56 + mlen] != reg0_7:
+        raise Failed("1.0: NXT_FLOW_REMOVED %s" % m.hex())
+    print("1.0: NXT_FLOW_REMOVED of the reg0=7 flow, match as added")
 
 
 def run_no_common_version(port):
