@@ -9,6 +9,7 @@
 #include "log.h"
 #include "of_actions.h"
 #include "of_experimenter.h"
+#include "of_nx.h"
 #include "of_sim.h"
 
 #ifndef PACKAGE_VERSION
@@ -268,10 +269,12 @@ of_on_flow_mod(const struct of_ctx *c)
 
 	if (of_slave_refuse(c))
 		return;
-	if (of_flow_mod_decode(c->sw->version, c->body, &fm, &err) == -1)
+	if (of_flow_mod_decode(c->sw->version, c->body, &fm, &err) == -1) {
 		of_flow_mod_take(c, NULL, err);
-	else
-		of_flow_mod_take(c, &fm, err);
+		return;
+	}
+	of_nx_flow_mod10_table(c, &fm);		/* of_nx.c */
+	of_flow_mod_take(c, &fm, err);
 }
 
 void

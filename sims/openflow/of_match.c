@@ -1134,11 +1134,9 @@ of_match_encode10(struct wbuf *w, const struct of_match *m)
 
 	memset(&o, 0, sizeof(o));
 	o.wildcards = OF10_FW_ALL;
-	/* 1.0's ofp_match has no place for an extension field: NXM only. */
-	if (of_nxm_ext_off(m->oxm, m->len) != m->len) {
-		w->err = 1;
-		return -1;
-	}
+	/* 1.0's ofp_match has no place for an extension field (a flow an
+	 * NXM connection added): left out, as Open vSwitch's switch does
+	 * (the walk below stops where they start). */
 	while (oxm_next(&p, end, &t)) {
 		if (put_tlv(&o, &t) == -1) {
 			w->err = 1;

@@ -175,6 +175,25 @@ nx_flow_mod(const struct of_ctx *c, struct rbuf *r)
 	of_flow_mod_take(c, &fm, err);
 }
 
+/*
+ * OFPT_FLOW_MOD (1.0) on a connection that turned NXT_FLOW_MOD_TABLE_ID
+ * on: the command's high byte is the table (Open vSwitch's
+ * "OpenFlow10+table_id" protocol, which ovs-ofctl uses for a table= flow
+ * whose match 1.0 can carry).  of_codec.c read the command clamped; the
+ * wire's is after the 40-byte ofp_match and the cookie.
+ */
+void
+of_nx_flow_mod10_table(const struct of_ctx *c, struct of_flow_mod *fm)
+{
+	const uint8_t	*cmd = c->msg + OF_HEADER_LEN + OF10_MATCH_LEN + 8;
+
+	if (c->sw->version != OF_VERSION_10 || !c->sw->nx_flow_mod_table_id ||
+	    c->h->length < OF_HEADER_LEN + OF10_MATCH_LEN + 8 + 2)
+		return;
+	fm->command = cmd[1];
+	fm->table_id = cmd[0];
+}
+
 void
 of_nx_on_msg(const struct of_ctx *c, uint32_t subtype, struct rbuf *r)
 {

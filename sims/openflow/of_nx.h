@@ -27,6 +27,10 @@ void	 of_nx_on_mp(const struct of_ctx *, uint32_t subtype, struct rbuf *);
 int	 of_nx_action_check(struct rbuf *b, uint16_t len, uint32_t n_ports,
 	    enum of_err *err);
 
+/* A decoded 1.0 OFPT_FLOW_MOD's table from its command's high byte,
+ * when the connection turned NXT_FLOW_MOD_TABLE_ID on. */
+struct of_flow_mod;
+void	 of_nx_flow_mod10_table(const struct of_ctx *, struct of_flow_mod *);
 /* 1 when the connection chose the NXM flow format (1.0): its
  * FLOW_REMOVED is then NXT_FLOW_REMOVED, encoded by the second. */
 struct of_switch;
