@@ -4,8 +4,8 @@
  * out_group queries (1.3.5 section 7.3.4.2, 1.0.0 section 5.3.3).
  *
  * Choices where the spec leaves room or the error enum is coarser than the
- * wire: EXPERIMENTER (1.3) and VENDOR (1.0) actions are refused with
- * BAD_ACTION_TYPE (this switch knows no extensions); a repeated instruction
+ * wire: EXPERIMENTER (1.3) and VENDOR (1.0) actions are Nicira's or
+ * BAD_EXPERIMENTER (of_nx_actions.c); a repeated instruction
  * type (section 5.9: at most one of each) and an EXPERIMENTER instruction
  * answer BAD_INST_UNKNOWN; bad SET_FIELD contents (1.3's BAD_SET_TYPE and
  * BAD_SET_ARGUMENT) answer BAD_ACTION_ARGUMENT, a bad SET_FIELD length
@@ -16,6 +16,8 @@
 #include "buf.h"
 #include "of_actions.h"
 #include "of_group.h"
+#include "of_nx.h"
+#include "of_nxm.h"
 #include "of_oxm.h"
 #include "of_wire_actions.h"
 
@@ -164,6 +166,21 @@ settable(uint8_t field)
 	    field != OXM_METADATA;
 }
 
+/* SET_FIELD of a Nicira field (reg0, ct_mark, ...; of_nxm.c). */
+static int
+check13_set_ext_field(const struct act_ctx *c, struct rbuf *b, uint32_t hdr)
+{
+	unsigned	bits = of_nxm_field_bits(hdr);
+	size_t		want;
+
+	if (bits == 0)
+		return act_fail(c->err, OF_ERR_BAD_ACTION_ARGUMENT);
+	want = OF13_ACT_SET_FIELD_HDR + OXM_HDR_LEN + bits / 8;
+	want = (want + OF_ACT_ALIGN - 1) / OF_ACT_ALIGN * OF_ACT_ALIGN;
+	return rbuf_left(b) + OF13_ACT_SET_FIELD_HDR + OXM_HDR_LEN == want ?
+	    0 : act_fail(c->err, OF_ERR_BAD_ACTION_LEN);
+}
+
 /* One exact OXM TLV, padded to 8 with the action header (7.2.5). */
 static int
 check13_set_field(const struct act_ctx *c, struct rbuf *b)
@@ -175,6 +192,8 @@ check13_set_field(const struct act_ctx *c, struct rbuf *b)
 
 	if (rbuf_get_u32(b, &hdr) == -1)
 		return act_fail(c->err, OF_ERR_BAD_ACTION_LEN);
+	if (OXM_HDR_CLASS(hdr) != OXM_CLASS_BASIC)
+		return check13_set_ext_field(c, b, hdr);
 	f = oxm_field_get(OXM_HDR_FIELD(hdr));
 	if (OXM_HDR_CLASS(hdr) != OXM_CLASS_BASIC || f == NULL ||
 	    OXM_HDR_HASMASK(hdr) || !settable(OXM_HDR_FIELD(hdr)))
@@ -194,11 +213,12 @@ check13_set_field(const struct act_ctx *c, struct rbuf *b)
 	return 0;
 }
 
+/* VENDOR / EXPERIMENTER: Nicira's are checked and kept (of_nx_actions.c). */
 static int
-check_refuse(const struct act_ctx *c, struct rbuf *b)
+check_experimenter(const struct act_ctx *c, struct rbuf *b)
 {
-	(void)b;
-	return act_fail(c->err, OF_ERR_BAD_ACTION_TYPE);
+	return of_nx_action_check(b, (uint16_t)(rbuf_left(b) + OF_ACT_HDR_LEN),
+	    c->n_ports, c->err);
 }
 
 static const struct act_desc act13[] = {
@@ -218,7 +238,7 @@ static const struct act_desc act13[] = {
 	{ OF13_AT_SET_FIELD, 0, check13_set_field },
 	{ OF13_AT_PUSH_PBB, OF13_ACT_GENERIC_LEN, check13_push_pbb },
 	{ OF13_AT_POP_PBB, OF13_ACT_GENERIC_LEN, NULL },
-	{ OF13_AT_EXPERIMENTER, 0, check_refuse },
+	{ OF13_AT_EXPERIMENTER, 0, check_experimenter },
 };
 
 /* ---- 1.0 actions ---- */
@@ -292,7 +312,7 @@ static const struct act_desc act10[] = {
 	{ OF10_AT_SET_TP_SRC, OF10_ACT_LEN, NULL },
 	{ OF10_AT_SET_TP_DST, OF10_ACT_LEN, NULL },
 	{ OF10_AT_ENQUEUE, OF10_ACT_ENQUEUE_LEN, check10_enqueue },
-	{ OF10_AT_VENDOR, 0, check_refuse },
+	{ OF10_AT_VENDOR, 0, check_experimenter },
 };
 
 struct act_validate {

@@ -404,6 +404,13 @@ static const struct err_wire of_errs[OF_ERR__MAX] = {
 	E(GROUP_LOOP, BAD_REQUEST, BRC_EPERM, GROUP_MOD_FAILED, GMFC_LOOP),
 	E(GROUP_CHAINED, BAD_REQUEST, BRC_EPERM,
 	    GROUP_MOD_FAILED, GMFC_CHAINED_GROUP),
+	E(BAD_EXP_TYPE, BAD_REQUEST, BRC_BAD_SUBTYPE,
+	    BAD_REQUEST, BRC_BAD_EXP_TYPE),
+	E(EPERM, BAD_REQUEST, BRC_EPERM, BAD_REQUEST, BRC_EPERM),
+	E(BAD_ACTION_EXPERIMENTER, BAD_ACTION, BAC_BAD_VENDOR,
+	    BAD_ACTION, BAC_BAD_EXPERIMENTER),
+	E(BAD_ACTION_EXP_TYPE, BAD_ACTION, BAC_BAD_VENDOR_TYPE,
+	    BAD_ACTION, BAC_BAD_EXP_TYPE),
 };
 
 #undef E
@@ -1042,29 +1049,39 @@ ofp_port10_filter_out(uint32_t p)
 	return p == OF_PORT_ANY ? OFP10_PP_NONE : of_port_narrow10(p);
 }
 
-static int
-flow_mod10_decode(struct rbuf *r, struct of_flow_mod *fm, enum of_err *err)
+int
+of_flow_mod10_fields(struct rbuf *r, struct of_flow_mod *fm, uint16_t *cmd,
+    enum of_err *err)
 {
-	uint16_t	cmd, port, flags;
+	uint16_t	port, flags;
 
-	if (need_min(r, OFP10_FLOW_MOD_BODY, err) == -1 ||
-	    of_match_decode10(r, &fm->match, err) == -1)
-		return -1;
 	rbuf_get_u64(r, &fm->cookie);
-	rbuf_get_u16(r, &cmd);
+	rbuf_get_u16(r, cmd);
 	rbuf_get_u16(r, &fm->idle_timeout);
 	rbuf_get_u16(r, &fm->hard_timeout);
 	rbuf_get_u16(r, &fm->priority);
 	rbuf_get_u32(r, &fm->buffer_id);
 	rbuf_get_u16(r, &port);
 	rbuf_get_u16(r, &flags);
-	/* Keep a too-large command invalid rather than let it wrap. */
-	fm->command = cmd > UINT8_MAX ? UINT8_MAX : (uint8_t)cmd;
 	fm->out_port = ofp_port10_filter(port);
 	fm->out_group = OF_GROUP_ANY;
 	fm->table_id = 0;
 	fm->cookie_mask = 0;
 	return ff10_to_13(flags, &fm->flags, err);
+}
+
+static int
+flow_mod10_decode(struct rbuf *r, struct of_flow_mod *fm, enum of_err *err)
+{
+	uint16_t	cmd;
+
+	if (need_min(r, OFP10_FLOW_MOD_BODY, err) == -1 ||
+	    of_match_decode10(r, &fm->match, err) == -1 ||
+	    of_flow_mod10_fields(r, fm, &cmd, err) == -1)
+		return -1;
+	/* Keep a too-large command invalid rather than let it wrap. */
+	fm->command = cmd > UINT8_MAX ? UINT8_MAX : (uint8_t)cmd;
+	return 0;
 }
 
 /* 1.3's layout; 1.4 puts importance in the two bytes after flags

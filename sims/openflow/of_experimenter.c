@@ -5,11 +5,13 @@
  */
 #include "of_bundle.h"
 #include "of_experimenter.h"
+#include "of_nx.h"
 #include "of_sim.h"
 
 /* Extensions add a row here (and their file to local.am). */
 static const struct of_experimenter of_experimenters[] = {
 	{ OF_EXP_ONF, "onf", of_onf_on_msg, NULL },
+	{ OF_EXP_NICIRA, "Nicira", of_nx_on_msg, of_nx_on_mp },
 	{ 0, NULL, NULL, NULL }
 };
 

@@ -25,6 +25,12 @@ struct of_ctx {
 
 /* The ERROR for c's message, quoting it. */
 void	 of_refuse(const struct of_ctx *c, enum of_err err);
+/* A decoded FLOW_MOD (fm NULL: decoding failed with err) checked,
+ * applied and counted as OFPT_FLOW_MOD is (of_handlers.c); NXT_FLOW_MOD
+ * (of_nx.c) comes here too. */
+struct of_flow_mod;
+void	 of_flow_mod_take(const struct of_ctx *c, const struct of_flow_mod *fm,
+	    enum of_err err);
 /* A slave may only read (1.3.5 section 6.3.6): refuses and returns 1. */
 int	 of_slave_refuse(const struct of_ctx *c);
 

@@ -14,6 +14,7 @@
 #include "of_experimenter.h"
 #include "of_monitor.h"
 #include "of_reqfwd.h"
+#include "of_nx.h"
 #include "of_sim.h"
 #include "of_vacancy.h"
 
@@ -318,22 +319,34 @@ of_flow_mod_validate(struct of_switch *sw, const struct of_flow_mod *fm,
 static void
 of_on_flow_mod(const struct of_ctx *c)
 {
-	struct of_switch	*sw = c->sw;
-	struct of_counters	*cn = &sw->sim->c;
 	struct of_flow_mod	 fm;
-	struct of_ft_result	 res;
 	enum of_err		 err = OF_ERR_NONE;
-	uint64_t		 now = clock_ns();
 
 	if (of_slave_refuse(c))
 		return;
+	if (of_flow_mod_decode(c->sw->version, c->body, &fm, &err) == -1) {
+		of_flow_mod_take(c, NULL, err);
+		return;
+	}
+	of_nx_flow_mod10_table(c, &fm);		/* of_nx.c */
+	of_flow_mod_take(c, &fm, err);
+}
+
+void
+of_flow_mod_take(const struct of_ctx *c, const struct of_flow_mod *fm,
+    enum of_err err)
+{
+	struct of_switch	*sw = c->sw;
+	struct of_counters	*cn = &sw->sim->c;
+	struct of_ft_result	 res;
+	uint64_t		 now = clock_ns();
+
 	(*cn->flow_mods)++;
 	memset(&res, 0, sizeof(res));
 	/* Flow monitors with ONLY_OWN hear whose change it was. */
 	sw->owner->mon_origin = sw;
-	if (of_flow_mod_decode(sw->version, c->body, &fm, &err) == -1 ||
-	    of_flow_mod_validate(sw, &fm, &err) == -1 ||
-	    of_flowtable_apply(sw->ft, &fm, now, of_switch_flow_removed, sw, &res,
+	if (fm == NULL || of_flow_mod_validate(sw, fm, &err) == -1 ||
+	    of_flowtable_apply(sw->ft, fm, now, of_switch_flow_removed, sw, &res,
 	    &err) == -1) {
 		sw->owner->mon_origin = NULL;
 		(*cn->flow_mod_errors)++;
@@ -343,8 +356,8 @@ of_on_flow_mod(const struct of_ctx *c)
 	sw->owner->mon_origin = NULL;
 	of_switch_flow_mod_taken(sw, now);
 	of_switch_timed(sw->owner);
-	if (fm.buffer_id != OF_NO_BUFFER && fm.command <= OF_FC_MODIFY_STRICT)
-		of_pktin_response(sw, fm.buffer_id, now);
+	if (fm->buffer_id != OF_NO_BUFFER && fm->command <= OF_FC_MODIFY_STRICT)
+		of_pktin_response(sw, fm->buffer_id, now);
 	of_flows_account(sw, &res, now);
 }
 

@@ -250,6 +250,7 @@ static const struct counter_row of_counter_rows[] = {
 	OFC(bundle_msgs, "bundle_msgs"),
 	OFC(bundle_errors, "bundle_errors"),
 	OFC(bundle_limit_refused, "bundle_limit_refused"),
+	OFC(nx_refused, "nx_refused"),
 	OFC(stats_requests, "stats_requests"),
 	OFC(barriers, "barriers"),
 	OFC(packet_outs, "packet_outs"),

@@ -22,6 +22,7 @@
 
 #include "of_actions.h"
 #include "of_match.h"
+#include "of_nxm.h"
 #include "of_oxm.h"
 
 #define FLD(n, l, m, f)							\
@@ -129,6 +130,7 @@ struct oxm_tlv {
 struct oxm_slots {
 	uint64_t	 present;
 	struct oxm_tlv	 f[OXM_N_FIELDS];
+	int		 has_ext;	/* Nicira's and others (of_nxm.h) */
 };
 
 /* A 1.0 ofp_match in host order, read and written field by field. */
@@ -226,6 +228,9 @@ oxm_next(const uint8_t **pp, const uint8_t *end, struct oxm_tlv *t)
 		return 0;
 	hdr = (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
 	    (uint32_t)p[2] << 8 | p[3];
+	/* The extension fields follow the basic ones (of_nxm.c). */
+	if (__builtin_expect(OXM_HDR_CLASS(hdr) != OXM_CLASS_BASIC, 0))
+		return 0;
 	len = OXM_HDR_LENGTH(hdr);
 	t->field = OXM_HDR_FIELD(hdr);
 	t->val = p + OXM_HDR_LEN;
@@ -397,8 +402,11 @@ oxm_tlv_decode(struct rbuf *r, struct oxm_slots *s, enum of_err *err)
 		return match_fail(err, OF_ERR_BAD_MATCH_LEN);
 	field = OXM_HDR_FIELD(hdr);
 	hm = OXM_HDR_HASMASK(hdr);
-	if (OXM_HDR_CLASS(hdr) != OXM_CLASS_BASIC ||
-	    (f = oxm_field_get(field)) == NULL)
+	if (__builtin_expect(OXM_HDR_CLASS(hdr) != OXM_CLASS_BASIC, 0)) {
+		s->has_ext = 1;		/* taken by match_decode_ext */
+		return 0;
+	}
+	if ((f = oxm_field_get(field)) == NULL)
 		return match_fail(err, OF_ERR_BAD_MATCH_FIELD);
 	if (hm && !f->maskable)
 		return match_fail(err, OF_ERR_BAD_MATCH_MASK);
@@ -442,6 +450,31 @@ match_build(struct of_match *m, const struct oxm_slots *s)
 	return 0;
 }
 
+/*
+ * The extension fields of a match (of_nxm.c), in a second pass over its
+ * TLVs: checked and appended after the basic ones.  Apart so that the
+ * basic fields' loop, the FLOW_MOD hot path, carries none of it.
+ */
+static int __attribute__((noinline))
+match_decode_ext(struct rbuf tlvs, struct of_match *m, enum of_err *err)
+{
+	struct nxm_ext	ext;
+	const uint8_t	*val;
+	uint32_t	hdr;
+
+	ext.n = 0;
+	while (rbuf_get_u32(&tlvs, &hdr) == 0) {
+		val = rbuf_ptr(&tlvs);
+		rbuf_skip(&tlvs, OXM_HDR_LENGTH(hdr));	/* checked before */
+		if (OXM_HDR_CLASS(hdr) != OXM_CLASS_BASIC &&
+		    of_nxm_ext_take(&ext, hdr, val, err) == -1)
+			return -1;
+	}
+	if (of_nxm_ext_build(m, &ext) == -1)
+		return match_fail(err, OF_ERR_BAD_MATCH_LEN);
+	return 0;
+}
+
 /* ofp_match header: type OFPMT_OXM, length without padding (7.2.3.1). */
 static int
 match13_header(struct rbuf *r, struct rbuf *tlvs, enum of_err *err)
@@ -462,26 +495,47 @@ match13_header(struct rbuf *r, struct rbuf *tlvs, enum of_err *err)
 	return 0;
 }
 
-int
-of_match_decode13(struct rbuf *r, struct of_match *m, enum of_err *err)
+/* The TLVs of a match into m, checked (7.2.3.2 to 7.2.3.6). */
+static int
+match_decode_tlvs(struct rbuf *tlvs, struct of_match *m, enum of_err *err)
 {
 	struct oxm_slots	s;
-	struct rbuf		tlvs;
+	struct rbuf		start = *tlvs;
 
 	of_match_init(m);
-	if (match13_header(r, &tlvs, err) == -1)
-		return -1;
 	s.present = 0;
-	while (rbuf_left(&tlvs) > 0)
-		if (oxm_tlv_decode(&tlvs, &s, err) == -1)
+	s.has_ext = 0;
+	while (rbuf_left(tlvs) > 0)
+		if (oxm_tlv_decode(tlvs, &s, err) == -1)
 			return -1;
 	if (match_build(m, &s) == -1)
 		return match_fail(err, OF_ERR_BAD_MATCH_LEN);
+	if (s.has_ext && match_decode_ext(start, m, err) == -1) {
+		of_match_init(m);
+		return -1;
+	}
 	if (!match_prereqs(m)) {
 		of_match_init(m);
 		return match_fail(err, OF_ERR_BAD_MATCH_PREREQ);
 	}
 	return 0;
+}
+
+int
+of_match_decode13(struct rbuf *r, struct of_match *m, enum of_err *err)
+{
+	struct rbuf		tlvs;
+
+	of_match_init(m);
+	if (match13_header(r, &tlvs, err) == -1)
+		return -1;
+	return match_decode_tlvs(&tlvs, m, err);
+}
+
+int
+of_match_decode_oxm(struct rbuf *tlvs, struct of_match *m, enum of_err *err)
+{
+	return match_decode_tlvs(tlvs, m, err);
 }
 
 int
@@ -544,27 +598,56 @@ of_match_equal(const struct of_match *a, const struct of_match *b)
 	return a->len == b->len && memcmp(a->oxm, b->oxm, a->len) == 0;
 }
 
-/* Mask byte i of a TLV; exact fields carry no bits outside their mask. */
-static uint8_t
-tlv_mask(const struct oxm_tlv *t, size_t i)
+/* A NULL mask is all ones: exact fields carry no bits outside it. */
+int
+of_oxm_val_covers(const uint8_t *gv, const uint8_t *gmask,
+    const uint8_t *sv, const uint8_t *smask, size_t len)
 {
-	return t->mask != NULL ? t->mask[i] : 0xff;
+	uint8_t	gm;
+	size_t	i;
+
+	for (i = 0; i < len; i++) {
+		gm = gmask != NULL ? gmask[i] : 0xff;
+		if (((smask != NULL ? smask[i] : 0xff) & gm) != gm ||
+		    (sv[i] & gm) != gv[i])
+			return 0;
+	}
+	return 1;
 }
 
 /* specific pins every bit general pins, to the same value. */
 static int
 tlv_covers(const struct oxm_tlv *g, const struct oxm_tlv *s)
 {
-	uint8_t	gm;
-	size_t	i;
+	return of_oxm_val_covers(g->val, g->mask, s->val, s->mask, g->len);
+}
 
-	for (i = 0; i < g->len; i++) {
-		gm = tlv_mask(g, i);
-		if ((tlv_mask(s, i) & gm) != gm ||
-		    (s->val[i] & gm) != g->val[i])
-			return 0;
-	}
-	return 1;
+/* The extension tails of two canonical matches (of_nxm.c). */
+/* g's extension fields start at gext (where its basic walk stopped). */
+static int
+of_match_ext_covers(const struct of_match *g, const uint8_t *gext,
+    const struct of_match *s)
+{
+	size_t	so;
+
+	/* The usual filter has no extension field: s is not walked again. */
+	if (gext == g->oxm + g->len)
+		return 1;
+	so = of_nxm_ext_off(s->oxm, s->len);
+	return of_nxm_ext_covers(gext, g->oxm + g->len - gext, s->oxm + so,
+	    s->len - so);
+}
+
+static int
+of_match_ext_overlaps(const struct of_match *a, const struct of_match *b)
+{
+	size_t	ao = of_nxm_ext_off(a->oxm, a->len), bo;
+
+	if (ao == a->len)
+		return 1;
+	bo = of_nxm_ext_off(b->oxm, b->len);
+	return bo == b->len || of_nxm_ext_overlaps(a->oxm + ao, a->len - ao,
+	    b->oxm + bo, b->len - bo);
 }
 
 int
@@ -584,18 +667,26 @@ of_match_covers(const struct of_match *general,
 		if (!more || s.field != g.field || !tlv_covers(&g, &s))
 			return 0;
 	}
+	return of_match_ext_covers(general, gp, specific);
+}
+
+int
+of_oxm_val_overlaps(const uint8_t *av, const uint8_t *am, const uint8_t *bv,
+    const uint8_t *bm, size_t len)
+{
+	size_t	i;
+
+	for (i = 0; i < len; i++)
+		if ((av[i] ^ bv[i]) & (am != NULL ? am[i] : 0xff) &
+		    (bm != NULL ? bm[i] : 0xff))
+			return 0;
 	return 1;
 }
 
 static int
 tlv_overlaps(const struct oxm_tlv *a, const struct oxm_tlv *b)
 {
-	size_t	i;
-
-	for (i = 0; i < a->len; i++)
-		if ((a->val[i] ^ b->val[i]) & tlv_mask(a, i) & tlv_mask(b, i))
-			return 0;
-	return 1;
+	return of_oxm_val_overlaps(a->val, a->mask, b->val, b->mask, a->len);
 }
 
 int
@@ -614,7 +705,7 @@ of_match_overlaps(const struct of_match *a, const struct of_match *b)
 		if (more && tb.field == ta.field && !tlv_overlaps(&ta, &tb))
 			return 0;
 	}
-	return 1;
+	return of_match_ext_overlaps(a, b);
 }
 
 /*
@@ -1043,6 +1134,9 @@ of_match_encode10(struct wbuf *w, const struct of_match *m)
 
 	memset(&o, 0, sizeof(o));
 	o.wildcards = OF10_FW_ALL;
+	/* 1.0's ofp_match has no place for an extension field (a flow an
+	 * NXM connection added): left out, as Open vSwitch's switch does
+	 * (the walk below stops where they start). */
 	while (oxm_next(&p, end, &t)) {
 		if (put_tlv(&o, &t) == -1) {
 			w->err = 1;
@@ -1180,5 +1274,8 @@ of_match_format(const struct of_match *m, char *buf, size_t size)
 			fb_add(&fb, ",");
 		fmt_tlv(&fb, &t);
 	}
+	p = m->oxm + of_nxm_ext_off(m->oxm, m->len);
+	fb.n += of_nxm_ext_format(p, end - p, fb.n < size ? buf + fb.n : NULL,
+	    fb.n < size ? size - fb.n : 0);	/* may be truncated */
 	return fb.n;
 }

@@ -35,6 +35,10 @@ void	 of_match_init(struct of_match *);	/* the match-all (empty) */
  * bits outside the mask.  On error returns -1 and sets *err.
  */
 int	 of_match_decode13(struct rbuf *r, struct of_match *, enum of_err *err);
+/* The same for a run of OXM TLVs alone (no header, no padding; tlvs is
+ * consumed): an nx_match once of_nxm.c has put its fields in OXM form. */
+int	 of_match_decode_oxm(struct rbuf *tlvs, struct of_match *,
+	    enum of_err *err);
 /* Decode the 40-byte OpenFlow 1.0 ofp_match from r. */
 int	 of_match_decode10(struct rbuf *r, struct of_match *, enum of_err *err);
 /* Encode a full ofp_match for 1.3 (with padding) or 1.0 (40 bytes). */
@@ -52,6 +56,13 @@ int	 of_match_equal(const struct of_match *, const struct of_match *);
  */
 int	 of_match_covers(const struct of_match *general,
 	    const struct of_match *specific);
+/* One field's value and mask (NULL: exact) of two matches, len bytes:
+ * covers as of_match_covers() means it, overlaps as of_match_overlaps();
+ * of_nxm.c uses them for the extension fields. */
+int	 of_oxm_val_covers(const uint8_t *gval, const uint8_t *gmask,
+	    const uint8_t *sval, const uint8_t *smask, size_t len);
+int	 of_oxm_val_overlaps(const uint8_t *aval, const uint8_t *amask,
+	    const uint8_t *bval, const uint8_t *bmask, size_t len);
 /* True when some packet could match both (OFPFF_CHECK_OVERLAP). */
 int	 of_match_overlaps(const struct of_match *, const struct of_match *);
 /* Two canonical matches' bytes: 1 when both name the same fields, in the

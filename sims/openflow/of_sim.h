@@ -126,6 +126,8 @@ struct of_switch {
 	uint8_t			 timed;		/* owner: on sim->timed */
 	uint8_t			 rx_stamp;	/* of_rx: a phase awaits one */
 	uint8_t			 rx_stamping;	/* of_rx: SO_TIMESTAMPNS on */
+	uint8_t			 nx_flow_format;	/* NXFF_*, of_nx.c */
+	uint8_t			 nx_flow_mod_table_id;	/* table in command */
 	uint16_t		 config_flags;
 	uint16_t		 miss_send_len;
 	uint32_t		 logged;	/* error kinds logged once */
@@ -189,6 +191,7 @@ struct of_counters {
 	uint64_t	*bundle_msgs;		/* messages added */
 	uint64_t	*bundle_errors;		/* BUNDLE_FAILED sent */
 	uint64_t	*bundle_limit_refused;	/* a --bundle* bound */
+	uint64_t	*nx_refused;		/* Nicira messages refused */
 	uint64_t	*stats_requests;
 	uint64_t	*barriers;
 	uint64_t	*packet_outs;

@@ -19,6 +19,7 @@
 #include "log.h"
 #include "of_bundle.h"
 #include "of_monitor.h"
+#include "of_nx.h"
 #include "of_sim.h"
 #include "of_vacancy.h"
 
@@ -631,6 +632,7 @@ of_switch_up(struct pool_dev *pd, struct bufferevent *bev)
 	struct wbuf		*w = of_scratch();
 
 	sw->version = 0;
+	sw->nx_flow_format = sw->nx_flow_mod_table_id = 0;	/* of_nx.c */
 	/* EQUAL again; the generation id the switch holds stays (1.3.5
 	 * section 6.3.6: the largest one seen, whoever sent it). */
 	of_roles_conn_up(&sw->owner->roles, sw->ctl);
@@ -806,7 +808,10 @@ of_conn_flow_removed(struct of_switch *sw, const struct of_flow_info *fi)
 	if ((sw->async.flow_removed[of_conn_role(sw) == OF_ROLE_SLAVE] &
 	    (1u << said.reason)) == 0)
 		return;
-	of_flow_removed_encode(w, sw->version, 0, &said);
+	if (of_nx_flow_format_nxm(sw))
+		of_nx_flow_removed_encode(w, 0, &said);	/* of_nx.c */
+	else
+		of_flow_removed_encode(w, sw->version, 0, &said);
 	of_switch_send(sw, w);
 	(*sw->sim->c.flow_removed_sent)++;
 }

@@ -442,6 +442,12 @@ void	 ofp_match_put(struct wbuf *, uint8_t version,
 /* 1.0 port fields of filters: OFPP_NONE <-> OF_PORT_ANY, else widened. */
 uint32_t ofp_port10_filter(uint16_t);
 uint16_t ofp_port10_filter_out(uint32_t);
+/* ofp10_flow_mod's fields after its match, cookie to flags, into fm
+ * (flags in 1.3 numbering; the command as on the wire): also the
+ * middle of Nicira's nx_flow_mod (of_nx.c).  -1 on bad flags. */
+struct of_flow_mod;
+int	 of_flow_mod10_fields(struct rbuf *, struct of_flow_mod *,
+	    uint16_t *cmd, enum of_err *err);
 
 /* A property (1.3 table features, 1.4 lists, 1.5 ofp_stats): type and a
  * length patched by ofp_prop_end, which pads to 8. */

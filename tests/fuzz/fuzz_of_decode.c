@@ -13,7 +13,7 @@
  * of_read does, and plays FLOW_MODs and stats requests against one flow
  * table, and ONF bundles in 1.3 (a discarded one must leave the table as
  * it was).  FZ_MATCH13/10, FZ_ACTIONS and FZ_INSTRUCTIONS take the raw
- * structure with no header.
+ * structure with no header, FZ_NXM an nx_match (Nicira's, of_nxm.c).
  *
  * Besides "no crash, no leak, no UB" a few properties are checked (abort
  * on failure): a decoded match re-encodes and decodes to itself and covers
@@ -41,6 +41,7 @@
 #include "of_group.h"
 #include "of_meter.h"
 #include "of_match.h"
+#include "of_nxm.h"
 #include "of_oxm.h"
 #include "fuzz_driver.h"
 
@@ -76,6 +77,7 @@ enum fz_kind {
 	FZ_ACTIONS,
 	FZ_INSTRUCTIONS,
 	FZ_SWITCH,
+	FZ_NXM,		/* an nx_match (of_nxm.c), no header */
 	FZ__MAX
 };
 
@@ -1170,6 +1172,34 @@ fz_message(enum fz_kind kind, uint8_t version, const uint8_t *p, size_t n)
 	}
 }
 
+/* An nx_match: re-encoded as NXM it decodes to itself, and the flow it
+ * makes reads back over 1.3 (OXM) as the same match. */
+static void
+fz_nxm(const uint8_t *p, size_t n)
+{
+	struct of_match	m, back;
+	struct wbuf	w;
+	struct rbuf	r;
+	uint64_t	ck, cm;
+	enum of_err	err = OF_ERR_NONE;
+	int		len;
+
+	rbuf_init(&r, p, n);
+	if (of_nxm_decode(&r, n, &m, &ck, &cm, &err) == -1) {
+		FZ_CHECK(err != OF_ERR_NONE);
+		return;
+	}
+	FZ_CHECK(cm != 0 || ck == 0);
+	FZ_CHECK((ck & ~cm) == 0);
+	fz_match_props(OF_VERSION_13, &m);
+	wbuf_init(&w, fz_out, sizeof(fz_out));
+	len = of_nxm_encode(&w, &m);
+	FZ_CHECK(len >= 0 && !w.err);
+	rbuf_init(&r, w.data, w.len);
+	FZ_CHECK(of_nxm_decode(&r, (size_t)len, &back, &ck, &cm, &err) == 0);
+	FZ_CHECK(of_match_equal(&m, &back));
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -1197,6 +1227,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	case FZ_SWITCH:
 		fz_switch(version, p, n);
+		return 0;
+	case FZ_NXM:
+		fz_nxm(p, n);
 		return 0;
 	default:
 		fz_message(kind, version, p, n);

@@ -17,7 +17,7 @@ import sys
 # enum fz_kind in fuzz_of_decode.c, in order.
 (HEADER, HELLO, ERROR, FEATURES_REPLY, SWITCH_CONFIG, PACKET_IN, PACKET_OUT,
  FLOW_MOD, PORT_MOD, ROLE, ASYNC, QUEUE_GET_CONFIG, MP_REQUEST, MP_REPLY,
- MATCH13, MATCH10, ACTIONS, INSTRUCTIONS, SWITCH) = range(19)
+ MATCH13, MATCH10, ACTIONS, INSTRUCTIONS, SWITCH, NXM) = range(20)
 V13, V10 = 4, 1
 
 # Message types: (1.3, 1.0).
@@ -425,7 +425,47 @@ def seeds():
     s["match10_vlan_pcp"] = bytes([MATCH10]) + match10(
         FW_ALL & ~(FW_DL_VLAN_PCP | FW_DL_TYPE | FW_NW_TOS), pcp=5,
         dl_type=0x0800, nw_tos=0x28)
+    s["nxm_fields"] = bytes([NXM]) + NXM_FIELDS
+    # 1.3 OXM with Nicira fields (class 0x0001) and ONF's experimenter
+    # tcp_flags (class 0xffff, id 0x4f4e4600), as ovs-ofctl -O OpenFlow13.
+    s["match13_nx"] = bytes([MATCH13]) + bytes.fromhex(
+        "0001002380000a020800800014010600010004000000"
+        "01ffff55084f4e460000020002" + "00" * 5)
+    # Nicira actions as ovs-ofctl 3.1 sends them (tests/unit/test_of_nx.c).
+    s["actions_nx_10"] = bytes([0x80 | ACTIONS]) + NX_ACTIONS
+    s["actions_nx_13"] = bytes([ACTIONS]) + NX_ACTIONS
     return s
+
+
+# An nx_match (Open vSwitch nicira-ext.h): in_port, ip, nw_dst/8, the
+# VLAN TCI, registers, conntrack fields, tun_id, metadata, a cookie.
+NXM_FIELDS = bytes.fromhex(
+    "00000002 0002 00000602 0800 00001108 0a000000 ff000000"
+    " 00000904 7000 f000 00010004 00000001 00010308 00000005 000000ff"
+    " 80010008 0000000000000012 00014204 00000009 00014a04 00000007"
+    " 0001d308 00000022 00000023 0001d402 0005 0001d708 00000003 0000000f"
+    " 0001d810 00000000000000000000000000000001 00012008 0000000000000055"
+    " 80000408 0000000000000007 00013d10 0000000000000001 00000000000000ff"
+    .replace(" ", ""))
+NX_ACTIONS = bytes.fromhex((
+    "ffff0010 00002320 000e fff8 02 000000"                    # resubmit
+    "ffff0018 00002320 0007 0007 00010204 0000000000000005"    # load
+    "ffff0018 00002320 0006 0020 0000 0000 00010004 00010404"  # move
+    "ffff0038 00002320 0023 0001 00010004 000f 04 000000 0000"  # ct(
+    "ffff0020 00002320 0024 0000 0001 0033 0a000001 0a000009"  # nat)
+    "0064 00c8 00000000"
+    "ffff0058000023200010001e00008000000000000000000000000a"   # learn
+    "0000000000000c000008020000000008020000003000000406000000"
+    "000206000008100000000200000001000400001010000000020000000000000000"
+    "ffff0010 00002320 0022 00 02 00000007"                    # conjunction
+    "ffff0028 00002320 000d 0001 0000 0000 00000002 0002 001f"  # bundle_load
+    "00010004 00000000 0001 0002 00000000"
+    "ffff0020 00002320 000a 0000 0032 0000 0002 000b 00000000"  # multipath
+    "0000 0003 00010004"
+    "ffff0018 00002320 000f 000f 00010004 0000 000000000000"   # output_reg
+    "ffff0010 00002320 0008 010203000000"                      # note
+    "ffff0010 00002320 0012 000000000000"                      # dec_ttl
+    ).replace(" ", ""))
 
 
 def main():

@@ -34,8 +34,17 @@ if c["errors_sent"] != n:
     sys.exit("errors_sent %d, want %d" % (c["errors_sent"], n))
 if c["decode_errors"] != 2:     # the two headers shorter than 8 bytes
     sys.exit("decode_errors %d, want 2" % c["decode_errors"])
-if c["flows_added"] != 4:       # two in table 0, one in table 1, one 1.0
-    sys.exit("flows_added %d, want 4" % c["flows_added"])
+if c["flows_added"] != 6:       # two in table 0, one in table 1, three 1.0
+    sys.exit("flows_added %d, want 6" % c["flows_added"])
+if c["flow_removed_sent"] != 1:  # the NXT_FLOW_REMOVED of reg0=7
+    sys.exit("flow_removed_sent %d, want 1" % c["flow_removed_sent"])
+# Unknown experimenter ids: 1.3 message and multipart, 1.0 vendor message.
+if c["experimenter_refused"] != 3:
+    sys.exit("experimenter_refused %d, want 3" % c["experimenter_refused"])
+# Nicira messages refused (of_malformed.py's run10_nicira and 1.3's two);
+# the bad actions are FLOW_MOD errors, not these.
+if c["nx_refused"] != 10:
+    sys.exit("nx_refused %d, want 10" % c["nx_refused"])
 if c["role_changes"] != 3:
     sys.exit("role_changes %d, want 3" % c["role_changes"])
 ph = {p["name"]: p for p in r["phases"]}

@@ -33,7 +33,16 @@ MMFC_BAD_BAND = 8
 ET10_FLOW_MOD_FAILED = 3
 BRC_BAD_VERSION, BRC_BAD_TYPE, BRC_BAD_MULTIPART = 0, 1, 2
 BRC_BAD_EXPERIMENTER, BRC_BAD_LEN, BRC_IS_SLAVE = 3, 6, 10
-BRC10_BAD_STAT, BRC10_BAD_VENDOR = 2, 3
+BRC10_BAD_STAT, BRC10_BAD_VENDOR, BRC10_BAD_SUBTYPE = 2, 3, 4
+BRC_BAD_EXP_TYPE, BRC_EPERM = 4, 5
+BAC_BAD_LEN, BAC10_BAD_VENDOR = 1, 2
+# Experimenters: Nicira's (of_nx.c) and one no row takes.
+NX_VENDOR, EXP_UNKNOWN = 0x00002320, 0x00abcdef
+NXT_SET_FLOW_FORMAT, NXT_FLOW_MOD, NXT_SET_PACKET_IN_FORMAT = 12, 13, 16
+NXT_FLOW_REMOVED = 14
+FF_SEND_FLOW_REM = 1
+NXAST_RESUBMIT_TABLE = 14
+NXM_NX_REG0 = 0x00010004
 BAC_BAD_OUT_PORT = 4
 BMC_BAD_LEN, BMC_BAD_FIELD, BMC_BAD_PREREQ, BMC_DUP_FIELD = 1, 6, 9, 10
 FMFC_TABLE_FULL, FMFC_BAD_TABLE_ID, FMFC_OVERLAP = 1, 2, 3
@@ -50,6 +59,20 @@ TIMEOUT = 5.0
 
 class Failed(Exception):
     pass
+
+
+def nx(version, xid, subtype, body=b""):
+    return msg(version, EXPERIMENTER, xid,
+               struct.pack("!II", NX_VENDOR, subtype) + body)
+
+
+def nx_flow_mod(xid, match, actions=b"", match_len=None, hard=0, flags=0):
+    """NXT_FLOW_MOD ADD, priority 100, of an nx_match and 1.0 actions."""
+    ml = len(match) if match_len is None else match_len
+    body = struct.pack("!QHHHHIHHH6x", 0x77, 0, 0, hard, 100, NO_BUFFER,
+                       0xffff, flags, ml)
+    pad = b"\0" * ((8 - len(match) % 8) % 8)
+    return nx(OFP10, xid, NXT_FLOW_MOD, body + match + pad + actions)
 
 
 def hdr(version, mtype, length, xid):
@@ -239,15 +262,21 @@ def run13(port):
               msg(OFP10, ECHO_REQUEST, x(), b"v1"),
               ET_BAD_REQUEST, BRC_BAD_VERSION)
     s.refused("experimenter message",
-              msg(OFP13, EXPERIMENTER, x(), struct.pack("!II", 0x2320, 1)),
+              msg(OFP13, EXPERIMENTER, x(), struct.pack("!II", EXP_UNKNOWN, 1)),
               ET_BAD_REQUEST, BRC_BAD_EXPERIMENTER)
+    s.refused("Nicira subtype 99", nx(OFP13, x(), 99),
+              ET_BAD_REQUEST, BRC_BAD_EXP_TYPE)
     s.refused("multipart type 0x7777",
               msg(OFP13, MP_REQUEST13, x(), struct.pack("!HH4x", 0x7777, 0)),
               ET_BAD_REQUEST, BRC_BAD_MULTIPART)
     s.refused("experimenter multipart",
               msg(OFP13, MP_REQUEST13, x(),
-                  struct.pack("!HH4xII", 0xffff, 0, 0x2320, 1)),
+                  struct.pack("!HH4xII", 0xffff, 0, EXP_UNKNOWN, 1)),
               ET_BAD_REQUEST, BRC_BAD_EXPERIMENTER)
+    s.refused("NXST_FLOW in 1.3 (OFPMP_FLOW is 1.3's)",
+              msg(OFP13, MP_REQUEST13, x(),
+                  struct.pack("!HH4xII", 0xffff, 0, NX_VENDOR, 0)),
+              ET_BAD_REQUEST, BRC_BAD_EXP_TYPE)
 
     # FLOW_MOD decoding.
     s.refused("FLOW_MOD shorter than its fixed part",
@@ -360,8 +389,9 @@ def run10(port):
               msg(OFP10, STATS_REQUEST10, x(), struct.pack("!HH", 0x7777, 0)),
               ET_BAD_REQUEST, BRC10_BAD_STAT)
     s.refused("vendor message",
-              msg(OFP10, EXPERIMENTER, x(), struct.pack("!II", 0x2320, 1)),
+              msg(OFP10, EXPERIMENTER, x(), struct.pack("!II", EXP_UNKNOWN, 1)),
               ET_BAD_REQUEST, BRC10_BAD_VENDOR)
+    run10_nicira(s)
     s.refused("output to port 99",
               flow_mod10(x(), [10, 0, 0, 1], struct.pack("!HHHH", 0, 8, 99,
                                                          0xffff)),
@@ -371,6 +401,69 @@ def run10(port):
     s.barrier()
     s.echo()
     return s.errors
+
+
+def run10_nicira(s):
+    """Nicira messages (of_nx.c): what Open vSwitch's switch answers."""
+    x = s.next_xid
+    reg0 = struct.pack("!II", NXM_NX_REG0, 1)
+    resubmit = struct.pack("!HHIHHB3x", 0xffff, 16, NX_VENDOR,
+                           NXAST_RESUBMIT_TABLE, 0xfff8, 2)
+    s.refused("Nicira subtype 99", nx(OFP10, x(), 99),
+              ET_BAD_REQUEST, BRC10_BAD_SUBTYPE)
+    s.refused("NXT_SET_FLOW_FORMAT body of 2 bytes",
+              nx(OFP10, x(), NXT_SET_FLOW_FORMAT, b"\0\2"),
+              ET_BAD_REQUEST, BRC_BAD_LEN)
+    s.refused("NXT_SET_FLOW_FORMAT format 7",
+              nx(OFP10, x(), NXT_SET_FLOW_FORMAT, struct.pack("!I", 7)),
+              ET_BAD_REQUEST, BRC_EPERM)
+    s.refused("NXT_SET_PACKET_IN_FORMAT nxt_packet_in",
+              nx(OFP10, x(), NXT_SET_PACKET_IN_FORMAT, struct.pack("!I", 1)),
+              ET_BAD_REQUEST, BRC_EPERM)
+    s.refused("NXT_FLOW_MOD shorter than its fixed part",
+              nx(OFP10, x(), NXT_FLOW_MOD, b"\0" * 20),
+              ET_BAD_REQUEST, BRC_BAD_LEN)
+    s.refused("NXT_FLOW_MOD reg0 of 2 bytes",
+              nx_flow_mod(x(), struct.pack("!IH", NXM_NX_REG0 & ~0xff | 2,
+                                           1), resubmit),
+              ET_BAD_REQUEST, BRC_BAD_LEN)
+    s.refused("NXT_FLOW_MOD match_len past the end",
+              nx_flow_mod(x(), reg0, b"", match_len=200),
+              ET_BAD_REQUEST, BRC_BAD_LEN)
+    s.refused("resubmit of length 24",
+              nx_flow_mod(x(), reg0, struct.pack("!HHIH14x", 0xffff, 24,
+                                                 NX_VENDOR, 14)),
+              ET_BAD_ACTION, BAC_BAD_LEN)
+    s.refused("vendor action of vendor 0x2321",
+              nx_flow_mod(x(), reg0, struct.pack("!HHIH6x", 0xffff, 16,
+                                                 0x2321, 14)),
+              ET_BAD_ACTION, BAC10_BAD_VENDOR)
+    s.refused("NXST_FLOW with a 3-byte match",
+              msg(OFP10, STATS_REQUEST10, x(),
+                  struct.pack("!HHII4xHHB3x", 0xffff, 0, NX_VENDOR, 0,
+                              0xffff, 3, 0xff) + b"\0" * 8),
+              ET_BAD_REQUEST, BRC_BAD_LEN)
+    s.send(nx(OFP10, x(), NXT_SET_FLOW_FORMAT, struct.pack("!I", 2)))
+    s.send(nx_flow_mod(x(), reg0, resubmit))
+    s.barrier()
+    s.echo()
+    # With the NXM format, a flow's removal is an NXT_FLOW_REMOVED whose
+    # nx_match is the one the flow was added with.
+    reg0_7 = struct.pack("!II", NXM_NX_REG0, 7)
+    s.send(nx_flow_mod(x(), reg0_7, resubmit, hard=1, flags=FF_SEND_FLOW_REM))
+    s.barrier()
+    deadline = time.time() + TIMEOUT
+    while True:
+        ver, t, xid, m = s.recv_msg(deadline)
+        if t == EXPERIMENTER and struct.unpack_from("!II", m, 8) == (
+                NX_VENDOR, NXT_FLOW_REMOVED):
+            break
+    cookie, prio, reason, _, _, _, idle, mlen = struct.unpack_from(
+        "!QHBBIIHH", m, 16)
+    if (cookie, prio, reason, mlen) != (0x77, 100, 1, len(reg0_7)) or \
+            m[56:56 + mlen] != reg0_7:
+        raise Failed("1.0: NXT_FLOW_REMOVED %s" % m.hex())
+    print("1.0: NXT_FLOW_REMOVED of the reg0=7 flow, match as added")
 
 
 def run_no_common_version(port):

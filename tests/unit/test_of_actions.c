@@ -119,8 +119,10 @@ test_actions13(void)
 	A13("unknown type 9", OF_ERR_BAD_ACTION_TYPE, 0, 9, 0, 8, 0, 0, 0, 0);
 	A13("1.0 set_vlan_vid in 1.3", OF_ERR_BAD_ACTION_TYPE,
 	    0, 1, 0, 8, 0, 5, 0, 0);
-	A13("experimenter", OF_ERR_BAD_ACTION_TYPE,
+	A13("experimenter 0x2320 short", OF_ERR_BAD_ACTION_LEN,
 	    0xff, 0xff, 0, 8, 0, 0, 0x23, 0x20);
+	A13("experimenter 0x2321", OF_ERR_BAD_ACTION_EXPERIMENTER,
+	    0xff, 0xff, 0, 16, 0, 0, 0x23, 0x21, 0, 1, 0, 0, 0, 0, 0, 0);
 	A13("experimenter len 4", OF_ERR_BAD_ACTION_LEN,
 	    0xff, 0xff, 0, 4, 0, 0, 0, 0);
 }
@@ -203,7 +205,7 @@ test_actions10(void)
 	    0, 11, 0, 16, 0xff, 0xfb, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1);
 	A10("enqueue port 9", OF_ERR_BAD_OUT_PORT,
 	    0, 11, 0, 16, 0, 9, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1);
-	A10("vendor", OF_ERR_BAD_ACTION_TYPE,
+	A10("vendor subtype 0", OF_ERR_BAD_ACTION_EXP_TYPE,
 	    0xff, 0xff, 0, 16, 0, 0, 0x23, 0x20, 0, 0, 0, 0, 0, 0, 0, 0);
 	A10("unknown 12", OF_ERR_BAD_ACTION_TYPE, 0, 12, 0, 8, 0, 0, 0, 0);
 	A10("len past the list", OF_ERR_BAD_ACTION_LEN,

@@ -291,6 +291,10 @@ test_error_table(void)
 		{ OF_ERR_TABLE_MOD_BAD_CONFIG,	1, 5,	1, 5 },
 		{ OF_ERR_GROUP_LOOP,		6, 7,	1, 5 },
 		{ OF_ERR_GROUP_CHAINED,		6, 9,	1, 5 },
+		{ OF_ERR_BAD_EXP_TYPE,		1, 4,	1, 4 },
+		{ OF_ERR_EPERM,			1, 5,	1, 5 },
+		{ OF_ERR_BAD_ACTION_EXPERIMENTER, 2, 2,	2, 2 },
+		{ OF_ERR_BAD_ACTION_EXP_TYPE,	2, 3,	2, 3 },
 	};
 	size_t		i;
 	uint16_t	type, code;

@@ -265,8 +265,13 @@ test_fields(void)
 	CHECK(dec13_err(b, n) == OF_ERR_BAD_MATCH_FIELD, "field 127 unknown");
 	n = one_tlv(b, 0xffff, 0, 0, 4);
 	CHECK(dec13_err(b, n) == OF_ERR_BAD_MATCH_FIELD, "experimenter class");
+	/* NXM_1 (Nicira, of_nxm.c): reg0 is 4 bytes, field 127 unknown. */
 	n = one_tlv(b, 0x0001, 0, 0, 4);
-	CHECK(dec13_err(b, n) == OF_ERR_BAD_MATCH_FIELD, "NXM_1 class");
+	CHECK(dec13_err(b, n) == OF_ERR_NONE, "NXM_1 reg0");
+	n = one_tlv(b, 0x0001, 0, 0, 2);
+	CHECK(dec13_err(b, n) == OF_ERR_BAD_MATCH_LEN, "NXM_1 reg0 len 2");
+	n = one_tlv(b, 0x0001, 127, 0, 4);
+	CHECK(dec13_err(b, n) == OF_ERR_BAD_MATCH_FIELD, "NXM_1 field 127");
 }
 
 static void

@@ -1,0 +1,453 @@
+/*
+ * Nicira vendor actions (Open vSwitch 3.1 ofp-actions.c, nicira-ext.h):
+ * each one's length, the fields it names and its bit ranges checked as
+ * Open vSwitch checks them, so that a flow keeps bytes Open vSwitch would
+ * take.  The same bytes are a 1.0 OFPAT_VENDOR and a 1.3
+ * OFPAT_EXPERIMENTER action (type 0xffff, length, vendor 0x2320,
+ * subtype).  Nothing here runs: sbsim forwards no data traffic.
+ */
+#include <string.h>
+
+#include "of_actions.h"
+#include "of_experimenter.h"
+#include "of_nx.h"
+#include "of_nxm.h"
+
+/* NXAST_* subtypes (nicira-ext.h). */
+#define NXAST_RESUBMIT		1
+#define NXAST_SET_TUNNEL	2
+#define NXAST_REG_MOVE		6
+#define NXAST_REG_LOAD		7
+#define NXAST_NOTE		8
+#define NXAST_SET_TUNNEL64	9
+#define NXAST_MULTIPATH		10
+#define NXAST_BUNDLE		12
+#define NXAST_BUNDLE_LOAD	13
+#define NXAST_RESUBMIT_TABLE	14
+#define NXAST_OUTPUT_REG	15
+#define NXAST_LEARN		16
+#define NXAST_EXIT		17
+#define NXAST_DEC_TTL		18
+#define NXAST_CONJUNCTION	34
+#define NXAST_CT		35
+#define NXAST_NAT		36
+#define NXAST_CT_CLEAR		43
+
+#define NX_ACT_HDR		10	/* type, len, vendor, subtype */
+#define NX_OFS(ofs_nbits)	((ofs_nbits) >> 6)
+#define NX_NBITS(ofs_nbits)	(((ofs_nbits) & 0x3f) + 1)
+#define NX_MP_ALG_MAX		3	/* NX_MP_ALG_ITER_HASH */
+#define NX_MP_FIELDS_MAX	6	/* NX_HASH_FIELDS_NW_SRC ... */
+#define NX_BD_ALG_MAX		1	/* NX_BD_ALG_HRW */
+#define NX_CONJ_CLAUSES_MAX	64
+#define NX_LEARN_FLAGS		0x7	/* SEND_FLOW_REM, DELETE_LEARNED, */
+					/* WRITE_RESULT */
+#define NX_CT_FLAGS		0x3	/* COMMIT, FORCE */
+#define NX_NAT_FLAGS		0x1f	/* SRC DST PERSISTENT HASH RANDOM */
+#define NX_NAT_SRC_DST		0x3
+#define NX_NAT_RANGE_BITS	0x3f	/* IPV4/IPV6/PROTO MIN/MAX */
+#define NX_LEARN_NBITS		0x3ff
+#define NX_LEARN_SRC_IMM	(1u << 13)
+#define NX_LEARN_DST_SHIFT	11
+#define NX_LEARN_DST_OUTPUT	2
+#define NX_LEARN_RESERVED	0xc000u
+#define NXAST_REG_LOAD2		33
+#define OF_AT_VENDOR		0xffff	/* 1.0 VENDOR, 1.3 EXPERIMENTER */
+#define OF_TABLE_ANY		0xff
+#define NXM_OF_IN_PORT_HDR	0x00000002u
+#define OFPAT_SET_FIELD		25
+
+struct nx_act {
+	struct rbuf	*b;
+	uint16_t	 len;		/* whole action */
+	uint32_t	 n_ports;
+	enum of_err	*err;
+};
+
+typedef int	(*nx_check_fn)(const struct nx_act *);
+
+static int
+nx_fail(const struct nx_act *a, enum of_err e)
+{
+	*a->err = e;
+	return -1;
+}
+
+/* A field reference with a bit range inside it (mf_check_src/dst). */
+static int
+nx_bits_ok(uint32_t hdr, unsigned ofs, unsigned nbits)
+{
+	unsigned	w = of_nxm_field_bits(hdr);
+
+	return w != 0 && nbits >= 1 && ofs + nbits <= w;
+}
+
+static int
+nx_zero(const uint8_t *p, size_t n)
+{
+	while (n-- > 0)
+		if (*p++ != 0)
+			return 0;
+	return 1;
+}
+
+/* resubmit([port],[table]): the port a real one or IN_PORT, pad zero. */
+static int
+nx_resubmit(const struct nx_act *a)
+{
+	uint16_t	port;
+	uint8_t		table;
+
+	rbuf_get_u16(a->b, &port);
+	rbuf_get_u8(a->b, &table);
+	if (!nx_zero(rbuf_ptr(a->b), 3))
+		return nx_fail(a, OF_ERR_BAD_ACTION_ARGUMENT);
+	(void)table;	/* 255: the current table; any other is one */
+	return 0;
+}
+
+/* load:value->dst[ofs..ofs+nbits-1]: value fits in nbits. */
+static int
+nx_reg_load(const struct nx_act *a)
+{
+	uint16_t	ofs_nbits;
+	uint32_t	dst;
+	uint64_t	value;
+	unsigned	n;
+
+	rbuf_get_u16(a->b, &ofs_nbits);
+	rbuf_get_u32(a->b, &dst);
+	rbuf_get_u64(a->b, &value);
+	n = NX_NBITS(ofs_nbits);
+	if (!nx_bits_ok(dst, NX_OFS(ofs_nbits), n) ||
+	    (n < 64 && value >> n != 0))
+		return nx_fail(a, OF_ERR_BAD_ACTION_ARGUMENT);
+	return 0;
+}
+
+/* move:src[]->dst[]: both ranges inside their fields. */
+static int
+nx_reg_move(const struct nx_act *a)
+{
+	uint16_t	n_bits, src_ofs, dst_ofs;
+	uint32_t	src, dst;
+
+	rbuf_get_u16(a->b, &n_bits);
+	rbuf_get_u16(a->b, &src_ofs);
+	rbuf_get_u16(a->b, &dst_ofs);
+	rbuf_get_u32(a->b, &src);
+	rbuf_get_u32(a->b, &dst);
+	if (!nx_bits_ok(src, src_ofs, n_bits) ||
+	    !nx_bits_ok(dst, dst_ofs, n_bits) ||
+	    !nx_zero(rbuf_ptr(a->b), rbuf_left(a->b)))
+		return nx_fail(a, OF_ERR_BAD_ACTION_ARGUMENT);
+	return 0;
+}
+
+/* output:src[]: a field range of at most 32 bits, zero padding. */
+static int
+nx_output_reg(const struct nx_act *a)
+{
+	uint16_t	ofs_nbits, max_len;
+	uint32_t	src;
+
+	rbuf_get_u16(a->b, &ofs_nbits);
+	rbuf_get_u32(a->b, &src);
+	rbuf_get_u16(a->b, &max_len);
+	if (!nx_bits_ok(src, NX_OFS(ofs_nbits), NX_NBITS(ofs_nbits)) ||
+	    NX_NBITS(ofs_nbits) > 32 || !nx_zero(rbuf_ptr(a->b), 6))
+		return nx_fail(a, OF_ERR_BAD_ACTION_ARGUMENT);
+	return 0;
+}
+
+/* multipath(fields, basis, algorithm, max_link, arg, dst[]): 2^nbits
+ * must reach max_link + 1 links. */
+static int
+nx_multipath(const struct nx_act *a)
+{
+	uint16_t	fields, basis, pad, alg, max_link, ofs_nbits;
+	uint32_t	arg, dst;
+	unsigned	n;
+
+	rbuf_get_u16(a->b, &fields);
+	rbuf_get_u16(a->b, &basis);
+	rbuf_get_u16(a->b, &pad);
+	rbuf_get_u16(a->b, &alg);
+	rbuf_get_u16(a->b, &max_link);
+	rbuf_get_u32(a->b, &arg);
+	rbuf_get_u16(a->b, &pad);
+	rbuf_get_u16(a->b, &ofs_nbits);
+	rbuf_get_u32(a->b, &dst);
+	n = NX_NBITS(ofs_nbits);
+	(void)basis;
+	(void)arg;
+	if (fields > NX_MP_FIELDS_MAX || alg > NX_MP_ALG_MAX ||
+	    !nx_bits_ok(dst, NX_OFS(ofs_nbits), n) ||
+	    (n < 16 && (uint32_t)max_link + 1 > 1u << n))
+		return nx_fail(a, OF_ERR_BAD_ACTION_ARGUMENT);
+	return 0;
+}
+
+/* bundle / bundle_load(fields, basis, algorithm, ofport, dst[],
+ * members:...): in_port-typed members, each a real port, inside len. */
+static int
+nx_bundle(const struct nx_act *a, int load)
+{
+	uint16_t	alg, fields, basis, n_members, ofs_nbits, port;
+	uint32_t	member_type, dst;
+	unsigned	i;
+
+	rbuf_get_u16(a->b, &alg);
+	rbuf_get_u16(a->b, &fields);
+	rbuf_get_u16(a->b, &basis);
+	rbuf_get_u32(a->b, &member_type);
+	rbuf_get_u16(a->b, &n_members);
+	rbuf_get_u16(a->b, &ofs_nbits);
+	rbuf_get_u32(a->b, &dst);
+	(void)basis;
+	if (alg > NX_BD_ALG_MAX || fields > NX_MP_FIELDS_MAX ||
+	    member_type != NXM_OF_IN_PORT_HDR || !nx_zero(rbuf_ptr(a->b), 4) ||
+	    rbuf_skip(a->b, 4) == -1)
+		return nx_fail(a, OF_ERR_BAD_ACTION_ARGUMENT);
+	if ((load && !nx_bits_ok(dst, NX_OFS(ofs_nbits),
+	    NX_NBITS(ofs_nbits))) || (!load && (dst != 0 || ofs_nbits != 0)))
+		return nx_fail(a, OF_ERR_BAD_ACTION_ARGUMENT);
+	if ((size_t)n_members * 2 > rbuf_left(a->b))
+		return nx_fail(a, OF_ERR_BAD_ACTION_LEN);
+	for (i = 0; i < n_members; i++) {
+		rbuf_get_u16(a->b, &port);
+		if (port == 0 || port > a->n_ports)
+			return nx_fail(a, OF_ERR_BAD_OUT_PORT);
+	}
+	return nx_zero(rbuf_ptr(a->b), rbuf_left(a->b)) ? 0 :
+	    nx_fail(a, OF_ERR_BAD_ACTION_ARGUMENT);
+}
+
+static int
+nx_bundle_plain(const struct nx_act *a)
+{
+	return nx_bundle(a, 0);
+}
+
+static int
+nx_bundle_load(const struct nx_act *a)
+{
+	return nx_bundle(a, 1);
+}
+
+/* conjunction(id, k/n): 2 <= n <= 64, 1 <= k <= n (k - 1 on the wire). */
+static int
+nx_conjunction(const struct nx_act *a)
+{
+	uint8_t		clause, n_clauses;
+
+	rbuf_get_u8(a->b, &clause);
+	rbuf_get_u8(a->b, &n_clauses);
+	if (n_clauses < 2 || n_clauses > NX_CONJ_CLAUSES_MAX ||
+	    clause >= n_clauses)
+		return nx_fail(a, OF_ERR_BAD_ACTION_ARGUMENT);
+	return 0;
+}
+
+/* dec_ttl, exit, ct_clear: six zero bytes after the subtype. */
+static int
+nx_pad6(const struct nx_act *a)
+{
+	return nx_zero(rbuf_ptr(a->b), 6) ? 0 :
+	    nx_fail(a, OF_ERR_BAD_ACTION_ARGUMENT);
+}
+
+/* One learn flow_mod_spec (nicira-ext.h): source field range or
+ * immediate bits, then a match or load destination, or output.  Returns
+ * 1 at the zero header that ends the list, 0 for a spec, -1 if bad. */
+static int
+nx_learn_spec(const struct nx_act *a)
+{
+	uint16_t	hdr, sofs, dofs;
+	uint32_t	src, dst;
+	unsigned	n, src_imm, dtype;
+
+	if (rbuf_left(a->b) < 2 || rbuf_get_u16(a->b, &hdr) == -1 || hdr == 0)
+		return 1;
+	n = hdr & NX_LEARN_NBITS;
+	src_imm = hdr & NX_LEARN_SRC_IMM;
+	dtype = hdr >> NX_LEARN_DST_SHIFT & 3;
+	if (n == 0 || (hdr & NX_LEARN_RESERVED) || dtype == 3)
+		return nx_fail(a, OF_ERR_BAD_ACTION_ARGUMENT);
+	if (src_imm) {
+		if (rbuf_skip(a->b, (n + 15) / 16 * 2) == -1)
+			return nx_fail(a, OF_ERR_BAD_ACTION_LEN);
+	} else if (rbuf_get_u32(a->b, &src) == -1 ||
+	    rbuf_get_u16(a->b, &sofs) == -1)
+		return nx_fail(a, OF_ERR_BAD_ACTION_LEN);
+	else if (!nx_bits_ok(src, sofs, n))
+		return nx_fail(a, OF_ERR_BAD_ACTION_ARGUMENT);
+	if (dtype == NX_LEARN_DST_OUTPUT)
+		return 0;
+	if (rbuf_get_u32(a->b, &dst) == -1 || rbuf_get_u16(a->b, &dofs) == -1)
+		return nx_fail(a, OF_ERR_BAD_ACTION_LEN);
+	return nx_bits_ok(dst, dofs, n) ? 0 :
+	    nx_fail(a, OF_ERR_BAD_ACTION_ARGUMENT);
+}
+
+/* learn(...): a real table, known flags, then the specs and zeros. */
+static int
+nx_learn(const struct nx_act *a)
+{
+	uint16_t	flags;
+	uint8_t		table;
+	int		rc;
+
+	rbuf_skip(a->b, 2 + 2 + 2 + 8);	/* timeouts, priority, cookie */
+	rbuf_get_u16(a->b, &flags);
+	rbuf_get_u8(a->b, &table);
+	rbuf_skip(a->b, 5);		/* pad, fin timeouts */
+	if ((flags & ~NX_LEARN_FLAGS) || table == OF_TABLE_ANY)
+		return nx_fail(a, OF_ERR_BAD_ACTION_ARGUMENT);
+	while ((rc = nx_learn_spec(a)) == 0)
+		;
+	if (rc == -1)
+		return -1;
+	return nx_zero(rbuf_ptr(a->b), rbuf_left(a->b)) ? 0 :
+	    nx_fail(a, OF_ERR_BAD_ACTION_ARGUMENT);
+}
+
+/* nat(...): flags, and exactly the ranges range_present names. */
+static int
+nx_nat(const struct nx_act *a)
+{
+	static const uint8_t	range_len[] = { 4, 4, 16, 16, 2, 2 };
+	uint16_t		pad, flags, present;
+	size_t			want = 16;
+	unsigned		i;
+
+	rbuf_get_u16(a->b, &pad);
+	rbuf_get_u16(a->b, &flags);
+	rbuf_get_u16(a->b, &present);
+	if (pad != 0 || (flags & ~NX_NAT_FLAGS) ||
+	    (flags & NX_NAT_SRC_DST) == NX_NAT_SRC_DST ||
+	    (present & ~NX_NAT_RANGE_BITS))
+		return nx_fail(a, OF_ERR_BAD_ACTION_ARGUMENT);
+	for (i = 0; i < sizeof(range_len); i++)
+		if (present & 1u << i)
+			want += range_len[i];
+	if (a->len != (want + 7) / 8 * 8)
+		return nx_fail(a, OF_ERR_BAD_ACTION_LEN);
+	return 0;
+}
+
+/* One action nested in ct(exec(...)): nat, or a load/set_field (of
+ * ct_mark or ct_label). */
+static int
+nx_ct_nested(const struct nx_act *outer, uint16_t type, uint16_t len,
+    struct rbuf *b)
+{
+	struct nx_act	a = { b, len, outer->n_ports, outer->err };
+	uint32_t	vendor;
+	uint16_t	subtype;
+
+	if (type == OFPAT_SET_FIELD)
+		return 0;
+	if (type != OF_AT_VENDOR || rbuf_get_u32(b, &vendor) == -1 ||
+	    vendor != OF_EXP_NICIRA || rbuf_get_u16(b, &subtype) == -1)
+		return nx_fail(outer, OF_ERR_BAD_ACTION_ARGUMENT);
+	if (subtype == NXAST_NAT)
+		return len >= 16 ? nx_nat(&a) :
+		    nx_fail(outer, OF_ERR_BAD_ACTION_LEN);
+	if (subtype == NXAST_REG_LOAD)
+		return len == 24 ? nx_reg_load(&a) :
+		    nx_fail(outer, OF_ERR_BAD_ACTION_LEN);
+	if (subtype == NXAST_REG_LOAD2)
+		return 0;
+	return nx_fail(outer, OF_ERR_BAD_ACTION_ARGUMENT);
+}
+
+/* ct(commit, zone=..., table=..., alg=..., exec(...)). */
+static int
+nx_ct(const struct nx_act *a)
+{
+	struct rbuf	body;
+	uint32_t	zone_src;
+	uint16_t	flags, zone, alg, type, len;
+	uint8_t		table;
+
+	rbuf_get_u16(a->b, &flags);
+	rbuf_get_u32(a->b, &zone_src);
+	rbuf_get_u16(a->b, &zone);
+	rbuf_get_u8(a->b, &table);
+	if ((flags & ~NX_CT_FLAGS) || !nx_zero(rbuf_ptr(a->b), 3) ||
+	    rbuf_skip(a->b, 3) == -1 || rbuf_get_u16(a->b, &alg) == -1)
+		return nx_fail(a, OF_ERR_BAD_ACTION_ARGUMENT);
+	if (zone_src != 0 &&
+	    !nx_bits_ok(zone_src, NX_OFS(zone), NX_NBITS(zone)))
+		return nx_fail(a, OF_ERR_BAD_ACTION_ARGUMENT);
+	while (rbuf_left(a->b) > 0) {
+		if (rbuf_get_u16(a->b, &type) == -1 ||
+		    rbuf_get_u16(a->b, &len) == -1 || len < 8 || len % 8 ||
+		    rbuf_sub(a->b, &body, len - 4) == -1)
+			return nx_fail(a, OF_ERR_BAD_ACTION_LEN);
+		if (nx_ct_nested(a, type, len, &body) == -1)
+			return -1;
+	}
+	return 0;
+}
+
+static int
+nx_note(const struct nx_act *a)
+{
+	(void)a;	/* any bytes: a comment that rides with the flow */
+	return 0;
+}
+
+struct nx_act_desc {
+	uint16_t	subtype;
+	uint16_t	len;		/* exact; 0: at least min */
+	uint16_t	min;
+	nx_check_fn	check;
+};
+
+static const struct nx_act_desc nx_acts[] = {
+	{ NXAST_RESUBMIT, 16, 0, nx_resubmit },
+	{ NXAST_RESUBMIT_TABLE, 16, 0, nx_resubmit },
+	{ NXAST_SET_TUNNEL, 16, 0, NULL },
+	{ NXAST_SET_TUNNEL64, 24, 0, NULL },
+	{ NXAST_REG_MOVE, 0, 24, nx_reg_move },
+	{ NXAST_REG_LOAD, 24, 0, nx_reg_load },
+	{ NXAST_NOTE, 0, 16, nx_note },
+	{ NXAST_MULTIPATH, 32, 0, nx_multipath },
+	{ NXAST_BUNDLE, 0, 32, nx_bundle_plain },
+	{ NXAST_BUNDLE_LOAD, 0, 32, nx_bundle_load },
+	{ NXAST_OUTPUT_REG, 24, 0, nx_output_reg },
+	{ NXAST_LEARN, 0, 32, nx_learn },
+	{ NXAST_EXIT, 16, 0, nx_pad6 },
+	{ NXAST_DEC_TTL, 16, 0, nx_pad6 },
+	{ NXAST_CONJUNCTION, 16, 0, nx_conjunction },
+	{ NXAST_CT, 0, 24, nx_ct },
+	{ NXAST_CT_CLEAR, 16, 0, nx_pad6 },
+};
+
+int
+of_nx_action_check(struct rbuf *b, uint16_t len, uint32_t n_ports,
+    enum of_err *err)
+{
+	const struct nx_act_desc	*d;
+	struct nx_act			 a = { b, len, n_ports, err };
+	uint32_t			 vendor;
+	uint16_t			 subtype;
+	size_t				 i;
+
+	if (rbuf_get_u32(b, &vendor) == -1 || rbuf_get_u16(b, &subtype) == -1)
+		return nx_fail(&a, OF_ERR_BAD_ACTION_LEN);
+	if (vendor != OF_EXP_NICIRA)
+		return nx_fail(&a, OF_ERR_BAD_ACTION_EXPERIMENTER);
+	for (i = 0; i < sizeof(nx_acts) / sizeof(nx_acts[0]); i++) {
+		d = &nx_acts[i];
+		if (d->subtype != subtype)
+			continue;
+		if ((d->len != 0 && len != d->len) ||
+		    (d->len == 0 && len < d->min))
+			return nx_fail(&a, OF_ERR_BAD_ACTION_LEN);
+		return d->check != NULL ? d->check(&a) : 0;
+	}
+	return nx_fail(&a, OF_ERR_BAD_ACTION_EXP_TYPE);
+}
