@@ -117,7 +117,6 @@ struct gm_mspec	*gm_mparse(const struct doc_node *, char *err,
 void		*gm_parse_kind(enum gm_kind, const struct doc_node *,
 		    uint32_t *id, char *err, size_t errlen);
 const char	*gm_type_name(uint8_t type);
-int		 gm_type_parse(const char *, uint8_t *type);
 /* The meter flags as openflowplugin writes them ("meter-kbps
  * meter-burst"), and a band type's name ("ofpmbt-drop"). */
 void		 gm_mflags_text(uint16_t flags, char *s, size_t cap);

@@ -39,7 +39,7 @@ gm_type_name(uint8_t type)
 	return "group-all";
 }
 
-int
+static int
 gm_type_parse(const char *s, uint8_t *type)
 {
 	size_t	i;

@@ -419,5 +419,7 @@ ofinv_stop(void *cfg)
 const struct ctl_role of_inventory_role = {
 	.name = "openflow-inventory", .rows = ofinv_rows, .cfg = &ofr,
 	.flags = CTL_ROLE_RESTCONF, .defaults = ofinv_defaults,
+	.needs = "--max-groups-per-node and --max-meters-per-node need "
+	    "--restconf",
 	.start = ofinv_start, .stop = ofinv_stop, .summary = ofinv_summary,
 };
