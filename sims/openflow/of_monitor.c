@@ -190,12 +190,6 @@ mon_initial_visit(void *arg, const struct of_flow_info *fi)
 	    mi->instructions) == -1;
 }
 
-static void
-mon_flush(void *arg, struct wbuf *w)
-{
-	of_switch_send(arg, w);
-}
-
 /* The reply: with INITIAL, the flows the monitor selects now. */
 static void
 mon_reply(const struct of_ctx *c, const struct of_monitor *req, int initial)
@@ -205,8 +199,7 @@ mon_reply(const struct of_ctx *c, const struct of_monitor *req, int initial)
 	struct of_mp_reply	 mr;
 	struct mon_initial	 mi = { &mr, req->flags & OF_FMF_INSTRUCTIONS };
 
-	of_mp_reply_begin(&mr, of_scratch(), sw->version, c->h->xid,
-	    OF_MP_FLOW_MONITOR, sw->sim->cfg.mp_max_bytes, mon_flush, sw);
+	of_mp_reply_for(c, &mr, OF_MP_FLOW_MONITOR);
 	if (initial && sw->ft != NULL) {
 		memset(&f, 0, sizeof(f));
 		f.table_id = req->table_id;
