@@ -683,18 +683,37 @@ of_mp_reply_for(const struct of_ctx *c, struct of_mp_reply *mr,
 
 struct of_flow_walk {
 	struct of_mp_reply	*mr;
+	int			 instructions;
 	uint64_t		 n;
 };
 
+/* A flow in the form of the reply: FLOW (1.5: FLOW_DESC), 1.5's
+ * FLOW_STATS, or a 1.4 FLOW_MONITOR INITIAL update. */
 static int
 of_flow_visit(void *arg, const struct of_flow_info *fi)
 {
 	struct of_flow_walk	*fw = arg;
 
 	fw->n++;
-	if (fw->mr->mp == OF_MP_FLOW_STATS)
+	switch (fw->mr->mp) {
+	case OF_MP_FLOW_STATS:
 		return of_mp_reply_add_flow_stats15(fw->mr, fi) == -1;
-	return of_mp_reply_add_flow(fw->mr, fi) == -1;
+	case OF_MP_FLOW_MONITOR:
+		return of_mp_reply_add_flow_update(fw->mr, OF_FME_INITIAL, fi,
+		    fw->instructions) == -1;
+	default:
+		return of_mp_reply_add_flow(fw->mr, fi) == -1;
+	}
+}
+
+uint64_t
+of_mp_reply_flows(struct of_switch *sw, struct of_mp_reply *mr,
+    const struct of_flow_filter *f, uint64_t now, int instructions)
+{
+	struct of_flow_walk	fw = { mr, instructions, 0 };
+
+	of_flowtable_walk(sw->ft, f, now, of_flow_visit, &fw);
+	return fw.n;
 }
 
 /* The controller has now seen n flows of this switch in stats: confirm. */
@@ -740,15 +759,14 @@ of_mp_flow(const struct of_ctx *c, struct rbuf *body, enum of_mp mp)
 	struct of_switch	*sw = c->sw;
 	struct of_flow_filter	 f;
 	struct of_mp_reply	 mr;
-	struct of_flow_walk	 fw = { &mr, 0 };
-	uint64_t		 now = clock_ns();
+	uint64_t		 now = clock_ns(), n;
 
 	if (of_flow_filter_decode(c, body, &f) == -1)
 		return;
 	of_mp_reply_for(c, &mr, mp);
-	of_flowtable_walk(sw->ft, &f, now, of_flow_visit, &fw);
+	n = of_mp_reply_flows(sw, &mr, &f, now, 0);
 	of_mp_reply_end(&mr);
-	of_confirm(sw, &f, fw.n, now);
+	of_confirm(sw, &f, n, now);
 }
 
 static void

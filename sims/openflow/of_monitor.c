@@ -176,20 +176,6 @@ mon_apply(struct of_switch *sw, uint8_t command, const struct of_monitor *req,
 	return 0;
 }
 
-struct mon_initial {
-	struct of_mp_reply	*mr;
-	int			 instructions;
-};
-
-static int
-mon_initial_visit(void *arg, const struct of_flow_info *fi)
-{
-	struct mon_initial	*mi = arg;
-
-	return of_mp_reply_add_flow_update(mi->mr, OF_FME_INITIAL, fi,
-	    mi->instructions) == -1;
-}
-
 /* The reply: with INITIAL, the flows the monitor selects now. */
 static void
 mon_reply(const struct of_ctx *c, const struct of_monitor *req, int initial)
@@ -197,7 +183,6 @@ mon_reply(const struct of_ctx *c, const struct of_monitor *req, int initial)
 	struct of_switch	*sw = c->sw;
 	struct of_flow_filter	 f;
 	struct of_mp_reply	 mr;
-	struct mon_initial	 mi = { &mr, req->flags & OF_FMF_INSTRUCTIONS };
 
 	of_mp_reply_for(c, &mr, OF_MP_FLOW_MONITOR);
 	if (initial && sw->ft != NULL) {
@@ -206,8 +191,8 @@ mon_reply(const struct of_ctx *c, const struct of_monitor *req, int initial)
 		f.out_port = req->out_port;
 		f.out_group = req->out_group;
 		f.match = req->match;
-		of_flowtable_walk(sw->ft, &f, clock_ns(), mon_initial_visit,
-		    &mi);
+		of_mp_reply_flows(sw, &mr, &f, clock_ns(),
+		    req->flags & OF_FMF_INSTRUCTIONS);
 	}
 	of_mp_reply_end(&mr);
 }
