@@ -371,17 +371,25 @@ ofc_delete_all(struct ofc_conn *c)
 	ofc_barrier(c);
 }
 
+/* A stats request for every flow of every table: all the wildcards of
+ * ofp_flow_stats_request (1.3.5 section 7.3.5.2). */
+static void
+ofc_filter_all(struct of_flow_filter *f)
+{
+	memset(f, 0, sizeof(*f));
+	f->table_id = OF_TABLE_ALL;
+	f->out_port = OF_PORT_ANY;
+	f->out_group = OF_GROUP_ANY;
+	of_match_init(&f->match);
+}
+
 static void
 ofc_request_stats(struct ofc_conn *c)
 {
 	struct of_ctl	*oc = c->oc;
 	struct of_flow_filter	f;
 
-	memset(&f, 0, sizeof(f));
-	f.table_id = OF_TABLE_ALL;
-	f.out_port = OF_PORT_ANY;
-	f.out_group = OF_GROUP_ANY;
-	of_match_init(&f.match);
+	ofc_filter_all(&f);
 	c->stats_xid = ++c->xid;
 	of_flow_stats_request_encode(ofc_buf(oc), c->version, c->stats_xid,
 	    OF_MP_FLOW, &f);
@@ -926,11 +934,7 @@ ofc_poll_tick(evutil_socket_t fd, short what, void *arg)
 		ofc_round_end(oc, 1);
 		return;
 	}
-	memset(&f, 0, sizeof(f));
-	f.table_id = OF_TABLE_ALL;
-	f.out_port = OF_PORT_ANY;
-	f.out_group = OF_GROUP_ANY;
-	of_match_init(&f.match);
+	ofc_filter_all(&f);
 	oc->round_started = clock_ns();
 	TAILQ_FOREACH(c, &oc->conns, entry) {
 		if (c->state < CTL_READY || c->poll_xid != 0 ||

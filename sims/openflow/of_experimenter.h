@@ -33,6 +33,17 @@ void	 of_flow_mod_take(const struct of_ctx *c, const struct of_flow_mod *fm,
 	    enum of_err err);
 /* A slave may only read (1.3.5 section 6.3.6): refuses and returns 1. */
 int	 of_slave_refuse(const struct of_ctx *c);
+/* Begins the multipart reply mp to c's request: sent as it fills, in
+ * parts of --mp-max-bytes at most (of_handlers.c). */
+struct of_mp_reply;
+void	 of_mp_reply_for(const struct of_ctx *c, struct of_mp_reply *mr,
+	    enum of_mp mp);
+/* A multipart reply mp with one entry per flow table (TABLE,
+ * TABLE_FEATURES, 1.4's TABLE_DESC): add() adds table t's. */
+typedef void (*of_mp_table_fn)(struct of_switch *, struct of_mp_reply *,
+	    uint8_t t);
+void	 of_mp_reply_tables(const struct of_ctx *c, enum of_mp mp,
+	    of_mp_table_fn add);
 
 /* Experimenter ids (ONF registry). */
 #define OF_EXP_NICIRA		0x00002320u

@@ -567,22 +567,20 @@ flow_new(const struct ft_op *op, uint32_t hash)
 	return f;
 }
 
-/* Everything but links, match and prog, for a flow reallocated. */
+/* A flow reallocated takes every field of the old one (so a field added
+ * to struct of_flow is never left behind) but its own links, lengths and
+ * data; it is in no hash chain or timeout heap yet. */
 static void
 flow_copy_state(struct of_flow *nf, const struct of_flow *f)
 {
+	struct of_flow	own = *nf;	/* the header only: data[] stays */
+
+	*nf = *f;
 	nf->hnext = NULL;
-	nf->cookie = f->cookie;
-	nf->install_ns = f->install_ns;
-	nf->idle_ms = f->idle_ms;
-	nf->hash = f->hash;
+	nf->link = own.link;
 	nf->heap_idx = FT_HEAP_NONE;
-	nf->priority = f->priority;
-	nf->idle_timeout = f->idle_timeout;
-	nf->hard_timeout = f->hard_timeout;
-	nf->flags = f->flags;
-	nf->importance = f->importance;
-	nf->table_id = f->table_id;
+	nf->match_len = own.match_len;
+	nf->prog_len = own.prog_len;
 }
 
 static void

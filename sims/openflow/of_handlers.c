@@ -671,20 +671,49 @@ of_mp_flush(void *arg, struct wbuf *w)
 	of_switch_send(arg, w);
 }
 
+void
+of_mp_reply_for(const struct of_ctx *c, struct of_mp_reply *mr,
+    enum of_mp mp)
+{
+	struct of_switch	*sw = c->sw;
+
+	of_mp_reply_begin(mr, of_scratch(), sw->version, c->h->xid, mp,
+	    sw->sim->cfg.mp_max_bytes, of_mp_flush, sw);
+}
+
 struct of_flow_walk {
 	struct of_mp_reply	*mr;
+	int			 instructions;
 	uint64_t		 n;
 };
 
+/* A flow in the form of the reply: FLOW (1.5: FLOW_DESC), 1.5's
+ * FLOW_STATS, or a 1.4 FLOW_MONITOR INITIAL update. */
 static int
 of_flow_visit(void *arg, const struct of_flow_info *fi)
 {
 	struct of_flow_walk	*fw = arg;
 
 	fw->n++;
-	if (fw->mr->mp == OF_MP_FLOW_STATS)
+	switch (fw->mr->mp) {
+	case OF_MP_FLOW_STATS:
 		return of_mp_reply_add_flow_stats15(fw->mr, fi) == -1;
-	return of_mp_reply_add_flow(fw->mr, fi) == -1;
+	case OF_MP_FLOW_MONITOR:
+		return of_mp_reply_add_flow_update(fw->mr, OF_FME_INITIAL, fi,
+		    fw->instructions) == -1;
+	default:
+		return of_mp_reply_add_flow(fw->mr, fi) == -1;
+	}
+}
+
+uint64_t
+of_mp_reply_flows(struct of_switch *sw, struct of_mp_reply *mr,
+    const struct of_flow_filter *f, uint64_t now, int instructions)
+{
+	struct of_flow_walk	fw = { mr, instructions, 0 };
+
+	of_flowtable_walk(sw->ft, f, now, of_flow_visit, &fw);
+	return fw.n;
 }
 
 /* The controller has now seen n flows of this switch in stats: confirm. */
@@ -730,16 +759,14 @@ of_mp_flow(const struct of_ctx *c, struct rbuf *body, enum of_mp mp)
 	struct of_switch	*sw = c->sw;
 	struct of_flow_filter	 f;
 	struct of_mp_reply	 mr;
-	struct of_flow_walk	 fw = { &mr, 0 };
-	uint64_t		 now = clock_ns();
+	uint64_t		 now = clock_ns(), n;
 
 	if (of_flow_filter_decode(c, body, &f) == -1)
 		return;
-	of_mp_reply_begin(&mr, of_scratch(), sw->version, c->h->xid,
-	    mp, sw->sim->cfg.mp_max_bytes, of_mp_flush, sw);
-	of_flowtable_walk(sw->ft, &f, now, of_flow_visit, &fw);
+	of_mp_reply_for(c, &mr, mp);
+	n = of_mp_reply_flows(sw, &mr, &f, now, 0);
 	of_mp_reply_end(&mr);
-	of_confirm(sw, &f, fw.n, now);
+	of_confirm(sw, &f, n, now);
 }
 
 static void
@@ -760,43 +787,56 @@ of_mp_aggregate(const struct of_ctx *c, struct rbuf *body)
 	of_reply(sw, w);
 }
 
-static void
-of_mp_table(const struct of_ctx *c)
+void
+of_mp_reply_tables(const struct of_ctx *c, enum of_mp mp, of_mp_table_fn add)
 {
-	struct of_switch	*sw = c->sw;
-	struct of_mp_reply	 mr;
-	struct of_table_stats	 ts;
-	unsigned		 t;
+	struct of_mp_reply	mr;
+	unsigned		t;
 
-	of_mp_reply_begin(&mr, of_scratch(), sw->version, c->h->xid,
-	    OF_MP_TABLE, sw->sim->cfg.mp_max_bytes, of_mp_flush, sw);
-	for (t = 0; t < sw->sim->cfg.tables; t++) {
-		memset(&ts, 0, sizeof(ts));
-		ts.table_id = (uint8_t)t;
-		ts.active_count = of_flowtable_count(sw->ft, (uint8_t)t);
-		/* lookup_count, matched_count: 0, no traffic is simulated */
-		ts.max_entries = sw->sim->cfg.table_size;
-		of_mp_reply_add_table(&mr, &ts);
-	}
+	of_mp_reply_for(c, &mr, mp);
+	for (t = 0; t < c->sw->sim->cfg.tables; t++)
+		add(c->sw, &mr, (uint8_t)t);
 	of_mp_reply_end(&mr);
+}
+
+static void
+of_table_stats_add(struct of_switch *sw, struct of_mp_reply *mr, uint8_t t)
+{
+	struct of_table_stats	ts;
+
+	memset(&ts, 0, sizeof(ts));
+	ts.table_id = t;
+	ts.active_count = of_flowtable_count(sw->ft, t);
+	/* lookup_count, matched_count: 0, no traffic is simulated */
+	ts.max_entries = sw->sim->cfg.table_size;
+	of_mp_reply_add_table(mr, &ts);
+}
+
+static void
+of_table_features_add(struct of_switch *sw, struct of_mp_reply *mr,
+    uint8_t t)
+{
+	of_mp_reply_add_table_features(mr, t, sw->sim->cfg.tables,
+	    sw->sim->cfg.table_size);
 }
 
 /* The pipeline is fixed: a request that would set features (a non-empty
  * body, 1.3 section 7.3.5.5.1) is answered with the features as they are,
  * as a switch that cannot change them. */
 static void
-of_mp_table_features(const struct of_ctx *c)
+of_mp_table_features(const struct of_ctx *c, struct rbuf *body)
 {
-	struct of_switch	*sw = c->sw;
-	struct of_mp_reply	 mr;
-	unsigned		 t;
+	enum of_err	err = OF_ERR_NONE;
 
-	of_mp_reply_begin(&mr, of_scratch(), sw->version, c->h->xid,
-	    OF_MP_TABLE_FEATURES, sw->sim->cfg.mp_max_bytes, of_mp_flush, sw);
-	for (t = 0; t < sw->sim->cfg.tables; t++)
-		of_mp_reply_add_table_features(&mr, (uint8_t)t,
-		    sw->sim->cfg.tables, sw->sim->cfg.table_size);
-	of_mp_reply_end(&mr);
+	/* A body would set them: a write (1.3.5 section 6.3.6). */
+	if (rbuf_left(body) > 0 && of_slave_refuse(c))
+		return;
+	if (c->sw->version >= OF_VERSION_15 &&
+	    ofp15_table_features_check(body, &err) == -1) {
+		of_refuse(c, err);
+		return;
+	}
+	of_mp_reply_tables(c, OF_MP_TABLE_FEATURES, of_table_features_add);
 }
 
 static void
@@ -821,8 +861,7 @@ of_mp_ports(const struct of_ctx *c, struct rbuf *body, enum of_mp mp)
 		of_refuse(c, OF_ERR_BAD_PORT);
 		return;
 	}
-	of_mp_reply_begin(&mr, of_scratch(), sw->version, c->h->xid, mp,
-	    sw->sim->cfg.mp_max_bytes, of_mp_flush, sw);
+	of_mp_reply_for(c, &mr, mp);
 	for (i = 1; i <= sw->sim->cfg.ports; i++) {
 		if (want != OF_PORT_ANY && want != i)
 			continue;
@@ -871,8 +910,7 @@ of_mp_groups(const struct of_ctx *c, struct rbuf *body, enum of_mp mp)
 		of_refuse(c, err);
 		return;
 	}
-	of_mp_reply_begin(&mr, of_scratch(), sw->version, c->h->xid, mp,
-	    sw->sim->cfg.mp_max_bytes, of_mp_flush, sw);
+	of_mp_reply_for(c, &mr, mp);
 	of_groups_walk(sw->owner->groups, want, clock_ns(), of_group_visit,
 	    &gw);
 	of_mp_reply_end(&mr);
@@ -911,19 +949,13 @@ of_on_multipart(const struct of_ctx *c)
 	case OF_MP_FLOW:
 	case OF_MP_FLOW_STATS:	of_mp_flow(c, &req.body, req.mp); return;
 	case OF_MP_AGGREGATE:	of_mp_aggregate(c, &req.body); return;
-	case OF_MP_TABLE:	of_mp_table(c); return;
+	case OF_MP_TABLE:
+		of_mp_reply_tables(c, OF_MP_TABLE, of_table_stats_add);
+		return;
 	case OF_MP_PORT_STATS:
 	case OF_MP_PORT_DESC:	of_mp_ports(c, &req.body, req.mp); return;
 	case OF_MP_TABLE_FEATURES:
-		/* A body would set them: a write (1.3.5 section 6.3.6). */
-		if (rbuf_left(&req.body) > 0 && of_slave_refuse(c))
-			return;
-		if (c->sw->version >= OF_VERSION_15 &&
-		    ofp15_table_features_check(&req.body, &err) == -1) {
-			of_refuse(c, err);
-			return;
-		}
-		of_mp_table_features(c);
+		of_mp_table_features(c, &req.body);
 		return;
 	case OF_MP_GROUP:
 	case OF_MP_GROUP_DESC:	of_mp_groups(c, &req.body, req.mp); return;

@@ -176,26 +176,6 @@ mon_apply(struct of_switch *sw, uint8_t command, const struct of_monitor *req,
 	return 0;
 }
 
-struct mon_initial {
-	struct of_mp_reply	*mr;
-	int			 instructions;
-};
-
-static int
-mon_initial_visit(void *arg, const struct of_flow_info *fi)
-{
-	struct mon_initial	*mi = arg;
-
-	return of_mp_reply_add_flow_update(mi->mr, OF_FME_INITIAL, fi,
-	    mi->instructions) == -1;
-}
-
-static void
-mon_flush(void *arg, struct wbuf *w)
-{
-	of_switch_send(arg, w);
-}
-
 /* The reply: with INITIAL, the flows the monitor selects now. */
 static void
 mon_reply(const struct of_ctx *c, const struct of_monitor *req, int initial)
@@ -203,18 +183,16 @@ mon_reply(const struct of_ctx *c, const struct of_monitor *req, int initial)
 	struct of_switch	*sw = c->sw;
 	struct of_flow_filter	 f;
 	struct of_mp_reply	 mr;
-	struct mon_initial	 mi = { &mr, req->flags & OF_FMF_INSTRUCTIONS };
 
-	of_mp_reply_begin(&mr, of_scratch(), sw->version, c->h->xid,
-	    OF_MP_FLOW_MONITOR, sw->sim->cfg.mp_max_bytes, mon_flush, sw);
+	of_mp_reply_for(c, &mr, OF_MP_FLOW_MONITOR);
 	if (initial && sw->ft != NULL) {
 		memset(&f, 0, sizeof(f));
 		f.table_id = req->table_id;
 		f.out_port = req->out_port;
 		f.out_group = req->out_group;
 		f.match = req->match;
-		of_flowtable_walk(sw->ft, &f, clock_ns(), mon_initial_visit,
-		    &mi);
+		of_mp_reply_flows(sw, &mr, &f, clock_ns(),
+		    req->flags & OF_FMF_INSTRUCTIONS);
 	}
 	of_mp_reply_end(&mr);
 }

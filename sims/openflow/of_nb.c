@@ -161,10 +161,12 @@ odl_count(const struct nb_opts *o, const char *node, struct nb_msg *m)
 	return 0;
 }
 
-/* The first member called name ("active-flows") anywhere in the
- * document, a non-negative integer. */
+/* The first member called name anywhere in the document (a "module:"
+ * prefix on its key ignored, RFC 8040 section 4.8.1) that take()
+ * accepts: 1 found, 0 not. */
 static int
-odl_json_find(json_t *j, const char *name, uint64_t *out)
+nb_json_find(json_t *j, const char *name, of_nb_json_take take,
+    uint64_t *out)
 {
 	const char	*key, *colon;
 	json_t		*v;
@@ -174,19 +176,27 @@ odl_json_find(json_t *j, const char *name, uint64_t *out)
 		json_object_foreach(j, key, v) {
 			colon = strrchr(key, ':');
 			if (strcmp(colon ? colon + 1 : key, name) == 0 &&
-			    json_is_integer(v) && json_integer_value(v) >= 0) {
-				*out = (uint64_t)json_integer_value(v);
+			    take(v, out) == 1)
 				return 1;
-			}
-			if (odl_json_find(v, name, out) == 1)
+			if (nb_json_find(v, name, take, out) == 1)
 				return 1;
 		}
 	} else if (json_is_array(j)) {
 		json_array_foreach(j, i, v)
-			if (odl_json_find(v, name, out) == 1)
+			if (nb_json_find(v, name, take, out) == 1)
 				return 1;
 	}
 	return 0;
+}
+
+/* "active-flows": a non-negative integer. */
+static int
+odl_json_count(json_t *v, uint64_t *out)
+{
+	if (!json_is_integer(v) || json_integer_value(v) < 0)
+		return 0;
+	*out = (uint64_t)json_integer_value(v);
+	return 1;
 }
 
 static int
@@ -218,7 +228,7 @@ odl_xml_find(xmlNode *n, const char *name, uint64_t *out)
 
 int
 of_nb_parse(const struct nb_opts *o, int status, const char *body,
-    size_t len, uint64_t *out, of_nb_json_find jfind, of_nb_xml_find xfind,
+    size_t len, uint64_t *out, of_nb_json_take jtake, of_nb_xml_find xfind,
     const char *name)
 {
 	json_error_t	 jerr;
@@ -243,7 +253,7 @@ of_nb_parse(const struct nb_opts *o, int status, const char *body,
 	}
 	if ((j = json_loadb(body, len, 0, &jerr)) == NULL)
 		return -1;
-	jfind(j, name, out);
+	nb_json_find(j, name, jtake, out);
 	json_decref(j);
 	return 0;
 }
@@ -252,7 +262,7 @@ static int
 odl_parse_count(const struct nb_opts *o, int status, const char *body,
     size_t len, uint64_t *out)
 {
-	return of_nb_parse(o, status, body, len, out, odl_json_find,
+	return of_nb_parse(o, status, body, len, out, odl_json_count,
 	    odl_xml_find, "active-flows");
 }
 

@@ -140,31 +140,14 @@ gmnb_count(const struct nb_opts *o, const char *node, struct nb_msg *m)
 	return gmnb_path(o, node, 0, 0, m->path, sizeof(m->path));
 }
 
-/* The length of the first list (JSON array) called name anywhere. */
+/* The length of the first list (JSON array) called name. */
 static int
-gmnb_json_find(json_t *j, const char *name, uint64_t *out)
+gmnb_json_count(json_t *v, uint64_t *out)
 {
-	const char	*key, *colon;
-	json_t		*v;
-	size_t		 i;
-
-	if (json_is_object(j)) {
-		json_object_foreach(j, key, v) {
-			colon = strrchr(key, ':');
-			if (strcmp(colon ? colon + 1 : key, name) == 0 &&
-			    json_is_array(v)) {
-				*out = json_array_size(v);
-				return 1;
-			}
-			if (gmnb_json_find(v, name, out) == 1)
-				return 1;
-		}
-	} else if (json_is_array(j)) {
-		json_array_foreach(j, i, v)
-			if (gmnb_json_find(v, name, out) == 1)
-				return 1;
-	}
-	return 0;
+	if (!json_is_array(v))
+		return 0;
+	*out = json_array_size(v);
+	return 1;
 }
 
 /* The entries called name among a node's children (XML repeats a
@@ -191,7 +174,7 @@ static int
 gmnb_parse_count(const struct nb_opts *o, int status, const char *body,
     size_t len, uint64_t *out)
 {
-	return of_nb_parse(o, status, body, len, out, gmnb_json_find,
+	return of_nb_parse(o, status, body, len, out, gmnb_json_count,
 	    gmnb_xml_count, gmnb_list[gmnb_kind(o)]);
 }
 

@@ -311,6 +311,12 @@ void	 of_flows_changed(struct of_switch *, int64_t delta, uint64_t now,
 	    uint64_t arrived);
 /* Multipart replies go out as they fill (flush of of_mp_reply_begin). */
 void	 of_mp_flush(void *sw, struct wbuf *);
+/* Adds the flows of sw's table that f selects to mr in the form mr->mp
+ * asks (of_handlers.c): FLOW, FLOW_STATS or FLOW_MONITOR's INITIAL
+ * updates (with instructions if asked); returns how many. */
+struct of_mp_reply;
+uint64_t of_mp_reply_flows(struct of_switch *, struct of_mp_reply *,
+	    const struct of_flow_filter *, uint64_t now, int instructions);
 /* Port no (1..cfg.ports) as the switch reports it. */
 void	 of_port_fill(const struct of_switch *, uint32_t no, struct of_port *);
 /* Port no (1..cfg.ports) of switch sw (its owner) links down or up:

@@ -134,26 +134,18 @@ of_on_table_mod14(const struct of_ctx *c)
 }
 
 static void
-vacancy_flush(void *arg, struct wbuf *w)
+table_desc_add(struct of_switch *sw, struct of_mp_reply *mr, uint8_t t)
 {
-	of_switch_send(arg, w);
+	struct of_table_desc	td;
+
+	table_desc(sw->owner, t, &td);
+	of_mp_reply_add_table_desc(mr, &td);
 }
 
 void
 of_mp_table_desc(const struct of_ctx *c)
 {
-	struct of_switch	*sw = c->sw;
-	struct of_table_desc	 td;
-	struct of_mp_reply	 mr;
-	unsigned		 t;
-
-	of_mp_reply_begin(&mr, of_scratch(), sw->version, c->h->xid,
-	    OF_MP_TABLE_DESC, sw->sim->cfg.mp_max_bytes, vacancy_flush, sw);
-	for (t = 0; t < sw->sim->cfg.tables; t++) {
-		table_desc(sw->owner, (uint8_t)t, &td);
-		of_mp_reply_add_table_desc(&mr, &td);
-	}
-	of_mp_reply_end(&mr);
+	of_mp_reply_tables(c, OF_MP_TABLE_DESC, table_desc_add);
 }
 
 void
