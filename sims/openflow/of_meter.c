@@ -354,13 +354,17 @@ of_meters_free(struct of_meters *mt)
 	free(mt);
 }
 
+static int
+meter_is(void *want, uint32_t id)
+{
+	return *(const uint32_t *)want == OF_METER_ALL ||
+	    *(const uint32_t *)want == id;
+}
+
 int
 of_meter_prog_names(void *meter_id, const uint8_t *prog, size_t len)
 {
-	uint32_t	want = *(const uint32_t *)meter_id, id;
-
-	return of_prog_meter(prog, len, &id) &&
-	    (want == OF_METER_ALL || id == want);
+	return of_prog_each_meter(prog, len, meter_is, meter_id);
 }
 
 /* ---- multiparts (7.3.5.13-15) ---- */
