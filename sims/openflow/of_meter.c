@@ -245,7 +245,10 @@ meter_add_or_modify(struct of_meters **mtp, const struct of_meter_mod *mm,
 		return meter_fail(err, OF_ERR_METER_OUT_OF_METERS);
 	if ((m = meter_make(mm, n)) == NULL)
 		return meter_fail(err, OF_ERR_METER_OUT_OF_METERS);
-	of_idmap_put(&(*mtp)->map, &m->node, now);
+	if (of_idmap_put(&(*mtp)->map, &m->node, now) == -1) {
+		free(m);
+		return meter_fail(err, OF_ERR_METER_OUT_OF_METERS);
+	}
 	return 0;
 }
 
@@ -299,10 +302,11 @@ of_meters_count(const struct of_meters *mt)
 void
 of_meters_flows_clear(struct of_meters *mt)
 {
-	struct of_idnode	*node, *tmp;
+	struct of_idnode	*node;
+	uint32_t		 i;
 
 	if (mt != NULL)
-		OF_IDMAP_EACH(&mt->map, node, tmp)
+		OF_IDMAP_EACH(&mt->map, i, node)
 			((struct of_meter *)node)->flows = 0;
 }
 
@@ -332,12 +336,13 @@ void
 of_meters_walk(const struct of_meters *mt, uint32_t want, uint64_t now_ns,
     void (*fn)(void *, const struct of_meter_info *), void *arg)
 {
-	struct of_idnode	*node, *tmp;
+	struct of_idnode	*node;
+	uint32_t		 i;
 	struct of_meter_info	 mi;
 
 	if (mt == NULL)
 		return;
-	OF_IDMAP_EACH(&mt->map, node, tmp) {
+	OF_IDMAP_EACH(&mt->map, i, node) {
 		if (want != OF_METER_ALL && want != node->id)
 			continue;
 		meter_info((const struct of_meter *)node, now_ns, &mi);
