@@ -342,9 +342,14 @@ of_meters_walk(const struct of_meters *mt, uint32_t want, uint64_t now_ns,
 
 	if (mt == NULL)
 		return;
+	if (want != OF_METER_ALL) {	/* one meter: a lookup, not a pass */
+		if ((node = of_idmap_find(&mt->map, want)) != NULL) {
+			meter_info((const struct of_meter *)node, now_ns, &mi);
+			fn(arg, &mi);
+		}
+		return;
+	}
 	OF_IDMAP_EACH(&mt->map, i, node) {
-		if (want != OF_METER_ALL && want != node->id)
-			continue;
 		meter_info((const struct of_meter *)node, now_ns, &mi);
 		fn(arg, &mi);
 	}
