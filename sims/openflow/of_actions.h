@@ -68,5 +68,11 @@ int	 of_prog_meter(const uint8_t *, size_t, uint32_t *meter_id);
  * answers 1 (then 1; else 0). */
 int	 of_prog_each_meter(const uint8_t *, size_t,
 	    int (*fn)(void *, uint32_t), void *arg);
+/* Write a flow's program (instructions) as a session of version reads
+ * it: its meter as 1.5's METER action or 1.3's instruction, converted
+ * when the flow was set in the other form (of_meter15.c). */
+struct wbuf;
+void	 of_prog_put(struct wbuf *, uint8_t version, const uint8_t *prog,
+	    size_t len);
 
 #endif

@@ -307,7 +307,7 @@ ofp15_flow_desc_put(struct wbuf *w, const struct of_flow_info *fi)
 	ofp_match_put(w, OF_VERSION_15, fi->match);
 	flow_oxs(w, fi);
 	if (fi->prog_len > 0)
-		wbuf_put_bytes(w, fi->prog, fi->prog_len);
+		of_prog_put(w, OF_VERSION_15, fi->prog, fi->prog_len);
 	entry_len(w, start);
 }
 
