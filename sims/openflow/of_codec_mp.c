@@ -735,8 +735,7 @@ flow_update_entry(struct wbuf *w, uint8_t version, const void *arg)
 {
 	const struct flow_update_arg	*a = arg;
 
-	(void)version;
-	ofp14_flow_update_put(w, a->event, a->fi, a->instructions);
+	ofp14_flow_update_put(w, version, a->event, a->fi, a->instructions);
 }
 
 int
