@@ -33,6 +33,7 @@ struct act_ctx {
 	 * action names one. */
 	int			 check_groups;
 	const struct of_groups	*groups;
+	uint8_t			 version;	/* 0: no flow's (METER) */
 };
 
 typedef int	(*act_check_fn)(const struct act_ctx *, struct rbuf *);
@@ -158,6 +159,18 @@ check13_group(const struct act_ctx *c, struct rbuf *b)
 	return 0;
 }
 
+/* METER (1.5.1 section 7.2.5) takes the place of 1.4's METER
+ * instruction: only in a 1.5 flow's action lists, not in a group's
+ * buckets nor a PACKET_OUT (no ctx version); the meter id is the
+ * caller's to check (of_meter_flow_check). */
+static int
+check15_meter(const struct act_ctx *c, struct rbuf *b)
+{
+	(void)b;
+	return c->version >= OF_VERSION_15 ? 0 :
+	    act_fail(c->err, OF_ERR_BAD_ACTION_TYPE);
+}
+
 /* Pipeline fields are no packet header: nothing to set (7.2.5). */
 static int
 settable(uint8_t field)
@@ -238,6 +251,7 @@ static const struct act_desc act13[] = {
 	{ OF13_AT_SET_FIELD, 0, check13_set_field },
 	{ OF13_AT_PUSH_PBB, OF13_ACT_GENERIC_LEN, check13_push_pbb },
 	{ OF13_AT_POP_PBB, OF13_ACT_GENERIC_LEN, NULL },
+	{ OF15_AT_METER, OF13_ACT_GENERIC_LEN, check15_meter },
 	{ OF13_AT_EXPERIMENTER, 0, check_experimenter },
 };
 
@@ -369,6 +383,7 @@ struct inst_validate {
 	enum of_err		*err;
 	int			 check_groups;
 	const struct of_groups	*groups;
+	uint8_t			 version;
 };
 
 static int
@@ -401,6 +416,7 @@ inst_actions(struct inst_validate *v, struct rbuf *b)
 	av.ctx.err = v->err;
 	av.ctx.check_groups = v->check_groups;
 	av.ctx.groups = v->groups;
+	av.ctx.version = v->version;
 	av.tab = act13;
 	av.ntab = sizeof(act13) / sizeof(act13[0]);
 	return tlv_walk(rbuf_ptr(b), rbuf_left(b), act_validate_one, &av,
@@ -429,6 +445,9 @@ inst_validate_one(void *arg, uint16_t type, uint16_t len, struct rbuf *b)
 	case OF13_IT_CLEAR_ACTIONS:
 		return inst_len(v, len, OF13_INST_CLEAR_LEN);
 	case OF13_IT_METER:
+		/* 1.5 deprecates it for the METER action (1.5.1 7.2.4). */
+		if (v->version >= OF_VERSION_15)
+			break;
 		return inst_len(v, len, OF13_INST_METER_LEN);
 	}
 	return act_fail(v->err, OF_ERR_BAD_INST_UNKNOWN);
@@ -447,7 +466,18 @@ of_instructions_check(const uint8_t *p, size_t len, uint8_t table_id,
     uint8_t n_tables, uint32_t n_ports, int check_groups,
     const struct of_groups *groups, enum of_err *err)
 {
+	return of_instructions_check_ver(OF_VERSION_13, p, len, table_id,
+	    n_tables, n_ports, check_groups, groups, err);
+}
+
+int
+of_instructions_check_ver(uint8_t version, const uint8_t *p, size_t len,
+    uint8_t table_id, uint8_t n_tables, uint32_t n_ports, int check_groups,
+    const struct of_groups *groups, enum of_err *err)
+{
 	struct inst_validate	v;
+
+	v.version = version;
 
 	v.table_id = table_id;
 	v.n_tables = n_tables;
@@ -472,7 +502,7 @@ struct act_query {
 	tlv_fn		 fn;		/* per action, for the 1.3 walk */
 	void		(*on_group)(void *, uint32_t);	/* each_group */
 	void		*arg;
-	uint32_t	 meter;		/* prog_meter */
+	int		(*on_meter)(void *, uint32_t);	/* each_meter */
 };
 
 /* The port an OUTPUT (or 1.0 ENQUEUE) action sends to, or OF_PORT_ANY. */
@@ -580,25 +610,57 @@ of_prog_each_group(const uint8_t *p, size_t len,
 	(void)prog_walk(&q, p, len);
 }
 
+/* A 1.5 METER action: q->on_meter's answer (1 stops the walk). */
+static int
+q_meter_action(void *arg, uint16_t type, uint16_t len, struct rbuf *b)
+{
+	struct act_query	*q = arg;
+	uint32_t		 id;
+
+	(void)len;
+	if (type != OF15_AT_METER || rbuf_get_u32(b, &id) == -1)
+		return 0;
+	return q->on_meter(q->arg, id);
+}
+
+/* A METER instruction (1.3, 1.4), or the actions lists that may hold
+ * 1.5 METER actions: a stored program has only the kind its version
+ * validated. */
 static int
 q_meter(void *arg, uint16_t type, uint16_t len, struct rbuf *b)
 {
 	struct act_query	*q = arg;
+	uint32_t		 id;
 
-	(void)len;
-	return type == OF13_IT_METER && rbuf_get_u32(b, &q->meter) == 0;
+	if (type == OF13_IT_METER)
+		return rbuf_get_u32(b, &id) == 0 ? q->on_meter(q->arg, id) : 0;
+	q->fn = q_meter_action;
+	return q_inst(arg, type, len, b);
+}
+
+int
+of_prog_each_meter(const uint8_t *p, size_t len,
+    int (*fn)(void *, uint32_t), void *arg)
+{
+	struct act_query	q;
+
+	memset(&q, 0, sizeof(q));
+	q.on_meter = fn;
+	q.arg = arg;
+	return tlv_walk(p, len, q_meter, &q, NULL, OF_ERR_BAD_INST_LEN) == 1;
+}
+
+static int
+first_meter(void *arg, uint32_t id)
+{
+	*(uint32_t *)arg = id;
+	return 1;
 }
 
 int
 of_prog_meter(const uint8_t *p, size_t len, uint32_t *meter_id)
 {
-	struct act_query	q;
-
-	memset(&q, 0, sizeof(q));
-	if (tlv_walk(p, len, q_meter, &q, NULL, OF_ERR_BAD_INST_LEN) != 1)
-		return 0;
-	*meter_id = q.meter;
-	return 1;
+	return of_prog_each_meter(p, len, first_meter, meter_id);
 }
 
 int

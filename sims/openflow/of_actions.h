@@ -44,6 +44,11 @@ struct of_groups;
 int	 of_instructions_check(const uint8_t *, size_t, uint8_t table_id,
 	    uint8_t n_tables, uint32_t n_ports, int check_groups,
 	    const struct of_groups *groups, enum of_err *err);
+/* The same for a flow of version (1.5: METER actions, no METER
+ * instruction; 1.5.1 sections 7.2.4-5). */
+int	 of_instructions_check_ver(uint8_t version, const uint8_t *, size_t,
+	    uint8_t table_id, uint8_t n_tables, uint32_t n_ports,
+	    int check_groups, const struct of_groups *groups, enum of_err *err);
 /* Output ports named by an action list, at most max; -1 if malformed. */
 int	 of_actions_output_ports(uint8_t version, const uint8_t *, size_t,
 	    uint32_t *ports, size_t max);
@@ -55,8 +60,19 @@ int	 of_prog_uses_group(uint8_t version, const uint8_t *, size_t,
 /* fn(arg, id) for each GROUP action of a 1.3 program (a flow's). */
 void	 of_prog_each_group(const uint8_t *, size_t,
 	    void (*fn)(void *, uint32_t), void *arg);
-/* The meter a 1.3 program's METER instruction names: 1 and *meter_id,
- * or 0 when it has none (1.3.5 section 7.2.4: at most one). */
+/* The meter a flow program's METER instruction (1.3, 1.4; at most one,
+ * 1.3.5 section 7.2.4) or first 1.5 METER action names: 1 and
+ * *meter_id, or 0 when it names none. */
 int	 of_prog_meter(const uint8_t *, size_t, uint32_t *meter_id);
+/* fn(arg, id) for each meter a flow program names, in order, until fn
+ * answers 1 (then 1; else 0). */
+int	 of_prog_each_meter(const uint8_t *, size_t,
+	    int (*fn)(void *, uint32_t), void *arg);
+/* Write a flow's program (instructions) as a session of version reads
+ * it: its meter as 1.5's METER action or 1.3's instruction, converted
+ * when the flow was set in the other form (of_meter15.c). */
+struct wbuf;
+void	 of_prog_put(struct wbuf *, uint8_t version, const uint8_t *prog,
+	    size_t len);
 
 #endif

@@ -307,7 +307,7 @@ ofp15_flow_desc_put(struct wbuf *w, const struct of_flow_info *fi)
 	ofp_match_put(w, OF_VERSION_15, fi->match);
 	flow_oxs(w, fi);
 	if (fi->prog_len > 0)
-		wbuf_put_bytes(w, fi->prog, fi->prog_len);
+		of_prog_put(w, OF_VERSION_15, fi->prog, fi->prog_len);
 	entry_len(w, start);
 }
 
@@ -436,7 +436,7 @@ ofp14_flow_monitor_request_decode(struct rbuf *r, struct of_monitor *m,
 
 /* ofp_flow_update_full, 1.4.1 A.3.5.19: reason only for REMOVED. */
 void
-ofp14_flow_update_put(struct wbuf *w, uint16_t event,
+ofp14_flow_update_put(struct wbuf *w, uint8_t version, uint16_t event,
     const struct of_flow_info *fi, int instructions)
 {
 	size_t	start = w->len;
@@ -452,7 +452,7 @@ ofp14_flow_update_put(struct wbuf *w, uint16_t event,
 	wbuf_put_u64(w, fi->cookie);
 	ofp_match_put(w, OF_VERSION_14, fi->match);
 	if (instructions && fi->prog_len > 0)
-		wbuf_put_bytes(w, fi->prog, fi->prog_len);
+		of_prog_put(w, version, fi->prog, fi->prog_len);
 	entry_len(w, start);
 }
 

@@ -83,8 +83,9 @@ struct of_monitor {
 };
 int	 ofp14_flow_monitor_request_decode(struct rbuf *, struct of_monitor *,
 	    uint8_t *command, enum of_err *);
-/* One ofp_flow_update_full: event, the flow, its instructions or not. */
-void	 ofp14_flow_update_put(struct wbuf *, uint16_t event,
+/* One ofp_flow_update_full: event, the flow, its instructions or not
+ * (as a session of version reads them: of_prog_put). */
+void	 ofp14_flow_update_put(struct wbuf *, uint8_t version, uint16_t event,
 	    const struct of_flow_info *, int instructions);
 
 /* TABLE_MOD (1.4.1 A.3.3), a table's description (A.3.5.6) and

@@ -374,7 +374,7 @@ flow_entry(struct wbuf *w, uint8_t version, const void *arg)
 	wbuf_put_u16(w, 0);		/* length, patched below */
 	flow_stats_fields(w, version, fi);
 	if (fi->prog_len > 0)
-		wbuf_put_bytes(w, fi->prog, fi->prog_len);
+		of_prog_put(w, version, fi->prog, fi->prog_len);
 	if (w->err || w->len - start > UINT16_MAX) {
 		w->err = 1;
 		return;
@@ -735,8 +735,7 @@ flow_update_entry(struct wbuf *w, uint8_t version, const void *arg)
 {
 	const struct flow_update_arg	*a = arg;
 
-	(void)version;
-	ofp14_flow_update_put(w, a->event, a->fi, a->instructions);
+	ofp14_flow_update_put(w, version, a->event, a->fi, a->instructions);
 }
 
 int

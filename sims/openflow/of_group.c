@@ -14,6 +14,7 @@
 #include "of_codec.h"
 #include "of_flowtable.h"
 #include "of_group.h"
+#include "of_oamap.h"
 #include "of_wire_actions.h"
 
 #define GROUP_MOD_BODY		8	/* command, type, pad, group_id */
@@ -41,24 +42,8 @@ struct of_group {
 	uint8_t		 buckets[];	/* as the controller sent them */
 };
 
-/*
- * The two maps of a group table, groups by id and references by flow:
- * open addressing with linear probing on a Fibonacci hash of the key,
- * the key kept in the slot so a probe reads nothing else, at most half
- * full.  It replaced uthash, whose chains cost a cache miss a link: 2.5x
- * fewer CPU-seconds per GROUP_MOD ADD and 56 bytes less a group
- * (tests/bench/of_mod_ingest.sh).
- */
-struct oa_slot {
-	uint64_t	 key;
-	void		*val;		/* NULL: free */
-};
-
-struct oa_map {
-	struct oa_slot	*slots;
-	uint32_t	 mask;		/* slots - 1; slots a power of two */
-	uint32_t	 n;
-};
+/* The two maps of a group table: groups by id, references by flow
+ * (of_oamap.h). */
 
 /*
  * One flow naming one group: on the group's list (a group's delete
@@ -75,8 +60,8 @@ struct fref {
 };
 
 struct of_groups {
-	struct oa_map	 by_id;		/* id -> struct of_group */
-	struct oa_map	 by_flow;	/* flow -> its first struct fref */
+	struct of_oamap	 by_id;		/* id -> struct of_group */
+	struct of_oamap	 by_flow;	/* flow -> its first struct fref */
 	struct of_ft_refs ft_refs;	/* the flow table's hooks: fref_on/off */
 	uint32_t	 gen;		/* chain walks and gref passes */
 	uint32_t	 edges;		/* of all groups: 0, no chains */
@@ -246,104 +231,12 @@ buckets_check(const struct of_group_mod *gm, uint32_t n_ports, uint32_t *n,
 	return 0;
 }
 
-#define GT_EACH(gt, i, g)						\
-	for ((i) = 0; (gt)->by_id.slots != NULL && (i) <= (gt)->by_id.mask;	\
-	    (i)++)							\
-		if (((g) = (gt)->by_id.slots[(i)].val) != NULL)
-
-static uint32_t
-oa_home(const struct oa_map *m, uint64_t key)
-{
-	return (uint32_t)((key * 0x9e3779b97f4a7c15ull) >> 32) & m->mask;
-}
-
-/* The slot holding key, or the free slot ending its probe (slots made). */
-static uint32_t
-oa_find(const struct oa_map *m, uint64_t key)
-{
-	uint32_t	i = oa_home(m, key);
-
-	while (m->slots[i].val != NULL && m->slots[i].key != key)
-		i = (i + 1) & m->mask;
-	return i;
-}
-
-static void *
-oa_get(const struct oa_map *m, uint64_t key)
-{
-	return m->slots != NULL ? m->slots[oa_find(m, key)].val : NULL;
-}
-
-/* Room for one more key: double the slots (16 at first) when it would be
- * over half full; -1 when memory is out. */
-static int
-oa_reserve(struct oa_map *m)
-{
-	struct oa_slot	*old = m->slots;
-	uint32_t	 i, n;
-
-	if (old != NULL && (m->n + 1) * 2 <= m->mask + 1)
-		return 0;
-	n = old != NULL ? (m->mask + 1) * 2 : 16;
-	if ((m->slots = calloc(n, sizeof(*m->slots))) == NULL) {
-		m->slots = old;
-		return -1;
-	}
-	m->mask = n - 1;
-	for (i = 0; old != NULL && i < n / 2; i++)
-		if (old[i].val != NULL)
-			m->slots[oa_find(m, old[i].key)] = old[i];
-	free(old);
-	return 0;
-}
-
-/* Put val at key's slot i (from oa_find), counting a new key. */
-static void
-oa_set(struct oa_map *m, uint32_t i, uint64_t key, void *val)
-{
-	if (m->slots[i].val == NULL)
-		m->n++;
-	m->slots[i].key = key;
-	m->slots[i].val = val;
-}
-
-/* Free slot i, moving back the entries of its probe run that would no
- * longer be found (linear probing's deletion, no tombstones). */
-static void
-oa_del(struct oa_map *m, uint32_t i)
-{
-	uint32_t	j = i, home;
-
-	m->n--;
-	for (;;) {
-		m->slots[i].val = NULL;
-		for (;;) {
-			j = (j + 1) & m->mask;
-			if (m->slots[j].val == NULL)
-				return;
-			home = oa_home(m, m->slots[j].key);
-			/* j stays when its home lies cyclically in (i, j]. */
-			if (i <= j ? (i < home && home <= j) :
-			    (i < home || home <= j))
-				continue;
-			break;
-		}
-		m->slots[i] = m->slots[j];
-		i = j;
-	}
-}
-
-static void
-oa_clear(struct oa_map *m)
-{
-	free(m->slots);
-	memset(m, 0, sizeof(*m));
-}
+#define GT_EACH(gt, i, g)	OF_OAMAP_EACH(&(gt)->by_id, i, g)
 
 static struct of_group *
 group_find(const struct of_groups *gt, uint32_t id)
 {
-	return gt != NULL ? oa_get(&gt->by_id, id) : NULL;
+	return gt != NULL ? of_oamap_get(&gt->by_id, id) : NULL;
 }
 
 /* Off its group's list. */
@@ -363,7 +256,7 @@ fref_unlink_group(struct of_group *g, struct fref *r)
 static void
 fref_unlink_flow(struct of_groups *gt, struct fref *r)
 {
-	uint32_t	 i = oa_find(&gt->by_flow, (uintptr_t)r->flow);
+	uint32_t	 i = of_oamap_find(&gt->by_flow, (uintptr_t)r->flow);
 	struct fref	**pp = (struct fref **)&gt->by_flow.slots[i].val;
 
 	while (*pp != NULL && *pp != r)
@@ -372,7 +265,7 @@ fref_unlink_flow(struct of_groups *gt, struct fref *r)
 		return;
 	*pp = r->fnext;
 	if (gt->by_flow.slots[i].val == NULL)
-		oa_del(&gt->by_flow, i);	/* its last reference */
+		of_oamap_del(&gt->by_flow, i);	/* its last reference */
 }
 
 /* A group goes: the references its flows still hold go with it (its
@@ -569,9 +462,9 @@ group_put(struct of_groups *gt, struct of_group *g, int exists)
 	struct of_group	*old;
 	uint32_t	 i;
 
-	if (!exists && oa_reserve(&gt->by_id) == -1)
+	if (!exists && of_oamap_reserve(&gt->by_id) == -1)
 		return -1;
-	i = oa_find(&gt->by_id, g->id);
+	i = of_oamap_find(&gt->by_id, g->id);
 	if ((old = gt->by_id.slots[i].val) != NULL) {
 		g->added_ns = old->added_ns;
 		g->refs = old->refs;
@@ -581,7 +474,7 @@ group_put(struct of_groups *gt, struct of_group *g, int exists)
 		old->flows = NULL;
 		group_free(gt, old);
 	}
-	oa_set(&gt->by_id, i, g->id, g);
+	of_oamap_set(&gt->by_id, i, g->id, g);
 	grefs_add(gt, g, 1);
 	return 0;
 }
@@ -636,8 +529,8 @@ groups_clear(struct of_groups *gt)
 
 	GT_EACH(gt, i, g)
 		group_free(gt, g);
-	oa_clear(&gt->by_id);
-	oa_clear(&gt->by_flow);
+	of_oamap_clear(&gt->by_id);
+	of_oamap_clear(&gt->by_flow);
 	gt->edges = 0;
 }
 
@@ -671,7 +564,7 @@ groups_delete(struct of_groups *gt, uint32_t id, of_group_deleted_cb cb,
 		if (g->flows != NULL && cb != NULL)
 			cb(arg, id);
 		grefs_add(gt, g, -1);
-		oa_del(&gt->by_id, oa_find(&gt->by_id, id));
+		of_oamap_del(&gt->by_id, of_oamap_find(&gt->by_id, id));
 		group_free(gt, g);
 	}
 	return 0;
@@ -706,14 +599,14 @@ static void
 fref_add(void *arg, uint32_t id)
 {
 	struct fref_step	*s = arg;
-	struct oa_map		*m = &s->gt->by_flow;
+	struct of_oamap		*m = &s->gt->by_flow;
 	struct of_group		*g = group_find(s->gt, id);
 	struct fref		*r, *head;
 	uint32_t		 i;
 
-	if (g == NULL || oa_reserve(m) == -1)
+	if (g == NULL || of_oamap_reserve(m) == -1)
 		return;		/* out of memory: uncounted */
-	i = oa_find(m, (uintptr_t)s->flow);
+	i = of_oamap_find(m, (uintptr_t)s->flow);
 	for (head = r = m->slots[i].val; r != NULL; r = r->fnext)
 		if (r->group == id)
 			return;
@@ -722,7 +615,7 @@ fref_add(void *arg, uint32_t id)
 	r->flow = s->flow;
 	r->group = id;
 	r->fnext = head;
-	oa_set(m, i, (uintptr_t)s->flow, r);
+	of_oamap_set(m, i, (uintptr_t)s->flow, r);
 	r->next = g->flows;
 	if (g->flows != NULL)
 		g->flows->prev = r;
@@ -744,7 +637,7 @@ static void
 fref_off(void *arg, void *flow, const uint8_t *prog, size_t len)
 {
 	struct of_groups	*gt = arg;
-	struct oa_map		*m = &gt->by_flow;
+	struct of_oamap		*m = &gt->by_flow;
 	struct fref		*r, *next;
 	struct of_group		*g;
 	uint32_t		 i;
@@ -753,10 +646,10 @@ fref_off(void *arg, void *flow, const uint8_t *prog, size_t len)
 	(void)len;
 	if (m->n == 0)
 		return;
-	i = oa_find(m, (uintptr_t)flow);
+	i = of_oamap_find(m, (uintptr_t)flow);
 	if ((r = m->slots[i].val) == NULL)
 		return;
-	oa_del(m, i);
+	of_oamap_del(m, i);
 	for (; r != NULL; r = next) {
 		next = r->fnext;
 		if ((g = group_find(gt, r->group)) != NULL)
@@ -1067,9 +960,10 @@ of_groups_clone(const struct of_groups *gt)
 			ng->counters = xreallocarray(NULL, nc, sizeof(uint64_t));
 			memcpy(ng->counters, g->counters, nc * sizeof(uint64_t));
 		}
-		if (oa_reserve(&c->by_id) == -1)
+		if (of_oamap_reserve(&c->by_id) == -1)
 			fatalx("group table: out of memory");
-		oa_set(&c->by_id, oa_find(&c->by_id, ng->id), ng->id, ng);
+		of_oamap_set(&c->by_id, of_oamap_find(&c->by_id, ng->id),
+		    ng->id, ng);
 	}
 	return c;
 }

@@ -308,9 +308,9 @@ of_flow_mod_validate(struct of_switch *sw, const struct of_flow_mod *fm,
 		return -1;
 	}
 	if (of_v13plus(sw->version))
-		return of_instructions_check(fm->prog, fm->prog_len,
-		    fm->table_id, sw->sim->cfg.tables, sw->sim->cfg.ports, 1,
-		    sw->owner->groups, err) == -1 ? -1 :
+		return of_instructions_check_ver(sw->version, fm->prog,
+		    fm->prog_len, fm->table_id, sw->sim->cfg.tables,
+		    sw->sim->cfg.ports, 1, sw->owner->groups, err) == -1 ? -1 :
 		    of_meter_flow_check(sw, fm->prog, fm->prog_len, err);
 	return of_actions_validate(sw->version, fm->prog, fm->prog_len,
 	    sw->sim->cfg.ports, err);

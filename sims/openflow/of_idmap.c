@@ -3,49 +3,44 @@
 
 #include "of_idmap.h"
 
-struct of_idnode *
-of_idmap_find(const struct of_idmap *m, uint32_t id)
-{
-	struct of_idnode	*node = NULL;
-
-	if (m != NULL)
-		HASH_FIND(hh, m->head, &id, sizeof(id), node);
-	return node;
-}
-
-void
+int
 of_idmap_put(struct of_idmap *m, struct of_idnode *node, uint64_t now_ns)
 {
-	struct of_idnode	*old = of_idmap_find(m, node->id);
+	struct of_idnode	*old;
+	uint32_t		 i;
 
-	node->added_ns = now_ns;
-	if (old != NULL) {
-		node->added_ns = old->added_ns;
-		of_idmap_del(m, old);
-	}
-	HASH_ADD(hh, m->head, id, sizeof(node->id), node);
-	m->n++;
+	if (of_oamap_reserve(&m->map) == -1)
+		return -1;
+	i = of_oamap_find(&m->map, node->id);
+	old = m->map.slots[i].val;
+	node->added_ns = old != NULL ? old->added_ns : now_ns;
+	free(old);
+	of_oamap_set(&m->map, i, node->id, node);
+	return 0;
 }
 
 void
 of_idmap_del(struct of_idmap *m, struct of_idnode *node)
 {
-	HASH_DEL(m->head, node);
+	of_oamap_del(&m->map, of_oamap_find(&m->map, node->id));
 	free(node);
-	m->n--;
 }
 
 void
 of_idmap_clear(struct of_idmap *m)
 {
-	UT_FREE_ALL(m->head);
-	m->n = 0;
+	struct of_idnode	*node;
+	uint32_t		 i;
+
+	OF_IDMAP_EACH(m, i, node)
+		free(node);
+	of_oamap_clear(&m->map);
 }
 
 uint32_t
 of_idmap_count(const struct of_idmap *m)
 {
-	return m != NULL ? m->n : 0;
+	return m != NULL ? m->map.n : 0;
 }
 
 void

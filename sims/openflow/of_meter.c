@@ -245,7 +245,10 @@ meter_add_or_modify(struct of_meters **mtp, const struct of_meter_mod *mm,
 		return meter_fail(err, OF_ERR_METER_OUT_OF_METERS);
 	if ((m = meter_make(mm, n)) == NULL)
 		return meter_fail(err, OF_ERR_METER_OUT_OF_METERS);
-	of_idmap_put(&(*mtp)->map, &m->node, now);
+	if (of_idmap_put(&(*mtp)->map, &m->node, now) == -1) {
+		free(m);
+		return meter_fail(err, OF_ERR_METER_OUT_OF_METERS);
+	}
 	return 0;
 }
 
@@ -299,10 +302,11 @@ of_meters_count(const struct of_meters *mt)
 void
 of_meters_flows_clear(struct of_meters *mt)
 {
-	struct of_idnode	*node, *tmp;
+	struct of_idnode	*node;
+	uint32_t		 i;
 
 	if (mt != NULL)
-		OF_IDMAP_EACH(&mt->map, node, tmp)
+		OF_IDMAP_EACH(&mt->map, i, node)
 			((struct of_meter *)node)->flows = 0;
 }
 
@@ -332,14 +336,20 @@ void
 of_meters_walk(const struct of_meters *mt, uint32_t want, uint64_t now_ns,
     void (*fn)(void *, const struct of_meter_info *), void *arg)
 {
-	struct of_idnode	*node, *tmp;
+	struct of_idnode	*node;
+	uint32_t		 i;
 	struct of_meter_info	 mi;
 
 	if (mt == NULL)
 		return;
-	OF_IDMAP_EACH(&mt->map, node, tmp) {
-		if (want != OF_METER_ALL && want != node->id)
-			continue;
+	if (want != OF_METER_ALL) {	/* one meter: a lookup, not a pass */
+		if ((node = of_idmap_find(&mt->map, want)) != NULL) {
+			meter_info((const struct of_meter *)node, now_ns, &mi);
+			fn(arg, &mi);
+		}
+		return;
+	}
+	OF_IDMAP_EACH(&mt->map, i, node) {
 		meter_info((const struct of_meter *)node, now_ns, &mi);
 		fn(arg, &mi);
 	}
@@ -354,13 +364,17 @@ of_meters_free(struct of_meters *mt)
 	free(mt);
 }
 
+static int
+meter_is(void *want, uint32_t id)
+{
+	return *(const uint32_t *)want == OF_METER_ALL ||
+	    *(const uint32_t *)want == id;
+}
+
 int
 of_meter_prog_names(void *meter_id, const uint8_t *prog, size_t len)
 {
-	uint32_t	want = *(const uint32_t *)meter_id, id;
-
-	return of_prog_meter(prog, len, &id) &&
-	    (want == OF_METER_ALL || id == want);
+	return of_prog_each_meter(prog, len, meter_is, meter_id);
 }
 
 /* ---- multiparts (7.3.5.13-15) ---- */

@@ -3,8 +3,10 @@
  * (section 7.3.4.4), with the METER, METER_CONFIG and METER_FEATURES
  * entries (7.3.5.13-15).  Bands are kept as the controller sent them, so
  * METER_CONFIG reads back byte-identical; the table exists only once a
- * switch has taken its first meter.  1.4 has the same wire format; the
- * codecs take the version for the header only.
+ * switch has taken its first meter.  1.4 and 1.5 have the same wire
+ * format (1.5 renames METER_CONFIG METER_DESC); the codecs take the
+ * version for the header only.  1.5 flows name meters with the METER
+ * action, not the instruction (of_prog_each_meter finds both).
  */
 #ifndef OF_METER_H
 #define OF_METER_H

@@ -56,34 +56,53 @@ of_on_meter_mod(const struct of_ctx *c)
 	    clock_ns());
 }
 
+/* 1 (stop) at a meter id the switch lacks. */
+static int
+of_meter_missing(void *meters, uint32_t id)
+{
+	return id == 0 || id > OF_METER_MAX || !of_meters_has(meters, id);
+}
+
 /* Open vSwitch refuses a flow naming meter 0, a virtual meter or one the
  * switch lacks with METER_MOD_FAILED/INVALID_METER (check_METER,
- * ofproto_check_ofpacts). */
+ * ofproto_check_ofpacts), in each of a 1.5 flow's METER actions too. */
 int
 of_meter_flow_check(const struct of_switch *sw, const uint8_t *prog,
     size_t len, enum of_err *err)
 {
-	uint32_t	id;
-
-	if (!of_prog_meter(prog, len, &id))
-		return 0;
-	if (id == 0 || id > OF_METER_MAX ||
-	    !of_meters_has(sw->owner->meters, id)) {
+	if (of_prog_each_meter(prog, len, of_meter_missing,
+	    sw->owner->meters)) {
 		*err = OF_ERR_METER_INVALID;
 		return -1;
 	}
 	return 0;
 }
 
+/* One flow's meters; a 1.5 flow naming one meter twice counts once. */
+struct of_meter_flow_seen {
+	struct of_meters	*meters;
+	uint32_t		 last;
+};
+
+static int
+of_meter_count_one(void *arg, uint32_t id)
+{
+	struct of_meter_flow_seen	*s = arg;
+
+	if (id != s->last)
+		of_meters_flow(s->meters, id);
+	s->last = id;
+	return 0;
+}
+
 /* flow_count (7.3.5.13): the flows naming each meter, counted in one
- * pass; a flow names at most one. */
+ * pass (1.3 and 1.4: at most one METER instruction a flow). */
 static int
 of_meter_count_flow(void *meters, const uint8_t *prog, size_t len)
 {
-	uint32_t	id;
+	struct of_meter_flow_seen	s = { meters, 0 };
 
-	if (of_prog_meter(prog, len, &id))
-		of_meters_flow(meters, id);
+	(void)of_prog_each_meter(prog, len, of_meter_count_one, &s);
 	return 0;
 }
 

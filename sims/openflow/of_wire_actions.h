@@ -32,6 +32,7 @@
 #define OF13_AT_PUSH_PBB	26
 #define OF13_AT_POP_PBB		27
 #define OF13_AT_EXPERIMENTER	0xffff
+#define OF15_AT_METER		29	/* 1.5.1 section 7.2.5: meter_id */
 
 #define OF13_ACT_OUTPUT_LEN	16	/* port u32, max_len u16, pad[6] */
 #define OF13_ACT_GENERIC_LEN	8	/* every other fixed-size action */

@@ -1,8 +1,8 @@
 #!/usr/bin/python3
 """Ingest of table-changing messages by one passive sbsim switch.
 
-For each row of KINDS (FLOW_MOD, GROUP_MOD; a new message kind is one
-row), a fresh `sbsim openflow --controller ptcp:PORT` switch is started,
+For each row of KINDS (FLOW_MOD, GROUP_MOD, METER_MOD; a new message
+kind is one row), a fresh `sbsim openflow --controller ptcp:PORT` switch is started,
 this script connects as its OpenFlow 1.3 controller and, phase by phase
 (add N entries, modify them, delete them), writes N messages and one
 BARRIER_REQUEST, waits for the BARRIER_REPLY and reads the switch's CPU
@@ -31,6 +31,7 @@ OFP13 = 4
 T_HELLO, T_ERROR, T_ECHO_REQ, T_ECHO_REP = 0, 1, 2, 3
 T_FEATURES_REQ, T_FEATURES_REP = 5, 6
 T_FLOW_MOD, T_GROUP_MOD, T_BARRIER_REQ, T_BARRIER_REP = 14, 15, 20, 21
+T_METER_MOD = 29
 PORT_ANY = GROUP_ANY = 0xffffffff
 BARRIER_XID = 0x7fffffff
 
@@ -75,6 +76,16 @@ def group_mod(i, command, port):
     return hdr(T_GROUP_MOD, 8 + len(body) + len(buckets)) + body + buckets
 
 
+# ---- METER_MOD (7.3.4.4): a KBPS meter of one DROP band ----
+def meter_mod(i, command, port):
+    """port 1 (add) and 2 (modify) set the band's rate; 0: DELETE."""
+    band = b""
+    if port:
+        band = struct.pack("!HHII4x", 1, 16, 1000 * port, 0)
+    body = struct.pack("!HHI", command, 0x0001, i + 1)
+    return hdr(T_METER_MOD, 8 + len(body) + len(band)) + body + band
+
+
 def flow_mod_naming_group(i, command, port):
     """A FLOW_MOD whose actions are GROUP 1 then OUTPUT port."""
     match = flow_match(i)
@@ -95,7 +106,7 @@ def flow_opts(n):
 # One row per message kind: its name, the encoder of entry i for a
 # command and an output port (0: none, for deletes), the three commands
 # (add, modify, delete), the options that let the switch hold N, and
-# what is sent first.  METER_MOD is one more row.  The FLOW_MOD rows
+# what is sent first.  The FLOW_MOD rows
 # after the first run on a switch holding one group: flows that name no
 # group (what the group table's flow hooks cost them), then flows that
 # name it (each one reference on the group's list).
@@ -104,6 +115,8 @@ KINDS = [
      "opts": flow_opts},
     {"name": "GROUP_MOD", "enc": group_mod, "cmds": (0, 1, 2),
      "opts": lambda n: ["--max-groups", str(n)]},
+    {"name": "METER_MOD", "enc": meter_mod, "cmds": (0, 1, 2),
+     "opts": lambda n: ["--max-meters", str(n)]},
     {"name": "FLOW+group", "enc": flow_mod, "cmds": (0, 2, 4),
      "opts": flow_opts, "first": [group_mod(0, 0, 1)]},
     {"name": "FLOW->group", "enc": flow_mod_naming_group, "cmds": (0, 2, 4),

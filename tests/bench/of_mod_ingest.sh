@@ -1,7 +1,7 @@
 #!/bin/sh
-# How fast one passive sbsim switch takes FLOW_MODs and GROUP_MODs, and
-# what an entry costs in memory (of_mod_ingest.py: one row per message
-# kind, METER_MOD is one more row there).  N entries of each kind (200 000
+# How fast one passive sbsim switch takes FLOW_MODs, GROUP_MODs and
+# METER_MODs, and what an entry costs in memory (of_mod_ingest.py: one
+# row per message kind).  N entries of each kind (200 000
 # unless given) are added, modified and deleted, each phase ended by a
 # BARRIER; it prints messages per CPU-second of the switch process for
 # each phase, the add rate relative to FLOW_MOD's, and the RSS bytes an

@@ -2,14 +2,14 @@
 # (ovs_groups.sh, ovs_meters.sh), after tests/lib.sh.
 
 # passive_start ARGS...: `sbsim openflow --switches 1` listening on a free
-# port, ARGS added, a report at $TMPD/r.json; sets EP (ovs-ofctl's target)
-# and SB (its pid).
+# port (or $PASSIVE_PORT), ARGS added, a report at $TMPD/r.json (or
+# $PASSIVE_REPORT); sets EP (ovs-ofctl's target) and SB (its pid).
 passive_start() {
-	local port
-	port=$(free_ports 1)
+	local port=${PASSIVE_PORT:-$(free_ports 1)}
 	EP=tcp:127.0.0.1:$port
-	start_bg "$TMPD/sbsim.log" "$SBSIM" openflow --switches 1 \
-	    --controller ptcp:$port --duration 120 --report "$TMPD/r.json" \
+	start_bg "$TMPD/sbsim-$port.log" "$SBSIM" openflow --switches 1 \
+	    --controller ptcp:$port --duration 120 \
+	    --report "${PASSIVE_REPORT:-$TMPD/r.json}" \
 	    -q "$@"
 	SB=$LAST_PID
 	wait_listen "$port" || fail "sbsim did not listen on $port"
@@ -33,11 +33,11 @@ nflows() {
 # passive_stop NAME=VALUE...: SIGINT; the report is written and has each
 # counter NAME at VALUE.
 passive_stop() {
-	local kv got
+	local kv got r=${PASSIVE_REPORT:-$TMPD/r.json}
 	stop_pid "$SB"
-	[ -s "$TMPD/r.json" ] || fail "no report after SIGINT"
+	[ -s "$r" ] || fail "no report after SIGINT"
 	for kv in "$@"; do
-		got=$(json_get "$TMPD/r.json" \
+		got=$(json_get "$r" \
 		    "r[\"counters\"].get(\"${kv%%=*}\", -1)")
 		[ "$got" = "${kv#*=}" ] || fail "${kv%%=*}=$got, want ${kv#*=}"
 	done

@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "buf.h"
 #include "check.h"
 #include "of_actions.h"
 
@@ -43,6 +44,18 @@ vi(const uint8_t *p, size_t len, uint8_t table)
 	enum of_err	err = OF_ERR_NONE;
 
 	if (of_instructions_validate(p, len, table, 4, NPORTS, &err) == 0)
+		return OF_ERR_NONE;
+	return err == OF_ERR_NONE ? OF_ERR__MAX : err;
+}
+
+/* A flow's instructions checked for a session of version ver. */
+static enum of_err
+viv(uint8_t ver, const uint8_t *p, size_t len)
+{
+	enum of_err	err = OF_ERR_NONE;
+
+	if (of_instructions_check_ver(ver, p, len, 0, 4, NPORTS, 0, NULL,
+	    &err) == 0)
 		return OF_ERR_NONE;
 	return err == OF_ERR_NONE ? OF_ERR__MAX : err;
 }
@@ -262,6 +275,101 @@ test_instructions(void)
 	    0, 4, 0, 8, 0, 0, 0, 0, 0, 4, 0, 8, 0, 0, 0, 0);
 }
 
+/* 1.5.1 sections 7.2.4-5: the METER action replaces the METER
+ * instruction; 1.3 and 1.4 know only the instruction, and no group
+ * bucket or PACKET_OUT takes a METER action. */
+static void
+test_meter15(void)
+{
+	static const uint8_t act[] = {		/* apply meter 2, output 1 */
+		0, 4, 0, 32, 0, 0, 0, 0, 0, 29, 0, 8, 0, 0, 0, 2,
+		OUT13(0, 0, 0, 1),
+	};
+	static const uint8_t inst[] = { 0, 6, 0, 8, 0, 0, 0, 2 };
+	static const uint8_t bad_len[] = {
+		0, 4, 0, 24, 0, 0, 0, 0,
+		0, 29, 0, 16, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0,
+	};
+	static const uint8_t bare[] = { 0, 29, 0, 8, 0, 0, 0, 2 };
+	static const uint8_t two[] = {		/* meter 3 then 4 */
+		0, 3, 0, 24, 0, 0, 0, 0, 0, 29, 0, 8, 0, 0, 0, 3,
+		0, 29, 0, 8, 0, 0, 0, 4,
+	};
+	uint32_t	id = 0;
+
+	CHECK(viv(OF_VERSION_15, act, sizeof(act)) == OF_ERR_NONE,
+	    "1.5 METER action");
+	CHECK(viv(OF_VERSION_14, act, sizeof(act)) == OF_ERR_BAD_ACTION_TYPE,
+	    "1.4 has no METER action");
+	CHECK(viv(OF_VERSION_13, act, sizeof(act)) == OF_ERR_BAD_ACTION_TYPE,
+	    "1.3 has no METER action");
+	CHECK(viv(OF_VERSION_14, inst, sizeof(inst)) == OF_ERR_NONE,
+	    "1.4 METER instruction");
+	CHECK(viv(OF_VERSION_15, inst, sizeof(inst)) ==
+	    OF_ERR_BAD_INST_UNKNOWN, "1.5: no METER instruction");
+	CHECK(viv(OF_VERSION_15, bad_len, sizeof(bad_len)) ==
+	    OF_ERR_BAD_ACTION_LEN, "1.5 METER action of 16 bytes");
+	CHECK(v13(bare, sizeof(bare)) == OF_ERR_BAD_ACTION_TYPE,
+	    "no METER action in a bucket or PACKET_OUT");
+	CHECK(of_prog_meter(act, sizeof(act), &id) == 1 && id == 2,
+	    "the METER action's meter: %u", id);
+	CHECK(of_prog_meter(two, sizeof(two), &id) == 1 && id == 3,
+	    "the first of two: %u", id);
+	CHECK(of_prog_meter(act + 16, sizeof(act) - 16, &id) == 0,
+	    "an OUTPUT alone names no meter");
+}
+
+/* A flow's program written for the reading session's version (of_prog_put):
+ * 1.3's METER instruction and 1.5's METER action, each way, and a meter
+ * with no APPLY_ACTIONS to join. */
+static size_t
+put(uint8_t ver, const uint8_t *p, size_t len, uint8_t *out, size_t size)
+{
+	struct wbuf	w;
+
+	wbuf_init(&w, out, size);
+	of_prog_put(&w, ver, p, len);
+	return w.err ? 0 : w.len;
+}
+
+static void
+test_prog_put(void)
+{
+	static const uint8_t p13[] = {		/* meter 2; apply output 1 */
+		0, 6, 0, 8, 0, 0, 0, 2,
+		0, 4, 0, 24, 0, 0, 0, 0, OUT13(0, 0, 0, 1),
+	};
+	static const uint8_t p15[] = {		/* apply meter 2, output 1 */
+		0, 4, 0, 32, 0, 0, 0, 0, 0, 29, 0, 8, 0, 0, 0, 2,
+		OUT13(0, 0, 0, 1),
+	};
+	static const uint8_t m13[] = { 0, 6, 0, 8, 0, 0, 0, 9,	/* meter 9, */
+		0, 1, 0, 8, 1, 0, 0, 0 };			/* goto 1 */
+	static const uint8_t m15[] = { 0, 4, 0, 16, 0, 0, 0, 0,
+		0, 29, 0, 8, 0, 0, 0, 9, 0, 1, 0, 8, 1, 0, 0, 0 };
+	static const uint8_t m15to13[] = { 0, 6, 0, 8, 0, 0, 0, 9,
+		0, 4, 0, 8, 0, 0, 0, 0, 0, 1, 0, 8, 1, 0, 0, 0 };
+	uint8_t		out[64];
+	size_t		n;
+
+	n = put(OF_VERSION_15, p13, sizeof(p13), out, sizeof(out));
+	CHECK(n == sizeof(p15) && memcmp(out, p15, n) == 0,
+	    "1.3 flow read in 1.5: METER action first (%zu bytes)", n);
+	n = put(OF_VERSION_13, p15, sizeof(p15), out, sizeof(out));
+	CHECK(n == sizeof(p13) && memcmp(out, p13, n) == 0,
+	    "1.5 flow read in 1.3: METER instruction (%zu bytes)", n);
+	n = put(OF_VERSION_14, p13, sizeof(p13), out, sizeof(out));
+	CHECK(n == sizeof(p13) && memcmp(out, p13, n) == 0, "1.3 in 1.4: as is");
+	n = put(OF_VERSION_15, p15, sizeof(p15), out, sizeof(out));
+	CHECK(n == sizeof(p15) && memcmp(out, p15, n) == 0, "1.5 in 1.5: as is");
+	n = put(OF_VERSION_15, m13, sizeof(m13), out, sizeof(out));
+	CHECK(n == sizeof(m15) && memcmp(out, m15, n) == 0,
+	    "a meter alone in 1.5: an APPLY_ACTIONS of it, in its place");
+	n = put(OF_VERSION_13, m15, sizeof(m15), out, sizeof(out));
+	CHECK(n == sizeof(m15to13) && memcmp(out, m15to13, n) == 0,
+	    "back in 1.3: the instruction and an empty APPLY_ACTIONS");
+}
+
 static void
 test_queries(void)
 {
@@ -336,6 +444,8 @@ static const struct check_case cases[] = {
 	CASE(test_set_field),
 	CASE(test_actions10),
 	CASE(test_instructions),
+	CASE(test_meter15),
+	CASE(test_prog_put),
 	CASE(test_queries),
 	CASE(test_ports),
 };

@@ -620,6 +620,33 @@ test_egress15(void)
 	    err == OF_ERR_BAD_LEN, "entry past the end");
 }
 
+/* A 1.5 session's update of a flow set in 1.3 (METER 9, then APPLY
+ * output 2): the meter as the first action of APPLY_ACTIONS. */
+static void
+test_flow_update15_meter(void)
+{
+	static const uint8_t	prog[] = { 0, 6, 0, 8, 0, 0, 0, 9,
+	    0, 4, 0, 24, 0, 0, 0, 0, 0, 0, 0, 16, 0, 0, 0, 2,
+	    0xff, 0xff, 0, 0, 0, 0, 0, 0 };
+	struct of_flow_info	fi;
+	struct of_match		m;
+	struct vec		v;
+
+	flow_fill(&fi, &m, prog);
+	fi.prog_len = sizeof(prog);
+	start();
+	vec(&v, "00 48 00 01 "		/* length 72, ADDED */
+	    "00 00 00 00 00 00 "	/* table 0, reason, timeouts */
+	    "00 05 00 00 00 00 "	/* priority 5, zeros */
+	    "00 00 00 00 00 00 00 2a "	/* cookie */
+	    MATCH_IN_PORT_1
+	    "00 04 00 20 00 00 00 00 "	/* APPLY_ACTIONS, len 32 */
+	    "00 1d 00 08 00 00 00 09 "	/* METER 9 */
+	    "00 00 00 10 00 00 00 02 ff ff 00 00 00 00 00 00");
+	ofp14_flow_update_put(&w, V15, OF_FME_ADDED, &fi, 1);
+	CHECK_OUT(&v, "1.5 update of a 1.3 metered flow");
+}
+
 /* 1.4.1 A.3.5.19: a monitor request and a full update. */
 static void
 test_flow_monitor14(void)
@@ -668,6 +695,7 @@ test_flow_monitor14(void)
 	CHECK(of_mp_reply_add_flow_update(&mr, OF_FME_REMOVED, &fi, 1) == 0 &&
 	    of_mp_reply_end(&mr) == 0, "flow update");
 	CHECK_OUT(&v, "flow update 1.4 bytes");
+	test_flow_update15_meter();
 }
 
 /* 1.4.1 A.3.3, A.3.5.6, A.4.4: vacancy thresholds in, events out. */
