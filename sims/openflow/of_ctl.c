@@ -301,7 +301,7 @@ ofc_gm_mod(struct ofc_conn *c, int meter, uint32_t id, int del)
 		wbuf_put_zero(&w, 4);
 		ofc_output_action(&w, OF_VERSION_13, 1);
 		gm = (struct of_group_mod){ del ? OF_GC_DELETE : OF_GC_ADD,
-		    OF_GT_ALL, id, b, del ? 0 : w.len };
+		    OF_GT_ALL, id, b, del ? 0 : w.len, 0 };
 		of_group_mod_encode(ofc_buf(oc), ++c->xid, &gm);
 		oc->st.group_mods_sent++;
 	}

@@ -329,9 +329,10 @@ void	 of_flows_account(struct of_switch *, const struct of_ft_result *,
 int	 of_group_flows_delete(struct of_switch *, uint32_t group_id,
 	    uint64_t now, struct of_ft_result *);
 void	 of_groups_watch_flows(struct of_switch *, int replay);
-/* A GROUP_MOD body of any version, 1.5's buckets in 1.3's form. */
-int	 of_group_mod_any_decode(uint8_t version, struct rbuf *,
-	    struct of_group_mod *, enum of_err *);
+/* A GROUP_MOD body of any version, 1.5's buckets in 1.3's form; its
+ * INSERT_BUCKET and REMOVE_BUCKET made MODIFYs of gt's group. */
+int	 of_group_mod_any_decode(uint8_t version, const struct of_groups *gt,
+	    struct rbuf *, struct of_group_mod *, enum of_err *);
 int	 of_port_mod_check(struct of_switch *, struct rbuf *,
 	    struct of_port_mod *, enum of_err *);
 void	 of_port_mod_apply(struct of_switch *, const struct of_port_mod *);
