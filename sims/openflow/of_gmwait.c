@@ -81,7 +81,7 @@ static const char *const gm_et_names[] = {
 	"SWITCH_CONFIG_FAILED", "ROLE_REQUEST_FAILED", "METER_MOD_FAILED",
 	"TABLE_FEATURES_FAILED",
 };
-static const char *const gm_gmfc_names[] = {	/* 1.5.1 adds 14, 15 */
+static const char *const gm_gmfc_names[] = {	/* 1.5.1 adds 15, 16 */
 	"GROUP_EXISTS", "INVALID_GROUP", "WEIGHT_UNSUPPORTED",
 	"OUT_OF_GROUPS", "OUT_OF_BUCKETS", "CHAINING_UNSUPPORTED",
 	"WATCH_UNSUPPORTED", "LOOP", "UNKNOWN_GROUP", "CHAINED_GROUP",
