@@ -952,6 +952,8 @@ of_on_multipart(const struct of_ctx *c)
 	case OF_MP_FLOW_MONITOR:	of_mp_flow_monitor(c, &req.body);
 					return;
 	case OF_MP_TABLE_DESC:	of_mp_table_desc(c); return;
+	case OF_MP_CONTROLLER_STATUS:	of_mp_cont_status(c->sw, c->h->xid);
+					return;
 	case OF_MP_EXPERIMENTER:	of_on_mp_experimenter(c, &req.body);
 					return;
 	default:
