@@ -27,14 +27,16 @@ cs_uri(const struct of_sim *sim, unsigned ctl)
 	return ctl == 0 ? sim->pcfg.ep.text : sim->pcfg_more[ctl - 1].ep.text;
 }
 
-/* One ofp_controller_status of connection c, with its URI property
- * (padded to 8 bytes, the length without the padding: 7.2.4.1's rule
- * for properties). */
+/* One ofp_controller_status of connection c, with its URI property:
+ * the URI NUL-filled to the next multiple of 8 bytes, those NULs counted
+ * in the property's length, so that no padding follows it (Wireshark's
+ * openflow_v6 reads a shorter length as a malformed packet; os_ken reads
+ * either). */
 static void
 cs_put(struct wbuf *w, const struct of_switch *c, uint8_t reason, int up)
 {
 	const char	*uri = cs_uri(c->sim, c->ctl);
-	size_t		 start = w->len, ulen = strlen(uri);
+	size_t		 start = w->len, ulen = strlen(uri), plen;
 
 	wbuf_put_u16(w, 0);
 	wbuf_put_u16(w, CS_SHORT_ID_UNDEFINED);
@@ -42,10 +44,11 @@ cs_put(struct wbuf *w, const struct of_switch *c, uint8_t reason, int up)
 	wbuf_put_u8(w, reason);
 	wbuf_put_u8(w, up ? CS_STATUS_UP : CS_STATUS_DOWN);
 	wbuf_put_zero(w, 6);
+	plen = (4 + ulen + 7) / 8 * 8;
 	wbuf_put_u16(w, CS_PROP_URI);
-	wbuf_put_u16(w, (uint16_t)(4 + ulen));
+	wbuf_put_u16(w, (uint16_t)plen);
 	wbuf_put_bytes(w, uri, ulen);
-	wbuf_put_zero(w, (8 - (4 + ulen) % 8) % 8);
+	wbuf_put_zero(w, plen - 4 - ulen);
 	if (!w->err)
 		wbuf_set_u16(w, start, (uint16_t)(w->len - start));
 }

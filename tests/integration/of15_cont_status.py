@@ -77,7 +77,7 @@ def status(b):
     pt, pl = struct.unpack_from("!HH", b, 16)
     if pt != 0 or ln != 16 + pl + (8 - pl % 8) % 8:
         fail("controller status layout %r" % b)
-    return sid, role, reason, chan, b[20:16 + pl], b[ln:]
+    return sid, role, reason, chan, b[20:16 + pl].rstrip(b"\0"), b[ln:]
 
 
 def accept(lst):
