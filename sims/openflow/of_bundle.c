@@ -520,7 +520,8 @@ commit_group_mod(struct of_commit *cm, struct rbuf *body, enum of_err *err)
 	lim.n_ports = sw->sim->cfg.ports;
 	lim.max_groups = sw->sim->cfg.max_groups;
 	lim.max_depth = sw->sim->cfg.max_group_depth;
-	if (of_group_mod_any_decode(sw->version, body, &gm, err) == -1 ||
+	if (of_group_mod_any_decode(sw->version, sw->owner->groups, body,
+	    &gm, err) == -1 ||
 	    of_groups_apply(&sw->owner->groups, &gm, &lim, cm->now,
 	    commit_group_deleted, cm, err) == -1) {
 		(*sw->sim->c.group_mod_errors)++;

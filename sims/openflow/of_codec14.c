@@ -595,6 +595,10 @@ of_err14_to_wire(uint8_t version, enum of_err e, uint16_t *type,
 		    OFP13_TMFC_BAD_CONFIG },
 		{ OF_ERR_TABLE_FEATURES_BAD_FEATURES,
 		    OFP13_ET_TABLE_FEATURES_FAILED, OFP15_TFFC_BAD_FEATURES },
+		{ OF_ERR_GROUP_UNKNOWN_BUCKET, OFP13_ET_GROUP_MOD_FAILED,
+		    OFP15_GMFC_UNKNOWN_BUCKET },
+		{ OF_ERR_GROUP_BUCKET_EXISTS, OFP13_ET_GROUP_MOD_FAILED,
+		    OFP15_GMFC_BUCKET_EXISTS },
 	};
 	size_t	i;
 
@@ -706,8 +710,9 @@ bucket13_put(struct wbuf *w, const struct bucket15 *b)
 
 /*
  * ADD, MODIFY and DELETE with command_bucket_id OFPG_BUCKET_ALL (what
- * they carry); INSERT_BUCKET and REMOVE_BUCKET are not taken
- * (BAD_COMMAND).  Group properties (experimenter only) are refused.
+ * they carry); INSERT_BUCKET and REMOVE_BUCKET with theirs in
+ * gm->command_bucket_id, for of_group15_edit() to make a MODIFY of.
+ * Group properties (experimenter only) are refused.
  */
 int
 of_group_mod15_decode(struct rbuf *r, struct of_group_mod *gm,
@@ -728,8 +733,11 @@ of_group_mod15_decode(struct rbuf *r, struct of_group_mod *gm,
 	rbuf_get_u16(r, &arr_len);
 	rbuf_skip(r, 2);
 	rbuf_get_u32(r, &cmd_bucket);
-	if (gm->command > OF_GC_DELETE)
+	if (gm->command > OF_GC_DELETE &&
+	    gm->command != OFP15_GC_INSERT_BUCKET &&
+	    gm->command != OFP15_GC_REMOVE_BUCKET)
 		return bad(err, OF_ERR_GROUP_BAD_COMMAND);
+	gm->command_bucket_id = cmd_bucket;
 	if (rbuf_sub(r, &arr, arr_len) == -1)
 		return bad(err, OF_ERR_BAD_LEN);
 	if (rbuf_left(r) > 0)
@@ -745,7 +753,6 @@ of_group_mod15_decode(struct rbuf *r, struct of_group_mod *gm,
 		return bad(err, OF_ERR_BAD_LEN);
 	gm->buckets = b13->data;
 	gm->buckets_len = b13->len;
-	(void)cmd_bucket;	/* one bucket or all: every command takes all */
 	return 0;
 }
 

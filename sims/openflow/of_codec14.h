@@ -55,6 +55,12 @@ struct of_group_mod;
 struct of_group_info;
 int	 of_group_mod15_decode(struct rbuf *, struct of_group_mod *,
 	    struct wbuf *b13, enum of_err *);
+/* An INSERT_BUCKET or REMOVE_BUCKET (1.5.1 section 7.3.4.2) made the
+ * MODIFY that gives group gm->group_id of gt its new bucket list, built
+ * in w: 0 (other commands: gm untouched), or -1 with *err. */
+struct of_groups;
+int	 of_group15_edit(const struct of_groups *, struct of_group_mod *,
+	    struct wbuf *, enum of_err *);
 void	 ofp15_group_desc_put(struct wbuf *, const struct of_group_info *);
 
 /* A 1.5 TABLE_FEATURES request body: -1 (BAD_FEATURES) when it would

@@ -301,7 +301,7 @@ ofc_gm_mod(struct ofc_conn *c, int meter, uint32_t id, int del)
 		wbuf_put_zero(&w, 4);
 		ofc_output_action(&w, OF_VERSION_13, 1);
 		gm = (struct of_group_mod){ del ? OF_GC_DELETE : OF_GC_ADD,
-		    OF_GT_ALL, id, b, del ? 0 : w.len };
+		    OF_GT_ALL, id, b, del ? 0 : w.len, 0 };
 		of_group_mod_encode(ofc_buf(oc), ++c->xid, &gm);
 		oc->st.group_mods_sent++;
 	}
@@ -1229,8 +1229,12 @@ ofc_dispatch(struct ofc_conn *c, const struct of_header *h,
 		ofc_on_features(c, h, &body);
 		return;
 	case OF_BARRIER_REPLY:
-		if (h->xid & CTL_NB_XID)
-			return;		/* of_ctl_barrier's */
+		if (h->xid & CTL_NB_XID) {	/* of_ctl_barrier's */
+			if (oc->hooks.barrier != NULL)
+				oc->hooks.barrier(c->dpid, h->xid,
+				    oc->hooks.arg);
+			return;
+		}
 		if (c->barriers_out > 0)
 			c->barriers_out--;
 		oc->st.barriers_acked++;
@@ -1582,20 +1586,27 @@ of_ctl_send(uint64_t dpid, of_ctl_encode_fn enc, const void *arg)
 	return xid;
 }
 
-int
-of_ctl_barrier(uint64_t dpid)
+uint32_t
+of_ctl_barrier_xid(uint64_t dpid)
 {
 	struct of_ctl	*oc = &ofc_main;
 	struct ofc_conn	*c = ofc_by_dpid(oc, dpid);
+	uint32_t	 xid;
 
 	if (c == NULL)
-		return -1;
+		return 0;
 	/* Not counted in barriers_out: the programming rounds wait on
 	 * their own barriers only. */
-	of_simple_encode(ofc_buf(oc), c->version, OF_BARRIER_REQUEST,
-	    (++c->xid & ~CTL_NB_XID) | CTL_NB_XID);
+	xid = (++c->xid & ~CTL_NB_XID) | CTL_NB_XID;
+	of_simple_encode(ofc_buf(oc), c->version, OF_BARRIER_REQUEST, xid);
 	ofc_send(c);
-	return 0;
+	return xid;
+}
+
+int
+of_ctl_barrier(uint64_t dpid)
+{
+	return of_ctl_barrier_xid(dpid) == 0 ? -1 : 0;
 }
 
 /* ---- a member of a controller cluster (1.3.5 section 6.3.6) ---- */

@@ -145,6 +145,8 @@ struct of_ctl_hooks {
 		    uint32_t xid, struct rbuf *entries, void *arg);
 	void	 (*error)(uint64_t dpid, uint32_t xid, uint16_t type,
 		    uint16_t code, void *arg);
+	/* The BARRIER_REPLY to of_ctl_barrier_xid()'s request xid. */
+	void	 (*barrier)(uint64_t dpid, uint32_t xid, void *arg);
 	void	*arg;
 };
 
@@ -183,6 +185,8 @@ typedef int (*of_ctl_encode_fn)(struct wbuf *, uint8_t version,
 uint32_t of_ctl_send(uint64_t dpid, of_ctl_encode_fn enc, const void *arg);
 /* Close what was pushed with a BARRIER_REQUEST; -1: not connected. */
 int	of_ctl_barrier(uint64_t dpid);
+/* The same: the request's xid (never 0), or 0 when not connected. */
+uint32_t of_ctl_barrier_xid(uint64_t dpid);
 
 /*
  * A member of a controller cluster (OpenFlow 1.3.5 section 6.3.6): its

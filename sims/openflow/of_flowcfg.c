@@ -1341,7 +1341,7 @@ fc_start(void)
 		.stats_flow = fc_stats_flow, .stats_end = fc_stats_end,
 		.port = op_port, .port_stats = op_port_stats,
 		.link = op_link, .mp_reply = gm_mp_reply,
-		.error = gm_error, .arg = NULL,
+		.error = gm_error, .barrier = gm_wait_barrier, .arg = NULL,
 	};
 
 	of_ctl_set_hooks(&h);

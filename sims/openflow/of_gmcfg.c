@@ -313,11 +313,14 @@ gm_delete_all(void)
 	return cnt;
 }
 
-void
-gm_rpc_push(enum gm_kind k, uint64_t dpid, const void *spec, uint16_t cmd)
+uint32_t
+gm_rpc_push(enum gm_kind k, uint64_t dpid, const void *spec, uint16_t cmd,
+    uint32_t *barrier_xid)
 {
-	(void)gm_send_mod(k, dpid, spec, cmd);
-	(void)of_ctl_barrier(dpid);
+	uint32_t	xid = gm_send_mod(k, dpid, spec, cmd);
+
+	*barrier_xid = xid != 0 ? of_ctl_barrier_xid(dpid) : 0;
+	return xid;
 }
 
 void
@@ -533,6 +536,8 @@ gm_error(uint64_t dpid, uint32_t xid, uint16_t type, uint16_t code,
 	int		 k;
 
 	(void)arg;
+	if (xid != 0 && gm_wait_error(dpid, xid, type, code))
+		return;		/* a sal-group (sal-meter) RPC's */
 	for (k = 0; n != NULL && xid != 0 && k < GM_KINDS; k++)
 		if (gm_error_side((enum gm_kind)k, &n->s[k], dpid, xid, type,
 		    code))
@@ -546,6 +551,7 @@ gm_stop(void)
 	struct gm_cfg	*c, *tc;
 	int		 k;
 
+	gm_wait_stop();
 	HASH_ITER(hh, gm_nodes, n, tn) {
 		for (k = 0; k < GM_KINDS; k++) {
 			HASH_ITER(hh, n->s[k].cfg, c, tc)

@@ -157,9 +157,33 @@ int	 gm_delete(enum gm_kind, uint64_t dpid, uint32_t id);
 uint32_t gm_delete_node(uint64_t dpid);
 uint32_t gm_delete_all(void);
 /* Push without keeping it (sal-group, sal-meter): the OF_GC_* (equal to
- * OF_MC_*) command. */
-void	 gm_rpc_push(enum gm_kind, uint64_t dpid, const void *spec,
-	    uint16_t cmd);
+ * OF_MC_*) command, then a barrier.  The MOD's xid (0: not sent, the
+ * switch's version has none) and in *barrier_xid the barrier's. */
+uint32_t gm_rpc_push(enum gm_kind, uint64_t dpid, const void *spec,
+	    uint16_t cmd, uint32_t *barrier_xid);
+
+/*
+ * The sal-group and sal-meter replies wait for the switch (of_gmwait.c):
+ * gm_wait_add defers h until the ERROR for mod_xid (500 with the
+ * switch's error), the BARRIER_REPLY for barrier_xid (the output, with
+ * the transaction-id), or --rpc-timeout (500).  gm_wait_error: 1 when
+ * the ERROR answered a wait.  gm_wait_barrier is the of_ctl hook.
+ */
+#define GM_RPC_TIMEOUT	10.0	/* seconds, --rpc-timeout */
+struct gm_wait_counters {
+	uint64_t	answered;	/* after the barrier */
+	uint64_t	refused;	/* with the switch's error */
+	uint64_t	timeouts;	/* past --rpc-timeout */
+};
+struct http_req;
+void	 gm_wait_add(struct http_req *, int rfc8040, enum gm_kind,
+	    uint64_t dpid, uint32_t mod_xid, uint32_t barrier_xid);
+int	 gm_wait_error(uint64_t dpid, uint32_t xid, uint16_t type,
+	    uint16_t code);
+void	 gm_wait_barrier(uint64_t dpid, uint32_t xid, void *arg);
+void	 gm_wait_set_timeout(double secs);
+const struct gm_wait_counters *gm_wait_counters(enum gm_kind);
+void	 gm_wait_stop(void);
 
 /* Reads.  gm_config_count: the node's config groups (meters).  gm_has:
  * the config (oper 0) or the switch's view (1; 2: with statistics)

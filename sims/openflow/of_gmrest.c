@@ -185,11 +185,6 @@ gm_restconf(struct rc_req *rq, enum gm_kind k)
 
 /* ---- sal-group and sal-meter ---- */
 
-static const struct doc_module gmr_sal_mod[GM_KINDS] = {
-	{ "sal-group", "urn:opendaylight:group:service" },
-	{ "sal-meter", "urn:opendaylight:meter:service" },
-};
-
 /* The node of an input, connected; -1 after an error reply. */
 static int
 gmr_rpc_node(struct http_req *h, const struct doc_node *in, uint64_t *dpid)
@@ -217,9 +212,9 @@ gmr_rpc_node(struct http_req *h, const struct doc_node *in, uint64_t *dpid)
 }
 
 /* add- and remove-: the input is the entry (node-group, node-meter);
- * update-: its updated-group (updated-meter).  Each answers once its
- * MOD and a barrier are queued.  op: the kind, times 4, plus the
- * command. */
+ * update-: its updated-group (updated-meter).  Each answers once the
+ * switch has answered its MOD and the barrier after it (of_gmwait.c).
+ * op: the kind, times 4, plus the command. */
 static void
 gmr_rpc(struct http_req *h, const struct doc_node *in, int rfc8040,
     int op)
@@ -229,7 +224,7 @@ gmr_rpc(struct http_req *h, const struct doc_node *in, int rfc8040,
 	struct doc_node	 e = *in;
 	void		*s;
 	uint64_t	 dpid;
-	uint32_t	 id;
+	uint32_t	 id, xid, bxid;
 	char		 err[256], upd[32];
 
 	if (gmr_rpc_node(h, in, &dpid) == -1)
@@ -245,9 +240,15 @@ gmr_rpc(struct http_req *h, const struct doc_node *in, int rfc8040,
 		http_error(h, 400, "protocol", "invalid-value", "%s", err);
 		return;
 	}
-	gm_rpc_push(k, dpid, s, cmd);
+	xid = gm_rpc_push(k, dpid, s, cmd, &bxid);
 	free(s);
-	rc_rpc_empty(h, rfc8040, &gmr_sal_mod[k]);
+	if (xid == 0 || bxid == 0) {
+		http_error(h, 400, "protocol", "operation-not-supported",
+		    "openflow:%" PRIu64 " has no %ss (OpenFlow 1.0)", dpid,
+		    gm_kind_name(k));
+		return;
+	}
+	gm_wait_add(h, rfc8040, k, dpid, xid, bxid);
 }
 
 /* OF_GC_ADD, _MODIFY, _DELETE are 0, 1, 2, as OF_MC_*. */

@@ -29,6 +29,7 @@ struct of_group_mod {
 	uint32_t	 group_id;
 	const uint8_t	*buckets;	/* points into the message */
 	size_t		 buckets_len;
+	uint32_t	 command_bucket_id;	/* 1.5 (of_group15.c) */
 };
 
 /* One group as the multiparts see it. */

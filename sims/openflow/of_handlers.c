@@ -437,16 +437,19 @@ of_groups_watch_flows(struct of_switch *sw, int replay)
  * into 1.3's form in a buffer of their own, big enough for any message
  * (a 1.5 bucket is 8 bytes at least, its 1.3 form 8 more). */
 int
-of_group_mod_any_decode(uint8_t version, struct rbuf *body,
-    struct of_group_mod *gm, enum of_err *err)
+of_group_mod_any_decode(uint8_t version, const struct of_groups *gt,
+    struct rbuf *body, struct of_group_mod *gm, enum of_err *err)
 {
-	static uint8_t	b13[2 * OF_MAX_MSG];
+	static uint8_t	b13[2 * OF_MAX_MSG], edit[2 * OF_MAX_MSG];
 	struct wbuf	w;
 
 	if (version < OF_VERSION_15)
 		return of_group_mod_decode(body, gm, err);
 	wbuf_init(&w, b13, sizeof(b13));
-	return of_group_mod15_decode(body, gm, &w, err);
+	if (of_group_mod15_decode(body, gm, &w, err) == -1)
+		return -1;
+	wbuf_init(&w, edit, sizeof(edit));
+	return of_group15_edit(gt, gm, &w, err);
 }
 
 /* GROUP_MOD (1.3.5 section 7.3.4.2); 1.0 has no groups. */
@@ -471,7 +474,8 @@ of_on_group_mod(const struct of_ctx *c)
 	lim.max_groups = sw->sim->cfg.max_groups;
 	before = of_groups_count(sw->owner->groups);
 	lim.max_depth = sw->sim->cfg.max_group_depth;
-	if (of_group_mod_any_decode(sw->version, c->body, &gm, &err) == -1 ||
+	if (of_group_mod_any_decode(sw->version, sw->owner->groups, c->body,
+	    &gm, &err) == -1 ||
 	    of_groups_apply(&sw->owner->groups, &gm, &lim, clock_ns(),
 	    of_group_deleted, sw, &err) == -1) {
 		(*cn->group_mod_errors)++;
@@ -980,6 +984,8 @@ of_on_multipart(const struct of_ctx *c)
 	case OF_MP_FLOW_MONITOR:	of_mp_flow_monitor(c, &req.body);
 					return;
 	case OF_MP_TABLE_DESC:	of_mp_table_desc(c); return;
+	case OF_MP_CONTROLLER_STATUS:	of_mp_cont_status(c->sw, c->h->xid);
+					return;
 	case OF_MP_EXPERIMENTER:	of_on_mp_experimenter(c, &req.body);
 					return;
 	default:

@@ -264,6 +264,7 @@ static const struct counter_row of_counter_rows[] = {
 	OFC(role_stale, "role_stale"),
 	OFC(is_slave_refused, "is_slave_refused"),
 	OFC(role_status_sent, "role_status_sent"),
+	OFC(controller_status_sent, "controller_status_sent"),
 	OFC(failover_flow_mods, "failover_flow_mods"),
 	OFC(reads_paused, "reads_paused"),
 };

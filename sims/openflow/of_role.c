@@ -28,6 +28,7 @@ struct of_role {
 	uint64_t		 held_at_open;
 	uint32_t		 max_gm[2];	/* config groups, meters per
 						   node (of_gmcfg.h) */
+	double			 rpc_timeout;	/* sal-group, sal-meter */
 };
 
 static struct of_role	ofr;
@@ -366,6 +367,9 @@ static const struct opt ofinv_rows[] = {
 	OPT_U("max-meters-per-node", "N", struct of_role, max_gm[1], 1,
 	    10000000, CTL_GIVEN_OPT, "config meters a node holds at most\n"
 	    "(a PUT past them: 409)", .def = "4096"),
+	OPT_D("rpc-timeout", "S", struct of_role, rpc_timeout, 0.1, 3600,
+	    CTL_GIVEN_OPT, "a sal-group or sal-meter RPC the switch has\n"
+	    "not answered in S seconds fails (500)", .def = "10"),
 	OPT_END
 };
 
@@ -383,8 +387,24 @@ ofinv_start(void *cfg, struct http_server *hs, char *err, size_t errlen)
 	gm_rpc_register(hs);
 	gm_set_max(GM_GROUP, ofr.max_gm[0] ? ofr.max_gm[0] : GM_DEFAULT_MAX);
 	gm_set_max(GM_METER, ofr.max_gm[1] ? ofr.max_gm[1] : GM_DEFAULT_MAX);
+	gm_wait_set_timeout(ofr.rpc_timeout);
 	fc_start();
 	return 0;
+}
+
+/* The sal-group (sal-meter) RPCs' answers, when there were any. */
+static void
+ofinv_rpc_summary(int k)
+{
+	const struct gm_wait_counters	*w = gm_wait_counters(k);
+	char				 title[128];
+
+	if (w->answered + w->refused + w->timeouts == 0)
+		return;
+	snprintf(title, sizeof(title), "sal-%s RPCs: # answered, "
+	    "# refused by switches, # timed out\n", gm_kind_name(k));
+	ctl_print_figures(title, (const uint64_t[]){ w->answered,
+	    w->refused, w->timeouts }, 3);
 }
 
 /* Bad group and meter bodies, refusals and the switches' answers. */
@@ -407,6 +427,7 @@ ofinv_summary(void *cfg)
 		ctl_print_figures(title, (const uint64_t[]){ g->mods,
 		    g->switch_errors, g->bad_bodies, g->refused_full,
 		    g->bad_replies }, 5);
+		ofinv_rpc_summary(k);
 	}
 }
 

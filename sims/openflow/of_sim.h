@@ -205,6 +205,7 @@ struct of_counters {
 	uint64_t	*role_stale;
 	uint64_t	*is_slave_refused;
 	uint64_t	*role_status_sent;
+	uint64_t	*controller_status_sent;	/* 1.5 */
 	uint64_t	*failover_flow_mods;
 	/* Per controller (--controller EP,...): FLOW_MODs taken from it. */
 	uint64_t	*ctl_flow_mods[OF_MAX_CONTROLLERS];
@@ -280,6 +281,14 @@ void	 of_switch_free(struct of_switch *);
 void	 of_rxpeek_all(struct of_sim *);
 struct wbuf *of_scratch(void);
 int	 of_switch_connected(const struct of_switch *);
+/* 1.5's CONTROLLER_STATUS (of_contstatus.c): sw's connection changed
+ * (an OF_CSR_* reason; up: its channel is up), told to the others; the
+ * multipart's reply to sw, listing the switch's connections. */
+#define OF_CSR_REQUEST		0	/* ofp_controller_status_reason */
+#define OF_CSR_CHANNEL_STATUS	1
+#define OF_CSR_ROLE		2
+void	 of_cont_status_notify(struct of_switch *, uint8_t reason, int up);
+void	 of_mp_cont_status(struct of_switch *, uint32_t xid);
 
 /* of_switch.c: ROLE_REQUEST applied; the ROLE_REPLY is the caller's. */
 int	 of_switch_role(struct of_switch *, uint32_t role, uint64_t gen,
@@ -335,9 +344,10 @@ void	 of_flows_account(struct of_switch *, const struct of_ft_result *,
 int	 of_group_flows_delete(struct of_switch *, uint32_t group_id,
 	    uint64_t now, struct of_ft_result *);
 void	 of_groups_watch_flows(struct of_switch *, int replay);
-/* A GROUP_MOD body of any version, 1.5's buckets in 1.3's form. */
-int	 of_group_mod_any_decode(uint8_t version, struct rbuf *,
-	    struct of_group_mod *, enum of_err *);
+/* A GROUP_MOD body of any version, 1.5's buckets in 1.3's form; its
+ * INSERT_BUCKET and REMOVE_BUCKET made MODIFYs of gt's group. */
+int	 of_group_mod_any_decode(uint8_t version, const struct of_groups *gt,
+	    struct rbuf *, struct of_group_mod *, enum of_err *);
 int	 of_port_mod_check(struct of_switch *, struct rbuf *,
 	    struct of_port_mod *, enum of_err *);
 void	 of_port_mod_apply(struct of_switch *, const struct of_port_mod *);

@@ -338,6 +338,7 @@ of_fsm(struct of_switch *sw, const struct of_header *h, const uint8_t *msg)
 	if (t == OF_FEATURES_REQUEST && sw->state == OFS_FEATURES_WAIT) {
 		sw->up_ns = clock_ns();
 		of_change_state(sw, OFS_UP, "features reply sent");
+		of_cont_status_notify(sw, OF_CSR_CHANNEL_STATUS, 1);
 		of_connect_items(sw);
 		of_pktin_start(sw);
 		if (sw->sim->on_up != NULL)
@@ -622,6 +623,10 @@ of_async_default(struct of_async *a)
 	a->role_status[0] = a->role_status[1] = 0x7;
 	a->table_status[0] = a->table_status[1] = 0x18;	/* VACANCY_* */
 	a->requestforward[0] = a->requestforward[1] = 0x3;
+	/* 1.5's controller status: channel and role changes, either role
+	 * (reasons 1 and 2, what this switch sends). */
+	a->cont_status[0] = a->cont_status[1] =
+	    (1u << OF_CSR_CHANNEL_STATUS) | (1u << OF_CSR_ROLE);
 }
 
 /* Connected: we speak first with a HELLO offering our versions. */
@@ -734,12 +739,15 @@ of_switch_role(struct of_switch *sw, uint32_t role, uint64_t gen,
 		(*sw->sim->c.role_changes)++;
 		log_debug("switch %u: controller %u is now %s", sw->idx,
 		    sw->ctl + 1, of_role_name(of_conn_role(sw)));
+		of_cont_status_notify(sw, OF_CSR_ROLE, 1);
 	}
 	for (k = 0; k < r->n; k++)
 		if (demoted & (1u << k)) {
 			(*sw->sim->c.role_changes)++;
 			of_role_status(of_switch_conn(sw->sim, sw->idx, k),
 			    r->generation);
+			of_cont_status_notify(of_switch_conn(sw->sim,
+			    sw->idx, k), OF_CSR_ROLE, 1);
 		}
 	return 0;
 }
@@ -753,6 +761,8 @@ of_switch_down(struct pool_dev *pd, const char *why)
 		(*sw->sim->c.disconnects)++;
 		log_info("switch %u: disconnected: %s", sw->idx, why);
 	}
+	if (sw->state == OFS_UP)
+		of_cont_status_notify(sw, OF_CSR_CHANNEL_STATUS, 0);
 	rxpeek_stop(&sw->rxp);
 	of_rx_stop(sw);
 	of_pktin_stop(sw);

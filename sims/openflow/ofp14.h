@@ -69,6 +69,8 @@
 #define OFP15_GROUP_BUCKET_ALL		0xffffffffu
 #define OFP15_GC_INSERT_BUCKET		3
 #define OFP15_GC_REMOVE_BUCKET		5
+#define OFP15_GMFC_UNKNOWN_BUCKET	15	/* ofp_group_mod_failed_code */
+#define OFP15_GMFC_BUCKET_EXISTS	16
 /* 1.5.1 ofp_group_desc (7.3.5.10): length, type, pad, group_id,
  * bucket_array_len, pad; buckets; properties. */
 #define OFP15_GROUP_DESC_FIXED		16

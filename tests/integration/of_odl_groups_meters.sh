@@ -6,8 +6,10 @@
 # byte-count, buckets, weight, group-select), compared with what was sent;
 # DELETE, and the switch no longer reports it.  Also: the draft URLs and
 # JSON, a group the switch refuses (never operational), bad bodies, the
-# --max-groups-per-node bound, sal-group's add-group and remove-group,
-# and the switches' own GROUP_MOD counters; then the same for meters
+# --max-groups-per-node bound, sal-group's add-group and remove-group
+# (answered once the switch's barrier reply came, with the transaction-id;
+# a group the switch refuses fails with its error; --rpc-timeout), and
+# the switches' own GROUP_MOD counters; then the same for meters
 # (m4.xml; meter-statistics, meter-kbps, flow-count, packet-in-count,
 # byte-in-count, meter-band-stats, meter-band-headers; sal-meter).
 . "$(dirname "$0")/../lib.sh"
@@ -19,7 +21,7 @@ OF_PORT=$(free_ports 1)
 RC_PORT=$(free_ports 1)
 start_bg "$TMPD/ctl.log" "$SBSIM" controller --openflow "ptcp:$OF_PORT" \
     --restconf "127.0.0.1:$RC_PORT" --stats-interval 0.2 \
-    --max-groups-per-node 3
+    --max-groups-per-node 3 --rpc-timeout 4
 CTL=$LAST_PID
 wait_listen "$OF_PORT" || fail "controller did not listen on $OF_PORT"
 wait_listen "$RC_PORT" || fail "controller did not serve RESTCONF"
@@ -213,10 +215,38 @@ cat >"$TMPD/add.json" <<'EOF'
  {"bucket-id": 0, "watch_port": 1, "action": [{"order": 0,
   "output-action": {"output-node-connector": "1"}}]}]}}}
 EOF
-expect 204 POST "$B/rests/operations/sal-group:add-group" application/json "$TMPD/add.json"
+expect 200 POST "$B/rests/operations/sal-group:add-group" application/json "$TMPD/add.json"
+check 'd["sal-group:output"]["transaction-id"] > 0' "add-group output"
 poll "$B/restconf/operational/$N2D/group/6" 'd["flow-node-inventory:group"][0]["buckets"]["bucket"][0]["watch_port"] == 1'
-expect 204 POST "$B/rests/operations/sal-group:remove-group" application/json "$TMPD/add.json"
+# The same group again: the switch's GROUP_EXISTS is the RPC's error, as
+# openflowplugin reports it.
+expect 500 POST "$B/restconf/operations/sal-group:add-group" application/json "$TMPD/add.json"
+grep -q "Device reported error type OFPETGROUPMODFAILED code OFPGMFCGROUPEXISTS" \
+    "$TMPD/out" || fail "add-group of an existing group: $(cat "$TMPD/out")"
+grep -q operation-failed "$TMPD/out" || fail "refused RPC's error-tag"
+expect 200 POST "$B/restconf/operations/sal-group:remove-group" application/json "$TMPD/add.json"
+check 'd["output"]["transaction-id"] > 0' "remove-group output (draft)"
 poll "$B/restconf/operational/$N2D" 'sorted(g["group-id"] for g in d["node"][0]["flow-node-inventory:group"]) == [2]'
+# With the switches stopped the reply waits (the connection held, the
+# loop serving others), and comes once they answer the barrier; past
+# --rpc-timeout it fails.  (A DELETE of a group none has is no error,
+# 1.3.5 section 6.7.)
+kill -STOP "$SW"
+curl -s -u admin:admin -o "$TMPD/late" -w '%{http_code}' -X POST \
+    -H "Content-Type: application/json" --data-binary "@$TMPD/add.json" \
+    "$B/rests/operations/sal-group:remove-group" >"$TMPD/late.code" &
+LATE=$!
+sleep 1
+expect 200 GET "$N1/group=3?content=config"
+kill -0 "$LATE" 2>/dev/null || { kill -CONT "$SW"
+	fail "remove-group answered with its switch stopped: $(cat "$TMPD/late.code")"; }
+kill -CONT "$SW"
+wait "$LATE"
+[ "$(cat "$TMPD/late.code")" = 200 ] || fail "late remove-group: $(cat "$TMPD/late.code") $(cat "$TMPD/late")"
+kill -STOP "$SW"
+expect 500 POST "$B/rests/operations/sal-group:remove-group" application/json "$TMPD/add.json"
+kill -CONT "$SW"
+grep -q "did not answer within 4 s" "$TMPD/out" || fail "timed out RPC: $(cat "$TMPD/out")"
 
 # DELETE (the suite's "Delete the group"), then the switch has it no more.
 expect 204 DELETE "$N1/group=1"
@@ -288,9 +318,13 @@ expect 400 PUT "$N1/meter=5" application/json "$TMPD/mbad.json"
 grep -q meter-fast "$TMPD/out" || fail "bad meter flag not named"
 expect 201 PUT "$B/restconf/config/$N2D/meter/2" application/json "$TMPD/m2.json"
 poll "$B/restconf/operational/$N2D/meter/2" 'd["flow-node-inventory:meter"][0]["flags"] == "meter-kbps meter-stats"'
-expect 204 POST "$B/rests/operations/sal-meter:add-meter" application/json "$TMPD/addm.json"
+expect 200 POST "$B/rests/operations/sal-meter:add-meter" application/json "$TMPD/addm.json"
+check 'd["sal-meter:output"]["transaction-id"] > 0' "add-meter output"
 poll "$B/restconf/operational/$N2D/meter/6" 'd["flow-node-inventory:meter"][0]["meter-band-headers"]["meter-band-header"][0]["drop-rate"] == 5'
-expect 204 POST "$B/rests/operations/sal-meter:remove-meter" application/json "$TMPD/addm.json"
+expect 500 POST "$B/rests/operations/sal-meter:add-meter" application/json "$TMPD/addm.json"
+grep -q "Device reported error type OFPETMETERMODFAILED code OFPMMFCMETEREXISTS" \
+    "$TMPD/out" || fail "add-meter of an existing meter: $(cat "$TMPD/out")"
+expect 200 POST "$B/rests/operations/sal-meter:remove-meter" application/json "$TMPD/addm.json"
 # A flow through the meter (the suite's f51 step): its operational view
 # shows the meter instruction's meter-id.
 cat >"$TMPD/f51.xml" <<'EOF'
@@ -348,22 +382,26 @@ expect 404 DELETE "$B/rests/data/opendaylight-inventory:nodes/node=openflow%3A2"
 poll "$B/restconf/operational/$N2D" '"flow-node-inventory:group" not in d["node"][0] and "flow-node-inventory:meter" not in d["node"][0]'
 
 # The switches took: 1 ADD + 1 MODIFY + ADD 7 (refused) + ADD 3 +
-# DELETE 1 on openflow:1, ADD 2 + ADD 6 + DELETE 6 + DELETE 2 + ADD 2 +
-# DELETE 2 (the node's) on the other.
+# DELETE 1 on openflow:1, ADD 2 + ADD 6 + ADD 6 (refused) + 3 DELETE 6 +
+# DELETE 2 + ADD 2 + DELETE 2 (the node's) on the other.
 stop_pid "$SW"
-[ "$(json_get "$TMPD/sw.json" 'r["counters"]["group_mods"]')" = 11 ] ||
-    fail "switches counted $(json_get "$TMPD/sw.json" 'r["counters"]["group_mods"]') GROUP_MODs, not 11"
-[ "$(json_get "$TMPD/sw.json" 'r["counters"]["group_mod_errors"]')" = 1 ] ||
-    fail "switches refused other than one GROUP_MOD"
-# ADD 1, ADD 7 (refused), ADD 3, DELETE 1; ADD 2, ADD 6, DELETE 6,
-# DELETE 2, ADD 2, DELETE 2.
-[ "$(json_get "$TMPD/sw.json" 'r["counters"]["meter_mods"]')" = 10 ] ||
-    fail "switches counted $(json_get "$TMPD/sw.json" 'r["counters"]["meter_mods"]') METER_MODs, not 10"
-[ "$(json_get "$TMPD/sw.json" 'r["counters"]["meter_mod_errors"]')" = 1 ] ||
-    fail "switches refused other than one METER_MOD"
+[ "$(json_get "$TMPD/sw.json" 'r["counters"]["group_mods"]')" = 14 ] ||
+    fail "switches counted $(json_get "$TMPD/sw.json" 'r["counters"]["group_mods"]') GROUP_MODs, not 14"
+[ "$(json_get "$TMPD/sw.json" 'r["counters"]["group_mod_errors"]')" = 2 ] ||
+    fail "switches refused other than two GROUP_MODs"
+# ADD 1, ADD 7 (refused), ADD 3, DELETE 1; ADD 2, ADD 6, ADD 6 (refused),
+# DELETE 6, DELETE 2, ADD 2, DELETE 2.
+[ "$(json_get "$TMPD/sw.json" 'r["counters"]["meter_mods"]')" = 11 ] ||
+    fail "switches counted $(json_get "$TMPD/sw.json" 'r["counters"]["meter_mods"]') METER_MODs, not 11"
+[ "$(json_get "$TMPD/sw.json" 'r["counters"]["meter_mod_errors"]')" = 2 ] ||
+    fail "switches refused other than two METER_MODs"
 stop_pid "$CTL"
-grep -q "groups: 11 GROUP_MODs sent, 1 refused by switches, 3 bad bodies, 1 refused past --max-groups-per-node, 0 bad replies" \
+grep -q "groups: 14 GROUP_MODs sent, 1 refused by switches, 3 bad bodies, 1 refused past --max-groups-per-node, 0 bad replies" \
     "$TMPD/ctl.log" || fail "controller's groups line"
-grep -q "meters: 10 METER_MODs sent, 1 refused by switches, 1 bad bodies, 0 refused past --max-meters-per-node, 0 bad replies" \
+grep -q "sal-group RPCs: 3 answered, 1 refused by switches, 1 timed out" \
+    "$TMPD/ctl.log" || fail "controller's sal-group line"
+grep -q "meters: 11 METER_MODs sent, 1 refused by switches, 1 bad bodies, 0 refused past --max-meters-per-node, 0 bad replies" \
     "$TMPD/ctl.log" || fail "controller's meters line"
+grep -q "sal-meter RPCs: 2 answered, 1 refused by switches, 0 timed out" \
+    "$TMPD/ctl.log" || fail "controller's sal-meter line"
 exit 0

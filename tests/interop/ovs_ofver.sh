@@ -6,7 +6,8 @@
 # deleted, read back byte-exact as text (1.5: OFPMP_FLOW_DESC with OXS
 # statistics), aggregate, tables, port stats with their ETHERNET
 # property, PORT_MOD, PACKET_OUT (1.5: in_port in a match), groups of
-# every type read back as given (1.5: bucket ids and properties), queue
+# every type read back as given (1.5: bucket ids and properties, and
+# insert-buckets and remove-buckets with their errors), queue
 # config, vacancy thresholds through TABLE_MOD and TABLE_DESC.
 . "$(dirname "$0")/../lib.sh"
 need ovs-ofctl
@@ -108,6 +109,42 @@ groups() { $OFCTL dump-groups $EP | grep group_id= | sed 's/^ *//' | sort; }
 diff -u <(sort "$TMPD/groups") <(groups) || fail "dump-groups differs from what was added"
 $OFCTL mod-group $EP "$MOD" || fail "mod-group"
 groups | grep -qx "$MOD" || fail "mod-group not read back: $(groups)"
+if [ "$V" = 15 ]; then
+	# 1.5's bucket commands (1.5.1 section 7.3.4.2): FIRST, after an
+	# id, LAST; then REMOVE_BUCKET of an id, FIRST, LAST and ALL.
+	G9='group_id=9,type=select'
+	B0='bucket=bucket_id:0,weight:10,actions=output:1'
+	B1='bucket=bucket_id:1,weight:20,actions=output:2'
+	B7='bucket=bucket_id:7,weight:3,actions=output:3'
+	B8='bucket=bucket_id:8,weight:4,actions=output:4'
+	B9='bucket=bucket_id:9,weight:5,actions=output:4'
+	g9() { groups | grep "^group_id=9,"; }
+	bkt() {	# bkt CMD SPEC WANT: CMD, then group 9 reads WANT
+		$OFCTL "$1" $EP "group_id=9,$2" || fail "$1 $2"
+		[ "$(g9)" = "$3" ] || fail "$1 $2: $(g9), not $3"
+	}
+	$OFCTL add-group $EP "$G9,$B0,$B1" || fail "add-group 9"
+	bkt insert-buckets "command_bucket_id=first,$B7" "$G9,$B7,$B0,$B1"
+	bkt insert-buckets "command_bucket_id=0,$B8" "$G9,$B7,$B0,$B8,$B1"
+	bkt insert-buckets "command_bucket_id=last,$B9" "$G9,$B7,$B0,$B8,$B1,$B9"
+	$OFCTL insert-buckets $EP "group_id=9,command_bucket_id=last,$B9" \
+	    >"$TMPD/bk.out" 2>&1 && fail "a bucket id twice was taken"
+	grep -q OFPGMFC_BUCKET_EXISTS "$TMPD/bk.out" || fail "$(cat "$TMPD/bk.out")"
+	$OFCTL insert-buckets $EP "group_id=9,command_bucket_id=42,$B9" \
+	    >"$TMPD/bk.out" 2>&1 && fail "insert after bucket 42 was taken"
+	grep -q OFPGMFC_UNKNOWN_BUCKET "$TMPD/bk.out" || fail "$(cat "$TMPD/bk.out")"
+	bkt remove-buckets command_bucket_id=8 "$G9,$B7,$B0,$B1,$B9"
+	$OFCTL remove-buckets $EP group_id=9,command_bucket_id=8 \
+	    >"$TMPD/bk.out" 2>&1 && fail "bucket 8 removed twice"
+	grep -q OFPGMFC_UNKNOWN_BUCKET "$TMPD/bk.out" || fail "$(cat "$TMPD/bk.out")"
+	bkt remove-buckets command_bucket_id=first "$G9,$B0,$B1,$B9"
+	bkt remove-buckets command_bucket_id=last "$G9,$B0,$B1"
+	bkt remove-buckets command_bucket_id=all "$G9"
+	$OFCTL remove-buckets $EP group_id=10,command_bucket_id=all \
+	    >"$TMPD/bk.out" 2>&1 && fail "remove-buckets of no group taken"
+	grep -q OFPGMFC_UNKNOWN_GROUP "$TMPD/bk.out" || fail "$(cat "$TMPD/bk.out")"
+	$OFCTL del-groups $EP group_id=9 || fail "del-groups group_id=9"
+fi
 $OFCTL dump-group-features $EP | grep -q 'Types:  0xf' || fail "group features"
 $OFCTL add-flow $EP 'priority=5,tcp,actions=group:2' || fail "add-flow group:2"
 $OFCTL dump-group-stats $EP | grep -q 'group_id=2,.*ref_count=1,' ||

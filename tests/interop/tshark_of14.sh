@@ -2,7 +2,8 @@
 # Wire validation of OpenFlow 1.4 and 1.5: ovs-ofctl -O OpenFlow14 and
 # -O OpenFlow15 sessions against a passive sbsim switch (ports with
 # properties, flows with importance, 1.5 flow descriptions with OXS,
-# port stats, groups with 1.5 bucket ids, packet-out, mod-port) and a
+# port stats, groups with 1.5 bucket ids, insert-buckets and
+# remove-buckets, packet-out, mod-port) and a
 # plain-socket session of GET_ASYNC/SET_ASYNC (property lists) and
 # ROLE_REQUEST, a flow monitor and its update in each version, and
 # ovs-ofctl's mod-table (vacancy) and dump-table-desc, captured on the
@@ -46,6 +47,12 @@ for V in 14 15; do
 	    fail "$V: packet-out"
 	$O add-group $EP "group_id=1,type=select,bucket=weight:10,actions=output:1,bucket=weight:20,actions=output:2" ||
 	    fail "$V: add-group"
+	if [ "$V" = 15 ]; then	# 1.5's bucket commands
+		$O insert-buckets $EP "group_id=1,command_bucket_id=last,bucket=bucket_id:5,weight:3,actions=output:3" ||
+		    fail "$V: insert-buckets"
+		$O remove-buckets $EP "group_id=1,command_bucket_id=5" ||
+		    fail "$V: remove-buckets"
+	fi
 	$O dump-groups $EP >/dev/null || fail "$V: dump-groups"
 	$O dump-group-stats $EP >/dev/null || fail "$V: dump-group-stats"
 	$O dump-group-features $EP >/dev/null || fail "$V: dump-group-features"

@@ -435,7 +435,7 @@ test_rollback_groups_ports(void)
 		0, 0, 0, 1, 0, 0, 0, 1 };
 	uint8_t			m[256];
 	struct snap		before, after;
-	struct of_group_mod	gm = { OF_GC_ADD, OF_GT_ALL, 1, NULL, 0 };
+	struct of_group_mod	gm = { OF_GC_ADD, OF_GT_ALL, 1, NULL, 0, 0 };
 	struct of_group_limits	lim = { 4, 16 };
 	enum of_err		err;
 

@@ -295,6 +295,9 @@ test_error_table(void)
 		{ OF_ERR_EPERM,			1, 5,	1, 5 },
 		{ OF_ERR_BAD_ACTION_EXPERIMENTER, 2, 2,	2, 2 },
 		{ OF_ERR_BAD_ACTION_EXP_TYPE,	2, 3,	2, 3 },
+		{ OF_ERR_GROUP_UNKNOWN_BUCKET,	6, 12,	1, 5 },
+		{ OF_ERR_GROUP_BUCKET_EXISTS,	6, 12,	1, 5 },
+		{ OF_ERR_GROUP_OUT_OF_BUCKETS,	6, 4,	1, 5 },
 	};
 	size_t		i;
 	uint16_t	type, code;

@@ -561,11 +561,11 @@ test_group15(void)
 	wbuf_init(&bw, b13, sizeof(b13));
 	CHECK(of_group_mod15_decode(&r, &gm, &bw, &err) == -1 &&
 	    err == OF_ERR_GROUP_BAD_BUCKET, "bucket past the array refused");
-	v.b[8 + 1] = 3;			/* INSERT_BUCKET */
+	v.b[8 + 1] = 4;			/* between INSERT_ and REMOVE_BUCKET */
 	body_of(&r, &v);
 	wbuf_init(&bw, b13, sizeof(b13));
 	CHECK(of_group_mod15_decode(&r, &gm, &bw, &err) == -1 &&
-	    err == OF_ERR_GROUP_BAD_COMMAND, "INSERT_BUCKET not taken");
+	    err == OF_ERR_GROUP_BAD_COMMAND, "command 4 not taken");
 }
 
 static void

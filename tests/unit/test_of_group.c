@@ -5,6 +5,7 @@
  * BAD_OUT_GROUP for a flow naming a missing group.
  */
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "check.h"
@@ -12,6 +13,8 @@
 #include "of_codec.h"
 #include "of_flowtable.h"
 #include "of_group.h"
+#include "of_codec14.h"
+#include "ofp14.h"
 
 #define NPORTS	4
 
@@ -46,7 +49,7 @@ static enum of_err
 mod_lim(struct of_groups **gt, const struct of_group_limits *l, uint16_t cmd,
     uint8_t type, uint32_t id, const uint8_t *b, size_t len)
 {
-	struct of_group_mod	gm = { cmd, type, id, b, len };
+	struct of_group_mod	gm = { cmd, type, id, b, len, 0 };
 	enum of_err		err = OF_ERR_NONE;
 
 	if (of_groups_apply(gt, &gm, l, 1000, on_deleted, NULL, &err) == 0)
@@ -66,7 +69,7 @@ test_codec_roundtrip(void)
 {
 	static const uint8_t	 b[] = { BUCKET(0, 0, 1) };
 	struct of_group_mod	 gm = { OF_GC_ADD, OF_GT_SELECT, 7, b,
-	    sizeof(b) }, back;
+	    sizeof(b), 0 }, back;
 	struct of_header	 h;
 	struct rbuf		 r;
 	struct wbuf		 w;
@@ -520,7 +523,7 @@ test_flow_refs(void)
 	static const uint8_t	 one[] = { BUCKET(0, 0, 1) };
 	static const uint8_t	 inst1[] = { 0, 4, 0, 16, 0, 0, 0, 0,
 	    0, 22, 0, 8, 0, 0, 0, 1 };
-	struct of_group_mod	 del = { OF_GC_DELETE, 0, 2, NULL, 0 };
+	struct of_group_mod	 del = { OF_GC_DELETE, 0, 2, NULL, 0, 0 };
 	const struct of_ft_refs	*h;
 	struct of_groups	*gt = NULL;
 	enum of_err		 err;
@@ -554,6 +557,76 @@ test_flow_refs(void)
 	of_groups_free(gt);
 }
 
+/* The ids (the pad) and output ports of group 1's buckets, in order. */
+static void
+ids_visit(void *arg, struct of_group_info *gi)
+{
+	char		*out = arg;
+	size_t		 i, len;
+
+	for (i = 0; i + 16 <= gi->buckets_len; i += len) {
+		len = (size_t)gi->buckets[i] << 8 | gi->buckets[i + 1];
+		out += sprintf(out, "%u:%u ", gi->buckets[i + 15],
+		    gi->buckets[i + 23]);
+	}
+}
+
+static enum of_err
+edit(struct of_groups **gt, uint16_t cmd, uint32_t at, const uint8_t *b,
+    size_t len)
+{
+	static uint8_t		 buf[4096];
+	struct of_group_mod	 gm = { cmd, 0, 1, b, len, at };
+	enum of_err		 err = OF_ERR_NONE;
+	struct wbuf		 w;
+
+	wbuf_init(&w, buf, sizeof(buf));
+	if (of_group15_edit(*gt, &gm, &w, &err) == -1)
+		return err;
+	return gm.command == OF_GC_MODIFY && gm.type == OF_GT_ALL ?
+	    mod(gt, gm.command, gm.type, 1, gm.buckets, gm.buckets_len) :
+	    OF_ERR__MAX;
+}
+
+/* 1.5.1 section 7.3.4.2's INSERT_BUCKET and REMOVE_BUCKET on a group 1.3
+ * made (its buckets numbered by position) as MODIFYs. */
+static void
+test_bucket15(void)
+{
+	static const uint8_t	 b[] = { BUCKET(0, 0, 1), BUCKET(0, 0, 2) };
+	uint8_t			 nb[] = { BUCKET(0, 0, 3) };
+	struct of_groups	*gt = NULL;
+	char			 ids[256];
+
+	nb[15] = 5;			/* bucket_id 5 */
+	CHECK(mod(&gt, OF_GC_ADD, OF_GT_ALL, 1, b, sizeof(b)) == OF_ERR_NONE,
+	    "group 1 added");
+	CHECK(edit(&gt, OFP15_GC_INSERT_BUCKET, 1, nb, sizeof(nb)) ==
+	    OF_ERR_NONE, "bucket 5 inserted after bucket 1");
+	of_groups_walk(gt, 1, 2000, ids_visit, ids);
+	CHECK(strcmp(ids, "0:1 1:2 5:3 ") == 0, "ids by position: %s", ids);
+	CHECK(edit(&gt, OFP15_GC_INSERT_BUCKET, OFP15_GROUP_BUCKET_FIRST, nb,
+	    sizeof(nb)) == OF_ERR_GROUP_BUCKET_EXISTS, "bucket 5 twice");
+	CHECK(edit(&gt, OFP15_GC_INSERT_BUCKET, 9, nb, sizeof(nb)) ==
+	    OF_ERR_GROUP_UNKNOWN_BUCKET, "after a bucket none has");
+	CHECK(edit(&gt, OFP15_GC_INSERT_BUCKET, OFP15_GROUP_BUCKET_ALL, nb,
+	    sizeof(nb)) == OF_ERR_GROUP_BAD_COMMAND, "INSERT at ALL");
+	CHECK(edit(&gt, OFP15_GC_REMOVE_BUCKET, 0, NULL, 0) == OF_ERR_NONE,
+	    "bucket 0 removed");
+	of_groups_walk(gt, 1, 2000, ids_visit, ids);
+	CHECK(strcmp(ids, "1:2 5:3 ") == 0, "left: %s", ids);
+	CHECK(edit(&gt, OFP15_GC_REMOVE_BUCKET, 0, NULL, 0) ==
+	    OF_ERR_GROUP_UNKNOWN_BUCKET, "bucket 0 twice");
+	CHECK(edit(&gt, OFP15_GC_REMOVE_BUCKET, OFP15_GROUP_BUCKET_LAST, NULL,
+	    0) == OF_ERR_NONE, "the last removed");
+	of_groups_walk(gt, 1, 2000, ids_visit, ids);
+	CHECK(strcmp(ids, "1:2 ") == 0, "left: %s", ids);
+	of_groups_free(gt);
+	gt = NULL;
+	CHECK(edit(&gt, OFP15_GC_REMOVE_BUCKET, OFP15_GROUP_BUCKET_ALL, NULL,
+	    0) == OF_ERR_GROUP_UNKNOWN, "no group 1");
+}
+
 static const struct check_case cases[] = {
 	CASE(test_flow_refs),
 	CASE(test_copies_bounded),
@@ -567,6 +640,7 @@ static const struct check_case cases[] = {
 	CASE(test_bound_and_delete_all),
 	CASE(test_desc_byte_identical),
 	CASE(test_flow_out_group),
+	CASE(test_bucket15),
 };
 
 int
