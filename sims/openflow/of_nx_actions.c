@@ -12,6 +12,7 @@
 #include "of_experimenter.h"
 #include "of_nx.h"
 #include "of_nxm.h"
+#include "of_oxm.h"
 
 /* NXAST_* subtypes (nicira-ext.h). */
 #define NXAST_RESUBMIT		1
@@ -82,6 +83,13 @@ nx_bits_ok(uint32_t hdr, unsigned ofs, unsigned nbits)
 	return w != 0 && nbits >= 1 && ofs + nbits <= w;
 }
 
+/* A tun_metadata field no TLV mapping gives a length to. */
+static int
+nx_tun_unmapped(uint32_t hdr)
+{
+	return of_nxm_is_tun(hdr) && of_nxm_field_bits(hdr & ~0x100u) == 0;
+}
+
 static int
 nx_zero(const uint8_t *p, size_t n)
 {
@@ -119,8 +127,44 @@ nx_reg_load(const struct nx_act *a)
 	rbuf_get_u32(a->b, &dst);
 	rbuf_get_u64(a->b, &value);
 	n = NX_NBITS(ofs_nbits);
+	if (nx_tun_unmapped(dst))
+		return nx_fail(a, OF_ERR_NX_INVALID_TLV_FIELD);
 	if (!nx_bits_ok(dst, NX_OFS(ofs_nbits), n) ||
 	    (n < 64 && value >> n != 0))
+		return nx_fail(a, OF_ERR_BAD_ACTION_ARGUMENT);
+	return 0;
+}
+
+/*
+ * set_field/load in OXM form (NXAST_REG_LOAD2, what ovs-ofctl sends for a
+ * masked or variable-length field): one OXM TLV right after the subtype,
+ * zeros to the end (decode_NXAST_RAW_REG_LOAD2).  A tun_metadata field
+ * must be mapped (of_nxm_field_bits); its value may be shorter.
+ */
+static int
+nx_reg_load2(const struct nx_act *a)
+{
+	const uint8_t	*val;
+	uint32_t	 hdr;
+	size_t		 plen, w, i;
+	unsigned	 bits;
+
+	if (rbuf_get_u32(a->b, &hdr) == -1)
+		return nx_fail(a, OF_ERR_BAD_ACTION_LEN);
+	plen = OXM_HDR_LENGTH(hdr);
+	w = OXM_HDR_HASMASK(hdr) ? plen / 2 : plen;
+	val = rbuf_ptr(a->b);
+	if (rbuf_skip(a->b, plen) == -1)
+		return nx_fail(a, OF_ERR_BAD_ACTION_LEN);
+	bits = of_nxm_field_bits((hdr & ~0x1ffu) | w);
+	if (bits == 0 && of_nxm_is_tun(hdr))
+		return nx_fail(a, OF_ERR_NX_INVALID_TLV_FIELD);
+	if (bits == 0 || w * 8 > bits || (w == 0 && !of_nxm_is_tun(hdr)))
+		return nx_fail(a, OF_ERR_BAD_ACTION_ARGUMENT);
+	for (i = 0; OXM_HDR_HASMASK(hdr) && i < w; i++)
+		if (val[i] & ~val[w + i])
+			return nx_fail(a, OF_ERR_BAD_ACTION_ARGUMENT);
+	if (!nx_zero(rbuf_ptr(a->b), rbuf_left(a->b)))
 		return nx_fail(a, OF_ERR_BAD_ACTION_ARGUMENT);
 	return 0;
 }
@@ -137,6 +181,8 @@ nx_reg_move(const struct nx_act *a)
 	rbuf_get_u16(a->b, &dst_ofs);
 	rbuf_get_u32(a->b, &src);
 	rbuf_get_u32(a->b, &dst);
+	if (nx_tun_unmapped(src) || nx_tun_unmapped(dst))
+		return nx_fail(a, OF_ERR_NX_INVALID_TLV_FIELD);
 	if (!nx_bits_ok(src, src_ofs, n_bits) ||
 	    !nx_bits_ok(dst, dst_ofs, n_bits) ||
 	    !nx_zero(rbuf_ptr(a->b), rbuf_left(a->b)))
@@ -413,6 +459,7 @@ static const struct nx_act_desc nx_acts[] = {
 	{ NXAST_SET_TUNNEL64, 24, 0, NULL },
 	{ NXAST_REG_MOVE, 0, 24, nx_reg_move },
 	{ NXAST_REG_LOAD, 24, 0, nx_reg_load },
+	{ NXAST_REG_LOAD2, 0, 16, nx_reg_load2 },
 	{ NXAST_NOTE, 0, 16, nx_note },
 	{ NXAST_MULTIPATH, 32, 0, nx_multipath },
 	{ NXAST_BUNDLE, 0, 32, nx_bundle_plain },

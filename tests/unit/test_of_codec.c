@@ -295,6 +295,16 @@ test_error_table(void)
 		{ OF_ERR_EPERM,			1, 5,	1, 5 },
 		{ OF_ERR_BAD_ACTION_EXPERIMENTER, 2, 2,	2, 2 },
 		{ OF_ERR_BAD_ACTION_EXP_TYPE,	2, 3,	2, 3 },
+		/* Nicira's: EXPERIMENTER/exp_code in 1.3, NXET_VENDOR/
+		 * NXVC_VENDOR_ERROR in 1.0 (the code after the vendor id). */
+		{ OF_ERR_NX_TLV_BAD_COMMAND,	0xffff, 16, 0xb0c2, 0 },
+		{ OF_ERR_NX_TLV_BAD_OPT_LEN,	0xffff, 17, 0xb0c2, 0 },
+		{ OF_ERR_NX_TLV_BAD_FIELD_IDX,	0xffff, 18, 0xb0c2, 0 },
+		{ OF_ERR_NX_TLV_TABLE_FULL,	0xffff, 19, 0xb0c2, 0 },
+		{ OF_ERR_NX_TLV_ALREADY_MAPPED,	0xffff, 20, 0xb0c2, 0 },
+		{ OF_ERR_NX_TLV_DUP_ENTRY,	0xffff, 21, 0xb0c2, 0 },
+		{ OF_ERR_NX_TLV_INVALID_DEL,	0xffff, 38, 0xb0c2, 0 },
+		{ OF_ERR_NX_INVALID_TLV_FIELD,	0xffff, 37, 0xb0c2, 0 },
 	};
 	size_t		i;
 	uint16_t	type, code;
