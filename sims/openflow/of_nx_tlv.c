@@ -149,25 +149,25 @@ tlv_flow_uses(void *arg, const struct of_flow_info *fi)
 }
 
 static int
-tlv_in_use(struct of_switch *sw, uint64_t deleting)
+tlv_in_use(struct of_flowtable *ft, uint64_t deleting)
 {
 	struct of_flow_filter	f;
 	struct tlv_use		u = { deleting, 0 };
 
-	if (sw->ft == NULL || deleting == 0)
+	if (ft == NULL || deleting == 0)
 		return 0;
 	memset(&f, 0, sizeof(f));
 	f.table_id = OF_TABLE_ALL;
 	f.out_port = OF_PORT_ANY;
 	f.out_group = OF_GROUP_ANY;
 	of_match_init(&f.match);
-	of_flowtable_walk(sw->ft, &f, clock_ns(), tlv_flow_uses, &u);
+	of_flowtable_walk(ft, &f, clock_ns(), tlv_flow_uses, &u);
 	return u.found;
 }
 
 /* The mappings of r applied to a copy of map, by command. */
 static int
-tlv_apply(struct of_switch *sw, struct nx_tlv_map *map, uint16_t cmd,
+tlv_apply(struct of_flowtable *ft, struct nx_tlv_map *map, uint16_t cmd,
     struct rbuf *r, enum of_err *err)
 {
 	struct nx_tlv_one	m;
@@ -186,7 +186,7 @@ tlv_apply(struct of_switch *sw, struct nx_tlv_map *map, uint16_t cmd,
 		if (cmd == NXTTMC_DELETE && map->e[m.idx].valid)
 			deleting |= 1ull << m.idx;
 	}
-	if (tlv_in_use(sw, deleting)) {
+	if (tlv_in_use(ft, deleting)) {
 		*err = OF_ERR_NX_TLV_INVALID_DEL;
 		return -1;
 	}
@@ -196,36 +196,47 @@ tlv_apply(struct of_switch *sw, struct nx_tlv_map *map, uint16_t cmd,
 	return 0;
 }
 
-void
-of_nx_tlv_mod(const struct of_ctx *c, struct rbuf *r)
+int
+of_nx_tlv_table_mod(struct nx_tlv_map *map, struct of_flowtable *ft,
+    struct rbuf *r, enum of_err *err)
 {
-	struct of_switch	*own = c->sw->owner;
-	struct nx_tlv_map	 next;
-	enum of_err		 err = OF_ERR_NONE;
-	uint16_t		 cmd;
+	struct nx_tlv_map	next = *map;
+	uint16_t		cmd;
 
-	if (of_slave_refuse(c))
-		return;
 	if (rbuf_left(r) < NX_TLV_MOD_HDR ||
 	    (rbuf_left(r) - NX_TLV_MOD_HDR) % NX_TLV_MAP_LEN != 0) {
-		tlv_refuse(c, OF_ERR_BAD_LEN);
-		return;
+		*err = OF_ERR_BAD_LEN;
+		return -1;
 	}
 	rbuf_get_u16(r, &cmd);
 	rbuf_skip(r, NX_TLV_MOD_HDR - 2);
 	if (cmd > NXTTMC_CLEAR) {
-		tlv_refuse(c, OF_ERR_NX_TLV_BAD_COMMAND);
-		return;
+		*err = OF_ERR_NX_TLV_BAD_COMMAND;
+		return -1;
 	}
-	if (own->tlv_map != NULL)
-		next = *own->tlv_map;
-	else
-		memset(&next, 0, sizeof(next));
-	if (tlv_apply(own, &next, cmd, r, &err) == -1) {
+	if (tlv_apply(ft, &next, cmd, r, err) == -1)
+		return -1;
+	*map = next;
+	return 0;
+}
+
+void
+of_nx_tlv_mod(const struct of_ctx *c, struct rbuf *r)
+{
+	static const struct nx_tlv_map	 none;
+	struct of_switch		*own = c->sw->owner;
+	struct nx_tlv_map		 next;
+	enum of_err			 err = OF_ERR_NONE;
+
+	if (of_slave_refuse(c))
+		return;
+	next = own->tlv_map != NULL ? *own->tlv_map : none;
+	if (of_nx_tlv_table_mod(&next, own->ft, r, &err) == -1) {
 		tlv_refuse(c, err);
 		return;
 	}
-	if (own->tlv_map == NULL && next.space == 0 && cmd != NXTTMC_ADD)
+	if (own->tlv_map == NULL && next.space == 0 &&
+	    memcmp(&next, &none, sizeof(next)) == 0)
 		return;		/* nothing mapped: nothing to keep */
 	if (own->tlv_map == NULL &&
 	    (own->tlv_map = malloc(sizeof(*own->tlv_map))) == NULL) {
@@ -237,20 +248,13 @@ of_nx_tlv_mod(const struct of_ctx *c, struct rbuf *r)
 }
 
 /* nx_tlv_table_reply: Open vSwitch's limits, then the mappings. */
-void
-of_nx_tlv_request(const struct of_ctx *c, struct rbuf *r)
+int
+of_nx_tlv_reply_encode(struct wbuf *w, uint8_t version, uint32_t xid,
+    const struct nx_tlv_map *map)
 {
-	const struct nx_tlv_map	*map = c->sw->owner->tlv_map;
-	struct wbuf		*w;
-	size_t			 start;
-	unsigned		 i;
+	size_t		start = of_msg_begin(w, version, OF_EXPERIMENTER, xid);
+	unsigned	i;
 
-	if (rbuf_left(r) != 0) {
-		tlv_refuse(c, OF_ERR_BAD_LEN);
-		return;
-	}
-	w = of_scratch();
-	start = of_msg_begin(w, c->sw->version, OF_EXPERIMENTER, c->h->xid);
 	wbuf_put_u32(w, OF_EXP_NICIRA);
 	wbuf_put_u32(w, NXT_TLV_TABLE_REPLY);
 	wbuf_put_u32(w, NX_TLV_SPACE);
@@ -265,6 +269,20 @@ of_nx_tlv_request(const struct of_ctx *c, struct rbuf *r)
 		wbuf_put_u16(w, (uint16_t)i);
 		wbuf_put_zero(w, 2);
 	}
-	of_msg_end(w, start);
+	return of_msg_end(w, start);
+}
+
+void
+of_nx_tlv_request(const struct of_ctx *c, struct rbuf *r)
+{
+	struct wbuf	*w;
+
+	if (rbuf_left(r) != 0) {
+		tlv_refuse(c, OF_ERR_BAD_LEN);
+		return;
+	}
+	w = of_scratch();
+	of_nx_tlv_reply_encode(w, c->sw->version, c->h->xid,
+	    c->sw->owner->tlv_map);
 	of_switch_send(c->sw, w);
 }

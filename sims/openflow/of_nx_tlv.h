@@ -21,6 +21,7 @@
 #define NX_TLV_TUN_FIELD0	40	/* NXM_NX_TUN_METADATA0's field */
 
 struct of_ctx;
+struct of_flowtable;
 struct of_switch;
 
 struct nx_tlv_entry {
@@ -38,6 +39,17 @@ struct nx_tlv_map {
 /* NXT_TLV_TABLE_MOD and NXT_TLV_TABLE_REQUEST (of_nx.c dispatches). */
 void	 of_nx_tlv_mod(const struct of_ctx *, struct rbuf *);
 void	 of_nx_tlv_request(const struct of_ctx *, struct rbuf *);
+
+/*
+ * An nx_tlv_table_mod body (after vendor and subtype) applied to map:
+ * all of it or, -1 with *err, nothing.  ft (may be NULL): the flows
+ * whose matches keep a mapping from going.
+ */
+int	 of_nx_tlv_table_mod(struct nx_tlv_map *map, struct of_flowtable *ft,
+	    struct rbuf *body, enum of_err *err);
+/* NXT_TLV_TABLE_REPLY for map (NULL: nothing mapped). */
+int	 of_nx_tlv_reply_encode(struct wbuf *, uint8_t version, uint32_t xid,
+	    const struct nx_tlv_map *map);
 
 /* The map the match and action checks of the message being handled use
  * (of_handle binds the switch's before each message; NULL: none). */
