@@ -423,13 +423,23 @@ static const struct err_wire of_errs[OF_ERR__MAX] = {
 	E(NX_TLV_INVALID_DEL, BAD_REQUEST, BRC_EPERM, BAD_REQUEST, BRC_EPERM),
 	E(NX_INVALID_TLV_FIELD, BAD_REQUEST, BRC_EPERM, BAD_REQUEST,
 	    BRC_EPERM),
+	E(NX_MUST_BE_ZERO, BAD_REQUEST, BRC_EPERM, BAD_REQUEST, BRC_EPERM),
+	E(NX_BAD_CONJUNCTION, BAD_REQUEST, BRC_EPERM, BAD_REQUEST, BRC_EPERM),
+	/* 1.3's own codes; in 1.0 Nicira's (of_nx_errs). */
+	E(BAD_SET_TYPE, BAD_ACTION, BAC_BAD_ARGUMENT,
+	    BAD_ACTION, BAC_BAD_SET_TYPE),
+	E(BAD_SET_LEN, BAD_ACTION, BAC_BAD_ARGUMENT,
+	    BAD_ACTION, BAC_BAD_SET_LEN),
+	E(BAD_SET_ARGUMENT, BAD_ACTION, BAC_BAD_ARGUMENT,
+	    BAD_ACTION, BAC_BAD_SET_ARGUMENT),
 };
 
 /*
  * Nicira's error codes (Open vSwitch's ofp-errors.h "NX1.0-1.1(t,c),
  * NX1.2+(c)"): in 1.2 and later an OFPET_EXPERIMENTER error (exp_code,
  * experimenter 0x2320); in 1.0 NXET_VENDOR/NXVC_VENDOR_ERROR with an
- * nx_vendor_error (vendor, type, code) before the data.
+ * nx_vendor_error (vendor, type, code) before the data.  code12 0: a
+ * standard code in 1.3 (OFPBAC_BAD_SET_*: "NX1.0-1.1(1,523), OF1.2+").
  */
 #define NXET_VENDOR		0xb0c2
 #define NXVC_VENDOR_ERROR	0
@@ -447,6 +457,11 @@ static const struct {
 	{ OF_ERR_NX_TLV_DUP_ENTRY, 1, 532, 21 },
 	{ OF_ERR_NX_TLV_INVALID_DEL, 1, 537, 38 },
 	{ OF_ERR_NX_INVALID_TLV_FIELD, 1, 536, 37 },
+	{ OF_ERR_NX_MUST_BE_ZERO, 1, 515, 4 },
+	{ OF_ERR_NX_BAD_CONJUNCTION, 2, 526, 15 },
+	{ OF_ERR_BAD_SET_TYPE, 1, 523, 0 },
+	{ OF_ERR_BAD_SET_LEN, 1, 524, 0 },
+	{ OF_ERR_BAD_SET_ARGUMENT, 1, 525, 0 },
 };
 
 static int
@@ -467,7 +482,7 @@ of_nx_err_to_wire(uint8_t version, enum of_err e, uint16_t *type,
 {
 	int	i = of_nx_err_find(e);
 
-	if (i < 0)
+	if (i < 0 || (version != OF_VERSION_10 && of_nx_errs[i].code12 == 0))
 		return 0;
 	*type = version != OF_VERSION_10 ? OFPET_EXPERIMENTER : NXET_VENDOR;
 	*code = version != OF_VERSION_10 ? of_nx_errs[i].code12 :
@@ -481,7 +496,7 @@ of_nx_err_body(struct wbuf *w, uint8_t version, enum of_err e)
 {
 	int	i = of_nx_err_find(e);
 
-	if (i < 0)
+	if (i < 0 || (version != OF_VERSION_10 && of_nx_errs[i].code12 == 0))
 		return;
 	wbuf_put_u32(w, OF_EXP_NICIRA_ID);
 	if (version != OF_VERSION_10)

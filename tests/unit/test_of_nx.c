@@ -258,14 +258,31 @@ test_nx_actions(void)
 	    "ffff0018 00002320 0007 0007 00010204 0000000000000005");
 	A("load:0x1ff->reg1[0..7]", OF_ERR_BAD_ACTION_ARGUMENT,
 	    "ffff0018 00002320 0007 0007 00010204 00000000000001ff");
-	A("load to reg1[30..37]", OF_ERR_BAD_ACTION_ARGUMENT,
+	/* Field references: ovs-vswitchd 3.1.0's answers (mf_check_*). */
+	A("load to reg1[30..37]", OF_ERR_BAD_SET_LEN,
 	    "ffff0018 00002320 0007 0787 00010204 0000000000000005");
-	A("load to an unknown field", OF_ERR_BAD_ACTION_ARGUMENT,
+	A("load to an unknown field", OF_ERR_BAD_SET_TYPE,
 	    "ffff0018 00002320 0007 0007 0001fe04 0000000000000005");
 	A("move:reg0[]->reg2[]", OF_ERR_NONE,
 	    "ffff0018 00002320 0006 0020 0000 0000 00010004 00010404");
-	A("move of 33 bits", OF_ERR_BAD_ACTION_ARGUMENT,
+	A("move of 33 bits", OF_ERR_BAD_SET_LEN,
 	    "ffff0018 00002320 0006 0021 0000 0000 00010004 00010404");
+	A("move from an unknown field (read as a match field)",
+	    OF_ERR_BAD_MATCH_FIELD,
+	    "ffff0018 00002320 0006 0020 0000 0000 00020004 00010004");
+	A("move with nonzero padding", OF_ERR_NX_MUST_BE_ZERO,
+	    "ffff0020 00002320 0006 0020 0000 0000 00010004 00010204"
+	    " 0000000000000001");
+	A("output_reg of an unknown field", OF_ERR_BAD_SET_TYPE,
+	    "ffff0018 00002320 000f 000f 00020004 0000 000000000000");
+	A("multipath to an unknown field, before the link count",
+	    OF_ERR_BAD_SET_TYPE, "ffff0020 00002320 000a 0000 0032 0000 0000"
+	    " 0010 00000000 0000 0001 00020004");
+	A("multipath of 17 links into 2 bits", OF_ERR_BAD_ACTION_ARGUMENT,
+	    "ffff0020 00002320 000a 0000 0032 0000 0000 0010 00000000 0000"
+	    " 0001 00010004");
+	A("exit with nonzero padding (not read)", OF_ERR_NONE,
+	    "ffff0010 00002320 0011 000000000001");
 	A("ct(commit,table=4,zone=reg0[0..15],nat(src=...))", OF_ERR_NONE,
 	    CT_NAT);
 	A("ct with nat of a wrong length", OF_ERR_BAD_ACTION_LEN,
@@ -281,7 +298,7 @@ test_nx_actions(void)
 	    " 0a 00 0000 0000 000c 0000");
 	A("conjunction(7,1/2)", OF_ERR_NONE,
 	    "ffff0010 00002320 0022 00 02 00000007");
-	A("conjunction(7,1/1)", OF_ERR_BAD_ACTION_ARGUMENT,
+	A("conjunction(7,1/1)", OF_ERR_NX_BAD_CONJUNCTION,
 	    "ffff0010 00002320 0022 00 01 00000007");
 	A("bundle_load(...,members:1,2)", OF_ERR_NONE,
 	    "ffff0028 00002320 000d 0001 0000 0000 00000002 0002 001f"
@@ -384,15 +401,17 @@ test_tun_metadata(void)
 	    "ffff0010 00002320 0021 00015102 01ff");
 	A("set_field:0x5->tun_metadata0 (REG_LOAD2)", OF_ERR_NONE,
 	    "ffff0010 00002320 0021 00015001 0500");
+	A("REG_LOAD2 of reg0 in 1 byte", OF_ERR_BAD_SET_LEN,
+	    "ffff0010 00002320 0021 00010001 0500");
 	A("REG_LOAD2 to tun_metadata1", OF_ERR_NX_INVALID_TLV_FIELD,
 	    "ffff0010 00002320 0021 00015201 0500");
-	A("REG_LOAD2 of 5 bytes to 4", OF_ERR_BAD_ACTION_ARGUMENT,
+	A("REG_LOAD2 of 5 bytes to 4", OF_ERR_BAD_SET_LEN,
 	    "ffff0018 00002320 0021 00015005 0102030405 000000000000");
-	A("REG_LOAD2 with nonzero padding", OF_ERR_BAD_ACTION_ARGUMENT,
+	A("REG_LOAD2 with nonzero padding", OF_ERR_BAD_SET_ARGUMENT,
 	    "ffff0010 00002320 0021 00015001 0501");
 	A("load:1->tun_metadata0[0..7]", OF_ERR_NONE,
 	    "ffff0018 00002320 0007 0007 0001507c 0000000000000001");
-	A("load:1->tun_metadata0[0..39]", OF_ERR_BAD_ACTION_ARGUMENT,
+	A("load:1->tun_metadata0[0..39]", OF_ERR_BAD_SET_LEN,
 	    "ffff0018 00002320 0007 0027 0001507c 0000000000000001");
 	A("move:tun_metadata2[]->reg0[]", OF_ERR_NX_INVALID_TLV_FIELD,
 	    "ffff0018 00002320 0006 0020 0000 0000 0001547c 00010004");
