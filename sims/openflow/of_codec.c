@@ -462,6 +462,13 @@ static const struct {
 	{ OF_ERR_BAD_SET_TYPE, 1, 523, 0 },
 	{ OF_ERR_BAD_SET_LEN, 1, 524, 0 },
 	{ OF_ERR_BAD_SET_ARGUMENT, 1, 525, 0 },
+	/* 1.0 has no BAD_MATCH type: Open vSwitch's NX1.0 codes for it. */
+	{ OF_ERR_BAD_MATCH_VALUE, 1, 258, 0 },
+	{ OF_ERR_BAD_MATCH_MASK, 1, 259, 0 },
+	{ OF_ERR_BAD_MATCH_PREREQ, 1, 260, 0 },
+	{ OF_ERR_BAD_MATCH_DUP_FIELD, 1, 261, 0 },
+	{ OF_ERR_BAD_MATCH_WILDCARDS, 1, 262, 0 },
+	{ OF_ERR_BAD_MATCH_FIELD, 0, 263, 0 },
 };
 
 static int

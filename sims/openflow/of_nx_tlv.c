@@ -5,8 +5,8 @@
  * mf_vl_mff_map_mod_from_tun_metadata): a bad command, an option length
  * not a multiple of 4 or over 124, an index past 63, an index already
  * mapped, a class and type already mapped to another index, more than
- * 256 option bytes in all, and deleting a mapping a flow's match uses
- * are refused with their NXTTMFC_* codes; a refused message changes
+ * 256 option bytes in all, and deleting a mapping a flow's match or
+ * action uses are refused with their NXTTMFC_* codes; a refused message changes
  * nothing.  Malformed messages are counted in nx_refused.
  */
 #include <stdlib.h>
@@ -120,11 +120,94 @@ tlv_del(struct nx_tlv_map *map, unsigned idx)
 	memset(&map->e[idx], 0, sizeof(map->e[idx]));
 }
 
-/* Does any flow's match name tun_metadata<i> for a bit set in used? */
+/* Does any flow's match or action name tun_metadata<i> for a bit set in
+ * deleting?  (Open vSwitch counts both: mf_vl_mff_ref.) */
 struct tlv_use {
 	uint64_t	deleting;	/* bit i: tun_metadata<i> goes */
+	int		v13;		/* programs are 1.3 instructions */
 	int		found;
 };
+
+/* An NXM/OXM header at p naming a tun_metadata being deleted. */
+static int
+tlv_hdr_hits(const struct tlv_use *u, const uint8_t *p)
+{
+	unsigned	field = p[2] >> 1;
+
+	return (p[0] << 8 | p[1]) == NX_CLASS_NX &&
+	    field >= NX_TLV_TUN_FIELD0 &&
+	    field < NX_TLV_TUN_FIELD0 + NX_TLV_FIELDS &&
+	    (u->deleting >> (field - NX_TLV_TUN_FIELD0) & 1);
+}
+
+/* Where the field headers of an action sit: SET_FIELD's OXM, and the
+ * Nicira actions that name a field (nicira-ext.h layouts); 0 ends. */
+static void
+tlv_act_refs(const uint8_t *a, uint16_t len, size_t at[3])
+{
+	uint16_t	type = a[0] << 8 | a[1], sub;
+
+	at[0] = at[1] = at[2] = 0;
+	if (type == 25) {			/* OFPAT_SET_FIELD */
+		at[0] = 4;
+		return;
+	}
+	if (type != 0xffff || len < 16 ||
+	    (a[4] << 24 | a[5] << 16 | a[6] << 8 | a[7]) != OF_EXP_NICIRA)
+		return;
+	sub = a[8] << 8 | a[9];
+	switch (sub) {
+	case 6:  at[0] = 16; at[1] = 20; break;	/* REG_MOVE src, dst */
+	case 7:  at[0] = 12; break;		/* REG_LOAD dst */
+	case 33: at[0] = 10; break;		/* REG_LOAD2 */
+	case 15: at[0] = 12; break;		/* OUTPUT_REG src */
+	case 10: at[0] = 28; break;		/* MULTIPATH dst */
+	case 13: at[0] = 24; break;		/* BUNDLE_LOAD dst */
+	case 35: at[0] = 12; break;		/* CT zone_src */
+	}
+}
+
+/* A run of actions (kept as sent: each at least 8, lengths checked). */
+static int
+tlv_acts_use(const struct tlv_use *u, const uint8_t *p, size_t n)
+{
+	size_t		off = 0, at[3], i;
+	uint16_t	len;
+
+	while (n - off >= 8) {
+		len = p[off + 2] << 8 | p[off + 3];
+		if (len < 8 || len > n - off)
+			return 0;
+		tlv_act_refs(p + off, len, at);
+		for (i = 0; i < 3 && at[i] != 0; i++)
+			if (at[i] + 4 <= len && tlv_hdr_hits(u, p + off + at[i]))
+				return 1;
+		off += len;
+	}
+	return 0;
+}
+
+/* 1.3 instructions: the actions of APPLY_ACTIONS and WRITE_ACTIONS. */
+static int
+tlv_prog_uses(const struct tlv_use *u, const uint8_t *p, size_t n)
+{
+	size_t		off = 0;
+	uint16_t	type, len;
+
+	if (!u->v13)
+		return tlv_acts_use(u, p, n);
+	while (n - off >= 8) {
+		type = p[off] << 8 | p[off + 1];
+		len = p[off + 2] << 8 | p[off + 3];
+		if (len < 8 || len > n - off)
+			return 0;
+		if ((type == 3 || type == 4) &&
+		    tlv_acts_use(u, p + off + 8, len - 8))
+			return 1;
+		off += len;
+	}
+	return 0;
+}
 
 static int
 tlv_flow_uses(void *arg, const struct of_flow_info *fi)
@@ -132,18 +215,17 @@ tlv_flow_uses(void *arg, const struct of_flow_info *fi)
 	struct tlv_use	*u = arg;
 	const uint8_t	*p = fi->match->oxm;
 	size_t		 off = 0, len = fi->match->len;
-	unsigned	 field;
 
 	while (len - off >= 4) {
-		field = p[off + 2] >> 1;
-		if ((p[off] << 8 | p[off + 1]) == NX_CLASS_NX &&
-		    field >= NX_TLV_TUN_FIELD0 &&
-		    field < NX_TLV_TUN_FIELD0 + NX_TLV_FIELDS &&
-		    (u->deleting >> (field - NX_TLV_TUN_FIELD0) & 1)) {
+		if (tlv_hdr_hits(u, p + off)) {
 			u->found = 1;
 			return 1;
 		}
 		off += 4 + p[off + 3];
+	}
+	if (tlv_prog_uses(u, fi->prog, fi->prog_len)) {
+		u->found = 1;
+		return 1;
 	}
 	return 0;
 }
@@ -152,10 +234,11 @@ static int
 tlv_in_use(struct of_flowtable *ft, uint64_t deleting)
 {
 	struct of_flow_filter	f;
-	struct tlv_use		u = { deleting, 0 };
+	struct tlv_use		u = { deleting, 0, 0 };
 
 	if (ft == NULL || deleting == 0)
 		return 0;
+	u.v13 = of_flowtable_shape(ft).version != OF_VERSION_10;
 	memset(&f, 0, sizeof(f));
 	f.table_id = OF_TABLE_ALL;
 	f.out_port = OF_PORT_ANY;

@@ -206,6 +206,16 @@ test_add_and_errors(void)
 	" 0001 ffffffff ffffffff ffffffff 0000 0000"			\
 	" 0001 000c 00015004 00001234 00000000"
 
+/* priority 2, any packet, apply_actions(REG_LOAD2 tun_metadata63=5). */
+#define FLOW_LOAD63	"0000000000000000 0000000000000000 00 00 0000 0000"\
+	" 0002 ffffffff ffffffff ffffffff 0000 0000"			\
+	" 0001 0004 00000000 0004 0018 00000000"			\
+	" ffff0010 00002320 0021 0001ce01 0500"
+/* DELETE in every table. */
+#define FLOW_DEL_ALL	"0000000000000000 0000000000000000 ff 03 0000 0000"\
+	" 0000 ffffffff ffffffff ffffffff 0000 0000"			\
+	" 0001 0004 00000000"
+
 static void
 test_in_use(void)
 {
@@ -219,8 +229,16 @@ test_in_use(void)
 	CHECK(err13(send_hex(4, TLV_MOD("0001") " ffff0004 0000 0000")) == 38,
 	    "DELETE of a mapping a flow uses: INVALID_TLV_DEL");
 	CHECK(err13(send_hex(4, TLV_MOD("0002"))) == 38, "CLEAR too");
+	CHECK(send_hex(14, FLOW_LOAD63) == 0 && of_flowtable_total(SW.ft) == 2,
+	    "a flow whose action loads tun_metadata63");
+	CHECK(err13(send_hex(4, TLV_MOD("0001") " ffff0108 003f 0000")) == 38,
+	    "DELETE of a mapping an action uses: INVALID_TLV_DEL");
+	CHECK(send_hex(14, FLOW_DEL_ALL) == 0 && of_flowtable_total(SW.ft) == 0,
+	    "flows deleted");
 	CHECK(send_hex(4, TLV_MOD("0001") " ffff0108 003f 0000") == 0 &&
-	    mappings(send_hex(4, TLV_REQ)) == 1, "DELETE of an unused one");
+	    mappings(send_hex(4, TLV_REQ)) == 1, "then DELETE is taken");
+	CHECK(send_hex(4, TLV_MOD("0002")) == 0 &&
+	    mappings(send_hex(4, TLV_REQ)) == 0, "and CLEAR");
 }
 
 /* 1.0: NXET_VENDOR, NXVC_VENDOR_ERROR, nx_vendor_error. */
