@@ -216,7 +216,7 @@ tlv_flow_uses(void *arg, const struct of_flow_info *fi)
 	const uint8_t	*p = fi->match->oxm;
 	size_t		 off = 0, len = fi->match->len;
 
-	while (len - off >= 4) {
+	while (off + 4 <= len) {
 		if (tlv_hdr_hits(u, p + off)) {
 			u->found = 1;
 			return 1;
