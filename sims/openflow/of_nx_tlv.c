@@ -6,8 +6,8 @@
  * not a multiple of 4 or over 124, an index past 63, an index already
  * mapped, a class and type already mapped to another index, more than
  * 256 option bytes in all, and deleting a mapping a flow's match or
- * action uses are refused with their NXTTMFC_* codes; a refused message changes
- * nothing.  Malformed messages are counted in nx_refused.
+ * action uses are refused with their NXTTMFC_* codes; a refused message
+ * changes nothing.  Malformed messages are counted in nx_refused.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -56,6 +56,8 @@ of_nx_tlv_len(unsigned idx)
 void
 of_nx_tlv_free(struct nx_tlv_map *map)
 {
+	if (map != NULL && map == nx_tlv_bound)
+		nx_tlv_bound = NULL;	/* no decode reads it after */
 	free(map);
 }
 
