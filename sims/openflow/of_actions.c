@@ -186,9 +186,13 @@ check13_set_ext_field(const struct act_ctx *c, struct rbuf *b, uint32_t hdr)
 	unsigned	bits = of_nxm_field_bits(hdr);
 	size_t		want;
 
-	if (bits == 0)
+	if (bits == 0 && of_nxm_is_tun(hdr) && !OXM_HDR_HASMASK(hdr))
+		return act_fail(c->err, OF_ERR_NX_INVALID_TLV_FIELD);
+	if (bits == 0 || (of_nxm_is_tun(hdr) && OXM_HDR_LENGTH(hdr) > bits / 8))
 		return act_fail(c->err, OF_ERR_BAD_ACTION_ARGUMENT);
-	want = OF13_ACT_SET_FIELD_HDR + OXM_HDR_LEN + bits / 8;
+	/* tun_metadata's value: as long as sent (up to the mapping's). */
+	want = OF13_ACT_SET_FIELD_HDR + OXM_HDR_LEN + (of_nxm_is_tun(hdr) ?
+	    OXM_HDR_LENGTH(hdr) : bits / 8);
 	want = (want + OF_ACT_ALIGN - 1) / OF_ACT_ALIGN * OF_ACT_ALIGN;
 	return rbuf_left(b) + OF13_ACT_SET_FIELD_HDR + OXM_HDR_LEN == want ?
 	    0 : act_fail(c->err, OF_ERR_BAD_ACTION_LEN);

@@ -418,7 +418,106 @@ static const struct err_wire of_errs[OF_ERR__MAX] = {
 	    GROUP_MOD_FAILED, GMFC_BAD_BUCKET),
 	E(GROUP_OUT_OF_BUCKETS, BAD_REQUEST, BRC_EPERM,
 	    GROUP_MOD_FAILED, GMFC_OUT_OF_BUCKETS),
+	/* Nicira's own codes: of_nx_err_to_wire(), not these. */
+	E(NX_TLV_BAD_COMMAND, BAD_REQUEST, BRC_EPERM, BAD_REQUEST, BRC_EPERM),
+	E(NX_TLV_BAD_OPT_LEN, BAD_REQUEST, BRC_EPERM, BAD_REQUEST, BRC_EPERM),
+	E(NX_TLV_BAD_FIELD_IDX, BAD_REQUEST, BRC_EPERM, BAD_REQUEST,
+	    BRC_EPERM),
+	E(NX_TLV_TABLE_FULL, BAD_REQUEST, BRC_EPERM, BAD_REQUEST, BRC_EPERM),
+	E(NX_TLV_ALREADY_MAPPED, BAD_REQUEST, BRC_EPERM, BAD_REQUEST,
+	    BRC_EPERM),
+	E(NX_TLV_DUP_ENTRY, BAD_REQUEST, BRC_EPERM, BAD_REQUEST, BRC_EPERM),
+	E(NX_TLV_INVALID_DEL, BAD_REQUEST, BRC_EPERM, BAD_REQUEST, BRC_EPERM),
+	E(NX_INVALID_TLV_FIELD, BAD_REQUEST, BRC_EPERM, BAD_REQUEST,
+	    BRC_EPERM),
+	E(NX_MUST_BE_ZERO, BAD_REQUEST, BRC_EPERM, BAD_REQUEST, BRC_EPERM),
+	E(NX_BAD_CONJUNCTION, BAD_REQUEST, BRC_EPERM, BAD_REQUEST, BRC_EPERM),
+	/* 1.3's own codes; in 1.0 Nicira's (of_nx_errs). */
+	E(BAD_SET_TYPE, BAD_ACTION, BAC_BAD_ARGUMENT,
+	    BAD_ACTION, BAC_BAD_SET_TYPE),
+	E(BAD_SET_LEN, BAD_ACTION, BAC_BAD_ARGUMENT,
+	    BAD_ACTION, BAC_BAD_SET_LEN),
+	E(BAD_SET_ARGUMENT, BAD_ACTION, BAC_BAD_ARGUMENT,
+	    BAD_ACTION, BAC_BAD_SET_ARGUMENT),
 };
+
+/*
+ * Nicira's error codes (Open vSwitch's ofp-errors.h "NX1.0-1.1(t,c),
+ * NX1.2+(c)"): in 1.2 and later an OFPET_EXPERIMENTER error (exp_code,
+ * experimenter 0x2320); in 1.0 NXET_VENDOR/NXVC_VENDOR_ERROR with an
+ * nx_vendor_error (vendor, type, code) before the data.  code12 0: a
+ * standard code in 1.3 (OFPBAC_BAD_SET_*: "NX1.0-1.1(1,523), OF1.2+").
+ */
+#define NXET_VENDOR		0xb0c2
+#define NXVC_VENDOR_ERROR	0
+#define OFPET_EXPERIMENTER	0xffff
+#define OF_EXP_NICIRA_ID	0x00002320u
+static const struct {
+	enum of_err	e;
+	uint16_t	type10, code10, code12;
+} of_nx_errs[] = {
+	{ OF_ERR_NX_TLV_BAD_COMMAND, 1, 527, 16 },
+	{ OF_ERR_NX_TLV_BAD_OPT_LEN, 1, 528, 17 },
+	{ OF_ERR_NX_TLV_BAD_FIELD_IDX, 1, 529, 18 },
+	{ OF_ERR_NX_TLV_TABLE_FULL, 1, 530, 19 },
+	{ OF_ERR_NX_TLV_ALREADY_MAPPED, 1, 531, 20 },
+	{ OF_ERR_NX_TLV_DUP_ENTRY, 1, 532, 21 },
+	{ OF_ERR_NX_TLV_INVALID_DEL, 1, 537, 38 },
+	{ OF_ERR_NX_INVALID_TLV_FIELD, 1, 536, 37 },
+	{ OF_ERR_NX_MUST_BE_ZERO, 1, 515, 4 },
+	{ OF_ERR_NX_BAD_CONJUNCTION, 2, 526, 15 },
+	{ OF_ERR_BAD_SET_TYPE, 1, 523, 0 },
+	{ OF_ERR_BAD_SET_LEN, 1, 524, 0 },
+	{ OF_ERR_BAD_SET_ARGUMENT, 1, 525, 0 },
+	/* 1.0 has no BAD_MATCH type: Open vSwitch's NX1.0 codes for it. */
+	{ OF_ERR_BAD_MATCH_VALUE, 1, 258, 0 },
+	{ OF_ERR_BAD_MATCH_MASK, 1, 259, 0 },
+	{ OF_ERR_BAD_MATCH_PREREQ, 1, 260, 0 },
+	{ OF_ERR_BAD_MATCH_DUP_FIELD, 1, 261, 0 },
+	{ OF_ERR_BAD_MATCH_WILDCARDS, 1, 262, 0 },
+	{ OF_ERR_BAD_MATCH_FIELD, 0, 263, 0 },
+};
+
+static int
+of_nx_err_find(enum of_err e)
+{
+	size_t	i;
+
+	for (i = 0; i < sizeof(of_nx_errs) / sizeof(of_nx_errs[0]); i++)
+		if (of_nx_errs[i].e == e)
+			return (int)i;
+	return -1;
+}
+
+/* A Nicira code's type and code fields (of_err_to_wire). */
+static int
+of_nx_err_to_wire(uint8_t version, enum of_err e, uint16_t *type,
+    uint16_t *code)
+{
+	int	i = of_nx_err_find(e);
+
+	if (i < 0 || (version != OF_VERSION_10 && of_nx_errs[i].code12 == 0))
+		return 0;
+	*type = version != OF_VERSION_10 ? OFPET_EXPERIMENTER : NXET_VENDOR;
+	*code = version != OF_VERSION_10 ? of_nx_errs[i].code12 :
+	    NXVC_VENDOR_ERROR;
+	return 1;
+}
+
+/* What follows a Nicira code's type and code, before the data. */
+static void
+of_nx_err_body(struct wbuf *w, uint8_t version, enum of_err e)
+{
+	int	i = of_nx_err_find(e);
+
+	if (i < 0 || (version != OF_VERSION_10 && of_nx_errs[i].code12 == 0))
+		return;
+	wbuf_put_u32(w, OF_EXP_NICIRA_ID);
+	if (version != OF_VERSION_10)
+		return;
+	wbuf_put_u16(w, of_nx_errs[i].type10);
+	wbuf_put_u16(w, of_nx_errs[i].code10);
+}
 
 #undef E
 
@@ -439,7 +538,8 @@ of_err_to_wire(uint8_t version, enum of_err e, uint16_t *type,
 
 	if ((unsigned)e >= OF_ERR__MAX)
 		e = OF_ERR_NONE;
-	if (of_err14_to_wire(version, e, type, code))
+	if (of_err14_to_wire(version, e, type, code) ||
+	    of_nx_err_to_wire(version, e, type, code))
 		return;
 	*type = of_errs[e].type[col];
 	*code = of_errs[e].code[col];
@@ -592,6 +692,7 @@ of_error_encode(struct wbuf *w, uint8_t version, uint32_t xid,
 	start = of_msg_begin(w, version, OF_ERROR, xid);
 	wbuf_put_u16(w, type);
 	wbuf_put_u16(w, code);
+	of_nx_err_body(w, version, e);
 	if (len > OFP_ERROR_DATA_MAX)
 		len = OFP_ERROR_DATA_MAX;
 	if (data != NULL)

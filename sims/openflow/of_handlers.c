@@ -15,6 +15,7 @@
 #include "of_monitor.h"
 #include "of_reqfwd.h"
 #include "of_nx.h"
+#include "of_nx_tlv.h"
 #include "of_sim.h"
 #include "of_vacancy.h"
 
@@ -1000,6 +1001,7 @@ of_handle(struct of_switch *sw, enum of_type t, const struct of_header *h,
 {
 	struct of_ctx	c = { sw, h, body, msg };
 
+	of_nx_tlv_bind(sw->owner->tlv_map);	/* tun_metadata's lengths */
 	switch (t) {
 	case OF_ECHO_REQUEST:		of_on_echo_request(&c); return;
 	case OF_ECHO_REPLY:		of_on_echo_reply(&c); return;

@@ -463,6 +463,7 @@ match_decode_ext(struct rbuf tlvs, struct of_match *m, enum of_err *err)
 	uint32_t	hdr;
 
 	ext.n = 0;
+	ext.tun_used = 0;
 	while (rbuf_get_u32(&tlvs, &hdr) == 0) {
 		val = rbuf_ptr(&tlvs);
 		rbuf_skip(&tlvs, OXM_HDR_LENGTH(hdr));	/* checked before */

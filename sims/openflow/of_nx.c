@@ -12,6 +12,7 @@
 #include "of_codec.h"
 #include "of_experimenter.h"
 #include "of_nx.h"
+#include "of_nx_tlv.h"
 #include "of_nxm.h"
 #include "of_sim.h"
 #include "ofp.h"
@@ -22,6 +23,8 @@
 #define NXT_FLOW_MOD_TABLE_ID		15
 #define NXT_SET_PACKET_IN_FORMAT	16
 #define NXT_FLOW_REMOVED		14
+#define NXT_TLV_TABLE_MOD		24
+#define NXT_TLV_TABLE_REQUEST		25
 #define NXFF_OPENFLOW10			0
 #define NXFF_NXM			2
 #define NXPIF_STANDARD			0	/* plain PACKET_IN */
@@ -202,6 +205,8 @@ of_nx_on_msg(const struct of_ctx *c, uint32_t subtype, struct rbuf *r)
 	case NXT_FLOW_MOD_TABLE_ID:	nx_flow_mod_table_id(c, r); return;
 	case NXT_SET_PACKET_IN_FORMAT:	nx_set_packet_in_format(c, r); return;
 	case NXT_FLOW_MOD:		nx_flow_mod(c, r); return;
+	case NXT_TLV_TABLE_MOD:		of_nx_tlv_mod(c, r); return;
+	case NXT_TLV_TABLE_REQUEST:	of_nx_tlv_request(c, r); return;
 	}
 	nx_refuse(c, OF_ERR_BAD_EXP_TYPE);
 }

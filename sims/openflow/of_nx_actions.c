@@ -12,6 +12,7 @@
 #include "of_experimenter.h"
 #include "of_nx.h"
 #include "of_nxm.h"
+#include "of_oxm.h"
 
 /* NXAST_* subtypes (nicira-ext.h). */
 #define NXAST_RESUBMIT		1
@@ -73,13 +74,31 @@ nx_fail(const struct nx_act *a, enum of_err e)
 	return -1;
 }
 
-/* A field reference with a bit range inside it (mf_check_src/dst). */
+/* A tun_metadata field no TLV mapping gives a length to. */
 static int
-nx_bits_ok(uint32_t hdr, unsigned ofs, unsigned nbits)
+nx_tun_unmapped(uint32_t hdr)
 {
-	unsigned	w = of_nxm_field_bits(hdr);
+	return of_nxm_is_tun(hdr) && of_nxm_field_bits(hdr & ~0x100u) == 0;
+}
 
-	return w != 0 && nbits >= 1 && ofs + nbits <= w;
+/*
+ * A field reference with a bit range inside it, answered as Open
+ * vSwitch 3.1's mf_check_src/dst answer: an unknown field
+ * BAD_SET_TYPE, an empty range or one past the field BAD_SET_LEN, an
+ * unmapped tun_metadata NXFMFC_INVALID_TLV_FIELD.
+ */
+static int
+nx_ref(const struct nx_act *a, uint32_t hdr, unsigned ofs, unsigned nbits)
+{
+	unsigned	w;
+
+	if (nx_tun_unmapped(hdr))
+		return nx_fail(a, OF_ERR_NX_INVALID_TLV_FIELD);
+	if ((w = of_nxm_field_bits(hdr)) == 0)
+		return nx_fail(a, OF_ERR_BAD_SET_TYPE);
+	if (nbits == 0 || ofs + nbits > w)
+		return nx_fail(a, OF_ERR_BAD_SET_LEN);
+	return 0;
 }
 
 static int
@@ -119,9 +138,46 @@ nx_reg_load(const struct nx_act *a)
 	rbuf_get_u32(a->b, &dst);
 	rbuf_get_u64(a->b, &value);
 	n = NX_NBITS(ofs_nbits);
-	if (!nx_bits_ok(dst, NX_OFS(ofs_nbits), n) ||
-	    (n < 64 && value >> n != 0))
+	if (nx_ref(a, dst, NX_OFS(ofs_nbits), n) == -1)
+		return -1;
+	if (n < 64 && value >> n != 0)
 		return nx_fail(a, OF_ERR_BAD_ACTION_ARGUMENT);
+	return 0;
+}
+
+/*
+ * set_field/load in OXM form (NXAST_REG_LOAD2, what ovs-ofctl sends for a
+ * masked or variable-length field): one OXM TLV right after the subtype,
+ * zeros to the end (decode_NXAST_RAW_REG_LOAD2).  A tun_metadata field
+ * must be mapped (of_nxm_field_bits); its value may be shorter.  Open
+ * vSwitch 3.1 answers an unknown field or a length the field does not
+ * have with BAD_SET_LEN, nonzero padding with BAD_SET_ARGUMENT.
+ */
+static int
+nx_reg_load2(const struct nx_act *a)
+{
+	const uint8_t	*val;
+	uint32_t	 hdr;
+	size_t		 plen, w, i;
+	unsigned	 bits;
+
+	if (rbuf_get_u32(a->b, &hdr) == -1)
+		return nx_fail(a, OF_ERR_BAD_ACTION_LEN);
+	plen = OXM_HDR_LENGTH(hdr);
+	w = OXM_HDR_HASMASK(hdr) ? plen / 2 : plen;
+	val = rbuf_ptr(a->b);
+	if (rbuf_skip(a->b, plen) == -1)
+		return nx_fail(a, OF_ERR_BAD_ACTION_LEN);
+	bits = of_nxm_field_bits((hdr & ~0x1ffu) | w);
+	if (bits == 0 && of_nxm_is_tun(hdr))
+		return nx_fail(a, OF_ERR_NX_INVALID_TLV_FIELD);
+	if (bits == 0 || w * 8 > bits || (w == 0 && !of_nxm_is_tun(hdr)))
+		return nx_fail(a, OF_ERR_BAD_SET_LEN);
+	for (i = 0; OXM_HDR_HASMASK(hdr) && i < w; i++)
+		if (val[i] & ~val[w + i])
+			return nx_fail(a, OF_ERR_BAD_MATCH_WILDCARDS);
+	if (!nx_zero(rbuf_ptr(a->b), rbuf_left(a->b)))
+		return nx_fail(a, OF_ERR_BAD_SET_ARGUMENT);
 	return 0;
 }
 
@@ -137,10 +193,17 @@ nx_reg_move(const struct nx_act *a)
 	rbuf_get_u16(a->b, &dst_ofs);
 	rbuf_get_u32(a->b, &src);
 	rbuf_get_u32(a->b, &dst);
-	if (!nx_bits_ok(src, src_ofs, n_bits) ||
-	    !nx_bits_ok(dst, dst_ofs, n_bits) ||
-	    !nx_zero(rbuf_ptr(a->b), rbuf_left(a->b)))
-		return nx_fail(a, OF_ERR_BAD_ACTION_ARGUMENT);
+	/* Open vSwitch reads both headers as match fields (BAD_FIELD),
+	 * then the padding (NXBRC_MUST_BE_ZERO), then the ranges. */
+	if (nx_tun_unmapped(src) || nx_tun_unmapped(dst))
+		return nx_fail(a, OF_ERR_NX_INVALID_TLV_FIELD);
+	if (of_nxm_field_bits(src) == 0 || of_nxm_field_bits(dst) == 0)
+		return nx_fail(a, OF_ERR_BAD_MATCH_FIELD);
+	if (!nx_zero(rbuf_ptr(a->b), rbuf_left(a->b)))
+		return nx_fail(a, OF_ERR_NX_MUST_BE_ZERO);
+	if (nx_ref(a, src, src_ofs, n_bits) == -1 ||
+	    nx_ref(a, dst, dst_ofs, n_bits) == -1)
+		return -1;
 	return 0;
 }
 
@@ -154,8 +217,11 @@ nx_output_reg(const struct nx_act *a)
 	rbuf_get_u16(a->b, &ofs_nbits);
 	rbuf_get_u32(a->b, &src);
 	rbuf_get_u16(a->b, &max_len);
-	if (!nx_bits_ok(src, NX_OFS(ofs_nbits), NX_NBITS(ofs_nbits)) ||
-	    NX_NBITS(ofs_nbits) > 32 || !nx_zero(rbuf_ptr(a->b), 6))
+	if (!nx_zero(rbuf_ptr(a->b), 6))
+		return nx_fail(a, OF_ERR_BAD_ACTION_ARGUMENT);
+	if (nx_ref(a, src, NX_OFS(ofs_nbits), NX_NBITS(ofs_nbits)) == -1)
+		return -1;
+	if (NX_NBITS(ofs_nbits) > 32)
 		return nx_fail(a, OF_ERR_BAD_ACTION_ARGUMENT);
 	return 0;
 }
@@ -181,9 +247,12 @@ nx_multipath(const struct nx_act *a)
 	n = NX_NBITS(ofs_nbits);
 	(void)basis;
 	(void)arg;
-	if (fields > NX_MP_FIELDS_MAX || alg > NX_MP_ALG_MAX ||
-	    !nx_bits_ok(dst, NX_OFS(ofs_nbits), n) ||
-	    (n < 16 && (uint32_t)max_link + 1 > 1u << n))
+	if (fields > NX_MP_FIELDS_MAX || alg > NX_MP_ALG_MAX)
+		return nx_fail(a, OF_ERR_BAD_ACTION_ARGUMENT);
+	/* The field before the link count, as Open vSwitch 3.1 answers. */
+	if (nx_ref(a, dst, NX_OFS(ofs_nbits), n) == -1)
+		return -1;
+	if (n < 16 && (uint32_t)max_link + 1 > 1u << n)
 		return nx_fail(a, OF_ERR_BAD_ACTION_ARGUMENT);
 	return 0;
 }
@@ -209,9 +278,10 @@ nx_bundle(const struct nx_act *a, int load)
 	    member_type != NXM_OF_IN_PORT_HDR || !nx_zero(rbuf_ptr(a->b), 4) ||
 	    rbuf_skip(a->b, 4) == -1)
 		return nx_fail(a, OF_ERR_BAD_ACTION_ARGUMENT);
-	if ((load && !nx_bits_ok(dst, NX_OFS(ofs_nbits),
-	    NX_NBITS(ofs_nbits))) || (!load && (dst != 0 || ofs_nbits != 0)))
+	if (!load && (dst != 0 || ofs_nbits != 0))
 		return nx_fail(a, OF_ERR_BAD_ACTION_ARGUMENT);
+	if (load && nx_ref(a, dst, NX_OFS(ofs_nbits), NX_NBITS(ofs_nbits)) == -1)
+		return -1;
 	if ((size_t)n_members * 2 > rbuf_left(a->b))
 		return nx_fail(a, OF_ERR_BAD_ACTION_LEN);
 	for (i = 0; i < n_members; i++) {
@@ -245,16 +315,17 @@ nx_conjunction(const struct nx_act *a)
 	rbuf_get_u8(a->b, &n_clauses);
 	if (n_clauses < 2 || n_clauses > NX_CONJ_CLAUSES_MAX ||
 	    clause >= n_clauses)
-		return nx_fail(a, OF_ERR_BAD_ACTION_ARGUMENT);
+		return nx_fail(a, OF_ERR_NX_BAD_CONJUNCTION);
 	return 0;
 }
 
-/* dec_ttl, exit, ct_clear: six zero bytes after the subtype. */
+/* dec_ttl, exit, ct_clear: six bytes after the subtype that Open
+ * vSwitch 3.1 does not read (any value is taken, and kept as sent). */
 static int
 nx_pad6(const struct nx_act *a)
 {
-	return nx_zero(rbuf_ptr(a->b), 6) ? 0 :
-	    nx_fail(a, OF_ERR_BAD_ACTION_ARGUMENT);
+	(void)a;
+	return 0;
 }
 
 /* One learn flow_mod_spec (nicira-ext.h): source field range or
@@ -280,14 +351,13 @@ nx_learn_spec(const struct nx_act *a)
 	} else if (rbuf_get_u32(a->b, &src) == -1 ||
 	    rbuf_get_u16(a->b, &sofs) == -1)
 		return nx_fail(a, OF_ERR_BAD_ACTION_LEN);
-	else if (!nx_bits_ok(src, sofs, n))
-		return nx_fail(a, OF_ERR_BAD_ACTION_ARGUMENT);
+	else if (nx_ref(a, src, sofs, n) == -1)
+		return -1;
 	if (dtype == NX_LEARN_DST_OUTPUT)
 		return 0;
 	if (rbuf_get_u32(a->b, &dst) == -1 || rbuf_get_u16(a->b, &dofs) == -1)
 		return nx_fail(a, OF_ERR_BAD_ACTION_LEN);
-	return nx_bits_ok(dst, dofs, n) ? 0 :
-	    nx_fail(a, OF_ERR_BAD_ACTION_ARGUMENT);
+	return nx_ref(a, dst, dofs, n);
 }
 
 /* learn(...): a real table, known flags, then the specs and zeros. */
@@ -379,8 +449,8 @@ nx_ct(const struct nx_act *a)
 	    rbuf_skip(a->b, 3) == -1 || rbuf_get_u16(a->b, &alg) == -1)
 		return nx_fail(a, OF_ERR_BAD_ACTION_ARGUMENT);
 	if (zone_src != 0 &&
-	    !nx_bits_ok(zone_src, NX_OFS(zone), NX_NBITS(zone)))
-		return nx_fail(a, OF_ERR_BAD_ACTION_ARGUMENT);
+	    nx_ref(a, zone_src, NX_OFS(zone), NX_NBITS(zone)) == -1)
+		return -1;
 	while (rbuf_left(a->b) > 0) {
 		if (rbuf_get_u16(a->b, &type) == -1 ||
 		    rbuf_get_u16(a->b, &len) == -1 || len < 8 || len % 8 ||
@@ -413,6 +483,7 @@ static const struct nx_act_desc nx_acts[] = {
 	{ NXAST_SET_TUNNEL64, 24, 0, NULL },
 	{ NXAST_REG_MOVE, 0, 24, nx_reg_move },
 	{ NXAST_REG_LOAD, 24, 0, nx_reg_load },
+	{ NXAST_REG_LOAD2, 0, 16, nx_reg_load2 },
 	{ NXAST_NOTE, 0, 16, nx_note },
 	{ NXAST_MULTIPATH, 32, 0, nx_multipath },
 	{ NXAST_BUNDLE, 0, 32, nx_bundle_plain },

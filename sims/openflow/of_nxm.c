@@ -13,6 +13,7 @@
 #include "of_actions.h"
 #include "of_experimenter.h"
 #include "of_match.h"
+#include "of_nx_tlv.h"
 #include "of_nxm.h"
 #include "of_oxm.h"
 
@@ -21,7 +22,7 @@
 #define OXM_CLASS_PKT_REGS	0x8001	/* xreg0..7 (OXM_OF_PKT_REG) */
 #define NXM_KEY(cls, fld)	((uint32_t)(cls) << 16 | (uint32_t)(fld) << 9)
 #define NXM_KEY_OF(hdr)		((hdr) & 0xfffffe00u)
-#define NXM_TLV_MAX		(OXM_HDR_LEN + 2 * OXM_MAX_VALUE_LEN)
+#define NXM_TLV_MAX		(OXM_HDR_LEN + 4 + 2 * NX_TLV_OPT_MAX)	/* tun_metadata */
 #define NXM_NX_COOKIE		30
 #define VLAN_PCP_SHIFT		13
 #define VLAN_TCI_VID		0x1fff	/* VID and CFI (OFPVID_PRESENT) */
@@ -60,6 +61,16 @@ static const struct nxm_ext_field nxm_ext_fields[] = {
 	XREG(7), ONF_TCP_FLAGS,
 };
 #define NXM_N_EXT	(sizeof(nxm_ext_fields) / sizeof(nxm_ext_fields[0]))
+
+/* NXM_NX_TUN_METADATA0..63: length per the switch's TLV map
+ * (of_nx_tlv.h), len 0 here. */
+#define TUN(i)	NX(NX_TLV_TUN_FIELD0 + (i), 0, 1, "tun_metadata" #i)
+#define TUN8(b)	TUN(b), TUN(b + 1), TUN(b + 2), TUN(b + 3), TUN(b + 4),	\
+	TUN(b + 5), TUN(b + 6), TUN(b + 7)
+static const struct nxm_ext_field nxm_tun_fields[NX_TLV_FIELDS] = {
+	TUN8(0), TUN8(8), TUN8(16), TUN8(24), TUN8(32), TUN8(40), TUN8(48),
+	TUN8(56),
+};
 
 /* How an NXM field with an OXM basic twin converts. */
 enum nxm_conv {
@@ -143,11 +154,26 @@ put_be32(uint8_t *p, uint32_t v)
 	p[3] = v;
 }
 
+/* tun_metadata<i>'s index from a key, -1 for any other field. */
+static int
+nxm_tun_idx(uint32_t key)
+{
+	unsigned	field = (key >> 9) & 0x7f;
+
+	if ((key >> 16) != NXM_CLASS_NX || field < NX_TLV_TUN_FIELD0 ||
+	    field >= NX_TLV_TUN_FIELD0 + NX_TLV_FIELDS)
+		return -1;
+	return (int)(field - NX_TLV_TUN_FIELD0);
+}
+
 static const struct nxm_ext_field *
 nxm_ext_find(uint32_t key, uint32_t exp)
 {
 	size_t	i;
+	int	tun = nxm_tun_idx(key);
 
+	if (tun >= 0 && exp == 0)
+		return &nxm_tun_fields[tun];
 	for (i = 0; i < NXM_N_EXT; i++)
 		if (nxm_ext_fields[i].key == key &&
 		    nxm_ext_fields[i].exp == exp)
@@ -174,6 +200,58 @@ nxm_exp_split(uint32_t hdr, const uint8_t **val, size_t *plen,
 
 /* ---- extension fields in a canonical match ---- */
 
+static int
+nxm_ext_dup(const struct nxm_ext *e, const struct nxm_ext_field *f)
+{
+	size_t	i;
+
+	for (i = 0; i < e->n; i++)
+		if (e->f[i].f == f)
+			return 1;
+	return 0;
+}
+
+/*
+ * NXM_NX_TUN_METADATA<i>: refused unmapped (NXFMFC_INVALID_TLV_FIELD),
+ * else its value and mask right-aligned into the mapped length, the
+ * first bytes of a longer one kept, as Open vSwitch's nx_pull_entry__()
+ * and copy_entry_value() do, so that it reads back at that length.
+ */
+static int
+nxm_tun_take(struct nxm_ext *e, const struct nxm_ext_field *f, int hm,
+    const uint8_t *val, size_t plen, enum of_err *err)
+{
+	int	mlen = of_nx_tlv_len((unsigned)(f - nxm_tun_fields));
+	size_t	i, w = hm ? plen / 2 : plen, n;
+	uint8_t	*v;
+
+	if (mlen < 0)
+		return nxm_fail(err, OF_ERR_NX_INVALID_TLV_FIELD);
+	/* w 0: ovs-ofctl's tun_metadata0=0 (leading zeros left out). */
+	if (mlen == 0 || (hm && plen % 2 != 0))
+		return nxm_fail(err, OF_ERR_BAD_MATCH_LEN);
+	if (nxm_ext_dup(e, f))
+		return nxm_fail(err, OF_ERR_BAD_MATCH_DUP_FIELD);
+	for (i = 0; hm && i < w; i++)
+		if (val[i] & ~val[w + i])
+			return nxm_fail(err, OF_ERR_BAD_MATCH_WILDCARDS);
+	if (e->n == NXM_EXT_MAX || sizeof(e->tun) - e->tun_used < 2u * mlen)
+		return nxm_fail(err, OF_ERR_BAD_MATCH_LEN);
+	n = w < (size_t)mlen ? w : (size_t)mlen;
+	v = e->tun + e->tun_used;
+	memset(v, 0, 2u * mlen);
+	memcpy(v + mlen - n, val, n);
+	if (hm)
+		memcpy(v + 2 * mlen - n, val + w, n);
+	e->tun_used += 2u * mlen;
+	e->f[e->n].f = f;
+	e->f[e->n].len = (uint8_t)mlen;
+	e->f[e->n].val = v;
+	e->f[e->n].mask = hm ? v + mlen : NULL;
+	e->n++;
+	return 0;
+}
+
 int
 of_nxm_ext_take(struct nxm_ext *e, uint32_t hdr, const uint8_t *val,
     enum of_err *err)
@@ -187,13 +265,14 @@ of_nxm_ext_take(struct nxm_ext *e, uint32_t hdr, const uint8_t *val,
 		return nxm_fail(err, OF_ERR_BAD_MATCH_LEN);
 	if ((f = nxm_ext_find(NXM_KEY_OF(hdr), exp)) == NULL)
 		return nxm_fail(err, OF_ERR_BAD_MATCH_FIELD);
+	if (f->len == 0)
+		return nxm_tun_take(e, f, hm, val, plen, err);
 	if (hm && !f->maskable)
 		return nxm_fail(err, OF_ERR_BAD_MATCH_MASK);
 	if (plen != (size_t)(hm ? 2 * f->len : f->len))
 		return nxm_fail(err, OF_ERR_BAD_MATCH_LEN);
-	for (i = 0; i < e->n; i++)
-		if (e->f[i].f == f)
-			return nxm_fail(err, OF_ERR_BAD_MATCH_DUP_FIELD);
+	if (nxm_ext_dup(e, f))
+		return nxm_fail(err, OF_ERR_BAD_MATCH_DUP_FIELD);
 	/* A value bit outside its mask (1.3.5 section 7.2.3.5). */
 	for (i = 0; hm && i < f->len; i++)
 		if (val[i] & ~val[f->len + i])
@@ -210,10 +289,10 @@ of_nxm_ext_take(struct nxm_ext *e, uint32_t hdr, const uint8_t *val,
 
 /* One canonical TLV: a zero mask drops it, an all-ones one goes. */
 static size_t
-nxm_ext_canon(const struct nxm_ext_field *f, const uint8_t *val,
+nxm_ext_canon(const struct nxm_ext_field *f, size_t len, const uint8_t *val,
     const uint8_t *mask, uint8_t *out)
 {
-	size_t	i, len = f->len, x = f->exp != 0 ? 4 : 0;
+	size_t	i, x = f->exp != 0 ? 4 : 0;
 	int	any = 0, all = 1;
 
 	for (i = 0; mask != NULL && i < len; i++) {
@@ -259,7 +338,8 @@ of_nxm_ext_build(struct of_match *m, const struct nxm_ext *e)
 				k = i;
 			}
 		last = best;
-		n = nxm_ext_canon(e->f[k].f, e->f[k].val, e->f[k].mask, tlv);
+		n = nxm_ext_canon(e->f[k].f, e->f[k].len, e->f[k].val,
+		    e->f[k].mask, tlv);
 		if (n > sizeof(m->oxm) - m->len)
 			return -1;
 		memcpy(m->oxm + m->len, tlv, n);
@@ -681,6 +761,12 @@ of_nxm_encode(struct wbuf *w, const struct of_match *m)
 	return w->err ? -1 : (int)(w->len - start);
 }
 
+int
+of_nxm_is_tun(uint32_t hdr)
+{
+	return nxm_tun_idx(NXM_KEY_OF(hdr)) >= 0;
+}
+
 unsigned
 of_nxm_field_bits(uint32_t hdr)
 {
@@ -691,6 +777,9 @@ of_nxm_field_bits(uint32_t hdr)
 
 	if (OXM_HDR_HASMASK(hdr))
 		return 0;
+	if (nxm_tun_idx(key) >= 0)	/* mapped: its length; any header's */
+		return of_nx_tlv_len((unsigned)nxm_tun_idx(key)) > 0 ?
+		    (unsigned)of_nx_tlv_len((unsigned)nxm_tun_idx(key)) * 8 : 0;
 	if ((e = nxm_ext_find(key, 0)) != NULL)
 		return OXM_HDR_LENGTH(hdr) == e->len ? e->len * 8u : 0;
 	if ((t = nxm_twin_by_key(key)) != NULL)

@@ -26,9 +26,12 @@ struct nxm_ext_field;
 
 #define NXM_EXT_MAX	32	/* extension fields in one match */
 
-/* Extension fields of a match being decoded, pointing into the wire. */
+/* Extension fields of a match being decoded, pointing into the wire
+ * or, for tun_metadata (right-aligned to its mapped length), into tun. */
 struct nxm_ext {
 	size_t		 n;
+	size_t		 tun_used;
+	uint8_t		 tun[512];	/* OF_MATCH_MAX: a longer match fails */
 	struct {
 		const struct nxm_ext_field *f;	/* of_nxm.c's table */
 		uint8_t		 len;
@@ -68,5 +71,9 @@ int	 of_nxm_encode(struct wbuf *, const struct of_match *);
 /* Width in bits of the field an action names by its NXM/OXM header
  * (reg_load, reg_move, output_reg, learn, ...); 0: no such field. */
 unsigned of_nxm_field_bits(uint32_t hdr);
+/* 1 when hdr names NXM_NX_TUN_METADATA<i> (variable length: an action's
+ * value may be shorter than the mapping; unmapped is refused with
+ * NXFMFC_INVALID_TLV_FIELD, as Open vSwitch does). */
+int	 of_nxm_is_tun(uint32_t hdr);
 
 #endif

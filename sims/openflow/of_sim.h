@@ -146,6 +146,7 @@ struct of_switch {
 	struct of_flowtable	*ft;
 	struct of_groups	*groups;	/* owner's; NULL: none yet */
 	struct of_meters	*meters;	/* owner's; NULL: none yet */
+	struct nx_tlv_map	*tlv_map;	/* owner's; NULL: none yet */
 	struct of_monitors	*monitors;	/* this connection's (1.4) */
 	struct of_switch	*mon_origin;	/* owner: whose FLOW_MOD */
 	struct of_vacancy	*vacancy;	/* owner: per table, or NULL */

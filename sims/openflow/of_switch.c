@@ -20,6 +20,7 @@
 #include "of_bundle.h"
 #include "of_monitor.h"
 #include "of_nx.h"
+#include "of_nx_tlv.h"
 #include "of_sim.h"
 #include "of_vacancy.h"
 
@@ -930,11 +931,13 @@ of_switch_free(struct of_switch *sw)
 			of_flowtable_free(sw->ft);
 		of_groups_free(sw->groups);
 		of_meters_free(sw->meters);
+		of_nx_tlv_free(sw->tlv_map);
 		of_vacancy_free(sw);
 		free(sw->ports);
 	}
 	sw->groups = NULL;
 	sw->meters = NULL;
+	sw->tlv_map = NULL;
 	sw->ft = NULL;
 	sw->ports = NULL;
 }

@@ -13,7 +13,8 @@
  * of_read does, and plays FLOW_MODs and stats requests against one flow
  * table, and ONF bundles in 1.3 (a discarded one must leave the table as
  * it was).  FZ_MATCH13/10, FZ_ACTIONS and FZ_INSTRUCTIONS take the raw
- * structure with no header, FZ_NXM an nx_match (Nicira's, of_nxm.c).
+ * structure with no header, FZ_NXM an nx_match (Nicira's, of_nxm.c),
+ * FZ_NX_TLV TLV table mods (of_nx_tlv.c).
  *
  * Besides "no crash, no leak, no UB" a few properties are checked (abort
  * on failure): a decoded match re-encodes and decodes to itself and covers
@@ -41,6 +42,7 @@
 #include "of_group.h"
 #include "of_meter.h"
 #include "of_match.h"
+#include "of_nx_tlv.h"
 #include "of_nxm.h"
 #include "of_oxm.h"
 #include "fuzz_driver.h"
@@ -78,6 +80,7 @@ enum fz_kind {
 	FZ_INSTRUCTIONS,
 	FZ_SWITCH,
 	FZ_NXM,		/* an nx_match (of_nxm.c), no header */
+	FZ_NX_TLV,	/* nx_tlv_table_mod bodies (of_nx_tlv.c) */
 	FZ__MAX
 };
 
@@ -1200,6 +1203,67 @@ fz_nxm(const uint8_t *p, size_t n)
 	FZ_CHECK(of_match_equal(&m, &back));
 }
 
+/* A map as of_nx_tlv.c keeps it: lengths, space, distinct options. */
+static void
+fz_tlv_map_ok(const struct nx_tlv_map *map)
+{
+	unsigned	i, j, space = 0;
+
+	for (i = 0; i < NX_TLV_FIELDS; i++) {
+		if (!map->e[i].valid)
+			continue;
+		FZ_CHECK(map->e[i].len % 4 == 0 &&
+		    map->e[i].len <= NX_TLV_OPT_MAX);
+		space += map->e[i].len;
+		for (j = i + 1; j < NX_TLV_FIELDS; j++)
+			FZ_CHECK(!map->e[j].valid ||
+			    map->e[j].cls != map->e[i].cls ||
+			    map->e[j].type != map->e[i].type);
+	}
+	FZ_CHECK(space == map->space && space <= NX_TLV_SPACE);
+}
+
+/*
+ * TLV table mods, each a length byte (in 8-byte units) and that many
+ * units, applied in turn to one map: a refused one changes nothing, the
+ * map stays consistent, its reply carries each mapping; tun_metadata
+ * fields then decode against it.
+ */
+static void
+fz_nx_tlv(const uint8_t *p, size_t n)
+{
+	struct nx_tlv_map	map, before;
+	struct of_match		m;
+	struct rbuf		r;
+	struct wbuf		w;
+	enum of_err		err;
+	uint64_t		ck, cm;
+	size_t			off = 0, len;
+	unsigned		i, valid;
+
+	memset(&map, 0, sizeof(map));
+	while (off < n) {
+		len = (size_t)p[off++] * 8;
+		if (len > n - off)
+			len = n - off;
+		before = map;
+		rbuf_init(&r, p + off, len);
+		if (of_nx_tlv_table_mod(&map, NULL, &r, &err) == -1)
+			FZ_CHECK(memcmp(&map, &before, sizeof(map)) == 0);
+		fz_tlv_map_ok(&map);
+		off += len;
+	}
+	wbuf_init(&w, fz_out, sizeof(fz_out));
+	FZ_CHECK(of_nx_tlv_reply_encode(&w, OF_VERSION_13, 1, &map) == 0);
+	for (i = valid = 0; i < NX_TLV_FIELDS; i++)
+		valid += map.e[i].valid;
+	FZ_CHECK(w.len == 32 + 8 * (size_t)valid);
+	of_nx_tlv_bind(&map);
+	rbuf_init(&r, p, n);
+	(void)of_nxm_decode(&r, n, &m, &ck, &cm, &err);
+	of_nx_tlv_bind(NULL);
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -1230,6 +1294,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	case FZ_NXM:
 		fz_nxm(p, n);
+		return 0;
+	case FZ_NX_TLV:
+		fz_nx_tlv(p, n);
 		return 0;
 	default:
 		fz_message(kind, version, p, n);

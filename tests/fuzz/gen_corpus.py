@@ -17,7 +17,7 @@ import sys
 # enum fz_kind in fuzz_of_decode.c, in order.
 (HEADER, HELLO, ERROR, FEATURES_REPLY, SWITCH_CONFIG, PACKET_IN, PACKET_OUT,
  FLOW_MOD, PORT_MOD, ROLE, ASYNC, QUEUE_GET_CONFIG, MP_REQUEST, MP_REPLY,
- MATCH13, MATCH10, ACTIONS, INSTRUCTIONS, SWITCH, NXM) = range(20)
+ MATCH13, MATCH10, ACTIONS, INSTRUCTIONS, SWITCH, NXM, NX_TLV) = range(21)
 V13, V10 = 4, 1
 
 # Message types: (1.3, 1.0).
@@ -434,7 +434,23 @@ def seeds():
     # Nicira actions as ovs-ofctl 3.1 sends them (tests/unit/test_of_nx.c).
     s["actions_nx_10"] = bytes([0x80 | ACTIONS]) + NX_ACTIONS
     s["actions_nx_13"] = bytes([ACTIONS]) + NX_ACTIONS
+    s["nx_tlv_table_mods"] = bytes([NX_TLV]) + NX_TLV_MODS
     return s
+
+
+# nx_tlv_table_mod bodies, each after its length in 8-byte units
+# (fz_nx_tlv): ADD two mappings, ADD one already mapped (refused), DELETE
+# one, ADD past 256 bytes (refused), CLEAR, ADD again.
+def tlv_mod(cmd, *maps):
+    body = struct.pack("!H6x", cmd) + b"".join(
+        struct.pack("!HBBH2x", c, t, l, i) for c, t, l, i in maps)
+    return bytes([len(body) // 8]) + body
+
+
+NX_TLV_MODS = (tlv_mod(0, (0xffff, 0, 4, 0), (0x102, 0x80, 8, 63)) +
+               tlv_mod(0, (1, 1, 4, 0)) + tlv_mod(1, (0x102, 0x80, 8, 63)) +
+               tlv_mod(0, (1, 1, 124, 1), (1, 2, 124, 2), (1, 3, 8, 3)) +
+               tlv_mod(2) + tlv_mod(0, (0xffff, 0, 124, 5)))
 
 
 # An nx_match (Open vSwitch nicira-ext.h): in_port, ip, nw_dst/8, the

@@ -123,6 +123,82 @@ run_version() {	# LABEL OFCTL-ARGS... (flows files from $FLOWS)
 	[ "$errs" = 0 ] || fail "$label: $errs FLOW_MOD errors"
 }
 
+# tun_metadata: NXT_TLV_TABLE_MOD/REQUEST, flows on mapped fields read
+# back as added, Open vSwitch's NXTTMFC_* and NXFMFC_INVALID_TLV_FIELD.
+cat >"$TMPD/tlvflows" <<'EOF2'
+priority=5,tun_metadata0=0x1200/0xff00 actions=set_field:0x1/0xff->tun_metadata0
+priority=6,tun_metadata0=0,tun_metadata63=0x1122334455667788 actions=set_field:0x5->tun_metadata0,move:NXM_NX_TUN_METADATA63[0..31]->NXM_NX_REG0[]
+priority=8,tun_metadata1=0xabcdef actions=set_field:0x1/0xffff->tun_metadata1
+EOF2
+TLVMAP="{class=0xffff,type=0,len=4}->tun_metadata0,{class=0x102,type=0x80,len=8}->tun_metadata63,{class=0x102,type=0x81,len=124}->tun_metadata1"
+
+ofctl_err() {	# WANT LABEL OFCTL-ARGS...: fails with the error WANT
+	local want=$1 label=$2 out
+	shift 2
+	out=$(timeout 30 ovs-ofctl "$@" 2>&1) && fail "$label: accepted: $*"
+	case $out in
+	*"$want"*) ;;
+	*) fail "$label: $* gave '$out', want $want" ;;
+	esac
+}
+
+run_tlv() {	# LABEL REFUSED OFCTL-ARGS... (REFUSED: nx_refused wanted)
+	local label=$1 refused=$2 port ep sb
+	shift 2
+	port=$(free_ports 1)
+	ep=tcp:127.0.0.1:$port
+	start_bg "$TMPD/sbsim-tlv-$label.log" "$SBSIM" openflow \
+	    --switches 1 --controller ptcp:$port --duration 120 \
+	    --report "$TMPD/r-tlv-$label.json" -q
+	sb=$LAST_PID
+	wait_listen "$port" || fail "tlv $label: sbsim did not listen"
+	ofctl_err NXFMFC_INVALID_TLV_FIELD "tlv $label" "$@" add-flow "$ep" \
+	    "tun_metadata0=0x1,actions=drop"
+	timeout 30 ovs-ofctl "$@" add-tlv-map "$ep" "$TLVMAP" ||
+	    fail "tlv $label: add-tlv-map"
+	timeout 30 ovs-ofctl "$@" dump-tlv-map "$ep" >"$TMPD/map-$label"
+	grep -q 'max option space=256 max fields=64' "$TMPD/map-$label" &&
+	    grep -q 'allocated option space=136' "$TMPD/map-$label" &&
+	    grep -Eq '0x102 +0x81 +124 +tun_metadata1' "$TMPD/map-$label" ||
+	    fail "tlv $label: dump-tlv-map: $(cat "$TMPD/map-$label")"
+	while read -r f; do
+		timeout 30 ovs-ofctl "$@" add-flow "$ep" "$f" ||
+		    fail "tlv $label: add-flow $f"
+	done <"$TMPD/tlvflows"
+	timeout 30 ovs-ofctl "$@" dump-flows --no-stats "$ep" |
+	    grep 'actions=' | sed 's/^ *//' | sort >"$TMPD/tlvdump-$label"
+	diff -u <(sort "$TMPD/tlvflows") "$TMPD/tlvdump-$label" ||
+	    fail "tlv $label: dump-flows differs from what was added"
+	ofctl_err NXFMFC_INVALID_TLV_FIELD "tlv $label" "$@" add-flow "$ep" \
+	    "actions=set_field:0x5->tun_metadata2"
+	ofctl_err NXTTMFC_ALREADY_MAPPED "tlv $label" "$@" add-tlv-map "$ep" \
+	    "{class=0xffff,type=9,len=4}->tun_metadata0"
+	ofctl_err NXTTMFC_DUP_ENTRY "tlv $label" "$@" add-tlv-map "$ep" \
+	    "{class=0xffff,type=0,len=4}->tun_metadata2"
+	ofctl_err NXTTMFC_TABLE_FULL "tlv $label" "$@" add-tlv-map "$ep" \
+	    "{class=1,type=1,len=124}->tun_metadata2"
+	ofctl_err NXTTMFC_INVALID_TLV_DEL "tlv $label" "$@" del-tlv-map \
+	    "$ep" "{class=0xffff,type=0,len=4}->tun_metadata0"
+	timeout 30 ovs-ofctl "$@" del-flows "$ep" || fail "tlv $label: del-flows"
+	timeout 30 ovs-ofctl "$@" del-tlv-map "$ep" \
+	    "{class=0xffff,type=0,len=4}->tun_metadata0" ||
+	    fail "tlv $label: del-tlv-map one"
+	timeout 30 ovs-ofctl "$@" dump-tlv-map "$ep" | grep -q tun_metadata0 &&
+	    fail "tlv $label: tun_metadata0 left mapped"
+	timeout 30 ovs-ofctl "$@" del-tlv-map "$ep" ||
+	    fail "tlv $label: del-tlv-map (clear)"
+	timeout 30 ovs-ofctl "$@" dump-tlv-map "$ep" |
+	    grep -q 'allocated option space=0' || fail "tlv $label: not cleared"
+	stop_pid "$sb"
+	errs=$(json_get "$TMPD/r-tlv-$label.json" \
+	    'r["counters"].get("nx_refused", 0)')
+	[ "$errs" = "$refused" ] ||
+	    fail "tlv $label: nx_refused $errs, want $refused"
+}
+
+# Four TLV table refusals; NXM's NXT_FLOW_MOD with an unmapped field too.
+run_tlv nxm 5
+run_tlv of13 4 -O OpenFlow13
 FLOWS="$TMPD/common $TMPD/only10" run_version nxm
 FLOWS="$TMPD/common $TMPD/only13" run_version of13 -O OpenFlow13
-echo "ovs-ofctl NXM and OpenFlow13: each Nicira field and action read back as added"
+echo "ovs-ofctl NXM and OpenFlow13: each Nicira field and action read back as added; TLV map add/dump/del, tun_metadata flows"

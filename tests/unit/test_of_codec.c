@@ -199,6 +199,29 @@ test_error(void)
 	    "error 1.0 encode");
 	CHECK_OUT(&v, "error 1.0 bytes");
 
+	/* Nicira's codes as ovs-vswitchd 3.1 sends them. */
+	start();
+	vec(&v, "01 01 00 1c 00 00 00 05 "
+	    "b0 c2 00 00 "	/* NXET_VENDOR, NXVC_VENDOR_ERROR */
+	    "00 00 23 20 00 02 02 0e "	/* Nicira, NXBAC_BAD_CONJUNCTION */
+	    "01 0e 00 08 00 00 00 05");
+	CHECK(of_error_encode(&w, V10, 5, OF_ERR_NX_BAD_CONJUNCTION,
+	    v.b + 20, 8) == 0, "NX error 1.0 encode");
+	CHECK_OUT(&v, "NX error 1.0 bytes (nx_vendor_error)");
+	start();
+	vec(&v, "04 01 00 18 00 00 00 05 "
+	    "ff ff 00 04 00 00 23 20 "	/* EXPERIMENTER, NXBRC_MUST_BE_ZERO */
+	    "04 0e 00 08 00 00 00 05");
+	CHECK(of_error_encode(&w, V13, 5, OF_ERR_NX_MUST_BE_ZERO,
+	    v.b + 16, 8) == 0, "NX error 1.3 encode");
+	CHECK_OUT(&v, "NX error 1.3 bytes (exp_code, experimenter)");
+	start();
+	vec(&v, "04 01 00 14 00 00 00 05 00 02 00 0e "
+	    "04 0e 00 08 00 00 00 05");
+	CHECK(of_error_encode(&w, V13, 5, OF_ERR_BAD_SET_LEN, v.b + 12, 8) == 0,
+	    "BAD_SET_LEN 1.3 encode");
+	CHECK_OUT(&v, "BAD_SET_LEN in 1.3: the standard code");
+
 	start();
 	memset(big, 0xab, sizeof(big));
 	of_error_encode(&w, V13, 3, OF_ERR_BAD_LEN, big, sizeof(big));
@@ -238,12 +261,12 @@ test_error_table(void)
 		{ OF_ERR_BAD_INST_TABLE_ID,	3, 2,	2, 5 },
 		{ OF_ERR_BAD_MATCH_TYPE,	4, 0,	1, 5 },
 		{ OF_ERR_BAD_MATCH_LEN,		4, 1,	1, 6 },
-		{ OF_ERR_BAD_MATCH_WILDCARDS,	4, 5,	1, 5 },
-		{ OF_ERR_BAD_MATCH_FIELD,	4, 6,	1, 5 },
-		{ OF_ERR_BAD_MATCH_VALUE,	4, 7,	1, 5 },
-		{ OF_ERR_BAD_MATCH_MASK,	4, 8,	1, 5 },
-		{ OF_ERR_BAD_MATCH_PREREQ,	4, 9,	1, 5 },
-		{ OF_ERR_BAD_MATCH_DUP_FIELD,	4, 10,	1, 5 },
+		{ OF_ERR_BAD_MATCH_WILDCARDS,	4, 5,	0xb0c2, 0 },
+		{ OF_ERR_BAD_MATCH_FIELD,	4, 6,	0xb0c2, 0 },
+		{ OF_ERR_BAD_MATCH_VALUE,	4, 7,	0xb0c2, 0 },
+		{ OF_ERR_BAD_MATCH_MASK,	4, 8,	0xb0c2, 0 },
+		{ OF_ERR_BAD_MATCH_PREREQ,	4, 9,	0xb0c2, 0 },
+		{ OF_ERR_BAD_MATCH_DUP_FIELD,	4, 10,	0xb0c2, 0 },
 		{ OF_ERR_FLOW_TABLE_FULL,	5, 1,	3, 0 },
 		{ OF_ERR_FLOW_BAD_TABLE_ID,	5, 2,	3, 2 },
 		{ OF_ERR_FLOW_OVERLAP,		5, 3,	3, 1 },
@@ -298,6 +321,22 @@ test_error_table(void)
 		{ OF_ERR_GROUP_UNKNOWN_BUCKET,	6, 12,	1, 5 },
 		{ OF_ERR_GROUP_BUCKET_EXISTS,	6, 12,	1, 5 },
 		{ OF_ERR_GROUP_OUT_OF_BUCKETS,	6, 4,	1, 5 },
+		/* Nicira's: EXPERIMENTER/exp_code in 1.3, NXET_VENDOR/
+		 * NXVC_VENDOR_ERROR in 1.0 (the code after the vendor id). */
+		{ OF_ERR_NX_TLV_BAD_COMMAND,	0xffff, 16, 0xb0c2, 0 },
+		{ OF_ERR_NX_TLV_BAD_OPT_LEN,	0xffff, 17, 0xb0c2, 0 },
+		{ OF_ERR_NX_TLV_BAD_FIELD_IDX,	0xffff, 18, 0xb0c2, 0 },
+		{ OF_ERR_NX_TLV_TABLE_FULL,	0xffff, 19, 0xb0c2, 0 },
+		{ OF_ERR_NX_TLV_ALREADY_MAPPED,	0xffff, 20, 0xb0c2, 0 },
+		{ OF_ERR_NX_TLV_DUP_ENTRY,	0xffff, 21, 0xb0c2, 0 },
+		{ OF_ERR_NX_TLV_INVALID_DEL,	0xffff, 38, 0xb0c2, 0 },
+		{ OF_ERR_NX_INVALID_TLV_FIELD,	0xffff, 37, 0xb0c2, 0 },
+		{ OF_ERR_NX_MUST_BE_ZERO,	0xffff, 4, 0xb0c2, 0 },
+		{ OF_ERR_NX_BAD_CONJUNCTION,	0xffff, 15, 0xb0c2, 0 },
+		/* OFPBAC_BAD_SET_*: 1.3's own, Nicira's in 1.0. */
+		{ OF_ERR_BAD_SET_TYPE,		2, 13,	0xb0c2, 0 },
+		{ OF_ERR_BAD_SET_LEN,		2, 14,	0xb0c2, 0 },
+		{ OF_ERR_BAD_SET_ARGUMENT,	2, 15,	0xb0c2, 0 },
 	};
 	size_t		i;
 	uint16_t	type, code;

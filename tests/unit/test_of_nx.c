@@ -11,6 +11,7 @@
 #include "check.h"
 #include "of_actions.h"
 #include "of_match.h"
+#include "of_nx_tlv.h"
 #include "of_nxm.h"
 
 #define NPORTS	4
@@ -257,14 +258,31 @@ test_nx_actions(void)
 	    "ffff0018 00002320 0007 0007 00010204 0000000000000005");
 	A("load:0x1ff->reg1[0..7]", OF_ERR_BAD_ACTION_ARGUMENT,
 	    "ffff0018 00002320 0007 0007 00010204 00000000000001ff");
-	A("load to reg1[30..37]", OF_ERR_BAD_ACTION_ARGUMENT,
+	/* Field references: ovs-vswitchd 3.1.0's answers (mf_check_*). */
+	A("load to reg1[30..37]", OF_ERR_BAD_SET_LEN,
 	    "ffff0018 00002320 0007 0787 00010204 0000000000000005");
-	A("load to an unknown field", OF_ERR_BAD_ACTION_ARGUMENT,
+	A("load to an unknown field", OF_ERR_BAD_SET_TYPE,
 	    "ffff0018 00002320 0007 0007 0001fe04 0000000000000005");
 	A("move:reg0[]->reg2[]", OF_ERR_NONE,
 	    "ffff0018 00002320 0006 0020 0000 0000 00010004 00010404");
-	A("move of 33 bits", OF_ERR_BAD_ACTION_ARGUMENT,
+	A("move of 33 bits", OF_ERR_BAD_SET_LEN,
 	    "ffff0018 00002320 0006 0021 0000 0000 00010004 00010404");
+	A("move from an unknown field (read as a match field)",
+	    OF_ERR_BAD_MATCH_FIELD,
+	    "ffff0018 00002320 0006 0020 0000 0000 00020004 00010004");
+	A("move with nonzero padding", OF_ERR_NX_MUST_BE_ZERO,
+	    "ffff0020 00002320 0006 0020 0000 0000 00010004 00010204"
+	    " 0000000000000001");
+	A("output_reg of an unknown field", OF_ERR_BAD_SET_TYPE,
+	    "ffff0018 00002320 000f 000f 00020004 0000 000000000000");
+	A("multipath to an unknown field, before the link count",
+	    OF_ERR_BAD_SET_TYPE, "ffff0020 00002320 000a 0000 0032 0000 0000"
+	    " 0010 00000000 0000 0001 00020004");
+	A("multipath of 17 links into 2 bits", OF_ERR_BAD_ACTION_ARGUMENT,
+	    "ffff0020 00002320 000a 0000 0032 0000 0000 0010 00000000 0000"
+	    " 0001 00010004");
+	A("exit with nonzero padding (not read)", OF_ERR_NONE,
+	    "ffff0010 00002320 0011 000000000001");
 	A("ct(commit,table=4,zone=reg0[0..15],nat(src=...))", OF_ERR_NONE,
 	    CT_NAT);
 	A("ct with nat of a wrong length", OF_ERR_BAD_ACTION_LEN,
@@ -280,7 +298,7 @@ test_nx_actions(void)
 	    " 0a 00 0000 0000 000c 0000");
 	A("conjunction(7,1/2)", OF_ERR_NONE,
 	    "ffff0010 00002320 0022 00 02 00000007");
-	A("conjunction(7,1/1)", OF_ERR_BAD_ACTION_ARGUMENT,
+	A("conjunction(7,1/1)", OF_ERR_NX_BAD_CONJUNCTION,
 	    "ffff0010 00002320 0022 00 01 00000007");
 	A("bundle_load(...,members:1,2)", OF_ERR_NONE,
 	    "ffff0028 00002320 000d 0001 0000 0000 00000002 0002 001f"
@@ -320,12 +338,97 @@ test_set_field13(void)
 	    " 00000000") == OF_ERR_BAD_ACTION_LEN, "set_field reg5 in 24");
 }
 
+/* Decode hex, encode: want's bytes. */
+static int
+nxm_reads_back(const char *hex, const char *want_hex)
+{
+	uint8_t		want[512], got[512];
+	size_t		n = unhex(want_hex, want, sizeof(want));
+	struct of_match	m;
+	struct wbuf	w;
+
+	if (nxm_dec(hex, &m) != OF_ERR_NONE)
+		return 0;
+	wbuf_init(&w, got, sizeof(got));
+	return of_nxm_encode(&w, &m) == (int)n && memcmp(got, want, n) == 0;
+}
+
+/*
+ * NXM_NX_TUN_METADATA<i> against a TLV map: tun_metadata0 of 4 bytes,
+ * tun_metadata63 of 8.  ovs-ofctl sends a value without its leading zero
+ * bytes (none at all for 0); the switch keeps it at the mapped length,
+ * as Open vSwitch's dump-flows shows.
+ */
+static void
+test_tun_metadata(void)
+{
+	struct nx_tlv_map	map;
+	struct of_match		m;
+
+	memset(&map, 0, sizeof(map));
+	map.e[0].len = 4;
+	map.e[0].valid = 1;
+	map.e[63].len = 8;
+	map.e[63].valid = 1;
+	of_nx_tlv_bind(NULL);
+	CHECK(nxm_dec("00015002 1234", &m) == OF_ERR_NX_INVALID_TLV_FIELD,
+	    "tun_metadata0 with no map");
+	of_nx_tlv_bind(&map);
+	CHECK(nxm_reads_back("00015002 1234", "00015004 00001234"),
+	    "tun_metadata0=0x1234 kept at 4 bytes");
+	CHECK(nxm_roundtrip("00015004 00001234"), "tun_metadata0 at 4 bytes");
+	CHECK(nxm_reads_back("00015000", "00015004 00000000"),
+	    "tun_metadata0=0 (no value bytes)");
+	CHECK(nxm_reads_back("00015104 1200 ff00",
+	    "00015108 00001200 0000ff00"), "tun_metadata0=0x1200/0xff00");
+	CHECK(nxm_reads_back("00015108 00001234 ffffffff", "00015004 00001234"),
+	    "an all-ones mask at the mapped length is none");
+	CHECK(nxm_reads_back("00015006 0000 0000 1234", "00015004 00000000"),
+	    "a longer value: its first mapped bytes (copy_entry_value)");
+	CHECK(nxm_reads_back("00015004 00000001 0001ce08 1122334455667788",
+	    "00015004 00000001 0001ce08 1122334455667788"),
+	    "tun_metadata0 and tun_metadata63");
+	CHECK(nxm_dec("00015202 1234", &m) == OF_ERR_NX_INVALID_TLV_FIELD,
+	    "tun_metadata1 unmapped");
+	CHECK(nxm_dec("00015002 1234 00015002 1234", &m) ==
+	    OF_ERR_BAD_MATCH_DUP_FIELD, "tun_metadata0 twice");
+	CHECK(nxm_dec("00015104 1234 0f00", &m) ==
+	    OF_ERR_BAD_MATCH_WILDCARDS, "value outside its mask");
+	CHECK(nxm_dec("00015103 123400", &m) == OF_ERR_BAD_MATCH_LEN,
+	    "masked of odd length");
+	/* Actions: REG_LOAD2, load, move and 1.3 set_field on them. */
+	A("set_field:0x1/0xff->tun_metadata0 (REG_LOAD2)", OF_ERR_NONE,
+	    "ffff0010 00002320 0021 00015102 01ff");
+	A("set_field:0x5->tun_metadata0 (REG_LOAD2)", OF_ERR_NONE,
+	    "ffff0010 00002320 0021 00015001 0500");
+	A("REG_LOAD2 of reg0 in 1 byte", OF_ERR_BAD_SET_LEN,
+	    "ffff0010 00002320 0021 00010001 0500");
+	A("REG_LOAD2 to tun_metadata1", OF_ERR_NX_INVALID_TLV_FIELD,
+	    "ffff0010 00002320 0021 00015201 0500");
+	A("REG_LOAD2 of 5 bytes to 4", OF_ERR_BAD_SET_LEN,
+	    "ffff0018 00002320 0021 00015005 0102030405 000000000000");
+	A("REG_LOAD2 with nonzero padding", OF_ERR_BAD_SET_ARGUMENT,
+	    "ffff0010 00002320 0021 00015001 0501");
+	A("load:1->tun_metadata0[0..7]", OF_ERR_NONE,
+	    "ffff0018 00002320 0007 0007 0001507c 0000000000000001");
+	A("load:1->tun_metadata0[0..39]", OF_ERR_BAD_SET_LEN,
+	    "ffff0018 00002320 0007 0027 0001507c 0000000000000001");
+	A("move:tun_metadata2[]->reg0[]", OF_ERR_NX_INVALID_TLV_FIELD,
+	    "ffff0018 00002320 0006 0020 0000 0000 0001547c 00010004");
+	CHECK(act(OF_VERSION_13, "0019 0010 00015001 05 00000000000000") ==
+	    OF_ERR_NONE, "1.3 set_field:0x5->tun_metadata0");
+	CHECK(act(OF_VERSION_13, "0019 0010 00015201 05 00000000000000") ==
+	    OF_ERR_NX_INVALID_TLV_FIELD, "1.3 set_field tun_metadata1");
+	of_nx_tlv_bind(NULL);
+}
+
 static const struct check_case cases[] = {
 	CASE(test_nxm_fields),
 	CASE(test_nxm_covers),
 	CASE(test_oxm13),
 	CASE(test_nx_actions),
 	CASE(test_set_field13),
+	CASE(test_tun_metadata),
 };
 
 int
