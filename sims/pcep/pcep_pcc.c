@@ -28,7 +28,6 @@
 #define PCC_OPENWAIT_S	60		/* RFC 5440 appendix A */
 #define PCC_KEEPWAIT_S	60
 #define PCC_CLOSE_WAIT_S 2		/* a CLOSE the PCE does not take */
-#define PCC_MAX_UNKNOWN	5		/* MAX-UNKNOWN-MESSAGES, 6.9 */
 #define NS		1000000000ull
 
 /* Kinds of trouble logged once per PCC (bits of pcc->logged). */
@@ -142,11 +141,7 @@ pcc_pcerr(struct pcc *p, enum pcep_error e, uint32_t srp_id)
 void
 pcc_bad(struct pcc *p, const struct pcep_err *err, uint32_t srp_id)
 {
-	(*p->sim->c.bad_msgs)++;
-	if (err->type != 0)
-		pcc_pcerr(p, pcep_err_code(err), srp_id);
-	if (err->close_reason != 0)
-		pcc_close(p, err->close_reason, "malformed message");
+	pcep_sess_bad(&p->ses, err, srp_id);
 }
 
 /* Our OPEN: the keepalive and dead timer we want, and the stateful
@@ -226,9 +221,10 @@ pcc_open_ok(const struct pcc *p, const struct pcep_open *o,
 }
 
 static void
-pcc_negotiate_pcerr(struct pcc *p, enum pcep_error e,
+pcc_negotiate_pcerr(void *pcc, enum pcep_error e,
     const struct pcep_open *prop)
 {
+	struct pcc	*p = pcc;
 	struct wbuf	*w = pcc_scratch();
 
 	pcep_ctlrr_open(w, e, prop);
@@ -277,10 +273,7 @@ pcc_fsm_open(struct pcc *p, struct rbuf *body)
 	struct pcep_err		 err;
 
 	if (pcep_open_decode(body, &o, &err) == -1) {
-		/* Section 6.2: a malformed Open ends the attempt. */
-		(*p->sim->c.bad_msgs)++;
-		pcc_pcerr(p, pcep_err_code(&err), 0);
-		pcc_close(p, PCEP_CLOSE_MALFORMED, "malformed Open");
+		pcep_sess_open_malformed(&p->ses, &err);
 		return;
 	}
 	p->open_tries++;
@@ -291,13 +284,8 @@ pcc_fsm_open(struct pcc *p, struct rbuf *body)
 			    o.keepalive, o.deadtimer, o.has_stateful ? "" :
 			    ", not stateful");
 		p->logged |= LOG_NEGOTIATE;
-		if (p->open_tries == 1) {
-			pcc_negotiate_pcerr(p, PCEP_E_OPEN_NEGOTIABLE, &prop);
-			p->state_ns = clock_ns();	/* a new OpenWait */
-			return;
-		}
-		pcc_negotiate_pcerr(p, PCEP_E_OPEN_SECOND_UNACCEPTABLE, NULL);
-		pcc_close(p, PCEP_CLOSE_NONE, "second Open unacceptable");
+		pcep_sess_open_refused(&p->ses, p->open_tries, &prop,
+		    &p->state_ns);
 		return;
 	}
 	p->ka_peer = o.keepalive;
@@ -383,23 +371,12 @@ pcc_fsm_close(struct pcc *p, struct rbuf *body)
 static void
 pcc_unexpected(struct pcc *p, uint8_t type)
 {
-	uint64_t	now = clock_ns();
-
 	(*p->sim->c.unknown_msgs)++;
 	if (!(p->logged & LOG_UNKNOWN))
 		log_warnx("%s: unexpected %s (type %u) in %s", pcc_who(p),
 		    pcep_msg_name(type), type, pcc_state_names[p->state]);
 	p->logged |= LOG_UNKNOWN;
-	if (now - p->unknown_ns >= 60 * NS) {
-		p->unknown_ns = now;
-		p->unknown_msgs = 0;
-	}
-	if (++p->unknown_msgs > PCC_MAX_UNKNOWN) {
-		pcc_close(p, PCEP_CLOSE_UNKNOWN_MSG, "too many unknown "
-		    "messages");
-		return;
-	}
-	pcc_pcerr(p, PCEP_E_CAPABILITY, 0);
+	pcep_sess_unknown(&p->ses);
 }
 
 /* Before the session is up only Open, Keepalive, PCErr and Close make
@@ -461,44 +438,43 @@ pcc_fsm(struct pcc *p, uint8_t type, struct rbuf *body)
 	pcc_unexpected(p, type);
 }
 
-/* ---- framing (pool_read): a header that cannot be framed ends the
- * session; while the output is full, reading waits (back pressure) ---- */
+/* ---- the shared session core's view of a PCC (pcep_sess.h) ---- */
 
-static long
-pcc_frame_length(void *dev, const uint8_t *hb)
+static void
+pcc_sess_pcerr(void *p, enum pcep_error e, uint32_t srp_id)
 {
-	struct pcep_err	err;
-	long		len;
+	pcc_pcerr(p, e, srp_id);
+}
 
-	if ((len = pcep_frame_length(hb, &err)) == -1)
-		pcc_bad(dev, &err, 0);
-	return len;
+static void
+pcc_sess_close(void *p, uint8_t reason, const char *why)
+{
+	pcc_close(p, reason, why);
 }
 
 static int
-pcc_frame_full(void *dev)
+pcc_sess_full(void *p)
 {
-	return pcc_out_full(dev);
+	return pcc_out_full(p);
 }
 
 /* One whole message; -1 stops reading: the session ended (bev gone) or
  * is closing (what follows is dropped). */
 static int
-pcc_frame_message(void *dev, const uint8_t *msg, size_t len)
+pcc_sess_message(void *dev, uint8_t type, struct rbuf *body)
 {
 	struct pcc	*p = dev;
-	struct rbuf	 body;
 
-	rbuf_init(&body, msg + PCEP_HDR_LEN, len - PCEP_HDR_LEN);
-	pcc_fsm(p, msg[1], &body);
+	pcc_fsm(p, type, body);
 	return p->pd.bev == NULL || p->state == PCCS_CLOSING ? -1 : 0;
 }
 
-static const struct pool_framer pcc_framer = {
-	.hdr_len = PCEP_HDR_LEN,
-	.length = pcc_frame_length,
-	.out_full = pcc_frame_full,
-	.message = pcc_frame_message,
+static const struct pcep_sess_ops pcc_sess_ops = {
+	.pcerr = pcc_sess_pcerr,
+	.open_pcerr = pcc_negotiate_pcerr,
+	.close = pcc_sess_close,
+	.out_full = pcc_sess_full,
+	.message = pcc_sess_message,
 };
 
 /*
@@ -534,13 +510,11 @@ pcc_read_input(struct bufferevent *bev, struct pcc *p, int resume)
 	if (!resume)
 		p->arrived_ns = rxpeek_take(&p->rxp, p->rx_ns);
 	if (p->state != PCCS_CLOSING)
-		(void)(resume ? pool_read_resume : pool_read)(bev, &pcc_framer,
-		    p);
+		(void)pcep_sess_read(&p->ses, bev, resume);
 	if (p->pd.bev != bev)
 		return;
 	if (p->state == PCCS_CLOSING)
-		evbuffer_drain(bufferevent_get_input(bev),
-		    evbuffer_get_length(bufferevent_get_input(bev)));
+		pcep_sess_drain(bev);
 	pcc_rxpeek(p, bev);
 }
 
@@ -591,7 +565,7 @@ pcc_up(struct pool_dev *pd, struct bufferevent *bev)
 	p->syncing = p->synced = 0;
 	p->ka_ours = p->sim->cfg.keepalive;
 	p->dead_ours = p->sim->cfg.deadtimer;
-	p->unknown_msgs = 0;
+	pcep_sess_init(&p->ses, &pcc_sess_ops, p, p->sim->c.bad_msgs);
 	pcc_local_addr(p, bev);
 	pcc_change_state(p, PCCS_OPENWAIT, "connected");
 	bufferevent_setcb(bev, pcc_read, pcc_write, pool_bev_event, p);
