@@ -12,6 +12,7 @@
 #include "bgp_codec.h"
 #include "bgp_io.h"
 #include "cli.h"
+#include "pool.h"
 
 #define BGP_SCRATCH	(64 * 1024)
 
@@ -24,6 +25,44 @@ bgp_header_length(const uint8_t *hdr, struct bgp_err *e)
 	if (bgp_header_decode(hdr, BGP_HEADER_LEN, &len, &type, e) == -1)
 		return -1;
 	return len;
+}
+
+void
+bgp_conn_notify_err(const struct bgp_conn *c, const struct bgp_err *e)
+{
+	c->ops->notify_close(c->owner, e->code, e->subcode,
+	    e->wire ? e->wire : e->data, e->wire ? e->wirelen : e->datalen,
+	    e->why);
+}
+
+static long
+conn_frame_length(void *dev, const uint8_t *hdr)
+{
+	struct bgp_err	e;
+	long		len = bgp_header_length(hdr, &e);
+
+	if (len == -1)
+		bgp_conn_notify_err(dev, &e);
+	return len;
+}
+
+static int
+conn_frame_message(void *dev, const uint8_t *msg, size_t len)
+{
+	struct bgp_conn	*c = dev;
+
+	return c->ops->message(c->owner, msg, len);
+}
+
+static const struct pool_framer conn_framer = {
+	.hdr_len = BGP_HEADER_LEN, .length = conn_frame_length,
+	.message = conn_frame_message,
+};
+
+int
+bgp_conn_read(struct bgp_conn *c, struct bufferevent *bev)
+{
+	return pool_read(bev, &conn_framer, c);
 }
 
 struct wbuf *

@@ -33,4 +33,29 @@ int	bgp_hold_opt(const char *name, const char *arg, void *field,
  */
 int	bgp_write_last(struct bufferevent *, const void *msg, size_t len);
 
+/*
+ * A connection's side of what comes in, for both the peer and the
+ * speaker: what it does to close with a NOTIFICATION (section 6) and
+ * with one whole message.  Each embeds a struct bgp_conn and reads
+ * through bgp_conn_read().
+ */
+struct bgp_conn_ops {
+	void	(*notify_close)(void *owner, uint8_t code, uint8_t subcode,
+		    const void *data, size_t len, const char *why);
+	/* The message (header included); -1 stops reading: the session
+	 * is closing or gone. */
+	int	(*message)(void *owner, const uint8_t *msg, size_t len);
+};
+
+struct bgp_conn {
+	const struct bgp_conn_ops *ops;
+	void		*owner;		/* what the ops get */
+};
+
+/* The NOTIFICATION an error from the codec calls for, then closing. */
+void	bgp_conn_notify_err(const struct bgp_conn *, const struct bgp_err *);
+/* What is queued on bev, framed (a bad header gets its NOTIFICATION,
+ * section 6.1); as pool_read(). */
+int	bgp_conn_read(struct bgp_conn *, struct bufferevent *);
+
 #endif
