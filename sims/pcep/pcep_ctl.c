@@ -146,15 +146,6 @@ pce_send(struct pcep_ctl_sess *s, struct wbuf *w)
 	}
 }
 
-static int
-pce_out_full(void *sess)
-{
-	const struct pcep_ctl_sess	*s = sess;
-
-	return s->bev == NULL || evbuffer_get_length(
-	    bufferevent_get_output(s->bev)) >= PCE_OUT_HIGH;
-}
-
 /* ---- the LSP database ---- */
 
 static struct pcep_ctl_lsp *
@@ -772,7 +763,6 @@ static const struct pcep_sess_ops pce_sess_ops = {
 	.pcerr = pce_pcerr,
 	.open_pcerr = pce_open_pcerr,
 	.close = pce_close,
-	.out_full = pce_out_full,
 	.message = pce_sess_message,
 };
 
@@ -913,7 +903,7 @@ pce_pump_updates(struct pcep_ctl_sess *s)
 	    !(s->stateful & PCEP_STATEFUL_U))
 		return;
 	while (s->upd_inflight < pc->cfg.update_all &&
-	    s->upd_cursor < s->n_lsps && !pce_out_full(s)) {
+	    s->upd_cursor < s->n_lsps && !pcep_sess_out_full(&s->ses)) {
 		l = s->lsps[s->upd_cursor++];
 		if (!(l->flags & PCEP_LSP_FLAG_D) || l->upd_srp != 0 ||
 		    l->no_auto)
@@ -1170,7 +1160,8 @@ pce_attach_one(struct pcep_ctl *pc, evutil_socket_t fd,
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 	s = xcalloc(1, sizeof(*s));
 	s->pc = pc;
-	pcep_sess_init(&s->ses, &pce_sess_ops, s, &pc->st.bad_messages);
+	pcep_sess_init(&s->ses, &pce_sess_ops, s, &pc->st.bad_messages,
+	    &s->bev, PCE_OUT_HIGH);
 	TAILQ_INIT(&s->ops);
 	s->addr = sa->sa_family == AF_INET ? ntohl(sin->sin_addr.s_addr) : 0;
 	snprintf(s->name, sizeof(s->name), "%u.%u.%u.%u", s->addr >> 24,

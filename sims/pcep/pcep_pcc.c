@@ -67,8 +67,7 @@ pcc_scratch(void)
 int
 pcc_out_full(const struct pcc *p)
 {
-	return p->pd.bev == NULL || evbuffer_get_length(
-	    bufferevent_get_output(p->pd.bev)) >= PCC_OUT_HIGH;
+	return pcep_sess_out_full(&p->ses);
 }
 
 static const struct engine_fsm pcc_fsm_states = {
@@ -452,12 +451,6 @@ pcc_sess_close(void *p, uint8_t reason, const char *why)
 	pcc_close(p, reason, why);
 }
 
-static int
-pcc_sess_full(void *p)
-{
-	return pcc_out_full(p);
-}
-
 /* One whole message; -1 stops reading: the session ended (bev gone) or
  * is closing (what follows is dropped). */
 static int
@@ -473,9 +466,17 @@ static const struct pcep_sess_ops pcc_sess_ops = {
 	.pcerr = pcc_sess_pcerr,
 	.open_pcerr = pcc_negotiate_pcerr,
 	.close = pcc_sess_close,
-	.out_full = pcc_sess_full,
 	.message = pcc_sess_message,
 };
+
+/* At creation (pcc_out_full() asks it from then on) and on each
+ * connection (the unknown-message count starts again). */
+void
+pcc_sess_init(struct pcc *p)
+{
+	pcep_sess_init(&p->ses, &pcc_sess_ops, p, p->sim->c.bad_msgs,
+	    &p->pd.bev, PCC_OUT_HIGH);
+}
 
 /*
  * While update, initiate or remove waits for its first request, the next
@@ -565,7 +566,7 @@ pcc_up(struct pool_dev *pd, struct bufferevent *bev)
 	p->syncing = p->synced = 0;
 	p->ka_ours = p->sim->cfg.keepalive;
 	p->dead_ours = p->sim->cfg.deadtimer;
-	pcep_sess_init(&p->ses, &pcc_sess_ops, p, p->sim->c.bad_msgs);
+	pcc_sess_init(p);
 	pcc_local_addr(p, bev);
 	pcc_change_state(p, PCCS_OPENWAIT, "connected");
 	bufferevent_setcb(bev, pcc_read, pcc_write, pool_bev_event, p);

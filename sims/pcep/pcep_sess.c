@@ -15,12 +15,21 @@
  * minute, whatever the connection). */
 void
 pcep_sess_init(struct pcep_sess *h, const struct pcep_sess_ops *ops,
-    void *owner, uint64_t *bad)
+    void *owner, uint64_t *bad, struct bufferevent **bevp, size_t out_high)
 {
 	h->ops = ops;
 	h->owner = owner;
 	h->bad = bad;
+	h->bevp = bevp;
+	h->out_high = out_high;
 	h->unknown = 0;
+}
+
+int
+pcep_sess_out_full(const struct pcep_sess *h)
+{
+	return *h->bevp == NULL || evbuffer_get_length(
+	    bufferevent_get_output(*h->bevp)) >= h->out_high;
 }
 
 void
@@ -93,9 +102,7 @@ sess_frame_length(void *dev, const uint8_t *hb)
 static int
 sess_frame_full(void *dev)
 {
-	struct pcep_sess	*h = dev;
-
-	return h->ops->out_full(h->owner);
+	return pcep_sess_out_full(dev);
 }
 
 static int

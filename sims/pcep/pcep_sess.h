@@ -21,7 +21,6 @@ struct pcep_sess_ops {
 	void	(*open_pcerr)(void *owner, enum pcep_error,
 		    const struct pcep_open *prop);
 	void	(*close)(void *owner, uint8_t reason, const char *why);
-	int	(*out_full)(void *owner);
 	/* One whole message; -1 stops reading (the session is over or
 	 * closing). */
 	int	(*message)(void *owner, uint8_t type, struct rbuf *body);
@@ -31,12 +30,18 @@ struct pcep_sess {
 	const struct pcep_sess_ops *ops;
 	void		*owner;		/* what the ops get */
 	uint64_t	*bad;		/* the side's bad-message counter */
+	struct bufferevent **bevp;	/* the side's connection, NULL: none */
+	size_t		 out_high;	/* output that stops reading */
 	uint64_t	 unknown_ns;	/* start of the unknown-message minute */
 	uint8_t		 unknown;	/* in this minute (6.9) */
 };
 
 void	pcep_sess_init(struct pcep_sess *, const struct pcep_sess_ops *,
-	    void *owner, uint64_t *bad);
+	    void *owner, uint64_t *bad, struct bufferevent **bevp,
+	    size_t out_high);
+/* No connection, or its output at out_high: build no more (and read no
+ * more: back pressure). */
+int	pcep_sess_out_full(const struct pcep_sess *);
 /* Bad input: counted, the PCErr it deserves, then CLOSE when the codec
  * says so. */
 void	pcep_sess_bad(struct pcep_sess *, const struct pcep_err *,

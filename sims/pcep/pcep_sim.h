@@ -204,6 +204,7 @@ struct wbuf *pcc_scratch(void);
 const char *pcc_who(const void *pcc);	/* a struct pcc */
 /* Output above the high-water mark: build no more. */
 int	pcc_out_full(const struct pcc *);
+void	pcc_sess_init(struct pcc *);
 
 /* pcep_main.c: several PCEs (RFC 8231 5.7) */
 /* Session p went: when it held the delegation the failover begins. */
