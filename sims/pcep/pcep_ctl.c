@@ -1148,9 +1148,10 @@ pce_second_session(struct pcep_ctl_sess *s, struct pcep_ctl_sess *busy)
 /* A PCC connected on fd: its session starts by our Open.  Only an IPv4
  * peer has an address to tell PCCs apart by; any other counts as 0. */
 static void
-pce_attach_one(struct pcep_ctl *pc, evutil_socket_t fd,
-    const struct sockaddr *sa, socklen_t salen)
+pce_attach_one(void *pce, evutil_socket_t fd, const struct sockaddr *sa,
+    socklen_t salen)
 {
+	struct pcep_ctl			*pc = pce;
 	struct pcep_ctl_sess		*s;
 	const struct sockaddr_in	*sin = (const struct sockaddr_in *)sa;
 	struct pcep_ctl_sess		*busy;
@@ -1183,13 +1184,6 @@ pce_attach_one(struct pcep_ctl *pc, evutil_socket_t fd,
 	TAILQ_INSERT_TAIL(&pc->sessions, s, entry);
 	s->ss.local_addr = engine_local_ipv4(fd);	/* local-pref */
 	pce_send_open(s);
-}
-
-static void
-pce_accepted(void *arg, evutil_socket_t fd, const struct sockaddr *sa,
-    socklen_t salen)
-{
-	pce_attach_one(arg, fd, sa, salen);
 }
 
 void
@@ -1282,7 +1276,7 @@ pcep_ctl_start(const struct pcep_ctl_config *c, char *err, size_t errlen)
 	memset(&pc->st, 0, sizeof(pc->st));
 	hist_init(&pc->st.update_latency);
 	return ctl_listen_start(&pc->lis, &pc->cfg.listen, "PCEP",
-	    pce_accepted, pce_tick, pc, 100, err, errlen);
+	    pce_attach_one, pce_tick, pc, 100, err, errlen);
 }
 
 void
