@@ -95,8 +95,6 @@ struct pcep_ctl {
 	struct pcep_ctl_stats	 st;
 	struct ctl_listen	 lis;		/* the listener and pce_tick */
 	struct pce_sessions	 sessions;
-	int			 freed;		/* the message in hand ended
-						   its session */
 	struct wbuf		 scratch;	/* one message being encoded */
 	uint8_t			 scratch_mem[PCE_SCRATCH];
 };
@@ -742,49 +740,28 @@ pce_count_received(struct pcep_ctl_sess *s, uint8_t type)
 		s->ss.unknown_msgs++;
 }
 
-/* One whole message; -1 stops reading: a CLOSE freed the session, or
- * it is closing (what follows is dropped). */
+/* One whole message; -1: a CLOSE freed the session. */
 static int
-pce_sess_message(void *dev, uint8_t type, struct rbuf *body)
+pce_sess_message(void *sess, uint8_t type, struct rbuf *body)
 {
-	struct pcep_ctl_sess	*s = dev;
-	struct pcep_ctl	*pc = s->pc;	/* s may be freed */
-
-	pce_count_received(s, type);
-	pce_fsm(s, type, body);
-	if (type == PCEP_MSG_CLOSE) {	/* s and the message are gone */
-		pc->freed = 1;
-		return -1;
-	}
-	return s->state == PCES_CLOSING ? -1 : 0;
+	pce_count_received(sess, type);
+	pce_fsm(sess, type, body);
+	return type == PCEP_MSG_CLOSE ? -1 : 0;
 }
 
-static const struct pcep_sess_ops pce_sess_ops = {
-	.pcerr = pce_pcerr,
-	.open_pcerr = pce_open_pcerr,
-	.close = pce_close,
-	.message = pce_sess_message,
-};
+static const struct pcep_sess_ops pce_sess_ops = { pce_pcerr,
+	pce_open_pcerr, pce_close, pce_sess_message, PCE_OUT_HIGH,
+	PCES_CLOSING };
 
-/* While closing, what still comes is read and dropped, so that the
- * CLOSE is not lost to a reset.  s may be gone after it. */
-static void
-pce_read_input(struct bufferevent *bev, struct pcep_ctl_sess *s, int resume)
-{
-	struct pcep_ctl	*pc = s->pc;
-
-	s->last_rx_ns = clock_ns();
-	pc->freed = 0;
-	if (s->state != PCES_CLOSING)
-		(void)pcep_sess_read(&s->ses, bev, resume);
-	if (!pc->freed && s->state == PCES_CLOSING)
-		pcep_sess_drain(bev);
-}
-
+/* A session's dead timer runs from what it last received (RFC 5440
+ * 7.3).  s may be gone after pcep_sess_read(). */
 static void
 pce_read(struct bufferevent *bev, void *arg)
 {
-	pce_read_input(bev, arg, 0);
+	struct pcep_ctl_sess	*s = arg;
+
+	s->last_rx_ns = clock_ns();
+	(void)pcep_sess_read(&s->ses, bev, 0);
 }
 
 static void
@@ -801,7 +778,8 @@ pce_write(struct bufferevent *bev, void *arg)
 		return;
 	}
 	if (!(bufferevent_get_enabled(bev) & EV_READ)) {
-		pce_read_input(bev, s, 1);
+		s->last_rx_ns = clock_ns();
+		(void)pcep_sess_read(&s->ses, bev, 1);
 		return;		/* s may be gone */
 	}
 	pce_pump_updates(s);
@@ -1162,7 +1140,7 @@ pce_attach_one(void *pce, evutil_socket_t fd, const struct sockaddr *sa,
 	s = xcalloc(1, sizeof(*s));
 	s->pc = pc;
 	pcep_sess_init(&s->ses, &pce_sess_ops, s, &pc->st.bad_messages,
-	    &s->bev, PCE_OUT_HIGH);
+	    &s->bev, &s->state);
 	TAILQ_INIT(&s->ops);
 	s->addr = sa->sa_family == AF_INET ? ntohl(sin->sin_addr.s_addr) : 0;
 	snprintf(s->name, sizeof(s->name), "%u.%u.%u.%u", s->addr >> 24,

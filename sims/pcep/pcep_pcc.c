@@ -451,23 +451,17 @@ pcc_sess_close(void *p, uint8_t reason, const char *why)
 	pcc_close(p, reason, why);
 }
 
-/* One whole message; -1 stops reading: the session ended (bev gone) or
- * is closing (what follows is dropped). */
+/* A PCC is never freed by a message (the pool holds it). */
 static int
-pcc_sess_message(void *dev, uint8_t type, struct rbuf *body)
+pcc_sess_message(void *p, uint8_t type, struct rbuf *body)
 {
-	struct pcc	*p = dev;
-
 	pcc_fsm(p, type, body);
-	return p->pd.bev == NULL || p->state == PCCS_CLOSING ? -1 : 0;
+	return 0;
 }
 
-static const struct pcep_sess_ops pcc_sess_ops = {
-	.pcerr = pcc_sess_pcerr,
-	.open_pcerr = pcc_negotiate_pcerr,
-	.close = pcc_sess_close,
-	.message = pcc_sess_message,
-};
+static const struct pcep_sess_ops pcc_sess_ops = { pcc_sess_pcerr,
+	pcc_negotiate_pcerr, pcc_sess_close, pcc_sess_message, PCC_OUT_HIGH,
+	PCCS_CLOSING };
 
 /* At creation (pcc_out_full() asks it from then on) and on each
  * connection (the unknown-message count starts again). */
@@ -475,7 +469,7 @@ void
 pcc_sess_init(struct pcc *p)
 {
 	pcep_sess_init(&p->ses, &pcc_sess_ops, p, p->sim->c.bad_msgs,
-	    &p->pd.bev, PCC_OUT_HIGH);
+	    &p->pd.bev, &p->state);
 }
 
 /*
@@ -510,13 +504,9 @@ pcc_read_input(struct bufferevent *bev, struct pcc *p, int resume)
 	p->last_rx_ns = p->rx_ns = clock_ns();
 	if (!resume)
 		p->arrived_ns = rxpeek_take(&p->rxp, p->rx_ns);
-	if (p->state != PCCS_CLOSING)
-		(void)pcep_sess_read(&p->ses, bev, resume);
-	if (p->pd.bev != bev)
-		return;
-	if (p->state == PCCS_CLOSING)
-		pcep_sess_drain(bev);
-	pcc_rxpeek(p, bev);
+	(void)pcep_sess_read(&p->ses, bev, resume);
+	if (p->pd.bev == bev)
+		pcc_rxpeek(p, bev);
 }
 
 static void

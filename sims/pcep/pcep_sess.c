@@ -15,13 +15,14 @@
  * minute, whatever the connection). */
 void
 pcep_sess_init(struct pcep_sess *h, const struct pcep_sess_ops *ops,
-    void *owner, uint64_t *bad, struct bufferevent **bevp, size_t out_high)
+    void *owner, uint64_t *bad, struct bufferevent **bevp,
+    const uint8_t *statep)
 {
 	h->ops = ops;
 	h->owner = owner;
 	h->bad = bad;
 	h->bevp = bevp;
-	h->out_high = out_high;
+	h->statep = statep;
 	h->unknown = 0;
 }
 
@@ -29,7 +30,7 @@ int
 pcep_sess_out_full(const struct pcep_sess *h)
 {
 	return *h->bevp == NULL || evbuffer_get_length(
-	    bufferevent_get_output(*h->bevp)) >= h->out_high;
+	    bufferevent_get_output(*h->bevp)) >= h->ops->out_high;
 }
 
 void
@@ -88,14 +89,44 @@ pcep_sess_unknown(struct pcep_sess *h)
 /* ---- framing (pool_read): a header that cannot be framed is a bad
  * message; while the output is full, reading waits (back pressure) ---- */
 
+static void
+sess_drain(struct bufferevent *bev)
+{
+	struct evbuffer	*in = bufferevent_get_input(bev);
+
+	evbuffer_drain(in, evbuffer_get_length(in));
+}
+
+static int
+sess_closing(const struct pcep_sess *h)
+{
+	return *h->statep == h->ops->closing;
+}
+
+/* After a message or a bad header: reading stops once the connection is
+ * lost (no bufferevent any more) or closing, and then what still came
+ * is dropped. */
+static int
+sess_stop(struct pcep_sess *h)
+{
+	if (*h->bevp == NULL)
+		return -1;
+	if (!sess_closing(h))
+		return 0;
+	sess_drain(*h->bevp);
+	return -1;
+}
+
 static long
 sess_frame_length(void *dev, const uint8_t *hb)
 {
 	struct pcep_err	err;
 	long		len;
 
-	if ((len = pcep_frame_length(hb, &err)) == -1)
+	if ((len = pcep_frame_length(hb, &err)) == -1) {
 		pcep_sess_bad(dev, &err, 0);
+		(void)sess_stop(dev);
+	}
 	return len;
 }
 
@@ -111,28 +142,25 @@ sess_frame_message(void *dev, const uint8_t *msg, size_t len)
 	struct pcep_sess	*h = dev;
 	struct rbuf		 body;
 
+
 	rbuf_init(&body, msg + PCEP_HDR_LEN, len - PCEP_HDR_LEN);
-	return h->ops->message(h->owner, msg[1], &body);
+	if (h->ops->message(h->owner, msg[1], &body) == -1)
+		return -1;		/* h went with its owner */
+	return sess_stop(h);		/* pool_read stops: msg unused */
 }
 
 static const struct pool_framer sess_framer = {
-	.hdr_len = PCEP_HDR_LEN,
-	.length = sess_frame_length,
-	.out_full = sess_frame_full,
-	.message = sess_frame_message,
+	.hdr_len = PCEP_HDR_LEN, .length = sess_frame_length,
+	.out_full = sess_frame_full, .message = sess_frame_message,
 };
 
 int
 pcep_sess_read(struct pcep_sess *h, struct bufferevent *bev, int resume)
 {
+	if (sess_closing(h)) {
+		sess_drain(bev);
+		return 0;
+	}
 	return resume ? pool_read_resume(bev, &sess_framer, h) :
 	    pool_read(bev, &sess_framer, h);
-}
-
-void
-pcep_sess_drain(struct bufferevent *bev)
-{
-	struct evbuffer	*in = bufferevent_get_input(bev);
-
-	evbuffer_drain(in, evbuffer_get_length(in));
 }

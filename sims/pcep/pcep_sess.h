@@ -21,9 +21,11 @@ struct pcep_sess_ops {
 	void	(*open_pcerr)(void *owner, enum pcep_error,
 		    const struct pcep_open *prop);
 	void	(*close)(void *owner, uint8_t reason, const char *why);
-	/* One whole message; -1 stops reading (the session is over or
-	 * closing). */
+	/* One whole message; -1 when it freed the owner (nothing of it is
+	 * touched again), else 0. */
 	int	(*message)(void *owner, uint8_t type, struct rbuf *body);
+	size_t	 out_high;	/* output that stops building and reading */
+	uint8_t	 closing;	/* the side's state once its CLOSE is sent */
 };
 
 struct pcep_sess {
@@ -31,14 +33,14 @@ struct pcep_sess {
 	void		*owner;		/* what the ops get */
 	uint64_t	*bad;		/* the side's bad-message counter */
 	struct bufferevent **bevp;	/* the side's connection, NULL: none */
-	size_t		 out_high;	/* output that stops reading */
+	const uint8_t	*statep;	/* the side's state */
 	uint64_t	 unknown_ns;	/* start of the unknown-message minute */
 	uint8_t		 unknown;	/* in this minute (6.9) */
 };
 
 void	pcep_sess_init(struct pcep_sess *, const struct pcep_sess_ops *,
 	    void *owner, uint64_t *bad, struct bufferevent **bevp,
-	    size_t out_high);
+	    const uint8_t *statep);
 /* No connection, or its output at out_high: build no more (and read no
  * more: back pressure). */
 int	pcep_sess_out_full(const struct pcep_sess *);
@@ -53,11 +55,12 @@ void	pcep_sess_open_refused(struct pcep_sess *, uint8_t tries,
 	    const struct pcep_open *prop, uint64_t *state_ns);
 /* Sections 6.9 and 7.15 type 2: a message this side does not serve. */
 void	pcep_sess_unknown(struct pcep_sess *);
-/* What is queued on bev read through the framer (resume: after back
- * pressure), as pool_read. */
+/*
+ * What is queued on bev read through the framer (resume: after back
+ * pressure), as pool_read; -1 may mean the owner is gone.  While closing,
+ * what still comes is dropped instead, so that the CLOSE is not lost to
+ * a reset.
+ */
 int	pcep_sess_read(struct pcep_sess *, struct bufferevent *, int resume);
-/* While closing: what still comes is dropped, so that the CLOSE is not
- * lost to a reset. */
-void	pcep_sess_drain(struct bufferevent *);
 
 #endif
