@@ -637,23 +637,19 @@ pce_fsm_pcerr(struct pcep_ctl_sess *s, struct rbuf *body)
 {
 	struct pcep_ctl	*pc = s->pc;
 	struct pcep_errmsg	em;
-	struct pcep_err		err;
+	char			text[80];
 
 	pc->st.pcerr_received++;
-	if (pcep_ctlrr_decode(body, &em, &err) == -1) {
-		pce_bad(s, &err, 0);
+	if (pcep_sess_pcerr_decode(&s->ses, body, &em) == -1)
 		return;
-	}
 	if (s->state == PCES_UP) {
 		s->ss.rx_errors++;
 		s->ss.last_rx_error[0] = em.item[0].type;
 		s->ss.last_rx_error[1] = em.item[0].value;
 	}
 	if (!(s->logged & 2))
-		log_warnx("pcep %s: the PCC sent PCErr %u/%u (%s)", s->name,
-		    em.n ? em.item[0].type : 0, em.n ? em.item[0].value : 0,
-		    em.n ? pcep_error_name(em.item[0].type, em.item[0].value) :
-		    "empty");
+		log_warnx("pcep %s: the PCC sent PCErr %s", s->name,
+		    pcep_sess_pcerr_text(&em, text, sizeof(text)));
 	s->logged |= 2;
 	if (s->state != PCES_UP) {
 		if (em.n > 0 && em.item[0].type == 1)

@@ -329,18 +329,14 @@ static void
 pcc_fsm_pcerr(struct pcc *p, struct rbuf *body)
 {
 	struct pcep_errmsg	em;
-	struct pcep_err		err;
+	char			text[80];
 
 	(*p->sim->c.pcerr_received)++;
-	if (pcep_ctlrr_decode(body, &em, &err) == -1) {
-		pcc_bad(p, &err, 0);
+	if (pcep_sess_pcerr_decode(&p->ses, body, &em) == -1)
 		return;
-	}
 	if (!(p->logged & LOG_PCERR))
-		log_warnx("%s: the PCE sent PCErr %u/%u (%s)%s", pcc_who(p),
-		    em.n ? em.item[0].type : 0, em.n ? em.item[0].value : 0,
-		    em.n ? pcep_error_name(em.item[0].type,
-		    em.item[0].value) : "empty",
+		log_warnx("%s: the PCE sent PCErr %s%s", pcc_who(p),
+		    pcep_sess_pcerr_text(&em, text, sizeof(text)),
 		    p->state == PCCS_UP ? "; further ones counted" : "");
 	p->logged |= LOG_PCERR;
 	if (p->state != PCCS_UP)

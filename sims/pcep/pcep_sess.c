@@ -1,5 +1,6 @@
 /* The session rules the PCC and the PCE share (pcep_sess.h). */
 #include <stdint.h>
+#include <stdio.h>
 
 #include <event2/buffer.h>
 #include <event2/bufferevent.h>
@@ -65,6 +66,30 @@ pcep_sess_open_refused(struct pcep_sess *h, uint8_t tries,
 	}
 	h->ops->open_pcerr(h->owner, PCEP_E_OPEN_SECOND_UNACCEPTABLE, NULL);
 	h->ops->close(h->owner, PCEP_CLOSE_NONE, "second Open unacceptable");
+}
+
+int
+pcep_sess_pcerr_decode(struct pcep_sess *h, struct rbuf *body,
+    struct pcep_errmsg *em)
+{
+	struct pcep_err	err;
+
+	if (pcep_ctlrr_decode(body, em, &err) == -1) {
+		pcep_sess_bad(h, &err, 0);
+		return -1;
+	}
+	return 0;
+}
+
+const char *
+pcep_sess_pcerr_text(const struct pcep_errmsg *em, char *buf, size_t len)
+{
+	uint8_t	t = em->n ? em->item[0].type : 0;
+	uint8_t	v = em->n ? em->item[0].value : 0;
+
+	snprintf(buf, len, "%u/%u (%s)", t, v, em->n ?
+	    pcep_error_name(t, v) : "empty");
+	return buf;
 }
 
 /* PCErr "capability not supported", and a CLOSE once more than

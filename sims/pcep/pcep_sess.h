@@ -53,6 +53,14 @@ void	pcep_sess_open_malformed(struct pcep_sess *, const struct pcep_err *);
 /* Section 6.2: the tries-th unacceptable Open. */
 void	pcep_sess_open_refused(struct pcep_sess *, uint8_t tries,
 	    const struct pcep_open *prop, uint64_t *state_ns);
+/* A PCErr received (section 6.7) into em; -1 when it does not decode
+ * (answered as a bad message). */
+int	pcep_sess_pcerr_decode(struct pcep_sess *, struct rbuf *,
+	    struct pcep_errmsg *);
+/* Its first error for a log line: "TYPE/VALUE (name)", "0/0 (empty)"
+ * when it carries none. */
+const char *pcep_sess_pcerr_text(const struct pcep_errmsg *, char *buf,
+	    size_t len);
 /* Sections 6.9 and 7.15 type 2: a message this side does not serve. */
 void	pcep_sess_unknown(struct pcep_sess *);
 /*
