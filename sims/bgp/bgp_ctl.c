@@ -483,20 +483,17 @@ spk_fsm_open(struct spk_peer *pe, const uint8_t *msg, size_t len)
 {
 	struct bgp_ctl	*sp = pe->sp;
 	struct bgp_open	 o;
-	struct bgp_err	 e;
 	struct wbuf	*w;
 	int		 af;
 
-	if (bgp_open_decode(msg, len, &o, &e) == -1) {
-		spk_notify_err(pe, &e);
+	if (bgp_conn_open_decode(&pe->conn, msg, len, &o) == -1)
 		return;
-	}
 	if (o.bgp_id == sp->cfg.bgp_id) {
 		spk_notify_close(pe, BGP_ERR_OPEN, BGP_ERR_OPEN_BGPID, NULL, 0,
 		    "the peer has our BGP identifier");
 		return;
 	}
-	pe->remote_as = o.caps.as4 ? o.caps.as4_number : o.my_as;
+	pe->remote_as = bgp_open_as(&o);
 	if (pe->expect_as != 0 && pe->remote_as != pe->expect_as) {
 		/* RFC 4271 section 6.2: Bad Peer AS. */
 		spk_notify_close(pe, BGP_ERR_OPEN, BGP_ERR_OPEN_AS, NULL, 0,

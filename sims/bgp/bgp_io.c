@@ -35,6 +35,19 @@ bgp_conn_notify_err(const struct bgp_conn *c, const struct bgp_err *e)
 	    e->why);
 }
 
+int
+bgp_conn_open_decode(const struct bgp_conn *c, const uint8_t *msg,
+    size_t len, struct bgp_open *o)
+{
+	struct bgp_err	e;
+
+	if (bgp_open_decode(msg, len, o, &e) == -1) {
+		bgp_conn_notify_err(c, &e);
+		return -1;
+	}
+	return 0;
+}
+
 static long
 conn_frame_length(void *dev, const uint8_t *hdr)
 {

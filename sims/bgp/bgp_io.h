@@ -54,6 +54,11 @@ struct bgp_conn {
 
 /* The NOTIFICATION an error from the codec calls for, then closing. */
 void	bgp_conn_notify_err(const struct bgp_conn *, const struct bgp_err *);
+/* An OPEN decoded into o, or -1 once the NOTIFICATION its error calls
+ * for is sent (section 6.2). */
+struct bgp_open;
+int	bgp_conn_open_decode(const struct bgp_conn *, const uint8_t *msg,
+	    size_t len, struct bgp_open *);
 /* What is queued on bev, framed (a bad header gets its NOTIFICATION,
  * section 6.1); as pool_read(). */
 int	bgp_conn_read(struct bgp_conn *, struct bufferevent *);

@@ -464,16 +464,11 @@ bgp_fsm_open(struct bgp_peer *p, const uint8_t *msg, size_t len)
 {
 	const struct bgp_config	*cfg = &p->sim->cfg;
 	struct bgp_open		 o;
-	struct bgp_err		 e;
 	struct wbuf		*w;
-	uint32_t		 as;
 
-	if (bgp_open_decode(msg, len, &o, &e) == -1) {
-		bgp_notify_err(p, &e);
+	if (bgp_conn_open_decode(&p->conn, msg, len, &o) == -1)
 		return;
-	}
-	as = o.caps.as4 ? o.caps.as4_number : o.my_as;
-	if (cfg->peer_as != 0 && as != cfg->peer_as) {
+	if (cfg->peer_as != 0 && bgp_open_as(&o) != cfg->peer_as) {
 		bgp_notify_close(p, BGP_ERR_OPEN, BGP_ERR_OPEN_AS, NULL, 0,
 		    "the controller's AS is not --peer-as");
 		return;
