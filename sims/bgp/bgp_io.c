@@ -16,7 +16,9 @@
 
 #define BGP_SCRATCH	(64 * 1024)
 
-long
+/* A message's length from its BGP_HEADER_LEN bytes of header, or -1
+ * with the error to send (section 6.1). */
+static long
 bgp_header_length(const uint8_t *hdr, struct bgp_err *e)
 {
 	uint16_t	len;

@@ -14,9 +14,6 @@ struct bgp_err;
 struct bufferevent;
 struct wbuf;
 
-/* A message's length from its BGP_HEADER_LEN bytes of header, or -1
- * with the error to send (section 6.1). */
-long	bgp_header_length(const uint8_t *hdr, struct bgp_err *);
 /* The one buffer (64 KiB) messages are built in, emptied; each is sent
  * before the next is built. */
 struct wbuf *bgp_scratch(void);
