@@ -352,6 +352,12 @@ bgp_open_decode(const uint8_t *p, size_t n, struct bgp_open *o,
 	return 0;
 }
 
+uint32_t
+bgp_open_as(const struct bgp_open *o)
+{
+	return o->caps.as4 ? o->caps.as4_number : o->my_as;
+}
+
 int
 bgp_keepalive_encode(struct wbuf *w)
 {

@@ -150,6 +150,9 @@ int	 bgp_msg_end(struct wbuf *, size_t start);
 int	 bgp_open_encode(struct wbuf *, const struct bgp_open *);
 int	 bgp_open_decode(const uint8_t *, size_t, struct bgp_open *,
 	    struct bgp_err *);
+/* The sender's AS: the four-octet one where it has the capability (RFC
+ * 6793 section 4.1), else My AS. */
+uint32_t bgp_open_as(const struct bgp_open *);
 int	 bgp_keepalive_encode(struct wbuf *);
 /* data: the erroneous part (at most what fits a message). */
 int	 bgp_notification_encode(struct wbuf *, uint8_t code, uint8_t subcode,

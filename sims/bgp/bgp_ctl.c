@@ -66,6 +66,7 @@ struct spk_path {
 
 struct spk_peer {
 	struct bgp_ctl		*sp;		/* its speaker */
+	struct bgp_conn		 conn;		/* framing, shared with peers */
 	uint32_t		 id;
 	uint8_t			 state;
 	uint8_t			 advertise;	/* gets our routes */
@@ -418,9 +419,10 @@ spk_close(struct spk_peer *pe, const char *why)
 }
 
 static void
-spk_notify_close(struct spk_peer *pe, uint8_t code, uint8_t subcode,
+spk_notify_close(void *peer, uint8_t code, uint8_t subcode,
     const void *data, size_t len, const char *why)
 {
+	struct spk_peer	*pe = peer;
 	struct bgp_ctl	*sp = pe->sp;
 	struct wbuf	*w = bgp_scratch();
 
@@ -446,9 +448,7 @@ spk_notify_close(struct spk_peer *pe, uint8_t code, uint8_t subcode,
 static void
 spk_notify_err(struct spk_peer *pe, const struct bgp_err *e)
 {
-	spk_notify_close(pe, e->code, e->subcode, e->wire ? e->wire : e->data,
-	    e->wire ? e->wirelen : e->datalen,
-	    e->why);
+	bgp_conn_notify_err(&pe->conn, e);
 }
 
 static void
@@ -483,20 +483,17 @@ spk_fsm_open(struct spk_peer *pe, const uint8_t *msg, size_t len)
 {
 	struct bgp_ctl	*sp = pe->sp;
 	struct bgp_open	 o;
-	struct bgp_err	 e;
 	struct wbuf	*w;
 	int		 af;
 
-	if (bgp_open_decode(msg, len, &o, &e) == -1) {
-		spk_notify_err(pe, &e);
+	if (bgp_conn_open_decode(&pe->conn, msg, len, &o) == -1)
 		return;
-	}
 	if (o.bgp_id == sp->cfg.bgp_id) {
 		spk_notify_close(pe, BGP_ERR_OPEN, BGP_ERR_OPEN_BGPID, NULL, 0,
 		    "the peer has our BGP identifier");
 		return;
 	}
-	pe->remote_as = o.caps.as4 ? o.caps.as4_number : o.my_as;
+	pe->remote_as = bgp_open_as(&o);
 	if (pe->expect_as != 0 && pe->remote_as != pe->expect_as) {
 		/* RFC 4271 section 6.2: Bad Peer AS. */
 		spk_notify_close(pe, BGP_ERR_OPEN, BGP_ERR_OPEN_AS, NULL, 0,
@@ -642,18 +639,6 @@ spk_fsm(struct spk_peer *pe, uint8_t type, const uint8_t *msg, size_t len)
 		    "unexpected message");
 }
 
-/* A message's length from its header; a bad one ends the session. */
-static long
-spk_frame_length(void *dev, const uint8_t *hdr)
-{
-	struct bgp_err	e;
-	long		len = bgp_header_length(hdr, &e);
-
-	if (len == -1)
-		spk_notify_err(dev, &e);
-	return len;
-}
-
 /* One message; -1 stops reading: the peer is closing, or closed and
  * freed. */
 static int
@@ -667,9 +652,8 @@ spk_frame_message(void *dev, const uint8_t *msg, size_t len)
 	return sp->peers[id] != pe || pe->state == SPK_CLOSING ? -1 : 0;
 }
 
-static const struct pool_framer spk_framer = {
-	.hdr_len = BGP_HEADER_LEN, .length = spk_frame_length,
-	.message = spk_frame_message,
+static const struct bgp_conn_ops spk_conn_ops = {
+	spk_notify_close, spk_frame_message,
 };
 
 static void
@@ -681,7 +665,7 @@ spk_read(struct bufferevent *bev, void *arg)
 	uint32_t	 id = pe->id;
 
 	pe->last_rx_ns = clock_ns();
-	if (pe->state != SPK_CLOSING && pool_read(bev, &spk_framer, pe) ==
+	if (pe->state != SPK_CLOSING && bgp_conn_read(&pe->conn, bev) ==
 	    -1 && sp->peers[id] != pe)
 		return;		/* closed and freed */
 	if (pe->state == SPK_CLOSING)
@@ -1044,6 +1028,7 @@ spk_attach(struct bgp_ctl *sp, evutil_socket_t fd, const struct sockaddr *sa,
 	pe->last_rx_ns = pe->last_ka_ns = clock_ns();
 	spk_local_addr(pe, fd);
 	pe->state = SPK_OPENSENT;
+	pe->conn = (struct bgp_conn){ &spk_conn_ops, pe };
 	bufferevent_setcb(pe->bev, spk_read, spk_write, spk_event, pe);
 	bufferevent_setwatermark(pe->bev, EV_WRITE, SPK_OUT_LOW, 0);
 	bufferevent_enable(pe->bev, EV_READ | EV_WRITE);

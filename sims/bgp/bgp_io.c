@@ -12,10 +12,13 @@
 #include "bgp_codec.h"
 #include "bgp_io.h"
 #include "cli.h"
+#include "pool.h"
 
 #define BGP_SCRATCH	(64 * 1024)
 
-long
+/* A message's length from its BGP_HEADER_LEN bytes of header, or -1
+ * with the error to send (section 6.1). */
+static long
 bgp_header_length(const uint8_t *hdr, struct bgp_err *e)
 {
 	uint16_t	len;
@@ -24,6 +27,57 @@ bgp_header_length(const uint8_t *hdr, struct bgp_err *e)
 	if (bgp_header_decode(hdr, BGP_HEADER_LEN, &len, &type, e) == -1)
 		return -1;
 	return len;
+}
+
+void
+bgp_conn_notify_err(const struct bgp_conn *c, const struct bgp_err *e)
+{
+	c->ops->notify_close(c->owner, e->code, e->subcode,
+	    e->wire ? e->wire : e->data, e->wire ? e->wirelen : e->datalen,
+	    e->why);
+}
+
+int
+bgp_conn_open_decode(const struct bgp_conn *c, const uint8_t *msg,
+    size_t len, struct bgp_open *o)
+{
+	struct bgp_err	e;
+
+	if (bgp_open_decode(msg, len, o, &e) == -1) {
+		bgp_conn_notify_err(c, &e);
+		return -1;
+	}
+	return 0;
+}
+
+static long
+conn_frame_length(void *dev, const uint8_t *hdr)
+{
+	struct bgp_err	e;
+	long		len = bgp_header_length(hdr, &e);
+
+	if (len == -1)
+		bgp_conn_notify_err(dev, &e);
+	return len;
+}
+
+static int
+conn_frame_message(void *dev, const uint8_t *msg, size_t len)
+{
+	struct bgp_conn	*c = dev;
+
+	return c->ops->message(c->owner, msg, len);
+}
+
+static const struct pool_framer conn_framer = {
+	.hdr_len = BGP_HEADER_LEN, .length = conn_frame_length,
+	.message = conn_frame_message,
+};
+
+int
+bgp_conn_read(struct bgp_conn *c, struct bufferevent *bev)
+{
+	return pool_read(bev, &conn_framer, c);
 }
 
 struct wbuf *

@@ -14,9 +14,6 @@ struct bgp_err;
 struct bufferevent;
 struct wbuf;
 
-/* A message's length from its BGP_HEADER_LEN bytes of header, or -1
- * with the error to send (section 6.1). */
-long	bgp_header_length(const uint8_t *hdr, struct bgp_err *);
 /* The one buffer (64 KiB) messages are built in, emptied; each is sent
  * before the next is built. */
 struct wbuf *bgp_scratch(void);
@@ -32,5 +29,35 @@ int	bgp_hold_opt(const char *name, const char *arg, void *field,
  * message).
  */
 int	bgp_write_last(struct bufferevent *, const void *msg, size_t len);
+
+/*
+ * A connection's side of what comes in, for both the peer and the
+ * speaker: what it does to close with a NOTIFICATION (section 6) and
+ * with one whole message.  Each embeds a struct bgp_conn and reads
+ * through bgp_conn_read().
+ */
+struct bgp_conn_ops {
+	void	(*notify_close)(void *owner, uint8_t code, uint8_t subcode,
+		    const void *data, size_t len, const char *why);
+	/* The message (header included); -1 stops reading: the session
+	 * is closing or gone. */
+	int	(*message)(void *owner, const uint8_t *msg, size_t len);
+};
+
+struct bgp_conn {
+	const struct bgp_conn_ops *ops;
+	void		*owner;		/* what the ops get */
+};
+
+/* The NOTIFICATION an error from the codec calls for, then closing. */
+void	bgp_conn_notify_err(const struct bgp_conn *, const struct bgp_err *);
+/* An OPEN decoded into o, or -1 once the NOTIFICATION its error calls
+ * for is sent (section 6.2). */
+struct bgp_open;
+int	bgp_conn_open_decode(const struct bgp_conn *, const uint8_t *msg,
+	    size_t len, struct bgp_open *);
+/* What is queued on bev, framed (a bad header gets its NOTIFICATION,
+ * section 6.1); as pool_read(). */
+int	bgp_conn_read(struct bgp_conn *, struct bufferevent *);
 
 #endif

@@ -83,9 +83,10 @@ bgp_send(struct bgp_peer *p, struct wbuf *w, uint32_t msgs)
  * not a reset that could destroy the NOTIFICATION at the other end.
  */
 static void
-bgp_notify_close(struct bgp_peer *p, uint8_t code, uint8_t subcode,
+bgp_notify_close(void *peer, uint8_t code, uint8_t subcode,
     const void *data, size_t len, const char *why)
 {
+	struct bgp_peer	*p = peer;
 	struct wbuf	*w = bgp_scratch();
 
 	if (p->closing_ns != 0)
@@ -120,8 +121,7 @@ bgp_peer_flap(void *peer)
 static void
 bgp_notify_err(struct bgp_peer *p, const struct bgp_err *e)
 {
-	bgp_notify_close(p, e->code, e->subcode, e->wire ? e->wire : e->data,
-	    e->wire ? e->wirelen : e->datalen, e->why);
+	bgp_conn_notify_err(&p->conn, e);
 }
 
 /* The prefix a peer announces as its i-th. */
@@ -464,16 +464,11 @@ bgp_fsm_open(struct bgp_peer *p, const uint8_t *msg, size_t len)
 {
 	const struct bgp_config	*cfg = &p->sim->cfg;
 	struct bgp_open		 o;
-	struct bgp_err		 e;
 	struct wbuf		*w;
-	uint32_t		 as;
 
-	if (bgp_open_decode(msg, len, &o, &e) == -1) {
-		bgp_notify_err(p, &e);
+	if (bgp_conn_open_decode(&p->conn, msg, len, &o) == -1)
 		return;
-	}
-	as = o.caps.as4 ? o.caps.as4_number : o.my_as;
-	if (cfg->peer_as != 0 && as != cfg->peer_as) {
+	if (cfg->peer_as != 0 && bgp_open_as(&o) != cfg->peer_as) {
 		bgp_notify_close(p, BGP_ERR_OPEN, BGP_ERR_OPEN_AS, NULL, 0,
 		    "the controller's AS is not --peer-as");
 		return;
@@ -724,18 +719,6 @@ bgp_fsm(struct bgp_peer *p, uint8_t type, const uint8_t *msg, size_t len)
 	bgp_fsm_unexpected(p, type);
 }
 
-/* A message's length from its header; a bad one ends the session. */
-static long
-bgp_frame_length(void *dev, const uint8_t *hdr)
-{
-	struct bgp_err	e;
-	long		len = bgp_header_length(hdr, &e);
-
-	if (len == -1)
-		bgp_notify_err(dev, &e);
-	return len;
-}
-
 /* One message; -1 stops reading: the session ended (bev is gone) or
  * is closing. */
 static int
@@ -748,9 +731,8 @@ bgp_frame_message(void *dev, const uint8_t *msg, size_t len)
 	return p->pd.bev != bev || p->closing_ns != 0 ? -1 : 0;
 }
 
-static const struct pool_framer bgp_framer = {
-	.hdr_len = BGP_HEADER_LEN, .length = bgp_frame_length,
-	.message = bgp_frame_message,
+static const struct bgp_conn_ops bgp_conn_ops = {
+	bgp_notify_close, bgp_frame_message,
 };
 
 /* While closing, what still comes is dropped (bgp_notify_close). */
@@ -761,7 +743,7 @@ bgp_read(struct bufferevent *bev, void *arg)
 	struct evbuffer	*in = bufferevent_get_input(bev);
 
 	p->last_rx_ns = clock_ns();
-	if (p->closing_ns == 0 && pool_read(bev, &bgp_framer, p) == -1 &&
+	if (p->closing_ns == 0 && bgp_conn_read(&p->conn, bev) == -1 &&
 	    p->pd.bev != bev)
 		return;		/* the session ended: bev is gone */
 	if (p->closing_ns != 0)
@@ -823,6 +805,7 @@ bgp_peer_up(struct pool_dev *pd, struct bufferevent *bev)
 	p->last_rx_ns = p->last_ka_ns = clock_ns();
 	p->up_ns = p->last_rx_ns;
 	p->closing_ns = 0;
+	p->conn = (struct bgp_conn){ &bgp_conn_ops, p };
 	p->hold = BGP_OPEN_HOLD_S;
 	bgp_local_addr(p, bev);
 	bgp_change_state(p, BGPS_OPENSENT, "connected");

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "bgp_codec.h"
+#include "bgp_io.h"
 #include "bgp_nb.h"
 #include "bgp_rib.h"
 #include "metrics.h"
@@ -107,6 +108,7 @@ struct bgp_counters {
 struct bgp_peer {
 	struct pool_dev	 pd;		/* first: the pool hands it back */
 	struct bgp_sim	*sim;
+	struct bgp_conn	 conn;		/* framing, shared with the speaker */
 	uint32_t	 idx;
 	uint8_t		 spk;		/* its speaker, 0..n_spk-1 */
 	uint8_t		 state;		/* enum bgp_state */

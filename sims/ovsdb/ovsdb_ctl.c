@@ -684,9 +684,10 @@ ovm_count_open(const struct ovsdb_ctl *om)
 }
 
 static void
-ovm_attach_one(struct ovsdb_ctl *om, int fd, const struct sockaddr *sa,
+ovm_attach_one(void *ovm, evutil_socket_t fd, const struct sockaddr *sa,
     socklen_t salen)
 {
+	struct ovsdb_ctl	*om = ovm;
 	struct bufferevent	*bev;
 	char			 ip[OVSDB_CTL_HOST_MAX];
 	uint16_t		 port;
@@ -706,13 +707,6 @@ ovm_attach_one(struct ovsdb_ctl *om, int fd, const struct sockaddr *sa,
 	}
 	om->st.accepted++;
 	ovm_sess_new(om, bev, NULL);
-}
-
-static void
-ovm_accepted(void *arg, evutil_socket_t fd, const struct sockaddr *sa,
-    socklen_t salen)
-{
-	ovm_attach_one(arg, fd, sa, salen);
 }
 
 void
@@ -974,7 +968,7 @@ ovsdb_ctl_start(const struct ovsdb_ctl_config *c, char *err, size_t errlen)
 	memset(&om->st, 0, sizeof(om->st));
 	om->buffered = 0;
 	return ctl_listen_start(&om->lis, &om->cfg.listen, "OVSDB",
-	    ovm_accepted, ovm_tick, om, 100, err, errlen);
+	    ovm_attach_one, ovm_tick, om, 100, err, errlen);
 }
 
 void

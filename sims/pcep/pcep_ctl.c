@@ -29,6 +29,7 @@
 #include "engine.h"
 #include "log.h"
 #include "pcep_ctl.h"
+#include "pcep_sess.h"
 #include "pool.h"
 
 #define PCE_OUT_HIGH	(512 * 1024)
@@ -36,7 +37,6 @@
 #define PCE_SCRATCH	(PCEP_MAX_MSG + 1)
 #define PCE_OPENWAIT_S	60
 #define PCE_CLOSE_WAIT_S 2
-#define PCE_MAX_UNKNOWN	5
 #define NS		1000000000ull
 
 /* Lines a session has said, or must not say (a second session's are
@@ -55,6 +55,7 @@ struct pcep_ctl_sess {
 	TAILQ_ENTRY(pcep_ctl_sess)	 entry;
 	struct pcep_ctl		*pc;		/* its PCE */
 	struct bufferevent	*bev;
+	struct pcep_sess	 ses;		/* the rules shared with PCCs */
 	uint32_t		 addr;		/* host order */
 	char			 name[24];
 	uint8_t			 state;
@@ -63,7 +64,6 @@ struct pcep_ctl_sess {
 	uint8_t			 synced;
 	uint8_t			 dbv;		/* both offered S */
 	uint8_t			 ka_peer, dead_peer;
-	uint8_t			 unknown;
 	uint8_t			 logged;	/* PCE_LOGGED_* */
 	uint32_t		 stateful;	/* the PCC's flags */
 	uint8_t			 has_stateful;
@@ -72,7 +72,6 @@ struct pcep_ctl_sess {
 	uint64_t		 last_rx_ns;
 	uint64_t		 last_tx_ns;
 	uint64_t		 closing_ns;
-	uint64_t		 unknown_ns;
 	/* the LSP database */
 	struct pcep_ctl_lsp	**lsps;
 	uint32_t		 n_lsps, cap_lsps;
@@ -96,8 +95,6 @@ struct pcep_ctl {
 	struct pcep_ctl_stats	 st;
 	struct ctl_listen	 lis;		/* the listener and pce_tick */
 	struct pce_sessions	 sessions;
-	int			 freed;		/* the message in hand ended
-						   its session */
 	struct wbuf		 scratch;	/* one message being encoded */
 	uint8_t			 scratch_mem[PCE_SCRATCH];
 };
@@ -145,13 +142,6 @@ pce_send(struct pcep_ctl_sess *s, struct wbuf *w)
 		s->last_tx_ns = clock_ns();
 		pce_count_sent(s, w->data[1]);
 	}
-}
-
-static int
-pce_out_full(const struct pcep_ctl_sess *s)
-{
-	return s->bev == NULL || evbuffer_get_length(
-	    bufferevent_get_output(s->bev)) >= PCE_OUT_HIGH;
 }
 
 /* ---- the LSP database ---- */
@@ -242,8 +232,9 @@ pce_path_store(struct pcep_ctl_lsp *l, const struct pcep_ero *ero)
 /* ---- replies and closing ---- */
 
 static void
-pce_pcerr(struct pcep_ctl_sess *s, enum pcep_error e, uint32_t srp_id)
+pce_pcerr(void *sess, enum pcep_error e, uint32_t srp_id)
 {
+	struct pcep_ctl_sess	*s = sess;
 	struct pcep_ctl	*pc = s->pc;
 	struct pcep_err	 err;
 	struct wbuf	*w = pce_scratch(pc);
@@ -289,8 +280,9 @@ pce_drop(struct pcep_ctl_sess *s, const char *why)
 }
 
 static void
-pce_close(struct pcep_ctl_sess *s, uint8_t reason, const char *why)
+pce_close(void *sess, uint8_t reason, const char *why)
 {
+	struct pcep_ctl_sess	*s = sess;
 	struct pcep_ctl	*pc = s->pc;
 	struct wbuf	*w = pce_scratch(pc);
 
@@ -312,13 +304,7 @@ pce_close(struct pcep_ctl_sess *s, uint8_t reason, const char *why)
 static void
 pce_bad(struct pcep_ctl_sess *s, const struct pcep_err *err, uint32_t srp_id)
 {
-	struct pcep_ctl	*pc = s->pc;
-
-	pc->st.bad_messages++;
-	if (err->type != 0)
-		pce_pcerr(s, pcep_err_code(err), srp_id);
-	if (err->close_reason != 0)
-		pce_close(s, err->close_reason, "malformed message");
+	pcep_sess_bad(&s->ses, err, srp_id);
 }
 
 /* ---- opening (RFC 5440 6.2) ---- */
@@ -389,9 +375,10 @@ pce_open_ok(const struct pcep_ctl *pc, const struct pcep_open *o,
 }
 
 static void
-pce_open_pcerr(struct pcep_ctl_sess *s, enum pcep_error e,
+pce_open_pcerr(void *sess, enum pcep_error e,
     const struct pcep_open *prop)
 {
+	struct pcep_ctl_sess	*s = sess;
 	struct pcep_ctl	*pc = s->pc;
 	struct wbuf	*w = pce_scratch(pc);
 
@@ -408,19 +395,12 @@ pce_fsm_open(struct pcep_ctl_sess *s, struct rbuf *body)
 	struct pcep_err		err;
 
 	if (pcep_open_decode(body, &o, &err) == -1) {
-		pc->st.bad_messages++;
-		pce_pcerr(s, pcep_err_code(&err), 0);
-		pce_close(s, PCEP_CLOSE_MALFORMED, "malformed Open");
+		pcep_sess_open_malformed(&s->ses, &err);
 		return;
 	}
 	if (!pce_open_ok(pc, &o, &prop)) {
-		if (++s->open_tries == 1) {
-			pce_open_pcerr(s, PCEP_E_OPEN_NEGOTIABLE, &prop);
-			s->state_ns = clock_ns();
-			return;
-		}
-		pce_open_pcerr(s, PCEP_E_OPEN_SECOND_UNACCEPTABLE, NULL);
-		pce_close(s, PCEP_CLOSE_NONE, "second Open unacceptable");
+		pcep_sess_open_refused(&s->ses, ++s->open_tries, &prop,
+		    &s->state_ns);
 		return;
 	}
 	s->ka_peer = o.keepalive;
@@ -657,23 +637,19 @@ pce_fsm_pcerr(struct pcep_ctl_sess *s, struct rbuf *body)
 {
 	struct pcep_ctl	*pc = s->pc;
 	struct pcep_errmsg	em;
-	struct pcep_err		err;
+	char			text[80];
 
 	pc->st.pcerr_received++;
-	if (pcep_ctlrr_decode(body, &em, &err) == -1) {
-		pce_bad(s, &err, 0);
+	if (pcep_sess_pcerr_decode(&s->ses, body, &em) == -1)
 		return;
-	}
 	if (s->state == PCES_UP) {
 		s->ss.rx_errors++;
 		s->ss.last_rx_error[0] = em.item[0].type;
 		s->ss.last_rx_error[1] = em.item[0].value;
 	}
 	if (!(s->logged & 2))
-		log_warnx("pcep %s: the PCC sent PCErr %u/%u (%s)", s->name,
-		    em.n ? em.item[0].type : 0, em.n ? em.item[0].value : 0,
-		    em.n ? pcep_error_name(em.item[0].type, em.item[0].value) :
-		    "empty");
+		log_warnx("pcep %s: the PCC sent PCErr %s", s->name,
+		    pcep_sess_pcerr_text(&em, text, sizeof(text)));
 	s->logged |= 2;
 	if (s->state != PCES_UP) {
 		if (em.n > 0 && em.item[0].type == 1)
@@ -698,23 +674,13 @@ static void
 pce_unexpected(struct pcep_ctl_sess *s, uint8_t type)
 {
 	struct pcep_ctl	*pc = s->pc;
-	uint64_t	now = clock_ns();
 
 	if (!(s->logged & 4))
 		log_warnx("pcep %s: unexpected %s (type %u)", s->name,
 		    pcep_msg_name(type), type);
 	s->logged |= 4;
 	pc->st.bad_messages++;
-	if (now - s->unknown_ns >= 60 * NS) {
-		s->unknown_ns = now;
-		s->unknown = 0;
-	}
-	if (++s->unknown > PCE_MAX_UNKNOWN) {
-		pce_close(s, PCEP_CLOSE_UNKNOWN_MSG, "too many unknown "
-		    "messages");
-		return;
-	}
-	pce_pcerr(s, PCEP_E_CAPABILITY, 0);
+	pcep_sess_unknown(&s->ses);
 }
 
 static void
@@ -755,25 +721,6 @@ pce_fsm(struct pcep_ctl_sess *s, uint8_t type, struct rbuf *body)
 	pce_unexpected(s, type);
 }
 
-/* ---- framing (pool_read) ---- */
-
-static long
-pce_frame_length(void *dev, const uint8_t *hb)
-{
-	struct pcep_err	err;
-	long		len;
-
-	if ((len = pcep_frame_length(hb, &err)) == -1)
-		pce_bad(dev, &err, 0);
-	return len;
-}
-
-static int
-pce_frame_full(void *dev)
-{
-	return pce_out_full(dev);
-}
-
 /* What ODL counts of a message received, as of what is sent. */
 static void
 pce_count_received(struct pcep_ctl_sess *s, uint8_t type)
@@ -789,54 +736,28 @@ pce_count_received(struct pcep_ctl_sess *s, uint8_t type)
 		s->ss.unknown_msgs++;
 }
 
-/* One whole message; -1 stops reading: a CLOSE freed the session, or
- * it is closing (what follows is dropped). */
+/* One whole message; -1: a CLOSE freed the session. */
 static int
-pce_frame_message(void *dev, const uint8_t *msg, size_t len)
+pce_sess_message(void *sess, uint8_t type, struct rbuf *body)
 {
-	struct pcep_ctl_sess	*s = dev;
-	struct pcep_ctl	*pc = s->pc;	/* s may be freed */
-	struct rbuf	 body;
-	uint8_t		 type = msg[1];
-
-	rbuf_init(&body, msg + PCEP_HDR_LEN, len - PCEP_HDR_LEN);
-	pce_count_received(s, type);
-	pce_fsm(s, type, &body);
-	if (type == PCEP_MSG_CLOSE) {	/* s and msg are gone */
-		pc->freed = 1;
-		return -1;
-	}
-	return s->state == PCES_CLOSING ? -1 : 0;
+	pce_count_received(sess, type);
+	pce_fsm(sess, type, body);
+	return type == PCEP_MSG_CLOSE ? -1 : 0;
 }
 
-static const struct pool_framer pce_framer = {
-	.hdr_len = PCEP_HDR_LEN,
-	.length = pce_frame_length,
-	.out_full = pce_frame_full,
-	.message = pce_frame_message,
-};
+static const struct pcep_sess_ops pce_sess_ops = { pce_pcerr,
+	pce_open_pcerr, pce_close, pce_sess_message, PCE_OUT_HIGH,
+	PCES_CLOSING };
 
-/* While closing, what still comes is read and dropped, so that the
- * CLOSE is not lost to a reset.  s may be gone after it. */
-static void
-pce_read_input(struct bufferevent *bev, struct pcep_ctl_sess *s, int resume)
-{
-	struct pcep_ctl	*pc = s->pc;
-	struct evbuffer	*in = bufferevent_get_input(bev);
-
-	s->last_rx_ns = clock_ns();
-	pc->freed = 0;
-	if (s->state != PCES_CLOSING)
-		(void)(resume ? pool_read_resume : pool_read)(bev, &pce_framer,
-		    s);
-	if (!pc->freed && s->state == PCES_CLOSING)
-		evbuffer_drain(in, evbuffer_get_length(in));
-}
-
+/* A session's dead timer runs from what it last received (RFC 5440
+ * 7.3).  s may be gone after pcep_sess_read(). */
 static void
 pce_read(struct bufferevent *bev, void *arg)
 {
-	pce_read_input(bev, arg, 0);
+	struct pcep_ctl_sess	*s = arg;
+
+	s->last_rx_ns = clock_ns();
+	(void)pcep_sess_read(&s->ses, bev, 0);
 }
 
 static void
@@ -853,7 +774,8 @@ pce_write(struct bufferevent *bev, void *arg)
 		return;
 	}
 	if (!(bufferevent_get_enabled(bev) & EV_READ)) {
-		pce_read_input(bev, s, 1);
+		s->last_rx_ns = clock_ns();
+		(void)pcep_sess_read(&s->ses, bev, 1);
 		return;		/* s may be gone */
 	}
 	pce_pump_updates(s);
@@ -955,7 +877,7 @@ pce_pump_updates(struct pcep_ctl_sess *s)
 	    !(s->stateful & PCEP_STATEFUL_U))
 		return;
 	while (s->upd_inflight < pc->cfg.update_all &&
-	    s->upd_cursor < s->n_lsps && !pce_out_full(s)) {
+	    s->upd_cursor < s->n_lsps && !pcep_sess_out_full(&s->ses)) {
 		l = s->lsps[s->upd_cursor++];
 		if (!(l->flags & PCEP_LSP_FLAG_D) || l->upd_srp != 0 ||
 		    l->no_auto)
@@ -1200,9 +1122,10 @@ pce_second_session(struct pcep_ctl_sess *s, struct pcep_ctl_sess *busy)
 /* A PCC connected on fd: its session starts by our Open.  Only an IPv4
  * peer has an address to tell PCCs apart by; any other counts as 0. */
 static void
-pce_attach_one(struct pcep_ctl *pc, evutil_socket_t fd,
-    const struct sockaddr *sa, socklen_t salen)
+pce_attach_one(void *pce, evutil_socket_t fd, const struct sockaddr *sa,
+    socklen_t salen)
 {
+	struct pcep_ctl			*pc = pce;
 	struct pcep_ctl_sess		*s;
 	const struct sockaddr_in	*sin = (const struct sockaddr_in *)sa;
 	struct pcep_ctl_sess		*busy;
@@ -1212,6 +1135,8 @@ pce_attach_one(struct pcep_ctl *pc, evutil_socket_t fd,
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 	s = xcalloc(1, sizeof(*s));
 	s->pc = pc;
+	pcep_sess_init(&s->ses, &pce_sess_ops, s, &pc->st.bad_messages,
+	    &s->bev, &s->state);
 	TAILQ_INIT(&s->ops);
 	s->addr = sa->sa_family == AF_INET ? ntohl(sin->sin_addr.s_addr) : 0;
 	snprintf(s->name, sizeof(s->name), "%u.%u.%u.%u", s->addr >> 24,
@@ -1233,13 +1158,6 @@ pce_attach_one(struct pcep_ctl *pc, evutil_socket_t fd,
 	TAILQ_INSERT_TAIL(&pc->sessions, s, entry);
 	s->ss.local_addr = engine_local_ipv4(fd);	/* local-pref */
 	pce_send_open(s);
-}
-
-static void
-pce_accepted(void *arg, evutil_socket_t fd, const struct sockaddr *sa,
-    socklen_t salen)
-{
-	pce_attach_one(arg, fd, sa, salen);
 }
 
 void
@@ -1332,7 +1250,7 @@ pcep_ctl_start(const struct pcep_ctl_config *c, char *err, size_t errlen)
 	memset(&pc->st, 0, sizeof(pc->st));
 	hist_init(&pc->st.update_latency);
 	return ctl_listen_start(&pc->lis, &pc->cfg.listen, "PCEP",
-	    pce_accepted, pce_tick, pc, 100, err, errlen);
+	    pce_attach_one, pce_tick, pc, 100, err, errlen);
 }
 
 void

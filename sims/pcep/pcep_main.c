@@ -288,6 +288,7 @@ pcep_start(void *arg, struct metrics *m, char *err, size_t errlen)
 		p->pce = (uint8_t)(i / sim->cfg.pccs);
 		p->owner = &sim->pccs[p->idx];
 		pcep_deleg_init(&p->deleg, sim->cfg.n_pce);
+		pcc_sess_init(p);
 		pcc_lsps_init(p);
 	}
 	if (sim->cfg.nb.url != NULL)

@@ -28,7 +28,6 @@
 #define PCC_OPENWAIT_S	60		/* RFC 5440 appendix A */
 #define PCC_KEEPWAIT_S	60
 #define PCC_CLOSE_WAIT_S 2		/* a CLOSE the PCE does not take */
-#define PCC_MAX_UNKNOWN	5		/* MAX-UNKNOWN-MESSAGES, 6.9 */
 #define NS		1000000000ull
 
 /* Kinds of trouble logged once per PCC (bits of pcc->logged). */
@@ -68,8 +67,7 @@ pcc_scratch(void)
 int
 pcc_out_full(const struct pcc *p)
 {
-	return p->pd.bev == NULL || evbuffer_get_length(
-	    bufferevent_get_output(p->pd.bev)) >= PCC_OUT_HIGH;
+	return pcep_sess_out_full(&p->ses);
 }
 
 static const struct engine_fsm pcc_fsm_states = {
@@ -142,11 +140,7 @@ pcc_pcerr(struct pcc *p, enum pcep_error e, uint32_t srp_id)
 void
 pcc_bad(struct pcc *p, const struct pcep_err *err, uint32_t srp_id)
 {
-	(*p->sim->c.bad_msgs)++;
-	if (err->type != 0)
-		pcc_pcerr(p, pcep_err_code(err), srp_id);
-	if (err->close_reason != 0)
-		pcc_close(p, err->close_reason, "malformed message");
+	pcep_sess_bad(&p->ses, err, srp_id);
 }
 
 /* Our OPEN: the keepalive and dead timer we want, and the stateful
@@ -226,9 +220,10 @@ pcc_open_ok(const struct pcc *p, const struct pcep_open *o,
 }
 
 static void
-pcc_negotiate_pcerr(struct pcc *p, enum pcep_error e,
+pcc_negotiate_pcerr(void *pcc, enum pcep_error e,
     const struct pcep_open *prop)
 {
+	struct pcc	*p = pcc;
 	struct wbuf	*w = pcc_scratch();
 
 	pcep_ctlrr_open(w, e, prop);
@@ -277,10 +272,7 @@ pcc_fsm_open(struct pcc *p, struct rbuf *body)
 	struct pcep_err		 err;
 
 	if (pcep_open_decode(body, &o, &err) == -1) {
-		/* Section 6.2: a malformed Open ends the attempt. */
-		(*p->sim->c.bad_msgs)++;
-		pcc_pcerr(p, pcep_err_code(&err), 0);
-		pcc_close(p, PCEP_CLOSE_MALFORMED, "malformed Open");
+		pcep_sess_open_malformed(&p->ses, &err);
 		return;
 	}
 	p->open_tries++;
@@ -291,13 +283,8 @@ pcc_fsm_open(struct pcc *p, struct rbuf *body)
 			    o.keepalive, o.deadtimer, o.has_stateful ? "" :
 			    ", not stateful");
 		p->logged |= LOG_NEGOTIATE;
-		if (p->open_tries == 1) {
-			pcc_negotiate_pcerr(p, PCEP_E_OPEN_NEGOTIABLE, &prop);
-			p->state_ns = clock_ns();	/* a new OpenWait */
-			return;
-		}
-		pcc_negotiate_pcerr(p, PCEP_E_OPEN_SECOND_UNACCEPTABLE, NULL);
-		pcc_close(p, PCEP_CLOSE_NONE, "second Open unacceptable");
+		pcep_sess_open_refused(&p->ses, p->open_tries, &prop,
+		    &p->state_ns);
 		return;
 	}
 	p->ka_peer = o.keepalive;
@@ -342,18 +329,14 @@ static void
 pcc_fsm_pcerr(struct pcc *p, struct rbuf *body)
 {
 	struct pcep_errmsg	em;
-	struct pcep_err		err;
+	char			text[80];
 
 	(*p->sim->c.pcerr_received)++;
-	if (pcep_ctlrr_decode(body, &em, &err) == -1) {
-		pcc_bad(p, &err, 0);
+	if (pcep_sess_pcerr_decode(&p->ses, body, &em) == -1)
 		return;
-	}
 	if (!(p->logged & LOG_PCERR))
-		log_warnx("%s: the PCE sent PCErr %u/%u (%s)%s", pcc_who(p),
-		    em.n ? em.item[0].type : 0, em.n ? em.item[0].value : 0,
-		    em.n ? pcep_error_name(em.item[0].type,
-		    em.item[0].value) : "empty",
+		log_warnx("%s: the PCE sent PCErr %s%s", pcc_who(p),
+		    pcep_sess_pcerr_text(&em, text, sizeof(text)),
 		    p->state == PCCS_UP ? "; further ones counted" : "");
 	p->logged |= LOG_PCERR;
 	if (p->state != PCCS_UP)
@@ -383,23 +366,12 @@ pcc_fsm_close(struct pcc *p, struct rbuf *body)
 static void
 pcc_unexpected(struct pcc *p, uint8_t type)
 {
-	uint64_t	now = clock_ns();
-
 	(*p->sim->c.unknown_msgs)++;
 	if (!(p->logged & LOG_UNKNOWN))
 		log_warnx("%s: unexpected %s (type %u) in %s", pcc_who(p),
 		    pcep_msg_name(type), type, pcc_state_names[p->state]);
 	p->logged |= LOG_UNKNOWN;
-	if (now - p->unknown_ns >= 60 * NS) {
-		p->unknown_ns = now;
-		p->unknown_msgs = 0;
-	}
-	if (++p->unknown_msgs > PCC_MAX_UNKNOWN) {
-		pcc_close(p, PCEP_CLOSE_UNKNOWN_MSG, "too many unknown "
-		    "messages");
-		return;
-	}
-	pcc_pcerr(p, PCEP_E_CAPABILITY, 0);
+	pcep_sess_unknown(&p->ses);
 }
 
 /* Before the session is up only Open, Keepalive, PCErr and Close make
@@ -461,45 +433,40 @@ pcc_fsm(struct pcc *p, uint8_t type, struct rbuf *body)
 	pcc_unexpected(p, type);
 }
 
-/* ---- framing (pool_read): a header that cannot be framed ends the
- * session; while the output is full, reading waits (back pressure) ---- */
+/* ---- the shared session core's view of a PCC (pcep_sess.h) ---- */
 
-static long
-pcc_frame_length(void *dev, const uint8_t *hb)
+static void
+pcc_sess_pcerr(void *p, enum pcep_error e, uint32_t srp_id)
 {
-	struct pcep_err	err;
-	long		len;
-
-	if ((len = pcep_frame_length(hb, &err)) == -1)
-		pcc_bad(dev, &err, 0);
-	return len;
+	pcc_pcerr(p, e, srp_id);
 }
 
+static void
+pcc_sess_close(void *p, uint8_t reason, const char *why)
+{
+	pcc_close(p, reason, why);
+}
+
+/* A PCC is never freed by a message (the pool holds it). */
 static int
-pcc_frame_full(void *dev)
+pcc_sess_message(void *p, uint8_t type, struct rbuf *body)
 {
-	return pcc_out_full(dev);
+	pcc_fsm(p, type, body);
+	return 0;
 }
 
-/* One whole message; -1 stops reading: the session ended (bev gone) or
- * is closing (what follows is dropped). */
-static int
-pcc_frame_message(void *dev, const uint8_t *msg, size_t len)
+static const struct pcep_sess_ops pcc_sess_ops = { pcc_sess_pcerr,
+	pcc_negotiate_pcerr, pcc_sess_close, pcc_sess_message, PCC_OUT_HIGH,
+	PCCS_CLOSING };
+
+/* At creation (pcc_out_full() asks it from then on) and on each
+ * connection (the unknown-message count starts again). */
+void
+pcc_sess_init(struct pcc *p)
 {
-	struct pcc	*p = dev;
-	struct rbuf	 body;
-
-	rbuf_init(&body, msg + PCEP_HDR_LEN, len - PCEP_HDR_LEN);
-	pcc_fsm(p, msg[1], &body);
-	return p->pd.bev == NULL || p->state == PCCS_CLOSING ? -1 : 0;
+	pcep_sess_init(&p->ses, &pcc_sess_ops, p, p->sim->c.bad_msgs,
+	    &p->pd.bev, &p->state);
 }
-
-static const struct pool_framer pcc_framer = {
-	.hdr_len = PCEP_HDR_LEN,
-	.length = pcc_frame_length,
-	.out_full = pcc_frame_full,
-	.message = pcc_frame_message,
-};
 
 /*
  * While update, initiate or remove waits for its first request, the next
@@ -533,15 +500,9 @@ pcc_read_input(struct bufferevent *bev, struct pcc *p, int resume)
 	p->last_rx_ns = p->rx_ns = clock_ns();
 	if (!resume)
 		p->arrived_ns = rxpeek_take(&p->rxp, p->rx_ns);
-	if (p->state != PCCS_CLOSING)
-		(void)(resume ? pool_read_resume : pool_read)(bev, &pcc_framer,
-		    p);
-	if (p->pd.bev != bev)
-		return;
-	if (p->state == PCCS_CLOSING)
-		evbuffer_drain(bufferevent_get_input(bev),
-		    evbuffer_get_length(bufferevent_get_input(bev)));
-	pcc_rxpeek(p, bev);
+	(void)pcep_sess_read(&p->ses, bev, resume);
+	if (p->pd.bev == bev)
+		pcc_rxpeek(p, bev);
 }
 
 static void
@@ -591,7 +552,7 @@ pcc_up(struct pool_dev *pd, struct bufferevent *bev)
 	p->syncing = p->synced = 0;
 	p->ka_ours = p->sim->cfg.keepalive;
 	p->dead_ours = p->sim->cfg.deadtimer;
-	p->unknown_msgs = 0;
+	pcc_sess_init(p);
 	pcc_local_addr(p, bev);
 	pcc_change_state(p, PCCS_OPENWAIT, "connected");
 	bufferevent_setcb(bev, pcc_read, pcc_write, pool_bev_event, p);

@@ -14,6 +14,7 @@
 #include "pcep_codec.h"
 #include "pcep_deleg.h"
 #include "pcep_nb.h"
+#include "pcep_sess.h"
 #include "pool.h"
 #include "rxstamp.h"
 #include "txack.h"
@@ -117,6 +118,7 @@ struct pcc_name {
  */
 struct pcc {
 	struct pool_dev	 pd;		/* first: the pool hands it back */
+	struct pcep_sess ses;		/* the rules shared with the PCE */
 	struct pcep_sim	*sim;
 	struct pcc	*owner;		/* PCE 0's session of this PCC */
 	uint32_t	 idx;
@@ -135,7 +137,6 @@ struct pcc {
 	uint8_t		 dead_peer;	/* the PCE's dead timer */
 	uint8_t		 ka_ours;	/* ours, maybe renegotiated */
 	uint8_t		 dead_ours;
-	uint8_t		 unknown_msgs;	/* in this minute (RFC 5440 6.9) */
 	uint16_t	 logged;	/* kinds of trouble logged once */
 	uint32_t	 addr;		/* our address, host order */
 	uint32_t	 sync_next;	/* next slot to report */
@@ -147,7 +148,6 @@ struct pcc {
 	uint64_t	 closing_ns;
 	uint64_t	 last_rx_ns;
 	uint64_t	 last_tx_ns;
-	uint64_t	 unknown_ns;	/* start of the unknown-message minute */
 	uint32_t	 free_hint;	/* first slot past ours maybe free */
 	struct pcc_name	*names;		/* initiated LSPs by name (uthash) */
 	uint64_t	 rx_ns;		/* when the message in hand arrived */
@@ -204,6 +204,7 @@ struct wbuf *pcc_scratch(void);
 const char *pcc_who(const void *pcc);	/* a struct pcc */
 /* Output above the high-water mark: build no more. */
 int	pcc_out_full(const struct pcc *);
+void	pcc_sess_init(struct pcc *);
 
 /* pcep_main.c: several PCEs (RFC 8231 5.7) */
 /* Session p went: when it held the delegation the failover begins. */
