@@ -20,6 +20,7 @@
 #include <event2/util.h>
 #include <jansson.h>
 
+#include "ctl_listen.h"
 #include "endpoint.h"
 #include "ovsdb_frame.h"
 #include "ut.h"
@@ -76,6 +77,7 @@ struct ovsdb_ctl_op;
 struct ovsdb_ctl;
 
 struct ovsdb_ctl_sess {
+	struct ctl_sess			 cs;	/* first: ctl_sess_event() */
 	TAILQ_ENTRY(ovsdb_ctl_sess)	 entry;
 	struct ovsdb_ctl	*om;	/* its manager */
 	struct bufferevent	*bev;
