@@ -845,19 +845,26 @@ spk_fill_log(struct spk_out *o)
 	return 1;
 }
 
+/* Whether the peer's output holds SPK_OUT_HIGH or more: filling waits
+ * for the write callback (the low watermark). */
+static int
+spk_out_full(const struct spk_peer *pe)
+{
+	return evbuffer_get_length(bufferevent_get_output(pe->bev)) >=
+	    SPK_OUT_HIGH;
+}
+
 static void
 spk_fill(struct spk_peer *pe)
 {
 	struct bgp_ctl	*sp = pe->sp;
-	struct evbuffer	*out;
 	struct spk_out	 o;
 	int		 more;
 
 	if (pe->state != SPK_ESTABLISHED || !pe->advertise)
 		return;
-	out = bufferevent_get_output(pe->bev);
 	do {
-		if (evbuffer_get_length(out) >= SPK_OUT_HIGH)
+		if (spk_out_full(pe))
 			break;
 		memset(&o, 0, sizeof(o));
 		o.pe = pe;

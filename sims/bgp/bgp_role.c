@@ -97,6 +97,13 @@ bgpr_stop(void *cfg)
 	bgp_ctl_stop();
 }
 
+/* Peers Established now (ctl_devlog_tick()). */
+static uint64_t
+bgpr_devices_up(void *cfg)
+{
+	return bgp_ctl_stats()->established;
+}
+
 static void
 bgpr_summary(void *cfg)
 {
@@ -112,13 +119,6 @@ bgpr_summary(void *cfg)
 	    s->prefixes_advertised, s->withdrawals_advertised,
 	    s->notifications_sent, s->notifications_received,
 	    s->treat_as_withdraw }, 12);
-}
-
-/* Peers Established now (ctl_devlog_tick()). */
-static uint64_t
-bgpr_devices_up(void *cfg)
-{
-	return bgp_ctl_stats()->established;
 }
 
 const struct ctl_role bgp_ctl_role = {
