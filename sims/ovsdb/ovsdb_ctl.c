@@ -947,18 +947,12 @@ static const struct ctl_sess_ops ovm_role_ops = {
 };
 
 /* ODL's defaults where it has them: OVS's 5 s inactivity probe. */
-static const struct ovsdb_ctl_config ovm_config_default = {
+const struct ovsdb_ctl_config ovsdb_ctl_config_default = {
 	.probe_s = 5, .monitor_timeout_s = 30, .op_timeout_s = 30,
 	.retry_max_s = 8, .max_sessions = 10000,
 	.max_message = 4u * 1024 * 1024, .max_output = 16u * 1024 * 1024,
 	.max_buffered = 64u * 1024 * 1024, .message_timeout_s = 10,
 };
-
-void
-ovsdb_ctl_config_defaults(struct ovsdb_ctl_config *c)
-{
-	*c = ovm_config_default;
-}
 
 int
 ovsdb_ctl_start(const struct ovsdb_ctl_config *c, char *err, size_t errlen)
@@ -979,11 +973,11 @@ ovsdb_ctl_stop(void)
 	struct ovsdb_ctl_sess	*s;
 	struct ovsdb_ctl_node	*n;
 
+	ctl_listen_stop(&om->lis);
 	while ((n = TAILQ_FIRST(&om->nodes)) != NULL)
 		ovsdb_ctl_node_del(n);
 	while ((s = TAILQ_FIRST(&om->sessions)) != NULL)
 		ovm_sess_free(s);
-	ctl_listen_stop(&om->lis);
 }
 
 const struct ovsdb_ctl_stats *

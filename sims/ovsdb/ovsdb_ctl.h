@@ -118,7 +118,8 @@ TAILQ_HEAD(ovsdb_ctl_node_list, ovsdb_ctl_node);
  * slow. */
 typedef void (*ovsdb_ctl_done_cb)(void *arg, json_t *result, const char *why);
 
-void	 ovsdb_ctl_config_defaults(struct ovsdb_ctl_config *);
+/* The defaults: ODL's where it has them (ovsdb_ctl.c). */
+extern const struct ovsdb_ctl_config ovsdb_ctl_config_default;
 int	 ovsdb_ctl_start(const struct ovsdb_ctl_config *, char *err,
 	    size_t errlen);
 void	 ovsdb_ctl_stop(void);

@@ -56,7 +56,7 @@ static const struct opt ovrole_rows[] = {
 static void
 ovrole_defaults(void *cfg)
 {
-	ovsdb_ctl_config_defaults(cfg);
+	*(struct ovsdb_ctl_config *)cfg = ovsdb_ctl_config_default;
 }
 
 static int

@@ -1228,15 +1228,9 @@ static const struct ctl_sess_ops pce_role_ops = {
 };
 
 /* RFC 5440 section 7.3's recommended Keepalive and DeadTimer. */
-static const struct pcep_ctl_config pce_config_default = {
+const struct pcep_ctl_config pcep_ctl_config_default = {
 	.keepalive = 30, .deadtimer = 120, .op_timeout = 30,
 };
-
-void
-pcep_ctl_config_defaults(struct pcep_ctl_config *c)
-{
-	*c = pce_config_default;
-}
 
 int
 pcep_ctl_start(const struct pcep_ctl_config *c, char *err, size_t errlen)
@@ -1256,12 +1250,12 @@ pcep_ctl_stop(void)
 	struct pcep_ctl	*pc = &pce_main;
 	struct pcep_ctl_sess	*s;
 
+	ctl_listen_stop(&pc->lis);
 	while ((s = TAILQ_FIRST(&pc->sessions)) != NULL) {
 		TAILQ_REMOVE(&pc->sessions, s, entry);
 		pce_ops_fail(s);
 		pce_sess_free(s);
 	}
-	ctl_listen_stop(&pc->lis);
 }
 
 const struct pcep_ctl_stats *
