@@ -65,6 +65,7 @@ struct spk_path {
 };
 
 struct spk_peer {
+	struct ctl_sess		 cs;		/* first: ctl_sess_event() */
 	struct bgp_ctl		*sp;		/* its speaker */
 	struct bgp_conn		 conn;		/* framing, shared with peers */
 	uint32_t		 id;
@@ -133,6 +134,7 @@ static struct bgp_ctl	spk_main;
 static void	spk_fill(struct spk_peer *);
 static void	spk_kick(struct bgp_ctl *);
 static struct spk_peer *spk_peer_by_name(struct bgp_ctl *, const char *);
+static const struct ctl_sess_ops spk_role_ops;
 
 /* ---- attribute sets ---- */
 
@@ -408,9 +410,11 @@ spk_peer_free(struct spk_peer *pe)
 	free(pe);
 }
 
+/* Also ctl_sess_event()'s way to close (spk_role_ops). */
 static void
-spk_close(struct spk_peer *pe, const char *why)
+spk_close(void *peer, const char *why)
 {
+	struct spk_peer	*pe = peer;
 	struct bgp_ctl	*sp = pe->sp;	/* pe is freed */
 
 	log_info("bgp %s: closed: %s", pe->name, why);
@@ -685,17 +689,6 @@ spk_write(struct bufferevent *bev, void *arg)
 	spk_fill(pe);
 }
 
-static void
-spk_event(struct bufferevent *bev, short what, void *arg)
-{
-	const char	*why;
-
-	(void)bev;
-	if ((why = engine_bev_closed_why(what, "the peer closed the "
-	    "connection")) != NULL)
-		spk_close(arg, why);
-}
-
 /* ---- advertising ---- */
 
 /* What one peer is told about one prefix: the attributes with our AS in
@@ -852,19 +845,26 @@ spk_fill_log(struct spk_out *o)
 	return 1;
 }
 
+/* Whether the peer's output holds SPK_OUT_HIGH or more: filling waits
+ * for the write callback (the low watermark). */
+static int
+spk_out_full(const struct spk_peer *pe)
+{
+	return evbuffer_get_length(bufferevent_get_output(pe->bev)) >=
+	    SPK_OUT_HIGH;
+}
+
 static void
 spk_fill(struct spk_peer *pe)
 {
 	struct bgp_ctl	*sp = pe->sp;
-	struct evbuffer	*out;
 	struct spk_out	 o;
 	int		 more;
 
 	if (pe->state != SPK_ESTABLISHED || !pe->advertise)
 		return;
-	out = bufferevent_get_output(pe->bev);
 	do {
-		if (evbuffer_get_length(out) >= SPK_OUT_HIGH)
+		if (spk_out_full(pe))
 			break;
 		memset(&o, 0, sizeof(o));
 		o.pe = pe;
@@ -1010,6 +1010,7 @@ spk_attach(struct bgp_ctl *sp, evutil_socket_t fd, const struct sockaddr *sa,
 		return -1;
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 	pe = xcalloc(1, sizeof(*pe));
+	pe->cs.ops = &spk_role_ops;
 	pe->sp = sp;
 	memcpy(&pe->addr, sa, (size_t)salen < sizeof(pe->addr) ?
 	    (size_t)salen : sizeof(pe->addr));
@@ -1029,7 +1030,7 @@ spk_attach(struct bgp_ctl *sp, evutil_socket_t fd, const struct sockaddr *sa,
 	spk_local_addr(pe, fd);
 	pe->state = SPK_OPENSENT;
 	pe->conn = (struct bgp_conn){ &spk_conn_ops, pe };
-	bufferevent_setcb(pe->bev, spk_read, spk_write, spk_event, pe);
+	bufferevent_setcb(pe->bev, spk_read, spk_write, ctl_sess_event, pe);
 	bufferevent_setwatermark(pe->bev, EV_WRITE, SPK_OUT_LOW, 0);
 	bufferevent_enable(pe->bev, EV_READ | EV_WRITE);
 	spk_send_open(pe);
@@ -1053,16 +1054,14 @@ spk_accepted(void *arg, evutil_socket_t fd, const struct sockaddr *sa,
 
 /* Hold timers, keepalives, NOTIFICATIONs not taken; changes out. */
 static void
-spk_tick(evutil_socket_t fd, short what, void *arg)
+spk_tick(void *speaker, uint64_t now)
 {
-	struct bgp_ctl	*sp = arg;
-	uint64_t	 now = clock_ns(), hold_ns;
+	struct bgp_ctl	*sp = speaker;
+	uint64_t	 hold_ns;
 	struct spk_peer	*pe;
 	struct wbuf	*w;
 	uint32_t	 i;
 
-	(void)fd;
-	(void)what;
 	for (i = 0; i < sp->n_peers; i++) {
 		if ((pe = sp->peers[i]) == NULL)
 			continue;
@@ -1089,6 +1088,13 @@ spk_tick(evutil_socket_t fd, short what, void *arg)
 	}
 	spk_fill_all(sp);
 }
+
+/* What ctl_listen.c does for the speaker. */
+static const struct ctl_sess_ops spk_role_ops = {
+	.what = "BGP", .peer_closed = "the peer closed the connection",
+	.tick_ms = 200, .attach = spk_accepted, .tick = spk_tick,
+	.close = spk_close,
+};
 
 /* ---- the interface ---- */
 
@@ -1149,8 +1155,8 @@ bgp_ctl_start(const struct bgp_ctl_config *c, char *err, size_t errlen)
 	sp->change_open = 0;
 	bgp_pmap_init(&sp->rib, 1);
 	bgp_nbr_start(sp->cfg.as, sp->cfg.hold);
-	if (ctl_listen_start(&sp->lis, &sp->cfg.listen, "BGP", spk_accepted,
-	    spk_tick, sp, 200, err, errlen) == -1)
+	if (ctl_listen_start(&sp->lis, &sp->cfg.listen, &spk_role_ops, sp,
+	    err, errlen) == -1)
 		return -1;
 	sp->kick = engine_soon_new(spk_kicked, sp);
 	return 0;

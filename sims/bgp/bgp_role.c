@@ -97,6 +97,13 @@ bgpr_stop(void *cfg)
 	bgp_ctl_stop();
 }
 
+/* Peers Established now (ctl_devlog_tick()). */
+static uint64_t
+bgpr_devices_up(void *cfg)
+{
+	return bgp_ctl_stats()->established;
+}
+
 static void
 bgpr_summary(void *cfg)
 {
@@ -114,33 +121,15 @@ bgpr_summary(void *cfg)
 	    s->treat_as_withdraw }, 12);
 }
 
-/* One Loc-RIB re-advertised to every peer: peers held by two workers
- * would not hear each other's routes. */
-static int
-bgpr_check(void *cfg, unsigned given, const struct ctl_env *env, char *err,
-    size_t errlen)
-{
-	(void)cfg;
-	(void)given;
-	if (env->workers == 0)
-		return 0;
-	snprintf(err, errlen, "--bgp does not go with --workers: the speaker "
-	    "re-advertises one Loc-RIB to every peer, which workers would "
-	    "split");
-	return -1;
-}
-
-/* Peers Established now (ctl_devlog_tick()). */
-static uint64_t
-bgpr_devices_up(void *cfg)
-{
-	return bgp_ctl_stats()->established;
-}
-
 const struct ctl_role bgp_ctl_role = {
 	.name = "bgp", .title = "BGP:", .rows = bgpr_rows, .cfg = &bgpr,
-	.defaults = bgpr_defaults, .check = bgpr_check,
+	.defaults = bgpr_defaults,
 	.needs = "--as and the --bgp-* options need --bgp",
+	/* One Loc-RIB re-advertised to every peer: peers held by two
+	 * workers would not hear each other's routes. */
+	.one_process = "--bgp does not go with --workers: the speaker "
+	    "re-advertises one Loc-RIB to every peer, which workers would "
+	    "split",
 	.start = bgpr_start, .summary = bgpr_summary, .stop = bgpr_stop,
 	.devices_up = bgpr_devices_up, .devices = "peers",
 };

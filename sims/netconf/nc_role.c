@@ -44,25 +44,6 @@ ncr_defaults(void *cfg)
 }
 
 static int
-ncr_check(void *cfg, unsigned given, const struct ctl_env *env, char *err,
-    size_t errlen)
-{
-	if (!env->restconf) {
-		snprintf(err, errlen, "--netconf mounts the devices it is told "
-		    "of through RESTCONF: give --restconf PORT too");
-		return -1;
-	}
-	/* A mount told over RESTCONF reaches every worker, and each would
-	 * connect to the device. */
-	if (env->workers > 0) {
-		snprintf(err, errlen, "--netconf does not go with --workers: "
-		    "every worker would mount each device it is told of");
-		return -1;
-	}
-	return 0;
-}
-
-static int
 ncr_start(void *cfg, struct http_server *hs, char *err, size_t errlen)
 {
 	struct nc_role	*r = cfg;
@@ -118,7 +99,13 @@ const struct ctl_role nc_ctl_role = {
 	.name = "netconf", .title = "NETCONF:", .rows = ncr_rows, .cfg = &ncr,
 	.defaults = ncr_defaults,
 	.needs = "the --netconf-* options need --netconf",
-	.check = ncr_check, .start = ncr_start,
+	.needs_restconf = "--netconf mounts the devices it is told of "
+	    "through RESTCONF: give --restconf PORT too",
+	/* A mount told over RESTCONF reaches every worker, and each would
+	 * connect to the device. */
+	.one_process = "--netconf does not go with --workers: every worker "
+	    "would mount each device it is told of",
+	.start = ncr_start,
 	.summary = ncr_summary, .stop = ncr_stop,
 	.devices_up = ncr_devices_up, .devices = "devices",
 };

@@ -94,6 +94,7 @@ static struct ovsdb_ctl	ovm_main = {
 static void	ovm_connect(struct ovsdb_ctl_node *);
 static void	ovm_retry_later(struct ovsdb_ctl_node *);
 static size_t	ovm_bridges(const struct ovsdb_ctl *);
+static const struct ctl_sess_ops ovm_role_ops;
 static void	ovm_transacted(struct ovsdb_ctl *, struct ovsdb_ctl_op *,
 	    json_t *);
 
@@ -556,16 +557,11 @@ ovm_read_messages(struct ovsdb_ctl_sess *s, struct evbuffer *in)
 	}
 }
 
+/* The peer closed or the socket failed (ctl_sess_event()). */
 static void
-ovm_event(struct bufferevent *bev, short what, void *arg)
+ovm_peer_gone(void *sess, const char *why)
 {
-	struct ovsdb_ctl_sess	*s = arg;
-	const char	*why;
-
-	(void)bev;
-	if ((why = engine_bev_closed_why(what, "the node closed the "
-	    "connection")) != NULL)
-		ovm_close(s, why);
+	(void)ovm_close(sess, why);
 }
 
 /* ---- transacts ---- */
@@ -648,6 +644,7 @@ ovm_sess_new(struct ovsdb_ctl *om, struct bufferevent *bev,
 	socklen_t		 len = sizeof(ss);
 	int			 fd = bufferevent_getfd(bev), one = 1;
 
+	s->cs.ops = &ovm_role_ops;
 	s->om = om;
 	s->bev = bev;
 	s->cfg = n;
@@ -665,7 +662,7 @@ ovm_sess_new(struct ovsdb_ctl *om, struct bufferevent *bev,
 	s->state = OVSDB_CTL_HELLO;
 	s->state_ns = s->last_rx_ns = clock_ns();
 	TAILQ_INSERT_TAIL(&om->sessions, s, entry);
-	bufferevent_setcb(bev, ovm_read, NULL, ovm_event, s);
+	bufferevent_setcb(bev, ovm_read, NULL, ctl_sess_event, s);
 	bufferevent_enable(bev, EV_READ | EV_WRITE);
 	ovm_request(s, "list_dbs", json_array(), OVM_OP_LIST_DBS, NULL,
 	    NULL);
@@ -921,14 +918,11 @@ ovm_sess_timers(struct ovsdb_ctl_sess *s, uint64_t now)
 }
 
 static void
-ovm_tick(evutil_socket_t fd, short what, void *arg)
+ovm_tick(void *ovm, uint64_t now)
 {
-	struct ovsdb_ctl	*om = arg;
+	struct ovsdb_ctl	*om = ovm;
 	struct ovsdb_ctl_sess	*s, *next;
-	uint64_t		 now = clock_ns();
 
-	(void)fd;
-	(void)what;
 	if (HASH_COUNT(om->by_id) > om->st.nodes_max)
 		om->st.nodes_max = HASH_COUNT(om->by_id);
 	if (ovm_bridges(om) > om->st.bridges_max)
@@ -945,19 +939,20 @@ ovm_tick(evutil_socket_t fd, short what, void *arg)
 
 /* ---- the manager ---- */
 
+/* What ctl_listen.c does for the manager. */
+static const struct ctl_sess_ops ovm_role_ops = {
+	.what = "OVSDB", .peer_closed = "the node closed the connection",
+	.tick_ms = 100, .attach = ovm_attach_one, .tick = ovm_tick,
+	.close = ovm_peer_gone,
+};
+
 /* ODL's defaults where it has them: OVS's 5 s inactivity probe. */
-static const struct ovsdb_ctl_config ovm_config_default = {
+const struct ovsdb_ctl_config ovsdb_ctl_config_default = {
 	.probe_s = 5, .monitor_timeout_s = 30, .op_timeout_s = 30,
 	.retry_max_s = 8, .max_sessions = 10000,
 	.max_message = 4u * 1024 * 1024, .max_output = 16u * 1024 * 1024,
 	.max_buffered = 64u * 1024 * 1024, .message_timeout_s = 10,
 };
-
-void
-ovsdb_ctl_config_defaults(struct ovsdb_ctl_config *c)
-{
-	*c = ovm_config_default;
-}
 
 int
 ovsdb_ctl_start(const struct ovsdb_ctl_config *c, char *err, size_t errlen)
@@ -967,8 +962,8 @@ ovsdb_ctl_start(const struct ovsdb_ctl_config *c, char *err, size_t errlen)
 	om->cfg = *c;
 	memset(&om->st, 0, sizeof(om->st));
 	om->buffered = 0;
-	return ctl_listen_start(&om->lis, &om->cfg.listen, "OVSDB",
-	    ovm_attach_one, ovm_tick, om, 100, err, errlen);
+	return ctl_listen_start(&om->lis, &om->cfg.listen, &ovm_role_ops, om,
+	    err, errlen);
 }
 
 void
@@ -978,19 +973,17 @@ ovsdb_ctl_stop(void)
 	struct ovsdb_ctl_sess	*s;
 	struct ovsdb_ctl_node	*n;
 
+	ctl_listen_stop(&om->lis);
 	while ((n = TAILQ_FIRST(&om->nodes)) != NULL)
 		ovsdb_ctl_node_del(n);
 	while ((s = TAILQ_FIRST(&om->sessions)) != NULL)
 		ovm_sess_free(s);
-	ctl_listen_stop(&om->lis);
 }
 
 const struct ovsdb_ctl_stats *
 ovsdb_ctl_stats(void)
 {
-	struct ovsdb_ctl	*om = &ovm_main;
-
-	return &om->st;
+	return &ovm_main.st;
 }
 
 struct ovsdb_ctl_sess_list *

@@ -20,6 +20,7 @@
 #include <event2/util.h>
 #include <jansson.h>
 
+#include "ctl_listen.h"
 #include "endpoint.h"
 #include "ovsdb_frame.h"
 #include "ut.h"
@@ -76,6 +77,7 @@ struct ovsdb_ctl_op;
 struct ovsdb_ctl;
 
 struct ovsdb_ctl_sess {
+	struct ctl_sess			 cs;	/* first: ctl_sess_event() */
 	TAILQ_ENTRY(ovsdb_ctl_sess)	 entry;
 	struct ovsdb_ctl	*om;	/* its manager */
 	struct bufferevent	*bev;
@@ -116,7 +118,8 @@ TAILQ_HEAD(ovsdb_ctl_node_list, ovsdb_ctl_node);
  * slow. */
 typedef void (*ovsdb_ctl_done_cb)(void *arg, json_t *result, const char *why);
 
-void	 ovsdb_ctl_config_defaults(struct ovsdb_ctl_config *);
+/* The defaults: ODL's where it has them (ovsdb_ctl.c). */
+extern const struct ovsdb_ctl_config ovsdb_ctl_config_default;
 int	 ovsdb_ctl_start(const struct ovsdb_ctl_config *, char *err,
 	    size_t errlen);
 void	 ovsdb_ctl_stop(void);

@@ -56,7 +56,7 @@ static const struct opt ovrole_rows[] = {
 static void
 ovrole_defaults(void *cfg)
 {
-	ovsdb_ctl_config_defaults(cfg);
+	*(struct ovsdb_ctl_config *)cfg = ovsdb_ctl_config_default;
 }
 
 static int
@@ -107,21 +107,6 @@ ovrole_summary(void *cfg)
 	    s->slow_messages }, 11);
 }
 
-/* A node told over RESTCONF (ODL's connection-info) reaches every worker,
- * and each would connect to it. */
-static int
-ovrole_check(void *cfg, unsigned given, const struct ctl_env *env,
-    char *err, size_t errlen)
-{
-	(void)cfg;
-	(void)given;
-	if (env->workers == 0)
-		return 0;
-	snprintf(err, errlen, "--ovsdb does not go with --workers: every "
-	    "worker would connect to each passive node it is told of");
-	return -1;
-}
-
 /* Nodes up now (ctl_devlog_tick()). */
 static uint64_t
 ovrole_devices_up(void *cfg)
@@ -133,7 +118,11 @@ const struct ctl_role ovsdb_ctl_role = {
 	.name = "ovsdb", .title = "OVSDB:", .rows = ovrole_rows,
 	.cfg = &ovr_cfg, .defaults = ovrole_defaults,
 	.needs = "the --ovsdb-* options need --ovsdb",
-	.check = ovrole_check, .start = ovrole_start,
+	/* A node told over RESTCONF (ODL's connection-info) reaches every
+	 * worker, and each would connect to it. */
+	.one_process = "--ovsdb does not go with --workers: every worker "
+	    "would connect to each passive node it is told of",
+	.start = ovrole_start,
 	.summary = ovrole_summary, .stop = ovrole_stop,
 	.devices_up = ovrole_devices_up, .devices = "nodes",
 };

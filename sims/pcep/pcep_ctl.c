@@ -52,6 +52,7 @@ enum pce_state {
 };
 
 struct pcep_ctl_sess {
+	struct ctl_sess			 cs;		/* first: ctl_sess_event() */
 	TAILQ_ENTRY(pcep_ctl_sess)	 entry;
 	struct pcep_ctl		*pc;		/* its PCE */
 	struct bufferevent	*bev;
@@ -105,6 +106,7 @@ static struct pcep_ctl	pce_main = {
 
 static void	pce_pump_updates(struct pcep_ctl_sess *);
 static void	pce_sess_free(struct pcep_ctl_sess *);
+static const struct ctl_sess_ops pce_role_ops;
 
 static struct wbuf *
 pce_scratch(struct pcep_ctl *pc)
@@ -266,9 +268,11 @@ pce_ops_fail(struct pcep_ctl_sess *s)
 	}
 }
 
+/* The session's end, also ctl_sess_event()'s (pce_sess_ops). */
 static void
-pce_drop(struct pcep_ctl_sess *s, const char *why)
+pce_drop(void *sess, const char *why)
 {
+	struct pcep_ctl_sess	*s = sess;
 	struct pcep_ctl	*pc = s->pc;
 
 	log_info("pcep %s: session down: %s", s->name, why);
@@ -782,18 +786,6 @@ pce_write(struct bufferevent *bev, void *arg)
 }
 
 static void
-pce_event(struct bufferevent *bev, short what, void *arg)
-{
-	struct pcep_ctl_sess	*s = arg;
-	const char	*why;
-
-	(void)bev;
-	if ((why = engine_bev_closed_why(what, "the PCC closed the "
-	    "connection")) != NULL)
-		pce_drop(s, why);
-}
-
-static void
 pce_sess_free(struct pcep_ctl_sess *s)
 {
 	uint32_t	i;
@@ -1134,6 +1126,7 @@ pce_attach_one(void *pce, evutil_socket_t fd, const struct sockaddr *sa,
 	(void)salen;
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 	s = xcalloc(1, sizeof(*s));
+	s->cs.ops = &pce_role_ops;
 	s->pc = pc;
 	pcep_sess_init(&s->ses, &pce_sess_ops, s, &pc->st.bad_messages,
 	    &s->bev, &s->state);
@@ -1148,7 +1141,7 @@ pce_attach_one(void *pce, evutil_socket_t fd, const struct sockaddr *sa,
 		return;
 	}
 	s->last_rx_ns = s->last_tx_ns = s->state_ns = clock_ns();
-	bufferevent_setcb(s->bev, pce_read, pce_write, pce_event, s);
+	bufferevent_setcb(s->bev, pce_read, pce_write, ctl_sess_event, s);
 	bufferevent_setwatermark(s->bev, EV_WRITE, PCE_OUT_LOW, 0);
 	bufferevent_enable(s->bev, EV_READ | EV_WRITE);
 	if ((busy = pce_addr_busy(pc, s->addr)) != NULL) {
@@ -1216,30 +1209,28 @@ pce_sess_timers(struct pcep_ctl_sess *s, uint64_t now)
 }
 
 static void
-pce_tick(evutil_socket_t fd, short what, void *arg)
+pce_tick(void *pce, uint64_t now)
 {
-	struct pcep_ctl	*pc = arg;
+	struct pcep_ctl	*pc = pce;
 	struct pcep_ctl_sess	*s, *next;
-	uint64_t	 now = clock_ns();
 
-	(void)fd;
-	(void)what;
 	for (s = TAILQ_FIRST(&pc->sessions); s != NULL; s = next) {
 		next = TAILQ_NEXT(s, entry);
 		pce_sess_timers(s, now);
 	}
 }
 
-/* RFC 5440 section 7.3's recommended Keepalive and DeadTimer. */
-static const struct pcep_ctl_config pce_config_default = {
-	.keepalive = 30, .deadtimer = 120, .op_timeout = 30,
+/* What ctl_listen.c does for the PCE. */
+static const struct ctl_sess_ops pce_role_ops = {
+	.what = "PCEP", .peer_closed = "the PCC closed the connection",
+	.tick_ms = 100, .attach = pce_attach_one, .tick = pce_tick,
+	.close = pce_drop,
 };
 
-void
-pcep_ctl_config_defaults(struct pcep_ctl_config *c)
-{
-	*c = pce_config_default;
-}
+/* RFC 5440 section 7.3's recommended Keepalive and DeadTimer. */
+const struct pcep_ctl_config pcep_ctl_config_default = {
+	.keepalive = 30, .deadtimer = 120, .op_timeout = 30,
+};
 
 int
 pcep_ctl_start(const struct pcep_ctl_config *c, char *err, size_t errlen)
@@ -1249,8 +1240,8 @@ pcep_ctl_start(const struct pcep_ctl_config *c, char *err, size_t errlen)
 	pc->cfg = *c;
 	memset(&pc->st, 0, sizeof(pc->st));
 	hist_init(&pc->st.update_latency);
-	return ctl_listen_start(&pc->lis, &pc->cfg.listen, "PCEP",
-	    pce_attach_one, pce_tick, pc, 100, err, errlen);
+	return ctl_listen_start(&pc->lis, &pc->cfg.listen, &pce_role_ops, pc,
+	    err, errlen);
 }
 
 void
@@ -1259,18 +1250,16 @@ pcep_ctl_stop(void)
 	struct pcep_ctl	*pc = &pce_main;
 	struct pcep_ctl_sess	*s;
 
+	ctl_listen_stop(&pc->lis);
 	while ((s = TAILQ_FIRST(&pc->sessions)) != NULL) {
 		TAILQ_REMOVE(&pc->sessions, s, entry);
 		pce_ops_fail(s);
 		pce_sess_free(s);
 	}
-	ctl_listen_stop(&pc->lis);
 }
 
 const struct pcep_ctl_stats *
 pcep_ctl_stats(void)
 {
-	struct pcep_ctl	*pc = &pce_main;
-
-	return &pc->st;
+	return &pce_main.st;
 }

@@ -125,7 +125,8 @@ TAILQ_HEAD(pcep_ctl_ops, pcep_ctl_op);
 
 struct pcep_ctl_sess;
 
-void	 pcep_ctl_config_defaults(struct pcep_ctl_config *);
+/* The defaults: RFC 5440 section 7.3's Keepalive and DeadTimer. */
+extern const struct pcep_ctl_config pcep_ctl_config_default;
 int	 pcep_ctl_start(const struct pcep_ctl_config *, char *err,
 	    size_t errlen);
 void	 pcep_ctl_stop(void);

@@ -43,7 +43,7 @@ static const struct opt pcer_rows[] = {
 static void
 pcer_defaults(void *cfg)
 {
-	pcep_ctl_config_defaults(&((struct pcep_role *)cfg)->pce);
+	((struct pcep_role *)cfg)->pce = pcep_ctl_config_default;
 }
 
 static int

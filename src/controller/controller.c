@@ -194,8 +194,8 @@ ctl_check(struct ctl_run *r)
 		if ((r->on[i] = ctl_role_on(role, r->role_given[i], &env, err,
 		    sizeof(err))) == -1)
 			ctl_die(err);
-		if (r->on[i] && role->check != NULL && role->check(role->cfg,
-		    r->role_given[i], &env, err, sizeof(err)) == -1)
+		if (r->on[i] && ctl_role_check(role, r->role_given[i], &env,
+		    err, sizeof(err)) == -1)
 			ctl_die(err);
 	}
 	if (!env.restconf && (r->given & CTL_GIVEN_RC_OPT))

@@ -1,5 +1,5 @@
 /*
- * A controller role's listener and tick (ctl_listen.h).
+ * A controller role's listener, tick and session closing (ctl_listen.h).
  */
 #include <stddef.h>
 
@@ -8,6 +8,7 @@
 
 #include "ctl_listen.h"
 #include "engine.h"
+#include "metrics.h"
 
 /* The listener's callback: the role's struct ctl_listen is its argument. */
 static void
@@ -17,23 +18,33 @@ ctl_listen_accept(struct evconnlistener *l, evutil_socket_t fd,
 	struct ctl_listen	*cl = arg;
 
 	(void)l;
-	cl->attach(cl->arg, fd, sa, (socklen_t)salen);
+	cl->ops->attach(cl->role, fd, sa, (socklen_t)salen);
+}
+
+/* The timer's callback: the role's timers with the time read once. */
+static void
+ctl_listen_tick(evutil_socket_t fd, short what, void *arg)
+{
+	struct ctl_listen	*cl = arg;
+
+	(void)fd;
+	(void)what;
+	cl->ops->tick(cl->role, clock_ns());
 }
 
 int
 ctl_listen_start(struct ctl_listen *cl, const struct endpoint *ep,
-    const char *what, ctl_attach_fn attach, event_callback_fn tick,
-    void *arg, unsigned tick_ms, char *err, size_t errlen)
+    const struct ctl_sess_ops *ops, void *role, char *err, size_t errlen)
 {
 	cl->tick = NULL;
-	cl->attach = attach;
-	cl->arg = arg;
+	cl->ops = ops;
+	cl->role = role;
 	cl->listener = engine_listen(ep, ctl_listen_accept, cl,
-	    what, err, errlen);
+	    ops->what, err, errlen);
 	if (cl->listener == NULL)
 		return -1;
-	cl->tick = engine_timer_new(EV_PERSIST, tick, arg);
-	engine_timer_add_ms(cl->tick, tick_ms);
+	cl->tick = engine_timer_new(EV_PERSIST, ctl_listen_tick, cl);
+	engine_timer_add_ms(cl->tick, ops->tick_ms);
 	return 0;
 }
 
@@ -44,4 +55,15 @@ ctl_listen_stop(struct ctl_listen *cl)
 		engine_listener_free(cl->listener);
 	cl->listener = NULL;
 	engine_event_free(&cl->tick);
+}
+
+void
+ctl_sess_event(struct bufferevent *bev, short what, void *sess)
+{
+	const struct ctl_sess	*cs = sess;
+	const char		*why;
+
+	(void)bev;
+	if ((why = engine_bev_closed_why(what, cs->ops->peer_closed)) != NULL)
+		cs->ops->close(sess, why);
 }

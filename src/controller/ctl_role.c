@@ -38,6 +38,25 @@ ctl_role_on(const struct ctl_role *r, unsigned given,
 	return 0;
 }
 
+int
+ctl_role_check(const struct ctl_role *r, unsigned given,
+    const struct ctl_env *env, char *err, size_t errlen)
+{
+	const char	*refused = NULL;
+
+	if (r->needs_restconf != NULL && !env->restconf)
+		refused = r->needs_restconf;
+	else if (r->one_process != NULL && env->workers > 0)
+		refused = r->one_process;
+	if (refused != NULL) {
+		snprintf(err, errlen, "%s", refused);
+		return -1;
+	}
+	if (r->check == NULL)
+		return 0;
+	return r->check(r->cfg, given, env, err, errlen);
+}
+
 void
 ctl_print_figures(const char *fmt, const uint64_t *v, size_t n)
 {

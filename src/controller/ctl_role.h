@@ -48,6 +48,11 @@ struct ctl_role {
 	unsigned		 flags;		/* CTL_ROLE_* */
 	/* The error when CTL_GIVEN_OPT rows came without the role. */
 	const char		*needs;
+	/* The error when it runs without --restconf (NULL: it may), and
+	 * when it runs under --workers (NULL: every worker may run it):
+	 * ctl_role_check() refuses with them before check(). */
+	const char		*needs_restconf;
+	const char		*one_process;
 	/* Defaults into cfg, before the options. */
 	void	(*defaults)(void *cfg);
 	/* Its options checked together (may be NULL); 0, or -1 with a
@@ -106,6 +111,11 @@ const struct ctl_role *const *ctl_role_table(void);
 /* Whether the role runs: 1 or 0, or -1 with role->needs in err when its
  * options came without it. */
 int	 ctl_role_on(const struct ctl_role *, unsigned given,
+	    const struct ctl_env *, char *err, size_t errlen);
+
+/* A role that runs, its options checked: needs_restconf, one_process,
+ * then its check(); 0, or -1 with the message in err. */
+int	 ctl_role_check(const struct ctl_role *, unsigned given,
 	    const struct ctl_env *, char *err, size_t errlen);
 
 /*

@@ -136,10 +136,41 @@ check_role(const struct ctl_role *r, unsigned given, int restconf,
 	r->defaults(r->cfg);
 	if ((on = ctl_role_on(r, given, &env, err, errlen)) <= 0)
 		return on;
-	if (r->check != NULL && r->check(r->cfg, given, &env, err,
-	    errlen) == -1)
+	if (ctl_role_check(r, given, &env, err, errlen) == -1)
 		return -1;
 	return 1;
+}
+
+/* A role that runs in one process only is refused under --workers with
+ * its one_process message, one that needs RESTCONF without it. */
+static void
+test_refusals(void)
+{
+	struct ctl_env	 env = { 1, 0, 2 };
+	const struct ctl_role	*r;
+	char		 err[256];
+	size_t		 i, one = 0;
+
+	for (i = 0; i < n_roles; i++) {
+		r = roles[i];
+		r->defaults(r->cfg);
+		env.restconf = 1;
+		err[0] = '\0';
+		if (r->one_process != NULL) {
+			one++;
+			CHECK(ctl_role_check(r, CTL_GIVEN_ON, &env, err,
+			    sizeof(err)) == -1 && strcmp(err,
+			    r->one_process) == 0, "%s: workers: %s", r->name,
+			    err);
+		}
+		env.restconf = 0;
+		if (r->needs_restconf != NULL)
+			CHECK(ctl_role_check(r, CTL_GIVEN_ON, &env, err,
+			    sizeof(err)) == -1 && strcmp(err,
+			    r->needs_restconf) == 0, "%s: no RESTCONF: %s",
+			    r->name, err);
+	}
+	CHECK(one >= 3, "roles in one process only: %zu", one);
 }
 
 static void
@@ -209,6 +240,7 @@ static const struct check_case cases[] = {
 	CASE(test_rows),
 	CASE(test_unique),
 	CASE(test_check),
+	CASE(test_refusals),
 	CASE(test_figures),
 };
 

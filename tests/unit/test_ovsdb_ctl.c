@@ -182,7 +182,7 @@ setup(void)
 	    sizeof(err)) == -1)
 		fatalx("seed: %s", err);
 	engine_init();
-	ovsdb_ctl_config_defaults(&c);
+	c = ovsdb_ctl_config_default;
 	if (endpoint_parse_listen("ovsdb", "ptcp:6640:127.0.0.1", &c.listen,
 	    err, sizeof(err)) == -1)
 		fatalx("%s", err);

@@ -88,7 +88,7 @@ pce_begin(const struct pcep_ctl_config *c)
 static void
 config(struct pcep_ctl_config *c)
 {
-	pcep_ctl_config_defaults(c);
+	*c = pcep_ctl_config_default;
 	c->keepalive = 30;
 	c->deadtimer = 120;
 }
