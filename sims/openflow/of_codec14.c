@@ -732,10 +732,7 @@ of_group_mod15_decode(struct rbuf *r, struct of_group_mod *gm,
 	memset(gm, 0, sizeof(*gm));
 	if (rbuf_left(r) < OFP15_GROUP_MOD_FIXED_BODY)
 		return bad(err, OF_ERR_BAD_LEN);
-	rbuf_get_u16(r, &gm->command);
-	rbuf_get_u8(r, &gm->type);
-	rbuf_skip(r, 1);
-	rbuf_get_u32(r, &gm->group_id);
+	of_group_mod_head_get(r, gm);
 	rbuf_get_u16(r, &arr_len);
 	rbuf_skip(r, 2);
 	rbuf_get_u32(r, &cmd_bucket);
