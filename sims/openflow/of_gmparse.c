@@ -20,10 +20,38 @@
 	return -1;							\
 } while (0)
 
-static const struct {
+/* A YANG enumeration or bits word and its OpenFlow value. */
+struct gm_word {
 	const char	*name;
-	uint8_t		 type;
-} gm_types[] = {
+	uint16_t	 v;
+};
+
+/* The row of t named s, or NULL. */
+static const struct gm_word *
+gm_word_by_name(const struct gm_word *t, size_t n, const char *s)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(s, t[i].name) == 0)
+			return &t[i];
+	return NULL;
+}
+
+/* The name of value v in t, or dflt. */
+static const char *
+gm_word_name(const struct gm_word *t, size_t n, uint16_t v,
+    const char *dflt)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++)
+		if (t[i].v == v)
+			return t[i].name;
+	return dflt;
+}
+
+static const struct gm_word gm_types[] = {
 	{ "group-all", OF_GT_ALL }, { "group-select", OF_GT_SELECT },
 	{ "group-indirect", OF_GT_INDIRECT }, { "group-ff", OF_GT_FF },
 };
@@ -31,25 +59,18 @@ static const struct {
 const char *
 gm_type_name(uint8_t type)
 {
-	size_t	i;
-
-	for (i = 0; i < nitems(gm_types); i++)
-		if (gm_types[i].type == type)
-			return gm_types[i].name;
-	return "group-all";
+	return gm_word_name(gm_types, nitems(gm_types), type, "group-all");
 }
 
 static int
 gm_type_parse(const char *s, uint8_t *type)
 {
-	size_t	i;
+	const struct gm_word	*w;
 
-	for (i = 0; i < nitems(gm_types); i++)
-		if (strcmp(s, gm_types[i].name) == 0) {
-			*type = gm_types[i].type;
-			return 0;
-		}
-	return -1;
+	if ((w = gm_word_by_name(gm_types, nitems(gm_types), s)) == NULL)
+		return -1;
+	*type = (uint8_t)w->v;
+	return 0;
 }
 
 static int	gm_name(const struct doc_node *, const char *, char *, char *,
@@ -250,18 +271,12 @@ gm_name(const struct doc_node *g, const char *leaf, char *name, char *err,
 
 /* ---- meters ---- */
 
-static const struct {
-	const char	*name;
-	uint16_t	 bit;
-} gm_mflags[] = {
+static const struct gm_word gm_mflags[] = {
 	{ "meter-kbps", OF_MF_KBPS }, { "meter-pktps", OF_MF_PKTPS },
 	{ "meter-burst", OF_MF_BURST }, { "meter-stats", OF_MF_STATS },
 };
 
-static const struct {
-	const char	*name;
-	uint16_t	 type;
-} gm_bands[] = {
+static const struct gm_word gm_bands[] = {
 	{ "ofpmbt-drop", OF_MBT_DROP },
 	{ "ofpmbt-dscp-remark", OF_MBT_DSCP_REMARK },
 };
@@ -273,7 +288,7 @@ gm_mflags_text(uint16_t flags, char *s, size_t cap)
 
 	s[0] = '\0';
 	for (i = 0; i < nitems(gm_mflags) && at < cap; i++)
-		if (flags & gm_mflags[i].bit)
+		if (flags & gm_mflags[i].v)
 			at += (size_t)snprintf(s + at, cap - at, "%s%s",
 			    at ? " " : "", gm_mflags[i].name);
 }
@@ -281,12 +296,8 @@ gm_mflags_text(uint16_t flags, char *s, size_t cap)
 const char *
 gm_band_name(uint16_t type)
 {
-	size_t	i;
-
-	for (i = 0; i < nitems(gm_bands); i++)
-		if (gm_bands[i].type == type)
-			return gm_bands[i].name;
-	return "ofpmbt-experimenter";
+	return gm_word_name(gm_bands, nitems(gm_bands), type,
+	    "ofpmbt-experimenter");
 }
 
 /* meter-flags: bits named by words separated by spaces (YANG bits,
@@ -295,21 +306,19 @@ static int
 gm_mflags_parse(const struct doc_node *m, uint16_t *flags, char *err,
     size_t errlen)
 {
-	char	s[128], *w, *save = NULL;
-	size_t	i;
+	const struct gm_word	*f;
+	char			 s[128], *w, *save = NULL;
 
 	*flags = 0;
 	if (doc_get_string(m, "flags", s, sizeof(s)) == -1)
 		return 0;
 	for (w = strtok_r(s, " ", &save); w != NULL;
 	    w = strtok_r(NULL, " ", &save)) {
-		for (i = 0; i < nitems(gm_mflags); i++)
-			if (strcmp(w, gm_mflags[i].name) == 0)
-				break;
-		if (i == nitems(gm_mflags))
+		f = gm_word_by_name(gm_mflags, nitems(gm_mflags), w);
+		if (f == NULL)
 			GM_ERR("flags: '%s' is not meter-kbps, meter-pktps, "
 			    "meter-burst or meter-stats", w);
-		*flags |= gm_mflags[i].bit;
+		*flags |= f->v;
 	}
 	return 0;
 }
@@ -345,11 +354,11 @@ static int
 gm_band(const struct doc_node *h, struct gm_band *b, char *err,
     size_t errlen)
 {
-	struct doc_node	t;
-	char		s[48];
-	uint64_t	v;
-	int		given;
-	size_t		i;
+	const struct gm_word	*bt;
+	struct doc_node		 t;
+	char			 s[48];
+	uint64_t		 v;
+	int			 given;
 
 	if (gm_uint(h, "band-id", UINT32_MAX, &v, &given, err, errlen) == -1)
 		return -1;
@@ -359,13 +368,10 @@ gm_band(const struct doc_node *h, struct gm_band *b, char *err,
 	if (doc_child(h, "meter-band-types", &t) == -1 ||
 	    doc_get_string(&t, "flags", s, sizeof(s)) == -1)
 		GM_ERR("meter-band-types: flags missing");
-	for (i = 0; i < nitems(gm_bands); i++)
-		if (strcmp(s, gm_bands[i].name) == 0)
-			break;
-	if (i == nitems(gm_bands))
+	if ((bt = gm_word_by_name(gm_bands, nitems(gm_bands), s)) == NULL)
 		GM_ERR("meter-band-types: flags '%s' is not ofpmbt-drop or "
 		    "ofpmbt-dscp-remark", s);
-	b->type = gm_bands[i].type;
+	b->type = bt->v;
 	if (b->type == OF_MBT_DROP)
 		return gm_band_rates(h, b, "drop", err, errlen);
 	if (gm_uint(h, "perc_level", 63, &v, &given, err, errlen) == -1)
