@@ -94,6 +94,23 @@ gm_uint(const struct doc_node *n, const char *name, uint64_t max,
 	return 0;
 }
 
+/* A mandatory unsigned leaf (a list's key, the group an action names):
+ * missing is refused, the leaf named after where it was looked for. */
+static int
+gm_uint_need(const struct doc_node *n, const char *where, const char *name,
+    uint64_t max, uint32_t *out, char *err, size_t errlen)
+{
+	uint64_t	v;
+	int		given;
+
+	if (gm_uint(n, name, max, &v, &given, err, errlen) == -1)
+		return -1;
+	if (!given)
+		GM_ERR("%s%s missing", where, name);
+	*out = (uint32_t)v;
+	return 0;
+}
+
 static int
 gm_action(const struct doc_node *a, struct gm_action *x, char *err,
     size_t errlen)
@@ -120,13 +137,8 @@ gm_action(const struct doc_node *a, struct gm_action *x, char *err,
 	}
 	if (doc_child(a, "group-action", &c) == 0) {
 		x->kind = GM_ACT_GROUP;
-		if (gm_uint(&c, "group-id", GM_GROUP_MAX, &v, &given, err,
-		    errlen) == -1)
-			return -1;
-		if (!given)
-			GM_ERR("group-action: group-id missing");
-		x->arg = (uint32_t)v;
-		return 0;
+		return gm_uint_need(&c, "group-action: ", "group-id",
+		    GM_GROUP_MAX, &x->arg, err, errlen);
 	}
 	GM_ERR("action: only output-action and group-action are supported");
 }
@@ -156,12 +168,9 @@ gm_bucket(const struct doc_node *bn, struct gm_bucket *b, char *err,
 	uint64_t	v;
 	int		given;
 
-	if (gm_uint(bn, "bucket-id", UINT32_MAX, &v, &given, err, errlen)
-	    == -1)
+	if (gm_uint_need(bn, "bucket: ", "bucket-id", UINT32_MAX, &b->id, err,
+	    errlen) == -1)
 		return -1;
-	if (!given)
-		GM_ERR("bucket: bucket-id missing");
-	b->id = (uint32_t)v;
 	if (gm_uint(bn, "weight", 0xffff, &v, &given, err, errlen) == -1)
 		return -1;
 	b->weight = given ? (uint16_t)v : 0;
@@ -223,15 +232,10 @@ gm_head(const struct doc_node *g, struct gm_spec *s, char *err,
     size_t errlen)
 {
 	char		t[32];
-	uint64_t	v;
-	int		given;
 
-	if (gm_uint(g, "group-id", GM_GROUP_MAX, &v, &given, err, errlen)
-	    == -1)
+	if (gm_uint_need(g, "", "group-id", GM_GROUP_MAX, &s->id, err,
+	    errlen) == -1)
 		return -1;
-	if (!given)
-		GM_ERR("group-id missing");
-	s->id = (uint32_t)v;
 	if (doc_get_string(g, "group-type", t, sizeof(t)) == -1 ||
 	    gm_type_parse(t, &s->type) == -1)
 		GM_ERR("group-type: expected group-all, group-select, "
@@ -360,11 +364,9 @@ gm_band(const struct doc_node *h, struct gm_band *b, char *err,
 	uint64_t		 v;
 	int			 given;
 
-	if (gm_uint(h, "band-id", UINT32_MAX, &v, &given, err, errlen) == -1)
+	if (gm_uint_need(h, "meter-band-header: ", "band-id", UINT32_MAX,
+	    &b->id, err, errlen) == -1)
 		return -1;
-	if (!given)
-		GM_ERR("meter-band-header: band-id missing");
-	b->id = (uint32_t)v;
 	if (doc_child(h, "meter-band-types", &t) == -1 ||
 	    doc_get_string(&t, "flags", s, sizeof(s)) == -1)
 		GM_ERR("meter-band-types: flags missing");
@@ -410,17 +412,10 @@ struct gm_mspec *
 gm_mparse(const struct doc_node *m, char *err, size_t errlen)
 {
 	struct gm_mspec	*s = xcalloc(1, sizeof(*s));
-	uint64_t	 v;
-	int		 given;
 
-	if (gm_uint(m, "meter-id", GM_METER_MAX, &v, &given, err, errlen)
-	    == -1)
+	if (gm_uint_need(m, "", "meter-id", GM_METER_MAX, &s->id, err,
+	    errlen) == -1)
 		goto bad;
-	if (!given) {
-		snprintf(err, errlen, "meter-id missing");
-		goto bad;
-	}
-	s->id = (uint32_t)v;
 	if (gm_mflags_parse(m, &s->flags, err, errlen) == -1 ||
 	    gm_name(m, "meter-name", s->name, err, errlen) == -1 ||
 	    gm_mbands(m, s, err, errlen) == -1)
