@@ -71,6 +71,19 @@ gm_entry_len_ok(const struct rbuf *r, uint16_t len, uint16_t hdr,
 	    (size_t)len - read <= rbuf_left(r);
 }
 
+/* The length that leads the next entry (GROUP_DESC, GROUP stats,
+ * METER_CONFIG): 1, or 0 at the end of the reply, -1 when bad. */
+static int
+gm_entry_len(struct rbuf *r, uint16_t *len, uint16_t hdr, size_t unit)
+{
+	if (rbuf_left(r) == 0)
+		return 0;
+	if (rbuf_get_u16(r, len) == -1 ||
+	    !gm_entry_len_ok(r, *len, hdr, 2, unit))
+		return -1;
+	return 1;
+}
+
 /* The rest of a GROUP_DESC or METER_CONFIG entry: buckets or bands. */
 static int
 gm_desc_rest(struct rbuf *r, struct gm_desc *d, size_t rest)
@@ -101,12 +114,10 @@ gm_desc_next(struct rbuf *r, struct gm_desc *d)
 {
 	uint16_t	len;
 	uint8_t		type, pad;
+	int		rc;
 
-	if (rbuf_left(r) == 0)
-		return 0;
-	if (rbuf_get_u16(r, &len) == -1 ||
-	    !gm_entry_len_ok(r, len, GM_DESC_HDR, 2, 1))
-		return -1;
+	if ((rc = gm_entry_len(r, &len, GM_DESC_HDR, 1)) <= 0)
+		return rc;
 	rbuf_get_u8(r, &type);
 	rbuf_get_u8(r, &pad);
 	rbuf_get_u32(r, &d->id);
@@ -118,12 +129,10 @@ int
 gm_gstats_next(struct rbuf *r, struct gm_gstats *s)
 {
 	uint16_t	len;
+	int		rc;
 
-	if (rbuf_left(r) == 0)
-		return 0;
-	if (rbuf_get_u16(r, &len) == -1 ||
-	    !gm_entry_len_ok(r, len, GM_STATS_HDR, 2, 16))
-		return -1;
+	if ((rc = gm_entry_len(r, &len, GM_STATS_HDR, 16)) <= 0)
+		return rc;
 	rbuf_skip(r, 2);
 	rbuf_get_u32(r, &s->id);
 	rbuf_get_u32(r, &s->refs);
@@ -212,12 +221,10 @@ int
 gm_mconfig_next(struct rbuf *r, struct gm_desc *d)
 {
 	uint16_t	len;
+	int		rc;
 
-	if (rbuf_left(r) == 0)
-		return 0;
-	if (rbuf_get_u16(r, &len) == -1 ||
-	    !gm_entry_len_ok(r, len, GM_MCONF_HDR, 2, 1))
-		return -1;
+	if ((rc = gm_entry_len(r, &len, GM_MCONF_HDR, 1)) <= 0)
+		return rc;
 	rbuf_get_u16(r, &d->type);
 	rbuf_get_u32(r, &d->id);
 	return gm_desc_rest(r, d, len - GM_MCONF_HDR);
