@@ -551,6 +551,15 @@ q_port(void *arg, uint16_t type, uint16_t len, struct rbuf *b)
 	return act_out_port(q->version, type, b) == q->port;
 }
 
+/* The 32-bit id a GROUP action, a 1.5 METER action and a METER
+ * instruction all start with: 1 with *v set when the TLV is of kind
+ * want and holds one. */
+static int
+tlv_u32_arg(uint16_t type, uint16_t want, struct rbuf *b, uint32_t *v)
+{
+	return type == want && rbuf_get_u32(b, v) == 0;
+}
+
 static int
 q_group(void *arg, uint16_t type, uint16_t len, struct rbuf *b)
 {
@@ -558,7 +567,7 @@ q_group(void *arg, uint16_t type, uint16_t len, struct rbuf *b)
 	uint32_t		 group;
 
 	(void)len;
-	if (type != OF13_AT_GROUP || rbuf_get_u32(b, &group) == -1)
+	if (!tlv_u32_arg(type, OF13_AT_GROUP, b, &group))
 		return 0;
 	/* OFPG_ALL names no group a flow may use (section 7.3.4.2): as a
 	 * filter it selects every flow that names a group. */
@@ -595,7 +604,7 @@ q_each_group(void *arg, uint16_t type, uint16_t len, struct rbuf *b)
 	uint32_t		 group;
 
 	(void)len;
-	if (type == OF13_AT_GROUP && rbuf_get_u32(b, &group) == 0)
+	if (tlv_u32_arg(type, OF13_AT_GROUP, b, &group))
 		q->on_group(q->arg, group);
 	return 0;
 }
@@ -614,17 +623,22 @@ of_prog_each_group(const uint8_t *p, size_t len,
 	(void)prog_walk(&q, p, len);
 }
 
-/* A 1.5 METER action: q->on_meter's answer (1 stops the walk). */
+/* A meter TLV of kind want: q->on_meter's answer (1 stops the walk). */
+static int
+meter_arg(const struct act_query *q, uint16_t type, uint16_t want,
+    struct rbuf *b)
+{
+	uint32_t	id;
+
+	return tlv_u32_arg(type, want, b, &id) ? q->on_meter(q->arg, id) : 0;
+}
+
+/* A 1.5 METER action. */
 static int
 q_meter_action(void *arg, uint16_t type, uint16_t len, struct rbuf *b)
 {
-	struct act_query	*q = arg;
-	uint32_t		 id;
-
 	(void)len;
-	if (type != OF15_AT_METER || rbuf_get_u32(b, &id) == -1)
-		return 0;
-	return q->on_meter(q->arg, id);
+	return meter_arg(arg, type, OF15_AT_METER, b);
 }
 
 /* A METER instruction (1.3, 1.4), or the actions lists that may hold
@@ -634,10 +648,9 @@ static int
 q_meter(void *arg, uint16_t type, uint16_t len, struct rbuf *b)
 {
 	struct act_query	*q = arg;
-	uint32_t		 id;
 
 	if (type == OF13_IT_METER)
-		return rbuf_get_u32(b, &id) == 0 ? q->on_meter(q->arg, id) : 0;
+		return meter_arg(q, type, OF13_IT_METER, b);
 	q->fn = q_meter_action;
 	return q_inst(arg, type, len, b);
 }

@@ -314,9 +314,12 @@ ofp15_flow_desc_put(struct wbuf *w, const struct of_flow_info *fi)
 /* ofp_flow_stats, 1.5.1 section 7.3.5.3: no instructions; reason
  * OFPFSR_STATS_REQUEST (0). */
 void
-ofp15_flow_stats_put(struct wbuf *w, const struct of_flow_info *fi)
+ofp15_flow_stats_put(struct wbuf *w, uint8_t version, const void *arg)
 {
-	size_t	start = w->len;
+	const struct of_flow_info	*fi = arg;
+	size_t				 start = w->len;
+
+	(void)version;
 
 	wbuf_put_u16(w, 0);
 	wbuf_put_zero(w, 2);
@@ -504,9 +507,12 @@ ofp14_table_mod_decode(struct rbuf *r, struct of_table_mod14 *tm,
 /* ofp_table_desc, 1.4.1 A.3.5.6: the VACANCY property while events
  * are on. */
 void
-ofp14_table_desc_put(struct wbuf *w, const struct of_table_desc *td)
+ofp14_table_desc_put(struct wbuf *w, uint8_t version, const void *arg)
 {
-	size_t	start = w->len;
+	const struct of_table_desc	*td = arg;
+	size_t				 start = w->len;
+
+	(void)version;
 
 	wbuf_put_u16(w, 0);
 	wbuf_put_u8(w, td->table_id);
@@ -532,7 +538,7 @@ ofp14_table_status_encode(struct wbuf *w, uint8_t version, uint8_t reason,
 
 	wbuf_put_u8(w, reason);
 	wbuf_put_zero(w, 7);
-	ofp14_table_desc_put(w, td);
+	ofp14_table_desc_put(w, version, td);
 	return of_msg_end(w, start);
 }
 
@@ -726,10 +732,7 @@ of_group_mod15_decode(struct rbuf *r, struct of_group_mod *gm,
 	memset(gm, 0, sizeof(*gm));
 	if (rbuf_left(r) < OFP15_GROUP_MOD_FIXED_BODY)
 		return bad(err, OF_ERR_BAD_LEN);
-	rbuf_get_u16(r, &gm->command);
-	rbuf_get_u8(r, &gm->type);
-	rbuf_skip(r, 1);
-	rbuf_get_u32(r, &gm->group_id);
+	of_group_mod_head_get(r, gm);
 	rbuf_get_u16(r, &arr_len);
 	rbuf_skip(r, 2);
 	rbuf_get_u32(r, &cmd_bucket);

@@ -38,7 +38,8 @@ int	 ofp14_async_get(uint8_t version, struct rbuf *, struct of_async *,
  * ofp_flow_stats (OFPMP_FLOW_STATS), and the aggregate reply's body; the
  * counts go as OXS fields in an ofp_stats (7.2.4). */
 void	 ofp15_flow_desc_put(struct wbuf *, const struct of_flow_info *);
-void	 ofp15_flow_stats_put(struct wbuf *, const struct of_flow_info *);
+/* An of_mp_entry_fn: arg an of_flow_info, version 1.5. */
+void	 ofp15_flow_stats_put(struct wbuf *, uint8_t version, const void *);
 void	 ofp15_flow_removed_put(struct wbuf *, const struct of_flow_info *);
 void	 ofp15_aggregate_put(struct wbuf *, uint64_t packets, uint64_t bytes,
 	    uint32_t flows);
@@ -109,7 +110,8 @@ struct of_table_desc {
 };
 int	 ofp14_table_mod_decode(struct rbuf *, struct of_table_mod14 *,
 	    enum of_err *);
-void	 ofp14_table_desc_put(struct wbuf *, const struct of_table_desc *);
+/* An of_mp_entry_fn: arg an of_table_desc, version 1.4 or later. */
+void	 ofp14_table_desc_put(struct wbuf *, uint8_t version, const void *);
 int	 ofp14_table_status_encode(struct wbuf *, uint8_t version,
 	    uint8_t reason, const struct of_table_desc *);
 

@@ -696,32 +696,18 @@ of_mp_reply_add_flow(struct of_mp_reply *r, const struct of_flow_info *fi)
 	return mp_reply_add(r, OF_MP_FLOW, flow_entry, fi);
 }
 
-static void
-flow_stats15_entry(struct wbuf *w, uint8_t version, const void *arg)
-{
-	(void)version;
-	ofp15_flow_stats_put(w, arg);
-}
-
 int
 of_mp_reply_add_flow_stats15(struct of_mp_reply *r,
     const struct of_flow_info *fi)
 {
-	return mp_reply_add(r, OF_MP_FLOW_STATS, flow_stats15_entry, fi);
-}
-
-static void
-table_desc_entry(struct wbuf *w, uint8_t version, const void *arg)
-{
-	(void)version;
-	ofp14_table_desc_put(w, arg);
+	return mp_reply_add(r, OF_MP_FLOW_STATS, ofp15_flow_stats_put, fi);
 }
 
 int
 of_mp_reply_add_table_desc(struct of_mp_reply *r,
     const struct of_table_desc *td)
 {
-	return mp_reply_add(r, OF_MP_TABLE_DESC, table_desc_entry, td);
+	return mp_reply_add(r, OF_MP_TABLE_DESC, ofp14_table_desc_put, td);
 }
 
 struct flow_update_arg {

@@ -20,10 +20,38 @@
 	return -1;							\
 } while (0)
 
-static const struct {
+/* A YANG enumeration or bits word and its OpenFlow value. */
+struct gm_word {
 	const char	*name;
-	uint8_t		 type;
-} gm_types[] = {
+	uint16_t	 v;
+};
+
+/* The row of t named s, or NULL. */
+static const struct gm_word *
+gm_word_by_name(const struct gm_word *t, size_t n, const char *s)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(s, t[i].name) == 0)
+			return &t[i];
+	return NULL;
+}
+
+/* The name of value v in t, or dflt. */
+static const char *
+gm_word_name(const struct gm_word *t, size_t n, uint16_t v,
+    const char *dflt)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++)
+		if (t[i].v == v)
+			return t[i].name;
+	return dflt;
+}
+
+static const struct gm_word gm_types[] = {
 	{ "group-all", OF_GT_ALL }, { "group-select", OF_GT_SELECT },
 	{ "group-indirect", OF_GT_INDIRECT }, { "group-ff", OF_GT_FF },
 };
@@ -31,25 +59,18 @@ static const struct {
 const char *
 gm_type_name(uint8_t type)
 {
-	size_t	i;
-
-	for (i = 0; i < nitems(gm_types); i++)
-		if (gm_types[i].type == type)
-			return gm_types[i].name;
-	return "group-all";
+	return gm_word_name(gm_types, nitems(gm_types), type, "group-all");
 }
 
 static int
 gm_type_parse(const char *s, uint8_t *type)
 {
-	size_t	i;
+	const struct gm_word	*w;
 
-	for (i = 0; i < nitems(gm_types); i++)
-		if (strcmp(s, gm_types[i].name) == 0) {
-			*type = gm_types[i].type;
-			return 0;
-		}
-	return -1;
+	if ((w = gm_word_by_name(gm_types, nitems(gm_types), s)) == NULL)
+		return -1;
+	*type = (uint8_t)w->v;
+	return 0;
 }
 
 static int	gm_name(const struct doc_node *, const char *, char *, char *,
@@ -70,6 +91,23 @@ gm_uint(const struct doc_node *n, const char *name, uint64_t max,
 	if (doc_uint(&c, max, v) == -1)
 		GM_ERR("%s: expected an integer from 0 to %" PRIu64, name, max);
 	*given = 1;
+	return 0;
+}
+
+/* A mandatory unsigned leaf (a list's key, the group an action names):
+ * missing is refused, the leaf named after where it was looked for. */
+static int
+gm_uint_need(const struct doc_node *n, const char *where, const char *name,
+    uint64_t max, uint32_t *out, char *err, size_t errlen)
+{
+	uint64_t	v;
+	int		given;
+
+	if (gm_uint(n, name, max, &v, &given, err, errlen) == -1)
+		return -1;
+	if (!given)
+		GM_ERR("%s%s missing", where, name);
+	*out = (uint32_t)v;
 	return 0;
 }
 
@@ -99,13 +137,8 @@ gm_action(const struct doc_node *a, struct gm_action *x, char *err,
 	}
 	if (doc_child(a, "group-action", &c) == 0) {
 		x->kind = GM_ACT_GROUP;
-		if (gm_uint(&c, "group-id", GM_GROUP_MAX, &v, &given, err,
-		    errlen) == -1)
-			return -1;
-		if (!given)
-			GM_ERR("group-action: group-id missing");
-		x->arg = (uint32_t)v;
-		return 0;
+		return gm_uint_need(&c, "group-action: ", "group-id",
+		    GM_GROUP_MAX, &x->arg, err, errlen);
 	}
 	GM_ERR("action: only output-action and group-action are supported");
 }
@@ -135,12 +168,9 @@ gm_bucket(const struct doc_node *bn, struct gm_bucket *b, char *err,
 	uint64_t	v;
 	int		given;
 
-	if (gm_uint(bn, "bucket-id", UINT32_MAX, &v, &given, err, errlen)
-	    == -1)
+	if (gm_uint_need(bn, "bucket: ", "bucket-id", UINT32_MAX, &b->id, err,
+	    errlen) == -1)
 		return -1;
-	if (!given)
-		GM_ERR("bucket: bucket-id missing");
-	b->id = (uint32_t)v;
 	if (gm_uint(bn, "weight", 0xffff, &v, &given, err, errlen) == -1)
 		return -1;
 	b->weight = given ? (uint16_t)v : 0;
@@ -202,15 +232,10 @@ gm_head(const struct doc_node *g, struct gm_spec *s, char *err,
     size_t errlen)
 {
 	char		t[32];
-	uint64_t	v;
-	int		given;
 
-	if (gm_uint(g, "group-id", GM_GROUP_MAX, &v, &given, err, errlen)
-	    == -1)
+	if (gm_uint_need(g, "", "group-id", GM_GROUP_MAX, &s->id, err,
+	    errlen) == -1)
 		return -1;
-	if (!given)
-		GM_ERR("group-id missing");
-	s->id = (uint32_t)v;
 	if (doc_get_string(g, "group-type", t, sizeof(t)) == -1 ||
 	    gm_type_parse(t, &s->type) == -1)
 		GM_ERR("group-type: expected group-all, group-select, "
@@ -250,18 +275,12 @@ gm_name(const struct doc_node *g, const char *leaf, char *name, char *err,
 
 /* ---- meters ---- */
 
-static const struct {
-	const char	*name;
-	uint16_t	 bit;
-} gm_mflags[] = {
+static const struct gm_word gm_mflags[] = {
 	{ "meter-kbps", OF_MF_KBPS }, { "meter-pktps", OF_MF_PKTPS },
 	{ "meter-burst", OF_MF_BURST }, { "meter-stats", OF_MF_STATS },
 };
 
-static const struct {
-	const char	*name;
-	uint16_t	 type;
-} gm_bands[] = {
+static const struct gm_word gm_bands[] = {
 	{ "ofpmbt-drop", OF_MBT_DROP },
 	{ "ofpmbt-dscp-remark", OF_MBT_DSCP_REMARK },
 };
@@ -273,7 +292,7 @@ gm_mflags_text(uint16_t flags, char *s, size_t cap)
 
 	s[0] = '\0';
 	for (i = 0; i < nitems(gm_mflags) && at < cap; i++)
-		if (flags & gm_mflags[i].bit)
+		if (flags & gm_mflags[i].v)
 			at += (size_t)snprintf(s + at, cap - at, "%s%s",
 			    at ? " " : "", gm_mflags[i].name);
 }
@@ -281,12 +300,8 @@ gm_mflags_text(uint16_t flags, char *s, size_t cap)
 const char *
 gm_band_name(uint16_t type)
 {
-	size_t	i;
-
-	for (i = 0; i < nitems(gm_bands); i++)
-		if (gm_bands[i].type == type)
-			return gm_bands[i].name;
-	return "ofpmbt-experimenter";
+	return gm_word_name(gm_bands, nitems(gm_bands), type,
+	    "ofpmbt-experimenter");
 }
 
 /* meter-flags: bits named by words separated by spaces (YANG bits,
@@ -295,21 +310,19 @@ static int
 gm_mflags_parse(const struct doc_node *m, uint16_t *flags, char *err,
     size_t errlen)
 {
-	char	s[128], *w, *save = NULL;
-	size_t	i;
+	const struct gm_word	*f;
+	char			 s[128], *w, *save = NULL;
 
 	*flags = 0;
 	if (doc_get_string(m, "flags", s, sizeof(s)) == -1)
 		return 0;
 	for (w = strtok_r(s, " ", &save); w != NULL;
 	    w = strtok_r(NULL, " ", &save)) {
-		for (i = 0; i < nitems(gm_mflags); i++)
-			if (strcmp(w, gm_mflags[i].name) == 0)
-				break;
-		if (i == nitems(gm_mflags))
+		f = gm_word_by_name(gm_mflags, nitems(gm_mflags), w);
+		if (f == NULL)
 			GM_ERR("flags: '%s' is not meter-kbps, meter-pktps, "
 			    "meter-burst or meter-stats", w);
-		*flags |= gm_mflags[i].bit;
+		*flags |= f->v;
 	}
 	return 0;
 }
@@ -345,27 +358,22 @@ static int
 gm_band(const struct doc_node *h, struct gm_band *b, char *err,
     size_t errlen)
 {
-	struct doc_node	t;
-	char		s[48];
-	uint64_t	v;
-	int		given;
-	size_t		i;
+	const struct gm_word	*bt;
+	struct doc_node		 t;
+	char			 s[48];
+	uint64_t		 v;
+	int			 given;
 
-	if (gm_uint(h, "band-id", UINT32_MAX, &v, &given, err, errlen) == -1)
+	if (gm_uint_need(h, "meter-band-header: ", "band-id", UINT32_MAX,
+	    &b->id, err, errlen) == -1)
 		return -1;
-	if (!given)
-		GM_ERR("meter-band-header: band-id missing");
-	b->id = (uint32_t)v;
 	if (doc_child(h, "meter-band-types", &t) == -1 ||
 	    doc_get_string(&t, "flags", s, sizeof(s)) == -1)
 		GM_ERR("meter-band-types: flags missing");
-	for (i = 0; i < nitems(gm_bands); i++)
-		if (strcmp(s, gm_bands[i].name) == 0)
-			break;
-	if (i == nitems(gm_bands))
+	if ((bt = gm_word_by_name(gm_bands, nitems(gm_bands), s)) == NULL)
 		GM_ERR("meter-band-types: flags '%s' is not ofpmbt-drop or "
 		    "ofpmbt-dscp-remark", s);
-	b->type = gm_bands[i].type;
+	b->type = bt->v;
 	if (b->type == OF_MBT_DROP)
 		return gm_band_rates(h, b, "drop", err, errlen);
 	if (gm_uint(h, "perc_level", 63, &v, &given, err, errlen) == -1)
@@ -404,17 +412,10 @@ struct gm_mspec *
 gm_mparse(const struct doc_node *m, char *err, size_t errlen)
 {
 	struct gm_mspec	*s = xcalloc(1, sizeof(*s));
-	uint64_t	 v;
-	int		 given;
 
-	if (gm_uint(m, "meter-id", GM_METER_MAX, &v, &given, err, errlen)
-	    == -1)
+	if (gm_uint_need(m, "", "meter-id", GM_METER_MAX, &s->id, err,
+	    errlen) == -1)
 		goto bad;
-	if (!given) {
-		snprintf(err, errlen, "meter-id missing");
-		goto bad;
-	}
-	s->id = (uint32_t)v;
 	if (gm_mflags_parse(m, &s->flags, err, errlen) == -1 ||
 	    gm_name(m, "meter-name", s->name, err, errlen) == -1 ||
 	    gm_mbands(m, s, err, errlen) == -1)

@@ -58,49 +58,86 @@ gm_buckets_wire(const struct gm_spec *s, uint8_t *buf, size_t cap)
 	return w.err ? 0 : w.len;
 }
 
+/*
+ * The replies' entries carry their own length (len, of which read bytes
+ * are behind r): at least hdr, the rest whole units (a 16-byte counter
+ * pair in the stats entries, bytes elsewhere), all of it inside r.
+ */
+static int
+gm_entry_len_ok(const struct rbuf *r, uint16_t len, uint16_t hdr,
+    size_t read, size_t unit)
+{
+	return len >= hdr && (len - hdr) % unit == 0 &&
+	    (size_t)len - read <= rbuf_left(r);
+}
+
+/* The length that leads the next entry (GROUP_DESC, GROUP stats,
+ * METER_CONFIG): 1, or 0 at the end of the reply, -1 when bad. */
+static int
+gm_entry_len(struct rbuf *r, uint16_t *len, uint16_t hdr, size_t unit)
+{
+	if (rbuf_left(r) == 0)
+		return 0;
+	if (rbuf_get_u16(r, len) == -1 ||
+	    !gm_entry_len_ok(r, *len, hdr, 2, unit))
+		return -1;
+	return 1;
+}
+
+/* The rest of a GROUP_DESC or METER_CONFIG entry: buckets or bands. */
+static int
+gm_desc_rest(struct rbuf *r, struct gm_desc *d, size_t rest)
+{
+	d->blob = rbuf_ptr(r);
+	d->len = rest;
+	rbuf_skip(r, rest);
+	return 1;
+}
+
+/* The rest of a GROUP or METER stats entry: the counts, the duration,
+ * then n 16-byte packet and byte counts, one a bucket or band. */
+static int
+gm_stats_rest(struct rbuf *r, struct gm_gstats *s, size_t n)
+{
+	rbuf_get_u64(r, &s->packets);
+	rbuf_get_u64(r, &s->bytes);
+	rbuf_get_u32(r, &s->sec);
+	rbuf_get_u32(r, &s->nsec);
+	s->counters = rbuf_ptr(r);
+	s->ncounters = n;
+	rbuf_skip(r, n * 16);
+	return 1;
+}
+
 int
 gm_desc_next(struct rbuf *r, struct gm_desc *d)
 {
 	uint16_t	len;
 	uint8_t		type, pad;
+	int		rc;
 
-	if (rbuf_left(r) == 0)
-		return 0;
-	if (rbuf_get_u16(r, &len) == -1 || len < GM_DESC_HDR ||
-	    (size_t)len - 2 > rbuf_left(r))
-		return -1;
+	if ((rc = gm_entry_len(r, &len, GM_DESC_HDR, 1)) <= 0)
+		return rc;
 	rbuf_get_u8(r, &type);
 	rbuf_get_u8(r, &pad);
 	rbuf_get_u32(r, &d->id);
 	d->type = type;
-	d->blob = rbuf_ptr(r);
-	d->len = len - GM_DESC_HDR;
-	rbuf_skip(r, d->len);
-	return 1;
+	return gm_desc_rest(r, d, len - GM_DESC_HDR);
 }
 
 int
 gm_gstats_next(struct rbuf *r, struct gm_gstats *s)
 {
 	uint16_t	len;
+	int		rc;
 
-	if (rbuf_left(r) == 0)
-		return 0;
-	if (rbuf_get_u16(r, &len) == -1 || len < GM_STATS_HDR ||
-	    (len - GM_STATS_HDR) % 16 != 0 || (size_t)len - 2 > rbuf_left(r))
-		return -1;
+	if ((rc = gm_entry_len(r, &len, GM_STATS_HDR, 16)) <= 0)
+		return rc;
 	rbuf_skip(r, 2);
 	rbuf_get_u32(r, &s->id);
 	rbuf_get_u32(r, &s->refs);
 	rbuf_skip(r, 4);
-	rbuf_get_u64(r, &s->packets);
-	rbuf_get_u64(r, &s->bytes);
-	rbuf_get_u32(r, &s->sec);
-	rbuf_get_u32(r, &s->nsec);
-	s->counters = rbuf_ptr(r);
-	s->ncounters = (len - GM_STATS_HDR) / 16;
-	rbuf_skip(r, len - GM_STATS_HDR);
-	return 1;
+	return gm_stats_rest(r, s, (len - GM_STATS_HDR) / 16);
 }
 
 
@@ -184,18 +221,13 @@ int
 gm_mconfig_next(struct rbuf *r, struct gm_desc *d)
 {
 	uint16_t	len;
+	int		rc;
 
-	if (rbuf_left(r) == 0)
-		return 0;
-	if (rbuf_get_u16(r, &len) == -1 || len < GM_MCONF_HDR ||
-	    (size_t)len - 2 > rbuf_left(r))
-		return -1;
+	if ((rc = gm_entry_len(r, &len, GM_MCONF_HDR, 1)) <= 0)
+		return rc;
 	rbuf_get_u16(r, &d->type);
 	rbuf_get_u32(r, &d->id);
-	d->blob = rbuf_ptr(r);
-	d->len = len - GM_MCONF_HDR;
-	rbuf_skip(r, d->len);
-	return 1;
+	return gm_desc_rest(r, d, len - GM_MCONF_HDR);
 }
 
 /* ofp_meter_stats (7.3.5.13): meter_id, len, pad, flow_count, the
@@ -208,19 +240,11 @@ gm_mstats_next(struct rbuf *r, struct gm_gstats *s)
 	if (rbuf_left(r) == 0)
 		return 0;
 	if (rbuf_get_u32(r, &s->id) == -1 || rbuf_get_u16(r, &len) == -1 ||
-	    len < GM_MSTATS_HDR || (len - GM_MSTATS_HDR) % 16 != 0 ||
-	    (size_t)len - 6 > rbuf_left(r))
+	    !gm_entry_len_ok(r, len, GM_MSTATS_HDR, 6, 16))
 		return -1;
 	rbuf_skip(r, 6);
 	rbuf_get_u32(r, &s->refs);
-	rbuf_get_u64(r, &s->packets);
-	rbuf_get_u64(r, &s->bytes);
-	rbuf_get_u32(r, &s->sec);
-	rbuf_get_u32(r, &s->nsec);
-	s->counters = rbuf_ptr(r);
-	s->ncounters = (len - GM_MSTATS_HDR) / 16;
-	rbuf_skip(r, len - GM_MSTATS_HDR);
-	return 1;
+	return gm_stats_rest(r, s, (len - GM_MSTATS_HDR) / 16);
 }
 
 /* The bands of a METER_CONFIG entry, numbered from 0. */

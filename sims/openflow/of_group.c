@@ -74,15 +74,24 @@ bad(enum of_err *err, enum of_err e)
 	return -1;
 }
 
+/* The 8 bytes 1.3 and 1.5 group_mods open with (section 7.3.4.2 of
+ * 1.3.5 and of 1.5.1): command, type, pad, group_id; the caller checked
+ * they are there. */
+void
+of_group_mod_head_get(struct rbuf *r, struct of_group_mod *gm)
+{
+	rbuf_get_u16(r, &gm->command);
+	rbuf_get_u8(r, &gm->type);
+	rbuf_skip(r, 1);
+	rbuf_get_u32(r, &gm->group_id);
+}
+
 int
 of_group_mod_decode(struct rbuf *r, struct of_group_mod *gm, enum of_err *err)
 {
 	if (rbuf_left(r) < GROUP_MOD_BODY)
 		return bad(err, OF_ERR_BAD_LEN);
-	rbuf_get_u16(r, &gm->command);
-	rbuf_get_u8(r, &gm->type);
-	rbuf_skip(r, 1);
-	rbuf_get_u32(r, &gm->group_id);
+	of_group_mod_head_get(r, gm);
 	gm->buckets = rbuf_ptr(r);
 	gm->buckets_len = rbuf_left(r);
 	rbuf_skip(r, gm->buckets_len);

@@ -53,9 +53,11 @@ struct of_group_info {
 
 struct of_groups;
 
-/* The body of a GROUP_MOD after its ofp_header. */
+/* The body of a GROUP_MOD after its ofp_header; its first 8 bytes,
+ * the part 1.5 keeps. */
 int	 of_group_mod_decode(struct rbuf *, struct of_group_mod *,
 	    enum of_err *);
+void	 of_group_mod_head_get(struct rbuf *, struct of_group_mod *);
 int	 of_group_mod_encode(struct wbuf *, uint32_t xid,
 	    const struct of_group_mod *);
 

@@ -214,13 +214,26 @@ of_nx_on_msg(const struct of_ctx *c, uint32_t subtype, struct rbuf *r)
 /* NXT_FLOW_REMOVED (nx_flow_removed): what a connection that chose the
  * NXM flow format hears instead of OFPT_FLOW_REMOVED, as from Open
  * vSwitch; the match in NXM form. */
+/* The match in NXM form, its length written back at len_at (the
+ * message's match_len field), padded to 8 bytes as nx_match is. */
+static int
+nx_match_put(struct wbuf *w, size_t len_at, const struct of_match *m)
+{
+	int	mlen = of_nxm_encode(w, m);
+
+	if (mlen < 0)
+		return -1;
+	wbuf_set_u16(w, len_at, (uint16_t)mlen);
+	wbuf_put_zero(w, nx_pad((size_t)mlen));
+	return 0;
+}
+
 int
 of_nx_flow_removed_encode(struct wbuf *w, uint32_t xid,
     const struct of_flow_info *fi)
 {
 	size_t	start = of_msg_begin(w, OF_VERSION_10, OF_EXPERIMENTER, xid);
 	size_t	mlen_at;
-	int	mlen;
 
 	wbuf_put_u32(w, OF_EXP_NICIRA);
 	wbuf_put_u32(w, NXT_FLOW_REMOVED);
@@ -235,10 +248,8 @@ of_nx_flow_removed_encode(struct wbuf *w, uint32_t xid,
 	wbuf_put_u16(w, 0);
 	wbuf_put_u64(w, fi->packet_count);
 	wbuf_put_u64(w, fi->byte_count);
-	if ((mlen = of_nxm_encode(w, fi->match)) < 0)
+	if (nx_match_put(w, mlen_at, fi->match) == -1)
 		return -1;
-	wbuf_set_u16(w, mlen_at, (uint16_t)mlen);
-	wbuf_put_zero(w, nx_pad((size_t)mlen));
 	return of_msg_end(w, start);
 }
 
@@ -303,7 +314,6 @@ static void
 nx_flow_entry(struct wbuf *w, const struct of_flow_info *fi)
 {
 	size_t	start = w->len, mstart;
-	int	mlen;
 
 	wbuf_put_u16(w, 0);
 	wbuf_put_u8(w, fi->table_id);
@@ -320,11 +330,8 @@ nx_flow_entry(struct wbuf *w, const struct of_flow_info *fi)
 	wbuf_put_u64(w, fi->cookie);
 	wbuf_put_u64(w, fi->packet_count);
 	wbuf_put_u64(w, fi->byte_count);
-	mlen = of_nxm_encode(w, fi->match);
-	if (mlen < 0)
+	if (nx_match_put(w, mstart, fi->match) == -1)
 		return;
-	wbuf_set_u16(w, mstart, (uint16_t)mlen);
-	wbuf_put_zero(w, nx_pad((size_t)mlen));
 	wbuf_put_bytes(w, fi->prog, fi->prog_len);
 	if (!w->err)
 		wbuf_set_u16(w, start, (uint16_t)(w->len - start));

@@ -319,7 +319,7 @@ test_flow_desc15(void)
 	    MATCH_IN_PORT_1
 	    OXS_FLOW_3S);
 	of_mp_reply_begin(&mr, &w, V15, 9, OF_MP_FLOW_STATS, 0, NULL, NULL);
-	ofp15_flow_stats_put(&w, &fi);
+	ofp15_flow_stats_put(&w, OF_VERSION_15, &fi);
 	CHECK(of_mp_reply_end(&mr) == 0, "flow stats 1.5");
 	CHECK_OUT(&v, "flow stats 1.5 bytes");
 }
