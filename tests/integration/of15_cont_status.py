@@ -17,58 +17,12 @@ import struct
 import sys
 import time
 
-HDR = struct.Struct("!BBHI")
+from of_conn import Conn, fail
+
 PORT = int(sys.argv[1])
 V = 6
 URI = ("tcp:127.0.0.1:%d" % PORT).encode()
 DEADLINE = time.time() + 25
-
-
-def fail(msg):
-    print("FAIL: " + msg)
-    sys.exit(1)
-
-
-class Conn:
-    def __init__(self, sock):
-        self.s, self.buf, self.xid = sock, b"", 100
-        self.s.settimeout(0.2)
-
-    def send(self, t, body=b"", xid=None):
-        self.xid += 1
-        x = self.xid if xid is None else xid
-        self.s.sendall(HDR.pack(V, t, 8 + len(body), x) + body)
-        return x
-
-    def recv(self):
-        while time.time() < DEADLINE:
-            if len(self.buf) >= 8:
-                v, t, ln, x = HDR.unpack_from(self.buf)
-                if len(self.buf) >= ln:
-                    m, self.buf = self.buf[:ln], self.buf[ln:]
-                    if t == 2:          # ECHO_REQUEST
-                        self.send(3, m[8:], x)
-                        continue
-                    return t, x, m[8:]
-            try:
-                d = self.s.recv(65536)
-            except socket.timeout:
-                continue
-            if not d:
-                fail("connection closed")
-            self.buf += d
-        fail("timed out")
-
-    def until(self, t, xid=None):
-        got = []
-        while True:
-            m = self.recv()
-            got.append(m)
-            if m[0] == t and (xid is None or m[1] == xid):
-                return got
-
-    def barrier(self):
-        return self.until(21, self.send(20))[:-1]
 
 
 def status(b):
@@ -82,7 +36,7 @@ def status(b):
 
 def accept(lst):
     s, _ = lst.accept()
-    c = Conn(s)
+    c = Conn(s, V, DEADLINE)
     c.send(0, struct.pack("!HHI", 1, 8, 1 << V))
     if c.recv()[0] != 0:
         fail("no HELLO first")

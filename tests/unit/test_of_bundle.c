@@ -18,6 +18,7 @@
 #include <event2/event.h>
 
 #include "check.h"
+#include "check_ofsw.h"
 #include "of_bundle.h"
 #include "of_sim.h"
 
@@ -91,20 +92,7 @@ setup(void)
 static size_t
 next_msg(void)
 {
-	size_t	len;
-	int	i;
-
-	/* The bufferevent writes its output in the loop. */
-	for (i = 0; i < 3; i++)
-		event_base_loop(BASE, EVLOOP_NONBLOCK);
-	if (recv(FDS[1], BUF, OF_HEADER_LEN, MSG_PEEK | MSG_DONTWAIT) !=
-	    OF_HEADER_LEN)
-		return 0;
-	len = (size_t)(BUF[2] << 8 | BUF[3]);
-	if (len < OF_HEADER_LEN ||
-	    recv(FDS[1], BUF, len, MSG_DONTWAIT) != (ssize_t)len)
-		return 0;
-	return len;
+	return check_of_next_msg(BASE, FDS[1], BUF, sizeof(BUF));
 }
 
 static void
@@ -436,7 +424,7 @@ test_rollback_groups_ports(void)
 	uint8_t			m[256];
 	struct snap		before, after;
 	struct of_group_mod	gm = { OF_GC_ADD, OF_GT_ALL, 1, NULL, 0, 0 };
-	struct of_group_limits	lim = { 4, 16 };
+	struct of_group_limits	lim = { 4, 16, 8 };
 	enum of_err		err;
 
 	setup();

@@ -17,6 +17,7 @@
 #include <event2/event.h>
 
 #include "check.h"
+#include "check_ofsw.h"
 #include "of_nx_tlv.h"
 #include "of_sim.h"
 
@@ -77,19 +78,7 @@ setup(uint8_t version)
 static size_t
 next_msg(void)
 {
-	size_t	len;
-	int	i;
-
-	for (i = 0; i < 3; i++)
-		event_base_loop(BASE, EVLOOP_NONBLOCK);
-	if (recv(FDS[1], BUF, OF_HEADER_LEN, MSG_PEEK | MSG_DONTWAIT) !=
-	    OF_HEADER_LEN)
-		return 0;
-	len = (size_t)(BUF[2] << 8 | BUF[3]);
-	if (len < OF_HEADER_LEN ||
-	    recv(FDS[1], BUF, len, MSG_DONTWAIT) != (ssize_t)len)
-		return 0;
-	return len;
+	return check_of_next_msg(BASE, FDS[1], BUF, sizeof(BUF));
 }
 
 /* Hex (spaces allowed) after a header of the switch's version and type
