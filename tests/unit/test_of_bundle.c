@@ -39,9 +39,6 @@ static uint8_t			 BUF[OF_SCRATCH];
 static void
 setup(void)
 {
-	uint64_t	**p = (uint64_t **)&S.c;
-	size_t		  i;
-
 	if (SW.ft != NULL) {
 		of_bundles_drop(&SW);
 		of_flowtable_free(SW.ft);
@@ -50,20 +47,10 @@ setup(void)
 		close(FDS[1]);
 		metrics_free(&M);
 	}
-	memset(&S, 0, sizeof(S));
+	check_of_sim_init(&S, &M, STORE, nitems(STORE));
 	memset(&SW, 0, sizeof(SW));
 	memset(PORTS, 0, sizeof(PORTS));
-	memset(STORE, 0, sizeof(STORE));
-	for (i = 0; i < sizeof(S.c) / sizeof(*p); i++)
-		p[i] = &STORE[i];
-	metrics_init(&M);
-	S.m = &M;
-	S.ph[OFP_PROGRAM] = metrics_phase(&M, "program", "openflow");
-	S.ph[OFP_DELETE] = metrics_phase(&M, "delete", "openflow");
-	S.cfg.switches = S.cfg.n_ctl = 1;
 	S.cfg.dpid_base = 1;
-	S.cfg.ports = 4;
-	S.cfg.tables = 4;
 	S.cfg.table_size = 1000;
 	S.cfg.max_groups = 16;
 	S.cfg.bundles_max = 2;
@@ -80,11 +67,7 @@ setup(void)
 	of_roles_init(&SW.roles, 1);
 	SW.async.flow_removed[0] = 0xf;
 	SW.async.port_status[0] = 0x7;
-	if (BASE == NULL)
-		BASE = event_base_new();
-	if (socketpair(AF_UNIX, SOCK_STREAM, 0, FDS) == -1)
-		abort();
-	BEV = bufferevent_socket_new(BASE, FDS[0], BEV_OPT_CLOSE_ON_FREE);
+	BEV = check_of_pipe(&BASE, FDS);
 	SW.pd.bev = BEV;
 }
 

@@ -36,9 +36,6 @@ static uint8_t			 BUF[OF_SCRATCH];
 static void
 setup(uint8_t version)
 {
-	uint64_t	**p = (uint64_t **)&S.c;
-	size_t		  i;
-
 	if (SW.ft != NULL) {
 		of_flowtable_free(SW.ft);
 		of_nx_tlv_free(SW.tlv_map);
@@ -46,18 +43,8 @@ setup(uint8_t version)
 		close(FDS[1]);
 		metrics_free(&M);
 	}
-	memset(&S, 0, sizeof(S));
+	check_of_sim_init(&S, &M, STORE, nitems(STORE));
 	memset(&SW, 0, sizeof(SW));
-	memset(STORE, 0, sizeof(STORE));
-	for (i = 0; i < sizeof(S.c) / sizeof(*p); i++)
-		p[i] = &STORE[i];
-	metrics_init(&M);
-	S.m = &M;
-	S.ph[OFP_PROGRAM] = metrics_phase(&M, "program", "openflow");
-	S.ph[OFP_DELETE] = metrics_phase(&M, "delete", "openflow");
-	S.cfg.switches = S.cfg.n_ctl = 1;
-	S.cfg.ports = 4;
-	S.cfg.tables = 4;
 	S.cfg.table_size = 100;
 	S.sw = &SW;
 	SW.sim = &S;
@@ -67,11 +54,7 @@ setup(uint8_t version)
 	SW.ports = PORTS;
 	SW.ft = of_flowtable_new(version, 4, 100);
 	of_roles_init(&SW.roles, 1);
-	if (BASE == NULL)
-		BASE = event_base_new();
-	if (socketpair(AF_UNIX, SOCK_STREAM, 0, FDS) == -1)
-		abort();
-	SW.pd.bev = bufferevent_socket_new(BASE, FDS[0], BEV_OPT_CLOSE_ON_FREE);
+	SW.pd.bev = check_of_pipe(&BASE, FDS);
 }
 
 /* The next message the switch sent, or 0. */
