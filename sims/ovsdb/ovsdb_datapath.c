@@ -62,45 +62,6 @@ struct ovsdb_bdp {
 	uint8_t			 timed;		/* counted in the phase */
 };
 
-/* The columns this needs, -1 when the schema lacks one. */
-struct ovsdb_dpcols {
-	int	br, ctl, port;
-	int	bname, bctl, bother, bdpid, bports;
-	int	target, connected, status, pname, pifaces;
-	int	iface, ofport, protocols, backoff, probe;
-};
-
-#define OVSDB_DPCOL(table, column, field) \
-	OVSDB_COLREF(struct ovsdb_dpcols, table, column, field)
-static const struct ovsdb_colref ovsdb_dpcol_refs[] = {
-	OVSDB_DPCOL("Bridge", NULL, br),
-	OVSDB_DPCOL("Controller", NULL, ctl),
-	OVSDB_DPCOL("Port", NULL, port),
-	OVSDB_DPCOL("Interface", NULL, iface),
-	OVSDB_DPCOL("Bridge", "name", bname),
-	OVSDB_DPCOL("Bridge", "controller", bctl),
-	OVSDB_DPCOL("Bridge", "other_config", bother),
-	OVSDB_DPCOL("Bridge", "datapath_id", bdpid),
-	OVSDB_DPCOL("Bridge", "ports", bports),
-	OVSDB_DPCOL("Bridge", "protocols", protocols),
-	OVSDB_DPCOL("Controller", "target", target),
-	OVSDB_DPCOL("Controller", "is_connected", connected),
-	OVSDB_DPCOL("Controller", "status", status),
-	OVSDB_DPCOL("Controller", "max_backoff", backoff),
-	OVSDB_DPCOL("Controller", "inactivity_probe", probe),
-	OVSDB_DPCOL("Port", "name", pname),
-	OVSDB_DPCOL("Port", "interfaces", pifaces),
-	OVSDB_DPCOL("Interface", "ofport", ofport),
-};
-#undef OVSDB_DPCOL
-
-static int
-ovsdb_dpcols(const struct ovsdb_schema *s, struct ovsdb_dpcols *c)
-{
-	return ovsdb_colrefs_find(s, ovsdb_dpcol_refs,
-	    sizeof(ovsdb_dpcol_refs) / sizeof(ovsdb_dpcol_refs[0]), c);
-}
-
 #define OVSDB_DPC(field, name) \
 	COUNTER_ROW(struct ovsdb_dp_counters, field, name)
 static const struct counter_row ovsdb_dp_rows[] = {
@@ -394,7 +355,7 @@ ovsdb_ref_uuid(const json_t *ref, uint8_t *uuid)
  * (dpid_from_string(): 16 hex digits, not all zero), else the one
  * vswitchd wrote; 0 when there is none yet. */
 static uint64_t
-ovsdb_bdp_dpid(const struct ovsdb_dpcols *c, const struct ovsdb_row *r,
+ovsdb_bdp_dpid(const struct ovsdb_vscols *c, const struct ovsdb_row *r,
     int *bad)
 {
 	const json_t	*oc = r->col[c->bother];
@@ -423,7 +384,7 @@ ovsdb_bdp_dpid(const struct ovsdb_dpcols *c, const struct ovsdb_row *r,
 #define OVSDB_DP_OFPP_MAX	65279
 
 static uint32_t
-ovsdb_port_ofport(const struct ovsdb_db *db, const struct ovsdb_dpcols *c,
+ovsdb_port_ofport(const struct ovsdb_db *db, const struct ovsdb_vscols *c,
     const struct ovsdb_row *p)
 {
 	const json_t		*ifs = p->col[c->pifaces], *of;
@@ -449,7 +410,7 @@ ovsdb_port_ofport(const struct ovsdb_db *db, const struct ovsdb_dpcols *c,
 }
 
 static uint32_t
-ovsdb_bdp_ports(const struct ovsdb_db *db, const struct ovsdb_dpcols *c,
+ovsdb_bdp_ports(const struct ovsdb_db *db, const struct ovsdb_vscols *c,
     const struct ovsdb_row *r)
 {
 	const json_t		*ports = r->col[c->bports];
@@ -474,7 +435,7 @@ ovsdb_bdp_ports(const struct ovsdb_db *db, const struct ovsdb_dpcols *c,
  */
 static int
 ovsdb_bdp_controllers(const struct ovsdb_db *db,
-    const struct ovsdb_dpcols *c, const struct ovsdb_row *r,
+    const struct ovsdb_vscols *c, const struct ovsdb_row *r,
     struct ovsdb_bdp_ctls *cs)
 {
 	const json_t		*set = r->col[c->bctl];
@@ -515,7 +476,7 @@ ovsdb_bdp_controllers(const struct ovsdb_db *db,
 /* Every row's UUID and target, one a line: a change of any makes the
  * switch again, as vswitchd reconnects. */
 static char *
-ovsdb_bdp_key(const struct ovsdb_dpcols *c, const struct ovsdb_db *db,
+ovsdb_bdp_key(const struct ovsdb_vscols *c, const struct ovsdb_db *db,
     const struct ovsdb_row *r)
 {
 	const json_t		*set = r->col[c->bctl];
@@ -569,7 +530,7 @@ ovsdb_dp_versions(const json_t *set)
 
 /* What the switch of bridge r, connecting to controller k, is. */
 static void
-ovsdb_dp_spec(const struct ovsdb_db *db, const struct ovsdb_dpcols *c,
+ovsdb_dp_spec(const struct ovsdb_db *db, const struct ovsdb_vscols *c,
     const struct ovsdb_row *r, const struct ovsdb_row *k,
     struct datapath_spec *spec)
 {
@@ -586,7 +547,7 @@ ovsdb_dp_spec(const struct ovsdb_db *db, const struct ovsdb_dpcols *c,
  * (vswitchd reconnects for a new datapath ID, controller, target or
  * OpenFlow versions; it takes new ports as they come). */
 static void
-ovsdb_bdp_bridge(struct ovsdb_dev *d, const struct ovsdb_dpcols *c,
+ovsdb_bdp_bridge(struct ovsdb_dev *d, const struct ovsdb_vscols *c,
     const struct ovsdb_row *r, uint64_t now)
 {
 	const struct ovsdb_db	*db = d->srv.db;
@@ -627,22 +588,20 @@ ovsdb_bdp_bridge(struct ovsdb_dev *d, const struct ovsdb_dpcols *c,
 }
 
 void
-ovsdb_datapath_sync(struct ovsdb_dev *d)
+ovsdb_datapath_sync(struct ovsdb_dev *d, const struct ovsdb_vscols *c)
 {
 	const struct ovsdb_tbl	*t;
-	struct ovsdb_dpcols	 c;
 	struct ovsdb_bdp	*b, *next;
 	uint64_t		 now = clock_ns();
 	uint32_t		 i;
 
-	if (d->sim->bridge_of == NULL ||
-	    ovsdb_dpcols(d->srv.schema, &c) == -1)
+	if (d->sim->bridge_of == NULL)
 		return;
 	LIST_FOREACH(b, &d->bdps, entry)
 		b->seen = 0;
-	t = &d->srv.db->t[c.br];
+	t = &d->srv.db->t[c->br];
 	for (i = 0; i < t->n; i++)
-		ovsdb_bdp_bridge(d, &c, t->rows[i], now);
+		ovsdb_bdp_bridge(d, c, t->rows[i], now);
 	for (b = LIST_FIRST(&d->bdps); b != NULL; b = next) {
 		next = LIST_NEXT(b, entry);
 		if (!b->seen)

@@ -118,6 +118,15 @@ void	ovsdb_dev_accept(struct pool_dev *, int fd);
 int	ovsdb_dev_seed(struct ovsdb_dev *, char *err, size_t errlen);
 /* Every tick: inactivity probes, stalled sessions, deferred closes. */
 void	ovsdb_dev_timers(struct ovsdb_dev *, uint64_t now);
+/* The Open_vSwitch schema's tables and columns (their indexes) that
+ * vswitchd and the datapaths read; ovsdb_vswitchd.c finds them. */
+struct ovsdb_vscols {
+	int	ovs, br, ctl, port, iface;
+	int	cur_cfg, next_cfg;
+	int	bname, bctl, bother, bdpid, bports, protocols;
+	int	target, connected, status, backoff, probe;
+	int	pname, pifaces, iname, itype, ofport, ofport_request;
+};
 /* ovsdb_vswitchd.c: what ovs-vswitchd writes back after a change
  * (cur_cfg, ofport, datapath_id). */
 void	ovsdb_vswitchd_ack(struct ovsdb_dev *);
@@ -132,7 +141,7 @@ void	ovsdb_vswitchd_soon(struct ovsdb_dev *);
  */
 void	ovsdb_datapath_start(struct ovsdb_sim *);
 /* After vswitchd's write-back: switches made and ended to match. */
-void	ovsdb_datapath_sync(struct ovsdb_dev *);
+void	ovsdb_datapath_sync(struct ovsdb_dev *, const struct ovsdb_vscols *);
 /* While bridge_openflow waits for its first bridge, sessions peek at
  * the kernel's receive time of every read. */
 int	ovsdb_datapath_peeking(const struct ovsdb_sim *);

@@ -27,37 +27,39 @@
 #define OVSDB_OFPP_MAX		65279	/* OFPP_MAX: the last port number */
 #define OVSDB_OFPP_LOCAL	65534
 
-/* The columns this needs, or -1 (a schema without them). */
-struct ovsdb_vsd {
-	int	ovs, cur_cfg, next_cfg;
-	int	iface, ofport, ofport_request, itype, iname;
-	int	br, dpid, bname, bother;
+/*
+ * The Open_vSwitch schema's columns that vswitchd and the datapaths
+ * (ovsdb_datapath.c) read, found once for both.
+ */
+#define OVSDB_VSCOL(table, column, field) \
+	OVSDB_COLREF(struct ovsdb_vscols, table, column, field)
+static const struct ovsdb_colref ovsdb_vscol_refs[] = {
+	OVSDB_VSCOL("Open_vSwitch", NULL, ovs),
+	OVSDB_VSCOL("Bridge", NULL, br),
+	OVSDB_VSCOL("Controller", NULL, ctl),
+	OVSDB_VSCOL("Port", NULL, port),
+	OVSDB_VSCOL("Interface", NULL, iface),
+	OVSDB_VSCOL("Open_vSwitch", "cur_cfg", cur_cfg),
+	OVSDB_VSCOL("Open_vSwitch", "next_cfg", next_cfg),
+	OVSDB_VSCOL("Bridge", "name", bname),
+	OVSDB_VSCOL("Bridge", "controller", bctl),
+	OVSDB_VSCOL("Bridge", "other_config", bother),
+	OVSDB_VSCOL("Bridge", "datapath_id", bdpid),
+	OVSDB_VSCOL("Bridge", "ports", bports),
+	OVSDB_VSCOL("Bridge", "protocols", protocols),
+	OVSDB_VSCOL("Controller", "target", target),
+	OVSDB_VSCOL("Controller", "is_connected", connected),
+	OVSDB_VSCOL("Controller", "status", status),
+	OVSDB_VSCOL("Controller", "max_backoff", backoff),
+	OVSDB_VSCOL("Controller", "inactivity_probe", probe),
+	OVSDB_VSCOL("Port", "name", pname),
+	OVSDB_VSCOL("Port", "interfaces", pifaces),
+	OVSDB_VSCOL("Interface", "name", iname),
+	OVSDB_VSCOL("Interface", "type", itype),
+	OVSDB_VSCOL("Interface", "ofport", ofport),
+	OVSDB_VSCOL("Interface", "ofport_request", ofport_request),
 };
-
-#define OVSDB_VSDCOL(table, column, field) \
-	OVSDB_COLREF(struct ovsdb_vsd, table, column, field)
-static const struct ovsdb_colref ovsdb_vsd_refs[] = {
-	OVSDB_VSDCOL("Open_vSwitch", NULL, ovs),
-	OVSDB_VSDCOL("Interface", NULL, iface),
-	OVSDB_VSDCOL("Bridge", NULL, br),
-	OVSDB_VSDCOL("Open_vSwitch", "cur_cfg", cur_cfg),
-	OVSDB_VSDCOL("Open_vSwitch", "next_cfg", next_cfg),
-	OVSDB_VSDCOL("Interface", "ofport", ofport),
-	OVSDB_VSDCOL("Interface", "ofport_request", ofport_request),
-	OVSDB_VSDCOL("Interface", "type", itype),
-	OVSDB_VSDCOL("Interface", "name", iname),
-	OVSDB_VSDCOL("Bridge", "datapath_id", dpid),
-	OVSDB_VSDCOL("Bridge", "name", bname),
-	OVSDB_VSDCOL("Bridge", "other_config", bother),
-};
-#undef OVSDB_VSDCOL
-
-static int
-ovsdb_vsd_cols(const struct ovsdb_schema *s, struct ovsdb_vsd *v)
-{
-	return ovsdb_colrefs_find(s, ovsdb_vsd_refs,
-	    sizeof(ovsdb_vsd_refs) / sizeof(ovsdb_vsd_refs[0]), v);
-}
+#undef OVSDB_VSCOL
 
 static json_t *
 ovsdb_vsd_update(const char *table, const struct ovsdb_row *r, json_t *row)
@@ -68,7 +70,7 @@ ovsdb_vsd_update(const char *table, const struct ovsdb_row *r, json_t *row)
 
 /* cur_cfg = next_cfg. */
 static void
-ovsdb_vsd_cfg(const struct ovsdb_db *db, const struct ovsdb_vsd *v,
+ovsdb_vsd_cfg(const struct ovsdb_db *db, const struct ovsdb_vscols *v,
     json_t *ops)
 {
 	const struct ovsdb_row	*r;
@@ -84,7 +86,7 @@ ovsdb_vsd_cfg(const struct ovsdb_db *db, const struct ovsdb_vsd *v,
 
 /* Is this interface a bridge's own (internal, named as a bridge)? */
 static int
-ovsdb_vsd_local(const struct ovsdb_db *db, const struct ovsdb_vsd *v,
+ovsdb_vsd_local(const struct ovsdb_db *db, const struct ovsdb_vscols *v,
     const struct ovsdb_row *i)
 {
 	const char	*type = json_string_value(i->col[v->itype]);
@@ -101,7 +103,7 @@ ovsdb_vsd_local(const struct ovsdb_db *db, const struct ovsdb_vsd *v,
 
 /* The ports in use, as a bitmap; the lowest free one from *next. */
 static long
-ovsdb_vsd_port(const struct ovsdb_db *db, const struct ovsdb_vsd *v,
+ovsdb_vsd_port(const struct ovsdb_db *db, const struct ovsdb_vscols *v,
     const struct ovsdb_row *i, uint8_t *used, long *next)
 {
 	const json_t	*req = i->col[v->ofport_request];
@@ -125,7 +127,7 @@ ovsdb_vsd_port(const struct ovsdb_db *db, const struct ovsdb_vsd *v,
 }
 
 static void
-ovsdb_vsd_ofports(const struct ovsdb_db *db, const struct ovsdb_vsd *v,
+ovsdb_vsd_ofports(const struct ovsdb_db *db, const struct ovsdb_vscols *v,
     json_t *ops)
 {
 	static uint8_t		 used[(OVSDB_OFPP_LOCAL + 8) / 8];
@@ -153,7 +155,7 @@ ovsdb_vsd_ofports(const struct ovsdb_db *db, const struct ovsdb_vsd *v,
 /* other_config:datapath-id when vswitchd takes it (16 hex digits, not
  * all zero: datapath_id_parse()), as it is written; else NULL. */
 static const char *
-ovsdb_vsd_dpid_asked(const struct ovsdb_vsd *v, const struct ovsdb_row *r)
+ovsdb_vsd_dpid_asked(const struct ovsdb_vscols *v, const struct ovsdb_row *r)
 {
 	const json_t	*oc = r->col[v->bother];
 	const char	*s;
@@ -174,7 +176,7 @@ ovsdb_vsd_dpid_asked(const struct ovsdb_vsd *v, const struct ovsdb_row *r)
  * it has, else a new one (the device's number and the start of the
  * bridge's UUID). */
 static void
-ovsdb_vsd_dpids(const struct ovsdb_dev *d, const struct ovsdb_vsd *v,
+ovsdb_vsd_dpids(const struct ovsdb_dev *d, const struct ovsdb_vscols *v,
     json_t *ops)
 {
 	const struct ovsdb_tbl	*t = &d->srv.db->t[v->br];
@@ -187,7 +189,7 @@ ovsdb_vsd_dpids(const struct ovsdb_dev *d, const struct ovsdb_vsd *v,
 
 	for (k = 0; k < t->n; k++) {
 		r = t->rows[k];
-		has = r->col[v->dpid];
+		has = r->col[v->bdpid];
 		if ((asked = ovsdb_vsd_dpid_asked(v, r)) != NULL) {
 			if (ovsdb_datum_n(has) == 1 && strcasecmp(
 			    json_string_value(ovsdb_datum_key(has, 0)),
@@ -212,11 +214,12 @@ ovsdb_vsd_dpids(const struct ovsdb_dev *d, const struct ovsdb_vsd *v,
 void
 ovsdb_vswitchd_ack(struct ovsdb_dev *d)
 {
-	struct ovsdb_vsd	 v;
+	struct ovsdb_vscols	 v;
 	json_t			*ops;
 	char			 err[256];
 
-	if (ovsdb_vsd_cols(d->srv.schema, &v) == -1)
+	if (ovsdb_colrefs_find(d->srv.schema, ovsdb_vscol_refs,
+	    sizeof(ovsdb_vscol_refs) / sizeof(ovsdb_vscol_refs[0]), &v) == -1)
 		return;			/* not the Open_vSwitch schema */
 	ops = json_array();
 	ovsdb_vsd_cfg(d->srv.db, &v, ops);
@@ -230,7 +233,7 @@ ovsdb_vswitchd_ack(struct ovsdb_dev *d)
 		d->logged |= OVSDB_DLOG_VSWITCHD;
 	}
 	json_decref(ops);
-	ovsdb_datapath_sync(d);
+	ovsdb_datapath_sync(d, &v);
 }
 
 static void
