@@ -31,22 +31,24 @@ struct ovsdb_where {
 	size_t		 errlen;
 };
 
+/* The message behind where it is ("table T, column C: "), formatted
+ * into w->err in place: no second buffer to cut it short. */
 static int
 ovsdb_schema_err(struct ovsdb_where *w, const char *fmt, ...)
 {
-	char	msg[256];
 	va_list	ap;
+	int	n = 0;
 
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
 	if (w->column != NULL)
-		snprintf(w->err, w->errlen, "table %s, column %s: %s", w->table,
-		    w->column, msg);
+		n = snprintf(w->err, w->errlen, "table %s, column %s: ",
+		    w->table, w->column);
 	else if (w->table != NULL)
-		snprintf(w->err, w->errlen, "table %s: %s", w->table, msg);
-	else
-		snprintf(w->err, w->errlen, "%s", msg);
+		n = snprintf(w->err, w->errlen, "table %s: ", w->table);
+	if (n >= 0 && (size_t)n < w->errlen) {
+		va_start(ap, fmt);
+		vsnprintf(w->err + n, w->errlen - (size_t)n, fmt, ap);
+		va_end(ap);
+	}
 	return -1;
 }
 
