@@ -81,10 +81,12 @@ on_node_id(uint64_t i, char *out, size_t cap)
 	snprintf(out, cap, "ovsdb://HOST%" PRIu64, i);
 }
 
-/* CSIT's "Connect To Ovsdb Node" (connect.json), one device. */
+/* CSIT's "Connect To Ovsdb Node" (connect.json: a PUT of the node with
+ * its connection-info) or "Disconnect From Ovsdb Node" (a DELETE of it),
+ * one device. */
 static int
-on_node_add(const struct nb_opts *o, const char *topo, uint64_t first,
-    uint32_t n, struct nb_msg *m)
+on_node_msg(const struct nb_opts *o, const char *topo, uint64_t first,
+    uint32_t n, struct nb_msg *m, enum nb_method method)
 {
 	struct ovsdb_nb	*nb = on_ctx(o);
 	char		 id[ON_ID_MAX], host[INET6_ADDRSTRLEN];
@@ -93,29 +95,31 @@ on_node_add(const struct nb_opts *o, const char *topo, uint64_t first,
 	(void)topo;
 	(void)n;
 	on_node_id(first, id, sizeof(id));
-	port = nb->base_port + (nb->dev_range != NULL ? 0 : first);
-	nb_msg_start(o, m, NB_PUT);
+	nb_msg_start(o, m, method);
 	if (on_path(o, 1, id, m->path, sizeof(m->path)) == -1)
 		return -1;
-	on_body(o, m->body, json_pack("{s:s, s:{s:s, s:I}}", "node-id", id,
-	    "ovsdb:connection-info", "remote-ip", source_host(nb->dev_range,
-	    first, nb->cfg->device_host, host, sizeof(host)), "remote-port",
-	    port));
+	if (method == NB_PUT) {
+		port = nb->base_port + (nb->dev_range != NULL ? 0 : first);
+		on_body(o, m->body, json_pack("{s:s, s:{s:s, s:I}}", "node-id",
+		    id, "ovsdb:connection-info", "remote-ip",
+		    source_host(nb->dev_range, first, nb->cfg->device_host,
+		    host, sizeof(host)), "remote-port", port));
+	}
 	return 0;
 }
 
-/* "Disconnect From Ovsdb Node". */
+static int
+on_node_add(const struct nb_opts *o, const char *topo, uint64_t first,
+    uint32_t n, struct nb_msg *m)
+{
+	return on_node_msg(o, topo, first, n, m, NB_PUT);
+}
+
 static int
 on_node_del(const struct nb_opts *o, const char *topo, uint64_t first,
     uint32_t n, struct nb_msg *m)
 {
-	char	id[ON_ID_MAX];
-
-	(void)topo;
-	(void)n;
-	on_node_id(first, id, sizeof(id));
-	nb_msg_start(o, m, NB_DELETE);
-	return on_path(o, 1, id, m->path, sizeof(m->path));
+	return on_node_msg(o, topo, first, n, m, NB_DELETE);
 }
 
 static int
@@ -211,9 +215,7 @@ on_node_parse(const struct nb_opts *o, int status, const char *body,
 static const struct nb_driver on_node_driver = {
 	"odl", on_node_add, on_node_del, on_node_count, on_node_parse,
 };
-static const struct nb_driver *const on_drivers[] = {
-	&on_node_driver, NULL
-};
+NB_DRIVER_LIST(on_drivers, &on_node_driver);
 
 /* ---- the bridge run ---- */
 
@@ -458,6 +460,17 @@ on_bridges_begin(struct ovsdb_nb *nb, uint64_t now)
 	return nb_begin_logged(nb->bridges, now) == 0;
 }
 
+/* The bridges done (or none to make): passive devices' nodes, held
+ * until now, deleted, which stage 3 waits for; else the end. */
+static int
+on_nodes_done(struct ovsdb_nb *nb, uint64_t now)
+{
+	if (!nb->passive)
+		return 4;
+	nb_release(nb->nodes, now);
+	return 3;
+}
+
 /* Nodes, then bridges made and deleted, then (passive) the nodes
  * deleted; 1 when over. */
 int
@@ -474,18 +487,13 @@ ovsdb_nb_tick(struct ovsdb_nb *nb, uint64_t now)
 		if (nb_tick(nb->nodes, now))	/* counted, or none held */
 			nb->stage = !nb->passive && on_bridges_begin(nb, now) ?
 			    2 : 4;
-		else if (nb_held(nb->nodes)) {
-			nb->stage = on_bridges_begin(nb, now) ? 2 : 3;
-			if (nb->stage == 3)
-				nb_release(nb->nodes, now);
-		}
+		else if (nb_held(nb->nodes))	/* passive: held */
+			nb->stage = on_bridges_begin(nb, now) ? 2 :
+			    on_nodes_done(nb, now);
 		break;
 	case 2:
-		if (!nb_tick(nb->bridges, now))
-			break;
-		nb->stage = nb->passive ? 3 : 4;
-		if (nb->passive)
-			nb_release(nb->nodes, now);
+		if (nb_tick(nb->bridges, now))
+			nb->stage = on_nodes_done(nb, now);
 		break;
 	case 3:
 		if (nb_tick(nb->nodes, now))
