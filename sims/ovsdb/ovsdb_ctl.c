@@ -82,7 +82,9 @@ struct ovsdb_ctl {
 	struct ovsdb_ctl_node_list	 nodes;
 	struct ovsdb_ctl_sess	*by_id;		/* the sessions up */
 	struct ctl_listen	 lis;		/* the listener and ovm_tick */
-	size_t			 buffered;	/* sum of the sessions' held */
+	/* The sum of the sessions' held (ovm_hold(); ovm_sess_free() drops
+	 * a session's): 0 with no session, as after ovsdb_ctl_stop(). */
+	size_t			 buffered;
 	char			 why[256];	/* a failed transact's error */
 };
 
@@ -961,7 +963,6 @@ ovsdb_ctl_start(const struct ovsdb_ctl_config *c, char *err, size_t errlen)
 
 	om->cfg = *c;
 	memset(&om->st, 0, sizeof(om->st));
-	om->buffered = 0;
 	return ctl_listen_start(&om->lis, &om->cfg.listen, &ovm_role_ops, om,
 	    err, errlen);
 }
