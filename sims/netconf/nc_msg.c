@@ -262,22 +262,26 @@ nc_err_message(const struct nc_err *e)
 
 /* ---- tree helpers ---- */
 
-xmlNodePtr
-nc_next_elem(const xmlNode *n)
+/* The first element node from n on (n itself included), or NULL. */
+static xmlNodePtr
+elem_from(const xmlNode *n)
 {
-	for (n = n->next; n != NULL; n = n->next)
+	for (; n != NULL; n = n->next)
 		if (n->type == XML_ELEMENT_NODE)
 			return (xmlNodePtr)n;
 	return NULL;
 }
 
 xmlNodePtr
+nc_next_elem(const xmlNode *n)
+{
+	return elem_from(n->next);
+}
+
+xmlNodePtr
 nc_child_elem(const xmlNode *n)
 {
-	for (n = n->children; n != NULL; n = n->next)
-		if (n->type == XML_ELEMENT_NODE)
-			return (xmlNodePtr)n;
-	return NULL;
+	return elem_from(n->children);
 }
 
 const char *
@@ -1508,12 +1512,6 @@ nc_notif_from_doc(struct nc_notif *nt, xmlDocPtr doc)
 			break;
 		}
 	return 0;
-}
-
-int
-nc_notif_parse(struct nc_notif *nt, const void *buf, size_t len)
-{
-	return nc_notif_from_doc(nt, nc_xml_parse(buf, len, 1, NULL));
 }
 
 void

@@ -426,7 +426,8 @@ struct nc_notif {
 	struct timespec	 time;
 	xmlNodePtr	 content;	/* first element after <eventTime> */
 };
-int	 nc_notif_parse(struct nc_notif *, const void *, size_t);
+/* -1 when doc (owned from then on) is NULL or not a <notification>
+ * with an <eventTime> (RFC 5277 section 4). */
 int	 nc_notif_from_doc(struct nc_notif *, xmlDocPtr);
 void	 nc_notif_free(struct nc_notif *);
 

@@ -67,49 +67,42 @@ rbuf_sub(struct rbuf *r, struct rbuf *sub, size_t n)
 	return 0;
 }
 
-int
-rbuf_get_u8(struct rbuf *r, uint8_t *v)
-{
-	if (rbuf_left(r) < 1)
-		return -1;
-	*v = r->data[r->off++];
-	return 0;
-}
-
-int
-rbuf_get_u16(struct rbuf *r, uint16_t *v)
+/* One big-endian reader serves every width (network byte order). */
+static int
+rbuf_get_be(struct rbuf *r, size_t n, uint64_t *v)
 {
 	const uint8_t	*p;
+	size_t		 i;
 
-	if (rbuf_take(r, 2, &p) == -1)
+	if (rbuf_take(r, n, &p) == -1)
 		return -1;
-	*v = (uint16_t)(p[0] << 8 | p[1]);
+	*v = 0;
+	for (i = 0; i < n; i++)
+		*v = *v << 8 | p[i];
 	return 0;
 }
 
-int
-rbuf_get_u32(struct rbuf *r, uint32_t *v)
-{
-	const uint8_t	*p;
-
-	if (rbuf_take(r, 4, &p) == -1)
-		return -1;
-	*v = (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
-	    (uint32_t)p[2] << 8 | p[3];
-	return 0;
+/* The narrower readers: rbuf_get_be cut to the width of the type. */
+#define RBUF_GET_UINT(bits)						\
+int									\
+rbuf_get_u##bits(struct rbuf *r, uint##bits##_t *v)			\
+{									\
+	uint64_t	x;						\
+									\
+	if (rbuf_get_be(r, (bits) / 8, &x) == -1)			\
+		return -1;						\
+	*v = (uint##bits##_t)x;						\
+	return 0;							\
 }
+
+RBUF_GET_UINT(8)
+RBUF_GET_UINT(16)
+RBUF_GET_UINT(32)
 
 int
 rbuf_get_u64(struct rbuf *r, uint64_t *v)
 {
-	uint32_t	hi = 0, lo = 0;
-
-	if (rbuf_left(r) < 8)
-		return -1;
-	rbuf_get_u32(r, &hi);
-	rbuf_get_u32(r, &lo);
-	*v = (uint64_t)hi << 32 | lo;
-	return 0;
+	return rbuf_get_be(r, 8, v);
 }
 
 void

@@ -15,18 +15,9 @@
 #include "log.h"
 
 const char *const report_metric_names[RM_COUNT] = {
-	[RM_ITEMS] = "items",
-	[RM_SECONDS] = "seconds",
-	[RM_RATE] = "rate_per_s",
-	[RM_P50] = "latency_us.p50",
-	[RM_P90] = "latency_us.p90",
-	[RM_P99] = "latency_us.p99",
-	[RM_MAX] = "latency_us.max",
-	[RM_SBSIM_CPU] = "sbsim.cpu_s",
-	[RM_SBSIM_BUSY] = "sbsim.busy",
-	[RM_CTL_CPU] = "controller.cpu_s",
-	[RM_CTL_RSS] = "controller.rss_max_kb",
-	[RM_CTL_THREADS] = "controller.threads_max",
+#define RM_NAME(id, name)	[id] = name,
+	REPORT_METRICS(RM_NAME)
+#undef RM_NAME
 };
 
 /* Longest first so ">=" is not read as ">". */

@@ -11,21 +11,27 @@
 
 #include "metrics.h"
 
-/* The per-phase metrics a report shows and an expectation may test. */
+/* The per-phase metrics a report shows and an expectation may test:
+ * the enum and the names come from this one list. */
+#define REPORT_METRICS(X)						\
+	X(RM_ITEMS, "items")						\
+	X(RM_SECONDS, "seconds")					\
+	X(RM_RATE, "rate_per_s")					\
+	X(RM_P50, "latency_us.p50")					\
+	X(RM_P90, "latency_us.p90")					\
+	X(RM_P99, "latency_us.p99")					\
+	X(RM_MAX, "latency_us.max")					\
+	/* What the phase cost (metrics.h, struct phase_cost). */	\
+	X(RM_SBSIM_CPU, "sbsim.cpu_s")					\
+	X(RM_SBSIM_BUSY, "sbsim.busy")					\
+	X(RM_CTL_CPU, "controller.cpu_s")				\
+	X(RM_CTL_RSS, "controller.rss_max_kb")				\
+	X(RM_CTL_THREADS, "controller.threads_max")
+
 enum report_metric {
-	RM_ITEMS,
-	RM_SECONDS,
-	RM_RATE,
-	RM_P50,
-	RM_P90,
-	RM_P99,
-	RM_MAX,
-	/* What the phase cost (metrics.h, struct phase_cost). */
-	RM_SBSIM_CPU,
-	RM_SBSIM_BUSY,
-	RM_CTL_CPU,
-	RM_CTL_RSS,
-	RM_CTL_THREADS,
+#define RM_ENUM(id, name)	id,
+	REPORT_METRICS(RM_ENUM)
+#undef RM_ENUM
 	RM_COUNT
 };
 /* The first of the cost metrics: the table shows those apart. */

@@ -11,6 +11,7 @@
  * not reached, at most MERGE_MAX_SECONDS.
  */
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,90 +40,108 @@ merge_check_what(const json_t *v, char *buf, size_t len)
 	free(s);
 }
 
-/* A whole number from 0 to 2^53; 0, or -1 with a message. */
-static int
-merge_check_count(const json_t *v, const char *where, const char *field,
-    char *err, size_t errlen)
-{
-	char	what[64];
-	double	d = json_number_value(v);
-
-	/* A real too when whole: sbsim writes some counts with "%.15g",
-	 * 1e+15 from there on. */
-	if (json_is_number(v) && isfinite(d) && d >= 0 &&
-	    d <= MERGE_MAX_COUNT && d == floor(d))
-		return 0;
-	merge_check_what(v, what, sizeof(what));
-	snprintf(err, errlen, "%s: %s: %s is not a whole number from 0 to "
-	    "2^53", where, field, what);
-	return -1;
-}
-
-/* A number from 0 to max (null too when nullable); 0, or -1. */
-static int
-merge_check_real(const json_t *v, double max, int nullable,
-    const char *where, const char *field, char *err, size_t errlen)
-{
-	char	what[64];
-	double	d = json_number_value(v);
-
-	if ((nullable && json_is_null(v)) ||
-	    (json_is_number(v) && isfinite(d) && d >= 0 && d <= max))
-		return 0;
-	merge_check_what(v, what, sizeof(what));
-	snprintf(err, errlen, "%s: %s: %s is not a number from 0 to %g%s",
-	    where, field, what, max, nullable ? " or null" : "");
-	return -1;
-}
-
-/* max of merge_check_fields(): whole numbers from 0 to 2^53. */
+/* max of merge_check_number(): a whole number from 0 to 2^53. */
 #define MERGE_WHOLE	(-1.0)
 
-/* The optional fields among names[] of o (absent is 0 to merge): whole
- * numbers (max MERGE_WHOLE) or numbers from 0 to max (null too when
- * nullable). */
-static int
-merge_check_fields(const json_t *o, const char *const *names, double max,
-    int nullable, const char *where, const char *prefix, char *err,
-    size_t errlen)
-{
-	const json_t	*v;
-	char		 field[128];
-	int		 rc;
+/*
+ * v is a number from 0 to max (null too when nullable), or a whole one
+ * (max MERGE_WHOLE): 0, or -1 with "WHERE: FIELD: VALUE is not ..." in
+ * err.  The field is named printf-style, formatted only when v fails.
+ */
+static int	merge_check_number(const json_t *, double, int, const char *,
+		    char *, size_t, const char *, ...)
+		    __attribute__((format(printf, 7, 8)));
 
-	for (; *names != NULL; names++) {
-		if ((v = json_object_get(o, *names)) == NULL)
-			continue;
-		snprintf(field, sizeof(field), "%s%s", prefix, *names);
-		rc = max == MERGE_WHOLE ? merge_check_count(v, where, field,
-		    err, errlen) : merge_check_real(v, max, nullable, where,
-		    field, err, errlen);
-		if (rc == -1)
-			return -1;
-	}
-	return 0;
+static int
+merge_check_number(const json_t *v, double max, int nullable,
+    const char *where, char *err, size_t errlen, const char *fmt, ...)
+{
+	char	want[64], what[64], field[300];
+	double	d = json_number_value(v);
+	va_list	ap;
+
+	/* A count may be a real when whole: sbsim writes some counts with
+	 * "%.15g", 1e+15 from there on. */
+	if ((nullable && json_is_null(v)) ||
+	    (json_is_number(v) && isfinite(d) && d >= 0 &&
+	    (max == MERGE_WHOLE ? d <= MERGE_MAX_COUNT && d == floor(d) :
+	    d <= max)))
+		return 0;
+	if (max == MERGE_WHOLE)
+		snprintf(want, sizeof(want), "a whole number from 0 to 2^53");
+	else
+		snprintf(want, sizeof(want), "a number from 0 to %g%s", max,
+		    nullable ? " or null" : "");
+	va_start(ap, fmt);
+	vsnprintf(field, sizeof(field), fmt, ap);
+	va_end(ap);
+	merge_check_what(v, what, sizeof(what));
+	snprintf(err, errlen, "%s: %s: %s is not %s", where, field, what,
+	    want);
+	return -1;
 }
 
-/* A phase's cost: sbsim's CPU and busy, the controller's CPU and peaks. */
-static int
-merge_check_cost(const json_t *ph, const char *where, char *err,
-    size_t errlen)
-{
-	static const char *const sb_reals[] = { "cpu_s", "busy", NULL };
-	static const char *const ctl_reals[] = { "cpu_s", NULL };
-	static const char *const ctl_counts[] = { "rss_max_kb",
-	    "threads_max", NULL };
-	const json_t	*cost = json_object_get(ph, "cost");
+/* Numbers merge reads from one object of a report. */
+struct merge_fields {
+	const char	*prefix;	/* the object's path from the one
+					 * checked, "" or "a." or "a.b." */
+	double		 max;		/* or MERGE_WHOLE */
+	int		 nullable;
+	int		 required;	/* else absent is 0 to merge */
+	const char	*names[5];	/* NULL-terminated */
+};
 
-	if (merge_check_fields(json_object_get(cost, "sbsim"), sb_reals,
-	    MERGE_MAX_SECONDS, 0, where, "cost.sbsim.", err, errlen) == -1 ||
-	    merge_check_fields(json_object_get(cost, "controller"), ctl_reals,
-	    MERGE_MAX_SECONDS, 0, where, "cost.controller.", err,
-	    errlen) == -1)
-		return -1;
-	return merge_check_fields(json_object_get(cost, "controller"),
-	    ctl_counts, MERGE_WHOLE, 0, where, "cost.controller.", err,
-	    errlen);
+static const struct merge_fields merge_top_fields = {
+	"", MERGE_MAX_SECONDS, 1, 0, { "end_s" }
+};
+
+/* A phase's numbers: items and target (which must be there), its times,
+ * its histogram's totals, and its cost: sbsim's CPU and busy, the
+ * controller's CPU and peaks. */
+static const struct merge_fields merge_phase_fields[] = {
+	{ "", MERGE_WHOLE, 0, 1, { "items", "target" } },
+	{ "", MERGE_MAX_SECONDS, 1, 0,
+	    { "trigger_s", "first_s", "last_s", "end_s" } },
+	{ "latency_hist.", MERGE_WHOLE, 0, 0,
+	    { "count", "min", "max", "sum" } },
+	{ "cost.sbsim.", MERGE_MAX_SECONDS, 0, 0, { "cpu_s", "busy" } },
+	{ "cost.controller.", MERGE_MAX_SECONDS, 0, 0, { "cpu_s" } },
+	{ "cost.controller.", MERGE_WHOLE, 0, 0,
+	    { "rss_max_kb", "threads_max" } },
+};
+#define N_PHASE_FIELDS	\
+	(sizeof(merge_phase_fields) / sizeof(merge_phase_fields[0]))
+
+/* The object that prefix ("a.b.") names under o; NULL when missing. */
+static const json_t *
+merge_check_under(const json_t *o, const char *prefix)
+{
+	const char	*dot;
+	char		 key[32];
+
+	while (o != NULL && (dot = strchr(prefix, '.')) != NULL) {
+		snprintf(key, sizeof(key), "%.*s", (int)(dot - prefix),
+		    prefix);
+		o = json_object_get(o, key);
+		prefix = dot + 1;
+	}
+	return o;
+}
+
+/* The fields f names under o, each checked by merge_check_number(). */
+static int
+merge_check_fields(const json_t *o, const struct merge_fields *f,
+    const char *where, char *err, size_t errlen)
+{
+	const json_t		*in = merge_check_under(o, f->prefix), *v;
+	const char *const	*n;
+
+	for (n = f->names; *n != NULL; n++)
+		if (((v = json_object_get(in, *n)) != NULL || f->required) &&
+		    merge_check_number(v, f->max, f->nullable, where, err,
+		    errlen, "%s%s", f->prefix, *n) == -1)
+			return -1;
+	return 0;
 }
 
 /* A phase's timeline: the items of each second. */
@@ -131,7 +150,6 @@ merge_check_timeline(const json_t *ph, const char *where, char *err,
     size_t errlen)
 {
 	const json_t	*tl = json_object_get(ph, "timeline"), *v;
-	char		 field[64];
 	size_t		 k;
 
 	if (tl == NULL)
@@ -140,52 +158,37 @@ merge_check_timeline(const json_t *ph, const char *where, char *err,
 		snprintf(err, errlen, "%s: timeline is not an array", where);
 		return -1;
 	}
-	json_array_foreach(tl, k, v) {
-		snprintf(field, sizeof(field), "timeline[%zu]", k);
-		if (merge_check_count(v, where, field, err, errlen) == -1)
+	json_array_foreach(tl, k, v)
+		if (merge_check_number(v, MERGE_WHOLE, 0, where, err, errlen,
+		    "timeline[%zu]", k) == -1)
 			return -1;
-	}
 	return 0;
 }
 
-/* One phase's numbers: items and target (which must be there), its
- * times, its histogram's totals, its timeline and its cost. */
+/* One phase's numbers: merge_phase_fields and its timeline. */
 static int
 merge_check_phase(const json_t *ph, const char *where, char *err,
     size_t errlen)
 {
-	static const char *const counts[] = { "items", "target", NULL };
-	static const char *const times[] = { "trigger_s", "first_s",
-	    "last_s", "end_s", NULL };
-	static const char *const hist[] = { "count", "min", "max", "sum",
-	    NULL };
 	size_t	i;
 
-	for (i = 0; counts[i] != NULL; i++)
-		if (merge_check_count(json_object_get(ph, counts[i]), where,
-		    counts[i], err, errlen) == -1)
+	for (i = 0; i < N_PHASE_FIELDS; i++)
+		if (merge_check_fields(ph, &merge_phase_fields[i], where, err,
+		    errlen) == -1)
 			return -1;
-	if (merge_check_fields(ph, times, MERGE_MAX_SECONDS, 1, where, "",
-	    err, errlen) == -1 ||
-	    merge_check_fields(json_object_get(ph, "latency_hist"), hist,
-	    MERGE_WHOLE, 0, where, "latency_hist.", err, errlen) == -1 ||
-	    merge_check_timeline(ph, where, err, errlen) == -1)
-		return -1;
-	return merge_check_cost(ph, where, err, errlen);
+	return merge_check_timeline(ph, where, err, errlen);
 }
 
 int
 merge_check_numbers(const json_t *r, const char *path, char *err,
     size_t errlen)
 {
-	static const char *const top_times[] = { "end_s", NULL };
 	const json_t	*ph, *v;
 	const char	*key;
-	char		 where[512], field[300];
+	char		 where[512];
 	size_t		 i;
 
-	if (merge_check_fields(r, top_times, MERGE_MAX_SECONDS, 1, path, "",
-	    err, errlen) == -1)
+	if (merge_check_fields(r, &merge_top_fields, path, err, errlen) == -1)
 		return -1;
 	json_array_foreach(json_object_get(r, "phases"), i, ph) {
 		snprintf(where, sizeof(where), "%s: phase '%s'", path,
@@ -193,10 +196,9 @@ merge_check_numbers(const json_t *r, const char *path, char *err,
 		if (merge_check_phase(ph, where, err, errlen) == -1)
 			return -1;
 	}
-	json_object_foreach((json_t *)json_object_get(r, "counters"), key, v) {
-		snprintf(field, sizeof(field), "counters.%.280s", key);
-		if (merge_check_count(v, path, field, err, errlen) == -1)
+	json_object_foreach((json_t *)json_object_get(r, "counters"), key, v)
+		if (merge_check_number(v, MERGE_WHOLE, 0, path, err, errlen,
+		    "counters.%.280s", key) == -1)
 			return -1;
-	}
 	return 0;
 }

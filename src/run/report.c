@@ -133,16 +133,28 @@ stat4_of(double *v, size_t n)
 
 /* ---- building the view ---- */
 
-static struct pview *
-view_find_phase(const struct view *vw, const char *name)
+/*
+ * The element named name among the n of base (size bytes each), or NULL:
+ * a pview and a cview begin with their name, so one search serves both.
+ */
+static void *
+view_find_name(const void *base, size_t n, size_t size, const char *name)
 {
-	size_t	i;
+	const char	*e = base;
+	size_t		 i;
 
-	for (i = 0; i < vw->np; i++)
-		if (strcmp(vw->p[i].name, name) == 0)
-			return &vw->p[i];
+	for (i = 0; i < n; i++, e += size)
+		if (strcmp(*(const char *const *)e, name) == 0)
+			return (void *)e;
 	return NULL;
 }
+
+#define view_find_phase(vw, name)					\
+	((struct pview *)view_find_name((vw)->p, (vw)->np,		\
+	    sizeof(struct pview), (name)))
+#define view_find_counter(vw, name)					\
+	((struct cview *)view_find_name((vw)->c, (vw)->nc,		\
+	    sizeof(struct cview), (name)))
 
 /* The union of phase names over the runs, in order of first appearance. */
 static void
@@ -227,17 +239,6 @@ view_phase(struct view *vw, struct pview *pv)
 	if (pv->timeouts)
 		vw->ok = 0;
 	free(vals);
-}
-
-static struct cview *
-view_find_counter(const struct view *vw, const char *name)
-{
-	size_t	i;
-
-	for (i = 0; i < vw->nc; i++)
-		if (strcmp(vw->c[i].name, name) == 0)
-			return &vw->c[i];
-	return NULL;
 }
 
 /* Counters: the union of names; a run without one counts it as 0. */

@@ -157,7 +157,7 @@ fz_message(const uint8_t *msg, size_t len, xmlBufferPtr b)
 	fz_rpc(msg, len, 1, b);
 	(void)nc_reply_parse(&rep, msg, len);
 	nc_reply_free(&rep);
-	(void)nc_notif_parse(&nt, msg, len);
+	(void)nc_notif_from_doc(&nt, nc_xml_parse(msg, len, 1, NULL));
 	nc_notif_free(&nt);
 }
 

@@ -842,19 +842,21 @@ test_notif(void)
 	    "<event xmlns=\"http://example.com/event/1.0\">"
 	    "<eventClass>fault</eventClass></event></notification>",
 	    "notification bytes");
-	CHECK(nc_notif_parse(&nt, xmlBufferContent(out), xmlBufferLength(out))
-	    == 0 && nt.time.tv_sec == 1183852860 &&
-	    nt.time.tv_nsec == 123456000 && nt.content != NULL &&
+	CHECK(nc_notif_from_doc(&nt, nc_xml_parse(xmlBufferContent(out),
+	    xmlBufferLength(out), 1, NULL)) == 0 &&
+	    nt.time.tv_sec == 1183852860 && nt.time.tv_nsec == 123456000 && nt.content != NULL &&
 	    strcmp((const char *)nt.content->name, "event") == 0,
 	    "notification parses back");
 	nc_notif_free(&nt);
-	CHECK(nc_notif_parse(&nt, rfc5277, strlen(rfc5277)) == 0 &&
+	CHECK(nc_notif_from_doc(&nt, nc_xml_parse(rfc5277,
+	    strlen(rfc5277), 1, NULL)) == 0 &&
 	    nt.time.tv_sec == 1183852860 && nt.time.tv_nsec == 0 &&
 	    strcmp(nc_node_ns(nt.content), "http://example.com/event/1.0")
 	    == 0, "5277 notification example");
 	nc_notif_free(&nt);
 #define NOTIME "<notification xmlns=\"" NC_NS_NOTIF "\"><e/></notification>"
-	CHECK(nc_notif_parse(&nt, NOTIME, strlen(NOTIME)) == -1,
+	CHECK(nc_notif_from_doc(&nt, nc_xml_parse(NOTIME,
+	    strlen(NOTIME), 1, NULL)) == -1,
 	    "notification without time");
 	nc_notif_free(&nt);
 
