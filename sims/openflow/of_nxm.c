@@ -200,15 +200,39 @@ nxm_exp_split(uint32_t hdr, const uint8_t **val, size_t *plen,
 
 /* ---- extension fields in a canonical match ---- */
 
+/*
+ * Whether e may take one more field f: not there yet (DUP_FIELD), each
+ * value bit inside its mask (1.3.5 section 7.2.3.5; w bytes of value,
+ * then of mask when hm), room left in e.
+ */
 static int
-nxm_ext_dup(const struct nxm_ext *e, const struct nxm_ext_field *f)
+nxm_ext_room(const struct nxm_ext *e, const struct nxm_ext_field *f, int hm,
+    const uint8_t *val, size_t w, enum of_err *err)
 {
 	size_t	i;
 
 	for (i = 0; i < e->n; i++)
 		if (e->f[i].f == f)
-			return 1;
+			return nxm_fail(err, OF_ERR_BAD_MATCH_DUP_FIELD);
+	for (i = 0; hm && i < w; i++)
+		if (val[i] & ~val[w + i])
+			return nxm_fail(err, OF_ERR_BAD_MATCH_WILDCARDS);
+	if (e->n == NXM_EXT_MAX)
+		return nxm_fail(err, OF_ERR_BAD_MATCH_LEN);
 	return 0;
+}
+
+/* f into e: len bytes of value at val, as many of mask after them when
+ * hm (nxm_ext_room said yes). */
+static void
+nxm_ext_add(struct nxm_ext *e, const struct nxm_ext_field *f, size_t len,
+    const uint8_t *val, int hm)
+{
+	e->f[e->n].f = f;
+	e->f[e->n].len = (uint8_t)len;
+	e->f[e->n].val = val;
+	e->f[e->n].mask = hm ? val + len : NULL;
+	e->n++;
 }
 
 /*
@@ -222,7 +246,7 @@ nxm_tun_take(struct nxm_ext *e, const struct nxm_ext_field *f, int hm,
     const uint8_t *val, size_t plen, enum of_err *err)
 {
 	int	mlen = of_nx_tlv_len((unsigned)(f - nxm_tun_fields));
-	size_t	i, w = hm ? plen / 2 : plen, n;
+	size_t	w = hm ? plen / 2 : plen, n;
 	uint8_t	*v;
 
 	if (mlen < 0)
@@ -230,12 +254,9 @@ nxm_tun_take(struct nxm_ext *e, const struct nxm_ext_field *f, int hm,
 	/* w 0: ovs-ofctl's tun_metadata0=0 (leading zeros left out). */
 	if (mlen == 0 || (hm && plen % 2 != 0))
 		return nxm_fail(err, OF_ERR_BAD_MATCH_LEN);
-	if (nxm_ext_dup(e, f))
-		return nxm_fail(err, OF_ERR_BAD_MATCH_DUP_FIELD);
-	for (i = 0; hm && i < w; i++)
-		if (val[i] & ~val[w + i])
-			return nxm_fail(err, OF_ERR_BAD_MATCH_WILDCARDS);
-	if (e->n == NXM_EXT_MAX || sizeof(e->tun) - e->tun_used < 2u * mlen)
+	if (nxm_ext_room(e, f, hm, val, w, err) == -1)
+		return -1;
+	if (sizeof(e->tun) - e->tun_used < 2u * mlen)
 		return nxm_fail(err, OF_ERR_BAD_MATCH_LEN);
 	n = w < (size_t)mlen ? w : (size_t)mlen;
 	v = e->tun + e->tun_used;
@@ -244,11 +265,7 @@ nxm_tun_take(struct nxm_ext *e, const struct nxm_ext_field *f, int hm,
 	if (hm)
 		memcpy(v + 2 * mlen - n, val + w, n);
 	e->tun_used += 2u * mlen;
-	e->f[e->n].f = f;
-	e->f[e->n].len = (uint8_t)mlen;
-	e->f[e->n].val = v;
-	e->f[e->n].mask = hm ? v + mlen : NULL;
-	e->n++;
+	nxm_ext_add(e, f, (size_t)mlen, v, hm);
 	return 0;
 }
 
@@ -258,7 +275,7 @@ of_nxm_ext_take(struct nxm_ext *e, uint32_t hdr, const uint8_t *val,
 {
 	const struct nxm_ext_field	*f;
 	int				 hm = OXM_HDR_HASMASK(hdr);
-	size_t				 i, plen;
+	size_t				 plen;
 	uint32_t			 exp;
 
 	if (nxm_exp_split(hdr, &val, &plen, &exp) == -1)
@@ -271,19 +288,9 @@ of_nxm_ext_take(struct nxm_ext *e, uint32_t hdr, const uint8_t *val,
 		return nxm_fail(err, OF_ERR_BAD_MATCH_MASK);
 	if (plen != (size_t)(hm ? 2 * f->len : f->len))
 		return nxm_fail(err, OF_ERR_BAD_MATCH_LEN);
-	if (nxm_ext_dup(e, f))
-		return nxm_fail(err, OF_ERR_BAD_MATCH_DUP_FIELD);
-	/* A value bit outside its mask (1.3.5 section 7.2.3.5). */
-	for (i = 0; hm && i < f->len; i++)
-		if (val[i] & ~val[f->len + i])
-			return nxm_fail(err, OF_ERR_BAD_MATCH_WILDCARDS);
-	if (e->n == NXM_EXT_MAX)
-		return nxm_fail(err, OF_ERR_BAD_MATCH_LEN);
-	e->f[e->n].f = f;
-	e->f[e->n].len = f->len;
-	e->f[e->n].val = val;
-	e->f[e->n].mask = hm ? val + f->len : NULL;
-	e->n++;
+	if (nxm_ext_room(e, f, hm, val, f->len, err) == -1)
+		return -1;
+	nxm_ext_add(e, f, f->len, val, hm);
 	return 0;
 }
 
@@ -493,24 +500,15 @@ of_nxm_ext_format(const uint8_t *oxm, size_t len, char *buf, size_t size)
 
 /* ---- nx_match on the wire ---- */
 
+/* The twin whose NXM key (by_basic 0) or OXM basic field (1) is v, the
+ * first in the table's order. */
 static const struct nxm_twin *
-nxm_twin_by_key(uint32_t key)
+nxm_twin_find(uint32_t v, int by_basic)
 {
 	size_t	i;
 
 	for (i = 0; i < NXM_N_TWINS; i++)
-		if (nxm_twins[i].key == key)
-			return &nxm_twins[i];
-	return NULL;
-}
-
-static const struct nxm_twin *
-nxm_twin_by_basic(uint8_t basic)
-{
-	size_t	i;
-
-	for (i = 0; i < NXM_N_TWINS; i++)
-		if (nxm_twins[i].basic == basic)
+		if ((by_basic ? nxm_twins[i].basic : nxm_twins[i].key) == v)
 			return &nxm_twins[i];
 	return NULL;
 }
@@ -638,7 +636,7 @@ nxm_tlv_to_oxm(struct rbuf *r, struct wbuf *w, struct nxm_cookie *ck,
 	hm = OXM_HDR_HASMASK(hdr);
 	if (NXM_KEY_OF(hdr) == NXM_KEY(NXM_CLASS_NX, NXM_NX_COOKIE))
 		return nxm_cookie(hdr, val, ck, err);
-	if ((t = nxm_twin_by_key(NXM_KEY_OF(hdr))) != NULL) {
+	if ((t = nxm_twin_find(NXM_KEY_OF(hdr), 0)) != NULL) {
 		if (hm && !t->maskable)
 			return nxm_fail(err, OF_ERR_BAD_MATCH_MASK);
 		if (OXM_HDR_LENGTH(hdr) != (hm ? 2 * t->len : t->len))
@@ -707,7 +705,7 @@ static void
 nxm_put_basic(struct wbuf *w, const struct nxm_tlv *t, uint8_t field,
     const struct nxm_tlv *pcp)
 {
-	const struct nxm_twin	*tw = nxm_twin_by_basic(field);
+	const struct nxm_twin	*tw = nxm_twin_find(field, 1);
 	uint32_t		 p;
 	uint8_t			 b[2];
 
@@ -782,7 +780,7 @@ of_nxm_field_bits(uint32_t hdr)
 		    (unsigned)of_nx_tlv_len((unsigned)nxm_tun_idx(key)) * 8 : 0;
 	if ((e = nxm_ext_find(key, 0)) != NULL)
 		return OXM_HDR_LENGTH(hdr) == e->len ? e->len * 8u : 0;
-	if ((t = nxm_twin_by_key(key)) != NULL)
+	if ((t = nxm_twin_find(key, 0)) != NULL)
 		return OXM_HDR_LENGTH(hdr) == t->len ? t->len * 8u : 0;
 	if (OXM_HDR_CLASS(hdr) == OXM_CLASS_BASIC &&
 	    (f = oxm_field_get(OXM_HDR_FIELD(hdr))) != NULL)
