@@ -181,23 +181,6 @@ nxm_ext_find(uint32_t key, uint32_t exp)
 	return NULL;
 }
 
-/* An experimenter OXM's id, which its length counts (7.2.3.2). */
-static int
-nxm_exp_split(uint32_t hdr, const uint8_t **val, size_t *plen,
-    uint32_t *exp)
-{
-	*plen = OXM_HDR_LENGTH(hdr);
-	*exp = 0;
-	if (OXM_HDR_CLASS(hdr) != OXM_CLASS_EXPERIMENTER)
-		return 0;
-	if (*plen < 4)
-		return -1;
-	*exp = get_be32(*val);
-	*val += 4;
-	*plen -= 4;
-	return 0;
-}
-
 /* ---- extension fields in a canonical match ---- */
 
 /*
@@ -278,7 +261,7 @@ of_nxm_ext_take(struct nxm_ext *e, uint32_t hdr, const uint8_t *val,
 	size_t				 plen;
 	uint32_t			 exp;
 
-	if (nxm_exp_split(hdr, &val, &plen, &exp) == -1)
+	if (of_oxm_exp_split(hdr, &val, &plen, &exp) == -1)
 		return nxm_fail(err, OF_ERR_BAD_MATCH_LEN);
 	if ((f = nxm_ext_find(NXM_KEY_OF(hdr), exp)) == NULL)
 		return nxm_fail(err, OF_ERR_BAD_MATCH_FIELD);
@@ -366,41 +349,14 @@ of_nxm_ext_off(const uint8_t *oxm, size_t len)
 	return off < len ? off : len;
 }
 
-/* A canonical extension TLV: key, value length, value, mask or NULL. */
-struct nxm_tlv {
-	uint32_t	 key;
-	uint32_t	 exp;		/* experimenter OXM: its id, else 0 */
-	uint8_t		 len;
-	const uint8_t	*val;
-	const uint8_t	*mask;
-};
-
-static int
-nxm_next(const uint8_t **pp, const uint8_t *end, struct nxm_tlv *t)
-{
-	const uint8_t	*p = *pp;
-	uint32_t	 hdr;
-	size_t		 plen;
-
-	if (end - p < OXM_HDR_LEN)
-		return 0;
-	hdr = get_be32(p);
-	t->key = NXM_KEY_OF(hdr);
-	t->val = p + OXM_HDR_LEN;
-	if (nxm_exp_split(hdr, &t->val, &plen, &t->exp) == -1)
-		return 0;
-	t->len = OXM_HDR_HASMASK(hdr) ? plen / 2 : plen;
-	t->mask = OXM_HDR_HASMASK(hdr) ? t->val + t->len : NULL;
-	*pp = p + OXM_HDR_LEN + OXM_HDR_LENGTH(hdr);
-	return 1;
-}
-
 /* Two TLVs in canonical order: header, then experimenter id. */
 static int
-nxm_cmp(const struct nxm_tlv *a, const struct nxm_tlv *b)
+nxm_cmp(const struct of_oxm_tlv *a, const struct of_oxm_tlv *b)
 {
-	if (a->key != b->key)
-		return a->key < b->key ? -1 : 1;
+	uint32_t	ak = NXM_KEY_OF(a->hdr), bk = NXM_KEY_OF(b->hdr);
+
+	if (ak != bk)
+		return ak < bk ? -1 : 1;
 	return a->exp == b->exp ? 0 : a->exp < b->exp ? -1 : 1;
 }
 
@@ -408,16 +364,16 @@ nxm_cmp(const struct nxm_tlv *a, const struct nxm_tlv *b)
  * and b's TLV of the same field (NULL: b has none); its 0 stops with 0. */
 static int
 nxm_pairs(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen,
-    int (*fn)(const struct nxm_tlv *, const struct nxm_tlv *))
+    int (*fn)(const struct of_oxm_tlv *, const struct of_oxm_tlv *))
 {
-	const uint8_t	*ap = a, *bp = b;
-	struct nxm_tlv	 ta, tb;
-	int		 more;
+	const uint8_t		*ap = a, *bp = b;
+	struct of_oxm_tlv	 ta, tb;
+	int			 more;
 
-	more = nxm_next(&bp, b + blen, &tb);
-	while (nxm_next(&ap, a + alen, &ta)) {
+	more = of_oxm_tlv_next(&bp, b + blen, &tb);
+	while (of_oxm_tlv_next(&ap, a + alen, &ta)) {
 		while (more && nxm_cmp(&tb, &ta) < 0)
-			more = nxm_next(&bp, b + blen, &tb);
+			more = of_oxm_tlv_next(&bp, b + blen, &tb);
 		if (!fn(&ta, more && nxm_cmp(&tb, &ta) == 0 ? &tb : NULL))
 			return 0;
 	}
@@ -426,7 +382,7 @@ nxm_pairs(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen,
 
 /* A field general pins must be pinned by specific too. */
 static int
-nxm_pair_covers(const struct nxm_tlv *g, const struct nxm_tlv *s)
+nxm_pair_covers(const struct of_oxm_tlv *g, const struct of_oxm_tlv *s)
 {
 	return s != NULL &&
 	    of_oxm_val_covers(g->val, g->mask, s->val, s->mask, g->len);
@@ -434,7 +390,7 @@ nxm_pair_covers(const struct nxm_tlv *g, const struct nxm_tlv *s)
 
 /* Only a field both match on can keep a packet out of one of them. */
 static int
-nxm_pair_overlaps(const struct nxm_tlv *a, const struct nxm_tlv *b)
+nxm_pair_overlaps(const struct of_oxm_tlv *a, const struct of_oxm_tlv *b)
 {
 	return b == NULL ||
 	    of_oxm_val_overlaps(a->val, a->mask, b->val, b->mask, a->len);
@@ -483,11 +439,11 @@ of_nxm_ext_format(const uint8_t *oxm, size_t len, char *buf, size_t size)
 {
 	const uint8_t			*p = oxm, *end = oxm + len;
 	const struct nxm_ext_field	*f;
-	struct nxm_tlv			 t;
+	struct of_oxm_tlv		 t;
 	size_t				 n = 0;
 
-	while (nxm_next(&p, end, &t)) {
-		f = nxm_ext_find(t.key, t.exp);
+	while (of_oxm_tlv_next(&p, end, &t)) {
+		f = nxm_ext_find(NXM_KEY_OF(t.hdr), t.exp);
 		n = fmt_add(buf, size, n, ",%s=", f != NULL ? f->name : "?");
 		n = fmt_hex(buf, size, n, t.val, t.len);
 		if (t.mask == NULL)
@@ -702,15 +658,15 @@ nxm_put_tci(struct wbuf *w, const uint8_t *vid, const uint8_t *vmask,
 
 /* A basic TLV of a canonical match as Open vSwitch writes it in NXM. */
 static void
-nxm_put_basic(struct wbuf *w, const struct nxm_tlv *t, uint8_t field,
-    const struct nxm_tlv *pcp)
+nxm_put_basic(struct wbuf *w, const struct of_oxm_tlv *t, uint8_t field,
+    const struct of_oxm_tlv *pcp)
 {
 	const struct nxm_twin	*tw = nxm_twin_find(field, 1);
 	uint32_t		 p;
 	uint8_t			 b[2];
 
 	if (tw == NULL) {	/* no NXM header: the OXM one, as OVS does */
-		put_tlv(w, t->key, t->val, t->mask, t->len);
+		put_tlv(w, NXM_KEY_OF(t->hdr), t->val, t->mask, t->len);
 		return;
 	}
 	switch (tw->conv) {
@@ -730,7 +686,7 @@ nxm_put_basic(struct wbuf *w, const struct nxm_tlv *t, uint8_t field,
 		return;
 	}
 	if (tw->conv == NXM_PORT16) {
-		put_tlv(w, t->key, t->val, t->mask, t->len);
+		put_tlv(w, NXM_KEY_OF(t->hdr), t->val, t->mask, t->len);
 		return;
 	}
 	put_tlv(w, tw->key, t->val, t->mask, t->len);
@@ -739,19 +695,21 @@ nxm_put_basic(struct wbuf *w, const struct nxm_tlv *t, uint8_t field,
 int
 of_nxm_encode(struct wbuf *w, const struct of_match *m)
 {
-	const uint8_t	*p = m->oxm, *end = m->oxm + m->len, *q;
-	size_t		 start = w->len, ext = of_nxm_ext_off(m->oxm, m->len);
-	struct nxm_tlv	 t, pcp, *pp;
-	uint8_t		 field;
+	const uint8_t		*p = m->oxm, *end = m->oxm + m->len, *q;
+	size_t			 start = w->len;
+	size_t			 ext = of_nxm_ext_off(m->oxm, m->len);
+	struct of_oxm_tlv	 t, pcp, *pp;
+	uint8_t			 field;
 
-	while (p < m->oxm + ext && nxm_next(&p, end, &t)) {
-		field = OXM_HDR_FIELD(t.key);
+	while (p < m->oxm + ext && of_oxm_tlv_next(&p, end, &t)) {
+		field = OXM_HDR_FIELD(t.hdr);
 		if (field == OXM_VLAN_PCP)
 			continue;	/* with VLAN_VID, in the TCI */
 		pp = NULL;
 		q = p;
-		if (field == OXM_VLAN_VID && nxm_next(&q, end, &pcp) &&
-		    pcp.key == (OXM_HEADER(OXM_VLAN_PCP, 0, 0) & ~0xffu))
+		if (field == OXM_VLAN_VID && of_oxm_tlv_next(&q, end, &pcp) &&
+		    NXM_KEY_OF(pcp.hdr) ==
+		    (OXM_HEADER(OXM_VLAN_PCP, 0, 0) & ~0xffu))
 			pp = &pcp;
 		nxm_put_basic(w, &t, field, pp);
 	}
