@@ -216,32 +216,56 @@ of_match_init(struct of_match *m)
 	m->len = 0;
 }
 
-/* Next TLV of a canonical match (trusted bytes); 0 at the end. */
-static int
-oxm_next(const uint8_t **pp, const uint8_t *end, struct oxm_tlv *t)
+int
+of_oxm_exp_split(uint32_t hdr, const uint8_t **val, size_t *plen,
+    uint32_t *exp)
+{
+	*plen = OXM_HDR_LENGTH(hdr);
+	*exp = 0;
+	if (OXM_HDR_CLASS(hdr) != OXM_CLASS_EXPERIMENTER)
+		return 0;
+	if (*plen < 4)
+		return -1;
+	*exp = (uint32_t)be_load(*val, 4);
+	*val += 4;
+	*plen -= 4;
+	return 0;
+}
+
+int
+of_oxm_tlv_next(const uint8_t **pp, const uint8_t *end, struct of_oxm_tlv *t)
 {
 	const uint8_t	*p = *pp;
-	uint32_t	 hdr;
-	size_t		 len;
+	size_t		 plen;
 
 	if (end - p < OXM_HDR_LEN)
 		return 0;
-	hdr = (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
-	    (uint32_t)p[2] << 8 | p[3];
-	/* The extension fields follow the basic ones (of_nxm.c). */
-	if (__builtin_expect(OXM_HDR_CLASS(hdr) != OXM_CLASS_BASIC, 0))
-		return 0;
-	len = OXM_HDR_LENGTH(hdr);
-	t->field = OXM_HDR_FIELD(hdr);
+	t->hdr = (uint32_t)be_load(p, OXM_HDR_LEN);
 	t->val = p + OXM_HDR_LEN;
-	if (OXM_HDR_HASMASK(hdr)) {
-		t->len = len / 2;
-		t->mask = t->val + t->len;
-	} else {
-		t->len = len;
-		t->mask = NULL;
-	}
-	*pp = p + OXM_HDR_LEN + len;
+	if (of_oxm_exp_split(t->hdr, &t->val, &plen, &t->exp) == -1)
+		return 0;
+	t->len = OXM_HDR_HASMASK(t->hdr) ? plen / 2 : plen;
+	t->mask = OXM_HDR_HASMASK(t->hdr) ? t->val + t->len : NULL;
+	*pp = p + OXM_HDR_LEN + OXM_HDR_LENGTH(t->hdr);
+	return 1;
+}
+
+/* Next basic TLV of a canonical match; 0 at the end of them. */
+static int
+oxm_next(const uint8_t **pp, const uint8_t *end, struct oxm_tlv *t)
+{
+	const uint8_t		*p = *pp;
+	struct of_oxm_tlv	 x;
+
+	/* The extension fields follow the basic ones (of_nxm.c). */
+	if (!of_oxm_tlv_next(&p, end, &x) ||
+	    __builtin_expect(OXM_HDR_CLASS(x.hdr) != OXM_CLASS_BASIC, 0))
+		return 0;
+	t->field = OXM_HDR_FIELD(x.hdr);
+	t->len = x.len;
+	t->val = x.val;
+	t->mask = x.mask;
+	*pp = p;
 	return 1;
 }
 

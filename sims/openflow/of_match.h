@@ -28,6 +28,26 @@ struct of_match {
 
 void	 of_match_init(struct of_match *);	/* the match-all (empty) */
 
+/* One TLV of a canonical match: its header, the experimenter id (class
+ * OXM_CLASS_EXPERIMENTER, 0 for any other), value and mask (NULL:
+ * exact) of len bytes each. */
+struct of_oxm_tlv {
+	uint32_t	 hdr;
+	uint32_t	 exp;
+	uint8_t		 len;
+	const uint8_t	*val;
+	const uint8_t	*mask;
+};
+/* The TLV at *pp of a canonical match (trusted bytes) into t, *pp past
+ * it; 0 at end (or at an experimenter TLV too short for its id). */
+int	 of_oxm_tlv_next(const uint8_t **pp, const uint8_t *end,
+	    struct of_oxm_tlv *t);
+/* An experimenter OXM's id, which its length counts (1.3.5 section
+ * 7.2.3.2): *exp (0 for another class), *val and *plen past it; -1 when
+ * the length cannot hold it. */
+int	 of_oxm_exp_split(uint32_t hdr, const uint8_t **val, size_t *plen,
+	    uint32_t *exp);
+
 /*
  * Decode an OpenFlow 1.3 ofp_match (type OFPMT_OXM, length, TLVs, padding
  * to 8) from r, consuming it including the padding.  Checks field lengths,

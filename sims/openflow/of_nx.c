@@ -6,6 +6,7 @@
  * formats are per connection, as in Open vSwitch.  A flow added over NXM
  * is the same flow as one added with an OXM or 1.0 match (of_nxm.h).
  */
+#include <stddef.h>
 #include <string.h>
 
 #include "of_actions.h"
@@ -211,6 +212,85 @@ of_nx_on_msg(const struct of_ctx *c, uint32_t subtype, struct rbuf *r)
 	nx_refuse(c, OF_ERR_BAD_EXP_TYPE);
 }
 
+/*
+ * The fixed part of the two Nicira messages that carry a flow
+ * (nicira-ext.h), each a list of rows: an of_flow_info member, as wide on
+ * the wire as in the struct, or zeros (NXF_ZERO: a length or a field this
+ * switch does not keep, as the 16-bit ages) or the match_len the
+ * nx_match fills in (NXF_MLEN).
+ */
+struct nx_field {
+	uint16_t	off;		/* in struct of_flow_info, or below */
+	uint8_t		width;
+};
+#define NXF_MLEN	0xfffe
+#define NXF_NONE	0xffff
+#define NXF(m)	{ offsetof(struct of_flow_info, m),			\
+	sizeof(((const struct of_flow_info *)0)->m) }
+#define NXF_ZERO(n)	{ NXF_NONE, (n) }
+#define NX_N(t)		(sizeof(t) / sizeof((t)[0]))
+
+/* nx_flow_removed after the nicira_header. */
+static const struct nx_field nx_removed_fields[] = {
+	NXF(cookie), NXF(priority), NXF(reason), NXF(table_id),
+	NXF(duration_sec), NXF(duration_nsec), NXF(idle_timeout),
+	{ NXF_MLEN, 2 }, NXF(packet_count), NXF(byte_count),
+};
+
+/* nx_flow_stats: length (set once the entry is whole), table, pad,
+ * duration, priority, timeouts, match_len, idle and hard age, cookie,
+ * counters. */
+static const struct nx_field nx_stats_fields[] = {
+	NXF_ZERO(2), NXF(table_id), NXF_ZERO(1), NXF(duration_sec),
+	NXF(duration_nsec), NXF(priority), NXF(idle_timeout),
+	NXF(hard_timeout), { NXF_MLEN, 2 }, NXF_ZERO(2), NXF_ZERO(2),
+	NXF(cookie), NXF(packet_count), NXF(byte_count),
+};
+
+/* One member of fi, width bytes, big-endian. */
+static void
+nx_field_put(struct wbuf *w, const uint8_t *p, uint8_t width)
+{
+	uint64_t	v64;
+	uint32_t	v32;
+	uint16_t	v16;
+
+	switch (width) {
+	case 1:
+		wbuf_put_u8(w, *p);
+		return;
+	case 2:
+		memcpy(&v16, p, 2);
+		wbuf_put_u16(w, v16);
+		return;
+	case 4:
+		memcpy(&v32, p, 4);
+		wbuf_put_u32(w, v32);
+		return;
+	}
+	memcpy(&v64, p, 8);
+	wbuf_put_u64(w, v64);
+}
+
+/* The rows of f for fi into w; returns where match_len went. */
+static size_t
+nx_fields_put(struct wbuf *w, const struct of_flow_info *fi,
+    const struct nx_field *f, size_t n)
+{
+	size_t	i, mlen_at = 0;
+
+	for (i = 0; i < n; i++) {
+		if (f[i].off == NXF_MLEN)
+			mlen_at = w->len;
+		if (f[i].off >= NXF_MLEN)
+			wbuf_put_zero(w, f[i].width);
+		else
+			nx_field_put(w, (const uint8_t *)fi + f[i].off,
+			    f[i].width);
+	}
+	return mlen_at;
+}
+
 /* NXT_FLOW_REMOVED (nx_flow_removed): what a connection that chose the
  * NXM flow format hears instead of OFPT_FLOW_REMOVED, as from Open
  * vSwitch; the match in NXM form. */
@@ -237,17 +317,8 @@ of_nx_flow_removed_encode(struct wbuf *w, uint32_t xid,
 
 	wbuf_put_u32(w, OF_EXP_NICIRA);
 	wbuf_put_u32(w, NXT_FLOW_REMOVED);
-	wbuf_put_u64(w, fi->cookie);
-	wbuf_put_u16(w, fi->priority);
-	wbuf_put_u8(w, fi->reason);
-	wbuf_put_u8(w, fi->table_id);
-	wbuf_put_u32(w, fi->duration_sec);
-	wbuf_put_u32(w, fi->duration_nsec);
-	wbuf_put_u16(w, fi->idle_timeout);
-	mlen_at = w->len;
-	wbuf_put_u16(w, 0);
-	wbuf_put_u64(w, fi->packet_count);
-	wbuf_put_u64(w, fi->byte_count);
+	mlen_at = nx_fields_put(w, fi, nx_removed_fields,
+	    NX_N(nx_removed_fields));
 	if (nx_match_put(w, mlen_at, fi->match) == -1)
 		return -1;
 	return of_msg_end(w, start);
@@ -315,21 +386,7 @@ nx_flow_entry(struct wbuf *w, const struct of_flow_info *fi)
 {
 	size_t	start = w->len, mstart;
 
-	wbuf_put_u16(w, 0);
-	wbuf_put_u8(w, fi->table_id);
-	wbuf_put_u8(w, 0);
-	wbuf_put_u32(w, fi->duration_sec);
-	wbuf_put_u32(w, fi->duration_nsec);
-	wbuf_put_u16(w, fi->priority);
-	wbuf_put_u16(w, fi->idle_timeout);
-	wbuf_put_u16(w, fi->hard_timeout);
-	mstart = w->len;
-	wbuf_put_u16(w, 0);			/* match_len */
-	wbuf_put_u16(w, 0);			/* idle_age: unknown */
-	wbuf_put_u16(w, 0);			/* hard_age: unknown */
-	wbuf_put_u64(w, fi->cookie);
-	wbuf_put_u64(w, fi->packet_count);
-	wbuf_put_u64(w, fi->byte_count);
+	mstart = nx_fields_put(w, fi, nx_stats_fields, NX_N(nx_stats_fields));
 	if (nx_match_put(w, mstart, fi->match) == -1)
 		return;
 	wbuf_put_bytes(w, fi->prog, fi->prog_len);

@@ -6,6 +6,7 @@
  * OFPAT_EXPERIMENTER action (type 0xffff, length, vendor 0x2320,
  * subtype).  Nothing here runs: sbsim forwards no data traffic.
  */
+#include <stdarg.h>
 #include <string.h>
 
 #include "of_actions.h"
@@ -101,6 +102,30 @@ nx_ref(const struct nx_act *a, uint32_t hdr, unsigned ofs, unsigned nbits)
 	return 0;
 }
 
+/*
+ * The fixed fields at the start of an action's body, in wire order, one
+ * a character of layout: '1', '2', '4', '8' a big-endian integer of that
+ * many bytes into the next argument (uint8_t *, uint16_t *, uint32_t *,
+ * uint64_t *), 'x' a byte not read (padding, or a field nothing checks),
+ * ' ' nothing (for reading).  nx_acts[]'s length covers them.
+ */
+static void
+nx_get(const struct nx_act *a, const char *layout, ...)
+{
+	va_list	ap;
+
+	va_start(ap, layout);
+	for (; *layout != '\0'; layout++)
+		switch (*layout) {
+		case '1': rbuf_get_u8(a->b, va_arg(ap, uint8_t *)); break;
+		case '2': rbuf_get_u16(a->b, va_arg(ap, uint16_t *)); break;
+		case '4': rbuf_get_u32(a->b, va_arg(ap, uint32_t *)); break;
+		case '8': rbuf_get_u64(a->b, va_arg(ap, uint64_t *)); break;
+		case 'x': rbuf_skip(a->b, 1); break;
+		}
+	va_end(ap);
+}
+
 static int
 nx_zero(const uint8_t *p, size_t n)
 {
@@ -117,8 +142,7 @@ nx_resubmit(const struct nx_act *a)
 	uint16_t	port;
 	uint8_t		table;
 
-	rbuf_get_u16(a->b, &port);
-	rbuf_get_u8(a->b, &table);
+	nx_get(a, "21", &port, &table);
 	if (!nx_zero(rbuf_ptr(a->b), 3))
 		return nx_fail(a, OF_ERR_BAD_ACTION_ARGUMENT);
 	(void)table;	/* 255: the current table; any other is one */
@@ -134,9 +158,7 @@ nx_reg_load(const struct nx_act *a)
 	uint64_t	value;
 	unsigned	n;
 
-	rbuf_get_u16(a->b, &ofs_nbits);
-	rbuf_get_u32(a->b, &dst);
-	rbuf_get_u64(a->b, &value);
+	nx_get(a, "248", &ofs_nbits, &dst, &value);
 	n = NX_NBITS(ofs_nbits);
 	if (nx_ref(a, dst, NX_OFS(ofs_nbits), n) == -1)
 		return -1;
@@ -188,11 +210,7 @@ nx_reg_move(const struct nx_act *a)
 	uint16_t	n_bits, src_ofs, dst_ofs;
 	uint32_t	src, dst;
 
-	rbuf_get_u16(a->b, &n_bits);
-	rbuf_get_u16(a->b, &src_ofs);
-	rbuf_get_u16(a->b, &dst_ofs);
-	rbuf_get_u32(a->b, &src);
-	rbuf_get_u32(a->b, &dst);
+	nx_get(a, "222 44", &n_bits, &src_ofs, &dst_ofs, &src, &dst);
 	/* Open vSwitch reads both headers as match fields (BAD_FIELD),
 	 * then the padding (NXBRC_MUST_BE_ZERO), then the ranges. */
 	if (nx_tun_unmapped(src) || nx_tun_unmapped(dst))
@@ -214,9 +232,7 @@ nx_output_reg(const struct nx_act *a)
 	uint16_t	ofs_nbits, max_len;
 	uint32_t	src;
 
-	rbuf_get_u16(a->b, &ofs_nbits);
-	rbuf_get_u32(a->b, &src);
-	rbuf_get_u16(a->b, &max_len);
+	nx_get(a, "2 4 2", &ofs_nbits, &src, &max_len);
 	if (!nx_zero(rbuf_ptr(a->b), 6))
 		return nx_fail(a, OF_ERR_BAD_ACTION_ARGUMENT);
 	if (nx_ref(a, src, NX_OFS(ofs_nbits), NX_NBITS(ofs_nbits)) == -1)
@@ -231,22 +247,14 @@ nx_output_reg(const struct nx_act *a)
 static int
 nx_multipath(const struct nx_act *a)
 {
-	uint16_t	fields, basis, pad, alg, max_link, ofs_nbits;
-	uint32_t	arg, dst;
+	uint16_t	fields, alg, max_link, ofs_nbits;
+	uint32_t	dst;
 	unsigned	n;
 
-	rbuf_get_u16(a->b, &fields);
-	rbuf_get_u16(a->b, &basis);
-	rbuf_get_u16(a->b, &pad);
-	rbuf_get_u16(a->b, &alg);
-	rbuf_get_u16(a->b, &max_link);
-	rbuf_get_u32(a->b, &arg);
-	rbuf_get_u16(a->b, &pad);
-	rbuf_get_u16(a->b, &ofs_nbits);
-	rbuf_get_u32(a->b, &dst);
+	/* fields, basis, pad, algorithm, max_link, arg, pad, ofs_nbits, dst */
+	nx_get(a, "2 xx xx 2 2 xxxx xx 2 4", &fields, &alg, &max_link,
+	    &ofs_nbits, &dst);
 	n = NX_NBITS(ofs_nbits);
-	(void)basis;
-	(void)arg;
 	if (fields > NX_MP_FIELDS_MAX || alg > NX_MP_ALG_MAX)
 		return nx_fail(a, OF_ERR_BAD_ACTION_ARGUMENT);
 	/* The field before the link count, as Open vSwitch 3.1 answers. */
@@ -262,18 +270,13 @@ nx_multipath(const struct nx_act *a)
 static int
 nx_bundle(const struct nx_act *a, int load)
 {
-	uint16_t	alg, fields, basis, n_members, ofs_nbits, port;
+	uint16_t	alg, fields, n_members, ofs_nbits, port;
 	uint32_t	member_type, dst;
 	unsigned	i;
 
-	rbuf_get_u16(a->b, &alg);
-	rbuf_get_u16(a->b, &fields);
-	rbuf_get_u16(a->b, &basis);
-	rbuf_get_u32(a->b, &member_type);
-	rbuf_get_u16(a->b, &n_members);
-	rbuf_get_u16(a->b, &ofs_nbits);
-	rbuf_get_u32(a->b, &dst);
-	(void)basis;
+	/* algorithm, fields, basis, member_type, n_members, ofs_nbits, dst */
+	nx_get(a, "2 2 xx 4 2 2 4", &alg, &fields, &member_type, &n_members,
+	    &ofs_nbits, &dst);
 	if (alg > NX_BD_ALG_MAX || fields > NX_MP_FIELDS_MAX ||
 	    member_type != NXM_OF_IN_PORT_HDR || !nx_zero(rbuf_ptr(a->b), 4) ||
 	    rbuf_skip(a->b, 4) == -1)
@@ -311,8 +314,7 @@ nx_conjunction(const struct nx_act *a)
 {
 	uint8_t		clause, n_clauses;
 
-	rbuf_get_u8(a->b, &clause);
-	rbuf_get_u8(a->b, &n_clauses);
+	nx_get(a, "11", &clause, &n_clauses);
 	if (n_clauses < 2 || n_clauses > NX_CONJ_CLAUSES_MAX ||
 	    clause >= n_clauses)
 		return nx_fail(a, OF_ERR_NX_BAD_CONJUNCTION);
@@ -391,9 +393,7 @@ nx_nat(const struct nx_act *a)
 	size_t			want = 16;
 	unsigned		i;
 
-	rbuf_get_u16(a->b, &pad);
-	rbuf_get_u16(a->b, &flags);
-	rbuf_get_u16(a->b, &present);
+	nx_get(a, "222", &pad, &flags, &present);
 	if (pad != 0 || (flags & ~NX_NAT_FLAGS) ||
 	    (flags & NX_NAT_SRC_DST) == NX_NAT_SRC_DST ||
 	    (present & ~NX_NAT_RANGE_BITS))
@@ -441,10 +441,7 @@ nx_ct(const struct nx_act *a)
 	uint16_t	flags, zone, alg, type, len;
 	uint8_t		table;
 
-	rbuf_get_u16(a->b, &flags);
-	rbuf_get_u32(a->b, &zone_src);
-	rbuf_get_u16(a->b, &zone);
-	rbuf_get_u8(a->b, &table);
+	nx_get(a, "2421", &flags, &zone_src, &zone, &table);
 	if ((flags & ~NX_CT_FLAGS) || !nx_zero(rbuf_ptr(a->b), 3) ||
 	    rbuf_skip(a->b, 3) == -1 || rbuf_get_u16(a->b, &alg) == -1)
 		return nx_fail(a, OF_ERR_BAD_ACTION_ARGUMENT);

@@ -181,34 +181,41 @@ nxm_ext_find(uint32_t key, uint32_t exp)
 	return NULL;
 }
 
-/* An experimenter OXM's id, which its length counts (7.2.3.2). */
-static int
-nxm_exp_split(uint32_t hdr, const uint8_t **val, size_t *plen,
-    uint32_t *exp)
-{
-	*plen = OXM_HDR_LENGTH(hdr);
-	*exp = 0;
-	if (OXM_HDR_CLASS(hdr) != OXM_CLASS_EXPERIMENTER)
-		return 0;
-	if (*plen < 4)
-		return -1;
-	*exp = get_be32(*val);
-	*val += 4;
-	*plen -= 4;
-	return 0;
-}
-
 /* ---- extension fields in a canonical match ---- */
 
+/*
+ * Whether e may take one more field f: not there yet (DUP_FIELD), each
+ * value bit inside its mask (1.3.5 section 7.2.3.5; w bytes of value,
+ * then of mask when hm), room left in e.
+ */
 static int
-nxm_ext_dup(const struct nxm_ext *e, const struct nxm_ext_field *f)
+nxm_ext_room(const struct nxm_ext *e, const struct nxm_ext_field *f, int hm,
+    const uint8_t *val, size_t w, enum of_err *err)
 {
 	size_t	i;
 
 	for (i = 0; i < e->n; i++)
 		if (e->f[i].f == f)
-			return 1;
+			return nxm_fail(err, OF_ERR_BAD_MATCH_DUP_FIELD);
+	for (i = 0; hm && i < w; i++)
+		if (val[i] & ~val[w + i])
+			return nxm_fail(err, OF_ERR_BAD_MATCH_WILDCARDS);
+	if (e->n == NXM_EXT_MAX)
+		return nxm_fail(err, OF_ERR_BAD_MATCH_LEN);
 	return 0;
+}
+
+/* f into e: len bytes of value at val, as many of mask after them when
+ * hm (nxm_ext_room said yes). */
+static void
+nxm_ext_add(struct nxm_ext *e, const struct nxm_ext_field *f, size_t len,
+    const uint8_t *val, int hm)
+{
+	e->f[e->n].f = f;
+	e->f[e->n].len = (uint8_t)len;
+	e->f[e->n].val = val;
+	e->f[e->n].mask = hm ? val + len : NULL;
+	e->n++;
 }
 
 /*
@@ -222,7 +229,7 @@ nxm_tun_take(struct nxm_ext *e, const struct nxm_ext_field *f, int hm,
     const uint8_t *val, size_t plen, enum of_err *err)
 {
 	int	mlen = of_nx_tlv_len((unsigned)(f - nxm_tun_fields));
-	size_t	i, w = hm ? plen / 2 : plen, n;
+	size_t	w = hm ? plen / 2 : plen, n;
 	uint8_t	*v;
 
 	if (mlen < 0)
@@ -230,12 +237,9 @@ nxm_tun_take(struct nxm_ext *e, const struct nxm_ext_field *f, int hm,
 	/* w 0: ovs-ofctl's tun_metadata0=0 (leading zeros left out). */
 	if (mlen == 0 || (hm && plen % 2 != 0))
 		return nxm_fail(err, OF_ERR_BAD_MATCH_LEN);
-	if (nxm_ext_dup(e, f))
-		return nxm_fail(err, OF_ERR_BAD_MATCH_DUP_FIELD);
-	for (i = 0; hm && i < w; i++)
-		if (val[i] & ~val[w + i])
-			return nxm_fail(err, OF_ERR_BAD_MATCH_WILDCARDS);
-	if (e->n == NXM_EXT_MAX || sizeof(e->tun) - e->tun_used < 2u * mlen)
+	if (nxm_ext_room(e, f, hm, val, w, err) == -1)
+		return -1;
+	if (sizeof(e->tun) - e->tun_used < 2u * mlen)
 		return nxm_fail(err, OF_ERR_BAD_MATCH_LEN);
 	n = w < (size_t)mlen ? w : (size_t)mlen;
 	v = e->tun + e->tun_used;
@@ -244,11 +248,7 @@ nxm_tun_take(struct nxm_ext *e, const struct nxm_ext_field *f, int hm,
 	if (hm)
 		memcpy(v + 2 * mlen - n, val + w, n);
 	e->tun_used += 2u * mlen;
-	e->f[e->n].f = f;
-	e->f[e->n].len = (uint8_t)mlen;
-	e->f[e->n].val = v;
-	e->f[e->n].mask = hm ? v + mlen : NULL;
-	e->n++;
+	nxm_ext_add(e, f, (size_t)mlen, v, hm);
 	return 0;
 }
 
@@ -258,10 +258,10 @@ of_nxm_ext_take(struct nxm_ext *e, uint32_t hdr, const uint8_t *val,
 {
 	const struct nxm_ext_field	*f;
 	int				 hm = OXM_HDR_HASMASK(hdr);
-	size_t				 i, plen;
+	size_t				 plen;
 	uint32_t			 exp;
 
-	if (nxm_exp_split(hdr, &val, &plen, &exp) == -1)
+	if (of_oxm_exp_split(hdr, &val, &plen, &exp) == -1)
 		return nxm_fail(err, OF_ERR_BAD_MATCH_LEN);
 	if ((f = nxm_ext_find(NXM_KEY_OF(hdr), exp)) == NULL)
 		return nxm_fail(err, OF_ERR_BAD_MATCH_FIELD);
@@ -271,19 +271,9 @@ of_nxm_ext_take(struct nxm_ext *e, uint32_t hdr, const uint8_t *val,
 		return nxm_fail(err, OF_ERR_BAD_MATCH_MASK);
 	if (plen != (size_t)(hm ? 2 * f->len : f->len))
 		return nxm_fail(err, OF_ERR_BAD_MATCH_LEN);
-	if (nxm_ext_dup(e, f))
-		return nxm_fail(err, OF_ERR_BAD_MATCH_DUP_FIELD);
-	/* A value bit outside its mask (1.3.5 section 7.2.3.5). */
-	for (i = 0; hm && i < f->len; i++)
-		if (val[i] & ~val[f->len + i])
-			return nxm_fail(err, OF_ERR_BAD_MATCH_WILDCARDS);
-	if (e->n == NXM_EXT_MAX)
-		return nxm_fail(err, OF_ERR_BAD_MATCH_LEN);
-	e->f[e->n].f = f;
-	e->f[e->n].len = f->len;
-	e->f[e->n].val = val;
-	e->f[e->n].mask = hm ? val + f->len : NULL;
-	e->n++;
+	if (nxm_ext_room(e, f, hm, val, f->len, err) == -1)
+		return -1;
+	nxm_ext_add(e, f, f->len, val, hm);
 	return 0;
 }
 
@@ -359,41 +349,14 @@ of_nxm_ext_off(const uint8_t *oxm, size_t len)
 	return off < len ? off : len;
 }
 
-/* A canonical extension TLV: key, value length, value, mask or NULL. */
-struct nxm_tlv {
-	uint32_t	 key;
-	uint32_t	 exp;		/* experimenter OXM: its id, else 0 */
-	uint8_t		 len;
-	const uint8_t	*val;
-	const uint8_t	*mask;
-};
-
-static int
-nxm_next(const uint8_t **pp, const uint8_t *end, struct nxm_tlv *t)
-{
-	const uint8_t	*p = *pp;
-	uint32_t	 hdr;
-	size_t		 plen;
-
-	if (end - p < OXM_HDR_LEN)
-		return 0;
-	hdr = get_be32(p);
-	t->key = NXM_KEY_OF(hdr);
-	t->val = p + OXM_HDR_LEN;
-	if (nxm_exp_split(hdr, &t->val, &plen, &t->exp) == -1)
-		return 0;
-	t->len = OXM_HDR_HASMASK(hdr) ? plen / 2 : plen;
-	t->mask = OXM_HDR_HASMASK(hdr) ? t->val + t->len : NULL;
-	*pp = p + OXM_HDR_LEN + OXM_HDR_LENGTH(hdr);
-	return 1;
-}
-
 /* Two TLVs in canonical order: header, then experimenter id. */
 static int
-nxm_cmp(const struct nxm_tlv *a, const struct nxm_tlv *b)
+nxm_cmp(const struct of_oxm_tlv *a, const struct of_oxm_tlv *b)
 {
-	if (a->key != b->key)
-		return a->key < b->key ? -1 : 1;
+	uint32_t	ak = NXM_KEY_OF(a->hdr), bk = NXM_KEY_OF(b->hdr);
+
+	if (ak != bk)
+		return ak < bk ? -1 : 1;
 	return a->exp == b->exp ? 0 : a->exp < b->exp ? -1 : 1;
 }
 
@@ -401,16 +364,16 @@ nxm_cmp(const struct nxm_tlv *a, const struct nxm_tlv *b)
  * and b's TLV of the same field (NULL: b has none); its 0 stops with 0. */
 static int
 nxm_pairs(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen,
-    int (*fn)(const struct nxm_tlv *, const struct nxm_tlv *))
+    int (*fn)(const struct of_oxm_tlv *, const struct of_oxm_tlv *))
 {
-	const uint8_t	*ap = a, *bp = b;
-	struct nxm_tlv	 ta, tb;
-	int		 more;
+	const uint8_t		*ap = a, *bp = b;
+	struct of_oxm_tlv	 ta, tb;
+	int			 more;
 
-	more = nxm_next(&bp, b + blen, &tb);
-	while (nxm_next(&ap, a + alen, &ta)) {
+	more = of_oxm_tlv_next(&bp, b + blen, &tb);
+	while (of_oxm_tlv_next(&ap, a + alen, &ta)) {
 		while (more && nxm_cmp(&tb, &ta) < 0)
-			more = nxm_next(&bp, b + blen, &tb);
+			more = of_oxm_tlv_next(&bp, b + blen, &tb);
 		if (!fn(&ta, more && nxm_cmp(&tb, &ta) == 0 ? &tb : NULL))
 			return 0;
 	}
@@ -419,7 +382,7 @@ nxm_pairs(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen,
 
 /* A field general pins must be pinned by specific too. */
 static int
-nxm_pair_covers(const struct nxm_tlv *g, const struct nxm_tlv *s)
+nxm_pair_covers(const struct of_oxm_tlv *g, const struct of_oxm_tlv *s)
 {
 	return s != NULL &&
 	    of_oxm_val_covers(g->val, g->mask, s->val, s->mask, g->len);
@@ -427,7 +390,7 @@ nxm_pair_covers(const struct nxm_tlv *g, const struct nxm_tlv *s)
 
 /* Only a field both match on can keep a packet out of one of them. */
 static int
-nxm_pair_overlaps(const struct nxm_tlv *a, const struct nxm_tlv *b)
+nxm_pair_overlaps(const struct of_oxm_tlv *a, const struct of_oxm_tlv *b)
 {
 	return b == NULL ||
 	    of_oxm_val_overlaps(a->val, a->mask, b->val, b->mask, a->len);
@@ -476,11 +439,11 @@ of_nxm_ext_format(const uint8_t *oxm, size_t len, char *buf, size_t size)
 {
 	const uint8_t			*p = oxm, *end = oxm + len;
 	const struct nxm_ext_field	*f;
-	struct nxm_tlv			 t;
+	struct of_oxm_tlv		 t;
 	size_t				 n = 0;
 
-	while (nxm_next(&p, end, &t)) {
-		f = nxm_ext_find(t.key, t.exp);
+	while (of_oxm_tlv_next(&p, end, &t)) {
+		f = nxm_ext_find(NXM_KEY_OF(t.hdr), t.exp);
 		n = fmt_add(buf, size, n, ",%s=", f != NULL ? f->name : "?");
 		n = fmt_hex(buf, size, n, t.val, t.len);
 		if (t.mask == NULL)
@@ -493,24 +456,15 @@ of_nxm_ext_format(const uint8_t *oxm, size_t len, char *buf, size_t size)
 
 /* ---- nx_match on the wire ---- */
 
+/* The twin whose NXM key (by_basic 0) or OXM basic field (1) is v, the
+ * first in the table's order. */
 static const struct nxm_twin *
-nxm_twin_by_key(uint32_t key)
+nxm_twin_find(uint32_t v, int by_basic)
 {
 	size_t	i;
 
 	for (i = 0; i < NXM_N_TWINS; i++)
-		if (nxm_twins[i].key == key)
-			return &nxm_twins[i];
-	return NULL;
-}
-
-static const struct nxm_twin *
-nxm_twin_by_basic(uint8_t basic)
-{
-	size_t	i;
-
-	for (i = 0; i < NXM_N_TWINS; i++)
-		if (nxm_twins[i].basic == basic)
+		if ((by_basic ? nxm_twins[i].basic : nxm_twins[i].key) == v)
 			return &nxm_twins[i];
 	return NULL;
 }
@@ -638,7 +592,7 @@ nxm_tlv_to_oxm(struct rbuf *r, struct wbuf *w, struct nxm_cookie *ck,
 	hm = OXM_HDR_HASMASK(hdr);
 	if (NXM_KEY_OF(hdr) == NXM_KEY(NXM_CLASS_NX, NXM_NX_COOKIE))
 		return nxm_cookie(hdr, val, ck, err);
-	if ((t = nxm_twin_by_key(NXM_KEY_OF(hdr))) != NULL) {
+	if ((t = nxm_twin_find(NXM_KEY_OF(hdr), 0)) != NULL) {
 		if (hm && !t->maskable)
 			return nxm_fail(err, OF_ERR_BAD_MATCH_MASK);
 		if (OXM_HDR_LENGTH(hdr) != (hm ? 2 * t->len : t->len))
@@ -704,15 +658,15 @@ nxm_put_tci(struct wbuf *w, const uint8_t *vid, const uint8_t *vmask,
 
 /* A basic TLV of a canonical match as Open vSwitch writes it in NXM. */
 static void
-nxm_put_basic(struct wbuf *w, const struct nxm_tlv *t, uint8_t field,
-    const struct nxm_tlv *pcp)
+nxm_put_basic(struct wbuf *w, const struct of_oxm_tlv *t, uint8_t field,
+    const struct of_oxm_tlv *pcp)
 {
-	const struct nxm_twin	*tw = nxm_twin_by_basic(field);
+	const struct nxm_twin	*tw = nxm_twin_find(field, 1);
 	uint32_t		 p;
 	uint8_t			 b[2];
 
 	if (tw == NULL) {	/* no NXM header: the OXM one, as OVS does */
-		put_tlv(w, t->key, t->val, t->mask, t->len);
+		put_tlv(w, NXM_KEY_OF(t->hdr), t->val, t->mask, t->len);
 		return;
 	}
 	switch (tw->conv) {
@@ -732,7 +686,7 @@ nxm_put_basic(struct wbuf *w, const struct nxm_tlv *t, uint8_t field,
 		return;
 	}
 	if (tw->conv == NXM_PORT16) {
-		put_tlv(w, t->key, t->val, t->mask, t->len);
+		put_tlv(w, NXM_KEY_OF(t->hdr), t->val, t->mask, t->len);
 		return;
 	}
 	put_tlv(w, tw->key, t->val, t->mask, t->len);
@@ -741,19 +695,21 @@ nxm_put_basic(struct wbuf *w, const struct nxm_tlv *t, uint8_t field,
 int
 of_nxm_encode(struct wbuf *w, const struct of_match *m)
 {
-	const uint8_t	*p = m->oxm, *end = m->oxm + m->len, *q;
-	size_t		 start = w->len, ext = of_nxm_ext_off(m->oxm, m->len);
-	struct nxm_tlv	 t, pcp, *pp;
-	uint8_t		 field;
+	const uint8_t		*p = m->oxm, *end = m->oxm + m->len, *q;
+	size_t			 start = w->len;
+	size_t			 ext = of_nxm_ext_off(m->oxm, m->len);
+	struct of_oxm_tlv	 t, pcp, *pp;
+	uint8_t			 field;
 
-	while (p < m->oxm + ext && nxm_next(&p, end, &t)) {
-		field = OXM_HDR_FIELD(t.key);
+	while (p < m->oxm + ext && of_oxm_tlv_next(&p, end, &t)) {
+		field = OXM_HDR_FIELD(t.hdr);
 		if (field == OXM_VLAN_PCP)
 			continue;	/* with VLAN_VID, in the TCI */
 		pp = NULL;
 		q = p;
-		if (field == OXM_VLAN_VID && nxm_next(&q, end, &pcp) &&
-		    pcp.key == (OXM_HEADER(OXM_VLAN_PCP, 0, 0) & ~0xffu))
+		if (field == OXM_VLAN_VID && of_oxm_tlv_next(&q, end, &pcp) &&
+		    NXM_KEY_OF(pcp.hdr) ==
+		    (OXM_HEADER(OXM_VLAN_PCP, 0, 0) & ~0xffu))
 			pp = &pcp;
 		nxm_put_basic(w, &t, field, pp);
 	}
@@ -782,7 +738,7 @@ of_nxm_field_bits(uint32_t hdr)
 		    (unsigned)of_nx_tlv_len((unsigned)nxm_tun_idx(key)) * 8 : 0;
 	if ((e = nxm_ext_find(key, 0)) != NULL)
 		return OXM_HDR_LENGTH(hdr) == e->len ? e->len * 8u : 0;
-	if ((t = nxm_twin_by_key(key)) != NULL)
+	if ((t = nxm_twin_find(key, 0)) != NULL)
 		return OXM_HDR_LENGTH(hdr) == t->len ? t->len * 8u : 0;
 	if (OXM_HDR_CLASS(hdr) == OXM_CLASS_BASIC &&
 	    (f = oxm_field_get(OXM_HDR_FIELD(hdr))) != NULL)
