@@ -613,13 +613,9 @@ void
 of_prog_each_group(const uint8_t *p, size_t len,
     void (*fn)(void *, uint32_t), void *arg)
 {
-	struct act_query	q;
+	struct act_query	q = { .version = OF_VERSION_13,
+	    .fn = q_each_group, .on_group = fn, .arg = arg };
 
-	memset(&q, 0, sizeof(q));
-	q.version = OF_VERSION_13;
-	q.fn = q_each_group;
-	q.on_group = fn;
-	q.arg = arg;
 	(void)prog_walk(&q, p, len);
 }
 
@@ -659,11 +655,8 @@ int
 of_prog_each_meter(const uint8_t *p, size_t len,
     int (*fn)(void *, uint32_t), void *arg)
 {
-	struct act_query	q;
+	struct act_query	q = { .on_meter = fn, .arg = arg };
 
-	memset(&q, 0, sizeof(q));
-	q.on_meter = fn;
-	q.arg = arg;
 	return tlv_walk(p, len, q_meter, &q, NULL, OF_ERR_BAD_INST_LEN) == 1;
 }
 
@@ -684,12 +677,9 @@ int
 of_actions_output_ports(uint8_t version, const uint8_t *p, size_t len,
     uint32_t *ports, size_t max)
 {
-	struct act_query	q;
+	struct act_query	q = { .version = version, .ports = ports,
+	    .max = max };
 
-	memset(&q, 0, sizeof(q));
-	q.version = version;
-	q.ports = ports;
-	q.max = max;
 	if (tlv_walk(p, len, q_collect, &q, NULL, OF_ERR_BAD_ACTION_LEN) == -1)
 		return -1;
 	return q.n;
@@ -700,13 +690,9 @@ static int
 prog_has(uint8_t version, const uint8_t *p, size_t len, uint32_t port,
     uint32_t group, tlv_fn fn)
 {
-	struct act_query	q;
+	struct act_query	q = { .version = version, .port = port,
+	    .group = group, .fn = fn };
 
-	memset(&q, 0, sizeof(q));
-	q.version = version;
-	q.port = port;
-	q.group = group;
-	q.fn = fn;
 	return prog_walk(&q, p, len) == 1;
 }
 

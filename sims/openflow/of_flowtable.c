@@ -590,20 +590,14 @@ flow_info(const struct of_flow *f, uint64_t now, uint8_t reason,
 	uint64_t	d = now > f->install_ns ? now - f->install_ns : 0;
 
 	flow_match(f, m);
-	memset(fi, 0, sizeof(*fi));
-	fi->table_id = f->table_id;
-	fi->priority = f->priority;
-	fi->idle_timeout = f->idle_timeout;
-	fi->hard_timeout = f->hard_timeout;
-	fi->flags = f->flags;
-	fi->importance = f->importance;
-	fi->cookie = f->cookie;
-	fi->duration_sec = d / NSEC_PER_SEC;
-	fi->duration_nsec = d % NSEC_PER_SEC;
-	fi->reason = reason;
-	fi->match = m;
-	fi->prog = flow_prog(f);
-	fi->prog_len = f->prog_len;
+	/* packet_count and byte_count stay 0: no traffic meets these flows. */
+	*fi = (struct of_flow_info){ .table_id = f->table_id,
+	    .priority = f->priority, .idle_timeout = f->idle_timeout,
+	    .hard_timeout = f->hard_timeout, .flags = f->flags,
+	    .importance = f->importance, .cookie = f->cookie,
+	    .duration_sec = d / NSEC_PER_SEC,
+	    .duration_nsec = d % NSEC_PER_SEC, .reason = reason, .match = m,
+	    .prog = flow_prog(f), .prog_len = f->prog_len };
 }
 
 /* A change flow monitors hear of (none watching: nothing to do). */

@@ -2,8 +2,9 @@
  * The store of the embedded controller's groups and meters (see
  * of_gmcfg.h): per node and kind, the config entries and the last
  * GROUP_MOD / METER_MOD sent for each, and the switch's view read back
- * on each statistics poll.  What differs between the kinds (the message,
- * the multiparts, the reply's entries) is in gm_kinds[].
+ * on each statistics poll.  What differs between the kinds (the
+ * multiparts, the reply's entries) is in gm_kinds[]; the messages
+ * themselves branch on the kind (gm_mod_enc, gm_mp_enc).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -21,6 +22,7 @@
 #include "of_types.h"
 #include "ut.h"
 
+/* A group's buckets on the wire; a meter's bands take less. */
 #define GM_WIRE_MAX	(GM_MAX_BUCKETS * (16 + 16 * GM_MAX_ACTIONS))
 
 /* A config entry: its spec, and the last message sent for it. */
@@ -65,8 +67,6 @@ struct gm_kind_ops {
 	const char	*name;		/* the list: "group", "meter" */
 	int		 mp_desc;	/* OF_MP_GROUP_DESC ... */
 	int		 mp_stats;
-	int		(*mod)(struct wbuf *, uint8_t, uint32_t, const void *,
-			    uint16_t);
 	int		(*desc_next)(struct rbuf *, struct gm_desc *);
 	int		(*stats_next)(struct rbuf *, struct gm_gstats *);
 	void		(*render_cfg)(struct doc_writer *, uint64_t,
@@ -94,50 +94,6 @@ static const struct doc_module gm_mst_mod = {
 
 /* ---- the messages ---- */
 
-/* GROUP_MOD and METER_MOD exist from OpenFlow 1.1 and 1.3: a 1.0 switch
- * gets none. */
-static int
-gm_group_mod(struct wbuf *w, uint8_t version, uint32_t xid,
-    const void *spec, uint16_t cmd)
-{
-	const struct gm_spec	*s = spec;
-	struct of_group_mod	 gm;
-	static uint8_t		 buf[GM_WIRE_MAX];
-
-	if (version == OF_VERSION_10)
-		return -1;
-	memset(&gm, 0, sizeof(gm));
-	gm.command = cmd;
-	gm.type = s->type;
-	gm.group_id = s->id;
-	if (cmd != OF_GC_DELETE) {
-		gm.buckets = buf;
-		gm.buckets_len = gm_buckets_wire(s, buf, sizeof(buf));
-	}
-	return of_group_mod_encode(w, xid, &gm) == -1 ? -1 : 0;
-}
-
-static int
-gm_meter_mod(struct wbuf *w, uint8_t version, uint32_t xid,
-    const void *spec, uint16_t cmd)
-{
-	const struct gm_mspec	*s = spec;
-	struct of_meter_mod	 mm;
-	uint8_t			 buf[GM_MAX_BANDS * OF_METER_BAND_LEN];
-
-	if (version == OF_VERSION_10)
-		return -1;
-	memset(&mm, 0, sizeof(mm));
-	mm.command = cmd;
-	mm.flags = s->flags;
-	mm.meter_id = s->id;
-	if (cmd != OF_MC_DELETE) {
-		mm.bands = buf;
-		mm.bands_len = gm_bands_wire(s, buf, sizeof(buf));
-	}
-	return of_meter_mod_encode(w, version, xid, &mm) == -1 ? -1 : 0;
-}
-
 struct gm_send {
 	enum gm_kind	 k;
 	const void	*spec;
@@ -145,12 +101,29 @@ struct gm_send {
 	int		 mp;
 };
 
+/* A GROUP_MOD or METER_MOD of a spec.  They exist from OpenFlow 1.1 and
+ * 1.3: a 1.0 switch gets none.  A DELETE carries no buckets or bands
+ * (OF_GC_DELETE and OF_MC_DELETE are the same number). */
 static int
 gm_mod_enc(struct wbuf *w, uint8_t version, uint32_t xid, const void *arg)
 {
 	const struct gm_send	*a = arg;
+	const struct gm_spec	*g = a->spec;
+	const struct gm_mspec	*m = a->spec;
+	static uint8_t		 body[GM_WIRE_MAX];
+	size_t			 len = 0;
 
-	return gm_kinds[a->k].mod(w, version, xid, a->spec, a->cmd);
+	if (version == OF_VERSION_10)
+		return -1;
+	if (a->cmd != OF_GC_DELETE)
+		len = a->k == GM_METER ? gm_bands_wire(m, body, sizeof(body)) :
+		    gm_buckets_wire(g, body, sizeof(body));
+	if (a->k == GM_METER)
+		return of_meter_mod_encode(w, version, xid,
+		    &(struct of_meter_mod){ a->cmd, m->flags, m->id, body,
+		    len }) == -1 ? -1 : 0;
+	return of_group_mod_encode(w, xid, &(struct of_group_mod){ a->cmd,
+	    g->type, g->id, body, len, 0 }) == -1 ? -1 : 0;
 }
 
 static uint32_t
@@ -876,12 +849,10 @@ gm_render_stats(enum gm_kind k, struct doc_writer *w, uint64_t dpid,
 static const struct gm_kind_ops	gm_kinds[GM_KINDS] = {
 	[GM_GROUP] = {
 		"group", OF_MP_GROUP_DESC, OF_MP_GROUP,
-		gm_group_mod, gm_desc_next, gm_gstats_next, gm_group_cfg,
-		gm_group_oper,
+		gm_desc_next, gm_gstats_next, gm_group_cfg, gm_group_oper,
 	},
 	[GM_METER] = {
 		"meter", OF_MP_METER_CONFIG, OF_MP_METER,
-		gm_meter_mod, gm_mconfig_next, gm_mstats_next, gm_meter_cfg,
-		gm_meter_oper,
+		gm_mconfig_next, gm_mstats_next, gm_meter_cfg, gm_meter_oper,
 	},
 };

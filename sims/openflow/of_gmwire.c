@@ -72,16 +72,18 @@ gm_entry_len_ok(const struct rbuf *r, uint16_t len, uint16_t hdr,
 }
 
 /* The length that leads the next entry (GROUP_DESC, GROUP stats,
- * METER_CONFIG): 1, or 0 at the end of the reply, -1 when bad. */
+ * METER_CONFIG), at least hdr; 0 at the end of the reply, -1 when bad. */
 static int
-gm_entry_len(struct rbuf *r, uint16_t *len, uint16_t hdr, size_t unit)
+gm_entry_len(struct rbuf *r, uint16_t hdr, size_t unit)
 {
+	uint16_t	len;
+
 	if (rbuf_left(r) == 0)
 		return 0;
-	if (rbuf_get_u16(r, len) == -1 ||
-	    !gm_entry_len_ok(r, *len, hdr, 2, unit))
+	if (rbuf_get_u16(r, &len) == -1 ||
+	    !gm_entry_len_ok(r, len, hdr, 2, unit))
 		return -1;
-	return 1;
+	return len;
 }
 
 /* The rest of a GROUP_DESC or METER_CONFIG entry: buckets or bands. */
@@ -112,12 +114,11 @@ gm_stats_rest(struct rbuf *r, struct gm_gstats *s, size_t n)
 int
 gm_desc_next(struct rbuf *r, struct gm_desc *d)
 {
-	uint16_t	len;
-	uint8_t		type, pad;
-	int		rc;
+	int	len = gm_entry_len(r, GM_DESC_HDR, 1);
+	uint8_t	type, pad;
 
-	if ((rc = gm_entry_len(r, &len, GM_DESC_HDR, 1)) <= 0)
-		return rc;
+	if (len <= 0)
+		return len;
 	rbuf_get_u8(r, &type);
 	rbuf_get_u8(r, &pad);
 	rbuf_get_u32(r, &d->id);
@@ -128,11 +129,10 @@ gm_desc_next(struct rbuf *r, struct gm_desc *d)
 int
 gm_gstats_next(struct rbuf *r, struct gm_gstats *s)
 {
-	uint16_t	len;
-	int		rc;
+	int	len = gm_entry_len(r, GM_STATS_HDR, 16);
 
-	if ((rc = gm_entry_len(r, &len, GM_STATS_HDR, 16)) <= 0)
-		return rc;
+	if (len <= 0)
+		return len;
 	rbuf_skip(r, 2);
 	rbuf_get_u32(r, &s->id);
 	rbuf_get_u32(r, &s->refs);
@@ -220,11 +220,10 @@ gm_bands_wire(const struct gm_mspec *s, uint8_t *buf, size_t cap)
 int
 gm_mconfig_next(struct rbuf *r, struct gm_desc *d)
 {
-	uint16_t	len;
-	int		rc;
+	int	len = gm_entry_len(r, GM_MCONF_HDR, 1);
 
-	if ((rc = gm_entry_len(r, &len, GM_MCONF_HDR, 1)) <= 0)
-		return rc;
+	if (len <= 0)
+		return len;
 	rbuf_get_u16(r, &d->type);
 	rbuf_get_u32(r, &d->id);
 	return gm_desc_rest(r, d, len - GM_MCONF_HDR);

@@ -47,7 +47,7 @@ of_refuse(const struct of_ctx *c, enum of_err err)
 
 /* A slave may only read (1.3.5 section 6.3.6): PACKET_OUT, FLOW_MOD,
  * GROUP_MOD, PORT_MOD, TABLE_MOD, METER_MOD and TABLE_FEATURES with a
- * body get BAD_REQUEST/IS_SLAVE. */
+ * body get BAD_REQUEST/IS_SLAVE (the writes column of of_handlers). */
 int
 of_slave_refuse(const struct of_ctx *c)
 {
@@ -227,8 +227,6 @@ of_on_packet_out(const struct of_ctx *c)
 	struct of_packet_out	 po;
 	enum of_err		 err = OF_ERR_NONE;
 
-	if (of_slave_refuse(c))
-		return;
 	if (of_packet_out_decode(sw->version, c->body, &po, &err) == -1 ||
 	    of_actions_validate(sw->version, po.actions, po.actions_len,
 	    sw->sim->cfg.ports, &err) == -1 ||
@@ -322,15 +320,12 @@ of_on_flow_mod(const struct of_ctx *c)
 {
 	struct of_flow_mod	 fm;
 	enum of_err		 err = OF_ERR_NONE;
+	int			 ok;
 
-	if (of_slave_refuse(c))
-		return;
-	if (of_flow_mod_decode(c->sw->version, c->body, &fm, &err) == -1) {
-		of_flow_mod_take(c, NULL, err);
-		return;
-	}
-	of_nx_flow_mod10_table(c, &fm);		/* of_nx.c */
-	of_flow_mod_take(c, &fm, err);
+	ok = of_flow_mod_decode(c->sw->version, c->body, &fm, &err) == 0;
+	if (ok)
+		of_nx_flow_mod10_table(c, &fm);		/* of_nx.c */
+	of_flow_mod_take(c, ok ? &fm : NULL, err);
 }
 
 void
@@ -464,8 +459,6 @@ of_on_group_mod(const struct of_ctx *c)
 	enum of_err		 err = OF_ERR_NONE;
 	uint32_t		 before;
 
-	if (of_slave_refuse(c))
-		return;
 	if (!of_v13plus(sw->version)) {
 		of_refuse(c, OF_ERR_BAD_TYPE);
 		return;
@@ -559,8 +552,6 @@ of_on_port_mod(const struct of_ctx *c)
 	struct of_port_mod	pm;
 	enum of_err		err = OF_ERR_NONE;
 
-	if (of_slave_refuse(c))
-		return;
 	if (of_port_mod_check(c->sw, c->body, &pm, &err) == -1) {
 		of_refuse(c, err);
 		return;
@@ -995,6 +986,60 @@ of_on_multipart(const struct of_ctx *c)
 	}
 }
 
+/* TABLE_MOD: 1.4's vacancy events; before 1.4 the table-miss config it
+ * carries is 1.1's only, so a switch takes it silently. */
+static void
+of_on_table_mod(const struct of_ctx *c)
+{
+	if (c->sw->version >= OF_VERSION_14)
+		of_on_table_mod14(c);
+}
+
+/* The bundle messages' bodies start right after the header here; in
+ * 1.3 they come inside an ONF experimenter message (of_onf_on_msg). */
+static void
+of_on_bundle_ctl_msg(const struct of_ctx *c)
+{
+	of_on_bundle_control(c, c->body);
+}
+
+static void
+of_on_bundle_add_msg(const struct of_ctx *c)
+{
+	of_on_bundle_add_message(c, c->body);
+}
+
+/* Controller-to-switch messages; a type without a row (switch-to-
+ * controller messages, unknown types) gets BAD_TYPE.  writes: a slave
+ * may not send it (of_slave_refuse); the bundle handlers, also reached
+ * through ONF's experimenter message in 1.3, check that themselves. */
+static const struct of_handler {
+	void	(*fn)(const struct of_ctx *);
+	int	  writes;
+} of_handlers[OF_TYPE_UNKNOWN] = {
+	[OF_ECHO_REQUEST]		= { of_on_echo_request, 0 },
+	[OF_ECHO_REPLY]			= { of_on_echo_reply, 0 },
+	[OF_ERROR]			= { of_on_error, 0 },
+	[OF_EXPERIMENTER]		= { of_on_experimenter, 0 },
+	[OF_FEATURES_REQUEST]		= { of_on_features_request, 0 },
+	[OF_GET_CONFIG_REQUEST]		= { of_on_get_config, 0 },
+	[OF_SET_CONFIG]			= { of_on_set_config, 0 },
+	[OF_PACKET_OUT]			= { of_on_packet_out, 1 },
+	[OF_FLOW_MOD]			= { of_on_flow_mod, 1 },
+	[OF_PORT_MOD]			= { of_on_port_mod, 1 },
+	[OF_TABLE_MOD]			= { of_on_table_mod, 1 },
+	[OF_GROUP_MOD]			= { of_on_group_mod, 1 },
+	[OF_METER_MOD]			= { of_on_meter_mod, 1 },
+	[OF_BUNDLE_CONTROL]		= { of_on_bundle_ctl_msg, 0 },
+	[OF_BUNDLE_ADD_MESSAGE]		= { of_on_bundle_add_msg, 0 },
+	[OF_MULTIPART_REQUEST]		= { of_on_multipart, 0 },
+	[OF_BARRIER_REQUEST]		= { of_on_barrier, 0 },
+	[OF_QUEUE_GET_CONFIG_REQUEST]	= { of_on_queue_get_config, 0 },
+	[OF_ROLE_REQUEST]		= { of_on_role, 0 },
+	[OF_GET_ASYNC_REQUEST]		= { of_on_get_async, 0 },
+	[OF_SET_ASYNC]			= { of_on_set_async, 0 },
+};
+
 void
 of_handle(struct of_switch *sw, enum of_type t, const struct of_header *h,
     struct rbuf *body, const uint8_t *msg)
@@ -1002,38 +1047,8 @@ of_handle(struct of_switch *sw, enum of_type t, const struct of_header *h,
 	struct of_ctx	c = { sw, h, body, msg };
 
 	of_nx_tlv_bind(sw->owner->tlv_map);	/* tun_metadata's lengths */
-	switch (t) {
-	case OF_ECHO_REQUEST:		of_on_echo_request(&c); return;
-	case OF_ECHO_REPLY:		of_on_echo_reply(&c); return;
-	case OF_ERROR:			of_on_error(&c); return;
-	case OF_EXPERIMENTER:		of_on_experimenter(&c); return;
-	case OF_FEATURES_REQUEST:	of_on_features_request(&c); return;
-	case OF_GET_CONFIG_REQUEST:	of_on_get_config(&c); return;
-	case OF_SET_CONFIG:		of_on_set_config(&c); return;
-	case OF_PACKET_OUT:		of_on_packet_out(&c); return;
-	case OF_FLOW_MOD:		of_on_flow_mod(&c); return;
-	case OF_PORT_MOD:		of_on_port_mod(&c); return;
-	case OF_TABLE_MOD:		/* table-miss config: 1.1 only */
-		if (sw->version >= OF_VERSION_14)
-			of_on_table_mod14(&c);	/* vacancy events */
-		else
-			of_slave_refuse(&c);
-		return;
-	case OF_GROUP_MOD:		of_on_group_mod(&c); return;
-	case OF_METER_MOD:		of_on_meter_mod(&c); return;
-	case OF_BUNDLE_CONTROL:		of_on_bundle_control(&c, c.body);
-					return;
-	case OF_BUNDLE_ADD_MESSAGE:	of_on_bundle_add_message(&c, c.body);
-					return;
-	case OF_MULTIPART_REQUEST:	of_on_multipart(&c); return;
-	case OF_BARRIER_REQUEST:	of_on_barrier(&c); return;
-	case OF_QUEUE_GET_CONFIG_REQUEST: of_on_queue_get_config(&c); return;
-	case OF_ROLE_REQUEST:		of_on_role(&c); return;
-	case OF_GET_ASYNC_REQUEST:	of_on_get_async(&c); return;
-	case OF_SET_ASYNC:		of_on_set_async(&c); return;
-	default:
-		/* Switch-to-controller messages and unknown types. */
+	if ((unsigned)t >= OF_TYPE_UNKNOWN || of_handlers[t].fn == NULL)
 		of_refuse(&c, OF_ERR_BAD_TYPE);
-		return;
-	}
+	else if (!of_handlers[t].writes || !of_slave_refuse(&c))
+		of_handlers[t].fn(&c);
 }
