@@ -131,6 +131,45 @@ const struct of_field of_port_features[6] = {
 	OF_FIELD(struct of_port, max_speed),
 };
 
+const struct of_field of_port_counters[12] = {
+	OF_FIELD(struct of_port_stats, rx_packets),
+	OF_FIELD(struct of_port_stats, tx_packets),
+	OF_FIELD(struct of_port_stats, rx_bytes),
+	OF_FIELD(struct of_port_stats, tx_bytes),
+	OF_FIELD(struct of_port_stats, rx_dropped),
+	OF_FIELD(struct of_port_stats, tx_dropped),
+	OF_FIELD(struct of_port_stats, rx_errors),
+	OF_FIELD(struct of_port_stats, tx_errors),
+	OF_FIELD(struct of_port_stats, rx_frame_err),
+	OF_FIELD(struct of_port_stats, rx_over_err),
+	OF_FIELD(struct of_port_stats, rx_crc_err),
+	OF_FIELD(struct of_port_stats, collisions),
+};
+
+/* ofp_flow_desc's fixed fields after its length, 1.5.1 section 7.3.5.2,
+ * both ways. */
+const struct of_field of_flow_desc15[9] = {
+	OF_PAD(2),
+	OF_FIELD(struct of_flow_info, table_id),
+	OF_PAD(1),
+	OF_FIELD(struct of_flow_info, priority),
+	OF_FIELD(struct of_flow_info, idle_timeout),
+	OF_FIELD(struct of_flow_info, hard_timeout),
+	OF_FIELD(struct of_flow_info, flags),
+	OF_FIELD(struct of_flow_info, importance),
+	OF_FIELD(struct of_flow_info, cookie),
+};
+
+/* FLOW_REMOVED's fixed fields, 1.5.1 section 7.4.2. */
+const struct of_field of_flow_removed15[6] = {
+	OF_FIELD(struct of_flow_info, table_id),
+	OF_FIELD(struct of_flow_info, reason),
+	OF_FIELD(struct of_flow_info, priority),
+	OF_FIELD(struct of_flow_info, idle_timeout),
+	OF_FIELD(struct of_flow_info, hard_timeout),
+	OF_FIELD(struct of_flow_info, cookie),
+};
+
 /* A body of min to max bytes (BAD_LEN otherwise): fixed-size messages
  * must be exactly their size (need_exact), the others at least their
  * fixed part (need_min). */
@@ -1207,6 +1246,15 @@ ofp_port10_filter_out(uint32_t p)
 	return p == OF_PORT_ANY ? OFP10_PP_NONE : of_port_narrow10(p);
 }
 
+/* 1.0's FLOW_MOD fields between its 16-bit command and its 16-bit
+ * out_port (1.0 section 5.3.3), both ways. */
+static const struct of_field flow_mod10_fields[] = {
+	OF_FIELD(struct of_flow_mod, idle_timeout),
+	OF_FIELD(struct of_flow_mod, hard_timeout),
+	OF_FIELD(struct of_flow_mod, priority),
+	OF_FIELD(struct of_flow_mod, buffer_id),
+};
+
 int
 of_flow_mod10_fields(struct rbuf *r, struct of_flow_mod *fm, uint16_t *cmd,
     enum of_err *err)
@@ -1215,10 +1263,7 @@ of_flow_mod10_fields(struct rbuf *r, struct of_flow_mod *fm, uint16_t *cmd,
 
 	rbuf_get_u64(r, &fm->cookie);
 	rbuf_get_u16(r, cmd);
-	rbuf_get_u16(r, &fm->idle_timeout);
-	rbuf_get_u16(r, &fm->hard_timeout);
-	rbuf_get_u16(r, &fm->priority);
-	rbuf_get_u32(r, &fm->buffer_id);
+	of_fields_get(r, fm, flow_mod10_fields, OF_NFIELDS(flow_mod10_fields));
 	rbuf_get_u16(r, &port);
 	rbuf_get_u16(r, &flags);
 	fm->out_port = ofp_port10_filter(port);
@@ -1303,10 +1348,8 @@ of_flow_mod_encode(struct wbuf *w, uint8_t version, uint32_t xid,
 		ofp_match_put(w, version, &fm->match);
 		wbuf_put_u64(w, fm->cookie);
 		wbuf_put_u16(w, fm->command);
-		wbuf_put_u16(w, fm->idle_timeout);
-		wbuf_put_u16(w, fm->hard_timeout);
-		wbuf_put_u16(w, fm->priority);
-		wbuf_put_u32(w, fm->buffer_id);
+		of_fields_put(w, fm, flow_mod10_fields,
+		    OF_NFIELDS(flow_mod10_fields));
 		wbuf_put_u16(w, ofp_port10_filter_out(fm->out_port));
 		wbuf_put_u16(w, ff13_to_10(fm->flags));
 	} else {
@@ -1321,7 +1364,33 @@ of_flow_mod_encode(struct wbuf *w, uint8_t version, uint32_t xid,
 	return of_msg_end(w, start);
 }
 
-/* FLOW_REMOVED, 1.3 section 7.4.2 / 1.0 section 5.4.2. */
+/* FLOW_REMOVED, 1.3 section 7.4.2 / 1.0 section 5.4.2: the same fields
+ * but for 1.0's padding where 1.3 has table_id and hard_timeout. */
+static const struct of_field flow_removed13_fields[] = {
+	OF_FIELD(struct of_flow_info, cookie),
+	OF_FIELD(struct of_flow_info, priority),
+	OF_FIELD(struct of_flow_info, reason),
+	OF_FIELD(struct of_flow_info, table_id),
+	OF_FIELD(struct of_flow_info, duration_sec),
+	OF_FIELD(struct of_flow_info, duration_nsec),
+	OF_FIELD(struct of_flow_info, idle_timeout),
+	OF_FIELD(struct of_flow_info, hard_timeout),
+	OF_FIELD(struct of_flow_info, packet_count),
+	OF_FIELD(struct of_flow_info, byte_count),
+};
+static const struct of_field flow_removed10_fields[] = {
+	OF_FIELD(struct of_flow_info, cookie),
+	OF_FIELD(struct of_flow_info, priority),
+	OF_FIELD(struct of_flow_info, reason),
+	OF_PAD(1),
+	OF_FIELD(struct of_flow_info, duration_sec),
+	OF_FIELD(struct of_flow_info, duration_nsec),
+	OF_FIELD(struct of_flow_info, idle_timeout),
+	OF_PAD(2),
+	OF_FIELD(struct of_flow_info, packet_count),
+	OF_FIELD(struct of_flow_info, byte_count),
+};
+
 int
 of_flow_removed_encode(struct wbuf *w, uint8_t version, uint32_t xid,
     const struct of_flow_info *fi)
@@ -1333,23 +1402,15 @@ of_flow_removed_encode(struct wbuf *w, uint8_t version, uint32_t xid,
 		ofp15_flow_removed_put(w, fi);
 		return of_msg_end(w, start);
 	}
-	if (version == OF_VERSION_10)
+	if (version == OF_VERSION_10) {
 		ofp_match_put(w, version, fi->match);
-	wbuf_put_u64(w, fi->cookie);
-	wbuf_put_u16(w, fi->priority);
-	wbuf_put_u8(w, fi->reason);
-	wbuf_put_u8(w, version == OF_VERSION_10 ? 0 : fi->table_id);
-	wbuf_put_u32(w, fi->duration_sec);
-	wbuf_put_u32(w, fi->duration_nsec);
-	wbuf_put_u16(w, fi->idle_timeout);
-	if (version == OF_VERSION_10)
-		wbuf_put_zero(w, 2);
-	else
-		wbuf_put_u16(w, fi->hard_timeout);
-	wbuf_put_u64(w, fi->packet_count);
-	wbuf_put_u64(w, fi->byte_count);
-	if (version != OF_VERSION_10)
+		of_fields_put(w, fi, flow_removed10_fields,
+		    OF_NFIELDS(flow_removed10_fields));
+	} else {
+		of_fields_put(w, fi, flow_removed13_fields,
+		    OF_NFIELDS(flow_removed13_fields));
 		ofp_match_put(w, version, fi->match);
+	}
 	return of_msg_end(w, start);
 }
 

@@ -49,6 +49,16 @@ int	 of_fields_get(struct rbuf *, void *, const struct of_field *, size_t);
  * curr_speed and max_speed: 1.3 section 7.2.1, 1.4.1 A.2.1's ETHERNET. */
 #define OF_PORT_FEATURES_10	4
 extern const struct of_field of_port_features[6];
+/* An ofp_port_stats' counters: rx/tx packets, bytes, drops and errors,
+ * every version's first eight, then rx_frame_err, rx_over_err,
+ * rx_crc_err and collisions (1.4 moves those four into the ETHERNET
+ * property, 1.4.1 A.3.5.7). */
+#define OF_PORT_COUNTERS_COMMON	8
+extern const struct of_field of_port_counters[12];
+/* 1.5's ofp_flow_desc after its length (1.5.1 section 7.3.5.2) and
+ * FLOW_REMOVED's fixed fields (1.5.1 section 7.4.2). */
+extern const struct of_field of_flow_desc15[9];
+extern const struct of_field of_flow_removed15[6];
 /* The length field of a header's first OF_HEADER_LEN bytes, unchecked
  * (for framing: the whole message is not there yet). */
 static inline uint16_t

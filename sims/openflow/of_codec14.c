@@ -107,21 +107,15 @@ ofp14_port_stats_encode(struct wbuf *w, const struct of_port_stats *ps)
 	wbuf_put_u16(w, OFP14_PSPT_ETHERNET);
 	wbuf_put_u16(w, OFP14_PORT_STATS_PROP_ETH_LEN);
 	wbuf_put_zero(w, 4);
-	wbuf_put_u64(w, ps->rx_frame_err);
-	wbuf_put_u64(w, ps->rx_over_err);
-	wbuf_put_u64(w, ps->rx_crc_err);
-	wbuf_put_u64(w, ps->collisions);
+	of_fields_put(w, ps, of_port_counters + OF_PORT_COUNTERS_COMMON,
+	    OF_NFIELDS(of_port_counters) - OF_PORT_COUNTERS_COMMON);
 }
 
 int
 ofp14_port_stats_decode(struct rbuf *r, struct of_port_stats *ps)
 {
-	uint64_t	*v[] = { &ps->rx_packets, &ps->tx_packets, &ps->rx_bytes,
-			    &ps->tx_bytes, &ps->rx_dropped, &ps->tx_dropped,
-			    &ps->rx_errors, &ps->tx_errors };
 	struct rbuf	 e, body;
 	uint16_t	 len, type;
-	size_t		 i;
 
 	memset(ps, 0, sizeof(*ps));
 	if (rbuf_get_u16(r, &len) == -1 || len < OFP14_PORT_STATS_FIXED ||
@@ -131,17 +125,15 @@ ofp14_port_stats_decode(struct rbuf *r, struct of_port_stats *ps)
 	rbuf_get_u32(&e, &ps->port_no);
 	rbuf_get_u32(&e, &ps->duration_sec);
 	rbuf_get_u32(&e, &ps->duration_nsec);
-	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++)
-		rbuf_get_u64(&e, v[i]);
+	(void)of_fields_get(&e, ps, of_port_counters, OF_PORT_COUNTERS_COMMON);
 	while (rbuf_left(&e) > 0) {
 		if (prop_next(&e, &type, &body) == -1)
 			return -1;
 		if (type != OFP14_PSPT_ETHERNET || rbuf_skip(&body, 4) == -1)
 			continue;
-		rbuf_get_u64(&body, &ps->rx_frame_err);
-		rbuf_get_u64(&body, &ps->rx_over_err);
-		rbuf_get_u64(&body, &ps->rx_crc_err);
-		rbuf_get_u64(&body, &ps->collisions);
+		(void)of_fields_get(&body, ps,
+		    of_port_counters + OF_PORT_COUNTERS_COMMON,
+		    OF_NFIELDS(of_port_counters) - OF_PORT_COUNTERS_COMMON);
 	}
 	return 0;
 }
@@ -290,38 +282,14 @@ entry_len(struct wbuf *w, size_t start)
 	wbuf_set_u16(w, start, (uint16_t)(w->len - start));
 }
 
-/* ofp_flow_desc's fixed fields after its length, 1.5.1 section 7.3.5.2,
- * both ways. */
-static const struct of_field flow_desc15_fields[] = {
-	OF_PAD(2),
-	OF_FIELD(struct of_flow_info, table_id),
-	OF_PAD(1),
-	OF_FIELD(struct of_flow_info, priority),
-	OF_FIELD(struct of_flow_info, idle_timeout),
-	OF_FIELD(struct of_flow_info, hard_timeout),
-	OF_FIELD(struct of_flow_info, flags),
-	OF_FIELD(struct of_flow_info, importance),
-	OF_FIELD(struct of_flow_info, cookie),
-};
-
-/* FLOW_REMOVED's fixed fields, 1.5.1 section 7.4.2. */
-static const struct of_field flow_removed15_fields[] = {
-	OF_FIELD(struct of_flow_info, table_id),
-	OF_FIELD(struct of_flow_info, reason),
-	OF_FIELD(struct of_flow_info, priority),
-	OF_FIELD(struct of_flow_info, idle_timeout),
-	OF_FIELD(struct of_flow_info, hard_timeout),
-	OF_FIELD(struct of_flow_info, cookie),
-};
-
 /* ofp_flow_desc, 1.5.1 section 7.3.5.2. */
 void
 ofp15_flow_desc_put(struct wbuf *w, const struct of_flow_info *fi)
 {
 	size_t	start = entry_begin(w);
 
-	of_fields_put(w, fi, flow_desc15_fields,
-	    OF_NFIELDS(flow_desc15_fields));
+	of_fields_put(w, fi, of_flow_desc15,
+	    OF_NFIELDS(of_flow_desc15));
 	ofp_match_put(w, OF_VERSION_15, fi->match);
 	flow_oxs(w, fi);
 	if (fi->prog_len > 0)
@@ -353,8 +321,8 @@ ofp15_flow_stats_put(struct wbuf *w, uint8_t version, const void *arg)
 void
 ofp15_flow_removed_put(struct wbuf *w, const struct of_flow_info *fi)
 {
-	of_fields_put(w, fi, flow_removed15_fields,
-	    OF_NFIELDS(flow_removed15_fields));
+	of_fields_put(w, fi, of_flow_removed15,
+	    OF_NFIELDS(of_flow_removed15));
 	ofp_match_put(w, OF_VERSION_15, fi->match);
 	flow_oxs(w, fi);
 }
@@ -382,8 +350,8 @@ ofp15_flow_desc_get(struct rbuf *e, struct of_flow_info *fi,
 	uint16_t	res, len;
 
 	if (rbuf_left(e) < OFP15_FLOW_DESC_FIXED - 2 - 8 ||
-	    of_fields_get(e, fi, flow_desc15_fields,
-	    OF_NFIELDS(flow_desc15_fields)) == -1 ||
+	    of_fields_get(e, fi, of_flow_desc15,
+	    OF_NFIELDS(of_flow_desc15)) == -1 ||
 	    of_match_decode13(e, store, &err) == -1 ||
 	    rbuf_get_u16(e, &res) == -1 || rbuf_get_u16(e, &len) == -1 ||
 	    len < OFP15_STATS_HDR_LEN)
