@@ -69,22 +69,119 @@ bad(enum of_err *err, enum of_err e)
 	return -1;
 }
 
-/* Fixed-size messages must be exactly their size (BAD_LEN otherwise). */
-static int
-need_exact(const struct rbuf *r, size_t len, enum of_err *err)
+void
+of_fields_put(struct wbuf *w, const void *obj, const struct of_field *f,
+    size_t n)
 {
-	if (rbuf_left(r) != len)
-		return bad(err, OF_ERR_BAD_LEN);
+	const uint8_t	*p;
+	uint16_t	 v16;
+	uint32_t	 v32;
+	uint64_t	 v64;
+
+	for (; n > 0; f++, n--) {
+		p = (const uint8_t *)obj + f->off;
+		if (f->pad)
+			wbuf_put_zero(w, f->size);
+		else if (f->size == 1)
+			wbuf_put_u8(w, *p);
+		else if (f->size == 2) {
+			memcpy(&v16, p, sizeof(v16));
+			wbuf_put_u16(w, v16);
+		} else if (f->size == 4) {
+			memcpy(&v32, p, sizeof(v32));
+			wbuf_put_u32(w, v32);
+		} else {
+			memcpy(&v64, p, sizeof(v64));
+			wbuf_put_u64(w, v64);
+		}
+	}
+}
+
+/* -1 as soon as a field runs past the end (those before it are read). */
+int
+of_fields_get(struct rbuf *r, void *obj, const struct of_field *f, size_t n)
+{
+	uint8_t	*p;
+	int	 rv;
+
+	for (; n > 0; f++, n--) {
+		p = (uint8_t *)obj + f->off;
+		if (f->pad)
+			rv = rbuf_skip(r, f->size);
+		else if (f->size == 1)
+			rv = rbuf_get_u8(r, p);
+		else if (f->size == 2)
+			rv = rbuf_get_u16(r, (uint16_t *)(void *)p);
+		else if (f->size == 4)
+			rv = rbuf_get_u32(r, (uint32_t *)(void *)p);
+		else
+			rv = rbuf_get_u64(r, (uint64_t *)(void *)p);
+		if (rv == -1)
+			return -1;
+	}
 	return 0;
 }
 
+const struct of_field of_port_features[6] = {
+	OF_FIELD(struct of_port, curr),
+	OF_FIELD(struct of_port, advertised),
+	OF_FIELD(struct of_port, supported),
+	OF_FIELD(struct of_port, peer),
+	OF_FIELD(struct of_port, curr_speed),
+	OF_FIELD(struct of_port, max_speed),
+};
+
+const struct of_field of_port_counters[12] = {
+	OF_FIELD(struct of_port_stats, rx_packets),
+	OF_FIELD(struct of_port_stats, tx_packets),
+	OF_FIELD(struct of_port_stats, rx_bytes),
+	OF_FIELD(struct of_port_stats, tx_bytes),
+	OF_FIELD(struct of_port_stats, rx_dropped),
+	OF_FIELD(struct of_port_stats, tx_dropped),
+	OF_FIELD(struct of_port_stats, rx_errors),
+	OF_FIELD(struct of_port_stats, tx_errors),
+	OF_FIELD(struct of_port_stats, rx_frame_err),
+	OF_FIELD(struct of_port_stats, rx_over_err),
+	OF_FIELD(struct of_port_stats, rx_crc_err),
+	OF_FIELD(struct of_port_stats, collisions),
+};
+
+/* ofp_flow_desc's fixed fields after its length, 1.5.1 section 7.3.5.2,
+ * both ways. */
+const struct of_field of_flow_desc15[9] = {
+	OF_PAD(2),
+	OF_FIELD(struct of_flow_info, table_id),
+	OF_PAD(1),
+	OF_FIELD(struct of_flow_info, priority),
+	OF_FIELD(struct of_flow_info, idle_timeout),
+	OF_FIELD(struct of_flow_info, hard_timeout),
+	OF_FIELD(struct of_flow_info, flags),
+	OF_FIELD(struct of_flow_info, importance),
+	OF_FIELD(struct of_flow_info, cookie),
+};
+
+/* FLOW_REMOVED's fixed fields, 1.5.1 section 7.4.2. */
+const struct of_field of_flow_removed15[6] = {
+	OF_FIELD(struct of_flow_info, table_id),
+	OF_FIELD(struct of_flow_info, reason),
+	OF_FIELD(struct of_flow_info, priority),
+	OF_FIELD(struct of_flow_info, idle_timeout),
+	OF_FIELD(struct of_flow_info, hard_timeout),
+	OF_FIELD(struct of_flow_info, cookie),
+};
+
+/* A body of min to max bytes (BAD_LEN otherwise): fixed-size messages
+ * must be exactly their size (need_exact), the others at least their
+ * fixed part (need_min). */
 static int
-need_min(const struct rbuf *r, size_t len, enum of_err *err)
+need_len(const struct rbuf *r, size_t min, size_t max, enum of_err *err)
 {
-	if (rbuf_left(r) < len)
+	if (rbuf_left(r) < min || rbuf_left(r) > max)
 		return bad(err, OF_ERR_BAD_LEN);
 	return 0;
 }
+#define need_exact(r, len, err)	need_len((r), (len), (len), (err))
+#define need_min(r, len, err)	need_len((r), (len), SIZE_MAX, (err))
 
 /* Header, 1.3 section 7.1 / 1.0 section 5.1. */
 
@@ -759,14 +856,8 @@ ofp_port_encode(struct wbuf *w, uint8_t version, const struct of_port *p)
 	ofp_put_str(w, p->name, OFP_MAX_PORT_NAME_LEN);
 	wbuf_put_u32(w, p->config);
 	wbuf_put_u32(w, p->state);
-	wbuf_put_u32(w, p->curr);
-	wbuf_put_u32(w, p->advertised);
-	wbuf_put_u32(w, p->supported);
-	wbuf_put_u32(w, p->peer);
-	if (!v10) {
-		wbuf_put_u32(w, p->curr_speed);
-		wbuf_put_u32(w, p->max_speed);
-	}
+	of_fields_put(w, p, of_port_features,
+	    v10 ? OF_PORT_FEATURES_10 : OF_NFIELDS(of_port_features));
 	return w->err ? -1 : 0;
 }
 
@@ -790,17 +881,12 @@ of_port_decode(uint8_t version, struct rbuf *r, struct of_port *p)
 	    (version != OF_VERSION_10 && rbuf_skip(r, 2) == -1) ||
 	    rbuf_get_bytes(r, p->name, OFP_MAX_PORT_NAME_LEN) == -1 ||
 	    rbuf_get_u32(r, &p->config) == -1 ||
-	    rbuf_get_u32(r, &p->state) == -1 ||
-	    rbuf_get_u32(r, &p->curr) == -1 ||
-	    rbuf_get_u32(r, &p->advertised) == -1 ||
-	    rbuf_get_u32(r, &p->supported) == -1 ||
-	    rbuf_get_u32(r, &p->peer) == -1)
+	    rbuf_get_u32(r, &p->state) == -1)
 		return -1;
 	p->name[OFP_MAX_PORT_NAME_LEN - 1] = '\0';
-	if (version != OF_VERSION_10 && (rbuf_get_u32(r, &p->curr_speed) ==
-	    -1 || rbuf_get_u32(r, &p->max_speed) == -1))
-		return -1;
-	return 0;
+	return of_fields_get(r, p, of_port_features,
+	    version == OF_VERSION_10 ? OF_PORT_FEATURES_10 :
+	    OF_NFIELDS(of_port_features));
 }
 
 /* ofp_match header, the TLVs, padding to 8. */
@@ -910,6 +996,15 @@ of_switch_config_decode(struct rbuf *r, uint16_t *flags,
 
 /* PACKET_IN, 1.3 section 7.4.1 / 1.0 section 5.4.1. */
 
+/* 1.3's fixed fields before the match, both ways. */
+static const struct of_field packet_in13_fields[] = {
+	OF_FIELD(struct of_packet_in, buffer_id),
+	OF_FIELD(struct of_packet_in, total_len),
+	OF_FIELD(struct of_packet_in, reason),
+	OF_FIELD(struct of_packet_in, table_id),
+	OF_FIELD(struct of_packet_in, cookie),
+};
+
 static void
 packet_in13_body(struct wbuf *w, const struct of_packet_in *pi)
 {
@@ -923,11 +1018,8 @@ packet_in13_body(struct wbuf *w, const struct of_packet_in *pi)
 	of_match_init(&m);
 	if (of_match_set(&m, OXM_IN_PORT, port, NULL, sizeof(port)) == -1)
 		w->err = 1;
-	wbuf_put_u32(w, pi->buffer_id);
-	wbuf_put_u16(w, pi->total_len);
-	wbuf_put_u8(w, pi->reason);
-	wbuf_put_u8(w, pi->table_id);
-	wbuf_put_u64(w, pi->cookie);
+	of_fields_put(w, pi, packet_in13_fields,
+	    OF_NFIELDS(packet_in13_fields));
 	ofp_match_put(w, OF_VERSION_13, &m);
 	wbuf_put_zero(w, OFP13_PACKET_IN_PAD);
 }
@@ -976,11 +1068,8 @@ packet_in13_decode(struct rbuf *r, struct of_packet_in *pi, enum of_err *err)
 
 	if (need_min(r, OFP13_PACKET_IN_FIXED_BODY, err) == -1)
 		return -1;
-	rbuf_get_u32(r, &pi->buffer_id);
-	rbuf_get_u16(r, &pi->total_len);
-	rbuf_get_u8(r, &pi->reason);
-	rbuf_get_u8(r, &pi->table_id);
-	rbuf_get_u64(r, &pi->cookie);
+	of_fields_get(r, pi, packet_in13_fields,
+	    OF_NFIELDS(packet_in13_fields));
 	if (of_match_decode13(r, &m, err) == -1)
 		return -1;
 	if (rbuf_skip(r, OFP13_PACKET_IN_PAD) == -1)
@@ -1157,6 +1246,15 @@ ofp_port10_filter_out(uint32_t p)
 	return p == OF_PORT_ANY ? OFP10_PP_NONE : of_port_narrow10(p);
 }
 
+/* 1.0's FLOW_MOD fields between its 16-bit command and its 16-bit
+ * out_port (1.0 section 5.3.3), both ways. */
+static const struct of_field flow_mod10_fields[] = {
+	OF_FIELD(struct of_flow_mod, idle_timeout),
+	OF_FIELD(struct of_flow_mod, hard_timeout),
+	OF_FIELD(struct of_flow_mod, priority),
+	OF_FIELD(struct of_flow_mod, buffer_id),
+};
+
 int
 of_flow_mod10_fields(struct rbuf *r, struct of_flow_mod *fm, uint16_t *cmd,
     enum of_err *err)
@@ -1165,10 +1263,7 @@ of_flow_mod10_fields(struct rbuf *r, struct of_flow_mod *fm, uint16_t *cmd,
 
 	rbuf_get_u64(r, &fm->cookie);
 	rbuf_get_u16(r, cmd);
-	rbuf_get_u16(r, &fm->idle_timeout);
-	rbuf_get_u16(r, &fm->hard_timeout);
-	rbuf_get_u16(r, &fm->priority);
-	rbuf_get_u32(r, &fm->buffer_id);
+	of_fields_get(r, fm, flow_mod10_fields, OF_NFIELDS(flow_mod10_fields));
 	rbuf_get_u16(r, &port);
 	rbuf_get_u16(r, &flags);
 	fm->out_port = ofp_port10_filter(port);
@@ -1192,6 +1287,21 @@ flow_mod10_decode(struct rbuf *r, struct of_flow_mod *fm, enum of_err *err)
 	return 0;
 }
 
+/* 1.3's fixed fields before importance, both ways. */
+static const struct of_field flow_mod13_fields[] = {
+	OF_FIELD(struct of_flow_mod, cookie),
+	OF_FIELD(struct of_flow_mod, cookie_mask),
+	OF_FIELD(struct of_flow_mod, table_id),
+	OF_FIELD(struct of_flow_mod, command),
+	OF_FIELD(struct of_flow_mod, idle_timeout),
+	OF_FIELD(struct of_flow_mod, hard_timeout),
+	OF_FIELD(struct of_flow_mod, priority),
+	OF_FIELD(struct of_flow_mod, buffer_id),
+	OF_FIELD(struct of_flow_mod, out_port),
+	OF_FIELD(struct of_flow_mod, out_group),
+	OF_FIELD(struct of_flow_mod, flags),
+};
+
 /* 1.3's layout; 1.4 puts importance in the two bytes after flags
  * (1.4.1 A.3.4.1), which 1.3 pads. */
 static int
@@ -1200,17 +1310,7 @@ flow_mod13_decode(uint8_t version, struct rbuf *r, struct of_flow_mod *fm,
 {
 	if (need_min(r, OFP13_FLOW_MOD_FIXED_BODY, err) == -1)
 		return -1;
-	rbuf_get_u64(r, &fm->cookie);
-	rbuf_get_u64(r, &fm->cookie_mask);
-	rbuf_get_u8(r, &fm->table_id);
-	rbuf_get_u8(r, &fm->command);
-	rbuf_get_u16(r, &fm->idle_timeout);
-	rbuf_get_u16(r, &fm->hard_timeout);
-	rbuf_get_u16(r, &fm->priority);
-	rbuf_get_u32(r, &fm->buffer_id);
-	rbuf_get_u32(r, &fm->out_port);
-	rbuf_get_u32(r, &fm->out_group);
-	rbuf_get_u16(r, &fm->flags);
+	of_fields_get(r, fm, flow_mod13_fields, OF_NFIELDS(flow_mod13_fields));
 	if (version >= OF_VERSION_14)
 		rbuf_get_u16(r, &fm->importance);
 	else
@@ -1248,23 +1348,13 @@ of_flow_mod_encode(struct wbuf *w, uint8_t version, uint32_t xid,
 		ofp_match_put(w, version, &fm->match);
 		wbuf_put_u64(w, fm->cookie);
 		wbuf_put_u16(w, fm->command);
-	} else {
-		wbuf_put_u64(w, fm->cookie);
-		wbuf_put_u64(w, fm->cookie_mask);
-		wbuf_put_u8(w, fm->table_id);
-		wbuf_put_u8(w, fm->command);
-	}
-	wbuf_put_u16(w, fm->idle_timeout);
-	wbuf_put_u16(w, fm->hard_timeout);
-	wbuf_put_u16(w, fm->priority);
-	wbuf_put_u32(w, fm->buffer_id);
-	if (version == OF_VERSION_10) {
+		of_fields_put(w, fm, flow_mod10_fields,
+		    OF_NFIELDS(flow_mod10_fields));
 		wbuf_put_u16(w, ofp_port10_filter_out(fm->out_port));
 		wbuf_put_u16(w, ff13_to_10(fm->flags));
 	} else {
-		wbuf_put_u32(w, fm->out_port);
-		wbuf_put_u32(w, fm->out_group);
-		wbuf_put_u16(w, fm->flags);
+		of_fields_put(w, fm, flow_mod13_fields,
+		    OF_NFIELDS(flow_mod13_fields));
 		wbuf_put_u16(w, version >= OF_VERSION_14 ? fm->importance :
 		    0);
 		ofp_match_put(w, version, &fm->match);
@@ -1274,7 +1364,33 @@ of_flow_mod_encode(struct wbuf *w, uint8_t version, uint32_t xid,
 	return of_msg_end(w, start);
 }
 
-/* FLOW_REMOVED, 1.3 section 7.4.2 / 1.0 section 5.4.2. */
+/* FLOW_REMOVED, 1.3 section 7.4.2 / 1.0 section 5.4.2: the same fields
+ * but for 1.0's padding where 1.3 has table_id and hard_timeout. */
+static const struct of_field flow_removed13_fields[] = {
+	OF_FIELD(struct of_flow_info, cookie),
+	OF_FIELD(struct of_flow_info, priority),
+	OF_FIELD(struct of_flow_info, reason),
+	OF_FIELD(struct of_flow_info, table_id),
+	OF_FIELD(struct of_flow_info, duration_sec),
+	OF_FIELD(struct of_flow_info, duration_nsec),
+	OF_FIELD(struct of_flow_info, idle_timeout),
+	OF_FIELD(struct of_flow_info, hard_timeout),
+	OF_FIELD(struct of_flow_info, packet_count),
+	OF_FIELD(struct of_flow_info, byte_count),
+};
+static const struct of_field flow_removed10_fields[] = {
+	OF_FIELD(struct of_flow_info, cookie),
+	OF_FIELD(struct of_flow_info, priority),
+	OF_FIELD(struct of_flow_info, reason),
+	OF_PAD(1),
+	OF_FIELD(struct of_flow_info, duration_sec),
+	OF_FIELD(struct of_flow_info, duration_nsec),
+	OF_FIELD(struct of_flow_info, idle_timeout),
+	OF_PAD(2),
+	OF_FIELD(struct of_flow_info, packet_count),
+	OF_FIELD(struct of_flow_info, byte_count),
+};
+
 int
 of_flow_removed_encode(struct wbuf *w, uint8_t version, uint32_t xid,
     const struct of_flow_info *fi)
@@ -1286,23 +1402,15 @@ of_flow_removed_encode(struct wbuf *w, uint8_t version, uint32_t xid,
 		ofp15_flow_removed_put(w, fi);
 		return of_msg_end(w, start);
 	}
-	if (version == OF_VERSION_10)
+	if (version == OF_VERSION_10) {
 		ofp_match_put(w, version, fi->match);
-	wbuf_put_u64(w, fi->cookie);
-	wbuf_put_u16(w, fi->priority);
-	wbuf_put_u8(w, fi->reason);
-	wbuf_put_u8(w, version == OF_VERSION_10 ? 0 : fi->table_id);
-	wbuf_put_u32(w, fi->duration_sec);
-	wbuf_put_u32(w, fi->duration_nsec);
-	wbuf_put_u16(w, fi->idle_timeout);
-	if (version == OF_VERSION_10)
-		wbuf_put_zero(w, 2);
-	else
-		wbuf_put_u16(w, fi->hard_timeout);
-	wbuf_put_u64(w, fi->packet_count);
-	wbuf_put_u64(w, fi->byte_count);
-	if (version != OF_VERSION_10)
+		of_fields_put(w, fi, flow_removed10_fields,
+		    OF_NFIELDS(flow_removed10_fields));
+	} else {
+		of_fields_put(w, fi, flow_removed13_fields,
+		    OF_NFIELDS(flow_removed13_fields));
 		ofp_match_put(w, version, fi->match);
+	}
 	return of_msg_end(w, start);
 }
 

@@ -27,6 +27,38 @@ struct of_header {
 };
 
 int	 of_header_decode(struct rbuf *, struct of_header *);
+
+/*
+ * A fixed wire layout as a table, so that the one table both writes the
+ * fields (of_fields_put) and reads them back (of_fields_get): each row is
+ * a struct member, as many bytes on the wire as the member has (1, 2, 4 or
+ * 8, network order), or OF_PAD(n), n bytes of zero padding.
+ */
+struct of_field {
+	uint16_t	off;
+	uint8_t		size;
+	uint8_t		pad;
+};
+#define OF_FIELD(type, m)	{ offsetof(type, m), sizeof(((type *)0)->m), 0 }
+#define OF_PAD(n)		{ 0, (n), 1 }
+#define OF_NFIELDS(t)		(sizeof(t) / sizeof((t)[0]))
+void	 of_fields_put(struct wbuf *, const void *, const struct of_field *,
+	    size_t);
+int	 of_fields_get(struct rbuf *, void *, const struct of_field *, size_t);
+/* An ofp_port's curr, advertised, supported and peer (1.0 stops there),
+ * curr_speed and max_speed: 1.3 section 7.2.1, 1.4.1 A.2.1's ETHERNET. */
+#define OF_PORT_FEATURES_10	4
+extern const struct of_field of_port_features[6];
+/* An ofp_port_stats' counters: rx/tx packets, bytes, drops and errors,
+ * every version's first eight, then rx_frame_err, rx_over_err,
+ * rx_crc_err and collisions (1.4 moves those four into the ETHERNET
+ * property, 1.4.1 A.3.5.7). */
+#define OF_PORT_COUNTERS_COMMON	8
+extern const struct of_field of_port_counters[12];
+/* 1.5's ofp_flow_desc after its length (1.5.1 section 7.3.5.2) and
+ * FLOW_REMOVED's fixed fields (1.5.1 section 7.4.2). */
+extern const struct of_field of_flow_desc15[9];
+extern const struct of_field of_flow_removed15[6];
 /* The length field of a header's first OF_HEADER_LEN bytes, unchecked
  * (for framing: the whole message is not there yet). */
 static inline uint16_t

@@ -54,24 +54,15 @@ ofp14_port_encode(struct wbuf *w, const struct of_port *p)
 	wbuf_put_u16(w, OFP14_PDPT_ETHERNET);
 	wbuf_put_u16(w, OFP14_PORT_PROP_ETHERNET_LEN);
 	wbuf_put_zero(w, 4);
-	wbuf_put_u32(w, p->curr);
-	wbuf_put_u32(w, p->advertised);
-	wbuf_put_u32(w, p->supported);
-	wbuf_put_u32(w, p->peer);
-	wbuf_put_u32(w, p->curr_speed);
-	wbuf_put_u32(w, p->max_speed);
+	of_fields_put(w, p, of_port_features, OF_NFIELDS(of_port_features));
 }
 
 static void
 port_ethernet_get(struct rbuf *b, struct of_port *p)
 {
-	if (rbuf_skip(b, 4) == -1 || rbuf_get_u32(b, &p->curr) == -1 ||
-	    rbuf_get_u32(b, &p->advertised) == -1 ||
-	    rbuf_get_u32(b, &p->supported) == -1 ||
-	    rbuf_get_u32(b, &p->peer) == -1 ||
-	    rbuf_get_u32(b, &p->curr_speed) == -1)
-		return;
-	rbuf_get_u32(b, &p->max_speed);
+	if (rbuf_skip(b, 4) == 0)
+		(void)of_fields_get(b, p, of_port_features,
+		    OF_NFIELDS(of_port_features));
 }
 
 int
@@ -116,21 +107,15 @@ ofp14_port_stats_encode(struct wbuf *w, const struct of_port_stats *ps)
 	wbuf_put_u16(w, OFP14_PSPT_ETHERNET);
 	wbuf_put_u16(w, OFP14_PORT_STATS_PROP_ETH_LEN);
 	wbuf_put_zero(w, 4);
-	wbuf_put_u64(w, ps->rx_frame_err);
-	wbuf_put_u64(w, ps->rx_over_err);
-	wbuf_put_u64(w, ps->rx_crc_err);
-	wbuf_put_u64(w, ps->collisions);
+	of_fields_put(w, ps, of_port_counters + OF_PORT_COUNTERS_COMMON,
+	    OF_NFIELDS(of_port_counters) - OF_PORT_COUNTERS_COMMON);
 }
 
 int
 ofp14_port_stats_decode(struct rbuf *r, struct of_port_stats *ps)
 {
-	uint64_t	*v[] = { &ps->rx_packets, &ps->tx_packets, &ps->rx_bytes,
-			    &ps->tx_bytes, &ps->rx_dropped, &ps->tx_dropped,
-			    &ps->rx_errors, &ps->tx_errors };
 	struct rbuf	 e, body;
 	uint16_t	 len, type;
-	size_t		 i;
 
 	memset(ps, 0, sizeof(*ps));
 	if (rbuf_get_u16(r, &len) == -1 || len < OFP14_PORT_STATS_FIXED ||
@@ -140,17 +125,15 @@ ofp14_port_stats_decode(struct rbuf *r, struct of_port_stats *ps)
 	rbuf_get_u32(&e, &ps->port_no);
 	rbuf_get_u32(&e, &ps->duration_sec);
 	rbuf_get_u32(&e, &ps->duration_nsec);
-	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++)
-		rbuf_get_u64(&e, v[i]);
+	(void)of_fields_get(&e, ps, of_port_counters, OF_PORT_COUNTERS_COMMON);
 	while (rbuf_left(&e) > 0) {
 		if (prop_next(&e, &type, &body) == -1)
 			return -1;
 		if (type != OFP14_PSPT_ETHERNET || rbuf_skip(&body, 4) == -1)
 			continue;
-		rbuf_get_u64(&body, &ps->rx_frame_err);
-		rbuf_get_u64(&body, &ps->rx_over_err);
-		rbuf_get_u64(&body, &ps->rx_crc_err);
-		rbuf_get_u64(&body, &ps->collisions);
+		(void)of_fields_get(&body, ps,
+		    of_port_counters + OF_PORT_COUNTERS_COMMON,
+		    OF_NFIELDS(of_port_counters) - OF_PORT_COUNTERS_COMMON);
 	}
 	return 0;
 }
@@ -278,6 +261,17 @@ flow_oxs(struct wbuf *w, const struct of_flow_info *fi)
 	stats_end(w, s);
 }
 
+/* An entry that starts with its own 16-bit length: a placeholder that
+ * entry_len patches once the entry is whole. */
+static size_t
+entry_begin(struct wbuf *w)
+{
+	size_t	start = w->len;
+
+	wbuf_put_u16(w, 0);
+	return start;
+}
+
 static void
 entry_len(struct wbuf *w, size_t start)
 {
@@ -292,18 +286,10 @@ entry_len(struct wbuf *w, size_t start)
 void
 ofp15_flow_desc_put(struct wbuf *w, const struct of_flow_info *fi)
 {
-	size_t	start = w->len;
+	size_t	start = entry_begin(w);
 
-	wbuf_put_u16(w, 0);		/* length, entry_len */
-	wbuf_put_zero(w, 2);
-	wbuf_put_u8(w, fi->table_id);
-	wbuf_put_zero(w, 1);
-	wbuf_put_u16(w, fi->priority);
-	wbuf_put_u16(w, fi->idle_timeout);
-	wbuf_put_u16(w, fi->hard_timeout);
-	wbuf_put_u16(w, fi->flags);
-	wbuf_put_u16(w, fi->importance);
-	wbuf_put_u64(w, fi->cookie);
+	of_fields_put(w, fi, of_flow_desc15,
+	    OF_NFIELDS(of_flow_desc15));
 	ofp_match_put(w, OF_VERSION_15, fi->match);
 	flow_oxs(w, fi);
 	if (fi->prog_len > 0)
@@ -317,11 +303,10 @@ void
 ofp15_flow_stats_put(struct wbuf *w, uint8_t version, const void *arg)
 {
 	const struct of_flow_info	*fi = arg;
-	size_t				 start = w->len;
+	size_t				 start = entry_begin(w);
 
 	(void)version;
 
-	wbuf_put_u16(w, 0);
 	wbuf_put_zero(w, 2);
 	wbuf_put_u8(w, fi->table_id);
 	wbuf_put_u8(w, 0);
@@ -336,12 +321,8 @@ ofp15_flow_stats_put(struct wbuf *w, uint8_t version, const void *arg)
 void
 ofp15_flow_removed_put(struct wbuf *w, const struct of_flow_info *fi)
 {
-	wbuf_put_u8(w, fi->table_id);
-	wbuf_put_u8(w, fi->reason);
-	wbuf_put_u16(w, fi->priority);
-	wbuf_put_u16(w, fi->idle_timeout);
-	wbuf_put_u16(w, fi->hard_timeout);
-	wbuf_put_u64(w, fi->cookie);
+	of_fields_put(w, fi, of_flow_removed15,
+	    OF_NFIELDS(of_flow_removed15));
 	ofp_match_put(w, OF_VERSION_15, fi->match);
 	flow_oxs(w, fi);
 }
@@ -368,18 +349,10 @@ ofp15_flow_desc_get(struct rbuf *e, struct of_flow_info *fi,
 	enum of_err	err;
 	uint16_t	res, len;
 
-	if (rbuf_left(e) < OFP15_FLOW_DESC_FIXED - 2 - 8)
-		return -1;
-	rbuf_skip(e, 2);
-	rbuf_get_u8(e, &fi->table_id);
-	rbuf_skip(e, 1);
-	rbuf_get_u16(e, &fi->priority);
-	rbuf_get_u16(e, &fi->idle_timeout);
-	rbuf_get_u16(e, &fi->hard_timeout);
-	rbuf_get_u16(e, &fi->flags);
-	rbuf_get_u16(e, &fi->importance);
-	rbuf_get_u64(e, &fi->cookie);
-	if (of_match_decode13(e, store, &err) == -1 ||
+	if (rbuf_left(e) < OFP15_FLOW_DESC_FIXED - 2 - 8 ||
+	    of_fields_get(e, fi, of_flow_desc15,
+	    OF_NFIELDS(of_flow_desc15)) == -1 ||
+	    of_match_decode13(e, store, &err) == -1 ||
 	    rbuf_get_u16(e, &res) == -1 || rbuf_get_u16(e, &len) == -1 ||
 	    len < OFP15_STATS_HDR_LEN)
 		return -1;
@@ -442,9 +415,8 @@ void
 ofp14_flow_update_put(struct wbuf *w, uint8_t version, uint16_t event,
     const struct of_flow_info *fi, int instructions)
 {
-	size_t	start = w->len;
+	size_t	start = entry_begin(w);
 
-	wbuf_put_u16(w, 0);
 	wbuf_put_u16(w, event);
 	wbuf_put_u8(w, fi->table_id);
 	wbuf_put_u8(w, event == OF_FME_REMOVED ? fi->reason : 0);
@@ -510,11 +482,10 @@ void
 ofp14_table_desc_put(struct wbuf *w, uint8_t version, const void *arg)
 {
 	const struct of_table_desc	*td = arg;
-	size_t				 start = w->len;
+	size_t				 start = entry_begin(w);
 
 	(void)version;
 
-	wbuf_put_u16(w, 0);
 	wbuf_put_u8(w, td->table_id);
 	wbuf_put_zero(w, 1);
 	wbuf_put_u32(w, td->config);

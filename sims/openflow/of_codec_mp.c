@@ -405,14 +405,7 @@ table_entry(struct wbuf *w, uint8_t version, const void *arg)
 void
 ofp_port_counters_put(struct wbuf *w, const struct of_port_stats *ps)
 {
-	wbuf_put_u64(w, ps->rx_packets);
-	wbuf_put_u64(w, ps->tx_packets);
-	wbuf_put_u64(w, ps->rx_bytes);
-	wbuf_put_u64(w, ps->tx_bytes);
-	wbuf_put_u64(w, ps->rx_dropped);
-	wbuf_put_u64(w, ps->tx_dropped);
-	wbuf_put_u64(w, ps->rx_errors);
-	wbuf_put_u64(w, ps->tx_errors);
+	of_fields_put(w, ps, of_port_counters, OF_PORT_COUNTERS_COMMON);
 }
 
 /* ofp_port_stats: 1.3 section 7.3.5.6 (112 bytes), 1.0 (104 bytes). */
@@ -432,11 +425,7 @@ port_stats_entry(struct wbuf *w, uint8_t version, const void *arg)
 		wbuf_put_u32(w, ps->port_no);
 		wbuf_put_zero(w, 4);
 	}
-	ofp_port_counters_put(w, ps);
-	wbuf_put_u64(w, ps->rx_frame_err);
-	wbuf_put_u64(w, ps->rx_over_err);
-	wbuf_put_u64(w, ps->rx_crc_err);
-	wbuf_put_u64(w, ps->collisions);
+	of_fields_put(w, ps, of_port_counters, OF_NFIELDS(of_port_counters));
 	if (version != OF_VERSION_10) {
 		wbuf_put_u32(w, ps->duration_sec);
 		wbuf_put_u32(w, ps->duration_nsec);
@@ -823,12 +812,7 @@ int
 of_port_stats_next(uint8_t version, struct rbuf *entries,
     struct of_port_stats *ps)
 {
-	uint64_t	*v[] = { &ps->rx_packets, &ps->tx_packets, &ps->rx_bytes,
-			    &ps->tx_bytes, &ps->rx_dropped, &ps->tx_dropped,
-			    &ps->rx_errors, &ps->tx_errors, &ps->rx_frame_err,
-			    &ps->rx_over_err, &ps->rx_crc_err, &ps->collisions };
 	uint16_t	 p10;
-	size_t		 i;
 
 	if (rbuf_left(entries) == 0)
 		return 0;
@@ -843,9 +827,9 @@ of_port_stats_next(uint8_t version, struct rbuf *entries,
 	} else if (rbuf_get_u32(entries, &ps->port_no) == -1 ||
 	    rbuf_skip(entries, 4) == -1)
 		return -1;
-	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++)
-		if (rbuf_get_u64(entries, v[i]) == -1)
-			return -1;
+	if (of_fields_get(entries, ps, of_port_counters,
+	    OF_NFIELDS(of_port_counters)) == -1)
+		return -1;
 	if (version != OF_VERSION_10 &&
 	    (rbuf_get_u32(entries, &ps->duration_sec) == -1 ||
 	    rbuf_get_u32(entries, &ps->duration_nsec) == -1))

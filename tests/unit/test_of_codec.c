@@ -11,6 +11,7 @@
 #include "of_actions.h"
 #include "of_codec.h"
 #include "ofp.h"
+#include "ofp14.h"
 
 #define CHECK_CODEC_HDR_LEN	OF_HEADER_LEN
 #include "check_codec.h"
@@ -1753,6 +1754,56 @@ test_flow_stats_reply10(void)
 	test_flow_stats_reply(V10);
 }
 
+/* The layout tables that of_codec14.c and of_codec_mp.c share: their
+ * wire sizes are the spec's, and what of_fields_put writes of_fields_get
+ * reads back (a short reader stops with -1). */
+static size_t
+fields_wire_len(const struct of_field *f, size_t n)
+{
+	size_t	len = 0;
+
+	for (; n > 0; f++, n--)
+		len += f->size;
+	return len;
+}
+
+static void
+test_fields(void)
+{
+	struct of_port_stats	ps, back;
+	uint8_t			buf[128];
+	struct wbuf		wb;
+	struct rbuf		r;
+
+	CHECK(fields_wire_len(of_port_features, OF_PORT_FEATURES_10) == 16 &&
+	    fields_wire_len(of_port_features, OF_NFIELDS(of_port_features)) ==
+	    24, "port features: 16 bytes in 1.0, 24 in 1.3");
+	CHECK(fields_wire_len(of_port_counters, OF_NFIELDS(of_port_counters))
+	    == OFP10_PORT_STATS_LEN - 8 && OFP13_PORT_STATS_LEN - 16 ==
+	    fields_wire_len(of_port_counters, OF_NFIELDS(of_port_counters)),
+	    "port counters: ofp_port_stats less port_no, pad, durations");
+	CHECK(fields_wire_len(of_flow_desc15, OF_NFIELDS(of_flow_desc15)) ==
+	    OFP15_FLOW_DESC_FIXED - 2 - 8 && fields_wire_len(of_flow_removed15,
+	    OF_NFIELDS(of_flow_removed15)) == 16,
+	    "1.5 flow_desc and FLOW_REMOVED fixed fields");
+	memset(&ps, 0, sizeof(ps));
+	ps.rx_packets = 1;
+	ps.tx_errors = 0x0102030405060708ull;
+	ps.collisions = UINT64_MAX;
+	wbuf_init(&wb, buf, sizeof(buf));
+	of_fields_put(&wb, &ps, of_port_counters, OF_NFIELDS(of_port_counters));
+	memset(&back, 0, sizeof(back));
+	rbuf_init(&r, buf, wb.len);
+	CHECK(!wb.err && wb.len == 96 && buf[7] == 1 && buf[56] == 1 &&
+	    buf[63] == 8 && of_fields_get(&r, &back, of_port_counters,
+	    OF_NFIELDS(of_port_counters)) == 0 &&
+	    memcmp(&ps, &back, sizeof(ps)) == 0 && rbuf_left(&r) == 0,
+	    "port counters written in network order and read back");
+	rbuf_init(&r, buf, wb.len - 1);
+	CHECK(of_fields_get(&r, &back, of_port_counters,
+	    OF_NFIELDS(of_port_counters)) == -1, "short counters refused");
+}
+
 static const struct check_case cases[] = {
 	CASE(test_header),
 	CASE(test_types),
@@ -1781,6 +1832,7 @@ static const struct check_case cases[] = {
 	CASE(test_table_port_replies),
 	CASE(test_table_features),
 	CASE(test_wbuf_overflow),
+	CASE(test_fields),
 };
 
 int
