@@ -132,7 +132,11 @@ static void	ofc_drained(struct bufferevent *, void *);
 static void	ofc_event(struct bufferevent *, short, void *);
 static void	ofc_role_request(struct ofc_conn *);
 static void	ofc_round_answered(struct ofc_conn *);
-static void	ofc_on_role_msg(struct of_ctl *, enum of_type,
+static void	ofc_on_error(struct ofc_conn *, const struct of_header *,
+		    struct rbuf *);
+static void	ofc_on_role_reply(struct ofc_conn *,
+		    const struct of_header *, struct rbuf *);
+static void	ofc_on_role_status(struct ofc_conn *,
 		    const struct of_header *, struct rbuf *);
 static void	ofc_close(struct ofc_conn *);
 static void	ofc_hello_wait_add(struct ofc_conn *);
@@ -722,12 +726,14 @@ ofc_on_port_stats(struct ofc_conn *c, struct rbuf *entries)
 }
 
 static void
-ofc_on_port_status(struct ofc_conn *c, struct rbuf *body)
+ofc_on_port_status(struct ofc_conn *c, const struct of_header *h,
+    struct rbuf *body)
 {
 	struct of_ctl	*oc = c->oc;
 	struct of_port	p;
 	uint8_t		reason;
 
+	(void)h;
 	if (of_port_status_decode(c->version, body, &reason, &p) == -1) {
 		oc->st.bad_messages++;
 		return;
@@ -1008,7 +1014,8 @@ ofc_on_multipart(struct ofc_conn *c, const struct of_header *h,
 }
 
 static void
-ofc_on_packet_in(struct ofc_conn *c, struct rbuf *body)
+ofc_on_packet_in(struct ofc_conn *c, const struct of_header *h,
+    struct rbuf *body)
 {
 	struct of_ctl	*oc = c->oc;
 	struct of_packet_in	pi;
@@ -1190,24 +1197,52 @@ ofc_hello_stop(struct of_ctl *oc)
 	oc->hello_logged_ns = oc->hello_logged_n = 0;
 }
 
-/* An ERROR for the northbound (its own copy of the body: the role
- * messages read it after). */
 static void
-ofc_error_hook(struct ofc_conn *c, const struct of_header *h,
-    struct rbuf b)
+ofc_on_echo(struct ofc_conn *c, const struct of_header *h, struct rbuf *body)
+{
+	of_echo_encode(ofc_buf(c->oc), c->version, OF_ECHO_REPLY, h->xid,
+	    rbuf_ptr(body), rbuf_left(body));
+	ofc_send(c);
+}
+
+static void
+ofc_on_barrier(struct ofc_conn *c, const struct of_header *h,
+    struct rbuf *body)
 {
 	struct of_ctl	*oc = c->oc;
-	uint16_t	 type, code;
 
-	if (oc->hooks.error != NULL && of_error_decode(&b, &type, &code) == 0)
-		oc->hooks.error(c->dpid, h->xid, type, code, oc->hooks.arg);
+	(void)body;
+	if (h->xid & CTL_NB_XID) {	/* of_ctl_barrier's */
+		if (oc->hooks.barrier != NULL)
+			oc->hooks.barrier(c->dpid, h->xid, oc->hooks.arg);
+		return;
+	}
+	if (c->barriers_out > 0)
+		c->barriers_out--;
+	oc->st.barriers_acked++;
+	ofc_advance(c);
 }
+
+/* What a READY connection does with each message type it takes; the
+ * others are dropped. */
+typedef void	ofc_msg_fn(struct ofc_conn *, const struct of_header *,
+		    struct rbuf *);
+static ofc_msg_fn *const ofc_msg_fns[OF_TYPE_UNKNOWN] = {
+	[OF_ECHO_REQUEST] = ofc_on_echo,
+	[OF_FEATURES_REPLY] = ofc_on_features,
+	[OF_BARRIER_REPLY] = ofc_on_barrier,
+	[OF_MULTIPART_REPLY] = ofc_on_multipart,
+	[OF_PACKET_IN] = ofc_on_packet_in,
+	[OF_PORT_STATUS] = ofc_on_port_status,
+	[OF_ERROR] = ofc_on_error,
+	[OF_ROLE_REPLY] = ofc_on_role_reply,
+	[OF_EXPERIMENTER] = ofc_on_role_status,
+};
 
 static void
 ofc_dispatch(struct ofc_conn *c, const struct of_header *h,
     const uint8_t *msg)
 {
-	struct of_ctl	*oc = c->oc;
 	struct rbuf	body;
 	enum of_type	t = of_type_from_wire(h->version, h->type);
 
@@ -1219,46 +1254,8 @@ ofc_dispatch(struct ofc_conn *c, const struct of_header *h,
 			ofc_hello_wait_del(c);
 		return;
 	}
-	switch (t) {
-	case OF_ECHO_REQUEST:
-		of_echo_encode(ofc_buf(oc), c->version, OF_ECHO_REPLY, h->xid,
-		    rbuf_ptr(&body), rbuf_left(&body));
-		ofc_send(c);
-		return;
-	case OF_FEATURES_REPLY:
-		ofc_on_features(c, h, &body);
-		return;
-	case OF_BARRIER_REPLY:
-		if (h->xid & CTL_NB_XID) {	/* of_ctl_barrier's */
-			if (oc->hooks.barrier != NULL)
-				oc->hooks.barrier(c->dpid, h->xid,
-				    oc->hooks.arg);
-			return;
-		}
-		if (c->barriers_out > 0)
-			c->barriers_out--;
-		oc->st.barriers_acked++;
-		ofc_advance(c);
-		return;
-	case OF_MULTIPART_REPLY:
-		ofc_on_multipart(c, h, &body);
-		return;
-	case OF_PACKET_IN:
-		ofc_on_packet_in(c, &body);
-		return;
-	case OF_PORT_STATUS:
-		ofc_on_port_status(c, &body);
-		return;
-	case OF_ERROR:
-		ofc_error_hook(c, h, body);
-		/* FALLTHROUGH */
-	case OF_ROLE_REPLY:
-	case OF_EXPERIMENTER:
-		ofc_on_role_msg(oc, t, h, &body);
-		return;
-	default:
-		return;
-	}
+	if (t < OF_TYPE_UNKNOWN && ofc_msg_fns[t] != NULL)
+		ofc_msg_fns[t](c, h, &body);
 }
 
 static void
@@ -1638,38 +1635,56 @@ ofc_gen_seen(struct of_ctl *oc, uint64_t gen)
  * What a switch says of roles: ROLE_REPLY, ROLE_STATUS (ONF extension
  * 191 in 1.3: another member took master, this one is slave there) and
  * the errors a cluster member must count (a stale claim, a write
- * refused to a slave).
+ * refused to a slave).  An ERROR goes to the northbound first, with its
+ * own copy of the body.
  */
 static void
-ofc_on_role_msg(struct of_ctl *oc, enum of_type t, const struct of_header *h,
+ofc_on_error(struct ofc_conn *c, const struct of_header *h, struct rbuf *b)
+{
+	struct of_ctl	*oc = c->oc;
+	struct rbuf	 nb = *b;
+	uint16_t	 type = 0, code = 0;
+
+	if (oc->hooks.error != NULL && of_error_decode(&nb, &type, &code) == 0)
+		oc->hooks.error(c->dpid, h->xid, type, code, oc->hooks.arg);
+	oc->st.errors_received++;
+	if (of_error_decode(b, &type, &code) == -1)
+		return;
+	if (type == CTL_ET_ROLE_FAILED)
+		oc->st.role_refused++;
+	else if (type == CTL_ET_BAD_REQUEST && code == CTL_BRC_IS_SLAVE)
+		oc->st.is_slave_errors++;
+}
+
+static void
+ofc_on_role_reply(struct ofc_conn *c, const struct of_header *h,
     struct rbuf *b)
 {
+	struct of_ctl	*oc = c->oc;
 	enum of_err	err;
 	uint64_t	gen;
 	uint32_t	role;
-	uint16_t	type = 0, code = 0;
+
+	(void)h;
+	if (of_role_decode(b, &role, &gen, &err) == -1) {
+		oc->st.bad_messages++;
+		return;
+	}
+	oc->st.role_replies++;
+	ofc_gen_seen(oc, gen);
+}
+
+/* An EXPERIMENTER message: only ROLE_STATUS is read. */
+static void
+ofc_on_role_status(struct ofc_conn *c, const struct of_header *h,
+    struct rbuf *b)
+{
+	struct of_ctl	*oc = c->oc;
+	uint64_t	gen;
+	uint32_t	role;
 	uint8_t		reason;
 
 	(void)h;
-	if (t == OF_ERROR) {
-		oc->st.errors_received++;
-		if (of_error_decode(b, &type, &code) == -1)
-			return;
-		if (type == CTL_ET_ROLE_FAILED)
-			oc->st.role_refused++;
-		else if (type == CTL_ET_BAD_REQUEST && code == CTL_BRC_IS_SLAVE)
-			oc->st.is_slave_errors++;
-		return;
-	}
-	if (t == OF_ROLE_REPLY) {
-		if (of_role_decode(b, &role, &gen, &err) == -1) {
-			oc->st.bad_messages++;
-			return;
-		}
-		oc->st.role_replies++;
-		ofc_gen_seen(oc, gen);
-		return;
-	}
 	if (of_role_status_decode(b, &role, &reason, &gen) == 0) {
 		oc->st.role_status++;
 		ofc_gen_seen(oc, gen);
