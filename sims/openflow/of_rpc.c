@@ -49,7 +49,7 @@ struct ofrpc_item {
  * /opendaylight-inventory:nodes/opendaylight-inventory:node[
  * opendaylight-inventory:id='openflow:1'] in JSON (RFC 7951 section 6.11).
  */
-int
+static int
 ofrpc_node_ref(const char *s, uint64_t *dpid)
 {
 	const char	*p, *e;
@@ -68,7 +68,7 @@ ofrpc_node_ref(const char *s, uint64_t *dpid)
 
 /* The node an input names (its "node" leaf), which must be connected
  * for a direct push; -1 after an error reply. */
-static int
+int
 ofrpc_node(struct http_req *h, const struct doc_node *in, int direct,
     uint64_t *dpid)
 {
