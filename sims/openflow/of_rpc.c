@@ -196,11 +196,8 @@ ofrpc_items(struct http_req *h, const struct doc_node *in, int ds,
 	struct ofrpc_item	*items;
 	struct doc_iter		 it;
 	struct doc_node		 e;
-	size_t			 cnt = 0;
+	size_t			 cnt = of_restconf_entries(in, list);
 
-	doc_iter_init(&it, in, list);
-	while (doc_iter_next(&it, &e) == 1)
-		cnt++;
 	items = xcalloc(cnt ? cnt : 1, sizeof(*items));
 	*n = 0;
 	doc_iter_init(&it, in, list);
