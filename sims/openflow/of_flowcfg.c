@@ -78,7 +78,7 @@ struct fc_node {
 	size_t		  rpc_nb;
 	uint64_t	  rpc_n;
 	uint64_t	  rpc_seq;
-	struct op_node	 *ports;	/* of_ports.c's, NULL: none yet */
+	struct op_node	  ports;	/* of_ports.c's */
 };
 
 static struct fc_node	*nodes;		/* uthash head */
@@ -832,7 +832,7 @@ fc_node_get(uint64_t dpid, int create)
 	return n;
 }
 
-struct op_node **
+struct op_node *
 fc_node_ports(struct fc_node *n)
 {
 	return &n->ports;
@@ -1371,7 +1371,7 @@ fc_stop(void)
 				free(f);
 			}
 		fc_rpc_clear(n);
-		op_node_free(n->ports);
+		op_node_clear(&n->ports);
 		free(n->by_id);
 		free(n->by_m);
 		free(n->cnt);

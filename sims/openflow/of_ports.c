@@ -18,12 +18,6 @@
 
 #define OP_MAX_PORTS	4096	/* per node: more are not kept */
 
-/* A node's ports, kept in its node of the inventory (fc_node_ports). */
-struct op_node {
-	uint8_t		 version;
-	struct op_port	*ports;
-	size_t		 n, cap;
-};
 
 static const struct doc_module op_fni_mod = {
 	"flow-node-inventory", "urn:opendaylight:flow:inventory"
@@ -36,16 +30,8 @@ static struct op_node *
 op_node(uint64_t dpid, int create)
 {
 	struct fc_node	*fn = fc_node_get(dpid, create);
-	struct op_node	**p;
 
-	if (fn == NULL)
-		return NULL;
-	p = fc_node_ports(fn);
-	if (*p == NULL && create) {
-		*p = xcalloc(1, sizeof(**p));
-		(*p)->version = OF_VERSION_13;
-	}
-	return *p;
+	return fn != NULL ? fc_node_ports(fn) : NULL;
 }
 
 static struct op_port *
@@ -125,12 +111,10 @@ op_link(uint64_t src, uint32_t src_port, uint64_t dst, uint32_t dst_port,
 }
 
 void
-op_node_free(struct op_node *n)
+op_node_clear(struct op_node *n)
 {
-	if (n == NULL)
-		return;
 	free(n->ports);
-	free(n);
+	memset(n, 0, sizeof(*n));
 }
 
 const struct op_port *
