@@ -132,8 +132,13 @@ static void	ofc_drained(struct bufferevent *, void *);
 static void	ofc_event(struct bufferevent *, short, void *);
 static void	ofc_role_request(struct ofc_conn *);
 static void	ofc_round_answered(struct ofc_conn *);
-static void	ofc_on_role_msg(struct of_ctl *, enum of_type,
-		    const struct of_header *, struct rbuf *);
+/* A message from a switch, as its handlers take it. */
+struct ofc_msg {
+	const struct of_header	*h;
+	enum of_type		 t;
+	struct rbuf		 body;	/* after the header */
+};
+static void	ofc_on_role_msg(struct ofc_conn *, struct ofc_msg *);
 static void	ofc_close(struct ofc_conn *);
 static void	ofc_hello_wait_add(struct ofc_conn *);
 static void	ofc_hello_wait_del(struct ofc_conn *);
@@ -707,8 +712,11 @@ ofc_ports(struct ofc_conn *c, uint8_t reason, struct rbuf *r)
 	}
 }
 
+/* A part of a PORT_STATS reply: handed to the hooks; the last part of
+ * the round's request answers the round. */
 static void
-ofc_on_port_stats(struct ofc_conn *c, struct rbuf *entries)
+ofc_on_port_stats(struct ofc_conn *c, uint32_t xid, uint16_t flags,
+    struct rbuf *entries)
 {
 	struct of_ctl	*oc = c->oc;
 	struct of_port_stats	ps;
@@ -719,16 +727,20 @@ ofc_on_port_stats(struct ofc_conn *c, struct rbuf *entries)
 			oc->hooks.port_stats(c->dpid, &ps, oc->hooks.arg);
 	if (rc == -1)
 		oc->st.bad_messages++;
+	if (xid == c->port_xid && (flags & OF_MPF_MORE) == 0) {
+		c->port_xid = 0;
+		ofc_round_answered(c);
+	}
 }
 
 static void
-ofc_on_port_status(struct ofc_conn *c, struct rbuf *body)
+ofc_on_port_status(struct ofc_conn *c, struct ofc_msg *m)
 {
 	struct of_ctl	*oc = c->oc;
 	struct of_port	p;
 	uint8_t		reason;
 
-	if (of_port_status_decode(c->version, body, &reason, &p) == -1) {
+	if (of_port_status_decode(c->version, &m->body, &reason, &p) == -1) {
 		oc->st.bad_messages++;
 		return;
 	}
@@ -743,14 +755,13 @@ ofc_on_port_status(struct ofc_conn *c, struct rbuf *body)
 }
 
 static void
-ofc_on_features(struct ofc_conn *c, const struct of_header *h,
-    struct rbuf *body)
+ofc_on_features(struct ofc_conn *c, struct ofc_msg *m)
 {
 	struct of_ctl	*oc = c->oc;
 	struct of_features	f;
 	uint32_t		p;
 
-	if (of_features_reply_decode(c->version, body, &f) == -1) {
+	if (of_features_reply_decode(c->version, &m->body, &f) == -1) {
 		oc->st.bad_messages++;
 		return;
 	}
@@ -760,7 +771,7 @@ ofc_on_features(struct ofc_conn *c, const struct of_header *h,
 		return;
 	c->dpid = f.datapath_id;
 	/* 1.0 lists its 48-byte ports after the 32-byte reply. */
-	c->nports = c->version == OF_VERSION_10 ? (h->length - 32) / 48 : 0;
+	c->nports = c->version == OF_VERSION_10 ? (m->h->length - 32) / 48 : 0;
 	ofc_maybe_new_round(oc);
 	c->state = CTL_READY;
 	oc->st.switches++;
@@ -774,7 +785,7 @@ ofc_on_features(struct ofc_conn *c, const struct of_header *h,
 	ofc_hash_add(c);
 	if (oc->hooks.connected != NULL)
 		oc->hooks.connected(c->dpid, c->version, oc->hooks.arg);
-	ofc_ports(c, OF_PR_ADD, body);
+	ofc_ports(c, OF_PR_ADD, &m->body);
 	if ((oc->cfg.lldp || oc->hooks.port != NULL) &&
 	    c->version == OF_VERSION_13) {
 		of_mp_request_encode(ofc_buf(oc), c->version, ++c->xid,
@@ -952,8 +963,7 @@ ofc_poll_tick(evutil_socket_t fd, short what, void *arg)
 }
 
 static void
-ofc_on_multipart(struct ofc_conn *c, const struct of_header *h,
-    struct rbuf *body)
+ofc_on_multipart(struct ofc_conn *c, struct ofc_msg *m)
 {
 	struct of_ctl	*oc = c->oc;
 	struct rbuf		entries;
@@ -963,7 +973,7 @@ ofc_on_multipart(struct ofc_conn *c, const struct of_header *h,
 	uint16_t		flags;
 	int			rc;
 
-	if (of_mp_reply_decode(c->version, body, &mp, &flags, &entries)
+	if (of_mp_reply_decode(c->version, &m->body, &mp, &flags, &entries)
 	    == -1) {
 		oc->st.bad_messages++;
 		return;
@@ -976,23 +986,19 @@ ofc_on_multipart(struct ofc_conn *c, const struct of_header *h,
 		return;
 	}
 	if (mp == OF_MP_PORT_STATS) {
-		ofc_on_port_stats(c, &entries);
-		if (h->xid == c->port_xid && (flags & OF_MPF_MORE) == 0) {
-			c->port_xid = 0;
-			ofc_round_answered(c);
-		}
+		ofc_on_port_stats(c, m->h->xid, flags, &entries);
 		return;
 	}
-	if (mp == OF_MP_FLOW && h->xid == c->poll_xid && c->poll_xid != 0) {
+	if (mp == OF_MP_FLOW && m->h->xid == c->poll_xid && c->poll_xid != 0) {
 		ofc_on_poll(c, flags, &entries);
 		return;
 	}
 	if (mp != OF_MP_FLOW && oc->hooks.mp_reply != NULL) {
-		oc->hooks.mp_reply(c->dpid, (int)mp, flags, h->xid, &entries,
+		oc->hooks.mp_reply(c->dpid, (int)mp, flags, m->h->xid, &entries,
 		    oc->hooks.arg);
 		return;
 	}
-	if (mp != OF_MP_FLOW || h->xid != c->stats_xid)
+	if (mp != OF_MP_FLOW || m->h->xid != c->stats_xid)
 		return;
 	while ((rc = of_flow_stats_next(c->version, &entries, &fi, &store))
 	    == 1)
@@ -1007,42 +1013,30 @@ ofc_on_multipart(struct ofc_conn *c, const struct of_header *h,
 	}
 }
 
+/* What a PACKET_IN not for LLDP is answered with (--pktin-reply): the
+ * buffered packet flooded, or a flow that floods it and its like. */
 static void
-ofc_on_packet_in(struct ofc_conn *c, struct rbuf *body)
+ofc_pktin_answer(struct ofc_conn *c, const struct of_packet_in *pi)
 {
-	struct of_ctl	*oc = c->oc;
-	struct of_packet_in	pi;
-	struct of_packet_out	po;
-	struct of_flow_mod	fm;
-	enum of_err		err;
-	uint8_t			act[16], prog[CTL_PROG_MAX];
-	struct wbuf		w;
+	struct of_ctl		*oc = c->oc;
+	struct of_packet_out	 po;
+	struct of_flow_mod	 fm;
+	uint8_t			 act[16], prog[CTL_PROG_MAX];
+	struct wbuf		 w;
 
-	if (of_packet_in_decode(c->version, body, &pi, &err) == -1) {
-		oc->st.bad_messages++;
-		return;
-	}
-	oc->st.packet_ins++;
-	if (pi.data_len >= 14 && pi.data[12] == 0x88 && pi.data[13] == 0xcc) {
-		ofc_lldp_seen(c, pi.in_port, pi.data, pi.data_len);
-		return;
-	}
-	if (oc->cfg.pktin_reply == OF_CTL_PKTIN_IGNORE ||
-	    pi.buffer_id == CTL_NO_BUFFER)
-		return;
 	if (oc->cfg.pktin_reply == OF_CTL_PKTIN_PACKET_OUT) {
 		wbuf_init(&w, act, sizeof(act));
 		ofc_output_action(&w, c->version, OF_PORT_FLOOD);
 		memset(&po, 0, sizeof(po));
-		po.buffer_id = pi.buffer_id;
-		po.in_port = pi.in_port;
+		po.buffer_id = pi->buffer_id;
+		po.in_port = pi->in_port;
 		po.actions = act;
 		po.actions_len = w.len;
 		of_packet_out_encode(ofc_buf(oc), c->version, ++c->xid, &po);
 	} else {
-		ofc_flow(c, pi.buffer_id & 0xffffff, OF_FC_ADD, OF_PORT_FLOOD,
+		ofc_flow(c, pi->buffer_id & 0xffffff, OF_FC_ADD, OF_PORT_FLOOD,
 		    &fm, prog);
-		fm.buffer_id = pi.buffer_id;
+		fm.buffer_id = pi->buffer_id;
 		fm.idle_timeout = 60;
 		of_flow_mod_encode(ofc_buf(oc), c->version, ++c->xid, &fm);
 		oc->st.flow_mods_sent++;
@@ -1051,17 +1045,39 @@ ofc_on_packet_in(struct ofc_conn *c, struct rbuf *body)
 }
 
 static void
-ofc_on_hello(struct ofc_conn *c, const struct of_header *h, struct rbuf *b)
+ofc_on_packet_in(struct ofc_conn *c, struct ofc_msg *m)
+{
+	struct of_ctl		*oc = c->oc;
+	struct of_packet_in	 pi;
+	enum of_err		 err;
+
+	if (of_packet_in_decode(c->version, &m->body, &pi, &err) == -1) {
+		oc->st.bad_messages++;
+		return;
+	}
+	oc->st.packet_ins++;
+	if (pi.data_len >= 14 && pi.data[12] == 0x88 && pi.data[13] == 0xcc) {
+		ofc_lldp_seen(c, pi.in_port, pi.data, pi.data_len);
+		return;
+	}
+	if (oc->cfg.pktin_reply != OF_CTL_PKTIN_IGNORE &&
+	    pi.buffer_id != CTL_NO_BUFFER)
+		ofc_pktin_answer(c, &pi);
+}
+
+static void
+ofc_on_hello(struct ofc_conn *c, struct ofc_msg *m)
 {
 	struct of_ctl	*oc = c->oc;
 	uint32_t	bitmap = 0;
 
-	if (of_hello_decode(b, &bitmap) == -1)
+	if (of_hello_decode(&m->body, &bitmap) == -1)
 		bitmap = 0;
-	c->version = of_negotiate(h->version, bitmap, oc->cfg.version_bitmap);
+	c->version = of_negotiate(m->h->version, bitmap,
+	    oc->cfg.version_bitmap);
 	if (c->version == 0) {
 		of_error_encode(ofc_buf(oc),
-		    ofc_highest(oc->cfg.version_bitmap), h->xid,
+		    ofc_highest(oc->cfg.version_bitmap), m->h->xid,
 		    OF_ERR_HELLO_INCOMPATIBLE, NULL, 0);
 		ofc_send(c);
 		oc->st.bad_messages++;
@@ -1190,75 +1206,63 @@ ofc_hello_stop(struct of_ctl *oc)
 	oc->hello_logged_ns = oc->hello_logged_n = 0;
 }
 
-/* An ERROR for the northbound (its own copy of the body: the role
- * messages read it after). */
 static void
-ofc_error_hook(struct ofc_conn *c, const struct of_header *h,
-    struct rbuf b)
+ofc_on_echo(struct ofc_conn *c, struct ofc_msg *m)
+{
+	of_echo_encode(ofc_buf(c->oc), c->version, OF_ECHO_REPLY, m->h->xid,
+	    rbuf_ptr(&m->body), rbuf_left(&m->body));
+	ofc_send(c);
+}
+
+static void
+ofc_on_barrier(struct ofc_conn *c, struct ofc_msg *m)
 {
 	struct of_ctl	*oc = c->oc;
-	uint16_t	 type, code;
 
-	if (oc->hooks.error != NULL && of_error_decode(&b, &type, &code) == 0)
-		oc->hooks.error(c->dpid, h->xid, type, code, oc->hooks.arg);
+	if (m->h->xid & CTL_NB_XID) {	/* of_ctl_barrier's */
+		if (oc->hooks.barrier != NULL)
+			oc->hooks.barrier(c->dpid, m->h->xid, oc->hooks.arg);
+		return;
+	}
+	if (c->barriers_out > 0)
+		c->barriers_out--;
+	oc->st.barriers_acked++;
+	ofc_advance(c);
 }
+
+/* What a READY connection does with each message type it takes; the
+ * others are dropped. */
+typedef void	ofc_msg_fn(struct ofc_conn *, struct ofc_msg *);
+static ofc_msg_fn *const ofc_msg_fns[OF_TYPE_UNKNOWN] = {
+	[OF_ECHO_REQUEST] = ofc_on_echo,
+	[OF_FEATURES_REPLY] = ofc_on_features,
+	[OF_BARRIER_REPLY] = ofc_on_barrier,
+	[OF_MULTIPART_REPLY] = ofc_on_multipart,
+	[OF_PACKET_IN] = ofc_on_packet_in,
+	[OF_PORT_STATUS] = ofc_on_port_status,
+	[OF_ERROR] = ofc_on_role_msg,
+	[OF_ROLE_REPLY] = ofc_on_role_msg,
+	[OF_EXPERIMENTER] = ofc_on_role_msg,
+};
 
 static void
 ofc_dispatch(struct ofc_conn *c, const struct of_header *h,
     const uint8_t *msg)
 {
-	struct of_ctl	*oc = c->oc;
-	struct rbuf	body;
-	enum of_type	t = of_type_from_wire(h->version, h->type);
+	struct ofc_msg	m;
 
-	rbuf_init(&body, msg + OF_HEADER_LEN, h->length - OF_HEADER_LEN);
+	m.h = h;
+	m.t = of_type_from_wire(h->version, h->type);
+	rbuf_init(&m.body, msg + OF_HEADER_LEN, h->length - OF_HEADER_LEN);
 	if (c->state == CTL_HELLO) {
-		if (t == OF_HELLO)
-			ofc_on_hello(c, h, &body);
+		if (m.t == OF_HELLO)
+			ofc_on_hello(c, &m);
 		if (c->state != CTL_HELLO)
 			ofc_hello_wait_del(c);
 		return;
 	}
-	switch (t) {
-	case OF_ECHO_REQUEST:
-		of_echo_encode(ofc_buf(oc), c->version, OF_ECHO_REPLY, h->xid,
-		    rbuf_ptr(&body), rbuf_left(&body));
-		ofc_send(c);
-		return;
-	case OF_FEATURES_REPLY:
-		ofc_on_features(c, h, &body);
-		return;
-	case OF_BARRIER_REPLY:
-		if (h->xid & CTL_NB_XID) {	/* of_ctl_barrier's */
-			if (oc->hooks.barrier != NULL)
-				oc->hooks.barrier(c->dpid, h->xid,
-				    oc->hooks.arg);
-			return;
-		}
-		if (c->barriers_out > 0)
-			c->barriers_out--;
-		oc->st.barriers_acked++;
-		ofc_advance(c);
-		return;
-	case OF_MULTIPART_REPLY:
-		ofc_on_multipart(c, h, &body);
-		return;
-	case OF_PACKET_IN:
-		ofc_on_packet_in(c, &body);
-		return;
-	case OF_PORT_STATUS:
-		ofc_on_port_status(c, &body);
-		return;
-	case OF_ERROR:
-		ofc_error_hook(c, h, body);
-		/* FALLTHROUGH */
-	case OF_ROLE_REPLY:
-	case OF_EXPERIMENTER:
-		ofc_on_role_msg(oc, t, h, &body);
-		return;
-	default:
-		return;
-	}
+	if (m.t < OF_TYPE_UNKNOWN && ofc_msg_fns[m.t] != NULL)
+		ofc_msg_fns[m.t](c, &m);
 }
 
 static void
@@ -1634,26 +1638,39 @@ ofc_gen_seen(struct of_ctl *oc, uint64_t gen)
 		oc->gen_seen = gen;
 }
 
+/* An ERROR for the northbound (its own copy of the body: the role
+ * messages read it after). */
+static void
+ofc_error_hook(struct ofc_conn *c, const struct ofc_msg *m)
+{
+	struct of_ctl	*oc = c->oc;
+	struct rbuf	 b = m->body;
+	uint16_t	 type, code;
+
+	if (oc->hooks.error != NULL && of_error_decode(&b, &type, &code) == 0)
+		oc->hooks.error(c->dpid, m->h->xid, type, code, oc->hooks.arg);
+}
+
 /*
  * What a switch says of roles: ROLE_REPLY, ROLE_STATUS (ONF extension
  * 191 in 1.3: another member took master, this one is slave there) and
  * the errors a cluster member must count (a stale claim, a write
- * refused to a slave).
+ * refused to a slave); an ERROR goes to the northbound first.
  */
 static void
-ofc_on_role_msg(struct of_ctl *oc, enum of_type t, const struct of_header *h,
-    struct rbuf *b)
+ofc_on_role_msg(struct ofc_conn *c, struct ofc_msg *m)
 {
+	struct of_ctl	*oc = c->oc;
 	enum of_err	err;
 	uint64_t	gen;
 	uint32_t	role;
 	uint16_t	type = 0, code = 0;
 	uint8_t		reason;
 
-	(void)h;
-	if (t == OF_ERROR) {
+	if (m->t == OF_ERROR) {
+		ofc_error_hook(c, m);
 		oc->st.errors_received++;
-		if (of_error_decode(b, &type, &code) == -1)
+		if (of_error_decode(&m->body, &type, &code) == -1)
 			return;
 		if (type == CTL_ET_ROLE_FAILED)
 			oc->st.role_refused++;
@@ -1661,8 +1678,8 @@ ofc_on_role_msg(struct of_ctl *oc, enum of_type t, const struct of_header *h,
 			oc->st.is_slave_errors++;
 		return;
 	}
-	if (t == OF_ROLE_REPLY) {
-		if (of_role_decode(b, &role, &gen, &err) == -1) {
+	if (m->t == OF_ROLE_REPLY) {
+		if (of_role_decode(&m->body, &role, &gen, &err) == -1) {
 			oc->st.bad_messages++;
 			return;
 		}
@@ -1670,7 +1687,7 @@ ofc_on_role_msg(struct of_ctl *oc, enum of_type t, const struct of_header *h,
 		ofc_gen_seen(oc, gen);
 		return;
 	}
-	if (of_role_status_decode(b, &role, &reason, &gen) == 0) {
+	if (of_role_status_decode(&m->body, &role, &reason, &gen) == 0) {
 		oc->st.role_status++;
 		ofc_gen_seen(oc, gen);
 	}

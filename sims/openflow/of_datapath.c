@@ -219,23 +219,6 @@ of_dp_pcfg_init(struct pool_config *pc, const struct datapath_spec *spec,
 		pc->backoff_min_ms = pc->backoff_max_ms;
 }
 
-/* Connection k of the switch, as of_main.c's of_switch_init(). */
-static void
-of_dp_conn_init(struct datapath *dp, unsigned k)
-{
-	struct of_switch	*sw = &dp->sw[k];
-
-	sw->sim = &dp->sim;
-	sw->ctl = (uint8_t)k;
-	sw->owner = &dp->sw[0];
-	sw->miss_send_len = 128;
-	if (k == 0) {
-		of_roles_init(&sw->roles, dp->sim.cfg.n_ctl);
-		sw->ports = xcalloc(dp->sim.cfg.ports, sizeof(*sw->ports));
-	} else
-		sw->ports = dp->sw[0].ports;
-}
-
 static void
 of_dp_sim_init(struct datapath *dp, const struct datapath_spec *spec)
 {
@@ -261,7 +244,7 @@ of_dp_sim_init(struct datapath *dp, const struct datapath_spec *spec)
 	sim->on_up = of_dp_up_hook;
 	sim->sw = dp->sw;
 	for (k = 0; k < sim->cfg.n_ctl; k++)
-		of_dp_conn_init(dp, k);
+		of_switch_init(sim, 0, k);	/* its one switch */
 }
 
 /* Every target's pool over its one connection, then started. */

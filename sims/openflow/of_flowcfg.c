@@ -78,6 +78,7 @@ struct fc_node {
 	size_t		  rpc_nb;
 	uint64_t	  rpc_n;
 	uint64_t	  rpc_seq;
+	struct op_node	  ports;	/* of_ports.c's */
 };
 
 static struct fc_node	*nodes;		/* uthash head */
@@ -831,6 +832,12 @@ fc_node_get(uint64_t dpid, int create)
 	return n;
 }
 
+struct op_node *
+fc_node_ports(struct fc_node *n)
+{
+	return &n->ports;
+}
+
 uint64_t
 fc_node_count(const struct fc_node *n, int table)
 {
@@ -1355,7 +1362,6 @@ fc_stop(void)
 	size_t		 i;
 
 	of_ctl_set_hooks(NULL);
-	op_stop();
 	gm_stop();
 	HASH_ITER(hh, nodes, n, next) {
 		HASH_DEL(nodes, n);
@@ -1365,6 +1371,7 @@ fc_stop(void)
 				free(f);
 			}
 		fc_rpc_clear(n);
+		op_node_clear(&n->ports);
 		free(n->by_id);
 		free(n->by_m);
 		free(n->cnt);

@@ -71,7 +71,11 @@ void	 fc_test_spec(struct fc_spec *, uint64_t dpid, uint32_t j,
 void	 fc_start(void);
 void	 fc_stop(void);
 
+/* The inventory's node of a switch (made when create), or NULL; its
+ * ports (of_ports.c's). */
 struct fc_node *fc_node_get(uint64_t dpid, int create);
+struct op_node;
+struct op_node *fc_node_ports(struct fc_node *);
 /* The node has config flows (in table t; -1 any). */
 uint64_t fc_node_count(const struct fc_node *, int table);
 

@@ -185,32 +185,6 @@ gm_restconf(struct rc_req *rq, enum gm_kind k)
 
 /* ---- sal-group and sal-meter ---- */
 
-/* The node of an input, connected; -1 after an error reply. */
-static int
-gmr_rpc_node(struct http_req *h, const struct doc_node *in, uint64_t *dpid)
-{
-	struct of_ctl_switch	sw;
-	char			ref[256];
-
-	if (doc_get_string(in, "node", ref, sizeof(ref)) == -1) {
-		http_error(h, 400, "protocol", "missing-element",
-		    "The input needs a node");
-		return -1;
-	}
-	if (ofrpc_node_ref(ref, dpid) == -1) {
-		http_error(h, 400, "protocol", "invalid-value",
-		    "node '%s' does not name an OpenFlow node "
-		    "(openflow:DPID)", ref);
-		return -1;
-	}
-	if (of_ctl_switch_find(*dpid, &sw) == -1) {
-		http_error(h, 404, "protocol", "data-missing",
-		    "Node openflow:%" PRIu64 " is not connected", *dpid);
-		return -1;
-	}
-	return 0;
-}
-
 /* add- and remove-: the input is the entry (node-group, node-meter);
  * update-: its updated-group (updated-meter).  Each answers once the
  * switch has answered its MOD and the barrier after it (of_gmwait.c).
@@ -227,7 +201,7 @@ gmr_rpc(struct http_req *h, const struct doc_node *in, int rfc8040,
 	uint32_t	 id, xid, bxid;
 	char		 err[256], upd[32];
 
-	if (gmr_rpc_node(h, in, &dpid) == -1)
+	if (ofrpc_node(h, in, 1, &dpid) == -1)
 		return;
 	snprintf(upd, sizeof(upd), "updated-%s", gm_kind_name(k));
 	if (cmd == 1 && doc_child(in, upd, &e) == -1) {

@@ -54,6 +54,16 @@ gm_wait_free(struct gm_wait *w)
 	free(w);
 }
 
+/* The RPC fails: an application error, operation-failed (RFC 8040
+ * section 7), with HTTP status and the message msg. */
+static void
+gm_wait_fail(struct gm_wait *w, int status, const char *msg)
+{
+	http_error(w->h, status, "application", "operation-failed", "%s",
+	    msg);
+	gm_wait_free(w);
+}
+
 /* The output openflowplugin gives: the transaction-id of the MOD
  * (flow-capable-transaction's transaction-aware grouping). */
 static void
@@ -122,7 +132,7 @@ gm_wait_refused(struct gm_wait *w, uint16_t type, uint16_t code)
 {
 	const char *const	*codes = NULL;
 	size_t			 n = 0;
-	char			 t[64], c[64];
+	char			 t[64], c[64], msg[160];
 
 	if (type == 6) {	/* GROUP_MOD_FAILED */
 		codes = gm_gmfc_names;
@@ -136,15 +146,16 @@ gm_wait_refused(struct gm_wait *w, uint16_t type, uint16_t code)
 	gm_wait_name(c, sizeof(c), type == 12 ? "OFPMMFC" : "OFPGMFC", codes,
 	    n, code);
 	gm_wcnt[w->k].refused++;
-	http_error(w->h, 500, "application", "operation-failed",
-	    "Device reported error type %s code %s", t, c);
-	gm_wait_free(w);
+	snprintf(msg, sizeof(msg), "Device reported error type %s code %s",
+	    t, c);
+	gm_wait_fail(w, 500, msg);
 }
 
 static void
 gm_wait_expired(evutil_socket_t fd, short what, void *arg)
 {
 	struct gm_wait	*w = arg;
+	char		 msg[160];
 
 	(void)fd;
 	(void)what;
@@ -152,10 +163,9 @@ gm_wait_expired(evutil_socket_t fd, short what, void *arg)
 	log_info("openflow:%" PRIu64 " did not answer a sal-%s RPC (xid %"
 	    PRIu32 ") within --rpc-timeout %g s", w->dpid,
 	    gm_kind_name(w->k), w->mod_xid, gm_wait_secs);
-	http_error(w->h, 500, "application", "operation-failed",
-	    "openflow:%" PRIu64 " did not answer within %g s", w->dpid,
-	    gm_wait_secs);
-	gm_wait_free(w);
+	snprintf(msg, sizeof(msg), "openflow:%" PRIu64 " did not answer "
+	    "within %g s", w->dpid, gm_wait_secs);
+	gm_wait_fail(w, 500, msg);
 }
 
 void
@@ -221,10 +231,7 @@ gm_wait_stop(void)
 {
 	struct gm_wait	*w;
 
-	while ((w = TAILQ_FIRST(&gm_waits)) != NULL) {
-		http_error(w->h, 503, "application", "operation-failed",
-		    "The controller is stopping");
-		gm_wait_free(w);
-	}
+	while ((w = TAILQ_FIRST(&gm_waits)) != NULL)
+		gm_wait_fail(w, 503, "The controller is stopping");
 	memset(gm_wcnt, 0, sizeof(gm_wcnt));
 }

@@ -353,24 +353,6 @@ of_phases_init(struct of_sim *sim)
 	of_cluster_init(sim, now);
 }
 
-/* Connection ctl of switch i; the first (ctl 0) owns what they share. */
-static void
-of_switch_init(struct of_sim *sim, struct of_switch *sw, uint32_t i,
-    unsigned ctl)
-{
-	memset(sw, 0, sizeof(*sw));
-	sw->sim = sim;
-	sw->idx = i;
-	sw->ctl = (uint8_t)ctl;
-	sw->owner = &sim->sw[i];
-	sw->miss_send_len = 128;
-	if (ctl == 0) {
-		sw->ports = xcalloc(sim->cfg.ports, sizeof(*sw->ports));
-		of_roles_init(&sw->roles, sim->cfg.n_ctl);
-	} else
-		sw->ports = sw->owner->ports;
-}
-
 /* One pool per controller, each over its connections of the array. */
 static int
 of_pools_start(struct of_sim *sim, char *err, size_t errlen)
@@ -443,7 +425,7 @@ of_start(void *arg, struct metrics *m, char *err, size_t errlen)
 	    sizeof(*sim->sw));
 	for (k = 0; k < sim->cfg.n_ctl; k++)
 		for (i = 0; i < sim->cfg.switches; i++)
-			of_switch_init(sim, of_switch_conn(sim, i, k), i, k);
+			of_switch_init(sim, i, k);
 	return of_pools_start(sim, err, errlen);
 }
 

@@ -12,21 +12,12 @@
 
 #include "log.h"
 #include "of_actions.h"
+#include "of_flowcfg.h"
 #include "of_ports.h"
 #include "of_types.h"
-#include "ut.h"
 
 #define OP_MAX_PORTS	4096	/* per node: more are not kept */
 
-struct op_node {
-	UT_hash_handle	 hh;
-	uint64_t	 dpid;
-	uint8_t		 version;
-	struct op_port	*ports;
-	size_t		 n, cap;
-};
-
-static struct op_node	*op_nodes;
 
 static const struct doc_module op_fni_mod = {
 	"flow-node-inventory", "urn:opendaylight:flow:inventory"
@@ -38,16 +29,9 @@ static const struct doc_module op_stats_mod = {
 static struct op_node *
 op_node(uint64_t dpid, int create)
 {
-	struct op_node	*n;
+	struct fc_node	*fn = fc_node_get(dpid, create);
 
-	HASH_FIND(hh, op_nodes, &dpid, sizeof(dpid), n);
-	if (n != NULL || !create)
-		return n;
-	n = xcalloc(1, sizeof(*n));
-	n->dpid = dpid;
-	n->version = OF_VERSION_13;
-	HASH_ADD(hh, op_nodes, dpid, sizeof(n->dpid), n);
-	return n;
+	return fn != NULL ? fc_node_ports(fn) : NULL;
 }
 
 static struct op_port *
@@ -127,15 +111,10 @@ op_link(uint64_t src, uint32_t src_port, uint64_t dst, uint32_t dst_port,
 }
 
 void
-op_stop(void)
+op_node_clear(struct op_node *n)
 {
-	struct op_node	*n, *next;
-
-	HASH_ITER(hh, op_nodes, n, next) {
-		HASH_DEL(op_nodes, n);
-		free(n->ports);
-		free(n);
-	}
+	free(n->ports);
+	memset(n, 0, sizeof(*n));
 }
 
 const struct op_port *

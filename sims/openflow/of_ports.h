@@ -29,7 +29,14 @@ void	op_port_stats(uint64_t dpid, const struct of_port_stats *,
 	    void *arg);
 void	op_link(uint64_t src, uint32_t src_port, uint64_t dst,
 	    uint32_t dst_port, void *arg);
-void	op_stop(void);
+/* A node's ports, in its node of the inventory (fc_node_ports), let go
+ * of with it (fc_stop). */
+struct op_node {
+	uint8_t		 version;	/* the switch's (op_connected) */
+	struct op_port	*ports;
+	size_t		 n, cap;
+};
+void	op_node_clear(struct op_node *);
 
 /* The ports of a node, in the order reported; NULL and 0 when none. */
 const struct op_port *op_ports(uint64_t dpid, size_t *n);

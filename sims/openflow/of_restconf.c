@@ -93,6 +93,19 @@ of_restconf_node_id(const char *id, uint64_t *dpid)
 	return 0;
 }
 
+size_t
+of_restconf_entries(const struct doc_node *parent, const char *list)
+{
+	struct doc_iter	it;
+	struct doc_node	e;
+	size_t		n = 0;
+
+	doc_iter_init(&it, parent, list);
+	while (doc_iter_next(&it, &e) == 1)
+		n++;
+	return n;
+}
+
 /* A table id: 0 to 254 (OpenFlow 1.3 section 7.3.4.1: 255 is "all"). */
 static int
 inv_table_id(const char *s, unsigned *id)
@@ -474,14 +487,12 @@ inv_body_flows(struct rc_req *rq, unsigned table, const char *id,
 	struct doc_node	 root, fl;
 	struct doc_iter	 it;
 	char		 err[256];
-	size_t		 cnt = 0;
+	size_t		 cnt;
 
 	if (rc_body(rq, &d) == -1)
 		return -1;
 	doc_root(&d, &root);
-	doc_iter_init(&it, &root, "flow");
-	while (doc_iter_next(&it, &fl) == 1)
-		cnt++;
+	cnt = of_restconf_entries(&root, "flow");
 	if (cnt == 0 || (id != NULL && cnt != 1)) {
 		doc_free(&d);
 		http_error(rq->http, 400, "protocol", "malformed-message",

@@ -49,7 +49,7 @@ struct ofrpc_item {
  * /opendaylight-inventory:nodes/opendaylight-inventory:node[
  * opendaylight-inventory:id='openflow:1'] in JSON (RFC 7951 section 6.11).
  */
-int
+static int
 ofrpc_node_ref(const char *s, uint64_t *dpid)
 {
 	const char	*p, *e;
@@ -66,39 +66,62 @@ ofrpc_node_ref(const char *s, uint64_t *dpid)
 	return of_restconf_node_id(id, dpid);
 }
 
-/* One flow of an input (id_leaf: where its id is, NULL for none) and its
- * node, which must be connected for a direct push; -1 after an error
- * reply. */
-static int
-ofrpc_item(struct http_req *h, const struct doc_node *in,
-    const char *id_leaf, int direct, struct ofrpc_item *it)
+/* The node an input names (its "node" leaf), which must be connected
+ * for a direct push; -1 after an error reply. */
+int
+ofrpc_node(struct http_req *h, const struct doc_node *in, int direct,
+    uint64_t *dpid)
 {
 	struct of_ctl_switch	sw;
-	char			ref[256], err[256];
+	char			ref[256];
 
 	if (doc_get_string(in, "node", ref, sizeof(ref)) == -1) {
 		http_error(h, 400, "protocol", "missing-element",
 		    "The input needs a node");
 		return -1;
 	}
-	if (ofrpc_node_ref(ref, &it->dpid) == -1) {
+	if (ofrpc_node_ref(ref, dpid) == -1) {
 		http_error(h, 400, "protocol", "invalid-value",
 		    "node '%s' does not name an OpenFlow node "
 		    "(openflow:DPID)", ref);
 		return -1;
 	}
-	if (direct && of_ctl_switch_find(it->dpid, &sw) == -1) {
+	if (direct && of_ctl_switch_find(*dpid, &sw) == -1) {
 		http_error(h, 404, "protocol", "data-missing",
-		    "Node openflow:%" PRIu64 " is not connected", it->dpid);
+		    "Node openflow:%" PRIu64 " is not connected", *dpid);
 		return -1;
 	}
-	if (fc_parse_as(in, id_leaf, &it->spec, err, sizeof(err)) == -1) {
-		http_error(h, 400, "protocol", "invalid-value", "%s", err);
-		return -1;
-	}
-	if (it->spec.table < 0)
-		it->spec.table = 0;
 	return 0;
+}
+
+/* A flow of an input (id_leaf: where its id is, NULL for none; name: the
+ * container it is in, for the error, NULL for the input itself), in table
+ * 0 when it names none; -1 after an error reply. */
+static int
+ofrpc_spec(struct http_req *h, const struct doc_node *flow,
+    const char *id_leaf, const char *name, struct fc_spec *s)
+{
+	char	err[256];
+
+	if (fc_parse_as(flow, id_leaf, s, err, sizeof(err)) == -1) {
+		http_error(h, 400, "protocol", "invalid-value", "%s%s%s",
+		    name != NULL ? name : "", name != NULL ? ": " : "", err);
+		return -1;
+	}
+	if (s->table < 0)
+		s->table = 0;
+	return 0;
+}
+
+/* One flow of an input and its node (ofrpc_node, ofrpc_spec); -1 after an
+ * error reply. */
+static int
+ofrpc_item(struct http_req *h, const struct doc_node *in,
+    const char *id_leaf, int direct, struct ofrpc_item *it)
+{
+	if (ofrpc_node(h, in, direct, &it->dpid) == -1)
+		return -1;
+	return ofrpc_spec(h, in, id_leaf, NULL, &it->spec);
 }
 
 /* sal-flow's add-flow and remove-flow. */
@@ -124,21 +147,13 @@ ofrpc_update_part(struct http_req *h, const struct doc_node *in,
     const char *name, struct fc_spec *s)
 {
 	struct doc_node	c;
-	char		err[256];
 
 	if (doc_child(in, name, &c) == -1) {
 		http_error(h, 400, "protocol", "missing-element",
 		    "The input needs %s", name);
 		return -1;
 	}
-	if (fc_parse_as(&c, NULL, s, err, sizeof(err)) == -1) {
-		http_error(h, 400, "protocol", "invalid-value", "%s: %s", name,
-		    err);
-		return -1;
-	}
-	if (s->table < 0)
-		s->table = 0;
-	return 0;
+	return ofrpc_spec(h, &c, NULL, name, s);
 }
 
 /*
@@ -153,30 +168,13 @@ static void
 ofrpc_update(struct http_req *h, const struct doc_node *in, int rfc8040,
     int op)
 {
-	struct of_ctl_switch	 sw;
 	struct fc_spec		 orig, upd;
 	struct fc_node		*fn;
 	uint64_t		 dpid;
-	char			 ref[256];
 
 	(void)op;
-	if (doc_get_string(in, "node", ref, sizeof(ref)) == -1) {
-		http_error(h, 400, "protocol", "missing-element",
-		    "The input needs a node");
-		return;
-	}
-	if (ofrpc_node_ref(ref, &dpid) == -1) {
-		http_error(h, 400, "protocol", "invalid-value",
-		    "node '%s' does not name an OpenFlow node "
-		    "(openflow:DPID)", ref);
-		return;
-	}
-	if (of_ctl_switch_find(dpid, &sw) == -1) {
-		http_error(h, 404, "protocol", "data-missing",
-		    "Node openflow:%" PRIu64 " is not connected", dpid);
-		return;
-	}
-	if (ofrpc_update_part(h, in, "original-flow", &orig) == -1 ||
+	if (ofrpc_node(h, in, 1, &dpid) == -1 ||
+	    ofrpc_update_part(h, in, "original-flow", &orig) == -1 ||
 	    ofrpc_update_part(h, in, "updated-flow", &upd) == -1)
 		return;
 	fn = fc_node_get(dpid, 1);
@@ -198,11 +196,8 @@ ofrpc_items(struct http_req *h, const struct doc_node *in, int ds,
 	struct ofrpc_item	*items;
 	struct doc_iter		 it;
 	struct doc_node		 e;
-	size_t			 cnt = 0;
+	size_t			 cnt = of_restconf_entries(in, list);
 
-	doc_iter_init(&it, in, list);
-	while (doc_iter_next(&it, &e) == 1)
-		cnt++;
 	items = xcalloc(cnt ? cnt : 1, sizeof(*items));
 	*n = 0;
 	doc_iter_init(&it, in, list);

@@ -297,6 +297,9 @@ int	 of_switch_role(struct of_switch *, uint32_t role, uint64_t gen,
 /* Connection ctl (0..n_ctl-1) of switch idx. */
 struct of_switch *of_switch_conn(struct of_sim *, uint32_t idx,
 	    unsigned ctl);
+/* That connection made new (sim->sw and sim->cfg set); the first (ctl 0)
+ * owns what they share (the ports, the roles) and comes first. */
+void	 of_switch_init(struct of_sim *, uint32_t idx, unsigned ctl);
 /* A FLOW_MOD was taken: per-controller count and the failover clock. */
 void	 of_switch_flow_mod_taken(struct of_switch *, uint64_t now);
 

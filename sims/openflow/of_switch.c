@@ -702,6 +702,24 @@ of_switch_conn(struct of_sim *sim, uint32_t idx, unsigned ctl)
 	return &sim->sw[(size_t)ctl * sim->cfg.switches + idx];
 }
 
+void
+of_switch_init(struct of_sim *sim, uint32_t idx, unsigned ctl)
+{
+	struct of_switch	*sw = of_switch_conn(sim, idx, ctl);
+
+	memset(sw, 0, sizeof(*sw));
+	sw->sim = sim;
+	sw->idx = idx;
+	sw->ctl = (uint8_t)ctl;
+	sw->owner = &sim->sw[idx];
+	sw->miss_send_len = 128;
+	if (ctl == 0) {
+		sw->ports = xcalloc(sim->cfg.ports, sizeof(*sw->ports));
+		of_roles_init(&sw->roles, sim->cfg.n_ctl);
+	} else
+		sw->ports = sw->owner->ports;
+}
+
 /* ROLE_STATUS to a connection a new master demoted (OpenFlow 1.4.0
  * section 7.4.4, ONF extension 191 in 1.3), if it is there to hear. */
 static void
