@@ -284,6 +284,27 @@ tcp_md5_kstats_why(const struct tcp_md5_kstats *a,
 	return buf;
 }
 
+/*
+ * Passive devices that only served took no connection while the kernel
+ * dropped keyed segments: whoever came had another key or none.  That
+ * is no "served whoever came" but a connect that never happened: the
+ * run fails on it (its connect phase TIMEOUT, exit status 1).
+ */
+static void
+tcp_md5_refused_served(struct metrics *m)
+{
+	struct phase	*ph = metrics_find_phase(m, "connect");
+
+	log_warnx("TCP-MD5: the listening devices took no connection while "
+	    "keyed segments were dropped: the peers have another key or "
+	    "none");
+	if (ph == NULL || ph->state != PHASE_PENDING)
+		return;
+	m->served = 0;
+	phase_start(ph, m->end_ns);
+	phase_end(ph, m->end_ns, PHASE_TIMEOUT);
+}
+
 void
 tcp_md5_report(struct metrics *m, const struct tcp_md5_kstats *k0)
 {
@@ -315,4 +336,7 @@ tcp_md5_report(struct metrics *m, const struct tcp_md5_kstats *k0)
 	if (why[0] != '\0')
 		log_warnx("TCP-MD5: the kernel dropped segments during the "
 		    "run: %s", why);
+	if (why[0] != '\0' && m->served &&
+	    metrics_counter_value(m, "served_connections") == 0)
+		tcp_md5_refused_served(m);
 }

@@ -104,7 +104,9 @@ const char *tcp_md5_kstats_why(const struct tcp_md5_kstats *a,
  * run's start) into the counters md5_connects, md5_unanswered,
  * kernel_md5_not_found, kernel_md5_unexpected and kernel_md5_failure,
  * and a warning that says what a failure was (connects unanswered, the
- * kind of drops).
+ * kind of drops).  A run whose listening devices only served and took
+ * no connection while keyed segments were dropped fails: its connect
+ * phase times out.
  */
 struct metrics;
 void	 tcp_md5_report(struct metrics *, const struct tcp_md5_kstats *k0);
