@@ -168,10 +168,10 @@ tcp_md5_listen_any(int fd, const char *key)
 	}
 	if (tcp_md5_set(fd, (struct sockaddr *)&mapped, 0, key) == -1)
 		return -1;
-	/* ::ffff:0.0.0.0/96: IPv4 peers of a dual-stack listener (the
-	 * kernel keeps it as an IPv4 key, 0.0.0.0/0). */
+	/* IPv4 peers of a dual-stack listener: an IPv4-mapped address,
+	 * whose prefix length the kernel takes as IPv4's (0.0.0.0/0). */
 	mapped.sin6_addr.s6_addr[10] = mapped.sin6_addr.s6_addr[11] = 0xff;
-	return tcp_md5_set(fd, (struct sockaddr *)&mapped, 96, key);
+	return tcp_md5_set(fd, (struct sockaddr *)&mapped, 0, key);
 }
 
 int

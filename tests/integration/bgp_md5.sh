@@ -4,7 +4,7 @@
 # --bgp-md5-password):
 #   1. the right key: the sessions come up and the monitor learns every
 #      prefix; every connect carried the key (md5_connects), none went
-#      unanswered;
+#      unanswered; the same over IPv6 (a listener on ::1);
 #   2. a wrong key: the kernel drops the SYNs without a word, so the run
 #      ends at --timeout (no hang), exit status 1, the connect phase
 #      TIMEOUT, md5_unanswered counts the connects, kernel_md5_failure the
@@ -24,22 +24,24 @@ KEY="sbsim md5 key"
 NET=$((RANDOM % 200 + 20))	# 127.NET.0.0/24: peers .1-.N, monitor .N+1
 SRC=127.$NET.0.0/24
 MON=127.$NET.0.$((N + 1))
-PORT=$(free_ports 2)	# and the next one
+PORT=$(free_ports 3)	# and the next two
 PLAIN=$((PORT + 1))
+SIX=$((PORT + 2))
 
 start_bg "$TMPD/ctl.log" "$SBSIM" controller --bgp ptcp:$PORT:127.0.0.1 \
     --as 65000 --bgp-monitor "$MON" --bgp-md5-password "$KEY"
 CTL=$LAST_PID
 wait_listen "$PORT" || fail "the controller does not listen on $PORT"
 
-# sb NAME ARGS...: sbsim bgp towards the keyed speaker; RC its status,
+# sb NAME ARGS...: sbsim bgp (from $SRC, if set); RC its status,
 # SECS how long it took, $TMPD/NAME.json its report, NAME.err its stderr.
 sb() {
 	local name=$1 t0
 	shift
 	t0=$(date +%s)
 	timeout 60 "$SBSIM" bgp --peers $N --prefixes $P --as 65001 \
-	    --peer-as 65000 --source "$SRC" --report "$TMPD/$name.json" -q \
+	    --peer-as 65000 ${SRC:+--source "$SRC"} \
+	    --report "$TMPD/$name.json" -q \
 	    "$@" >"$TMPD/$name.out" 2>"$TMPD/$name.err"
 	RC=$?
 	SECS=$(($(date +%s) - t0))
@@ -65,6 +67,21 @@ sb ok --controller tcp:127.0.0.1:$PORT --monitor tcp:127.0.0.1:$PORT \
     fail "right key: md5_connects $(ctr ok md5_connects), want >= $((N + 1))"
 [ "$(ctr ok md5_unanswered)" = 0 ] || fail "right key: md5_unanswered $(ctr ok md5_unanswered)"
 echo "right key: $N sessions up, $((N * P)) prefixes learned by the monitor"
+
+# 1b. Over IPv6: the speaker's listener on ::1 takes the keyed peers.
+if grep -qs "^0*1 .* lo$" /proc/net/if_inet6; then
+	start_bg "$TMPD/six.log" "$SBSIM" controller --bgp "ptcp:$SIX:[::1]" \
+	    --as 65000 --bgp-md5-password "$KEY"
+	SIX_PID=$LAST_PID
+	wait_listen "$SIX" || fail "the IPv6 controller does not listen"
+	SRC="" sb six --controller "tcp:[::1]:$SIX" --timeout 20 --settle 0 \
+	    --md5-password "$KEY"
+	[ "$RC" = 0 ] || fail "IPv6: exit $RC: $(cat "$TMPD/six.err")"
+	[ "$(phase six connect)" = "[('DONE', $N)]" ] || fail "IPv6: connect $(phase six connect)"
+	[ "$(ctr six md5_connects)" = $N ] || fail "IPv6: md5_connects $(ctr six md5_connects)"
+	stop_pid "$SIX_PID"
+	echo "IPv6: $N keyed sessions up"
+fi
 
 # 2. A wrong key: refused, counted, said, within the timeout.
 sb wrong --controller tcp:127.0.0.1:$PORT --timeout 2 --settle 0 \
