@@ -340,7 +340,7 @@ pool_md5_failed(struct pool_dev *d, short what)
 }
 
 /* Give a new socket its device's key towards the endpoint: 0, or -1
- * (said once per pool, counted as a failed connect). */
+ * (said once per process, counted as a failed connect). */
 static int
 pool_md5_connecting(struct pool_dev *d, int fd)
 {
@@ -603,8 +603,10 @@ pool_bind_listener(struct pool *p, struct pool_dev *d,
 		return -1;
 	}
 	if (pool_md5_listening(d->listener, pool_md5_key(d), err,
-	    errlen) == -1)
+	    errlen) == -1) {
+		d->listener = NULL;
 		return -1;
+	}
 	/* A flood of connections at the descriptor limit pauses accepting
 	 * instead of spinning on EMFILE. */
 	engine_listener_guard(d->listener, "passive device");
@@ -826,7 +828,7 @@ pool_settle_tls(struct pool *p)
 
 /*
  * The run ends with a keyed connect still waiting for its answer: past
- * the first SYN's retransmission (RTO 1 s, RFC 6298 section 2) it is as
+ * the first SYN's retransmission (RTO 1 s, RFC 6298 section 2.1) it is as
  * unanswered as one that timed out.
  */
 #define POOL_MD5_UNANSWERED_NS	1000000000ull
