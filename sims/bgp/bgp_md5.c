@@ -1,10 +1,10 @@
 /*
- * TCP-MD5 (RFC 2385) on BGP sessions (RFC 4271 section 5.1 leaves
- * authentication to the transport; TCP-MD5 is what routers and
- * OpenDaylight configure): `sbsim bgp --md5-password` hands its keys to
- * the peers' pools and the monitor's, and the embedded controller's
- * speaker puts --bgp-md5-password on its listener and its neighbours'
- * connects.  The sockets' side is src/core/tcp_md5.c.
+ * TCP-MD5 (RFC 2385) on BGP sessions (BGP has no authentication of its
+ * own: RFC 4271's security considerations point to RFC 2385, and it is
+ * what routers and OpenDaylight configure): `sbsim bgp --md5-password`
+ * hands its keys to the peers' pools and the monitor's, and the embedded
+ * controller's speaker puts --bgp-md5-password on its listener and its
+ * neighbours' connects.  The sockets' side is src/core/tcp_md5.c.
  */
 #include <errno.h>
 #include <stdio.h>
