@@ -11,6 +11,7 @@
  * the caller gives them in the negotiated version's numbering (ofp.h).
  */
 #include <stdio.h>
+#include <endian.h>
 #include <string.h>
 
 #include "buf.h"
@@ -97,29 +98,52 @@ of_fields_put(struct wbuf *w, const void *obj, const struct of_field *f,
 	}
 }
 
-/* -1 as soon as a field runs past the end (those before it are read). */
+/* A field's bytes in network order into its member, host order. */
+static void
+of_field_load(uint8_t *p, const uint8_t *d, uint8_t size)
+{
+	uint16_t	v16;
+	uint32_t	v32;
+	uint64_t	v64;
+
+	if (size == 1)
+		*p = *d;
+	else if (size == 2) {
+		memcpy(&v16, d, 2);
+		v16 = be16toh(v16);
+		memcpy(p, &v16, 2);
+	} else if (size == 4) {
+		memcpy(&v32, d, 4);
+		v32 = be32toh(v32);
+		memcpy(p, &v32, 4);
+	} else {
+		memcpy(&v64, d, 8);
+		v64 = be64toh(v64);
+		memcpy(p, &v64, 8);
+	}
+}
+
+/*
+ * -1 as soon as a field runs past the end (those before it are read).
+ * Read straight from the buffer: this is FLOW_MOD's decoder, and a call
+ * per field cost it a tenth of its time.
+ */
 int
 of_fields_get(struct rbuf *r, void *obj, const struct of_field *f, size_t n)
 {
-	uint8_t	*p;
-	int	 rv;
+	const uint8_t	*d = r->data + r->off;
+	size_t		 left = rbuf_left(r);
 
 	for (; n > 0; f++, n--) {
-		p = (uint8_t *)obj + f->off;
-		if (f->pad)
-			rv = rbuf_skip(r, f->size);
-		else if (f->size == 1)
-			rv = rbuf_get_u8(r, p);
-		else if (f->size == 2)
-			rv = rbuf_get_u16(r, (uint16_t *)(void *)p);
-		else if (f->size == 4)
-			rv = rbuf_get_u32(r, (uint32_t *)(void *)p);
-		else
-			rv = rbuf_get_u64(r, (uint64_t *)(void *)p);
-		if (rv == -1)
-			return -1;
+		if (left < f->size)
+			break;
+		if (!f->pad)
+			of_field_load((uint8_t *)obj + f->off, d, f->size);
+		d += f->size;
+		left -= f->size;
 	}
-	return 0;
+	r->off = (size_t)(d - r->data);
+	return n > 0 ? -1 : 0;
 }
 
 const struct of_field of_port_features[6] = {

@@ -216,8 +216,9 @@ of_match_init(struct of_match *m)
 	m->len = 0;
 }
 
-int
-of_oxm_exp_split(uint32_t hdr, const uint8_t **val, size_t *plen,
+/* Inline for the match decoder's loop; exported below for of_nxm.c. */
+static inline int
+oxm_exp_split(uint32_t hdr, const uint8_t **val, size_t *plen,
     uint32_t *exp)
 {
 	*plen = OXM_HDR_LENGTH(hdr);
@@ -232,8 +233,8 @@ of_oxm_exp_split(uint32_t hdr, const uint8_t **val, size_t *plen,
 	return 0;
 }
 
-int
-of_oxm_tlv_next(const uint8_t **pp, const uint8_t *end, struct of_oxm_tlv *t)
+static inline int
+oxm_tlv_next(const uint8_t **pp, const uint8_t *end, struct of_oxm_tlv *t)
 {
 	const uint8_t	*p = *pp;
 	size_t		 plen;
@@ -242,12 +243,25 @@ of_oxm_tlv_next(const uint8_t **pp, const uint8_t *end, struct of_oxm_tlv *t)
 		return 0;
 	t->hdr = (uint32_t)be_load(p, OXM_HDR_LEN);
 	t->val = p + OXM_HDR_LEN;
-	if (of_oxm_exp_split(t->hdr, &t->val, &plen, &t->exp) == -1)
+	if (oxm_exp_split(t->hdr, &t->val, &plen, &t->exp) == -1)
 		return 0;
 	t->len = OXM_HDR_HASMASK(t->hdr) ? plen / 2 : plen;
 	t->mask = OXM_HDR_HASMASK(t->hdr) ? t->val + t->len : NULL;
 	*pp = p + OXM_HDR_LEN + OXM_HDR_LENGTH(t->hdr);
 	return 1;
+}
+
+int
+of_oxm_exp_split(uint32_t hdr, const uint8_t **val, size_t *plen,
+    uint32_t *exp)
+{
+	return oxm_exp_split(hdr, val, plen, exp);
+}
+
+int
+of_oxm_tlv_next(const uint8_t **pp, const uint8_t *end, struct of_oxm_tlv *t)
+{
+	return oxm_tlv_next(pp, end, t);
 }
 
 /* Next basic TLV of a canonical match; 0 at the end of them. */
@@ -258,7 +272,7 @@ oxm_next(const uint8_t **pp, const uint8_t *end, struct oxm_tlv *t)
 	struct of_oxm_tlv	 x;
 
 	/* The extension fields follow the basic ones (of_nxm.c). */
-	if (!of_oxm_tlv_next(&p, end, &x) ||
+	if (!oxm_tlv_next(&p, end, &x) ||
 	    __builtin_expect(OXM_HDR_CLASS(x.hdr) != OXM_CLASS_BASIC, 0))
 		return 0;
 	t->field = OXM_HDR_FIELD(x.hdr);

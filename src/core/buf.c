@@ -1,3 +1,4 @@
+#include <endian.h>
 #include <string.h>
 
 #include "buf.h"
@@ -67,43 +68,29 @@ rbuf_sub(struct rbuf *r, struct rbuf *sub, size_t n)
 	return 0;
 }
 
-/* One big-endian reader serves every width (network byte order). */
-static int
-rbuf_get_be(struct rbuf *r, size_t n, uint64_t *v)
-{
-	const uint8_t	*p;
-	size_t		 i;
-
-	if (rbuf_take(r, n, &p) == -1)
-		return -1;
-	*v = 0;
-	for (i = 0; i < n; i++)
-		*v = *v << 8 | p[i];
-	return 0;
-}
-
-/* The narrower readers: rbuf_get_be cut to the width of the type. */
+/*
+ * One reader for every width: the bytes in network order, copied whole
+ * and swapped once (be8toh is the identity, for the u8 reader).
+ */
+#define be8toh(x)	(x)
 #define RBUF_GET_UINT(bits)						\
 int									\
 rbuf_get_u##bits(struct rbuf *r, uint##bits##_t *v)			\
 {									\
-	uint64_t	x;						\
+	const uint8_t	*p;						\
+	uint##bits##_t	 x;						\
 									\
-	if (rbuf_get_be(r, (bits) / 8, &x) == -1)			\
+	if (rbuf_take(r, (bits) / 8, &p) == -1)				\
 		return -1;						\
-	*v = (uint##bits##_t)x;						\
+	memcpy(&x, p, sizeof(x));					\
+	*v = be##bits##toh(x);						\
 	return 0;							\
 }
 
 RBUF_GET_UINT(8)
 RBUF_GET_UINT(16)
 RBUF_GET_UINT(32)
-
-int
-rbuf_get_u64(struct rbuf *r, uint64_t *v)
-{
-	return rbuf_get_be(r, 8, v);
-}
+RBUF_GET_UINT(64)
 
 void
 wbuf_init(struct wbuf *w, void *mem, size_t cap)
