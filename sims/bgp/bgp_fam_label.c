@@ -89,6 +89,70 @@ bgp_lbl_encode(const struct bgp_family *f, uint8_t *d, size_t room,
 	return n;
 }
 
+/* The route after r (route n+1 from route n): the next block, the next
+ * RD (rd_k its number) and label, as bgp_lbl_nth has them. */
+static void
+lbl_step(const struct bgp_family *f, const struct bgp_gen *g,
+    struct bgp_route *r, uint32_t *rd_k)
+{
+	bgp_prefix_step(&r->pfx);
+	if (g->rd_count > 1) {
+		if (++*rd_k == g->rd_count)
+			*rd_k = 0;
+		if (lbl_rd_bits(f))
+			lbl_rd_put(r->rd, g, *rd_k);
+	}
+	if (g->label_per_rd)
+		r->label = lbl_label(g, *rd_k);
+	else
+		r->label = r->label == BGP_LABEL_MAX ? g->label_base :
+		    r->label + 1;
+}
+
+/*
+ * Entries of one size (the first's length) written in place, each route
+ * stepped from the one before rather than made from its number: no
+ * division per route.  Only where the buffer has room for them and 16
+ * bytes more: the RD and address go as whole 8 and 16 bytes, what lies
+ * past the entry written over by the next or left out of len.
+ */
+uint64_t
+bgp_lbl_run(const struct bgp_family *f, const struct bgp_gen *g,
+    const struct bgp_prefix *first, uint64_t n, uint64_t k,
+    struct bgp_ub *b)
+{
+	struct wbuf		*w = b->w;
+	struct bgp_route	 r;
+	unsigned		 rdb = lbl_rd_bits(f) / 8;
+	size_t			 e = 4 + rdb + (first->len + 7u) / 8u, end;
+	uint64_t		 i, fit;
+	uint32_t		 rd_k, v;
+	uint8_t			*d;
+
+	end = b->limit < w->cap ? b->limit : w->cap;
+	if (w->err || w->len + e + 16 > end)
+		return 0;
+	fit = (end - w->len - 16) / e;
+	fit = fit < k ? fit : k;
+	bgp_lbl_nth(f, g, first, n, &r);
+	rd_k = g->rd_count > 1 ? (uint32_t)(n % g->rd_count) : 0;
+	d = w->data + w->len;
+	for (i = 0; i < fit; i++, d += e) {
+		v = b->withdraw ? BGP_LABEL_WITHDRAW : r.label << 4 | 1;
+		d[0] = (uint8_t)(LBL_BITS + rdb * 8 + r.pfx.len);
+		d[1] = (uint8_t)(v >> 16);
+		d[2] = (uint8_t)(v >> 8);
+		d[3] = (uint8_t)v;
+		if (rdb)
+			memcpy(d + 4, r.rd, 8);
+		memcpy(d + 4 + rdb, r.pfx.addr, 16);
+		lbl_step(f, g, &r, &rd_k);
+	}
+	w->len += fit * e;
+	b->count += (uint32_t)fit;
+	return fit;
+}
+
 /*
  * RFC 7606 section 5.3 and RFC 8277 section 2.3: an entry shorter than
  * its label (and RD), a prefix longer than the address, bytes past the

@@ -17,9 +17,10 @@ static size_t	 bgp_uni_decode(const struct bgp_family *, const uint8_t *,
 static char	*bgp_uni_print(const struct bgp_route *, char *, size_t);
 
 #define UNI(n, afi, af)	{ n, afi, BGP_SAFI_UNICAST, af, 0, bgp_uni_nth, \
-	bgp_uni_encode, bgp_uni_decode, bgp_uni_print }
+	bgp_uni_encode, bgp_uni_decode, bgp_uni_print, NULL }
 #define LBL(n, afi, safi, af, nhrd)	{ n, afi, safi, af, nhrd,	\
-	bgp_lbl_nth, bgp_lbl_encode, bgp_lbl_decode, bgp_lbl_print }
+	bgp_lbl_nth, bgp_lbl_encode, bgp_lbl_decode, bgp_lbl_print,	\
+	bgp_lbl_run }
 
 const struct bgp_family bgp_families[BGP_FAM_MAX] = {
 	[BGP_FAM_IPV4] = UNI("ipv4-unicast", BGP_AFI_IPV4, BGP_AF_IPV4),
@@ -133,6 +134,25 @@ bgp_ub_add_route(struct bgp_ub *b, const struct bgp_route *r)
 	w->len += hdr + n;
 	b->count++;
 	return 0;
+}
+
+uint64_t
+bgp_ub_add_routes(struct bgp_ub *b, unsigned fam, const struct bgp_gen *g,
+    const struct bgp_prefix *first, uint64_t n, uint64_t k)
+{
+	const struct bgp_family	*f = &bgp_families[fam];
+	struct bgp_route	 r;
+	uint64_t		 i = 0;
+
+	if (f->run != NULL && !b->addpath)
+		i = f->run(f, g, first, n, k, b);
+	/* What the run left near the buffer's end, or with path ids. */
+	for (; i < k; i++) {
+		f->nth(f, g, first, n + i, &r);
+		if (bgp_ub_add_route(b, &r) != 0)
+			break;
+	}
+	return i;
 }
 
 uint8_t

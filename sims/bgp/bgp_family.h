@@ -67,6 +67,12 @@ struct bgp_family {
 	size_t		(*decode)(const struct bgp_family *, const uint8_t *s,
 			    size_t left, struct bgp_route *);
 	char		*(*print)(const struct bgp_route *, char *, size_t);
+	/* Routes n to n+k-1 written straight into the UPDATE, as many as
+	 * fit, without path ids: how many went in; NULL: nth and encode
+	 * one at a time (bgp_ub_add_routes does either). */
+	uint64_t	(*run)(const struct bgp_family *, const struct bgp_gen *,
+			    const struct bgp_prefix *first, uint64_t n,
+			    uint64_t k, struct bgp_ub *);
 };
 
 extern const struct bgp_family bgp_families[BGP_FAM_MAX];
@@ -81,6 +87,8 @@ size_t	 bgp_lbl_encode(const struct bgp_family *, uint8_t *, size_t,
 size_t	 bgp_lbl_decode(const struct bgp_family *, const uint8_t *, size_t,
 	    struct bgp_route *);
 char	*bgp_lbl_print(const struct bgp_route *, char *, size_t);
+uint64_t bgp_lbl_run(const struct bgp_family *, const struct bgp_gen *,
+	    const struct bgp_prefix *, uint64_t, uint64_t, struct bgp_ub *);
 
 /* The row of an afi-safi name, or of AFI/SAFI; BGP_FAM_MAX: none. */
 unsigned bgp_family_by_name(const char *);
@@ -94,6 +102,11 @@ int	 bgp_family_check(unsigned fam, const uint8_t *, size_t, int addpath,
 /* One route into an UPDATE that bgp_ub_begin began for its family:
  * 0 added, 1 full. */
 int	 bgp_ub_add_route(struct bgp_ub *, const struct bgp_route *);
+/* Generated routes n to n+k-1 of family fam (first: of its address
+ * family) into the UPDATE, as many as fit: how many went in. */
+uint64_t bgp_ub_add_routes(struct bgp_ub *, unsigned fam,
+	    const struct bgp_gen *, const struct bgp_prefix *first, uint64_t n,
+	    uint64_t k);
 /* The MP_REACH next hop of family fam from the route attributes, into
  * d (32 bytes); its length (RFC 4364 section 4.3.2, RFC 4659 3.2.1). */
 uint8_t	 bgp_family_next_hop(unsigned fam, const struct bgp_attrs *,

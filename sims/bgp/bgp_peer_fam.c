@@ -152,7 +152,6 @@ bgp_peer_fam_build(struct bgp_peer *p, struct wbuf *w, uint64_t *next,
 	const struct bgp_config	*cfg = &p->sim->cfg;
 	struct bgp_gen		 gen = cfg->gen;
 	struct bgp_ub		 ub;
-	struct bgp_route	 r;
 	uint64_t		 fend, g;
 	unsigned		 fam = bgp_peer_fam_at(cfg, *next, &fend);
 	const struct bgp_family	*f = &bgp_families[fam];
@@ -164,13 +163,8 @@ bgp_peer_fam_build(struct bgp_peer *p, struct wbuf *w, uint64_t *next,
 	if (bgp_ub_begin(&ub, w, fam, 1, 0, a, &p->sc, BGP_MAX_LEN) == -1)
 		return 0;
 	g = (uint64_t)p->idx * cfg->prefixes + *next % cfg->prefixes;
-	while (*next < end && ub.count < max) {
-		f->nth(f, &gen, &cfg->fam_first[f->addr_af], g, &r);
-		if (bgp_ub_add_route(&ub, &r) != 0)
-			break;
-		(*next)++;
-		g++;
-	}
+	*next += bgp_ub_add_routes(&ub, fam, &gen, &cfg->fam_first[f->addr_af],
+	    g, end - *next < max ? end - *next : max);
 	bgp_ub_end(&ub);
 	return ub.count;
 }
