@@ -8,14 +8,18 @@
 #      rib -a vpnv4 / vpnv6 / ipv4-labelled), and a sample of them equals,
 #      field by field (RD, label, prefix, route targets), what sbsim's
 #      generator gives route number i*P+j of peer i;
+#      A receiving sbsim peer (another AS, --prefixes 0, the same
+#      families) gets all of them from GoBGP, each NLRI checked and
+#      counted (other_family_routes_received);
 #   2. ipv4-unicast, listed too, is not offered by GoBGP here: it is not
 #      sent, and the report says so (families_refused N, routes_refused
 #      N*P) as does the log;
 #   3. a run with --withdraw: GoBGP counts N*P*3 withdrawn prefixes (the
 #      withdraw label 0x800000, RFC 8277 section 2.4) and its RIBs empty;
 #   4. with root and dumpcap: the sessions captured, Wireshark's BGP
-#      dissector finds nothing malformed, and the UPDATEs carry RDs,
-#      labels and route targets.
+#      dissector finds nothing malformed (GoBGP's UPDATEs to the receiver
+#      included), and the peers' UPDATEs carry RDs, labels and route
+#      targets.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/bgp_lib.sh"
 [ -x "$PY" ] || skip "$PY is not installed"
@@ -54,6 +58,25 @@ cat >"$TMPD/g.toml" <<EOF
   [dynamic-neighbors.config]
     prefix = "127.1.0.0/30"
     peer-group = "sbsim"
+[[peer-groups]]
+  [peer-groups.config]
+    peer-group-name = "rx"
+    peer-as = 65003
+  [peer-groups.transport.config]
+    passive-mode = true
+  [[peer-groups.afi-safis]]
+    [peer-groups.afi-safis.config]
+      afi-safi-name = "l3vpn-ipv4-unicast"
+  [[peer-groups.afi-safis]]
+    [peer-groups.afi-safis.config]
+      afi-safi-name = "l3vpn-ipv6-unicast"
+  [[peer-groups.afi-safis]]
+    [peer-groups.afi-safis.config]
+      afi-safi-name = "ipv4-labelled-unicast"
+[[dynamic-neighbors]]
+  [dynamic-neighbors.config]
+    prefix = "127.2.0.0/30"
+    peer-group = "rx"
 EOF
 
 cap=$TMPD/families.pcapng
@@ -100,7 +123,21 @@ args="--peers $N --prefixes $P --as 65001 --peer-as 65000
     --family ipv4-unicast,$FAMS --rd-count 3 --rd-type 1 --label-base 100
     --route-targets 2 --large-communities 1"
 
-# 1 and 2: announce and stay up.
+# rx_sent FAMILY: routes GoBGP has sent the receiving peer.
+rx_sent() {
+	gobgp_cli neighbor 127.2.0.1 adj-out -a "$1" summary 2>/dev/null |
+	    awk '/^Destination:/ { sub(",", "", $2); print $2; exit }'
+}
+all_sent() {
+	got="$(rx_sent vpnv4) $(rx_sent vpnv6) $(rx_sent ipv4-labelled)"
+	[ "$got" = "$NP $NP $NP" ]
+}
+
+# 1 and 2: the receiver, then the peers announce and stay up.
+start_bg "$TMPD/rx.log" "$SBSIM" bgp --peers 1 --prefixes 0 --as 65003 \
+    --peer-as 65000 --controller "tcp:127.0.0.1:$port" --source 127.2.0.1 \
+    --family "$FAMS" --duration 50 --timeout 20 --report "$TMPD/rx.json"
+rx=$LAST_PID
 # shellcheck disable=SC2086
 start_bg "$TMPD/sb.log" "$SBSIM" bgp $args --duration 40 \
     --report "$TMPD/r.json"
@@ -111,7 +148,18 @@ for a in vpnv4 vpnv6 ipv4-labelled; do
 	gobgp_cli global rib -a "$a" >"$TMPD/rib-$a.txt" 2>&1 ||
 	    fail "gobgp global rib -a $a: $(cat "$TMPD/rib-$a.txt")"
 done
+wait_until 20 all_sent ||
+    fail "GoBGP sent the receiver $got (vpnv4 vpnv6 ipv4-labelled), want $NP each"
 stop_early "$sb" "sbsim" "$TMPD/r.json"
+# What GoBGP sent is read once the receiver's socket is drained: the
+# withdrawals that follow the peers' close come after it.
+sleep 1
+stop_early "$rx" "sbsim (receiver)" "$TMPD/rx.json"
+got=$(counter "$TMPD/rx.json" other_family_routes_received)
+[ "$got" -ge $((NP * 3)) ] ||
+    fail "the receiver counted $got routes, want $((NP * 3))"
+[ "$(counter "$TMPD/rx.json" notifications_sent)" = 0 ] ||
+    fail "the receiver sent a NOTIFICATION: $(cat "$TMPD/rx.log")"
 "$PY" - "$TMPD" "$N" "$P" <<'PYEOF' || fail "GoBGP's routes are not sbsim's"
 import ipaddress, re, sys
 tmpd, n, p = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
@@ -185,7 +233,10 @@ tshark -r "$cap" $dec -Y "_ws.malformed || _ws.expert.severity >= error" \
     fail "tshark failed: $(cat "$TMPD/tshark.log")"
 [ ! -s "$TMPD/bad" ] || fail "malformed frames: $(paste -sd, "$TMPD/bad")"
 # shellcheck disable=SC2086
-tshark -r "$cap" $dec -Y bgp -T fields -E occurrence=a -E aggregator=, \
+# What the peers sent (GoBGP's UPDATEs to the receiver only had to
+# decode cleanly, above).
+tshark -r "$cap" $dec -Y "bgp && ip.src == 127.1.0.0/30" -T fields \
+    -E occurrence=a -E aggregator=, \
     -e bgp.rd -e bgp.label_stack -e bgp.ext_com.value_an4 \
     -e bgp.mp_reach_nlri_ipv4_prefix -e bgp.mp_unreach_nlri_ipv4_prefix \
     >"$TMPD/fields" 2>>"$TMPD/tshark.log" ||
