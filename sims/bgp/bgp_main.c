@@ -878,6 +878,9 @@ bgp_fault_check(const struct bgp_sim *sim, const struct run_opts *ro)
 		if (sim->cfg.prefixes == 0)
 			cli_die(ro, "--fault %s: churn needs --prefixes",
 			    fs->text);
+		if (sim->cfg.n_fam > 1 || sim->cfg.fams[0] != sim->cfg.af)
+			cli_die(ro, "--fault %s: churn is of one unicast "
+			    "family (--family)", fs->text);
 		if (fs->has_arg && fs->arg > sim->cfg.prefixes)
 			cli_die(ro, "--fault %s: N is more than the %llu "
 			    "prefixes each peer announces (--prefixes)",
