@@ -6,8 +6,8 @@
 # (--label-base), 2 route targets and a large community:
 #   1. GoBGP's global RIB holds N*P routes of each family (gobgp global
 #      rib -a vpnv4 / vpnv6 / ipv4-labelled), and a sample of them equals,
-#      field by field (RD, label, prefix, route targets), what sbsim's
-#      generator gives route number i*P+j of peer i;
+#      field by field (RD, label, prefix, route targets, large community),
+#      what sbsim's generator gives route number i*P+j of peer i;
 #      A receiving sbsim peer (another AS, --prefixes 0, the same
 #      families) gets all of them from GoBGP, each NLRI checked and
 #      counted (other_family_routes_received);
@@ -164,11 +164,13 @@ got=$(counter "$TMPD/rx.json" other_family_routes_received)
 import ipaddress, re, sys
 tmpd, n, p = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 # sbsim's generator: route g = i*P + j of peer i is the g-th block from the
-# first prefix, RD type 1 <peer address>:(g % 3 + 1), label 100 + g.
+# first prefix, RD type 1 <peer address>:(g % 3 + 1), label 100 + g; route
+# targets 65001:1 and 65001:2 and large community 65001:1:1 on each.
 firsts = {"vpnv4": ipaddress.ip_network("10.0.0.0/24"),
           "ipv4-labelled": ipaddress.ip_network("10.0.0.0/24"),
           "vpnv6": ipaddress.ip_network("2001:db8::/64")}
-line_re = re.compile(r"^\*>\s+(\S+)\s+\[(\d+)\]\s+\S+\s+.*Extcomms: (\[[^}]*)\}")
+line_re = re.compile(r"^\*>\s+(\S+)\s+\[(\d+)\]\s+\S+\s+.*Extcomms: (\[[^}]*)\}"
+                     r".*LargeCommunity: \[([^]]*)\]")
 for fam, first in firsts.items():
     got = {}
     for line in open("%s/rib-%s.txt" % (tmpd, fam)):
@@ -176,11 +178,12 @@ for fam, first in firsts.items():
         if not m:
             continue
         net, label, ext = m.group(1), int(m.group(2)), m.group(3)
+        large = m.group(4).strip()
         rd = None
         if fam != "ipv4-labelled":
             rm = re.match(r"^(\d+\.\d+\.\d+\.\d+:\d+):(.*)$", net)
             rd, net = rm.group(1), rm.group(2)
-        got[net] = (rd, label, ext.strip())
+        got[net] = (rd, label, ext.strip(), large)
     if len(got) != n * p:
         sys.exit("%s: %d routes parsed, want %d" % (fam, len(got), n * p))
     size = first.num_addresses
@@ -191,7 +194,7 @@ for fam, first in firsts.items():
                                             g * size, first.prefixlen)))
             rd = None if fam == "ipv4-labelled" else \
                 "127.1.0.%d:%d" % (i + 1, g % 3 + 1)
-            want = (rd, 100 + g, "[65001:1], [65001:2]")
+            want = (rd, 100 + g, "[65001:1], [65001:2]", "65001:1:1")
             if got.get(net) != want:
                 sys.exit("%s %s: GoBGP has %s, want %s" %
                          (fam, net, got.get(net), want))
