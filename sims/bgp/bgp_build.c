@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "bgp_codec.h"
+#include "bgp_family.h"
 
 #define UB_MP_HDR	4	/* flags, type, 2-byte length */
 
@@ -121,6 +122,11 @@ bgp_attrs_put(uint8_t *buf, size_t cap, const struct bgp_attrs *a,
 			wbuf_put_u32(&w, a->comm[i]);
 	}
 	bgp_rr_put(&w, a);
+	if (a->n_ext > 0) {
+		bgp_attr_hdr(&w, BGP_ATTR_OPTIONAL | BGP_ATTR_TRANSITIVE,
+		    BGP_ATTR_EXT_COMMUNITIES, a->n_ext * 8u);
+		wbuf_put_bytes(&w, a->ext, a->n_ext * 8u);
+	}
 	/* RFC 4271 section 5: ascending type order, AS4_PATH (17) too. */
 	bgp_as4path_put(&w, a, as4);
 	if (a->n_lcomm > 0) {
@@ -146,8 +152,8 @@ bgp_ub_mp_head(struct bgp_ub *b, uint8_t type)
 	wbuf_put_u8(w, type);
 	b->len_off = w->len;
 	wbuf_put_u16(w, 0);
-	wbuf_put_u16(w, bgp_af_afi(b->af));
-	wbuf_put_u8(w, BGP_SAFI_UNICAST);
+	wbuf_put_u16(w, bgp_families[b->af].afi);
+	wbuf_put_u8(w, bgp_families[b->af].safi);
 }
 
 static void
@@ -176,26 +182,22 @@ static void
 bgp_ub_mp_reach_begin(struct bgp_ub *b, const struct bgp_attrs *a)
 {
 	struct wbuf	*w = b->w;
+	uint8_t		 nh[32], n = bgp_family_next_hop(b->af, a, nh);
 
 	bgp_ub_mp_head(b, BGP_ATTR_MP_REACH);
-	if (b->af == BGP_AF_IPV6) {
-		wbuf_put_u8(w, 16);
-		wbuf_put_bytes(w, a->next_hop6, 16);
-	} else {
-		wbuf_put_u8(w, 4);
-		wbuf_put_bytes(w, a->next_hop4, 4);
-	}
+	wbuf_put_u8(w, n);
+	wbuf_put_bytes(w, nh, n);
 	wbuf_put_u8(w, 0);		/* reserved */
 }
 
 int
-bgp_ub_begin(struct bgp_ub *b, struct wbuf *w, enum bgp_af af, int use_mp,
+bgp_ub_begin(struct bgp_ub *b, struct wbuf *w, unsigned af, int use_mp,
     int addpath, const struct bgp_attrs *announce,
     const struct bgp_sess_caps *sc, size_t limit)
 {
 	b->w = w;
 	b->af = (uint8_t)af;
-	b->mp = af == BGP_AF_IPV6 || use_mp;
+	b->mp = af != BGP_AF_IPV4 || use_mp;
 	b->withdraw = announce == NULL;
 	b->addpath = addpath != 0;
 	b->count = 0;
@@ -379,7 +381,7 @@ bgp_ub_end(struct bgp_ub *b)
 
 /* IPv4: an UPDATE with nothing in it; others: an empty MP_UNREACH. */
 int
-bgp_eor_encode(struct wbuf *w, enum bgp_af af)
+bgp_eor_encode(struct wbuf *w, unsigned af)
 {
 	size_t	start = bgp_msg_begin(w, BGP_UPDATE);
 
@@ -390,8 +392,8 @@ bgp_eor_encode(struct wbuf *w, enum bgp_af af)
 	}
 	wbuf_put_u16(w, 6);
 	bgp_attr_hdr(w, BGP_ATTR_OPTIONAL, BGP_ATTR_MP_UNREACH, 3);
-	wbuf_put_u16(w, bgp_af_afi(af));
-	wbuf_put_u8(w, BGP_SAFI_UNICAST);
+	wbuf_put_u16(w, bgp_families[af].afi);
+	wbuf_put_u8(w, bgp_families[af].safi);
 	return bgp_msg_end(w, start);
 }
 

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "bgp_codec.h"
+#include "bgp_family.h"
 
 static const uint8_t bgp_marker[BGP_MARKER_LEN] = {
 	0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
@@ -153,6 +154,16 @@ bgp_caps_encode(struct wbuf *w, const struct bgp_caps *c)
 		v[3] = BGP_SAFI_UNICAST;
 		bgp_cap_put(w, BGP_CAP_MP, v, 4);
 	}
+	/* RFC 4760 section 8: one capability per family. */
+	for (af = BGP_AF_MAX; af < BGP_FAM_MAX; af++) {
+		if (!(c->mp_fam & 1u << af))
+			continue;
+		v[0] = (uint8_t)(bgp_families[af].afi >> 8);
+		v[1] = (uint8_t)bgp_families[af].afi;
+		v[2] = 0;
+		v[3] = bgp_families[af].safi;
+		bgp_cap_put(w, BGP_CAP_MP, v, 4);
+	}
 	if (c->route_refresh)
 		bgp_cap_put(w, BGP_CAP_ROUTE_REFRESH, v, 0);
 	if (c->enhanced_rr)
@@ -209,13 +220,15 @@ bgp_open_encode(struct wbuf *w, const struct bgp_open *o)
 static void
 bgp_cap_mp(struct bgp_caps *c, const uint8_t *v, uint8_t len)
 {
-	uint8_t	af;
+	unsigned	af;
 
 	if (len != 4)
 		return;
-	af = bgp_af_from((uint16_t)(v[0] << 8 | v[1]), v[3]);
-	if (af != BGP_AF_MAX)
+	af = bgp_family_from((uint16_t)(v[0] << 8 | v[1]), v[3]);
+	if (af < BGP_AF_MAX)
 		c->mp[af] = 1;
+	else if (af < BGP_FAM_MAX)
+		c->mp_fam |= 1u << af;
 }
 
 static void
@@ -572,13 +585,39 @@ bgp_get32(const uint8_t *p)
 	    (uint32_t)p[2] << 8 | p[3];
 }
 
+/*
+ * A family of the table beyond unicast that the session negotiated:
+ * its span kept for the receiver, checked in bgp_update_decode.  The
+ * next hop: an RD of zeros and an address for L3VPN (RFC 4364 section
+ * 4.3.2, RFC 4659 section 3.2.1: 24 or 48), an address otherwise.
+ */
+static int
+bgp_mp_reach_fam(struct bgp_update *u, unsigned fam, struct rbuf v,
+    uint8_t nhlen, struct bgp_err *e)
+{
+	const struct bgp_family	*f = &bgp_families[fam];
+	uint8_t			 a = f->addr_af == BGP_AF_IPV6 ? 16 : 4;
+	uint8_t			 rd = f->nh_rd ? 8 : 0;
+
+	if (nhlen != rd + a && nhlen != 2 * (rd + a) &&
+	    !(a == 4 && nhlen == rd + 16))
+		return bgp_fail(e, BGP_ERR_UPDATE, BGP_ERR_UPD_OPTATTR,
+		    "MP_REACH_NLRI next hop length");
+	u->mp_nh_len = nhlen;
+	u->mp_reach_fam = (uint8_t)fam;
+	u->mp_reach = v;
+	return 0;
+}
+
 /* MP_REACH_NLRI (RFC 4760 section 3); errors reset the session (RFC
  * 7606 section 7.11). */
 static int
-bgp_mp_reach(struct bgp_update *u, struct rbuf v, struct bgp_err *e)
+bgp_mp_reach(struct bgp_update *u, struct rbuf v,
+    const struct bgp_sess_caps *sc, struct bgp_err *e)
 {
 	uint16_t	afi;
 	uint8_t		safi, nhlen, reserved, af;
+	unsigned	fam;
 
 	if (rbuf_get_u16(&v, &afi) == -1 || rbuf_get_u8(&v, &safi) == -1 ||
 	    rbuf_get_u8(&v, &nhlen) == -1 || nhlen > sizeof(u->mp_nh) ||
@@ -587,8 +626,12 @@ bgp_mp_reach(struct bgp_update *u, struct rbuf v, struct bgp_err *e)
 		return bgp_fail(e, BGP_ERR_UPDATE, BGP_ERR_UPD_OPTATTR,
 		    "malformed MP_REACH_NLRI");
 	af = bgp_af_from(afi, safi);
-	if (af == BGP_AF_MAX)
+	if (af == BGP_AF_MAX) {
+		fam = bgp_family_from(afi, safi);
+		if (fam < BGP_FAM_MAX && (sc->fam_rx & 1u << fam))
+			return bgp_mp_reach_fam(u, fam, v, nhlen, e);
 		return 0;	/* a family we did not negotiate: ignored */
+	}
 	if ((af == BGP_AF_IPV4 && nhlen != 4 && nhlen != 16) ||
 	    (af == BGP_AF_IPV6 && nhlen != 16 && nhlen != 32))
 		return bgp_fail(e, BGP_ERR_UPDATE, BGP_ERR_UPD_OPTATTR,
@@ -600,17 +643,25 @@ bgp_mp_reach(struct bgp_update *u, struct rbuf v, struct bgp_err *e)
 }
 
 static int
-bgp_mp_unreach(struct bgp_update *u, struct rbuf v, struct bgp_err *e)
+bgp_mp_unreach(struct bgp_update *u, struct rbuf v,
+    const struct bgp_sess_caps *sc, struct bgp_err *e)
 {
 	uint16_t	afi;
 	uint8_t		safi, af;
+	unsigned	fam;
 
 	if (rbuf_get_u16(&v, &afi) == -1 || rbuf_get_u8(&v, &safi) == -1)
 		return bgp_fail(e, BGP_ERR_UPDATE, BGP_ERR_UPD_OPTATTR,
 		    "malformed MP_UNREACH_NLRI");
 	af = bgp_af_from(afi, safi);
-	if (af == BGP_AF_MAX)
+	if (af == BGP_AF_MAX) {
+		fam = bgp_family_from(afi, safi);
+		if (fam < BGP_FAM_MAX && (sc->fam_rx & 1u << fam)) {
+			u->mp_unreach_fam = (uint8_t)fam;
+			u->mp_unreach = v;
+		}
 		return 0;
+	}
 	u->mp_unreach_af = af;
 	u->mp_unreach = v;
 	return 0;
@@ -749,9 +800,9 @@ bgp_attr_one(struct bgp_update *u, uint8_t type, struct rbuf v,
 		bgp_attr_as4_path(u, v);
 		break;
 	case BGP_ATTR_MP_REACH:
-		return bgp_mp_reach(u, v, e);
+		return bgp_mp_reach(u, v, sc, e);
 	case BGP_ATTR_MP_UNREACH:
-		return bgp_mp_unreach(u, v, e);
+		return bgp_mp_unreach(u, v, sc, e);
 	}
 	return 0;
 }
@@ -865,13 +916,35 @@ overrun:
 	return 0;
 }
 
+/*
+ * The spans of the other families' MP attributes (RFC 7606 section 5.3:
+ * an NLRI that cannot be parsed resets the session, or disables the
+ * family; we reset).  Path ids are not offered for them.
+ */
+static int
+bgp_fam_spans_check(const struct bgp_update *u)
+{
+	uint64_t	n;
+
+	if (u->mp_reach_fam != BGP_FAM_MAX && bgp_family_check(
+	    u->mp_reach_fam, rbuf_ptr(&u->mp_reach), rbuf_left(&u->mp_reach),
+	    0, &n) == -1)
+		return -1;
+	if (u->mp_unreach_fam != BGP_FAM_MAX && bgp_family_check(
+	    u->mp_unreach_fam, rbuf_ptr(&u->mp_unreach),
+	    rbuf_left(&u->mp_unreach), 0, &n) == -1)
+		return -1;
+	return 0;
+}
+
 /* Mandatory attributes of section 5 for UPDATEs that announce (RFC 7606
  * section 3 d: missing ones make the UPDATE treat-as-withdraw). */
 static void
 bgp_check_mandatory(struct bgp_update *u)
 {
 	int	v4 = rbuf_left(&u->nlri) > 0;
-	int	mp = u->mp_reach_af != BGP_AF_MAX;
+	int	mp = u->mp_reach_af != BGP_AF_MAX ||
+	    u->mp_reach_fam != BGP_FAM_MAX;
 
 	if (!v4 && !mp)
 		return;
@@ -888,6 +961,7 @@ bgp_update_decode(const uint8_t *p, size_t n, const struct bgp_sess_caps *sc,
 
 	memset(u, 0, sizeof(*u));
 	u->mp_reach_af = u->mp_unreach_af = BGP_AF_MAX;
+	u->mp_reach_fam = u->mp_unreach_fam = BGP_FAM_MAX;
 	if (n < BGP_HEADER_LEN)	/* n - 19 would wrap */
 		return bgp_fail(e, BGP_ERR_HEADER, BGP_ERR_HDR_LEN, "short");
 	rbuf_init(&r, p + BGP_HEADER_LEN, n - BGP_HEADER_LEN);
@@ -913,14 +987,20 @@ bgp_update_decode(const uint8_t *p, size_t n, const struct bgp_sess_caps *sc,
 	    u->mp_unreach_af, sc->addpath_rx[u->mp_unreach_af]) == -1))
 		return bgp_fail(e, BGP_ERR_UPDATE, BGP_ERR_UPD_OPTATTR,
 		    "malformed MP NLRI");
+	if (bgp_fam_spans_check(u) == -1)
+		return bgp_fail(e, BGP_ERR_UPDATE, BGP_ERR_UPD_OPTATTR,
+		    "malformed MP NLRI");
 	if (wlen == 0 && alen == 0 && rbuf_left(&u->nlri) == 0) {
 		u->end_of_rib = 1;
 		u->eor_af = BGP_AF_IPV4;
-	} else if (u->mp_unreach_af != BGP_AF_MAX && wlen == 0 &&
+	} else if ((u->mp_unreach_af != BGP_AF_MAX ||
+	    u->mp_unreach_fam != BGP_FAM_MAX) && wlen == 0 &&
 	    rbuf_left(&u->nlri) == 0 && rbuf_left(&u->mp_unreach) == 0 &&
-	    u->mp_reach_af == BGP_AF_MAX && alen <= 6 + 2) {
+	    u->mp_reach_af == BGP_AF_MAX && u->mp_reach_fam == BGP_FAM_MAX &&
+	    alen <= 6 + 2) {
 		u->end_of_rib = 1;
-		u->eor_af = u->mp_unreach_af;
+		u->eor_af = u->mp_unreach_af != BGP_AF_MAX ? u->mp_unreach_af :
+		    u->mp_unreach_fam;
 	}
 	bgp_check_mandatory(u);
 	return 0;

@@ -33,7 +33,8 @@ struct bgp_err {
 	const char	*why;		/* for the log */
 };
 
-/* Address family index used in tables below. */
+/* The unicast rows of the family table (bgp_family.h), which index the
+ * per-family tables below and the controller's. */
 enum bgp_af {
 	BGP_AF_IPV4,		/* AFI 1 SAFI 1 */
 	BGP_AF_IPV6,		/* AFI 2 SAFI 1 */
@@ -53,6 +54,9 @@ struct bgp_caps {
 	uint16_t	gr_time;		/* restart time, 12 bits */
 	uint32_t	as4_number;
 	uint8_t		any;			/* a capabilities parameter */
+	/* Multiprotocol for the other rows of the family table: bit f
+	 * for row f (enum bgp_fam). */
+	uint32_t	mp_fam;
 };
 
 struct bgp_open {
@@ -74,6 +78,7 @@ struct bgp_prefix {
 #define BGP_MAX_ASPATH	64
 #define BGP_MAX_COMM	32
 #define BGP_MAX_CLUSTER	8
+#define BGP_MAX_EXT	32
 
 /* Attributes of announced routes, for encoding. */
 struct bgp_attrs {
@@ -92,6 +97,8 @@ struct bgp_attrs {
 	uint8_t		next_hop6[16];
 	uint32_t	comm[BGP_MAX_COMM];
 	uint32_t	lcomm[BGP_MAX_COMM][3];
+	uint8_t		n_ext;		/* extended communities (RFC 4360) */
+	uint8_t		ext[BGP_MAX_EXT][8];
 	/* Route reflection (RFC 4456 section 7), host order. */
 	uint32_t	originator;
 	uint32_t	cluster[BGP_MAX_CLUSTER];
@@ -108,8 +115,13 @@ struct bgp_update {
 	struct rbuf	mp_unreach;	/* NLRI of MP_UNREACH_NLRI */
 	uint8_t		mp_reach_af;	/* enum bgp_af, BGP_AF_MAX: none */
 	uint8_t		mp_unreach_af;
+	/* The other rows of the family table, where the session
+	 * negotiated them (bgp_sess_caps.fam_rx): BGP_FAM_MAX none; the
+	 * spans are then mp_reach and mp_unreach. */
+	uint8_t		mp_reach_fam;
+	uint8_t		mp_unreach_fam;
 	uint8_t		mp_nh_len;
-	uint8_t		mp_nh[32];
+	uint8_t		mp_nh[48];	/* RFC 4659 section 3.2.1 */
 	uint8_t		has_origin;
 	uint8_t		origin;
 	uint8_t		has_next_hop;
@@ -135,6 +147,7 @@ struct bgp_sess_caps {
 	uint8_t		as4;			/* 4-octet AS_PATH */
 	uint8_t		addpath_rx[BGP_AF_MAX];	/* path ids come in */
 	uint8_t		addpath_tx[BGP_AF_MAX];	/* path ids go out */
+	uint32_t	fam_rx;		/* bgp_caps.mp_fam both sides had */
 };
 
 /* Header (section 4.1): the marker must be all ones, the length within
@@ -242,7 +255,8 @@ struct bgp_ub {
 	uint8_t		 own[1024];	/* encoded attributes */
 };
 
-int	 bgp_ub_begin(struct bgp_ub *, struct wbuf *, enum bgp_af, int use_mp,
+/* fam: a row of the family table (enum bgp_af for unicast). */
+int	 bgp_ub_begin(struct bgp_ub *, struct wbuf *, unsigned fam, int use_mp,
 	    int addpath, const struct bgp_attrs *announce,
 	    const struct bgp_sess_caps *, size_t limit);
 /* 0 added, 1 full (not added). */
@@ -259,7 +273,7 @@ int	 bgp_update_attrs(const struct bgp_update *,
 	    const struct bgp_sess_caps *, struct bgp_attrs *);
 
 /* End-of-RIB (RFC 4724 section 2). */
-int	 bgp_eor_encode(struct wbuf *, enum bgp_af);
+int	 bgp_eor_encode(struct wbuf *, unsigned fam);
 
 /* The n-th prefix after first, of first's length (addr arithmetic). */
 void	 bgp_prefix_nth(const struct bgp_prefix *first, uint64_t n,

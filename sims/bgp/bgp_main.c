@@ -91,6 +91,9 @@ static const char *const bgp_count_names[] = {
 static const char *const bgp_afi_names[] = { "ipv4", "ipv6", NULL };
 static const char *const bgp_addpath_names[] = { "none", "receive", "send",
 	"both", NULL };
+static const char *const bgp_rd_type_names[] = { "0", "1", "2", NULL };
+static const char *const bgp_label_mode_names[] = { "per-route", "per-rd",
+	NULL };
 
 #define BC	struct bgp_config
 static const struct opt bgp_rows[] = {
@@ -113,6 +116,24 @@ static const struct opt bgp_rows[] = {
 	    .def = "as many as fit in 4096 bytes"),
 	OPT_E("afi", "F", BC, af, bgp_afi_names, 0,
 	    "ipv4 or ipv6"),
+	OPT_FN("family", "F[,F...]", bgp_family_row, 0,
+	    "families announced, --prefixes routes of each:\n"
+	    "ipv4-unicast, ipv6-unicast, l3vpn-ipv4-unicast,\n"
+	    "l3vpn-ipv6-unicast, ipv4-labelled-unicast",
+	    .def = "ipv4-unicast, or ipv6-unicast with\n--afi ipv6"),
+	OPT_U("rd-count", "N", BC, gen.rd_count, 1, 65535, 0,
+	    "route distinguishers the L3VPN routes spread over\n"
+	    "(route n has the (n mod N)+1-th)"),
+	OPT_E("rd-type", "T", BC, gen.rd_type, bgp_rd_type_names, 0,
+	    "RD type: 0 (ASN:n), 1 (peer's id:n), 2 (ASN4:n)"),
+	OPT_U("label-base", "L", BC, gen.label_base, 16, 1048575, 0,
+	    "first MPLS label of labelled and L3VPN routes"),
+	OPT_E("label-mode", "M", BC, gen.label_per_rd, bgp_label_mode_names,
+	    0, "per-route (base+n) or per-rd (base+RD number)"),
+	OPT_U("route-targets", "N", BC, route_targets, 0, BGP_MAX_EXT, 0,
+	    "N route targets (ASN:1..ASN:N, extended\n"
+	    "communities) on every route of every family",
+	    .def = "1 with an l3vpn family, else 0"),
 	OPT_F("ipv4-mp", BC, use_mp, 0,
 	    "IPv4 in MP_REACH_NLRI / MP_UNREACH_NLRI too"),
 	OPT_F("withdraw", BC, withdraw, 0,
@@ -197,6 +218,9 @@ bgp_config_defaults(struct bgp_config *cfg)
 	cfg->settle = 10;
 	cfg->csit_threshold = 1000;
 	cfg->nb_ctx.first.af = BGP_AF_MAX;
+	cfg->gen.rd_count = 1;
+	cfg->gen.label_base = 16;
+	cfg->route_targets = UINT32_MAX;	/* by the families */
 	nb_opts_defaults(&cfg->nb, bgp_nb_drivers);
 }
 
@@ -230,6 +254,7 @@ bgp_attrs_init(struct bgp_sim *sim)
 	}
 	memcpy(a->next_hop4, cfg->next_hop4, 4);
 	memcpy(a->next_hop6, cfg->next_hop6, 16);
+	bgp_peer_fam_attrs(cfg, a);
 }
 
 static uint32_t
@@ -256,6 +281,9 @@ static const struct counter_row bgp_counter_rows[] = {
 	BGPC(rx_withdrawn[BGP_AF_IPV4], "ipv4_withdrawals_received"),
 	BGPC(rx_announced[BGP_AF_IPV6], "ipv6_prefixes_received"),
 	BGPC(rx_withdrawn[BGP_AF_IPV6], "ipv6_withdrawals_received"),
+	BGPC(fam_rx, "other_family_routes_received"),
+	BGPC(families_refused, "families_refused"),
+	BGPC(routes_refused, "routes_refused"),
 	BGPC(keepalives_sent, "keepalives_sent"),
 	BGPC(keepalives_received, "keepalives_received"),
 	BGPC(notifications_sent, "notifications_sent"),
@@ -427,7 +455,9 @@ bgp_start(void *arg, struct metrics *m, char *err, size_t errlen)
 	sim->drained_ann = sim->drained_wd = 0;
 	sim->churn_sent = 0;
 	sim->churn_credit = 0;
-	sim->total = (uint64_t)sim->cfg.peers * sim->cfg.prefixes;
+	sim->total = (uint64_t)sim->cfg.peers * bgp_peer_routes(&sim->cfg);
+	sim->refused = 0;
+	sim->fam_logged = 0;
 	/* Every session announces its peer's prefixes to its speaker. */
 	sim->n_sess = sim->cfg.peers * sim->cfg.n_spk;
 	sim->sent_total = sim->total * sim->cfg.n_spk;
@@ -795,7 +825,10 @@ bgp_check(struct bgp_sim *sim, const struct run_opts *ro)
 {
 	struct bgp_config	*cfg = &sim->cfg;
 	char			 err[256];
+	const char		*why;
 
+	if ((why = bgp_peer_fam_check(cfg)) != NULL)
+		cli_die(ro, "%s", why);
 	if (cfg->peers == 0)
 		cli_die(ro, "--peers N is required");
 	if (cfg->as == 0)
@@ -851,6 +884,9 @@ bgp_fault_check(const struct bgp_sim *sim, const struct run_opts *ro)
 		if (sim->cfg.prefixes == 0)
 			cli_die(ro, "--fault %s: churn needs --prefixes",
 			    fs->text);
+		if (sim->cfg.n_fam > 1 || sim->cfg.fams[0] != sim->cfg.af)
+			cli_die(ro, "--fault %s: churn is of one unicast "
+			    "family (--family)", fs->text);
 		if (fs->has_arg && fs->arg > sim->cfg.prefixes)
 			cli_die(ro, "--fault %s: N is more than the %llu "
 			    "prefixes each peer announces (--prefixes)",

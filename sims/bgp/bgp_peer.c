@@ -130,8 +130,12 @@ bgp_peer_prefix(const struct bgp_peer *p, uint64_t i, struct bgp_prefix *out)
 {
 	const struct bgp_config	*cfg = &p->sim->cfg;
 
-	bgp_prefix_nth(&cfg->first, (uint64_t)p->idx * cfg->prefixes + i, out);
-	out->path_id = p->sc.addpath_tx[cfg->af] ? 1 : 0;
+	uint64_t		 end;
+	unsigned		 af = bgp_peer_fam_at(cfg, i, &end);
+
+	bgp_prefix_nth(&cfg->fam_first[af], (uint64_t)p->idx * cfg->prefixes +
+	    (cfg->prefixes ? i % cfg->prefixes : 0), out);
+	out->path_id = p->sc.addpath_tx[af] ? 1 : 0;
 }
 
 static void
@@ -157,11 +161,21 @@ bgp_build_one(struct bgp_peer *p, struct wbuf *w, uint64_t *next,
 	struct bgp_prefix	 pfx;
 	uint32_t		 max = cfg->per_update ? cfg->per_update :
 	    UINT32_MAX;
+	uint64_t		 fend;
+	unsigned		 af;
 
 	if (*next >= end)
 		return 0;
-	if (bgp_ub_begin(&ub, w, cfg->af, cfg->use_mp,
-	    p->sc.addpath_tx[cfg->af], a, &p->sc, BGP_MAX_LEN) == -1)
+	/* One family per UPDATE: its own MP_REACH (RFC 4760 section 3);
+	 * a refused one is skipped by bgp_fill. */
+	af = bgp_peer_fam_at(cfg, *next, &fend);
+	if (!(p->fam_ok & 1u << af))
+		return 0;
+	if (af >= BGP_AF_MAX)
+		return bgp_peer_fam_build(p, w, next, end, a, max);
+	end = fend < end ? fend : end;
+	if (bgp_ub_begin(&ub, w, af, cfg->use_mp, p->sc.addpath_tx[af], a,
+	    &p->sc, BGP_MAX_LEN) == -1)
 		return 0;
 	/* The first by its number, the rest a block on each. */
 	bgp_peer_prefix(p, *next, &pfx);
@@ -205,8 +219,7 @@ bgp_sent_all(struct bgp_peer *p)
 	    !p->eor_sent) {
 		/* RFC 4724 section 2: the initial update is complete. */
 		w = bgp_scratch();
-		bgp_eor_encode(w, p->sim->cfg.af);
-		bgp_send(p, w, 1);
+		bgp_send(p, w, bgp_peer_fam_eor(p, w));
 		p->eor_sent = 1;
 	}
 	if (p->sending == BGP_SEND_ANNOUNCE || !BGP_WITNESSED(&p->sim->cfg))
@@ -257,7 +270,7 @@ bgp_drained(struct bgp_peer *p, uint64_t now)
 	if (p->drain_wait == BGP_SEND_ANNOUNCE) {
 		ph = sim->ph[BGPP_ANNOUNCE];
 		done = ++sim->drained_ann;
-		want = sim->announced;
+		want = sim->announced + sim->refused;
 		bgp_drained_spk(p, now);
 	} else {
 		ph = sim->ph[BGPP_WITHDRAW];
@@ -336,15 +349,21 @@ bgp_fill(struct bgp_peer *p)
 	bgp_peer_attrs(p, &a);
 	while (p->sending != BGP_SEND_NONE &&
 	    evbuffer_get_length(out) < BGP_OUT_HIGH) {
+		next = p->sending == BGP_SEND_ANNOUNCE ? &p->ann_next :
+		    &p->wd_next;
+		first = bgp_peer_fam_first(p, *next);
+		while (bgp_peer_fam_skip(p, next))
+			;
+		if (*next >= bgp_peer_routes(&sim->cfg)) {
+			bgp_sent_all(p);
+			break;
+		}
 		if (evbuffer_reserve_space(out, BGP_BATCH, &v, 1) != 1)
 			fatalx("evbuffer_reserve_space");
 		wbuf_init(w, v.iov_base, BGP_BATCH);
-		next = p->sending == BGP_SEND_ANNOUNCE ? &p->ann_next :
-		    &p->wd_next;
 		msgs = items = 0;
-		first = *next == 0;
 		while (w->len + BGP_MAX_LEN <= w->cap && (n = bgp_build_one(p,
-		    w, next, sim->cfg.prefixes, p->sending ==
+		    w, next, bgp_peer_routes(&sim->cfg), p->sending ==
 		    BGP_SEND_ANNOUNCE ? &a : NULL)) > 0) {
 			msgs++;
 			items += n;
@@ -368,7 +387,7 @@ bgp_fill(struct bgp_peer *p)
 			if (!BGP_WITNESSED(&sim->cfg))
 				phase_items(sim->ph[BGPP_WITHDRAW], now, items);
 		}
-		if (*next >= sim->cfg.prefixes || msgs == 0)
+		if (*next >= bgp_peer_routes(&sim->cfg) || msgs == 0)
 			bgp_sent_all(p);
 	}
 }
@@ -382,10 +401,10 @@ bgp_peer_kick(struct bgp_peer *p)
 		return;
 	if (sim->ph[BGPP_WITHDRAW] != NULL &&
 	    sim->ph[BGPP_WITHDRAW]->state == PHASE_RUNNING) {
-		if (p->wd_next < sim->cfg.prefixes)
+		if (p->wd_next < bgp_peer_routes(&sim->cfg))
 			p->sending = BGP_SEND_WITHDRAW;
 	} else if (sim->ph[BGPP_ANNOUNCE]->state != PHASE_PENDING &&
-	    p->ann_next < sim->cfg.prefixes)
+	    p->ann_next < bgp_peer_routes(&sim->cfg))
 		p->sending = BGP_SEND_ANNOUNCE;
 	bgp_fill(p);
 }
@@ -405,7 +424,7 @@ bgp_send_open(struct bgp_peer *p)
 	o.my_as = as > 0xffff ? BGP_AS_TRANS : (uint16_t)as;
 	o.hold = cfg->hold;
 	o.bgp_id = p->bgp_id;
-	o.caps.mp[cfg->af] = 1;
+	bgp_peer_fam_offer(cfg, &o);
 	if (p->monitor)
 		o.caps.mp[BGP_AF_IPV4] = o.caps.mp[BGP_AF_IPV6] = 1;
 	o.caps.route_refresh = 1;
@@ -414,7 +433,6 @@ bgp_send_open(struct bgp_peer *p)
 	if (cfg->graceful) {
 		o.caps.graceful = 1;
 		o.caps.gr_time = 120;
-		o.caps.gr_af[cfg->af] = 1;
 	}
 	o.caps.addpath[cfg->af] = cfg->addpath;
 	bgp_open_encode(w, &o);
@@ -427,7 +445,7 @@ static int
 bgp_af_negotiated(const struct bgp_open *o, enum bgp_af af)
 {
 	if (af == BGP_AF_IPV4 && !o->caps.mp[BGP_AF_IPV4] &&
-	    !o->caps.mp[BGP_AF_IPV6])
+	    !o->caps.mp[BGP_AF_IPV6] && o->caps.mp_fam == 0)
 		return 1;
 	return o->caps.mp[af];
 }
@@ -450,12 +468,11 @@ bgp_negotiate(struct bgp_peer *p, const struct bgp_open *o)
 	}
 	/* Section 4.2: the smaller hold time; 0 turns keepalives off. */
 	p->hold = o->hold < cfg->hold ? o->hold : cfg->hold;
-	p->af_ok = bgp_af_negotiated(o, cfg->af);
+	bgp_peer_fam_negotiate(p, o, bgp_af_negotiated);
 	if (!p->af_ok && !p->monitor && !(p->logged & LOG_FAMILY)) {
 		p->logged |= LOG_FAMILY;
-		log_warnx("%s: the controller did not agree to %s unicast; "
-		    "nothing will be announced", bgp_who(p),
-		    cfg->af == BGP_AF_IPV6 ? "IPv6" : "IPv4");
+		log_warnx("%s: the controller agreed to none of the families "
+		    "(--family); nothing will be announced", bgp_who(p));
 	}
 }
 
@@ -601,6 +618,7 @@ bgp_fsm_update(struct bgp_peer *p, const uint8_t *msg, size_t len)
 		return;
 	}
 	bgp_update_log(p, &u);
+	bgp_peer_fam_rx(p, &u);
 	if (u.end_of_rib) {
 		(*p->sim->c.eor_received)++;
 		return;

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "bgp_codec.h"
+#include "bgp_family.h"
 #include "bgp_io.h"
 #include "bgp_nb.h"
 #include "bgp_rib.h"
@@ -89,6 +90,14 @@ struct bgp_config {
 	struct bgp_nb_ctx nb_ctx;
 	struct tcp_md5_keys md5;	/* --md5-password (bgp_md5.c) */
 	struct tcp_md5_keys mon_md5;	/* the monitor's: md5's for all */
+	/* --family: the rows each peer announces, --prefixes of each, in
+	 * this order (bgp_peer_fam.c); the first prefix of each address
+	 * family; --rd-count, --rd-type, --label-*; --route-targets. */
+	uint8_t		 fams[BGP_FAM_MAX];
+	uint8_t		 n_fam;		/* 0: --afi's unicast */
+	struct bgp_prefix fam_first[BGP_AF_MAX];
+	struct bgp_gen	 gen;
+	uint32_t	 route_targets;
 };
 
 struct bgp_counters {
@@ -104,6 +113,10 @@ struct bgp_counters {
 	uint64_t	*sessions_lost, *hold_expired;
 	uint64_t	*prefixes_churned;	/* --fault churn */
 	uint64_t	*spk_lost[BGP_MAX_SPEAKERS];	/* sessions_lost.cN */
+	/* Families a session's receiver did not offer, and the routes of
+	 * them not sent (bgp_peer_fam.c). */
+	uint64_t	*families_refused, *routes_refused;
+	uint64_t	*fam_rx;	/* routes received of other families */
 };
 
 /* One simulated peer (or the monitor): its pool device, the session's
@@ -121,7 +134,8 @@ struct bgp_peer {
 	uint8_t		 drain_wait;	/* enum bgp_send: waiting to drain */
 	uint32_t	 logged;	/* kinds of trouble logged once */
 	struct bgp_sess_caps sc;
-	uint8_t		 af_ok;		/* the family was negotiated */
+	uint8_t		 af_ok;		/* some family was negotiated */
+	uint32_t	 fam_ok;	/* bit per row of the family table */
 	uint16_t	 hold;		/* negotiated seconds, 0: none */
 	uint32_t	 bgp_id;
 	uint8_t		 local4[4];	/* our address, for next-hop self */
@@ -163,6 +177,8 @@ struct bgp_sim {
 	uint64_t		 ann_updates;	/* UPDATEs of announce */
 	uint32_t		 ann_most;	/* most prefixes in one */
 	uint64_t		 withdrawn;	/* withdrawals sent */
+	uint64_t		 refused;	/* routes of refused families */
+	uint32_t		 fam_logged;	/* refused families logged */
 	uint64_t		 total;		/* peers x prefixes */
 	uint64_t		 sent_total;	/* total x speakers */
 	uint32_t		 drained_ann;	/* peers whose output drained */
@@ -219,6 +235,37 @@ void	bgp_peer_free(struct bgp_peer *);
 /* bgp_md5.c: the peers' and the monitor's pools take --md5-password's
  * keys (after their pools are configured). */
 void	bgp_md5_config(struct bgp_sim *);
+/* bgp_peer_fam.c: the families of --family on the peers' side. */
+/* Routes each peer announces: --prefixes of each family. */
+uint64_t bgp_peer_routes(const struct bgp_config *);
+/* The family of a peer's i-th route (of bgp_peer_routes), and where
+ * that family's routes end. */
+unsigned bgp_peer_fam_at(const struct bgp_config *, uint64_t i,
+	    uint64_t *end);
+/* The OPEN's multiprotocol (and graceful restart) families. */
+void	bgp_peer_fam_offer(const struct bgp_config *, struct bgp_open *);
+/* What the receiver's OPEN agreed to: p->fam_ok, p->sc.fam_rx; the
+ * refused ones counted and logged. */
+void	bgp_peer_fam_negotiate(struct bgp_peer *, const struct bgp_open *,
+	    int (*agreed)(const struct bgp_open *, enum bgp_af));
+/* *next at a family the session refused: moved past its routes,
+ * counted as refused the first time; 1 when it moved. */
+int	bgp_peer_fam_skip(struct bgp_peer *, uint64_t *next);
+/* No route before the i-th went out: all of them are refused ones. */
+int	bgp_peer_fam_first(const struct bgp_peer *, uint64_t i);
+/* One UPDATE of a non-unicast family's routes from *next on (to end,
+ * at most max); how many went in. */
+uint32_t bgp_peer_fam_build(struct bgp_peer *, struct wbuf *, uint64_t *next,
+	    uint64_t end, const struct bgp_attrs *, uint32_t max);
+/* End-of-RIB of each family sent (RFC 4724 section 2), into w; how many. */
+uint32_t bgp_peer_fam_eor(const struct bgp_peer *, struct wbuf *);
+/* Received routes of the other families: counted, checked by the codec. */
+void	bgp_peer_fam_rx(struct bgp_peer *, const struct bgp_update *);
+/* --family F[,F...]'s option row; the checks and defaults once parsed;
+ * the route targets (RFC 4360 section 4) on every route. */
+int	bgp_family_row(void *cfg, const char *, char *err, size_t);
+const char *bgp_peer_fam_check(struct bgp_config *);
+void	bgp_peer_fam_attrs(const struct bgp_config *, struct bgp_attrs *);
 
 /* bgp_fault.c: the --fault kinds of these devices (src/core/fault.h). */
 extern const struct fault_kind bgp_fault_kinds[];

@@ -9,12 +9,24 @@
 #   BGP announce CPU-s per million: MEDIAN (min MIN, max MAX over RUNS runs)
 # Usage: tests/bench/bgp_announce_cpu.sh [PREFIXES] [RUNS]
 #   defaults 1000000 and 5.  Needs bird, birdc and /usr/bin/time.
+#   FAMILY=l3vpn-ipv4-unicast (or ipv4-labelled-unicast) announces that
+#   family instead (--family; BIRD's vpn4 or ipv4 mpls channel).
 set -u
 cd "$(dirname "$0")/../.." || exit 2
 SBSIM=${SBSIM:-$(pwd)/src/sbsim}
 TOTAL=${1:-1000000}
 RUNS=${2:-5}
 TIMEOUT=${TIMEOUT:-300}
+FAMILY=${FAMILY:-ipv4-unicast}
+case $FAMILY in
+ipv4-unicast) TABLE= CHANNEL="ipv4"; FAMARG= ;;
+l3vpn-ipv4-unicast) TABLE="vpn4 table vpntab;" CHANNEL="vpn4 mpls"
+	FAMARG="--family $FAMILY" ;;
+ipv4-labelled-unicast) TABLE="ipv4 table lutab;" CHANNEL="ipv4 mpls"
+	FAMARG="--family $FAMILY" ;;
+*) echo "FAMILY: ipv4-unicast, l3vpn-ipv4-unicast, ipv4-labelled-unicast"
+	exit 2 ;;
+esac
 PY=/usr/bin/python3
 [ -x "$SBSIM" ] || { echo "build sbsim first (make)"; exit 2; }
 for c in bird birdc /usr/bin/time; do
@@ -34,13 +46,14 @@ start_bird() {
 	cat >"$OUT/bird.conf" <<CONF
 log stderr { warning, error, fatal, bug };
 router id 192.0.2.254;
+$TABLE
 protocol device { }
 protocol bgp p1 {
 	local 127.0.0.1 port $PORT as 65000;
 	neighbor range 127.1.0.0/16 as 65001;
 	dynamic name "dyn";
 	multihop;
-	ipv4 { import all; export none; };
+	$CHANNEL { ${TABLE:+table ${TABLE#* table }} import all; export none; };
 }
 CONF
 	bird -f -c "$OUT/bird.conf" -s "$OUT/bird.ctl" -P "$OUT/bird.pid" \
@@ -64,7 +77,8 @@ for r in $(seq "$RUNS"); do
 	/usr/bin/time -f "%c %w" -o "$OUT/time" timeout $((TIMEOUT + 30)) \
 	    "$SBSIM" bgp --peers 1 --prefixes "$TOTAL" --as 65001 \
 	    --peer-as 65000 --controller "tcp:127.0.0.1:$PORT" \
-	    --timeout "$TIMEOUT" --report "$OUT/r.json" -q >"$OUT/out" 2>&1
+	    --timeout "$TIMEOUT" --report "$OUT/r.json" -q $FAMARG \
+	    >"$OUT/out" 2>&1
 	rc=$?
 	stop_bird
 	[ $rc -eq 0 ] || { echo "run $r: sbsim exited $rc"; cat "$OUT/out"; exit 1; }
@@ -85,5 +99,5 @@ print("run %s: %.3f CPU-s (%.4f per million), announce %s %.3f s, "
 PYEOF
 done
 sort -n "$OUT/cpu" | awk '{ v[NR] = $1 } END {
-	printf "BGP announce CPU-s per million: %.4f (min %.4f, max %.4f over %d runs)\n",
+	printf "BGP announce CPU-s per million ('"$FAMILY"'): %.4f (min %.4f, max %.4f over %d runs)\n",
 	    v[int((NR + 1) / 2)], v[1], v[NR], NR }'

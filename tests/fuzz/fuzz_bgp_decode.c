@@ -6,7 +6,8 @@
  * reads them.  Each header goes through bgp_header_decode; a message the
  * header accepts goes, whole, to its type's decoder.  An UPDATE is decoded
  * under the four session capability combinations (4-octet AS on/off,
- * ADD-PATH receive on/off for both families).  The stream ends at the
+ * ADD-PATH receive on/off for both families), the last two with every
+ * other row of the family table negotiated.  The stream ends at the
  * first header error or at a message longer than what is left.
  *
  * Besides "no crash, no leak, no UB" these properties are checked (abort
@@ -23,6 +24,9 @@
  *   attributes bgp_update_attrs extracted, and withdrawn; IPv4 plain and
  *   in MP) decode back equal, in order, split over as many UPDATEs of at
  *   most 4096 bytes as needed, with the same attributes;
+ * - a negotiated family's span (L3VPN, labelled unicast) walks entry by
+ *   entry with its row's decode; each route re-encodes to an entry that
+ *   decodes to itself and prints;
  * - each prefix prints and parses back to itself, bgp_prefix_nth adds up,
  *   and a prefix map holds exactly the distinct prefixes put in it.
  *
@@ -36,6 +40,7 @@
 #include <string.h>
 
 #include "bgp_codec.h"
+#include "bgp_family.h"
 #include "bgp_rib.h"
 #include "buf.h"
 #include "fuzz_driver.h"
@@ -225,6 +230,38 @@ fz_span(struct rbuf r, enum bgp_af af, const struct bgp_sess_caps *sc,
 	}
 }
 
+/* A span of a family of the table beyond unicast: entry by entry. */
+static void
+fz_fam_span(struct rbuf r, unsigned fam)
+{
+	const struct bgp_family	*f = &bgp_families[fam];
+	struct bgp_route	 a, b;
+	uint8_t			 d[64];
+	size_t			 n, m;
+	uint64_t		 count, walked = 0;
+	char			 text[128];
+
+	FZ_CHECK(bgp_family_check(fam, rbuf_ptr(&r), rbuf_left(&r), 0,
+	    &count) == 0);
+	while (rbuf_left(&r) > 0) {
+		memset(&a, 0, sizeof(a));
+		a.fam = (uint8_t)fam;
+		n = f->decode(f, rbuf_ptr(&r), rbuf_left(&r), &a);
+		FZ_CHECK(n > 0 && n <= rbuf_left(&r));
+		rbuf_skip(&r, n);
+		walked++;
+		f->print(&a, text, sizeof(text));
+		if (a.label > BGP_LABEL_MAX)
+			continue;	/* a withdraw's: encoded as one */
+		m = f->encode(f, d, sizeof(d), &a, 0);
+		memset(&b, 0, sizeof(b));
+		b.fam = (uint8_t)fam;
+		FZ_CHECK(m > 0 && f->decode(f, d, m, &b) == m);
+		FZ_CHECK(memcmp(&a, &b, sizeof(a)) == 0);
+	}
+	FZ_CHECK(walked == count);
+}
+
 static void
 fz_update_one(const uint8_t *p, size_t n, const struct bgp_sess_caps *sc)
 {
@@ -252,7 +289,8 @@ fz_update_one(const uint8_t *p, size_t n, const struct bgp_sess_caps *sc)
 	if (u.end_of_rib) {
 		FZ_CHECK(rbuf_left(&u.nlri) == 0 &&
 		    rbuf_left(&u.withdrawn) == 0 &&
-		    u.mp_reach_af == BGP_AF_MAX && u.eor_af < BGP_AF_MAX);
+		    u.mp_reach_af == BGP_AF_MAX &&
+		    u.mp_reach_fam == BGP_FAM_MAX && u.eor_af < BGP_FAM_MAX);
 		if (u.eor_af != BGP_AF_IPV4 || u.mp_unreach_af != BGP_AF_MAX)
 			FZ_CHECK(rbuf_left(&u.mp_unreach) == 0);
 	}
@@ -281,6 +319,10 @@ fz_update_one(const uint8_t *p, size_t n, const struct bgp_sess_caps *sc)
 	if (u.mp_unreach_af != BGP_AF_MAX)
 		fz_span(u.mp_unreach, (enum bgp_af)u.mp_unreach_af, &tx, &a,
 		    (uint64_t)1 << 40);
+	if (u.mp_reach_fam != BGP_FAM_MAX)
+		fz_fam_span(u.mp_reach, u.mp_reach_fam);
+	if (u.mp_unreach_fam != BGP_FAM_MAX)
+		fz_fam_span(u.mp_unreach, u.mp_unreach_fam);
 }
 
 static void
@@ -294,6 +336,9 @@ fz_update(const uint8_t *p, size_t n)
 		sc.as4 = combo & 1;
 		sc.addpath_rx[BGP_AF_IPV4] = sc.addpath_rx[BGP_AF_IPV6] =
 		    (combo >> 1) & 1;
+		if (combo & 2)
+			sc.fam_rx = ((1u << BGP_FAM_MAX) - 1) &
+			    ~((1u << BGP_AF_MAX) - 1);
 		fz_update_one(p, n, &sc);
 	}
 }

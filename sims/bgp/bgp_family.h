@@ -1,0 +1,115 @@
+/*
+ * The address families (RFC 4760 AFI/SAFI) sbsim's BGP speaks: one row of
+ * bgp_families[] each, named as GoBGP and OpenConfig spell the afi-safi.
+ * The unicast rows come first and are enum bgp_af (the controller's
+ * tables are per unicast family); the others follow.  A row says how its
+ * NLRI is generated (the i-th route), encoded (announce and withdraw),
+ * sized and checked when received (RFC 7606 section 5.3), and printed.
+ * A new family is a file of those functions and one row here.
+ */
+#ifndef SBSIM_BGP_FAMILY_H
+#define SBSIM_BGP_FAMILY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bgp_codec.h"
+
+enum bgp_fam {
+	BGP_FAM_IPV4 = BGP_AF_IPV4,	/* ipv4-unicast */
+	BGP_FAM_IPV6 = BGP_AF_IPV6,	/* ipv6-unicast */
+	BGP_FAM_VPN4 = BGP_AF_MAX,	/* l3vpn-ipv4-unicast */
+	BGP_FAM_VPN6,			/* l3vpn-ipv6-unicast */
+	BGP_FAM_LU4,			/* ipv4-labelled-unicast */
+	BGP_FAM_MAX,
+};
+
+#define BGP_SAFI_LABELED	4	/* RFC 8277 */
+#define BGP_SAFI_VPN		128	/* RFC 4364 section 4.3.4 */
+/* RFC 8277 section 2.4: the label field of a withdrawn route. */
+#define BGP_LABEL_WITHDRAW	0x800000u
+#define BGP_LABEL_MAX		0xfffffu	/* 20 bits */
+
+/* What the generator options ask of each route (bgp_main.c). */
+struct bgp_gen {
+	uint32_t	rd_count;	/* route n has RD number n % rd_count */
+	uint8_t		rd_type;	/* 0 (ASN:n) or 1 (IPv4:n) */
+	uint8_t		label_per_rd;	/* 0: a label per route */
+	uint32_t	label_base;
+	uint32_t	rd_as;		/* type 0's administrator */
+	uint32_t	rd_ip;		/* type 1's, host order */
+};
+
+/* One route of any family: its prefix (af is the address's), and the
+ * RD and label of the families that have them. */
+struct bgp_route {
+	struct bgp_prefix pfx;
+	uint8_t		fam;		/* enum bgp_fam */
+	uint8_t		rd[8];
+	uint32_t	label;		/* 20 bits, or BGP_LABEL_WITHDRAW */
+};
+
+struct bgp_family {
+	const char	*name;		/* afi-safi, e.g. l3vpn-ipv4-unicast */
+	uint16_t	 afi;
+	uint8_t		 safi;
+	uint8_t		 addr_af;	/* enum bgp_af of the prefix inside */
+	uint8_t		 nh_rd;		/* next hop led by a zero RD */
+	/* The n-th generated route. */
+	void		(*nth)(const struct bgp_family *, const struct bgp_gen *,
+			    const struct bgp_prefix *first, uint64_t n,
+			    struct bgp_route *);
+	/* The entry (no path id) into d, room bytes there; its length,
+	 * 0 when it does not fit.  A withdraw has the withdraw label. */
+	size_t		(*encode)(const struct bgp_family *, uint8_t *d,
+			    size_t room, const struct bgp_route *, int withdraw);
+	/* The entry at s (no path id) into r: its length, 0 malformed. */
+	size_t		(*decode)(const struct bgp_family *, const uint8_t *s,
+			    size_t left, struct bgp_route *);
+	char		*(*print)(const struct bgp_route *, char *, size_t);
+	/* Routes n to n+k-1 written straight into the UPDATE, as many as
+	 * fit, without path ids: how many went in; NULL: nth and encode
+	 * one at a time (bgp_ub_add_routes does either). */
+	uint64_t	(*run)(const struct bgp_family *, const struct bgp_gen *,
+			    const struct bgp_prefix *first, uint64_t n,
+			    uint64_t k, struct bgp_ub *);
+};
+
+extern const struct bgp_family bgp_families[BGP_FAM_MAX];
+
+/* The rows' functions, a file per shape: bgp_family.c has the unicast
+ * prefixes' (RFC 4271 section 4.3), bgp_fam_label.c labelled routes',
+ * with or without an RD. */
+void	 bgp_lbl_nth(const struct bgp_family *, const struct bgp_gen *,
+	    const struct bgp_prefix *, uint64_t, struct bgp_route *);
+size_t	 bgp_lbl_encode(const struct bgp_family *, uint8_t *, size_t,
+	    const struct bgp_route *, int);
+size_t	 bgp_lbl_decode(const struct bgp_family *, const uint8_t *, size_t,
+	    struct bgp_route *);
+char	*bgp_lbl_print(const struct bgp_route *, char *, size_t);
+uint64_t bgp_lbl_run(const struct bgp_family *, const struct bgp_gen *,
+	    const struct bgp_prefix *, uint64_t, uint64_t, struct bgp_ub *);
+
+/* The row of an afi-safi name, or of AFI/SAFI; BGP_FAM_MAX: none. */
+unsigned bgp_family_by_name(const char *);
+unsigned bgp_family_from(uint16_t afi, uint8_t safi);
+/* "RD:prefix label L" and the like, into buf (at least 80 bytes). */
+char	*bgp_route_str(const struct bgp_route *, char *, size_t);
+/* Check a whole NLRI span of family fam: -1 when an entry is malformed
+ * (RFC 7606 section 5.3); the number of routes in *n. */
+int	 bgp_family_check(unsigned fam, const uint8_t *, size_t, int addpath,
+	    uint64_t *n);
+/* One route into an UPDATE that bgp_ub_begin began for its family:
+ * 0 added, 1 full. */
+int	 bgp_ub_add_route(struct bgp_ub *, const struct bgp_route *);
+/* Generated routes n to n+k-1 of family fam (first: of its address
+ * family) into the UPDATE, as many as fit: how many went in. */
+uint64_t bgp_ub_add_routes(struct bgp_ub *, unsigned fam,
+	    const struct bgp_gen *, const struct bgp_prefix *first, uint64_t n,
+	    uint64_t k);
+/* The MP_REACH next hop of family fam from the route attributes, into
+ * d (32 bytes); its length (RFC 4364 section 4.3.2, RFC 4659 3.2.1). */
+uint8_t	 bgp_family_next_hop(unsigned fam, const struct bgp_attrs *,
+	    uint8_t *d);
+
+#endif
