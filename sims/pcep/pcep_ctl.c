@@ -15,6 +15,7 @@
 #include <netinet/tcp.h>
 #include <arpa/inet.h>
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +32,7 @@
 #include "pcep_ctl.h"
 #include "pcep_sess.h"
 #include "pool.h"
+#include "tcp_md5.h"
 
 #define PCE_OUT_HIGH	(512 * 1024)
 #define PCE_OUT_LOW	(128 * 1024)
@@ -98,6 +100,7 @@ struct pcep_ctl {
 	struct pce_sessions	 sessions;
 	struct wbuf		 scratch;	/* one message being encoded */
 	uint8_t			 scratch_mem[PCE_SCRATCH];
+	struct tcp_md5_kstats	 md5_k0;	/* the kernel's, at start */
 };
 
 static struct pcep_ctl	pce_main = {
@@ -1232,6 +1235,50 @@ const struct pcep_ctl_config pcep_ctl_config_default = {
 	.keepalive = 30, .deadtimer = 120, .op_timeout = 30,
 };
 
+/*
+ * --pcep-md5-password: TCP-MD5 (RFC 2385; RFC 5440 section 10.2 names it
+ * PCEP's transport protection) on the listener for every PCC address;
+ * accepted sockets inherit the key, and a PCC without it or with another
+ * is never answered (the kernel drops its SYNs, counted at the stop).
+ */
+static int
+pce_md5_listen(struct pcep_ctl *pc, char *err, size_t errlen)
+{
+	const char	*key = pc->cfg.md5;
+
+	if (key == NULL || key[0] == '\0')
+		return 0;
+	if (tcp_md5_probe(err, errlen) == -1)
+		return -1;
+	(void)tcp_md5_kstats_read(&pc->md5_k0);
+	if (tcp_md5_listen_any(evconnlistener_get_fd(pc->lis.listener),
+	    key) == -1) {
+		snprintf(err, errlen, "--pcep-md5-password: on the listener: "
+		    "%s", strerror(errno));
+		return -1;
+	}
+	log_info("pcep: TCP-MD5 (RFC 2385) on the PCE's listener for every "
+	    "PCC");
+	return 0;
+}
+
+/* What the kernel dropped of keyed segments while the PCE ran. */
+static void
+pce_md5_stop(struct pcep_ctl *pc)
+{
+	struct tcp_md5_kstats	k;
+	const char		*why;
+
+	if (pc->cfg.md5 == NULL || pc->cfg.md5[0] == '\0' ||
+	    tcp_md5_kstats_read(&k) == -1)
+		return;
+	why = tcp_md5_kstats_why(&pc->md5_k0, &k);
+	if (why[0] != '\0')
+		log_warnx("pcep: TCP-MD5: the kernel dropped segments while "
+		    "the PCE ran (a PCC with another key or none): %s", why);
+	pc->cfg.md5 = NULL;
+}
+
 int
 pcep_ctl_start(const struct pcep_ctl_config *c, char *err, size_t errlen)
 {
@@ -1240,8 +1287,14 @@ pcep_ctl_start(const struct pcep_ctl_config *c, char *err, size_t errlen)
 	pc->cfg = *c;
 	memset(&pc->st, 0, sizeof(pc->st));
 	hist_init(&pc->st.update_latency);
-	return ctl_listen_start(&pc->lis, &pc->cfg.listen, &pce_role_ops, pc,
-	    err, errlen);
+	if (ctl_listen_start(&pc->lis, &pc->cfg.listen, &pce_role_ops, pc,
+	    err, errlen) == -1)
+		return -1;
+	if (pce_md5_listen(pc, err, errlen) == -1) {
+		ctl_listen_stop(&pc->lis);
+		return -1;
+	}
+	return 0;
 }
 
 void
@@ -1251,6 +1304,7 @@ pcep_ctl_stop(void)
 	struct pcep_ctl_sess	*s;
 
 	ctl_listen_stop(&pc->lis);
+	pce_md5_stop(pc);
 	while ((s = TAILQ_FIRST(&pc->sessions)) != NULL) {
 		TAILQ_REMOVE(&pc->sessions, s, entry);
 		pce_ops_fail(s);

@@ -27,6 +27,7 @@ struct pcep_ctl_config {
 	uint8_t		deadtimer;
 	uint32_t	update_all;	/* PCUpds in flight per PCC, 0: off */
 	double		op_timeout;	/* seconds a northbound op may wait */
+	const char	*md5;		/* TCP-MD5 key, NULL: none */
 };
 
 struct pcep_ctl_stats {

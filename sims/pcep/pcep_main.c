@@ -37,6 +37,8 @@ static const char pcep_usage[] =
 
 NB_DRIVER_LIST(pcep_nb_drivers, &pcep_nb_odl_driver);
 
+static void	pcep_md5_config(struct pcep_sim *);
+
 static int
 pcep_endpoint_row(void *base, const char *arg, char *err, size_t errlen)
 {
@@ -101,6 +103,12 @@ static const struct opt pcep_rows[] = {
 	    "several PCEs: seconds the delegate's lost session\n"
 	    "may take to come back before the LSPs go to the\n"
 	    "next PCE up (RFC 8231 5.7.2)"),
+	OPT_P("md5-password", "[I-J=]P", PC, md5, struct tcp_md5_keys,
+	    tcp_md5_opt, 0,
+	    "TCP-MD5 key (RFC 2385, RFC 5440 10.2) of every PCC;\n"
+	    "I-J=P: of PCCs I to J (from 0), I-J=: none for\n"
+	    "them (repeatable, the last range wins)",
+	    .show = tcp_md5_show),
 	OPT_END
 };
 #undef PCEP_OFFER
@@ -569,6 +577,20 @@ pcep_pool_config(struct pcep_sim *sim, const struct run_opts *ro)
 	    1u << EP_TCP, "PCCs connect to the PCE over plain TCP: "
 	    "tcp:IP:PORT, no PCEPS", "PCCs connect to each PCE over plain "
 	    "TCP: tcp:IP:PORT,tcp:IP:PORT, no PCEPS", sim->cfg.pccs);
+	pcep_md5_config(sim);
+}
+
+/* --md5-password: every PCE's pool keys its PCCs' connects (the pool
+ * asks tcp_md5_key_of() with the PCC's number, the same for each PCE). */
+static void
+pcep_md5_config(struct pcep_sim *sim)
+{
+	unsigned	k;
+
+	if (!tcp_md5_any(&sim->cfg.md5))
+		return;
+	for (k = 0; k < sim->cfg.n_pce; k++)
+		sim->pcfg[k].md5 = &sim->cfg.md5;
 }
 
 /*

@@ -34,6 +34,8 @@ static const struct opt pcer_rows[] = {
 	OPT_D("pcep-timeout", "S", R, pce.op_timeout, 0.1, 86400, O,
 	    "how long an update-lsp, add-lsp or remove-lsp\n"
 	    "waits for the PCC"),
+	OPT_S("pcep-md5-password", "P", R, pce.md5, O,
+	    "TCP-MD5 key (RFC 2385) of every PCC"),
 	OPT_END
 };
 #undef R

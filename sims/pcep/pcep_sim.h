@@ -17,6 +17,7 @@
 #include "pcep_sess.h"
 #include "pool.h"
 #include "rxstamp.h"
+#include "tcp_md5.h"
 #include "txack.h"
 #include "ut.h"
 #include "fault.h"
@@ -62,6 +63,7 @@ struct pcc_config {
 	double		 flap_seconds;
 	double		 redelegate_s;	/* Redelegation Timeout (8231 5.7.2) */
 	unsigned	 n_pce;		/* --controller EP,EP,...: 1..4 */
+	struct tcp_md5_keys md5;	/* --md5-password, by PCC number */
 	/* update-lsp for every LSP through the controller's northbound. */
 	struct nb_opts	 nb;		/* nb.url: --northbound */
 	unsigned	 nb_given;	/* NB_GIVEN_* */
