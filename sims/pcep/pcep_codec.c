@@ -111,6 +111,7 @@ static const struct {
 	{ PCEP_E_INIT_UNACCEPTABLE, "unacceptable instantiation parameters" },
 	{ PCEP_E_INIT_INTERNAL, "instantiation internal error" },
 	{ PCEP_E_INIT_SIGNALING, "instantiation signaling error" },
+	{ PCEP_E_ASSOC_TYPE_UNSUPPORTED, "association type not supported" },
 };
 
 const char *
@@ -441,6 +442,21 @@ pst_cap_decode(struct rbuf *v, struct pcep_open *op, struct pcep_err *err)
 	return rc;
 }
 
+/* RFC 8697 6.1: ASSOC-Type-List, 16-bit types (the rest ignored). */
+static int
+assoc_types_decode(struct rbuf *v, struct pcep_open *op,
+    struct pcep_err *err)
+{
+	uint16_t	t;
+
+	if (rbuf_left(v) == 0 || rbuf_left(v) % 2 != 0)
+		return bad(err, PCEP_E_MALFORMED_OBJECT);
+	while (rbuf_get_u16(v, &t) == 0)
+		if (op->n_assoc_types < PCEP_ASSOC_TYPES_MAX)
+			op->assoc_types[op->n_assoc_types++] = t;
+	return 0;
+}
+
 /* A struct pcep_open's TLV (tlv_each()). */
 static int
 open_tlv(uint16_t type, struct rbuf *v, void *open, struct pcep_err *err)
@@ -458,6 +474,8 @@ open_tlv(uint16_t type, struct rbuf *v, void *open, struct pcep_err *err)
 	case PCEP_TLV_LSP_DB_VERSION:
 		return tlv_get_u64(v, &op->has_db_version, &op->db_version,
 		    err);
+	case PCEP_TLV_ASSOC_TYPES:
+		return assoc_types_decode(v, op, err);
 	default:
 		return 0;		/* RFC 5440 7.1: ignore unknown TLVs */
 	}
@@ -508,6 +526,13 @@ open_obj_encode(struct wbuf *w, const struct pcep_open *op)
 		    (uint32_t)op->sr_flags << 8 | op->msd);
 	if (op->has_db_version)
 		tlv_u64(w, PCEP_TLV_LSP_DB_VERSION, op->db_version);
+	if (op->n_assoc_types > 0) {
+		t = tlv_begin(w, PCEP_TLV_ASSOC_TYPES);
+		for (i = 0; i < op->n_assoc_types &&
+		    i < PCEP_ASSOC_TYPES_MAX; i++)
+			wbuf_put_u16(w, op->assoc_types[i]);
+		tlv_end(w, t);
+	}
 	pcep_obj_end(w, o);
 }
 
@@ -1017,6 +1042,199 @@ attrs_encode(struct wbuf *w, const struct pcep_attrs *a)
 	}
 }
 
+/* ---- ASSOCIATION (RFC 8697 6.1) ---- */
+
+static int
+assoc_is_sr_policy(uint16_t type)
+{
+	return type == PCEP_ASSOC_T_SR_POLICY || type == PCEP_ASSOC_T_SR_POL_OLD;
+}
+
+/* A name TLV kept as a pointer into the message; FRR pads its names
+ * with NULs inside the TLV's length: they are not part of the name. */
+static int
+assoc_name(struct rbuf *v, const char **name, uint8_t *len,
+    struct pcep_err *err)
+{
+	size_t	n = rbuf_left(v);
+
+	while (n > 0 && v->data[v->off + n - 1] == '\0')
+		n--;
+	if (n == 0 || n > PCEP_NAME_MAX)
+		return bad(err, PCEP_E_MALFORMED_OBJECT);
+	*name = (const char *)v->data + v->off;
+	*len = (uint8_t)n;
+	return 0;
+}
+
+/* SR policy: Color(32) and Endpoint (4 or 16 bytes). */
+static int
+assoc_color(struct rbuf *v, struct pcep_assoc *a, struct pcep_err *err)
+{
+	size_t	n = rbuf_left(v);
+
+	if (n != 4 + 4 && n != 4 + 16)
+		return bad(err, PCEP_E_MALFORMED_OBJECT);
+	a->has_color = 1;
+	a->ep_af = n == 4 + 4 ? 4 : 6;
+	rbuf_get_u32(v, &a->color);
+	return rbuf_get_bytes(v, a->ep, n - 4);
+}
+
+/* SRPOLICY-CPATH-ID: Origin(8) Reserved(24) ASN(32) Address(128)
+ * Discriminator(32). */
+static int
+assoc_cpath_id(struct rbuf *v, struct pcep_assoc *a, struct pcep_err *err)
+{
+	if (need_len(v, PCEP_SRPOL_CPATH_ID_LEN, err) == -1)
+		return -1;
+	a->has_cpath_id = 1;
+	rbuf_get_u8(v, &a->origin);
+	rbuf_skip(v, 3);
+	rbuf_get_u32(v, &a->orig_asn);
+	rbuf_get_bytes(v, a->orig_addr, sizeof(a->orig_addr));
+	return rbuf_get_u32(v, &a->discriminator);
+}
+
+/* FRR's code point of an SR policy TLV (association type 65535 only)
+ * as the IANA one. */
+static uint16_t
+assoc_sr_old(uint16_t type)
+{
+	switch (type) {
+	case PCEP_TLV_SRPOL_ID_OLD:
+		return PCEP_TLV_EXT_ASSOC_ID;
+	case PCEP_TLV_SRPOL_NAME_OLD:
+		return PCEP_TLV_SRPOL_NAME;
+	case PCEP_TLV_SRPOL_CPID_OLD:
+		return PCEP_TLV_SRPOL_CPATH_ID;
+	case PCEP_TLV_SRPOL_PREF_OLD:
+		return PCEP_TLV_SRPOL_PREF;
+	default:
+		return 0;		/* not an SR policy TLV there */
+	}
+}
+
+/* The SR policy TLVs, by the IANA code points or FRR's. */
+static int
+assoc_sr_tlv(uint16_t type, struct rbuf *v, struct pcep_assoc *a,
+    struct pcep_err *err)
+{
+	if (a->type == PCEP_ASSOC_T_SR_POL_OLD)
+		type = assoc_sr_old(type);
+	switch (type) {
+	case PCEP_TLV_EXT_ASSOC_ID:
+		return assoc_color(v, a, err);
+	case PCEP_TLV_SRPOL_NAME:
+		return assoc_name(v, &a->pol_name, &a->pol_name_len, err);
+	case PCEP_TLV_SRPOL_CP_NAME:
+		return assoc_name(v, &a->cp_name, &a->cp_name_len, err);
+	case PCEP_TLV_SRPOL_CPATH_ID:
+		return assoc_cpath_id(v, a, err);
+	case PCEP_TLV_SRPOL_PREF:
+		return tlv_get_u32(v, PCEP_SRPOL_PREF_LEN, &a->has_pref,
+		    &a->pref, err);
+	default:
+		return 0;
+	}
+}
+
+/* A struct pcep_assoc's TLV (tlv_each()). */
+static int
+assoc_tlv(uint16_t type, struct rbuf *v, void *obj, struct pcep_err *err)
+{
+	struct pcep_assoc	*a = obj;
+
+	switch (type) {
+	case PCEP_TLV_PATH_PROT:
+		return tlv_get_u32(v, PCEP_PATH_PROT_LEN, &a->has_prot,
+		    &a->prot, err);
+	case PCEP_TLV_DISJOINT_CFG:
+		return tlv_get_u32(v, PCEP_DISJOINT_CFG_LEN, &a->has_disjoint,
+		    &a->disjoint, err);
+	default:
+		/* RFC 8697 6.1.4: the extended ID is opaque to other types. */
+		return assoc_is_sr_policy(a->type) ?
+		    assoc_sr_tlv(type, v, a, err) : 0;
+	}
+}
+
+static int
+assoc_decode(struct pcep_obj *o, struct pcep_assoc *a, struct pcep_err *err)
+{
+	size_t		alen = o->otype == PCEP_OT_ASSOC_IPV4 ? 4 : 16;
+	uint16_t	flags;
+
+	memset(a, 0, sizeof(*a));
+	if (rbuf_skip(&o->body, 2) == -1 ||
+	    rbuf_get_u16(&o->body, &flags) == -1 ||
+	    rbuf_get_u16(&o->body, &a->type) == -1 ||
+	    rbuf_get_u16(&o->body, &a->id) == -1 ||
+	    rbuf_get_bytes(&o->body, a->src, alen) == -1)
+		return bad(err, PCEP_E_MALFORMED_OBJECT);
+	a->af = alen == 4 ? 4 : 6;
+	a->removal = (flags & PCEP_ASSOC_FLAG_R) != 0;
+	return tlv_each(&o->body, assoc_tlv, a, err);
+}
+
+static void
+assoc_name_put(struct wbuf *w, uint16_t type, const char *name, uint8_t len)
+{
+	size_t	t;
+
+	if (len == 0)
+		return;
+	t = tlv_begin(w, type);
+	wbuf_put_bytes(w, name, len);
+	tlv_end(w, t);
+}
+
+static void
+assoc_sr_put(struct wbuf *w, const struct pcep_assoc *a)
+{
+	size_t	t;
+
+	if (a->has_color) {
+		t = tlv_begin(w, PCEP_TLV_EXT_ASSOC_ID);
+		wbuf_put_u32(w, a->color);
+		wbuf_put_bytes(w, a->ep, a->ep_af == 6 ? 16 : 4);
+		tlv_end(w, t);
+	}
+	assoc_name_put(w, PCEP_TLV_SRPOL_NAME, a->pol_name, a->pol_name_len);
+	if (a->has_cpath_id) {
+		t = tlv_begin(w, PCEP_TLV_SRPOL_CPATH_ID);
+		wbuf_put_u8(w, a->origin);
+		wbuf_put_zero(w, 3);
+		wbuf_put_u32(w, a->orig_asn);
+		wbuf_put_bytes(w, a->orig_addr, sizeof(a->orig_addr));
+		wbuf_put_u32(w, a->discriminator);
+		tlv_end(w, t);
+	}
+	assoc_name_put(w, PCEP_TLV_SRPOL_CP_NAME, a->cp_name, a->cp_name_len);
+	if (a->has_pref)
+		tlv_u32(w, PCEP_TLV_SRPOL_PREF, a->pref);
+}
+
+static void
+assoc_encode(struct wbuf *w, const struct pcep_assoc *a)
+{
+	size_t	o = pcep_obj_begin(w, PCEP_OC_ASSOCIATION, a->af == 6 ?
+	    PCEP_OT_ASSOC_IPV6 : PCEP_OT_ASSOC_IPV4, 0);
+
+	wbuf_put_u16(w, 0);
+	wbuf_put_u16(w, a->removal ? PCEP_ASSOC_FLAG_R : 0);
+	wbuf_put_u16(w, a->type);
+	wbuf_put_u16(w, a->id);
+	wbuf_put_bytes(w, a->src, a->af == 6 ? 16 : 4);
+	if (a->has_prot)
+		tlv_u32(w, PCEP_TLV_PATH_PROT, a->prot);
+	if (a->has_disjoint)
+		tlv_u32(w, PCEP_TLV_DISJOINT_CFG, a->disjoint);
+	if (a->type == PCEP_ASSOC_T_SR_POLICY)
+		assoc_sr_put(w, a);
+	pcep_obj_end(w, o);
+}
+
 /* ---- requests: PCRpt, PCUpd, PCInitiate ---- */
 
 /* Object classes RFC 5440 and RFC 8231 define, decoded or not. */
@@ -1024,7 +1242,8 @@ static int
 class_known(uint8_t oclass)
 {
 	return (oclass >= PCEP_OC_OPEN && oclass <= PCEP_OC_CLOSE) ||
-	    oclass == PCEP_OC_LSP || oclass == PCEP_OC_SRP;
+	    oclass == PCEP_OC_LSP || oclass == PCEP_OC_SRP ||
+	    oclass == PCEP_OC_ASSOCIATION;
 }
 
 static int
@@ -1037,6 +1256,9 @@ type_known(uint8_t oclass, uint8_t otype)
 	case PCEP_OC_BANDWIDTH:
 		return otype == PCEP_OT_BW_REQUESTED ||
 		    otype == PCEP_OT_BW_REOPT;
+	case PCEP_OC_ASSOCIATION:
+		return otype == PCEP_OT_ASSOC_IPV4 ||
+		    otype == PCEP_OT_ASSOC_IPV6;
 	default:
 		return otype == PCEP_OT_DEFAULT;
 	}
@@ -1095,6 +1317,12 @@ req_object(struct pcep_obj *o, struct pcep_lsp_req *req,
 	case PCEP_OC_RRO:
 		req->has_rro = 1;
 		return 0;
+	case PCEP_OC_ASSOCIATION:
+		if (req->n_assoc == PCEP_ASSOC_MAX) {
+			req->assoc_skipped++;
+			return 0;
+		}
+		return assoc_decode(o, &req->assoc[req->n_assoc++], err);
 	case PCEP_OC_LSPA:
 		a->has_lspa = 1;
 		return lspa_decode(&o->body, &a->lspa, err);
@@ -1215,9 +1443,14 @@ pcep_req_is_eos(const struct pcep_lsp_req *req)
 int
 pcep_req_put(struct wbuf *w, uint8_t msg_type, const struct pcep_lsp_req *req)
 {
+	uint8_t	i;
+
 	if (req->has_srp)
 		srp_encode(w, &req->srp);
 	lsp_encode(w, &req->lsp);
+	/* RFC 8697 6.3: the association list follows the LSP. */
+	for (i = 0; i < req->n_assoc && i < PCEP_ASSOC_MAX; i++)
+		assoc_encode(w, &req->assoc[i]);
 	if (msg_type == PCEP_MSG_PCINITIATE && req->has_srp &&
 	    (req->srp.flags & PCEP_SRP_FLAG_R))
 		return w->err ? -1 : 0;	/* deletion: SRP and LSP only */

@@ -2,7 +2,8 @@
  * PCEP message codec: no I/O, no state.
  *
  * RFC 5440 (base), RFC 8231 (stateful), RFC 8281 (PCE-initiated LSPs),
- * RFC 8232 (LSP-DB-VERSION), RFC 8408 (path setup type), RFC 8664 (SR).
+ * RFC 8232 (LSP-DB-VERSION), RFC 8408 (path setup type), RFC 8664 (SR),
+ * RFC 8697 (ASSOCIATION) with path protection, disjointness and SR policy.
  *
  * Decoders take a reader over a message body (the bytes after the 4-byte
  * common header, exactly length - 4 of them) and return 0 (or 1/0 for the
@@ -84,6 +85,8 @@ enum pcep_error {
 	/* 21: invalid path setup type (RFC 8408) */
 	PCEP_E_PST_UNSUPPORTED = PCEP_E(21, 1),
 	PCEP_E_PST_MISMATCH = PCEP_E(21, 2),
+	/* 26: association error (RFC 8697 6.4) */
+	PCEP_E_ASSOC_TYPE_UNSUPPORTED = PCEP_E(26, 1),
 	/* 23: bad parameter value (RFC 8281) */
 	PCEP_E_NAME_IN_USE = PCEP_E(23, 1),
 	PCEP_E_SPEAKER_NOT_INITIATED = PCEP_E(23, 2),
@@ -149,6 +152,7 @@ int	 pcep_obj_end(struct wbuf *, size_t start);
 
 /* OPEN (RFC 5440 7.3) with its capability TLVs. */
 #define PCEP_MAX_PST	4
+#define PCEP_ASSOC_TYPES_MAX	8	/* more in an OPEN are ignored */
 struct pcep_open {
 	uint8_t		keepalive;
 	uint8_t		deadtimer;
@@ -162,6 +166,8 @@ struct pcep_open {
 	uint8_t		pst[PCEP_MAX_PST];
 	uint8_t		has_db_version;	/* LSP-DB-VERSION */
 	uint64_t	db_version;
+	uint8_t		n_assoc_types;	/* ASSOC-Type-List (RFC 8697) */
+	uint16_t	assoc_types[PCEP_ASSOC_TYPES_MAX];
 };
 
 struct pcep_srp {
@@ -249,6 +255,38 @@ struct pcep_attrs {
 	struct pcep_metric metric[PCEP_METRIC_MAX];
 };
 
+/*
+ * One ASSOCIATION object (RFC 8697 6.1) and the TLVs of the types sbsim
+ * knows.  Names point into the decoded message (not NUL-terminated): a
+ * keeper copies them.  SR policy: color and endpoint come from the
+ * EXTENDED-ASSOCIATION-ID (or FRR's SRPOLICY-POL-ID), both forms decoded.
+ */
+#define PCEP_ASSOC_MAX	2	/* per request; more are counted, skipped */
+struct pcep_assoc {
+	uint8_t		af;		/* 4 or 6: the object type */
+	uint8_t		removal;	/* R flag */
+	uint16_t	type;		/* PCEP_ASSOC_T_* */
+	uint16_t	id;
+	uint8_t		src[16];	/* IPv4: the first 4, network order */
+	uint8_t		has_prot;	/* PATH-PROTECTION-ASSOCIATION */
+	uint32_t	prot;		/* PCEP_PROT_* and PT */
+	uint8_t		has_disjoint;	/* DISJOINTNESS-CONFIGURATION */
+	uint32_t	disjoint;	/* PCEP_DISJ_* */
+	uint8_t		has_color;	/* SR policy: color, endpoint */
+	uint8_t		ep_af;		/* 4 or 6 */
+	uint32_t	color;
+	uint8_t		ep[16];
+	uint8_t		has_pref;
+	uint32_t	pref;		/* candidate path preference */
+	uint8_t		has_cpath_id;
+	uint8_t		origin;		/* Protocol-Origin */
+	uint32_t	orig_asn;
+	uint8_t		orig_addr[16];
+	uint32_t	discriminator;
+	uint8_t		pol_name_len, cp_name_len;	/* 0: absent */
+	const char	*pol_name, *cp_name;
+};
+
 /* ---- PCRpt, PCUpd, PCInitiate (RFC 8231 6.1, 6.2; RFC 8281 5.1) ---- */
 
 /*
@@ -266,6 +304,9 @@ struct pcep_lsp_req {
 	uint8_t		has_ero;
 	struct pcep_ero	ero;
 	uint8_t		has_rro;	/* seen and skipped */
+	uint8_t		n_assoc;	/* ASSOCIATION objects kept */
+	uint8_t		assoc_skipped;	/* past PCEP_ASSOC_MAX */
+	struct pcep_assoc assoc[PCEP_ASSOC_MAX];
 	struct pcep_attrs attrs;
 	uint16_t	n_unknown;	/* skipped objects without P flag */
 	uint8_t		unknown_class;	/* the first of them */

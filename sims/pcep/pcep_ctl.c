@@ -29,6 +29,7 @@
 #include "ctl_listen.h"
 #include "engine.h"
 #include "log.h"
+#include "pcep_assoc.h"
 #include "pcep_ctl.h"
 #include "pcep_sess.h"
 #include "pool.h"
@@ -224,6 +225,7 @@ pce_lsp_del(struct pcep_ctl_sess *s, struct pcep_ctl_lsp *l)
 		pce_cursor_back(s, l->idx);
 	free(l->hops);
 	free(l->name);
+	pce_assoc_free(l->assoc, l->n_assoc);
 	free(l);
 	pc->st.lsps_removed++;
 }
@@ -336,6 +338,11 @@ pce_send_open(struct pcep_ctl_sess *s)
 	o.has_sr = 1;
 	o.sr_flags = PCEP_SR_CAP_N;
 	o.msd = PCEP_ERO_MAX;
+	/* RFC 8697 6.1: the association types it takes. */
+	o.n_assoc_types = 3;
+	o.assoc_types[0] = PCEP_ASSOC_T_PROTECTION;
+	o.assoc_types[1] = PCEP_ASSOC_T_DISJOINT;
+	o.assoc_types[2] = PCEP_ASSOC_T_SR_POLICY;
 	pcep_open_encode(w, &o);
 	pce_send(s, w);
 }
@@ -506,6 +513,41 @@ pce_srp_answered(struct pcep_ctl_sess *s, uint32_t srp_id,
 
 /* ---- PCRpt (RFC 8231 6.1) ---- */
 
+/* A report's ASSOCIATION objects in the PCE's figures. */
+static void
+pce_assoc_count(struct pcep_ctl *pc, const struct pcep_lsp_req *r)
+{
+	uint8_t	i;
+
+	pc->st.assoc_skipped += r->assoc_skipped;
+	for (i = 0; i < r->n_assoc; i++)
+		switch (r->assoc[i].type) {
+		case PCEP_ASSOC_T_PROTECTION:
+			pc->st.assoc_protection++;
+			break;
+		case PCEP_ASSOC_T_DISJOINT:
+			pc->st.assoc_disjoint++;
+			break;
+		case PCEP_ASSOC_T_SR_POLICY:
+		case PCEP_ASSOC_T_SR_POL_OLD:
+			pc->st.assoc_sr_policy++;
+			break;
+		}
+}
+
+/* RFC 8697 6.4: an association type the PCE does not take is PCErr
+ * 26/1; the LSP itself is still learned. */
+static int
+pce_assoc_unknown(const struct pcep_lsp_req *r)
+{
+	uint8_t	i;
+
+	for (i = 0; i < r->n_assoc; i++)
+		if (!pcep_assoc_type_known(r->assoc[i].type))
+			return 1;
+	return 0;
+}
+
 static void
 pce_learn(struct pcep_ctl_sess *s, struct pcep_ctl_lsp *l,
     const struct pcep_lsp_req *r)
@@ -533,7 +575,8 @@ pce_learn(struct pcep_ctl_sess *s, struct pcep_ctl_lsp *l,
 	}
 	l->bandwidth = r->attrs.bw_type ? r->attrs.bandwidth : 0;
 	pce_path_store(l, &r->ero);
-	(void)s;
+	pce_assoc_count(s->pc, r);
+	l->assoc = pce_assoc_keep(l->assoc, &l->n_assoc, r);
 }
 
 /* What a report must carry (RFC 8231 7.3.1, 7.3.2; RFC 8232 4.2). */
@@ -610,6 +653,10 @@ pce_report_one(void *sess, const struct pcep_lsp_req *r)
 	    l->idx < s->upd_cursor && l->upd_srp == 0)
 		pce_cursor_back(s, l->idx);
 	pce_learn(s, l, r);
+	if (pce_assoc_unknown(r)) {
+		pc->st.assoc_unsupported++;
+		pce_pcerr(s, PCEP_E_ASSOC_TYPE_UNSUPPORTED, srp);
+	}
 	pce_srp_answered(s, srp, l, NULL);
 }
 

@@ -46,6 +46,10 @@ struct pcep_ctl_stats {
 	uint64_t	pcerr_received;
 	uint64_t	bad_messages;
 	uint64_t	second_sessions;	/* refused: RFC 5440 7.15 */
+	/* ASSOCIATION objects in reports (RFC 8697), by type; unknown
+	 * types answered with PCErr 26/1; past PCEP_ASSOC_MAX per LSP. */
+	uint64_t	assoc_protection, assoc_disjoint, assoc_sr_policy;
+	uint64_t	assoc_unsupported, assoc_skipped;
 	uint64_t	first_report_ns;
 	uint64_t	last_learn_ns;
 	uint64_t	last_sync_ns;
@@ -108,6 +112,8 @@ struct pcep_ctl_lsp {
 	struct pcep_hop_rec	*hops;
 	char		*name;
 	uint32_t	 idx;		/* in the session's vector */
+	uint8_t		 n_assoc;
+	struct pcep_assoc	*assoc;	/* its groups (pcep_assoc.c) */
 };
 
 /* A northbound operation waiting for the PCC: status 0 the PCRpt came,

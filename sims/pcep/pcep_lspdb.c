@@ -243,6 +243,8 @@ pcc_report_req(struct pcc *p, uint32_t slot, uint32_t srp_id, uint16_t extra,
 	req->attrs.n_metric = 1;
 	req->attrs.metric[0].type = PCEP_METRIC_TE;
 	req->attrs.metric[0].value = (float)req->ero.n * 10;
+	if (slot < cfg->lsps)		/* ours: --association */
+		pcc_assoc_fill(cfg->assoc, cfg->assoc_size, p->addr, slot, req);
 }
 
 /* One PCRpt for one LSP, straight to the socket. */

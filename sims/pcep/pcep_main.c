@@ -71,6 +71,16 @@ static const struct opt pcep_rows[] = {
 	OPT_F("sr", PC, sr, 0,
 	    "segment routing paths: SR-ERO, PATH-SETUP-TYPE 1\n"
 	    "(RFC 8664)"),
+	OPT_E("association", "TYPE", PC, assoc, pcep_assoc_kind_names, 0,
+	    "report our LSPs in association groups (RFC 8697):\n"
+	    "none, path-protection (RFC 8745), disjoint\n"
+	    "(RFC 8800) or sr-policy"),
+	OPT_F("sr-policy", PC, sr_policy, 0,
+	    "SR policies: --association sr-policy and --sr,\n"
+	    "each group one policy (color, endpoint), its LSPs\n"
+	    "the candidate paths"),
+	OPT_U("association-size", "N", PC, assoc_size, 1, PCC_MAX_LSPS, 0,
+	    "LSPs per association group"),
 	PCEP_OFFER("db-version", db_version, "LSP-DB-VERSION (S flag, "
 	    "RFC 8232)"),
 	PCEP_OFFER("triggered-sync", triggered, "triggered "
@@ -130,6 +140,7 @@ pcep_config_defaults(struct pcc_config *cfg)
 	cfg->deadtimer = 255;		/* 4 x keepalive unless given */
 	cfg->hops = 3;
 	cfg->per_report = 1;
+	cfg->assoc_size = 2;
 	cfg->endpoint = 0xc0000201u;	/* 192.0.2.1 */
 	cfg->expect_updates = UINT64_MAX;
 	cfg->expect_removes = UINT64_MAX;
@@ -532,6 +543,19 @@ pcep_check(struct pcep_sim *sim, const struct run_opts *ro)
 		    "--pce-initiated");
 }
 
+/* --sr-policy is --association sr-policy with SR paths. */
+static void
+pcep_assoc_check(struct pcc_config *cfg, const struct run_opts *ro)
+{
+	if (!cfg->sr_policy)
+		return;
+	if (cfg->assoc != PCEP_AK_NONE && cfg->assoc != PCEP_AK_SR_POLICY)
+		cli_die(ro, "--sr-policy is --association sr-policy: not with "
+		    "--association %s", pcep_assoc_kind_names[cfg->assoc]);
+	cfg->assoc = PCEP_AK_SR_POLICY;
+	cfg->sr = 1;
+}
+
 /* The northbound options together (exit 2 when bad); after the sources,
  * since the PCCs' node ids are their addresses. */
 static void
@@ -651,6 +675,7 @@ pcep_main(int argc, char **argv)
 	    sizeof(groups[0]), &ro, pcep_usage);
 	log_init("sbsim", ro.verbose);
 	pcep_check(sim, &ro);
+	pcep_assoc_check(cfg, &ro);
 	/* --source, or 127.1.0.0/16 towards a loopback PCE: the PCE tells
 	 * PCCs apart by address (a second session from one address is
 	 * PCErr 9, RFC 5440 7.15). */

@@ -173,6 +173,11 @@ pcc_send_open(struct pcc *p)
 		o.has_db_version = 1;
 		o.db_version = p->db_version;
 	}
+	if (cfg->assoc != PCEP_AK_NONE) {
+		/* RFC 8697 6.1: the types we will use. */
+		o.n_assoc_types = 1;
+		o.assoc_types[0] = pcep_assoc_kind_type(cfg->assoc);
+	}
 	pcep_open_encode(w, &o);
 	pcc_send(p, w, 1);
 }

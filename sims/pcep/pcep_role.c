@@ -107,10 +107,14 @@ pcer_summary(void *cfg)
 		    &s->update_latency, 99));
 	ctl_print_figures(", # update errors, # PCInitiates sent, # removals "
 	    "sent, # PCErrs sent, # received, # bad messages, # second "
-	    "sessions refused\n",
+	    "sessions refused",
 	    (const uint64_t[]){ s->update_errors, s->initiates_sent,
 	    s->removes_sent, s->pcerr_sent, s->pcerr_received,
 	    s->bad_messages, s->second_sessions }, 7);
+	ctl_print_figures(", associations: # path protection, # disjoint, "
+	    "# SR policy, # of unsupported types, # skipped\n",
+	    (const uint64_t[]){ s->assoc_protection, s->assoc_disjoint,
+	    s->assoc_sr_policy, s->assoc_unsupported, s->assoc_skipped }, 5);
 }
 
 /* PCC sessions up now (ctl_devlog_tick()). */

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "metrics.h"
+#include "pcep_assoc.h"
 #include "pcep_codec.h"
 #include "pcep_deleg.h"
 #include "pcep_nb.h"
@@ -48,6 +49,9 @@ struct pcc_config {
 	int		 delegate;	/* D flag on our LSPs */
 	int		 initiate;	/* offer I (RFC 8281) */
 	int		 sr;		/* SR-ERO and PST 1 (RFC 8664) */
+	int		 assoc;		/* enum pcep_assoc_kind (RFC 8697) */
+	int		 sr_policy;	/* --sr-policy: assoc SR policy, sr */
+	uint32_t	 assoc_size;	/* LSPs per association group */
 	int		 db_version;	/* offer S (RFC 8232) */
 	int		 triggered;	/* offer T */
 	int		 delta;		/* offer D */

@@ -1,7 +1,9 @@
 /*
  * PCEP wire constants: RFC 5440 (base), RFC 8231 (stateful), RFC 8281
  * (PCE-initiated), RFC 8232 (synchronization optimizations), RFC 8408
- * (path setup type), RFC 8664 (segment routing).  Numbers from the IANA
+ * (path setup type), RFC 8664 (segment routing), RFC 8697 (association
+ * groups) with RFC 8745 (path protection), RFC 8800 (disjointness) and
+ * the SR policy association (draft-ietf-pce-segment-routing-policy-cp).  Numbers from the IANA
  * "Path Computation Element Protocol (PCEP) Numbers" registry.
  */
 #ifndef SBSIM_PCEP_WIRE_H
@@ -54,12 +56,15 @@
 #define PCEP_OC_CLOSE		15
 #define PCEP_OC_LSP		32	/* RFC 8231 7.3 */
 #define PCEP_OC_SRP		33	/* RFC 8231 7.2 */
+#define PCEP_OC_ASSOCIATION	40	/* RFC 8697 6.1 */
 
 #define PCEP_OT_DEFAULT		1	/* the only type of most classes */
 #define PCEP_OT_ENDPOINTS_IPV4	1
 #define PCEP_OT_ENDPOINTS_IPV6	2
 #define PCEP_OT_BW_REQUESTED	1
 #define PCEP_OT_BW_REOPT	2
+#define PCEP_OT_ASSOC_IPV4	1
+#define PCEP_OT_ASSOC_IPV6	2
 
 /* Fixed object bodies (after the object header). */
 #define PCEP_OPEN_BODY_LEN	4	/* Ver/Flags, Keepalive, Dead, SID */
@@ -73,6 +78,10 @@
 #define PCEP_CLOSE_BODY_LEN	4	/* Reserved(16) Flags Reason */
 #define PCEP_SRP_BODY_LEN	8	/* Flags, SRP-ID-number */
 #define PCEP_LSP_BODY_LEN	4	/* PLSP-ID(20) Flags(12) */
+/* ASSOCIATION (RFC 8697 6.1): Reserved(16) Flags(16) | Type(16) ID(16) |
+ * Association Source (4 or 16 bytes), then TLVs. */
+#define PCEP_ASSOC_FIXED_LEN	8
+#define PCEP_ASSOC_FLAG_R	0x0001	/* removal */
 
 /* OPEN object (RFC 5440 7.3). */
 #define PCEP_OPEN_VER_SHIFT	5
@@ -128,6 +137,22 @@
 #define PCEP_TLV_SR_PCE_CAP	26	/* RFC 8664 4.1.2 */
 #define PCEP_TLV_PST		28	/* RFC 8408 4 */
 #define PCEP_TLV_PST_CAP	34	/* RFC 8408 3 */
+#define PCEP_TLV_EXT_ASSOC_ID	31	/* RFC 8697 6.1.4 */
+#define PCEP_TLV_ASSOC_TYPES	35	/* RFC 8697 6.1: ASSOC-Type-List */
+#define PCEP_TLV_PATH_PROT	38	/* RFC 8745 3.2 */
+#define PCEP_TLV_DISJOINT_CFG	46	/* RFC 8800 5.2 */
+/* SR policy association (draft-ietf-pce-segment-routing-policy-cp, the
+ * IANA code points): color and endpoint in EXTENDED-ASSOCIATION-ID. */
+#define PCEP_TLV_SRPOL_NAME	56
+#define PCEP_TLV_SRPOL_CPATH_ID	57
+#define PCEP_TLV_SRPOL_CP_NAME	58
+#define PCEP_TLV_SRPOL_PREF	59
+/* The same TLVs as FRR's pceplib sends them (draft-barth-pce-segment-
+ * routing-policy-cp-04, association type 65535): decoded, never sent. */
+#define PCEP_TLV_SRPOL_ID_OLD	60	/* color, endpoint */
+#define PCEP_TLV_SRPOL_NAME_OLD	61
+#define PCEP_TLV_SRPOL_CPID_OLD	62
+#define PCEP_TLV_SRPOL_PREF_OLD	63
 
 #define PCEP_STATEFUL_CAP_LEN	4
 #define PCEP_IPV4_LSP_IDS_LEN	16
@@ -137,6 +162,28 @@
 #define PCEP_SR_PCE_CAP_LEN	4	/* Reserved(16) Flags MSD */
 #define PCEP_PST_LEN		4	/* Reserved(24) PST */
 #define PCEP_PST_CAP_FIXED_LEN	4	/* Reserved(24) Num-of-PSTs */
+#define PCEP_PATH_PROT_LEN	4	/* PT(6) Flags(24) S P */
+#define PCEP_DISJOINT_CFG_LEN	4	/* Flags(32) */
+#define PCEP_SRPOL_CPATH_ID_LEN	28	/* Origin, ASN, Address(16), Disc. */
+#define PCEP_SRPOL_PREF_LEN	4
+
+/* Association types (RFC 8697 section 8.1, IANA). */
+#define PCEP_ASSOC_T_PROTECTION	1	/* RFC 8745 */
+#define PCEP_ASSOC_T_DISJOINT	2	/* RFC 8800 */
+#define PCEP_ASSOC_T_SR_POLICY	6	/* SR policy (IANA) */
+#define PCEP_ASSOC_T_SR_POL_OLD	65535	/* FRR's, draft-barth-...-04 */
+
+/* PATH-PROTECTION-ASSOCIATION TLV (RFC 8745 3.2). */
+#define PCEP_PROT_P		0x00000001	/* protecting LSP */
+#define PCEP_PROT_S		0x00000002	/* secondary LSP */
+#define PCEP_PROT_PT_SHIFT	26		/* LSP Protection Type */
+#define PCEP_PROT_PT_1PLUS1_UNI	0x08		/* RFC 4872 14.1 */
+/* DISJOINTNESS-CONFIGURATION TLV (RFC 8800 5.2). */
+#define PCEP_DISJ_L		0x01		/* link */
+#define PCEP_DISJ_N		0x02		/* node */
+#define PCEP_DISJ_S		0x04		/* SRLG */
+/* SRPOLICY-CPATH-ID's Protocol-Origin: configured at the headend. */
+#define PCEP_SRPOL_ORIGIN_CONFIG	30
 
 /* STATEFUL-PCE-CAPABILITY flags (RFC 8231, 8281, 8232). */
 #define PCEP_STATEFUL_U		0x01	/* LSP update */

@@ -181,6 +181,33 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 #define IP(a, b, c, d)	((uint32_t)(a) << 24 | (b) << 16 | (c) << 8 | (d))
 
+/* An SR policy association on the first request, a path protection one
+ * (IPv6) on the second (RFC 8697, RFC 8745). */
+static void
+fz_seed_assoc(struct pcep_lsp_req *q)
+{
+	struct pcep_assoc	*a = &q[0].assoc[0], *p = &q[1].assoc[0];
+
+	q[0].n_assoc = q[1].n_assoc = 1;
+	a->af = 4;
+	a->type = PCEP_ASSOC_T_SR_POLICY;
+	a->id = 1;
+	a->has_color = 1;
+	a->color = 5;
+	a->ep_af = 4;
+	a->pol_name = "pol";
+	a->pol_name_len = 3;
+	a->cp_name = "cp";
+	a->cp_name_len = 2;
+	a->has_cpath_id = 1;
+	a->has_pref = 1;
+	a->pref = 100;
+	p->af = 6;
+	p->type = PCEP_ASSOC_T_PROTECTION;
+	p->has_prot = 1;
+	p->prot = PCEP_PROT_P;
+}
+
 /* Seeds: one message of every kind the encoders build. */
 static void
 fz_seeds(struct wbuf *w)
@@ -201,6 +228,9 @@ fz_seeds(struct wbuf *w)
 	op.msd = 10;
 	op.has_db_version = 1;
 	op.db_version = 1;
+	op.n_assoc_types = 2;
+	op.assoc_types[0] = PCEP_ASSOC_T_PROTECTION;
+	op.assoc_types[1] = PCEP_ASSOC_T_SR_POLICY;
 	pcep_open_encode(w, &op);
 	pcep_keepalive_encode(w);
 	memset(q, 0, sizeof(q));
@@ -226,6 +256,7 @@ fz_seeds(struct wbuf *w)
 	q[1].ero.n = 2;
 	pcep_hop_sr_ipv4(&q[1].ero.hop[0], 16, IP(10, 0, 0, 2), 0, 0);
 	pcep_hop_sr_ipv4(&q[1].ero.hop[1], 17, 1, 2, 1);
+	fz_seed_assoc(q);
 	pcep_reqs_encode(w, PCEP_MSG_PCRPT, q, 2);
 	pcep_eos_encode(w);
 	q[0].has_srp = 1;
