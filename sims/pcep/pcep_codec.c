@@ -665,6 +665,52 @@ lsp_ids_decode(struct rbuf *v, int af, struct pcep_lsp_ids *ids,
 	return rbuf_get_bytes(v, ids->endpoint6, sizeof(ids->endpoint6));
 }
 
+/* RFC 9604 4: each binding type has its own length; an unknown type is
+ * 10/11 too (section 5: a PCC cannot bind what it cannot read). */
+static int
+bsid_decode(struct rbuf *v, struct pcep_lsp *lsp, struct pcep_err *err)
+{
+	static const uint8_t	 len[] = { 4, 4, PCEP_SRV6_SID_LEN,
+	    PCEP_SRV6_SID_LEN + PCEP_SRV6_BEHAVIOR_LEN };
+	struct pcep_bsid	*b = &lsp->bsid;
+	uint8_t			 bt;
+
+	if (rbuf_get_u8(v, &bt) == -1 || bt > PCEP_BT_SRV6_BEHAVIOR ||
+	    rbuf_left(v) != 3 + (size_t)len[bt])
+		return bad(err, PCEP_E_MALFORMED_OBJECT);
+	if (lsp->has_bsid) {
+		lsp->bsid_skipped++;
+		return 0;
+	}
+	memset(b, 0, sizeof(*b));
+	lsp->has_bsid = 1;
+	b->bt = bt;
+	rbuf_get_u8(v, &b->flags);
+	rbuf_skip(v, 2);
+	if (bt <= PCEP_BT_MPLS_LSE)
+		return rbuf_get_u32(v, &b->value);
+	rbuf_get_bytes(v, b->sid, sizeof(b->sid));
+	return bt == PCEP_BT_SRV6 ? 0 :
+	    rbuf_get_bytes(v, b->behavior, sizeof(b->behavior));
+}
+
+static void
+bsid_encode(struct wbuf *w, const struct pcep_bsid *b)
+{
+	size_t	t = tlv_begin(w, PCEP_TLV_TE_PATH_BINDING);
+
+	wbuf_put_u8(w, b->bt);
+	wbuf_put_u8(w, b->flags);
+	wbuf_put_u16(w, 0);
+	if (b->bt <= PCEP_BT_MPLS_LSE)
+		wbuf_put_u32(w, b->value);
+	else
+		wbuf_put_bytes(w, b->sid, sizeof(b->sid));
+	if (b->bt == PCEP_BT_SRV6_BEHAVIOR)
+		wbuf_put_bytes(w, b->behavior, sizeof(b->behavior));
+	tlv_end(w, t);
+}
+
 /* A struct pcep_lsp's TLV (tlv_each()). */
 static int
 lsp_tlv(uint16_t type, struct rbuf *v, void *obj, struct pcep_err *err)
@@ -690,6 +736,8 @@ lsp_tlv(uint16_t type, struct rbuf *v, void *obj, struct pcep_err *err)
 	case PCEP_TLV_LSP_DB_VERSION:
 		return tlv_get_u64(v, &lsp->has_db_version, &lsp->db_version,
 		    err);
+	case PCEP_TLV_TE_PATH_BINDING:
+		return bsid_decode(v, lsp, err);
 	default:
 		return 0;
 	}
@@ -755,6 +803,8 @@ lsp_encode(struct wbuf *w, const struct pcep_lsp *lsp)
 		tlv_u64(w, PCEP_TLV_LSP_DB_VERSION, lsp->db_version);
 	if (lsp->has_error_code)
 		tlv_u32(w, PCEP_TLV_LSP_ERROR_CODE, lsp->error_code);
+	if (lsp->has_bsid)
+		bsid_encode(w, &lsp->bsid);
 	pcep_obj_end(w, o);
 }
 

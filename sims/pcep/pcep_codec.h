@@ -191,6 +191,19 @@ struct pcep_lsp_ids {
 };
 
 #define PCEP_NAME_MAX	255	/* longer names are refused (10/11) */
+/*
+ * A binding SID (RFC 9604 TE-PATH-BINDING): an MPLS label (BT 0, the
+ * label << 12 in value; BT 1, a whole label stack entry) or an SRv6 SID
+ * (BT 2; BT 3 with its behavior and structure).
+ */
+struct pcep_bsid {
+	uint8_t		bt;		/* PCEP_BT_* */
+	uint8_t		flags;		/* PCEP_BSID_FLAG_R */
+	uint32_t	value;		/* MPLS */
+	uint8_t		sid[PCEP_SRV6_SID_LEN];		/* SRv6 */
+	uint8_t		behavior[PCEP_SRV6_BEHAVIOR_LEN];	/* BT 3 */
+};
+
 struct pcep_lsp {
 	uint32_t	plsp_id;	/* 20 bits */
 	uint16_t	flags;		/* PCEP_LSP_FLAG_D, S, R, A, C */
@@ -203,6 +216,9 @@ struct pcep_lsp {
 	uint64_t	db_version;
 	uint8_t		has_error_code;	/* LSP-ERROR-CODE */
 	uint32_t	error_code;
+	uint8_t		has_bsid;	/* TE-PATH-BINDING, the first */
+	uint8_t		bsid_skipped;	/* more of them, not kept */
+	struct pcep_bsid bsid;
 };
 
 /* One ERO subobject: an IPv4 prefix (RFC 3209) or an SR-ERO (RFC 8664). */

@@ -226,6 +226,7 @@ pce_lsp_del(struct pcep_ctl_sess *s, struct pcep_ctl_lsp *l)
 	free(l->hops);
 	free(l->name);
 	pce_assoc_free(l->assoc, l->n_assoc);
+	free(l->bsid);
 	free(l);
 	pc->st.lsps_removed++;
 }
@@ -535,6 +536,27 @@ pce_assoc_count(struct pcep_ctl *pc, const struct pcep_lsp_req *r)
 		}
 }
 
+/* RFC 9604 4: a report's binding SID is the LSP's; R (or none) takes
+ * it away. */
+static void
+pce_bsid_keep(struct pcep_ctl *pc, struct pcep_ctl_lsp *l,
+    const struct pcep_lsp *lsp)
+{
+	pc->st.bsid_skipped += lsp->bsid_skipped;
+	if (!lsp->has_bsid || (lsp->bsid.flags & PCEP_BSID_FLAG_R)) {
+		free(l->bsid);
+		l->bsid = NULL;
+		return;
+	}
+	if (lsp->bsid.bt <= PCEP_BT_MPLS_LSE)
+		pc->st.bsid_mpls++;
+	else
+		pc->st.bsid_srv6++;
+	if (l->bsid == NULL)
+		l->bsid = xmalloc(sizeof(*l->bsid));
+	*l->bsid = lsp->bsid;
+}
+
 /* RFC 8697 6.4: an association type the PCE does not take is PCErr
  * 26/1; the LSP itself is still learned. */
 static int
@@ -577,6 +599,7 @@ pce_learn(struct pcep_ctl_sess *s, struct pcep_ctl_lsp *l,
 	pce_path_store(l, &r->ero);
 	pce_assoc_count(s->pc, r);
 	l->assoc = pce_assoc_keep(l->assoc, &l->n_assoc, r);
+	pce_bsid_keep(s->pc, l, lsp);
 }
 
 /* What a report must carry (RFC 8231 7.3.1, 7.3.2; RFC 8232 4.2). */

@@ -50,6 +50,9 @@ struct pcep_ctl_stats {
 	 * types answered with PCErr 26/1; past PCEP_ASSOC_MAX per LSP. */
 	uint64_t	assoc_protection, assoc_disjoint, assoc_sr_policy;
 	uint64_t	assoc_unsupported, assoc_skipped;
+	/* TE-PATH-BINDING (RFC 9604) in reports: MPLS, SRv6, past the
+	 * first of an LSP (not kept). */
+	uint64_t	bsid_mpls, bsid_srv6, bsid_skipped;
 	uint64_t	first_report_ns;
 	uint64_t	last_learn_ns;
 	uint64_t	last_sync_ns;
@@ -114,6 +117,7 @@ struct pcep_ctl_lsp {
 	uint32_t	 idx;		/* in the session's vector */
 	uint8_t		 n_assoc;
 	struct pcep_assoc	*assoc;	/* its groups (pcep_assoc.c) */
+	struct pcep_bsid	*bsid;	/* its binding SID, NULL: none */
 };
 
 /* A northbound operation waiting for the PCC: status 0 the PCRpt came,

@@ -17,6 +17,7 @@
 #define PCC_FILL_ROOM	1024		/* room one more LSP's report needs */
 #define PCC_SR_LABEL0	16000		/* first SR label of a path */
 #define PCC_BW		1.25e6f		/* 10 Mb/s in bytes per second */
+#define PCC_BSID_LABEL0	24000		/* first binding label */
 
 /* ---- names of PCE-initiated LSPs ---- */
 
@@ -184,6 +185,38 @@ pcc_gen_ero(const struct pcc *p, uint32_t ep, struct pcep_ero *ero)
 	}
 }
 
+/*
+ * --binding-sid (RFC 9604 4): the binding SID our LSP slot reports, local
+ * to its PCC: MPLS label 24000 + slot (BT 0, the label in the top 20
+ * bits), or SRv6 SID fc00:0:N:N::slot+1 with N the PCC's number (BT 2).
+ */
+static void
+pcc_bsid_fill(const struct pcc *p, uint32_t slot, struct pcep_lsp *lsp)
+{
+	struct pcep_bsid	*b = &lsp->bsid;
+	uint32_t		 n = p->sim->idx_base + p->idx;
+
+	if (p->sim->cfg.bsid == PCC_BSID_NONE)
+		return;
+	lsp->has_bsid = 1;
+	memset(b, 0, sizeof(*b));
+	if (p->sim->cfg.bsid == PCC_BSID_MPLS) {
+		b->bt = PCEP_BT_MPLS_LABEL;
+		b->value = (PCC_BSID_LABEL0 + slot) << PCEP_SR_LABEL_SHIFT;
+		return;
+	}
+	b->bt = PCEP_BT_SRV6;
+	b->sid[0] = 0xfc;
+	b->sid[4] = (uint8_t)(n >> 24);
+	b->sid[5] = (uint8_t)(n >> 16);
+	b->sid[6] = (uint8_t)(n >> 8);
+	b->sid[7] = (uint8_t)n;
+	b->sid[12] = (uint8_t)((slot + 1) >> 24);
+	b->sid[13] = (uint8_t)((slot + 1) >> 16);
+	b->sid[14] = (uint8_t)((slot + 1) >> 8);
+	b->sid[15] = (uint8_t)(slot + 1);
+}
+
 /* The LSP's report: SRP when answering, LSP with its TLVs, ERO and the
  * attributes (RFC 8231 6.1). */
 static void
@@ -243,8 +276,10 @@ pcc_report_req(struct pcc *p, uint32_t slot, uint32_t srp_id, uint16_t extra,
 	req->attrs.n_metric = 1;
 	req->attrs.metric[0].type = PCEP_METRIC_TE;
 	req->attrs.metric[0].value = (float)req->ero.n * 10;
-	if (slot < cfg->lsps)		/* ours: --association */
+	if (slot < cfg->lsps) {		/* ours: --association, BSID */
 		pcc_assoc_fill(cfg->assoc, cfg->assoc_size, p->addr, slot, req);
+		pcc_bsid_fill(p, slot, lsp);
+	}
 }
 
 /* One PCRpt for one LSP, straight to the socket. */

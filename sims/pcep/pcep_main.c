@@ -53,6 +53,9 @@ pcep_endpoint_row(void *base, const char *arg, char *err, size_t errlen)
 	return 0;
 }
 
+static const char *const pcc_bsid_names[] = { "none", "mpls", "srv6",
+	NULL };
+
 #define PC	struct pcc_config
 #define EXPECT_MAX	(UINT64_MAX / 2)
 /* A capability the PCC offers in its OPEN's STATEFUL-PCE-CAPABILITY
@@ -81,6 +84,10 @@ static const struct opt pcep_rows[] = {
 	    "the candidate paths"),
 	OPT_U("association-size", "N", PC, assoc_size, 1, PCC_MAX_LSPS, 0,
 	    "LSPs per association group"),
+	OPT_E("binding-sid", "T", PC, bsid, pcc_bsid_names, 0,
+	    "each of our LSPs reports a binding SID (RFC 9604):\n"
+	    "none, mpls (label 24000 + i) or srv6\n"
+	    "(fc00:0:PCC::i+1)"),
 	PCEP_OFFER("db-version", db_version, "LSP-DB-VERSION (S flag, "
 	    "RFC 8232)"),
 	PCEP_OFFER("triggered-sync", triggered, "triggered "

@@ -177,6 +177,28 @@ pr_hop(struct doc_writer *w, const struct pcep_hop_rec *h)
 	doc_end(w);
 }
 
+/* TE-PATH-BINDING (RFC 9604): its binding type and value. */
+static void
+pr_bsid(struct doc_writer *w, const struct pcep_bsid *b)
+{
+	char	buf[INET6_ADDRSTRLEN];
+
+	doc_container(w, NULL, "te-path-binding");
+	doc_leaf_uint(w, "binding-type", b->bt);
+	if (b->bt == PCEP_BT_MPLS_LABEL)
+		doc_leaf_uint(w, "mpls-label", b->value >> PCEP_SR_LABEL_SHIFT);
+	else if (b->bt == PCEP_BT_MPLS_LSE)
+		doc_leaf_uint(w, "mpls-label-stack-entry", b->value);
+	else {
+		inet_ntop(AF_INET6, b->sid, buf, sizeof(buf));
+		doc_leaf_str(w, "srv6-sid", buf);
+	}
+	if (b->bt == PCEP_BT_SRV6_BEHAVIOR)
+		doc_leaf_uint(w, "srv6-endpoint-behavior",
+		    (uint32_t)b->behavior[2] << 8 | b->behavior[3]);
+	doc_end(w);
+}
+
 static void
 pr_lsp_tlvs(struct doc_writer *w, const struct pcep_ctl_lsp *l)
 {
@@ -206,6 +228,8 @@ pr_lsp_tlvs(struct doc_writer *w, const struct pcep_ctl_lsp *l)
 		doc_leaf_uint(w, "lsp-db-version-value", l->dbv);
 		doc_end(w);
 	}
+	if (l->bsid != NULL)
+		pr_bsid(w, l->bsid);
 	doc_end(w);
 }
 

@@ -112,9 +112,12 @@ pcer_summary(void *cfg)
 	    s->removes_sent, s->pcerr_sent, s->pcerr_received,
 	    s->bad_messages, s->second_sessions }, 7);
 	ctl_print_figures(", associations: # path protection, # disjoint, "
-	    "# SR policy, # of unsupported types, # skipped\n",
+	    "# SR policy, # of unsupported types, # skipped",
 	    (const uint64_t[]){ s->assoc_protection, s->assoc_disjoint,
 	    s->assoc_sr_policy, s->assoc_unsupported, s->assoc_skipped }, 5);
+	ctl_print_figures(", binding SIDs: # MPLS, # SRv6, # skipped\n",
+	    (const uint64_t[]){ s->bsid_mpls, s->bsid_srv6, s->bsid_skipped },
+	    3);
 }
 
 /* PCC sessions up now (ctl_devlog_tick()). */

@@ -52,6 +52,7 @@ struct pcc_config {
 	int		 assoc;		/* enum pcep_assoc_kind (RFC 8697) */
 	int		 sr_policy;	/* --sr-policy: assoc SR policy, sr */
 	uint32_t	 assoc_size;	/* LSPs per association group */
+	int		 bsid;		/* enum pcc_bsid_kind (RFC 9604) */
 	int		 db_version;	/* offer S (RFC 8232) */
 	int		 triggered;	/* offer T */
 	int		 delta;		/* offer D */
@@ -72,6 +73,13 @@ struct pcc_config {
 	struct nb_opts	 nb;		/* nb.url: --northbound */
 	unsigned	 nb_given;	/* NB_GIVEN_* */
 	struct pcep_nb_ctx nb_ctx;
+};
+
+/* --binding-sid: what our LSPs report in TE-PATH-BINDING. */
+enum pcc_bsid_kind {
+	PCC_BSID_NONE,
+	PCC_BSID_MPLS,		/* BT 0: label 24000 + slot */
+	PCC_BSID_SRV6,		/* BT 2: fc00:0:PCC::slot+1 */
 };
 
 struct pcc_counters {

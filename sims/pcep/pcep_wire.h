@@ -138,6 +138,7 @@
 #define PCEP_TLV_PST		28	/* RFC 8408 4 */
 #define PCEP_TLV_PST_CAP	34	/* RFC 8408 3 */
 #define PCEP_TLV_EXT_ASSOC_ID	31	/* RFC 8697 6.1.4 */
+#define PCEP_TLV_TE_PATH_BINDING 55	/* RFC 9604 4 */
 #define PCEP_TLV_ASSOC_TYPES	35	/* RFC 8697 6.1: ASSOC-Type-List */
 #define PCEP_TLV_PATH_PROT	38	/* RFC 8745 3.2 */
 #define PCEP_TLV_DISJOINT_CFG	46	/* RFC 8800 5.2 */
@@ -166,6 +167,16 @@
 #define PCEP_DISJOINT_CFG_LEN	4	/* Flags(32) */
 #define PCEP_SRPOL_CPATH_ID_LEN	28	/* Origin, ASN, Address(16), Disc. */
 #define PCEP_SRPOL_PREF_LEN	4
+
+/* TE-PATH-BINDING (RFC 9604 4): BT(8) Flags(8) Reserved(16) | value. */
+#define PCEP_BSID_FIXED_LEN	4
+#define PCEP_BSID_FLAG_R	0x80	/* removal */
+#define PCEP_BT_MPLS_LABEL	0	/* 20-bit label, in a 32-bit word */
+#define PCEP_BT_MPLS_LSE	1	/* a whole label stack entry */
+#define PCEP_BT_SRV6		2	/* SRv6 SID */
+#define PCEP_BT_SRV6_BEHAVIOR	3	/* SRv6 SID, behavior, structure */
+#define PCEP_SRV6_SID_LEN	16
+#define PCEP_SRV6_BEHAVIOR_LEN	8	/* Reserved(16) Behavior(16) LB LN F A */
 
 /* Association types (RFC 8697 section 8.1, IANA). */
 #define PCEP_ASSOC_T_PROTECTION	1	/* RFC 8745 */

@@ -182,7 +182,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 #define IP(a, b, c, d)	((uint32_t)(a) << 24 | (b) << 16 | (c) << 8 | (d))
 
 /* An SR policy association on the first request, a path protection one
- * (IPv6) on the second (RFC 8697, RFC 8745). */
+ * (IPv6) on the second (RFC 8697, RFC 8745), and a binding SID each. */
 static void
 fz_seed_assoc(struct pcep_lsp_req *q)
 {
@@ -206,6 +206,14 @@ fz_seed_assoc(struct pcep_lsp_req *q)
 	p->type = PCEP_ASSOC_T_PROTECTION;
 	p->has_prot = 1;
 	p->prot = PCEP_PROT_P;
+	/* Binding SIDs (RFC 9604): an MPLS label, an SRv6 SID with its
+	 * behavior. */
+	q[0].lsp.has_bsid = 1;
+	q[0].lsp.bsid.value = 24000u << PCEP_SR_LABEL_SHIFT;
+	q[1].lsp.has_bsid = 1;
+	q[1].lsp.bsid.bt = PCEP_BT_SRV6_BEHAVIOR;
+	q[1].lsp.bsid.sid[0] = 0xfc;
+	q[1].lsp.bsid.behavior[3] = 48;
 }
 
 /* Seeds: one message of every kind the encoders build. */

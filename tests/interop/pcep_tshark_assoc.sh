@@ -5,8 +5,9 @@
 # dissector: the PCE's and the PCCs' ASSOC-Type-List in their Opens, and
 # every PCRpt's ASSOCIATION object with its TLVs (RFC 8745's, RFC 8800's,
 # the SR policy's EXTENDED-ASSOCIATION-ID color and endpoint, names,
-# candidate path id and preference).  Not one malformed packet or expert
-# error may appear.
+# candidate path id and preference), and binding SIDs (RFC 9604
+# TE-PATH-BINDING, MPLS and SRv6; Wireshark 4.0 names the TLV only).  Not
+# one malformed packet or expert error may appear.
 . "$(dirname "$0")/../lib.sh"
 need tshark
 need dumpcap
@@ -21,8 +22,9 @@ dc=$LAST_PID
 start_bg "$TMPD/ctl.log" "$SBSIM" controller --pcep ptcp:$PP:127.0.0.1
 ctl=$LAST_PID
 wait_listen "$PP" || fail "no controller"
-for kind in "--association path-protection" "--association disjoint" \
-    "--sr-policy"; do
+for kind in "--association path-protection" \
+    "--association disjoint --binding-sid srv6" \
+    "--sr-policy --binding-sid mpls"; do
 	timeout 60 "$SBSIM" pcep --pccs $N --lsps $M --association-size 2 \
 	    --controller tcp:127.0.0.1:$PP --timeout 20 -q $kind ||
 	    fail "sbsim pcep $kind exited $?"
@@ -46,4 +48,7 @@ colors=$(tshark -r "$cap" $dec -T fields \
     -e pcep.tlv.extended_association_id.color -Y pcep.obj.association \
     2>/dev/null | tr ',' '\n' | grep -c .)
 [ "$colors" -eq $((N * M)) ] || fail "SR policy colors decoded: $colors"
+bsids=$(tshark -r "$cap" $dec -T fields -e pcep.tlv.type -Y pcep.obj.lsp \
+    2>/dev/null | tr ',' '\n' | grep -c '^55$')
+[ "$bsids" -eq $((2 * N * M)) ] || fail "TE-PATH-BINDING TLVs decoded: $bsids"
 exit 0

@@ -955,6 +955,65 @@ test_open_assoc_types(void)
 	    "ASSOC-Type-List of 3 bytes");
 }
 
+/* ---- TE-PATH-BINDING (RFC 9604) ---- */
+
+#define BSID_MPLS	"00 37 00 08 00 00 00 00 05 dc 00 00 " /* BT 0, 24000 */
+
+static void
+test_bsid(void)
+{
+	struct pcep_lsp_req	q, d;
+	struct pcep_err		e;
+	struct vec		v;
+
+	memset(&q, 0, sizeof(q));
+	q.lsp.plsp_id = 1;
+	q.lsp.flags = PCEP_LSP_FLAG_D;
+	q.lsp.oper = PCEP_OPER_UP;
+	q.lsp.has_bsid = 1;
+	q.lsp.bsid.bt = PCEP_BT_MPLS_LABEL;
+	q.lsp.bsid.value = 24000u << PCEP_SR_LABEL_SHIFT;
+	q.has_ero = 1;
+	q.ero.n = 1;
+	q.ero.hop[0].kind = PCEP_SUBOBJ_IPV4;
+	q.ero.hop[0].addr = IP(10, 0, 0, 5);
+	q.ero.hop[0].prefix_len = 32;
+	start();
+	vec(&v, "20 0a 00 24 "
+	    "20 12 00 14 00 00 10 11 "	/* LSP, PLSP-ID 1, UP, D */
+	    BSID_MPLS ERO1);
+	CHECK(pcep_reqs_encode(&w, PCEP_MSG_PCRPT, &q, 1) == 0,
+	    "binding SID encode");
+	CHECK_OUT(&v, "PCRpt with an MPLS binding SID");
+	CHECK(decode_all(PCEP_MSG_PCRPT, "20 0a 00 24 20 12 00 14 00 00 10 11 "
+	    BSID_MPLS ERO1, &e, &d) == 0 && d.lsp.has_bsid &&
+	    d.lsp.bsid.bt == 0 && d.lsp.bsid.value >> 12 == 24000,
+	    "MPLS binding SID decode");
+	CHECK(decode_all(PCEP_MSG_PCRPT, "20 0a 00 38 20 12 00 28 00 00 10 11 "
+	    "00 37 00 1c 03 80 00 00 "	/* BT 3, R */
+	    "fc 00 00 00 00 00 00 01 00 00 00 00 00 00 00 02 "
+	    "00 00 00 30 20 10 10 00 "	/* behavior 48, structure */
+	    ERO1, &e, &d) == 0 && d.lsp.has_bsid && d.lsp.bsid.bt == 3 &&
+	    d.lsp.bsid.flags == PCEP_BSID_FLAG_R && d.lsp.bsid.sid[0] == 0xfc &&
+	    d.lsp.bsid.sid[15] == 2 && d.lsp.bsid.behavior[3] == 0x30,
+	    "SRv6 binding SID with its behavior decode");
+	CHECK(decode_all(PCEP_MSG_PCRPT, "20 0a 00 30 20 12 00 20 00 00 10 11 "
+	    BSID_MPLS "00 37 00 08 00 00 00 00 05 dd 00 00 " ERO1, &e, &d) == 0 &&
+	    d.lsp.bsid.value >> 12 == 24000 && d.lsp.bsid_skipped == 1,
+	    "a second binding SID is skipped, counted");
+	CHECK(decode_all(PCEP_MSG_PCRPT, "20 0a 00 30 20 12 00 20 00 00 10 11 "
+	    "00 37 00 14 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 "
+	    "00 00 00 00 " ERO1, &e, &d) == -1, "MPLS binding of 16 bytes");
+	CHECK_ERR(e, 10, 11, "MPLS binding of 16 bytes");
+	CHECK(decode_all(PCEP_MSG_PCRPT, "20 0a 00 24 20 12 00 14 00 00 10 11 "
+	    "00 37 00 08 09 00 00 00 00 00 00 00 " ERO1, &e, &d) == -1,
+	    "binding type 9");
+	CHECK_ERR(e, 10, 11, "binding type 9");
+	CHECK(decode_all(PCEP_MSG_PCRPT, "20 0a 00 1c 20 12 00 0c 00 00 10 11 "
+	    "00 37 00 00 " ERO1, &e, &d) == -1, "empty TE-PATH-BINDING");
+	CHECK_ERR(e, 10, 11, "empty TE-PATH-BINDING");
+}
+
 static void
 test_limits(void)
 {
@@ -1029,6 +1088,7 @@ static const struct check_case cases[] = {
 	CASE(test_assoc),
 	CASE(test_assoc_malformed),
 	CASE(test_open_assoc_types),
+	CASE(test_bsid),
 	CASE(test_limits),
 };
 
