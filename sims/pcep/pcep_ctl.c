@@ -210,6 +210,17 @@ pce_cursor_back(struct pcep_ctl_sess *s, uint32_t i)
 	t->idx = i;
 }
 
+/* An LSP record and all it holds. */
+static void
+pce_lsp_free(struct pcep_ctl_lsp *l)
+{
+	free(l->hops);
+	free(l->name);
+	pce_assoc_free(l->assoc, l->n_assoc);
+	free(l->bsid);
+	free(l);
+}
+
 static void
 pce_lsp_del(struct pcep_ctl_sess *s, struct pcep_ctl_lsp *l)
 {
@@ -223,11 +234,7 @@ pce_lsp_del(struct pcep_ctl_sess *s, struct pcep_ctl_lsp *l)
 	s->lsps[l->idx]->idx = l->idx;
 	if (l->idx < s->upd_cursor)
 		pce_cursor_back(s, l->idx);
-	free(l->hops);
-	free(l->name);
-	pce_assoc_free(l->assoc, l->n_assoc);
-	free(l->bsid);
-	free(l);
+	pce_lsp_free(l);
 	pc->st.lsps_removed++;
 }
 
@@ -867,11 +874,8 @@ pce_sess_free(struct pcep_ctl_sess *s)
 		bufferevent_free(s->bev);
 	HASH_CLEAR(hh_id, s->by_id);
 	HASH_CLEAR(hh_name, s->by_name);
-	for (i = 0; i < s->n_lsps; i++) {
-		free(s->lsps[i]->hops);
-		free(s->lsps[i]->name);
-		free(s->lsps[i]);
-	}
+	for (i = 0; i < s->n_lsps; i++)
+		pce_lsp_free(s->lsps[i]);
 	free(s->lsps);
 	free(s);
 }
