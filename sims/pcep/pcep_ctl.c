@@ -102,7 +102,12 @@ struct pcep_ctl {
 	struct wbuf		 scratch;	/* one message being encoded */
 	uint8_t			 scratch_mem[PCE_SCRATCH];
 	struct tcp_md5_kstats	 md5_k0;	/* the kernel's, at start */
+	uint32_t		 bsid_next;	/* --pcep-bsid-alloc's count */
 };
+
+/* --pcep-bsid-alloc's labels: above what PCCs allocate themselves. */
+#define PCE_BSID_LABEL0		500000
+#define PCE_BSID_LABELS		500000
 
 static struct pcep_ctl	pce_main = {
 	.sessions = TAILQ_HEAD_INITIALIZER(pce_main.sessions),
@@ -559,6 +564,10 @@ pce_bsid_keep(struct pcep_ctl *pc, struct pcep_ctl_lsp *l,
 		pc->st.bsid_mpls++;
 	else
 		pc->st.bsid_srv6++;
+	if (l->alloc_label != 0 && lsp->bsid.bt == PCEP_BT_MPLS_LABEL &&
+	    lsp->bsid.value >> PCEP_SR_LABEL_SHIFT == l->alloc_label &&
+	    (l->bsid == NULL || l->bsid->value != lsp->bsid.value))
+		pc->st.bsids_confirmed++;
 	if (l->bsid == NULL)
 		l->bsid = xmalloc(sizeof(*l->bsid));
 	*l->bsid = lsp->bsid;
@@ -904,6 +913,24 @@ pce_next_path(const struct pcep_ctl_lsp *l, struct pcep_ctl_path *p)
 		p->hop[0].addr ^= 0x00008000u;
 }
 
+/*
+ * --pcep-bsid-alloc (RFC 9604 5): an LSP's first PCUpd carries the
+ * binding label the PCE allocated for it, from PCE_BSID_LABEL0 on; the
+ * PCC's report with that label confirms it (pce_bsid_keep).
+ */
+static void
+pce_bsid_alloc(struct pcep_ctl *pc, struct pcep_ctl_lsp *l,
+    struct pcep_lsp *lsp)
+{
+	if (!pc->cfg.bsid_alloc || l->alloc_label != 0)
+		return;
+	l->alloc_label = PCE_BSID_LABEL0 + pc->bsid_next++ % PCE_BSID_LABELS;
+	lsp->has_bsid = 1;
+	lsp->bsid.bt = PCEP_BT_MPLS_LABEL;
+	lsp->bsid.value = l->alloc_label << PCEP_SR_LABEL_SHIFT;
+	pc->st.bsids_allocated++;
+}
+
 static int
 pce_send_update(struct pcep_ctl_sess *s, struct pcep_ctl_lsp *l,
     const struct pcep_ctl_path *path, int delegate, int admin, uint32_t srp)
@@ -926,6 +953,7 @@ pce_send_update(struct pcep_ctl_sess *s, struct pcep_ctl_lsp *l,
 	req.lsp.name_len = (uint16_t)strlen(req.lsp.name);
 	req.has_ero = 1;
 	pcep_ero_from_recs(path->hop, path->n, &req.ero);
+	pce_bsid_alloc(pc, l, &req.lsp);
 	if (pcep_reqs_encode(w, PCEP_MSG_PCUPD, &req, 1) == -1)
 		return -1;
 	pce_send(s, w);

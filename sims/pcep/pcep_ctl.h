@@ -28,6 +28,7 @@ struct pcep_ctl_config {
 	uint32_t	update_all;	/* PCUpds in flight per PCC, 0: off */
 	double		op_timeout;	/* seconds a northbound op may wait */
 	const char	*md5;		/* TCP-MD5 key, NULL: none */
+	int		bsid_alloc;	/* PCUpds allocate binding SIDs */
 };
 
 struct pcep_ctl_stats {
@@ -53,6 +54,8 @@ struct pcep_ctl_stats {
 	/* TE-PATH-BINDING (RFC 9604) in reports: MPLS, SRv6, past the
 	 * first of an LSP (not kept). */
 	uint64_t	bsid_mpls, bsid_srv6, bsid_skipped;
+	/* --pcep-bsid-alloc: labels sent in PCUpds, reported back. */
+	uint64_t	bsids_allocated, bsids_confirmed;
 	uint64_t	first_report_ns;
 	uint64_t	last_learn_ns;
 	uint64_t	last_sync_ns;
@@ -118,6 +121,7 @@ struct pcep_ctl_lsp {
 	uint8_t		 n_assoc;
 	struct pcep_assoc	*assoc;	/* its groups (pcep_assoc.c) */
 	struct pcep_bsid	*bsid;	/* its binding SID, NULL: none */
+	uint32_t	 alloc_label;	/* the PCE's allocation, 0: none */
 };
 
 /* A northbound operation waiting for the PCC: status 0 the PCRpt came,

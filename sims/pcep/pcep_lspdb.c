@@ -108,6 +108,7 @@ pcc_slot_clear(struct pcc *p, uint32_t slot)
 		pcc_name_del(p, slot);
 	free(l->ero);
 	free(l->name);
+	free(l->bsid);
 	memset(l, 0, sizeof(*l));
 	if (slot < p->free_hint)
 		p->free_hint = slot;
@@ -126,6 +127,7 @@ pcc_lsps_free(struct pcc *p)
 	for (i = 0; i < p->n_lsps; i++) {
 		free(p->lsp[i].ero);
 		free(p->lsp[i].name);
+		free(p->lsp[i].bsid);
 	}
 	free(p->lsp);
 	p->lsp = NULL;
@@ -186,9 +188,10 @@ pcc_gen_ero(const struct pcc *p, uint32_t ep, struct pcep_ero *ero)
 }
 
 /*
- * --binding-sid (RFC 9604 4): the binding SID our LSP slot reports, local
- * to its PCC: MPLS label 24000 + slot (BT 0, the label in the top 20
- * bits), or SRv6 SID fc00:0:N:N::slot+1 with N the PCC's number (BT 2).
+ * The binding SID an LSP slot reports (RFC 9604 4): the PCE's allocation
+ * when it made one, else with --binding-sid (our LSPs only) one local to
+ * the PCC: MPLS label 24000 + slot (BT 0, the label in the top 20 bits),
+ * or SRv6 SID fc00:0:N::slot+1 with N the PCC's number (BT 2).
  */
 static void
 pcc_bsid_fill(const struct pcc *p, uint32_t slot, struct pcep_lsp *lsp)
@@ -196,7 +199,12 @@ pcc_bsid_fill(const struct pcc *p, uint32_t slot, struct pcep_lsp *lsp)
 	struct pcep_bsid	*b = &lsp->bsid;
 	uint32_t		 n = p->sim->idx_base + p->idx;
 
-	if (p->sim->cfg.bsid == PCC_BSID_NONE)
+	if (p->lsp[slot].bsid != NULL) {	/* the PCE's (RFC 9604 5) */
+		lsp->has_bsid = 1;
+		*b = *p->lsp[slot].bsid;
+		return;
+	}
+	if (p->sim->cfg.bsid == PCC_BSID_NONE || slot >= p->sim->cfg.lsps)
 		return;
 	lsp->has_bsid = 1;
 	memset(b, 0, sizeof(*b));
@@ -276,10 +284,9 @@ pcc_report_req(struct pcc *p, uint32_t slot, uint32_t srp_id, uint16_t extra,
 	req->attrs.n_metric = 1;
 	req->attrs.metric[0].type = PCEP_METRIC_TE;
 	req->attrs.metric[0].value = (float)req->ero.n * 10;
-	if (slot < cfg->lsps) {		/* ours: --association, BSID */
+	if (slot < cfg->lsps)		/* ours: --association */
 		pcc_assoc_fill(cfg->assoc, cfg->assoc_size, p->addr, slot, req);
-		pcc_bsid_fill(p, slot, lsp);
-	}
+	pcc_bsid_fill(p, slot, lsp);
 }
 
 /* One PCRpt for one LSP, straight to the socket. */
@@ -475,6 +482,28 @@ pcc_mirror_update(struct pcc *p, uint32_t slot, const struct pcep_ero *ero)
 	}
 }
 
+/*
+ * RFC 9604 5: a binding value in a PCUpd is the PCE's allocation for the
+ * LSP, reported from now on (R: back to ours); counted, and an item of
+ * the bsid phase once the report that carries it is sent.
+ */
+static void
+pcc_bsid_take(struct pcc *p, struct pcc_lsp *l, const struct pcep_lsp *lsp)
+{
+	if (!lsp->has_bsid)
+		return;
+	if (lsp->bsid.flags & PCEP_BSID_FLAG_R) {
+		free(l->bsid);
+		l->bsid = NULL;
+		return;
+	}
+	if (l->bsid == NULL)
+		l->bsid = xmalloc(sizeof(*l->bsid));
+	*l->bsid = lsp->bsid;
+	(*p->sim->c.bsids_allocated)++;
+	p->bsid_taken = 1;
+}
+
 static void
 pcc_update_one(void *pcc, const struct pcep_lsp_req *req)
 {
@@ -510,8 +539,12 @@ pcc_update_one(void *pcc, const struct pcep_lsp_req *req)
 	if (!(req->lsp.flags & PCEP_LSP_FLAG_D) &&
 	    !(l->flags & PCC_LSP_INITIATED))
 		l->flags &= (uint8_t)~PCC_LSP_DELEGATED;
+	pcc_bsid_take(p, l, &req->lsp);
 	pcc_report(p, slot, req->srp.srp_id, 0);
 	pcc_answered(p, PCCP_UPDATE);
+	if (p->bsid_taken)
+		pcc_answered(p, PCCP_BSID);
+	p->bsid_taken = 0;
 	pcc_deleg_updated(p, p->rx_ns);
 	pcc_mirror_update(p, slot, &req->ero);
 }

@@ -110,6 +110,9 @@ static const struct opt pcep_rows[] = {
 	    .def = "N x M with --delegate, else no update\nphase"),
 	OPT_U("expect-initiates", "K", PC, expect_initiates, 0, EXPECT_MAX, 0,
 	    "the initiate phase waits for K creations"),
+	OPT_U("expect-bsids", "K", PC, expect_bsids, 0, EXPECT_MAX, 0,
+	    "the bsid phase waits for K binding SIDs the PCE\n"
+	    "allocated in PCUpds (RFC 9604; needs --delegate)"),
 	OPT_U("expect-removes", "K", PC, expect_removes, 0, EXPECT_MAX, 0,
 	    "the remove phase waits for K removals",
 	    .def = "--expect-initiates"),
@@ -189,6 +192,7 @@ static const struct counter_row pcep_counter_rows[] = {
 	PCC_C(flaps, "flaps"),
 	PCC_C(not_delegated, "pcupd_not_delegated"),
 	PCC_C(redelegations, "lsps_redelegated"),
+	PCC_C(bsids_allocated, "bsids_allocated"),
 };
 #undef PCC_C
 
@@ -196,7 +200,7 @@ static const char *const pcep_phase_names[] = {
 	[PCCP_CONNECT] = "connect", [PCCP_SYNC] = "sync",
 	[PCCP_UPDATE] = "update", [PCCP_INITIATE] = "initiate",
 	[PCCP_REMOVE] = "remove", [PCCP_FLAP] = "flap",
-	[PCCP_FAILOVER] = "failover",
+	[PCCP_FAILOVER] = "failover", [PCCP_BSID] = "bsid",
 	"connect.p1", "connect.p2", "connect.p3", "connect.p4",
 	"nb_update", NB_PHASE_CONFIRM, NULL
 };
@@ -249,6 +253,7 @@ pcep_phases_init(struct pcep_sim *sim)
 	pcep_phase(sim, PCCP_REMOVE, cfg->expect_removes > 0,
 	    cfg->expect_removes);
 	pcep_phase(sim, PCCP_FLAP, cfg->flap_rate > 0, 0);
+	pcep_phase(sim, PCCP_BSID, cfg->expect_bsids > 0, cfg->expect_bsids);
 	phase_start(sim->ph[PCCP_CONNECT], now);
 	pcep_cluster_init(sim, now);
 	/* Started now so that it can time out; its window opens at the
@@ -362,6 +367,8 @@ pcep_after_sync(struct pcep_sim *sim, uint64_t now)
 
 	if (ph[PCCP_UPDATE] != NULL)
 		phase_start(ph[PCCP_UPDATE], now);
+	if (ph[PCCP_BSID] != NULL)
+		phase_start(ph[PCCP_BSID], now);
 	if (ph[PCCP_INITIATE] != NULL)
 		phase_start(ph[PCCP_INITIATE], now);
 	if (ph[PCCP_REMOVE] != NULL && phase_over(ph[PCCP_INITIATE]))
@@ -482,7 +489,7 @@ pcep_tick(void *arg, uint64_t now)
 	if (sim->nb != NULL && !pcep_tick_nb(sim, now))
 		goto out;
 	if (!phase_over(ph[PCCP_UPDATE]) || !phase_over(ph[PCCP_INITIATE]) ||
-	    !phase_over(ph[PCCP_REMOVE]))
+	    !phase_over(ph[PCCP_REMOVE]) || !phase_over(ph[PCCP_BSID]))
 		goto out;
 	if (ph[PCCP_FLAP] != NULL && !phase_over(ph[PCCP_FLAP])) {
 		pcep_tick_flap(sim, now);
@@ -544,6 +551,9 @@ pcep_check(struct pcep_sim *sim, const struct run_opts *ro)
 		    (uint64_t)cfg->pccs * cfg->lsps : 0;
 	if (cfg->expect_removes == UINT64_MAX)
 		cfg->expect_removes = cfg->expect_initiates;
+	if (cfg->expect_bsids > 0 && !cfg->delegate)
+		cli_die(ro, "--expect-bsids needs --delegate (the PCE "
+		    "allocates in PCUpds)");
 	if ((cfg->expect_initiates > 0 || cfg->expect_removes > 0) &&
 	    !cfg->initiate)
 		cli_die(ro, "--expect-initiates and --expect-removes need "

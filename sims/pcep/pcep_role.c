@@ -36,6 +36,9 @@ static const struct opt pcer_rows[] = {
 	    "waits for the PCC"),
 	OPT_S("pcep-md5-password", "P", R, pce.md5, O,
 	    "TCP-MD5 key (RFC 2385) of every PCC"),
+	OPT_F("pcep-bsid-alloc", R, pce.bsid_alloc, O,
+	    "an LSP's first PCUpd carries a binding label the\n"
+	    "PCE allocated (RFC 9604, from 500000)"),
 	OPT_END
 };
 #undef R
@@ -115,9 +118,10 @@ pcer_summary(void *cfg)
 	    "# SR policy, # of unsupported types, # skipped",
 	    (const uint64_t[]){ s->assoc_protection, s->assoc_disjoint,
 	    s->assoc_sr_policy, s->assoc_unsupported, s->assoc_skipped }, 5);
-	ctl_print_figures(", binding SIDs: # MPLS, # SRv6, # skipped\n",
-	    (const uint64_t[]){ s->bsid_mpls, s->bsid_srv6, s->bsid_skipped },
-	    3);
+	ctl_print_figures(", binding SIDs: # MPLS, # SRv6, # skipped, # "
+	    "allocated, # confirmed\n",
+	    (const uint64_t[]){ s->bsid_mpls, s->bsid_srv6, s->bsid_skipped,
+	    s->bsids_allocated, s->bsids_confirmed }, 5);
 }
 
 /* PCC sessions up now (ctl_devlog_tick()). */

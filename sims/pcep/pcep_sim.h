@@ -40,6 +40,7 @@ enum pcc_phase {
 	PCCP_REMOVE,
 	PCCP_FLAP,
 	PCCP_FAILOVER,		/* several PCEs: the delegate lost */
+	PCCP_BSID,		/* binding SIDs the PCE allocated */
 	PCCP_MAX,
 };
 
@@ -64,6 +65,7 @@ struct pcc_config {
 	uint64_t	 expect_updates;
 	uint64_t	 expect_initiates;
 	uint64_t	 expect_removes;
+	uint64_t	 expect_bsids;	/* PCE-allocated binding SIDs */
 	double		 flap_rate;	/* PCCs per second, 0: none */
 	double		 flap_seconds;
 	double		 redelegate_s;	/* Redelegation Timeout (8231 5.7.2) */
@@ -96,6 +98,7 @@ struct pcc_counters {
 	uint64_t	*flaps;
 	uint64_t	*not_delegated;	/* PCUpds refused: 19/1 */
 	uint64_t	*redelegations;	/* LSPs delegated to a next PCE */
+	uint64_t	*bsids_allocated;	/* taken from PCUpds (RFC 9604) */
 };
 
 /*
@@ -114,6 +117,7 @@ struct pcc_lsp {
 	uint32_t	 ep;		/* endpoint; 0: the configured one */
 	struct pcep_hop_rec	*ero;		/* NULL: the generated path */
 	char		*name;		/* PCE-initiated only */
+	struct pcep_bsid	*bsid;	/* the PCE's allocation, NULL: ours */
 };
 
 /* A PCE-initiated LSP's name: its own entry, because the slots move
@@ -147,6 +151,7 @@ struct pcc {
 	uint8_t		 synced;	/* end-of-sync sent */
 	uint8_t		 counted_sync;	/* counted in sim->synced */
 	uint8_t		 flapping;	/* closed by the flap phase */
+	uint8_t		 bsid_taken;	/* the PCUpd in hand carried one */
 	uint8_t		 ka_peer;	/* the PCE's keepalive */
 	uint8_t		 dead_peer;	/* the PCE's dead timer */
 	uint8_t		 ka_ours;	/* ours, maybe renegotiated */

@@ -4,6 +4,10 @@
 # LSP i, --binding-sid srv6 the SID fc00:0:PCC::i+1 (PCC numbered from
 # 0); the PCE keeps each LSP's binding SID, shows it in pcep-topology
 # (te-path-binding among the LSP's TLVs) and counts them in its summary.
+# Allocation (RFC 9604 5): a PCE with --pcep-bsid-alloc puts a binding
+# label of its own (500000 on) in each LSP's first PCUpd; the PCCs take
+# it and report it (bsid phase, --expect-bsids, counter
+# bsids_allocated), the PCE counts it confirmed.
 . "$(dirname "$0")/../lib.sh"
 [ -x "$PY" ] || skip "$PY is not installed"
 need ss
@@ -66,9 +70,27 @@ run() {
 run mpls
 run srv6
 stop_pid "$CTL"
-grep -q "binding SIDs: $((N * M)) MPLS, $((N * M)) SRv6, 0 skipped" \
+grep -q "binding SIDs: $((N * M)) MPLS, $((N * M)) SRv6, 0 skipped, 0 allocated, 0 confirmed" \
     "$TMPD/ctl.log" || fail "controller summary: $(grep 'pcep:' "$TMPD/ctl.log")"
+
+# The PCE allocates: every delegated LSP's first PCUpd carries its label.
+start_bg "$TMPD/alloc.log" "$SBSIM" controller --pcep ptcp:$PP:127.0.0.1 \
+    --pcep-update-all 4 --pcep-bsid-alloc
+CTL=$LAST_PID
+wait_listen "$PP" || fail "the allocating controller did not listen"
+timeout 60 "$SBSIM" pcep --pccs $N --lsps $M --delegate --binding-sid mpls \
+    --expect-bsids $((N * M)) --source "127.$NET.0.0/24" \
+    --controller tcp:127.0.0.1:$PP --timeout 20 --report "$TMPD/alloc.json" \
+    -q 2>"$TMPD/alloc.err" || fail "allocation run: $(cat "$TMPD/alloc.err")"
+got=$(json_get "$TMPD/alloc.json" "[(p['state'], p['items']) for p in r['phases'] if p['name'] == 'bsid'], r['counters']['bsids_allocated']")
+[ "$got" = "([('DONE', $((N * M)))], $((N * M)))" ] || fail "bsid phase, counter: $got"
+stop_pid "$CTL"
+grep -q "binding SIDs: .* skipped, $((N * M)) allocated, $((N * M)) confirmed" \
+    "$TMPD/alloc.log" || fail "allocating controller: $(grep 'pcep:' "$TMPD/alloc.log")"
+echo "allocation: $((N * M)) binding labels allocated by the PCE, reported back"
 bad_usage pcep "--binding-sid" --pccs 1 --binding-sid ip \
+    --controller tcp:127.0.0.1:1
+bad_usage pcep "--expect-bsids needs --delegate" --pccs 1 --expect-bsids 1 \
     --controller tcp:127.0.0.1:1
 [ "$FAILS" = 0 ] || fail "$FAILS usage errors not as expected"
 echo "binding SIDs between sbsim pcep and the embedded PCE: ok"
