@@ -599,6 +599,79 @@ test_sync(void)
 }
 
 /*
+ * Associations (RFC 8697) and binding SIDs (RFC 9604) in reports: the
+ * PCE's Open lists the types it takes; an SR policy association and a
+ * binding label are kept with the LSP; a type it does not take (3,
+ * policy) is PCErr 26/1 with the LSP still learned; a later report
+ * without them (R on the association) takes them away.
+ */
+static void
+test_assoc_bsid(void)
+{
+	struct pcep_lsp_req	 q;
+	struct pcep_errmsg	 em;
+	struct pcep_ctl_sess	*s;
+	struct pcep_ctl_lsp	*l;
+	struct pcep_open	 o;
+
+	pce_begin_default();
+	peer_attach(&pa, PCC_ADDR);
+	CHECK(peer_next(&pa) == PCEP_MSG_OPEN && peer_open(&pa, &o) == 0 &&
+	    o.n_assoc_types == 3 && o.assoc_types[0] == 1 &&
+	    o.assoc_types[1] == 2 && o.assoc_types[2] == 6,
+	    "the PCE's Open: ASSOC-Type-List 1, 2, 6");
+	send_open(&pa, 30, 120, 1, PCEP_STATEFUL_U);
+	s = peer_next(&pa) == PCEP_MSG_KEEPALIVE ? (send_keepalive(&pa),
+	    pcep_ctl_sess_find(PCC_NODE)) : NULL;
+	CHECK(s != NULL, "up");
+	if (s == NULL) {
+		pce_end();
+		return;
+	}
+	rpt_fill(&q, 1, PCEP_LSP_FLAG_D | PCEP_LSP_FLAG_S, 0);
+	q.n_assoc = 1;
+	q.assoc[0].af = 4;
+	q.assoc[0].type = PCEP_ASSOC_T_SR_POLICY;
+	q.assoc[0].id = 9;
+	q.assoc[0].has_color = 1;
+	q.assoc[0].color = 7;
+	q.assoc[0].ep_af = 4;
+	q.assoc[0].pol_name = "p";
+	q.assoc[0].pol_name_len = 1;
+	q.lsp.has_bsid = 1;
+	q.lsp.bsid.value = 24001u << PCEP_SR_LABEL_SHIFT;
+	send_rpt(&pa, &q, 1);
+	l = pcep_ctl_lsp_by_name(s, "lsp-1");
+	CHECK(l != NULL && l->n_assoc == 1 && l->assoc[0].id == 9 &&
+	    l->assoc[0].color == 7 && l->assoc[0].pol_name != NULL &&
+	    strcmp(l->assoc[0].pol_name, "p") == 0 && l->bsid != NULL &&
+	    l->bsid->value >> PCEP_SR_LABEL_SHIFT == 24001 &&
+	    pcep_ctl_stats()->assoc_sr_policy == 1 &&
+	    pcep_ctl_stats()->bsid_mpls == 1,
+	    "an SR policy association and a binding label kept");
+	CHECK(peer_quiet(&pa), "nothing answered to them");
+	rpt_fill(&q, 2, PCEP_LSP_FLAG_S, 0);
+	q.n_assoc = 1;
+	q.assoc[0].af = 4;
+	q.assoc[0].type = 3;		/* policy (RFC 9005): not taken */
+	send_rpt(&pa, &q, 1);
+	CHECK(peer_pcerr(&pa, 26, 1, &em) &&
+	    pcep_ctl_stats()->assoc_unsupported == 1 &&
+	    pcep_ctl_lsp_by_name(s, "lsp-2") != NULL,
+	    "association type 3: PCErr 26/1, the LSP learned");
+	rpt_fill(&q, 1, PCEP_LSP_FLAG_D | PCEP_LSP_FLAG_S, 0);
+	q.n_assoc = 1;
+	q.assoc[0].af = 4;
+	q.assoc[0].type = PCEP_ASSOC_T_SR_POLICY;
+	q.assoc[0].removal = 1;
+	send_rpt(&pa, &q, 1);
+	l = pcep_ctl_lsp_by_name(s, "lsp-1");
+	CHECK(l != NULL && l->n_assoc == 0 && l->assoc == NULL &&
+	    l->bsid == NULL, "R on the association, no binding: both gone");
+	pce_end();
+}
+
+/*
  * The LSP indexes by PLSP-ID and by name through their growth: a
  * thousand LSPs, a known name reported with a new PLSP-ID (the old LSP
  * goes), and removals by PLSP-ID.
@@ -1008,6 +1081,7 @@ static const struct check_case cases[] = {
 	CASE(test_pcc_gone_mid_handshake),
 	CASE(test_second_session),
 	CASE(test_openwait_timer),
+	CASE(test_assoc_bsid),
 };
 
 int
