@@ -417,6 +417,19 @@ sr_cap_decode(struct rbuf *v, struct pcep_open *op, struct pcep_err *err)
 	return 0;
 }
 
+/* RFC 9603 4.1.1: Reserved(16) Flags(16), then MSD-Type/Value pairs
+ * (not kept). */
+static int
+srv6_cap_decode(struct rbuf *v, struct pcep_open *op, struct pcep_err *err)
+{
+	if (rbuf_left(v) < 4 || rbuf_left(v) % 2 != 0)
+		return bad(err, PCEP_E_MALFORMED_OBJECT);
+	rbuf_skip(v, 2);
+	rbuf_get_u16(v, &op->srv6_flags);
+	op->has_srv6 = 1;
+	return 0;
+}
+
 /* RFC 8408 3: Reserved(24) Num, the PSTs padded to 4, then sub-TLVs. */
 static int
 pst_cap_decode(struct rbuf *v, struct pcep_open *op, struct pcep_err *err)
@@ -436,8 +449,10 @@ pst_cap_decode(struct rbuf *v, struct pcep_open *op, struct pcep_err *err)
 	}
 	rbuf_skip(v, (PCEP_ALIGN - n % PCEP_ALIGN) % PCEP_ALIGN);
 	while ((rc = tlv_next(v, &type, &val, err)) == 1)
-		if (type == PCEP_TLV_SR_PCE_CAP &&
-		    sr_cap_decode(&val, op, err) == -1)
+		if ((type == PCEP_TLV_SR_PCE_CAP &&
+		    sr_cap_decode(&val, op, err) == -1) ||
+		    (type == PCEP_TLV_SRV6_PCE_CAP &&
+		    srv6_cap_decode(&val, op, err) == -1))
 			return -1;
 	return rc;
 }
@@ -520,6 +535,8 @@ open_obj_encode(struct wbuf *w, const struct pcep_open *op)
 		if (op->has_sr)
 			tlv_u32(w, PCEP_TLV_SR_PCE_CAP,
 			    (uint32_t)op->sr_flags << 8 | op->msd);
+		if (op->has_srv6)
+			tlv_u32(w, PCEP_TLV_SRV6_PCE_CAP, op->srv6_flags);
 		tlv_end(w, t);
 	} else if (op->has_sr)
 		tlv_u32(w, PCEP_TLV_SR_PCE_CAP,
@@ -844,6 +861,17 @@ pcep_hop_sr_ipv4(struct pcep_hop *h, uint32_t label, uint32_t local,
 }
 
 /* which 0: the (local) node address, 1: the remote one of an adjacency. */
+void
+pcep_hop_srv6(struct pcep_hop *h, const uint8_t *sid, uint16_t behavior)
+{
+	memset(h, 0, sizeof(*h));
+	h->kind = PCEP_SUBOBJ_SRV6;
+	h->nt = PCEP_NAI_ABSENT;
+	h->sr_flags = PCEP_SRV6_FLAG_F;
+	h->behavior = behavior;
+	memcpy(h->sid6, sid, sizeof(h->sid6));
+}
+
 uint32_t
 pcep_hop_nai_ipv4(const struct pcep_hop *h, int which)
 {
@@ -862,6 +890,13 @@ pcep_hop_rec_set(struct pcep_hop_rec *h, const struct pcep_hop *o)
 	memset(h, 0, sizeof(*h));
 	h->kind = o->kind;
 	h->loose = o->loose;
+	if (o->kind == PCEP_SUBOBJ_SRV6) {
+		/* The SID and behavior; a NAI or structure is not kept. */
+		h->sr_flags = o->sr_flags & PCEP_SRV6_FLAG_S;
+		h->behavior = o->behavior;
+		memcpy(h->sid6, o->sid6, sizeof(h->sid6));
+		return;
+	}
 	if (o->kind != PCEP_SUBOBJ_SR) {
 		h->addr = o->addr;
 		h->plen = o->prefix_len;
@@ -903,7 +938,9 @@ pcep_ero_from_recs(const struct pcep_hop_rec *hops, uint8_t n,
 	for (i = 0; i < n && i < PCEP_ERO_MAX; i++) {
 		h = &hops[i];
 		o = &ero->hop[ero->n++];
-		if (h->kind == PCEP_SUBOBJ_SR) {
+		if (h->kind == PCEP_SUBOBJ_SRV6)
+			pcep_hop_srv6(o, h->sid6, h->behavior);
+		else if (h->kind == PCEP_SUBOBJ_SR) {
 			pcep_hop_sr_ipv4(o, 0, h->addr, h->addr2,
 			    h->nt == PCEP_NAI_IPV4_ADJ);
 			o->nt = h->nt;
@@ -951,6 +988,39 @@ sr_hop_decode(struct rbuf *s, struct pcep_hop *h, struct pcep_err *err)
 	return need_len(s, 0, err);
 }
 
+/* RFC 9603 4.3.1: the NAI types of IPv6 (or none); the SID, NAI and
+ * structure as the flags say, nothing after them. */
+static int
+srv6_hop_decode(struct rbuf *s, struct pcep_hop *h, struct pcep_err *err)
+{
+	uint16_t	ntf;
+	int		n;
+
+	if (rbuf_get_u16(s, &ntf) == -1 || rbuf_skip(s, 2) == -1 ||
+	    rbuf_get_u16(s, &h->behavior) == -1)
+		return bad(err, PCEP_E_MALFORMED_OBJECT);
+	h->nt = ntf >> PCEP_SR_NT_SHIFT;
+	h->sr_flags = ntf & PCEP_SR_FLAGS_MASK;
+	if ((h->sr_flags & PCEP_SRV6_FLAG_S) &&
+	    (h->sr_flags & PCEP_SRV6_FLAG_F))
+		return bad(err, PCEP_E_SR_SID_NAI_ABSENT);
+	if (!(h->sr_flags & PCEP_SRV6_FLAG_S) &&
+	    rbuf_get_bytes(s, h->sid6, sizeof(h->sid6)) == -1)
+		return bad(err, PCEP_E_MALFORMED_OBJECT);
+	if (!(h->sr_flags & PCEP_SRV6_FLAG_F)) {
+		if ((h->nt != PCEP_NAI_IPV6_NODE && h->nt != PCEP_NAI_IPV6_ADJ &&
+		    h->nt != PCEP_NAI_IPV6_LL_ADJ) || (n = nai_len(h->nt)) < 0)
+			return bad(err, PCEP_E_UNSUPPORTED_NAI);
+		h->nai_len = (uint8_t)n;
+		if (rbuf_get_bytes(s, h->nai, h->nai_len) == -1)
+			return bad(err, PCEP_E_MALFORMED_OBJECT);
+	}
+	if ((h->sr_flags & PCEP_SRV6_FLAG_T) && rbuf_get_bytes(s,
+	    h->sid_struct, sizeof(h->sid_struct)) == -1)
+		return bad(err, PCEP_E_MALFORMED_OBJECT);
+	return need_len(s, 0, err);
+}
+
 static int
 hop_decode(uint8_t ltype, struct rbuf *s, struct pcep_hop *h,
     struct pcep_err *err)
@@ -960,6 +1030,8 @@ hop_decode(uint8_t ltype, struct rbuf *s, struct pcep_hop *h,
 	h->loose = (ltype & PCEP_SUBOBJ_L) != 0;
 	if (h->kind == PCEP_SUBOBJ_SR)
 		return sr_hop_decode(s, h, err);
+	if (h->kind == PCEP_SUBOBJ_SRV6)
+		return srv6_hop_decode(s, h, err);
 	/* IPv4 prefix: address, prefix length, flags (RFC 3209 4.3.3.3). */
 	if (need_len(s, PCEP_SUBOBJ_IPV4_LEN - PCEP_SUBOBJ_HDR_LEN,
 	    err) == -1)
@@ -974,7 +1046,7 @@ ero_decode(struct rbuf *b, struct pcep_ero *ero, struct pcep_err *err)
 {
 	struct rbuf	s;
 	uint8_t		ltype, len, kind;
-	int		seen_sr = 0, seen_ip = 0;
+	int		seen_sr = 0;	/* bits: SR, SRv6, IPv4 */
 
 	ero->n = 0;
 	while (rbuf_left(b) > 0) {
@@ -983,11 +1055,13 @@ ero_decode(struct rbuf *b, struct pcep_ero *ero, struct pcep_err *err)
 		    rbuf_sub(b, &s, len - PCEP_SUBOBJ_HDR_LEN) == -1)
 			return bad(err, PCEP_E_MALFORMED_OBJECT);
 		kind = ltype & PCEP_SUBOBJ_TYPE_MASK;
-		if (kind != PCEP_SUBOBJ_SR && kind != PCEP_SUBOBJ_IPV4)
+		if (kind != PCEP_SUBOBJ_SR && kind != PCEP_SUBOBJ_SRV6 &&
+		    kind != PCEP_SUBOBJ_IPV4)
 			continue;
-		seen_sr |= kind == PCEP_SUBOBJ_SR;
-		seen_ip |= kind != PCEP_SUBOBJ_SR;
-		if (seen_sr && seen_ip)
+		/* RFC 8664 5.2.1, RFC 9603 5.2.1: one kind per ERO. */
+		seen_sr |= 1 << (kind == PCEP_SUBOBJ_SR ? 0 :
+		    kind == PCEP_SUBOBJ_SRV6 ? 1 : 2);
+		if (seen_sr & (seen_sr - 1))
 			return bad(err, PCEP_E_ERO_SR_MIX);
 		if (ero->n == PCEP_ERO_MAX)
 			return bad(err, PCEP_E_SR_ERO_COUNT);
@@ -996,6 +1070,22 @@ ero_decode(struct rbuf *b, struct pcep_ero *ero, struct pcep_err *err)
 		ero->n++;
 	}
 	return 0;
+}
+
+static void
+srv6_hop_encode(struct wbuf *w, const struct pcep_hop *h)
+{
+	wbuf_put_u16(w, (uint16_t)(h->nt << PCEP_SR_NT_SHIFT |
+	    (h->sr_flags & PCEP_SR_FLAGS_MASK)));
+	wbuf_put_u16(w, 0);
+	wbuf_put_u16(w, h->behavior);
+	if (!(h->sr_flags & PCEP_SRV6_FLAG_S))
+		wbuf_put_bytes(w, h->sid6, sizeof(h->sid6));
+	if (!(h->sr_flags & PCEP_SRV6_FLAG_F))
+		wbuf_put_bytes(w, h->nai, h->nai_len <= PCEP_NAI_MAX ?
+		    h->nai_len : PCEP_NAI_MAX);
+	if (h->sr_flags & PCEP_SRV6_FLAG_T)
+		wbuf_put_bytes(w, h->sid_struct, sizeof(h->sid_struct));
 }
 
 static void
@@ -1014,7 +1104,9 @@ hop_encode(struct wbuf *w, const struct pcep_hop *h)
 		if (!(h->sr_flags & PCEP_SR_FLAG_F))
 			wbuf_put_bytes(w, h->nai, h->nai_len <= PCEP_NAI_MAX ?
 			    h->nai_len : PCEP_NAI_MAX);
-	} else {
+	} else if (h->kind == PCEP_SUBOBJ_SRV6)
+		srv6_hop_encode(w, h);
+	else {
 		wbuf_put_u32(w, h->addr);
 		wbuf_put_u8(w, h->prefix_len);
 		wbuf_put_u8(w, 0);	/* flags */

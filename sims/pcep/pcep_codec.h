@@ -166,6 +166,8 @@ struct pcep_open {
 	uint8_t		pst[PCEP_MAX_PST];
 	uint8_t		has_db_version;	/* LSP-DB-VERSION */
 	uint64_t	db_version;
+	uint8_t		has_srv6;	/* SRv6-PCE-CAPABILITY (RFC 9603) */
+	uint16_t	srv6_flags;
 	uint8_t		n_assoc_types;	/* ASSOC-Type-List (RFC 8697) */
 	uint16_t	assoc_types[PCEP_ASSOC_TYPES_MAX];
 };
@@ -221,7 +223,8 @@ struct pcep_lsp {
 	struct pcep_bsid bsid;
 };
 
-/* One ERO subobject: an IPv4 prefix (RFC 3209) or an SR-ERO (RFC 8664). */
+/* One ERO subobject: an IPv4 prefix (RFC 3209), an SR-ERO (RFC 8664) or
+ * an SRv6-ERO (RFC 9603: sr_flags its flags, nai as for SR). */
 #define PCEP_NAI_MAX	40	/* IPv6 link-local adjacency */
 struct pcep_hop {
 	uint8_t		kind;		/* PCEP_SUBOBJ_IPV4 or _SR */
@@ -233,11 +236,17 @@ struct pcep_hop {
 	uint32_t	sid;		/* SR: label << 12 when M */
 	uint8_t		nai_len;
 	uint8_t		nai[PCEP_NAI_MAX];	/* as on the wire */
+	uint16_t	behavior;	/* SRv6 endpoint behavior */
+	uint8_t		sid6[16];	/* SRv6 SID */
+	uint8_t		sid_struct[PCEP_SRV6_STRUCT_LEN];	/* when T */
 };
 /* SR NAI helpers for IPv4 node (remote ignored) and adjacency. */
 void	 pcep_hop_sr_ipv4(struct pcep_hop *, uint32_t label, uint32_t local,
 	    uint32_t remote, int adjacency);
 uint32_t pcep_hop_nai_ipv4(const struct pcep_hop *, int which);
+/* An SRv6-ERO hop of a SID (16 bytes) and behavior, no NAI (F). */
+void	 pcep_hop_srv6(struct pcep_hop *, const uint8_t *sid,
+	    uint16_t behavior);
 
 #define PCEP_ERO_MAX	32
 struct pcep_ero {
@@ -403,6 +412,8 @@ struct pcep_hop_rec {
 	uint32_t	addr;		/* IPv4 hop, or SR NAI (local) */
 	uint32_t	addr2;		/* SR adjacency NAI: remote */
 	uint32_t	sid;		/* SR */
+	uint16_t	behavior;	/* SRv6 (no NAI, no structure kept) */
+	uint8_t		sid6[16];	/* SRv6 */
 	uint8_t		kind;		/* PCEP_SUBOBJ_IPV4 or _SR */
 	uint8_t		loose;
 	uint8_t		plen;		/* IPv4: prefix length */

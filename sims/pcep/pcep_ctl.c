@@ -345,10 +345,12 @@ pce_send_open(struct pcep_ctl_sess *s)
 	o.has_stateful = 1;
 	o.stateful_flags = PCEP_STATEFUL_U | PCEP_STATEFUL_I |
 	    PCEP_STATEFUL_S;
-	o.n_pst = 2;
+	o.n_pst = 3;
 	o.pst[0] = PCEP_PST_RSVP_TE;
 	o.pst[1] = PCEP_PST_SR;
+	o.pst[2] = PCEP_PST_SRV6;
 	o.has_sr = 1;
+	o.has_srv6 = 1;
 	o.sr_flags = PCEP_SR_CAP_N;
 	o.msd = PCEP_ERO_MAX;
 	/* RFC 8697 6.1: the association types it takes. */
@@ -623,10 +625,11 @@ static enum pcep_error
 pce_report_check(const struct pcep_ctl_sess *s, const struct pcep_lsp_req *r,
     const struct pcep_ctl_lsp *known)
 {
-	int	sr = r->has_srp && r->srp.has_pst && r->srp.pst == PCEP_PST_SR;
+	int	sr = r->has_srp && r->srp.has_pst &&
+	    r->srp.pst != PCEP_PST_RSVP_TE;
 
-	if (r->ero.n > 0 && r->ero.hop[0].kind == PCEP_SUBOBJ_SR)
-		sr = 1;
+	if (r->ero.n > 0 && r->ero.hop[0].kind != PCEP_SUBOBJ_IPV4)
+		sr = 1;			/* SR-ERO or SRv6-ERO */
 	if (known == NULL && (r->lsp.name_len == 0 || r->lsp.name[0] == '\0'))
 		return PCEP_E_SYMBOLIC_NAME_MISSING;
 	if (!sr && r->lsp.ids.af == 0 && !(r->lsp.flags & PCEP_LSP_FLAG_R))
@@ -909,6 +912,8 @@ pce_next_path(const struct pcep_ctl_lsp *l, struct pcep_ctl_path *p)
 		p->hop[0].plen = 32;
 	} else if (p->n > 1 && p->hop[0].kind == PCEP_SUBOBJ_SR)
 		p->hop[0].sid ^= 1u << PCEP_SR_LABEL_SHIFT;
+	else if (p->n > 1 && p->hop[0].kind == PCEP_SUBOBJ_SRV6)
+		p->hop[0].sid6[11] ^= 0x80;	/* another locator's node */
 	else if (p->n > 1)
 		p->hop[0].addr ^= 0x00008000u;
 }
@@ -942,9 +947,9 @@ pce_send_update(struct pcep_ctl_sess *s, struct pcep_ctl_lsp *l,
 	memset(&req, 0, sizeof(req));
 	req.has_srp = 1;
 	req.srp.srp_id = srp;
-	if (l->pst == PCEP_PST_SR) {
+	if (l->pst != PCEP_PST_RSVP_TE) {	/* SR or SRv6 */
 		req.srp.has_pst = 1;
-		req.srp.pst = PCEP_PST_SR;
+		req.srp.pst = l->pst;
 	}
 	req.lsp.plsp_id = l->plsp_id;
 	req.lsp.flags = (delegate ? PCEP_LSP_FLAG_D : 0) |

@@ -162,8 +162,25 @@ pcc_lsps_reset(struct pcc *p)
 	p->synced = 0;
 }
 
+/* --srv6 (RFC 9603): hop k's SID fc00:0:0:k+1::N (N the PCC's number),
+ * End behavior, no NAI. */
+static void
+pcc_srv6_hop(struct pcep_hop *h, uint32_t k, uint32_t n)
+{
+	uint8_t	sid[16] = { 0xfc, 0x00 };
+
+	sid[6] = (uint8_t)((k + 1) >> 8);
+	sid[7] = (uint8_t)(k + 1);
+	sid[12] = (uint8_t)(n >> 24);
+	sid[13] = (uint8_t)(n >> 16);
+	sid[14] = (uint8_t)(n >> 8);
+	sid[15] = (uint8_t)n;
+	pcep_hop_srv6(h, sid, PCEP_SRV6_END);
+}
+
 /* The path an LSP starts with: hops 10.k.x.y (x.y: the PCC's number),
- * then the endpoint; SR-EROs of node SIDs with --sr (RFC 8664 4.3). */
+ * then the endpoint; SR-EROs of node SIDs with --sr (RFC 8664 4.3),
+ * SRv6-EROs with --srv6. */
 static void
 pcc_gen_ero(const struct pcc *p, uint32_t ep, struct pcep_ero *ero)
 {
@@ -174,7 +191,10 @@ pcc_gen_ero(const struct pcc *p, uint32_t ep, struct pcep_ero *ero)
 	for (k = 0; k < cfg->hops && ero->n < PCEP_ERO_MAX; k++) {
 		a = k + 1 == cfg->hops ? ep : 0x0a000000u | (k + 1) << 16 |
 		    ((p->sim->idx_base + p->idx) & 0xffff);
-		if (cfg->sr)
+		if (cfg->srv6)
+			pcc_srv6_hop(&ero->hop[ero->n], k, p->sim->idx_base +
+			    p->idx);
+		else if (cfg->sr)
 			pcep_hop_sr_ipv4(&ero->hop[ero->n], PCC_SR_LABEL0 + k,
 			    a, 0, 0);
 		else {
@@ -236,12 +256,12 @@ pcc_report_req(struct pcc *p, uint32_t slot, uint32_t srp_id, uint16_t extra,
 	struct pcep_lsp		*lsp = &req->lsp;
 
 	memset(req, 0, sizeof(*req));
-	if (srp_id != 0 || cfg->sr) {
+	if (srp_id != 0 || cfg->sr || cfg->srv6) {
 		req->has_srp = 1;
 		req->srp.srp_id = srp_id;
 		/* RFC 8408 4: the path setup type travels in the SRP. */
-		req->srp.has_pst = cfg->sr;
-		req->srp.pst = PCEP_PST_SR;
+		req->srp.has_pst = cfg->sr || cfg->srv6;
+		req->srp.pst = cfg->srv6 ? PCEP_PST_SRV6 : PCEP_PST_SR;
 	}
 	lsp->plsp_id = slot + 1;
 	lsp->flags = extra | PCEP_LSP_FLAG_A;
@@ -417,18 +437,21 @@ pcc_sync_fill(struct pcc *p)
 /* ---- PCUpd (RFC 8231 6.2) ---- */
 
 /* Keep the PCE's path; SR hops only with an IPv4 or no NAI (RFC 8664
- * 5.2.1: a PCC may refuse NAI types it does not support). */
+ * 5.2.1: a PCC may refuse NAI types it does not support), SRv6 hops only
+ * with their SID (RFC 9603 5.2.1). */
 static int
 pcc_store_ero(struct pcc_lsp *l, const struct pcep_ero *ero)
 {
 	uint8_t	i;
 
 	for (i = 0; i < ero->n; i++)
-		if (ero->hop[i].kind == PCEP_SUBOBJ_SR &&
+		if ((ero->hop[i].kind == PCEP_SUBOBJ_SR &&
 		    ero->hop[i].nt != PCEP_NAI_ABSENT &&
 		    ero->hop[i].nt != PCEP_NAI_IPV4_NODE &&
-		    ero->hop[i].nt != PCEP_NAI_IPV4_ADJ)
-			return -1;
+		    ero->hop[i].nt != PCEP_NAI_IPV4_ADJ) ||
+		    (ero->hop[i].kind == PCEP_SUBOBJ_SRV6 &&
+		    (ero->hop[i].sr_flags & PCEP_SRV6_FLAG_S)))
+			return -1;	/* SRv6: we forward on SIDs only */
 	pcep_hops_store(&l->ero, &l->nhops, ero);
 	return 0;
 }

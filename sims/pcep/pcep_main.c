@@ -74,6 +74,9 @@ static const struct opt pcep_rows[] = {
 	OPT_F("sr", PC, sr, 0,
 	    "segment routing paths: SR-ERO, PATH-SETUP-TYPE 1\n"
 	    "(RFC 8664)"),
+	OPT_F("srv6", PC, srv6, 0,
+	    "SRv6 paths: SRv6-ERO of End SIDs, PATH-SETUP-TYPE 3\n"
+	    "(RFC 9603)"),
 	OPT_E("association", "TYPE", PC, assoc, pcep_assoc_kind_names, 0,
 	    "report our LSPs in association groups (RFC 8697):\n"
 	    "none, path-protection (RFC 8745), disjoint\n"
@@ -560,17 +563,20 @@ pcep_check(struct pcep_sim *sim, const struct run_opts *ro)
 		    "--pce-initiated");
 }
 
-/* --sr-policy is --association sr-policy with SR paths. */
+/* --sr-policy is --association sr-policy with SR paths (SRv6 ones with
+ * --srv6); --sr and --srv6 exclude each other. */
 static void
 pcep_assoc_check(struct pcc_config *cfg, const struct run_opts *ro)
 {
+	if (cfg->sr && cfg->srv6)
+		cli_die(ro, "--sr and --srv6: one path setup type");
 	if (!cfg->sr_policy)
 		return;
 	if (cfg->assoc != PCEP_AK_NONE && cfg->assoc != PCEP_AK_SR_POLICY)
 		cli_die(ro, "--sr-policy is --association sr-policy: not with "
 		    "--association %s", pcep_assoc_kind_names[cfg->assoc]);
 	cfg->assoc = PCEP_AK_SR_POLICY;
-	cfg->sr = 1;
+	cfg->sr = !cfg->srv6;		/* SR policies over SRv6 too */
 }
 
 /* The northbound options together (exit 2 when bad); after the sources,

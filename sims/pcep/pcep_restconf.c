@@ -153,7 +153,12 @@ pr_hop(struct doc_writer *w, const struct pcep_hop_rec *h)
 
 	doc_entry(w);
 	pr_leaf_bool(w, "loose", h->loose);
-	if (h->kind == PCEP_SUBOBJ_SR) {
+	if (h->kind == PCEP_SUBOBJ_SRV6) {
+		/* RFC 9603's SRv6-ERO: its SID and endpoint behavior. */
+		inet_ntop(AF_INET6, h->sid6, ip, sizeof(ip));
+		doc_leaf_str(w, "srv6-sid", ip);
+		doc_leaf_uint(w, "endpoint-behavior", h->behavior);
+	} else if (h->kind == PCEP_SUBOBJ_SR) {
 		/* odl-pcep-segment-routing's sr-subobject. */
 		pr_leaf(w, &sr_mod, "sid-type", h->nt == PCEP_NAI_IPV4_ADJ ?
 		    "ipv4-adjacency" : "ipv4-node-id", 1);

@@ -50,6 +50,7 @@ struct pcc_config {
 	int		 delegate;	/* D flag on our LSPs */
 	int		 initiate;	/* offer I (RFC 8281) */
 	int		 sr;		/* SR-ERO and PST 1 (RFC 8664) */
+	int		 srv6;		/* SRv6-ERO and PST 3 (RFC 9603) */
 	int		 assoc;		/* enum pcep_assoc_kind (RFC 8697) */
 	int		 sr_policy;	/* --sr-policy: assoc SR policy, sr */
 	uint32_t	 assoc_size;	/* LSPs per association group */

@@ -3,7 +3,8 @@
  * (PCE-initiated), RFC 8232 (synchronization optimizations), RFC 8408
  * (path setup type), RFC 8664 (segment routing), RFC 8697 (association
  * groups) with RFC 8745 (path protection), RFC 8800 (disjointness) and
- * the SR policy association (draft-ietf-pce-segment-routing-policy-cp).  Numbers from the IANA
+ * the SR policy association (draft-ietf-pce-segment-routing-policy-cp),
+ * RFC 9604 (binding SIDs), RFC 9603 (SRv6).  Numbers from the IANA
  * "Path Computation Element Protocol (PCEP) Numbers" registry.
  */
 #ifndef SBSIM_PCEP_WIRE_H
@@ -135,6 +136,7 @@
 #define PCEP_TLV_LSP_DB_VERSION	23	/* RFC 8232 4.1 */
 #define PCEP_TLV_SPEAKER_ID	24	/* RFC 8232 4.1.1 */
 #define PCEP_TLV_SR_PCE_CAP	26	/* RFC 8664 4.1.2 */
+#define PCEP_TLV_SRV6_PCE_CAP	27	/* RFC 9603 4.1.1, in PST-CAP */
 #define PCEP_TLV_PST		28	/* RFC 8408 4 */
 #define PCEP_TLV_PST_CAP	34	/* RFC 8408 3 */
 #define PCEP_TLV_EXT_ASSOC_ID	31	/* RFC 8697 6.1.4 */
@@ -211,6 +213,7 @@
 /* Path setup types (RFC 8408, RFC 8664). */
 #define PCEP_PST_RSVP_TE	0
 #define PCEP_PST_SR		1
+#define PCEP_PST_SRV6		3	/* RFC 9603 4.1 */
 
 /* ERO subobjects (RFC 3209 4.3.3, RFC 8664 4.3.1): L(1) Type(7) Length. */
 #define PCEP_SUBOBJ_HDR_LEN	2
@@ -220,6 +223,7 @@
 #define PCEP_SUBOBJ_IPV4	1
 #define PCEP_SUBOBJ_IPV6	2
 #define PCEP_SUBOBJ_SR		36
+#define PCEP_SUBOBJ_SRV6	40	/* RFC 9603 4.3.1 */
 #define PCEP_SUBOBJ_IPV4_LEN	8	/* hdr, address, prefix len, flags */
 
 /* SR-ERO: NT(4) Flags(12) after the subobject header. */
@@ -232,6 +236,16 @@
 #define PCEP_SR_FIXED_LEN	4	/* subobject header, NT and flags */
 #define PCEP_SR_SID_LEN		4
 #define PCEP_SR_LABEL_SHIFT	12	/* label in the SID's top 20 bits */
+
+/* SRV6-ERO (RFC 9603 4.3.1): NT(4) Flags(12) | Reserved(16) Behavior(16)
+ * | SID (16, unless S) | NAI (unless F) | SID Structure (8, when T). */
+#define PCEP_SRV6_FLAG_S	0x001	/* SID absent */
+#define PCEP_SRV6_FLAG_F	0x002	/* NAI absent */
+#define PCEP_SRV6_FLAG_T	0x004	/* SID structure present */
+#define PCEP_SRV6_FLAG_V	0x008	/* verify the SID */
+#define PCEP_SRV6_FIXED_LEN	6	/* after the subobject header */
+#define PCEP_SRV6_STRUCT_LEN	8
+#define PCEP_SRV6_END		1	/* RFC 8986 End behavior */
 
 /* NAI types (RFC 8664 4.3.1). */
 #define PCEP_NAI_ABSENT		0

@@ -216,6 +216,26 @@ fz_seed_assoc(struct pcep_lsp_req *q)
 	q[1].lsp.bsid.behavior[3] = 48;
 }
 
+/* An SRv6 path (RFC 9603): a SID-only hop and one with an IPv6 node NAI
+ * and the SID structure. */
+static void
+fz_seed_srv6(struct pcep_lsp_req *q)
+{
+	static const uint8_t	sid[16] = { 0xfc, [15] = 1 };
+	struct pcep_hop		*h = &q->ero.hop[1];
+
+	q->srp.has_pst = 1;
+	q->srp.pst = PCEP_PST_SRV6;
+	q->ero.n = 2;
+	pcep_hop_srv6(&q->ero.hop[0], sid, PCEP_SRV6_END);
+	pcep_hop_srv6(h, sid, 48);
+	h->nt = PCEP_NAI_IPV6_NODE;
+	h->sr_flags = PCEP_SRV6_FLAG_T;
+	h->nai_len = 16;
+	h->nai[0] = 0x20;
+	h->sid_struct[0] = 32;
+}
+
 /* Seeds: one message of every kind the encoders build. */
 static void
 fz_seeds(struct wbuf *w)
@@ -267,6 +287,7 @@ fz_seeds(struct wbuf *w)
 	fz_seed_assoc(q);
 	pcep_reqs_encode(w, PCEP_MSG_PCRPT, q, 2);
 	pcep_eos_encode(w);
+	fz_seed_srv6(&q[0]);
 	q[0].has_srp = 1;
 	pcep_reqs_encode(w, PCEP_MSG_PCUPD, q, 1);
 	pcep_reqs_encode(w, PCEP_MSG_PCINITIATE, &q[1], 1);

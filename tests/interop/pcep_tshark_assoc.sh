@@ -6,8 +6,10 @@
 # every PCRpt's ASSOCIATION object with its TLVs (RFC 8745's, RFC 8800's,
 # the SR policy's EXTENDED-ASSOCIATION-ID color and endpoint, names,
 # candidate path id and preference), and binding SIDs (RFC 9604
-# TE-PATH-BINDING, MPLS and SRv6; Wireshark 4.0 names the TLV only).  Not
-# one malformed packet or expert error may appear.
+# TE-PATH-BINDING, MPLS and SRv6; Wireshark 4.0 names the TLV only), and
+# SRv6 paths (RFC 9603: PST 3, SRv6-PCE-CAPABILITY, SRv6-ERO subobjects,
+# which Wireshark 4.0 shows as subobjects it does not know).  Not one
+# malformed packet or expert error may appear.
 . "$(dirname "$0")/../lib.sh"
 need tshark
 need dumpcap
@@ -23,7 +25,7 @@ start_bg "$TMPD/ctl.log" "$SBSIM" controller --pcep ptcp:$PP:127.0.0.1
 ctl=$LAST_PID
 wait_listen "$PP" || fail "no controller"
 for kind in "--association path-protection" \
-    "--association disjoint --binding-sid srv6" \
+    "--association disjoint --binding-sid srv6 --srv6" \
     "--sr-policy --binding-sid mpls"; do
 	timeout 60 "$SBSIM" pcep --pccs $N --lsps $M --association-size 2 \
 	    --controller tcp:127.0.0.1:$PP --timeout 20 -q $kind ||
@@ -51,4 +53,8 @@ colors=$(tshark -r "$cap" $dec -T fields \
 bsids=$(tshark -r "$cap" $dec -T fields -e pcep.tlv.type -Y pcep.obj.lsp \
     2>/dev/null | tr ',' '\n' | grep -c '^55$')
 [ "$bsids" -eq $((2 * N * M)) ] || fail "TE-PATH-BINDING TLVs decoded: $bsids"
+# PST 3 in the SRv6 run's SRPs.
+n=$(tshark -r "$cap" $dec -T fields -e pcep.pst \
+    -Y pcep.obj.srp 2>/dev/null | tr ',' '\n' | grep -c '^3$')
+[ "$n" -ge $((N * M)) ] || fail "PATH-SETUP-TYPE 3 decoded $n times"
 exit 0

@@ -1014,6 +1014,117 @@ test_bsid(void)
 	CHECK_ERR(e, 10, 11, "empty TE-PATH-BINDING");
 }
 
+/* ---- SRv6 (RFC 9603) ---- */
+
+#define SRV6_SID1	"fc 00 00 00 00 01 00 00 00 00 00 00 00 00 00 07 "
+#define SRV6_SID2	"fc 00 00 00 00 02 00 00 00 00 00 00 00 00 00 07 "
+#define SRV6_HOP_F	"28 18 00 02 00 00 00 01 " SRV6_SID1	/* F, End */
+
+static void
+test_srv6(void)
+{
+	static const uint8_t	sid1[16] = { 0xfc, 0, 0, 0, 0, 1, [15] = 7 };
+	static const uint8_t	sid2[16] = { 0xfc, 0, 0, 0, 0, 2, [15] = 7 };
+	static const uint8_t	node[16] = { 0x20, 0x01, 0x0d, 0xb8,
+	    [15] = 2 };
+	static const uint8_t	st[8] = { 0x20, 0x10, 0x10 };
+	struct pcep_lsp_req	q, d;
+	struct pcep_err		e;
+	struct vec		v;
+	struct pcep_hop		*h = &q.ero.hop[1];
+
+	memset(&q, 0, sizeof(q));
+	q.has_srp = 1;
+	q.srp.has_pst = 1;
+	q.srp.pst = PCEP_PST_SRV6;
+	q.lsp.plsp_id = 1;
+	q.lsp.flags = PCEP_LSP_FLAG_D;
+	q.lsp.oper = PCEP_OPER_UP;
+	q.has_ero = 1;
+	q.ero.n = 2;
+	pcep_hop_srv6(&q.ero.hop[0], sid1, PCEP_SRV6_END);
+	h->kind = PCEP_SUBOBJ_SRV6;
+	h->nt = PCEP_NAI_IPV6_NODE;
+	h->sr_flags = PCEP_SRV6_FLAG_T;
+	h->behavior = 48;
+	memcpy(h->sid6, sid2, 16);
+	h->nai_len = 16;
+	memcpy(h->nai, node, 16);
+	memcpy(h->sid_struct, st, 8);
+	start();
+	vec(&v, "20 0a 00 6c "
+	    "21 12 00 14 00 00 00 00 00 00 00 00 "	/* SRP */
+	    "00 1c 00 04 00 00 00 03 "		/* PATH-SETUP-TYPE 3 */
+	    "20 12 00 08 00 00 10 11 "		/* LSP */
+	    "07 12 00 4c " SRV6_HOP_F
+	    "28 30 20 04 00 00 00 30 " SRV6_SID2	/* NT 2, T, behavior 48 */
+	    "20 01 0d b8 00 00 00 00 00 00 00 00 00 00 00 02 " /* NAI */
+	    "20 10 10 00 00 00 00 00");		/* SID structure */
+	CHECK(pcep_reqs_encode(&w, PCEP_MSG_PCRPT, &q, 1) == 0,
+	    "SRv6 ERO encode");
+	CHECK_OUT(&v, "PCRpt with two SRv6-ERO subobjects");
+	CHECK(decode_all(PCEP_MSG_PCRPT, "20 0a 00 6c "
+	    "21 12 00 14 00 00 00 00 00 00 00 00 00 1c 00 04 00 00 00 03 "
+	    "20 12 00 08 00 00 10 11 07 12 00 4c " SRV6_HOP_F
+	    "28 30 20 04 00 00 00 30 " SRV6_SID2
+	    "20 01 0d b8 00 00 00 00 00 00 00 00 00 00 00 02 "
+	    "20 10 10 00 00 00 00 00", &e, &d) == 0 && d.srp.pst == 3 &&
+	    d.ero.n == 2, "SRv6 ERO decode");
+	CHECK(d.ero.hop[0].kind == PCEP_SUBOBJ_SRV6 &&
+	    d.ero.hop[0].behavior == 1 && memcmp(d.ero.hop[0].sid6, sid1,
+	    16) == 0 && d.ero.hop[1].nt == PCEP_NAI_IPV6_NODE &&
+	    d.ero.hop[1].nai_len == 16 && d.ero.hop[1].behavior == 48 &&
+	    memcmp(d.ero.hop[1].sid_struct, st, 8) == 0,
+	    "SRv6 hops: SID, behavior, NAI, structure");
+}
+
+static void
+test_srv6_malformed(void)
+{
+	struct pcep_lsp_req	d;
+	struct pcep_err		e;
+	struct pcep_open	op, back;
+	struct rbuf		r;
+	struct vec		v;
+
+	CHECK(decode_all(PCEP_MSG_PCRPT, "20 0a 00 2c " LSP1 "07 12 00 20 "
+	    "28 1c 10 00 00 00 00 01 " SRV6_SID1 "0a 00 00 01", &e, &d) == -1,
+	    "SRv6 hop with an IPv4 NAI");
+	CHECK_ERR(e, 10, 13, "SRv6 hop with an IPv4 NAI");
+	CHECK(decode_all(PCEP_MSG_PCRPT, "20 0a 00 18 " LSP1 "07 12 00 0c "
+	    "28 08 00 03 00 00 00 01", &e, &d) == -1, "SRv6 hop without SID "
+	    "and NAI");
+	CHECK_ERR(e, 10, 6, "SRv6 hop without SID and NAI");
+	CHECK(decode_all(PCEP_MSG_PCRPT, "20 0a 00 2c " LSP1 "07 12 00 20 "
+	    "28 1c 00 02 00 00 00 01 " SRV6_SID1 "00 00 00 00", &e, &d) == -1,
+	    "SRv6 hop with 4 bytes too many");
+	CHECK_ERR(e, 10, 11, "SRv6 hop with 4 bytes too many");
+	CHECK(decode_all(PCEP_MSG_PCRPT, "20 0a 00 14 " LSP1 "07 12 00 08 "
+	    "28 04 00 02", &e, &d) == -1, "SRv6 hop of 4 bytes");
+	CHECK_ERR(e, 10, 11, "SRv6 hop of 4 bytes");
+	CHECK(decode_all(PCEP_MSG_PCRPT, "20 0a 00 34 " LSP1 "07 12 00 28 "
+	    "24 0c 10 01 00 3e 80 00 0a 00 00 09 " SRV6_HOP_F, &e, &d) == -1,
+	    "SR-ERO and SRv6-ERO in one ERO");
+	CHECK_ERR(e, 10, 5, "SR-ERO and SRv6-ERO in one ERO");
+
+	memset(&op, 0, sizeof(op));
+	op.keepalive = 30;
+	op.deadtimer = 120;
+	op.n_pst = 2;
+	op.pst[1] = PCEP_PST_SRV6;
+	op.has_srv6 = 1;
+	start();
+	vec(&v, "20 01 00 20 01 10 00 1c 20 1e 78 00 "
+	    "00 22 00 10 00 00 00 02 00 03 00 00 "	/* PSTs 0, 3 */
+	    "00 1b 00 04 00 00 00 00");		/* SRv6-PCE-CAPABILITY */
+	CHECK(pcep_open_encode(&w, &op) == 0, "open with SRv6 capability");
+	CHECK_OUT(&v, "open SRv6-PCE-CAPABILITY bytes");
+	body_of(&r, &v);
+	CHECK(pcep_open_decode(&r, &back, &e) == 0 && back.has_srv6 &&
+	    back.n_pst == 2 && back.pst[1] == PCEP_PST_SRV6,
+	    "open SRv6-PCE-CAPABILITY decode");
+}
+
 static void
 test_limits(void)
 {
@@ -1089,6 +1200,8 @@ static const struct check_case cases[] = {
 	CASE(test_assoc_malformed),
 	CASE(test_open_assoc_types),
 	CASE(test_bsid),
+	CASE(test_srv6),
+	CASE(test_srv6_malformed),
 	CASE(test_limits),
 };
 

@@ -464,9 +464,10 @@ test_handshake(void)
 	    PCEP_STATEFUL_I | PCEP_STATEFUL_S),
 	    "its Open: STATEFUL-PCE-CAPABILITY U, I, S (RFC 8231 7.1.1, "
 	    "RFC 8281)");
-	CHECK(o.n_pst == 2 && o.pst[0] == PCEP_PST_RSVP_TE &&
-	    o.pst[1] == PCEP_PST_SR && o.has_sr,
-	    "its Open: PST RSVP-TE and SR, SR capability");
+	CHECK(o.n_pst == 3 && o.pst[0] == PCEP_PST_RSVP_TE &&
+	    o.pst[1] == PCEP_PST_SR && o.pst[2] == PCEP_PST_SRV6 && o.has_sr &&
+	    o.has_srv6, "its Open: PST RSVP-TE, SR and SRv6, SR and SRv6 "
+	    "capabilities (RFC 8664, RFC 9603)");
 	send_open(&pa, 30, 120, 1, PCEP_STATEFUL_U | PCEP_STATEFUL_I);
 	CHECK(peer_next(&pa) == PCEP_MSG_KEEPALIVE,
 	    "the PCC's Open is answered by a Keepalive");
