@@ -409,11 +409,15 @@ struct pcep_errmsg {
  * few bytes (struct pcep_hop is sized for decoding).
  */
 struct pcep_hop_rec {
-	uint32_t	addr;		/* IPv4 hop, or SR NAI (local) */
-	uint32_t	addr2;		/* SR adjacency NAI: remote */
-	uint32_t	sid;		/* SR */
-	uint16_t	behavior;	/* SRv6 (no NAI, no structure kept) */
-	uint8_t		sid6[16];	/* SRv6 */
+	union {			/* by kind: 24 bytes a hop, not 36 */
+		struct {
+			uint32_t	addr;	/* IPv4 hop, or SR NAI (local) */
+			uint32_t	addr2;	/* SR adjacency NAI: remote */
+			uint32_t	sid;	/* SR */
+		};
+		uint8_t	sid6[16];	/* SRv6 (no NAI, no structure kept) */
+	};
+	uint16_t	behavior;	/* SRv6 */
 	uint8_t		kind;		/* PCEP_SUBOBJ_IPV4 or _SR */
 	uint8_t		loose;
 	uint8_t		plen;		/* IPv4: prefix length */
