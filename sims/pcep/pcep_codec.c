@@ -111,6 +111,7 @@ static const struct {
 	{ PCEP_E_INIT_UNACCEPTABLE, "unacceptable instantiation parameters" },
 	{ PCEP_E_INIT_INTERNAL, "instantiation internal error" },
 	{ PCEP_E_INIT_SIGNALING, "instantiation signaling error" },
+	{ PCEP_E_ASSOC_TYPE_UNSUPPORTED, "association type not supported" },
 };
 
 const char *
@@ -416,6 +417,19 @@ sr_cap_decode(struct rbuf *v, struct pcep_open *op, struct pcep_err *err)
 	return 0;
 }
 
+/* RFC 9603 4.1.1: Reserved(16) Flags(16), then MSD-Type/Value pairs
+ * (not kept). */
+static int
+srv6_cap_decode(struct rbuf *v, struct pcep_open *op, struct pcep_err *err)
+{
+	if (rbuf_left(v) < 4 || rbuf_left(v) % 2 != 0)
+		return bad(err, PCEP_E_MALFORMED_OBJECT);
+	rbuf_skip(v, 2);
+	rbuf_get_u16(v, &op->srv6_flags);
+	op->has_srv6 = 1;
+	return 0;
+}
+
 /* RFC 8408 3: Reserved(24) Num, the PSTs padded to 4, then sub-TLVs. */
 static int
 pst_cap_decode(struct rbuf *v, struct pcep_open *op, struct pcep_err *err)
@@ -435,10 +449,27 @@ pst_cap_decode(struct rbuf *v, struct pcep_open *op, struct pcep_err *err)
 	}
 	rbuf_skip(v, (PCEP_ALIGN - n % PCEP_ALIGN) % PCEP_ALIGN);
 	while ((rc = tlv_next(v, &type, &val, err)) == 1)
-		if (type == PCEP_TLV_SR_PCE_CAP &&
-		    sr_cap_decode(&val, op, err) == -1)
+		if ((type == PCEP_TLV_SR_PCE_CAP &&
+		    sr_cap_decode(&val, op, err) == -1) ||
+		    (type == PCEP_TLV_SRV6_PCE_CAP &&
+		    srv6_cap_decode(&val, op, err) == -1))
 			return -1;
 	return rc;
+}
+
+/* RFC 8697 6.1: ASSOC-Type-List, 16-bit types (the rest ignored). */
+static int
+assoc_types_decode(struct rbuf *v, struct pcep_open *op,
+    struct pcep_err *err)
+{
+	uint16_t	t;
+
+	if (rbuf_left(v) == 0 || rbuf_left(v) % 2 != 0)
+		return bad(err, PCEP_E_MALFORMED_OBJECT);
+	while (rbuf_get_u16(v, &t) == 0)
+		if (op->n_assoc_types < PCEP_ASSOC_TYPES_MAX)
+			op->assoc_types[op->n_assoc_types++] = t;
+	return 0;
 }
 
 /* A struct pcep_open's TLV (tlv_each()). */
@@ -458,6 +489,8 @@ open_tlv(uint16_t type, struct rbuf *v, void *open, struct pcep_err *err)
 	case PCEP_TLV_LSP_DB_VERSION:
 		return tlv_get_u64(v, &op->has_db_version, &op->db_version,
 		    err);
+	case PCEP_TLV_ASSOC_TYPES:
+		return assoc_types_decode(v, op, err);
 	default:
 		return 0;		/* RFC 5440 7.1: ignore unknown TLVs */
 	}
@@ -502,12 +535,21 @@ open_obj_encode(struct wbuf *w, const struct pcep_open *op)
 		if (op->has_sr)
 			tlv_u32(w, PCEP_TLV_SR_PCE_CAP,
 			    (uint32_t)op->sr_flags << 8 | op->msd);
+		if (op->has_srv6)
+			tlv_u32(w, PCEP_TLV_SRV6_PCE_CAP, op->srv6_flags);
 		tlv_end(w, t);
 	} else if (op->has_sr)
 		tlv_u32(w, PCEP_TLV_SR_PCE_CAP,
 		    (uint32_t)op->sr_flags << 8 | op->msd);
 	if (op->has_db_version)
 		tlv_u64(w, PCEP_TLV_LSP_DB_VERSION, op->db_version);
+	if (op->n_assoc_types > 0) {
+		t = tlv_begin(w, PCEP_TLV_ASSOC_TYPES);
+		for (i = 0; i < op->n_assoc_types &&
+		    i < PCEP_ASSOC_TYPES_MAX; i++)
+			wbuf_put_u16(w, op->assoc_types[i]);
+		tlv_end(w, t);
+	}
 	pcep_obj_end(w, o);
 }
 
@@ -640,6 +682,52 @@ lsp_ids_decode(struct rbuf *v, int af, struct pcep_lsp_ids *ids,
 	return rbuf_get_bytes(v, ids->endpoint6, sizeof(ids->endpoint6));
 }
 
+/* RFC 9604 4: each binding type has its own length; an unknown type is
+ * 10/11 too (section 5: a PCC cannot bind what it cannot read). */
+static int
+bsid_decode(struct rbuf *v, struct pcep_lsp *lsp, struct pcep_err *err)
+{
+	static const uint8_t	 len[] = { 4, 4, PCEP_SRV6_SID_LEN,
+	    PCEP_SRV6_SID_LEN + PCEP_SRV6_BEHAVIOR_LEN };
+	struct pcep_bsid	*b = &lsp->bsid;
+	uint8_t			 bt;
+
+	if (rbuf_get_u8(v, &bt) == -1 || bt > PCEP_BT_SRV6_BEHAVIOR ||
+	    rbuf_left(v) != 3 + (size_t)len[bt])
+		return bad(err, PCEP_E_MALFORMED_OBJECT);
+	if (lsp->has_bsid) {
+		lsp->bsid_skipped++;
+		return 0;
+	}
+	memset(b, 0, sizeof(*b));
+	lsp->has_bsid = 1;
+	b->bt = bt;
+	rbuf_get_u8(v, &b->flags);
+	rbuf_skip(v, 2);
+	if (bt <= PCEP_BT_MPLS_LSE)
+		return rbuf_get_u32(v, &b->value);
+	rbuf_get_bytes(v, b->sid, sizeof(b->sid));
+	return bt == PCEP_BT_SRV6 ? 0 :
+	    rbuf_get_bytes(v, b->behavior, sizeof(b->behavior));
+}
+
+static void
+bsid_encode(struct wbuf *w, const struct pcep_bsid *b)
+{
+	size_t	t = tlv_begin(w, PCEP_TLV_TE_PATH_BINDING);
+
+	wbuf_put_u8(w, b->bt);
+	wbuf_put_u8(w, b->flags);
+	wbuf_put_u16(w, 0);
+	if (b->bt <= PCEP_BT_MPLS_LSE)
+		wbuf_put_u32(w, b->value);
+	else
+		wbuf_put_bytes(w, b->sid, sizeof(b->sid));
+	if (b->bt == PCEP_BT_SRV6_BEHAVIOR)
+		wbuf_put_bytes(w, b->behavior, sizeof(b->behavior));
+	tlv_end(w, t);
+}
+
 /* A struct pcep_lsp's TLV (tlv_each()). */
 static int
 lsp_tlv(uint16_t type, struct rbuf *v, void *obj, struct pcep_err *err)
@@ -665,6 +753,8 @@ lsp_tlv(uint16_t type, struct rbuf *v, void *obj, struct pcep_err *err)
 	case PCEP_TLV_LSP_DB_VERSION:
 		return tlv_get_u64(v, &lsp->has_db_version, &lsp->db_version,
 		    err);
+	case PCEP_TLV_TE_PATH_BINDING:
+		return bsid_decode(v, lsp, err);
 	default:
 		return 0;
 	}
@@ -730,6 +820,8 @@ lsp_encode(struct wbuf *w, const struct pcep_lsp *lsp)
 		tlv_u64(w, PCEP_TLV_LSP_DB_VERSION, lsp->db_version);
 	if (lsp->has_error_code)
 		tlv_u32(w, PCEP_TLV_LSP_ERROR_CODE, lsp->error_code);
+	if (lsp->has_bsid)
+		bsid_encode(w, &lsp->bsid);
 	pcep_obj_end(w, o);
 }
 
@@ -769,6 +861,17 @@ pcep_hop_sr_ipv4(struct pcep_hop *h, uint32_t label, uint32_t local,
 }
 
 /* which 0: the (local) node address, 1: the remote one of an adjacency. */
+void
+pcep_hop_srv6(struct pcep_hop *h, const uint8_t *sid, uint16_t behavior)
+{
+	memset(h, 0, sizeof(*h));
+	h->kind = PCEP_SUBOBJ_SRV6;
+	h->nt = PCEP_NAI_ABSENT;
+	h->sr_flags = PCEP_SRV6_FLAG_F;
+	h->behavior = behavior;
+	memcpy(h->sid6, sid, sizeof(h->sid6));
+}
+
 uint32_t
 pcep_hop_nai_ipv4(const struct pcep_hop *h, int which)
 {
@@ -787,6 +890,13 @@ pcep_hop_rec_set(struct pcep_hop_rec *h, const struct pcep_hop *o)
 	memset(h, 0, sizeof(*h));
 	h->kind = o->kind;
 	h->loose = o->loose;
+	if (o->kind == PCEP_SUBOBJ_SRV6) {
+		/* The SID and behavior; a NAI or structure is not kept. */
+		h->sr_flags = o->sr_flags & PCEP_SRV6_FLAG_S;
+		h->behavior = o->behavior;
+		memcpy(h->sid6, o->sid6, sizeof(h->sid6));
+		return;
+	}
 	if (o->kind != PCEP_SUBOBJ_SR) {
 		h->addr = o->addr;
 		h->plen = o->prefix_len;
@@ -828,7 +938,9 @@ pcep_ero_from_recs(const struct pcep_hop_rec *hops, uint8_t n,
 	for (i = 0; i < n && i < PCEP_ERO_MAX; i++) {
 		h = &hops[i];
 		o = &ero->hop[ero->n++];
-		if (h->kind == PCEP_SUBOBJ_SR) {
+		if (h->kind == PCEP_SUBOBJ_SRV6)
+			pcep_hop_srv6(o, h->sid6, h->behavior);
+		else if (h->kind == PCEP_SUBOBJ_SR) {
 			pcep_hop_sr_ipv4(o, 0, h->addr, h->addr2,
 			    h->nt == PCEP_NAI_IPV4_ADJ);
 			o->nt = h->nt;
@@ -876,6 +988,39 @@ sr_hop_decode(struct rbuf *s, struct pcep_hop *h, struct pcep_err *err)
 	return need_len(s, 0, err);
 }
 
+/* RFC 9603 4.3.1: the NAI types of IPv6 (or none); the SID, NAI and
+ * structure as the flags say, nothing after them. */
+static int
+srv6_hop_decode(struct rbuf *s, struct pcep_hop *h, struct pcep_err *err)
+{
+	uint16_t	ntf;
+	int		n;
+
+	if (rbuf_get_u16(s, &ntf) == -1 || rbuf_skip(s, 2) == -1 ||
+	    rbuf_get_u16(s, &h->behavior) == -1)
+		return bad(err, PCEP_E_MALFORMED_OBJECT);
+	h->nt = ntf >> PCEP_SR_NT_SHIFT;
+	h->sr_flags = ntf & PCEP_SR_FLAGS_MASK;
+	if ((h->sr_flags & PCEP_SRV6_FLAG_S) &&
+	    (h->sr_flags & PCEP_SRV6_FLAG_F))
+		return bad(err, PCEP_E_SR_SID_NAI_ABSENT);
+	if (!(h->sr_flags & PCEP_SRV6_FLAG_S) &&
+	    rbuf_get_bytes(s, h->sid6, sizeof(h->sid6)) == -1)
+		return bad(err, PCEP_E_MALFORMED_OBJECT);
+	if (!(h->sr_flags & PCEP_SRV6_FLAG_F)) {
+		if ((h->nt != PCEP_NAI_IPV6_NODE && h->nt != PCEP_NAI_IPV6_ADJ &&
+		    h->nt != PCEP_NAI_IPV6_LL_ADJ) || (n = nai_len(h->nt)) < 0)
+			return bad(err, PCEP_E_UNSUPPORTED_NAI);
+		h->nai_len = (uint8_t)n;
+		if (rbuf_get_bytes(s, h->nai, h->nai_len) == -1)
+			return bad(err, PCEP_E_MALFORMED_OBJECT);
+	}
+	if ((h->sr_flags & PCEP_SRV6_FLAG_T) && rbuf_get_bytes(s,
+	    h->sid_struct, sizeof(h->sid_struct)) == -1)
+		return bad(err, PCEP_E_MALFORMED_OBJECT);
+	return need_len(s, 0, err);
+}
+
 static int
 hop_decode(uint8_t ltype, struct rbuf *s, struct pcep_hop *h,
     struct pcep_err *err)
@@ -885,6 +1030,8 @@ hop_decode(uint8_t ltype, struct rbuf *s, struct pcep_hop *h,
 	h->loose = (ltype & PCEP_SUBOBJ_L) != 0;
 	if (h->kind == PCEP_SUBOBJ_SR)
 		return sr_hop_decode(s, h, err);
+	if (h->kind == PCEP_SUBOBJ_SRV6)
+		return srv6_hop_decode(s, h, err);
 	/* IPv4 prefix: address, prefix length, flags (RFC 3209 4.3.3.3). */
 	if (need_len(s, PCEP_SUBOBJ_IPV4_LEN - PCEP_SUBOBJ_HDR_LEN,
 	    err) == -1)
@@ -899,7 +1046,7 @@ ero_decode(struct rbuf *b, struct pcep_ero *ero, struct pcep_err *err)
 {
 	struct rbuf	s;
 	uint8_t		ltype, len, kind;
-	int		seen_sr = 0, seen_ip = 0;
+	int		seen_sr = 0;	/* bits: SR, SRv6, IPv4 */
 
 	ero->n = 0;
 	while (rbuf_left(b) > 0) {
@@ -908,11 +1055,13 @@ ero_decode(struct rbuf *b, struct pcep_ero *ero, struct pcep_err *err)
 		    rbuf_sub(b, &s, len - PCEP_SUBOBJ_HDR_LEN) == -1)
 			return bad(err, PCEP_E_MALFORMED_OBJECT);
 		kind = ltype & PCEP_SUBOBJ_TYPE_MASK;
-		if (kind != PCEP_SUBOBJ_SR && kind != PCEP_SUBOBJ_IPV4)
+		if (kind != PCEP_SUBOBJ_SR && kind != PCEP_SUBOBJ_SRV6 &&
+		    kind != PCEP_SUBOBJ_IPV4)
 			continue;
-		seen_sr |= kind == PCEP_SUBOBJ_SR;
-		seen_ip |= kind != PCEP_SUBOBJ_SR;
-		if (seen_sr && seen_ip)
+		/* RFC 8664 5.2.1, RFC 9603 5.2.1: one kind per ERO. */
+		seen_sr |= 1 << (kind == PCEP_SUBOBJ_SR ? 0 :
+		    kind == PCEP_SUBOBJ_SRV6 ? 1 : 2);
+		if (seen_sr & (seen_sr - 1))
 			return bad(err, PCEP_E_ERO_SR_MIX);
 		if (ero->n == PCEP_ERO_MAX)
 			return bad(err, PCEP_E_SR_ERO_COUNT);
@@ -921,6 +1070,22 @@ ero_decode(struct rbuf *b, struct pcep_ero *ero, struct pcep_err *err)
 		ero->n++;
 	}
 	return 0;
+}
+
+static void
+srv6_hop_encode(struct wbuf *w, const struct pcep_hop *h)
+{
+	wbuf_put_u16(w, (uint16_t)(h->nt << PCEP_SR_NT_SHIFT |
+	    (h->sr_flags & PCEP_SR_FLAGS_MASK)));
+	wbuf_put_u16(w, 0);
+	wbuf_put_u16(w, h->behavior);
+	if (!(h->sr_flags & PCEP_SRV6_FLAG_S))
+		wbuf_put_bytes(w, h->sid6, sizeof(h->sid6));
+	if (!(h->sr_flags & PCEP_SRV6_FLAG_F))
+		wbuf_put_bytes(w, h->nai, h->nai_len <= PCEP_NAI_MAX ?
+		    h->nai_len : PCEP_NAI_MAX);
+	if (h->sr_flags & PCEP_SRV6_FLAG_T)
+		wbuf_put_bytes(w, h->sid_struct, sizeof(h->sid_struct));
 }
 
 static void
@@ -939,7 +1104,9 @@ hop_encode(struct wbuf *w, const struct pcep_hop *h)
 		if (!(h->sr_flags & PCEP_SR_FLAG_F))
 			wbuf_put_bytes(w, h->nai, h->nai_len <= PCEP_NAI_MAX ?
 			    h->nai_len : PCEP_NAI_MAX);
-	} else {
+	} else if (h->kind == PCEP_SUBOBJ_SRV6)
+		srv6_hop_encode(w, h);
+	else {
 		wbuf_put_u32(w, h->addr);
 		wbuf_put_u8(w, h->prefix_len);
 		wbuf_put_u8(w, 0);	/* flags */
@@ -1017,6 +1184,199 @@ attrs_encode(struct wbuf *w, const struct pcep_attrs *a)
 	}
 }
 
+/* ---- ASSOCIATION (RFC 8697 6.1) ---- */
+
+static int
+assoc_is_sr_policy(uint16_t type)
+{
+	return type == PCEP_ASSOC_T_SR_POLICY || type == PCEP_ASSOC_T_SR_POL_OLD;
+}
+
+/* A name TLV kept as a pointer into the message; FRR pads its names
+ * with NULs inside the TLV's length: they are not part of the name. */
+static int
+assoc_name(struct rbuf *v, const char **name, uint8_t *len,
+    struct pcep_err *err)
+{
+	size_t	n = rbuf_left(v);
+
+	while (n > 0 && v->data[v->off + n - 1] == '\0')
+		n--;
+	if (n == 0 || n > PCEP_NAME_MAX)
+		return bad(err, PCEP_E_MALFORMED_OBJECT);
+	*name = (const char *)v->data + v->off;
+	*len = (uint8_t)n;
+	return 0;
+}
+
+/* SR policy: Color(32) and Endpoint (4 or 16 bytes). */
+static int
+assoc_color(struct rbuf *v, struct pcep_assoc *a, struct pcep_err *err)
+{
+	size_t	n = rbuf_left(v);
+
+	if (n != 4 + 4 && n != 4 + 16)
+		return bad(err, PCEP_E_MALFORMED_OBJECT);
+	a->has_color = 1;
+	a->ep_af = n == 4 + 4 ? 4 : 6;
+	rbuf_get_u32(v, &a->color);
+	return rbuf_get_bytes(v, a->ep, n - 4);
+}
+
+/* SRPOLICY-CPATH-ID: Origin(8) Reserved(24) ASN(32) Address(128)
+ * Discriminator(32). */
+static int
+assoc_cpath_id(struct rbuf *v, struct pcep_assoc *a, struct pcep_err *err)
+{
+	if (need_len(v, PCEP_SRPOL_CPATH_ID_LEN, err) == -1)
+		return -1;
+	a->has_cpath_id = 1;
+	rbuf_get_u8(v, &a->origin);
+	rbuf_skip(v, 3);
+	rbuf_get_u32(v, &a->orig_asn);
+	rbuf_get_bytes(v, a->orig_addr, sizeof(a->orig_addr));
+	return rbuf_get_u32(v, &a->discriminator);
+}
+
+/* FRR's code point of an SR policy TLV (association type 65535 only)
+ * as the IANA one. */
+static uint16_t
+assoc_sr_old(uint16_t type)
+{
+	switch (type) {
+	case PCEP_TLV_SRPOL_ID_OLD:
+		return PCEP_TLV_EXT_ASSOC_ID;
+	case PCEP_TLV_SRPOL_NAME_OLD:
+		return PCEP_TLV_SRPOL_NAME;
+	case PCEP_TLV_SRPOL_CPID_OLD:
+		return PCEP_TLV_SRPOL_CPATH_ID;
+	case PCEP_TLV_SRPOL_PREF_OLD:
+		return PCEP_TLV_SRPOL_PREF;
+	default:
+		return 0;		/* not an SR policy TLV there */
+	}
+}
+
+/* The SR policy TLVs, by the IANA code points or FRR's. */
+static int
+assoc_sr_tlv(uint16_t type, struct rbuf *v, struct pcep_assoc *a,
+    struct pcep_err *err)
+{
+	if (a->type == PCEP_ASSOC_T_SR_POL_OLD)
+		type = assoc_sr_old(type);
+	switch (type) {
+	case PCEP_TLV_EXT_ASSOC_ID:
+		return assoc_color(v, a, err);
+	case PCEP_TLV_SRPOL_NAME:
+		return assoc_name(v, &a->pol_name, &a->pol_name_len, err);
+	case PCEP_TLV_SRPOL_CP_NAME:
+		return assoc_name(v, &a->cp_name, &a->cp_name_len, err);
+	case PCEP_TLV_SRPOL_CPATH_ID:
+		return assoc_cpath_id(v, a, err);
+	case PCEP_TLV_SRPOL_PREF:
+		return tlv_get_u32(v, PCEP_SRPOL_PREF_LEN, &a->has_pref,
+		    &a->pref, err);
+	default:
+		return 0;
+	}
+}
+
+/* A struct pcep_assoc's TLV (tlv_each()). */
+static int
+assoc_tlv(uint16_t type, struct rbuf *v, void *obj, struct pcep_err *err)
+{
+	struct pcep_assoc	*a = obj;
+
+	switch (type) {
+	case PCEP_TLV_PATH_PROT:
+		return tlv_get_u32(v, PCEP_PATH_PROT_LEN, &a->has_prot,
+		    &a->prot, err);
+	case PCEP_TLV_DISJOINT_CFG:
+		return tlv_get_u32(v, PCEP_DISJOINT_CFG_LEN, &a->has_disjoint,
+		    &a->disjoint, err);
+	default:
+		/* RFC 8697 6.1.4: the extended ID is opaque to other types. */
+		return assoc_is_sr_policy(a->type) ?
+		    assoc_sr_tlv(type, v, a, err) : 0;
+	}
+}
+
+static int
+assoc_decode(struct pcep_obj *o, struct pcep_assoc *a, struct pcep_err *err)
+{
+	size_t		alen = o->otype == PCEP_OT_ASSOC_IPV4 ? 4 : 16;
+	uint16_t	flags;
+
+	memset(a, 0, sizeof(*a));
+	if (rbuf_skip(&o->body, 2) == -1 ||
+	    rbuf_get_u16(&o->body, &flags) == -1 ||
+	    rbuf_get_u16(&o->body, &a->type) == -1 ||
+	    rbuf_get_u16(&o->body, &a->id) == -1 ||
+	    rbuf_get_bytes(&o->body, a->src, alen) == -1)
+		return bad(err, PCEP_E_MALFORMED_OBJECT);
+	a->af = alen == 4 ? 4 : 6;
+	a->removal = (flags & PCEP_ASSOC_FLAG_R) != 0;
+	return tlv_each(&o->body, assoc_tlv, a, err);
+}
+
+static void
+assoc_name_put(struct wbuf *w, uint16_t type, const char *name, uint8_t len)
+{
+	size_t	t;
+
+	if (len == 0)
+		return;
+	t = tlv_begin(w, type);
+	wbuf_put_bytes(w, name, len);
+	tlv_end(w, t);
+}
+
+static void
+assoc_sr_put(struct wbuf *w, const struct pcep_assoc *a)
+{
+	size_t	t;
+
+	if (a->has_color) {
+		t = tlv_begin(w, PCEP_TLV_EXT_ASSOC_ID);
+		wbuf_put_u32(w, a->color);
+		wbuf_put_bytes(w, a->ep, a->ep_af == 6 ? 16 : 4);
+		tlv_end(w, t);
+	}
+	assoc_name_put(w, PCEP_TLV_SRPOL_NAME, a->pol_name, a->pol_name_len);
+	if (a->has_cpath_id) {
+		t = tlv_begin(w, PCEP_TLV_SRPOL_CPATH_ID);
+		wbuf_put_u8(w, a->origin);
+		wbuf_put_zero(w, 3);
+		wbuf_put_u32(w, a->orig_asn);
+		wbuf_put_bytes(w, a->orig_addr, sizeof(a->orig_addr));
+		wbuf_put_u32(w, a->discriminator);
+		tlv_end(w, t);
+	}
+	assoc_name_put(w, PCEP_TLV_SRPOL_CP_NAME, a->cp_name, a->cp_name_len);
+	if (a->has_pref)
+		tlv_u32(w, PCEP_TLV_SRPOL_PREF, a->pref);
+}
+
+static void
+assoc_encode(struct wbuf *w, const struct pcep_assoc *a)
+{
+	size_t	o = pcep_obj_begin(w, PCEP_OC_ASSOCIATION, a->af == 6 ?
+	    PCEP_OT_ASSOC_IPV6 : PCEP_OT_ASSOC_IPV4, 0);
+
+	wbuf_put_u16(w, 0);
+	wbuf_put_u16(w, a->removal ? PCEP_ASSOC_FLAG_R : 0);
+	wbuf_put_u16(w, a->type);
+	wbuf_put_u16(w, a->id);
+	wbuf_put_bytes(w, a->src, a->af == 6 ? 16 : 4);
+	if (a->has_prot)
+		tlv_u32(w, PCEP_TLV_PATH_PROT, a->prot);
+	if (a->has_disjoint)
+		tlv_u32(w, PCEP_TLV_DISJOINT_CFG, a->disjoint);
+	if (a->type == PCEP_ASSOC_T_SR_POLICY)
+		assoc_sr_put(w, a);
+	pcep_obj_end(w, o);
+}
+
 /* ---- requests: PCRpt, PCUpd, PCInitiate ---- */
 
 /* Object classes RFC 5440 and RFC 8231 define, decoded or not. */
@@ -1024,7 +1384,8 @@ static int
 class_known(uint8_t oclass)
 {
 	return (oclass >= PCEP_OC_OPEN && oclass <= PCEP_OC_CLOSE) ||
-	    oclass == PCEP_OC_LSP || oclass == PCEP_OC_SRP;
+	    oclass == PCEP_OC_LSP || oclass == PCEP_OC_SRP ||
+	    oclass == PCEP_OC_ASSOCIATION;
 }
 
 static int
@@ -1037,6 +1398,9 @@ type_known(uint8_t oclass, uint8_t otype)
 	case PCEP_OC_BANDWIDTH:
 		return otype == PCEP_OT_BW_REQUESTED ||
 		    otype == PCEP_OT_BW_REOPT;
+	case PCEP_OC_ASSOCIATION:
+		return otype == PCEP_OT_ASSOC_IPV4 ||
+		    otype == PCEP_OT_ASSOC_IPV6;
 	default:
 		return otype == PCEP_OT_DEFAULT;
 	}
@@ -1095,6 +1459,12 @@ req_object(struct pcep_obj *o, struct pcep_lsp_req *req,
 	case PCEP_OC_RRO:
 		req->has_rro = 1;
 		return 0;
+	case PCEP_OC_ASSOCIATION:
+		if (req->n_assoc == PCEP_ASSOC_MAX) {
+			req->assoc_skipped++;
+			return 0;
+		}
+		return assoc_decode(o, &req->assoc[req->n_assoc++], err);
 	case PCEP_OC_LSPA:
 		a->has_lspa = 1;
 		return lspa_decode(&o->body, &a->lspa, err);
@@ -1215,9 +1585,14 @@ pcep_req_is_eos(const struct pcep_lsp_req *req)
 int
 pcep_req_put(struct wbuf *w, uint8_t msg_type, const struct pcep_lsp_req *req)
 {
+	uint8_t	i;
+
 	if (req->has_srp)
 		srp_encode(w, &req->srp);
 	lsp_encode(w, &req->lsp);
+	/* RFC 8697 6.3: the association list follows the LSP. */
+	for (i = 0; i < req->n_assoc && i < PCEP_ASSOC_MAX; i++)
+		assoc_encode(w, &req->assoc[i]);
 	if (msg_type == PCEP_MSG_PCINITIATE && req->has_srp &&
 	    (req->srp.flags & PCEP_SRP_FLAG_R))
 		return w->err ? -1 : 0;	/* deletion: SRP and LSP only */

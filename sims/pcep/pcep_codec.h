@@ -2,7 +2,8 @@
  * PCEP message codec: no I/O, no state.
  *
  * RFC 5440 (base), RFC 8231 (stateful), RFC 8281 (PCE-initiated LSPs),
- * RFC 8232 (LSP-DB-VERSION), RFC 8408 (path setup type), RFC 8664 (SR).
+ * RFC 8232 (LSP-DB-VERSION), RFC 8408 (path setup type), RFC 8664 (SR),
+ * RFC 8697 (ASSOCIATION) with path protection, disjointness and SR policy.
  *
  * Decoders take a reader over a message body (the bytes after the 4-byte
  * common header, exactly length - 4 of them) and return 0 (or 1/0 for the
@@ -84,6 +85,8 @@ enum pcep_error {
 	/* 21: invalid path setup type (RFC 8408) */
 	PCEP_E_PST_UNSUPPORTED = PCEP_E(21, 1),
 	PCEP_E_PST_MISMATCH = PCEP_E(21, 2),
+	/* 26: association error (RFC 8697 6.4) */
+	PCEP_E_ASSOC_TYPE_UNSUPPORTED = PCEP_E(26, 1),
 	/* 23: bad parameter value (RFC 8281) */
 	PCEP_E_NAME_IN_USE = PCEP_E(23, 1),
 	PCEP_E_SPEAKER_NOT_INITIATED = PCEP_E(23, 2),
@@ -149,6 +152,7 @@ int	 pcep_obj_end(struct wbuf *, size_t start);
 
 /* OPEN (RFC 5440 7.3) with its capability TLVs. */
 #define PCEP_MAX_PST	4
+#define PCEP_ASSOC_TYPES_MAX	8	/* more in an OPEN are ignored */
 struct pcep_open {
 	uint8_t		keepalive;
 	uint8_t		deadtimer;
@@ -162,6 +166,10 @@ struct pcep_open {
 	uint8_t		pst[PCEP_MAX_PST];
 	uint8_t		has_db_version;	/* LSP-DB-VERSION */
 	uint64_t	db_version;
+	uint8_t		has_srv6;	/* SRv6-PCE-CAPABILITY (RFC 9603) */
+	uint16_t	srv6_flags;
+	uint8_t		n_assoc_types;	/* ASSOC-Type-List (RFC 8697) */
+	uint16_t	assoc_types[PCEP_ASSOC_TYPES_MAX];
 };
 
 struct pcep_srp {
@@ -185,6 +193,19 @@ struct pcep_lsp_ids {
 };
 
 #define PCEP_NAME_MAX	255	/* longer names are refused (10/11) */
+/*
+ * A binding SID (RFC 9604 TE-PATH-BINDING): an MPLS label (BT 0, the
+ * label << 12 in value; BT 1, a whole label stack entry) or an SRv6 SID
+ * (BT 2; BT 3 with its behavior and structure).
+ */
+struct pcep_bsid {
+	uint8_t		bt;		/* PCEP_BT_* */
+	uint8_t		flags;		/* PCEP_BSID_FLAG_R */
+	uint32_t	value;		/* MPLS */
+	uint8_t		sid[PCEP_SRV6_SID_LEN];		/* SRv6 */
+	uint8_t		behavior[PCEP_SRV6_BEHAVIOR_LEN];	/* BT 3 */
+};
+
 struct pcep_lsp {
 	uint32_t	plsp_id;	/* 20 bits */
 	uint16_t	flags;		/* PCEP_LSP_FLAG_D, S, R, A, C */
@@ -197,9 +218,13 @@ struct pcep_lsp {
 	uint64_t	db_version;
 	uint8_t		has_error_code;	/* LSP-ERROR-CODE */
 	uint32_t	error_code;
+	uint8_t		has_bsid;	/* TE-PATH-BINDING, the first */
+	uint8_t		bsid_skipped;	/* more of them, not kept */
+	struct pcep_bsid bsid;
 };
 
-/* One ERO subobject: an IPv4 prefix (RFC 3209) or an SR-ERO (RFC 8664). */
+/* One ERO subobject: an IPv4 prefix (RFC 3209), an SR-ERO (RFC 8664) or
+ * an SRv6-ERO (RFC 9603: sr_flags its flags, nai as for SR). */
 #define PCEP_NAI_MAX	40	/* IPv6 link-local adjacency */
 struct pcep_hop {
 	uint8_t		kind;		/* PCEP_SUBOBJ_IPV4 or _SR */
@@ -211,11 +236,17 @@ struct pcep_hop {
 	uint32_t	sid;		/* SR: label << 12 when M */
 	uint8_t		nai_len;
 	uint8_t		nai[PCEP_NAI_MAX];	/* as on the wire */
+	uint16_t	behavior;	/* SRv6 endpoint behavior */
+	uint8_t		sid6[16];	/* SRv6 SID */
+	uint8_t		sid_struct[PCEP_SRV6_STRUCT_LEN];	/* when T */
 };
 /* SR NAI helpers for IPv4 node (remote ignored) and adjacency. */
 void	 pcep_hop_sr_ipv4(struct pcep_hop *, uint32_t label, uint32_t local,
 	    uint32_t remote, int adjacency);
 uint32_t pcep_hop_nai_ipv4(const struct pcep_hop *, int which);
+/* An SRv6-ERO hop of a SID (16 bytes) and behavior, no NAI (F). */
+void	 pcep_hop_srv6(struct pcep_hop *, const uint8_t *sid,
+	    uint16_t behavior);
 
 #define PCEP_ERO_MAX	32
 struct pcep_ero {
@@ -249,6 +280,38 @@ struct pcep_attrs {
 	struct pcep_metric metric[PCEP_METRIC_MAX];
 };
 
+/*
+ * One ASSOCIATION object (RFC 8697 6.1) and the TLVs of the types sbsim
+ * knows.  Names point into the decoded message (not NUL-terminated): a
+ * keeper copies them.  SR policy: color and endpoint come from the
+ * EXTENDED-ASSOCIATION-ID (or FRR's SRPOLICY-POL-ID), both forms decoded.
+ */
+#define PCEP_ASSOC_MAX	2	/* per request; more are counted, skipped */
+struct pcep_assoc {
+	uint8_t		af;		/* 4 or 6: the object type */
+	uint8_t		removal;	/* R flag */
+	uint16_t	type;		/* PCEP_ASSOC_T_* */
+	uint16_t	id;
+	uint8_t		src[16];	/* IPv4: the first 4, network order */
+	uint8_t		has_prot;	/* PATH-PROTECTION-ASSOCIATION */
+	uint32_t	prot;		/* PCEP_PROT_* and PT */
+	uint8_t		has_disjoint;	/* DISJOINTNESS-CONFIGURATION */
+	uint32_t	disjoint;	/* PCEP_DISJ_* */
+	uint8_t		has_color;	/* SR policy: color, endpoint */
+	uint8_t		ep_af;		/* 4 or 6 */
+	uint32_t	color;
+	uint8_t		ep[16];
+	uint8_t		has_pref;
+	uint32_t	pref;		/* candidate path preference */
+	uint8_t		has_cpath_id;
+	uint8_t		origin;		/* Protocol-Origin */
+	uint32_t	orig_asn;
+	uint8_t		orig_addr[16];
+	uint32_t	discriminator;
+	uint8_t		pol_name_len, cp_name_len;	/* 0: absent */
+	const char	*pol_name, *cp_name;
+};
+
 /* ---- PCRpt, PCUpd, PCInitiate (RFC 8231 6.1, 6.2; RFC 8281 5.1) ---- */
 
 /*
@@ -266,6 +329,9 @@ struct pcep_lsp_req {
 	uint8_t		has_ero;
 	struct pcep_ero	ero;
 	uint8_t		has_rro;	/* seen and skipped */
+	uint8_t		n_assoc;	/* ASSOCIATION objects kept */
+	uint8_t		assoc_skipped;	/* past PCEP_ASSOC_MAX */
+	struct pcep_assoc assoc[PCEP_ASSOC_MAX];
 	struct pcep_attrs attrs;
 	uint16_t	n_unknown;	/* skipped objects without P flag */
 	uint8_t		unknown_class;	/* the first of them */
@@ -343,9 +409,15 @@ struct pcep_errmsg {
  * few bytes (struct pcep_hop is sized for decoding).
  */
 struct pcep_hop_rec {
-	uint32_t	addr;		/* IPv4 hop, or SR NAI (local) */
-	uint32_t	addr2;		/* SR adjacency NAI: remote */
-	uint32_t	sid;		/* SR */
+	union {			/* by kind: 24 bytes a hop, not 36 */
+		struct {
+			uint32_t	addr;	/* IPv4 hop, or SR NAI (local) */
+			uint32_t	addr2;	/* SR adjacency NAI: remote */
+			uint32_t	sid;	/* SR */
+		};
+		uint8_t	sid6[16];	/* SRv6 (no NAI, no structure kept) */
+	};
+	uint16_t	behavior;	/* SRv6 */
 	uint8_t		kind;		/* PCEP_SUBOBJ_IPV4 or _SR */
 	uint8_t		loose;
 	uint8_t		plen;		/* IPv4: prefix length */

@@ -15,6 +15,7 @@
 #include <netinet/tcp.h>
 #include <arpa/inet.h>
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,9 +29,11 @@
 #include "ctl_listen.h"
 #include "engine.h"
 #include "log.h"
+#include "pcep_assoc.h"
 #include "pcep_ctl.h"
 #include "pcep_sess.h"
 #include "pool.h"
+#include "tcp_md5.h"
 
 #define PCE_OUT_HIGH	(512 * 1024)
 #define PCE_OUT_LOW	(128 * 1024)
@@ -98,7 +101,13 @@ struct pcep_ctl {
 	struct pce_sessions	 sessions;
 	struct wbuf		 scratch;	/* one message being encoded */
 	uint8_t			 scratch_mem[PCE_SCRATCH];
+	struct tcp_md5_kstats	 md5_k0;	/* the kernel's, at start */
+	uint32_t		 bsid_next;	/* --pcep-bsid-alloc's count */
 };
+
+/* --pcep-bsid-alloc's labels: above what PCCs allocate themselves. */
+#define PCE_BSID_LABEL0		500000
+#define PCE_BSID_LABELS		500000
 
 static struct pcep_ctl	pce_main = {
 	.sessions = TAILQ_HEAD_INITIALIZER(pce_main.sessions),
@@ -206,6 +215,17 @@ pce_cursor_back(struct pcep_ctl_sess *s, uint32_t i)
 	t->idx = i;
 }
 
+/* An LSP record and all it holds. */
+static void
+pce_lsp_free(struct pcep_ctl_lsp *l)
+{
+	free(l->hops);
+	free(l->name);
+	pce_assoc_free(l->assoc, l->n_assoc);
+	free(l->bsid);
+	free(l);
+}
+
 static void
 pce_lsp_del(struct pcep_ctl_sess *s, struct pcep_ctl_lsp *l)
 {
@@ -219,9 +239,7 @@ pce_lsp_del(struct pcep_ctl_sess *s, struct pcep_ctl_lsp *l)
 	s->lsps[l->idx]->idx = l->idx;
 	if (l->idx < s->upd_cursor)
 		pce_cursor_back(s, l->idx);
-	free(l->hops);
-	free(l->name);
-	free(l);
+	pce_lsp_free(l);
 	pc->st.lsps_removed++;
 }
 
@@ -327,12 +345,19 @@ pce_send_open(struct pcep_ctl_sess *s)
 	o.has_stateful = 1;
 	o.stateful_flags = PCEP_STATEFUL_U | PCEP_STATEFUL_I |
 	    PCEP_STATEFUL_S;
-	o.n_pst = 2;
+	o.n_pst = 3;
 	o.pst[0] = PCEP_PST_RSVP_TE;
 	o.pst[1] = PCEP_PST_SR;
+	o.pst[2] = PCEP_PST_SRV6;
 	o.has_sr = 1;
+	o.has_srv6 = 1;
 	o.sr_flags = PCEP_SR_CAP_N;
 	o.msd = PCEP_ERO_MAX;
+	/* RFC 8697 6.1: the association types it takes. */
+	o.n_assoc_types = 3;
+	o.assoc_types[0] = PCEP_ASSOC_T_PROTECTION;
+	o.assoc_types[1] = PCEP_ASSOC_T_DISJOINT;
+	o.assoc_types[2] = PCEP_ASSOC_T_SR_POLICY;
 	pcep_open_encode(w, &o);
 	pce_send(s, w);
 }
@@ -503,6 +528,66 @@ pce_srp_answered(struct pcep_ctl_sess *s, uint32_t srp_id,
 
 /* ---- PCRpt (RFC 8231 6.1) ---- */
 
+/* A report's ASSOCIATION objects in the PCE's figures. */
+static void
+pce_assoc_count(struct pcep_ctl *pc, const struct pcep_lsp_req *r)
+{
+	uint8_t	i;
+
+	pc->st.assoc_skipped += r->assoc_skipped;
+	for (i = 0; i < r->n_assoc; i++)
+		switch (r->assoc[i].type) {
+		case PCEP_ASSOC_T_PROTECTION:
+			pc->st.assoc_protection++;
+			break;
+		case PCEP_ASSOC_T_DISJOINT:
+			pc->st.assoc_disjoint++;
+			break;
+		case PCEP_ASSOC_T_SR_POLICY:
+		case PCEP_ASSOC_T_SR_POL_OLD:
+			pc->st.assoc_sr_policy++;
+			break;
+		}
+}
+
+/* RFC 9604 4: a report's binding SID is the LSP's; R (or none) takes
+ * it away. */
+static void
+pce_bsid_keep(struct pcep_ctl *pc, struct pcep_ctl_lsp *l,
+    const struct pcep_lsp *lsp)
+{
+	pc->st.bsid_skipped += lsp->bsid_skipped;
+	if (!lsp->has_bsid || (lsp->bsid.flags & PCEP_BSID_FLAG_R)) {
+		free(l->bsid);
+		l->bsid = NULL;
+		return;
+	}
+	if (lsp->bsid.bt <= PCEP_BT_MPLS_LSE)
+		pc->st.bsid_mpls++;
+	else
+		pc->st.bsid_srv6++;
+	if (l->alloc_label != 0 && lsp->bsid.bt == PCEP_BT_MPLS_LABEL &&
+	    lsp->bsid.value >> PCEP_SR_LABEL_SHIFT == l->alloc_label &&
+	    (l->bsid == NULL || l->bsid->value != lsp->bsid.value))
+		pc->st.bsids_confirmed++;
+	if (l->bsid == NULL)
+		l->bsid = xmalloc(sizeof(*l->bsid));
+	*l->bsid = lsp->bsid;
+}
+
+/* RFC 8697 6.4: an association type the PCE does not take is PCErr
+ * 26/1; the LSP itself is still learned. */
+static int
+pce_assoc_unknown(const struct pcep_lsp_req *r)
+{
+	uint8_t	i;
+
+	for (i = 0; i < r->n_assoc; i++)
+		if (!pcep_assoc_type_known(r->assoc[i].type))
+			return 1;
+	return 0;
+}
+
 static void
 pce_learn(struct pcep_ctl_sess *s, struct pcep_ctl_lsp *l,
     const struct pcep_lsp_req *r)
@@ -530,7 +615,9 @@ pce_learn(struct pcep_ctl_sess *s, struct pcep_ctl_lsp *l,
 	}
 	l->bandwidth = r->attrs.bw_type ? r->attrs.bandwidth : 0;
 	pce_path_store(l, &r->ero);
-	(void)s;
+	pce_assoc_count(s->pc, r);
+	l->assoc = pce_assoc_keep(l->assoc, &l->n_assoc, r);
+	pce_bsid_keep(s->pc, l, lsp);
 }
 
 /* What a report must carry (RFC 8231 7.3.1, 7.3.2; RFC 8232 4.2). */
@@ -538,10 +625,11 @@ static enum pcep_error
 pce_report_check(const struct pcep_ctl_sess *s, const struct pcep_lsp_req *r,
     const struct pcep_ctl_lsp *known)
 {
-	int	sr = r->has_srp && r->srp.has_pst && r->srp.pst == PCEP_PST_SR;
+	int	sr = r->has_srp && r->srp.has_pst &&
+	    r->srp.pst != PCEP_PST_RSVP_TE;
 
-	if (r->ero.n > 0 && r->ero.hop[0].kind == PCEP_SUBOBJ_SR)
-		sr = 1;
+	if (r->ero.n > 0 && r->ero.hop[0].kind != PCEP_SUBOBJ_IPV4)
+		sr = 1;			/* SR-ERO or SRv6-ERO */
 	if (known == NULL && (r->lsp.name_len == 0 || r->lsp.name[0] == '\0'))
 		return PCEP_E_SYMBOLIC_NAME_MISSING;
 	if (!sr && r->lsp.ids.af == 0 && !(r->lsp.flags & PCEP_LSP_FLAG_R))
@@ -607,6 +695,10 @@ pce_report_one(void *sess, const struct pcep_lsp_req *r)
 	    l->idx < s->upd_cursor && l->upd_srp == 0)
 		pce_cursor_back(s, l->idx);
 	pce_learn(s, l, r);
+	if (pce_assoc_unknown(r)) {
+		pc->st.assoc_unsupported++;
+		pce_pcerr(s, PCEP_E_ASSOC_TYPE_UNSUPPORTED, srp);
+	}
 	pce_srp_answered(s, srp, l, NULL);
 }
 
@@ -794,11 +886,8 @@ pce_sess_free(struct pcep_ctl_sess *s)
 		bufferevent_free(s->bev);
 	HASH_CLEAR(hh_id, s->by_id);
 	HASH_CLEAR(hh_name, s->by_name);
-	for (i = 0; i < s->n_lsps; i++) {
-		free(s->lsps[i]->hops);
-		free(s->lsps[i]->name);
-		free(s->lsps[i]);
-	}
+	for (i = 0; i < s->n_lsps; i++)
+		pce_lsp_free(s->lsps[i]);
 	free(s->lsps);
 	free(s);
 }
@@ -823,8 +912,28 @@ pce_next_path(const struct pcep_ctl_lsp *l, struct pcep_ctl_path *p)
 		p->hop[0].plen = 32;
 	} else if (p->n > 1 && p->hop[0].kind == PCEP_SUBOBJ_SR)
 		p->hop[0].sid ^= 1u << PCEP_SR_LABEL_SHIFT;
+	else if (p->n > 1 && p->hop[0].kind == PCEP_SUBOBJ_SRV6)
+		p->hop[0].sid6[11] ^= 0x80;	/* another locator's node */
 	else if (p->n > 1)
 		p->hop[0].addr ^= 0x00008000u;
+}
+
+/*
+ * --pcep-bsid-alloc (RFC 9604 5): an LSP's first PCUpd carries the
+ * binding label the PCE allocated for it, from PCE_BSID_LABEL0 on; the
+ * PCC's report with that label confirms it (pce_bsid_keep).
+ */
+static void
+pce_bsid_alloc(struct pcep_ctl *pc, struct pcep_ctl_lsp *l,
+    struct pcep_lsp *lsp)
+{
+	if (!pc->cfg.bsid_alloc || l->alloc_label != 0)
+		return;
+	l->alloc_label = PCE_BSID_LABEL0 + pc->bsid_next++ % PCE_BSID_LABELS;
+	lsp->has_bsid = 1;
+	lsp->bsid.bt = PCEP_BT_MPLS_LABEL;
+	lsp->bsid.value = l->alloc_label << PCEP_SR_LABEL_SHIFT;
+	pc->st.bsids_allocated++;
 }
 
 static int
@@ -838,9 +947,9 @@ pce_send_update(struct pcep_ctl_sess *s, struct pcep_ctl_lsp *l,
 	memset(&req, 0, sizeof(req));
 	req.has_srp = 1;
 	req.srp.srp_id = srp;
-	if (l->pst == PCEP_PST_SR) {
+	if (l->pst != PCEP_PST_RSVP_TE) {	/* SR or SRv6 */
 		req.srp.has_pst = 1;
-		req.srp.pst = PCEP_PST_SR;
+		req.srp.pst = l->pst;
 	}
 	req.lsp.plsp_id = l->plsp_id;
 	req.lsp.flags = (delegate ? PCEP_LSP_FLAG_D : 0) |
@@ -849,6 +958,7 @@ pce_send_update(struct pcep_ctl_sess *s, struct pcep_ctl_lsp *l,
 	req.lsp.name_len = (uint16_t)strlen(req.lsp.name);
 	req.has_ero = 1;
 	pcep_ero_from_recs(path->hop, path->n, &req.ero);
+	pce_bsid_alloc(pc, l, &req.lsp);
 	if (pcep_reqs_encode(w, PCEP_MSG_PCUPD, &req, 1) == -1)
 		return -1;
 	pce_send(s, w);
@@ -1232,6 +1342,50 @@ const struct pcep_ctl_config pcep_ctl_config_default = {
 	.keepalive = 30, .deadtimer = 120, .op_timeout = 30,
 };
 
+/*
+ * --pcep-md5-password: TCP-MD5 (RFC 2385; RFC 5440 section 10.2 names it
+ * PCEP's transport protection) on the listener for every PCC address;
+ * accepted sockets inherit the key, and a PCC without it or with another
+ * is never answered (the kernel drops its SYNs, counted at the stop).
+ */
+static int
+pce_md5_listen(struct pcep_ctl *pc, char *err, size_t errlen)
+{
+	const char	*key = pc->cfg.md5;
+
+	if (key == NULL || key[0] == '\0')
+		return 0;
+	if (tcp_md5_probe(err, errlen) == -1)
+		return -1;
+	(void)tcp_md5_kstats_read(&pc->md5_k0);
+	if (tcp_md5_listen_any(evconnlistener_get_fd(pc->lis.listener),
+	    key) == -1) {
+		snprintf(err, errlen, "--pcep-md5-password: on the listener: "
+		    "%s", strerror(errno));
+		return -1;
+	}
+	log_info("pcep: TCP-MD5 (RFC 2385) on the PCE's listener for every "
+	    "PCC");
+	return 0;
+}
+
+/* What the kernel dropped of keyed segments while the PCE ran. */
+static void
+pce_md5_stop(struct pcep_ctl *pc)
+{
+	struct tcp_md5_kstats	k;
+	const char		*why;
+
+	if (pc->cfg.md5 == NULL || pc->cfg.md5[0] == '\0' ||
+	    tcp_md5_kstats_read(&k) == -1)
+		return;
+	why = tcp_md5_kstats_why(&pc->md5_k0, &k);
+	if (why[0] != '\0')
+		log_warnx("pcep: TCP-MD5: the kernel dropped segments while "
+		    "the PCE ran (a PCC with another key or none): %s", why);
+	pc->cfg.md5 = NULL;
+}
+
 int
 pcep_ctl_start(const struct pcep_ctl_config *c, char *err, size_t errlen)
 {
@@ -1240,8 +1394,14 @@ pcep_ctl_start(const struct pcep_ctl_config *c, char *err, size_t errlen)
 	pc->cfg = *c;
 	memset(&pc->st, 0, sizeof(pc->st));
 	hist_init(&pc->st.update_latency);
-	return ctl_listen_start(&pc->lis, &pc->cfg.listen, &pce_role_ops, pc,
-	    err, errlen);
+	if (ctl_listen_start(&pc->lis, &pc->cfg.listen, &pce_role_ops, pc,
+	    err, errlen) == -1)
+		return -1;
+	if (pce_md5_listen(pc, err, errlen) == -1) {
+		ctl_listen_stop(&pc->lis);
+		return -1;
+	}
+	return 0;
 }
 
 void
@@ -1251,6 +1411,7 @@ pcep_ctl_stop(void)
 	struct pcep_ctl_sess	*s;
 
 	ctl_listen_stop(&pc->lis);
+	pce_md5_stop(pc);
 	while ((s = TAILQ_FIRST(&pc->sessions)) != NULL) {
 		TAILQ_REMOVE(&pc->sessions, s, entry);
 		pce_ops_fail(s);

@@ -27,6 +27,8 @@ struct pcep_ctl_config {
 	uint8_t		deadtimer;
 	uint32_t	update_all;	/* PCUpds in flight per PCC, 0: off */
 	double		op_timeout;	/* seconds a northbound op may wait */
+	const char	*md5;		/* TCP-MD5 key, NULL: none */
+	int		bsid_alloc;	/* PCUpds allocate binding SIDs */
 };
 
 struct pcep_ctl_stats {
@@ -45,6 +47,15 @@ struct pcep_ctl_stats {
 	uint64_t	pcerr_received;
 	uint64_t	bad_messages;
 	uint64_t	second_sessions;	/* refused: RFC 5440 7.15 */
+	/* ASSOCIATION objects in reports (RFC 8697), by type; unknown
+	 * types answered with PCErr 26/1; past PCEP_ASSOC_MAX per LSP. */
+	uint64_t	assoc_protection, assoc_disjoint, assoc_sr_policy;
+	uint64_t	assoc_unsupported, assoc_skipped;
+	/* TE-PATH-BINDING (RFC 9604) in reports: MPLS, SRv6, past the
+	 * first of an LSP (not kept). */
+	uint64_t	bsid_mpls, bsid_srv6, bsid_skipped;
+	/* --pcep-bsid-alloc: labels sent in PCUpds, reported back. */
+	uint64_t	bsids_allocated, bsids_confirmed;
 	uint64_t	first_report_ns;
 	uint64_t	last_learn_ns;
 	uint64_t	last_sync_ns;
@@ -107,6 +118,10 @@ struct pcep_ctl_lsp {
 	struct pcep_hop_rec	*hops;
 	char		*name;
 	uint32_t	 idx;		/* in the session's vector */
+	uint8_t		 n_assoc;
+	struct pcep_assoc	*assoc;	/* its groups (pcep_assoc.c) */
+	struct pcep_bsid	*bsid;	/* its binding SID, NULL: none */
+	uint32_t	 alloc_label;	/* the PCE's allocation, 0: none */
 };
 
 /* A northbound operation waiting for the PCC: status 0 the PCRpt came,

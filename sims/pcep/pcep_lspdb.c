@@ -17,6 +17,7 @@
 #define PCC_FILL_ROOM	1024		/* room one more LSP's report needs */
 #define PCC_SR_LABEL0	16000		/* first SR label of a path */
 #define PCC_BW		1.25e6f		/* 10 Mb/s in bytes per second */
+#define PCC_BSID_LABEL0	24000		/* first binding label */
 
 /* ---- names of PCE-initiated LSPs ---- */
 
@@ -107,6 +108,7 @@ pcc_slot_clear(struct pcc *p, uint32_t slot)
 		pcc_name_del(p, slot);
 	free(l->ero);
 	free(l->name);
+	free(l->bsid);
 	memset(l, 0, sizeof(*l));
 	if (slot < p->free_hint)
 		p->free_hint = slot;
@@ -125,6 +127,7 @@ pcc_lsps_free(struct pcc *p)
 	for (i = 0; i < p->n_lsps; i++) {
 		free(p->lsp[i].ero);
 		free(p->lsp[i].name);
+		free(p->lsp[i].bsid);
 	}
 	free(p->lsp);
 	p->lsp = NULL;
@@ -159,8 +162,25 @@ pcc_lsps_reset(struct pcc *p)
 	p->synced = 0;
 }
 
+/* --srv6 (RFC 9603): hop k's SID fc00:0:0:k+1::N (N the PCC's number),
+ * End behavior, no NAI. */
+static void
+pcc_srv6_hop(struct pcep_hop *h, uint32_t k, uint32_t n)
+{
+	uint8_t	sid[16] = { 0xfc, 0x00 };
+
+	sid[6] = (uint8_t)((k + 1) >> 8);
+	sid[7] = (uint8_t)(k + 1);
+	sid[12] = (uint8_t)(n >> 24);
+	sid[13] = (uint8_t)(n >> 16);
+	sid[14] = (uint8_t)(n >> 8);
+	sid[15] = (uint8_t)n;
+	pcep_hop_srv6(h, sid, PCEP_SRV6_END);
+}
+
 /* The path an LSP starts with: hops 10.k.x.y (x.y: the PCC's number),
- * then the endpoint; SR-EROs of node SIDs with --sr (RFC 8664 4.3). */
+ * then the endpoint; SR-EROs of node SIDs with --sr (RFC 8664 4.3),
+ * SRv6-EROs with --srv6. */
 static void
 pcc_gen_ero(const struct pcc *p, uint32_t ep, struct pcep_ero *ero)
 {
@@ -171,7 +191,10 @@ pcc_gen_ero(const struct pcc *p, uint32_t ep, struct pcep_ero *ero)
 	for (k = 0; k < cfg->hops && ero->n < PCEP_ERO_MAX; k++) {
 		a = k + 1 == cfg->hops ? ep : 0x0a000000u | (k + 1) << 16 |
 		    ((p->sim->idx_base + p->idx) & 0xffff);
-		if (cfg->sr)
+		if (cfg->srv6)
+			pcc_srv6_hop(&ero->hop[ero->n], k, p->sim->idx_base +
+			    p->idx);
+		else if (cfg->sr)
 			pcep_hop_sr_ipv4(&ero->hop[ero->n], PCC_SR_LABEL0 + k,
 			    a, 0, 0);
 		else {
@@ -182,6 +205,44 @@ pcc_gen_ero(const struct pcc *p, uint32_t ep, struct pcep_ero *ero)
 		}
 		ero->n++;
 	}
+}
+
+/*
+ * The binding SID an LSP slot reports (RFC 9604 4): the PCE's allocation
+ * when it made one, else with --binding-sid (our LSPs only) one local to
+ * the PCC: MPLS label 24000 + slot (BT 0, the label in the top 20 bits),
+ * or SRv6 SID fc00:0:N::slot+1 with N the PCC's number (BT 2).
+ */
+static void
+pcc_bsid_fill(const struct pcc *p, uint32_t slot, struct pcep_lsp *lsp)
+{
+	struct pcep_bsid	*b = &lsp->bsid;
+	uint32_t		 n = p->sim->idx_base + p->idx;
+
+	if (p->lsp[slot].bsid != NULL) {	/* the PCE's (RFC 9604 5) */
+		lsp->has_bsid = 1;
+		*b = *p->lsp[slot].bsid;
+		return;
+	}
+	if (p->sim->cfg.bsid == PCC_BSID_NONE || slot >= p->sim->cfg.lsps)
+		return;
+	lsp->has_bsid = 1;
+	memset(b, 0, sizeof(*b));
+	if (p->sim->cfg.bsid == PCC_BSID_MPLS) {
+		b->bt = PCEP_BT_MPLS_LABEL;
+		b->value = (PCC_BSID_LABEL0 + slot) << PCEP_SR_LABEL_SHIFT;
+		return;
+	}
+	b->bt = PCEP_BT_SRV6;
+	b->sid[0] = 0xfc;
+	b->sid[4] = (uint8_t)(n >> 24);
+	b->sid[5] = (uint8_t)(n >> 16);
+	b->sid[6] = (uint8_t)(n >> 8);
+	b->sid[7] = (uint8_t)n;
+	b->sid[12] = (uint8_t)((slot + 1) >> 24);
+	b->sid[13] = (uint8_t)((slot + 1) >> 16);
+	b->sid[14] = (uint8_t)((slot + 1) >> 8);
+	b->sid[15] = (uint8_t)(slot + 1);
 }
 
 /* The LSP's report: SRP when answering, LSP with its TLVs, ERO and the
@@ -195,12 +256,12 @@ pcc_report_req(struct pcc *p, uint32_t slot, uint32_t srp_id, uint16_t extra,
 	struct pcep_lsp		*lsp = &req->lsp;
 
 	memset(req, 0, sizeof(*req));
-	if (srp_id != 0 || cfg->sr) {
+	if (srp_id != 0 || cfg->sr || cfg->srv6) {
 		req->has_srp = 1;
 		req->srp.srp_id = srp_id;
 		/* RFC 8408 4: the path setup type travels in the SRP. */
-		req->srp.has_pst = cfg->sr;
-		req->srp.pst = PCEP_PST_SR;
+		req->srp.has_pst = cfg->sr || cfg->srv6;
+		req->srp.pst = cfg->srv6 ? PCEP_PST_SRV6 : PCEP_PST_SR;
 	}
 	lsp->plsp_id = slot + 1;
 	lsp->flags = extra | PCEP_LSP_FLAG_A;
@@ -243,6 +304,9 @@ pcc_report_req(struct pcc *p, uint32_t slot, uint32_t srp_id, uint16_t extra,
 	req->attrs.n_metric = 1;
 	req->attrs.metric[0].type = PCEP_METRIC_TE;
 	req->attrs.metric[0].value = (float)req->ero.n * 10;
+	if (slot < cfg->lsps)		/* ours: --association */
+		pcc_assoc_fill(cfg->assoc, cfg->assoc_size, p->addr, slot, req);
+	pcc_bsid_fill(p, slot, lsp);
 }
 
 /* One PCRpt for one LSP, straight to the socket. */
@@ -373,18 +437,21 @@ pcc_sync_fill(struct pcc *p)
 /* ---- PCUpd (RFC 8231 6.2) ---- */
 
 /* Keep the PCE's path; SR hops only with an IPv4 or no NAI (RFC 8664
- * 5.2.1: a PCC may refuse NAI types it does not support). */
+ * 5.2.1: a PCC may refuse NAI types it does not support), SRv6 hops only
+ * with their SID (RFC 9603 5.2.1). */
 static int
 pcc_store_ero(struct pcc_lsp *l, const struct pcep_ero *ero)
 {
 	uint8_t	i;
 
 	for (i = 0; i < ero->n; i++)
-		if (ero->hop[i].kind == PCEP_SUBOBJ_SR &&
+		if ((ero->hop[i].kind == PCEP_SUBOBJ_SR &&
 		    ero->hop[i].nt != PCEP_NAI_ABSENT &&
 		    ero->hop[i].nt != PCEP_NAI_IPV4_NODE &&
-		    ero->hop[i].nt != PCEP_NAI_IPV4_ADJ)
-			return -1;
+		    ero->hop[i].nt != PCEP_NAI_IPV4_ADJ) ||
+		    (ero->hop[i].kind == PCEP_SUBOBJ_SRV6 &&
+		    (ero->hop[i].sr_flags & PCEP_SRV6_FLAG_S)))
+			return -1;	/* SRv6: we forward on SIDs only */
 	pcep_hops_store(&l->ero, &l->nhops, ero);
 	return 0;
 }
@@ -438,6 +505,28 @@ pcc_mirror_update(struct pcc *p, uint32_t slot, const struct pcep_ero *ero)
 	}
 }
 
+/*
+ * RFC 9604 5: a binding value in a PCUpd is the PCE's allocation for the
+ * LSP, reported from now on (R: back to ours); counted, and an item of
+ * the bsid phase once the report that carries it is sent.
+ */
+static void
+pcc_bsid_take(struct pcc *p, struct pcc_lsp *l, const struct pcep_lsp *lsp)
+{
+	if (!lsp->has_bsid)
+		return;
+	if (lsp->bsid.flags & PCEP_BSID_FLAG_R) {
+		free(l->bsid);
+		l->bsid = NULL;
+		return;
+	}
+	if (l->bsid == NULL)
+		l->bsid = xmalloc(sizeof(*l->bsid));
+	*l->bsid = lsp->bsid;
+	(*p->sim->c.bsids_allocated)++;
+	p->bsid_taken = 1;
+}
+
 static void
 pcc_update_one(void *pcc, const struct pcep_lsp_req *req)
 {
@@ -473,8 +562,12 @@ pcc_update_one(void *pcc, const struct pcep_lsp_req *req)
 	if (!(req->lsp.flags & PCEP_LSP_FLAG_D) &&
 	    !(l->flags & PCC_LSP_INITIATED))
 		l->flags &= (uint8_t)~PCC_LSP_DELEGATED;
+	pcc_bsid_take(p, l, &req->lsp);
 	pcc_report(p, slot, req->srp.srp_id, 0);
 	pcc_answered(p, PCCP_UPDATE);
+	if (p->bsid_taken)
+		pcc_answered(p, PCCP_BSID);
+	p->bsid_taken = 0;
 	pcc_deleg_updated(p, p->rx_ns);
 	pcc_mirror_update(p, slot, &req->ero);
 }

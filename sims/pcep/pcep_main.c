@@ -37,6 +37,8 @@ static const char pcep_usage[] =
 
 NB_DRIVER_LIST(pcep_nb_drivers, &pcep_nb_odl_driver);
 
+static void	pcep_md5_config(struct pcep_sim *);
+
 static int
 pcep_endpoint_row(void *base, const char *arg, char *err, size_t errlen)
 {
@@ -50,6 +52,9 @@ pcep_endpoint_row(void *base, const char *arg, char *err, size_t errlen)
 	((struct pcc_config *)base)->endpoint = ntohl(a.s_addr);
 	return 0;
 }
+
+static const char *const pcc_bsid_names[] = { "none", "mpls", "srv6",
+	NULL };
 
 #define PC	struct pcc_config
 #define EXPECT_MAX	(UINT64_MAX / 2)
@@ -69,6 +74,23 @@ static const struct opt pcep_rows[] = {
 	OPT_F("sr", PC, sr, 0,
 	    "segment routing paths: SR-ERO, PATH-SETUP-TYPE 1\n"
 	    "(RFC 8664)"),
+	OPT_F("srv6", PC, srv6, 0,
+	    "SRv6 paths: SRv6-ERO of End SIDs, PATH-SETUP-TYPE 3\n"
+	    "(RFC 9603)"),
+	OPT_E("association", "TYPE", PC, assoc, pcep_assoc_kind_names, 0,
+	    "report our LSPs in association groups (RFC 8697):\n"
+	    "none, path-protection (RFC 8745), disjoint\n"
+	    "(RFC 8800) or sr-policy"),
+	OPT_F("sr-policy", PC, sr_policy, 0,
+	    "SR policies: --association sr-policy and --sr,\n"
+	    "each group one policy (color, endpoint), its LSPs\n"
+	    "the candidate paths"),
+	OPT_U("association-size", "N", PC, assoc_size, 1, PCC_MAX_LSPS, 0,
+	    "LSPs per association group"),
+	OPT_E("binding-sid", "T", PC, bsid, pcc_bsid_names, 0,
+	    "each of our LSPs reports a binding SID (RFC 9604):\n"
+	    "none, mpls (label 24000 + i) or srv6\n"
+	    "(fc00:0:PCC::i+1)"),
 	PCEP_OFFER("db-version", db_version, "LSP-DB-VERSION (S flag, "
 	    "RFC 8232)"),
 	PCEP_OFFER("triggered-sync", triggered, "triggered "
@@ -91,6 +113,9 @@ static const struct opt pcep_rows[] = {
 	    .def = "N x M with --delegate, else no update\nphase"),
 	OPT_U("expect-initiates", "K", PC, expect_initiates, 0, EXPECT_MAX, 0,
 	    "the initiate phase waits for K creations"),
+	OPT_U("expect-bsids", "K", PC, expect_bsids, 0, EXPECT_MAX, 0,
+	    "the bsid phase waits for K binding SIDs the PCE\n"
+	    "allocated in PCUpds (RFC 9604; needs --delegate)"),
 	OPT_U("expect-removes", "K", PC, expect_removes, 0, EXPECT_MAX, 0,
 	    "the remove phase waits for K removals",
 	    .def = "--expect-initiates"),
@@ -101,6 +126,12 @@ static const struct opt pcep_rows[] = {
 	    "several PCEs: seconds the delegate's lost session\n"
 	    "may take to come back before the LSPs go to the\n"
 	    "next PCE up (RFC 8231 5.7.2)"),
+	OPT_P("md5-password", "[I-J=]P", PC, md5, struct tcp_md5_keys,
+	    tcp_md5_opt, 0,
+	    "TCP-MD5 key (RFC 2385, RFC 5440 10.2) of every PCC;\n"
+	    "I-J=P: of PCCs I to J (from 0), I-J=: none for\n"
+	    "them (repeatable, the last range wins)",
+	    .show = tcp_md5_show),
 	OPT_END
 };
 #undef PCEP_OFFER
@@ -122,6 +153,7 @@ pcep_config_defaults(struct pcc_config *cfg)
 	cfg->deadtimer = 255;		/* 4 x keepalive unless given */
 	cfg->hops = 3;
 	cfg->per_report = 1;
+	cfg->assoc_size = 2;
 	cfg->endpoint = 0xc0000201u;	/* 192.0.2.1 */
 	cfg->expect_updates = UINT64_MAX;
 	cfg->expect_removes = UINT64_MAX;
@@ -163,6 +195,7 @@ static const struct counter_row pcep_counter_rows[] = {
 	PCC_C(flaps, "flaps"),
 	PCC_C(not_delegated, "pcupd_not_delegated"),
 	PCC_C(redelegations, "lsps_redelegated"),
+	PCC_C(bsids_allocated, "bsids_allocated"),
 };
 #undef PCC_C
 
@@ -170,7 +203,7 @@ static const char *const pcep_phase_names[] = {
 	[PCCP_CONNECT] = "connect", [PCCP_SYNC] = "sync",
 	[PCCP_UPDATE] = "update", [PCCP_INITIATE] = "initiate",
 	[PCCP_REMOVE] = "remove", [PCCP_FLAP] = "flap",
-	[PCCP_FAILOVER] = "failover",
+	[PCCP_FAILOVER] = "failover", [PCCP_BSID] = "bsid",
 	"connect.p1", "connect.p2", "connect.p3", "connect.p4",
 	"nb_update", NB_PHASE_CONFIRM, NULL
 };
@@ -223,6 +256,7 @@ pcep_phases_init(struct pcep_sim *sim)
 	pcep_phase(sim, PCCP_REMOVE, cfg->expect_removes > 0,
 	    cfg->expect_removes);
 	pcep_phase(sim, PCCP_FLAP, cfg->flap_rate > 0, 0);
+	pcep_phase(sim, PCCP_BSID, cfg->expect_bsids > 0, cfg->expect_bsids);
 	phase_start(sim->ph[PCCP_CONNECT], now);
 	pcep_cluster_init(sim, now);
 	/* Started now so that it can time out; its window opens at the
@@ -336,6 +370,8 @@ pcep_after_sync(struct pcep_sim *sim, uint64_t now)
 
 	if (ph[PCCP_UPDATE] != NULL)
 		phase_start(ph[PCCP_UPDATE], now);
+	if (ph[PCCP_BSID] != NULL)
+		phase_start(ph[PCCP_BSID], now);
 	if (ph[PCCP_INITIATE] != NULL)
 		phase_start(ph[PCCP_INITIATE], now);
 	if (ph[PCCP_REMOVE] != NULL && phase_over(ph[PCCP_INITIATE]))
@@ -456,7 +492,7 @@ pcep_tick(void *arg, uint64_t now)
 	if (sim->nb != NULL && !pcep_tick_nb(sim, now))
 		goto out;
 	if (!phase_over(ph[PCCP_UPDATE]) || !phase_over(ph[PCCP_INITIATE]) ||
-	    !phase_over(ph[PCCP_REMOVE]))
+	    !phase_over(ph[PCCP_REMOVE]) || !phase_over(ph[PCCP_BSID]))
 		goto out;
 	if (ph[PCCP_FLAP] != NULL && !phase_over(ph[PCCP_FLAP])) {
 		pcep_tick_flap(sim, now);
@@ -518,10 +554,29 @@ pcep_check(struct pcep_sim *sim, const struct run_opts *ro)
 		    (uint64_t)cfg->pccs * cfg->lsps : 0;
 	if (cfg->expect_removes == UINT64_MAX)
 		cfg->expect_removes = cfg->expect_initiates;
+	if (cfg->expect_bsids > 0 && !cfg->delegate)
+		cli_die(ro, "--expect-bsids needs --delegate (the PCE "
+		    "allocates in PCUpds)");
 	if ((cfg->expect_initiates > 0 || cfg->expect_removes > 0) &&
 	    !cfg->initiate)
 		cli_die(ro, "--expect-initiates and --expect-removes need "
 		    "--pce-initiated");
+}
+
+/* --sr-policy is --association sr-policy with SR paths (SRv6 ones with
+ * --srv6); --sr and --srv6 exclude each other. */
+static void
+pcep_assoc_check(struct pcc_config *cfg, const struct run_opts *ro)
+{
+	if (cfg->sr && cfg->srv6)
+		cli_die(ro, "--sr and --srv6: one path setup type");
+	if (!cfg->sr_policy)
+		return;
+	if (cfg->assoc != PCEP_AK_NONE && cfg->assoc != PCEP_AK_SR_POLICY)
+		cli_die(ro, "--sr-policy is --association sr-policy: not with "
+		    "--association %s", pcep_assoc_kind_names[cfg->assoc]);
+	cfg->assoc = PCEP_AK_SR_POLICY;
+	cfg->sr = !cfg->srv6;		/* SR policies over SRv6 too */
 }
 
 /* The northbound options together (exit 2 when bad); after the sources,
@@ -569,6 +624,20 @@ pcep_pool_config(struct pcep_sim *sim, const struct run_opts *ro)
 	    1u << EP_TCP, "PCCs connect to the PCE over plain TCP: "
 	    "tcp:IP:PORT, no PCEPS", "PCCs connect to each PCE over plain "
 	    "TCP: tcp:IP:PORT,tcp:IP:PORT, no PCEPS", sim->cfg.pccs);
+	pcep_md5_config(sim);
+}
+
+/* --md5-password: every PCE's pool keys its PCCs' connects (the pool
+ * asks tcp_md5_key_of() with the PCC's number, the same for each PCE). */
+static void
+pcep_md5_config(struct pcep_sim *sim)
+{
+	unsigned	k;
+
+	if (!tcp_md5_any(&sim->cfg.md5))
+		return;
+	for (k = 0; k < sim->cfg.n_pce; k++)
+		sim->pcfg[k].md5 = &sim->cfg.md5;
 }
 
 /*
@@ -629,6 +698,7 @@ pcep_main(int argc, char **argv)
 	    sizeof(groups[0]), &ro, pcep_usage);
 	log_init("sbsim", ro.verbose);
 	pcep_check(sim, &ro);
+	pcep_assoc_check(cfg, &ro);
 	/* --source, or 127.1.0.0/16 towards a loopback PCE: the PCE tells
 	 * PCCs apart by address (a second session from one address is
 	 * PCErr 9, RFC 5440 7.15). */

@@ -169,9 +169,22 @@ pcc_send_open(struct pcc *p)
 		o.has_sr = 1;
 		o.msd = PCEP_ERO_MAX;
 	}
+	if (cfg->srv6) {
+		/* RFC 9603 4.1: PST 3 and SRv6-PCE-CAPABILITY (not with
+		 * --sr: pcep_main.c refuses both). */
+		o.n_pst = 2;
+		o.pst[0] = PCEP_PST_RSVP_TE;
+		o.pst[1] = PCEP_PST_SRV6;
+		o.has_srv6 = 1;
+	}
 	if (cfg->db_version) {
 		o.has_db_version = 1;
 		o.db_version = p->db_version;
+	}
+	if (cfg->assoc != PCEP_AK_NONE) {
+		/* RFC 8697 6.1: the types we will use. */
+		o.n_assoc_types = 1;
+		o.assoc_types[0] = pcep_assoc_kind_type(cfg->assoc);
 	}
 	pcep_open_encode(w, &o);
 	pcc_send(p, w, 1);

@@ -17,6 +17,7 @@
 #include <event2/http.h>
 
 #include "log.h"
+#include "pcep_assoc.h"
 #include "pcep_ctl.h"
 #include "pcep_restconf.h"
 #include "rc_topology.h"
@@ -152,7 +153,12 @@ pr_hop(struct doc_writer *w, const struct pcep_hop_rec *h)
 
 	doc_entry(w);
 	pr_leaf_bool(w, "loose", h->loose);
-	if (h->kind == PCEP_SUBOBJ_SR) {
+	if (h->kind == PCEP_SUBOBJ_SRV6) {
+		/* RFC 9603's SRv6-ERO: its SID and endpoint behavior. */
+		inet_ntop(AF_INET6, h->sid6, ip, sizeof(ip));
+		doc_leaf_str(w, "srv6-sid", ip);
+		doc_leaf_uint(w, "endpoint-behavior", h->behavior);
+	} else if (h->kind == PCEP_SUBOBJ_SR) {
 		/* odl-pcep-segment-routing's sr-subobject. */
 		pr_leaf(w, &sr_mod, "sid-type", h->nt == PCEP_NAI_IPV4_ADJ ?
 		    "ipv4-adjacency" : "ipv4-node-id", 1);
@@ -173,6 +179,28 @@ pr_hop(struct doc_writer *w, const struct pcep_hop_rec *h)
 		doc_leaf_str(w, "ip-prefix", ip);
 		doc_end(w);
 	}
+	doc_end(w);
+}
+
+/* TE-PATH-BINDING (RFC 9604): its binding type and value. */
+static void
+pr_bsid(struct doc_writer *w, const struct pcep_bsid *b)
+{
+	char	buf[INET6_ADDRSTRLEN];
+
+	doc_container(w, NULL, "te-path-binding");
+	doc_leaf_uint(w, "binding-type", b->bt);
+	if (b->bt == PCEP_BT_MPLS_LABEL)
+		doc_leaf_uint(w, "mpls-label", b->value >> PCEP_SR_LABEL_SHIFT);
+	else if (b->bt == PCEP_BT_MPLS_LSE)
+		doc_leaf_uint(w, "mpls-label-stack-entry", b->value);
+	else {
+		inet_ntop(AF_INET6, b->sid, buf, sizeof(buf));
+		doc_leaf_str(w, "srv6-sid", buf);
+	}
+	if (b->bt == PCEP_BT_SRV6_BEHAVIOR)
+		doc_leaf_uint(w, "srv6-endpoint-behavior",
+		    (uint32_t)b->behavior[2] << 8 | b->behavior[3]);
 	doc_end(w);
 }
 
@@ -203,6 +231,91 @@ pr_lsp_tlvs(struct doc_writer *w, const struct pcep_ctl_lsp *l)
 	if (l->has_dbv) {
 		doc_container(w, NULL, "lsp-db-version");
 		doc_leaf_uint(w, "lsp-db-version-value", l->dbv);
+		doc_end(w);
+	}
+	if (l->bsid != NULL)
+		pr_bsid(w, l->bsid);
+	doc_end(w);
+}
+
+/* An address of an ASSOCIATION object (network order, af 4 or 6). */
+static void
+pr_addr(struct doc_writer *w, const char *name, uint8_t af,
+    const uint8_t *a)
+{
+	char	buf[INET6_ADDRSTRLEN];
+
+	inet_ntop(af == 6 ? AF_INET6 : AF_INET, a, buf, sizeof(buf));
+	doc_leaf_str(w, name, buf);
+}
+
+/* The SR policy and candidate path of an SR policy association. */
+static void
+pr_sr_policy(struct doc_writer *w, const struct pcep_assoc *a)
+{
+	static const uint8_t	zero[12];
+
+	doc_container(w, NULL, "sr-policy");
+	if (a->has_color) {
+		doc_leaf_uint(w, "color", a->color);
+		pr_addr(w, "endpoint", a->ep_af, a->ep);
+	}
+	if (a->pol_name != NULL)
+		doc_leaf_str(w, "policy-name", a->pol_name);
+	if (a->cp_name != NULL)
+		doc_leaf_str(w, "candidate-path-name", a->cp_name);
+	if (a->has_pref)
+		doc_leaf_uint(w, "preference", a->pref);
+	if (a->has_cpath_id) {
+		doc_leaf_uint(w, "protocol-origin", a->origin);
+		doc_leaf_uint(w, "originator-asn", a->orig_asn);
+		/* An IPv4 originator sits in the low 32 bits. */
+		if (memcmp(a->orig_addr, zero, 12) == 0)
+			pr_addr(w, "originator-address", 4, a->orig_addr + 12);
+		else
+			pr_addr(w, "originator-address", 6, a->orig_addr);
+		doc_leaf_uint(w, "discriminator", a->discriminator);
+	}
+	doc_end(w);
+}
+
+/*
+ * An LSP's association groups (RFC 8697), keyed as ietf-pcep's
+ * association-list (type, id, source), with each type's TLVs.
+ */
+static void
+pr_assoc(struct doc_writer *w, const struct pcep_ctl_lsp *l)
+{
+	const struct pcep_assoc	*a;
+	uint8_t			 i;
+
+	if (l->n_assoc == 0)
+		return;
+	doc_list(w, NULL, "association-list");
+	for (i = 0; i < l->n_assoc; i++) {
+		a = &l->assoc[i];
+		doc_entry(w);
+		doc_leaf_uint(w, "type", a->type);
+		doc_leaf_str(w, "type-name", pcep_assoc_type_name(a->type));
+		doc_leaf_uint(w, "id", a->id);
+		pr_addr(w, "source", a->af, a->src);
+		if (a->has_prot) {
+			doc_container(w, NULL, "path-protection");
+			pr_leaf_bool(w, "protecting", a->prot & PCEP_PROT_P);
+			pr_leaf_bool(w, "secondary", a->prot & PCEP_PROT_S);
+			doc_leaf_uint(w, "protection-type",
+			    a->prot >> PCEP_PROT_PT_SHIFT);
+			doc_end(w);
+		}
+		if (a->has_disjoint) {
+			doc_container(w, NULL, "disjointness");
+			pr_leaf_bool(w, "link-diverse", a->disjoint & PCEP_DISJ_L);
+			pr_leaf_bool(w, "node-diverse", a->disjoint & PCEP_DISJ_N);
+			pr_leaf_bool(w, "srlg-diverse", a->disjoint & PCEP_DISJ_S);
+			doc_end(w);
+		}
+		if (a->has_color || a->pol_name != NULL || a->has_pref)
+			pr_sr_policy(w, a);
 		doc_end(w);
 	}
 	doc_end(w);
@@ -241,6 +354,7 @@ pr_reported_lsp(struct doc_writer *w, const struct pcep_ctl_lsp *l)
 	doc_container(w, NULL, "path-setup-type");
 	doc_leaf_uint(w, "pst", l->pst);
 	doc_end(w);
+	pr_assoc(w, l);
 	doc_end(w);		/* path entry */
 	doc_end(w);		/* path list */
 	doc_end(w);		/* reported-lsp entry */

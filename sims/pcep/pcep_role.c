@@ -34,6 +34,11 @@ static const struct opt pcer_rows[] = {
 	OPT_D("pcep-timeout", "S", R, pce.op_timeout, 0.1, 86400, O,
 	    "how long an update-lsp, add-lsp or remove-lsp\n"
 	    "waits for the PCC"),
+	OPT_S("pcep-md5-password", "P", R, pce.md5, O,
+	    "TCP-MD5 key (RFC 2385) of every PCC"),
+	OPT_F("pcep-bsid-alloc", R, pce.bsid_alloc, O,
+	    "an LSP's first PCUpd carries a binding label the\n"
+	    "PCE allocated (RFC 9604, from 500000)"),
 	OPT_END
 };
 #undef R
@@ -105,10 +110,18 @@ pcer_summary(void *cfg)
 		    &s->update_latency, 99));
 	ctl_print_figures(", # update errors, # PCInitiates sent, # removals "
 	    "sent, # PCErrs sent, # received, # bad messages, # second "
-	    "sessions refused\n",
+	    "sessions refused",
 	    (const uint64_t[]){ s->update_errors, s->initiates_sent,
 	    s->removes_sent, s->pcerr_sent, s->pcerr_received,
 	    s->bad_messages, s->second_sessions }, 7);
+	ctl_print_figures(", associations: # path protection, # disjoint, "
+	    "# SR policy, # of unsupported types, # skipped",
+	    (const uint64_t[]){ s->assoc_protection, s->assoc_disjoint,
+	    s->assoc_sr_policy, s->assoc_unsupported, s->assoc_skipped }, 5);
+	ctl_print_figures(", binding SIDs: # MPLS, # SRv6, # skipped, # "
+	    "allocated, # confirmed\n",
+	    (const uint64_t[]){ s->bsid_mpls, s->bsid_srv6, s->bsid_skipped,
+	    s->bsids_allocated, s->bsids_confirmed }, 5);
 }
 
 /* PCC sessions up now (ctl_devlog_tick()). */

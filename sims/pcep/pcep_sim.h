@@ -11,12 +11,14 @@
 #include <stdint.h>
 
 #include "metrics.h"
+#include "pcep_assoc.h"
 #include "pcep_codec.h"
 #include "pcep_deleg.h"
 #include "pcep_nb.h"
 #include "pcep_sess.h"
 #include "pool.h"
 #include "rxstamp.h"
+#include "tcp_md5.h"
 #include "txack.h"
 #include "ut.h"
 #include "fault.h"
@@ -38,6 +40,7 @@ enum pcc_phase {
 	PCCP_REMOVE,
 	PCCP_FLAP,
 	PCCP_FAILOVER,		/* several PCEs: the delegate lost */
+	PCCP_BSID,		/* binding SIDs the PCE allocated */
 	PCCP_MAX,
 };
 
@@ -47,6 +50,11 @@ struct pcc_config {
 	int		 delegate;	/* D flag on our LSPs */
 	int		 initiate;	/* offer I (RFC 8281) */
 	int		 sr;		/* SR-ERO and PST 1 (RFC 8664) */
+	int		 srv6;		/* SRv6-ERO and PST 3 (RFC 9603) */
+	int		 assoc;		/* enum pcep_assoc_kind (RFC 8697) */
+	int		 sr_policy;	/* --sr-policy: assoc SR policy, sr */
+	uint32_t	 assoc_size;	/* LSPs per association group */
+	int		 bsid;		/* enum pcc_bsid_kind (RFC 9604) */
 	int		 db_version;	/* offer S (RFC 8232) */
 	int		 triggered;	/* offer T */
 	int		 delta;		/* offer D */
@@ -58,14 +66,23 @@ struct pcc_config {
 	uint64_t	 expect_updates;
 	uint64_t	 expect_initiates;
 	uint64_t	 expect_removes;
+	uint64_t	 expect_bsids;	/* PCE-allocated binding SIDs */
 	double		 flap_rate;	/* PCCs per second, 0: none */
 	double		 flap_seconds;
 	double		 redelegate_s;	/* Redelegation Timeout (8231 5.7.2) */
 	unsigned	 n_pce;		/* --controller EP,EP,...: 1..4 */
+	struct tcp_md5_keys md5;	/* --md5-password, by PCC number */
 	/* update-lsp for every LSP through the controller's northbound. */
 	struct nb_opts	 nb;		/* nb.url: --northbound */
 	unsigned	 nb_given;	/* NB_GIVEN_* */
 	struct pcep_nb_ctx nb_ctx;
+};
+
+/* --binding-sid: what our LSPs report in TE-PATH-BINDING. */
+enum pcc_bsid_kind {
+	PCC_BSID_NONE,
+	PCC_BSID_MPLS,		/* BT 0: label 24000 + slot */
+	PCC_BSID_SRV6,		/* BT 2: fc00:0:PCC::slot+1 */
 };
 
 struct pcc_counters {
@@ -82,6 +99,7 @@ struct pcc_counters {
 	uint64_t	*flaps;
 	uint64_t	*not_delegated;	/* PCUpds refused: 19/1 */
 	uint64_t	*redelegations;	/* LSPs delegated to a next PCE */
+	uint64_t	*bsids_allocated;	/* taken from PCUpds (RFC 9604) */
 };
 
 /*
@@ -100,6 +118,7 @@ struct pcc_lsp {
 	uint32_t	 ep;		/* endpoint; 0: the configured one */
 	struct pcep_hop_rec	*ero;		/* NULL: the generated path */
 	char		*name;		/* PCE-initiated only */
+	struct pcep_bsid	*bsid;	/* the PCE's allocation, NULL: ours */
 };
 
 /* A PCE-initiated LSP's name: its own entry, because the slots move
@@ -133,6 +152,7 @@ struct pcc {
 	uint8_t		 synced;	/* end-of-sync sent */
 	uint8_t		 counted_sync;	/* counted in sim->synced */
 	uint8_t		 flapping;	/* closed by the flap phase */
+	uint8_t		 bsid_taken;	/* the PCUpd in hand carried one */
 	uint8_t		 ka_peer;	/* the PCE's keepalive */
 	uint8_t		 dead_peer;	/* the PCE's dead timer */
 	uint8_t		 ka_ours;	/* ours, maybe renegotiated */

@@ -1,7 +1,10 @@
 /*
  * PCEP wire constants: RFC 5440 (base), RFC 8231 (stateful), RFC 8281
  * (PCE-initiated), RFC 8232 (synchronization optimizations), RFC 8408
- * (path setup type), RFC 8664 (segment routing).  Numbers from the IANA
+ * (path setup type), RFC 8664 (segment routing), RFC 8697 (association
+ * groups) with RFC 8745 (path protection), RFC 8800 (disjointness) and
+ * the SR policy association (draft-ietf-pce-segment-routing-policy-cp),
+ * RFC 9604 (binding SIDs), RFC 9603 (SRv6).  Numbers from the IANA
  * "Path Computation Element Protocol (PCEP) Numbers" registry.
  */
 #ifndef SBSIM_PCEP_WIRE_H
@@ -54,12 +57,15 @@
 #define PCEP_OC_CLOSE		15
 #define PCEP_OC_LSP		32	/* RFC 8231 7.3 */
 #define PCEP_OC_SRP		33	/* RFC 8231 7.2 */
+#define PCEP_OC_ASSOCIATION	40	/* RFC 8697 6.1 */
 
 #define PCEP_OT_DEFAULT		1	/* the only type of most classes */
 #define PCEP_OT_ENDPOINTS_IPV4	1
 #define PCEP_OT_ENDPOINTS_IPV6	2
 #define PCEP_OT_BW_REQUESTED	1
 #define PCEP_OT_BW_REOPT	2
+#define PCEP_OT_ASSOC_IPV4	1
+#define PCEP_OT_ASSOC_IPV6	2
 
 /* Fixed object bodies (after the object header). */
 #define PCEP_OPEN_BODY_LEN	4	/* Ver/Flags, Keepalive, Dead, SID */
@@ -73,6 +79,10 @@
 #define PCEP_CLOSE_BODY_LEN	4	/* Reserved(16) Flags Reason */
 #define PCEP_SRP_BODY_LEN	8	/* Flags, SRP-ID-number */
 #define PCEP_LSP_BODY_LEN	4	/* PLSP-ID(20) Flags(12) */
+/* ASSOCIATION (RFC 8697 6.1): Reserved(16) Flags(16) | Type(16) ID(16) |
+ * Association Source (4 or 16 bytes), then TLVs. */
+#define PCEP_ASSOC_FIXED_LEN	8
+#define PCEP_ASSOC_FLAG_R	0x0001	/* removal */
 
 /* OPEN object (RFC 5440 7.3). */
 #define PCEP_OPEN_VER_SHIFT	5
@@ -126,8 +136,26 @@
 #define PCEP_TLV_LSP_DB_VERSION	23	/* RFC 8232 4.1 */
 #define PCEP_TLV_SPEAKER_ID	24	/* RFC 8232 4.1.1 */
 #define PCEP_TLV_SR_PCE_CAP	26	/* RFC 8664 4.1.2 */
+#define PCEP_TLV_SRV6_PCE_CAP	27	/* RFC 9603 4.1.1, in PST-CAP */
 #define PCEP_TLV_PST		28	/* RFC 8408 4 */
 #define PCEP_TLV_PST_CAP	34	/* RFC 8408 3 */
+#define PCEP_TLV_EXT_ASSOC_ID	31	/* RFC 8697 6.1.4 */
+#define PCEP_TLV_TE_PATH_BINDING 55	/* RFC 9604 4 */
+#define PCEP_TLV_ASSOC_TYPES	35	/* RFC 8697 6.1: ASSOC-Type-List */
+#define PCEP_TLV_PATH_PROT	38	/* RFC 8745 3.2 */
+#define PCEP_TLV_DISJOINT_CFG	46	/* RFC 8800 5.2 */
+/* SR policy association (draft-ietf-pce-segment-routing-policy-cp, the
+ * IANA code points): color and endpoint in EXTENDED-ASSOCIATION-ID. */
+#define PCEP_TLV_SRPOL_NAME	56
+#define PCEP_TLV_SRPOL_CPATH_ID	57
+#define PCEP_TLV_SRPOL_CP_NAME	58
+#define PCEP_TLV_SRPOL_PREF	59
+/* The same TLVs as FRR's pceplib sends them (draft-barth-pce-segment-
+ * routing-policy-cp-04, association type 65535): decoded, never sent. */
+#define PCEP_TLV_SRPOL_ID_OLD	60	/* color, endpoint */
+#define PCEP_TLV_SRPOL_NAME_OLD	61
+#define PCEP_TLV_SRPOL_CPID_OLD	62
+#define PCEP_TLV_SRPOL_PREF_OLD	63
 
 #define PCEP_STATEFUL_CAP_LEN	4
 #define PCEP_IPV4_LSP_IDS_LEN	16
@@ -137,6 +165,38 @@
 #define PCEP_SR_PCE_CAP_LEN	4	/* Reserved(16) Flags MSD */
 #define PCEP_PST_LEN		4	/* Reserved(24) PST */
 #define PCEP_PST_CAP_FIXED_LEN	4	/* Reserved(24) Num-of-PSTs */
+#define PCEP_PATH_PROT_LEN	4	/* PT(6) Flags(24) S P */
+#define PCEP_DISJOINT_CFG_LEN	4	/* Flags(32) */
+#define PCEP_SRPOL_CPATH_ID_LEN	28	/* Origin, ASN, Address(16), Disc. */
+#define PCEP_SRPOL_PREF_LEN	4
+
+/* TE-PATH-BINDING (RFC 9604 4): BT(8) Flags(8) Reserved(16) | value. */
+#define PCEP_BSID_FIXED_LEN	4
+#define PCEP_BSID_FLAG_R	0x80	/* removal */
+#define PCEP_BT_MPLS_LABEL	0	/* 20-bit label, in a 32-bit word */
+#define PCEP_BT_MPLS_LSE	1	/* a whole label stack entry */
+#define PCEP_BT_SRV6		2	/* SRv6 SID */
+#define PCEP_BT_SRV6_BEHAVIOR	3	/* SRv6 SID, behavior, structure */
+#define PCEP_SRV6_SID_LEN	16
+#define PCEP_SRV6_BEHAVIOR_LEN	8	/* Reserved(16) Behavior(16) LB LN F A */
+
+/* Association types (RFC 8697 section 8.1, IANA). */
+#define PCEP_ASSOC_T_PROTECTION	1	/* RFC 8745 */
+#define PCEP_ASSOC_T_DISJOINT	2	/* RFC 8800 */
+#define PCEP_ASSOC_T_SR_POLICY	6	/* SR policy (IANA) */
+#define PCEP_ASSOC_T_SR_POL_OLD	65535	/* FRR's, draft-barth-...-04 */
+
+/* PATH-PROTECTION-ASSOCIATION TLV (RFC 8745 3.2). */
+#define PCEP_PROT_P		0x00000001	/* protecting LSP */
+#define PCEP_PROT_S		0x00000002	/* secondary LSP */
+#define PCEP_PROT_PT_SHIFT	26		/* LSP Protection Type */
+#define PCEP_PROT_PT_1PLUS1_UNI	0x08		/* RFC 4872 14.1 */
+/* DISJOINTNESS-CONFIGURATION TLV (RFC 8800 5.2). */
+#define PCEP_DISJ_L		0x01		/* link */
+#define PCEP_DISJ_N		0x02		/* node */
+#define PCEP_DISJ_S		0x04		/* SRLG */
+/* SRPOLICY-CPATH-ID's Protocol-Origin: configured at the headend. */
+#define PCEP_SRPOL_ORIGIN_CONFIG	30
 
 /* STATEFUL-PCE-CAPABILITY flags (RFC 8231, 8281, 8232). */
 #define PCEP_STATEFUL_U		0x01	/* LSP update */
@@ -153,6 +213,7 @@
 /* Path setup types (RFC 8408, RFC 8664). */
 #define PCEP_PST_RSVP_TE	0
 #define PCEP_PST_SR		1
+#define PCEP_PST_SRV6		3	/* RFC 9603 4.1 */
 
 /* ERO subobjects (RFC 3209 4.3.3, RFC 8664 4.3.1): L(1) Type(7) Length. */
 #define PCEP_SUBOBJ_HDR_LEN	2
@@ -162,6 +223,7 @@
 #define PCEP_SUBOBJ_IPV4	1
 #define PCEP_SUBOBJ_IPV6	2
 #define PCEP_SUBOBJ_SR		36
+#define PCEP_SUBOBJ_SRV6	40	/* RFC 9603 4.3.1 */
 #define PCEP_SUBOBJ_IPV4_LEN	8	/* hdr, address, prefix len, flags */
 
 /* SR-ERO: NT(4) Flags(12) after the subobject header. */
@@ -174,6 +236,16 @@
 #define PCEP_SR_FIXED_LEN	4	/* subobject header, NT and flags */
 #define PCEP_SR_SID_LEN		4
 #define PCEP_SR_LABEL_SHIFT	12	/* label in the SID's top 20 bits */
+
+/* SRV6-ERO (RFC 9603 4.3.1): NT(4) Flags(12) | Reserved(16) Behavior(16)
+ * | SID (16, unless S) | NAI (unless F) | SID Structure (8, when T). */
+#define PCEP_SRV6_FLAG_S	0x001	/* SID absent */
+#define PCEP_SRV6_FLAG_F	0x002	/* NAI absent */
+#define PCEP_SRV6_FLAG_T	0x004	/* SID structure present */
+#define PCEP_SRV6_FLAG_V	0x008	/* verify the SID */
+#define PCEP_SRV6_FIXED_LEN	6	/* after the subobject header */
+#define PCEP_SRV6_STRUCT_LEN	8
+#define PCEP_SRV6_END		1	/* RFC 8986 End behavior */
 
 /* NAI types (RFC 8664 4.3.1). */
 #define PCEP_NAI_ABSENT		0

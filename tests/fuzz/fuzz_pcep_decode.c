@@ -181,6 +181,61 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 #define IP(a, b, c, d)	((uint32_t)(a) << 24 | (b) << 16 | (c) << 8 | (d))
 
+/* An SR policy association on the first request, a path protection one
+ * (IPv6) on the second (RFC 8697, RFC 8745), and a binding SID each. */
+static void
+fz_seed_assoc(struct pcep_lsp_req *q)
+{
+	struct pcep_assoc	*a = &q[0].assoc[0], *p = &q[1].assoc[0];
+
+	q[0].n_assoc = q[1].n_assoc = 1;
+	a->af = 4;
+	a->type = PCEP_ASSOC_T_SR_POLICY;
+	a->id = 1;
+	a->has_color = 1;
+	a->color = 5;
+	a->ep_af = 4;
+	a->pol_name = "pol";
+	a->pol_name_len = 3;
+	a->cp_name = "cp";
+	a->cp_name_len = 2;
+	a->has_cpath_id = 1;
+	a->has_pref = 1;
+	a->pref = 100;
+	p->af = 6;
+	p->type = PCEP_ASSOC_T_PROTECTION;
+	p->has_prot = 1;
+	p->prot = PCEP_PROT_P;
+	/* Binding SIDs (RFC 9604): an MPLS label, an SRv6 SID with its
+	 * behavior. */
+	q[0].lsp.has_bsid = 1;
+	q[0].lsp.bsid.value = 24000u << PCEP_SR_LABEL_SHIFT;
+	q[1].lsp.has_bsid = 1;
+	q[1].lsp.bsid.bt = PCEP_BT_SRV6_BEHAVIOR;
+	q[1].lsp.bsid.sid[0] = 0xfc;
+	q[1].lsp.bsid.behavior[3] = 48;
+}
+
+/* An SRv6 path (RFC 9603): a SID-only hop and one with an IPv6 node NAI
+ * and the SID structure. */
+static void
+fz_seed_srv6(struct pcep_lsp_req *q)
+{
+	static const uint8_t	sid[16] = { 0xfc, [15] = 1 };
+	struct pcep_hop		*h = &q->ero.hop[1];
+
+	q->srp.has_pst = 1;
+	q->srp.pst = PCEP_PST_SRV6;
+	q->ero.n = 2;
+	pcep_hop_srv6(&q->ero.hop[0], sid, PCEP_SRV6_END);
+	pcep_hop_srv6(h, sid, 48);
+	h->nt = PCEP_NAI_IPV6_NODE;
+	h->sr_flags = PCEP_SRV6_FLAG_T;
+	h->nai_len = 16;
+	h->nai[0] = 0x20;
+	h->sid_struct[0] = 32;
+}
+
 /* Seeds: one message of every kind the encoders build. */
 static void
 fz_seeds(struct wbuf *w)
@@ -201,6 +256,9 @@ fz_seeds(struct wbuf *w)
 	op.msd = 10;
 	op.has_db_version = 1;
 	op.db_version = 1;
+	op.n_assoc_types = 2;
+	op.assoc_types[0] = PCEP_ASSOC_T_PROTECTION;
+	op.assoc_types[1] = PCEP_ASSOC_T_SR_POLICY;
 	pcep_open_encode(w, &op);
 	pcep_keepalive_encode(w);
 	memset(q, 0, sizeof(q));
@@ -226,8 +284,10 @@ fz_seeds(struct wbuf *w)
 	q[1].ero.n = 2;
 	pcep_hop_sr_ipv4(&q[1].ero.hop[0], 16, IP(10, 0, 0, 2), 0, 0);
 	pcep_hop_sr_ipv4(&q[1].ero.hop[1], 17, 1, 2, 1);
+	fz_seed_assoc(q);
 	pcep_reqs_encode(w, PCEP_MSG_PCRPT, q, 2);
 	pcep_eos_encode(w);
+	fz_seed_srv6(&q[0]);
 	q[0].has_srp = 1;
 	pcep_reqs_encode(w, PCEP_MSG_PCUPD, q, 1);
 	pcep_reqs_encode(w, PCEP_MSG_PCINITIATE, &q[1], 1);

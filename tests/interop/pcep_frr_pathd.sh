@@ -7,6 +7,8 @@
 # and its end-of-sync; the PCE shows it in pcep-topology as OpenDaylight
 # would; an add-lsp through RESTCONF (PCInitiate) gets its answer from
 # pathd, whichever it is (a PCRpt, or a PCErr in the RPC's output).
+# With MD5KEY set (pcep_frr_pathd_md5.sh) the session runs over TCP-MD5
+# (RFC 2385): pathd's "tcp-md5-auth" and --pcep-md5-password.
 . "$(dirname "$0")/../lib.sh"
 [ -x "$PY" ] || skip "$PY is not installed"
 need ss
@@ -41,7 +43,8 @@ segment-routing
    exit
    pce PCE1
     config G1
-    address ip 127.0.0.1 port $PP
+    address ip 127.0.0.1 port $PP${MD5KEY:+
+    tcp-md5-auth $MD5KEY}
     pce-initiated
    exit
    pcc
@@ -67,7 +70,8 @@ done
 [ -S "$D/zserv.api" ] || skip "zebra does not start here: $(tail -3 "$TMPD/zebra.log")"
 
 start_bg "$TMPD/ctl.log" "$SBSIM" controller --pcep ptcp:$PP:127.0.0.1 \
-    --restconf 127.0.0.1:$RP --pcep-timeout 5 -v
+    --restconf 127.0.0.1:$RP --pcep-timeout 5 -v \
+    ${MD5KEY:+--pcep-md5-password "$MD5KEY"}
 ctl=$LAST_PID
 wait_listen "$PP" && wait_listen "$RP" || fail "controller did not listen"
 start_bg "$TMPD/pathd.log" $FRR/pathd -M pathd_pcep $frr_opts \

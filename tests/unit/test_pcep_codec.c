@@ -749,6 +749,382 @@ test_malformed(void)
 	CHECK_ERR(e, 10, 11, "SR-ERO shorter than its NAI");
 }
 
+/* ---- ASSOCIATION (RFC 8697, 8745, SR policy) ---- */
+
+#define ASSOC_SR							\
+	"28 10 00 58 "		/* ASSOCIATION IPv4, length 88 */	\
+	"00 00 00 00 "		/* reserved, flags */			\
+	"00 06 00 07 "		/* type 6 SR policy, ID 7 */		\
+	"c0 00 02 0b "		/* source 192.0.2.11 */			\
+	"00 1f 00 08 "		/* EXTENDED-ASSOCIATION-ID, 8 */	\
+	"00 00 00 64 "		/* color 100 */				\
+	"c0 00 02 01 "		/* endpoint 192.0.2.1 */		\
+	"00 38 00 05 "		/* SRPOLICY-POL-NAME, 5 */		\
+	"70 6f 6c 2d 31 00 00 00 " /* "pol-1", padding */		\
+	"00 39 00 1c "		/* SRPOLICY-CPATH-ID, 28 */		\
+	"1e 00 00 00 "		/* origin 30 (configuration) */		\
+	"00 00 fd e8 "		/* originator ASN 65000 */		\
+	"00 00 00 00 00 00 00 00 00 00 00 00 c0 00 02 0b " /* address */ \
+	"00 00 00 02 "		/* discriminator 2 */			\
+	"00 3a 00 04 "		/* SRPOLICY-CPATH-NAME, 4 */		\
+	"63 70 2d 32 "		/* "cp-2" */				\
+	"00 3b 00 04 "		/* SRPOLICY-CPATH-PREFERENCE, 4 */	\
+	"00 00 00 c8 "		/* 200 */
+
+#define ASSOC_PROT6							\
+	"28 20 00 24 "		/* ASSOCIATION IPv6, length 36 */	\
+	"00 00 00 01 "		/* reserved, flags R */			\
+	"00 01 00 03 "		/* type 1 path protection, ID 3 */	\
+	"20 01 0d b8 00 00 00 00 00 00 00 00 00 00 00 01 " /* 2001:db8::1 */ \
+	"00 26 00 04 "		/* PATH-PROTECTION-ASSOCIATION, 4 */	\
+	"20 00 00 01 "		/* PT 1+1 unidirectional, P */
+
+#define LSP_UP_D	"20 12 00 08 00 00 10 11 "	/* PLSP-ID 1, UP, D */
+
+static void
+fill_assoc(struct pcep_lsp_req *q)
+{
+	static const uint8_t six[16] = { 0x20, 0x01, 0x0d, 0xb8,
+	    [15] = 1 };
+	struct pcep_assoc	*a = &q->assoc[0], *p = &q->assoc[1];
+
+	memset(q, 0, sizeof(*q));
+	q->lsp.plsp_id = 1;
+	q->lsp.flags = PCEP_LSP_FLAG_D;
+	q->lsp.oper = PCEP_OPER_UP;
+	q->n_assoc = 2;
+	a->af = 4;
+	a->type = PCEP_ASSOC_T_SR_POLICY;
+	a->id = 7;
+	memcpy(a->src, "\xc0\x00\x02\x0b", 4);
+	a->has_color = 1;
+	a->color = 100;
+	a->ep_af = 4;
+	memcpy(a->ep, "\xc0\x00\x02\x01", 4);
+	a->pol_name = "pol-1";
+	a->pol_name_len = 5;
+	a->has_cpath_id = 1;
+	a->origin = PCEP_SRPOL_ORIGIN_CONFIG;
+	a->orig_asn = 65000;
+	memcpy(a->orig_addr + 12, "\xc0\x00\x02\x0b", 4);
+	a->discriminator = 2;
+	a->cp_name = "cp-2";
+	a->cp_name_len = 4;
+	a->has_pref = 1;
+	a->pref = 200;
+	p->af = 6;
+	p->removal = 1;
+	p->type = PCEP_ASSOC_T_PROTECTION;
+	p->id = 3;
+	memcpy(p->src, six, 16);
+	p->has_prot = 1;
+	p->prot = PCEP_PROT_PT_1PLUS1_UNI << PCEP_PROT_PT_SHIFT | PCEP_PROT_P;
+	q->has_ero = 1;
+	q->ero.n = 1;
+	q->ero.hop[0].kind = PCEP_SUBOBJ_IPV4;
+	q->ero.hop[0].addr = IP(10, 0, 0, 5);
+	q->ero.hop[0].prefix_len = 32;
+}
+
+static void
+check_assoc_sr(const struct pcep_assoc *a)
+{
+	CHECK(a->af == 4 && !a->removal && a->type == PCEP_ASSOC_T_SR_POLICY &&
+	    a->id == 7 && memcmp(a->src, "\xc0\x00\x02\x0b", 4) == 0,
+	    "SR policy association header");
+	CHECK(a->has_color && a->color == 100 && a->ep_af == 4 &&
+	    memcmp(a->ep, "\xc0\x00\x02\x01", 4) == 0, "color, endpoint");
+	CHECK(a->pol_name_len == 5 && memcmp(a->pol_name, "pol-1", 5) == 0 &&
+	    a->cp_name_len == 4 && memcmp(a->cp_name, "cp-2", 4) == 0,
+	    "policy and candidate path names");
+	CHECK(a->has_cpath_id && a->origin == 30 && a->orig_asn == 65000 &&
+	    a->discriminator == 2 && a->has_pref && a->pref == 200,
+	    "candidate path id and preference");
+}
+
+static void
+test_assoc(void)
+{
+	struct pcep_lsp_req	q, d;
+	struct pcep_err		e;
+	struct vec		v;
+
+	fill_assoc(&q);
+	start();
+	vec(&v, "20 0a 00 94 " LSP_UP_D ASSOC_SR ASSOC_PROT6 ERO1);
+	CHECK(pcep_reqs_encode(&w, PCEP_MSG_PCRPT, &q, 1) == 0,
+	    "association encode");
+	CHECK_OUT(&v, "PCRpt with an SR policy and a path protection "
+	    "association");
+	CHECK(decode_all(PCEP_MSG_PCRPT, "20 0a 00 94 " LSP_UP_D ASSOC_SR
+	    ASSOC_PROT6 ERO1, &e, &d) == 0 && d.n_assoc == 2,
+	    "association decode");
+	check_assoc_sr(&d.assoc[0]);
+	CHECK(d.assoc[1].af == 6 && d.assoc[1].removal &&
+	    d.assoc[1].type == PCEP_ASSOC_T_PROTECTION && d.assoc[1].id == 3 &&
+	    d.assoc[1].src[15] == 1 && d.assoc[1].has_prot &&
+	    d.assoc[1].prot == 0x20000001 && !d.assoc[1].has_color,
+	    "path protection association (IPv6)");
+	/* FRR's pceplib: type 65535, TLVs 60-63, its name padded with NULs
+	 * inside the TLV's length. */
+	CHECK(decode_all(PCEP_MSG_PCRPT, "20 0a 00 64 " LSP_UP_D
+	    "28 10 00 4c 00 00 00 00 ff ff 00 01 7f 04 00 01 "
+	    "00 3c 00 08 00 00 00 01 c0 00 02 01 "	/* color 1, 192.0.2.1 */
+	    "00 3d 00 04 70 31 00 00 "			/* "p1" */
+	    "00 3e 00 1c 14 00 00 00 00 00 00 01 "	/* origin 20, ASN 1 */
+	    "00 00 00 00 00 00 00 00 00 00 00 00 7f 04 00 01 "
+	    "00 00 00 05 "				/* discriminator 5 */
+	    "00 3f 00 04 00 00 00 64 "			/* preference 100 */
+	    ERO1, &e, &d) == 0 && d.n_assoc == 1, "FRR's SR policy decode");
+	CHECK(d.assoc[0].type == PCEP_ASSOC_T_SR_POL_OLD &&
+	    d.assoc[0].has_color && d.assoc[0].color == 1 &&
+	    d.assoc[0].pol_name_len == 2 && d.assoc[0].has_cpath_id &&
+	    d.assoc[0].origin == 20 && d.assoc[0].discriminator == 5 &&
+	    d.assoc[0].has_pref && d.assoc[0].pref == 100,
+	    "FRR's SR policy TLVs");
+}
+
+#define ASSOC_MIN	"28 10 00 10 00 00 00 00 00 01 00 01 0a 00 00 01 "
+
+static void
+test_assoc_malformed(void)
+{
+	struct pcep_lsp_req	d;
+	struct pcep_err		e;
+
+	CHECK(decode_all(PCEP_MSG_PCRPT, "20 0a 00 20 " LSP1
+	    "28 10 00 08 00 00 00 00 " ERO1, &e, &d) == -1,
+	    "association body of 4 bytes");
+	CHECK_ERR(e, 10, 11, "association body of 4 bytes");
+	CHECK(decode_all(PCEP_MSG_PCRPT, "20 0a 00 28 " LSP1
+	    "28 20 00 10 00 00 00 00 00 01 00 01 20 01 0d b8 " ERO1, &e,
+	    &d) == -1, "IPv6 association with 4 bytes of source");
+	CHECK_ERR(e, 10, 11, "IPv6 association with 4 bytes of source");
+	CHECK(decode_all(PCEP_MSG_PCRPT, "20 0a 00 34 " LSP1
+	    "28 10 00 1c 00 00 00 00 00 06 00 01 0a 00 00 01 "
+	    "00 1f 00 06 00 00 00 01 00 00 00 00 " ERO1, &e, &d) == -1,
+	    "SR policy color and endpoint of 6 bytes");
+	CHECK_ERR(e, 10, 11, "SR policy color and endpoint of 6 bytes");
+	CHECK(decode_all(PCEP_MSG_PCRPT, "20 0a 00 2c " LSP1
+	    "28 10 00 14 00 00 00 00 00 06 00 01 0a 00 00 01 "
+	    "00 39 00 1c " ERO1, &e, &d) == -1,
+	    "SR policy TLV past the object");
+	CHECK_ERR(e, 10, 11, "SR policy TLV past the object");
+	CHECK(decode_all(PCEP_MSG_PCRPT, "20 0a 00 2c " LSP1
+	    "28 10 00 14 00 00 00 00 00 06 00 01 0a 00 00 01 "
+	    "00 38 00 00 " ERO1, &e, &d) == -1, "empty policy name");
+	CHECK_ERR(e, 10, 11, "empty policy name");
+	CHECK(decode_all(PCEP_MSG_PCRPT, "20 0a 00 24 " LSP1
+	    "28 32 00 0c 00 00 00 00 00 06 00 01 " ERO1, &e, &d) == -1,
+	    "association object type 3 with P");
+	CHECK_ERR(e, 3, 2, "association object type 3 with P");
+	CHECK(decode_all(PCEP_MSG_PCRPT, "20 0a 00 48 " LSP1 ASSOC_MIN
+	    ASSOC_MIN ASSOC_MIN ERO1, &e, &d) == 0 && d.n_assoc == 2 &&
+	    d.assoc_skipped == 1, "a third association is skipped, counted");
+}
+
+static void
+test_open_assoc_types(void)
+{
+	struct pcep_open	op, back;
+	struct pcep_err		e;
+	struct rbuf		r;
+	struct vec		v;
+
+	memset(&op, 0, sizeof(op));
+	op.keepalive = 30;
+	op.deadtimer = 120;
+	op.n_assoc_types = 3;
+	op.assoc_types[0] = PCEP_ASSOC_T_PROTECTION;
+	op.assoc_types[1] = PCEP_ASSOC_T_DISJOINT;
+	op.assoc_types[2] = PCEP_ASSOC_T_SR_POLICY;
+	start();
+	vec(&v, "20 01 00 18 01 10 00 14 20 1e 78 00 "
+	    "00 23 00 06 "		/* ASSOC-Type-List, 6 */
+	    "00 01 00 02 00 06 00 00");	/* 1, 2, 6, padding */
+	CHECK(pcep_open_encode(&w, &op) == 0, "open with ASSOC-Type-List");
+	CHECK_OUT(&v, "open ASSOC-Type-List bytes");
+	body_of(&r, &v);
+	CHECK(pcep_open_decode(&r, &back, &e) == 0 &&
+	    back.n_assoc_types == 3 && back.assoc_types[2] == 6,
+	    "open ASSOC-Type-List decode");
+	vec(&v, "20 01 00 14 01 10 00 10 20 1e 78 00 "
+	    "00 23 00 03 00 01 00 00");	/* an odd length */
+	body_of(&r, &v);
+	CHECK(pcep_open_decode(&r, &back, &e) == -1 && e.type != 0,
+	    "ASSOC-Type-List of 3 bytes");
+}
+
+/* ---- TE-PATH-BINDING (RFC 9604) ---- */
+
+#define BSID_MPLS	"00 37 00 08 00 00 00 00 05 dc 00 00 " /* BT 0, 24000 */
+
+static void
+test_bsid(void)
+{
+	struct pcep_lsp_req	q, d;
+	struct pcep_err		e;
+	struct vec		v;
+
+	memset(&q, 0, sizeof(q));
+	q.lsp.plsp_id = 1;
+	q.lsp.flags = PCEP_LSP_FLAG_D;
+	q.lsp.oper = PCEP_OPER_UP;
+	q.lsp.has_bsid = 1;
+	q.lsp.bsid.bt = PCEP_BT_MPLS_LABEL;
+	q.lsp.bsid.value = 24000u << PCEP_SR_LABEL_SHIFT;
+	q.has_ero = 1;
+	q.ero.n = 1;
+	q.ero.hop[0].kind = PCEP_SUBOBJ_IPV4;
+	q.ero.hop[0].addr = IP(10, 0, 0, 5);
+	q.ero.hop[0].prefix_len = 32;
+	start();
+	vec(&v, "20 0a 00 24 "
+	    "20 12 00 14 00 00 10 11 "	/* LSP, PLSP-ID 1, UP, D */
+	    BSID_MPLS ERO1);
+	CHECK(pcep_reqs_encode(&w, PCEP_MSG_PCRPT, &q, 1) == 0,
+	    "binding SID encode");
+	CHECK_OUT(&v, "PCRpt with an MPLS binding SID");
+	CHECK(decode_all(PCEP_MSG_PCRPT, "20 0a 00 24 20 12 00 14 00 00 10 11 "
+	    BSID_MPLS ERO1, &e, &d) == 0 && d.lsp.has_bsid &&
+	    d.lsp.bsid.bt == 0 && d.lsp.bsid.value >> 12 == 24000,
+	    "MPLS binding SID decode");
+	CHECK(decode_all(PCEP_MSG_PCRPT, "20 0a 00 38 20 12 00 28 00 00 10 11 "
+	    "00 37 00 1c 03 80 00 00 "	/* BT 3, R */
+	    "fc 00 00 00 00 00 00 01 00 00 00 00 00 00 00 02 "
+	    "00 00 00 30 20 10 10 00 "	/* behavior 48, structure */
+	    ERO1, &e, &d) == 0 && d.lsp.has_bsid && d.lsp.bsid.bt == 3 &&
+	    d.lsp.bsid.flags == PCEP_BSID_FLAG_R && d.lsp.bsid.sid[0] == 0xfc &&
+	    d.lsp.bsid.sid[15] == 2 && d.lsp.bsid.behavior[3] == 0x30,
+	    "SRv6 binding SID with its behavior decode");
+	CHECK(decode_all(PCEP_MSG_PCRPT, "20 0a 00 30 20 12 00 20 00 00 10 11 "
+	    BSID_MPLS "00 37 00 08 00 00 00 00 05 dd 00 00 " ERO1, &e, &d) == 0 &&
+	    d.lsp.bsid.value >> 12 == 24000 && d.lsp.bsid_skipped == 1,
+	    "a second binding SID is skipped, counted");
+	CHECK(decode_all(PCEP_MSG_PCRPT, "20 0a 00 30 20 12 00 20 00 00 10 11 "
+	    "00 37 00 14 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 "
+	    "00 00 00 00 " ERO1, &e, &d) == -1, "MPLS binding of 16 bytes");
+	CHECK_ERR(e, 10, 11, "MPLS binding of 16 bytes");
+	CHECK(decode_all(PCEP_MSG_PCRPT, "20 0a 00 24 20 12 00 14 00 00 10 11 "
+	    "00 37 00 08 09 00 00 00 00 00 00 00 " ERO1, &e, &d) == -1,
+	    "binding type 9");
+	CHECK_ERR(e, 10, 11, "binding type 9");
+	CHECK(decode_all(PCEP_MSG_PCRPT, "20 0a 00 1c 20 12 00 0c 00 00 10 11 "
+	    "00 37 00 00 " ERO1, &e, &d) == -1, "empty TE-PATH-BINDING");
+	CHECK_ERR(e, 10, 11, "empty TE-PATH-BINDING");
+}
+
+/* ---- SRv6 (RFC 9603) ---- */
+
+#define SRV6_SID1	"fc 00 00 00 00 01 00 00 00 00 00 00 00 00 00 07 "
+#define SRV6_SID2	"fc 00 00 00 00 02 00 00 00 00 00 00 00 00 00 07 "
+#define SRV6_HOP_F	"28 18 00 02 00 00 00 01 " SRV6_SID1	/* F, End */
+
+static void
+test_srv6(void)
+{
+	static const uint8_t	sid1[16] = { 0xfc, 0, 0, 0, 0, 1, [15] = 7 };
+	static const uint8_t	sid2[16] = { 0xfc, 0, 0, 0, 0, 2, [15] = 7 };
+	static const uint8_t	node[16] = { 0x20, 0x01, 0x0d, 0xb8,
+	    [15] = 2 };
+	static const uint8_t	st[8] = { 0x20, 0x10, 0x10 };
+	struct pcep_lsp_req	q, d;
+	struct pcep_err		e;
+	struct vec		v;
+	struct pcep_hop		*h = &q.ero.hop[1];
+
+	memset(&q, 0, sizeof(q));
+	q.has_srp = 1;
+	q.srp.has_pst = 1;
+	q.srp.pst = PCEP_PST_SRV6;
+	q.lsp.plsp_id = 1;
+	q.lsp.flags = PCEP_LSP_FLAG_D;
+	q.lsp.oper = PCEP_OPER_UP;
+	q.has_ero = 1;
+	q.ero.n = 2;
+	pcep_hop_srv6(&q.ero.hop[0], sid1, PCEP_SRV6_END);
+	h->kind = PCEP_SUBOBJ_SRV6;
+	h->nt = PCEP_NAI_IPV6_NODE;
+	h->sr_flags = PCEP_SRV6_FLAG_T;
+	h->behavior = 48;
+	memcpy(h->sid6, sid2, 16);
+	h->nai_len = 16;
+	memcpy(h->nai, node, 16);
+	memcpy(h->sid_struct, st, 8);
+	start();
+	vec(&v, "20 0a 00 6c "
+	    "21 12 00 14 00 00 00 00 00 00 00 00 "	/* SRP */
+	    "00 1c 00 04 00 00 00 03 "		/* PATH-SETUP-TYPE 3 */
+	    "20 12 00 08 00 00 10 11 "		/* LSP */
+	    "07 12 00 4c " SRV6_HOP_F
+	    "28 30 20 04 00 00 00 30 " SRV6_SID2	/* NT 2, T, behavior 48 */
+	    "20 01 0d b8 00 00 00 00 00 00 00 00 00 00 00 02 " /* NAI */
+	    "20 10 10 00 00 00 00 00");		/* SID structure */
+	CHECK(pcep_reqs_encode(&w, PCEP_MSG_PCRPT, &q, 1) == 0,
+	    "SRv6 ERO encode");
+	CHECK_OUT(&v, "PCRpt with two SRv6-ERO subobjects");
+	CHECK(decode_all(PCEP_MSG_PCRPT, "20 0a 00 6c "
+	    "21 12 00 14 00 00 00 00 00 00 00 00 00 1c 00 04 00 00 00 03 "
+	    "20 12 00 08 00 00 10 11 07 12 00 4c " SRV6_HOP_F
+	    "28 30 20 04 00 00 00 30 " SRV6_SID2
+	    "20 01 0d b8 00 00 00 00 00 00 00 00 00 00 00 02 "
+	    "20 10 10 00 00 00 00 00", &e, &d) == 0 && d.srp.pst == 3 &&
+	    d.ero.n == 2, "SRv6 ERO decode");
+	CHECK(d.ero.hop[0].kind == PCEP_SUBOBJ_SRV6 &&
+	    d.ero.hop[0].behavior == 1 && memcmp(d.ero.hop[0].sid6, sid1,
+	    16) == 0 && d.ero.hop[1].nt == PCEP_NAI_IPV6_NODE &&
+	    d.ero.hop[1].nai_len == 16 && d.ero.hop[1].behavior == 48 &&
+	    memcmp(d.ero.hop[1].sid_struct, st, 8) == 0,
+	    "SRv6 hops: SID, behavior, NAI, structure");
+}
+
+static void
+test_srv6_malformed(void)
+{
+	struct pcep_lsp_req	d;
+	struct pcep_err		e;
+	struct pcep_open	op, back;
+	struct rbuf		r;
+	struct vec		v;
+
+	CHECK(decode_all(PCEP_MSG_PCRPT, "20 0a 00 2c " LSP1 "07 12 00 20 "
+	    "28 1c 10 00 00 00 00 01 " SRV6_SID1 "0a 00 00 01", &e, &d) == -1,
+	    "SRv6 hop with an IPv4 NAI");
+	CHECK_ERR(e, 10, 13, "SRv6 hop with an IPv4 NAI");
+	CHECK(decode_all(PCEP_MSG_PCRPT, "20 0a 00 18 " LSP1 "07 12 00 0c "
+	    "28 08 00 03 00 00 00 01", &e, &d) == -1, "SRv6 hop without SID "
+	    "and NAI");
+	CHECK_ERR(e, 10, 6, "SRv6 hop without SID and NAI");
+	CHECK(decode_all(PCEP_MSG_PCRPT, "20 0a 00 2c " LSP1 "07 12 00 20 "
+	    "28 1c 00 02 00 00 00 01 " SRV6_SID1 "00 00 00 00", &e, &d) == -1,
+	    "SRv6 hop with 4 bytes too many");
+	CHECK_ERR(e, 10, 11, "SRv6 hop with 4 bytes too many");
+	CHECK(decode_all(PCEP_MSG_PCRPT, "20 0a 00 14 " LSP1 "07 12 00 08 "
+	    "28 04 00 02", &e, &d) == -1, "SRv6 hop of 4 bytes");
+	CHECK_ERR(e, 10, 11, "SRv6 hop of 4 bytes");
+	CHECK(decode_all(PCEP_MSG_PCRPT, "20 0a 00 34 " LSP1 "07 12 00 28 "
+	    "24 0c 10 01 00 3e 80 00 0a 00 00 09 " SRV6_HOP_F, &e, &d) == -1,
+	    "SR-ERO and SRv6-ERO in one ERO");
+	CHECK_ERR(e, 10, 5, "SR-ERO and SRv6-ERO in one ERO");
+
+	memset(&op, 0, sizeof(op));
+	op.keepalive = 30;
+	op.deadtimer = 120;
+	op.n_pst = 2;
+	op.pst[1] = PCEP_PST_SRV6;
+	op.has_srv6 = 1;
+	start();
+	vec(&v, "20 01 00 20 01 10 00 1c 20 1e 78 00 "
+	    "00 22 00 10 00 00 00 02 00 03 00 00 "	/* PSTs 0, 3 */
+	    "00 1b 00 04 00 00 00 00");		/* SRv6-PCE-CAPABILITY */
+	CHECK(pcep_open_encode(&w, &op) == 0, "open with SRv6 capability");
+	CHECK_OUT(&v, "open SRv6-PCE-CAPABILITY bytes");
+	body_of(&r, &v);
+	CHECK(pcep_open_decode(&r, &back, &e) == 0 && back.has_srv6 &&
+	    back.n_pst == 2 && back.pst[1] == PCEP_PST_SRV6,
+	    "open SRv6-PCE-CAPABILITY decode");
+}
+
 static void
 test_limits(void)
 {
@@ -820,6 +1196,12 @@ static const struct check_case cases[] = {
 	CASE(test_pcupd),
 	CASE(test_pcinitiate),
 	CASE(test_malformed),
+	CASE(test_assoc),
+	CASE(test_assoc_malformed),
+	CASE(test_open_assoc_types),
+	CASE(test_bsid),
+	CASE(test_srv6),
+	CASE(test_srv6_malformed),
 	CASE(test_limits),
 };
 

@@ -464,9 +464,10 @@ test_handshake(void)
 	    PCEP_STATEFUL_I | PCEP_STATEFUL_S),
 	    "its Open: STATEFUL-PCE-CAPABILITY U, I, S (RFC 8231 7.1.1, "
 	    "RFC 8281)");
-	CHECK(o.n_pst == 2 && o.pst[0] == PCEP_PST_RSVP_TE &&
-	    o.pst[1] == PCEP_PST_SR && o.has_sr,
-	    "its Open: PST RSVP-TE and SR, SR capability");
+	CHECK(o.n_pst == 3 && o.pst[0] == PCEP_PST_RSVP_TE &&
+	    o.pst[1] == PCEP_PST_SR && o.pst[2] == PCEP_PST_SRV6 && o.has_sr &&
+	    o.has_srv6, "its Open: PST RSVP-TE, SR and SRv6, SR and SRv6 "
+	    "capabilities (RFC 8664, RFC 9603)");
 	send_open(&pa, 30, 120, 1, PCEP_STATEFUL_U | PCEP_STATEFUL_I);
 	CHECK(peer_next(&pa) == PCEP_MSG_KEEPALIVE,
 	    "the PCC's Open is answered by a Keepalive");
@@ -595,6 +596,79 @@ test_sync(void)
 	    pcep_ctl_lsp_by_name(s, "lsp-1") == NULL &&
 	    pcep_ctl_stats()->lsps_removed == 1,
 	    "an R-flagged report removes lsp-1 (RFC 8231 7.3)");
+	pce_end();
+}
+
+/*
+ * Associations (RFC 8697) and binding SIDs (RFC 9604) in reports: the
+ * PCE's Open lists the types it takes; an SR policy association and a
+ * binding label are kept with the LSP; a type it does not take (3,
+ * policy) is PCErr 26/1 with the LSP still learned; a later report
+ * without them (R on the association) takes them away.
+ */
+static void
+test_assoc_bsid(void)
+{
+	struct pcep_lsp_req	 q;
+	struct pcep_errmsg	 em;
+	struct pcep_ctl_sess	*s;
+	struct pcep_ctl_lsp	*l;
+	struct pcep_open	 o;
+
+	pce_begin_default();
+	peer_attach(&pa, PCC_ADDR);
+	CHECK(peer_next(&pa) == PCEP_MSG_OPEN && peer_open(&pa, &o) == 0 &&
+	    o.n_assoc_types == 3 && o.assoc_types[0] == 1 &&
+	    o.assoc_types[1] == 2 && o.assoc_types[2] == 6,
+	    "the PCE's Open: ASSOC-Type-List 1, 2, 6");
+	send_open(&pa, 30, 120, 1, PCEP_STATEFUL_U);
+	s = peer_next(&pa) == PCEP_MSG_KEEPALIVE ? (send_keepalive(&pa),
+	    pcep_ctl_sess_find(PCC_NODE)) : NULL;
+	CHECK(s != NULL, "up");
+	if (s == NULL) {
+		pce_end();
+		return;
+	}
+	rpt_fill(&q, 1, PCEP_LSP_FLAG_D | PCEP_LSP_FLAG_S, 0);
+	q.n_assoc = 1;
+	q.assoc[0].af = 4;
+	q.assoc[0].type = PCEP_ASSOC_T_SR_POLICY;
+	q.assoc[0].id = 9;
+	q.assoc[0].has_color = 1;
+	q.assoc[0].color = 7;
+	q.assoc[0].ep_af = 4;
+	q.assoc[0].pol_name = "p";
+	q.assoc[0].pol_name_len = 1;
+	q.lsp.has_bsid = 1;
+	q.lsp.bsid.value = 24001u << PCEP_SR_LABEL_SHIFT;
+	send_rpt(&pa, &q, 1);
+	l = pcep_ctl_lsp_by_name(s, "lsp-1");
+	CHECK(l != NULL && l->n_assoc == 1 && l->assoc[0].id == 9 &&
+	    l->assoc[0].color == 7 && l->assoc[0].pol_name != NULL &&
+	    strcmp(l->assoc[0].pol_name, "p") == 0 && l->bsid != NULL &&
+	    l->bsid->value >> PCEP_SR_LABEL_SHIFT == 24001 &&
+	    pcep_ctl_stats()->assoc_sr_policy == 1 &&
+	    pcep_ctl_stats()->bsid_mpls == 1,
+	    "an SR policy association and a binding label kept");
+	CHECK(peer_quiet(&pa), "nothing answered to them");
+	rpt_fill(&q, 2, PCEP_LSP_FLAG_S, 0);
+	q.n_assoc = 1;
+	q.assoc[0].af = 4;
+	q.assoc[0].type = 3;		/* policy (RFC 9005): not taken */
+	send_rpt(&pa, &q, 1);
+	CHECK(peer_pcerr(&pa, 26, 1, &em) &&
+	    pcep_ctl_stats()->assoc_unsupported == 1 &&
+	    pcep_ctl_lsp_by_name(s, "lsp-2") != NULL,
+	    "association type 3: PCErr 26/1, the LSP learned");
+	rpt_fill(&q, 1, PCEP_LSP_FLAG_D | PCEP_LSP_FLAG_S, 0);
+	q.n_assoc = 1;
+	q.assoc[0].af = 4;
+	q.assoc[0].type = PCEP_ASSOC_T_SR_POLICY;
+	q.assoc[0].removal = 1;
+	send_rpt(&pa, &q, 1);
+	l = pcep_ctl_lsp_by_name(s, "lsp-1");
+	CHECK(l != NULL && l->n_assoc == 0 && l->assoc == NULL &&
+	    l->bsid == NULL, "R on the association, no binding: both gone");
 	pce_end();
 }
 
@@ -1008,6 +1082,7 @@ static const struct check_case cases[] = {
 	CASE(test_pcc_gone_mid_handshake),
 	CASE(test_second_session),
 	CASE(test_openwait_timer),
+	CASE(test_assoc_bsid),
 };
 
 int
