@@ -28,6 +28,7 @@
 #include <event2/listener.h>
 
 #include "bgp_io.h"
+#include "bgp_md5.h"
 #include "bgp_nbr.h"
 #include "bgp_rib.h"
 #include "bgp_ctl.h"
@@ -1158,6 +1159,11 @@ bgp_ctl_start(const struct bgp_ctl_config *c, char *err, size_t errlen)
 	if (ctl_listen_start(&sp->lis, &sp->cfg.listen, &spk_role_ops, sp,
 	    err, errlen) == -1)
 		return -1;
+	if (bgp_md5_ctl_listen(sp->lis.listener, sp->cfg.md5, err,
+	    errlen) == -1) {
+		ctl_listen_stop(&sp->lis);
+		return -1;
+	}
 	sp->kick = engine_soon_new(spk_kicked, sp);
 	return 0;
 }
@@ -1185,6 +1191,7 @@ bgp_ctl_stop(void)
 	uint32_t	i;
 
 	ctl_listen_stop(&sp->lis);
+	bgp_md5_ctl_stop();
 	engine_soon_free(&sp->kick);
 	bgp_nbr_stop();
 	for (i = 0; i < sp->n_peers; i++)

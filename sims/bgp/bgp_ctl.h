@@ -27,6 +27,7 @@ struct bgp_ctl_config {
 	/* Advertise only to these; none: to every peer. */
 	struct sockaddr_storage	monitors[BGP_CTL_MAX_MONITORS];
 	unsigned		n_monitors;
+	const char		*md5;		/* TCP-MD5 key, NULL: none */
 };
 
 struct bgp_ctl_stats {

@@ -157,6 +157,12 @@ static const struct opt bgp_rows[] = {
 	OPT_U("csit-threshold", "N", BC, csit_threshold, 0, UINT64_MAX, 0,
 	    "fewest UPDATEs for a phase to be written there\n"
 	    "(play.py's --threshold)"),
+	OPT_P("md5-password", "[I-J=]P", BC, md5, struct tcp_md5_keys,
+	    tcp_md5_opt, 0,
+	    "TCP-MD5 key (RFC 2385) of every peer and the\n"
+	    "monitor; I-J=P: of peers I to J (from 0), I-J=:\n"
+	    "none for them (repeatable, the last range wins)",
+	    .show = tcp_md5_show),
 	OPT_END
 };
 
@@ -909,6 +915,7 @@ bgp_main(int argc, char **argv)
 	bgp_shard(sim, &ro);
 	if (sim->cfg.monitor != NULL)
 		bgp_monitor_config(sim, &ro);
+	bgp_md5_config(sim);
 	sim->phase_timeout = ro.phase_timeout;
 	bgp_attrs_init(sim);
 	return run_main(&bgp_sim_ops, sim, &ro);

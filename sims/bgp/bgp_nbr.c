@@ -18,6 +18,7 @@
 #include <event2/event.h>
 
 #include "bgp_nbr.h"
+#include "bgp_md5.h"
 #include "bgp_ctl.h"
 #include "engine.h"
 #include "log.h"
@@ -286,6 +287,10 @@ nbr_socket(struct nbr_ent *n, const struct bgp_nbr_eff *e)
 	if ((fd = socket(n->sa.ss_family, SOCK_STREAM, 0)) == -1)
 		return -1;
 	evutil_make_socket_nonblocking(fd);
+	if (bgp_md5_ctl_connecting(fd, &n->sa) == -1) {
+		close(fd);
+		return -1;
+	}
 	memset(&la, 0, sizeof(la));
 	la.ss_family = n->sa.ss_family;
 	if (e->local[0] != '\0' && (la.ss_family == AF_INET ?

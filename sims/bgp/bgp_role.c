@@ -61,6 +61,9 @@ static const struct opt bgpr_rows[] = {
 	OPT_P("bgp-hold-time", "S", struct bgp_role, spk.hold, uint16_t,
 	    bgp_hold_opt, O,
 	    "hold time it proposes", .show = opt_show_uint),
+	OPT_S("bgp-md5-password", "P", struct bgp_role, spk.md5, O,
+	    "TCP-MD5 key (RFC 2385) of every peer and\n"
+	    "configured neighbour"),
 	OPT_END
 };
 #undef O

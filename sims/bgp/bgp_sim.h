@@ -21,6 +21,7 @@
 #include "rxstamp.h"
 #include "txack.h"
 #include "fault.h"
+#include "tcp_md5.h"
 
 #define BGP_MAX_SPEAKERS	8	/* --controller EP,... at most */
 
@@ -86,6 +87,8 @@ struct bgp_config {
 	int		 nb_watch;	/* learn and withdraw by the Loc-RIB */
 	struct nb_opts	 nb;
 	struct bgp_nb_ctx nb_ctx;
+	struct tcp_md5_keys md5;	/* --md5-password (bgp_md5.c) */
+	struct tcp_md5_keys mon_md5;	/* the monitor's: md5's for all */
 };
 
 struct bgp_counters {
@@ -212,6 +215,10 @@ void	bgp_peer_goodbye(struct bgp_peer *);
 /* NOTIFICATION Cease/Administrative Reset and close (a session flap). */
 void	bgp_peer_flap(void *peer);	/* session-flap's (fault.h) */
 void	bgp_peer_free(struct bgp_peer *);
+
+/* bgp_md5.c: the peers' and the monitor's pools take --md5-password's
+ * keys (after their pools are configured). */
+void	bgp_md5_config(struct bgp_sim *);
 
 /* bgp_fault.c: the --fault kinds of these devices (src/core/fault.h). */
 extern const struct fault_kind bgp_fault_kinds[];

@@ -21,6 +21,7 @@
 #include "log.h"
 #include "metrics.h"
 #include "pool.h"
+#include "tcp_md5.h"
 
 #define POOL_TICK_MS	10
 #define POOL_LOG_FAILURES	5
@@ -30,6 +31,7 @@
 #endif
 
 static void	pool_connect(struct pool_dev *);
+static void	pool_md5_failed(struct pool_dev *, short);
 static void	pool_ramp_fire(evutil_socket_t, short, void *);
 
 void
@@ -297,6 +299,7 @@ pool_connect_event(struct bufferevent *bev, short what, void *arg)
 	 * queue keeps dropping) gives up its slot and tries again. */
 	if (what & BEV_EVENT_TIMEOUT)
 		p->stats.timeouts++;
+	pool_md5_failed(d, what);
 	pool_set_why(d, !(what & BEV_EVENT_TIMEOUT) &&
 	    EVUTIL_SOCKET_ERROR() == ECONNREFUSED ? POOL_WHY_REFUSED :
 	    POOL_WHY_UNANSWERED);
@@ -311,6 +314,52 @@ pool_connect_event(struct bufferevent *bev, short what, void *arg)
 	pool_schedule_retry(d);
 }
 
+/* Device d's TCP-MD5 key, NULL for none. */
+static const char *
+pool_md5_key(const struct pool_dev *d)
+{
+	const struct pool	*p = d->pool;
+
+	return tcp_md5_key_of(p->cfg.md5, p->cfg.index_base + d->index);
+}
+
+/*
+ * A keyed connect that failed without an answer (timed out, or the
+ * kernel gave up on its SYNs): RFC 2385 section 2.0 has a peer drop a
+ * segment whose digest is missing or wrong without a word, so this is
+ * what another key (or none) at the peer looks like from here.
+ */
+static void
+pool_md5_failed(struct pool_dev *d, short what)
+{
+	int	err = EVUTIL_SOCKET_ERROR();
+
+	if (pool_md5_key(d) != NULL && ((what & BEV_EVENT_TIMEOUT) ||
+	    err == ETIMEDOUT))
+		tcp_md5_tally.unanswered++;
+}
+
+/* Give a new socket its device's key towards the endpoint: 0, or -1
+ * (said once per process, counted as a failed connect). */
+static int
+pool_md5_connecting(struct pool_dev *d, int fd)
+{
+	static int	 said;
+	struct pool	*p = d->pool;
+	const char	*key = pool_md5_key(d);
+
+	if (key == NULL)
+		return 0;
+	if (tcp_md5_set(fd, (struct sockaddr *)&p->cfg.ep.ss, -1, key) == 0) {
+		tcp_md5_tally.connects++;
+		return 0;
+	}
+	if (!said++)
+		log_warn("device %u: TCP-MD5 key for %s (further failures "
+		    "counted as failed connects)", d->index, p->cfg.ep.text);
+	return -1;
+}
+
 static int
 pool_socket(struct pool_dev *d)
 {
@@ -322,6 +371,10 @@ pool_socket(struct pool_dev *d)
 	fd = socket(p->cfg.ep.ss.ss_family, SOCK_STREAM | SOCK_NONBLOCK, 0);
 	if (fd == -1)
 		return -1;
+	if (pool_md5_connecting(d, fd) == -1) {
+		close(fd);
+		return -1;
+	}
 	if (p->cfg.src.family == AF_UNSPEC)
 		return fd;
 	/* Defer the port choice to connect(): with a source address per
@@ -513,6 +566,21 @@ pool_accept_shared(struct evconnlistener *l, evutil_socket_t fd,
 	close(fd);
 }
 
+/* A passive device's key on its listener, for whoever connects: 0, or
+ * -1 with the reason in err (the listener freed). */
+static int
+pool_md5_listening(struct evconnlistener *l, const char *key, char *err,
+    size_t errlen)
+{
+	if (key == NULL ||
+	    tcp_md5_listen_any(evconnlistener_get_fd(l), key) == 0)
+		return 0;
+	snprintf(err, errlen, "TCP-MD5 key on a listener: %s",
+	    strerror(errno));
+	engine_listener_free(l);
+	return -1;
+}
+
 static int
 pool_bind_listener(struct pool *p, struct pool_dev *d,
     struct sockaddr_storage *ss, socklen_t len, char *err, size_t errlen)
@@ -532,6 +600,11 @@ pool_bind_listener(struct pool *p, struct pool_dev *d,
 		    ntohs(ss->ss_family == AF_INET ?
 		    ((struct sockaddr_in *)ss)->sin_port :
 		    ((struct sockaddr_in6 *)ss)->sin6_port), strerror(errno));
+		return -1;
+	}
+	if (pool_md5_listening(d->listener, pool_md5_key(d), err,
+	    errlen) == -1) {
+		d->listener = NULL;
 		return -1;
 	}
 	/* A flood of connections at the descriptor limit pauses accepting
@@ -558,6 +631,7 @@ pool_listen_shared(struct pool *p)
 	struct sockaddr_storage	ss;
 	socklen_t		len;
 	uint32_t		i;
+	char			err[128];
 
 	memset(&ss, 0, sizeof(ss));
 	ss.ss_family = p->cfg.src.family;
@@ -575,6 +649,13 @@ pool_listen_shared(struct pool *p)
 		log_warnx("pool: cannot listen on the wildcard address port "
 		    "%u (%s): each device of %s listens on its own",
 		    p->cfg.ep.port, strerror(errno), p->cfg.src.text);
+		return -1;
+	}
+	/* Every device has this key (pool_start()). */
+	if (pool_md5_listening(p->shared, tcp_md5_key_of(p->cfg.md5,
+	    p->cfg.index_base), err, sizeof(err)) == -1) {
+		p->shared = NULL;
+		log_warnx("pool: %s", err);
 		return -1;
 	}
 	engine_listener_guard(p->shared, "passive devices");
@@ -669,9 +750,14 @@ pool_start(struct pool *p, char *err, size_t errlen)
 	uint32_t	i;
 	struct timeval	tv = { 0, POOL_TICK_MS * 1000 };
 
+	if (tcp_md5_any(p->cfg.md5) && tcp_md5_probe(err, errlen) == -1)
+		return -1;
 	if (endpoint_passive(&p->cfg.ep)) {
 		p->listeners = 0;
+		/* A listener's keys go by the peer's address alone: devices
+		 * with keys of their own each need a listener. */
 		if (p->cfg.share_listener && p->cfg.src.family != AF_UNSPEC &&
+		    (p->cfg.md5 == NULL || p->cfg.md5->n == 0) &&
 		    pool_listen_shared(p) == 0) {
 			pool_say_listeners(p);
 			return 0;
@@ -740,6 +826,21 @@ pool_settle_tls(struct pool *p)
 		log_warnx("pool: the last TLS events could not be handled");
 }
 
+/*
+ * The run ends with a keyed connect still waiting for its answer: past
+ * the first SYN's retransmission (RTO 1 s, RFC 6298 section 2.1) it is as
+ * unanswered as one that timed out.
+ */
+#define POOL_MD5_UNANSWERED_NS	1000000000ull
+
+static void
+pool_md5_waiting(struct pool_dev *d)
+{
+	if (d->state == PD_CONNECTING && pool_md5_key(d) != NULL &&
+	    clock_ns() - d->attempt_ns >= POOL_MD5_UNANSWERED_NS)
+		tcp_md5_tally.unanswered++;
+}
+
 void
 pool_stop(struct pool *p)
 {
@@ -759,6 +860,7 @@ pool_stop(struct pool *p)
 	p->listeners = 0;
 	for (i = 0; i < p->n_devs; i++) {
 		d = p->devs[i];
+		pool_md5_waiting(d);
 		pool_retry_free(d);
 		if (d->listener != NULL) {
 			engine_listener_free(d->listener);

@@ -27,6 +27,7 @@ struct event;
 struct fault_hold;
 struct fault_set;
 struct pool;
+struct tcp_md5_keys;
 
 enum pool_dev_state {
 	PD_IDLE,		/* waiting for its turn in the ramp */
@@ -95,6 +96,14 @@ struct pool_config {
 	 * taken on PORT, each device listens on its own as without it.
 	 */
 	int			 share_listener;
+	/*
+	 * TCP-MD5 (RFC 2385), NULL: none.  Device i's key (tcp_md5_key_of()
+	 * of index_base + i) goes on its socket for the endpoint's address
+	 * before connect(), or on its listener for every address; a shared
+	 * listener serves only devices that all have one key.  Keyed
+	 * connects, and those never answered, are tallied in tcp_md5.h.
+	 */
+	const struct tcp_md5_keys *md5;
 };
 
 struct pool_stats {

@@ -19,6 +19,7 @@
 #include "promexp.h"
 #include "report.h"
 #include "run.h"
+#include "tcp_md5.h"
 
 #define RUN_TICK_MS		100
 #define RUN_QUIET_MAX_MS	1000	/* ticks apart at most, quiet */
@@ -61,6 +62,7 @@ struct run_state {
 	int			 have_env;
 	struct event		*tick;
 	uint64_t		 tick_ms;	/* its interval now */
+	struct tcp_md5_kstats	 md5_k0;	/* the kernel's, at start */
 };
 
 /*
@@ -629,6 +631,7 @@ run_once_init(struct run_state *rs)
 	rs->deadline_hit = 0;
 	rs->deadline_ns = rs->ro->duration > 0 ? rs->m->start_ns +
 	    (uint64_t)(rs->ro->duration * 1e9) : 0;
+	(void)tcp_md5_kstats_read(&rs->md5_k0);
 }
 
 /* The watch and the simulator started: 0, or -1 (said on stderr) with
@@ -706,6 +709,7 @@ run_once_finish(struct run_state *rs, const struct rusage *usage)
 	cost_finish(&rs->ctl, rs->m);
 	cost_counters(&rs->ctl, rs->m);
 	rs->ops->stop(rs->cfg);
+	tcp_md5_report(rs->m, &rs->md5_k0);
 	run_watch_stop(rs);
 	engine_free();
 	run_resources(rs->m, usage);

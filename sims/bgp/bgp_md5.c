@@ -1,0 +1,79 @@
+/*
+ * TCP-MD5 (RFC 2385) on BGP sessions (BGP has no authentication of its
+ * own: RFC 4271's security considerations point to RFC 2385, and it is
+ * what routers and OpenDaylight configure): `sbsim bgp --md5-password`
+ * hands its keys to the peers' pools and the monitor's, and the embedded
+ * controller's speaker puts --bgp-md5-password on its listener and its
+ * neighbours' connects.  The sockets' side is src/core/tcp_md5.c.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "bgp_md5.h"
+#include "bgp_sim.h"
+#include "log.h"
+
+void
+bgp_md5_config(struct bgp_sim *sim)
+{
+	struct bgp_config	*c = &sim->cfg;
+	unsigned		 k;
+
+	if (!tcp_md5_any(&c->md5))
+		return;
+	for (k = 0; k < c->n_spk; k++)
+		sim->pcfg[k].md5 = &c->md5;
+	/* The monitor is no peer of the ranges: the key for all. */
+	memcpy(c->mon_md5.all, c->md5.all, sizeof(c->mon_md5.all));
+	sim->mcfg.md5 = &c->mon_md5;
+}
+
+/* ---- the embedded controller's speaker ---- */
+
+static const char		*ctl_key;	/* NULL: no TCP-MD5 */
+static struct tcp_md5_kstats	 ctl_k0;	/* the kernel's, at start */
+
+int
+bgp_md5_ctl_listen(struct evconnlistener *l, const char *key, char *err,
+    size_t errlen)
+{
+	ctl_key = key != NULL && key[0] != '\0' ? key : NULL;
+	if (ctl_key == NULL)
+		return 0;
+	if (tcp_md5_probe(err, errlen) == -1)
+		return -1;
+	(void)tcp_md5_kstats_read(&ctl_k0);
+	if (tcp_md5_listen_any(evconnlistener_get_fd(l), ctl_key) == 0) {
+		log_info("bgp: TCP-MD5 (RFC 2385) on the speaker's listener "
+		    "for every peer");
+		return 0;
+	}
+	snprintf(err, errlen, "--bgp-md5-password: on the listener: %s",
+	    strerror(errno));
+	return -1;
+}
+
+int
+bgp_md5_ctl_connecting(int fd, const struct sockaddr_storage *sa)
+{
+	if (ctl_key == NULL)
+		return 0;
+	return tcp_md5_set(fd, (const struct sockaddr *)sa, -1, ctl_key);
+}
+
+void
+bgp_md5_ctl_stop(void)
+{
+	struct tcp_md5_kstats	k;
+	const char		*why;
+
+	if (ctl_key == NULL || tcp_md5_kstats_read(&k) == -1)
+		return;
+	ctl_key = NULL;
+	why = tcp_md5_kstats_why(&ctl_k0, &k);
+	if (why[0] != '\0')
+		log_warnx("bgp: TCP-MD5: the kernel dropped segments while "
+		    "the speaker ran (a peer with another key or none): %s",
+		    why);
+}
