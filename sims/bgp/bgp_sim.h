@@ -89,6 +89,11 @@ struct bgp_config {
 	struct bgp_nb_ctx nb_ctx;
 	struct tcp_md5_keys md5;	/* --md5-password (bgp_md5.c) */
 	struct tcp_md5_keys mon_md5;	/* the monitor's: md5's for all */
+	/* --bmp EP (bgp_bmp_router.c): BMP routers report to a station. */
+	const char	*bmp;
+	uint32_t	 bmp_routers;	/* 0: --peers, or 1 */
+	uint32_t	 bmp_peers;	/* monitored peers per router */
+	double		 bmp_stats;	/* s between reports, 0: once */
 };
 
 struct bgp_counters {
@@ -222,6 +227,11 @@ void	bgp_md5_config(struct bgp_sim *);
 
 /* bgp_fault.c: the --fault kinds of these devices (src/core/fault.h). */
 extern const struct fault_kind bgp_fault_kinds[];
+
+/* bgp_bmp_router.c: the run of `sbsim bgp --bmp EP` (no BGP
+ * sessions: the BMP routers are the devices). */
+struct run_opts;
+int	bgp_bmp_main(struct bgp_sim *, const struct run_opts *);
 
 /* `sbsim bgp` (bgp_main.c). */
 extern const struct sbsim_cmd bgp_cmd;
