@@ -491,12 +491,14 @@ bmp_summary(void *cfg)
 	ctl_print_figures("bmp: # sessions, # peer ups, # route monitoring, "
 	    "# statistics reports, # peer downs, # terminations, # routes "
 	    "held, # malformed, # too long, # timed out, # routes over the "
-	    "limit\n", (const uint64_t[]){
+	    "limit, # peers over the limit, # UPDATEs that did not decode, "
+	    "# messages for no peer up, # bytes\n", (const uint64_t[]){
 	    s->sessions, s->messages[BMP_PEER_UP],
 	    s->messages[BMP_ROUTE_MONITORING], s->messages[BMP_STATISTICS],
 	    s->messages[BMP_PEER_DOWN], s->messages[BMP_TERMINATION],
 	    s->routes, s->malformed, s->too_long, s->timeouts,
-	    s->routes_over_limit }, 11);
+	    s->routes_over_limit, s->peers_over_limit,
+	    s->updates_malformed, s->unknown_peer, s->bytes }, 15);
 }
 
 const struct ctl_role bmp_ctl_role = {
