@@ -45,7 +45,7 @@ struct bmp_router {
 	uint32_t		 peer;		/* the peer being reported */
 	uint64_t		 next;		/* its next route */
 	uint64_t		 queued;	/* routes monitored, queued */
-	uint64_t		 written;	/* of them: counted written */
+	uint64_t		 counted;	/* written, over every connection */
 	uint64_t		 stats_ns;	/* last Statistics Report */
 };
 
@@ -260,12 +260,14 @@ bmp_write_cb(struct bufferevent *bev, void *arg)
 
 	if (r->stage != BR_SENT)
 		bmp_fill(r);
+	/* A router that connected again sends the same routes again: each
+	 * counted once. */
 	if (evbuffer_get_length(bufferevent_get_output(bev)) > 0 ||
-	    r->queued == r->written)
+	    r->queued <= r->counted)
 		return;
-	phase_items(run->ph[BMPP_MONITOR], clock_ns(), r->queued - r->written);
-	*run->c.routes += r->queued - r->written;
-	r->written = r->queued;
+	phase_items(run->ph[BMPP_MONITOR], clock_ns(), r->queued - r->counted);
+	*run->c.routes += r->queued - r->counted;
+	r->counted = r->queued;
 }
 
 /* A station sends nothing (section 3.3): what comes is read and
@@ -291,7 +293,7 @@ bmp_up(struct pool_dev *pd, struct bufferevent *bev)
 	r->stage = BR_PEER_UP;
 	r->peer = 0;
 	r->next = 0;
-	r->queued = r->written = 0;
+	r->queued = 0;
 	r->stats_ns = clock_ns();
 	bufferevent_setcb(bev, bmp_read_cb, bmp_write_cb, pool_bev_event, r);
 	bufferevent_setwatermark(bev, EV_WRITE, BMP_OUT_LOW, 0);

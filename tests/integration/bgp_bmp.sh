@@ -45,6 +45,14 @@ print(len(rs), len(ps), sum(n(p["pre-policy-rib"]) for p in ps),
       sum(r["name"].startswith("sbsim-router-") for r in rs))'
 }
 
+# Bad command lines: usage errors.
+bad_usage bgp "not yet" --bmp tcp:127.0.0.1:$PORT --as 1 \
+    --controller tcp:127.0.0.1:$PORT
+bad_usage bgp "--as ASN is required" --bmp tcp:127.0.0.1:$PORT
+bad_usage bgp "plain TCP" --bmp ptcp:$PORT --as 1
+bad_usage controller "--bmp" --bmp-max-routes 5
+[ "$FAILS" = 0 ] || fail "$FAILS bad command lines not refused"
+
 start_bg "$TMPD/ctl.log" "$SBSIM" controller --bmp ptcp:$PORT:127.0.0.1 \
     --restconf 127.0.0.1:$RPORT --bmp-message-timeout 1
 CTL=$LAST_PID
