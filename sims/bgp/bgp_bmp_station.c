@@ -26,12 +26,10 @@
 #include "log.h"
 #include "metrics.h"
 
-#define BMP_MAX_SESSIONS	4096
-
 struct bmp_station {
 	struct bmp_station_config cfg;
 	struct ctl_listen	 lis;
-	struct bmp_sess		*sess[BMP_MAX_SESSIONS];
+	struct bmp_sess		**sess;		/* max_sessions slots */
 	uint32_t		 n_sess;	/* slots in use up to here */
 	struct bmp_station_stats st;
 };
@@ -351,11 +349,12 @@ bmp_accepted(void *arg, evutil_socket_t fd, const struct sockaddr *sa,
 
 	(void)arg;
 	(void)salen;
-	for (i = 0; i < BMP_MAX_SESSIONS && bst.sess[i] != NULL; i++)
+	for (i = 0; i < bst.cfg.max_sessions && bst.sess[i] != NULL; i++)
 		;
-	if (i == BMP_MAX_SESSIONS) {
-		log_warnx("bmp: %d sessions already, one more refused",
-		    BMP_MAX_SESSIONS);
+	if (i == bst.cfg.max_sessions) {
+		if (bst.st.sessions_refused++ == 0)
+			log_warnx("bmp: %u sessions (--bmp-max-sessions): "
+			    "more are refused", bst.cfg.max_sessions);
 		evutil_closesocket(fd);
 		return;
 	}
@@ -417,6 +416,9 @@ static const struct opt bmp_rows[] = {
 	OPT_U("bmp-max-routes", "N", struct bmp_station_config, max_routes,
 	    1, UINT64_MAX, O, "routes kept per router session (more are\n"
 	    "counted, not kept)"),
+	OPT_U("bmp-max-sessions", "N", struct bmp_station_config,
+	    max_sessions, 1, 1000000, O, "router sessions at once; more are "
+	    "closed"),
 	OPT_U("bmp-max-peers", "N", struct bmp_station_config, max_peers,
 	    1, 1000000, O, "monitored peers kept per router session"),
 	OPT_U("bmp-max-message", "B", struct bmp_station_config, max_msg,
@@ -438,6 +440,7 @@ bmp_defaults(void *cfg)
 	endpoint_parse("ptcp:12345", &c->listen, err, sizeof(err));
 	c->max_routes = 1000000;
 	c->max_peers = 1024;
+	c->max_sessions = 4096;
 	c->max_msg = BMP_MAX_MSG;
 	c->msg_timeout = 30;
 }
@@ -447,6 +450,7 @@ bmp_start(void *cfg, struct http_server *hs, char *err, size_t errlen)
 {
 	memset(&bst.st, 0, sizeof(bst.st));
 	bst.n_sess = 0;
+	bst.sess = xcalloc(bst.cfg.max_sessions, sizeof(*bst.sess));
 	if (ctl_listen_start(&bst.lis, &bst.cfg.listen, &bmp_sess_ops, &bst,
 	    err, errlen) == -1)
 		return -1;
@@ -468,6 +472,8 @@ bmp_stop(void *cfg)
 		if (bst.sess[i] != NULL)
 			bmp_sess_close(bst.sess[i], "the controller stops");
 	bst.n_sess = 0;
+	free(bst.sess);
+	bst.sess = NULL;
 }
 
 static uint64_t
@@ -492,13 +498,15 @@ bmp_summary(void *cfg)
 	    "# statistics reports, # peer downs, # terminations, # routes "
 	    "held, # malformed, # too long, # timed out, # routes over the "
 	    "limit, # peers over the limit, # UPDATEs that did not decode, "
-	    "# messages for no peer up, # bytes\n", (const uint64_t[]){
+	    "# messages for no peer up, # bytes, # sessions refused\n",
+	    (const uint64_t[]){
 	    s->sessions, s->messages[BMP_PEER_UP],
 	    s->messages[BMP_ROUTE_MONITORING], s->messages[BMP_STATISTICS],
 	    s->messages[BMP_PEER_DOWN], s->messages[BMP_TERMINATION],
 	    s->routes, s->malformed, s->too_long, s->timeouts,
 	    s->routes_over_limit, s->peers_over_limit,
-	    s->updates_malformed, s->unknown_peer, s->bytes }, 15);
+	    s->updates_malformed, s->unknown_peer, s->bytes,
+	    s->sessions_refused }, 16);
 }
 
 const struct ctl_role bmp_ctl_role = {

@@ -22,6 +22,7 @@ struct bmp_station_config {
 	struct endpoint	 listen;	/* ptcp:12345 */
 	uint64_t	 max_routes;	/* per session */
 	uint32_t	 max_peers;	/* per session */
+	uint32_t	 max_sessions;
 	uint32_t	 max_msg;	/* bytes of one message */
 	double		 msg_timeout;	/* s a message may take to arrive */
 };
@@ -55,6 +56,7 @@ struct bmp_sess {
 
 struct bmp_station_stats {
 	uint64_t	sessions, sessions_closed;
+	uint64_t	sessions_refused;	/* past max_sessions */
 	uint64_t	messages[BMP_TYPE_MAX];
 	uint64_t	bytes;
 	uint64_t	malformed;	/* closed: a message not RFC 7854's */

@@ -10,7 +10,8 @@
 #      end 12 Peer Downs and 3 Terminations reach the station.  tshark
 #      decodes the routers' stream (-d tcp.port==PORT,bmp) with nothing
 #      malformed (when it can capture: root and dumpcap).
-#   2. --bmp-max-routes: a router's routes past it are counted, not kept.
+#   2. --bmp-max-routes: a router's routes past it are counted, not kept;
+#      --bmp-max-sessions: a session past it is closed and counted.
 #   3. A hostile client: garbage, a huge length, a message that never
 #      finishes (--bmp-message-timeout): each closed and counted.
 . "$(dirname "$0")/../lib.sh"
@@ -172,13 +173,33 @@ grep -q "^bmp: $((R + 3)) sessions, $((R * K)) peer ups, .* $((R * K)) peer down
 # 2. The bound on routes per session.
 read -r PORT RPORT < <(p=$(free_ports 2); echo "$p $((p + 1))")
 start_bg "$TMPD/ctl2.log" "$SBSIM" controller --bmp ptcp:$PORT:127.0.0.1 \
-    --restconf 127.0.0.1:$RPORT --bmp-max-routes 150
+    --restconf 127.0.0.1:$RPORT --bmp-max-routes 150 --bmp-max-sessions 1
 CTL=$LAST_PID
 wait_listen "$PORT" || fail "the second station does not listen"
+# --bmp-max-sessions 1: a second session is closed at once.
+"$PY" - "$PORT" <<'PYEOF' || fail "--bmp-max-sessions"
+import socket, sys
+port = int(sys.argv[1])
+a = socket.create_connection(("127.0.0.1", port))
+b = socket.create_connection(("127.0.0.1", port))
+b.settimeout(5)
+try:
+    if b.recv(1) != b"":
+        sys.exit("the second session got data")
+except socket.timeout:
+    sys.exit("the second session was not closed")
+except ConnectionResetError:
+    pass
+a.close()
+b.close()
+PYEOF
 timeout 30 "$SBSIM" bgp --bmp tcp:127.0.0.1:$PORT --bmp-routers 1 \
     --prefixes 100 --as 65001 --settle 1 -q >"$TMPD/run2.log" 2>&1 ||
     fail "the bounded run exited $?"
 stop_pid "$CTL"
-grep -q "^bmp: 1 sessions, .* 50 routes over the limit" "$TMPD/ctl2.log" ||
+# (The router may have come while the first session was closing: refused
+# then, it connects again.)
+grep -qE "^bmp: [0-9]+ sessions, .* 50 routes over the limit, .*, [1-9][0-9]* sessions refused" \
+    "$TMPD/ctl2.log" ||
     fail "bound: $(grep '^bmp:' "$TMPD/ctl2.log")"
-echo "--bmp-max-routes 150: 50 routes of 200 counted, not kept"
+echo "--bmp-max-routes 150: 50 routes of 200 counted, not kept; a session past --bmp-max-sessions 1 closed"
