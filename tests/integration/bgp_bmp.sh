@@ -134,13 +134,20 @@ if [ -n "$CAP" ]; then
 	stop_pid "$DC"
 	n=$(tshark -r "$CAP" -d tcp.port==$PORT,bmp -Y bmp 2>/dev/null | wc -l)
 	[ "$n" -gt 0 ] || fail "tshark decoded no BMP frame"
-	for t in 0 1 2 3 4 5; do
-		tshark -r "$CAP" -d tcp.port==$PORT,bmp \
-		    -Y "bmp.type == $t" 2>/dev/null | grep -q . ||
-		    fail "tshark saw no BMP message of type $t"
+	# Every message sbsim counted, of each type, as tshark decoded it.
+	tshark -r "$CAP" -d tcp.port==$PORT,bmp -Y bmp -T fields \
+	    -e bmp.type 2>/dev/null | tr ',' '\n' | sort | uniq -c \
+	    >"$TMPD/types"
+	cat "$TMPD/types"
+	for spec in 0:route_monitoring 1:statistics_reports 2:peer_downs \
+	    3:peer_ups 4:initiations 5:terminations; do
+		want=$(json_get "$TMPD/r.json" "r['counters']['bmp_${spec#*:}_sent']")
+		got=$(awk -v t="${spec%%:*}" '$2 == t { print $1 }' "$TMPD/types")
+		[ "${got:-0}" = "$want" ] ||
+		    fail "tshark: ${got:-0} messages of type ${spec%%:*}, sbsim sent $want"
 	done
 	tshark_clean "$CAP" -d tcp.port==$PORT,bmp
-	echo "tshark: $n BMP frames, types 0-5, none malformed"
+	echo "tshark: $n BMP frames, every message of types 0-5 decoded, none malformed"
 else
 	echo "note: no capture (it needs root, dumpcap and tshark)"
 fi
