@@ -339,6 +339,28 @@ bmp_read(struct bufferevent *bev, void *arg)
 
 static const struct ctl_sess_ops bmp_sess_ops;
 
+/* A router is known by its address (OpenDaylight's router-id); a second
+ * session from an address a live one holds (routers behind one source
+ * address) is ADDRESS-PORT, so that each key names one router. */
+static void
+bmp_router_id(struct bmp_sess *s, const char *host,
+    const struct sockaddr *sa)
+{
+	uint32_t	i;
+
+	snprintf(s->router_id, sizeof(s->router_id), "%s", host);
+	for (i = 0; i < bst.n_sess; i++)
+		if (bst.sess[i] != NULL &&
+		    strcmp(bst.sess[i]->router_id, host) == 0)
+			break;
+	if (i == bst.n_sess)
+		return;
+	snprintf(s->router_id, sizeof(s->router_id), "%s-%u", host,
+	    ntohs(sa->sa_family == AF_INET6 ?
+	    ((const struct sockaddr_in6 *)sa)->sin6_port :
+	    ((const struct sockaddr_in *)sa)->sin_port));
+}
+
 static void
 bmp_accepted(void *arg, evutil_socket_t fd, const struct sockaddr *sa,
     socklen_t salen)
@@ -366,7 +388,7 @@ bmp_accepted(void *arg, evutil_socket_t fd, const struct sockaddr *sa,
 	else
 		inet_ntop(AF_INET, &((const struct sockaddr_in *)sa)->sin_addr,
 		    host, sizeof(host));
-	snprintf(s->router_id, sizeof(s->router_id), "%s", host);
+	bmp_router_id(s, host, sa);
 	if ((s->bev = engine_bev_new(fd)) == NULL) {
 		free(s);
 		return;

@@ -152,6 +152,37 @@ else
 	echo "note: no capture (it needs root, dumpcap and tshark)"
 fi
 
+# Two routers from one address: the second is ADDRESS-PORT.
+"$PY" - "$PORT" "$RPORT" <<'PYEOF' || fail "two routers from one address"
+import json, socket, struct, sys, time, urllib.request
+port, rport = int(sys.argv[1]), int(sys.argv[2])
+def initiation(name):
+    tlvs = struct.pack("!HH", 1, 5) + b"descr" + \
+        struct.pack("!HH", 2, len(name)) + name
+    return struct.pack("!BIB", 3, 6 + len(tlvs), 4) + tlvs
+a = socket.create_connection(("127.0.0.1", port))
+a.sendall(initiation(b"first"))
+time.sleep(0.2)
+b = socket.create_connection(("127.0.0.1", port))
+b.sendall(initiation(b"second"))
+want = {"127.0.0.1": "first", "127.0.0.1-%d" % b.getsockname()[1]: "second"}
+req = urllib.request.Request("http://127.0.0.1:%d/rests/data/"
+    "bmp-monitor:bmp-monitor" % rport,
+    headers={"Authorization": "Basic YWRtaW46YWRtaW4="})
+for _ in range(50):
+    d = json.load(urllib.request.urlopen(req))
+    got = {r["router-id"]: r["name"] for r in
+           d["bmp-monitor:bmp-monitor"]["monitor"][0].get("router", [])}
+    if got == want:
+        break
+    time.sleep(0.2)
+else:
+    sys.exit("routers %r, want %r" % (got, want))
+a.close()
+b.close()
+PYEOF
+echo "two routers from one address: 127.0.0.1 and 127.0.0.1-PORT"
+
 # 3. Hostile clients, each closed and counted.
 "$PY" - "$PORT" <<'PYEOF' || fail "hostile clients"
 import socket, sys, time
@@ -174,7 +205,7 @@ closed(b"\x03\x00\x00\x03\xe8\x04" + b"\x00" * 10, 10) # never finished
 PYEOF
 echo "hostile clients: closed"
 stop_pid "$CTL"
-grep -q "^bmp: $((R + 3)) sessions, $((R * K)) peer ups, .* $((R * K)) peer downs, $R terminations, 0 routes held, 1 malformed, 1 too long, 1 timed out, 0 routes over the limit" \
+grep -q "^bmp: $((R + 5)) sessions, $((R * K)) peer ups, .* $((R * K)) peer downs, $R terminations, 0 routes held, 1 malformed, 1 too long, 1 timed out, 0 routes over the limit" \
     "$TMPD/ctl.log" || fail "station summary: $(grep '^bmp:' "$TMPD/ctl.log")"
 
 # 2. The bound on routes per session.
