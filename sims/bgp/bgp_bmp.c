@@ -223,6 +223,8 @@ bmp_tlvs(struct rbuf *r, struct bmp_msg *m)
 		else if (type == BMP_INFO_SYSDESCR && m->sys_descr[0] == 0)
 			bmp_tlv_str(m->sys_descr, sizeof(m->sys_descr), v,
 			    len);
+		else if (type == BMP_INFO_STRING && m->info[0] == 0)
+			bmp_tlv_str(m->info, sizeof(m->info), v, len);
 	}
 	return 0;
 }

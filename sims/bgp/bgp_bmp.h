@@ -82,6 +82,7 @@ struct bmp_msg {
 	/* Initiation: sysName, sysDescr (the first of each, cut short). */
 	char		 sys_name[64];
 	char		 sys_descr[128];
+	char		 info[128];	/* the first string TLV (type 0) */
 	uint8_t		 down_reason;	/* Peer Down */
 	uint16_t	 term_reason;	/* Termination, 0xffff: none */
 	/* Statistics Report: which of types 0..8 came, and their values. */

@@ -73,6 +73,7 @@ bmp_session_write(struct doc_writer *w, const struct bmp_speer *p)
 	doc_leaf_str(w, "local-address", local);
 	doc_leaf_uint(w, "local-port", p->local_port);
 	doc_leaf_uint(w, "remote-port", p->remote_port);
+	doc_leaf_uint(w, "timestamp-sec", p->h.ts_sec);
 	doc_leaf_str(w, "status", p->up ? "up" : "down");
 	bmp_open_write(w, "sent-open", &p->sent);
 	bmp_open_write(w, "received-open", &p->recv);
@@ -180,6 +181,8 @@ bmp_router_write(struct doc_writer *w, const struct bmp_sess *s,
 		doc_leaf_str(w, "router-id", s->router_id);
 		doc_leaf_str(w, "name", s->name);
 		doc_leaf_str(w, "description", s->descr);
+		if (s->info[0] != '\0')
+			doc_leaf_str(w, "info", s->info);
 		doc_leaf_str(w, "status", s->initiated ? "up" : "down");
 	}
 	doc_list(w, peer != NULL ? &bmp_mod : NULL, "peer");

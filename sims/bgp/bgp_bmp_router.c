@@ -2,10 +2,11 @@
  * `sbsim bgp --bmp EP`: simulated routers as BMP clients (RFC 7854), at
  * the scale OpenDaylight's bmp-mock is used for (its --routers_count,
  * --peers_count, --pre_policy_routes and --post_policy_routes are
- * --bmp-routers, --bmp-peers and --prefixes here).  Each router connects
- * to the station (section 3.2), sends Initiation, then for each of its
- * monitored peers Peer Up, Route Monitoring of the peer's --prefixes
- * routes pre-policy and again post-policy (the L flag), and a
+ * --bmp-routers, --bmp-peers, --prefixes and --bmp-post-policy-routes
+ * here).  Each router connects to the station (section 3.2), sends
+ * Initiation, then for each of its monitored peers Peer Up, Route
+ * Monitoring of the peer's --prefixes routes pre-policy and the first
+ * --bmp-post-policy-routes of them post-policy (the L flag), and a
  * Statistics Report; then reports every --bmp-stats-interval until the
  * run ends, when each peer goes down (Peer Down) and the router says
  * Termination.  The routers are the devices: no BGP session is needed.
@@ -151,6 +152,7 @@ bmp_send_routes(struct bmp_router *r, struct wbuf *w, int post)
 	struct bgp_prefix	 pfx;
 	struct bgp_ub		 ub;
 	uint64_t		 base, n;
+	uint64_t		 want = post ? cfg->bmp_post : cfg->prefixes;
 	size_t			 start;
 
 	bmp_peer_hdr(r, r->peer, post, &h);
@@ -159,14 +161,14 @@ bmp_send_routes(struct bmp_router *r, struct wbuf *w, int post)
 		memcpy(a.next_hop4, h.addr + 12, 4);
 	base = ((uint64_t)(r->run->sim->idx_base + r->idx) * cfg->bmp_peers +
 	    r->peer) * cfg->prefixes;
-	while (r->next < cfg->prefixes &&
+	while (r->next < want &&
 	    w->len + BGP_MAX_LEN + BMP_HDR_LEN + BMP_PEER_HDR_LEN < w->cap) {
 		start = bmp_begin(w, BMP_ROUTE_MONITORING);
 		bmp_peer_hdr_put(w, &h);
 		bgp_ub_begin(&ub, w, cfg->af, cfg->use_mp, 0, &a, &sc,
 		    BGP_MAX_LEN);
 		bgp_prefix_nth(&cfg->first, base + r->next, &pfx);
-		n = cfg->prefixes - r->next;
+		n = want - r->next;
 		if (cfg->per_update != 0 && n > cfg->per_update)
 			n = cfg->per_update;
 		n = bgp_ub_add_run(&ub, &pfx, n);
@@ -176,7 +178,7 @@ bmp_send_routes(struct bmp_router *r, struct wbuf *w, int post)
 		bmp_end(w, start);
 		*r->run->c.msgs[BMP_ROUTE_MONITORING] += 1;
 	}
-	return r->next >= cfg->prefixes;
+	return r->next >= want;
 }
 
 /* Statistics types 0..8 (section 4.8) of peer j: nothing rejected or
@@ -377,9 +379,9 @@ bmp_start(void *arg, struct metrics *m, char *err, size_t errlen)
 
 	run->m = m;
 	run->settle_ns = 0;
-	/* Each route twice: pre-policy and post-policy. */
-	run->total = 2 * (uint64_t)run->routers * cfg->bmp_peers *
-	    cfg->prefixes;
+	/* Each route pre-policy, and the first bmp_post post-policy. */
+	run->total = (uint64_t)run->routers * cfg->bmp_peers *
+	    (cfg->prefixes + cfg->bmp_post);
 	METRICS_COUNTERS(m, bmp_counter_rows, &run->c);
 	run->ph[BMPP_CONNECT] = metrics_phase(m, "connect", "bmp");
 	run->ph[BMPP_CONNECT]->target = run->routers;
@@ -489,6 +491,11 @@ bgp_bmp_main(struct bgp_sim *sim, const struct run_opts *ro)
 		    "10.0.0.0/24", &cfg->first);
 	else if (cfg->first.af != cfg->af)
 		cli_die(ro, "--first-prefix is not of --afi's family");
+	if (cfg->bmp_post == UINT64_MAX)
+		cfg->bmp_post = cfg->prefixes;
+	else if (cfg->bmp_post > cfg->prefixes)
+		cli_die(ro, "--bmp-post-policy-routes is more than --prefixes "
+		    "(the post-policy routes are the first of them)");
 	run->sim = sim;
 	run->routers = cfg->bmp_routers ? cfg->bmp_routers :
 	    cfg->peers ? cfg->peers : 1;

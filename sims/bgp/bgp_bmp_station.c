@@ -267,6 +267,7 @@ bmp_message(struct bmp_sess *s, const uint8_t *b, size_t len)
 	case BMP_INITIATION:
 		snprintf(s->name, sizeof(s->name), "%s", m.sys_name);
 		snprintf(s->descr, sizeof(s->descr), "%s", m.sys_descr);
+		snprintf(s->info, sizeof(s->info), "%s", m.info);
 		s->initiated = 1;
 		break;
 	case BMP_PEER_UP:

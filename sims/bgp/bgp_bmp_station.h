@@ -46,7 +46,7 @@ struct bmp_sess {
 	struct ctl_sess	 cs;
 	struct bufferevent *bev;
 	char		 router_id[64];	/* its address, as OpenDaylight */
-	char		 name[64], descr[128];
+	char		 name[64], descr[128], info[128];
 	uint8_t		 initiated;
 	struct bmp_speer **peers;
 	uint32_t	 n_peers;

@@ -166,6 +166,10 @@ static const struct opt bgp_rows[] = {
 	OPT_U("bmp-peers", "N", BC, bmp_peers, 1, 65000, 0,
 	    "monitored peers per router, each with\n"
 	    "--prefixes routes (bmp-mock's --peers_count)"),
+	OPT_U("bmp-post-policy-routes", "N", BC, bmp_post, 0, 100000000, 0,
+	    "of each peer's --prefixes routes, the first N\n"
+	    "are monitored post-policy too (bmp-mock's\n"
+	    "--post_policy_routes)", .def = "--prefixes"),
 	OPT_D("bmp-stats-interval", "S", BC, bmp_stats, 0, 86400, 0,
 	    "seconds between Statistics Reports (0: one)"),
 	OPT_P("md5-password", "[I-J=]P", BC, md5, struct tcp_md5_keys,
@@ -208,6 +212,7 @@ bgp_config_defaults(struct bgp_config *cfg)
 	cfg->settle = 10;
 	cfg->csit_threshold = 1000;
 	cfg->bmp_peers = 1;
+	cfg->bmp_post = UINT64_MAX;
 	cfg->bmp_stats = 5;
 	cfg->nb_ctx.first.af = BGP_AF_MAX;
 	nb_opts_defaults(&cfg->nb, bgp_nb_drivers);

@@ -93,6 +93,7 @@ struct bgp_config {
 	const char	*bmp;
 	uint32_t	 bmp_routers;	/* 0: --peers, or 1 */
 	uint32_t	 bmp_peers;	/* monitored peers per router */
+	uint64_t	 bmp_post;	/* post-policy routes, MAX: prefixes */
 	double		 bmp_stats;	/* s between reports, 0: once */
 };
 

@@ -1,12 +1,13 @@
 #!/bin/bash
 # BMP (RFC 7854): `sbsim bgp --bmp` routers report to the embedded
 # controller's station (`sbsim controller --bmp`):
-#   1. 3 routers x 4 monitored peers x 500 routes: the station serves, over
-#      RESTCONF in OpenDaylight's bmp-monitor shape, 3 routers (sysName
-#      from Initiation), 4 peers each (both OPENs of Peer Up), 500 routes
-#      in each peer's pre-policy-rib and post-policy-rib, the statistics
-#      (adj-ribs-in-routes 500); one router and one peer by their URLs in
-#      both styles; sbsim's report: connect 3, monitor 12000 DONE; at the
+#   1. 3 routers x 4 monitored peers x 500 routes (200 of them post-policy
+#      too): the station serves, over RESTCONF in OpenDaylight's
+#      bmp-monitor shape, 3 routers (sysName from Initiation), 4 peers each
+#      (both OPENs of Peer Up), 500 routes in each peer's pre-policy-rib
+#      and 200 in its post-policy-rib, the statistics (adj-ribs-in-routes
+#      500); one router and one peer by their URLs in both styles; sbsim's
+#      report: connect 3, monitor 8400 DONE; at the
 #      end 12 Peer Downs and 3 Terminations reach the station.  tshark
 #      decodes the routers' stream (-d tcp.port==PORT,bmp) with nothing
 #      malformed (when it can capture: root and dumpcap).
@@ -21,6 +22,7 @@ need curl
 R=3		# routers
 K=4		# peers per router
 P=500		# routes per peer
+Q=200		# of them post-policy too
 read -r PORT RPORT < <(p=$(free_ports 2); echo "$p $((p + 1))")
 
 get() {
@@ -73,16 +75,16 @@ fi
 # 1. The routers report; the station holds it all while they are up.
 start_bg "$TMPD/run.log" "$SBSIM" bgp --bmp tcp:127.0.0.1:$PORT \
     --bmp-routers $R --bmp-peers $K --prefixes $P --as 65001 \
-    --bmp-stats-interval 1 --settle 40 --timeout 20 -q \
+    --bmp-post-policy-routes $Q --bmp-stats-interval 1 --settle 40 --timeout 20 -q \
     --report "$TMPD/r.json"
 RUN=$LAST_PID
-want="$R $((R * K)) $((R * K * P)) $((R * K * P)) $((R * K * P)) $R"
+want="$R $((R * K)) $((R * K * P)) $((R * K * Q)) $((R * K * P)) $R"
 end=$((SECONDS + 30))
 while [ "$(counts)" != "$want" ] && [ $SECONDS -lt $end ]; do
 	sleep 0.3
 done
 [ "$(counts)" = "$want" ] || fail "station: $(counts), want $want"
-echo "station: $R routers, $((R * K)) peers, $((R * K * P)) routes pre- and post-policy"
+echo "station: $R routers, $((R * K)) peers, $((R * K * P)) routes pre-policy, $((R * K * Q)) post-policy"
 
 rid=$(get "rests/data/bmp-monitor:bmp-monitor/monitor=example-bmp-monitor" |
     "$PY" -c 'import json,sys; print(json.load(sys.stdin)["bmp-monitor:monitor"][0]["router"][0]["router-id"])')
@@ -115,7 +117,7 @@ while [ "$(stats_ts)" = "$ts0" ] && [ $SECONDS -lt $end ]; do
 done
 [ "$(stats_ts)" != "$ts0" ] || fail "no periodic statistics report"
 stop_early "$RUN" "bmp run" "$TMPD/r.json"
-for spec in connect=$R monitor=$((2 * R * K * P)); do
+for spec in connect=$R monitor=$((R * K * (P + Q))); do
 	got=$(json_get "$TMPD/r.json" "[(p['state'], p['items']) for p in r['phases'] if p['name'] == '${spec%=*}']")
 	[ "$got" = "[('DONE', ${spec#*=})]" ] || fail "phase ${spec%=*}: $got"
 done
