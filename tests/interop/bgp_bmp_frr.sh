@@ -4,8 +4,11 @@
 # prefixes to FRR; FRR's BMP session (pre- and post-policy monitoring)
 # tells the station; the station serves, over RESTCONF, FRR's router
 # (sysName its hostname), the sbsim peer up (its address, AS, both OPENs)
-# with P routes in its pre-policy-rib and post-policy-rib.  FRR runs
-# standalone as in bgp_md5_frr.sh (no zebra, its own config and sockets).
+# with P routes in its pre-policy-rib and post-policy-rib; when the sbsim
+# peer stops, FRR's Peer Down removes it.  FRR runs
+# standalone as in bgp_md5_frr.sh (no zebra, its own config and sockets),
+# the sbsim peer a static passive neighbor (FRR 8.4 sends no Peer Down for
+# a listen range's dynamic peer).
 # Skipped when bgpd or its BMP module is missing.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/bgp_lib.sh"
@@ -33,13 +36,12 @@ router bgp 65000
  bgp router-id 192.0.2.254
  no bgp ebgp-requires-policy
  no bgp default ipv4-unicast
- neighbor SBSIM peer-group
- neighbor SBSIM remote-as 65001
- neighbor SBSIM ebgp-multihop 2
- bgp listen range 127.$NET.0.0/30 peer-group SBSIM
+ neighbor $PEER remote-as 65001
+ neighbor $PEER passive
+ neighbor $PEER ebgp-multihop 2
  address-family ipv4 unicast
-  neighbor SBSIM activate
-  neighbor SBSIM soft-reconfiguration inbound
+  neighbor $PEER activate
+  neighbor $PEER soft-reconfiguration inbound
  exit-address-family
  bmp targets sbsim
   bmp connect 127.0.0.1 port $BMP min-retry 100 max-retry 1000
@@ -53,10 +55,13 @@ start_bg "$TMPD/bgpd.log" "$BGPD" -M bmp -f "$TMPD/bgpd.conf" \
     -Z -S -l 127.0.0.1 -p "$BGP" -P 0
 wait_listen "$BGP" || fail "bgpd does not listen on $BGP"
 
-# FRR refuses a loopback NEXT_HOP: the peer sends 192.0.2.1.
+# FRR refuses a loopback NEXT_HOP: the peer sends 192.0.2.1.  Without
+# graceful restart: FRR 8.4, its helper, says Peer Down twice (the second
+# for a peer already down, which the station counts as for no peer up).
 start_bg "$TMPD/run.log" "$SBSIM" bgp --peers 1 --prefixes $P --as 65001 \
     --peer-as 65000 --source 127.$NET.0.0/24 \
     --controller tcp:127.0.0.1:$BGP --next-hop 192.0.2.1 --settle 40 \
+    --no-graceful-restart \
     --timeout 20 -q
 RUN=$LAST_PID
 
@@ -87,8 +92,21 @@ seen() {
 wait_until 40 seen || fail "station: '$got', want '$want'
 $(grep '^bmp:' "$TMPD/ctl.log")"
 echo "station: FRR's router, peer $PEER up, $P routes pre- and post-policy"
+# The sbsim peer goes: FRR's Peer Down removes it and its routes; FRR's
+# router stays.
 stop_pid "$RUN"
+peer_gone() {
+	got=$(curl -s -u admin:admin \
+	    "http://127.0.0.1:$RC/rests/data/bmp-monitor:bmp-monitor" |
+	"$PY" -c '
+import json, sys
+r = json.load(sys.stdin)["bmp-monitor:bmp-monitor"]["monitor"][0]["router"]
+print(len(r), sum(len(x.get("peer", [])) for x in r))')
+	[ "$got" = "1 0" ]
+}
+wait_until 20 peer_gone || { stop_pid "$CTL"; fail "after the peer went: routers, peers $got; $(grep "^bmp:" "$TMPD/ctl.log")"; }
+echo "station: FRR's Peer Down removed the peer, the router stays"
 stop_pid "$CTL"
 grep '^bmp:' "$TMPD/ctl.log"
-grep -q '^bmp: 1 sessions, .* 0 malformed, 0 too long, 0 timed out, 0 routes over the limit, 0 peers over the limit, 0 UPDATEs that did not decode, 0 messages for no peer up' \
+grep -q '^bmp: 1 sessions, 1 peer ups, [0-9]* route monitoring, [0-9]* statistics reports, 1 peer downs, .* 0 malformed, 0 too long, 0 timed out, 0 routes over the limit, 0 peers over the limit, 0 UPDATEs that did not decode, 0 messages for no peer up' \
     "$TMPD/ctl.log" || fail "station summary: $(grep '^bmp:' "$TMPD/ctl.log")"
