@@ -475,15 +475,40 @@ static const struct sim_ops bmp_sim_ops = {
 	.size_off = offsetof(struct bmp_run, routers),
 };
 
+/* What only BGP sessions do: refused with --bmp rather than ignored. */
+static void
+bmp_refuse(const struct bgp_config *cfg, const struct run_opts *ro)
+{
+	const char	*what = NULL;
+
+	if (ro->controller != NULL)
+		what = "--controller (BGP sessions reported over BMP: not yet; "
+		    "the BMP routers are the devices, give --bmp alone)";
+	else if (cfg->monitor != NULL)
+		what = "--monitor";
+	else if (cfg->withdraw || cfg->churn_rate > 0)
+		what = "--withdraw and --churn-rate";
+	else if (cfg->nb_given != 0)
+		what = "the advertise test (--northbound)";
+	else if (cfg->csit_results != NULL)
+		what = "--csit-results";
+	else if (cfg->md5.all[0] != '\0' || cfg->md5.n > 0)
+		what = "--md5-password";
+	else if (cfg->addpath != 0)
+		what = "--add-path";
+	else if (ro->n_faults > 0)
+		what = "--fault";
+	if (what != NULL)
+		cli_die(ro, "--bmp does not go with %s", what);
+}
+
 int
 bgp_bmp_main(struct bgp_sim *sim, const struct run_opts *ro)
 {
 	struct bmp_run	*run = run_sim_new(sizeof(*run));
 	struct bgp_config *cfg = &sim->cfg;
 
-	if (ro->controller != NULL)
-		cli_die(ro, "--bmp with --controller: not yet; the BMP "
-		    "routers are the devices, give --bmp alone");
+	bmp_refuse(cfg, ro);
 	if (cfg->as == 0)
 		cli_die(ro, "--as ASN is required (the monitored peers' AS)");
 	if (cfg->first.af == BGP_AF_MAX)

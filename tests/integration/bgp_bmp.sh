@@ -52,6 +52,12 @@ print(len(rs), len(ps), sum(n(p["pre-policy-rib"]) for p in ps),
 bad_usage bgp "not yet" --bmp tcp:127.0.0.1:$PORT --as 1 \
     --controller tcp:127.0.0.1:$PORT
 bad_usage bgp "--as ASN is required" --bmp tcp:127.0.0.1:$PORT
+bad_usage bgp "does not go with --monitor" --bmp tcp:127.0.0.1:$PORT \
+    --as 1 --monitor tcp:127.0.0.1:$PORT
+bad_usage bgp "does not go with --md5-password" --bmp tcp:127.0.0.1:$PORT \
+    --as 1 --md5-password k
+bad_usage bgp "--bmp-post-policy-routes is more than" \
+    --bmp tcp:127.0.0.1:$PORT --as 1 --prefixes 5 --bmp-post-policy-routes 6
 bad_usage bgp "plain TCP" --bmp ptcp:$PORT --as 1
 bad_usage controller "--bmp" --bmp-max-routes 5
 [ "$FAILS" = 0 ] || fail "$FAILS bad command lines not refused"
