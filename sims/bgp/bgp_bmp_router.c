@@ -425,7 +425,9 @@ bmp_tick(void *arg, uint64_t now)
 static void
 bmp_goodbye(struct bmp_router *r)
 {
-	uint32_t		 n = r->peer, j;
+	/* The peers whose Peer Up went: those done, and the one under way. */
+	uint32_t		 n = r->peer + (r->stage != BR_PEER_UP &&
+	    r->stage != BR_SENT), j;
 	size_t			 cap = (size_t)n * 96 + 64;
 	uint8_t			*mem = xcalloc(1, cap);
 	struct bmp_peer_hdr	 h;
