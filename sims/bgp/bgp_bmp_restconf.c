@@ -15,13 +15,11 @@
 #include <event2/buffer.h>
 
 #include "bgp_bmp_station.h"
+#include "bgp_restconf.h"
 #include "restconf.h"
 
 static const struct doc_module bmp_mod = {
 	"bmp-monitor", "urn:opendaylight:params:xml:ns:yang:bmp-monitor"
-};
-static const struct doc_module inet_mod = {
-	"bgp-inet", "urn:opendaylight:params:xml:ns:yang:bgp-inet"
 };
 
 static const struct rc_list bmp_lists[] = {
@@ -87,17 +85,8 @@ bmp_table_write(struct doc_writer *w, const struct bgp_pmap *t, uint8_t af)
 	size_t			slot = 0;
 	char			s[64];
 
-	doc_entry(w);
-	doc_leaf_str(w, "afi", af == BGP_AF_IPV6 ?
-	    "bgp-types:ipv6-address-family" : "bgp-types:ipv4-address-family");
-	doc_leaf_str(w, "safi", "bgp-types:unicast-subsequent-address-family");
-	doc_container(w, NULL, "attributes");
-	doc_leaf_bool(w, "uptodate", 1);
-	doc_end(w);
-	doc_container(w, &inet_mod, af == BGP_AF_IPV6 ? "ipv6-routes" :
-	    "ipv4-routes");
-	doc_list(w, &inet_mod, af == BGP_AF_IPV6 ? "ipv6-route" :
-	    "ipv4-route");
+	bgp_rc_table_head(w, af);
+	bgp_rc_routes_open(w, af);
 	while (bgp_pmap_next(t, af, &slot, &pfx, NULL)) {
 		bgp_prefix_str(&pfx, s, sizeof(s));
 		doc_entry(w);

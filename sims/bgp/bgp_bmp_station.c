@@ -121,17 +121,27 @@ st_peer_up(struct bmp_sess *s, const struct bmp_msg *m)
 	bmp_speer_caps(p, m->peer.flags);
 }
 
+/* The peer a message is about, once its Peer Up came (section 4.10:
+ * first); NULL counted. */
+static struct bmp_speer *
+bmp_speer_known(struct bmp_sess *s, const struct bmp_msg *m)
+{
+	struct bmp_speer	*p = bmp_speer_find(s, &m->peer);
+
+	if (p == NULL)
+		bst.st.unknown_peer++;
+	return p;
+}
+
 /* Section 4.9: the peer's tables go with it. */
 static void
 st_peer_down(struct bmp_sess *s, const struct bmp_msg *m)
 {
-	struct bmp_speer	*p = bmp_speer_find(s, &m->peer);
+	struct bmp_speer	*p = bmp_speer_known(s, m);
 	uint32_t		 i;
 
-	if (p == NULL) {
-		bst.st.unknown_peer++;
+	if (p == NULL)
 		return;
-	}
 	for (i = 0; s->peers[i] != p; i++)
 		;
 	s->peers[i] = s->peers[--s->n_peers];
@@ -185,16 +195,14 @@ bmp_nlri_apply(struct bmp_sess *s, struct bmp_speer *p, struct bgp_pmap *t,
 static void
 bmp_route_monitoring(struct bmp_sess *s, const struct bmp_msg *m)
 {
-	struct bmp_speer	*p = bmp_speer_find(s, &m->peer);
+	struct bmp_speer	*p = bmp_speer_known(s, m);
 	struct bgp_update	 u;
 	struct bgp_err		 e;
 	struct bgp_pmap		*t;
 	int			 add;
 
-	if (p == NULL || !p->up) {
-		bst.st.unknown_peer++;
+	if (p == NULL)
 		return;
-	}
 	if (bgp_update_decode(m->pdu, m->pdu_len, &p->sc, &u, &e) == -1) {
 		bst.st.updates_malformed++;
 		return;
@@ -211,13 +219,11 @@ bmp_route_monitoring(struct bmp_sess *s, const struct bmp_msg *m)
 static void
 bmp_statistics(struct bmp_sess *s, const struct bmp_msg *m)
 {
-	struct bmp_speer	*p = bmp_speer_find(s, &m->peer);
+	struct bmp_speer	*p = bmp_speer_known(s, m);
 	int			 i;
 
-	if (p == NULL) {
-		bst.st.unknown_peer++;
+	if (p == NULL)
 		return;
-	}
 	for (i = 0; i < BMP_STAT_MAX; i++)
 		if (m->stat_seen & (1u << i))
 			p->stat[i] = m->stat[i];

@@ -55,13 +55,10 @@ start_bg "$TMPD/bgpd.log" "$BGPD" -M bmp -f "$TMPD/bgpd.conf" \
     -Z -S -l 127.0.0.1 -p "$BGP" -P 0
 wait_listen "$BGP" || fail "bgpd does not listen on $BGP"
 
-# FRR refuses a loopback NEXT_HOP: the peer sends 192.0.2.1.  Without
-# graceful restart: FRR 8.4, its helper, says Peer Down twice (the second
-# for a peer already down, which the station counts as for no peer up).
+# FRR refuses a loopback NEXT_HOP: the peer sends 192.0.2.1.
 start_bg "$TMPD/run.log" "$SBSIM" bgp --peers 1 --prefixes $P --as 65001 \
     --peer-as 65000 --source 127.$NET.0.0/24 \
     --controller tcp:127.0.0.1:$BGP --next-hop 192.0.2.1 --settle 40 \
-    --no-graceful-restart \
     --timeout 20 -q
 RUN=$LAST_PID
 
@@ -108,5 +105,7 @@ wait_until 20 peer_gone || { stop_pid "$CTL"; fail "after the peer went: routers
 echo "station: FRR's Peer Down removed the peer, the router stays"
 stop_pid "$CTL"
 grep '^bmp:' "$TMPD/ctl.log"
-grep -q '^bmp: 1 sessions, 1 peer ups, [0-9]* route monitoring, [0-9]* statistics reports, 1 peer downs, .* 0 malformed, 0 too long, 0 timed out, 0 routes over the limit, 0 peers over the limit, 0 UPDATEs that did not decode, 0 messages for no peer up' \
+# FRR 8.4 may say Peer Down twice for the session (the second for a peer
+# already down: counted as for no peer up).
+grep -q '^bmp: 1 sessions, 1 peer ups, [0-9]* route monitoring, [0-9]* statistics reports, [12] peer downs, .* 0 malformed, 0 too long, 0 timed out, 0 routes over the limit, 0 peers over the limit, 0 UPDATEs that did not decode, [01] messages for no peer up' \
     "$TMPD/ctl.log" || fail "station summary: $(grep '^bmp:' "$TMPD/ctl.log")"
