@@ -477,6 +477,34 @@ static const struct sim_ops bmp_sim_ops = {
 	.size_off = offsetof(struct bmp_run, routers),
 };
 
+/* `sbsim bgp`'s options of the BMP routers (bgp_main.c's group). */
+const struct opt bgp_bmp_rows[] = {
+	OPT_S("bmp", "EP", struct bgp_config, bmp, 0,
+	    "BMP (RFC 7854): simulated routers report their\n"
+	    "peers to the station at tcp:HOST:PORT instead"),
+	OPT_U("bmp-routers", "N", struct bgp_config, bmp_routers, 1, 1000000, 0,
+	    "BMP routers (bmp-mock's --routers_count)",
+	    .def = "--peers, or 1"),
+	OPT_U("bmp-peers", "N", struct bgp_config, bmp_peers, 1, 65000, 0,
+	    "monitored peers per router, each with\n"
+	    "--prefixes routes (bmp-mock's --peers_count)"),
+	OPT_U("bmp-post-policy-routes", "N", struct bgp_config, bmp_post, 0, 100000000, 0,
+	    "of each peer's --prefixes routes, the first N\n"
+	    "are monitored post-policy too (bmp-mock's\n"
+	    "--post_policy_routes)", .def = "--prefixes"),
+	OPT_D("bmp-stats-interval", "S", struct bgp_config, bmp_stats, 0, 86400, 0,
+	    "seconds between Statistics Reports (0: one)"),
+	OPT_END
+};
+
+void
+bgp_bmp_defaults(struct bgp_config *cfg)
+{
+	cfg->bmp_peers = 1;
+	cfg->bmp_post = UINT64_MAX;	/* --prefixes, once known */
+	cfg->bmp_stats = 5;
+}
+
 /* What only BGP sessions do: refused with --bmp rather than ignored. */
 static void
 bmp_refuse(const struct bgp_config *cfg, const struct run_opts *ro)

@@ -157,21 +157,6 @@ static const struct opt bgp_rows[] = {
 	OPT_U("csit-threshold", "N", BC, csit_threshold, 0, UINT64_MAX, 0,
 	    "fewest UPDATEs for a phase to be written there\n"
 	    "(play.py's --threshold)"),
-	OPT_S("bmp", "EP", BC, bmp, 0,
-	    "BMP (RFC 7854): simulated routers report their\n"
-	    "peers to the station at tcp:HOST:PORT instead"),
-	OPT_U("bmp-routers", "N", BC, bmp_routers, 1, 1000000, 0,
-	    "BMP routers (bmp-mock's --routers_count)",
-	    .def = "--peers, or 1"),
-	OPT_U("bmp-peers", "N", BC, bmp_peers, 1, 65000, 0,
-	    "monitored peers per router, each with\n"
-	    "--prefixes routes (bmp-mock's --peers_count)"),
-	OPT_U("bmp-post-policy-routes", "N", BC, bmp_post, 0, 100000000, 0,
-	    "of each peer's --prefixes routes, the first N\n"
-	    "are monitored post-policy too (bmp-mock's\n"
-	    "--post_policy_routes)", .def = "--prefixes"),
-	OPT_D("bmp-stats-interval", "S", BC, bmp_stats, 0, 86400, 0,
-	    "seconds between Statistics Reports (0: one)"),
 	OPT_P("md5-password", "[I-J=]P", BC, md5, struct tcp_md5_keys,
 	    tcp_md5_opt, 0,
 	    "TCP-MD5 key (RFC 2385) of every peer and the\n"
@@ -211,9 +196,7 @@ bgp_config_defaults(struct bgp_config *cfg)
 	cfg->churn_seconds = 10;
 	cfg->settle = 10;
 	cfg->csit_threshold = 1000;
-	cfg->bmp_peers = 1;
-	cfg->bmp_post = UINT64_MAX;
-	cfg->bmp_stats = 5;
+	bgp_bmp_defaults(cfg);
 	cfg->nb_ctx.first.af = BGP_AF_MAX;
 	nb_opts_defaults(&cfg->nb, bgp_nb_drivers);
 }
@@ -918,10 +901,12 @@ bgp_main(int argc, char **argv)
 		  "controller's application\nRIB; the monitor times their "
 		  "arrival):", nb_opt_rows, &sim->cfg.nb, &sim->cfg.nb_given },
 		{ NULL, bgp_nb_rows, &sim->cfg, &sim->cfg.nb_given },
+		{ "BMP routers (RFC 7854), instead of BGP sessions:",
+		  bgp_bmp_rows, &sim->cfg, &sim->cfg.given },
 	};
 
 	bgp_config_defaults(&sim->cfg);
-	cli_parse_groups(argc, argv, groups, 3, &ro, bgp_usage);
+	cli_parse_groups(argc, argv, groups, 4, &ro, bgp_usage);
 	log_init("sbsim", ro.verbose);
 	if (sim->cfg.bmp != NULL) {
 		bgp_attrs_init(sim);

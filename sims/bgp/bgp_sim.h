@@ -233,6 +233,10 @@ extern const struct fault_kind bgp_fault_kinds[];
  * sessions: the BMP routers are the devices). */
 struct run_opts;
 int	bgp_bmp_main(struct bgp_sim *, const struct run_opts *);
+/* Its options (a group of `sbsim bgp`'s) and their defaults. */
+struct opt;
+extern const struct opt bgp_bmp_rows[];
+void	bgp_bmp_defaults(struct bgp_config *);
 
 /* `sbsim bgp` (bgp_main.c). */
 extern const struct sbsim_cmd bgp_cmd;
