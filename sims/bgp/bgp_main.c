@@ -217,6 +217,7 @@ bgp_config_defaults(struct bgp_config *cfg)
 	cfg->churn_seconds = 10;
 	cfg->settle = 10;
 	cfg->csit_threshold = 1000;
+	bgp_bmp_defaults(cfg);
 	cfg->nb_ctx.first.af = BGP_AF_MAX;
 	cfg->gen.rd_count = 1;
 	cfg->gen.label_base = 16;
@@ -936,11 +937,17 @@ bgp_main(int argc, char **argv)
 		  "controller's application\nRIB; the monitor times their "
 		  "arrival):", nb_opt_rows, &sim->cfg.nb, &sim->cfg.nb_given },
 		{ NULL, bgp_nb_rows, &sim->cfg, &sim->cfg.nb_given },
+		{ "BMP routers (RFC 7854), instead of BGP sessions:",
+		  bgp_bmp_rows, &sim->cfg, &sim->cfg.given },
 	};
 
 	bgp_config_defaults(&sim->cfg);
-	cli_parse_groups(argc, argv, groups, 3, &ro, bgp_usage);
+	cli_parse_groups(argc, argv, groups, 4, &ro, bgp_usage);
 	log_init("sbsim", ro.verbose);
+	if (sim->cfg.bmp != NULL) {
+		bgp_attrs_init(sim);
+		return bgp_bmp_main(sim, &ro);
+	}
 	bgp_check(sim, &ro);
 	bgp_fault_check(sim, &ro);
 	bgp_pool_config(sim, &ro);

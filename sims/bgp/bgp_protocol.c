@@ -7,6 +7,7 @@
 #include "protocol.h"
 #include "bgp_sim.h"
 #include "bgp_ctl.h"
+#include "bgp_bmp_station.h"
 
 /* 20 peers (.1 to .20 of {net}) announce and withdraw prefixes that the
  * monitor peer, .21, learns from the speaker. */
@@ -16,5 +17,6 @@ static const struct protocol_demo bgp_demo = PROTOCOL_DEMO_DIALED("bgp",
     "tcp:127.0.0.1:{port} --withdraw",
     "BGP peers announce and withdraw 500 prefixes each");
 
-SBSIM_PROTOCOL(bgp, "peers", .roles = PROTOCOL_ROLES(&bgp_ctl_role),
+SBSIM_PROTOCOL(bgp, "peers", .roles = PROTOCOL_ROLES(&bgp_ctl_role,
+    &bmp_ctl_role),
     .demo = &bgp_demo);

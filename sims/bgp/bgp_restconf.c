@@ -220,6 +220,25 @@ bgprc_next(enum bgprc_src src, const char *peer, uint8_t af, uint64_t *cursor,
 	}
 }
 
+void
+bgp_rc_table_head(struct doc_writer *w, uint8_t af)
+{
+	doc_entry(w);
+	doc_leaf_str(w, "afi", af == BGP_AF_IPV6 ?
+	    "bgp-types:ipv6-address-family" : "bgp-types:ipv4-address-family");
+	doc_leaf_str(w, "safi", "bgp-types:unicast-subsequent-address-family");
+	doc_container(w, NULL, "attributes");
+	doc_leaf_bool(w, "uptodate", 1);
+	doc_end(w);
+}
+
+void
+bgp_rc_routes_open(struct doc_writer *w, uint8_t af)
+{
+	doc_container(w, &inet_mod, bgprc_routes_name(af));
+	doc_list(w, &inet_mod, bgprc_route_name(af));
+}
+
 /* The routes container (one route when key is not NULL). */
 static int
 bgprc_routes(struct doc_writer *w, enum bgprc_src src, const char *peer,
@@ -230,8 +249,9 @@ bgprc_routes(struct doc_writer *w, enum bgprc_src src, const char *peer,
 	int			found = 0;
 
 	if (key == NULL)
-		doc_container(w, &inet_mod, bgprc_routes_name(af));
-	doc_list(w, &inet_mod, bgprc_route_name(af));
+		bgp_rc_routes_open(w, af);
+	else
+		doc_list(w, &inet_mod, bgprc_route_name(af));
 	while (bgprc_next(src, peer, af, &cursor, &r)) {
 		if (key != NULL && (memcmp(r.prefix.addr, key->addr, 16) != 0 ||
 		    r.prefix.len != key->len))
@@ -249,13 +269,7 @@ static void
 bgprc_table(struct doc_writer *w, enum bgprc_src src, const char *peer,
     uint8_t af)
 {
-	doc_entry(w);
-	doc_leaf_str(w, "afi", af == BGP_AF_IPV6 ?
-	    "bgp-types:ipv6-address-family" : "bgp-types:ipv4-address-family");
-	doc_leaf_str(w, "safi", "bgp-types:unicast-subsequent-address-family");
-	doc_container(w, NULL, "attributes");
-	doc_leaf_bool(w, "uptodate", 1);
-	doc_end(w);
+	bgp_rc_table_head(w, af);
 	bgprc_routes(w, src, peer, af, NULL);
 	doc_end(w);
 }

@@ -98,6 +98,12 @@ struct bgp_config {
 	struct bgp_prefix fam_first[BGP_AF_MAX];
 	struct bgp_gen	 gen;
 	uint32_t	 route_targets;
+	/* --bmp EP (bgp_bmp_router.c): BMP routers report to a station. */
+	const char	*bmp;
+	uint32_t	 bmp_routers;	/* 0: --peers, or 1 */
+	uint32_t	 bmp_peers;	/* monitored peers per router */
+	uint64_t	 bmp_post;	/* post-policy routes, MAX: prefixes */
+	double		 bmp_stats;	/* s between reports, 0: once */
 };
 
 struct bgp_counters {
@@ -269,6 +275,15 @@ void	bgp_peer_fam_attrs(const struct bgp_config *, struct bgp_attrs *);
 
 /* bgp_fault.c: the --fault kinds of these devices (src/core/fault.h). */
 extern const struct fault_kind bgp_fault_kinds[];
+
+/* bgp_bmp_router.c: the run of `sbsim bgp --bmp EP` (no BGP
+ * sessions: the BMP routers are the devices). */
+struct run_opts;
+int	bgp_bmp_main(struct bgp_sim *, const struct run_opts *);
+/* Its options (a group of `sbsim bgp`'s) and their defaults. */
+struct opt;
+extern const struct opt bgp_bmp_rows[];
+void	bgp_bmp_defaults(struct bgp_config *);
 
 /* `sbsim bgp` (bgp_main.c). */
 extern const struct sbsim_cmd bgp_cmd;
