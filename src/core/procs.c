@@ -212,6 +212,32 @@ procs_close_siblings(struct procs *ps, unsigned i)
 
 /* Fork child i: 1 in the child (its ends in up and down), 0 in the
  * parent. */
+/*
+ * fork(), the child able to be stopped by SIGINT and SIGTERM, as the
+ * parent stops its children: a shell that started sbsim in the background
+ * (no job control) left both ignored, and an ignored disposition survives
+ * fork and exec.  They are blocked across the fork so that one the parent
+ * sends before the child has reset them waits, and then kills it.
+ */
+static pid_t
+procs_fork_stoppable(void)
+{
+	sigset_t	stop, old;
+	pid_t		pid;
+
+	sigemptyset(&stop);
+	sigaddset(&stop, SIGINT);
+	sigaddset(&stop, SIGTERM);
+	sigprocmask(SIG_BLOCK, &stop, &old);
+	pid = fork();
+	if (pid == 0) {
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return pid;
+}
+
 static int
 procs_fork_one(struct procs *ps, unsigned i, int *up, int *down)
 {
@@ -219,8 +245,9 @@ procs_fork_one(struct procs *ps, unsigned i, int *up, int *down)
 	int		 u[2], d[2] = { -1, -1 };
 	pid_t		 pid;
 
-	if (pipe(u) == -1 || ((ps->flags & PROCS_DOWN) && pipe(d) == -1) ||
-	    (pid = fork()) == -1)
+	if (pipe(u) == -1 || ((ps->flags & PROCS_DOWN) && pipe(d) == -1))
+		fatal("--workers: starting %s %u", ps->ops.noun, i);
+	if ((pid = procs_fork_stoppable()) == -1)
 		fatal("--workers: starting %s %u", ps->ops.noun, i);
 	if (pid == 0) {
 		if (ps->flags & PROCS_OWN_GROUP)
