@@ -255,10 +255,6 @@ bmp_rc(struct rc_req *rq, void *arg)
 	struct evbuffer		*b;
 
 	(void)arg;
-	if (!(rq->http->method & (EVHTTP_REQ_GET | EVHTTP_REQ_HEAD))) {
-		rc_read_only(rq);
-		return;
-	}
 	if (p->n > 1 && (!rc_elem_is(&p->e[1], "monitor") ||
 	    strcmp(p->e[1].key[0], BMP_MONITOR_ID) != 0)) {
 		rc_data_missing(rq);
@@ -281,7 +277,7 @@ bmp_rc(struct rc_req *rq, void *arg)
 }
 
 static const struct rc_resource bmp_resource = {
-	"bmp-monitor", "bmp-monitor", bmp_lists, bmp_rc, NULL
+	"bmp-monitor", "bmp-monitor", bmp_lists, bmp_rc, NULL, 1
 };
 
 void

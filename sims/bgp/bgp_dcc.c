@@ -83,10 +83,6 @@ dcc_state(struct rc_req *rq, void *arg)
 	unsigned		 i;
 
 	(void)arg;
-	if (!(rq->http->method & (EVHTTP_REQ_GET | EVHTTP_REQ_HEAD))) {
-		rc_read_only(rq);
-		return;
-	}
 	if (p->n > 2 || (p->n == 2 && !rc_elem_is(&p->e[1], "counter"))) {
 		rc_unknown(rq, &p->e[p->n - 1]);
 		return;
@@ -195,11 +191,11 @@ dcc_config(struct rc_req *rq, void *arg)
 
 static const struct rc_resource dcc_state_res = {
 	"data-change-counter", "data-change-counter", dcc_lists, dcc_state,
-	NULL
+	NULL, 1
 };
 static const struct rc_resource dcc_config_res = {
 	"odl-data-change-counter-config", "data-change-counter-config",
-	dcc_lists, dcc_config, NULL
+	dcc_lists, dcc_config, NULL, 0
 };
 
 void

@@ -616,7 +616,7 @@ oc_reset_session(struct http_req *h, void *arg)
 
 static const struct rc_resource oc_resource = {
 	"openconfig-network-instance", "network-instances", oc_lists,
-	oc_handle, NULL
+	oc_handle, NULL, 0
 };
 
 void

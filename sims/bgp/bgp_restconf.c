@@ -487,10 +487,6 @@ bgprc_bgp_rib(struct rc_req *rq, void *arg)
 	struct evbuffer		*b;
 
 	(void)arg;
-	if (!(rq->http->method & (EVHTTP_REQ_GET | EVHTTP_REQ_HEAD))) {
-		rc_read_only(rq);
-		return;
-	}
 	if (p->n == 1) {
 		b = rc_writer(rq, &w);
 		doc_container(&w, &rib_mod, "bgp-rib");
@@ -927,10 +923,10 @@ static const struct rc_topology topo6 = {
 };
 
 static const struct rc_resource rib_resource = {
-	"bgp-rib", "bgp-rib", rib_lists, bgprc_bgp_rib, NULL
+	"bgp-rib", "bgp-rib", rib_lists, bgprc_bgp_rib, NULL, 1
 };
 static const struct rc_resource app_resource = {
-	"bgp-rib", "application-rib", rib_lists, bgprc_app_rib, NULL
+	"bgp-rib", "application-rib", rib_lists, bgprc_app_rib, NULL, 0
 };
 
 void

@@ -705,7 +705,7 @@ inv_handle(struct rc_req *rq, void *arg)
 }
 
 static const struct rc_resource inv_resource = {
-	"opendaylight-inventory", "nodes", inv_lists, inv_handle, NULL
+	"opendaylight-inventory", "nodes", inv_lists, inv_handle, NULL, 0
 };
 
 void

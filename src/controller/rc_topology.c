@@ -34,7 +34,7 @@ static const struct rc_list nt_lists[] = {
 static void	rc_topo_handle(struct rc_req *, void *);
 
 static const struct rc_resource topo_resource = {
-	"network-topology", "network-topology", lists, rc_topo_handle, NULL
+	"network-topology", "network-topology", lists, rc_topo_handle, NULL, 0
 };
 
 void
@@ -105,10 +105,8 @@ rc_topo_all(struct rc_req *rq)
 	int			 config = rq->content == RC_CONTENT_CONFIG;
 	size_t			 i;
 
-	if (!(rq->http->method & (EVHTTP_REQ_GET | EVHTTP_REQ_HEAD))) {
-		rc_read_only(rq);
+	if (rc_refuse_write(rq))
 		return;
-	}
 	b = rc_writer(rq, &w);
 	doc_container(&w, &rc_nt_mod, "network-topology");
 	doc_list(&w, NULL, "topology");

@@ -301,6 +301,15 @@ rc_read_only(struct rc_req *rq)
 }
 
 int
+rc_refuse_write(struct rc_req *rq)
+{
+	if (rq->http->method & (EVHTTP_REQ_GET | EVHTTP_REQ_HEAD))
+		return 0;
+	rc_read_only(rq);
+	return 1;
+}
+
+int
 rc_body(struct rc_req *rq, struct doc *d)
 {
 	char	err[256];
@@ -421,7 +430,7 @@ rc_dispatch(struct http_req *h, void *arg)
 		    res->lists, &rq->path, err, sizeof(err)) == -1)
 			http_error(h, 400, "protocol", "invalid-value",
 			    "Bad path: %s", err);
-		else
+		else if (!res->read_only || !rc_refuse_write(rq))
 			res->fn(rq, res->arg);
 	}
 	free(rq);

@@ -69,6 +69,7 @@ struct rc_resource {
 	const struct rc_list	*lists;		/* ends with a NULL name */
 	void			(*fn)(struct rc_req *, void *arg);
 	void			*arg;
+	int			 read_only;	/* writes get 405 before fn */
 };
 
 /*
@@ -123,6 +124,9 @@ void	rc_data_missing(struct rc_req *);
 void	rc_unknown(struct rc_req *, const struct rc_elem *);
 /* 405 operation-not-supported with Allow: GET. */
 void	rc_read_only(struct rc_req *);
+/* A resource that only reads: 1, with rc_read_only's 405 sent, when the
+ * request is not a GET or HEAD. */
+int	rc_refuse_write(struct rc_req *);
 /* Parse the request body; on error a 400 malformed-message is sent and
  * -1 returned. */
 int	rc_body(struct rc_req *, struct doc *);
