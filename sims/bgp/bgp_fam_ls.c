@@ -185,12 +185,13 @@ ls_nlri_len(const struct bgp_route *r)
 
 	if (r->ls.type == LS_LINK)
 		return n + 4 + LS_DESC_LEN + 16;
-	if (r->ls.type == LS_PFX4)
+	if (r->ls.type == LS_PFX4 || r->ls.type == LS_PFX6)
 		return n + 5 + 4 + 1 + (r->pfx.len + 7u) / 8u;
-	return n;
+	return r->ls.type == LS_NODE ? n : 0;
 }
 
-/* An announcement and a withdrawal carry the same NLRI (section 5.2). */
+/* An announcement and a withdrawal carry the same NLRI (section 5.2);
+ * a received NLRI of a type not known here is not kept, so not sent. */
 size_t
 bgp_ls_encode(const struct bgp_family *f, uint8_t *d, size_t room,
     const struct bgp_route *r, int withdraw)
@@ -200,8 +201,8 @@ bgp_ls_encode(const struct bgp_family *f, uint8_t *d, size_t room,
 
 	(void)f;
 	(void)withdraw;
-	if (room < n)
-		return 0;
+	if (n == 0 || room < n)
+		return 0;	/* a type received but not kept whole */
 	p = ls_put16(p, r->ls.type);
 	p = ls_put16(p, (uint32_t)(n - 4));
 	*p++ = r->ls.proto;
@@ -212,7 +213,7 @@ bgp_ls_encode(const struct bgp_family *f, uint8_t *d, size_t room,
 		p = ls_node_desc(p, T_REMOTE, r->ls.asn, r->ls.remote);
 		p = ls_tlv32(p, T_IF4, r->ls.lif);
 		ls_tlv32(p, T_NBR4, r->ls.rif);
-	} else if (r->ls.type == LS_PFX4) {
+	} else if (r->ls.type != LS_NODE) {
 		p = ls_put16(p, T_OSPF_RT);
 		p = ls_put16(p, 1);
 		*p++ = 1;			/* intra-area */
