@@ -922,14 +922,18 @@ overrun:
  * family; we reset).  Path ids are not offered for them.
  */
 static int
-bgp_fam_spans_check(const struct bgp_update *u)
+bgp_fam_spans_check(struct bgp_update *u)
 {
 	uint64_t	n;
+	int		got = 0;
 
-	if (u->mp_reach_fam != BGP_FAM_MAX && bgp_family_check(
+	if (u->mp_reach_fam != BGP_FAM_MAX && (got = bgp_family_check(
 	    u->mp_reach_fam, rbuf_ptr(&u->mp_reach), rbuf_left(&u->mp_reach),
-	    0, &n) == -1)
+	    0, &n)) == -1)
 		return -1;
+	/* Framed entries malformed inside: RFC 9552 section 8.2.2. */
+	if (got == 1)
+		bgp_treat_as_withdraw(u, "malformed NLRI inside its length");
 	if (u->mp_unreach_fam != BGP_FAM_MAX && bgp_family_check(
 	    u->mp_unreach_fam, rbuf_ptr(&u->mp_unreach),
 	    rbuf_left(&u->mp_unreach), 0, &n) == -1)

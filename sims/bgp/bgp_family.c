@@ -17,10 +17,10 @@ static size_t	 bgp_uni_decode(const struct bgp_family *, const uint8_t *,
 static char	*bgp_uni_print(const struct bgp_route *, char *, size_t);
 
 #define UNI(n, afi, af)	{ n, afi, BGP_SAFI_UNICAST, af, 0, bgp_uni_nth, \
-	bgp_uni_encode, bgp_uni_decode, bgp_uni_print, NULL }
+	bgp_uni_encode, bgp_uni_decode, bgp_uni_print, NULL, NULL }
 #define LBL(n, afi, safi, af, nhrd)	{ n, afi, safi, af, nhrd,	\
 	bgp_lbl_nth, bgp_lbl_encode, bgp_lbl_decode, bgp_lbl_print,	\
-	bgp_lbl_run }
+	bgp_lbl_run, NULL }
 
 const struct bgp_family bgp_families[BGP_FAM_MAX] = {
 	[BGP_FAM_IPV4] = UNI("ipv4-unicast", BGP_AFI_IPV4, BGP_AF_IPV4),
@@ -31,6 +31,9 @@ const struct bgp_family bgp_families[BGP_FAM_MAX] = {
 	    BGP_AF_IPV6, 1),
 	[BGP_FAM_LU4] = LBL("ipv4-labelled-unicast", BGP_AFI_IPV4,
 	    BGP_SAFI_LABELED, BGP_AF_IPV4, 0),
+	[BGP_FAM_LS] = { "ls", BGP_AFI_LS, BGP_SAFI_LS, BGP_AF_IPV4, 0,
+	    bgp_ls_nth, bgp_ls_encode, bgp_ls_decode, bgp_ls_print, NULL,
+	    bgp_ls_attr },
 };
 
 unsigned
@@ -91,13 +94,36 @@ bgp_family_check(unsigned fam, const uint8_t *s, size_t len, int addpath,
 {
 	struct rbuf		r;
 	struct bgp_route	rt;
-	int			got;
+	int			got, bad = 0;
 
 	rbuf_init(&r, s, len);
 	*n = 0;
-	while ((got = bgp_route_next(fam, &r, addpath, &rt)) == 1)
+	while ((got = bgp_route_next(fam, &r, addpath, &rt)) == 1) {
 		(*n)++;
-	return got;
+		bad |= rt.malformed;
+	}
+	return got == -1 ? -1 : bad;
+}
+
+/* A family whose routes each have their own attribute (BGP-LS's, RFC
+ * 9552 section 5.3): one route per UPDATE, its attribute appended to
+ * those bgp_ub_end writes after MP_REACH (the limit kept room for them).
+ * 0 added, 1 full. */
+static int
+bgp_ub_own_attr(struct bgp_ub *b, const struct bgp_family *f,
+    const struct bgp_route *r, size_t end)
+{
+	size_t	n;
+
+	if (b->count > 0 || b->tail != b->own)
+		return 1;
+	n = f->attr(r, b->own + b->tail_len, sizeof(b->own) - b->tail_len);
+	/* end: where the route's entry ends, once written. */
+	if (n == 0 || end + n > b->limit)
+		return 1;
+	b->tail_len += n;
+	b->limit -= n;
+	return 0;
 }
 
 /* Written in place where the message and the buffer have room, as
@@ -124,6 +150,9 @@ bgp_ub_add_route(struct bgp_ub *b, const struct bgp_route *r)
 	}
 	d = w->data + w->len;
 	if ((n = f->encode(f, d + hdr, room, r, b->withdraw)) == 0)
+		return 1;
+	if (f->attr != NULL && !b->withdraw &&
+	    bgp_ub_own_attr(b, f, r, w->len + hdr + n) != 0)
 		return 1;
 	if (hdr) {
 		d[0] = (uint8_t)(r->pfx.path_id >> 24);

@@ -21,11 +21,14 @@ enum bgp_fam {
 	BGP_FAM_VPN4 = BGP_AF_MAX,	/* l3vpn-ipv4-unicast */
 	BGP_FAM_VPN6,			/* l3vpn-ipv6-unicast */
 	BGP_FAM_LU4,			/* ipv4-labelled-unicast */
+	BGP_FAM_LS,			/* ls (BGP-LS) */
 	BGP_FAM_MAX,
 };
 
 #define BGP_SAFI_LABELED	4	/* RFC 8277 */
 #define BGP_SAFI_VPN		128	/* RFC 4364 section 4.3.4 */
+#define BGP_AFI_LS		16388	/* RFC 9552 section 5.2 */
+#define BGP_SAFI_LS		71
 /* RFC 8277 section 2.4: the label field of a withdrawn route. */
 #define BGP_LABEL_WITHDRAW	0x800000u
 #define BGP_LABEL_MAX		0xfffffu	/* 20 bits */
@@ -38,6 +41,28 @@ struct bgp_gen {
 	uint32_t	label_base;
 	uint32_t	rd_as;		/* type 0's administrator */
 	uint32_t	rd_ip;		/* type 1's, host order */
+	/* BGP-LS (bgp_fam_ls.c): the topology its routes describe. */
+	uint8_t		ls_shape;	/* enum bgp_ls_shape */
+	uint32_t	ls_nodes;
+	uint32_t	ls_fanout;	/* tree's */
+	uint32_t	ls_pfx;		/* prefixes per node */
+	uint32_t	ls_sid_base;	/* first adjacency SID label */
+};
+
+enum bgp_ls_shape { BGP_LS_LINEAR, BGP_LS_RING, BGP_LS_TREE };
+
+/* A BGP-LS NLRI (RFC 9552 section 5.2), OSPFv2 router-ids: the node,
+ * link or prefix of a route (its prefix: pfx). */
+struct bgp_ls_nlri {
+	uint16_t	type;		/* 1 node, 2 link, 3 IPv4 prefix */
+	uint8_t		proto;		/* protocol-id */
+	uint64_t	ident;		/* instance identifier */
+	uint32_t	asn;
+	uint32_t	local;		/* IGP router-ids */
+	uint32_t	remote;
+	uint32_t	lif;		/* link's interface addresses */
+	uint32_t	rif;
+	uint32_t	index;		/* link or prefix number: attributes */
 };
 
 /* One route of any family: its prefix (af is the address's), and the
@@ -45,8 +70,12 @@ struct bgp_gen {
 struct bgp_route {
 	struct bgp_prefix pfx;
 	uint8_t		fam;		/* enum bgp_fam */
+	/* Decoded: framed but malformed inside (RFC 7606 section 2's
+	 * treat-as-withdraw, RFC 9552 section 8.2.2). */
+	uint8_t		malformed;
 	uint8_t		rd[8];
 	uint32_t	label;		/* 20 bits, or BGP_LABEL_WITHDRAW */
+	struct bgp_ls_nlri ls;		/* BGP-LS; label: its SID */
 };
 
 struct bgp_family {
@@ -73,6 +102,11 @@ struct bgp_family {
 	uint64_t	(*run)(const struct bgp_family *, const struct bgp_gen *,
 			    const struct bgp_prefix *first, uint64_t n,
 			    uint64_t k, struct bgp_ub *);
+	/* The route's own path attribute into d (room bytes): its length,
+	 * 0 when it does not fit; NULL: none.  An UPDATE then carries one
+	 * route (bgp_ub_add_route). */
+	size_t		(*attr)(const struct bgp_route *, uint8_t *d,
+			    size_t room);
 };
 
 extern const struct bgp_family bgp_families[BGP_FAM_MAX];
@@ -90,13 +124,28 @@ char	*bgp_lbl_print(const struct bgp_route *, char *, size_t);
 uint64_t bgp_lbl_run(const struct bgp_family *, const struct bgp_gen *,
 	    const struct bgp_prefix *, uint64_t, uint64_t, struct bgp_ub *);
 
+/* BGP-LS's row (bgp_fam_ls.c). */
+void	 bgp_ls_nth(const struct bgp_family *, const struct bgp_gen *,
+	    const struct bgp_prefix *, uint64_t, struct bgp_route *);
+size_t	 bgp_ls_encode(const struct bgp_family *, uint8_t *, size_t,
+	    const struct bgp_route *, int);
+size_t	 bgp_ls_decode(const struct bgp_family *, const uint8_t *, size_t,
+	    struct bgp_route *);
+char	*bgp_ls_print(const struct bgp_route *, char *, size_t);
+size_t	 bgp_ls_attr(const struct bgp_route *, uint8_t *, size_t);
+/* Routes in one copy of the topology: nodes, links both ways, prefixes. */
+uint64_t bgp_ls_routes(const struct bgp_gen *);
+/* --topology: linear, ring or tree[:FANOUT]; -1 with err. */
+int	 bgp_ls_shape_parse(struct bgp_gen *, const char *, char *, size_t);
+
 /* The row of an afi-safi name, or of AFI/SAFI; BGP_FAM_MAX: none. */
 unsigned bgp_family_by_name(const char *);
 unsigned bgp_family_from(uint16_t afi, uint8_t safi);
 /* "RD:prefix label L" and the like, into buf (at least 80 bytes). */
 char	*bgp_route_str(const struct bgp_route *, char *, size_t);
-/* Check a whole NLRI span of family fam: -1 when an entry is malformed
- * (RFC 7606 section 5.3); the number of routes in *n. */
+/* Check a whole NLRI span of family fam: -1 when an entry cannot be
+ * framed (RFC 7606 section 5.3: session reset), 1 when one is framed but
+ * malformed inside (treat-as-withdraw), else 0; the routes in *n. */
 int	 bgp_family_check(unsigned fam, const uint8_t *, size_t, int addpath,
 	    uint64_t *n);
 /* One route into an UPDATE that bgp_ub_begin began for its family:

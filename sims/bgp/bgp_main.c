@@ -96,6 +96,15 @@ static const char *const bgp_label_mode_names[] = { "per-route", "per-rd",
 	NULL };
 
 #define BC	struct bgp_config
+/* --topology: BGP-LS's shape (bgp_fam_ls.c). */
+static int
+bgp_topology_row(void *base, const char *arg, char *err, size_t errlen)
+{
+	struct bgp_config	*cfg = base;
+
+	return bgp_ls_shape_parse(&cfg->gen, arg, err, errlen);
+}
+
 static const struct opt bgp_rows[] = {
 	OPT_U("peers", "N", BC, peers, 1, 1000000, 0,
 	    "peers to simulate (required); peer i connects\n"
@@ -119,7 +128,7 @@ static const struct opt bgp_rows[] = {
 	OPT_FN("family", "F[,F...]", bgp_family_row, 0,
 	    "families announced, --prefixes routes of each:\n"
 	    "ipv4-unicast, ipv6-unicast, l3vpn-ipv4-unicast,\n"
-	    "l3vpn-ipv6-unicast, ipv4-labelled-unicast",
+	    "l3vpn-ipv6-unicast, ipv4-labelled-unicast, ls",
 	    .def = "ipv4-unicast, or ipv6-unicast with\n--afi ipv6"),
 	OPT_U("rd-count", "N", BC, gen.rd_count, 1, 65535, 0,
 	    "route distinguishers the L3VPN routes spread over\n"
@@ -130,6 +139,16 @@ static const struct opt bgp_rows[] = {
 	    "first MPLS label of labelled and L3VPN routes"),
 	OPT_E("label-mode", "M", BC, gen.label_per_rd, bgp_label_mode_names,
 	    0, "per-route (base+n) or per-rd (base+RD number)"),
+	OPT_FN("topology", "T", bgp_topology_row, 0,
+	    "ls: the topology its routes describe: linear,\n"
+	    "ring or tree[:FANOUT] (FANOUT 1 to 1000; 2)",
+	    .def = "linear"),
+	OPT_U("ls-nodes", "N", BC, gen.ls_nodes, 2, 1000000, 0,
+	    "ls: nodes in the topology"),
+	OPT_U("ls-prefixes", "N", BC, gen.ls_pfx, 0, 1000, 0,
+	    "ls: prefixes each node announces"),
+	OPT_U("ls-sid-base", "L", BC, gen.ls_sid_base, 16, 1048575, 0,
+	    "ls: adjacency SID label of the first link"),
 	OPT_U("route-targets", "N", BC, route_targets, 0, BGP_MAX_EXT, 0,
 	    "N route targets (ASN:1..ASN:N, extended\n"
 	    "communities) on every route of every family",
@@ -221,6 +240,10 @@ bgp_config_defaults(struct bgp_config *cfg)
 	cfg->nb_ctx.first.af = BGP_AF_MAX;
 	cfg->gen.rd_count = 1;
 	cfg->gen.label_base = 16;
+	cfg->gen.ls_nodes = 10;
+	cfg->gen.ls_fanout = 2;
+	cfg->gen.ls_pfx = 1;
+	cfg->gen.ls_sid_base = 24000;
 	cfg->route_targets = UINT32_MAX;	/* by the families */
 	nb_opts_defaults(&cfg->nb, bgp_nb_drivers);
 }

@@ -207,7 +207,7 @@ bgp_family_row(void *base, const char *arg, char *err, size_t errlen)
 		if ((f = bgp_family_by_name(s)) == BGP_FAM_MAX) {
 			snprintf(err, errlen, "--family: '%s' is not one of "
 			    "ipv4-unicast, ipv6-unicast, l3vpn-ipv4-unicast, "
-			    "l3vpn-ipv6-unicast, ipv4-labelled-unicast", s);
+			    "l3vpn-ipv6-unicast, ipv4-labelled-unicast, ls", s);
 			free(list);
 			return -1;
 		}
@@ -262,6 +262,8 @@ bgp_peer_fam_check(struct bgp_config *cfg)
 	cfg->gen.rd_as = cfg->as;
 	if (vpn && cfg->gen.rd_type == 0 && cfg->as > 0xffff)
 		return "--rd-type 0 holds a 2-octet AS: give --rd-type 1 or 2";
+	if (cfg->gen.ls_shape == BGP_LS_RING && cfg->gen.ls_nodes < 3)
+		return "--topology ring needs --ls-nodes 3 or more";
 	if (cfg->gen.label_base < 16 || cfg->gen.label_base > BGP_LABEL_MAX)
 		return "--label-base: 16 to 1048575 (RFC 3032: 0-15 reserved)";
 	if (cfg->churn_rate > 0 && (cfg->n_fam > 1 || cfg->fams[0] != cfg->af))

@@ -236,13 +236,15 @@ fz_fam_span(struct rbuf r, unsigned fam)
 {
 	const struct bgp_family	*f = &bgp_families[fam];
 	struct bgp_route	 a, b;
-	uint8_t			 d[64];
+	uint8_t			 d[256];
 	size_t			 n, m;
 	uint64_t		 count, walked = 0;
 	char			 text[128];
 
+	/* 1: one malformed inside its length (its UPDATE treated as
+	 * withdraw), skipped as the others are walked. */
 	FZ_CHECK(bgp_family_check(fam, rbuf_ptr(&r), rbuf_left(&r), 0,
-	    &count) == 0);
+	    &count) >= 0);
 	while (rbuf_left(&r) > 0) {
 		memset(&a, 0, sizeof(a));
 		a.fam = (uint8_t)fam;
@@ -253,6 +255,10 @@ fz_fam_span(struct rbuf r, unsigned fam)
 		f->print(&a, text, sizeof(text));
 		if (a.label > BGP_LABEL_MAX)
 			continue;	/* a withdraw's: encoded as one */
+		/* Not kept whole: malformed, or a BGP-LS type not known. */
+		if (a.malformed || (fam == BGP_FAM_LS &&
+		    (a.ls.type < 1 || a.ls.type > 4)))
+			continue;
 		m = f->encode(f, d, sizeof(d), &a, 0);
 		memset(&b, 0, sizeof(b));
 		b.fam = (uint8_t)fam;

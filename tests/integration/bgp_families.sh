@@ -66,4 +66,10 @@ usage "holds a 2-octet AS" --as 4200000000 --family l3vpn-ipv4-unicast
 usage "rd-count" --family l3vpn-ipv4-unicast --rd-count 0
 usage "label-base" --label-base 15
 usage "label-mode" --label-mode per-vrf
+usage "is not linear, ring or tree" --family ls --topology mesh
+usage "tree:0" --family ls --topology tree:0
+usage "needs --ls-nodes 3" --family ls --topology ring --ls-nodes 2
+usage "ls-nodes" --family ls --ls-nodes 1
+usage "ls-prefixes" --family ls --ls-prefixes 1001
+usage "ls-sid-base" --family ls --ls-sid-base 15
 echo "L3VPN refused by the controller and reported; usage errors named"
