@@ -21,11 +21,17 @@ enum bgp_fam {
 	BGP_FAM_VPN4 = BGP_AF_MAX,	/* l3vpn-ipv4-unicast */
 	BGP_FAM_VPN6,			/* l3vpn-ipv6-unicast */
 	BGP_FAM_LU4,			/* ipv4-labelled-unicast */
+	BGP_FAM_EVPN,			/* l2vpn-evpn */
+	BGP_FAM_FLOW4,			/* ipv4-flowspec */
+	BGP_FAM_FLOW6,			/* ipv6-flowspec */
 	BGP_FAM_MAX,
 };
 
 #define BGP_SAFI_LABELED	4	/* RFC 8277 */
 #define BGP_SAFI_VPN		128	/* RFC 4364 section 4.3.4 */
+#define BGP_AFI_L2VPN		25	/* RFC 7432 section 7 */
+#define BGP_SAFI_EVPN		70
+#define BGP_SAFI_FLOW		133	/* RFC 8955 section 4 */
 /* RFC 8277 section 2.4: the label field of a withdrawn route. */
 #define BGP_LABEL_WITHDRAW	0x800000u
 #define BGP_LABEL_MAX		0xfffffu	/* 20 bits */
@@ -38,6 +44,19 @@ struct bgp_gen {
 	uint32_t	label_base;
 	uint32_t	rd_as;		/* type 0's administrator */
 	uint32_t	rd_ip;		/* type 1's, host order */
+	uint8_t		evpn_types;	/* bit t: EVPN route type t (1-5) */
+	uint8_t		flow_action;	/* enum bgp_flow_action */
+	uint32_t	vni_base;	/* EVPN: route n's VNI base + n % vnis */
+	uint32_t	vnis;
+};
+
+/* The flowspec traffic-action extended community (RFC 8955 section 7). */
+enum bgp_flow_action {
+	BGP_FLOW_RATE,		/* 0x8006 traffic-rate 0: discard */
+	BGP_FLOW_ACTION,	/* 0x8007 traffic-action: sample */
+	BGP_FLOW_REDIRECT,	/* 0x8008 redirect to VRF ASN:1 */
+	BGP_FLOW_MARKING,	/* 0x8009 traffic-marking DSCP 46 */
+	BGP_FLOW_NONE,
 };
 
 /* One route of any family: its prefix (af is the address's), and the
@@ -47,6 +66,17 @@ struct bgp_route {
 	uint8_t		fam;		/* enum bgp_fam */
 	uint8_t		rd[8];
 	uint32_t	label;		/* 20 bits, or BGP_LABEL_WITHDRAW */
+	/* EVPN (RFC 7432 section 7): route type, ESI, Ethernet tag, MAC;
+	 * the IP address or prefix in pfx, type 5's gateway in src; the
+	 * VNI in label.  Flowspec: destination in pfx, source in src (len
+	 * 0: none), the protocol and destination port (0: none). */
+	uint8_t		type;
+	uint8_t		esi[10];
+	uint8_t		mac[6];
+	uint32_t	tag;
+	struct bgp_prefix src;
+	uint8_t		proto;
+	uint16_t	port;
 };
 
 struct bgp_family {
@@ -73,6 +103,10 @@ struct bgp_family {
 	uint64_t	(*run)(const struct bgp_family *, const struct bgp_gen *,
 			    const struct bgp_prefix *first, uint64_t n,
 			    uint64_t k, struct bgp_ub *);
+	/* The family's own extended communities added to a (NULL: none). */
+	void		(*ext)(const struct bgp_family *, const struct bgp_gen *,
+			    uint32_t as, struct bgp_attrs *a);
+	uint8_t		 no_nh;		/* MP_REACH next hop of length 0 */
 };
 
 extern const struct bgp_family bgp_families[BGP_FAM_MAX];
@@ -89,6 +123,33 @@ size_t	 bgp_lbl_decode(const struct bgp_family *, const uint8_t *, size_t,
 char	*bgp_lbl_print(const struct bgp_route *, char *, size_t);
 uint64_t bgp_lbl_run(const struct bgp_family *, const struct bgp_gen *,
 	    const struct bgp_prefix *, uint64_t, uint64_t, struct bgp_ub *);
+
+/* Route distinguisher k of the generator (RFC 4364 section 4.2), and
+ * its text form. */
+void	 bgp_rd_put(uint8_t *rd, const struct bgp_gen *, uint32_t k);
+void	 bgp_rd_str(const uint8_t *rd, char *, size_t);
+
+/* EVPN routes (bgp_fam_evpn.c, RFC 7432 section 7, RFC 9136 section 3). */
+void	 bgp_evpn_nth(const struct bgp_family *, const struct bgp_gen *,
+	    const struct bgp_prefix *, uint64_t, struct bgp_route *);
+size_t	 bgp_evpn_encode(const struct bgp_family *, uint8_t *, size_t,
+	    const struct bgp_route *, int);
+size_t	 bgp_evpn_decode(const struct bgp_family *, const uint8_t *, size_t,
+	    struct bgp_route *);
+char	*bgp_evpn_print(const struct bgp_route *, char *, size_t);
+void	 bgp_evpn_ext(const struct bgp_family *, const struct bgp_gen *,
+	    uint32_t, struct bgp_attrs *);
+
+/* Flowspec rules (bgp_fam_flow.c, RFC 8955 section 4, RFC 8956). */
+void	 bgp_flow_nth(const struct bgp_family *, const struct bgp_gen *,
+	    const struct bgp_prefix *, uint64_t, struct bgp_route *);
+size_t	 bgp_flow_encode(const struct bgp_family *, uint8_t *, size_t,
+	    const struct bgp_route *, int);
+size_t	 bgp_flow_decode(const struct bgp_family *, const uint8_t *, size_t,
+	    struct bgp_route *);
+char	*bgp_flow_print(const struct bgp_route *, char *, size_t);
+void	 bgp_flow_ext(const struct bgp_family *, const struct bgp_gen *,
+	    uint32_t, struct bgp_attrs *);
 
 /* The row of an afi-safi name, or of AFI/SAFI; BGP_FAM_MAX: none. */
 unsigned bgp_family_by_name(const char *);
