@@ -99,7 +99,7 @@ evpn_alen(const struct bgp_prefix *p)
 static size_t
 evpn_body(const struct bgp_route *r, uint8_t *d)
 {
-	size_t	a = evpn_alen(&r->pfx), o;
+	size_t	a = r->pfx.len / 8u, o;	/* a host address, or none */
 
 	memcpy(d, r->rd, 8);
 	if (r->type == 3) {		/* RD, tag, IP length, IP */
@@ -124,6 +124,7 @@ evpn_body(const struct bgp_route *r, uint8_t *d)
 		memcpy(d + o, r->pfx.addr, a);
 		o += a;
 	} else if (r->type == 5) {	/* prefix length, prefix, gateway */
+		a = evpn_alen(&r->pfx);
 		d[o++] = r->pfx.len;
 		memcpy(d + o, r->pfx.addr, a);
 		memcpy(d + o + a, r->src.addr, a);
@@ -188,6 +189,7 @@ evpn_decode_mac(const uint8_t *s, size_t len, struct bgp_route *r)
 	    evpn_ip(s + 30, s[29], 1, &r->pfx) == -1)
 		return -1;
 	r->label = get24(s + 30 + a);
+	r->partial = len == 36 + a;	/* a second label */
 	return 0;
 }
 
@@ -239,7 +241,8 @@ evpn_decode_body(const uint8_t *s, size_t len, struct bgp_route *r)
 	case 5:
 		return evpn_decode_prefix(s, len, r);
 	}
-	return 0;	/* other types: skipped by their length */
+	r->partial = 1;	/* other types: skipped by their length */
+	return 0;
 }
 
 /*

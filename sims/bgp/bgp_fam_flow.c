@@ -69,7 +69,10 @@ static size_t
 flow_body(const struct bgp_family *f, const struct bgp_route *r,
     uint8_t *d)
 {
-	size_t	o = flow_put_prefix(d, FL_DST, &r->pfx, flow_v6(f));
+	size_t	o = 0;
+
+	if (r->tag & 1u << FL_DST)
+		o += flow_put_prefix(d, FL_DST, &r->pfx, flow_v6(f));
 
 	if (r->tag & 1u << FL_SRC)
 		o += flow_put_prefix(d + o, FL_SRC, &r->src, flow_v6(f));
@@ -160,7 +163,8 @@ flow_ops(unsigned type, const uint8_t *s, size_t len, uint32_t *eq)
 /* A prefix component: length, (IPv6 offset,) the bytes past the offset
  * (RFC 8956 section 3.1); 0 malformed.  Stored where the offset is 0. */
 static size_t
-flow_prefix(const uint8_t *s, size_t len, int v6, struct bgp_prefix *p)
+flow_prefix(const uint8_t *s, size_t len, int v6, struct bgp_prefix *p,
+    uint8_t *partial)
 {
 	unsigned	max = v6 ? 128 : 32, off = 0;
 	size_t		bytes, o = v6 ? 2 : 1;
@@ -179,6 +183,8 @@ flow_prefix(const uint8_t *s, size_t len, int v6, struct bgp_prefix *p)
 	p->len = s[0];
 	if (off == 0)
 		memcpy(p->addr, s + o, bytes);
+	else
+		*partial = 1;
 	return o + bytes;
 }
 
@@ -187,17 +193,26 @@ static size_t
 flow_component(const struct bgp_family *f, unsigned t, const uint8_t *s,
     size_t len, struct bgp_route *r)
 {
-	uint32_t	eq = 0;
+	static const uint8_t sport[] = { OP_LEN2 | OP_GT | OP_EQ,
+	    FL_PORT_LO >> 8, FL_PORT_LO & 0xff,
+	    OP_END | OP_AND | OP_LEN2 | OP_LT | OP_EQ, 0xff, 0xff };
+	uint32_t	eq = UINT32_MAX;
 	size_t		n;
 
 	if (t == FL_DST || t == FL_SRC)
 		return flow_prefix(s, len, flow_v6(f),
-		    t == FL_DST ? &r->pfx : &r->src);
+		    t == FL_DST ? &r->pfx : &r->src, &r->partial);
 	n = flow_ops(t, s, len, &eq);
 	if (t == FL_PROTO)
 		r->proto = (uint8_t)eq;
 	else if (t == FL_DPORT)
 		r->port = (uint16_t)eq;
+	/* What the generator's rules hold, else kept in part only. */
+	if (((t == FL_PROTO || t == FL_DPORT) && eq > 0xffff) ||
+	    (t == FL_PROTO && eq > 0xff) || (t == FL_SPORT &&
+	    (n != sizeof(sport) || memcmp(s, sport, n) != 0)) ||
+	    (t != FL_PROTO && t != FL_DPORT && t != FL_SPORT))
+		r->partial = 1;
 	return n;
 }
 
@@ -228,8 +243,10 @@ bgp_flow_decode(const struct bgp_family *f, const uint8_t *s, size_t left,
 		t = s[o++];
 		if (t <= last)
 			return 0;
-		if (t > top)
+		if (t > top) {
+			r->partial = 1;
 			break;
+		}
 		last = t;
 		r->tag |= 1u << t;
 		n = flow_component(f, t, s + o, hdr + len - o, r);

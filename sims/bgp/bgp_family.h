@@ -69,7 +69,8 @@ struct bgp_route {
 	/* EVPN (RFC 7432 section 7): route type, ESI, Ethernet tag, MAC;
 	 * the IP address or prefix in pfx, type 5's gateway in src; the
 	 * VNI in label.  Flowspec: destination in pfx, source in src (len
-	 * 0: none), the protocol and destination port (0: none). */
+	 * 0: none), the protocol and destination port, the components
+	 * present (bit c of tag for type c). */
 	uint8_t		type;
 	uint8_t		esi[10];
 	uint8_t		mac[6];
@@ -77,6 +78,7 @@ struct bgp_route {
 	struct bgp_prefix src;
 	uint8_t		proto;
 	uint16_t	port;
+	uint8_t		partial;	/* decoded: more than these fields hold */
 };
 
 struct bgp_family {

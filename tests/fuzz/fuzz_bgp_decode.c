@@ -251,8 +251,9 @@ fz_fam_span(struct rbuf r, unsigned fam)
 		rbuf_skip(&r, n);
 		walked++;
 		f->print(&a, text, sizeof(text));
-		if (a.label > BGP_LABEL_MAX)
-			continue;	/* a withdraw's: encoded as one */
+		if (a.label > BGP_LABEL_MAX || a.partial)
+			continue;	/* a withdraw's: encoded as one; or
+					 * more than bgp_route holds */
 		m = f->encode(f, d, sizeof(d), &a, 0);
 		memset(&b, 0, sizeof(b));
 		b.fam = (uint8_t)fam;

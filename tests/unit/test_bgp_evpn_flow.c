@@ -171,8 +171,12 @@ test_malformed(void)
 	    n == 2, "an unknown route type is skipped by its length");
 	vec(&v, "f0 05 01 18 0a 00 03");
 	memset(&r, 0, sizeof(r));
-	CHECK(f4->decode(f4, v.b, v.len, &r) == 7 && r.pfx.len == 24,
-	    "two-octet length (RFC 8955 section 4.1)");
+	CHECK(f4->decode(f4, v.b, v.len, &r) == 7 && r.pfx.len == 24 &&
+	    !r.partial, "two-octet length (RFC 8955 section 4.1)");
+	vec(&v, "08 01 18 0a 00 03 07 81 08");	/* ICMP type == 8 */
+	memset(&r, 0, sizeof(r));
+	CHECK(f4->decode(f4, v.b, v.len, &r) == 9 && r.partial,
+	    "a component the generator does not make: valid, kept in part");
 }
 
 /* Generated routes of every type through encode and decode, whole. */
