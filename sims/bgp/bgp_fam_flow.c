@@ -219,9 +219,9 @@ flow_component(const struct bgp_family *f, unsigned t, const uint8_t *s,
 /*
  * RFC 8955 sections 4.1 and 4.2 (RFC 7606 section 5.3): a rule longer
  * than the span, components out of increasing type order or repeated,
- * a prefix longer than the address or an operator list that overruns
- * its rule make the NLRI malformed.  A type past those defined ends the
- * check (section 4.2: the rule is passed on, its length known).
+ * a component type not defined (section 4.2 names it too), a prefix
+ * longer than the address or an operator list that overruns its rule or
+ * has a value wider than its type's make the NLRI malformed.
  */
 size_t
 bgp_flow_decode(const struct bgp_family *f, const uint8_t *s, size_t left,
@@ -241,12 +241,8 @@ bgp_flow_decode(const struct bgp_family *f, const uint8_t *s, size_t left,
 		return 0;
 	for (o = hdr; o < hdr + len; o += n) {
 		t = s[o++];
-		if (t <= last)
+		if (t <= last || t > top)
 			return 0;
-		if (t > top) {
-			r->partial = 1;
-			break;
-		}
 		last = t;
 		r->tag |= 1u << t;
 		n = flow_component(f, t, s + o, hdr + len - o, r);

@@ -151,6 +151,8 @@ test_malformed(void)
 		"05 01 21 0a 00 03",		/* 33-bit prefix */
 		"14 01 18 0a 00 03",		/* longer than the span */
 		"00",				/* empty rule */
+		"08 01 18 0a 00 03 0e 81 01",	/* type 14: not defined */
+		"08 01 18 0a 00 03 0d 81 01",	/* flow label: IPv6 only */
 		"",
 	};
 	static const char *const flow6[] = {
@@ -177,6 +179,10 @@ test_malformed(void)
 	memset(&r, 0, sizeof(r));
 	CHECK(f4->decode(f4, v.b, v.len, &r) == 9 && r.partial,
 	    "a component the generator does not make: valid, kept in part");
+	vec(&v, "03 0d 81 01");			/* IPv6 flow label == 1 */
+	memset(&r, 0, sizeof(r));
+	CHECK(bgp_families[BGP_FAM_FLOW6].decode(&bgp_families[BGP_FAM_FLOW6],
+	    v.b, v.len, &r) == 4 && r.partial, "IPv6 flow label (RFC 8956)");
 }
 
 /* Generated routes of every type through encode and decode, whole. */
