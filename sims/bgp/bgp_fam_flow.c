@@ -4,7 +4,8 @@
  * 4.1) and components in increasing type order (section 4.2).  Rule n
  * matches the n-th prefix as destination, TCP (n even) or UDP, the
  * destination port 1024 + n mod 64512 and source ports 1024 to 65535 (a
- * numeric AND pair); its action is the traffic-action extended
+ * numeric AND pair), and --flow-source as source where given; its
+ * action is the traffic-action extended
  * community that --flow-action picks (section 7).  The routes carry no
  * next hop (MP_REACH next hop length 0, section 4).
  */
@@ -39,7 +40,6 @@ void
 bgp_flow_nth(const struct bgp_family *f, const struct bgp_gen *g,
     const struct bgp_prefix *first, uint64_t n, struct bgp_route *r)
 {
-	(void)g;
 	memset(r, 0, sizeof(*r));
 	r->fam = (uint8_t)(f - bgp_families);
 	bgp_prefix_nth(first, n, &r->pfx);
@@ -47,6 +47,11 @@ bgp_flow_nth(const struct bgp_family *f, const struct bgp_gen *g,
 	r->port = (uint16_t)(FL_PORT_LO + n % (65536u - FL_PORT_LO));
 	r->tag = 1u << FL_DST | 1u << FL_PROTO | 1u << FL_DPORT |
 	    1u << FL_SPORT;
+	if (g->flow_src.len > 0 && g->flow_src.af == f->addr_af) {
+		r->src = g->flow_src;
+		r->src.path_id = 0;
+		r->tag |= 1u << FL_SRC;
+	}
 }
 
 /* A prefix component: type, length, (IPv6: offset 0,) the bytes. */

@@ -48,6 +48,7 @@ struct bgp_gen {
 	uint8_t		flow_action;	/* enum bgp_flow_action */
 	uint32_t	vni_base;	/* EVPN: route n's VNI base + n % vnis */
 	uint32_t	vnis;
+	struct bgp_prefix flow_src;	/* flowspec rules' source; len 0: none */
 };
 
 /* The flowspec traffic-action extended community (RFC 8955 section 7). */

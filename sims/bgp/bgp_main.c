@@ -142,6 +142,10 @@ static const struct opt bgp_rows[] = {
 	OPT_U("vnis", "N", BC, gen.vnis, 1, 16777215, 0,
 	    "VNIs the EVPN routes spread over (the k-th route\n"
 	    "of a type has VNI base + k mod N)"),
+	OPT_P("flow-source", "PFX", BC, gen.flow_src, struct bgp_prefix,
+	    bgp_prefix_opt, 0,
+	    "source prefix of every flowspec rule of its\n"
+	    "address family", .def = "none"),
 	OPT_E("flow-action", "A", BC, gen.flow_action, bgp_flow_action_names,
 	    0, "flowspec action community: traffic-rate (0:\n"
 	    "discard), traffic-action (sample), redirect\n"

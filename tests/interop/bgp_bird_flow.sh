@@ -4,7 +4,8 @@
 # with the traffic-marking action; BIRD's tables hold N*P rules of each,
 # and a sample of them reads, as BIRD prints them, what sbsim's generator
 # gives rule i*P+j of peer i (destination, protocol or next header,
-# destination port, source ports 1024..65535, DSCP 46 marking); BIRD
+# destination port, source ports 1024..65535, the IPv4 rules' source
+# prefix of --flow-source, DSCP 46 marking); BIRD
 # logs no error.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/bgp_lib.sh"
@@ -48,6 +49,7 @@ all_learned() {
 start_bg "$TMPD/sb.log" "$SBSIM" bgp --peers $N --prefixes $P --as 65001 \
     --peer-as 65000 --controller "tcp:127.0.0.1:$port" --timeout 20 \
     --family ipv4-flowspec,ipv6-flowspec --flow-action traffic-marking \
+    --flow-source 192.0.2.0/25 \
     --duration 40 --report "$TMPD/r.json"
 sb=$LAST_PID
 wait_until 25 all_learned || fail "BIRD holds $got rules (ft4 ft6), want $NP each"
@@ -79,8 +81,9 @@ for t, first in firsts.items():
     for g in list(range(0, n * p, 97)) + [n * p - 1]:
         net = ipaddress.ip_network((int(first.network_address) +
                                     g * first.num_addresses, first.prefixlen))
-        key = "dst %s; %s %d; dport %d; sport 1024..65535;" % (
-            net, proto, 17 if g % 2 else 6, 1024 + g)
+        src = "src 192.0.2.0/25; " if t == "ft4" else ""
+        key = "dst %s; %s%s %d; dport %d; sport 1024..65535;" % (
+            net, src, proto, 17 if g % 2 else 6, 1024 + g)
         if rules.get(key, "missing") != "(generic, 0x80090000, 0x2e)":
             sys.exit("%s: %s is %s" % (t, key, rules.get(key, "missing")))
 print("BIRD's flowspec rules match sbsim's generator")

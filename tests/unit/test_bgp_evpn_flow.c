@@ -97,6 +97,8 @@ test_evpn_vectors(void)
 static void
 test_flow_vectors(void)
 {
+	struct bgp_gen	g = gen0;
+
 	encode_check(BGP_FAM_FLOW4, &gen0, "10.0.0.0/24", 3, "13 "
 	    "01 18 0a 00 03 "		/* destination prefix /24 */
 	    "03 81 11 "			/* protocol == 17, end */
@@ -106,6 +108,16 @@ test_flow_vectors(void)
 	encode_check(BGP_FAM_FLOW6, &gen0, "2001:db8::/64", 0, "19 "
 	    "01 40 00 20 01 0d b8 00 00 00 00 "	/* /64, offset 0 */
 	    "03 81 06 05 91 04 00 06 13 04 00 d5 ff ff", "IPv6 rule");
+	g.flow_src = pfx("192.0.2.0/25");	/* --flow-source */
+	encode_check(BGP_FAM_FLOW4, &g, "10.0.0.0/24", 0, "19 "
+	    "01 18 0a 00 00 "		/* destination */
+	    "02 19 c0 00 02 00 "	/* source /25 */
+	    "03 81 06 05 91 04 00 06 13 04 00 d5 ff ff",
+	    "IPv4 rule with a source");
+	encode_check(BGP_FAM_FLOW6, &g, "2001:db8::/64", 0, "19 "
+	    "01 40 00 20 01 0d b8 00 00 00 00 "
+	    "03 81 06 05 91 04 00 06 13 04 00 d5 ff ff",
+	    "an IPv4 source is not an IPv6 rule's");
 }
 
 static void
