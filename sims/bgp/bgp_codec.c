@@ -599,7 +599,10 @@ bgp_mp_reach_fam(struct bgp_update *u, unsigned fam, struct rbuf v,
 	uint8_t			 a = f->addr_af == BGP_AF_IPV6 ? 16 : 4;
 	uint8_t			 rd = f->nh_rd ? 8 : 0;
 
-	if (nhlen != rd + a && nhlen != 2 * (rd + a) &&
+	if (f->no_nh && nhlen != 0)
+		return bgp_fail(e, BGP_ERR_UPDATE, BGP_ERR_UPD_OPTATTR,
+		    "MP_REACH_NLRI next hop length");
+	if (!f->no_nh && nhlen != rd + a && nhlen != 2 * (rd + a) &&
 	    !(a == 4 && nhlen == rd + 16))
 		return bgp_fail(e, BGP_ERR_UPDATE, BGP_ERR_UPD_OPTATTR,
 		    "MP_REACH_NLRI next hop length");

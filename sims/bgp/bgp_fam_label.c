@@ -23,8 +23,8 @@ lbl_rd_bits(const struct bgp_family *f)
 /* RFC 4364 section 4.2: type 0 is a 2-octet ASN and a 4-octet number,
  * type 1 an IPv4 address and type 2 a 4-octet ASN, each with a 2-octet
  * number. */
-static void
-lbl_rd_put(uint8_t *rd, const struct bgp_gen *g, uint32_t k)
+void
+bgp_rd_put(uint8_t *rd, const struct bgp_gen *g, uint32_t k)
 {
 	uint32_t	n = k + 1, a;
 
@@ -66,7 +66,7 @@ bgp_lbl_nth(const struct bgp_family *f, const struct bgp_gen *g,
 	r->fam = (uint8_t)(f - bgp_families);
 	memset(r->rd, 0, sizeof(r->rd));
 	if (lbl_rd_bits(f))
-		lbl_rd_put(r->rd, g, k);
+		bgp_rd_put(r->rd, g, k);
 	r->label = lbl_label(g, g->label_per_rd ? k : n);
 }
 
@@ -100,7 +100,7 @@ lbl_step(const struct bgp_family *f, const struct bgp_gen *g,
 		if (++*rd_k == g->rd_count)
 			*rd_k = 0;
 		if (lbl_rd_bits(f))
-			lbl_rd_put(r->rd, g, *rd_k);
+			bgp_rd_put(r->rd, g, *rd_k);
 	}
 	if (g->label_per_rd)
 		r->label = lbl_label(g, *rd_k);
@@ -188,8 +188,8 @@ bgp_lbl_decode(const struct bgp_family *f, const uint8_t *s, size_t left,
 }
 
 /* Type 0 ASN:n, 1 IPv4:n, 2 ASN4:n (RFC 4364 section 4.2); others hex. */
-static void
-lbl_rd_str(const uint8_t *rd, char *buf, size_t len)
+void
+bgp_rd_str(const uint8_t *rd, char *buf, size_t len)
 {
 	uint16_t	type = (uint16_t)(rd[0] << 8 | rd[1]);
 	uint32_t	a4 = (uint32_t)rd[2] << 24 | (uint32_t)rd[3] << 16 |
@@ -217,7 +217,7 @@ bgp_lbl_print(const struct bgp_route *r, char *buf, size_t len)
 	char			 rd[40] = "", pfx[64];
 
 	if (lbl_rd_bits(f)) {
-		lbl_rd_str(r->rd, rd, sizeof(rd) - 1);
+		bgp_rd_str(r->rd, rd, sizeof(rd) - 1);
 		strcat(rd, ":");
 	}
 	bgp_prefix_str(&r->pfx, pfx, sizeof(pfx));

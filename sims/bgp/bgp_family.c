@@ -17,10 +17,10 @@ static size_t	 bgp_uni_decode(const struct bgp_family *, const uint8_t *,
 static char	*bgp_uni_print(const struct bgp_route *, char *, size_t);
 
 #define UNI(n, afi, af)	{ n, afi, BGP_SAFI_UNICAST, af, 0, bgp_uni_nth, \
-	bgp_uni_encode, bgp_uni_decode, bgp_uni_print, NULL, NULL }
+	bgp_uni_encode, bgp_uni_decode, bgp_uni_print, NULL, NULL, NULL, 0 }
 #define LBL(n, afi, safi, af, nhrd)	{ n, afi, safi, af, nhrd,	\
 	bgp_lbl_nth, bgp_lbl_encode, bgp_lbl_decode, bgp_lbl_print,	\
-	bgp_lbl_run, NULL }
+	bgp_lbl_run, NULL, NULL, 0 }
 
 const struct bgp_family bgp_families[BGP_FAM_MAX] = {
 	[BGP_FAM_IPV4] = UNI("ipv4-unicast", BGP_AFI_IPV4, BGP_AF_IPV4),
@@ -31,9 +31,18 @@ const struct bgp_family bgp_families[BGP_FAM_MAX] = {
 	    BGP_AF_IPV6, 1),
 	[BGP_FAM_LU4] = LBL("ipv4-labelled-unicast", BGP_AFI_IPV4,
 	    BGP_SAFI_LABELED, BGP_AF_IPV4, 0),
+	[BGP_FAM_EVPN] = { "l2vpn-evpn", BGP_AFI_L2VPN, BGP_SAFI_EVPN,
+	    BGP_AF_IPV4, 0, bgp_evpn_nth, bgp_evpn_encode, bgp_evpn_decode,
+	    bgp_evpn_print, NULL, NULL, bgp_evpn_ext, 0 },
+	[BGP_FAM_FLOW4] = { "ipv4-flowspec", BGP_AFI_IPV4, BGP_SAFI_FLOW,
+	    BGP_AF_IPV4, 0, bgp_flow_nth, bgp_flow_encode, bgp_flow_decode,
+	    bgp_flow_print, NULL, NULL, bgp_flow_ext, 1 },
+	[BGP_FAM_FLOW6] = { "ipv6-flowspec", BGP_AFI_IPV6, BGP_SAFI_FLOW,
+	    BGP_AF_IPV6, 0, bgp_flow_nth, bgp_flow_encode, bgp_flow_decode,
+	    bgp_flow_print, NULL, NULL, bgp_flow_ext, 1 },
 	[BGP_FAM_LS] = { "ls", BGP_AFI_LS, BGP_SAFI_LS, BGP_AF_IPV4, 0,
 	    bgp_ls_nth, bgp_ls_encode, bgp_ls_decode, bgp_ls_print, NULL,
-	    bgp_ls_attr },
+	    bgp_ls_attr, NULL, 0 },
 };
 
 unsigned
@@ -190,6 +199,8 @@ bgp_family_next_hop(unsigned fam, const struct bgp_attrs *a, uint8_t *d)
 	const struct bgp_family	*f = &bgp_families[fam];
 	uint8_t			 rd = f->nh_rd ? 8 : 0;
 
+	if (f->no_nh)		/* RFC 8955 section 4: length 0 */
+		return 0;
 	memset(d, 0, rd);
 	if (f->addr_af == BGP_AF_IPV6) {
 		memcpy(d + rd, a->next_hop6, 16);

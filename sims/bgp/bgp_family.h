@@ -21,6 +21,9 @@ enum bgp_fam {
 	BGP_FAM_VPN4 = BGP_AF_MAX,	/* l3vpn-ipv4-unicast */
 	BGP_FAM_VPN6,			/* l3vpn-ipv6-unicast */
 	BGP_FAM_LU4,			/* ipv4-labelled-unicast */
+	BGP_FAM_EVPN,			/* l2vpn-evpn */
+	BGP_FAM_FLOW4,			/* ipv4-flowspec */
+	BGP_FAM_FLOW6,			/* ipv6-flowspec */
 	BGP_FAM_LS,			/* ls (BGP-LS) */
 	BGP_FAM_MAX,
 };
@@ -29,6 +32,9 @@ enum bgp_fam {
 #define BGP_SAFI_VPN		128	/* RFC 4364 section 4.3.4 */
 #define BGP_AFI_LS		16388	/* RFC 9552 section 5.2 */
 #define BGP_SAFI_LS		71
+#define BGP_AFI_L2VPN		25	/* RFC 7432 section 7 */
+#define BGP_SAFI_EVPN		70
+#define BGP_SAFI_FLOW		133	/* RFC 8955 section 4 */
 /* RFC 8277 section 2.4: the label field of a withdrawn route. */
 #define BGP_LABEL_WITHDRAW	0x800000u
 #define BGP_LABEL_MAX		0xfffffu	/* 20 bits */
@@ -47,6 +53,11 @@ struct bgp_gen {
 	uint32_t	ls_fanout;	/* tree's */
 	uint32_t	ls_pfx;		/* prefixes per node */
 	uint32_t	ls_sid_base;	/* first adjacency SID label */
+	uint8_t		evpn_types;	/* bit t: EVPN route type t (1-5) */
+	uint8_t		flow_action;	/* enum bgp_flow_action */
+	uint32_t	vni_base;	/* EVPN: route n's VNI base + n % vnis */
+	uint32_t	vnis;
+	struct bgp_prefix flow_src;	/* flowspec rules' source; len 0: none */
 };
 
 enum bgp_ls_shape { BGP_LS_LINEAR, BGP_LS_RING, BGP_LS_TREE };
@@ -65,6 +76,15 @@ struct bgp_ls_nlri {
 	uint32_t	index;		/* link or prefix number: attributes */
 };
 
+/* The flowspec traffic-action extended community (RFC 8955 section 7). */
+enum bgp_flow_action {
+	BGP_FLOW_RATE,		/* 0x8006 traffic-rate 0: discard */
+	BGP_FLOW_ACTION,	/* 0x8007 traffic-action: sample */
+	BGP_FLOW_REDIRECT,	/* 0x8008 redirect to VRF ASN:1 */
+	BGP_FLOW_MARKING,	/* 0x8009 traffic-marking DSCP 46 */
+	BGP_FLOW_NONE,
+};
+
 /* One route of any family: its prefix (af is the address's), and the
  * RD and label of the families that have them. */
 struct bgp_route {
@@ -76,6 +96,19 @@ struct bgp_route {
 	uint8_t		rd[8];
 	uint32_t	label;		/* 20 bits, or BGP_LABEL_WITHDRAW */
 	struct bgp_ls_nlri ls;		/* BGP-LS; label: its SID */
+	/* EVPN (RFC 7432 section 7): route type, ESI, Ethernet tag, MAC;
+	 * the IP address or prefix in pfx, type 5's gateway in src; the
+	 * VNI in label.  Flowspec: destination in pfx, source in src (len
+	 * 0: none), the protocol and destination port, the components
+	 * present (bit c of tag for type c). */
+	uint8_t		type;
+	uint8_t		esi[10];
+	uint8_t		mac[6];
+	uint32_t	tag;
+	struct bgp_prefix src;
+	uint8_t		proto;
+	uint16_t	port;
+	uint8_t		partial;	/* decoded: more than these fields hold */
 };
 
 struct bgp_family {
@@ -107,6 +140,10 @@ struct bgp_family {
 	 * route (bgp_ub_add_route). */
 	size_t		(*attr)(const struct bgp_route *, uint8_t *d,
 			    size_t room);
+	/* The family's own extended communities added to a (NULL: none). */
+	void		(*ext)(const struct bgp_family *, const struct bgp_gen *,
+			    uint32_t as, struct bgp_attrs *a);
+	uint8_t		 no_nh;		/* MP_REACH next hop of length 0 */
 };
 
 extern const struct bgp_family bgp_families[BGP_FAM_MAX];
@@ -137,6 +174,32 @@ size_t	 bgp_ls_attr(const struct bgp_route *, uint8_t *, size_t);
 uint64_t bgp_ls_routes(const struct bgp_gen *);
 /* --topology: linear, ring or tree[:FANOUT]; -1 with err. */
 int	 bgp_ls_shape_parse(struct bgp_gen *, const char *, char *, size_t);
+/* Route distinguisher k of the generator (RFC 4364 section 4.2), and
+ * its text form. */
+void	 bgp_rd_put(uint8_t *rd, const struct bgp_gen *, uint32_t k);
+void	 bgp_rd_str(const uint8_t *rd, char *, size_t);
+
+/* EVPN routes (bgp_fam_evpn.c, RFC 7432 section 7, RFC 9136 section 3). */
+void	 bgp_evpn_nth(const struct bgp_family *, const struct bgp_gen *,
+	    const struct bgp_prefix *, uint64_t, struct bgp_route *);
+size_t	 bgp_evpn_encode(const struct bgp_family *, uint8_t *, size_t,
+	    const struct bgp_route *, int);
+size_t	 bgp_evpn_decode(const struct bgp_family *, const uint8_t *, size_t,
+	    struct bgp_route *);
+char	*bgp_evpn_print(const struct bgp_route *, char *, size_t);
+void	 bgp_evpn_ext(const struct bgp_family *, const struct bgp_gen *,
+	    uint32_t, struct bgp_attrs *);
+
+/* Flowspec rules (bgp_fam_flow.c, RFC 8955 section 4, RFC 8956). */
+void	 bgp_flow_nth(const struct bgp_family *, const struct bgp_gen *,
+	    const struct bgp_prefix *, uint64_t, struct bgp_route *);
+size_t	 bgp_flow_encode(const struct bgp_family *, uint8_t *, size_t,
+	    const struct bgp_route *, int);
+size_t	 bgp_flow_decode(const struct bgp_family *, const uint8_t *, size_t,
+	    struct bgp_route *);
+char	*bgp_flow_print(const struct bgp_route *, char *, size_t);
+void	 bgp_flow_ext(const struct bgp_family *, const struct bgp_gen *,
+	    uint32_t, struct bgp_attrs *);
 
 /* The row of an afi-safi name, or of AFI/SAFI; BGP_FAM_MAX: none. */
 unsigned bgp_family_by_name(const char *);

@@ -94,6 +94,9 @@ static const char *const bgp_addpath_names[] = { "none", "receive", "send",
 static const char *const bgp_rd_type_names[] = { "0", "1", "2", NULL };
 static const char *const bgp_label_mode_names[] = { "per-route", "per-rd",
 	NULL };
+/* In the order of enum bgp_flow_action. */
+static const char *const bgp_flow_action_names[] = { "traffic-rate",
+	"traffic-action", "redirect", "traffic-marking", "none", NULL };
 
 #define BC	struct bgp_config
 /* --topology: BGP-LS's shape (bgp_fam_ls.c). */
@@ -128,7 +131,8 @@ static const struct opt bgp_rows[] = {
 	OPT_FN("family", "F[,F...]", bgp_family_row, 0,
 	    "families announced, --prefixes routes of each:\n"
 	    "ipv4-unicast, ipv6-unicast, l3vpn-ipv4-unicast,\n"
-	    "l3vpn-ipv6-unicast, ipv4-labelled-unicast, ls",
+	    "l3vpn-ipv6-unicast, ipv4-labelled-unicast,\n"
+	    "l2vpn-evpn, ipv4-flowspec, ipv6-flowspec, ls",
 	    .def = "ipv4-unicast, or ipv6-unicast with\n--afi ipv6"),
 	OPT_U("rd-count", "N", BC, gen.rd_count, 1, 65535, 0,
 	    "route distinguishers the L3VPN routes spread over\n"
@@ -149,10 +153,26 @@ static const struct opt bgp_rows[] = {
 	    "ls: prefixes each node announces"),
 	OPT_U("ls-sid-base", "L", BC, gen.ls_sid_base, 16, 1048575, 0,
 	    "ls: adjacency SID label of the first link"),
+	OPT_FN("evpn-types", "T[,T...]", bgp_evpn_types_row, 0,
+	    "EVPN route types (1-5) the l2vpn-evpn routes take\n"
+	    "in turn", .def = "2"),
+	OPT_U("vni-base", "V", BC, gen.vni_base, 1, 16777215, 0,
+	    "first VNI of the EVPN routes (VXLAN, 24 bits)"),
+	OPT_U("vnis", "N", BC, gen.vnis, 1, 16777215, 0,
+	    "VNIs the EVPN routes spread over (the k-th route\n"
+	    "of a type has VNI base + k mod N)"),
+	OPT_P("flow-source", "PFX", BC, gen.flow_src, struct bgp_prefix,
+	    bgp_prefix_opt, 0,
+	    "source prefix of every flowspec rule of its\n"
+	    "address family", .def = "none"),
+	OPT_E("flow-action", "A", BC, gen.flow_action, bgp_flow_action_names,
+	    0, "flowspec action community: traffic-rate (0:\n"
+	    "discard), traffic-action (sample), redirect\n"
+	    "(ASN:1), traffic-marking (DSCP 46) or none"),
 	OPT_U("route-targets", "N", BC, route_targets, 0, BGP_MAX_EXT, 0,
 	    "N route targets (ASN:1..ASN:N, extended\n"
 	    "communities) on every route of every family",
-	    .def = "1 with an l3vpn family, else 0"),
+	    .def = "1 with an l3vpn or evpn family, else 0"),
 	OPT_F("ipv4-mp", BC, use_mp, 0,
 	    "IPv4 in MP_REACH_NLRI / MP_UNREACH_NLRI too"),
 	OPT_F("withdraw", BC, withdraw, 0,
@@ -244,6 +264,9 @@ bgp_config_defaults(struct bgp_config *cfg)
 	cfg->gen.ls_fanout = 2;
 	cfg->gen.ls_pfx = 1;
 	cfg->gen.ls_sid_base = 24000;
+	cfg->gen.evpn_types = 1u << 2;
+	cfg->gen.vni_base = 10000;
+	cfg->gen.vnis = 1;
 	cfg->route_targets = UINT32_MAX;	/* by the families */
 	nb_opts_defaults(&cfg->nb, bgp_nb_drivers);
 }

@@ -152,6 +152,7 @@ bgp_peer_fam_build(struct bgp_peer *p, struct wbuf *w, uint64_t *next,
 	const struct bgp_config	*cfg = &p->sim->cfg;
 	struct bgp_gen		 gen = cfg->gen;
 	struct bgp_ub		 ub;
+	struct bgp_attrs	 own;
 	uint64_t		 fend, g;
 	unsigned		 fam = bgp_peer_fam_at(cfg, *next, &fend);
 	const struct bgp_family	*f = &bgp_families[fam];
@@ -160,6 +161,11 @@ bgp_peer_fam_build(struct bgp_peer *p, struct wbuf *w, uint64_t *next,
 		end = fend;
 	/* Type 1 RDs: the peer's identifier as administrator. */
 	gen.rd_ip = p->bgp_id;
+	if (a != NULL && f->ext != NULL) {	/* EVPN's, flowspec's */
+		own = *a;
+		f->ext(f, &gen, cfg->as, &own);
+		a = &own;
+	}
 	if (bgp_ub_begin(&ub, w, fam, 1, 0, a, &p->sc, BGP_MAX_LEN) == -1)
 		return 0;
 	g = (uint64_t)p->idx * cfg->prefixes + *next % cfg->prefixes;
@@ -207,7 +213,8 @@ bgp_family_row(void *base, const char *arg, char *err, size_t errlen)
 		if ((f = bgp_family_by_name(s)) == BGP_FAM_MAX) {
 			snprintf(err, errlen, "--family: '%s' is not one of "
 			    "ipv4-unicast, ipv6-unicast, l3vpn-ipv4-unicast, "
-			    "l3vpn-ipv6-unicast, ipv4-labelled-unicast, ls", s);
+			    "l3vpn-ipv6-unicast, ipv4-labelled-unicast, "
+			    "l2vpn-evpn, ipv4-flowspec, ipv6-flowspec, ls", s);
 			free(list);
 			return -1;
 		}
@@ -221,6 +228,29 @@ bgp_family_row(void *base, const char *arg, char *err, size_t errlen)
 		return 0;
 	snprintf(err, errlen, "--family: no family in '%s'", arg);
 	return -1;
+}
+
+int
+bgp_evpn_types_row(void *base, const char *arg, char *err, size_t errlen)
+{
+	struct bgp_config	*cfg = base;
+	const char		*s = arg;
+	char			*end;
+	unsigned long		 t;
+	uint8_t			 mask = 0;
+
+	do {
+		t = strtoul(s, &end, 10);
+		if (end == s || t < 1 || t > 5 || (*end != ',' && *end != '\0')) {
+			snprintf(err, errlen, "--evpn-types: '%s' is not a list "
+			    "of route types 1 to 5 (RFC 7432, RFC 9136)", arg);
+			return -1;
+		}
+		mask |= (uint8_t)(1u << t);
+		s = end + 1;
+	} while (*end == ',');
+	cfg->gen.evpn_types = mask;
+	return 0;
 }
 
 /* Which address family --first-prefix and --afi stand for: the given
@@ -251,7 +281,8 @@ bgp_peer_fam_check(struct bgp_config *cfg)
 	}
 	bgp_fam_firsts(cfg);
 	for (k = 0; k < cfg->n_fam; k++) {
-		vpn |= bgp_families[cfg->fams[k]].safi == BGP_SAFI_VPN;
+		vpn |= bgp_families[cfg->fams[k]].safi == BGP_SAFI_VPN ||
+		    cfg->fams[k] == BGP_FAM_EVPN;
 		other |= cfg->fams[k] >= BGP_AF_MAX;
 	}
 	if (other && (cfg->monitor != NULL || cfg->nb.url != NULL))

@@ -270,6 +270,8 @@ void	bgp_peer_fam_rx(struct bgp_peer *, const struct bgp_update *);
 /* --family F[,F...]'s option row; the checks and defaults once parsed;
  * the route targets (RFC 4360 section 4) on every route. */
 int	bgp_family_row(void *cfg, const char *, char *err, size_t);
+/* --evpn-types: a list of route types 1 to 5 into gen.evpn_types. */
+int	bgp_evpn_types_row(void *cfg, const char *, char *err, size_t);
 const char *bgp_peer_fam_check(struct bgp_config *);
 void	bgp_peer_fam_attrs(const struct bgp_config *, struct bgp_attrs *);
 

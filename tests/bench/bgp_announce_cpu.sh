@@ -10,7 +10,8 @@
 # Usage: tests/bench/bgp_announce_cpu.sh [PREFIXES] [RUNS]
 #   defaults 1000000 and 5.  Needs bird, birdc and /usr/bin/time.
 #   FAMILY=l3vpn-ipv4-unicast (or ipv4-labelled-unicast) announces that
-#   family instead (--family; BIRD's vpn4 or ipv4 mpls channel).
+#   family instead (--family; BIRD's vpn4 or ipv4 mpls channel);
+#   ipv4-flowspec and ipv6-flowspec BIRD's flow4 and flow6 channels.
 set -u
 cd "$(dirname "$0")/../.." || exit 2
 SBSIM=${SBSIM:-$(pwd)/src/sbsim}
@@ -24,7 +25,12 @@ l3vpn-ipv4-unicast) TABLE="vpn4 table vpntab;" CHANNEL="vpn4 mpls"
 	FAMARG="--family $FAMILY" ;;
 ipv4-labelled-unicast) TABLE="ipv4 table lutab;" CHANNEL="ipv4 mpls"
 	FAMARG="--family $FAMILY" ;;
-*) echo "FAMILY: ipv4-unicast, l3vpn-ipv4-unicast, ipv4-labelled-unicast"
+ipv4-flowspec) TABLE="flow4 table ft4;" CHANNEL="flow4"
+	FAMARG="--family $FAMILY" ;;
+ipv6-flowspec) TABLE="flow6 table ft6;" CHANNEL="flow6"
+	FAMARG="--family $FAMILY" ;;
+*) echo "FAMILY: ipv4-unicast, l3vpn-ipv4-unicast, ipv4-labelled-unicast,"
+	echo "    ipv4-flowspec, ipv6-flowspec (BIRD 2 has no EVPN)"
 	exit 2 ;;
 esac
 PY=/usr/bin/python3

@@ -253,8 +253,9 @@ fz_fam_span(struct rbuf r, unsigned fam)
 		rbuf_skip(&r, n);
 		walked++;
 		f->print(&a, text, sizeof(text));
-		if (a.label > BGP_LABEL_MAX)
-			continue;	/* a withdraw's: encoded as one */
+		if (a.label > BGP_LABEL_MAX || a.partial)
+			continue;	/* a withdraw's: encoded as one; or
+					 * more than bgp_route holds */
 		/* Not kept whole: malformed, or a BGP-LS type not known. */
 		if (a.malformed || (fam == BGP_FAM_LS &&
 		    (a.ls.type < 1 || a.ls.type > 4)))
