@@ -4,6 +4,8 @@
  * (inflated first when gzip or bzip2), each record through an rbuf bound
  * to its own length, so that nothing reads past a record.
  */
+#include <sys/stat.h>
+
 #include <bzlib.h>
 #include <errno.h>
 #include <stdarg.h>
@@ -53,12 +55,14 @@ mrt_bad(struct mrt_rec *r, const char *fmt, ...)
 /* ------------------------------------------------------------------ */
 /* Loading: plain, gzip (zlib's gzread reads both) or bzip2. */
 
+/* Room past f->len: the file's size first (a plain dump's whole size,
+ * a compressed one's start), then doubling. */
 static int
 mrt_grow(struct mrt_file *f, size_t *cap)
 {
 	if (f->len < *cap)
 		return 0;
-	*cap = *cap ? *cap * 2 : 1 << 20;
+	*cap = *cap ? *cap * 2 : f->len + (1 << 20);
 	f->data = realloc(f->data, *cap);
 	return f->data == NULL ? -1 : 0;
 }
@@ -69,10 +73,16 @@ mrt_load_gz(struct mrt_file *f, const char *path, char *err, size_t errlen)
 	gzFile	gz = gzopen(path, "rb");
 	size_t	cap = 0;
 	int	n, e;
+	struct stat st;
 
 	if (gz == NULL) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return -1;
+	}
+	if (stat(path, &st) == 0 && st.st_size > 0) {
+		cap = (size_t)st.st_size + 1;
+		if ((f->data = malloc(cap)) == NULL)
+			cap = 0;
 	}
 	do {
 		if (mrt_grow(f, &cap) == -1)
@@ -348,6 +358,7 @@ mrt_rib(struct mrt_rec *r, struct rbuf *b, enum bgp_af af, int addpath)
 	uint16_t		n, i;
 
 	memset(&rt, 0, sizeof(rt));
+	rt.table = 1;
 	if (r->f->peers == NULL)
 		return mrt_bad(r, "RIB record before any PEER_INDEX_TABLE");
 	if (rbuf_skip(b, 4) == -1 || rbuf_get_u8(b, &len) == -1)
@@ -361,9 +372,11 @@ mrt_rib(struct mrt_rec *r, struct rbuf *b, enum bgp_af af, int addpath)
 		return mrt_bad(r, "prefix cut short");
 	if (rbuf_get_u16(b, &n) == -1)
 		return mrt_bad(r, "RIB entry count cut short");
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
+		rt.entry = i;
 		if (mrt_rib_entry(r, b, &rt, addpath) == -1)
 			return -1;
+	}
 	return 0;
 }
 

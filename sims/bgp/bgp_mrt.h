@@ -50,6 +50,10 @@ struct mrt_route {
 	uint32_t		 attr_len;
 	uint8_t			 nh_len;
 	uint8_t			 nh[32];
+	/* From a TABLE_DUMP_V2 RIB record (a prefix's entries together):
+	 * the entry's number in it; BGP4MP: table 0. */
+	uint8_t			 table;
+	uint16_t		 entry;
 };
 
 typedef int (*mrt_route_fn)(void *arg, const struct mrt_route *);

@@ -113,7 +113,13 @@ mrt_plan_route(void *arg, const struct mrt_route *rt)
 	pp->r = grow(pp->r, &pp->cap_r, pp->n_r + 1, sizeof(*pp->r));
 	pp->r[pp->n_r++] = rt->pfx;
 	pl->total++;
-	pl->distinct += bgp_pmap_put(&pl->seen, &rt->pfx, NULL) == 1;
+	/* A RIB record holds every entry of its prefix: its first one is
+	 * new (hashing a million prefixes would cost more than the rest of
+	 * the load); BGP4MP's prefixes come back in any order. */
+	if (rt->table)
+		pl->distinct += rt->entry == 0;
+	else
+		pl->distinct += bgp_pmap_put(&pl->seen, &rt->pfx, NULL) == 1;
 	pl->afs |= 1u << rt->pfx.af;
 	return 0;
 }
