@@ -3,7 +3,8 @@
 # peers as BGP4MP (its [[mrt-dump]] "updates"; its "table" dumps come a
 # minute apart at the soonest), bgpdump counts the routes in that file,
 # and `sbsim bgp --mrt` replays it into BIRD, which must import exactly
-# that many, from as many peers as the dump has.
+# that many, from as many peers as the dump has, with the recorded
+# attributes (a sampled route's communities, MED and AS_PATH).
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/bgp_lib.sh"
 need gobgpd
@@ -78,7 +79,8 @@ gobgpd=$LAST_PID
 wait_listen "$gport" || fail "gobgpd does not listen on $gport"
 start_bg "$TMPD/sb-gen.log" "$SBSIM" bgp --peers $N --prefixes $P \
     --as 65001 --peer-as 65000 --source 127.$NET.0.0/24 \
-    --controller tcp:127.0.0.1:$gport --duration 40 -q
+    --controller tcp:127.0.0.1:$gport --duration 40 -q --communities 2 \
+    --med 7
 sb=$LAST_PID
 wait_until 30 eval '[ "$(dump_routes)" = $NP ]' ||
     fail "GoBGP's dump holds $(dump_routes) routes, not $NP"
@@ -103,6 +105,13 @@ wait_until 30 bird_is "$BIRD_SOCK" 'dyn[0-9]+' "$N $n 0" ||
 sleep 0.5
 bird_is "$BIRD_SOCK" 'dyn[0-9]+' "$N $n 0" ||
     fail "BIRD later: $(bird_sum "$BIRD_SOCK" 'dyn[0-9]+')"
+# The recorded attributes went out: the communities and MED of the
+# generated run, its AS_PATH behind the replaying peer's AS.
+birdc -s "$BIRD_SOCK" show route for 10.0.0.1 all >"$TMPD/route.txt"
+grep -q "BGP.community: (65001,1) (65001,2)" "$TMPD/route.txt" &&
+    grep -q "BGP.med: 7" "$TMPD/route.txt" &&
+    grep -q "BGP.as_path: 65001 65001\$" "$TMPD/route.txt" ||
+    fail "BIRD's route 10.0.0.0/24: $(cat "$TMPD/route.txt")"
 stop_early "$sb" "sbsim --mrt" "$TMPD/mrt.json"
 report_check "$TMPD/mrt.json" announce "$n"
 echo "BIRD imported $n routes from $N replaying peers"
