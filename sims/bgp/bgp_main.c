@@ -186,6 +186,9 @@ static const struct opt bgp_rows[] = {
 	    "onto one"),
 	OPT_E("mrt-next-hop", "keep|set", BC, mrt_next_hop, bgp_mrt_nh_names,
 	    0, "the dump's next hops, or --next-hop's"),
+	OPT_D("mrt-rate", "R", BC, mrt_rate, 0, 1e9, 0,
+	    "--mrt's routes per second, all peers together (0:\n"
+	    "as fast as the receiver takes them)"),
 	OPT_S("mrt-out", "FILE", BC, mrt_out, 0,
 	    "at the end, write what the monitor learned as an\n"
 	    "MRT TABLE_DUMP_V2 file"),
@@ -684,6 +687,9 @@ bgp_tick(void *arg, uint64_t now)
 	}
 	if (ph[BGPP_ANNOUNCE]->state == PHASE_PENDING)
 		bgp_begin_announce(sim, now);
+	else if (sim->mrt != NULL && !phase_over(ph[BGPP_ANNOUNCE]) &&
+	    bgp_mrt_pace(sim, now))
+		bgp_kick_all(sim);
 	if (!phase_over(ph[BGPP_ANNOUNCE]) || !phase_over(ph[BGPP_LEARN]))
 		goto out;
 	if (ph[BGPP_CHURN] != NULL && !phase_over(ph[BGPP_CHURN])) {

@@ -49,6 +49,7 @@ struct bgp_mrt_plan {
 	uint32_t	 dump_peers;
 	uint64_t	 total, distinct;
 	uint32_t	 afs;		/* bit per enum bgp_af seen */
+	double		 credit;	/* --mrt-rate's routes to send */
 	struct bgp_pmap	 seen;
 };
 
@@ -375,6 +376,8 @@ bgp_mrt_build(struct bgp_peer *p, struct wbuf *w, uint64_t *next,
 	int			 v6 = g->af == BGP_AF_IPV6;
 	uint32_t		 n;
 
+	if (a != NULL && bgp_mrt_allowance(p) < max)
+		max = bgp_mrt_allowance(p);
 	if (gend - *next > max)
 		gend = *next + max;
 	at = w->len;
@@ -405,7 +408,35 @@ bgp_mrt_build(struct bgp_peer *p, struct wbuf *w, uint64_t *next,
 		*next = from;
 		return 0;
 	}
+	if (a != NULL && cfg->mrt_rate > 0)
+		p->sim->mrt->credit -= n;
 	return n;
+}
+
+int
+bgp_mrt_pace(struct bgp_sim *sim, uint64_t now)
+{
+	struct bgp_mrt_plan	*pl = sim->mrt;
+	double			 rate = sim->cfg.mrt_rate;
+
+	if (rate <= 0)
+		return 0;
+	pl->credit += rate * (double)(now - sim->last_tick_ns) / 1e9;
+	/* No bursts: at most a second's worth (one route at least). */
+	if (pl->credit > (rate > 1 ? rate : 1))
+		pl->credit = rate > 1 ? rate : 1;
+	return pl->credit >= 1;
+}
+
+uint32_t
+bgp_mrt_allowance(const struct bgp_peer *p)
+{
+	const struct bgp_sim	*sim = p->sim;
+
+	if (sim->mrt == NULL || sim->cfg.mrt_rate <= 0 ||
+	    p->sending != BGP_SEND_ANNOUNCE)
+		return UINT32_MAX;
+	return sim->mrt->credit < 1 ? 0 : (uint32_t)sim->mrt->credit;
 }
 
 /* Routes of a family the session refused: skipped and counted once. */

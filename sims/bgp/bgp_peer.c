@@ -360,6 +360,8 @@ bgp_fill(struct bgp_peer *p)
 			bgp_sent_all(p);
 			break;
 		}
+		if (bgp_mrt_allowance(p) == 0)
+			break;		/* --mrt-rate: the next tick's */
 		if (evbuffer_reserve_space(out, BGP_BATCH, &v, 1) != 1)
 			fatalx("evbuffer_reserve_space");
 		wbuf_init(w, v.iov_base, BGP_BATCH);

@@ -105,6 +105,7 @@ struct bgp_config {
 	uint8_t		 mrt_one;
 	uint8_t		 mrt_next_hop;
 	const char	*mrt_out;
+	double		 mrt_rate;	/* routes per second, 0: unpaced */
 };
 
 struct bgp_counters {
@@ -288,6 +289,10 @@ uint64_t bgp_peer_count(const struct bgp_peer *);
 uint32_t bgp_mrt_build(struct bgp_peer *, struct wbuf *, uint64_t *next,
 	    const struct bgp_attrs *a, uint32_t max);
 int	bgp_mrt_skip(struct bgp_peer *, uint64_t *next);
+/* --mrt-rate: this tick's credit added (1: some to spend, kick the
+ * peers); the routes a peer may announce now (UINT32_MAX: unpaced). */
+int	bgp_mrt_pace(struct bgp_sim *, uint64_t now);
+uint32_t bgp_mrt_allowance(const struct bgp_peer *);
 /* --mrt-out: the monitor's routes written; -1 (logged) when not. */
 int	bgp_mrt_out(struct bgp_sim *);
 

@@ -3,7 +3,7 @@
 # counted by bgpdump, then replayed with --mrt (plain and gzip, IPv4 and
 # IPv6) into the embedded controller: announce and learn count every
 # route and the second run's --mrt-out holds the same prefixes.  A cut
-# dump is a usage error naming the record's offset.
+# dump is a usage error naming the record's offset; --mrt-rate paces.
 . "$(dirname "$0")/../lib.sh"
 need ss
 N=3		# peers of the generated run
@@ -62,6 +62,15 @@ for afi in ipv4 ipv6; do
 	    "$(prefixes "$TMPD/mrt-$afi.mrt")" ] ||
 	    fail "mrt-$afi: the replay's monitor holds other prefixes"
 done
+
+# --mrt-rate 4000: 6000 routes take 1.5 s (the credit starts empty), and
+# a loaded host only makes it slower.
+run rate 2 --mrt "$TMPD/gen-ipv4.mrt" --mrt-rate 4000
+[ "$(phase rate learn)" = $((N * P)) ] || fail "rate: learn"
+secs=$(json_get "$TMPD/rate.json" "[p['seconds'] for p in r['phases'] \
+if p['name'] == 'announce'][0]")
+"$PY" -c "import sys; sys.exit(not $secs >= 1.2)" ||
+    fail "--mrt-rate 4000: 6000 routes announced in $secs s"
 
 # All onto one peer with --peers 2: more peers than the dump fills.
 "$SBSIM" bgp --mrt "$TMPD/gen-ipv4.mrt" --mrt-peers one --peers 2 \
