@@ -2,7 +2,8 @@
 # MRT (RFC 6396): a generated run's --mrt-out (what the monitor learned)
 # counted by bgpdump, then replayed with --mrt (plain and gzip, IPv4 and
 # IPv6) into the embedded controller: announce and learn count every
-# route and the second run's --mrt-out holds the same prefixes.  A cut
+# route and the second run's --mrt-out holds the same prefixes; a dump
+# of several peers onto as many peers or onto one.  A cut
 # dump is a usage error naming the record's offset; --mrt-rate paces.
 . "$(dirname "$0")/../lib.sh"
 need ss
@@ -61,6 +62,45 @@ for afi in ipv4 ipv6; do
 	[ "$(prefixes "$TMPD/gen-$afi.mrt")" = \
 	    "$(prefixes "$TMPD/mrt-$afi.mrt")" ] ||
 	    fail "mrt-$afi: the replay's monitor holds other prefixes"
+done
+
+# A TABLE_DUMP_V2 of three peers (the second without routes), K prefixes
+# with an entry of the other two each: two peers (or one with
+# --mrt-peers one) announce 2K routes, the monitor learns and loses K.
+K=3000
+"$PY" - "$TMPD/td2.mrt" $K <<'PYEOF' || fail "td2.mrt not written"
+import struct, sys
+# TABLE_DUMP_V2 with 3 peers in the index (the second without routes),
+# K prefixes, each with an entry of peers 0 and 2 (RFC 6396 4.3).
+out, k = sys.argv[1], int(sys.argv[2])
+def rec(sub, body):
+    return struct.pack(">IHHI", 0, 13, sub, len(body)) + body
+peers = b""
+for i, (ip, asn) in enumerate([("10.9.0.1", 64601), ("10.9.0.2", 64602),
+                                ("10.9.0.3", 64603)]):
+    peers += struct.pack(">B", 2) + bytes([10, 9, 0, i + 1]) + \
+        bytes(map(int, ip.split("."))) + struct.pack(">I", asn)
+data = rec(1, struct.pack(">IHH", 0x0a090001, 0, 3) + peers)
+def attrs(asn):
+    return bytes([0x40, 1, 1, 0, 0x40, 2, 6, 2, 1]) + struct.pack(">I", asn) \
+        + bytes([0x40, 3, 4, 192, 0, 2, 9])
+for n in range(k):
+    pfx = bytes([24, 100 + n // 65536, (n // 256) % 256, n % 256])
+    body = struct.pack(">I", n) + pfx + struct.pack(">H", 2)
+    for p, asn in ((0, 64601), (2, 64603)):
+        a = attrs(asn)
+        body += struct.pack(">HIH", p, 0, len(a)) + a
+    data += rec(2, body)
+open(out, "wb").write(data)
+PYEOF
+run td2-each 3 --mrt "$TMPD/td2.mrt" --withdraw
+run td2-one 2 --mrt "$TMPD/td2.mrt" --mrt-peers one --withdraw
+for r in td2-each td2-one; do
+	[ "$(phase $r connect)" = "$([ $r = td2-one ] && echo 1 || echo 2)" ] &&
+	    [ "$(phase $r announce)" = $((2 * K)) ] &&
+	    [ "$(phase $r learn)" = $K ] && [ "$(phase $r withdraw)" = $K ] ||
+	    fail "$r: phases $(json_get "$TMPD/$r.json" "[(p['name'], \
+p['items'], p['state']) for p in r['phases']]")"
 done
 
 # --mrt-rate 4000: 6000 routes take 1.5 s (the credit starts empty), and
