@@ -89,6 +89,8 @@ static const char *const bgp_count_names[] = {
 
 /* In the order of enum bgp_af and of the BGP_ADDPATH_* bits. */
 static const char *const bgp_afi_names[] = { "ipv4", "ipv6", NULL };
+static const char *const bgp_mrt_peer_names[] = { "each", "one", NULL };
+static const char *const bgp_mrt_nh_names[] = { "keep", "set", NULL };
 static const char *const bgp_addpath_names[] = { "none", "receive", "send",
 	"both", NULL };
 static const char *const bgp_rd_type_names[] = { "0", "1", "2", NULL };
@@ -214,6 +216,21 @@ static const struct opt bgp_rows[] = {
 	    "at the end, write totals-NAME and performance-NAME\n"
 	    "as CSIT's play.py --results NAME does (UPDATEs and\n"
 	    "UPDATEs/s of announce, and of churn)"),
+	OPT_S("mrt", "FILE", BC, mrt, 0,
+	    "replay an MRT dump's routes (TABLE_DUMP_V2,\n"
+	    "BGP4MP; plain, gzip or bzip2) instead of --prefixes"),
+	OPT_E("mrt-peers", "each|one", BC, mrt_one, bgp_mrt_peer_names, 0,
+	    "each dump peer onto its own peer (in the order of\n"
+	    "their first route; --peers fewer: folded), or all\n"
+	    "onto one"),
+	OPT_E("mrt-next-hop", "keep|set", BC, mrt_next_hop, bgp_mrt_nh_names,
+	    0, "the dump's next hops, or --next-hop's"),
+	OPT_D("mrt-rate", "R", BC, mrt_rate, 0, 1e9, 0,
+	    "--mrt's routes per second, all peers together (0:\n"
+	    "as fast as the receiver takes them)"),
+	OPT_S("mrt-out", "FILE", BC, mrt_out, 0,
+	    "at the end, write what the monitor learned as an\n"
+	    "MRT TABLE_DUMP_V2 file"),
 	OPT_U("csit-threshold", "N", BC, csit_threshold, 0, UINT64_MAX, 0,
 	    "fewest UPDATEs for a phase to be written there\n"
 	    "(play.py's --threshold)"),
@@ -502,7 +519,8 @@ bgp_start(void *arg, struct metrics *m, char *err, size_t errlen)
 	sim->drained_ann = sim->drained_wd = 0;
 	sim->churn_sent = 0;
 	sim->churn_credit = 0;
-	sim->total = (uint64_t)sim->cfg.peers * bgp_peer_routes(&sim->cfg);
+	sim->total = sim->mrt != NULL ? bgp_mrt_total(sim) :
+	    (uint64_t)sim->cfg.peers * bgp_peer_routes(&sim->cfg);
 	sim->refused = 0;
 	sim->fam_logged = 0;
 	/* Every session announces its peer's prefixes to its speaker. */
@@ -511,6 +529,8 @@ bgp_start(void *arg, struct metrics *m, char *err, size_t errlen)
 	sim->last_tick_ns = clock_ns();
 	METRICS_COUNTERS(m, bgp_counter_rows, &sim->c);
 	bgp_phases_init(sim);
+	if (sim->mrt != NULL)
+		bgp_mrt_targets(sim);
 	sim->peers = xcalloc(sim->n_sess, sizeof(*sim->peers));
 	for (i = 0; i < sim->n_sess; i++)
 		bgp_peer_init(sim, &sim->peers[i], sim->idx_base +
@@ -714,6 +734,9 @@ bgp_tick(void *arg, uint64_t now)
 	}
 	if (ph[BGPP_ANNOUNCE]->state == PHASE_PENDING)
 		bgp_begin_announce(sim, now);
+	else if (sim->mrt != NULL && !phase_over(ph[BGPP_ANNOUNCE]) &&
+	    bgp_mrt_pace(sim, now))
+		bgp_kick_all(sim);
 	if (!phase_over(ph[BGPP_ANNOUNCE]) || !phase_over(ph[BGPP_LEARN]))
 		goto out;
 	if (ph[BGPP_CHURN] != NULL && !phase_over(ph[BGPP_CHURN])) {
@@ -756,6 +779,8 @@ bgp_stop(void *arg)
 	if (sim->cfg.monitor != NULL) {
 		*metrics_counter(sim->m, "monitor_prefixes") =
 		    bgp_monitor_held(sim);
+		if (sim->cfg.mrt_out != NULL)
+			(void)bgp_mrt_out(sim);
 		bgp_peer_goodbye(&sim->mon);
 		pool_stop(&sim->mpool);
 		bgp_peer_free(&sim->mon);
@@ -874,6 +899,8 @@ bgp_check(struct bgp_sim *sim, const struct run_opts *ro)
 	char			 err[256];
 	const char		*why;
 
+	if (cfg->mrt != NULL && bgp_mrt_load(sim, err, sizeof(err)) != NULL)
+		cli_die(ro, "%s", err);
 	if ((why = bgp_peer_fam_check(cfg)) != NULL)
 		cli_die(ro, "%s", why);
 	if (cfg->peers == 0)
@@ -892,8 +919,12 @@ bgp_check(struct bgp_sim *sim, const struct run_opts *ro)
 	if (cfg->first.len == 0 && cfg->prefixes > 1)
 		cli_die(ro, "--first-prefix of length 0 leaves room for one "
 		    "prefix");
-	if ((cfg->withdraw || cfg->churn_rate > 0) && cfg->prefixes == 0)
+	if ((cfg->withdraw || cfg->churn_rate > 0) && cfg->prefixes == 0 &&
+	    cfg->mrt == NULL)
 		cli_die(ro, "--withdraw and --churn-rate need --prefixes");
+	if (cfg->mrt_out != NULL && cfg->monitor == NULL)
+		cli_die(ro, "--mrt-out writes what the monitor learned: give "
+		    "--monitor");
 	if (cfg->csit_results != NULL &&
 	    bgp_results_check(cfg->csit_results, err, sizeof(err)) == -1)
 		cli_die(ro, "%s", err);

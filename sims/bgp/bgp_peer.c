@@ -166,6 +166,8 @@ bgp_build_one(struct bgp_peer *p, struct wbuf *w, uint64_t *next,
 
 	if (*next >= end)
 		return 0;
+	if (p->sim->mrt != NULL)
+		return bgp_mrt_build(p, w, next, a, max);
 	/* One family per UPDATE: its own MP_REACH (RFC 4760 section 3);
 	 * a refused one is skipped by bgp_fill. */
 	af = bgp_peer_fam_at(cfg, *next, &fend);
@@ -354,16 +356,18 @@ bgp_fill(struct bgp_peer *p)
 		first = bgp_peer_fam_first(p, *next);
 		while (bgp_peer_fam_skip(p, next))
 			;
-		if (*next >= bgp_peer_routes(&sim->cfg)) {
+		if (*next >= bgp_peer_count(p)) {
 			bgp_sent_all(p);
 			break;
 		}
+		if (bgp_mrt_allowance(p) == 0)
+			break;		/* --mrt-rate: the next tick's */
 		if (evbuffer_reserve_space(out, BGP_BATCH, &v, 1) != 1)
 			fatalx("evbuffer_reserve_space");
 		wbuf_init(w, v.iov_base, BGP_BATCH);
 		msgs = items = 0;
 		while (w->len + BGP_MAX_LEN <= w->cap && (n = bgp_build_one(p,
-		    w, next, bgp_peer_routes(&sim->cfg), p->sending ==
+		    w, next, bgp_peer_count(p), p->sending ==
 		    BGP_SEND_ANNOUNCE ? &a : NULL)) > 0) {
 			msgs++;
 			items += n;
@@ -387,7 +391,7 @@ bgp_fill(struct bgp_peer *p)
 			if (!BGP_WITNESSED(&sim->cfg))
 				phase_items(sim->ph[BGPP_WITHDRAW], now, items);
 		}
-		if (*next >= bgp_peer_routes(&sim->cfg) || msgs == 0)
+		if (*next >= bgp_peer_count(p) || msgs == 0)
 			bgp_sent_all(p);
 	}
 }
@@ -401,10 +405,10 @@ bgp_peer_kick(struct bgp_peer *p)
 		return;
 	if (sim->ph[BGPP_WITHDRAW] != NULL &&
 	    sim->ph[BGPP_WITHDRAW]->state == PHASE_RUNNING) {
-		if (p->wd_next < bgp_peer_routes(&sim->cfg))
+		if (p->wd_next < bgp_peer_count(p))
 			p->sending = BGP_SEND_WITHDRAW;
 	} else if (sim->ph[BGPP_ANNOUNCE]->state != PHASE_PENDING &&
-	    p->ann_next < bgp_peer_routes(&sim->cfg))
+	    p->ann_next < bgp_peer_count(p))
 		p->sending = BGP_SEND_ANNOUNCE;
 	bgp_fill(p);
 }

@@ -113,6 +113,8 @@ bgp_peer_fam_skip(struct bgp_peer *p, uint64_t *next)
 	uint64_t	 end, from;
 	unsigned	 f;
 
+	if (sim->mrt != NULL)
+		return bgp_mrt_skip(p, next);
 	if (*next >= bgp_peer_routes(&sim->cfg))
 		return 0;
 	f = bgp_peer_fam_at(&sim->cfg, *next, &end);
@@ -137,7 +139,8 @@ bgp_peer_fam_first(const struct bgp_peer *p, uint64_t i)
 	const struct bgp_config	*cfg = &p->sim->cfg;
 	uint64_t		 k;
 
-	if (cfg->prefixes == 0 || i % cfg->prefixes != 0)
+	if (p->sim->mrt != NULL || cfg->prefixes == 0 ||
+	    i % cfg->prefixes != 0)
 		return i == 0;
 	for (k = 0; k < i / cfg->prefixes && k < cfg->n_fam; k++)
 		if (p->fam_ok & 1u << cfg->fams[k])

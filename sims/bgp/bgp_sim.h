@@ -104,6 +104,14 @@ struct bgp_config {
 	uint32_t	 bmp_peers;	/* monitored peers per router */
 	uint64_t	 bmp_post;	/* post-policy routes, MAX: prefixes */
 	double		 bmp_stats;	/* s between reports, 0: once */
+	/* --mrt: a dump's routes instead of generated ones
+	 * (bgp_mrt_replay.c); --mrt-peers one, --mrt-next-hop set,
+	 * --mrt-out. */
+	const char	*mrt;
+	uint8_t		 mrt_one;
+	uint8_t		 mrt_next_hop;
+	const char	*mrt_out;
+	double		 mrt_rate;	/* routes per second, 0: unpaced */
 };
 
 struct bgp_counters {
@@ -206,6 +214,7 @@ struct bgp_sim {
 	struct nb_run		*nb;
 	char			*nb_node;
 	int			 nb_begun;
+	struct bgp_mrt_plan	*mrt;		/* --mrt's routes, or NULL */
 };
 
 /* Learn and withdraw are witnessed (by the monitor or the northbound),
@@ -274,6 +283,26 @@ int	bgp_family_row(void *cfg, const char *, char *err, size_t);
 int	bgp_evpn_types_row(void *cfg, const char *, char *err, size_t);
 const char *bgp_peer_fam_check(struct bgp_config *);
 void	bgp_peer_fam_attrs(const struct bgp_config *, struct bgp_attrs *);
+
+/* bgp_mrt_replay.c: --mrt.  Load the dump and share its routes out
+ * over the peers (sets --peers unless given, and the families): NULL,
+ * or err filled; the routes of all peers; learn's and withdraw's targets
+ * the distinct prefixes (what a monitor learns); a peer's routes (generated ones without --mrt); one
+ * UPDATE of the peer's routes from *next (withdrawals when a is NULL),
+ * how many went in; past a refused family's routes (1 when it moved). */
+const char *bgp_mrt_load(struct bgp_sim *, char *err, size_t errlen);
+uint64_t bgp_mrt_total(const struct bgp_sim *);
+void	bgp_mrt_targets(struct bgp_sim *);
+uint64_t bgp_peer_count(const struct bgp_peer *);
+uint32_t bgp_mrt_build(struct bgp_peer *, struct wbuf *, uint64_t *next,
+	    const struct bgp_attrs *a, uint32_t max);
+int	bgp_mrt_skip(struct bgp_peer *, uint64_t *next);
+/* --mrt-rate: this tick's credit added (1: some to spend, kick the
+ * peers); the routes a peer may announce now (UINT32_MAX: unpaced). */
+int	bgp_mrt_pace(struct bgp_sim *, uint64_t now);
+uint32_t bgp_mrt_allowance(const struct bgp_peer *);
+/* --mrt-out: the monitor's routes written; -1 (logged) when not. */
+int	bgp_mrt_out(struct bgp_sim *);
 
 /* bgp_fault.c: the --fault kinds of these devices (src/core/fault.h). */
 extern const struct fault_kind bgp_fault_kinds[];
