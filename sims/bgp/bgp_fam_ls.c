@@ -49,26 +49,18 @@
 #define LS_ATTR		29	/* BGP-LS attribute, section 5.3 */
 #define LS_DESC_LEN	32	/* four sub-TLVs of 4 bytes */
 
+/* Links of the topology, and link l's ends: topology.h's numbering, the
+ * one sbsim openflow's LLDP links use. */
 static uint64_t
 ls_links(const struct bgp_gen *g)
 {
-	if (g->ls_shape == BGP_LS_RING && g->ls_nodes >= 3)
-		return g->ls_nodes;
-	return g->ls_nodes > 0 ? g->ls_nodes - 1u : 0;
+	return topo_links(g->ls_shape, g->ls_nodes);
 }
 
-/* Link l's ends: linear and ring join k and k+1 (the ring wraps), a tree
- * node l+1 and its parent l / fanout (as sbsim openflow's tree). */
 static void
 ls_link_ends(const struct bgp_gen *g, uint64_t l, uint32_t *a, uint32_t *b)
 {
-	if (g->ls_shape == BGP_LS_TREE) {
-		*a = (uint32_t)(l / g->ls_fanout);
-		*b = (uint32_t)(l + 1);
-	} else {
-		*a = (uint32_t)l;
-		*b = (uint32_t)((l + 1) % g->ls_nodes);
-	}
+	topo_link_ends(g->ls_shape, g->ls_nodes, g->ls_fanout, l, a, b);
 }
 
 uint64_t
@@ -82,26 +74,7 @@ int
 bgp_ls_shape_parse(struct bgp_gen *g, const char *arg, char *err,
     size_t errlen)
 {
-	unsigned long	k;
-	char		*end;
-
-	if (strcmp(arg, "linear") == 0)
-		g->ls_shape = BGP_LS_LINEAR;
-	else if (strcmp(arg, "ring") == 0)
-		g->ls_shape = BGP_LS_RING;
-	else if (strcmp(arg, "tree") == 0)
-		g->ls_shape = BGP_LS_TREE;
-	else if (strncmp(arg, "tree:", 5) == 0 &&
-	    (k = strtoul(arg + 5, &end, 10)) >= 1 && k <= 1000 &&
-	    *end == '\0' && arg[5] != '\0') {
-		g->ls_shape = BGP_LS_TREE;
-		g->ls_fanout = (uint32_t)k;
-	} else {
-		snprintf(err, errlen, "--topology: '%s' is not linear, ring or "
-		    "tree[:FANOUT] (FANOUT 1 to 1000)", arg);
-		return -1;
-	}
-	return 0;
+	return topo_parse(arg, 0, &g->ls_shape, &g->ls_fanout, err, errlen);
 }
 
 void

@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "bgp_codec.h"
+#include "topology.h"
 
 enum bgp_fam {
 	BGP_FAM_IPV4 = BGP_AF_IPV4,	/* ipv4-unicast */
@@ -60,7 +61,12 @@ struct bgp_gen {
 	struct bgp_prefix flow_src;	/* flowspec rules' source; len 0: none */
 };
 
-enum bgp_ls_shape { BGP_LS_LINEAR, BGP_LS_RING, BGP_LS_TREE };
+/* topology.h's shapes (BGP-LS has no "none"). */
+enum bgp_ls_shape {
+	BGP_LS_LINEAR = TOPO_LINEAR,
+	BGP_LS_RING = TOPO_RING,
+	BGP_LS_TREE = TOPO_TREE,
+};
 
 /* A BGP-LS NLRI (RFC 9552 section 5.2), OSPFv2 router-ids: the node,
  * link or prefix of a route (its prefix: pfx). */

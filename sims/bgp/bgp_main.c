@@ -278,6 +278,7 @@ bgp_config_defaults(struct bgp_config *cfg)
 	cfg->gen.rd_count = 1;
 	cfg->gen.label_base = 16;
 	cfg->gen.ls_nodes = 10;
+	cfg->gen.ls_shape = BGP_LS_LINEAR;
 	cfg->gen.ls_fanout = 2;
 	cfg->gen.ls_pfx = 1;
 	cfg->gen.ls_sid_base = 24000;

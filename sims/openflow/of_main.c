@@ -38,27 +38,11 @@ static int
 of_topology_row(void *base, const char *arg, char *err, size_t errlen)
 {
 	struct of_config	*cfg = base;
-	uint64_t		 k;
+	uint8_t			 shape;
 
-	if (strcmp(arg, "none") == 0)
-		cfg->topo = OF_TOPO_NONE;
-	else if (strcmp(arg, "linear") == 0)
-		cfg->topo = OF_TOPO_LINEAR;
-	else if (strcmp(arg, "ring") == 0)
-		cfg->topo = OF_TOPO_RING;
-	else if (strcmp(arg, "tree") == 0)
-		cfg->topo = OF_TOPO_TREE;
-	else if (strncmp(arg, "tree:", 5) == 0) {
-		if (opt_uint("topology tree:", arg + 5, 1, 1000, &k, err,
-		    errlen) == -1)
-			return -1;
-		cfg->topo = OF_TOPO_TREE;
-		cfg->tree_fanout = (uint32_t)k;
-	} else {
-		snprintf(err, errlen, "--topology: '%s' is not none, linear, "
-		    "ring or tree[:FANOUT]", arg);
+	if (topo_parse(arg, 1, &shape, &cfg->tree_fanout, err, errlen) == -1)
 		return -1;
-	}
+	cfg->topo = shape;
 	return 0;
 }
 

@@ -25,12 +25,14 @@
 #include "pool.h"
 #include "rxstamp.h"
 #include "fault.h"
+#include "topology.h"
 
+/* topology.h's shapes, by these names in the OpenFlow code. */
 enum of_topo {
-	OF_TOPO_NONE,
-	OF_TOPO_LINEAR,
-	OF_TOPO_RING,
-	OF_TOPO_TREE,
+	OF_TOPO_NONE = TOPO_NONE,
+	OF_TOPO_LINEAR = TOPO_LINEAR,
+	OF_TOPO_RING = TOPO_RING,
+	OF_TOPO_TREE = TOPO_TREE,
 };
 
 enum of_pktin_mode {
