@@ -283,19 +283,12 @@ bgp_evpn_print(const struct bgp_route *r, char *buf, size_t len)
  * sub-type 0x0c, four reserved octets, the tunnel type) that FRR and
  * GoBGP expect on VXLAN EVPN routes (RFC 8365 section 5.1.3). */
 void
-bgp_evpn_ext(const struct bgp_family *f, const struct bgp_gen *g,
-    uint32_t as, struct bgp_attrs *a)
+bgp_evpn_ext(const struct bgp_gen *g, uint32_t as, struct bgp_attrs *a)
 {
 	uint8_t	*e;
 
-	(void)f;
 	(void)g;
 	(void)as;
-	if (a->n_ext >= BGP_MAX_EXT)
-		return;
-	e = a->ext[a->n_ext++];
-	memset(e, 0, 8);
-	e[0] = 0x03;
-	e[1] = 0x0c;
-	e[7] = EVPN_TUNNEL_VXLAN;
+	if ((e = bgp_ext_add(a, 0x03, 0x0c)) != NULL)
+		e[7] = EVPN_TUNNEL_VXLAN;
 }

@@ -283,18 +283,13 @@ bgp_flow_print(const struct bgp_route *r, char *buf, size_t len)
  * route target ASN:1 (RFC 7674 0x8208 for a 4-octet AS), traffic-marking
  * (the DSCP). */
 void
-bgp_flow_ext(const struct bgp_family *f, const struct bgp_gen *g,
-    uint32_t as, struct bgp_attrs *a)
+bgp_flow_ext(const struct bgp_gen *g, uint32_t as, struct bgp_attrs *a)
 {
 	uint8_t	*e;
 
-	(void)f;
-	if (g->flow_action == BGP_FLOW_NONE || a->n_ext >= BGP_MAX_EXT)
+	if (g->flow_action == BGP_FLOW_NONE || (e = bgp_ext_add(a, 0x80,
+	    (uint8_t)(0x06 + g->flow_action))) == NULL)
 		return;
-	e = a->ext[a->n_ext++];
-	memset(e, 0, 8);
-	e[0] = 0x80;
-	e[1] = (uint8_t)(0x06 + g->flow_action);
 	if (g->flow_action == BGP_FLOW_RATE || g->flow_action ==
 	    BGP_FLOW_REDIRECT) {
 		e[2] = (uint8_t)(as >> 8);

@@ -45,6 +45,20 @@ const struct bgp_family bgp_families[BGP_FAM_MAX] = {
 	    bgp_ls_attr, NULL, 0 },
 };
 
+uint8_t *
+bgp_ext_add(struct bgp_attrs *a, uint8_t type, uint8_t subtype)
+{
+	uint8_t	*e;
+
+	if (a->n_ext >= BGP_MAX_EXT)
+		return NULL;
+	e = a->ext[a->n_ext++];
+	memset(e, 0, 8);
+	e[0] = type;
+	e[1] = subtype;
+	return e;
+}
+
 unsigned
 bgp_family_by_name(const char *name)
 {

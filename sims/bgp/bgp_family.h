@@ -147,34 +147,33 @@ struct bgp_family {
 	size_t		(*attr)(const struct bgp_route *, uint8_t *d,
 			    size_t room);
 	/* The family's own extended communities added to a (NULL: none). */
-	void		(*ext)(const struct bgp_family *, const struct bgp_gen *,
-			    uint32_t as, struct bgp_attrs *a);
+	void		(*ext)(const struct bgp_gen *, uint32_t as,
+			    struct bgp_attrs *a);
 	uint8_t		 no_nh;		/* MP_REACH next hop of length 0 */
 };
 
 extern const struct bgp_family bgp_families[BGP_FAM_MAX];
 
+/* The four functions of a row (struct bgp_family's nth, encode, decode
+ * and print), declared for the family file that defines bgp_P_nth... */
+#define BGP_FAMILY_FNS(p)						\
+void	 bgp_##p##_nth(const struct bgp_family *, const struct bgp_gen *, \
+	    const struct bgp_prefix *, uint64_t, struct bgp_route *);	\
+size_t	 bgp_##p##_encode(const struct bgp_family *, uint8_t *, size_t, \
+	    const struct bgp_route *, int);				\
+size_t	 bgp_##p##_decode(const struct bgp_family *, const uint8_t *,	\
+	    size_t, struct bgp_route *);					\
+char	*bgp_##p##_print(const struct bgp_route *, char *, size_t)
+
 /* The rows' functions, a file per shape: bgp_family.c has the unicast
  * prefixes' (RFC 4271 section 4.3), bgp_fam_label.c labelled routes',
  * with or without an RD. */
-void	 bgp_lbl_nth(const struct bgp_family *, const struct bgp_gen *,
-	    const struct bgp_prefix *, uint64_t, struct bgp_route *);
-size_t	 bgp_lbl_encode(const struct bgp_family *, uint8_t *, size_t,
-	    const struct bgp_route *, int);
-size_t	 bgp_lbl_decode(const struct bgp_family *, const uint8_t *, size_t,
-	    struct bgp_route *);
-char	*bgp_lbl_print(const struct bgp_route *, char *, size_t);
+BGP_FAMILY_FNS(lbl);
 uint64_t bgp_lbl_run(const struct bgp_family *, const struct bgp_gen *,
 	    const struct bgp_prefix *, uint64_t, uint64_t, struct bgp_ub *);
 
 /* BGP-LS's row (bgp_fam_ls.c). */
-void	 bgp_ls_nth(const struct bgp_family *, const struct bgp_gen *,
-	    const struct bgp_prefix *, uint64_t, struct bgp_route *);
-size_t	 bgp_ls_encode(const struct bgp_family *, uint8_t *, size_t,
-	    const struct bgp_route *, int);
-size_t	 bgp_ls_decode(const struct bgp_family *, const uint8_t *, size_t,
-	    struct bgp_route *);
-char	*bgp_ls_print(const struct bgp_route *, char *, size_t);
+BGP_FAMILY_FNS(ls);
 size_t	 bgp_ls_attr(const struct bgp_route *, uint8_t *, size_t);
 /* Routes in one copy of the topology: nodes, links both ways, prefixes. */
 uint64_t bgp_ls_routes(const struct bgp_gen *);
@@ -186,27 +185,16 @@ void	 bgp_rd_put(uint8_t *rd, const struct bgp_gen *, uint32_t k);
 void	 bgp_rd_str(const uint8_t *rd, char *, size_t);
 
 /* EVPN routes (bgp_fam_evpn.c, RFC 7432 section 7, RFC 9136 section 3). */
-void	 bgp_evpn_nth(const struct bgp_family *, const struct bgp_gen *,
-	    const struct bgp_prefix *, uint64_t, struct bgp_route *);
-size_t	 bgp_evpn_encode(const struct bgp_family *, uint8_t *, size_t,
-	    const struct bgp_route *, int);
-size_t	 bgp_evpn_decode(const struct bgp_family *, const uint8_t *, size_t,
-	    struct bgp_route *);
-char	*bgp_evpn_print(const struct bgp_route *, char *, size_t);
-void	 bgp_evpn_ext(const struct bgp_family *, const struct bgp_gen *,
-	    uint32_t, struct bgp_attrs *);
+BGP_FAMILY_FNS(evpn);
+void	 bgp_evpn_ext(const struct bgp_gen *, uint32_t, struct bgp_attrs *);
 
 /* Flowspec rules (bgp_fam_flow.c, RFC 8955 section 4, RFC 8956). */
-void	 bgp_flow_nth(const struct bgp_family *, const struct bgp_gen *,
-	    const struct bgp_prefix *, uint64_t, struct bgp_route *);
-size_t	 bgp_flow_encode(const struct bgp_family *, uint8_t *, size_t,
-	    const struct bgp_route *, int);
-size_t	 bgp_flow_decode(const struct bgp_family *, const uint8_t *, size_t,
-	    struct bgp_route *);
-char	*bgp_flow_print(const struct bgp_route *, char *, size_t);
-void	 bgp_flow_ext(const struct bgp_family *, const struct bgp_gen *,
-	    uint32_t, struct bgp_attrs *);
+BGP_FAMILY_FNS(flow);
+void	 bgp_flow_ext(const struct bgp_gen *, uint32_t, struct bgp_attrs *);
 
+/* A new extended community on a (RFC 4360 section 2: type, sub-type, six
+ * octets of value, here zero): its 8 bytes, NULL when a holds the most. */
+uint8_t	*bgp_ext_add(struct bgp_attrs *a, uint8_t type, uint8_t subtype);
 /* The row of an afi-safi name, or of AFI/SAFI; BGP_FAM_MAX: none. */
 unsigned bgp_family_by_name(const char *);
 unsigned bgp_family_from(uint16_t afi, uint8_t safi);

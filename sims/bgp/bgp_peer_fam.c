@@ -166,7 +166,7 @@ bgp_peer_fam_build(struct bgp_peer *p, struct wbuf *w, uint64_t *next,
 	gen.rd_ip = p->bgp_id;
 	if (a != NULL && f->ext != NULL) {	/* EVPN's, flowspec's */
 		own = *a;
-		f->ext(f, &gen, cfg->as, &own);
+		f->ext(&gen, cfg->as, &own);
 		a = &own;
 	}
 	if (bgp_ub_begin(&ub, w, fam, 1, 0, a, &p->sc, BGP_MAX_LEN) == -1)
@@ -314,18 +314,17 @@ bgp_peer_fam_attrs(const struct bgp_config *cfg, struct bgp_attrs *a)
 	uint8_t		*e;
 
 	a->n_ext = 0;
-	for (i = 0; i < cfg->route_targets && i < BGP_MAX_EXT; i++) {
-		e = a->ext[a->n_ext++];
+	for (i = 0; i < cfg->route_targets; i++) {
+		if ((e = bgp_ext_add(a, cfg->as <= 0xffff ? 0x00 : 0x02,
+		    0x02)) == NULL)
+			break;
 		n = i + 1;
-		e[1] = 0x02;
 		if (cfg->as <= 0xffff) {
-			e[0] = 0x00;
 			e[2] = (uint8_t)(cfg->as >> 8);
 			e[3] = (uint8_t)cfg->as;
 			e[4] = (uint8_t)(n >> 24);
 			e[5] = (uint8_t)(n >> 16);
 		} else {
-			e[0] = 0x02;
 			e[2] = (uint8_t)(cfg->as >> 24);
 			e[3] = (uint8_t)(cfg->as >> 16);
 			e[4] = (uint8_t)(cfg->as >> 8);

@@ -247,17 +247,16 @@ test_ext(void)
 	for (i = 0; i < 4; i++) {
 		memset(&a, 0, sizeof(a));
 		g.flow_action = (uint8_t)i;
-		fl->ext(fl, &g, 65001, &a);
+		fl->ext(&g, 65001, &a);
 		CHECK(a.n_ext == 1 && memcmp(a.ext[0], want[i], 8) == 0,
 		    "flowspec action %u", i);
 	}
 	memset(&a, 0, sizeof(a));
 	g.flow_action = BGP_FLOW_NONE;
-	fl->ext(fl, &g, 65001, &a);
+	fl->ext(&g, 65001, &a);
 	CHECK(a.n_ext == 0, "no action: no community");
 	a.n_ext = 1;
-	bgp_families[BGP_FAM_EVPN].ext(&bgp_families[BGP_FAM_EVPN], &g, 1,
-	    &a);
+	bgp_families[BGP_FAM_EVPN].ext(&g, 1, &a);
 	CHECK(a.n_ext == 2 && memcmp(a.ext[1], vxlan, 8) == 0,
 	    "EVPN: VXLAN encapsulation after the route target");
 }
