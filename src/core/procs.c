@@ -212,12 +212,23 @@ procs_close_siblings(struct procs *ps, unsigned i)
 
 /* Fork child i: 1 in the child (its ends in up and down), 0 in the
  * parent. */
+/* An ignored signal back to its default; a handler the child inherited
+ * (the run's own stop) is kept. */
+static void
+procs_unignore(int sig)
+{
+	struct sigaction	sa;
+
+	if (sigaction(sig, NULL, &sa) == 0 && sa.sa_handler == SIG_IGN)
+		signal(sig, SIG_DFL);
+}
+
 /*
  * fork(), the child able to be stopped by SIGINT and SIGTERM, as the
  * parent stops its children: a shell that started sbsim in the background
  * (no job control) left both ignored, and an ignored disposition survives
  * fork and exec.  They are blocked across the fork so that one the parent
- * sends before the child has reset them waits, and then kills it.
+ * sends before the child has reset them waits, and then acts.
  */
 static pid_t
 procs_fork_stoppable(void)
@@ -231,8 +242,8 @@ procs_fork_stoppable(void)
 	sigprocmask(SIG_BLOCK, &stop, &old);
 	pid = fork();
 	if (pid == 0) {
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
+		procs_unignore(SIGINT);
+		procs_unignore(SIGTERM);
 	}
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	return pid;
