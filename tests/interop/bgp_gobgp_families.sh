@@ -33,72 +33,22 @@ FAMS=l3vpn-ipv4-unicast,l3vpn-ipv6-unicast,ipv4-labelled-unicast
 
 base=$(free_ports 2)
 port=$base api=$((base + 1))
-cat >"$TMPD/g.toml" <<EOF
-[global.config]
-  as = 65000
-  router-id = "192.0.2.254"
-  port = $port
-  local-address-list = ["127.0.0.1"]
-[[peer-groups]]
-  [peer-groups.config]
-    peer-group-name = "sbsim"
-    peer-as = 65001
-  [peer-groups.transport.config]
-    passive-mode = true
-  [[peer-groups.afi-safis]]
-    [peer-groups.afi-safis.config]
-      afi-safi-name = "l3vpn-ipv4-unicast"
-  [[peer-groups.afi-safis]]
-    [peer-groups.afi-safis.config]
-      afi-safi-name = "l3vpn-ipv6-unicast"
-  [[peer-groups.afi-safis]]
-    [peer-groups.afi-safis.config]
-      afi-safi-name = "ipv4-labelled-unicast"
-[[dynamic-neighbors]]
-  [dynamic-neighbors.config]
-    prefix = "127.1.0.0/30"
-    peer-group = "sbsim"
-[[peer-groups]]
-  [peer-groups.config]
-    peer-group-name = "rx"
-    peer-as = 65003
-  [peer-groups.transport.config]
-    passive-mode = true
-  [[peer-groups.afi-safis]]
-    [peer-groups.afi-safis.config]
-      afi-safi-name = "l3vpn-ipv4-unicast"
-  [[peer-groups.afi-safis]]
-    [peer-groups.afi-safis.config]
-      afi-safi-name = "l3vpn-ipv6-unicast"
-  [[peer-groups.afi-safis]]
-    [peer-groups.afi-safis.config]
-      afi-safi-name = "ipv4-labelled-unicast"
-[[dynamic-neighbors]]
-  [dynamic-neighbors.config]
-    prefix = "127.2.0.0/30"
-    peer-group = "rx"
-EOF
+{
+	gobgp_global "$port"
+	# shellcheck disable=SC2086
+	gobgp_group sbsim 65001 127.1.0.0/30 ${FAMS//,/ }
+	# shellcheck disable=SC2086
+	gobgp_group rx 65003 127.2.0.0/30 ${FAMS//,/ }
+} >"$TMPD/g.toml"
 
 cap=$TMPD/families.pcapng
-dc=
-if [ "$(id -u)" -eq 0 ] && command -v dumpcap >/dev/null &&
-    command -v tshark >/dev/null; then
-	start_capture "$TMPD/dumpcap.log" "tcp port $port" "$cap"
-	dc=$LAST_PID
-fi
-start_bg "$TMPD/gobgpd.log" gobgpd -f "$TMPD/g.toml" -t toml \
-    --api-hosts "127.0.0.1:$api"
-gobgpd=$LAST_PID
-wait_listen "$port" || fail "gobgpd does not listen on $port"
-wait_listen "$api" || fail "gobgpd's API is not on $api"
-
-gobgp_cli() {
-	gobgp -u 127.0.0.1 -p "$api" "$@"
-}
+capture_if_root "$cap" "tcp port $port"
+dc=$CAP_PID
+start_gobgpd "$TMPD/gobgpd.log" "$TMPD/g.toml" "$port" "$api"
+gobgpd=$GOBGPD_PID
 # rib_count FAMILY: destinations in GoBGP's global RIB.
 rib_count() {
-	gobgp_cli global rib -a "$1" summary 2>/dev/null |
-	    awk '/^Destination:/ { sub(",", "", $2); print $2; exit }'
+	gobgp_dests "$1" global rib
 }
 all_learned() {
 	got="$(rib_count vpnv4) $(rib_count vpnv6) $(rib_count ipv4-labelled)"
@@ -125,8 +75,7 @@ args="--peers $N --prefixes $P --as 65001 --peer-as 65000
 
 # rx_sent FAMILY: routes GoBGP has sent the receiving peer.
 rx_sent() {
-	gobgp_cli neighbor 127.2.0.1 adj-out -a "$1" summary 2>/dev/null |
-	    awk '/^Destination:/ { sub(",", "", $2); print $2; exit }'
+	gobgp_dests "$1" neighbor 127.2.0.1 adj-out
 }
 all_sent() {
 	got="$(rx_sent vpnv4) $(rx_sent vpnv6) $(rx_sent ipv4-labelled)"

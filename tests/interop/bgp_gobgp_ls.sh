@@ -22,54 +22,19 @@ T=63
 
 base=$(free_ports 2)
 port=$base api=$((base + 1))
-group() {	# NAME AS PREFIX
-	cat <<EOF
-[[peer-groups]]
-  [peer-groups.config]
-    peer-group-name = "$1"
-    peer-as = $2
-  [peer-groups.transport.config]
-    passive-mode = true
-  [[peer-groups.afi-safis]]
-    [peer-groups.afi-safis.config]
-      afi-safi-name = "ls"
-[[dynamic-neighbors]]
-  [dynamic-neighbors.config]
-    prefix = "$3"
-    peer-group = "$1"
-EOF
-}
 {
-	cat <<EOF
-[global.config]
-  as = 65000
-  router-id = "192.0.2.254"
-  port = $port
-  local-address-list = ["127.0.0.1"]
-EOF
-	group sbsim 65001 127.1.0.0/30
-	group rx 65003 127.2.0.0/30
+	gobgp_global "$port"
+	gobgp_group sbsim 65001 127.1.0.0/30 ls
+	gobgp_group rx 65003 127.2.0.0/30 ls
 } >"$TMPD/g.toml"
 
 cap=$TMPD/ls.pcapng
-dc=
-if [ "$(id -u)" -eq 0 ] && command -v dumpcap >/dev/null &&
-    command -v tshark >/dev/null; then
-	start_capture "$TMPD/dumpcap.log" "tcp port $port" "$cap"
-	dc=$LAST_PID
-fi
-start_bg "$TMPD/gobgpd.log" gobgpd -f "$TMPD/g.toml" -t toml \
-    --api-hosts "127.0.0.1:$api"
-gobgpd=$LAST_PID
-wait_listen "$port" || fail "gobgpd does not listen on $port"
-wait_listen "$api" || fail "gobgpd's API is not on $api"
-gobgp_cli() {
-	gobgp -u 127.0.0.1 -p "$api" "$@"
-}
-count() {	# global or "neighbor ADDR adj-out"
-	# shellcheck disable=SC2068
-	gobgp_cli $@ -a ls summary 2>/dev/null |
-	    awk '/^Destination:/ { sub(",", "", $2); print $2; exit }'
+capture_if_root "$cap" "tcp port $port"
+dc=$CAP_PID
+start_gobgpd "$TMPD/gobgpd.log" "$TMPD/g.toml" "$port" "$api"
+gobgpd=$GOBGPD_PID
+count() {	# global rib, or neighbor ADDR adj-out
+	gobgp_dests ls "$@"
 }
 
 start_bg "$TMPD/rx.log" "$SBSIM" bgp --peers 1 --prefixes 0 --as 65003 \

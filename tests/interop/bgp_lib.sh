@@ -110,3 +110,85 @@ stop_term() {
 	kill -TERM "$1" 2>/dev/null
 	wait_exit "$1" 10 || true
 }
+
+# gobgp_global PORT: GoBGP's [global.config]: AS 65000, listening on
+# 127.0.0.1:PORT.
+gobgp_global() {
+	cat <<EOT
+[global.config]
+  as = 65000
+  router-id = "192.0.2.254"
+  port = $1
+  local-address-list = ["127.0.0.1"]
+EOT
+}
+
+# gobgp_afi_safis KIND FAMILY...: one [[KIND.afi-safis]] table per FAMILY
+# (KIND: peer-groups or neighbors).
+gobgp_afi_safis() {
+	local kind=$1 f
+	shift
+	for f in "$@"; do
+		printf '  [[%s.afi-safis]]\n    [%s.afi-safis.config]\n      afi-safi-name = "%s"\n' \
+		    "$kind" "$kind" "$f"
+	done
+}
+
+# gobgp_group NAME AS PREFIX FAMILY...: a passive peer group NAME of AS
+# with FAMILYs, and the dynamic neighbors in PREFIX that belong to it.
+gobgp_group() {
+	local name=$1 as=$2 prefix=$3
+	shift 3
+	cat <<EOT
+[[peer-groups]]
+  [peer-groups.config]
+    peer-group-name = "$name"
+    peer-as = $as
+  [peer-groups.transport.config]
+    passive-mode = true
+EOT
+	gobgp_afi_safis peer-groups "$@"
+	cat <<EOT
+[[dynamic-neighbors]]
+  [dynamic-neighbors.config]
+    prefix = "$prefix"
+    peer-group = "$name"
+EOT
+}
+
+# start_gobgpd LOG CONF PORT API: gobgpd with the TOML file CONF, run in
+# CONF's directory (a relative file name in CONF, an MRT dump's, lands
+# beside it), its gRPC API on 127.0.0.1:API; waits until it listens on
+# PORT and API.  Sets GOBGPD_PID and GOBGP_API (for gobgp_cli).
+start_gobgpd() {
+	start_bg "$1" sh -c 'cd "$1" && exec gobgpd -f "$2" -t toml \
+	    --api-hosts "127.0.0.1:$3"' sh "$(dirname "$2")" "$(basename "$2")" "$4"
+	GOBGPD_PID=$LAST_PID GOBGP_API=$4
+	wait_listen "$3" || fail "gobgpd ($1) does not listen on $3"
+	wait_listen "$4" || fail "gobgpd's API ($1) is not on $4"
+}
+
+# gobgp_cli ARGS...: the gobgp CLI on the API of the last start_gobgpd.
+gobgp_cli() {
+	gobgp -u 127.0.0.1 -p "$GOBGP_API" "$@"
+}
+
+# gobgp_dests FAMILY WHERE...: the destinations of FAMILY that GoBGP holds
+# in WHERE ("global rib", "neighbor ADDR adj-out"), from its summary.
+gobgp_dests() {
+	local fam=$1
+	shift
+	gobgp_cli "$@" -a "$fam" summary 2>/dev/null |
+	    awk '/^Destination:/ { sub(",", "", $2); print $2; exit }'
+}
+
+# capture_if_root FILE FILTER: with root, dumpcap and tshark, capture
+# FILTER on loopback into FILE and set CAP_PID; else CAP_PID is empty.
+capture_if_root() {
+	CAP_PID=
+	if [ "$(id -u)" -eq 0 ] && command -v dumpcap >/dev/null &&
+	    command -v tshark >/dev/null; then
+		start_capture "$TMPD/dumpcap.log" "$2" "$1"
+		CAP_PID=$LAST_PID
+	fi
+}
