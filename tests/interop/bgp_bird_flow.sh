@@ -18,10 +18,9 @@ P=500
 NP=$((N * P))
 
 port=$(free_ports 1)
-cat >"$TMPD/b.conf" <<EOF
-log stderr { info, remote, warning, error, auth, fatal, bug };
-router id 192.0.2.254;
-protocol device { }
+{
+	bird_head
+	cat <<EOF
 flow4 table ft4;
 flow6 table ft6;
 protocol bgp p1 {
@@ -33,9 +32,9 @@ protocol bgp p1 {
 	flow6 { table ft6; import all; export none; };
 }
 EOF
-start_bird bird "$TMPD/b.conf"
+} >"$TMPD/b.conf"
+start_bird bird "$TMPD/b.conf" "$port"
 bird=$BIRD_PID sock=$BIRD_SOCK
-wait_listen "$port" || fail "BIRD does not listen on $port"
 
 # count TABLE: the routes BIRD holds there.
 count() {

@@ -28,58 +28,12 @@ NP=$((N * P))
 MON=127.1.0.$((N + 1))
 
 PORT=$(free_ports 1)
-cat >"$TMPD/bgpd.conf" <<EOF
-hostname sbsim-frr
-log stdout informational
-router bgp 65000
- bgp router-id 192.0.2.254
- no bgp ebgp-requires-policy
- no bgp default ipv4-unicast
- neighbor SBSIM peer-group
- neighbor SBSIM remote-as 65001
- neighbor SBSIM ebgp-multihop 2
- bgp listen range 127.1.0.0/30 peer-group SBSIM
- neighbor $MON remote-as 65002
- neighbor $MON passive
- neighbor $MON ebgp-multihop 2
- address-family ipv4 unicast
-  neighbor SBSIM activate
-  neighbor $MON activate
- exit-address-family
-EOF
-mkdir "$TMPD/vty"
-# -S: no capability checks or user change (the test may run as root or
-# not); -Z: no zebra; -l: listen on 127.0.0.1 only (implies -n); -P 0: no
-# TCP vty, vtysh talks to the socket in $TMPD/vty.
-start_bg "$TMPD/bgpd.log" "$BGPD" -f "$TMPD/bgpd.conf" -i "$TMPD/bgpd.pid" \
-    -z "$TMPD/zserv.api" --vty_socket "$TMPD/vty" -Z -S -l 127.0.0.1 \
-    -p "$PORT" -P 0
-BGPD_PID=$LAST_PID
-wait_listen "$PORT" || fail "bgpd does not listen on $PORT"
-
-# frr_sum: "ESTABLISHED RECEIVED MONITOR SENT_TO_MONITOR": the peers'
-# sessions up and prefixes received from them, the monitor's session up
-# (1) or not and prefixes FRR sent it.
-frr_sum() {
-	vtysh --vty_socket "$TMPD/vty" -d bgpd \
-	    -c 'show bgp ipv4 unicast summary json' 2>/dev/null |
-	"$PY" -c '
-import json, sys
-try:
-    d = json.load(sys.stdin)
-except ValueError:
-    d = {}
-mon = sys.argv[1]
-est = rcv = mup = snt = 0
-for addr, p in d.get("peers", {}).items():
-    up = p.get("state") == "Established"
-    if addr == mon:
-        mup, snt = int(up), p.get("pfxSnt", 0)
-    else:
-        est += up
-        rcv += p.get("pfxRcd", 0)
-print(est, rcv, mup, snt)' "$MON"
-}
+{
+	frr_router sbsim-frr 127.1.0.0/30
+	frr_monitor "$MON"
+	frr_family "ipv4 unicast" SBSIM "$MON"
+} >"$TMPD/bgpd.conf"
+start_bgpd "$TMPD/bgpd.conf" "$PORT"
 
 ARGS="--peers $N --prefixes $P --as 65001 --peer-as 65000
     --controller tcp:127.0.0.1:$PORT --monitor tcp:127.0.0.1:$PORT

@@ -65,9 +65,10 @@ EOF
 	{ [ "$wx" = "*" ] || [ "$wx" = "$3" ]; }
 }
 
-# start_bird NAME CONF: BIRD 2 in the foreground with its own control
-# socket ($TMPD/NAME.ctl), pid file and log ($TMPD/NAME.log); waits until
-# birdc answers.  Sets BIRD_PID and BIRD_SOCK.
+# start_bird NAME CONF [PORT]: BIRD 2 in the foreground with its own
+# control socket ($TMPD/NAME.ctl), pid file and log ($TMPD/NAME.log);
+# waits until birdc answers and, PORT given, BIRD listens on it.  Sets
+# BIRD_PID and BIRD_SOCK.
 start_bird() {
 	BIRD_SOCK="$TMPD/$1.ctl"
 	start_bg "$TMPD/$1.log" bird -f -c "$2" -s "$BIRD_SOCK" \
@@ -75,6 +76,17 @@ start_bird() {
 	BIRD_PID=$LAST_PID
 	wait_until 10 birdc -s "$BIRD_SOCK" show status >/dev/null 2>&1 ||
 	    fail "BIRD ($1) did not start"
+	[ -z "${3-}" ] || wait_listen "$3" || fail "BIRD ($1) does not listen on $3"
+}
+
+# bird_head: the head of a bird.conf: logs to stderr, router id
+# 192.0.2.254, the device protocol.
+bird_head() {
+	cat <<EOT
+log stderr { info, remote, warning, error, auth, fatal, bug };
+router id 192.0.2.254;
+protocol device { }
+EOT
 }
 
 # report_check FILE PHASE ITEMS: the report's phase PHASE is DONE with
@@ -191,4 +203,90 @@ capture_if_root() {
 		start_capture "$TMPD/dumpcap.log" "$2" "$1"
 		CAP_PID=$LAST_PID
 	fi
+}
+
+# frr_router HOST RANGE [PASSWORD]: the head of a bgpd.conf: router bgp
+# 65000 with a peer group SBSIM (AS 65001, eBGP multihop, the TCP-MD5 key
+# PASSWORD when given) taking the sessions from RANGE.
+frr_router() {
+	cat <<EOT
+hostname $1
+log stdout informational
+router bgp 65000
+ bgp router-id 192.0.2.254
+ no bgp ebgp-requires-policy
+ no bgp default ipv4-unicast
+ neighbor SBSIM peer-group
+ neighbor SBSIM remote-as 65001
+ neighbor SBSIM ebgp-multihop 2
+EOT
+	[ -z "${3-}" ] || echo " neighbor SBSIM password $3"
+	echo " bgp listen range $2 peer-group SBSIM"
+}
+
+# frr_monitor ADDR [PASSWORD]: a passive eBGP multihop neighbor ADDR of
+# AS 65002 (sbsim's monitor).
+frr_monitor() {
+	cat <<EOT
+ neighbor $1 remote-as 65002
+ neighbor $1 passive
+ neighbor $1 ebgp-multihop 2
+EOT
+	[ -z "${2-}" ] || echo " neighbor $1 password $2"
+}
+
+# frr_family AF NEIGHBOR...: address-family AF with each NEIGHBOR (or
+# peer group) activated.
+frr_family() {
+	local n
+	echo " address-family $1"
+	shift
+	for n in "$@"; do
+		echo "  neighbor $n activate"
+	done
+	echo " exit-address-family"
+}
+
+# start_bgpd CONF PORT: FRR's bgpd standalone with CONF, listening on
+# 127.0.0.1:PORT, its pid file and vty socket directory in $TMPD; waits
+# until it listens.  Sets BGPD_PID.
+# -S: no capability checks or user change (the test may run as root or
+# not); -Z: no zebra; -l: listen on 127.0.0.1 only (implies -n); -P 0: no
+# TCP vty, vtysh talks to the socket in $TMPD/vty.
+start_bgpd() {
+	mkdir -p "$TMPD/vty"
+	start_bg "$TMPD/bgpd.log" "$BGPD" -f "$1" -i "$TMPD/bgpd.pid" \
+	    -z "$TMPD/zserv.api" --vty_socket "$TMPD/vty" -Z -S -l 127.0.0.1 \
+	    -p "$2" -P 0
+	BGPD_PID=$LAST_PID
+	wait_listen "$2" || fail "bgpd does not listen on $2"
+}
+
+# frr_vty CMD: CMD's output from the bgpd of start_bgpd.
+frr_vty() {
+	vtysh --vty_socket "$TMPD/vty" -d bgpd -c "$1" 2>/dev/null
+}
+
+# frr_sum: "ESTABLISHED RECEIVED MONITOR SENT_TO_MONITOR" of bgpd's IPv4
+# unicast sessions: the peers' sessions up and prefixes received from
+# them, the monitor's ($MON) session up (1) or not and prefixes FRR sent
+# it.
+frr_sum() {
+	frr_vty 'show bgp ipv4 unicast summary json' |
+	"$PY" -c '
+import json, sys
+try:
+    d = json.load(sys.stdin)
+except ValueError:
+    d = {}
+mon = sys.argv[1]
+est = rcv = mup = snt = 0
+for addr, p in d.get("peers", {}).items():
+    up = p.get("state") == "Established"
+    if addr == mon:
+        mup, snt = int(up), p.get("pfxSnt", 0)
+    else:
+        est += up
+        rcv += p.get("pfxRcd", 0)
+print(est, rcv, mup, snt)' "$MON"
 }

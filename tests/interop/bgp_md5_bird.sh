@@ -30,10 +30,9 @@ PAS2=$((PORT + 2))
 
 # Timers short enough for a test: BIRD connects to the passive peers
 # every second, and tries again a second after an error.
-cat >"$TMPD/bird.conf" <<CONF
-log stderr { info, remote, warning, error, auth, fatal, bug };
-router id 192.0.2.254;
-protocol device { }
+{
+	bird_head
+	cat <<CONF
 template bgp md5tpl {
 	multihop;
 	password "$KEY";
@@ -63,9 +62,9 @@ protocol bgp pas2 from md5tpl {
 	ipv4 { import all; export none; };
 }
 CONF
-start_bird bird "$TMPD/bird.conf"
+} >"$TMPD/bird.conf"
+start_bird bird "$TMPD/bird.conf" "$PORT"
 SOCK=$BIRD_SOCK
-wait_listen "$PORT" || fail "BIRD does not listen on $PORT"
 ACTIVE="--peers $N --prefixes $P --as 65001 --peer-as 65000
     --source 127.$NET.0.0/24 --controller tcp:127.0.0.1:$PORT"
 

@@ -28,55 +28,12 @@ NET=$((RANDOM % 200 + 20))	# 127.NET.0.0/30: peers .1-.3, monitor .4
 MON=127.$NET.0.$((N + 1))
 
 PORT=$(free_ports 1)
-cat >"$TMPD/bgpd.conf" <<CONF
-hostname sbsim-frr-md5
-log stdout informational
-router bgp 65000
- bgp router-id 192.0.2.254
- no bgp ebgp-requires-policy
- no bgp default ipv4-unicast
- neighbor SBSIM peer-group
- neighbor SBSIM remote-as 65001
- neighbor SBSIM ebgp-multihop 2
- neighbor SBSIM password $KEY
- bgp listen range 127.$NET.0.0/30 peer-group SBSIM
- neighbor $MON remote-as 65002
- neighbor $MON passive
- neighbor $MON ebgp-multihop 2
- neighbor $MON password $KEY
- address-family ipv4 unicast
-  neighbor SBSIM activate
-  neighbor $MON activate
- exit-address-family
-CONF
-mkdir "$TMPD/vty"
-start_bg "$TMPD/bgpd.log" "$BGPD" -f "$TMPD/bgpd.conf" -i "$TMPD/bgpd.pid" \
-    -z "$TMPD/zserv.api" --vty_socket "$TMPD/vty" -Z -S -l 127.0.0.1 \
-    -p "$PORT" -P 0
-BGPD_PID=$LAST_PID
-wait_listen "$PORT" || fail "bgpd does not listen on $PORT"
-
-# frr_sum: "ESTABLISHED RECEIVED MONITOR SENT_TO_MONITOR" (bgp_frr.sh's).
-frr_sum() {
-	vtysh --vty_socket "$TMPD/vty" -d bgpd \
-	    -c 'show bgp ipv4 unicast summary json' 2>/dev/null |
-	"$PY" -c '
-import json, sys
-try:
-    d = json.load(sys.stdin)
-except ValueError:
-    d = {}
-mon = sys.argv[1]
-est = rcv = mup = snt = 0
-for addr, p in d.get("peers", {}).items():
-    up = p.get("state") == "Established"
-    if addr == mon:
-        mup, snt = int(up), p.get("pfxSnt", 0)
-    else:
-        est += up
-        rcv += p.get("pfxRcd", 0)
-print(est, rcv, mup, snt)' "$MON"
-}
+{
+	frr_router sbsim-frr-md5 "127.$NET.0.0/30" "$KEY"
+	frr_monitor "$MON" "$KEY"
+	frr_family "ipv4 unicast" SBSIM "$MON"
+} >"$TMPD/bgpd.conf"
+start_bgpd "$TMPD/bgpd.conf" "$PORT"
 
 ARGS="--peers $N --prefixes $P --as 65001 --peer-as 65000
     --source 127.$NET.0.0/24 --controller tcp:127.0.0.1:$PORT

@@ -77,9 +77,8 @@ echo "GoBGP's BGP4MP dump: $n routes (bgpdump -m)"
 
 # 2. The dump replayed into BIRD: one peer per dump peer, every route.
 bird_conf "$TMPD/bird.conf" "$bport"
-start_bird bird "$TMPD/bird.conf"
+start_bird bird "$TMPD/bird.conf" "$bport"
 bird=$BIRD_PID
-wait_listen "$bport" || fail "BIRD does not listen on $bport"
 start_bg "$TMPD/sb-mrt.log" "$SBSIM" bgp --mrt "$TMPD/updates.mrt" \
     --as 65001 --peer-as 65000 --source 127.$NET2.0.0/24 \
     --controller tcp:127.0.0.1:$bport --duration 40 \
