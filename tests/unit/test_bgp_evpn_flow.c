@@ -12,18 +12,7 @@
 
 #include "bgp_family.h"
 #include "check_codec.h"
-
-static struct bgp_prefix
-pfx(const char *s)
-{
-	struct bgp_prefix	p;
-
-	if (bgp_prefix_parse(s, &p) == -1) {
-		fprintf(stderr, "bad prefix in test: %s\n", s);
-		exit(2);
-	}
-	return p;
-}
+#include "check_bgp.h"
 
 /* Types 2, 3 and 5 in turn, RDs 65001:1..3, VNIs 10000 and 10001. */
 static const struct bgp_gen gen0 = {
