@@ -23,24 +23,11 @@ P=300
 NP=$((N * P))
 FAMS=l2vpn-evpn,ipv4-flowspec,ipv6-flowspec
 
-base=$(free_ports 2)
-port=$base api=$((base + 1))
-{
-	gobgp_global "$port"
-	# shellcheck disable=SC2086
-	gobgp_group sbsim 65001 127.1.0.0/30 ${FAMS//,/ }
-} >"$TMPD/g.toml"
-
 cap=$TMPD/evpn_flow.pcapng
-capture_if_root "$cap" "tcp port $port"
-dc=$CAP_PID
-start_gobgpd "$TMPD/gobgpd.log" "$TMPD/g.toml" "$port" "$api"
-gobgpd=$GOBGPD_PID
-rib_count() {
-	gobgp_dests "$1" global rib
-}
+start_gobgp_groups "$cap" "sbsim 65001 127.1.0.0/30 $FAMS"
+port=$PORT dc=$CAP_PID gobgpd=$GOBGPD_PID
 all_learned() {
-	got="$(rib_count evpn) $(rib_count ipv4-flowspec) $(rib_count ipv6-flowspec)"
+	got="$(gobgp_rib evpn) $(gobgp_rib ipv4-flowspec) $(gobgp_rib ipv6-flowspec)"
 	[ "$got" = "$NP $NP $NP" ]
 }
 

@@ -31,27 +31,12 @@ P=300
 NP=$((N * P))
 FAMS=l3vpn-ipv4-unicast,l3vpn-ipv6-unicast,ipv4-labelled-unicast
 
-base=$(free_ports 2)
-port=$base api=$((base + 1))
-{
-	gobgp_global "$port"
-	# shellcheck disable=SC2086
-	gobgp_group sbsim 65001 127.1.0.0/30 ${FAMS//,/ }
-	# shellcheck disable=SC2086
-	gobgp_group rx 65003 127.2.0.0/30 ${FAMS//,/ }
-} >"$TMPD/g.toml"
-
 cap=$TMPD/families.pcapng
-capture_if_root "$cap" "tcp port $port"
-dc=$CAP_PID
-start_gobgpd "$TMPD/gobgpd.log" "$TMPD/g.toml" "$port" "$api"
-gobgpd=$GOBGPD_PID
-# rib_count FAMILY: destinations in GoBGP's global RIB.
-rib_count() {
-	gobgp_dests "$1" global rib
-}
+start_gobgp_groups "$cap" "sbsim 65001 127.1.0.0/30 $FAMS" \
+    "rx 65003 127.2.0.0/30 $FAMS"
+port=$PORT dc=$CAP_PID gobgpd=$GOBGPD_PID
 all_learned() {
-	got="$(rib_count vpnv4) $(rib_count vpnv6) $(rib_count ipv4-labelled)"
+	got="$(gobgp_rib vpnv4) $(gobgp_rib vpnv6) $(gobgp_rib ipv4-labelled)"
 	[ "$got" = "$NP $NP $NP" ]
 }
 # withdrawn: "WITHDRAWN RIB4 RIB6 RIBLU" from GoBGP's neighbors.
@@ -64,7 +49,7 @@ print(json.load(sys.stdin)["state"]["messages"]["received"].get("withdraw_prefix
 		    n=0
 		w=$((w + n))
 	done
-	got="$w $(rib_count vpnv4) $(rib_count vpnv6) $(rib_count ipv4-labelled)"
+	got="$w $(gobgp_rib vpnv4) $(gobgp_rib vpnv6) $(gobgp_rib ipv4-labelled)"
 	[ "$got" = "$((NP * 3)) 0 0 0" ]
 }
 
@@ -161,7 +146,7 @@ grep -q "did not offer ipv4-unicast" "$TMPD/sb.log" ||
     fail "GoBGP sent NOTIFICATIONs: $(tail -5 "$TMPD/gobgpd.log")"
 
 # 3. Announce, then withdraw everything.
-wait_until 15 eval '[ "$(rib_count vpnv4)" = 0 ]' ||
+wait_until 15 eval '[ "$(gobgp_rib vpnv4)" = 0 ]' ||
     fail "GoBGP kept the routes of the closed sessions"
 # shellcheck disable=SC2086
 start_bg "$TMPD/sb-wd.log" "$SBSIM" bgp $args --withdraw --duration 40 \

@@ -20,19 +20,10 @@ need gobgp
 need ss
 T=63
 
-base=$(free_ports 2)
-port=$base api=$((base + 1))
-{
-	gobgp_global "$port"
-	gobgp_group sbsim 65001 127.1.0.0/30 ls
-	gobgp_group rx 65003 127.2.0.0/30 ls
-} >"$TMPD/g.toml"
-
 cap=$TMPD/ls.pcapng
-capture_if_root "$cap" "tcp port $port"
-dc=$CAP_PID
-start_gobgpd "$TMPD/gobgpd.log" "$TMPD/g.toml" "$port" "$api"
-gobgpd=$GOBGPD_PID
+start_gobgp_groups "$cap" "sbsim 65001 127.1.0.0/30 ls" \
+    "rx 65003 127.2.0.0/30 ls"
+port=$PORT dc=$CAP_PID gobgpd=$GOBGPD_PID
 count() {	# global rib, or neighbor ADDR adj-out
 	gobgp_dests ls "$@"
 }

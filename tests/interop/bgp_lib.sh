@@ -194,6 +194,32 @@ gobgp_dests() {
 	    awk '/^Destination:/ { sub(",", "", $2); print $2; exit }'
 }
 
+# gobgp_rib FAMILY: the destinations of FAMILY in GoBGP's global RIB.
+gobgp_rib() {
+	gobgp_dests "$1" global rib
+}
+
+# start_gobgp_groups PCAP GROUP...: GoBGP on two free ports (sets PORT,
+# its BGP port, and API) with a passive peer group per GROUP ("NAME AS
+# PREFIX FAMILY,FAMILY..."), started once its port is captured into PCAP
+# (capture_if_root: CAP_PID).  Sets GOBGPD_PID; the config is $TMPD/g.toml.
+start_gobgp_groups() {
+	local cap=$1 g name as prefix fams
+	shift
+	PORT=$(free_ports 2)
+	API=$((PORT + 1))
+	{
+		gobgp_global "$PORT"
+		for g in "$@"; do
+			read -r name as prefix fams <<<"$g"
+			# shellcheck disable=SC2086
+			gobgp_group "$name" "$as" "$prefix" ${fams//,/ }
+		done
+	} >"$TMPD/g.toml"
+	capture_if_root "$cap" "tcp port $PORT"
+	start_gobgpd "$TMPD/gobgpd.log" "$TMPD/g.toml" "$PORT" "$API"
+}
+
 # capture_if_root FILE FILTER: with root, dumpcap and tshark, capture
 # FILTER on loopback into FILE and set CAP_PID; else CAP_PID is empty.
 capture_if_root() {
