@@ -18,10 +18,7 @@
 # as stale for the restart time (120 s); after a withdraw there are none.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/bgp_lib.sh"
-[ -x "$PY" ] || skip "$PY is not installed"
-need bird
-need birdc
-need ss
+need_peer bird
 N=3
 P=2000
 NP=$((N * P))

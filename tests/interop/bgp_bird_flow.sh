@@ -9,10 +9,7 @@
 # logs no error.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/bgp_lib.sh"
-[ -x "$PY" ] || skip "$PY is not installed"
-need bird
-need birdc
-need ss
+need_peer bird
 N=2
 P=500
 NP=$((N * P))

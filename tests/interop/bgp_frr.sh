@@ -17,11 +17,7 @@
 # a closed session's routes as stale.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/bgp_lib.sh"
-[ -x "$PY" ] || skip "$PY is not installed"
-BGPD=/usr/lib/frr/bgpd
-[ -x "$BGPD" ] || skip "FRR's bgpd is not installed"
-need vtysh
-need ss
+need_peer frr
 N=3
 P=2000
 NP=$((N * P))

@@ -7,11 +7,7 @@
 # the VXLAN encapsulation, "ET:8"); bgpd sends no NOTIFICATION.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/bgp_lib.sh"
-[ -x "$PY" ] || skip "$PY is not installed"
-BGPD=/usr/lib/frr/bgpd
-[ -x "$BGPD" ] || skip "FRR's bgpd is not installed"
-need vtysh
-need ss
+need_peer frr
 N=2
 P=500
 NP=$((N * P))

@@ -16,10 +16,7 @@
 # withdraw: the peers send next hop 192.0.2.1 (IPv6: 2001:db8:ffff::1).
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/bgp_lib.sh"
-[ -x "$PY" ] || skip "$PY is not installed"
-need gobgpd
-need gobgp
-need ss
+need_peer gobgp
 N=3
 P=2000
 NP=$((N * P))

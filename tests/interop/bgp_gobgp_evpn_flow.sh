@@ -14,10 +14,7 @@
 #      and flowspec rules.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/bgp_lib.sh"
-[ -x "$PY" ] || skip "$PY is not installed"
-need gobgpd
-need gobgp
-need ss
+need_peer gobgp
 N=2
 P=300
 NP=$((N * P))

@@ -14,10 +14,7 @@
 #      (GoBGP's CLI 3.10 cannot print BGP-LS attributes: it panics).
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/bgp_lib.sh"
-[ -x "$PY" ] || skip "$PY is not installed"
-need gobgpd
-need gobgp
-need ss
+need_peer gobgp
 T=63
 
 cap=$TMPD/ls.pcapng

@@ -1,6 +1,22 @@
 # Helpers for the BGP interop tests (sourced after tests/lib.sh; not a
 # test by itself).
 
+# need_peer KIND: skips the test unless $PY, ss and the programs of the
+# peer KIND are installed (gobgp: gobgpd and gobgp; frr: FRR's bgpd, left
+# in BGPD, and vtysh; bird: bird and birdc).
+need_peer() {
+	[ -x "$PY" ] || skip "$PY is not installed"
+	case $1 in
+	gobgp)	need gobgpd; need gobgp ;;
+	frr)	BGPD=/usr/lib/frr/bgpd
+		[ -x "$BGPD" ] || skip "FRR's bgpd is not installed"
+		need vtysh ;;
+	bird)	need bird; need birdc ;;
+	*)	fail "need_peer: no peer $1" ;;
+	esac
+	need ss
+}
+
 # wait_until SECONDS CMD...: run CMD every 0.2 s until it succeeds, at
 # most SECONDS seconds; 1 when it never did.
 wait_until() {
