@@ -1,7 +1,8 @@
 /*
  * What the BGP unit tests share: pfx() turns a prefix written in a test
  * into a struct bgp_prefix, and, where check_codec.h came first (its
- * struct vec), mkupd() builds an UPDATE from its three parts in hex.
+ * struct vec), mkupd() builds an UPDATE from its three parts in hex and
+ * check_bad_entries() checks a family's malformed NLRI.
  */
 #ifndef SBSIM_CHECK_BGP_H
 #define SBSIM_CHECK_BGP_H
@@ -12,6 +13,7 @@
 #include <string.h>
 
 #include "bgp_codec.h"
+#include "bgp_family.h"
 
 /* A prefix of the test's own; one that does not parse is a bug in the
  * test (exit 2, as check_unhex()). */
@@ -56,6 +58,27 @@ mkupd(struct vec *v, const char *wd, const char *attrs, const char *nlri)
 	n += nb;
 	memcpy(v->b + n, c, nc);
 	v->len = n + nc;
+}
+
+/* RFC 7606 section 5.3: each of the entries in hex of family fam (the
+ * list ends with "") decodes to nothing and fails the span check. */
+static inline void
+check_bad_entries(unsigned fam, const char *const *bad)
+{
+	const struct bgp_family	*f = &bgp_families[fam];
+	struct bgp_route	 r;
+	struct vec		 v;
+	uint64_t		 n;
+	unsigned		 i;
+
+	for (i = 0; bad[i][0] != '\0'; i++) {
+		vec(&v, bad[i]);
+		memset(&r, 0, sizeof(r));
+		CHECK(f->decode(f, v.b, v.len, &r) == 0, "%s bad %u", f->name,
+		    i);
+		CHECK(bgp_family_check(fam, v.b, v.len, 0, &n) == -1,
+		    "%s bad span %u", f->name, i);
+	}
 }
 #endif
 

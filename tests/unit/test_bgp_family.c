@@ -155,18 +155,11 @@ test_malformed(void)
 		"70 00 01 40 00 00 fd e9 00 00 00 02 0a 00 04",	/* no BoS */
 		"",
 	};
-	const struct bgp_family	*f = &bgp_families[BGP_FAM_VPN4];
 	struct bgp_route	 r;
 	struct vec		 v;
 	uint64_t		 n;
-	unsigned		 i;
 
-	for (i = 0; bad[i][0] != '\0'; i++) {
-		vec(&v, bad[i]);
-		CHECK(f->decode(f, v.b, v.len, &r) == 0, "bad entry %u", i);
-		CHECK(bgp_family_check(BGP_FAM_VPN4, v.b, v.len, 0, &n) == -1,
-		    "bad span %u", i);
-	}
+	check_bad_entries(BGP_FAM_VPN4, bad);
 	vec(&v, "17 00 01 41");			/* LU: 23 bits < 24 */
 	CHECK(bgp_families[BGP_FAM_LU4].decode(&bgp_families[BGP_FAM_LU4],
 	    v.b, v.len, &r) == 0, "labeled unicast shorter than its label");
