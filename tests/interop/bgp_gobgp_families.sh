@@ -159,12 +159,8 @@ echo "GoBGP learned $NP routes of each of $FAMS and withdrew them"
 
 # 4. The wire, decoded by Wireshark.
 [ -n "$dc" ] || { echo "no capture (needs root, dumpcap, tshark)"; exit 0; }
-stop_pid "$dc"
-dec="-d tcp.port==$port,bgp"
-# shellcheck disable=SC2086
-tshark -r "$cap" $dec -Y "_ws.malformed || _ws.expert.severity >= error" \
-    -T fields -e frame.number >"$TMPD/bad" 2>"$TMPD/tshark.log" ||
-    fail "tshark failed: $(cat "$TMPD/tshark.log")"
+bgp_bad_frames "$cap" "$port"
+dec=$DEC
 [ ! -s "$TMPD/bad" ] || fail "malformed frames: $(paste -sd, "$TMPD/bad")"
 # shellcheck disable=SC2086
 # What the peers sent (GoBGP's UPDATEs to the receiver only had to

@@ -83,19 +83,14 @@ stop_pid "$gobgpd"
 echo "GoBGP learned the $T BGP-LS routes and passed them on"
 
 [ -n "$dc" ] || { echo "no capture (needs root, dumpcap, tshark)"; exit 0; }
-stop_pid "$dc"
-dec="-d tcp.port==$port,bgp"
 # Wireshark 4.0 calls the BGP-LS End-of-RIB (an MP_UNREACH_NLRI of AFI
 # and SAFI alone, RFC 4724 section 2) malformed: that frame is let
 # through; it ends the announcements, which are checked field by field
 # below.
 eor="bgp.update.path_attribute.mp_unreach_nlri.afi == 16388 &&
     len(bgp.update.path_attribute.mp_unreach_nlri) == 0"
-# shellcheck disable=SC2086
-tshark -r "$cap" $dec \
-    -Y "(_ws.malformed || _ws.expert.severity >= error) && !($eor)" \
-    -T fields -e frame.number >"$TMPD/bad" 2>"$TMPD/tshark.log" ||
-    fail "tshark failed: $(cat "$TMPD/tshark.log")"
+bgp_bad_frames "$cap" "$port" "$eor"
+dec=$DEC
 # shellcheck disable=SC2086
 [ ! -s "$TMPD/bad" ] || fail "malformed frames: $(paste -sd, "$TMPD/bad"):
 $(tshark -r "$cap" $dec -Y "frame.number == $(head -1 "$TMPD/bad")" -O bgp |

@@ -332,3 +332,18 @@ for addr, p in d.get("peers", {}).items():
         rcv += p.get("pfxRcd", 0)
 print(est, rcv, mup, snt)' "$MON"
 }
+
+# bgp_bad_frames CAP PORT [EXCEPT]: stop the capture of capture_if_root
+# and list in $TMPD/bad the frames of CAP, port PORT decoded as BGP, that
+# Wireshark calls malformed or in error (but those matching the display
+# filter EXCEPT); fails when tshark does.  Sets DEC, that -d option, for
+# the caller's other tshark runs.
+bgp_bad_frames() {
+	local y="_ws.malformed || _ws.expert.severity >= error"
+	stop_pid "$CAP_PID"
+	DEC="-d tcp.port==$2,bgp"
+	[ -z "${3-}" ] || y="($y) && !($3)"
+	# shellcheck disable=SC2086
+	tshark -r "$1" $DEC -Y "$y" -T fields -e frame.number >"$TMPD/bad" \
+	    2>"$TMPD/tshark.log" || fail "tshark failed: $(cat "$TMPD/tshark.log")"
+}
