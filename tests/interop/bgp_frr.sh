@@ -61,14 +61,10 @@ esac
 start_bg "$TMPD/sb.log" "$SBSIM" bgp $ARGS --duration 60 \
     --report "$TMPD/learn.json"
 SB=$LAST_PID
-learned() {
-	got=$(frr_sum)
-	[ "$got" = "$N $NP 1 $NP" ]
-}
-wait_until 20 learned ||
+wait_until 20 frr_is "$N $NP 1 $NP" ||
     fail "FRR: $got, want $N $NP 1 $NP (up received monitor sent)"
 sleep 0.5
-learned || fail "FRR later: $got"
+frr_is "$N $NP 1 $NP" || fail "FRR later: $got"
 stop_early "$SB" sbsim "$TMPD/learn.json"
 report_check "$TMPD/learn.json" learn $NP
 [ "$(counter "$TMPD/learn.json" monitor_prefixes)" = $NP ] ||

@@ -125,7 +125,6 @@ echo "GoBGP learned $NP routes of each of $FAMS"
 [ -n "$dc" ] || { echo "no capture (needs root, dumpcap, tshark)"; exit 0; }
 bgp_bad_frames "$cap" "$port"
 dec=$DEC
-[ ! -s "$TMPD/bad" ] || fail "malformed frames: $(paste -sd, "$TMPD/bad")"
 # shellcheck disable=SC2086
 tshark -r "$cap" $dec -Y "bgp && ip.src == 127.1.0.0/30" -T fields \
     -E occurrence=a -E aggregator=, -e bgp.evpn.nlri.rt \

@@ -161,7 +161,6 @@ echo "GoBGP learned $NP routes of each of $FAMS and withdrew them"
 [ -n "$dc" ] || { echo "no capture (needs root, dumpcap, tshark)"; exit 0; }
 bgp_bad_frames "$cap" "$port"
 dec=$DEC
-[ ! -s "$TMPD/bad" ] || fail "malformed frames: $(paste -sd, "$TMPD/bad")"
 # shellcheck disable=SC2086
 # What the peers sent (GoBGP's UPDATEs to the receiver only had to
 # decode cleanly, above).

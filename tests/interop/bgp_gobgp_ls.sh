@@ -91,10 +91,6 @@ eor="bgp.update.path_attribute.mp_unreach_nlri.afi == 16388 &&
     len(bgp.update.path_attribute.mp_unreach_nlri) == 0"
 bgp_bad_frames "$cap" "$port" "$eor"
 dec=$DEC
-# shellcheck disable=SC2086
-[ ! -s "$TMPD/bad" ] || fail "malformed frames: $(paste -sd, "$TMPD/bad"):
-$(tshark -r "$cap" $dec -Y "frame.number == $(head -1 "$TMPD/bad")" -O bgp |
-    grep -iE -B3 'malformed|expert|error' | head -30)"
 # What sbsim sent (to port) and GoBGP passed on (from port), field by
 # field: IGP metrics, adjacency SIDs, prefix SIDs, node names, prefix
 # metrics.

@@ -333,10 +333,10 @@ for addr, p in d.get("peers", {}).items():
 print(est, rcv, mup, snt)' "$MON"
 }
 
-# bgp_bad_frames CAP PORT [EXCEPT]: stop the capture of capture_if_root
-# and list in $TMPD/bad the frames of CAP, port PORT decoded as BGP, that
-# Wireshark calls malformed or in error (but those matching the display
-# filter EXCEPT); fails when tshark does.  Sets DEC, that -d option, for
+# bgp_bad_frames CAP PORT [EXCEPT]: stop the capture of capture_if_root;
+# fails when Wireshark calls a frame of CAP, port PORT decoded as BGP,
+# malformed or in error (but those matching the display filter EXCEPT),
+# showing the first, or when tshark fails.  Sets DEC, that -d option, for
 # the caller's other tshark runs.
 bgp_bad_frames() {
 	local y="_ws.malformed || _ws.expert.severity >= error"
@@ -346,4 +346,14 @@ bgp_bad_frames() {
 	# shellcheck disable=SC2086
 	tshark -r "$1" $DEC -Y "$y" -T fields -e frame.number >"$TMPD/bad" \
 	    2>"$TMPD/tshark.log" || fail "tshark failed: $(cat "$TMPD/tshark.log")"
+	# shellcheck disable=SC2086
+	[ ! -s "$TMPD/bad" ] || fail "malformed frames: $(paste -sd, "$TMPD/bad"):
+$(tshark -r "$1" $DEC -Y "frame.number == $(head -1 "$TMPD/bad")" -O bgp |
+    grep -iE -B3 'malformed|expert|error' | head -30)"
+}
+
+# frr_is WANT: frr_sum (left in got) is WANT.
+frr_is() {
+	got=$(frr_sum)
+	[ "$got" = "$1" ]
 }

@@ -41,11 +41,7 @@ start_bg "$TMPD/right.log" "$SBSIM" bgp $ARGS --monitor tcp:127.0.0.1:$PORT \
     --monitor-as 65002 --timeout 20 --md5-password "$KEY" --duration 30 -q \
     --report "$TMPD/right.json"
 SB=$LAST_PID
-learned() {
-	got=$(frr_sum)
-	[ "$got" = "$N $NP 1 $NP" ]
-}
-wait_until 20 learned ||
+wait_until 20 frr_is "$N $NP 1 $NP" ||
     fail "right key: FRR: $got, want $N $NP 1 $NP (up received monitor sent)"
 sleep 1		# the monitor reads the last of them
 stop_early "$SB" "right key" "$TMPD/right.json"
