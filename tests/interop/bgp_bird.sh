@@ -18,20 +18,16 @@
 # as stale for the restart time (120 s); after a withdraw there are none.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/bgp_lib.sh"
-[ -x "$PY" ] || skip "$PY is not installed"
-need bird
-need birdc
-need ss
+need_peer bird
 N=3
 P=2000
 NP=$((N * P))
 
 # bird_conf FILE PORT AFI PEER_CHANNEL_EXTRA MON_CHANNEL_EXTRA
 bird_conf() {
-	cat >"$1" <<EOF
-log stderr { info, remote, warning, error, auth, fatal, bug };
-router id 192.0.2.254;
-protocol device { }
+	{
+		bird_head
+		cat <<EOF
 template bgp peers {
 	local 127.0.0.1 port $2 as 65000;
 	multihop;
@@ -48,6 +44,7 @@ protocol bgp mon {
 	$3 { import none; export all; $5 };
 }
 EOF
+	} >"$1"
 }
 
 # scenario NAME AFI PEER_CHANNEL_EXTRA MON_CHANNEL_EXTRA SBSIM_ARGS...
@@ -56,9 +53,8 @@ scenario() {
 	shift 4
 	port=$(free_ports 1)
 	bird_conf "$TMPD/$name.conf" "$port" "$afi" "$pch" "$mch"
-	start_bird "bird-$name" "$TMPD/$name.conf"
+	start_bird "bird-$name" "$TMPD/$name.conf" "$port"
 	local bird=$BIRD_PID sock=$BIRD_SOCK
-	wait_listen "$port" || fail "$name: BIRD does not listen on $port"
 	local args="--peers $N --prefixes $P --as 65001 --peer-as 65000
 	    --controller tcp:127.0.0.1:$port --monitor tcp:127.0.0.1:$port
 	    --monitor-as 65002 --timeout 20 -q $*"

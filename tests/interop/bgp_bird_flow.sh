@@ -9,19 +9,15 @@
 # logs no error.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/bgp_lib.sh"
-[ -x "$PY" ] || skip "$PY is not installed"
-need bird
-need birdc
-need ss
+need_peer bird
 N=2
 P=500
 NP=$((N * P))
 
 port=$(free_ports 1)
-cat >"$TMPD/b.conf" <<EOF
-log stderr { info, remote, warning, error, auth, fatal, bug };
-router id 192.0.2.254;
-protocol device { }
+{
+	bird_head
+	cat <<EOF
 flow4 table ft4;
 flow6 table ft6;
 protocol bgp p1 {
@@ -33,9 +29,9 @@ protocol bgp p1 {
 	flow6 { table ft6; import all; export none; };
 }
 EOF
-start_bird bird "$TMPD/b.conf"
+} >"$TMPD/b.conf"
+start_bird bird "$TMPD/b.conf" "$port"
 bird=$BIRD_PID sock=$BIRD_SOCK
-wait_listen "$port" || fail "BIRD does not listen on $port"
 
 # count TABLE: the routes BIRD holds there.
 count() {

@@ -17,69 +17,19 @@
 # a closed session's routes as stale.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/bgp_lib.sh"
-[ -x "$PY" ] || skip "$PY is not installed"
-BGPD=/usr/lib/frr/bgpd
-[ -x "$BGPD" ] || skip "FRR's bgpd is not installed"
-need vtysh
-need ss
+need_peer frr
 N=3
 P=2000
 NP=$((N * P))
 MON=127.1.0.$((N + 1))
 
 PORT=$(free_ports 1)
-cat >"$TMPD/bgpd.conf" <<EOF
-hostname sbsim-frr
-log stdout informational
-router bgp 65000
- bgp router-id 192.0.2.254
- no bgp ebgp-requires-policy
- no bgp default ipv4-unicast
- neighbor SBSIM peer-group
- neighbor SBSIM remote-as 65001
- neighbor SBSIM ebgp-multihop 2
- bgp listen range 127.1.0.0/30 peer-group SBSIM
- neighbor $MON remote-as 65002
- neighbor $MON passive
- neighbor $MON ebgp-multihop 2
- address-family ipv4 unicast
-  neighbor SBSIM activate
-  neighbor $MON activate
- exit-address-family
-EOF
-mkdir "$TMPD/vty"
-# -S: no capability checks or user change (the test may run as root or
-# not); -Z: no zebra; -l: listen on 127.0.0.1 only (implies -n); -P 0: no
-# TCP vty, vtysh talks to the socket in $TMPD/vty.
-start_bg "$TMPD/bgpd.log" "$BGPD" -f "$TMPD/bgpd.conf" -i "$TMPD/bgpd.pid" \
-    -z "$TMPD/zserv.api" --vty_socket "$TMPD/vty" -Z -S -l 127.0.0.1 \
-    -p "$PORT" -P 0
-BGPD_PID=$LAST_PID
-wait_listen "$PORT" || fail "bgpd does not listen on $PORT"
-
-# frr_sum: "ESTABLISHED RECEIVED MONITOR SENT_TO_MONITOR": the peers'
-# sessions up and prefixes received from them, the monitor's session up
-# (1) or not and prefixes FRR sent it.
-frr_sum() {
-	vtysh --vty_socket "$TMPD/vty" -d bgpd \
-	    -c 'show bgp ipv4 unicast summary json' 2>/dev/null |
-	"$PY" -c '
-import json, sys
-try:
-    d = json.load(sys.stdin)
-except ValueError:
-    d = {}
-mon = sys.argv[1]
-est = rcv = mup = snt = 0
-for addr, p in d.get("peers", {}).items():
-    up = p.get("state") == "Established"
-    if addr == mon:
-        mup, snt = int(up), p.get("pfxSnt", 0)
-    else:
-        est += up
-        rcv += p.get("pfxRcd", 0)
-print(est, rcv, mup, snt)' "$MON"
-}
+{
+	frr_router sbsim-frr 127.1.0.0/30
+	frr_monitor "$MON"
+	frr_family "ipv4 unicast" SBSIM "$MON"
+} >"$TMPD/bgpd.conf"
+start_bgpd "$TMPD/bgpd.conf" "$PORT"
 
 ARGS="--peers $N --prefixes $P --as 65001 --peer-as 65000
     --controller tcp:127.0.0.1:$PORT --monitor tcp:127.0.0.1:$PORT
@@ -111,14 +61,10 @@ esac
 start_bg "$TMPD/sb.log" "$SBSIM" bgp $ARGS --duration 60 \
     --report "$TMPD/learn.json"
 SB=$LAST_PID
-learned() {
-	got=$(frr_sum)
-	[ "$got" = "$N $NP 1 $NP" ]
-}
-wait_until 20 learned ||
+wait_until 20 frr_is "$N $NP 1 $NP" ||
     fail "FRR: $got, want $N $NP 1 $NP (up received monitor sent)"
 sleep 0.5
-learned || fail "FRR later: $got"
+frr_is "$N $NP 1 $NP" || fail "FRR later: $got"
 stop_early "$SB" sbsim "$TMPD/learn.json"
 report_check "$TMPD/learn.json" learn $NP
 [ "$(counter "$TMPD/learn.json" monitor_prefixes)" = $NP ] ||

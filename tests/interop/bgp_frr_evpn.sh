@@ -7,43 +7,20 @@
 # the VXLAN encapsulation, "ET:8"); bgpd sends no NOTIFICATION.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/bgp_lib.sh"
-[ -x "$PY" ] || skip "$PY is not installed"
-BGPD=/usr/lib/frr/bgpd
-[ -x "$BGPD" ] || skip "FRR's bgpd is not installed"
-need vtysh
-need ss
+need_peer frr
 N=2
 P=500
 NP=$((N * P))
 
 PORT=$(free_ports 1)
-cat >"$TMPD/bgpd.conf" <<EOF
-hostname sbsim-frr
-log stdout informational
-router bgp 65000
- bgp router-id 192.0.2.254
- no bgp ebgp-requires-policy
- no bgp default ipv4-unicast
- neighbor SBSIM peer-group
- neighbor SBSIM remote-as 65001
- neighbor SBSIM ebgp-multihop 2
- bgp listen range 127.1.0.0/30 peer-group SBSIM
- address-family l2vpn evpn
-  neighbor SBSIM activate
- exit-address-family
-EOF
-mkdir "$TMPD/vty"
-start_bg "$TMPD/bgpd.log" "$BGPD" -f "$TMPD/bgpd.conf" -i "$TMPD/bgpd.pid" \
-    -z "$TMPD/zserv.api" --vty_socket "$TMPD/vty" -Z -S -l 127.0.0.1 \
-    -p "$PORT" -P 0
-BGPD_PID=$LAST_PID
-wait_listen "$PORT" || fail "bgpd does not listen on $PORT"
+{
+	frr_router sbsim-frr 127.1.0.0/30
+	frr_family "l2vpn evpn" SBSIM
+} >"$TMPD/bgpd.conf"
+start_bgpd "$TMPD/bgpd.conf" "$PORT"
 
-vty() {
-	vtysh --vty_socket "$TMPD/vty" -d bgpd -c "$1" 2>/dev/null
-}
 received() {
-	got=$(vty 'show bgp l2vpn evpn summary json' | "$PY" -c '
+	got=$(frr_vty 'show bgp l2vpn evpn summary json' | "$PY" -c '
 import json, sys
 try:
     d = json.load(sys.stdin)
@@ -58,7 +35,7 @@ start_bg "$TMPD/sb.log" "$SBSIM" bgp --peers $N --prefixes $P --as 65001 \
     --duration 40 --report "$TMPD/r.json"
 SB=$LAST_PID
 wait_until 25 received || fail "bgpd received $got EVPN routes, want $NP"
-vty 'show bgp l2vpn evpn' >"$TMPD/evpn.txt"
+frr_vty 'show bgp l2vpn evpn' >"$TMPD/evpn.txt"
 stop_early "$SB" sbsim "$TMPD/r.json"
 [ "$(counter "$TMPD/r.json" notifications_received)" = 0 ] ||
     fail "bgpd sent NOTIFICATIONs: $(tail -5 "$TMPD/bgpd.log")"

@@ -16,39 +16,18 @@
 # withdraw: the peers send next hop 192.0.2.1 (IPv6: 2001:db8:ffff::1).
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/bgp_lib.sh"
-[ -x "$PY" ] || skip "$PY is not installed"
-need gobgpd
-need gobgp
-need ss
+need_peer gobgp
 N=3
 P=2000
 NP=$((N * P))
 
 # gobgp_conf FILE PORT FAMILY
 gobgp_conf() {
-	cat >"$1" <<EOF
-[global.config]
-  as = 65000
-  router-id = "192.0.2.254"
-  port = $2
-  local-address-list = ["127.0.0.1"]
-
-[[peer-groups]]
-  [peer-groups.config]
-    peer-group-name = "sbsim"
-    peer-as = 65001
-  [peer-groups.transport.config]
-    passive-mode = true
-  [[peer-groups.afi-safis]]
-    [peer-groups.afi-safis.config]
-      afi-safi-name = "$3"
-
-# The peers 127.1.0.1 to 127.1.0.3; the monitor is 127.1.0.4.
-[[dynamic-neighbors]]
-  [dynamic-neighbors.config]
-    prefix = "127.1.0.0/30"
-    peer-group = "sbsim"
-
+	{
+		gobgp_global "$2"
+		# The peers 127.1.0.1 to 127.1.0.3; the monitor is 127.1.0.4.
+		gobgp_group sbsim 65001 127.1.0.0/30 "$3"
+		cat <<EOF
 [[neighbors]]
   [neighbors.config]
     neighbor-address = "127.1.0.$((N + 1))"
@@ -60,10 +39,9 @@ gobgp_conf() {
   # default; the second run's monitor comes back at once.
   [neighbors.timers.config]
     idle-hold-time-after-reset = 1
-  [[neighbors.afi-safis]]
-    [neighbors.afi-safis.config]
-      afi-safi-name = "$3"
 EOF
+		gobgp_afi_safis neighbors "$3"
+	} >"$1"
 }
 
 # gobgp_sum API FAMILY: "ESTABLISHED ACCEPTED WITHDRAWN RIB MONITOR ADJ_OUT":
@@ -111,11 +89,8 @@ scenario() {
 	base=$(free_ports 2)
 	port=$base api=$((base + 1))
 	gobgp_conf "$TMPD/$name.toml" "$port" "$afisafi"
-	start_bg "$TMPD/gobgpd-$name.log" gobgpd -f "$TMPD/$name.toml" \
-	    -t toml --api-hosts "127.0.0.1:$api"
-	local gobgpd=$LAST_PID
-	wait_listen "$port" || fail "$name: gobgpd does not listen on $port"
-	wait_listen "$api" || fail "$name: gobgpd's API is not on $api"
+	start_gobgpd "$TMPD/gobgpd-$name.log" "$TMPD/$name.toml" "$port" "$api"
+	local gobgpd=$GOBGPD_PID
 	local args="--peers $N --prefixes $P --as 65001 --peer-as 65000
 	    --controller tcp:127.0.0.1:$port --monitor tcp:127.0.0.1:$port
 	    --monitor-as 65002 --timeout 20 -q $*"

@@ -14,66 +14,17 @@
 #      and flowspec rules.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/bgp_lib.sh"
-[ -x "$PY" ] || skip "$PY is not installed"
-need gobgpd
-need gobgp
-need ss
+need_peer gobgp
 N=2
 P=300
 NP=$((N * P))
 FAMS=l2vpn-evpn,ipv4-flowspec,ipv6-flowspec
 
-base=$(free_ports 2)
-port=$base api=$((base + 1))
-cat >"$TMPD/g.toml" <<EOF
-[global.config]
-  as = 65000
-  router-id = "192.0.2.254"
-  port = $port
-  local-address-list = ["127.0.0.1"]
-[[peer-groups]]
-  [peer-groups.config]
-    peer-group-name = "sbsim"
-    peer-as = 65001
-  [peer-groups.transport.config]
-    passive-mode = true
-  [[peer-groups.afi-safis]]
-    [peer-groups.afi-safis.config]
-      afi-safi-name = "l2vpn-evpn"
-  [[peer-groups.afi-safis]]
-    [peer-groups.afi-safis.config]
-      afi-safi-name = "ipv4-flowspec"
-  [[peer-groups.afi-safis]]
-    [peer-groups.afi-safis.config]
-      afi-safi-name = "ipv6-flowspec"
-[[dynamic-neighbors]]
-  [dynamic-neighbors.config]
-    prefix = "127.1.0.0/30"
-    peer-group = "sbsim"
-EOF
-
 cap=$TMPD/evpn_flow.pcapng
-dc=
-if [ "$(id -u)" -eq 0 ] && command -v dumpcap >/dev/null &&
-    command -v tshark >/dev/null; then
-	start_capture "$TMPD/dumpcap.log" "tcp port $port" "$cap"
-	dc=$LAST_PID
-fi
-start_bg "$TMPD/gobgpd.log" gobgpd -f "$TMPD/g.toml" -t toml \
-    --api-hosts "127.0.0.1:$api"
-gobgpd=$LAST_PID
-wait_listen "$port" || fail "gobgpd does not listen on $port"
-wait_listen "$api" || fail "gobgpd's API is not on $api"
-
-gobgp_cli() {
-	gobgp -u 127.0.0.1 -p "$api" "$@"
-}
-rib_count() {
-	gobgp_cli global rib -a "$1" summary 2>/dev/null |
-	    awk '/^Destination:/ { sub(",", "", $2); print $2; exit }'
-}
+start_gobgp_groups "$cap" "sbsim 65001 127.1.0.0/30 $FAMS"
+port=$PORT dc=$CAP_PID gobgpd=$GOBGPD_PID
 all_learned() {
-	got="$(rib_count evpn) $(rib_count ipv4-flowspec) $(rib_count ipv6-flowspec)"
+	got="$(gobgp_rib evpn) $(gobgp_rib ipv4-flowspec) $(gobgp_rib ipv6-flowspec)"
 	[ "$got" = "$NP $NP $NP" ]
 }
 
@@ -172,13 +123,8 @@ echo "GoBGP learned $NP routes of each of $FAMS"
 
 # 2. The wire, decoded by Wireshark.
 [ -n "$dc" ] || { echo "no capture (needs root, dumpcap, tshark)"; exit 0; }
-stop_pid "$dc"
-dec="-d tcp.port==$port,bgp"
-# shellcheck disable=SC2086
-tshark -r "$cap" $dec -Y "_ws.malformed || _ws.expert.severity >= error" \
-    -T fields -e frame.number >"$TMPD/bad" 2>"$TMPD/tshark.log" ||
-    fail "tshark failed: $(cat "$TMPD/tshark.log")"
-[ ! -s "$TMPD/bad" ] || fail "malformed frames: $(paste -sd, "$TMPD/bad")"
+bgp_bad_frames "$cap" "$port"
+dec=$DEC
 # shellcheck disable=SC2086
 tshark -r "$cap" $dec -Y "bgp && ip.src == 127.1.0.0/30" -T fields \
     -E occurrence=a -E aggregator=, -e bgp.evpn.nlri.rt \

@@ -22,86 +22,18 @@
 #      targets.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/bgp_lib.sh"
-[ -x "$PY" ] || skip "$PY is not installed"
-need gobgpd
-need gobgp
-need ss
+need_peer gobgp
 N=2
 P=300
 NP=$((N * P))
 FAMS=l3vpn-ipv4-unicast,l3vpn-ipv6-unicast,ipv4-labelled-unicast
 
-base=$(free_ports 2)
-port=$base api=$((base + 1))
-cat >"$TMPD/g.toml" <<EOF
-[global.config]
-  as = 65000
-  router-id = "192.0.2.254"
-  port = $port
-  local-address-list = ["127.0.0.1"]
-[[peer-groups]]
-  [peer-groups.config]
-    peer-group-name = "sbsim"
-    peer-as = 65001
-  [peer-groups.transport.config]
-    passive-mode = true
-  [[peer-groups.afi-safis]]
-    [peer-groups.afi-safis.config]
-      afi-safi-name = "l3vpn-ipv4-unicast"
-  [[peer-groups.afi-safis]]
-    [peer-groups.afi-safis.config]
-      afi-safi-name = "l3vpn-ipv6-unicast"
-  [[peer-groups.afi-safis]]
-    [peer-groups.afi-safis.config]
-      afi-safi-name = "ipv4-labelled-unicast"
-[[dynamic-neighbors]]
-  [dynamic-neighbors.config]
-    prefix = "127.1.0.0/30"
-    peer-group = "sbsim"
-[[peer-groups]]
-  [peer-groups.config]
-    peer-group-name = "rx"
-    peer-as = 65003
-  [peer-groups.transport.config]
-    passive-mode = true
-  [[peer-groups.afi-safis]]
-    [peer-groups.afi-safis.config]
-      afi-safi-name = "l3vpn-ipv4-unicast"
-  [[peer-groups.afi-safis]]
-    [peer-groups.afi-safis.config]
-      afi-safi-name = "l3vpn-ipv6-unicast"
-  [[peer-groups.afi-safis]]
-    [peer-groups.afi-safis.config]
-      afi-safi-name = "ipv4-labelled-unicast"
-[[dynamic-neighbors]]
-  [dynamic-neighbors.config]
-    prefix = "127.2.0.0/30"
-    peer-group = "rx"
-EOF
-
 cap=$TMPD/families.pcapng
-dc=
-if [ "$(id -u)" -eq 0 ] && command -v dumpcap >/dev/null &&
-    command -v tshark >/dev/null; then
-	start_capture "$TMPD/dumpcap.log" "tcp port $port" "$cap"
-	dc=$LAST_PID
-fi
-start_bg "$TMPD/gobgpd.log" gobgpd -f "$TMPD/g.toml" -t toml \
-    --api-hosts "127.0.0.1:$api"
-gobgpd=$LAST_PID
-wait_listen "$port" || fail "gobgpd does not listen on $port"
-wait_listen "$api" || fail "gobgpd's API is not on $api"
-
-gobgp_cli() {
-	gobgp -u 127.0.0.1 -p "$api" "$@"
-}
-# rib_count FAMILY: destinations in GoBGP's global RIB.
-rib_count() {
-	gobgp_cli global rib -a "$1" summary 2>/dev/null |
-	    awk '/^Destination:/ { sub(",", "", $2); print $2; exit }'
-}
+start_gobgp_groups "$cap" "sbsim 65001 127.1.0.0/30 $FAMS" \
+    "rx 65003 127.2.0.0/30 $FAMS"
+port=$PORT dc=$CAP_PID gobgpd=$GOBGPD_PID
 all_learned() {
-	got="$(rib_count vpnv4) $(rib_count vpnv6) $(rib_count ipv4-labelled)"
+	got="$(gobgp_rib vpnv4) $(gobgp_rib vpnv6) $(gobgp_rib ipv4-labelled)"
 	[ "$got" = "$NP $NP $NP" ]
 }
 # withdrawn: "WITHDRAWN RIB4 RIB6 RIBLU" from GoBGP's neighbors.
@@ -114,7 +46,7 @@ print(json.load(sys.stdin)["state"]["messages"]["received"].get("withdraw_prefix
 		    n=0
 		w=$((w + n))
 	done
-	got="$w $(rib_count vpnv4) $(rib_count vpnv6) $(rib_count ipv4-labelled)"
+	got="$w $(gobgp_rib vpnv4) $(gobgp_rib vpnv6) $(gobgp_rib ipv4-labelled)"
 	[ "$got" = "$((NP * 3)) 0 0 0" ]
 }
 
@@ -125,8 +57,7 @@ args="--peers $N --prefixes $P --as 65001 --peer-as 65000
 
 # rx_sent FAMILY: routes GoBGP has sent the receiving peer.
 rx_sent() {
-	gobgp_cli neighbor 127.2.0.1 adj-out -a "$1" summary 2>/dev/null |
-	    awk '/^Destination:/ { sub(",", "", $2); print $2; exit }'
+	gobgp_dests "$1" neighbor 127.2.0.1 adj-out
 }
 all_sent() {
 	got="$(rx_sent vpnv4) $(rx_sent vpnv6) $(rx_sent ipv4-labelled)"
@@ -212,7 +143,7 @@ grep -q "did not offer ipv4-unicast" "$TMPD/sb.log" ||
     fail "GoBGP sent NOTIFICATIONs: $(tail -5 "$TMPD/gobgpd.log")"
 
 # 3. Announce, then withdraw everything.
-wait_until 15 eval '[ "$(rib_count vpnv4)" = 0 ]' ||
+wait_until 15 eval '[ "$(gobgp_rib vpnv4)" = 0 ]' ||
     fail "GoBGP kept the routes of the closed sessions"
 # shellcheck disable=SC2086
 start_bg "$TMPD/sb-wd.log" "$SBSIM" bgp $args --withdraw --duration 40 \
@@ -228,13 +159,8 @@ echo "GoBGP learned $NP routes of each of $FAMS and withdrew them"
 
 # 4. The wire, decoded by Wireshark.
 [ -n "$dc" ] || { echo "no capture (needs root, dumpcap, tshark)"; exit 0; }
-stop_pid "$dc"
-dec="-d tcp.port==$port,bgp"
-# shellcheck disable=SC2086
-tshark -r "$cap" $dec -Y "_ws.malformed || _ws.expert.severity >= error" \
-    -T fields -e frame.number >"$TMPD/bad" 2>"$TMPD/tshark.log" ||
-    fail "tshark failed: $(cat "$TMPD/tshark.log")"
-[ ! -s "$TMPD/bad" ] || fail "malformed frames: $(paste -sd, "$TMPD/bad")"
+bgp_bad_frames "$cap" "$port"
+dec=$DEC
 # shellcheck disable=SC2086
 # What the peers sent (GoBGP's UPDATEs to the receiver only had to
 # decode cleanly, above).

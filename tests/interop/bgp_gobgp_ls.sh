@@ -14,62 +14,15 @@
 #      (GoBGP's CLI 3.10 cannot print BGP-LS attributes: it panics).
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/bgp_lib.sh"
-[ -x "$PY" ] || skip "$PY is not installed"
-need gobgpd
-need gobgp
-need ss
+need_peer gobgp
 T=63
 
-base=$(free_ports 2)
-port=$base api=$((base + 1))
-group() {	# NAME AS PREFIX
-	cat <<EOF
-[[peer-groups]]
-  [peer-groups.config]
-    peer-group-name = "$1"
-    peer-as = $2
-  [peer-groups.transport.config]
-    passive-mode = true
-  [[peer-groups.afi-safis]]
-    [peer-groups.afi-safis.config]
-      afi-safi-name = "ls"
-[[dynamic-neighbors]]
-  [dynamic-neighbors.config]
-    prefix = "$3"
-    peer-group = "$1"
-EOF
-}
-{
-	cat <<EOF
-[global.config]
-  as = 65000
-  router-id = "192.0.2.254"
-  port = $port
-  local-address-list = ["127.0.0.1"]
-EOF
-	group sbsim 65001 127.1.0.0/30
-	group rx 65003 127.2.0.0/30
-} >"$TMPD/g.toml"
-
 cap=$TMPD/ls.pcapng
-dc=
-if [ "$(id -u)" -eq 0 ] && command -v dumpcap >/dev/null &&
-    command -v tshark >/dev/null; then
-	start_capture "$TMPD/dumpcap.log" "tcp port $port" "$cap"
-	dc=$LAST_PID
-fi
-start_bg "$TMPD/gobgpd.log" gobgpd -f "$TMPD/g.toml" -t toml \
-    --api-hosts "127.0.0.1:$api"
-gobgpd=$LAST_PID
-wait_listen "$port" || fail "gobgpd does not listen on $port"
-wait_listen "$api" || fail "gobgpd's API is not on $api"
-gobgp_cli() {
-	gobgp -u 127.0.0.1 -p "$api" "$@"
-}
-count() {	# global or "neighbor ADDR adj-out"
-	# shellcheck disable=SC2068
-	gobgp_cli $@ -a ls summary 2>/dev/null |
-	    awk '/^Destination:/ { sub(",", "", $2); print $2; exit }'
+start_gobgp_groups "$cap" "sbsim 65001 127.1.0.0/30 ls" \
+    "rx 65003 127.2.0.0/30 ls"
+port=$PORT dc=$CAP_PID gobgpd=$GOBGPD_PID
+count() {	# global rib, or neighbor ADDR adj-out
+	gobgp_dests ls "$@"
 }
 
 start_bg "$TMPD/rx.log" "$SBSIM" bgp --peers 1 --prefixes 0 --as 65003 \
@@ -130,23 +83,14 @@ stop_pid "$gobgpd"
 echo "GoBGP learned the $T BGP-LS routes and passed them on"
 
 [ -n "$dc" ] || { echo "no capture (needs root, dumpcap, tshark)"; exit 0; }
-stop_pid "$dc"
-dec="-d tcp.port==$port,bgp"
 # Wireshark 4.0 calls the BGP-LS End-of-RIB (an MP_UNREACH_NLRI of AFI
 # and SAFI alone, RFC 4724 section 2) malformed: that frame is let
 # through; it ends the announcements, which are checked field by field
 # below.
 eor="bgp.update.path_attribute.mp_unreach_nlri.afi == 16388 &&
     len(bgp.update.path_attribute.mp_unreach_nlri) == 0"
-# shellcheck disable=SC2086
-tshark -r "$cap" $dec \
-    -Y "(_ws.malformed || _ws.expert.severity >= error) && !($eor)" \
-    -T fields -e frame.number >"$TMPD/bad" 2>"$TMPD/tshark.log" ||
-    fail "tshark failed: $(cat "$TMPD/tshark.log")"
-# shellcheck disable=SC2086
-[ ! -s "$TMPD/bad" ] || fail "malformed frames: $(paste -sd, "$TMPD/bad"):
-$(tshark -r "$cap" $dec -Y "frame.number == $(head -1 "$TMPD/bad")" -O bgp |
-    grep -iE -B3 'malformed|expert|error' | head -30)"
+bgp_bad_frames "$cap" "$port" "$eor"
+dec=$DEC
 # What sbsim sent (to port) and GoBGP passed on (from port), field by
 # field: IGP metrics, adjacency SIDs, prefix SIDs, node names, prefix
 # metrics.

@@ -34,3 +34,23 @@ md5_refused() {
 	    "$TMPD/$name.err" || fail "$name: the drops not said: $(cat "$TMPD/$name.err")"
 	echo "$name: refused in $SECS s, kernel_md5_$kind $got"
 }
+
+# md5_right_report FILE PEERS ROUTES: the right key's report: connect
+# DONE with PEERS, learn DONE with ROUTES, every session (the peers' and
+# the monitor's) connected with the key and answered.
+md5_right_report() {
+	report_check "$1" connect "$2"
+	report_check "$1" learn "$3"
+	[ "$(counter "$1" md5_connects)" -ge $(($2 + 1)) ] ||
+	    fail "right key: md5_connects $(counter "$1" md5_connects)"
+	[ "$(counter "$1" md5_unanswered)" = 0 ] ||
+	    fail "right key: md5_unanswered $(counter "$1" md5_unanswered)"
+}
+
+# md5_wrong ARGS...: md5_refused's run "wrong" (another key, the kernel's
+# kernel_md5_failure), whose connects went unanswered.
+md5_wrong() {
+	md5_refused wrong failure "$@"
+	[ "$(counter "$TMPD/wrong.json" md5_unanswered)" -ge 1 ] ||
+	    fail "wrong key: md5_unanswered $(counter "$TMPD/wrong.json" md5_unanswered)"
+}

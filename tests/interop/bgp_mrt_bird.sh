@@ -19,30 +19,16 @@ NET=$((RANDOM % 100 + 20))
 NET2=$((NET + 100))
 
 gobgp_conf() {
-	cat >"$1" <<EOT
-[global.config]
-  as = 65000
-  router-id = "192.0.2.254"
-  port = $2
-  local-address-list = ["127.0.0.1"]
-[[peer-groups]]
-  [peer-groups.config]
-    peer-group-name = "sbsim"
-    peer-as = 65001
-  [peer-groups.transport.config]
-    passive-mode = true
-  [[peer-groups.afi-safis]]
-    [peer-groups.afi-safis.config]
-      afi-safi-name = "ipv4-unicast"
-[[dynamic-neighbors]]
-  [dynamic-neighbors.config]
-    prefix = "127.$NET.0.0/24"
-    peer-group = "sbsim"
+	{
+		gobgp_global "$2"
+		gobgp_group sbsim 65001 "127.$NET.0.0/24" ipv4-unicast
+		cat <<EOT
 [[mrt-dump]]
   [mrt-dump.config]
     dump-type = "updates"
     file-name = "updates.mrt"
 EOT
+	} >"$1"
 }
 
 bird_conf() {
@@ -73,10 +59,9 @@ gobgp_conf "$TMPD/gobgpd.toml" "$gport"
 # GoBGP passes the file name through Go's time layout (the rotation
 # interval is never 0 for "updates"): a relative name without layout
 # tokens, in $TMPD, whose random name may hold some.
-start_bg "$TMPD/gobgpd.log" sh -c 'cd "$1" && exec gobgpd -f gobgpd.toml \
-    -t toml --api-hosts "127.0.0.1:$2"' sh "$TMPD" "$api"
-gobgpd=$LAST_PID
-wait_listen "$gport" || fail "gobgpd does not listen on $gport"
+# (start_gobgpd runs it in $TMPD.)
+start_gobgpd "$TMPD/gobgpd.log" "$TMPD/gobgpd.toml" "$gport" "$api"
+gobgpd=$GOBGPD_PID
 start_bg "$TMPD/sb-gen.log" "$SBSIM" bgp --peers $N --prefixes $P \
     --as 65001 --peer-as 65000 --source 127.$NET.0.0/24 \
     --controller tcp:127.0.0.1:$gport --duration 40 -q --communities 2 \
@@ -92,9 +77,8 @@ echo "GoBGP's BGP4MP dump: $n routes (bgpdump -m)"
 
 # 2. The dump replayed into BIRD: one peer per dump peer, every route.
 bird_conf "$TMPD/bird.conf" "$bport"
-start_bird bird "$TMPD/bird.conf"
+start_bird bird "$TMPD/bird.conf" "$bport"
 bird=$BIRD_PID
-wait_listen "$bport" || fail "BIRD does not listen on $bport"
 start_bg "$TMPD/sb-mrt.log" "$SBSIM" bgp --mrt "$TMPD/updates.mrt" \
     --as 65001 --peer-as 65000 --source 127.$NET2.0.0/24 \
     --controller tcp:127.0.0.1:$bport --duration 40 \

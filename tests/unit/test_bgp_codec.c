@@ -13,53 +13,13 @@
 
 #include "bgp_codec.h"
 #include "check_codec.h"
+#include "check_bgp.h"
 
 #define MARKER	"ff ff ff ff ff ff ff ff ff ff ff ff ff ff ff ff "
-
-/*
- * An UPDATE from its three parts (hex), the lengths filled in: for the
- * error cases, where the point is one attribute, not the framing.
- */
-static void
-mkupd(struct vec *v, const char *wd, const char *attrs, const char *nlri)
-{
-	uint8_t	a[4096], b[4096], c[4096];
-	size_t	na = check_unhex(wd, a, sizeof(a)), nb = check_unhex(attrs, b, sizeof(b));
-	size_t	nc = check_unhex(nlri, c, sizeof(c)), n = 0, total;
-
-	total = BGP_HEADER_LEN + 2 + na + 2 + nb + nc;
-	memset(v->b, 0xff, BGP_MARKER_LEN);
-	n = BGP_MARKER_LEN;
-	v->b[n++] = (uint8_t)(total >> 8);
-	v->b[n++] = (uint8_t)total;
-	v->b[n++] = BGP_UPDATE;
-	v->b[n++] = (uint8_t)(na >> 8);
-	v->b[n++] = (uint8_t)na;
-	memcpy(v->b + n, a, na);
-	n += na;
-	v->b[n++] = (uint8_t)(nb >> 8);
-	v->b[n++] = (uint8_t)nb;
-	memcpy(v->b + n, b, nb);
-	n += nb;
-	memcpy(v->b + n, c, nc);
-	v->len = n + nc;
-}
 
 static const struct bgp_sess_caps sess_as4 = { 1, { 0, 0 }, { 0, 0 } };
 static const struct bgp_sess_caps sess_as2 = { 0, { 0, 0 }, { 0, 0 } };
 static const struct bgp_sess_caps sess_ap = { 1, { 1, 1 }, { 1, 1 } };
-
-static struct bgp_prefix
-pfx(const char *s)
-{
-	struct bgp_prefix	p;
-
-	if (bgp_prefix_parse(s, &p) == -1) {
-		fprintf(stderr, "bad prefix in test: %s\n", s);
-		exit(2);
-	}
-	return p;
-}
 
 static int
 pfx_eq(const struct bgp_prefix *a, const struct bgp_prefix *b)

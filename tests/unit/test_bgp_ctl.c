@@ -29,6 +29,7 @@
 #include "log.h"
 
 #include "check.h"
+#include "check_bgp.h"
 
 #define SPK_AS		64496		/* bgp_ctl_config_defaults() */
 #define SPK_ID		0xc0000201	/* 192.0.2.1 */
@@ -310,16 +311,6 @@ send_keepalive(struct tpeer *tp)
 
 	bgp_keepalive_encode(w);
 	tpeer_send_wbuf(tp, w);
-}
-
-static struct bgp_prefix
-pfx(const char *s)
-{
-	struct bgp_prefix	p;
-
-	if (bgp_prefix_parse(s, &p) == -1)
-		fatalx("bad prefix in test: %s", s);
-	return p;
 }
 
 /* An IPv4 UPDATE of n prefixes 10.1.i.0/24 from first on: announced

@@ -12,18 +12,7 @@
 
 #include "bgp_family.h"
 #include "check_codec.h"
-
-static struct bgp_prefix
-pfx(const char *s)
-{
-	struct bgp_prefix	p;
-
-	if (bgp_prefix_parse(s, &p) == -1) {
-		fprintf(stderr, "bad prefix in test: %s\n", s);
-		exit(2);
-	}
-	return p;
-}
+#include "check_bgp.h"
 
 /* Types 2, 3 and 5 in turn, RDs 65001:1..3, VNIs 10000 and 10001. */
 static const struct bgp_gen gen0 = {
@@ -121,25 +110,6 @@ test_flow_vectors(void)
 }
 
 static void
-bad_entries(unsigned fam, const char *const *bad)
-{
-	const struct bgp_family	*f = &bgp_families[fam];
-	struct bgp_route	 r;
-	struct vec		 v;
-	uint64_t		 n;
-	unsigned		 i;
-
-	for (i = 0; bad[i][0] != '\0'; i++) {
-		vec(&v, bad[i]);
-		memset(&r, 0, sizeof(r));
-		CHECK(f->decode(f, v.b, v.len, &r) == 0, "%s bad %u", f->name,
-		    i);
-		CHECK(bgp_family_check(fam, v.b, v.len, 0, &n) == -1,
-		    "%s bad span %u", f->name, i);
-	}
-}
-
-static void
 test_malformed(void)
 {
 	static const char *const evpn[] = {
@@ -176,9 +146,9 @@ test_malformed(void)
 	struct vec		 v;
 	uint64_t		 n;
 
-	bad_entries(BGP_FAM_EVPN, evpn);
-	bad_entries(BGP_FAM_FLOW4, flow);
-	bad_entries(BGP_FAM_FLOW6, flow6);
+	check_bad_entries(BGP_FAM_EVPN, evpn);
+	check_bad_entries(BGP_FAM_FLOW4, flow);
+	check_bad_entries(BGP_FAM_FLOW6, flow6);
 	vec(&v, "09 02 aa bb 03 11 00 00 fd e9 00 00 00 02 00 00 00 00 20 "
 	    "0a 00 01 00");
 	CHECK(bgp_family_check(BGP_FAM_EVPN, v.b, v.len, 0, &n) == 0 &&

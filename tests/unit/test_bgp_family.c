@@ -14,40 +14,9 @@
 
 #include "bgp_family.h"
 #include "check_codec.h"
+#include "check_bgp.h"
 
 #define MARKER	"ff ff ff ff ff ff ff ff ff ff ff ff ff ff ff ff "
-
-/* An UPDATE of no withdrawn routes, the attributes given (hex), no
- * IPv4 NLRI: the lengths filled in. */
-static void
-mkupd(struct vec *v, const char *attrs)
-{
-	uint8_t	b[4096];
-	size_t	nb = check_unhex(attrs, b, sizeof(b)), total;
-
-	total = BGP_HEADER_LEN + 4 + nb;
-	memset(v->b, 0xff, BGP_MARKER_LEN);
-	v->b[16] = (uint8_t)(total >> 8);
-	v->b[17] = (uint8_t)total;
-	v->b[18] = BGP_UPDATE;
-	v->b[19] = v->b[20] = 0;
-	v->b[21] = (uint8_t)(nb >> 8);
-	v->b[22] = (uint8_t)nb;
-	memcpy(v->b + 23, b, nb);
-	v->len = total;
-}
-
-static struct bgp_prefix
-pfx(const char *s)
-{
-	struct bgp_prefix	p;
-
-	if (bgp_prefix_parse(s, &p) == -1) {
-		fprintf(stderr, "bad prefix in test: %s\n", s);
-		exit(2);
-	}
-	return p;
-}
 
 static const struct bgp_gen gen0 = {
 	.rd_count = 3, .rd_type = 0, .label_base = 16, .rd_as = 65001,
@@ -186,18 +155,11 @@ test_malformed(void)
 		"70 00 01 40 00 00 fd e9 00 00 00 02 0a 00 04",	/* no BoS */
 		"",
 	};
-	const struct bgp_family	*f = &bgp_families[BGP_FAM_VPN4];
 	struct bgp_route	 r;
 	struct vec		 v;
 	uint64_t		 n;
-	unsigned		 i;
 
-	for (i = 0; bad[i][0] != '\0'; i++) {
-		vec(&v, bad[i]);
-		CHECK(f->decode(f, v.b, v.len, &r) == 0, "bad entry %u", i);
-		CHECK(bgp_family_check(BGP_FAM_VPN4, v.b, v.len, 0, &n) == -1,
-		    "bad span %u", i);
-	}
+	check_bad_entries(BGP_FAM_VPN4, bad);
 	vec(&v, "17 00 01 41");			/* LU: 23 bits < 24 */
 	CHECK(bgp_families[BGP_FAM_LU4].decode(&bgp_families[BGP_FAM_LU4],
 	    v.b, v.len, &r) == 0, "labeled unicast shorter than its label");
@@ -337,9 +299,9 @@ test_update_not_negotiated(void)
 	struct vec		 v;
 
 	/* ORIGIN, AS_PATH, MP_REACH VPN-IPv4 with a 33-bit prefix. */
-	mkupd(&v, "40 01 01 00 40 02 00 "
+	mkupd(&v, "", "40 01 01 00 40 02 00 "
 	    "90 0e 00 1e 00 01 80 0c 00 00 00 00 00 00 00 00 c0 00 02 01 00 "
-	    "79 00 01 41 00 00 fd e9 00 00 00 02 0a");
+	    "79 00 01 41 00 00 fd e9 00 00 00 02 0a", "");
 	CHECK(bgp_update_decode(v.b, v.len, &plain, &u, &e) == 0 &&
 	    u.mp_reach_fam == BGP_FAM_MAX && u.mp_reach_af == BGP_AF_MAX,
 	    "not negotiated: ignored");

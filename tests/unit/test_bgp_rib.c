@@ -13,20 +13,9 @@
 #include "bgp_codec.h"
 #include "bgp_rib.h"
 #include "check.h"
+#include "check_bgp.h"
 
 #define BIG	200000
-
-static struct bgp_prefix
-pfx(const char *s)
-{
-	struct bgp_prefix	p;
-
-	if (bgp_prefix_parse(s, &p) == -1) {
-		fprintf(stderr, "bad prefix in test: %s\n", s);
-		exit(2);
-	}
-	return p;
-}
 
 static struct bgp_prefix
 nth(const char *first, uint64_t n)
