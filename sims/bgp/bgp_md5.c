@@ -31,49 +31,28 @@ bgp_md5_config(struct bgp_sim *sim)
 
 /* ---- the embedded controller's speaker ---- */
 
-static const char		*ctl_key;	/* NULL: no TCP-MD5 */
-static struct tcp_md5_kstats	 ctl_k0;	/* the kernel's, at start */
+static struct tcp_md5_guard ctl_md5 = {
+	"bgp", "--bgp-md5-password", "speaker", "peer", NULL, { 0 }
+};
 
 int
 bgp_md5_ctl_listen(struct evconnlistener *l, const char *key, char *err,
     size_t errlen)
 {
-	ctl_key = key != NULL && key[0] != '\0' ? key : NULL;
-	if (ctl_key == NULL)
-		return 0;
-	if (tcp_md5_probe(err, errlen) == -1)
-		return -1;
-	(void)tcp_md5_kstats_read(&ctl_k0);
-	if (tcp_md5_listen_any(evconnlistener_get_fd(l), ctl_key) == 0) {
-		log_info("bgp: TCP-MD5 (RFC 2385) on the speaker's listener "
-		    "for every peer");
-		return 0;
-	}
-	snprintf(err, errlen, "--bgp-md5-password: on the listener: %s",
-	    strerror(errno));
-	return -1;
+	return tcp_md5_guard_listen(&ctl_md5, evconnlistener_get_fd(l), key,
+	    err, errlen);
 }
 
 int
 bgp_md5_ctl_connecting(int fd, const struct sockaddr_storage *sa)
 {
-	if (ctl_key == NULL)
+	if (ctl_md5.key == NULL)
 		return 0;
-	return tcp_md5_set(fd, (const struct sockaddr *)sa, -1, ctl_key);
+	return tcp_md5_set(fd, (const struct sockaddr *)sa, -1, ctl_md5.key);
 }
 
 void
 bgp_md5_ctl_stop(void)
 {
-	struct tcp_md5_kstats	k;
-	const char		*why;
-
-	if (ctl_key == NULL || tcp_md5_kstats_read(&k) == -1)
-		return;
-	ctl_key = NULL;
-	why = tcp_md5_kstats_why(&ctl_k0, &k);
-	if (why[0] != '\0')
-		log_warnx("bgp: TCP-MD5: the kernel dropped segments while "
-		    "the speaker ran (a peer with another key or none): %s",
-		    why);
+	tcp_md5_guard_stop(&ctl_md5);
 }

@@ -101,7 +101,7 @@ struct pcep_ctl {
 	struct pce_sessions	 sessions;
 	struct wbuf		 scratch;	/* one message being encoded */
 	uint8_t			 scratch_mem[PCE_SCRATCH];
-	struct tcp_md5_kstats	 md5_k0;	/* the kernel's, at start */
+	struct tcp_md5_guard	 md5;	/* --pcep-md5-password's listener */
 	uint32_t		 bsid_next;	/* --pcep-bsid-alloc's count */
 };
 
@@ -1348,44 +1348,6 @@ const struct pcep_ctl_config pcep_ctl_config_default = {
  * accepted sockets inherit the key, and a PCC without it or with another
  * is never answered (the kernel drops its SYNs, counted at the stop).
  */
-static int
-pce_md5_listen(struct pcep_ctl *pc, char *err, size_t errlen)
-{
-	const char	*key = pc->cfg.md5;
-
-	if (key == NULL || key[0] == '\0')
-		return 0;
-	if (tcp_md5_probe(err, errlen) == -1)
-		return -1;
-	(void)tcp_md5_kstats_read(&pc->md5_k0);
-	if (tcp_md5_listen_any(evconnlistener_get_fd(pc->lis.listener),
-	    key) == -1) {
-		snprintf(err, errlen, "--pcep-md5-password: on the listener: "
-		    "%s", strerror(errno));
-		return -1;
-	}
-	log_info("pcep: TCP-MD5 (RFC 2385) on the PCE's listener for every "
-	    "PCC");
-	return 0;
-}
-
-/* What the kernel dropped of keyed segments while the PCE ran. */
-static void
-pce_md5_stop(struct pcep_ctl *pc)
-{
-	struct tcp_md5_kstats	k;
-	const char		*why;
-
-	if (pc->cfg.md5 == NULL || pc->cfg.md5[0] == '\0' ||
-	    tcp_md5_kstats_read(&k) == -1)
-		return;
-	why = tcp_md5_kstats_why(&pc->md5_k0, &k);
-	if (why[0] != '\0')
-		log_warnx("pcep: TCP-MD5: the kernel dropped segments while "
-		    "the PCE ran (a PCC with another key or none): %s", why);
-	pc->cfg.md5 = NULL;
-}
-
 int
 pcep_ctl_start(const struct pcep_ctl_config *c, char *err, size_t errlen)
 {
@@ -1397,7 +1359,12 @@ pcep_ctl_start(const struct pcep_ctl_config *c, char *err, size_t errlen)
 	if (ctl_listen_start(&pc->lis, &pc->cfg.listen, &pce_role_ops, pc,
 	    err, errlen) == -1)
 		return -1;
-	if (pce_md5_listen(pc, err, errlen) == -1) {
+	/* RFC 5440 section 10.2: TCP-MD5 is PCEP's transport protection. */
+	pc->md5 = (struct tcp_md5_guard){ "pcep", "--pcep-md5-password",
+	    "PCE", "PCC", NULL, { 0 } };
+	if (tcp_md5_guard_listen(&pc->md5,
+	    evconnlistener_get_fd(pc->lis.listener), pc->cfg.md5, err,
+	    errlen) == -1) {
 		ctl_listen_stop(&pc->lis);
 		return -1;
 	}
@@ -1411,7 +1378,7 @@ pcep_ctl_stop(void)
 	struct pcep_ctl_sess	*s;
 
 	ctl_listen_stop(&pc->lis);
-	pce_md5_stop(pc);
+	tcp_md5_guard_stop(&pc->md5);
 	while ((s = TAILQ_FIRST(&pc->sessions)) != NULL) {
 		TAILQ_REMOVE(&pc->sessions, s, entry);
 		pce_ops_fail(s);

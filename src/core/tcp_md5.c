@@ -340,3 +340,39 @@ tcp_md5_report(struct metrics *m, const struct tcp_md5_kstats *k0)
 	    metrics_counter_value(m, "served_connections") == 0)
 		tcp_md5_refused_served(m);
 }
+
+int
+tcp_md5_guard_listen(struct tcp_md5_guard *g, int fd, const char *key,
+    char *err, size_t errlen)
+{
+	g->key = key != NULL && key[0] != '\0' ? key : NULL;
+	if (g->key == NULL)
+		return 0;
+	if (tcp_md5_probe(err, errlen) == -1)
+		return -1;
+	(void)tcp_md5_kstats_read(&g->k0);
+	if (tcp_md5_listen_any(fd, g->key) == -1) {
+		snprintf(err, errlen, "%s: on the listener: %s", g->option,
+		    strerror(errno));
+		return -1;
+	}
+	log_info("%s: TCP-MD5 (RFC 2385) on the %s's listener for every %s",
+	    g->log, g->role, g->peer);
+	return 0;
+}
+
+void
+tcp_md5_guard_stop(struct tcp_md5_guard *g)
+{
+	struct tcp_md5_kstats	k;
+	const char		*why;
+
+	if (g->key == NULL || tcp_md5_kstats_read(&k) == -1)
+		return;
+	g->key = NULL;
+	why = tcp_md5_kstats_why(&g->k0, &k);
+	if (why[0] != '\0')
+		log_warnx("%s: TCP-MD5: the kernel dropped segments while the "
+		    "%s ran (a %s with another key or none): %s", g->log,
+		    g->role, g->peer, why);
+}

@@ -111,4 +111,23 @@ const char *tcp_md5_kstats_why(const struct tcp_md5_kstats *a,
 struct metrics;
 void	 tcp_md5_report(struct metrics *, const struct tcp_md5_kstats *k0);
 
+/*
+ * A controller role's keyed listener: the key on it for every address,
+ * the kernel's counters at the start, and at the stop a warning of what
+ * the kernel dropped while the role ran.  The names are the caller's:
+ * log prefix, option, the role ("speaker") and what connects ("peer").
+ */
+struct tcp_md5_guard {
+	const char		*log;
+	const char		*option;
+	const char		*role;
+	const char		*peer;
+	const char		*key;		/* NULL: none (after stop too) */
+	struct tcp_md5_kstats	 k0;
+};
+/* 0 (nothing to do without a key), or -1 with err. */
+int	 tcp_md5_guard_listen(struct tcp_md5_guard *, int fd, const char *key,
+	    char *err, size_t errlen);
+void	 tcp_md5_guard_stop(struct tcp_md5_guard *);
+
 #endif
