@@ -794,6 +794,7 @@ bgp_stop(void *arg)
 		pool_free(&sim->pool[i]);
 	free(sim->peers);
 	sim->peers = NULL;
+	bgp_mrt_free(sim);
 }
 
 static const char *const bgp_phase_names[] = {

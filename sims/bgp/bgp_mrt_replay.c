@@ -181,6 +181,7 @@ bgp_mrt_load(struct bgp_sim *sim, char *err, size_t errlen)
 	    mrt_walk(f, mrt_plan_route, sim, err, errlen) == -1) {
 		mrt_free(f);
 		free(f);
+		bgp_pmap_free(&pl->seen);
 		return err;
 	}
 	log_info("--mrt %s: %llu records, %llu routes (%llu prefixes) of %u "
@@ -193,6 +194,24 @@ bgp_mrt_load(struct bgp_sim *sim, char *err, size_t errlen)
 	free(f);
 	bgp_pmap_free(&pl->seen);
 	return bgp_mrt_peers(sim, err, errlen);
+}
+
+void
+bgp_mrt_free(struct bgp_sim *sim)
+{
+	struct bgp_mrt_plan	*pl = sim->mrt;
+	uint32_t		 i;
+
+	if (pl == NULL)
+		return;
+	for (i = 0; pl->pp != NULL && i < MRT_MAX_PEERS; i++) {
+		free(pl->pp[i].g);
+		free(pl->pp[i].r);
+	}
+	free(pl->pp);
+	free(pl->arena);
+	free(pl);
+	sim->mrt = NULL;
 }
 
 uint64_t

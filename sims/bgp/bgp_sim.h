@@ -291,6 +291,8 @@ void	bgp_peer_fam_attrs(const struct bgp_config *, struct bgp_attrs *);
  * UPDATE of the peer's routes from *next (withdrawals when a is NULL),
  * how many went in; past a refused family's routes (1 when it moved). */
 const char *bgp_mrt_load(struct bgp_sim *, char *err, size_t errlen);
+/* The loaded routes freed, once the peers are (bgp_stop). */
+void	bgp_mrt_free(struct bgp_sim *);
 uint64_t bgp_mrt_total(const struct bgp_sim *);
 void	bgp_mrt_targets(struct bgp_sim *);
 uint64_t bgp_peer_count(const struct bgp_peer *);
